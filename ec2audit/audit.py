@@ -1,0 +1,89 @@
+"""Audit payloads against sensitive units: the library call behind `ec2audit audit`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from ec2audit import metrics
+from ec2audit.detect.cascade import Cascade
+from ec2audit.errors import InputError
+from ec2audit.payloads import Payload, iter_payloads
+from ec2audit.units import Unit
+
+FINDING_SCHEMA = {
+    "group": pl.String, "task_id": pl.String, "unit_id": pl.String, "entity_id": pl.String,
+    "field": pl.String, "dimension": pl.String, "weight": pl.Float64, "payload_id": pl.String,
+    "segment": pl.Int64, "message_index": pl.Int64, "role": pl.String, "origin": pl.String,
+    "start": pl.Int64, "end": pl.Int64, "matched_text": pl.String, "detector": pl.String,
+    "grade": pl.Float64, "confidence": pl.Float64,
+}
+
+
+@dataclass
+class AuditResult:
+    units: list[Unit]
+    finding_rows: list[dict] = field(default_factory=list)
+    payload_count: int = 0
+    chars: int = 0
+    errors: list[InputError] = field(default_factory=list)
+    grades: dict[str, dict[str, float]] = field(default_factory=dict)
+    tasks: dict[str, set[str]] = field(default_factory=dict)
+
+    def findings_frame(self) -> pl.DataFrame:
+        return pl.DataFrame(self.finding_rows, schema=FINDING_SCHEMA)
+
+    def unit_frame(self) -> pl.DataFrame:
+        return metrics.unit_table(self.units, self.grades, self.tasks)
+
+    def exposure(self) -> pl.DataFrame:
+        return metrics.exposure(self.unit_frame())
+
+    def exposure_by_dimension(self) -> pl.DataFrame:
+        return metrics.exposure_by_dimension(self.unit_frame())
+
+
+def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | None = None,
+          on_payload: Callable[[Payload], None] | None = None) -> AuditResult:
+    """Scan every payload; exposure is grouped per episode (or per task when payloads name no episode)."""
+    cascade = cascade or Cascade(units)
+    by_id = {u.id: u for u in units}
+    all_tasks = {u.task_id for u in units}
+    result = AuditResult(units)
+    grades: dict[str, dict[str, float]] = defaultdict(dict)
+    tasks: dict[str, set[str]] = defaultdict(set)
+    for payload in payloads:
+        group = payload.episode or payload.task_id or "all"
+        tasks[group] |= {payload.task_id} if payload.task_id in all_tasks else all_tasks
+        found = cascade.scan(payload)
+        for f in found:
+            unit = by_id[f.unit_id]
+            seg = payload.segments[f.segment]
+            result.finding_rows.append({
+                "group": group, "task_id": unit.task_id, "unit_id": unit.id, "entity_id": unit.entity_id,
+                "field": unit.field, "dimension": unit.dimension, "weight": unit.weight,
+                "payload_id": f.payload_id, "segment": f.segment, "message_index": seg.message_index,
+                "role": seg.role, "origin": seg.origin, "start": f.start, "end": f.end,
+                "matched_text": f.matched_text, "detector": f.detector, "grade": f.grade,
+                "confidence": f.confidence})
+            if f.grade > grades[group].get(f.unit_id, 0.0):
+                grades[group][f.unit_id] = f.grade
+        result.payload_count += 1
+        result.chars += payload.size
+        if on_payload:
+            on_payload(payload)
+    result.grades, result.tasks = dict(grades), dict(tasks)
+    return result
+
+
+def audit_file(payloads_path: str | Path, units: list[Unit],
+               on_payload: Callable[[Payload], None] | None = None) -> AuditResult:
+    """Audit a JSONL file of request bodies or records; bad lines are kept in `errors`, not fatal."""
+    errors: list[InputError] = []
+    result = audit(iter_payloads(payloads_path, errors.append), units, on_payload=on_payload)
+    result.errors = errors
+    return result

@@ -1,0 +1,53 @@
+"""`ec2audit units`: check sensitive-unit files and convert them from and to AceBench."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ec2audit.units import read_acebench, read_units, write_acebench, write_units
+
+
+@click.group("units")
+def command() -> None:
+    """Check sensitive-unit files; convert from and to AceBench sensitive_items.json."""
+
+
+@command.command("check")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def check(path: Path) -> None:
+    """Validate a units JSONL file and print counts per task and dimension."""
+    units = read_units(path)
+    counts = Counter((u.task_id, u.dimension) for u in units)
+    table = Table(title=f"{path}: {len(units)} units")
+    for name in ("task", "dimension", "units", "weight"):
+        table.add_column(name)
+    weights = {(u.task_id, u.dimension): u.weight for u in units}
+    for (task, dim), n in sorted(counts.items()):
+        table.add_row(task, dim, str(n), f"{weights[(task, dim)]:g}")
+    Console().print(table)
+
+
+@command.command("import-acebench")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Units JSONL to write.")
+@click.option("--task-id", help="Task id for a single file (default: the folder above gt/).")
+def import_acebench(path: Path, out: Path, task_id: str | None) -> None:
+    """Read one sensitive_items.json, or every one under a directory, into units JSONL."""
+    units = read_acebench(path, task_id)
+    write_units(units, out)
+    click.echo(f"{len(units)} units from {len({u.task_id for u in units})} tasks → {out}")
+
+
+@command.command("export-acebench")
+@click.argument("units_path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory; writes <task>/gt/sensitive_items.json.")
+def export_acebench(units_path: Path, out: Path) -> None:
+    """Write units as AceBench sensitive_items.json files, one per task."""
+    files = write_acebench(read_units(units_path), out)
+    click.echo(f"{len(files)} files under {out}")

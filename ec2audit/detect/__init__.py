@@ -1,0 +1,1 @@
+"""Leak detectors: each tier finds where a sensitive unit's value reached a payload."""

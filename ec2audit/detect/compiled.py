@@ -1,0 +1,95 @@
+"""Units prepared once for matching: normalised forms, canonical views and false-positive guards."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from faker.providers.lorem.en_US import Provider as _EnglishWords
+
+from ec2audit.detect.normalize import TextView, normalize_text, parse_amount
+from ec2audit.taxonomy import Dimension, Taxonomy, load_taxonomy
+from ec2audit.units import Unit
+
+#: Common English words: a unit whose value is one of them ("Will", "Rose") only counts with context.
+COMMON_WORDS = frozenset(w.lower() for w in _EnglishWords.word_list)
+_CONTEXT_WINDOW = 40
+_PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def is_word_char(ch: str) -> bool:
+    """Letters and digits of space-separated scripts; CJK characters have no word boundaries."""
+    return (ch.isalnum() or ch == "_") and not _CJK.match(ch)
+
+
+@dataclass(frozen=True)
+class CompiledUnit:
+    unit: Unit
+    rules: Dimension
+    forms: tuple[str, ...]          # normalised value and aliases
+    digit_forms: tuple[str, ...]    # digits-only forms (phones, IDs, cards), ≥ 6 digits
+    amount: int | None              # amount in hundredths when the value is an amount
+    needs_context: bool
+    context_words: tuple[str, ...]  # words that must stand near a short or common value
+
+    @property
+    def compact(self) -> str:
+        """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234"."""
+        return re.sub(r"[\s\-./()]", "", self.forms[0])
+
+    def has_context(self, view: TextView, start: int, end: int) -> bool:
+        lo, hi = max(0, start - _CONTEXT_WINDOW), end + _CONTEXT_WINDOW
+        window = view.text[lo:start] + " " + view.text[end:hi]
+        pattern = words_pattern(self.context_words)
+        return bool(pattern and pattern.search(window))
+
+
+def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
+    if "digits" not in rules.views:
+        return ()
+    norm = normalize_text(value).strip()
+    alnum = [c for c in norm if c.isalnum()]
+    digits = "".join(c for c in alnum if c.isdigit())
+    tail_x = norm.endswith("x") and len(digits) >= 14  # Chinese resident IDs may end in X
+    if len(digits) < 6 or len(alnum) - len(digits) - int(tail_x) > 0:
+        return ()
+    forms = [digits + ("x" if tail_x else "")]
+    if norm.startswith("+"):  # also without the country code: "+86 139…" is sent as "139…"
+        if m := re.match(r"\+(\d{1,3})[\s\-]", norm):
+            forms.append(forms[0][len(m.group(1)):])
+    return tuple(f for f in forms if len(f) >= 6)
+
+
+def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
+    rules = taxonomy.rules(unit.dimension)
+    forms = tuple(dict.fromkeys(f for f in (normalize_text(v).strip() for v in (unit.value, *unit.aliases)) if f))
+    amount = parse_amount(unit.value) if "amount" in rules.views else None
+    if amount is not None and amount < 100_000:  # below 1,000 an amount is just a number
+        amount = None
+    main = forms[0]
+    needs_context = len(main) < rules.min_length or main in COMMON_WORDS
+    context = [normalize_text(unit.field.replace("_", " "))]
+    if unit.entity_name and normalize_text(unit.entity_name) != main:
+        context.append(normalize_text(unit.entity_name))
+    context.extend(rules.context)
+    return CompiledUnit(unit, rules, forms, _digit_forms(unit.value, rules), amount, needs_context,
+                        tuple(c for c in context if len(c) >= 2))
+
+
+@cache
+def words_pattern(words: tuple[str, ...]) -> re.Pattern | None:
+    """One regex for a word list; Latin words must stand alone ("age" is not in "page")."""
+    alternatives = [rf"(?<!\w){re.escape(w)}(?!\w)" if w.isascii() else re.escape(w) for w in words]
+    return re.compile("|".join(alternatives)) if alternatives else None
+
+
+def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[CompiledUnit]:
+    taxonomy = taxonomy or load_taxonomy()
+    return [compile_unit(u, taxonomy) for u in units]
+
+
+def placeholder_spans(view: TextView) -> list[tuple[int, int]]:
+    """Spans of redaction placeholders `[PHONE_001]` in a view: protection, never leakage."""
+    return [m.span() for m in _PLACEHOLDER.finditer(view.text)] if "[" in view.text else []

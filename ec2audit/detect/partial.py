@@ -1,0 +1,287 @@
+"""Partial tier: AceBench's graded scale below a literal match.
+
+- masked forms (`139****3366`, `6222 **** **** 1234`, `z***@corp.com`): 0.7 when at least half of
+  the value's characters are visible, 0.3 when a smaller but recognisable part (≥ 4 characters) is;
+- fragments in context: the last 4 digits of a long number next to a context word ("card ending
+  1234", "尾号3366"), a surname with an honorific ("Mr. Smith", "张先生") where the taxonomy allows: 0.3;
+- near-verbatim variants (reordered name parts, typos, truncation): rapidfuzz alignment, run only on
+  (unit, segment) pairs whose words were shortlisted by an Aho-Corasick pass, never on all pairs.
+A placeholder `[PHONE_001]` is protection: nothing inside one counts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+import ahocorasick
+from rapidfuzz import fuzz
+from rapidfuzz.distance import LCSseq
+from rapidfuzz.utils import default_process
+
+from ec2audit.detect.compiled import COMMON_WORDS, CompiledUnit, is_word_char, placeholder_spans, words_pattern
+from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY, Hit
+from ec2audit.detect.normalize import TextView
+
+_MASK_CHARS = "*•●#"
+_MASK_RUN = re.compile(r"[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)")
+_TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
+_TAIL_CONTEXT = 30
+_WORD = re.compile(r"[^\W_]{3,}")
+_CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
+_SEPARATORS = re.compile(r"[\s\-./()]")
+_FUZZY_MIN_LENGTH = 8
+_FUZZY_COVERAGE = 0.8
+
+
+def _is_mask(ch: str) -> bool:
+    return ch in _MASK_CHARS or ch == "x"
+
+
+def _is_token_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "@._+-" or ch in _MASK_CHARS
+
+
+def _grams(form: str) -> set[str]:
+    """Words (≥ 3 letters, not common words) and CJK bigrams that together identify a value."""
+    grams = {w for w in _WORD.findall(form) if not _CJK_RUN.match(w) and w not in COMMON_WORDS}
+    for run in _CJK_RUN.findall(form):
+        grams.update(run[i:i + 2] for i in range(len(run) - 1))
+    return grams
+
+
+class PartialDetector:
+    name = "partial"
+
+    def __init__(self, units: list[CompiledUnit]):
+        self.units = units
+        self._prefix: dict[str, list[int]] = defaultdict(list)
+        self._suffix: dict[str, list[int]] = defaultdict(list)
+        self._tails: dict[str, list[int]] = defaultdict(list)
+        fragments: dict[str, list[int]] = defaultdict(list)
+        gram_units: dict[str, list[int]] = defaultdict(list)
+        self._gram_count: dict[int, int] = {}
+        for i, cu in enumerate(units):
+            compact = cu.compact
+            if len(compact) >= 3:
+                for k in (1, 2, 3):
+                    self._prefix[compact[:k]].append(i)
+                    self._suffix[compact[-k:]].append(i)
+            digits = cu.digit_forms[0] if cu.digit_forms else ""
+            if cu.rules.fragment == "tail" and len(digits) >= 8:
+                self._tails[digits[-4:]].append(i)
+            if cu.rules.fragment == "surname":
+                for pattern in _surname_patterns(cu):
+                    fragments[pattern].append(i)
+            if _fuzzy_eligible(cu):
+                grams = _grams(cu.forms[0])
+                if len(grams) >= 2:
+                    self._gram_count[i] = len(grams)
+                    for g in grams:
+                        gram_units[g].append(i)
+        self._fragments = _automaton(fragments)
+        self._grams = _automaton(gram_units)
+
+    def scan(self, view: TextView, skip: set[int] = frozenset()) -> Iterator[Hit]:
+        """Hits for units not in `skip` (those a cheaper tier already decided for this segment)."""
+        protected = placeholder_spans(view)
+        hits = []
+        hits += self._masked(view, skip)
+        hits += self._tail_fragments(view, skip)
+        hits += self._surname_fragments(view, skip)
+        hits += self._fuzzy(view, skip)
+        for hit in hits:
+            if not any(s <= hit.start < e for s, e in protected):
+                yield hit
+
+    # -- masked -------------------------------------------------------------------------------
+    def _masked(self, view: TextView, skip) -> Iterator[Hit]:
+        text = view.text
+        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text:
+            return
+        seen = set()
+        for run in _MASK_RUN.finditer(text):
+            start, end = _expand_token(text, run.start(), run.end())
+            if (start, end) in seen:
+                continue
+            seen.add((start, end))
+            token = _SEPARATORS.sub("", text[start:end])
+            for i, visible in self._match_masked(token, skip):
+                unit_len = len(self.units[i].compact)
+                grade = MOSTLY if visible / unit_len >= 0.5 else FRAGMENT if visible >= 4 else 0.0
+                if grade:
+                    s, e = view.to_original(start, end)
+                    yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
+
+    def _match_masked(self, token: str, skip) -> Iterator[tuple[int, int]]:
+        pieces = re.split(r"([*•●#]+|x{2,})", token)
+        visible_parts = [p for k, p in enumerate(pieces) if k % 2 == 0]
+        head, tail = visible_parts[0], visible_parts[-1]
+        cjk = bool(re.search(r"[\u2e80-\u9fff]", token))
+        if cjk:  # no word boundaries in CJK text: the name is the characters right next to the mask
+            head, tail = head[-2:], tail[:2]
+            visible_parts = [head, tail] if len(pieces) == 3 else visible_parts
+        candidates: set[int] | None = None
+        for part, index in ((head, self._prefix), (tail, self._suffix)):
+            if part:
+                key = (part[-1:] if cjk else part[:3]) if index is self._prefix else (part[:1] if cjk else part[-3:])
+                found = set(index.get(key, ()))
+                candidates = found if candidates is None else candidates | found if cjk else candidates & found
+        for i in candidates or ():
+            if i in skip:
+                continue
+            compact = self.units[i].compact
+            if cjk:
+                visible = _loose_visible(compact, head, tail, sum(len(p) for p in pieces[1::2]))
+            else:
+                pattern = "".join(re.escape(p) if k % 2 == 0 else ".+?" for k, p in enumerate(pieces))
+                visible = sum(map(len, visible_parts)) if re.fullmatch(pattern, compact) else 0
+            if visible and visible < len(compact):
+                yield i, visible
+
+    # -- fragments ----------------------------------------------------------------------------
+    def _tail_fragments(self, view: TextView, skip) -> Iterator[Hit]:
+        if not self._tails:
+            return
+        text = view.text
+        for m in _TAIL.finditer(text):
+            for i in self._tails.get(m.group(), ()):
+                if i in skip:
+                    continue
+                before = text[max(0, m.start() - _TAIL_CONTEXT):m.start()]
+                pattern = words_pattern(self.units[i].rules.context)
+                if pattern and pattern.search(before):
+                    s, e = view.to_original(*m.span())
+                    yield Hit(i, s, e, "partial.fragment", FRAGMENT, 0.6)
+
+    def _surname_fragments(self, view: TextView, skip) -> Iterator[Hit]:
+        if self._fragments is None:
+            return
+        text = view.text
+        for last, (length, indices) in self._fragments.iter(text):
+            start, end = last + 1 - length, last + 1
+            if (start and is_word_char(text[start - 1])) or (end < len(text) and is_word_char(text[end])
+                                                             and text[end - 1].isascii()):
+                continue
+            for i in indices:
+                if i not in skip:
+                    s, e = view.to_original(start, end)
+                    yield Hit(i, s, e, "partial.fragment", FRAGMENT, 0.5)
+
+    # -- near-verbatim ------------------------------------------------------------------------
+    def _fuzzy(self, view: TextView, skip) -> Iterator[Hit]:
+        if self._grams is None:
+            return
+        text = view.text
+        found: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for last, (length, indices) in self._grams.iter(text):
+            start, end = last + 1 - length, last + 1
+            if text[start].isascii() and ((start and is_word_char(text[start - 1]))
+                                          or (end < len(text) and is_word_char(text[end]))):
+                continue
+            for i in indices:
+                if i not in skip:
+                    found[i].append((start, end))
+        for i, spans in found.items():
+            form = self.units[i].forms[0]
+            need = math.ceil(self._gram_count[i] / 2)
+            for lo, hi in _clusters(text, sorted(spans), need, 2 * len(form)):
+                hit = self._align(view, i, form, lo, hi)
+                if hit:
+                    yield hit
+
+    def _align(self, view: TextView, i: int, form: str, lo: int, hi: int) -> Hit | None:
+        """Grade a shortlisted region: reordered parts are literal, ≥ 80 % of characters is "mostly"."""
+        text = view.text
+        if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100:
+            return Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
+        region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
+        region = text[region_lo:region_hi]
+        align = fuzz.partial_ratio_alignment(form, region)
+        coverage = LCSseq.similarity(form, region[align.dest_start:align.dest_end]) / len(form)
+        if coverage < _FUZZY_COVERAGE:
+            return None
+        span = view.to_original(region_lo + align.dest_start, region_lo + align.dest_end)
+        return Hit(i, *span, "partial.fuzzy", MOSTLY, round(coverage, 3))
+
+
+def _fuzzy_eligible(cu: CompiledUnit) -> bool:
+    """Typos and reordering are near-verbatim only for multi-word text (names, addresses, diagnoses);
+    one character off in an e-mail, key or number is another identity."""
+    form = cu.forms[0]
+    return (not cu.digit_forms and cu.amount is None and len(form) >= _FUZZY_MIN_LENGTH
+            and (" " in form or bool(_CJK_RUN.search(form))) and "@" not in form)
+
+
+def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int):
+    """Tightest regions no wider than `width` holding at least `need` distinct grams of one unit."""
+    lo = 0
+    for hi in range(len(spans)):
+        while spans[hi][1] - spans[lo][0] > width:
+            lo += 1
+        distinct = {text[s:e] for s, e in spans[lo:hi + 1]}
+        if len(distinct) < need:
+            continue
+        while len({text[s:e] for s, e in spans[lo + 1:hi + 1]}) >= need:
+            lo += 1
+        yield spans[lo][0], spans[hi][1]
+        lo = hi + 1
+        if lo >= len(spans):
+            return
+
+
+def _automaton(entries: dict[str, list[int]]) -> ahocorasick.Automaton | None:
+    if not entries:
+        return None
+    automaton = ahocorasick.Automaton()
+    for key, indices in entries.items():
+        automaton.add_word(key, (len(key), tuple(indices)))
+    automaton.make_automaton()
+    return automaton
+
+
+def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
+    """Grow a mask run to the masked token around it, across single spaces/hyphens between groups."""
+    while start > 0:
+        ch = text[start - 1]
+        if _is_token_char(ch):
+            start -= 1
+        elif ch in " -" and start > 1 and (text[start - 2].isdigit() or _is_mask(text[start - 2])) \
+                and (text[start].isdigit() or _is_mask(text[start])):
+            start -= 1
+        else:
+            break
+    while end < len(text):
+        ch = text[end]
+        if _is_token_char(ch):
+            end += 1
+        elif ch in " -" and end + 1 < len(text) and (text[end + 1].isdigit() or _is_mask(text[end + 1])) \
+                and (text[end - 1].isdigit() or _is_mask(text[end - 1])):
+            end += 1
+        else:
+            break
+    while end > start and text[end - 1] in "._+@-":  # sentence punctuation after the token
+        end -= 1
+    return start, end
+
+
+def _loose_visible(compact: str, head: str, tail: str, masked: int) -> int:
+    """Visible characters of a CJK value around a mask, e.g. "张*伟" for 张大伟 → 2."""
+    i = next((k for k in range(len(head), 0, -1) if compact.startswith(head[-k:])), 0)
+    j = next((k for k in range(len(tail), 0, -1) if compact.endswith(tail[:k])), 0)
+    hidden = len(compact) - i - j
+    return i + j if i + j and hidden >= 1 and abs(hidden - masked) <= 1 else 0
+
+
+def _surname_patterns(cu: CompiledUnit) -> list[str]:
+    """"mr. smith", "dr smith" for Latin names; "张先生", "张总" for Chinese names."""
+    name = cu.forms[0]
+    if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", name):
+        return [name[0] + h for h in cu.rules.context if not h.isascii()]
+    parts = name.split()
+    if len(parts) < 2 or len(parts[-1]) < 2 or not name.isascii():
+        return []
+    surname = parts[-1]
+    return [f"{h}{dot} {surname}" for h in cu.rules.context if h.isascii() for dot in ("", ".")]

@@ -1,0 +1,59 @@
+"""Exposure: the weighted share of a task's sensitive units that reached the cloud (DESIGN.md §1).
+
+exposure = Σ(grade·weight) / Σ weight over the task's units, a unit's grade being the maximum over
+its findings; AceBench's privacy score is 1 − exposure. Also the unweighted share of units leaked
+(grade ≥ 0.7) and the same per dimension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from ec2audit.detect.finding import MOSTLY, Finding
+from ec2audit.units import Unit
+
+UNIT_SCHEMA = {"group": pl.String, "task_id": pl.String, "unit_id": pl.String, "entity_id": pl.String,
+               "field": pl.String, "dimension": pl.String, "weight": pl.Float64, "grade": pl.Float64}
+
+
+def unit_grades(findings: Iterable[Finding]) -> dict[str, float]:
+    grades: dict[str, float] = {}
+    for f in findings:
+        if f.grade > grades.get(f.unit_id, 0.0):
+            grades[f.unit_id] = f.grade
+    return grades
+
+
+def unit_table(units: list[Unit], grades_by_group: dict[str, dict[str, float]],
+               tasks_by_group: dict[str, set[str]]) -> pl.DataFrame:
+    """One row per (group, unit) of the group's tasks: the unit-level table exposure is built from."""
+    rows = []
+    for group, tasks in tasks_by_group.items():
+        grades = grades_by_group.get(group, {})
+        for u in units:
+            if u.task_id in tasks:
+                rows.append({"group": group, "task_id": u.task_id, "unit_id": u.id, "entity_id": u.entity_id,
+                             "field": u.field, "dimension": u.dimension, "weight": u.weight,
+                             "grade": grades.get(u.id, 0.0)})
+    return pl.DataFrame(rows, schema=UNIT_SCHEMA)
+
+
+def _aggregate(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    return frame.group_by(keys, maintain_order=True).agg(
+        units=pl.len(),
+        leaked=(pl.col("grade") >= MOSTLY).sum(),
+        exposure=(pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum(),
+        leaked_share=(pl.col("grade") >= MOSTLY).mean(),
+    )
+
+
+def exposure(table: pl.DataFrame) -> pl.DataFrame:
+    """Exposure per (group, task)."""
+    return _aggregate(table, ["group", "task_id"])
+
+
+def exposure_by_dimension(table: pl.DataFrame) -> pl.DataFrame:
+    """Exposure per (group, task, dimension)."""
+    return _aggregate(table, ["group", "task_id", "dimension"])

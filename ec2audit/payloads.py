@@ -1,0 +1,214 @@
+"""Payloads: what the edge side sends to the cloud in one request, flattened into text segments.
+
+Request bodies of the OpenAI Chat Completions, OpenAI Responses and Anthropic Messages APIs all
+become `(message_index, role, origin, text)` segments, tool-call arguments and tool results
+included, so every detector reads one shape whatever the API.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ec2audit.errors import InputError
+
+ORIGINS = ("system", "user", "assistant", "tool_call_args", "tool_result")
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    message_index: int
+    role: str
+    origin: str
+    text: str
+
+
+@dataclass
+class Payload:
+    id: str
+    segments: list[Segment]
+    api: str = "openai-chat"
+    model: str | None = None
+    task_id: str | None = None
+    episode: str | None = None
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return sum(len(s.text) for s in self.segments)
+
+
+def _json_text(value) -> str:
+    """Tool arguments as the model reads them; JSON escapes (\\u5f20) decoded so values show."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (json.JSONDecodeError, ValueError):
+            return value
+        if isinstance(value, str):
+            return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _content_texts(content) -> Iterator[str]:
+    """Text of string or list content (text / input_text / output_text parts; images skipped)."""
+    if content is None:
+        return
+    if isinstance(content, str):
+        yield content
+        return
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, list):
+        yield json.dumps(content, ensure_ascii=False)
+        return
+    for part in content:
+        if isinstance(part, str):
+            yield part
+        elif isinstance(part, dict):
+            if isinstance(part.get("text"), str):
+                yield part["text"]
+            elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+                yield part["refusal"]
+
+
+def _openai_chat(body: dict) -> Iterator[Segment]:
+    for i, msg in enumerate(body.get("messages") or []):
+        if not isinstance(msg, dict):
+            continue
+        role = str(msg.get("role", "user"))
+        origin = {"system": "system", "developer": "system", "assistant": "assistant",
+                  "tool": "tool_result", "function": "tool_result"}.get(role, "user")
+        for text in _content_texts(msg.get("content")):
+            yield Segment(i, role, origin, text)
+        for call in msg.get("tool_calls") or []:
+            fn = (call or {}).get("function") or {}
+            if "arguments" in fn:
+                yield Segment(i, role, "tool_call_args", _json_text(fn["arguments"]))
+        if isinstance(msg.get("function_call"), dict) and "arguments" in msg["function_call"]:
+            yield Segment(i, role, "tool_call_args", _json_text(msg["function_call"]["arguments"]))
+
+
+def _openai_responses(body: dict) -> Iterator[Segment]:
+    if isinstance(body.get("instructions"), str):
+        yield Segment(0, "system", "system", body["instructions"])
+    items = body.get("input")
+    if isinstance(items, str):
+        yield Segment(1, "user", "user", items)
+        return
+    for i, item in enumerate(items or [], start=1):
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type", "message")
+        if kind == "function_call":
+            yield Segment(i, "assistant", "tool_call_args", _json_text(item.get("arguments", "")))
+        elif kind in ("function_call_output", "custom_tool_call_output", "computer_call_output"):
+            for text in _content_texts(item.get("output")):
+                yield Segment(i, "tool", "tool_result", text)
+        elif kind == "custom_tool_call":
+            yield Segment(i, "assistant", "tool_call_args", str(item.get("input", "")))
+        elif kind == "message" or "role" in item:
+            role = str(item.get("role", "user"))
+            origin = {"system": "system", "developer": "system", "assistant": "assistant"}.get(role, "user")
+            for text in _content_texts(item.get("content")):
+                yield Segment(i, role, origin, text)
+
+
+def _anthropic(body: dict) -> Iterator[Segment]:
+    for text in _content_texts(body.get("system")):
+        yield Segment(0, "system", "system", text)
+    for i, msg in enumerate(body.get("messages") or [], start=1):
+        if not isinstance(msg, dict):
+            continue
+        role = str(msg.get("role", "user"))
+        content = msg.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text":
+                yield Segment(i, role, "assistant" if role == "assistant" else "user", str(block.get("text", "")))
+            elif kind in ("tool_use", "server_tool_use"):
+                yield Segment(i, role, "tool_call_args", _json_text(block.get("input", {})))
+            elif kind == "tool_result":
+                for text in _content_texts(block.get("content")):
+                    yield Segment(i, role, "tool_result", text)
+            elif kind == "thinking" and isinstance(block.get("thinking"), str):
+                yield Segment(i, role, "assistant", block["thinking"])
+
+
+def detect_api(body: dict) -> str:
+    """Which API a request body belongs to, from its shape."""
+    if "input" in body and "messages" not in body:
+        return "openai-responses"
+    if "system" in body or "anthropic_version" in body:
+        return "anthropic-messages"
+    for msg in body.get("messages") or []:
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if isinstance(content, list) and any(
+                isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result") for b in content):
+            return "anthropic-messages"
+    return "openai-chat"
+
+
+_FLATTENERS = {"openai-chat": _openai_chat, "openai-responses": _openai_responses,
+               "anthropic-messages": _anthropic}
+
+
+def flatten(body: dict, api: str | None = None) -> list[Segment]:
+    """Segments of one request body; empty texts are dropped."""
+    api = api or detect_api(body)
+    return [s for s in _FLATTENERS[api](body) if s.text]
+
+
+def is_request_body(data) -> bool:
+    return isinstance(data, dict) and ("messages" in data or "input" in data)
+
+
+def payload_from_record(record: dict, default_id: str) -> Payload:
+    """A payload from a request body, or from a record `{id?, task_id?, episode?, request|body}`."""
+    body = record
+    for key in ("request", "body"):
+        if is_request_body(record.get(key)):
+            body = record[key]
+            break
+    if not is_request_body(body):
+        raise InputError("no request body: expected 'messages' or 'input', or a 'request'/'body' object",
+                         field="request")
+    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    pid = record.get("id") or meta.get("id") or record.get("episode_step") or default_id
+    api = detect_api(body)
+    return Payload(
+        id=str(pid), segments=flatten(body, api), api=api, model=body.get("model") or record.get("model"),
+        task_id=record.get("task_id") or meta.get("task_id"),
+        episode=record.get("episode") or meta.get("episode"),
+    )
+
+
+def iter_payloads(path: str | Path, on_error: Callable[[InputError], None] | None = None) -> Iterator[Payload]:
+    """Payloads from a JSONL file; a bad line is reported to `on_error` (or raised) and skipped."""
+    path = Path(path)
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise InputError(f"cannot read payloads: {exc}", file=str(path)) from None
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                try:
+                    record = json.loads(raw)
+                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                    raise InputError(f"not valid JSON ({exc})") from None
+                if not isinstance(record, dict):
+                    raise InputError("expected a JSON object")
+                yield payload_from_record(record, f"{path.name}:{number}")
+            except InputError as exc:
+                error = InputError(exc.reason, file=str(path), line=number, field=exc.field)
+                if on_error is None:
+                    raise error from None
+                on_error(error)

@@ -1,0 +1,1 @@
+"""Reports of audit and run results: terminal tables, JSON summaries."""

@@ -1,0 +1,204 @@
+"""Sensitive units: one sensitive field value of one entity in a task's data (DESIGN.md §1).
+
+Units are read and written as JSONL (one unit per line, human-edited) and converted from and to
+AceBench's `gt/sensitive_items.json`. Every loading error names the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ec2audit.errors import InputError
+from ec2audit.taxonomy import Taxonomy, load_taxonomy
+
+
+class Source(BaseModel):
+    """Where the value occurs in the task's data: a file and a character span."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    file: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class Unit(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    task_id: str = Field(min_length=1)
+    entity_id: str = Field(min_length=1)
+    field: str = Field(min_length=1)
+    value: str = Field(min_length=1)
+    dimension: str = Field(min_length=1)
+    weight: float = Field(gt=0)
+    entity_name: str | None = None
+    aliases: tuple[str, ...] = ()
+    source: Source | None = None
+    description: str | None = None
+
+    @field_validator("value")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+    @property
+    def id(self) -> str:
+        return f"{self.task_id}/{self.entity_id}/{self.field}"
+
+
+def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
+    """Validate one unit dict; a missing weight takes the dimension's default from the taxonomy."""
+    taxonomy = taxonomy or load_taxonomy()
+    if not isinstance(data, dict):
+        raise InputError("a unit must be a JSON object")
+    data = dict(data)
+    dim_name = data.get("dimension")
+    if isinstance(dim_name, str) and dim_name:
+        dim = taxonomy.resolve(dim_name)
+        if dim is None:
+            raise InputError(f"unknown dimension '{dim_name}' (known: {', '.join(taxonomy.dimensions)}; "
+                             f"add an alias in {taxonomy.path})", field="dimension")
+        data.setdefault("weight", dim.weight)
+    try:
+        return Unit(**data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InputError(err["msg"], field=".".join(str(p) for p in err["loc"]) or None) from None
+
+
+def _check_unique(units: list[Unit], file: str, lines: list[int]) -> None:
+    seen: dict[str, int] = {}
+    for unit, line in zip(units, lines, strict=True):
+        if unit.id in seen:
+            raise InputError(f"duplicate unit id '{unit.id}' (first on line {seen[unit.id]})",
+                             file=file, line=line, field="field")
+        seen[unit.id] = line
+
+
+def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]:
+    """Read a units JSONL file (blank lines and `#` comments allowed)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read units: {exc}", file=str(path)) from exc
+    units, lines = [], []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg}, column {exc.colno})", file=str(path),
+                             line=number) from None
+        try:
+            units.append(make_unit(data, taxonomy))
+        except InputError as exc:
+            raise InputError(exc.reason, file=str(path), line=number, field=exc.field) from None
+        lines.append(number)
+    _check_unique(units, str(path), lines)
+    return units
+
+
+def unit_to_dict(unit: Unit) -> dict:
+    return unit.model_dump(exclude_none=True, exclude_defaults=False)
+
+
+def write_units(units: Iterable[Unit], path: str | Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as out:
+        for unit in units:
+            out.write(json.dumps(unit_to_dict(unit), ensure_ascii=False) + "\n")
+
+
+# --- AceBench gt/sensitive_items.json ---------------------------------------------------------
+
+def _acebench_task_id(path: Path) -> str:
+    """AceBench keeps the file at `<task>/gt/sensitive_items.json`; the task id is the folder name."""
+    parent = path.parent
+    return parent.parent.name if parent.name == "gt" else parent.name
+
+
+def read_acebench(path: str | Path, task_id: str | None = None,
+                  taxonomy: Taxonomy | None = None) -> list[Unit]:
+    """Units from one `sensitive_items.json`, or from every one found under a directory."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(path.rglob("sensitive_items.json"))
+        if not files:
+            raise InputError("no sensitive_items.json found under this directory", file=str(path))
+        units = [u for f in files for u in read_acebench(f, None, taxonomy)]
+        _check_unique(units, str(path), list(range(1, len(units) + 1)))
+        return units
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read AceBench items: {exc}", file=str(path)) from None
+    task_id = task_id or data.get("task_id") or _acebench_task_id(path)
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise InputError("expected an object with an 'items' list", file=str(path), field="items")
+    units = []
+    for i, item in enumerate(items):
+        where = f"items[{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("sensitive_fields"), list):
+            raise InputError("expected an object with a 'sensitive_fields' list", file=str(path),
+                             field=f"{where}.sensitive_fields")
+        for j, sf in enumerate(item["sensitive_fields"]):
+            if not isinstance(sf, dict):
+                raise InputError("expected an object", file=str(path), field=f"{where}.sensitive_fields[{j}]")
+            data = {
+                "task_id": task_id, "entity_id": str(item.get("entity_id", "")),
+                "entity_name": item.get("name"), "field": sf.get("field"), "value": _as_text(sf.get("value")),
+                "dimension": sf.get("dimension"), "weight": sf.get("weight"),
+            }
+            for key in ("aliases", "description", "source"):
+                if key in sf:
+                    data[key] = sf[key]
+            data = {k: v for k, v in data.items() if v is not None}
+            try:
+                units.append(make_unit(data, taxonomy))
+            except InputError as exc:
+                raise InputError(exc.reason, file=str(path),
+                                 field=f"{where}.sensitive_fields[{j}].{exc.field or ''}".rstrip(".")) from None
+    _check_unique(units, str(path), list(range(1, len(units) + 1)))
+    return units
+
+
+def _as_text(value) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
+
+
+def to_acebench(units: Iterable[Unit]) -> dict[str, dict]:
+    """Group units into one AceBench `sensitive_items.json` document per task."""
+    tasks: dict[str, dict[str, dict]] = {}
+    for unit in units:
+        entities = tasks.setdefault(unit.task_id, {})
+        entity = entities.setdefault(unit.entity_id, {"entity_id": unit.entity_id, "name": unit.entity_name,
+                                                      "sensitive_fields": []})
+        field = {"field": unit.field, "value": unit.value, "dimension": unit.dimension, "weight": unit.weight}
+        for key in ("aliases", "description"):
+            if getattr(unit, key):
+                field[key] = list(unit.aliases) if key == "aliases" else unit.description
+        if unit.source:
+            field["source"] = unit.source.model_dump()
+        entity["sensitive_fields"].append(field)
+    return {task: {"task_id": task, "items": list(entities.values())} for task, entities in tasks.items()}
+
+
+def write_acebench(units: Iterable[Unit], out_dir: str | Path) -> list[Path]:
+    """Write `<out_dir>/<task_id>/gt/sensitive_items.json` for every task; returns the files."""
+    written = []
+    for task_id, doc in to_acebench(units).items():
+        target = Path(out_dir) / task_id / "gt" / "sensitive_items.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        written.append(target)
+    return written
