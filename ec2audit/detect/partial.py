@@ -185,26 +185,31 @@ class PartialDetector:
                 if i not in skip:
                     found[i].append((start, end))
         for i, spans in found.items():
-            form = self.units[i].forms[0]
-            need = math.ceil(self._gram_count[i] / 2)
-            for lo, hi in _clusters(text, sorted(spans), need, 2 * len(form)):
-                hit = self._align(view, i, form, lo, hi)
-                if hit:
-                    yield hit
+            form, count = self.units[i].forms[0], self._gram_count[i]
+            spans.sort()
+            whole = [Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
+                     for lo, hi in _clusters(text, spans, count, 2 * len(form))
+                     if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100]
+            yield from whole
+            if not whole:
+                for lo, hi in _clusters(text, spans, math.ceil(count / 2), 2 * len(form)):
+                    hit = self._align(view, i, form, lo, hi)
+                    if hit:
+                        yield hit
 
     def _align(self, view: TextView, i: int, form: str, lo: int, hi: int) -> Hit | None:
-        """Grade a shortlisted region: reordered parts are literal, ≥ 80 % of characters is "mostly"."""
+        """Grade a shortlisted region: "mostly" when ≥ 80 % of the value's characters line up."""
         text = view.text
-        if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100:
-            return Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
         region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
         region = text[region_lo:region_hi]
         align = fuzz.partial_ratio_alignment(form, region)
-        coverage = LCSseq.similarity(form, region[align.dest_start:align.dest_end]) / len(form)
+        aligned = region[align.dest_start:align.dest_end]
+        coverage = LCSseq.similarity(form, aligned) / len(form)
         if coverage < _FUZZY_COVERAGE:
             return None
-        span = view.to_original(region_lo + align.dest_start, region_lo + align.dest_end)
-        return Hit(i, *span, "partial.fuzzy", MOSTLY, round(coverage, 3))
+        start = region_lo + align.dest_start + (len(aligned) - len(aligned.lstrip()))
+        end = region_lo + align.dest_start + len(aligned.rstrip())
+        return Hit(i, *view.to_original(start, end), "partial.fuzzy", MOSTLY, round(coverage, 3))
 
 
 def _fuzzy_eligible(cu: CompiledUnit) -> bool:

