@@ -66,13 +66,13 @@ def make_units(n_units: int, n_tasks: int, seed: int = 0) -> list[Unit]:
     for lang, fake in fakers.items():
         fake.seed_instance(seed + (lang == "zh"))
     units: list[Unit] = []
-    per_task = max(1, round(n_units / n_tasks))
     for t in range(n_tasks):
+        per_task = n_units // n_tasks + (t < n_units % n_tasks)
         lang = "zh" if t % 2 else "en"
         task_id = f"synth-{lang}-{t:03d}"
         task_units: list[Unit] = []
         e = 0
-        while len(task_units) < per_task and len(units) + len(task_units) < n_units:
+        while len(task_units) < per_task:
             fields = _person(fakers[lang], lang, rng)
             name = fields["name"][0]
             for field, (value, dimension) in fields.items():
@@ -130,7 +130,11 @@ def _tool_result(units: list[Unit], rng: random.Random, lang: str, leaks: list[t
 
 def make_payloads(units: list[Unit], target_bytes: int, seed: int = 0, leak_rate: float = 0.15,
                   filler_chars: int = 1500) -> tuple[list[dict], list[Leak]]:
-    """OpenAI chat request records `{id, task_id, episode, request}` totalling ≈ `target_bytes`."""
+    """OpenAI chat request records `{id, task_id, episode, request}` totalling ≈ `target_bytes`.
+
+    Like real agent traffic, an episode's context is cumulative: request k resends the system
+    prompt, the instruction and every earlier tool call and result, plus one new step.
+    """
     rng = random.Random(seed)
     by_task: dict[str, list[Unit]] = {}
     for u in units:
@@ -139,23 +143,24 @@ def make_payloads(units: list[Unit], target_bytes: int, seed: int = 0, leak_rate
     records, truth, size, n = [], [], 0, 0
     while size < target_bytes:
         task_id = tasks[n % len(tasks)]
+        episode = f"{task_id}#{n // len(tasks) + 1}"
         lang = "zh" if task_id.startswith("synth-zh") else "en"
         messages = [{"role": "system", "content": SYSTEM_PROMPT},
                     {"role": "user", "content": f"Task {task_id}: tidy the records and notify the manager."}]
         leaks: list[tuple[Unit, str, str, float]] = []
-        for step in range(rng.randint(1, 4)):
+        for step in range(rng.randint(2, 6)):
             call_id = f"call_{n}_{step}"
             messages.append({"role": "assistant", "content": None, "tool_calls": [{
                 "id": call_id, "type": "function",
                 "function": {"name": "read", "arguments": json.dumps({"path": f"data/records_{step}.csv"})}}]})
             messages.append({"role": "tool", "tool_call_id": call_id,
                              "content": _tool_result(by_task[task_id], rng, lang, leaks, leak_rate, filler_chars)})
-        pid = f"{task_id}/req-{n:05d}"
-        record = {"id": pid, "task_id": task_id, "episode": f"{task_id}#1",
-                  "request": {"model": "cloud-model", "messages": messages}}
-        records.append(record)
-        truth += [Leak(pid, u.id, form, grade) for u, _, form, grade in leaks]
-        size += len(json.dumps(record, ensure_ascii=False).encode())
+            pid = f"{episode}/req-{step}"
+            record = {"id": pid, "task_id": task_id, "episode": episode,
+                      "request": {"model": "cloud-model", "messages": list(messages)}}
+            records.append(record)
+            truth += [Leak(pid, u.id, form, grade) for u, _, form, grade in leaks]
+            size += len(json.dumps(record, ensure_ascii=False).encode())
         n += 1
     return records, truth
 

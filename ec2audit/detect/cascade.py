@@ -13,27 +13,47 @@ from ec2audit.detect.exact import ExactDetector
 from ec2audit.detect.finding import LITERAL, Finding, Hit
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.partial import PartialDetector
+from ec2audit.detect.patterns import PatternIndex
 from ec2audit.payloads import Payload
 from ec2audit.taxonomy import Taxonomy
 from ec2audit.units import Unit
+
+_CACHE_SIZE = 4096
 
 
 class Cascade:
     def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None):
         self.units = units
         compiled = compile_units(units, taxonomy)
-        self.exact = ExactDetector(compiled)
-        self.partial = PartialDetector(compiled)
+        index = PatternIndex()
+        self.exact = ExactDetector(compiled, index)
+        self.partial = PartialDetector(compiled, index)
+        self._index = index.build()
+        self._cache: dict[str, list[Hit]] = {}
         self._by_task: dict[str, set[int]] = defaultdict(set)
         for i, unit in enumerate(units):
             self._by_task[unit.task_id].add(i)
 
     def scan_text(self, text: str, allowed: set[int] | None = None) -> list[Hit]:
-        """All hits in one text, at most one per (unit, span), highest grade kept."""
+        """All hits in one text, at most one per (unit, span), highest grade kept.
+
+        Agent context is cumulative — every request resends the system prompt and earlier tool
+        results — so hits are cached per distinct text and each is scanned once.
+        """
+        hits = self._cache.get(text)
+        if hits is None:
+            hits = self._scan(text)
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[text] = hits
+        return hits if allowed is None else [h for h in hits if h.unit_index in allowed]
+
+    def _scan(self, text: str) -> list[Hit]:
         view = TextView.of(text)
-        hits = [h for h in self.exact.scan(view) if allowed is None or h.unit_index in allowed]
+        matches = self._index.matches(view.text)
+        hits = list(self.exact.scan(view, matches))
         decided = {h.unit_index for h in hits if h.grade >= LITERAL}
-        hits += [h for h in self.partial.scan(view, decided) if allowed is None or h.unit_index in allowed]
+        hits += self.partial.scan(view, matches, decided)
         best: dict[tuple[int, int, int], Hit] = {}
         for hit in hits:
             key = (hit.unit_index, hit.start, hit.end)

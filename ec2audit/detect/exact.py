@@ -1,7 +1,8 @@
-"""Exact tier: every unit of a run in one Aho-Corasick automaton per view, grade 1.0.
+"""Exact tier: literal values, aliases and amount surface forms (grade 1.0).
 
-Cost grows with the payload's length, not with units × payload: one pass over the text view, one
-over the digit view, one regex pass for amounts.
+All patterns of a run sit in the shared automaton (`patterns.PatternIndex`) and, for phones, IDs
+and card numbers, in a second automaton over the digit view — so cost grows with the payload's
+length, not with units × payload.
 """
 
 from __future__ import annotations
@@ -12,61 +13,51 @@ import ahocorasick
 
 from ec2audit.detect.compiled import CompiledUnit, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.normalize import TextView, find_amounts
+from ec2audit.detect.normalize import TextView, amount_forms
+from ec2audit.detect.patterns import Match, PatternIndex
 
-
-def _automaton(entries: dict[str, list[int]]) -> ahocorasick.Automaton | None:
-    if not entries:
-        return None
-    automaton = ahocorasick.Automaton()
-    for key, indices in entries.items():
-        automaton.add_word(key, (len(key), tuple(indices)))
-    automaton.make_automaton()
-    return automaton
+VALUE, AMOUNT = "value", "amount"
 
 
 class ExactDetector:
     name = "exact"
 
-    def __init__(self, units: list[CompiledUnit]):
+    def __init__(self, units: list[CompiledUnit], index: PatternIndex):
         self.units = units
-        text, digits, amounts = {}, {}, {}
+        digits: dict[str, list[int]] = {}
         for i, cu in enumerate(units):
             for form in cu.forms:
-                text.setdefault(form, []).append(i)
+                index.add(form, VALUE, i)
+            if cu.amount is not None:
+                for form in amount_forms(cu.amount):
+                    if form not in cu.forms:
+                        index.add(form, AMOUNT, i)
             for form in cu.digit_forms:
                 digits.setdefault(form, []).append(i)
-            if cu.amount is not None:
-                amounts.setdefault(cu.amount, []).append(i)
-        self._text = _automaton(text)
-        self._digits = _automaton(digits)
-        self._amounts = amounts
+        self._digits = None
+        if digits:
+            self._digits = ahocorasick.Automaton()
+            for key, indices in digits.items():
+                self._digits.add_word(key, (len(key), tuple(indices)))
+            self._digits.make_automaton()
 
-    def scan(self, view: TextView) -> Iterator[Hit]:
-        if self._text is not None:
-            yield from self._scan_text(view)
+    def scan(self, view: TextView, matches: dict[str, list[Match]]) -> Iterator[Hit]:
+        yield from self._literal(view, matches.get(VALUE, ()), "exact")
+        yield from self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
         if self._digits is not None:
             yield from self._scan_digits(view)
-        if self._amounts:
-            for start, end, key in find_amounts(view):
-                for i in self._amounts.get(key, ()):
-                    s, e = view.to_original(start, end)
-                    yield Hit(i, s, e, "exact.amount", LITERAL)
 
-    def _scan_text(self, view: TextView) -> Iterator[Hit]:
+    def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
         text = view.text
-        for last, (length, indices) in self._text.iter(text):
-            start, end = last + 1 - length, last + 1
-            left_ok = start == 0 or not (is_word_char(text[start - 1]) and is_word_char(text[start]))
-            right_ok = end == len(text) or not (is_word_char(text[end]) and is_word_char(text[end - 1]))
+        for start, end, indices in found:
+            bounded = _bounded(text, start, end)
             for i in indices:
                 cu = self.units[i]
-                if cu.rules.word_boundary and not (left_ok and right_ok):
+                if cu.rules.word_boundary and not bounded:
                     continue
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
-                s, e = view.to_original(start, end)
-                yield Hit(i, s, e, "exact", LITERAL)
+                yield Hit(i, *view.to_original(start, end), detector, LITERAL)
 
     def _scan_digits(self, view: TextView) -> Iterator[Hit]:
         digits = view.digits()
@@ -78,6 +69,18 @@ class ExactDetector:
             s, e = view.to_original(start, end)
             for i in indices:
                 yield Hit(i, s, e, "exact.digits", LITERAL)
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """The match neither continues a word nor a number ("3,200" is not in "13,200" or "3,200.5")."""
+    first, last = text[start], text[end - 1]
+    if start and is_word_char(first) and is_word_char(text[start - 1]):
+        return False
+    if end < len(text) and is_word_char(last) and is_word_char(text[end]):
+        return False
+    if last.isdigit() and end + 1 < len(text) and text[end] in ".," and text[end + 1].isdigit():
+        return False
+    return not (first.isdigit() and start > 1 and text[start - 1] in ".," and text[start - 2].isdigit())
 
 
 def _number_boundaries(text: str, start: int, end: int) -> bool:

@@ -16,13 +16,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-_WS = re.compile(r"\s")
+_OTHER_WS = re.compile(r"[^\S ]")
 _MULTI_SPACE = re.compile(r" {2,}")
 # Separators people put inside phone, ID and card numbers: "139-2288-3366", "6222 0000 1234".
 _DIGIT_SEP = re.compile(r"(?<=\d)[ \-./()]{1,3}(?=\d)")
 
 _fold_cache: dict[int, str] = {}
-_ASCII_TABLE = {c: (" " if chr(c).isspace() else chr(c).lower()) for c in range(128)}
 
 
 def _fold_char(code: int) -> str:
@@ -38,7 +37,8 @@ def _fold_char(code: int) -> str:
 def fold(text: str) -> str:
     """NFKC, case folding and whitespace → space, character by character."""
     if text.isascii():
-        return text.translate(_ASCII_TABLE)
+        text = text.lower()
+        return _OTHER_WS.sub(" ", text) if not text.isprintable() else text
     table = {code: _fold_char(code) for code in map(ord, set(text))}
     return text.translate(table)
 
@@ -167,10 +167,34 @@ def parse_amount(text: str) -> int | None:
     return None
 
 
-def find_amounts(view: TextView):
-    """Yield (start, end, key) for every amount-shaped expression in a text view."""
-    for m in AMOUNT.finditer(view.text):
-        number = m["n1"] or m["n2"] or m["n3"]
-        key = amount_key(number, m["m1"] or m["m2"])
-        if key is not None:
-            yield m.start(), m.end(), key
+def _plain(value: Decimal) -> str | None:
+    """A number as people write it: no exponent, no trailing zeros, at most 3 decimals."""
+    text = format(value.normalize(), "f")
+    if "." in text and len(text.split(".")[1]) > 3:
+        return None
+    return text
+
+
+_SCALED_FORMS = (
+    (10**4, ("{}万", "{} 万", "{}万元")), (10**8, ("{}亿", "{} 亿", "{}亿元")),
+    (10**3, ("{}k", "{} thousand")), (10**6, ("{}m", "{}mn", "{} million", "{}million", "{} mio")),
+    (10**9, ("{}bn", "{} billion", "{}b")),
+)
+
+
+def amount_forms(key: int) -> list[str]:
+    """The normalised surface forms of an amount (in hundredths), for matching them literally.
+
+    `3200000` becomes "3,200,000", "3200000", "320万", "3.2m", "3.2 million", "3200k", … — so amounts
+    are found by the same automaton as every other value instead of parsing every number in the text.
+    """
+    value = Decimal(key) / 100
+    whole = value == value.to_integral_value()
+    forms = {f"{int(value):,}", str(int(value))} if whole else {f"{value:,.2f}", f"{value:.2f}"}
+    if whole:
+        forms.add(f"{int(value):,}.00")
+    for scale, templates in _SCALED_FORMS:
+        scaled = _plain(value / scale)
+        if scaled is not None and Decimal(scaled) >= Decimal("0.01"):
+            forms.update(t.format(scaled) for t in templates)
+    return sorted(forms)

@@ -16,16 +16,17 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-import ahocorasick
 from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 from rapidfuzz.utils import default_process
 
-from ec2audit.detect.compiled import COMMON_WORDS, CompiledUnit, is_word_char, placeholder_spans, words_pattern
+from ec2audit.detect.compiled import COMMON_WORDS, CompiledUnit, is_word_char, placeholder_spans
 from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY, Hit
 from ec2audit.detect.normalize import TextView
+from ec2audit.detect.patterns import Match, PatternIndex
 
 _MASK_CHARS = "*•●#"
+SURNAME, GRAM, TAIL_CONTEXT = "surname", "gram", "tail_context"
 _MASK_RUN = re.compile(r"[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)")
 _TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
@@ -55,13 +56,11 @@ def _grams(form: str) -> set[str]:
 class PartialDetector:
     name = "partial"
 
-    def __init__(self, units: list[CompiledUnit]):
+    def __init__(self, units: list[CompiledUnit], index: PatternIndex):
         self.units = units
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
         self._tails: dict[str, list[int]] = defaultdict(list)
-        fragments: dict[str, list[int]] = defaultdict(list)
-        gram_units: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
         for i, cu in enumerate(units):
             compact = cu.compact
@@ -72,26 +71,26 @@ class PartialDetector:
             digits = cu.digit_forms[0] if cu.digit_forms else ""
             if cu.rules.fragment == "tail" and len(digits) >= 8:
                 self._tails[digits[-4:]].append(i)
+                for word in cu.rules.context:
+                    index.add(word, TAIL_CONTEXT, i)
             if cu.rules.fragment == "surname":
                 for pattern in _surname_patterns(cu):
-                    fragments[pattern].append(i)
+                    index.add(pattern, SURNAME, i)
             if _fuzzy_eligible(cu):
                 grams = _grams(cu.forms[0])
                 if len(grams) >= 2:
                     self._gram_count[i] = len(grams)
                     for g in grams:
-                        gram_units[g].append(i)
-        self._fragments = _automaton(fragments)
-        self._grams = _automaton(gram_units)
+                        index.add(g, GRAM, i)
 
-    def scan(self, view: TextView, skip: set[int] = frozenset()) -> Iterator[Hit]:
+    def scan(self, view: TextView, matches: dict[str, list[Match]], skip: set[int] = frozenset()) -> Iterator[Hit]:
         """Hits for units not in `skip` (those a cheaper tier already decided for this segment)."""
         protected = placeholder_spans(view)
         hits = []
         hits += self._masked(view, skip)
-        hits += self._tail_fragments(view, skip)
-        hits += self._surname_fragments(view, skip)
-        hits += self._fuzzy(view, skip)
+        hits += self._tail_fragments(view, matches.get(TAIL_CONTEXT, ()), skip)
+        hits += self._surname_fragments(view, matches.get(SURNAME, ()), skip)
+        hits += self._fuzzy(view, matches.get(GRAM, ()), skip)
         for hit in hits:
             if not any(s <= hit.start < e for s, e in protected):
                 yield hit
@@ -142,44 +141,33 @@ class PartialDetector:
                 yield i, visible
 
     # -- fragments ----------------------------------------------------------------------------
-    def _tail_fragments(self, view: TextView, skip) -> Iterator[Hit]:
-        if not self._tails:
-            return
+    def _tail_fragments(self, view: TextView, contexts: list[Match], skip) -> Iterator[Hit]:
+        """The last 4 digits of a long number right after a context word: "card ending 1234"."""
         text = view.text
-        for m in _TAIL.finditer(text):
-            for i in self._tails.get(m.group(), ()):
-                if i in skip:
-                    continue
-                before = text[max(0, m.start() - _TAIL_CONTEXT):m.start()]
-                pattern = words_pattern(self.units[i].rules.context)
-                if pattern and pattern.search(before):
-                    s, e = view.to_original(*m.span())
-                    yield Hit(i, s, e, "partial.fragment", FRAGMENT, 0.6)
+        for c_start, c_end, _ in contexts:
+            word = text[c_start:c_end]
+            if word.isascii() and not _standalone(text, c_start, c_end):
+                continue
+            for m in _TAIL.finditer(text, c_end, c_end + _TAIL_CONTEXT):
+                for i in self._tails.get(m.group(), ()):
+                    if i not in skip and word in self.units[i].rules.context:
+                        yield Hit(i, *view.to_original(*m.span()), "partial.fragment", FRAGMENT, 0.6)
 
-    def _surname_fragments(self, view: TextView, skip) -> Iterator[Hit]:
-        if self._fragments is None:
-            return
+    def _surname_fragments(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
         text = view.text
-        for last, (length, indices) in self._fragments.iter(text):
-            start, end = last + 1 - length, last + 1
-            if (start and is_word_char(text[start - 1])) or (end < len(text) and is_word_char(text[end])
-                                                             and text[end - 1].isascii()):
+        for start, end, indices in found:
+            if not _standalone(text, start, end):
                 continue
             for i in indices:
                 if i not in skip:
-                    s, e = view.to_original(start, end)
-                    yield Hit(i, s, e, "partial.fragment", FRAGMENT, 0.5)
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.5)
 
     # -- near-verbatim ------------------------------------------------------------------------
-    def _fuzzy(self, view: TextView, skip) -> Iterator[Hit]:
-        if self._grams is None:
-            return
+    def _fuzzy(self, view: TextView, grams: list[Match], skip) -> Iterator[Hit]:
         text = view.text
         found: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for last, (length, indices) in self._grams.iter(text):
-            start, end = last + 1 - length, last + 1
-            if text[start].isascii() and ((start and is_word_char(text[start - 1]))
-                                          or (end < len(text) and is_word_char(text[end]))):
+        for start, end, indices in grams:
+            if text[start].isascii() and not _standalone(text, start, end):
                 continue
             for i in indices:
                 if i not in skip:
@@ -237,14 +225,10 @@ def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int):
             return
 
 
-def _automaton(entries: dict[str, list[int]]) -> ahocorasick.Automaton | None:
-    if not entries:
-        return None
-    automaton = ahocorasick.Automaton()
-    for key, indices in entries.items():
-        automaton.add_word(key, (len(key), tuple(indices)))
-    automaton.make_automaton()
-    return automaton
+def _standalone(text: str, start: int, end: int) -> bool:
+    """Latin words must not continue into neighbouring letters or digits."""
+    return not ((start and is_word_char(text[start - 1]) and is_word_char(text[start]))
+                or (end < len(text) and is_word_char(text[end]) and is_word_char(text[end - 1])))
 
 
 def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:

@@ -1,0 +1,109 @@
+"""`ec2audit audit` end to end: files in, exposure and findings out, exit codes for bad input."""
+
+import json
+import os
+import stat
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from ec2audit.audit import audit
+from ec2audit.cli import main
+from ec2audit.payloads import payload_from_record
+from ec2audit.synth import make_payloads, make_units, write_jsonl
+from ec2audit.units import make_unit, write_units
+
+UNITS = [
+    make_unit({"task_id": "t1", "entity_id": "P1", "field": "national_id", "value": "110105198803153418",
+               "dimension": "government_id", "weight": 3.0}),
+    make_unit({"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "13922883366",
+               "dimension": "contact", "weight": 1.5}),
+    make_unit({"task_id": "t1", "entity_id": "P1", "field": "name", "value": "欧阳娜娜",
+               "dimension": "person_name", "weight": 1.0}),
+]
+REQUEST = {"model": "gpt-5.4", "messages": [
+    {"role": "system", "content": "You are an agent."},
+    {"role": "tool", "tool_call_id": "c1", "content": "身份证 110105198803153418，手机 139****3366"}]}
+
+
+@pytest.fixture
+def files(tmp_path):
+    write_units(UNITS, tmp_path / "units.jsonl")
+    lines = [json.dumps({"id": "req-1", "task_id": "t1", "episode": "ep-1", "request": REQUEST}, ensure_ascii=False)]
+    (tmp_path / "payloads.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_audit_writes_findings_and_weighted_exposure(files):
+    out = files / "findings.parquet"
+    result = CliRunner().invoke(main, ["audit", str(files / "payloads.jsonl"), "--units", str(files / "units.jsonl"),
+                                       "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    (row,) = summary["exposure"]
+    assert row["group"] == "ep-1" and row["units"] == 3 and row["leaked"] == 2
+    assert row["exposure"] == pytest.approx((3.0 * 1.0 + 1.5 * 0.7) / 5.5)
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    findings = pl.read_parquet(out)
+    by_field = {r["field"]: r for r in findings.iter_rows(named=True)}
+    assert set(by_field) == {"national_id", "phone"}
+    assert by_field["phone"]["matched_text"] == "139****3366" and by_field["phone"]["grade"] == 0.7
+    text = REQUEST["messages"][1]["content"]
+    assert text[by_field["national_id"]["start"]:by_field["national_id"]["end"]] == "110105198803153418"
+    assert by_field["national_id"]["origin"] == "tool_result" and by_field["national_id"]["payload_id"] == "req-1"
+
+
+def test_terminal_summary_masks_values(files):
+    result = CliRunner().invoke(main, ["audit", str(files / "payloads.jsonl"), "--units", str(files / "units.jsonl")])
+    assert result.exit_code == 0
+    assert "0.736" in result.output and "ep-1" in result.output
+    assert "110105198803153418" not in result.output
+
+
+def test_bad_lines_are_skipped_reported_and_exit_1(files):
+    with open(files / "payloads.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"id": "req-2", "request": {"messages": [\n')
+    out = files / "f.jsonl"
+    result = CliRunner().invoke(main, ["audit", str(files / "payloads.jsonl"), "--units", str(files / "units.jsonl"),
+                                       "--out", str(out)])
+    assert result.exit_code == 1
+    assert "payloads.jsonl:2" in result.output
+    assert len(out.read_text().splitlines()) == 2  # what was audited is still written
+
+
+def test_bad_units_exit_2_naming_file_and_line(files):
+    (files / "units.jsonl").write_text('{"task_id": "t1", "entity_id": "P1", "field": "x", "value": "v",'
+                                       ' "dimension": "nope"}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["audit", str(files / "payloads.jsonl"), "--units", str(files / "units.jsonl")])
+    assert result.exit_code == 2
+    assert f"{files / 'units.jsonl'}:1: field 'dimension'" in result.output
+
+
+def test_synthetic_leaks_are_all_found_at_their_grade():
+    """Every value the generator put into a payload is found at least at the grade of its form."""
+    units = make_units(200, 4, seed=11)
+    records, truth = make_payloads(units, 150_000, seed=11)
+    result = audit([payload_from_record(r, r["id"]) for r in records], units)
+    found = {}
+    for r in result.finding_rows:
+        key = (r["payload_id"], r["unit_id"])
+        found[key] = max(found.get(key, 0.0), r["grade"])
+    missed = [leak for leak in truth if found.get((leak.payload_id, leak.unit_id), 0.0) < leak.grade]
+    assert truth and not missed
+    by_id = {u.id: u for u in units}
+    expected = {(leak.payload_id, leak.unit_id) for leak in truth}
+    extra = [k for k in found if k not in expected]
+    # anything else found must be a value that really is in the payload (shared by two people)
+    assert all(by_id[uid].value in {by_id[e].value for (p, e) in expected if p == pid} for pid, uid in extra)
+
+
+def test_demo_generator_writes_inputs_the_cli_reads(tmp_path):
+    units = make_units(20, 2, seed=1)
+    records, _ = make_payloads(units, 20_000, seed=1)
+    write_units(units, tmp_path / "u.jsonl")
+    write_jsonl(records, tmp_path / "p.jsonl")
+    result = CliRunner().invoke(main, ["audit", str(tmp_path / "p.jsonl"), "--units", str(tmp_path / "u.jsonl"),
+                                       "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["payloads"] == len(records)
