@@ -34,7 +34,7 @@ def naive(payloads, units):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mb", type=float, default=10.0)
+    parser.add_argument("--mb", type=float, default=11.0)
     parser.add_argument("--units", type=int, default=3385)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
