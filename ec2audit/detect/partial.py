@@ -81,7 +81,8 @@ class PartialDetector:
                 if len(grams) >= 2:
                     self._gram_count[i] = len(grams)
                     for g in grams:
-                        index.add(g, GRAM, i)
+                        for key in _gram_keys(g):
+                            index.add(key, GRAM, i)
 
     def scan(self, view: TextView, matches: dict[str, list[Match]], skip: set[int] = frozenset()) -> Iterator[Hit]:
         """Hits for units not in `skip` (those a cheaper tier already decided for this segment)."""
@@ -167,6 +168,8 @@ class PartialDetector:
         text = view.text
         found: dict[int, list[tuple[int, int]]] = defaultdict(list)
         for start, end, indices in grams:
+            if not text[start].isalnum():  # the word-start character the key was anchored on
+                start += 1
             if text[start].isascii() and not _standalone(text, start, end):
                 continue
             for i in indices:
@@ -223,6 +226,15 @@ def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int):
         lo = hi + 1
         if lo >= len(spans):
             return
+
+
+_WORD_STARTS = " \"'(,:;/[<=-"
+
+
+def _gram_keys(gram: str) -> list[str]:
+    """Latin grams are anchored on a word start ("␣mary"), so "mary" inside "summary" never even
+    reaches Python; texts are matched with a leading space (see PatternIndex.matches)."""
+    return [gram] if _CJK_RUN.match(gram) else [c + gram for c in _WORD_STARTS]
 
 
 def _standalone(text: str, start: int, end: int) -> bool:

@@ -33,10 +33,15 @@ class PatternIndex:
         return self
 
     def matches(self, text: str) -> dict[str, list[Match]]:
-        """Every occurrence, overlapping ones included, grouped by kind: (start, end, unit indices)."""
+        """Every occurrence, overlapping ones included, grouped by kind: (start, end, unit indices).
+
+        The text is read with one leading space so patterns anchored on a word start also match at
+        position 0; offsets are those of `text` (an anchored match starts at its anchor, ≥ -1 → 0).
+        """
         out: dict[str, list[Match]] = defaultdict(list)
         if self._automaton is not None:
-            for last, (length, groups) in self._automaton.iter(text):
+            for last, (length, groups) in self._automaton.iter(" " + text):
+                start, end = max(0, last - length), last
                 for kind, units in groups:
-                    out[kind].append((last + 1 - length, last + 1, units))
+                    out[kind].append((start, end, units))
         return out
