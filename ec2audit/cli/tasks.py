@@ -1,0 +1,140 @@
+"""`ec2audit tasks`: list, show and validate the task suite; import AceBench task Markdown."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ec2audit.tasks import SCENARIOS, find_task, load_suite
+
+_root = click.option("--root", default="tasks", show_default=True, envvar="EC2_TASKS",
+                     type=click.Path(file_okay=False, path_type=Path), help="Folder holding <scenario>/<id>/ tasks.")
+
+
+@click.group("tasks")
+def command() -> None:
+    """The executable task suite: list, show, validate; import AceBench tasks."""
+
+
+@command.command("list")
+@_root
+@click.option("--scenario", type=click.Choice(SCENARIOS), help="Only this scenario.")
+def list_tasks(root: Path, scenario: str | None) -> None:
+    """One row per task: scenario, language, units, oracle steps, mock service."""
+    tasks = load_suite(root, scenario)
+    table = Table(title=f"{len(tasks)} tasks under {root}")
+    for name in ("id", "scenario", "lang", "units", "steps", "service", "title"):
+        table.add_column(name, justify="right" if name in ("units", "steps") else "left", no_wrap=name == "id")
+    for t in tasks:
+        table.add_row(t.id, t.scenario, t.language, str(len(t.units)) if t.units else "-", str(len(t.oracle["steps"])),
+                      "yes" if t.service else "", t.title)
+    Console().print(table)
+    langs = Counter(t.language for t in tasks)
+    click.echo(f"annotated: {sum(t.annotated for t in tasks)}, units: {sum(len(t.units) for t in tasks)}, "
+               + ", ".join(f"{k}: {v}" for k, v in sorted(langs.items())))
+
+
+@command.command("show")
+@_root
+@click.argument("task_id")
+def show(root: Path, task_id: str) -> None:
+    """Instruction, criteria, workspace files and units of one task."""
+    t = find_task(task_id, root)
+    console = Console()
+    console.print(f"[bold]{t.id}[/] — {t.title}  ({t.scenario}, {t.language}, timeout {t.timeout}s)")
+    console.print(f"\n{t.instruction}\n")
+    if t.privacy_note:
+        console.print(f"[italic]privacy:[/] {t.privacy_note}\n")
+    table = Table(title="criteria")
+    for name in ("key", "weight", "description"):
+        table.add_column(name)
+    for c in t.criteria:
+        table.add_row(c.key, f"{c.weight:g}", c.description)
+    console.print(table)
+    files = sorted(p.relative_to(t.workspace).as_posix() for p in t.workspace.rglob("*") if p.is_file())
+    console.print(f"workspace ({len(files)} files): " + ", ".join(files))
+    if t.service:
+        console.print(f"service: {t.service}")
+    dims = Counter(u.dimension for u in t.units)
+    console.print(f"units: {len(t.units)}" + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(dims.items())) + ")"
+                                             if dims else ""))
+    console.print(f"oracle: {len(t.oracle['steps'])} steps: " + " → ".join(s["tool"] for s in t.oracle["steps"]))
+
+
+@command.command("validate")
+@_root
+@click.argument("task_ids", nargs=-1)
+def validate(root: Path, task_ids: tuple[str, ...]) -> None:
+    """Oracle must score 1.0, the do-nothing agent 0, every unit sit at its span; exit 1 on any failure."""
+    from rich.progress import Progress
+
+    from ec2audit.oracle import validate_task
+
+    tasks = [t for t in load_suite(root) if not task_ids or t.id in task_ids]
+    missing = set(task_ids) - {t.id for t in tasks}
+    if missing:
+        raise click.BadParameter(f"no such task: {', '.join(sorted(missing))}", param_hint="TASK_IDS")
+    results = []
+    with Progress(transient=True) as progress:
+        bar = progress.add_task("validating", total=len(tasks))
+        for task in tasks:
+            results.append((task, validate_task(task)))
+            progress.advance(bar)
+    table = Table(title=f"validated {len(tasks)} tasks")
+    for name in ("task", "oracle", "do-nothing", "units", "status"):
+        table.add_column(name, no_wrap=name == "task")
+    for task, v in results:
+        problem = v.error or "; ".join(v.unit_problems[:2]) or ""
+        if not v.error and v.oracle and v.oracle.completion != 1.0:
+            problem = "oracle fails: " + ", ".join(k for k, s in v.oracle.criteria.items() if float(s) < 1)
+        elif not v.error and v.empty and v.empty.completion != 0.0:
+            problem = "do-nothing scores: " + ", ".join(k for k, s in v.empty.criteria.items() if float(s) > 0)
+        table.add_row(task.id, f"{v.oracle.completion:.2f}" if v.oracle else "-",
+                      f"{v.empty.completion:.2f}" if v.empty else "-",
+                      f"{len(task.units) - len(v.unit_problems)}/{len(task.units)}",
+                      "[green]ok[/]" if v.ok else f"[red]FAIL[/] {problem}")
+    Console().print(table)
+    failed = [t.id for t, v in results if not v.ok]
+    click.echo(f"{len(results) - len(failed)}/{len(results)} tasks ok" + (f"; failed: {', '.join(failed)}" if failed
+                                                                         else ""))
+    if failed:
+        sys.exit(1)
+
+
+@command.command("import-acebench")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Write tasks.jsonl (one task per line) and units.jsonl here.")
+def import_acebench_cmd(path: Path, out: Path | None) -> None:
+    """Parse AceBench task Markdown (a file or a folder); report whatever could not be mapped (exit 1)."""
+    from ec2audit.acebench import import_acebench
+    from ec2audit.units import write_units
+
+    result = import_acebench(path)
+    table = Table(title=f"{len(result.tasks)} AceBench tasks from {path}")
+    for name in ("id", "scenario", "lang", "criteria", "units", "title"):
+        table.add_column(name)
+    for t in result.tasks:
+        table.add_row(t.id, t.scenario, t.language, str(len(t.criteria)), str(len(t.units)), t.title)
+    console = Console()
+    console.print(table)
+    for problem in result.problems:
+        click.echo(f"not mapped: {problem.file}: {problem.message}")
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        with (out / "tasks.jsonl").open("w", encoding="utf-8") as fh:
+            for t in result.tasks:
+                row = {"id": t.id, "scenario": t.scenario, "title": t.title, "language": t.language,
+                       "instruction": t.instruction, "timeout": t.timeout, "privacy_note": t.privacy_note,
+                       "criteria": [c.__dict__ for c in t.criteria], "meta": t.meta}
+                fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+        write_units([u for t in result.tasks for u in t.units], out / "units.jsonl")
+        click.echo(f"wrote {out / 'tasks.jsonl'} and {out / 'units.jsonl'}")
+    if result.problems:
+        sys.exit(1)

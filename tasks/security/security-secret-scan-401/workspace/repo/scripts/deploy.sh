@@ -1,0 +1,11 @@
+#!/bin/sh
+# maintainer: irobinson@example.com
+export BILLING_API_HOST='10.246.120.26'
+export DB_PASSWORD='btXoyVhM14qRAFVcVI'
+export TIMEOUT_SECONDS='26'
+export WAREHOUSE_HOST='10.41.233.223'
+export AWS_ACCESS_KEY_ID='AKIAJPXMN2BZSQQ3RGMN'
+export MAX_RETRIES='25'
+export METRICS_HOST='10.138.103.190'
+export GITHUB_TOKEN='ghp_KhgT1E7AaAKi9ESjMbufXy9mVdxCu26644rR'
+export BATCH_SIZE='40'

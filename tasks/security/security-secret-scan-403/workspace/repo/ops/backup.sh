@@ -1,0 +1,14 @@
+#!/bin/sh
+# maintainer: sarahlevine@example.net
+export BILLING_API_HOST='10.90.108.132'
+export LLM_API_KEY='sk-proj-Kx3Z4jLQP9uBryiMFyITz90qo1rBLAusWLvXgPAy'
+export TIMEOUT_SECONDS='51'
+export WAREHOUSE_HOST='10.235.120.51'
+export PAYMENTS_API_KEY='sk_live_tijU1M2YySZgdpRL6qE8EHHi0oJb'
+export MAX_RETRIES='18'
+export METRICS_HOST='10.253.109.150'
+export WAREHOUSE_PASSWORD='bI2wbC6lUfQ7VcSKJy'
+export BATCH_SIZE='87'
+export QUEUE_HOST='10.137.224.40'
+export S3_ACCESS_KEY='AKIANAYAAMIVOCI2SZML'
+export POOL_SIZE='84'
