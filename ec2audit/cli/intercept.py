@@ -1,0 +1,118 @@
+"""`ec2audit intercept`: run the auditing proxy, export its records, re-audit a store."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.errors import InputError
+
+
+@click.group("intercept")
+def command() -> None:
+    """Auditing proxy between an agent and its cloud model (OpenAI / Anthropic APIs)."""
+
+
+@command.command("serve")
+@click.option("--upstream", required=True, help="Cloud API base URL including /v1, e.g. https://api.openai.com/v1.")
+@click.option("--upstream-key-env", metavar="VAR",
+              help="Environment variable holding the upstream API key (else the client's key is passed on).")
+@click.option("--units", "units_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Sensitive units (JSONL): audit every request inline.")
+@click.option("--enforce", type=click.Choice(["observe", "redact", "block"]), default="observe", show_default=True,
+              help="observe: record only; redact: replace unit values by placeholders; block: refuse with 403.")
+@click.option("--store", type=click.Path(dir_okay=False, path_type=Path), default=Path("intercept.sqlite"),
+              show_default=True, help="SQLite record store (created 0600).")
+@click.option("--pricing", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Price table (TOML) adding to or overriding the packaged one.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8787, show_default=True, type=int)
+@click.option("--read-timeout", default=300.0, show_default=True, type=float,
+              help="Seconds to wait for the upstream's next bytes.")
+def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, enforce: str, store: Path,
+          pricing: Path | None, host: str, port: int, read_timeout: float) -> None:
+    """Forward /v1/chat/completions, /v1/responses, /v1/messages and /v1/models to UPSTREAM, recording
+    each exchange. Give an episode id per request with header X-EC2-Episode or URL prefix /e/<episode>."""
+    import logging
+
+    import uvicorn
+
+    from ec2audit.intercept.app import InterceptConfig, create_app
+    from ec2audit.units import read_units
+
+    key = None
+    if upstream_key_env:
+        key = os.environ.get(upstream_key_env)
+        if not key:
+            raise InputError(f"environment variable {upstream_key_env} is not set", field="--upstream-key-env")
+    units = read_units(units_path) if units_path else []
+    config = InterceptConfig(upstream=upstream, store=store, upstream_key=key, units=units, enforce=enforce,
+                             pricing=pricing, read_timeout=read_timeout)
+    app = create_app(config)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
+               f"({enforce}, {len(units)} units, store {store})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+@command.command("export")
+@click.argument("store", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), help="Default: from --out's suffix.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--episode", help="Only this episode's records.")
+def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None:
+    """Write a store's records as Parquet or JSONL (created 0600)."""
+    from ec2audit.intercept.store import RecordStore
+
+    path = RecordStore(store).export(out, fmt, episode)
+    click.echo(f"records: {path}")
+
+
+@command.command("audit")
+@click.argument("store", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--units", "units_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Sensitive units (JSONL).")
+@click.option("--episode", help="Only this episode's records.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write findings here (.parquet, or .jsonl); created 0600.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
+def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, as_json: bool) -> None:
+    """Re-audit the request bodies a store holds (what reached the cloud) against sensitive units."""
+    from rich.console import Console
+
+    from ec2audit.audit import audit as run_audit
+    from ec2audit.files import write_table
+    from ec2audit.intercept.store import RecordStore
+    from ec2audit.payloads import payload_from_record
+    from ec2audit.report.terminal import audit_summary, print_audit
+    from ec2audit.units import read_units
+
+    units = read_units(units_path)
+    console = Console(stderr=True)
+    records = RecordStore(store).records(episode)
+    payloads, skipped = [], []
+    for record in records:
+        try:
+            payloads.append(payload_from_record(record, record["id"]))
+        except InputError as exc:
+            skipped.append(InputError(f"record without a request body ({record.get('error') or exc.reason})",
+                                      file=str(store), field=f"record {record['id']}"))
+    with console.status(f"auditing {len(payloads)} records against {len(units)} units"):
+        result = run_audit(payloads, units)
+    for error in skipped:
+        console.print(f"[yellow]skipped[/] {error}", highlight=False)
+    if out:
+        write_table(result.findings_frame(), out)
+    if as_json:
+        click.echo(json.dumps(audit_summary(result), ensure_ascii=False, indent=2))
+    else:
+        print_audit(result, console=Console())
+        if out:
+            click.echo(f"findings: {out}")
+    if skipped:
+        sys.exit(EXIT_SKIPPED)

@@ -1,0 +1,1 @@
+"""The interceptor: an auditing proxy on the edge→cloud channel (records, cost, inline audit, redaction)."""

@@ -1,0 +1,153 @@
+"""Server-sent events: split a byte stream into events as they arrive, and rebuild the full response.
+
+The splitter holds back only an event's incomplete tail, so the proxy forwards each event the moment
+its last byte arrives. The assembler turns the events of any of the three APIs into the body the
+non-streaming endpoint would have answered, for the record store and for usage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+_BOUNDARY = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+
+
+@dataclass(slots=True)
+class Event:
+    raw: bytes  # the event's bytes including its terminating blank line, as received
+    event: str | None
+    data: str
+
+
+def parse_event(raw: bytes) -> Event:
+    name, data = None, []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        if line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif line.startswith("event:"):
+            name = line[6:].strip()
+    return Event(raw, name, "\n".join(data))
+
+
+class EventSplitter:
+    """Feed bytes, get the complete events so far; `rest()` is an unterminated tail at stream end."""
+
+    def __init__(self):
+        self._buffer = b""
+
+    def feed(self, chunk: bytes) -> list[Event]:
+        self._buffer += chunk
+        events, start = [], 0
+        for match in _BOUNDARY.finditer(self._buffer):
+            raw = self._buffer[start:match.end()]
+            start = match.end()
+            if raw.strip():
+                events.append(parse_event(raw))
+        self._buffer = self._buffer[start:]
+        return events
+
+    def rest(self) -> bytes:
+        rest, self._buffer = self._buffer, b""
+        return rest
+
+
+def _text_add(target: dict, key: str, piece) -> None:
+    if isinstance(piece, str):
+        target[key] = (target.get(key) or "") + piece
+
+
+@dataclass
+class Assembler:
+    """Rebuilds the response body from parsed event payloads of one API."""
+
+    api: str
+    response: dict = field(default_factory=dict)
+    usage: dict | None = None
+    done: bool = False  # the API's own end-of-stream marker was seen
+    _choices: dict[int, dict] = field(default_factory=dict)
+    _blocks: dict[int, dict] = field(default_factory=dict)
+
+    def add(self, data) -> None:
+        """One event's decoded `data`."""
+        if self.api == "anthropic-messages":
+            self._anthropic(data)
+        elif self.api == "openai-responses":
+            self._responses(data)
+        else:
+            self._chat(data)
+
+    def _chat(self, chunk) -> None:
+        if not isinstance(chunk, dict):
+            return
+        for key in ("id", "model", "created", "system_fingerprint"):
+            if key in chunk:
+                self.response.setdefault(key, chunk[key])
+        if isinstance(chunk.get("usage"), dict):
+            self.usage = chunk["usage"]
+        for choice in chunk.get("choices") or []:
+            slot = self._choices.setdefault(choice.get("index", 0), {"message": {"role": "assistant"}})
+            delta, message = choice.get("delta") or {}, slot["message"]
+            _text_add(message, "content", delta.get("content"))
+            _text_add(message, "reasoning_content", delta.get("reasoning_content"))
+            for call in delta.get("tool_calls") or []:
+                calls = message.setdefault("tool_calls", [])
+                index = call.get("index", len(calls))
+                while len(calls) <= index:
+                    calls.append({"id": None, "type": "function", "function": {"name": "", "arguments": ""}})
+                target, fn = calls[index], call.get("function") or {}
+                if call.get("id"):
+                    target["id"] = call["id"]
+                _text_add(target["function"], "name", fn.get("name"))
+                _text_add(target["function"], "arguments", fn.get("arguments"))
+            if choice.get("finish_reason"):
+                slot["finish_reason"] = choice["finish_reason"]
+
+    def _anthropic(self, data) -> None:
+        if not isinstance(data, dict):
+            return
+        kind = data.get("type")
+        if kind == "message_start" and isinstance(data.get("message"), dict):
+            self.response = dict(data["message"])
+            self.usage = dict(self.response.get("usage") or {})
+        elif kind == "content_block_start":
+            self._blocks[data.get("index", len(self._blocks))] = dict(data.get("content_block") or {})
+        elif kind == "content_block_delta":
+            block, delta = self._blocks.setdefault(data.get("index", 0), {}), data.get("delta") or {}
+            for key, target in (("text", "text"), ("partial_json", "_json"), ("thinking", "thinking")):
+                _text_add(block, target, delta.get(key))
+        elif kind == "message_delta":
+            self.response.update(data.get("delta") or {})
+            self.usage = {**(self.usage or {}), **(data.get("usage") or {})}
+        elif kind == "message_stop":
+            self.done = True
+
+    def _responses(self, data) -> None:
+        if isinstance(data, dict) and data.get("type") in ("response.completed", "response.incomplete",
+                                                             "response.failed"):
+            self.response = data.get("response") or {}
+            self.usage = self.response.get("usage")
+            self.done = True
+
+    def result(self) -> dict:
+        """The reassembled body (partial when the stream broke off)."""
+        if self.api == "openai-chat":
+            body = {**self.response, "object": "chat.completion",
+                    "choices": [{"index": i, **c} for i, c in sorted(self._choices.items())]}
+            if self.usage is not None:
+                body["usage"] = self.usage
+            return body
+        if self.api == "anthropic-messages":
+            blocks = []
+            for _, block in sorted(self._blocks.items()):
+                block = dict(block)
+                if "_json" in block:
+                    raw = block.pop("_json")
+                    try:
+                        block["input"] = json.loads(raw) if raw else {}
+                    except json.JSONDecodeError:
+                        block["input"] = raw
+                blocks.append(block)
+            return {**self.response, "content": blocks, "usage": self.usage}
+        return self.response

@@ -1,0 +1,174 @@
+"""A scripted stand-in for a cloud model's HTTP API, for tests and benchmarks of the interceptor.
+
+It is not a model. It speaks OpenAI Chat Completions, OpenAI Responses and Anthropic Messages (SSE
+and plain JSON) and answers by a fixed script chosen with the request's `model`:
+  echo (any other name)  text "echo: <last user text>"
+  tool-echo              a `send` tool call whose arguments are {"text": <last user text>}
+  fault-500              a 500 error       fault-slow     waits 3 s before answering
+  fault-cut              a stream that breaks off (connection dropped) after two events
+  fault-malformed        a stream with one event that is not JSON
+  fault-hang             a stream that stops sending after one event and never ends
+Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
+Every request (path, headers, body) is kept in `app.state.requests` for assertions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+from ec2audit.payloads import flatten
+
+STANDIN_CHUNK = 3
+
+
+def _last_user_text(body: dict) -> str:
+    texts = [s.text for s in flatten(body) if s.origin in ("user", "tool_result")]
+    return texts[-1] if texts else ""
+
+
+def _pieces(text: str) -> list[str]:
+    return [text[i:i + STANDIN_CHUNK] for i in range(0, len(text), STANDIN_CHUNK)] or [""]
+
+
+def _sse(data, event: str | None = None) -> bytes:
+    head = f"event: {event}\n" if event else ""
+    return f"{head}data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+class _Script:
+    def __init__(self, body: dict):
+        self.body = body
+        self.model = str(body.get("model", "echo"))
+        self.tool = self.model == "tool-echo"
+        user = _last_user_text(body)
+        self.text = json.dumps({"text": user}, ensure_ascii=False) if self.tool else f"echo: {user}"
+        prompt = sum(len(s.text) for s in flatten(body))
+        self.prompt_tokens, self.output_tokens = max(prompt // 4, 1), max(len(self.text) // 4, 1)
+
+    def fault_events(self, events: list[bytes]):
+        """Apply the stream faults to a list of encoded events."""
+        async def gen():
+            for i, event in enumerate(events):
+                if self.model == "fault-cut" and i == 2:
+                    raise ConnectionAbortedError("scripted stand-in drops the connection")
+                if self.model == "fault-malformed" and i == 2:
+                    yield b"data: {this is not json\n\n"
+                if self.model == "fault-hang" and i == 1:
+                    await asyncio.sleep(3600)
+                yield event
+        return gen()
+
+
+def _chat(script: _Script) -> tuple[dict, list[bytes]]:
+    base = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": int(time.time()),
+            "model": script.model}
+    usage = {"prompt_tokens": script.prompt_tokens, "completion_tokens": script.output_tokens,
+             "total_tokens": script.prompt_tokens + script.output_tokens,
+             "prompt_tokens_details": {"cached_tokens": 0}}
+    if script.tool:
+        message = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "send", "arguments": script.text}}]}
+    else:
+        message = {"role": "assistant", "content": script.text}
+    finish = "tool_calls" if script.tool else "stop"
+    whole = {**base, "object": "chat.completion", "usage": usage,
+             "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+    include_usage = bool((script.body.get("stream_options") or {}).get("include_usage"))
+    extra = {"usage": None} if include_usage else {}
+    events = [{**base, **extra, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""},
+                                              "finish_reason": None}]}]
+    for k, piece in enumerate(_pieces(script.text)):
+        if script.tool:
+            call = {"index": 0, "function": {"arguments": piece}}
+            if k == 0:
+                call.update(id="call_1", type="function", function={"name": "send", "arguments": piece})
+            delta = {"tool_calls": [call]}
+        else:
+            delta = {"content": piece}
+        events.append({**base, **extra, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+    events.append({**base, **extra, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    if include_usage:
+        events.append({**base, "choices": [], "usage": usage})
+    return whole, [_sse(e) for e in events] + [b"data: [DONE]\n\n"]
+
+
+def _anthropic(script: _Script) -> tuple[dict, list[bytes]]:
+    usage = {"input_tokens": script.prompt_tokens, "output_tokens": script.output_tokens,
+             "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
+    block = ({"type": "tool_use", "id": "toolu_1", "name": "send", "input": json.loads(script.text)}
+             if script.tool else {"type": "text", "text": script.text})
+    stop = "tool_use" if script.tool else "end_turn"
+    whole = {"id": "msg_standin", "type": "message", "role": "assistant", "model": script.model,
+             "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": usage}
+    start = {**whole, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+    events = [("message_start", {"type": "message_start", "message": start}),
+              ("content_block_start", {"type": "content_block_start", "index": 0, "content_block":
+                                       {**block, "input": {}} if script.tool else {"type": "text", "text": ""}})]
+    for piece in _pieces(script.text):
+        delta = ({"type": "input_json_delta", "partial_json": piece} if script.tool
+                 else {"type": "text_delta", "text": piece})
+        events.append(("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}))
+    events += [("content_block_stop", {"type": "content_block_stop", "index": 0}),
+               ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                                  "usage": {"output_tokens": script.output_tokens}}),
+               ("message_stop", {"type": "message_stop"})]
+    return whole, [_sse(data, name) for name, data in events]
+
+
+def _responses(script: _Script) -> tuple[dict, list[bytes]]:
+    usage = {"input_tokens": script.prompt_tokens, "input_tokens_details": {"cached_tokens": 0},
+             "output_tokens": script.output_tokens, "total_tokens": script.prompt_tokens + script.output_tokens}
+    if script.tool:
+        item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "send",
+                "arguments": script.text, "status": "completed"}
+    else:
+        item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": script.text, "annotations": []}]}
+    whole = {"id": "resp_standin", "object": "response", "created_at": int(time.time()), "status": "completed",
+             "model": script.model, "output": [item], "usage": usage}
+    kind = "response.function_call_arguments" if script.tool else "response.output_text"
+    ids = {"item_id": item["id"], "output_index": 0} | ({} if script.tool else {"content_index": 0})
+    events = [{"type": "response.created", "response": {**whole, "status": "in_progress", "output": []}}]
+    events += [{"type": f"{kind}.delta", **ids, "delta": p} for p in _pieces(script.text)]
+    done_key = "arguments" if script.tool else "text"
+    events += [{"type": f"{kind}.done", **ids, done_key: script.text},
+               {"type": "response.output_item.done", "output_index": 0, "item": item},
+               {"type": "response.completed", "response": whole}]
+    for n, event in enumerate(events):
+        event["sequence_number"] = n
+    return whole, [_sse(e, e["type"]) for e in events]
+
+
+_BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses}
+
+
+async def _answer(request: Request):
+    body = await request.json()
+    request.app.state.requests.append({"path": request.url.path, "headers": dict(request.headers), "body": body})
+    script = _Script(body)
+    if script.model == "fault-500":
+        return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
+    if script.model == "fault-slow":
+        await asyncio.sleep(3)
+    whole, events = _BUILDERS[request.url.path](script)
+    if body.get("stream"):
+        return StreamingResponse(script.fault_events(events), media_type="text/event-stream")
+    return JSONResponse(whole)
+
+
+async def _models(request: Request):
+    return JSONResponse({"object": "list", "data": [{"id": "echo", "object": "model", "owned_by": "standin"}]})
+
+
+def create_app() -> Starlette:
+    app = Starlette(routes=[Route(path, _answer, methods=["POST"]) for path in _BUILDERS]
+                    + [Route("/v1/models", _models, methods=["GET"])])
+    app.state.requests = []
+    return app

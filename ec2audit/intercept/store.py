@@ -1,0 +1,125 @@
+"""Durable record store: one SQLite row per cloud exchange, committed before the client gets its answer.
+
+WAL mode with a commit per record means an acknowledged exchange survives the proxy being killed.
+The file (and SQLite's -wal/-shm side files, which inherit its mode) is created 0600: it holds payloads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+import polars as pl
+
+from ec2audit.files import open_private
+
+_COLUMNS = ("id", "episode", "ts", "api", "path", "model", "stream", "status", "error", "latency_ms",
+            "first_byte_ms", "input_tokens", "cached_tokens", "output_tokens", "cost_usd", "redactions",
+            "request", "response", "findings")
+_JSON_COLUMNS = ("request", "response", "findings")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT UNIQUE NOT NULL, episode TEXT, ts REAL NOT NULL, api TEXT, path TEXT, model TEXT,
+    stream INTEGER, status INTEGER, error TEXT, latency_ms REAL, first_byte_ms REAL,
+    input_tokens INTEGER, cached_tokens INTEGER, output_tokens INTEGER, cost_usd REAL,
+    redactions INTEGER, request TEXT, response TEXT, findings TEXT
+);
+CREATE INDEX IF NOT EXISTS records_episode ON records(episode);
+"""
+
+EXPORT_SCHEMA = {
+    "id": pl.String, "episode": pl.String, "ts": pl.Float64, "api": pl.String, "path": pl.String,
+    "model": pl.String, "stream": pl.Boolean, "status": pl.Int64, "error": pl.String,
+    "latency_ms": pl.Float64, "first_byte_ms": pl.Float64, "input_tokens": pl.Int64,
+    "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64, "redactions": pl.Int64,
+    "request": pl.String, "response": pl.String, "findings": pl.String,
+}
+
+
+class RecordStore:
+    """Append records from the proxy; read them from any thread or process."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.fchmod(fd, 0o600)
+        os.close(fd)
+        self._lock = threading.Lock()
+        self._db = self._connect()
+        with self._lock:
+            self._db.executescript(_SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit is in the WAL before execute returns, so it survives a killed
+        # process (only an OS crash could lose the last commits); FULL would fsync on every request.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=5000")
+        return db
+
+    def add(self, record: dict) -> None:
+        """Write one record and commit it (autocommit: each INSERT is its own transaction)."""
+        row = [record.get(c) for c in _COLUMNS]
+        for i, column in enumerate(_COLUMNS):
+            if column in _JSON_COLUMNS and row[i] is not None:
+                row[i] = json.dumps(row[i], ensure_ascii=False)
+        row[_COLUMNS.index("stream")] = int(bool(record.get("stream")))
+        with self._lock:
+            self._db.execute(f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES "
+                             f"({', '.join('?' * len(_COLUMNS))})", row)
+
+    def records(self, episode: str | None = None) -> list[dict]:
+        """All records in arrival order (of one episode if given), JSON columns decoded."""
+        query = f"SELECT {', '.join(_COLUMNS)} FROM records"
+        args: tuple = ()
+        if episode is not None:
+            query, args = query + " WHERE episode = ?", (episode,)
+        db = sqlite3.connect(self.path)  # a reader of its own: safe beside the writer in WAL mode
+        try:
+            rows = db.execute(query + " ORDER BY seq", args).fetchall()
+        finally:
+            db.close()
+        out = []
+        for row in rows:
+            record = dict(zip(_COLUMNS, row, strict=True))
+            for column in _JSON_COLUMNS:
+                if record[column] is not None:
+                    record[column] = json.loads(record[column])
+            record["stream"] = bool(record["stream"])
+            out.append(record)
+        return out
+
+    def frame(self, episode: str | None = None) -> pl.DataFrame:
+        """Records as a table; request, response and findings kept as JSON text."""
+        rows = []
+        for record in self.records(episode):
+            for column in _JSON_COLUMNS:
+                if record[column] is not None:
+                    record[column] = json.dumps(record[column], ensure_ascii=False)
+            rows.append(record)
+        return pl.DataFrame(rows, schema=EXPORT_SCHEMA)
+
+    def export(self, out: str | Path, fmt: str | None = None, episode: str | None = None) -> Path:
+        """Write the records as Parquet or JSONL (by `fmt`, else by the file's suffix); created 0600."""
+        out = Path(out)
+        fmt = fmt or ("jsonl" if out.suffix == ".jsonl" else "parquet")
+        if fmt not in ("jsonl", "parquet"):
+            raise ValueError(f"unknown export format {fmt!r}")
+        frame = self.frame(episode)
+        with open_private(out, "wb") as handle:
+            if fmt == "jsonl":
+                frame.write_ndjson(handle)
+            else:
+                frame.write_parquet(handle)
+        return out
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

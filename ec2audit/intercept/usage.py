@@ -1,0 +1,38 @@
+"""Token usage from any of the three APIs' `usage` objects, in one shape the price table reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """`input` counts every prompt token (cached ones included); `cached` is the part read from cache."""
+
+    input: int = 0
+    cached: int = 0
+    output: int = 0
+    cache_write: int = 0
+
+
+def _int(value) -> int:
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
+def parse_usage(usage) -> Usage | None:
+    """OpenAI Chat (`prompt_tokens`…), Responses (`input_tokens`, `input_tokens_details`) or Anthropic
+    (`input_tokens` excluding cache reads and writes) usage; None when there is none."""
+    if not isinstance(usage, dict):
+        return None
+    if "prompt_tokens" in usage:
+        details = usage.get("prompt_tokens_details") or {}
+        return Usage(_int(usage.get("prompt_tokens")), _int(details.get("cached_tokens")),
+                     _int(usage.get("completion_tokens")))
+    if "input_tokens_details" in usage or "total_tokens" in usage:
+        details = usage.get("input_tokens_details") or {}
+        return Usage(_int(usage.get("input_tokens")), _int(details.get("cached_tokens")),
+                     _int(usage.get("output_tokens")))
+    if "input_tokens" in usage or "output_tokens" in usage:
+        read, write = _int(usage.get("cache_read_input_tokens")), _int(usage.get("cache_creation_input_tokens"))
+        return Usage(_int(usage.get("input_tokens")) + read + write, read, _int(usage.get("output_tokens")), write)
+    return None

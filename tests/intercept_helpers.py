@@ -1,0 +1,50 @@
+"""Shared pieces of the interceptor tests: the scripted stand-in upstream and a proxy factory."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+
+from ec2audit.intercept.app import InterceptConfig, create_app
+from ec2audit.intercept.server import serve_in_thread
+from ec2audit.intercept.standin import create_app as create_standin
+from ec2audit.units import make_unit
+
+UNITS = [
+    make_unit({"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "13922883366",
+               "dimension": "contact"}),
+    make_unit({"task_id": "t1", "entity_id": "P1", "field": "national_id", "value": "110105198803153418",
+               "dimension": "government_id"}),
+    make_unit({"task_id": "t1", "entity_id": "P1", "field": "name", "value": "欧阳娜娜",
+               "dimension": "person_name"}),
+]
+SECRET_TEXT = "请联系欧阳娜娜，手机 139-2288-3366，身份证 110105198803153418。"
+
+
+def standin_server():
+    """The scripted stand-in cloud API on 127.0.0.1: yields (app, base URL including /v1)."""
+    app = create_standin()
+    url, stop = serve_in_thread(app)
+    yield app, url + "/v1"
+    stop()
+
+
+@contextmanager
+def running_proxy(upstream: str, store, **options):
+    """An interceptor on 127.0.0.1 for the duration of a block: (app, base URL, its store)."""
+    app = create_app(InterceptConfig(upstream=upstream, store=store, **options))
+    url, stop = serve_in_thread(app)
+    try:
+        yield app, url, app.state.interceptor.store
+    finally:
+        stop()
+
+
+def wait_for_records(store, count: int, timeout: float = 10.0) -> list[dict]:
+    """Records appear when an exchange ends, which for a broken stream is after the client saw it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        records = store.records()
+        if len(records) >= count or time.monotonic() > deadline:
+            return records
+        time.sleep(0.02)

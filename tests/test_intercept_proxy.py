@@ -1,0 +1,213 @@
+"""The interceptor with real clients (the openai SDK, httpx for Anthropic's API) over loopback HTTP,
+in front of the scripted stand-in cloud API: relaying, records, usage, cost, redaction and blocking."""
+
+import json
+import logging
+
+import httpx
+import openai
+import pytest
+from intercept_helpers import SECRET_TEXT, UNITS, running_proxy, standin_server
+
+from ec2audit.intercept.redact import PLACEHOLDER
+
+
+@pytest.fixture(scope="module")
+def standin():
+    yield from standin_server()
+
+
+def _client(url: str, episode: str | None = "ep-a", **kwargs) -> openai.OpenAI:
+    base = f"{url}/e/{episode}/v1" if episode else f"{url}/v1"
+    return openai.OpenAI(base_url=base, api_key="sk-test-client-key", max_retries=0, **kwargs)
+
+
+def test_chat_non_streaming_is_relayed_and_recorded(standin, tmp_path):
+    _, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
+        messages = [{"role": "user", "content": "hello there"}]
+        answer = _client(url, episode="v1-a").chat.completions.create(model="echo", messages=messages)
+        [record] = store.records()
+    assert record["episode"] == "v1-a" and record["status"] == 200 and record["error"] is None
+    assert record["request"] == {"model": "echo", "messages": messages}
+    assert record["response"]["choices"][0]["message"]["content"] == answer.choices[0].message.content
+    assert (record["input_tokens"], record["output_tokens"]) == (answer.usage.prompt_tokens,
+                                                                  answer.usage.completion_tokens)
+    assert record["latency_ms"] > 0 and record["stream"] is False
+
+
+def test_chat_stream_relays_chunks_and_hides_usage_it_asked_for(standin, tmp_path):
+    app, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
+        chunks = list(_client(url).chat.completions.create(
+            model="echo", messages=[{"role": "user", "content": "stream me a reply"}], stream=True))
+        asked = app.state.requests[-1]["body"]
+        with_usage = list(_client(url).chat.completions.create(
+            model="echo", messages=[{"role": "user", "content": "again"}], stream=True,
+            stream_options={"include_usage": True}))
+        first, second = store.records()
+    assert asked["stream_options"] == {"include_usage": True}  # requested upstream on the client's behalf
+    assert len(chunks) > 3 and all(c.choices and c.usage is None for c in chunks)
+    streamed = "".join(c.choices[0].delta.content or "" for c in chunks)
+    assert first["response"]["choices"][0]["message"]["content"] == streamed
+    assert first["input_tokens"] > 0 and first["output_tokens"] > 0 and first["first_byte_ms"] > 0
+    assert first["request"].get("stream_options") is None  # the record holds the client's body
+    assert with_usage[-1].usage.completion_tokens == second["output_tokens"]
+
+
+def test_responses_api_stream_and_plain(standin, tmp_path):
+    _, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
+        client = _client(url, episode="ep-r")
+        events = list(client.responses.create(model="echo", input="what is new", stream=True))
+        plain = client.responses.create(model="echo", input="and now")
+        streamed, whole = store.records(episode="ep-r")
+    text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
+    assert streamed["response"]["output"][0]["content"][0]["text"] == text
+    assert streamed["input_tokens"] == events[-1].response.usage.input_tokens
+    assert whole["output_tokens"] == plain.usage.output_tokens and whole["api"] == "openai-responses"
+
+
+def _anthropic_stream(url: str, body: dict, headers: dict | None = None) -> tuple[list[dict], str]:
+    events, text = [], ""
+    with httpx.stream("POST", f"{url}/v1/messages", json=body, timeout=10,
+                      headers={"x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", **(headers or {})}
+                      ) as response:
+        assert response.status_code == 200
+        for line in response.iter_lines():
+            if line.startswith("data: "):
+                events.append(json.loads(line[6:]))
+    for e in events:
+        delta = e.get("delta") or {}
+        text += delta.get("text") or delta.get("partial_json") or ""
+    return events, text
+
+
+def test_anthropic_messages_stream_with_episode_header(standin, tmp_path):
+    _, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
+        body = {"model": "echo", "max_tokens": 100, "stream": True, "system": "be brief",
+                "messages": [{"role": "user", "content": "hi from claude's client"}]}
+        events, text = _anthropic_stream(url, body, {"X-EC2-Episode": "ep-h"})
+        [record] = store.records(episode="ep-h")
+    assert record["api"] == "anthropic-messages" and record["response"]["content"][0]["text"] == text
+    start, delta = events[0]["message"]["usage"], events[-2]["usage"]
+    assert record["input_tokens"] == start["input_tokens"] and record["output_tokens"] == delta["output_tokens"]
+
+
+def test_models_are_forwarded(standin, tmp_path):
+    _, upstream = standin
+    direct = httpx.get(f"{upstream}/models").json()
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, _store):
+        listed = [m.id for m in _client(url, episode=None).models.list()]
+    assert listed == [m["id"] for m in direct["data"]]
+
+
+def test_cost_from_price_table_and_null_for_unknown_models(standin, tmp_path, caplog):
+    _, upstream = standin
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[models."echo"]\ninput = 2.0\ncached_input = 0.5\noutput = 8.0\n')
+    with running_proxy(upstream, tmp_path / "s.sqlite", pricing=prices) as (_, url, store):
+        client = _client(url)
+        client.chat.completions.create(model="echo", messages=[{"role": "user", "content": "price this"}])
+        with caplog.at_level(logging.WARNING, logger="ec2audit.intercept"):
+            client.chat.completions.create(model="no-such-model", messages=[{"role": "user", "content": "x"}])
+        priced, unknown = store.records()
+    expected = (priced["input_tokens"] * 2.0 + priced["output_tokens"] * 8.0) / 1e6
+    assert priced["cost_usd"] == pytest.approx(expected)
+    assert unknown["cost_usd"] is None and unknown["input_tokens"] > 0
+    assert "no price for model 'no-such-model'" in caplog.text
+
+
+# --- redaction and blocking ---------------------------------------------------------------------
+
+def _leaks(body) -> list[str]:
+    text = json.dumps(body, ensure_ascii=False)
+    return [u.value for u in UNITS if u.value in text] + (["phone digits"] if "2288-3366" in text else [])
+
+
+def _tool_args(url: str, api: str, stream: bool, episode: str) -> str:
+    """The `send` tool call's arguments as the client receives them, through each API."""
+    client = _client(url, episode=episode)
+    if api == "chat":
+        messages = [{"role": "user", "content": SECRET_TEXT}]
+        if not stream:
+            answer = client.chat.completions.create(model="tool-echo", messages=messages)
+            return answer.choices[0].message.tool_calls[0].function.arguments
+        chunks = client.chat.completions.create(model="tool-echo", messages=messages, stream=True)
+        return "".join(tc.function.arguments or "" for c in chunks if c.choices
+                       for tc in c.choices[0].delta.tool_calls or [])
+    if api == "responses":
+        events = client.responses.create(model="tool-echo", input=SECRET_TEXT, stream=True)
+        return "".join(e.delta for e in events if e.type == "response.function_call_arguments.delta")
+    body = {"model": "tool-echo", "max_tokens": 100, "stream": True,
+            "messages": [{"role": "user", "content": SECRET_TEXT}]}
+    return _anthropic_stream(f"{url}/e/{episode}", body)[1]
+
+
+@pytest.mark.parametrize("api,stream", [("chat", True), ("chat", False), ("responses", True), ("anthropic", True)])
+def test_redaction_round_trip_in_tool_call_arguments(standin, tmp_path, api, stream):
+    app, upstream = standin
+    seen = len(app.state.requests)
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        first = _tool_args(url, api, stream, episode=f"ep-{api}")
+        second = _tool_args(url, api, stream, episode=f"ep-{api}")
+        records = store.records()
+    sent = [r["body"] for r in app.state.requests[seen:]]
+    assert _leaks(sent) == []  # the cloud saw none of the values…
+    placeholders = [sorted(set(PLACEHOLDER.findall(json.dumps(b, ensure_ascii=False)))) for b in sent]
+    assert len(placeholders[0]) == 3 and placeholders[0] == placeholders[1]  # …stable within the episode
+    assert json.loads(first) == {"text": SECRET_TEXT} == json.loads(second)  # …and the agent got them back
+    assert all(r["redactions"] == 3 and {f["unit_id"] for f in r["findings"]} == {u.id for u in UNITS}
+               for r in records)
+    assert _leaks([r["request"] for r in records]) == []  # the record holds what reached the cloud
+
+
+def test_block_refuses_with_unit_ids_not_values(standin, tmp_path):
+    app, upstream = standin
+    seen = len(app.state.requests)
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="block") as (_, url, store):
+        client = _client(url)
+        with pytest.raises(openai.PermissionDeniedError) as refused:
+            client.chat.completions.create(model="echo", messages=[{"role": "user", "content": SECRET_TEXT}])
+        client.chat.completions.create(model="echo", messages=[{"role": "user", "content": "nothing private"}])
+        blocked, passed = store.records()
+    message = refused.value.message
+    assert all(u.id in message for u in UNITS) and _leaks(refused.value.body) == []
+    assert len(app.state.requests) == seen + 1 and _leaks(app.state.requests[-1]["body"]) == []
+    assert blocked["status"] == 403 and "t1/P1/phone" in blocked["error"] and len(blocked["findings"]) >= 3
+    assert passed["status"] == 200 and passed["findings"] == []
+
+
+def test_observe_mode_stores_inline_findings(standin, tmp_path):
+    _, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS) as (_, url, store):
+        list(_client(url).chat.completions.create(
+            model="echo", messages=[{"role": "user", "content": SECRET_TEXT}], stream=True))
+        [record] = store.records()
+    found = {f["unit_id"]: f for f in record["findings"]}
+    assert set(found) == {u.id for u in UNITS} and found["t1/P1/phone"]["matched_text"] == "139-2288-3366"
+    assert record["redactions"] == 0 and "139-2288-3366" in record["request"]["messages"][0]["content"]
+
+
+def test_redaction_restores_streamed_text(standin, tmp_path):
+    app, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, _store):
+        chunks = list(_client(url).chat.completions.create(
+            model="echo", messages=[{"role": "user", "content": SECRET_TEXT}], stream=True))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert SECRET_TEXT in text and not PLACEHOLDER.search(text)
+    assert _leaks(app.state.requests[-1]["body"]) == []
+
+
+def test_price_table_tiers_and_usage_shapes():
+    from ec2audit.intercept.pricing import price
+
+    small = {"prompt_tokens": 100_000, "completion_tokens": 1_000, "prompt_tokens_details": {"cached_tokens": 40_000}}
+    assert price("gpt-5.4", small) == pytest.approx((60_000 * 2.5 + 40_000 * 0.25 + 1_000 * 15) / 1e6)
+    large = {"input_tokens": 300_000, "output_tokens": 2_000, "input_tokens_details": {"cached_tokens": 0},
+             "total_tokens": 302_000}  # Responses API shape, above the 272K tier
+    assert price("openai/gpt-5.4-2026-03-05", large) == pytest.approx((300_000 * 5.0 + 2_000 * 22.5) / 1e6)
+    anthropic = {"input_tokens": 10, "cache_read_input_tokens": 1_000, "output_tokens": 5}
+    assert price("gpt-5.4", anthropic) == pytest.approx((10 * 2.5 + 1_000 * 0.25 + 5 * 15) / 1e6)
+    assert price("unpriced-model", small) is None
