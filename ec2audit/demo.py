@@ -1,36 +1,100 @@
-"""`make demo`: generate a small bilingual example (units + cloud-bound payloads) and audit it."""
+"""`make demo`: the whole job on a small slice of the suite: run, audit, report.
+
+A few tasks × all six strategies × 1 run through real OpenClaw, with the built-in defaults: the local
+llama.cpp model (SmolLM2-135M-Instruct) as the edge and a scripted oracle stand-in for the cloud
+(announced as such) unless EC2_CLOUD_URL / EC2_CLOUD_MODEL (key in EC2_CLOUD_API_KEY) name a real one.
+Every cloud payload is audited; the demo ends with the HTML report's path and the headline table.
+`--audit-only` is the quick path without OpenClaw: synthetic bilingual payloads audited and reported.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 from rich.console import Console
 
-from ec2audit.audit import audit_file
-from ec2audit.files import write_table
-from ec2audit.report.terminal import print_audit
-from ec2audit.synth import make_payloads, make_units, write_jsonl
-from ec2audit.units import write_units
+from ec2audit.report.html import write_report
+from ec2audit.report.summary import load
+from ec2audit.report.terminal import print_audit, print_summary
+
+#: Short annotated tasks in both languages whose oracle reads sensitive files.
+DEMO_TASKS = ("office-hr-notice-101", "office-hr-notice-102", "security-deploy-log-301")
+STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-delegate", "edge-advice")
+
+
+def audit_only(out: Path, console: Console) -> Path:
+    """Synthetic units and cloud-bound payloads (Faker, en + zh), audited and reported."""
+    from ec2audit.audit import audit_file
+    from ec2audit.files import write_table
+    from ec2audit.synth import make_payloads, make_units, write_jsonl
+    from ec2audit.units import write_units
+
+    units = make_units(60, 2, seed=7)
+    records, _ = make_payloads(units, 60_000, seed=7)
+    write_units(units, out / "units.jsonl")
+    write_jsonl(records, out / "payloads.jsonl")
+    console.print(f"[bold]ec2audit demo (audit only)[/]: {len(units)} synthetic units (en + zh, Faker), "
+                  f"{len(records)} cloud-bound requests → {out}")
+    result = audit_file(out / "payloads.jsonl", units)
+    findings = write_table(result.findings_frame(), out / "findings.parquet")
+    print_audit(result, console)
+    console.print(f"rerun: ec2audit audit {out}/payloads.jsonl --units {out}/units.jsonl --out {findings} "
+                  f"&& ec2audit report {findings}", highlight=False)
+    return write_report(load([findings]), out / "report.html")
+
+
+def full_run(out: Path, tasks_root: Path, n_tasks: int, timeout: int, parallel: int, console: Console) -> Path:
+    """Run the slice through OpenClaw and the strategy gateway, then report the run directory."""
+    from ec2audit.run.sandbox import probe
+    from ec2audit.run.scheduler import ModelSpec, RunConfig, run
+    from ec2audit.tasks import load_suite
+
+    suite = {t.id: t for t in load_suite(tasks_root.resolve())}
+    tasks = [suite[i] for i in DEMO_TASKS[:n_tasks]]
+    cloud, run_name = ModelSpec(), "run-standin"
+    if os.environ.get("EC2_CLOUD_URL"):
+        cloud = ModelSpec(url=os.environ["EC2_CLOUD_URL"], model=os.environ.get("EC2_CLOUD_MODEL"),
+                          api_key_env="EC2_CLOUD_API_KEY")
+        run_name = "run-" + "".join(c if c.isalnum() or c in "-." else "-" for c in cloud.model or "cloud")
+    console.print(f"[bold]ec2audit demo[/]: {len(tasks)} tasks ({', '.join(t.id for t in tasks)}) × "
+                  f"{len(STRATEGIES)} strategies × 1 run through OpenClaw, {timeout} s per episode at most; "
+                  "finished episodes are kept, so a second `make demo` only reports.", highlight=False)
+    config = RunConfig(tasks=tasks, strategies=list(STRATEGIES), out=out / run_name, runs=1, parallel=parallel,
+                       cloud=cloud, sandbox=probe(), timeout=timeout)
+    result = run(config, console)
+    summary = load([result.out])
+    print_summary(summary, console)
+    return write_report(summary, out / "report.html")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("demo-out"))
+    parser.add_argument("--audit-only", action="store_true", help="Synthetic audit example, no OpenClaw run.")
+    parser.add_argument("--tasks-root", type=Path, default=Path("tasks"))
+    parser.add_argument("--tasks", type=int, default=2, choices=range(1, len(DEMO_TASKS) + 1),
+                        help="How many demo tasks to run.")
+    parser.add_argument("--timeout", type=int, default=120, help="Seconds per episode at most.")
+    parser.add_argument("--parallel", type=int, default=2)
     args = parser.parse_args(argv)
     console = Console()
     args.out.mkdir(parents=True, exist_ok=True)
-    units = make_units(60, 2, seed=7)
-    records, _ = make_payloads(units, 60_000, seed=7)
-    write_units(units, args.out / "units.jsonl")
-    write_jsonl(records, args.out / "payloads.jsonl")
-    console.print(f"[bold]ec2audit demo[/]: {len(units)} synthetic units (en + zh, Faker), "
-                  f"{len(records)} cloud-bound requests → {args.out}")
-    result = audit_file(args.out / "payloads.jsonl", units)
-    findings = write_table(result.findings_frame(), args.out / "findings.parquet")
-    print_audit(result, console)
-    console.print(f"findings: {findings}\nrerun: ec2audit audit {args.out}/payloads.jsonl "
-                  f"--units {args.out}/units.jsonl")
+    if args.audit_only:
+        report = audit_only(args.out, console)
+    else:
+        from ec2audit.run.openclaw import OpenClawMissing
+        from ec2audit.run.sandbox import SandboxUnavailable
+
+        try:
+            report = full_run(args.out, args.tasks_root, args.tasks, args.timeout, args.parallel, console)
+        except (OpenClawMissing, SandboxUnavailable) as exc:
+            console.print(f"[red]cannot run the demo[/]: {exc}\n"
+                          "(`python -m ec2audit.demo --audit-only` shows the audit part without OpenClaw)")
+            sys.exit(2)
+    console.print(f"report: [bold]{report.resolve()}[/]", highlight=False)
 
 
 if __name__ == "__main__":

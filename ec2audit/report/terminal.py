@@ -1,4 +1,4 @@
-"""Rich tables and JSON summaries of an audit."""
+"""Rich tables and JSON summaries of an audit and of run results (the HTML report's tables, in a terminal)."""
 
 from __future__ import annotations
 
@@ -6,16 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ec2audit.audit import AuditResult
-
-SNIPPET = 40
-
-
-def _mask(value: str) -> str:
-    """Evidence is shown masked: first and last characters only."""
-    if len(value) <= 4:
-        return "*" * len(value)
-    keep = max(1, len(value) // 5)
-    return value[:keep] + "*" * (len(value) - 2 * keep) + value[-keep:]
+from ec2audit.report.summary import Summary, mask
 
 
 def audit_summary(result: AuditResult, top: int = 10) -> dict:
@@ -34,7 +25,7 @@ def audit_summary(result: AuditResult, top: int = 10) -> dict:
         "by_dimension": result.exposure_by_dimension().to_dicts(),
         "top_leaks": [{"unit_id": r["unit_id"], "dimension": r["dimension"], "grade": r["grade"],
                        "detector": r["detector"], "payload_id": r["payload_id"], "origin": r["origin"],
-                       "evidence": _mask(r["matched_text"])} for r in top_rows.iter_rows(named=True)],
+                       "evidence": mask(r["matched_text"])} for r in top_rows.iter_rows(named=True)],
     }
 
 
@@ -58,3 +49,45 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
         console.print(leaks)
     else:
         console.print("no sensitive unit reached these payloads")
+
+
+def _fmt(value, kind: str) -> str:
+    if value is None:
+        return "–"
+    return {"pct": f"{100 * value:.1f}%", "int": f"{value:,}", "usd": f"${value:,.4f}", "f3": f"{value:.3f}",
+            "sci": f"{value:.2e}"}[kind]
+
+
+def _table(title: str, summary: Summary, columns: list[tuple[str, str, str]]) -> Table:
+    table = Table(title=title)
+    table.add_column("configuration", overflow="fold")  # the label wraps; numbers never do
+    for name, _, _ in columns:
+        table.add_column(name, justify="right", no_wrap=True)
+    for row in summary.rows:
+        table.add_row(row.label, *[_fmt(getattr(row, attr), kind) for _, attr, kind in columns])
+    return table
+
+
+def print_summary(summary: Summary, console: Console) -> None:
+    """The tables of `ec2audit report`: completion and privacy (the headline), cost, exposure per dimension."""
+    for note in summary.notes:
+        console.print(f"[yellow]note[/] {note}", highlight=False)
+    headline = [("episodes", "episodes", "int")]
+    if summary.has_completion:
+        headline += [("completion", "completion", "pct"), ("Pass^k", "pass_hat_k", "pct"),
+                     ("Pass@k", "pass_at_k", "pct")]
+    headline += [("exposure", "exposure", "f3"), ("leaked", "leaked_units", "int")]
+    console.print(_table("Strategies", summary, headline))
+    if summary.has_completion:
+        console.print(_table("Cost: cloud calls, tokens and USD; edge FLOPs", summary, [
+            ("calls", "cloud_calls", "int"), ("input", "cloud_input_tokens", "int"),
+            ("cached", "cloud_cached_tokens", "int"), ("output", "cloud_output_tokens", "int"),
+            ("USD", "cloud_usd", "usd"), ("FLOPs", "edge_flops", "sci")]))
+    if summary.dimensions:
+        dims = Table(title="Exposure by dimension")
+        dims.add_column("configuration", overflow="fold")
+        for dim in summary.dimensions:
+            dims.add_column(dim, justify="right", no_wrap=True)
+        for row in summary.rows:
+            dims.add_row(row.label, *[_fmt(row.by_dimension.get(d), "f3") for d in summary.dimensions])
+        console.print(dims)

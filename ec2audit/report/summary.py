@@ -1,0 +1,446 @@
+"""One summary model over run directories and audit outputs, shared by the HTML, terminal and JSON views.
+
+A run directory (`episodes.parquet`, `findings.parquet`, `cloud.sqlite`, see DESIGN.md's Run results
+contract) gives one row per configuration (edge model, cloud model, strategy, router, cloud context):
+completion, Pass^k, Pass@k, cloud tokens and USD, edge FLOPs, exposure overall and per dimension. An
+`ec2audit audit` output (a findings table, with the units and payloads it was made from when they can
+be found) gives one row without completion columns. Both give the per-task drill-down: each leaked
+unit, the step and message that first carried it, and the evidence inside the payload text, masked
+unless values are asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from ec2audit import metrics
+from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.detect.finding import MOSTLY
+from ec2audit.errors import InputError
+from ec2audit.payloads import Payload, iter_payloads, payload_from_record
+from ec2audit.units import read_units
+
+CONFIG_KEYS = ["edge_model", "cloud_model", "strategy", "router", "cloud_context"]
+EPISODE_COLUMNS = (
+    "episode_id", "task_id", "strategy", "run_index", "status", "completion", "passed", "cloud_calls",
+    "cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd", "edge_flops", "exposure",
+    "exposure_by_dimension", "leaked_units",
+)
+CONTEXT_CHARS = 160  # characters of payload text shown on each side of the evidence
+
+
+def mask(value: str) -> str:
+    """Evidence is shown masked unless asked: first and last fifth of the characters only."""
+    if len(value) <= 4:
+        return "*" * len(value)
+    keep = max(1, len(value) // 5)
+    return value[:keep] + "*" * (len(value) - 2 * keep) + value[-keep:]
+
+
+@dataclass
+class StrategyRow:
+    """One configuration of one source: the strategy table's row and one point in each plot."""
+
+    source: str
+    label: str
+    edge_model: str | None = None
+    cloud_model: str | None = None
+    strategy: str | None = None
+    router: str | None = None
+    cloud_context: str | None = None
+    episodes: int = 0
+    tasks: int = 0
+    k: int | None = None
+    failed: int | None = None
+    completion: float | None = None
+    pass_hat_k: float | None = None
+    pass_at_k: float | None = None
+    cloud_calls: int | None = None
+    cloud_input_tokens: int | None = None
+    cloud_cached_tokens: int | None = None
+    cloud_output_tokens: int | None = None
+    cloud_usd: float | None = None
+    usd_per_episode: float | None = None
+    edge_flops: float | None = None
+    exposure: float | None = None
+    leaked_units: int = 0
+    by_dimension: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Evidence:
+    """Payload text around a finding, cut into pieces: kind 'text', 'hit' (this unit) or 'other' (a
+    different sensitive value, masked too)."""
+
+    pieces: list[tuple[str, str]]
+    truncated_left: bool = False
+    truncated_right: bool = False
+
+
+@dataclass
+class Leak:
+    unit_id: str
+    dimension: str
+    grade: float
+    step: int | None
+    payload_id: str
+    message_index: int | None
+    origin: str | None
+    detector: str | None
+    shown: str
+    evidence: Evidence | None = None
+
+
+@dataclass
+class EpisodeView:
+    episode_id: str
+    task_id: str
+    label: str
+    completion: float | None
+    status: str | None
+    exposure: float | None
+    leaks: list[Leak]
+
+
+@dataclass
+class Summary:
+    sources: list[str]
+    rows: list[StrategyRow]
+    dimensions: list[str]
+    tasks: dict[str, list[EpisodeView]]
+    show_values: bool = False
+    notes: list[str] = field(default_factory=list)
+    groups: list[StrategyRow] = field(default_factory=list)  # audit outputs: one row per episode or task
+
+    @property
+    def has_completion(self) -> bool:
+        return any(r.completion is not None for r in self.rows)
+
+    def to_dict(self, drilldown: bool = True) -> dict:
+        data = {"sources": self.sources, "dimensions": self.dimensions, "notes": self.notes,
+                "values_shown": self.show_values, "strategies": [asdict(r) for r in self.rows],
+                "groups": [asdict(r) for r in self.groups]}
+        if drilldown:
+            data["tasks"] = {t: [_episode_dict(e) for e in eps] for t, eps in self.tasks.items()}
+        return data
+
+
+def _episode_dict(episode: EpisodeView) -> dict:
+    data = asdict(episode)
+    for leak in data["leaks"]:
+        leak.pop("evidence")
+    return data
+
+
+# ---------------------------------------------------------------- loading
+
+
+def _read_table(path: Path) -> pl.DataFrame:
+    try:
+        return pl.read_ndjson(path) if path.suffix == ".jsonl" else pl.read_parquet(path)
+    except Exception as exc:  # polars raises several types for unreadable files
+        raise InputError(f"cannot read table: {exc}", file=str(path)) from None
+
+
+def _require(frame: pl.DataFrame, columns, path: Path) -> pl.DataFrame:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise InputError("missing column", file=str(path), field=missing[0])
+    return frame
+
+
+def _label(row: dict, vary: set[str]) -> str:
+    """Strategy with its router or cloud context, plus the models when several runs differ in them."""
+    label = "/".join([row.get("strategy") or "?"] + [str(row[k]) for k in ("router", "cloud_context") if row.get(k)])
+    if "edge_model" in vary and row.get("edge_model"):
+        label += f" @ {_short(row['edge_model'])}"
+    if "cloud_model" in vary and row.get("cloud_model"):
+        label += f" → {_short(row['cloud_model'])}"
+    return label
+
+
+def _short(model: str) -> str:
+    """A model name without its trailing remark: 'oracle-stand-in (scripted stand-in …)' → 'oracle-stand-in'."""
+    return re.sub(r"\s*\(.*\)$", "", model) or model
+
+
+def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[StrategyRow]:
+    keys = CONFIG_KEYS
+    per_task = episodes.group_by(keys + ["task_id"]).agg(
+        all_passed=pl.col("passed").all(), any_passed=pl.col("passed").any(), runs=pl.len())
+    passes = per_task.group_by(keys).agg(
+        pass_hat_k=pl.col("all_passed").mean(), pass_at_k=pl.col("any_passed").mean(), k=pl.col("runs").max())
+    stats = episodes.group_by(keys, maintain_order=True).agg(
+        episodes=pl.len(), tasks=pl.col("task_id").n_unique(), failed=(pl.col("status") != "ok").sum(),
+        completion=pl.col("completion").mean(),
+        cloud_calls=pl.col("cloud_calls").sum(),
+        cloud_input_tokens=pl.col("cloud_input_tokens").sum(),
+        cloud_cached_tokens=pl.col("cloud_cached_tokens").sum(),
+        cloud_output_tokens=pl.col("cloud_output_tokens").sum(),
+        # an unknown price makes the total unknown, not smaller
+        cloud_usd=pl.when(pl.col("cloud_usd").null_count() == 0).then(pl.col("cloud_usd").sum()),
+        edge_flops=pl.col("edge_flops").sum(), exposure=pl.col("exposure").mean(),
+    ).join(passes, on=keys, how="left", nulls_equal=True)
+    rows = []
+    for stat in stats.iter_rows(named=True):
+        mine = episodes
+        for k in keys:
+            mine = mine.filter(pl.col(k).is_null() if stat[k] is None else pl.col(k) == stat[k])
+        dims: dict[str, list[float]] = defaultdict(list)
+        leaked = 0
+        for raw_dims, raw_leaks in mine.select("exposure_by_dimension", "leaked_units").iter_rows():
+            for dim, value in json.loads(raw_dims or "{}").items():
+                dims[dim].append(float(value))
+            leaked += sum(1 for leak in json.loads(raw_leaks or "[]") if leak.get("grade", 0) >= MOSTLY)
+        usd = stat["cloud_usd"]
+        rows.append(StrategyRow(
+            source=source, label=_label(stat, vary), **{k: stat[k] for k in keys},
+            **{k: stat[k] for k in stats.columns if k not in keys},
+            usd_per_episode=None if usd is None else usd / stat["episodes"], leaked_units=leaked,
+            by_dimension={d: sum(v) / len(v) for d, v in sorted(dims.items())}))
+    return rows
+
+
+def _cloud_payloads(run_dir: Path, wanted: dict[str, set[str]]) -> dict[str, Payload]:
+    """The cloud-bound requests that carried leaks (ids per episode), from the interceptor's store of the
+    run; read one episode at a time so a large run is never all in memory."""
+    store_path = run_dir / "cloud.sqlite"
+    if not wanted or not store_path.exists():
+        return {}
+    from ec2audit.intercept.store import RecordStore
+
+    store = RecordStore(store_path)
+    payloads = {}
+    try:
+        for episode, ids in wanted.items():
+            for record in store.records(episode):
+                if str(record.get("id")) in ids and isinstance(record.get("request"), dict):
+                    payloads[str(record["id"])] = payload_from_record(record, str(record["id"]))
+    finally:
+        store.close()
+    return payloads
+
+
+def _evidence(payload: Payload | None, segment: int | None, start: int, end: int,
+              spans: list[tuple[int, int]], show_values: bool) -> Evidence | None:
+    """The segment text around [start, end), every sensitive span in it masked unless values are shown."""
+    if payload is None or segment is None or segment >= len(payload.segments):
+        return None
+    text = payload.segments[segment].text
+    if not (0 <= start < end <= len(text)):
+        return None
+    lo, hi = max(0, start - CONTEXT_CHARS), min(len(text), end + CONTEXT_CHARS)
+    cuts = [(start, end, "hit")] + sorted((s, e, "other") for s, e in spans
+                                          if e > lo and s < hi and (e <= start or s >= end))
+    cuts.sort()
+    pieces, pos = [], lo
+    for s, e, kind in cuts:
+        s, e = max(s, lo, pos), min(e, hi)
+        if e <= s:
+            continue
+        if s > pos:
+            pieces.append((text[pos:s], "text"))
+        value = text[s:e]
+        pieces.append((value if show_values else mask(value), kind))
+        pos = e
+    if pos < hi:
+        pieces.append((text[pos:hi], "text"))
+    return Evidence(pieces, lo > 0, hi < len(text))
+
+
+def _spans(findings: pl.DataFrame) -> dict[tuple[str, int], list[tuple[int, int]]]:
+    spans: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
+    for pid, seg, s, e in findings.select("payload_id", "segment", "start", "end").iter_rows():
+        spans[(pid, seg)].append((s, e))
+    return spans
+
+
+def _leak(info: dict, payloads: dict[str, Payload], spans, show_values: bool) -> Leak:
+    text = info.get("matched_text") or ""
+    pid = str(info.get("payload_id"))
+    segment = info.get("segment")
+    evidence = None
+    if info.get("start") is not None and info.get("end") is not None:
+        evidence = _evidence(payloads.get(pid), segment, info["start"], info["end"],
+                             spans.get((pid, segment), []), show_values)
+    return Leak(unit_id=info["unit_id"], dimension=info.get("dimension") or "other",
+                grade=float(info["grade"]), step=info.get("first_call"), payload_id=pid,
+                message_index=info.get("message_index"), origin=info.get("origin"),
+                detector=info.get("detector"), shown=text if show_values else mask(text), evidence=evidence)
+
+
+def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
+    """Per (group, unit): the first finding in payload order (which step first carried it) with the
+    unit's best grade in that group, the segment kept so evidence can be cut from the payload."""
+    steps: dict[str, dict[str, int]] = defaultdict(dict)
+    first: dict[tuple[str, str], dict] = {}
+    for row in findings.iter_rows(named=True):
+        group_steps = steps[row["group"]]
+        group_steps.setdefault(row["payload_id"], len(group_steps))
+        key = (row["group"], row["unit_id"])
+        if key not in first:
+            first[key] = dict(row, first_call=group_steps[row["payload_id"]], best=row["grade"])
+        else:
+            first[key]["best"] = max(first[key]["best"], row["grade"])
+    return first
+
+
+def _load_run(run_dir: Path, show_values: bool, vary_with: set[str]) -> tuple[list[StrategyRow], dict, list]:
+    path = _episodes_path(run_dir)
+    episodes = _read_table(path)
+    if episodes.is_empty():
+        raise InputError("no finished episode in this run yet", file=str(path))
+    episodes = _require(episodes, EPISODE_COLUMNS, path)
+    for name in CONFIG_KEYS:
+        if name not in episodes.columns:
+            episodes = episodes.with_columns(pl.lit(None, pl.String).alias(name))
+    rows = _run_rows(episodes, run_dir.name, vary_with)
+    findings_path = run_dir / "findings.parquet"
+    findings = _read_table(findings_path) if findings_path.exists() else pl.DataFrame(schema=FINDING_SCHEMA)
+    segments = {key[:4]: key[4] for key in
+                findings.select("group", "payload_id", "start", "end", "segment").iter_rows()}
+    leaks_of = {}
+    wanted: dict[str, set[str]] = {}
+    for row in episodes.iter_rows(named=True):
+        leaks_of[row["episode_id"]] = json.loads(row["leaked_units"] or "[]")
+        if leaks_of[row["episode_id"]]:
+            wanted[row["episode_id"]] = {str(leak.get("payload_id")) for leak in leaks_of[row["episode_id"]]}
+    payloads = _cloud_payloads(run_dir, wanted)
+    spans = _spans(findings)
+    tasks: dict[str, list[EpisodeView]] = defaultdict(list)
+    labels = {tuple(r.__dict__[k] for k in CONFIG_KEYS): r.label for r in rows}
+    for row in episodes.sort(["task_id", "strategy", "run_index"]).iter_rows(named=True):
+        leaks = []
+        for info in sorted(leaks_of[row["episode_id"]], key=lambda x: (-x.get("grade", 0), x.get("unit_id"))):
+            where = (row["episode_id"], str(info.get("payload_id")), info.get("start"), info.get("end"))
+            seg = segments.get(where)
+            leaks.append(_leak(dict(info, segment=seg), payloads, spans, show_values))
+        tasks[row["task_id"]].append(EpisodeView(
+            episode_id=row["episode_id"], task_id=row["task_id"],
+            label=labels[tuple(row[k] for k in CONFIG_KEYS)], completion=row["completion"],
+            status=row["status"], exposure=row["exposure"], leaks=leaks))
+    notes = [] if payloads or not wanted else [f"{run_dir.name}: no cloud.sqlite, evidence without context"]
+    return rows, tasks, notes
+
+
+def _episodes_path(run_dir: Path) -> Path:
+    path = run_dir / "episodes.parquet"
+    return path if path.exists() else run_dir / "episodes.jsonl"
+
+
+def _sibling(path: Path, name: str) -> Path | None:
+    return path.parent / name if (path.parent / name).exists() else None
+
+
+def _audit_inputs(findings_path: Path, units_path: Path | None, payloads_path: Path | None):
+    """`ec2audit audit --out` writes findings only; units and payloads are taken from the options or
+    found next to the findings (as `make demo` leaves them)."""
+    units_path = units_path or _sibling(findings_path, "units.jsonl")
+    payloads_path = payloads_path or _sibling(findings_path, "payloads.jsonl")
+    return (read_units(units_path) if units_path else None), payloads_path
+
+
+def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
+                payloads_path: Path | None) -> tuple[list[StrategyRow], dict, list, list[StrategyRow]]:
+    findings = _require(_read_table(findings_path), FINDING_SCHEMA, findings_path)
+    units, payloads_path = _audit_inputs(findings_path, units_path, payloads_path)
+    first = _first_findings(findings)
+    notes = []
+    row = StrategyRow(source=findings_path.name, label=f"audit: {findings_path.name}", strategy="audit",
+                      episodes=findings["group"].n_unique(), tasks=findings["task_id"].n_unique(),
+                      leaked_units=sum(1 for f in first.values() if f["best"] >= MOSTLY))
+    grades: dict[str, dict[str, float]] = defaultdict(dict)
+    for (group, unit_id), f in first.items():
+        grades[group][unit_id] = f["best"]
+    # one row per episode (or task) too: the heat map of an audit shows where the exposure is
+    group_rows = {g: StrategyRow(source=findings_path.name, label=g, strategy="audit", episodes=1,
+                                 tasks=findings.filter(pl.col("group") == g)["task_id"].n_unique(),
+                                 leaked_units=sum(1 for v in grades[g].values() if v >= MOSTLY))
+                  for g in sorted(grades)}
+    if units is not None:
+        unit_tasks = {u.task_id for u in units}
+        groups = {g: set(findings.filter(pl.col("group") == g)["task_id"].unique()) & unit_tasks
+                  for g in grades}
+        table = metrics.unit_table(units, dict(grades), groups)
+        weighted = (pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum()
+        for g, value in table.group_by("group").agg(exposure=weighted).iter_rows():
+            group_rows[g].exposure = value
+        for g, dim, value in table.group_by("group", "dimension").agg(exposure=weighted).sort("dimension").iter_rows():
+            group_rows[g].by_dimension[dim] = value
+        row.exposure = sum(r.exposure for r in group_rows.values()) / len(group_rows) if group_rows else 0.0
+        dims = sorted({d for r in group_rows.values() for d in r.by_dimension})
+        row.by_dimension = {d: sum(r.by_dimension.get(d, 0.0) for r in group_rows.values()) / len(group_rows)
+                            for d in dims}
+        row.tasks = len({t for ts in groups.values() for t in ts})
+    else:
+        notes.append(f"{findings_path.name}: no units found (give --units): exposure not computed")
+    wanted = {f["payload_id"] for f in first.values()}
+    payloads: dict[str, Payload] = {}
+    if payloads_path is not None:
+        for payload in iter_payloads(payloads_path, on_error=lambda e: None):
+            if payload.id in wanted:
+                payloads[payload.id] = payload
+    else:
+        notes.append(f"{findings_path.name}: no payloads found (give --payloads): evidence without context")
+    spans = _spans(findings)
+    tasks: dict[str, list[EpisodeView]] = defaultdict(list)
+    by_group: dict[str, list[dict]] = defaultdict(list)
+    for (group, _), f in first.items():
+        by_group[group].append(dict(f, grade=f["best"]))
+    for group in sorted(by_group):
+        infos = sorted(by_group[group], key=lambda x: (-x["grade"], x["unit_id"]))
+        task_id = infos[0]["task_id"] if len({i["task_id"] for i in infos}) == 1 else "(several)"
+        tasks[task_id].append(EpisodeView(
+            episode_id=group, task_id=task_id, label=row.label, completion=None, status=None,
+            exposure=group_rows[group].exposure, leaks=[_leak(i, payloads, spans, show_values) for i in infos]))
+    return [row], tasks, notes, list(group_rows.values())
+
+
+def load(paths: list[Path], show_values: bool = False, units_path: Path | None = None,
+         payloads_path: Path | None = None) -> Summary:
+    """Read run directories and audit outputs (findings .parquet/.jsonl, or a folder holding one)."""
+    kinds = []
+    for path in paths:
+        if path.is_dir() and any((path / n).exists() for n in ("episodes.parquet", "episodes.jsonl")):
+            kinds.append(("run", path))
+        elif path.is_dir() and (path / "findings.parquet").exists():
+            kinds.append(("audit", path / "findings.parquet"))
+        elif path.is_file():
+            kinds.append(("audit", path))
+        else:
+            raise InputError("not a run directory (episodes.parquet) nor a findings table", file=str(path))
+    vary = _varying([p for kind, p in kinds if kind == "run"])
+    rows, tasks, notes, groups = [], defaultdict(list), [], []
+    for kind, path in kinds:
+        if kind == "run":
+            r, t, n = _load_run(path, show_values, vary)
+        else:
+            r, t, n, g = _load_audit(path, show_values, units_path, payloads_path)
+            groups += g
+        rows += r
+        notes += n
+        for task_id, eps in t.items():
+            tasks[task_id] += eps
+    if len({r.label for r in rows}) < len(rows):
+        for r in rows:
+            r.label = f"{r.label} [{r.source}]"
+    dimensions = sorted({d for r in rows for d in r.by_dimension})
+    return Summary([str(p) for p in paths], rows, dimensions, dict(sorted(tasks.items())), show_values, notes,
+                   groups)
+
+
+def _varying(run_dirs: list[Path]) -> set[str]:
+    """Which configuration columns take more than one value over all runs (they go into the labels)."""
+    values: dict[str, set] = defaultdict(set)
+    for run_dir in run_dirs:
+        frame = _read_table(_episodes_path(run_dir))
+        for key in CONFIG_KEYS:
+            if key in frame.columns:
+                values[key] |= set(frame[key].unique().to_list())
+    return {k for k, v in values.items() if len(v) > 1}

@@ -1,0 +1,248 @@
+"""`ec2audit report` on run directories (Run results contract) and on `ec2audit audit` outputs.
+
+The run directory is written here the way the runner writes one: seeded synthetic units and cloud-bound
+requests, each episode's requests stored in the interceptor's record store (`cloud.sqlite`) and audited
+by the real audit, episodes.parquet/findings.parquet/summary.json/run.json beside them.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import time
+from html import escape
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from ec2audit.audit import audit
+from ec2audit.cli import main
+from ec2audit.files import write_table
+from ec2audit.intercept.store import RecordStore
+from ec2audit.payloads import payload_from_record
+from ec2audit.synth import make_payloads, make_units, write_jsonl
+from ec2audit.units import write_units
+
+STRATEGIES = {  # strategy: (router, share of the task's requests that go to the cloud, completion of runs)
+    "edge-only": (None, 0.0, (0.2, 0.4)),
+    "cloud-only": (None, 1.0, (1.0, 1.0)),
+    "query-router": ("task-llm", 1.0, (1.0, 0.5)),
+    "step-router": ("entropy", 0.5, (0.8, 0.7)),
+    "edge-delegate": (None, 0.34, (0.75, 0.5)),
+    "edge-advice": (None, 0.25, (0.6, 0.9)),
+}
+UNPRICED = "edge-advice"  # its cloud model has no price: USD must show as unknown, not as 0
+
+
+def _leaked_units(findings: pl.DataFrame, call_of: dict[str, int]) -> list[dict]:
+    leaks: dict[str, dict] = {}
+    for row in findings.iter_rows(named=True):
+        leak = leaks.get(row["unit_id"])
+        if leak is None:
+            leaks[row["unit_id"]] = {k: row[k] for k in ("unit_id", "dimension", "grade", "payload_id", "origin",
+                                                           "message_index", "detector", "start", "end",
+                                                           "matched_text")} | {"first_call": call_of[row["payload_id"]]}
+        else:
+            leak["grade"] = max(leak["grade"], row["grade"])
+    return list(leaks.values())
+
+
+def write_run_dir(run_dir: Path, edge_model: str = "smollm2-135m", seed: int = 3) -> Path:
+    """A run directory following the Run results contract: 2 tasks × 6 strategies × 2 runs."""
+    units = make_units(24, 2, seed=seed)
+    records, _ = make_payloads(units, 60_000, seed=seed, leak_rate=0.3, filler_chars=300)
+    by_task: dict[str, list[dict]] = {}
+    for record in records:
+        by_task.setdefault(record["task_id"], []).append(record)
+    store = RecordStore(run_dir / "cloud.sqlite")
+    payloads, episodes, call_of = [], [], {}
+    for task_id, task_records in sorted(by_task.items()):
+        for strategy, (router, share, completions) in STRATEGIES.items():
+            for run_index, completion in enumerate(completions):
+                episode_id = f"{task_id}/{strategy}/{run_index}"
+                sent = task_records[: round(share * len(task_records))]
+                for call, record in enumerate(sent):
+                    rid = f"{episode_id}/call-{call}"
+                    call_of[rid] = call
+                    body = record["request"]
+                    store.add({"id": rid, "episode": episode_id, "ts": time.time(), "api": "openai-chat",
+                               "model": body["model"], "request": body, "status": 200,
+                               "input_tokens": 900, "cached_tokens": 300, "output_tokens": 40})
+                    payloads.append(payload_from_record({"id": rid, "episode": episode_id, "task_id": task_id,
+                                                         "request": body}, rid))
+                episodes.append({
+                    "episode_id": episode_id, "task_id": task_id, "scenario": "office", "strategy": strategy,
+                    "router": router, "edge_model": edge_model,
+                    "cloud_context": "full" if strategy in ("edge-delegate", "edge-advice") else None,
+                    "cloud_model": "oracle-standin", "run_index": run_index,
+                    "status": "ok" if completion > 0.2 else "timeout", "completion": completion,
+                    "criteria": json.dumps({"done": completion >= 0.7}), "passed": completion >= 0.7,
+                    "cloud_calls": len(sent), "cloud_input_tokens": 900 * len(sent),
+                    "cloud_cached_tokens": 300 * len(sent), "cloud_output_tokens": 40 * len(sent),
+                    "cloud_usd": None if strategy == UNPRICED else 0.0021 * len(sent),
+                    "edge_calls": 3, "edge_input_tokens": 2000, "edge_output_tokens": 150,
+                    "edge_flops": 2 * 135e6 * 2150, "duration_s": 12.5})
+    store.close()
+    result = audit(payloads, units)
+    findings = result.findings_frame()
+    exposure = {g: e for g, _, e in result.exposure().select("group", "task_id", "exposure").iter_rows()}
+    by_dim = result.exposure_by_dimension()
+    for ep in episodes:
+        mine = findings.filter(pl.col("group") == ep["episode_id"])
+        ep["exposure"] = exposure.get(ep["episode_id"], 0.0)
+        dims = {d: e for d, e in by_dim.filter(pl.col("group") == ep["episode_id"])
+                .select("dimension", "exposure").iter_rows()}
+        task_dims = {u.dimension for u in units if u.task_id == ep["task_id"]}
+        ep["exposure_by_dimension"] = json.dumps({d: dims.get(d, 0.0) for d in sorted(task_dims)})
+        ep["leaked_units"] = json.dumps(_leaked_units(mine, call_of), ensure_ascii=False)
+    frame = pl.DataFrame(episodes)
+    write_table(frame, run_dir / "episodes.parquet")
+    write_table(frame, run_dir / "episodes.jsonl")
+    write_table(findings, run_dir / "findings.parquet")
+    (run_dir / "run.json").write_text(json.dumps({"strategies": list(STRATEGIES), "runs": 2}))
+    (run_dir / "summary.json").write_text(json.dumps({}))
+    write_units(units, run_dir / "units.jsonl")
+    return run_dir
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory) -> Path:
+    return write_run_dir(tmp_path_factory.mktemp("run"))
+
+
+def _report(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["report", *args], env={"COLUMNS": "220"})
+    return result.exit_code, result.output
+
+
+def _expected(run_dir: Path) -> dict[str, dict]:
+    """The strategy table's figures, computed here from episodes.parquet independently of the report."""
+    episodes = pl.read_parquet(run_dir / "episodes.parquet").to_dicts()
+    expected = {}
+    for strategy in STRATEGIES:
+        mine = [e for e in episodes if e["strategy"] == strategy]
+        per_task: dict[str, list[bool]] = {}
+        for e in mine:
+            per_task.setdefault(e["task_id"], []).append(e["passed"])
+        usd = [e["cloud_usd"] for e in mine]
+        expected[strategy] = {
+            "completion": sum(e["completion"] for e in mine) / len(mine),
+            "pass_hat_k": sum(all(v) for v in per_task.values()) / len(per_task),
+            "pass_at_k": sum(any(v) for v in per_task.values()) / len(per_task),
+            "cloud_input_tokens": sum(e["cloud_input_tokens"] for e in mine),
+            "cloud_cached_tokens": sum(e["cloud_cached_tokens"] for e in mine),
+            "cloud_output_tokens": sum(e["cloud_output_tokens"] for e in mine),
+            "cloud_usd": None if None in usd else sum(usd),
+            "edge_flops": sum(e["edge_flops"] for e in mine),
+            "exposure": sum(e["exposure"] for e in mine) / len(mine),
+        }
+    return expected
+
+
+def test_json_summary_holds_the_numbers_of_the_run(run_dir, tmp_path):
+    out = tmp_path / "report.html"
+    code, output = _report(str(run_dir), "--out", str(out), "--json")
+    assert code == 0, output
+    data = json.loads(output)
+    rows = {r["strategy"]: r for r in data["strategies"]}
+    assert set(rows) == set(STRATEGIES)
+    for strategy, figures in _expected(run_dir).items():
+        for key, value in figures.items():
+            assert rows[strategy][key] == (None if value is None else pytest.approx(value)), (strategy, key)
+        assert rows[strategy]["k"] == 2 and rows[strategy]["episodes"] == 4
+    assert rows["edge-only"]["exposure"] == 0 and rows["cloud-only"]["exposure"] > 0
+    assert rows["cloud-only"]["by_dimension"] and set(data["dimensions"]) >= set(rows["cloud-only"]["by_dimension"])
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert out.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_drilldown_names_first_step_and_masks_values(run_dir, tmp_path):
+    findings = pl.read_parquet(run_dir / "findings.parquet")
+    episodes = pl.read_parquet(run_dir / "episodes.parquet")
+    first_evidence = {leak["matched_text"] for raw in episodes["leaked_units"] for leak in json.loads(raw)}
+    secrets = sorted(escape(t) for t in first_evidence if len(t) >= 12)
+    every_value = {escape(t) for t in findings["matched_text"] if len(t) >= 12}
+    assert secrets
+    code, output = _report(str(run_dir), "--out", str(tmp_path / "masked.html"), "--json")
+    assert code == 0, output
+    html = (tmp_path / "masked.html").read_text()
+    assert not [s for s in every_value if s in html or s in output]
+    data = json.loads(output)
+    cloud_only = [e for eps in data["tasks"].values() for e in eps if e["label"] == "cloud-only"]
+    assert cloud_only and all(e["leaks"] for e in cloud_only)
+    first = findings.filter(pl.col("group") == cloud_only[0]["episode_id"]).row(0, named=True)
+    leak = next(x for x in cloud_only[0]["leaks"] if x["unit_id"] == first["unit_id"])
+    assert leak["payload_id"] == first["payload_id"] and leak["step"] == 0
+    assert leak["message_index"] == first["message_index"] and leak["origin"] == first["origin"]
+    assert 'class="hit"' in html and "cloud.sqlite" not in html  # evidence came with its context
+
+    code, output = _report(str(run_dir), "--out", str(tmp_path / "clear.html"), "--show-values")
+    assert code == 0, output
+    clear = (tmp_path / "clear.html").read_text()
+    assert all(s in clear for s in secrets)
+
+
+def test_terminal_tables(run_dir, tmp_path):
+    code, output = _report(str(run_dir), "--out", str(tmp_path / "r.html"))
+    assert code == 0, output
+    expected = _expected(run_dir)
+    for strategy in STRATEGIES:
+        assert strategy in output
+    assert f"{100 * expected['step-router']['completion']:.1f}%" in output
+    assert "Exposure by dimension" in output and f"report: {tmp_path / 'r.html'}" in output
+
+
+def test_several_runs_are_told_apart_by_edge_model(run_dir, tmp_path):
+    other = write_run_dir(tmp_path / "other", edge_model="qwen3-0.6b", seed=4)
+    code, output = _report(str(run_dir), str(other), "--out", str(tmp_path / "r.html"), "--json")
+    assert code == 0, output
+    labels = [r["label"] for r in json.loads(output)["strategies"]]
+    assert len(labels) == 12 and len(set(labels)) == 12
+    assert "cloud-only @ qwen3-0.6b" in labels and "cloud-only @ smollm2-135m" in labels
+
+
+def test_audit_output_has_no_completion_columns(tmp_path):
+    units = make_units(20, 2, seed=5)
+    records, _ = make_payloads(units, 30_000, seed=5, leak_rate=0.3, filler_chars=300)
+    write_units(units, tmp_path / "units.jsonl")
+    write_jsonl(records, tmp_path / "payloads.jsonl")
+    runner = CliRunner()
+    audited = runner.invoke(main, ["audit", str(tmp_path / "payloads.jsonl"), "--units", str(tmp_path / "units.jsonl"),
+                                   "--out", str(tmp_path / "findings.parquet"), "--json"])
+    assert audited.exit_code == 0, audited.output
+    groups = json.loads(audited.output)["exposure"]
+    code, output = _report(str(tmp_path / "findings.parquet"), "--out", str(tmp_path / "r.html"), "--json")
+    assert code == 0, output
+    data = json.loads(output)
+    row = data["strategies"][0]
+    assert row["completion"] is None and row["pass_hat_k"] is None
+    assert row["exposure"] == pytest.approx(sum(g["exposure"] for g in groups) / len(groups))
+    assert {g["label"]: g["exposure"] for g in data["groups"]} == {
+        g["group"]: pytest.approx(g["exposure"]) for g in groups}
+    html = (tmp_path / "r.html").read_text()
+    assert 'id="heatmap"' in html and 'id="plot-usd"' not in html and 'class="hit"' in html
+
+
+def test_bad_input_is_named(tmp_path):
+    (tmp_path / "empty").mkdir()
+    code, output = _report(str(tmp_path / "empty"), "--out", str(tmp_path / "r.html"))
+    assert code == 2 and "not a run directory" in output
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    pl.DataFrame().write_parquet(broken / "episodes.parquet")
+    code, output = _report(str(broken), "--out", str(tmp_path / "r.html"))
+    assert code == 2 and "no finished episode" in output
+    pl.DataFrame({"episode_id": ["a"]}).write_parquet(broken / "episodes.parquet")
+    code, output = _report(str(broken), "--out", str(tmp_path / "r.html"))
+    assert code == 2 and "field 'task_id'" in output
+
+
+def test_demo_audit_only_path_writes_a_report(tmp_path, capsys):
+    from ec2audit import demo
+
+    demo.main(["--audit-only", "--out", str(tmp_path)])
+    printed = capsys.readouterr().out
+    assert f"report: {(tmp_path / 'report.html').resolve()}" in printed.replace("\n", "")
+    assert (tmp_path / "findings.parquet").exists() and 'id="heatmap"' in (tmp_path / "report.html").read_text()
