@@ -48,25 +48,35 @@ class AuditResult:
 
 
 def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | None = None,
-          on_payload: Callable[[Payload], None] | None = None) -> AuditResult:
-    """Scan every payload; exposure is grouped per episode (or per task when payloads name no episode)."""
+          on_payload: Callable[[Payload], None] | None = None, *, first_only: bool = False,
+          result: AuditResult | None = None) -> AuditResult:
+    """Scan every payload; exposure is grouped per episode (or per task when payloads name no episode).
+
+    With `first_only`, a segment text already sent in the same group is not scanned again, so every
+    finding names the first payload that carried its text — the cumulative-context view of a log.
+    Findings accumulate into `result` when given, so `on_payload` can read each payload's rows.
+    """
     cascade = cascade or Cascade(units)
     by_id = {u.id: u for u in units}
     all_tasks = {u.task_id for u in units}
-    result = AuditResult(units)
+    result = result if result is not None else AuditResult(units)
     grades: dict[str, dict[str, float]] = defaultdict(dict)
     tasks: dict[str, set[str]] = defaultdict(set)
+    sent: dict[str, set[str]] = defaultdict(set)
     for payload in payloads:
         group = payload.episode or payload.task_id or "all"
         tasks[group] |= {payload.task_id} if payload.task_id in all_tasks else all_tasks
-        found = cascade.scan(payload)
-        for f in found:
+        kept = list(enumerate(payload.segments))
+        if first_only:
+            seen = sent[group]
+            kept = [(k, seg) for k, seg in kept if seg.text not in seen and not seen.add(seg.text)]
+        for f in cascade.scan(Payload(payload.id, [seg for _, seg in kept], task_id=payload.task_id)):
             unit = by_id[f.unit_id]
-            seg = payload.segments[f.segment]
+            k, seg = kept[f.segment]
             result.finding_rows.append({
                 "group": group, "task_id": unit.task_id, "unit_id": unit.id, "entity_id": unit.entity_id,
                 "field": unit.field, "dimension": unit.dimension, "weight": unit.weight,
-                "payload_id": f.payload_id, "segment": f.segment, "message_index": seg.message_index,
+                "payload_id": f.payload_id, "segment": k, "message_index": seg.message_index,
                 "role": seg.role, "origin": seg.origin, "start": f.start, "end": f.end,
                 "matched_text": f.matched_text, "detector": f.detector, "grade": f.grade,
                 "confidence": f.confidence})

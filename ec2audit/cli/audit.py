@@ -1,4 +1,4 @@
-"""`ec2audit audit`: which sensitive units reached the cloud, with evidence and exposure."""
+"""`ec2audit audit`: which sensitive units reached a cloud model, from request logs or agent logs."""
 
 from __future__ import annotations
 
@@ -9,35 +9,67 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from ec2audit.audit import audit_file
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.errors import InputError
 from ec2audit.files import write_table
-from ec2audit.report.terminal import audit_summary, print_audit
+from ec2audit.logs import FORMATS
+from ec2audit.logs.audit import audit_logs
+from ec2audit.logs.classify import Classifier
+from ec2audit.logs.report import log_summary, print_log_audit
 from ec2audit.units import read_units
 
 
 @click.command("audit")
-@click.argument("payloads", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--units", "units_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Sensitive units (JSONL).")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--units", "units_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Annotated sensitive units (JSONL).")
+@click.option("--discover", is_flag=True,
+              help="No annotations: derive candidate units from the logs' user inputs and tool results.")
+@click.option("--no-presidio", is_flag=True, help="With --discover: ec2audit's own recognizers only (fast).")
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), help="Force a log format (default: detect).")
+@click.option("--cloud", multiple=True, metavar="GLOB",
+              help="Calls matching this provider/model, model, provider or base-URL glob are cloud (repeatable).")
+@click.option("--edge", multiple=True, metavar="GLOB",
+              help="Calls matching this glob are edge, e.g. 'ollama/*', 'http://10.0.0.5*' (repeatable).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for many files (each builds its own detectors).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write findings here (.parquet, or .jsonl); created 0600.")
+              help="Write findings with their call and carrier here (.parquet, or .jsonl); created 0600.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
-def command(payloads: Path, units_path: Path, out: Path | None, as_json: bool) -> None:
-    """Audit a JSONL file of cloud-bound request bodies against sensitive units."""
-    units = read_units(units_path)
+def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no_presidio: bool, fmt: str | None,
+            cloud: tuple[str, ...], edge: tuple[str, ...], jobs: int, out: Path | None, as_json: bool) -> None:
+    """Audit request logs or agent logs (files or directories; format detected per file).
+
+    Formats: OpenClaw transcripts (JSONL and SQLite) and trajectory traces, OpenAI / Anthropic
+    request logs, Claude Code sessions, HAR exports, ec2audit's interceptor store. Only calls to
+    cloud models are scanned; each leak is attributed to the first cloud call that sent it.
+    """
+    if bool(units_path) == discover:
+        raise InputError("give exactly one of --units FILE or --discover", field="units")
+    units = read_units(units_path) if units_path else None
     console = Console(stderr=True)
-    with console.status(f"auditing {payloads.name} against {len(units)} units"):
-        result = audit_file(payloads, units)
-    for error in result.errors:
-        console.print(f"[yellow]skipped[/] {error}", highlight=False)
+    what = f"{len(units)} units" if units is not None else "discovered units"
+    with console.status(f"auditing {len(paths)} path(s) against {what}") as status:
+        audited = 0
+
+        def progress(payload) -> None:
+            nonlocal audited
+            audited += 1
+            if audited % 50 == 0:
+                status.update(f"auditing: {audited} cloud calls scanned, at {payload.meta.get('session')}")
+
+        log = audit_logs(list(paths), units, discover=discover, fmt=fmt, classifier=Classifier(cloud, edge),
+                         use_presidio=not no_presidio, on_payload=progress, jobs=jobs)
+    for error in log.errors:
+        console.print(f"[yellow]skipped[/] {error}", highlight=False, soft_wrap=True)
     if out:
-        write_table(result.findings_frame(), out)
+        write_table(log.findings_frame(), out)
+    summary = log_summary(log)
     if as_json:
-        click.echo(json.dumps(audit_summary(result), ensure_ascii=False, indent=2))
+        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
-        print_audit(result, Console())
+        print_log_audit(summary, Console())
         if out:
             click.echo(f"findings: {out}")
-    if result.errors:
+    if log.errors:
         sys.exit(EXIT_SKIPPED)

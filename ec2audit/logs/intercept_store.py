@@ -1,0 +1,59 @@
+"""ec2audit's own interceptor store (`cloud.sqlite`, `ec2audit.intercept.store.RecordStore`).
+
+Every record is one exchange that went through the interceptor to the cloud: its request body,
+episode, time, model and the token counts and cost the interceptor already worked out.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ec2audit.errors import InputError
+from ec2audit.logs.base import OnError
+from ec2audit.logs.openai_log import to_payload
+from ec2audit.logs.openclaw_sqlite import SQLITE_MAGIC, tables
+from ec2audit.payloads import Payload
+
+name = "intercept-store"
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    if not head.startswith(SQLITE_MAGIC):
+        return False
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            if "records" not in tables(path):
+                return False
+            columns = {r[1] for r in db.execute("PRAGMA table_info(records)")}
+    except sqlite3.Error:
+        return False
+    return {"episode", "request", "response"} <= columns
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    from ec2audit.intercept.store import RecordStore
+
+    store = RecordStore(path)
+    try:
+        records = store.records()
+    finally:
+        store.close()
+    steps: Counter = Counter()
+    for number, record in enumerate(records, start=1):
+        ts = record.get("ts")
+        data = {"id": record.get("id"), "episode": record.get("episode"), "request": record.get("request"),
+                "response": record.get("response") or {}, "model": record.get("model"),
+                "timestamp": datetime.fromtimestamp(ts, UTC).isoformat() if isinstance(ts, int | float) else None}
+        try:
+            payload = to_payload(data, f"{path.name}#{number}", path, number, steps)
+        except InputError as exc:
+            on_error(InputError(f"record {record.get('id')}: {exc.reason}", file=str(path), line=number))
+            continue
+        if record.get("input_tokens") is not None:
+            payload.meta["usage"] = {k: record.get(k) or 0 for k in ("input_tokens", "cached_tokens", "output_tokens")}
+            payload.meta["usage"]["cost_usd"] = record.get("cost_usd")
+        yield payload

@@ -1,0 +1,79 @@
+"""Request logs as proxies and SDK hooks write them: JSONL of OpenAI Chat Completions, OpenAI
+Responses or Anthropic Messages request bodies, or records `{request|body|request_body,
+response|response_body, url|base_url, provider, model, timestamp, episode|session_id, task_id}`.
+
+Each line is one call. The response (when logged) gives usage; the URL and provider give the side.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from ec2audit.errors import InputError
+from ec2audit.logs.base import OnError, first_record, make_payload, normalize_usage, read_jsonl
+from ec2audit.payloads import Payload, is_request_body, payload_from_record
+
+name = "openai-log"
+
+_PROVIDER_HOSTS = {"openai.com": "openai", "anthropic.com": "anthropic", "googleapis.com": "google",
+                   "openrouter.ai": "openrouter", "mistral.ai": "mistral", "deepseek.com": "deepseek",
+                   "azure.com": "azure", "groq.com": "groq", "together.xyz": "together"}
+
+
+def provider_from_url(url: str | None) -> str | None:
+    """A provider name from a well-known API host; None for anything else."""
+    host = (urlsplit(url).hostname or "") if url else ""
+    return next((p for suffix, p in _PROVIDER_HOSTS.items() if host == suffix or host.endswith("." + suffix)), None)
+
+
+def _record(data: dict) -> dict:
+    if "request_body" in data and "request" not in data:
+        data = {**data, "request": data["request_body"]}
+    return data
+
+
+def _is_record(data: dict | None) -> bool:
+    return bool(data) and (is_request_body(data) or any(is_request_body(data.get(k)) for k in
+                                                         ("request", "body", "request_body")))
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    record = first_record(head)
+    if record is not None:
+        return _is_record(record)
+    return path.suffix in (".jsonl", ".ndjson") and (b'"messages"' in head or b'"request"' in head)
+
+
+def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps: Counter) -> Payload:
+    """One logged call (body or record) as a payload with its provenance."""
+    record = _record(data)
+    payload = payload_from_record(record, default_id)
+    body = next((record[k] for k in ("request", "body") if is_request_body(record.get(k))), record)
+    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    response = next((record[k] for k in ("response", "response_body") if isinstance(record.get(k), dict)), {})
+    url = record.get("url") or record.get("base_url") or record.get("endpoint")
+    session = str(payload.episode or record.get("session_id") or meta.get("session_id") or payload.task_id
+                  or path.stem)
+    steps[session] += 1
+    out = make_payload(
+        pid=payload.id, segments=payload.segments, session=session, step=steps[session], api=payload.api,
+        provider=record.get("provider") or provider_from_url(url),
+        model=payload.model or response.get("model"), base_url=url,
+        timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
+        path=path, line=line, usage=normalize_usage(response.get("usage") or record.get("usage")),
+        task_id=payload.task_id)
+    if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
+        out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
+    return out
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    steps: Counter = Counter()
+    for number, data in read_jsonl(path, on_error):
+        try:
+            yield to_payload(data, f"{path.name}:{number}", path, number, steps)
+        except InputError as exc:
+            on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))

@@ -1,0 +1,56 @@
+"""`ec2audit audit --discover`: logs without annotations, candidate units from their local side."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+
+DATA = Path(__file__).parent / "data" / "logs" / "openclaw"
+
+
+def _run(*args):
+    return CliRunner().invoke(main, ["audit", *map(str, args)])
+
+
+def test_discovered_secret_in_tool_result_reaches_the_cloud():
+    result = _run(DATA / "3b9d6c1e-branch.jsonl", DATA / "7e41a0d2-redacted.jsonl", "--discover", "--no-presidio",
+                  "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["mode"] == "discover" and summary["units"] > 0
+    by_session = {}
+    for row in summary["leaked"]:
+        by_session.setdefault(row["session"], {})[row["dimension"]] = row
+    key = by_session["3b9d6c1e-branch"]["credential"]
+    assert (key["step"], key["tool"], key["file"], key["grade"]) == (2, "read", ".env", 1.0)
+    assert key["evidence"].startswith("sk-live-") and "*" in key["evidence"]
+    # the placeholder is protection: it is no candidate, so nothing about the key counts as leaked
+    assert "credential" not in by_session["7e41a0d2-redacted"]
+    # the diagnosis read at step 3 only reached the cloud after the compaction (step 5)
+    assert by_session["3b9d6c1e-branch"]["health"]["step"] == 5
+
+
+def test_plain_output_says_which_mode_and_masks_values():
+    result = _run(DATA / "3b9d6c1e-branch.jsonl", "--discover", "--no-presidio")
+    assert result.exit_code == 0
+    assert "mode discover: candidate units" in result.output
+    assert "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee" not in result.output
+    units = _run(DATA / "3b9d6c1e-branch.jsonl", "--units", DATA.parent / "units.jsonl")
+    assert "mode units: annotated units file" in units.output
+
+
+def test_exactly_one_of_units_or_discover():
+    assert _run(DATA, "--discover", "--units", DATA.parent / "units.jsonl").exit_code == 2
+    result = _run(DATA)
+    assert result.exit_code == 2 and "--units FILE or --discover" in result.output
+
+
+def test_default_discover_runs_presidio_too():
+    result = _run(DATA / "3b9d6c1e-branch.jsonl", "--discover", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    by_dimension = {r["dimension"]: r for r in summary["leaked"]}
+    assert by_dimension["credential"]["step"] == 2 and by_dimension["credential"]["file"] == ".env"
+    assert by_dimension["contact"]["step"] == 1  # the phone in the hidden workspace block
