@@ -72,6 +72,7 @@ def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     ("card **** **** **** 1234 on file", "bank_card", "**** **** **** 1234", 0.3),
     ("mail j***.smith@acme-corp.com", "email", "j***.smith@acme-corp.com", 0.7),
     ("card ending 1234 was charged", "bank_card", "1234", 0.3),
+    ("OPENAI_API_KEY=sk-pro…aTy7 (masked by the agent)", "api_key", "sk-pro…aTy7", 0.3),
     ("银行卡尾号1234已绑定", "bank_card", "1234", 0.3),
     ("please ask Mr. Smith", "name", "Mr. Smith", 0.3),
     ("请联系张先生", "name", "张先生", 0.3),

@@ -27,7 +27,10 @@ from ec2audit.detect.patterns import Match, PatternIndex
 
 _MASK_CHARS = "*•●#"
 SURNAME, GRAM, TAIL_CONTEXT = "surname", "gram", "tail_context"
-_MASK_RUN = re.compile(r"[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)")
+# Mask runs: stars and bullets, "xxxx" next to digits, and an ellipsis inside a token
+# (OpenClaw shows API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "...").
+_MASK_RUN = re.compile(r"[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])")
+_ELLIPSIS = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])")
 _TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
 _WORD = re.compile(r"[^\W_]{3,}")
@@ -99,7 +102,7 @@ class PartialDetector:
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
         text = view.text
-        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text:
+        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text:
             return
         seen = set()
         for run in _MASK_RUN.finditer(text):
@@ -107,7 +110,7 @@ class PartialDetector:
             if (start, end) in seen:
                 continue
             seen.add((start, end))
-            token = _SEPARATORS.sub("", text[start:end])
+            token = _SEPARATORS.sub("", _ELLIPSIS.sub("•", text[start:end]))
             for i, visible in self._match_masked(token, skip):
                 unit_len = len(self.units[i].compact)
                 grade = MOSTLY if visible / unit_len >= 0.5 else FRAGMENT if visible >= 4 else 0.0
