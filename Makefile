@@ -39,6 +39,14 @@ bench: setup
 bench-logs: setup
 	$(BIN)/python benchmarks/log_audit.py
 
+# Judge: regenerate the calibration set (seeded), recalibrate the semantic tier, compare judge cost.
+.PHONY: judge-calibrate bench-judge
+judge-calibrate: setup
+	$(BIN)/python judges/calibration/make_calibration.py
+	$(BIN)/ec2audit judge --calibrate --no-judge
+bench-judge: setup
+	$(BIN)/python benchmarks/judge_cost.py
+
 lint: setup
 	$(BIN)/ruff check ec2audit tests benchmarks
 

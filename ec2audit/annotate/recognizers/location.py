@@ -1,0 +1,30 @@
+"""Street addresses, English and Chinese: Presidio's NER finds cities, not where someone lives.
+
+An English address needs a house number and either a street suffix or a `City, ST 12345` tail;
+a Chinese one needs a province-level prefix and a street (路/街/道…), so `市场部讨论路线` never fires.
+"""
+
+from __future__ import annotations
+
+from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+_SUFFIX = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace"
+           r"|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Plaza)")
+_UNIT = r"(?:,? (?:Apt\.?|Suite|Unit|Ste\.?|#) ?[\dA-Z]+)?"
+_CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
+_PROVINCE = r"(?:[\u4e00-\u9fff]{2,6}?(?:省|自治区|特别行政区)|北京市|上海市|天津市|重庆市)"
+_CN_ADDRESS = (
+    rf"{_PROVINCE}(?:[\u4e00-\u9fff]{{1,6}}?(?:市|县|区|州|盟))*[\u4e00-\u9fff]{{0,8}}?"
+    r"(?:路|街|大道|道|巷|胡同|弄)(?:[0-9一二三四五六七八九十百]+号)?"
+    r"(?:[\u4e00-\u9fffA-Za-z0-9]{0,8}?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\d{6}(?!\d))?"
+)
+
+RECOGNIZERS = [
+    PatternRecognizer("street-address-en", "STREET_ADDRESS", "location", (
+        (rf"\b\d{{1,6}}(?: [A-Z][a-z]+){{1,4}}{_UNIT}{_CITY_TAIL}\b", 0.8),
+        (rf"\b\d{{1,6}}(?: [A-Z][a-z]+){{1,3}} {_SUFFIX}\b\.?{_UNIT}(?:{_CITY_TAIL}\b)?", 0.7),
+    )),
+    PatternRecognizer("street-address-zh", "STREET_ADDRESS", "location", (
+        (_CN_ADDRESS, 0.8),
+    )),
+]

@@ -1,0 +1,34 @@
+"""Internal infrastructure: private IPv4 addresses (RFC 1918, CGNAT) and internal host names.
+
+Public addresses are Presidio's IP recognizer's job; what leaks a company's layout is the private
+range and names under internal zones (`db01.prod.internal`, `*.svc.cluster.local`, `*.corp`).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_INTERNAL_ZONES = r"(?:internal|intranet|corp|lan|local|localdomain|private|home\.arpa|svc|cluster\.local)"
+
+
+def _private_ip(value: str) -> bool:
+    address = value.split("/")[0]
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return (ip.is_private and not ip.is_loopback and not ip.is_unspecified and not ip.is_link_local) \
+        or ip in _CGNAT
+
+
+RECOGNIZERS = [
+    PatternRecognizer("private-ip", "PRIVATE_IP", "network", (
+        (r"(?<![\d.])(?:10|172|192|100)(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\d]|\.\d)", 0.85),
+    ), validate=_private_ip),
+    PatternRecognizer("internal-host", "INTERNAL_HOST", "network", (
+        (rf"(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+{_INTERNAL_ZONES}(?![\w.-]*\w)", 0.75),
+    )),
+]

@@ -1,0 +1,72 @@
+"""Secrets: provider API keys, cloud and chat tokens, private keys, JWTs, passwords in config lines.
+
+Shapes follow the providers' published prefixes; a validator rejects prose and placeholders
+(`sk-` in a sentence, `password: ********`, `${DB_PASSWORD}`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+_PLACEHOLDERS = {"none", "null", "true", "false", "required", "optional", "changeme", "password", "secret",
+                 "example", "redacted", "hidden", "string", "your_password", "your-password"}
+
+
+def _random_looking(value: str) -> bool:
+    """Real keys mix digits or cases; words like `sk-learn-compatible-models` do not."""
+    body = value.split("-", 1)[-1] if value.startswith("sk-") else value
+    mixed = any(c.isdigit() for c in body) or (any(c.isupper() for c in body) and any(c.islower() for c in body))
+    return mixed and any(c.isalpha() for c in body) and len(set(body)) >= 8
+
+
+def _jwt(value: str) -> bool:
+    header = value.split(".", 1)[0]
+    try:
+        data = json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4)))
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "alg" in data
+
+
+def _config_secret(value: str) -> bool:
+    stripped = value.strip("'\"")
+    return (len(stripped) >= 6 and stripped.lower() not in _PLACEHOLDERS and len(set(stripped)) > 2
+            and stripped[0] not in "$<{%*" and not re.fullmatch(r"[xX*.#-]+", stripped))
+
+
+RECOGNIZERS = [
+    PatternRecognizer("openai-anthropic-key", "API_KEY", "credential", (
+        (r"(?<![\w-])sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}", 0.95),
+        (r"(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0.85),
+    ), validate=_random_looking),
+    PatternRecognizer("aws-access-key", "AWS_ACCESS_KEY", "credential", (
+        (r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])", 0.95),
+    )),
+    PatternRecognizer("github-token", "GITHUB_TOKEN", "credential", (
+        (r"(?<!\w)gh[pousr]_[A-Za-z0-9]{36}(?!\w)", 0.95),
+        (r"(?<!\w)github_pat_[A-Za-z0-9_]{22,}", 0.95),
+    )),
+    PatternRecognizer("slack-token", "SLACK_TOKEN", "credential", (
+        (r"(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}", 0.9),
+    ), validate=_random_looking),
+    PatternRecognizer("session-token", "SESSION_TOKEN", "credential", (
+        (r"(?<![\w-])(?:sess|session|sid|tok)_[A-Za-z0-9]{16,}(?![\w-])", 0.8),
+    ), validate=_random_looking),
+    PatternRecognizer("pem-private-key", "PRIVATE_KEY", "credential", (
+        (r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s:,-]+?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----",
+         1.0),
+    )),
+    PatternRecognizer("jwt", "JWT", "credential", (
+        (r"(?<![\w.-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0.9),
+    ), validate=_jwt),
+    PatternRecognizer("config-secret", "PASSWORD", "credential", (
+        (r"(?i)(?:\b|_)(?:password|passwd|pwd|secret|secret_key|api_key|apikey|access_key|auth_token|token"
+         r"|client_secret|private_key|session|session_?id)[\"']?\s*[:=]\s*[\"']?(?P<value>[^\s\"',;]{6,})", 0.8),
+        (r"[?&](?:session|session_?id|sid|token|access_token|api_?key|key)=(?P<value>[^\s&#\"']{6,})", 0.85),
+        (r"(?:密码|口令|密钥)\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{6,})", 0.8),
+    ), validate=_config_secret),
+]

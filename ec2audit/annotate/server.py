@@ -1,0 +1,183 @@
+"""Run a real Label Studio on 127.0.0.1 for users without one (and for the integration tests).
+
+Label Studio lives in its own virtual environment (`make setup` makes `.venv-labelstudio`: it pins
+`openai<2` and Django). Its first start migrates a database for minutes, so `prepare_template`
+migrates once into a template data dir and every new server starts from a copy. The child gets a
+minimal environment: Label Studio also reads unprefixed `USERNAME`, `PASSWORD`, `PORT`, `HOST`, which
+a user's shell may well have set, and it must never call the network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from ec2audit.errors import InputError
+from ec2audit.files import open_private
+
+LABEL_STUDIO_VERSION = "1.23.2"
+TEMPLATE_MARK = ".ec2audit-template"
+CREDENTIALS_FILE = "ec2audit-credentials.json"
+_REPO = Path(__file__).resolve().parents[2]
+DEFAULT_TEMPLATE = _REPO / ".cache" / "labelstudio-template"
+_KEEP_ENV = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TZ")
+
+
+def label_studio_bin(explicit: str | Path | None = None) -> Path:
+    """The `label-studio` executable: explicit, $EC2AUDIT_LABEL_STUDIO, the repo's venv, or PATH."""
+    candidates = [explicit, os.environ.get("EC2AUDIT_LABEL_STUDIO"),
+                  _REPO / ".venv-labelstudio" / "bin" / "label-studio",
+                  Path(sys.prefix).parent / ".venv-labelstudio" / "bin" / "label-studio",
+                  shutil.which("label-studio")]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    raise InputError(f"label-studio not found: run `make setup` (it installs label-studio=={LABEL_STUDIO_VERSION} "
+                     "into .venv-labelstudio) or set EC2AUDIT_LABEL_STUDIO to its executable")
+
+
+def _env(data_dir: Path, **settings: str) -> dict[str, str]:
+    env = {k: os.environ[k] for k in _KEEP_ENV if k in os.environ}
+    env.update({
+        "HOME": str(data_dir),
+        "LABEL_STUDIO_BASE_DATA_DIR": str(data_dir),
+        "LABEL_STUDIO_LATEST_VERSION_CHECK": "false",
+        "LABEL_STUDIO_ENABLE_LEGACY_API_TOKEN": "true",
+        "COLLECT_ANALYTICS": "false",
+        "SENTRY_DSN": "", "FRONTEND_SENTRY_DSN": "",
+        "PYTHONUNBUFFERED": "1",
+    })
+    env.update({f"LABEL_STUDIO_{k.upper()}": v for k, v in settings.items()})
+    return env
+
+
+def prepare_template(target: str | Path = DEFAULT_TEMPLATE, binary: str | Path | None = None) -> Path:
+    """Migrate an empty Label Studio database into `target` once; later calls return at once."""
+    target = Path(target)
+    if (target / TEMPLATE_MARK).exists():
+        return target
+    binary = label_studio_bin(binary)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".labelstudio-template-", dir=target.parent))
+    log = work.parent / f"{work.name}.log"
+    with log.open("w") as out:
+        done = subprocess.run([str(binary), "version"], env=_env(work), stdout=out, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, timeout=900, check=False)
+    if done.returncode != 0 or not (work / "label_studio.sqlite3").exists():
+        raise RuntimeError(f"label-studio migration failed (exit {done.returncode}); see {log}")
+    (work / TEMPLATE_MARK).write_text(f"label-studio {LABEL_STUDIO_VERSION}\n")
+    shutil.rmtree(target, ignore_errors=True)
+    work.rename(target)
+    log.unlink()
+    return target
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+@dataclass
+class LabelStudioServer:
+    """A running Label Studio child process; `token` is the admin's API token (never logged)."""
+
+    url: str
+    username: str
+    password: str = field(repr=False)
+    token: str = field(repr=False)
+    data_dir: Path
+    process: subprocess.Popen = field(repr=False)
+
+    def stop(self, timeout: float = 20) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout)
+
+    def __enter__(self) -> LabelStudioServer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def load_credentials(data_dir: str | Path) -> dict | None:
+    path = Path(data_dir) / CREDENTIALS_FILE
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def start(data_dir: str | Path, *, port: int | None = None, template: str | Path | None = DEFAULT_TEMPLATE,
+          binary: str | Path | None = None, username: str = "admin@ec2audit.local",
+          timeout: float = 300) -> LabelStudioServer:
+    """Start Label Studio on 127.0.0.1 with `data_dir` (copied from `template` when new).
+
+    The admin's password and API token are generated once and kept in `data_dir`/ec2audit-credentials.json
+    (0600); a restart on the same data dir reuses them. Returns once `/api/version` answers.
+    """
+    data_dir = Path(data_dir).resolve()
+    binary = label_studio_bin(binary)
+    if not (data_dir / "label_studio.sqlite3").exists():
+        if template is not None:
+            template = prepare_template(template, binary)
+            shutil.copytree(template, data_dir, dirs_exist_ok=True)
+        data_dir.mkdir(parents=True, exist_ok=True)
+    creds = load_credentials(data_dir) or {"username": username, "password": secrets.token_urlsafe(16),
+                                           "token": secrets.token_hex(20)}
+    port = port or free_port()
+    if not _port_free(port):  # Label Studio would silently move to another port
+        raise InputError(f"port {port} on 127.0.0.1 is in use; choose another", field="port")
+    url = f"http://127.0.0.1:{port}"
+    with open_private(data_dir / CREDENTIALS_FILE) as out:
+        json.dump({**creds, "url": url}, out)
+    env = _env(data_dir, username=creds["username"], password=creds["password"], user_token=creds["token"])
+    log = open_private(data_dir / "ec2audit-server.log", "a")
+    process = subprocess.Popen(
+        [str(binary), "start", "--no-browser", "--internal-host", "127.0.0.1", "-p", str(port),
+         "--data-dir", str(data_dir)],
+        env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    log.close()
+    server = LabelStudioServer(url, creds["username"], creds["password"], creds["token"], data_dir, process)
+    try:
+        wait_ready(url, process, timeout)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def wait_ready(url: str, process: subprocess.Popen, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"label-studio exited with code {process.returncode} before answering {url}")
+        try:
+            if httpx.get(f"{url}/api/version", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise TimeoutError(f"label-studio did not answer {url}/api/version within {timeout:.0f} s")

@@ -1,0 +1,260 @@
+"""Read a workspace's files into documents that remember their structure.
+
+A unit is entity/field/value, so where a file has structure we keep it: every JSON object that is a
+record (the root, or an element of a list) is an entity, its keys are field names; every CSV row is
+an entity, its header names the fields; `key: value` lines (YAML, e-mail headers, .env, logs) give a
+field name. Offsets are characters of the file's text exactly as read, so spans point into the file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ec2audit.errors import InputError
+
+TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".eml", ".yaml",
+                 ".yml", ".log", ".env", ".ini", ".cfg", ".conf", ".toml", ".py", ".js", ".ts", ".sh", ".go",
+                 ".java", ".rb", ".rs", ".sql", ".html", ".xml", ".properties"}
+MAX_BYTES = 2_000_000
+ID_KEYS = ("entity_id", "id", "uid", "employee_id", "emp_id", "customer_id", "user_id", "patient_id", "patient_ref",
+           "account_id", "order_id", "visit_id", "invoice", "工号", "编号", "客户编号", "患者编号", "就诊号", "订单号",
+           "发票号")
+NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "customer_name", "patient_name",
+             "employee_name", "姓名", "名字", "客户姓名")
+_LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
+                       r"[\"']?[ \t]*[:=：](?!//)[ \t]*[\"']?(?P<value>[^\n]*?)[\"']?,?[ \t]*$", re.M)
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A structured value in a document: characters [start, end) belong to entity/field."""
+
+    start: int
+    end: int
+    entity_id: str
+    field: str
+    entity_name: str | None = None
+
+
+@dataclass
+class Document:
+    task_id: str
+    file: str
+    text: str
+    fields: list[Field] = field(default_factory=list)
+    _starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def default_entity(self) -> str:
+        return self.file
+
+    def field_at(self, start: int, end: int) -> Field | None:
+        """The structured value holding [start, end), if any (fields are leaves: they never nest)."""
+        if self._starts is None or len(self._starts) != len(self.fields):
+            self.fields.sort(key=lambda f: f.start)
+            self._starts = [f.start for f in self.fields]
+        i = bisect.bisect_right(self._starts, start) - 1
+        if i >= 0 and end <= self.fields[i].end:
+            return self.fields[i]
+        return None
+
+
+def make_document(task_id: str, file: str, text: str) -> Document:
+    """A document with its structure, chosen by the file name's suffix (plain text when it does not parse)."""
+    suffix = Path(file).suffix.lower()
+    try:
+        if suffix == ".json":
+            fields = _json_fields(text, 0, file)
+        elif suffix in (".jsonl", ".ndjson"):
+            fields, offset = [], 0
+            for n, line in enumerate(text.splitlines(keepends=True), start=1):
+                if line.strip():
+                    fields += _json_fields(line, offset, f"{file}:{n}")
+                offset += len(line)
+        elif suffix in (".csv", ".tsv"):
+            fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else ",")
+        else:
+            fields = _line_fields(text, file, records=suffix in (".yaml", ".yml"))
+    except (ValueError, csv.Error):
+        fields = _line_fields(text, file, records=False)
+    return Document(task_id, file, text, fields)
+
+
+def read_file(path: Path, task_id: str, name: str | None = None) -> Document | None:
+    """One file as a document; None for binary or oversized files (they hold no reviewable text)."""
+    if path.stat().st_size > MAX_BYTES:
+        return None
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return make_document(task_id, name or path.name, text)
+
+
+def _is_workspace_file(relative: Path) -> bool:
+    """Text-like files, hidden ones (`.git/…`) left out."""
+    return not any(p.startswith(".") for p in relative.parts) and (
+        relative.suffix.lower() in TEXT_SUFFIXES or relative.suffix == "")
+
+
+def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[Document], list[str]]:
+    """Documents for every text file under `root` (or `root` itself); also the names skipped."""
+    root = Path(root)
+    if not root.exists():
+        raise InputError("no such file or directory", file=str(root))
+    task_id = task_id or (root.parent.name if root.name == "workspace" else root.stem if root.is_file()
+                          else root.name)
+    files = [root] if root.is_file() else sorted(p for p in root.rglob("*")
+                                                if _is_workspace_file(p.relative_to(root)) and p.is_file())
+    docs, skipped = [], []
+    for path in files:
+        name = path.name if root.is_file() else path.relative_to(root).as_posix()
+        doc = read_file(path, task_id, name)
+        (docs.append(doc) if doc else skipped.append(str(path)))
+    return docs, skipped
+
+
+def read_tasks_or_workspace(path: str | Path, task_id: str | None = None) -> tuple[list[Document], list[str]]:
+    """A task suite (`tasks/<scenario>/<id>/workspace`), one task dir, or a plain workspace/file."""
+    path = Path(path)
+    task_dirs = sorted(p.parent for p in path.rglob("task.toml")) if path.is_dir() else []
+    if not task_dirs:
+        return read_workspace(path, task_id)
+    docs, skipped = [], []
+    for task_dir in task_dirs:
+        if (task_dir / "workspace").is_dir():
+            d, s = read_workspace(task_dir / "workspace", task_dir.name)
+            docs += d
+            skipped += s
+    return docs, skipped
+
+
+# --- structure ------------------------------------------------------------------------------------
+
+def _parse_json(text: str, i: int):
+    """(node, end): node is ("obj", [(key, node)]), ("arr", [node]) or ("leaf", start, end)."""
+    i = _WS.match(text, i).end()
+    ch = text[i:i + 1]
+    if ch == "{":
+        items, i = [], _WS.match(text, i + 1).end()
+        if text[i:i + 1] == "}":
+            return ("obj", items), i + 1
+        while True:
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] != '"':
+                raise ValueError(f"expected a key at {i}")
+            key, i = json.decoder.scanstring(text, i + 1)
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] != ":":
+                raise ValueError(f"expected ':' at {i}")
+            node, i = _parse_json(text, i + 1)
+            items.append((key, node))
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] == "}":
+                return ("obj", items), i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError(f"expected ',' at {i}")
+            i += 1
+    if ch == "[":
+        items, i = [], _WS.match(text, i + 1).end()
+        if text[i:i + 1] == "]":
+            return ("arr", items), i + 1
+        while True:
+            node, i = _parse_json(text, i)
+            items.append(node)
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] == "]":
+                return ("arr", items), i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError(f"expected ',' at {i}")
+            i += 1
+    if ch == '"':
+        _, end = json.decoder.scanstring(text, i + 1)
+        return ("leaf", i + 1, end - 1), end
+    m = _NUMBER.match(text, i)
+    if m:
+        return ("leaf", m.start(), m.end()), m.end()
+    for literal in ("true", "false", "null"):
+        if text.startswith(literal, i):
+            return ("lit",), i + len(literal)
+    raise ValueError(f"unexpected character at {i}")
+
+
+def _scalar(text: str, node) -> str | None:
+    return text[node[1]:node[2]] if node[0] == "leaf" else None
+
+
+def _json_fields(text: str, offset: int, where: str) -> list[Field]:
+    root, end = _parse_json(text, 0)
+    if text[end:].strip():
+        raise ValueError("trailing data")
+    fields: list[Field] = []
+
+    def record(node, path: str) -> None:
+        keys = dict(node[1])
+        ident = next((_scalar(text, keys[k]) for k in ID_KEYS if k in keys and _scalar(text, keys[k])), None)
+        name = next((_scalar(text, keys[k]) for k in NAME_KEYS if k in keys and _scalar(text, keys[k])), None)
+        walk(node, ident or f"{where}#{path or '/'}", name, "", path)
+
+    def walk(node, entity: str, name: str | None, prefix: str, path: str) -> None:
+        kind = node[0]
+        if kind == "leaf":
+            fields.append(Field(node[1] + offset, node[2] + offset, entity, prefix or "value", name))
+        elif kind == "obj":
+            for key, child in node[1]:
+                walk(child, entity, name, f"{prefix}.{key}" if prefix else key, f"{path}/{key}")
+        elif kind == "arr":
+            for n, child in enumerate(node[1]):
+                if child[0] == "obj":
+                    record(child, f"{path}/{n}")
+                else:
+                    walk(child, entity, name, f"{prefix}.{n}" if prefix else str(n), f"{path}/{n}")
+
+    if root[0] == "obj":
+        record(root, "")
+    else:
+        walk(root, where, None, "", "")
+    return fields
+
+
+def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header = next(rows, None)
+    if not header or len(header) < 2:
+        raise ValueError("not a table")
+    keys = [h.strip() for h in header]
+    cursor = text.find("\n") + 1
+    fields = []
+    for number, row in enumerate(rows, start=2):
+        cells = dict(zip(keys, row, strict=False))
+        ident = next((cells[k] for k in ID_KEYS if cells.get(k)), None) or f"{file}:{number}"
+        name = next((cells[k] for k in NAME_KEYS if cells.get(k)), None)
+        for key, cell in zip(keys, row, strict=False):
+            if not cell:
+                continue
+            pos = text.find(cell, cursor)
+            if pos < 0:  # a quoted cell with escaped quotes: no exact span in the file
+                continue
+            fields.append(Field(pos, pos + len(cell), ident, key, name))
+            cursor = pos + len(cell)
+    return fields
+
+
+def _line_fields(text: str, file: str, records: bool) -> list[Field]:
+    """`key: value` lines; in YAML every `- ` list item starts a new entity."""
+    fields, entity, n = [], file, 0
+    for m in _LINE_KEY.finditer(text):
+        if records and m.group(0).lstrip().startswith("- "):
+            n += 1
+            entity = f"{file}#{n}"
+        if m.group("value"):
+            fields.append(Field(m.start("value"), m.end("value"), entity, m.group("key").strip()))
+    return fields

@@ -1,0 +1,222 @@
+"""`ec2audit annotate`: pre-label workspace data, round-trip it through Label Studio, get units back."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from ec2audit.errors import InputError
+
+_console = Console(stderr=True)
+
+
+@click.group("annotate")
+def command() -> None:
+    """Turn task data into sensitive units: pre-label, correct in Label Studio, pull units back."""
+
+
+def _write_json(data, out: Path) -> None:
+    from ec2audit.files import open_private
+
+    with open_private(out, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, indent=1)
+
+
+def _units_from_annotations(annotations, merge_rule: str, reviewer: str | None, out: Path,
+                            report: Path | None) -> None:
+    from rich.table import Table
+
+    from ec2audit.annotate.agreement import agreement_report
+    from ec2audit.annotate.labelstudio import units_from_annotations
+    from ec2audit.units import write_units
+
+    units = units_from_annotations(annotations, merge_rule, reviewer)
+    write_units(units, out)
+    click.echo(f"{len(units)} units from {len({a.key for a in annotations})} annotated documents → {out}")
+    result = agreement_report(annotations)
+    if result["pairs"]:
+        table = Table(title="Agreement between annotators")
+        for name in ("annotators", "documents", "spans", "shared", "span F1", "Cohen's κ"):
+            table.add_column(name)
+        for p in result["pairs"]:
+            table.add_row(" vs ".join(p["annotators"]), str(p["documents"]), f"{p['spans_a']}/{p['spans_b']}",
+                          str(p["shared"]), f"{p['span_f1']:.3f}", f"{p['kappa']:.3f}")
+        Console().print(table)
+    if report:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+_merge_options = [
+    click.option("--merge", "merge_rule", type=click.Choice(["majority", "reviewer"]), default="majority",
+                 show_default=True, help="How several annotators' spans become one set."),
+    click.option("--reviewer", help="Annotator (e-mail) whose work wins with --merge reviewer."),
+    click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
+                 help="Write the agreement report (span F1, Cohen's κ per annotator pair) as JSON."),
+]
+
+
+def merge_options(func):
+    for option in reversed(_merge_options):
+        func = option(func)
+    return func
+
+
+@command.command("prelabel")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Label Studio tasks JSON with predictions (import it, or `annotate push` it).")
+@click.option("--units", "units_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the proposals as units JSONL (a fully automatic baseline).")
+@click.option("--task-id", help="Task id for a plain workspace (default: its folder name).")
+@click.option("--no-presidio", is_flag=True, help="Our recognizers and file structure only (fast, no spaCy).")
+def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str | None, no_presidio: bool) -> None:
+    """Propose sensitive spans for a workspace, a task dir or a whole task suite."""
+    from rich.progress import Progress
+
+    from ec2audit.annotate.labelstudio import ls_task
+    from ec2audit.annotate.prelabel import Prelabeler, spans_to_units
+    from ec2audit.annotate.workspace import read_tasks_or_workspace
+    from ec2audit.units import write_units
+
+    if not out and not units_out:
+        raise InputError("say where to write: --out (Label Studio tasks) and/or --units (units JSONL)")
+    docs, skipped = read_tasks_or_workspace(path, task_id)
+    for name in skipped:
+        click.echo(f"skipped {name}: binary or larger than 2 MB", err=True)
+    labeler = Prelabeler(use_presidio=not no_presidio)
+    with Progress(console=_console, transient=True) as progress:
+        bar = progress.add_task("pre-labelling", total=len(docs))
+        spans = labeler.label(docs, progress=lambda n: progress.advance(bar, n))
+    if out:
+        _write_json([ls_task(d, s) for d, s in zip(docs, spans, strict=True)], out)
+    n_units = 0
+    if units_out:
+        by_task: dict[str, list] = {}
+        for d, s in zip(docs, spans, strict=True):
+            by_task.setdefault(d.task_id, []).extend(s)
+        units = [u for t, ss in by_task.items() for u in spans_to_units(ss, t)]
+        write_units(units, units_out)
+        n_units = len(units)
+    click.echo(f"{sum(map(len, spans))} spans in {len(docs)} files"
+               + (f" → {out}" if out else "") + (f"; {n_units} units → {units_out}" if units_out else ""))
+    if skipped:
+        sys.exit(1)
+
+
+@command.command("push")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--url", required=True, help="Label Studio base URL, e.g. http://127.0.0.1:8080")
+@click.option("--project", required=True, help="Project title (created when missing).")
+def push(files: tuple[Path, ...], url: str, project: str) -> None:
+    """Import Label Studio task files (from `prelabel --out`); tasks already there are not added again.
+
+    The API token comes from LABEL_STUDIO_API_KEY."""
+    from ec2audit.annotate.labelstudio import client, read_export
+    from ec2audit.annotate.labelstudio import push as push_tasks
+
+    tasks = [t for f in files for t in read_export(f)]
+    result = push_tasks(client(url), project, tasks)
+    click.echo(f"project {result.project_id}: {result.created} tasks imported, {result.skipped} already there")
+
+
+@command.command("pull")
+@click.option("--url", required=True, help="Label Studio base URL.")
+@click.option("--project", required=True, help="Project title.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Units JSONL to write.")
+@click.option("--export", "export_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also keep the raw Label Studio JSON export.")
+@merge_options
+def pull(url: str, project: str, out: Path, export_out: Path | None, merge_rule: str, reviewer: str | None,
+         report: Path | None) -> None:
+    """Export a project's annotations and turn them into units (token from LABEL_STUDIO_API_KEY)."""
+    from ec2audit.annotate.labelstudio import annotations_from_export, client, export_tasks, user_emails
+
+    ls = client(url)
+    tasks = export_tasks(ls, project)
+    if export_out:
+        _write_json(tasks, export_out)
+    _units_from_annotations(annotations_from_export(tasks, user_emails(ls)), merge_rule, reviewer, out, report)
+
+
+@command.command("from-labelstudio")
+@click.argument("export", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Units JSONL to write.")
+@merge_options
+def from_labelstudio(export: Path, out: Path, merge_rule: str, reviewer: str | None, report: Path | None) -> None:
+    """Units from a Label Studio JSON export file (no server needed)."""
+    from ec2audit.annotate.labelstudio import annotations_from_export, read_export
+
+    try:
+        annotations = annotations_from_export(read_export(export))
+    except InputError as exc:
+        raise InputError(exc.reason, file=str(export), field=exc.field) from None
+    _units_from_annotations(annotations, merge_rule, reviewer, out, report)
+
+
+@command.command("to-labelstudio")
+@click.argument("units_path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--workspace", required=True, type=click.Path(exists=True, path_type=Path),
+              help="The workspace (or task suite) the units' source files are in.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Label Studio tasks JSON with the units as predictions.")
+def to_labelstudio(units_path: Path, workspace: Path, out: Path) -> None:
+    """Existing units (e.g. imported from AceBench) as Label Studio tasks, for review."""
+    from ec2audit.annotate.labelstudio import ls_task
+    from ec2audit.annotate.prelabel import units_to_spans
+    from ec2audit.annotate.workspace import read_tasks_or_workspace
+    from ec2audit.units import read_units
+
+    units = read_units(units_path)
+    docs, _ = read_tasks_or_workspace(workspace, units[0].task_id if units else None)
+    spans, unplaced = units_to_spans(units, docs)
+    _write_json([ls_task(d, spans.get((d.task_id, d.file), []), "units") for d in docs], out)
+    for unit in unplaced:
+        click.echo(f"{unit.id}: value not found in the workspace files", err=True)
+    click.echo(f"{len(docs)} tasks, {sum(map(len, spans.values()))} spans → {out}")
+    if unplaced:
+        sys.exit(1)
+
+
+@command.command("serve")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path.home() / ".local" / "share" / "ec2audit" / "labelstudio", show_default=True)
+@click.option("--port", type=int, default=8080, show_default=True)
+def serve(data_dir: Path, port: int) -> None:
+    """Run a local Label Studio on 127.0.0.1 with a generated admin; Ctrl-C (or SIGTERM) stops it."""
+    import signal
+
+    from ec2audit.annotate import server
+
+    def _interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGINT, signal.SIGTERM):  # stop Label Studio too (even where SIGINT was ignored)
+        signal.signal(signum, _interrupt)
+    srv = server.start(data_dir, port=port)
+    creds = data_dir / server.CREDENTIALS_FILE
+    click.echo(f"Label Studio {server.LABEL_STUDIO_VERSION} at {srv.url} (admin {srv.username}); "
+               f"password and API token in {creds} (0600)")
+    click.echo(f"  export LABEL_STUDIO_API_KEY=$(python -c \"import json;print(json.load(open('{creds}'))['token'])\")",
+               nl=True)
+    sys.stdout.flush()
+    try:
+        srv.process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.stop()
+
+
+@command.command("prepare-template")
+@click.argument("target", type=click.Path(file_okay=False, path_type=Path))
+def prepare_template(target: Path) -> None:
+    """Migrate an empty Label Studio database once into TARGET (`serve` and the tests copy it)."""
+    from ec2audit.annotate import server
+
+    server.prepare_template(target)
+    click.echo(f"Label Studio template ready in {target}")

@@ -1,0 +1,146 @@
+"""Pre-labelling without a server: structure from JSON/CSV/YAML, Presidio + ours, the CLI's files."""
+
+from __future__ import annotations
+
+import json
+import string
+
+from click.testing import CliRunner
+
+from ec2audit.annotate.agreement import agreement_report, span_f1
+from ec2audit.annotate.labelstudio import (
+    Annotation,
+    label_config,
+    merge,
+    to_js,
+    to_py,
+    units_from_annotations,
+)
+from ec2audit.annotate.prelabel import Span, prelabel_texts
+from ec2audit.annotate.workspace import make_document
+from ec2audit.cli import main
+from ec2audit.taxonomy import load_taxonomy
+from ec2audit.units import read_units
+
+
+def test_json_records_give_entities_and_fields():
+    text = json.dumps({"employees": [{"id": "E7", "name": "Ann Lee", "contact": {"phone": "555-0199"}},
+                                     {"name": "Bob Roe", "salary": "$120,000"}]}, indent=1)
+    units = prelabel_texts([("staff.json", text)], "t1", use_presidio=False)
+    got = {(u.entity_id, u.field, u.value, u.dimension, u.entity_name) for u in units}
+    assert ("E7", "name", "Ann Lee", "person_name", "Ann Lee") in got
+    assert ("E7", "contact.phone", "555-0199", "contact", "Ann Lee") in got
+    assert ("staff.json#/employees/1", "salary", "$120,000", "financial", "Bob Roe") in got
+    for u in units:
+        assert text[u.source.start:u.source.end] == u.value
+
+
+def test_csv_columns_and_yaml_keys():
+    csv_text = "工号,姓名,手机,银行卡号\nA01,王芳,13912345678,6228480012345678\n"
+    units = prelabel_texts([("员工.csv", csv_text)], "t2", use_presidio=False)
+    assert {(u.entity_id, u.field, u.dimension) for u in units} >= {
+        ("A01", "姓名", "person_name"), ("A01", "手机", "contact"), ("A01", "银行卡号", "financial")}
+    yaml_text = "database:\n  host: pg01.prod.internal\n  password: 'Xk82!mq9Lz'\n"
+    units = prelabel_texts([("config.yaml", yaml_text)], "t3", use_presidio=False)
+    assert {(u.field, u.value, u.dimension) for u in units} == {
+        ("host", "pg01.prod.internal", "network"), ("password", "Xk82!mq9Lz", "credential")}
+
+
+def test_broken_json_falls_back_to_text():
+    doc = make_document("t", "bad.json", '{"phone": "13922883366",')
+    assert doc.fields and doc.fields[0].field == "phone"  # read as `key: value` lines instead
+
+
+def test_presidio_and_ours_together():
+    text = ("Dana Whitfield (SSN 219-09-9999) was diagnosed with type 2 diabetes; mail dana.w@example.com, "
+            "key sk-proj-abcD3fGhIjkLmn0pQrStUvWx12, lives at 12 Main Street, Springfield, IL 62704.")
+    with_presidio = {(u.value, u.dimension) for u in prelabel_texts([("note.txt", text)], "t")}
+    assert {("Dana Whitfield", "person_name"), ("219-09-9999", "government_id"),
+            ("dana.w@example.com", "contact"), ("type 2 diabetes", "health"),
+            ("sk-proj-abcD3fGhIjkLmn0pQrStUvWx12", "credential"),
+            ("12 Main Street, Springfield, IL 62704", "location")} <= with_presidio
+    ours_only = {u.value for u in prelabel_texts([("note.txt", text)], "t", use_presidio=False)}
+    assert "Dana Whitfield" not in ours_only and "type 2 diabetes" in ours_only
+
+
+def test_duplicate_values_become_one_unit_and_fields_stay_unique():
+    text = "call 13922883366 or 13922883366, else 13800138000"
+    units = prelabel_texts([("a.txt", text)], "t", use_presidio=False)
+    assert [(u.field, u.value) for u in units] == [("cn_mobile", "13922883366"), ("cn_mobile_2", "13800138000")]
+
+
+def test_cli_prelabel_writes_labelstudio_tasks_and_units(tmp_path):
+    ws = tmp_path / "task-x" / "workspace"
+    ws.mkdir(parents=True)
+    (ws / "mail.eml").write_text("From: ops@corp.example\nSubject: db\n\nThe host is 10.1.2.3, "
+                                 "token: ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n", encoding="utf-8")
+    (ws / "blob.log").write_bytes(b"\xff\xfe\x00binary")
+    (ws / "image.png").write_bytes(b"\x89PNG")  # not a text format: not read at all
+    out, units_out = tmp_path / "tasks.json", tmp_path / "units.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--units",
+                                       str(units_out), "--no-presidio"])
+    assert result.exit_code == 1, result.output  # the binary file was skipped and said so
+    assert "blob.log" in result.output and "image.png" not in result.output
+    tasks = json.loads(out.read_text())
+    assert [t["data"]["key"] for t in tasks] == ["task-x:mail.eml"]
+    labels = {r["value"]["text"]: r["value"]["labels"][0] for r in tasks[0]["predictions"][0]["result"]
+              if r["type"] == "labels"}
+    assert labels == {"ops@corp.example": "contact", "10.1.2.3": "network",
+                      "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789": "credential"}
+    assert {u.task_id for u in read_units(units_out)} == {"task-x"}
+    assert oct(out.stat().st_mode & 0o777) == "0o600"
+
+
+def test_cli_to_labelstudio_places_units(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.md").write_text("# Notes\nPatient 王芳 has 糖尿病.\n", encoding="utf-8")
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "ws", "entity_id": "P1", "field": "name", "value": "王芳",
+                                 "dimension": "person_name"}, ensure_ascii=False) + "\n"
+                     + json.dumps({"task_id": "ws", "entity_id": "P1", "field": "phone", "value": "555-0000",
+                                   "dimension": "contact"}) + "\n", encoding="utf-8")
+    out = tmp_path / "tasks.json"
+    result = CliRunner().invoke(main, ["annotate", "to-labelstudio", str(units), "--workspace", str(ws),
+                                       "--out", str(out)])
+    assert result.exit_code == 1 and "ws/P1/phone: value not found" in result.output
+    region = json.loads(out.read_text())[0]["predictions"][0]["result"]
+    assert {(r["from_name"], json.dumps(r["value"], ensure_ascii=False)) for r in region} >= {
+        ("label", json.dumps({"start": 16, "end": 18, "text": "王芳", "labels": ["person_name"]},
+                             ensure_ascii=False))}
+
+
+def test_utf16_offsets_round_trip():
+    text = "a😀b张伟c"
+    for i in range(len(text) + 1):
+        assert to_py(text, to_js(text, i)) == i
+    assert to_js(text, text.index("张")) == 4
+
+
+def _ann(who, *spans, task="t"):
+    text = string.ascii_letters
+    return Annotation(f"{task}:f", task, "f", text, who, tuple(Span("f", s, e, text[s:e], d, "E", d)
+                                                                for s, e, d in spans))
+
+
+def test_merge_rules_and_agreement():
+    a = _ann("a", (0, 5, "contact"), (10, 15, "health"))
+    b = _ann("b", (0, 5, "contact"), (20, 25, "network"))
+    c = _ann("c", (0, 5, "contact"), (10, 15, "health"))
+    assert [s.start for s in merge([a, b, c])["t"]] == [0, 10]
+    assert [s.start for s in merge([a, b], "reviewer", "b")["t"]] == [0, 20]
+    other_task = _ann("a", (30, 35, "credential"), task="t2")  # same file name, another task
+    units = units_from_annotations([a, other_task])
+    assert {(u.task_id, u.value) for u in units} == {("t", "abcde"), ("t", "klmno"), ("t2", "EFGHI")}
+    report = agreement_report([a, b, c])
+    pairs = {tuple(p["annotators"]): p for p in report["pairs"]}
+    assert pairs[("a", "c")]["span_f1"] == 1.0 and pairs[("a", "c")]["kappa"] == 1.0
+    assert pairs[("a", "b")]["span_f1"] == 0.5
+    assert span_f1(set(), set()) == 1.0
+
+
+def test_labeling_config_has_every_dimension():
+    config = label_config()
+    for dim in load_taxonomy().dimensions:
+        assert f'<Label value="{dim}"' in config
+    assert 'perRegion="true"' in config and 'granularity="symbol"' in config

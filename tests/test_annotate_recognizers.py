@@ -1,0 +1,113 @@
+"""Every recognizer family: what it must find (exact span) and look-alikes it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, FAMILIES, default_registry
+from ec2audit.annotate.recognizers.base import luhn_ok
+from ec2audit.annotate.recognizers.zh_pii import resident_id_ok
+from ec2audit.taxonomy import load_taxonomy
+
+
+def _resident_id(body17: str) -> str:
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    return body17 + "10X98765432"[sum(int(d) * w for d, w in zip(body17, weights, strict=True)) % 11]
+
+
+def _luhn(prefix15: str) -> str:
+    return next(prefix15 + d for d in "0123456789" if luhn_ok(prefix15 + d))
+
+
+GOOD_ID = _resident_id("11010519880315341")
+BAD_ID = GOOD_ID[:-1] + ("0" if GOOD_ID[-1] != "0" else "1")
+GOOD_CARD = _luhn("622848001234567")
+BAD_CARD = GOOD_CARD[:-1] + str((int(GOOD_CARD[-1]) + 1) % 10)
+
+HITS = [
+    ("secrets", "OPENAI_API_KEY=sk-proj-abcD3fGhIjkLmn0pQrStUvWx12 in .env", "sk-proj-abcD3fGhIjkLmn0pQrStUvWx12"),
+    ("secrets", "key sk-ant-api03-Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE then",
+     "sk-ant-api03-Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE"),
+    ("secrets", "aws_access_key_id AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
+    ("secrets", "push with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 now", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+    ("secrets", "SLACK=xoxb-1234567890-ab12cd34ef56", "xoxb-1234567890-ab12cd34ef56"),
+    ("secrets", "auth eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVPmB92K27uhbUJU1p1r",
+     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVPmB92K27uhbUJU1p1r"),
+    ("secrets", "x\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\n",
+     "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----"),
+    ("secrets", "db:\n  password: Tr0ub4dor&3x\n", "Tr0ub4dor&3x"),
+    ("secrets", "数据库密码：Xk82!mq9Lz", "Xk82!mq9Lz"),
+    ("secrets", "GET /api?user=7&session=sess_25JGj0k7cPktV7ddLIDBevTX HTTP/1.1", "sess_25JGj0k7cPktV7ddLIDBevTX"),
+    ("contact", "write to dana.w+ops@mail.example.co.uk today", "dana.w+ops@mail.example.co.uk"),
+    ("contact", "call (954) 467-6374 after 5", "(954) 467-6374"),
+    ("contact", "call 415-555-0132.", "415-555-0132"),
+    ("zh_pii", "请联系手机 139-2288-3366 确认", "139-2288-3366"),
+    ("zh_pii", "手机13922883366。", "13922883366"),
+    ("zh_pii", f"身份证号{GOOD_ID}，", GOOD_ID),
+    ("zh_pii", "姓名：李颖\n", "李颖"),
+    ("zh_pii", "请转告张伟先生明天开会", "张伟"),
+    ("finance", f"银行卡 {GOOD_CARD} 已绑定", GOOD_CARD),
+    ("finance", "card 6228 4800 1234 5678 9 expired", None),  # grouped, 17 digits: only if Luhn-valid
+    ("finance", "年薪¥350,000，奖金", "¥350,000"),
+    ("finance", "预算320万元。", "320万元"),
+    ("finance", "raise to $3.2 million next year", "$3.2 million"),
+    ("health", "Diagnosed with type 2 diabetes last year.", "type 2 diabetes"),
+    ("health", "history of asthma with allergic rhinitis;", "asthma with allergic rhinitis"),
+    ("health", "患者确诊重度抑郁症，", "重度抑郁症"),
+    ("health", "He is HIV positive and has AIDS.", "HIV"),
+    ("network", "connect to 10.20.30.40:5432", "10.20.30.40"),
+    ("network", "ssh ops@db01.prod.internal", "db01.prod.internal"),
+    ("network", "url http://payments.svc.cluster.local/api", "payments.svc.cluster.local"),
+    ("location", "Ship to 1777 Kramer Court, Johnsonfurt, NE 80119 by Friday",
+     "1777 Kramer Court, Johnsonfurt, NE 80119"),
+    ("location", "office: 12 Main Street, Apt 4", "12 Main Street, Apt 4"),
+    ("location", "寄到北京市朝阳区建国路88号，谢谢", "北京市朝阳区建国路88号"),
+]
+
+NEAR_MISSES = [
+    ("secrets", "we use sk-learn-compatible-pipelines-everywhere in prose"),
+    ("secrets", "the sk- prefix marks OpenAI keys"),
+    ("secrets", "password: ********\npassword = ${DB_PASSWORD}\npassword: <your password>\npassword: changeme"),
+    ("secrets", "AKIA1234 is too short"),
+    ("secrets", "eyJhbGciOi.notajwt.atall"),
+    ("contact", "see @handle, a@b, version 1.2.3-4567 and 2024-03-02 and 12.345.6789.0"),
+    ("secrets", "session=short and sess_aaaaaaaaaaaaaaaaaaaa"),
+    ("zh_pii", "order 12345678901234 and 10086123456 and 13922883366123"),
+    ("zh_pii", f"身份证号{BAD_ID}，"),  # 18 digits, bad checksum
+    ("zh_pii", "王先生和李经理说"),  # a surname alone is not a name
+    ("finance", f"order id {BAD_CARD}"),  # 16 digits, not Luhn-valid
+    ("finance", "咖啡¥25，lunch $12, 3 元"),
+    ("finance", "1111 1111 1111 1111"),
+    ("health", "The tool aids debugging; a healthy service; a tropical depression."),
+    ("health", "health check passed"),
+    ("network", "8.8.8.8 and 192.168.1.256 and version 10.1.2.3.4 and 10.20.30"),
+    ("network", "see example.com and user@corp"),
+    ("location", "We shipped 3 Big Apples; in 2024 Revenue grew"),
+    ("location", "市场部讨论路线图，城市道路"),
+]
+
+
+@pytest.mark.parametrize("family,text,expected", HITS, ids=[f"{f}:{e}" for f, _, e in HITS])
+def test_recognizer_finds(family, text, expected):
+    spans = [text[m.start:m.end] for m in default_registry([family]).analyze(text)]
+    if expected is None:
+        assert spans == [] or all(luhn_ok(s) for s in spans)
+    else:
+        assert expected in spans
+
+
+@pytest.mark.parametrize("family,text", NEAR_MISSES, ids=[f"{f}-{i}" for i, (f, _) in enumerate(NEAR_MISSES)])
+def test_recognizer_ignores_near_misses(family, text):
+    assert [text[m.start:m.end] for m in default_registry([family]).analyze(text)] == []
+
+
+def test_checksums():
+    assert resident_id_ok(GOOD_ID) and not resident_id_ok(BAD_ID)
+    assert luhn_ok(GOOD_CARD) and not luhn_ok(BAD_CARD)
+
+
+def test_every_entity_maps_to_a_taxonomy_dimension():
+    dims = set(load_taxonomy().dimensions)
+    assert set(ENTITY_DIMENSIONS.values()) <= dims
+    for module in FAMILIES.values():
+        assert module.RECOGNIZERS, module.__name__
