@@ -132,13 +132,13 @@ def _serve(model: str, port: int, n_ctx: int, threads: int) -> None:
     params.hostnames = ["127.0.0.1"]
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = threads
     params.use_jinja = True
-    server = xllamacpp.Server(params)  # returns once /health answers; serves on its own threads
+    parent = os.getppid()
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    try:
-        while True:
-            time.sleep(3600)
-    finally:
-        del server
+    server = xllamacpp.Server(params)  # returns once /health answers; serves on its own threads
+    while os.getppid() == parent:  # the parent died without stopping us: do not linger
+        time.sleep(1)
+    del server
+    os._exit(0)
 
 
 if __name__ == "__main__":

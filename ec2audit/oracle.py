@@ -65,15 +65,16 @@ def serve_service(service_py: Path, log_path: Path) -> Iterator[str]:
         sock.close()
 
 
-def _substitute(value, url: str | None):
+def substitute(value, url: str | None):
+    """Oracle arguments with `{service_url}` filled in (the task's mock service, started per episode)."""
     if url is None:
         return value
     if isinstance(value, str):
         return value.replace("{service_url}", url)
     if isinstance(value, list):
-        return [_substitute(v, url) for v in value]
+        return [substitute(v, url) for v in value]
     if isinstance(value, dict):
-        return {k: _substitute(v, url) for k, v in value.items()}
+        return {k: substitute(v, url) for k, v in value.items()}
     return value
 
 
@@ -91,7 +92,7 @@ def apply_steps(steps: list[dict], workspace: Path, service_url: str | None = No
     results = []
     env = dict(os.environ, **({"EC2_SERVICE_URL": service_url} if service_url else {}))
     for i, step in enumerate(steps):
-        tool, args = step["tool"], _substitute(step["arguments"], service_url)
+        tool, args = step["tool"], substitute(step["arguments"], service_url)
         where = f"step {i} ({tool})"
         if tool == "exec":
             cwd = _inside(workspace, args.get("workdir", "."))

@@ -1,0 +1,1 @@
+"""The benchmark runner: OpenClaw episodes behind a strategy gateway, every cloud payload audited."""

@@ -1,0 +1,186 @@
+"""One episode: a task under one strategy, run by OpenClaw through the gateway, then scored and audited.
+
+The episode's folder holds everything it produced (workspace copy, OpenClaw state, envelope, logs);
+`record.json` is written last and atomically, so a folder without it is an unfinished episode that a
+resumed run redoes. Failures of OpenClaw or of a model endpoint end the episode with a status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ec2audit.audit import audit
+from ec2audit.files import open_private, write_table
+from ec2audit.intercept.store import RecordStore
+from ec2audit.payloads import payload_from_record
+from ec2audit.run.gateway import EpisodeState, Gateway
+from ec2audit.run.openclaw import prepare, run_agent
+from ec2audit.run.oracle_model import OracleModel
+from ec2audit.run.routers import parse_router
+from ec2audit.run.sandbox import Sandbox
+from ec2audit.tasks import Task
+
+EDGE_CONTROLLED = ("edge-delegate", "edge-advice")
+PASS_AT = 0.7
+RECORD = "record.json"
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    task_id: str
+    strategy: str
+    run_index: int
+    router: str | None = None
+    cloud_context: str = "full"
+
+    @property
+    def variant(self) -> str:
+        """The strategy as results group it: router or cloud context included."""
+        if self.router:
+            return f"{self.strategy}[{self.router}]"
+        if self.strategy in EDGE_CONTROLLED:
+            return f"{self.strategy}[{self.cloud_context}]"
+        return self.strategy
+
+    @property
+    def episode_id(self) -> str:
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", self.variant.replace("[", ".").rstrip("]"))
+        return f"{self.task_id}.{slug}.r{self.run_index}"
+
+
+@dataclass
+class EpisodeContext:
+    """What every episode of a run shares."""
+
+    run_dir: Path
+    gateway: Gateway
+    gateway_url: str
+    store: RecordStore
+    sandbox: Sandbox | None
+    edge_name: str
+    cloud_name: str
+    oracles: list[OracleModel] = field(default_factory=list)
+    timeout: int | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+def episode_dir(run_dir: Path, spec: EpisodeSpec) -> Path:
+    return run_dir / "episodes" / spec.episode_id
+
+
+def finished_record(run_dir: Path, spec: EpisodeSpec) -> dict | None:
+    path = episode_dir(run_dir, spec) / RECORD
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
+    """Run, score and audit one episode; returns (and stores) its record."""
+    eid = spec.episode_id
+    folder = episode_dir(ctx.run_dir, spec)
+    workspace = prepare(folder, task.workspace)
+    routers = {}
+    if spec.strategy == "query-router":
+        routers["task_router"] = parse_router(spec.router, eid)
+    elif spec.strategy == "step-router":
+        routers["step_router"] = parse_router(spec.router, eid, step=True)
+    state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, **routers)
+    for oracle in ctx.oracles:
+        oracle.register(eid, task.oracle)
+    service_log = folder / "service.log" if task.service else None
+    started = time.monotonic()
+    try:
+        with contextlib.ExitStack() as stack:
+            env, instruction = {}, task.instruction
+            if task.service:
+                from ec2audit.oracle import serve_service
+
+                url = stack.enter_context(serve_service(task.service, service_log))
+                env["EC2_SERVICE_URL"], instruction = url, instruction.replace("{service_url}", url)
+            state.instruction = instruction
+            ctx.gateway.open(state)
+            result = run_agent(folder, instruction, f"{ctx.gateway_url}/e/{eid}/v1", ctx.timeout or task.timeout,
+                               ctx.sandbox, env, ctx.cancel, stop=lambda: bool(state.errors))
+    finally:
+        ctx.gateway.close(eid)
+        for oracle in ctx.oracles:
+            oracle.unregister(eid)
+    duration = time.monotonic() - started
+    if state.errors:
+        status = "model_error"
+    elif result.timed_out:
+        status = "timeout"
+    elif result.exit_code == 0 and (result.envelope or {}).get("ok"):
+        status = "ok"
+    else:
+        status = "crash"
+    try:
+        check = task.check(workspace, service_log)
+        completion, criteria = check.completion, check.criteria
+    except Exception as exc:  # a checker crash scores 0 and says why; it never stops the run
+        completion, criteria = 0.0, {"checker_error": f"{type(exc).__name__}: {exc}"}
+    cloud = ctx.store.records(eid)
+    findings, exposure, by_dimension, leaked = audit_episode(task, eid, cloud)
+    write_table(findings, folder / "findings.parquet")
+    edge_in = sum(c["input_tokens"] for c in state.edge_calls)
+    edge_out = sum(c["output_tokens"] for c in state.edge_calls)
+    params = ctx.gateway.edge.params
+    costs = [r.get("cost_usd") for r in cloud]
+    record = {
+        "episode_id": eid, "task_id": task.id, "scenario": task.scenario, "strategy": spec.strategy,
+        "variant": spec.variant, "router": spec.router, "cloud_context": spec.cloud_context
+        if spec.strategy in EDGE_CONTROLLED else None, "edge_model": ctx.edge_name, "cloud_model": ctx.cloud_name,
+        "run_index": spec.run_index, "status": status, "completion": completion,
+        "criteria": json.dumps(criteria, ensure_ascii=False), "passed": completion >= PASS_AT,
+        "cloud_calls": len(cloud), "cloud_input_tokens": sum(r.get("input_tokens") or 0 for r in cloud),
+        "cloud_cached_tokens": sum(r.get("cached_tokens") or 0 for r in cloud),
+        "cloud_output_tokens": sum(r.get("output_tokens") or 0 for r in cloud),
+        "cloud_usd": None if any(c is None for c in costs) else float(sum(costs)),
+        "edge_calls": len(state.edge_calls), "edge_input_tokens": edge_in, "edge_output_tokens": edge_out,
+        "edge_flops": 2.0 * params * (edge_in + edge_out) if params else None,
+        "exposure": exposure, "exposure_by_dimension": json.dumps(by_dimension),
+        "leaked_units": json.dumps(leaked, ensure_ascii=False), "routes": json.dumps(state.routes),
+        "asks": state.asks, "exit_code": result.exit_code, "error": "; ".join(state.errors) or
+        (None if status == "ok" else result.stderr_tail[-500:]), "duration_s": round(duration, 3),
+        "openclaw_s": round(result.duration_s, 3),
+        "openclaw_startup_s": round(state.first_request_at - started, 3) if state.first_request_at else None,
+    }
+    tmp = folder / (RECORD + ".tmp")
+    with open_private(tmp, "w", encoding="utf-8") as out:
+        json.dump(record, out, ensure_ascii=False, indent=1)
+    os.replace(tmp, folder / RECORD)
+    return record
+
+
+def audit_episode(task: Task, eid: str, cloud: list[dict]):
+    """Findings frame, exposure, exposure per dimension and the leaked units (with the first call)."""
+    payloads = [payload_from_record({"id": r["id"], "episode": eid, "task_id": task.id, "request": r["request"]},
+                                    r["id"]) for r in cloud if isinstance(r.get("request"), dict)]
+    result = audit(payloads, task.units)
+    findings = result.findings_frame()
+    if not task.units:
+        return findings, None, {}, []
+    dims = sorted({u.dimension for u in task.units})
+    exposure, by_dimension = 0.0, dict.fromkeys(dims, 0.0)
+    if payloads:
+        exposure = float(result.exposure()["exposure"][0])
+        for row in result.exposure_by_dimension().iter_rows(named=True):
+            by_dimension[row["dimension"]] = float(row["exposure"])
+    call_index = {p.id: i for i, p in enumerate(payloads)}
+    best: dict[str, dict] = {}
+    first: dict[str, int] = {}
+    for row in findings.sort(["grade", "payload_id"], descending=[True, False]).iter_rows(named=True):
+        unit, call = row["unit_id"], call_index[row["payload_id"]]
+        first[unit] = min(first.get(unit, call), call)
+        if unit not in best:
+            best[unit] = {k: row[k] for k in ("unit_id", "dimension", "grade", "payload_id", "origin",
+                                              "message_index", "detector", "start", "end", "matched_text")}
+    for unit, item in best.items():
+        item["first_call"] = first[unit]
+    return findings, exposure, by_dimension, sorted(best.values(), key=lambda u: (u["first_call"], u["unit_id"]))

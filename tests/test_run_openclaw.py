@@ -1,0 +1,218 @@
+"""Acceptance: `ec2audit run` drives real OpenClaw (sandboxed) through the strategy gateway.
+
+OpenClaw costs ~20 s of CPU per episode, so one module-scoped run covers three annotated tasks (from
+three scenarios, exercising read, write, edit, exec and a mock service) under all six strategies,
+and every assertion reads its results. Edge and cloud are the scripted oracle stand-ins; the checkers,
+the interceptor, the audit and OpenClaw are real.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.intercept.store import RecordStore
+from ec2audit.tasks import load_suite
+
+STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-delegate", "edge-advice")
+EDGE_PARAMS = 135e6
+
+
+def _read_share(task) -> float:
+    """Weight share of the task's units that sit in files its oracle reads whole."""
+    reads = {s["arguments"]["path"] for s in task.oracle["steps"]
+             if s["tool"] == "read" and not {"limit", "offset"} & set(s["arguments"])}
+    total = sum(u.weight for u in task.units)
+    return sum(u.weight for u in task.units if u.source and u.source.file in reads) / total if total else 0.0
+
+
+def _pick_tasks() -> list:
+    """The shortest annotated task of three scenarios whose oracle reads files holding most unit weight."""
+    chosen = []
+    for scenario in ("office", "automation", "devops"):
+        candidates = [t for t in load_suite("tasks", scenario) if t.annotated and _read_share(t) > 0.6]
+        chosen.append(min(candidates, key=lambda t: (len(t.oracle["steps"]), t.id)))
+    return chosen
+
+
+def _invoke(args: list[str]):
+    return CliRunner().invoke(main, ["run", "--edge", "oracle", "--edge-params", str(EDGE_PARAMS), *args],
+                              catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return _pick_tasks()
+
+
+@pytest.fixture(scope="module")
+def main_run(tmp_path_factory, tasks):
+    out = tmp_path_factory.mktemp("run") / "all"
+    args = ["--strategy", "all", "--tasks", ",".join(t.id for t in tasks), "--router", "fixed:cloud",
+            "--step-router", "random:0.5", "--parallel", "2", "--out", str(out)]
+    result = _invoke(args)
+    frame = pl.read_parquet(out / "episodes.parquet")
+    return args, result, out, frame
+
+
+def _row(frame: pl.DataFrame, task_id: str, strategy: str) -> dict:
+    rows = frame.filter((pl.col("task_id") == task_id) & (pl.col("strategy") == strategy)).to_dicts()
+    assert len(rows) == 1
+    return rows[0]
+
+
+def test_every_strategy_completes_every_task_where_the_oracle_acts(main_run, tasks):
+    _, result, _, frame = main_run
+    assert result.exit_code == 0, result.output
+    assert frame.height == len(tasks) * len(STRATEGIES)
+    assert set(frame["status"]) == {"ok"}
+    assert frame["completion"].to_list() == [1.0] * frame.height
+    assert "oracle-stand-in" in result.output and "stand-in" in frame["cloud_model"][0]
+
+
+def test_edge_only_sends_nothing_to_the_cloud(main_run, tasks):
+    frame = main_run[3]
+    for task in tasks:
+        row = _row(frame, task.id, "edge-only")
+        assert row["cloud_calls"] == row["cloud_input_tokens"] == row["cloud_output_tokens"] == 0
+        assert row["exposure"] == 0 and json.loads(row["leaked_units"]) == []
+        assert row["edge_calls"] > 0
+
+
+def test_cloud_only_exposes_most_of_what_the_oracle_reads(main_run, tasks):
+    frame, out = main_run[3], main_run[2]
+    for task in tasks:
+        row = _row(frame, task.id, "cloud-only")
+        assert row["exposure"] > 0.5 and row["edge_calls"] == 0
+        leaked = json.loads(row["leaked_units"])
+        assert any(item["origin"] == "tool_result" for item in leaked)
+        unit_ids = {u.id for u in task.units}
+        assert {item["unit_id"] for item in leaked} <= unit_ids
+    findings = pl.read_parquet(out / "findings.parquet")
+    assert set(findings["group"]) >= {_row(frame, t.id, "cloud-only")["episode_id"] for t in tasks}
+
+
+def test_query_router_with_a_fixed_route_equals_the_matching_baseline(main_run, tasks):
+    frame = main_run[3]
+    for task in tasks:
+        routed, baseline = _row(frame, task.id, "query-router"), _row(frame, task.id, "cloud-only")
+        assert json.loads(routed["routes"]) == json.loads(baseline["routes"])
+        assert set(json.loads(routed["routes"])) == {"cloud"}
+        assert routed["cloud_calls"] == baseline["cloud_calls"]
+        assert routed["exposure"] == pytest.approx(baseline["exposure"])
+
+
+def test_step_router_mixes_sides_and_only_cloud_steps_are_audited(main_run):
+    frame = main_run[3].filter(pl.col("strategy") == "step-router")
+    routes = [r for row in frame["routes"] for r in json.loads(row)]
+    assert {"edge", "cloud"} == set(routes)
+    for row in frame.to_dicts():
+        assert row["cloud_calls"] == json.loads(row["routes"]).count("cloud")
+
+
+def test_delegate_and_advice_really_ask_the_cloud(main_run, tasks):
+    frame, out = main_run[3], main_run[2]
+    store = RecordStore(out / "cloud.sqlite")
+    for strategy in ("edge-delegate", "edge-advice"):
+        for task in tasks:
+            row = _row(frame, task.id, strategy)
+            assert row["asks"] > 0 and row["cloud_calls"] == row["asks"]
+            requests = [r["request"] for r in store.records(row["episode_id"])]
+            assert len(requests) == row["asks"]
+            assert all("Question from the edge agent" in json.dumps(r["messages"]) for r in requests)
+            if strategy == "edge-advice":
+                assert all("tools" not in r for r in requests)
+
+
+def test_tokens_usd_and_flops_are_recorded_and_add_up(main_run):
+    out, frame = main_run[2], main_run[3]
+    store = RecordStore(out / "cloud.sqlite")
+    summary = json.loads((out / "summary.json").read_text())
+    for row in frame.to_dicts():
+        records = store.records(row["episode_id"])
+        assert row["cloud_input_tokens"] == sum(r["input_tokens"] for r in records)
+        assert row["cloud_output_tokens"] == sum(r["output_tokens"] for r in records)
+        assert row["cloud_usd"] == pytest.approx(sum(r["cost_usd"] for r in records))
+        assert row["edge_flops"] == 2 * EDGE_PARAMS * (row["edge_input_tokens"] + row["edge_output_tokens"])
+        assert (row["cloud_usd"] > 0) == (row["cloud_calls"] > 0)
+    for variant, s in summary.items():
+        rows = frame.filter(pl.col("variant") == variant)
+        assert s["cloud_input_tokens"] == rows["cloud_input_tokens"].sum()
+        assert math.isclose(s["cloud_usd"], rows["cloud_usd"].sum())
+        assert math.isclose(s["edge_flops"], rows["edge_flops"].sum())
+        assert s["completion_mean"] == 1.0 and s["pass_hat_k"] == 1.0
+    assert json.loads((out / "run.json").read_text())["cloud"]["name"].startswith("oracle-stand-in")
+
+
+def test_episode_folders_keep_openclaw_outputs(main_run):
+    out, frame = main_run[2], main_run[3]
+    folder = out / "episodes" / frame["episode_id"][0]
+    envelope = json.loads((folder / "stdout.json").read_text())
+    assert envelope["ok"] is True and envelope["provider"] == "ec2gw"
+    assert (folder / "state/agents/main/agent/openclaw-agent.sqlite").is_file()
+    assert json.loads((folder / "openclaw.json").read_text())["models"]["mode"] == "replace"
+    assert oct((out / "cloud.sqlite").stat().st_mode & 0o777) == "0o600"
+
+
+def test_rerunning_the_same_command_resumes(main_run):
+    args, _, out, frame = main_run
+    (out / "episodes.parquet").unlink()
+    again = _invoke(args)
+    assert again.exit_code == 0
+    assert "0 run, 18 resumed" in again.output
+    assert pl.read_parquet(out / "episodes.parquet").sort("episode_id").equals(frame.sort("episode_id"))
+
+
+def test_cloud_context_decides_exposure(main_run, tasks, tmp_path):
+    task = tasks[0]
+    out = tmp_path / "query"
+    result = _invoke(["--strategy", "edge-delegate", "--strategy", "edge-advice", "--tasks", task.id,
+                      "--cloud-context", "query", "--parallel", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    query = pl.read_parquet(out / "episodes.parquet")
+    for strategy in ("edge-delegate", "edge-advice"):
+        narrow, full = _row(query, task.id, strategy), _row(main_run[3], task.id, strategy)
+        assert narrow["completion"] == 1.0 and narrow["asks"] > 0
+        assert full["exposure"] > 0 and narrow["exposure"] < full["exposure"]
+
+
+def test_failures_end_the_episode_with_a_status_never_the_run(tasks, tmp_path):
+    task = tasks[0]
+    gives_up = CliRunner().invoke(main, ["run", "--edge", "oracle:gives-up", "--strategy", "edge-only",
+                                         "--tasks", task.id, "--out", str(tmp_path / "gives-up")])
+    dead = CliRunner().invoke(main, ["run", "--edge", "http://127.0.0.1:9/v1", "--edge-model", "gone",
+                                     "--strategy", "edge-only", "--tasks", task.id, "--out", str(tmp_path / "dead")])
+    quit_row = pl.read_parquet(tmp_path / "gives-up" / "episodes.parquet").to_dicts()[0]
+    assert gives_up.exit_code == 0 and quit_row["status"] == "ok" and quit_row["completion"] < 0.7
+    dead_row = pl.read_parquet(tmp_path / "dead" / "episodes.parquet").to_dicts()[0]
+    assert dead.exit_code == 1 and dead_row["status"] == "model_error" and "gone" in dead_row["error"]
+
+
+def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_path):
+    out = tmp_path / "interrupted"
+    ec2audit = str(Path(sys.executable).parent / "ec2audit")
+    process = subprocess.Popen([ec2audit, "run", "--edge", "oracle", "--strategy",
+                                "edge-only", "--tasks", tasks[0].id, "--out", str(out)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    started = out / "episodes" / f"{tasks[0].id}.edge-only.r0" / "stderr.log"
+    while not started.exists() and process.poll() is None:
+        time.sleep(0.2)
+    time.sleep(2)  # OpenClaw is starting inside its sandbox
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 130, output
+    assert "re-run the command to resume" in output
+    assert pl.read_parquet(out / "episodes.parquet").height == 0
+    assert not list(out.glob("episodes/*/record.json"))
+    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert str(out) not in running  # no OpenClaw (or sandbox) left behind
