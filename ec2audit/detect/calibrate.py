@@ -1,0 +1,323 @@
+"""Calibrate the semantic tier and the judge on a labelled set; measure every tier on held-out data.
+
+The set (`judges/calibration/`) holds (unit, text, grade, kind) examples split into dev and test.
+On dev we choose the semantic window and thresholds that maximise F1; on test we report precision,
+recall and F1 (bootstrap 95 % CIs) per tier, per kind and per language, the confusion of grades and
+what the judge cost. The chosen settings go to `judges/calibration.toml`, which later audits read.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.finding import MOSTLY
+from ec2audit.detect.judge import GRADES, Judge
+from ec2audit.detect.semantic import DEFAULT_BATCH, SemanticTier
+from ec2audit.errors import InputError
+from ec2audit.units import Unit, make_unit
+
+ROOT = Path(__file__).resolve().parents[2] / "judges"
+DEFAULT_SET = ROOT / "calibration"
+DEFAULT_OUTPUT = ROOT / "calibration.toml"
+WINDOWS = (96, 192, 384)
+TIERS = ("exact+partial", "semantic", "judge", "cascade")
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str
+    unit: Unit
+    text: str
+    grade: float
+    kind: str
+    lang: str
+
+    @property
+    def positive(self) -> bool:
+        return self.grade > 0
+
+
+def read_split(path: str | Path) -> list[Example]:
+    path = Path(path)
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            out.append(Example(row["id"], make_unit(row["unit"]), row["text"], float(row["grade"]),
+                               row["kind"], row["lang"]))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"not a calibration example ({exc})", file=str(path), line=number) from None
+        except InputError as exc:
+            raise InputError(exc.reason, file=str(path), line=number, field=exc.field) from None
+    return out
+
+
+# --- metrics ---------------------------------------------------------------------------------------
+
+def prf(gold: Sequence[bool], pred: Sequence[bool]) -> tuple[float, float, float]:
+    tp = sum(g and p for g, p in zip(gold, pred, strict=True))
+    fp = sum(p and not g for g, p in zip(gold, pred, strict=True))
+    fn = sum(g and not p for g, p in zip(gold, pred, strict=True))
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def bootstrap(gold: Sequence[bool], pred: Sequence[bool], rounds: int = 1000, seed: int = 0) -> dict:
+    """Precision, recall, F1 with percentile 95 % CIs over resampled examples."""
+    rng = random.Random(seed)
+    n = len(gold)
+    samples = []
+    for _ in range(rounds):
+        idx = [rng.randrange(n) for _ in range(n)]
+        samples.append(prf([gold[i] for i in idx], [pred[i] for i in idx]))
+    out = {}
+    for k, name in enumerate(("precision", "recall", "f1")):
+        values = sorted(s[k] for s in samples)
+        out[name] = round(prf(gold, pred)[k], 4)
+        out[f"{name}_ci"] = [round(values[int(0.025 * rounds)], 4), round(values[int(0.975 * rounds) - 1], 4)]
+    return out
+
+
+def best_threshold(scores: Sequence[float], gold: Sequence[bool], base: Sequence[bool] | None = None
+                   ) -> tuple[float, float]:
+    """Threshold on `scores` maximising F1 of (base or score ≥ t); ties go to the higher threshold."""
+    base = base or [False] * len(scores)
+    best = (-1.0, 1.0)
+    for t in sorted({round(s, 3) for s in scores}):
+        pred = [b or s >= t for b, s in zip(base, scores, strict=True)]
+        f1 = prf(gold, pred)[2]
+        if f1 >= best[0]:
+            best = (f1, t)
+    return best[1], best[0]
+
+
+# --- running the tiers over examples -----------------------------------------------------------------
+
+@dataclass
+class Scored:
+    """Every tier's grade for one list of examples."""
+
+    examples: list[Example]
+    string: list[float] = field(default_factory=list)
+    semantic: dict[int, list[float]] = field(default_factory=dict)  # window → score per example
+    judge: dict[int, float] = field(default_factory=dict)  # example index → judge grade
+
+
+def _units(examples: Sequence[Example]) -> tuple[list[Unit], list[int]]:
+    index: dict[str, int] = {}
+    units: list[Unit] = []
+    owners = []
+    for ex in examples:
+        key = ex.unit.model_dump_json()
+        if key not in index:
+            index[key] = len(units)
+            units.append(ex.unit.model_copy(update={"task_id": f"u{len(units)}"}))
+        owners.append(index[key])
+    return units, owners
+
+
+def score_examples(examples: list[Example], windows: Sequence[int] = WINDOWS,
+                   batch_size: int = DEFAULT_BATCH) -> Scored:
+    """Exact/partial grades and semantic scores (for each window size) of every example."""
+    units, owners = _units(examples)
+    cascade = Cascade(units)
+    scored = Scored(examples)
+    for ex, owner in zip(examples, owners, strict=True):
+        hits = cascade.scan_text(ex.text, {owner})
+        scored.string.append(max((h.grade for h in hits), default=0.0))
+    tier = SemanticTier(units, batch_size=batch_size)
+    for w in windows:
+        matches = tier.score([ex.text for ex in examples], [[o] for o in owners], window=w)
+        scored.semantic[w] = [m[0].score for m in matches]
+    return scored
+
+
+def run_judge(judge: Judge, scored: Scored, indices: Sequence[int],
+              on_call: Callable[[], None] | None = None) -> None:
+    requests = [(scored.examples[i].text, [scored.examples[i].unit]) for i in indices]
+    for i, verdicts in zip(indices, judge.judge(requests, on_call), strict=True):
+        scored.judge[i] = verdicts[0].grade
+
+
+@dataclass
+class Settings:
+    window: int
+    threshold: float  # semantic tier alone: score ≥ threshold → leak (graded 0.7)
+    shortlist: float  # cascade: undecided pairs at or above go to the judge
+    batch_size: int = DEFAULT_BATCH
+
+
+def choose_settings(dev: Scored, shortlisted_by_judge: bool) -> tuple[Settings, dict]:
+    gold = [ex.positive for ex in dev.examples]
+    string_pos = [g > 0 for g in dev.string]
+    by_window = {w: best_threshold(scores, gold) for w, scores in dev.semantic.items()}
+    window = max(by_window, key=lambda w: (by_window[w][1], -w))
+    threshold = by_window[window][0]
+    scores = dev.semantic[window]
+    if shortlisted_by_judge and dev.judge:
+        # The cascade's F1 as a function of the shortlist threshold, given the judge's verdicts.
+        candidates = sorted({round(scores[i], 3) for i in dev.judge}) or [threshold]
+        best = (-1.0, threshold)
+        for t in candidates:
+            pred = [string_pos[i] or (scores[i] >= t and dev.judge.get(i, 0.0) > 0) for i in range(len(gold))]
+            f1 = prf(gold, pred)[2]
+            if f1 > best[0]:  # ties keep the lower threshold: more recall for the same F1
+                best = (f1, t)
+        shortlist = best[1]
+    else:
+        shortlist = threshold
+    dev_report = {"semantic_f1_by_window": {str(w): {"threshold": t, "f1": round(f, 4)}
+                                            for w, (t, f) in by_window.items()}}
+    return Settings(window, threshold, shortlist), dev_report
+
+
+def predictions(scored: Scored, settings: Settings) -> dict[str, list[float | None]]:
+    """Predicted grade per tier; None where the judge did not see the example (left out by --limit)."""
+    scores = scored.semantic[settings.window]
+    n = len(scored.examples)
+    out: dict[str, list[float | None]] = {
+        "exact+partial": list(scored.string),
+        "semantic": [MOSTLY if s >= settings.threshold else 0.0 for s in scores],
+        "judge": [scored.judge.get(i) for i in range(n)],
+    }
+    cascade: list[float | None] = []
+    for i in range(n):
+        if scored.string[i] > 0:
+            cascade.append(scored.string[i])
+        elif scores[i] < settings.shortlist:
+            cascade.append(0.0)
+        else:  # with no judge the semantic tier decides, as in `Cascade`
+            cascade.append(scored.judge.get(i) if scored.judge else MOSTLY)
+    out["cascade"] = cascade
+    if not scored.judge:
+        del out["judge"]
+    return out
+
+
+def evaluate(scored: Scored, settings: Settings, rounds: int = 1000) -> dict:
+    preds = predictions(scored, settings)
+    report: dict = {"tiers": {}, "by_kind": {}, "by_lang": {}, "confusion": {}}
+    for tier, grades in preds.items():
+        keep = [i for i, g in enumerate(grades) if g is not None]
+        if not keep:
+            continue
+        gold = [scored.examples[i].positive for i in keep]
+        pred = [grades[i] > 0 for i in keep]
+        report["tiers"][tier] = {"n": len(keep), **bootstrap(gold, pred, rounds)}
+        for attr, bucket in (("kind", "by_kind"), ("lang", "by_lang")):
+            groups: dict[str, list[int]] = defaultdict(list)
+            for i in keep:
+                groups[getattr(scored.examples[i], attr)].append(i)
+            for name, idx in sorted(groups.items()):
+                g = [scored.examples[i].positive for i in idx]
+                p = [grades[i] > 0 for i in idx]
+                precision, recall, f1 = prf(g, p)
+                accuracy = sum(a == b for a, b in zip(g, p, strict=True)) / len(idx)
+                report[bucket].setdefault(name, {})[tier] = {
+                    "n": len(idx), "f1": round(f1, 4), "recall": round(recall, 4), "accuracy": round(accuracy, 4)}
+        confusion = Counter((scored.examples[i].grade, _snap(grades[i])) for i in keep)
+        report["confusion"][tier] = {f"{g}": {f"{p}": confusion[(g, p)] for p in GRADES} for g in GRADES}
+    return report
+
+
+def _snap(grade: float) -> float:
+    return min(GRADES, key=lambda g: abs(g - grade))
+
+
+# --- files --------------------------------------------------------------------------------------------
+
+def write_calibration(path: str | Path, settings: Settings, meta: dict) -> Path:
+    path = Path(path)
+    lines = ["# Written by `ec2audit judge --calibrate`; read by `ec2audit judge` audits.",
+             "[semantic]", f"window = {settings.window}", f"threshold = {settings.threshold}",
+             f"shortlist = {settings.shortlist}", f"batch_size = {settings.batch_size}", "", "[calibrated]"]
+    for key, value in meta.items():
+        lines.append(f"{re.sub(r'[^A-Za-z0-9_-]', '_', key)} = {json.dumps(value, ensure_ascii=False)}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def read_calibration(path: str | Path = DEFAULT_OUTPUT) -> Settings:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))["semantic"]
+        return Settings(int(data["window"]), float(data["threshold"]), float(data["shortlist"]),
+                        int(data.get("batch_size", DEFAULT_BATCH)))
+    except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError) as exc:
+        raise InputError(f"not a calibration file ({exc}); run `ec2audit judge --calibrate`", file=str(path)) from None
+
+
+def markdown(report: dict) -> str:
+    out = [f"# Judge calibration — {report['calibrated']['date']}", "",
+           f"Set: `{report['calibrated']['set']}`; judge: `{report['calibrated']['judge_model']}` "
+           f"(prompt `{report['calibrated']['prompt']}`). Positive = grade > 0.", "",
+           "## Tiers on test", "", "| tier | n | precision | recall | F1 (95 % CI) |", "|---|---|---|---|---|"]
+    for tier, m in report["test"]["tiers"].items():
+        out.append(f"| {tier} | {m['n']} | {m['precision']:.3f} | {m['recall']:.3f} | "
+                   f"{m['f1']:.3f} [{m['f1_ci'][0]:.3f}, {m['f1_ci'][1]:.3f}] |")
+    for bucket, title in (("by_kind", "kind"), ("by_lang", "language")):
+        tiers = list(report["test"]["tiers"])
+        out += ["", f"## Accuracy by {title} (test)", "", f"| {title} | " + " | ".join(tiers) + " |",
+                "|---" * (len(tiers) + 1) + "|"]
+        for name, per in report["test"][bucket].items():
+            out.append(f"| {name} (n={next(iter(per.values()))['n']}) | "
+                       + " | ".join(f"{per[t]['accuracy']:.2f}" if t in per else "–" for t in tiers) + " |")
+    judge = report["judge_usage"]
+    if judge:
+        out += ["", "## Judge cost", "", f"calls {judge['calls']}, cached {judge['cached']}, prompt tokens "
+                f"{judge['prompt_tokens']}, completion tokens {judge['completion_tokens']}, retries "
+                f"{judge['retries']}, rejected verdicts {judge['rejected']}, USD {judge['usd']}"]
+    out += ["", "## Chosen settings", "", "```json", json.dumps(report["settings"], indent=1), "```"]
+    return "\n".join(out) + "\n"
+
+
+def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = None, seed: int = 0,
+              windows: Sequence[int] = WINDOWS, on_call: Callable[[], None] | None = None,
+              on_stage: Callable[[str, int], None] | None = None) -> tuple[Settings, dict]:
+    """Choose settings on dev, measure on test. `limit` samples that many examples per split."""
+    set_dir = Path(set_dir)
+    splits = {}
+    for split in ("dev", "test"):
+        examples = read_split(set_dir / f"{split}.jsonl")
+        if limit and limit < len(examples):
+            examples = random.Random(seed).sample(examples, limit)
+        splits[split] = examples
+    if on_stage:
+        on_stage("embedding", sum(len(v) for v in splits.values()))
+    dev, test = score_examples(splits["dev"], windows), score_examples(splits["test"], windows)
+    settings, dev_report = choose_settings(dev, shortlisted_by_judge=False)
+    if judge:
+        # Dev: judge what the string tiers leave undecided and the semantic tier does not rule out
+        # (lowest score among dev positives); test: judge everything, so the judge alone is measured too.
+        positives = [dev.semantic[settings.window][i] for i, ex in enumerate(dev.examples) if ex.positive]
+        floor = min(positives, default=0.0)
+        dev_idx = [i for i in range(len(dev.examples))
+                   if dev.string[i] == 0 and dev.semantic[settings.window][i] >= floor]
+        if on_stage:
+            on_stage("judging", len(dev_idx) + len(test.examples))
+        run_judge(judge, dev, dev_idx, on_call)
+        run_judge(judge, test, range(len(test.examples)), on_call)
+        settings, dev_report = choose_settings(dev, shortlisted_by_judge=True)
+    shown = set_dir.resolve()
+    shown = shown.relative_to(Path.cwd()) if shown.is_relative_to(Path.cwd()) else shown
+    report = {"calibrated": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "set": str(shown),
+                             "dev_examples": len(dev.examples), "test_examples": len(test.examples),
+                             "judge_model": judge.model if judge else "none",
+                             "prompt": judge.prompt.version if judge else "none"},
+              "settings": settings.__dict__, "dev": dev_report, "test": evaluate(test, settings),
+              "judge_usage": judge.usage.as_dict() if judge else {}}
+    return settings, report

