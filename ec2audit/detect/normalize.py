@@ -45,8 +45,7 @@ def fold(text: str) -> str:
 
 def normalize_text(text: str) -> str:
     """The text view: fold, then collapse whitespace runs to one space."""
-    folded = fold(text)
-    return _MULTI_SPACE.sub(" ", folded) if "  " in folded else folded
+    return TextView.of(text).text
 
 
 def digits_only(text: str) -> str:
@@ -93,16 +92,18 @@ class TextView:
 
     original: str
     text: str
+    folded: str = field(default="", repr=False)  # before whitespace collapsing
     _maps: tuple[_Breakpoints, _Breakpoints | None] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, original: str) -> TextView:
-        return cls(original, normalize_text(original))
+        folded = fold(original)
+        return cls(original, _MULTI_SPACE.sub(" ", folded) if "  " in folded else folded, folded)
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
         """Original offsets of a span of the normalised text (built on first use: matches are rare)."""
         if self._maps is None:
-            folded = fold(self.original)
+            folded = self.folded or fold(self.original)
             fold_map = _fold_map(self.original) if len(folded) != len(self.original) else None
             self._maps = (_removal_map(folded, _MULTI_SPACE, 1), fold_map)
         ws_map, fold_map = self._maps

@@ -36,6 +36,9 @@ cached_input = 0.25
 output = 15.00
 """
 ORACLE = "oracle"
+#: The default local edge serves SmolLM2's full 8K window: OpenClaw's system prompt and tool list
+#: alone take ~2.4K tokens, so 4K overflows after a few steps.
+EDGE_CONTEXT = 8192
 DEFAULT_TASK_ROUTER, DEFAULT_STEP_ROUTER = "random:0.5", "entropy:1.5"
 
 
@@ -138,7 +141,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         elif config.edge.url is None:
             from ec2audit.localmodel import LocalModelServer
 
-            server = LocalModelServer(config.edge.model)
+            server = LocalModelServer(config.edge.model, n_ctx=EDGE_CONTEXT)
             console.print("starting the local edge model (llama.cpp) …")
             base = server.start()
             stack.callback(server.stop)
