@@ -19,6 +19,7 @@ from functools import cache
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.workspace import Document, make_document
+from ec2audit.detect.compiled import PLACEHOLDER
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
 from ec2audit.units import Unit, make_unit
 
@@ -177,14 +178,11 @@ def _continues_number(text: str, start: int, end: int) -> bool:
     return bool(re.match(r"\.?\d", text[end:end + 2])) or bool(re.search(r"\d\.?$", text[max(0, start - 2):start]))
 
 
-_PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
-
-
 def _placeholder(value: str) -> bool:
     """Empty-looking values and redaction placeholders (`[API_KEY_001]`) are not data."""
     v = value.strip().lower()
     return (v in {"null", "none", "n/a", "na", "-", "true", "false", "unknown", "tbd"} or set(v) <= set("*x-#.")
-            or bool(_PLACEHOLDER.fullmatch(v)))
+            or bool(PLACEHOLDER.fullmatch(v)))
 
 
 def _resolve(found: list[Match], threshold: float) -> list[Match]:

@@ -15,7 +15,8 @@ from ec2audit.units import Unit
 #: Common English words: a unit whose value is one of them ("Will", "Rose") only counts with context.
 COMMON_WORDS = frozenset(w.lower() for w in _EnglishWords.word_list)
 _CONTEXT_WINDOW = 40
-_PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
+#: A redaction placeholder such as `[PHONE_001]`, in normalised (case-folded) text.
+PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
@@ -92,4 +93,4 @@ def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[C
 
 def placeholder_spans(view: TextView) -> list[tuple[int, int]]:
     """Spans of redaction placeholders `[PHONE_001]` in a view: protection, never leakage."""
-    return [m.span() for m in _PLACEHOLDER.finditer(view.text)] if "[" in view.text else []
+    return [m.span() for m in PLACEHOLDER.finditer(view.text)] if "[" in view.text else []
