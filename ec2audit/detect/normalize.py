@@ -48,10 +48,6 @@ def normalize_text(text: str) -> str:
     return TextView.of(text).text
 
 
-def digits_only(text: str) -> str:
-    return "".join(ch for ch in normalize_text(text) if ch.isdigit() or ch == "x")
-
-
 class _Breakpoints:
     """Piecewise-linear map from positions in a derived string to positions in its source."""
 
