@@ -57,7 +57,8 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
     Findings accumulate into `result` when given, so `on_payload` can read each payload's rows.
     """
     cascade = cascade or Cascade(units)
-    by_id = {u.id: u for u in units}
+    unit_columns = {u.id: {"task_id": u.task_id, "unit_id": u.id, "entity_id": u.entity_id, "field": u.field,
+                           "dimension": u.dimension, "weight": u.weight} for u in units}
     all_tasks = {u.task_id for u in units}
     result = result if result is not None else AuditResult(units)
     grades: dict[str, dict[str, float]] = defaultdict(dict)
@@ -71,11 +72,9 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
             seen = sent[group]
             kept = [(k, seg) for k, seg in kept if seg.text not in seen and not seen.add(seg.text)]
         for f in cascade.scan(Payload(payload.id, [seg for _, seg in kept], task_id=payload.task_id)):
-            unit = by_id[f.unit_id]
             k, seg = kept[f.segment]
             result.finding_rows.append({
-                "group": group, "task_id": unit.task_id, "unit_id": unit.id, "entity_id": unit.entity_id,
-                "field": unit.field, "dimension": unit.dimension, "weight": unit.weight,
+                "group": group, **unit_columns[f.unit_id],
                 "payload_id": f.payload_id, "segment": k, "message_index": seg.message_index,
                 "role": seg.role, "origin": seg.origin, "start": f.start, "end": f.end,
                 "matched_text": f.matched_text, "detector": f.detector, "grade": f.grade,

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ec2audit.detect.semantic import SemanticTier
 
 _CACHE_SIZE = 4096
-_JUDGE_MAX_CHARS = 3000  # text a judge call sees around the shortlisted windows
+_JUDGE_SPAN = 3  # a judge window spans at most this many semantic windows (plus margins)
 
 
 class Cascade:
@@ -43,6 +43,7 @@ class Cascade:
         self.exact = ExactDetector(compiled, index)
         self.partial = PartialDetector(compiled, index)
         self._index = index.build()
+        self._ids = [unit.id for unit in units]
         self._cache: dict[str, list[Hit]] = {}
         self._by_task: dict[str, set[int]] = defaultdict(set)
         for i, unit in enumerate(units):
@@ -86,17 +87,21 @@ class Cascade:
         findings = []
         for k, segment in enumerate(payload.segments):
             for hit in self.scan_text(segment.text, allowed):
-                findings.append(Finding(
-                    unit_id=self.units[hit.unit_index].id, payload_id=payload.id, segment=k,
-                    start=hit.start, end=hit.end, matched_text=segment.text[hit.start:hit.end],
-                    detector=hit.detector, grade=hit.grade, confidence=hit.confidence))
+                findings.append(Finding(self._ids[hit.unit_index], payload.id, k, hit.start, hit.end,
+                                        segment.text[hit.start:hit.end], hit.detector, hit.grade, hit.confidence))
         if self.semantic is not None:
-            findings += self._paraphrases(payload, allowed, {(f.segment, f.unit_id) for f in findings})
+            decided = {(f.segment, f.unit_id) for f in findings}
+            # a unit a string tier found literally cannot be graded higher: no tier asks about it again
+            literal = {f.unit_id for f in findings if f.grade >= LITERAL}
+            decided |= {(k, u) for u in literal for k in range(len(payload.segments))}
+            findings += self._paraphrases(payload, allowed, decided)
         return findings
 
     def _paraphrases(self, payload: Payload, allowed: set[int] | None,
                      decided: set[tuple[int, str]]) -> list[Finding]:
-        """Semantic shortlist, then one judge call per segment, for the pairs no string tier decided."""
+        """Semantic shortlist, then the judge, for the pairs no string tier decided. The judge sees only
+        a window around each shortlisted match (overlapping ones merged), and the payload's windows are
+        packed into as few calls as its batch limits allow."""
         candidates = sorted(allowed) if allowed is not None else range(len(self.units))
         pending = [(k, [i for i in candidates if (k, self.units[i].id) not in decided])
                    for k in range(len(payload.segments))]
@@ -113,17 +118,26 @@ class Cascade:
                 out += [Finding(self.units[m.unit_index].id, payload.id, k, m.start, m.end, text[m.start:m.end],
                                 "semantic", MOSTLY, m.score) for m in matches]
                 continue
-            margin = self.semantic.window
-            lo, hi = max(0, min(m.start for m in matches) - margin), max(m.end for m in matches) + margin
-            if hi - lo > _JUDGE_MAX_CHARS:  # centre on the best window
-                best = max(matches, key=lambda m: m.score)
-                lo = max(0, (best.start + best.end - _JUDGE_MAX_CHARS) // 2)
-                hi = lo + _JUDGE_MAX_CHARS
-            requests.append((text[lo:hi], [self.units[m.unit_index] for m in matches]))
-            owners.append((k, lo, text, matches))
+            for lo, hi, group in judge_windows(text, matches, self.semantic.window):
+                requests.append((text[lo:hi], [self.units[m.unit_index] for m in group]))
+                owners.append((k, lo, text, group))
         if requests:
-            for (k, lo, text, matches), verdicts in zip(owners, self.judge.judge(requests), strict=True):
+            for (k, lo, text, matches), verdicts in zip(owners, self.judge.judge(requests, pack=True), strict=True):
                 out += [Finding(self.units[m.unit_index].id, payload.id, k, lo + v.start, lo + v.end,
                                 text[lo + v.start:lo + v.end], "judge", v.grade, m.score)
                         for m, v in zip(matches, verdicts, strict=True) if v.grade > 0]
         return out
+
+
+def judge_windows(text: str, matches: list, window: int) -> list[tuple[int, int, list]]:
+    """(start, end, matches) of the text the judge sees: each match with a quarter-window margin on
+    both sides, overlapping ones merged up to `_JUDGE_SPAN` windows."""
+    margin = window // 4
+    out: list[tuple[int, int, list]] = []
+    for m in sorted(matches, key=lambda m: m.start):
+        lo, hi = max(0, m.start - margin), min(len(text), m.end + margin)
+        if out and lo <= out[-1][1] and max(hi, out[-1][1]) - out[-1][0] <= _JUDGE_SPAN * window + 2 * margin:
+            out[-1] = (out[-1][0], max(hi, out[-1][1]), out[-1][2] + [m])
+        else:
+            out.append((lo, hi, [m]))
+    return out

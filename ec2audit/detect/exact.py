@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import ahocorasick
-
 from ec2audit.detect.compiled import CompiledUnit, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
 from ec2audit.detect.normalize import TextView, amount_forms
 from ec2audit.detect.patterns import Match, PatternIndex
 
-VALUE, AMOUNT = "value", "amount"
+VALUE, AMOUNT, DIGITS = "value", "amount", "digits"
 
 
 class ExactDetector:
@@ -24,7 +22,7 @@ class ExactDetector:
 
     def __init__(self, units: list[CompiledUnit], index: PatternIndex):
         self.units = units
-        digits: dict[str, list[int]] = {}
+        digits = PatternIndex()
         for i, cu in enumerate(units):
             for form in cu.forms:
                 index.add(form, VALUE, i)
@@ -33,18 +31,14 @@ class ExactDetector:
                     if form not in cu.forms:
                         index.add(form, AMOUNT, i)
             for form in cu.digit_forms:
-                digits.setdefault(form, []).append(i)
-        self._digits = None
-        if digits:
-            self._digits = ahocorasick.Automaton()
-            for key, indices in digits.items():
-                self._digits.add_word(key, (len(key), tuple(indices)))
-            self._digits.make_automaton()
+                digits.add(form, DIGITS, i)
+        self._digits = digits.build()
+        self._has_digits = any(cu.digit_forms for cu in units)
 
     def scan(self, view: TextView, matches: dict[str, list[Match]]) -> Iterator[Hit]:
         yield from self._literal(view, matches.get(VALUE, ()), "exact")
         yield from self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
-        if self._digits is not None:
+        if self._has_digits:
             yield from self._scan_digits(view)
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
@@ -62,8 +56,8 @@ class ExactDetector:
     def _scan_digits(self, view: TextView) -> Iterator[Hit]:
         digits = view.digits()
         base = view.text
-        for last, (length, indices) in self._digits.iter(digits.text):
-            start, end = digits.to_base(last + 1 - length, last + 1)
+        for d_start, d_end, indices in self._digits.matches(digits.text, anchored=False).get(DIGITS, ()):
+            start, end = digits.to_base(d_start, d_end)
             if not _number_boundaries(base, start, end):
                 continue
             s, e = view.to_original(start, end)
