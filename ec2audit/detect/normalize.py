@@ -12,29 +12,33 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 _OTHER_WS = re.compile(r"[^\S ]")
-_MULTI_SPACE = re.compile(r" {2,}")
+_MULTI_SPACE = re.compile(r"( {2,})")
 # Separators people put inside phone, ID and card numbers: "139-2288-3366", "6222 0000 1234" — 1 to 3
 # of them between two digits. Written to start with a character class rather than a lookbehind, so
 # the regex engine can skip ahead to candidate characters (2× faster on our payloads).
-_DIGIT_SEP = re.compile(r"[ \-./()](?<=\d[ \-./()])[ \-./()]{0,2}(?=\d)")
-
-_fold_cache: dict[int, str] = {}
+_DIGIT_SEP = re.compile(r"([ \-./()](?<=\d[ \-./()])[ \-./()]{0,2}(?=\d))")
 
 
-def _fold_char(code: int) -> str:
-    """NFKC + case fold of one character; every whitespace becomes a plain space."""
-    folded = _fold_cache.get(code)
-    if folded is None:
+class _FoldTable(dict):
+    """Code point → NFKC + case fold of that one character (every whitespace → a plain space).
+
+    `str.translate` reads it directly; a character is worked out the first time it is seen.
+    """
+
+    def __missing__(self, code: int) -> str:
         ch = chr(code)
-        folded = " " if ch.isspace() else unicodedata.normalize("NFKC", ch).casefold()
-        _fold_cache[code] = folded
-    return folded
+        folded = self[code] = " " if ch.isspace() else unicodedata.normalize("NFKC", ch).casefold()
+        return folded
+
+
+_FOLD = _FoldTable()
 
 
 def fold(text: str) -> str:
@@ -45,8 +49,7 @@ def fold(text: str) -> str:
     if unicodedata.is_normalized("NFKC", text):  # then per-character NFKC changes nothing
         folded = text.casefold()
         return folded if folded.isprintable() else _OTHER_WS.sub(" ", folded)
-    table = {code: _fold_char(code) for code in map(ord, set(text))}
-    return text.translate(table)
+    return text.translate(_FOLD)
 
 
 def normalize_text(text: str) -> str:
@@ -57,9 +60,8 @@ def normalize_text(text: str) -> str:
 class _Breakpoints:
     """Piecewise-linear map from positions in a derived string to positions in its source."""
 
-    def __init__(self, points: list[tuple[int, int]]):
-        self.derived = [d for d, _ in points]
-        self.source = [s for _, s in points]
+    def __init__(self, derived: list[int], source: list[int]):
+        self.derived, self.source = derived, source
 
     def __call__(self, i: int) -> int:
         k = bisect.bisect_right(self.derived, i) - 1
@@ -68,52 +70,61 @@ class _Breakpoints:
         return self.source[k] + (i - self.derived[k])
 
 
-def _removal_map(source: str, pattern: re.Pattern, replacement_len: int) -> _Breakpoints:
-    """Map for `pattern.sub(<replacement_len chars>, source)` back to `source`."""
-    spans = [m.span() for m in pattern.finditer(source)]
-    shifts = itertools.accumulate(end - start - replacement_len for start, end in spans)
-    return _Breakpoints([(end - shift, end) for (_, end), shift in zip(spans, shifts, strict=True)])
+def _collapse(source: str, pattern: re.Pattern, replacement: str) -> tuple[str, _Breakpoints]:
+    """`pattern.sub(replacement, source)` and the map back to `source`, from one regex pass.
+
+    `pattern` has one group around the whole match, so `split` returns text and separators in turn.
+    """
+    parts = pattern.split(source)
+    lengths = list(map(len, parts))
+    source_ends = list(itertools.accumulate(lengths))[1::2]  # where each separator ends in `source`
+    shifts = itertools.accumulate(n - len(replacement) for n in lengths[1::2])
+    return replacement.join(parts[::2]), _Breakpoints(list(map(operator.sub, source_ends, shifts)), source_ends)
 
 
 def _fold_map(text: str) -> _Breakpoints:
     """Map from `fold(text)` back to `text`: only characters that fold to ≠ 1 char move offsets."""
-    points, pos = [], 0
+    derived, source, pos = [], [], 0
     for i, ch in enumerate(text):
-        n = len(_fold_char(ord(ch))) if not ch.isascii() else 1
+        n = len(_FOLD[ord(ch)]) if not ch.isascii() else 1
         pos += n
         if n != 1:
-            points.append((pos, i + 1))
-    return _Breakpoints(points)
+            derived.append(pos)
+            source.append(i + 1)
+    return _Breakpoints(derived, source)
 
 
 @dataclass
 class TextView:
-    """A normalised text plus a lazily built map back to the original string."""
+    """A normalised text plus a map back to the original string."""
 
     original: str
     text: str
     folded: str = field(default="", repr=False)  # before whitespace collapsing
-    _maps: tuple[_Breakpoints, _Breakpoints | None] | None = field(default=None, repr=False)
+    _ws_map: _Breakpoints | None = field(default=None, repr=False)
+    _fold_map: _Breakpoints | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, original: str) -> TextView:
         folded = fold(original)
-        return cls(original, _MULTI_SPACE.sub(" ", folded) if "  " in folded else folded, folded)
+        if "  " not in folded:
+            return cls(original, folded, folded)
+        text, ws_map = _collapse(folded, _MULTI_SPACE, " ")
+        return cls(original, text, folded, ws_map)
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
-        """Original offsets of a span of the normalised text (built on first use: matches are rare)."""
-        if self._maps is None:
-            folded = self.folded or fold(self.original)
-            fold_map = _fold_map(self.original) if len(folded) != len(self.original) else None
-            self._maps = (_removal_map(folded, _MULTI_SPACE, 1), fold_map)
-        ws_map, fold_map = self._maps
-        s, e = ws_map(start), ws_map(end - 1) + 1
-        if fold_map:
-            s, e = fold_map(s), fold_map(e - 1) + 1
+        """Original offsets of a span of the normalised text."""
+        s, e = start, end
+        if self._ws_map is not None:
+            s, e = self._ws_map(s), self._ws_map(e - 1) + 1
+        if len(self.folded) != len(self.original):  # built on first use: such characters are rare
+            if self._fold_map is None:
+                self._fold_map = _fold_map(self.original)
+            s, e = self._fold_map(s), self._fold_map(e - 1) + 1
         return s, min(e, len(self.original))
 
     def digits(self) -> DigitView:
-        return DigitView(self, _DIGIT_SEP.sub("", self.text))
+        return DigitView(self, *_collapse(self.text, _DIGIT_SEP, ""))
 
 
 @dataclass
@@ -122,11 +133,9 @@ class DigitView:
 
     base: TextView
     text: str
-    _map: _Breakpoints | None = field(default=None, repr=False)
+    _map: _Breakpoints = field(repr=False)
 
     def to_base(self, start: int, end: int) -> tuple[int, int]:
-        if self._map is None:
-            self._map = _removal_map(self.base.text, _DIGIT_SEP, 0)
         return self._map(start), self._map(end - 1) + 1
 
 
