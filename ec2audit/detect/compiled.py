@@ -20,6 +20,7 @@ PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
+@cache
 def is_word_char(ch: str) -> bool:
     """Letters and digits of space-separated scripts; CJK characters have no word boundaries."""
     return (ch.isalnum() or ch == "_") and not _CJK.match(ch)

@@ -34,6 +34,7 @@ SURNAME, GRAM, TAIL_CONTEXT = "surname", "gram", "tail_context"
 # `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])`.
 _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=\d)"
                        r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])")
+_MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _ELLIPSIS = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])")
 _TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
@@ -123,7 +124,7 @@ class PartialDetector:
                     yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
 
     def _match_masked(self, token: str, skip) -> Iterator[tuple[int, int]]:
-        pieces = re.split(r"([*•●#]+|x{2,})", token)
+        pieces = _MASK_SPLIT.split(token)
         visible_parts = [p for k, p in enumerate(pieces) if k % 2 == 0]
         head, tail = visible_parts[0], visible_parts[-1]
         cjk = bool(re.search(r"[\u2e80-\u9fff]", token))
@@ -143,8 +144,7 @@ class PartialDetector:
             if cjk:
                 visible = _loose_visible(compact, head, tail, sum(len(p) for p in pieces[1::2]))
             else:
-                pattern = "".join(re.escape(p) if k % 2 == 0 else ".+?" for k, p in enumerate(pieces))
-                visible = sum(map(len, visible_parts)) if re.fullmatch(pattern, compact) else 0
+                visible = sum(map(len, visible_parts)) if _fits_mask(compact, visible_parts) else 0
             if visible and visible < len(compact):
                 yield i, visible
 
@@ -184,15 +184,17 @@ class PartialDetector:
                     found[i].append((start, end))
         for i, spans in found.items():
             form, count = self.units[i].forms[0], self._gram_count[i]
-            if len(spans) < math.ceil(count / 2):  # too few grams for any cluster below
+            half = math.ceil(count / 2)
+            distinct = len(spans) >= half and len({text[s:e] for s, e in spans})
+            if distinct < half:  # too few of the unit's grams anywhere for a cluster
                 continue
             spans.sort()
             whole = [Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
-                     for lo, hi in _clusters(text, spans, count, 2 * len(form))
+                     for lo, hi in (_clusters(text, spans, count, 2 * len(form)) if distinct >= count else ())
                      if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100]
             yield from whole
             if not whole:
-                for lo, hi in _clusters(text, spans, math.ceil(count / 2), 2 * len(form)):
+                for lo, hi in _clusters(text, spans, half, 2 * len(form)):
                     hit = self._align(view, i, form, lo, hi)
                     if hit:
                         yield hit
@@ -275,6 +277,22 @@ def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and text[end - 1] in "._+@-":  # sentence punctuation after the token
         end -= 1
     return start, end
+
+
+def _fits_mask(compact: str, visible: list[str]) -> bool:
+    """Does `compact` read as the visible parts in order with ≥ 1 hidden character between each?
+
+    Placing each part at its earliest possible position leaves the most room for the rest."""
+    head, *middle, tail = visible
+    if not compact.startswith(head):
+        return False
+    pos = len(head)
+    for part in middle:
+        pos = compact.find(part, pos + 1)
+        if pos < 0:
+            return False
+        pos += len(part)
+    return len(compact) - len(tail) > pos and compact.endswith(tail)
 
 
 def _loose_visible(compact: str, head: str, tail: str, masked: int) -> int:

@@ -213,10 +213,14 @@ def _audit_files(files: list[tuple[Path, str]], units: list[Unit], cascade: Casc
     def carry(payload: Payload) -> None:
         messages = payload.meta.get("messages") or {}
         call = len(log.calls) - 1  # this payload's row, appended just before it was scanned
+        carriers: dict[int, dict] = {}  # one per message: a message's findings share their carrier
         for row in log.result.finding_rows[len(log.carriers):]:
-            source = messages.get(row["message_index"]) or {}
-            log.carriers.append({"call": call, **{k: None if source.get(k) is None else str(source[k])
-                                                  for k in CARRIER_SCHEMA if k != "call"}})
+            index = row["message_index"]
+            if index not in carriers:
+                source = messages.get(index) or {}
+                carriers[index] = {"call": call, **{k: None if source.get(k) is None else str(source[k])
+                                                    for k in CARRIER_SCHEMA if k != "call"}}
+            log.carriers.append(carriers[index])
         if on_payload:
             on_payload(payload)
 
