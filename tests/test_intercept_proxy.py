@@ -211,3 +211,18 @@ def test_price_table_tiers_and_usage_shapes():
     anthropic = {"input_tokens": 10, "cache_read_input_tokens": 1_000, "output_tokens": 5}
     assert price("gpt-5.4", anthropic) == pytest.approx((10 * 2.5 + 1_000 * 0.25 + 5 * 15) / 1e6)
     assert price("unpriced-model", small) is None
+
+
+def test_upstream_is_reached_through_the_environment_proxy(standin, tmp_path, monkeypatch):
+    """HTTP(S)_PROXY / NO_PROXY apply to the upstream leg as they would for any client on the host."""
+    app, upstream = standin
+    monkeypatch.setenv("HTTP_PROXY", upstream.removesuffix("/v1"))  # the stand-in answers proxied requests too
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")  # the agent's own leg to the interceptor is direct
+    for name in ("http_proxy", "no_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    seen = len(app.state.requests)
+    with running_proxy("http://cloud.invalid/v1", tmp_path / "s.sqlite") as (_, url, store):
+        answer = _client(url).chat.completions.create(model="echo", messages=[{"role": "user", "content": "via"}])
+        [record] = store.records()
+    assert answer.choices[0].message.content == record["response"]["choices"][0]["message"]["content"]
+    assert len(app.state.requests) == seen + 1 and app.state.requests[-1]["headers"]["host"] == "cloud.invalid"

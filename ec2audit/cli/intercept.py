@@ -57,7 +57,7 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
                f"({enforce}, {len(units)} units, store {store})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
 
 
 @command.command("export")

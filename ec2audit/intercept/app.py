@@ -4,6 +4,11 @@ Every exchange is stored (request as sent, response reassembled from the stream,
 audit findings) and committed before the client gets the response's last byte, so nothing the
 client saw completed is lost. Streams are relayed event by event; with redaction on, placeholders
 in the answer are swapped back for the real values on the way through.
+
+The proxy is a hop on every model call of an agent, so its own work per exchange is kept small
+(benchmarks/proxy_overhead.py): Starlette only routes, the endpoints speak raw ASGI (no Request or
+Response objects), and the upstream leg uses aiohttp, whose C HTTP parser costs a third of httpx's
+pure-Python stack per request. The inline audit runs on its own thread while the upstream works.
 """
 
 from __future__ import annotations
@@ -13,17 +18,17 @@ import json
 import logging
 import re
 import time
+import urllib.parse
+import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import anyio
-import httpx
 from starlette.applications import Starlette
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ec2audit.detect.cascade import Cascade
@@ -41,12 +46,13 @@ log = logging.getLogger("ec2audit.intercept")
 
 ENFORCE_MODES = ("observe", "redact", "block")
 _APIS = {"/chat/completions": "openai-chat", "/responses": "openai-responses", "/messages": "anthropic-messages"}
-#: Request headers never forwarded: hop-by-hop ones, our own, and ones httpx sets itself.
-_DROP_REQUEST = frozenset({"host", "content-length", "connection", "keep-alive", "transfer-encoding", "te",
-                           "upgrade", "proxy-authorization", "proxy-connection", "accept-encoding",
-                           "x-ec2-episode", "cookie"})
-_DROP_RESPONSE = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection",
-                            "keep-alive", "server", "date"})
+#: Request headers never forwarded: hop-by-hop ones, our own, and ones the upstream client sets itself.
+_DROP_REQUEST = frozenset({b"host", b"content-length", b"connection", b"keep-alive", b"transfer-encoding", b"te",
+                           b"upgrade", b"proxy-authorization", b"proxy-connection", b"accept-encoding",
+                           b"x-ec2-episode", b"cookie", b"content-type"})
+_DROP_RESPONSE = frozenset({b"content-length", b"content-encoding", b"transfer-encoding", b"connection",
+                            b"keep-alive", b"server", b"date"})
+_JSON_HEADERS = [(b"content-type", b"application/json")]
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
 _TERMINAL = frozenset({"message_stop", "response.completed", "response.incomplete", "response.failed"})
 
@@ -89,9 +95,44 @@ def _error_body(api: str, kind: str, message: str, extra: dict | None = None) ->
     return {"error": {"message": message, "type": kind, "code": kind, **(extra or {})}}
 
 
+def _json(data) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _sse(name: str | None, data) -> bytes:
-    head = f"event: {name}\n" if name else ""
-    return f"{head}data: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
+    head = f"event: {name}\n".encode() if name else b""
+    return head + b"data: " + _json(data) + b"\n\n"
+
+
+async def _answer(send, status: int, headers: list[tuple[bytes, bytes]], content: bytes) -> None:
+    """A whole response to the ASGI client."""
+    await send({"type": "http.response.start", "status": status,
+                "headers": [*headers, (b"content-length", b"%d" % len(content))]})
+    await send({"type": "http.response.body", "body": content})
+
+
+def _client_headers(upstream: aiohttp.ClientResponse) -> list[tuple[bytes, bytes]]:
+    return [(k, v) for k, v in upstream.raw_headers if k.lower() not in _DROP_RESPONSE]
+
+
+def _env_proxy(url: str) -> str | None:
+    """The proxy the environment (HTTPS_PROXY, NO_PROXY, ...) names for the upstream, looked up once:
+    aiohttp's own `trust_env` would look it up, and .netrc, on a thread for every request."""
+    target = urllib.parse.urlsplit(url)
+    if not target.hostname or urllib.request.proxy_bypass(target.hostname):
+        return None
+    return urllib.request.getproxies().get(target.scheme)
+
+
+class _Endpoint:
+    """An interceptor method as a raw ASGI endpoint: Starlette routes to it without wrapping it in
+    Request/Response objects."""
+
+    def __init__(self, method):
+        self.method = method
+
+    async def __call__(self, scope, receive, send) -> None:
+        await self.method(scope, receive, send)
 
 
 class Interceptor:
@@ -104,52 +145,56 @@ class Interceptor:
         self.cascade = Cascade(config.units) if config.units else None
         self.units = {u.id: u for u in config.units}
         self.redactor = Redactor(self.cascade) if self.cascade and config.enforce == "redact" else None
-        self.client: httpx.AsyncClient | None = None
+        self.session: aiohttp.ClientSession | None = None
+        self.upstream_proxy = _env_proxy(config.upstream)
         # one scanning thread: detectors are not promised to be thread-safe, and redaction's
         # per-episode placeholder numbering must not race
         self._scanner = ThreadPoolExecutor(1, thread_name_prefix="ec2audit-scan") if self.cascade else None
 
     @asynccontextmanager
     async def lifespan(self, app):
-        timeout = httpx.Timeout(self.config.read_timeout, connect=self.config.connect_timeout)
-        limits = httpx.Limits(max_connections=None, max_keepalive_connections=200)
-        async with httpx.AsyncClient(timeout=timeout, limits=limits) as client:
-            self.client = client
+        # no cookie jar (one agent's cookies must not reach another's requests), no redirects (see
+        # _forward), no decompression (the stream is read as it comes)
+        timeout = aiohttp.ClientTimeout(connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
+        async with aiohttp.ClientSession(timeout=timeout, connector=aiohttp.TCPConnector(limit=0),
+                                         cookie_jar=aiohttp.DummyCookieJar(), auto_decompress=False,
+                                         proxy=self.upstream_proxy) as session:
+            self.session = session
             yield
         if self._scanner is not None:
             self._scanner.shutdown(wait=True)
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def _upstream_headers(self, request: Request, api: str) -> dict[str, str]:
-        headers = {k: v for k, v in request.headers.items() if k not in _DROP_REQUEST}
-        headers["accept-encoding"] = "identity"  # the proxy reads the stream: no compression
+    def _upstream_headers(self, scope, api: str) -> list[tuple[str, str]]:
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"] if k not in _DROP_REQUEST]
+        headers.append(("accept-encoding", "identity"))  # the proxy reads the stream: no compression
         if self.config.upstream_key:
-            headers.pop("authorization", None)
-            headers.pop("x-api-key", None)
+            headers = [(k, v) for k, v in headers if k not in ("authorization", "x-api-key")]
             if api == "anthropic-messages":
-                headers["x-api-key"] = self.config.upstream_key
+                headers.append(("x-api-key", self.config.upstream_key))
             else:
-                headers["authorization"] = f"Bearer {self.config.upstream_key}"
+                headers.append(("authorization", f"Bearer {self.config.upstream_key}"))
         return headers
 
-    @staticmethod
-    def _client_headers(response: httpx.Response) -> dict[str, str]:
-        return {k: v for k, v in response.headers.items() if k.lower() not in _DROP_RESPONSE}
-
-    async def _read_body(self, request: Request) -> bytes:
+    async def _read_body(self, scope, receive) -> bytes:
         limit = self.config.max_body_bytes
-        declared = request.headers.get("content-length", "")
+        declared = next((v for k, v in scope["headers"] if k == b"content-length"), b"")
         if declared.isdigit() and int(declared) > limit:
-            raise _Failure(413, f"request body of {declared} bytes is over the {limit}-byte limit",
+            raise _Failure(413, f"request body of {declared.decode()} bytes is over the {limit}-byte limit",
                            "request_too_large")
         parts, size = [], 0
-        async for chunk in request.stream():
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise _Failure(499, "client disconnected while sending the request", "client_disconnect")
+            chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
                 raise _Failure(413, f"request body is over the {limit}-byte limit", "request_too_large")
             parts.append(chunk)
-        return b"".join(parts)
+            if not message.get("more_body"):
+                return b"".join(parts)
 
     @staticmethod
     def _parse_body(raw: bytes) -> dict:
@@ -205,31 +250,31 @@ class Interceptor:
 
     # --- endpoints -------------------------------------------------------------------------------
 
-    async def models(self, request: Request) -> Response:
+    async def models(self, scope, receive, send) -> None:
         try:
-            upstream = await self.client.get(f"{self.config.upstream}/models",
-                                             headers=self._upstream_headers(request, "openai-chat"))
-        except httpx.TimeoutException:
-            return JSONResponse(_error_body("openai-chat", "upstream_timeout", "upstream timed out"), 504)
-        except httpx.HTTPError as exc:
-            return JSONResponse(_error_body("openai-chat", "upstream_unreachable",
-                                            f"upstream unreachable ({type(exc).__name__})"), 502)
-        return Response(upstream.content, upstream.status_code, self._client_headers(upstream))
+            async with self.session.get(f"{self.config.upstream}/models", allow_redirects=False,
+                                        headers=self._upstream_headers(scope, "openai-chat")) as upstream:
+                content = await upstream.read()
+        except TimeoutError:
+            return await _answer(send, 504, _JSON_HEADERS,
+                                 _json(_error_body("openai-chat", "upstream_timeout", "upstream timed out")))
+        except aiohttp.ClientError as exc:
+            return await _answer(send, 502, _JSON_HEADERS, _json(_error_body(
+                "openai-chat", "upstream_unreachable", f"upstream unreachable ({type(exc).__name__})")))
+        await _answer(send, upstream.status, _client_headers(upstream), content)
 
-    async def proxy(self, request: Request) -> Response:
+    async def proxy(self, scope, receive, send) -> None:
         t0 = time.perf_counter()
-        tail = next(t for t in _APIS if request.url.path.endswith("/v1" + t))
-        path, api = "/v1" + tail, _APIS[tail]
-        episode = request.path_params.get("episode") or request.headers.get("x-ec2-episode")
+        path = scope["path"]
+        tail = path[path.rindex("/v1/") + 3:]
+        api = _APIS[tail]
+        episode = scope["path_params"].get("episode") or next(
+            (v.decode("latin-1") for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
         record: dict = {"id": uuid.uuid4().hex, "episode": episode, "ts": time.time(), "api": api,
-                        "path": path, "status": None, "error": None, "findings": None, "redactions": 0}
+                        "path": "/v1" + tail, "status": None, "error": None, "findings": None, "redactions": 0}
         scan = None
         try:
-            try:
-                raw = await self._read_body(request)
-            except ClientDisconnect:
-                raise _Failure(499, "client disconnected while sending the request", "client_disconnect") \
-                    from None
+            raw = await self._read_body(scope, receive)
             body = self._parse_body(raw)
             record.update(request=body, model=body.get("model"), stream=bool(body.get("stream")))
             if self.cascade is not None:  # on the scanning thread, so other exchanges keep flowing
@@ -253,58 +298,60 @@ class Interceptor:
                     self._scanner, self.redactor.redact, body, episode)
                 record["request"] = body
                 raw = json.dumps(body, ensure_ascii=False).encode()
-            return await self._forward(request, record, api, episode, body, raw, t0, scan)
+            await self._forward(scope, receive, send, record, api, episode, body, raw, t0, scan)
         except _Failure as failure:
             record.update(status=failure.status, error=failure.message)
             await self._commit(record, t0, scan)
-            return JSONResponse(_error_body(api, failure.kind, failure.message, failure.extra), failure.status)
+            await _answer(send, failure.status, _JSON_HEADERS,
+                          _json(_error_body(api, failure.kind, failure.message, failure.extra)))
 
-    async def _forward(self, request: Request, record: dict, api: str, episode: str | None, body: dict,
-                       raw: bytes, t0: float, scan) -> Response:
+    async def _forward(self, scope, receive, send, record: dict, api: str, episode: str | None, body: dict,
+                       raw: bytes, t0: float, scan) -> None:
         stream = bool(body.get("stream"))
         strip_usage = False
         if stream and api == "openai-chat" and not (body.get("stream_options") or {}).get("include_usage"):
             # usage only comes in a final chunk the client did not ask for: request it, hide it later
             options = {**(body.get("stream_options") or {}), "include_usage": True}
             raw, strip_usage = json.dumps({**body, "stream_options": options}, ensure_ascii=False).encode(), True
-        upstream_request = self.client.build_request(
-            "POST", self.config.upstream + record["path"].removeprefix("/v1"), content=raw,
-            headers={**self._upstream_headers(request, api), "content-type": "application/json"})
-        try:
-            upstream = await self.client.send(upstream_request, stream=True)
-        except httpx.TimeoutException:
+        headers = [*self._upstream_headers(scope, api), ("content-type", "application/json")]
+        try:  # a redirect is answered to the client as it came, never followed with the client's key
+            upstream = await self.session.post(self.config.upstream + record["path"].removeprefix("/v1"),
+                                               data=raw, headers=headers, allow_redirects=False)
+        except TimeoutError:
             raise _Failure(504, "upstream did not answer in time", "upstream_timeout") from None
-        except httpx.HTTPError as exc:
+        except aiohttp.ClientError as exc:
             raise _Failure(502, f"upstream unreachable ({type(exc).__name__})", "upstream_unreachable") from None
-        record["status"] = upstream.status_code
-        if upstream.status_code < 400 and "text/event-stream" in upstream.headers.get("content-type", ""):
-            relay = self._relay(upstream, record, api, episode, strip_usage, t0, scan)
-            return StreamingResponse(relay, upstream.status_code, self._client_headers(upstream))
+        record["status"] = upstream.status
+        if upstream.status < 400 and upstream.content_type == "text/event-stream":
+            return await self._relay(upstream, receive, send, record, api, episode, strip_usage, t0, scan)
         try:
-            content = await upstream.aread()
-        except httpx.TimeoutException:
+            content = await upstream.read()
+        except TimeoutError:
             raise _Failure(504, "upstream timed out while answering", "upstream_timeout") from None
-        except httpx.HTTPError as exc:
+        except aiohttp.ClientError as exc:
             raise _Failure(502, f"upstream broke off its answer ({type(exc).__name__})", "upstream_error") from None
         finally:
-            await upstream.aclose()
+            upstream.release()
         try:
             response = json.loads(content)
         except (json.JSONDecodeError, UnicodeDecodeError):
             response = None
-        if upstream.status_code >= 400:
-            record["error"] = f"upstream answered {upstream.status_code}"
+        if upstream.status >= 400:
+            record["error"] = f"upstream answered {upstream.status}"
         elif not isinstance(response, dict):
             record["error"] = "upstream answer is not a JSON object"
         elif self.redactor is not None and self.redactor.active(episode):
             content = json.dumps(self.redactor.restore(response, episode), ensure_ascii=False).encode()
         stored = response if isinstance(response, dict) else {"raw": content.decode("utf-8", "replace")[:10000]}
         await self._commit(record, t0, scan, stored)
-        return Response(content, upstream.status_code, self._client_headers(upstream))
+        await _answer(send, upstream.status, _client_headers(upstream), content)
 
-    async def _relay(self, upstream: httpx.Response, record: dict, api: str, episode: str | None,
-                     strip_usage: bool, t0: float, scan):
-        """Relay an SSE stream event by event; commit the record just before the final event."""
+    async def _relay(self, upstream: aiohttp.ClientResponse, receive, send, record: dict, api: str,
+                     episode: str | None, strip_usage: bool, t0: float, scan) -> None:
+        """Relay an SSE stream event by event; commit the record just before the final event.
+
+        A watcher waits for the client to go away and then cancels the relay (as Starlette's
+        StreamingResponse does); the record is committed either way and names what went wrong."""
         splitter, assembler = EventSplitter(), Assembler(api)
         restorer = StreamRestorer(self.redactor, api, episode) \
             if self.redactor is not None and self.redactor.active(episode) else None
@@ -318,56 +365,72 @@ class Interceptor:
             committed = True
             await self._commit(record, t0, scan, assembler.result())
 
-        try:
-            async for chunk in upstream.aiter_raw():
-                out: list[bytes] = []
-                for event in splitter.feed(chunk):
-                    terminal, data = event.data == "[DONE]", None
-                    if not terminal:
-                        try:
-                            data = json.loads(event.data)
-                        except json.JSONDecodeError:  # dropped: the client's SDK would choke on it
-                            errors.append("malformed SSE event from upstream (dropped)")
-                            continue
-                        assembler.add(data)
-                        terminal = isinstance(data, dict) and data.get("type") in _TERMINAL
-                        if strip_usage and isinstance(data, dict) and data.get("usage") and not data.get("choices"):
-                            continue  # the usage chunk we asked for on the client's behalf
-                    piece = self._client_event(event, data, strip_usage, restorer)
-                    if terminal:
-                        finished = True
-                        record.setdefault("first_byte_ms", (time.perf_counter() - t0) * 1000)
-                        if out:
-                            yield b"".join(out)
-                            out = []
-                        await commit()
-                    out.append(piece)
-                if out:
-                    record.setdefault("first_byte_ms", (time.perf_counter() - t0) * 1000)
-                    yield b"".join(out)
-            if splitter.rest().strip():
-                errors.append("upstream stream ended inside an event")
-            if not finished:
-                errors.append("upstream closed the stream before its end marker")
-        except httpx.TimeoutException:
-            errors.append("upstream timed out mid-stream")
-        except httpx.HTTPError as exc:
-            errors.append(f"upstream connection broke mid-stream ({type(exc).__name__})")
-        except (anyio.get_cancelled_exc_class(), GeneratorExit):  # the client went away
-            errors.append("client disconnected mid-stream")
-            raise
-        except Exception as exc:
-            errors.append(f"proxy failed mid-stream ({type(exc).__name__}: {exc})")
-            raise
-        finally:
-            with anyio.CancelScope(shield=True):
-                await upstream.aclose()
+        async def emit(piece: bytes) -> None:
+            record.setdefault("first_byte_ms", (time.perf_counter() - t0) * 1000)
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+
+        async def relay() -> None:
+            nonlocal finished
+            try:
+                async for chunk in upstream.content.iter_any():
+                    out: list[bytes] = []
+                    for event in splitter.feed(chunk):
+                        terminal, data = event.data == "[DONE]", None
+                        if not terminal:
+                            try:
+                                data = json.loads(event.data)
+                            except json.JSONDecodeError:  # dropped: the client's SDK would choke on it
+                                errors.append("malformed SSE event from upstream (dropped)")
+                                continue
+                            assembler.add(data)
+                            terminal = isinstance(data, dict) and data.get("type") in _TERMINAL
+                            if strip_usage and isinstance(data, dict) and data.get("usage") and not data.get("choices"):
+                                continue  # the usage chunk we asked for on the client's behalf
+                        piece = self._client_event(event, data, strip_usage, restorer)
+                        if terminal:
+                            finished = True
+                            record.setdefault("first_byte_ms", (time.perf_counter() - t0) * 1000)
+                            if out:
+                                await emit(b"".join(out))
+                                out = []
+                            await commit()
+                        out.append(piece)
+                    if out:
+                        await emit(b"".join(out))
+                if splitter.rest().strip():
+                    errors.append("upstream stream ended inside an event")
+                if not finished:
+                    errors.append("upstream closed the stream before its end marker")
+            except TimeoutError:
+                errors.append("upstream timed out mid-stream")
+            except aiohttp.ClientError as exc:
+                errors.append(f"upstream connection broke mid-stream ({type(exc).__name__})")
+            except anyio.get_cancelled_exc_class():  # the client went away
+                errors.append("client disconnected mid-stream")
+                raise
+            except Exception as exc:
+                errors.append(f"proxy failed mid-stream ({type(exc).__name__}: {exc})")
+                raise
+            finally:
+                upstream.release()
                 if not committed:
-                    await commit()
-        if not finished:  # tell the client's SDK the answer is incomplete (it raises on an error event)
-            message = "ec2audit: " + "; ".join(dict.fromkeys(errors))
-            body = _error_body(api, "upstream_error", message)
-            yield _sse("error" if api == "anthropic-messages" else None, body)
+                    with anyio.CancelScope(shield=True):
+                        await commit()
+            if not finished:  # tell the client's SDK the answer is incomplete (it raises on an error event)
+                body = _error_body(api, "upstream_error", "ec2audit: " + "; ".join(dict.fromkeys(errors)))
+                await emit(_sse("error" if api == "anthropic-messages" else None, body))
+            await send({"type": "http.response.body", "body": b""})
+
+        async def watch(scope: anyio.CancelScope) -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            scope.cancel()
+
+        await send({"type": "http.response.start", "status": upstream.status, "headers": _client_headers(upstream)})
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(watch, tasks.cancel_scope)
+            await relay()
+            tasks.cancel_scope.cancel()
 
     @staticmethod
     def _client_event(event: Event, data, strip_usage: bool, restorer: StreamRestorer | None) -> bytes:
@@ -381,10 +444,11 @@ class Interceptor:
 def create_app(config: InterceptConfig) -> Starlette:
     """The interceptor as a Starlette app; serve it with uvicorn (`server.serve_in_thread` in-process)."""
     interceptor = Interceptor(config)
+    proxy, models = _Endpoint(interceptor.proxy), _Endpoint(interceptor.models)
     routes = []
     for prefix in ("", "/e/{episode}"):
-        routes += [Route(f"{prefix}/v1{tail}", interceptor.proxy, methods=["POST"]) for tail in _APIS]
-        routes.append(Route(f"{prefix}/v1/models", interceptor.models, methods=["GET"]))
+        routes += [Route(f"{prefix}/v1{tail}", proxy, methods=["POST"]) for tail in _APIS]
+        routes.append(Route(f"{prefix}/v1/models", models, methods=["GET"]))
     app = Starlette(routes=routes, lifespan=interceptor.lifespan)
     app.state.interceptor = interceptor
     return app

@@ -13,7 +13,7 @@ def serve_in_thread(app, host: str = "127.0.0.1", port: int = 0,
                     timeout: float = 30.0) -> tuple[str, Callable[[], None]]:
     """Start serving; returns the base URL (`http://127.0.0.1:PORT`) and a function that stops it."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=5)
+                            proxy_headers=False, lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn-{host}:{port}", daemon=True)
     thread.start()

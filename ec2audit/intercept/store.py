@@ -20,10 +20,13 @@ _COLUMNS = ("id", "episode", "ts", "api", "path", "model", "stream", "status", "
             "first_byte_ms", "input_tokens", "cached_tokens", "output_tokens", "cost_usd", "redactions",
             "request", "response", "findings")
 _JSON_COLUMNS = ("request", "response", "findings")
+_INSERT = f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
 
+# seq is the arrival order: rows are never deleted, so the rowid only grows (no AUTOINCREMENT, whose
+# sequence table would cost one more page write per commit)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY,
     id TEXT UNIQUE NOT NULL, episode TEXT, ts REAL NOT NULL, api TEXT, path TEXT, model TEXT,
     stream INTEGER, status INTEGER, error TEXT, latency_ms REAL, first_byte_ms REAL,
     input_tokens INTEGER, cached_tokens INTEGER, output_tokens INTEGER, cost_usd REAL,
@@ -72,8 +75,7 @@ class RecordStore:
                 row[i] = json.dumps(row[i], ensure_ascii=False)
         row[_COLUMNS.index("stream")] = int(bool(record.get("stream")))
         with self._lock:
-            self._db.execute(f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES "
-                             f"({', '.join('?' * len(_COLUMNS))})", row)
+            self._db.execute(_INSERT, row)
 
     def records(self, episode: str | None = None) -> list[dict]:
         """All records in arrival order (of one episode if given), JSON columns decoded."""
