@@ -1,149 +1,284 @@
-"""Judge tokens of our cascade vs AceBench's one-shot judge, on the calibration test split.
+"""Judge tokens of our cascade vs AceBench's one-shot judge, on AceBench-sized tasks of this suite.
 
-Tasks: the test split's examples, shuffled (seeded) and bundled five units to a task, one example
-(one text the agent sent to the cloud) per unit. AceBench's judge makes one call per task with
-every field as a checklist and all cloud text; our cascade lets exact/partial decide what they
-can, shortlists the remaining (unit, text) pairs with the semantic tier (settings from
-`judges/calibration.toml`) and makes one judge call per text for its shortlisted units. Both prompts
-are the one `ec2audit.detect.judge` sends, counted with the serving model's tokenizer (the local
-llama.cpp server's `/tokenize`); completions are counted as a well-formed answer of one verdict per
-item. With `--judge-url`/`--judge-model` (or `--local-judge`), both judges also run on `--tasks N`
-tasks and their task-level F1 (positive = grade > 0) is reported.
+Tasks: every annotated task of `tasks/` with its cloud-only traffic rebuilt deterministically — the
+OpenClaw system prompt captured from a real OpenClaw request (`judges/bench/openclaw-system-prompt.txt`),
+the instruction, the oracle's tool calls and their real results (`ec2audit.oracle.apply_steps` in a
+fresh copy of the workspace, mock service included) and the final answer. Into each task's traffic
+`--per-task` labelled calibration examples are placed (seeded: as files the agent reads, or as its
+own messages), their units added to the task's checklist: those pairs carry the ground truth for F1.
 
-    .venv/bin/python benchmarks/judge_cost.py [--local-judge --tasks 2]
+AceBench's judge: one call per task, every unit as a checklist, all cloud text (each distinct
+message once). Our cascade: exact/partial decide what they can; the semantic tier shortlists the
+rest with the threshold calibrated on the dev split for `--recall` of the positives, each unit in
+its best `--per-unit` windows of the payload (swept: 1, 2, 3, no cap); the judge sees a window around
+each shortlisted match, the task's windows packed into calls. Both use the same prompt
+(`ec2audit.detect.judge`), counted with the serving model's tokenizer (the local llama.cpp server's
+`/tokenize`); completions are counted as a well-formed one-verdict-per-item answer. The cascade's
+ceiling is its F1 on the labelled pairs with a perfect judge. With `--judge-url/--judge-model` (or
+`--local-judge`) both judges also run for real on `--f1-tasks` seeded tasks.
+
+    .venv/bin/python benchmarks/judge_cost.py [--per-task 6] [--recall 0.95] [--per-unit 1] [--no-sweep]
+        [--local-judge --f1-tasks 2 --f1-max-tokens 7000 | --judge-url URL --judge-model M --f1-tasks 45]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
+import shutil
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+from rich.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ec2audit.detect.calibrate import DEFAULT_OUTPUT, DEFAULT_SET, prf, read_calibration, read_split  # noqa: E402
+from ec2audit.detect import calibrate  # noqa: E402
+from ec2audit.detect.calibrate import DEFAULT_OUTPUT, DEFAULT_SET, Example, prf, read_split  # noqa: E402
 from ec2audit.detect.cascade import Cascade  # noqa: E402
-from ec2audit.detect.judge import Verdict, checklist, judge_session, load_prompt  # noqa: E402
+from ec2audit.detect.judge import Judge, Verdict, judge_session  # noqa: E402
 from ec2audit.detect.semantic import SemanticTier  # noqa: E402
 from ec2audit.localmodel import LocalModelServer, tokenize  # noqa: E402
-from ec2audit.payloads import Payload, Segment  # noqa: E402
+from ec2audit.oracle import apply_steps, serve_service, substitute  # noqa: E402
+from ec2audit.payloads import Payload, payload_from_record  # noqa: E402
+from ec2audit.tasks import Task, load_suite  # noqa: E402
+from ec2audit.units import Unit  # noqa: E402
 
-TASK_UNITS = 5
-
-
-def make_tasks(seed: int = 0) -> list[list]:
-    examples = read_split(DEFAULT_SET / "test.jsonl")
-    random.Random(seed).shuffle(examples)
-    tasks, current, used = [], [], set()
-    for ex in examples:  # one example per unit, five distinct units per task
-        if ex.unit.id in used:
-            continue
-        current.append(ex)
-        used.add(ex.unit.id)
-        if len(current) == TASK_UNITS:
-            tasks.append(current)
-            current, used = [], set()
-    return tasks
+SYSTEM_PROMPT = ROOT / "judges" / "bench" / "openclaw-system-prompt.txt"
+SERVICE_URL = "http://127.0.0.1:8080"  # the mock service's real port differs per run; the traffic must not
+STAMP = "[Mon 2026-11-30 06:00 UTC] "  # OpenClaw prefixes the user's message with the time
 
 
-def answer(count: int) -> str:
-    """A well-formed reply with one verdict per item (what a compliant judge returns)."""
-    return json.dumps({"verdicts": [{"item": n, "grade": 0, "evidence": ""} for n in range(1, count + 1)]})
+@dataclass
+class BenchTask:
+    id: str
+    units: list[Unit]
+    payload: Payload
+    labelled: list[tuple[Unit, Example]]  # injected examples and their units: the F1 ground truth
+
+    def cloud_text(self) -> str:
+        """All cloud text as AceBench's judge reads it: the transcript, each distinct message once."""
+        seen = dict.fromkeys(f"[{s.origin}]\n{s.text}" for s in self.payload.segments)
+        return "\n\n".join(seen)
 
 
-def requests_for(task, settings, semantic_cache: dict) -> tuple[list, list]:
-    """AceBench's one request and our cascade's requests for one task: lists of (text, units)."""
-    units = [ex.unit for ex in task]
-    texts = [ex.text for ex in task]
-    acebench = [("\n\n---\n\n".join(texts), units)]
-    key = tuple(u.id for u in units)
-    if key not in semantic_cache:
-        semantic_cache[key] = SemanticTier(units, window=settings.window, threshold=settings.shortlist)
-    semantic = semantic_cache[key]
+def oracle_messages(task: Task) -> list[dict]:
+    """The chat messages OpenClaw sends the cloud for the task's oracle run (system prompt included)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        workspace = Path(tmp) / "workspace"
+        shutil.copytree(task.workspace, workspace) if task.workspace else workspace.mkdir()
+        if task.service:
+            with serve_service(task.service, Path(tmp) / "service.jsonl") as url:
+                results = apply_steps(task.oracle["steps"], workspace, url)
+        else:
+            url, results = None, apply_steps(task.oracle["steps"], workspace)
+    system = SYSTEM_PROMPT.read_text(encoding="utf-8").replace("{workspace}", f"/home/agent/{task.id}/workspace")
+    messages = [{"role": "system", "content": system},
+                {"role": "user", "content": STAMP + substitute(task.instruction, SERVICE_URL)}]
+    for n, (step, result) in enumerate(zip(task.oracle["steps"], results, strict=True)):
+        args = json.dumps(substitute(step["arguments"], SERVICE_URL), ensure_ascii=False)
+        output = result.output.replace(url, SERVICE_URL) if url else result.output
+        call = {"id": f"call{n}", "type": "function", "function": {"name": step["tool"], "arguments": args}}
+        messages += [{"role": "assistant", "content": None, "tool_calls": [call]},
+                     {"role": "tool", "tool_call_id": f"call{n}", "content": output}]
+    return messages + [{"role": "assistant", "content": task.oracle.get("final", "")}]
 
-    recorder = RecordingJudge()
-    payload = Payload("p", [Segment(i, "tool", "tool_result", t) for i, t in enumerate(texts)])
-    Cascade(units, semantic=semantic, judge=recorder).scan(payload)
-    return acebench, recorder.sent
+
+def inject(messages: list[dict], examples: list[Example], rng: random.Random) -> list[dict]:
+    """Place each example in the traffic after the instruction: two in three as a file the agent reads,
+    the rest as the agent's own message."""
+    out = list(messages)
+    for k, ex in enumerate(examples):
+        at = rng.randrange(2, len(out))
+        if rng.random() < 2 / 3:
+            call = {"id": f"inbox{k}", "type": "function",
+                    "function": {"name": "read", "arguments": json.dumps({"path": f"inbox/msg-{k:02d}.txt"})}}
+            rows = [{"role": "assistant", "content": None, "tool_calls": [call]},
+                    {"role": "tool", "tool_call_id": f"inbox{k}", "content": ex.text}]
+        else:
+            rows = [{"role": "assistant", "content": ex.text}]
+        while out[at - 1].get("tool_calls"):  # never split a tool call from its result
+            at += 1
+        out[at:at] = rows
+    return out
+
+
+def build_tasks(tasks: list[Task], traffic: dict[str, list[dict]], examples: list[Example], per_task: int,
+                seed: int) -> list[BenchTask]:
+    rng = random.Random(seed)
+    pool = list(examples)
+    rng.shuffle(pool)
+    out = []
+    for task in tasks:
+        chosen, values = [], set()
+        for ex in list(pool):  # distinct units within a task, so each label is the unit's only evidence
+            if len(chosen) == per_task:
+                break
+            if ex.unit.value not in values:
+                chosen.append(ex)
+                values.add(ex.unit.value)
+                pool.remove(ex)
+        if not pool:
+            pool = list(examples)
+            rng.shuffle(pool)
+        labelled = [(ex.unit.model_copy(update={"task_id": task.id, "entity_id": f"CAL{k:02d}"}), ex)
+                    for k, ex in enumerate(chosen)]
+        body = {"model": "cloud", "messages": inject(traffic[task.id], chosen, rng)}
+        payload = payload_from_record({"id": task.id, "task_id": task.id, "request": body}, task.id)
+        out.append(BenchTask(task.id, task.units + [u for u, _ in labelled], payload, labelled))
+    return out
 
 
 class RecordingJudge:
-    """Takes the place of the judge to record exactly what the cascade would send it (no verdicts)."""
+    """Takes the judge's place in the cascade to record what it would be sent, planned into calls
+    exactly as `Judge.judge` packs them (no verdicts: every pair graded 0)."""
 
-    def __init__(self):
-        self.sent = []
+    def __init__(self, planner: Judge):
+        self.planner, self.requests, self.calls = planner, [], []
 
-    def judge(self, requests, on_call=None):
-        self.sent += requests
+    def judge(self, requests, on_call=None, pack=False):
+        self.requests += requests
+        self.calls += [[(p[2], p[3]) for p in call] for call in self.planner.plan(requests, pack)[1]]
         return [[Verdict(0.0)] * len(units) for _, units in requests]
 
 
-def prompt_tokens(root: str, prompt, requests) -> tuple[int, int]:
+def answer(count: int) -> str:
+    """A well-formed reply with one verdict per item (what a compliant judge returns at the least)."""
+    return json.dumps({"verdicts": [{"item": n, "grade": 0, "evidence": ""} for n in range(1, count + 1)]})
+
+
+@functools.cache
+def tokens(root: str, text: str) -> int:
+    return tokenize(root, text)
+
+
+def count(root: str, planner: Judge, calls: list) -> list[int]:
+    """[calls, prompt tokens, completion tokens] of calls given as lists of (text, units) parts."""
     sent = received = 0
-    for text, units in requests:
-        user = prompt.user.format(text=text, checklist=checklist(units))
-        sent += tokenize(root, prompt.system) + tokenize(root, user)
-        received += tokenize(root, answer(len(units)))
-    return sent, received
+    for parts in calls:
+        sent += sum(tokens(root, m["content"]) for m in planner.messages(parts))
+        received += tokens(root, answer(sum(len(units) for _, units in parts)))
+    return [len(calls), sent, received]
 
 
-def f1_run(judge, tasks, settings) -> dict:
-    """Task-level grades of both judges on the given tasks (positive = grade > 0)."""
+def leaked(findings, unit: Unit) -> bool:
+    return any(f.unit_id == unit.id and f.grade > 0 for f in findings)
+
+
+def f1_run(judge: Judge, tasks: list[BenchTask], window: int, shortlist: float, per_unit: int | None) -> dict:
+    """Both judges for real on the given tasks; F1 on their labelled pairs (positive = grade > 0)."""
     gold, ace, ours = [], [], []
+    batch_size, judge.batch_size = judge.batch_size, 10 ** 6  # AceBench's one-shot judge: every unit in one call
     for task in tasks:
-        units = [ex.unit for ex in task]
-        gold += [ex.positive for ex in task]
-        [verdicts] = judge.judge([("\n\n---\n\n".join(ex.text for ex in task), units)])
-        ace += [v.grade > 0 for v in verdicts]
-        semantic = SemanticTier(units, window=settings.window, threshold=settings.shortlist)
-        payload = Payload("p", [Segment(i, "tool", "tool_result", ex.text) for i, ex in enumerate(task)])
-        found = Cascade(units, semantic=semantic, judge=judge).scan(payload)
-        leaked = {f.unit_id for f in found if f.grade > 0}
-        ours += [u.id in leaked for u in units]
-    return {"n": len(gold), "acebench_precision_recall_f1": [round(x, 4) for x in prf(gold, ace)],
-            "cascade_precision_recall_f1": [round(x, 4) for x in prf(gold, ours)]}
+        [verdicts] = judge.judge([(task.cloud_text(), task.units)])
+        grade = {u.id: v.grade for u, v in zip(task.units, verdicts, strict=True)}
+        gold += [ex.positive for _, ex in task.labelled]
+        ace += [grade[u.id] > 0 for u, _ in task.labelled]
+    calls_ace = judge.usage.as_dict()
+    judge.batch_size, judge.usage = batch_size, type(judge.usage)()
+    for task in tasks:
+        semantic = SemanticTier(task.units, window=window, threshold=shortlist, per_unit=per_unit)
+        found = Cascade(task.units, semantic=semantic, judge=judge).scan(task.payload)
+        ours += [leaked(found, u) for u, _ in task.labelled]
+    return {"n_pairs": len(gold), "positives": sum(gold), "judge": judge.model,
+            "acebench_precision_recall_f1": [round(x, 4) for x in prf(gold, ace)],
+            "cascade_precision_recall_f1": [round(x, 4) for x in prf(gold, ours)],
+            "acebench_usage": calls_ace, "cascade_usage": judge.usage.as_dict()}
+
+
+def cascade_pass(root: str, planner: Judge, tasks: list[BenchTask], tiers: dict) -> dict:
+    """What the cascade would send the judge for every task (token counts), and its ceiling on the
+    labelled pairs: with a perfect judge it finds what the string tiers found or the judge was shown."""
+    totals, gold, ceiling = [0, 0, 0], [], []
+    for task in tasks:
+        recorder = RecordingJudge(planner)
+        found = Cascade(task.units, semantic=tiers[task.id], judge=recorder).scan(task.payload)
+        totals = [a + b for a, b in zip(totals, count(root, planner, recorder.calls), strict=True)]
+        for unit, ex in task.labelled:
+            shown = any(unit in units and window in ex.text for window, units in recorder.requests)
+            gold.append(ex.positive)
+            ceiling.append(leaked(found, unit) or (shown and ex.positive))
+    precision, recall, f1 = prf(gold, ceiling)
+    return {"calls": totals[0], "prompt_tokens": totals[1], "completion_tokens": totals[2],
+            "ceiling_precision_recall_f1": [round(precision, 4), round(recall, 4), round(f1, 4)]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT))
-    parser.add_argument("--tasks", type=int, default=0, help="run both judges on this many tasks for F1")
+    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT), help="semantic window (calibrated)")
+    parser.add_argument("--per-task", type=int, default=6, help="labelled examples placed in each task")
+    parser.add_argument("--recall", type=float, default=0.95,
+                        help="dev recall of the positives the shortlist must keep (sets its threshold)")
+    parser.add_argument("--per-unit", type=int, default=1,
+                        help="judge each unit in at most this many windows per payload (0: no cap)")
+    parser.add_argument("--batch-size", type=int, default=16, help="items per judge call (packed windows)")
+    parser.add_argument("--no-sweep", action="store_true", help="only --per-unit, not 1, 2, 3 and no cap")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--f1-tasks", type=int, default=0, help="run both judges for real on this many tasks")
+    parser.add_argument("--f1-max-tokens", type=int, default=10 ** 9,
+                        help="draw the F1 tasks among those whose one-shot call fits this many tokens")
     parser.add_argument("--judge-url")
     parser.add_argument("--judge-model")
     parser.add_argument("--local-judge", action="store_true", help="F1 with the local SmolLM2 judge")
     args = parser.parse_args()
-    settings = read_calibration(args.calibration)
-    tasks = make_tasks()
-    prompt = load_prompt()
     started = time.perf_counter()
-    totals = {"acebench": [0, 0, 0], "cascade": [0, 0, 0]}  # calls, prompt tokens, completion tokens
-    cache: dict = {}
-    with LocalModelServer(n_ctx=512) as base_url:  # only its tokenizer is used here
+    settings = calibrate.read_calibration(args.calibration)
+
+    print("embedding the dev split …", file=sys.stderr)
+    dev = calibrate.score_examples(read_split(DEFAULT_SET / "dev.jsonl"), windows=[settings.window])
+    shortlist = calibrate.shortlist_for_recall(dev, settings.window, args.recall)
+    print("rebuilding the tasks' traffic …", file=sys.stderr)
+    suite = [t for t in load_suite(ROOT / "tasks") if t.units]
+    traffic = {t.id: oracle_messages(t) for t in suite}
+    tasks = build_tasks(suite, traffic, read_split(DEFAULT_SET / "test.jsonl"), args.per_task, args.seed)
+    tiers = {t.id: SemanticTier(t.units, window=settings.window, threshold=shortlist) for t in tasks}
+
+    # plans and renders calls exactly as a judge would; never sends one
+    planner = Judge("http://127.0.0.1:9/v1", "planner", batch_size=args.batch_size)
+    ace, ace_tokens = [0, 0, 0], {}  # calls, prompt tokens, completion tokens (in all, per task)
+    sweep = {}
+    with LocalModelServer(n_ctx=512) as base_url, Progress(transient=True) as progress:  # its tokenizer only
         root = base_url.removesuffix("/v1")
-        for task in tasks:
-            for name, requests in zip(("acebench", "cascade"), requests_for(task, settings, cache), strict=True):
-                sent, received = prompt_tokens(root, prompt, requests)
-                totals[name][0] += len(requests)
-                totals[name][1] += sent
-                totals[name][2] += received
-    ace, ours = totals["acebench"], totals["cascade"]
-    report = {"tasks": len(tasks), "units_per_task": TASK_UNITS, "settings": settings.__dict__,
-              "acebench": dict(zip(("calls", "prompt_tokens", "completion_tokens"), ace, strict=True)),
-              "cascade": dict(zip(("calls", "prompt_tokens", "completion_tokens"), ours, strict=True)),
-              "token_ratio": round((ours[1] + ours[2]) / (ace[1] + ace[2]), 4),
-              "seconds": round(time.perf_counter() - started, 1)}
-    if args.tasks and (args.judge_url or args.local_judge):
-        with judge_session(args.judge_url, args.judge_model, n_ctx=4096, attempts=2) as judge:
-            report["f1"] = f1_run(judge, tasks[:args.tasks], settings)
-            report["f1"]["judge"] = judge.model
+        for task in progress.track(tasks, description="AceBench requests"):
+            ace_tokens[task.id] = one = count(root, planner, [[(task.cloud_text(), task.units)]])
+            ace = [a + b for a, b in zip(ace, one, strict=True)]
+        caps = [args.per_unit] if args.no_sweep else dict.fromkeys([args.per_unit, 1, 2, 3, 0])
+        for per_unit in progress.track(caps, description="cascade"):
+            for tier in tiers.values():
+                tier.per_unit = per_unit or None
+            sweep[str(per_unit or "no cap")] = row = cascade_pass(root, planner, tasks, tiers)
+            row["token_ratio"] = round((row["prompt_tokens"] + row["completion_tokens"]) / (ace[1] + ace[2]), 4)
+            print(f"per unit {per_unit or 'no cap'}: {row}", file=sys.stderr, flush=True)
+    ours = sweep[str(args.per_unit or "no cap")]
+    report = {
+        "tasks": len(tasks), "units": sum(len(t.units) for t in tasks),
+        "labelled_pairs": sum(len(t.labelled) for t in tasks),
+        "labelled_positives": sum(ex.positive for t in tasks for _, ex in t.labelled),
+        "cloud_text_chars": sum(len(t.cloud_text()) for t in tasks),
+        "window": settings.window, "shortlist": shortlist, "dev_recall_target": args.recall,
+        "per_unit": args.per_unit, "batch_size": args.batch_size,
+        "acebench": dict(zip(("calls", "prompt_tokens", "completion_tokens"), ace, strict=True)),
+        "cascade": ours, "token_ratio": ours["token_ratio"], "by_per_unit": sweep}
+    if args.f1_tasks and (args.judge_url or args.local_judge):
+        # a small local model's context holds only the smaller tasks' one-shot prompts
+        fits = [t for t in tasks if sum(ace_tokens[t.id][1:]) <= args.f1_max_tokens]
+        sample = random.Random(args.seed).sample(fits, min(args.f1_tasks, len(fits)))
+        report["f1_tasks_that_fit"] = len(fits)
+        with judge_session(args.judge_url, args.judge_model, n_ctx=8192, attempts=2, max_tokens=2048,
+                           batch_size=args.batch_size) as judge:
+            report["f1"] = f1_run(judge, sample, settings.window, shortlist, args.per_unit or None)
+            report["f1"]["tasks"] = [t.id for t in sample]
+    report["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report, indent=1))
-    print(f"cascade/AceBench judge tokens: {report['token_ratio']:.2%} "
-          f"({ours[1] + ours[2]} vs {ace[1] + ace[2]} tokens over {len(tasks)} tasks; "
-          f"{ours[0]} vs {ace[0]} calls)")
+    print(f"cascade/AceBench judge tokens: {ours['token_ratio']:.2%} ({ours['calls']} vs {ace[0]} calls); "
+          f"cascade ceiling (perfect judge) P/R/F1 on the test pairs {ours['ceiling_precision_recall_f1']} "
+          f"(shortlist {shortlist} from dev recall {args.recall}, {args.per_unit or 'no cap'} window(s) per unit)")
 
 
 if __name__ == "__main__":

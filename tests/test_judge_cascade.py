@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.judge import Judge
@@ -26,8 +27,9 @@ def payload() -> Payload:
 
 
 def test_string_tiers_decide_first_and_the_judge_sees_only_the_rest(scripted_judge):
-    scripted_judge.script("a bit over 200k", json.dumps(
-        {"verdicts": [{"item": 1, "grade": 0.7, "evidence": "earns a bit over 200k a year"}]}))
+    scripted_judge.script("a bit over 200k", json.dumps({"verdicts": [
+        {"item": 1, "grade": 0.7, "evidence": "earns a bit over 200k a year"},
+        {"item": 2, "grade": 0, "evidence": ""}]}))
     semantic = SemanticTier(UNITS, threshold=-1.0)  # shortlist every undecided pair
     judge = Judge(scripted_judge.url, "frontier-standin")
     findings = Cascade(UNITS, semantic=semantic, judge=judge).scan(payload())
@@ -37,10 +39,12 @@ def test_string_tiers_decide_first_and_the_judge_sees_only_the_rest(scripted_jud
     salary = by_unit[("t1/E1/salary", 0)]
     assert salary.detector == "judge" and salary.grade == 0.7
     assert PARAPHRASE[salary.start:salary.end] == salary.matched_text == "earns a bit over 200k a year"
-    sent = [r["messages"][1]["content"] for r in scripted_judge.requests]
-    assert len(sent) == 2  # one call per segment with undecided units
-    [first] = [s for s in sent if "a bit over 200k" in s]
-    assert "13922883366" not in first  # decided there by the exact tier: never asked about it
+    [call] = scripted_judge.requests  # both segments' windows share one call (one system prompt)
+    user = call["messages"][1]["content"]
+    assert f"TEXT T1:\n<<<\n{PARAPHRASE}\n>>>" in user and f"TEXT T2:\n<<<\n{UNRELATED}\n>>>" in user
+    asked = re.findall(r'^\d+\. \[\w+\] in (T\d) field "(\w+)"', user, flags=re.MULTILINE)
+    # the phone, found literally in segment 0 by the exact tier, is never asked about
+    assert sorted(asked) == [("T1", "salary"), ("T2", "salary")]
 
 
 def test_the_semantic_threshold_keeps_far_pairs_from_the_judge(scripted_judge):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import tomllib
 from pathlib import Path
@@ -100,3 +101,23 @@ def test_calibrate_without_a_judge_tunes_the_semantic_tier(tmp_path):
     assert semantic["shortlist"] == semantic["threshold"]  # no judge: the semantic tier decides alone
     assert set(json.loads((tmp_path / "r.json").read_text())["test"]["tiers"]) == {
         "exact+partial", "semantic", "cascade"}
+
+
+def test_per_unit_judges_each_unit_in_its_best_window_only(scripted_judge, tmp_path):
+    units, _, cal = write_inputs(tmp_path)
+    payloads = tmp_path / "two.jsonl"
+    body = {"id": "call-2", "task_id": "t1", "request": {"model": "gpt", "messages": [
+        {"role": "user", "content": "Patient note: manages her chronic blood-sugar condition with metformin."},
+        {"role": "assistant", "content": "Noted. The clinic's parking lot reopens on Monday."}]}}
+    payloads.write_text(json.dumps(body) + "\n")
+    args = ["judge", str(units), str(payloads), "--calibration", str(cal), "--judge-url", scripted_judge.url,
+            "--judge-model", "m", "--json"]
+    assert CliRunner().invoke(main, args + ["--cache", str(tmp_path / "a.sqlite")]).exit_code == 0
+    every = [len(re.findall(r"^\d+\. \[", r["messages"][1]["content"], flags=re.MULTILINE))
+             for r in scripted_judge.requests]
+    scripted_judge.requests.clear()
+    result = CliRunner().invoke(main, args + ["--cache", str(tmp_path / "b.sqlite"), "--per-unit", "1"])
+    assert result.exit_code == 0, result.output
+    [call] = scripted_judge.requests
+    assert sum(every) == 2 and call["messages"][1]["content"].count("TEXT T") == 1
+    assert "blood-sugar" in call["messages"][1]["content"]  # the unit's best window, not the parking lot

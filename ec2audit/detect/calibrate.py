@@ -9,6 +9,7 @@ what the judge cost. The chosen settings go to `judges/calibration.toml`, which 
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import tomllib
@@ -148,7 +149,7 @@ def score_examples(examples: list[Example], windows: Sequence[int] = WINDOWS,
 def run_judge(judge: Judge, scored: Scored, indices: Sequence[int],
               on_call: Callable[[], None] | None = None) -> None:
     requests = [(scored.examples[i].text, [scored.examples[i].unit]) for i in indices]
-    for i, verdicts in zip(indices, judge.judge(requests, on_call), strict=True):
+    for i, verdicts in zip(indices, judge.judge(requests, on_call, pack=True), strict=True):  # as the cascade asks
         scored.judge[i] = verdicts[0].grade
 
 
@@ -182,6 +183,19 @@ def choose_settings(dev: Scored, shortlisted_by_judge: bool) -> tuple[Settings, 
     dev_report = {"semantic_f1_by_window": {str(w): {"threshold": t, "f1": round(f, 4)}
                                             for w, (t, f) in by_window.items()}}
     return Settings(window, threshold, shortlist), dev_report
+
+
+def shortlist_for_recall(scored: Scored, window: int, recall: float) -> float:
+    """The highest shortlist threshold at which the string tiers plus the shortlist still reach
+    `recall` of the positives: with a judge behind it, a pair left off the shortlist is lost for
+    good and a pair on it costs judge tokens, so recall is what the shortlist is tuned for."""
+    positives = [(g, s) for ex, g, s in zip(scored.examples, scored.string, scored.semantic[window], strict=True)
+                 if ex.positive]
+    missed = sorted((s for g, s in positives if g == 0), reverse=True)  # what only the shortlist can keep
+    keep = math.ceil(recall * len(positives)) - (len(positives) - len(missed))
+    if keep <= 0:
+        return math.floor(missed[0] * 1000 + 1) / 1000 if missed else 1.0
+    return math.floor(missed[min(keep, len(missed)) - 1] * 1000) / 1000
 
 
 def predictions(scored: Scored, settings: Settings) -> dict[str, list[float | None]]:

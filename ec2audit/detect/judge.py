@@ -2,10 +2,11 @@
 
 Any OpenAI-compatible endpoint works through the openai SDK: a frontier model for the paper's
 numbers, or the local llama.cpp server (`ec2audit.localmodel`) so the judge runs with no API key.
-One call grades a batch of units against one text; the reply is constrained by a JSON schema and
-every positive verdict must quote evidence that occurs in the text, else it is rejected and asked
-again. Verdicts are cached on disk per (prompt version, model, unit, text), so a rerun costs
-nothing and a crashed run resumes where it stopped.
+One call grades a batch of units against one text, or — packed — several short texts (windows of
+one payload), each item naming its text, so the system prompt is paid once for all of them. The
+reply is constrained by a JSON schema and every positive verdict must quote evidence that occurs in
+its item's text, else it is rejected and asked again. Verdicts are cached on disk per (prompt
+version, model, unit, text), so a rerun costs nothing and a crashed run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "judges" / "prompts"
-DEFAULT_PROMPT = "leak-v1"
+DEFAULT_PROMPT = "leak-v2"
 GRADES = (0.0, 0.3, 0.7, 1.0)
 API_KEY_ENV = ("EC2_JUDGE_API_KEY", "OPENAI_API_KEY")
 
@@ -53,6 +54,22 @@ class Prompt:
     version: str
     system: str
     user: str
+
+    @property
+    def packs(self) -> bool:
+        """Whether the wording can hold several texts in one call (`{texts}`), or one only (`{text}`)."""
+        return "{texts}" in self.user
+
+    def render(self, parts: Sequence[tuple[str, Sequence[Unit]]]) -> str:
+        """The user message for one call: its texts (T1, T2, …) and a checklist whose items name their text."""
+        units = [u for _, us in parts for u in us]
+        if not self.packs:
+            if len(parts) != 1:
+                raise ValueError(f"prompt {self.version} holds one text per call")
+            return self.user.format(text=parts[0][0], checklist=checklist(units))
+        texts = "\n\n".join(f"TEXT T{p}:\n<<<\n{text}\n>>>" for p, (text, _) in enumerate(parts, start=1))
+        owners = [p for p, (_, us) in enumerate(parts, start=1) for _ in us]
+        return self.user.format(texts=texts, checklist=checklist(units, owners))
 
     @property
     def key(self) -> str:
@@ -137,11 +154,13 @@ class VerdictCache:
         self.db.close()
 
 
-def checklist(units: Sequence[Unit]) -> str:
+def checklist(units: Sequence[Unit], owners: Sequence[int] | None = None) -> str:
+    """Numbered items; with `owners`, each names the text (T1, T2, …) it is judged against."""
     lines = []
     for n, unit in enumerate(units, start=1):
         who = f" of {unit.entity_name}" if unit.entity_name else ""
-        line = f'{n}. [{unit.dimension}] field "{unit.field}"{who}: VALUE = "{unit.value}"'
+        where = f" in T{owners[n - 1]}" if owners else ""
+        line = f'{n}. [{unit.dimension}]{where} field "{unit.field}"{who}: VALUE = "{unit.value}"'
         if unit.aliases:
             line += " (also written: " + ", ".join(f'"{a}"' for a in unit.aliases) + ")"
         if unit.description:
@@ -156,7 +175,9 @@ class Judge:
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  prompt: str | Path | Prompt = DEFAULT_PROMPT, cache_path: str | Path | None = None,
                  concurrency: int = 4, attempts: int = 3, sdk_retries: int = 2, timeout: float = 120.0,
-                 stream: bool = False, max_tokens: int = 400, batch_size: int = 8):
+                 stream: bool = False, max_tokens: int = 400, batch_size: int = 8, pack_chars: int = 6000):
+        """`batch_size` caps the items of one call; packed calls (`judge(..., pack=True)`) also hold at
+        most `pack_chars` characters of text."""
         from openai import OpenAI
 
         key = api_key or next((os.environ[k] for k in API_KEY_ENV if os.environ.get(k)), None)
@@ -167,7 +188,7 @@ class Judge:
         self.prompt = prompt if isinstance(prompt, Prompt) else load_prompt(prompt)
         self.cache = VerdictCache(cache_path) if cache_path else None
         self.concurrency, self.attempts, self.stream = concurrency, attempts, stream
-        self.max_tokens, self.batch_size = max_tokens, batch_size
+        self.max_tokens, self.batch_size, self.pack_chars = max_tokens, batch_size, pack_chars
         self.usage = JudgeUsage()
 
     def cache_key(self, unit: Unit, text: str) -> str:
@@ -175,11 +196,13 @@ class Judge:
                                      list(unit.aliases), unit.description], ensure_ascii=False))
         return _sha(json.dumps([self.prompt.key, self.model, unit.id, unit_hash, _sha(text)]))
 
-    def judge(self, requests: Sequence[tuple[str, Sequence[Unit]]],
-              on_call: Callable[[], None] | None = None) -> list[list[Verdict]]:
-        """One verdict per unit of every request (same order); cached verdicts make no call."""
+    def plan(self, requests: Sequence[tuple[str, Sequence[Unit]]], pack: bool = False
+             ) -> tuple[list[list[Verdict | None]], list[list[tuple]]]:
+        """Cached verdicts (None where a call is needed) and the calls to make: per call its parts
+        (request index, [unit positions], text, [units], [cache keys]). See `judge` for `pack`."""
+        pack = pack and self.prompt.packs
         results: list[list[Verdict | None]] = [[None] * len(units) for _, units in requests]
-        jobs = []  # (request index, [unit positions], text, [units], [keys])
+        calls: list[list[tuple]] = []
         for r, (text, units) in enumerate(requests):
             todo = []
             for u, unit in enumerate(units):
@@ -193,20 +216,34 @@ class Judge:
                     self.usage.cached += 1
             for b in range(0, len(todo), self.batch_size):
                 batch = todo[b:b + self.batch_size]
-                jobs.append((r, [t[0] for t in batch], text, [t[1] for t in batch], [t[2] for t in batch]))
+                part = (r, [t[0] for t in batch], text, [t[1] for t in batch], [t[2] for t in batch])
+                last = calls[-1] if pack and calls else None
+                if (last is not None and sum(len(p[3]) for p in last) + len(batch) <= self.batch_size
+                        and sum(len(p[2]) for p in last) + len(text) <= self.pack_chars):
+                    last.append(part)
+                else:
+                    calls.append([part])
+        return results, calls
+
+    def judge(self, requests: Sequence[tuple[str, Sequence[Unit]]],
+              on_call: Callable[[], None] | None = None, pack: bool = False) -> list[list[Verdict]]:
+        """One verdict per unit of every request (same order); cached verdicts make no call.
+
+        With `pack` (and a prompt that `packs`), consecutive requests share calls up to `batch_size`
+        items and `pack_chars` characters of text, instead of one call (and one system prompt) each.
+        """
+        results, jobs = self.plan(requests, pack)
         if jobs:
             with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                futures = {pool.submit(self._call, text, units): (r, pos, keys)
-                           for r, pos, text, units, keys in jobs}
+                futures = {pool.submit(self._call, [(p[2], p[3]) for p in parts]): parts for parts in jobs}
                 try:
                     for future in as_completed(futures):
-                        r, pos, keys = futures[future]
-                        verdicts = future.result()
-                        for p, verdict in zip(pos, verdicts, strict=True):
-                            results[r][p] = verdict
-                        if self.cache:  # rejected verdicts are not cached: a rerun asks again
-                            self.cache.put([(k, v.grade, v.evidence) for k, v in zip(keys, verdicts, strict=True)
-                                            if not v.rejected])
+                        for (r, pos, _, _, keys), verdicts in zip(futures[future], future.result(), strict=True):
+                            for p, verdict in zip(pos, verdicts, strict=True):
+                                results[r][p] = verdict
+                            if self.cache:  # rejected verdicts are not cached: a rerun asks again
+                                self.cache.put([(k, v.grade, v.evidence)
+                                                for k, v in zip(keys, verdicts, strict=True) if not v.rejected])
                         if on_call:
                             on_call()
                 except BaseException:
@@ -245,30 +282,42 @@ class Judge:
                 self.usage.usd = None if cost is None or self.usage.usd is None else self.usage.usd + cost
         return content
 
-    def _call(self, text: str, units: list[Unit]) -> list[Verdict]:
-        """Ask until every unit has an acceptable verdict or the attempts are spent."""
-        messages = [{"role": "system", "content": self.prompt.system},
-                    {"role": "user", "content": self.prompt.user.format(text=text, checklist=checklist(units))}]
+    def messages(self, parts: Sequence[tuple[str, Sequence[Unit]]]) -> list[dict]:
+        """The chat messages of one call over `parts` [(text, units)]."""
+        return [{"role": "system", "content": self.prompt.system},
+                {"role": "user", "content": self.prompt.render(parts)}]
+
+    def _call(self, parts: list[tuple[str, list[Unit]]]) -> list[list[Verdict]]:
+        """Ask until every item has an acceptable verdict or the attempts are spent; verdicts per part."""
+        messages = self.messages(parts)
+        texts = [text for text, units in parts for _ in units]  # each item's own text
         accepted: dict[int, Verdict] = {}
         for attempt in range(self.attempts):
             if attempt:
                 with self.usage.lock:
                     self.usage.retries += 1
-            content = self._complete(messages, len(units))
-            problems = self._parse(content, text, len(units), accepted)
+            content = self._complete(messages, len(texts))
+            problems = self._parse(content, texts, accepted)
             if not problems:
                 break
             messages += [{"role": "assistant", "content": content},
                          {"role": "user", "content": "Your answer was rejected: " + "; ".join(problems)
                           + ". Answer again with the JSON for every item."}]
-        missing = [n for n in range(1, len(units) + 1) if n not in accepted]
+        missing = [n for n in range(1, len(texts) + 1) if n not in accepted]
         with self.usage.lock:
             self.usage.rejected += len(missing)
-        return [accepted.get(n, Verdict(0.0, rejected=True)) for n in range(1, len(units) + 1)]
+        flat = [accepted.get(n, Verdict(0.0, rejected=True)) for n in range(1, len(texts) + 1)]
+        out, offset = [], 0
+        for _, units in parts:
+            out.append(flat[offset:offset + len(units)])
+            offset += len(units)
+        return out
 
     @staticmethod
-    def _parse(content: str, text: str, count: int, accepted: dict[int, Verdict]) -> list[str]:
-        """Accept well-formed verdicts into `accepted`; return what was wrong, for the retry."""
+    def _parse(content: str, texts: Sequence[str], accepted: dict[int, Verdict]) -> list[str]:
+        """Accept well-formed verdicts into `accepted`; return what was wrong, for the retry.
+        `texts[n - 1]` is the text item n is judged against."""
+        count = len(texts)
         try:
             verdicts = json.loads(content)["verdicts"]
             if not isinstance(verdicts, list):
@@ -287,10 +336,11 @@ class Judge:
             if grade == 0:
                 accepted[v["item"]] = Verdict(0.0)
                 continue
+            text = texts[v["item"] - 1]
             start, end = locate(evidence, text)
             if start < 0:
-                problems.append(f"item {v['item']}: evidence {evidence[:60]!r} does not occur in the TEXT; "
-                                "quote it exactly or grade 0")
+                problems.append(f"item {v['item']}: evidence {evidence[:60]!r} does not occur in the item's "
+                                "text; quote it exactly or grade 0")
                 continue
             accepted[v["item"]] = Verdict(float(grade), text[start:end], start, end)
         missing = [n for n in range(1, count + 1) if n not in accepted]

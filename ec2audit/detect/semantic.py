@@ -17,6 +17,8 @@ from pathlib import Path
 from ec2audit.units import Unit
 
 DEFAULT_WINDOW, DEFAULT_THRESHOLD, DEFAULT_BATCH = 160, 0.45, 64
+MEMO_SIZE = 65536  # window vectors kept per model (1.5 KB each)
+_MEMOS: dict[str | None, dict] = {}  # model path → {window text: vector}, shared by every tier of a process
 
 
 def default_model_path() -> Path:
@@ -30,7 +32,9 @@ def load_model(path: str | None = None):
     """The sentence-transformers model, loaded once per process, never from the network."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging
 
+    logging.disable_progress_bar()  # a "Loading weights" bar on stderr would garble CLI output
     return SentenceTransformer(path or str(default_model_path()), device="cpu")
 
 
@@ -61,14 +65,17 @@ class Match:
 
 
 class SemanticTier:
-    """Scores units against texts; `shortlist` keeps pairs at or above the calibrated threshold."""
+    """Scores units against texts; `shortlist` keeps pairs at or above the calibrated threshold,
+    and with `per_unit` only each unit's best that many texts of one shortlist call (one payload):
+    a unit's exposure is its highest grade, so its likeliest windows are the ones worth a judge call."""
 
     name = "semantic"
 
     def __init__(self, units: Sequence[Unit], *, window: int = DEFAULT_WINDOW,
                  threshold: float = DEFAULT_THRESHOLD, batch_size: int = DEFAULT_BATCH,
-                 model_path: str | None = None):
+                 model_path: str | None = None, per_unit: int | None = None):
         self.units, self.window, self.threshold, self.batch_size = list(units), window, threshold, batch_size
+        self.per_unit = per_unit
         self.model = load_model(model_path)
         owners, queries = [], []
         for i, unit in enumerate(self.units):
@@ -78,12 +85,25 @@ class SemanticTier:
         self._owners = owners
         self._query_vectors = self._encode(queries)
         self._rows: dict[int, list[int]] = {}
+        self._memo = _MEMOS.setdefault(model_path, {})
         for row, i in enumerate(owners):
             self._rows.setdefault(i, []).append(row)
 
     def _encode(self, texts: list[str]):
         return self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                                  convert_to_tensor=True, show_progress_bar=False)
+
+    def _encode_windows(self, texts: list[str]):
+        """Window vectors, each distinct window encoded once: agent context is resent on every call,
+        and the same system prompt opens every payload."""
+        import torch
+
+        missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
+        if missing:
+            if len(self._memo) + len(missing) > MEMO_SIZE:
+                self._memo.clear()
+            self._memo.update(zip(missing, self._encode(missing), strict=True))
+        return torch.stack([self._memo[t] for t in texts])
 
     def score(self, texts: Sequence[str], candidates: Sequence[Sequence[int]],
               window: int | None = None) -> list[list[Match]]:
@@ -95,7 +115,7 @@ class SemanticTier:
         flat = [t[s:e] for t, sp in zip(texts, spans, strict=True) for s, e in sp]
         if not flat:
             return [[] for _ in texts]
-        vectors = self._encode(flat)
+        vectors = self._encode_windows(flat)
         out, offset = [], 0
         for sp, cands in zip(spans, candidates, strict=True):
             block = vectors[offset:offset + len(sp)]
@@ -110,4 +130,12 @@ class SemanticTier:
         return out
 
     def shortlist(self, texts: Sequence[str], candidates: Sequence[Sequence[int]]) -> list[list[Match]]:
-        return [[m for m in ms if m.score >= self.threshold] for ms in self.score(texts, candidates)]
+        kept = [[m for m in ms if m.score >= self.threshold] for ms in self.score(texts, candidates)]
+        if self.per_unit is None:
+            return kept
+        ranked: dict[int, list[tuple[float, int]]] = {}
+        for t, ms in enumerate(kept):
+            for m in ms:
+                ranked.setdefault(m.unit_index, []).append((m.score, -t))
+        best = {(i, -t) for i, scores in ranked.items() for _, t in sorted(scores, reverse=True)[:self.per_unit]}
+        return [[m for m in ms if (m.unit_index, t) in best] for t, ms in enumerate(kept)]
