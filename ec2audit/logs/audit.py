@@ -242,12 +242,13 @@ def _work(files: list[tuple[Path, str]]) -> LogAudit:
 
 def _parallel(files: list[tuple[Path, str]], units: list[Unit], classifier: Classifier, discover: bool,
               jobs: int) -> LogAudit:
-    """Contiguous batches of about equal size (a few per worker, for balance), merged in file order."""
+    """Contiguous batches of about equal size (16 per worker, so none waits long on another's last
+    batch), merged in file order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     sizes = [p.stat().st_size for p, _ in files]
-    target = sum(sizes) / (jobs * 4) or 1
+    target = sum(sizes) / (jobs * 16) or 1
     batches: list[list[tuple[Path, str]]] = [[]]
     filled = 0.0
     for item, size in zip(files, sizes, strict=True):
@@ -263,8 +264,8 @@ def _parallel(files: list[tuple[Path, str]], units: list[Unit], classifier: Clas
     result = merged.result
     for part in parts:
         offset = len(merged.calls)
-        merged.calls += [{**c, "call": c["call"] + offset} for c in part.calls]
-        merged.carriers += [{**c, "call": c["call"] + offset} for c in part.carriers]
+        merged.calls += _renumbered(part.calls, offset)
+        merged.carriers += _renumbered(part.carriers, offset)
         result.finding_rows += part.result.finding_rows
         result.payload_count += part.result.payload_count
         result.chars += part.result.chars
@@ -277,3 +278,12 @@ def _parallel(files: list[tuple[Path, str]], units: list[Unit], classifier: Clas
         merged.files.update(part.files)
         merged.errors += part.errors
     return merged
+
+
+def _renumbered(rows: list[dict], offset: int) -> list[dict]:
+    """`rows` with their call numbers moved by `offset`; rows shared in the input stay shared (a
+    message's findings share one carrier row), so merging does not copy a row per finding."""
+    if not offset:
+        return rows
+    moved: dict[int, dict] = {}
+    return [moved.get(id(r)) or moved.setdefault(id(r), {**r, "call": r["call"] + offset}) for r in rows]
