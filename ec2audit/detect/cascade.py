@@ -42,7 +42,7 @@ class Cascade:
         index = PatternIndex()
         self.exact = ExactDetector(compiled, index)
         self.partial = PartialDetector(compiled, index)
-        self._index = index.build()
+        self.index = index.build()  # every text-view pattern of the run, read once per text
         self._ids = [unit.id for unit in units]
         self._cache: dict[str, list[Hit]] = {}
         self._by_task: dict[str, set[int]] = defaultdict(set)
@@ -65,7 +65,7 @@ class Cascade:
 
     def _scan(self, text: str) -> list[Hit]:
         view = TextView.of(text)
-        matches = self._index.matches(view.text)
+        matches = self.index.matches(view.text)
         hits = list(self.exact.scan(view, matches))
         decided = {h.unit_index for h in hits if h.grade >= LITERAL}
         hits += self.partial.scan(view, matches, decided)
@@ -115,7 +115,7 @@ class Cascade:
             if not matches:
                 continue
             if self.judge is None:
-                out += [Finding(self.units[m.unit_index].id, payload.id, k, m.start, m.end, text[m.start:m.end],
+                out += [Finding(self._ids[m.unit_index], payload.id, k, m.start, m.end, text[m.start:m.end],
                                 "semantic", MOSTLY, m.score) for m in matches]
                 continue
             for lo, hi, group in judge_windows(text, matches, self.semantic.window):
@@ -123,7 +123,7 @@ class Cascade:
                 owners.append((k, lo, text, group))
         if requests:
             for (k, lo, text, matches), verdicts in zip(owners, self.judge.judge(requests, pack=True), strict=True):
-                out += [Finding(self.units[m.unit_index].id, payload.id, k, lo + v.start, lo + v.end,
+                out += [Finding(self._ids[m.unit_index], payload.id, k, lo + v.start, lo + v.end,
                                 text[lo + v.start:lo + v.end], "judge", v.grade, m.score)
                         for m, v in zip(matches, verdicts, strict=True) if v.grade > 0]
         return out

@@ -133,9 +133,9 @@ class SemanticTier:
         kept = [[m for m in ms if m.score >= self.threshold] for ms in self.score(texts, candidates)]
         if self.per_unit is None:
             return kept
-        ranked: dict[int, list[tuple[float, int]]] = {}
+        ranked: dict[int, list[tuple[float, int]]] = {}  # unit → (score, text) of its shortlisted windows
         for t, ms in enumerate(kept):
             for m in ms:
-                ranked.setdefault(m.unit_index, []).append((m.score, -t))
-        best = {(i, -t) for i, scores in ranked.items() for _, t in sorted(scores, reverse=True)[:self.per_unit]}
+                ranked.setdefault(m.unit_index, []).append((-m.score, t))  # best first, then earliest text
+        best = {(i, t) for i, scored in ranked.items() for _, t in sorted(scored)[:self.per_unit]}
         return [[m for m in ms if (m.unit_index, t) in best] for t, ms in enumerate(kept)]
