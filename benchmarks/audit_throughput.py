@@ -52,7 +52,8 @@ def main() -> None:
     t0 = time.perf_counter()
     result = audit(payloads, units, cascade)
     t_ours = time.perf_counter() - t0
-    ours_literal = {(r["payload_id"], r["unit_id"]) for r in result.finding_rows if r["detector"] == "exact"}
+    ours_literal = {(r["payload_id"], r["unit_id"]) for r in result.findings_frame().iter_rows(named=True)
+                    if r["detector"] == "exact"}
 
     t0 = time.perf_counter()
     base = naive(payloads, units)

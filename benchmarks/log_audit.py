@@ -119,7 +119,7 @@ def main() -> None:
         log = audit_logs([root], units)  # end to end, detector build included
         t_ours, c_ours = time.perf_counter() - t0, time.process_time() - c0
         found: dict[tuple[str, str], float] = {}
-        for r in log.result.finding_rows:
+        for r in log.result.findings_frame().iter_rows(named=True):
             found[(r["group"], r["unit_id"])] = max(found.get((r["group"], r["unit_id"]), 0.0), r["grade"])
         missed = [k for k, g in truth.items() if found.get(k, 0.0) < g]
         print(f"ours (audit_logs, --units): {t_ours:7.2f} s wall {size / 1e6 / t_ours:6.1f} MB/s, "
@@ -131,7 +131,7 @@ def main() -> None:
             t0 = time.perf_counter()
             parallel = audit_logs([root], units, jobs=args.jobs)
             t_par = time.perf_counter() - t0
-            same = len(parallel.result.finding_rows) == len(log.result.finding_rows)
+            same = parallel.result.finding_rows == log.result.finding_rows
             print(f"ours with {args.jobs} worker processes: {t_par:7.2f} s wall {size / 1e6 / t_par:6.1f} MB/s "
                   f"({t_ours / t_par:.2f}x the single process; same findings: {same})")
 

@@ -86,7 +86,7 @@ def test_synthetic_leaks_are_all_found_at_their_grade():
     records, truth = make_payloads(units, 150_000, seed=11)
     result = audit([payload_from_record(r, r["id"]) for r in records], units)
     found = {}
-    for r in result.finding_rows:
+    for r in result.findings_frame().iter_rows(named=True):
         key = (r["payload_id"], r["unit_id"])
         found[key] = max(found.get(key, 0.0), r["grade"])
     missed = [leak for leak in truth if found.get((leak.payload_id, leak.unit_id), 0.0) < leak.grade]

@@ -32,7 +32,7 @@ from ec2audit.units import read_units
 @click.option("--edge", multiple=True, metavar="GLOB",
               help="Calls matching this glob are edge, e.g. 'ollama/*', 'http://10.0.0.5*' (repeatable).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes for many files (each builds its own detectors).")
+              help="Worker processes for many files.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write findings with their call and carrier here (.parquet, or .jsonl); created 0600.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")

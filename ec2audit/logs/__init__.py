@@ -53,28 +53,42 @@ def _walk(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
             yield path, True
 
 
-def iter_logs(paths: Iterable[str | Path], fmt: str | None = None,
-              on_error: OnError | None = None) -> Iterator[tuple[Path, str]]:
-    """(file, format) of every log to read; unrecognised files are reported, not fatal. A trajectory
-    trace next to its transcript is not a separate log: the transcript reads its system prompt."""
-    report = on_error or _raise
+def find_logs(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
+    """(file, named explicitly) of every candidate log, without reading any. A trajectory trace next
+    to its transcript is not a separate log: the transcript reads its system prompt."""
+    return [(path, explicit) for path, explicit in _walk(Path(p) for p in paths)
+            if explicit or not path.name.endswith(".trajectory.jsonl")
+            or not path.with_name(path.name[: -len(".trajectory.jsonl")] + ".jsonl").is_file()]
+
+
+def check_format(fmt: str | None) -> None:
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", field="format")
-    for path, explicit in _walk(Path(p) for p in paths):
-        if not explicit and path.name.endswith(".trajectory.jsonl") and path.with_name(
-                path.name[: -len(".trajectory.jsonl")] + ".jsonl").is_file():
-            continue
+
+
+def sniff_logs(found: Iterable[tuple[Path, bool]], fmt: str | None = None,
+               on_error: OnError | None = None) -> Iterator[tuple[Path, str]]:
+    """(file, format) of each `find_logs` candidate; unrecognised files are reported, not fatal."""
+    report = on_error or _raise
+    check_format(fmt)
+    for path, explicit in found:
         try:
-            found = fmt or detect_format(path)
+            format_ = fmt or detect_format(path)
         except OSError as exc:
             report(InputError(f"cannot read: {exc}", file=str(path)))
             continue
-        if found is None:
+        if format_ is None:
             if not explicit and path.name.endswith(_DATABASES):
                 continue
             report(InputError(f"not a known log format ({', '.join(FORMATS)}); use --format", file=str(path)))
             continue
-        yield path, found
+        yield path, format_
+
+
+def iter_logs(paths: Iterable[str | Path], fmt: str | None = None,
+              on_error: OnError | None = None) -> Iterator[tuple[Path, str]]:
+    """(file, format) of every log to read under `paths`."""
+    yield from sniff_logs(find_logs(paths), fmt, on_error)
 
 
 def read_logs(paths: Iterable[str | Path], fmt: str | None = None, on_error: OnError | None = None,
