@@ -10,6 +10,7 @@ tool results, i.e. files read and commands run).
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -251,14 +252,13 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
     worker would spend ≈ 0.6 s CPU importing and rebuilding them. They never touch a lock a parent
     thread might hold (no console, no logging), so a forked copy is safe."""
     import multiprocessing
-    import sys
     from concurrent.futures import ProcessPoolExecutor
 
     forked = sys.platform == "linux"
     context = multiprocessing.get_context("fork" if forked else "spawn")
     sizes = [p.stat().st_size for p, _ in found]
     target = sum(sizes) / (jobs * 16) or 1
-    batches: list[list[tuple[Path, str]]] = [[]]
+    batches: list[list[tuple[Path, bool]]] = [[]]
     filled = 0.0
     for item, size in zip(found, sizes, strict=True):
         if filled >= target:
