@@ -240,7 +240,9 @@ def _start_worker(fmt: str | None, units: list[Unit], classifier: Classifier, di
 
 def _work(found: list[tuple[Path, bool]]) -> LogAudit:
     w = _WORKER
-    return _audit_files(found, w["fmt"], w["units"], w["cascade"], w["classifier"], w["discover"], None)
+    part = _audit_files(found, w["fmt"], w["units"], w["cascade"], w["classifier"], w["discover"], None)
+    part.result.units = []  # the parent has them: not sent back with every batch
+    return part
 
 
 def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit], classifier: Classifier,
