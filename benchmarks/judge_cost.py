@@ -8,16 +8,21 @@ fresh copy of the workspace, mock service included) and the final answer. Into e
 own messages), their units added to the task's checklist: those pairs carry the ground truth for F1.
 
 AceBench's judge: one call per task, every unit as a checklist, all cloud text (each distinct
-message once). Our cascade: exact/partial decide what they can; the semantic tier shortlists the
-rest with the threshold calibrated on the dev split for `--recall` of the positives, each unit in
-its best `--per-unit` windows of the payload (swept: 1, 2, 3, no cap); the judge sees a window around
-each shortlisted match, the task's windows packed into calls. Both use the same prompt
+message once). Our cascade: exact/partial decide what they can; the semantic tier (`--semantic-model`,
+default the calibrated one) shortlists the rest at a threshold set on the calibration set's dev split
+to keep a share of its positives (the "recall target"), each unit in its best `--per-unit` windows of
+the payload; the judge sees a window around each shortlisted match, the task's windows packed into
+calls. Semantic window (`--windows`) and recall target are chosen for `--budget` by measurement on a dev
+bench — the same tasks with dev-split examples placed in them — as the pair with the best ceiling F1
+whose judge tokens stay within the budget; the test bench (test-split examples) then reports it, every
+other target and window, and 1, 2, 3 or all windows per unit. Both use the same prompt
 (`ec2audit.detect.judge`), counted with the serving model's tokenizer (the local llama.cpp server's
 `/tokenize`); completions are counted as a well-formed one-verdict-per-item answer. The cascade's
 ceiling is its F1 on the labelled pairs with a perfect judge. With `--judge-url/--judge-model` (or
 `--local-judge`) both judges also run for real on `--f1-tasks` seeded tasks.
 
-    .venv/bin/python benchmarks/judge_cost.py [--per-task 6] [--recall 0.95] [--per-unit 1] [--no-sweep]
+    .venv/bin/python benchmarks/judge_cost.py [--per-task 6] [--budget 0.2 | --recall 0.95] [--per-unit 1]
+        [--semantic-model e5|minilm] [--windows 96,192] [--no-sweep]
         [--local-judge --f1-tasks 2 --f1-max-tokens 7000 | --judge-url URL --judge-model M --f1-tasks 45]
 """
 
@@ -43,7 +48,7 @@ from ec2audit.detect import calibrate  # noqa: E402
 from ec2audit.detect.calibrate import DEFAULT_OUTPUT, DEFAULT_SET, Example, prf, read_split  # noqa: E402
 from ec2audit.detect.cascade import Cascade  # noqa: E402
 from ec2audit.detect.judge import Judge, Verdict, judge_session  # noqa: E402
-from ec2audit.detect.semantic import SemanticTier  # noqa: E402
+from ec2audit.detect.semantic import MODELS, SemanticTier  # noqa: E402
 from ec2audit.localmodel import LocalModelServer, tokenize  # noqa: E402
 from ec2audit.oracle import apply_steps, serve_service, substitute  # noqa: E402
 from ec2audit.payloads import Payload, payload_from_record  # noqa: E402
@@ -171,7 +176,8 @@ def leaked(findings, unit: Unit) -> bool:
     return any(f.unit_id == unit.id and f.grade > 0 for f in findings)
 
 
-def f1_run(judge: Judge, tasks: list[BenchTask], window: int, shortlist: float, per_unit: int | None) -> dict:
+def f1_run(judge: Judge, tasks: list[BenchTask], window: int, shortlist: float, per_unit: int | None,
+           model: str) -> dict:
     """Both judges for real on the given tasks; F1 on their labelled pairs (positive = grade > 0)."""
     gold, ace, ours = [], [], []
     batch_size, judge.batch_size = judge.batch_size, 10 ** 6  # AceBench's one-shot judge: every unit in one call
@@ -183,7 +189,7 @@ def f1_run(judge: Judge, tasks: list[BenchTask], window: int, shortlist: float, 
     calls_ace = judge.usage.as_dict()
     judge.batch_size, judge.usage = batch_size, type(judge.usage)()
     for task in tasks:
-        semantic = SemanticTier(task.units, window=window, threshold=shortlist, per_unit=per_unit)
+        semantic = SemanticTier(task.units, window=window, threshold=shortlist, per_unit=per_unit, model=model)
         found = Cascade(task.units, semantic=semantic, judge=judge).scan(task.payload)
         ours += [leaked(found, u) for u, _ in task.labelled]
     return {"n_pairs": len(gold), "positives": sum(gold), "judge": judge.model,
@@ -209,16 +215,52 @@ def cascade_pass(root: str, planner: Judge, tasks: list[BenchTask], tiers: dict)
             "ceiling_precision_recall_f1": [round(precision, 4), round(recall, 4), round(f1, 4)]}
 
 
+RECALLS = (0.6, 0.7, 0.8, 0.9, 0.95)  # recall targets on the calibration set's dev split
+
+
+def acebench(root: str, planner: Judge, tasks: list[BenchTask]) -> dict[str, list[int]]:
+    """[calls, prompt tokens, completion tokens] of AceBench's one-shot judge, per task."""
+    return {task.id: count(root, planner, [[(task.cloud_text(), task.units)]]) for task in tasks}
+
+
+def total(rows) -> list[int]:
+    return [sum(column) for column in zip(*rows, strict=True)]
+
+
+def sweep(root: str, planner: Judge, tasks: list[BenchTask], tiers: dict, ace: list[int], thresholds: dict,
+          rows: list[tuple[int, float, int]]) -> dict[str, dict]:
+    """One cascade pass per (window, recall target, windows per unit)."""
+    out = {}
+    for window, recall, per_unit in rows:
+        for tier in tiers.values():
+            tier.window, tier.threshold, tier.per_unit = window, thresholds[window][recall], per_unit or None
+        out[name(window, recall, per_unit)] = row = cascade_pass(root, planner, tasks, tiers)
+        row.update(window=window, recall_target=recall, shortlist=thresholds[window][recall], per_unit=per_unit,
+                   token_ratio=round((row["prompt_tokens"] + row["completion_tokens"]) / (ace[1] + ace[2]), 4))
+        print(f"{name(window, recall, per_unit)}: {row}", file=sys.stderr, flush=True)
+    return out
+
+
+def name(window: int, recall: float, per_unit: int) -> str:
+    return f"window {window}, recall {recall}, {per_unit or 'all'} per unit"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT), help="semantic window (calibrated)")
+    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT), help="semantic window and model (calibrated)")
+    parser.add_argument("--semantic-model", choices=MODELS, help="default: the calibration file's")
+    parser.add_argument("--windows", default="96,192",
+                        help="semantic windows (chars) the dev bench chooses among, besides the calibrated one")
     parser.add_argument("--per-task", type=int, default=6, help="labelled examples placed in each task")
-    parser.add_argument("--recall", type=float, default=0.95,
-                        help="dev recall of the positives the shortlist must keep (sets its threshold)")
+    parser.add_argument("--budget", type=float, default=0.2,
+                        help="judge tokens vs AceBench's that window and recall target are chosen for (dev bench)")
+    parser.add_argument("--recall", type=float, choices=RECALLS,
+                        help="dev recall of the positives the shortlist must keep, with the calibrated window "
+                             "(default: both chosen for --budget on the dev bench)")
     parser.add_argument("--per-unit", type=int, default=1,
                         help="judge each unit in at most this many windows per payload (0: no cap)")
     parser.add_argument("--batch-size", type=int, default=16, help="items per judge call (packed windows)")
-    parser.add_argument("--no-sweep", action="store_true", help="only --per-unit, not 1, 2, 3 and no cap")
+    parser.add_argument("--no-sweep", action="store_true", help="only the headline row on the test bench")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--f1-tasks", type=int, default=0, help="run both judges for real on this many tasks")
     parser.add_argument("--f1-max-tokens", type=int, default=10 ** 9,
@@ -229,56 +271,70 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     settings = calibrate.read_calibration(args.calibration)
+    model = args.semantic_model or settings.model
+    windows = [settings.window] if args.recall else sorted({settings.window, *map(int, args.windows.split(","))})
 
-    print("embedding the dev split …", file=sys.stderr)
-    dev = calibrate.score_examples(read_split(DEFAULT_SET / "dev.jsonl"), windows=[settings.window])
-    shortlist = calibrate.shortlist_for_recall(dev, settings.window, args.recall)
+    print(f"embedding the dev split ({model}) …", file=sys.stderr)
+    dev = read_split(DEFAULT_SET / "dev.jsonl")
+    scored = calibrate.score_examples(dev, windows=windows, model=model)
+    thresholds = {w: {r: calibrate.shortlist_for_recall(scored, w, r) for r in RECALLS} for w in windows}
     print("rebuilding the tasks' traffic …", file=sys.stderr)
     suite = [t for t in load_suite(ROOT / "tasks") if t.units]
     traffic = {t.id: oracle_messages(t) for t in suite}
-    tasks = build_tasks(suite, traffic, read_split(DEFAULT_SET / "test.jsonl"), args.per_task, args.seed)
-    tiers = {t.id: SemanticTier(t.units, window=settings.window, threshold=shortlist) for t in tasks}
+    benches = {"test": build_tasks(suite, traffic, read_split(DEFAULT_SET / "test.jsonl"), args.per_task, args.seed)}
+    if args.recall is None:
+        benches["dev"] = build_tasks(suite, traffic, dev, args.per_task, args.seed)
+    tiers = {bench: {t.id: SemanticTier(t.units, model=model) for t in tasks} for bench, tasks in benches.items()}
 
     # plans and renders calls exactly as a judge would; never sends one
     planner = Judge("http://127.0.0.1:9/v1", "planner", batch_size=args.batch_size)
-    ace, ace_tokens = [0, 0, 0], {}  # calls, prompt tokens, completion tokens (in all, per task)
-    sweep = {}
-    with LocalModelServer(n_ctx=512) as base_url, Progress(transient=True) as progress:  # its tokenizer only
+    with LocalModelServer(n_ctx=512) as base_url:  # its tokenizer only
         root = base_url.removesuffix("/v1")
-        for task in progress.track(tasks, description="AceBench requests"):
-            ace_tokens[task.id] = one = count(root, planner, [[(task.cloud_text(), task.units)]])
-            ace = [a + b for a, b in zip(ace, one, strict=True)]
-        caps = [args.per_unit] if args.no_sweep else dict.fromkeys([args.per_unit, 1, 2, 3, 0])
-        for per_unit in progress.track(caps, description="cascade"):
-            for tier in tiers.values():
-                tier.per_unit = per_unit or None
-            sweep[str(per_unit or "no cap")] = row = cascade_pass(root, planner, tasks, tiers)
-            row["token_ratio"] = round((row["prompt_tokens"] + row["completion_tokens"]) / (ace[1] + ace[2]), 4)
-            print(f"per unit {per_unit or 'no cap'}: {row}", file=sys.stderr, flush=True)
-    ours = sweep[str(args.per_unit or "no cap")]
+        ace_tokens = {bench: acebench(root, planner, tasks) for bench, tasks in benches.items()}
+        ace = {bench: total(per_task.values()) for bench, per_task in ace_tokens.items()}
+        window, recall, chosen_on, dev_rows = settings.window, args.recall, "--recall", {}
+        if recall is None:  # the dev bench's best ceiling F1 within the budget (ties: fewer tokens)
+            dev_rows = sweep(root, planner, benches["dev"], tiers["dev"], ace["dev"], thresholds,
+                             [(w, r, args.per_unit) for w in windows for r in RECALLS])
+            fits = [row for row in dev_rows.values() if row["token_ratio"] <= args.budget] or list(dev_rows.values())
+            best = max(fits, key=lambda row: (row["ceiling_precision_recall_f1"][2], -row["token_ratio"]))
+            window, recall = best["window"], best["recall_target"]
+            chosen_on = f"dev bench, budget {args.budget}"
+        rows = [(window, recall, args.per_unit)] if args.no_sweep else list(dict.fromkeys(
+            [(window, recall, args.per_unit)] + [(window, r, args.per_unit) for r in RECALLS]
+            + [(w, recall, args.per_unit) for w in windows] + [(window, recall, n) for n in (1, 2, 3, 0)]))
+        with Progress(transient=True) as progress:
+            progress.add_task("cascade passes on the test bench", total=None)
+            test_rows = sweep(root, planner, benches["test"], tiers["test"], ace["test"], thresholds, rows)
+    tasks = benches["test"]
+    ours = test_rows[name(window, recall, args.per_unit)]
     report = {
         "tasks": len(tasks), "units": sum(len(t.units) for t in tasks),
         "labelled_pairs": sum(len(t.labelled) for t in tasks),
         "labelled_positives": sum(ex.positive for t in tasks for _, ex in t.labelled),
         "cloud_text_chars": sum(len(t.cloud_text()) for t in tasks),
-        "window": settings.window, "shortlist": shortlist, "dev_recall_target": args.recall,
-        "per_unit": args.per_unit, "batch_size": args.batch_size,
-        "acebench": dict(zip(("calls", "prompt_tokens", "completion_tokens"), ace, strict=True)),
-        "cascade": ours, "token_ratio": ours["token_ratio"], "by_per_unit": sweep}
+        "semantic_model": model, "window": window, "recall_target": recall, "chosen_on": chosen_on,
+        "shortlist": thresholds[window][recall], "per_unit": args.per_unit, "batch_size": args.batch_size,
+        "acebench": dict(zip(("calls", "prompt_tokens", "completion_tokens"), ace["test"], strict=True)),
+        "cascade": ours, "token_ratio": ours["token_ratio"], "rows": test_rows}
+    if dev_rows:
+        report["dev_bench"] = {key: [row["token_ratio"], row["ceiling_precision_recall_f1"][2]]
+                               for key, row in dev_rows.items()}  # [token ratio, ceiling F1]
     if args.f1_tasks and (args.judge_url or args.local_judge):
         # a small local model's context holds only the smaller tasks' one-shot prompts
-        fits = [t for t in tasks if sum(ace_tokens[t.id][1:]) <= args.f1_max_tokens]
+        fits = [t for t in tasks if sum(ace_tokens["test"][t.id][1:]) <= args.f1_max_tokens]
         sample = random.Random(args.seed).sample(fits, min(args.f1_tasks, len(fits)))
         report["f1_tasks_that_fit"] = len(fits)
         with judge_session(args.judge_url, args.judge_model, n_ctx=8192, attempts=2, max_tokens=2048,
                            batch_size=args.batch_size) as judge:
-            report["f1"] = f1_run(judge, sample, settings.window, shortlist, args.per_unit or None)
+            report["f1"] = f1_run(judge, sample, window, thresholds[window][recall], args.per_unit or None, model)
             report["f1"]["tasks"] = [t.id for t in sample]
     report["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report, indent=1))
-    print(f"cascade/AceBench judge tokens: {ours['token_ratio']:.2%} ({ours['calls']} vs {ace[0]} calls); "
+    print(f"cascade/AceBench judge tokens: {ours['token_ratio']:.2%} ({ours['calls']} vs {ace['test'][0]} calls); "
           f"cascade ceiling (perfect judge) P/R/F1 on the test pairs {ours['ceiling_precision_recall_f1']} "
-          f"(shortlist {shortlist} from dev recall {args.recall}, {args.per_unit or 'no cap'} window(s) per unit)")
+          f"({model}, window {window}, recall target {recall} chosen on {chosen_on}, "
+          f"shortlist {thresholds[window][recall]}, {args.per_unit or 'all'} window(s) per unit)")
 
 
 if __name__ == "__main__":

@@ -69,3 +69,21 @@ def test_without_a_judge_the_semantic_tier_reports_mostly(scripted_judge):
 def test_plain_cascade_is_unchanged():
     findings = Cascade(UNITS).scan(payload())
     assert {f.detector for f in findings} & {"semantic", "judge"} == set()
+
+
+def test_a_tasks_cumulative_payloads_never_ask_about_the_same_window_twice(scripted_judge, tmp_path):
+    """Agent context is resent on every call: the second payload repeats the first's segments, and
+    only its new segment costs judge tokens (verdicts are cached per unit and window text)."""
+    scripted_judge.script("a bit over 200k", json.dumps({"verdicts": [
+        {"item": 1, "grade": 0.7, "evidence": "earns a bit over 200k a year"}]}))
+    cascade = Cascade(UNITS, semantic=SemanticTier(UNITS, threshold=-1.0),
+                      judge=Judge(scripted_judge.url, "m", cache_path=tmp_path / "c.sqlite"))
+    first = Payload("p1", [Segment(0, "user", "user", PARAPHRASE)], task_id="t1")
+    reply = "Done: the salary band is noted in the summary for the board."
+    second = Payload("p2", [*first.segments, Segment(1, "assistant", "assistant", reply)], task_id="t1")
+    cascade.scan(first)
+    found = cascade.scan(second)
+    asked = [r["messages"][1]["content"] for r in scripted_judge.requests]
+    assert len(asked) == 2 and PARAPHRASE not in asked[1] and reply in asked[1]
+    assert {(f.payload_id, f.detector, f.matched_text) for f in found if f.segment == 0} >= {
+        ("p2", "judge", "earns a bit over 200k a year")}

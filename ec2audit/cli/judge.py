@@ -47,6 +47,9 @@ def _judge_options(f):
 @click.option("--calibration", "calibration_path", type=click.Path(dir_okay=False, path_type=Path),
               default=JUDGES / "calibration.toml", show_default=True,
               help="Settings written by --calibrate and read by audits.")
+@click.option("--semantic-model", type=click.Choice(["e5", "minilm"]),
+              help="Shortlist embedding model: e5 (multilingual, default) or minilm (English, faster). "
+                   "Calibrating: the model to tune; auditing: must match the calibration file's.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Calibration report (.md; a .json twin is written next to it).")
 @_judge_options
@@ -55,7 +58,7 @@ def _judge_options(f):
 @click.option("--per-unit", type=click.IntRange(min=1),
               help="Audit: judge each unit in its N best windows per payload only (cheaper; default: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, report_path, judge_url,
+def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, semantic_model, report_path, judge_url,
             judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, per_unit, as_json) -> None:
     """Catch paraphrased, translated and described leaks (semantic tier + LLM judge).
 
@@ -76,17 +79,19 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, r
     try:
         with session as judge:
             if calibrate:
-                _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as_json)
+                _calibrate(console, judge, set_dir, limit, calibration_path, semantic_model, report_path, as_json)
             else:
-                _audit(console, judge, units_path, payloads, calibration_path, out, as_json, per_unit)
+                _audit(console, judge, units_path, payloads, calibration_path, semantic_model, out, as_json,
+                       per_unit)
     except JudgeUnavailable as exc:
         raise InputError(f"judge unavailable: {exc}") from None
 
 
-def _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as_json) -> None:
+def _calibrate(console, judge, set_dir, limit, calibration_path, model, report_path, as_json) -> None:
     from rich.progress import Progress
 
     from ec2audit.detect.calibrate import calibrate, markdown, write_calibration
+    from ec2audit.detect.semantic import DEFAULT_MODEL
 
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("calibrating", total=None)
@@ -94,7 +99,7 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as
         def stage(name: str, total: int) -> None:
             progress.update(task, description=name, total=total if name == "judging" else None, completed=0)
 
-        settings, report = calibrate(set_dir, judge, limit=limit, on_stage=stage,
+        settings, report = calibrate(set_dir, judge, limit=limit, model=model or DEFAULT_MODEL, on_stage=stage,
                                      on_call=lambda: progress.advance(task))
     write_calibration(calibration_path, settings, {**report["calibrated"], **{
         f"test_f1_{tier}": m["f1"] for tier, m in report["test"]["tiers"].items()}})
@@ -109,7 +114,7 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, report_path, as
         click.echo(f"settings: {calibration_path}\nreport: {report_path}")
 
 
-def _audit(console, judge, units_path, payloads, calibration_path, out, as_json, per_unit) -> None:
+def _audit(console, judge, units_path, payloads, calibration_path, model, out, as_json, per_unit) -> None:
     from ec2audit.audit import audit
     from ec2audit.detect.calibrate import read_calibration
     from ec2audit.detect.cascade import Cascade
@@ -121,7 +126,10 @@ def _audit(console, judge, units_path, payloads, calibration_path, out, as_json,
 
     units = read_units(units_path)
     settings = read_calibration(calibration_path)
-    semantic = SemanticTier(units, window=settings.window, batch_size=settings.batch_size,
+    if model and model != settings.model:  # thresholds are in one model's scores
+        raise InputError(f"calibrated for semantic model {settings.model!r}, not {model!r}: run "
+                         f"`ec2audit judge --calibrate --semantic-model {model}`", file=str(calibration_path))
+    semantic = SemanticTier(units, window=settings.window, batch_size=settings.batch_size, model=settings.model,
                             threshold=settings.shortlist if judge else settings.threshold, per_unit=per_unit)
     cascade = Cascade(units, semantic=semantic, judge=judge)
     errors: list[InputError] = []

@@ -22,7 +22,7 @@ from pathlib import Path
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import GRADES, Judge
-from ec2audit.detect.semantic import DEFAULT_BATCH, SemanticTier
+from ec2audit.detect.semantic import DEFAULT_BATCH, DEFAULT_MODEL, SemanticTier
 from ec2audit.errors import InputError
 from ec2audit.units import Unit, make_unit
 
@@ -131,7 +131,7 @@ def _units(examples: Sequence[Example]) -> tuple[list[Unit], list[int]]:
 
 
 def score_examples(examples: list[Example], windows: Sequence[int] = WINDOWS,
-                   batch_size: int = DEFAULT_BATCH) -> Scored:
+                   batch_size: int = DEFAULT_BATCH, model: str = DEFAULT_MODEL) -> Scored:
     """Exact/partial grades and semantic scores (for each window size) of every example."""
     units, owners = _units(examples)
     cascade = Cascade(units)
@@ -139,7 +139,7 @@ def score_examples(examples: list[Example], windows: Sequence[int] = WINDOWS,
     for ex, owner in zip(examples, owners, strict=True):
         hits = cascade.scan_text(ex.text, {owner})
         scored.string.append(max((h.grade for h in hits), default=0.0))
-    tier = SemanticTier(units, batch_size=batch_size)
+    tier = SemanticTier(units, batch_size=batch_size, model=model)
     for w in windows:
         matches = tier.score([ex.text for ex in examples], [[o] for o in owners], window=w)
         scored.semantic[w] = [m[0].score for m in matches]
@@ -159,9 +159,10 @@ class Settings:
     threshold: float  # semantic tier alone: score ≥ threshold → leak (graded 0.7)
     shortlist: float  # cascade: undecided pairs at or above go to the judge
     batch_size: int = DEFAULT_BATCH
+    model: str = DEFAULT_MODEL  # the embedding model the scores above belong to
 
 
-def choose_settings(dev: Scored, shortlisted_by_judge: bool) -> tuple[Settings, dict]:
+def choose_settings(dev: Scored, shortlisted_by_judge: bool, model: str = DEFAULT_MODEL) -> tuple[Settings, dict]:
     gold = [ex.positive for ex in dev.examples]
     string_pos = [g > 0 for g in dev.string]
     by_window = {w: best_threshold(scores, gold) for w, scores in dev.semantic.items()}
@@ -182,7 +183,7 @@ def choose_settings(dev: Scored, shortlisted_by_judge: bool) -> tuple[Settings, 
         shortlist = threshold
     dev_report = {"semantic_f1_by_window": {str(w): {"threshold": t, "f1": round(f, 4)}
                                             for w, (t, f) in by_window.items()}}
-    return Settings(window, threshold, shortlist), dev_report
+    return Settings(window, threshold, shortlist, model=model), dev_report
 
 
 def shortlist_for_recall(scored: Scored, window: int, recall: float) -> float:
@@ -257,7 +258,8 @@ def write_calibration(path: str | Path, settings: Settings, meta: dict) -> Path:
     path = Path(path)
     lines = ["# Written by `ec2audit judge --calibrate`; read by `ec2audit judge` audits.",
              "[semantic]", f"window = {settings.window}", f"threshold = {settings.threshold}",
-             f"shortlist = {settings.shortlist}", f"batch_size = {settings.batch_size}", "", "[calibrated]"]
+             f"shortlist = {settings.shortlist}", f"batch_size = {settings.batch_size}",
+             f"model = {json.dumps(settings.model)}", "", "[calibrated]"]
     for key, value in meta.items():
         lines.append(f"{re.sub(r'[^A-Za-z0-9_-]', '_', key)} = {json.dumps(value, ensure_ascii=False)}")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -270,14 +272,16 @@ def read_calibration(path: str | Path = DEFAULT_OUTPUT) -> Settings:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))["semantic"]
         return Settings(int(data["window"]), float(data["threshold"]), float(data["shortlist"]),
-                        int(data.get("batch_size", DEFAULT_BATCH)))
+                        int(data.get("batch_size", DEFAULT_BATCH)),
+                        str(data.get("model", "minilm")))  # files from before the setting are MiniLM's
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError) as exc:
         raise InputError(f"not a calibration file ({exc}); run `ec2audit judge --calibrate`", file=str(path)) from None
 
 
 def markdown(report: dict) -> str:
     out = [f"# Judge calibration — {report['calibrated']['date']}", "",
-           f"Set: `{report['calibrated']['set']}`; judge: `{report['calibrated']['judge_model']}` "
+           f"Set: `{report['calibrated']['set']}`; semantic model: `{report['calibrated']['semantic_model']}`; "
+           f"judge: `{report['calibrated']['judge_model']}` "
            f"(prompt `{report['calibrated']['prompt']}`). Positive = grade > 0.", "",
            "## Tiers on test", "", "| tier | n | precision | recall | F1 (95 % CI) |", "|---|---|---|---|---|"]
     for tier, m in report["test"]["tiers"].items():
@@ -300,7 +304,8 @@ def markdown(report: dict) -> str:
 
 
 def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = None, seed: int = 0,
-              windows: Sequence[int] = WINDOWS, on_call: Callable[[], None] | None = None,
+              windows: Sequence[int] = WINDOWS, model: str = DEFAULT_MODEL,
+              on_call: Callable[[], None] | None = None,
               on_stage: Callable[[str, int], None] | None = None) -> tuple[Settings, dict]:
     """Choose settings on dev, measure on test. `limit` samples that many examples per split."""
     set_dir = Path(set_dir)
@@ -312,8 +317,9 @@ def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = N
         splits[split] = examples
     if on_stage:
         on_stage("embedding", sum(len(v) for v in splits.values()))
-    dev, test = score_examples(splits["dev"], windows), score_examples(splits["test"], windows)
-    settings, dev_report = choose_settings(dev, shortlisted_by_judge=False)
+    dev = score_examples(splits["dev"], windows, model=model)
+    test = score_examples(splits["test"], windows, model=model)
+    settings, dev_report = choose_settings(dev, shortlisted_by_judge=False, model=model)
     if judge:
         # Dev: judge what the string tiers leave undecided and the semantic tier does not rule out
         # (lowest score among dev positives); test: judge everything, so the judge alone is measured too.
@@ -325,11 +331,12 @@ def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = N
             on_stage("judging", len(dev_idx) + len(test.examples))
         run_judge(judge, dev, dev_idx, on_call)
         run_judge(judge, test, range(len(test.examples)), on_call)
-        settings, dev_report = choose_settings(dev, shortlisted_by_judge=True)
+        settings, dev_report = choose_settings(dev, shortlisted_by_judge=True, model=model)
     shown = set_dir.resolve()
     shown = shown.relative_to(Path.cwd()) if shown.is_relative_to(Path.cwd()) else shown
     report = {"calibrated": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "set": str(shown),
                              "dev_examples": len(dev.examples), "test_examples": len(test.examples),
+                             "semantic_model": model,
                              "judge_model": judge.model if judge else "none",
                              "prompt": judge.prompt.version if judge else "none"},
               "settings": settings.__dict__, "dev": dev_report, "test": evaluate(test, settings),
