@@ -85,23 +85,17 @@ def sniff_logs(found: Iterable[tuple[Path, bool]], fmt: str | None = None,
         yield path, format_
 
 
-def iter_logs(paths: Iterable[str | Path], fmt: str | None = None,
-              on_error: OnError | None = None) -> Iterator[tuple[Path, str]]:
-    """(file, format) of every log to read under `paths`."""
-    yield from sniff_logs(find_logs(paths), fmt, on_error)
-
-
 def read_logs(paths: Iterable[str | Path], fmt: str | None = None, on_error: OnError | None = None,
               on_file: Callable[[Path, str], None] | None = None) -> Iterator[Payload]:
     """Payloads of every model call in the logs, file by file; `meta['format']` names the adapter.
     A file that fails part-way is reported and the walk goes on with the next one."""
     report = on_error or _raise
-    yield from read_files(iter_logs(paths, fmt, report), report, on_file)
+    yield from read_files(sniff_logs(find_logs(paths), fmt, report), report, on_file)
 
 
 def read_files(files: Iterable[tuple[Path, str]], on_error: OnError | None = None,
                on_file: Callable[[Path, str], None] | None = None) -> Iterator[Payload]:
-    """Payloads of (file, format) pairs as `iter_logs` lists them."""
+    """Payloads of (file, format) pairs as `sniff_logs` lists them."""
     report = on_error or _raise
     for path, found in files:
         if on_file:
