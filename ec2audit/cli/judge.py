@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.detect.semantic import MODELS
 from ec2audit.errors import InputError
 
 JUDGES = Path(__file__).resolve().parents[2] / "judges"
@@ -47,7 +48,7 @@ def _judge_options(f):
 @click.option("--calibration", "calibration_path", type=click.Path(dir_okay=False, path_type=Path),
               default=JUDGES / "calibration.toml", show_default=True,
               help="Settings written by --calibrate and read by audits.")
-@click.option("--semantic-model", type=click.Choice(["e5", "minilm"]),
+@click.option("--semantic-model", type=click.Choice(MODELS),
               help="Shortlist embedding model: e5 (multilingual, default) or minilm (English, faster). "
                    "Calibrating: the model to tune; auditing: must match the calibration file's.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),

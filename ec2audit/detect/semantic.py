@@ -72,10 +72,9 @@ class _E5:
 
 
 @cache
-def load_model(name: str | None = None):
+def load_model(name: str):
     """The encoder named in `MODELS` (or a sentence-transformers model directory), loaded once per
     process, never from the network."""
-    name = name or DEFAULT_MODEL
     if name == "e5":
         return _E5()
     return _SentenceTransformer(None if name == "minilm" else name)
