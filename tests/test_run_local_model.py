@@ -33,7 +33,7 @@ def test_one_episode_with_the_local_model_as_edge(tmp_path):
     assert result.exit_code in (0, 1), result.output
     row = pl.read_parquet(out / "episodes.parquet").to_dicts()[0]
     assert "local llama.cpp default" in row["edge_model"] and "stand-in" in row["cloud_model"]
-    assert row["status"] in ("ok", "timeout")
+    assert row["status"] in ("ok", "timeout"), row["error"]
     assert row["edge_calls"] >= 1 and row["edge_input_tokens"] > 1000  # OpenClaw's own prompt, tokenised
     assert row["edge_flops"] == 2 * 135e6 * (row["edge_input_tokens"] + row["edge_output_tokens"])
     assert row["cloud_calls"] == 0 and row["exposure"] == 0

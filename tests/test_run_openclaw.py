@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import signal
 import subprocess
 import sys
@@ -196,6 +197,21 @@ def test_failures_end_the_episode_with_a_status_never_the_run(tasks, tmp_path):
     assert gives_up.exit_code == 0 and quit_row["status"] == "ok" and quit_row["completion"] < 0.7
     dead_row = pl.read_parquet(tmp_path / "dead" / "episodes.parquet").to_dicts()[0]
     assert dead.exit_code == 1 and dead_row["status"] == "model_error" and "gone" in dead_row["error"]
+
+
+def test_a_deadline_that_lands_inside_a_tool_call_is_a_timeout(tasks, tmp_path):
+    """OpenClaw reports a deadline that aborts a running tool as the tool's failure (exit 1)."""
+    task = tasks[0]
+    root = tmp_path / "tasks"
+    copy = shutil.copytree(task.dir, root / task.scenario / task.id)
+    (copy / "oracle.json").write_text(json.dumps({"steps": [{"tool": "exec", "arguments": {"command": "sleep 90"}}],
+                                                  "final": "done"}), encoding="utf-8")
+    result = _invoke(["--strategy", "edge-only", "--tasks", task.id, "--tasks-root", str(root), "--timeout", "20",
+                      "--out", str(tmp_path / "slow")])
+    row = pl.read_parquet(tmp_path / "slow" / "episodes.parquet").to_dicts()[0]
+    assert result.exit_code == 1, result.output
+    assert row["status"] == "timeout", row["error"]
+    assert row["edge_calls"] == 1 and 20 <= row["openclaw_s"] < 90
 
 
 def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_path):

@@ -134,4 +134,7 @@ def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         envelope = None
     stderr = (episode_dir / "stderr.log").read_bytes()[-2000:].decode("utf-8", "replace")
-    return AgentResult(process.returncode, envelope, timed_out or process.returncode == 2, duration, stderr)
+    # OpenClaw exits 2 on its deadline, except when the deadline aborts a running tool: then it reports the
+    # tool's failure (exit 1, "⚠️ Exec failed"). A run that failed after using its whole budget timed out.
+    timed_out = timed_out or process.returncode == 2 or (process.returncode != 0 and duration >= timeout)
+    return AgentResult(process.returncode, envelope, timed_out, duration, stderr)
