@@ -12,9 +12,11 @@ message once). Our cascade: exact/partial decide what they can; the semantic tie
 default the calibrated one) shortlists the rest at a threshold set on the calibration set's dev split
 to keep a share of its positives (the "recall target"), each unit in its best `--per-unit` windows of
 the payload; the judge sees a window around each shortlisted match, the task's windows packed into
-calls. Semantic window (`--windows`) and recall target are chosen for `--budget` by measurement on a dev
-bench — the same tasks with dev-split examples placed in them — as the pair with the best ceiling F1
-whose judge tokens stay within the budget; the test bench (test-split examples) then reports it, every
+calls. The headline uses what `ec2audit judge` audits use: the judge shortlist of `judges/calibration.toml`
+(window, threshold, recall target, windows per unit). `--budget B` instead chooses window (`--windows`)
+and recall target by measurement on a dev bench — the same tasks with dev-split examples placed in
+them — as the pair with the best ceiling F1 whose judge tokens stay within B of AceBench's; this is how
+the calibration defaults were chosen. The test bench (test-split examples) reports the headline, every
 other target and window, and 1, 2, 3 or all windows per unit. Both use the same prompt
 (`ec2audit.detect.judge`), counted with the serving model's tokenizer (the local llama.cpp server's
 `/tokenize`); completions are counted as a well-formed one-verdict-per-item answer. The cascade's
@@ -215,7 +217,7 @@ def cascade_pass(root: str, planner: Judge, tasks: list[BenchTask], tiers: dict)
             "ceiling_precision_recall_f1": [round(precision, 4), round(recall, 4), round(f1, 4)]}
 
 
-RECALLS = (0.6, 0.7, 0.8, 0.9, 0.95)  # recall targets on the calibration set's dev split
+RECALLS = (0.6, 0.7, 0.8, 0.9, 0.95)  # recall targets on the calibration set's dev split (and the calibrated one)
 
 
 def acebench(root: str, planner: Judge, tasks: list[BenchTask]) -> dict[str, list[int]]:
@@ -247,18 +249,21 @@ def name(window: int, recall: float, per_unit: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT), help="semantic window and model (calibrated)")
+    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT),
+                        help="the judge shortlist and semantic model audits use (the headline)")
     parser.add_argument("--semantic-model", choices=MODELS, help="default: the calibration file's")
-    parser.add_argument("--windows", default="96,192",
-                        help="semantic windows (chars) the dev bench chooses among, besides the calibrated one")
+    parser.add_argument("--windows", default="96,192,384",
+                        help="semantic windows (chars) the sweep (and --budget) covers, besides the calibrated one")
     parser.add_argument("--per-task", type=int, default=6, help="labelled examples placed in each task")
-    parser.add_argument("--budget", type=float, default=0.2,
-                        help="judge tokens vs AceBench's that window and recall target are chosen for (dev bench)")
-    parser.add_argument("--recall", type=float, choices=RECALLS,
-                        help="dev recall of the positives the shortlist must keep, with the calibrated window "
-                             "(default: both chosen for --budget on the dev bench)")
-    parser.add_argument("--per-unit", type=int, default=1,
-                        help="judge each unit in at most this many windows per payload (0: no cap)")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--budget", type=float,
+                        help="choose window and recall target for this share of AceBench's judge tokens on a dev "
+                             "bench (default: the calibration's)")
+    choice.add_argument("--recall", type=float, choices=RECALLS,
+                        help="dev recall of the positives the shortlist must keep, with the calibrated window")
+    parser.add_argument("--per-unit", type=int,
+                        help="judge each unit in at most this many windows per payload (0: no cap; default: the "
+                             "calibration's)")
     parser.add_argument("--batch-size", type=int, default=16, help="items per judge call (packed windows)")
     parser.add_argument("--no-sweep", action="store_true", help="only the headline row on the test bench")
     parser.add_argument("--seed", type=int, default=0)
@@ -272,17 +277,22 @@ def main() -> None:
     started = time.perf_counter()
     settings = calibrate.read_calibration(args.calibration)
     model = args.semantic_model or settings.model
-    windows = [settings.window] if args.recall else sorted({settings.window, *map(int, args.windows.split(","))})
+    per_unit = (settings.per_unit or 0) if args.per_unit is None else args.per_unit
+    window, recall = settings.shortlist_window, args.recall or settings.recall_target
+    windows = sorted({window, *map(int, args.windows.split(","))})
+    recalls = sorted({*RECALLS, recall} - {None})
 
     print(f"embedding the dev split ({model}) …", file=sys.stderr)
     dev = read_split(DEFAULT_SET / "dev.jsonl")
     scored = calibrate.score_examples(dev, windows=windows, model=model)
-    thresholds = {w: {r: calibrate.shortlist_for_recall(scored, w, r) for r in RECALLS} for w in windows}
+    thresholds = {w: {r: calibrate.shortlist_for_recall(scored, w, r) for r in recalls} for w in windows}
+    if args.budget is None and args.recall is None:  # the calibration's own threshold (a judge may have raised it)
+        thresholds[window][recall] = settings.shortlist
     print("rebuilding the tasks' traffic …", file=sys.stderr)
     suite = [t for t in load_suite(ROOT / "tasks") if t.units]
     traffic = {t.id: oracle_messages(t) for t in suite}
     benches = {"test": build_tasks(suite, traffic, read_split(DEFAULT_SET / "test.jsonl"), args.per_task, args.seed)}
-    if args.recall is None:
+    if args.budget is not None:
         benches["dev"] = build_tasks(suite, traffic, dev, args.per_task, args.seed)
     tiers = {bench: {t.id: SemanticTier(t.units, model=model) for t in tasks} for bench, tasks in benches.items()}
 
@@ -292,29 +302,29 @@ def main() -> None:
         root = base_url.removesuffix("/v1")
         ace_tokens = {bench: acebench(root, planner, tasks) for bench, tasks in benches.items()}
         ace = {bench: total(per_task.values()) for bench, per_task in ace_tokens.items()}
-        window, recall, chosen_on, dev_rows = settings.window, args.recall, "--recall", {}
-        if recall is None:  # the dev bench's best ceiling F1 within the budget (ties: fewer tokens)
+        chosen_on, dev_rows = "--recall" if args.recall else args.calibration, {}
+        if args.budget is not None:  # the dev bench's best ceiling F1 within the budget (ties: fewer tokens)
             dev_rows = sweep(root, planner, benches["dev"], tiers["dev"], ace["dev"], thresholds,
-                             [(w, r, args.per_unit) for w in windows for r in RECALLS])
+                             [(w, r, per_unit) for w in windows for r in RECALLS])
             fits = [row for row in dev_rows.values() if row["token_ratio"] <= args.budget] or list(dev_rows.values())
             best = max(fits, key=lambda row: (row["ceiling_precision_recall_f1"][2], -row["token_ratio"]))
             window, recall = best["window"], best["recall_target"]
             chosen_on = f"dev bench, budget {args.budget}"
-        rows = [(window, recall, args.per_unit)] if args.no_sweep else list(dict.fromkeys(
-            [(window, recall, args.per_unit)] + [(window, r, args.per_unit) for r in RECALLS]
-            + [(w, recall, args.per_unit) for w in windows] + [(window, recall, n) for n in (1, 2, 3, 0)]))
+        rows = [(window, recall, per_unit)] if args.no_sweep else list(dict.fromkeys(
+            [(window, recall, per_unit)] + [(window, r, per_unit) for r in RECALLS]
+            + [(w, recall, per_unit) for w in windows] + [(window, recall, n) for n in (1, 2, 3, 0)]))
         with Progress(transient=True) as progress:
             progress.add_task("cascade passes on the test bench", total=None)
             test_rows = sweep(root, planner, benches["test"], tiers["test"], ace["test"], thresholds, rows)
     tasks = benches["test"]
-    ours = test_rows[name(window, recall, args.per_unit)]
+    ours = test_rows[name(window, recall, per_unit)]
     report = {
         "tasks": len(tasks), "units": sum(len(t.units) for t in tasks),
         "labelled_pairs": sum(len(t.labelled) for t in tasks),
         "labelled_positives": sum(ex.positive for t in tasks for _, ex in t.labelled),
         "cloud_text_chars": sum(len(t.cloud_text()) for t in tasks),
         "semantic_model": model, "window": window, "recall_target": recall, "chosen_on": chosen_on,
-        "shortlist": thresholds[window][recall], "per_unit": args.per_unit, "batch_size": args.batch_size,
+        "shortlist": thresholds[window][recall], "per_unit": per_unit, "batch_size": args.batch_size,
         "acebench": dict(zip(("calls", "prompt_tokens", "completion_tokens"), ace["test"], strict=True)),
         "cascade": ours, "token_ratio": ours["token_ratio"], "rows": test_rows}
     if dev_rows:
@@ -327,14 +337,14 @@ def main() -> None:
         report["f1_tasks_that_fit"] = len(fits)
         with judge_session(args.judge_url, args.judge_model, n_ctx=8192, attempts=2, max_tokens=2048,
                            batch_size=args.batch_size) as judge:
-            report["f1"] = f1_run(judge, sample, window, thresholds[window][recall], args.per_unit or None, model)
+            report["f1"] = f1_run(judge, sample, window, thresholds[window][recall], per_unit or None, model)
             report["f1"]["tasks"] = [t.id for t in sample]
     report["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report, indent=1))
     print(f"cascade/AceBench judge tokens: {ours['token_ratio']:.2%} ({ours['calls']} vs {ace['test'][0]} calls); "
           f"cascade ceiling (perfect judge) P/R/F1 on the test pairs {ours['ceiling_precision_recall_f1']} "
           f"({model}, window {window}, recall target {recall} chosen on {chosen_on}, "
-          f"shortlist {thresholds[window][recall]}, {args.per_unit or 'all'} window(s) per unit)")
+          f"shortlist {thresholds[window][recall]}, {per_unit or 'all'} window(s) per unit)")
 
 
 if __name__ == "__main__":

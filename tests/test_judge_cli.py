@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ec2audit.cli import main
-from ec2audit.detect.calibrate import WINDOWS, Settings, write_calibration
+from ec2audit.detect.calibrate import RECALL_TARGET, WINDOWS, Settings, write_calibration
 
 SET = Path(__file__).resolve().parents[1] / "judges" / "calibration"
 
@@ -33,7 +33,8 @@ def test_calibrate_writes_settings_and_report(scripted_judge, tmp_path):
         "--cache", str(tmp_path / "c.sqlite")])
     assert result.exit_code == 0, result.output
     settings = tomllib.loads(cal.read_text())
-    assert settings["semantic"]["window"] in WINDOWS and "shortlist" in settings["semantic"]
+    assert settings["semantic"]["window"] in WINDOWS and settings["judge"]["window"] in WINDOWS
+    assert settings["judge"]["recall_target"] == RECALL_TARGET and settings["judge"]["per_unit"] == 1
     data = json.loads(report.with_suffix(".json").read_text())
     assert set(data["test"]["tiers"]) == {"exact+partial", "semantic", "judge", "cascade"}
     assert data["test"]["tiers"]["judge"]["n"] == 14 and "f1_ci" in data["test"]["tiers"]["cascade"]
@@ -92,19 +93,32 @@ def test_judge_url_needs_a_model(tmp_path):
     assert result.exit_code == 2 and "--judge-model" in result.output
 
 
-def test_calibrate_without_a_judge_tunes_the_semantic_tier(tmp_path):
-    cal = tmp_path / "calibration.toml"
-    result = CliRunner().invoke(main, ["judge", "--calibrate", "--no-judge", "--set", str(small_set(tmp_path)),
-                                       "--calibration", str(cal), "--report", str(tmp_path / "r.md")])
-    assert result.exit_code == 0, result.output
-    semantic = tomllib.loads(cal.read_text())["semantic"]
-    assert semantic["shortlist"] == semantic["threshold"]  # no judge: the semantic tier decides alone
-    assert set(json.loads((tmp_path / "r.json").read_text())["test"]["tiers"]) == {
-        "exact+partial", "semantic", "cascade"}
+def test_calibrate_without_a_judge_tunes_the_semantic_tier_and_the_judges_shortlist(tmp_path):
+    set_dir, runs = small_set(tmp_path), {}
+    for target in (0.6, 0.95):
+        cal = tmp_path / f"calibration-{target}.toml"
+        result = CliRunner().invoke(main, ["judge", "--calibrate", "--no-judge", "--set", str(set_dir),
+                                           "--recall-target", str(target), "--calibration", str(cal),
+                                           "--report", str(tmp_path / f"r-{target}.md")])
+        assert result.exit_code == 0, result.output
+        report = json.loads((tmp_path / f"r-{target}.json").read_text())
+        runs[target] = tomllib.loads(cal.read_text()), report["dev"]["judge_shortlist_by_window"]
+        assert set(report["test"]["tiers"]) == {"exact+partial", "semantic", "cascade"}
+        # no judge: the cascade is the string tiers plus the semantic tier deciding alone
+        assert report["test"]["tiers"]["cascade"]["recall"] >= report["test"]["tiers"]["semantic"]["recall"]
+    for settings, by_window in runs.values():  # the window that sends the judge the fewest characters
+        chosen = min(by_window, key=lambda w: (by_window[w]["chars_to_judge"], int(w)))
+        assert settings["judge"]["window"] == int(chosen)
+        assert settings["judge"]["shortlist"] == by_window[chosen]["threshold"]
+    (_, loose), (_, strict) = runs[0.95], runs[0.6]
+    assert all(loose[w]["threshold"] <= strict[w]["threshold"] for w in loose)  # more recall, wider shortlist
+    assert sum(w["chars_to_judge"] for w in loose.values()) > sum(w["chars_to_judge"] for w in strict.values())
 
 
 def test_per_unit_judges_each_unit_in_its_best_window_only(scripted_judge, tmp_path):
-    units, _, cal = write_inputs(tmp_path)
+    units, _, _ = write_inputs(tmp_path)
+    cal = write_calibration(tmp_path / "cal.toml", Settings(window=384, threshold=0.5, shortlist=-1.0,
+                                                            judge_window=192, per_unit=1), {})
     payloads = tmp_path / "two.jsonl"
     body = {"id": "call-2", "task_id": "t1", "request": {"model": "gpt", "messages": [
         {"role": "user", "content": "Patient note: manages her chronic blood-sugar condition with metformin."},
@@ -112,12 +126,35 @@ def test_per_unit_judges_each_unit_in_its_best_window_only(scripted_judge, tmp_p
     payloads.write_text(json.dumps(body) + "\n")
     args = ["judge", str(units), str(payloads), "--calibration", str(cal), "--judge-url", scripted_judge.url,
             "--judge-model", "m", "--json"]
-    assert CliRunner().invoke(main, args + ["--cache", str(tmp_path / "a.sqlite")]).exit_code == 0
+    assert CliRunner().invoke(main, args + ["--cache", str(tmp_path / "a.sqlite"), "--per-unit", "0"]).exit_code == 0
     every = [len(re.findall(r"^\d+\. \[", r["messages"][1]["content"], flags=re.MULTILINE))
              for r in scripted_judge.requests]
     scripted_judge.requests.clear()
-    result = CliRunner().invoke(main, args + ["--cache", str(tmp_path / "b.sqlite"), "--per-unit", "1"])
+    result = CliRunner().invoke(main, args + ["--cache", str(tmp_path / "b.sqlite")])  # the calibration's 1
     assert result.exit_code == 0, result.output
     [call] = scripted_judge.requests
     assert sum(every) == 2 and call["messages"][1]["content"].count("TEXT T") == 1
     assert "blood-sugar" in call["messages"][1]["content"]  # the unit's best window, not the parking lot
+
+
+def test_the_judge_sees_windows_of_the_calibrated_shortlist_size(scripted_judge, tmp_path):
+    units, _, _ = write_inputs(tmp_path)
+    filler = "The quarterly facilities report lists repairs, parking changes and cafeteria menus. " * 8
+    note = filler + "Patient note: manages her chronic blood-sugar condition with metformin. " + filler
+    payloads = tmp_path / "long.jsonl"
+    payloads.write_text(json.dumps({"id": "call-3", "task_id": "t1", "request": {
+        "model": "gpt", "messages": [{"role": "user", "content": note}]}}) + "\n")
+    sizes = {}
+    for judge_window in (96, 384):
+        cal = write_calibration(tmp_path / f"cal-{judge_window}.toml", Settings(
+            window=192, threshold=0.5, shortlist=-1.0, judge_window=judge_window, per_unit=1), {})
+        scripted_judge.requests.clear()
+        result = CliRunner().invoke(main, [
+            "judge", str(units), str(payloads), "--calibration", str(cal), "--judge-url", scripted_judge.url,
+            "--judge-model", "m", "--json", "--cache", str(tmp_path / f"{judge_window}.sqlite")])
+        assert result.exit_code == 0, result.output
+        [call] = scripted_judge.requests
+        [text] = re.findall(r"TEXT T1:\n<<<\n(.*?)\n>>>", call["messages"][1]["content"], flags=re.DOTALL)
+        assert text in note
+        sizes[judge_window] = len(text)
+    assert sizes[96] <= 96 * 1.5 < 384 < sizes[384] <= 384 * 1.5  # a window plus a quarter on each side

@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.detect.calibrate import RECALL_TARGET
 from ec2audit.detect.semantic import MODELS
 from ec2audit.errors import InputError
 
@@ -51,16 +52,21 @@ def _judge_options(f):
 @click.option("--semantic-model", type=click.Choice(MODELS),
               help="Shortlist embedding model: e5 (multilingual, default) or minilm (English, faster). "
                    "Calibrating: the model to tune; auditing: must match the calibration file's.")
+@click.option("--recall-target", type=click.FloatRange(0, 1, min_open=True), default=RECALL_TARGET,
+              show_default=True, help="Calibrating: share of dev positives the judge's shortlist must keep "
+                                      "(higher: more recall, more judge tokens).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Calibration report (.md; a .json twin is written next to it).")
 @_judge_options
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Audit: write findings here (.parquet or .jsonl); created 0600.")
-@click.option("--per-unit", type=click.IntRange(min=1),
-              help="Audit: judge each unit in its N best windows per payload only (cheaper; default: all).")
+@click.option("--per-unit", type=click.IntRange(min=0),
+              help="Audit: judge each unit in its N best windows per payload only; 0: every window over the "
+                   "shortlist (default: the calibration's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, semantic_model, report_path, judge_url,
-            judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, per_unit, as_json) -> None:
+def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, semantic_model, recall_target,
+            report_path, judge_url, judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, per_unit,
+            as_json) -> None:
     """Catch paraphrased, translated and described leaks (semantic tier + LLM judge).
 
     \b
@@ -80,7 +86,8 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     try:
         with session as judge:
             if calibrate:
-                _calibrate(console, judge, set_dir, limit, calibration_path, semantic_model, report_path, as_json)
+                _calibrate(console, judge, set_dir, limit, calibration_path, semantic_model, recall_target,
+                           report_path, as_json)
             else:
                 _audit(console, judge, units_path, payloads, calibration_path, semantic_model, out, as_json,
                        per_unit)
@@ -88,7 +95,7 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
         raise InputError(f"judge unavailable: {exc}") from None
 
 
-def _calibrate(console, judge, set_dir, limit, calibration_path, model, report_path, as_json) -> None:
+def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_target, report_path, as_json) -> None:
     from rich.progress import Progress
 
     from ec2audit.detect.calibrate import calibrate, markdown, write_calibration
@@ -100,7 +107,8 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, model, report_p
         def stage(name: str, total: int) -> None:
             progress.update(task, description=name, total=total if name == "judging" else None, completed=0)
 
-        settings, report = calibrate(set_dir, judge, limit=limit, model=model or DEFAULT_MODEL, on_stage=stage,
+        settings, report = calibrate(set_dir, judge, limit=limit, model=model or DEFAULT_MODEL,
+                                     recall_target=recall_target, on_stage=stage,
                                      on_call=lambda: progress.advance(task))
     write_calibration(calibration_path, settings, {**report["calibrated"], **{
         f"test_f1_{tier}": m["f1"] for tier, m in report["test"]["tiers"].items()}})
@@ -130,8 +138,13 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     if model and model != settings.model:  # thresholds are in one model's scores
         raise InputError(f"calibrated for semantic model {settings.model!r}, not {model!r}: run "
                          f"`ec2audit judge --calibrate --semantic-model {model}`", file=str(calibration_path))
-    semantic = SemanticTier(units, window=settings.window, batch_size=settings.batch_size, model=settings.model,
-                            threshold=settings.shortlist if judge else settings.threshold, per_unit=per_unit)
+    if judge:  # the shortlist in front of the judge; without one the semantic tier decides alone
+        per_unit = settings.per_unit if per_unit is None else per_unit or None
+        window, threshold = settings.shortlist_window, settings.shortlist
+    else:
+        window, threshold, per_unit = settings.window, settings.threshold, None
+    semantic = SemanticTier(units, window=window, threshold=threshold, batch_size=settings.batch_size,
+                            model=settings.model, per_unit=per_unit)
     cascade = Cascade(units, semantic=semantic, judge=judge)
     errors: list[InputError] = []
     with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):

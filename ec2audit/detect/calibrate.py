@@ -1,9 +1,12 @@
 """Calibrate the semantic tier and the judge on a labelled set; measure every tier on held-out data.
 
 The set (`judges/calibration/`) holds (unit, text, grade, kind) examples split into dev and test.
-On dev we choose the semantic window and thresholds that maximise F1; on test we report precision,
-recall and F1 (bootstrap 95 % CIs) per tier, per kind and per language, the confusion of grades and
-what the judge cost. The chosen settings go to `judges/calibration.toml`, which later audits read.
+On dev we choose the semantic tier's window and threshold that maximise F1 when it decides alone, and
+the shortlist in front of the judge: the cheapest window and the highest threshold that keep a recall
+target of the positives (raised further where the judge's dev verdicts show that improves F1). On test
+we report precision, recall and F1 (bootstrap 95 % CIs) per tier, per kind and per language, the
+confusion of grades and what the judge cost. The chosen settings go to `judges/calibration.toml`,
+which later audits read.
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ ROOT = Path(__file__).resolve().parents[2] / "judges"
 DEFAULT_SET = ROOT / "calibration"
 DEFAULT_OUTPUT = ROOT / "calibration.toml"
 WINDOWS = (96, 192, 384)
+# Defaults for the judge's shortlist, chosen by `benchmarks/judge_cost.py` for a 20 % token budget
+# against AceBench's one-shot judge (benchmarks/RESULTS.md).
+RECALL_TARGET = 0.8
+PER_UNIT = 1
 TIERS = ("exact+partial", "semantic", "judge", "cascade")
 
 
@@ -155,35 +162,47 @@ def run_judge(judge: Judge, scored: Scored, indices: Sequence[int],
 
 @dataclass
 class Settings:
-    window: int
-    threshold: float  # semantic tier alone: score ≥ threshold → leak (graded 0.7)
-    shortlist: float  # cascade: undecided pairs at or above go to the judge
+    window: int  # semantic tier alone (no judge): window size and …
+    threshold: float  # … score ≥ threshold → leak (graded 0.7)
+    shortlist: float  # with a judge: undecided pairs at or above go to the judge …
     batch_size: int = DEFAULT_BATCH
     model: str = DEFAULT_MODEL  # the embedding model the scores above belong to
+    judge_window: int | None = None  # … scored in windows of this size (None: `window`) …
+    per_unit: int | None = None  # … each unit in its best this many windows of a payload (None: all)
+    recall_target: float | None = None  # the dev recall the shortlist was set to keep
+
+    @property
+    def shortlist_window(self) -> int:
+        return self.judge_window or self.window
 
 
-def choose_settings(dev: Scored, shortlisted_by_judge: bool, model: str = DEFAULT_MODEL) -> tuple[Settings, dict]:
+def choose_settings(dev: Scored, model: str = DEFAULT_MODEL, recall_target: float = RECALL_TARGET
+                    ) -> tuple[Settings, dict]:
     gold = [ex.positive for ex in dev.examples]
-    string_pos = [g > 0 for g in dev.string]
     by_window = {w: best_threshold(scores, gold) for w, scores in dev.semantic.items()}
     window = max(by_window, key=lambda w: (by_window[w][1], -w))
-    threshold = by_window[window][0]
-    scores = dev.semantic[window]
-    if shortlisted_by_judge and dev.judge:
-        # The cascade's F1 as a function of the shortlist threshold, given the judge's verdicts.
-        candidates = sorted({round(scores[i], 3) for i in dev.judge}) or [threshold]
-        best = (-1.0, threshold)
-        for t in candidates:
+    # The judge's shortlist: in each window size, the highest threshold keeping `recall_target`; then
+    # the window that sends the judge the fewest characters of dev text at its threshold.
+    shortlists = {w: shortlist_for_recall(dev, w, recall_target) for w in dev.semantic}
+    sent = {w: w * sum(g == 0 and s >= shortlists[w] for g, s in zip(dev.string, dev.semantic[w], strict=True))
+            for w in shortlists}
+    judge_window = min(sent, key=lambda w: (sent[w], w))
+    shortlist = shortlists[judge_window]
+    if dev.judge:  # the judge's verdicts may show that a higher shortlist threshold gives a better F1
+        scores, string_pos = dev.semantic[judge_window], [g > 0 for g in dev.string]
+        best = (-1.0, shortlist)
+        for t in sorted({shortlist} | {round(scores[i], 3) for i in dev.judge if scores[i] >= shortlist}):
             pred = [string_pos[i] or (scores[i] >= t and dev.judge.get(i, 0.0) > 0) for i in range(len(gold))]
             f1 = prf(gold, pred)[2]
             if f1 > best[0]:  # ties keep the lower threshold: more recall for the same F1
                 best = (f1, t)
         shortlist = best[1]
-    else:
-        shortlist = threshold
     dev_report = {"semantic_f1_by_window": {str(w): {"threshold": t, "f1": round(f, 4)}
-                                            for w, (t, f) in by_window.items()}}
-    return Settings(window, threshold, shortlist, model=model), dev_report
+                                            for w, (t, f) in by_window.items()},
+                  "judge_shortlist_by_window": {str(w): {"threshold": shortlists[w], "chars_to_judge": sent[w]}
+                                                for w in shortlists}}
+    return Settings(window, by_window[window][0], shortlist, model=model, judge_window=judge_window,
+                    per_unit=PER_UNIT, recall_target=recall_target), dev_report
 
 
 def shortlist_for_recall(scored: Scored, window: int, recall: float) -> float:
@@ -208,13 +227,18 @@ def predictions(scored: Scored, settings: Settings) -> dict[str, list[float | No
         "semantic": [MOSTLY if s >= settings.threshold else 0.0 for s in scores],
         "judge": [scored.judge.get(i) for i in range(n)],
     }
+    # as in `Cascade`: with no judge the semantic tier decides alone
+    if scored.judge:
+        shortlisted = [s >= settings.shortlist for s in scored.semantic[settings.shortlist_window]]
+    else:
+        shortlisted = [s >= settings.threshold for s in scores]
     cascade: list[float | None] = []
     for i in range(n):
         if scored.string[i] > 0:
             cascade.append(scored.string[i])
-        elif scores[i] < settings.shortlist:
+        elif not shortlisted[i]:
             cascade.append(0.0)
-        else:  # with no judge the semantic tier decides, as in `Cascade`
+        else:
             cascade.append(scored.judge.get(i) if scored.judge else MOSTLY)
     out["cascade"] = cascade
     if not scored.judge:
@@ -257,9 +281,14 @@ def _snap(grade: float) -> float:
 def write_calibration(path: str | Path, settings: Settings, meta: dict) -> Path:
     path = Path(path)
     lines = ["# Written by `ec2audit judge --calibrate`; read by `ec2audit judge` audits.",
-             "[semantic]", f"window = {settings.window}", f"threshold = {settings.threshold}",
-             f"shortlist = {settings.shortlist}", f"batch_size = {settings.batch_size}",
-             f"model = {json.dumps(settings.model)}", "", "[calibrated]"]
+             "[semantic]  # the tier deciding alone (--no-judge)", f"window = {settings.window}",
+             f"threshold = {settings.threshold}", f"batch_size = {settings.batch_size}",
+             f"model = {json.dumps(settings.model)}", "",
+             "[judge]  # the shortlist in front of the judge", f"window = {settings.shortlist_window}",
+             f"shortlist = {settings.shortlist}"]
+    lines += [f"per_unit = {settings.per_unit}"] if settings.per_unit else []
+    lines += [f"recall_target = {settings.recall_target}"] if settings.recall_target else []
+    lines += ["", "[calibrated]"]
     for key, value in meta.items():
         lines.append(f"{re.sub(r'[^A-Za-z0-9_-]', '_', key)} = {json.dumps(value, ensure_ascii=False)}")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -270,10 +299,14 @@ def write_calibration(path: str | Path, settings: Settings, meta: dict) -> Path:
 def read_calibration(path: str | Path = DEFAULT_OUTPUT) -> Settings:
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))["semantic"]
-        return Settings(int(data["window"]), float(data["threshold"]), float(data["shortlist"]),
-                        int(data.get("batch_size", DEFAULT_BATCH)),
-                        str(data.get("model", "minilm")))  # files from before the setting are MiniLM's
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        semantic = data["semantic"]
+        judge = data.get("judge", semantic)  # older files: one window, the shortlist under [semantic]
+        return Settings(int(semantic["window"]), float(semantic["threshold"]), float(judge["shortlist"]),
+                        int(semantic.get("batch_size", DEFAULT_BATCH)),
+                        str(semantic.get("model", "minilm")),  # files from before the setting are MiniLM's
+                        int(judge["window"]), int(judge["per_unit"]) if "per_unit" in judge else None,
+                        float(judge["recall_target"]) if "recall_target" in judge else None)
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError) as exc:
         raise InputError(f"not a calibration file ({exc}); run `ec2audit judge --calibrate`", file=str(path)) from None
 
@@ -304,7 +337,7 @@ def markdown(report: dict) -> str:
 
 
 def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = None, seed: int = 0,
-              windows: Sequence[int] = WINDOWS, model: str = DEFAULT_MODEL,
+              windows: Sequence[int] = WINDOWS, model: str = DEFAULT_MODEL, recall_target: float = RECALL_TARGET,
               on_call: Callable[[], None] | None = None,
               on_stage: Callable[[str, int], None] | None = None) -> tuple[Settings, dict]:
     """Choose settings on dev, measure on test. `limit` samples that many examples per split."""
@@ -319,19 +352,17 @@ def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = N
         on_stage("embedding", sum(len(v) for v in splits.values()))
     dev = score_examples(splits["dev"], windows, model=model)
     test = score_examples(splits["test"], windows, model=model)
-    settings, dev_report = choose_settings(dev, shortlisted_by_judge=False, model=model)
+    settings, dev_report = choose_settings(dev, model, recall_target)
     if judge:
-        # Dev: judge what the string tiers leave undecided and the semantic tier does not rule out
-        # (lowest score among dev positives); test: judge everything, so the judge alone is measured too.
-        positives = [dev.semantic[settings.window][i] for i, ex in enumerate(dev.examples) if ex.positive]
-        floor = min(positives, default=0.0)
-        dev_idx = [i for i in range(len(dev.examples))
-                   if dev.string[i] == 0 and dev.semantic[settings.window][i] >= floor]
+        # Dev: judge what the string tiers leave undecided and the shortlist keeps; test: judge
+        # everything, so the judge alone is measured too.
+        scores = dev.semantic[settings.shortlist_window]
+        dev_idx = [i for i in range(len(dev.examples)) if dev.string[i] == 0 and scores[i] >= settings.shortlist]
         if on_stage:
             on_stage("judging", len(dev_idx) + len(test.examples))
         run_judge(judge, dev, dev_idx, on_call)
         run_judge(judge, test, range(len(test.examples)), on_call)
-        settings, dev_report = choose_settings(dev, shortlisted_by_judge=True, model=model)
+        settings, dev_report = choose_settings(dev, model, recall_target)
     shown = set_dir.resolve()
     shown = shown.relative_to(Path.cwd()) if shown.is_relative_to(Path.cwd()) else shown
     report = {"calibrated": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "set": str(shown),
