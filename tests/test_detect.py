@@ -61,6 +61,8 @@ def grades(text):
     ("diagnosed with Type 2 Diabetes.", "diagnosis", "Type 2 Diabetes"),
     ("budget is 150万", "budget", "150万"),
     ("SMITH, JOHN (employee)", "name", "SMITH, JOHN"),
+    ("送货联系方式：一三九二二八八三三六六。", "phone", "一三九二二八八三三六六"),  # spelled in Chinese numerals
+    ("电话幺三九-二二八八-三三六六", "phone", "幺三九-二二八八-三三六六"),
 ])
 def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     assert (field, evidence, 1.0) in hits(text)
@@ -93,6 +95,8 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "Smith & Wesson catalogue",                   # surname without an honorific
     "**bold** markdown and ***",
     "salary 3,200 and 32,000,000",
+    "编号一三九二二八八三三六六七已作废",            # Chinese-numeral digits inside a longer number
+    "一三九二二八八 and 三三六六",                  # a run too short to be a number on its own
     "张伟明是另一位同事" if False else "王伟是另一位同事",
 ])
 def test_false_positive_traps(text):

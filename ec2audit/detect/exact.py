@@ -55,10 +55,9 @@ class ExactDetector:
 
     def _scan_digits(self, view: TextView) -> Iterator[Hit]:
         digits = view.digits()
-        base = view.text
         for d_start, d_end, indices in self._digits.matches(digits.text, anchored=False).get(DIGITS, ()):
             start, end = digits.to_base(d_start, d_end)
-            if not _number_boundaries(base, start, end):
+            if not _number_boundaries(digits.numbers, start, end):
                 continue
             s, e = view.to_original(start, end)
             for i in indices:

@@ -27,6 +27,11 @@ _MULTI_SPACE = re.compile(r"(   *)")
 # of them between two digits. Written to start with a character class rather than a lookbehind, so
 # the regex engine can skip ahead to candidate characters (2× faster on our payloads).
 _DIGIT_SEP = re.compile(r"([ \-./()](?<=\d[ \-./()])[ \-./()]{0,2}(?=\d))")
+# Phone and ID numbers spelled digit by digit in Chinese numerals ("四一五二七五四零六八"): in the digit
+# view, runs of six or more (separators as between digits allowed) become ASCII digits, one character
+# for one, so offsets stay put. Starting with the character class lets the regex engine skip ahead.
+_CJK_DIGIT_RUN = re.compile(r"[〇零一二三四五六七八九幺](?:[ \-./()]{0,3}[〇零一二三四五六七八九幺]){5,}")
+_CJK_DIGITS = str.maketrans("〇零一二三四五六七八九幺", "001234567891")
 
 
 class _FoldTable(dict):
@@ -153,14 +158,17 @@ class TextView:
         return s, min(e, len(self.original))
 
     def digits(self) -> DigitView:
-        return DigitView(self, *_collapse(self.text, _DIGIT_SEP, ""))
+        numbers = _CJK_DIGIT_RUN.sub(lambda m: m.group().translate(_CJK_DIGITS), self.text)
+        return DigitView(self, numbers, *_collapse(numbers, _DIGIT_SEP, ""))
 
 
 @dataclass
 class DigitView:
-    """The text view with separators between digits removed: "139-2288-3366" → "13922883366"."""
+    """The text view with separators between digits removed ("139-2288-3366" → "13922883366") and
+    numbers spelled in Chinese numerals as digits ("一三九二二八八三三六六" → "13922883366")."""
 
     base: TextView
+    numbers: str  # the base view's text with spelled numbers as digits (same offsets)
     text: str
     _map: _Breakpoints = field(repr=False)
 
