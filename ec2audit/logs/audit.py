@@ -24,7 +24,7 @@ from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
-from ec2audit.logs import check_format, find_logs, read_files, read_logs, sniff_logs
+from ec2audit.logs import check_format, find_logs, read_files, sniff_logs
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
@@ -186,9 +186,10 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     classifier = classifier or Classifier()
     found = find_logs(paths)
     if discover:
-        units = discover_units(read_logs(paths, fmt, lambda e: None), use_presidio)
+        # bad files and lines are reported by the audit pass below
+        units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None), use_presidio)
     if jobs > 1 and len(found) > 1:
-        log = _parallel(found, fmt, units, classifier, discover, jobs)
+        log = _parallel(found, fmt, units, cascade, classifier, discover, jobs)
     else:
         log = _audit_files(found, fmt, units, cascade or Cascade(units), classifier, discover, on_payload)
     log.mode = "discover" if discover else "units"
@@ -245,8 +246,8 @@ def _work(found: list[tuple[Path, bool]]) -> LogAudit:
     return part
 
 
-def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit], classifier: Classifier,
-              discover: bool, jobs: int) -> LogAudit:
+def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit], cascade: Cascade | None,
+              classifier: Classifier, discover: bool, jobs: int) -> LogAudit:
     """Contiguous batches of about equal size (16 per worker, so none waits long on another's last
     batch), each sniffed, read and scanned in a worker, merged in file order.
 
@@ -269,7 +270,8 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
         batches[-1].append(item)
         filled += size
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(fmt, units, classifier, discover, Cascade(units) if forked else None)) as pool:
+                             initargs=(fmt, units, classifier, discover,
+                                       (cascade or Cascade(units)) if forked else None)) as pool:
         parts = list(pool.map(_work, batches))
     merged = LogAudit("", AuditResult(units))
     result = merged.result
