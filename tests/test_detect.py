@@ -63,6 +63,16 @@ def grades(text):
     ("SMITH, JOHN (employee)", "name", "SMITH, JOHN"),
     ("送货联系方式：一三九二二八八三三六六。", "phone", "一三九二二八八三三六六"),  # spelled in Chinese numerals
     ("电话幺三九-二二八八-三三六六", "phone", "幺三九-二二八八-三三六六"),
+    ("Reach him on One Three Nine, two two eight eight, three three six six.", "phone",
+     "One Three Nine, two two eight eight, three three six six"),  # spelled in English digit words
+    ("card: six two two two - zero two one zero - zero one one two - one two three four", "bank_card",
+     "six two two two - zero two one zero - zero one one two - one two three four"),
+    ("ID one one oh one oh five one nine eight eight oh three one five three four one X", "national_id",
+     "one one oh one oh five one nine eight eight oh three one five three four one X"),
+    ("call +86 one three nine two two eight eight three three six six", "phone",
+     "one three nine two two eight eight three three six six"),
+    ("Assignee: Zhang Wei (finance).", "name", "Zhang Wei"),  # a Chinese name romanised, either order
+    ("signed, WEI ZHANG", "name", "WEI ZHANG"),
 ])
 def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     assert (field, evidence, 1.0) in hits(text)
@@ -80,6 +90,7 @@ def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     ("请联系张先生", "name", "张先生", 0.3),
     ("lives at 1234 Maplewood Ave, Springfield", "address", "1234 Maplewood Ave, Springfield", 0.7),
     ("contact Jon Smith today", "name", "Jon Smith", 0.7),
+    ("notes taken by John S.; action items below", "name", "John S.", 0.7),  # surname cut to an initial
 ])
 def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     assert (field, evidence, grade) in hits(text)
@@ -97,6 +108,10 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "salary 3,200 and 32,000,000",
     "编号一三九二二八八三三六六七已作废",            # Chinese-numeral digits inside a longer number
     "一三九二二八八 and 三三六六",                  # a run too short to be a number on its own
+    "Zhang Weiming and Wei Zhangsun signed",       # a romanised name inside longer names
+    "Johnny S. and John Sm. left early",           # an initial form continuing other words
+    "one three nine two two eight eight three three six six six",    # English digit words: a longer number
+    "one three nine two two eight eight and three three six six",    # a run broken by a word
     "张伟明是另一位同事" if False else "王伟是另一位同事",
 ])
 def test_false_positive_traps(text):

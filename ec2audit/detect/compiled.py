@@ -32,6 +32,7 @@ class CompiledUnit:
     rules: Dimension
     forms: tuple[str, ...]          # normalised value and aliases
     digit_forms: tuple[str, ...]    # digits-only forms (phones, IDs, cards), ≥ 6 digits
+    romanized: tuple[str, ...]      # pinyin forms of a Chinese name
     amount: int | None              # amount in hundredths when the value is an amount
     needs_context: bool
     context_words: tuple[str, ...]  # words that must stand near a short or common value
@@ -64,6 +65,34 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
     return tuple(f for f in forms if len(f) >= 6)
 
 
+_HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
+
+
+@cache
+def _pinyin_forms(name: str) -> tuple[str, ...]:
+    """How a Chinese name is written in Latin letters: surname and given name in either order, the
+    given name joined or hyphenated ("wang xiaoyan", "xiaoyan wang", "wang xiao-yan", "wang, xiaoyan").
+
+    Every reading of the surname character is tried (单 is "shan" as a surname, "dan" elsewhere), a
+    compound surname (欧阳) too when the name has three characters or more, and ü as "v", "u" and "yu".
+    """
+    from pypinyin import Style, pinyin  # 0.2 s to import: only when a unit is a Chinese name
+
+    def spellings(syllable: str) -> list[str]:
+        return list(dict.fromkeys([syllable, syllable.replace("v", "u"), syllable.replace("v", "yu")]))
+
+    readings = pinyin(name, style=Style.NORMAL, heteronym=True, v_to_u=False)
+    forms = []
+    for split in (1, 2) if len(name) >= 3 else (1,):
+        first = [spellings(r) for r in readings[0]] if split == 1 else [spellings(readings[0][0] + readings[1][0])]
+        given = [r[0] for r in readings[split:]]
+        for surname in dict.fromkeys(s for group in first for s in group):
+            for joined in dict.fromkeys(["".join(given), "-".join(given)]):
+                for g in spellings(joined):
+                    forms += [f"{surname} {g}", f"{g} {surname}", f"{surname}, {g}"]
+    return tuple(dict.fromkeys(forms))
+
+
 def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
     rules = taxonomy.rules(unit.dimension)
     forms = tuple(dict.fromkeys(f for f in (normalize_text(v).strip() for v in (unit.value, *unit.aliases)) if f))
@@ -76,7 +105,8 @@ def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
     if unit.entity_name and normalize_text(unit.entity_name) != main:
         context.append(normalize_text(unit.entity_name))
     context.extend(rules.context)
-    return CompiledUnit(unit, rules, forms, _digit_forms(unit.value, rules), amount, needs_context,
+    romanized = _pinyin_forms(main) if "pinyin" in rules.views and _HAN_NAME.fullmatch(main) else ()
+    return CompiledUnit(unit, rules, forms, _digit_forms(unit.value, rules), romanized, amount, needs_context,
                         tuple(c for c in context if len(c) >= 2))
 
 

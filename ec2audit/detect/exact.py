@@ -1,4 +1,4 @@
-"""Exact tier: literal values, aliases and amount surface forms (grade 1.0).
+"""Exact tier: literal values, aliases, amount surface forms and romanised names (grade 1.0).
 
 All patterns of a run sit in the shared automaton (`patterns.PatternIndex`) and, for phones, IDs
 and card numbers, in a second automaton over the digit view — so cost grows with the payload's
@@ -11,10 +11,10 @@ from collections.abc import Iterator
 
 from ec2audit.detect.compiled import CompiledUnit, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.normalize import TextView, amount_forms
+from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms
 from ec2audit.detect.patterns import Match, PatternIndex
 
-VALUE, AMOUNT, DIGITS = "value", "amount", "digits"
+VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN = "value", "amount", "digits", "digit words", "pinyin"
 
 
 class ExactDetector:
@@ -32,14 +32,20 @@ class ExactDetector:
                         index.add(form, AMOUNT, i)
             for form in cu.digit_forms:
                 digits.add(form, DIGITS, i)
+            for form in cu.romanized:
+                index.add(form, PINYIN, i)
         self._digits = digits.build()
         self._has_digits = any(cu.digit_forms for cu in units)
+        if self._has_digits:  # where numbers spelled in English words may stand
+            for pair in DIGIT_WORD_PAIRS:
+                index.add(pair, DIGIT_WORDS, -1)
 
     def scan(self, view: TextView, matches: dict[str, list[Match]]) -> Iterator[Hit]:
         yield from self._literal(view, matches.get(VALUE, ()), "exact")
         yield from self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
+        yield from self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
         if self._has_digits:
-            yield from self._scan_digits(view)
+            yield from self._scan_digits(view, english=DIGIT_WORDS in matches)
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
         text = view.text
@@ -53,13 +59,13 @@ class ExactDetector:
                     continue
                 yield Hit(i, *view.to_original(start, end), detector, LITERAL)
 
-    def _scan_digits(self, view: TextView) -> Iterator[Hit]:
-        digits = view.digits()
+    def _scan_digits(self, view: TextView, english: bool) -> Iterator[Hit]:
+        digits = view.digits(english)
         for d_start, d_end, indices in self._digits.matches(digits.text, anchored=False).get(DIGITS, ()):
-            start, end = digits.to_base(d_start, d_end)
+            start, end = digits.to_numbers(d_start, d_end)
             if not _number_boundaries(digits.numbers, start, end):
                 continue
-            s, e = view.to_original(start, end)
+            s, e = view.to_original(*digits.to_base(start, end))
             for i in indices:
                 yield Hit(i, s, e, "exact.digits", LITERAL)
 

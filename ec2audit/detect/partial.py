@@ -2,6 +2,7 @@
 
 - masked forms (`139****3366`, `6222 **** **** 1234`, `z***@corp.com`): 0.7 when at least half of
   the value's characters are visible, 0.3 when a smaller but recognisable part (≥ 4 characters) is;
+  a Latin name with its surname cut to an initial ("Emily A.") is masked too: 0.7;
 - fragments in context: the last 4 digits of a long number next to a context word ("card ending
   1234", "尾号3366"), a surname with an honorific ("Mr. Smith", "张先生") where the taxonomy allows: 0.3;
 - near-verbatim variants (reordered name parts, typos, truncation): rapidfuzz alignment, run only on
@@ -26,7 +27,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import Match, PatternIndex
 
 _MASK_CHARS = "*•●#"
-SURNAME, GRAM, TAIL_CONTEXT = "surname", "gram", "tail_context"
+SURNAME, INITIAL, GRAM, TAIL_CONTEXT = "surname", "initial", "gram", "tail_context"
 # Mask runs: stars and bullets, "xxxx" next to digits, and an ellipsis inside a token
 # (OpenClaw shows API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "...").
 # Every alternative starts with a literal character, so the regex engine skips ahead to candidates
@@ -84,6 +85,8 @@ class PartialDetector:
             if cu.rules.fragment == "surname":
                 for pattern in _surname_patterns(cu):
                     index.add(pattern, SURNAME, i)
+                if initial := _initial_pattern(cu):
+                    index.add(initial, INITIAL, i)
             if _fuzzy_eligible(cu):
                 grams = _grams(cu.forms[0])
                 if len(grams) >= 2:
@@ -98,7 +101,8 @@ class PartialDetector:
         hits = []
         hits += self._masked(view, skip)
         hits += self._tail_fragments(view, matches.get(TAIL_CONTEXT, ()), skip)
-        hits += self._surname_fragments(view, matches.get(SURNAME, ()), skip)
+        hits += self._name_forms(view, matches.get(SURNAME, ()), skip, "partial.fragment", FRAGMENT, 0.5)
+        hits += self._name_forms(view, matches.get(INITIAL, ()), skip, "partial.masked", MOSTLY, 0.6)
         hits += self._fuzzy(view, matches.get(GRAM, ()), skip)
         for hit in hits:
             if not any(s <= hit.start < e for s, e in protected):
@@ -161,14 +165,16 @@ class PartialDetector:
                     if i not in skip and word in self.units[i].rules.context:
                         yield Hit(i, *view.to_original(*m.span()), "partial.fragment", FRAGMENT, 0.6)
 
-    def _surname_fragments(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+    def _name_forms(self, view: TextView, found: list[Match], skip, detector: str, grade: float,
+                    confidence: float) -> Iterator[Hit]:
+        """Hits of a name's partial forms ("mr. smith", "emily a.") that stand as words of their own."""
         text = view.text
         for start, end, indices in found:
             if not _standalone(text, start, end):
                 continue
             for i in indices:
                 if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.5)
+                    yield Hit(i, *view.to_original(start, end), detector, grade, confidence)
 
     # -- near-verbatim ------------------------------------------------------------------------
     def _fuzzy(self, view: TextView, grams: list[Match], skip) -> Iterator[Hit]:
@@ -313,3 +319,11 @@ def _surname_patterns(cu: CompiledUnit) -> list[str]:
         return []
     surname = parts[-1]
     return [f"{h}{dot} {surname}" for h in cu.rules.context if h.isascii() for dot in ("", ".")]
+
+
+def _initial_pattern(cu: CompiledUnit) -> str | None:
+    """"emily a." for Emily Anderson: the given name kept, the surname cut to its initial."""
+    parts = cu.forms[0].split()
+    if len(parts) != 2 or not cu.forms[0].isascii() or len(parts[0]) < 3 or len(parts[1]) < 2:
+        return None
+    return f"{parts[0]} {parts[1][0]}."
