@@ -118,6 +118,18 @@ def test_false_positive_traps(text):
     assert hits(text) == set()
 
 
+def test_chinese_names_are_found_romanised_as_names_are_read():
+    names = [_u("name", n, "person_name", f"P{k}", n) for k, n in enumerate(["曾志强", "欧阳娜娜", "沈伟"])]
+    cascade = Cascade(names)
+
+    def found(text):
+        return {names[h.unit_index].value: text[h.start:h.end] for h in cascade.scan_text(text)}
+
+    assert found("cc: Zeng Zhiqiang; Nana Ouyang") == {"曾志强": "Zeng Zhiqiang", "欧阳娜娜": "Nana Ouyang"}
+    assert found("approved by Shen, Wei") == {"沈伟": "Shen, Wei"}
+    assert found("Ceng Zhiqiang, Ou Yangnana and Chen Wei are other people") == {}
+
+
 def test_short_and_common_values_count_with_context():
     assert ("surname", "Li", 1.0) in hits("the manager Li approved it")
     assert ("age", "42", 1.0) in hits("his age: 42")

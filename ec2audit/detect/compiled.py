@@ -68,29 +68,33 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
 _HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
 
 
+# pypinyin reads words, not names: these surnames are read otherwise in a name (曾 is "zeng", not
+# "ceng"), and these two-character surnames come first as one (欧阳修 is "Ouyang Xiu").
+_SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "仇": "qiu", "区": "ou", "朴": "piao",
+                     "覃": "qin", "盖": "ge", "乐": "yue", "缪": "miao", "翟": "zhai", "召": "shao", "种": "chong"}
+_COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "令狐", "慕容", "司徒", "公孙",
+                                "夏侯", "长孙", "宇文", "轩辕", "端木", "西门", "南宫", "独孤", "呼延"})
+
+
 @cache
 def _pinyin_forms(name: str) -> tuple[str, ...]:
     """How a Chinese name is written in Latin letters: surname and given name in either order, the
-    given name joined or hyphenated ("wang xiaoyan", "xiaoyan wang", "wang xiao-yan", "wang, xiaoyan").
+    given name joined or hyphenated ("wang xiaoyan", "xiaoyan wang", "wang xiao-yan", "wang, xiaoyan");
+    ü as "v", "u" or "yu" ("lv", "lu", "lyu")."""
+    from pypinyin import lazy_pinyin  # 0.2 s to import: only when a unit is a Chinese name
 
-    Every reading of the surname character is tried (单 is "shan" as a surname, "dan" elsewhere), a
-    compound surname (欧阳) too when the name has three characters or more, and ü as "v", "u" and "yu".
-    """
-    from pypinyin import Style, pinyin  # 0.2 s to import: only when a unit is a Chinese name
-
-    def spellings(syllable: str) -> list[str]:
-        return list(dict.fromkeys([syllable, syllable.replace("v", "u"), syllable.replace("v", "yu")]))
-
-    readings = pinyin(name, style=Style.NORMAL, heteronym=True, v_to_u=False)
+    split = 2 if len(name) > 2 and name[:2] in _COMPOUND_SURNAMES else 1
+    surname = _SURNAME_READINGS.get(name[:split]) or "".join(lazy_pinyin(name[:split]))
+    given = lazy_pinyin(name[split:])
     forms = []
-    for split in (1, 2) if len(name) >= 3 else (1,):
-        first = [spellings(r) for r in readings[0]] if split == 1 else [spellings(readings[0][0] + readings[1][0])]
-        given = [r[0] for r in readings[split:]]
-        for surname in dict.fromkeys(s for group in first for s in group):
-            for joined in dict.fromkeys(["".join(given), "-".join(given)]):
-                for g in spellings(joined):
-                    forms += [f"{surname} {g}", f"{g} {surname}", f"{surname}, {g}"]
+    for s in _u_spellings(surname):
+        for g in (spelled for joined in ("".join(given), "-".join(given)) for spelled in _u_spellings(joined)):
+            forms += [f"{s} {g}", f"{g} {s}", f"{s}, {g}"]
     return tuple(dict.fromkeys(forms))
+
+
+def _u_spellings(syllables: str) -> list[str]:
+    return list(dict.fromkeys([syllables, syllables.replace("v", "u"), syllables.replace("v", "yu")]))
 
 
 def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
