@@ -27,6 +27,7 @@ UNITS = [
     _u("surname", "Li", "person_name", "E9", "Li"),
     _u("nickname", "Will", "person_name", "E10", "Will Turner"),
     _u("budget", "¥1,500,000", "business", "PRJ", "Project Dawn"),
+    _u("host_ip", "10.108.147.93", "network", "SRV", "db-prod-07"),
 ]
 CASCADE = Cascade(UNITS)
 
@@ -91,6 +92,8 @@ def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     ("lives at 1234 Maplewood Ave, Springfield", "address", "1234 Maplewood Ave, Springfield", 0.7),
     ("contact Jon Smith today", "name", "Jon Smith", 0.7),
     ("notes taken by John S.; action items below", "name", "John S.", 0.7),  # surname cut to an initial
+    ("开放10.108.147.x的防火墙", "host_ip", "10.108.147.x", 0.7),  # an x for a whole number group
+    ("手机号139****3366已验证", "phone", "139****3366", 0.7),  # a masked number inside Chinese text
 ])
 def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     assert (field, evidence, grade) in hits(text)
@@ -110,6 +113,7 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "一三九二二八八 and 三三六六",                  # a run too short to be a number on its own
     "Zhang Weiming and Wei Zhangsun signed",       # a romanised name inside longer names
     "Johnny S. and John Sm. left early",           # an initial form continuing other words
+    "upgrade 10.1.x to 10.2.x later",             # x groups of other numbers
     "one three nine two two eight eight three three six six six",    # English digit words: a longer number
     "one three nine two two eight eight and three three six six",    # a run broken by a word
     "张伟明是另一位同事" if False else "王伟是另一位同事",

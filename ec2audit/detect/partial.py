@@ -28,15 +28,16 @@ from ec2audit.detect.patterns import Match, PatternIndex
 
 _MASK_CHARS = "*•●#"
 SURNAME, INITIAL, GRAM, TAIL_CONTEXT = "surname", "initial", "gram", "tail_context"
-# Mask runs: stars and bullets, "xxxx" next to digits, and an ellipsis inside a token
-# (OpenClaw shows API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "...").
+# Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
+# API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
+# dotted number group ("10.108.147.x").
 # Every alternative starts with a literal character, so the regex engine skips ahead to candidates
 # (12× faster than lookbehinds first); equivalent to
-# `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])`.
+# `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])`.
 _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=\d)"
-                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])")
+                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=\d\.x)(?![0-9a-z])")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
-_ELLIPSIS = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])")
+_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
 _TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
 _WORD = re.compile(r"[^\W_]{3,}")
@@ -50,8 +51,13 @@ def _is_mask(ch: str) -> bool:
     return ch in _MASK_CHARS or ch == "x"
 
 
-def _is_token_char(ch: str) -> bool:
-    return ch.isalnum() or ch in "@._+-" or ch in _MASK_CHARS
+def _is_cjk(ch: str) -> bool:
+    return "\u2e80" <= ch <= "\u9fff"
+
+
+def _is_token_char(ch: str, cjk: bool) -> bool:
+    """A character of a masked token written in one script (Chinese when `cjk`, else any other)."""
+    return ch in _MASK_CHARS or ((ch.isalnum() or ch in "@._+-") and _is_cjk(ch) == cjk)
 
 
 def _grams(form: str) -> set[str]:
@@ -111,7 +117,7 @@ class PartialDetector:
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
         text = view.text
-        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text:
+        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text and ".x" not in text:
             return
         seen = set()
         for run in _MASK_RUN.finditer(text):
@@ -119,7 +125,7 @@ class PartialDetector:
             if (start, end) in seen:
                 continue
             seen.add((start, end))
-            token = _SEPARATORS.sub("", _ELLIPSIS.sub("•", text[start:end]))
+            token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", text[start:end]))
             for i, visible in self._match_masked(token, skip):
                 unit_len = len(self.units[i].compact)
                 grade = MOSTLY if visible / unit_len >= 0.5 else FRAGMENT if visible >= 4 else 0.0
@@ -261,10 +267,18 @@ def _standalone(text: str, start: int, end: int) -> bool:
 
 
 def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow a mask run to the masked token around it, across single spaces/hyphens between groups."""
+    """Grow a mask run to the masked token around it, across single spaces/hyphens between groups.
+
+    A token stays in the script next to its mask: Chinese text has no spaces, so "手机139****3366"
+    holds the number "139****3366" and "负责人张*伟" the name "张*伟"."""
+    before = text[start - 1] if start else " "
+    if _is_token_char(before, _is_cjk(before)):  # the script of the token's characters next to the mask
+        cjk = _is_cjk(before)
+    else:
+        cjk = end < len(text) and _is_cjk(text[end])
     while start > 0:
         ch = text[start - 1]
-        if _is_token_char(ch):
+        if _is_token_char(ch, cjk):
             start -= 1
         elif ch in " -" and start > 1 and (text[start - 2].isdigit() or _is_mask(text[start - 2])) \
                 and (text[start].isdigit() or _is_mask(text[start])):
@@ -273,7 +287,7 @@ def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
             break
     while end < len(text):
         ch = text[end]
-        if _is_token_char(ch):
+        if _is_token_char(ch, cjk):
             end += 1
         elif ch in " -" and end + 1 < len(text) and (text[end + 1].isdigit() or _is_mask(text[end + 1])) \
                 and (text[end - 1].isdigit() or _is_mask(text[end - 1])):
