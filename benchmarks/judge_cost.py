@@ -17,7 +17,8 @@ calls. The headline uses what `ec2audit judge` audits use: the judge shortlist o
 and recall target by measurement on a dev bench — the same tasks with dev-split examples placed in
 them — as the pair with the best ceiling F1 whose judge tokens stay within B of AceBench's; this is how
 the calibration defaults were chosen. The test bench (test-split examples) reports the headline, every
-other target and window, and 1, 2, 3 or all windows per unit. Both use the same prompt
+other target and window, and 1, 2, 3 or all windows per unit, and lists the positives the headline
+misses (neither found by a string tier nor shown to the judge). Both use the same prompt
 (`ec2audit.detect.judge`), counted with the serving model's tokenizer (the local llama.cpp server's
 `/tokenize`); completions are counted as a well-formed one-verdict-per-item answer. The cascade's
 ceiling is its F1 on the labelled pairs with a perfect judge. With `--judge-url/--judge-model` (or
@@ -203,7 +204,7 @@ def f1_run(judge: Judge, tasks: list[BenchTask], window: int, shortlist: float, 
 def cascade_pass(root: str, planner: Judge, tasks: list[BenchTask], tiers: dict) -> dict:
     """What the cascade would send the judge for every task (token counts), and its ceiling on the
     labelled pairs: with a perfect judge it finds what the string tiers found or the judge was shown."""
-    totals, gold, ceiling = [0, 0, 0], [], []
+    totals, gold, ceiling, missed = [0, 0, 0], [], [], []
     for task in tasks:
         recorder = RecordingJudge(planner)
         found = Cascade(task.units, semantic=tiers[task.id], judge=recorder).scan(task.payload)
@@ -212,9 +213,12 @@ def cascade_pass(root: str, planner: Judge, tasks: list[BenchTask], tiers: dict)
             shown = any(unit in units and window in ex.text for window, units in recorder.requests)
             gold.append(ex.positive)
             ceiling.append(leaked(found, unit) or (shown and ex.positive))
+            if ex.positive and not ceiling[-1]:
+                missed.append(f"{ex.kind} ({ex.lang}, {unit.dimension}): {unit.value}")
     precision, recall, f1 = prf(gold, ceiling)
     return {"calls": totals[0], "prompt_tokens": totals[1], "completion_tokens": totals[2],
-            "ceiling_precision_recall_f1": [round(precision, 4), round(recall, 4), round(f1, 4)]}
+            "ceiling_precision_recall_f1": [round(precision, 4), round(recall, 4), round(f1, 4)],
+            "missed": sorted(missed)}
 
 
 RECALLS = (0.6, 0.7, 0.8, 0.9, 0.95)  # recall targets on the calibration set's dev split (and the calibrated one)
@@ -239,7 +243,8 @@ def sweep(root: str, planner: Judge, tasks: list[BenchTask], tiers: dict, ace: l
         out[name(window, recall, per_unit)] = row = cascade_pass(root, planner, tasks, tiers)
         row.update(window=window, recall_target=recall, shortlist=thresholds[window][recall], per_unit=per_unit,
                    token_ratio=round((row["prompt_tokens"] + row["completion_tokens"]) / (ace[1] + ace[2]), 4))
-        print(f"{name(window, recall, per_unit)}: {row}", file=sys.stderr, flush=True)
+        figures = {key: value for key, value in row.items() if key != "missed"}
+        print(f"{name(window, recall, per_unit)}: {figures}", file=sys.stderr, flush=True)
     return out
 
 
@@ -318,6 +323,9 @@ def main() -> None:
             test_rows = sweep(root, planner, benches["test"], tiers["test"], ace["test"], thresholds, rows)
     tasks = benches["test"]
     ours = test_rows[name(window, recall, per_unit)]
+    missed = ours["missed"]  # the headline's: positives neither a string tier found nor the judge was shown
+    for row in test_rows.values():
+        row["missed"] = len(row["missed"])
     report = {
         "tasks": len(tasks), "units": sum(len(t.units) for t in tasks),
         "labelled_pairs": sum(len(t.labelled) for t in tasks),
@@ -326,7 +334,7 @@ def main() -> None:
         "semantic_model": model, "window": window, "recall_target": recall, "chosen_on": chosen_on,
         "shortlist": thresholds[window][recall], "per_unit": per_unit, "batch_size": args.batch_size,
         "acebench": dict(zip(("calls", "prompt_tokens", "completion_tokens"), ace["test"], strict=True)),
-        "cascade": ours, "token_ratio": ours["token_ratio"], "rows": test_rows}
+        "cascade": ours, "token_ratio": ours["token_ratio"], "rows": test_rows, "missed_positives": missed}
     if dev_rows:
         report["dev_bench"] = {key: [row["token_ratio"], row["ceiling_precision_recall_f1"][2]]
                                for key, row in dev_rows.items()}  # [token ratio, ceiling F1]
