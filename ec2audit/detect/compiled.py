@@ -18,6 +18,8 @@ _CONTEXT_WINDOW = 40
 #: A redaction placeholder such as `[PHONE_001]`, in normalised (case-folded) text.
 PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+#: A Chinese personal name: two to four Han characters.
+HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
 
 
 @cache
@@ -65,9 +67,6 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
     return tuple(f for f in forms if len(f) >= 6)
 
 
-_HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
-
-
 # pypinyin reads words, not names: these surnames are read otherwise in a name (曾 is "zeng", not
 # "ceng"), and these two-character surnames come first as one (欧阳修 is "Ouyang Xiu").
 _SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "仇": "qiu", "区": "ou", "朴": "piao",
@@ -109,7 +108,7 @@ def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
     if unit.entity_name and normalize_text(unit.entity_name) != main:
         context.append(normalize_text(unit.entity_name))
     context.extend(rules.context)
-    romanized = _pinyin_forms(main) if "pinyin" in rules.views and _HAN_NAME.fullmatch(main) else ()
+    romanized = _pinyin_forms(main) if "pinyin" in rules.views and HAN_NAME.fullmatch(main) else ()
     return CompiledUnit(unit, rules, forms, _digit_forms(unit.value, rules), romanized, amount, needs_context,
                         tuple(c for c in context if len(c) >= 2))
 

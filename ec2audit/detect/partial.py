@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 from rapidfuzz.utils import default_process
 
-from ec2audit.detect.compiled import COMMON_WORDS, CompiledUnit, is_word_char, placeholder_spans
+from ec2audit.detect.compiled import COMMON_WORDS, HAN_NAME, CompiledUnit, is_word_char, placeholder_spans
 from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY, Hit
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import Match, PatternIndex
@@ -137,7 +137,7 @@ class PartialDetector:
         pieces = _MASK_SPLIT.split(token)
         visible_parts = [p for k, p in enumerate(pieces) if k % 2 == 0]
         head, tail = visible_parts[0], visible_parts[-1]
-        cjk = bool(re.search(r"[\u2e80-\u9fff]", token))
+        cjk = any(map(_is_cjk, token))
         if cjk:  # no word boundaries in CJK text: the name is the characters right next to the mask
             head, tail = head[-2:], tail[:2]
             visible_parts = [head, tail] if len(pieces) == 3 else visible_parts
@@ -326,7 +326,7 @@ def _loose_visible(compact: str, head: str, tail: str, masked: int) -> int:
 def _surname_patterns(cu: CompiledUnit) -> list[str]:
     """"mr. smith", "dr smith" for Latin names; "张先生", "张总" for Chinese names."""
     name = cu.forms[0]
-    if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", name):
+    if HAN_NAME.fullmatch(name):
         return [name[0] + h for h in cu.rules.context if not h.isascii()]
     parts = name.split()
     if len(parts) < 2 or len(parts[-1]) < 2 or not name.isascii():
