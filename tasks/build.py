@@ -1,6 +1,7 @@
 """Generate the task suite from the families: `python tasks/build.py` rewrites every generated task.
 
-Deterministic (seeded Faker and RNG); the output is committed, so what an agent sees never changes.
+Deterministic (seeded Faker and RNG, and a pinned clock: Faker draws dates of birth, hence Chinese ID
+numbers, relative to *today*); the output is committed, so what an agent sees never changes.
 Each family module exposes `instances() -> list[Spec]`.
 """
 
@@ -13,6 +14,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import time_machine
+
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
@@ -22,6 +25,9 @@ FAMILIES = ["hr_notice", "meeting_slot", "mail_search", "deploy_log", "secret_sc
             "sales_report", "clinic_stats", "followup_booking", "mail_reminders"]
 PLACEHOLDER = "EXPECTED: dict = {}  # filled in by tasks/build.py"
 MARKER = ".generated"
+# The generators' "today": every clock read while building (Faker's date_of_birth, zh_CN ssn) sees this instant,
+# so the suite is a pure function of its seeds. Changing it changes every generated ID number.
+REFERENCE_DATE = "2026-11-30T12:00:00+00:00"
 
 
 def _toml_str(value: str) -> str:
@@ -66,8 +72,14 @@ def write_spec(spec, root: Path = ROOT) -> Path:
     return out
 
 
+def build_specs(families: list[str] = FAMILIES) -> list:
+    """Every family's specs, built with the clock pinned to REFERENCE_DATE."""
+    with time_machine.travel(REFERENCE_DATE, tick=False):
+        return [spec for name in families for spec in importlib.import_module(f"tasks._families.{name}").instances()]
+
+
 def main(families: list[str] = FAMILIES) -> None:
-    specs = [spec for name in families for spec in importlib.import_module(f"tasks._families.{name}").instances()]
+    specs = build_specs(families)
     for marker in ROOT.glob(f"*/*/{MARKER}"):  # only once every family built: a failure leaves the suite as is
         shutil.rmtree(marker.parent)
     for spec in specs:

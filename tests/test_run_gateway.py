@@ -115,6 +115,17 @@ def test_edge_only_streams_proper_tool_calls_and_never_calls_the_cloud(servers):
     assert state.edge_calls[0]["input_tokens"] > 0 and state.edge_calls[0]["output_tokens"] > 0
 
 
+def test_a_budget_in_model_calls_stops_the_episode_without_asking_a_model(servers):
+    """Past `max_requests` the gateway answers "stop" itself: no edge or cloud call, the episode is marked."""
+    state = _episode(servers, "g-budget", "edge-only")
+    state.max_requests = 1
+    _, calls = _ask(servers, "g-budget", [{"role": "user", "content": "Write out.md"}])
+    assert calls and not state.budget_exhausted and len(servers[0].bodies) == 1
+    content, calls = _ask(servers, "g-budget", _after_read())
+    assert calls == [] and "budget" in content and state.budget_exhausted
+    assert len(servers[0].bodies) == 1 and len(state.edge_calls) == 1 and servers[1].bodies == []
+
+
 def test_cloud_only_sends_the_whole_request_to_the_cloud(servers):
     state = _episode(servers, "g-cloud", "cloud-only")
     _, calls = _ask(servers, "g-cloud", _after_read())

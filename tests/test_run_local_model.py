@@ -27,14 +27,17 @@ TOOLS = json.loads((Path(__file__).parent / "data" / "run" / "openclaw_tools.jso
 
 
 def test_one_episode_with_the_local_model_as_edge(tmp_path):
+    """Bounded by model calls, not seconds: a loaded machine makes it slower, never a failure. The deadline
+    is only a backstop against a hang (it is far above what three calls take even on a busy 2-core machine)."""
     out = tmp_path / "local"
     result = CliRunner().invoke(main, ["run", "--strategy", "edge-only", "--tasks", "office-hr-notice-101",
-                                       "--timeout", "150", "--out", str(out)])
-    assert result.exit_code in (0, 1), result.output
+                                       "--max-model-calls", "3", "--timeout", "1200", "--out", str(out)])
+    assert result.exit_code == 0, result.output
     row = pl.read_parquet(out / "episodes.parquet").to_dicts()[0]
     assert "local llama.cpp default" in row["edge_model"] and "stand-in" in row["cloud_model"]
-    assert row["status"] in ("ok", "timeout"), row["error"]
-    assert row["edge_calls"] >= 1 and row["edge_input_tokens"] > 1000  # OpenClaw's own prompt, tokenised
+    assert row["status"] in ("ok", "budget"), row["error"]
+    assert 1 <= row["edge_calls"] <= 3
+    assert row["edge_input_tokens"] > 1000  # OpenClaw's own prompt, tokenised
     assert row["edge_flops"] == 2 * 135e6 * (row["edge_input_tokens"] + row["edge_output_tokens"])
     assert row["cloud_calls"] == 0 and row["exposure"] == 0
     assert json.loads(row["criteria"])  # the real checker scored the final workspace

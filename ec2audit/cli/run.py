@@ -39,10 +39,12 @@ STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-de
                                                                       "and edge-advice (repeat for several).")
 @click.option("--parallel", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--timeout", type=click.IntRange(1), help="Agent deadline per episode (s); default: the task's.")
+@click.option("--max-model-calls", type=click.IntRange(1),
+              help="Budget per episode in model calls: past it the agent is told to stop (status `budget`).")
 @click.option("--no-sandbox", is_flag=True, help="Run OpenClaw unconfined (its exec tool runs as you).")
 def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge_model, edge_params,
             edge_key_env, cloud, cloud_model, cloud_key_env, router, step_router, contexts, parallel, timeout,
-            no_sandbox) -> None:
+            max_model_calls, no_sandbox) -> None:
     """Run tasks under strategies with OpenClaw; write per-episode results, findings and a summary."""
     from dataclasses import replace
 
@@ -51,6 +53,7 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
 
     from ec2audit.errors import InputError
     from ec2audit.run.config import load_models, select_tasks
+    from ec2audit.run.episodes import FINISHED
     from ec2audit.run.openclaw import OpenClawMissing, node_binary, openclaw_entry
     from ec2audit.run.routers import parse_router
     from ec2audit.run.sandbox import SandboxUnavailable, probe
@@ -84,7 +87,8 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
         console.print("[yellow]warning[/]: --no-sandbox: OpenClaw's exec tool runs unconfined, as you")
     chosen = list(STRATEGIES) if "all" in strategies else list(dict.fromkeys(strategies))
     config = RunConfig(select_tasks(load_suite(tasks_root), selector), chosen, out, runs, router, step_router,
-                       list(dict.fromkeys(contexts)), parallel, edge_spec, cloud_spec, sandbox, timeout)
+                       list(dict.fromkeys(contexts)), parallel, edge_spec, cloud_spec, sandbox, timeout,
+                       max_model_calls)
     result = run(config, console)
     summary = json.loads((out / "summary.json").read_text())
     table = Table(title=f"{out}  (edge: {result.records[0]['edge_model'] if result.records else '-'}; "
@@ -101,5 +105,5 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
     click.echo(f"results: {out / 'episodes.parquet'} ({result.ran} run, {result.skipped} resumed)")
     if result.interrupted:
         sys.exit(130)
-    if any(r["status"] != "ok" for r in result.records):
+    if any(r["status"] not in FINISHED for r in result.records):
         sys.exit(1)

@@ -177,7 +177,7 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
     passes = per_task.group_by(keys).agg(
         pass_hat_k=pl.col("all_passed").mean(), pass_at_k=pl.col("any_passed").mean(), k=pl.col("runs").max())
     stats = episodes.group_by(keys, maintain_order=True).agg(
-        episodes=pl.len(), tasks=pl.col("task_id").n_unique(), failed=(pl.col("status") != "ok").sum(),
+        episodes=pl.len(), tasks=pl.col("task_id").n_unique(), failed=(~pl.col("status").is_in(["ok", "budget"])).sum(),
         completion=pl.col("completion").mean(),
         cloud_calls=pl.col("cloud_calls").sum(),
         cloud_input_tokens=pl.col("cloud_input_tokens").sum(),

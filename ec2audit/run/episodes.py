@@ -30,6 +30,7 @@ from ec2audit.tasks import Task
 EDGE_CONTROLLED = ("edge-delegate", "edge-advice")
 PASS_AT = 0.7
 RECORD = "record.json"
+FINISHED = ("ok", "budget")  # statuses of an episode that ran as asked (the rest are failures)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class EpisodeContext:
     cloud_name: str
     oracles: list[OracleModel] = field(default_factory=list)
     timeout: int | None = None
+    max_model_calls: int | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
@@ -90,7 +92,8 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
         routers["task_router"] = parse_router(spec.router, eid)
     elif spec.strategy == "step-router":
         routers["step_router"] = parse_router(spec.router, eid, step=True)
-    state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, **routers)
+    state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, **routers,
+                         max_requests=ctx.max_model_calls)
     for oracle in ctx.oracles:
         oracle.register(eid, task.oracle)
     service_log = folder / "service.log" if task.service else None
@@ -116,6 +119,8 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
         status = "model_error"
     elif result.timed_out:
         status = "timeout"
+    elif state.budget_exhausted:
+        status = "budget"  # stopped after its --max-model-calls: not a failure of the agent or of a model
     elif result.exit_code == 0 and (result.envelope or {}).get("ok"):
         status = "ok"
     else:
@@ -147,7 +152,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
         "exposure": exposure, "exposure_by_dimension": json.dumps(by_dimension),
         "leaked_units": json.dumps(leaked, ensure_ascii=False), "routes": json.dumps(state.routes),
         "asks": state.asks, "exit_code": result.exit_code, "error": "; ".join(state.errors) or
-        (None if status == "ok" else result.stderr_tail[-500:]), "duration_s": round(duration, 3),
+        (None if status in FINISHED else result.stderr_tail[-500:]), "duration_s": round(duration, 3),
         "openclaw_s": round(result.duration_s, 3),
         "openclaw_startup_s": round(state.first_request_at - started, 3) if state.first_request_at else None,
     }

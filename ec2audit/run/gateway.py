@@ -79,6 +79,8 @@ class EpisodeState:
     cloud_calls: list[dict] = field(default_factory=list)
     asks: int = 0
     errors: list[str] = field(default_factory=list)
+    max_requests: int | None = None  # a budget in model calls: past it the episode is told to stop
+    budget_exhausted: bool = False
 
 
 class Gateway:
@@ -109,13 +111,18 @@ class Gateway:
         state.requests += 1
         if state.first_request_at is None:
             state.first_request_at = time.monotonic()
+        usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+        if state.max_requests is not None and state.requests > state.max_requests:
+            state.budget_exhausted = True
+            message = {"role": "assistant", "content": f"Stopping: this episode's budget of {state.max_requests} "
+                                                       "model calls is used up."}
+            return StreamingResponse(sse_chunks(message, usage, "strategy"), media_type="text/event-stream")
         try:
             async with httpx.AsyncClient(timeout=self.timeout) as client:
                 message = await self._answer(client, state, body)
         except UpstreamError as exc:
             state.errors.append(str(exc))
             return JSONResponse({"error": {"message": str(exc), "type": "upstream_error"}}, status_code=502)
-        usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         return StreamingResponse(sse_chunks(message, usage, "strategy"), media_type="text/event-stream")
 
     async def _answer(self, client: httpx.AsyncClient, state: EpisodeState, body: dict) -> dict:

@@ -22,7 +22,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.files import open_private, write_table
-from ec2audit.run.episodes import EDGE_CONTROLLED, EpisodeContext, EpisodeSpec, finished_record, run_episode
+from ec2audit.run.episodes import (
+    EDGE_CONTROLLED,
+    FINISHED,
+    EpisodeContext,
+    EpisodeSpec,
+    finished_record,
+    run_episode,
+)
 from ec2audit.run.gateway import Endpoint, Gateway
 from ec2audit.run.oracle_model import OracleModel
 from ec2audit.run.sandbox import Sandbox
@@ -70,6 +77,7 @@ class RunConfig:
     cloud: ModelSpec = field(default_factory=ModelSpec)
     sandbox: Sandbox | None = None
     timeout: int | None = None
+    max_model_calls: int | None = None
 
     def specs(self) -> list[EpisodeSpec]:
         out = []
@@ -123,7 +131,8 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         "tasks": sorted(tasks), "strategies": config.strategies, "runs": config.runs, "router": config.router,
         "step_router": config.step_router, "cloud_contexts": config.cloud_contexts, "parallel": config.parallel,
         "edge": {**asdict(config.edge), "name": edge_name}, "cloud": {**asdict(config.cloud), "name": cloud_name},
-        "sandbox": config.sandbox is not None, "timeout": config.timeout})
+        "sandbox": config.sandbox is not None, "timeout": config.timeout,
+        "max_model_calls": config.max_model_calls})
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
                   f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
     interrupted = False
@@ -166,7 +175,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
                                                        pricing=pricing)))
         gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
         ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
-                             oracles, config.timeout)
+                             oracles, config.timeout, config.max_model_calls)
         interrupted = _drive(ctx, tasks, todo, config.parallel, console)
     records = write_results(out, specs)
     skipped = len(specs) - len(todo)
@@ -201,7 +210,7 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
                         failures += 1
                         console.print(f"[red]episode failed[/]: {type(exc).__name__}: {exc}", highlight=False)
                         continue
-                    failures += record["status"] != "ok"
+                    failures += record["status"] not in FINISHED
                     usd += record["cloud_usd"] or 0.0
                     progress.update(bar, info=f"failures {failures}  cloud ${usd:.4f}  last {record['episode_id']}")
         except KeyboardInterrupt:
