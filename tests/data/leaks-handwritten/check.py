@@ -33,7 +33,7 @@ def gb11643_ok(value: str) -> bool:
     """Chinese resident ID: 17 digits and the ISO 7064 MOD 11-2 check character."""
     if not re.fullmatch(r"\d{17}[\dX]", value):
         return False
-    return "10X98765432"[sum(int(d) * w for d, w in zip(value, GB_WEIGHTS)) % 11] == value[17]
+    return "10X98765432"[sum(int(d) * w for d, w in zip(value[:17], GB_WEIGHTS, strict=True)) % 11] == value[17]
 
 
 def luhn_ok(value: str) -> bool:
