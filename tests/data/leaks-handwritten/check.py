@@ -110,8 +110,11 @@ def check_case(case: dict, tasks: dict[str, list[dict]], errors: list[str]) -> N
         errors.append(f"{cid}: unknown task {case['task_id']!r} or id not prefixed by it")
         return
     text = case["text"]
+    cjk = len(re.findall(r"[\u4e00-\u9fff]|\\u[4-9][0-9a-f]{3}", text))
     if case["lang"] not in ("zh", "en"):
         errors.append(f"{cid}: lang {case['lang']!r} is not zh or en")
+    elif cjk < 10 if case["lang"] == "zh" else cjk > 0.15 * len(text):
+        errors.append(f"{cid}: lang {case['lang']} but {cjk} Chinese characters in {len(text)}")
     if not 100 <= len(text) <= 1500:
         errors.append(f"{cid}: text is {len(text)} characters (want 100-1500)")
     units = {u["id"]: u for u in tasks[case["task_id"]]}
