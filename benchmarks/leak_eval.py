@@ -31,6 +31,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from ec2audit.audit import audit
+from ec2audit.detect.calibrate import bootstrap
 from ec2audit.detect.cascade import Cascade
 from ec2audit.errors import InputError
 from ec2audit.payloads import payload_from_record
@@ -100,11 +101,12 @@ class Report:
     meaning_level: Tally = field(default_factory=Tally)
     misses: list[dict] = field(default_factory=list)
     false_leaks: list[dict] = field(default_factory=list)
+    string_ci: dict = field(default_factory=dict)  # bootstrap 95 % CIs over string-level unit-case pairs
 
     def as_dict(self) -> dict:
         return {"by_kind": {k: t.as_dict() for k, t in self.by_kind.items()},
-                "string_level": self.string_level.as_dict(), "meaning_level": self.meaning_level.as_dict(),
-                "misses": self.misses, "false_leaks": self.false_leaks}
+                "string_level": {**self.string_level.as_dict(), "ci95": self.string_ci},
+                "meaning_level": self.meaning_level.as_dict(), "misses": self.misses, "false_leaks": self.false_leaks}
 
 
 def read_cases(path: Path, units: list[Unit]) -> list[Case]:
@@ -183,6 +185,7 @@ def score(cases: list[Case], predicted: dict[tuple[str, str], float]) -> Report:
     kinds_seen = Counter(k for c in cases for k in c.kinds.values())
     order = [k for k in KINDS if k in kinds_seen] + sorted(set(kinds_seen) - set(KINDS))
     report.by_kind = {k: Tally() for k in order}
+    gold, pred = [], []
     for case in cases:
         for uid, truth in case.expected.items():
             kind = case.kinds[uid]
@@ -191,11 +194,17 @@ def score(cases: list[Case], predicted: dict[tuple[str, str], float]) -> Report:
             for tally in (report.by_kind[kind],
                           report.meaning_level if kind in MEANING_KINDS else report.string_level):
                 tally.add(truth, guess)
+            if kind not in MEANING_KINDS:
+                gold.append(truth > 0)
+                pred.append(guess > 0)
             row = {"case_id": case.case_id, "unit_id": uid, "kind": kind, "true": truth, "predicted": guess}
             if truth > 0 and guess == 0:
                 report.misses.append(row)
             elif truth == 0 and guess > 0:
                 report.false_leaks.append(row)
+    if gold:
+        ci = bootstrap(gold, pred)
+        report.string_ci = {k: ci[f"{k}_ci"] for k in ("precision", "recall", "f1")}
     return report
 
 
@@ -219,6 +228,9 @@ def print_report(report: Report, title: str, console: Console) -> None:
     row("meaning-level", report.meaning_level)
     console.print(table)
     console.print("string-level: every kind but paraphrase, translation and description (meaning-level)")
+    if report.string_ci:
+        console.print("string-level 95 % CI (bootstrap over unit-case pairs): " + ", ".join(
+            f"{k} [{lo:.3f}, {hi:.3f}]" for k, (lo, hi) in report.string_ci.items()))
     for rows, what in ((report.misses, "misses (true leak, predicted 0)"),
                        (report.false_leaks, "false leaks (true 0, predicted > 0)")):
         listing = Table(title=f"{len(rows)} {what}")

@@ -110,6 +110,9 @@ def test_leak_eval_counts_a_tiny_set_by_hand(tmp_path):
     assert string["recall"] == pytest.approx(3 / 4)
     assert string["f1"] == pytest.approx(2 * 3 / (2 * 3 + 1 + 1))
     assert string["grade_accuracy"] == pytest.approx(5 / 7)
+    for name in ("precision", "recall", "f1"):  # seeded bootstrap interval around the point figure
+        low, high = string["ci95"][name]
+        assert low <= string[name] <= high
     assert report["meaning_level"]["pairs"] == 1 and report["meaning_level"]["missed"] == 1
     assert report["false_leaks"] == [{"case_id": "t1-002", "unit_id": E, "kind": "distractor",
                                       "true": 0.0, "predicted": 1.0}]
