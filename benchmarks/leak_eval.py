@@ -151,6 +151,9 @@ def _case(data, by_task: dict[str, set[str]]) -> Case:
     for uid, grade in data["expected"].items():
         if isinstance(grade, bool) or not isinstance(grade, (int, float)) or not 0 <= grade <= 1:
             raise InputError(f"grade {grade!r} is not a number in [0, 1]", field=f"expected.{uid}")
+    for uid, kind in data["kinds"].items():
+        if not isinstance(kind, str) or not kind:
+            raise InputError(f"kind {kind!r} is not a name", field=f"kinds.{uid}")
     return Case(data["case_id"], data["task_id"], data["text"],
                 {uid: float(g) for uid, g in data["expected"].items()}, dict(data["kinds"]))
 
@@ -181,6 +184,7 @@ def predict(cases: list[Case], units: list[Unit], tiers: str = "string",
 
 
 def score(cases: list[Case], predicted: dict[tuple[str, str], float]) -> Report:
+    """Tallies per kind and in total, and the misses and false leaks, from the predicted grades."""
     report = Report()
     kinds_seen = Counter(k for c in cases for k in c.kinds.values())
     order = [k for k in KINDS if k in kinds_seen] + sorted(set(kinds_seen) - set(KINDS))
