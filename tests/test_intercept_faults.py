@@ -98,7 +98,7 @@ def test_client_disconnecting_mid_stream_is_recorded(standin, tmp_path):
             next(response.iter_raw())  # the first event arrives, then the upstream goes quiet
         [record] = wait_for_records(store, 1)
         assert _still_serves(_client(url))
-    assert record["error"] == "client disconnected mid-stream" and record["first_byte_ms"] > 0
+    assert record["error"] == "client disconnected mid-stream: upstream call cancelled" and record["first_byte_ms"] > 0
 
 
 @pytest.mark.parametrize("content,status,reason", [
