@@ -60,14 +60,14 @@ def depth(value, limit: int = MAX_DEPTH) -> int:
 
 
 def _json_text(text: str):
-    """The object or array a string holds as JSON text, else None."""
-    if text[:1] not in "{[":
+    """The object, array or string a string holds as JSON text (`"\\u5f20"` is 张), else None."""
+    if text[:1] not in '{["':
         return None
     try:
         parsed = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    return parsed if isinstance(parsed, dict | list) and depth(parsed) <= MAX_DEPTH else None
+    return parsed if isinstance(parsed, dict | list | str) and depth(parsed) <= MAX_DEPTH else None
 
 
 def walk(value, visit: Visitor, path: tuple = ()):
