@@ -42,9 +42,24 @@ def _pieces(text: str) -> list[str]:
     return [text[i:i + STANDIN_CHUNK] for i in range(0, len(text), STANDIN_CHUNK)] or [""]
 
 
+def _dumps(data) -> str:
+    """JSON text with characters as they are; a lone surrogate (which UTF-8 cannot carry) escaped."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(data)
+    return text
+
+
+class _JSON(JSONResponse):
+    def render(self, content) -> bytes:
+        return _dumps(content).encode()
+
+
 def _sse(data, event: str | None = None) -> bytes:
     head = f"event: {event}\n" if event else ""
-    return f"{head}data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+    return f"{head}data: {_dumps(data)}\n\n".encode()
 
 
 class _Script:
@@ -175,7 +190,7 @@ async def _answer(request: Request):
     if body.get("stream"):
         return StreamingResponse(script.fault_events(events, request.app.state.cancelled),
                                  media_type="text/event-stream")
-    return JSONResponse(whole)
+    return _JSON(whole)
 
 
 async def _models(request: Request):
