@@ -14,6 +14,7 @@ pure-Python stack per request. The inline audit runs on its own thread while the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -191,9 +192,6 @@ class Interceptor:
             if not message.get("more_body"):
                 return b"".join(parts)
 
-    def _put(self, record: dict) -> None:
-        self.store.add(record)
-
     async def _commit(self, ex: Exchange, response: dict | None = None) -> None:
         """Complete the record (findings, usage, cost, latency) and commit it."""
         record = ex.record
@@ -214,7 +212,7 @@ class Interceptor:
         record["state"] = COMPLETE
         ex.committed = True
         try:
-            self._put(record)
+            (self.store.complete if ex.pending else self.store.add)(record)
         except Exception:  # the pending record stays; the failure is loud in the log
             log.exception("could not complete record %s", record["id"])
 
@@ -270,27 +268,32 @@ class Interceptor:
 
     async def _forward_watched(self, scope, receive, send, ex: Exchange) -> None:
         """Forward while watching the client: if it goes away before its answer is complete, the
-        upstream call is cancelled (its connection closed) rather than left to run out its timeout."""
-        failure = None
-        async with anyio.create_task_group() as tasks:
-            async def watch() -> None:
-                while (await receive())["type"] != "http.disconnect":
-                    pass
-                if not ex.answered:
-                    ex.client_gone = True
-                    tasks.cancel_scope.cancel()
+        upstream call is cancelled (its connection closed) rather than left to run out its timeout.
+        Plain asyncio tasks, not an anyio task group: this runs on every exchange, at a ninth of the cost."""
+        forward = asyncio.ensure_future(self._forward(scope, send, ex))
+        watcher = asyncio.ensure_future(self._watch(receive, ex))
+        try:
+            await asyncio.wait((forward, watcher), return_when=asyncio.FIRST_COMPLETED)
+            if ex.client_gone and not forward.done():
+                forward.cancel()
+            await asyncio.wait((forward,))  # ends cancelled, failed or done; raises nothing itself
+        except asyncio.CancelledError:  # this exchange is torn down (the server stops)
+            forward.cancel()
+            raise
+        finally:
+            watcher.cancel()
+        if forward.cancelled():
+            if not ex.committed:
+                raise Failure(499, _CANCELLED, "client_disconnect")
+            return
+        forward.result()  # a Failure (or a bug) raised while forwarding
 
-            tasks.start_soon(watch)
-            try:
-                await self._forward(scope, send, ex)
-            except Failure as exc:
-                failure = exc
-            finally:
-                tasks.cancel_scope.cancel()
-        if failure is not None:
-            raise failure
-        if ex.client_gone and not ex.committed:
-            raise Failure(499, _CANCELLED, "client_disconnect")
+    @staticmethod
+    async def _watch(receive, ex: Exchange) -> None:
+        """Returns when the client disconnects (`client_gone`) or its answer is complete."""
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        ex.client_gone = not ex.answered
 
     async def _forward(self, scope, send, ex: Exchange) -> None:
         record, body, api, raw = ex.record, ex.body, ex.api, ex.raw
@@ -303,7 +306,8 @@ class Interceptor:
         headers = [*self._upstream_headers(scope, api), ("content-type", "application/json")]
         record["state"] = PENDING
         try:  # what cannot be recorded is not forwarded
-            self._put(record)
+            self.store.add(record)
+            ex.pending = True
         except Exception:
             log.exception("could not record request %s", record["id"])
             raise Failure(500, "could not record the request: not forwarded", "proxy_error") from None
@@ -396,8 +400,9 @@ class Interceptor:
             errors.append("upstream timed out mid-stream")
         except aiohttp.ClientError as exc:
             errors.append(f"upstream connection broke mid-stream ({type(exc).__name__})")
-        except anyio.get_cancelled_exc_class():  # the client went away: the upstream call is closed below
-            errors.append("client disconnected mid-stream: upstream call cancelled")
+        except anyio.get_cancelled_exc_class():  # the upstream call is closed below
+            errors.append("client disconnected mid-stream: upstream call cancelled" if ex.client_gone
+                          else "proxy stopped mid-stream: upstream call cancelled")
             raise
         except Exception as exc:
             errors.append(f"proxy failed mid-stream ({type(exc).__name__}: {exc})")

@@ -46,17 +46,14 @@ def is_protocol(path: tuple) -> bool:
     return _shape(path) in _PROTOCOL
 
 
-def depth(value, limit: int = MAX_DEPTH) -> int:
-    """Nesting depth of a decoded JSON value, counted without recursion, stopping past `limit`."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            if level > limit:
-                return level
-            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return deepest
+def too_deep(value, limit: int = MAX_DEPTH) -> bool:
+    """Whether a decoded JSON value nests containers deeper than `limit` (recursion stops there)."""
+    if limit <= 0:
+        return True
+    for item in (value.values() if isinstance(value, dict) else value):
+        if isinstance(item, dict | list) and too_deep(item, limit - 1):
+            return True
+    return False
 
 
 def _json_text(text: str):
@@ -67,7 +64,9 @@ def _json_text(text: str):
         parsed = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    return parsed if isinstance(parsed, dict | list | str) and depth(parsed) <= MAX_DEPTH else None
+    if isinstance(parsed, str) or (isinstance(parsed, dict | list) and not too_deep(parsed)):
+        return parsed
+    return None
 
 
 def walk(value, visit: Visitor, path: tuple = ()):
@@ -75,7 +74,7 @@ def walk(value, visit: Visitor, path: tuple = ()):
     something was replaced (so an untouched body is returned as is). Numbers and keys are held to
     literal hits; a replaced number becomes its placeholder string."""
     if isinstance(value, str):
-        inner = _json_text(value)
+        inner = _json_text(value) if len(path) < 3 * MAX_DEPTH else None  # JSON text in JSON text in…: bounded
         if inner is not None:  # JSON text: walk inside, re-encode only if something changed
             new = walk(inner, visit, path)
             return value if new is inner else json.dumps(new, ensure_ascii=False)

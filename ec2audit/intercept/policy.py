@@ -54,6 +54,7 @@ class Exchange:
     started: bool = False  # the client's response has begun (headers sent)
     answered: bool = False  # the client has been sent its whole answer
     client_gone: bool = False
+    pending: bool = False  # written as pending before forwarding: completed, not re-inserted
     committed: bool = False
     errors: list[str] = field(default_factory=list)
 

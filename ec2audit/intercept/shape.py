@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from ec2audit.intercept.fields import MAX_DEPTH, depth
-from ec2audit.payloads import flatten
+from ec2audit.intercept.fields import MAX_DEPTH, too_deep
+from ec2audit.payloads import detect_api, flatten
 
 
 class BadRequest(ValueError):
@@ -34,7 +34,7 @@ def parse(raw: bytes) -> dict:
         raise BadRequest(f"request body is nested deeper than {MAX_DEPTH} levels") from None
     if not isinstance(body, dict):
         raise BadRequest("request body must be a JSON object")
-    if depth(body) > MAX_DEPTH:
+    if too_deep(body):
         raise BadRequest(f"request body is nested deeper than {MAX_DEPTH} levels")
     return body
 
@@ -86,6 +86,8 @@ def validate(body: dict, api: str) -> None:
             _optional(body, "system", (str, list))
     try:  # the audit's reader must take whatever is forwarded (`intercept audit` re-reads the store)
         flatten(body, api)
-        flatten(body)  # as a reader that guesses the API from the body's shape sees it
+        detected = detect_api(body)  # a reader that guesses the API from the body's shape
+        if detected != api:
+            flatten(body, detected)
     except (TypeError, AttributeError, ValueError) as exc:
         raise BadRequest(f"request body does not fit the {api} API ({type(exc).__name__}: {exc})") from None

@@ -29,6 +29,8 @@ _JSON_COLUMNS = ("request", "response", "findings")
 _TEXT_COLUMNS = ("id", "episode", "state", "api", "path", "model", "error")
 _PUT = (f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
         f"ON CONFLICT(id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}")
+_COMPLETE_COLUMNS = tuple(c for c in _COLUMNS if c not in ("id", "request"))
+_COMPLETE = f"UPDATE records SET {', '.join(f'{c} = ?' for c in _COMPLETE_COLUMNS)} WHERE id = ?"
 _MARK_INTERRUPTED = (f"UPDATE records SET state = '{INTERRUPTED}', error = COALESCE(error || '; ', '') || "
                      f"'interrupted: the proxy stopped before the exchange ended' WHERE state = '{PENDING}'")
 
@@ -88,25 +90,35 @@ class RecordStore:
 
     def add(self, record: dict) -> None:
         """Write one record, or rewrite the one with its id, and commit it (each statement is its own
-        transaction). Values the database cannot take as they are (a lone surrogate in a message,
-        say) are stored escaped: what the proxy forwards, it records."""
-        row = [record.get(c) for c in _COLUMNS]
-        row[_COLUMNS.index("stream")] = int(bool(record.get("stream")))
-        for i, column in enumerate(_COLUMNS):
+        transaction)."""
+        self._write(_PUT, record, _COLUMNS)
+
+    def complete(self, record: dict) -> None:
+        """Rewrite a record already written (pending) with everything but its request, which is final
+        once forwarded: the second write of an exchange does not serialise the body again."""
+        self._write(_COMPLETE, record, _COMPLETE_COLUMNS, (record["id"],))
+
+    def _write(self, statement: str, record: dict, columns: tuple, tail: tuple = ()) -> None:
+        """Values the database cannot take as they are (a lone surrogate in a message, say) are stored
+        escaped: what the proxy forwards, it records."""
+        row = [record.get(c) for c in columns]
+        for i, column in enumerate(columns):
             if column in _JSON_COLUMNS and row[i] is not None:
                 row[i] = json.dumps(row[i], ensure_ascii=False)
+            elif column == "stream":
+                row[i] = int(bool(row[i]))
         with self._lock:
             try:
-                self._db.execute(_PUT, row)
+                self._db.execute(statement, (*row, *tail))
                 return
             except (UnicodeEncodeError, sqlite3.InterfaceError, sqlite3.ProgrammingError):
                 pass
-            for i, column in enumerate(_COLUMNS):
+            for i, column in enumerate(columns):
                 if column in _JSON_COLUMNS and record.get(column) is not None:
                     row[i] = json.dumps(record[column])  # ASCII escapes: a lone surrogate round-trips
                 elif column in _TEXT_COLUMNS:
                     row[i] = _text(row[i])
-            self._db.execute(_PUT, row)
+            self._db.execute(statement, (*row, *tail))
 
     def mark_interrupted(self) -> int:
         """Mark records left pending by a proxy that stopped as interrupted; how many there were.
