@@ -29,7 +29,10 @@ _JSON_COLUMNS = ("request", "response", "findings")
 _TEXT_COLUMNS = ("id", "episode", "state", "api", "path", "model", "error")
 _PUT = (f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
         f"ON CONFLICT(id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}")
-_COMPLETE_COLUMNS = tuple(c for c in _COLUMNS if c not in ("id", "request"))
+#: What completing an exchange changes (not the indexed id and episode, nor the forwarded request):
+#: the second write of an exchange rewrites one table page and no index.
+_COMPLETE_COLUMNS = ("state", "status", "error", "latency_ms", "first_byte_ms", "input_tokens", "cached_tokens",
+                     "output_tokens", "cost_usd", "redactions", "response", "findings")
 _COMPLETE = f"UPDATE records SET {', '.join(f'{c} = ?' for c in _COMPLETE_COLUMNS)} WHERE id = ?"
 _MARK_INTERRUPTED = (f"UPDATE records SET state = '{INTERRUPTED}', error = COALESCE(error || '; ', '') || "
                      f"'interrupted: the proxy stopped before the exchange ended' WHERE state = '{PENDING}'")
@@ -94,8 +97,8 @@ class RecordStore:
         self._write(_PUT, record, _COLUMNS)
 
     def complete(self, record: dict) -> None:
-        """Rewrite a record already written (pending) with everything but its request, which is final
-        once forwarded: the second write of an exchange does not serialise the body again."""
+        """Complete a record already written as pending: only what the exchange's end changes (the
+        request is final once forwarded, so the body is not serialised twice)."""
         self._write(_COMPLETE, record, _COMPLETE_COLUMNS, (record["id"],))
 
     def _write(self, statement: str, record: dict, columns: tuple, tail: tuple = ()) -> None:
@@ -105,8 +108,8 @@ class RecordStore:
         for i, column in enumerate(columns):
             if column in _JSON_COLUMNS and row[i] is not None:
                 row[i] = json.dumps(row[i], ensure_ascii=False)
-            elif column == "stream":
-                row[i] = int(bool(row[i]))
+        if "stream" in columns:
+            row[columns.index("stream")] = int(bool(record.get("stream")))
         with self._lock:
             try:
                 self._db.execute(statement, (*row, *tail))
