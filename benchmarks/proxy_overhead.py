@@ -7,12 +7,14 @@ first-byte delay of streams and the throughput ratio, at concurrency 1 (pure per
 at the given concurrency (throughput).
 
     .venv/bin/python benchmarks/proxy_overhead.py --requests 2000 --concurrency 20
+    .venv/bin/python benchmarks/proxy_overhead.py --enforce redact   # inline scan, redaction and restore
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import statistics
@@ -25,6 +27,11 @@ from pathlib import Path
 import httpx
 
 BIN = Path(sys.executable).parent
+#: With --enforce redact the user text carries a phone number that the proxy replaces and restores.
+PHONE = "13922883366"
+UNITS = [{"task_id": "bench", "entity_id": "P1", "field": "phone", "value": PHONE, "dimension": "contact"},
+         {"task_id": "bench", "entity_id": "P1", "field": "name", "value": "Wang Xiaoyan", "dimension": "person_name"}]
+TEXT = "Summarise the quarterly numbers for the team, briefly please."
 
 
 def free_port() -> int:
@@ -46,11 +53,11 @@ def start(cmd: list[str], url: str) -> subprocess.Popen:
     raise SystemExit(f"could not start: {' '.join(cmd)}")
 
 
-async def one(client: httpx.AsyncClient, url: str, stream: bool) -> tuple[float, float]:
+async def one(client: httpx.AsyncClient, url: str, stream: bool, text: str) -> tuple[float, float]:
     """(total latency, first-byte latency) of one request, in ms."""
     body = {"model": "echo", "stream": stream, "messages": [
         {"role": "system", "content": "You are a careful assistant."},
-        {"role": "user", "content": "Summarise the quarterly numbers for the team, briefly please."}]}
+        {"role": "user", "content": text}]}
     t0 = time.perf_counter()
     first = None
     async with client.stream("POST", f"{url}/v1/chat/completions", json=body) as response:
@@ -63,14 +70,14 @@ async def one(client: httpx.AsyncClient, url: str, stream: bool) -> tuple[float,
     return (end - t0) * 1000, ((first or end) - t0) * 1000
 
 
-async def batch(url: str, stream: bool, count: int, concurrency: int) -> tuple[list, list, float]:
+async def batch(url: str, stream: bool, count: int, concurrency: int, text: str) -> tuple[list, list, float]:
     latencies, firsts = [], []
     queue = iter(range(count))
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:
         async def worker():
             for _ in queue:
-                total, first = await one(client, url, stream)
+                total, first = await one(client, url, stream, text)
                 latencies.append(total)
                 firsts.append(first)
         t0 = time.perf_counter()
@@ -90,13 +97,13 @@ def cpu_seconds(pid: int) -> float:
 
 
 def run(targets: dict[str, str], stream: bool, total: int, concurrency: int, rounds: int,
-        pids: dict[str, int]) -> dict:
+        pids: dict[str, int], text: str = TEXT) -> dict:
     results = {name: ([], [], 0.0, 0.0) for name in targets}
     per_round = max(total // rounds, 1)
     for _ in range(rounds):
         for name, url in targets.items():
             cpu = cpu_seconds(pids[name])
-            lat, first, elapsed = asyncio.run(batch(url, stream, per_round, concurrency))
+            lat, first, elapsed = asyncio.run(batch(url, stream, per_round, concurrency, text))
             old = results[name]
             results[name] = (old[0] + lat, old[1] + first, old[2] + elapsed,
                              old[3] + cpu_seconds(pids[name]) - cpu)
@@ -128,17 +135,26 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=20)
     parser.add_argument("--latency-requests", type=int, default=300, help="per mode and target at concurrency 1")
     parser.add_argument("--rounds", type=int, default=4, help="alternating direct/proxy batches")
+    parser.add_argument("--enforce", choices=["observe", "redact"], default="observe",
+                        help="redact: the proxy audits each request inline, replaces a phone number and restores it")
     args = parser.parse_args()
+    extra, text = [], TEXT
     up_port, proxy_port = free_port(), free_port()
     upstream, proxy_url = f"http://127.0.0.1:{up_port}", f"http://127.0.0.1:{proxy_port}"
     with tempfile.TemporaryDirectory() as tmp:
+        if args.enforce == "redact":
+            units = Path(tmp, "units.jsonl")
+            units.write_text("".join(json.dumps(u) + "\n" for u in UNITS))
+            extra = ["--units", str(units), "--enforce", "redact"]
+            text = f"Call {PHONE} and {TEXT[0].lower()}{TEXT[1:]}"
         procs = [start([str(BIN / "python"), "-m", "uvicorn", "--factory", "ec2audit.intercept.standin:create_app",
                         "--port", str(up_port), "--log-level", "warning", "--no-access-log"], upstream)]
         procs.append(start([str(BIN / "ec2audit"), "intercept", "serve", "--upstream", upstream + "/v1",
-                            "--store", os.path.join(tmp, "bench.sqlite"), "--port", str(proxy_port)], proxy_url))
+                            "--store", os.path.join(tmp, "bench.sqlite"), "--port", str(proxy_port), *extra],
+                           proxy_url))
         try:
             targets = {"direct": upstream, "proxy": proxy_url}
-            print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+            print(f"enforce {args.enforce}; python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
                   f"{os.getloadavg()[0]:.2f}; stand-in streams {len('echo: Summarise the quarterly numbers')}+ "
                   "chars in 3-char events")
             # CPU is charged to the process that serves each target: the stand-in direct, the proxy through it
@@ -147,9 +163,9 @@ def main() -> None:
             for stream in (False, True):
                 mode = "stream" if stream else "plain"
                 report(f"{mode}, concurrency 1",
-                       run(targets, stream, args.latency_requests, 1, args.rounds, pids), stream)
+                       run(targets, stream, args.latency_requests, 1, args.rounds, pids, text), stream)
                 report(f"{mode}, concurrency {args.concurrency}",
-                       run(targets, stream, args.requests, args.concurrency, args.rounds, pids), stream)
+                       run(targets, stream, args.requests, args.concurrency, args.rounds, pids, text), stream)
         finally:
             for proc in procs:
                 proc.terminate()

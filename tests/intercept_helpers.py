@@ -41,10 +41,12 @@ def running_proxy(upstream: str, store, **options):
 
 
 def wait_for_records(store, count: int, timeout: float = 10.0) -> list[dict]:
-    """Records appear when an exchange ends, which for a broken stream is after the client saw it."""
+    """Records are completed when an exchange ends, which for a broken stream is after the client saw
+    it (until then they are on record as pending)."""
     deadline = time.monotonic() + timeout
     while True:
         records = store.records()
-        if len(records) >= count or time.monotonic() > deadline:
+        done = [r for r in records if r["state"] != "pending"]
+        if len(done) >= count or time.monotonic() > deadline:
             return records
         time.sleep(0.02)

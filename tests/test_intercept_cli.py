@@ -78,7 +78,7 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
         proc.wait()
     assert app.state.requests[-1]["headers"]["authorization"] == f"Bearer {upstream_key}"
     survived = RecordStore(store).records(episode="ep-kill")
-    assert len(survived) == acknowledged and all(r["status"] == 200 for r in survived)
+    assert len(survived) == acknowledged and all(r["status"] == 200 and r["state"] == "complete" for r in survived)
     assert all(len(r["findings"]) >= 3 for r in survived)
 
     files = [p for p in tmp_path.iterdir() if p.name.startswith("cloud.sqlite")]
@@ -92,12 +92,33 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
 
     proc, url = _serve(upstream, store, log, upstream_key)  # restarted on the same store
     try:
+        hanging = {"model": "fault-hang", "stream": True, "messages": [{"role": "user", "content": SECRET_TEXT}]}
+        with httpx.stream("POST", f"{url}/e/ep-kill/v1/chat/completions", json=hanging, timeout=10) as response:
+            chunks = response.iter_raw()  # held: a dropped iterator would close the connection
+            next(chunks)  # forwarded and streaming: killed mid-exchange
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+    except httpx.HTTPError:
+        pass
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+    [pending] = [r for r in RecordStore(store).records(episode="ep-kill") if r["state"] == "pending"]
+    assert pending["request"]["model"] == "fault-hang" and pending["request"]["messages"] == hanging["messages"]
+
+    proc, url = _serve(upstream, store, log, upstream_key)  # restarted: the pending record is interrupted
+    try:
         httpx.post(f"{url}/v1/chat/completions", headers={"X-EC2-Episode": "ep-kill"},
                    json={"model": "echo", "messages": [{"role": "user", "content": "after restart"}]})
     finally:
         proc.terminate()
         proc.wait(timeout=20)
-    assert len(RecordStore(store).records(episode="ep-kill")) == acknowledged + 1
+    after = RecordStore(store).records(episode="ep-kill")
+    assert len(after) == acknowledged + 2
+    [interrupted] = [r for r in after if r["id"] == pending["id"]]
+    assert interrupted["state"] == "interrupted" and "interrupted" in interrupted["error"]
+    assert [r["state"] for r in after].count("complete") == acknowledged + 1
 
 
 def _filled_store(path: Path) -> RecordStore:
@@ -141,3 +162,82 @@ def test_audit_reaudits_stored_requests(tmp_path):
     frame = pl.read_parquet(findings)
     assert set(frame.filter(pl.col("group") == "e2")["unit_id"]) == {"t1/P1/phone"}
     assert "record bad" in result.stderr
+
+
+# --- malformed input, fuzzed, against the proxy as users run it -------------------------------------
+
+_VALID = {"model": "echo", "messages": [{"role": "user", "content": "hello"}]}
+_WRONG = {  # a field the proxy or the audit reads, in a type the API does not allow
+    "messages": [123, "x", {}, [1], [None], [{"role": 1}], [{"content": 5}], [{"tool_calls": "x"}],
+                 [{"tool_calls": [1]}], [{"tool_calls": [{"function": "x"}]}], [{"function_call": "x"}]],
+    "stream_options": ["x", 1, [], {"include_usage": "yes"}], "stream": ["yes", 1, {}],
+    "model": [{"a": 1}, 5, [], True]}
+_RESPONSES_WRONG = [5, {}, None, [1], [{"role": 2}], ["text"]]
+
+
+def _fuzz_bodies():
+    from hypothesis import strategies as st
+
+    wrong_field = st.sampled_from(sorted(_WRONG)).flatmap(
+        lambda key: st.sampled_from(_WRONG[key]).map(lambda value: ("/v1/chat/completions", {**_VALID, key: value})))
+    responses = st.sampled_from(_RESPONSES_WRONG).map(lambda v: ("/v1/responses", {"model": "echo", "input": v}))
+    anthropic = st.sampled_from(_WRONG["messages"]).map(lambda v: ("/v1/messages", {"model": "echo", "messages": v}))
+    encoded = st.one_of(wrong_field, responses, anthropic).map(lambda c: (c[0], json.dumps(c[1]).encode()))
+    deep = st.integers(65, 20000).map(lambda n: ("/v1/chat/completions",
+                                                  b'{"model": "echo", "messages": ' + b"[" * n + b"]" * n + b"}"))
+    valid = json.dumps(_VALID).encode()
+    truncated = st.integers(1, len(valid) - 1).map(lambda n: ("/v1/responses", valid[:n]))
+    not_json = st.binary(max_size=64).filter(lambda b: not b.strip().startswith(b"{")).map(
+        lambda b: ("/v1/messages", b))
+    constants = st.sampled_from([b"NaN", b"Infinity", b"-Infinity"]).map(
+        lambda c: ("/v1/chat/completions", b'{"model": "echo", "temperature": ' + c + b', "messages": []}'))
+    return st.one_of(encoded, deep, truncated, not_json, constants)
+
+
+def test_malformed_bodies_get_4xx_on_record_and_the_connection_keeps_serving(standin, tmp_path):
+    from hypothesis import HealthCheck, given, settings
+
+    _, upstream = standin
+    store, log = tmp_path / "fuzz.sqlite", tmp_path / "proxy.log"
+    proc, url = _serve(upstream, store, log, "sk-upstream-fuzz")
+    sent = []
+    try:
+        with httpx.Client(base_url=url, timeout=20, limits=httpx.Limits(max_connections=1)) as client:
+            @settings(max_examples=150, derandomize=True, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck))
+            @given(case=_fuzz_bodies())
+            def check(case):
+                path, content = case
+                answer = client.post(path, content=content, headers={"content-type": "application/json"})
+                assert 400 <= answer.status_code < 500, (content[:200], answer.status_code, answer.text)
+                assert answer.json()["error"]["message"]
+                good = client.post("/v1/chat/completions", json=_VALID)
+                assert good.status_code == 200  # on the same keep-alive connection:
+                assert good.extensions["network_stream"] is answer.extensions["network_stream"]
+                sent.extend([answer.status_code, 200])
+
+            check()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    records = RecordStore(store).records()
+    assert [r["status"] for r in records] == sent  # one record per request, in order
+    assert all(r["state"] == "complete" for r in records)
+    assert "Traceback" not in log.read_text() and "Exception in ASGI" not in log.read_text()
+
+
+def test_standin_has_a_command_line():
+    help_text = subprocess.run([sys.executable, "-m", "ec2audit.intercept.standin", "--help"],
+                               capture_output=True, text=True, check=True).stdout
+    assert "--port" in help_text and "stand-in" in help_text
+
+
+def test_audit_skips_a_stored_body_it_cannot_read_with_its_reason(tmp_path):
+    store = _filled_store(tmp_path / "s.sqlite")
+    store.add({"id": "odd", "episode": "e2", "ts": 10.0, "status": 200, "request": {"model": "m", "input": 5}})
+    units = tmp_path / "units.jsonl"
+    write_units(UNITS, units)
+    result = CliRunner().invoke(main, ["intercept", "audit", str(tmp_path / "s.sqlite"), "--units", str(units),
+                                       "--json"])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert json.loads(result.stdout)["payloads"] == 3 and "record odd" in result.stderr

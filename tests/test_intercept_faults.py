@@ -1,7 +1,9 @@
 """Faults on either side of the interceptor: each gets the right answer to the client, a record that
 names the error, and a proxy that keeps serving."""
 
+import json
 import socket
+import time
 
 import httpx
 import openai
@@ -90,7 +92,8 @@ def test_malformed_sse_event_is_dropped_and_recorded(standin, tmp_path):
 
 
 def test_client_disconnecting_mid_stream_is_recorded(standin, tmp_path):
-    _, upstream = standin
+    app, upstream = standin
+    seen = len(app.state.cancelled)
     with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
         body = {"model": "fault-hang", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
         with httpx.stream("POST", f"{url}/v1/chat/completions", json=body, timeout=10) as response:
@@ -98,7 +101,30 @@ def test_client_disconnecting_mid_stream_is_recorded(standin, tmp_path):
             next(response.iter_raw())  # the first event arrives, then the upstream goes quiet
         [record] = wait_for_records(store, 1)
         assert _still_serves(_client(url))
-    assert record["error"] == "client disconnected mid-stream" and record["first_byte_ms"] > 0
+    assert record["error"] == "client disconnected mid-stream: upstream call cancelled" and record["first_byte_ms"] > 0
+    _wait_cancelled(app, seen)
+
+
+def _wait_cancelled(app, seen: int) -> None:
+    """The stand-in saw its client (the proxy) close the call, well before any read timeout."""
+    deadline = time.monotonic() + 20
+    while len(app.state.cancelled) <= seen and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(app.state.cancelled) == seen + 1
+
+
+def test_client_giving_up_before_the_answer_cancels_the_upstream_call(standin, tmp_path):
+    app, upstream = standin
+    seen = len(app.state.cancelled)
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
+        body = {"model": "fault-hang", "messages": [{"role": "user", "content": "hi"}]}
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.post(f"{url}/v1/chat/completions", json=body, timeout=httpx.Timeout(10, read=0.5))
+        [record] = wait_for_records(store, 1)
+        assert _still_serves(_client(url))
+    assert record["status"] == 499 and "upstream call cancelled" in record["error"]
+    assert record["state"] == "complete" and record["request"] == body
+    _wait_cancelled(app, seen)
 
 
 @pytest.mark.parametrize("content,status,reason", [
@@ -118,3 +144,27 @@ def test_bad_requests_get_4xx(standin, tmp_path, content, status, reason):
     assert reason in answer.json()["error"]["message"]
     assert [r["status"] for r in records] == [status, status] and all(reason in r["error"] for r in records)
     assert all(r["request"] is None for r in records)
+
+
+def test_what_is_forwarded_is_recorded_even_when_odd(standin, tmp_path):
+    """A lone surrogate is valid JSON: forwarded, so recorded. A non-string model is refused, and recorded."""
+    app, upstream = standin
+    seen = len(app.state.requests)
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
+        surrogate = httpx.post(f"{url}/v1/chat/completions", content=b'{"model": "echo", "messages": '
+                               b'[{"role": "user", "content": "a \\ud800 b"}]}')
+        odd_model = httpx.post(f"{url}/v1/chat/completions", json={"model": {"a": 1}, "messages": []})
+        first, second = store.records()
+    assert surrogate.status_code == 200 and len(app.state.requests) == seen + 1
+    assert first["status"] == 200 and first["request"]["messages"][0]["content"] == "a \ud800 b"
+    assert odd_model.status_code == 400 and "model" in odd_model.json()["error"]["message"]
+    assert second["status"] == 400 and "model" in second["error"]
+
+
+def test_azure_api_key_header_is_replaced_like_the_others(standin, tmp_path):
+    app, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite", upstream_key="sk-upstream-azure") as (_, url, _store):
+        httpx.post(f"{url}/v1/chat/completions", headers={"api-key": "sk-client-azure"},
+                   json={"model": "echo", "messages": [{"role": "user", "content": "hi"}]})
+    headers = app.state.requests[-1]["headers"]
+    assert headers["api-key"] == "sk-upstream-azure" and "sk-client-azure" not in json.dumps(headers)

@@ -226,3 +226,55 @@ def test_upstream_is_reached_through_the_environment_proxy(standin, tmp_path, mo
         [record] = store.records()
     assert answer.choices[0].message.content == record["response"]["choices"][0]["message"]["content"]
     assert len(app.state.requests) == seen + 1 and app.state.requests[-1]["headers"]["host"] == "cloud.invalid"
+
+
+def test_untagged_requests_never_share_placeholders(standin, tmp_path):
+    _, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        client = _client(url, episode=None)
+        client.chat.completions.create(model="echo", messages=[{"role": "user", "content": SECRET_TEXT}])
+        placeholder = sorted(PLACEHOLDER.findall(json.dumps(store.records()[0]["request"], ensure_ascii=False)))[0]
+        other = client.chat.completions.create(model="echo", messages=[{"role": "user",
+                                                                       "content": f"repeat {placeholder}"}])
+    assert other.choices[0].message.content == f"echo: repeat {placeholder}"  # not another client's value
+
+
+def test_every_field_is_inspected_in_block_mode(standin, tmp_path):
+    """`user`, `metadata`, tool descriptions and schemas, and values under protocol-looking keys inside
+    tool arguments are all payload."""
+    app, upstream = standin
+    seen = len(app.state.requests)
+    bodies = [
+        {"user": "13922883366"}, {"metadata": {"note": "欧阳娜娜"}},
+        {"tools": [{"type": "function", "function": {"name": "send", "description": "call 139-2288-3366"}}]},
+        {"tools": [{"type": "function", "function": {"name": "send", "parameters": {
+            "type": "object", "properties": {"id": {"default": "110105198803153418"}}}}}]},
+        {"messages": [{"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "send", "arguments": json.dumps({"id": "110105198803153418", "role": "欧阳娜娜"})}}]}]},
+    ]
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="block") as (_, url, store):
+        client = _client(url)
+        for extra in bodies:
+            with pytest.raises(openai.PermissionDeniedError):
+                client.chat.completions.create(**{"model": "echo", "messages": [{"role": "user", "content": "hi"}],
+                                                  **extra})
+        records = store.records()
+    assert len(app.state.requests) == seen and [r["status"] for r in records] == [403] * len(bodies)
+    assert all(f["path"] for r in records for f in r["findings"])
+
+
+def test_prices_of_the_major_providers_from_litellm_and_null_for_unknown():
+    from ec2audit.intercept.pricing import Pricing
+    from ec2audit.intercept.usage import Usage
+
+    million = Usage(input=1_000_000, output=1_000_000)
+    pricing = Pricing()
+    assert pricing.price("claude-sonnet-4-5", million) == pytest.approx(3.0 + 15.0)  # Anthropic's list price
+    assert pricing.price("claude-sonnet-4-5-20250929", million) == pytest.approx(18.0)
+    assert pricing.price("gpt-4.1", million) == pytest.approx(2.0 + 8.0)
+    assert pricing.price("gemini-2.5-pro", million) == pytest.approx(2.5 + 15.0)  # its tier above 200K prompt
+    assert pricing.price("deepseek-chat", million) is not None
+    assert Pricing(upstream="https://dashscope-intl.aliyuncs.com/compatible-mode/v1").price("qwen-max", million)
+    assert pricing.price("qwen-max", million) is None  # a bare name is looked up at its maker only
+    assert pricing.price("gpt-5.4", million) == pytest.approx(5.0 + 22.5)  # the packaged AceBench table first
+    assert pricing.price("claude-sonnet-9", million) is None and pricing.price("gpt-5.4-turbo", million) is None

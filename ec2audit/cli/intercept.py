@@ -60,6 +60,24 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
 
 
+@command.command("standin")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8788, show_default=True, type=int)
+def standin(host: str, port: int) -> None:
+    """Serve the scripted stand-in cloud API (not a model): try the proxy without a cloud key.
+
+    It speaks /v1/chat/completions, /v1/responses and /v1/messages, streaming or not, and answers by
+    the request's model: any name echoes the last user text; tool-echo answers with a `send` tool
+    call; fault-500, fault-slow, fault-cut, fault-malformed and fault-hang play faults. Point the
+    proxy at it with `ec2audit intercept serve --upstream http://HOST:PORT/v1`."""
+    import uvicorn
+
+    from ec2audit.intercept.standin import create_app
+
+    click.echo(f"ec2audit stand-in cloud API (scripted, not a model): http://{host}:{port}/v1", err=True)
+    uvicorn.run(create_app(), host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
+
+
 @command.command("export")
 @click.argument("store", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), help="Default: from --out's suffix.")
@@ -101,6 +119,9 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
             payloads.append(payload_from_record(record, record["id"]))
         except InputError as exc:
             skipped.append(InputError(f"record without a request body ({record.get('error') or exc.reason})",
+                                      file=str(store), field=f"record {record['id']}"))
+        except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape the reader cannot take
+            skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
                                       file=str(store), field=f"record {record['id']}"))
     with console.status(f"auditing {len(payloads)} records against {len(units)} units"):
         result = run_audit(payloads, units)

@@ -1,12 +1,23 @@
-"""USD cost of a cloud call from its usage and `pricing.toml` (package data, overridable per file)."""
+"""USD cost of a cloud call from its usage: `pricing.toml` (package data, overridable per file) first,
+then LiteLLM's maintained price map.
+
+LiteLLM ships `model_prices_and_context_window_backup.json` (thousands of models of every major
+provider, updated with each release; pinned in pyproject). It is read as data, from the installed
+distribution's files: the `litellm` package itself is never imported. Names are matched exactly,
+as `provider/model` for the provider the upstream URL belongs to, or without a `provider/` prefix or
+a date suffix; a model found nowhere costs None (warned once), never a near name's price.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import tomllib
+import urllib.parse
 from dataclasses import dataclass
-from importlib import resources
+from functools import cache
+from importlib import metadata, resources
 from pathlib import Path
 
 from ec2audit.errors import InputError
@@ -16,6 +27,15 @@ log = logging.getLogger("ec2audit.intercept")
 
 _DATE_SUFFIX = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8})$")
 _PRICE_KEYS = ("input", "cached_input", "output", "cache_write")
+LITELLM_MAP = "litellm/model_prices_and_context_window_backup.json"
+_ABOVE = re.compile(r"^input_cost_per_token_above_(\d+)k_tokens$")
+#: Upstream hosts → the provider prefix LiteLLM's map files their prices under.
+_PROVIDERS = {"api.openai.com": "openai", "api.anthropic.com": "anthropic",
+              "generativelanguage.googleapis.com": "gemini", "api.deepseek.com": "deepseek",
+              "dashscope.aliyuncs.com": "dashscope", "dashscope-intl.aliyuncs.com": "dashscope",
+              "api.mistral.ai": "mistral", "api.x.ai": "xai", "api.moonshot.ai": "moonshot",
+              "api.moonshot.cn": "moonshot", "api.groq.com": "groq", "openrouter.ai": "openrouter",
+              "api.together.xyz": "together_ai", "api.fireworks.ai": "fireworks_ai"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,20 +88,76 @@ def load_pricing(path: str | Path | None = None) -> dict[str, ModelPrice]:
     return table
 
 
-class Pricing:
-    """Looks a model up by name and prices a usage; unknown models cost None (warned once each)."""
+def _litellm_price(entry: dict) -> ModelPrice | None:
+    """LiteLLM's per-token prices (and their `_above_NNNk_tokens` tiers) as a ModelPrice."""
+    def per_million(key: str, suffix: str = "") -> float | None:
+        value = entry.get(key + suffix)
+        return value * 1e6 if isinstance(value, int | float) and not isinstance(value, bool) else None
 
-    def __init__(self, path: str | Path | None = None):
+    def rate(suffix: str, above: int) -> Rate | None:
+        price_in, price_out = per_million("input_cost_per_token", suffix), per_million("output_cost_per_token", suffix)
+        if price_in is None or price_out is None:
+            return None
+        cached = per_million("cache_read_input_token_cost", suffix)
+        return Rate(price_in, price_in if cached is None else cached, price_out,
+                    per_million("cache_creation_input_token_cost", suffix), above)
+
+    base = rate("", 0)
+    if base is None:
+        return None
+    tiers = [rate(f"_above_{m.group(1)}k_tokens", int(m.group(1)) * 1000)
+             for m in filter(None, map(_ABOVE.match, entry))]
+    return ModelPrice(tuple(sorted([base, *filter(None, tiers)], key=lambda r: r.above)))
+
+
+@cache
+def litellm_prices() -> dict[str, ModelPrice]:
+    """LiteLLM's price map from the installed `litellm` distribution; empty (warned) if it is missing."""
+    try:
+        files = metadata.files("litellm") or []
+        path = next(f for f in files if str(f) == LITELLM_MAP)
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (metadata.PackageNotFoundError, StopIteration, OSError, ValueError) as exc:
+        log.warning("LiteLLM's price map is not available (%s): only pricing.toml prices models",
+                    type(exc).__name__)
+        return {}
+    table = {}
+    for name, entry in data.items():
+        price = _litellm_price(entry) if isinstance(entry, dict) else None
+        if price is not None:
+            table[name] = price
+    return table
+
+
+def _provider(upstream: str | None) -> str | None:
+    host = urllib.parse.urlsplit(upstream or "").hostname or ""
+    return _PROVIDERS.get(host)
+
+
+class Pricing:
+    """Looks a model up by name and prices a usage; unknown models cost None (warned once each).
+    `upstream` (the proxy's upstream URL) says whose price list a bare model name is looked up in."""
+
+    def __init__(self, path: str | Path | None = None, upstream: str | None = None):
         self.table = load_pricing(path)
+        self.provider = _provider(upstream)
+        self.shared = litellm_prices()  # read once, up front: not on the event loop at the first answer
         self._warned: set[str] = set()
 
     def lookup(self, model: str | None) -> ModelPrice | None:
         if not model:
             return None
-        for name in (model, model.rsplit("/", 1)[-1]):
-            for candidate in (name, _DATE_SUFFIX.sub("", name)):
-                if candidate in self.table:
-                    return self.table[candidate]
+        names = [model, model.rsplit("/", 1)[-1]]
+        names += [_DATE_SUFFIX.sub("", n) for n in names]
+        for name in dict.fromkeys(names):
+            if name in self.table:
+                return self.table[name]
+        shared = self.shared
+        if self.provider:
+            names = [f"{self.provider}/{n}" for n in names if "/" not in n] + names
+        for name in dict.fromkeys(names):
+            if name in shared:
+                return shared[name]
         return None
 
     def price(self, model: str | None, usage: Usage | None) -> float | None:

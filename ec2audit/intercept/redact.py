@@ -14,14 +14,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.finding import LITERAL
+from ec2audit.intercept.fields import pointer, walk
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d{3,6}\]")
 _PARTIAL = re.compile(r"\[[A-Z_]*\d{0,6}")  # a possible placeholder cut off by a chunk boundary
 _MAX_PLACEHOLDER = 48
-#: Keys whose string values are structure, not content: never scanned.
-_SKIP_KEYS = frozenset({"model", "role", "type", "id", "tool_call_id", "call_id", "name", "tools",
-                        "tool_choice", "response_format", "stream_options", "object", "status",
-                        "anthropic_version", "text_format", "reasoning", "include"})
 #: Keys whose string values are JSON text (tool-call arguments): restored values are JSON-escaped.
 _JSON_TEXT_KEYS = frozenset({"arguments", "partial_json"})
 
@@ -33,6 +31,8 @@ def _type_name(unit) -> str:
 
 @dataclass
 class EpisodeMap:
+    """One episode's placeholders; a request without an episode gets a map of its own."""
+
     forward: dict[tuple[int, str], str] = field(default_factory=dict)  # (unit index, surface) → placeholder
     back: dict[str, str] = field(default_factory=dict)  # placeholder → surface text
     counters: dict[str, int] = field(default_factory=lambda: defaultdict(int))
@@ -47,64 +47,68 @@ class EpisodeMap:
 
 
 class Redactor:
+    """Inline audit and redaction of whole request bodies (every field, see `fields`)."""
+
     def __init__(self, cascade: Cascade):
         self.cascade = cascade
         self._types = [_type_name(u) for u in cascade.units]
         self.episodes: dict[str, EpisodeMap] = defaultdict(EpisodeMap)
 
+    def episode_map(self, episode: str | None) -> EpisodeMap:
+        """The episode's shared map; untagged requests never share one (a value of one client must not
+        come back in another's answer)."""
+        return self.episodes[episode] if episode else EpisodeMap()
+
     # --- outbound --------------------------------------------------------------------------------
 
-    def _text(self, text: str, emap: EpisodeMap) -> tuple[str, int]:
-        hits = sorted(self.cascade.scan_text(text), key=lambda h: (-(h.end - h.start), -h.grade))
-        chosen: list = []
-        for hit in hits:  # longest first; a hit overlapping a chosen one is already covered
-            if all(hit.end <= c.start or hit.start >= c.end for c in chosen):
-                chosen.append(hit)
-        for hit in sorted(chosen, key=lambda h: -h.start):
-            token = emap.placeholder(hit.unit_index, self._types[hit.unit_index], text[hit.start:hit.end])
-            text = text[:hit.start] + token + text[hit.end:]
-        return text, len(chosen)
+    def _hits(self, text: str, literal_only: bool) -> list:
+        hits = self.cascade.scan_text(text)
+        return [h for h in hits if h.grade >= LITERAL] if literal_only else hits
 
-    def _walk(self, value, emap: EpisodeMap) -> tuple[object, int]:
-        if isinstance(value, str):
-            if value[:1] in "{[":
-                try:
-                    parsed = json.loads(value)
-                except ValueError:
-                    parsed = None
-                if isinstance(parsed, dict | list):  # JSON text (tool arguments): redact inside, re-encode
-                    new, count = self._walk(parsed, emap)
-                    return (json.dumps(new, ensure_ascii=False), count) if count else (value, 0)
-            return self._text(value, emap)
-        if isinstance(value, list):
-            total, out = 0, []
-            for item in value:
-                new, count = self._walk(item, emap)
-                out.append(new)
-                total += count
-            return out, total
-        if isinstance(value, dict):
-            total, out = 0, {}
-            for key, item in value.items():
-                if key in _SKIP_KEYS:
-                    out[key] = item
-                    continue
-                out[key], count = self._walk(item, emap)
-                total += count
-            return out, total
-        return value, 0
+    def _row(self, path: tuple, text: str, hit) -> dict:
+        unit = self.cascade.units[hit.unit_index]
+        return {"unit_id": unit.id, "dimension": unit.dimension, "path": pointer(path), "start": hit.start,
+                "end": hit.end, "matched_text": text[hit.start:hit.end], "detector": hit.detector,
+                "grade": hit.grade, "confidence": hit.confidence}
 
-    def redact(self, body: dict, episode: str | None) -> tuple[dict, int]:
-        """The body with every detected unit value replaced, and how many spans were replaced."""
-        return self._walk(body, self.episodes[episode or ""])
+    def findings(self, body: dict) -> list[dict]:
+        """Inline audit: every unit found anywhere in the body, by JSON path."""
+        rows: list[dict] = []
+
+        def visit(path: tuple, text: str, literal_only: bool) -> None:
+            rows.extend(self._row(path, text, h) for h in self._hits(text, literal_only))
+
+        walk(body, visit)
+        return rows
+
+    def redact(self, body: dict, emap: EpisodeMap) -> tuple[dict, list[dict], int]:
+        """The body with every detected unit value replaced, its findings, and how many spans were replaced."""
+        rows: list[dict] = []
+        replaced = 0
+
+        def visit(path: tuple, text: str, literal_only: bool) -> str | None:
+            nonlocal replaced
+            hits = self._hits(text, literal_only)
+            if not hits:
+                return None
+            rows.extend(self._row(path, text, h) for h in hits)
+            chosen: list = []  # longest first; a hit overlapping a chosen one is already covered
+            for hit in sorted(hits, key=lambda h: (-(h.end - h.start), -h.grade)):
+                if all(hit.end <= c.start or hit.start >= c.end for c in chosen):
+                    chosen.append(hit)
+            for hit in sorted(chosen, key=lambda h: -h.start):
+                token = emap.placeholder(hit.unit_index, self._types[hit.unit_index], text[hit.start:hit.end])
+                text = text[:hit.start] + token + text[hit.end:]
+            replaced += len(chosen)
+            return text
+
+        return walk(body, visit), rows, replaced
 
     # --- inbound ---------------------------------------------------------------------------------
 
-    def active(self, episode: str | None) -> bool:
-        return bool(self.episodes.get(episode or "", EpisodeMap()).back)
-
-    def restore_text(self, text: str, episode: str | None, json_escaped: bool = False) -> str:
-        back = self.episodes[episode or ""].back
+    @staticmethod
+    def restore_text(text: str, emap: EpisodeMap, json_escaped: bool = False) -> str:
+        back = emap.back
         if "[" not in text or not back:
             return text
 
@@ -116,14 +120,14 @@ class Redactor:
 
         return PLACEHOLDER.sub(value, text)
 
-    def restore(self, value, episode: str | None, json_escaped: bool = False):
+    def restore(self, value, emap: EpisodeMap, json_escaped: bool = False):
         """Placeholders in a whole response body replaced by the values they stand for."""
         if isinstance(value, str):
-            return self.restore_text(value, episode, json_escaped)
+            return self.restore_text(value, emap, json_escaped)
         if isinstance(value, list):
-            return [self.restore(v, episode, json_escaped) for v in value]
+            return [self.restore(v, emap, json_escaped) for v in value]
         if isinstance(value, dict):
-            return {k: self.restore(v, episode, json_escaped or k in _JSON_TEXT_KEYS) for k, v in value.items()}
+            return {k: self.restore(v, emap, json_escaped or k in _JSON_TEXT_KEYS) for k, v in value.items()}
         return value
 
 
@@ -134,8 +138,8 @@ class StreamRestorer:
     (at most a placeholder's length), and released with the channel's next delta or at its end.
     """
 
-    def __init__(self, redactor: Redactor, api: str, episode: str | None):
-        self.redactor, self.api, self.episode = redactor, api, episode
+    def __init__(self, redactor: Redactor, api: str, emap: EpisodeMap):
+        self.redactor, self.api, self.emap = redactor, api, emap
         self.pending: dict[tuple, str] = {}
         self._delta_kinds: dict[int, str] = {}  # Anthropic block index → its delta type
 
@@ -144,7 +148,7 @@ class StreamRestorer:
         cut = text.rfind("[")
         if cut >= 0 and len(text) - cut < _MAX_PLACEHOLDER and _PARTIAL.fullmatch(text, cut):
             text, self.pending[channel] = text[:cut], text[cut:]
-        return self.redactor.restore_text(text, self.episode, json_escaped)
+        return self.redactor.restore_text(text, self.emap, json_escaped)
 
     def flush(self, channel: tuple) -> str:
         return self.pending.pop(channel, "")
@@ -196,7 +200,7 @@ class StreamRestorer:
             key = "partial_json" if delta_kind == "input_json_delta" else "text"
             out.append(("content_block_delta", {"type": "content_block_delta", "index": index,
                                                 "delta": {"type": delta_kind, key: self.flush(("a", index))}}))
-        return [*out, (name, self.redactor.restore(data, self.episode))]
+        return [*out, (name, self.redactor.restore(data, self.emap))]
 
     def _responses(self, name: str | None, data: dict) -> list[tuple[str | None, object]]:
         kind = str(data.get("type", ""))
@@ -212,4 +216,4 @@ class StreamRestorer:
             extra = {k: data[k] for k in ("item_id", "output_index", "content_index") if k in data}
             out.append((delta_kind if name else None,
                         {"type": delta_kind, **extra, "delta": self.flush(channel)}))
-        return [*out, (name, self.redactor.restore(data, self.episode))]
+        return [*out, (name, self.redactor.restore(data, self.emap))]

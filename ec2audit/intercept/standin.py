@@ -7,9 +7,14 @@ and plain JSON) and answers by a fixed script chosen with the request's `model`:
   fault-500              a 500 error       fault-slow     waits 3 s before answering
   fault-cut              a stream that breaks off (connection dropped) after two events
   fault-malformed        a stream with one event that is not JSON
-  fault-hang             a stream that stops sending after one event and never ends
+  fault-hang             a stream that stops sending after one event and never ends (without
+                         stream: an answer that never comes)
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
-Every request (path, headers, body) is kept in `app.state.requests` for assertions.
+Every request (path, headers, body) is kept in `app.state.requests` for assertions, and each call
+whose client went away before it ended is counted in `app.state.cancelled`.
+
+Try the proxy without a cloud key: `python -m ec2audit.intercept.standin --port 8788`, then
+`ec2audit intercept serve --upstream http://127.0.0.1:8788/v1`.
 """
 
 from __future__ import annotations
@@ -37,9 +42,24 @@ def _pieces(text: str) -> list[str]:
     return [text[i:i + STANDIN_CHUNK] for i in range(0, len(text), STANDIN_CHUNK)] or [""]
 
 
+def _dumps(data) -> str:
+    """JSON text with characters as they are; a lone surrogate (which UTF-8 cannot carry) escaped."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(data)
+    return text
+
+
+class _JSON(JSONResponse):
+    def render(self, content) -> bytes:
+        return _dumps(content).encode()
+
+
 def _sse(data, event: str | None = None) -> bytes:
     head = f"event: {event}\n" if event else ""
-    return f"{head}data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+    return f"{head}data: {_dumps(data)}\n\n".encode()
 
 
 class _Script:
@@ -52,7 +72,7 @@ class _Script:
         prompt = sum(len(s.text) for s in flatten(body))
         self.prompt_tokens, self.output_tokens = max(prompt // 4, 1), max(len(self.text) // 4, 1)
 
-    def fault_events(self, events: list[bytes]):
+    def fault_events(self, events: list[bytes], cancelled: list):
         """Apply the stream faults to a list of encoded events."""
         async def gen():
             for i, event in enumerate(events):
@@ -61,7 +81,11 @@ class _Script:
                 if self.model == "fault-malformed" and i == 2:
                     yield b"data: {this is not json\n\n"
                 if self.model == "fault-hang" and i == 1:
-                    await asyncio.sleep(3600)
+                    try:
+                        await asyncio.sleep(3600)
+                    except asyncio.CancelledError:  # the client (the proxy) closed the connection
+                        cancelled.append(self.model)
+                        raise
                 yield event
         return gen()
 
@@ -157,10 +181,16 @@ async def _answer(request: Request):
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
     if script.model == "fault-slow":
         await asyncio.sleep(3)
+    if script.model == "fault-hang" and not body.get("stream"):
+        while not await request.is_disconnected():
+            await asyncio.sleep(0.05)
+        request.app.state.cancelled.append(script.model)
+        return JSONResponse({})
     whole, events = _BUILDERS[request.url.path](script)
     if body.get("stream"):
-        return StreamingResponse(script.fault_events(events), media_type="text/event-stream")
-    return JSONResponse(whole)
+        return StreamingResponse(script.fault_events(events, request.app.state.cancelled),
+                                 media_type="text/event-stream")
+    return _JSON(whole)
 
 
 async def _models(request: Request):
@@ -170,5 +200,11 @@ async def _models(request: Request):
 def create_app() -> Starlette:
     app = Starlette(routes=[Route(path, _answer, methods=["POST"]) for path in _BUILDERS]
                     + [Route("/v1/models", _models, methods=["GET"])])
-    app.state.requests = []
+    app.state.requests, app.state.cancelled = [], []
     return app
+
+
+if __name__ == "__main__":
+    from ec2audit.cli.intercept import standin
+
+    standin(prog_name="python -m ec2audit.intercept.standin")

@@ -1,6 +1,9 @@
 """Durable record store: one SQLite row per cloud exchange, committed before the client gets its answer.
 
-WAL mode with a commit per record means an acknowledged exchange survives the proxy being killed.
+A row is first committed `pending` before the request is forwarded, and completed after, so an
+exchange the proxy forwarded is on record even if the proxy dies mid-way; a proxy starting on the
+store marks rows left pending as `interrupted`. WAL mode with a commit per write means an
+acknowledged exchange survives the proxy being killed.
 The file (and SQLite's -wal/-shm side files, which inherit its mode) is created 0600: it holds payloads.
 """
 
@@ -16,18 +19,30 @@ import polars as pl
 
 from ec2audit.files import open_private
 
-_COLUMNS = ("id", "episode", "ts", "api", "path", "model", "stream", "status", "error", "latency_ms",
+#: A record's `state`: `pending` (forwarded, not finished), `complete`, or `interrupted` (the proxy
+#: stopped before the exchange ended). Rows written before states existed read as NULL.
+PENDING, COMPLETE, INTERRUPTED = "pending", "complete", "interrupted"
+_COLUMNS = ("id", "episode", "ts", "state", "api", "path", "model", "stream", "status", "error", "latency_ms",
             "first_byte_ms", "input_tokens", "cached_tokens", "output_tokens", "cost_usd", "redactions",
             "request", "response", "findings")
 _JSON_COLUMNS = ("request", "response", "findings")
-_INSERT = f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+_TEXT_COLUMNS = ("id", "episode", "state", "api", "path", "model", "error")
+_PUT = (f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+        f"ON CONFLICT(id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}")
+#: What completing an exchange changes (not the indexed id and episode, nor the forwarded request):
+#: the second write of an exchange rewrites one table page and no index.
+_COMPLETE_COLUMNS = ("state", "status", "error", "latency_ms", "first_byte_ms", "input_tokens", "cached_tokens",
+                     "output_tokens", "cost_usd", "redactions", "response", "findings")
+_COMPLETE = f"UPDATE records SET {', '.join(f'{c} = ?' for c in _COMPLETE_COLUMNS)} WHERE id = ?"
+_MARK_INTERRUPTED = (f"UPDATE records SET state = '{INTERRUPTED}', error = COALESCE(error || '; ', '') || "
+                     f"'interrupted: the proxy stopped before the exchange ended' WHERE state = '{PENDING}'")
 
 # seq is the arrival order: rows are never deleted, so the rowid only grows (no AUTOINCREMENT, whose
 # sequence table would cost one more page write per commit)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL, episode TEXT, ts REAL NOT NULL, api TEXT, path TEXT, model TEXT,
+    id TEXT UNIQUE NOT NULL, episode TEXT, ts REAL NOT NULL, state TEXT, api TEXT, path TEXT, model TEXT,
     stream INTEGER, status INTEGER, error TEXT, latency_ms REAL, first_byte_ms REAL,
     input_tokens INTEGER, cached_tokens INTEGER, output_tokens INTEGER, cost_usd REAL,
     redactions INTEGER, request TEXT, response TEXT, findings TEXT
@@ -35,8 +50,15 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_episode ON records(episode);
 """
 
+
+def _text(value) -> str | None:
+    """A text column's value as SQLite takes it (lone surrogates escaped, odd types as their text)."""
+    if value is None or isinstance(value, int | float):
+        return value
+    return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
+
 EXPORT_SCHEMA = {
-    "id": pl.String, "episode": pl.String, "ts": pl.Float64, "api": pl.String, "path": pl.String,
+    "id": pl.String, "episode": pl.String, "ts": pl.Float64, "state": pl.String, "api": pl.String, "path": pl.String,
     "model": pl.String, "stream": pl.Boolean, "status": pl.Int64, "error": pl.String,
     "latency_ms": pl.Float64, "first_byte_ms": pl.Float64, "input_tokens": pl.Int64,
     "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64, "redactions": pl.Int64,
@@ -57,6 +79,8 @@ class RecordStore:
         self._db = self._connect()
         with self._lock:
             self._db.executescript(_SCHEMA)
+            if "state" not in {row[1] for row in self._db.execute("PRAGMA table_info(records)")}:
+                self._db.execute("ALTER TABLE records ADD COLUMN state TEXT")  # a store from before states
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -68,14 +92,42 @@ class RecordStore:
         return db
 
     def add(self, record: dict) -> None:
-        """Write one record and commit it (autocommit: each INSERT is its own transaction)."""
-        row = [record.get(c) for c in _COLUMNS]
-        for i, column in enumerate(_COLUMNS):
+        """Write one record, or rewrite the one with its id, and commit it (each statement is its own
+        transaction)."""
+        self._write(_PUT, record, _COLUMNS)
+
+    def complete(self, record: dict) -> None:
+        """Complete a record already written as pending: only what the exchange's end changes (the
+        request is final once forwarded, so the body is not serialised twice)."""
+        self._write(_COMPLETE, record, _COMPLETE_COLUMNS, (record["id"],))
+
+    def _write(self, statement: str, record: dict, columns: tuple, tail: tuple = ()) -> None:
+        """Values the database cannot take as they are (a lone surrogate in a message, say) are stored
+        escaped: what the proxy forwards, it records."""
+        row = [record.get(c) for c in columns]
+        for i, column in enumerate(columns):
             if column in _JSON_COLUMNS and row[i] is not None:
                 row[i] = json.dumps(row[i], ensure_ascii=False)
-        row[_COLUMNS.index("stream")] = int(bool(record.get("stream")))
+        if "stream" in columns:
+            row[columns.index("stream")] = int(bool(record.get("stream")))
         with self._lock:
-            self._db.execute(_INSERT, row)
+            try:
+                self._db.execute(statement, (*row, *tail))
+                return
+            except (UnicodeEncodeError, sqlite3.InterfaceError, sqlite3.ProgrammingError):
+                pass
+            for i, column in enumerate(columns):
+                if column in _JSON_COLUMNS and record.get(column) is not None:
+                    row[i] = json.dumps(record[column])  # ASCII escapes: a lone surrogate round-trips
+                elif column in _TEXT_COLUMNS:
+                    row[i] = _text(row[i])
+            self._db.execute(statement, (*row, *tail))
+
+    def mark_interrupted(self) -> int:
+        """Mark records left pending by a proxy that stopped as interrupted; how many there were.
+        Only a proxy starting on the store calls this (readers must not touch a live proxy's rows)."""
+        with self._lock:
+            return self._db.execute(_MARK_INTERRUPTED).rowcount
 
     def records(self, episode: str | None = None) -> list[dict]:
         """All records in arrival order (of one episode if given), JSON columns decoded."""
