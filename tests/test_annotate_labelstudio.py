@@ -7,10 +7,6 @@ up through the web form and copies their own API token; both create annotations 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
-from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -27,26 +23,6 @@ ZH_RECORDS = json.dumps([
     {"id": "C-001", "姓名": "张伟", "手机": "13922883366", "备注": "确诊重度抑郁症，住址北京市朝阳区建国路88号"},
     {"id": "C-002", "姓名": "李颖", "手机": "13800138000", "备注": "无"},
 ], ensure_ascii=False, indent=1)
-
-
-@pytest.fixture(scope="session")
-def labelstudio(tmp_path_factory):
-    """`ec2audit annotate serve` as a user runs it; stopped (with its Label Studio) at session end."""
-    data = tmp_path_factory.mktemp("labelstudio") / "data"
-    port = server.free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from ec2audit.cli import main; main()", "annotate", "serve",
-                             "--data-dir", str(data), "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    banner = proc.stdout.readline()
-    try:
-        assert f"at http://127.0.0.1:{port}" in banner, banner + proc.stdout.read()
-        creds = server.load_credentials(data)
-        yield SimpleNamespace(url=creds["url"], token=creds["token"], data_dir=data)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(60)
-    with pytest.raises(httpx.HTTPError):
-        httpx.get(f"http://127.0.0.1:{port}/api/version", timeout=5)
 
 
 @pytest.fixture(scope="session")

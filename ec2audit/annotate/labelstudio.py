@@ -15,8 +15,14 @@ import json
 import os
 import time
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+from label_studio_sdk.core.api_error import ApiError
+from pydantic import ValidationError
 
 from ec2audit.annotate.prelabel import MODEL_VERSION, Span, spans_to_units
 from ec2audit.annotate.workspace import Document
@@ -207,10 +213,52 @@ def api_token() -> str:
     return token
 
 
-def client(url: str, token: str | None = None):
+def base_url(url: str) -> str:
+    """The server's base URL, checked before any request: a scheme and a host, nothing else."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(f"{url}: not a Label Studio base URL (expected e.g. http://127.0.0.1:8080)", field="url")
+    return url.strip().rstrip("/")
+
+
+def _cause(exc: Exception) -> str:
+    """One line saying why a request failed; never headers, cookies, tokens or an HTML page."""
+    if isinstance(exc, ApiError):
+        code = exc.status_code
+        if code in (401, 403):
+            return f"the API token in {TOKEN_ENV} was refused (HTTP {code})"
+        if code == 404:
+            return "HTTP 404: no Label Studio API at this URL (give the server's base URL, without a path)"
+        detail = exc.body.get("detail") if isinstance(exc.body, dict) else None
+        return f"HTTP {code}" + (f": {' '.join(str(detail).split())[:200]}" if detail else "")
+    if isinstance(exc, httpx.ConnectError):
+        return f"cannot connect ({exc}): is Label Studio running, on this host and port?"
+    if isinstance(exc, httpx.TimeoutException):
+        return "no answer in time (timed out)"
+    if isinstance(exc, (json.JSONDecodeError, ValidationError)):
+        return "the answer is not Label Studio's API (an HTML page?): give the server's base URL, without a path"
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+
+
+@contextmanager
+def server_errors(url: str):
+    """Turn what a wrong URL, a stopped server or a bad token raise into one InputError line (exit 2)."""
+    try:
+        yield
+    except (ApiError, httpx.HTTPError, json.JSONDecodeError, ValidationError) as exc:
+        raise InputError(f"Label Studio at {url}: {_cause(exc)}") from None
+
+
+def connect(url: str, token: str | None = None):
+    """A client for a server that answered as Label Studio and accepted the token (checked now, so a
+    wrong URL or token is one clear error, not a failure half-way through a push)."""
     from label_studio_sdk import LabelStudio
 
-    return LabelStudio(base_url=url.rstrip("/"), api_key=token or api_token())
+    url = base_url(url)
+    ls = LabelStudio(base_url=url, api_key=token or api_token(), timeout=60)
+    with server_errors(url):
+        ls.users.whoami()
+    return ls
 
 
 def find_project(ls, title: str):
@@ -258,10 +306,11 @@ def export_tasks(ls, title: str, timeout: float = 120) -> list[dict]:
     deadline = time.monotonic() + timeout
     while (status := ls.projects.exports.get(project.id, export.id).status) not in ("completed", "failed"):
         if time.monotonic() > deadline:
-            raise TimeoutError(f"Label Studio export not ready after {timeout:.0f} s (status {status})")
+            raise InputError(f"Label Studio export of '{title}' not ready after {timeout:.0f} s (status {status})",
+                             field="project")
         time.sleep(0.5)
     if status == "failed":
-        raise RuntimeError("Label Studio could not export the project")
+        raise InputError(f"Label Studio could not export the project '{title}'", field="project")
     raw = b"".join(ls.projects.exports.download(project.id, export.id, export_type="JSON"))
     return json.loads(raw)
 

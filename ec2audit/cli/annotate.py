@@ -116,11 +116,13 @@ def push(files: tuple[Path, ...], url: str, project: str) -> None:
     """Import Label Studio task files (from `prelabel --out`); tasks already there are not added again.
 
     The API token comes from LABEL_STUDIO_API_KEY."""
-    from ec2audit.annotate.labelstudio import client, read_export
+    from ec2audit.annotate.labelstudio import connect, read_export, server_errors
     from ec2audit.annotate.labelstudio import push as push_tasks
 
     tasks = [t for f in files for t in read_export(f)]
-    result = push_tasks(client(url), project, tasks)
+    ls = connect(url)
+    with server_errors(url):
+        result = push_tasks(ls, project, tasks)
     click.echo(f"project {result.project_id}: {result.created} tasks imported, {result.skipped} already there")
 
 
@@ -134,13 +136,15 @@ def push(files: tuple[Path, ...], url: str, project: str) -> None:
 def pull(url: str, project: str, out: Path, export_out: Path | None, merge_rule: str, reviewer: str | None,
          report: Path | None) -> None:
     """Export a project's annotations and turn them into units (token from LABEL_STUDIO_API_KEY)."""
-    from ec2audit.annotate.labelstudio import annotations_from_export, client, export_tasks, user_emails
+    from ec2audit.annotate.labelstudio import annotations_from_export, connect, export_tasks, server_errors, user_emails
 
-    ls = client(url)
-    tasks = export_tasks(ls, project)
+    ls = connect(url)
+    with server_errors(url):
+        tasks = export_tasks(ls, project)
+        users = user_emails(ls)
     if export_out:
         _write_json(tasks, export_out)
-    _units_from_annotations(annotations_from_export(tasks, user_emails(ls)), merge_rule, reviewer, out, report)
+    _units_from_annotations(annotations_from_export(tasks, users), merge_rule, reviewer, out, report)
 
 
 @command.command("from-labelstudio")
