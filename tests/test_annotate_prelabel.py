@@ -75,12 +75,13 @@ def test_cli_prelabel_writes_labelstudio_tasks_and_units(tmp_path):
     (ws / "mail.eml").write_text("From: ops@corp.example\nSubject: db\n\nThe host is 10.1.2.3, "
                                  "token: ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n", encoding="utf-8")
     (ws / "blob.log").write_bytes(b"\xff\xfe\x00binary")
-    (ws / "image.png").write_bytes(b"\x89PNG")  # not a text format: not read at all
+    (ws / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     out, units_out = tmp_path / "tasks.json", tmp_path / "units.jsonl"
     result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--units",
                                        str(units_out), "--no-presidio"])
-    assert result.exit_code == 1, result.output  # the binary file was skipped and said so
-    assert "blob.log" in result.output and "image.png" not in result.output
+    assert result.exit_code == 1, result.output  # the binary files were skipped and said so
+    assert f"skipped {ws / 'blob.log'}: binary" in result.output
+    assert f"skipped {ws / 'image.png'}: binary" in result.output
     tasks = json.loads(out.read_text())
     assert [t["data"]["key"] for t in tasks] == ["task-x:mail.eml"]
     labels = {r["value"]["text"]: r["value"]["labels"][0] for r in tasks[0]["predictions"][0]["result"]
@@ -144,3 +145,26 @@ def test_labeling_config_has_every_dimension():
     for dim in load_taxonomy().dimensions:
         assert f'<Label value="{dim}"' in config
     assert 'perRegion="true"' in config and 'granularity="symbol"' in config
+
+
+def test_cli_prelabel_reads_hidden_files_and_names_what_it_leaves_out(tmp_path):
+    ws = tmp_path / "repo"
+    (ws / ".aws").mkdir(parents=True)
+    (ws / ".git" / "refs").mkdir(parents=True)
+    (ws / ".env").write_text("DB_PASSWORD=Xk82!mq9Lz\nOPENAI_API_KEY=sk-proj-abcD3fGhIjkLmn0pQrStUvWx12\n")
+    (ws / ".env.production").write_text("ADMIN_PHONE=13922883366\n")
+    (ws / ".aws" / "credentials").write_text("[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")
+    (ws / ".git" / "config").write_text("[remote]\n  token = ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n")
+    (ws / ".git" / "refs" / "HEAD").write_text("ref: main\n")
+    (ws / "README").write_text("nothing here\n")
+    out = tmp_path / "tasks.json"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--no-presidio"])
+    assert result.exit_code == 0, result.output  # a tool folder left out on purpose is not a skipped input
+    assert f"skipped {ws / '.git'}/: tool folder, not data (2 files)" in result.output
+    assert "4 files" in result.output
+    tasks = {t["data"]["file"]: t for t in json.loads(out.read_text())}
+    assert sorted(tasks) == [".aws/credentials", ".env", ".env.production", "README"]
+    proposed = {r["value"]["text"] for t in tasks.values() for p in t.get("predictions", []) for r in p["result"]
+                if r["type"] == "labels"}
+    assert {"Xk82!mq9Lz", "sk-proj-abcD3fGhIjkLmn0pQrStUvWx12", "13922883366", "AKIAIOSFODNN7EXAMPLE"} <= proposed
+    assert "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789" not in proposed

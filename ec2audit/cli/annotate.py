@@ -86,8 +86,8 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
     if not out and not units_out:
         raise InputError("say where to write: --out (Label Studio tasks) and/or --units (units JSONL)")
     docs, skipped = read_tasks_or_workspace(path, task_id)
-    for name in skipped:
-        click.echo(f"skipped {name}: binary or larger than 2 MB", err=True)
+    for skip in skipped:
+        click.echo(f"skipped {skip.name}: {skip.reason}", err=True)
     labeler = Prelabeler(use_presidio=not no_presidio)
     with Progress(console=_console, transient=True) as progress:
         bar = progress.add_task("pre-labelling", total=len(docs))
@@ -104,7 +104,7 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
         n_units = len(units)
     click.echo(f"{sum(map(len, spans))} spans in {len(docs)} files"
                + (f" → {out}" if out else "") + (f"; {n_units} units → {units_out}" if units_out else ""))
-    if skipped:
+    if any(not skip.tool for skip in skipped):
         sys.exit(1)
 
 
@@ -176,7 +176,9 @@ def to_labelstudio(units_path: Path, workspace: Path, out: Path) -> None:
     from ec2audit.units import read_units
 
     units = read_units(units_path)
-    docs, _ = read_tasks_or_workspace(workspace, units[0].task_id if units else None)
+    docs, skipped = read_tasks_or_workspace(workspace, units[0].task_id if units else None)
+    for skip in skipped:
+        click.echo(f"skipped {skip.name}: {skip.reason}", err=True)
     spans, unplaced = units_to_spans(units, docs)
     _write_json([ls_task(d, spans.get((d.task_id, d.file), []), "units") for d in docs], out)
     for unit in unplaced:
