@@ -185,3 +185,74 @@ def test_push_without_token_is_an_input_error(labelstudio, tmp_path):
     result = CliRunner().invoke(main, ["annotate", "push", str(tasks_file), "--url", labelstudio.url,
                                        "--project", "nothing"], env={"LABEL_STUDIO_API_KEY": ""})
     assert result.exit_code == 2 and "LABEL_STUDIO_API_KEY" in result.output
+
+
+def test_units_round_trip_keeps_weight_aliases_and_entity_name(labelstudio, workspace, tmp_path):
+    units_in = tmp_path / "units.jsonl"
+    units_in.write_text("\n".join(json.dumps(u, ensure_ascii=False) for u in [
+        {"task_id": "task-crm", "entity_id": "dana", "entity_name": "Dana Whitfield", "field": "diagnosis",
+         "value": "type 2 diabetes", "dimension": "medical", "weight": 2.7, "aliases": ["T2DM"],
+         "description": "her condition"},
+        {"task_id": "task-crm", "entity_id": "dana", "entity_name": "Dana Whitfield", "field": "ssn",
+         "value": "219-09-9999", "dimension": "government_id"},
+    ]) + "\n", encoding="utf-8")
+    tasks_file = tmp_path / "review.json"
+    _cli(["annotate", "to-labelstudio", str(units_in), "--workspace", str(workspace / "notes.txt"), "--out",
+          str(tasks_file)], labelstudio.token)
+    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Fidelity"], labelstudio.token)
+    ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
+    task = _tasks_by_file(ls, _project_id(ls, "Fidelity"))["notes.txt"]
+    pushed = {r["value"]["labels"][0] for r in task.predictions[0].result if r["type"] == "labels"}
+    assert pushed == {"health", "government_id"}  # the alias `medical` is not a label Label Studio knows
+    ls.annotations.create(id=task.id, result=task.predictions[0].result)
+    pulled = tmp_path / "pulled.jsonl"
+    _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Fidelity", "--out", str(pulled),
+          "--workspace", str(workspace / "notes.txt")], labelstudio.token)
+    fields = ("entity_id", "field", "value", "dimension", "weight", "aliases", "entity_name", "description")
+    assert ({tuple(getattr(u, f) for f in fields) for u in read_units(pulled)}
+            == {tuple(getattr(u, f) for f in fields) for u in read_units(units_in)})
+
+
+def test_changed_documents_update_or_version_their_task(labelstudio, tmp_path):
+    ws = tmp_path / "task-memo" / "workspace"
+    ws.mkdir(parents=True)
+    memo = ws / "memo.txt"
+    memo.write_text("Call 13922883366 about the lease.\n", encoding="utf-8")
+    tasks_file = tmp_path / "tasks.json"
+
+    def prelabel_and_push():
+        _cli(["annotate", "prelabel", str(ws), "--out", str(tasks_file), "--no-presidio"], labelstudio.token)
+        return _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Memo"],
+                    labelstudio.token)
+
+    assert "1 tasks imported" in prelabel_and_push()
+    memo.write_text("Urgent: call 13800138000 about the lease.\n", encoding="utf-8")
+    assert "1 changed and updated" in prelabel_and_push()  # nobody annotated it: the task follows the file
+    ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
+    pid = _project_id(ls, "Memo")
+    [task] = ls.tasks.list(project=pid, fields="all")
+    assert task.data["text"] == memo.read_text()
+    [prediction] = task.predictions
+    assert [r["value"]["text"] for r in prediction.result if r["type"] == "labels"] == ["13800138000"]
+    _annotate(ls, task, [("13800138000", "contact", "landlord", "phone")])
+
+    memo.write_text("Urgent!! call 13800138000 or 13922883366 about the lease.\n", encoding="utf-8")
+    units_file = tmp_path / "units.jsonl"
+    refused = CliRunner().invoke(main, ["annotate", "pull", "--url", labelstudio.url, "--project", "Memo", "--out",
+                                        str(units_file), "--workspace", str(ws)],
+                                 env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert refused.exit_code == 1, refused.output  # the annotated offsets now point at other characters
+    assert "'13800138000' at 13–24: the file now has ' 1380013800' there" in refused.output
+    assert read_units(units_file) == []
+
+    assert "1 changed and added as a new version" in prelabel_and_push()
+    old, new = sorted(ls.tasks.list(project=pid, fields="all"), key=lambda t: t.data.get("version", 1))
+    assert old.data["text"] != new.data["text"] == memo.read_text() and new.data["version"] == 2
+    assert len(old.annotations) == 1  # the old version keeps its annotation
+    _annotate(ls, new, [("13800138000", "contact", "landlord", "phone"),
+                        ("13922883366", "contact", "landlord", "phone_2")])
+    _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Memo", "--out", str(units_file),
+          "--workspace", str(ws)], labelstudio.token)
+    text = memo.read_text()
+    assert {(u.value, u.source.start) for u in read_units(units_file)} == {
+        ("13800138000", text.index("13800138000")), ("13922883366", text.index("13922883366"))}

@@ -168,3 +168,61 @@ def test_cli_prelabel_reads_hidden_files_and_names_what_it_leaves_out(tmp_path):
                 if r["type"] == "labels"}
     assert {"Xk82!mq9Lz", "sk-proj-abcD3fGhIjkLmn0pQrStUvWx12", "13922883366", "AKIAIOSFODNN7EXAMPLE"} <= proposed
     assert "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789" not in proposed
+
+
+def _export_with(tmp_path, result, annotator="ann@example.com"):
+    text = "Daniel Craig lives at 12 Main Street."
+    export = [{"id": 41, "data": {"text": text, "task_id": "t", "file": "n.txt", "key": "t:n.txt"},
+               "annotations": [{"completed_by": {"id": 3, "email": annotator}, "result": result}]}]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    return path
+
+
+def test_from_labelstudio_rejects_regions_that_do_not_fit_the_text(tmp_path):
+    cases = {
+        "offsets 30–90 are outside the text": {"start": 30, "end": 90, "text": "x", "labels": ["location"]},
+        "its text 'Daniel' is not the task's text at 1–7 ('aniel ')": {
+            "start": 1, "end": 7, "text": "Daniel", "labels": ["person_name"]},
+    }
+    for message, value in cases.items():
+        export = _export_with(tmp_path, [{"id": "r9", "from_name": "label", "to_name": "text", "type": "labels",
+                                          "value": value}])
+        result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(export), "--out",
+                                           str(tmp_path / "u.jsonl")])
+        assert result.exit_code == 2, result.output
+        assert str(export) in result.output and "task 41 (n.txt)" in result.output
+        assert "annotation by ann@example.com" in result.output and "region r9" in result.output
+        assert message in result.output
+        assert not (tmp_path / "u.jsonl").exists()
+
+
+def test_predictions_only_export_says_so_and_can_be_taken(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.md").write_text("Patient 王芳 has 糖尿病.\n", encoding="utf-8")
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "ws", "entity_id": "P1", "field": "dx", "value": "糖尿病",
+                                 "dimension": "medical", "weight": 2.2}, ensure_ascii=False) + "\n", encoding="utf-8")
+    tasks = tmp_path / "tasks.json"
+    assert CliRunner().invoke(main, ["annotate", "to-labelstudio", str(units), "--workspace", str(ws),
+                                     "--out", str(tasks)]).exit_code == 0
+    out = tmp_path / "back.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(tasks), "--out", str(out)])
+    assert "1 tasks have predictions but no annotations yet" in result.output and "--predictions" in result.output
+    assert read_units(out) == []
+    result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(tasks), "--out", str(out), "--predictions"])
+    assert result.exit_code == 0, result.output
+    [unit] = read_units(out)
+    assert (unit.value, unit.dimension, unit.weight, unit.field) == ("糖尿病", "medical", 2.2, "dx")
+
+
+def test_push_refuses_labels_the_config_lacks(tmp_path):
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps([{"data": {"text": "x has flu", "key": "t:x"}, "predictions": [{"result": [
+        {"id": "a", "from_name": "label", "to_name": "text", "type": "labels",
+         "value": {"start": 6, "end": 9, "text": "flu", "labels": ["medical"]}}]}]}]))
+    result = CliRunner().invoke(main, ["annotate", "push", str(tasks), "--url", "http://127.0.0.1:9",
+                                       "--project", "p"], env={"LABEL_STUDIO_API_KEY": "unused"})
+    assert result.exit_code == 2
+    assert f"{tasks}" in result.output and "t:x: label 'medical' is not in the labelling config" in result.output

@@ -13,7 +13,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
@@ -63,6 +63,9 @@ class Span:
     entity_type: str = ""
     score: float = 1.0
     recognizer: str = ""
+    #: What a unit held beyond the label (`weight`, `aliases`, `description`, `dimension` as the unit
+    #: named it, e.g. the alias `medical`): kept through a Label Studio round trip.
+    unit: dict | None = field(default=None, compare=False, hash=False)
 
 
 @cache
@@ -235,14 +238,17 @@ def spans_to_units(spans: Iterable[Span], task_id: str, taxonomy: Taxonomy | Non
         lead = len(s.text) - len(s.text.lstrip())
         data = {"task_id": task_id, "entity_id": s.entity_id, "field": field, "value": value,
                 "dimension": s.dimension, "entity_name": s.entity_name or names.get(s.entity_id),
-                "source": {"file": s.file, "start": s.start + lead, "end": s.start + lead + len(value)}}
+                "source": {"file": s.file, "start": s.start + lead, "end": s.start + lead + len(value)},
+                **(s.unit or {})}
         units.append(make_unit({k: v for k, v in data.items() if v is not None}, taxonomy))
     return units
 
 
-def units_to_spans(units: Iterable[Unit], docs: list[Document]) -> tuple[dict[tuple[str, str], list[Span]], list[Unit]]:
+def units_to_spans(units: Iterable[Unit], docs: list[Document], taxonomy: Taxonomy | None = None,
+                   ) -> tuple[dict[tuple[str, str], list[Span]], list[Unit]]:
     """Where existing units are in the documents: their source span when it still holds the value,
     else every occurrence of the value in the task's files. Also the units found nowhere."""
+    taxonomy = taxonomy or load_taxonomy()
     by_task: dict[str, list[Document]] = {}
     for d in docs:
         by_task.setdefault(d.task_id, []).append(d)
@@ -259,10 +265,12 @@ def units_to_spans(units: Iterable[Unit], docs: list[Document]) -> tuple[dict[tu
             while at >= 0:
                 places.append((d, at))
                 at = d.text.find(u.value, at + len(u.value))
+        dimension = taxonomy.resolve(u.dimension).name  # the label Label Studio knows (`medical` → health)
+        kept = {"weight": u.weight, "aliases": list(u.aliases), "description": u.description, "dimension": u.dimension}
         for d, at in places:
             spans.setdefault((d.task_id, d.file), []).append(Span(
-                d.file, at, at + len(u.value), u.value, u.dimension, u.entity_id, u.field, u.entity_name,
-                "UNIT", 1.0, "units"))
+                d.file, at, at + len(u.value), u.value, dimension, u.entity_id, u.field, u.entity_name,
+                "UNIT", 1.0, "units", {k: v for k, v in kept.items() if v not in (None, [])}))
         if not places:
             unplaced.append(u)
     return spans, unplaced

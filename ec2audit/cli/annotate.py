@@ -26,42 +26,43 @@ def _write_json(data, out: Path) -> None:
         json.dump(data, fh, ensure_ascii=False, indent=1)
 
 
-def _units_from_annotations(annotations, merge_rule: str, reviewer: str | None, out: Path,
-                            report: Path | None) -> None:
-    from rich.table import Table
-
-    from ec2audit.annotate.agreement import agreement_report
-    from ec2audit.annotate.labelstudio import units_from_annotations
+def _units_from_pulled(pulled, merge_rule: str, reviewer: str | None, out: Path, workspace: Path | None) -> None:
+    """Merge, check against the files, write units; say what was not used and why (exit 1 if anything)."""
+    from ec2audit.annotate.labelstudio import check_against_files, units_from_annotations
+    from ec2audit.annotate.workspace import read_tasks_or_workspace
     from ec2audit.units import write_units
 
+    annotations, not_used = pulled.annotations, list(pulled.not_used)
+    if workspace:
+        docs, _ = read_tasks_or_workspace(workspace)
+        annotations, refused = check_against_files(annotations, docs)
+        not_used += refused
     units = units_from_annotations(annotations, merge_rule, reviewer)
     write_units(units, out)
+    for line in pulled.superseded:
+        click.echo(f"superseded: {line}", err=True)
+    for line in not_used:
+        click.echo(f"not used: {line}", err=True)
+    if pulled.predictions_only:
+        click.echo(f"{pulled.predictions_only} tasks have predictions but no annotations yet: submit them in "
+                   "Label Studio, or pass --predictions to take the predictions as they are", err=True)
     click.echo(f"{len(units)} units from {len({a.key for a in annotations})} annotated documents → {out}")
-    result = agreement_report(annotations)
-    if result["pairs"]:
-        table = Table(title="Agreement between annotators")
-        for name in ("annotators", "documents", "spans", "shared", "span F1", "Cohen's κ"):
-            table.add_column(name)
-        for p in result["pairs"]:
-            table.add_row(" vs ".join(p["annotators"]), str(p["documents"]), f"{p['spans_a']}/{p['spans_b']}",
-                          str(p["shared"]), f"{p['span_f1']:.3f}", f"{p['kappa']:.3f}")
-        Console().print(table)
-    if report:
-        report.parent.mkdir(parents=True, exist_ok=True)
-        report.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    if not_used:
+        sys.exit(1)
 
 
-_merge_options = [
+_pull_options = [
     click.option("--merge", "merge_rule", type=click.Choice(["majority", "reviewer"]), default="majority",
                  show_default=True, help="How several annotators' spans become one set."),
     click.option("--reviewer", help="Annotator (e-mail) whose work wins with --merge reviewer."),
-    click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
-                 help="Write the agreement report (span F1, Cohen's κ per annotator pair) as JSON."),
+    click.option("--predictions", is_flag=True, help="Count each task's latest prediction as one more annotator."),
+    click.option("--workspace", type=click.Path(exists=True, path_type=Path),
+                 help="Check every span against the current files; spans whose text changed are refused."),
 ]
 
 
-def merge_options(func):
-    for option in reversed(_merge_options):
+def pull_options(func):
+    for option in reversed(_pull_options):
         func = option(func)
     return func
 
@@ -112,18 +113,26 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--url", required=True, help="Label Studio base URL, e.g. http://127.0.0.1:8080")
 @click.option("--project", required=True, help="Project title (created when missing).")
-def push(files: tuple[Path, ...], url: str, project: str) -> None:
-    """Import Label Studio task files (from `prelabel --out`); tasks already there are not added again.
+@click.option("--overlap", type=click.IntRange(min=1),
+              help="Annotators per task (Label Studio's maximum_annotations; default 1 for a new project).")
+def push(files: tuple[Path, ...], url: str, project: str, overlap: int | None) -> None:
+    """Import Label Studio task files (from `prelabel --out`); tasks already there are not added again,
+    a changed file updates its task (or, once annotated, comes in as a new version).
 
     The API token comes from LABEL_STUDIO_API_KEY."""
-    from ec2audit.annotate.labelstudio import connect, read_export, server_errors
+    from ec2audit.annotate.labelstudio import check_labels, connect, read_export, server_errors
     from ec2audit.annotate.labelstudio import push as push_tasks
 
-    tasks = [t for f in files for t in read_export(f)]
+    tasks = []
+    for f in files:
+        part = read_export(f)
+        check_labels(part, f)
+        tasks += part
     ls = connect(url)
     with server_errors(url):
-        result = push_tasks(ls, project, tasks)
-    click.echo(f"project {result.project_id}: {result.created} tasks imported, {result.skipped} already there")
+        result = push_tasks(ls, project, tasks, overlap)
+    click.echo(f"project {result.project_id}: {result.created} tasks imported, {result.unchanged} already there, "
+               f"{result.updated} changed and updated, {result.versioned} changed and added as a new version")
 
 
 @command.command("pull")
@@ -132,9 +141,9 @@ def push(files: tuple[Path, ...], url: str, project: str) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Units JSONL to write.")
 @click.option("--export", "export_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also keep the raw Label Studio JSON export.")
-@merge_options
+@pull_options
 def pull(url: str, project: str, out: Path, export_out: Path | None, merge_rule: str, reviewer: str | None,
-         report: Path | None) -> None:
+         predictions: bool, workspace: Path | None) -> None:
     """Export a project's annotations and turn them into units (token from LABEL_STUDIO_API_KEY)."""
     from ec2audit.annotate.labelstudio import annotations_from_export, connect, export_tasks, server_errors, user_emails
 
@@ -144,22 +153,23 @@ def pull(url: str, project: str, out: Path, export_out: Path | None, merge_rule:
         users = user_emails(ls)
     if export_out:
         _write_json(tasks, export_out)
-    _units_from_annotations(annotations_from_export(tasks, users), merge_rule, reviewer, out, report)
+    _units_from_pulled(annotations_from_export(tasks, users, predictions), merge_rule, reviewer, out, workspace)
 
 
 @command.command("from-labelstudio")
 @click.argument("export", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Units JSONL to write.")
-@merge_options
-def from_labelstudio(export: Path, out: Path, merge_rule: str, reviewer: str | None, report: Path | None) -> None:
+@pull_options
+def from_labelstudio(export: Path, out: Path, merge_rule: str, reviewer: str | None, predictions: bool,
+                     workspace: Path | None) -> None:
     """Units from a Label Studio JSON export file (no server needed)."""
     from ec2audit.annotate.labelstudio import annotations_from_export, read_export
 
     try:
-        annotations = annotations_from_export(read_export(export))
+        pulled = annotations_from_export(read_export(export), predictions=predictions)
     except InputError as exc:
         raise InputError(exc.reason, file=str(export), field=exc.field) from None
-    _units_from_annotations(annotations, merge_rule, reviewer, out, report)
+    _units_from_pulled(pulled, merge_rule, reviewer, out, workspace)
 
 
 @command.command("to-labelstudio")
