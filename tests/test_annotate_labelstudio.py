@@ -141,34 +141,73 @@ def test_accepted_predictions_give_the_prelabel_units(labelstudio, workspace, tm
     assert {_key(u) for u in read_units(pulled)} == {_key(u) for u in read_units(auto_units)}
 
 
-def test_two_annotators_agreement_and_merge(labelstudio, workspace, tmp_path):
+def test_two_annotators_agreement_disagreements_and_review(labelstudio, workspace, tmp_path):
     tasks_file = tmp_path / "tasks.json"
     _cli(["annotate", "prelabel", str(workspace / "notes.txt"), "--task-id", "task-crm", "--out", str(tasks_file),
           "--no-presidio"], labelstudio.token)
-    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Two annotators"],
-         labelstudio.token)
+    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Two annotators",
+          "--overlap", "2"], labelstudio.token)
     second = _signup(labelstudio.url, "reviewer@example.com", "rev-Secret-2024")
     admin = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
     reviewer = LabelStudio(base_url=labelstudio.url, api_key=second)
-    task = _tasks_by_file(admin, _project_id(admin, "Two annotators"))["notes.txt"]
+    pid = _project_id(admin, "Two annotators")
+    assert admin.projects.get(pid).maximum_annotations == 2  # Label Studio gives each task to two people
+    task = _tasks_by_file(admin, pid)["notes.txt"]
     shared = [("219-09-9999", "government_id", "dana", "ssn"), ("type 2 diabetes", "health", "dana", "diagnosis")]
-    _annotate(admin, task, [*shared, ("Dana Whitfield", "person_name", "dana", "name")])
-    _annotate(reviewer, task, [*shared, ("Tr0ub4dor&3x", "credential", "staging", "db_password")])
+    _annotate(admin, task, [*shared, ("Dana Whitfield", "person_name", "dana", "name"),
+                            ("dana.w@example.com", "contact", "dana", "email")])
+    _annotate(reviewer, task, [*shared, ("Tr0ub4dor&3x", "credential", "staging", "db_password"),
+                               ("dana.w@example.com", "other", "dana", "email")])
 
-    report, units_file = tmp_path / "agreement.json", tmp_path / "units.jsonl"
-    out = _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators", "--out", str(units_file),
-                "--report", str(report)], labelstudio.token)
+    report = tmp_path / "agreement.json"
+    out = _cli(["annotate", "agreement", "--url", labelstudio.url, "--project", "Two annotators", "--report",
+                str(report)], labelstudio.token)
     assert "Agreement between annotators" in out
     pair = json.loads(report.read_text())["pairs"][0]
     assert sorted(pair["annotators"]) == ["admin@ec2audit.local", "reviewer@example.com"]
-    assert (pair["spans_a"], pair["spans_b"], pair["shared"]) == (3, 3, 2)
-    assert pair["span_f1"] == pytest.approx(2 * 2 / 6, abs=1e-3)
+    assert (pair["spans_a"], pair["spans_b"], pair["shared"]) == (4, 4, 2)
+    assert pair["span_f1"] == pytest.approx(2 * 2 / 8, abs=1e-3)
     assert 0 < pair["kappa"] < 1
+    assert pair["dimensions"]["health"]["span_f1"] == 1.0 and pair["dimensions"]["person_name"]["span_f1"] == 0.0
+
+    units_file = tmp_path / "units.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators",
+                                       "--out", str(units_file)], env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert result.exit_code == 0 and "3 spans disputed between annotators" in result.output, result.output
     assert {u.value for u in read_units(units_file)} == {"219-09-9999", "type 2 diabetes"}  # majority of two
+
+    unknown = CliRunner().invoke(main, ["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators",
+                                        "--out", str(units_file), "--merge", "reviewer", "--reviewer", "nobody@x.org"],
+                                 env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert unknown.exit_code == 2 and "unknown reviewer 'nobody@x.org'" in unknown.output
+
+    disputes = tmp_path / "disputes.jsonl"
+    out = _cli(["annotate", "disagreements", "--url", labelstudio.url, "--project", "Two annotators", "--out",
+                str(disputes), "--push-review"], labelstudio.token)
+    assert "3 disputed spans in 1 documents" in out and "1 review tasks added" in out
+    votes = {d["text"]: d["votes"] for d in map(json.loads, disputes.read_text().splitlines())}
+    assert votes["dana.w@example.com"] == {"admin@ec2audit.local": "contact", "reviewer@example.com": "other"}
+    assert votes["Tr0ub4dor&3x"] == {"admin@ec2audit.local": None, "reviewer@example.com": "credential"}
+    again = _cli(["annotate", "disagreements", "--url", labelstudio.url, "--project", "Two annotators",
+                  "--push-review"], labelstudio.token)
+    assert "0 review tasks added, 1 already there" in again
+
+    [review] = [t for t in admin.tasks.list(project=pid, fields="all") if t.data.get("review")]
+    assert sorted(p.model_version for p in review.predictions) == ["by admin@ec2audit.local",
+                                                                   "by reviewer@example.com"]
+    _annotate(admin, review, [*shared, ("dana.w@example.com", "contact", "dana", "email"),
+                              ("Tr0ub4dor&3x", "credential", "staging", "db_password")])
+    _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators", "--out", str(units_file)],
+         labelstudio.token)
+    assert {u.value for u in read_units(units_file)} == {"219-09-9999", "type 2 diabetes", "dana.w@example.com",
+                                                         "Tr0ub4dor&3x"}  # the review settles the document
+    settled = _cli(["annotate", "disagreements", "--url", labelstudio.url, "--project", "Two annotators"],
+                   labelstudio.token)
+    assert "0 disputed spans" in settled
 
     _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators", "--out", str(units_file),
           "--merge", "reviewer", "--reviewer", "reviewer@example.com"], labelstudio.token)
-    assert {u.value for u in read_units(units_file)} == {"219-09-9999", "type 2 diabetes", "Tr0ub4dor&3x"}
+    assert "Tr0ub4dor&3x" in {u.value for u in read_units(units_file)}
 
 
 def test_serve_keeps_credentials_private(labelstudio):

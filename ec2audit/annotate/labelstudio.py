@@ -431,7 +431,7 @@ def _latest_tasks(ls, project_id: int) -> dict[str, object]:
     """Per document key, its task of the highest version."""
     latest: dict[str, object] = {}
     for t in ls.tasks.list(project=project_id, fields="task_only"):
-        key = t.data.get("key") if isinstance(t.data, dict) else None
+        key = t.data.get("key") if isinstance(t.data, dict) and not t.data.get("review") else None
         if key and int(t.data.get("version") or 1) >= int((latest.get(key) or t).data.get("version") or 1):
             latest[key] = t
     return latest
@@ -472,6 +472,39 @@ def push(ls, title: str, tasks: list[dict], overlap: int | None = None) -> PushR
     if new:
         ls.projects.import_tasks(project.id, request=new, return_task_ids=True)
     return PushResult(project.id, len(new) - versioned, unchanged, updated, versioned)
+
+
+def review_tasks(export: list[dict], disputed: list[dict], users: dict[int, str] | None = None) -> list[dict]:
+    """One review task per document with disputed spans: its text, and each annotator's work as a
+    prediction named after them, so a reviewer sees every version and submits the adjudicated one."""
+    keys = {d["key"] for d in disputed}
+    reviews = []
+    for task in export:
+        data = task.get("data") or {}
+        if data.get("key") not in keys or data.get("review"):
+            continue
+        last: dict[str, list] = {}
+        for ann in task.get("annotations") or []:
+            if not ann.get("was_cancelled"):
+                last[_annotator(ann.get("completed_by"), users or {})] = ann.get("result") or []
+        if len(last) < 2:
+            continue  # the disputes are on another version of this document
+        reviews.append({"data": {**data, "review": True},
+                        "predictions": [{"model_version": f"by {who}", "result": result}
+                                        for who, result in sorted(last.items())]})
+    return reviews
+
+
+def push_reviews(ls, title: str, reviews: list[dict]) -> PushResult:
+    """Add review tasks to the project, once per document version."""
+    project = ensure_project(ls, title)
+    there = {(t.data.get("key"), int(t.data.get("version") or 1))
+             for t in ls.tasks.list(project=project.id, fields="task_only")
+             if isinstance(t.data, dict) and t.data.get("review")}
+    new = [r for r in reviews if (r["data"]["key"], int(r["data"].get("version") or 1)) not in there]
+    if new:
+        ls.projects.import_tasks(project.id, request=new, return_task_ids=True)
+    return PushResult(project.id, len(new), len(reviews) - len(new))
 
 
 def export_tasks(ls, title: str, timeout: float = 120) -> list[dict]:

@@ -28,6 +28,7 @@ def _write_json(data, out: Path) -> None:
 
 def _units_from_pulled(pulled, merge_rule: str, reviewer: str | None, out: Path, workspace: Path | None) -> None:
     """Merge, check against the files, write units; say what was not used and why (exit 1 if anything)."""
+    from ec2audit.annotate.agreement import disagreements
     from ec2audit.annotate.labelstudio import check_against_files, units_from_annotations
     from ec2audit.annotate.workspace import read_tasks_or_workspace
     from ec2audit.units import write_units
@@ -39,6 +40,10 @@ def _units_from_pulled(pulled, merge_rule: str, reviewer: str | None, out: Path,
         not_used += refused
     units = units_from_annotations(annotations, merge_rule, reviewer)
     write_units(units, out)
+    disputed = disagreements(annotations)
+    if disputed:
+        click.echo(f"{len(disputed)} spans disputed between annotators were settled by --merge {merge_rule}: "
+                   "`annotate disagreements` lists them and can push them back for review", err=True)
     for line in pulled.superseded:
         click.echo(f"superseded: {line}", err=True)
     for line in not_used:
@@ -196,6 +201,100 @@ def to_labelstudio(units_path: Path, workspace: Path, out: Path) -> None:
     click.echo(f"{len(docs)} tasks, {sum(map(len, spans.values()))} spans → {out}")
     if unplaced:
         sys.exit(1)
+
+
+def _project_export(export: Path | None, url: str | None, project: str | None):
+    """(export tasks, user e-mails, client or None) from an export file or a live project."""
+    from ec2audit.annotate.labelstudio import connect, export_tasks, read_export, server_errors, user_emails
+
+    if export and not url:
+        return read_export(export), {}, None
+    if not (url and project) or export:
+        raise InputError("give either a Label Studio export file, or --url and --project")
+    ls = connect(url)
+    with server_errors(url):
+        return export_tasks(ls, project), user_emails(ls), ls
+
+
+def _annotations(tasks, users, source: str):
+    from ec2audit.annotate.labelstudio import annotations_from_export
+
+    try:
+        return annotations_from_export(tasks, users).annotations
+    except InputError as exc:
+        raise InputError(exc.reason, file=source, field=exc.field) from None
+
+
+_source_options = [
+    click.argument("export", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)),
+    click.option("--url", help="Label Studio base URL (instead of an export file)."),
+    click.option("--project", help="Project title (with --url)."),
+]
+
+
+def source_options(func):
+    for option in reversed(_source_options):
+        func = option(func)
+    return func
+
+
+@command.command("agreement")
+@source_options
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write the figures as JSON.")
+def agreement(export: Path | None, url: str | None, project: str | None, report: Path | None) -> None:
+    """How much annotators agree: span F1 and Cohen's κ per annotator pair, overall and per dimension."""
+    from rich.table import Table
+
+    from ec2audit.annotate.agreement import agreement_report
+
+    tasks, users, _ = _project_export(export, url, project)
+    result = agreement_report(_annotations(tasks, users, str(export or url)))
+    if not result["pairs"]:
+        click.echo(f"no document has two annotators ({len(result['annotators'])} annotators, "
+                   f"{result['documents']} documents)")
+    table = Table(title="Agreement between annotators")
+    for name in ("annotators", "dimension", "documents", "spans", "shared", "span F1", "Cohen's κ"):
+        table.add_column(name)
+    for p in result["pairs"]:
+        for dim, f in [("all", p), *p["dimensions"].items()]:
+            table.add_row(" vs ".join(p["annotators"]) if dim == "all" else "", dim, str(p["documents"]),
+                          f"{f['spans_a']}/{f['spans_b']}", str(f["shared"]), f"{f['span_f1']:.3f}",
+                          f"{f['kappa']:.3f}")
+    if result["pairs"]:
+        Console(width=160).print(table)
+    if report:
+        _write_json(result, report)
+
+
+@command.command("disagreements")
+@source_options
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the disputed spans as JSONL.")
+@click.option("--push-review", is_flag=True,
+              help="Add a review task per disputed document to the project: each annotator's work is a "
+                   "prediction; the reviewer's annotation there settles the document.")
+def disagreements(export: Path | None, url: str | None, project: str | None, out: Path | None,
+                  push_review: bool) -> None:
+    """Spans annotators disagree on (marked by some only, or labelled differently), with each one's vote."""
+    from ec2audit.annotate.agreement import disagreements as find_disagreements
+    from ec2audit.annotate.labelstudio import push_reviews, review_tasks, server_errors
+
+    tasks, users, ls = _project_export(export, url, project)
+    if push_review and ls is None:
+        raise InputError("--push-review needs --url and --project")
+    disputed = find_disagreements(_annotations(tasks, users, str(export or url)))
+    for d in disputed:
+        votes = ", ".join(f"{who}: {label or '—'}" for who, label in d["votes"].items())
+        click.echo(f"{d['key']} {d['start']}–{d['end']} {d['text'][:60]!r}  {votes}")
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in disputed), encoding="utf-8")
+    documents = len({d["key"] for d in disputed})
+    click.echo(f"{len(disputed)} disputed spans in {documents} documents")
+    if push_review and disputed:
+        with server_errors(url):
+            result = push_reviews(ls, project, review_tasks(tasks, disputed, users))
+        click.echo(f"project {result.project_id}: {result.created} review tasks added, "
+                   f"{result.unchanged} already there")
 
 
 @command.command("serve")
