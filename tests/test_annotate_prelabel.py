@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from ec2audit.annotate.agreement import agreement_report, span_f1
 from ec2audit.annotate.labelstudio import (
     Annotation,
+    config_labels,
     label_config,
     merge,
     to_js,
@@ -140,10 +141,11 @@ def test_merge_rules_and_agreement():
     assert span_f1(set(), set()) == 1.0
 
 
-def test_labeling_config_has_every_dimension():
+def test_labeling_config_shows_readable_names_and_carries_every_dimension():
     config = label_config()
-    for dim in load_taxonomy().dimensions:
-        assert f'<Label value="{dim}"' in config
+    for name, dim in load_taxonomy().dimensions.items():
+        assert f'<Label value="{dim.label}" alias="{name}"' in config  # people read the name, results carry the key
+    assert config_labels() == set(load_taxonomy().dimensions)
     assert 'perRegion="true"' in config and 'granularity="symbol"' in config
 
 
@@ -226,3 +228,20 @@ def test_push_refuses_labels_the_config_lacks(tmp_path):
                                        "--project", "p"], env={"LABEL_STUDIO_API_KEY": "unused"})
     assert result.exit_code == 2
     assert f"{tasks}" in result.output and "t:x: label 'medical' is not in the labelling config" in result.output
+
+
+def test_a_port_left_in_time_wait_is_free_for_a_restart():
+    import socket
+
+    from ec2audit.annotate import server
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = listener.accept()
+    accepted.close()  # the server side closes first: its end of the connection waits in TIME_WAIT
+    client.recv(1)
+    client.close()
+    assert not server.port_free(port)  # still listening
+    listener.close()
+    assert server.port_free(port)  # only TIME_WAIT left: a restarted `serve` may listen again

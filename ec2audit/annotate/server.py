@@ -89,8 +89,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _port_free(port: int) -> bool:
+def port_free(port: int) -> bool:
+    """Whether a server could listen on 127.0.0.1:`port` now. Connections of a stopped server linger in
+    TIME_WAIT for a minute; they do not stop a new listener (SO_REUSEADDR, as Label Studio's own
+    server sets it), so a restart right after a stop works."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
@@ -148,7 +152,7 @@ def start(data_dir: str | Path, *, port: int | None = None, template: str | Path
     creds = load_credentials(data_dir) or {"username": username, "password": secrets.token_urlsafe(16),
                                            "token": secrets.token_hex(20)}
     port = port or free_port()
-    if not _port_free(port):  # Label Studio would silently move to another port
+    if not port_free(port):  # Label Studio would silently move to another port
         raise InputError(f"port {port} on 127.0.0.1 is in use; choose another", field="port")
     url = f"http://127.0.0.1:{port}"
     with open_private(data_dir / CREDENTIALS_FILE) as out:
