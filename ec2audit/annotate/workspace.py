@@ -260,14 +260,19 @@ def _json_fields(text: str, offset: int, where: str) -> list[Field]:
 
 
 def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
-    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = next(rows, None)
-    if not header or len(header) < 2:
+    """Cells of a table; its header is the first line that a line of as many cells follows (an export
+    often starts with a title or a filter line before the header)."""
+    lines = text.splitlines(keepends=True)
+    widths = [len(next(csv.reader([line], delimiter=delimiter), [])) for line in lines[:20]]
+    start = next((i for i in range(len(widths) - 1) if widths[i] >= 2 and widths[i] == widths[i + 1]), None)
+    if start is None:
         raise ValueError("not a table")
-    keys = [h.strip() for h in header]
-    cursor = text.find("\n") + 1
+    offset = sum(len(line) for line in lines[:start])
+    rows = csv.reader(io.StringIO(text[offset:], newline=""), delimiter=delimiter)
+    keys = [h.strip() for h in next(rows)]
+    cursor = offset + len(lines[start])
     fields = []
-    for number, row in enumerate(rows, start=2):
+    for number, row in enumerate(rows, start=start + 2):
         cells = dict(zip(keys, row, strict=False))
         ident = next((cells[k] for k in ID_KEYS if cells.get(k)), None) or f"{file}:{number}"
         name = next((cells[k] for k in NAME_KEYS if cells.get(k)), None)
