@@ -105,7 +105,7 @@ def labelstudio(tmp_path_factory):
     try:
         assert f"at http://127.0.0.1:{port}" in banner, banner + proc.stdout.read()
         creds = server.load_credentials(data)
-        yield SimpleNamespace(url=creds["url"], token=creds["token"], data_dir=data)
+        yield SimpleNamespace(url=creds["url"], token=creds["token"], data_dir=data, ml_backend=creds["ml_backend"])
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)

@@ -295,3 +295,31 @@ def test_changed_documents_update_or_version_their_task(labelstudio, tmp_path):
     text = memo.read_text()
     assert {(u.value, u.source.start) for u in read_units(units_file)} == {
         ("13800138000", text.index("13800138000")), ("13922883366", text.index("13922883366"))}
+
+
+def test_ml_backend_predicts_documents_added_later(labelstudio, workspace, tmp_path):
+    health = httpx.get(f"{labelstudio.ml_backend}/health", timeout=30).json()
+    assert health["status"] == "UP"
+    tasks_file = tmp_path / "tasks.json"
+    _cli(["annotate", "prelabel", str(workspace), "--out", str(tasks_file), "--no-presidio"], labelstudio.token)
+    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Live", "--ml-backend",
+          labelstudio.ml_backend], labelstudio.token)
+    ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
+    pid = _project_id(ls, "Live")
+    [backend] = ls.ml.list(project=pid)
+    assert backend.url == labelstudio.ml_backend
+    text = "Later note: call Zhang at 13922883366, key AKIAIOSFODNN7EXAMPLE, host db01.prod.internal.\n"
+    ls.projects.import_tasks(pid, request=[{"data": {"text": text, "task_id": "task-crm", "file": "later.txt",
+                                                     "key": "task-crm:later.txt"}}])
+    [later] = [t for t in ls.tasks.list(project=pid, fields="task_only") if t.data["file"] == "later.txt"]
+    assert not ls.tasks.get(str(later.id)).predictions == []  # opening the task asks the backend
+    [prediction] = ls.tasks.get(str(later.id)).predictions
+    labels = {r["value"]["text"]: (r["value"]["labels"][0], r["score"]) for r in prediction.result
+              if r["type"] == "labels"}
+    assert {k: v[0] for k, v in labels.items()} == {"13922883366": "contact", "AKIAIOSFODNN7EXAMPLE": "credential",
+                                                    "db01.prod.internal": "network"}
+    assert all(0 < score <= 1 for _, score in labels.values())  # a score per region
+    again = CliRunner().invoke(main, ["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project",
+                                      "Live", "--ml-backend", labelstudio.ml_backend],
+                               env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert again.exit_code == 0 and len(ls.ml.list(project=pid)) == 1  # connected once

@@ -75,7 +75,7 @@ def spans_to_results(text: str, spans: Iterable[Span]) -> list[dict]:
         rid, start, end = region_id(s), to_js(text, s.start), to_js(text, s.end)
         where = {"start": start, "end": end}
         results.append({"id": rid, "from_name": "label", "to_name": "text", "type": "labels",
-                        "value": {**where, "text": s.text, "labels": [s.dimension]}})
+                        "value": {**where, "text": s.text, "labels": [s.dimension]}, "score": s.score})
         for name, value in (("entity", s.entity_id), ("field", s.field)):
             results.append({"id": rid, "from_name": name, "to_name": "text", "type": "textarea",
                             "value": {**where, "text": [value]}})
@@ -361,12 +361,13 @@ def _cause(exc: Exception) -> str:
     """One line saying why a request failed; never headers, cookies, tokens or an HTML page."""
     if isinstance(exc, ApiError):
         code = exc.status_code
-        if code in (401, 403):
+        detail = exc.body.get("detail") if isinstance(exc.body, dict) else None
+        detail = " ".join(str(detail).split())[:200] if detail else ""
+        if code == 401 or (code == 403 and any(w in detail.lower() for w in ("token", "credential", "authentica"))):
             return f"the API token in {TOKEN_ENV} was refused (HTTP {code})"
         if code == 404:
             return "HTTP 404: no Label Studio API at this URL (give the server's base URL, without a path)"
-        detail = exc.body.get("detail") if isinstance(exc.body, dict) else None
-        return f"HTTP {code}" + (f": {' '.join(str(detail).split())[:200]}" if detail else "")
+        return f"HTTP {code}" + (f": {detail}" if detail else "")
     if isinstance(exc, httpx.ConnectError):
         return f"cannot connect ({exc}): is Label Studio running, on this host and port?"
     if isinstance(exc, httpx.TimeoutException):
@@ -435,6 +436,14 @@ def _latest_tasks(ls, project_id: int) -> dict[str, object]:
         if key and int(t.data.get("version") or 1) >= int((latest.get(key) or t).data.get("version") or 1):
             latest[key] = t
     return latest
+
+
+def connect_ml_backend(ls, project, url: str) -> None:
+    """Have Label Studio ask our ML backend at `url` for predictions of tasks that have none (when a
+    task is opened or listed), so documents added later are pre-labelled too."""
+    if not any(b.url.rstrip("/") == url.rstrip("/") for b in ls.ml.list(project=project.id)):
+        ls.ml.create(url=url, project=project.id, title="ec2audit recognizers", is_interactive=False)
+    ls.projects.update(project.id, evaluate_predictions_automatically=True, model_version=MODEL_VERSION)
 
 
 def push(ls, title: str, tasks: list[dict], overlap: int | None = None) -> PushResult:

@@ -120,12 +120,22 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
 @click.option("--project", required=True, help="Project title (created when missing).")
 @click.option("--overlap", type=click.IntRange(min=1),
               help="Annotators per task (Label Studio's maximum_annotations; default 1 for a new project).")
-def push(files: tuple[Path, ...], url: str, project: str, overlap: int | None) -> None:
+@click.option("--ml-backend", help="Connect the project to this ML backend (`serve` prints its URL): tasks "
+                                   "added later get predictions from it.")
+def push(files: tuple[Path, ...], url: str, project: str, overlap: int | None, ml_backend: str | None) -> None:
     """Import Label Studio task files (from `prelabel --out`); tasks already there are not added again,
     a changed file updates its task (or, once annotated, comes in as a new version).
 
     The API token comes from LABEL_STUDIO_API_KEY."""
-    from ec2audit.annotate.labelstudio import check_labels, connect, read_export, server_errors
+    from ec2audit.annotate.labelstudio import (
+        base_url,
+        check_labels,
+        connect,
+        connect_ml_backend,
+        find_project,
+        read_export,
+        server_errors,
+    )
     from ec2audit.annotate.labelstudio import push as push_tasks
 
     tasks = []
@@ -136,6 +146,8 @@ def push(files: tuple[Path, ...], url: str, project: str, overlap: int | None) -
     ls = connect(url)
     with server_errors(url):
         result = push_tasks(ls, project, tasks, overlap)
+        if ml_backend:
+            connect_ml_backend(ls, find_project(ls, project), base_url(ml_backend))
     click.echo(f"project {result.project_id}: {result.created} tasks imported, {result.unchanged} already there, "
                f"{result.updated} changed and updated, {result.versioned} changed and added as a new version")
 
@@ -301,21 +313,31 @@ def disagreements(export: Path | None, url: str | None, project: str | None, out
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path.home() / ".local" / "share" / "ec2audit" / "labelstudio", show_default=True)
 @click.option("--port", type=int, default=8080, show_default=True)
-def serve(data_dir: Path, port: int) -> None:
-    """Run a local Label Studio on 127.0.0.1 with a generated admin; Ctrl-C (or SIGTERM) stops it."""
+@click.option("--ml-port", type=int, default=0, help="Port of the ML backend (default: a free one).")
+@click.option("--ml-presidio", is_flag=True, help="The ML backend also runs Presidio (slower, needs spaCy).")
+def serve(data_dir: Path, port: int, ml_port: int, ml_presidio: bool) -> None:
+    """Run a local Label Studio on 127.0.0.1 with a generated admin, and our recognizers as its ML
+    backend (`push --ml-backend URL` connects a project); Ctrl-C (or SIGTERM) stops both."""
     import signal
 
-    from ec2audit.annotate import server
+    from ec2audit.annotate import mlbackend, server
+    from ec2audit.intercept.server import serve_in_thread
 
     def _interrupt(signum, frame):
         raise KeyboardInterrupt
 
     for signum in (signal.SIGINT, signal.SIGTERM):  # stop Label Studio too (even where SIGINT was ignored)
         signal.signal(signum, _interrupt)
-    srv = server.start(data_dir, port=port)
+    ml_url, stop_ml = serve_in_thread(mlbackend.app(use_presidio=ml_presidio), port=ml_port)
+    try:
+        srv = server.start(data_dir, port=port)
+    except BaseException:
+        stop_ml()
+        raise
+    server.remember(data_dir, ml_backend=ml_url)
     creds = data_dir / server.CREDENTIALS_FILE
     click.echo(f"Label Studio {server.LABEL_STUDIO_VERSION} at {srv.url} (admin {srv.username}); "
-               f"password and API token in {creds} (0600)")
+               f"password and API token in {creds} (0600); ML backend at {ml_url}")
     click.echo(f"  export LABEL_STUDIO_API_KEY=$(python -c \"import json;print(json.load(open('{creds}'))['token'])\")",
                nl=True)
     sys.stdout.flush()
@@ -325,6 +347,7 @@ def serve(data_dir: Path, port: int) -> None:
         pass
     finally:
         srv.stop()
+        stop_ml()
 
 
 @command.command("prepare-template")
