@@ -272,3 +272,33 @@ def test_a_text_file_is_not_one_person():
                            "t", use_presidio=False)
     assert {u.value for u in units if u.dimension == "person_name"} == {"Emily Rutherford", "Marcus Delaney"}
     assert all(u.entity_name is None for u in units)  # no single name spread over the file's values
+
+
+def test_agreement_and_disagreements_from_an_export_file(tmp_path):
+    text = "Ann Lee, phone 415-555-0132, has asthma."
+
+    def region(value, label, n):
+        start = text.index(value)
+        return {"id": f"r{n}", "from_name": "label", "to_name": "text", "type": "labels",
+                "value": {"start": start, "end": start + len(value), "text": value, "labels": [label]}}
+
+    a = [region("Ann Lee", "person_name", 1), region("415-555-0132", "contact", 2), region("asthma", "health", 3)]
+    b = [region("Ann Lee", "person_name", 1), region("415-555-0132", "financial", 2)]
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps([{"id": 7, "data": {"text": text, "task_id": "t", "file": "n.txt", "key": "t:n.txt"},
+                                   "annotations": [{"completed_by": {"email": "a@x.org"}, "result": a},
+                                                   {"completed_by": {"email": "b@x.org"}, "result": b}]}]))
+    report = tmp_path / "agreement.json"
+    result = CliRunner().invoke(main, ["annotate", "agreement", str(export), "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    [pair] = json.loads(report.read_text())["pairs"]
+    assert (pair["spans_a"], pair["spans_b"], pair["shared"]) == (3, 2, 1)
+    assert pair["dimensions"]["person_name"]["span_f1"] == 1.0 and pair["dimensions"]["health"]["span_f1"] == 0.0
+    out = tmp_path / "disputes.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--out", str(out)])
+    assert result.exit_code == 0 and "2 disputed spans in 1 documents" in result.output, result.output
+    votes = {d["text"]: d["votes"] for d in map(json.loads, out.read_text().splitlines())}
+    assert votes == {"415-555-0132": {"a@x.org": "contact", "b@x.org": "financial"},
+                     "asthma": {"a@x.org": "health", "b@x.org": None}}
+    review = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--push-review"])
+    assert review.exit_code == 2 and "--push-review needs --url and --project" in review.output
