@@ -262,6 +262,7 @@ def test_prelabel_with_presidio_keeps_to_cells_and_names(tmp_path):
     units = prelabel_texts([("invoices.csv", csv_text), ("note.txt", note)], "t")
     names = {u.value for u in units if u.dimension == "person_name"}
     assert names == {"Deanna Davis"}
+    assert not [u.value for u in units if u.source.file == "invoices.csv" and "," in u.value.replace("$12,400", "")]
     [deanna] = [u for u in units if u.value == "Deanna Davis"]
     assert (deanna.entity_id, deanna.field) == ("INV-803008", "customer_name")  # the header after a title line
     assert "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl" in {u.value for u in units}

@@ -145,7 +145,7 @@ class Prelabeler:
             for r in found:
                 if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(text, r.start + offset, r.end + offset):
                     continue
-                for start, end in _cells(text, r.start + offset, r.end + offset, r.entity_type):
+                for start, end in _cells(docs[i], r.start + offset, r.end + offset, r.entity_type):
                     matches[i].append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score,
                                             "presidio"))
 
@@ -183,6 +183,7 @@ class Prelabeler:
 
 
 _CELL_BREAK = re.compile(r"[,;|\t\n]+")
+_LINE_BREAK = re.compile(r"[|\t\n]+")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")
 _ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?$|#\s*$")
 #: Redaction placeholders and template variables: `[PHONE_001]`, `<ID_CARD_1>`, `{{ID_NUMBER}}`, `${ADDRESS}`.
@@ -190,26 +191,36 @@ PLACEHOLDER_TOKEN = re.compile(r"\[[A-Za-z][\w-]*\]|<[A-Za-z][\w-]*>|\{\{[^{}\n]
                                r"|\[(?:已脱敏|脱敏|隐藏|已隐藏)\]|<redacted>")
 
 
-def _cells(text: str, start: int, end: int, entity: str) -> list[tuple[int, int]]:
-    """Where an NER match really is. Its pieces between cell or line breaks (NER reads
-    `INV-803008,Deanna Davis` as one name); a person is letters, two words or more, or one word after
-    a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a phone number
-    glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading."""
+def _crosses_fields(doc: Document, start: int, end: int) -> bool:
+    """Whether [start, end) runs over more than one structured value (CSV cells, JSON values)."""
+    return doc.field_at(start, end) is None and any(f.start < end and start < f.end for f in doc.fields)
+
+
+def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, int]]:
+    """Where an NER match really is. NER reads across cells (`INV-803008,Deanna Davis` as one name,
+    `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
+    crosses structured values or lines is dropped. A person is letters, two words or more, or one word
+    after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a phone
+    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading."""
+    text = doc.text
+    breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
     pieces, at = [], start
-    for m in [*_CELL_BREAK.finditer(text, start, end), None]:
+    for m in [*breaks.finditer(text, start, end), None]:
         cut = m.start() if m else end
         piece = text[at:cut]
         lead = len(piece) - len(piece.lstrip())
         if piece.strip():
             pieces.append((at + lead, at + lead + len(piece.strip())))
         at = m.end() if m else end
+    if entity != "PERSON" and (len(pieces) > 1 or _crosses_fields(doc, start, end)):
+        return []
     kept = []
     for b, e in pieces:
-        value = text[b:e]
+        value, before = text[b:e], text[max(0, b - 12):b]
         if entity == "PERSON" and (not re.fullmatch(r"[^\W\d_]+(?:[ '.-]+[^\W\d_]+)*\.?", value) or value.isupper()
-                                   or (" " not in value.strip(".") and not _TITLE_BEFORE.search(text[:b]))):
+                                   or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))):
             continue
-        if entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(text[max(0, b - 12):b]):
+        if entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(before):
             continue
         if entity == "LOCATION" and not text[text.rfind("\n", 0, b) + 1:b].strip("#*> \t") \
                 and not text[e:text.find("\n", e) if "\n" in text[e:] else len(text)].strip(":：*# \t"):
