@@ -7,10 +7,6 @@ up through the web form and copies their own API token; both create annotations 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
-from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -27,26 +23,6 @@ ZH_RECORDS = json.dumps([
     {"id": "C-001", "姓名": "张伟", "手机": "13922883366", "备注": "确诊重度抑郁症，住址北京市朝阳区建国路88号"},
     {"id": "C-002", "姓名": "李颖", "手机": "13800138000", "备注": "无"},
 ], ensure_ascii=False, indent=1)
-
-
-@pytest.fixture(scope="session")
-def labelstudio(tmp_path_factory):
-    """`ec2audit annotate serve` as a user runs it; stopped (with its Label Studio) at session end."""
-    data = tmp_path_factory.mktemp("labelstudio") / "data"
-    port = server.free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from ec2audit.cli import main; main()", "annotate", "serve",
-                             "--data-dir", str(data), "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    banner = proc.stdout.readline()
-    try:
-        assert f"at http://127.0.0.1:{port}" in banner, banner + proc.stdout.read()
-        creds = server.load_credentials(data)
-        yield SimpleNamespace(url=creds["url"], token=creds["token"], data_dir=data)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(60)
-    with pytest.raises(httpx.HTTPError):
-        httpx.get(f"http://127.0.0.1:{port}/api/version", timeout=5)
 
 
 @pytest.fixture(scope="session")
@@ -165,34 +141,73 @@ def test_accepted_predictions_give_the_prelabel_units(labelstudio, workspace, tm
     assert {_key(u) for u in read_units(pulled)} == {_key(u) for u in read_units(auto_units)}
 
 
-def test_two_annotators_agreement_and_merge(labelstudio, workspace, tmp_path):
+def test_two_annotators_agreement_disagreements_and_review(labelstudio, workspace, tmp_path):
     tasks_file = tmp_path / "tasks.json"
     _cli(["annotate", "prelabel", str(workspace / "notes.txt"), "--task-id", "task-crm", "--out", str(tasks_file),
           "--no-presidio"], labelstudio.token)
-    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Two annotators"],
-         labelstudio.token)
+    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Two annotators",
+          "--overlap", "2"], labelstudio.token)
     second = _signup(labelstudio.url, "reviewer@example.com", "rev-Secret-2024")
     admin = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
     reviewer = LabelStudio(base_url=labelstudio.url, api_key=second)
-    task = _tasks_by_file(admin, _project_id(admin, "Two annotators"))["notes.txt"]
+    pid = _project_id(admin, "Two annotators")
+    assert admin.projects.get(pid).maximum_annotations == 2  # Label Studio gives each task to two people
+    task = _tasks_by_file(admin, pid)["notes.txt"]
     shared = [("219-09-9999", "government_id", "dana", "ssn"), ("type 2 diabetes", "health", "dana", "diagnosis")]
-    _annotate(admin, task, [*shared, ("Dana Whitfield", "person_name", "dana", "name")])
-    _annotate(reviewer, task, [*shared, ("Tr0ub4dor&3x", "credential", "staging", "db_password")])
+    _annotate(admin, task, [*shared, ("Dana Whitfield", "person_name", "dana", "name"),
+                            ("dana.w@example.com", "contact", "dana", "email")])
+    _annotate(reviewer, task, [*shared, ("Tr0ub4dor&3x", "credential", "staging", "db_password"),
+                               ("dana.w@example.com", "other", "dana", "email")])
 
-    report, units_file = tmp_path / "agreement.json", tmp_path / "units.jsonl"
-    out = _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators", "--out", str(units_file),
-                "--report", str(report)], labelstudio.token)
+    report = tmp_path / "agreement.json"
+    out = _cli(["annotate", "agreement", "--url", labelstudio.url, "--project", "Two annotators", "--report",
+                str(report)], labelstudio.token)
     assert "Agreement between annotators" in out
     pair = json.loads(report.read_text())["pairs"][0]
     assert sorted(pair["annotators"]) == ["admin@ec2audit.local", "reviewer@example.com"]
-    assert (pair["spans_a"], pair["spans_b"], pair["shared"]) == (3, 3, 2)
-    assert pair["span_f1"] == pytest.approx(2 * 2 / 6, abs=1e-3)
+    assert (pair["spans_a"], pair["spans_b"], pair["shared"]) == (4, 4, 2)
+    assert pair["span_f1"] == pytest.approx(2 * 2 / 8, abs=1e-3)
     assert 0 < pair["kappa"] < 1
+    assert pair["dimensions"]["health"]["span_f1"] == 1.0 and pair["dimensions"]["person_name"]["span_f1"] == 0.0
+
+    units_file = tmp_path / "units.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators",
+                                       "--out", str(units_file)], env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert result.exit_code == 0 and "3 spans disputed between annotators" in result.output, result.output
     assert {u.value for u in read_units(units_file)} == {"219-09-9999", "type 2 diabetes"}  # majority of two
+
+    unknown = CliRunner().invoke(main, ["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators",
+                                        "--out", str(units_file), "--merge", "reviewer", "--reviewer", "nobody@x.org"],
+                                 env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert unknown.exit_code == 2 and "unknown reviewer 'nobody@x.org'" in unknown.output
+
+    disputes = tmp_path / "disputes.jsonl"
+    out = _cli(["annotate", "disagreements", "--url", labelstudio.url, "--project", "Two annotators", "--out",
+                str(disputes), "--push-review"], labelstudio.token)
+    assert "3 disputed spans in 1 documents" in out and "1 review tasks added" in out
+    votes = {d["text"]: d["votes"] for d in map(json.loads, disputes.read_text().splitlines())}
+    assert votes["dana.w@example.com"] == {"admin@ec2audit.local": "contact", "reviewer@example.com": "other"}
+    assert votes["Tr0ub4dor&3x"] == {"admin@ec2audit.local": None, "reviewer@example.com": "credential"}
+    again = _cli(["annotate", "disagreements", "--url", labelstudio.url, "--project", "Two annotators",
+                  "--push-review"], labelstudio.token)
+    assert "0 review tasks added, 1 already there" in again
+
+    [review] = [t for t in admin.tasks.list(project=pid, fields="all") if t.data.get("review")]
+    assert sorted(p.model_version for p in review.predictions) == ["by admin@ec2audit.local",
+                                                                   "by reviewer@example.com"]
+    _annotate(admin, review, [*shared, ("dana.w@example.com", "contact", "dana", "email"),
+                              ("Tr0ub4dor&3x", "credential", "staging", "db_password")])
+    _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators", "--out", str(units_file)],
+         labelstudio.token)
+    assert {u.value for u in read_units(units_file)} == {"219-09-9999", "type 2 diabetes", "dana.w@example.com",
+                                                         "Tr0ub4dor&3x"}  # the review settles the document
+    settled = _cli(["annotate", "disagreements", "--url", labelstudio.url, "--project", "Two annotators"],
+                   labelstudio.token)
+    assert "0 disputed spans" in settled
 
     _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Two annotators", "--out", str(units_file),
           "--merge", "reviewer", "--reviewer", "reviewer@example.com"], labelstudio.token)
-    assert {u.value for u in read_units(units_file)} == {"219-09-9999", "type 2 diabetes", "Tr0ub4dor&3x"}
+    assert "Tr0ub4dor&3x" in {u.value for u in read_units(units_file)}
 
 
 def test_serve_keeps_credentials_private(labelstudio):
@@ -209,3 +224,102 @@ def test_push_without_token_is_an_input_error(labelstudio, tmp_path):
     result = CliRunner().invoke(main, ["annotate", "push", str(tasks_file), "--url", labelstudio.url,
                                        "--project", "nothing"], env={"LABEL_STUDIO_API_KEY": ""})
     assert result.exit_code == 2 and "LABEL_STUDIO_API_KEY" in result.output
+
+
+def test_units_round_trip_keeps_weight_aliases_and_entity_name(labelstudio, workspace, tmp_path):
+    units_in = tmp_path / "units.jsonl"
+    units_in.write_text("\n".join(json.dumps(u, ensure_ascii=False) for u in [
+        {"task_id": "task-crm", "entity_id": "dana", "entity_name": "Dana Whitfield", "field": "diagnosis",
+         "value": "type 2 diabetes", "dimension": "medical", "weight": 2.7, "aliases": ["T2DM"],
+         "description": "her condition"},
+        {"task_id": "task-crm", "entity_id": "dana", "entity_name": "Dana Whitfield", "field": "ssn",
+         "value": "219-09-9999", "dimension": "government_id"},
+    ]) + "\n", encoding="utf-8")
+    tasks_file = tmp_path / "review.json"
+    _cli(["annotate", "to-labelstudio", str(units_in), "--workspace", str(workspace / "notes.txt"), "--out",
+          str(tasks_file)], labelstudio.token)
+    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Fidelity"], labelstudio.token)
+    ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
+    task = _tasks_by_file(ls, _project_id(ls, "Fidelity"))["notes.txt"]
+    pushed = {r["value"]["labels"][0] for r in task.predictions[0].result if r["type"] == "labels"}
+    assert pushed == {"health", "government_id"}  # the alias `medical` is not a label Label Studio knows
+    ls.annotations.create(id=task.id, result=task.predictions[0].result)
+    pulled = tmp_path / "pulled.jsonl"
+    _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Fidelity", "--out", str(pulled),
+          "--workspace", str(workspace / "notes.txt")], labelstudio.token)
+    fields = ("entity_id", "field", "value", "dimension", "weight", "aliases", "entity_name", "description")
+    assert ({tuple(getattr(u, f) for f in fields) for u in read_units(pulled)}
+            == {tuple(getattr(u, f) for f in fields) for u in read_units(units_in)})
+
+
+def test_changed_documents_update_or_version_their_task(labelstudio, tmp_path):
+    ws = tmp_path / "task-memo" / "workspace"
+    ws.mkdir(parents=True)
+    memo = ws / "memo.txt"
+    memo.write_text("Call 13922883366 about the lease.\n", encoding="utf-8")
+    tasks_file = tmp_path / "tasks.json"
+
+    def prelabel_and_push():
+        _cli(["annotate", "prelabel", str(ws), "--out", str(tasks_file), "--no-presidio"], labelstudio.token)
+        return _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Memo"],
+                    labelstudio.token)
+
+    assert "1 tasks imported" in prelabel_and_push()
+    memo.write_text("Urgent: call 13800138000 about the lease.\n", encoding="utf-8")
+    assert "1 changed and updated" in prelabel_and_push()  # nobody annotated it: the task follows the file
+    ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
+    pid = _project_id(ls, "Memo")
+    [task] = ls.tasks.list(project=pid, fields="all")
+    assert task.data["text"] == memo.read_text()
+    [prediction] = task.predictions
+    assert [r["value"]["text"] for r in prediction.result if r["type"] == "labels"] == ["13800138000"]
+    _annotate(ls, task, [("13800138000", "contact", "landlord", "phone")])
+
+    memo.write_text("Urgent!! call 13800138000 or 13922883366 about the lease.\n", encoding="utf-8")
+    units_file = tmp_path / "units.jsonl"
+    refused = CliRunner().invoke(main, ["annotate", "pull", "--url", labelstudio.url, "--project", "Memo", "--out",
+                                        str(units_file), "--workspace", str(ws)],
+                                 env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert refused.exit_code == 1, refused.output  # the annotated offsets now point at other characters
+    assert "'13800138000' at 13–24: the file now has ' 1380013800' there" in refused.output
+    assert read_units(units_file) == []
+
+    assert "1 changed and added as a new version" in prelabel_and_push()
+    old, new = sorted(ls.tasks.list(project=pid, fields="all"), key=lambda t: t.data.get("version", 1))
+    assert old.data["text"] != new.data["text"] == memo.read_text() and new.data["version"] == 2
+    assert len(old.annotations) == 1  # the old version keeps its annotation
+    _annotate(ls, new, [("13800138000", "contact", "landlord", "phone"),
+                        ("13922883366", "contact", "landlord", "phone_2")])
+    _cli(["annotate", "pull", "--url", labelstudio.url, "--project", "Memo", "--out", str(units_file),
+          "--workspace", str(ws)], labelstudio.token)
+    text = memo.read_text()
+    assert {(u.value, u.source.start) for u in read_units(units_file)} == {
+        ("13800138000", text.index("13800138000")), ("13922883366", text.index("13922883366"))}
+
+
+def test_ml_backend_predicts_documents_added_later(labelstudio, workspace, tmp_path):
+    health = httpx.get(f"{labelstudio.ml_backend}/health", timeout=30).json()
+    assert health["status"] == "UP"
+    tasks_file = tmp_path / "tasks.json"
+    _cli(["annotate", "prelabel", str(workspace), "--out", str(tasks_file), "--no-presidio"], labelstudio.token)
+    _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Live", "--ml-backend",
+          labelstudio.ml_backend], labelstudio.token)
+    ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
+    pid = _project_id(ls, "Live")
+    [backend] = ls.ml.list(project=pid)
+    assert backend.url == labelstudio.ml_backend
+    text = "Later note: call Zhang at 13922883366, key AKIAIOSFODNN7EXAMPLE, host db01.prod.internal.\n"
+    ls.projects.import_tasks(pid, request=[{"data": {"text": text, "task_id": "task-crm", "file": "later.txt",
+                                                     "key": "task-crm:later.txt"}}])
+    [later] = [t for t in ls.tasks.list(project=pid, fields="task_only") if t.data["file"] == "later.txt"]
+    assert not ls.tasks.get(str(later.id)).predictions == []  # opening the task asks the backend
+    [prediction] = ls.tasks.get(str(later.id)).predictions
+    labels = {r["value"]["text"]: (r["value"]["labels"][0], r["score"]) for r in prediction.result
+              if r["type"] == "labels"}
+    assert {k: v[0] for k, v in labels.items()} == {"13922883366": "contact", "AKIAIOSFODNN7EXAMPLE": "credential",
+                                                    "db01.prod.internal": "network"}
+    assert all(0 < score <= 1 for _, score in labels.values())  # a score per region
+    again = CliRunner().invoke(main, ["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project",
+                                      "Live", "--ml-backend", labelstudio.ml_backend],
+                               env={"LABEL_STUDIO_API_KEY": labelstudio.token})
+    assert again.exit_code == 0 and len(ls.ml.list(project=pid)) == 1  # connected once

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from ec2audit.annotate.agreement import agreement_report, span_f1
 from ec2audit.annotate.labelstudio import (
     Annotation,
+    config_labels,
     label_config,
     merge,
     to_js,
@@ -60,7 +61,7 @@ def test_presidio_and_ours_together():
             ("sk-proj-abcD3fGhIjkLmn0pQrStUvWx12", "credential"),
             ("12 Main Street, Springfield, IL 62704", "location")} <= with_presidio
     ours_only = {u.value for u in prelabel_texts([("note.txt", text)], "t", use_presidio=False)}
-    assert "Dana Whitfield" not in ours_only and "type 2 diabetes" in ours_only
+    assert {"Dana Whitfield", "type 2 diabetes", "219-09-9999"} <= ours_only  # census names, SSN shape
 
 
 def test_duplicate_values_become_one_unit_and_fields_stay_unique():
@@ -75,12 +76,13 @@ def test_cli_prelabel_writes_labelstudio_tasks_and_units(tmp_path):
     (ws / "mail.eml").write_text("From: ops@corp.example\nSubject: db\n\nThe host is 10.1.2.3, "
                                  "token: ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n", encoding="utf-8")
     (ws / "blob.log").write_bytes(b"\xff\xfe\x00binary")
-    (ws / "image.png").write_bytes(b"\x89PNG")  # not a text format: not read at all
+    (ws / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     out, units_out = tmp_path / "tasks.json", tmp_path / "units.jsonl"
     result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--units",
                                        str(units_out), "--no-presidio"])
-    assert result.exit_code == 1, result.output  # the binary file was skipped and said so
-    assert "blob.log" in result.output and "image.png" not in result.output
+    assert result.exit_code == 1, result.output  # the binary files were skipped and said so
+    assert f"skipped {ws / 'blob.log'}: binary" in result.output
+    assert f"skipped {ws / 'image.png'}: binary" in result.output
     tasks = json.loads(out.read_text())
     assert [t["data"]["key"] for t in tasks] == ["task-x:mail.eml"]
     labels = {r["value"]["text"]: r["value"]["labels"][0] for r in tasks[0]["predictions"][0]["result"]
@@ -139,8 +141,165 @@ def test_merge_rules_and_agreement():
     assert span_f1(set(), set()) == 1.0
 
 
-def test_labeling_config_has_every_dimension():
+def test_labeling_config_shows_readable_names_and_carries_every_dimension():
     config = label_config()
-    for dim in load_taxonomy().dimensions:
-        assert f'<Label value="{dim}"' in config
+    for name, dim in load_taxonomy().dimensions.items():
+        assert f'<Label value="{dim.label}" alias="{name}"' in config  # people read the name, results carry the key
+    assert config_labels() == set(load_taxonomy().dimensions)
     assert 'perRegion="true"' in config and 'granularity="symbol"' in config
+
+
+def test_cli_prelabel_reads_hidden_files_and_names_what_it_leaves_out(tmp_path):
+    ws = tmp_path / "repo"
+    (ws / ".aws").mkdir(parents=True)
+    (ws / ".git" / "refs").mkdir(parents=True)
+    (ws / ".env").write_text("DB_PASSWORD=Xk82!mq9Lz\nOPENAI_API_KEY=sk-proj-abcD3fGhIjkLmn0pQrStUvWx12\n")
+    (ws / ".env.production").write_text("ADMIN_PHONE=13922883366\n")
+    (ws / ".aws" / "credentials").write_text("[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")
+    (ws / ".git" / "config").write_text("[remote]\n  token = ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n")
+    (ws / ".git" / "refs" / "HEAD").write_text("ref: main\n")
+    (ws / "README").write_text("nothing here\n")
+    out = tmp_path / "tasks.json"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--no-presidio"])
+    assert result.exit_code == 0, result.output  # a tool folder left out on purpose is not a skipped input
+    assert f"skipped {ws / '.git'}/: tool folder, not data (2 files)" in result.output
+    assert "4 files" in result.output
+    tasks = {t["data"]["file"]: t for t in json.loads(out.read_text())}
+    assert sorted(tasks) == [".aws/credentials", ".env", ".env.production", "README"]
+    proposed = {r["value"]["text"] for t in tasks.values() for p in t.get("predictions", []) for r in p["result"]
+                if r["type"] == "labels"}
+    assert {"Xk82!mq9Lz", "sk-proj-abcD3fGhIjkLmn0pQrStUvWx12", "13922883366", "AKIAIOSFODNN7EXAMPLE"} <= proposed
+    assert "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789" not in proposed
+
+
+def _export_with(tmp_path, result, annotator="ann@example.com"):
+    text = "Daniel Craig lives at 12 Main Street."
+    export = [{"id": 41, "data": {"text": text, "task_id": "t", "file": "n.txt", "key": "t:n.txt"},
+               "annotations": [{"completed_by": {"id": 3, "email": annotator}, "result": result}]}]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    return path
+
+
+def test_from_labelstudio_rejects_regions_that_do_not_fit_the_text(tmp_path):
+    cases = {
+        "offsets 30–90 are outside the text": {"start": 30, "end": 90, "text": "x", "labels": ["location"]},
+        "its text 'Daniel' is not the task's text at 1–7 ('aniel ')": {
+            "start": 1, "end": 7, "text": "Daniel", "labels": ["person_name"]},
+    }
+    for message, value in cases.items():
+        export = _export_with(tmp_path, [{"id": "r9", "from_name": "label", "to_name": "text", "type": "labels",
+                                          "value": value}])
+        result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(export), "--out",
+                                           str(tmp_path / "u.jsonl")])
+        assert result.exit_code == 2, result.output
+        assert str(export) in result.output and "task 41 (n.txt)" in result.output
+        assert "annotation by ann@example.com" in result.output and "region r9" in result.output
+        assert message in result.output
+        assert not (tmp_path / "u.jsonl").exists()
+
+
+def test_predictions_only_export_says_so_and_can_be_taken(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.md").write_text("Patient 王芳 has 糖尿病.\n", encoding="utf-8")
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "ws", "entity_id": "P1", "field": "dx", "value": "糖尿病",
+                                 "dimension": "medical", "weight": 2.2}, ensure_ascii=False) + "\n", encoding="utf-8")
+    tasks = tmp_path / "tasks.json"
+    assert CliRunner().invoke(main, ["annotate", "to-labelstudio", str(units), "--workspace", str(ws),
+                                     "--out", str(tasks)]).exit_code == 0
+    out = tmp_path / "back.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(tasks), "--out", str(out)])
+    assert "1 tasks have predictions but no annotations yet" in result.output and "--predictions" in result.output
+    assert read_units(out) == []
+    result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(tasks), "--out", str(out), "--predictions"])
+    assert result.exit_code == 0, result.output
+    [unit] = read_units(out)
+    assert (unit.value, unit.dimension, unit.weight, unit.field) == ("糖尿病", "medical", 2.2, "dx")
+
+
+def test_push_refuses_labels_the_config_lacks(tmp_path):
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps([{"data": {"text": "x has flu", "key": "t:x"}, "predictions": [{"result": [
+        {"id": "a", "from_name": "label", "to_name": "text", "type": "labels",
+         "value": {"start": 6, "end": 9, "text": "flu", "labels": ["medical"]}}]}]}]))
+    result = CliRunner().invoke(main, ["annotate", "push", str(tasks), "--url", "http://127.0.0.1:9",
+                                       "--project", "p"], env={"LABEL_STUDIO_API_KEY": "unused"})
+    assert result.exit_code == 2
+    assert f"{tasks}" in result.output and "t:x: label 'medical' is not in the labelling config" in result.output
+
+
+def test_a_port_left_in_time_wait_is_free_for_a_restart():
+    import socket
+
+    from ec2audit.annotate import server
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = listener.accept()
+    accepted.close()  # the server side closes first: its end of the connection waits in TIME_WAIT
+    client.recv(1)
+    client.close()
+    assert not server.port_free(port)  # still listening
+    listener.close()
+    assert server.port_free(port)  # only TIME_WAIT left: a restarted `serve` may listen again
+
+
+def test_placeholders_are_never_labelled():
+    text = ("姓名：<PERSON_1>；证件：<ID_1>；联系电话：<PHONE_1>\ncard: [CREDIT_CARD]\nphone: {{PHONE}}\n"
+            "address: ${ADDRESS_PLACEHOLDER}\nssn: [SSN_001]\n")
+    assert prelabel_texts([("form.txt", text)], "t", use_presidio=False) == []
+
+
+def test_prelabel_with_presidio_keeps_to_cells_and_names(tmp_path):
+    csv_text = ("Export of open invoices (filter: status=open)\n"
+                "invoice,customer_name,amount,region\n"
+                "INV-803008,Deanna Davis,\"$12,400.00\",eu-west-1\n")
+    note = ("Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl\n"
+            "Dialysis is scheduled on Monday.\n")
+    units = prelabel_texts([("invoices.csv", csv_text), ("note.txt", note)], "t")
+    names = {u.value for u in units if u.dimension == "person_name"}
+    assert names == {"Deanna Davis"}
+    assert not [u.value for u in units if u.source.file == "invoices.csv" and "," in u.value.replace("$12,400", "")]
+    [deanna] = [u for u in units if u.value == "Deanna Davis"]
+    assert (deanna.entity_id, deanna.field) == ("INV-803008", "customer_name")  # the header after a title line
+    assert "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl" in {u.value for u in units}
+
+
+def test_a_text_file_is_not_one_person():
+    units = prelabel_texts([("notes.txt", "Emily Rutherford called about Marcus Delaney's phone 415-555-0132.")],
+                           "t", use_presidio=False)
+    assert {u.value for u in units if u.dimension == "person_name"} == {"Emily Rutherford", "Marcus Delaney"}
+    assert all(u.entity_name is None for u in units)  # no single name spread over the file's values
+
+
+def test_agreement_and_disagreements_from_an_export_file(tmp_path):
+    text = "Ann Lee, phone 415-555-0132, has asthma."
+
+    def region(value, label, n):
+        start = text.index(value)
+        return {"id": f"r{n}", "from_name": "label", "to_name": "text", "type": "labels",
+                "value": {"start": start, "end": start + len(value), "text": value, "labels": [label]}}
+
+    a = [region("Ann Lee", "person_name", 1), region("415-555-0132", "contact", 2), region("asthma", "health", 3)]
+    b = [region("Ann Lee", "person_name", 1), region("415-555-0132", "financial", 2)]
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps([{"id": 7, "data": {"text": text, "task_id": "t", "file": "n.txt", "key": "t:n.txt"},
+                                   "annotations": [{"completed_by": {"email": "a@x.org"}, "result": a},
+                                                   {"completed_by": {"email": "b@x.org"}, "result": b}]}]))
+    report = tmp_path / "agreement.json"
+    result = CliRunner().invoke(main, ["annotate", "agreement", str(export), "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    [pair] = json.loads(report.read_text())["pairs"]
+    assert (pair["spans_a"], pair["spans_b"], pair["shared"]) == (3, 2, 1)
+    assert pair["dimensions"]["person_name"]["span_f1"] == 1.0 and pair["dimensions"]["health"]["span_f1"] == 0.0
+    out = tmp_path / "disputes.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--out", str(out)])
+    assert result.exit_code == 0 and "2 disputed spans in 1 documents" in result.output, result.output
+    votes = {d["text"]: d["votes"] for d in map(json.loads, out.read_text().splitlines())}
+    assert votes == {"415-555-0132": {"a@x.org": "contact", "b@x.org": "financial"},
+                     "asthma": {"a@x.org": "health", "b@x.org": None}}
+    review = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--push-review"])
+    assert review.exit_code == 2 and "--push-review needs --url and --project" in review.output

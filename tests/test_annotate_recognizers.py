@@ -62,6 +62,26 @@ HITS = [
      "1777 Kramer Court, Johnsonfurt, NE 80119"),
     ("location", "office: 12 Main Street, Apt 4", "12 Main Street, Apt 4"),
     ("location", "寄到北京市朝阳区建国路88号，谢谢", "北京市朝阳区建国路88号"),
+    ("secrets", "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl",
+     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl"),
+    ("secrets", "REDIS_URL=redis://:Hu7kq2LmZ9@cache.prod:6379/0", "Hu7kq2LmZ9"),
+    ("zh_pii", "From: 王美玲 <mei@example.cn>", "王美玲"),
+    ("zh_pii", "家长陳雅琴来电", "陳雅琴"),
+    ("zh_pii", "关于患者赵国栋续方的咨询", "赵国栋"),
+    ("person", "HF-1041,Emily Rutherford,QQ 48 21 73 B", "Emily Rutherford"),
+    ("person", "From: Sophie van der Meulen <s@x.nl>", "Sophie van der Meulen"),
+    ("government_id", "NI number QQ 48 21 73 B on file", "QQ 48 21 73 B"),
+    ("government_id", "Passport: NP7K42R9T (NL)", "NP7K42R9T"),
+    ("government_id", "SSN 666-52-3187", "666-52-3187"),
+    ("network", "mac 3C:52:82:1F:A7:4D seen", "3C:52:82:1F:A7:4D"),
+    ("icd", "history of celiac disease and essential hypertension", "celiac disease"),
+    ("icd", "Type 2 diabetes mellitus, on metformin", "Type 2 diabetes mellitus"),
+    ("health", "HbA1c 8.4% at screening", "8.4%"),
+    ("health", "a severe peanut allergy", "peanut allergy"),
+    ("business", "在苏州澄湖微电子有限公司工作", "苏州澄湖微电子有限公司"),
+    ("business", "employer: Kestrel Biotech B.V., Utrecht", "Kestrel Biotech B.V."),
+    ("location", "住苏州市工业园区星湖街328号澜岸花园12幢1803室", "苏州市工业园区星湖街328号澜岸花园12幢1803室"),
+    ("location", "home: Oudegracht 214-B, 3511 NR Utrecht", "Oudegracht 214-B, 3511 NR Utrecht"),
 ]
 
 NEAR_MISSES = [
@@ -84,6 +104,12 @@ NEAR_MISSES = [
     ("network", "see example.com and user@corp"),
     ("location", "We shipped 3 Big Apples; in 2024 Revenue grew"),
     ("location", "市场部讨论路线图，城市道路"),
+    ("zh_pii", "顾客说谢谢，周六去高血压门诊"),  # ordinary words that start with a surname
+    ("zh_pii", "请联系刘老师"),  # a surname with a title is a fragment, not a name
+    ("person", "See the May Report on Bearer tokens in eu-west-1"),
+    ("icd", "lateral movement and an allergy to paperwork"),
+    ("health", "has an allergy to meetings"),
+    ("secrets", "url redis://cache.prod:6379/0 and Bearer token"),
 ]
 
 

@@ -13,7 +13,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
@@ -34,7 +34,9 @@ KEY_HINTS = {
     "患者": "person_name", "员工": "person_name", "联系人": "person_name",
     "mobile": "contact", "tel": "contact", "telephone": "contact", "phone_number": "contact",
     "email_address": "contact", "手机": "contact", "手机号": "contact", "电话": "contact", "邮箱": "contact",
-    "id_number": "government_id", "tax_id": "government_id", "身份证": "government_id", "身份证号": "government_id",
+    "id_number": "government_id", "tax_id": "government_id", "docnumber": "government_id",
+    "document_number": "government_id", "passport_number": "government_id", "passport_no": "government_id",
+    "身份证": "government_id", "身份证号": "government_id",
     "card_number": "financial", "card_on_file": "financial", "account_number": "financial", "iban": "financial",
     "银行卡": "financial", "银行卡号": "financial", "卡号": "financial", "绑定卡号": "financial",
     "工资": "financial", "薪资": "financial", "月薪": "financial", "年薪": "financial",
@@ -63,6 +65,9 @@ class Span:
     entity_type: str = ""
     score: float = 1.0
     recognizer: str = ""
+    #: What a unit held beyond the label (`weight`, `aliases`, `description`, `dimension` as the unit
+    #: named it, e.g. the alias `medical`): kept through a Label Studio round trip.
+    unit: dict | None = field(default=None, compare=False, hash=False)
 
 
 @cache
@@ -120,7 +125,7 @@ class Prelabeler:
             self._presidio(docs, matches, tick)
         else:
             tick(len(docs))
-        return [self._spans(doc, _resolve(found, self.score_threshold))
+        return [self._spans(doc, _resolve(_plausible(doc.text, found), self.score_threshold))
                 for doc, found in zip(docs, matches, strict=True)]
 
     def _presidio(self, docs: list[Document], matches: list[list[Match]], tick) -> None:
@@ -136,11 +141,13 @@ class Prelabeler:
             done = {i for i, _, _ in pieces[at:at + 64]} - {i for i, _, _ in pieces[at + 64:at + 65]}
             tick(len(done))
         for (i, offset, _), found in zip(pieces, results, strict=True):
+            text = docs[i].text
             for r in found:
-                if r.entity_type in ENTITY_DIMENSIONS and not _continues_number(docs[i].text, r.start + offset,
-                                                                                 r.end + offset):
-                    matches[i].append(Match(r.start + offset, r.end + offset, r.entity_type,
-                                            ENTITY_DIMENSIONS[r.entity_type], r.score, "presidio"))
+                if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(text, r.start + offset, r.end + offset):
+                    continue
+                for start, end in _cells(docs[i], r.start + offset, r.end + offset, r.entity_type):
+                    matches[i].append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score,
+                                            "presidio"))
 
     def _key_dimension(self, key: str) -> str | None:
         key = re.sub(r"[\s\-]+", "_", key.strip().lower()).rsplit(".", 1)[-1]
@@ -158,6 +165,8 @@ class Prelabeler:
         for f in doc.fields:
             dim = self._key_dimension(f.field)
             value = doc.text[f.start:f.end]
+            if dim == "person_name" and not _name_like(value):
+                continue  # `客户：你好，我想…` is a speaker's line, `HR 周老师 0512-…` a signature
             if dim and len(value.strip()) >= self.taxonomy.rules(dim).min_length and not _placeholder(value):
                 found.append(Match(f.start, f.end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
         return found
@@ -173,9 +182,70 @@ class Prelabeler:
         return spans
 
 
+_CELL_BREAK = re.compile(r"[,;|\t\n]+")
+_LINE_BREAK = re.compile(r"[|\t\n]+")
+_TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")
+_ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?$|#\s*$")
+#: Redaction placeholders and template variables: `[PHONE_001]`, `<ID_CARD_1>`, `{{ID_NUMBER}}`, `${ADDRESS}`.
+PLACEHOLDER_TOKEN = re.compile(r"\[[A-Za-z][\w-]*\]|<[A-Za-z][\w-]*>|\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\}"
+                               r"|\[(?:已脱敏|脱敏|隐藏|已隐藏)\]|<redacted>")
+
+
+def _crosses_fields(doc: Document, start: int, end: int) -> bool:
+    """Whether [start, end) runs over more than one structured value (CSV cells, JSON values)."""
+    return doc.field_at(start, end) is None and any(f.start < end and start < f.end for f in doc.fields)
+
+
+def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, int]]:
+    """Where an NER match really is. NER reads across cells (`INV-803008,Deanna Davis` as one name,
+    `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
+    crosses structured values or lines is dropped. A person is letters, two words or more, or one word
+    after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a phone
+    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading."""
+    text = doc.text
+    breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
+    pieces, at = [], start
+    for m in [*breaks.finditer(text, start, end), None]:
+        cut = m.start() if m else end
+        piece = text[at:cut]
+        lead = len(piece) - len(piece.lstrip())
+        if piece.strip():
+            pieces.append((at + lead, at + lead + len(piece.strip())))
+        at = m.end() if m else end
+    if entity != "PERSON" and (len(pieces) > 1 or _crosses_fields(doc, start, end)):
+        return []
+    kept = []
+    for b, e in pieces:
+        value, before = text[b:e], text[max(0, b - 12):b]
+        if entity == "PERSON" and (not re.fullmatch(r"[^\W\d_]+(?:[ '.-]+[^\W\d_]+)*\.?", value) or value.isupper()
+                                   or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))):
+            continue
+        if entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(before):
+            continue
+        if entity == "LOCATION" and not text[text.rfind("\n", 0, b) + 1:b].strip("#*> \t") \
+                and not text[e:text.find("\n", e) if "\n" in text[e:] else len(text)].strip(":：*# \t"):
+            continue
+        kept.append((b, e))
+    return kept
+
+
+def _plausible(text: str, found: list[Match]) -> list[Match]:
+    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data)."""
+    holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
+    if not holes:
+        return found
+    return [m for m in found if not any(m.start < e and b < m.end for b, e in holes)]
+
+
 def _continues_number(text: str, start: int, end: int) -> bool:
     """`10.1.2.3` inside `10.1.2.3.4` (a version) is not an address: a match must not continue a number."""
     return bool(re.match(r"\.?\d", text[end:end + 2])) or bool(re.search(r"\d\.?$", text[max(0, start - 2):start]))
+
+
+def _name_like(value: str) -> bool:
+    """A name: a few words of letters (or up to six Han characters), no digits or sentence punctuation."""
+    v = value.strip()
+    return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
 
 
 def _placeholder(value: str) -> bool:
@@ -213,12 +283,12 @@ def spans_to_units(spans: Iterable[Span], task_id: str, taxonomy: Taxonomy | Non
     """One unit per distinct value: the first span of a value names its entity, field and source.
 
     Two different values of one entity and field get numbered fields (`phone`, `phone_2`), so unit ids
-    stay unique; an entity's first person name becomes its `entity_name`."""
+    stay unique; a record's first person name becomes its `entity_name`."""
     taxonomy = taxonomy or load_taxonomy()
     spans = list(spans)
     names = {}
-    for s in spans:
-        if s.dimension == "person_name":
+    for s in spans:  # a record's name; a whole text file is no one person (its names are not its entity's)
+        if s.dimension == "person_name" and s.entity_id != s.file:
             names.setdefault(s.entity_id, s.text.strip())
     units, seen_values, used_ids, counts = [], set(), set(), {}
     for s in spans:
@@ -235,14 +305,17 @@ def spans_to_units(spans: Iterable[Span], task_id: str, taxonomy: Taxonomy | Non
         lead = len(s.text) - len(s.text.lstrip())
         data = {"task_id": task_id, "entity_id": s.entity_id, "field": field, "value": value,
                 "dimension": s.dimension, "entity_name": s.entity_name or names.get(s.entity_id),
-                "source": {"file": s.file, "start": s.start + lead, "end": s.start + lead + len(value)}}
+                "source": {"file": s.file, "start": s.start + lead, "end": s.start + lead + len(value)},
+                **(s.unit or {})}
         units.append(make_unit({k: v for k, v in data.items() if v is not None}, taxonomy))
     return units
 
 
-def units_to_spans(units: Iterable[Unit], docs: list[Document]) -> tuple[dict[tuple[str, str], list[Span]], list[Unit]]:
+def units_to_spans(units: Iterable[Unit], docs: list[Document], taxonomy: Taxonomy | None = None,
+                   ) -> tuple[dict[tuple[str, str], list[Span]], list[Unit]]:
     """Where existing units are in the documents: their source span when it still holds the value,
     else every occurrence of the value in the task's files. Also the units found nowhere."""
+    taxonomy = taxonomy or load_taxonomy()
     by_task: dict[str, list[Document]] = {}
     for d in docs:
         by_task.setdefault(d.task_id, []).append(d)
@@ -259,10 +332,12 @@ def units_to_spans(units: Iterable[Unit], docs: list[Document]) -> tuple[dict[tu
             while at >= 0:
                 places.append((d, at))
                 at = d.text.find(u.value, at + len(u.value))
+        dimension = taxonomy.resolve(u.dimension).name  # the label Label Studio knows (`medical` → health)
+        kept = {"weight": u.weight, "aliases": list(u.aliases), "description": u.description, "dimension": u.dimension}
         for d, at in places:
             spans.setdefault((d.task_id, d.file), []).append(Span(
-                d.file, at, at + len(u.value), u.value, u.dimension, u.entity_id, u.field, u.entity_name,
-                "UNIT", 1.0, "units"))
+                d.file, at, at + len(u.value), u.value, dimension, u.entity_id, u.field, u.entity_name,
+                "UNIT", 1.0, "units", {k: v for k, v in kept.items() if v not in (None, [])}))
         if not places:
             unplaced.append(u)
     return spans, unplaced

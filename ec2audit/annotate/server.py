@@ -32,6 +32,15 @@ CREDENTIALS_FILE = "ec2audit-credentials.json"
 _REPO = Path(__file__).resolve().parents[2]
 DEFAULT_TEMPLATE = _REPO / ".cache" / "labelstudio-template"
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TZ")
+#: Label Studio refuses URLs into reserved networks (SSRF protection), loopback included, so it could not
+#: reach our ML backend on 127.0.0.1. This is its default list less loopback: the server itself only
+#: listens on 127.0.0.1 for one local user.
+_BANNED_SUBNETS = ("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24",
+                   "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
+                   "203.0.113.0/24", "224.0.0.0/4", "233.252.0.0/24", "240.0.0.0/4", "255.255.255.255/32",
+                   "::/128", "::ffff:0:0/96", "::ffff:0:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64",
+                   "2001:0000::/32", "2001:20::/28", "2001:db8::/32", "2002::/16", "fc00::/7", "fe80::/10",
+                   "ff00::/8")
 
 
 def label_studio_bin(explicit: str | Path | None = None) -> Path:
@@ -54,6 +63,8 @@ def _env(data_dir: Path, **settings: str) -> dict[str, str]:
         "LABEL_STUDIO_BASE_DATA_DIR": str(data_dir),
         "LABEL_STUDIO_LATEST_VERSION_CHECK": "false",
         "LABEL_STUDIO_ENABLE_LEGACY_API_TOKEN": "true",
+        "LABEL_STUDIO_USE_DEFAULT_BANNED_SUBNETS": "false",
+        "LABEL_STUDIO_USER_ADDITIONAL_BANNED_SUBNETS": ",".join(_BANNED_SUBNETS),
         "COLLECT_ANALYTICS": "false",
         "SENTRY_DSN": "", "FRONTEND_SENTRY_DSN": "",
         "PYTHONUNBUFFERED": "1",
@@ -89,8 +100,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _port_free(port: int) -> bool:
+def port_free(port: int) -> bool:
+    """Whether a server could listen on 127.0.0.1:`port` now. Connections of a stopped server linger in
+    TIME_WAIT for a minute; they do not stop a new listener (SO_REUSEADDR, as Label Studio's own
+    server sets it), so a restart right after a stop works."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
@@ -130,6 +145,13 @@ def load_credentials(data_dir: str | Path) -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
+def remember(data_dir: str | Path, **fields: str) -> None:
+    """Add fields (e.g. the ML backend's URL) to the credentials file, keeping it 0600."""
+    merged = {**(load_credentials(data_dir) or {}), **fields}
+    with open_private(Path(data_dir) / CREDENTIALS_FILE) as out:
+        json.dump(merged, out)
+
+
 def start(data_dir: str | Path, *, port: int | None = None, template: str | Path | None = DEFAULT_TEMPLATE,
           binary: str | Path | None = None, username: str = "admin@ec2audit.local",
           timeout: float = 300) -> LabelStudioServer:
@@ -148,7 +170,7 @@ def start(data_dir: str | Path, *, port: int | None = None, template: str | Path
     creds = load_credentials(data_dir) or {"username": username, "password": secrets.token_urlsafe(16),
                                            "token": secrets.token_hex(20)}
     port = port or free_port()
-    if not _port_free(port):  # Label Studio would silently move to another port
+    if not port_free(port):  # Label Studio would silently move to another port
         raise InputError(f"port {port} on 127.0.0.1 is in use; choose another", field="port")
     url = f"http://127.0.0.1:{port}"
     with open_private(data_dir / CREDENTIALS_FILE) as out:

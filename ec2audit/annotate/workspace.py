@@ -12,15 +12,17 @@ import bisect
 import csv
 import io
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ec2audit.errors import InputError
 
-TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".eml", ".yaml",
-                 ".yml", ".log", ".env", ".ini", ".cfg", ".conf", ".toml", ".py", ".js", ".ts", ".sh", ".go",
-                 ".java", ".rb", ".rs", ".sql", ".html", ".xml", ".properties"}
+#: Folders of tools, not of the user's data: version control, dependency trees, caches. Everything else
+#: is read, hidden files included (`.env`, `.npmrc`, `.aws/credentials` are where secrets live).
+TOOL_DIRS = {".git", ".hg", ".svn", ".bzr", "node_modules", "__pycache__", ".venv", ".tox", ".mypy_cache",
+             ".pytest_cache", ".ruff_cache"}
 MAX_BYTES = 2_000_000
 ID_KEYS = ("entity_id", "id", "uid", "employee_id", "emp_id", "customer_id", "user_id", "patient_id", "patient_ref",
            "account_id", "order_id", "visit_id", "invoice", "工号", "编号", "客户编号", "患者编号", "就诊号", "订单号",
@@ -88,41 +90,73 @@ def make_document(task_id: str, file: str, text: str) -> Document:
     return Document(task_id, file, text, fields)
 
 
-def read_file(path: Path, task_id: str, name: str | None = None) -> Document | None:
-    """One file as a document; None for binary or oversized files (they hold no reviewable text)."""
-    if path.stat().st_size > MAX_BYTES:
-        return None
+@dataclass(frozen=True)
+class Skipped:
+    """A file (or a tool's folder) not pre-labelled, and why; `tool` folders are left out on purpose."""
+
+    name: str
+    reason: str
+    tool: bool = False
+
+
+def read_file(path: Path, task_id: str, name: str | None = None) -> Document | str:
+    """One file as a document, or why it holds no reviewable text (binary, too large, unreadable)."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        if path.stat().st_size > MAX_BYTES:
+            return f"larger than {MAX_BYTES // 1_000_000} MB"
+        raw = path.read_bytes()
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror or exc})"
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return None
+        return "binary (not UTF-8 text)"
+    if "\x00" in text:
+        return "binary (holds NUL bytes)"
     return make_document(task_id, name or path.name, text)
 
 
-def _is_workspace_file(relative: Path) -> bool:
-    """Text-like files, hidden ones (`.git/…`) left out."""
-    return not any(p.startswith(".") for p in relative.parts) and (
-        relative.suffix.lower() in TEXT_SUFFIXES or relative.suffix == "")
+def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
+    """Every file under `root`, sorted, hidden ones included; tool folders pruned and named once each."""
+    files, skipped = [], []
+    for folder, dirs, names in os.walk(root):
+        here = Path(folder)
+        for d in sorted(dirs):
+            if d in TOOL_DIRS:
+                count = sum(len(n) for _, _, n in os.walk(here / d))
+                skipped.append(Skipped(f"{here / d}/", f"tool folder, not data ({count} files)", tool=True))
+            elif (here / d).is_symlink():
+                skipped.append(Skipped(f"{here / d}/", "link to a folder, not followed"))
+        dirs[:] = sorted(d for d in dirs if d not in TOOL_DIRS and not (here / d).is_symlink())
+        for n in names:
+            path = here / n
+            if path.is_file():
+                files.append(path)
+            else:
+                skipped.append(Skipped(str(path), "not a regular file"))
+    return sorted(files), skipped
 
 
-def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[Document], list[str]]:
-    """Documents for every text file under `root` (or `root` itself); also the names skipped."""
+def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[Document], list[Skipped]]:
+    """Documents for every text file under `root` (or `root` itself); also what was skipped and why."""
     root = Path(root)
     if not root.exists():
         raise InputError("no such file or directory", file=str(root))
     task_id = task_id or (root.parent.name if root.name == "workspace" else root.stem if root.is_file()
                           else root.name)
-    files = [root] if root.is_file() else sorted(p for p in root.rglob("*")
-                                                if _is_workspace_file(p.relative_to(root)) and p.is_file())
-    docs, skipped = [], []
+    files, skipped = ([root], []) if root.is_file() else _walk(root)
+    docs = []
     for path in files:
         name = path.name if root.is_file() else path.relative_to(root).as_posix()
         doc = read_file(path, task_id, name)
-        (docs.append(doc) if doc else skipped.append(str(path)))
+        if isinstance(doc, Document):
+            docs.append(doc)
+        else:
+            skipped.append(Skipped(str(path), doc))
     return docs, skipped
 
 
-def read_tasks_or_workspace(path: str | Path, task_id: str | None = None) -> tuple[list[Document], list[str]]:
+def read_tasks_or_workspace(path: str | Path, task_id: str | None = None) -> tuple[list[Document], list[Skipped]]:
     """A task suite (`tasks/<scenario>/<id>/workspace`), one task dir, or a plain workspace/file."""
     path = Path(path)
     task_dirs = sorted(p.parent for p in path.rglob("task.toml")) if path.is_dir() else []
@@ -226,14 +260,19 @@ def _json_fields(text: str, offset: int, where: str) -> list[Field]:
 
 
 def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
-    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = next(rows, None)
-    if not header or len(header) < 2:
+    """Cells of a table; its header is the first line that a line of as many cells follows (an export
+    often starts with a title or a filter line before the header)."""
+    lines = text.splitlines(keepends=True)
+    widths = [len(next(csv.reader([line], delimiter=delimiter), [])) for line in lines[:20]]
+    start = next((i for i in range(len(widths) - 1) if widths[i] >= 2 and widths[i] == widths[i + 1]), None)
+    if start is None:
         raise ValueError("not a table")
-    keys = [h.strip() for h in header]
-    cursor = text.find("\n") + 1
+    offset = sum(len(line) for line in lines[:start])
+    rows = csv.reader(io.StringIO(text[offset:], newline=""), delimiter=delimiter)
+    keys = [h.strip() for h in next(rows)]
+    cursor = offset + len(lines[start])
     fields = []
-    for number, row in enumerate(rows, start=2):
+    for number, row in enumerate(rows, start=start + 2):
         cells = dict(zip(keys, row, strict=False))
         ident = next((cells[k] for k in ID_KEYS if cells.get(k)), None) or f"{file}:{number}"
         name = next((cells[k] for k in NAME_KEYS if cells.get(k)), None)

@@ -9,11 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ec2audit.annotate.recognizers import contact, finance, health, location, network, secrets, zh_pii
+from ec2audit.annotate.recognizers import (
+    business,
+    contact,
+    finance,
+    government_id,
+    health,
+    icd,
+    location,
+    network,
+    person,
+    secrets,
+    zh_pii,
+)
 from ec2audit.annotate.recognizers.base import Match, PatternRecognizer
+from ec2audit.annotate.recognizers.icd import IcdRecognizer
 
-FAMILIES = {"secrets": secrets, "contact": contact, "zh_pii": zh_pii, "finance": finance, "health": health,
-            "network": network, "location": location}
+FAMILIES = {"secrets": secrets, "contact": contact, "zh_pii": zh_pii, "person": person,
+            "government_id": government_id, "finance": finance, "health": health, "icd": icd, "network": network,
+            "location": location, "business": business}
 
 ENTITY_DIMENSIONS = {
     "PERSON": "person_name",
@@ -31,9 +45,9 @@ for _module in FAMILIES.values():
 
 @dataclass
 class RecognizerRegistry:
-    recognizers: list[PatternRecognizer] = field(default_factory=list)
+    recognizers: list[PatternRecognizer | IcdRecognizer] = field(default_factory=list)
 
-    def add(self, recognizer: PatternRecognizer) -> None:
+    def add(self, recognizer: PatternRecognizer | IcdRecognizer) -> None:
         self.recognizers.append(recognizer)
 
     def analyze(self, text: str) -> list[Match]:

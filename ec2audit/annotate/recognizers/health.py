@@ -34,6 +34,15 @@ RECOGNIZERS = [
         (rf"(?i:\b(?<!tropical )(?<!economic )(?<!great ){_EN_QUALIFIER}(?:{'|'.join(_EN_TERMS)}){_EN_TAIL}\b)", 0.7),
         (r"\bAIDS\b", 0.7),
     )),
+    PatternRecognizer("lab-value", "LAB_VALUE", "health", (
+        (r"(?i:\b(?:hba1c|a1c|glycated ha?emoglobin)|糖化血红蛋白)[^\d\n]{0,20}?"
+         r"(?P<value>\d{1,2}(?:\.\d{1,2})?\s?%)", 0.7),
+    )),
+    PatternRecognizer("allergy", "ALLERGY", "health", (
+        (r"(?i:\b(?!(?:an?|the|no|any|known|food|drug|severe|mild|serious|an)\b)[a-z]+(?:-[a-z]+)? allerg(?:y|ies)\b)",
+         0.6),
+        (r"(?i:\ballergic to (?:[a-z]+ ){0,2}?[a-z]+)", 0.6),
+    )),
     PatternRecognizer("health-zh", "HEALTH_CONDITION", "health", (
         (rf"{_ZH_QUALIFIER}(?:{'|'.join(_ZH_TERMS)})", 0.7),
     )),

@@ -1,7 +1,8 @@
 """Street addresses, English and Chinese: Presidio's NER finds cities, not where someone lives.
 
 An English address needs a house number and either a street suffix or a `City, ST 12345` tail;
-a Chinese one needs a province-level prefix and a street (路/街/道…), so `市场部讨论路线` never fires.
+a Chinese one needs a province-level or city prefix and a street (路/街/道…), so `市场部讨论路线` never fires;
+a European one is a street, a house number, a postcode and a town (`Oudegracht 214-B, 3511 NR Utrecht`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ _SUFFIX = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Cou
 _UNIT = r"(?:,? (?:Apt\.?|Suite|Unit|Ste\.?|#) ?[\dA-Z]+)?"
 _CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
 _PROVINCE = r"(?:[\u4e00-\u9fff]{2,6}?(?:省|自治区|特别行政区)|北京市|上海市|天津市|重庆市)"
+_CITY = r"(?:[\u4e00-\u9fff]{2,3}?市)"
 _CN_ADDRESS = (
-    rf"{_PROVINCE}(?:[\u4e00-\u9fff]{{1,6}}?(?:市|县|区|州|盟))*[\u4e00-\u9fff]{{0,8}}?"
+    rf"(?:{_PROVINCE}|(?<![\u4e00-\u9fff])(?![在于住到寄])(?:{_CITY})|(?<=[在于住址：:])[\u4e00-\u9fff]{{2,3}}?市)(?:[\u4e00-\u9fff]{{1,6}}?(?:市|县|区|州|盟))*[\u4e00-\u9fff]{{0,8}}?"
     r"(?:路|街|大道|道|巷|胡同|弄)(?:[0-9一二三四五六七八九十百]+号)?"
     r"(?:[\u4e00-\u9fffA-Za-z0-9]{0,8}?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\d{6}(?!\d))?"
 )
@@ -23,6 +25,10 @@ RECOGNIZERS = [
     PatternRecognizer("street-address-en", "STREET_ADDRESS", "location", (
         (rf"\b\d{{1,6}}(?: [A-Z][a-z]+){{1,4}}{_UNIT}{_CITY_TAIL}\b", 0.8),
         (rf"\b\d{{1,6}}(?: [A-Z][a-z]+){{1,3}} {_SUFFIX}\b\.?{_UNIT}(?:{_CITY_TAIL}\b)?", 0.7),
+    )),
+    PatternRecognizer("street-address-eu", "STREET_ADDRESS", "location", (
+        (r"\b[A-Z][a-zà-ÿ]+(?:[ -][A-Za-zà-ÿ]+){0,3} \d{1,5}(?:[-/ ]?[A-Za-z]\b)?,? (?:\d{4} ?[A-Z]{2}|\d{5}|\d{4})"
+         r" [A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?\b", 0.6),
     )),
     PatternRecognizer("street-address-zh", "STREET_ADDRESS", "location", (
         (_CN_ADDRESS, 0.8),

@@ -1,4 +1,4 @@
-"""Internal infrastructure: private IPv4 addresses (RFC 1918, CGNAT) and internal host names.
+"""Internal infrastructure: private IPv4 addresses (RFC 1918, CGNAT), MAC addresses, internal host names.
 
 Public addresses are Presidio's IP recognizer's job; what leaks a company's layout is the private
 range and names under internal zones (`db01.prod.internal`, `*.svc.cluster.local`, `*.corp`).
@@ -28,6 +28,10 @@ RECOGNIZERS = [
     PatternRecognizer("private-ip", "PRIVATE_IP", "network", (
         (r"(?<![\d.])(?:10|172|192|100)(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\d]|\.\d)", 0.85),
     ), validate=_private_ip),
+    PatternRecognizer("mac-address", "MAC_ADDRESS", "network", (
+        (r"(?<![\w:-])[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-])", 0.8),
+        (r"(?<![\w.])[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}(?![\w.])", 0.7),
+    )),
     PatternRecognizer("internal-host", "INTERNAL_HOST", "network", (
         (rf"(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+{_INTERNAL_ZONES}(?![\w.-]*\w)", 0.75),
     )),

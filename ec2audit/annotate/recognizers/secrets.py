@@ -63,6 +63,12 @@ RECOGNIZERS = [
     PatternRecognizer("jwt", "JWT", "credential", (
         (r"(?<![\w.-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0.9),
     ), validate=_jwt),
+    PatternRecognizer("url-password", "PASSWORD", "credential", (
+        (r"\b[a-z][a-z0-9+.-]{1,20}://[^:@/\s]*:(?P<value>[^@/\s]{3,})@[\w.-]+", 0.85),
+    ), validate=_config_secret),
+    PatternRecognizer("bearer-token", "BEARER_TOKEN", "credential", (
+        (r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})", 0.85),
+    ), validate=_random_looking),
     PatternRecognizer("config-secret", "PASSWORD", "credential", (
         (r"(?i)(?:\b|_)(?:password|passwd|pwd|secret|secret_key|api_key|apikey|access_key|auth_token|token"
          r"|client_secret|private_key|session|session_?id)[\"']?\s*[:=]\s*[\"']?(?P<value>[^\s\"',;]{6,})", 0.8),

@@ -1,10 +1,15 @@
 """Chinese personal data: mobile numbers, 18-digit resident IDs (GB 11643 checksum), names.
 
-Presidio's English models see none of these. Names are only proposed with a cue that a
-person is meant (`姓名：`, or a common surname followed by 先生/女士/经理…), never from characters alone.
+Presidio's English models see none of these. A name is proposed with a cue that a person is meant
+(`姓名：`, a surname followed by 先生/女士/经理…), or as a common surname and one or two characters
+standing alone (between punctuation, quotes, spaces or a few function characters such as 是/的) that
+jieba's dictionary does not know as an ordinary word (`顾客`, `周六`, `高血压` are words, `王美玲` is not).
+Traditional forms of the surnames count too (陳雅琴).
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer, digits
 
@@ -12,7 +17,47 @@ _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_CHECK = "10X98765432"
 _SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
              "姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
-_HONORIFICS = "先生|女士|小姐|老师|医生|经理|总监|主任|教授|同学|律师"
+_HONORIFICS = "先生|女士|小姐|老师|医生|经理|总监|主任|教授|同学|律师|药师|博士|师傅|护士"
+_HAN = "\u4e00-\u9fff"
+
+
+def _with_traditional(chars: str) -> str:
+    from opencc import OpenCC
+
+    return "".join(dict.fromkeys(chars + OpenCC("s2t").convert(chars)))
+
+
+_ALL_SURNAMES = _with_traditional(_SURNAMES)
+#: A bare name: not inside a run of Han characters, except after or before a few function characters.
+_BARE_NAME = (rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的]))(?P<value>[{_ALL_SURNAMES}][{_HAN}]{{1,2}})"
+              rf"(?=[^{_HAN}]|$|的|是|为|在|曾|于|和|与|说|您|{_HONORIFICS})")
+
+
+#: After a word for a person's role, a surname and two characters are a name even inside running text.
+_ROLE = ("患者", "客户", "学生", "新生", "员工", "家长", "租客", "申请人", "参保人", "联系人", "收件人", "关于", "班")
+_ROLE_NAME = "(?:" + "|".join(f"(?<={r})" for r in _ROLE) + rf")(?P<value>[{_ALL_SURNAMES}][{_HAN}]{{2}})"
+
+
+@cache
+def _jieba():
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(60)
+    jieba.initialize()
+    return jieba.dt.FREQ, jieba.posseg.dt.word_tag_tab
+
+
+def _not_a_word(value: str) -> bool:
+    """A bare candidate is a name unless it (or its head or tail) is a common dictionary word, or
+    its given part is a title (`刘老师` is a surname fragment, found by the honorific pattern)."""
+    freq, tags = _jieba()
+    if any(value[1:].startswith(h) for h in _HONORIFICS.split("|")):
+        return False
+    if freq.get(value, 0) >= 50:
+        return False
+    return not any(freq.get(part, 0) >= 100 and not tags.get(part, "").startswith("nr")
+                   for part in (value[:2], value[1:]) if len(part) >= 2)
 
 
 def resident_id_ok(value: str) -> bool:
@@ -38,6 +83,8 @@ RECOGNIZERS = [
     ), validate=resident_id_ok),
     PatternRecognizer("zh-person-name", "PERSON", "person_name", (
         (r"(?:姓名|联系人|收件人|患者|客户|员工)\s*[:：]\s*(?P<value>[\u4e00-\u9fff]{2,4})(?![\u4e00-\u9fff])", 0.7),
-        (rf"(?P<value>[{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?:{_HONORIFICS})", 0.5),
-    )),
+        (rf"(?P<value>[{_ALL_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?:{_HONORIFICS})", 0.5),
+    ), validate=_not_a_word),
+    PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45), (_ROLE_NAME, 0.45)),
+                      validate=_not_a_word),
 ]

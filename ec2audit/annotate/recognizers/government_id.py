@@ -1,0 +1,22 @@
+"""Government IDs by shape and context where Presidio's checks are too strict for pre-labels:
+US SSN-shaped numbers (Presidio drops never-issued areas such as 666), UK National Insurance numbers,
+and passport numbers next to the word passport.
+"""
+
+from __future__ import annotations
+
+from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+RECOGNIZERS = [
+    PatternRecognizer("ssn-shape", "US_SSN", "government_id", (
+        (r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])", 0.55),
+    )),
+    PatternRecognizer("uk-nino", "UK_NINO", "government_id", (
+        (r"(?<![\w])[A-Z]{2}(?: \d{2} \d{2} \d{2} |\d{6})[A-D](?![\w])", 0.65),
+    )),
+    PatternRecognizer("passport", "PASSPORT", "government_id", (
+        (r"(?i:passport)(?:\s*(?:no\.?|number|#|nr\.?))?\s*[:：#]?\s*(?P<value>(?=[A-Z0-9]*\d)[A-Z0-9]{6,9})(?![\w])",
+         0.7),
+        (r"护照(?:号码?)?\s*[:：]?\s*(?P<value>(?=[A-Z0-9]*\d)[A-Z0-9]{6,9})(?![\w])", 0.7),
+    )),
+]

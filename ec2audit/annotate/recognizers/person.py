@@ -1,0 +1,45 @@
+"""English person names from the US Census name lists (PyPI `names`): spaCy's small model misses
+most names in logs, tables and e-mail headers (`From: Emily Rutherford <…>`, `HF-1041,Emily Rutherford`).
+
+A name is a census first name, an optional initial, optional particles (`van der`, `de la`) and a
+capitalised last word that is a census surname (or follows a particle): `Sophie van der Meulen`,
+`Marcus Delaney`. `May Report` is not one: `Report` is no surname.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+_PARTICLES = "van|der|den|de|la|le|von|di|du|da|del|dos|ter|al|bin|ben|mac"
+
+
+@cache
+def _census() -> tuple[frozenset[str], frozenset[str]]:
+    """(first names, surnames), upper-case, from the lists the `names` package ships."""
+    import names
+
+    folder = Path(names.__file__).parent
+
+    def read(*files: str) -> frozenset[str]:
+        return frozenset(line.split(maxsplit=1)[0] for f in files
+                         for line in (folder / f).read_text().splitlines() if line.strip())
+
+    return read("dist.female.first", "dist.male.first"), read("dist.all.last")
+
+
+def _census_name(value: str) -> bool:
+    words = value.split()
+    first, last = _census()
+    particle = any(w in _PARTICLES.split("|") for w in words[1:-1])
+    return words[0].upper() in first and (particle or words[-1].upper() in last)
+
+
+RECOGNIZERS = [
+    PatternRecognizer("person-census", "PERSON", "person_name", (
+        (rf"(?<![\w.@-])[A-Z][a-z]+(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* [A-Z][a-z]+(?:[-'][A-Z][a-z]+)?(?![\w@])",
+         0.6),
+    ), validate=_census_name),
+]
