@@ -24,7 +24,7 @@ from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
-from ec2audit.logs import check_format, find_logs, read_files, sniff_logs
+from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
@@ -47,7 +47,7 @@ class LogAudit:
     result: AuditResult
     calls: list[dict] = field(default_factory=list)
     carriers: list[dict] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)
+    files: list[dict] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
 
     def calls_frame(self) -> pl.DataFrame:
@@ -127,6 +127,12 @@ class LogAudit:
                  "new_units": first.get(c["call"], [])} for c in self.calls if c["side"] == CLOUD]
 
 
+def _file_rows(log: LogFile) -> list[dict]:
+    """The files table's rows for one log: the file, and any file read as part of it."""
+    return [{"file": str(log.path), "format": log.format, "encoding": log.encoding, "read_with": None}] + [
+        {"file": str(p), "format": log.format, "encoding": None, "read_with": str(log.path)} for p in companions(log)]
+
+
 def _call_row(index: int, payload: Payload, side: str) -> dict:
     meta = payload.meta
     usage = meta.get("usage") or {}
@@ -184,7 +190,8 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
         raise InputError("give either units or discover=True", field="units")
     check_format(fmt)
     classifier = classifier or Classifier()
-    found = find_logs(paths)
+    walk_errors: list[InputError] = []
+    found = find_logs(paths, walk_errors.append)
     if discover:
         # bad files and lines are reported by the audit pass below
         units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None), use_presidio)
@@ -193,17 +200,18 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     else:
         log = _audit_files(found, fmt, units, cascade or Cascade(units), classifier, discover, on_payload)
     log.mode = "discover" if discover else "units"
+    log.errors[:0] = walk_errors
     return log
 
 
-def _audit_files(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit], cascade: Cascade,
+def _audit_files(found: list[Path], fmt: str | None, units: list[Unit], cascade: Cascade,
                  classifier: Classifier, discover: bool, on_payload: Callable[[Payload], None] | None) -> LogAudit:
     sessions_with_units = {u.task_id for u in units}
     log = LogAudit("", AuditResult(units))
 
     def cloud_payloads() -> Iterator[Payload]:
         files = sniff_logs(found, fmt, log.errors.append)
-        for payload in read_files(files, log.errors.append, on_file=lambda p, f: log.files.__setitem__(str(p), f)):
+        for payload in read_files(files, log.errors.append, on_file=lambda f: log.files.extend(_file_rows(f))):
             side = classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             log.calls.append(_call_row(len(log.calls), payload, side))
             if discover:
@@ -239,14 +247,14 @@ def _start_worker(fmt: str | None, units: list[Unit], classifier: Classifier, di
     _WORKER.update(fmt=fmt, units=units, cascade=cascade or Cascade(units), classifier=classifier, discover=discover)
 
 
-def _work(found: list[tuple[Path, bool]]) -> LogAudit:
+def _work(found: list[Path]) -> LogAudit:
     w = _WORKER
     part = _audit_files(found, w["fmt"], w["units"], w["cascade"], w["classifier"], w["discover"], None)
     part.result.units = []  # the parent has them: not sent back with every batch
     return part
 
 
-def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit], cascade: Cascade | None,
+def _parallel(found: list[Path], fmt: str | None, units: list[Unit], cascade: Cascade | None,
               classifier: Classifier, discover: bool, jobs: int) -> LogAudit:
     """Contiguous batches of about equal size (16 per worker, so none waits long on another's last
     batch), each sniffed, read and scanned in a worker, merged in file order.
@@ -259,9 +267,9 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
 
     forked = sys.platform == "linux"
     context = multiprocessing.get_context("fork" if forked else "spawn")
-    sizes = [p.stat().st_size for p, _ in found]
+    sizes = [p.stat().st_size for p in found]
     target = sum(sizes) / (jobs * 16) or 1
-    batches: list[list[tuple[Path, bool]]] = [[]]
+    batches: list[list[Path]] = [[]]
     filled = 0.0
     for item, size in zip(found, sizes, strict=True):
         if filled >= target:
@@ -288,7 +296,7 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
                 best[unit_id] = max(best.get(unit_id, 0.0), grade)
         for group, tasks in part.result.tasks.items():
             result.tasks.setdefault(group, set()).update(tasks)
-        merged.files.update(part.files)
+        merged.files += part.files
         merged.errors += part.errors
     return merged
 

@@ -26,10 +26,17 @@ def log_summary(log: LogAudit) -> dict:
             "characters": log.result.chars, "units": len(log.result.units), "findings": len(log.result.finding_rows),
             "exposure": [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None],
             "by_dimension": [r for r in exposure if r["dimension"] is not None],
-            "files": [{"file": f, "format": fmt} for f, fmt in log.files.items()],
+            "files": log.files, "skipped_files": skipped_files(log),
             "calls": len(log.calls), "cloud_calls": cloud, "edge_calls": len(log.calls) - cloud,
             "sessions": log.sessions(), "leaked": leaked, "providers": log.providers(),
             "timeline": log.timeline(), "skipped": [str(e) for e in log.errors]}
+
+
+def skipped_files(log: LogAudit) -> list[dict]:
+    """Files not read at all, each with why (a line-level problem in a read file is not one)."""
+    read = {f["file"] for f in log.files}
+    return [{"file": e.file, "reason": e.reason} for e in log.errors
+            if e.file and e.line is None and e.file not in read]
 
 
 def _short(unit_id: str) -> str:
@@ -45,9 +52,14 @@ def _table(title: str, columns: list[str]) -> Table:
 
 
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
-    console.print(f"[bold]mode[/] {summary['mode_description']}; {len(summary['files'])} file(s), "
+    skipped = summary["skipped_files"]
+    converted = [f for f in summary["files"] if f["encoding"]]
+    console.print(f"[bold]mode[/] {summary['mode_description']}; {len(summary['files'])} file(s) read"
+                  f"{f', [bold red]{len(skipped)} skipped[/] (listed above)' if skipped else ''}, "
                   f"{summary['calls']} model calls ({summary['cloud_calls']} cloud, {summary['edge_calls']} edge), "
                   f"{summary['units']} units", highlight=False)
+    for f in converted:
+        console.print(f"read {f['file']} as {f['encoding']} text (converted to UTF-8)", highlight=False)
     sessions = _table("Exposure per session (cloud calls only), most exposed first",
                       ["session", "calls", "cloud", "units", "leaked ≥0.7", "exposure", "privacy"])
     ranked = sorted(summary["sessions"], key=lambda s: -(s["exposure"] or 0.0))
@@ -75,8 +87,12 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
             timeline.add_row(t["session"], str(t["step"]), t["timestamp"] or "", t["model"] or "",
                              ", ".join(_short(u) for u in t["new_units"]))
         console.print(timeline)
+    elif summary["payloads"]:
+        console.print(f"no sensitive unit reached a cloud call ({summary['payloads']} cloud calls audited)")
+    elif summary["calls"]:
+        console.print("no cloud call in what was read: nothing to audit")
     else:
-        console.print("no sensitive unit reached a cloud call")
+        console.print("[bold red]nothing was read[/]: no model call found in the given paths")
     providers = _table("Calls per provider", ["side", "provider", "model", "calls", "input tok", "cached tok",
                                               "output tok", "USD"])
     for p in summary["providers"]:
