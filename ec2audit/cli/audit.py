@@ -13,7 +13,7 @@ from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
 from ec2audit.logs import FORMATS
-from ec2audit.logs.audit import audit_logs
+from ec2audit.logs.audit import audit_logs, read_task_map
 from ec2audit.logs.classify import Classifier
 from ec2audit.logs.report import log_summary, print_log_audit
 from ec2audit.units import read_units
@@ -31,13 +31,17 @@ from ec2audit.units import read_units
               help="Calls matching this provider/model, model, provider or base-URL glob are cloud (repeatable).")
 @click.option("--edge", multiple=True, metavar="GLOB",
               help="Calls matching this glob are edge, e.g. 'ollama/*', 'http://10.0.0.5*' (repeatable).")
+@click.option("--task-map", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Which task each session ran (JSON object or CSV 'session,task_id'); unmapped sessions are "
+                   "scored against the units found in their own calls.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for many files.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write findings with their call and carrier here (.parquet, or .jsonl); created 0600.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no_presidio: bool, fmt: str | None,
-            cloud: tuple[str, ...], edge: tuple[str, ...], jobs: int, out: Path | None, as_json: bool) -> None:
+            cloud: tuple[str, ...], edge: tuple[str, ...], task_map: Path | None, jobs: int, out: Path | None,
+            as_json: bool) -> None:
     """Audit request logs or agent logs (files or directories; format detected per file).
 
     Formats: OpenClaw transcripts (JSONL and SQLite) and trajectory traces, OpenAI / Anthropic
@@ -59,7 +63,8 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
                 status.update(f"auditing: {audited} cloud calls scanned, at {payload.meta.get('session')}")
 
         log = audit_logs(list(paths), units, discover=discover, fmt=fmt, classifier=Classifier(cloud, edge),
-                         use_presidio=not no_presidio, on_payload=progress, jobs=jobs)
+                         use_presidio=not no_presidio, on_payload=progress, jobs=jobs,
+                         task_map=read_task_map(task_map) if task_map else None)
     for error in log.errors:
         console.print(f"[yellow]skipped[/] {error}", highlight=False, soft_wrap=True)
     if out:

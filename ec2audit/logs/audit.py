@@ -30,6 +30,7 @@ from ec2audit.payloads import Payload
 from ec2audit.units import Unit
 
 LOCAL_ORIGINS = ("user", "tool_result")
+FOUND = "units found in its own calls"
 MESSAGE_INDEX = COLUMN["message_index"]
 CALL_SCHEMA = {
     "call": pl.Int64, "payload_id": pl.String, "session": pl.String, "step": pl.Int64, "timestamp": pl.String,
@@ -49,6 +50,9 @@ class LogAudit:
     carriers: list[dict] = field(default_factory=list)
     files: list[dict] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
+    #: Sessions matched to no task (by `task_map`, their calls' task ids or their name): each is
+    #: scored against the units found in its own calls, cloud or edge — these unit ids.
+    found_in_calls: dict[str, set[str]] = field(default_factory=dict)
 
     def calls_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.calls, schema=CALL_SCHEMA)
@@ -71,10 +75,17 @@ class LogAudit:
                 .sort("call", "segment", "start").unique(["group", "unit_id"], keep="first", maintain_order=True))
         return rows.to_dicts()
 
+    def scored_against(self, session: str) -> str:
+        """What a session's exposure is over, in words."""
+        if session in self.found_in_calls:
+            return FOUND
+        tasks = sorted(self.result.tasks.get(session, ()))
+        return f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks"
+
     def exposure(self) -> list[dict]:
         """Exposure per session and per (session, dimension), each over the units of the session's
-        tasks — summed per task rather than through a session × unit table, which a large log
-        audited with a large units file would make huge."""
+        tasks (or those found in its calls) — summed per task rather than through a session × unit
+        table, which a large log audited with a large units file would make huge."""
         totals: dict[tuple[str, str | None], list[float]] = defaultdict(lambda: [0, 0.0])
         for u in self.result.units:
             for key in ((u.task_id, None), (u.task_id, u.dimension)):
@@ -85,9 +96,14 @@ class LogAudit:
         rows = []
         for group, tasks in self.result.tasks.items():
             grades = self.result.grades.get(group, {})
+            scope = [units[i] for i in self.found_in_calls.get(group, ())]
             for dimension in (None, *dimensions):
-                count = sum(totals[(t, dimension)][0] for t in tasks)
-                weight = sum(totals[(t, dimension)][1] for t in tasks)
+                if group in self.found_in_calls:
+                    count = sum(1 for u in scope if dimension in (None, u.dimension))
+                    weight = sum(u.weight for u in scope if dimension in (None, u.dimension))
+                else:
+                    count = sum(totals[(t, dimension)][0] for t in tasks)
+                    weight = sum(totals[(t, dimension)][1] for t in tasks)
                 if not count:
                     continue
                 hit = [(g, units[uid]) for uid, g in grades.items() if dimension in (None, units[uid].dimension)]
@@ -106,7 +122,8 @@ class LogAudit:
             row["cloud_calls"] += c["side"] == CLOUD
         for session, row in rows.items():
             found = exposure.get(session, {})
-            row.update(units=found.get("units", 0), leaked=found.get("leaked", 0), exposure=found.get("exposure"))
+            row.update(units=found.get("units", 0), leaked=found.get("leaked", 0), exposure=found.get("exposure"),
+                       scored_against=self.scored_against(session))
         return list(rows.values())
 
     def providers(self) -> list[dict]:
@@ -179,45 +196,94 @@ def _placeholder(value: str) -> bool:
     return any(s == 0 and e == len(view.text) for s, e in placeholder_spans(view))
 
 
+def read_task_map(path: Path) -> dict[str, str]:
+    """Session → task id, from a JSON object or a CSV file with columns `session,task_id`."""
+    import csv
+    import json
+
+    text = path.read_text(encoding="utf-8-sig")
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=exc.lineno) from None
+        bad = next((k for k, v in data.items() if not isinstance(v, str) or not v), None)
+        if bad is not None:
+            raise InputError("task id must be a non-empty string", file=str(path), field=bad)
+        return data
+    rows = csv.reader(text.splitlines())
+    header = [h.strip() for h in next(rows, [])]
+    if header[:2] != ["session", "task_id"]:
+        raise InputError("expected a JSON object or CSV columns 'session,task_id'", file=str(path), line=1)
+    mapping = {}
+    for number, row in enumerate(rows, start=2):
+        if len(row) < 2 or not row[0].strip() or not row[1].strip():
+            raise InputError("expected 'session,task_id'", file=str(path), line=number)
+        mapping[row[0].strip()] = row[1].strip()
+    return mapping
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """How files are read and calls scoped: what `_audit_files` and its workers share."""
+
+    fmt: str | None
+    classifier: Classifier
+    discover: bool
+    task_map: dict[str, str]
+
+
 def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, discover: bool = False,
                fmt: str | None = None, classifier: Classifier | None = None, use_presidio: bool = True,
                on_payload: Callable[[Payload], None] | None = None, cascade: Cascade | None = None,
-               jobs: int = 1) -> LogAudit:
+               jobs: int = 1, task_map: dict[str, str] | None = None) -> LogAudit:
     """Audit the logs under `paths` against `units` (with their `cascade` if built), or against units
-    discovered in them. With `jobs` > 1, files are audited in that many worker processes (`on_payload`
-    is then not called); a session must not span two files then."""
+    discovered in them. A session is scored against the units of its task: from `task_map` (session →
+    task id), its calls' task ids or its own name; a session matched to no task is scored against the
+    units found in its own calls. With `jobs` > 1, files are audited in that many worker processes
+    (`on_payload` is then not called); a session must not span two files then."""
     if (units is None) == (not discover):
         raise InputError("give either units or discover=True", field="units")
     check_format(fmt)
-    classifier = classifier or Classifier()
+    reading = _Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
     found = find_logs(paths, walk_errors.append)
     if discover:
         # bad files and lines are reported by the audit pass below
         units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None), use_presidio)
     if jobs > 1 and len(found) > 1:
-        log = _parallel(found, fmt, units, cascade, classifier, discover, jobs)
+        log = _parallel(found, reading, units, cascade, jobs)
     else:
-        log = _audit_files(found, fmt, units, cascade or Cascade(units), classifier, discover, on_payload)
+        log = _audit_files(found, reading, units, cascade or Cascade(units), on_payload)
     log.mode = "discover" if discover else "units"
     log.errors[:0] = walk_errors
     return log
 
 
-def _audit_files(found: list[Path], fmt: str | None, units: list[Unit], cascade: Cascade,
-                 classifier: Classifier, discover: bool, on_payload: Callable[[Payload], None] | None) -> LogAudit:
-    sessions_with_units = {u.task_id for u in units}
+def _audit_files(found: list[Path], reading: _Reading, units: list[Unit], cascade: Cascade,
+                 on_payload: Callable[[Payload], None] | None) -> LogAudit:
+    tasks = {u.task_id for u in units}
     log = LogAudit("", AuditResult(units))
+    edge_sent: dict[str, set[str]] = defaultdict(set)
 
     def cloud_payloads() -> Iterator[Payload]:
-        files = sniff_logs(found, fmt, log.errors.append)
+        files = sniff_logs(found, reading.fmt, log.errors.append)
         for payload in read_files(files, log.errors.append, on_file=lambda f: log.files.extend(_file_rows(f))):
-            side = classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
+            side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             log.calls.append(_call_row(len(log.calls), payload, side))
-            if discover:
-                payload.task_id = payload.episode
-                if payload.episode not in sessions_with_units:
+            session = payload.episode
+            if reading.discover:
+                payload.task_id = session
+                if session not in tasks:
                     continue
+            elif session in reading.task_map:
+                payload.task_id = reading.task_map[session]
+            elif payload.task_id not in tasks and session in tasks:
+                payload.task_id = session
+            if payload.task_id not in tasks:
+                found_units = log.found_in_calls.setdefault(session, set())
+                if side != CLOUD:
+                    found_units |= _units_in(payload, cascade, edge_sent[session])
             if side == CLOUD:
                 yield payload
 
@@ -236,26 +302,33 @@ def _audit_files(found: list[Path], fmt: str | None, units: list[Unit], cascade:
             on_payload(payload)
 
     audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
+    for session, found_units in log.found_in_calls.items():
+        found_units |= set(log.result.grades.get(session, ()))
     return log
+
+
+def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
+    """Units found in a call not audited as cloud (its texts not seen before in the session)."""
+    kept = [seg for seg in payload.segments if seg.text not in sent and not sent.add(seg.text)]
+    return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
 
 
 _WORKER: dict = {}
 
 
-def _start_worker(fmt: str | None, units: list[Unit], classifier: Classifier, discover: bool,
-                  cascade: Cascade | None) -> None:
-    _WORKER.update(fmt=fmt, units=units, cascade=cascade or Cascade(units), classifier=classifier, discover=discover)
+def _start_worker(reading: _Reading, units: list[Unit], cascade: Cascade | None) -> None:
+    _WORKER.update(reading=reading, units=units, cascade=cascade or Cascade(units))
 
 
 def _work(found: list[Path]) -> LogAudit:
     w = _WORKER
-    part = _audit_files(found, w["fmt"], w["units"], w["cascade"], w["classifier"], w["discover"], None)
+    part = _audit_files(found, w["reading"], w["units"], w["cascade"], None)
     part.result.units = []  # the parent has them: not sent back with every batch
     return part
 
 
-def _parallel(found: list[Path], fmt: str | None, units: list[Unit], cascade: Cascade | None,
-              classifier: Classifier, discover: bool, jobs: int) -> LogAudit:
+def _parallel(found: list[Path], reading: _Reading, units: list[Unit], cascade: Cascade | None,
+              jobs: int) -> LogAudit:
     """Contiguous batches of about equal size (16 per worker, so none waits long on another's last
     batch), each sniffed, read and scanned in a worker, merged in file order.
 
@@ -278,8 +351,7 @@ def _parallel(found: list[Path], fmt: str | None, units: list[Unit], cascade: Ca
         batches[-1].append(item)
         filled += size
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(fmt, units, classifier, discover,
-                                       (cascade or Cascade(units)) if forked else None)) as pool:
+                             initargs=(reading, units, (cascade or Cascade(units)) if forked else None)) as pool:
         parts = list(pool.map(_work, batches))
     merged = LogAudit("", AuditResult(units))
     result = merged.result
@@ -298,6 +370,8 @@ def _parallel(found: list[Path], fmt: str | None, units: list[Unit], cascade: Ca
             result.tasks.setdefault(group, set()).update(tasks)
         merged.files += part.files
         merged.errors += part.errors
+        for session, found_units in part.found_in_calls.items():
+            merged.found_in_calls.setdefault(session, set()).update(found_units)
     return merged
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from ec2audit.logs.audit import LogAudit
+from ec2audit.logs.audit import FOUND, LogAudit
 from ec2audit.report.summary import mask
 
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
@@ -60,14 +60,18 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
                   f"{summary['units']} units", highlight=False)
     for f in converted:
         console.print(f"read {f['file']} as {f['encoding']} text (converted to UTF-8)", highlight=False)
+    found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
+    if found:
+        console.print(f"{len(found)} session(s) matched no task of the units file: each is scored against the "
+                      "units found in its own calls (give --task-map to say which task each ran)", highlight=False)
     sessions = _table("Exposure per session (cloud calls only), most exposed first",
-                      ["session", "calls", "cloud", "units", "leaked ≥0.7", "exposure", "privacy"])
+                      ["session", "calls", "cloud", "units", "leaked ≥0.7", "exposure", "privacy", "scored against"])
     ranked = sorted(summary["sessions"], key=lambda s: -(s["exposure"] or 0.0))
     for s in ranked[:limit]:
         exposure = s["exposure"]
         sessions.add_row(s["session"], str(s["calls"]), str(s["cloud_calls"]), str(s["units"]), str(s["leaked"]),
                          "-" if exposure is None else f"{exposure:.3f}",
-                         "-" if exposure is None else f"{1 - exposure:.3f}")
+                         "-" if exposure is None else f"{1 - exposure:.3f}", s["scored_against"])
     console.print(sessions)
     if len(ranked) > limit:
         console.print(f"… {len(ranked) - limit} more sessions, less exposed (see --json)")
