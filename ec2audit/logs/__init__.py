@@ -22,10 +22,12 @@ from ec2audit.logs import (
     claude_code,
     har,
     intercept_store,
+    json_messages,
     openai_log,
     openclaw_jsonl,
     openclaw_sqlite,
     openclaw_trajectory,
+    otel_genai,
 )
 from ec2audit.logs.base import Adapter, OnError
 from ec2audit.logs.encoding import BINARY, decoded_head, text_encoding, utf8_copy
@@ -33,7 +35,8 @@ from ec2audit.payloads import Payload
 
 #: Sniffing order matters: specific formats first, the generic request log last.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
-    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, openai_log)}
+    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, otel_genai, json_messages,
+    openai_log)}
 
 #: Formats read as bytes: their files are never converted from a text encoding.
 BINARY_FORMATS = frozenset({openclaw_sqlite.name, intercept_store.name})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -78,6 +79,36 @@ def first_record(head: bytes) -> dict | None:
                 continue
             return record if isinstance(record, dict) else None
     return None
+
+
+@lru_cache(maxsize=2)
+def outline(head: bytes) -> frozenset[str]:
+    """The key paths (`samples.item.events`, ijson's prefixes) in the head of a JSON document or of
+    JSON Lines, as far as the head goes: what sniffers of whole-document formats look for, since
+    a document's keys can come in any order and its head is cut anywhere."""
+    import ijson
+
+    paths: set[str] = set()
+    try:
+        for prefix, event, value in ijson.parse(head, multiple_values=True):
+            if event == "map_key":
+                paths.add(f"{prefix}.{value}" if prefix else value)
+                if len(paths) > 4096:
+                    break
+    except (ijson.JSONError, UnicodeDecodeError):
+        pass
+    return frozenset(paths)
+
+
+def load_json(path: Path, on_error: OnError):
+    """A whole JSON document; None (reported) when it is not valid JSON."""
+    try:
+        with path.open("rb") as handle:
+            return json.load(handle)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        on_error(InputError(f"not valid JSON, truncated? ({exc})", file=str(path),
+                            line=getattr(exc, "lineno", None)))
+        return None
 
 
 def normalize_usage(usage) -> dict | None:

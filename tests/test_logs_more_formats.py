@@ -1,0 +1,88 @@
+"""The formats of issue 18, each on a fixture written from its public spec or source: detection,
+edge/cloud sides, and the first cloud call that sent each unit with the message that carried it."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.logs import detect_format, read_logs
+
+DATA = Path(__file__).parent / "data" / "logs"
+UNITS = DATA / "units.jsonl"
+
+
+def _audit(*paths, code=0):
+    result = CliRunner().invoke(main, ["audit", *map(str, paths), "--units", str(UNITS), "--json"])
+    assert result.exit_code == code, result.output
+    return json.loads(result.output[result.output.index("{\n"):])
+
+
+def _leaks(summary):
+    """(session, field) → leaked row."""
+    return {(r["session"], r["unit_id"].rsplit("/", 1)[1]): r for r in summary["leaked"]}
+
+
+@pytest.mark.parametrize(("path", "fmt"), [
+    ("otel/otlp-genai-current.json", "otel-genai"),
+    ("otel/traces-old-conventions.jsonl", "otel-genai"),
+    ("otel/openinference-console.txt", "otel-genai"),
+    ("json/agentdojo-workspace-user_task_3.json", "json-messages"),
+    ("json/invariant-traces.jsonl", "json-messages"),
+    ("json/request-body.json", "json-messages"),
+    ("json/messages.json", "json-messages"),
+])
+def test_formats_are_detected(path, fmt):
+    assert detect_format(DATA / path) == fmt
+
+
+def test_otel_current_conventions_attributes_and_event_with_edge_and_tool_spans():
+    summary = _audit(DATA / "otel" / "otlp-genai-current.json")
+    # invoke_agent and execute_tool spans are no model calls; the ollama span on localhost is edge
+    assert (summary["calls"], summary["cloud_calls"]) == (3, 2)
+    leaks = _leaks(summary)
+    session = "conv_5j66UpCpwteGg4YSxUnt7lPY"
+    assert set(leaks) == {(session, "name"), (session, "phone")}  # the card only went to ollama
+    phone = leaks[(session, "phone")]
+    assert (phone["first_call"], phone["origin"], phone["tool"]) == ("eee19b7ec3c1b175", "tool_result",
+                                                                     "lookup_contact")
+    gpt = next(p for p in summary["providers"] if p["model"] == "gpt-5.4")
+    assert (gpt["calls"], gpt["input_tokens"], gpt["output_tokens"]) == (2, 3000, 90)  # the call without content counts
+
+
+def test_otel_older_conventions_flattened_prompt_and_message_events():
+    leaks = _leaks(_audit(DATA / "otel" / "traces-old-conventions.jsonl"))
+    assert {f for _, f in leaks} == {"name", "diagnosis", "card"}
+    assert leaks[("intake-7", "diagnosis")]["provider"] == "Anthropic"
+    assert (leaks[("intake-7", "card")]["first_call"], leaks[("intake-7", "card")]["step"]) == ("b7ad6b7169203332", 2)
+
+
+def test_openinference_console_spans():
+    summary = _audit(DATA / "otel" / "openinference-console.txt")
+    assert summary["calls"] == 1  # the retriever span is no model call
+    ((session, field),) = _leaks(summary)
+    assert (session, field) == ("billing-ops", "stripe_key")
+
+
+def test_agentdojo_invariant_and_plain_json():
+    summary = _audit(DATA / "json")
+    leaks = _leaks(summary)
+    dojo = leaks[("workspace/user_task_3", "phone")]
+    assert (dojo["step"], dojo["tool"], dojo["model"]) == (2, "search_calendar_events", "gpt-4o-2024-05-13")
+    assert leaks[("invariant-traces#1", "diagnosis")]["file"] == "intake.md"
+    card = leaks[("trace-billing-2", "card")]  # a wrapped record: its metadata names the model
+    assert (card["provider"], card["model"], card["tool"]) == ("anthropic", "claude-3-5-sonnet", "get_card")
+    assert leaks[("messages", "stripe_key")]["origin"] == "user"  # a list of messages is one request
+    assert leaks[("request-body", "phone")]["model"] == "claude-sonnet-4-5"
+    calls = [c for c in read_logs([DATA / "json" / "agentdojo-workspace-user_task_3.json"])]
+    assert len(calls) == 2  # one per assistant message
+
+
+def test_unknown_json_is_named_with_the_formats_format_accepts(tmp_path):
+    (tmp_path / "settings.json").write_text(json.dumps({"theme": "dark", "fontSize": 13}, indent=2))
+    summary = _audit(tmp_path, code=1)
+    (skipped,) = summary["skipped_files"]
+    assert skipped["file"].endswith("settings.json")
+    assert "otel-genai" in skipped["reason"] and "json-messages" in skipped["reason"]
