@@ -86,3 +86,35 @@ def test_unknown_json_is_named_with_the_formats_format_accepts(tmp_path):
     (skipped,) = summary["skipped_files"]
     assert skipped["file"].endswith("settings.json")
     assert "otel-genai" in skipped["reason"] and "json-messages" in skipped["reason"]
+
+
+@pytest.mark.parametrize(("path", "fmt"), [
+    ("litellm/standard_logging_payloads.jsonl", "litellm"),
+    ("litellm/spend_logs.csv", "litellm"),
+    ("langfuse/traces-export.json", "langfuse"),
+    ("langfuse/observations.csv", "langfuse"),
+])
+def test_gateway_and_tracing_exports_are_detected(path, fmt):
+    assert detect_format(DATA / path) == fmt
+
+
+def test_litellm_payloads_and_spend_logs():
+    summary = _audit(DATA / "litellm")
+    assert (summary["calls"], summary["cloud_calls"]) == (5, 4)  # ollama on localhost is edge
+    leaks = _leaks(summary)
+    assert set(leaks) == {("crm-7", "name"), ("crm-7", "phone"), ("crm-7", "diagnosis"), ("ops-run-3", "stripe_key")}
+    assert leaks[("crm-7", "diagnosis")]["provider"] == "anthropic"
+    key = leaks[("ops-run-3", "stripe_key")]  # spend logs keep the body in proxy_server_request
+    assert (key["first_call"], key["model"]) == ("chatcmpl-a81", "gpt-4o-mini")
+    mini = next(p for p in summary["providers"] if p["model"] == "gpt-4o-mini")
+    assert mini["calls"] == 2 and mini["cost_usd"] == pytest.approx(0.000612)  # the failed call had no text
+
+
+def test_langfuse_generations_only_grouped_by_session():
+    summary = _audit(DATA / "langfuse")
+    assert summary["calls"] == 2  # spans (the retriever, the card lookup tool) are no model calls
+    leaks = _leaks(summary)
+    assert set(leaks) == {("chat-session-41", "name"), ("chat-session-41", "phone"), ("tr-02", "diagnosis")}
+    assert leaks[("tr-02", "diagnosis")]["first_call"] == "obs-9"
+    gpt = next(p for p in summary["providers"] if p["model"] == "gpt-4o")
+    assert (gpt["input_tokens"], gpt["output_tokens"], gpt["cost_usd"]) == (180, 22, pytest.approx(0.00067))

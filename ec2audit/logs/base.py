@@ -100,6 +100,68 @@ def outline(head: bytes) -> frozenset[str]:
     return frozenset(paths)
 
 
+def json_values(path: Path) -> Iterator[object]:
+    """The items of a top-level array (streamed: one item in memory at a time), or else each
+    top-level value (JSON Lines of objects or of arrays, concatenated objects, one object). A
+    syntax error is raised as `ijson.JSONError` once the values before it are out."""
+    import ijson
+
+    with path.open("rb") as handle:
+        first_line = handle.readline(1 << 20).strip().removeprefix(b"\xef\xbb\xbf")
+        handle.seek(0)
+        try:
+            lines_of_values = first_line.startswith(b"[") and isinstance(json.loads(first_line), list)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            lines_of_values = False
+        array = first_line.startswith(b"[") and not lines_of_values
+        yield from ijson.items(handle, "item" if array else "", multiple_values=True, use_float=True)
+
+
+def read_records(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
+    """(number, record) of an export: a CSV table (JSON-valued cells stay strings), a JSON array,
+    JSON Lines or one object; numbers are CSV lines or item positions. Non-objects are reported."""
+    import ijson
+
+    if path.suffix.lower() in (".csv", ".tsv"):
+        import csv
+
+        csv.field_size_limit(MAX_LINE_BYTES)
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle, delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
+            for record in reader:
+                yield reader.line_num, record
+        return
+    number = 0
+    try:
+        for number, record in enumerate(json_values(path), start=1):
+            if isinstance(record, dict):
+                yield number, record
+            else:
+                on_error(InputError("expected a JSON object", file=str(path), line=number))
+    except ijson.JSONError as exc:
+        on_error(InputError(f"not valid JSON after item {number}, rest skipped ({exc})", file=str(path)))
+
+
+def json_field(value):
+    """A field that may hold JSON as text (CSV exports, string-typed columns) as data."""
+    if isinstance(value, str) and value[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def csv_header(head: bytes) -> set[str]:
+    """Column names of a CSV head (empty when the head is not a CSV table)."""
+    import csv
+
+    line = head.split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+    if "," not in line or line.lstrip()[:1] in ("{", "["):
+        return set()
+    return {c.strip() for c in next(csv.reader([line]), [])}
+
+
 def load_json(path: Path, on_error: OnError):
     """A whole JSON document; None (reported) when it is not valid JSON."""
     try:

@@ -10,13 +10,12 @@ are streamed item by item, so a large array costs one item of memory at a time.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, outline
+from ec2audit.logs.base import OnError, json_values, outline
 from ec2audit.logs.messages import conversation_calls, provider_of
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
@@ -64,22 +63,6 @@ def _session(record: dict, path: Path, index: int) -> str:
     return str(named or (path.stem if index == 1 else f"{path.stem}#{index}"))
 
 
-def _items(path: Path) -> Iterator[object]:
-    """The items of a top-level array (streamed), or else each top-level value (JSON Lines of
-    objects or of arrays, or one object)."""
-    import ijson
-
-    with path.open("rb") as handle:
-        first_line = handle.readline(1 << 20).strip()
-        handle.seek(0)
-        try:
-            lines_of_values = first_line.startswith(b"[") and isinstance(json.loads(first_line), list)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            lines_of_values = False
-        array = first_line.startswith(b"[") and not lines_of_values
-        yield from ijson.items(handle, "item" if array else "", multiple_values=True, use_float=True)
-
-
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     import ijson
 
@@ -87,7 +70,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     messages: list = []
     index = 0
     try:
-        for index, item in enumerate(_items(path), start=1):
+        for index, item in enumerate(json_values(path), start=1):
             if _is_message(item):
                 messages.append(item)  # a top-level list of messages: one conversation
             elif isinstance(item, list):
