@@ -37,8 +37,8 @@ from ec2audit.payloads import Payload
 
 #: Sniffing order matters: specific formats first, the generic request log last.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
-    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, otel_genai, litellm, langfuse,
-    json_messages, openai_log)}
+    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, otel_genai, litellm,
+    langfuse, json_messages, openai_log)}
 
 #: Formats read as bytes: their files are never converted from a text encoding.
 BINARY_FORMATS = frozenset({openclaw_sqlite.name, intercept_store.name})
