@@ -118,3 +118,52 @@ def test_langfuse_generations_only_grouped_by_session():
     assert leaks[("tr-02", "diagnosis")]["first_call"] == "obs-9"
     gpt = next(p for p in summary["providers"] if p["model"] == "gpt-4o")
     assert (gpt["input_tokens"], gpt["output_tokens"], gpt["cost_usd"]) == (180, 22, pytest.approx(0.00067))
+
+
+@pytest.mark.parametrize(("path", "fmt"), [
+    ("inspect/2026-11-10T11-02-17+00-00_crm-lookup_RzU8Xo4pd9SWa3FqkYc2Ea.eval", "inspect-ai"),
+    ("inspect/2026-11-10T12-00-00+00-00_crm-lookup-local.json", "inspect-ai"),
+    ("tau-bench/tool-calling-gpt-4o-0.0_range_0--1_user-gpt-4o-llm_0820150325.json", "tau-bench"),
+    ("tau-bench/tau2-telecom-results.json", "tau-bench"),
+    ("swe-agent/acme__crm-1042.traj", "swe-agent"),
+    ("swe-agent/acme__crm-1043.traj.json", "mini-swe-agent"),
+])
+def test_agent_benchmark_logs_are_detected(path, fmt):
+    assert detect_format(DATA / path) == fmt
+
+
+def test_inspect_model_events_with_attachments_and_a_local_server():
+    summary = _audit(DATA / "inspect")
+    assert (summary["calls"], summary["cloud_calls"]) == (4, 2)  # the vLLM run on localhost is edge
+    leaks = _leaks(summary)
+    session = "crm_lookup/1/epoch 1"
+    assert set(leaks) == {(session, f) for f in ("name", "phone", "diagnosis")}
+    phone = leaks[(session, "phone")]  # the tool result was an attachment:// reference
+    assert (phone["first_call"], phone["step"], phone["tool"], phone["file"]) == (
+        "ev-2", 2, "read_file", "notes/client.md")
+    gpt = next(p for p in summary["providers"] if p["model"] == "gpt-4o")
+    assert (gpt["provider"], gpt["input_tokens"]) == ("openai", 310)
+
+
+def test_tau_bench_and_tau2_trajectories():
+    summary = _audit(DATA / "tau-bench")
+    leaks = _leaks(summary)
+    phone = leaks[("task 3 trial 0", "phone")]  # said by the simulated user at turn 6: sent with the 3rd call
+    assert (phone["step"], phone["origin"], phone["model"]) == (3, "user", "gpt-4o")
+    tau2 = leaks[("task 12 trial 0", "phone")]
+    assert (tau2["step"], tau2["tool"], tau2["model"]) == (2, "get_customer_by_name", "claude-3-7-sonnet-20250219")
+    assert ("task 4 trial 0", "name") not in leaks
+    claude = next(p for p in summary["providers"] if p["model"] == "claude-3-7-sonnet-20250219")
+    assert (claude["calls"], claude["input_tokens"]) == (2, 4300)
+
+
+def test_swe_agent_query_per_step_and_mini_swe_agent_messages():
+    summary = _audit(DATA / "swe-agent")
+    leaks = _leaks(summary)
+    key = leaks[("acme__crm-1042", "stripe_key")]
+    assert (key["step"], key["tool"], key["command"], key["model"]) == (
+        2, "bash", "cat /acme-crm/.env", "claude-sonnet-4-20250514")
+    mini = leaks[("acme__crm-1043", "diagnosis")]
+    assert (mini["step"], mini["provider"], mini["model"]) == (2, "anthropic", "claude-sonnet-4-5-20250929")
+    sonnet = next(p for p in summary["providers"] if p["provider"] == "anthropic")
+    assert (sonnet["input_tokens"], sonnet["output_tokens"]) == (1900, 50)

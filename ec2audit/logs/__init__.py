@@ -21,15 +21,19 @@ from ec2audit.errors import InputError
 from ec2audit.logs import (
     claude_code,
     har,
+    inspect_ai,
     intercept_store,
     json_messages,
     langfuse,
     litellm,
+    mini_swe_agent,
     openai_log,
     openclaw_jsonl,
     openclaw_sqlite,
     openclaw_trajectory,
     otel_genai,
+    swe_agent,
+    tau_bench,
 )
 from ec2audit.logs.base import Adapter, OnError
 from ec2audit.logs.encoding import BINARY, decoded_head, text_encoding, utf8_copy
@@ -37,11 +41,13 @@ from ec2audit.payloads import Payload
 
 #: Sniffing order matters: specific formats first, the generic request log last.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
-    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, otel_genai, litellm,
-    langfuse, json_messages, openai_log)}
+    openclaw_sqlite, intercept_store, inspect_ai, har, openclaw_trajectory, openclaw_jsonl, claude_code,
+    otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, json_messages, openai_log)}
 
-#: Formats read as bytes: their files are never converted from a text encoding.
-BINARY_FORMATS = frozenset({openclaw_sqlite.name, intercept_store.name})
+#: Formats kept in SQLite databases, and the signatures of binary files (never converted from a text
+#: encoding).
+DATABASE_FORMATS = frozenset({openclaw_sqlite.name, intercept_store.name})
+_BINARY_MAGIC = (openclaw_sqlite.SQLITE_MAGIC, inspect_ai.ZIP_MAGIC)
 HEAD_BYTES = 256 * 1024
 _SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 
@@ -73,7 +79,7 @@ def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
     if not head.strip():
         return InputError("empty file" if not head else "empty file (whitespace only)", file=str(path))
     found = fmt or _sniff(path, head)
-    if found in BINARY_FORMATS:
+    if found and head.startswith(_BINARY_MAGIC):
         return LogFile(path, found)
     if found is None and head.startswith(openclaw_sqlite.SQLITE_MAGIC):
         return InputError(f"SQLite database without a table of model calls ({_tables(path)})", file=str(path))
@@ -157,7 +163,7 @@ def companions(log: LogFile) -> list[Path]:
     """Files read as part of this log (an OpenClaw transcript's trajectory trace)."""
     if log.format == openclaw_jsonl.name and log.path.name.endswith(".jsonl"):
         candidates = [openclaw_jsonl.trajectory_path(log.path)]
-    elif log.format in BINARY_FORMATS:
+    elif log.format in DATABASE_FORMATS:
         candidates = [log.path.with_name(log.path.name + s) for s in _SQLITE_SIDECARS]
     else:
         return []
