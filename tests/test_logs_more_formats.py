@@ -167,3 +167,20 @@ def test_swe_agent_query_per_step_and_mini_swe_agent_messages():
     assert (mini["step"], mini["provider"], mini["model"]) == (2, "anthropic", "claude-sonnet-4-5-20250929")
     sonnet = next(p for p in summary["providers"] if p["provider"] == "anthropic")
     assert (sonnet["input_tokens"], sonnet["output_tokens"]) == (1900, 50)
+
+
+def test_openhands_event_folder_and_evaluation_output():
+    summary = _audit(DATA / "openhands")
+    events = DATA / "openhands" / "sessions" / "5f0c1a2b9d8e4c7a" / "events"
+    files = {f["file"]: f for f in summary["files"]}
+    assert files[str(events / "0.json")]["format"] == "openhands"
+    assert files[str(events / "7.json")]["read_with"] == str(events / "0.json")  # one conversation, read once
+    assert (summary["calls"], summary["cloud_calls"]) == (5, 3)  # the evaluation ran on ollama at localhost
+    leaks = _leaks(summary)
+    key = leaks[("5f0c1a2b9d8e4c7a", "stripe_key")]
+    assert (key["first_call"], key["tool"], key["file"]) == ("chatcmpl-oh-2", "str_replace_editor",
+                                                             "/workspace/acme-crm/.env")
+    phone = leaks[("5f0c1a2b9d8e4c7a", "phone")]  # sent by the final message, no tool metadata of its own
+    assert (phone["step"], phone["command"], phone["model"]) == (
+        3, "grep -rn 'on-call' /workspace/acme-crm/docs", "claude-sonnet-4-5-20250929")
+    assert not any(s == "acme__crm-2001" for s, _ in leaks)

@@ -31,6 +31,7 @@ from ec2audit.logs import (
     openclaw_jsonl,
     openclaw_sqlite,
     openclaw_trajectory,
+    openhands,
     otel_genai,
     swe_agent,
     tau_bench,
@@ -42,7 +43,7 @@ from ec2audit.payloads import Payload
 #: Sniffing order matters: specific formats first, the generic request log last.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
     openclaw_sqlite, intercept_store, inspect_ai, har, openclaw_trajectory, openclaw_jsonl, claude_code,
-    otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, json_messages, openai_log)}
+    otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, json_messages, openai_log)}
 
 #: Formats kept in SQLite databases, and the signatures of binary files (never converted from a text
 #: encoding).
@@ -150,7 +151,11 @@ def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None) -> l
 
 def _owner(path: Path) -> Path | None:
     """The log a file is read as part of: a transcript's trajectory trace, a SQLite database's
-    write-ahead log and shared-memory files; None for a file that stands alone."""
+    write-ahead log and shared-memory files, an OpenHands conversation's first event file; None for
+    a file that stands alone."""
+    first = openhands.first_event_file(path)
+    if first is not None and first != path:
+        return first
     for suffix, owner_suffix in ((".trajectory.jsonl", ".jsonl"), *((s, "") for s in _SQLITE_SIDECARS)):
         if path.name.endswith(suffix):
             owner = path.with_name(path.name[: -len(suffix)] + owner_suffix)
@@ -165,6 +170,8 @@ def companions(log: LogFile) -> list[Path]:
         candidates = [openclaw_jsonl.trajectory_path(log.path)]
     elif log.format in DATABASE_FORMATS:
         candidates = [log.path.with_name(log.path.name + s) for s in _SQLITE_SIDECARS]
+    elif log.format == openhands.name:
+        return list(openhands.event_files(log.path))
     else:
         return []
     return [p for p in candidates if p.is_file()]
