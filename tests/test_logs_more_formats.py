@@ -184,3 +184,24 @@ def test_openhands_event_folder_and_evaluation_output():
     assert (phone["step"], phone["command"], phone["model"]) == (
         3, "grep -rn 'on-call' /workspace/acme-crm/docs", "claude-sonnet-4-5-20250929")
     assert not any(s == "acme__crm-2001" for s, _ in leaks)
+
+
+def test_vcr_cassette_posts_to_model_apis_with_gzip_responses():
+    assert detect_format(DATA / "vcr" / "test_crm_notes.yaml") == "vcr-cassette"
+    summary = _audit(DATA / "vcr")
+    assert (summary["calls"], summary["cloud_calls"]) == (3, 2)  # the GET is no call; ollama on localhost is edge
+    leaks = _leaks(summary)
+    assert set(leaks) == {("test_crm_notes", f) for f in ("name", "phone", "diagnosis")}
+    assert leaks[("test_crm_notes", "diagnosis")]["provider"] == "anthropic"
+    gpt = next(p for p in summary["providers"] if p["provider"] == "openai")
+    assert (gpt["input_tokens"], gpt["output_tokens"]) == (64, 5)  # read from the gzip-compressed !!binary body
+
+
+def test_mitmproxy_flow_file_is_named_with_the_way_to_read_it(tmp_path):
+    # the head of a flow file as mitmproxy's tnetstring writer lays it out
+    (tmp_path / "flows.mitm").write_bytes(b"2391:4:type;4:http;7:version;2:19#11:client_conn;"
+                                          b"180:2:id;36:4f1e2c3d-aaaa-bbbb-cccc-123456789abc;11:server_conn;"
+                                          + b"0" * 64)
+    summary = _audit(tmp_path, code=1)
+    (skipped,) = summary["skipped_files"]
+    assert "mitmproxy flow file" in skipped["reason"] and "hardump" in skipped["reason"]

@@ -35,6 +35,7 @@ from ec2audit.logs import (
     otel_genai,
     swe_agent,
     tau_bench,
+    vcr_cassette,
 )
 from ec2audit.logs.base import Adapter, OnError
 from ec2audit.logs.encoding import BINARY, decoded_head, text_encoding, utf8_copy
@@ -43,7 +44,8 @@ from ec2audit.payloads import Payload
 #: Sniffing order matters: specific formats first, the generic request log last.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
     openclaw_sqlite, intercept_store, inspect_ai, har, openclaw_trajectory, openclaw_jsonl, claude_code,
-    otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, json_messages, openai_log)}
+    otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
+    openai_log)}
 
 #: Formats kept in SQLite databases, and the signatures of binary files (never converted from a text
 #: encoding).
@@ -82,6 +84,10 @@ def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
     found = fmt or _sniff(path, head)
     if found and head.startswith(_BINARY_MAGIC):
         return LogFile(path, found)
+    if found is None and har.mitmproxy_flows(head):
+        return InputError("mitmproxy flow file: not read here (mitmproxy cannot be installed next to ec2audit's "
+                          "pins); export it with `mitmdump -nr FILE --set hardump=FILE.har` and audit the HAR",
+                          file=str(path))
     if found is None and head.startswith(openclaw_sqlite.SQLITE_MAGIC):
         return InputError(f"SQLite database without a table of model calls ({_tables(path)})", file=str(path))
     encoding = text_encoding(head, complete)
