@@ -26,6 +26,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
 from ec2audit.logs.classify import CLOUD, Classifier
+from ec2audit.logs.discovered import log_identifiers, rejection
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
 
@@ -170,9 +171,11 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
             "cost_usd": cost}
 
 
-def discover_units(payloads: Iterable[Payload], use_presidio: bool = True) -> list[Unit]:
+def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_all: bool = False) -> list[Unit]:
     """Candidate units per session from the pre-labelling recognizers over its local side: user
-    inputs and tool results (files read, command output), each distinct text once."""
+    inputs and tool results (files read, command output), each distinct text once; only those worth
+    reading (`discovered.rejection`, unless `keep_all`), plus chat handles, chat ids and OS user
+    names (`discovered.log_identifiers`)."""
     from ec2audit.annotate.prelabel import prelabel_texts
 
     texts: dict[str, dict[str, str]] = defaultdict(dict)
@@ -185,8 +188,13 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True) -> li
                 texts[session][seg.text] = file or f"{payload.id}:{seg.message_index}"
     units: list[Unit] = []
     for session, by_text in texts.items():
-        units += [u for u in prelabel_texts([(tid, text) for text, tid in by_text.items()], session,
-                                            use_presidio=use_presidio) if not _placeholder(u.value)]
+        pairs = [(tid, text) for text, tid in by_text.items()]
+        found = [u for u in prelabel_texts(pairs, session, use_presidio=use_presidio) if not _placeholder(u.value)]
+        if not keep_all:
+            found = [u for u in found if rejection(u) is None]
+            values = {u.value for u in found}
+            found += [u for u in log_identifiers(pairs, session) if u.value not in values]
+        units += found
     return units
 
 
