@@ -148,3 +148,23 @@ def test_task_map_scores_a_session_against_its_task(tmp_path):
     bad = CliRunner().invoke(main, ["audit", str(LOGS / "requests"), "--units", str(units), "--task-map",
                                     str(tmp_path / "bad.csv")])
     assert bad.exit_code == 2 and f"{tmp_path / 'bad.csv'}:2: expected 'session,task_id'" in bad.output
+
+
+def test_log_table_is_readable_at_80_columns_and_values_only_on_request(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["audit", str(LOGS / "openclaw-carriers"), "--units", str(LOGS / "units.jsonl")]
+    masked = CliRunner().invoke(main, args)
+    assert masked.exit_code == 0, masked.output
+    lines = masked.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    header = next(line for line in lines if "first call" in line)
+    assert header.split() == ["unit", "dimension", "grade", "first", "call", "carrier", "evidence"]
+    row = next(line for line in lines if "stripe" in line)
+    assert "credential" in row and "1.0" in row and "#3" in row and "exec" in row
+    assert "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee" not in masked.output
+    shown = CliRunner().invoke(main, [*args, "--show-values", "--json"])
+    summary = json.loads(shown.output)
+    assert summary["values_shown"] is True
+    assert "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee" in {r["evidence"] for r in summary["leaked"]}
+    plain = CliRunner().invoke(main, [*args, "--show-values"])
+    assert "values shown in clear text" in plain.output and "415-555-0142" in plain.output

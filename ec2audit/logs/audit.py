@@ -25,6 +25,7 @@ from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
+from ec2audit.logs.base import BYTES_READ
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import log_identifiers, rejection
 from ec2audit.payloads import Payload
@@ -241,42 +242,86 @@ class _Reading:
     task_map: dict[str, str]
 
 
+class _Progress:
+    """Bytes of log files read so far, out of all passes over all files, for `on_progress`."""
+
+    def __init__(self, files: list[Path], passes: int, report: Callable[[int, int], None]):
+        self.sizes = {p: p.stat().st_size if p.is_file() else 0 for p in files}
+        self.total, self.report = sum(self.sizes.values()) * passes, report
+        self.done = self.current = self.size = self.shown = 0
+
+    def file(self, log: LogFile) -> None:
+        self.done += self.size
+        self.current, self.size = 0, self.sizes.get(log.path, 0)
+        self._show()
+
+    def read(self, count: int) -> None:
+        self.current = min(self.size, self.current + count)
+        if self.current - self.shown >= 1 << 20 or self.current == self.size:
+            self._show()
+
+    def _show(self) -> None:
+        self.shown = self.current
+        self.report(self.done + self.current, self.total)
+
+    def finish(self) -> None:
+        self.report(self.total, self.total)
+
+
 def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, discover: bool = False,
                fmt: str | None = None, classifier: Classifier | None = None, use_presidio: bool = True,
                on_payload: Callable[[Payload], None] | None = None, cascade: Cascade | None = None,
-               jobs: int = 1, task_map: dict[str, str] | None = None) -> LogAudit:
+               jobs: int = 1, task_map: dict[str, str] | None = None,
+               on_progress: Callable[[int, int], None] | None = None) -> LogAudit:
     """Audit the logs under `paths` against `units` (with their `cascade` if built), or against units
     discovered in them. A session is scored against the units of its task: from `task_map` (session →
     task id), its calls' task ids or its own name; a session matched to no task is scored against the
-    units found in its own calls. With `jobs` > 1, files are audited in that many worker processes
-    (`on_payload` is then not called); a session must not span two files then."""
+    units found in its own calls. `on_progress(bytes read, bytes in all)` follows the reading. With
+    `jobs` > 1, files are audited in that many worker processes (`on_payload` and `on_progress` are
+    then not called); a session must not span two files then."""
     if (units is None) == (not discover):
         raise InputError("give either units or discover=True", field="units")
     check_format(fmt)
     reading = _Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
     found = find_logs(paths, walk_errors.append)
-    if discover:
-        # bad files and lines are reported by the audit pass below
-        units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None), use_presidio)
-    if jobs > 1 and len(found) > 1:
-        log = _parallel(found, reading, units, cascade, jobs)
-    else:
-        log = _audit_files(found, reading, units, cascade or Cascade(units), on_payload)
+    parallel = jobs > 1 and len(found) > 1
+    progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress and not parallel else None
+    token = BYTES_READ.set(progress.read if progress else None)
+    try:
+        if discover:
+            # bad files and lines are reported by the audit pass below
+            units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None,
+                                              progress.file if progress else None), use_presidio)
+        if parallel:
+            log = _parallel(found, reading, units, cascade, jobs)
+        else:
+            log = _audit_files(found, reading, units, cascade or Cascade(units), on_payload,
+                               progress.file if progress else None)
+    finally:
+        BYTES_READ.reset(token)
+    if progress:
+        progress.finish()
     log.mode = "discover" if discover else "units"
     log.errors[:0] = walk_errors
     return log
 
 
 def _audit_files(found: list[Path], reading: _Reading, units: list[Unit], cascade: Cascade,
-                 on_payload: Callable[[Payload], None] | None) -> LogAudit:
+                 on_payload: Callable[[Payload], None] | None,
+                 on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
     tasks = {u.task_id for u in units}
     log = LogAudit("", AuditResult(units))
     edge_sent: dict[str, set[str]] = defaultdict(set)
 
     def cloud_payloads() -> Iterator[Payload]:
         files = sniff_logs(found, reading.fmt, log.errors.append)
-        for payload in read_files(files, log.errors.append, on_file=lambda f: log.files.extend(_file_rows(f))):
+        def started(f: LogFile) -> None:
+            log.files.extend(_file_rows(f))
+            if on_file:
+                on_file(f)
+
+        for payload in read_files(files, log.errors.append, on_file=started):
             side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             log.calls.append(_call_row(len(log.calls), payload, side))
             session = payload.episode

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -23,6 +24,48 @@ OnError = Callable[[InputError], None]
 #: Longest JSONL line read; longer lines are reported and skipped, not loaded.
 MAX_LINE_BYTES = 64 * 1024 * 1024
 _CONFLICT = (b"<<<<<<< ", b"=======", b">>>>>>> ", b"||||||| ")
+
+
+#: Told how many bytes of a log file were just read (for a progress bar); set by the audit.
+BYTES_READ: ContextVar[Callable[[int], None] | None] = ContextVar("bytes_read", default=None)
+
+
+class _Counted:
+    """A binary file that reports what is read from it to `BYTES_READ`."""
+
+    def __init__(self, handle, report: Callable[[int], None]):
+        self._handle, self._report = handle, report
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._handle.read(size)
+        self._report(len(data))
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        data = self._handle.readline(size)
+        self._report(len(data))
+        return data
+
+    def readinto(self, buffer) -> int:  # ijson's C parser reads this way
+        count = self._handle.readinto(buffer)
+        self._report(count or 0)
+        return count
+
+    def __getattr__(self, name):
+        return getattr(self._handle, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._handle.close()
+
+
+def open_log(path: Path):
+    """`path` opened for binary reading; what is read is counted when an audit shows progress."""
+    handle = path.open("rb")
+    report = BYTES_READ.get()
+    return _Counted(handle, report) if report else handle
 
 
 class Adapter(Protocol):
@@ -38,7 +81,7 @@ class Adapter(Protocol):
 def read_jsonl(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
     """(line number, object) for each JSON object line; conflict markers, truncated or non-object
     lines and over-long lines are reported with their line number and skipped."""
-    with path.open("rb") as handle:
+    with open_log(path) as handle:
         number = 0
         while True:
             raw = handle.readline(MAX_LINE_BYTES + 1)
@@ -106,7 +149,7 @@ def json_values(path: Path) -> Iterator[object]:
     syntax error is raised as `ijson.JSONError` once the values before it are out."""
     import ijson
 
-    with path.open("rb") as handle:
+    with open_log(path) as handle:
         first_line = handle.readline(1 << 20).strip().removeprefix(b"\xef\xbb\xbf")
         handle.seek(0)
         try:
@@ -165,7 +208,7 @@ def csv_header(head: bytes) -> set[str]:
 def load_json(path: Path, on_error: OnError):
     """A whole JSON document; None (reported) when it is not valid JSON."""
     try:
-        with path.open("rb") as handle:
+        with open_log(path) as handle:
             return json.load(handle)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         on_error(InputError(f"not valid JSON, truncated? ({exc})", file=str(path),

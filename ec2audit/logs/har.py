@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError
+from ec2audit.logs.base import OnError, open_log
 from ec2audit.logs.openai_log import response_data, to_payload
 from ec2audit.payloads import Payload, is_request_body
 
@@ -43,7 +43,7 @@ def mitmproxy_flows(head: bytes) -> bool:
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     try:
-        with path.open("rb") as handle:
+        with open_log(path) as handle:
             entries = json.load(handle)["log"]["entries"]
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
         on_error(InputError(f"not a HAR document ({exc})", file=str(path)))

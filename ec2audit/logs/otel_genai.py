@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ec2audit.logs.base import OnError, make_payload, normalize_usage, outline
+from ec2audit.logs.base import OnError, make_payload, normalize_usage, open_log, outline
 from ec2audit.logs.messages import normalize, sources
 from ec2audit.payloads import Payload, detect_api, flatten, is_request_body
 
@@ -217,7 +217,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
 
     number = 0
     steps: Counter = Counter()
-    with path.open("rb") as handle:
+    with open_log(path) as handle:
         try:
             for document in ijson.items(handle, "", multiple_values=True, use_float=True):
                 calls = [s for s in _spans(document) if _is_call(_attributes(s.get("attributes")))]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, outline
+from ec2audit.logs.base import OnError, open_log, outline
 from ec2audit.logs.openai_log import response_data, to_payload
 from ec2audit.payloads import Payload, is_request_body
 
@@ -52,7 +52,7 @@ def _text(raw: bytes) -> str:
 def _load(path: Path):
     import yaml
 
-    with path.open("rb") as handle:
+    with open_log(path) as handle:
         if handle.read(64).lstrip().startswith(b"{"):
             handle.seek(0)
             return json.load(handle)
