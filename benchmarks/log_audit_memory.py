@@ -1,8 +1,9 @@
 """Peak memory and time of `ec2audit audit` on a few MB of agent logs, this tree against a baseline commit.
 
 Generates (in a temporary directory, never the repository) `--mb` MB of OpenClaw transcripts as
-`benchmarks/log_audit.py` builds them (synthetic episodes, cumulative contexts), plus one single-line JSON file of `--json-mb` MB (a JSON
-array of conversations on one line, the shape that ran out of time before). Each configuration runs
+`benchmarks/log_audit.py` builds them (synthetic episodes, cumulative contexts), plus one
+single-line JSON file of `--json-mb` MB (a JSON array of conversations on one line, the shape that
+ran out of time before). Each configuration runs
 the CLI in a fresh process, for this tree and for the baseline commit (`git archive`d to a temporary
 directory), and reports its peak RSS (`wait4`) and wall time.
 
@@ -61,7 +62,7 @@ def _single_line_json(path: Path, megabytes: float, units) -> None:
             conversation = {"id": f"conv-{n}", "metadata": {"model": "openai/gpt-4o"}, "messages": [
                 {"role": "user", "content": f"Look into ticket {n}."},
                 {"role": "assistant", "content": None, "tool_calls": [
-                    {"id": f"c{n}", "type": "function", "function": {"name": "read", "arguments": "{\"path\": \"t.md\"}"}}]},
+                    {"id": f"c{n}", "type": "function", "function": {"name": "read", "arguments": "{}"}}]},
                 {"role": "tool", "tool_call_id": f"c{n}", "content": f"{filler}owner: {unit.value}\n"},
                 {"role": "assistant", "content": "Done."}]}
             text = ("," if n else "") + json.dumps(conversation, ensure_ascii=False)
