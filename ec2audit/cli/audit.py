@@ -82,7 +82,8 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         write_table(log.findings_frame(), out)
     summary = log_summary(log, show_values=show_values)
     if as_json:
-        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+        json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
+        sys.stdout.write("\n")
     else:
         print_log_audit(summary, Console())
         if out:

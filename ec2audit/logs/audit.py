@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ec2audit.audit import COLUMN, AuditResult, audit
+from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.finding import MOSTLY
@@ -33,13 +33,17 @@ from ec2audit.units import Unit
 
 LOCAL_ORIGINS = ("user", "tool_result")
 FOUND = "units found in its own calls"
-MESSAGE_INDEX = COLUMN["message_index"]
+MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
+    COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {
     "call": pl.Int64, "payload_id": pl.String, "session": pl.String, "step": pl.Int64, "timestamp": pl.String,
     "provider": pl.String, "model": pl.String, "base_url": pl.String, "side": pl.String, "format": pl.String,
     "log_file": pl.String, "log_line": pl.Int64, "characters": pl.Int64, "input_tokens": pl.Int64,
     "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64,
 }
+#: The call columns a finding row carries (`findings_frame`, `leaked`).
+_CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
+                 "log_line")
 CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool": pl.String, "file": pl.String,
                   "command": pl.String}
 
@@ -63,19 +67,25 @@ class LogAudit:
         """Every finding (on the first cloud call that sent its text), with its call and carrier."""
         findings = pl.concat([self.result.findings_frame(),
                               pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
-        calls = self.calls_frame().drop("payload_id", "characters", "input_tokens", "cached_tokens", "output_tokens",
-                                        "cost_usd")
+        calls = self.calls_frame().select("call", *_CALL_COLUMNS)
         return findings.join(calls, on="call", how="left", maintain_order="left")
 
     def leaked(self) -> list[dict]:
-        """One row per (session, unit): its best grade and the first call that sent it at that grade."""
-        frame = self.findings_frame()
-        if frame.is_empty():
-            return []
-        best = frame.group_by("group", "unit_id").agg(pl.col("grade").max().alias("best"))
-        rows = (frame.join(best, on=["group", "unit_id"]).filter(pl.col("grade") == pl.col("best"))
-                .sort("call", "segment", "start").unique(["group", "unit_id"], keep="first", maintain_order=True))
-        return rows.to_dicts()
+        """One row per (session, unit): its best grade and the first call that sent it at that grade,
+        with the columns of `findings_frame` — found in one pass over the rows, not through a frame
+        of every finding (which costs a large audit hundreds of MB)."""
+        best: dict[tuple[str, str], tuple] = {}
+        for row, carrier in zip(self.result.finding_rows, self.carriers, strict=True):
+            key = (row[GROUP], row[UNIT])
+            rank = (-row[GRADE], carrier["call"], row[SEGMENT], row[START])
+            if key not in best or rank < best[key][0]:
+                best[key] = (rank, row, carrier)
+        rows = []
+        for _, row, carrier in sorted(best.values(), key=lambda b: b[0][1:]):
+            call = self.calls[carrier["call"]]
+            rows.append({**dict(zip(FINDING_SCHEMA, row, strict=True)), **carrier,
+                         **{k: call[k] for k in _CALL_COLUMNS}})
+        return rows
 
     def scored_against(self, session: str) -> str:
         """What a session's exposure is over, in words."""
@@ -136,10 +146,11 @@ class LogAudit:
             cost_usd=pl.when(pl.col("cost_usd").is_not_null().any()).then(pl.col("cost_usd").sum()))
             .sort("side", "provider", "model", nulls_last=True).to_dicts())
 
-    def timeline(self) -> list[dict]:
-        """Cloud calls in order with the units each sent for the first time (at their best grade)."""
+    def timeline(self, leaked: list[dict] | None = None) -> list[dict]:
+        """Cloud calls in order with the units each sent for the first time (at their best grade);
+        `leaked` as `leaked()` returned it, when already at hand."""
         first: dict[int, list[str]] = defaultdict(list)
-        for row in self.leaked():
+        for row in self.leaked() if leaked is None else leaked:
             first[row["call"]].append(row["unit_id"])
         return [{"session": c["session"], "step": c["step"], "payload_id": c["payload_id"],
                  "timestamp": c["timestamp"], "provider": c["provider"], "model": c["model"],

@@ -18,12 +18,13 @@ MODES = {"units": "units: annotated units file", "discover": "discover: candidat
 def log_summary(log: LogAudit, show_values: bool = False) -> dict:
     """Everything the terminal shows, as plain data (`--json`); evidence is masked unless
     `show_values`."""
+    first_sent = log.leaked()
     leaked = [{"session": r["group"], "unit_id": r["unit_id"], "dimension": r["dimension"], "grade": r["grade"],
                "detector": r["detector"], "first_call": r["payload_id"], "step": r["step"],
                "timestamp": r["timestamp"], "provider": r["provider"], "model": r["model"], "origin": r["origin"],
                "message_index": r["message_index"], "entry": r["entry"], "kind": r["kind"], "tool": r["tool"],
                "file": r["file"], "command": r["command"],
-               "evidence": r["matched_text"] if show_values else mask(r["matched_text"])} for r in log.leaked()]
+               "evidence": r["matched_text"] if show_values else mask(r["matched_text"])} for r in first_sent]
     cloud = sum(1 for c in log.calls if c["side"] == "cloud")
     exposure = log.exposure()
     return {"mode": log.mode, "mode_description": MODES[log.mode], "values_shown": show_values,
@@ -34,7 +35,7 @@ def log_summary(log: LogAudit, show_values: bool = False) -> dict:
             "files": log.files, "skipped_files": skipped_files(log),
             "calls": len(log.calls), "cloud_calls": cloud, "edge_calls": len(log.calls) - cloud,
             "sessions": log.sessions(), "leaked": leaked, "providers": log.providers(),
-            "timeline": log.timeline(), "skipped": [str(e) for e in log.errors]}
+            "timeline": log.timeline(first_sent), "skipped": [str(e) for e in log.errors]}
 
 
 def skipped_files(log: LogAudit) -> list[dict]:
