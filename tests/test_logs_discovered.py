@@ -3,7 +3,7 @@ chat senders, handles, ids and OS user names are."""
 
 import pytest
 
-from ec2audit.logs.discovered import log_identifiers, rejection
+from ec2audit.logs.discovered import cleaned, log_identifiers, rejection
 from ec2audit.units import make_unit
 
 
@@ -39,3 +39,18 @@ def test_chat_envelopes_and_home_folders_give_identifiers():
     found = {(u.value, u.dimension) for u in log_identifiers(texts, "s1")}
     assert found == {("Priya Raman", "person_name"), ("priya_r", "contact"), ("5839201174", "contact"),
                      ("priya", "contact"), ("jdoe", "contact"), ("mkowalski", "contact")}
+
+
+@pytest.mark.parametrize(("value", "dimension", "kept"), [
+    ("Adeyemi|seun.adeyemi@example.com", "contact", "seun.adeyemi@example.com"),
+    ("Hiroshi Tanaka'", "person_name", "Hiroshi Tanaka"),
+    ("(+351 912 345 678", "contact", "+351 912 345 678"),
+    ("CAF3x9=2026.11.20.0914@mail.gmail.com", "contact", None),  # a message id, not a mailbox
+    ("noreply@elkjop.no", "contact", None),
+    ("2026-10-0042", "financial", None),
+    ("0.0.0.0", "network", None),
+    ("Port Peer Address:Port", "location", None),
+])
+def test_layout_is_cleaned_off_before_judging(value, dimension, kept):
+    unit = cleaned(_unit(value, dimension))
+    assert (unit.value if rejection(unit) is None else None) == kept

@@ -27,6 +27,12 @@ _HASH = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})$", re.I)
 _NAME_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*|[A-Z]\.?)$")
 _HAN_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
 _DIGITS = re.compile(r"\d")
+_EMAIL = re.compile(r"(?<![^\s|,;:<(\"'])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply", "no-reply", "donotreply",
+                              "do-not-reply", "nobody", "someone", "email", "mail", "admin", "root"})
+_DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
+_NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
+_EDGE_PUNCTUATION = "'\"`()[]{}<>|,;:"
 _CHAT_ENVELOPE = re.compile(
     r"\[(?:Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|Teams|Messenger)\s+(?P<who>[^\]\n]{1,80}?)"
     r"(?:\s+\+\d+[smhd])?(?:\s+\d{4}-\d\d-\d\d[^\]]*)?\]")
@@ -88,16 +94,33 @@ def _number_rejection(value: str) -> str | None:
     return None
 
 
+def cleaned(unit: Unit) -> Unit:
+    """The candidate without what a log's layout glued to it: quotes, brackets and table bars at its
+    ends; an e-mail address alone when the value holds one (`Adeyemi|seun@example.com`)."""
+    value = unit.value.strip().strip(_EDGE_PUNCTUATION).strip()
+    email = _EMAIL.search(value) if unit.dimension == "contact" and "@" in value else None
+    value = email[0] if email else value
+    return unit if not value or value == unit.value else unit.model_copy(update={"value": value})
+
+
+def _email_rejection(value: str) -> str | None:
+    if not _EMAIL.fullmatch(value):
+        return "not an e-mail address (a message id?)"
+    return "a placeholder mailbox" if value.split("@")[0].lower() in _DUMMY_MAILBOXES else None
+
+
 def rejection(unit: Unit) -> str | None:
     """Why a discovered candidate is not worth reading, or None to keep it."""
     value = unit.value.strip()
     if _REDACTED.search(value):
         return "a redaction token"
+    if _DATE_SHAPED.match(value) and unit.dimension != "location":
+        return "a date or a dated reference number"
     if unit.dimension == "person_name":
         return _CODE.search(value) and "a code token" or _name_rejection(value)
     if unit.dimension in ("contact", "government_id", "financial"):
         if "@" in value and unit.dimension == "contact":
-            return None
+            return _email_rejection(value)
         return _number_rejection(value) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
         return "no words" if not re.search(r"[^\W\d_]{3,}", value) else None
@@ -107,8 +130,12 @@ def rejection(unit: Unit) -> str | None:
         if len(value) < 8 or not (_DIGITS.search(value) and re.search(r"[A-Za-z]", value)):
             return "too short or one kind of character for a secret"
         return None
+    if unit.dimension == "network" and value.lower() in _NOT_HOSTS:
+        return "a local or unspecified address"
     if unit.dimension == "location":
-        return _CODE.search(value) and "a code token" or (None if " " in value or "," in value else "one word")
+        if _CODE.search(value) or ":" in value:
+            return "a code token"
+        return None if " " in value or "," in value else "one word"
     return "a code token" if _CODE.search(value) or _CAMEL.search(value) else None
 
 
