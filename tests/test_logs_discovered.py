@@ -3,7 +3,7 @@ chat senders, handles, ids and OS user names are."""
 
 import pytest
 
-from ec2audit.logs.discovered import cleaned, log_identifiers, rejection
+from ec2audit.logs.discovered import cleaned, contained, log_identifiers, rejection
 from ec2audit.units import make_unit
 
 
@@ -32,6 +32,14 @@ def test_real_values_are_kept(value, dimension):
     assert rejection(_unit(value, dimension)) is None
 
 
+def test_values_inside_a_rejected_candidate_are_still_found():
+    glued = _unit("Joao Pereira, joao.pereira@saboresdominho.pt, +351 253 555 019", "person_name")
+    assert rejection(glued) is not None
+    inner = {u.value: u.dimension for u in map(cleaned, contained(glued)) if rejection(u) is None}
+    assert inner.get("joao.pereira@saboresdominho.pt") == "contact"
+    assert not [v for v in inner if "Pereira," in v]
+
+
 def test_chat_envelopes_and_home_folders_give_identifiers():
     texts = [("m1", "[Telegram Priya Raman (@priya_r) id:5839201174 +1m 2026-11-20 08:00 UTC] check ~/backups"),
              ("m2", "drwxr-x--- 18 priya priya 4096 /home/priya/backups\n/Users/jdoe/src/shop and /home/runner/x"),
@@ -43,6 +51,7 @@ def test_chat_envelopes_and_home_folders_give_identifiers():
 
 @pytest.mark.parametrize(("value", "dimension", "kept"), [
     ("Adeyemi|seun.adeyemi@example.com", "contact", "seun.adeyemi@example.com"),
+    ("email=sarah.oconnor@example.ie", "contact", "sarah.oconnor@example.ie"),
     ("Hiroshi Tanaka'", "person_name", "Hiroshi Tanaka"),
     ("(+351 912 345 678", "contact", "+351 912 345 678"),
     ("CAF3x9=2026.11.20.0914@mail.gmail.com", "contact", None),  # a message id, not a mailbox

@@ -27,7 +27,7 @@ from ec2audit.errors import InputError
 from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
 from ec2audit.logs.base import BYTES_READ
 from ec2audit.logs.classify import CLOUD, Classifier
-from ec2audit.logs.discovered import cleaned, log_identifiers, rejection
+from ec2audit.logs.discovered import cleaned, contained, log_identifiers, rejection
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
 
@@ -203,7 +203,9 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
         pairs = [(tid, text) for text, tid in by_text.items()]
         found = [u for u in prelabel_texts(pairs, session, use_presidio=use_presidio) if not _placeholder(u.value)]
         if not keep_all:
-            found = list({u.value: u for u in map(cleaned, found) if rejection(u) is None}.values())
+            candidates = list(map(cleaned, found))
+            candidates += [inner for u in candidates if rejection(u) for inner in map(cleaned, contained(u))]
+            found = list({u.value: u for u in candidates if rejection(u) is None}.values())
             values = {u.value for u in found}
             found += [u for u in log_identifiers(pairs, session) if u.value not in values]
         units += found

@@ -27,12 +27,13 @@ _HASH = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})$", re.I)
 _NAME_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*|[A-Z]\.?)$")
 _HAN_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
 _DIGITS = re.compile(r"\d")
-_EMAIL = re.compile(r"(?<![^\s|,;:<(\"'])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_EMAIL = re.compile(r"(?<![^\s|,;:=<(\"'])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply", "no-reply", "donotreply",
                               "do-not-reply", "nobody", "someone", "email", "mail", "admin", "root"})
 _DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
 _NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
 _EDGE_PUNCTUATION = "'\"`()[]{}<>|,;:"
+_SEPARATORS = frozenset(" \t\n|,;:=<>()[]'\"")
 _CHAT_ENVELOPE = re.compile(
     r"\[(?:Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|Teams|Messenger)\s+(?P<who>[^\]\n]{1,80}?)"
     r"(?:\s+\+\d+[smhd])?(?:\s+\d{4}-\d\d-\d\d[^\]]*)?\]")
@@ -104,7 +105,7 @@ def cleaned(unit: Unit) -> Unit:
 
 
 def _email_rejection(value: str) -> str | None:
-    if not _EMAIL.fullmatch(value):
+    if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", value.split("@")[0])) >= 8:
         return "not an e-mail address (a message id?)"
     return "a placeholder mailbox" if value.split("@")[0].lower() in _DUMMY_MAILBOXES else None
 
@@ -137,6 +138,18 @@ def rejection(unit: Unit) -> str | None:
             return "a code token"
         return None if " " in value or "," in value else "one word"
     return "a code token" if _CODE.search(value) or _CAMEL.search(value) else None
+
+
+def contained(unit: Unit) -> list[Unit]:
+    """Candidates inside a rejected one: an e-mail or a phone glued to a name by a log's layout
+    (`João Pereira, joao@…, +351 253 555 019`) is still found, by ec2audit's own recognizers."""
+    from ec2audit.annotate.recognizers import default_registry
+
+    text = f" {unit.value} "  # a match counts only where the layout separates it from its neighbours
+    inner = {text[m.start:m.end].strip(): m.dimension for m in default_registry().analyze(text)
+             if m.end - m.start < len(unit.value) and text[m.start - 1] in _SEPARATORS and text[m.end] in _SEPARATORS}
+    return [unit.model_copy(update={"value": value, "dimension": dimension, "field": f"{unit.field}_part"})
+            for value, dimension in inner.items() if value]
 
 
 def log_identifiers(texts: list[tuple[str, str]], session: str) -> list[Unit]:
