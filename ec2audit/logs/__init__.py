@@ -41,9 +41,10 @@ from ec2audit.logs.base import Adapter, OnError
 from ec2audit.logs.encoding import BINARY, decoded_head, text_encoding, utf8_copy
 from ec2audit.payloads import Payload
 
-#: Sniffing order matters: specific formats first, the generic request log last.
+#: Sniffing order matters: specific formats first, the generic request log last; sniffers that read
+#: only the first line before those that outline a document's head.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
-    openclaw_sqlite, intercept_store, inspect_ai, har, openclaw_trajectory, openclaw_jsonl, claude_code,
+    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, inspect_ai,
     otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
     openai_log)}
 
