@@ -3,6 +3,7 @@
 import json
 import os
 import stat
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -12,8 +13,9 @@ from ec2audit.audit import audit
 from ec2audit.cli import main
 from ec2audit.payloads import payload_from_record
 from ec2audit.synth import make_payloads, make_units, write_jsonl
-from ec2audit.units import make_unit, write_units
+from ec2audit.units import make_unit, read_units, write_units
 
+LOGS = Path(__file__).parent / "data" / "logs"
 UNITS = [
     make_unit({"task_id": "t1", "entity_id": "P1", "field": "national_id", "value": "110105198803153418",
                "dimension": "government_id", "weight": 3.0}),
@@ -107,3 +109,62 @@ def test_demo_generator_writes_inputs_the_cli_reads(tmp_path):
                                        "--json"])
     assert result.exit_code == 0
     assert json.loads(result.output)["payloads"] == len(records)
+
+
+def _other_tasks(tmp_path):
+    """The fixture's units plus two more tasks' units that no log mentions."""
+    lines = (LOGS / "units.jsonl").read_text(encoding="utf-8").splitlines()
+    others = [json.dumps({"task_id": t, "entity_id": "X", "field": f, "value": v, "dimension": d})
+              for t in ("hr-7", "ops-9") for f, v, d in (("phone", f"+44 20 7946 0{len(t)}58", "contact"),
+                                                           ("name", f"Oswin {t.upper()} Farquharson", "person_name"))]
+    (tmp_path / "units.jsonl").write_text("\n".join(lines + others) + "\n", encoding="utf-8")
+    return tmp_path / "units.jsonl"
+
+
+def test_log_sessions_are_scored_against_the_units_in_their_own_calls(tmp_path):
+    units = _other_tasks(tmp_path)
+    result = CliRunner().invoke(main, ["audit", str(LOGS / "requests"), "--units", str(units), "--json"])
+    assert result.exit_code == 0, result.output
+    (session,) = json.loads(result.output)["sessions"]
+    # name, phone, diagnosis went to the cloud and the card to the local model: 4 units in its calls
+    assert (session["units"], session["leaked"], session["scored_against"]) == (4, 3, "units found in its own calls")
+    weight = {u.field: u.weight for u in read_units(units) if u.task_id == "acme-billing"}
+    grades = {r["unit_id"].rsplit("/", 1)[1]: r["grade"] for r in json.loads(result.output)["leaked"]}
+    assert session["exposure"] == pytest.approx(sum(g * weight[f] for f, g in grades.items()) / sum(
+        weight[f] for f in ("name", "phone", "diagnosis", "card")))
+    plain = CliRunner().invoke(main, ["audit", str(LOGS / "requests"), "--units", str(units)])
+    assert "scored against the units found in its own calls" in " ".join(plain.output.split())
+
+
+def test_task_map_scores_a_session_against_its_task(tmp_path):
+    units = _other_tasks(tmp_path)
+    (tmp_path / "map.csv").write_text("session,task_id\ncrm-bot-42,acme-billing\n")
+    result = CliRunner().invoke(main, ["audit", str(LOGS / "requests"), "--units", str(units), "--task-map",
+                                       str(tmp_path / "map.csv"), "--json"])
+    assert result.exit_code == 0, result.output
+    (session,) = json.loads(result.output)["sessions"]
+    assert (session["units"], session["leaked"], session["scored_against"]) == (5, 3, "task acme-billing")
+    (tmp_path / "bad.csv").write_text("session,task_id\ncrm-bot-42\n")
+    bad = CliRunner().invoke(main, ["audit", str(LOGS / "requests"), "--units", str(units), "--task-map",
+                                    str(tmp_path / "bad.csv")])
+    assert bad.exit_code == 2 and f"{tmp_path / 'bad.csv'}:2: expected 'session,task_id'" in bad.output
+
+
+def test_log_table_is_readable_at_80_columns_and_values_only_on_request(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["audit", str(LOGS / "openclaw-carriers"), "--units", str(LOGS / "units.jsonl")]
+    masked = CliRunner().invoke(main, args)
+    assert masked.exit_code == 0, masked.output
+    lines = masked.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    header = next(line for line in lines if "first call" in line)
+    assert header.split() == ["unit", "dimension", "grade", "first", "call", "carrier", "evidence"]
+    row = next(line for line in lines if "stripe" in line)
+    assert "credential" in row and "1.0" in row and "#3" in row and "exec" in row
+    assert "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee" not in masked.output
+    shown = CliRunner().invoke(main, [*args, "--show-values", "--json"])
+    summary = json.loads(shown.output)
+    assert summary["values_shown"] is True
+    assert "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee" in {r["evidence"] for r in summary["leaked"]}
+    plain = CliRunner().invoke(main, [*args, "--show-values"])
+    assert "values shown in clear text" in plain.output and "415-555-0142" in plain.output

@@ -149,3 +149,21 @@ def test_worker_processes_give_the_same_audit():
     assert one["skipped"] == two["skipped"] and len(one["skipped"]) >= 5
     for key in ("calls", "cloud_calls", "findings", "sessions", "leaked", "providers", "timeline", "exposure"):
         assert one[key] == two[key], key
+
+
+def test_carriers_name_the_file_or_command_that_brought_each_leak():
+    openclaw = _by_field(_audit(DATA / "openclaw-carriers"))
+    assert (openclaw["diagnosis"]["tool"], openclaw["diagnosis"]["file"]) == ("read", "/home/ana/clinic/intake.md")
+    assert (openclaw["stripe_key"]["tool"], openclaw["stripe_key"]["command"]) == (
+        "exec", "grep STRIPE /home/ana/clinic/.env")
+    claude = _by_field(_audit(DATA / "claude-code-bash"))
+    assert (claude["phone"]["tool"], claude["phone"]["command"]) == ("Bash", "grep -i on-call exports/crm.csv")
+    assert claude["phone"]["first_call"] == "msg_02B"
+
+
+def test_delivery_mirror_is_context_but_not_a_model_call():
+    summary = _audit(DATA / "openclaw-carriers")
+    assert summary["calls"] == 4  # read, exec, answer, invoice; the mirrored reply is no call
+    assert {p["model"] for p in summary["providers"]} == {"gpt-5.4"}
+    phone = _by_field(summary)["phone"]  # only in the mirror: first sent with the next real call
+    assert (phone["step"], phone["origin"], phone["kind"]) == (4, "assistant", "assistant")

@@ -66,12 +66,20 @@ def test_secret_in_tool_result_is_first_sent_on_the_next_turn():
     assert session["leaked"] == 5 and session["exposure"] == pytest.approx(1.0)
 
 
-def test_placeholder_protected_the_secret():
-    summary = json.loads(_cli(REDACTED, "--units", DATA / "units.jsonl", "--json").output)
+def test_placeholder_protected_the_secret(tmp_path):
+    # scored against the units found in its calls, the protected key is not among them; against its
+    # task (a mapping), it counts as a unit the session kept
+    found = json.loads(_cli(REDACTED, "--units", DATA / "units.jsonl", "--json").output)
+    (session,) = found["sessions"]
+    assert (session["units"], session["exposure"], session["scored_against"]) == (
+        4, 1.0, "units found in its own calls")
+    (tmp_path / "map.json").write_text('{"7e41a0d2-redacted": "acme-billing"}')
+    summary = json.loads(_cli(REDACTED, "--units", DATA / "units.jsonl", "--task-map", tmp_path / "map.json",
+                              "--json").output)
     leaked = _leaked(summary, "7e41a0d2-redacted")
     assert "stripe_key" not in leaked and set(leaked) == {"name", "phone", "diagnosis", "card"}
     (session,) = summary["sessions"]
-    assert session["exposure"] < 1.0
+    assert session["units"] == 5 and session["exposure"] < 1.0 and session["scored_against"] == "task acme-billing"
 
 
 def test_edge_and_cloud_patterns_override_defaults():

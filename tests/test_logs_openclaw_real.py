@@ -73,7 +73,12 @@ def test_rebuilt_requests_match_what_openclaw_sent(episode):
     store = root / "ep" / TRANSCRIPT
     with sqlite3.connect(store) as db:
         assert db.execute("SELECT count(*) FROM transcript_events WHERE event_zstd IS NOT NULL").fetchone()[0] >= 1
-    calls = list(read_logs([root / "ep" / "state"]))
+    skipped = []
+    calls = list(read_logs([root / "ep" / "state"], on_error=skipped.append))
+    # the state folder's other databases and OpenClaw's empty lock files are named, not passed over
+    reasons = {e.file.rsplit("/", 1)[1]: e.reason for e in skipped}
+    assert reasons["openclaw.sqlite"].startswith("SQLite database without a table of model calls (tables: ")
+    assert all(r.startswith(("SQLite database", "empty file")) for r in reasons.values()), reasons
     assert len(calls) == len(received) == 2
     for call, sent in zip(calls, received, strict=True):
         sent_texts = [s.text for s in flatten(sent)]
@@ -88,8 +93,9 @@ def test_audit_of_the_state_dir_attributes_the_phone_to_the_second_call(episode)
     root, _ = episode
     result = CliRunner().invoke(main, ["audit", str(root / "ep" / "state"), "--units", str(root / "units.jsonl"),
                                        "--json"])
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    assert result.exit_code == 1, result.output  # OpenClaw's other databases are named as skipped
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    assert summary["skipped_files"] and PHONE not in result.output
     rows = {r["unit_id"]: r for r in summary["leaked"]}
     assert rows.get("real/SYS/key", {"grade": 0.0})["grade"] < 1.0  # OpenClaw masked it: at most a fragment
     row = rows["real/P1/phone"]

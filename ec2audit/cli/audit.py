@@ -8,12 +8,13 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
 from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
 from ec2audit.logs import FORMATS
-from ec2audit.logs.audit import audit_logs
+from ec2audit.logs.audit import audit_logs, read_task_map
 from ec2audit.logs.classify import Classifier
 from ec2audit.logs.report import log_summary, print_log_audit
 from ec2audit.units import read_units
@@ -31,42 +32,58 @@ from ec2audit.units import read_units
               help="Calls matching this provider/model, model, provider or base-URL glob are cloud (repeatable).")
 @click.option("--edge", multiple=True, metavar="GLOB",
               help="Calls matching this glob are edge, e.g. 'ollama/*', 'http://10.0.0.5*' (repeatable).")
+@click.option("--task-map", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Which task each session ran (JSON object or CSV 'session,task_id'); unmapped sessions are "
+                   "scored against the units found in their own calls.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for many files.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write findings with their call and carrier here (.parquet, or .jsonl); created 0600.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
+@click.option("--show-values", is_flag=True, help="Show leaked values in clear text (masked by default); for the "
+              "owner of the logs.")
 def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no_presidio: bool, fmt: str | None,
-            cloud: tuple[str, ...], edge: tuple[str, ...], jobs: int, out: Path | None, as_json: bool) -> None:
+            cloud: tuple[str, ...], edge: tuple[str, ...], task_map: Path | None, jobs: int, out: Path | None,
+            as_json: bool, show_values: bool) -> None:
     """Audit request logs or agent logs (files or directories; format detected per file).
 
-    Formats: OpenClaw transcripts (JSONL and SQLite) and trajectory traces, OpenAI / Anthropic
-    request logs, Claude Code sessions, HAR exports, ec2audit's interceptor store. Only calls to
-    cloud models are scanned; each leak is attributed to the first cloud call that sent it.
+    Every file under the paths is read or named as skipped with its reason (exit 1 then). Formats:
+    OpenClaw transcripts (JSONL, rotated, SQLite) and trajectories, Claude Code sessions, OpenAI /
+    Anthropic request logs and plain JSON conversations, HAR, VCR.py cassettes, OpenTelemetry GenAI
+    and OpenInference spans, LiteLLM and Langfuse exports, Inspect AI eval logs, tau-bench,
+    SWE-agent, mini-swe-agent and OpenHands trajectories, AgentDojo and Invariant traces, and
+    ec2audit's interceptor store. Only calls to cloud models are scanned; each leak is attributed to
+    the first cloud call that sent it.
     """
     if bool(units_path) == discover:
         raise InputError("give exactly one of --units FILE or --discover", field="units")
     units = read_units(units_path) if units_path else None
     console = Console(stderr=True)
     what = f"{len(units)} units" if units is not None else "discovered units"
-    with console.status(f"auditing {len(paths)} path(s) against {what}") as status:
+    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(f"auditing against {what}", total=None)
         audited = 0
 
-        def progress(payload) -> None:
+        def scanned(payload) -> None:
             nonlocal audited
             audited += 1
             if audited % 50 == 0:
-                status.update(f"auditing: {audited} cloud calls scanned, at {payload.meta.get('session')}")
+                bar.update(task, description=f"{audited} cloud calls scanned")
 
         log = audit_logs(list(paths), units, discover=discover, fmt=fmt, classifier=Classifier(cloud, edge),
-                         use_presidio=not no_presidio, on_payload=progress, jobs=jobs)
+                         use_presidio=not no_presidio, on_payload=scanned, jobs=jobs,
+                         task_map=read_task_map(task_map) if task_map else None,
+                         on_progress=lambda done, total: bar.update(task, completed=done, total=total))
     for error in log.errors:
         console.print(f"[yellow]skipped[/] {error}", highlight=False, soft_wrap=True)
     if out:
         write_table(log.findings_frame(), out)
-    summary = log_summary(log)
+    summary = log_summary(log, show_values=show_values)
     if as_json:
-        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+        json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
+        sys.stdout.write("\n")
     else:
         print_log_audit(summary, Console())
         if out:

@@ -3,62 +3,185 @@
 One module per format, each with `name`, `sniff(path, head)` and `read(path, on_error)` (the
 `Adapter` protocol in `base`); `FORMATS` is the registry and the only plug-in point. `read_logs`
 walks files and directories, picks each file's format by sniffing (or the one forced), and reports
-every unreadable file or line through `on_error` without stopping.
+every file it does not read — with the reason — and every unreadable line through `on_error`
+without stopping: nothing under a given path is passed over in silence.
 """
 
 from __future__ import annotations
 
+import os
+import sqlite3
+import stat
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 
 from ec2audit.errors import InputError
 from ec2audit.logs import (
     claude_code,
     har,
+    inspect_ai,
     intercept_store,
+    json_messages,
+    langfuse,
+    litellm,
+    mini_swe_agent,
     openai_log,
     openclaw_jsonl,
     openclaw_sqlite,
     openclaw_trajectory,
+    openhands,
+    otel_genai,
+    swe_agent,
+    tau_bench,
+    vcr_cassette,
 )
 from ec2audit.logs.base import Adapter, OnError
+from ec2audit.logs.encoding import BINARY, decoded_head, text_encoding, utf8_copy
 from ec2audit.payloads import Payload
 
-#: Sniffing order matters: specific formats first, the generic request log last.
+#: Sniffing order matters: specific formats first, the generic request log last; sniffers that read
+#: only the first line before those that outline a document's head.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
-    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, openai_log)}
+    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, inspect_ai,
+    otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
+    openai_log)}
 
-#: Files a directory walk considers; an unrecognised SQLite file there (agent state directories hold
-#: many databases) is passed over silently, any other unrecognised file is reported.
-LOG_SUFFIXES = (".jsonl", ".ndjson", ".har", ".sqlite", ".sqlite3", ".db")
-_DATABASES = (".sqlite", ".sqlite3", ".db")
+#: Formats kept in SQLite databases, and the signatures of binary files (never converted from a text
+#: encoding).
+DATABASE_FORMATS = frozenset({openclaw_sqlite.name, intercept_store.name})
+_BINARY_MAGIC = (openclaw_sqlite.SQLITE_MAGIC, inspect_ai.ZIP_MAGIC)
 HEAD_BYTES = 256 * 1024
+_SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 
 
-def detect_format(path: Path) -> str | None:
-    with path.open("rb") as handle:
-        head = handle.read(HEAD_BYTES)
+@dataclass(frozen=True)
+class LogFile:
+    """A file to read: its format and, when it is text in another encoding than UTF-8, that encoding
+    (the adapter then reads a UTF-8 copy)."""
+
+    path: Path
+    format: str
+    encoding: str | None = None
+
+
+def _unknown(path: Path) -> InputError:
+    return InputError(f"not a known log format (known: {', '.join(FORMATS)}); if it is one of them, "
+                      "say which with --format", file=str(path))
+
+
+def _sniff(path: Path, head: bytes) -> str | None:
     return next((n for n, adapter in FORMATS.items() if adapter.sniff(path, head)), None)
 
 
-def _walk(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
-    """(file, named explicitly) for files and for log-like files under directories."""
-    for path in paths:
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if child.is_file() and child.name.endswith(LOG_SUFFIXES) and not any(
-                        p.startswith(".") for p in child.relative_to(path).parts):
-                    yield child, False
-        else:
-            yield path, True
+def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
+    """The file's format (sniffed, or `fmt`) and text encoding, or why it cannot be read."""
+    with path.open("rb") as handle:
+        head = handle.read(HEAD_BYTES)
+        complete = not handle.read(1)
+    if not head.strip():
+        return InputError("empty file" if not head else "empty file (whitespace only)", file=str(path))
+    found = fmt or _sniff(path, head)
+    if found and head.startswith(_BINARY_MAGIC):
+        return LogFile(path, found)
+    if found is None and har.mitmproxy_flows(head):
+        return InputError("mitmproxy flow file: not read here (mitmproxy cannot be installed next to ec2audit's "
+                          "pins); export it with `mitmdump -nr FILE --set hardump=FILE.har` and audit the HAR",
+                          file=str(path))
+    if found is None and head.startswith(openclaw_sqlite.SQLITE_MAGIC):
+        return InputError(f"SQLite database without a table of model calls ({_tables(path)})", file=str(path))
+    encoding = text_encoding(head, complete)
+    if encoding == BINARY:
+        return LogFile(path, found) if fmt else InputError(
+            f"binary data, not a known log format (known: {', '.join(FORMATS)})", file=str(path))
+    if encoding is not None and not fmt:
+        found = _sniff(path, decoded_head(head, encoding))
+        if found is None:
+            return InputError(f"{encoding} text, but not a known log format (known: {', '.join(FORMATS)}); "
+                              "if it is one of them, say which with --format", file=str(path))
+    return LogFile(path, found, encoding) if found else _unknown(path)
 
 
-def find_logs(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
-    """(file, named explicitly) of every candidate log, without reading any. A trajectory trace next
-    to its transcript is not a separate log: the transcript reads its system prompt."""
-    return [(path, explicit) for path, explicit in _walk(Path(p) for p in paths)
-            if explicit or not path.name.endswith(".trajectory.jsonl")
-            or not path.with_name(path.name[: -len(".trajectory.jsonl")] + ".jsonl").is_file()]
+def _tables(path: Path) -> str:
+    try:
+        return "tables: " + (", ".join(sorted(openclaw_sqlite.tables(path))) or "none")
+    except sqlite3.Error as exc:
+        return f"unreadable: {exc}"
+
+
+def detect_format(path: Path) -> str | None:
+    found = detect(path)
+    return found.format if isinstance(found, LogFile) else None
+
+
+def _walk(top: Path, report: OnError) -> Iterator[Path]:
+    """Every file under `top`, in order; hidden folders, unreadable folders, broken links and
+    special files are reported, never passed over."""
+    def unreadable(exc: OSError) -> None:
+        report(InputError(f"folder not read: {exc.strerror or exc}", file=exc.filename or str(top)))
+
+    for folder, dirs, files in os.walk(top, onerror=unreadable):
+        base = Path(folder)
+        hidden = sorted(d for d in dirs if d.startswith("."))
+        for name in hidden:
+            report(InputError("hidden folder, not read (give it as a path to audit it)", file=str(base / name)))
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = base / name
+            try:
+                mode = path.stat().st_mode
+            except OSError as exc:
+                report(InputError(f"cannot read: {exc.strerror or exc}"
+                                  f"{' (broken link)' if path.is_symlink() else ''}", file=str(path)))
+                continue
+            if not stat.S_ISREG(mode):
+                report(InputError("not a regular file, not read", file=str(path)))
+            elif name.startswith("."):
+                report(InputError("hidden file, not read (give it as a path to audit it)", file=str(path)))
+            else:
+                yield path
+
+
+def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None) -> list[Path]:
+    """Every file under `paths`, without reading any; what cannot be considered is reported. A file
+    read as part of another (`_owner`, `companions`) is not a separate log."""
+    report = on_error or _raise
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if not path.is_dir():
+            found.append(path)
+            continue
+        found += [p for p in _walk(path, report) if _owner(p) is None]
+    return found
+
+
+def _owner(path: Path) -> Path | None:
+    """The log a file is read as part of: a transcript's trajectory trace, a SQLite database's
+    write-ahead log and shared-memory files, an OpenHands conversation's first event file; None for
+    a file that stands alone."""
+    first = openhands.first_event_file(path)
+    if first is not None and first != path:
+        return first
+    for suffix, owner_suffix in ((".trajectory.jsonl", ".jsonl"), *((s, "") for s in _SQLITE_SIDECARS)):
+        if path.name.endswith(suffix):
+            owner = path.with_name(path.name[: -len(suffix)] + owner_suffix)
+            if owner.is_file():
+                return owner
+    return None
+
+
+def companions(log: LogFile) -> list[Path]:
+    """Files read as part of this log (an OpenClaw transcript's trajectory trace)."""
+    if log.format == openclaw_jsonl.name and log.path.name.endswith(".jsonl"):
+        candidates = [openclaw_jsonl.trajectory_path(log.path)]
+    elif log.format in DATABASE_FORMATS:
+        candidates = [log.path.with_name(log.path.name + s) for s in _SQLITE_SIDECARS]
+    elif log.format == openhands.name:
+        return list(openhands.event_files(log.path))
+    else:
+        return []
+    return [p for p in candidates if p.is_file()]
 
 
 def check_format(fmt: str | None) -> None:
@@ -66,48 +189,60 @@ def check_format(fmt: str | None) -> None:
         raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", field="format")
 
 
-def sniff_logs(found: Iterable[tuple[Path, bool]], fmt: str | None = None,
-               on_error: OnError | None = None) -> Iterator[tuple[Path, str]]:
-    """(file, format) of each `find_logs` candidate; unrecognised files are reported, not fatal."""
+def sniff_logs(found: Iterable[Path], fmt: str | None = None, on_error: OnError | None = None) -> Iterator[LogFile]:
+    """Each `find_logs` file with its format; a file that cannot be read is reported, not fatal."""
     report = on_error or _raise
     check_format(fmt)
-    for path, explicit in found:
+    for path in found:
         try:
-            format_ = fmt or detect_format(path)
+            log = detect(path, fmt)
         except OSError as exc:
-            report(InputError(f"cannot read: {exc}", file=str(path)))
-            continue
-        if format_ is None:
-            if not explicit and path.name.endswith(_DATABASES):
-                continue
-            report(InputError(f"not a known log format ({', '.join(FORMATS)}); use --format", file=str(path)))
-            continue
-        yield path, format_
+            log = InputError(f"cannot read: {exc.strerror or exc}", file=str(path))
+        if isinstance(log, InputError):
+            report(log)
+        else:
+            yield log
 
 
 def read_logs(paths: Iterable[str | Path], fmt: str | None = None, on_error: OnError | None = None,
-              on_file: Callable[[Path, str], None] | None = None) -> Iterator[Payload]:
+              on_file: Callable[[LogFile], None] | None = None) -> Iterator[Payload]:
     """Payloads of every model call in the logs, file by file; `meta['format']` names the adapter.
     A file that fails part-way is reported and the walk goes on with the next one."""
     report = on_error or _raise
-    yield from read_files(sniff_logs(find_logs(paths), fmt, report), report, on_file)
+    yield from read_files(sniff_logs(find_logs(paths, report), fmt, report), report, on_file)
 
 
-def read_files(files: Iterable[tuple[Path, str]], on_error: OnError | None = None,
-               on_file: Callable[[Path, str], None] | None = None) -> Iterator[Payload]:
-    """Payloads of (file, format) pairs as `sniff_logs` lists them."""
+def read_files(files: Iterable[LogFile], on_error: OnError | None = None,
+               on_file: Callable[[LogFile], None] | None = None) -> Iterator[Payload]:
+    """Payloads of the files `sniff_logs` lists; a file in another encoding is read as UTF-8."""
     report = on_error or _raise
-    for path, found in files:
+    for log in files:
         if on_file:
-            on_file(path, found)
+            on_file(log)
         try:
-            for payload in FORMATS[found].read(path, report):
-                payload.meta["format"] = found
-                yield payload
+            yield from _read(log, report)
         except InputError as exc:
-            report(exc if exc.file else InputError(exc.reason, file=str(path), field=exc.field))
+            report(exc if exc.file else InputError(exc.reason, file=str(log.path), field=exc.field))
+        except OSError as exc:
+            report(InputError(f"cannot read: {exc.strerror or exc}", file=str(log.path)))
         except Exception as exc:  # noqa: BLE001 — one broken file must not end a directory walk
-            report(InputError(f"{found}: reading stopped ({type(exc).__name__}: {exc})", file=str(path)))
+            report(InputError(f"{log.format}: reading stopped ({type(exc).__name__}: {exc})", file=str(log.path)))
+
+
+def _read(log: LogFile, report: OnError) -> Iterator[Payload]:
+    """One file's payloads; errors and sources name the file itself, never its UTF-8 copy."""
+    original = str(log.path)
+    with utf8_copy(log.path, log.encoding) if log.encoding else nullcontext(log.path) as path:
+        def relay(error: InputError) -> None:
+            if error.file == str(path):
+                error = InputError(error.reason, file=original, line=error.line, field=error.field)
+            report(error)
+
+        for payload in FORMATS[log.format].read(path, relay):
+            payload.meta["format"] = log.format
+            if log.encoding:
+                payload.meta["source"] = {**(payload.meta.get("source") or {}), "file": original}
+            yield payload
 
 
 def _raise(error: InputError) -> None:

@@ -18,25 +18,32 @@ from pathlib import Path
 
 import polars as pl
 
-from ec2audit.audit import COLUMN, AuditResult, audit
+from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
-from ec2audit.logs import check_format, find_logs, read_files, sniff_logs
+from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
+from ec2audit.logs.base import BYTES_READ
 from ec2audit.logs.classify import CLOUD, Classifier
+from ec2audit.logs.discovered import cleaned, contained, log_identifiers, rejection
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
 
 LOCAL_ORIGINS = ("user", "tool_result")
-MESSAGE_INDEX = COLUMN["message_index"]
+FOUND = "units found in its own calls"
+MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
+    COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {
     "call": pl.Int64, "payload_id": pl.String, "session": pl.String, "step": pl.Int64, "timestamp": pl.String,
     "provider": pl.String, "model": pl.String, "base_url": pl.String, "side": pl.String, "format": pl.String,
     "log_file": pl.String, "log_line": pl.Int64, "characters": pl.Int64, "input_tokens": pl.Int64,
     "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64,
 }
+#: The call columns a finding row carries (`findings_frame`, `leaked`).
+_CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
+                 "log_line")
 CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool": pl.String, "file": pl.String,
                   "command": pl.String}
 
@@ -47,8 +54,11 @@ class LogAudit:
     result: AuditResult
     calls: list[dict] = field(default_factory=list)
     carriers: list[dict] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)
+    files: list[dict] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
+    #: Sessions matched to no task (by `task_map`, their calls' task ids or their name): each is
+    #: scored against the units found in its own calls, cloud or edge — these unit ids.
+    found_in_calls: dict[str, set[str]] = field(default_factory=dict)
 
     def calls_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.calls, schema=CALL_SCHEMA)
@@ -57,24 +67,37 @@ class LogAudit:
         """Every finding (on the first cloud call that sent its text), with its call and carrier."""
         findings = pl.concat([self.result.findings_frame(),
                               pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
-        calls = self.calls_frame().drop("payload_id", "characters", "input_tokens", "cached_tokens", "output_tokens",
-                                        "cost_usd")
+        calls = self.calls_frame().select("call", *_CALL_COLUMNS)
         return findings.join(calls, on="call", how="left", maintain_order="left")
 
     def leaked(self) -> list[dict]:
-        """One row per (session, unit): its best grade and the first call that sent it at that grade."""
-        frame = self.findings_frame()
-        if frame.is_empty():
-            return []
-        best = frame.group_by("group", "unit_id").agg(pl.col("grade").max().alias("best"))
-        rows = (frame.join(best, on=["group", "unit_id"]).filter(pl.col("grade") == pl.col("best"))
-                .sort("call", "segment", "start").unique(["group", "unit_id"], keep="first", maintain_order=True))
-        return rows.to_dicts()
+        """One row per (session, unit): its best grade and the first call that sent it at that grade,
+        with the columns of `findings_frame` — found in one pass over the rows, not through a frame
+        of every finding (which costs a large audit hundreds of MB)."""
+        best: dict[tuple[str, str], tuple] = {}
+        for row, carrier in zip(self.result.finding_rows, self.carriers, strict=True):
+            key = (row[GROUP], row[UNIT])
+            rank = (-row[GRADE], carrier["call"], row[SEGMENT], row[START])
+            if key not in best or rank < best[key][0]:
+                best[key] = (rank, row, carrier)
+        rows = []
+        for _, row, carrier in sorted(best.values(), key=lambda b: b[0][1:]):
+            call = self.calls[carrier["call"]]
+            rows.append({**dict(zip(FINDING_SCHEMA, row, strict=True)), **carrier,
+                         **{k: call[k] for k in _CALL_COLUMNS}})
+        return rows
+
+    def scored_against(self, session: str) -> str:
+        """What a session's exposure is over, in words."""
+        if session in self.found_in_calls:
+            return FOUND
+        tasks = sorted(self.result.tasks.get(session, ()))
+        return f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks"
 
     def exposure(self) -> list[dict]:
         """Exposure per session and per (session, dimension), each over the units of the session's
-        tasks — summed per task rather than through a session × unit table, which a large log
-        audited with a large units file would make huge."""
+        tasks (or those found in its calls) — summed per task rather than through a session × unit
+        table, which a large log audited with a large units file would make huge."""
         totals: dict[tuple[str, str | None], list[float]] = defaultdict(lambda: [0, 0.0])
         for u in self.result.units:
             for key in ((u.task_id, None), (u.task_id, u.dimension)):
@@ -85,9 +108,14 @@ class LogAudit:
         rows = []
         for group, tasks in self.result.tasks.items():
             grades = self.result.grades.get(group, {})
+            scope = [units[i] for i in self.found_in_calls.get(group, ())]
             for dimension in (None, *dimensions):
-                count = sum(totals[(t, dimension)][0] for t in tasks)
-                weight = sum(totals[(t, dimension)][1] for t in tasks)
+                if group in self.found_in_calls:
+                    count = sum(1 for u in scope if dimension in (None, u.dimension))
+                    weight = sum(u.weight for u in scope if dimension in (None, u.dimension))
+                else:
+                    count = sum(totals[(t, dimension)][0] for t in tasks)
+                    weight = sum(totals[(t, dimension)][1] for t in tasks)
                 if not count:
                     continue
                 hit = [(g, units[uid]) for uid, g in grades.items() if dimension in (None, units[uid].dimension)]
@@ -106,7 +134,8 @@ class LogAudit:
             row["cloud_calls"] += c["side"] == CLOUD
         for session, row in rows.items():
             found = exposure.get(session, {})
-            row.update(units=found.get("units", 0), leaked=found.get("leaked", 0), exposure=found.get("exposure"))
+            row.update(units=found.get("units", 0), leaked=found.get("leaked", 0), exposure=found.get("exposure"),
+                       scored_against=self.scored_against(session))
         return list(rows.values())
 
     def providers(self) -> list[dict]:
@@ -117,14 +146,21 @@ class LogAudit:
             cost_usd=pl.when(pl.col("cost_usd").is_not_null().any()).then(pl.col("cost_usd").sum()))
             .sort("side", "provider", "model", nulls_last=True).to_dicts())
 
-    def timeline(self) -> list[dict]:
-        """Cloud calls in order with the units each sent for the first time (at their best grade)."""
+    def timeline(self, leaked: list[dict] | None = None) -> list[dict]:
+        """Cloud calls in order with the units each sent for the first time (at their best grade);
+        `leaked` as `leaked()` returned it, when already at hand."""
         first: dict[int, list[str]] = defaultdict(list)
-        for row in self.leaked():
+        for row in self.leaked() if leaked is None else leaked:
             first[row["call"]].append(row["unit_id"])
         return [{"session": c["session"], "step": c["step"], "payload_id": c["payload_id"],
                  "timestamp": c["timestamp"], "provider": c["provider"], "model": c["model"],
                  "new_units": first.get(c["call"], [])} for c in self.calls if c["side"] == CLOUD]
+
+
+def _file_rows(log: LogFile) -> list[dict]:
+    """The files table's rows for one log: the file, and any file read as part of it."""
+    return [{"file": str(log.path), "format": log.format, "encoding": log.encoding, "read_with": None}] + [
+        {"file": str(p), "format": log.format, "encoding": None, "read_with": str(log.path)} for p in companions(log)]
 
 
 def _call_row(index: int, payload: Payload, side: str) -> dict:
@@ -147,9 +183,11 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
             "cost_usd": cost}
 
 
-def discover_units(payloads: Iterable[Payload], use_presidio: bool = True) -> list[Unit]:
+def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_all: bool = False) -> list[Unit]:
     """Candidate units per session from the pre-labelling recognizers over its local side: user
-    inputs and tool results (files read, command output), each distinct text once."""
+    inputs and tool results (files read, command output), each distinct text once; only those worth
+    reading (`discovered.rejection`, unless `keep_all`), plus chat handles, chat ids and OS user
+    names (`discovered.log_identifiers`)."""
     from ec2audit.annotate.prelabel import prelabel_texts
 
     texts: dict[str, dict[str, str]] = defaultdict(dict)
@@ -162,8 +200,15 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True) -> li
                 texts[session][seg.text] = file or f"{payload.id}:{seg.message_index}"
     units: list[Unit] = []
     for session, by_text in texts.items():
-        units += [u for u in prelabel_texts([(tid, text) for text, tid in by_text.items()], session,
-                                            use_presidio=use_presidio) if not _placeholder(u.value)]
+        pairs = [(tid, text) for text, tid in by_text.items()]
+        found = [u for u in prelabel_texts(pairs, session, use_presidio=use_presidio) if not _placeholder(u.value)]
+        if not keep_all:
+            candidates = list(map(cleaned, found))
+            candidates += [inner for u in candidates if rejection(u) for inner in map(cleaned, contained(u))]
+            found = list({u.value: u for u in candidates if rejection(u) is None}.values())
+            values = {u.value for u in found}
+            found += [u for u in log_identifiers(pairs, session) if u.value not in values]
+        units += found
     return units
 
 
@@ -173,43 +218,138 @@ def _placeholder(value: str) -> bool:
     return any(s == 0 and e == len(view.text) for s, e in placeholder_spans(view))
 
 
+def read_task_map(path: Path) -> dict[str, str]:
+    """Session → task id, from a JSON object or a CSV file with columns `session,task_id`."""
+    import csv
+    import json
+
+    text = path.read_text(encoding="utf-8-sig")
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=exc.lineno) from None
+        bad = next((k for k, v in data.items() if not isinstance(v, str) or not v), None)
+        if bad is not None:
+            raise InputError("task id must be a non-empty string", file=str(path), field=bad)
+        return data
+    rows = csv.reader(text.splitlines())
+    header = [h.strip() for h in next(rows, [])]
+    if header[:2] != ["session", "task_id"]:
+        raise InputError("expected a JSON object or CSV columns 'session,task_id'", file=str(path), line=1)
+    mapping = {}
+    for number, row in enumerate(rows, start=2):
+        if len(row) < 2 or not row[0].strip() or not row[1].strip():
+            raise InputError("expected 'session,task_id'", file=str(path), line=number)
+        mapping[row[0].strip()] = row[1].strip()
+    return mapping
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """How files are read and calls scoped: what `_audit_files` and its workers share."""
+
+    fmt: str | None
+    classifier: Classifier
+    discover: bool
+    task_map: dict[str, str]
+
+
+class _Progress:
+    """Bytes of log files read so far, out of all passes over all files, for `on_progress`."""
+
+    def __init__(self, files: list[Path], passes: int, report: Callable[[int, int], None]):
+        self.sizes = {p: p.stat().st_size if p.is_file() else 0 for p in files}
+        self.total, self.report = sum(self.sizes.values()) * passes, report
+        self.done = self.current = self.size = self.shown = 0
+
+    def file(self, log: LogFile) -> None:
+        self.done += self.size
+        self.current, self.size = 0, self.sizes.get(log.path, 0)
+        self._show()
+
+    def read(self, count: int) -> None:
+        self.current = min(self.size, self.current + count)
+        if self.current - self.shown >= 1 << 20 or self.current == self.size:
+            self._show()
+
+    def _show(self) -> None:
+        self.shown = self.current
+        self.report(self.done + self.current, self.total)
+
+    def finish(self) -> None:
+        self.report(self.total, self.total)
+
+
 def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, discover: bool = False,
                fmt: str | None = None, classifier: Classifier | None = None, use_presidio: bool = True,
                on_payload: Callable[[Payload], None] | None = None, cascade: Cascade | None = None,
-               jobs: int = 1) -> LogAudit:
+               jobs: int = 1, task_map: dict[str, str] | None = None,
+               on_progress: Callable[[int, int], None] | None = None) -> LogAudit:
     """Audit the logs under `paths` against `units` (with their `cascade` if built), or against units
-    discovered in them. With `jobs` > 1, files are audited in that many worker processes (`on_payload`
-    is then not called); a session must not span two files then."""
+    discovered in them. A session is scored against the units of its task: from `task_map` (session →
+    task id), its calls' task ids or its own name; a session matched to no task is scored against the
+    units found in its own calls. `on_progress(bytes read, bytes in all)` follows the reading. With
+    `jobs` > 1, files are audited in that many worker processes (`on_payload` and `on_progress` are
+    then not called); a session must not span two files then."""
     if (units is None) == (not discover):
         raise InputError("give either units or discover=True", field="units")
     check_format(fmt)
-    classifier = classifier or Classifier()
-    found = find_logs(paths)
-    if discover:
-        # bad files and lines are reported by the audit pass below
-        units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None), use_presidio)
-    if jobs > 1 and len(found) > 1:
-        log = _parallel(found, fmt, units, cascade, classifier, discover, jobs)
-    else:
-        log = _audit_files(found, fmt, units, cascade or Cascade(units), classifier, discover, on_payload)
+    reading = _Reading(fmt, classifier or Classifier(), discover, task_map or {})
+    walk_errors: list[InputError] = []
+    found = find_logs(paths, walk_errors.append)
+    parallel = jobs > 1 and len(found) > 1
+    progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress and not parallel else None
+    token = BYTES_READ.set(progress.read if progress else None)
+    try:
+        if discover:
+            # bad files and lines are reported by the audit pass below
+            units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None,
+                                              progress.file if progress else None), use_presidio)
+        if parallel:
+            log = _parallel(found, reading, units, cascade, jobs)
+        else:
+            log = _audit_files(found, reading, units, cascade or Cascade(units), on_payload,
+                               progress.file if progress else None)
+    finally:
+        BYTES_READ.reset(token)
+    if progress:
+        progress.finish()
     log.mode = "discover" if discover else "units"
+    log.errors[:0] = walk_errors
     return log
 
 
-def _audit_files(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit], cascade: Cascade,
-                 classifier: Classifier, discover: bool, on_payload: Callable[[Payload], None] | None) -> LogAudit:
-    sessions_with_units = {u.task_id for u in units}
+def _audit_files(found: list[Path], reading: _Reading, units: list[Unit], cascade: Cascade,
+                 on_payload: Callable[[Payload], None] | None,
+                 on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
+    tasks = {u.task_id for u in units}
     log = LogAudit("", AuditResult(units))
+    edge_sent: dict[str, set[str]] = defaultdict(set)
 
     def cloud_payloads() -> Iterator[Payload]:
-        files = sniff_logs(found, fmt, log.errors.append)
-        for payload in read_files(files, log.errors.append, on_file=lambda p, f: log.files.__setitem__(str(p), f)):
-            side = classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
+        files = sniff_logs(found, reading.fmt, log.errors.append)
+        def started(f: LogFile) -> None:
+            log.files.extend(_file_rows(f))
+            if on_file:
+                on_file(f)
+
+        for payload in read_files(files, log.errors.append, on_file=started):
+            side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             log.calls.append(_call_row(len(log.calls), payload, side))
-            if discover:
-                payload.task_id = payload.episode
-                if payload.episode not in sessions_with_units:
+            session = payload.episode
+            if reading.discover:
+                payload.task_id = session
+                if session not in tasks:
                     continue
+            elif session in reading.task_map:
+                payload.task_id = reading.task_map[session]
+            elif payload.task_id not in tasks and session in tasks:
+                payload.task_id = session
+            if payload.task_id not in tasks:
+                found_units = log.found_in_calls.setdefault(session, set())
+                if side != CLOUD:
+                    found_units |= _units_in(payload, cascade, edge_sent[session])
             if side == CLOUD:
                 yield payload
 
@@ -228,26 +368,33 @@ def _audit_files(found: list[tuple[Path, bool]], fmt: str | None, units: list[Un
             on_payload(payload)
 
     audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
+    for session, found_units in log.found_in_calls.items():
+        found_units |= set(log.result.grades.get(session, ()))
     return log
+
+
+def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
+    """Units found in a call not audited as cloud (its texts not seen before in the session)."""
+    kept = [seg for seg in payload.segments if seg.text not in sent and not sent.add(seg.text)]
+    return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
 
 
 _WORKER: dict = {}
 
 
-def _start_worker(fmt: str | None, units: list[Unit], classifier: Classifier, discover: bool,
-                  cascade: Cascade | None) -> None:
-    _WORKER.update(fmt=fmt, units=units, cascade=cascade or Cascade(units), classifier=classifier, discover=discover)
+def _start_worker(reading: _Reading, units: list[Unit], cascade: Cascade | None) -> None:
+    _WORKER.update(reading=reading, units=units, cascade=cascade or Cascade(units))
 
 
-def _work(found: list[tuple[Path, bool]]) -> LogAudit:
+def _work(found: list[Path]) -> LogAudit:
     w = _WORKER
-    part = _audit_files(found, w["fmt"], w["units"], w["cascade"], w["classifier"], w["discover"], None)
+    part = _audit_files(found, w["reading"], w["units"], w["cascade"], None)
     part.result.units = []  # the parent has them: not sent back with every batch
     return part
 
 
-def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit], cascade: Cascade | None,
-              classifier: Classifier, discover: bool, jobs: int) -> LogAudit:
+def _parallel(found: list[Path], reading: _Reading, units: list[Unit], cascade: Cascade | None,
+              jobs: int) -> LogAudit:
     """Contiguous batches of about equal size (16 per worker, so none waits long on another's last
     batch), each sniffed, read and scanned in a worker, merged in file order.
 
@@ -259,9 +406,9 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
 
     forked = sys.platform == "linux"
     context = multiprocessing.get_context("fork" if forked else "spawn")
-    sizes = [p.stat().st_size for p, _ in found]
+    sizes = [p.stat().st_size for p in found]
     target = sum(sizes) / (jobs * 16) or 1
-    batches: list[list[tuple[Path, bool]]] = [[]]
+    batches: list[list[Path]] = [[]]
     filled = 0.0
     for item, size in zip(found, sizes, strict=True):
         if filled >= target:
@@ -270,8 +417,7 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
         batches[-1].append(item)
         filled += size
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(fmt, units, classifier, discover,
-                                       (cascade or Cascade(units)) if forked else None)) as pool:
+                             initargs=(reading, units, (cascade or Cascade(units)) if forked else None)) as pool:
         parts = list(pool.map(_work, batches))
     merged = LogAudit("", AuditResult(units))
     result = merged.result
@@ -288,8 +434,10 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
                 best[unit_id] = max(best.get(unit_id, 0.0), grade)
         for group, tasks in part.result.tasks.items():
             result.tasks.setdefault(group, set()).update(tasks)
-        merged.files.update(part.files)
+        merged.files += part.files
         merged.errors += part.errors
+        for session, found_units in part.found_in_calls.items():
+            merged.found_in_calls.setdefault(session, set()).update(found_units)
     return merged
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -22,6 +24,48 @@ OnError = Callable[[InputError], None]
 #: Longest JSONL line read; longer lines are reported and skipped, not loaded.
 MAX_LINE_BYTES = 64 * 1024 * 1024
 _CONFLICT = (b"<<<<<<< ", b"=======", b">>>>>>> ", b"||||||| ")
+
+
+#: Told how many bytes of a log file were just read (for a progress bar); set by the audit.
+BYTES_READ: ContextVar[Callable[[int], None] | None] = ContextVar("bytes_read", default=None)
+
+
+class _Counted:
+    """A binary file that reports what is read from it to `BYTES_READ`."""
+
+    def __init__(self, handle, report: Callable[[int], None]):
+        self._handle, self._report = handle, report
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._handle.read(size)
+        self._report(len(data))
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        data = self._handle.readline(size)
+        self._report(len(data))
+        return data
+
+    def readinto(self, buffer) -> int:  # ijson's C parser reads this way
+        count = self._handle.readinto(buffer)
+        self._report(count or 0)
+        return count
+
+    def __getattr__(self, name):
+        return getattr(self._handle, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._handle.close()
+
+
+def open_log(path: Path):
+    """`path` opened for binary reading; what is read is counted when an audit shows progress."""
+    handle = path.open("rb")
+    report = BYTES_READ.get()
+    return _Counted(handle, report) if report else handle
 
 
 class Adapter(Protocol):
@@ -37,7 +81,7 @@ class Adapter(Protocol):
 def read_jsonl(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
     """(line number, object) for each JSON object line; conflict markers, truncated or non-object
     lines and over-long lines are reported with their line number and skipped."""
-    with path.open("rb") as handle:
+    with open_log(path) as handle:
         number = 0
         while True:
             raw = handle.readline(MAX_LINE_BYTES + 1)
@@ -78,6 +122,98 @@ def first_record(head: bytes) -> dict | None:
                 continue
             return record if isinstance(record, dict) else None
     return None
+
+
+@lru_cache(maxsize=2)
+def outline(head: bytes) -> frozenset[str]:
+    """The key paths (`samples.item.events`, ijson's prefixes) in the head of a JSON document or of
+    JSON Lines, as far as the head goes: what sniffers of whole-document formats look for, since
+    a document's keys can come in any order and its head is cut anywhere."""
+    import ijson
+
+    paths: set[str] = set()
+    try:
+        for prefix, event, value in ijson.parse(head, multiple_values=True):
+            if event == "map_key":
+                paths.add(f"{prefix}.{value}" if prefix else value)
+                if len(paths) > 4096:
+                    break
+    except (ijson.JSONError, UnicodeDecodeError):
+        pass
+    return frozenset(paths)
+
+
+def json_values(path: Path) -> Iterator[object]:
+    """The items of a top-level array (streamed: one item in memory at a time), or else each
+    top-level value (JSON Lines of objects or of arrays, concatenated objects, one object). A
+    syntax error is raised as `ijson.JSONError` once the values before it are out."""
+    import ijson
+
+    with open_log(path) as handle:
+        first_line = handle.readline(1 << 20).strip().removeprefix(b"\xef\xbb\xbf")
+        handle.seek(0)
+        try:
+            lines_of_values = first_line.startswith(b"[") and isinstance(json.loads(first_line), list)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            lines_of_values = False
+        array = first_line.startswith(b"[") and not lines_of_values
+        yield from ijson.items(handle, "item" if array else "", multiple_values=True, use_float=True)
+
+
+def read_records(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
+    """(number, record) of an export: a CSV table (JSON-valued cells stay strings), a JSON array,
+    JSON Lines or one object; numbers are CSV lines or item positions. Non-objects are reported."""
+    import ijson
+
+    if path.suffix.lower() in (".csv", ".tsv"):
+        import csv
+
+        csv.field_size_limit(MAX_LINE_BYTES)
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle, delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
+            for record in reader:
+                yield reader.line_num, record
+        return
+    number = 0
+    try:
+        for number, record in enumerate(json_values(path), start=1):
+            if isinstance(record, dict):
+                yield number, record
+            else:
+                on_error(InputError("expected a JSON object", file=str(path), line=number))
+    except ijson.JSONError as exc:
+        on_error(InputError(f"not valid JSON after item {number}, rest skipped ({exc})", file=str(path)))
+
+
+def json_field(value):
+    """A field that may hold JSON as text (CSV exports, string-typed columns) as data."""
+    if isinstance(value, str) and value[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def csv_header(head: bytes) -> set[str]:
+    """Column names of a CSV head (empty when the head is not a CSV table)."""
+    import csv
+
+    line = head.split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+    if "," not in line or line.lstrip()[:1] in ("{", "["):
+        return set()
+    return {c.strip() for c in next(csv.reader([line]), [])}
+
+
+def load_json(path: Path, on_error: OnError):
+    """A whole JSON document; None (reported) when it is not valid JSON."""
+    try:
+        with open_log(path) as handle:
+            return json.load(handle)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        on_error(InputError(f"not valid JSON, truncated? ({exc})", file=str(path),
+                            line=getattr(exc, "lineno", None)))
+        return None
 
 
 def normalize_usage(usage) -> dict | None:

@@ -63,6 +63,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                     file = next((args[k] for k in _FILE_KEYS if isinstance(args.get(k), str)), None)
                     if file:
                         sources[i]["file"] = file
+                    elif isinstance(args.get("command"), str):  # Bash
+                        sources[i]["command"] = args["command"][:200]
         body = {"messages": [{"role": item["message"].get("role", item["type"]),
                               "content": item["message"].get("content")} for item in chain]}
         step += 1

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError
-from ec2audit.logs.openai_log import to_payload
+from ec2audit.logs.base import OnError, open_log
+from ec2audit.logs.openai_log import response_data, to_payload
 from ec2audit.payloads import Payload, is_request_body
 
 name = "har"
@@ -27,34 +28,22 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def _response(content: dict) -> dict:
-    """The response JSON, or for an SSE stream its model and the usage fields merged over its events."""
     text = content.get("text")
     if not isinstance(text, str):
         return {}
     if content.get("encoding") == "base64":
         text = base64.b64decode(text).decode("utf-8", "replace")
-    try:
-        data = json.loads(text)
-        return data if isinstance(data, dict) else {}
-    except json.JSONDecodeError:
-        pass
-    found: dict = {"usage": {}}
-    for line in text.splitlines():
-        if line.startswith("data:"):
-            try:
-                event = json.loads(line[5:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(event, dict):
-                inner = event.get("message") or event.get("response") or {}
-                found["model"] = event.get("model") or inner.get("model") or found.get("model")
-                found["usage"].update(event.get("usage") or inner.get("usage") or {})  # deltas add fields
-    return found
+    return response_data(text)
+
+
+def mitmproxy_flows(head: bytes) -> bool:
+    """A mitmproxy flow file (tnetstring-serialised flows), which mitmdump exports to HAR."""
+    return re.match(rb"^\d+:", head) is not None and b"client_conn" in head and b"server_conn" in head
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     try:
-        with path.open("rb") as handle:
+        with open_log(path) as handle:
             entries = json.load(handle)["log"]["entries"]
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
         on_error(InputError(f"not a HAR document ({exc})", file=str(path)))

@@ -7,6 +7,7 @@ Each line is one call. The response (when logged) gives usage; the URL and provi
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,28 @@ def provider_from_url(url: str | None) -> str | None:
     """A provider name from a well-known API host; None for anything else."""
     host = (urlsplit(url).hostname or "") if url else ""
     return next((p for suffix, p in _PROVIDER_HOSTS.items() if host == suffix or host.endswith("." + suffix)), None)
+
+
+def response_data(text: str) -> dict:
+    """A response body as data: its JSON, or for an SSE stream its model and the usage fields
+    merged over its events (streams send usage in pieces)."""
+    try:
+        data = json.loads(text)
+        return data if isinstance(data, dict) else {}
+    except json.JSONDecodeError:
+        pass
+    found: dict = {"usage": {}}
+    for line in text.splitlines():
+        if line.startswith("data:"):
+            try:
+                event = json.loads(line[5:])
+            except json.JSONDecodeError:
+                continue
+            if isinstance(event, dict):
+                inner = event.get("message") or event.get("response") or {}
+                found["model"] = event.get("model") or inner.get("model") or found.get("model")
+                found["usage"].update(event.get("usage") or inner.get("usage") or {})
+    return found
 
 
 def _record(data: dict) -> dict:

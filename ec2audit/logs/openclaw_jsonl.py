@@ -25,6 +25,15 @@ name = "openclaw-jsonl"
 _SILENT = frozenset({"session", "model_change", "thinking_level_change", "custom", "label", "session_info"})
 _CONTEXT = frozenset({"message", "custom_message", "compaction", "branch_summary"})
 _FILE_TOOLS = frozenset({"read", "write", "edit", "apply_patch"})
+_FILE_ARGS = ("path", "file_path", "filePath", "file")
+#: Assistant messages OpenClaw writes into a transcript itself (a reply mirrored to a channel, a
+#: gateway-injected turn): they enter later contexts but were never a model call.
+TRANSCRIPT_ONLY = frozenset({("openclaw", "delivery-mirror"), ("openclaw", "gateway-injected")})
+
+
+def model_call(message: dict) -> bool:
+    """Whether an assistant message is the answer to a model call."""
+    return message.get("role") == "assistant" and (message.get("provider"), message.get("model")) not in TRANSCRIPT_ONLY
 
 
 def _text(value) -> str:
@@ -106,6 +115,8 @@ class Transcript:
                 message = {}
             item.parts, images = message_parts(message)
             item.source["kind"] = message.get("role")
+            if message.get("role") == "bashExecution" and isinstance(message.get("command"), str):
+                item.source["command"] = message["command"][:200]
             if images:
                 self._error(f"{images} image block(s) not audited", line)
             for block in _blocks(message.get("content")):
@@ -157,8 +168,9 @@ class Transcript:
         if call and call in self.tool_calls and "file" not in entry.source:
             tool, args = self.tool_calls[call]
             entry.source["tool"] = entry.source.get("tool") or tool
-            if tool in _FILE_TOOLS and isinstance(args.get("path"), str):
-                entry.source["file"] = args["path"]
+            file = next((args[k] for k in _FILE_ARGS if isinstance(args.get(k), str)), None)
+            if tool in _FILE_TOOLS and file:
+                entry.source["file"] = file
             elif isinstance(args.get("command"), str):
                 entry.source["command"] = args["command"][:200]
         return entry.source
@@ -169,7 +181,7 @@ class Transcript:
         system = [Segment(0, "system", "system", system_prompt)] if system_prompt else []
         for entry in self.order:
             message = entry.data.get("message") if entry.kind == "message" else None
-            if not isinstance(message, dict) or message.get("role") != "assistant":
+            if not isinstance(message, dict) or not model_call(message):
                 continue
             step += 1
             context = self._context(self._path(entry.parent))

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.logs.base import OnError, first_record, make_payload, normalize_usage, read_jsonl
-from ec2audit.logs.openclaw_jsonl import message_parts
+from ec2audit.logs.openclaw_jsonl import message_parts, model_call
 from ec2audit.payloads import Payload, Segment
 
 name = "openclaw-trajectory"
@@ -58,7 +58,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         snapshot = (run.get("completed") or {}).get("messagesSnapshot")
         calls: list[tuple[list, dict | None]] = [(history, None)]
         if isinstance(snapshot, list):
-            replies = [i for i, m in enumerate(snapshot) if isinstance(m, dict) and m.get("role") == "assistant"
+            replies = [i for i, m in enumerate(snapshot) if isinstance(m, dict) and model_call(m)
                        and i >= len(history)]
             calls = [(snapshot[:i], snapshot[i]) for i in replies] or calls
         session = str(event.get("sessionId") or event.get("traceId") or path.stem)

@@ -1,35 +1,48 @@
-"""What `ec2audit audit` shows for logs: per-session exposure, leaked units with masked evidence and
-the call that first sent them, the timeline of cloud calls, per-provider tokens and cost."""
+"""What `ec2audit audit` shows for logs: per-session exposure; per session, the leaked units with the
+call that first sent them, what carried them and their (masked) evidence, readable at 80 columns;
+per-provider tokens and cost. The timeline of cloud calls is in `--json`."""
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ec2audit.logs.audit import LogAudit
+from ec2audit.logs.audit import FOUND, LogAudit
 from ec2audit.report.summary import mask
 
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
          "pre-labelling recognizers over each session's user inputs and tool results"}
 
 
-def log_summary(log: LogAudit) -> dict:
-    """Everything the terminal shows, as plain data (`--json`); evidence stays masked."""
+def log_summary(log: LogAudit, show_values: bool = False) -> dict:
+    """Everything the terminal shows, as plain data (`--json`); evidence is masked unless
+    `show_values`."""
+    first_sent = log.leaked()
     leaked = [{"session": r["group"], "unit_id": r["unit_id"], "dimension": r["dimension"], "grade": r["grade"],
                "detector": r["detector"], "first_call": r["payload_id"], "step": r["step"],
                "timestamp": r["timestamp"], "provider": r["provider"], "model": r["model"], "origin": r["origin"],
                "message_index": r["message_index"], "entry": r["entry"], "kind": r["kind"], "tool": r["tool"],
-               "file": r["file"], "command": r["command"], "evidence": mask(r["matched_text"])} for r in log.leaked()]
+               "file": r["file"], "command": r["command"],
+               "evidence": r["matched_text"] if show_values else mask(r["matched_text"])} for r in first_sent]
     cloud = sum(1 for c in log.calls if c["side"] == "cloud")
     exposure = log.exposure()
-    return {"mode": log.mode, "mode_description": MODES[log.mode], "payloads": log.result.payload_count,
+    return {"mode": log.mode, "mode_description": MODES[log.mode], "values_shown": show_values,
+            "payloads": log.result.payload_count,
             "characters": log.result.chars, "units": len(log.result.units), "findings": len(log.result.finding_rows),
             "exposure": [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None],
             "by_dimension": [r for r in exposure if r["dimension"] is not None],
-            "files": [{"file": f, "format": fmt} for f, fmt in log.files.items()],
+            "files": log.files, "skipped_files": skipped_files(log),
             "calls": len(log.calls), "cloud_calls": cloud, "edge_calls": len(log.calls) - cloud,
             "sessions": log.sessions(), "leaked": leaked, "providers": log.providers(),
-            "timeline": log.timeline(), "skipped": [str(e) for e in log.errors]}
+            "timeline": log.timeline(first_sent), "skipped": [str(e) for e in log.errors]}
+
+
+def skipped_files(log: LogAudit) -> list[dict]:
+    """Files not read at all, each with why (a line-level problem in a read file is not one)."""
+    read = {f["file"] for f in log.files}
+    return [{"file": e.file, "reason": e.reason} for e in log.errors
+            if e.file and e.line is None and e.file not in read]
 
 
 def _short(unit_id: str) -> str:
@@ -38,49 +51,97 @@ def _short(unit_id: str) -> str:
 
 
 def _table(title: str, columns: list[str]) -> Table:
-    table = Table(title=title)
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
     for name in columns:
         table.add_column(name)
     return table
 
 
+def _clip(text: str, width: int) -> str:
+    """`text` in `width` characters, its end kept (a path's file name, a command's argument)."""
+    return text if len(text) <= width else "…" + text[-(width - 1):]
+
+
+def _scope(scored_against: str | None) -> str:
+    return "units in its calls" if scored_against == FOUND else scored_against or "-"
+
+
+def _carrier(row: dict) -> str:
+    what = row["file"] or row["command"]
+    return " ".join(x for x in (row["tool"] or row["kind"] or row["origin"], what and _clip(what, 18)) if x)
+
+
+def _first_call(row: dict) -> str:
+    time = (row["timestamp"] or "")[11:19]
+    return f"#{row['step']}" + (f" {time}" if time else "")
+
+
+def _leaks(summary: dict, console: Console, limit: int) -> None:
+    """One table per session, most exposed first: unit, dimension, grade, first call, carrier, evidence."""
+    by_session: dict[str, list[dict]] = {}
+    for row in summary["leaked"]:
+        by_session.setdefault(row["session"], []).append(row)
+    sessions = {s["session"]: s for s in summary["sessions"]}
+    ranked = sorted(by_session, key=lambda s: -(sessions.get(s, {}).get("exposure") or 0.0))
+    shown = 0
+    for session in ranked:
+        if shown >= limit:
+            break
+        info = sessions.get(session, {})
+        exposure = "-" if info.get("exposure") is None else f"{info['exposure']:.3f}"
+        table = _table(f"[bold]{session}[/]: exposure {exposure} ({info.get('leaked', 0)} of {info.get('units', 0)} "
+                       f"units ≥0.7, over {_scope(info.get('scored_against'))})",
+                       ["unit", "dimension", "grade", "first call", "carrier", "evidence"])
+        table.columns[0].overflow = table.columns[4].overflow = table.columns[5].overflow = "fold"
+        table.columns[1].no_wrap = table.columns[2].no_wrap = table.columns[3].no_wrap = True
+        table.columns[2].justify = "right"
+        for row in by_session[session][: limit - shown]:
+            table.add_row(_short(row["unit_id"]), row["dimension"], f"{row['grade']:.1f}", _first_call(row),
+                          _carrier(row), row["evidence"])
+            shown += 1
+        console.print(table)
+    if len(summary["leaked"]) > shown:
+        console.print(f"… {len(summary['leaked']) - shown} more leaked units (see --json or --out)")
+
+
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
-    console.print(f"[bold]mode[/] {summary['mode_description']}; {len(summary['files'])} file(s), "
+    skipped = summary["skipped_files"]
+    converted = [f for f in summary["files"] if f["encoding"]]
+    console.print(f"[bold]mode[/] {summary['mode_description']}; {len(summary['files'])} file(s) read"
+                  f"{f', [bold red]{len(skipped)} skipped[/] (listed above)' if skipped else ''}, "
                   f"{summary['calls']} model calls ({summary['cloud_calls']} cloud, {summary['edge_calls']} edge), "
                   f"{summary['units']} units", highlight=False)
+    for f in converted:
+        console.print(f"read {f['file']} as {f['encoding']} text (converted to UTF-8)", highlight=False)
+    found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
+    if found:
+        console.print(f"{len(found)} session(s) matched no task of the units file: each is scored against the "
+                      "units found in its own calls (give --task-map to say which task each ran)", highlight=False)
     sessions = _table("Exposure per session (cloud calls only), most exposed first",
-                      ["session", "calls", "cloud", "units", "leaked ≥0.7", "exposure", "privacy"])
+                      ["session", "cloud/calls", "leaked/units", "exposure", "scored against"])
+    sessions.columns[0].overflow = "fold"
     ranked = sorted(summary["sessions"], key=lambda s: -(s["exposure"] or 0.0))
     for s in ranked[:limit]:
         exposure = s["exposure"]
-        sessions.add_row(s["session"], str(s["calls"]), str(s["cloud_calls"]), str(s["units"]), str(s["leaked"]),
-                         "-" if exposure is None else f"{exposure:.3f}",
-                         "-" if exposure is None else f"{1 - exposure:.3f}")
+        sessions.add_row(s["session"], f"{s['cloud_calls']}/{s['calls']}", f"{s['leaked']}/{s['units']}",
+                         "-" if exposure is None else f"{exposure:.3f}", _scope(s["scored_against"]))
     console.print(sessions)
     if len(ranked) > limit:
         console.print(f"… {len(ranked) - limit} more sessions, less exposed (see --json)")
     if summary["leaked"]:
-        leaks = _table("Leaked units: first cloud call that sent them (evidence masked)",
-                       ["session", "unit", "grade", "step", "carried by", "evidence"])
-        for r in summary["leaked"][:limit]:
-            carrier = " ".join(str(x) for x in (r["kind"] or r["origin"], r["tool"], r["file"] or r["command"]) if x)
-            leaks.add_row(r["session"], f"{_short(r['unit_id'])} ({r['dimension']})", f"{r['grade']:.1f}",
-                          str(r["step"]), carrier, r["evidence"])
-        console.print(leaks)
-        if len(summary["leaked"]) > limit:
-            console.print(f"… {len(summary['leaked']) - limit} more leaked units (see --json or --out)")
-        timeline = _table("Timeline: cloud calls that sent a unit for the first time",
-                          ["session", "step", "time", "model", "new units"])
-        for t in [t for t in summary["timeline"] if t["new_units"]][:limit]:
-            timeline.add_row(t["session"], str(t["step"]), t["timestamp"] or "", t["model"] or "",
-                             ", ".join(_short(u) for u in t["new_units"]))
-        console.print(timeline)
+        if summary["values_shown"]:
+            console.print("[bold red]values shown in clear text (--show-values)[/]")
+        _leaks(summary, console, limit)
+    elif summary["payloads"]:
+        console.print(f"no sensitive unit reached a cloud call ({summary['payloads']} cloud calls audited)")
+    elif summary["calls"]:
+        console.print("no cloud call in what was read: nothing to audit")
     else:
-        console.print("no sensitive unit reached a cloud call")
-    providers = _table("Calls per provider", ["side", "provider", "model", "calls", "input tok", "cached tok",
-                                              "output tok", "USD"])
+        console.print("[bold red]nothing was read[/]: no model call found in the given paths")
+    providers = _table("Calls per provider", ["side", "provider/model", "calls", "input tok", "output tok", "USD"])
+    providers.columns[1].overflow = "fold"
     for p in summary["providers"]:
-        providers.add_row(p["side"], p["provider"] or "?", p["model"] or "?", str(p["calls"]),
-                          str(p["input_tokens"] or 0), str(p["cached_tokens"] or 0), str(p["output_tokens"] or 0),
+        providers.add_row(p["side"], f"{p['provider'] or '?'}/{p['model'] or '?'}", str(p["calls"]),
+                          str(p["input_tokens"] or 0), str(p["output_tokens"] or 0),
                           "-" if p["cost_usd"] is None else f"{p['cost_usd']:.4f}")
     console.print(providers)

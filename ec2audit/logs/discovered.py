@@ -1,0 +1,173 @@
+"""Which candidate units found in agent logs are worth a person's reading, and the identifiers logs
+carry that general-purpose recognizers miss.
+
+The pre-labelling recognizers were built for documents; agent logs are mostly code, JSON, test
+output and accessibility trees, where NER reads `StaticText`, `Python` or `session` as names and a
+number such as `604800000` as an ID. A candidate is kept only when its value looks like what its
+dimension holds: a person's name is two to four name-shaped words, one of them a known given
+name (Faker's name lists for many locales); numbers must be long enough and not a
+timestamp, a duration or a decimal; nothing that is a code token, a path, a redaction token
+(`__OPENCLAW_REDACTED__`, `[REDACTED]`, `***`) or a hash. Added: chat handles and ids from the
+channel envelopes agents receive (`[Telegram Ana (@ana_s) id:123 …]`) and OS user names from home
+folders (`/home/ana/`, `/Users/jdoe/`, `C:\\Users\\jdoe\\`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from ec2audit.units import Unit, make_unit
+
+_REDACTED = re.compile(r"redact|masked|hidden|removed|censored|\*{3}|x{6}|•{3}|<secret>", re.I)
+_CODE = re.compile(r"[{}\[\]<>=;`|\\]|\(\)|^\W|\w\.\w+\(|::|->|=>|^\$|\$\{|%[sd]|^[a-z]+[A-Z]\w*$")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_HASH = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})$", re.I)
+_NAME_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*|[A-Z]\.?)$")
+_HAN_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
+_DIGITS = re.compile(r"\d")
+_EMAIL = re.compile(r"(?<![^\s|,;:=<(\"'])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply", "no-reply", "donotreply",
+                              "do-not-reply", "nobody", "someone", "email", "mail", "admin", "root"})
+_DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
+_NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
+_EDGE_PUNCTUATION = "'\"`()[]{}<>|,;:"
+_SEPARATORS = frozenset(" \t\n|,;:=<>()[]'\"")
+_CHAT_ENVELOPE = re.compile(
+    r"\[(?:Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|Teams|Messenger)\s+(?P<who>[^\]\n]{1,80}?)"
+    r"(?:\s+\+\d+[smhd])?(?:\s+\d{4}-\d\d-\d\d[^\]]*)?\]")
+_HANDLE = re.compile(r"\(@(?P<handle>[A-Za-z0-9_.]{3,32})\)")
+_CHAT_ID = re.compile(r"\bid:(?P<id>-?\d{5,20})\b")
+_HOME = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)(?P<user>[A-Za-z][A-Za-z0-9._-]{1,31})(?=[/\\]|$|\s)")
+_SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
+                           "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
+                           "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
+
+
+@cache
+def _given_names() -> frozenset[str]:
+    """Given names Faker knows, lower-cased, over the locales agent users write in."""
+    import importlib
+
+    words: set[str] = set()
+    for locale in ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_PT", "pt_BR", "pl_PL", "nl_NL",
+                   "sv_SE", "da_DK", "fi_FI", "cs_CZ", "tr_TR", "ru_RU", "ja_JP", "yo_NG", "en_IN", "zh_CN"):
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        except ImportError:
+            continue
+        for attribute in ("first_names", "first_names_male", "first_names_female", "first_romanized_names"):
+            names = getattr(provider, attribute, ())
+            words.update(n.lower() for n in (names.keys() if isinstance(names, dict) else names) if isinstance(n, str))
+    return frozenset(words)
+
+
+def _plain(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
+
+
+def _name_rejection(value: str) -> str | None:
+    if _HAN_NAME.match(value):
+        return None
+    words = value.replace(",", " ").split()
+    if len(words) < 2 or len(words) > 4:
+        return "a person's name has two to four words"
+    if not all(_NAME_WORD.match(unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode() or "x")
+               for w in words):
+        return "not name-shaped words"
+    known = _given_names()
+    if not any(_plain(w.strip(".")) in known for w in words if len(w.strip(".")) > 1):
+        return "no known given name"
+    return None
+
+
+def _number_rejection(value: str) -> str | None:
+    digits = re.sub(r"\D", "", value)
+    if re.fullmatch(r"\d+\.\d+", value.strip()):
+        return "a decimal number"
+    if len(digits) < 7:
+        return "too few digits"
+    if re.fullmatch(r"1[5-9]\d{8}(?:\d{3})?", digits):
+        return "a Unix timestamp"
+    if re.fullmatch(r"\d+?0{4,}", digits):
+        return "a round number (a duration or size)"
+    return None
+
+
+def cleaned(unit: Unit) -> Unit:
+    """The candidate without what a log's layout glued to it: quotes, brackets and table bars at its
+    ends; an e-mail address alone when the value holds one (`Adeyemi|seun@example.com`)."""
+    value = unit.value.strip().strip(_EDGE_PUNCTUATION).strip()
+    email = _EMAIL.search(value) if unit.dimension == "contact" and "@" in value else None
+    value = email[0] if email else value
+    return unit if not value or value == unit.value else unit.model_copy(update={"value": value})
+
+
+def _email_rejection(value: str) -> str | None:
+    if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", value.split("@")[0])) >= 8:
+        return "not an e-mail address (a message id?)"
+    return "a placeholder mailbox" if value.split("@")[0].lower() in _DUMMY_MAILBOXES else None
+
+
+def rejection(unit: Unit) -> str | None:
+    """Why a discovered candidate is not worth reading, or None to keep it."""
+    value = unit.value.strip()
+    if _REDACTED.search(value):
+        return "a redaction token"
+    if _DATE_SHAPED.match(value) and unit.dimension != "location":
+        return "a date or a dated reference number"
+    if unit.dimension == "person_name":
+        return _CODE.search(value) and "a code token" or _name_rejection(value)
+    if unit.dimension in ("contact", "government_id", "financial"):
+        if "@" in value and unit.dimension == "contact":
+            return _email_rejection(value)
+        return _number_rejection(value) if _DIGITS.search(value) else "no digits"
+    if unit.dimension == "health":
+        return "no words" if not re.search(r"[^\W\d_]{3,}", value) else None
+    if unit.dimension == "credential":
+        if _HASH.match(value):
+            return "a hash or commit id"
+        if len(value) < 8 or not (_DIGITS.search(value) and re.search(r"[A-Za-z]", value)):
+            return "too short or one kind of character for a secret"
+        return None
+    if unit.dimension == "network" and value.lower() in _NOT_HOSTS:
+        return "a local or unspecified address"
+    if unit.dimension == "location":
+        if _CODE.search(value) or ":" in value:
+            return "a code token"
+        return None if " " in value or "," in value else "one word"
+    return "a code token" if _CODE.search(value) or _CAMEL.search(value) else None
+
+
+def contained(unit: Unit) -> list[Unit]:
+    """Candidates inside a rejected one: an e-mail or a phone glued to a name by a log's layout
+    (`João Pereira, joao@…, +351 253 555 019`) is still found, by ec2audit's own recognizers."""
+    from ec2audit.annotate.recognizers import default_registry
+
+    text = f" {unit.value} "  # a match counts only where the layout separates it from its neighbours
+    inner = {text[m.start:m.end].strip(): m.dimension for m in default_registry().analyze(text)
+             if m.end - m.start < len(unit.value) and text[m.start - 1] in _SEPARATORS and text[m.end] in _SEPARATORS}
+    return [unit.model_copy(update={"value": value, "dimension": dimension, "field": f"{unit.field}_part"})
+            for value, dimension in inner.items() if value]
+
+
+def log_identifiers(texts: list[tuple[str, str]], session: str) -> list[Unit]:
+    """Chat senders' names, handles and ids, and OS user names in (source, text) pairs, as candidate
+    units."""
+    found: dict[str, tuple[str, str]] = {}
+    for _, text in texts:
+        for envelope in _CHAT_ENVELOPE.finditer(text):
+            who = envelope["who"]
+            name = who.split("(", 1)[0].strip()
+            if name and _name_rejection(name) is None:
+                found.setdefault(name, ("chat_sender", "person_name"))
+            for match, field in ((_HANDLE.search(who), "handle"), (_CHAT_ID.search(who), "id")):
+                if match:
+                    found.setdefault(match[1], (f"chat_{field}", "contact"))
+        for match in _HOME.finditer(text):
+            if match["user"].lower() not in _SYSTEM_USERS:
+                found.setdefault(match["user"], ("os_user", "contact"))
+    return [make_unit({"task_id": session, "entity_id": "LOG", "field": f"{field}_{i}", "value": value,
+                       "dimension": dimension})
+            for i, (value, (field, dimension)) in enumerate(found.items(), start=1)]

@@ -1,0 +1,91 @@
+"""Langfuse exports: observations (the observations table or the public API's
+`/api/public/observations` data) and traces with their observations nested, as JSON, JSON Lines or
+CSV.
+
+Every `GENERATION` observation is one call: its `input` is the request (a message list, a
+`{messages}` body or a prompt string), `model` and `usage`/`usageDetails` (or `promptTokens`),
+`calculatedTotalCost`/`costDetails.total`. Calls are grouped by the trace's `sessionId` when the
+trace is in the export, else by `traceId`. Spans and events are not model calls.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from ec2audit.errors import InputError
+from ec2audit.logs.base import OnError, csv_header, json_field, outline, read_records
+from ec2audit.logs.messages import provider_of
+from ec2audit.logs.openai_log import to_payload
+from ec2audit.payloads import Payload, is_request_body
+
+name = "langfuse"
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    columns = csv_header(head) or {k.removeprefix("item.") for k in outline(head)}
+    observation = {"traceId", "type", "startTime"} <= columns
+    trace = {"observations", "sessionId"} <= columns or "observations.item.traceId" in columns
+    return observation or trace
+
+
+def _request(value, model) -> dict:
+    value = json_field(value)
+    if is_request_body(value):
+        return value
+    if isinstance(value, list):
+        return {"model": model, "messages": value}
+    if isinstance(value, dict) and isinstance(value.get("prompt"), str):
+        value = value["prompt"]
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    return {"model": model, "messages": [{"role": "user", "content": text}] if text else []}
+
+
+def _number(value) -> float | None:
+    try:
+        return float(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _usage(observation: dict) -> dict | None:
+    usage = json_field(observation.get("usageDetails")) or json_field(observation.get("usage")) or {}
+    usage = usage if isinstance(usage, dict) else {}
+    prompt = _number(usage.get("input", observation.get("promptTokens")))
+    completion = _number(usage.get("output", observation.get("completionTokens")))
+    if prompt is None and completion is None:
+        return None
+    return {"prompt_tokens": int(prompt or 0), "completion_tokens": int(completion or 0)}
+
+
+def _observations(record: dict, sessions: dict[str, str]) -> Iterator[dict]:
+    nested = json_field(record.get("observations"))
+    if isinstance(nested, list) and "traceId" not in record:  # a trace with its observations
+        if record.get("sessionId") and record.get("id"):
+            sessions[str(record["id"])] = str(record["sessionId"])
+        yield from (o for o in nested if isinstance(o, dict))
+    else:
+        yield record
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    steps: Counter = Counter()
+    sessions: dict[str, str] = {}
+    for number, record in read_records(path, on_error):
+        for observation in _observations(record, sessions):
+            if str(observation.get("type", "")).upper() != "GENERATION":
+                continue
+            model = observation.get("model") or None
+            provider, _ = provider_of(model)
+            cost = json_field(observation.get("costDetails"))
+            trace = str(observation.get("traceId") or path.stem)
+            data = {"id": observation.get("id"), "request": _request(observation.get("input"), model),
+                    "provider": provider, "model": model, "timestamp": observation.get("startTime"),
+                    "session_id": sessions.get(trace, trace), "usage": _usage(observation),
+                    "cost_usd": _number(observation.get("calculatedTotalCost")) or _number(
+                        cost.get("total") if isinstance(cost, dict) else None)}
+            try:
+                yield to_payload(data, f"{path.name}:{number}", path, number, steps)
+            except InputError as exc:
+                on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))

@@ -1,0 +1,75 @@
+"""LiteLLM logs: `StandardLoggingPayload` records (what custom callbacks and the S3/GCS bucket
+loggers write, as JSON, JSON Lines or a JSON array) and the proxy's spend logs
+(`LiteLLM_SpendLogs` rows, exported as JSON or CSV).
+
+Each record is one call: `messages` (a message list, a prompt string, or — in spend logs, where
+prompts are often not stored — the body in `proxy_server_request`), `model`,
+`custom_llm_provider` and `api_base` (the side), token counts and `response_cost` / `spend`.
+A record whose request was not stored is a call with no text, not an error.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ec2audit.errors import InputError
+from ec2audit.logs.base import OnError, csv_header, json_field, outline, read_records
+from ec2audit.logs.openai_log import to_payload
+from ec2audit.payloads import Payload, is_request_body
+
+name = "litellm"
+_MARKERS = {"call_type"}
+_EITHER = {"response_cost", "spend"}
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    columns = csv_header(head) or {k.removeprefix("item.") for k in outline(head)}
+    return _MARKERS <= columns and bool(_EITHER & columns) and bool({"messages", "proxy_server_request"} & columns)
+
+
+def _time(value) -> str | None:
+    if isinstance(value, int | float) or (isinstance(value, str) and value.replace(".", "", 1).isdigit()):
+        return datetime.fromtimestamp(float(value), UTC).isoformat()
+    return value or None
+
+
+def _number(value) -> float | None:
+    try:
+        return float(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _request(record: dict) -> dict:
+    messages = json_field(record.get("messages"))
+    if isinstance(messages, str) and messages.strip():
+        messages = [{"role": "user", "content": messages}]
+    if isinstance(messages, list) and messages:
+        return {"model": record.get("model"), "messages": messages}
+    server = json_field(record.get("proxy_server_request"))
+    body = server.get("body") if isinstance(server, dict) and isinstance(server.get("body"), dict) else server
+    return body if is_request_body(body) else {"model": record.get("model"), "messages": []}
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    steps: Counter = Counter()
+    for number, record in read_records(path, on_error):
+        metadata = json_field(record.get("metadata"))
+        metadata = metadata if isinstance(metadata, dict) else {}
+        requester = metadata.get("requester_metadata") if isinstance(metadata.get("requester_metadata"), dict) else {}
+        tokens = {k: int(n) for k in ("prompt_tokens", "completion_tokens")
+                  if (n := _number(record.get(k))) is not None}
+        data = {"id": record.get("id") or record.get("request_id"), "request": _request(record),
+                "provider": record.get("custom_llm_provider") or None, "url": record.get("api_base") or None,
+                "model": record.get("model"), "timestamp": _time(record.get("startTime")),
+                "session_id": record.get("session_id") or metadata.get("session_id") or requester.get("session_id")
+                or record.get("trace_id") or record.get("end_user") or path.stem,
+                "usage": tokens or None,
+                "cost_usd": _number(record.get("response_cost", record.get("spend")))}
+        try:
+            yield to_payload(data, f"{path.name}:{number}", path, number, steps)
+        except InputError as exc:
+            on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))

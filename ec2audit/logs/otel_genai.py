@@ -1,0 +1,231 @@
+"""OpenTelemetry GenAI spans: OTLP JSON (one export or JSON Lines, as the file exporter and the
+collector's file exporter write them) and the Python SDK's console exporter (one pretty-printed span
+after another).
+
+A span is a model call when its `gen_ai.operation.name` is a chat or completion (or, without one, it
+names a model or provider), or when OpenInference marks it `LLM`. Its request is read from, in order:
+`gen_ai.system_instructions` + `gen_ai.input.messages` (attributes, or the attributes of the
+`gen_ai.client.inference.operation.details` event), the older per-message events
+(`gen_ai.user.message` …) or `gen_ai.content.prompt` event, the older flattened `gen_ai.prompt.N.*`
+keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, or its `input.value`. A span that
+captured no content is a call with no text, not an error. Provider: `gen_ai.provider.name`, else
+`gen_ai.system`, `llm.provider`, `llm.system`; `server.address` and `server.port` give the side.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ec2audit.logs.base import OnError, make_payload, normalize_usage, open_log, outline
+from ec2audit.logs.messages import normalize, sources
+from ec2audit.payloads import Payload, detect_api, flatten, is_request_body
+
+name = "otel-genai"
+_CALL_OPERATIONS = frozenset({"chat", "text_completion", "generate_content", "completion", "responses"})
+_NOT_CALLS = frozenset({"invoke_agent", "create_agent", "execute_tool", "embeddings"})
+_OLD_EVENTS = {"gen_ai.system.message": "system", "gen_ai.user.message": "user",
+               "gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool"}
+_INDEXED = re.compile(r"^(?:gen_ai\.prompt|llm\.input_messages)\.(\d+)\.(?:message\.)?(.+)$")
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    if b'"gen_ai.' not in head and b'"llm.' not in head and b"openinference" not in head:
+        return False
+    keys = outline(head)
+    return "resourceSpans" in keys or {"context", "attributes"} <= keys
+
+
+def _value(value):
+    """An OTLP `AnyValue` as plain data."""
+    if not isinstance(value, dict):
+        return value
+    for key in ("stringValue", "boolValue", "doubleValue"):
+        if key in value:
+            return value[key]
+    if "intValue" in value:
+        return int(value["intValue"])
+    if "arrayValue" in value:
+        return [_value(v) for v in (value["arrayValue"] or {}).get("values") or []]
+    if "kvlistValue" in value:
+        return _attributes((value["kvlistValue"] or {}).get("values") or [])
+    return None
+
+
+def _attributes(attributes) -> dict:
+    if isinstance(attributes, dict):
+        return attributes
+    return {a["key"]: _value(a.get("value")) for a in attributes or [] if isinstance(a, dict) and "key" in a}
+
+
+def _json(value):
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def _from_parts(message: dict) -> dict:
+    """A semantic-conventions message (`role`, `parts`) in the OpenAI shape."""
+    text, calls, results = [], [], []
+    for part in message.get("parts") or []:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if kind == "tool_call":
+            calls.append({"id": part.get("id"), "function": {"name": part.get("name"),
+                                                            "arguments": part.get("arguments")}})
+        elif kind == "tool_call_response":
+            results.append({"role": "tool", "tool_call_id": part.get("id"), "content": _text(part.get("response"))})
+        elif isinstance(part.get("content"), str):
+            text.append(part["content"])
+    out = [normalize({"role": message.get("role", "user"), "content": "\n".join(text) or None,
+                      "tool_calls": calls})] if text or calls else []
+    return out + [normalize(r) for r in results]
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _indexed(attrs: dict) -> list[dict]:
+    """Messages from flattened `gen_ai.prompt.N.*` or `llm.input_messages.N.message.*` keys."""
+    by_index: dict[int, dict] = {}
+    for key, value in attrs.items():
+        match = _INDEXED.match(key)
+        if not match:
+            continue
+        message = by_index.setdefault(int(match[1]), {"tool_calls": {}})
+        field = match[2]
+        call = re.match(r"tool_calls\.(\d+)\.(?:tool_call\.)?(?:function\.)?(\w+)$", field)
+        if call:
+            message["tool_calls"].setdefault(call[1], {})[call[2]] = value
+        elif field.startswith("contents.") and field.endswith(".text"):
+            message["content"] = f"{message.get('content') or ''}{value}"
+        elif field in ("role", "content", "tool_call_id", "name"):
+            message[field] = value
+    out = []
+    for _, message in sorted(by_index.items()):
+        calls = [{"id": c.get("id"), "name": c.get("name"), "arguments": c.get("arguments")}
+                 for _, c in sorted(message.pop("tool_calls").items())]
+        out.append(normalize({**message, "tool_calls": calls}))
+    return out
+
+
+def _messages(attrs: dict, events: list[dict]) -> list[dict]:
+    details = next((_attributes(e.get("attributes")) for e in events
+                    if e.get("name") == "gen_ai.client.inference.operation.details"), {})
+    for source in (attrs, details):
+        inputs = _json(source.get("gen_ai.input.messages"))
+        if isinstance(inputs, list):
+            system = _json(source.get("gen_ai.system_instructions"))
+            out = [normalize({"role": "system", "content": "\n".join(
+                p.get("content", "") for p in system if isinstance(p, dict)) if isinstance(system, list)
+                else _text(system)})] if system else []
+            for message in inputs:
+                if isinstance(message, dict):
+                    out += _from_parts(message) if "parts" in message else [normalize(message)]
+            return out
+    old = []
+    for event in events:
+        event_attrs = _attributes(event.get("attributes"))
+        if event.get("name") in _OLD_EVENTS:
+            body = _json(event_attrs.get("content", event_attrs.get("body", event.get("body"))))
+            body = body if isinstance(body, dict) else {"content": body}
+            old.append(normalize({"role": _OLD_EVENTS[event["name"]], **body}))
+        elif event.get("name") == "gen_ai.content.prompt":
+            prompt = _json(event_attrs.get("gen_ai.prompt"))
+            old += [normalize(m) for m in prompt if isinstance(m, dict)] if isinstance(prompt, list) else []
+    return old or _indexed(attrs)
+
+
+def _body(attrs: dict, events: list[dict]) -> dict:
+    messages = _messages(attrs, events)
+    if messages:
+        return {"messages": messages}
+    value = _json(attrs.get("input.value"))
+    if is_request_body(value):
+        return value
+    return {"messages": [{"role": "user", "content": _text(value)}]} if value else {"messages": []}
+
+
+def _is_call(attrs: dict) -> bool:
+    operation = attrs.get("gen_ai.operation.name")
+    if operation:
+        return operation in _CALL_OPERATIONS
+    kind = attrs.get("openinference.span.kind")
+    if kind:
+        return str(kind).upper() == "LLM"
+    return any(k in attrs for k in ("gen_ai.request.model", "gen_ai.provider.name", "gen_ai.system"))
+
+
+def _time(span: dict) -> str | None:
+    nanos = span.get("startTimeUnixNano")
+    if nanos:
+        return datetime.fromtimestamp(int(nanos) / 1e9, UTC).isoformat()
+    return span.get("start_time")
+
+
+def _spans(document) -> Iterator[dict]:
+    """The spans of an OTLP export, or the one span the console exporter printed."""
+    if not isinstance(document, dict):
+        return
+    if "resourceSpans" in document:
+        for resource_spans in document.get("resourceSpans") or []:
+            for scope in resource_spans.get("scopeSpans") or resource_spans.get("instrumentationLibrarySpans") or []:
+                yield from (s for s in scope.get("spans") or [] if isinstance(s, dict))
+    elif "context" in document:
+        yield document
+
+
+def _payload(span: dict, path: Path, number: int) -> Payload:
+    attrs = _attributes(span.get("attributes"))
+    events = [e for e in span.get("events") or [] if isinstance(e, dict)]
+    body = _body(attrs, events)
+    api = detect_api(body)
+    context = span.get("context") or {}
+    trace = span.get("traceId") or context.get("trace_id") or "trace"
+    session = str(attrs.get("gen_ai.conversation.id") or attrs.get("session.id") or trace)
+    host, port = attrs.get("server.address"), attrs.get("server.port")
+    usage = {"prompt_tokens": attrs.get("gen_ai.usage.input_tokens", attrs.get(
+                 "gen_ai.usage.prompt_tokens", attrs.get("llm.token_count.prompt"))),
+             "completion_tokens": attrs.get("gen_ai.usage.output_tokens", attrs.get(
+                 "gen_ai.usage.completion_tokens", attrs.get("llm.token_count.completion")))}
+    segments = flatten(body, api)
+    return make_payload(
+        pid=str(span.get("spanId") or context.get("span_id") or f"{path.name}:{number}"), segments=segments,
+        session=session, step=number, api=api, line=number, path=path,
+        provider=attrs.get("gen_ai.provider.name") or attrs.get("gen_ai.system") or attrs.get("llm.provider")
+        or attrs.get("llm.system"),
+        model=attrs.get("gen_ai.request.model") or attrs.get("gen_ai.response.model") or attrs.get("llm.model_name"),
+        base_url=f"{host}:{port}" if host and port else host, timestamp=_time(span),
+        usage=normalize_usage({k: v for k, v in usage.items() if isinstance(v, int)}) if any(
+            isinstance(v, int) for v in usage.values()) else None,
+        messages=sources(body["messages"]) if api == "openai-chat" else {})
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    import ijson
+
+    from ec2audit.errors import InputError
+
+    number = 0
+    steps: Counter = Counter()
+    with open_log(path) as handle:
+        try:
+            for document in ijson.items(handle, "", multiple_values=True, use_float=True):
+                calls = [s for s in _spans(document) if _is_call(_attributes(s.get("attributes")))]
+                for span in sorted(calls, key=lambda s: str(_time(s) or "")):
+                    number += 1
+                    payload = _payload(span, path, number)
+                    steps[payload.episode] += 1
+                    payload.meta["step"] = steps[payload.episode]
+                    yield payload
+        except ijson.JSONError as exc:
+            on_error(InputError(f"not valid JSON after {number} call(s), rest skipped ({exc})", file=str(path)))

@@ -1,0 +1,65 @@
+"""Discovered units worth reading: code tokens, redaction tokens and bare numbers are not units;
+chat senders, handles, ids and OS user names are."""
+
+import pytest
+
+from ec2audit.logs.discovered import cleaned, contained, log_identifiers, rejection
+from ec2audit.units import make_unit
+
+
+def _unit(value, dimension):
+    return make_unit({"task_id": "s", "entity_id": "E", "field": "f", "value": value, "dimension": dimension})
+
+
+@pytest.mark.parametrize(("value", "dimension"), [
+    ("StaticText", "person_name"), ("Python", "person_name"), ("session", "person_name"), ("{", "person_name"),
+    ("Customer", "person_name"), ("expect(page.getByRole('button", "person_name"), ("Read File", "person_name"),
+    ("__OPENCLAW_REDACTED__", "credential"), ("[REDACTED]", "credential"), ("botToken", "credential"),
+    ("0.75", "health"), ("604800000", "government_id"), ("1731974400", "contact"), ("4242", "financial"),
+    ("9f2c1a7e4b3d8c6a5f0e1d2c3b4a5968778695a4", "credential"), ("signup_ts", "location"),
+])
+def test_junk_is_rejected(value, dimension):
+    assert rejection(_unit(value, dimension)) is not None
+
+
+@pytest.mark.parametrize(("value", "dimension"), [
+    ("Marguerite Lindqvist", "person_name"), ("Tomasz Wójcik", "person_name"), ("王晓燕", "person_name"),
+    ("+44 7700 900123", "contact"), ("priya.raman@fastmail.com", "contact"), ("4539 1488 0343 6467", "financial"),
+    ("sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee", "credential"), ("Tr0ub4dor&3-backup-2026", "credential"),
+    ("type 2 diabetes", "health"), ("110105198803153418", "government_id"), ("billing.acme.internal", "network"),
+])
+def test_real_values_are_kept(value, dimension):
+    assert rejection(_unit(value, dimension)) is None
+
+
+def test_values_inside_a_rejected_candidate_are_still_found():
+    glued = _unit("Joao Pereira, joao.pereira@saboresdominho.pt, +351 253 555 019", "person_name")
+    assert rejection(glued) is not None
+    inner = {u.value: u.dimension for u in map(cleaned, contained(glued)) if rejection(u) is None}
+    assert inner.get("joao.pereira@saboresdominho.pt") == "contact"
+    assert not [v for v in inner if "Pereira," in v]
+
+
+def test_chat_envelopes_and_home_folders_give_identifiers():
+    texts = [("m1", "[Telegram Priya Raman (@priya_r) id:5839201174 +1m 2026-11-20 08:00 UTC] check ~/backups"),
+             ("m2", "drwxr-x--- 18 priya priya 4096 /home/priya/backups\n/Users/jdoe/src/shop and /home/runner/x"),
+             ("m3", "C:\\Users\\mkowalski\\code")]
+    found = {(u.value, u.dimension) for u in log_identifiers(texts, "s1")}
+    assert found == {("Priya Raman", "person_name"), ("priya_r", "contact"), ("5839201174", "contact"),
+                     ("priya", "contact"), ("jdoe", "contact"), ("mkowalski", "contact")}
+
+
+@pytest.mark.parametrize(("value", "dimension", "kept"), [
+    ("Adeyemi|seun.adeyemi@example.com", "contact", "seun.adeyemi@example.com"),
+    ("email=sarah.oconnor@example.ie", "contact", "sarah.oconnor@example.ie"),
+    ("Hiroshi Tanaka'", "person_name", "Hiroshi Tanaka"),
+    ("(+351 912 345 678", "contact", "+351 912 345 678"),
+    ("CAF3x9=2026.11.20.0914@mail.gmail.com", "contact", None),  # a message id, not a mailbox
+    ("noreply@elkjop.no", "contact", None),
+    ("2026-10-0042", "financial", None),
+    ("0.0.0.0", "network", None),
+    ("Port Peer Address:Port", "location", None),
+])
+def test_layout_is_cleaned_off_before_judging(value, dimension, kept):
+    unit = cleaned(_unit(value, dimension))
+    assert (unit.value if rejection(unit) is None else None) == kept
