@@ -186,7 +186,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
 
 
 def _is_oracle(url: str | None) -> bool:
-    """`oracle` or `oracle:BEHAVIOUR` (wrong-tool, gives-up, delegating: the misbehaving variants)."""
+    """`oracle` or `oracle:BEHAVIOUR` (wrong-tool, gives-up, delegating, snoop: the misbehaving variants)."""
     return bool(url) and url.partition(":")[0] == ORACLE
 
 
