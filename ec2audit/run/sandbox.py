@@ -302,7 +302,7 @@ def _remove_cgroup(folder: Path) -> None:
         return
     with contextlib.suppress(OSError):
         (folder / "cgroup.kill").write_text("1")  # cgroup v2: the kernel does it atomically
-    for _ in range(200):
+    for _ in range(1000):  # up to ~10 s
         try:
             pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
         except OSError:
@@ -314,7 +314,7 @@ def _remove_cgroup(folder: Path) -> None:
             with contextlib.suppress(OSError):
                 folder.rmdir()
                 return
-        time.sleep(0.05)
+        time.sleep(0.01)
 
 
 def _cgroups_that_work(limits: Limits) -> tuple[dict[str, Path], list[str]]:
