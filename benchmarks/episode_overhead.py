@@ -101,12 +101,16 @@ def main() -> None:
     if args.sandbox:
         sandbox = probe()
         sandbox_startup(sandbox, args.launches)
+        modes = {"unconfined": None, "episode sandbox": sandbox}
+        rows: dict[str, list[dict]] = {name: [] for name in modes}
         with tempfile.TemporaryDirectory() as scratch:
-            rows = {name: measure(task, args.episodes, 1, Path(scratch) / name, mode)
-                    for name, mode in (("unconfined", None), ("episode sandbox", sandbox))}
-        for name, r in rows.items():
-            print(f"{name}: {r['episodes']} episodes ({r['ok']} ok), mean episode {r['episode_s']:.1f} s, "
-                  f"OpenClaw start-up {r['startup_s']:.1f} s")
+            for i in range(args.episodes):  # alternated, so the machine's load drifts over both alike
+                for name, mode in modes.items():
+                    rows[name].append(measure(task, 1, 1, Path(scratch) / f"{name}-{i}", mode))
+        for name, runs in rows.items():
+            print(f"{name}: {len(runs)} episodes ({sum(r['ok'] for r in runs)} ok), mean episode "
+                  f"{statistics.mean(r['episode_s'] for r in runs):.1f} s, OpenClaw start-up "
+                  f"{statistics.mean(r['startup_s'] for r in runs):.1f} s")
         return
     with tempfile.TemporaryDirectory() as scratch:
         rows = [measure(task, args.episodes, p, Path(scratch) / f"p{p}", probe()) for p in (1, 2)]

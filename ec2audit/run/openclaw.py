@@ -124,7 +124,8 @@ def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
             argv, isolation = command, dict(UNSANDBOXED)
         else:  # OpenClaw logs to /tmp/openclaw whatever the config says: keep that log
             (episode_dir / "logs").mkdir(exist_ok=True)
-            mounts = {MODULES_INSIDE: openclaw_entry().parents[1], **{p: Path(p) for p in read_only}}
+            mounts = {sb.NODE: node_binary().resolve().parents[1], MODULES_INSIDE: openclaw_entry().parents[1],
+                      **{p: Path(p) for p in read_only}}
             launch = stack.enter_context(sandbox.launch(command, episode_dir, mounts,
                                                         {"/tmp/openclaw": episode_dir / "logs"},
                                                         [base_url, *services]))

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -120,10 +121,10 @@ class Sandbox:
                binds: dict[str, Path] | None = None, services: list[str] = ()) -> Iterator[Launch]:
         """`command` (with paths as seen inside) confined to `episode_dir`, mounted read-write at `/episode`.
 
-        `mounts` (path inside → host folder) are read-only extras (the OpenClaw package, a task's tools);
+        `mounts` (path inside → host folder) are read-only extras (Node at NODE, OpenClaw, a task's tools);
         `binds` read-write ones (e.g. a log written under /tmp); `services` the loopback URLs the episode may
         reach. On exit every process of the episode is killed and its relays and cgroup are removed."""
-        from ec2audit.run.openclaw import OpenClawMissing, node_binary
+        from ec2audit.run.openclaw import node_binary
 
         episode = Path(episode_dir).resolve()
         with contextlib.ExitStack() as stack:
@@ -132,11 +133,9 @@ class Sandbox:
             run = scratch / "run"
             run.mkdir()
             _write_identity(run)
-            try:
-                ro = {NODE: node_binary().resolve().parents[1], **(mounts or {})}
-            except OpenClawMissing:  # the relay below needs it; a bare command does not
-                ro = dict(mounts or {})
+            ro = dict(mounts or {})
             if services and self.private_network:
+                ro.setdefault(NODE, node_binary().resolve().parents[1])  # the relay runs on Node
                 routes = {_loopback_port(url): run / f"{_loopback_port(url)}.sock" for url in services}
                 stack.enter_context(_host_relays(routes))
                 shutil.copy(RELAY, run / "relay.mjs")
@@ -156,13 +155,9 @@ class Sandbox:
             joins = ""
             if self.cgroups:
                 folders = stack.enter_context(_episode_cgroup(self.cgroups, self.limits))
-                joins = "".join(f"echo $$ > {_quote(f / 'cgroup.procs')} && " for f in folders)
-            argv = ["/bin/sh", "-c", f'{joins}exec "$@" 3< {_quote(scratch / "options")}', "sh", *argv]
+                joins = "".join(f"echo $$ > {shlex.quote(str(f / 'cgroup.procs'))} && " for f in folders)
+            argv = ["/bin/sh", "-c", f'{joins}exec "$@" 3< {shlex.quote(str(scratch / "options"))}', "sh", *argv]
             yield Launch(argv, self.isolation())
-
-
-def _quote(path: Path) -> str:
-    return "'" + str(path).replace("'", "'\\''") + "'"
 
 
 def _loopback_port(url: str) -> int:
