@@ -152,6 +152,20 @@ def test_doctor_lists_each_isolation_feature(monkeypatch):
         assert feature in result.output
 
 
+def test_a_missing_feature_is_reported_not_dropped(tmp_path, monkeypatch):
+    (tmp_path / "bwrap").symlink_to(shutil.which("bwrap"))
+    monkeypatch.setenv("PATH", str(tmp_path))  # bubblewrap, but no prlimit (util-linux)
+    monkeypatch.setenv("COLUMNS", "250")
+    sandbox = probe()
+    assert sandbox.isolation()["cpu_s"] is None
+    assert any(gap.startswith("cpu: prlimit (util-linux) is not installed") for gap in sandbox.gaps)
+    result = CliRunner().invoke(main, ["doctor"])
+    row = next(line for line in result.output.splitlines() if "CPU time per process" in line)
+    assert "unsupported" in row and "prlimit (util-linux) is not installed" in row
+    done = _run(sandbox, "ulimit -t", tmp_path / "episode")
+    assert done.stdout.strip() == "unlimited"  # and indeed the episode runs without it
+
+
 def test_run_refuses_without_a_sandbox_and_says_why(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on PATH
     result = CliRunner().invoke(main, ["run", "--strategy", "edge-only", "--tasks", "all", "--edge", "oracle",

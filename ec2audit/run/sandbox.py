@@ -144,7 +144,7 @@ class Sandbox:
             options = [*_filesystem(run, episode, ro, binds or {}), "--unshare-pid", "--unshare-ipc",
                        "--unshare-uts", "--hostname", "episode", "--unshare-cgroup-try",
                        *(["--unshare-net"] if self.private_network else []), "--cap-drop", "ALL",
-                       "--die-with-parent", "--new-session", "--chdir", EPISODE]
+                       "--die-with-parent", "--new-session", "--chdir", EPISODE, "--setenv", "PATH", PATH]
             # Options reach bwrap through a file descriptor, so the host paths in them do not show in the
             # sandbox's /proc/1/cmdline; the file stays outside the sandbox.
             (scratch / "options").write_bytes(b"".join(o.encode() + b"\0" for o in options))
