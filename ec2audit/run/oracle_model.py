@@ -9,7 +9,8 @@ task's oracle) is named by the request's standard OpenAI `user` field. Variants 
 for tests: `wrong-tool` calls a tool that does not exist, `gives-up` stops at once, `delegating`
 asks the cloud (`ask_cloud`) before every acting step when that tool is offered, and `snoop` tries to
 get out of the episode sandbox before doing the task (`snoop_steps`), asking the cloud before every step
-and before its final answer, so that whatever it found would reach the cloud.
+and before its final answer, so that whatever it found would reach the cloud (under edge-advice or
+edge-only: its extra steps would put a delegate cloud's script out of step).
 """
 
 from __future__ import annotations
