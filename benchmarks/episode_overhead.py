@@ -5,25 +5,38 @@ the harness's own cost (OpenClaw start-up, sandbox, gateway, checker, audit), no
 start-up share is the time from launching OpenClaw to its first model request, over the episode.
 
     .venv/bin/python benchmarks/episode_overhead.py [--task office-hr-notice-101] [--episodes 3]
+
+`--sandbox` measures the episode sandbox instead (issue 23): the start-up of `node -e 0` unconfined,
+in the previous sandbox (whole host read-only, host network; rebuilt here as the baseline) and in the
+episode sandbox (own root, private network with two endpoints relayed in, cgroup, rlimits), then
+whole episodes with and without the sandbox.
+
+    .venv/bin/python benchmarks/episode_overhead.py --sandbox [--launches 15] [--episodes 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import socket
+import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 from rich.console import Console
 
-from ec2audit.run.sandbox import probe
+from ec2audit.run.openclaw import node_binary
+from ec2audit.run.sandbox import NODE, Sandbox, probe
 from ec2audit.run.scheduler import ModelSpec, RunConfig, run
 from ec2audit.tasks import find_task
 
 
-def measure(task, episodes: int, parallel: int, out: Path) -> dict:
+def measure(task, episodes: int, parallel: int, out: Path, sandbox: Sandbox | None) -> dict:
     config = RunConfig([task], ["edge-only"], out, runs=episodes, parallel=parallel,
-                       edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"), sandbox=probe())
+                       edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"),
+                       sandbox=sandbox)
     started = time.perf_counter()
     result = run(config, Console(stderr=True, quiet=True))
     wall = time.perf_counter() - started
@@ -35,14 +48,72 @@ def measure(task, episodes: int, parallel: int, out: Path) -> dict:
             "ok": sum(r["status"] == "ok" for r in records)}
 
 
+def host_wide_argv(command: list[str], episode: Path) -> list[str]:
+    """The sandbox before issue 23 (the baseline): the whole host read-only, its network shared."""
+    return ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind",
+            str(episode), str(episode), "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session",
+            "--chdir", str(episode), "--", *command]
+
+
+def launch_ms(kind: str, sandbox: Sandbox, episode: Path, services: list[str]) -> float:
+    """Milliseconds from launching to the end of `node -e 0`, including the sandbox's set-up and teardown."""
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        if kind == "episode sandbox":
+            argv = stack.enter_context(sandbox.launch([f"{NODE}/bin/node", "-e", "0"], episode,
+                                                      services=services)).argv
+        else:
+            node = [str(node_binary()), "-e", "0"]
+            argv = host_wide_argv(node, episode) if kind == "host-wide sandbox (before)" else node
+        subprocess.run(argv, check=True, capture_output=True)
+    return 1000 * (time.perf_counter() - started)
+
+
+def sandbox_startup(sandbox: Sandbox, launches: int) -> None:
+    kinds = ("unconfined", "host-wide sandbox (before)", "episode sandbox")
+    listeners = [socket.create_server(("127.0.0.1", 0)) for _ in range(2)]  # the gateway and a task service
+    services = [f"http://127.0.0.1:{s.getsockname()[1]}/v1" for s in listeners]
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    with tempfile.TemporaryDirectory() as episode:
+        for _ in range(launches):  # interleaved, so the machine's load drifts over all three alike
+            for kind in kinds:
+                times[kind].append(launch_ms(kind, sandbox, Path(episode), services))
+    for listener in listeners:
+        listener.close()
+    median = {k: statistics.median(v) for k, v in times.items()}
+    print(f"isolation: {sandbox.isolation()}")
+    for kind in kinds:
+        print(f"{kind}: median {median[kind]:.0f} ms, min {min(times[kind]):.0f} ms over {launches} launches "
+              f"of `node -e 0`")
+    before, after = median["host-wide sandbox (before)"], median["episode sandbox"]
+    print(f"episode sandbox - before: {after - before:+.0f} ms per episode start "
+          f"(ratio {after / before:.2f}x); - unconfined: {after - median['unconfined']:+.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="office-hr-notice-101")
     parser.add_argument("--episodes", type=int, default=3)
+    parser.add_argument("--sandbox", action="store_true", help="measure the episode sandbox's start-up cost")
+    parser.add_argument("--launches", type=int, default=15)
     args = parser.parse_args()
     task = find_task(args.task)
+    if args.sandbox:
+        sandbox = probe()
+        sandbox_startup(sandbox, args.launches)
+        modes = {"unconfined": None, "episode sandbox": sandbox}
+        rows: dict[str, list[dict]] = {name: [] for name in modes}
+        with tempfile.TemporaryDirectory() as scratch:
+            for i in range(args.episodes):  # alternated, so the machine's load drifts over both alike
+                for name, mode in modes.items():
+                    rows[name].append(measure(task, 1, 1, Path(scratch) / f"{name}-{i}", mode))
+        for name, runs in rows.items():
+            print(f"{name}: {len(runs)} episodes ({sum(r['ok'] for r in runs)} ok), mean episode "
+                  f"{statistics.mean(r['episode_s'] for r in runs):.1f} s, OpenClaw start-up "
+                  f"{statistics.mean(r['startup_s'] for r in runs):.1f} s")
+        return
     with tempfile.TemporaryDirectory() as scratch:
-        rows = [measure(task, args.episodes, p, Path(scratch) / f"p{p}") for p in (1, 2)]
+        rows = [measure(task, args.episodes, p, Path(scratch) / f"p{p}", probe()) for p in (1, 2)]
     for r in rows:
         print(f"parallel {r['parallel']}: {r['episodes']} episodes ({r['ok']} ok) in {r['wall_s']:.1f} s = "
               f"{r['per_hour']:.0f} episodes/h; mean episode {r['episode_s']:.1f} s, OpenClaw start-up "

@@ -54,6 +54,8 @@ class Task:
     units: list[Unit] = field(default_factory=list)
     oracle: dict | None = None
     service: Path | None = None
+    #: Host folders the task's tools need, bound read-only into the episode sandbox at the same path.
+    sandbox_paths: list[str] = field(default_factory=list)
     #: Whatever a source format carries beyond the common fields (e.g. AceBench's grading code).
     meta: dict = field(default_factory=dict)
 
@@ -181,10 +183,14 @@ def load_task(task_dir: str | Path) -> Task:
     if timeout <= 0:
         raise InputError("timeout must be positive (seconds)", file=str(toml_path), field="timeout")
     privacy_note = _require(data, "privacy_note", str, toml_path, optional=True)
+    sandbox_paths = _require(data, "sandbox_paths", list, toml_path, optional=True) or []
+    for path in sandbox_paths:
+        if not isinstance(path, str) or not path.startswith("/"):
+            raise InputError(f"{path!r} is not an absolute folder path", file=str(toml_path), field="sandbox_paths")
     task = Task(
         id=task_id, scenario=scenario, title=_require(data, "title", str, toml_path), language=language,
         instruction=_require(data, "instruction", str, toml_path), timeout=timeout, privacy_note=privacy_note,
-        criteria=parse_criteria(data.get("criteria"), toml_path), dir=task_dir,
+        criteria=parse_criteria(data.get("criteria"), toml_path), dir=task_dir, sandbox_paths=sandbox_paths,
     )
     if not task.workspace.is_dir():
         raise InputError("missing workspace/ folder", file=str(task.workspace))

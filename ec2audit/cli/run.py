@@ -23,7 +23,8 @@ STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-de
 @click.option("--models", "models_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="models.toml with [edge] and [cloud] (options below override it).")
 @click.option("--edge", help="Edge base URL (…/v1), or `oracle` (scripted stand-in; `oracle:gives-up`, "
-                            "`oracle:wrong-tool` misbehave). Default: the local llama.cpp model.")
+                            "`oracle:wrong-tool` misbehave, `oracle:snoop` tries to escape the sandbox). "
+                            "Default: the local llama.cpp model.")
 @click.option("--edge-model", help="Edge model name (or GGUF path for the local default).")
 @click.option("--edge-params", type=float, help="Edge parameter count, for FLOPs (e.g. 135e6).")
 @click.option("--edge-key-env", help="Environment variable holding the edge API key.")

@@ -100,16 +100,18 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
     started = time.monotonic()
     try:
         with contextlib.ExitStack() as stack:
-            env, instruction = {}, task.instruction
+            env, instruction, services = {}, task.instruction, []
             if task.service:
                 from ec2audit.oracle import serve_service
 
                 url = stack.enter_context(serve_service(task.service, service_log))
                 env["EC2_SERVICE_URL"], instruction = url, instruction.replace("{service_url}", url)
+                services.append(url)
             state.instruction = instruction
             ctx.gateway.open(state)
             result = run_agent(folder, instruction, f"{ctx.gateway_url}/e/{eid}/v1", ctx.timeout or task.timeout,
-                               ctx.sandbox, env, ctx.cancel, stop=lambda: bool(state.errors))
+                               ctx.sandbox, env, ctx.cancel, stop=lambda: bool(state.errors), services=services,
+                               read_only=task.sandbox_paths)
     finally:
         ctx.gateway.close(eid)
         for oracle in ctx.oracles:
@@ -155,6 +157,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
         (None if status in FINISHED else result.stderr_tail[-500:]), "duration_s": round(duration, 3),
         "openclaw_s": round(result.duration_s, 3),
         "openclaw_startup_s": round(state.first_request_at - started, 3) if state.first_request_at else None,
+        "isolation": json.dumps(result.isolation),
     }
     tmp = folder / (RECORD + ".tmp")
     with open_private(tmp, "w", encoding="utf-8") as out:

@@ -3,10 +3,13 @@
 Each episode gets a fresh copy of the task workspace and its own state dir, HOME, TMPDIR and log
 file, and a config generated from `runner/openclaw.template.json` whose only provider is the strategy
 gateway. The JSON envelope, the exit code, stderr and OpenClaw's SQLite transcript stay in the folder.
+In a sandbox OpenClaw sees the episode folder at `/episode` and its package at `/opt/ec2audit/openclaw`,
+so the paths in its config, arguments and prompts are those, never the host's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -15,9 +18,10 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from ec2audit.run import sandbox as sb
 from ec2audit.run.sandbox import Sandbox
 
 RUNNER = Path(__file__).resolve().parents[2] / "runner"
@@ -26,6 +30,8 @@ VERSION = "2026.9.6"
 PROVIDER, MODEL = "ec2gw", "strategy"
 TRANSCRIPT = Path("state/agents/main/agent/openclaw-agent.sqlite")
 FIX = "run `make setup` (installs Node 24 from PyPI and `npm ci` in runner/)"
+MODULES_INSIDE = "/opt/ec2audit/openclaw/node_modules"  # runner/node_modules, read-only in the sandbox
+UNSANDBOXED = {"sandbox": "none"}  # the isolation record of a --no-sandbox episode
 
 
 class Cancelled(Exception):
@@ -73,6 +79,7 @@ class AgentResult:
     timed_out: bool
     duration_s: float
     stderr_tail: str
+    isolation: dict = field(default_factory=lambda: dict(UNSANDBOXED))
 
     @property
     def transcript(self) -> str:
@@ -90,28 +97,47 @@ def prepare(episode_dir: Path, workspace: Path) -> Path:
 
 def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
               sandbox: Sandbox | None, env: dict[str, str] | None = None,
-              cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None) -> AgentResult:
+              cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None,
+              services: list[str] = (), read_only: list[str] = ()) -> AgentResult:
     """One `agent exec` turn; a hung process is killed `timeout + 30` s in and reported as timed out.
 
-    Setting `cancel` (Ctrl-C in the scheduler) kills the process group and raises `Cancelled`; `stop()`
-    turning true (a model endpoint failed: OpenClaw would retry for minutes) ends the turn early."""
+    In `sandbox`, only the gateway (`base_url`) and `services` are reachable, and of the host only the
+    system, Node, OpenClaw and the task's `read_only` folders are visible. Setting `cancel` (Ctrl-C in
+    the scheduler) kills the episode's processes and raises `Cancelled`; `stop()` turning true (a model
+    endpoint failed: OpenClaw would retry for minutes) ends the turn early."""
     episode_dir = episode_dir.resolve()
+    where = Path(sb.EPISODE) if sandbox else episode_dir  # the episode folder as OpenClaw sees it
+    node = f"{sb.NODE}/bin/node" if sandbox else str(node_binary())
+    entry = f"{MODULES_INSIDE}/openclaw/openclaw.mjs" if sandbox else str(openclaw_entry())
     config_path = episode_dir / "openclaw.json"
-    config_path.write_text(json.dumps(lean_config(base_url, episode_dir / "openclaw.log"), indent=1))
+    config_path.write_text(json.dumps(lean_config(base_url, where / "openclaw.log"), indent=1))
     (episode_dir / "instruction.md").write_text(instruction, encoding="utf-8")
-    command = [str(node_binary()), str(openclaw_entry()), "agent", "exec", "--config", str(config_path),
-               "--model", f"{PROVIDER}/{MODEL}", "--cwd", str(episode_dir / "workspace"),
-               "--state-dir", str(episode_dir / "state"), "--json", "--timeout", str(timeout),
-               "--message-file", str(episode_dir / "instruction.md")]
-    if sandbox is not None:  # OpenClaw logs to /tmp/openclaw whatever the config says: keep that log
-        (episode_dir / "logs").mkdir(exist_ok=True)
-        command = sandbox.wrap(command, episode_dir, {"/tmp/openclaw": episode_dir / "logs"})
-    child_env = {"PATH": f"{node_binary().parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
-                 "HOME": str(episode_dir / "home"), "TMPDIR": str(episode_dir / "tmp"), "LANG": "C.UTF-8",
+    command = [node, entry, "agent", "exec", "--config", str(where / "openclaw.json"),
+               "--model", f"{PROVIDER}/{MODEL}", "--cwd", str(where / "workspace"),
+               "--state-dir", str(where / "state"), "--json", "--timeout", str(timeout),
+               "--message-file", str(where / "instruction.md")]
+    path = sb.PATH if sandbox else f"{node_binary().parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+    child_env = {"PATH": path, "HOME": str(where / "home"), "TMPDIR": str(where / "tmp"), "LANG": "C.UTF-8",
                  "NO_COLOR": "1", **(env or {})}
+    with contextlib.ExitStack() as stack:
+        if sandbox is None:
+            argv, isolation = command, dict(UNSANDBOXED)
+        else:  # OpenClaw logs to /tmp/openclaw whatever the config says: keep that log
+            (episode_dir / "logs").mkdir(exist_ok=True)
+            mounts = {sb.NODE: node_binary().resolve().parents[1], MODULES_INSIDE: openclaw_entry().parents[1],
+                      **{p: Path(p) for p in read_only}}
+            launch = stack.enter_context(sandbox.launch(command, episode_dir, mounts,
+                                                        {"/tmp/openclaw": episode_dir / "logs"},
+                                                        [base_url, *services]))
+            argv, isolation = launch.argv, launch.isolation
+        return _supervise(argv, child_env, episode_dir, timeout, isolation, cancel, stop)
+
+
+def _supervise(argv: list[str], child_env: dict[str, str], episode_dir: Path, timeout: int, isolation: dict,
+               cancel: threading.Event | None, stop: Callable[[], bool] | None) -> AgentResult:
     started = time.monotonic()
     with open(episode_dir / "stdout.json", "wb") as out, open(episode_dir / "stderr.log", "wb") as err:
-        process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=child_env,
+        process = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=child_env,
                                    cwd=episode_dir, start_new_session=True)
         timed_out, deadline = False, started + timeout + 30
         try:
@@ -137,4 +163,4 @@ def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
     # OpenClaw exits 2 on its deadline, except when the deadline aborts a running tool: then it reports the
     # tool's failure (exit 1, "⚠️ Exec failed"). A run that failed after using its whole budget timed out.
     timed_out = timed_out or process.returncode == 2 or (process.returncode != 0 and duration >= timeout)
-    return AgentResult(process.returncode, envelope, timed_out, duration, stderr)
+    return AgentResult(process.returncode, envelope, timed_out, duration, stderr, isolation)

@@ -131,8 +131,11 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         "tasks": sorted(tasks), "strategies": config.strategies, "runs": config.runs, "router": config.router,
         "step_router": config.step_router, "cloud_contexts": config.cloud_contexts, "parallel": config.parallel,
         "edge": {**asdict(config.edge), "name": edge_name}, "cloud": {**asdict(config.cloud), "name": cloud_name},
-        "sandbox": config.sandbox is not None, "timeout": config.timeout,
+        "sandbox": config.sandbox.isolation() if config.sandbox else None,
+        "sandbox_gaps": list(config.sandbox.gaps) if config.sandbox else None, "timeout": config.timeout,
         "max_model_calls": config.max_model_calls})
+    for gap in config.sandbox.gaps if config.sandbox else ():
+        console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
                   f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
     interrupted = False
@@ -183,7 +186,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
 
 
 def _is_oracle(url: str | None) -> bool:
-    """`oracle` or `oracle:BEHAVIOUR` (wrong-tool, gives-up, delegating: the misbehaving variants)."""
+    """`oracle` or `oracle:BEHAVIOUR` (wrong-tool, gives-up, delegating, snoop: the misbehaving variants)."""
     return bool(url) and url.partition(":")[0] == ORACLE
 
 
