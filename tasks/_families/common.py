@@ -167,3 +167,9 @@ def keep_first_occurrences(docs: list[Doc]) -> list[Doc]:
                 kept.append(unit)
         doc.units = kept
     return docs
+
+
+def fetch(path: str) -> str:
+    """An exec command that GETs `{service_url}<path>` and prints the JSON (python3 is everywhere curl is not)."""
+    return ("python3 -c \"import urllib.request; "
+            f"print(urllib.request.urlopen('{{service_url}}{path}').read().decode())\"")
