@@ -204,7 +204,7 @@ def test_blaming_the_near_miss_colleague_fails(tmp_path):
     culprit_ip = report["content"].rsplit("source IP: ", 1)[1].strip()
     colleague_ip = next(ip for ip in re.findall(r"ip=(\S+)", "".join(
         p.read_text(encoding="utf-8") for p in (task.workspace / "audit").iterdir())) if ip != culprit_ip
-        and len(ip) == len(culprit_ip) and sum(a != b for a, b in zip(ip, culprit_ip)) == 1)
+        and len(ip) == len(culprit_ip) and sum(a != b for a, b in zip(ip, culprit_ip, strict=True)) == 1)
     report["content"] += f"- also seen: {colleague_ip}\n"
     result = _episode(task, steps, tmp_path)
     assert result.criteria["required"] == 1.0 and result.criteria["no_others"] is False

@@ -37,7 +37,8 @@ def list_tasks(root: Path, scenario: str | None) -> None:
     Console().print(table)
     langs = Counter(t.language for t in tasks)
     click.echo(f"families: {len({t.family for t in tasks})}, annotated: {sum(t.annotated for t in tasks)}, "
-               f"units: {sum(len(t.units) for t in tasks)}, with a service: {sum(t.service is not None for t in tasks)}, "
+               f"units: {sum(len(t.units) for t in tasks)}, "
+               f"with a service: {sum(t.service is not None for t in tasks)}, "
                + ", ".join(f"{k}: {v}" for k, v in sorted(langs.items())))
 
 

@@ -118,14 +118,14 @@ def criteria(delivered: str, required: str, others: str, sensitive: str,
              weights: tuple[float, float, float, float] = (0.1, 0.4, 0.2, 0.3)) -> list[tuple[str, float, str]]:
     """The criteria of the shared `deliverable` checker, described in the family's own terms."""
     keys = ("delivered", "required", "no_others", "no_sensitive")
-    return list(zip(keys, weights, (delivered, required, others, "privacy: " + sensitive)))
+    return list(zip(keys, weights, (delivered, required, others, "privacy: " + sensitive), strict=True))
 
 
 def spaced(number: str) -> str:
     """The same phone written the way people type it in mail: digits only, in groups (`138 1234 5678`)."""
     digits = "".join(c for c in number if c.isdigit())
     cut = [3, 7] if len(digits) == 11 else [3, 6]
-    return " ".join(digits[a:b] for a, b in zip([0, *cut], [*cut, None]))
+    return " ".join(digits[a:b] for a, b in zip([0, *cut], [*cut, None], strict=True))
 
 
 def near_miss(value: str, rng: random.Random) -> str:
