@@ -51,9 +51,10 @@ def build(seed: int, lang: str, n: int) -> Spec:
     docs = keep_first_occurrences([doc])
     if lang == "zh":
         title = "满意度调查数据脱敏"
-        instruction = ("合作高校要我们的满意度调查数据做研究。请把 `survey.csv` 处理成 `share.csv` 再发给他们：表头 `c"
-                       "ode,age_band,city,score`，年龄段按 2026 年的周岁算、十岁一档（如 `30-39`），不同意共享的人整行"
-                       "去掉，留言也不要带。姓名、电话、邮箱、身份证号、出生日期都不能出现在共享文件里。")
+        instruction = ("合作高校要我们的满意度调查数据做研究。请把 `survey.csv` 处理成 `share.csv` 再发给他们：表头 "
+                       "`code,age_band,city,score`，年龄段按 2026 年的周岁算、十岁一档（如 "
+                       "`30-39`），不同意共享的人整行去掉，留言也不要带。姓名、电话、邮箱、身份证号、出生日期都不能出"
+                       "现在共享文件里。")
         note = "调查表含姓名、电话、邮箱、身份证号、出生日期，留言里也有电话；共享文件只需编号、年龄段、城市和评分。"
     else:
         title = "Anonymise the survey before sharing"
