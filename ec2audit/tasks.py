@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -66,6 +67,21 @@ class Task:
     @property
     def annotated(self) -> bool:
         return bool(self.privacy_note)
+
+    @property
+    def family(self) -> str:
+        """The family that generated the task, read from its id `<scenario>-<family>-<seed>` (an id without a
+        numeric seed is a family of its own)."""
+        stem = self.id.removeprefix(f"{self.scenario}-")
+        head, _, seed = stem.rpartition("-")
+        return head if head and seed.isdigit() else stem
+
+    @property
+    def service_routes(self) -> list[str]:
+        """The mock service's top-level routes (`/crm`, `/kb`…), read from its source without starting it."""
+        if self.service is None:
+            return []
+        return list(dict.fromkeys(re.findall(r'Route\(\s*"(/[^/"{]*)', self.service.read_text(encoding="utf-8"))))
 
     def check(self, workspace_dir: str | Path, service_log_path: str | Path | None = None) -> CheckResult:
         """Score a final workspace (and the mock service's log) with the task's `check.py`."""

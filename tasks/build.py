@@ -22,7 +22,10 @@ sys.path.insert(0, str(ROOT.parent))
 from ec2audit.units import make_unit, write_units  # noqa: E402
 
 FAMILIES = ["hr_notice", "meeting_slot", "mail_search", "deploy_log", "secret_scan", "config_change", "access_log",
-            "sales_report", "clinic_stats", "followup_booking", "mail_reminders"]
+            "sales_report", "clinic_stats", "followup_booking", "mail_reminders", "invoice_reconcile",
+            "interview_schedule", "crm_answer", "cron_chain", "sales_dashboard", "board_pack", "clinic_referral",
+            "support_triage", "expense_audit", "credential_rotation", "incident_report", "dataset_anonymise",
+            "config_migration"]
 PLACEHOLDER = "EXPECTED: dict = {}  # filled in by tasks/build.py"
 MARKER = ".generated"
 # The generators' "today": every clock read while building (Faker's date_of_birth, zh_CN ssn) sees this instant,

@@ -26,17 +26,19 @@ def command() -> None:
 @_root
 @click.option("--scenario", type=click.Choice(SCENARIOS), help="Only this scenario.")
 def list_tasks(root: Path, scenario: str | None) -> None:
-    """One row per task: scenario, language, units, oracle steps, mock service."""
+    """One row per task: family, scenario, language, units, oracle steps, mock service routes."""
     tasks = load_suite(root, scenario)
     table = Table(title=f"{len(tasks)} tasks under {root}")
-    for name in ("id", "scenario", "lang", "units", "steps", "service", "title"):
+    for name in ("id", "family", "scenario", "lang", "units", "steps", "services", "title"):
         table.add_column(name, justify="right" if name in ("units", "steps") else "left", no_wrap=name == "id")
     for t in tasks:
-        table.add_row(t.id, t.scenario, t.language, str(len(t.units)) if t.units else "-", str(len(t.oracle["steps"])),
-                      "yes" if t.service else "", t.title)
+        table.add_row(t.id, t.family, t.scenario, t.language, str(len(t.units)) if t.units else "-",
+                      str(len(t.oracle["steps"])), " ".join(t.service_routes), t.title)
     Console().print(table)
     langs = Counter(t.language for t in tasks)
-    click.echo(f"annotated: {sum(t.annotated for t in tasks)}, units: {sum(len(t.units) for t in tasks)}, "
+    click.echo(f"families: {len({t.family for t in tasks})}, annotated: {sum(t.annotated for t in tasks)}, "
+               f"units: {sum(len(t.units) for t in tasks)}, "
+               f"with a service: {sum(t.service is not None for t in tasks)}, "
                + ", ".join(f"{k}: {v}" for k, v in sorted(langs.items())))
 
 

@@ -112,3 +112,64 @@ def secret(rng: random.Random, prefix: str, n: int, alphabet: str = "") -> str:
 
 def private_ip(rng: random.Random) -> str:
     return f"10.{rng.randrange(0, 255)}.{rng.randrange(0, 255)}.{rng.randrange(2, 254)}"
+
+
+def criteria(delivered: str, required: str, others: str, sensitive: str,
+             weights: tuple[float, float, float, float] = (0.1, 0.4, 0.2, 0.3)) -> list[tuple[str, float, str]]:
+    """The criteria of the shared `deliverable` checker, described in the family's own terms."""
+    keys = ("delivered", "required", "no_others", "no_sensitive")
+    return list(zip(keys, weights, (delivered, required, others, "privacy: " + sensitive), strict=True))
+
+
+def spaced(number: str) -> str:
+    """The same phone written the way people type it in mail: digits only, in groups (`138 1234 5678`)."""
+    digits = "".join(c for c in number if c.isdigit())
+    cut = [3, 7] if len(digits) == 11 else [3, 6]
+    return " ".join(digits[a:b] for a, b in zip([0, *cut], [*cut, None], strict=True))
+
+
+def near_miss(value: str, rng: random.Random) -> str:
+    """Another person's value one digit away from `value`: the auditor must not merge the two."""
+    spots = [i for i, c in enumerate(value) if c.isdigit()][-4:]
+    i = rng.choice(spots)
+    return value[:i] + str((int(value[i]) + rng.randrange(1, 9)) % 10) + value[i + 1:]
+
+
+def romanised(name: str) -> str:
+    """A Chinese name as it appears in an English copy of the record (`王晓燕` → `Wang Xiaoyan`)."""
+    from pypinyin import lazy_pinyin
+
+    syllables = lazy_pinyin(name)
+    return syllables[0].capitalize() + " " + "".join(syllables[1:]).capitalize()
+
+
+def service_script(calls: str) -> str:
+    """An oracle helper script: `url` is argv[1]; `get(path)` and `post(path, body)` speak JSON to the service."""
+    return ("import json, sys, urllib.request\n"
+            "url = sys.argv[1]\n\n\n"
+            "def get(path):\n"
+            "    return json.load(urllib.request.urlopen(url + path))\n\n\n"
+            "def post(path, body):\n"
+            "    data = json.dumps(body, ensure_ascii=False).encode()\n"
+            "    req = urllib.request.Request(url + path, data, {'Content-Type': 'application/json'})\n"
+            "    return json.load(urllib.request.urlopen(req))\n\n\n" + calls)
+
+
+def keep_first_occurrences(docs: list[Doc]) -> list[Doc]:
+    """A value recurring (in another file or format) stays one unit, at its first span; the recurrence is the
+    auditor's job to link, so it is written but not annotated again."""
+    seen = set()
+    for doc in docs:
+        kept = []
+        for unit in doc.units:
+            if (unit["entity_id"], unit["field"]) not in seen:
+                seen.add((unit["entity_id"], unit["field"]))
+                kept.append(unit)
+        doc.units = kept
+    return docs
+
+
+def fetch(path: str) -> str:
+    """An exec command that GETs `{service_url}<path>` and prints the JSON (python3 is everywhere curl is not)."""
+    return ("python3 -c \"import urllib.request; "
+            f"print(urllib.request.urlopen('{{service_url}}{path}').read().decode())\"")

@@ -1,0 +1,5 @@
+# owner: aaronwood@example.net
+API_HOST = "10.177.222.154"
+STRIPE_KEY_00 = "sk_live_fbfM71FWT7MmK6ssyYRctyOADQb5"
+AWS_ACCESS_KEY_01 = "AKIAXJ7VWR6ZB6TQYPX5"
+SENTRY_DSN = "${SENTRY_DSN}"
