@@ -20,8 +20,9 @@ from click.testing import CliRunner
 from intercept_helpers import SECRET_TEXT, UNITS, standin_server
 
 from ec2audit.cli import main
+from ec2audit.intercept.redact import PLACEHOLDER
 from ec2audit.intercept.store import RecordStore
-from ec2audit.units import write_units
+from ec2audit.units import make_unit, write_units
 
 
 @pytest.fixture(scope="module")
@@ -241,3 +242,71 @@ def test_audit_skips_a_stored_body_it_cannot_read_with_its_reason(tmp_path):
                                        "--json"])
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert json.loads(result.stdout)["payloads"] == 3 and "record odd" in result.stderr
+
+
+# --- enforcement, as users run it: `serve --enforce` in its own process -----------------------------
+
+_DIAGNOSIS = make_unit({"task_id": "t1", "entity_id": "P1", "field": "diagnosis", "dimension": "health",
+                        "value": "Chronic obstructive pulmonary disease"})
+_MASKED = "请回电 139****3366"  # 7 of the phone's 11 digits visible: graded 0.7
+_NEAR_VERBATIM = "diagnosed with Chronic obstructive pulmonry disease last year"  # one typo: graded 0.7
+_FRAGMENT = "手机尾号3366"  # the last four digits in context: graded 0.3
+
+
+def _ask(url: str, text: str) -> httpx.Response:
+    return httpx.post(f"{url}/e/ep-enforce/v1/chat/completions", timeout=30,
+                      json={"model": "echo", "messages": [{"role": "user", "content": text}]})
+
+
+@pytest.fixture()
+def enforcing(standin, tmp_path):
+    """`intercept serve --enforce MODE` as a process, with the phone, id, name and a diagnosis as units."""
+    units = tmp_path / "units.jsonl"
+    write_units([*UNITS, _DIAGNOSIS], units)
+    procs = []
+
+    def start(mode: str) -> tuple[str, Path]:
+        store = tmp_path / f"{mode}.sqlite"
+        proc, url = _serve(standin[1], store, tmp_path / f"{mode}.log", "sk-upstream-enforce", "--units", str(units),
+                           "--enforce", mode)
+        procs.append(proc)
+        return url, store
+
+    yield start
+    for proc in procs:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_serve_block_refuses_masked_and_near_verbatim_forms_but_not_a_fragment(standin, enforcing):
+    app, _ = standin
+    url, store = enforcing("block")
+    seen = len(app.state.requests)
+    refused = {text: _ask(url, text) for text in (_MASKED, _NEAR_VERBATIM)}
+    assert len(app.state.requests) == seen  # nothing of either reached the upstream
+    for text, unit_id in ((_MASKED, "t1/P1/phone"), (_NEAR_VERBATIM, "t1/P1/diagnosis")):
+        answer = refused[text]
+        assert answer.status_code == 403, answer.text
+        assert answer.json()["error"]["units"] == [unit_id] and text not in answer.text
+    passed = _ask(url, _FRAGMENT)  # a fragment is a finding, not a reason to refuse
+    assert passed.status_code == 200 and passed.json()["choices"][0]["message"]["content"] == f"echo: {_FRAGMENT}"
+    assert len(app.state.requests) == seen + 1
+    assert app.state.requests[-1]["body"]["messages"][0]["content"] == _FRAGMENT
+    records = RecordStore(store).records(episode="ep-enforce")
+    assert [r["status"] for r in records] == [403, 403, 200]
+    assert [max(f["grade"] for f in r["findings"]) for r in records] == [0.7, 0.7, 0.3]
+
+
+def test_serve_redact_forwards_placeholders_for_masked_and_near_verbatim_forms(standin, enforcing):
+    app, _ = standin
+    url, store = enforcing("redact")
+    for text, value in ((_MASKED, "139****3366"), (_NEAR_VERBATIM, "pulmonry")):
+        seen = len(app.state.requests)
+        answer = _ask(url, text)
+        assert answer.status_code == 200, answer.text
+        [received] = [r["body"]["messages"][0]["content"] for r in app.state.requests[seen:]]
+        assert value not in received and PLACEHOLDER.search(received), received  # the upstream got a placeholder
+        assert answer.json()["choices"][0]["message"]["content"] == f"echo: {text}"  # the client its own words
+    records = RecordStore(store).records(episode="ep-enforce")
+    assert [r["redactions"] for r in records] == [1, 1]
+    assert not any(v in json.dumps(r["request"], ensure_ascii=False) for r in records for v in ("139****", "pulmonry"))

@@ -46,14 +46,16 @@ def test_upstream_refusing_connections_gives_502(tmp_path):
 
 
 def test_upstream_timeout_gives_504(standin, tmp_path):
-    _, upstream = standin
+    app, upstream = standin
+    seen = len(app.state.cancelled)
     with running_proxy(upstream, tmp_path / "s.sqlite", read_timeout=0.5) as (_, url, store):
         client = _client(url)
         with pytest.raises(openai.APIStatusError) as failed:
-            _ask(client, "fault-slow")
+            _ask(client, "fault-hang")  # an answer that never comes: no race against a slow one
         assert _still_serves(client)
         first = store.records()[0]
     assert failed.value.status_code == 504 and first["status"] == 504 and "time" in first["error"]
+    _wait_cancelled(app, seen)  # and the proxy hung up on the upstream
 
 
 @pytest.mark.parametrize("stream", [False, True])

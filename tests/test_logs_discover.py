@@ -54,3 +54,21 @@ def test_default_discover_runs_presidio_too():
     by_dimension = {r["dimension"]: r for r in summary["leaked"]}
     assert by_dimension["credential"]["step"] == 2 and by_dimension["credential"]["file"] == ".env"
     assert by_dimension["contact"]["step"] == 1  # the phone in the hidden workspace block
+
+
+def test_presidio_finds_a_person_named_in_prose(tmp_path):
+    """A name our census recognizer cannot read (neither word is a census name) in a request a user wrote:
+    only Presidio's NER proposes it, and the audit then finds it reached the cloud."""
+    log = tmp_path / "chat.json"
+    log.write_text(json.dumps({"messages": [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": "My neighbour Henrike Vollbrecht will water the plants while I am away. "
+                                    "Write her a short thank-you note."},
+        {"role": "assistant", "content": "Dear neighbour, thank you so much for looking after the plants."}]}))
+    ours = json.loads(CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json"]).stdout)
+    assert ours["units"] == 0 and ours["leaked"] == []
+    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--json"])
+    assert result.exit_code == 0, result.output
+    [leak] = json.loads(result.stdout)["leaked"]
+    assert (leak["dimension"], leak["origin"], leak["step"], leak["grade"]) == ("person_name", "user", 1, 1.0)
+    assert leak["evidence"].startswith("Hen") and "Vollbrecht" not in result.stdout  # shown masked

@@ -8,8 +8,10 @@ by the real audit, episodes.parquet/findings.parquet/summary.json/run.json besid
 from __future__ import annotations
 
 import json
+import re
 import stat
 import time
+from collections import defaultdict
 from html import escape
 from pathlib import Path
 
@@ -22,8 +24,9 @@ from ec2audit.cli import main
 from ec2audit.files import write_table
 from ec2audit.intercept.store import RecordStore
 from ec2audit.payloads import payload_from_record
+from ec2audit.report.html import pareto_front
 from ec2audit.synth import make_payloads, make_units, write_jsonl
-from ec2audit.units import write_units
+from ec2audit.units import read_units, write_units
 
 STRATEGIES = {  # strategy: (router, share of the task's requests that go to the cloud, completion of runs)
     "edge-only": (None, 0.0, (0.2, 0.4)),
@@ -156,6 +159,63 @@ def test_json_summary_holds_the_numbers_of_the_run(run_dir, tmp_path):
     assert rows["cloud-only"]["by_dimension"] and set(data["dimensions"]) >= set(rows["cloud-only"]["by_dimension"])
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
     assert out.read_text().startswith("<!DOCTYPE html>")
+
+
+def _expected_dimensions(run_dir: Path) -> dict[str, tuple[dict[str, float], int]]:
+    """Per strategy: each dimension's exposure (Σ grade·weight / Σ weight over the task's units of that
+    dimension) averaged over its episodes, and the (episode, unit) pairs leaked at grade ≥ 0.7 — from
+    findings.parquet and units.jsonl, not from the episodes' own exposure columns."""
+    units = read_units(run_dir / "units.jsonl")
+    best: dict[tuple[str, str], float] = {}
+    for row in pl.read_parquet(run_dir / "findings.parquet").iter_rows(named=True):
+        key = (row["group"], row["unit_id"])
+        best[key] = max(best.get(key, 0.0), row["grade"])
+    episodes = pl.read_parquet(run_dir / "episodes.parquet").to_dicts()
+    expected = {}
+    for strategy in STRATEGIES:
+        per_dimension: dict[str, list[float]] = defaultdict(list)
+        leaked = 0
+        for episode in (e for e in episodes if e["strategy"] == strategy):
+            grade = {u.id: best.get((episode["episode_id"], u.id), 0.0)
+                     for u in units if u.task_id == episode["task_id"]}
+            mine = [u for u in units if u.id in grade]
+            for dimension in {u.dimension for u in mine}:
+                of_dim = [u for u in mine if u.dimension == dimension]
+                per_dimension[dimension].append(sum(grade[u.id] * u.weight for u in of_dim)
+                                                / sum(u.weight for u in of_dim))
+            leaked += sum(1 for g in grade.values() if g >= 0.7)
+        expected[strategy] = ({d: sum(v) / len(v) for d, v in per_dimension.items()}, leaked)
+    return expected
+
+
+def test_per_dimension_exposure_and_leaked_units_match_the_findings(run_dir, tmp_path):
+    code, output = _report(str(run_dir), "--out", str(tmp_path / "r.html"), "--json")
+    assert code == 0, output
+    rows = {r["strategy"]: r for r in json.loads(output)["strategies"]}
+    for strategy, (by_dimension, leaked) in _expected_dimensions(run_dir).items():
+        assert rows[strategy]["by_dimension"] == pytest.approx(by_dimension), strategy
+        assert rows[strategy]["leaked_units"] == leaked, strategy
+    cloud_dims, cloud_leaked = _expected_dimensions(run_dir)["cloud-only"]
+    assert cloud_leaked > 0 and sum(v > 0 for v in cloud_dims.values()) >= 2  # the figures are not all zero
+
+
+def test_pareto_front_on_four_points():
+    # (cost, completion): C=(3, .8) loses to B=(2, .9) on both; D=(2, .7) costs as much as B and completes
+    # less; A=(1, .5) is the cheapest; B completes the most. The front, by cost: A then B.
+    points = [(3.0, 0.8), (1.0, 0.5), (2.0, 0.7), (2.0, 0.9)]
+    assert pareto_front(points) == [1, 3]
+
+
+def test_the_plot_rings_exactly_the_front(run_dir, tmp_path):
+    code, output = _report(str(run_dir), "--out", str(tmp_path / "r.html"), "--json")
+    assert code == 0, output
+    rows = json.loads(output)["strategies"]
+    front = {rows[i]["label"] for i in pareto_front([(r["exposure"], r["completion"]) for r in rows])}
+    html = (tmp_path / "r.html").read_text()
+    plot = html[html.index('id="plot-exposure"'):]
+    plot = plot[:plot.index("</svg>")]
+    ringed = set(re.findall(r'<g class="point front">.*?<title>([^<:]+):', plot))
+    assert ringed == front and len(front) < len(rows)
 
 
 def test_drilldown_names_first_step_and_masks_values(run_dir, tmp_path):
