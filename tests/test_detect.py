@@ -164,3 +164,26 @@ def test_payload_scan_respects_the_payload_task():
     seg = [Segment(0, "tool", "tool_result", "13922883366 and 13800001111")]
     assert {f.unit_id for f in other.scan(Payload("p", seg, task_id="t2"))} == {"t2/X/phone"}
     assert {f.unit_id for f in other.scan(Payload("p", seg))} == {"t2/X/phone", "t1/CTX-002/phone"}
+
+
+def test_best_hits_keeps_one_hit_per_span_and_drops_hits_inside_better_ones():
+    import random
+
+    from ec2audit.detect.cascade import best_hits
+    from ec2audit.detect.finding import Hit
+
+    rng = random.Random(7)
+    for _ in range(200):
+        hits = []
+        for _ in range(rng.randint(0, 30)):
+            start = rng.randint(0, 20)
+            hits.append(Hit(rng.randint(0, 2), start, start + rng.randint(1, 8), "t", rng.choice([0.3, 0.7, 1.0])))
+        best = {}
+        for h in hits:
+            key = h[:3]
+            if key not in best or h.grade > best[key].grade:
+                best[key] = h
+        expected = sorted((h for h in best.values() if not any(
+            o is not h and o.unit_index == h.unit_index and o.grade >= h.grade and o.start <= h.start
+            and h.end <= o.end for o in best.values())), key=lambda h: (h.start, h.unit_index))
+        assert sorted(best_hits(hits)) == sorted(expected)

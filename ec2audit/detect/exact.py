@@ -13,6 +13,7 @@ from ec2audit.detect.compiled import CompiledUnit, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
 from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms
 from ec2audit.detect.patterns import Match, PatternIndex
+from ec2audit.detect.views import ScanView
 
 VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN = "value", "amount", "digits", "digit words", "pinyin"
 
@@ -40,12 +41,15 @@ class ExactDetector:
             for pair in DIGIT_WORD_PAIRS:
                 index.add(pair, DIGIT_WORDS, -1)
 
-    def scan(self, view: TextView, matches: dict[str, list[Match]]) -> Iterator[Hit]:
-        yield from self._literal(view, matches.get(VALUE, ()), "exact")
-        yield from self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
-        yield from self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
+    def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
+        """Literal hits; a unit already decided is found again (its other mentions are evidence too)."""
+        view, matches = scan_view
+        out = list(self._literal(view, matches.get(VALUE, ()), "exact"))
+        out += self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
+        out += self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
         if self._has_digits:
-            yield from self._scan_digits(view, english=DIGIT_WORDS in matches)
+            out += self._scan_digits(view, english=DIGIT_WORDS in matches)
+        return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
         text = view.text

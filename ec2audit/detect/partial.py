@@ -25,6 +25,7 @@ from ec2audit.detect.compiled import COMMON_WORDS, HAN_NAME, CompiledUnit, is_wo
 from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY, Hit
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import Match, PatternIndex
+from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
 SURNAME, INITIAL, GRAM, TAIL_CONTEXT = "surname", "initial", "gram", "tail_context"
@@ -101,18 +102,16 @@ class PartialDetector:
                         for key in _gram_keys(g):
                             index.add(key, GRAM, i)
 
-    def scan(self, view: TextView, matches: dict[str, list[Match]], skip: set[int] = frozenset()) -> Iterator[Hit]:
-        """Hits for units not in `skip` (those a cheaper tier already decided for this segment)."""
-        protected = placeholder_spans(view)
-        hits = []
-        hits += self._masked(view, skip)
-        hits += self._tail_fragments(view, matches.get(TAIL_CONTEXT, ()), skip)
-        hits += self._name_forms(view, matches.get(SURNAME, ()), skip, "partial.fragment", FRAGMENT, 0.5)
-        hits += self._name_forms(view, matches.get(INITIAL, ()), skip, "partial.masked", MOSTLY, 0.6)
-        hits += self._fuzzy(view, matches.get(GRAM, ()), skip)
-        for hit in hits:
-            if not any(s <= hit.start < e for s, e in protected):
-                yield hit
+    def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
+        """Hits for units not `decided` (found literally by a cheaper tier or view in this segment)."""
+        view, matches = scan_view
+        found = list(self._masked(view, decided))
+        found += self._tail_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
+        found += self._name_forms(view, matches.get(SURNAME, ()), decided, "partial.fragment", FRAGMENT, 0.5)
+        found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
+        found += self._fuzzy(view, matches.get(GRAM, ()), decided)
+        protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
+        return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
 
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:

@@ -31,7 +31,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.intercept.pricing import Pricing
@@ -142,7 +142,7 @@ class Interceptor:
         self.config = config
         self.store = config.store if isinstance(config.store, RecordStore) else RecordStore(config.store)
         self.pricing = Pricing(config.pricing)
-        self.cascade = Cascade(config.units) if config.units else None
+        self.cascade = build_cascade(config.units) if config.units else None
         self.units = {u.id: u for u in config.units}
         self.redactor = Redactor(self.cascade) if self.cascade and config.enforce == "redact" else None
         self.session: aiohttp.ClientSession | None = None

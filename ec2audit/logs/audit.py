@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 
 from ec2audit.audit import COLUMN, AuditResult, audit
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.normalize import TextView
@@ -191,7 +191,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     if jobs > 1 and len(found) > 1:
         log = _parallel(found, fmt, units, cascade, classifier, discover, jobs)
     else:
-        log = _audit_files(found, fmt, units, cascade or Cascade(units), classifier, discover, on_payload)
+        log = _audit_files(found, fmt, units, cascade or build_cascade(units), classifier, discover, on_payload)
     log.mode = "discover" if discover else "units"
     return log
 
@@ -236,7 +236,8 @@ _WORKER: dict = {}
 
 def _start_worker(fmt: str | None, units: list[Unit], classifier: Classifier, discover: bool,
                   cascade: Cascade | None) -> None:
-    _WORKER.update(fmt=fmt, units=units, cascade=cascade or Cascade(units), classifier=classifier, discover=discover)
+    _WORKER.update(fmt=fmt, units=units, cascade=cascade or build_cascade(units), classifier=classifier,
+                   discover=discover)
 
 
 def _work(found: list[tuple[Path, bool]]) -> LogAudit:
@@ -271,7 +272,7 @@ def _parallel(found: list[tuple[Path, bool]], fmt: str | None, units: list[Unit]
         filled += size
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
                              initargs=(fmt, units, classifier, discover,
-                                       (cascade or Cascade(units)) if forked else None)) as pool:
+                                       (cascade or build_cascade(units)) if forked else None)) as pool:
         parts = list(pool.map(_work, batches))
     merged = LogAudit("", AuditResult(units))
     result = merged.result
