@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 
 from faker.providers.lorem.en_US import Provider as _EnglishWords
@@ -20,6 +21,13 @@ PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: A Chinese personal name: two to four Han characters.
 HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
+#: Han characters that may follow a two-character name without making it a longer one (张伟 is in
+#: "张伟是…", "张伟的…", "张伟女士", not in "张伟明"): particles, common verbs and adverbs, the first
+#: characters of titles and roles. Chinese has no word boundaries; a two-character name followed by any
+#: other Han character is read as part of a longer name.
+HAN_NAME_FOLLOWERS = frozenset("的是在和与及跟同等说讲道问答称已曾于为对向把被给让叫请也都就还又才并或且因所以从由自"
+                               "这那今昨来去到将会要能可想需应该没不未再另先女小老医经总工师主律教博员同部科处"
+                               "家们说签提发回打收写看找帮负表")
 
 
 @cache
@@ -34,6 +42,7 @@ class CompiledUnit:
     rules: Dimension
     forms: tuple[str, ...]          # normalised value and aliases
     digit_forms: tuple[str, ...]    # digits-only forms (phones, IDs, cards), ≥ 6 digits
+    alnum_forms: tuple[str, ...]    # separator-free forms of identifiers (IBANs, MACs, passports, IPs)
     romanized: tuple[str, ...]      # pinyin forms of a Chinese name
     amount: int | None              # amount in hundredths when the value is an amount
     needs_context: bool
@@ -43,6 +52,11 @@ class CompiledUnit:
     def compact(self) -> str:
         """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234"."""
         return re.sub(r"[\s\-./()]", "", self.forms[0])
+
+    @property
+    def han_name_of_two(self) -> bool:
+        """A two-character Chinese name (张伟): a third Han character may make it another name."""
+        return self.rules.fragment == "surname" and len(self.forms[0]) == 2 and bool(HAN_NAME.fullmatch(self.forms[0]))
 
     def has_context(self, view: TextView, start: int, end: int) -> bool:
         lo, hi = max(0, start - _CONTEXT_WINDOW), end + _CONTEXT_WINDOW
@@ -65,6 +79,44 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
         if m := re.match(r"\+(\d{1,3})[\s\-]", norm):
             forms.append(forms[0][len(m.group(1)):])
     return tuple(f for f in forms if len(f) >= 6)
+
+
+_IDENTIFIER = re.compile(r"[0-9a-z]+(?:[ \-.:/_]{1,3}[0-9a-z]+)*")
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+
+
+def _alnum_forms(norm: str, rules: Dimension, digit_forms: tuple[str, ...]) -> tuple[str, ...]:
+    """An identifier without its separators, as the alphanumeric view reads it; an IPv4 address also
+    zero-padded ("010024008117")."""
+    if "alnum" not in rules.views or digit_forms or not _IDENTIFIER.fullmatch(norm):
+        return ()
+    alnum = re.sub(r"[^0-9a-z]", "", norm)
+    if len(alnum) < 6 or sum(c.isdigit() for c in alnum) < 2:
+        return ()
+    if _IPV4.fullmatch(norm):
+        return alnum, "".join(f"{int(g):03d}" for g in norm.split("."))
+    return (alnum,)
+
+
+def ipv4_groups(text: str) -> list[int] | None:
+    """The four numbers of a dotted IPv4 address, spaces around the dots allowed; None if not one."""
+    groups = re.fullmatch(r"(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})", text.strip())
+    return [int(g) for g in groups.groups()] if groups else None
+
+
+def _extra_forms(norm: str) -> list[str]:
+    """Forms a reader recovers at once: Simplified characters (OpenCC), a percentage as a ratio and in
+    words, an IPv4 address's reverse-DNS name."""
+    from ec2audit.detect.views import to_simplified
+
+    forms = [to_simplified(norm)]
+    if m := re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", norm):
+        number = Decimal(m.group(1))
+        ratio = format((number / 100).normalize(), "f")
+        forms += [ratio, f"{m.group(1)} %", f"{m.group(1)} percent", f"{m.group(1)} per cent", f"百分之{m.group(1)}"]
+    if _IPV4.fullmatch(norm):
+        forms.append(".".join(reversed(norm.split("."))) + ".in-addr.arpa")
+    return forms
 
 
 # pypinyin reads words, not names: these surnames are read otherwise in a name (曾 is "zeng", not
@@ -99,6 +151,7 @@ def _u_spellings(syllables: str) -> list[str]:
 def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
     rules = taxonomy.rules(unit.dimension)
     forms = tuple(dict.fromkeys(f for f in (normalize_text(v).strip() for v in (unit.value, *unit.aliases)) if f))
+    forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in _extra_forms(form))))
     amount = parse_amount(unit.value) if "amount" in rules.views else None
     if amount is not None and amount < 100_000:  # below 1,000 an amount is just a number
         amount = None
@@ -109,8 +162,9 @@ def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
         context.append(normalize_text(unit.entity_name))
     context.extend(rules.context)
     romanized = _pinyin_forms(main) if "pinyin" in rules.views and HAN_NAME.fullmatch(main) else ()
-    return CompiledUnit(unit, rules, forms, _digit_forms(unit.value, rules), romanized, amount, needs_context,
-                        tuple(c for c in context if len(c) >= 2))
+    digit_forms = _digit_forms(unit.value, rules)
+    return CompiledUnit(unit, rules, forms, digit_forms, _alnum_forms(main, rules, digit_forms), romanized, amount,
+                        needs_context, tuple(c for c in context if len(c) >= 2))
 
 
 @cache

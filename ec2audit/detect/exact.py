@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ec2audit.detect.compiled import CompiledUnit, is_word_char
+from ec2audit.detect.compiled import HAN_NAME_FOLLOWERS, CompiledUnit, ipv4_groups, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
 from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
-VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN = "value", "amount", "digits", "digit words", "pinyin"
+VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN, ALNUM = "value", "amount", "digits", "digit words", "pinyin", "alnum"
 
 
 class ExactDetector:
@@ -23,7 +23,7 @@ class ExactDetector:
 
     def __init__(self, units: list[CompiledUnit], index: PatternIndex):
         self.units = units
-        digits = PatternIndex()
+        digits, alnum = PatternIndex(), PatternIndex()
         for i, cu in enumerate(units):
             for form in cu.forms:
                 index.add(form, VALUE, i)
@@ -33,9 +33,13 @@ class ExactDetector:
                         index.add(form, AMOUNT, i)
             for form in cu.digit_forms:
                 digits.add(form, DIGITS, i)
+            for form in cu.alnum_forms:
+                alnum.add(form, ALNUM, i)
             for form in cu.romanized:
                 index.add(form, PINYIN, i)
         self._digits = digits.build()
+        self._alnum = alnum.build()
+        self._has_alnum = any(cu.alnum_forms for cu in units)
         self._has_digits = any(cu.digit_forms for cu in units)
         if self._has_digits:  # where numbers spelled in English words may stand
             for pair in DIGIT_WORD_PAIRS:
@@ -49,6 +53,8 @@ class ExactDetector:
         out += self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
         if self._has_digits:
             out += self._scan_digits(view, english=DIGIT_WORDS in matches)
+        if self._has_alnum:
+            out += self._scan_alnum(view)
         return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
@@ -58,6 +64,8 @@ class ExactDetector:
             for i in indices:
                 cu = self.units[i]
                 if cu.rules.word_boundary and not bounded:
+                    continue
+                if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
@@ -72,6 +80,28 @@ class ExactDetector:
             s, e = view.to_original(*digits.to_base(start, end))
             for i in indices:
                 yield Hit(i, s, e, "exact.digits", LITERAL)
+
+
+    def _scan_alnum(self, view: TextView) -> Iterator[Hit]:
+        """Identifiers with their separators changed or dropped; the match must start and end a word of
+        the text view, and an IPv4 address must read as the same four numbers."""
+        found = self._alnum.matches(view.alnum(), anchored=False).get(ALNUM, ())
+        if not found:
+            return
+        back, text = view.alnum_map(), view.text
+        for a_start, a_end, indices in found:
+            start, end = back(a_start), back(a_end - 1) + 1
+            if (start and is_word_char(text[start - 1])) or (end < len(text) and is_word_char(text[end])):
+                continue
+            groups = ipv4_groups(text[start:end])
+            for i in indices:
+                expected = ipv4_groups(self.units[i].forms[0])
+                if expected is None or groups == expected:
+                    yield Hit(i, *view.to_original(start, end), "exact.alnum", LITERAL)
+
+
+def _continues_name(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" and ch not in HAN_NAME_FOLLOWERS
 
 
 def _bounded(text: str, start: int, end: int) -> bool:

@@ -27,6 +27,9 @@ _MULTI_SPACE = re.compile(r"(   *)")
 # of them between two digits. Written to start with a character class rather than a lookbehind, so
 # the regex engine can skip ahead to candidate characters (2× faster on our payloads).
 _DIGIT_SEP = re.compile(r"([ \-./()](?<=\d[ \-./()])[ \-./()]{0,2}(?=\d))")
+# Separators inside identifiers (IBANs, MACs, passport and licence numbers, spaced-out IPs).
+_ALNUM_SEPARATORS = (" ", "-", ".", ":", "/", "_")
+_ALNUM_SEP = re.compile(r"[ \-.:/_]+")
 # Phone and ID numbers spelled digit by digit in Chinese numerals ("四一五二七五四零六八"): in the digit
 # view, runs of six or more (separators as between digits allowed) become ASCII digits, one character
 # for one, so offsets stay put. Starting with the character class lets the regex engine skip ahead.
@@ -169,6 +172,25 @@ class TextView:
                 self._fold_map = _fold_map(self.original)
             s, e = self._fold_map(s), self._fold_map(e - 1) + 1
         return s, min(e, len(self.original))
+
+    def alnum(self) -> str:
+        """The alphanumeric view: every separator removed ("gb82 west 1234" → "gb82west1234", "a4-5e-60"
+        → "a45e60"). Matches are checked for word boundaries in the text view, so words running
+        together here do no harm; `alnum_map` leads back to the text view."""
+        text = self.text
+        for sep in _ALNUM_SEPARATORS:  # str.replace is a C loop: 10× faster than a regex split
+            if sep in text:
+                text = text.replace(sep, "")
+        return text
+
+    def alnum_map(self) -> _Breakpoints:
+        """Map from the alphanumeric view back to the text view (built only when something matched)."""
+        derived, source, removed = [], [], 0
+        for run in _ALNUM_SEP.finditer(self.text):
+            removed += run.end() - run.start()
+            derived.append(run.end() - removed)
+            source.append(run.end())
+        return _Breakpoints(derived, source)
 
     def digits(self, english: bool = False) -> DigitView:
         """The digit view; `english` also reads numbers spelled in English digit words."""

@@ -150,6 +150,8 @@ class PartialDetector:
             if i in skip:
                 continue
             compact = self.units[i].compact
+            if "@" in compact and "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x"):
+                continue  # only the mail domain is left: it names a provider or a firm, not the person
             if cjk:
                 visible = _loose_visible(compact, head, tail, sum(len(p) for p in pieces[1::2]))
             else:
@@ -202,7 +204,8 @@ class PartialDetector:
             spans.sort()
             whole = [Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
                      for lo, hi in (_clusters(text, spans, count, 2 * len(form)) if distinct >= count else ())
-                     if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100]
+                     if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100
+                     and reads_as(form, text[lo:hi])]
             yield from whole
             if not whole:
                 for lo, hi in _clusters(text, spans, half, 2 * len(form)):
@@ -216,20 +219,86 @@ class PartialDetector:
         region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
         region = text[region_lo:region_hi]
         align = fuzz.partial_ratio_alignment(form, region)
-        aligned = region[align.dest_start:align.dest_end]
+        start, end = _whole_words(text, region_lo + align.dest_start, region_lo + align.dest_end)
+        aligned = text[start:end]
         coverage = LCSseq.similarity(form, aligned) / len(form)
-        if coverage < _FUZZY_COVERAGE:
+        if coverage < _FUZZY_COVERAGE or not reads_as(form, aligned) or _replaced_at_edge(form, text, start, end):
             return None
-        start = region_lo + align.dest_start + (len(aligned) - len(aligned.lstrip()))
-        end = region_lo + align.dest_start + len(aligned.rstrip())
         return Hit(i, *view.to_original(start, end), "partial.fuzzy", MOSTLY, round(coverage, 3))
+
+
+_LATIN_WORD = re.compile(r"[^\W\d_\u2e80-\u9fff]+|\d+")
+_MASKED_WORD = re.compile(r"[^\s,;:/]*[*•●#][^\s,;:/]*")
+_HANDLE_JOIN = re.compile(r"[^\W\d_][._][^\W\d_]")
+
+
+def reads_as(form: str, text: str) -> bool:
+    """Is `text` the value `form` with words left out, reordered or masked — and nothing else?
+
+    Fuzzy means a typo, not another value: every number and every word the text shows must be one of
+    the value's (a changed, missing or transposed digit is another house, account or stage; another
+    given name or surname is another person), Han characters may only be left out (`南京鼓楼…5-402`),
+    never replaced (`蓝鲸智链` is another firm than `蓝鲸智联`), a word may be cut short (`Ave`). One typo is
+    allowed: two neighbouring letters swapped inside a word of six or more. Words joined by dots or
+    underscores are a handle (`emily.rutherford`), not the name."""
+    if _HANDLE_JOIN.search(text) and not _HANDLE_JOIN.search(form):
+        return False
+    text = _MASKED_WORD.sub(" ", text)
+    words = set(_LATIN_WORD.findall(form))
+    for word in _LATIN_WORD.findall(text):
+        if word not in words and not (len(word) == 1 and word.isalpha()) and not _swapped_in(word, words) \
+                and not (word.isalpha() and any(len(w) >= 5 and w.startswith(word) for w in words)):  # "ave"
+            return False
+    return _is_subsequence([c for c in text if _is_cjk(c)], [c for c in form if _is_cjk(c)])
+
+
+def _replaced_at_edge(form: str, text: str, start: int, end: int) -> bool:
+    """Is the value's first or last word missing from the span, and the word right next to the span one
+    like it (`stage II` for `stage III`, `Apt 3D` for `Apt 3B`)? Then it is another value, not a cut."""
+    words = _LATIN_WORD.findall(form)
+    if not words:
+        return False
+    found = set(_LATIN_WORD.findall(text[start:end]))
+    before = _LATIN_WORD.findall(text[max(0, start - 12):start])
+    after = _LATIN_WORD.search(text, end, end + 12)
+    return any(w not in found and n is not None and _alike(w, n)
+               for w, n in ((words[0], before[-1] if before else None), (words[-1], after and after.group())))
+
+
+def _alike(a: str, b: str) -> bool:
+    return a.isdigit() == b.isdigit() and abs(len(a) - len(b)) <= 2
+
+
+def _swapped_in(word: str, words: set[str]) -> bool:
+    """`word` is one of `words` (six letters or more) with two neighbouring letters swapped."""
+    if len(word) < 6 or word.isdigit():
+        return False
+    return any(word[:k] + word[k + 1] + word[k] + word[k + 2:] in words for k in range(len(word) - 1))
+
+
+def _is_subsequence(part: list[str], whole: list[str]) -> bool:
+    it = iter(whole)
+    return all(ch in it for ch in part)
+
+
+def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """An aligned span without words it cuts at its edges, nor spaces and punctuation around it."""
+    while start < end and is_word_char(text[start]) and start and is_word_char(text[start - 1]):
+        start += 1
+    while end > start and is_word_char(text[end - 1]) and end < len(text) and is_word_char(text[end]):
+        end -= 1
+    while start < end and not (text[start].isalnum() or text[start] in _MASK_CHARS):
+        start += 1
+    while end > start and not (text[end - 1].isalnum() or text[end - 1] in _MASK_CHARS):
+        end -= 1
+    return start, end
 
 
 def _fuzzy_eligible(cu: CompiledUnit) -> bool:
     """Typos and reordering are near-verbatim only for multi-word text (names, addresses, diagnoses);
     one character off in an e-mail, key or number is another identity."""
     form = cu.forms[0]
-    return (not cu.digit_forms and cu.amount is None and len(form) >= _FUZZY_MIN_LENGTH
+    return (not cu.digit_forms and not cu.alnum_forms and cu.amount is None and len(form) >= _FUZZY_MIN_LENGTH
             and (" " in form or bool(_CJK_RUN.search(form))) and "@" not in form)
 
 
