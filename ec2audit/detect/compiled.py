@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
+from functools import cache, cached_property
 
 from faker.providers.lorem.en_US import Provider as _EnglishWords
 
-from ec2audit.detect.normalize import TextView, normalize_text, parse_amount
+from ec2audit.detect.normalize import TextView, currency_of, normalize_text, parse_amount
 from ec2audit.taxonomy import Dimension, Taxonomy, load_taxonomy
 from ec2audit.units import Unit
 
@@ -52,6 +52,11 @@ class CompiledUnit:
     def compact(self) -> str:
         """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234"."""
         return re.sub(r"[\s\-./()]", "", self.forms[0])
+
+    @cached_property
+    def currency(self) -> str | None:
+        """The currency of an amount: the same number in another currency is another amount."""
+        return currency_of(self.unit.value) if self.amount is not None else None
 
     @property
     def han_name_of_two(self) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from ec2audit.detect.compiled import HAN_NAME_FOLLOWERS, CompiledUnit, ipv4_groups, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms
+from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms, currency_next_to
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
@@ -68,6 +68,8 @@ class ExactDetector:
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
                 if cu.needs_context and not cu.has_context(view, start, end):
+                    continue
+                if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
                 yield Hit(i, *view.to_original(start, end), detector, LITERAL)
 

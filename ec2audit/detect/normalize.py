@@ -249,7 +249,7 @@ _MULTIPLIERS = {
     "k": 10**3, "thousand": 10**3, "千": 10**3, "m": 10**6, "mn": 10**6, "mm": 10**6, "million": 10**6,
     "百万": 10**6, "千万": 10**7, "b": 10**9, "bn": 10**9, "billion": 10**9, "万": 10**4, "亿": 10**8,
 }
-_CURRENCY = r"(?:[¥$€£]|rmb|cny|usd|eur|gbp|us\$)"
+_CURRENCY = r"(?:[¥$€£]|rmb|cny|usd|eur|gbp|hkd|us\$|hk\$)"
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORD_MULT = r"thousand|million|billion|百万|千万|万|亿|千"
 AMOUNT = re.compile(
@@ -269,9 +269,36 @@ def amount_key(number: str, multiplier: str | None = None) -> int | None:
     return int((value * 100).to_integral_value())
 
 
+# Currency markers, as the text view reads them (NFKC folds ￥ to ¥), longest first within a currency so
+# "hk$" and "港元" are not read as "$" and "元".
+_CURRENCIES = {
+    "hkd": ("港元", "港币", "hk$", "hkd"), "usd": ("美元", "us$", "usd", "dollars", "dollar", "$"),
+    "cny": ("人民币", "元", "块", "¥", "rmb", "cny", "yuan"), "gbp": ("英镑", "£", "gbp", "pounds", "pound"),
+    "eur": ("欧元", "€", "eur", "euros", "euro"),
+}
+_MARKERS = sorted(((m, c) for c, ms in _CURRENCIES.items() for m in ms), key=lambda mc: -len(mc[0]))
+_CURRENCY_WORDS = re.compile(r"^(?:人民币|rmb|cny)\s*"
+                             r"|\s*(?:元|块|人民币|rmb|cny|yuan|usd|dollars?|gbp|pounds?|eur|euros?)$")
+
+
+def currency_of(value: str) -> str | None:
+    """The currency a value is written in ("£64,250" → "gbp", "52万元" → "cny"), or None."""
+    norm = normalize_text(value)
+    return next((c for m, c in _MARKERS if m in norm), None)
+
+
+def currency_next_to(text: str, start: int, end: int) -> str | None:
+    """The currency written right before or right after a number in the text view, or None."""
+    before, after = text[max(0, start - 5):start].rstrip(), text[end:end + 5].lstrip()
+    for marker, currency in _MARKERS:
+        if before.endswith(marker) or after.startswith(marker):
+            return currency
+    return None
+
+
 def parse_amount(text: str) -> int | None:
     """The amount a whole value stands for (e.g. a salary unit), or None when it is not one."""
-    norm = normalize_text(text).strip().removesuffix("元").removesuffix("块").strip()
+    norm = _CURRENCY_WORDS.sub("", normalize_text(text).strip()).strip()
     m = AMOUNT.fullmatch(norm)
     if m:
         number = m["n1"] or m["n2"] or m["n3"]

@@ -41,6 +41,7 @@ _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
 _TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
+_GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
 _SEPARATORS = re.compile(r"[\s\-./()]")
@@ -168,6 +169,8 @@ class PartialDetector:
             if word.isascii() and not _standalone(text, c_start, c_end):
                 continue
             for m in _TAIL.finditer(text, c_end, c_end + _TAIL_CONTEXT):
+                if _GROUP_BEFORE.search(text, max(0, m.start() - 3), m.start()):
+                    continue  # the last group of a whole number written out: another card with that tail
                 for i in self._tails.get(m.group(), ()):
                     if i not in skip and word in self.units[i].rules.context:
                         yield Hit(i, *view.to_original(*m.span()), "partial.fragment", FRAGMENT, 0.6)
@@ -227,7 +230,8 @@ class PartialDetector:
         return Hit(i, *view.to_original(start, end), "partial.fuzzy", MOSTLY, round(coverage, 3))
 
 
-_LATIN_WORD = re.compile(r"[^\W\d_\u2e80-\u9fff]+|\d+")
+_LATIN_WORD = re.compile(r"\d+[a-z](?![a-z])|[^\W\d_\u2e80-\u9fff]+|\d+")
+_UNIT_LETTER = re.compile(r"(\d)[ \-]?([a-z])(?![a-z])")  # "214-b", "3 b" → "214b", "3b": a flat, a house
 _MASKED_WORD = re.compile(r"[^\s,;:/]*[*•●#][^\s,;:/]*")
 _HANDLE_JOIN = re.compile(r"[^\W\d_][._][^\W\d_]")
 
@@ -243,8 +247,8 @@ def reads_as(form: str, text: str) -> bool:
     underscores are a handle (`emily.rutherford`), not the name."""
     if _HANDLE_JOIN.search(text) and not _HANDLE_JOIN.search(form):
         return False
-    text = _MASKED_WORD.sub(" ", text)
-    words = set(_LATIN_WORD.findall(form))
+    text = _UNIT_LETTER.sub(r"\1\2", _MASKED_WORD.sub(" ", text))
+    words = set(_LATIN_WORD.findall(_UNIT_LETTER.sub(r"\1\2", form)))
     for word in _LATIN_WORD.findall(text):
         if word not in words and not (len(word) == 1 and word.isalpha()) and not _swapped_in(word, words) \
                 and not (word.isalpha() and any(len(w) >= 5 and w.startswith(word) for w in words)):  # "ave"
