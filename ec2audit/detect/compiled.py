@@ -128,7 +128,7 @@ def _extra_forms(norm: str) -> list[str]:
 # "ceng"), and these two-character surnames come first as one (欧阳修 is "Ouyang Xiu").
 _SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "仇": "qiu", "区": "ou", "朴": "piao",
                      "覃": "qin", "盖": "ge", "乐": "yue", "缪": "miao", "翟": "zhai", "召": "shao", "种": "chong"}
-_COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "令狐", "慕容", "司徒", "公孙",
+COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "令狐", "慕容", "司徒", "公孙",
                                 "夏侯", "长孙", "宇文", "轩辕", "端木", "西门", "南宫", "独孤", "呼延"})
 
 
@@ -139,13 +139,14 @@ def _pinyin_forms(name: str) -> tuple[str, ...]:
     ü as "v", "u" or "yu" ("lv", "lu", "lyu")."""
     from pypinyin import lazy_pinyin  # 0.2 s to import: only when a unit is a Chinese name
 
-    split = 2 if len(name) > 2 and name[:2] in _COMPOUND_SURNAMES else 1
+    split = 2 if len(name) > 2 and name[:2] in COMPOUND_SURNAMES else 1
     surname = _SURNAME_READINGS.get(name[:split]) or "".join(lazy_pinyin(name[:split]))
     given = lazy_pinyin(name[split:])
     forms = []
     for s in _u_spellings(surname):
         for g in (spelled for joined in ("".join(given), "-".join(given)) for spelled in _u_spellings(joined)):
             forms += [f"{s} {g}", f"{g} {s}", f"{s}, {g}"]
+        forms.append(f"{s} {' '.join(given)}")  # syllable by syllable: "zhou zi mo"
     return tuple(dict.fromkeys(forms))
 
 

@@ -21,14 +21,22 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 from rapidfuzz.utils import default_process
 
-from ec2audit.detect.compiled import COMMON_WORDS, HAN_NAME, CompiledUnit, is_word_char, placeholder_spans
+from ec2audit.detect.compiled import (
+    COMMON_WORDS,
+    COMPOUND_SURNAMES,
+    HAN_NAME,
+    HAN_NAME_FOLLOWERS,
+    CompiledUnit,
+    is_word_char,
+    placeholder_spans,
+)
 from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY, Hit
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GRAM, TAIL_CONTEXT = "surname", "initial", "gram", "tail_context"
+SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT = "surname", "initial", "given", "gram", "tail_context"
 # Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
 # API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
 # dotted number group ("10.108.147.x").
@@ -41,6 +49,8 @@ _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
 _TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
+_HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
+_NEXT_WORD = re.compile(r" ([^\W\d_]+)")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
@@ -79,6 +89,7 @@ class PartialDetector:
         self._suffix: dict[str, list[int]] = defaultdict(list)
         self._tails: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
+        self._surnames: dict[int, str] = {}
         for i, cu in enumerate(units):
             compact = cu.compact
             if len(compact) >= 3:
@@ -93,8 +104,11 @@ class PartialDetector:
             if cu.rules.fragment == "surname":
                 for pattern in _surname_patterns(cu):
                     index.add(pattern, SURNAME, i)
-                if initial := _initial_pattern(cu):
-                    index.add(initial, INITIAL, i)
+                for pattern in _initial_patterns(cu):
+                    index.add(pattern, INITIAL, i)
+                if given := given_name(cu):
+                    index.add(given, GIVEN, i)
+                    self._surnames[i] = latin_surname(cu.forms[0]) or cu.forms[0][0]
             if _fuzzy_eligible(cu):
                 grams = _grams(cu.forms[0])
                 if len(grams) >= 2:
@@ -110,6 +124,7 @@ class PartialDetector:
         found += self._tail_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
         found += self._name_forms(view, matches.get(SURNAME, ()), decided, "partial.fragment", FRAGMENT, 0.5)
         found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
+        found += self._given_names(view, matches.get(GIVEN, ()), decided)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
         return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
@@ -129,6 +144,9 @@ class PartialDetector:
             for i, visible in self._match_masked(token, skip):
                 unit_len = len(self.units[i].compact)
                 grade = MOSTLY if visible / unit_len >= 0.5 else FRAGMENT if visible >= 4 else 0.0
+                if not grade and self.units[i].rules.fragment == "surname" and _is_cjk(token[0]) \
+                        and token[0] == self.units[i].compact[0]:
+                    grade = FRAGMENT  # a Chinese surname with the given name starred: "周**"
                 if grade:
                     s, e = view.to_original(start, end)
                     yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
@@ -185,6 +203,24 @@ class PartialDetector:
             for i in indices:
                 if i not in skip:
                     yield Hit(i, *view.to_original(start, end), detector, grade, confidence)
+
+    def _given_names(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """A given name standing alone (0.3) — not inside a handle (`emily.r@…`), not before another family
+        name (`Emily Brown` is another Emily), not after another Han character that may be a surname."""
+        text, original = view.text, view.original
+        for start, end, indices in found:
+            if text[start].isascii():
+                if not _standalone(text, start, end) or _HANDLE_NEXT.match(text, end):
+                    continue
+                s, e = view.to_original(start, end)
+                following = _NEXT_WORD.match(original, e)
+                if following and (following.group(1)[0].isupper() or following.group(1) in _SURNAME_PARTICLES):
+                    continue
+            elif start and _is_cjk(text[start - 1]) and text[start - 1] not in HAN_NAME_FOLLOWERS:
+                continue
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
 
     # -- near-verbatim ------------------------------------------------------------------------
     def _fuzzy(self, view: TextView, grams: list[Match], skip) -> Iterator[Hit]:
@@ -395,21 +431,56 @@ def _loose_visible(compact: str, head: str, tail: str, masked: int) -> int:
     return i + j if i + j and hidden >= 1 and abs(hidden - masked) <= 1 else 0
 
 
+_SURNAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ter",
+                                "bin", "binti", "al", "el", "mac", "st", "o"})
+
+
+def latin_surname(name: str) -> str | None:
+    """The family name of a Latin "given [particles] family" name: "van der meulen" for Sophie van der Meulen."""
+    parts = name.split()
+    if len(parts) < 2 or not name.isascii():
+        return None
+    k = len(parts) - 1
+    while k > 1 and parts[k - 1] in _SURNAME_PARTICLES:
+        k -= 1
+    surname = " ".join(parts[k:])
+    return surname if len(parts[-1]) >= 2 else None
+
+
 def _surname_patterns(cu: CompiledUnit) -> list[str]:
-    """"mr. smith", "dr smith" for Latin names; "张先生", "张总" for Chinese names."""
+    """The family name with an honorific or title, in either script: "mr. smith", "dr smith", "ms van der
+    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones."""
+    name = cu.forms[0]
+    latin, han = [h for h in cu.rules.context if h.isascii()], [h for h in cu.rules.context if not h.isascii()]
+    if HAN_NAME.fullmatch(name):
+        surname = cu.romanized[0].split()[0] if cu.romanized else None
+        return [name[0] + h for h in han] + ["姓" + name[0]] + (
+            [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] if surname else [])
+    surname = latin_surname(name)
+    if surname is None:
+        return []
+    return [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] + [surname + h for h in han]
+
+
+def given_name(cu: CompiledUnit) -> str | None:
+    """The given name alone identifies in a task's context: "emily" for Emily Rutherford, "子墨" for 周子墨
+    (two characters after a one-character surname); not a common word ("will")."""
     name = cu.forms[0]
     if HAN_NAME.fullmatch(name):
-        return [name[0] + h for h in cu.rules.context if not h.isascii()]
+        return name[1:] if len(name) == 3 and name[:2] not in COMPOUND_SURNAMES else None
     parts = name.split()
-    if len(parts) < 2 or len(parts[-1]) < 2 or not name.isascii():
-        return []
-    surname = parts[-1]
-    return [f"{h}{dot} {surname}" for h in cu.rules.context if h.isascii() for dot in ("", ".")]
-
-
-def _initial_pattern(cu: CompiledUnit) -> str | None:
-    """"emily a." for Emily Anderson: the given name kept, the surname cut to its initial."""
-    parts = cu.forms[0].split()
-    if len(parts) != 2 or not cu.forms[0].isascii() or len(parts[0]) < 3 or len(parts[1]) < 2:
+    if latin_surname(name) is None or len(parts[0]) < 3 or parts[0] in COMMON_WORDS or not parts[0].isalpha():
         return None
-    return f"{parts[0]} {parts[1][0]}."
+    return parts[0]
+
+
+def _initial_patterns(cu: CompiledUnit) -> list[str]:
+    """A Latin name with one part cut to its initial (masked, 0.7): "emily r." and "sophie v." (the given
+    name kept), "e. rutherford", "rutherford, e." and "rutherford e" (a bank file's payee field)."""
+    name = cu.forms[0]
+    surname = latin_surname(name)
+    parts = name.split()
+    if surname is None or len(parts[0]) < 3:
+        return []
+    given = parts[0]
+    return [f"{given} {surname[0]}.", f"{given[0]}. {surname}", f"{surname}, {given[0]}.", f"{surname} {given[0]}"]
