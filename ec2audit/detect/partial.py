@@ -47,14 +47,18 @@ _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]
                        r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=\d\.x)(?![0-9a-z])")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
-_TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
+_PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
+_BEFORE_CONTEXT = frozenset({"开头", "结尾"})
+_PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
+                             "开头", "前缀"})
 _HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
 _NEXT_WORD = re.compile(r" ([^\W\d_]+)")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
 _SEPARATORS = re.compile(r"[\s\-./()]")
+_SEPARATORS_BARE = re.compile(r"[\s\-./():_,]")
 _FUZZY_MIN_LENGTH = 8
 _FUZZY_COVERAGE = 0.8
 
@@ -87,7 +91,9 @@ class PartialDetector:
         self.units = units
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
-        self._tails: dict[str, list[int]] = defaultdict(list)
+        self._bare: dict[int, str] = {}
+        self._starts: dict[str, list[int]] = defaultdict(list)
+        self._ends: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
         self._surnames: dict[int, str] = {}
         for i, cu in enumerate(units):
@@ -96,9 +102,11 @@ class PartialDetector:
                 for k in (1, 2, 3):
                     self._prefix[compact[:k]].append(i)
                     self._suffix[compact[-k:]].append(i)
-            digits = cu.digit_forms[0] if cu.digit_forms else ""
-            if cu.rules.fragment == "tail" and len(digits) >= 8:
-                self._tails[digits[-4:]].append(i)
+            bare = _bare(cu.forms[0])
+            if cu.rules.fragment == "tail" and len(bare) >= 8:
+                self._bare[i] = bare
+                self._starts[bare[:3]].append(i)
+                self._ends[bare[-3:]].append(i)
                 for word in cu.rules.context:
                     index.add(word, TAIL_CONTEXT, i)
             if cu.rules.fragment == "surname":
@@ -121,7 +129,7 @@ class PartialDetector:
         """Hits for units not `decided` (found literally by a cheaper tier or view in this segment)."""
         view, matches = scan_view
         found = list(self._masked(view, decided))
-        found += self._tail_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
+        found += self._context_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
         found += self._name_forms(view, matches.get(SURNAME, ()), decided, "partial.fragment", FRAGMENT, 0.5)
         found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
@@ -179,19 +187,33 @@ class PartialDetector:
                 yield i, visible
 
     # -- fragments ----------------------------------------------------------------------------
-    def _tail_fragments(self, view: TextView, contexts: list[Match], skip) -> Iterator[Hit]:
-        """The last 4 digits of a long number right after a context word: "card ending 1234"."""
+    def _context_fragments(self, view: TextView, contexts: list[Match], skip) -> Iterator[Hit]:
+        """The start or the end of an identifier next to a word that says so: "card ending 2291", "ends
+        in 73 B", "the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291",
+        "以mike.r开头". A piece that is the last group of a whole number written out is another number's."""
         text = view.text
         for c_start, c_end, _ in contexts:
             word = text[c_start:c_end]
             if word.isascii() and not _standalone(text, c_start, c_end):
                 continue
-            for m in _TAIL.finditer(text, c_end, c_end + _TAIL_CONTEXT):
-                if _GROUP_BEFORE.search(text, max(0, m.start() - 3), m.start()):
-                    continue  # the last group of a whole number written out: another card with that tail
-                for i in self._tails.get(m.group(), ()):
-                    if i not in skip and word in self.units[i].rules.context:
-                        yield Hit(i, *view.to_original(*m.span()), "partial.fragment", FRAGMENT, 0.6)
+            if word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
+                k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
+                pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
+            else:
+                pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
+            for start, end in pieces:
+                if _GROUP_BEFORE.search(text, max(0, start - 3), start):
+                    continue
+                piece = _bare(text[start:end])
+                if len(piece) < 3 or (len(piece) < 4 and not any(c.isdigit() for c in piece)):
+                    continue
+                for i in {*self._starts.get(piece[:3], ()), *self._ends.get(piece[-3:], ())}:
+                    whole = self._bare[i]
+                    if i in skip or word not in self.units[i].rules.context or len(piece) > 0.6 * len(whole):
+                        continue
+                    if whole.startswith(piece) if word in _PREFIX_CONTEXT else whole.endswith(piece):
+                        yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
+                        break
 
     def _name_forms(self, view: TextView, found: list[Match], skip, detector: str, grade: float,
                     confidence: float) -> Iterator[Hit]:
@@ -360,6 +382,28 @@ def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int):
 
 
 _WORD_STARTS = " \"'(,:;/[<=-"
+
+
+def _bare(text: str) -> str:
+    """A value or a piece of it without separators, as pieces are compared: "3c:52:82" → "3c5282"."""
+    return _SEPARATORS_BARE.sub("", text)
+
+
+def _pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Candidate pieces after a context word: each token up to the window's end, and runs of two or three
+    short groups ("95 86", "73 b"), longest first — a piece must show a digit, a symbol or be four long."""
+    tokens = [m.span() for m in _PIECE.finditer(text, lo, hi)]
+    if tokens and tokens[-1][1] == hi and hi < len(text) and not text[hi].isspace():
+        tokens.pop()  # cut by the window
+    out = []
+    for k, (start, end) in enumerate(tokens):
+        for n in (3, 2):
+            group = tokens[k:k + n]
+            if len(group) == n and all(e - s <= 4 for s, e in group) and all(
+                    group[j + 1][0] - group[j][1] == 1 for j in range(n - 1)):
+                out.append((start, group[-1][1]))
+        out.append((start, end))
+    return out
 
 
 def _gram_keys(gram: str) -> list[str]:
