@@ -1,6 +1,8 @@
 """Issue 15: forms a reader recovers trivially (1.0), type-aware fuzzy matching (a typo, never another
 value), fragments in context (0.3) — each with a positive and a trap, in en and zh."""
 
+import base64
+
 import pytest
 
 from ec2audit.detect.cascade import build_cascade
@@ -78,3 +80,85 @@ def test_near_misses_are_other_values(text, field, entity):
 ])
 def test_typos_omissions_and_masks_still_count(text, field, entity, expected):
     assert grade(text, field, entity)[0] == expected
+
+
+# -- §1 forms a reader recovers trivially --------------------------------------------------------------
+def _b64(text, alphabet=base64.b64encode):
+    return alphabet(text.encode()).decode()
+
+
+@pytest.mark.parametrize("text, field, entity, evidence", [
+    ("id,IP\nR1,118.25.66.173,ok", "host_ip", "S", "118.25.66.173"),                 # a CSV cell
+    ("id,ip,budget\n1,118.25.66.173,450万元\n", "host_ip", "S", "118.25.66.173"),
+    ("id,预算\nR1,450万元,已批", "budget", "L", "450万元"),
+    ("GET /login?user=ann&pw=Hunter2%26Falcon%2157 HTTP/1.1", "password", "A", "Hunter2%26Falcon%2157"),
+    ("Authorization: Basic " + _b64("ann:Hunter2&Falcon!57"), "password", "A", _b64("ann:Hunter2&Falcon!57")),
+    ("data:\n  password: " + _b64("Hunter2&Falcon!57", base64.urlsafe_b64encode), "password", "A",
+     _b64("Hunter2&Falcon!57", base64.urlsafe_b64encode)),                           # a Kubernetes Secret
+    ('{"body": "{\\"\\\\u5ba2\\\\u6237\\": \\"\\\\u9648\\\\u5fd7\\\\u5f3a\\"}"}', "name", "C",
+     "\\\\u9648\\\\u5fd7\\\\u5f3a"),                                                   # JSON serialised twice
+    ("<td>ann.lee77&#64;example.org</td>", "email", "A", "ann.lee77&#64;example.org"),
+    ("payload hex: " + b"Hunter2&Falcon!57".hex(), "password", "A", b"Hunter2&Falcon!57".hex()),
+    ("客户：陳志強（繁體資料）", "name", "C", "陳志強"),                                   # Traditional ↔ Simplified
+    ("聯絡人劉麗華", "name", "L", "劉麗華"),
+    ("IBAN GB82WEST12345698765432 on file", "iban", "A", "GB82WEST12345698765432"),  # separators dropped
+    ("station A4-5E-60-C2-19-7B joined", "mac", "S", "A4-5E-60-C2-19-7B"),
+    ("网关地址 118 . 25 . 66 . 173（空格分隔）", "host_ip", "S", "118 . 25 . 66 . 173"),
+    ("护照号 NX4829173", "passport", "Q", "NX4829173"),
+    ("write to ann.lee77 [at] example [dot] org", "email", "A", "ann.lee77 [at] example [dot] org"),
+    ("邮箱：ann.lee77 (at) example.org", "email", "A", "ann.lee77 (at) example.org"),
+    ("ratio,0.412\n", "ratio", "Q", "0.412"),                                        # 41.2% as a ratio
+    ("预算：450万", "budget", "L", "450万"),
+    ("budget RMB 4,500,000 approved", "budget", "L", "4,500,000"),                    # currency words both ways
+])
+def test_trivially_recovered_forms_are_literal(text, field, entity, evidence):
+    assert grade(text, field, entity) == (1.0, evidence)
+
+
+@pytest.mark.parametrize("text, field, entity", [
+    ("id,IP\n1,118.25.66.1730,x", "host_ip", "S"),                                   # digits run on
+    ("pw=Hunter2%26Falcon%2158", "password", "A"),                                   # encoded, but another value
+    ("Authorization: Basic " + _b64("ann:Hunter2&Falcon!58"), "password", "A"),
+    ("客户：陳志剛", "name", "C"),                                                      # 另一个人
+    ("IBAN GB82WEST12345698765423", "iban", "A"),                                    # transposed, no separators
+    ("network 10.118.25.66.173.0 and 118.25.66.17", "host_ip", "S"),
+    ("gateway 11.82.56.6 and 118.2.56.6", "host_ip", "S"),
+    ("write to ann.lee78 [at] example [dot] org", "email", "A"),
+    ("budget HK$4,500,000 for the Hong Kong office", "budget", "L"),               # the same figure, another currency
+    ("预算450万港元", "budget", "L"),
+    ("ratio 0.4121 and 41.25%", "ratio", "Q"),
+])
+def test_decoded_and_folded_near_misses_are_other_values(text, field, entity):
+    assert grade(text, field, entity) == (0.0, None)
+
+
+# -- §3 fragments in context ----------------------------------------------------------------------------
+@pytest.mark.parametrize("text, field, entity, evidence", [
+    ("paid with the card ending 2291 yesterday", "card", "A", "2291"),
+    ("银行卡尾号2291已绑定", "card", "A", "2291"),
+    ("she uses an address starting with mike.r at work", "email", "M", "mike.r"),
+    ("他的邮箱以mike.r开头", "email", "M", "mike.r"),
+    ("the last four of the SSN are 4410", "ssn", "A", "4410"),
+    ("请转告Tanaka女士", "name", "Y", "Tanaka女士"),
+    ("Dear Ms. Chen, thank you", "name", "Q", "Ms. Chen"),
+    ("陈女士来电", "name", "Q", "陈女士"),
+    ("referred by Dr. Mensah", "name", "K", "Dr. Mensah"),
+    ("Hi Priya, your visit is tomorrow", "name", "P", "Priya"),                      # a given name alone
+    ("报名表：陈**，已审核", "name", "Q", "陈**"),
+])
+def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
+    assert grade(text, field, entity) == (0.3, evidence)
+
+
+@pytest.mark.parametrize("text, field, entity", [
+    ("card 4716 2093 5581 2291 was declined", "card", "A"),                        # another card, same last 4
+    ("订单号20242291已发货", "card", "A"),  # the digits inside another number
+    ("the invoice ending 2291 is overdue; 2291 units shipped", "email", "M"),
+    ("他的邮箱以163.com结尾", "email", "L"),  # only the public domain
+    ("referred by Dr. Mensa", "name", "K"),
+    ("Priya Sharma joined the call", "name", "P"),                                  # another Priya
+    ("login priya.menon77 failed", "name", "P"),
+    ("陈志强先生来电", "name", "Q"),                                                     # another 陈
+])
+def test_fragment_traps(text, field, entity):
+    assert grade(text, field, entity) == (0.0, None)

@@ -7,6 +7,7 @@ length, not with units × payload.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ec2audit.detect.compiled import HAN_NAME_FOLLOWERS, CompiledUnit, ipv4_groups, is_word_char
@@ -93,7 +94,7 @@ class ExactDetector:
         back, text = view.alnum_map(), view.text
         for a_start, a_end, indices in found:
             start, end = back(a_start), back(a_end - 1) + 1
-            if (start and is_word_char(text[start - 1])) or (end < len(text) and is_word_char(text[end])):
+            if _runs_on(text, start, end):
                 continue
             groups = ipv4_groups(text[start:end])
             for i in indices:
@@ -106,16 +107,39 @@ def _continues_name(ch: str) -> bool:
     return "\u4e00" <= ch <= "\u9fff" and ch not in HAN_NAME_FOLLOWERS
 
 
+def _runs_on(text: str, start: int, end: int) -> bool:
+    """Does an identifier continue on either side ("118.25.66.17" in "10.118.25.66.173", a MAC in a
+    longer one)?"""
+    if (start and is_word_char(text[start - 1])) or (end < len(text) and is_word_char(text[end])):
+        return True
+    return (start > 1 and text[start - 1] in ".:-" and text[start - 2].isalnum()) or (
+        end + 1 < len(text) and text[end] in ".:-" and text[end + 1].isalnum())
+
+
+_NUMBER_BEFORE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*[.,]$")
+_NUMBER_AFTER = re.compile(r"[.,]\d+(?:[.,]\d+)*")
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
+
+
 def _bounded(text: str, start: int, end: int) -> bool:
-    """The match neither continues a word nor a number ("3,200" is not in "13,200" or "3,200.5")."""
+    """The match neither continues a word nor a number: "3,200" is not in "13,200" or "3,200.5", but a CSV
+    cell is a value of its own: "118.25.66.173" in "R1,118.25.66.173," (`R1` is no number) or in
+    "1,118.25.66.173" (no number reads "1,118.25.66.173")."""
     first, last = text[start], text[end - 1]
     if start and is_word_char(first) and is_word_char(text[start - 1]):
         return False
     if end < len(text) and is_word_char(last) and is_word_char(text[end]):
         return False
     if last.isdigit() and end + 1 < len(text) and text[end] in ".," and text[end + 1].isdigit():
-        return False
-    return not (first.isdigit() and start > 1 and text[start - 1] in ".," and text[start - 2].isdigit())
+        head = re.search(r"[\d.,]*$", text[max(0, end - 40):end]).group()
+        if text[end] == "." or _GROUPED.fullmatch(head + _NUMBER_AFTER.match(text, end).group()):
+            return False
+    if first.isdigit() and start > 1 and text[start - 1] in ".," and text[start - 2].isdigit():
+        before = _NUMBER_BEFORE.search(text, max(0, start - 40), start)
+        tail = re.match(r"[\d.,]*", text[start:start + 40]).group().rstrip(".,")
+        if text[start - 1] == "." or (before and _GROUPED.fullmatch(before.group() + tail)):
+            return False
+    return True
 
 
 def _number_boundaries(text: str, start: int, end: int) -> bool:

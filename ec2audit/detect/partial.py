@@ -211,6 +211,8 @@ class PartialDetector:
                     whole = self._bare[i]
                     if i in skip or word not in self.units[i].rules.context or len(piece) > 0.6 * len(whole):
                         continue
+                    if "@" in whole and word not in _PREFIX_CONTEXT and len(piece) <= len(whole) - whole.index("@"):
+                        continue  # only the mail domain: it names a provider or a firm, not the person
                     if whole.startswith(piece) if word in _PREFIX_CONTEXT else whole.endswith(piece):
                         yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
                         break
