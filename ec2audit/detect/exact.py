@@ -54,8 +54,8 @@ class ExactDetector:
         out += self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
         if self._has_digits:
             out += self._scan_digits(view, english=DIGIT_WORDS in matches)
-        if self._has_alnum:
-            out += self._scan_alnum(view)
+        if self._has_alnum:  # identifiers found literally need no second look
+            out += self._scan_alnum(view, decided | {h.unit_index for h in out})
         return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
@@ -85,10 +85,11 @@ class ExactDetector:
                 yield Hit(i, s, e, "exact.digits", LITERAL)
 
 
-    def _scan_alnum(self, view: TextView) -> Iterator[Hit]:
+    def _scan_alnum(self, view: TextView, found_already: set[int]) -> Iterator[Hit]:
         """Identifiers with their separators changed or dropped; the match must start and end a word of
         the text view, and an IPv4 address must read as the same four numbers."""
-        found = self._alnum.matches(view.alnum(), anchored=False).get(ALNUM, ())
+        found = [m for m in self._alnum.matches(view.alnum(), anchored=False).get(ALNUM, ())
+                 if not found_already.issuperset(m[2])]
         if not found:
             return
         back, text = view.alnum_map(), view.text

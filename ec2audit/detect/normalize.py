@@ -29,7 +29,7 @@ _MULTI_SPACE = re.compile(r"(   *)")
 _DIGIT_SEP = re.compile(r"([ \-./()](?<=\d[ \-./()])[ \-./()]{0,2}(?=\d))")
 # Separators inside identifiers (IBANs, MACs, passport and licence numbers, spaced-out IPs).
 _ALNUM_SEPARATORS = (" ", "-", ".", ":", "/", "_")
-_ALNUM_SEP = re.compile(r"[ \-.:/_]+")
+_ALNUM_SEP = re.compile(r"([ \-.:/_]+)")
 # Phone and ID numbers spelled digit by digit in Chinese numerals ("四一五二七五四零六八"): in the digit
 # view, runs of six or more (separators as between digits allowed) become ASCII digits, one character
 # for one, so offsets stay put. Starting with the character class lets the regex engine skip ahead.
@@ -185,12 +185,7 @@ class TextView:
 
     def alnum_map(self) -> _Breakpoints:
         """Map from the alphanumeric view back to the text view (built only when something matched)."""
-        derived, source, removed = [], [], 0
-        for run in _ALNUM_SEP.finditer(self.text):
-            removed += run.end() - run.start()
-            derived.append(run.end() - removed)
-            source.append(run.end())
-        return _Breakpoints(derived, source)
+        return _collapse(self.text, _ALNUM_SEP, "")[1]
 
     def digits(self, english: bool = False) -> DigitView:
         """The digit view; `english` also reads numbers spelled in English digit words."""
@@ -277,6 +272,10 @@ _CURRENCIES = {
     "eur": ("欧元", "€", "eur", "euros", "euro"),
 }
 _MARKERS = sorted(((m, c) for c, ms in _CURRENCIES.items() for m in ms), key=lambda mc: -len(mc[0]))
+_MARKER_CURRENCY = dict(_MARKERS)
+_MARKER_ALTERNATIVES = "|".join(re.escape(m) for m, _ in _MARKERS)
+_MARKER_BEFORE = re.compile(rf"({_MARKER_ALTERNATIVES}) ?$")
+_MARKER_AFTER = re.compile(rf" ?({_MARKER_ALTERNATIVES})")
 _CURRENCY_WORDS = re.compile(r"^(?:人民币|rmb|cny)\s*"
                              r"|\s*(?:元|块|人民币|rmb|cny|yuan|usd|dollars?|gbp|pounds?|eur|euros?)$")
 
@@ -289,11 +288,8 @@ def currency_of(value: str) -> str | None:
 
 def currency_next_to(text: str, start: int, end: int) -> str | None:
     """The currency written right before or right after a number in the text view, or None."""
-    before, after = text[max(0, start - 5):start].rstrip(), text[end:end + 5].lstrip()
-    for marker, currency in _MARKERS:
-        if before.endswith(marker) or after.startswith(marker):
-            return currency
-    return None
+    m = _MARKER_BEFORE.search(text, max(0, start - 6), start) or _MARKER_AFTER.match(text, end, end + 6)
+    return _MARKER_CURRENCY[m.group(1)] if m else None
 
 
 def parse_amount(text: str) -> int | None:
