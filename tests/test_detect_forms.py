@@ -40,6 +40,7 @@ UNITS = [
     _u("name", "陈雅琴", "person_name", "Q", "陈雅琴"),
     _u("passport", "NX-4829173", "government_id", "Q", "陈雅琴"),
     _u("ratio", "41.2%", "business", "Q", "陈雅琴"),
+    _u("email", "wei.zhang@acme-corp.io", "contact", "W", "Wei Zhang"),
 ]
 CASCADE = build_cascade(UNITS)
 
@@ -145,6 +146,7 @@ def test_decoded_and_folded_near_misses_are_other_values(text, field, entity):
     ("referred by Dr. Mensah", "name", "K", "Dr. Mensah"),
     ("Hi Priya, your visit is tomorrow", "name", "P", "Priya"),                      # a given name alone
     ("报名表：陈**，已审核", "name", "Q", "陈**"),
+    ("reply to ***@acme-corp.io", "email", "W", "***@acme-corp.io"),                # a firm's own domain
 ])
 def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
     assert grade(text, field, entity) == (0.3, evidence)

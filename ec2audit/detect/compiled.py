@@ -21,13 +21,25 @@ PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: A Chinese personal name: two to four Han characters.
 HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
-#: Han characters that may follow a two-character name without making it a longer one (张伟 is in
-#: "张伟是…", "张伟的…", "张伟女士", not in "张伟明"): particles, common verbs and adverbs, the first
-#: characters of titles and roles. Chinese has no word boundaries; a two-character name followed by any
-#: other Han character is read as part of a longer name.
-HAN_NAME_FOLLOWERS = frozenset("的是在和与及跟同等说讲道问答称已曾于为对向把被给让叫请也都就还又才并或且因所以从由自"
-                               "这那今昨来去到将会要能可想需应该没不未再另先女小老医经总工师主律教博员同部科处"
-                               "家们说签提发回打收写看找帮负表")
+_COMMON_SURNAMES = 120  # Faker's zh_CN surnames are in order of frequency
+
+
+@cache
+def han_given_name_chars() -> frozenset[str]:
+    """Characters of Chinese given names (Faker's zh_CN lists): after a two-character name, one of them
+    makes a longer name (张伟明 is not 张伟), any other character does not (张伟记录)."""
+    from faker.providers.person.zh_CN import Provider
+
+    return frozenset("".join([*Provider.first_names_male, *Provider.first_names_female]))
+
+
+@cache
+def han_surname_chars() -> frozenset[str]:
+    """The common one-character Chinese surnames (Faker's zh_CN list): before a given name, one of them
+    makes another person's name (李子墨 for 子墨)."""
+    from faker.providers.person.zh_CN import Provider
+
+    return frozenset(k for k in list(Provider.last_names)[:_COMMON_SURNAMES] if len(k) == 1)
 
 
 @cache
@@ -87,15 +99,16 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
 
 
 _IDENTIFIER = re.compile(r"[0-9a-z]+(?:[ \-.:/_]{1,3}[0-9a-z]+)*")
+_ALNUM_SEPARATORS = re.compile(r"[ \-.:/_]")
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 
 
 def _alnum_forms(norm: str, rules: Dimension, digit_forms: tuple[str, ...]) -> tuple[str, ...]:
     """An identifier without its separators, as the alphanumeric view reads it; an IPv4 address also
     zero-padded ("010024008117")."""
-    if "alnum" not in rules.views or digit_forms or not _IDENTIFIER.fullmatch(norm):
+    if "alnum" not in rules.views or digit_forms or not (_IDENTIFIER.fullmatch(norm) or " " not in norm):
         return ()
-    alnum = re.sub(r"[^0-9a-z]", "", norm)
+    alnum = _ALNUM_SEPARATORS.sub("", norm)  # a key or password keeps its symbols: "tiger1995#"
     if len(alnum) < 6 or sum(c.isdigit() for c in alnum) < 2:
         return ()
     if _IPV4.fullmatch(norm):
@@ -115,6 +128,8 @@ def _extra_forms(norm: str) -> list[str]:
     from ec2audit.detect.views import to_simplified
 
     forms = [to_simplified(norm)]
+    if HAN_NAME.fullmatch(norm) and len(norm) <= 3:  # a Chinese name spaced out: "张 静", "刘 建国", "刘 建 国"
+        forms += [f"{norm[0]} {norm[1:]}", " ".join(norm)]
     if m := re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", norm):
         number = Decimal(m.group(1))
         ratio = format((number / 100).normalize(), "f")

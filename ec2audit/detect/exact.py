@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.compiled import HAN_NAME_FOLLOWERS, CompiledUnit, ipv4_groups, is_word_char
+from ec2audit.detect.compiled import CompiledUnit, han_given_name_chars, ipv4_groups, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
 from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms, currency_next_to
 from ec2audit.detect.patterns import Match, PatternIndex
@@ -105,7 +105,7 @@ class ExactDetector:
 
 
 def _continues_name(ch: str) -> bool:
-    return "\u4e00" <= ch <= "\u9fff" and ch not in HAN_NAME_FOLLOWERS
+    return ch in han_given_name_chars()
 
 
 def _runs_on(text: str, start: int, end: int) -> bool:

