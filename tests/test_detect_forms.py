@@ -147,6 +147,8 @@ def test_decoded_and_folded_near_misses_are_other_values(text, field, entity):
     ("Hi Priya, your visit is tomorrow", "name", "P", "Priya"),                      # a given name alone
     ("报名表：陈**，已审核", "name", "Q", "陈**"),
     ("reply to ***@acme-corp.io", "email", "W", "***@acme-corp.io"),                # a firm's own domain
+    ("his mailbox is at acme-corp.io", "email", "W", "acme-corp.io"),
+    ("邮箱是acme-corp.io域名下的", "email", "W", "acme-corp.io"),
 ])
 def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
     assert grade(text, field, entity) == (0.3, evidence)
@@ -157,6 +159,9 @@ def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
     ("订单号20242291已发货", "card", "A"),  # the digits inside another number
     ("the invoice ending 2291 is overdue; 2291 units shipped", "email", "M"),
     ("他的邮箱以163.com结尾", "email", "L"),  # only the public domain
+    ("邮箱是163.com的", "email", "L"),
+    ("mail sent to li.ping@acme-corp.io and to the acme-corp.io site", "email", "W"),  # another address
+    ("see https://www.acme-corp.io/careers", "email", "W"),                          # no word about mail
     ("referred by Dr. Mensa", "name", "K"),
     ("Priya Sharma joined the call", "name", "P"),                                  # another Priya
     ("login priya.menon77 failed", "name", "P"),

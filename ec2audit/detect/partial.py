@@ -37,7 +37,7 @@ from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT = "surname", "initial", "given", "gram", "tail_context"
+SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN = "surname", "initial", "given", "gram", "tail_context", "domain"
 # Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
 # API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
 # dotted number group ("10.108.147.x").
@@ -55,6 +55,7 @@ _IS = frozenset("是为:：")
 _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
                              "开头", "前缀"})
 _HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
+_MAIL_CONTEXT = re.compile(r"mail|address|邮箱|邮件|域名")
 _NEXT_WORD = re.compile(r" ([^\W\d_]+)")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
@@ -104,6 +105,8 @@ class PartialDetector:
                 for k in (1, 2, 3):
                     self._prefix[compact[:k]].append(i)
                     self._suffix[compact[-k:]].append(i)
+            if "@" in cu.forms[0] and not shared_mail_domain(cu.forms[0]):
+                index.add(cu.forms[0].rsplit("@", 1)[1], DOMAIN, i)
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
@@ -135,6 +138,7 @@ class PartialDetector:
         found += self._name_forms(view, matches.get(SURNAME, ()), decided, "partial.fragment", FRAGMENT, 0.5)
         found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
+        found += self._mail_domains(view, matches.get(DOMAIN, ()), decided)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
         return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
@@ -247,6 +251,18 @@ class PartialDetector:
                 if following and (following.group(1)[0].isupper() or following.group(1) in _SURNAME_PARTICLES):
                     continue
             elif start and text[start - 1] in han_surname_chars():
+                continue
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
+
+    def _mail_domains(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """A firm's mail domain said to be the address's ("the mailbox is at northwind.com", "邮箱是contoso.io
+        域名下的"): 0.3. Not inside another address or host name, and only after a word about mail."""
+        text = view.text
+        for start, end, indices in found:
+            if (start and (text[start - 1] in "@." or is_word_char(text[start - 1]))) or _HANDLE_NEXT.match(text, end) \
+                    or not _MAIL_CONTEXT.search(text, max(0, start - _TAIL_CONTEXT), start):
                 continue
             for i in indices:
                 if i not in skip:
