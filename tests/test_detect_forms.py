@@ -41,6 +41,7 @@ UNITS = [
     _u("passport", "NX-4829173", "government_id", "Q", "陈雅琴"),
     _u("ratio", "41.2%", "business", "Q", "陈雅琴"),
     _u("email", "wei.zhang@acme-corp.io", "contact", "W", "Wei Zhang"),
+    _u("phone", "07700 900418", "contact", "W", "Wei Zhang"),
 ]
 CASCADE = build_cascade(UNITS)
 
@@ -111,6 +112,10 @@ def _b64(text, alphabet=base64.b64encode):
     ("ratio,0.412\n", "ratio", "Q", "0.412"),                                        # 41.2% as a ratio
     ("预算：450万", "budget", "L", "450万"),
     ("budget RMB 4,500,000 approved", "budget", "L", "4,500,000"),                    # currency words both ways
+    ("budget,status\n4500000.00,approved", "budget", "L", "4500000.00"),
+    ("预算为人民币肆佰伍拾万元整", "budget", "L", "肆佰伍拾万"),                            # Chinese numerals
+    ("mobile_e164: +447700900418", "phone", "W", "7700900418"),                      # trunk 0 after +44
+    ("X-Employee-Ref=" + _b64("ann.lee77@example.org") + "; X-Batch=3", "email", "A", _b64("ann.lee77@example.org")),
 ])
 def test_trivially_recovered_forms_are_literal(text, field, entity, evidence):
     assert grade(text, field, entity) == (1.0, evidence)
@@ -127,6 +132,9 @@ def test_trivially_recovered_forms_are_literal(text, field, entity, evidence):
     ("write to ann.lee78 [at] example [dot] org", "email", "A"),
     ("budget HK$4,500,000 for the Hong Kong office", "budget", "L"),               # the same figure, another currency
     ("预算450万港元", "budget", "L"),
+    ("预算为肆佰伍拾壹万元整", "budget", "L"),
+    ("预算为肆佰伍拾万港元", "budget", "L"),
+    ("mobile_e164: +447700900419", "phone", "W"),
     ("ratio 0.4121 and 41.25%", "ratio", "Q"),
 ])
 def test_decoded_and_folded_near_misses_are_other_values(text, field, entity):

@@ -95,6 +95,8 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
     if norm.startswith("+"):  # also without the country code: "+86 139…" is sent as "139…"
         if m := re.match(r"\+(\d{1,3})[\s\-]", norm):
             forms.append(forms[0][len(m.group(1)):])
+    elif norm.startswith("0") and not norm.startswith("00") and len(digits) >= 9:
+        forms.append(forms[0][1:])  # a national number after a country code: "07700 900418" as "+44 7700 900418"
     return tuple(f for f in forms if len(f) >= 6)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ec2audit.detect.compiled import CompiledUnit, han_given_name_chars, ipv4_groups, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms, currency_next_to
+from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms, chinese_amounts, currency_next_to
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
@@ -42,6 +42,10 @@ class ExactDetector:
         self._alnum = alnum.build()
         self._has_alnum = any(cu.alnum_forms for cu in units)
         self._has_digits = any(cu.digit_forms for cu in units)
+        self._amounts: dict[int, list[int]] = {}
+        for i, cu in enumerate(units):
+            if cu.amount is not None:
+                self._amounts.setdefault(cu.amount, []).append(i)
         if self._has_digits:  # where numbers spelled in English words may stand
             for pair in DIGIT_WORD_PAIRS:
                 index.add(pair, DIGIT_WORDS, -1)
@@ -54,6 +58,8 @@ class ExactDetector:
         out += self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
         if self._has_digits:
             out += self._scan_digits(view, english=DIGIT_WORDS in matches)
+        if self._amounts:
+            out += self._scan_chinese_amounts(view)
         if self._has_alnum:  # identifiers found literally need no second look
             out += self._scan_alnum(view, decided | {h.unit_index for h in out})
         return out
@@ -73,6 +79,14 @@ class ExactDetector:
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
                 yield Hit(i, *view.to_original(start, end), detector, LITERAL)
+
+    def _scan_chinese_amounts(self, view: TextView) -> Iterator[Hit]:
+        text = view.text
+        for start, end, amount in chinese_amounts(text):
+            for i in self._amounts.get(amount, ()):
+                currency = self.units[i].currency
+                if not (currency and (other := currency_next_to(text, start, end)) and other != currency):
+                    yield Hit(i, *view.to_original(start, end), "exact.amount", LITERAL)
 
     def _scan_digits(self, view: TextView, english: bool) -> Iterator[Hit]:
         digits = view.digits(english)

@@ -90,7 +90,7 @@ _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _U_ESCAPES = re.compile(r"(?:\\+u[0-9A-Fa-f]{4})+")
 _X_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){3,}")
 # base64 / base64url tokens of at least 8 characters holding a digit or a base64-only character
-_BASE64 = re.compile(r"(?<![\w+/=-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])")
+_BASE64 = re.compile(r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])")
 _HINTS_B64 = ("basic ", "base64", "data:", "secret", "token", "=")
 _HINTS_HEX = ("hex", "0x")
