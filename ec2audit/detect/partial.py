@@ -49,6 +49,8 @@ _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
 _TAIL_CONTEXT = 30
+_BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both sides of the mask
+_GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
 _PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
 _BEFORE_CONTEXT = frozenset({"开头", "结尾"})
 _IS = frozenset("是为:：")
@@ -150,23 +152,29 @@ class PartialDetector:
             return
         seen = set()
         for run in _MASK_RUN.finditer(text):
-            start, end = _expand_token(text, run.start(), run.end())
-            if (start, end) in seen:
-                continue
-            seen.add((start, end))
-            token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", text[start:end]))
-            domain_only = "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x")
-            for i, visible in self._match_masked(token, skip):
-                unit_len = len(self.units[i].compact)
-                grade = MOSTLY if visible / unit_len >= 0.5 else FRAGMENT if visible >= 4 else 0.0
-                if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
-                    grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
-                if not grade and self.units[i].rules.fragment == "surname" and _is_cjk(token[0]) \
-                        and token[0] == self.units[i].compact[0]:
-                    grade = FRAGMENT  # a Chinese surname with the given name starred: "周**"
-                if grade:
-                    s, e = view.to_original(start, end)
-                    yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
+            for start, end in _token_variants(text, run.start(), run.end()):
+                if (start, end) not in seen:
+                    seen.add((start, end))
+                    yield from self._masked_token(view, start, end, skip)
+
+    def _masked_token(self, view: TextView, start: int, end: int, skip) -> Iterator[Hit]:
+        token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", view.text[start:end]))
+        if not token:
+            return
+        domain_only = "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x")
+        for i, visible in self._match_masked(token, skip):
+            unit_len = len(self.units[i].compact)
+            both_sides = not _is_mask(token[0]) and not _is_mask(token[-1])
+            grade = MOSTLY if visible / unit_len >= (_BOTH_SIDES if both_sides else 0.5) \
+                else FRAGMENT if visible >= 4 else 0.0
+            if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
+                grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
+            if not grade and self.units[i].rules.fragment == "surname" and _is_cjk(token[0]) \
+                    and token[0] == self.units[i].compact[0]:
+                grade = FRAGMENT  # a Chinese surname with the given name starred: "周**"
+            if grade:
+                s, e = view.to_original(start, end)
+                yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
 
     def _match_masked(self, token: str, skip) -> Iterator[tuple[int, int]]:
         pieces = _MASK_SPLIT.split(token)
@@ -449,9 +457,12 @@ def _standalone(text: str, start: int, end: int) -> bool:
                 or (end < len(text) and is_word_char(text[end]) and is_word_char(text[end - 1])))
 
 
-def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow a mask run to the masked token around it, across single spaces/hyphens between groups.
+def _expand_token(text: str, start: int, end: int, cross: str = "digits") -> tuple[int, int]:
+    """Grow a mask run to the masked token around it.
 
+    `cross` says which single spaces/hyphens it crosses: "digits" between digit or mask groups ("6222
+    **** 1234"), "groups" also into short letter groups ("GB45 BARC **** 94 27", "QQ ** ** 73 B"),
+    "none" no space at all (a masked number at the end of a line, the next line's date after it).
     A token stays in the script next to its mask: Chinese text has no spaces, so "手机139****3366"
     holds the number "139****3366" and "负责人张*伟" the name "张*伟"."""
     before = text[start - 1] if start else " "
@@ -463,8 +474,7 @@ def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
         ch = text[start - 1]
         if _is_token_char(ch, cjk):
             start -= 1
-        elif ch in " -" and start > 1 and (text[start - 2].isdigit() or _is_mask(text[start - 2])) \
-                and (text[start].isdigit() or _is_mask(text[start])):
+        elif ch in " -" and start > 1 and _crosses(text, start - 1, -1, cross):
             start -= 1
         else:
             break
@@ -472,14 +482,43 @@ def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
         ch = text[end]
         if _is_token_char(ch, cjk):
             end += 1
-        elif ch in " -" and end + 1 < len(text) and (text[end + 1].isdigit() or _is_mask(text[end + 1])) \
-                and (text[end - 1].isdigit() or _is_mask(text[end - 1])):
+        elif ch in " -" and end + 1 < len(text) and _crosses(text, end, 1, cross):
             end += 1
         else:
             break
-    while end > start and text[end - 1] in "._+@-":  # sentence punctuation after the token
+    while end > start and text[end - 1] in "._+@-!":  # sentence punctuation after the token
         end -= 1
     return start, end
+
+
+def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
+    groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR)."""
+    spans = [_expand_token(text, start, end, cross) for cross in ("digits", "groups", "none")]
+    for s, e in list(spans):
+        glued = _GLUED_LETTERS.match(text, s, e)
+        if glued and glued.end() < start:
+            spans.append((glued.end(), e))
+    return list(dict.fromkeys(spans))
+
+
+def _group_char(ch: str) -> bool:
+    return ch.isdigit() or _is_mask(ch)
+
+
+def _crosses(text: str, k: int, step: int, cross: str) -> bool:
+    """May a token grow over the separator at `k` (growing in direction `step`)?"""
+    near, far = text[k - step], text[k + step]
+    if cross == "none":
+        return False
+    if _group_char(near) and _group_char(far):
+        return True
+    if cross != "groups" or not (is_word_char(near) or _is_mask(near)) or not (is_word_char(far) or _is_mask(far)):
+        return False
+    j = k + step  # the far group: at most four characters
+    while 0 <= j < len(text) and (is_word_char(text[j]) or _is_mask(text[j])) and abs(j - k) <= 5:
+        j += step
+    return abs(j - k) <= 5 and not is_word_char(text[j]) if 0 <= j < len(text) else abs(j - k) <= 5
 
 
 def _fits_mask(compact: str, visible: list[str]) -> bool:
