@@ -155,6 +155,8 @@ def test_decoded_and_folded_near_misses_are_other_values(text, field, entity):
     ("Hi Priya, your visit is tomorrow", "name", "P", "Priya"),                      # a given name alone
     ("报名表：陈**，已审核", "name", "Q", "陈**"),
     ("reply to ***@acme-corp.io", "email", "W", "***@acme-corp.io"),                # a firm's own domain
+    ("our participant on Tamarack Lane called again", "address", "R", "Tamarack Lane"),  # a street, no house
+    ("她住漕溪路那一片", "address", "L", "漕溪路"),
     ("his mailbox is at acme-corp.io", "email", "W", "acme-corp.io"),
     ("邮箱是acme-corp.io域名下的", "email", "W", "acme-corp.io"),
 ])
@@ -174,6 +176,10 @@ def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
     ("Priya Sharma joined the call", "name", "P"),                                  # another Priya
     ("login priya.menon77 failed", "name", "P"),
     ("陈志强先生来电", "name", "Q"),                                                     # another 陈
+    ("1824 Tamarack Lane, Columbus", "address", "R"),                               # another house
+    ("寄到漕溪路84号", "address", "L"),
+    ("office in Columbus, OH 43215", "address", "R"),                                # a city is no fragment
+    ("公司在上海市徐汇区", "address", "L"),
 ])
 def test_fragment_traps(text, field, entity):
     assert grade(text, field, entity) == (0.0, None)

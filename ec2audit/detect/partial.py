@@ -37,7 +37,8 @@ from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN = "surname", "initial", "given", "gram", "tail_context", "domain"
+SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE = (
+    "surname", "initial", "given", "gram", "tail_context", "domain", "place")
 # Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
 # API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
 # dotted number group ("10.108.147.x").
@@ -109,6 +110,9 @@ class PartialDetector:
                     self._suffix[compact[-k:]].append(i)
             if "@" in cu.forms[0] and not shared_mail_domain(cu.forms[0]):
                 index.add(cu.forms[0].rsplit("@", 1)[1], DOMAIN, i)
+            if cu.unit.dimension in _ADDRESS_DIMENSIONS or cu.rules.name == "location":
+                for part in address_parts(cu.forms[0]):
+                    index.add(part, PLACE, i)
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
@@ -141,6 +145,7 @@ class PartialDetector:
         found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
         found += self._mail_domains(view, matches.get(DOMAIN, ()), decided)
+        found += self._places(view, matches.get(PLACE, ()), decided)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
         return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
@@ -164,7 +169,7 @@ class PartialDetector:
         domain_only = "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x")
         for i, visible in self._match_masked(token, skip):
             unit_len = len(self.units[i].compact)
-            both_sides = not _is_mask(token[0]) and not _is_mask(token[-1])
+            both_sides = _MASK_SPLIT.split(token)[0] != "" and _MASK_SPLIT.split(token)[-1] != ""
             grade = MOSTLY if visible / unit_len >= (_BOTH_SIDES if both_sides else 0.5) \
                 else FRAGMENT if visible >= 4 else 0.0
             if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
@@ -276,6 +281,22 @@ class PartialDetector:
                 if i not in skip:
                     yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
 
+    def _places(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """A street without its house number, the district, city or postcode of a home address (0.3) —
+        unless the mention is part of a whole address (another house on the street, another person's
+        address in the same city), which the value's own forms decide."""
+        text = view.text
+        for start, end, indices in found:
+            if text[start].isascii() and not _standalone(text, start, end):
+                continue
+            before = text[max(0, start - 40):start]
+            if _HOUSE_AFTER.match(text, end) or _HOUSE_BEFORE.search(before) or _STREET_AFTER.match(text, end) \
+                    or (not text[start].isdigit() and _NUMBER_BEFORE.search(before)):
+                continue
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
+
     # -- near-verbatim ------------------------------------------------------------------------
     def _fuzzy(self, view: TextView, grams: list[Match], skip) -> Iterator[Hit]:
         text = view.text
@@ -350,7 +371,7 @@ def _replaced_at_edge(form: str, text: str, start: int, end: int) -> bool:
     """Is the value's first or last word missing from the span, and the word right next to the span one
     like it (`stage II` for `stage III`, `Apt 3D` for `Apt 3B`)? Then it is another value, not a cut."""
     words = _LATIN_WORD.findall(form)
-    if not words:
+    if not words or any(c in _MASK_CHARS for c in text[start:end]):  # a mask explains a missing word
         return False
     found = set(_LATIN_WORD.findall(text[start:end]))
     before = _LATIN_WORD.findall(text[max(0, start - 12):start])
@@ -421,6 +442,43 @@ def shared_mail_domain(address: str) -> bool:
     (RFC 2606: example.com), which many people share? A firm's own domain narrows it down."""
     domain = address.rsplit("@", 1)[-1]
     return domain in FREE_MAIL_DOMAINS or domain.split(".")[-2:-1] == ["example"]
+
+
+_ADDRESS_DIMENSIONS = frozenset({"location", "address"})
+_CJK_PLACE = re.compile(r"(.{2,8}?(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道))|(.{2,10}?(?:大道|大街|路|街|巷|弄|胡同))"
+                        r"|(.{2,10}?(?:花园|小区|公寓|家园|苑|村|大厦|广场|新城|园))")
+_NUMBER_PART = re.compile(r"[\d\-#]+[a-z]?(?:-?[a-z])?|\d+号.*")
+_UNIT_WORDS = frozenset({"apt", "apartment", "unit", "suite", "ste", "flat", "floor", "room", "rm", "bldg"})
+# "漕溪路84号", "玉林南路无71号", "Tamarack Lane 12": another house on the street
+_HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d+号")
+# a whole address right before a postcode: "Oudegracht 241-B, ", "77 Hollis Ave, "; a number right before a street
+_HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+ ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")
+_NUMBER_BEFORE = re.compile(r"\d+[a-z]?(?:-[a-z])? ?$")
+_STREET_AFTER = re.compile(r"[^\W\d_]{0,8}?(?:路|街|道|巷|弄|号)")  # "苏州市星湖街…": the start of a whole address
+
+
+def address_parts(form: str) -> list[str]:
+    """The parts of a home address that narrow it down without the house: the street, the estate and a
+    fine postcode ("tamarack lane", "星湖街", "澜岸花园", "3511 nr"). A city or district alone does not: the
+    employer, the school and other people are there too."""
+    if _CJK_RUN.search(form):
+        parts = [re.sub(r"^\d+[号幢栋]?", "", m.group(2) or m.group(3) or "") for m in _CJK_PLACE.finditer(form)]
+        return [p for p in parts if len(p) >= 3 and not any(c.isdigit() for c in p)]
+    parts = []
+    for chunk in (c.strip() for c in form.split(",")):
+        words = chunk.split()
+        if not words or words[0] in _UNIT_WORDS:
+            continue
+        if post := _FINE_POSTCODE.search(chunk):
+            parts.append(post.group())
+        elif any(_NUMBER_PART.fullmatch(w) for w in words):  # the street: its words without the number
+            name = " ".join(w for w in words if not _NUMBER_PART.fullmatch(w))
+            if len(name) >= 5:
+                parts.append(name)
+    return [p for p in parts if p not in COMMON_WORDS]
+
+
+_FINE_POSTCODE = re.compile(r"\b\d{4} ?[a-z]{2}\b|\b[a-z]{1,2}\d[a-z\d]? \d[a-z]{2}\b")  # "3511 nr", "cb2 1tn"
 
 
 def _bare(text: str) -> str:
