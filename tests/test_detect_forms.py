@@ -42,6 +42,7 @@ UNITS = [
     _u("ratio", "41.2%", "business", "Q", "陈雅琴"),
     _u("email", "wei.zhang@acme-corp.io", "contact", "W", "Wei Zhang"),
     _u("phone", "07700 900418", "contact", "W", "Wei Zhang"),
+    _u("employer", "Brightwater Analytics Inc.", "business", "B", "Brightwater Analytics"),
 ]
 CASCADE = build_cascade(UNITS)
 
@@ -113,6 +114,8 @@ def _b64(text, alphabet=base64.b64encode):
     ("预算：450万", "budget", "L", "450万"),
     ("budget RMB 4,500,000 approved", "budget", "L", "4,500,000"),                    # currency words both ways
     ("budget,status\n4500000.00,approved", "budget", "L", "4500000.00"),
+    ("她在蓝鲸智联做产品经理", "employer", "L", "蓝鲸智联"),                                 # a firm's short name
+    ("works at Brightwater Analytics as a PM", "employer", "B", "Brightwater Analytics"),
     ("预算为人民币肆佰伍拾万元整", "budget", "L", "肆佰伍拾万"),                            # Chinese numerals
     ("mobile_e164: +447700900418", "phone", "W", "7700900418"),                      # trunk 0 after +44
     ("X-Employee-Ref=" + _b64("ann.lee77@example.org") + "; X-Batch=3", "email", "A", _b64("ann.lee77@example.org")),
@@ -133,6 +136,8 @@ def test_trivially_recovered_forms_are_literal(text, field, entity, evidence):
     ("budget HK$4,500,000 for the Hong Kong office", "budget", "L"),               # the same figure, another currency
     ("预算450万港元", "budget", "L"),
     ("预算为肆佰伍拾壹万元整", "budget", "L"),
+    ("她在蓝鲸智能做产品经理", "employer", "L"),                                            # another firm
+    ("works at Brightwater Capital", "employer", "B"),
     ("预算为肆佰伍拾万港元", "budget", "L"),
     ("mobile_e164: +447700900419", "phone", "W"),
     ("ratio 0.4121 and 41.25%", "ratio", "Q"),

@@ -138,7 +138,39 @@ def _extra_forms(norm: str) -> list[str]:
         forms += [ratio, f"{m.group(1)} %", f"{m.group(1)} percent", f"{m.group(1)} per cent", f"百分之{m.group(1)}"]
     if _IPV4.fullmatch(norm):
         forms.append(".".join(reversed(norm.split("."))) + ".in-addr.arpa")
-    return forms
+    return forms + trade_names(norm)
+
+
+_LEGAL_SUFFIX = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团公司|集团|公司)$"
+                           r"|,? (?:inc|ltd|llc|gmbh|b\.?v|co\.?,? ltd|corp|plc|limited)\.?$")
+# Words of trade that follow a Chinese firm's name (蓝鲸智联科技 is called 蓝鲸智联)
+_TRADE_WORDS = re.compile(r"(?:微电子|电子|科技|技术|信息|网络|智能|软件|光电|贸易|实业|咨询|传媒|医药|生物)$")
+
+
+_CITY = re.compile(r"[\u4e00-\u9fff]{2,3}?市")
+
+
+@cache
+def _cities() -> tuple[str, ...]:
+    """Chinese city names (Faker's zh_CN list), longest first: the city a firm's registered name starts with."""
+    from faker.providers.address.zh_CN import Provider
+
+    return tuple(sorted(Provider.cities, key=len, reverse=True))
+
+
+def trade_names(norm: str) -> list[str]:
+    """The short names a firm goes by: without its legal form ("有限公司", "Ltd."), then without the city its
+    registered name starts with (苏州澄湖微电子有限公司 → 澄湖微电子), then without its line of trade (蓝鲸智联)."""
+    short = _LEGAL_SUFFIX.sub("", norm)
+    if short == norm:
+        return []
+    names = [short]
+    if _CJK.search(short):
+        city = next((c for c in _cities() if short.startswith(c)), None) or (m := _CITY.match(short)) and m.group()
+        if city:
+            names.append(short[len(city):].removeprefix("市"))
+            names.append(_TRADE_WORDS.sub("", names[-1]))
+    return [n for n in dict.fromkeys(names) if len(n) >= 4 and n not in COMMON_WORDS]
 
 
 # pypinyin reads words, not names: these surnames are read otherwise in a name (曾 is "zeng", not
