@@ -19,6 +19,7 @@ from ec2audit.detect.finding import LITERAL, MOSTLY, Finding, Hit
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView, views_of
+from ec2audit.detect.views import prepare as prepare_views
 from ec2audit.payloads import Payload
 from ec2audit.taxonomy import Taxonomy
 from ec2audit.units import Unit
@@ -56,6 +57,7 @@ class Cascade:
         index = PatternIndex()
         self.tiers: list[StringTier] = [ExactDetector(compiled, index), PartialDetector(compiled, index)]
         self.index = index.build()  # every text-view pattern of the run, read once per view
+        prepare_views()
         self._ids = [unit.id for unit in units]
         self._cache: dict[str, list[Hit]] = {}
         self._by_task: dict[str, set[int]] = defaultdict(set)
