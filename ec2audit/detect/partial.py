@@ -64,7 +64,9 @@ _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
 _SEPARATORS = re.compile(r"[\s\-./()]")
-_SEPARATORS_BARE = re.compile(r"[\s\-./():_,]")
+_PIECE_SHARE = 0.6  # a piece shows at most this share of the value
+_BARE = str.maketrans("", "", " \t\n-./():_,")
+_DIGIT = re.compile(r"\d")
 _FUZZY_MIN_LENGTH = 8
 _FUZZY_COVERAGE = 0.8
 
@@ -116,8 +118,9 @@ class PartialDetector:
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
-                self._starts[bare[:3]].append(i)
-                self._ends[bare[-3:]].append(i)
+                for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):  # every piece short enough to be one
+                    self._starts[bare[:k]].append(i)
+                    self._ends[bare[-k:]].append(i)
                 for word in cu.rules.context:
                     index.add(word, TAIL_CONTEXT, i)
             if cu.rules.fragment == "surname":
@@ -221,24 +224,25 @@ class PartialDetector:
             elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
                 k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
                 pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
-            else:
+            elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + _TAIL_CONTEXT):
                 pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
+            else:  # an end piece shows a digit: no digit, no piece
+                continue
             for start, end in pieces:
                 if _GROUP_BEFORE.search(text, max(0, start - 3), start):
                     continue
                 piece = _bare(text[start:end])
                 if len(piece) < 3 or (len(piece) < 4 and not any(c.isdigit() for c in piece)):
                     continue
-                for i in {*self._starts.get(piece[:3], ()), *self._ends.get(piece[-3:], ())}:
+                prefix = word in _PREFIX_CONTEXT
+                for i in (self._starts if prefix else self._ends).get(piece, ()):
                     whole = self._bare[i]
-                    if i in skip or word not in self.units[i].rules.context or len(piece) > 0.6 * len(whole):
+                    if i in skip or word not in self.units[i].rules.context:
                         continue
-                    if "@" in whole and word not in _PREFIX_CONTEXT and len(piece) <= len(whole) - whole.index("@") \
+                    if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
                             and shared_mail_domain(self.units[i].forms[0]):
                         continue  # only a mail provider's domain: it does not identify anyone
-                    if whole.startswith(piece) if word in _PREFIX_CONTEXT else whole.endswith(piece):
-                        yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
-                        break
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
 
     def _name_forms(self, view: TextView, found: list[Match], skip, detector: str, grade: float,
                     confidence: float) -> Iterator[Hit]:
@@ -483,7 +487,7 @@ _FINE_POSTCODE = re.compile(r"\b\d{4} ?[a-z]{2}\b|\b[a-z]{1,2}\d[a-z\d]? \d[a-z]
 
 def _bare(text: str) -> str:
     """A value or a piece of it without separators, as pieces are compared: "3c:52:82" → "3c5282"."""
-    return _SEPARATORS_BARE.sub("", text)
+    return text.translate(_BARE)
 
 
 def _pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
