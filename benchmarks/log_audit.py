@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.logs import read_logs
 from ec2audit.logs.audit import audit_logs
 from ec2audit.synth import make_payloads, make_units
@@ -141,7 +141,7 @@ def main() -> None:
                 break
             subset.append(p)
             sub_size += p.stat().st_size
-        ours_cascade, base_cascade = Cascade(units), Cascade(units)  # fresh caches, builds not timed
+        ours_cascade, base_cascade = build_cascade(units), build_cascade(units)  # fresh caches, builds not timed
         c0 = time.process_time()
         audit_logs(subset, units, cascade=ours_cascade)
         c_sub = time.process_time() - c0

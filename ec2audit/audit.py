@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from ec2audit import metrics
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.errors import InputError
 from ec2audit.payloads import Payload, iter_payloads
 from ec2audit.units import Unit
@@ -63,7 +63,7 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
     finding names the first payload that carried its text — the cumulative-context view of a log.
     Findings accumulate into `result` when given, so `on_payload` can read each payload's rows.
     """
-    cascade = cascade or Cascade(units)
+    cascade = cascade or build_cascade(units)
     unit_columns = {u.id: (u.task_id, u.id, u.entity_id, u.field, u.dimension, u.weight) for u in units}
     all_tasks = {u.task_id for u in units}
     result = result if result is not None else AuditResult(units)

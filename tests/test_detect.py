@@ -90,7 +90,7 @@ def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     ("please ask Mr. Smith", "name", "Mr. Smith", 0.3),
     ("请联系张先生", "name", "张先生", 0.3),
     ("lives at 1234 Maplewood Ave, Springfield", "address", "1234 Maplewood Ave, Springfield", 0.7),
-    ("contact Jon Smith today", "name", "Jon Smith", 0.7),
+    ("ship to 1234 Maplewood Avenue, Sprinfgield", "address", "1234 Maplewood Avenue, Sprinfgield", 0.7),  # a typo
     ("notes taken by John S.; action items below", "name", "John S.", 0.7),  # surname cut to an initial
     ("开放10.108.147.x的防火墙", "host_ip", "10.108.147.x", 0.7),  # an x for a whole number group
     ("手机号139****3366已验证", "phone", "139****3366", 0.7),  # a masked number inside Chinese text
@@ -116,7 +116,8 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "upgrade 10.1.x to 10.2.x later",             # x groups of other numbers
     "one three nine two two eight eight three three six six six",    # English digit words: a longer number
     "one three nine two two eight eight and three three six six",    # a run broken by a word
-    "张伟明是另一位同事" if False else "王伟是另一位同事",
+    "张伟明是另一位同事",                           # a Han name inside a longer Han name
+    "王伟是另一位同事",
 ])
 def test_false_positive_traps(text):
     assert hits(text) == set()
@@ -164,3 +165,26 @@ def test_payload_scan_respects_the_payload_task():
     seg = [Segment(0, "tool", "tool_result", "13922883366 and 13800001111")]
     assert {f.unit_id for f in other.scan(Payload("p", seg, task_id="t2"))} == {"t2/X/phone"}
     assert {f.unit_id for f in other.scan(Payload("p", seg))} == {"t2/X/phone", "t1/CTX-002/phone"}
+
+
+def test_best_hits_keeps_one_hit_per_span_and_drops_hits_inside_better_ones():
+    import random
+
+    from ec2audit.detect.cascade import best_hits
+    from ec2audit.detect.finding import Hit
+
+    rng = random.Random(7)
+    for _ in range(200):
+        hits = []
+        for _ in range(rng.randint(0, 30)):
+            start = rng.randint(0, 20)
+            hits.append(Hit(rng.randint(0, 2), start, start + rng.randint(1, 8), "t", rng.choice([0.3, 0.7, 1.0])))
+        best = {}
+        for h in hits:
+            key = h[:3]
+            if key not in best or h.grade > best[key].grade:
+                best[key] = h
+        expected = sorted((h for h in best.values() if not any(
+            o is not h and o.unit_index == h.unit_index and o.grade >= h.grade and o.start <= h.start
+            and h.end <= o.end for o in best.values())), key=lambda h: (h.start, h.unit_index))
+        assert sorted(best_hits(hits)) == sorted(expected)

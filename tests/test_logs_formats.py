@@ -73,7 +73,8 @@ def test_har_keeps_model_calls_only_and_reads_streamed_usage():
     summary = _audit(DATA / "har")
     assert summary["calls"] == 3  # the GET to the app API is not a model call
     leaked = _by_field(summary)
-    assert set(leaked) == {"phone", "diagnosis"}  # the card went to ollama on localhost
+    # the card went to ollama on localhost; "Call Marguerite at …" gives the given name alone (a 0.3 fragment)
+    assert set(leaked) == {"name", "phone", "diagnosis"}
     anthropic = next(p for p in summary["providers"] if p["provider"] == "anthropic")
     assert (anthropic["input_tokens"], anthropic["output_tokens"]) == (25, 33)
 

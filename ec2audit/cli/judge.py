@@ -126,8 +126,7 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_t
 def _audit(console, judge, units_path, payloads, calibration_path, model, out, as_json, per_unit) -> None:
     from ec2audit.audit import audit
     from ec2audit.detect.calibrate import read_calibration
-    from ec2audit.detect.cascade import Cascade
-    from ec2audit.detect.semantic import SemanticTier
+    from ec2audit.detect.cascade import build_cascade
     from ec2audit.files import write_table
     from ec2audit.payloads import iter_payloads
     from ec2audit.report.terminal import audit_summary, print_audit
@@ -138,14 +137,7 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     if model and model != settings.model:  # thresholds are in one model's scores
         raise InputError(f"calibrated for semantic model {settings.model!r}, not {model!r}: run "
                          f"`ec2audit judge --calibrate --semantic-model {model}`", file=str(calibration_path))
-    if judge:  # the shortlist in front of the judge; without one the semantic tier decides alone
-        per_unit = settings.per_unit if per_unit is None else per_unit or None
-        window, threshold = settings.shortlist_window, settings.shortlist
-    else:
-        window, threshold, per_unit = settings.window, settings.threshold, None
-    semantic = SemanticTier(units, window=window, threshold=threshold, batch_size=settings.batch_size,
-                            model=settings.model, per_unit=per_unit)
-    cascade = Cascade(units, semantic=semantic, judge=judge)
+    cascade = build_cascade(units, settings, judge, per_unit)
     errors: list[InputError] = []
     with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):
         result = audit(iter_payloads(payloads, errors.append), units, cascade)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import GRADES, Judge
 from ec2audit.detect.semantic import DEFAULT_BATCH, DEFAULT_MODEL, SemanticTier
@@ -141,7 +141,7 @@ def score_examples(examples: list[Example], windows: Sequence[int] = WINDOWS,
                    batch_size: int = DEFAULT_BATCH, model: str = DEFAULT_MODEL) -> Scored:
     """Exact/partial grades and semantic scores (for each window size) of every example."""
     units, owners = _units(examples)
-    cascade = Cascade(units)
+    cascade = build_cascade(units)
     scored = Scored(examples)
     for ex, owner in zip(examples, owners, strict=True):
         hits = cascade.scan_text(ex.text, {owner})

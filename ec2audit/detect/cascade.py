@@ -1,31 +1,46 @@
 """The detector cascade: each (unit, segment) pair is decided by the cheapest tier that can.
 
-Tiers run in order — exact, then partial, then (when given) the semantic shortlist and the LLM
-judge — and a later tier only sees the units an earlier one left undecided for that segment.
-Findings record the tier that decided them ("semantic" or "judge" for the paraphrase tiers).
+Tiers run in order — the string tiers (exact, then partial), then (when given) the semantic shortlist
+and the LLM judge — and a later tier only sees the units an earlier one left undecided for that
+segment. The string tiers share one protocol (`StringTier`): each reads every view of a text (the
+text view and the views derived from it: decoded, script-folded) with the automaton's matches of that
+view, and returns its hits. Findings record the tier that decided them ("semantic" or "judge" for the
+paraphrase tiers).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
 from ec2audit.detect.finding import LITERAL, MOSTLY, Finding, Hit
-from ec2audit.detect.normalize import TextView
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
+from ec2audit.detect.views import ScanView, views_of
+from ec2audit.detect.views import prepare as prepare_views
 from ec2audit.payloads import Payload
 from ec2audit.taxonomy import Taxonomy
 from ec2audit.units import Unit
 
 if TYPE_CHECKING:
+    from ec2audit.detect.calibrate import Settings
     from ec2audit.detect.judge import Judge
     from ec2audit.detect.semantic import SemanticTier
 
 _CACHE_SIZE = 4096
 _JUDGE_SPAN = 3  # a judge window spans at most this many semantic windows (plus margins)
+
+
+class StringTier(Protocol):
+    """A tier that reads text: built over the compiled units, it adds its patterns to the shared index."""
+
+    name: str
+
+    def scan(self, view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
+        """Hits in one view; `hits` are the earlier tiers' and views', `decided` the units one of them
+        found literally (nothing can grade them higher)."""
 
 
 class Cascade:
@@ -40,9 +55,9 @@ class Cascade:
         self.units, self.semantic, self.judge = units, semantic, judge
         compiled = compile_units(units, taxonomy)
         index = PatternIndex()
-        self.exact = ExactDetector(compiled, index)
-        self.partial = PartialDetector(compiled, index)
-        self.index = index.build()  # every text-view pattern of the run, read once per text
+        self.tiers: list[StringTier] = [ExactDetector(compiled, index), PartialDetector(compiled, index)]
+        self.index = index.build()  # every text-view pattern of the run, read once per view
+        prepare_views()
         self._ids = [unit.id for unit in units]
         self._cache: dict[str, list[Hit]] = {}
         self._by_task: dict[str, set[int]] = defaultdict(set)
@@ -57,29 +72,23 @@ class Cascade:
         """
         hits = self._cache.get(text)
         if hits is None:
-            hits = self._scan(text)
+            hits = best_hits(self.tier_hits(text))
             if len(self._cache) >= _CACHE_SIZE:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[text] = hits
         return hits if allowed is None else [h for h in hits if h.unit_index in allowed]
 
-    def _scan(self, text: str) -> list[Hit]:
-        view = TextView.of(text)
-        matches = self.index.matches(view.text)
-        hits = list(self.exact.scan(view, matches))
-        decided = {h.unit_index for h in hits if h.grade >= LITERAL}
-        hits += self.partial.scan(view, matches, decided)
-        best: dict[tuple[int, int, int], Hit] = {}
-        for hit in hits:
-            key = (hit.unit_index, hit.start, hit.end)
-            if key not in best or hit.grade > best[key].grade:
-                best[key] = hit
-        by_unit: dict[int, list[Hit]] = defaultdict(list)
-        for hit in best.values():
-            by_unit[hit.unit_index].append(hit)
-        kept = [h for group in by_unit.values() for h in group if not any(  # drop hits inside better ones
-            o is not h and o.grade >= h.grade and o.start <= h.start and h.end <= o.end for o in group)]
-        return sorted(kept, key=lambda h: (h.start, h.unit_index))
+    def tier_hits(self, text: str) -> list[Hit]:
+        """Every string tier's hits in every view of one text, before `best_hits` keeps the best."""
+        hits: list[Hit] = []
+        decided: set[int] = set()
+        for view in views_of(text):
+            scan_view = ScanView(view, self.index.matches(view.text))
+            for tier in self.tiers:
+                found = tier.scan(scan_view, hits, decided)
+                hits += found
+                decided.update(h.unit_index for h in found if h.grade >= LITERAL)
+        return hits
 
     def scan(self, payload: Payload) -> list[Finding]:
         """Findings of one payload; a payload that names its task is matched against that task's units."""
@@ -127,6 +136,49 @@ class Cascade:
                                 text[lo + v.start:lo + v.end], "judge", v.grade, m.score)
                         for m, v in zip(matches, verdicts, strict=True) if v.grade > 0]
         return out
+
+
+def build_cascade(units: list[Unit], settings: Settings | None = None, judge: Judge | None = None,
+                  per_unit: int | None = None, taxonomy: Taxonomy | None = None) -> Cascade:
+    """The cascade for `units`: the string tiers, and with calibrated `settings` the semantic tier —
+    deciding alone (its calibrated window and threshold), or, with a `judge`, the shortlist in front
+    of it (`per_unit` overrides the calibrated shortlist size; 0 for none)."""
+    if settings is None:
+        return Cascade(units, taxonomy, judge=judge)
+    from ec2audit.detect.semantic import SemanticTier  # loads the embedding model's stack
+
+    if judge is not None:
+        per_unit = settings.per_unit if per_unit is None else per_unit or None
+        window, threshold = settings.shortlist_window, settings.shortlist
+    else:
+        window, threshold, per_unit = settings.window, settings.threshold, None
+    semantic = SemanticTier(units, window=window, threshold=threshold, batch_size=settings.batch_size,
+                            model=settings.model, per_unit=per_unit)
+    return Cascade(units, taxonomy, semantic=semantic, judge=judge)
+
+
+def best_hits(hits: list[Hit]) -> list[Hit]:
+    """At most one hit per (unit, span), the highest grade kept, and no hit inside an at least as good
+    one of its unit; sorted by position.
+
+    One sort and one sweep: in (unit, start, longest first) order every hit that could contain a hit
+    comes before it, so it is enough to remember, per grade, the furthest end seen so far in the unit.
+    Grades take a handful of values, so the sweep is linear and the whole step O(n log n)."""
+    best: dict[tuple[int, int, int], Hit] = {}
+    for hit in hits:
+        key = (hit.unit_index, hit.start, hit.end)
+        if key not in best or hit.grade > best[key].grade:
+            best[key] = hit
+    kept: list[Hit] = []
+    unit, furthest = None, {}
+    for hit in sorted(best.values(), key=lambda h: (h.unit_index, h.start, -h.end)):
+        if hit.unit_index != unit:
+            unit, furthest = hit.unit_index, {}
+        if not any(grade >= hit.grade and end >= hit.end for grade, end in furthest.items()):
+            kept.append(hit)
+        if furthest.get(hit.grade, -1) < hit.end:
+            furthest[hit.grade] = hit.end
+    return sorted(kept, key=lambda h: (h.start, h.unit_index))
 
 
 def judge_windows(text: str, matches: list, window: int) -> list[tuple[int, int, list]]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from decimal import Decimal
+from functools import cache, cached_property
 
 from faker.providers.lorem.en_US import Provider as _EnglishWords
 
-from ec2audit.detect.normalize import TextView, normalize_text, parse_amount
+from ec2audit.detect.normalize import TextView, currency_of, normalize_text, parse_amount
 from ec2audit.taxonomy import Dimension, Taxonomy, load_taxonomy
 from ec2audit.units import Unit
 
@@ -20,6 +21,25 @@ PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: A Chinese personal name: two to four Han characters.
 HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
+_COMMON_SURNAMES = 120  # Faker's zh_CN surnames are in order of frequency
+
+
+@cache
+def han_given_name_chars() -> frozenset[str]:
+    """Characters of Chinese given names (Faker's zh_CN lists): after a two-character name, one of them
+    makes a longer name (张伟明 is not 张伟), any other character does not (张伟记录)."""
+    from faker.providers.person.zh_CN import Provider
+
+    return frozenset("".join([*Provider.first_names_male, *Provider.first_names_female]))
+
+
+@cache
+def han_surname_chars() -> frozenset[str]:
+    """The common one-character Chinese surnames (Faker's zh_CN list): before a given name, one of them
+    makes another person's name (李子墨 for 子墨)."""
+    from faker.providers.person.zh_CN import Provider
+
+    return frozenset(k for k in list(Provider.last_names)[:_COMMON_SURNAMES] if len(k) == 1)
 
 
 @cache
@@ -34,6 +54,7 @@ class CompiledUnit:
     rules: Dimension
     forms: tuple[str, ...]          # normalised value and aliases
     digit_forms: tuple[str, ...]    # digits-only forms (phones, IDs, cards), ≥ 6 digits
+    alnum_forms: tuple[str, ...]    # separator-free forms of identifiers (IBANs, MACs, passports, IPs)
     romanized: tuple[str, ...]      # pinyin forms of a Chinese name
     amount: int | None              # amount in hundredths when the value is an amount
     needs_context: bool
@@ -43,6 +64,16 @@ class CompiledUnit:
     def compact(self) -> str:
         """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234"."""
         return re.sub(r"[\s\-./()]", "", self.forms[0])
+
+    @cached_property
+    def currency(self) -> str | None:
+        """The currency of an amount: the same number in another currency is another amount."""
+        return currency_of(self.unit.value) if self.amount is not None else None
+
+    @property
+    def han_name_of_two(self) -> bool:
+        """A two-character Chinese name (张伟): a third Han character may make it another name."""
+        return self.rules.fragment == "surname" and len(self.forms[0]) == 2 and bool(HAN_NAME.fullmatch(self.forms[0]))
 
     def has_context(self, view: TextView, start: int, end: int) -> bool:
         lo, hi = max(0, start - _CONTEXT_WINDOW), end + _CONTEXT_WINDOW
@@ -64,14 +95,89 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
     if norm.startswith("+"):  # also without the country code: "+86 139…" is sent as "139…"
         if m := re.match(r"\+(\d{1,3})[\s\-]", norm):
             forms.append(forms[0][len(m.group(1)):])
+    elif norm.startswith("0") and not norm.startswith("00") and len(digits) >= 9:
+        forms.append(forms[0][1:])  # a national number after a country code: "07700 900418" as "+44 7700 900418"
     return tuple(f for f in forms if len(f) >= 6)
+
+
+_IDENTIFIER = re.compile(r"[0-9a-z]+(?:[ \-.:/_]{1,3}[0-9a-z]+)*")
+_ALNUM_SEPARATORS = re.compile(r"[ \-.:/_]")
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+
+
+def _alnum_forms(norm: str, rules: Dimension, digit_forms: tuple[str, ...]) -> tuple[str, ...]:
+    """An identifier without its separators, as the alphanumeric view reads it; an IPv4 address also
+    zero-padded ("010024008117")."""
+    if "alnum" not in rules.views or digit_forms or not (_IDENTIFIER.fullmatch(norm) or " " not in norm):
+        return ()
+    alnum = _ALNUM_SEPARATORS.sub("", norm)  # a key or password keeps its symbols: "tiger1995#"
+    if len(alnum) < 6 or sum(c.isdigit() for c in alnum) < 2:
+        return ()
+    if _IPV4.fullmatch(norm):
+        return alnum, "".join(f"{int(g):03d}" for g in norm.split("."))
+    return (alnum,)
+
+
+def ipv4_groups(text: str) -> list[int] | None:
+    """The four numbers of a dotted IPv4 address, spaces around the dots allowed; None if not one."""
+    groups = re.fullmatch(r"(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})", text.strip())
+    return [int(g) for g in groups.groups()] if groups else None
+
+
+def _extra_forms(norm: str) -> list[str]:
+    """Forms a reader recovers at once: Simplified characters (OpenCC), a percentage as a ratio and in
+    words, an IPv4 address's reverse-DNS name."""
+    from ec2audit.detect.views import to_simplified
+
+    forms = [to_simplified(norm)]
+    if HAN_NAME.fullmatch(norm) and len(norm) <= 3:  # a Chinese name spaced out: "张 静", "刘 建国", "刘 建 国"
+        forms += [f"{norm[0]} {norm[1:]}", " ".join(norm)]
+    if m := re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", norm):
+        number = Decimal(m.group(1))
+        ratio = format((number / 100).normalize(), "f")
+        forms += [ratio, f"{m.group(1)} %", f"{m.group(1)} percent", f"{m.group(1)} per cent", f"百分之{m.group(1)}"]
+    if _IPV4.fullmatch(norm):
+        forms.append(".".join(reversed(norm.split("."))) + ".in-addr.arpa")
+    return forms + trade_names(norm)
+
+
+_LEGAL_SUFFIX = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团公司|集团|公司)$"
+                           r"|,? (?:inc|ltd|llc|gmbh|b\.?v|co\.?,? ltd|corp|plc|limited)\.?$")
+# Words of trade that follow a Chinese firm's name (蓝鲸智联科技 is called 蓝鲸智联)
+_TRADE_WORDS = re.compile(r"(?:微电子|电子|科技|技术|信息|网络|智能|软件|光电|贸易|实业|咨询|传媒|医药|生物)$")
+
+
+_CITY = re.compile(r"[\u4e00-\u9fff]{2,3}?市")
+
+
+@cache
+def _cities() -> tuple[str, ...]:
+    """Chinese city names (Faker's zh_CN list), longest first: the city a firm's registered name starts with."""
+    from faker.providers.address.zh_CN import Provider
+
+    return tuple(sorted(Provider.cities, key=len, reverse=True))
+
+
+def trade_names(norm: str) -> list[str]:
+    """The short names a firm goes by: without its legal form ("有限公司", "Ltd."), then without the city its
+    registered name starts with (苏州澄湖微电子有限公司 → 澄湖微电子), then without its line of trade (蓝鲸智联)."""
+    short = _LEGAL_SUFFIX.sub("", norm)
+    if short == norm:
+        return []
+    names = [short]
+    if _CJK.search(short):
+        city = next((c for c in _cities() if short.startswith(c)), None) or (m := _CITY.match(short)) and m.group()
+        if city:
+            names.append(short[len(city):].removeprefix("市"))
+            names.append(_TRADE_WORDS.sub("", names[-1]))
+    return [n for n in dict.fromkeys(names) if len(n) >= 4 and n not in COMMON_WORDS]
 
 
 # pypinyin reads words, not names: these surnames are read otherwise in a name (曾 is "zeng", not
 # "ceng"), and these two-character surnames come first as one (欧阳修 is "Ouyang Xiu").
 _SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "仇": "qiu", "区": "ou", "朴": "piao",
                      "覃": "qin", "盖": "ge", "乐": "yue", "缪": "miao", "翟": "zhai", "召": "shao", "种": "chong"}
-_COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "令狐", "慕容", "司徒", "公孙",
+COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "令狐", "慕容", "司徒", "公孙",
                                 "夏侯", "长孙", "宇文", "轩辕", "端木", "西门", "南宫", "独孤", "呼延"})
 
 
@@ -82,13 +188,14 @@ def _pinyin_forms(name: str) -> tuple[str, ...]:
     ü as "v", "u" or "yu" ("lv", "lu", "lyu")."""
     from pypinyin import lazy_pinyin  # 0.2 s to import: only when a unit is a Chinese name
 
-    split = 2 if len(name) > 2 and name[:2] in _COMPOUND_SURNAMES else 1
+    split = 2 if len(name) > 2 and name[:2] in COMPOUND_SURNAMES else 1
     surname = _SURNAME_READINGS.get(name[:split]) or "".join(lazy_pinyin(name[:split]))
     given = lazy_pinyin(name[split:])
     forms = []
     for s in _u_spellings(surname):
         for g in (spelled for joined in ("".join(given), "-".join(given)) for spelled in _u_spellings(joined)):
             forms += [f"{s} {g}", f"{g} {s}", f"{s}, {g}"]
+        forms.append(f"{s} {' '.join(given)}")  # syllable by syllable: "zhou zi mo"
     return tuple(dict.fromkeys(forms))
 
 
@@ -99,6 +206,7 @@ def _u_spellings(syllables: str) -> list[str]:
 def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
     rules = taxonomy.rules(unit.dimension)
     forms = tuple(dict.fromkeys(f for f in (normalize_text(v).strip() for v in (unit.value, *unit.aliases)) if f))
+    forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in _extra_forms(form))))
     amount = parse_amount(unit.value) if "amount" in rules.views else None
     if amount is not None and amount < 100_000:  # below 1,000 an amount is just a number
         amount = None
@@ -109,8 +217,9 @@ def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
         context.append(normalize_text(unit.entity_name))
     context.extend(rules.context)
     romanized = _pinyin_forms(main) if "pinyin" in rules.views and HAN_NAME.fullmatch(main) else ()
-    return CompiledUnit(unit, rules, forms, _digit_forms(unit.value, rules), romanized, amount, needs_context,
-                        tuple(c for c in context if len(c) >= 2))
+    digit_forms = _digit_forms(unit.value, rules)
+    return CompiledUnit(unit, rules, forms, digit_forms, _alnum_forms(main, rules, digit_forms), romanized, amount,
+                        needs_context, tuple(c for c in context if len(c) >= 2))
 
 
 @cache

@@ -7,14 +7,16 @@ length, not with units × payload.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from ec2audit.detect.compiled import CompiledUnit, is_word_char
+from ec2audit.detect.compiled import CompiledUnit, han_given_name_chars, ipv4_groups, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms
+from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms, chinese_amounts, currency_next_to
 from ec2audit.detect.patterns import Match, PatternIndex
+from ec2audit.detect.views import ScanView
 
-VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN = "value", "amount", "digits", "digit words", "pinyin"
+VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN, ALNUM = "value", "amount", "digits", "digit words", "pinyin", "alnum"
 
 
 class ExactDetector:
@@ -22,7 +24,7 @@ class ExactDetector:
 
     def __init__(self, units: list[CompiledUnit], index: PatternIndex):
         self.units = units
-        digits = PatternIndex()
+        digits, alnum = PatternIndex(), PatternIndex()
         for i, cu in enumerate(units):
             for form in cu.forms:
                 index.add(form, VALUE, i)
@@ -32,20 +34,35 @@ class ExactDetector:
                         index.add(form, AMOUNT, i)
             for form in cu.digit_forms:
                 digits.add(form, DIGITS, i)
+            for form in cu.alnum_forms:
+                alnum.add(form, ALNUM, i)
             for form in cu.romanized:
                 index.add(form, PINYIN, i)
         self._digits = digits.build()
+        self._alnum = alnum.build()
+        self._has_alnum = any(cu.alnum_forms for cu in units)
         self._has_digits = any(cu.digit_forms for cu in units)
+        self._amounts: dict[int, list[int]] = {}
+        for i, cu in enumerate(units):
+            if cu.amount is not None:
+                self._amounts.setdefault(cu.amount, []).append(i)
         if self._has_digits:  # where numbers spelled in English words may stand
             for pair in DIGIT_WORD_PAIRS:
                 index.add(pair, DIGIT_WORDS, -1)
 
-    def scan(self, view: TextView, matches: dict[str, list[Match]]) -> Iterator[Hit]:
-        yield from self._literal(view, matches.get(VALUE, ()), "exact")
-        yield from self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
-        yield from self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
+    def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
+        """Literal hits; a unit already decided is found again (its other mentions are evidence too)."""
+        view, matches = scan_view
+        out = list(self._literal(view, matches.get(VALUE, ()), "exact"))
+        out += self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
+        out += self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
         if self._has_digits:
-            yield from self._scan_digits(view, english=DIGIT_WORDS in matches)
+            out += self._scan_digits(view, english=DIGIT_WORDS in matches)
+        if self._amounts:
+            out += self._scan_chinese_amounts(view)
+        if self._has_alnum:  # identifiers found literally need no second look
+            out += self._scan_alnum(view, decided | {h.unit_index for h in out})
+        return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
         text = view.text
@@ -55,9 +72,21 @@ class ExactDetector:
                 cu = self.units[i]
                 if cu.rules.word_boundary and not bounded:
                     continue
+                if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
+                    continue
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
+                if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
+                    continue
                 yield Hit(i, *view.to_original(start, end), detector, LITERAL)
+
+    def _scan_chinese_amounts(self, view: TextView) -> Iterator[Hit]:
+        text = view.text
+        for start, end, amount in chinese_amounts(text):
+            for i in self._amounts.get(amount, ()):
+                currency = self.units[i].currency
+                if not (currency and (other := currency_next_to(text, start, end)) and other != currency):
+                    yield Hit(i, *view.to_original(start, end), "exact.amount", LITERAL)
 
     def _scan_digits(self, view: TextView, english: bool) -> Iterator[Hit]:
         digits = view.digits(english)
@@ -70,16 +99,62 @@ class ExactDetector:
                 yield Hit(i, s, e, "exact.digits", LITERAL)
 
 
+    def _scan_alnum(self, view: TextView, found_already: set[int]) -> Iterator[Hit]:
+        """Identifiers with their separators changed or dropped; the match must start and end a word of
+        the text view, and an IPv4 address must read as the same four numbers."""
+        found = [m for m in self._alnum.matches(view.alnum(), anchored=False).get(ALNUM, ())
+                 if not found_already.issuperset(m[2])]
+        if not found:
+            return
+        back, text = view.alnum_map(), view.text
+        for a_start, a_end, indices in found:
+            start, end = back(a_start), back(a_end - 1) + 1
+            if _runs_on(text, start, end):
+                continue
+            groups = ipv4_groups(text[start:end])
+            for i in indices:
+                expected = ipv4_groups(self.units[i].forms[0])
+                if expected is None or groups == expected:
+                    yield Hit(i, *view.to_original(start, end), "exact.alnum", LITERAL)
+
+
+def _continues_name(ch: str) -> bool:
+    return ch in han_given_name_chars()
+
+
+def _runs_on(text: str, start: int, end: int) -> bool:
+    """Does an identifier continue on either side ("118.25.66.17" in "10.118.25.66.173", a MAC in a
+    longer one)?"""
+    if (start and is_word_char(text[start - 1])) or (end < len(text) and is_word_char(text[end])):
+        return True
+    return (start > 1 and text[start - 1] in ".:-" and text[start - 2].isalnum()) or (
+        end + 1 < len(text) and text[end] in ".:-" and text[end + 1].isalnum())
+
+
+_NUMBER_BEFORE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*[.,]$")
+_NUMBER_AFTER = re.compile(r"[.,]\d+(?:[.,]\d+)*")
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
+
+
 def _bounded(text: str, start: int, end: int) -> bool:
-    """The match neither continues a word nor a number ("3,200" is not in "13,200" or "3,200.5")."""
+    """The match neither continues a word nor a number: "3,200" is not in "13,200" or "3,200.5", but a CSV
+    cell is a value of its own: "118.25.66.173" in "R1,118.25.66.173," (`R1` is no number) or in
+    "1,118.25.66.173" (no number reads "1,118.25.66.173")."""
     first, last = text[start], text[end - 1]
     if start and is_word_char(first) and is_word_char(text[start - 1]):
         return False
     if end < len(text) and is_word_char(last) and is_word_char(text[end]):
         return False
     if last.isdigit() and end + 1 < len(text) and text[end] in ".," and text[end + 1].isdigit():
-        return False
-    return not (first.isdigit() and start > 1 and text[start - 1] in ".," and text[start - 2].isdigit())
+        head = re.search(r"[\d.,]*$", text[max(0, end - 40):end]).group()
+        if text[end] == "." or _GROUPED.fullmatch(head + _NUMBER_AFTER.match(text, end).group()):
+            return False
+    if first.isdigit() and start > 1 and text[start - 1] in ".," and text[start - 2].isdigit():
+        before = _NUMBER_BEFORE.search(text, max(0, start - 40), start)
+        tail = re.match(r"[\d.,]*", text[start:start + 40]).group().rstrip(".,")
+        if text[start - 1] == "." or (before and _GROUPED.fullmatch(before.group() + tail)):
+            return False
+    return True
 
 
 def _number_boundaries(text: str, start: int, end: int) -> bool:

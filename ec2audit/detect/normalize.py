@@ -15,6 +15,7 @@ import itertools
 import operator
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -27,6 +28,9 @@ _MULTI_SPACE = re.compile(r"(   *)")
 # of them between two digits. Written to start with a character class rather than a lookbehind, so
 # the regex engine can skip ahead to candidate characters (2× faster on our payloads).
 _DIGIT_SEP = re.compile(r"([ \-./()](?<=\d[ \-./()])[ \-./()]{0,2}(?=\d))")
+# Separators inside identifiers (IBANs, MACs, passport and licence numbers, spaced-out IPs).
+_ALNUM_SEPARATORS = (" ", "-", ".", ":", "/", "_")
+_ALNUM_SEP = re.compile(r"([ \-.:/_]+)")
 # Phone and ID numbers spelled digit by digit in Chinese numerals ("四一五二七五四零六八"): in the digit
 # view, runs of six or more (separators as between digits allowed) become ASCII digits, one character
 # for one, so offsets stay put. Starting with the character class lets the regex engine skip ahead.
@@ -170,6 +174,20 @@ class TextView:
             s, e = self._fold_map(s), self._fold_map(e - 1) + 1
         return s, min(e, len(self.original))
 
+    def alnum(self) -> str:
+        """The alphanumeric view: every separator removed ("gb82 west 1234" → "gb82west1234", "a4-5e-60"
+        → "a45e60"). Matches are checked for word boundaries in the text view, so words running
+        together here do no harm; `alnum_map` leads back to the text view."""
+        text = self.text
+        for sep in _ALNUM_SEPARATORS:  # str.replace is a C loop: 10× faster than a regex split
+            if sep in text:
+                text = text.replace(sep, "")
+        return text
+
+    def alnum_map(self) -> _Breakpoints:
+        """Map from the alphanumeric view back to the text view (built only when something matched)."""
+        return _collapse(self.text, _ALNUM_SEP, "")[1]
+
     def digits(self, english: bool = False) -> DigitView:
         """The digit view; `english` also reads numbers spelled in English digit words."""
         numbers = _CJK_DIGIT_RUN.sub(lambda m: m.group().translate(_CJK_DIGITS), self.text)
@@ -227,7 +245,7 @@ _MULTIPLIERS = {
     "k": 10**3, "thousand": 10**3, "千": 10**3, "m": 10**6, "mn": 10**6, "mm": 10**6, "million": 10**6,
     "百万": 10**6, "千万": 10**7, "b": 10**9, "bn": 10**9, "billion": 10**9, "万": 10**4, "亿": 10**8,
 }
-_CURRENCY = r"(?:[¥$€£]|rmb|cny|usd|eur|gbp|us\$)"
+_CURRENCY = r"(?:[¥$€£]|rmb|cny|usd|eur|gbp|hkd|us\$|hk\$)"
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORD_MULT = r"thousand|million|billion|百万|千万|万|亿|千"
 AMOUNT = re.compile(
@@ -247,9 +265,37 @@ def amount_key(number: str, multiplier: str | None = None) -> int | None:
     return int((value * 100).to_integral_value())
 
 
+# Currency markers, as the text view reads them (NFKC folds ￥ to ¥), longest first within a currency so
+# "hk$" and "港元" are not read as "$" and "元".
+_CURRENCIES = {
+    "hkd": ("港元", "港币", "hk$", "hkd"), "usd": ("美元", "us$", "usd", "dollars", "dollar", "$"),
+    "cny": ("人民币", "元", "块", "¥", "rmb", "cny", "yuan"), "gbp": ("英镑", "£", "gbp", "pounds", "pound"),
+    "eur": ("欧元", "€", "eur", "euros", "euro"),
+}
+_MARKERS = sorted(((m, c) for c, ms in _CURRENCIES.items() for m in ms), key=lambda mc: -len(mc[0]))
+_MARKER_CURRENCY = dict(_MARKERS)
+_MARKER_ALTERNATIVES = "|".join(re.escape(m) for m, _ in _MARKERS)
+_MARKER_BEFORE = re.compile(rf"({_MARKER_ALTERNATIVES}) ?$")
+_MARKER_AFTER = re.compile(rf" ?({_MARKER_ALTERNATIVES})")
+_CURRENCY_WORDS = re.compile(r"^(?:人民币|rmb|cny)\s*"
+                             r"|\s*(?:元|块|人民币|rmb|cny|yuan|usd|dollars?|gbp|pounds?|eur|euros?)$")
+
+
+def currency_of(value: str) -> str | None:
+    """The currency a value is written in ("£64,250" → "gbp", "52万元" → "cny"), or None."""
+    norm = normalize_text(value)
+    return next((c for m, c in _MARKERS if m in norm), None)
+
+
+def currency_next_to(text: str, start: int, end: int) -> str | None:
+    """The currency written right before or right after a number in the text view, or None."""
+    m = _MARKER_BEFORE.search(text, max(0, start - 6), start) or _MARKER_AFTER.match(text, end, end + 6)
+    return _MARKER_CURRENCY[m.group(1)] if m else None
+
+
 def parse_amount(text: str) -> int | None:
     """The amount a whole value stands for (e.g. a salary unit), or None when it is not one."""
-    norm = normalize_text(text).strip().removesuffix("元").removesuffix("块").strip()
+    norm = _CURRENCY_WORDS.sub("", normalize_text(text).strip()).strip()
     m = AMOUNT.fullmatch(norm)
     if m:
         number = m["n1"] or m["n2"] or m["n3"]
@@ -274,6 +320,24 @@ _SCALED_FORMS = (
 )
 
 
+_CHINESE_NUMERAL_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟萬億]{3,}")
+
+
+def chinese_amounts(text: str) -> Iterator[tuple[int, int, int]]:
+    """Amounts written in Chinese numerals ("叁拾陆万捌仟元整", "三十六万八千"): (start, end, amount in
+    hundredths), read by cn2an."""
+    if text.isascii() or not _CHINESE_NUMERAL_RUN.search(text):
+        return
+    import cn2an  # 0.3 s to import: only for texts that hold such a run
+
+    for m in _CHINESE_NUMERAL_RUN.finditer(text):
+        try:
+            number = cn2an.cn2an(m.group(), "normal")
+        except (ValueError, KeyError, IndexError):
+            continue
+        yield m.start(), m.end(), int(round(number * 100))
+
+
 def amount_forms(key: int) -> list[str]:
     """The normalised surface forms of an amount (in hundredths), for matching them literally.
 
@@ -284,7 +348,7 @@ def amount_forms(key: int) -> list[str]:
     whole = value == value.to_integral_value()
     forms = {f"{int(value):,}", str(int(value))} if whole else {f"{value:,.2f}", f"{value:.2f}"}
     if whole:
-        forms.add(f"{int(value):,}.00")
+        forms.update({f"{int(value):,}.00", f"{int(value)}.00"})
     for scale, templates in _SCALED_FORMS:
         scaled = _plain(value / scale)
         if scaled is not None and Decimal(scaled) >= Decimal("0.01"):

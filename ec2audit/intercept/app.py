@@ -32,7 +32,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
@@ -135,7 +135,7 @@ class Interceptor:
         self.config = config
         self.store = config.store if isinstance(config.store, RecordStore) else RecordStore(config.store)
         self.pricing = Pricing(config.pricing, upstream=config.upstream)
-        self.redactor = Redactor(Cascade(config.units)) if config.units else None
+        self.redactor = Redactor(build_cascade(config.units)) if config.units else None
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
         # one scanning thread: detectors are not promised to be thread-safe, and redaction's

@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 
 from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.normalize import TextView
@@ -309,7 +309,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
         if parallel:
             log = _parallel(found, reading, units, cascade, jobs)
         else:
-            log = _audit_files(found, reading, units, cascade or Cascade(units), on_payload,
+            log = _audit_files(found, reading, units, cascade or build_cascade(units), on_payload,
                                progress.file if progress else None)
     finally:
         BYTES_READ.reset(token)
@@ -383,7 +383,7 @@ _WORKER: dict = {}
 
 
 def _start_worker(reading: _Reading, units: list[Unit], cascade: Cascade | None) -> None:
-    _WORKER.update(reading=reading, units=units, cascade=cascade or Cascade(units))
+    _WORKER.update(reading=reading, units=units, cascade=cascade or build_cascade(units))
 
 
 def _work(found: list[Path]) -> LogAudit:
@@ -417,7 +417,7 @@ def _parallel(found: list[Path], reading: _Reading, units: list[Unit], cascade: 
         batches[-1].append(item)
         filled += size
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(reading, units, (cascade or Cascade(units)) if forked else None)) as pool:
+                             initargs=(reading, units, (cascade or build_cascade(units)) if forked else None)) as pool:
         parts = list(pool.map(_work, batches))
     merged = LogAudit("", AuditResult(units))
     result = merged.result

@@ -1,0 +1,256 @@
+"""The views a text is read in: the text view, and the views derived from it where a reader recovers a
+value trivially — decoded (URL percent-encoding, HTML entities, JSON `\\uXXXX` escapes, base64 and
+base64url, hex, e-mail addresses written `name [at] example [dot] org`) and Traditional Chinese folded
+to Simplified with OpenCC. Every view maps its offsets back to the original characters, so evidence
+points at what the text really holds (the encoded characters of a decoded value).
+
+A derived view exists only where the text calls for it: each has a check that costs a C-level string
+search, so texts without encodings or Traditional characters pay next to nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import html
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import NamedTuple
+from urllib.parse import unquote
+
+from ec2audit.detect.normalize import TextView
+from ec2audit.detect.patterns import Match
+
+
+class ScanView(NamedTuple):
+    """One view of a text and the shared automaton's matches in it, grouped by kind."""
+
+    view: TextView
+    matches: dict[str, list[Match]]
+
+
+class _Rewrite:
+    """Map from a rewritten string back to its source: each replaced span maps to the whole source span."""
+
+    def __init__(self, spans: list[tuple[int, int, int, int]]):
+        """`spans`: (new start, new end, source start, source end) of each replacement, in order."""
+        self.new_starts = [s[0] for s in spans]
+        self.spans = spans
+
+    def _at(self, i: int, edge: int) -> int:
+        """Source start of the character at `i` (edge 0), or source end (edge 1)."""
+        k = bisect.bisect_right(self.new_starts, i) - 1
+        if k < 0:
+            return i + edge
+        _, new_end, src_start, src_end = self.spans[k]
+        if i < new_end:
+            return (src_start, src_end)[edge]
+        return src_end + (i - new_end) + edge
+
+    def to_source(self, start: int, end: int) -> tuple[int, int]:
+        return self._at(start, 0), self._at(max(start, end - 1), 1)
+
+
+def _rewrite(text: str, replacements: list[tuple[int, int, str]]) -> tuple[str, _Rewrite]:
+    """`text` with non-overlapping (start, end, replacement) spans replaced, and the map back."""
+    parts, spans, last, length = [], [], 0, 0
+    for start, end, new in sorted(replacements):
+        if start < last:
+            continue
+        parts.append(text[last:start])
+        length += start - last
+        parts.append(new)
+        spans.append((length, length + len(new), start, end))
+        length += len(new)
+        last = end
+    parts.append(text[last:])
+    return "".join(parts), _Rewrite(spans)
+
+
+@dataclass
+class RewrittenView(TextView):
+    """The text view of a rewritten text (decoded, de-obfuscated), mapping offsets to the original."""
+
+    rewrite: _Rewrite | None = field(default=None, repr=False)
+    source: str = field(default="", repr=False)
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        s, e = super().to_original(start, end)
+        s, e = self.rewrite.to_source(s, e)
+        return s, min(e, len(self.source))
+
+
+# --- decoders: each finds its candidates in the original text and returns (start, end, decoded) --------
+
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
+_U_ESCAPES = re.compile(r"(?:\\+u[0-9A-Fa-f]{4})+")
+_X_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){3,}")
+# base64 / base64url tokens of at least 8 characters holding a digit or a base64-only character
+_BASE64 = re.compile(r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])")
+_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])")
+_HINTS_B64 = ("basic ", "base64", "data:", "secret", "token", "=")
+_HINTS_HEX = ("hex", "0x")
+
+
+def _printable(decoded: str) -> bool:
+    return bool(decoded) and all(ch.isprintable() or ch in "\n\t" for ch in decoded)
+
+
+def _percent(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _PERCENT_RUN.finditer(text):
+        decoded = unquote(m.group(), errors="strict") if _utf8(m.group()) else None
+        if decoded and _printable(decoded):
+            yield m.start(), m.end(), decoded
+
+
+def _utf8(percent_run: str) -> bool:
+    try:
+        bytes.fromhex(percent_run.replace("%", "")).decode("utf-8")
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return True
+
+
+def _entities(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _ENTITY.finditer(text):
+        decoded = html.unescape(m.group())
+        if decoded != m.group():
+            yield m.start(), m.end(), decoded
+
+
+def _u_escapes(text: str) -> Iterator[tuple[int, int, str]]:
+    """`\\u5ba2` (any number of backslashes: a JSON string serialised twice), surrogate pairs joined."""
+    for m in _U_ESCAPES.finditer(text):
+        units = [int(h, 16) for h in re.findall(r"u([0-9A-Fa-f]{4})", m.group())]
+        decoded = "".join(map(chr, units)).encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        if _printable(decoded):
+            yield m.start(), m.end(), decoded
+
+
+def _bytes_text(raw: bytes) -> str | None:
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return decoded if len(decoded) >= 4 and _printable(decoded) else None
+
+
+def _x_escapes(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _X_ESCAPES.finditer(text):
+        decoded = _bytes_text(bytes.fromhex(m.group().replace("\\x", "")))
+        if decoded:
+            yield m.start(), m.end(), decoded
+
+
+def _base64(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _BASE64.finditer(text):
+        token = m.group().rstrip("=")
+        if len(token) % 4 == 1:
+            continue
+        try:
+            raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4),
+                                   validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        decoded = _bytes_text(raw)
+        if decoded:
+            yield m.start(), m.end(), decoded
+
+
+def _hex(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _HEX.finditer(text):
+        decoded = _bytes_text(bytes.fromhex(m.group()))
+        if decoded and any(ch.isalpha() for ch in decoded):
+            yield m.start(), m.end(), decoded
+
+
+_AT = r"(?:\s*(?:\[at\]|\(at\)|\{at\}|<at>)\s*|\s+at\s+)"
+_DOT = r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|<dot>)\s*|\s+dot\s+|\.)"
+_OBFUSCATED_EMAIL = re.compile(rf"([\w.+-]+){_AT}([\w-]+(?:{_DOT}[\w-]+)+)", re.IGNORECASE)
+_DOT_WORD = re.compile(_DOT, re.IGNORECASE)
+
+
+def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
+    """`ann.lee77 [at] example [dot] org`, `ann.lee77 at example dot org`, `(at)` → the address."""
+    for m in _OBFUSCATED_EMAIL.finditer(text):
+        yield m.start(), m.end(), f"{m.group(1)}@{_DOT_WORD.sub('.', m.group(2))}"
+
+
+def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int, int, str]]]]:
+    """The decoders a text calls for, found with plain substring checks (`lower`: its folded view)."""
+    out = []
+    if "%" in text:
+        out.append(_percent)
+    if "&" in text and ";" in text:
+        out.append(_entities)
+    if "\\u" in lower:
+        out.append(_u_escapes)
+    if "\\x" in lower:
+        out.append(_x_escapes)
+    if any(h in lower for h in _HINTS_B64):
+        out.append(_base64)
+    if any(h in lower for h in _HINTS_HEX):
+        out.append(_hex)
+    if "at]" in lower or "at)" in lower or "at}" in lower or "at>" in lower or (" at " in lower and " dot " in lower):
+        out.append(_obfuscated_emails)
+    return out
+
+
+def decoded_view(text: str, folded: str | None = None) -> RewrittenView | None:
+    """The text with every encoded or obfuscated token decoded, or None when it holds none."""
+    replacements = [r for decoder in _decoders(text, folded or text.lower()) for r in decoder(text)]
+    if not replacements:
+        return None
+    rewritten, back = _rewrite(text, replacements)
+    view = RewrittenView.of(rewritten)
+    view.rewrite, view.source = back, text
+    return view
+
+
+# --- Traditional → Simplified ----------------------------------------------------------------------
+
+@cache
+def _converter():
+    import opencc  # a C++ library: loaded on the first text with Traditional characters
+
+    return opencc.OpenCC("t2s")
+
+
+@cache
+def _traditional() -> re.Pattern:
+    """The characters OpenCC's t2s changes, read from OpenCC itself once (0.1 s)."""
+    chars = [chr(c) for c in range(0x3400, 0xA000)] + [chr(c) for c in range(0xF900, 0xFB00)]
+    converted = _converter().convert("\n".join(chars)).split("\n")
+    changed = "".join(a for a, b in zip(chars, converted, strict=True) if a != b)
+    return re.compile(f"[{changed}]")
+
+
+def prepare() -> None:
+    """Load OpenCC's table now (0.1-0.3 s), with the automaton, rather than on the first Chinese text."""
+    _traditional()
+
+
+def to_simplified(text: str) -> str:
+    """Traditional characters folded to Simplified (OpenCC t2s); the same text when it has none."""
+    if text.isascii() or not _traditional().search(text):
+        return text
+    converted = _converter().convert(text)
+    if len(converted) != len(text):  # a phrase rule changed the length: convert character by character
+        converted = "".join(_converter().convert(ch) for ch in text)
+    return converted
+
+
+def views_of(text: str) -> Iterator[TextView]:
+    """The text view first, then each derived view the text calls for."""
+    view = TextView.of(text)
+    yield view
+    simplified = to_simplified(text)
+    if simplified is not text:  # same length, character for character: offsets stay put
+        yield TextView.of(simplified)
+    decoded = decoded_view(simplified, view.folded if simplified is text else None)
+    if decoded is not None:
+        yield decoded

@@ -1,0 +1,190 @@
+"""Issue 15: forms a reader recovers trivially (1.0), type-aware fuzzy matching (a typo, never another
+value), fragments in context (0.3) — each with a positive and a trap, in en and zh."""
+
+import base64
+
+import pytest
+
+from ec2audit.detect.cascade import build_cascade
+from ec2audit.units import make_unit
+
+
+def _u(field, value, dimension, entity="E1", name=None):
+    return make_unit({"task_id": "t15", "entity_id": entity, "entity_name": name, "field": field, "value": value,
+                      "dimension": dimension})
+
+
+UNITS = [
+    _u("iban", "GB82 WEST 1234 5698 7654 32", "financial", "A", "Ann Lee"),
+    _u("name", "Ann Lee", "person_name", "A", "Ann Lee"),
+    _u("email", "ann.lee77@example.org", "contact", "A", "Ann Lee"),
+    _u("password", "Hunter2&Falcon!57", "credential", "A", "Ann Lee"),
+    _u("card", "4539 1488 0343 2291", "financial", "A", "Ann Lee"),
+    _u("ssn", "666-12-4410", "government_id", "A", "Ann Lee"),
+    _u("name", "Priya Menon", "person_name", "P", "Priya Menon"),
+    _u("name", "Rose Hill", "person_name", "R", "Rose Hill"),
+    _u("diagnosis", "breast cancer stage III", "health", "R", "Rose Hill"),
+    _u("address", "1842 Tamarack Lane, Apt 3B, Columbus, OH 43215", "location", "R", "Rose Hill"),
+    _u("email", "mike.ross@example.org", "contact", "M", "Mike Ross"),
+    _u("name", "Kwame Mensah", "person_name", "K", "Kwame Mensah"),
+    _u("name", "Yuki Tanaka", "person_name", "Y", "Yuki Tanaka"),
+    _u("host_ip", "118.25.66.173", "network", "S", "gateway"),
+    _u("mac", "A4:5E:60:C2:19:7B", "network", "S", "gateway"),
+    _u("name", "陈志强", "person_name", "C", "陈志强"),
+    _u("name", "刘丽华", "person_name", "L", "刘丽华"),
+    _u("address", "上海市徐汇区漕溪路48号", "location", "L", "刘丽华"),
+    _u("employer", "深圳市蓝鲸智联科技有限公司", "business", "L", "刘丽华"),
+    _u("email", "liulihua88@163.com", "contact", "L", "刘丽华"),
+    _u("budget", "450万元", "business", "L", "刘丽华"),
+    _u("phone", "13816274059", "contact", "L", "刘丽华"),
+    _u("name", "陈雅琴", "person_name", "Q", "陈雅琴"),
+    _u("passport", "NX-4829173", "government_id", "Q", "陈雅琴"),
+    _u("ratio", "41.2%", "business", "Q", "陈雅琴"),
+    _u("email", "wei.zhang@acme-corp.io", "contact", "W", "Wei Zhang"),
+    _u("phone", "07700 900418", "contact", "W", "Wei Zhang"),
+    _u("employer", "Brightwater Analytics Inc.", "business", "B", "Brightwater Analytics"),
+]
+CASCADE = build_cascade(UNITS)
+
+
+def grade(text, field, entity):
+    """The best grade of one unit in a text, and its evidence."""
+    best = (0.0, None)
+    for h in CASCADE.scan_text(text):
+        u = UNITS[h.unit_index]
+        if u.field == field and u.entity_id == entity and h.grade > best[0]:
+            best = (h.grade, text[h.start:h.end])
+    return best
+
+
+# -- §2 fuzzy means a typo, not another value ---------------------------------------------------------
+@pytest.mark.parametrize("text, field, entity", [
+    ("IBAN: GB82 WEST 1234 5698 7654 23 (transposed pair: another account)", "iban", "A"),
+    ("Emergency contact: Kavya Menon, sister", "name", "P"),          # another given name
+    ("Signed: Rose Hall, line manager", "name", "R"),                  # a one-letter-different surname
+    ("Diagnosis: breast cancer stage II", "diagnosis", "R"),           # another stage
+    ("lives at 1824 Tamarack Lane, Apt 3B, Columbus, OH 43215", "address", "R"),  # another house
+    ("收件地址：上海市徐汇区漕溪路84号", "address", "L"),                   # 另一栋楼
+    ("单位：深圳市蓝鲸智链科技有限公司", "employer", "L"),                   # 一字之差的另一家公司
+    ("联系邮箱 ***@163.com", "email", "L"),                              # only a public mail domain left
+    ("login emily.rutherford failed", "name", "A"),
+])
+def test_near_misses_are_other_values(text, field, entity):
+    assert grade(text, field, entity) == (0.0, None)
+
+
+@pytest.mark.parametrize("text, field, entity, expected", [
+    ("IBAN: GB82WEST********765432", "iban", "A", 0.7),                 # masked forms keep their grade
+    ("Diagnosis: Breast Cancer, Stage III", "diagnosis", "R", 1.0),
+    ("ship to 1842 Tamarack Lane, Apt 3B, Columbus, OH", "address", "R", 0.7),
+    ("Signed: Hill, Rose", "name", "R", 1.0),
+    ("收件地址：上海徐汇漕溪路48号", "address", "L", 0.7),                   # 省略了市、区
+    ("联系邮箱 li***88@163.com", "email", "L", 0.7),
+])
+def test_typos_omissions_and_masks_still_count(text, field, entity, expected):
+    assert grade(text, field, entity)[0] == expected
+
+
+# -- §1 forms a reader recovers trivially --------------------------------------------------------------
+def _b64(text, alphabet=base64.b64encode):
+    return alphabet(text.encode()).decode()
+
+
+@pytest.mark.parametrize("text, field, entity, evidence", [
+    ("id,IP\nR1,118.25.66.173,ok", "host_ip", "S", "118.25.66.173"),                 # a CSV cell
+    ("id,ip,budget\n1,118.25.66.173,450万元\n", "host_ip", "S", "118.25.66.173"),
+    ("id,预算\nR1,450万元,已批", "budget", "L", "450万元"),
+    ("GET /login?user=ann&pw=Hunter2%26Falcon%2157 HTTP/1.1", "password", "A", "Hunter2%26Falcon%2157"),
+    ("Authorization: Basic " + _b64("ann:Hunter2&Falcon!57"), "password", "A", _b64("ann:Hunter2&Falcon!57")),
+    ("data:\n  password: " + _b64("Hunter2&Falcon!57", base64.urlsafe_b64encode), "password", "A",
+     _b64("Hunter2&Falcon!57", base64.urlsafe_b64encode)),                           # a Kubernetes Secret
+    ('{"body": "{\\"\\\\u5ba2\\\\u6237\\": \\"\\\\u9648\\\\u5fd7\\\\u5f3a\\"}"}', "name", "C",
+     "\\\\u9648\\\\u5fd7\\\\u5f3a"),                                                   # JSON serialised twice
+    ("<td>ann.lee77&#64;example.org</td>", "email", "A", "ann.lee77&#64;example.org"),
+    ("payload hex: " + b"Hunter2&Falcon!57".hex(), "password", "A", b"Hunter2&Falcon!57".hex()),
+    ("客户：陳志強（繁體資料）", "name", "C", "陳志強"),                                   # Traditional ↔ Simplified
+    ("聯絡人劉麗華", "name", "L", "劉麗華"),
+    ("IBAN GB82WEST12345698765432 on file", "iban", "A", "GB82WEST12345698765432"),  # separators dropped
+    ("station A4-5E-60-C2-19-7B joined", "mac", "S", "A4-5E-60-C2-19-7B"),
+    ("网关地址 118 . 25 . 66 . 173（空格分隔）", "host_ip", "S", "118 . 25 . 66 . 173"),
+    ("护照号 NX4829173", "passport", "Q", "NX4829173"),
+    ("write to ann.lee77 [at] example [dot] org", "email", "A", "ann.lee77 [at] example [dot] org"),
+    ("邮箱：ann.lee77 (at) example.org", "email", "A", "ann.lee77 (at) example.org"),
+    ("ratio,0.412\n", "ratio", "Q", "0.412"),                                        # 41.2% as a ratio
+    ("预算：450万", "budget", "L", "450万"),
+    ("budget RMB 4,500,000 approved", "budget", "L", "4,500,000"),                    # currency words both ways
+    ("budget,status\n4500000.00,approved", "budget", "L", "4500000.00"),
+    ("她在蓝鲸智联做产品经理", "employer", "L", "蓝鲸智联"),                                 # a firm's short name
+    ("works at Brightwater Analytics as a PM", "employer", "B", "Brightwater Analytics"),
+    ("预算为人民币肆佰伍拾万元整", "budget", "L", "肆佰伍拾万"),                            # Chinese numerals
+    ("mobile_e164: +447700900418", "phone", "W", "7700900418"),                      # trunk 0 after +44
+    ("X-Employee-Ref=" + _b64("ann.lee77@example.org") + "; X-Batch=3", "email", "A", _b64("ann.lee77@example.org")),
+])
+def test_trivially_recovered_forms_are_literal(text, field, entity, evidence):
+    assert grade(text, field, entity) == (1.0, evidence)
+
+
+@pytest.mark.parametrize("text, field, entity", [
+    ("id,IP\n1,118.25.66.1730,x", "host_ip", "S"),                                   # digits run on
+    ("pw=Hunter2%26Falcon%2158", "password", "A"),                                   # encoded, but another value
+    ("Authorization: Basic " + _b64("ann:Hunter2&Falcon!58"), "password", "A"),
+    ("客户：陳志剛", "name", "C"),                                                      # 另一个人
+    ("IBAN GB82WEST12345698765423", "iban", "A"),                                    # transposed, no separators
+    ("network 10.118.25.66.173.0 and 118.25.66.17", "host_ip", "S"),
+    ("gateway 11.82.56.6 and 118.2.56.6", "host_ip", "S"),
+    ("write to ann.lee78 [at] example [dot] org", "email", "A"),
+    ("budget HK$4,500,000 for the Hong Kong office", "budget", "L"),               # the same figure, another currency
+    ("预算450万港元", "budget", "L"),
+    ("预算为肆佰伍拾壹万元整", "budget", "L"),
+    ("她在蓝鲸智能做产品经理", "employer", "L"),                                            # another firm
+    ("works at Brightwater Capital", "employer", "B"),
+    ("预算为肆佰伍拾万港元", "budget", "L"),
+    ("mobile_e164: +447700900419", "phone", "W"),
+    ("ratio 0.4121 and 41.25%", "ratio", "Q"),
+])
+def test_decoded_and_folded_near_misses_are_other_values(text, field, entity):
+    assert grade(text, field, entity) == (0.0, None)
+
+
+# -- §3 fragments in context ----------------------------------------------------------------------------
+@pytest.mark.parametrize("text, field, entity, evidence", [
+    ("paid with the card ending 2291 yesterday", "card", "A", "2291"),
+    ("银行卡尾号2291已绑定", "card", "A", "2291"),
+    ("she uses an address starting with mike.r at work", "email", "M", "mike.r"),
+    ("他的邮箱以mike.r开头", "email", "M", "mike.r"),
+    ("the last four of the SSN are 4410", "ssn", "A", "4410"),
+    ("请转告Tanaka女士", "name", "Y", "Tanaka女士"),
+    ("Dear Ms. Chen, thank you", "name", "Q", "Ms. Chen"),
+    ("陈女士来电", "name", "Q", "陈女士"),
+    ("referred by Dr. Mensah", "name", "K", "Dr. Mensah"),
+    ("Hi Priya, your visit is tomorrow", "name", "P", "Priya"),                      # a given name alone
+    ("报名表：陈**，已审核", "name", "Q", "陈**"),
+    ("reply to ***@acme-corp.io", "email", "W", "***@acme-corp.io"),                # a firm's own domain
+    ("our participant on Tamarack Lane called again", "address", "R", "Tamarack Lane"),  # a street, no house
+    ("她住漕溪路那一片", "address", "L", "漕溪路"),
+    ("his mailbox is at acme-corp.io", "email", "W", "acme-corp.io"),
+    ("邮箱是acme-corp.io域名下的", "email", "W", "acme-corp.io"),
+])
+def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
+    assert grade(text, field, entity) == (0.3, evidence)
+
+
+@pytest.mark.parametrize("text, field, entity", [
+    ("card 4716 2093 5581 2291 was declined", "card", "A"),                        # another card, same last 4
+    ("订单号20242291已发货", "card", "A"),  # the digits inside another number
+    ("the invoice ending 2291 is overdue; 2291 units shipped", "email", "M"),
+    ("他的邮箱以163.com结尾", "email", "L"),  # only the public domain
+    ("邮箱是163.com的", "email", "L"),
+    ("mail sent to li.ping@acme-corp.io and to the acme-corp.io site", "email", "W"),  # another address
+    ("see https://www.acme-corp.io/careers", "email", "W"),                          # no word about mail
+    ("referred by Dr. Mensa", "name", "K"),
+    ("Priya Sharma joined the call", "name", "P"),                                  # another Priya
+    ("login priya.menon77 failed", "name", "P"),
+    ("陈志强先生来电", "name", "Q"),                                                     # another 陈
+    ("1824 Tamarack Lane, Columbus", "address", "R"),                               # another house
+    ("寄到漕溪路84号", "address", "L"),
+    ("office in Columbus, OH 43215", "address", "R"),                                # a city is no fragment
+    ("公司在上海市徐汇区", "address", "L"),
+])
+def test_fragment_traps(text, field, entity):
+    assert grade(text, field, entity) == (0.0, None)
