@@ -22,7 +22,6 @@ from ec2audit.report.terminal import print_audit, print_summary
 
 #: Short annotated tasks in both languages whose oracle reads sensitive files.
 DEMO_TASKS = ("office-hr-notice-101", "office-hr-notice-102", "security-deploy-log-301")
-STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-delegate", "edge-advice")
 
 
 def audit_only(out: Path, console: Console) -> Path:
@@ -48,8 +47,10 @@ def audit_only(out: Path, console: Console) -> Path:
 
 def full_run(out: Path, tasks_root: Path, n_tasks: int, timeout: int, parallel: int, console: Console) -> Path:
     """Run the slice through OpenClaw and the strategy gateway, then report the run directory."""
+    from ec2audit.run.config import ModelSpec, RunConfig
     from ec2audit.run.sandbox import probe
-    from ec2audit.run.scheduler import ModelSpec, RunConfig, run
+    from ec2audit.run.scheduler import run
+    from ec2audit.run.strategies import STRATEGIES
     from ec2audit.tasks import load_suite
 
     suite = {t.id: t for t in load_suite(tasks_root.resolve())}

