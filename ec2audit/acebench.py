@@ -1,4 +1,4 @@
-"""Import AceBench task Markdown (DESIGN.md §4) into `Task` objects, for annotation and audit.
+"""Import AceBench task Markdown (docs/design.md §4) into `Task` objects, for annotation and audit.
 
 A file is YAML front matter (id, name, source, original_id, category, timeout_seconds, privacy_note,
 agent_category) and `##`/`###` sections: Prompt, Expected Behavior, Privacy Expectations, Grading

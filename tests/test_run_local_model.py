@@ -23,6 +23,8 @@ from ec2audit.run.gateway import Endpoint, EpisodeState, Gateway
 from ec2audit.run.oracle_model import OracleModel, create_app
 from ec2audit.run.routers import parse_router
 
+pytestmark = [pytest.mark.model_server, pytest.mark.openclaw]
+
 TOOLS = json.loads((Path(__file__).parent / "data" / "run" / "openclaw_tools.json").read_text())
 
 

@@ -23,9 +23,12 @@ from click.testing import CliRunner
 
 from ec2audit.cli import main
 from ec2audit.intercept.store import RecordStore
+from ec2audit.run.strategies import STRATEGIES as REGISTRY
 from ec2audit.tasks import load_suite
 
-STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-delegate", "edge-advice")
+pytestmark = pytest.mark.openclaw
+
+STRATEGIES = tuple(REGISTRY)
 EDGE_PARAMS = 135e6
 
 

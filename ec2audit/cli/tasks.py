@@ -32,7 +32,8 @@ def list_tasks(root: Path, scenario: str | None) -> None:
     for name in ("id", "scenario", "lang", "units", "steps", "service", "title"):
         table.add_column(name, justify="right" if name in ("units", "steps") else "left", no_wrap=name == "id")
     for t in tasks:
-        table.add_row(t.id, t.scenario, t.language, str(len(t.units)) if t.units else "-", str(len(t.oracle["steps"])),
+        steps = len((t.oracle or {}).get("steps", []))
+        table.add_row(t.id, t.scenario, t.language, str(len(t.units)) if t.units else "-", str(steps),
                       "yes" if t.service else "", t.title)
     Console().print(table)
     langs = Counter(t.language for t in tasks)
@@ -57,14 +58,16 @@ def show(root: Path, task_id: str) -> None:
     for c in t.criteria:
         table.add_row(c.key, f"{c.weight:g}", c.description)
     console.print(table)
-    files = sorted(p.relative_to(t.workspace).as_posix() for p in t.workspace.rglob("*") if p.is_file())
+    workspace = t.workspace or Path()  # a loaded task always has its folder
+    files = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*") if p.is_file())
     console.print(f"workspace ({len(files)} files): " + ", ".join(files))
     if t.service:
         console.print(f"service: {t.service}")
     dims = Counter(u.dimension for u in t.units)
     console.print(f"units: {len(t.units)}" + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(dims.items())) + ")"
                                              if dims else ""))
-    console.print(f"oracle: {len(t.oracle['steps'])} steps: " + " → ".join(s["tool"] for s in t.oracle["steps"]))
+    steps = (t.oracle or {}).get("steps", [])
+    console.print(f"oracle: {len(steps)} steps: " + " → ".join(s["tool"] for s in steps))
 
 
 @command.command("validate")

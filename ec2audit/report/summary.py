@@ -1,7 +1,7 @@
 """One summary model over run directories and audit outputs, shared by the HTML, terminal and JSON views.
 
-A run directory (`episodes.parquet`, `findings.parquet`, `cloud.sqlite`, see DESIGN.md's Run results
-contract) gives one row per configuration (edge model, cloud model, strategy, router, cloud context):
+A run directory (`episodes.parquet`, `findings.parquet`, `cloud.sqlite`, see docs/design.md §6 Run
+results) gives one row per configuration (edge model, cloud model, strategy, router, cloud context):
 completion, Pass^k, Pass@k, cloud tokens and USD, edge FLOPs, exposure overall and per dimension. An
 `ec2audit audit` output (a findings table, with the units and payloads it was made from when they can
 be found) gives one row without completion columns. Both give the per-task drill-down: each leaked

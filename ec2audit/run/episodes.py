@@ -85,15 +85,17 @@ def finished_record(run_dir: Path, spec: EpisodeSpec) -> EpisodeRecord | None:
 def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRecord:
     """Run, score and audit one episode; returns (and stores) its record."""
     eid = spec.episode_id
+    if task.workspace is None or task.oracle is None:
+        raise ValueError(f"{task.id}: not loaded from a task folder (no workspace or oracle)")
     folder = episode_dir(ctx.run_dir, spec)
     workspace = prepare(folder, task.workspace)
     strategy = get_strategy(spec.strategy)
-    router = parse_router(spec.router, eid, strategy.routed_by) if strategy.routed_by != "none" else None
+    router = parse_router(spec.router or "", eid, strategy.routed_by) if strategy.routed_by != "none" else None
     state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, router,
                          max_requests=ctx.max_model_calls)
     for oracle in ctx.oracles:
         oracle.register(eid, task.oracle)
-    service_log = folder / "service.log" if task.service else None
+    service_log: Path | None = None
     started = time.monotonic()
     try:
         with contextlib.ExitStack() as stack:
@@ -101,6 +103,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
             if task.service:
                 from ec2audit.oracle import serve_service
 
+                service_log = folder / "service.log"
                 url = stack.enter_context(serve_service(task.service, service_log))
                 env["EC2_SERVICE_URL"], instruction = url, instruction.replace("{service_url}", url)
             state.instruction = instruction
@@ -122,9 +125,10 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         status = "ok"
     else:
         status = "crash"
+    criteria: dict[str, object]
     try:
         check = task.check(workspace, service_log)
-        completion, criteria = check.completion, check.criteria
+        completion, criteria = check.completion, dict(check.criteria)
     except Exception as exc:  # a checker crash scores 0 and says why; it never stops the run
         completion, criteria = 0.0, {"checker_error": f"{type(exc).__name__}: {exc}"}
     cloud = ctx.store.records(eid)
@@ -142,7 +146,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         cloud_calls=len(cloud), cloud_input_tokens=sum(r.get("input_tokens") or 0 for r in cloud),
         cloud_cached_tokens=sum(r.get("cached_tokens") or 0 for r in cloud),
         cloud_output_tokens=sum(r.get("output_tokens") or 0 for r in cloud),
-        cloud_usd=None if any(c is None for c in costs) else float(sum(costs)),
+        cloud_usd=None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),
         edge_calls=len(state.edge_calls), edge_input_tokens=edge_in, edge_output_tokens=edge_out,
         edge_flops=2.0 * params * (edge_in + edge_out) if params else None,
         exposure=exposure, exposure_by_dimension=json.dumps(by_dimension),

@@ -69,7 +69,7 @@ def installed_version() -> str | None:
 
 
 def lean_config(base_url: str, log_file: Path, context_window: int = 32768, max_tokens: int = 4096) -> dict:
-    """The validated lean config (DESIGN.md §4) with the gateway episode URL as the only provider."""
+    """The validated lean config (docs/design.md §4) with the gateway episode URL as the only provider."""
     config = json.loads(TEMPLATE.read_text())
     provider = config["models"]["providers"][PROVIDER]
     provider["baseUrl"] = base_url

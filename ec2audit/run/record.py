@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import typing
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 import polars as pl
 
@@ -62,8 +63,9 @@ class EpisodeRecord:
         return self.status in FINISHED
 
     @classmethod
-    def from_dict(cls, data: dict) -> EpisodeRecord:
-        return cls(**{f.name: data.get(f.name) for f in fields(cls)})
+    def from_dict(cls, data: dict[str, Any]) -> EpisodeRecord:
+        values: dict[str, Any] = {f.name: data.get(f.name) for f in fields(cls)}
+        return cls(**values)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -31,7 +31,7 @@ from ec2audit.run.oracle_model import OracleModel
 from ec2audit.run.record import EpisodeRecord, episode_frame
 from ec2audit.tasks import Task
 
-#: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (DESIGN.md §1), so runs
+#: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
 #: with the stand-in still show what the same tokens would cost.
 STANDIN_PRICING = """[models."oracle-stand-in"]
 input = 2.50
@@ -96,7 +96,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
             return url
 
         if is_oracle(config.edge.url):
-            oracles.append(OracleModel(config.edge.url.partition(":")[2] or "delegating"))
+            oracles.append(OracleModel((config.edge.url or "").partition(":")[2] or "delegating"))
             edge = Endpoint(serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in", params=config.edge.params)
         elif config.edge.url is None:
             from ec2audit.localmodel import LocalModelServer
@@ -110,14 +110,14 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         else:
             edge = Endpoint(config.edge.url, config.edge.model or "edge", _key(config.edge.api_key_env),
                             config.edge.params, bool(config.edge.constrain))
-        pricing = config.cloud.pricing
+        pricing: str | Path | None = config.cloud.pricing
         if config.cloud.url is None or is_oracle(config.cloud.url):
             oracles.append(OracleModel((config.cloud.url or "").partition(":")[2] or "oracle"))
             upstream, cloud_model = serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in"
             pricing = out / "standin-pricing.toml"
             pricing.write_text(STANDIN_PRICING)
-        else:
-            upstream, cloud_model = config.cloud.url, config.cloud.model
+        else:  # resolve_models made sure a cloud URL comes with its model name
+            upstream, cloud_model = config.cloud.url, config.cloud.model or ""
         store = RecordStore(out / "cloud.sqlite")
         stack.callback(store.close)
         units = [u for t in config.tasks for u in t.units]

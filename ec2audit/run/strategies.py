@@ -83,6 +83,7 @@ class QueryRouter(Strategy):
     name, routed_by, writes_actions = "query-router", "task", "the side the task router picked"
 
     async def answer(self, turn: Turn, state: EpisodeState, body: dict) -> dict:
+        assert state.router is not None  # Gateway.open refuses a routed strategy without its router
         if state.side is None:
             state.side = await state.router.route(state.instruction, turn)
         return await _one_side(turn, state, body, state.side)
@@ -93,6 +94,7 @@ class StepRouterStrategy(Strategy):
     name, routed_by, writes_actions = "step-router", "step", "the side the step router picks, per request"
 
     async def answer(self, turn: Turn, state: EpisodeState, body: dict) -> dict:
+        assert state.router is not None  # Gateway.open refuses a routed strategy without its router
         return await _one_side(turn, state, body, await state.router.route(body, turn))
 
 
