@@ -30,6 +30,7 @@ class Criterion:
     key: str
     weight: float
     description: str
+    gate: bool = False  # a hard gate (AceBench `**HARD GATE**`): the task fails when this criterion fails
 
 
 @dataclass(frozen=True)
