@@ -266,3 +266,42 @@ def test_a_seventh_strategy_is_one_registered_class(servers, monkeypatch):
         servers[2].open(EpisodeState("g-none", "no-such-strategy", "x"))
     with pytest.raises(ValueError, match="needs a task-level router"):
         servers[2].open(EpisodeState("g-norouter", "query-router", "x"))
+
+
+def test_closing_an_episode_cancels_its_model_call_and_the_server_stops_without_a_traceback(capfd):
+    """OpenClaw was killed while the edge was still answering: the call is cancelled, not left to uvicorn."""
+    import asyncio
+    import threading
+
+    import httpx
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    received, release = threading.Event(), threading.Event()
+
+    async def slow_edge(request):
+        received.set()
+        while not release.is_set():  # a model that takes its time
+            await asyncio.sleep(0.05)
+        return JSONResponse({"choices": [{"message": {"role": "assistant", "content": "late"}}]})
+
+    edge_url, stop_edge = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", slow_edge,
+                                                                  methods=["POST"])]))
+    gateway = Gateway(Endpoint(edge_url + "/v1", "slow-edge"), Endpoint(edge_url + "/v1", "unused"))
+    gateway_url, stop_gateway = serve_in_thread(gateway.app)
+    gateway.open(EpisodeState("g-closed", "edge-only", "x"))
+    answers = []
+    asking = threading.Thread(target=lambda: answers.append(httpx.post(
+        f"{gateway_url}/e/g-closed/v1/chat/completions", timeout=120,
+        json={"messages": [{"role": "user", "content": "hi"}], "stream": True})))
+    asking.start()
+    assert received.wait(60)
+    gateway.close("g-closed")
+    asking.join(60)
+    assert answers[0].status_code == 503 and answers[0].json()["error"]["message"] == "episode closed"
+    stop_gateway()
+    err = capfd.readouterr().err
+    release.set()
+    stop_edge()
+    assert "Traceback" not in err and "CancelledError" not in err and "graceful shutdown" not in err

@@ -75,6 +75,11 @@ def _row(frame: pl.DataFrame, task_id: str, strategy: str) -> dict:
     return rows[0]
 
 
+def test_the_closing_table_names_the_stand_ins(main_run):
+    output = " ".join(main_run[1].output.split())
+    assert "stand-ins — cloud: a scripted oracle stand-in" in output and "edge: a scripted oracle stand-in" in output
+
+
 def test_every_strategy_completes_every_task_where_the_oracle_acts(main_run, tasks):
     _, result, _, frame = main_run
     assert result.exit_code == 0, result.output
@@ -200,6 +205,11 @@ def test_failures_end_the_episode_with_a_status_never_the_run(tasks, tmp_path):
     assert gives_up.exit_code == 0 and quit_row["status"] == "ok" and quit_row["completion"] < 0.7
     dead_row = pl.read_parquet(tmp_path / "dead" / "episodes.parquet").to_dicts()[0]
     assert dead.exit_code == 1 and dead_row["status"] == "model_error" and "gone" in dead_row["error"]
+    # the failure is one line on the console: what, why, and where the episode's log is
+    line = next(x for x in dead.output.splitlines() if x.startswith("model_error "))
+    assert "a model endpoint failed" in line and "gone" in line
+    assert line.endswith(f"(log: {tmp_path / 'dead' / 'episodes' / dead_row['episode_id'] / 'stderr.log'})")
+    assert "Traceback" not in dead.output + gives_up.output
 
 
 def test_a_deadline_that_lands_inside_a_tool_call_is_a_timeout(tasks, tmp_path):

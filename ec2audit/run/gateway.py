@@ -10,6 +10,7 @@ into proper `tool_calls`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -73,6 +74,7 @@ class Gateway:
     def __init__(self, edge: Endpoint, cloud: Endpoint, timeout: float = 300.0):
         self.edge, self.cloud, self.timeout = edge, cloud, timeout
         self._episodes: dict[str, EpisodeState] = {}
+        self._answering: dict[str, set[asyncio.Task]] = {}  # model calls in flight, per episode
         self._lock = threading.Lock()
         self.app = Starlette(routes=[Route("/e/{episode}/v1/chat/completions", self._chat, methods=["POST"])])
 
@@ -85,7 +87,11 @@ class Gateway:
         return state
 
     def close(self, episode: str) -> EpisodeState | None:
+        """Forget the episode and cancel its model calls still in flight (OpenClaw is gone: nobody
+        waits for them), so stopping the server never has to cut a request short."""
         with self._lock:
+            for task in self._answering.pop(episode, set()):
+                task.get_loop().call_soon_threadsafe(task.cancel)
             return self._episodes.pop(episode, None)
 
     async def _chat(self, request: Request):
@@ -102,13 +108,29 @@ class Gateway:
             message = {"role": "assistant", "content": f"Stopping: this episode's budget of {state.max_requests} "
                                                        "model calls is used up."}
             return StreamingResponse(sse_chunks(message, usage, "strategy"), media_type="text/event-stream")
+        answering = asyncio.ensure_future(self._answer(state, body))
+        with self._lock:
+            if state.episode in self._episodes:
+                self._answering.setdefault(state.episode, set()).add(answering)
+            else:  # closed while this request was read
+                answering.cancel()
         try:
-            async with httpx.AsyncClient(timeout=self.timeout) as client:
-                message = await get_strategy(state.strategy).answer(Turn(self, client, state), state, body)
+            await asyncio.wait({answering})
+        finally:
+            with self._lock:
+                self._answering.get(state.episode, set()).discard(answering)
+        if answering.cancelled():
+            return JSONResponse({"error": {"message": "episode closed", "type": "cancelled"}}, status_code=503)
+        try:
+            message = answering.result()
         except UpstreamError as exc:
             state.errors.append(str(exc))
             return JSONResponse({"error": {"message": str(exc), "type": "upstream_error"}}, status_code=502)
         return StreamingResponse(sse_chunks(message, usage, "strategy"), media_type="text/event-stream")
+
+    async def _answer(self, state: EpisodeState, body: dict) -> dict:
+        async with httpx.AsyncClient(timeout=self.timeout) as client:
+            return await get_strategy(state.strategy).answer(Turn(self, client, state), state, body)
 
     async def _post(self, client: httpx.AsyncClient, endpoint: Endpoint, episode: str, body: dict) -> dict:
         headers = {"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}

@@ -12,13 +12,22 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import polars as pl
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from ec2audit.audit import FINDING_SCHEMA
@@ -28,7 +37,7 @@ from ec2audit.run.episodes import EpisodeContext, EpisodeSpec, finished_record, 
 from ec2audit.run.gateway import Endpoint, Gateway
 from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
-from ec2audit.run.record import EpisodeRecord, episode_frame
+from ec2audit.run.record import FAILURES, EpisodeRecord, episode_frame
 from ec2audit.tasks import Task
 
 #: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
@@ -50,6 +59,7 @@ class RunResult:
     ran: int
     skipped: int
     interrupted: bool = False
+    standins: list[str] = field(default_factory=list)  # which figures come from stand-ins, in words
 
 
 def describe(edge: ModelSpec, cloud: ModelSpec) -> tuple[str, str]:
@@ -62,6 +72,17 @@ def describe(edge: ModelSpec, cloud: ModelSpec) -> tuple[str, str]:
                   if cloud.url is None or is_oracle(cloud.url)
                   else cloud.model or cloud.url)
     return edge_name, cloud_name
+
+
+def standin_notes(edge: ModelSpec, cloud: ModelSpec) -> list[str]:
+    """Which figures of a run come from scripted stand-ins rather than real models."""
+    notes = []
+    if cloud.url is None or is_oracle(cloud.url):
+        notes.append("cloud: a scripted oracle stand-in, not a frontier model; its calls, tokens, exposure and "
+                     "completion are the script's, USD is those tokens at GPT-5.4 prices")
+    if is_oracle(edge.url):
+        notes.append("edge: a scripted oracle stand-in; edge FLOPs are its tokens × the given parameter count")
+    return notes
 
 
 def run(config: RunConfig, console: Console | None = None) -> RunResult:
@@ -133,21 +154,50 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         interrupted = _drive(ctx, tasks, todo, config.parallel, console)
     records = write_results(out, specs)
     skipped = len(specs) - len(todo)
-    return RunResult(out, records, len(records) - skipped, skipped, interrupted)
+    return RunResult(out, records, len(records) - skipped, skipped, interrupted,
+                     standin_notes(config.edge, config.cloud))
 
 
 def _key(env: str | None) -> str | None:
     return os.environ.get(env) if env else None
 
 
+def failure_line(record: EpisodeRecord, run_dir: Path) -> str:
+    """One line per failed episode: what happened, the last line of the error, where its log is."""
+    last = (record.error or "").strip().splitlines()[-1:]
+    detail = f": {escape(last[0][:160])}" if last else ""
+    log = run_dir / "episodes" / record.episode_id / "stderr.log"
+    return (f"[red]{record.status}[/] {record.episode_id} — {FAILURES.get(record.status, record.status)}"
+            f"{detail}  (log: {log})")
+
+
 def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec], parallel: int,
            console: Console) -> bool:
     failures, usd = 0, 0.0
-    columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
-               TimeElapsedColumn()]
+    running: dict[str, str] = {}  # episode id → "task · strategy", while it runs
+    lock = threading.Lock()
+
+    def one(spec: EpisodeSpec) -> EpisodeRecord:
+        with lock:
+            running[spec.episode_id] = f"{spec.task_id} · {spec.variant}"
+        try:
+            return run_episode(ctx, tasks[spec.task_id], spec)
+        finally:
+            with lock:
+                running.pop(spec.episode_id, None)
+
+    def info() -> str:
+        with lock:
+            now = list(running.values())
+        shown = ", ".join(now[:2]) + (f" +{len(now) - 2}" if len(now) > 2 else "")
+        return f"failed {failures}  cloud ${usd:.4f}  " + (f"now {shown}" if shown else "")
+
+    columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[info]}")]
     with Progress(*columns, console=console) as progress, ThreadPoolExecutor(max(1, parallel)) as pool:
         bar = progress.add_task("run", total=len(todo), info="")
-        pending: set[Future] = {pool.submit(run_episode, ctx, tasks[s.task_id], s) for s in todo}
+        specs = {pool.submit(one, s): s for s in todo}
+        pending: set[Future] = set(specs)
         try:
             while pending:
                 done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
@@ -157,11 +207,14 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
                         record = future.result()
                     except Exception as exc:  # an episode that could not even start: reported, redone on resume
                         failures += 1
-                        console.print(f"[red]episode failed[/]: {type(exc).__name__}: {exc}", highlight=False)
+                        console.print(f"[red]not started[/] {specs[future].episode_id} — {type(exc).__name__}: "
+                                      f"{escape(str(exc))}", highlight=False, soft_wrap=True)
                         continue
-                    failures += not record.finished
+                    if not record.finished:
+                        failures += 1
+                        console.print(failure_line(record, ctx.run_dir), highlight=False, soft_wrap=True)
                     usd += record.cloud_usd or 0.0
-                    progress.update(bar, info=f"failures {failures}  cloud ${usd:.4f}  last {record.episode_id}")
+                progress.update(bar, info=info())
         except KeyboardInterrupt:
             ctx.cancel.set()
             for future in pending:
@@ -222,6 +275,8 @@ def summary_table(result: RunResult) -> Table:
                         f"cloud: {first.cloud_model if first else '-'})")
     for name in ("strategy", "episodes", "completion", "pass^k", "cloud tokens", "USD", "edge FLOPs", "exposure"):
         table.add_column(name, justify="left" if name == "strategy" else "right")
+    if result.standins:
+        table.caption = "stand-ins — " + "; ".join(result.standins)
     for variant, s in summarize(result.records).items():
         tokens = s["cloud_input_tokens"] + s["cloud_output_tokens"]
         table.add_row(variant, str(s["episodes"]), f"{s['completion_mean']:.2f}", f"{s['pass_hat_k']:.2f}",
