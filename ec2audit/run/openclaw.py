@@ -14,14 +14,16 @@ their flags directly (docs/design.md §4).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,16 +121,10 @@ def _warm_marker() -> Path:
     return COMPILE_CACHE / f".warm-openclaw-{installed_version()}-node-{node}"
 
 
-def warm_compile_cache(sandbox: Sandbox | None) -> bool:
-    """Fill `COMPILE_CACHE` with one throwaway turn against a local endpoint that answers "done".
-
-    Runs once per install (a marker names the OpenClaw and Node versions); returns whether it ran.
-    Node validates every cache entry against its source, so a stale or partial cache only costs time."""
-    marker = _warm_marker()
-    if marker.is_file():
-        return False
-    import tempfile
-
+@contextlib.contextmanager
+def done_endpoint() -> Iterator[str]:
+    """A local chat endpoint (base URL …/v1) that answers every request with "done": a turn that
+    costs OpenClaw only its start-up, for the warm-up and the start-up benchmark."""
     from starlette.applications import Starlette
     from starlette.responses import StreamingResponse
     from starlette.routing import Route
@@ -142,18 +138,27 @@ def warm_compile_cache(sandbox: Sandbox | None) -> bool:
                                             {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
                                             MODEL), media_type="text/event-stream")
 
-    COMPILE_CACHE.mkdir(parents=True, exist_ok=True)
     url, stop = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", done, methods=["POST"])]))
     try:
-        with tempfile.TemporaryDirectory(prefix="ec2audit-warm-") as scratch:
-            empty = Path(scratch) / "empty"
-            empty.mkdir()
-            folder = Path(scratch) / "episode"
-            prepare(folder, empty)
-            result = run_agent(folder, "Reply with the word done.", url + "/v1", 120, sandbox,
-                               writable_cache=True)
+        yield url + "/v1"
     finally:
         stop()
+
+
+def warm_compile_cache(sandbox: Sandbox | None) -> bool:
+    """Fill `COMPILE_CACHE` with one throwaway turn against `done_endpoint`.
+
+    Runs once per install (a marker names the OpenClaw and Node versions); returns whether it ran.
+    Node validates every cache entry against its source, so a stale or partial cache only costs time."""
+    marker = _warm_marker()
+    if marker.is_file():
+        return False
+    COMPILE_CACHE.mkdir(parents=True, exist_ok=True)
+    with done_endpoint() as url, tempfile.TemporaryDirectory(prefix="ec2audit-warm-") as scratch:
+        empty, folder = Path(scratch) / "empty", Path(scratch) / "episode"
+        empty.mkdir()
+        prepare(folder, empty)
+        result = run_agent(folder, "Reply with the word done.", url, 120, sandbox, writable_cache=True)
     if result.exit_code == 0:
         marker.touch()
     return True
