@@ -98,3 +98,17 @@ def test_the_episode_table_schema_is_derived_from_the_record(tmp_path):
     assert EPISODE_SCHEMA["passed"] == pl.Boolean and EPISODE_SCHEMA["cloud_usd"] == pl.Float64
     assert EPISODE_SCHEMA["run_index"] == pl.Int64 and EPISODE_SCHEMA["router"] == pl.String
     assert episode_frame([]).schema == pl.Schema(EPISODE_SCHEMA)  # an empty run still has every column
+
+
+def test_a_failed_episode_is_explained_in_one_line(tmp_path):
+    from ec2audit.run.record import EpisodeRecord
+    from ec2audit.run.scheduler import failure_line
+
+    fields = {"episode_id": "t1.edge-only.r0", "status": "timeout", "openclaw_s": 312.4,
+              "error": "…partial debug line [embedded-run] phase=stream-ready"}
+    line = failure_line(EpisodeRecord.from_dict(fields), tmp_path)
+    assert line == (f"[red]timeout[/] t1.edge-only.r0 — OpenClaw hit its deadline after 312 s  "
+                    f"(log: {tmp_path / 'episodes' / 't1.edge-only.r0' / 'stderr.log'})")
+    crashed = EpisodeRecord.from_dict({**fields, "status": "crash", "error": "boot\nError: [bold] config invalid\n"})
+    assert "exited without a result: Error: \\[bold] config invalid  (log:" in failure_line(crashed, tmp_path)
+    assert "\n" not in failure_line(crashed, tmp_path)

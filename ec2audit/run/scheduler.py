@@ -163,9 +163,13 @@ def _key(env: str | None) -> str | None:
 
 
 def failure_line(record: EpisodeRecord, run_dir: Path) -> str:
-    """One line per failed episode: what happened, the last line of the error, where its log is."""
+    """One line per failed episode: what happened, the model's error or OpenClaw's last stderr line
+    (a timeout says after how long: its stderr ends mid-log), and where its log is."""
     last = (record.error or "").strip().splitlines()[-1:]
-    detail = f": {escape(last[0][:160])}" if last else ""
+    if record.status == "timeout":
+        detail = f" after {record.openclaw_s:.0f} s"
+    else:
+        detail = f": {escape(last[0].strip()[:160])}" if last else ""
     log = run_dir / "episodes" / record.episode_id / "stderr.log"
     return (f"[red]{record.status}[/] {record.episode_id} — {FAILURES.get(record.status, record.status)}"
             f"{detail}  (log: {log})")
