@@ -81,9 +81,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("demo-out"))
     parser.add_argument("--audit-only", action="store_true", help="Synthetic audit example, no OpenClaw run.")
     parser.add_argument("--tasks-root", type=Path, default=Path("tasks"))
-    parser.add_argument("--tasks", type=int, default=2, choices=range(1, len(DEMO_TASKS) + 1),
-                        help="How many demo tasks to run.")
-    parser.add_argument("--max-model-calls", type=int, default=6, help="Model calls per episode at most.")
+    parser.add_argument("--tasks", type=int, default=1, choices=range(1, len(DEMO_TASKS) + 1),
+                        help="How many demo tasks to run (1: English; 2 adds a Chinese one).")
+    parser.add_argument("--max-model-calls", type=int, default=4, help="Model calls per episode at most.")
     parser.add_argument("--timeout", type=int, default=300, help="Seconds per episode at most (a safety net).")
     parser.add_argument("--parallel", type=int, default=2)
     args = parser.parse_args(argv)
