@@ -258,3 +258,23 @@ def _processes_writing_to(folder: Path) -> list[int]:
         except OSError:  # the process ended while we looked
             continue
     return found
+
+
+def test_a_sandboxed_turn_loads_openclaw_from_the_shared_compile_cache(tmp_path):
+    """Node keys cache entries by path and the sandbox shows OpenClaw elsewhere than the host: after the
+    warm-up (inside the sandbox) every module a sandboxed one-reply turn loads comes from the cache."""
+    from ec2audit.run.openclaw import done_endpoint, prepare, run_agent, warm_compile_cache
+    from ec2audit.run.sandbox import probe
+
+    sandbox = probe()
+    warm_compile_cache(sandbox)
+    (tmp_path / "empty").mkdir()
+    prepare(tmp_path / "ep", tmp_path / "empty")
+    with done_endpoint() as url:
+        result = run_agent(tmp_path / "ep", "Reply with the word done.", url, 120, sandbox,
+                           {"NODE_DEBUG_NATIVE": "COMPILE_CACHE"})
+    log = (tmp_path / "ep" / "stderr.log").read_text(encoding="utf-8", errors="replace")
+    assert result.exit_code == 0, result.stderr_tail
+    assert result.isolation["filesystem"] == "episode"
+    hits, misses = log.count("was accepted, keeping"), log.count("was not initialized")
+    assert hits > 1000 and misses == 0, (hits, misses)
