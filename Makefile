@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup demo test bench lint labelstudio runner
+.PHONY: setup demo test test-fast bench lint labelstudio runner
 
 setup: $(STAMP) runner $(CHROMIUM) labelstudio
 
@@ -31,6 +31,10 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
+# Everything but the tests that need OpenClaw, Label Studio, a model server or Chromium (markers in pyproject).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium"
+
 bench: setup
 	$(BIN)/python benchmarks/audit_throughput.py
 	$(BIN)/python benchmarks/proxy_overhead.py
@@ -47,8 +51,9 @@ judge-calibrate: setup
 bench-judge: setup
 	$(BIN)/python benchmarks/judge_cost.py
 
-lint: setup
+lint: $(STAMP)
 	$(BIN)/ruff check ec2audit tests benchmarks
+	$(BIN)/mypy
 
 # Regenerate the task suite from its families (seeded: no diff unless a family changed) and check it.
 .PHONY: tasks-validate

@@ -1,10 +1,19 @@
-"""Episodes per hour of `ec2audit run` at --parallel 1 (baseline) and 2, and OpenClaw's start-up share.
+"""Episodes per hour of `ec2audit run` at --parallel 1 and 2, cold (before) and warm (after) start-up.
 
-Both runs use the same task under edge-only with the scripted oracle stand-ins, so the figures are
-the harness's own cost (OpenClaw start-up, sandbox, gateway, checker, audit), not a model's. The
-start-up share is the time from launching OpenClaw to its first model request, over the episode.
+Every run uses the same task under edge-only with the scripted oracle stand-ins, so the figures are
+the harness's own cost (OpenClaw start-up, sandbox, gateway, checker, audit), not a model's. Start-up
+is the time from launching OpenClaw to its first model request. "cold" is OpenClaw's default (Node's
+compile cache in the episode's fresh TMPDIR, launcher respawns); "warm" the shared compile cache
+(warmed before timing starts, with the paths the episodes see) without respawns. Runs alternate
+cold/warm so load drifts hit both. On a shared machine wall time follows the load, so the script also
+times bare one-reply turns (OpenClaw against a local endpoint that answers "done") in the episode
+sandbox, or unsandboxed with --no-sandbox, and counts from Node's own compile-cache log
+(`NODE_DEBUG_NATIVE=COMPILE_CACHE`) how many modules loaded their code from the cache (hits) and how
+many were compiled (misses). Their CPU seconds are counted only unsandboxed: the sandbox's processes
+are reaped inside bwrap's PID namespace and never reach this process's children's count.
 
-    .venv/bin/python benchmarks/episode_overhead.py [--task office-hr-notice-101] [--episodes 3]
+    .venv/bin/python benchmarks/episode_overhead.py [--task office-hr-notice-101] [--episodes 3] [--turns 3]
+        [--no-sandbox]
 
 `--sandbox` measures the episode sandbox instead (issue 23): the start-up of `node -e 0` unconfined,
 in the previous sandbox (whole host read-only, host network; rebuilt here as the baseline) and in the
@@ -18,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import resource
 import socket
 import statistics
 import subprocess
@@ -27,25 +37,50 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ec2audit.run.openclaw import node_binary
+from ec2audit.run.config import ModelSpec, RunConfig
+from ec2audit.run.openclaw import done_endpoint, node_binary, prepare, run_agent, warm_compile_cache
 from ec2audit.run.sandbox import NODE, Sandbox, probe
-from ec2audit.run.scheduler import ModelSpec, RunConfig, run
+from ec2audit.run.scheduler import run
 from ec2audit.tasks import find_task
 
 
-def measure(task, episodes: int, parallel: int, out: Path, sandbox: Sandbox | None) -> dict:
+def measure(task, episodes: int, parallel: int, out: Path, sandbox: Sandbox | None, warm: bool = True) -> dict:
     config = RunConfig([task], ["edge-only"], out, runs=episodes, parallel=parallel,
-                       edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"),
-                       sandbox=sandbox)
+                       edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"), sandbox=sandbox,
+                       warm_start=warm)
     started = time.perf_counter()
     result = run(config, Console(stderr=True, quiet=True))
     wall = time.perf_counter() - started
     records = result.records
-    share = sum(r["openclaw_startup_s"] / r["duration_s"] for r in records) / len(records)
-    return {"parallel": parallel, "episodes": len(records), "wall_s": wall, "per_hour": 3600 * len(records) / wall,
-            "episode_s": sum(r["duration_s"] for r in records) / len(records),
-            "startup_s": sum(r["openclaw_startup_s"] for r in records) / len(records), "startup_share": share,
-            "ok": sum(r["status"] == "ok" for r in records)}
+    share = sum((r.openclaw_startup_s or 0) / r.duration_s for r in records) / len(records)
+    return {"start": "warm" if warm else "cold", "parallel": parallel, "episodes": len(records), "wall_s": wall,
+            "per_hour": 3600 * len(records) / wall, "episode_s": sum(r.duration_s for r in records) / len(records),
+            "startup_s": sum(r.openclaw_startup_s or 0 for r in records) / len(records), "startup_share": share,
+            "ok": sum(r.status == "ok" for r in records)}
+
+
+def bare_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> dict[bool, list[dict]]:
+    """Wall s, CPU s (unsandboxed only), compile-cache hits and misses of `turns` one-reply OpenClaw turns
+    in `sandbox`, cold and warm alternating."""
+    empty = scratch / "empty"
+    empty.mkdir()
+    out: dict[bool, list[dict]] = {False: [], True: []}
+    with done_endpoint() as url:
+        for i in range(turns):
+            for warm in (False, True):
+                folder = scratch / f"turn-{i}-{warm}"
+                prepare(folder, empty)
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                result = run_agent(folder, "Reply with the word done.", url, 120, sandbox,
+                                   {"NODE_DEBUG_NATIVE": "COMPILE_CACHE"}, warm=warm)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                log = (folder / "stderr.log").read_text(encoding="utf-8", errors="replace")
+                out[warm].append({"wall": result.duration_s, "ok": result.exit_code == 0,
+                                  "cpu": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                                  if sandbox is None else None,
+                                  "hits": log.count("was accepted, keeping"),
+                                  "misses": log.count("was not initialized")})
+    return out
 
 
 def host_wide_argv(command: list[str], episode: Path) -> list[str]:
@@ -90,35 +125,57 @@ def sandbox_startup(sandbox: Sandbox, launches: int) -> None:
           f"(ratio {after / before:.2f}x); - unconfined: {after - median['unconfined']:+.0f} ms")
 
 
+def sandbox_episodes(task, launches: int, episodes: int) -> None:
+    sandbox = probe()
+    sandbox_startup(sandbox, launches)
+    modes = {"unconfined": None, "episode sandbox": sandbox}
+    rows: dict[str, list[dict]] = {name: [] for name in modes}
+    with tempfile.TemporaryDirectory() as scratch:
+        for i in range(episodes):  # alternated, so the machine's load drifts over both alike
+            for name, mode in modes.items():
+                rows[name].append(measure(task, 1, 1, Path(scratch) / f"{name}-{i}", mode))
+    for name, runs in rows.items():
+        print(f"{name}: {len(runs)} episodes ({sum(r['ok'] for r in runs)} ok), mean episode "
+              f"{statistics.mean(r['episode_s'] for r in runs):.1f} s, OpenClaw start-up "
+              f"{statistics.mean(r['startup_s'] for r in runs):.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="office-hr-notice-101")
     parser.add_argument("--episodes", type=int, default=3)
+    parser.add_argument("--turns", type=int, default=3, help="Bare one-reply turns per start mode.")
+    parser.add_argument("--no-sandbox", action="store_true", help="cold vs warm without the episode sandbox")
     parser.add_argument("--sandbox", action="store_true", help="measure the episode sandbox's start-up cost")
     parser.add_argument("--launches", type=int, default=15)
     args = parser.parse_args()
     task = find_task(args.task)
     if args.sandbox:
-        sandbox = probe()
-        sandbox_startup(sandbox, args.launches)
-        modes = {"unconfined": None, "episode sandbox": sandbox}
-        rows: dict[str, list[dict]] = {name: [] for name in modes}
-        with tempfile.TemporaryDirectory() as scratch:
-            for i in range(args.episodes):  # alternated, so the machine's load drifts over both alike
-                for name, mode in modes.items():
-                    rows[name].append(measure(task, 1, 1, Path(scratch) / f"{name}-{i}", mode))
-        for name, runs in rows.items():
-            print(f"{name}: {len(runs)} episodes ({sum(r['ok'] for r in runs)} ok), mean episode "
-                  f"{statistics.mean(r['episode_s'] for r in runs):.1f} s, OpenClaw start-up "
-                  f"{statistics.mean(r['startup_s'] for r in runs):.1f} s")
+        sandbox_episodes(task, args.launches, args.episodes)
         return
+    sandbox = None if args.no_sandbox else probe()
+    warm_compile_cache(sandbox)
+    rows = {}
     with tempfile.TemporaryDirectory() as scratch:
-        rows = [measure(task, args.episodes, p, Path(scratch) / f"p{p}", probe()) for p in (1, 2)]
-    for r in rows:
-        print(f"parallel {r['parallel']}: {r['episodes']} episodes ({r['ok']} ok) in {r['wall_s']:.1f} s = "
-              f"{r['per_hour']:.0f} episodes/h; mean episode {r['episode_s']:.1f} s, OpenClaw start-up "
-              f"{r['startup_s']:.1f} s ({100 * r['startup_share']:.0f}% of the episode)")
-    print(f"ratio parallel 2 / parallel 1: {rows[1]['per_hour'] / rows[0]['per_hour']:.2f}x episodes per hour")
+        turns = bare_turns(args.turns, Path(scratch), sandbox)
+        for warm in (False, True):
+            runs = turns[warm]
+            cpu = f"{statistics.mean(r['cpu'] for r in runs):.2f} s CPU" if sandbox is None else "CPU not counted"
+            print(f"{'warm' if warm else 'cold'} bare one-reply turn ({'un' if sandbox is None else ''}sandboxed, "
+                  f"{sum(r['ok'] for r in runs)}/{len(runs)} ok): {statistics.mean(r['wall'] for r in runs):.1f} s "
+                  f"wall, {cpu}, compile cache {statistics.mean(r['hits'] for r in runs):.0f} hits / "
+                  f"{statistics.mean(r['misses'] for r in runs):.0f} misses (mean of {len(runs)})", flush=True)
+        for p in (1, 2) if args.episodes else ():  # --episodes 0: the bare turns only
+            for warm in (False, True):
+                r = measure(task, args.episodes, p, Path(scratch) / f"p{p}-{warm}", sandbox, warm)
+                rows[warm, p] = r
+                print(f"{r['start']} parallel {p}: {r['episodes']} episodes ({r['ok']} ok) in {r['wall_s']:.1f} s = "
+                      f"{r['per_hour']:.0f} episodes/h; mean episode {r['episode_s']:.1f} s, OpenClaw start-up "
+                      f"{r['startup_s']:.1f} s ({100 * r['startup_share']:.0f}% of the episode)", flush=True)
+    for p in (1, 2) if args.episodes else ():
+        cold, warm = rows[False, p], rows[True, p]
+        print(f"parallel {p}: warm / cold = {warm['per_hour'] / cold['per_hour']:.2f}x episodes per hour, "
+              f"start-up {cold['startup_s']:.1f} s -> {warm['startup_s']:.1f} s")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,18 @@
-"""Import AceBench task Markdown (DESIGN.md §4) into `Task` objects, for annotation and audit.
+"""Import AceBench task Markdown (docs/design.md §4) into `Task` objects, for annotation and audit.
 
 A file is YAML front matter (id, name, source, original_id, category, timeout_seconds, privacy_note,
 agent_category) and `##`/`###` sections: Prompt, Expected Behavior, Privacy Expectations, Grading
-Criteria (`- [ ] key (0.15): text`), Automated Checks (a python block), Workspace Path, Skills, Env,
-Warmup. Units come from `gt/sensitive_items.json` beside the workspace. Whatever cannot be mapped is
-reported as a `Problem`, never dropped silently. Running AceBench tasks needs their Docker image and
+Criteria, Automated Checks (a python block), Workspace Path, Skills, Env, Warmup, LLM Judge Rubric; an
+unknown subsection belongs to the section above it. Units come from `gt/sensitive_items.json` beside
+the workspace. Whatever cannot be mapped is reported as a `Problem`, never dropped silently.
+
+Grading: every list item of the Grading Criteria section is a criterion, in whichever form AceBench
+wrote it — `key (0.15): text`, `key (dynamic): text`, `**名称（50%）**：text`, `Criterion 1 - Name
+(17%)`, or plain text without key or weight (the key is made from the text). `**HARD GATE**` marks a
+gate (weight 0 unless one is written: it passes or fails the task, it does not score). Subsections
+with a weight (`### Deterministic checks (weight 0.15, …)`) scale their items. Missing weights split
+what the written ones leave of 1 equally, as the Automated Checks' formula does; totals other than 1
+are normalised. Each assumption is kept in `meta["grading_notes"]`. Running AceBench tasks needs their Docker image and
 is out of scope: imported tasks carry no oracle and no checker.
 """
 
@@ -12,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import yaml
@@ -33,11 +41,18 @@ SECTIONS = {
     "prompt": "prompt", "expected behavior": "expected_behavior", "privacy expectations": "privacy_expectations",
     "grading criteria": "grading_criteria", "automated checks": "automated_checks",
     "workspace path": "workspace_path", "skills": "skills", "env": "env", "warmup": "warmup",
+    "llm judge rubric": "llm_judge_rubric",
 }
 FRONT_KEYS = ("id", "name", "source", "original_id", "category", "timeout_seconds", "privacy_note", "agent_category")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
-_CRITERION = re.compile(r"^\s*[-*]\s*\[[ xX]?\]\s*([\w.-]+)\s*\(\s*([0-9]*\.?[0-9]+)\s*\)\s*:?\s*(.*)$")
 _FENCE = re.compile(r"```[\w+-]*\n(.*?)```", re.S)
+_FULL_WIDTH = str.maketrans({"（": "(", "）": ")", "：": ":"})
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]?\]\s*)?(.*\S)\s*$")
+_GATE = re.compile(r"\*{0,2}\s*HARD[\s_-]*GATE\s*\*{0,2}\s*[:—–-]?\s*", re.I)
+_KEYED = re.compile(r"^`?([A-Za-z_][\w.-]*)`?\s*(?:\(\s*(\d+(?:\.\d+)?\s*%?|[A-Za-z]+)\s*\)\s*:?|:)\s*(.*)$")
+_BOLD = re.compile(r"^\*\*(.+?)\*\*\s*:?\s*(.*)$")
+_PERCENT = re.compile(r"\s*\(\s*(\d+(?:\.\d+)?\s*%)\s*\)")
+_GROUP_WEIGHT = re.compile(r"\bweight\s*[:=]?\s*(\d+(?:\.\d+)?\s*%?)|\(\s*(\d+(?:\.\d+)?\s*%)\s*[,)]", re.I)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -69,33 +84,104 @@ def _front_matter(text: str, file: str) -> tuple[dict, str]:
 
 
 def _sections(body: str) -> tuple[dict[str, str], list[str]]:
-    """Section text by our key, and the headings we do not know."""
-    found, unknown = {}, []
-    heads = list(_HEADING.finditer(body))
+    """Section text by our key, and the headings we do not know. Headings inside code fences are code."""
+    fences = [m.span() for m in _FENCE.finditer(body)]
+    heads = [h for h in _HEADING.finditer(body) if not any(a <= h.start() < b for a, b in fences)]
+    found: dict[str, str] = {}
+    unknown: list[str] = []
+    current: tuple[str, int] | None = None  # the known section we are in, and its heading level
     for i, head in enumerate(heads):
+        level, title = len(head.group(1)), head.group(2).strip()
         text = body[head.end():heads[i + 1].start() if i + 1 < len(heads) else len(body)].strip("\n")
-        key = SECTIONS.get(head.group(2).strip().lower())
+        key = SECTIONS.get(title.lower())
         if key:
-            found[key] = text.strip()
-        elif len(head.group(1)) <= 3 and text.strip():
-            unknown.append(head.group(2).strip())
+            found[key], current = text.strip(), (key, level)
+        elif current and level > current[1]:
+            found[current[0]] += f"\n{head.group(0).strip()}\n{text}"
+        else:
+            current = None
+            if level <= 3 and text.strip():
+                unknown.append(title)
     return found, unknown
 
 
-def _criteria(text: str, file: str, problems: list[Problem]) -> list[Criterion]:
-    criteria = []
+def _weight(text: str) -> float | None:
+    """`0.15`, `2` (relative) or `15%`; None for words such as `dynamic`."""
+    text = text.replace(" ", "")
+    try:
+        return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        return None
+
+
+def _slug(text: str, index: int) -> str:
+    words = re.findall(r"[A-Za-z0-9]+", text.replace("`", ""))
+    return "_".join(words[:6]).lower() or f"criterion_{index}"
+
+
+def _item(line: str, index: int) -> tuple[str, float | None, str, bool]:
+    """(key, weight or None, description, gate) of one checklist line, whatever its form."""
+    gate = bool(_GATE.search(line))
+    line = _GATE.sub("", line, count=1).strip()
+    keyed = _KEYED.match(line)
+    if keyed:
+        return keyed.group(1), _weight(keyed.group(2) or ""), keyed.group(3).strip(), gate
+    bold = _BOLD.match(line)
+    name, rest = (bold.group(1), bold.group(2).strip()) if bold else (None, line)
+    found = _PERCENT.search(name if name is not None else line)
+    weight = _weight(found.group(1)) if found else None
+    if name is not None:
+        name = _PERCENT.sub("", name).strip()
+        return name, weight, rest or name, gate
+    if found and found.end() == len(line):  # `Criterion 1 - Completeness (17%)`
+        line = line[:found.start()].strip()
+    return _slug(line, index), weight, line, gate
+
+
+def _fill(weights: list[float | None], gates: list[bool], what: str, notes: list[str]) -> list[float]:
+    """Missing weights share what the written ones leave of 1; a gate without weight scores 0."""
+    written = sum(w for w in weights if w is not None)
+    missing = [i for i, w in enumerate(weights) if w is None and not gates[i]]
+    share = 0.0
+    if missing:
+        share = max(0.0, 1.0 - written) / len(missing)
+        notes.append(f"{len(missing)} {what} without a weight share the {max(0.0, 1.0 - written):g} left of 1 equally")
+    return [w if w is not None else (0.0 if gates[i] else share) for i, w in enumerate(weights)]
+
+
+def _criteria(text: str, notes: list[str]) -> list[Criterion]:
+    text = text.translate(_FULL_WIDTH)
+    groups: list[tuple[float | None, list[tuple[str, float | None, str, bool]]]] = [(None, [])]
+    index = 0
     for line in text.splitlines():
-        if not line.strip():
+        if line.lstrip().startswith("#"):
+            found = _GROUP_WEIGHT.search(line)
+            groups.append((_weight(found.group(1) or found.group(2)) if found else None, []))
             continue
-        match = _CRITERION.match(line)
-        if match:
-            criteria.append(Criterion(match.group(1), float(match.group(2)), match.group(3).strip()))
-        elif line.lstrip().startswith(("-", "*")):
-            problems.append(Problem(file, f"grading line not in the form '- [ ] key (0.15): text': {line.strip()!r}"))
-    total = sum(c.weight for c in criteria)
-    if criteria and not math.isclose(total, 1.0, abs_tol=1e-6):
-        problems.append(Problem(file, f"grading weights sum to {total:g}; normalised to 1"))
-        criteria = [Criterion(c.key, c.weight / total, c.description) for c in criteria]
+        item = _ITEM.match(line)
+        if item:
+            index += 1
+            groups[-1][1].append(_item(item.group(1), index))
+    groups = [g for g in groups if g[1]]
+    rows: list[tuple[str, float, str, bool]] = []
+    weighted_groups = any(weight is not None for weight, _ in groups)
+    group_weights = _fill([w for w, _ in groups], [False] * len(groups), "subsections", notes) \
+        if weighted_groups else [1.0] * len(groups)
+    for (_, items), group_weight in zip(groups, group_weights, strict=True):
+        weights = _fill([w for _, w, _, _ in items], [g for *_, g in items], "criteria", notes)
+        total = sum(weights)
+        if weighted_groups and total > 0:  # items share their subsection's weight
+            weights = [w / total * group_weight for w in weights]
+        rows += [(key, w, desc, gate) for (key, _, desc, gate), w in zip(items, weights, strict=True)]
+    total = sum(w for _, w, _, _ in rows)
+    if rows and total > 0 and not math.isclose(total, 1.0, abs_tol=1e-6):
+        notes.append(f"grading weights sum to {total:g}; normalised to 1")
+        rows = [(k, w / total, d, g) for k, w, d, g in rows]
+    seen: dict[str, int] = {}
+    criteria = []
+    for key, weight, description, gate in rows:
+        seen[key] = seen.get(key, 0) + 1
+        criteria.append(Criterion(key if seen[key] == 1 else f"{key}_{seen[key]}", weight, description, gate))
     return criteria
 
 
@@ -127,7 +213,7 @@ def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
     task_id = str(front.get("id") or "").strip()
     if not task_id:
         raise InputError("missing id", file=file, field="id")
-    for key in set(front) - set(FRONT_KEYS):
+    for key in sorted(set(front) - set(FRONT_KEYS)):
         problems.append(Problem(file, f"front matter key '{key}' is not mapped (kept in meta)"))
     sections, unknown = _sections(body)
     problems += [Problem(file, f"section '{h}' is not mapped") for h in unknown]
@@ -147,12 +233,13 @@ def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
     if checks and not code:
         problems.append(Problem(file, "Automated Checks has no fenced code block"))
     workspace_path = (sections.get("workspace_path") or "").strip().strip("`").strip() or None
+    notes: list[str] = []
     privacy_note = front.get("privacy_note") or None
     task = Task(
         id=task_id, scenario=scenario or "unknown", title=str(front.get("name") or task_id),
         language="zh" if len(_CJK.findall(sections["prompt"])) > 10 else "en", instruction=sections["prompt"],
         timeout=timeout, privacy_note=str(privacy_note) if privacy_note else None,
-        criteria=_criteria(sections.get("grading_criteria", ""), file, problems),
+        criteria=_criteria(sections.get("grading_criteria", ""), notes),
         meta={
             "format": "acebench", "file": file,
             **{k: front[k] for k in front if k not in ("id", "name", "timeout_seconds", "privacy_note")},
@@ -162,6 +249,7 @@ def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
             "workspace_path": workspace_path,
             "skills": [s.strip("-* `").strip() for s in sections.get("skills", "").splitlines() if s.strip()],
             "env": sections.get("env"), "warmup": sections.get("warmup"),
+            "llm_judge_rubric": sections.get("llm_judge_rubric"), "grading_notes": notes,
         },
     )
     if not task.criteria:
@@ -173,6 +261,13 @@ def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
     elif task.privacy_note:
         problems.append(Problem(file, "privacy_note is set but no gt/sensitive_items.json was found"))
     return task, problems
+
+
+def task_row(task: Task) -> dict:
+    """One imported task as a JSON object (tasks.jsonl, `--json`)."""
+    return {"id": task.id, "scenario": task.scenario, "title": task.title, "language": task.language,
+            "instruction": task.instruction, "timeout": task.timeout, "privacy_note": task.privacy_note,
+            "criteria": [asdict(c) for c in task.criteria], "units": len(task.units), "meta": task.meta}
 
 
 def import_acebench(path: str | Path) -> Imported:

@@ -1,9 +1,12 @@
 """`make demo`: the whole job on a small slice of the suite: run, audit, report.
 
-A few tasks × all six strategies × 1 run through real OpenClaw, with the built-in defaults: the local
+A few tasks × every strategy × 1 run through real OpenClaw, with the built-in defaults: the local
 llama.cpp model (SmolLM2-135M-Instruct) as the edge and a scripted oracle stand-in for the cloud
 (announced as such) unless EC2_CLOUD_URL / EC2_CLOUD_MODEL (key in EC2_CLOUD_API_KEY) name a real one.
-Every cloud payload is audited; the demo ends with the HTML report's path and the headline table.
+Each episode has a budget in model calls (`--max-model-calls`), so the demo's length does not depend
+on how slowly the small edge model wanders. Every cloud payload is audited; the demo ends with the
+headline table (it says which figures come from stand-ins) and the HTML report's path. A failed
+episode is one line saying why and where its log is; nothing ends in a traceback.
 `--audit-only` is the quick path without OpenClaw: synthetic bilingual payloads audited and reported.
 """
 
@@ -18,11 +21,10 @@ from rich.console import Console
 
 from ec2audit.report.html import write_report
 from ec2audit.report.summary import load
-from ec2audit.report.terminal import print_audit, print_summary
+from ec2audit.report.terminal import print_audit
 
 #: Short annotated tasks in both languages whose oracle reads sensitive files.
 DEMO_TASKS = ("office-hr-notice-101", "office-hr-notice-102", "security-deploy-log-301")
-STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-delegate", "edge-advice")
 
 
 def audit_only(out: Path, console: Console) -> Path:
@@ -46,10 +48,13 @@ def audit_only(out: Path, console: Console) -> Path:
     return write_report(load([findings]), out / "report.html")
 
 
-def full_run(out: Path, tasks_root: Path, n_tasks: int, timeout: int, parallel: int, console: Console) -> Path:
+def full_run(out: Path, tasks_root: Path, n_tasks: int, timeout: int, parallel: int, max_model_calls: int,
+             console: Console) -> Path:
     """Run the slice through OpenClaw and the strategy gateway, then report the run directory."""
+    from ec2audit.run.config import ModelSpec, RunConfig
     from ec2audit.run.sandbox import probe
-    from ec2audit.run.scheduler import ModelSpec, RunConfig, run
+    from ec2audit.run.scheduler import run, summary_table
+    from ec2audit.run.strategies import STRATEGIES
     from ec2audit.tasks import load_suite
 
     suite = {t.id: t for t in load_suite(tasks_root.resolve())}
@@ -60,14 +65,15 @@ def full_run(out: Path, tasks_root: Path, n_tasks: int, timeout: int, parallel: 
                           api_key_env="EC2_CLOUD_API_KEY")
         run_name = "run-" + "".join(c if c.isalnum() or c in "-." else "-" for c in cloud.model or "cloud")
     console.print(f"[bold]ec2audit demo[/]: {len(tasks)} tasks ({', '.join(t.id for t in tasks)}) × "
-                  f"{len(STRATEGIES)} strategies × 1 run through OpenClaw, {timeout} s per episode at most; "
-                  "finished episodes are kept, so a second `make demo` only reports.", highlight=False)
+                  f"{len(STRATEGIES)} strategies × 1 run through OpenClaw, {max_model_calls} model calls per "
+                  f"episode at most; finished episodes are kept, so a second `make demo` only reports.",
+                  highlight=False)
     config = RunConfig(tasks=tasks, strategies=list(STRATEGIES), out=out / run_name, runs=1, parallel=parallel,
-                       cloud=cloud, sandbox=probe(), timeout=timeout)
+                       cloud=cloud, sandbox=probe(), timeout=timeout, max_model_calls=max_model_calls)
     result = run(config, console)
-    summary = load([result.out])
-    print_summary(summary, console)
-    return write_report(summary, out / "report.html")
+    report = write_report(load([result.out]), out / "report.html")
+    console.print(summary_table(result))
+    return report
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -75,9 +81,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("demo-out"))
     parser.add_argument("--audit-only", action="store_true", help="Synthetic audit example, no OpenClaw run.")
     parser.add_argument("--tasks-root", type=Path, default=Path("tasks"))
-    parser.add_argument("--tasks", type=int, default=2, choices=range(1, len(DEMO_TASKS) + 1),
-                        help="How many demo tasks to run.")
-    parser.add_argument("--timeout", type=int, default=120, help="Seconds per episode at most.")
+    parser.add_argument("--tasks", type=int, default=1, choices=range(1, len(DEMO_TASKS) + 1),
+                        help="How many demo tasks to run (1: English; 2 adds a Chinese one).")
+    parser.add_argument("--max-model-calls", type=int, default=4, help="Model calls per episode at most.")
+    parser.add_argument("--timeout", type=int, default=300, help="Seconds per episode at most (a safety net).")
     parser.add_argument("--parallel", type=int, default=2)
     args = parser.parse_args(argv)
     console = Console()
@@ -85,15 +92,20 @@ def main(argv: list[str] | None = None) -> None:
     if args.audit_only:
         report = audit_only(args.out, console)
     else:
+        from ec2audit.errors import InputError
         from ec2audit.run.openclaw import OpenClawMissing
         from ec2audit.run.sandbox import SandboxUnavailable
 
         try:
-            report = full_run(args.out, args.tasks_root, args.tasks, args.timeout, args.parallel, console)
-        except (OpenClawMissing, SandboxUnavailable) as exc:
+            report = full_run(args.out, args.tasks_root, args.tasks, args.timeout, args.parallel,
+                              args.max_model_calls, console)
+        except (OpenClawMissing, SandboxUnavailable, InputError) as exc:
             console.print(f"[red]cannot run the demo[/]: {exc}\n"
                           "(`python -m ec2audit.demo --audit-only` shows the audit part without OpenClaw)")
             sys.exit(2)
+        except KeyboardInterrupt:
+            console.print("[yellow]interrupted[/]: finished episodes are kept; `make demo` resumes")
+            sys.exit(130)
     console.print(f"report: [bold]{report.resolve()}[/]", highlight=False)
 
 

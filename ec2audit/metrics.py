@@ -1,4 +1,4 @@
-"""Exposure: the weighted share of a task's sensitive units that reached the cloud (DESIGN.md §1).
+"""Exposure: the weighted share of a task's sensitive units that reached the cloud (docs/design.md §1).
 
 exposure = Σ(grade·weight) / Σ weight over the task's units, a unit's grade being the maximum over
 its findings; AceBench's privacy score is 1 − exposure. Also the unweighted share of units leaked

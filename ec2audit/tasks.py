@@ -1,4 +1,4 @@
-"""Executable workspace tasks (DESIGN.md §1): the model, the loader for `tasks/` and the checker call.
+"""Executable workspace tasks (docs/design.md §1): the model, the loader for `tasks/` and the checker call.
 
 A task lives in `tasks/<scenario>/<task_id>/`: `task.toml` (metadata, instruction, weighted criteria),
 `workspace/` (the files the agent starts with), `units.jsonl` (sensitive units with source spans),
@@ -31,6 +31,7 @@ class Criterion:
     key: str
     weight: float
     description: str
+    gate: bool = False  # a hard gate (AceBench `**HARD GATE**`): the task fails when this criterion fails
 
 
 @dataclass(frozen=True)

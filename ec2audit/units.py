@@ -1,4 +1,4 @@
-"""Sensitive units: one sensitive field value of one entity in a task's data (DESIGN.md §1).
+"""Sensitive units: one sensitive field value of one entity in a task's data (docs/design.md §1).
 
 Units are read and written as JSONL (one unit per line, human-edited) and converted from and to
 AceBench's `gt/sensitive_items.json`. Every loading error names the file, the line and the field.

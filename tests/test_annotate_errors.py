@@ -44,6 +44,7 @@ def _assert_one_line_error(result, url: str, cause: str, token: str) -> None:
         assert secret not in result.output
 
 
+@pytest.mark.labelstudio
 @pytest.mark.parametrize("command", ["push", "pull"])
 def test_each_server_mistake_is_one_line(labelstudio, other_web_server, tmp_path, command):
     tasks_file = tmp_path / "tasks.json"

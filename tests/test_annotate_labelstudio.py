@@ -17,6 +17,8 @@ from ec2audit.annotate import server
 from ec2audit.cli import main
 from ec2audit.units import read_units
 
+pytestmark = pytest.mark.labelstudio
+
 EN_NOTE = ("Meeting notes 😀 from Dana Whitfield: her SSN is 219-09-9999 and she was diagnosed with type 2 "
            "diabetes. Reach her at dana.w@example.com; the staging DB is 10.20.30.40 (password: Tr0ub4dor&3x).\n")
 ZH_RECORDS = json.dumps([

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ec2audit.detect.judge import GRADES, Judge
 from ec2audit.units import make_unit
+
+pytestmark = pytest.mark.model_server
 
 UNIT = make_unit({"task_id": "t1", "entity_id": "E1", "field": "phone", "value": "13922883366",
                   "dimension": "contact"})

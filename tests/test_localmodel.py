@@ -14,6 +14,8 @@ from openai import OpenAI
 
 from ec2audit.localmodel import LocalModelServer, default_model_path, tokenize
 
+pytestmark = pytest.mark.model_server
+
 
 def test_shared_server_answers_chat_and_tokenizes(llama_server):
     reply = OpenAI(base_url=llama_server, api_key="none").chat.completions.create(

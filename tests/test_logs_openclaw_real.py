@@ -25,6 +25,8 @@ from ec2audit.payloads import flatten
 from ec2audit.run.openclaw import TRANSCRIPT, prepare, run_agent
 from ec2audit.run.sse import sse_chunks
 
+pytestmark = pytest.mark.openclaw
+
 SECRET = "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee"
 PHONE = "+1 415-555-0142"
 REPLIES = [

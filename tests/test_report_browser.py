@@ -17,6 +17,8 @@ from test_report_cli import STRATEGIES, write_run_dir
 
 from ec2audit.cli import main
 
+pytestmark = pytest.mark.chromium
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -43,12 +43,21 @@ def test_task_selectors():
         select_tasks(suite, "nope-*")
 
 
+def test_cli_choices_and_help_come_from_the_registries():
+    from ec2audit.run.routers import ROUTERS
+    from ec2audit.run.strategies import STRATEGIES
+
+    help_text = " ".join(CliRunner().invoke(main, ["run", "--help"], terminal_width=400).output.split())
+    assert all(name in help_text for name in STRATEGIES) and len(STRATEGIES) == 6
+    assert all(router.usage in help_text for level in ROUTERS.values() for router in level.values())
+
+
 def test_router_specs_are_checked():
     assert parse_router("fixed:edge").value == "edge"
-    assert parse_router("entropy:1.5", step=True).value == 1.5
+    assert parse_router("entropy:1.5", level="step").value == 1.5
     for bad, step in (("fixed:moon", False), ("random:2", False), ("entropy:1", False), ("llm", True)):
         with pytest.raises(InputError):
-            parse_router(bad, step=step)
+            parse_router(bad, level="step" if step else "task")
 
 
 def test_router_train_learns_which_tasks_need_the_cloud(tmp_path):
@@ -76,3 +85,30 @@ def test_doctor_reports_each_component():
     result = CliRunner().invoke(main, ["doctor"])
     assert "OpenClaw 2026.9.6" in result.output and "sandbox" in result.output
     assert result.exit_code == (0 if "missing" not in result.output else 1)
+
+
+def test_the_episode_table_schema_is_derived_from_the_record(tmp_path):
+    from dataclasses import fields
+
+    import polars as pl
+
+    from ec2audit.run.record import EPISODE_SCHEMA, EpisodeRecord, episode_frame
+
+    assert list(EPISODE_SCHEMA) == [f.name for f in fields(EpisodeRecord)]
+    assert EPISODE_SCHEMA["passed"] == pl.Boolean and EPISODE_SCHEMA["cloud_usd"] == pl.Float64
+    assert EPISODE_SCHEMA["run_index"] == pl.Int64 and EPISODE_SCHEMA["router"] == pl.String
+    assert episode_frame([]).schema == pl.Schema(EPISODE_SCHEMA)  # an empty run still has every column
+
+
+def test_a_failed_episode_is_explained_in_one_line(tmp_path):
+    from ec2audit.run.record import EpisodeRecord
+    from ec2audit.run.scheduler import failure_line
+
+    fields = {"episode_id": "t1.edge-only.r0", "status": "timeout", "openclaw_s": 312.4,
+              "error": "…partial debug line [embedded-run] phase=stream-ready"}
+    line = failure_line(EpisodeRecord.from_dict(fields), tmp_path)
+    assert line == (f"[red]timeout[/] t1.edge-only.r0 — OpenClaw hit its deadline after 312 s  "
+                    f"(log: {tmp_path / 'episodes' / 't1.edge-only.r0' / 'stderr.log'})")
+    crashed = EpisodeRecord.from_dict({**fields, "status": "crash", "error": "boot\nError: [bold] config invalid\n"})
+    assert "exited without a result: Error: \\[bold] config invalid  (log:" in failure_line(crashed, tmp_path)
+    assert "\n" not in failure_line(crashed, tmp_path)

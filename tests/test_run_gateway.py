@@ -19,11 +19,11 @@ from ec2audit.run.gateway import (
     Gateway,
     action_schema,
     as_text_messages,
-    cloud_context,
     parse_constrained,
 )
 from ec2audit.run.oracle_model import OracleModel, create_app
-from ec2audit.run.routers import StepRouter, first_token_entropy, parse_router, train_learned
+from ec2audit.run.routers import OnErrorRouter, first_token_entropy, parse_router, train_learned
+from ec2audit.run.strategies import cloud_context
 
 TOOLS = json.loads((Path(__file__).parent / "data" / "run" / "openclaw_tools.json").read_text())
 ORACLE = {"steps": [{"tool": "read", "arguments": {"path": "staff.csv"}},
@@ -159,7 +159,7 @@ def test_advice_returns_the_edge_action_written_after_the_cloud_advice(servers):
 
 
 def test_query_router_fixed_routes_every_request_like_the_baseline(servers):
-    state = _episode(servers, "g-qr", "query-router", task_router=parse_router("fixed:cloud", "g-qr"))
+    state = _episode(servers, "g-qr", "query-router", router=parse_router("fixed:cloud", "g-qr"))
     _ask(servers, "g-qr", [{"role": "user", "content": "Write out.md"}])
     _ask(servers, "g-qr", _after_read())
     assert state.side == "cloud" and state.routes == ["cloud", "cloud"] and state.edge_calls == []
@@ -168,7 +168,7 @@ def test_query_router_fixed_routes_every_request_like_the_baseline(servers):
 def test_step_router_random_is_repeatable_per_episode(servers):
     routes = []
     for _ in range(2):
-        state = _episode(servers, "g-step", "step-router", step_router=parse_router("random:0.5", "g-step", step=True))
+        state = _episode(servers, "g-step", "step-router", router=parse_router("random:0.5", "g-step", "step"))
         for _step in range(6):
             _ask(servers, "g-step", [{"role": "user", "content": "Write out.md"}])
         routes.append(state.routes)
@@ -226,7 +226,7 @@ def test_routers_entropy_on_error_and_learned():
     assert first_token_entropy({"choices": [{}]}) == 0.0
     import asyncio
 
-    router = StepRouter("on-error")
+    router = OnErrorRouter()
     failed = {"messages": [{"role": "tool", "content": "Error: no such file"}]}
     fine = {"messages": [{"role": "tool", "content": "E1,Ann"}]}
     assert asyncio.run(router.route(failed, None)) == "cloud"
@@ -238,3 +238,70 @@ def test_routers_entropy_on_error_and_learned():
 
     to_cloud = {text for text, _ in examples if learned_score(model, text) >= model["threshold"]}
     assert to_cloud == {text for text, label in examples if label}
+
+
+def test_a_seventh_strategy_is_one_registered_class(servers, monkeypatch):
+    """The registry is the only list: a new class is all the gateway needs to serve a new strategy."""
+    from ec2audit.run import strategies
+
+    monkeypatch.setattr(strategies, "STRATEGIES", dict(strategies.STRATEGIES))
+
+    @strategies.register
+    class CloudFirst(strategies.Strategy):
+        """The cloud plans the first step, the edge does the rest."""
+
+        name, writes_actions = "cloud-first", "the cloud first, then the edge"
+
+        async def answer(self, turn, state, body):
+            side = "cloud" if not state.routes else "edge"
+            state.routes.append(side)
+            return await (turn.cloud(body) if side == "cloud" else turn.edge(body))
+
+    state = _episode(servers, "g-seventh", "cloud-first")
+    _ask(servers, "g-seventh", [{"role": "user", "content": "Write out.md"}])
+    _, calls = _ask(servers, "g-seventh", _after_read())
+    assert state.routes == ["cloud", "edge"] and calls[0]["name"] == "write"
+    assert len(servers[1].bodies) == 1 and len(servers[0].bodies) == 1
+    with pytest.raises(ValueError, match="unknown strategy"):
+        servers[2].open(EpisodeState("g-none", "no-such-strategy", "x"))
+    with pytest.raises(ValueError, match="needs a task-level router"):
+        servers[2].open(EpisodeState("g-norouter", "query-router", "x"))
+
+
+def test_closing_an_episode_cancels_its_model_call_and_the_server_stops_without_a_traceback(capfd):
+    """OpenClaw was killed while the edge was still answering: the call is cancelled, not left to uvicorn."""
+    import asyncio
+    import threading
+
+    import httpx
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    received, release = threading.Event(), threading.Event()
+
+    async def slow_edge(request):
+        received.set()
+        while not release.is_set():  # a model that takes its time
+            await asyncio.sleep(0.05)
+        return JSONResponse({"choices": [{"message": {"role": "assistant", "content": "late"}}]})
+
+    edge_url, stop_edge = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", slow_edge,
+                                                                  methods=["POST"])]))
+    gateway = Gateway(Endpoint(edge_url + "/v1", "slow-edge"), Endpoint(edge_url + "/v1", "unused"))
+    gateway_url, stop_gateway = serve_in_thread(gateway.app)
+    gateway.open(EpisodeState("g-closed", "edge-only", "x"))
+    answers = []
+    asking = threading.Thread(target=lambda: answers.append(httpx.post(
+        f"{gateway_url}/e/g-closed/v1/chat/completions", timeout=120,
+        json={"messages": [{"role": "user", "content": "hi"}], "stream": True})))
+    asking.start()
+    assert received.wait(60)
+    gateway.close("g-closed")
+    asking.join(60)
+    assert answers[0].status_code == 503 and answers[0].json()["error"]["message"] == "episode closed"
+    stop_gateway()
+    err = capfd.readouterr().err
+    release.set()
+    stop_edge()
+    assert "Traceback" not in err and "CancelledError" not in err and "graceful shutdown" not in err

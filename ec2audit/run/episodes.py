@@ -23,14 +23,13 @@ from ec2audit.payloads import payload_from_record
 from ec2audit.run.gateway import EpisodeState, Gateway
 from ec2audit.run.openclaw import prepare, run_agent
 from ec2audit.run.oracle_model import OracleModel
+from ec2audit.run.record import FINISHED, PASS_AT, EpisodeRecord
 from ec2audit.run.routers import parse_router
 from ec2audit.run.sandbox import Sandbox
+from ec2audit.run.strategies import get_strategy
 from ec2audit.tasks import Task
 
-EDGE_CONTROLLED = ("edge-delegate", "edge-advice")
-PASS_AT = 0.7
 RECORD = "record.json"
-FINISHED = ("ok", "budget")  # statuses of an episode that ran as asked (the rest are failures)
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class EpisodeSpec:
         """The strategy as results group it: router or cloud context included."""
         if self.router:
             return f"{self.strategy}[{self.router}]"
-        if self.strategy in EDGE_CONTROLLED:
+        if get_strategy(self.strategy).asks_cloud:
             return f"{self.strategy}[{self.cloud_context}]"
         return self.strategy
 
@@ -70,6 +69,7 @@ class EpisodeContext:
     oracles: list[OracleModel] = field(default_factory=list)
     timeout: int | None = None
     max_model_calls: int | None = None
+    warm_start: bool = True
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
@@ -77,26 +77,25 @@ def episode_dir(run_dir: Path, spec: EpisodeSpec) -> Path:
     return run_dir / "episodes" / spec.episode_id
 
 
-def finished_record(run_dir: Path, spec: EpisodeSpec) -> dict | None:
+def finished_record(run_dir: Path, spec: EpisodeSpec) -> EpisodeRecord | None:
     path = episode_dir(run_dir, spec) / RECORD
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return EpisodeRecord.from_dict(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else None
 
 
-def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
+def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRecord:
     """Run, score and audit one episode; returns (and stores) its record."""
     eid = spec.episode_id
+    if task.workspace is None or task.oracle is None:
+        raise ValueError(f"{task.id}: not loaded from a task folder (no workspace or oracle)")
     folder = episode_dir(ctx.run_dir, spec)
     workspace = prepare(folder, task.workspace)
-    routers = {}
-    if spec.strategy == "query-router":
-        routers["task_router"] = parse_router(spec.router, eid)
-    elif spec.strategy == "step-router":
-        routers["step_router"] = parse_router(spec.router, eid, step=True)
-    state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, **routers,
+    strategy = get_strategy(spec.strategy)
+    router = parse_router(spec.router or "", eid, strategy.routed_by) if strategy.routed_by != "none" else None
+    state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, router,
                          max_requests=ctx.max_model_calls)
     for oracle in ctx.oracles:
         oracle.register(eid, task.oracle)
-    service_log = folder / "service.log" if task.service else None
+    service_log: Path | None = None
     started = time.monotonic()
     try:
         with contextlib.ExitStack() as stack:
@@ -104,6 +103,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
             if task.service:
                 from ec2audit.oracle import serve_service
 
+                service_log = folder / "service.log"
                 url = stack.enter_context(serve_service(task.service, service_log))
                 env["EC2_SERVICE_URL"], instruction = url, instruction.replace("{service_url}", url)
                 services.append(url)
@@ -111,7 +111,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
             ctx.gateway.open(state)
             result = run_agent(folder, instruction, f"{ctx.gateway_url}/e/{eid}/v1", ctx.timeout or task.timeout,
                                ctx.sandbox, env, ctx.cancel, stop=lambda: bool(state.errors), services=services,
-                               read_only=task.sandbox_paths)
+                               read_only=task.sandbox_paths, warm=ctx.warm_start)
     finally:
         ctx.gateway.close(eid)
         for oracle in ctx.oracles:
@@ -127,9 +127,10 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
         status = "ok"
     else:
         status = "crash"
+    criteria: dict[str, object]
     try:
         check = task.check(workspace, service_log)
-        completion, criteria = check.completion, check.criteria
+        completion, criteria = check.completion, dict(check.criteria)
     except Exception as exc:  # a checker crash scores 0 and says why; it never stops the run
         completion, criteria = 0.0, {"checker_error": f"{type(exc).__name__}: {exc}"}
     cloud = ctx.store.records(eid)
@@ -139,29 +140,27 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> dict:
     edge_out = sum(c["output_tokens"] for c in state.edge_calls)
     params = ctx.gateway.edge.params
     costs = [r.get("cost_usd") for r in cloud]
-    record = {
-        "episode_id": eid, "task_id": task.id, "scenario": task.scenario, "strategy": spec.strategy,
-        "variant": spec.variant, "router": spec.router, "cloud_context": spec.cloud_context
-        if spec.strategy in EDGE_CONTROLLED else None, "edge_model": ctx.edge_name, "cloud_model": ctx.cloud_name,
-        "run_index": spec.run_index, "status": status, "completion": completion,
-        "criteria": json.dumps(criteria, ensure_ascii=False), "passed": completion >= PASS_AT,
-        "cloud_calls": len(cloud), "cloud_input_tokens": sum(r.get("input_tokens") or 0 for r in cloud),
-        "cloud_cached_tokens": sum(r.get("cached_tokens") or 0 for r in cloud),
-        "cloud_output_tokens": sum(r.get("output_tokens") or 0 for r in cloud),
-        "cloud_usd": None if any(c is None for c in costs) else float(sum(costs)),
-        "edge_calls": len(state.edge_calls), "edge_input_tokens": edge_in, "edge_output_tokens": edge_out,
-        "edge_flops": 2.0 * params * (edge_in + edge_out) if params else None,
-        "exposure": exposure, "exposure_by_dimension": json.dumps(by_dimension),
-        "leaked_units": json.dumps(leaked, ensure_ascii=False), "routes": json.dumps(state.routes),
-        "asks": state.asks, "exit_code": result.exit_code, "error": "; ".join(state.errors) or
-        (None if status in FINISHED else result.stderr_tail[-500:]), "duration_s": round(duration, 3),
-        "openclaw_s": round(result.duration_s, 3),
-        "openclaw_startup_s": round(state.first_request_at - started, 3) if state.first_request_at else None,
-        "isolation": json.dumps(result.isolation),
-    }
+    record = EpisodeRecord(
+        episode_id=eid, task_id=task.id, scenario=task.scenario, strategy=spec.strategy, variant=spec.variant,
+        router=spec.router, cloud_context=spec.cloud_context if strategy.asks_cloud else None,
+        edge_model=ctx.edge_name, cloud_model=ctx.cloud_name, run_index=spec.run_index, status=status,
+        completion=completion, criteria=json.dumps(criteria, ensure_ascii=False), passed=completion >= PASS_AT,
+        cloud_calls=len(cloud), cloud_input_tokens=sum(r.get("input_tokens") or 0 for r in cloud),
+        cloud_cached_tokens=sum(r.get("cached_tokens") or 0 for r in cloud),
+        cloud_output_tokens=sum(r.get("output_tokens") or 0 for r in cloud),
+        cloud_usd=None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),
+        edge_calls=len(state.edge_calls), edge_input_tokens=edge_in, edge_output_tokens=edge_out,
+        edge_flops=2.0 * params * (edge_in + edge_out) if params else None,
+        exposure=exposure, exposure_by_dimension=json.dumps(by_dimension),
+        leaked_units=json.dumps(leaked, ensure_ascii=False), routes=json.dumps(state.routes), asks=state.asks,
+        exit_code=result.exit_code, error="; ".join(state.errors) or
+        (None if status in FINISHED else result.stderr_tail[-500:]), duration_s=round(duration, 3),
+        openclaw_s=round(result.duration_s, 3),
+        openclaw_startup_s=round(state.first_request_at - started, 3) if state.first_request_at else None,
+        isolation=json.dumps(result.isolation))
     tmp = folder / (RECORD + ".tmp")
     with open_private(tmp, "w", encoding="utf-8") as out:
-        json.dump(record, out, ensure_ascii=False, indent=1)
+        json.dump(record.to_dict(), out, ensure_ascii=False, indent=1)
     os.replace(tmp, folder / RECORD)
     return record
 

