@@ -1,11 +1,17 @@
-"""Shared heavy fixtures: one real llama.cpp server per test session, and a scripted judge stand-in."""
+"""Shared heavy fixtures: one real llama.cpp server and one real Label Studio per test session, and a
+scripted judge stand-in."""
 
 from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
 import threading
+from types import SimpleNamespace
 
+import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -22,6 +28,29 @@ def llama_server():
 
     with LocalModelServer(n_ctx=4096) as base_url:
         yield base_url
+
+
+@pytest.fixture(scope="session")
+def labelstudio(tmp_path_factory):
+    """`ec2audit annotate serve` as a user runs it (a real Label Studio from `make labelstudio`'s template
+    copy); `.url`, `.token`, `.data_dir`; stopped, with its Label Studio, at session end."""
+    from ec2audit.annotate import server
+
+    data = tmp_path_factory.mktemp("labelstudio") / "data"
+    port = server.free_port()
+    proc = subprocess.Popen([sys.executable, "-c", "from ec2audit.cli import main; main()", "annotate", "serve",
+                             "--data-dir", str(data), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    banner = proc.stdout.readline()
+    try:
+        assert f"at http://127.0.0.1:{port}" in banner, banner + proc.stdout.read()
+        creds = server.load_credentials(data)
+        yield SimpleNamespace(url=creds["url"], token=creds["token"], data_dir=data)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/api/version", timeout=5)
 
 
 class ScriptedJudge:

@@ -38,7 +38,73 @@ def _judge_options(f):
     return f
 
 
-@click.command("judge")
+@click.group("review")
+def review() -> None:
+    """Have people grade the candidates of `judge --no-judge --out` in Label Studio.
+
+    \b
+    ec2audit judge review push CANDIDATES --units UNITS --url URL --project TITLE
+    ec2audit judge review pull --url URL --project TITLE --out HUMAN.jsonl [--split SPLIT.jsonl]
+    The API token comes from LABEL_STUDIO_API_KEY (`ec2audit annotate serve` writes one)."""
+
+
+@review.command("push")
+@click.argument("candidates", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--units", "units_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The units the candidates were found for (their values are shown to the reviewer).")
+@click.option("--url", required=True, help="Label Studio base URL, e.g. http://127.0.0.1:8080")
+@click.option("--project", required=True, help="Project title (created with the review question when missing).")
+def review_push(candidates: Path, units_path: Path, url: str, project: str) -> None:
+    """Send each candidate (window, unit value, dimension, description) for review."""
+    from ec2audit.review import candidate_tasks, push, read_candidates
+    from ec2audit.units import read_units
+
+    tasks = candidate_tasks(read_candidates(candidates), read_units(units_path))
+    result = push(url, project, tasks)
+    click.echo(f"project {result.project_id}: {result.created} candidates to review, {result.skipped} already there")
+
+
+@review.command("pull")
+@click.option("--url", required=True, help="Label Studio base URL.")
+@click.option("--project", required=True, help="Project title.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Findings graded by people (detector `human`; .parquet or .jsonl); created 0600.")
+@click.option("--split", type=click.Path(dir_okay=False, path_type=Path),
+              help="Append the reviewed candidates, labelled, to this calibration split (JSONL).")
+def review_pull(url: str, project: str, out: Path, split: Path | None) -> None:
+    """Turn the reviewers' verdicts into findings (and calibration examples)."""
+    import polars as pl
+
+    from ec2audit.files import write_table
+    from ec2audit.review import append_to_split, pull
+
+    pulled = pull(url, project)
+    write_table(pl.DataFrame([{k: v for k, v in f.items() if k != "unit"} for f in pulled.findings]), out)
+    leaked = sum(f["grade"] > 0 for f in pulled.findings)
+    click.echo(f"{len(pulled.findings)} reviewed ({leaked} leaked), {pulled.pending} not reviewed yet → {out}")
+    if split:
+        click.echo(f"{append_to_split(pulled.findings, split)} new examples appended to {split}")
+
+
+class _JudgeCommand(click.Command):
+    """`ec2audit judge …`, with `ec2audit judge review …` routed to the reviewer loop (the judge's own
+    arguments are files, so the two cannot share one click group)."""
+
+    def parse_args(self, ctx, args):
+        if args[:1] == ["review"]:
+            ctx.meta["ec2audit.review"] = args[1:]
+            return []
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx):
+        rest = ctx.meta.pop("ec2audit.review", None)
+        if rest is None:
+            return super().invoke(ctx)
+        with review.make_context("judge review", rest, parent=ctx.parent) as sub:
+            return review.invoke(sub)
+
+
+@click.command("judge", cls=_JudgeCommand)
 @click.argument("units_path", metavar="UNITS", required=False,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("payloads", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -72,6 +138,7 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     \b
     ec2audit judge --calibrate [--set judges/calibration] [--judge-url URL --judge-model M]
     ec2audit judge UNITS PAYLOADS [--judge-url URL --judge-model M]
+    ec2audit judge review push|pull …   (people grade the --no-judge candidates in Label Studio)
     """
     from contextlib import nullcontext
 
