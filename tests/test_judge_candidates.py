@@ -13,7 +13,7 @@ from test_judge_cli import small_set, write_inputs  # tests/ is on the path (pyt
 
 from ec2audit.cli import main
 from ec2audit.detect.calibrate import Settings, read_calibration, write_calibration
-from ec2audit.detect.realistic import Pair, grade_threshold, read_cases
+from ec2audit.detect.realistic import Pair, candidate_threshold, grade_threshold, read_cases
 from ec2audit.detect.semantic import CANDIDATE
 
 REALISTIC = Path(__file__).resolve().parents[1] / "judges" / "calibration" / "realistic-test"
@@ -63,6 +63,16 @@ def test_grade_threshold_needs_precision_on_enough_pairs():
     assert grade_threshold(noisy) is None
 
 
+def test_the_candidate_threshold_keeps_the_recall_target_of_paraphrase_positives():
+    hard = [_pair(0.01 * i, 0.7) for i in range(1, 11)]  # ten positives only the semantic tier sees
+    negatives = [_pair(0.2, 0.0)] * 5
+    assert candidate_threshold(hard + negatives) == 0.02  # 9 of 10 kept at 0.02 and above
+    assert candidate_threshold(hard + negatives, recall=0.5) == 0.06
+    lost = [Pair("c", "u", 0.7, "translation", "en", 0.0, None)] * 5  # no cue: lost at any threshold
+    assert candidate_threshold(hard + lost) == 0.01
+    assert candidate_threshold(negatives) is None
+
+
 def test_the_hand_written_realistic_split_reads_and_labels_every_unit():
     units, cases = read_cases(REALISTIC)
     kinds = {k for c in cases for k in c.kinds.values()}
@@ -108,7 +118,11 @@ def test_calibrate_reports_the_realistic_splits_per_kind(tmp_path):
     test = data["realistic"]["test"]
     assert test["cases"] == len(cases[1::2]) and test["all"]["n"] == sum(len(c.expected) for c in cases[1::2])
     assert set(test["by_kind"]) >= {"placeholder", "distractor"}
-    # too few dev pairs to validate grading: the tier writes candidates only, and the file says so
-    assert data["settings"]["grade_threshold"] is None
-    assert "grade_threshold" not in tomllib.loads(cal.read_text())["semantic"]
+    # too few dev pairs to validate grading: the tier writes candidates only, and the file says so;
+    # the candidates' threshold keeps 90 % of the dev paraphrase/translation/description positives
+    settings = tomllib.loads(cal.read_text())["semantic"]
+    assert data["settings"]["grade_threshold"] is None and "grade_threshold" not in settings
+    dev = data["realistic"]["dev"]
+    assert settings["candidates"] == data["settings"]["candidate_threshold"] == dev["candidate_threshold"]
+    assert test["candidate_threshold"] == dev["candidate_threshold"]
     assert "Realistic test split" in report.read_text()

@@ -30,7 +30,7 @@ def test_string_tiers_decide_first_and_the_judge_sees_only_the_rest(scripted_jud
     scripted_judge.script("a bit over 200k", json.dumps({"verdicts": [
         {"item": 1, "grade": 0.7, "evidence": "earns a bit over 200k a year"},
         {"item": 2, "grade": 0, "evidence": ""}]}))
-    semantic = SemanticTier(UNITS, threshold=-1.0)  # shortlist every undecided pair
+    semantic = SemanticTier(UNITS, threshold=-1.0, prefilter=False)  # shortlist every undecided pair
     judge = Judge(scripted_judge.url, "frontier-standin")
     findings = Cascade(UNITS, semantic=semantic, judge=judge).scan(payload())
     by_unit = {(f.unit_id, f.segment): f for f in findings}
@@ -47,8 +47,15 @@ def test_string_tiers_decide_first_and_the_judge_sees_only_the_rest(scripted_jud
     assert sorted(asked) == [("T1", "salary"), ("T2", "salary")]
 
 
+def test_the_prefilter_keeps_pairs_without_a_cue_from_the_judge(scripted_judge):
+    semantic = SemanticTier(UNITS, threshold=-1.0)  # the printer note says nothing about pay
+    Cascade(UNITS, semantic=semantic, judge=Judge(scripted_judge.url, "m")).scan(payload())
+    [call] = scripted_judge.requests
+    assert UNRELATED not in call["messages"][1]["content"] and "a bit over 200k" in call["messages"][1]["content"]
+
+
 def test_the_semantic_threshold_keeps_far_pairs_from_the_judge(scripted_judge):
-    semantic = SemanticTier(UNITS)
+    semantic = SemanticTier(UNITS, prefilter=False)
     near, far = (m[0].score for m in semantic.score([PARAPHRASE, UNRELATED], [[0], [0]]))
     assert near > far
     semantic.threshold = (near + far) / 2

@@ -32,6 +32,9 @@ def _judge_options(f):
         click.option("--concurrency", type=int, default=4, show_default=True,
                      help="Parallel judge calls (a local server always uses 1)."),
         click.option("--stream/--no-stream", default=False, help="Ask the endpoint to stream its replies."),
+        click.option("--judge-timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
+                     envvar="EC2_JUDGE_TIMEOUT", help="Seconds one judge call may take (a slow local server "
+                                                     "needs more)."),
         click.option("--no-judge", is_flag=True, help="Semantic tier only: no LLM calls."),
     ]):
         f = option(f)
@@ -131,8 +134,8 @@ class _JudgeCommand(click.Command):
                    "shortlist (default: the calibration's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, semantic_model, recall_target,
-            report_path, judge_url, judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, per_unit,
-            as_json) -> None:
+            report_path, judge_url, judge_model, gguf, prompt, cache, concurrency, stream, judge_timeout, no_judge, out,
+            per_unit, as_json) -> None:
     """Catch paraphrased, translated and described leaks (semantic tier + LLM judge).
 
     \b
@@ -149,7 +152,7 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     console = Console(stderr=True)
     session = nullcontext(None) if no_judge else judge_session(
         judge_url, judge_model, gguf=gguf, prompt=prompt, cache_path=cache, concurrency=concurrency,
-        stream=stream)
+        stream=stream, timeout=judge_timeout)
     try:
         with session as judge:
             if calibrate:
@@ -208,7 +211,8 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     # The shortlist in front of the judge; without one its pairs are candidates for review, graded only
     # from the score a realistic calibration validated.
     per_unit = settings.per_unit if per_unit is None else per_unit or None
-    semantic = SemanticTier(units, window=settings.shortlist_window, threshold=settings.shortlist,
+    threshold = settings.shortlist if judge or settings.candidate_threshold is None else settings.candidate_threshold
+    semantic = SemanticTier(units, window=settings.shortlist_window, threshold=threshold,
                             batch_size=settings.batch_size, model=settings.model, per_unit=per_unit,
                             grade_threshold=settings.grade_threshold)
     cascade = Cascade(units, semantic=semantic, judge=judge)

@@ -172,6 +172,7 @@ class Settings:
     per_unit: int | None = None  # … each unit in its best this many windows of a payload (None: all)
     recall_target: float | None = None  # the dev recall the shortlist was set to keep
     grade_threshold: float | None = None  # no judge: shortlist score from which the tier grades alone
+    candidate_threshold: float | None = None  # no judge: shortlist score of a candidate for review
 
     @property
     def shortlist_window(self) -> int:
@@ -289,6 +290,8 @@ def write_calibration(path: str | Path, settings: Settings, meta: dict) -> Path:
              f"model = {json.dumps(settings.model)}"]
     lines += [f"grade_threshold = {settings.grade_threshold}  # validated on realistic text"
               ] if settings.grade_threshold is not None else []
+    lines += [f"candidates = {settings.candidate_threshold}  # shortlist score of a candidate, realistic text"
+              ] if settings.candidate_threshold is not None else []
     lines += ["",
              "[judge]  # the shortlist in front of the judge", f"window = {settings.shortlist_window}",
              f"shortlist = {settings.shortlist}"]
@@ -313,7 +316,8 @@ def read_calibration(path: str | Path = DEFAULT_OUTPUT) -> Settings:
                         str(semantic.get("model", "minilm")),  # files from before the setting are MiniLM's
                         int(judge["window"]), int(judge["per_unit"]) if "per_unit" in judge else None,
                         float(judge["recall_target"]) if "recall_target" in judge else None,
-                        float(semantic["grade_threshold"]) if "grade_threshold" in semantic else None)
+                        float(semantic["grade_threshold"]) if "grade_threshold" in semantic else None,
+                        float(semantic["candidates"]) if "candidates" in semantic else None)
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError) as exc:
         raise InputError(f"not a calibration file ({exc}); run `ec2audit judge --calibrate`", file=str(path)) from None
 
@@ -388,10 +392,12 @@ def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = N
 
 def calibrate_realistic(set_dir: Path, settings: Settings, on_stage: Callable[[str, int], None] | None = None
                         ) -> dict:
-    """With `realistic-dev/` and `realistic-test/` case sets in the set: the judge-less cascade (the
-    judge's shortlist written as candidates) on both; dev decides whether and from which score the
-    semantic tier may grade alone (`settings.grade_threshold`), test reports it per kind."""
-    from ec2audit.detect.realistic import evaluate, grade_threshold, read_cases, run_cases
+    """With `realistic-dev/` and `realistic-test/` case sets in the set: the judge-less cascade on
+    both, every shortlist score kept; dev chooses the candidates' threshold (`candidate_threshold`,
+    for recall) and whether and from which score the semantic tier may grade alone
+    (`grade_threshold`, for precision); test reports both per kind."""
+    from ec2audit.detect.realistic import candidate_threshold, evaluate, grade_threshold, read_cases, run_cases
+    from ec2audit.detect.semantic import NO_CUE
 
     report = {}
     for split in ("dev", "test"):
@@ -401,10 +407,14 @@ def calibrate_realistic(set_dir: Path, settings: Settings, on_stage: Callable[[s
         units, cases = read_cases(path)
         if on_stage:
             on_stage(f"realistic {split}", len(cases))
-        tier = SemanticTier(units, window=settings.shortlist_window, threshold=settings.shortlist,
+        tier = SemanticTier(units, window=settings.shortlist_window, threshold=NO_CUE / 2,
                             batch_size=settings.batch_size, model=settings.model, per_unit=settings.per_unit)
         pairs = run_cases(units, cases, tier)
         if split == "dev":
-            settings.grade_threshold = grade_threshold(pairs)
-        report[split] = {"set": path.name, "cases": len(cases), **evaluate(pairs, settings.grade_threshold)}
+            settings.candidate_threshold = candidate_threshold(pairs)
+            low = settings.candidate_threshold
+            shortlisted = [p for p in pairs if p.candidate is None or low is None or p.candidate >= low]
+            settings.grade_threshold = grade_threshold(shortlisted)
+        report[split] = {"set": path.name, "cases": len(cases),
+                         **evaluate(pairs, settings.grade_threshold, settings.candidate_threshold)}
     return report

@@ -26,6 +26,7 @@ from ec2audit.units import Unit, read_units
 PRECISION = 0.9  # the share of leaks a grading threshold must show on realistic dev …
 MIN_SUPPORT = 20  # … over at least this many pairs
 PARAPHRASE_KINDS = ("paraphrase", "translation", "description")  # what only the paraphrase tiers can find
+CANDIDATE_RECALL = 0.9  # share of those positives the candidates (without a judge) must keep on dev
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,20 @@ def run_cases(units: list[Unit], cases: list[Case], semantic: SemanticTier,
     return pairs
 
 
+def candidate_threshold(pairs: list[Pair], recall: float = CANDIDATE_RECALL) -> float | None:
+    """The highest shortlist score (3 decimals, rounded down) at which graded pairs and candidates keep
+    `recall` of the paraphrase/translation/description positives; the lowest score seen when even all
+    candidates fall short (a pair the prefilter left out is lost at any threshold), None without any."""
+    import math
+
+    hard = [p for p in pairs if p.gold > 0 and p.kind in PARAPHRASE_KINDS]
+    scores = sorted((p.candidate for p in hard if p.graded == 0 and p.candidate is not None), reverse=True)
+    if not scores:
+        return None
+    need = math.ceil(recall * len(hard)) - sum(p.graded > 0 for p in hard)
+    return math.floor(scores[min(max(need, 1), len(scores)) - 1] * 1000) / 1000
+
+
 def grade_threshold(pairs: list[Pair], precision: float = PRECISION, support: int = MIN_SUPPORT) -> float | None:
     """The lowest candidate score at which at least `precision` of the `support` or more candidates
     scoring that high are leaks; None (never grade alone) when no score qualifies."""
@@ -115,13 +130,14 @@ def grade_threshold(pairs: list[Pair], precision: float = PRECISION, support: in
     return best
 
 
-def evaluate(pairs: list[Pair], threshold: float | None) -> dict:
+def evaluate(pairs: list[Pair], threshold: float | None, candidates: float | None = None) -> dict:
     """Per kind and overall: pairs graded above 0 (with the semantic tier grading candidates at or
-    above `threshold`), their precision, and the positives kept as graded or candidate."""
+    above `threshold`), their precision, and the positives kept as graded or as a candidate scoring
+    at least `candidates` (None: every candidate)."""
     def outcome(p: Pair) -> tuple[bool, bool]:
-        promoted = threshold is not None and p.candidate is not None and p.candidate >= threshold
-        graded = p.graded > 0 or promoted
-        return graded, graded or p.candidate is not None
+        shortlisted = p.candidate is not None and (candidates is None or p.candidate >= candidates)
+        graded = p.graded > 0 or (threshold is not None and shortlisted and p.candidate >= threshold)
+        return graded, graded or shortlisted
 
     def block(group: list[Pair]) -> dict:
         results = [outcome(p) for p in group]
@@ -130,15 +146,15 @@ def evaluate(pairs: list[Pair], threshold: float | None) -> dict:
         return {"n": len(group), "positives": len(positives), "graded": len(graded),
                 "graded_wrong": sum(p.gold == 0 for p in graded),
                 "graded_precision": round(sum(p.gold > 0 for p in graded) / len(graded), 4) if graded else None,
-                "candidates": sum(1 for p, (g, _) in zip(group, results, strict=True) if not g
-                                  and p.candidate is not None),
+                "candidates": sum(1 for g, k in results if k and not g),
                 "kept_recall": round(sum(k for _, k in positives) / len(positives), 4) if positives else None}
 
     kinds: dict[str, list[Pair]] = defaultdict(list)
     for p in pairs:
         kinds[p.kind].append(p)
     paraphrase = [p for p in pairs if p.kind in PARAPHRASE_KINDS]
-    return {"grade_threshold": threshold, "all": block(pairs), "paraphrase_translation_description": block(paraphrase),
+    return {"grade_threshold": threshold, "candidate_threshold": candidates, "all": block(pairs),
+            "paraphrase_translation_description": block(paraphrase),
             "by_kind": {k: block(v) for k, v in sorted(kinds.items())}}
 
 
@@ -148,8 +164,8 @@ def _fmt(value: float | None) -> str:
 
 def markdown(report: dict, title: str) -> list[str]:
     """Rows of the calibration report for one realistic split."""
-    out = ["", f"## {title}", "", f"Semantic tier grades alone from score: {report['grade_threshold']} "
-           "(None: never; its shortlist is written as candidates for review).", "",
+    out = ["", f"## {title}", "", f"Candidates for review from shortlist score {report['candidate_threshold']}; "
+           f"the semantic tier grades alone from score {report['grade_threshold']} (None: never).", "",
            "| kind | pairs | positives | graded > 0 | graded but not a leak | graded precision | candidates | "
            "positives kept (graded or candidate) |", "|---|---|---|---|---|---|---|---|"]
     rows = [("**all**", report["all"]), ("**paraphrase+translation+description**",

@@ -287,7 +287,8 @@ class SemanticTier:
                 for i in cands}
 
     def shortlist(self, texts: Sequence[str], candidates: Sequence[Sequence[int]]) -> list[list[Match]]:
-        kept = [[m for m in ms if m.score >= self.threshold] for ms in self.score(texts, candidates)]
+        kept = [[m for m in ms if m.score >= self.threshold and m.score > NO_CUE]  # no cue: never shortlisted
+                for ms in self.score(texts, candidates)]
         if self.per_unit is None:
             return kept
         ranked: dict[int, list[tuple[float, int]]] = {}  # unit → (score, text) of its shortlisted windows
