@@ -17,8 +17,8 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "device" / "judge_
 def test_the_device_script_runs_calibration_and_judge_cost_on_its_cpu_path(tmp_path):
     out = tmp_path / "out"
     env = {**os.environ, "OUT": str(out), "JUDGE_GPU_MODE": "cpu", "PYTHON": sys.executable,
-           "JUDGE_GPU_SET": str(small_set(tmp_path, 3)),
-           "JUDGE_GPU_COST_ARGS": "--limit 6 --per-task 1 --no-sweep --windows 96 --f1-tasks 1 --f1-max-tokens 3000"}
+           "JUDGE_GPU_SET": str(small_set(tmp_path, 1)),  # SmolLM2 on 2 shared cores: minutes per call
+           "JUDGE_GPU_COST_ARGS": "--limit 4 --per-task 1 --no-sweep --windows 96"}
     done = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=1800)
     log = out / "judge_gpu.log"
     assert done.returncode == 0, done.stderr[-2000:] + (log.read_text()[-3000:] if log.exists() else "")
@@ -29,7 +29,8 @@ def test_the_device_script_runs_calibration_and_judge_cost_on_its_cpu_path(tmp_p
     assert summary["judge_usage"]["calls"] > 0  # the judge was really asked, over HTTP
     assert "[semantic]" in (out / "calibration.toml").read_text()
     assert "| cascade |" in (out / "calibration-report.md").read_text()
-    assert (out / "judge_cost.txt").read_text().strip()
+    cost = (out / "judge_cost.txt").read_text()  # judge_cost.py's JSON report, then its headline
+    assert '"seconds"' in cost and "cascade/AceBench judge tokens" in cost
 
 
 def test_the_device_script_fails_in_one_line_without_a_gpu_or_with_a_wrong_mode(tmp_path):
