@@ -35,7 +35,8 @@ def _judge_options(f):
         click.option("--judge-timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
                      envvar="EC2_JUDGE_TIMEOUT", help="Seconds one judge call may take (a slow local server "
                                                      "needs more)."),
-        click.option("--no-judge", is_flag=True, help="Semantic tier only: no LLM calls."),
+        click.option("--no-judge", is_flag=True, help="No LLM calls: the semantic shortlist is written as candidates "
+                                                      "for review (`judge review push`)."),
     ]):
         f = option(f)
     return f
