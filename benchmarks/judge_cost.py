@@ -272,11 +272,13 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=16, help="items per judge call (packed windows)")
     parser.add_argument("--no-sweep", action="store_true", help="only the headline row on the test bench")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--limit", type=int, help="a seeded sample of this many examples per split (a quick run)")
     parser.add_argument("--f1-tasks", type=int, default=0, help="run both judges for real on this many tasks")
     parser.add_argument("--f1-max-tokens", type=int, default=10 ** 9,
                         help="draw the F1 tasks among those whose one-shot call fits this many tokens")
     parser.add_argument("--judge-url")
     parser.add_argument("--judge-model")
+    parser.add_argument("--judge-timeout", type=float, default=120.0, help="seconds one judge call may take")
     parser.add_argument("--local-judge", action="store_true", help="F1 with the local SmolLM2 judge")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -288,7 +290,11 @@ def main() -> None:
     recalls = sorted({*RECALLS, recall} - {None})
 
     print(f"embedding the dev split ({model}) …", file=sys.stderr)
-    dev = read_split(DEFAULT_SET / "dev.jsonl")
+    def split(name: str) -> list[Example]:
+        examples = read_split(DEFAULT_SET / f"{name}.jsonl")
+        return random.Random(args.seed).sample(examples, args.limit) if args.limit else examples
+
+    dev = split("dev")
     scored = calibrate.score_examples(dev, windows=windows, model=model)
     thresholds = {w: {r: calibrate.shortlist_for_recall(scored, w, r) for r in recalls} for w in windows}
     if args.budget is None and args.recall is None:  # the calibration's own threshold (a judge may have raised it)
@@ -296,7 +302,7 @@ def main() -> None:
     print("rebuilding the tasks' traffic …", file=sys.stderr)
     suite = [t for t in load_suite(ROOT / "tasks") if t.units]
     traffic = {t.id: oracle_messages(t) for t in suite}
-    benches = {"test": build_tasks(suite, traffic, read_split(DEFAULT_SET / "test.jsonl"), args.per_task, args.seed)}
+    benches = {"test": build_tasks(suite, traffic, split("test"), args.per_task, args.seed)}
     if args.budget is not None:
         benches["dev"] = build_tasks(suite, traffic, dev, args.per_task, args.seed)
     tiers = {bench: {t.id: SemanticTier(t.units, model=model) for t in tasks} for bench, tasks in benches.items()}
@@ -344,7 +350,7 @@ def main() -> None:
         sample = random.Random(args.seed).sample(fits, min(args.f1_tasks, len(fits)))
         report["f1_tasks_that_fit"] = len(fits)
         with judge_session(args.judge_url, args.judge_model, n_ctx=8192, attempts=2, max_tokens=2048,
-                           batch_size=args.batch_size) as judge:
+                           batch_size=args.batch_size, timeout=args.judge_timeout) as judge:
             report["f1"] = f1_run(judge, sample, window, thresholds[window][recall], per_unit or None, model)
             report["f1"]["tasks"] = [t.id for t in sample]
     report["seconds"] = round(time.perf_counter() - started, 1)

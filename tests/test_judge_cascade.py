@@ -7,7 +7,7 @@ import re
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.judge import Judge
-from ec2audit.detect.semantic import SemanticTier
+from ec2audit.detect.semantic import CANDIDATE, SemanticTier
 from ec2audit.payloads import Payload, Segment
 from ec2audit.units import make_unit
 
@@ -30,7 +30,7 @@ def test_string_tiers_decide_first_and_the_judge_sees_only_the_rest(scripted_jud
     scripted_judge.script("a bit over 200k", json.dumps({"verdicts": [
         {"item": 1, "grade": 0.7, "evidence": "earns a bit over 200k a year"},
         {"item": 2, "grade": 0, "evidence": ""}]}))
-    semantic = SemanticTier(UNITS, threshold=-1.0)  # shortlist every undecided pair
+    semantic = SemanticTier(UNITS, threshold=-1.0, prefilter=False)  # shortlist every undecided pair
     judge = Judge(scripted_judge.url, "frontier-standin")
     findings = Cascade(UNITS, semantic=semantic, judge=judge).scan(payload())
     by_unit = {(f.unit_id, f.segment): f for f in findings}
@@ -47,8 +47,15 @@ def test_string_tiers_decide_first_and_the_judge_sees_only_the_rest(scripted_jud
     assert sorted(asked) == [("T1", "salary"), ("T2", "salary")]
 
 
+def test_the_prefilter_keeps_pairs_without_a_cue_from_the_judge(scripted_judge):
+    semantic = SemanticTier(UNITS, threshold=-1.0)  # the printer note says nothing about pay
+    Cascade(UNITS, semantic=semantic, judge=Judge(scripted_judge.url, "m")).scan(payload())
+    [call] = scripted_judge.requests
+    assert UNRELATED not in call["messages"][1]["content"] and "a bit over 200k" in call["messages"][1]["content"]
+
+
 def test_the_semantic_threshold_keeps_far_pairs_from_the_judge(scripted_judge):
-    semantic = SemanticTier(UNITS)
+    semantic = SemanticTier(UNITS, prefilter=False)
     near, far = (m[0].score for m in semantic.score([PARAPHRASE, UNRELATED], [[0], [0]]))
     assert near > far
     semantic.threshold = (near + far) / 2
@@ -56,14 +63,17 @@ def test_the_semantic_threshold_keeps_far_pairs_from_the_judge(scripted_judge):
     assert [UNRELATED in r["messages"][1]["content"] for r in scripted_judge.requests] == [False]
 
 
-def test_without_a_judge_the_semantic_tier_reports_mostly(scripted_judge):
+def test_without_a_judge_the_semantic_tier_writes_candidates_and_grades_only_from_a_validated_score():
     semantic = SemanticTier(UNITS)
     near = semantic.score([PARAPHRASE], [[0]])[0][0].score
     semantic.threshold = near - 1e-6
-    findings = Cascade(UNITS, semantic=semantic).scan(payload())
-    found = [f for f in findings if f.detector == "semantic"]
-    assert found and all(f.grade == 0.7 and f.unit_id == "t1/E1/salary" for f in found)
-    assert PARAPHRASE[found[0].start:found[0].end] == found[0].matched_text
+    found = [f for f in Cascade(UNITS, semantic=semantic).scan(payload()) if f.detector.startswith("semantic")]
+    assert found and all(f.detector == CANDIDATE and f.grade == 0.0 and f.unit_id == "t1/E1/salary"
+                         for f in found)
+    assert PARAPHRASE[found[0].start:found[0].end] == found[0].matched_text and found[0].confidence >= near - 1e-6
+    semantic.grade_threshold = near - 1e-6
+    graded = [f for f in Cascade(UNITS, semantic=semantic).scan(payload()) if f.detector.startswith("semantic")]
+    assert [(f.detector, f.grade) for f in graded] == [("semantic", 0.7)] * len(found)
 
 
 def test_plain_cascade_is_unchanged():

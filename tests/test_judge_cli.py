@@ -104,8 +104,10 @@ def test_calibrate_without_a_judge_tunes_the_semantic_tier_and_the_judges_shortl
         report = json.loads((tmp_path / f"r-{target}.json").read_text())
         runs[target] = tomllib.loads(cal.read_text()), report["dev"]["judge_shortlist_by_window"]
         assert set(report["test"]["tiers"]) == {"exact+partial", "semantic", "cascade"}
-        # no judge: the cascade is the string tiers plus the semantic tier deciding alone
-        assert report["test"]["tiers"]["cascade"]["recall"] >= report["test"]["tiers"]["semantic"]["recall"]
+        # no judge and no realistic split to validate grading: the cascade grades what the string tiers do
+        tiers = report["test"]["tiers"]
+        assert {k: v for k, v in tiers["cascade"].items() if k != "n"} == {
+            k: v for k, v in tiers["exact+partial"].items() if k != "n"}
     for settings, by_window in runs.values():  # the window that sends the judge the fewest characters
         chosen = min(by_window, key=lambda w: (by_window[w]["chars_to_judge"], int(w)))
         assert settings["judge"]["window"] == int(chosen)

@@ -9,7 +9,7 @@ from test_judge_cli import small_set, write_inputs  # tests/ is on the path (pyt
 
 from ec2audit.cli import main
 from ec2audit.detect.calibrate import read_calibration
-from ec2audit.detect.semantic import DEFAULT_MODEL, SemanticTier
+from ec2audit.detect.semantic import DEFAULT_MODEL, NO_CUE, SemanticTier
 from ec2audit.units import make_unit
 
 DIABETES = make_unit({"task_id": "t", "entity_id": "E1", "field": "diagnosis", "value": "type 2 diabetes",
@@ -42,7 +42,7 @@ def test_minilm_stays_available_for_english():
 
 
 def test_scores_are_centred_so_boilerplate_scores_near_zero():
-    tier = SemanticTier([DIABETES, VISA])
+    tier = SemanticTier([DIABETES, VISA], prefilter=False)  # boilerplate shares no cue: the prefilter skips it
     [[diabetes, visa]] = tier.score(TEXTS[:1], [[0, 1]])
     [[leak]] = tier.score(TEXTS[2:3], [[0]])
     assert abs(diabetes.score) < leak.score and abs(visa.score) < leak.score
@@ -63,6 +63,14 @@ def test_calibration_records_its_model_and_audits_refuse_another(tmp_path):
     audited = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal),
                                         "--no-judge", "--json"])
     assert audited.exit_code == 0, audited.output
+
+
+def test_the_prefilter_scores_only_windows_sharing_a_cue():
+    tier = SemanticTier([DIABETES, VISA])
+    [[diabetes, visa]] = tier.score(TEXTS[:1], [[0, 1]])  # '{"path": "CHANGELOG.md"}' names no topic of theirs
+    assert diabetes.score == visa.score == NO_CUE
+    [[leak]] = tier.score(TEXTS[2:3], [[0]])  # 糖尿病 / 诊断: the health topic in Chinese
+    assert leak.score > NO_CUE and TEXTS[2][leak.start:leak.end]
 
 
 def test_a_calibration_file_from_before_the_setting_is_minilms(tmp_path):

@@ -116,7 +116,7 @@ def test_shortlist_threshold_for_a_recall_target():
 
 def test_per_unit_keeps_each_units_best_windows_of_a_payload():
     texts = [FILLER.format(n=1), PAY, HEALTH]
-    semantic = SemanticTier([SALARY, DIAGNOSIS], threshold=-1.0, per_unit=1)
+    semantic = SemanticTier([SALARY, DIAGNOSIS], threshold=-1.0, per_unit=1, prefilter=False)  # every window scored
     scores = semantic.score(texts, [[0, 1]] * 3)
     kept = semantic.shortlist(texts, [[0, 1]] * 3)
     for unit in (0, 1):

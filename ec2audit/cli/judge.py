@@ -32,13 +32,83 @@ def _judge_options(f):
         click.option("--concurrency", type=int, default=4, show_default=True,
                      help="Parallel judge calls (a local server always uses 1)."),
         click.option("--stream/--no-stream", default=False, help="Ask the endpoint to stream its replies."),
-        click.option("--no-judge", is_flag=True, help="Semantic tier only: no LLM calls."),
+        click.option("--judge-timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
+                     envvar="EC2_JUDGE_TIMEOUT", help="Seconds one judge call may take (a slow local server "
+                                                     "needs more)."),
+        click.option("--no-judge", is_flag=True, help="No LLM calls: the semantic shortlist is written as candidates "
+                                                      "for review (`judge review push`)."),
     ]):
         f = option(f)
     return f
 
 
-@click.command("judge")
+@click.group("review")
+def review() -> None:
+    """Have people grade the candidates of `judge --no-judge --out` in Label Studio.
+
+    \b
+    ec2audit judge review push CANDIDATES --units UNITS --url URL --project TITLE
+    ec2audit judge review pull --url URL --project TITLE --out HUMAN.jsonl [--split SPLIT.jsonl]
+    The API token comes from LABEL_STUDIO_API_KEY (`ec2audit annotate serve` writes one)."""
+
+
+@review.command("push")
+@click.argument("candidates", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--units", "units_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The units the candidates were found for (their values are shown to the reviewer).")
+@click.option("--url", required=True, help="Label Studio base URL, e.g. http://127.0.0.1:8080")
+@click.option("--project", required=True, help="Project title (created with the review question when missing).")
+def review_push(candidates: Path, units_path: Path, url: str, project: str) -> None:
+    """Send each candidate (window, unit value, dimension, description) for review."""
+    from ec2audit.review import candidate_tasks, push, read_candidates
+    from ec2audit.units import read_units
+
+    tasks = candidate_tasks(read_candidates(candidates), read_units(units_path))
+    result = push(url, project, tasks)
+    click.echo(f"project {result.project_id}: {result.created} candidates to review, {result.skipped} already there")
+
+
+@review.command("pull")
+@click.option("--url", required=True, help="Label Studio base URL.")
+@click.option("--project", required=True, help="Project title.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Findings graded by people (detector `human`; .parquet or .jsonl); created 0600.")
+@click.option("--split", type=click.Path(dir_okay=False, path_type=Path),
+              help="Append the reviewed candidates, labelled, to this calibration split (JSONL).")
+def review_pull(url: str, project: str, out: Path, split: Path | None) -> None:
+    """Turn the reviewers' verdicts into findings (and calibration examples)."""
+    import polars as pl
+
+    from ec2audit.files import write_table
+    from ec2audit.review import append_to_split, pull
+
+    pulled = pull(url, project)
+    write_table(pl.DataFrame([{k: v for k, v in f.items() if k != "unit"} for f in pulled.findings]), out)
+    leaked = sum(f["grade"] > 0 for f in pulled.findings)
+    click.echo(f"{len(pulled.findings)} reviewed ({leaked} leaked), {pulled.pending} not reviewed yet → {out}")
+    if split:
+        click.echo(f"{append_to_split(pulled.findings, split)} new examples appended to {split}")
+
+
+class _JudgeCommand(click.Command):
+    """`ec2audit judge …`, with `ec2audit judge review …` routed to the reviewer loop (the judge's own
+    arguments are files, so the two cannot share one click group)."""
+
+    def parse_args(self, ctx, args):
+        if args[:1] == ["review"]:
+            ctx.meta["ec2audit.review"] = args[1:]
+            return []
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx):
+        rest = ctx.meta.pop("ec2audit.review", None)
+        if rest is None:
+            return super().invoke(ctx)
+        with review.make_context("judge review", rest, parent=ctx.parent) as sub:
+            return review.invoke(sub)
+
+
+@click.command("judge", cls=_JudgeCommand)
 @click.argument("units_path", metavar="UNITS", required=False,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("payloads", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -65,13 +135,14 @@ def _judge_options(f):
                    "shortlist (default: the calibration's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, semantic_model, recall_target,
-            report_path, judge_url, judge_model, gguf, prompt, cache, concurrency, stream, no_judge, out, per_unit,
-            as_json) -> None:
+            report_path, judge_url, judge_model, gguf, prompt, cache, concurrency, stream, judge_timeout, no_judge, out,
+            per_unit, as_json) -> None:
     """Catch paraphrased, translated and described leaks (semantic tier + LLM judge).
 
     \b
     ec2audit judge --calibrate [--set judges/calibration] [--judge-url URL --judge-model M]
     ec2audit judge UNITS PAYLOADS [--judge-url URL --judge-model M]
+    ec2audit judge review push|pull …   (people grade the --no-judge candidates in Label Studio)
     """
     from contextlib import nullcontext
 
@@ -82,7 +153,7 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     console = Console(stderr=True)
     session = nullcontext(None) if no_judge else judge_session(
         judge_url, judge_model, gguf=gguf, prompt=prompt, cache_path=cache, concurrency=concurrency,
-        stream=stream)
+        stream=stream, timeout=judge_timeout)
     try:
         with session as judge:
             if calibrate:

@@ -25,6 +25,7 @@ from pathlib import Path
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import GRADES, Judge
+from ec2audit.detect.realistic import markdown as realistic_markdown
 from ec2audit.detect.semantic import DEFAULT_BATCH, DEFAULT_MODEL, SemanticTier
 from ec2audit.errors import InputError
 from ec2audit.units import Unit, make_unit
@@ -170,6 +171,8 @@ class Settings:
     judge_window: int | None = None  # … scored in windows of this size (None: `window`) …
     per_unit: int | None = None  # … each unit in its best this many windows of a payload (None: all)
     recall_target: float | None = None  # the dev recall the shortlist was set to keep
+    grade_threshold: float | None = None  # no judge: shortlist score from which the tier grades alone
+    candidate_threshold: float | None = None  # no judge: shortlist score of a candidate for review
 
     @property
     def shortlist_window(self) -> int:
@@ -227,11 +230,12 @@ def predictions(scored: Scored, settings: Settings) -> dict[str, list[float | No
         "semantic": [MOSTLY if s >= settings.threshold else 0.0 for s in scores],
         "judge": [scored.judge.get(i) for i in range(n)],
     }
-    # as in `Cascade`: with no judge the semantic tier decides alone
+    # as in `Cascade`: with no judge the semantic tier grades only from a realistically validated score
     if scored.judge:
         shortlisted = [s >= settings.shortlist for s in scored.semantic[settings.shortlist_window]]
     else:
-        shortlisted = [s >= settings.threshold for s in scores]
+        gt = settings.grade_threshold
+        shortlisted = [gt is not None and s >= gt for s in scored.semantic[settings.shortlist_window]]
     cascade: list[float | None] = []
     for i in range(n):
         if scored.string[i] > 0:
@@ -283,7 +287,12 @@ def write_calibration(path: str | Path, settings: Settings, meta: dict) -> Path:
     lines = ["# Written by `ec2audit judge --calibrate`; read by `ec2audit judge` audits.",
              "[semantic]  # the tier deciding alone (--no-judge)", f"window = {settings.window}",
              f"threshold = {settings.threshold}", f"batch_size = {settings.batch_size}",
-             f"model = {json.dumps(settings.model)}", "",
+             f"model = {json.dumps(settings.model)}"]
+    lines += [f"grade_threshold = {settings.grade_threshold}  # validated on realistic text"
+              ] if settings.grade_threshold is not None else []
+    lines += [f"candidates = {settings.candidate_threshold}  # shortlist score of a candidate, realistic text"
+              ] if settings.candidate_threshold is not None else []
+    lines += ["",
              "[judge]  # the shortlist in front of the judge", f"window = {settings.shortlist_window}",
              f"shortlist = {settings.shortlist}"]
     lines += [f"per_unit = {settings.per_unit}"] if settings.per_unit else []
@@ -306,7 +315,9 @@ def read_calibration(path: str | Path = DEFAULT_OUTPUT) -> Settings:
                         int(semantic.get("batch_size", DEFAULT_BATCH)),
                         str(semantic.get("model", "minilm")),  # files from before the setting are MiniLM's
                         int(judge["window"]), int(judge["per_unit"]) if "per_unit" in judge else None,
-                        float(judge["recall_target"]) if "recall_target" in judge else None)
+                        float(judge["recall_target"]) if "recall_target" in judge else None,
+                        float(semantic["grade_threshold"]) if "grade_threshold" in semantic else None,
+                        float(semantic["candidates"]) if "candidates" in semantic else None)
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError) as exc:
         raise InputError(f"not a calibration file ({exc}); run `ec2audit judge --calibrate`", file=str(path)) from None
 
@@ -332,6 +343,8 @@ def markdown(report: dict) -> str:
         out += ["", "## Judge cost", "", f"calls {judge['calls']}, cached {judge['cached']}, prompt tokens "
                 f"{judge['prompt_tokens']}, completion tokens {judge['completion_tokens']}, retries "
                 f"{judge['retries']}, rejected verdicts {judge['rejected']}, USD {judge['usd']}"]
+    for split, realistic in report.get("realistic", {}).items():
+        out += realistic_markdown(realistic, f"Realistic {split} split, no judge (`{realistic['set']}`)")
     out += ["", "## Chosen settings", "", "```json", json.dumps(report["settings"], indent=1), "```"]
     return "\n".join(out) + "\n"
 
@@ -363,6 +376,7 @@ def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = N
         run_judge(judge, dev, dev_idx, on_call)
         run_judge(judge, test, range(len(test.examples)), on_call)
         settings, dev_report = choose_settings(dev, model, recall_target)
+    realistic = calibrate_realistic(set_dir, settings, on_stage)
     shown = set_dir.resolve()
     shown = shown.relative_to(Path.cwd()) if shown.is_relative_to(Path.cwd()) else shown
     report = {"calibrated": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "set": str(shown),
@@ -370,6 +384,37 @@ def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = N
                              "semantic_model": model,
                              "judge_model": judge.model if judge else "none",
                              "prompt": judge.prompt.version if judge else "none"},
-              "settings": settings.__dict__, "dev": dev_report, "test": evaluate(test, settings),
+              "settings": settings.__dict__, "dev": dev_report, "realistic": realistic,
+              "test": evaluate(test, settings),
               "judge_usage": judge.usage.as_dict() if judge else {}}
     return settings, report
+
+
+def calibrate_realistic(set_dir: Path, settings: Settings, on_stage: Callable[[str, int], None] | None = None
+                        ) -> dict:
+    """With `realistic-dev/` and `realistic-test/` case sets in the set: the judge-less cascade on
+    both, every shortlist score kept; dev chooses the candidates' threshold (`candidate_threshold`,
+    for recall) and whether and from which score the semantic tier may grade alone
+    (`grade_threshold`, for precision); test reports both per kind."""
+    from ec2audit.detect.realistic import candidate_threshold, evaluate, grade_threshold, read_cases, run_cases
+    from ec2audit.detect.semantic import NO_CUE
+
+    report = {}
+    for split in ("dev", "test"):
+        path = set_dir / f"realistic-{split}"
+        if not path.is_dir():
+            continue
+        units, cases = read_cases(path)
+        if on_stage:
+            on_stage(f"realistic {split}", len(cases))
+        tier = SemanticTier(units, window=settings.shortlist_window, threshold=NO_CUE / 2,
+                            batch_size=settings.batch_size, model=settings.model, per_unit=settings.per_unit)
+        pairs = run_cases(units, cases, tier)
+        if split == "dev":
+            settings.candidate_threshold = candidate_threshold(pairs)
+            low = settings.candidate_threshold
+            shortlisted = [p for p in pairs if p.candidate is None or low is None or p.candidate >= low]
+            settings.grade_threshold = grade_threshold(shortlisted)
+        report[split] = {"set": path.name, "cases": len(cases),
+                         **evaluate(pairs, settings.grade_threshold, settings.candidate_threshold)}
+    return report

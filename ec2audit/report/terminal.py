@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import polars as pl
 from rich.console import Console
 from rich.table import Table
 
 from ec2audit.audit import AuditResult
+from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.report.summary import Summary, mask
 
 
 def audit_summary(result: AuditResult, top: int = 10) -> dict:
     """Everything the terminal shows, as plain data for scripts (`--json`)."""
     exposure = result.exposure().sort(["group", "task_id"])
-    findings = result.findings_frame()
+    everything = result.findings_frame()
+    candidate = pl.col("detector") == CANDIDATE  # shortlisted for review, graded by nobody: not a leak
+    findings, candidates = everything.filter(~candidate), everything.filter(candidate)
     top_rows = (findings.sort(["grade", "weight"], descending=True).unique("unit_id", keep="first",
                                                                            maintain_order=True).head(top))
     return {
@@ -20,6 +24,7 @@ def audit_summary(result: AuditResult, top: int = 10) -> dict:
         "characters": result.chars,
         "units": len(result.units),
         "findings": findings.height,
+        "candidates": candidates.height,  # "needs review": `ec2audit judge review push`
         "skipped_lines": [str(e) for e in result.errors],
         "exposure": exposure.to_dicts(),
         "by_dimension": result.exposure_by_dimension().to_dicts(),
@@ -49,6 +54,9 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
         console.print(leaks)
     else:
         console.print("no sensitive unit reached these payloads")
+    if summary["candidates"]:
+        console.print(f"needs review: {summary['candidates']} candidates (semantic shortlist, no judge; "
+                      "not counted in exposure — `ec2audit judge review push`)")
 
 
 def _fmt(value, kind: str) -> str:
