@@ -169,7 +169,8 @@ def best_hits(hits: list[Hit]) -> list[Hit]:
         if key not in best or hit.grade > best[key].grade:
             best[key] = hit
     kept: list[Hit] = []
-    unit, furthest = None, {}
+    unit: int | None = None
+    furthest: dict[float, int] = {}
     for hit in sorted(best.values(), key=lambda h: (h.unit_index, h.start, -h.end)):
         if hit.unit_index != unit:
             unit, furthest = hit.unit_index, {}
