@@ -32,7 +32,7 @@ from rich.table import Table
 
 from ec2audit.audit import audit
 from ec2audit.detect.calibrate import bootstrap
-from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.errors import InputError
 from ec2audit.payloads import payload_from_record
 from ec2audit.units import Unit, read_units
@@ -159,16 +159,12 @@ def _case(data, by_task: dict[str, set[str]]) -> Case:
 
 
 def cascade_for(units: list[Unit], tiers: str) -> Cascade:
-    """The string tiers alone, or followed by the calibrated semantic tier deciding alone."""
+    """The string tiers alone, or the cascade an audit without a judge runs (calibrated semantic tier)."""
     if tiers == "string":
-        return Cascade(units)
+        return build_cascade(units)
     from ec2audit.detect.calibrate import read_calibration
-    from ec2audit.detect.semantic import SemanticTier
 
-    settings = read_calibration(CALIBRATION)
-    semantic = SemanticTier(units, window=settings.window, threshold=settings.threshold,
-                            batch_size=settings.batch_size, model=settings.model)
-    return Cascade(units, semantic=semantic)
+    return build_cascade(units, read_calibration(CALIBRATION))
 
 
 def predict(cases: list[Case], units: list[Unit], tiers: str = "string",
