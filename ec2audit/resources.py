@@ -42,26 +42,30 @@ class Layout:
     runner: Path  # package.json, package-lock.json and node_modules/ of the OpenClaw install
     labelstudio_venv: Path
     labelstudio_template: Path
+    labelstudio_data: Path  # the projects of `annotate serve` (user data, never in a checkout)
     models: Path  # the default GGUF when it is not installed in the Python environment
     cache: Path
     calibration: Path  # what `judge --calibrate` writes
 
 
+def _user_home() -> Path:
+    explicit = os.environ.get(HOME_ENV)
+    if explicit:
+        return Path(explicit).expanduser().resolve()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("ec2audit", appauthor=False))
+
+
 def layout() -> Layout:
     """The writable places now (read each call: `$EC2AUDIT_HOME` may change between calls in tests)."""
-    explicit = os.environ.get(HOME_ENV)
-    root = checkout()
-    if not explicit and root:
+    home, root = _user_home(), checkout()
+    if root and not os.environ.get(HOME_ENV):
         return Layout(None, root / "runner", root / ".venv-labelstudio", root / ".cache" / "labelstudio-template",
-                      root / ".cache" / "models", root / ".cache", root / "judges" / "calibration.toml")
-    if explicit:
-        home = Path(explicit).expanduser().resolve()
-    else:
-        from platformdirs import user_data_dir
-
-        home = Path(user_data_dir("ec2audit", appauthor=False))
-    return Layout(home, home / "runner", home / "labelstudio" / "venv", home / "labelstudio" / "template",
-                  home / "models", home / "cache", home / "calibration.toml")
+                      home / "labelstudio", root / ".cache" / "models", root / ".cache",
+                      root / "judges" / "calibration.toml")
+    return Layout(home, home / "runner", home / "labelstudio-venv", home / "labelstudio-template",
+                  home / "labelstudio", home / "models", home / "cache", home / "calibration.toml")
 
 
 def calibration_settings() -> Path:
