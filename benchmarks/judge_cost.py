@@ -47,8 +47,9 @@ from rich.progress import Progress
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ec2audit import resources  # noqa: E402
 from ec2audit.detect import calibrate  # noqa: E402
-from ec2audit.detect.calibrate import DEFAULT_OUTPUT, DEFAULT_SET, Example, prf, read_split  # noqa: E402
+from ec2audit.detect.calibrate import DEFAULT_SET, Example, prf, read_split  # noqa: E402
 from ec2audit.detect.cascade import Cascade  # noqa: E402
 from ec2audit.detect.judge import Judge, Verdict, judge_session  # noqa: E402
 from ec2audit.detect.semantic import MODELS, SemanticTier  # noqa: E402
@@ -254,7 +255,7 @@ def name(window: int, recall: float, per_unit: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT),
+    parser.add_argument("--calibration", default=str(resources.calibration_settings()),
                         help="the judge shortlist and semantic model audits use (the headline)")
     parser.add_argument("--semantic-model", choices=MODELS, help="default: the calibration file's")
     parser.add_argument("--windows", default="96,192,384",

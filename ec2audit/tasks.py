@@ -17,6 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from ec2audit import resources
 from ec2audit.errors import InputError
 from ec2audit.units import Unit, read_units
 
@@ -229,9 +230,10 @@ def load_task(task_dir: str | Path) -> Task:
     return task
 
 
-def load_suite(root: str | Path = "tasks", scenario: str | None = None) -> list[Task]:
-    """Every task under `root` (folders `<scenario>/<id>/` holding a task.toml), sorted by id."""
-    root = Path(root)
+def load_suite(root: str | Path | None = None, scenario: str | None = None) -> list[Task]:
+    """Every task under `root` (folders `<scenario>/<id>/` holding a task.toml; default: the shipped suite),
+    sorted by id."""
+    root = Path(root) if root else resources.data("tasks")
     if not root.is_dir():
         raise InputError("no such task folder", file=str(root))
     tasks = [load_task(p.parent) for p in sorted(root.glob("*/*/task.toml")) if not p.parts[-3].startswith("_")]
@@ -247,11 +249,11 @@ def load_suite(root: str | Path = "tasks", scenario: str | None = None) -> list[
     return sorted(tasks, key=lambda t: t.id)
 
 
-def find_task(task_id: str, root: str | Path = "tasks") -> Task:
+def find_task(task_id: str, root: str | Path | None = None) -> Task:
     for task in load_suite(root):
         if task.id == task_id:
             return task
-    raise InputError(f"no task '{task_id}'", file=str(root))
+    raise InputError(f"no task '{task_id}'", file=str(root or resources.data("tasks")))
 
 
 def unit_problems(task: Task) -> list[str]:

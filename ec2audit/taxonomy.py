@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ec2audit import resources
 from ec2audit.errors import InputError
 
-_PACKAGED = Path(__file__).parent / "_data" / "taxonomy.toml"
-_IN_REPO = Path(__file__).parent.parent / "annotations" / "taxonomy.toml"
 _FRAGMENT_KINDS = {"none", "tail", "surname"}
 _VIEWS = {"digits", "amount", "pinyin", "alnum"}
 
@@ -52,7 +51,7 @@ class Taxonomy:
 
 
 def default_taxonomy_path() -> Path:
-    return _PACKAGED if _PACKAGED.exists() else _IN_REPO
+    return resources.data("annotations/taxonomy.toml")
 
 
 @cache

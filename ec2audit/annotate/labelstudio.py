@@ -25,19 +25,18 @@ import httpx
 from label_studio_sdk.core.api_error import ApiError
 from pydantic import ValidationError
 
+from ec2audit import resources
 from ec2audit.annotate.prelabel import MODEL_VERSION, Span, spans_to_units
 from ec2audit.annotate.workspace import Document
 from ec2audit.errors import InputError
 from ec2audit.taxonomy import load_taxonomy
 from ec2audit.units import Unit
 
-_PACKAGED = Path(__file__).resolve().parents[1] / "_data" / "labeling-config.xml"
-_IN_REPO = Path(__file__).resolve().parents[2] / "annotations" / "labeling-config.xml"
 TOKEN_ENV = "LABEL_STUDIO_API_KEY"
 
 
 def label_config() -> str:
-    return (_PACKAGED if _PACKAGED.exists() else _IN_REPO).read_text(encoding="utf-8")
+    return resources.data("annotations/labeling-config.xml").read_text(encoding="utf-8")
 
 
 # --- offsets --------------------------------------------------------------------------------------

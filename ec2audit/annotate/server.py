@@ -1,6 +1,6 @@
 """Run a real Label Studio on 127.0.0.1 for users without one (and for the integration tests).
 
-Label Studio lives in its own virtual environment (`make setup` makes `.venv-labelstudio`: it pins
+Label Studio lives in its own virtual environment (`ec2audit setup labelstudio` makes it: it pins
 `openai<2` and Django). Its first start migrates a database for minutes, so `prepare_template`
 migrates once into a template data dir and every new server starts from a copy. The child gets a
 minimal environment: Label Studio also reads unprefixed `USERNAME`, `PASSWORD`, `PORT`, `HOST`, which
@@ -15,7 +15,6 @@ import secrets
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -23,14 +22,15 @@ from pathlib import Path
 
 import httpx
 
+from ec2audit import resources
 from ec2audit.errors import InputError
 from ec2audit.files import open_private
 
 LABEL_STUDIO_VERSION = "1.23.2"
 TEMPLATE_MARK = ".ec2audit-template"
 CREDENTIALS_FILE = "ec2audit-credentials.json"
-_REPO = Path(__file__).resolve().parents[2]
-DEFAULT_TEMPLATE = _REPO / ".cache" / "labelstudio-template"
+DEFAULT_TEMPLATE = resources.layout().labelstudio_template
+SETUP_FIX = "run `ec2audit setup labelstudio` (`make setup` runs it)"
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TZ")
 #: Label Studio refuses URLs into reserved networks (SSRF protection), loopback included, so it could not
 #: reach our ML backend on 127.0.0.1. This is its default list less loopback: the server itself only
@@ -44,16 +44,15 @@ _BANNED_SUBNETS = ("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "169.254.0.0/16",
 
 
 def label_studio_bin(explicit: str | Path | None = None) -> Path:
-    """The `label-studio` executable: explicit, $EC2AUDIT_LABEL_STUDIO, the repo's venv, or PATH."""
+    """The `label-studio` executable: explicit, $EC2AUDIT_LABEL_STUDIO, the venv `ec2audit setup labelstudio`
+    makes, or PATH."""
     candidates = [explicit, os.environ.get("EC2AUDIT_LABEL_STUDIO"),
-                  _REPO / ".venv-labelstudio" / "bin" / "label-studio",
-                  Path(sys.prefix).parent / ".venv-labelstudio" / "bin" / "label-studio",
-                  shutil.which("label-studio")]
+                  resources.layout().labelstudio_venv / "bin" / "label-studio", shutil.which("label-studio")]
     for candidate in candidates:
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return Path(candidate)
-    raise InputError(f"label-studio not found: run `make setup` (it installs label-studio=={LABEL_STUDIO_VERSION} "
-                     "into .venv-labelstudio) or set EC2AUDIT_LABEL_STUDIO to its executable")
+    raise InputError(f"label-studio {LABEL_STUDIO_VERSION} not found: {SETUP_FIX}, or set EC2AUDIT_LABEL_STUDIO "
+                     "to its executable")
 
 
 def _env(data_dir: Path, **settings: str) -> dict[str, str]:

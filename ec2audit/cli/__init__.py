@@ -14,6 +14,7 @@ import click
 
 from ec2audit import __version__
 from ec2audit.errors import InputError
+from ec2audit.extras import missing_extra
 
 #: Exit codes: 0 all good; 1 done, but some input was skipped (each skip was reported);
 #: 2 bad input or usage, nothing done.
@@ -26,6 +27,12 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except InputError as exc:
             click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except ModuleNotFoundError as exc:  # a package of an extra that is not installed: name the extra
+            extra = missing_extra(exc)
+            if extra is None:
+                raise
+            click.echo(f"error: {extra}", err=True)
             sys.exit(EXIT_BAD_INPUT)
 
     def list_commands(self, ctx):

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from ec2audit import resources
 from ec2audit.errors import InputError
 
 _console = Console(stderr=True)
@@ -311,7 +312,7 @@ def disagreements(export: Path | None, url: str | None, project: str | None, out
 
 @command.command("serve")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path.home() / ".local" / "share" / "ec2audit" / "labelstudio", show_default=True)
+              default=resources.layout().labelstudio_data, show_default=True)
 @click.option("--port", type=int, default=8080, show_default=True)
 @click.option("--ml-port", type=int, default=0, help="Port of the ML backend (default: a free one).")
 @click.option("--ml-presidio", is_flag=True, help="The ML backend also runs Presidio (slower, needs spaCy).")

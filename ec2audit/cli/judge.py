@@ -9,12 +9,11 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from ec2audit import resources
 from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.detect.calibrate import RECALL_TARGET
 from ec2audit.detect.semantic import MODELS
 from ec2audit.errors import InputError
-
-JUDGES = Path(__file__).resolve().parents[2] / "judges"
 
 
 def _judge_options(f):
@@ -27,8 +26,8 @@ def _judge_options(f):
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),
-                     default=Path(".cache/judge.sqlite"), show_default=True,
-                     help="Verdict cache (SQLite, 0600): reruns cost nothing, crashed runs resume."),
+                     help="Verdict cache (SQLite, 0600): reruns cost nothing, crashed runs resume "
+                          "[default: judge.sqlite in ec2audit's cache folder]."),
         click.option("--concurrency", type=int, default=4, show_default=True,
                      help="Parallel judge calls (a local server always uses 1)."),
         click.option("--stream/--no-stream", default=False, help="Ask the endpoint to stream its replies."),
@@ -114,11 +113,12 @@ class _JudgeCommand(click.Command):
 @click.argument("payloads", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--calibrate", is_flag=True, help="Choose settings on the set's dev split and report on test.")
 @click.option("--set", "set_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=JUDGES / "calibration", show_default=True, help="Calibration set (dev.jsonl, test.jsonl).")
+              default=resources.data("judges/calibration"), show_default=True,
+              help="Calibration set (dev.jsonl, test.jsonl).")
 @click.option("--limit", type=int, help="Calibrate on a seeded sample of this many examples per split.")
 @click.option("--calibration", "calibration_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=JUDGES / "calibration.toml", show_default=True,
-              help="Settings written by --calibrate and read by audits.")
+              help="Settings written by --calibrate and read by audits [default: the last --calibrate result "
+                   "in the data folder, else the shipped judges/calibration.toml].")
 @click.option("--semantic-model", type=click.Choice(MODELS),
               help="Shortlist embedding model: e5 (multilingual, default) or minilm (English, faster). "
                    "Calibrating: the model to tune; auditing: must match the calibration file's.")
@@ -147,13 +147,17 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     from contextlib import nullcontext
 
     from ec2audit.detect.judge import JudgeUnavailable, judge_session
+    from ec2audit.extras import require_extra
 
     if not calibrate and not (units_path and payloads):
         raise click.UsageError("give UNITS and PAYLOADS, or --calibrate")
+    require_extra("judge")
     console = Console(stderr=True)
+    if calibration_path is None:
+        calibration_path = resources.layout().calibration if calibrate else resources.calibration_settings()
     session = nullcontext(None) if no_judge else judge_session(
-        judge_url, judge_model, gguf=gguf, prompt=prompt, cache_path=cache, concurrency=concurrency,
-        stream=stream, timeout=judge_timeout)
+        judge_url, judge_model, gguf=gguf, prompt=prompt, cache_path=cache or resources.layout().cache / "judge.sqlite",
+        concurrency=concurrency, stream=stream, timeout=judge_timeout)
     try:
         with session as judge:
             if calibrate:
@@ -195,23 +199,16 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_t
 
 
 def _audit(console, judge, units_path, payloads, calibration_path, model, out, as_json, per_unit) -> None:
-    from ec2audit.audit import audit
-    from ec2audit.detect.calibrate import read_calibration
-    from ec2audit.detect.cascade import build_cascade
+    import ec2audit
     from ec2audit.files import write_table
-    from ec2audit.payloads import iter_payloads
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
 
     units = read_units(units_path)
-    settings = read_calibration(calibration_path)
-    if model and model != settings.model:  # thresholds are in one model's scores
-        raise InputError(f"calibrated for semantic model {settings.model!r}, not {model!r}: run "
-                         f"`ec2audit judge --calibrate --semantic-model {model}`", file=str(calibration_path))
-    cascade = build_cascade(units, settings, judge, per_unit)
     errors: list[InputError] = []
     with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):
-        result = audit(iter_payloads(payloads, errors.append), units, cascade)
+        result = ec2audit.judge(units, payloads, llm=judge, calibration=calibration_path, semantic_model=model,
+                                per_unit=per_unit, on_error=errors.append)
     result.errors = errors
     for error in errors:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ec2audit import resources
+
 
 @click.group("router")
 def command() -> None:
@@ -15,7 +17,7 @@ def command() -> None:
 
 @command.command("train")
 @click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--tasks-root", type=click.Path(file_okay=False, path_type=Path), default=Path("tasks"),
+@click.option("--tasks-root", type=click.Path(file_okay=False, path_type=Path), default=resources.data("tasks"),
               show_default=True)
 @click.option("--cloud-share", type=click.FloatRange(0, 1), default=0.3, show_default=True,
               help="Share of tasks the trained router sends to the cloud (sets the threshold).")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ec2audit import resources
 from ec2audit.run.routers import ROUTERS
 from ec2audit.run.strategies import CLOUD_CONTEXTS, STRATEGIES
 
@@ -20,7 +21,7 @@ def _usage(level: str) -> str:
               type=click.Choice([*STRATEGIES, "all"]), help="Repeat for several; `all` = every strategy.")
 @click.option("--tasks", "selector", default="annotated", show_default=True,
               help="Task ids, globs, scenario names, `annotated` or `all` (comma-separated).")
-@click.option("--tasks-root", type=click.Path(file_okay=False, path_type=Path), default=Path("tasks"),
+@click.option("--tasks-root", type=click.Path(file_okay=False, path_type=Path), default=resources.data("tasks"),
               show_default=True)
 @click.option("--runs", type=click.IntRange(1), default=1, show_default=True, help="Runs per task (Pass^k).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Run folder.")

@@ -11,9 +11,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ec2audit import resources
 from ec2audit.tasks import SCENARIOS, find_task, load_suite
 
-_root = click.option("--root", default="tasks", show_default=True, envvar="EC2_TASKS",
+_root = click.option("--root", default=resources.data("tasks"), show_default=True, envvar="EC2_TASKS",
                      type=click.Path(file_okay=False, path_type=Path), help="Folder holding <scenario>/<id>/ tasks.")
 
 

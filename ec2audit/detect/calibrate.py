@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ec2audit import resources
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import GRADES, Judge
@@ -30,9 +31,7 @@ from ec2audit.detect.semantic import DEFAULT_BATCH, DEFAULT_MODEL, SemanticTier
 from ec2audit.errors import InputError
 from ec2audit.units import Unit, make_unit
 
-ROOT = Path(__file__).resolve().parents[2] / "judges"
-DEFAULT_SET = ROOT / "calibration"
-DEFAULT_OUTPUT = ROOT / "calibration.toml"
+DEFAULT_SET = resources.data("judges/calibration")
 WINDOWS = (96, 192, 384)
 # Defaults for the judge's shortlist, chosen by `benchmarks/judge_cost.py` for a 20 % token budget
 # against AceBench's one-shot judge (benchmarks/RESULTS.md).
@@ -305,8 +304,9 @@ def write_calibration(path: str | Path, settings: Settings, meta: dict) -> Path:
     return path
 
 
-def read_calibration(path: str | Path = DEFAULT_OUTPUT) -> Settings:
-    path = Path(path)
+def read_calibration(path: str | Path | None = None) -> Settings:
+    """Settings from `path`, by default the last `judge --calibrate` result or the shipped one."""
+    path = Path(path) if path else resources.calibration_settings()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         semantic = data["semantic"]

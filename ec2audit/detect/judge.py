@@ -23,10 +23,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ec2audit import resources
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
-PROMPTS_DIR = Path(__file__).resolve().parents[2] / "judges" / "prompts"
+PROMPTS_DIR = resources.data("judges/prompts")
 DEFAULT_PROMPT = "leak-v2"
 GRADES = (0.0, 0.3, 0.7, 1.0)
 API_KEY_ENV = ("EC2_JUDGE_API_KEY", "OPENAI_API_KEY")

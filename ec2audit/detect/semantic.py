@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ec2audit import resources
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
@@ -41,7 +42,7 @@ DEFAULT_MODEL = "e5"  # measured better than MiniLM on zh and translations (benc
 BACKGROUND_UNITS = 64  # seeded synthetic units (en and zh, every kind) a window is centred against
 CANDIDATE = "semantic.candidate"  # detector of a shortlisted pair no judge has graded
 NO_CUE = -1.0  # the score of a unit no window of a text shares a cue with (below any threshold)
-CUES_PATH = Path(__file__).resolve().parents[2] / "judges" / "cues.toml"
+CUES_PATH = resources.data("judges/cues.toml")
 MEMO_SIZE = 65536  # window vectors kept per model (1.5 KB each)
 _MEMOS: dict[str, dict] = {}  # model → {window text: vector}, shared by every tier of a process
 

