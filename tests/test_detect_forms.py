@@ -194,3 +194,64 @@ def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
 ])
 def test_fragment_traps(text, field, entity):
     assert grade(text, field, entity) == (0.0, None)
+
+
+# -- issue 15, second pass: areas of a home address, masked addresses, MACs and secrets ------------------
+AREA_UNITS = [
+    _u("address", "1842 Tamarack Lane, Apt 3B, Columbus, OH 43215", "location", "R", "Rose Hill"),
+    _u("address", "Oudegracht 214-B, 3511 NR Utrecht", "location", "S", "Sophie van der Meulen"),
+    _u("address", "苏州市工业园区星湖街328号澜岸花园12幢1803室", "location", "L", "林晓雯"),
+    _u("address", "成都市武侯区玉林南路17号芳草苑2栋3单元502", "location", "Z", "赵国栋"),
+    _u("mac", "3C:52:82:1F:A7:4D", "network", "O", "Brightwater"),
+    _u("db_password", "vF8#qLz2!Rm7wPe", "credential", "O", "Brightwater"),
+    _u("internal_ip", "10.24.8.117", "network", "O", "Brightwater"),
+]
+AREA_CASCADE = build_cascade(AREA_UNITS)
+
+
+def area_grade(text, field, entity):
+    best = (0.0, None)
+    for h in AREA_CASCADE.scan_text(text):
+        u = AREA_UNITS[h.unit_index]
+        if u.field == field and u.entity_id == entity and h.grade > best[0]:
+            best = (h.grade, text[h.start:h.end])
+    return best
+
+
+@pytest.mark.parametrize("text, field, entity, expected", [
+    ("He lives in Columbus and can come after 3pm.", "address", "R", (0.3, "Columbus")),   # where someone lives
+    ("a researcher travelling from Utrecht", "address", "S", (0.3, "Utrecht")),
+    ("她现在住苏州园区那边", "address", "L", (0.3, "苏州")),
+    ("成都玉林片区一单，顾客家门铃坏了", "address", "Z", (0.3, "玉林")),                        # a street's area
+    ('{"current_city":"苏州","district":"工业园区"}', "address", "L", (0.3, "苏州")),
+    ("address: 18** Tamarack Lane, Apt 3B, Columbus, OH", "address", "R", (0.7, None)),     # house number starred
+    ("ship to Oudegracht 2**-B, Utrecht", "address", "S", (0.7, "Oudegracht 2**-B, Utrecht")),
+    ("地址：苏州市工业园区星湖街3**号澜岸花园", "address", "L", (0.7, "苏州市工业园区星湖街3**号澜岸花园")),
+    ("地址：成都市武侯区玉林南路**号芳草苑*栋*单元***", "address", "Z", (0.7, None)),
+    ("station 3c:52:**:**:a7:4d joined", "mac", "O", (0.7, "3c:52:**:**:a7:4d")),           # both ends of a MAC
+    ("MAC 3C:52:82:XX:XX:XX", "mac", "O", (0.3, "3C:52:82:XX:XX:XX")),                     # only the vendor prefix
+    ("网卡 3C-52-82-**-**-**", "mac", "O", (0.3, "3C-52-82-**-**-**")),
+    ("password=vF8#qLz2!Rm7*** result=OK", "db_password", "O", (0.7, "vF8#qLz2!Rm7***")),   # a secret's symbols
+    ("密码 vF8#qLz2!Rm7*** 已轮换", "db_password", "O", (0.7, "vF8#qLz2!Rm7***")),
+    ("collector on their 10.24.x.x network", "internal_ip", "O", (0.3, "10.24.x.x")),
+])
+def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
+    got = area_grade(text, field, entity)
+    assert got[0] == expected[0] and (expected[1] is None or got[1] == expected[1])
+
+
+@pytest.mark.parametrize("text, field, entity", [
+    ("She works in Columbus at the state office.", "address", "R"),      # a city without a word about living
+    ("Sponsor: Petrel Biotech B.V., Padualaan 8, 3584 CH Utrecht", "address", "S"),  # another whole address
+    ("林工在苏州一家芯片公司上班", "address", "L"),
+    ("他家住玉林北路6号", "address", "Z"),                                   # another street of the area
+    ("ship to Oudegracht 3**-B, Utrecht", "address", "S"),               # a masked number that is another house
+    ("地址：苏州市工业园区星湖街5**号", "address", "L"),
+    ("station 3c:52:**:**:a7:4e joined", "mac", "O"),                    # another device of the vendor
+    ("网卡 3C-52-**-**-A7-4E", "mac", "O"),
+    ("password=vF8#qLz3!Rm7*** result=OK", "db_password", "O"),          # another secret
+    ("旧密码 vF9#qLz2!Rm7***", "db_password", "O"),
+    ("collector on 10.25.x.x", "internal_ip", "O"),
+])
+def test_area_and_mask_traps(text, field, entity):
+    assert area_grade(text, field, entity) == (0.0, None)

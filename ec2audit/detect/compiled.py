@@ -60,10 +60,11 @@ class CompiledUnit:
     needs_context: bool
     context_words: tuple[str, ...]  # words that must stand near a short or common value
 
-    @property
+    @cached_property
     def compact(self) -> str:
-        """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234"."""
-        return re.sub(r"[\s\-./()]", "", self.forms[0])
+        """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234",
+        "3c:52:82" → "3c5282"."""
+        return re.sub(r"[\s\-./():]", "", self.forms[0])
 
     @cached_property
     def currency(self) -> str | None:

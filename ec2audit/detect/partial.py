@@ -37,8 +37,8 @@ from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE = (
-    "surname", "initial", "given", "gram", "tail_context", "domain", "place")
+SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA = (
+    "surname", "initial", "given", "gram", "tail_context", "domain", "place", "area")
 # Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
 # API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
 # dotted number group ("10.108.147.x").
@@ -46,9 +46,10 @@ SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE = (
 # (12× faster than lookbehinds first); equivalent to
 # `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])`.
 _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=\d)"
-                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=\d\.x)(?![0-9a-z])")
+                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
-_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
+# masks that are not mask characters
+_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])")
 _TAIL_CONTEXT = 30
 _BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both sides of the mask
 _GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
@@ -63,7 +64,7 @@ _NEXT_WORD = re.compile(r" ([^\W\d_]+)")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
-_SEPARATORS = re.compile(r"[\s\-./()]")
+_SEPARATORS = re.compile(r"[\s\-./():]")
 _PIECE_SHARE = 0.6  # a piece shows at most this share of the value
 _BARE = str.maketrans("", "", " \t\n-./():_,")
 _DIGIT = re.compile(r"\d")
@@ -115,6 +116,8 @@ class PartialDetector:
             if cu.unit.dimension in _ADDRESS_DIMENSIONS or cu.rules.name == "location":
                 for part in address_parts(cu.forms[0]):
                     index.add(part, PLACE, i)
+                for area in address_areas(cu.forms[0]):
+                    index.add(area, AREA, i)
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
@@ -149,6 +152,7 @@ class PartialDetector:
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
         found += self._mail_domains(view, matches.get(DOMAIN, ()), decided)
         found += self._places(view, matches.get(PLACE, ()), decided)
+        found += self._areas(view, matches.get(AREA, ()), decided)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
         return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
@@ -173,7 +177,7 @@ class PartialDetector:
         for i, visible in self._match_masked(token, skip):
             unit_len = len(self.units[i].compact)
             both_sides = _MASK_SPLIT.split(token)[0] != "" and _MASK_SPLIT.split(token)[-1] != ""
-            grade = MOSTLY if visible / unit_len >= (_BOTH_SIDES if both_sides else 0.5) \
+            grade = MOSTLY if (visible / unit_len >= _BOTH_SIDES if both_sides else visible / unit_len > 0.5) \
                 else FRAGMENT if visible >= 4 else 0.0
             if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
                 grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
@@ -291,11 +295,20 @@ class PartialDetector:
         address in the same city), which the value's own forms decide."""
         text = view.text
         for start, end, indices in found:
-            if text[start].isascii() and not _standalone(text, start, end):
+            if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end):
                 continue
-            before = text[max(0, start - 40):start]
-            if _HOUSE_AFTER.match(text, end) or _HOUSE_BEFORE.search(before) or _STREET_AFTER.match(text, end) \
-                    or (not text[start].isdigit() and _NUMBER_BEFORE.search(before)):
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
+
+    def _areas(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """The city, district or neighbourhood of a home address where the text says someone lives there
+        ("lives in Columbus", "travelling from Utrecht", "住苏州园区那边", "玉林片区", `"current_city":"苏州"`):
+        0.3. Without such a word a city is where the employer, the school or anyone else is."""
+        text = view.text
+        for start, end, indices in found:
+            if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end) \
+                    or not (_RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end)):
                 continue
             for i in indices:
                 if i not in skip:
@@ -338,11 +351,35 @@ class PartialDetector:
         region = text[region_lo:region_hi]
         align = fuzz.partial_ratio_alignment(form, region)
         start, end = _whole_words(text, region_lo + align.dest_start, region_lo + align.dest_end)
+        while start < end and (_is_cjk(text[start]) and text[start] not in form or not _keeps_edge(text[start])):
+            start += 1  # Han characters the value lacks at the edges ("地址：") are the text's, not the value's
+        while end > start and (_is_cjk(text[end - 1]) and text[end - 1] not in form or not _keeps_edge(text[end - 1])):
+            end -= 1
         aligned = text[start:end]
         coverage = LCSseq.similarity(form, aligned) / len(form)
-        if coverage < _FUZZY_COVERAGE or not reads_as(form, aligned) or _replaced_at_edge(form, text, start, end):
+        # a masked value (a house number starred) is "mostly" there when half of it shows and the masks fit
+        masked = _FUZZY_COVERAGE > coverage >= _MASKED_VISIBLE and any(c in aligned for c in _MASK_CHARS) \
+            and _masks_fit(form, aligned)
+        if (coverage < _FUZZY_COVERAGE and not masked) or not reads_as(form, aligned) \
+                or _replaced_at_edge(form, text, start, end):
             return None
         return Hit(i, *view.to_original(start, end), "partial.fuzzy", MOSTLY, round(coverage, 3))
+
+
+_MASKED_VISIBLE = 0.5  # a masked region must show at least this share of the value
+_MASKED_RUN = re.compile(r"[0-9a-z*•●#]*[*•●#][0-9a-z*•●#]*")
+_ALNUM_RUN = re.compile(r"[0-9a-z]+")
+
+
+def _masks_fit(form: str, text: str) -> bool:
+    """Does every partly masked token of `text` fit a token of the value as long ("2**-b" fits "214-b", "3**号"
+    fits "328号", "5**" does not)? A masked house number that shows another number is another house."""
+    runs = _ALNUM_RUN.findall(form)
+    for token in _MASKED_RUN.findall(text):
+        visible = _MASK_SPLIT.split(token)[::2]
+        if any(visible) and not any(len(run) == len(token) and _fits_mask(run, visible) for run in runs):
+            return False
+    return True
 
 
 _LATIN_WORD = re.compile(r"\d+[a-z](?![a-z])|[^\W\d_\u2e80-\u9fff]+|\d+")
@@ -405,6 +442,10 @@ def _is_subsequence(part: list[str], whole: list[str]) -> bool:
     return all(ch in it for ch in part)
 
 
+def _keeps_edge(ch: str) -> bool:
+    return ch.isalnum() or ch in _MASK_CHARS
+
+
 def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
     """An aligned span without words it cuts at its edges, nor spaces and punctuation around it."""
     while start < end and is_word_char(text[start]) and start and is_word_char(text[start - 1]):
@@ -464,6 +505,43 @@ _HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d+号")
 _HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+ ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")
 _NUMBER_BEFORE = re.compile(r"\d+[a-z]?(?:-[a-z])? ?$")
 _STREET_AFTER = re.compile(r"[^\W\d_]{0,8}?(?:路|街|道|巷|弄|号)")  # "苏州市星湖街…": the start of a whole address
+
+
+def _in_whole_address(text: str, start: int, end: int) -> bool:
+    """Is a place mention part of a whole address (another house on the street, another address in the
+    same city)? Then the value's own forms decide."""
+    before = text[max(0, start - 40):start]
+    return bool(_HOUSE_AFTER.match(text, end) or _HOUSE_BEFORE.search(before) or _STREET_AFTER.match(text, end)
+                or (not text[start].isdigit() and _NUMBER_BEFORE.search(before)))
+
+
+_CJK_AREA_SUFFIX = re.compile(r"(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道)$")
+_CJK_STREET_SUFFIX = re.compile(r"[东西南北中]?(?:大道|大街|路|街|巷|弄|胡同)$")
+_RESIDENCE_BEFORE = re.compile(
+    r"(?:(?:住|居)[在于]?|家在|来自|老家在?|(?<![a-z])(?:lives?|living|lived|resides?|residing|resident|based|home|moved"
+    r"|relocated|from)(?: (?:in|at|to|of|near|around|outside))?(?: the)?"
+    r"|(?:city|district|town|area|residence|hometown|住址|现居地?|居住地|所在地)[\"']?\s*[:=：]\s*[\"']?) ?$")
+_AREA_AFTER = re.compile(r" ?(?:那边|那一片|那一带|一带|片区|附近|那块|area(?![a-z])|-based| resident)")
+
+
+def address_areas(form: str) -> list[str]:
+    """The areas a home address lies in, which identify only next to a word about living there: the city
+    and district with and without their suffix ("苏州市", "苏州", "武侯"), a street's name without "路"
+    ("玉林" of 玉林南路), a Latin address's city ("columbus", "utrecht")."""
+    areas = []
+    if _CJK_RUN.search(form):
+        for m in _CJK_PLACE.finditer(form):
+            if m.group(1):
+                name = re.sub(r"^[\d\-]+[号幢栋]?", "", m.group(1))
+                areas += [name, _CJK_AREA_SUFFIX.sub("", name)]
+            elif m.group(2):
+                areas.append(_CJK_STREET_SUFFIX.sub("", re.sub(r"^[\d\-]+[号幢栋]?", "", m.group(2))))
+        return [a for a in dict.fromkeys(areas) if len(a) >= 2 and not any(c.isdigit() for c in a)]
+    for chunk in (c.strip() for c in form.split(",")):
+        words = _FINE_POSTCODE.sub("", chunk).split()
+        if words and words[0] not in _UNIT_WORDS and all(w.isalpha() for w in words):
+            areas.append(" ".join(words))
+    return [a for a in areas if len(a) >= 4 and a not in COMMON_WORDS]
 
 
 def address_parts(form: str) -> list[str]:
@@ -541,7 +619,7 @@ def _expand_token(text: str, start: int, end: int, cross: str = "digits") -> tup
         ch = text[start - 1]
         if _is_token_char(ch, cjk):
             start -= 1
-        elif ch in " -" and start > 1 and _crosses(text, start - 1, -1, cross):
+        elif ch in " -:" and start > 1 and _crosses(text, start - 1, -1, cross):
             start -= 1
         else:
             break
@@ -549,7 +627,7 @@ def _expand_token(text: str, start: int, end: int, cross: str = "digits") -> tup
         ch = text[end]
         if _is_token_char(ch, cjk):
             end += 1
-        elif ch in " -" and end + 1 < len(text) and _crosses(text, end, 1, cross):
+        elif ch in " -:" and end + 1 < len(text) and _crosses(text, end, 1, cross):
             end += 1
         else:
             break
@@ -562,11 +640,22 @@ def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
     groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR)."""
     spans = [_expand_token(text, start, end, cross) for cross in ("digits", "groups", "none")]
+    if head := _SYMBOLS_BEFORE.search(text, max(0, start - 40), start):  # a secret's symbols: "vf8#qlz2!rm7***"
+        spans.append((head.start(), spans[-1][1]))
     for s, e in list(spans):
         glued = _GLUED_LETTERS.match(text, s, e)
         if glued and glued.end() < start:
             spans.append((glued.end(), e))
     return list(dict.fromkeys(spans))
+
+
+_TOKEN_CHAR = r"[^\s\"'=:,;()\[\]{}<>]"
+# the characters of a token before a mask when one of them is a symbol ("vf8#qlz2!rm7" before "***")
+_SYMBOLS_BEFORE = re.compile(rf"(?<!{_TOKEN_CHAR}){_TOKEN_CHAR}*[^\w\s\"'=:,;()\[\]{{}}<>]{_TOKEN_CHAR}*$")
+
+
+def _hex_or_mask(ch: str) -> bool:
+    return ch in "0123456789abcdef" or _is_mask(ch)
 
 
 def _group_char(ch: str) -> bool:
@@ -578,6 +667,8 @@ def _crosses(text: str, k: int, step: int, cross: str) -> bool:
     near, far = text[k - step], text[k + step]
     if cross == "none":
         return False
+    if text[k] == ":":  # only inside a MAC or IPv6 address: hex groups and masks
+        return _hex_or_mask(near) and _hex_or_mask(far)
     if _group_char(near) and _group_char(far):
         return True
     if cross != "groups" or not (is_word_char(near) or _is_mask(near)) or not (is_word_char(far) or _is_mask(far)):
