@@ -205,6 +205,7 @@ AREA_UNITS = [
     _u("mac", "3C:52:82:1F:A7:4D", "network", "O", "Brightwater"),
     _u("db_password", "vF8#qLz2!Rm7wPe", "credential", "O", "Brightwater"),
     _u("internal_ip", "10.24.8.117", "network", "O", "Brightwater"),
+    _u("name", "欧阳文博", "person_name", "W", "欧阳文博"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -234,6 +235,9 @@ def area_grade(text, field, entity):
     ("password=vF8#qLz2!Rm7*** result=OK", "db_password", "O", (0.7, "vF8#qLz2!Rm7***")),   # a secret's symbols
     ("密码 vF8#qLz2!Rm7*** 已轮换", "db_password", "O", (0.7, "vF8#qLz2!Rm7***")),
     ("collector on their 10.24.x.x network", "internal_ip", "O", (0.3, "10.24.x.x")),
+    ("这个问题找欧阳工确认一下", "name", "W", (0.3, "欧阳工")),                         # a compound surname
+    ("cc Mr. Ouyang on the incident", "name", "W", (0.3, "Mr. Ouyang")),
+    ("文博说他今晚值班", "name", "W", (0.3, "文博")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -252,6 +256,8 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("password=vF8#qLz3!Rm7*** result=OK", "db_password", "O"),          # another secret
     ("旧密码 vF9#qLz2!Rm7***", "db_password", "O"),
     ("collector on 10.25.x.x", "internal_ip", "O"),
+    ("欧工说数据库已经恢复", "name", "W"),                                        # 欧 is another family
+    ("值班人：欧阳文波", "name", "W"),                                            # another person
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

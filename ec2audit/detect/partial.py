@@ -133,7 +133,7 @@ class PartialDetector:
                     index.add(pattern, INITIAL, i)
                 if given := given_name(cu):
                     index.add(given, GIVEN, i)
-                    self._surnames[i] = latin_surname(cu.forms[0]) or cu.forms[0][0]
+                    self._surnames[i] = latin_surname(cu.forms[0]) or han_surname(cu.forms[0])
             if _fuzzy_eligible(cu):
                 grams = _grams(cu.forms[0])
                 if len(grams) >= 2:
@@ -726,7 +726,8 @@ def _surname_patterns(cu: CompiledUnit) -> list[str]:
     latin, han = [h for h in cu.rules.context if h.isascii()], [h for h in cu.rules.context if not h.isascii()]
     if HAN_NAME.fullmatch(name):
         surname = cu.romanized[0].split()[0] if cu.romanized else None
-        return [name[0] + h for h in han] + ["姓" + name[0]] + (
+        family = han_surname(name)
+        return [family + h for h in han] + ["姓" + family] + (
             [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] if surname else [])
     surname = latin_surname(name)
     if surname is None:
@@ -734,12 +735,18 @@ def _surname_patterns(cu: CompiledUnit) -> list[str]:
     return [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] + [surname + h for h in han]
 
 
+def han_surname(name: str) -> str:
+    """The family name of a Chinese name: two characters for a compound surname (欧阳文博 → 欧阳), else one."""
+    return name[:2] if len(name) > 2 and name[:2] in COMPOUND_SURNAMES else name[:1]
+
+
 def given_name(cu: CompiledUnit) -> str | None:
     """The given name alone identifies in a task's context: "emily" for Emily Rutherford, "子墨" for 周子墨
     (two characters after a one-character surname); not a common word ("will")."""
     name = cu.forms[0]
     if HAN_NAME.fullmatch(name):
-        return name[1:] if len(name) == 3 and name[:2] not in COMPOUND_SURNAMES else None
+        given = name[len(han_surname(name)):]
+        return given if len(given) == 2 else None
     parts = name.split()
     if latin_surname(name) is None or len(parts[0]) < 3 or parts[0] in COMMON_WORDS or not parts[0].isalpha():
         return None
