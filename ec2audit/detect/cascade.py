@@ -11,6 +11,7 @@ paraphrase tiers).
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import itemgetter
 from typing import TYPE_CHECKING, Protocol
 
 from ec2audit.detect.compiled import compile_units
@@ -165,20 +166,30 @@ def best_hits(hits: list[Hit]) -> list[Hit]:
     Grades take a handful of values, so the sweep is linear and the whole step O(n log n)."""
     best: dict[tuple[int, int, int], Hit] = {}
     for hit in hits:
-        key = (hit.unit_index, hit.start, hit.end)
+        key = hit[:3]  # (unit, start, end)
         if key not in best or hit.grade > best[key].grade:
             best[key] = hit
+    ordered = sorted(best.values(), key=_END, reverse=True)  # longest first among equal starts: two
+    ordered.sort(key=_UNIT_START)  # stable C-level sorts instead of one with a Python key
     kept: list[Hit] = []
     unit: int | None = None
     furthest: dict[float, int] = {}
-    for hit in sorted(best.values(), key=lambda h: (h.unit_index, h.start, -h.end)):
+    for hit in ordered:
         if hit.unit_index != unit:
             unit, furthest = hit.unit_index, {}
-        if not any(grade >= hit.grade and end >= hit.end for grade, end in furthest.items()):
+        grade, end = hit.grade, hit.end
+        for g, e in furthest.items():
+            if g >= grade and e >= end:
+                break
+        else:
             kept.append(hit)
-        if furthest.get(hit.grade, -1) < hit.end:
-            furthest[hit.grade] = hit.end
-    return sorted(kept, key=lambda h: (h.start, h.unit_index))
+        if furthest.get(grade, -1) < end:
+            furthest[grade] = end
+    kept.sort(key=_START_UNIT)
+    return kept
+
+
+_END, _UNIT_START, _START_UNIT = itemgetter(2), itemgetter(0, 1), itemgetter(1, 0)
 
 
 def judge_windows(text: str, matches: list, window: int) -> list[tuple[int, int, list]]:

@@ -120,6 +120,14 @@ class _Breakpoints:
             return i
         return self.source[k] + (i - self.derived[k])
 
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The source span of a derived span (the hot path of every hit: one call, not two)."""
+        derived, source = self.derived, self.source
+        k = bisect.bisect_right(derived, start) - 1
+        s = start if k < 0 else source[k] + (start - derived[k])
+        k = bisect.bisect_right(derived, end - 1, max(k, 0)) - 1
+        return s, (end if k < 0 else source[k] + (end - 1 - derived[k]) + 1)
+
 
 def _collapse(source: str, pattern: re.Pattern, replacement: str) -> tuple[str, _Breakpoints]:
     """`pattern.sub(replacement, source)` and the map back to `source`, from one regex pass.
@@ -165,13 +173,11 @@ class TextView:
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
         """Original offsets of a span of the normalised text."""
-        s, e = start, end
-        if self._ws_map is not None:
-            s, e = self._ws_map(s), self._ws_map(e - 1) + 1
+        s, e = (start, end) if self._ws_map is None else self._ws_map.span(start, end)
         if len(self.folded) != len(self.original):  # built on first use: such characters are rare
             if self._fold_map is None:
                 self._fold_map = _fold_map(self.original)
-            s, e = self._fold_map(s), self._fold_map(e - 1) + 1
+            s, e = self._fold_map.span(s, e)
         return s, min(e, len(self.original))
 
     def alnum(self) -> str:

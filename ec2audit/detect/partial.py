@@ -70,6 +70,8 @@ _BARE = str.maketrans("", "", " \t\n-./():_,")
 _DIGIT = re.compile(r"\d")
 _FUZZY_MIN_LENGTH = 8
 _FUZZY_COVERAGE = 0.8
+_MEMO_SIZE = 65536  # neighbourhoods remembered per detector
+_EDGE_WORD = 12  # how far `_replaced_at_edge` looks for the word next to a span
 
 
 def _is_mask(ch: str) -> bool:
@@ -105,6 +107,8 @@ class PartialDetector:
         self._ends: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
         self._surnames: dict[int, str] = {}
+        self._fragment_memo: dict[tuple[str, int, int], list[tuple[int, int, int]]] = {}
+        self._align_memo: dict[tuple[int, str, int, int], tuple[int, int, float] | None] = {}
         for i, cu in enumerate(units):
             compact = cu.compact
             if len(compact) >= 3:
@@ -217,36 +221,52 @@ class PartialDetector:
     def _context_fragments(self, view: TextView, contexts: list[Match], skip) -> Iterator[Hit]:
         """The start or the end of an identifier next to a word that says so: "card ending 2291", "ends
         in 73 B", "the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291",
-        "以mike.r开头". A piece that is the last group of a whole number written out is another number's."""
+        "以mike.r开头". A piece that is the last group of a whole number written out is another number's.
+
+        What a context word finds depends only on the characters around it, so it is worked out once per
+        distinct neighbourhood: agent logs repeat the same lines many times."""
         text = view.text
         for c_start, c_end, _ in contexts:
-            word = text[c_start:c_end]
-            if word.isascii() and not _standalone(text, c_start, c_end):
+            lo, hi = max(0, c_start - _TAIL_CONTEXT - 4), c_end + _TAIL_CONTEXT + 1
+            key = (text[lo:hi], c_start - lo, c_end - lo)
+            found = self._fragment_memo.get(key)
+            if found is None:
+                if len(self._fragment_memo) >= _MEMO_SIZE:
+                    self._fragment_memo.clear()
+                found = self._fragment_memo[key] = list(self._fragments_near(key[0], key[1], key[2]))
+            for start, end, i in found:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(lo + start, lo + end), "partial.fragment", FRAGMENT, 0.6)
+
+    def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int]]:
+        """(start, end, unit) of each piece the context word at `c_start:c_end` of `text` introduces."""
+        word = text[c_start:c_end]
+        if word.isascii() and not _standalone(text, c_start, c_end):
+            return
+        if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
+            pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
+        elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
+            k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
+            pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
+        elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + _TAIL_CONTEXT):
+            pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
+        else:  # an end piece shows a digit: no digit, no piece
+            return
+        for start, end in pieces:
+            if _GROUP_BEFORE.search(text, max(0, start - 3), start):
                 continue
-            if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
-                pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
-            elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
-                k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
-                pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
-            elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + _TAIL_CONTEXT):
-                pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
-            else:  # an end piece shows a digit: no digit, no piece
+            piece = _bare(text[start:end])
+            if len(piece) < 3 or (len(piece) < 4 and not any(c.isdigit() for c in piece)):
                 continue
-            for start, end in pieces:
-                if _GROUP_BEFORE.search(text, max(0, start - 3), start):
+            prefix = word in _PREFIX_CONTEXT
+            for i in (self._starts if prefix else self._ends).get(piece, ()):
+                whole = self._bare[i]
+                if word not in self.units[i].rules.context:
                     continue
-                piece = _bare(text[start:end])
-                if len(piece) < 3 or (len(piece) < 4 and not any(c.isdigit() for c in piece)):
-                    continue
-                prefix = word in _PREFIX_CONTEXT
-                for i in (self._starts if prefix else self._ends).get(piece, ()):
-                    whole = self._bare[i]
-                    if i in skip or word not in self.units[i].rules.context:
-                        continue
-                    if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
-                            and shared_mail_domain(self.units[i].forms[0]):
-                        continue  # only a mail provider's domain: it does not identify anyone
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
+                if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
+                        and shared_mail_domain(self.units[i].forms[0]):
+                    continue  # only a mail provider's domain: it does not identify anyone
+                yield start, end, i
 
     def _name_forms(self, view: TextView, found: list[Match], skip, detector: str, grade: float,
                     confidence: float) -> Iterator[Hit]:
@@ -345,25 +365,42 @@ class PartialDetector:
                         yield hit
 
     def _align(self, view: TextView, i: int, form: str, lo: int, hi: int) -> Hit | None:
-        """Grade a shortlisted region: "mostly" when ≥ 80 % of the value's characters line up."""
+        """Grade a shortlisted region: "mostly" when ≥ 80 % of the value's characters line up. The grade
+        depends only on the characters around the region: worked out once per distinct neighbourhood."""
         text = view.text
-        region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
-        region = text[region_lo:region_hi]
-        align = fuzz.partial_ratio_alignment(form, region)
-        start, end = _whole_words(text, region_lo + align.dest_start, region_lo + align.dest_end)
-        while start < end and (_is_cjk(text[start]) and text[start] not in form or not _keeps_edge(text[start])):
-            start += 1  # Han characters the value lacks at the edges ("地址：") are the text's, not the value's
-        while end > start and (_is_cjk(text[end - 1]) and text[end - 1] not in form or not _keeps_edge(text[end - 1])):
-            end -= 1
-        aligned = text[start:end]
-        coverage = LCSseq.similarity(form, aligned) / len(form)
-        # a masked value (a house number starred) is "mostly" there when half of it shows and the masks fit
-        masked = _FUZZY_COVERAGE > coverage >= _MASKED_VISIBLE and any(c in aligned for c in _MASK_CHARS) \
-            and _masks_fit(form, aligned)
-        if (coverage < _FUZZY_COVERAGE and not masked) or not reads_as(form, aligned) \
-                or _replaced_at_edge(form, text, start, end):
+        base = max(0, lo - len(form) - _EDGE_WORD)
+        key = (i, text[base:hi + len(form) + _EDGE_WORD], lo - base, hi - base)
+        if key not in self._align_memo:
+            if len(self._align_memo) >= _MEMO_SIZE:
+                self._align_memo.clear()
+            self._align_memo[key] = aligned_span(*key[1:], form)
+        found = self._align_memo[key]
+        if found is None:
             return None
-        return Hit(i, *view.to_original(start, end), "partial.fuzzy", MOSTLY, round(coverage, 3))
+        start, end, coverage = found
+        return Hit(i, *view.to_original(base + start, base + end), "partial.fuzzy", MOSTLY, coverage)
+
+
+def aligned_span(text: str, lo: int, hi: int, form: str) -> tuple[int, int, float] | None:
+    """(start, end, coverage) of the value in `text` around the shortlisted region `lo:hi`, or None when
+    it is not there "mostly": too little of it lines up, or the text shows another value."""
+    region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
+    region = text[region_lo:region_hi]
+    align = fuzz.partial_ratio_alignment(form, region)
+    start, end = _whole_words(text, region_lo + align.dest_start, region_lo + align.dest_end)
+    while start < end and (_is_cjk(text[start]) and text[start] not in form or not _keeps_edge(text[start])):
+        start += 1  # Han characters the value lacks at the edges ("地址：") are the text's, not the value's
+    while end > start and (_is_cjk(text[end - 1]) and text[end - 1] not in form or not _keeps_edge(text[end - 1])):
+        end -= 1
+    aligned = text[start:end]
+    coverage = LCSseq.similarity(form, aligned) / len(form)
+    # a masked value (a house number starred) is "mostly" there when half of it shows and the masks fit
+    masked = _FUZZY_COVERAGE > coverage >= _MASKED_VISIBLE and any(c in aligned for c in _MASK_CHARS) \
+        and _masks_fit(form, aligned)
+    if (coverage < _FUZZY_COVERAGE and not masked) or not reads_as(form, aligned) \
+            or _replaced_at_edge(form, text, start, end):
+        return None
+    return start, end, round(coverage, 3)
 
 
 _MASKED_VISIBLE = 0.5  # a masked region must show at least this share of the value
@@ -416,8 +453,8 @@ def _replaced_at_edge(form: str, text: str, start: int, end: int) -> bool:
     if not words or any(c in _MASK_CHARS for c in text[start:end]):  # a mask explains a missing word
         return False
     found = set(_LATIN_WORD.findall(text[start:end]))
-    before = _LATIN_WORD.findall(text[max(0, start - 12):start])
-    after = _LATIN_WORD.search(text, end, end + 12)
+    before = _LATIN_WORD.findall(text[max(0, start - _EDGE_WORD):start])
+    after = _LATIN_WORD.search(text, end, end + _EDGE_WORD)
     return any(w not in found and n is not None and _alike(w, n)
                for w, n in ((words[0], before[-1] if before else None), (words[-1], after and after.group())))
 
