@@ -71,7 +71,7 @@ class CompiledUnit:
         """The currency of an amount: the same number in another currency is another amount."""
         return currency_of(self.unit.value) if self.amount is not None else None
 
-    @property
+    @cached_property
     def han_name_of_two(self) -> bool:
         """A two-character Chinese name (张伟): a third Han character may make it another name."""
         return self.rules.fragment == "surname" and len(self.forms[0]) == 2 and bool(HAN_NAME.fullmatch(self.forms[0]))

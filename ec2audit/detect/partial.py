@@ -159,7 +159,7 @@ class PartialDetector:
         found += self._areas(view, matches.get(AREA, ()), decided)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
-        return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
+        return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)] if protected else found
 
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
@@ -273,6 +273,8 @@ class PartialDetector:
         """Hits of a name's partial forms ("mr. smith", "emily a.") that stand as words of their own."""
         text = view.text
         for start, end, indices in found:
+            if skip.issuperset(indices):  # every unit of the match found literally already
+                continue
             if not _standalone(text, start, end):
                 continue
             for i in indices:
@@ -284,6 +286,8 @@ class PartialDetector:
         name (`Emily Brown` is another Emily), not after a common Chinese surname (李子墨 is another 子墨)."""
         text, original = view.text, view.original
         for start, end, indices in found:
+            if skip.issuperset(indices):  # every unit of the match found literally already
+                continue
             if text[start].isascii():
                 if not _standalone(text, start, end) or _HANDLE_NEXT.match(text, end):
                     continue
@@ -302,6 +306,8 @@ class PartialDetector:
         域名下的"): 0.3. Not inside another address or host name, and only after a word about mail."""
         text = view.text
         for start, end, indices in found:
+            if skip.issuperset(indices):  # every unit of the match found literally already
+                continue
             if (start and (text[start - 1] in "@." or is_word_char(text[start - 1]))) or _HANDLE_NEXT.match(text, end) \
                     or not _MAIL_CONTEXT.search(text, max(0, start - _TAIL_CONTEXT), start):
                 continue
@@ -315,6 +321,8 @@ class PartialDetector:
         address in the same city), which the value's own forms decide."""
         text = view.text
         for start, end, indices in found:
+            if skip.issuperset(indices):  # every unit of the match found literally already
+                continue
             if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end):
                 continue
             for i in indices:
@@ -327,6 +335,8 @@ class PartialDetector:
         0.3. Without such a word a city is where the employer, the school or anyone else is."""
         text = view.text
         for start, end, indices in found:
+            if skip.issuperset(indices):  # every unit of the match found literally already
+                continue
             if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end) \
                     or not (_RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end)):
                 continue
