@@ -238,6 +238,8 @@ def area_grade(text, field, entity):
     ("这个问题找欧阳工确认一下", "name", "W", (0.3, "欧阳工")),                         # a compound surname
     ("cc Mr. Ouyang on the incident", "name", "W", (0.3, "Mr. Ouyang")),
     ("文博说他今晚值班", "name", "W", (0.3, "文博")),
+    ("Herr Ouyang hat angerufen", "name", "W", (0.3, "Herr Ouyang")),                   # more honorifics
+    ("这事问欧阳姐就行", "name", "W", (0.3, "欧阳姐")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -258,6 +260,8 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("collector on 10.25.x.x", "internal_ip", "O"),
     ("欧工说数据库已经恢复", "name", "W"),                                        # 欧 is another family
     ("值班人：欧阳文波", "name", "W"),                                            # another person
+    ("Herr Ouyan hat angerufen", "name", "W"),                                   # another family name
+    ("这事问张姐就行", "name", "W"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)
