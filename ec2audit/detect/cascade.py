@@ -95,10 +95,11 @@ class Cascade:
         """Findings of one payload; a payload that names its task is matched against that task's units."""
         allowed = self._by_task.get(payload.task_id) if payload.task_id else None
         findings = []
+        ids, pid = self._ids, payload.id
         for k, segment in enumerate(payload.segments):
-            for hit in self.scan_text(segment.text, allowed):
-                findings.append(Finding(self._ids[hit.unit_index], payload.id, k, hit.start, hit.end,
-                                        segment.text[hit.start:hit.end], hit.detector, hit.grade, hit.confidence))
+            text = segment.text
+            findings += [Finding(ids[unit], pid, k, start, end, text[start:end], detector, grade, confidence)
+                         for unit, start, end, detector, grade, confidence in self.scan_text(text, allowed)]
         if self.semantic is not None:
             decided = {(f.segment, f.unit_id) for f in findings}
             # a unit a string tier found literally cannot be graded higher: no tier asks about it again

@@ -65,20 +65,25 @@ class ExactDetector:
         return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
-        text = view.text
+        text, units = view.text, self.units
         for start, end, indices in found:
-            bounded = _bounded(text, start, end)
+            bounded = span = None  # worked out once per match, when a unit asks
             for i in indices:
-                cu = self.units[i]
-                if cu.rules.word_boundary and not bounded:
-                    continue
+                cu = units[i]
+                if cu.rules.word_boundary:
+                    if bounded is None:
+                        bounded = _bounded(text, start, end)
+                    if not bounded:
+                        continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
-                yield Hit(i, *view.to_original(start, end), detector, LITERAL)
+                if span is None:
+                    span = view.to_original(start, end)
+                yield Hit(i, *span, detector, LITERAL)
 
     def _scan_chinese_amounts(self, view: TextView) -> Iterator[Hit]:
         text = view.text
