@@ -15,7 +15,7 @@ from ec2audit.errors import InputError
 _PACKAGED = Path(__file__).parent / "_data" / "taxonomy.toml"
 _IN_REPO = Path(__file__).parent.parent / "annotations" / "taxonomy.toml"
 _FRAGMENT_KINDS = {"none", "tail", "surname"}
-_VIEWS = {"digits", "amount", "pinyin", "alnum"}
+_VIEWS = {"digits", "amount", "pinyin", "alnum", "numerals"}
 
 
 @dataclass(frozen=True)

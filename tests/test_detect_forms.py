@@ -206,6 +206,8 @@ AREA_UNITS = [
     _u("db_password", "vF8#qLz2!Rm7wPe", "credential", "O", "Brightwater"),
     _u("internal_ip", "10.24.8.117", "network", "O", "Brightwater"),
     _u("name", "欧阳文博", "person_name", "W", "欧阳文博"),
+    _u("diagnosis", "1型糖尿病", "health", "W", "欧阳文博"),
+    _u("diagnosis", "stage III colon cancer", "health", "R", "Rose Hill"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -240,6 +242,10 @@ def area_grade(text, field, entity):
     ("文博说他今晚值班", "name", "W", (0.3, "文博")),
     ("Herr Ouyang hat angerufen", "name", "W", (0.3, "Herr Ouyang")),                   # more honorifics
     ("这事问欧阳姐就行", "name", "W", (0.3, "欧阳姐")),
+    ("孩子两岁时确诊I型糖尿病", "diagnosis", "W", (1.0, "I型糖尿病")),               # a stage in other numerals
+    ("诊断：Ⅰ 型糖尿病", "diagnosis", "W", (1.0, "Ⅰ 型糖尿病")),
+    ("pathology: stage 3 colon cancer", "diagnosis", "R", (1.0, "stage 3 colon cancer")),
+    ("Stage Ⅲ colon cancer, resected", "diagnosis", "R", (1.0, "Stage Ⅲ colon cancer")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -262,6 +268,10 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("值班人：欧阳文波", "name", "W"),                                            # another person
     ("Herr Ouyan hat angerufen", "name", "W"),                                   # another family name
     ("这事问张姐就行", "name", "W"),
+    ("确诊II型糖尿病", "diagnosis", "W"),                                       # another type
+    ("确诊2型糖尿病", "diagnosis", "W"),
+    ("pathology: stage 2 colon cancer", "diagnosis", "R"),                      # another stage
+    ("pathology: stage IV colon cancer", "diagnosis", "R"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

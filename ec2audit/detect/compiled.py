@@ -119,6 +119,30 @@ def _alnum_forms(norm: str, rules: Dimension, digit_forms: tuple[str, ...]) -> t
     return (alnum,)
 
 
+_NUMERAL = re.compile(r"(?<![0-9a-z])(iv|i{1,3}|[1-4])(?![0-9a-z])")
+_OTHER_NUMERAL = {"1": "i", "2": "ii", "3": "iii", "4": "iv", "i": "1", "ii": "2", "iii": "3", "iv": "4"}
+_SCRIPT_EDGE = re.compile(r"(?<=[\u4e00-\u9fff])(?=[0-9a-z])|(?<=[0-9a-z])(?=[\u4e00-\u9fff])")
+
+
+def numeral_forms(norm: str) -> list[str]:
+    """A stage or type written in the other numerals ("1型糖尿病" = "I型糖尿病", "stage iii" = "stage 3"; NFKC
+    reads "Ⅲ" as "iii"), and with a space where Han characters meet Latin ones ("乳腺癌 iii期")."""
+    if not _NUMERAL.search(norm):
+        return []
+    forms = [norm, _NUMERAL.sub(lambda m: _OTHER_NUMERAL[m.group(1)], norm)]
+    return forms[1:] + [spaced for f in forms for spaced in _spacings(f)]
+
+
+def _spacings(form: str) -> list[str]:
+    """`form` with a space at some of the places where Han characters meet Latin letters or digits."""
+    edges = [m.start() for m in _SCRIPT_EDGE.finditer(form)][:3]
+    out = []
+    for mask in range(1, 2 ** len(edges)):
+        chosen = [e for k, e in enumerate(edges) if mask >> k & 1]
+        out.append(" ".join(form[a:b] for a, b in zip([0, *chosen], [*chosen, len(form)], strict=True)))
+    return out
+
+
 def ipv4_groups(text: str) -> list[int] | None:
     """The four numbers of a dotted IPv4 address, spaces around the dots allowed; None if not one."""
     groups = re.fullmatch(r"(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})", text.strip())
@@ -208,6 +232,8 @@ def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
     rules = taxonomy.rules(unit.dimension)
     forms = tuple(dict.fromkeys(f for f in (normalize_text(v).strip() for v in (unit.value, *unit.aliases)) if f))
     forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in _extra_forms(form))))
+    if "numerals" in rules.views:
+        forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in numeral_forms(form))))
     amount = parse_amount(unit.value) if "amount" in rules.views else None
     if amount is not None and amount < 100_000:  # below 1,000 an amount is just a number
         amount = None

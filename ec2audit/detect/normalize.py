@@ -196,7 +196,8 @@ class TextView:
 
     def digits(self, english: bool = False) -> DigitView:
         """The digit view; `english` also reads numbers spelled in English digit words."""
-        numbers = _CJK_DIGIT_RUN.sub(lambda m: m.group().translate(_CJK_DIGITS), self.text)
+        numbers = self.text if self.text.isascii() else \
+            _CJK_DIGIT_RUN.sub(lambda m: m.group().translate(_CJK_DIGITS), self.text)
         numbers, spelled = _spell_english(numbers) if english else (numbers, None)
         return DigitView(self, numbers, *_collapse(numbers, _DIGIT_SEP, ""), spelled)
 
