@@ -208,6 +208,9 @@ AREA_UNITS = [
     _u("name", "欧阳文博", "person_name", "W", "欧阳文博"),
     _u("diagnosis", "1型糖尿病", "health", "W", "欧阳文博"),
     _u("diagnosis", "stage III colon cancer", "health", "R", "Rose Hill"),
+    _u("host_ip", "172.20.14.63", "network", "O", "Brightwater"),
+    _u("email", "ann.lee@corvane.io", "contact", "A", "Ann Lee"),
+    _u("salary", "€74,500", "financial", "A", "Ann Lee"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -246,6 +249,13 @@ def area_grade(text, field, entity):
     ("诊断：Ⅰ 型糖尿病", "diagnosis", "W", (1.0, "Ⅰ 型糖尿病")),
     ("pathology: stage 3 colon cancer", "diagnosis", "R", (1.0, "stage 3 colon cancer")),
     ("Stage Ⅲ colon cancer, resected", "diagnosis", "R", (1.0, "Stage Ⅲ colon cancer")),
+    ("MAC vendor prefix 3C:52:82 (HP)", "mac", "O", (0.3, "3C:52:82")),              # the vendor half of a MAC
+    ("网卡厂商前缀 3c-52-82", "mac", "O", (0.3, "3c-52-82")),
+    ("host ip-172-20-14-63.ec2.internal", "host_ip", "O", (1.0, "ip-172-20-14-63")),  # a cloud host name
+    ("主机名 ip-172-20-14-63.ec2.internal", "host_ip", "O", (1.0, "ip-172-20-14-63")),
+    ("write to ann dot lee at corvane dot io", "email", "A", (1.0, "ann dot lee at corvane dot io")),
+    ("Gehalt: 74.500,00 € brutto", "salary", "A", (1.0, "74.500,00")),               # European number format
+    ("年薪 74.500,00 欧元", "salary", "A", (1.0, "74.500,00")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -272,6 +282,13 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("确诊2型糖尿病", "diagnosis", "W"),
     ("pathology: stage 2 colon cancer", "diagnosis", "R"),                      # another stage
     ("pathology: stage IV colon cancer", "diagnosis", "R"),
+    ("MAC 3C:52:82:AA:BB:CC joined", "mac", "O"),                                # another device of the vendor
+    ("网卡 3C-52-82-9E-01-77", "mac", "O"),
+    ("host ip-172-20-14-64.ec2.internal", "host_ip", "O"),                     # another host
+    ("主机 ip-172-20-14-6", "host_ip", "O"),
+    ("write to ann dot lea at corvane dot io", "email", "A"),                 # another address
+    ("Gehalt: 74.500,00 USD brutto", "salary", "A"),                          # the same figure, another currency
+    ("年薪 74.050,00 欧元", "salary", "A"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

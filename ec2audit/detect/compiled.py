@@ -151,7 +151,7 @@ def ipv4_groups(text: str) -> list[int] | None:
 
 def _extra_forms(norm: str) -> list[str]:
     """Forms a reader recovers at once: Simplified characters (OpenCC), a percentage as a ratio and in
-    words, an IPv4 address's reverse-DNS name."""
+    words, an IPv4 address's reverse-DNS and cloud host names."""
     from ec2audit.detect.views import to_simplified
 
     forms = [to_simplified(norm)]
@@ -163,6 +163,7 @@ def _extra_forms(norm: str) -> list[str]:
         forms += [ratio, f"{m.group(1)} %", f"{m.group(1)} percent", f"{m.group(1)} per cent", f"百分之{m.group(1)}"]
     if _IPV4.fullmatch(norm):
         forms.append(".".join(reversed(norm.split("."))) + ".in-addr.arpa")
+        forms.append("ip-" + norm.replace(".", "-"))  # a cloud host name: ip-172-20-14-63.ec2.internal
     return forms + trade_names(norm)
 
 

@@ -345,6 +345,9 @@ def chinese_amounts(text: str) -> Iterator[tuple[int, int, int]]:
         yield m.start(), m.end(), int(round(number * 100))
 
 
+_EUROPEAN = str.maketrans(",.", ".,")
+
+
 def amount_forms(key: int) -> list[str]:
     """The normalised surface forms of an amount (in hundredths), for matching them literally.
 
@@ -356,6 +359,8 @@ def amount_forms(key: int) -> list[str]:
     forms = {f"{int(value):,}", str(int(value))} if whole else {f"{value:,.2f}", f"{value:.2f}"}
     if whole:
         forms.update({f"{int(value):,}.00", f"{int(value)}.00"})
+    # the European way, with the cents (without them "74.500" reads as 74.5 elsewhere): "74.500,00"
+    forms.add(f"{value:,.2f}".translate(_EUROPEAN))
     for scale, templates in _SCALED_FORMS:
         scaled = _plain(value / scale)
         if scaled is not None and Decimal(scaled) >= Decimal("0.01"):

@@ -37,8 +37,8 @@ from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA = (
-    "surname", "initial", "given", "gram", "tail_context", "domain", "place", "area")
+SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VENDOR = (
+    "surname", "initial", "given", "gram", "tail_context", "domain", "place", "area", "vendor")
 # Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
 # API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
 # dotted number group ("10.108.147.x").
@@ -122,6 +122,9 @@ class PartialDetector:
                     index.add(part, PLACE, i)
                 for area in address_areas(cu.forms[0]):
                     index.add(area, AREA, i)
+            if _MAC.fullmatch(cu.forms[0]):  # the vendor part of a MAC address, written either way
+                for sep in ":-":
+                    index.add(sep.join(_MAC_GROUP.findall(cu.forms[0])[:3]), VENDOR, i)
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
@@ -157,6 +160,7 @@ class PartialDetector:
         found += self._mail_domains(view, matches.get(DOMAIN, ()), decided)
         found += self._places(view, matches.get(PLACE, ()), decided)
         found += self._areas(view, matches.get(AREA, ()), decided)
+        found += self._vendors(view, matches.get(VENDOR, ()), decided)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
         return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)] if protected else found
@@ -339,6 +343,18 @@ class PartialDetector:
                 continue
             if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end) \
                     or not (_RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end)):
+                continue
+            for i in indices:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
+
+    def _vendors(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
+        """The vendor half of a MAC address on its own ("3c:52:82", a device maker's prefix): 0.3. Not when
+        more groups follow: that is a whole address, the unit's or another device's."""
+        text = view.text
+        for start, end, indices in found:
+            if skip.issuperset(indices) or not _standalone(text, start, end) or _MORE_GROUPS.match(text, end) \
+                    or _MORE_GROUPS_BEFORE.search(text, max(0, start - 3), start):
                 continue
             for i in indices:
                 if i not in skip:
@@ -541,6 +557,10 @@ def shared_mail_domain(address: str) -> bool:
     return domain in FREE_MAIL_DOMAINS or domain.split(".")[-2:-1] == ["example"]
 
 
+_MAC = re.compile(r"[0-9a-f]{2}(?:([:-])[0-9a-f]{2})(?:\1[0-9a-f]{2}){4}")
+_MAC_GROUP = re.compile(r"[0-9a-f]{2}")
+_MORE_GROUPS = re.compile(r"[:\-.][0-9a-z*•●#]")
+_MORE_GROUPS_BEFORE = re.compile(r"[0-9a-z][:\-.]$")
 _ADDRESS_DIMENSIONS = frozenset({"location", "address"})
 _CJK_PLACE = re.compile(r"(.{2,8}?(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道))|(.{2,10}?(?:大道|大街|路|街|巷|弄|胡同))"
                         r"|(.{2,10}?(?:花园|小区|公寓|家园|苑|村|大厦|广场|新城|园))")

@@ -170,14 +170,14 @@ def _hex(text: str) -> Iterator[tuple[int, int, str]]:
 
 _AT = r"(?:\s*(?:\[at\]|\(at\)|\{at\}|<at>)\s*|\s+at\s+)"
 _DOT = r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|<dot>)\s*|\s+dot\s+|\.)"
-_OBFUSCATED_EMAIL = re.compile(rf"([\w.+-]+){_AT}([\w-]+(?:{_DOT}[\w-]+)+)", re.IGNORECASE)
+_OBFUSCATED_EMAIL = re.compile(rf"([\w+-]+(?:{_DOT}[\w+-]+)*){_AT}([\w-]+(?:{_DOT}[\w-]+)+)", re.IGNORECASE)
 _DOT_WORD = re.compile(_DOT, re.IGNORECASE)
 
 
 def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
-    """`ann.lee77 [at] example [dot] org`, `ann.lee77 at example dot org`, `(at)` → the address."""
+    """`ann.lee77 [at] example [dot] org`, `ann dot lee at example dot org`, `(at)` → the address."""
     for m in _OBFUSCATED_EMAIL.finditer(text):
-        yield m.start(), m.end(), f"{m.group(1)}@{_DOT_WORD.sub('.', m.group(2))}"
+        yield m.start(), m.end(), f"{_DOT_WORD.sub('.', m.group(1))}@{_DOT_WORD.sub('.', m.group(2))}"
 
 
 def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int, int, str]]]]:
