@@ -211,6 +211,8 @@ AREA_UNITS = [
     _u("host_ip", "172.20.14.63", "network", "O", "Brightwater"),
     _u("email", "ann.lee@corvane.io", "contact", "A", "Ann Lee"),
     _u("salary", "€74,500", "financial", "A", "Ann Lee"),
+    _u("name", "Sophie van der Meulen", "person_name", "S", "Sophie van der Meulen"),
+    _u("passport", "NP7K42R9T", "government_id", "S", "Sophie van der Meulen"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -256,6 +258,8 @@ def area_grade(text, field, entity):
     ("write to ann dot lee at corvane dot io", "email", "A", (1.0, "ann dot lee at corvane dot io")),
     ("Gehalt: 74.500,00 € brutto", "salary", "A", (1.0, "74.500,00")),               # European number format
     ("年薪 74.500,00 欧元", "salary", "A", (1.0, "74.500,00")),
+    ("MRZ:\nP<NLDVAN<DER<MEULEN<<SOPHIE<<<<<<<<<", "name", "S", (1.0, None)),          # a passport's MRZ
+    ("护照机读区：\nNP7K42R9T2NLD8806149F3003194<<<<<<<<<<<<<<06", "passport", "S", (1.0, None)),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -289,6 +293,8 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("write to ann dot lea at corvane dot io", "email", "A"),                 # another address
     ("Gehalt: 74.500,00 USD brutto", "salary", "A"),                          # the same figure, another currency
     ("年薪 74.050,00 欧元", "salary", "A"),
+    ("MRZ:\nP<NLDVAN<DER<MEULEN<<SANNE<<<<<<<<<<", "name", "S"),                     # another traveller
+    ("护照机读区：\nNP7K42R9X2NLD8806149F3003194<<<<<<<<<<<<<<06", "passport", "S"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

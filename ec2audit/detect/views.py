@@ -180,6 +180,20 @@ def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
         yield m.start(), m.end(), f"{_DOT_WORD.sub('.', m.group(1))}@{_DOT_WORD.sub('.', m.group(2))}"
 
 
+# Machine-readable passport zone (ICAO 9303, TD3): names "P<NLDVAN<DER<MEULEN<<SOPHIE<<<", and the second line's
+# fields run together "NP7K42R9T2NLD8806149F3003194<<<" (number, check digit, nationality, birth date, …)
+_MRZ_NAMES = re.compile(r"(?<![A-Z0-9<])P[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*")
+_MRZ_FIELDS = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
+
+
+def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
+    """The names ("van der meulen, sophie") and fields of a passport's machine-readable zone."""
+    for m in _MRZ_NAMES.finditer(text):
+        yield m.start(), m.end(), f"P {m.group(1)} {m.group(2).replace('<', ' ')}, {m.group(3).replace('<', ' ')}"
+    for m in _MRZ_FIELDS.finditer(text):
+        yield m.start(), m.end(), " ".join(g.strip("<") for g in m.groups())
+
+
 def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int, int, str]]]]:
     """The decoders a text calls for, found with plain substring checks (`lower`: its folded view)."""
     out = []
@@ -195,6 +209,8 @@ def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int,
         out.append(_base64)
     if any(h in lower for h in _HINTS_HEX):
         out.append(_hex)
+    if "<<" in text:
+        out.append(_mrz)
     if "at]" in lower or "at)" in lower or "at}" in lower or "at>" in lower or (" at " in lower and " dot " in lower):
         out.append(_obfuscated_emails)
     return out
