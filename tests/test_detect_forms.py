@@ -213,6 +213,9 @@ AREA_UNITS = [
     _u("salary", "€74,500", "financial", "A", "Ann Lee"),
     _u("name", "Sophie van der Meulen", "person_name", "S", "Sophie van der Meulen"),
     _u("passport", "NP7K42R9T", "government_id", "S", "Sophie van der Meulen"),
+    _u("access_key", "LTAI5tR8xQ2mNd7F", "credential", "O", "Brightwater"),
+    _u("id_number", "330106199203154527", "government_id", "L", "林晓雯"),
+    _u("db_password2", "Qz7#mLp2wX9-83!", "credential", "O", "Brightwater"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -260,6 +263,10 @@ def area_grade(text, field, entity):
     ("年薪 74.500,00 欧元", "salary", "A", (1.0, "74.500,00")),
     ("MRZ:\nP<NLDVAN<DER<MEULEN<<SOPHIE<<<<<<<<<", "name", "S", (1.0, None)),          # a passport's MRZ
     ("护照机读区：\nNP7K42R9T2NLD8806149F3003194<<<<<<<<<<<<<<06", "passport", "S", (1.0, None)),
+    ("the old password ends in -83!", "db_password2", "O", (0.3, "-83!")),             # punctuation of a secret
+    ("身份证后4位4527", "id_number", "L", (0.3, "4527")),                                # more words for a piece
+    ("身份证前六位330106", "id_number", "L", (0.3, "330106")),
+    ("the first four of the key are LTAI5", "access_key", "O", (0.3, "LTAI5")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -295,6 +302,10 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("年薪 74.050,00 欧元", "salary", "A"),
     ("MRZ:\nP<NLDVAN<DER<MEULEN<<SANNE<<<<<<<<<<", "name", "S"),                     # another traveller
     ("护照机读区：\nNP7K42R9X2NLD8806149F3003194<<<<<<<<<<<<<<06", "passport", "S"),
+    ("the old password ends in -84!", "db_password2", "O"),
+    ("身份证后4位4528", "id_number", "L"),
+    ("key starts with LTAI, as every Alibaba key does", "access_key", "O"),   # a key type's prefix
+    ("阿里云密钥都以LTAI开头", "access_key", "O"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

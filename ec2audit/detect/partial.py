@@ -57,7 +57,8 @@ _PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
 _BEFORE_CONTEXT = frozenset({"开头", "结尾"})
 _IS = frozenset("是为:：")
 _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
-                             "开头", "前缀"})
+                             "first four", "first 4", "first six", "first 6",
+                             "开头", "前缀", "前四位", "前4位", "前六位", "前6位"})
 _HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
 _MAIL_CONTEXT = re.compile(r"mail|address|邮箱|邮件|域名")
 _NEXT_WORD = re.compile(r" ([^\W\d_]+)")
@@ -256,13 +257,16 @@ class PartialDetector:
             pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
         else:  # an end piece shows a digit: no digit, no piece
             return
+        # a secret may end in sentence punctuation: "the password ends in -83!"
+        pieces += [(start, end + 1) for start, end in pieces if text[end:end + 1] in ("!", "?")]
         for start, end in pieces:
             if _GROUP_BEFORE.search(text, max(0, start - 3), start):
                 continue
             piece = _bare(text[start:end])
-            if len(piece) < 3 or (len(piece) < 4 and not any(c.isdigit() for c in piece)):
-                continue
             prefix = word in _PREFIX_CONTEXT
+            # four letters at the start are a key type's ("AKIA", "LTAI"), not the key's own
+            if len(piece) < 3 or (len(piece) < 4 + prefix and not any(c.isdigit() for c in piece)):
+                continue
             for i in (self._starts if prefix else self._ends).get(piece, ()):
                 whole = self._bare[i]
                 if word not in self.units[i].rules.context:
