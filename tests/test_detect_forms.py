@@ -216,6 +216,8 @@ AREA_UNITS = [
     _u("access_key", "LTAI5tR8xQ2mNd7F", "credential", "O", "Brightwater"),
     _u("id_number", "330106199203154527", "government_id", "L", "林晓雯"),
     _u("db_password2", "Qz7#mLp2wX9-83!", "credential", "O", "Brightwater"),
+    _u("name", "林晓雯", "person_name", "L", "林晓雯"),          # her resident ID (entity L) says she is a woman
+    _u("name", "Emily Rutherford", "person_name", "E", "Emily Rutherford"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -267,6 +269,8 @@ def area_grade(text, field, entity):
     ("身份证后4位4527", "id_number", "L", (0.3, "4527")),                                # more words for a piece
     ("身份证前六位330106", "id_number", "L", (0.3, "330106")),
     ("the first four of the key are LTAI5", "access_key", "O", (0.3, "LTAI5")),
+    ("房东说林女士周一补材料", "name", "L", (0.3, "林女士")),                               # a title of her sex
+    ("Caller: it's Ms Rutherford from Harrow", "name", "E", (0.3, "Ms Rutherford")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -306,6 +310,8 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("身份证后4位4528", "id_number", "L"),
     ("key starts with LTAI, as every Alibaba key does", "access_key", "O"),   # a key type's prefix
     ("阿里云密钥都以LTAI开头", "access_key", "O"),
+    ("请回复房东林先生", "name", "L"),                                                   # a man of her family name
+    ("Mr. Rutherford signed the lease", "name", "E"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

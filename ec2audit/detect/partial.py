@@ -108,6 +108,7 @@ class PartialDetector:
         self._ends: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
         self._surnames: dict[int, str] = {}
+        genders = entity_genders(units)
         self._fragment_memo: dict[tuple[str, int, int], list[tuple[int, int, int]]] = {}
         self._align_memo: dict[tuple[int, str, int, int], tuple[int, int, float] | None] = {}
         for i, cu in enumerate(units):
@@ -135,7 +136,7 @@ class PartialDetector:
                 for word in cu.rules.context:
                     index.add(word, TAIL_CONTEXT, i)
             if cu.rules.fragment == "surname":
-                for pattern in _surname_patterns(cu):
+                for pattern in _surname_patterns(cu, genders.get((cu.unit.task_id, cu.unit.entity_id))):
                     index.add(pattern, SURNAME, i)
                 for pattern in _initial_patterns(cu):
                     index.add(pattern, INITIAL, i)
@@ -790,11 +791,41 @@ def latin_surname(name: str) -> str | None:
     return surname if len(parts[-1]) >= 2 else None
 
 
-def _surname_patterns(cu: CompiledUnit) -> list[str]:
+_MALE_TITLES = frozenset({"mr", "sir", "lord", "herr", "sr", "señor", "pan", "先生", "哥", "叔", "大爷"})
+_FEMALE_TITLES = frozenset({"mrs", "ms", "miss", "madam", "dame", "lady", "mme", "mlle", "frau", "sra", "srta",
+                            "señora", "pani", "女士", "小姐", "太太", "夫人", "阿姨", "姐"})
+_RESIDENT_ID = re.compile(r"\d{17}[\dx]")
+
+
+def entity_genders(units: list[CompiledUnit]) -> dict[tuple[str, str], str]:
+    """What the task's own data says of a person's sex ("m" or "f"): the 17th digit of a Chinese resident ID
+    (odd for men), else a given name that the name lists (Faker's) give to one sex only. "林先生" is then not
+    林晓雯 when her ID says she is a woman."""
+    from faker.providers.person.en_US import Provider
+
+    out: dict[tuple[str, str], str] = {}
+    for cu in units:
+        key = (cu.unit.task_id, cu.unit.entity_id)
+        if cu.rules.name == "government_id" and _RESIDENT_ID.fullmatch(cu.compact):
+            out[key] = "m" if int(cu.compact[16]) % 2 else "f"
+    for cu in units:
+        key = (cu.unit.task_id, cu.unit.entity_id)
+        if key not in out and cu.rules.fragment == "surname" and cu.unit.value.split()[0].isascii():
+            given = cu.unit.value.split()[0]
+            male, female = given in Provider.first_names_male, given in Provider.first_names_female
+            if male != female:
+                out[key] = "m" if male else "f"
+    return out
+
+
+def _surname_patterns(cu: CompiledUnit, gender: str | None = None) -> list[str]:
     """The family name with an honorific or title, in either script: "mr. smith", "dr smith", "ms van der
-    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones."""
+    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones.
+    Titles of the other sex are left out when the task's data says the person's (`entity_genders`)."""
     name = cu.forms[0]
-    latin, han = [h for h in cu.rules.context if h.isascii()], [h for h in cu.rules.context if not h.isascii()]
+    other = _FEMALE_TITLES if gender == "m" else _MALE_TITLES if gender == "f" else frozenset()
+    context = [h for h in cu.rules.context if h not in other]
+    latin, han = [h for h in context if h.isascii()], [h for h in context if not h.isascii()]
     if HAN_NAME.fullmatch(name):
         surname = cu.romanized[0].split()[0] if cu.romanized else None
         family = han_surname(name)
