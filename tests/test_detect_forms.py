@@ -282,6 +282,8 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("Sponsor: Petrel Biotech B.V., Padualaan 8, 3584 CH Utrecht", "address", "S"),  # another whole address
     ("林工在苏州一家芯片公司上班", "address", "L"),
     ("他家住玉林北路6号", "address", "Z"),                                   # another street of the area
+    ("户籍所在地：成都市，现住上海", "address", "Z"),                            # registered there, lives elsewhere
+    ("hometown: Columbus, moved to Denver in 2019", "address", "R"),
     ("ship to Oudegracht 3**-B, Utrecht", "address", "S"),               # a masked number that is another house
     ("地址：苏州市工业园区星湖街5**号", "address", "L"),
     ("station 3c:52:**:**:a7:4e joined", "mac", "O"),                    # another device of the vendor

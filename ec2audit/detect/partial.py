@@ -347,7 +347,8 @@ class PartialDetector:
             if skip.issuperset(indices):  # every unit of the match found literally already
                 continue
             if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end) \
-                    or not (_RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end)):
+                    or not (_RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end)) \
+                    or _NOT_HOME.search(text, max(0, start - 24), start):
                 continue
             for i in indices:
                 if i not in skip:
@@ -590,9 +591,11 @@ def _in_whole_address(text: str, start: int, end: int) -> bool:
 _CJK_AREA_SUFFIX = re.compile(r"(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道)$")
 _CJK_STREET_SUFFIX = re.compile(r"[东西南北中]?(?:大道|大街|路|街|巷|弄|胡同)$")
 _RESIDENCE_BEFORE = re.compile(
-    r"(?:(?:住|居)[在于]?|家在|来自|老家在?|(?<![a-z])(?:lives?|living|lived|resides?|residing|resident|based|home|moved"
+    r"(?:(?:住|居)[在于]?|家在|来自|(?<![a-z])(?:lives?|living|lived|resides?|residing|resident|based|home|moved"
     r"|relocated|from)(?: (?:in|at|to|of|near|around|outside))?(?: the)?"
-    r"|(?:city|district|town|area|residence|hometown|住址|现居地?|居住地|所在地)[\"']?\s*[:=：]\s*[\"']?) ?$")
+    r"|(?:city|district|town|area|residence|住址|现居地?|居住地)[\"']?\s*[:=：]\s*[\"']?) ?$")
+# where someone was born or is registered is not where they live (a hukou address is another address)
+_NOT_HOME = re.compile(r"户籍|户口|籍贯|出生|老家|hukou|hometown|birth|born|native")
 _AREA_AFTER = re.compile(r" ?(?:那边|那一片|那一带|一带|片区|附近|那块|area(?![a-z])|-based| resident)")
 
 
