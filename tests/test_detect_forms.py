@@ -49,11 +49,11 @@ UNITS = [
 CASCADE = build_cascade(UNITS)
 
 
-def grade(text, field, entity):
+def grade(text, field, entity, units=UNITS, cascade=CASCADE):
     """The best grade of one unit in a text, and its evidence."""
     best = (0.0, None)
-    for h in CASCADE.scan_text(text):
-        u = UNITS[h.unit_index]
+    for h in cascade.scan_text(text):
+        u = units[h.unit_index]
         if u.field == field and u.entity_id == entity and h.grade > best[0]:
             best = (h.grade, text[h.start:h.end])
     return best
@@ -223,12 +223,7 @@ AREA_CASCADE = build_cascade(AREA_UNITS)
 
 
 def area_grade(text, field, entity):
-    best = (0.0, None)
-    for h in AREA_CASCADE.scan_text(text):
-        u = AREA_UNITS[h.unit_index]
-        if u.field == field and u.entity_id == entity and h.grade > best[0]:
-            best = (h.grade, text[h.start:h.end])
-    return best
+    return grade(text, field, entity, AREA_UNITS, AREA_CASCADE)
 
 
 @pytest.mark.parametrize("text, field, entity, expected", [

@@ -156,13 +156,14 @@ class PartialDetector:
         view, matches = scan_view
         found = list(self._masked(view, decided))
         found += self._context_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
-        found += self._name_forms(view, matches.get(SURNAME, ()), decided, "partial.fragment", FRAGMENT, 0.5)
-        found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
+        # a name's partial forms ("mr. smith" 0.3, "emily a." 0.7) standing as words of their own
+        found += self._mentions(view, matches.get(SURNAME, ()), decided, _standalone, "partial.fragment", FRAGMENT, 0.5)
+        found += self._mentions(view, matches.get(INITIAL, ()), decided, _standalone, "partial.masked", MOSTLY, 0.6)
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
-        found += self._mail_domains(view, matches.get(DOMAIN, ()), decided)
-        found += self._places(view, matches.get(PLACE, ()), decided)
-        found += self._areas(view, matches.get(AREA, ()), decided)
-        found += self._vendors(view, matches.get(VENDOR, ()), decided)
+        found += self._mentions(view, matches.get(DOMAIN, ()), decided, _mail_domain_said)
+        found += self._mentions(view, matches.get(PLACE, ()), decided, _place_alone)
+        found += self._mentions(view, matches.get(AREA, ()), decided, _lives_there)
+        found += self._mentions(view, matches.get(VENDOR, ()), decided, _vendor_half)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
         return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)] if protected else found
@@ -277,18 +278,17 @@ class PartialDetector:
                     continue  # only a mail provider's domain: it does not identify anyone
                 yield start, end, i
 
-    def _name_forms(self, view: TextView, found: list[Match], skip, detector: str, grade: float,
-                    confidence: float) -> Iterator[Hit]:
-        """Hits of a name's partial forms ("mr. smith", "emily a.") that stand as words of their own."""
+    def _mentions(self, view: TextView, found: list[Match], skip, keep, detector: str = "partial.fragment",
+                  grade: float = FRAGMENT, confidence: float = 0.4) -> Iterator[Hit]:
+        """Hits of the matches `keep(text, start, end)` accepts, for units not found literally already."""
         text = view.text
         for start, end, indices in found:
-            if skip.issuperset(indices):  # every unit of the match found literally already
+            if skip.issuperset(indices) or not keep(text, start, end):
                 continue
-            if not _standalone(text, start, end):
-                continue
+            span = view.to_original(start, end)
             for i in indices:
                 if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), detector, grade, confidence)
+                    yield Hit(i, *span, detector, grade, confidence)
 
     def _given_names(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
         """A given name standing alone (0.3) — not inside a handle (`emily.r@…`), not before another family
@@ -305,62 +305,6 @@ class PartialDetector:
                 if following and (following.group(1)[0].isupper() or following.group(1) in _SURNAME_PARTICLES):
                     continue
             elif start and text[start - 1] in han_surname_chars():
-                continue
-            for i in indices:
-                if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
-
-    def _mail_domains(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
-        """A firm's mail domain said to be the address's ("the mailbox is at northwind.com", "邮箱是contoso.io
-        域名下的"): 0.3. Not inside another address or host name, and only after a word about mail."""
-        text = view.text
-        for start, end, indices in found:
-            if skip.issuperset(indices):  # every unit of the match found literally already
-                continue
-            if (start and (text[start - 1] in "@." or is_word_char(text[start - 1]))) or _HANDLE_NEXT.match(text, end) \
-                    or not _MAIL_CONTEXT.search(text, max(0, start - _TAIL_CONTEXT), start):
-                continue
-            for i in indices:
-                if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
-
-    def _places(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
-        """A street without its house number, the district, city or postcode of a home address (0.3) —
-        unless the mention is part of a whole address (another house on the street, another person's
-        address in the same city), which the value's own forms decide."""
-        text = view.text
-        for start, end, indices in found:
-            if skip.issuperset(indices):  # every unit of the match found literally already
-                continue
-            if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end):
-                continue
-            for i in indices:
-                if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
-
-    def _areas(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
-        """The city, district or neighbourhood of a home address where the text says someone lives there
-        ("lives in Columbus", "travelling from Utrecht", "住苏州园区那边", "玉林片区", `"current_city":"苏州"`):
-        0.3. Without such a word a city is where the employer, the school or anyone else is."""
-        text = view.text
-        for start, end, indices in found:
-            if skip.issuperset(indices):  # every unit of the match found literally already
-                continue
-            if (text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end) \
-                    or not (_RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end)) \
-                    or _NOT_HOME.search(text, max(0, start - 24), start):
-                continue
-            for i in indices:
-                if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
-
-    def _vendors(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
-        """The vendor half of a MAC address on its own ("3c:52:82", a device maker's prefix): 0.3. Not when
-        more groups follow: that is a whole address, the unit's or another device's."""
-        text = view.text
-        for start, end, indices in found:
-            if skip.issuperset(indices) or not _standalone(text, start, end) or _MORE_GROUPS.match(text, end) \
-                    or _MORE_GROUPS_BEFORE.search(text, max(0, start - 3), start):
                 continue
             for i in indices:
                 if i not in skip:
@@ -578,6 +522,34 @@ _HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d+号")
 _HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+ ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")
 _NUMBER_BEFORE = re.compile(r"\d+[a-z]?(?:-[a-z])? ?$")
 _STREET_AFTER = re.compile(r"[^\W\d_]{0,8}?(?:路|街|道|巷|弄|号)")  # "苏州市星湖街…": the start of a whole address
+
+
+def _mail_domain_said(text: str, start: int, end: int) -> bool:
+    """A firm's mail domain said to be the address's ("the mailbox is at northwind.com", "邮箱是contoso.io
+    域名下的"): not inside another address or host name, and only after a word about mail."""
+    return not ((start and (text[start - 1] in "@." or is_word_char(text[start - 1]))) or _HANDLE_NEXT.match(text, end)
+                or not _MAIL_CONTEXT.search(text, max(0, start - _TAIL_CONTEXT), start))
+
+
+def _place_alone(text: str, start: int, end: int) -> bool:
+    """A street without its house number, the postcode or estate of a home address — unless the mention is
+    part of a whole address (another house on the street), which the value's own forms decide."""
+    return not ((text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end))
+
+
+def _lives_there(text: str, start: int, end: int) -> bool:
+    """The city, district or neighbourhood of a home address where the text says someone lives there ("lives
+    in Columbus", "travelling from Utrecht", "住苏州园区那边", "玉林片区", `"current_city":"苏州"`). Without such
+    a word a city is where the employer, the school or anyone else is."""
+    return _place_alone(text, start, end) and not _NOT_HOME.search(text, max(0, start - 24), start) and bool(
+        _RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end))
+
+
+def _vendor_half(text: str, start: int, end: int) -> bool:
+    """The vendor half of a MAC address on its own ("3c:52:82"); not when more groups follow or come before:
+    that is a whole address, the unit's or another device's."""
+    return _standalone(text, start, end) and not (
+        _MORE_GROUPS.match(text, end) or _MORE_GROUPS_BEFORE.search(text, max(0, start - 3), start))
 
 
 def _in_whole_address(text: str, start: int, end: int) -> bool:
