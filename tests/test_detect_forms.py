@@ -266,6 +266,8 @@ def area_grade(text, field, entity):
     ("the first four of the key are LTAI5", "access_key", "O", (0.3, "LTAI5")),
     ("房东说林女士周一补材料", "name", "L", (0.3, "林女士")),                               # a title of her sex
     ("Caller: it's Ms Rutherford from Harrow", "name", "E", (0.3, "Ms Rutherford")),
+    ("GET /search?name=Emily+Rutherford&page=2", "name", "E", (1.0, "Emily+Rutherford")),  # form-encoded spaces
+    ("请求参数 姓名=Emily+Rutherford；页码=2", "name", "E", (1.0, "Emily+Rutherford")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -309,6 +311,8 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("阿里云密钥都以LTAI开头", "access_key", "O"),
     ("请回复房东林先生", "name", "L"),                                                   # a man of her family name
     ("Mr. Rutherford signed the lease", "name", "E"),
+    ("GET /search?name=Emily+Rutherfort&page=2", "name", "E"),               # another person, form-encoded
+    ("请求参数 姓名=Emma+Rutherford", "name", "E"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

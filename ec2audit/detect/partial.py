@@ -300,7 +300,7 @@ class PartialDetector:
             if text[start].isascii():
                 if not _standalone(text, start, end) or _HANDLE_NEXT.match(text, end):
                     continue
-                s, e = view.to_original(start, end)
+                _, e = TextView.to_original(view, start, end)  # in the view's own text, decoded or not
                 following = _NEXT_WORD.match(original, e)
                 if following and (following.group(1)[0].isupper() or following.group(1) in _SURNAME_PARTICLES):
                     continue

@@ -1,5 +1,5 @@
 """The views a text is read in: the text view, and the views derived from it where a reader recovers a
-value trivially — decoded (URL percent-encoding, HTML entities, JSON `\\uXXXX` escapes, base64 and
+value trivially — decoded (URL percent-encoding and form "+" spaces, HTML entities, JSON `\\uXXXX` escapes, base64 and
 base64url, hex, e-mail addresses written `name [at] example [dot] org`) and Traditional Chinese folded
 to Simplified with OpenCC. Every view maps its offsets back to the original characters, so evidence
 points at what the text really holds (the encoded characters of a decoded value).
@@ -115,6 +115,15 @@ def _utf8(percent_run: str) -> bool:
     return True
 
 
+# a form-encoded value of words ("name=Lena+Hartmann"): "+" is a space there
+_PLUS_WORDS = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
+
+
+def _plus_spaces(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _PLUS_WORDS.finditer(text):
+        yield m.start(), m.end(), m.group().replace("+", " ")
+
+
 def _entities(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _ENTITY.finditer(text):
         decoded = html.unescape(m.group())
@@ -199,6 +208,8 @@ def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int,
     out = []
     if "%" in text:
         out.append(_percent)
+    if "+" in text and "=" in text:
+        out.append(_plus_spaces)
     if "&" in text and ";" in text:
         out.append(_entities)
     if "\\u" in lower:
