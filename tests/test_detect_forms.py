@@ -218,6 +218,8 @@ AREA_UNITS = [
     _u("db_password2", "Qz7#mLp2wX9-83!", "credential", "O", "Brightwater"),
     _u("name", "林晓雯", "person_name", "L", "林晓雯"),          # her resident ID (entity L) says she is a woman
     _u("name", "Emily Rutherford", "person_name", "E", "Emily Rutherford"),
+    _u("phone", "(614) 555-0139", "contact", "R", "Rose Hill"),
+    _u("phone", "021-6288-1100", "contact", "L", "林晓雯"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -268,6 +270,9 @@ def area_grade(text, field, entity):
     ("Caller: it's Ms Rutherford from Harrow", "name", "E", (0.3, "Ms Rutherford")),
     ("GET /search?name=Emily+Rutherford&page=2", "name", "E", (1.0, "Emily+Rutherford")),  # form-encoded spaces
     ("请求参数 姓名=Emily+Rutherford；页码=2", "name", "E", (1.0, "Emily+Rutherford")),
+    ("call her at (614) 555-01** after 5", "phone", "R", (0.7, "(614) 555-01**")),       # an area code in brackets
+    ("contact=%28614%29%20555-01%2A%2A", "phone", "R", (0.7, "%28614%29%20555-01%2A%2A")),
+    ("座机 (021) 6288-11**", "phone", "L", (0.7, "(021) 6288-11**")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -313,6 +318,8 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("Mr. Rutherford signed the lease", "name", "E"),
     ("GET /search?name=Emily+Rutherfort&page=2", "name", "E"),               # another person, form-encoded
     ("请求参数 姓名=Emma+Rutherford", "name", "E"),
+    ("call him at (614) 555-02** after 5", "phone", "R"),                      # another number
+    ("座机 (021) 6288-12**", "phone", "L"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

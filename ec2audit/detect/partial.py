@@ -689,6 +689,8 @@ def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     spans = [_expand_token(text, start, end, cross) for cross in ("digits", "groups", "none")]
     if head := _SYMBOLS_BEFORE.search(text, max(0, start - 40), start):  # a secret's symbols: "vf8#qlz2!rm7***"
         spans.append((head.start(), spans[-1][1]))
+    if head := _PHONE_BEFORE.search(text, max(0, start - 20), start):  # an area code in brackets: "(614) 555-01**"
+        spans.append((head.start(), spans[2][1]))
     for s, e in list(spans):
         glued = _GLUED_LETTERS.match(text, s, e)
         if glued and glued.end() < start:
@@ -696,6 +698,7 @@ def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return list(dict.fromkeys(spans))
 
 
+_PHONE_BEFORE = re.compile(r"(?<![\w(])\(\d{2,5}\) ?\d+(?:[ .-]\d+)*[ .-]?$")
 _TOKEN_CHAR = r"[^\s\"'=:,;()\[\]{}<>]"
 # the characters of a token before a mask when one of them is a symbol ("vf8#qlz2!rm7" before "***")
 _SYMBOLS_BEFORE = re.compile(rf"(?<!{_TOKEN_CHAR}){_TOKEN_CHAR}*[^\w\s\"'=:,;()\[\]{{}}<>]{_TOKEN_CHAR}*$")
