@@ -220,6 +220,8 @@ AREA_UNITS = [
     _u("name", "Emily Rutherford", "person_name", "E", "Emily Rutherford"),
     _u("phone", "(614) 555-0139", "contact", "R", "Rose Hill"),
     _u("phone", "021-6288-1100", "contact", "L", "林晓雯"),
+    _u("iban", "NL75 RABO 0327 4195 86", "financial", "S", "Sophie van der Meulen"),
+    _u("iban", "GB82 WEST 1234 5698 7654 32", "financial", "E", "Emily Rutherford"),
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -273,6 +275,9 @@ def area_grade(text, field, entity):
     ("call her at (614) 555-01** after 5", "phone", "R", (0.7, "(614) 555-01**")),       # an area code in brackets
     ("contact=%28614%29%20555-01%2A%2A", "phone", "R", (0.7, "%28614%29%20555-01%2A%2A")),
     ("座机 (021) 6288-11**", "phone", "L", (0.7, "(021) 6288-11**")),
+    ('REIMB_BANK = "Rabobank"\nREIMB_REKENINGNUMMER = "0327419586"', "iban", "S", (1.0, "0327419586")),  # bank +
+    ("sort code 12-34-56, account 98765432", "iban", "E", (1.0, "98765432")),  # account: the IBAN follows
+    ("开户行 Rabobank，账号 0327 4195 86", "iban", "S", (1.0, "0327 4195 86")),
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -320,6 +325,9 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("请求参数 姓名=Emma+Rutherford", "name", "E"),
     ("call him at (614) 555-02** after 5", "phone", "R"),                      # another number
     ("座机 (021) 6288-12**", "phone", "L"),
+    ("order 0327419586 shipped on Monday", "iban", "S"),                      # the digits without the bank
+    ("开户行 Rabobank，账号 0327 4195 87", "iban", "S"),                            # another account there
+    ("sort code 65-43-21, payee ref 98765432", "iban", "E"),
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)
