@@ -222,6 +222,7 @@ AREA_UNITS = [
     _u("phone", "021-6288-1100", "contact", "L", "林晓雯"),
     _u("iban", "NL75 RABO 0327 4195 86", "financial", "S", "Sophie van der Meulen"),
     _u("iban", "GB82 WEST 1234 5698 7654 32", "financial", "E", "Emily Rutherford"),
+    _u("employer", "苏州澄湖微电子有限公司", "business", "L", "林晓雯"),  # 苏州: the city of an address above
 ]
 AREA_CASCADE = build_cascade(AREA_UNITS)
 
@@ -278,6 +279,7 @@ def area_grade(text, field, entity):
     ('REIMB_BANK = "Rabobank"\nREIMB_REKENINGNUMMER = "0327419586"', "iban", "S", (1.0, "0327419586")),  # bank +
     ("sort code 12-34-56, account 98765432", "iban", "E", (1.0, "98765432")),  # account: the IBAN follows
     ("开户行 Rabobank，账号 0327 4195 86", "iban", "S", (1.0, "0327 4195 86")),
+    ("租客在澄湖微电子做工艺工程师", "employer", "L", (1.0, "澄湖微电子")),  # a firm's name without its city
 ])
 def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     got = area_grade(text, field, entity)
@@ -328,6 +330,7 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
     ("order 0327419586 shipped on Monday", "iban", "S"),                      # the digits without the bank
     ("开户行 Rabobank，账号 0327 4195 87", "iban", "S"),                            # another account there
     ("sort code 65-43-21, payee ref 98765432", "iban", "E"),
+    ("租客在澄河微电子做工艺工程师", "employer", "L"),                             # another firm
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)

@@ -149,7 +149,7 @@ def ipv4_groups(text: str) -> list[int] | None:
     return [int(g) for g in groups.groups()] if groups else None
 
 
-def _extra_forms(norm: str) -> list[str]:
+def _extra_forms(norm: str, cities: tuple[str, ...] = ()) -> list[str]:
     """Forms a reader recovers at once: Simplified characters (OpenCC), a percentage as a ratio and in
     words, an IPv4 address's reverse-DNS and cloud host names."""
     from ec2audit.detect.views import to_simplified
@@ -164,7 +164,7 @@ def _extra_forms(norm: str) -> list[str]:
     if _IPV4.fullmatch(norm):
         forms.append(".".join(reversed(norm.split("."))) + ".in-addr.arpa")
         forms.append("ip-" + norm.replace(".", "-"))  # a cloud host name: ip-172-20-14-63.ec2.internal
-    return forms + trade_names(norm)
+    return forms + trade_names(norm, cities)
 
 
 _LEGAL_SUFFIX = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团公司|集团|公司)$"
@@ -184,15 +184,17 @@ def _cities() -> tuple[str, ...]:
     return tuple(sorted(Provider.cities, key=len, reverse=True))
 
 
-def trade_names(norm: str) -> list[str]:
+def trade_names(norm: str, cities: tuple[str, ...] = ()) -> list[str]:
     """The short names a firm goes by: without its legal form ("有限公司", "Ltd."), then without the city its
-    registered name starts with (苏州澄湖微电子有限公司 → 澄湖微电子), then without its line of trade (蓝鲸智联)."""
+    registered name starts with (苏州澄湖微电子有限公司 → 澄湖微电子), then without its line of trade (蓝鲸智联).
+    `cities`: more city names than Faker's list knows, e.g. those of the run's own addresses."""
     short = _LEGAL_SUFFIX.sub("", norm)
     if short == norm:
         return []
     names = [short]
     if _CJK.search(short):
-        city = next((c for c in _cities() if short.startswith(c)), None) or (m := _CITY.match(short)) and m.group()
+        city = next((c for c in (*cities, *_cities()) if short.startswith(c)), None) \
+            or (m := _CITY.match(short)) and m.group()
         if city:
             names.append(short[len(city):].removeprefix("市"))
             names.append(_TRADE_WORDS.sub("", names[-1]))
@@ -229,10 +231,10 @@ def _u_spellings(syllables: str) -> list[str]:
     return list(dict.fromkeys([syllables, syllables.replace("v", "u"), syllables.replace("v", "yu")]))
 
 
-def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
+def compile_unit(unit: Unit, taxonomy: Taxonomy, cities: tuple[str, ...] = ()) -> CompiledUnit:
     rules = taxonomy.rules(unit.dimension)
     forms = tuple(dict.fromkeys(f for f in (normalize_text(v).strip() for v in (unit.value, *unit.aliases)) if f))
-    forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in _extra_forms(form))))
+    forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in _extra_forms(form, cities))))
     if "numerals" in rules.views:
         forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in numeral_forms(form))))
     amount = parse_amount(unit.value) if "amount" in rules.views else None
@@ -257,9 +259,15 @@ def words_pattern(words: tuple[str, ...]) -> re.Pattern | None:
     return re.compile("|".join(alternatives)) if alternatives else None
 
 
+_ADDRESS_CITY = re.compile(r"(?:^|省|自治区)([\u4e00-\u9fff]{2,3}?)市")
+
+
 def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[CompiledUnit]:
     taxonomy = taxonomy or load_taxonomy()
-    return [compile_unit(u, taxonomy) for u in units]
+    # the cities of the run's own addresses: the city a firm's registered name may start with
+    cities = tuple(sorted({m.group(1) for u in units if taxonomy.rules(u.dimension).name == "location"
+                           for m in _ADDRESS_CITY.finditer(u.value)}, key=len, reverse=True))
+    return [compile_unit(u, taxonomy, cities) for u in units]
 
 
 def placeholder_spans(view: TextView) -> list[tuple[int, int]]:
