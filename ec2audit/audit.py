@@ -80,8 +80,9 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
             kept = [(k, seg) for k, seg in kept if seg.text not in seen and not seen.add(seg.text)]
         for f in cascade.scan(Payload(payload.id, [seg for _, seg in kept], task_id=payload.task_id)):
             k, seg = kept[f.segment]
+            # f[3:]: start, end, matched_text, detector, grade, confidence (tuple slicing: the hot loop)
             rows.append((group, *unit_columns[f.unit_id], f.payload_id, k, seg.message_index, seg.role, seg.origin,
-                         f.start, f.end, f.matched_text, f.detector, f.grade, f.confidence))
+                         *f[3:]))
             if f.grade > grades[group].get(f.unit_id, 0.0):
                 grades[group][f.unit_id] = f.grade
         result.payload_count += 1

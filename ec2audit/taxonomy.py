@@ -14,7 +14,7 @@ from ec2audit import resources
 from ec2audit.errors import InputError
 
 _FRAGMENT_KINDS = {"none", "tail", "surname"}
-_VIEWS = {"digits", "amount", "pinyin", "alnum"}
+_VIEWS = {"digits", "amount", "pinyin", "alnum", "numerals"}
 
 
 @dataclass(frozen=True)

@@ -49,11 +49,11 @@ UNITS = [
 CASCADE = build_cascade(UNITS)
 
 
-def grade(text, field, entity):
+def grade(text, field, entity, units=UNITS, cascade=CASCADE):
     """The best grade of one unit in a text, and its evidence."""
     best = (0.0, None)
-    for h in CASCADE.scan_text(text):
-        u = UNITS[h.unit_index]
+    for h in cascade.scan_text(text):
+        u = units[h.unit_index]
         if u.field == field and u.entity_id == entity and h.grade > best[0]:
             best = (h.grade, text[h.start:h.end])
     return best
@@ -194,3 +194,143 @@ def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
 ])
 def test_fragment_traps(text, field, entity):
     assert grade(text, field, entity) == (0.0, None)
+
+
+# -- issue 15, second pass: areas of a home address, masked addresses, MACs and secrets ------------------
+AREA_UNITS = [
+    _u("address", "1842 Tamarack Lane, Apt 3B, Columbus, OH 43215", "location", "R", "Rose Hill"),
+    _u("address", "Oudegracht 214-B, 3511 NR Utrecht", "location", "S", "Sophie van der Meulen"),
+    _u("address", "苏州市工业园区星湖街328号澜岸花园12幢1803室", "location", "L", "林晓雯"),
+    _u("address", "成都市武侯区玉林南路17号芳草苑2栋3单元502", "location", "Z", "赵国栋"),
+    _u("mac", "3C:52:82:1F:A7:4D", "network", "O", "Brightwater"),
+    _u("db_password", "vF8#qLz2!Rm7wPe", "credential", "O", "Brightwater"),
+    _u("internal_ip", "10.24.8.117", "network", "O", "Brightwater"),
+    _u("name", "欧阳文博", "person_name", "W", "欧阳文博"),
+    _u("diagnosis", "1型糖尿病", "health", "W", "欧阳文博"),
+    _u("diagnosis", "stage III colon cancer", "health", "R", "Rose Hill"),
+    _u("host_ip", "172.20.14.63", "network", "O", "Brightwater"),
+    _u("email", "ann.lee@corvane.io", "contact", "A", "Ann Lee"),
+    _u("salary", "€74,500", "financial", "A", "Ann Lee"),
+    _u("name", "Sophie van der Meulen", "person_name", "S", "Sophie van der Meulen"),
+    _u("passport", "NP7K42R9T", "government_id", "S", "Sophie van der Meulen"),
+    _u("access_key", "LTAI5tR8xQ2mNd7F", "credential", "O", "Brightwater"),
+    _u("id_number", "330106199203154527", "government_id", "L", "林晓雯"),
+    _u("db_password2", "Qz7#mLp2wX9-83!", "credential", "O", "Brightwater"),
+    _u("name", "林晓雯", "person_name", "L", "林晓雯"),          # her resident ID (entity L) says she is a woman
+    _u("name", "Emily Rutherford", "person_name", "E", "Emily Rutherford"),
+    _u("phone", "(614) 555-0139", "contact", "R", "Rose Hill"),
+    _u("phone", "021-6288-1100", "contact", "L", "林晓雯"),
+    _u("iban", "NL75 RABO 0327 4195 86", "financial", "S", "Sophie van der Meulen"),
+    _u("iban", "GB82 WEST 1234 5698 7654 32", "financial", "E", "Emily Rutherford"),
+    _u("employer", "苏州澄湖微电子有限公司", "business", "L", "林晓雯"),  # 苏州: the city of an address above
+]
+AREA_CASCADE = build_cascade(AREA_UNITS)
+
+
+def area_grade(text, field, entity):
+    return grade(text, field, entity, AREA_UNITS, AREA_CASCADE)
+
+
+@pytest.mark.parametrize("text, field, entity, expected", [
+    ("He lives in Columbus and can come after 3pm.", "address", "R", (0.3, "Columbus")),   # where someone lives
+    ("a researcher travelling from Utrecht", "address", "S", (0.3, "Utrecht")),
+    ("她现在住苏州园区那边", "address", "L", (0.3, "苏州")),
+    ("成都玉林片区一单，顾客家门铃坏了", "address", "Z", (0.3, "玉林")),                        # a street's area
+    ('{"current_city":"苏州","district":"工业园区"}', "address", "L", (0.3, "苏州")),
+    ("address: 18** Tamarack Lane, Apt 3B, Columbus, OH", "address", "R", (0.7, None)),     # house number starred
+    ("ship to Oudegracht 2**-B, Utrecht", "address", "S", (0.7, "Oudegracht 2**-B, Utrecht")),
+    ("地址：苏州市工业园区星湖街3**号澜岸花园", "address", "L", (0.7, "苏州市工业园区星湖街3**号澜岸花园")),
+    ("地址：成都市武侯区玉林南路**号芳草苑*栋*单元***", "address", "Z", (0.7, None)),
+    ("station 3c:52:**:**:a7:4d joined", "mac", "O", (0.7, "3c:52:**:**:a7:4d")),           # both ends of a MAC
+    ("MAC 3C:52:82:XX:XX:XX", "mac", "O", (0.3, "3C:52:82:XX:XX:XX")),                     # only the vendor prefix
+    ("网卡 3C-52-82-**-**-**", "mac", "O", (0.3, "3C-52-82-**-**-**")),
+    ("password=vF8#qLz2!Rm7*** result=OK", "db_password", "O", (0.7, "vF8#qLz2!Rm7***")),   # a secret's symbols
+    ("密码 vF8#qLz2!Rm7*** 已轮换", "db_password", "O", (0.7, "vF8#qLz2!Rm7***")),
+    ("collector on their 10.24.x.x network", "internal_ip", "O", (0.3, "10.24.x.x")),
+    ("这个问题找欧阳工确认一下", "name", "W", (0.3, "欧阳工")),                         # a compound surname
+    ("cc Mr. Ouyang on the incident", "name", "W", (0.3, "Mr. Ouyang")),
+    ("文博说他今晚值班", "name", "W", (0.3, "文博")),
+    ("Herr Ouyang hat angerufen", "name", "W", (0.3, "Herr Ouyang")),                   # more honorifics
+    ("这事问欧阳姐就行", "name", "W", (0.3, "欧阳姐")),
+    ("孩子两岁时确诊I型糖尿病", "diagnosis", "W", (1.0, "I型糖尿病")),               # a stage in other numerals
+    ("诊断：Ⅰ 型糖尿病", "diagnosis", "W", (1.0, "Ⅰ 型糖尿病")),
+    ("pathology: stage 3 colon cancer", "diagnosis", "R", (1.0, "stage 3 colon cancer")),
+    ("Stage Ⅲ colon cancer, resected", "diagnosis", "R", (1.0, "Stage Ⅲ colon cancer")),
+    ("MAC vendor prefix 3C:52:82 (HP)", "mac", "O", (0.3, "3C:52:82")),              # the vendor half of a MAC
+    ("网卡厂商前缀 3c-52-82", "mac", "O", (0.3, "3c-52-82")),
+    ("host ip-172-20-14-63.ec2.internal", "host_ip", "O", (1.0, "ip-172-20-14-63")),  # a cloud host name
+    ("主机名 ip-172-20-14-63.ec2.internal", "host_ip", "O", (1.0, "ip-172-20-14-63")),
+    ("write to ann dot lee at corvane dot io", "email", "A", (1.0, "ann dot lee at corvane dot io")),
+    ("Gehalt: 74.500,00 € brutto", "salary", "A", (1.0, "74.500,00")),               # European number format
+    ("年薪 74.500,00 欧元", "salary", "A", (1.0, "74.500,00")),
+    ("MRZ:\nP<NLDVAN<DER<MEULEN<<SOPHIE<<<<<<<<<", "name", "S", (1.0, None)),          # a passport's MRZ
+    ("护照机读区：\nNP7K42R9T2NLD8806149F3003194<<<<<<<<<<<<<<06", "passport", "S", (1.0, None)),
+    ("the old password ends in -83!", "db_password2", "O", (0.3, "-83!")),             # punctuation of a secret
+    ("身份证后4位4527", "id_number", "L", (0.3, "4527")),                                # more words for a piece
+    ("身份证前六位330106", "id_number", "L", (0.3, "330106")),
+    ("the first four of the key are LTAI5", "access_key", "O", (0.3, "LTAI5")),
+    ("房东说林女士周一补材料", "name", "L", (0.3, "林女士")),                               # a title of her sex
+    ("Caller: it's Ms Rutherford from Harrow", "name", "E", (0.3, "Ms Rutherford")),
+    ("GET /search?name=Emily+Rutherford&page=2", "name", "E", (1.0, "Emily+Rutherford")),  # form-encoded spaces
+    ("请求参数 姓名=Emily+Rutherford；页码=2", "name", "E", (1.0, "Emily+Rutherford")),
+    ("call her at (614) 555-01** after 5", "phone", "R", (0.7, "(614) 555-01**")),       # an area code in brackets
+    ("contact=%28614%29%20555-01%2A%2A", "phone", "R", (0.7, "%28614%29%20555-01%2A%2A")),
+    ("座机 (021) 6288-11**", "phone", "L", (0.7, "(021) 6288-11**")),
+    ('REIMB_BANK = "Rabobank"\nREIMB_REKENINGNUMMER = "0327419586"', "iban", "S", (1.0, "0327419586")),  # bank +
+    ("sort code 12-34-56, account 98765432", "iban", "E", (1.0, "98765432")),  # account: the IBAN follows
+    ("开户行 Rabobank，账号 0327 4195 86", "iban", "S", (1.0, "0327 4195 86")),
+    ("租客在澄湖微电子做工艺工程师", "employer", "L", (1.0, "澄湖微电子")),  # a firm's name without its city
+])
+def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
+    got = area_grade(text, field, entity)
+    assert got[0] == expected[0] and (expected[1] is None or got[1] == expected[1])
+
+
+@pytest.mark.parametrize("text, field, entity", [
+    ("She works in Columbus at the state office.", "address", "R"),      # a city without a word about living
+    ("Sponsor: Petrel Biotech B.V., Padualaan 8, 3584 CH Utrecht", "address", "S"),  # another whole address
+    ("林工在苏州一家芯片公司上班", "address", "L"),
+    ("他家住玉林北路6号", "address", "Z"),                                   # another street of the area
+    ("户籍所在地：成都市，现住上海", "address", "Z"),                            # registered there, lives elsewhere
+    ("hometown: Columbus, moved to Denver in 2019", "address", "R"),
+    ("ship to Oudegracht 3**-B, Utrecht", "address", "S"),               # a masked number that is another house
+    ("地址：苏州市工业园区星湖街5**号", "address", "L"),
+    ("station 3c:52:**:**:a7:4e joined", "mac", "O"),                    # another device of the vendor
+    ("网卡 3C-52-**-**-A7-4E", "mac", "O"),
+    ("password=vF8#qLz3!Rm7*** result=OK", "db_password", "O"),          # another secret
+    ("旧密码 vF9#qLz2!Rm7***", "db_password", "O"),
+    ("collector on 10.25.x.x", "internal_ip", "O"),
+    ("欧工说数据库已经恢复", "name", "W"),                                        # 欧 is another family
+    ("值班人：欧阳文波", "name", "W"),                                            # another person
+    ("Herr Ouyan hat angerufen", "name", "W"),                                   # another family name
+    ("这事问张姐就行", "name", "W"),
+    ("确诊II型糖尿病", "diagnosis", "W"),                                       # another type
+    ("确诊2型糖尿病", "diagnosis", "W"),
+    ("pathology: stage 2 colon cancer", "diagnosis", "R"),                      # another stage
+    ("pathology: stage IV colon cancer", "diagnosis", "R"),
+    ("MAC 3C:52:82:AA:BB:CC joined", "mac", "O"),                                # another device of the vendor
+    ("网卡 3C-52-82-9E-01-77", "mac", "O"),
+    ("host ip-172-20-14-64.ec2.internal", "host_ip", "O"),                     # another host
+    ("主机 ip-172-20-14-6", "host_ip", "O"),
+    ("write to ann dot lea at corvane dot io", "email", "A"),                 # another address
+    ("Gehalt: 74.500,00 USD brutto", "salary", "A"),                          # the same figure, another currency
+    ("年薪 74.050,00 欧元", "salary", "A"),
+    ("MRZ:\nP<NLDVAN<DER<MEULEN<<SANNE<<<<<<<<<<", "name", "S"),                     # another traveller
+    ("护照机读区：\nNP7K42R9X2NLD8806149F3003194<<<<<<<<<<<<<<06", "passport", "S"),
+    ("the old password ends in -84!", "db_password2", "O"),
+    ("身份证后4位4528", "id_number", "L"),
+    ("key starts with LTAI, as every Alibaba key does", "access_key", "O"),   # a key type's prefix
+    ("阿里云密钥都以LTAI开头", "access_key", "O"),
+    ("请回复房东林先生", "name", "L"),                                                   # a man of her family name
+    ("Mr. Rutherford signed the lease", "name", "E"),
+    ("GET /search?name=Emily+Rutherfort&page=2", "name", "E"),               # another person, form-encoded
+    ("请求参数 姓名=Emma+Rutherford", "name", "E"),
+    ("call him at (614) 555-02** after 5", "phone", "R"),                      # another number
+    ("座机 (021) 6288-12**", "phone", "L"),
+    ("order 0327419586 shipped on Monday", "iban", "S"),                      # the digits without the bank
+    ("开户行 Rabobank，账号 0327 4195 87", "iban", "S"),                            # another account there
+    ("sort code 65-43-21, payee ref 98765432", "iban", "E"),
+    ("租客在澄河微电子做工艺工程师", "employer", "L"),                             # another firm
+])
+def test_area_and_mask_traps(text, field, entity):
+    assert area_grade(text, field, entity) == (0.0, None)

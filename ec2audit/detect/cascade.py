@@ -11,6 +11,7 @@ paraphrase tiers).
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import itemgetter
 from typing import TYPE_CHECKING, Protocol
 
 from ec2audit.detect.compiled import compile_units
@@ -94,10 +95,11 @@ class Cascade:
         """Findings of one payload; a payload that names its task is matched against that task's units."""
         allowed = self._by_task.get(payload.task_id) if payload.task_id else None
         findings = []
+        ids, pid = self._ids, payload.id
         for k, segment in enumerate(payload.segments):
-            for hit in self.scan_text(segment.text, allowed):
-                findings.append(Finding(self._ids[hit.unit_index], payload.id, k, hit.start, hit.end,
-                                        segment.text[hit.start:hit.end], hit.detector, hit.grade, hit.confidence))
+            text = segment.text
+            findings += [Finding(ids[unit], pid, k, start, end, text[start:end], detector, grade, confidence)
+                         for unit, start, end, detector, grade, confidence in self.scan_text(text, allowed)]
         if self.semantic is not None:
             decided = {(f.segment, f.unit_id) for f in findings}
             # a unit a string tier found literally cannot be graded higher: no tier asks about it again
@@ -165,20 +167,30 @@ def best_hits(hits: list[Hit]) -> list[Hit]:
     Grades take a handful of values, so the sweep is linear and the whole step O(n log n)."""
     best: dict[tuple[int, int, int], Hit] = {}
     for hit in hits:
-        key = (hit.unit_index, hit.start, hit.end)
+        key = hit[:3]  # (unit, start, end)
         if key not in best or hit.grade > best[key].grade:
             best[key] = hit
+    ordered = sorted(best.values(), key=_END, reverse=True)  # longest first among equal starts: two
+    ordered.sort(key=_UNIT_START)  # stable C-level sorts instead of one with a Python key
     kept: list[Hit] = []
     unit: int | None = None
     furthest: dict[float, int] = {}
-    for hit in sorted(best.values(), key=lambda h: (h.unit_index, h.start, -h.end)):
+    for hit in ordered:
         if hit.unit_index != unit:
             unit, furthest = hit.unit_index, {}
-        if not any(grade >= hit.grade and end >= hit.end for grade, end in furthest.items()):
+        grade, end = hit.grade, hit.end
+        for g, e in furthest.items():
+            if g >= grade and e >= end:
+                break
+        else:
             kept.append(hit)
-        if furthest.get(hit.grade, -1) < hit.end:
-            furthest[hit.grade] = hit.end
-    return sorted(kept, key=lambda h: (h.start, h.unit_index))
+        if furthest.get(grade, -1) < end:
+            furthest[grade] = end
+    kept.sort(key=_START_UNIT)
+    return kept
+
+
+_END, _UNIT_START, _START_UNIT = itemgetter(2), itemgetter(0, 1), itemgetter(1, 0)
 
 
 def judge_windows(text: str, matches: list, window: int) -> list[tuple[int, int, list]]:

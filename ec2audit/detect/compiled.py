@@ -60,17 +60,18 @@ class CompiledUnit:
     needs_context: bool
     context_words: tuple[str, ...]  # words that must stand near a short or common value
 
-    @property
+    @cached_property
     def compact(self) -> str:
-        """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234"."""
-        return re.sub(r"[\s\-./()]", "", self.forms[0])
+        """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234",
+        "3c:52:82" → "3c5282"."""
+        return re.sub(r"[\s\-./():]", "", self.forms[0])
 
     @cached_property
     def currency(self) -> str | None:
         """The currency of an amount: the same number in another currency is another amount."""
         return currency_of(self.unit.value) if self.amount is not None else None
 
-    @property
+    @cached_property
     def han_name_of_two(self) -> bool:
         """A two-character Chinese name (张伟): a third Han character may make it another name."""
         return self.rules.fragment == "surname" and len(self.forms[0]) == 2 and bool(HAN_NAME.fullmatch(self.forms[0]))
@@ -118,15 +119,39 @@ def _alnum_forms(norm: str, rules: Dimension, digit_forms: tuple[str, ...]) -> t
     return (alnum,)
 
 
+_NUMERAL = re.compile(r"(?<![0-9a-z])(iv|i{1,3}|[1-4])(?![0-9a-z])")
+_OTHER_NUMERAL = {"1": "i", "2": "ii", "3": "iii", "4": "iv", "i": "1", "ii": "2", "iii": "3", "iv": "4"}
+_SCRIPT_EDGE = re.compile(r"(?<=[\u4e00-\u9fff])(?=[0-9a-z])|(?<=[0-9a-z])(?=[\u4e00-\u9fff])")
+
+
+def numeral_forms(norm: str) -> list[str]:
+    """A stage or type written in the other numerals ("1型糖尿病" = "I型糖尿病", "stage iii" = "stage 3"; NFKC
+    reads "Ⅲ" as "iii"), and with a space where Han characters meet Latin ones ("乳腺癌 iii期")."""
+    if not _NUMERAL.search(norm):
+        return []
+    forms = [norm, _NUMERAL.sub(lambda m: _OTHER_NUMERAL[m.group(1)], norm)]
+    return forms[1:] + [spaced for f in forms for spaced in _spacings(f)]
+
+
+def _spacings(form: str) -> list[str]:
+    """`form` with a space at some of the places where Han characters meet Latin letters or digits."""
+    edges = [m.start() for m in _SCRIPT_EDGE.finditer(form)][:3]
+    out = []
+    for mask in range(1, 2 ** len(edges)):
+        chosen = [e for k, e in enumerate(edges) if mask >> k & 1]
+        out.append(" ".join(form[a:b] for a, b in zip([0, *chosen], [*chosen, len(form)], strict=True)))
+    return out
+
+
 def ipv4_groups(text: str) -> list[int] | None:
     """The four numbers of a dotted IPv4 address, spaces around the dots allowed; None if not one."""
     groups = re.fullmatch(r"(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})", text.strip())
     return [int(g) for g in groups.groups()] if groups else None
 
 
-def _extra_forms(norm: str) -> list[str]:
+def _extra_forms(norm: str, cities: tuple[str, ...] = ()) -> list[str]:
     """Forms a reader recovers at once: Simplified characters (OpenCC), a percentage as a ratio and in
-    words, an IPv4 address's reverse-DNS name."""
+    words, an IPv4 address's reverse-DNS and cloud host names."""
     from ec2audit.detect.views import to_simplified
 
     forms = [to_simplified(norm)]
@@ -138,7 +163,8 @@ def _extra_forms(norm: str) -> list[str]:
         forms += [ratio, f"{m.group(1)} %", f"{m.group(1)} percent", f"{m.group(1)} per cent", f"百分之{m.group(1)}"]
     if _IPV4.fullmatch(norm):
         forms.append(".".join(reversed(norm.split("."))) + ".in-addr.arpa")
-    return forms + trade_names(norm)
+        forms.append("ip-" + norm.replace(".", "-"))  # a cloud host name: ip-172-20-14-63.ec2.internal
+    return forms + trade_names(norm, cities)
 
 
 _LEGAL_SUFFIX = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团公司|集团|公司)$"
@@ -158,15 +184,17 @@ def _cities() -> tuple[str, ...]:
     return tuple(sorted(Provider.cities, key=len, reverse=True))
 
 
-def trade_names(norm: str) -> list[str]:
+def trade_names(norm: str, cities: tuple[str, ...] = ()) -> list[str]:
     """The short names a firm goes by: without its legal form ("有限公司", "Ltd."), then without the city its
-    registered name starts with (苏州澄湖微电子有限公司 → 澄湖微电子), then without its line of trade (蓝鲸智联)."""
+    registered name starts with (苏州澄湖微电子有限公司 → 澄湖微电子), then without its line of trade (蓝鲸智联).
+    `cities`: more city names than Faker's list knows, e.g. those of the run's own addresses."""
     short = _LEGAL_SUFFIX.sub("", norm)
     if short == norm:
         return []
     names = [short]
     if _CJK.search(short):
-        city = next((c for c in _cities() if short.startswith(c)), None) or (m := _CITY.match(short)) and m.group()
+        city = next((c for c in (*cities, *_cities()) if short.startswith(c)), None) \
+            or (m := _CITY.match(short)) and m.group()
         if city:
             names.append(short[len(city):].removeprefix("市"))
             names.append(_TRADE_WORDS.sub("", names[-1]))
@@ -203,10 +231,12 @@ def _u_spellings(syllables: str) -> list[str]:
     return list(dict.fromkeys([syllables, syllables.replace("v", "u"), syllables.replace("v", "yu")]))
 
 
-def compile_unit(unit: Unit, taxonomy: Taxonomy) -> CompiledUnit:
+def compile_unit(unit: Unit, taxonomy: Taxonomy, cities: tuple[str, ...] = ()) -> CompiledUnit:
     rules = taxonomy.rules(unit.dimension)
     forms = tuple(dict.fromkeys(f for f in (normalize_text(v).strip() for v in (unit.value, *unit.aliases)) if f))
-    forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in _extra_forms(form))))
+    forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in _extra_forms(form, cities))))
+    if "numerals" in rules.views:
+        forms = tuple(dict.fromkeys(forms + tuple(f for form in forms for f in numeral_forms(form))))
     amount = parse_amount(unit.value) if "amount" in rules.views else None
     if amount is not None and amount < 100_000:  # below 1,000 an amount is just a number
         amount = None
@@ -229,9 +259,15 @@ def words_pattern(words: tuple[str, ...]) -> re.Pattern | None:
     return re.compile("|".join(alternatives)) if alternatives else None
 
 
+_ADDRESS_CITY = re.compile(r"(?:^|省|自治区)([\u4e00-\u9fff]{2,3}?)市")
+
+
 def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[CompiledUnit]:
     taxonomy = taxonomy or load_taxonomy()
-    return [compile_unit(u, taxonomy) for u in units]
+    # the cities of the run's own addresses: the city a firm's registered name may start with
+    cities = tuple(sorted({m.group(1) for u in units if taxonomy.rules(u.dimension).name == "location"
+                           for m in _ADDRESS_CITY.finditer(u.value)}, key=len, reverse=True))
+    return [compile_unit(u, taxonomy, cities) for u in units]
 
 
 def placeholder_spans(view: TextView) -> list[tuple[int, int]]:

@@ -9,14 +9,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from ec2audit.detect.compiled import CompiledUnit, han_given_name_chars, ipv4_groups, is_word_char
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.normalize import DIGIT_WORD_PAIRS, TextView, amount_forms, chinese_amounts, currency_next_to
+from ec2audit.detect.normalize import (
+    DIGIT_WORD_PAIRS,
+    TextView,
+    amount_forms,
+    chinese_amounts,
+    currency_next_to,
+    normalize_text,
+)
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
-VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN, ALNUM = "value", "amount", "digits", "digit words", "pinyin", "alnum"
+VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN, ALNUM, ACCOUNT = (
+    "value", "amount", "digits", "digit words", "pinyin", "alnum", "account")
+_BANK_WINDOW = 80  # how far from an account number its bank may be named
 
 
 class ExactDetector:
@@ -24,6 +34,7 @@ class ExactDetector:
 
     def __init__(self, units: list[CompiledUnit], index: PatternIndex):
         self.units = units
+        self._banks: dict[int, BankAccount] = {}
         digits, alnum = PatternIndex(), PatternIndex()
         for i, cu in enumerate(units):
             for form in cu.forms:
@@ -36,12 +47,15 @@ class ExactDetector:
                 digits.add(form, DIGITS, i)
             for form in cu.alnum_forms:
                 alnum.add(form, ALNUM, i)
+            if account := bank_account(cu.unit.value):
+                digits.add(account.number, ACCOUNT, i)
+                self._banks[i] = account
             for form in cu.romanized:
                 index.add(form, PINYIN, i)
         self._digits = digits.build()
         self._alnum = alnum.build()
         self._has_alnum = any(cu.alnum_forms for cu in units)
-        self._has_digits = any(cu.digit_forms for cu in units)
+        self._has_digits = any(cu.digit_forms for cu in units) or bool(self._banks)
         self._amounts: dict[int, list[int]] = {}
         for i, cu in enumerate(units):
             if cu.amount is not None:
@@ -65,20 +79,25 @@ class ExactDetector:
         return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
-        text = view.text
+        text, units = view.text, self.units
         for start, end, indices in found:
-            bounded = _bounded(text, start, end)
+            bounded = span = None  # worked out once per match, when a unit asks
             for i in indices:
-                cu = self.units[i]
-                if cu.rules.word_boundary and not bounded:
-                    continue
+                cu = units[i]
+                if cu.rules.word_boundary:
+                    if bounded is None:
+                        bounded = _bounded(text, start, end)
+                    if not bounded:
+                        continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
-                yield Hit(i, *view.to_original(start, end), detector, LITERAL)
+                if span is None:
+                    span = view.to_original(start, end)
+                yield Hit(i, *span, detector, LITERAL)
 
     def _scan_chinese_amounts(self, view: TextView) -> Iterator[Hit]:
         text = view.text
@@ -90,13 +109,19 @@ class ExactDetector:
 
     def _scan_digits(self, view: TextView, english: bool) -> Iterator[Hit]:
         digits = view.digits(english)
-        for d_start, d_end, indices in self._digits.matches(digits.text, anchored=False).get(DIGITS, ()):
-            start, end = digits.to_numbers(d_start, d_end)
-            if not _number_boundaries(digits.numbers, start, end):
-                continue
-            s, e = view.to_original(*digits.to_base(start, end))
-            for i in indices:
-                yield Hit(i, s, e, "exact.digits", LITERAL)
+        found = self._digits.matches(digits.text, anchored=False)
+        for kind in (DIGITS, ACCOUNT):
+            for d_start, d_end, indices in found.get(kind, ()):
+                start, end = digits.to_numbers(d_start, d_end)
+                if not _number_boundaries(digits.numbers, start, end):
+                    continue
+                if kind == ACCOUNT:  # an IBAN follows from the account number and its bank, not from the number
+                    lo, hi = max(0, d_start - _BANK_WINDOW), d_end + _BANK_WINDOW
+                    indices = [i for i in indices if self._banks[i].named_in(
+                        digits.text[lo:d_start] + " " + digits.text[d_end:hi])]
+                s, e = view.to_original(*digits.to_base(start, end))
+                for i in indices:
+                    yield Hit(i, s, e, "exact.account" if kind == ACCOUNT else "exact.digits", LITERAL)
 
 
     def _scan_alnum(self, view: TextView, found_already: set[int]) -> Iterator[Hit]:
@@ -116,6 +141,36 @@ class ExactDetector:
                 expected = ipv4_groups(self.units[i].forms[0])
                 if expected is None or groups == expected:
                     yield Hit(i, *view.to_original(start, end), "exact.alnum", LITERAL)
+
+
+class BankAccount(NamedTuple):
+    """The domestic account number inside an IBAN, and the names of its bank (code, sort code, BIC, name)."""
+
+    number: str
+    bank: tuple[str, ...]
+
+    def named_in(self, text: str) -> bool:
+        return any(name in text for name in self.bank)
+
+
+def bank_account(value: str) -> BankAccount | None:
+    """The account inside an IBAN (schwifty reads each country's layout): "0327419586" with "rabo",
+    "rabonl2u", "rabobank" for NL75 RABO 0327 4195 86; "98765432" with sort code "123456" for a GB IBAN."""
+    compact = re.sub(r"[\s\-]", "", value)
+    if not re.fullmatch(r"[A-Za-z]{2}\d{2}[A-Za-z0-9]{8,30}", compact):
+        return None
+    from schwifty import IBAN
+    from schwifty.exceptions import SchwiftyException
+
+    try:
+        iban = IBAN(compact)
+    except SchwiftyException:
+        return None
+    number = iban.account_code
+    if not number.isdigit() or len(number) < 6:
+        return None
+    names = (iban.bank_code, iban.branch_code, str(iban.bic or ""), iban.bank_name or "")
+    return BankAccount(number, tuple(dict.fromkeys(normalize_text(n) for n in names if len(n) >= 4)))
 
 
 def _continues_name(ch: str) -> bool:

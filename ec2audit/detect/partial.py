@@ -37,8 +37,8 @@ from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE = (
-    "surname", "initial", "given", "gram", "tail_context", "domain", "place")
+SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VENDOR = (
+    "surname", "initial", "given", "gram", "tail_context", "domain", "place", "area", "vendor")
 # Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
 # API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
 # dotted number group ("10.108.147.x").
@@ -46,9 +46,10 @@ SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE = (
 # (12× faster than lookbehinds first); equivalent to
 # `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])`.
 _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=\d)"
-                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=\d\.x)(?![0-9a-z])")
+                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
-_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])")  # masks that are not mask characters
+# masks that are not mask characters
+_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])")
 _TAIL_CONTEXT = 30
 _BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both sides of the mask
 _GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
@@ -56,19 +57,22 @@ _PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
 _BEFORE_CONTEXT = frozenset({"开头", "结尾"})
 _IS = frozenset("是为:：")
 _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
-                             "开头", "前缀"})
+                             "first four", "first 4", "first six", "first 6",
+                             "开头", "前缀", "前四位", "前4位", "前六位", "前6位"})
 _HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
 _MAIL_CONTEXT = re.compile(r"mail|address|邮箱|邮件|域名")
 _NEXT_WORD = re.compile(r" ([^\W\d_]+)")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
-_SEPARATORS = re.compile(r"[\s\-./()]")
+_SEPARATORS = re.compile(r"[\s\-./():]")
 _PIECE_SHARE = 0.6  # a piece shows at most this share of the value
 _BARE = str.maketrans("", "", " \t\n-./():_,")
 _DIGIT = re.compile(r"\d")
 _FUZZY_MIN_LENGTH = 8
 _FUZZY_COVERAGE = 0.8
+_MEMO_SIZE = 65536  # neighbourhoods remembered per detector
+_EDGE_WORD = 12  # how far `_replaced_at_edge` looks for the word next to a span
 
 
 def _is_mask(ch: str) -> bool:
@@ -104,6 +108,9 @@ class PartialDetector:
         self._ends: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
         self._surnames: dict[int, str] = {}
+        genders = entity_genders(units)
+        self._fragment_memo: dict[tuple[str, int, int], list[tuple[int, int, int]]] = {}
+        self._align_memo: dict[tuple[int, str, int, int], tuple[int, int, float] | None] = {}
         for i, cu in enumerate(units):
             compact = cu.compact
             if len(compact) >= 3:
@@ -115,6 +122,11 @@ class PartialDetector:
             if cu.unit.dimension in _ADDRESS_DIMENSIONS or cu.rules.name == "location":
                 for part in address_parts(cu.forms[0]):
                     index.add(part, PLACE, i)
+                for area in address_areas(cu.forms[0]):
+                    index.add(area, AREA, i)
+            if _MAC.fullmatch(cu.forms[0]):  # the vendor part of a MAC address, written either way
+                for sep in ":-":
+                    index.add(sep.join(_MAC_GROUP.findall(cu.forms[0])[:3]), VENDOR, i)
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
@@ -124,13 +136,13 @@ class PartialDetector:
                 for word in cu.rules.context:
                     index.add(word, TAIL_CONTEXT, i)
             if cu.rules.fragment == "surname":
-                for pattern in _surname_patterns(cu):
+                for pattern in _surname_patterns(cu, genders.get((cu.unit.task_id, cu.unit.entity_id))):
                     index.add(pattern, SURNAME, i)
                 for pattern in _initial_patterns(cu):
                     index.add(pattern, INITIAL, i)
                 if given := given_name(cu):
                     index.add(given, GIVEN, i)
-                    self._surnames[i] = latin_surname(cu.forms[0]) or cu.forms[0][0]
+                    self._surnames[i] = latin_surname(cu.forms[0]) or han_surname(cu.forms[0])
             if _fuzzy_eligible(cu):
                 grams = _grams(cu.forms[0])
                 if len(grams) >= 2:
@@ -144,14 +156,17 @@ class PartialDetector:
         view, matches = scan_view
         found = list(self._masked(view, decided))
         found += self._context_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
-        found += self._name_forms(view, matches.get(SURNAME, ()), decided, "partial.fragment", FRAGMENT, 0.5)
-        found += self._name_forms(view, matches.get(INITIAL, ()), decided, "partial.masked", MOSTLY, 0.6)
+        # a name's partial forms ("mr. smith" 0.3, "emily a." 0.7) standing as words of their own
+        found += self._mentions(view, matches.get(SURNAME, ()), decided, _standalone, "partial.fragment", FRAGMENT, 0.5)
+        found += self._mentions(view, matches.get(INITIAL, ()), decided, _standalone, "partial.masked", MOSTLY, 0.6)
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
-        found += self._mail_domains(view, matches.get(DOMAIN, ()), decided)
-        found += self._places(view, matches.get(PLACE, ()), decided)
+        found += self._mentions(view, matches.get(DOMAIN, ()), decided, _mail_domain_said)
+        found += self._mentions(view, matches.get(PLACE, ()), decided, _place_alone)
+        found += self._mentions(view, matches.get(AREA, ()), decided, _lives_there)
+        found += self._mentions(view, matches.get(VENDOR, ()), decided, _vendor_half)
         found += self._fuzzy(view, matches.get(GRAM, ()), decided)
         protected = [view.to_original(s, e) for s, e in placeholder_spans(view)] if found else ()
-        return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
+        return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)] if protected else found
 
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
@@ -173,7 +188,7 @@ class PartialDetector:
         for i, visible in self._match_masked(token, skip):
             unit_len = len(self.units[i].compact)
             both_sides = _MASK_SPLIT.split(token)[0] != "" and _MASK_SPLIT.split(token)[-1] != ""
-            grade = MOSTLY if visible / unit_len >= (_BOTH_SIDES if both_sides else 0.5) \
+            grade = MOSTLY if (visible / unit_len >= _BOTH_SIDES if both_sides else visible / unit_len > 0.5) \
                 else FRAGMENT if visible >= 4 else 0.0
             if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
                 grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
@@ -213,89 +228,83 @@ class PartialDetector:
     def _context_fragments(self, view: TextView, contexts: list[Match], skip) -> Iterator[Hit]:
         """The start or the end of an identifier next to a word that says so: "card ending 2291", "ends
         in 73 B", "the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291",
-        "以mike.r开头". A piece that is the last group of a whole number written out is another number's."""
+        "以mike.r开头". A piece that is the last group of a whole number written out is another number's.
+
+        What a context word finds depends only on the characters around it, so it is worked out once per
+        distinct neighbourhood: agent logs repeat the same lines many times."""
         text = view.text
         for c_start, c_end, _ in contexts:
-            word = text[c_start:c_end]
-            if word.isascii() and not _standalone(text, c_start, c_end):
-                continue
-            if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
-                pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
-            elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
-                k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
-                pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
-            elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + _TAIL_CONTEXT):
-                pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
-            else:  # an end piece shows a digit: no digit, no piece
-                continue
-            for start, end in pieces:
-                if _GROUP_BEFORE.search(text, max(0, start - 3), start):
-                    continue
-                piece = _bare(text[start:end])
-                if len(piece) < 3 or (len(piece) < 4 and not any(c.isdigit() for c in piece)):
-                    continue
-                prefix = word in _PREFIX_CONTEXT
-                for i in (self._starts if prefix else self._ends).get(piece, ()):
-                    whole = self._bare[i]
-                    if i in skip or word not in self.units[i].rules.context:
-                        continue
-                    if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
-                            and shared_mail_domain(self.units[i].forms[0]):
-                        continue  # only a mail provider's domain: it does not identify anyone
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.6)
+            lo, hi = max(0, c_start - _TAIL_CONTEXT - 4), c_end + _TAIL_CONTEXT + 1
+            key = (text[lo:hi], c_start - lo, c_end - lo)
+            found = self._fragment_memo.get(key)
+            if found is None:
+                if len(self._fragment_memo) >= _MEMO_SIZE:
+                    self._fragment_memo.clear()
+                found = self._fragment_memo[key] = list(self._fragments_near(key[0], key[1], key[2]))
+            for start, end, i in found:
+                if i not in skip:
+                    yield Hit(i, *view.to_original(lo + start, lo + end), "partial.fragment", FRAGMENT, 0.6)
 
-    def _name_forms(self, view: TextView, found: list[Match], skip, detector: str, grade: float,
-                    confidence: float) -> Iterator[Hit]:
-        """Hits of a name's partial forms ("mr. smith", "emily a.") that stand as words of their own."""
+    def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int]]:
+        """(start, end, unit) of each piece the context word at `c_start:c_end` of `text` introduces."""
+        word = text[c_start:c_end]
+        if word.isascii() and not _standalone(text, c_start, c_end):
+            return
+        if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
+            pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
+        elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
+            k = text.rfind("以", max(0, c_start - _TAIL_CONTEXT), c_start)
+            pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
+        elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + _TAIL_CONTEXT):
+            pieces = _pieces(text, c_end, min(len(text), c_end + _TAIL_CONTEXT))
+        else:  # an end piece shows a digit: no digit, no piece
+            return
+        # a secret may end in sentence punctuation: "the password ends in -83!"
+        pieces += [(start, end + 1) for start, end in pieces if text[end:end + 1] in ("!", "?")]
+        for start, end in pieces:
+            if _GROUP_BEFORE.search(text, max(0, start - 3), start):
+                continue
+            piece = _bare(text[start:end])
+            prefix = word in _PREFIX_CONTEXT
+            # four letters at the start are a key type's ("AKIA", "LTAI"), not the key's own
+            if len(piece) < 3 or (len(piece) < 4 + prefix and not any(c.isdigit() for c in piece)):
+                continue
+            for i in (self._starts if prefix else self._ends).get(piece, ()):
+                whole = self._bare[i]
+                if word not in self.units[i].rules.context:
+                    continue
+                if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
+                        and shared_mail_domain(self.units[i].forms[0]):
+                    continue  # only a mail provider's domain: it does not identify anyone
+                yield start, end, i
+
+    def _mentions(self, view: TextView, found: list[Match], skip, keep, detector: str = "partial.fragment",
+                  grade: float = FRAGMENT, confidence: float = 0.4) -> Iterator[Hit]:
+        """Hits of the matches `keep(text, start, end)` accepts, for units not found literally already."""
         text = view.text
         for start, end, indices in found:
-            if not _standalone(text, start, end):
+            if skip.issuperset(indices) or not keep(text, start, end):
                 continue
+            span = view.to_original(start, end)
             for i in indices:
                 if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), detector, grade, confidence)
+                    yield Hit(i, *span, detector, grade, confidence)
 
     def _given_names(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
         """A given name standing alone (0.3) — not inside a handle (`emily.r@…`), not before another family
         name (`Emily Brown` is another Emily), not after a common Chinese surname (李子墨 is another 子墨)."""
         text, original = view.text, view.original
         for start, end, indices in found:
+            if skip.issuperset(indices):  # every unit of the match found literally already
+                continue
             if text[start].isascii():
                 if not _standalone(text, start, end) or _HANDLE_NEXT.match(text, end):
                     continue
-                s, e = view.to_original(start, end)
+                _, e = TextView.to_original(view, start, end)  # in the view's own text, decoded or not
                 following = _NEXT_WORD.match(original, e)
                 if following and (following.group(1)[0].isupper() or following.group(1) in _SURNAME_PARTICLES):
                     continue
             elif start and text[start - 1] in han_surname_chars():
-                continue
-            for i in indices:
-                if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
-
-    def _mail_domains(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
-        """A firm's mail domain said to be the address's ("the mailbox is at northwind.com", "邮箱是contoso.io
-        域名下的"): 0.3. Not inside another address or host name, and only after a word about mail."""
-        text = view.text
-        for start, end, indices in found:
-            if (start and (text[start - 1] in "@." or is_word_char(text[start - 1]))) or _HANDLE_NEXT.match(text, end) \
-                    or not _MAIL_CONTEXT.search(text, max(0, start - _TAIL_CONTEXT), start):
-                continue
-            for i in indices:
-                if i not in skip:
-                    yield Hit(i, *view.to_original(start, end), "partial.fragment", FRAGMENT, 0.4)
-
-    def _places(self, view: TextView, found: list[Match], skip) -> Iterator[Hit]:
-        """A street without its house number, the district, city or postcode of a home address (0.3) —
-        unless the mention is part of a whole address (another house on the street, another person's
-        address in the same city), which the value's own forms decide."""
-        text = view.text
-        for start, end, indices in found:
-            if text[start].isascii() and not _standalone(text, start, end):
-                continue
-            before = text[max(0, start - 40):start]
-            if _HOUSE_AFTER.match(text, end) or _HOUSE_BEFORE.search(before) or _STREET_AFTER.match(text, end) \
-                    or (not text[start].isdigit() and _NUMBER_BEFORE.search(before)):
                 continue
             for i in indices:
                 if i not in skip:
@@ -332,17 +341,58 @@ class PartialDetector:
                         yield hit
 
     def _align(self, view: TextView, i: int, form: str, lo: int, hi: int) -> Hit | None:
-        """Grade a shortlisted region: "mostly" when ≥ 80 % of the value's characters line up."""
+        """Grade a shortlisted region: "mostly" when ≥ 80 % of the value's characters line up. The grade
+        depends only on the characters around the region: worked out once per distinct neighbourhood."""
         text = view.text
-        region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
-        region = text[region_lo:region_hi]
-        align = fuzz.partial_ratio_alignment(form, region)
-        start, end = _whole_words(text, region_lo + align.dest_start, region_lo + align.dest_end)
-        aligned = text[start:end]
-        coverage = LCSseq.similarity(form, aligned) / len(form)
-        if coverage < _FUZZY_COVERAGE or not reads_as(form, aligned) or _replaced_at_edge(form, text, start, end):
+        base = max(0, lo - len(form) - _EDGE_WORD)
+        key = (i, text[base:hi + len(form) + _EDGE_WORD], lo - base, hi - base)
+        if key not in self._align_memo:
+            if len(self._align_memo) >= _MEMO_SIZE:
+                self._align_memo.clear()
+            self._align_memo[key] = aligned_span(*key[1:], form)
+        found = self._align_memo[key]
+        if found is None:
             return None
-        return Hit(i, *view.to_original(start, end), "partial.fuzzy", MOSTLY, round(coverage, 3))
+        start, end, coverage = found
+        return Hit(i, *view.to_original(base + start, base + end), "partial.fuzzy", MOSTLY, coverage)
+
+
+def aligned_span(text: str, lo: int, hi: int, form: str) -> tuple[int, int, float] | None:
+    """(start, end, coverage) of the value in `text` around the shortlisted region `lo:hi`, or None when
+    it is not there "mostly": too little of it lines up, or the text shows another value."""
+    region_lo, region_hi = max(0, lo - len(form)), min(len(text), hi + len(form))
+    region = text[region_lo:region_hi]
+    align = fuzz.partial_ratio_alignment(form, region)
+    start, end = _whole_words(text, region_lo + align.dest_start, region_lo + align.dest_end)
+    while start < end and (_is_cjk(text[start]) and text[start] not in form or not _keeps_edge(text[start])):
+        start += 1  # Han characters the value lacks at the edges ("地址：") are the text's, not the value's
+    while end > start and (_is_cjk(text[end - 1]) and text[end - 1] not in form or not _keeps_edge(text[end - 1])):
+        end -= 1
+    aligned = text[start:end]
+    coverage = LCSseq.similarity(form, aligned) / len(form)
+    # a masked value (a house number starred) is "mostly" there when half of it shows and the masks fit
+    masked = _FUZZY_COVERAGE > coverage >= _MASKED_VISIBLE and any(c in aligned for c in _MASK_CHARS) \
+        and _masks_fit(form, aligned)
+    if (coverage < _FUZZY_COVERAGE and not masked) or not reads_as(form, aligned) \
+            or _replaced_at_edge(form, text, start, end):
+        return None
+    return start, end, round(coverage, 3)
+
+
+_MASKED_VISIBLE = 0.5  # a masked region must show at least this share of the value
+_MASKED_RUN = re.compile(r"[0-9a-z*•●#]*[*•●#][0-9a-z*•●#]*")
+_ALNUM_RUN = re.compile(r"[0-9a-z]+")
+
+
+def _masks_fit(form: str, text: str) -> bool:
+    """Does every partly masked token of `text` fit a token of the value as long ("2**-b" fits "214-b", "3**号"
+    fits "328号", "5**" does not)? A masked house number that shows another number is another house."""
+    runs = _ALNUM_RUN.findall(form)
+    for token in _MASKED_RUN.findall(text):
+        visible = _MASK_SPLIT.split(token)[::2]
+        if any(visible) and not any(len(run) == len(token) and _fits_mask(run, visible) for run in runs):
+            return False
+    return True
 
 
 _LATIN_WORD = re.compile(r"\d+[a-z](?![a-z])|[^\W\d_\u2e80-\u9fff]+|\d+")
@@ -379,8 +429,8 @@ def _replaced_at_edge(form: str, text: str, start: int, end: int) -> bool:
     if not words or any(c in _MASK_CHARS for c in text[start:end]):  # a mask explains a missing word
         return False
     found = set(_LATIN_WORD.findall(text[start:end]))
-    before = _LATIN_WORD.findall(text[max(0, start - 12):start])
-    after = _LATIN_WORD.search(text, end, end + 12)
+    before = _LATIN_WORD.findall(text[max(0, start - _EDGE_WORD):start])
+    after = _LATIN_WORD.search(text, end, end + _EDGE_WORD)
     return any(w not in found and n is not None and _alike(w, n)
                for w, n in ((words[0], before[-1] if before else None), (words[-1], after and after.group())))
 
@@ -403,6 +453,10 @@ def _swapped_in(word: str, words: set[str]) -> bool:
 def _is_subsequence(part: list[str], whole: list[str]) -> bool:
     it = iter(whole)
     return all(ch in it for ch in part)
+
+
+def _keeps_edge(ch: str) -> bool:
+    return ch.isalnum() or ch in _MASK_CHARS
 
 
 def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
@@ -453,6 +507,10 @@ def shared_mail_domain(address: str) -> bool:
     return domain in FREE_MAIL_DOMAINS or domain.split(".")[-2:-1] == ["example"]
 
 
+_MAC = re.compile(r"[0-9a-f]{2}(?:([:-])[0-9a-f]{2})(?:\1[0-9a-f]{2}){4}")
+_MAC_GROUP = re.compile(r"[0-9a-f]{2}")
+_MORE_GROUPS = re.compile(r"[:\-.][0-9a-z*•●#]")
+_MORE_GROUPS_BEFORE = re.compile(r"[0-9a-z][:\-.]$")
 _ADDRESS_DIMENSIONS = frozenset({"location", "address"})
 _CJK_PLACE = re.compile(r"(.{2,8}?(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道))|(.{2,10}?(?:大道|大街|路|街|巷|弄|胡同))"
                         r"|(.{2,10}?(?:花园|小区|公寓|家园|苑|村|大厦|广场|新城|园))")
@@ -464,6 +522,73 @@ _HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d+号")
 _HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+ ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")
 _NUMBER_BEFORE = re.compile(r"\d+[a-z]?(?:-[a-z])? ?$")
 _STREET_AFTER = re.compile(r"[^\W\d_]{0,8}?(?:路|街|道|巷|弄|号)")  # "苏州市星湖街…": the start of a whole address
+
+
+def _mail_domain_said(text: str, start: int, end: int) -> bool:
+    """A firm's mail domain said to be the address's ("the mailbox is at northwind.com", "邮箱是contoso.io
+    域名下的"): not inside another address or host name, and only after a word about mail."""
+    return not ((start and (text[start - 1] in "@." or is_word_char(text[start - 1]))) or _HANDLE_NEXT.match(text, end)
+                or not _MAIL_CONTEXT.search(text, max(0, start - _TAIL_CONTEXT), start))
+
+
+def _place_alone(text: str, start: int, end: int) -> bool:
+    """A street without its house number, the postcode or estate of a home address — unless the mention is
+    part of a whole address (another house on the street), which the value's own forms decide."""
+    return not ((text[start].isascii() and not _standalone(text, start, end)) or _in_whole_address(text, start, end))
+
+
+def _lives_there(text: str, start: int, end: int) -> bool:
+    """The city, district or neighbourhood of a home address where the text says someone lives there ("lives
+    in Columbus", "travelling from Utrecht", "住苏州园区那边", "玉林片区", `"current_city":"苏州"`). Without such
+    a word a city is where the employer, the school or anyone else is."""
+    return _place_alone(text, start, end) and not _NOT_HOME.search(text, max(0, start - 24), start) and bool(
+        _RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end))
+
+
+def _vendor_half(text: str, start: int, end: int) -> bool:
+    """The vendor half of a MAC address on its own ("3c:52:82"); not when more groups follow or come before:
+    that is a whole address, the unit's or another device's."""
+    return _standalone(text, start, end) and not (
+        _MORE_GROUPS.match(text, end) or _MORE_GROUPS_BEFORE.search(text, max(0, start - 3), start))
+
+
+def _in_whole_address(text: str, start: int, end: int) -> bool:
+    """Is a place mention part of a whole address (another house on the street, another address in the
+    same city)? Then the value's own forms decide."""
+    before = text[max(0, start - 40):start]
+    return bool(_HOUSE_AFTER.match(text, end) or _HOUSE_BEFORE.search(before) or _STREET_AFTER.match(text, end)
+                or (not text[start].isdigit() and _NUMBER_BEFORE.search(before)))
+
+
+_CJK_AREA_SUFFIX = re.compile(r"(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道)$")
+_CJK_STREET_SUFFIX = re.compile(r"[东西南北中]?(?:大道|大街|路|街|巷|弄|胡同)$")
+_RESIDENCE_BEFORE = re.compile(
+    r"(?:(?:住|居)[在于]?|家在|来自|(?<![a-z])(?:lives?|living|lived|resides?|residing|resident|based|home|moved"
+    r"|relocated|from)(?: (?:in|at|to|of|near|around|outside))?(?: the)?"
+    r"|(?:city|district|town|area|residence|住址|现居地?|居住地)[\"']?\s*[:=：]\s*[\"']?) ?$")
+# where someone was born or is registered is not where they live (a hukou address is another address)
+_NOT_HOME = re.compile(r"户籍|户口|籍贯|出生|老家|hukou|hometown|birth|born|native")
+_AREA_AFTER = re.compile(r" ?(?:那边|那一片|那一带|一带|片区|附近|那块|area(?![a-z])|-based| resident)")
+
+
+def address_areas(form: str) -> list[str]:
+    """The areas a home address lies in, which identify only next to a word about living there: the city
+    and district with and without their suffix ("苏州市", "苏州", "武侯"), a street's name without "路"
+    ("玉林" of 玉林南路), a Latin address's city ("columbus", "utrecht")."""
+    areas = []
+    if _CJK_RUN.search(form):
+        for m in _CJK_PLACE.finditer(form):
+            if m.group(1):
+                name = re.sub(r"^[\d\-]+[号幢栋]?", "", m.group(1))
+                areas += [name, _CJK_AREA_SUFFIX.sub("", name)]
+            elif m.group(2):
+                areas.append(_CJK_STREET_SUFFIX.sub("", re.sub(r"^[\d\-]+[号幢栋]?", "", m.group(2))))
+        return [a for a in dict.fromkeys(areas) if len(a) >= 2 and not any(c.isdigit() for c in a)]
+    for chunk in (c.strip() for c in form.split(",")):
+        words = _FINE_POSTCODE.sub("", chunk).split()
+        if words and words[0] not in _UNIT_WORDS and all(w.isalpha() for w in words):
+            areas.append(" ".join(words))
+    return [a for a in areas if len(a) >= 4 and a not in COMMON_WORDS]
 
 
 def address_parts(form: str) -> list[str]:
@@ -541,7 +666,7 @@ def _expand_token(text: str, start: int, end: int, cross: str = "digits") -> tup
         ch = text[start - 1]
         if _is_token_char(ch, cjk):
             start -= 1
-        elif ch in " -" and start > 1 and _crosses(text, start - 1, -1, cross):
+        elif ch in " -:" and start > 1 and _crosses(text, start - 1, -1, cross):
             start -= 1
         else:
             break
@@ -549,7 +674,7 @@ def _expand_token(text: str, start: int, end: int, cross: str = "digits") -> tup
         ch = text[end]
         if _is_token_char(ch, cjk):
             end += 1
-        elif ch in " -" and end + 1 < len(text) and _crosses(text, end, 1, cross):
+        elif ch in " -:" and end + 1 < len(text) and _crosses(text, end, 1, cross):
             end += 1
         else:
             break
@@ -562,11 +687,25 @@ def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
     groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR)."""
     spans = [_expand_token(text, start, end, cross) for cross in ("digits", "groups", "none")]
+    if head := _SYMBOLS_BEFORE.search(text, max(0, start - 40), start):  # a secret's symbols: "vf8#qlz2!rm7***"
+        spans.append((head.start(), spans[-1][1]))
+    if head := _PHONE_BEFORE.search(text, max(0, start - 20), start):  # an area code in brackets: "(614) 555-01**"
+        spans.append((head.start(), spans[2][1]))
     for s, e in list(spans):
         glued = _GLUED_LETTERS.match(text, s, e)
         if glued and glued.end() < start:
             spans.append((glued.end(), e))
     return list(dict.fromkeys(spans))
+
+
+_PHONE_BEFORE = re.compile(r"(?<![\w(])\(\d{2,5}\) ?\d+(?:[ .-]\d+)*[ .-]?$")
+_TOKEN_CHAR = r"[^\s\"'=:,;()\[\]{}<>]"
+# the characters of a token before a mask when one of them is a symbol ("vf8#qlz2!rm7" before "***")
+_SYMBOLS_BEFORE = re.compile(rf"(?<!{_TOKEN_CHAR}){_TOKEN_CHAR}*[^\w\s\"'=:,;()\[\]{{}}<>]{_TOKEN_CHAR}*$")
+
+
+def _hex_or_mask(ch: str) -> bool:
+    return ch in "0123456789abcdef" or _is_mask(ch)
 
 
 def _group_char(ch: str) -> bool:
@@ -578,6 +717,8 @@ def _crosses(text: str, k: int, step: int, cross: str) -> bool:
     near, far = text[k - step], text[k + step]
     if cross == "none":
         return False
+    if text[k] == ":":  # only inside a MAC or IPv6 address: hex groups and masks
+        return _hex_or_mask(near) and _hex_or_mask(far)
     if _group_char(near) and _group_char(far):
         return True
     if cross != "groups" or not (is_word_char(near) or _is_mask(near)) or not (is_word_char(far) or _is_mask(far)):
@@ -628,14 +769,45 @@ def latin_surname(name: str) -> str | None:
     return surname if len(parts[-1]) >= 2 else None
 
 
-def _surname_patterns(cu: CompiledUnit) -> list[str]:
+_MALE_TITLES = frozenset({"mr", "sir", "lord", "herr", "sr", "señor", "pan", "先生", "哥", "叔", "大爷"})
+_FEMALE_TITLES = frozenset({"mrs", "ms", "miss", "madam", "dame", "lady", "mme", "mlle", "frau", "sra", "srta",
+                            "señora", "pani", "女士", "小姐", "太太", "夫人", "阿姨", "姐"})
+_RESIDENT_ID = re.compile(r"\d{17}[\dx]")
+
+
+def entity_genders(units: list[CompiledUnit]) -> dict[tuple[str, str], str]:
+    """What the task's own data says of a person's sex ("m" or "f"): the 17th digit of a Chinese resident ID
+    (odd for men), else a given name that the name lists (Faker's) give to one sex only. "林先生" is then not
+    林晓雯 when her ID says she is a woman."""
+    from faker.providers.person.en_US import Provider
+
+    out: dict[tuple[str, str], str] = {}
+    for cu in units:
+        key = (cu.unit.task_id, cu.unit.entity_id)
+        if cu.rules.name == "government_id" and _RESIDENT_ID.fullmatch(cu.compact):
+            out[key] = "m" if int(cu.compact[16]) % 2 else "f"
+    for cu in units:
+        key = (cu.unit.task_id, cu.unit.entity_id)
+        if key not in out and cu.rules.fragment == "surname" and cu.unit.value.split()[0].isascii():
+            given = cu.unit.value.split()[0]
+            male, female = given in Provider.first_names_male, given in Provider.first_names_female
+            if male != female:
+                out[key] = "m" if male else "f"
+    return out
+
+
+def _surname_patterns(cu: CompiledUnit, gender: str | None = None) -> list[str]:
     """The family name with an honorific or title, in either script: "mr. smith", "dr smith", "ms van der
-    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones."""
+    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones.
+    Titles of the other sex are left out when the task's data says the person's (`entity_genders`)."""
     name = cu.forms[0]
-    latin, han = [h for h in cu.rules.context if h.isascii()], [h for h in cu.rules.context if not h.isascii()]
+    other = _FEMALE_TITLES if gender == "m" else _MALE_TITLES if gender == "f" else frozenset()
+    context = [h for h in cu.rules.context if h not in other]
+    latin, han = [h for h in context if h.isascii()], [h for h in context if not h.isascii()]
     if HAN_NAME.fullmatch(name):
         surname = cu.romanized[0].split()[0] if cu.romanized else None
-        return [name[0] + h for h in han] + ["姓" + name[0]] + (
+        family = han_surname(name)
+        return [family + h for h in han] + ["姓" + family] + (
             [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] if surname else [])
     surname = latin_surname(name)
     if surname is None:
@@ -643,12 +815,18 @@ def _surname_patterns(cu: CompiledUnit) -> list[str]:
     return [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] + [surname + h for h in han]
 
 
+def han_surname(name: str) -> str:
+    """The family name of a Chinese name: two characters for a compound surname (欧阳文博 → 欧阳), else one."""
+    return name[:2] if len(name) > 2 and name[:2] in COMPOUND_SURNAMES else name[:1]
+
+
 def given_name(cu: CompiledUnit) -> str | None:
     """The given name alone identifies in a task's context: "emily" for Emily Rutherford, "子墨" for 周子墨
     (two characters after a one-character surname); not a common word ("will")."""
     name = cu.forms[0]
     if HAN_NAME.fullmatch(name):
-        return name[1:] if len(name) == 3 and name[:2] not in COMPOUND_SURNAMES else None
+        given = name[len(han_surname(name)):]
+        return given if len(given) == 2 else None
     parts = name.split()
     if latin_surname(name) is None or len(parts[0]) < 3 or parts[0] in COMMON_WORDS or not parts[0].isalpha():
         return None

@@ -45,11 +45,11 @@ class PatternIndex:
         """
         out: dict[str, list[Match]] = defaultdict(list)
         if self._automaton is not None:
-            shift = int(anchored)
             groups = self._groups
-            for key, start, end in self._automaton.find_matches_as_indexes(" " + text if anchored else text,
-                                                                            overlapping=True):
-                span = (max(0, start - shift), end - shift)
+            found = self._automaton.find_matches_as_indexes(" " + text if anchored else text, overlapping=True)
+            for key, start, end in found:
+                if anchored:
+                    start, end = (start - 1 if start else 0), end - 1
                 for kind, units in groups[key]:
-                    out[kind].append((*span, units))
+                    out[kind].append((start, end, units))
         return out

@@ -1,5 +1,5 @@
 """The views a text is read in: the text view, and the views derived from it where a reader recovers a
-value trivially — decoded (URL percent-encoding, HTML entities, JSON `\\uXXXX` escapes, base64 and
+value trivially — decoded (URL percent-encoding and form "+" spaces, HTML entities, JSON `\\uXXXX` escapes, base64 and
 base64url, hex, e-mail addresses written `name [at] example [dot] org`) and Traditional Chinese folded
 to Simplified with OpenCC. Every view maps its offsets back to the original characters, so evidence
 points at what the text really holds (the encoded characters of a decoded value).
@@ -21,7 +21,7 @@ from functools import cache
 from typing import NamedTuple
 from urllib.parse import unquote
 
-from ec2audit.detect.normalize import TextView
+from ec2audit.detect.normalize import TextView, prepare_folding
 from ec2audit.detect.patterns import Match
 
 
@@ -115,6 +115,15 @@ def _utf8(percent_run: str) -> bool:
     return True
 
 
+# a form-encoded value of words ("name=Lena+Hartmann"): "+" is a space there
+_PLUS_WORDS = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
+
+
+def _plus_spaces(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _PLUS_WORDS.finditer(text):
+        yield m.start(), m.end(), m.group().replace("+", " ")
+
+
 def _entities(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _ENTITY.finditer(text):
         decoded = html.unescape(m.group())
@@ -170,14 +179,28 @@ def _hex(text: str) -> Iterator[tuple[int, int, str]]:
 
 _AT = r"(?:\s*(?:\[at\]|\(at\)|\{at\}|<at>)\s*|\s+at\s+)"
 _DOT = r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|<dot>)\s*|\s+dot\s+|\.)"
-_OBFUSCATED_EMAIL = re.compile(rf"([\w.+-]+){_AT}([\w-]+(?:{_DOT}[\w-]+)+)", re.IGNORECASE)
+_OBFUSCATED_EMAIL = re.compile(rf"([\w+-]+(?:{_DOT}[\w+-]+)*){_AT}([\w-]+(?:{_DOT}[\w-]+)+)", re.IGNORECASE)
 _DOT_WORD = re.compile(_DOT, re.IGNORECASE)
 
 
 def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
-    """`ann.lee77 [at] example [dot] org`, `ann.lee77 at example dot org`, `(at)` → the address."""
+    """`ann.lee77 [at] example [dot] org`, `ann dot lee at example dot org`, `(at)` → the address."""
     for m in _OBFUSCATED_EMAIL.finditer(text):
-        yield m.start(), m.end(), f"{m.group(1)}@{_DOT_WORD.sub('.', m.group(2))}"
+        yield m.start(), m.end(), f"{_DOT_WORD.sub('.', m.group(1))}@{_DOT_WORD.sub('.', m.group(2))}"
+
+
+# Machine-readable passport zone (ICAO 9303, TD3): names "P<NLDVAN<DER<MEULEN<<SOPHIE<<<", and the second line's
+# fields run together "NP7K42R9T2NLD8806149F3003194<<<" (number, check digit, nationality, birth date, …)
+_MRZ_NAMES = re.compile(r"(?<![A-Z0-9<])P[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*")
+_MRZ_FIELDS = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
+
+
+def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
+    """The names ("van der meulen, sophie") and fields of a passport's machine-readable zone."""
+    for m in _MRZ_NAMES.finditer(text):
+        yield m.start(), m.end(), f"P {m.group(1)} {m.group(2).replace('<', ' ')}, {m.group(3).replace('<', ' ')}"
+    for m in _MRZ_FIELDS.finditer(text):
+        yield m.start(), m.end(), " ".join(g.strip("<") for g in m.groups())
 
 
 def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int, int, str]]]]:
@@ -185,6 +208,8 @@ def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int,
     out = []
     if "%" in text:
         out.append(_percent)
+    if "+" in text and "=" in text:
+        out.append(_plus_spaces)
     if "&" in text and ";" in text:
         out.append(_entities)
     if "\\u" in lower:
@@ -195,6 +220,8 @@ def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int,
         out.append(_base64)
     if any(h in lower for h in _HINTS_HEX):
         out.append(_hex)
+    if "<<" in text:
+        out.append(_mrz)
     if "at]" in lower or "at)" in lower or "at}" in lower or "at>" in lower or (" at " in lower and " dot " in lower):
         out.append(_obfuscated_emails)
     return out
@@ -230,8 +257,10 @@ def _traditional() -> re.Pattern:
 
 
 def prepare() -> None:
-    """Load OpenCC's table now (0.1-0.3 s), with the automaton, rather than on the first Chinese text."""
+    """Build the tables views read now, with the automaton, rather than on the first text that needs them:
+    OpenCC's (0.1-0.3 s) and the characters folding changes (0.2 s)."""
     _traditional()
+    prepare_folding()
 
 
 def to_simplified(text: str) -> str:
