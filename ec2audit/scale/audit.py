@@ -14,6 +14,7 @@ is never split, so a session kept within one file is kept within one task — th
 from __future__ import annotations
 
 import json
+import logging
 import pickle
 from collections.abc import Callable
 from pathlib import Path
@@ -69,6 +70,8 @@ def audit_on_ray(found: list[Path], reading: Reading, units: list[Unit], address
     import ray
     import ray.data
 
+    # its INFO lines and the note that its own progress bars are off would break ec2audit's (rich)
+    logging.getLogger("ray.data").setLevel(logging.ERROR)
     items = sniffed(found, reading.fmt)
     if not items:
         return merge_parts([], units)
