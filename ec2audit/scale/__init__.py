@@ -23,11 +23,15 @@ OPENCLAW = "openclaw"
 def cluster(address: str, cpus: int | None = None, openclaw: int = 0) -> Iterator[dict[str, float]]:
     """Connected to the cluster at `address` ("" = `RAY_ADDRESS`, else a new local cluster with `cpus`
     CPUs advertising `openclaw` OpenClaw slots); yields its resources, disconnects (and stops a local
-    cluster) on leaving. A cluster that cannot be reached is one line, never a traceback."""
+    cluster) on leaving. A caller already connected (`ray.init`) keeps its connection. A cluster that
+    cannot be reached is one line, never a traceback."""
     try:
         import ray
     except ImportError:
         raise InputError("Ray is not installed: pip install 'ec2audit[ray]'", field="ray") from None
+    if ray.is_initialized():
+        yield ray.cluster_resources()
+        return
     address = address or os.environ.get("RAY_ADDRESS", "")
     options: dict = {"log_to_driver": False, "logging_level": logging.WARNING, "configure_logging": True}
     try:
