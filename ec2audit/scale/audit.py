@@ -58,7 +58,7 @@ def sniffed(found: list[Path], fmt: str | None) -> list[LogFile | InputError]:
     for path in found:
         errors: list[InputError] = []
         files = list(sniff_logs([path], fmt, errors.append))
-        out += errors + files
+        out += [*errors, *files]
     return out
 
 
