@@ -158,6 +158,13 @@ def cluster(tmp_path_factory):
         shutil.rmtree(temp, ignore_errors=True)
 
 
+def test_a_cluster_nobody_listens_on_is_one_line(tmp_path):
+    logs, units = _logs(tmp_path)
+    result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), f"--ray=127.0.0.1:{_free_port()}"])
+    assert result.exit_code == 2
+    assert "cannot reach the Ray cluster at 127.0.0.1:" in result.output and "Traceback" not in result.output
+
+
 def _logs(root: Path) -> tuple[Path, Path]:
     """Request logs of eight agent sessions, one file each, plus a note and a broken line: every file
     is read or named as skipped, on Ray as locally."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 from collections.abc import Iterator
 
 from ec2audit.errors import InputError
@@ -33,6 +34,7 @@ def cluster(address: str, cpus: int | None = None, openclaw: int = 0) -> Iterato
         yield ray.cluster_resources()
         return
     address = address or os.environ.get("RAY_ADDRESS", "")
+    _check_reachable(address)
     options: dict = {"log_to_driver": False, "logging_level": logging.WARNING, "configure_logging": True}
     try:
         if address:
@@ -48,3 +50,14 @@ def cluster(address: str, cpus: int | None = None, openclaw: int = 0) -> Iterato
         yield ray.cluster_resources()
     finally:
         ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """A `HOST:PORT` nobody listens on is said at once (Ray itself retries for minutes)."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return  # `auto`, `ray://…` (Ray Client) and other forms are Ray's to resolve
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as exc:
+        raise InputError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}", field="ray") from None
