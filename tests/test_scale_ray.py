@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -101,8 +102,12 @@ class Cluster:
     def __init__(self, root: Path):
         self.root, self.port = root, _free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.env = {**os.environ, "PYTHONPATH": str(REPO), "RAY_USAGE_STATS_ENABLED": "0"}
-        self.env.pop("RAY_ADDRESS", None)
+        # token authentication (Ray's default since 2.5x) with this cluster's own token, whatever
+        # ~/.ray/auth_token an earlier local cluster left: nodes and drivers share it
+        self.env = {**os.environ, "PYTHONPATH": str(REPO), "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token",
+                    "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+        for name in ("RAY_ADDRESS", "RAY_AUTH_TOKEN_PATH"):
+            self.env.pop(name, None)
         self.nodes: dict[str, subprocess.Popen] = {}
         self.tmp: dict[str, Path] = {}
         self.temp = root  # Ray's temp folder (logs, sockets), once started
