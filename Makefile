@@ -31,9 +31,10 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
-# Everything but the tests that need OpenClaw, Label Studio, a model server or Chromium (markers in pyproject).
+# Everything but the tests that need OpenClaw, Label Studio, a model server, Chromium or a Ray cluster
+# (markers in pyproject).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium"
+	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium and not ray"
 
 bench: setup
 	$(BIN)/python benchmarks/audit_throughput.py

@@ -35,16 +35,21 @@ from ec2audit.units import read_units
 @click.option("--task-map", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Which task each session ran (JSON object or CSV 'session,task_id'); unmapped sessions are "
                    "scored against the units found in their own calls.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes for many files.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write findings with their call and carrier here (.parquet, or .jsonl); created 0600.")
+@click.option("--jobs", type=click.IntRange(min=1),
+              help="Worker processes for many files [default: 1]; with --ray, actors [default: one per CPU].")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+              help="Audit on a Ray cluster: join ADDRESS (write --ray=ADDRESS before the paths), else "
+                   "RAY_ADDRESS, else start a local one. --out is then a folder.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Write findings with their call and carrier here (.parquet, or .jsonl); created 0600. With "
+                   "--ray a folder: findings/ (Parquet partitioned by dimension), exposure.parquet, summary.json, "
+                   "nodes.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--show-values", is_flag=True, help="Show leaked values in clear text (masked by default); for the "
               "owner of the logs.")
 def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no_presidio: bool, fmt: str | None,
-            cloud: tuple[str, ...], edge: tuple[str, ...], task_map: Path | None, jobs: int, out: Path | None,
-            as_json: bool, show_values: bool) -> None:
+            cloud: tuple[str, ...], edge: tuple[str, ...], task_map: Path | None, jobs: int | None,
+            ray_address: str | None, out: Path | None, as_json: bool, show_values: bool) -> None:
     """Audit request logs or agent logs (files or directories; format detected per file).
 
     Every file under the paths is read or named as skipped with its reason (exit 1 then). Formats:
@@ -57,6 +62,8 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     """
     if bool(units_path) == discover:
         raise InputError("give exactly one of --units FILE or --discover", field="units")
+    if out and out.is_dir() and ray_address is None:
+        raise InputError("is a folder: give a .parquet or .jsonl file (a folder only with --ray)", file=str(out))
     units = read_units(units_path) if units_path else None
     console = Console(stderr=True)
     what = f"{len(units)} units" if units is not None else "discovered units"
@@ -73,14 +80,18 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
                 bar.update(task, description=f"{audited} cloud calls scanned")
 
         log = audit_logs(list(paths), units, discover=discover, fmt=fmt, classifier=Classifier(cloud, edge),
-                         use_presidio=not no_presidio, on_payload=scanned, jobs=jobs,
+                         use_presidio=not no_presidio, on_payload=scanned, jobs=jobs, ray=ray_address,
                          task_map=read_task_map(task_map) if task_map else None,
                          on_progress=lambda done, total: bar.update(task, completed=done, total=total))
     for error in log.errors:
         console.print(f"[yellow]skipped[/] {error}", highlight=False, soft_wrap=True)
-    if out:
-        write_table(log.findings_frame(), out)
     summary = log_summary(log, show_values=show_values)
+    if out and ray_address is not None:
+        from ec2audit.scale.audit import write_audit
+
+        write_audit(log, summary, out)
+    elif out:
+        write_table(log.findings_frame(), out)
     if as_json:
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
         sys.stdout.write("\n")

@@ -43,14 +43,19 @@ def _usage(level: str) -> str:
 @click.option("--cloud-context", "contexts", multiple=True, default=("full",), show_default=True,
               type=click.Choice(CLOUD_CONTEXTS), help="What the cloud sees when the edge asks it (edge-delegate, "
                                                       "edge-advice; repeat for several).")
-@click.option("--parallel", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--parallel", type=click.IntRange(1), default=1, show_default=True,
+              help="Episodes at a time; with --ray the cluster's OpenClaw slots decide (and a local cluster "
+                   "gets this many).")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+              help="Run each episode as a task on a Ray cluster: join ADDRESS, else RAY_ADDRESS, else start a "
+                   "local one. Nodes advertise OpenClaw with --resources '{\"openclaw\": N}'.")
 @click.option("--timeout", type=click.IntRange(1), help="Agent deadline per episode (s); default: the task's.")
 @click.option("--max-model-calls", type=click.IntRange(1),
               help="Budget per episode in model calls: past it the agent is told to stop (status `budget`).")
 @click.option("--no-sandbox", is_flag=True, help="Run OpenClaw unconfined (its exec tool runs as you).")
 def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge_model, edge_params,
-            edge_key_env, cloud, cloud_model, cloud_key_env, router, step_router, contexts, parallel, timeout,
-            max_model_calls, no_sandbox) -> None:
+            edge_key_env, cloud, cloud_model, cloud_key_env, router, step_router, contexts, parallel, ray_address,
+            timeout, max_model_calls, no_sandbox) -> None:
     """Run tasks under strategies with OpenClaw; write per-episode results, findings and a summary."""
     from rich.console import Console
 
@@ -66,10 +71,10 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
     if no_sandbox:
         console.print("[yellow]warning[/]: --no-sandbox: OpenClaw's exec tool runs unconfined, as you")
     chosen = list(STRATEGIES) if "all" in strategies else list(dict.fromkeys(strategies))
-    config = RunConfig(select_tasks(load_suite(tasks_root), selector), chosen, out, runs, router, step_router,
+    config = RunConfig(select_tasks(load_suite(tasks_root.resolve()), selector), chosen, out, runs, router, step_router,
                        list(dict.fromkeys(contexts)), parallel, edge_spec, cloud_spec, sandbox, timeout,
                        max_model_calls)
-    result = run(config, console)
+    result = run(config, console, ray=ray_address)
     Console().print(summary_table(result))
     click.echo(f"results: {out / 'episodes.parquet'} ({result.ran} run, {result.skipped} resumed)")
     if result.interrupted:

@@ -59,6 +59,8 @@ class LogAudit:
     #: Sessions matched to no task (by `task_map`, their calls' task ids or their name): each is
     #: scored against the units found in its own calls, cloud or edge — these unit ids.
     found_in_calls: dict[str, set[str]] = field(default_factory=dict)
+    #: On Ray (`ec2audit.scale.audit`): the node that audited each file read.
+    nodes: dict[str, str] = field(default_factory=dict)
 
     def calls_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.calls, schema=CALL_SCHEMA)
@@ -246,8 +248,9 @@ def read_task_map(path: Path) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class _Reading:
-    """How files are read and calls scoped: what `_audit_files` and its workers share."""
+class Reading:
+    """How files are read and calls scoped: what `audit_files` and its workers (processes or Ray
+    actors) share."""
 
     fmt: str | None
     classifier: Classifier
@@ -277,6 +280,12 @@ class _Progress:
         self.shown = self.current
         self.report(self.done + self.current, self.total)
 
+    def advance(self, count: int) -> None:
+        """Files read elsewhere (by Ray actors): `count` bytes more done."""
+        self.done += self.size + count
+        self.current = self.size = 0
+        self._show()
+
     def finish(self) -> None:
         self.report(self.total, self.total)
 
@@ -284,21 +293,23 @@ class _Progress:
 def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, discover: bool = False,
                fmt: str | None = None, classifier: Classifier | None = None, use_presidio: bool = True,
                on_payload: Callable[[Payload], None] | None = None, cascade: Cascade | None = None,
-               jobs: int = 1, task_map: dict[str, str] | None = None,
-               on_progress: Callable[[int, int], None] | None = None) -> LogAudit:
+               jobs: int | None = None, task_map: dict[str, str] | None = None,
+               on_progress: Callable[[int, int], None] | None = None, ray: str | None = None) -> LogAudit:
     """Audit the logs under `paths` against `units` (with their `cascade` if built), or against units
     discovered in them. A session is scored against the units of its task: from `task_map` (session →
     task id), its calls' task ids or its own name; a session matched to no task is scored against the
     units found in its own calls. `on_progress(bytes read, bytes in all)` follows the reading. With
     `jobs` > 1, files are audited in that many worker processes (`on_payload` and `on_progress` are
-    then not called); a session must not span two files then."""
+    then not called); a session must not span two files then. With `ray` (a cluster address, or ""
+    for `RAY_ADDRESS` or a new local cluster) files are sniffed here and audited by Ray actors
+    (`ec2audit.scale.audit`), `jobs` of them (default: one per CPU of the cluster)."""
     if (units is None) == (not discover):
         raise InputError("give either units or discover=True", field="units")
     check_format(fmt)
-    reading = _Reading(fmt, classifier or Classifier(), discover, task_map or {})
+    reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
     found = find_logs(paths, walk_errors.append)
-    parallel = jobs > 1 and len(found) > 1
+    parallel = ray is None and (jobs or 1) > 1 and len(found) > 1
     progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress and not parallel else None
     token = BYTES_READ.set(progress.read if progress else None)
     try:
@@ -306,11 +317,15 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
             # bad files and lines are reported by the audit pass below
             units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None,
                                               progress.file if progress else None), use_presidio)
-        if parallel:
-            log = _parallel(found, reading, units, cascade, jobs)
+        if ray is not None:
+            from ec2audit.scale.audit import audit_on_ray
+
+            log = audit_on_ray(found, reading, units, ray, jobs, progress.advance if progress else None)
+        elif parallel:
+            log = _parallel(found, reading, units, cascade, jobs or 1)
         else:
-            log = _audit_files(found, reading, units, cascade or build_cascade(units), on_payload,
-                               progress.file if progress else None)
+            log = audit_files(found, reading, units, cascade or build_cascade(units), on_payload,
+                              progress.file if progress else None)
     finally:
         BYTES_READ.reset(token)
     if progress:
@@ -320,15 +335,18 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     return log
 
 
-def _audit_files(found: list[Path], reading: _Reading, units: list[Unit], cascade: Cascade,
-                 on_payload: Callable[[Payload], None] | None,
-                 on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
+def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Cascade,
+                on_payload: Callable[[Payload], None] | None = None,
+                on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
+    """Audit files in order: paths are sniffed here; `LogFile`s and `InputError`s (files sniffed
+    already) are read or reported as they are."""
     tasks = {u.task_id for u in units}
     log = LogAudit("", AuditResult(units))
     edge_sent: dict[str, set[str]] = defaultdict(set)
 
     def cloud_payloads() -> Iterator[Payload]:
-        files = sniff_logs(found, reading.fmt, log.errors.append)
+        files = _sniffed(found, reading.fmt, log.errors.append)
+
         def started(f: LogFile) -> None:
             log.files.extend(_file_rows(f))
             if on_file:
@@ -373,6 +391,18 @@ def _audit_files(found: list[Path], reading: _Reading, units: list[Unit], cascad
     return log
 
 
+def _sniffed(found: list, fmt: str | None, on_error: Callable[[InputError], None]) -> Iterator[LogFile]:
+    """Paths sniffed; what was sniffed elsewhere as it is: a `LogFile` read, an `InputError` reported
+    (in its place, so errors come in file order wherever files were sniffed)."""
+    for item in found:
+        if isinstance(item, LogFile):
+            yield item
+        elif isinstance(item, InputError):
+            on_error(item)
+        else:
+            yield from sniff_logs([item], fmt, on_error)
+
+
 def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
     """Units found in a call not audited as cloud (its texts not seen before in the session)."""
     kept = [seg for seg in payload.segments if seg.text not in sent and not sent.add(seg.text)]
@@ -382,21 +412,39 @@ def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
 _WORKER: dict = {}
 
 
-def _start_worker(reading: _Reading, units: list[Unit], cascade: Cascade | None) -> None:
+def _start_worker(reading: Reading, units: list[Unit], cascade: Cascade | None) -> None:
     _WORKER.update(reading=reading, units=units, cascade=cascade or build_cascade(units))
 
 
 def _work(found: list[Path]) -> LogAudit:
     w = _WORKER
-    part = _audit_files(found, w["reading"], w["units"], w["cascade"], None)
+    return audit_part(found, w["reading"], w["units"], w["cascade"])
+
+
+def audit_part(found: list, reading: Reading, units: list[Unit], cascade: Cascade) -> LogAudit:
+    """One batch of files audited by a worker, for `merge_parts`."""
+    part = audit_files(found, reading, units, cascade)
     part.result.units = []  # the parent has them: not sent back with every batch
     return part
 
 
-def _parallel(found: list[Path], reading: _Reading, units: list[Unit], cascade: Cascade | None,
+def batches(found: list, sizes: list[int], workers: int) -> list[list]:
+    """Contiguous batches of about equal size in bytes, 16 per worker, so none waits long on another's last."""
+    target = sum(sizes) / (workers * 16) or 1
+    out: list[list] = [[]]
+    filled = 0.0
+    for item, size in zip(found, sizes, strict=True):
+        if filled >= target:
+            out.append([])
+            filled = 0.0
+        out[-1].append(item)
+        filled += size
+    return out
+
+
+def _parallel(found: list[Path], reading: Reading, units: list[Unit], cascade: Cascade | None,
               jobs: int) -> LogAudit:
-    """Contiguous batches of about equal size (16 per worker, so none waits long on another's last
-    batch), each sniffed, read and scanned in a worker, merged in file order.
+    """`batches` each sniffed, read and scanned in a worker process, merged in file order.
 
     On Linux workers are forked: they start with the detectors already built here, where a spawned
     worker would spend ≈ 0.6 s CPU importing and rebuilding them. They never touch a lock a parent
@@ -406,19 +454,14 @@ def _parallel(found: list[Path], reading: _Reading, units: list[Unit], cascade: 
 
     forked = sys.platform == "linux"
     context = multiprocessing.get_context("fork" if forked else "spawn")
-    sizes = [p.stat().st_size for p in found]
-    target = sum(sizes) / (jobs * 16) or 1
-    batches: list[list[Path]] = [[]]
-    filled = 0.0
-    for item, size in zip(found, sizes, strict=True):
-        if filled >= target:
-            batches.append([])
-            filled = 0.0
-        batches[-1].append(item)
-        filled += size
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
                              initargs=(reading, units, (cascade or build_cascade(units)) if forked else None)) as pool:
-        parts = list(pool.map(_work, batches))
+        return merge_parts(pool.map(_work, batches(found, [p.stat().st_size for p in found], jobs)), units)
+
+
+def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
+    """One audit from parts over consecutive batches of files, in their order: calls renumbered,
+    best grades kept — the same rows as one audit of all the files, when no session spans two batches."""
     merged = LogAudit("", AuditResult(units))
     result = merged.result
     for part in parts:

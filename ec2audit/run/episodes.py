@@ -182,7 +182,10 @@ def audit_episode(task: Task, eid: str, cloud: list[dict]):
     call_index = {p.id: i for i, p in enumerate(payloads)}
     best: dict[str, dict] = {}
     first: dict[str, int] = {}
-    for row in findings.sort(["grade", "payload_id"], descending=[True, False]).iter_rows(named=True):
+    # best grade first, then the earliest call (payload ids are random: never an order)
+    rows = sorted(findings.iter_rows(named=True), key=lambda r: (-r["grade"], call_index[r["payload_id"]],
+                                                                 r["message_index"], r["start"]))
+    for row in rows:
         unit, call = row["unit_id"], call_index[row["payload_id"]]
         first[unit] = min(first.get(unit, call), call)
         if unit not in best:

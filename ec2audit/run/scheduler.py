@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -38,7 +39,6 @@ from ec2audit.run.gateway import Endpoint, Gateway
 from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
 from ec2audit.run.record import FAILURES, EpisodeRecord, episode_frame
-from ec2audit.tasks import Task
 
 #: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
 #: with the stand-in still show what the same tokens would cost.
@@ -85,13 +85,10 @@ def standin_notes(edge: ModelSpec, cloud: ModelSpec) -> list[str]:
     return notes
 
 
-def run(config: RunConfig, console: Console | None = None) -> RunResult:
-    """Run (or resume) every episode of `config`; writes the run tables and returns the records."""
-    from ec2audit.intercept.app import InterceptConfig, create_app
-    from ec2audit.intercept.server import serve_in_thread
-    from ec2audit.intercept.store import RecordStore
-    from ec2audit.run.oracle_model import create_app as oracle_app
-
+def run(config: RunConfig, console: Console | None = None, ray: str | None = None) -> RunResult:
+    """Run (or resume) every episode of `config`; writes the run tables and returns the records. With
+    `ray` (a cluster address, or "" for `RAY_ADDRESS` or a new local cluster) each episode is a Ray
+    task (`ec2audit.scale.run`); the run folder is the same."""
     console = console or Console(stderr=True)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -110,58 +107,80 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
                   f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
-    interrupted = False
-    with contextlib.ExitStack() as stack:
-        oracles = []
+    if ray is not None:
+        from ec2audit.scale.run import run_on_ray
 
-        def serve(app) -> str:
-            url, stop = serve_in_thread(app)
-            stack.callback(stop)
-            return url
-
-        if is_oracle(config.edge.url):
-            oracles.append(OracleModel((config.edge.url or "").partition(":")[2] or "delegating"))
-            edge = Endpoint(serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in", params=config.edge.params)
-        elif config.edge.url is None:
-            from ec2audit.localmodel import LocalModelServer
-
-            server = LocalModelServer(config.edge.model, n_ctx=EDGE_CONTEXT)
-            console.print("starting the local edge model (llama.cpp) …")
-            base = server.start()
-            stack.callback(server.stop)
-            edge = Endpoint(base, server.model_name, params=config.edge.params or 135e6,
-                            constrain=True if config.edge.constrain is None else config.edge.constrain)
-        else:
-            edge = Endpoint(config.edge.url, config.edge.model or "edge", _key(config.edge.api_key_env),
-                            config.edge.params, bool(config.edge.constrain))
-        pricing: str | Path | None = config.cloud.pricing
-        if config.cloud.url is None or is_oracle(config.cloud.url):
-            oracles.append(OracleModel((config.cloud.url or "").partition(":")[2] or "oracle"))
-            upstream, cloud_model = serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in"
-            pricing = out / "standin-pricing.toml"
-            pricing.write_text(STANDIN_PRICING)
-        else:  # resolve_models made sure a cloud URL comes with its model name
-            upstream, cloud_model = config.cloud.url, config.cloud.model or ""
-        store = RecordStore(out / "cloud.sqlite")
-        stack.callback(store.close)
-        units = [u for t in config.tasks for u in t.units]
-        interceptor = serve(create_app(InterceptConfig(upstream=upstream, store=store, units=units,
-                                                       upstream_key=_key(config.cloud.api_key_env),
-                                                       pricing=pricing)))
-        gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
-        ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
-                             oracles, config.timeout, config.max_model_calls, config.warm_start)
-        if config.warm_start and todo:
-            with console.status("warming OpenClaw's compile cache (once per install) …"):
-                warm_compile_cache(config.sandbox)
-        interrupted = _drive(ctx, tasks, todo, config.parallel, console)
+        interrupted = run_on_ray(config, tasks, todo, ray, console)
+    else:
+        with contextlib.ExitStack() as stack:
+            ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env), api_key(config.cloud.api_key_env),
+                                console)
+            if config.warm_start and todo:
+                with console.status("warming OpenClaw's compile cache (once per install) …"):
+                    warm_compile_cache(config.sandbox)
+            interrupted = drive(lambda spec: run_episode(ctx, tasks[spec.task_id], spec), todo, config.parallel,
+                                console, out, ctx.cancel.set)
     records = write_results(out, specs)
     skipped = len(specs) - len(todo)
     return RunResult(out, records, len(records) - skipped, skipped, interrupted,
                      standin_notes(config.edge, config.cloud))
 
 
-def _key(env: str | None) -> str | None:
+def open_episodes(config: RunConfig, out: Path, stack: contextlib.ExitStack, edge_key: str | None,
+                  cloud_key: str | None, console: Console | None = None) -> EpisodeContext:
+    """What the episodes of a run share, served until `stack` closes: the stand-ins or the local edge
+    model, the interceptor (its store `out/cloud.sqlite`) and the strategy gateway. On Ray each episode
+    opens its own, in a scratch folder of its node."""
+    from ec2audit.intercept.app import InterceptConfig, create_app
+    from ec2audit.intercept.server import serve_in_thread
+    from ec2audit.intercept.store import RecordStore
+    from ec2audit.run.oracle_model import create_app as oracle_app
+
+    edge_name, cloud_name = describe(config.edge, config.cloud)
+    oracles = []
+
+    def serve(app) -> str:
+        url, stop = serve_in_thread(app)
+        stack.callback(stop)
+        return url
+
+    if is_oracle(config.edge.url):
+        oracles.append(OracleModel((config.edge.url or "").partition(":")[2] or "delegating"))
+        edge = Endpoint(serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in", params=config.edge.params)
+    elif config.edge.url is None:
+        from ec2audit.localmodel import LocalModelServer
+
+        server = LocalModelServer(config.edge.model, n_ctx=EDGE_CONTEXT)
+        if console:
+            console.print("starting the local edge model (llama.cpp) …")
+        base = server.start()
+        stack.callback(server.stop)
+        edge = Endpoint(base, server.model_name, params=config.edge.params or 135e6,
+                        constrain=True if config.edge.constrain is None else config.edge.constrain)
+    else:
+        edge = Endpoint(config.edge.url, config.edge.model or "edge", edge_key,
+                        config.edge.params, bool(config.edge.constrain))
+    pricing: str | Path | None = config.cloud.pricing
+    if config.cloud.url is None or is_oracle(config.cloud.url):
+        oracles.append(OracleModel((config.cloud.url or "").partition(":")[2] or "oracle"))
+        upstream, cloud_model = serve(oracle_app(oracles[-1])) + "/v1", "oracle-stand-in"
+        pricing = out / "standin-pricing.toml"
+        pricing.write_text(STANDIN_PRICING)
+    else:  # resolve_models made sure a cloud URL comes with its model name
+        upstream, cloud_model = config.cloud.url, config.cloud.model or ""
+    store = RecordStore(out / "cloud.sqlite")
+    stack.callback(store.close)
+    units = [u for t in config.tasks for u in t.units]
+    interceptor = serve(create_app(InterceptConfig(upstream=upstream, store=store, units=units,
+                                                   upstream_key=cloud_key,
+                                                   pricing=pricing)))
+    gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
+    return EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
+                         oracles, config.timeout, config.max_model_calls, config.warm_start)
+
+
+def api_key(env: str | None) -> str | None:
+    """The key in the environment variable `env` (keys never live in files)."""
     return os.environ.get(env) if env else None
 
 
@@ -178,17 +197,19 @@ def failure_line(record: EpisodeRecord, run_dir: Path) -> str:
             f"{detail}  (log: {log})")
 
 
-def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec], parallel: int,
-           console: Console) -> bool:
+def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], parallel: int, console: Console,
+          run_dir: Path, stop: Callable[[], None]) -> bool:
+    """Run `one(spec)` for every episode, `parallel` at a time, with live progress; Ctrl-C calls `stop`
+    (which ends the running episodes) and returns True."""
     failures, usd = 0, 0.0
     running: dict[str, str] = {}  # episode id → "task · strategy", while it runs
     lock = threading.Lock()
 
-    def one(spec: EpisodeSpec) -> EpisodeRecord:
+    def tracked(spec: EpisodeSpec) -> EpisodeRecord:
         with lock:
             running[spec.episode_id] = f"{spec.task_id} · {spec.variant}"
         try:
-            return run_episode(ctx, tasks[spec.task_id], spec)
+            return one(spec)
         finally:
             with lock:
                 running.pop(spec.episode_id, None)
@@ -203,7 +224,7 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
                TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[info]}")]
     with Progress(*columns, console=console) as progress, ThreadPoolExecutor(max(1, parallel)) as pool:
         bar = progress.add_task("run", total=len(todo), info="")
-        specs = {pool.submit(one, s): s for s in todo}
+        specs = {pool.submit(tracked, s): s for s in todo}
         pending: set[Future] = set(specs)
         try:
             while pending:
@@ -219,11 +240,11 @@ def _drive(ctx: EpisodeContext, tasks: dict[str, Task], todo: list[EpisodeSpec],
                         continue
                     if not record.finished:
                         failures += 1
-                        console.print(failure_line(record, ctx.run_dir), highlight=False, soft_wrap=True)
+                        console.print(failure_line(record, run_dir), highlight=False, soft_wrap=True)
                     usd += record.cloud_usd or 0.0
                 progress.update(bar, info=info())
         except KeyboardInterrupt:
-            ctx.cancel.set()
+            stop()
             for future in pending:
                 future.cancel()
             console.print("[yellow]interrupted[/]: finished episodes are kept; re-run the command to resume")

@@ -1,0 +1,132 @@
+"""Ray against local parallelism at 1 and 2 workers: log audits and benchmark episodes, side by side.
+
+Audit: ≈ `--mb` MB of OpenClaw transcripts, a file per session (`log_audit.generate`: Faker units,
+cumulative contexts), audited with `audit_logs` by 1 and 2 local worker processes (`--jobs`) and by
+1 and 2 Ray actors (`--ray`), the findings checked equal. Episodes: `--episodes` episodes of one task
+(cloud-only, scripted oracle stand-ins, sandboxed) by `run` with `--parallel` 1 and 2 and with `--ray`
+on a cluster of 1 and 2 OpenClaw slots. Ray runs on a local cluster started before timing (what
+`--ray ADDRESS` joins), one per worker count; joining it is timed. Reported: wall seconds, Ray's
+overhead over local at equal workers (goal ≤ 15 %) and scaling efficiency 1 → 2 workers,
+T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wall time follows the load.
+
+    .venv/bin/python benchmarks/ray_scale.py [--mb 60] [--episodes 2] [--task data-clinic-stats-1001]
+        [--only audit|episodes]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from log_audit import generate
+from rich.console import Console
+
+from ec2audit.logs.audit import audit_logs
+from ec2audit.run.config import ModelSpec, RunConfig
+from ec2audit.run.sandbox import probe
+from ec2audit.run.scheduler import run
+from ec2audit.scale import OBJECT_STORE_BYTES, OPENCLAW
+from ec2audit.synth import make_units
+from ec2audit.tasks import find_task
+
+WORKERS = (1, 2)
+REPO = Path(__file__).resolve().parents[1]
+
+
+def on_ray_cluster(workers: int, call, *args, **kwargs):
+    """`call(...)` with this process connected to a fresh local cluster of `workers` CPUs and OpenClaw slots."""
+    import ray
+
+    ray.init(num_cpus=workers, resources={OPENCLAW: workers}, object_store_memory=OBJECT_STORE_BYTES,
+             include_dashboard=False, log_to_driver=False)
+    try:
+        return call(*args, **kwargs)
+    finally:
+        ray.shutdown()
+
+
+def timed(call, *args, **kwargs) -> tuple[float, object]:
+    started = time.perf_counter()
+    result = call(*args, **kwargs)
+    return time.perf_counter() - started, result
+
+
+def audits(root: Path, units) -> dict[tuple[str, int], float]:
+    times, rows = {}, {}
+    for workers in WORKERS:
+        times["local", workers], log = timed(audit_logs, [root], units, jobs=workers)
+        rows["local", workers] = sorted(log.result.finding_rows)
+        times["ray", workers], log = on_ray_cluster(workers, timed, audit_logs, [root], units, jobs=workers, ray="")
+        rows["ray", workers] = sorted(log.result.finding_rows)
+    first = next(iter(rows.values()))
+    print(f"audit findings equal in every configuration: {all(r == first for r in rows.values())} "
+          f"({len(first)} findings)")
+    return times
+
+
+def episodes(task_id: str, count: int, scratch: Path) -> dict[tuple[str, int], float]:
+    task, sandbox = find_task(task_id, REPO / "tasks"), probe()  # absolute: Ray workers have their own cwd
+    console = Console(stderr=True, quiet=True)
+    times = {}
+    for workers in WORKERS:
+        for engine in ("local", "ray"):
+            config = RunConfig([task], ["cloud-only"], scratch / f"{engine}-{workers}", runs=count, parallel=workers,
+                               edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"),
+                               sandbox=sandbox, max_model_calls=3)
+            if engine == "local":
+                times[engine, workers], result = timed(run, config, console)
+            else:
+                times[engine, workers], result = on_ray_cluster(workers, timed, run, config, console, ray="")
+            assert len(result.records) == count and all(r.status == "ok" for r in result.records)
+    return times
+
+
+def report(name: str, unit: float, label: str, times: dict[tuple[str, int], float]) -> None:
+    print(f"\n{name}")
+    print("| workers | local s | Ray s | Ray overhead | local " + label + " | Ray " + label + " |")
+    print("|---|---|---|---|---|---|")
+    for w in WORKERS:
+        local, ray = times["local", w], times["ray", w]
+        print(f"| {w} | {local:.1f} | {ray:.1f} | {ray / local - 1:+.0%} | {unit / local:.2f} | {unit / ray:.2f} |")
+    for engine in ("local", "ray"):
+        print(f"scaling efficiency 1 → 2 workers, {engine}: {times[engine, 1] / (2 * times[engine, 2]):.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mb", type=float, default=60.0)
+    parser.add_argument("--units", type=int, default=3385)
+    parser.add_argument("--episodes", type=int, default=2)
+    parser.add_argument("--task", default="data-clinic-stats-1001")
+    parser.add_argument("--only", choices=("audit", "episodes"), help="one side of the benchmark")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    scratch = Path(tempfile.mkdtemp(prefix="ec2audit-raybench-"))
+    try:
+        if args.only != "episodes":
+            units = make_units(args.units, 100, seed=0)
+            # transcripts only: `generate` puts its first 20 MB in one request log, and a file is the unit of work
+            generate(scratch / "logs", units, args.mb + 20)
+            shutil.rmtree(scratch / "logs" / "proxy")
+            files = sorted((scratch / "logs").rglob("*.jsonl"))
+            size = sum(p.stat().st_size for p in files)
+            report(f"audit of {size / 1e6:.1f} MB in {len(files)} files, {len(units)} units", size / 1e6, "MB/s",
+                   audits(scratch / "logs", units))
+            fixed, _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, ray="")
+            print(f"Ray's fixed cost: one {files[0].stat().st_size / 1e3:.0f} kB file on Ray {fixed:.1f} s "
+                  f"(joining, Ray Data, the actor's start and cascade)")
+            print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        if args.only != "audit":
+            report(f"{args.episodes} episodes of {args.task} (cloud-only, oracle stand-ins, sandboxed)",
+                   args.episodes * 3600, "episodes/h", episodes(args.task, args.episodes, scratch))
+        print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

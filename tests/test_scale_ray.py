@@ -1,0 +1,295 @@
+"""Acceptance: `audit --ray` and `run --ray` on a real two-node Ray cluster on loopback.
+
+One cluster for the module: `ray start --head` and a second `ray start --address`, one CPU and one
+OpenClaw slot each, both with `--block` so the test owns their process ids (each node its own TMPDIR,
+so an episode's scratch folder shows which node runs it). The results of Ray runs must equal local
+runs of the same input; then the worker node's raylet is killed mid-run and every episode must still
+complete exactly once. Edge and cloud models are the scripted oracle stand-ins; OpenClaw, the
+sandbox, the interceptor, the audit and Ray are real.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.synth import make_payloads, make_units
+from ec2audit.units import write_units
+
+pytestmark = [pytest.mark.ray, pytest.mark.openclaw]
+
+REPO = Path(__file__).resolve().parents[1]
+RAY = Path(sys.executable).with_name("ray")
+#: the smallest annotated task (two oracle steps, no mock service); three model calls finish it
+TASK = "data-clinic-stats-1001"
+RUN_ARGS = ["run", "--edge", "oracle", "--edge-params", "135e6", "--strategy", "cloud-only", "--tasks", TASK,
+            "--tasks-root", str(REPO / "tasks"), "--runs", "2", "--max-model-calls", "3"]
+TIMINGS = ("duration_s", "openclaw_s", "openclaw_startup_s")
+KEY_ENV, KEY = "EC2AUDIT_TEST_CLOUD_KEY", "sk-raytest-3f9c2a7d51e84b06"
+STARTED = "This command will now block forever"
+DEADLINE_S = 600
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(condition, what: str, deadline_s: float = DEADLINE_S):
+    """Poll `condition` until it is truthy (a loaded machine is slow, never wrong)."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def _children(pid: int) -> list[int]:
+    """Every descendant process id of `pid`, from /proc."""
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            kids = Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+        except OSError:
+            continue
+        for kid in map(int, kids):
+            out += [kid, *_children(kid)]
+    return out
+
+
+def _signal(pid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+
+
+def _gone(pid: int) -> bool:
+    """Ended: no such process, or a zombie waiting for its parent."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+class Cluster:
+    """Two `ray start --block` processes on 127.0.0.1 and what the tests need to know about them."""
+
+    def __init__(self, root: Path):
+        self.root, self.port = root, _free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        # token authentication (Ray's default since 2.5x) with this cluster's own token, whatever
+        # ~/.ray/auth_token an earlier local cluster left: nodes and drivers share it
+        self.env = {**os.environ, "PYTHONPATH": str(REPO), "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token",
+                    "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+        for name in ("RAY_ADDRESS", "RAY_AUTH_TOKEN_PATH"):
+            self.env.pop(name, None)
+        self.nodes: dict[str, subprocess.Popen] = {}
+        self.tmp: dict[str, Path] = {}
+        self.temp = root  # Ray's temp folder (logs, sockets), once started
+
+    def start(self, role: str, *args: str) -> None:
+        self.tmp[role] = self.root / f"{role}-tmp"
+        self.tmp[role].mkdir()
+        log = (self.root / f"{role}.log").open("w")
+        self.nodes[role] = subprocess.Popen(
+            [str(RAY), "start", "--block", "--node-ip-address", "127.0.0.1", "--num-cpus", "1",
+             "--resources", '{"openclaw": 1}', "--object-store-memory", "200000000", "--disable-usage-stats", *args],
+            env={**self.env, "TMPDIR": str(self.tmp[role])}, stdout=log, stderr=subprocess.STDOUT)
+        _wait_for(lambda: STARTED in (self.root / f"{role}.log").read_text() or self.nodes[role].poll() is not None,
+                  f"the {role} node")
+        assert self.nodes[role].poll() is None, (self.root / f"{role}.log").read_text()[-2000:]
+
+    def stop(self) -> None:
+        """End every process this cluster started, by id: SIGTERM to each node's processes (what
+        `ray stop` sends them), then the `ray start` processes; SIGKILL to whatever is left."""
+        started = [p for p in self.nodes.values() if p.poll() is None]
+        left = [pid for p in started for pid in _children(p.pid)]
+        for pid in left:
+            _signal(pid, signal.SIGTERM)
+        with contextlib.suppress(AssertionError):
+            _wait_for(lambda: all(_gone(pid) for pid in left), "the Ray processes to end", 30)
+        for process in started:
+            process.kill()
+            process.wait()
+        for pid in left:
+            _signal(pid, signal.SIGKILL)
+
+    def ec2audit(self, *args: str, env: dict | None = None, background: bool = False):
+        command = [sys.executable, "-c", "from ec2audit.cli import main; main()", *args]
+        environment = {**self.env, **(env or {})}
+        if background:
+            return subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True)
+        return subprocess.run(command, env=environment, capture_output=True, text=True, timeout=DEADLINE_S)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    c = Cluster(tmp_path_factory.mktemp("ray"))
+    # Ray's Unix sockets live under its temp folder: a pytest path is longer than AF_UNIX allows
+    temp = Path(tempfile.mkdtemp(prefix="ec2r-", dir="/tmp"))
+    try:
+        c.start("head", "--head", "--port", str(c.port), "--include-dashboard", "false", "--temp-dir", str(temp))
+        c.start("worker", "--address", c.address)
+        c.temp = temp
+        yield c
+    finally:
+        c.stop()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_a_cluster_nobody_listens_on_is_one_line(tmp_path):
+    logs, units = _logs(tmp_path)
+    result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), f"--ray=127.0.0.1:{_free_port()}"])
+    assert result.exit_code == 2
+    assert "cannot reach the Ray cluster at 127.0.0.1:" in result.output and "Traceback" not in result.output
+
+
+def _logs(root: Path) -> tuple[Path, Path]:
+    """Request logs of eight agent sessions, one file each, plus a note and a broken line: every file
+    is read or named as skipped, on Ray as locally."""
+    units = make_units(200, 4, seed=3)
+    write_units(units, root / "units.jsonl")
+    records, _ = make_payloads(units, 300_000, seed=5)
+    folder = root / "logs"
+    folder.mkdir()
+    sessions: dict[str, list[dict]] = {}
+    for record in records:
+        sessions.setdefault(record["episode"], []).append(record)
+    for i, rows in enumerate(sessions.values()):
+        with (folder / f"session{i:02d}.jsonl").open("w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            if i == 1:
+                out.write("{not json\n")
+    (folder / "notes.txt").write_text("not a log\n")
+    return folder, root / "units.jsonl"
+
+
+def test_audit_on_ray_equals_a_local_audit_and_uses_both_nodes(cluster, tmp_path):
+    logs, units = _logs(tmp_path)
+    assert len(list(logs.glob("session*.jsonl"))) >= 4
+    local = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--json",
+                                      "--out", str(tmp_path / "local.parquet")])
+    # no address: RAY_ADDRESS names the cluster
+    on_ray = cluster.ec2audit("audit", str(logs), "--units", str(units), "--json", "--out", str(tmp_path / "ray"),
+                              "--ray", env={"RAY_ADDRESS": cluster.address})
+    assert local.exit_code == on_ray.returncode == 1, on_ray.stderr[-3000:]  # 1: a file was skipped
+    summary = json.loads(on_ray.stdout)
+    assert summary == json.loads(local.stdout)
+    assert summary["findings"] > 0 and "notes.txt" in json.dumps(summary["skipped_files"])
+    assert json.loads((tmp_path / "ray" / "summary.json").read_text()) == summary
+
+    expected = pl.read_parquet(tmp_path / "local.parquet")
+    found = pl.read_parquet(tmp_path / "ray" / "findings" / "**" / "*.parquet", hive_partitioning=True)
+    assert found.height == expected.height > 0
+    assert found.select(expected.columns).sort(expected.columns).equals(expected.sort(expected.columns))
+    assert {p.name.split("=", 1)[0] for p in (tmp_path / "ray" / "findings").iterdir()} == {"dimension"}
+    exposure = pl.read_parquet(tmp_path / "ray" / "exposure.parquet")
+    assert exposure.filter(pl.col("dimension").is_null())["exposure"].to_list() == [
+        row["exposure"] for row in summary["exposure"]]
+
+    nodes = json.loads((tmp_path / "ray" / "nodes.json").read_text())
+    assert sorted(nodes) == sorted(str(p) for p in logs.glob("session*.jsonl"))  # every log file once
+    assert len(set(nodes.values())) == 2  # both nodes audited files
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("local") / "run"
+    result = CliRunner().invoke(main, [*RUN_ARGS, "--parallel", "2", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _same_run(out: Path, local: Path) -> None:
+    """Same episodes, records (but for timings and the interceptor's random record ids), findings,
+    summary and cloud records as the local run."""
+    def records(run: Path) -> list[dict]:
+        rows = pl.read_parquet(run / "episodes.parquet").drop(TIMINGS).sort("episode_id").to_dicts()
+        for row in rows:
+            row["leaked_units"] = [{k: v for k, v in u.items() if k != "payload_id"}
+                                   for u in json.loads(row["leaked_units"])]
+        return rows
+
+    def findings(run: Path) -> pl.DataFrame:
+        frame = pl.read_parquet(run / "findings.parquet").drop("payload_id")
+        return frame.sort(frame.columns)
+
+    def cloud(run: Path) -> list[tuple]:
+        with sqlite3.connect(run / "cloud.sqlite") as db:
+            return db.execute("SELECT episode, count(*), count(DISTINCT id), sum(input_tokens) FROM records "
+                              "GROUP BY episode ORDER BY episode").fetchall()
+
+    def folders(run: Path) -> list[str]:
+        return sorted(p.name for p in (run / "episodes").iterdir())
+
+    assert folders(out) == folders(local)
+    assert records(out) == records(local)
+    assert findings(out).equals(findings(local))
+    assert json.loads((out / "summary.json").read_text()) == json.loads((local / "summary.json").read_text())
+    assert cloud(out) == cloud(local) and cloud(out)
+
+
+def test_run_on_ray_equals_a_local_run_uses_both_nodes_and_keeps_keys_off_disk(cluster, local_run, tmp_path):
+    out = tmp_path / "run"
+    result = cluster.ec2audit(*RUN_ARGS, "--cloud-key-env", KEY_ENV, "--out", str(out), f"--ray={cluster.address}",
+                              env={KEY_ENV: KEY})
+    assert result.returncode == 0, result.stderr[-3000:]
+    _same_run(out, local_run)
+    nodes = {json.loads((p / "ray_node.json").read_text())["node"] for p in (out / "episodes").iterdir()}
+    assert len(nodes) == 2  # one episode on each node
+    written = [p for root in (cluster.root, cluster.temp, out) for p in root.rglob("*")
+               if p.is_file() and not p.is_symlink()]
+    assert written and not [p for p in written if KEY.encode() in p.read_bytes()]
+
+    again = cluster.ec2audit(*RUN_ARGS, "--out", str(out), f"--ray={cluster.address}")
+    assert again.returncode == 0 and "(0 run, 2 resumed)" in again.stdout  # resuming works on Ray too
+
+
+def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local_run, tmp_path):
+    """Last in the module: it kills the worker node."""
+    out = tmp_path / "run"
+    run = cluster.ec2audit(*RUN_ARGS, "--out", str(out), f"--ray={cluster.address}", background=True)
+    try:
+        scratch = cluster.tmp["worker"]
+        _wait_for(lambda: list(scratch.glob("ec2audit-episode-*/episodes/*/workspace")) or run.poll() is not None,
+                  "an episode on the worker node")
+        assert run.poll() is None, run.communicate()[1][-3000:]
+        raylet = [pid for pid in _children(cluster.nodes["worker"].pid) if _name(pid) == "raylet"]
+        assert len(raylet) == 1
+        os.kill(raylet[0], signal.SIGKILL)
+        stdout, stderr = run.communicate(timeout=DEADLINE_S)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 0, stderr[-3000:]
+    assert "(2 run, 0 resumed)" in stdout
+    assert not list((out / "episodes").glob(".*"))  # no half-landed folder
+    _same_run(out, local_run)
