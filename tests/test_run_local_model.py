@@ -35,6 +35,7 @@ def test_one_episode_with_the_local_model_as_edge(tmp_path):
     is only a backstop against a hang (it is far above what three calls take even on a busy 2-core machine)."""
     out = tmp_path / "local"
     result = CliRunner().invoke(main, ["run", "--strategy", "edge-only", "--tasks", "office-hr-notice-101",
+                                       "--tasks-root", str(Path(__file__).resolve().parents[1] / "tasks"),
                                        "--max-model-calls", "3", "--timeout", "1200", "--out", str(out)])
     assert result.exit_code == 0, result.output
     row = pl.read_parquet(out / "episodes.parquet").to_dicts()[0]
