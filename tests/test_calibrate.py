@@ -7,21 +7,29 @@ examples and wrong on others, so a calibration that ignored its verdicts would c
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from ec2audit.detect import calibrate as calibrate_module
 from ec2audit.detect.calibrate import (
     Example,
     Scored,
     Settings,
     best_threshold,
+    calibrate,
     choose_settings,
     evaluate,
+    markdown,
     predictions,
     prf,
+    read_calibration,
     read_split,
     run_judge,
     shortlist_for_recall,
+    write_calibration,
 )
 from ec2audit.detect.judge import Judge
 from ec2audit.errors import InputError
@@ -252,3 +260,94 @@ def test_a_bad_example_is_named_by_file_and_line(tmp_path):
     path.write_text(json.dumps(good) + "\n")
     [read] = read_split(path)
     assert (read.id, read.grade, read.positive, read.unit.value) == ("a", 0.7, True, "205,000")
+
+
+# --- a whole calibration run on a hand-made set ---------------------------------------------------------
+#
+# The semantic tier is a STAND-IN here (the real one loads an embedding model: test_judge_semantic.py):
+# each example's text carries the scores the stand-in gives it, so dev reproduces the table above and
+# every setting and figure below is the one worked out by hand.
+
+class SemanticStandIn:
+    """Scores read from the text: `(s96=0.8, s192=0.6)`."""
+
+    def __init__(self, units, **settings):
+        self.units, self.settings = units, settings
+
+    def score(self, texts, owners, window):
+        return [[SimpleNamespace(score=float(re.search(rf"s{window}=([\d.]+)", t).group(1)))] for t in texts]
+
+
+DEV_TEXT = {0: "Ana's salary: 205,000", 1: "Ana is paid about two hundred thousand", 2: "Ana's pay is generous",
+            3: "Ana mentioned money", 4: "The budget was discussed", 5: "Lunch is at noon",
+            6: "The printer is out of toner", 7: "Parking permits renew in March"}
+# test: 0 found literally; 1 a paraphrase the judge gets right; 2 not one, judged a leak (wrong) but left off
+# the shortlist (96-score 0.79 < 0.8); 3 not one, shortlisted, judged right
+TEST_ROWS = [(1.0, 0.95, 0.2, "Ana's salary: 205,000"), (0.7, 0.85, 0.5, "Ana makes about two hundred grand"),
+             (0.0, 0.79, 0.9, "Permits for the east lot"), (0.0, 0.9, 0.1, "Toner arrives Monday")]
+
+
+def write_set(folder: Path) -> Path:
+    folder.mkdir()
+    dev = [{"id": f"d{i}", "unit": UNIT.model_dump(), "grade": g, "kind": "paraphrase", "lang": "en",
+            "text": f"{DEV_TEXT[i]} (s96={DEV_96[i]}, s192={DEV_192[i]}) dev-{i}."} for i, g in enumerate(DEV_GRADES)]
+    test = [{"id": f"t{i}", "unit": UNIT.model_dump(), "grade": g, "kind": "paraphrase", "lang": "en",
+             "text": f"{text} (s96={s96}, s192={s192}) test-{i}."} for i, (g, s96, s192, text) in enumerate(TEST_ROWS)]
+    for name, rows in (("dev", dev), ("test", test)):
+        (folder / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return folder
+
+
+def test_calibration_chooses_on_dev_with_the_judges_verdicts_and_measures_on_test(scripted_judge, tmp_path,
+                                                                                    monkeypatch):
+    monkeypatch.setattr(calibrate_module, "SemanticTier", SemanticStandIn)
+    # dev: as DEV_JUDGE (right on 1, wrong on 2 and 4); test: right on 1 and 3, wrong on 2; 0 unmatched → 0
+    for needle, grade, evidence in (("dev-1.", 0.7, "two hundred thousand"), ("dev-2.", 0, ""),
+                                    ("dev-4.", 0.7, "budget"), ("test-1.", 0.7, "two hundred grand"),
+                                    ("test-2.", 0.7, "Permits"), ("test-3.", 0, "")):
+        scripted_judge.script(needle, verdict(grade, evidence))
+    judge = Judge(scripted_judge.url, "frontier-standin", batch_size=1)
+    stages = []
+    settings, report = calibrate(write_set(tmp_path / "set"), judge, windows=(96, 192), recall_target=0.75,
+                                 on_stage=lambda stage, n: stages.append((stage, n)))
+    assert (settings.window, settings.threshold, settings.shortlist_window, settings.shortlist) == (192, 0.45, 96, 0.8)
+    assert stages == [("embedding", 12), ("judging", 3 + 4)]  # dev: 1 2 4 on the first shortlist; test: all
+    assert report["judge_usage"]["calls"] == 7 and report["calibrated"]["judge_model"] == "frontier-standin"
+    assert (report["calibrated"]["dev_examples"], report["calibrated"]["test_examples"]) == (8, 4)
+    assert report["dev"]["semantic_f1_by_window"]["192"] == {"threshold": 0.45, "f1": 0.8889}
+    tiers = report["test"]["tiers"]
+    figures = {t: (m["n"], m["precision"], m["recall"], m["f1"]) for t, m in tiers.items()}
+    # gold: 0 1.  string tiers: 0 → P 1, R 1/2, F1 2/3.  semantic (192 ≥ 0.45): 1 2 → 1/2 each.
+    # judge: 1 2 → 1/2 each.  cascade: 0 (string), 1 (shortlisted, judged 0.7), 2 off the shortlist, 3 judged 0
+    assert figures == {"exact+partial": (4, 1.0, 0.5, 0.6667), "semantic": (4, 0.5, 0.5, 0.5),
+                       "judge": (4, 0.5, 0.5, 0.5), "cascade": (4, 1.0, 1.0, 1.0)}
+    text = markdown(report)
+    assert "| cascade | 4 | 1.000 | 1.000 | 1.000 [" in text and "judge: `frontier-standin`" in text
+    assert "calls 7, cached 0" in text and '"shortlist": 0.8' in text
+    # the file later audits read holds the same settings
+    written = read_calibration(write_calibration(tmp_path / "calibration.toml", settings, report["calibrated"]))
+    assert (written.window, written.threshold, written.shortlist, written.shortlist_window, written.per_unit,
+            written.recall_target) == (192, 0.45, 0.8, 96, 1, 0.75)
+
+
+def test_calibration_without_a_judge_and_on_a_sample(tmp_path, monkeypatch):
+    monkeypatch.setattr(calibrate_module, "SemanticTier", SemanticStandIn)
+    settings, report = calibrate(write_set(tmp_path / "set"), None, windows=(96, 192), recall_target=0.75)
+    assert (settings.window, settings.shortlist_window, settings.shortlist) == (192, 96, 0.7)  # no verdicts
+    assert set(report["test"]["tiers"]) == {"exact+partial", "semantic", "cascade"} and report["judge_usage"] == {}
+    assert report["calibrated"]["judge_model"] == "none" and "## Judge cost" not in markdown(report)
+    _, sampled = calibrate(tmp_path / "set", None, limit=3, windows=(96, 192))
+    assert (sampled["calibrated"]["dev_examples"], sampled["calibrated"]["test_examples"]) == (3, 3)
+
+
+def test_a_calibration_file_that_is_not_one_is_named(tmp_path):
+    path = tmp_path / "calibration.toml"
+    path.write_text("[semantic]\nwindow = 96\n")
+    with pytest.raises(InputError) as err:
+        read_calibration(path)
+    assert err.value.file == str(path) and "ec2audit judge --calibrate" in str(err.value)
+    # an older file: one window, the shortlist under [semantic], MiniLM's scores
+    path.write_text("[semantic]\nwindow = 96\nthreshold = 0.5\nshortlist = 0.4\n")
+    old = read_calibration(path)
+    assert (old.window, old.threshold, old.shortlist, old.shortlist_window, old.model, old.per_unit) == (
+        96, 0.5, 0.4, 96, "minilm", None)
