@@ -248,3 +248,14 @@ def test_audit_output_without_units_or_payloads_says_what_is_missing(tmp_path):
                                               ("abcdefghij", "ab******ij"), ("205,000", "2*****0")])
 def test_mask_keeps_a_fifth_at_each_end(value, shown):
     assert mask(value) == shown
+
+
+def test_an_empty_unit_table_keeps_its_columns_and_exposure_keeps_the_tables_order():
+    empty = metrics.unit_table(UNITS, {}, {})
+    assert empty.schema == metrics.UNIT_SCHEMA and metrics.exposure(empty).is_empty()
+    # forty tasks listed in reverse: the exposure rows come in the table's order, not in a hash order
+    units = [make_unit({"task_id": f"t{n:02d}", "entity_id": "E", "field": "f", "value": f"v{n}",
+                        "dimension": "contact", "weight": 1.0}) for n in reversed(range(40))]
+    table = metrics.unit_table(units, {}, {"g": {u.task_id for u in units}})
+    assert metrics.exposure(table)["task_id"].to_list() == [u.task_id for u in units]
+    assert metrics.exposure_by_dimension(table)["task_id"].to_list() == [u.task_id for u in units]
