@@ -234,3 +234,35 @@ def test_a_detector_failure_refuses_the_request(scanner):
 def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
     assert json_bytes({"a": "张", "b": [1, 2]}) == '{"a":"张","b":[1,2]}'.encode()
     assert json_bytes({"a": "\ud800"}) == b'{"a":"\\ud800"}'
+
+
+def test_redact_keeps_the_episodes_placeholders_across_requests_and_streams_per_api(scanner):
+    redact = Redact(REDACTOR, scanner, 0.7)
+    first = enforce(redact, exchange(chat("Call 13922883366"), episode="ep-stream"))
+    second = enforce(redact, exchange(chat("mail ana.ruiz@example.org or 13922883366"), episode="ep-stream"))
+    assert second.body["messages"][0]["content"] == "mail [EMAIL_001] or [PHONE_001]"
+    assert first.emap is second.emap
+    # a placeholder cut across two chat deltas is held back, as the chat API's stream is read
+    [(_, head)] = redact.on_stream_event(second, None, {"choices": [{"index": 0, "delta": {"content": "at [PHO"}}]})
+    [(_, tail)] = redact.on_stream_event(second, None, {"choices": [{"index": 0, "delta": {"content": "NE_001]"}}]})
+    assert (head["choices"][0]["delta"]["content"], tail["choices"][0]["delta"]["content"]) == ("at ", "13922883366")
+    anthropic = exchange(chat("Call 13922883366"), episode="ep-stream")
+    anthropic.api = "anthropic-messages"
+    anthropic = enforce(redact, anthropic)
+    event = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "[PHONE_001]"}}
+    assert redact.on_stream_event(anthropic, "content_block_delta", event) == [
+        ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                 "delta": {"type": "text_delta", "text": "13922883366"}})]
+
+
+def test_a_failure_says_its_message_and_defaults_to_a_proxy_error(scanner):
+    failure = Failure(502, "upstream unreachable")
+    assert (str(failure), failure.kind, failure.extra) == ("upstream unreachable", "proxy_error", {})
+
+    class Broken(Redactor):
+        def redact(self, body, emap):
+            raise RuntimeError("boom")
+
+    with pytest.raises(Failure) as refused:
+        enforce(Redact(Broken(REDACTOR.cascade), scanner, 0.7), exchange(chat("x")))
+    assert (refused.value.status, refused.value.kind) == (500, "audit_error")
