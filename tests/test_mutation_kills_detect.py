@@ -9,6 +9,7 @@ import pytest
 
 from ec2audit.detect import cascade as cascade_module
 from ec2audit.detect.cascade import Cascade, best_hits, build_cascade, judge_windows
+from ec2audit.detect.exact import _bounded, _number_boundaries, _runs_on
 from ec2audit.detect.finding import Finding, Hit
 from ec2audit.detect.judge import Verdict
 from ec2audit.detect.semantic import Match
@@ -196,3 +197,49 @@ def test_the_cascade_refuses_paraphrase_tiers_it_cannot_use():
         Cascade(UNITS, judge=JudgeStandIn({}, UNITS))
     plain = build_cascade(UNITS)
     assert plain.semantic is None and plain.judge is None and plain.units == UNITS
+
+
+# --- the exact tier's boundaries --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "start", "end", "bounded"), [
+    ("3,200", 0, 5, True),
+    ("x13,200", 2, 7, False),  # continues a word on the left
+    ("3,200x", 0, 5, False),  # … on the right
+    ("pay 3,200.5 now", 4, 9, False),  # a decimal goes on
+    ("3,200,000", 0, 5, False),  # a longer grouped number
+    ("3,200, 4,100", 0, 5, True),  # a list of numbers: each is one
+    ("10.118.25.66", 3, 12, False),  # an address inside a longer one
+    ("R1,118.25.66.173,", 3, 16, True),  # a CSV cell: R1 is no number
+    ("1,118.25.66.173", 2, 15, True),  # no number reads "1,118.25.66.173"
+    ("13,200", 3, 6, False),  # "200" of "13,200": the grouped number is 13,200
+    ("a 13, 200", 6, 9, True),  # a comma and a space end a number
+])
+def test_a_literal_match_must_not_continue_a_word_or_a_number(text, start, end, bounded):
+    assert _bounded(text, start, end) is bounded
+
+
+@pytest.mark.parametrize(("digits", "start", "end", "ok"), [
+    ("13922883366", 0, 11, True),
+    ("139228833661", 0, 11, False),  # a longer number
+    ("x13922883366", 1, 12, False),  # glued to a Latin letter
+    ("张13922883366", 1, 12, True),  # not to a Han character
+    ("+8613922883366", 3, 14, True),  # a country code in front
+    ("+86113922883366", 4, 15, True),  # of up to three digits
+    ("+861113922883366", 5, 16, False),
+    ("8613922883366", 2, 13, False),  # digits in front but no "+"
+])
+def test_a_digit_match_must_not_continue_a_number_except_after_a_country_code(digits, start, end, ok):
+    assert _number_boundaries(digits, start, end) is ok
+
+
+@pytest.mark.parametrize(("text", "start", "end", "runs_on"), [
+    ("ip 118.25.66.173 ok", 3, 16, False),
+    ("10.118.25.66.173", 3, 16, True),  # a group before it
+    ("118.25.66.17:3", 0, 12, True),  # … or after it
+    ("x118.25.66.173", 1, 14, True),  # a word character
+    ("118.25.66.173.", 0, 13, False),  # a full stop ending the sentence
+    ("-118.25.66.173", 1, 14, False),
+])
+def test_an_identifier_must_not_run_on(text, start, end, runs_on):
+    assert _runs_on(text, start, end) is runs_on
