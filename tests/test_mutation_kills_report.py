@@ -259,3 +259,20 @@ def test_an_empty_unit_table_keeps_its_columns_and_exposure_keeps_the_tables_ord
     table = metrics.unit_table(units, {}, {"g": {u.task_id for u in units}})
     assert metrics.exposure(table)["task_id"].to_list() == [u.task_id for u in units]
     assert metrics.exposure_by_dimension(table)["task_id"].to_list() == [u.task_id for u in units]
+
+
+def test_inputs_by_file_by_option_and_as_jsonl(tmp_path):
+    audit = write_audit(tmp_path / "audit", with_units=False, with_payloads=False)
+    write_audit(tmp_path / "elsewhere")
+    by_file = load([audit / "findings.parquet"], units_path=tmp_path / "elsewhere" / "units.jsonl",
+                   payloads_path=tmp_path / "elsewhere" / "payloads.jsonl")
+    assert by_file.rows[0].exposure == pytest.approx((2.3 / 3 + 0.2) / 2) and by_file.notes == []
+    assert by_file.tasks["t1"][0].leaks[0].evidence is not None
+    run = write_run(tmp_path / "run")
+    pl.read_parquet(run / "episodes.parquet").write_ndjson(run / "episodes.jsonl")
+    (run / "episodes.parquet").unlink()
+    assert [r.label for r in load([run]).rows] == ["cloud-only", "query-router/fixed:cloud"]
+    (run / "episodes.jsonl").write_text("{not json\n")
+    with pytest.raises(InputError, match="cannot read table") as err:
+        load([run])
+    assert err.value.file == str(run / "episodes.jsonl")
