@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -220,7 +221,7 @@ def test_observe_changes_nothing_and_audits_beside_the_call(scanner):
     assert POLICIES == {"observe": Observe, "redact": Redact, "block": Block}
 
 
-def test_a_detector_failure_refuses_the_request(scanner):
+def test_a_detector_failure_refuses_the_request_and_logs_which(scanner, caplog):
     class Broken(Redactor):
         def findings(self, body):
             raise RuntimeError("boom")
@@ -229,6 +230,20 @@ def test_a_detector_failure_refuses_the_request(scanner):
         enforce(Block(Broken(REDACTOR.cascade), scanner, 0.7), exchange(chat("x")))
     assert (refused.value.status, refused.value.kind) == (500, "audit_error")
     assert refused.value.message == "inline audit failed: request not forwarded"
+    assert [r.getMessage() for r in caplog.records] == ["inline audit failed for record r1"]
+
+
+def test_bodies_are_scanned_on_the_scanning_thread_not_the_event_loops_pool():
+    threads = []
+
+    class Watched(Redactor):
+        def findings(self, body):
+            threads.append(threading.current_thread().name)
+            return super().findings(body)
+
+    with ThreadPoolExecutor(1, thread_name_prefix="ec2-scanner") as pool:
+        enforce(Block(Watched(REDACTOR.cascade), pool, 0.7), exchange(chat("nothing")))
+    assert len(threads) == 1 and threads[0].startswith("ec2-scanner")
 
 
 def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
