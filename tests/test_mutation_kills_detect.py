@@ -243,3 +243,59 @@ def test_a_digit_match_must_not_continue_a_number_except_after_a_country_code(di
 ])
 def test_an_identifier_must_not_run_on(text, start, end, runs_on):
     assert _runs_on(text, start, end) is runs_on
+
+
+def test_the_merge_limit_is_measured_from_the_windows_own_start():
+    text = "x" * 3000
+    # the same two matches 1000 characters in: [1000, 1055) + [1025, 1350) spans exactly 350 → merged
+    assert [(lo, hi) for lo, hi, _ in judge_windows(text, [m(1025, 1030), m(1050, 1325)], 100)] == [(1000, 1350)]
+    assert len(judge_windows(text, [m(1025, 1030), m(1050, 1326)], 100)) == 2
+
+
+def test_the_shortlist_is_asked_only_about_the_payloads_task_and_what_no_string_tier_found_there():
+    units = [PHONE, SALARY, OTHER_TASK]
+    semantic = ShortlistStandIn(units, {})
+    Cascade(units, semantic=semantic).scan(payload("ends in 3366", PAY, task="t1"))
+    # segment 0: the phone's 0.3 fragment decides the phone there (not the salary); segment 1: both undecided;
+    # the other task's unit is never asked about
+    assert semantic.asked == [[("ends in 3366", [1]), (PAY, [0, 1])]]
+
+
+def test_the_judge_is_asked_for_packed_calls():
+    units = [PHONE, SALARY]
+    packs = []
+
+    class Packing(JudgeStandIn):
+        def judge(self, requests, on_call=None, pack=False):
+            packs.append(pack)
+            return super().judge(requests, on_call, pack)
+
+    cascade = Cascade(units, semantic=ShortlistStandIn(units, {(PAY, 1): (11, 33, 0.8)}),
+                      judge=Packing({1: (0.7, "a bit over 200k a year")}, units))
+    cascade.scan(payload(PAY))
+    assert packs == [True]
+
+
+def test_build_cascade_takes_the_calibrated_shortlist_unless_told_otherwise(monkeypatch):
+    from ec2audit.detect import semantic as semantic_module
+    from ec2audit.detect.calibrate import Settings
+
+    built = []
+
+    class Recording(ShortlistStandIn):
+        def __init__(self, units, **settings):
+            super().__init__(units, {})
+            built.append(settings)
+
+    monkeypatch.setattr(semantic_module, "SemanticTier", Recording)
+    settings = Settings(window=192, threshold=0.5, shortlist=0.3, judge_window=96, per_unit=1,
+                        candidate_threshold=0.2, grade_threshold=0.6)
+    judge = JudgeStandIn({}, UNITS)
+    for per_unit, expected in ((None, 1), (0, None), (3, 3)):
+        cascade = build_cascade(UNITS, settings, judge, per_unit=per_unit)
+        assert built[-1]["per_unit"] == expected and cascade.judge is judge
+    assert (built[-1]["window"], built[-1]["threshold"], built[-1]["grade_threshold"]) == (96, 0.3, 0.6)
+    build_cascade(UNITS, settings)  # no judge: the candidates' threshold
+    assert built[-1]["threshold"] == 0.2
+    build_cascade(UNITS, Settings(window=192, threshold=0.5, shortlist=0.3))  # … when one was calibrated
+    assert (built[-1]["threshold"], built[-1]["window"]) == (0.3, 192)
