@@ -285,16 +285,17 @@ def test_build_cascade_takes_the_calibrated_shortlist_unless_told_otherwise(monk
     class Recording(ShortlistStandIn):
         def __init__(self, units, **settings):
             super().__init__(units, {})
-            built.append(settings)
+            built.append(dict(settings, units=units, tier=self))
 
     monkeypatch.setattr(semantic_module, "SemanticTier", Recording)
-    settings = Settings(window=192, threshold=0.5, shortlist=0.3, judge_window=96, per_unit=1,
-                        candidate_threshold=0.2, grade_threshold=0.6)
+    settings = Settings(window=192, threshold=0.5, shortlist=0.3, judge_window=96, per_unit=1, batch_size=7,
+                        model="minilm", candidate_threshold=0.2, grade_threshold=0.6)
     judge = JudgeStandIn({}, UNITS)
     for per_unit, expected in ((None, 1), (0, None), (3, 3)):
         cascade = build_cascade(UNITS, settings, judge, per_unit=per_unit)
-        assert built[-1]["per_unit"] == expected and cascade.judge is judge
+        assert built[-1]["per_unit"] == expected and cascade.judge is judge and cascade.semantic is built[-1]["tier"]
     assert (built[-1]["window"], built[-1]["threshold"], built[-1]["grade_threshold"]) == (96, 0.3, 0.6)
+    assert (built[-1]["batch_size"], built[-1]["model"], built[-1]["units"]) == (7, "minilm", UNITS)
     build_cascade(UNITS, settings)  # no judge: the candidates' threshold
     assert built[-1]["threshold"] == 0.2
     build_cascade(UNITS, Settings(window=192, threshold=0.5, shortlist=0.3))  # … when one was calibrated
