@@ -281,3 +281,49 @@ def test_a_failure_says_its_message_and_defaults_to_a_proxy_error(scanner):
     with pytest.raises(Failure) as refused:
         enforce(Redact(Broken(REDACTOR.cascade), scanner, 0.7), exchange(chat("x")))
     assert (refused.value.status, refused.value.kind) == (500, "audit_error")
+
+
+def test_each_stream_channel_holds_its_own_cut_placeholder():
+    emap = EpisodeMap()
+    emap.placeholder(0, "PHONE", "13922883366")
+    chat = StreamRestorer(REDACTOR, "openai-chat", emap)
+
+    def delta(choice: dict) -> dict:
+        return chat.rewrite(None, {"choices": [choice]})[0][1]["choices"][0]["delta"]
+
+    assert delta({"delta": {"content": "a [PHO"}}) == {"content": "a "}  # no index: choice 0
+    assert delta({"index": 1, "delta": {"content": "b [PH"}}) == {"content": "b "}
+    assert delta({"index": 0, "delta": {"content": "NE_001]"}}) == {"content": "13922883366"}
+    assert delta({"index": 1, "delta": {"content": "ONE_001]"}}) == {"content": "13922883366"}
+    calls = [{"function": {"arguments": '{"a": "[PHO'}}, {"index": 1, "function": {"arguments": '{"b": "[PH'}}]
+    assert [c["function"]["arguments"] for c in delta({"delta": {"tool_calls": calls}})["tool_calls"]] == [
+        '{"a": "', '{"b": "']
+    calls = [{"index": 1, "function": {"arguments": 'ONE_001]"}'}}, {"function": {"arguments": 'NE_001]"}'}}]
+    assert [c["function"]["arguments"] for c in delta({"delta": {"tool_calls": calls}})["tool_calls"]] == [
+        '13922883366"}', '13922883366"}']
+    # the last delta of a choice keeps its own text and adds what was held
+    assert delta({"index": 0, "delta": {"content": "ok [PH"}, "finish_reason": "stop"}) == {"content": "ok [PH"}
+
+
+def test_responses_streams_keep_items_apart_and_release_at_their_done_event():
+    emap = EpisodeMap()
+    emap.placeholder(0, "PHONE", "13922883366")
+    stream = StreamRestorer(REDACTOR, "openai-responses", emap)
+    text = "response.output_text.delta"
+
+    def sent(item: str, **delta) -> str:
+        return stream.rewrite(text, {"type": text, "item_id": item, "content_index": 0, **delta})[0][1]["delta"]
+
+    assert (sent("m1", delta="[PHO"), sent("m2", delta="x"), sent("m2")) == ("", "x", "")
+    # another event of the same item and part does not release the held text; its own done event does
+    other = {"type": "response.output_text.annotation.added", "item_id": "m1", "content_index": 0}
+    assert stream.rewrite("response.output_text.annotation.added", other) == [
+        ("response.output_text.annotation.added", other)]
+    args = "response.function_call_arguments.delta"
+    assert stream.rewrite(args, {"type": args, "item_id": "f1", "delta": '{"p": "[PH'})[0][1]["delta"] == '{"p": "'
+    done = stream.rewrite("response.function_call_arguments.done", {"type": "response.function_call_arguments.done",
+                                                                    "item_id": "f1", "arguments": "{}"})
+    assert done[0] == ("response.function_call_arguments.delta", {"type": "response.function_call_arguments.delta",
+                                                                  "item_id": "f1", "delta": "[PH"})
+    item = {"type": "response.output_item.done", "item": {"content": [{"text": "call [PHONE_001]"}]}}
+    assert stream.rewrite("response.output_item.done", item)[0][1]["item"]["content"][0]["text"] == "call 13922883366"
