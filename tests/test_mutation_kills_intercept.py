@@ -327,3 +327,14 @@ def test_responses_streams_keep_items_apart_and_release_at_their_done_event():
                                                                   "item_id": "f1", "delta": "[PH"})
     item = {"type": "response.output_item.done", "item": {"content": [{"text": "call [PHONE_001]"}]}}
     assert stream.rewrite("response.output_item.done", item)[0][1]["item"]["content"][0]["text"] == "call 13922883366"
+
+
+def test_redaction_never_rewrites_a_protocol_position_for_a_fragment_and_text_is_not_json_escaped():
+    body = {"model": "m-3366", "messages": [{"role": "user", "content": "ends in 3366"}]}
+    new, rows, replaced = REDACTOR.redact(body, EpisodeMap())
+    assert new["model"] == "m-3366" and new["messages"][0]["content"] == "ends in [PHONE_001]" and replaced == 1
+    emap = EpisodeMap()
+    emap.placeholder(1, "NAME", 'Ana "Ani" Ruiz')
+    stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    assert stream.feed(("c", 0), "Dear [NAME_001]") == 'Dear Ana "Ani" Ruiz'
+    assert json.loads(stream.feed(("t", 0, 0), '{"to": "[NAME_001]"}', True)) == {"to": 'Ana "Ani" Ruiz'}
