@@ -302,3 +302,21 @@ def test_build_cascade_takes_the_calibrated_shortlist_unless_told_otherwise(monk
     assert built[-1]["threshold"] == 0.2
     build_cascade(UNITS, Settings(window=192, threshold=0.5, shortlist=0.3))  # … when one was calibrated
     assert (built[-1]["threshold"], built[-1]["window"]) == (0.3, 192)
+
+
+def test_amounts_in_chinese_numerals_and_identifiers_without_separators_are_named_by_their_detector():
+    salary = make_unit({"task_id": "t1", "entity_id": "E1", "field": "salary", "value": "368,000",
+                        "dimension": "financial"})
+    iban = make_unit({"task_id": "t1", "entity_id": "E1", "field": "iban", "value": "DE89 3704 0044 0532 0130 00",
+                      "dimension": "financial"})
+    mac = make_unit({"task_id": "t1", "entity_id": "E1", "field": "mac", "value": "00:1A:2B:3C:4D:5E",
+                     "dimension": "network"})
+    cascade = Cascade([salary, iban, mac])
+
+    def found(text: str) -> list[tuple]:
+        return [(h.unit_index, text[h.start:h.end], h.detector, h.grade) for h in cascade.scan_text(text)]
+
+    assert found("年薪叁拾陆万捌仟元整") == [(0, "叁拾陆万捌仟", "exact.amount", 1.0)]
+    assert found("pay 368000 USD") == [(0, "368000", "exact.amount", 1.0)]
+    assert found("IBAN DE89370400440532013000 ok") == [(1, "DE89370400440532013000", "exact.alnum", 1.0)]
+    assert found("mac 00-1a-2b-3c-4d-5e") == [(2, "00-1a-2b-3c-4d-5e", "exact.alnum", 1.0)]
