@@ -142,6 +142,9 @@ def test_shortlist_keeps_the_recall_target_in_the_window_that_sends_the_judge_le
     # just above the highest missed score (0.8 → 0.801)
     assert shortlist_for_recall(dev, 96, 1.0) == 0.4
     assert shortlist_for_recall(dev, 96, 0.25) == 0.801
+    # when the string tiers find every positive, nothing needs the shortlist: 1.0 shortlists nothing
+    found = Scored(dev.examples[:1] + dev.examples[4:], [1.0, 0, 0, 0, 0], {96: [0.9, 0.75, 0.5, 0.2, 0.1]})
+    assert shortlist_for_recall(found, 96, 0.75) == 1.0
     settings, report = choose_settings(dev, recall_target=0.75)
     # undecided by the string tiers and on the shortlist: 96 ≥ 0.7 → 1 2 4 → 3 × 96 = 288 characters;
     # 192 ≥ 0.5 → 1 2 5 → 3 × 192 = 576: the judge gets windows of 96
@@ -275,7 +278,8 @@ class SemanticStandIn:
         self.units, self.settings = units, settings
 
     def score(self, texts, owners, window):
-        return [[SimpleNamespace(score=float(re.search(rf"s{window}=([\d.]+)", t).group(1)))] for t in texts]
+        return [[SimpleNamespace(score=float(re.search(rf"s{window}=([\d.]+)", t).group(1))) for _ in mine]
+                for t, mine in zip(texts, owners, strict=True)]
 
 
 DEV_TEXT = {0: "Ana's salary: 205,000", 1: "Ana is paid about two hundred thousand", 2: "Ana's pay is generous",
@@ -307,12 +311,14 @@ def test_calibration_chooses_on_dev_with_the_judges_verdicts_and_measures_on_tes
                                     ("test-2.", 0.7, "Permits"), ("test-3.", 0, "")):
         scripted_judge.script(needle, verdict(grade, evidence))
     judge = Judge(scripted_judge.url, "frontier-standin", batch_size=1)
-    stages = []
+    stages, calls = [], []
     settings, report = calibrate(write_set(tmp_path / "set"), judge, windows=(96, 192), recall_target=0.75,
-                                 on_stage=lambda stage, n: stages.append((stage, n)))
+                                 on_stage=lambda stage, n: stages.append((stage, n)), on_call=lambda: calls.append(1))
     assert (settings.window, settings.threshold, settings.shortlist_window, settings.shortlist) == (192, 0.45, 96, 0.8)
     assert stages == [("embedding", 12), ("judging", 3 + 4)]  # dev: 1 2 4 on the first shortlist; test: all
-    assert report["judge_usage"]["calls"] == 7 and report["calibrated"]["judge_model"] == "frontier-standin"
+    assert report["judge_usage"]["calls"] == len(calls) == 7
+    assert report["calibrated"]["judge_model"] == "frontier-standin"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", report["calibrated"]["date"])
     assert (report["calibrated"]["dev_examples"], report["calibrated"]["test_examples"]) == (8, 4)
     assert report["dev"]["semantic_f1_by_window"]["192"] == {"threshold": 0.45, "f1": 0.8889}
     tiers = report["test"]["tiers"]
@@ -323,11 +329,17 @@ def test_calibration_chooses_on_dev_with_the_judges_verdicts_and_measures_on_tes
                        "judge": (4, 0.5, 0.5, 0.5), "cascade": (4, 1.0, 1.0, 1.0)}
     text = markdown(report)
     assert "| cascade | 4 | 1.000 | 1.000 | 1.000 [" in text and "judge: `frontier-standin`" in text
+    assert "\n\n## Tiers on test\n\n" in text and "\n\n## Chosen settings\n\n```json\n" in text
     assert "calls 7, cached 0" in text and '"shortlist": 0.8' in text
     # the file later audits read holds the same settings
     written = read_calibration(write_calibration(tmp_path / "calibration.toml", settings, report["calibrated"]))
     assert (written.window, written.threshold, written.shortlist, written.shortlist_window, written.per_unit,
             written.recall_target) == (192, 0.45, 0.8, 96, 1, 0.75)
+    settings.grade_threshold, settings.candidate_threshold = 0.61, 0.2
+    written = read_calibration(write_calibration(tmp_path / "calibration.toml", settings, {}))
+    assert (written.grade_threshold, written.candidate_threshold) == (0.61, 0.2)
+    # figures and intervals are given to 4 places
+    assert all(v == round(v, 4) for m in tiers.values() for k in ("f1_ci", "recall_ci") for v in m[k])
 
 
 def test_calibration_without_a_judge_and_on_a_sample(tmp_path, monkeypatch):
