@@ -52,6 +52,13 @@ judge-calibrate: setup
 bench-judge: setup
 	$(BIN)/python benchmarks/judge_cost.py
 
+# Mutation testing, outside `make test`: mutmut module by module, each mutant against only the fast tests
+# that reach it (pyproject [tool.mutmut]); prints the killed share per module, survivors in mutants/.
+.PHONY: mutation
+mutation: $(STAMP)
+	rm -rf mutants
+	$(BIN)/python benchmarks/mutation.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check ec2audit tests benchmarks
 	$(BIN)/mypy

@@ -7,23 +7,13 @@ its findings; AceBench's privacy score is 1 − exposure. Also the unweighted sh
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import polars as pl
 
-from ec2audit.detect.finding import MOSTLY, Finding
+from ec2audit.detect.finding import MOSTLY
 from ec2audit.units import Unit
 
 UNIT_SCHEMA = {"group": pl.String, "task_id": pl.String, "unit_id": pl.String, "entity_id": pl.String,
                "field": pl.String, "dimension": pl.String, "weight": pl.Float64, "grade": pl.Float64}
-
-
-def unit_grades(findings: Iterable[Finding]) -> dict[str, float]:
-    grades: dict[str, float] = {}
-    for f in findings:
-        if f.grade > grades.get(f.unit_id, 0.0):
-            grades[f.unit_id] = f.grade
-    return grades
 
 
 def unit_table(units: list[Unit], grades_by_group: dict[str, dict[str, float]],

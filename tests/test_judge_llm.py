@@ -95,3 +95,16 @@ def test_endpoint_down_is_a_clear_error(tmp_path):
     with pytest.raises(JudgeUnavailable) as err:
         judge.judge([(TEXT, [SALARY])])
     assert f"127.0.0.1:{port}" in str(err.value) and "sk-test-secret" not in str(err.value)
+
+
+def test_a_grade_off_the_scale_is_asked_again_and_never_kept(scripted_judge):
+    """What the real-model smoke test can only hope for: a verdict off the 0/0.3/0.7/1 scale is refused."""
+    scripted_judge.script("blood-sugar", verdicts((1, 0.5, "a bit over 200k a year")),
+                          verdicts((1, 0.3, "a bit over 200k a year")))
+    judge = Judge(scripted_judge.url, "m", attempts=2)
+    [[verdict]] = judge.judge([(TEXT, [SALARY])])
+    assert (verdict.grade, judge.usage.calls, judge.usage.retries) == (0.3, 2, 1)
+    assert "grade must be one of 0, 0.3, 0.7, 1" in scripted_judge.requests[-1]["messages"][-1]["content"]
+    scripted_judge.script("quarterly", verdicts((1, 0.5, "quarterly numbers")))
+    [[refused]] = Judge(scripted_judge.url, "m", attempts=1).judge([(OTHER, [SALARY])])
+    assert refused.rejected and refused.grade == 0.0

@@ -17,7 +17,7 @@ from ec2audit.localmodel import LocalModelServer, default_model_path, tokenize
 pytestmark = pytest.mark.model_server
 
 
-def test_shared_server_answers_chat_and_tokenizes(llama_server):
+def test_smoke_shared_server_answers_chat_over_http_and_tokenizes(llama_server):
     reply = OpenAI(base_url=llama_server, api_key="none").chat.completions.create(
         model="smollm2", messages=[{"role": "user", "content": "Say hello."}], max_tokens=4, temperature=0)
     assert reply.usage.completion_tokens >= 1 and reply.choices[0].message.content is not None

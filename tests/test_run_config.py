@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -13,6 +14,8 @@ from ec2audit.errors import InputError
 from ec2audit.run.config import load_models, select_tasks
 from ec2audit.run.routers import parse_router
 from ec2audit.tasks import load_suite
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_models_toml_reads_both_sides_and_refuses_keys(tmp_path):
@@ -28,12 +31,12 @@ def test_models_toml_reads_both_sides_and_refuses_keys(tmp_path):
 
 
 def test_the_example_models_file_loads():
-    edge, cloud = load_models("runner/models.example.toml")
+    edge, cloud = load_models(ROOT / "runner" / "models.example.toml")
     assert edge.url is None and edge.constrain is True and cloud.api_key_env == "OPENAI_API_KEY"
 
 
 def test_task_selectors():
-    suite = load_suite("tasks")
+    suite = load_suite(ROOT / "tasks")
     office = select_tasks(suite, "office")
     assert office and {t.scenario for t in office} == {"office"}
     one = suite[0]
@@ -61,7 +64,7 @@ def test_router_specs_are_checked():
 
 
 def test_router_train_learns_which_tasks_need_the_cloud(tmp_path):
-    suite = load_suite("tasks")
+    suite = load_suite(ROOT / "tasks")
     hard = {t.id for t in suite if t.scenario == "search"}
     rows = [{"task_id": t.id, "strategy": s, "passed": s == "cloud-only" or t.id not in hard}
             for t in suite for s in ("edge-only", "cloud-only")]
@@ -71,7 +74,7 @@ def test_router_train_learns_which_tasks_need_the_cloud(tmp_path):
     model_path = tmp_path / "router.json"
     share = len(hard) / len(suite)
     result = CliRunner().invoke(main, ["router", "train", str(run_dir), "--cloud-share", str(share),
-                                       "--out", str(model_path)])
+                                       "--tasks-root", str(ROOT / "tasks"), "--out", str(model_path)])
     assert result.exit_code == 0, result.output
     model = json.loads(model_path.read_text())
     router = parse_router(f"learned:{model_path}")

@@ -4,6 +4,8 @@ that depend on a real model (JSON-schema constrained replies, first-token logpro
 A 135M model rarely solves a task, so this checks the plumbing users rely on, not the score: the
 default edge is the local model and says so, OpenClaw's real prompt reaches it through the gateway
 (JSON-schema constrained), tokens and FLOPs are recorded, and the episode ends with a status.
+The `test_smoke_…` tests prove only that the real model answered over HTTP; what the routers decide on
+given answers is tested deterministically in test_run_routers.py, the constrained schema in test_run_gateway.py.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def test_one_episode_with_the_local_model_as_edge(tmp_path):
     is only a backstop against a hang (it is far above what three calls take even on a busy 2-core machine)."""
     out = tmp_path / "local"
     result = CliRunner().invoke(main, ["run", "--strategy", "edge-only", "--tasks", "office-hr-notice-101",
+                                       "--tasks-root", str(Path(__file__).resolve().parents[1] / "tasks"),
                                        "--max-model-calls", "3", "--timeout", "1200", "--out", str(out)])
     assert result.exit_code == 0, result.output
     row = pl.read_parquet(out / "episodes.parquet").to_dicts()[0]
@@ -75,7 +78,7 @@ def _ask(url: str, episode: str) -> tuple[str, list]:
     return content, calls
 
 
-def test_constrained_real_model_gives_openclaw_proper_tool_calls_or_text(local_gateway):
+def test_smoke_constrained_local_model_answers_over_http_within_the_tools(local_gateway):
     gateway, url, _ = local_gateway
     state = gateway.open(EpisodeState("lm-edge", "edge-only", "Read the file notes.txt."))
     content, calls = _ask(url, "lm-edge")
@@ -84,7 +87,7 @@ def test_constrained_real_model_gives_openclaw_proper_tool_calls_or_text(local_g
     assert state.edge_calls[0]["input_tokens"] > 0 and not state.errors
 
 
-def test_entropy_probe_reads_the_real_model_logprobs(local_gateway):
+def test_smoke_entropy_probe_reads_logprobs_over_http(local_gateway):
     gateway, url, cloud = local_gateway
     cloud.register("lm-probe", {"steps": [{"tool": "read", "arguments": {"path": "notes.txt"}}], "final": "ok"})
     state = gateway.open(EpisodeState("lm-probe", "step-router", "Read the file notes.txt.",
@@ -95,7 +98,7 @@ def test_entropy_probe_reads_the_real_model_logprobs(local_gateway):
     assert [c["purpose"] for c in state.edge_calls] == ["probe"]
 
 
-def test_llm_router_asks_the_real_model_once_per_episode(local_gateway):
+def test_smoke_llm_router_asks_the_local_model_over_http_once_per_episode(local_gateway):
     gateway, url, cloud = local_gateway
     cloud.register("lm-route", {"steps": [{"tool": "read", "arguments": {"path": "notes.txt"}}], "final": "ok"})
     state = gateway.open(EpisodeState("lm-route", "query-router", "Read the file notes.txt.",

@@ -24,12 +24,14 @@ from click.testing import CliRunner
 
 from ec2audit.cli import main
 from ec2audit.intercept.store import RecordStore
+from ec2audit.run.openclaw import TRANSCRIPT
 from ec2audit.run.strategies import STRATEGIES as REGISTRY
 from ec2audit.tasks import load_suite
 
 pytestmark = pytest.mark.openclaw
 
 STRATEGIES = tuple(REGISTRY)
+TASKS = Path(__file__).resolve().parents[1] / "tasks"
 EDGE_PARAMS = 135e6
 
 
@@ -45,13 +47,14 @@ def _pick_tasks() -> list:
     """The shortest annotated task of three scenarios whose oracle reads files holding most unit weight."""
     chosen = []
     for scenario in ("office", "automation", "devops"):
-        candidates = [t for t in load_suite("tasks", scenario) if t.annotated and _read_share(t) > 0.6]
+        candidates = [t for t in load_suite(TASKS, scenario) if t.annotated and _read_share(t) > 0.6]
         chosen.append(min(candidates, key=lambda t: (len(t.oracle["steps"]), t.id)))
     return chosen
 
 
 def _invoke(args: list[str]):
-    return CliRunner().invoke(main, ["run", "--edge", "oracle", "--edge-params", str(EDGE_PARAMS), *args],
+    root = [] if "--tasks-root" in args else ["--tasks-root", str(TASKS)]
+    return CliRunner().invoke(main, ["run", "--edge", "oracle", "--edge-params", str(EDGE_PARAMS), *root, *args],
                               catch_exceptions=False)
 
 
@@ -81,12 +84,20 @@ def test_the_closing_table_names_the_stand_ins(main_run):
     assert "stand-ins — cloud: a scripted oracle stand-in" in output and "edge: a scripted oracle stand-in" in output
 
 
-def test_every_strategy_completes_every_task_where_the_oracle_acts(main_run, tasks):
-    _, result, _, frame = main_run
+def test_every_episode_records_what_the_checker_sees_in_the_workspace_openclaw_left(main_run, tasks):
+    """Not the oracle's success (it was scripted to succeed): the recorded completion is the real checker's
+    verdict on the episode's own final workspace, and OpenClaw's tool calls changed what it sees there."""
+    _, result, out, frame = main_run
     assert result.exit_code == 0, result.output
     assert frame.height == len(tasks) * len(STRATEGIES)
     assert set(frame["status"]) == {"ok"}
-    assert frame["completion"].to_list() == [1.0] * frame.height
+    by_id = {t.id: t for t in tasks}
+    for row in frame.to_dicts():
+        task, folder = by_id[row["task_id"]], out / "episodes" / row["episode_id"]
+        log = folder / "service.log"
+        final = task.check(folder / "workspace", log if log.exists() else None)
+        assert (row["completion"], json.loads(row["criteria"])) == (final.completion, final.criteria)
+        assert final.completion > task.check(task.workspace).completion, row["episode_id"]
     assert "oracle-stand-in" in result.output and "stand-in" in frame["cloud_model"][0]
 
 
@@ -160,7 +171,7 @@ def test_tokens_usd_and_flops_are_recorded_and_add_up(main_run):
         assert s["cloud_input_tokens"] == rows["cloud_input_tokens"].sum()
         assert math.isclose(s["cloud_usd"], rows["cloud_usd"].sum())
         assert math.isclose(s["edge_flops"], rows["edge_flops"].sum())
-        assert s["completion_mean"] == 1.0 and s["pass_hat_k"] == 1.0
+        assert s["completion_mean"] == pytest.approx(rows["completion"].mean())
     assert json.loads((out / "run.json").read_text())["cloud"]["name"].startswith("oracle-stand-in")
 
 
@@ -174,10 +185,13 @@ def test_episode_folders_keep_openclaw_outputs(main_run):
     assert oct((out / "cloud.sqlite").stat().st_mode & 0o777) == "0o600"
 
 
-def test_rerunning_the_same_command_resumes(main_run):
-    args, _, out, frame = main_run
+def test_rerunning_the_same_command_resumes(main_run, tmp_path):
+    args, _, shared, frame = main_run
+    out = tmp_path / "copy"  # the shared run folder stays as the other tests read it
+    shutil.copytree(shared, out, symlinks=True,
+                    ignore=lambda folder, names: [n for n in names if Path(folder, n).is_socket()])
     (out / "episodes.parquet").unlink()
-    again = _invoke(args)
+    again = _invoke([*args[:args.index("--out")], "--out", str(out)])
     assert again.exit_code == 0
     assert "0 run, 18 resumed" in again.output
     assert pl.read_parquet(out / "episodes.parquet").sort("episode_id").equals(frame.sort("episode_id"))
@@ -192,7 +206,7 @@ def test_cloud_context_decides_exposure(main_run, tasks, tmp_path):
     query = pl.read_parquet(out / "episodes.parquet")
     for strategy in ("edge-delegate", "edge-advice"):
         narrow, full = _row(query, task.id, strategy), _row(main_run[3], task.id, strategy)
-        assert narrow["completion"] == 1.0 and narrow["asks"] > 0
+        assert narrow["status"] == "ok" and narrow["asks"] > 0
         assert full["exposure"] > 0 and narrow["exposure"] < full["exposure"]
 
 
@@ -225,19 +239,23 @@ def test_a_deadline_that_lands_inside_a_tool_call_is_a_timeout(tasks, tmp_path):
     row = pl.read_parquet(tmp_path / "slow" / "episodes.parquet").to_dicts()[0]
     assert result.exit_code == 1, result.output
     assert row["status"] == "timeout", row["error"]
-    assert row["edge_calls"] == 1 and 20 <= row["openclaw_s"] < 90
+    assert row["edge_calls"] == 1  # the exec never returned to ask for the next step
+    assert not _processes_writing_to(tmp_path / "slow")  # the deadline ended `sleep 90` too
 
 
 def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_path):
-    out = tmp_path / "interrupted"
+    """The episode's only step is `sleep 90`, so it is still running when OpenClaw's transcript appears."""
+    task, out = tasks[0], tmp_path / "interrupted"
+    copy = shutil.copytree(task.dir, tmp_path / "tasks" / task.scenario / task.id)
+    (copy / "oracle.json").write_text(json.dumps({"steps": [{"tool": "exec", "arguments": {"command": "sleep 90"}}],
+                                                  "final": "done"}), encoding="utf-8")
     ec2audit = str(Path(sys.executable).parent / "ec2audit")
-    process = subprocess.Popen([ec2audit, "run", "--edge", "oracle", "--strategy",
-                                "edge-only", "--tasks", tasks[0].id, "--out", str(out)],
+    process = subprocess.Popen([ec2audit, "run", "--edge", "oracle", "--strategy", "edge-only", "--tasks", task.id,
+                                "--tasks-root", str(tmp_path / "tasks"), "--out", str(out)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    started = out / "episodes" / f"{tasks[0].id}.edge-only.r0" / "stderr.log"
+    started = out / "episodes" / f"{task.id}.edge-only.r0" / TRANSCRIPT
     while not started.exists() and process.poll() is None:
-        time.sleep(0.2)
-    time.sleep(2)  # OpenClaw is starting inside its sandbox
+        time.sleep(0.05)  # polling for the event, not a guess at how long start-up takes
     process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=120)
     assert process.returncode == 130, output

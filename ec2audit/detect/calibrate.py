@@ -101,10 +101,11 @@ def bootstrap(gold: Sequence[bool], pred: Sequence[bool], rounds: int = 1000, se
 
 def best_threshold(scores: Sequence[float], gold: Sequence[bool], base: Sequence[bool] | None = None
                    ) -> tuple[float, float]:
-    """Threshold on `scores` maximising F1 of (base or score ≥ t); ties go to the higher threshold."""
+    """Threshold on `scores` maximising F1 of (base or score ≥ t); ties go to the higher threshold.
+    Candidates are the scores cut down to 3 places, so that each one still keeps its own score."""
     base = base or [False] * len(scores)
     best = (-1.0, 1.0)
-    for t in sorted({round(s, 3) for s in scores}):
+    for t in sorted({math.floor(s * 1000) / 1000 for s in scores}):
         pred = [b or s >= t for b, s in zip(base, scores, strict=True)]
         f1 = prf(gold, pred)[2]
         if f1 >= best[0]:
