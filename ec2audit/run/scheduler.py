@@ -38,6 +38,7 @@ from ec2audit.run.gateway import Endpoint, Gateway
 from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
 from ec2audit.run.record import FAILURES, EpisodeRecord, episode_frame
+from ec2audit.run.warm import WorkerPool
 from ec2audit.tasks import Task
 
 #: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
@@ -105,7 +106,7 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
         "edge": {**asdict(config.edge), "name": edge_name}, "cloud": {**asdict(config.cloud), "name": cloud_name},
         "sandbox": config.sandbox.isolation() if config.sandbox else None,
         "sandbox_gaps": list(config.sandbox.gaps) if config.sandbox else None, "timeout": config.timeout,
-        "max_model_calls": config.max_model_calls})
+        "max_model_calls": config.max_model_calls, "launch": "warm-worker" if config.warm_workers else "per-episode"})
     for gap in config.sandbox.gaps if config.sandbox else ():
         console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
@@ -149,9 +150,14 @@ def run(config: RunConfig, console: Console | None = None) -> RunResult:
                                                        upstream_key=_key(config.cloud.api_key_env),
                                                        pricing=pricing)))
         gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
-        ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
-                             oracles, config.timeout, config.max_model_calls, config.warm_start)
-        if config.warm_start and todo:
+        gateway_url = serve(gateway.app)
+        workers = None
+        if config.warm_workers:
+            workers = WorkerPool(out / "workers", config.parallel, config.sandbox, gateway_url)
+            stack.callback(workers.close)
+        ctx = EpisodeContext(out, gateway, gateway_url, store, config.sandbox, edge_name, cloud_name,
+                             oracles, config.timeout, config.max_model_calls, config.warm_start, workers)
+        if (config.warm_start or config.warm_workers) and todo:
             with console.status("warming OpenClaw's compile cache (once per install) …"):
                 warm_compile_cache(config.sandbox)
         interrupted = _drive(ctx, tasks, todo, config.parallel, console)
