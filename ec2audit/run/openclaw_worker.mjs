@@ -3,8 +3,8 @@
 // Usage: node openclaw_worker.mjs AGENT_EXEC#NAME LOGGER#NAME STATE_DB_CACHE#NAME (the modules of OpenClaw's
 // bundle with agentExecCommand, flushLogger and closeOpenClawStateDatabaseAsync, and the names they are
 // exported under). Reads one JSON request per line on stdin:
-//   {"args": {agent exec options}, "env": {...}, "cwd": DIR, "stdout": FILE, "stderr": FILE, "logs": DIR}
-// and answers each on stdout with one line `REPLY {"exit_code": N, "cpu_s": S}` once the turn ended, its
+//   {"id": ID, "args": {agent exec options}, "env": {...}, "cwd": DIR, "stdout": FILE, "stderr": FILE, "logs": DIR}
+// and answers each on stdout with one line `REPLY {"id": ID, "exit_code": N, "cpu_s": S}` once the turn ended, its
 // databases were closed (OpenClaw keeps them open, process-wide, for a minute after a turn), every other
 // process in the sandbox (the turn's tools and whatever they left running) was killed and the turn's log
 // was moved into its folder: nothing of the episode is left in the worker but what OpenClaw keeps in memory.
@@ -124,10 +124,10 @@ async function turn(request) {
     fs.closeSync(err);
   }
   const usage = process.cpuUsage();
-  return { exit_code: exitCode, cpu_s: (usage.user + usage.system) / 1e6 };
+  return { id: request.id, exit_code: exitCode, cpu_s: (usage.user + usage.system) / 1e6 };
 }
 
-writeOut(`${REPLY}${JSON.stringify({ ready: true })}\n`);
+writeOut(`${REPLY}${JSON.stringify({ id: "ready" })}\n`);
 for await (const line of readline.createInterface({ input: process.stdin })) {
   if (line.trim()) writeOut(`${REPLY}${JSON.stringify(await turn(JSON.parse(line)))}\n`);
 }

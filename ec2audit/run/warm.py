@@ -28,6 +28,7 @@ import signal
 import subprocess
 import threading
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -117,7 +118,7 @@ class WarmWorker:
             raise
         self._stack, self._lines, self.episodes, self._cpu_s = stack, queue.Queue(), 0, 0.0
         threading.Thread(target=self._read, args=(self._process, self._lines), daemon=True).start()
-        if self._wait(time.monotonic() + READY_S, cancel, None) is None:
+        if self._wait("ready", time.monotonic() + READY_S, cancel, None) is None:
             self.close()
             raise RuntimeError(f"the warm OpenClaw worker did not start (log: {self.root.parent / self.root.name}.log)")
 
@@ -130,8 +131,10 @@ class WarmWorker:
                 lines.put(line[len(REPLY):])
         lines.put(None)  # the worker exited
 
-    def _wait(self, deadline: float, cancel: threading.Event | None, stop: Callable[[], bool] | None) -> dict | None:
-        """The worker's next reply; None if it exited, hit `deadline` or `stop()`; Cancelled on `cancel`."""
+    def _wait(self, request_id: str, deadline: float, cancel: threading.Event | None,
+              stop: Callable[[], bool] | None) -> dict | None:
+        """The worker's reply to `request_id`; None if it exited, hit `deadline` or `stop()`; Cancelled on
+        `cancel`. Other lines are ignored: a turn's tools could write to the worker's stdout, not the id."""
         while True:
             if cancel is not None and cancel.is_set():
                 self.close()
@@ -142,7 +145,12 @@ class WarmWorker:
                 line = self._lines.get(timeout=0.2)
             except queue.Empty:
                 continue
-            return None if line is None else json.loads(line)
+            if line is None:
+                return None
+            with contextlib.suppress(json.JSONDecodeError, AttributeError):
+                reply = json.loads(line)
+                if reply.get("id") == request_id:
+                    return reply
 
     def run(self, folder: Path, instruction: str, base_url: str, timeout: int, env: dict[str, str] | None = None,
             cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None,
@@ -162,15 +170,17 @@ class WarmWorker:
         where = Path(sb.EPISODE) / folder.name if self.sandbox else folder
         options = write_inputs(folder, where, instruction, base_url, timeout)
         (folder / "logs").mkdir(exist_ok=True)
-        request = {"args": {**options, "json": True}, "env": {**episode_env(where), **(env or {})},
-                   "cwd": str(where), "stdout": str(where / "stdout.json"), "stderr": str(where / "stderr.log"),
+        request_id = uuid.uuid4().hex
+        request = {"id": request_id, "args": {**options, "json": True},
+                   "env": {**episode_env(where), **(env or {})}, "cwd": str(where),
+                   "stdout": str(where / "stdout.json"), "stderr": str(where / "stderr.log"),
                    "logs": str(where / "logs")}
         self.service_port, self.episodes = service_port, self.episodes + 1
         started = time.monotonic()
         try:
             self._process.stdin.write((json.dumps(request) + "\n").encode())
             self._process.stdin.flush()
-            reply = self._wait(started + timeout + 30, cancel, stop)
+            reply = self._wait(request_id, started + timeout + 30, cancel, stop)
         except (BrokenPipeError, ConnectionResetError):
             reply = None
         finally:
