@@ -63,9 +63,9 @@ def measure(task, episodes: int, parallel: int, out: Path, sandbox: Sandbox | No
     config = RunConfig([task], ["edge-only"], out, runs=episodes, parallel=parallel,
                        edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"), sandbox=sandbox,
                        **MODES[mode])
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_s()
     result = run(config, Console(stderr=True, quiet=True))
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, _cpu_s() - cpu
     records = result.records
     startup = [r.openclaw_startup_s or 0.0 for r in records]
     later = [r.openclaw_startup_s or 0.0 for r in records if (r.worker_episode or 1) > 1]
@@ -74,7 +74,15 @@ def measure(task, episodes: int, parallel: int, out: Path, sandbox: Sandbox | No
             "per_hour": 3600 * len(records) / wall, "episode_s": _mean([r.duration_s for r in records]),
             "startup_s": _mean(startup), "startup_later_s": _mean(later),
             "startup_max_later_s": max(later, default=None),
-            "startup_share": share, "ok": sum(r.status == "ok" for r in records), "load": os.getloadavg()[0]}
+            "startup_share": share, "ok": sum(r.status == "ok" for r in records), "load": os.getloadavg()[0],
+            "cpu_s": cpu / len(records) if sandbox is None else None}
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and its waited-for children: the whole run, harness and OpenClaw, when
+    unsandboxed (sandboxed processes are reaped inside bwrap's PID namespace and are not counted)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def bare_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> dict[bool, list[dict]]:
@@ -197,13 +205,17 @@ def main() -> None:
                 print(f"{mode} parallel {p}: {r['episodes']} episodes ({r['ok']} ok) in {r['wall_s']:.1f} s = "
                       f"{r['per_hour']:.0f} episodes/h; mean episode {r['episode_s']:.1f} s, start-up mean "
                       f"{r['startup_s']:.1f} s ({100 * r['startup_share']:.0f}% of the episode){later}; "
-                      f"load average {r['load']:.1f}", flush=True)
+                      + ("" if r["cpu_s"] is None else f"{r['cpu_s']:.1f} CPU s per episode (run included); ")
+                      + f"load average {r['load']:.1f}", flush=True)
     base = modes[0]
     for p in (1, 2) if args.episodes else ():
         for mode in modes[1:]:
             before, after = rows[base, p], rows[mode, p]
+            cpu = ("" if after["cpu_s"] is None else
+                   f", CPU per episode {before['cpu_s']:.1f} s -> {after['cpu_s']:.1f} s "
+                   f"({before['cpu_s'] / after['cpu_s']:.2f}x fewer)")
             print(f"parallel {p}: {mode} / {base} = {after['per_hour'] / before['per_hour']:.2f}x episodes per hour, "
-                  f"start-up {before['startup_s']:.1f} s -> {after['startup_s']:.1f} s")
+                  f"start-up {before['startup_s']:.1f} s -> {after['startup_s']:.1f} s{cpu}")
 
 
 if __name__ == "__main__":

@@ -234,7 +234,8 @@ def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_pat
     process = subprocess.Popen([ec2audit, "run", "--edge", "oracle", "--strategy",
                                 "edge-only", "--tasks", tasks[0].id, "--out", str(out)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    started = out / "episodes" / f"{tasks[0].id}.edge-only.r0" / "stderr.log"
+    # the episode's folder is in its warm worker's folder while it runs (and in episodes/ once it ended)
+    started = out / "workers" / "w0" / f"{tasks[0].id}.edge-only.r0" / "stderr.log"
     while not started.exists() and process.poll() is None:
         time.sleep(0.2)
     time.sleep(2)  # OpenClaw is starting inside its sandbox

@@ -195,10 +195,15 @@ class WarmWorker:
         result.worker_episode = self.episodes
         return result
 
-    def close(self) -> None:
-        """Stop the worker: every process of its sandbox is killed, its relays and cgroup removed."""
+    def close(self, wait_s: float = 0) -> None:
+        """Stop the worker: every process of its sandbox is killed, its relays and cgroup removed. With
+        `wait_s` it may first end by itself (its input closed), so its CPU time counts as a child's."""
         process, self._process = self._process, None
         if process is not None:
+            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+                if wait_s and process.stdin is not None:
+                    process.stdin.close()
+                    process.wait(wait_s)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
@@ -226,4 +231,4 @@ class WorkerPool:
 
     def close(self) -> None:
         for worker in self._all:
-            worker.close()
+            worker.close(wait_s=10)
