@@ -24,6 +24,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -219,6 +220,8 @@ class WorkerPool:
         self._free: queue.Queue[WarmWorker] = queue.Queue()
         self._all = [WarmWorker(Path(root) / f"w{i}", sandbox, gateway_url) for i in range(max(1, size))]
         for worker in self._all:
+            if worker.root.is_dir():  # unfinished episodes of an interrupted run: redone, and never shown
+                shutil.rmtree(worker.root)
             self._free.put(worker)
 
     @contextlib.contextmanager
