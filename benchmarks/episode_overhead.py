@@ -48,6 +48,7 @@ from ec2audit.run.config import ModelSpec, RunConfig
 from ec2audit.run.openclaw import done_endpoint, node_binary, prepare, run_agent, warm_compile_cache
 from ec2audit.run.sandbox import NODE, Sandbox, probe
 from ec2audit.run.scheduler import run
+from ec2audit.run.warm import WarmWorker
 from ec2audit.tasks import find_task
 
 MODES = {"cold": {"warm_start": False, "warm_workers": False},
@@ -106,6 +107,28 @@ def bare_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> dict[bool,
                                   if sandbox is None else None,
                                   "hits": log.count("was accepted, keeping"),
                                   "misses": log.count("was not initialized")})
+    return out
+
+
+def worker_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> list[dict]:
+    """Wall s and CPU s (the worker process's, from its replies) of `turns` one-reply turns served one
+    after another by one warm worker; the first also loads OpenClaw."""
+    empty, out = scratch / "empty-w", []
+    empty.mkdir()
+    with done_endpoint() as url:
+        worker = WarmWorker(scratch / "worker", sandbox, url)
+        try:
+            for i in range(turns):
+                folder, cpu = worker.root / f"turn-{i}", worker.cpu_s
+                worker.root.mkdir(parents=True, exist_ok=True)
+                prepare(folder, empty)
+                started = time.perf_counter()
+                result = worker.run(folder, "Reply with the word done.", url, 120)
+                out.append({"wall": time.perf_counter() - started, "ok": result.exit_code == 0,
+                            "cpu": worker.cpu_s - cpu, "load": os.getloadavg()[0]})
+                os.replace(folder, scratch / f"worker-turn-{i}")
+        finally:
+            worker.close()
     return out
 
 
@@ -186,7 +209,7 @@ def main() -> None:
     warm_compile_cache(sandbox)
     rows = {}
     with tempfile.TemporaryDirectory() as scratch:
-        if args.turns:
+        if args.turns and {"cold", "cache"} & set(modes):
             turns = bare_turns(args.turns, Path(scratch), sandbox)
             for warm in (False, True):
                 runs = turns[warm]
@@ -195,6 +218,13 @@ def main() -> None:
                       f"{sum(r['ok'] for r in runs)}/{len(runs)} ok): {statistics.mean(r['wall'] for r in runs):.1f} s "
                       f"wall, {cpu}, compile cache {statistics.mean(r['hits'] for r in runs):.0f} hits / "
                       f"{statistics.mean(r['misses'] for r in runs):.0f} misses (mean of {len(runs)})", flush=True)
+        if args.turns and "worker" in modes:
+            runs = worker_turns(args.turns + 1, Path(scratch), sandbox)
+            for i, r in enumerate(runs):
+                print(f"warm worker one-reply turn {i + 1} ({'un' if sandbox is None else ''}sandboxed, "
+                      f"{'ok' if r['ok'] else 'FAILED'}{', loads OpenClaw' if i == 0 else ''}): "
+                      f"{r['wall']:.1f} s wall, {r['cpu']:.2f} s CPU of the worker; load average "
+                      f"{r['load']:.1f}", flush=True)
         for p in (1, 2) if args.episodes else ():
             for mode in modes:
                 r = measure(task, args.episodes, p, Path(scratch) / f"p{p}-{mode}", sandbox, mode)

@@ -85,7 +85,7 @@ class WarmWorker:
         self._process: subprocess.Popen | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._isolation: dict = dict(UNSANDBOXED)
-        self._cpu_s = 0.0
+        self.cpu_s = 0.0  # CPU seconds of the worker process so far (all its threads), from its last reply
 
     def _start(self, cancel: threading.Event | None) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -117,7 +117,7 @@ class WarmWorker:
         except BaseException:
             stack.close()
             raise
-        self._stack, self._lines, self.episodes, self._cpu_s = stack, queue.Queue(), 0, 0.0
+        self._stack, self._lines, self.episodes, self.cpu_s = stack, queue.Queue(), 0, 0.0
         threading.Thread(target=self._read, args=(self._process, self._lines), daemon=True).start()
         if self._wait("ready", time.monotonic() + READY_S, cancel, None) is None:
             self.close()
@@ -161,7 +161,7 @@ class WarmWorker:
         folder = Path(folder).resolve()
         if folder.parent != self.root:
             raise ValueError(f"{folder} is not a folder of the worker at {self.root}")
-        if tuple(read_only) != self.read_only or (self._cpu_s > self.sandbox.limits.cpu_s / 2 if self.sandbox
+        if tuple(read_only) != self.read_only or (self.cpu_s > self.sandbox.limits.cpu_s / 2 if self.sandbox
                                                   else False):
             self.close()
             self.read_only = tuple(read_only)
@@ -191,7 +191,7 @@ class WarmWorker:
             self.close()
             result = agent_result(folder, None, duration > timeout, duration, timeout, self._isolation)
         else:
-            self._cpu_s = reply["cpu_s"]
+            self.cpu_s = reply["cpu_s"]
             result = agent_result(folder, reply["exit_code"], False, duration, timeout, self._isolation)
         result.worker_episode = self.episodes
         return result
