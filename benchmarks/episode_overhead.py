@@ -1,11 +1,15 @@
-"""Episodes per hour of `ec2audit run` at --parallel 1 and 2, cold (before) and warm (after) start-up.
+"""Episodes per hour of `ec2audit run` at --parallel 1 and 2, and OpenClaw's start-up, per launch mode.
 
 Every run uses the same task under edge-only with the scripted oracle stand-ins, so the figures are
 the harness's own cost (OpenClaw start-up, sandbox, gateway, checker, audit), not a model's. Start-up
-is the time from launching OpenClaw to its first model request. "cold" is OpenClaw's default (Node's
-compile cache in the episode's fresh TMPDIR, launcher respawns); "warm" the shared compile cache
-(warmed before timing starts, with the paths the episodes see) without respawns. Runs alternate
-cold/warm so load drifts hit both. On a shared machine wall time follows the load, so the script also
+is the time from the episode's launch to its first model request. Launch modes (`--modes`):
+"cold" is OpenClaw's default (one process per episode, Node's compile cache in the episode's fresh
+TMPDIR, launcher respawns); "cache" one process per episode from the shared compile cache without
+respawns (issue 21's first build: the "before" of warm workers); "worker" warm workers (one OpenClaw
+per --parallel slot serving its episodes one after another; the "after"). Each (parallel, mode) run is
+its own `ec2audit run`, so a worker's first episode pays for loading OpenClaw: start-up is given for
+all episodes and for the later ones apart. Modes alternate within each --parallel so load drifts hit
+all. On a shared machine wall time follows the load, so the script also
 times bare one-reply turns (OpenClaw against a local endpoint that answers "done") in the episode
 sandbox, or unsandboxed with --no-sandbox, and counts from Node's own compile-cache log
 (`NODE_DEBUG_NATIVE=COMPILE_CACHE`) how many modules loaded their code from the cache (hits) and how
@@ -13,7 +17,9 @@ many were compiled (misses). Their CPU seconds are counted only unsandboxed: the
 are reaped inside bwrap's PID namespace and never reach this process's children's count.
 
     .venv/bin/python benchmarks/episode_overhead.py [--task office-hr-notice-101] [--episodes 3] [--turns 3]
-        [--no-sandbox]
+        [--modes cache,worker] [--no-sandbox]
+
+`--turns 0` skips the bare turns, `--episodes 0` the runs.
 
 `--sandbox` measures the episode sandbox instead (issue 23): the start-up of `node -e 0` unconfined,
 in the previous sandbox (whole host read-only, host network; rebuilt here as the baseline) and in the
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import resource
 import socket
 import statistics
@@ -41,22 +48,42 @@ from ec2audit.run.config import ModelSpec, RunConfig
 from ec2audit.run.openclaw import done_endpoint, node_binary, prepare, run_agent, warm_compile_cache
 from ec2audit.run.sandbox import NODE, Sandbox, probe
 from ec2audit.run.scheduler import run
+from ec2audit.run.warm import WarmWorker
 from ec2audit.tasks import find_task
 
+MODES = {"cold": {"warm_start": False, "warm_workers": False},
+         "cache": {"warm_start": True, "warm_workers": False},
+         "worker": {"warm_start": True, "warm_workers": True}}
 
-def measure(task, episodes: int, parallel: int, out: Path, sandbox: Sandbox | None, warm: bool = True) -> dict:
+
+def _mean(values: list[float]) -> float | None:
+    return statistics.mean(values) if values else None
+
+
+def measure(task, episodes: int, parallel: int, out: Path, sandbox: Sandbox | None, mode: str = "cache") -> dict:
     config = RunConfig([task], ["edge-only"], out, runs=episodes, parallel=parallel,
                        edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"), sandbox=sandbox,
-                       warm_start=warm)
-    started = time.perf_counter()
+                       **MODES[mode])
+    started, cpu = time.perf_counter(), _cpu_s()
     result = run(config, Console(stderr=True, quiet=True))
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, _cpu_s() - cpu
     records = result.records
+    startup = [r.openclaw_startup_s or 0.0 for r in records]
+    later = [r.openclaw_startup_s or 0.0 for r in records if (r.worker_episode or 1) > 1]
     share = sum((r.openclaw_startup_s or 0) / r.duration_s for r in records) / len(records)
-    return {"start": "warm" if warm else "cold", "parallel": parallel, "episodes": len(records), "wall_s": wall,
-            "per_hour": 3600 * len(records) / wall, "episode_s": sum(r.duration_s for r in records) / len(records),
-            "startup_s": sum(r.openclaw_startup_s or 0 for r in records) / len(records), "startup_share": share,
-            "ok": sum(r.status == "ok" for r in records)}
+    return {"start": mode, "parallel": parallel, "episodes": len(records), "wall_s": wall,
+            "per_hour": 3600 * len(records) / wall, "episode_s": _mean([r.duration_s for r in records]),
+            "startup_s": _mean(startup), "startup_later_s": _mean(later),
+            "startup_max_later_s": max(later, default=None),
+            "startup_share": share, "ok": sum(r.status == "ok" for r in records), "load": os.getloadavg()[0],
+            "cpu_s": cpu / len(records) if sandbox is None else None}
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and its waited-for children: the whole run, harness and OpenClaw, when
+    unsandboxed (sandboxed processes are reaped inside bwrap's PID namespace and are not counted)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def bare_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> dict[bool, list[dict]]:
@@ -80,6 +107,28 @@ def bare_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> dict[bool,
                                   if sandbox is None else None,
                                   "hits": log.count("was accepted, keeping"),
                                   "misses": log.count("was not initialized")})
+    return out
+
+
+def worker_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> list[dict]:
+    """Wall s and CPU s (the worker process's, from its replies) of `turns` one-reply turns served one
+    after another by one warm worker; the first also loads OpenClaw."""
+    empty, out = scratch / "empty-w", []
+    empty.mkdir()
+    with done_endpoint() as url:
+        worker = WarmWorker(scratch / "worker", sandbox, url)
+        try:
+            for i in range(turns):
+                folder, cpu = worker.root / f"turn-{i}", worker.cpu_s
+                worker.root.mkdir(parents=True, exist_ok=True)
+                prepare(folder, empty)
+                started = time.perf_counter()
+                result = worker.run(folder, "Reply with the word done.", url, 120)
+                out.append({"wall": time.perf_counter() - started, "ok": result.exit_code == 0,
+                            "cpu": worker.cpu_s - cpu, "load": os.getloadavg()[0]})
+                os.replace(folder, scratch / f"worker-turn-{i}")
+        finally:
+            worker.close()
     return out
 
 
@@ -133,7 +182,7 @@ def sandbox_episodes(task, launches: int, episodes: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for i in range(episodes):  # alternated, so the machine's load drifts over both alike
             for name, mode in modes.items():
-                rows[name].append(measure(task, 1, 1, Path(scratch) / f"{name}-{i}", mode))
+                rows[name].append(measure(task, 1, 1, Path(scratch) / f"{name}-{i}", mode, "cache"))
     for name, runs in rows.items():
         print(f"{name}: {len(runs)} episodes ({sum(r['ok'] for r in runs)} ok), mean episode "
               f"{statistics.mean(r['episode_s'] for r in runs):.1f} s, OpenClaw start-up "
@@ -145,6 +194,8 @@ def main() -> None:
     parser.add_argument("--task", default="office-hr-notice-101")
     parser.add_argument("--episodes", type=int, default=3)
     parser.add_argument("--turns", type=int, default=3, help="Bare one-reply turns per start mode.")
+    parser.add_argument("--modes", default="cache,worker",
+                        help="Launch modes to compare, the first is the baseline: cold, cache, worker.")
     parser.add_argument("--no-sandbox", action="store_true", help="cold vs warm without the episode sandbox")
     parser.add_argument("--sandbox", action="store_true", help="measure the episode sandbox's start-up cost")
     parser.add_argument("--launches", type=int, default=15)
@@ -154,28 +205,47 @@ def main() -> None:
         sandbox_episodes(task, args.launches, args.episodes)
         return
     sandbox = None if args.no_sandbox else probe()
+    modes = args.modes.split(",")
     warm_compile_cache(sandbox)
     rows = {}
     with tempfile.TemporaryDirectory() as scratch:
-        turns = bare_turns(args.turns, Path(scratch), sandbox)
-        for warm in (False, True):
-            runs = turns[warm]
-            cpu = f"{statistics.mean(r['cpu'] for r in runs):.2f} s CPU" if sandbox is None else "CPU not counted"
-            print(f"{'warm' if warm else 'cold'} bare one-reply turn ({'un' if sandbox is None else ''}sandboxed, "
-                  f"{sum(r['ok'] for r in runs)}/{len(runs)} ok): {statistics.mean(r['wall'] for r in runs):.1f} s "
-                  f"wall, {cpu}, compile cache {statistics.mean(r['hits'] for r in runs):.0f} hits / "
-                  f"{statistics.mean(r['misses'] for r in runs):.0f} misses (mean of {len(runs)})", flush=True)
-        for p in (1, 2) if args.episodes else ():  # --episodes 0: the bare turns only
+        if args.turns and {"cold", "cache"} & set(modes):
+            turns = bare_turns(args.turns, Path(scratch), sandbox)
             for warm in (False, True):
-                r = measure(task, args.episodes, p, Path(scratch) / f"p{p}-{warm}", sandbox, warm)
-                rows[warm, p] = r
-                print(f"{r['start']} parallel {p}: {r['episodes']} episodes ({r['ok']} ok) in {r['wall_s']:.1f} s = "
-                      f"{r['per_hour']:.0f} episodes/h; mean episode {r['episode_s']:.1f} s, OpenClaw start-up "
-                      f"{r['startup_s']:.1f} s ({100 * r['startup_share']:.0f}% of the episode)", flush=True)
+                runs = turns[warm]
+                cpu = f"{statistics.mean(r['cpu'] for r in runs):.2f} s CPU" if sandbox is None else "CPU not counted"
+                print(f"{'warm' if warm else 'cold'} bare one-reply turn ({'un' if sandbox is None else ''}sandboxed, "
+                      f"{sum(r['ok'] for r in runs)}/{len(runs)} ok): {statistics.mean(r['wall'] for r in runs):.1f} s "
+                      f"wall, {cpu}, compile cache {statistics.mean(r['hits'] for r in runs):.0f} hits / "
+                      f"{statistics.mean(r['misses'] for r in runs):.0f} misses (mean of {len(runs)})", flush=True)
+        if args.turns and "worker" in modes:
+            runs = worker_turns(args.turns + 1, Path(scratch), sandbox)
+            for i, r in enumerate(runs):
+                print(f"warm worker one-reply turn {i + 1} ({'un' if sandbox is None else ''}sandboxed, "
+                      f"{'ok' if r['ok'] else 'FAILED'}{', loads OpenClaw' if i == 0 else ''}): "
+                      f"{r['wall']:.1f} s wall, {r['cpu']:.2f} s CPU of the worker; load average "
+                      f"{r['load']:.1f}", flush=True)
+        for p in (1, 2) if args.episodes else ():
+            for mode in modes:
+                r = measure(task, args.episodes, p, Path(scratch) / f"p{p}-{mode}", sandbox, mode)
+                rows[mode, p] = r
+                later = "" if r["startup_later_s"] is None else (
+                    f"; after a worker's first: mean {r['startup_later_s']:.1f} s, "
+                    f"max {r['startup_max_later_s']:.1f} s")
+                print(f"{mode} parallel {p}: {r['episodes']} episodes ({r['ok']} ok) in {r['wall_s']:.1f} s = "
+                      f"{r['per_hour']:.0f} episodes/h; mean episode {r['episode_s']:.1f} s, start-up mean "
+                      f"{r['startup_s']:.1f} s ({100 * r['startup_share']:.0f}% of the episode){later}; "
+                      + ("" if r["cpu_s"] is None else f"{r['cpu_s']:.1f} CPU s per episode (run included); ")
+                      + f"load average {r['load']:.1f}", flush=True)
+    base = modes[0]
     for p in (1, 2) if args.episodes else ():
-        cold, warm = rows[False, p], rows[True, p]
-        print(f"parallel {p}: warm / cold = {warm['per_hour'] / cold['per_hour']:.2f}x episodes per hour, "
-              f"start-up {cold['startup_s']:.1f} s -> {warm['startup_s']:.1f} s")
+        for mode in modes[1:]:
+            before, after = rows[base, p], rows[mode, p]
+            cpu = ("" if after["cpu_s"] is None else
+                   f", CPU per episode {before['cpu_s']:.1f} s -> {after['cpu_s']:.1f} s "
+                   f"({before['cpu_s'] / after['cpu_s']:.2f}x fewer)")
+            print(f"parallel {p}: {mode} / {base} = {after['per_hour'] / before['per_hour']:.2f}x episodes per hour, "
+                  f"start-up {before['startup_s']:.1f} s -> {after['startup_s']:.1f} s{cpu}")
 
 
 if __name__ == "__main__":

@@ -253,7 +253,8 @@ def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_pat
     process = subprocess.Popen([ec2audit, "run", "--edge", "oracle", "--strategy", "edge-only", "--tasks", task.id,
                                 "--tasks-root", str(tmp_path / "tasks"), "--out", str(out)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    started = out / "episodes" / f"{task.id}.edge-only.r0" / TRANSCRIPT
+    # the episode's folder is in its warm worker's folder while it runs (and in episodes/ once it ended)
+    started = out / "workers" / "w0" / f"{task.id}.edge-only.r0" / TRANSCRIPT
     while not started.exists() and process.poll() is None:
         time.sleep(0.05)  # polling for the event, not a guess at how long start-up takes
     process.send_signal(signal.SIGINT)

@@ -53,9 +53,13 @@ def _usage(level: str) -> str:
 @click.option("--max-model-calls", type=click.IntRange(1),
               help="Budget per episode in model calls: past it the agent is told to stop (status `budget`).")
 @click.option("--no-sandbox", is_flag=True, help="Run OpenClaw unconfined (its exec tool runs as you).")
+@click.option("--warm-workers/--no-warm-workers", default=True, show_default=True,
+              help="Without --ray: one long-lived OpenClaw (and sandbox) per --parallel slot serving its "
+                   "episodes one after another, each with its own folder, state and HOME; --no-warm-workers: one "
+                   "OpenClaw process and sandbox per episode (slower start-up, nothing shared between episodes).")
 def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge_model, edge_params,
             edge_key_env, cloud, cloud_model, cloud_key_env, router, step_router, contexts, parallel, ray_address,
-            timeout, max_model_calls, no_sandbox) -> None:
+            timeout, max_model_calls, no_sandbox, warm_workers) -> None:
     """Run tasks under strategies with OpenClaw; write per-episode results, findings and a summary."""
     from rich.console import Console
 
@@ -73,7 +77,7 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
     chosen = list(STRATEGIES) if "all" in strategies else list(dict.fromkeys(strategies))
     config = RunConfig(select_tasks(load_suite(tasks_root.resolve()), selector), chosen, out, runs, router, step_router,
                        list(dict.fromkeys(contexts)), parallel, edge_spec, cloud_spec, sandbox, timeout,
-                       max_model_calls)
+                       max_model_calls, warm_workers=warm_workers)
     result = run(config, console, ray=ray_address)
     Console().print(summary_table(result))
     click.echo(f"results: {out / 'episodes.parquet'} ({result.ran} run, {result.skipped} resumed)")

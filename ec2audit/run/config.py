@@ -57,6 +57,7 @@ class RunConfig:
     timeout: int | None = None
     max_model_calls: int | None = None
     warm_start: bool = True  # False: OpenClaw's cold default, for before/after benchmarks
+    warm_workers: bool = True  # one long-lived OpenClaw per scheduler thread (ec2audit/run/warm.py)
 
     def router_spec(self, level: str) -> str | None:
         """The router a strategy routed at `level` uses (None for `none`)."""

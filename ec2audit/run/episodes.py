@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from ec2audit.run.record import FINISHED, PASS_AT, EpisodeRecord
 from ec2audit.run.routers import parse_router
 from ec2audit.run.sandbox import Sandbox
 from ec2audit.run.strategies import get_strategy
+from ec2audit.run.warm import SERVICE_PORT, WorkerPool
 from ec2audit.tasks import Task
 
 RECORD = "record.json"
@@ -70,6 +72,7 @@ class EpisodeContext:
     timeout: int | None = None
     max_model_calls: int | None = None
     warm_start: bool = True
+    workers: WorkerPool | None = None  # warm OpenClaw workers; None: one OpenClaw process per episode
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
@@ -88,34 +91,47 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
     if task.workspace is None or task.oracle is None:
         raise ValueError(f"{task.id}: not loaded from a task folder (no workspace or oracle)")
     folder = episode_dir(ctx.run_dir, spec)
-    workspace = prepare(folder, task.workspace)
+    if folder.exists():
+        shutil.rmtree(folder)
     strategy = get_strategy(spec.strategy)
     router = parse_router(spec.router or "", eid, strategy.routed_by) if strategy.routed_by != "none" else None
     state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, router,
                          max_requests=ctx.max_model_calls)
     for oracle in ctx.oracles:
         oracle.register(eid, task.oracle)
-    service_log: Path | None = None
-    started = time.monotonic()
     try:
         with contextlib.ExitStack() as stack:
-            env, instruction, services = {}, task.instruction, []
+            worker = stack.enter_context(ctx.workers.worker()) if ctx.workers else None
+            work = worker.root / eid if worker else folder  # a warm worker's episode moves out after its turn
+            prepare(work, task.workspace)
+            if worker:
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                stack.callback(os.replace, work, folder)
+            started = time.monotonic()
+            env, instruction, services, service_port = {}, task.instruction, [], None
             if task.service:
                 from ec2audit.oracle import serve_service
 
-                service_log = folder / "service.log"
-                url = stack.enter_context(serve_service(task.service, service_log))
-                env["EC2_SERVICE_URL"], instruction = url, instruction.replace("{service_url}", url)
+                url = stack.enter_context(serve_service(task.service, work / "service.log"))
                 services.append(url)
+                if worker and ctx.sandbox and ctx.sandbox.private_network:  # one fixed port inside, relayed
+                    service_port, url = int(url.rsplit(":", 1)[1]), f"http://127.0.0.1:{SERVICE_PORT}"
+                env["EC2_SERVICE_URL"], instruction = url, instruction.replace("{service_url}", url)
             state.instruction = instruction
             ctx.gateway.open(state)
-            result = run_agent(folder, instruction, f"{ctx.gateway_url}/e/{eid}/v1", ctx.timeout or task.timeout,
-                               ctx.sandbox, env, ctx.cancel, stop=lambda: bool(state.errors), services=services,
-                               read_only=task.sandbox_paths, warm=ctx.warm_start)
+            base_url, timeout = f"{ctx.gateway_url}/e/{eid}/v1", ctx.timeout or task.timeout
+            if worker:
+                result = worker.run(work, instruction, base_url, timeout, env, ctx.cancel, lambda: bool(state.errors),
+                                    service_port, task.sandbox_paths)
+            else:
+                result = run_agent(folder, instruction, base_url, timeout, ctx.sandbox, env, ctx.cancel,
+                                   stop=lambda: bool(state.errors), services=services,
+                                   read_only=task.sandbox_paths, warm=ctx.warm_start)
     finally:
         ctx.gateway.close(eid)
         for oracle in ctx.oracles:
             oracle.unregister(eid)
+    workspace, service_log = folder / "workspace", folder / "service.log" if task.service else None
     duration = time.monotonic() - started
     if state.errors:
         status = "model_error"
@@ -157,7 +173,8 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         (None if status in FINISHED else result.stderr_tail[-500:]), duration_s=round(duration, 3),
         openclaw_s=round(result.duration_s, 3),
         openclaw_startup_s=round(state.first_request_at - started, 3) if state.first_request_at else None,
-        isolation=json.dumps(result.isolation))
+        isolation=json.dumps(result.isolation), launch="warm-worker" if ctx.workers else "per-episode",
+        worker_episode=result.worker_episode)
     tmp = folder / (RECORD + ".tmp")
     with open_private(tmp, "w", encoding="utf-8") as out:
         json.dump(record.to_dict(), out, ensure_ascii=False, indent=1)

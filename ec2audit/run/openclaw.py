@@ -13,6 +13,8 @@ cache lives with the install (`COMPILE_CACHE`), is warmed once by `warm_compile_
 read by sandboxed episodes (mounted read-only at `CACHE_INSIDE`); the respawns are replaced by passing
 their flags directly (docs/design.md §4). Node keys cache entries by the module's path, so the cache is
 warmed with the paths episodes see: inside the sandbox for sandboxed runs, on the host for --no-sandbox.
+This module is the per-episode launch (`run --no-warm-workers`); `warm.py` serves many episodes from one
+OpenClaw process, with the same folder layout, config and environment (`write_inputs`, `episode_env`).
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ class AgentResult:
     duration_s: float
     stderr_tail: str
     isolation: dict = field(default_factory=lambda: dict(UNSANDBOXED))
+    worker_episode: int | None = None  # set by a warm worker: its how-manieth episode this was
 
     @property
     def transcript(self) -> str:
@@ -177,6 +180,28 @@ def warm_compile_cache(sandbox: Sandbox | None) -> bool:
     return True
 
 
+def write_inputs(episode_dir: Path, where: Path, instruction: str, base_url: str, timeout: int) -> dict[str, str]:
+    """Write the episode's config and instruction; return its `agent exec` options (camelCase, as
+    OpenClaw's CLI passes them on), with the paths OpenClaw sees (`where` is the episode folder)."""
+    (episode_dir / "openclaw.json").write_text(json.dumps(lean_config(base_url, where / "openclaw.log"), indent=1))
+    (episode_dir / "instruction.md").write_text(instruction, encoding="utf-8")
+    return {"config": str(where / "openclaw.json"), "model": f"{PROVIDER}/{MODEL}", "cwd": str(where / "workspace"),
+            "stateDir": str(where / "state"), "timeout": str(timeout), "messageFile": str(where / "instruction.md")}
+
+
+def cli_flags(options: dict[str, str]) -> list[str]:
+    """`agent exec` options as command-line flags (`stateDir` → `--state-dir`), with `--json`."""
+    flags = ["--json"]
+    for name, value in options.items():
+        flags += ["--" + "".join(f"-{c.lower()}" if c.isupper() else c for c in name), value]
+    return flags
+
+
+def episode_env(where: Path) -> dict[str, str]:
+    """The episode's own HOME and TMPDIR (folders of the episode as OpenClaw sees it)."""
+    return {"HOME": str(where / "home"), "TMPDIR": str(where / "tmp"), "LANG": "C.UTF-8", "NO_COLOR": "1"}
+
+
 def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
               sandbox: Sandbox | None, env: dict[str, str] | None = None,
               cancel: threading.Event | None = None, stop: Callable[[], bool] | None = None,
@@ -194,16 +219,10 @@ def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,
     node = f"{sb.NODE}/bin/node" if sandbox else str(node_binary())
     entry = f"{MODULES_INSIDE}/openclaw/openclaw.mjs" if sandbox else str(openclaw_entry())
     cache = (CACHE_INSIDE if sandbox else str(COMPILE_CACHE.resolve())) if warm else None
-    config_path = episode_dir / "openclaw.json"
-    config_path.write_text(json.dumps(lean_config(base_url, where / "openclaw.log"), indent=1))
-    (episode_dir / "instruction.md").write_text(instruction, encoding="utf-8")
-    command = [node, *(NODE_FLAGS if warm else ()), entry, "agent", "exec", "--config", str(where / "openclaw.json"),
-               "--model", f"{PROVIDER}/{MODEL}", "--cwd", str(where / "workspace"),
-               "--state-dir", str(where / "state"), "--json", "--timeout", str(timeout),
-               "--message-file", str(where / "instruction.md")]
+    options = write_inputs(episode_dir, where, instruction, base_url, timeout)
+    command = [node, *(NODE_FLAGS if warm else ()), entry, "agent", "exec", *cli_flags(options)]
     path = sb.PATH if sandbox else f"{node_binary().parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
-    child_env = {"PATH": path, "HOME": str(where / "home"), "TMPDIR": str(where / "tmp"), "LANG": "C.UTF-8",
-                 "NO_COLOR": "1", **startup_env(cache), **(env or {})}
+    child_env = {"PATH": path, **episode_env(where), **startup_env(cache), **(env or {})}
     with contextlib.ExitStack() as stack:
         if sandbox is None:
             argv, isolation = command, dict(UNSANDBOXED)
@@ -241,13 +260,21 @@ def _supervise(argv: list[str], child_env: dict[str, str], episode_dir: Path, ti
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
-    duration = time.monotonic() - started
+    return agent_result(episode_dir, process.returncode, timed_out, time.monotonic() - started, timeout, isolation)
+
+
+def agent_result(episode_dir: Path, exit_code: int | None, timed_out: bool, duration: float, timeout: int,
+                 isolation: dict) -> AgentResult:
+    """The turn's result from its folder (`stdout.json`, `stderr.log`) and how it ended."""
     try:
         envelope = json.loads((episode_dir / "stdout.json").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         envelope = None
-    stderr = (episode_dir / "stderr.log").read_bytes()[-2000:].decode("utf-8", "replace")
+    try:
+        stderr = (episode_dir / "stderr.log").read_bytes()[-2000:].decode("utf-8", "replace")
+    except OSError:
+        stderr = ""
     # OpenClaw exits 2 on its deadline, except when the deadline aborts a running tool: then it reports the
     # tool's failure (exit 1, "⚠️ Exec failed"). A run that failed after using its whole budget timed out.
-    timed_out = timed_out or process.returncode == 2 or (process.returncode != 0 and duration >= timeout)
-    return AgentResult(process.returncode, envelope, timed_out, duration, stderr, isolation)
+    timed_out = timed_out or exit_code == 2 or (exit_code not in (0, None) and duration >= timeout)
+    return AgentResult(exit_code, envelope, timed_out, duration, stderr, isolation)

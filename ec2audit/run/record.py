@@ -58,6 +58,8 @@ class EpisodeRecord:
     openclaw_s: float
     openclaw_startup_s: float | None  # launch → first model request
     isolation: str  # JSON: what the episode's sandbox gave it (`{"sandbox": "none"}` under --no-sandbox)
+    launch: str | None = None  # per-episode (its own OpenClaw process) or warm-worker (docs/design.md §6)
+    worker_episode: int | None = None  # warm-worker: the how-manieth episode of its worker's OpenClaw process
 
     @property
     def finished(self) -> bool:

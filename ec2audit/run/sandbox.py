@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -118,12 +118,17 @@ class Sandbox:
 
     @contextlib.contextmanager
     def launch(self, command: list[str], episode_dir: Path, mounts: dict[str, Path] | None = None,
-               binds: dict[str, Path] | None = None, services: list[str] = ()) -> Iterator[Launch]:
+               binds: dict[str, Path] | None = None, services: list[str] = (),
+               slots: dict[int, Callable[[], int | None]] | None = None,
+               read_only_root: bool = False) -> Iterator[Launch]:
         """`command` (with paths as seen inside) confined to `episode_dir`, mounted read-write at `/episode`.
 
         `mounts` (path inside → host folder) are read-only extras (Node at NODE, OpenClaw, a task's tools);
         `binds` read-write ones (e.g. a log written under /tmp); `services` the loopback URLs the episode may
-        reach. On exit every process of the episode is killed and its relays and cgroup are removed."""
+        reach. `slots` are 127.0.0.1 ports inside whose host port is asked per connection (None: refused), for
+        a warm worker whose episodes each bring their own service; `read_only_root` leaves only the episode
+        folder, /tmp and /dev writable (a warm worker wipes those between its episodes). On exit every process
+        of the episode is killed and its relays and cgroup are removed."""
         from ec2audit.run.openclaw import node_binary
 
         episode = Path(episode_dir).resolve()
@@ -134,14 +139,16 @@ class Sandbox:
             run.mkdir()
             _write_identity(run)
             ro = dict(mounts or {})
-            if services and self.private_network:
+            if (services or slots) and self.private_network:
                 ro.setdefault(NODE, node_binary().resolve().parents[1])  # the relay runs on Node
-                routes = {_loopback_port(url): run / f"{_loopback_port(url)}.sock" for url in services}
-                stack.enter_context(_host_relays(routes))
+                ports = [*(_loopback_port(url) for url in services), *(slots or {})]
+                routes = {port: run / f"{port}.sock" for port in ports}
+                stack.enter_context(_host_relays(routes, slots or {}))
                 shutil.copy(RELAY, run / "relay.mjs")
                 inside = {str(port): f"{RUN}/{sock.name}" for port, sock in routes.items()}
                 command = [f"{NODE}/bin/node", f"{RUN}/relay.mjs", json.dumps(inside), *command]
-            options = [*_filesystem(run, episode, ro, binds or {}), "--unshare-pid", "--unshare-ipc",
+            options = [*_filesystem(run, episode, ro, binds or {}), *(["--remount-ro", "/"] if read_only_root else []),
+                       "--unshare-pid", "--unshare-ipc",
                        "--unshare-uts", "--hostname", "episode", "--unshare-cgroup-try",
                        *(["--unshare-net"] if self.private_network else []), "--cap-drop", "ALL",
                        "--die-with-parent", "--new-session", "--chdir", EPISODE, "--setenv", "PATH", PATH]
@@ -196,8 +203,9 @@ def _filesystem(run: Path, episode: Path, mounts: dict[str, Path], binds: dict[s
 
 
 @contextlib.contextmanager
-def _host_relays(routes: dict[int, Path]) -> Iterator[None]:
-    """Unix socket `routes[port]` → 127.0.0.1:port on the host, for as long as the episode runs."""
+def _host_relays(routes: dict[int, Path], slots: dict[int, Callable[[], int | None]]) -> Iterator[None]:
+    """Unix socket `routes[port]` → 127.0.0.1:port on the host (for a slot: the port it names at the time
+    of the connection), for as long as the episode runs."""
     loop = asyncio.new_event_loop()
 
     async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -210,8 +218,11 @@ def _host_relays(routes: dict[int, Path]) -> Iterator[None]:
 
     def relay_to(port: int):
         async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            target = slots[port]() if port in slots else port
             try:
-                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", port)
+                if target is None:
+                    raise ConnectionRefusedError
+                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target)
             except OSError:
                 writer.close()
                 return

@@ -39,6 +39,7 @@ from ec2audit.run.gateway import Endpoint, Gateway
 from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
 from ec2audit.run.record import FAILURES, EpisodeRecord, episode_frame
+from ec2audit.run.warm import WorkerPool
 
 #: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
 #: with the stand-in still show what the same tokens would cost.
@@ -102,7 +103,8 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
         "edge": {**asdict(config.edge), "name": edge_name}, "cloud": {**asdict(config.cloud), "name": cloud_name},
         "sandbox": config.sandbox.isolation() if config.sandbox else None,
         "sandbox_gaps": list(config.sandbox.gaps) if config.sandbox else None, "timeout": config.timeout,
-        "max_model_calls": config.max_model_calls})
+        "max_model_calls": config.max_model_calls,
+        "launch": "warm-worker" if config.warm_workers and ray is None else "per-episode"})
     for gap in config.sandbox.gaps if config.sandbox else ():
         console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
@@ -115,7 +117,10 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
         with contextlib.ExitStack() as stack:
             ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env), api_key(config.cloud.api_key_env),
                                 console)
-            if config.warm_start and todo:
+            if config.warm_workers:
+                ctx.workers = WorkerPool(out / "workers", config.parallel, config.sandbox, ctx.gateway_url)
+                stack.callback(ctx.workers.close)
+            if (config.warm_start or config.warm_workers) and todo:
                 with console.status("warming OpenClaw's compile cache (once per install) …"):
                     warm_compile_cache(config.sandbox)
             interrupted = drive(lambda spec: run_episode(ctx, tasks[spec.task_id], spec), todo, config.parallel,
