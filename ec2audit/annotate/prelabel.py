@@ -137,6 +137,19 @@ def _chunks(text: str, size: int = 20_000) -> Iterable[tuple[int, str]]:
         start = end
 
 
+def _slices(sizes: list[int], chars: int = 100_000) -> Iterable[tuple[int, int]]:
+    """(start, end) of consecutive runs of pieces holding about `chars` characters: spaCy's documents
+    of one run are alive together, so the run's size bounds the memory NER needs."""
+    start, filled = 0, 0
+    for i, size in enumerate(sizes):
+        if filled and filled + size > chars:
+            yield start, i
+            start, filled = i, 0
+        filled += size
+    if start < len(sizes):
+        yield start, len(sizes)
+
+
 class Prelabeler:
     """Spans for documents. `use_presidio` adds Presidio's recognizers, `use_ours` our recognizers and
     the structure hints; the benchmark compares the combinations."""
@@ -168,21 +181,27 @@ class Prelabeler:
         if not pieces:
             return
         batch = presidio_analyzer()
-        results: list = []
-        for at in range(0, len(pieces), 64):  # slices, so progress moves while spaCy works
-            results += batch.analyze_iterator([chunk for _, _, chunk in pieces[at:at + 64]], language="en",
-                                              batch_size=32, entities=list(PRESIDIO_ENTITIES),
-                                              score_threshold=self.score_threshold)
-            done = {i for i, _, _ in pieces[at:at + 64]} - {i for i, _, _ in pieces[at + 64:at + 65]}
+        nlp = batch.analyzer_engine.nlp_engine.get_nlp("en")
+        for at, end in _slices([len(chunk) for _, _, chunk in pieces]):  # progress moves while spaCy works
+            with nlp.memory_zone():  # the words a slice added to spaCy's vocabulary go with it
+                results = batch.analyze_iterator([chunk for _, _, chunk in pieces[at:end]], language="en",
+                                                 batch_size=8, entities=list(PRESIDIO_ENTITIES),
+                                                 score_threshold=self.score_threshold)
+            for (i, offset, _), found in zip(pieces[at:end], results, strict=True):
+                matches[i] += self._presidio_matches(docs[i], offset, found)
+            done = {i for i, _, _ in pieces[at:end]} - {i for i, _, _ in pieces[end:end + 1]}
             tick(len(done))
-        for (i, offset, _), found in zip(pieces, results, strict=True):
-            text = docs[i].text
-            for r in found:
-                if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(text, r.start + offset, r.end + offset):
-                    continue
-                for start, end in _cells(docs[i], r.start + offset, r.end + offset, r.entity_type):
-                    matches[i].append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score,
-                                            "presidio"))
+
+    @staticmethod
+    def _presidio_matches(doc: Document, offset: int, found: list) -> list[Match]:
+        """Presidio's results for the chunk of `doc` at `offset`, kept to cells (`_cells`)."""
+        kept = []
+        for r in found:
+            if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(doc.text, r.start + offset, r.end + offset):
+                continue
+            for start, end in _cells(doc, r.start + offset, r.end + offset, r.entity_type):
+                kept.append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score, "presidio"))
+        return kept
 
     def _key_dimension(self, key: str) -> str | None:
         key = re.sub(r"[\s\-]+", "_", key.strip().lower()).rsplit(".", 1)[-1]
