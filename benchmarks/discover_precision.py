@@ -52,11 +52,11 @@ def _score(values: set[str], labels: dict[str, bool], must: set[str]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", choices=("dev", "test", "test2", "test3", "all"), default="all")
+    parser.add_argument("--split", choices=("dev", "test", "test2", "test3", "test4", "all"), default="all")
     parser.add_argument("--no-presidio", action="store_true")
     args = parser.parse_args()
     labels, must_all = _labels()
-    for split in ("dev", "test", "test2", "test3") if args.split == "all" else (args.split,):
+    for split in ("dev", "test", "test2", "test3", "test4") if args.split == "all" else (args.split,):
         folder = DATA / split
         payloads = list(read_logs([folder]))
         texts = "".join(s.text for p in payloads for s in p.segments)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import string
+import subprocess
+import sys
 
 from click.testing import CliRunner
 
@@ -45,6 +48,21 @@ def test_csv_columns_and_yaml_keys():
     units = prelabel_texts([("config.yaml", yaml_text)], "t3", use_presidio=False)
     assert {(u.field, u.value, u.dimension) for u in units} == {
         ("host", "pg01.prod.internal", "network"), ("password", "Xk82!mq9Lz", "credential")}
+
+
+def test_presidio_loads_without_torch_and_leaves_it_importable():
+    """spaCy's NER needs neither torch nor transformers (330 MB): Presidio loads without them, and the
+    semantic tier can still import both in the same process afterwards."""
+    script = ("import sys\n"
+              "from ec2audit.annotate.prelabel import presidio_analyzer\n"
+              "engine = presidio_analyzer()\n"
+              "assert 'torch' not in sys.modules and 'transformers' not in sys.modules, 'loaded'\n"
+              "assert engine.analyzer_engine.nlp_engine.get_nlp('en').pipe_names == ['ner', 'lower_case_lemmas']\n"
+              "import torch, transformers.utils\n"
+              "print(torch.tensor([1, 2]).sum().item())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=os.environ)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3"]
 
 
 def test_broken_json_falls_back_to_text():

@@ -59,6 +59,13 @@ def test_chat_envelopes_and_home_folders_give_identifiers():
     ("2026-10-0042", "financial", None),
     ("0.0.0.0", "network", None),
     ("Port Peer Address:Port", "location", None),
+    ("(614) 555-0187", "contact", "(614) 555-0187"),  # a bracket whose partner is inside stays
+    ("<ana.souza@example.org>", "contact", "ana.souza@example.org"),
+    ("qa-bot@internal.example.com", "contact", None),  # a bot's mailbox
+    ("builds@users.noreply.github.com", "contact", None),
+    ("smtp.fastmail.com", "network", None),  # a public service's host
+    ("backup.priya-home.lan", "network", "backup.priya-home.lan"),
+    ("203.0.113.77", "network", "203.0.113.77"),
 ])
 def test_layout_is_cleaned_off_before_judging(value, dimension, kept):
     unit = cleaned(_unit(value, dimension))

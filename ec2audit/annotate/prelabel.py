@@ -12,7 +12,9 @@ import bisect
 import logging
 import os
 import re
+import sys
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -70,25 +72,58 @@ class Span:
     unit: dict | None = field(default=None, compare=False, hash=False)
 
 
+#: spaCy pipes Presidio does not need: en_core_web_sm's NER has its own tok2vec, and the parser
+#: (most of the model's time) only gives sentences and lemmas, which `lower_case_lemmas` replaces.
+UNUSED_PIPES = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "senter")
+
+
+@contextmanager
+def _imports_failing(*modules: str):
+    """Inside, importing `modules` fails as if they were not installed (those already imported stay).
+
+    spaCy's thinc imports torch when it is installed, and Presidio's optional Hugging Face pipe imports
+    transformers (then scipy and sympy): 330 MB that spaCy's CPU NER never uses. Both treat the
+    import as optional; afterwards the modules import normally again for whoever needs them."""
+    masked = [m for m in modules if m not in sys.modules]
+    sys.modules.update(dict.fromkeys(masked))
+    try:
+        yield
+    finally:
+        for m in masked:
+            if sys.modules.get(m, False) is None:
+                del sys.modules[m]
+
+
 @cache
 def presidio_analyzer():
-    """Presidio's batch analyzer on spaCy's small English model (the PyPI build), loaded once."""
+    """Presidio's batch analyzer on spaCy's small English model (the PyPI build), loaded once, with
+    only the NER pipe: 146 MB where the whole pipeline with torch was 480 MB, and several times faster."""
     os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")  # else the e-mail recognizer goes online
     logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)  # one warning per non-English recognizer
-    from presidio_analyzer import AnalyzerEngine, BatchAnalyzerEngine
-    from presidio_analyzer.nlp_engine import NlpEngineProvider
+    with _imports_failing("torch", "transformers"):
+        import spacy
+        from presidio_analyzer import AnalyzerEngine, BatchAnalyzerEngine
+        from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+        from spacy.language import Language
 
-    nlp = NlpEngineProvider(nlp_configuration={
-        "nlp_engine_name": "spacy",
-        "models": [{"lang_code": "en", "model_name": SPACY_MODEL}],
-        "ner_model_configuration": {
-            "model_to_presidio_entity_mapping": {"PER": "PERSON", "PERSON": "PERSON", "LOC": "LOCATION",
-                                                 "GPE": "LOCATION", "FAC": "LOCATION", "LOCATION": "LOCATION"},
-            "labels_to_ignore": ["ORG", "ORGANIZATION", "CARDINAL", "DATE", "TIME", "MONEY", "NORP", "EVENT",
-                                 "LANGUAGE", "LAW", "ORDINAL", "PERCENT", "PRODUCT", "QUANTITY", "WORK_OF_ART"],
-        },
-    }).create_engine()
-    return BatchAnalyzerEngine(AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"]))
+        nlp = spacy.load(SPACY_MODEL, exclude=list(UNUSED_PIPES))  # loads the pipes' entry points too
+    if "lower_case_lemmas" not in Language.factories:
+        @Language.component("lower_case_lemmas")
+        def lower_case_lemmas(doc):
+            """Each word's lower-case form as its lemma: what Presidio matches context words
+            (`phone`, `ssn`) against, without the tagger and parser a real lemmatizer needs."""
+            for token in doc:
+                token.lemma_ = token.lower_
+            return doc
+
+    engine = SpacyNlpEngine(ner_model_configuration=NerModelConfiguration(
+        model_to_presidio_entity_mapping={"PER": "PERSON", "PERSON": "PERSON", "LOC": "LOCATION",
+                                          "GPE": "LOCATION", "FAC": "LOCATION", "LOCATION": "LOCATION"},
+        labels_to_ignore=["ORG", "ORGANIZATION", "CARDINAL", "DATE", "TIME", "MONEY", "NORP", "EVENT",
+                          "LANGUAGE", "LAW", "ORDINAL", "PERCENT", "PRODUCT", "QUANTITY", "WORK_OF_ART"]))
+    nlp.add_pipe("lower_case_lemmas")
+    engine.nlp = {"en": nlp}
+    return BatchAnalyzerEngine(AnalyzerEngine(nlp_engine=engine, supported_languages=["en"]))
 
 
 def _chunks(text: str, size: int = 20_000) -> Iterable[tuple[int, str]]:
@@ -100,6 +135,19 @@ def _chunks(text: str, size: int = 20_000) -> Iterable[tuple[int, str]]:
             end = start + size
         yield start, text[start:end]
         start = end
+
+
+def _slices(sizes: list[int], chars: int = 100_000) -> Iterable[tuple[int, int]]:
+    """(start, end) of consecutive runs of pieces holding about `chars` characters: spaCy's documents
+    of one run are alive together, so the run's size bounds the memory NER needs."""
+    start, filled = 0, 0
+    for i, size in enumerate(sizes):
+        if filled and filled + size > chars:
+            yield start, i
+            start, filled = i, 0
+        filled += size
+    if start < len(sizes):
+        yield start, len(sizes)
 
 
 class Prelabeler:
@@ -133,21 +181,27 @@ class Prelabeler:
         if not pieces:
             return
         batch = presidio_analyzer()
-        results: list = []
-        for at in range(0, len(pieces), 64):  # slices, so progress moves while spaCy works
-            results += batch.analyze_iterator([chunk for _, _, chunk in pieces[at:at + 64]], language="en",
-                                              batch_size=32, entities=list(PRESIDIO_ENTITIES),
-                                              score_threshold=self.score_threshold)
-            done = {i for i, _, _ in pieces[at:at + 64]} - {i for i, _, _ in pieces[at + 64:at + 65]}
+        nlp = batch.analyzer_engine.nlp_engine.get_nlp("en")
+        for at, end in _slices([len(chunk) for _, _, chunk in pieces]):  # progress moves while spaCy works
+            with nlp.memory_zone():  # the words a slice added to spaCy's vocabulary go with it
+                results = batch.analyze_iterator([chunk for _, _, chunk in pieces[at:end]], language="en",
+                                                 batch_size=8, entities=list(PRESIDIO_ENTITIES),
+                                                 score_threshold=self.score_threshold)
+            for (i, offset, _), found in zip(pieces[at:end], results, strict=True):
+                matches[i] += self._presidio_matches(docs[i], offset, found)
+            done = {i for i, _, _ in pieces[at:end]} - {i for i, _, _ in pieces[end:end + 1]}
             tick(len(done))
-        for (i, offset, _), found in zip(pieces, results, strict=True):
-            text = docs[i].text
-            for r in found:
-                if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(text, r.start + offset, r.end + offset):
-                    continue
-                for start, end in _cells(docs[i], r.start + offset, r.end + offset, r.entity_type):
-                    matches[i].append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score,
-                                            "presidio"))
+
+    @staticmethod
+    def _presidio_matches(doc: Document, offset: int, found: list) -> list[Match]:
+        """Presidio's results for the chunk of `doc` at `offset`, kept to cells (`_cells`)."""
+        kept = []
+        for r in found:
+            if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(doc.text, r.start + offset, r.end + offset):
+                continue
+            for start, end in _cells(doc, r.start + offset, r.end + offset, r.entity_type):
+                kept.append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score, "presidio"))
+        return kept
 
     def _key_dimension(self, key: str) -> str | None:
         key = re.sub(r"[\s\-]+", "_", key.strip().lower()).rsplit(".", 1)[-1]

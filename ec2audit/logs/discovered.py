@@ -18,6 +18,7 @@ import re
 import unicodedata
 from functools import cache
 
+from ec2audit.annotate.recognizers.network import INTERNAL_HOST
 from ec2audit.units import Unit, make_unit
 
 _REDACTED = re.compile(r"redact|masked|hidden|removed|censored|\*{3}|x{6}|•{3}|<secret>", re.I)
@@ -32,7 +33,10 @@ _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply"
                               "do-not-reply", "nobody", "someone", "email", "mail", "admin", "root"})
 _DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
 _NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
-_EDGE_PUNCTUATION = "'\"`()[]{}<>|,;:"
+_EDGE_PUNCTUATION = "'\"`|,;:"
+_DNS_NAME = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
+_BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_BOT_MAILBOX = re.compile(r"(?:^|[-_.+])bot(?:$|[-_.+\[])|\[bot\]", re.I)
 _SEPARATORS = frozenset(" \t\n|,;:=<>()[]'\"")
 _CHAT_ENVELOPE = re.compile(
     r"\[(?:Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|Teams|Messenger)\s+(?P<who>[^\]\n]{1,80}?)"
@@ -95,10 +99,26 @@ def _number_rejection(value: str) -> str | None:
     return None
 
 
+def _trimmed(value: str) -> str:
+    """`value` without quotes, table bars and separators at its ends, nor brackets around it or whose
+    partner is not inside it: `(+47 412 34 567` loses its `(`, `(614) 555-0187` keeps it."""
+    while True:
+        value = value.strip().strip(_EDGE_PUNCTUATION).strip()
+        if value[:1] in _BRACKETS and value[-1] == _BRACKETS[value[0]]:
+            value = value[1:-1]
+        elif value[:1] in _BRACKETS and _BRACKETS[value[0]] not in value[1:]:
+            value = value[1:]
+        elif value[-1:] in _BRACKETS.values() and not any(o in value[:-1] for o, c in _BRACKETS.items()
+                                                            if c == value[-1]):
+            value = value[:-1]
+        else:
+            return value
+
+
 def cleaned(unit: Unit) -> Unit:
-    """The candidate without what a log's layout glued to it: quotes, brackets and table bars at its
+    """The candidate without what a log's layout glued to it: quotes, unpaired brackets and table bars at its
     ends; an e-mail address alone when the value holds one (`Adeyemi|seun@example.com`)."""
-    value = unit.value.strip().strip(_EDGE_PUNCTUATION).strip()
+    value = _trimmed(unit.value)
     email = _EMAIL.search(value) if unit.dimension == "contact" and "@" in value else None
     value = email[0] if email else value
     return unit if not value or value == unit.value else unit.model_copy(update={"value": value})
@@ -107,7 +127,10 @@ def cleaned(unit: Unit) -> Unit:
 def _email_rejection(value: str) -> str | None:
     if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", value.split("@")[0])) >= 8:
         return "not an e-mail address (a message id?)"
-    return "a placeholder mailbox" if value.split("@")[0].lower() in _DUMMY_MAILBOXES else None
+    mailbox, domain = value.lower().split("@", 1)
+    if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")):
+        return "a placeholder mailbox"
+    return "a bot's mailbox" if _BOT_MAILBOX.search(mailbox) else None
 
 
 def rejection(unit: Unit) -> str | None:
@@ -133,6 +156,8 @@ def rejection(unit: Unit) -> str | None:
         return None
     if unit.dimension == "network" and value.lower() in _NOT_HOSTS:
         return "a local or unspecified address"
+    if unit.dimension == "network" and _DNS_NAME.fullmatch(value.lower()) and not INTERNAL_HOST.search(value.lower()):
+        return "a public service's host name"
     if unit.dimension == "location":
         if _CODE.search(value) or ":" in value:
             return "a code token"

@@ -7,11 +7,14 @@ range and names under internal zones (`db01.prod.internal`, `*.svc.cluster.local
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer
 
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
 _INTERNAL_ZONES = r"(?:internal|intranet|corp|lan|local|localdomain|private|home\.arpa|svc|cluster\.local)"
+#: A host name under an internal zone.
+INTERNAL_HOST = re.compile(rf"(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+{_INTERNAL_ZONES}(?![\w.-]*\w)")
 
 
 def _private_ip(value: str) -> bool:
@@ -33,6 +36,6 @@ RECOGNIZERS = [
         (r"(?<![\w.])[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}(?![\w.])", 0.7),
     )),
     PatternRecognizer("internal-host", "INTERNAL_HOST", "network", (
-        (rf"(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+{_INTERNAL_ZONES}(?![\w.-]*\w)", 0.75),
+        (INTERNAL_HOST.pattern, 0.75),
     )),
 ]
