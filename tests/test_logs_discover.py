@@ -72,3 +72,22 @@ def test_presidio_finds_a_person_named_in_prose(tmp_path):
     [leak] = json.loads(result.stdout)["leaked"]
     assert (leak["dimension"], leak["origin"], leak["step"], leak["grade"]) == ("person_name", "user", 1, 1.0)
     assert leak["evidence"].startswith("Hen") and "Vollbrecht" not in result.stdout  # shown masked
+
+
+def test_discovered_units_keep_people_and_drop_test_results_bots_and_services(tmp_path):
+    """One chat as a user's agent sends it: the wifi password, the phone with its area code in brackets,
+    the mailbox and the home server are proposed and found; a test runner's `PASS:` lines, bots' and
+    no-reply senders and a public mail host are not units."""
+    log = tmp_path / "chat.json"
+    log.write_text(json.dumps({"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "Fix the failing test, mail the summary to ana.souza@example.org and call me "
+                                    "at (614) 555-0187. Home wifi pass: Wq7!rPz2"},
+        {"role": "assistant", "content": "Running the tests."},
+        {"role": "tool", "content": "--- PASS: TestCheckout2 (0.00s)\nPASS: test_refund_flow\nFAIL: test_invoice\n"
+                                    "From: noreply@shop.example.com\nFrom: dependabot[bot]@users.noreply.github.com\n"
+                                    "SMTP host smtp.fastmail.com, backups on nas.priya-home.lan"}]}))
+    findings = tmp_path / "findings.jsonl"
+    result = _run(log, "--discover", "--no-presidio", "--json", "--out", findings)
+    assert result.exit_code == 0, result.output
+    found = {json.loads(line)["matched_text"] for line in findings.read_text().splitlines()}
+    assert found == {"ana.souza@example.org", "(614) 555-0187", "Wq7!rPz2", "nas.priya-home.lan"}

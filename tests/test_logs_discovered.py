@@ -60,11 +60,20 @@ def test_chat_envelopes_and_home_folders_give_identifiers():
     ("0.0.0.0", "network", None),
     ("Port Peer Address:Port", "location", None),
     ("(614) 555-0187", "contact", "(614) 555-0187"),  # a bracket whose partner is inside stays
+    ("((614) 555-0187)", "contact", "(614) 555-0187"),  # only the pair around it goes
+    ("+47 412 34 567)", "contact", "+47 412 34 567"),  # an unpaired closing bracket goes
     ("<ana.souza@example.org>", "contact", "ana.souza@example.org"),
     ("qa-bot@internal.example.com", "contact", None),  # a bot's mailbox
+    ("dependabot[bot]@users.noreply.github.com", "contact", None),
     ("builds@users.noreply.github.com", "contact", None),
+    ("no-reply@accounts.google.com", "contact", None),
+    ("abbott.lee@example.com", "contact", "abbott.lee@example.com"),  # people whose mailbox holds "bot"
+    ("botelho.ana@example.pt", "contact", "botelho.ana@example.pt"),  # or whose domain starts with "noreply"
+    ("ana@noreplyagency.pt", "contact", "ana@noreplyagency.pt"),
     ("smtp.fastmail.com", "network", None),  # a public service's host
+    ("api.openai.com", "network", None),
     ("backup.priya-home.lan", "network", "backup.priya-home.lan"),
+    ("api.svc.cluster.local", "network", "api.svc.cluster.local"),
     ("203.0.113.77", "network", "203.0.113.77"),
 ])
 def test_layout_is_cleaned_off_before_judging(value, dimension, kept):

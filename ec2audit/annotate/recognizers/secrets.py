@@ -39,6 +39,13 @@ def _config_secret(value: str) -> bool:
             and stripped[0] not in "$<{%*" and not re.fullmatch(r"[xX*.#-]+", stripped))
 
 
+def _noted_password(value: str) -> bool:
+    """After `pass` (`pass: …`, `DB_PASS=…`), a word also written for passed tests (`--- PASS: TestRefund`,
+    hence not all capitals alone) and mountain passes: only a value with a digit or a symbol a password has
+    (`Wq7!rPz2`, `girasol-azul-1987`), never a plain word, an identifier or a path."""
+    return _config_secret(value) and bool(re.search(r"[\d!#$%&*+?@^~]", value)) and "/" not in value
+
+
 RECOGNIZERS = [
     PatternRecognizer("openai-anthropic-key", "API_KEY", "credential", (
         (r"(?<![\w-])sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}", 0.95),
@@ -71,10 +78,13 @@ RECOGNIZERS = [
         (r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})", 0.85),
     ), validate=_random_looking),
     PatternRecognizer("config-secret", "PASSWORD", "credential", (
-        (r"(?i)(?:\b|_)(?:password|passwd|pwd|pass|passphrase|passwort|passord|senha|contrase[ñn]a|secret|secret_key"
+        (r"(?i)(?:\b|_)(?:password|passwd|pwd|passphrase|passwort|passord|senha|contrase[ñn]a|secret|secret_key"
          r"|api_key|apikey|access_key|auth_token|token|client_secret|private_key|session|session_?id)[\"']?\s*[:=]\s*"
          r"(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
         (r"[?&](?:session|session_?id|sid|token|access_token|api_?key|key)=(?P<value>[^\s&#\"']{6,})", 0.85),
         (r"(?:密码|口令|密钥)\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{6,})", 0.8),
     ), validate=_config_secret),
+    PatternRecognizer("noted-password", "PASSWORD", "credential", (
+        (r"(?:(?<![\w-])[Pp]ass|_(?i:pass))[\"']?\s*[:=]\s*(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
+    ), validate=_noted_password),
 ]
