@@ -72,14 +72,27 @@ def _single_line_json(path: Path, megabytes: float, units) -> None:
         out.write("]")
 
 
-def _run(pythonpath: Path, args: list[str]) -> tuple[float, float, int]:
-    """Peak RSS (MB), wall seconds and exit code of one CLI run in a fresh process."""
+def _run(pythonpath: Path, args: list[str]) -> tuple[float, float, float, int]:
+    """Peak RSS (MB), wall seconds, CPU seconds (user + system: the shared VM's load swings wall time) and exit
+    code of one CLI run in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(pythonpath)}
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-c", "from ec2audit.cli import main; main()", *args], env=env,
+    # -P: without it `-c` puts the working directory first on sys.path, and a run from the checkout imports
+    # the checkout's ec2audit whatever PYTHONPATH says (every "baseline" was this tree before)
+    process = subprocess.Popen([sys.executable, "-P", "-c", "from ec2audit.cli import main; main()", *args], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
-    return usage.ru_maxrss / 1024, time.perf_counter() - started, os.waitstatus_to_exitcode(status)
+    return (usage.ru_maxrss / 1024, time.perf_counter() - started, usage.ru_utime + usage.ru_stime,
+            os.waitstatus_to_exitcode(status))
+
+
+def _check_imports(tree: Path) -> None:
+    """Fail unless a run with `tree` on PYTHONPATH imports that tree's ec2audit (not an installed one)."""
+    imported = subprocess.run([sys.executable, "-P", "-c", "import ec2audit; print(ec2audit.__file__)"],
+                              env={**os.environ, "PYTHONPATH": str(tree)}, check=True, capture_output=True,
+                              text=True).stdout.strip()
+    if not Path(imported).is_relative_to(tree):
+        raise SystemExit(f"a run for {tree} imports {imported}")
 
 
 def main() -> None:
@@ -99,21 +112,24 @@ def main() -> None:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline, "ec2audit", "annotations"],
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(baseline)], input=archive, check=True)
-        print(f"{size / 1e6:.1f} MB of OpenClaw transcripts, {len(units)} units; baseline {args.baseline}")
+        for tree in (baseline, ROOT):
+            _check_imports(tree)
+        print(f"{size / 1e6:.1f} MB of OpenClaw transcripts, {len(units)} units; baseline {args.baseline}", flush=True)
         runs = [("--units", [str(work / "openclaw"), "--units", str(work / "units.jsonl"), "--json"]),
                 ("--discover --no-presidio", [str(work / "openclaw"), "--discover", "--no-presidio", "--json"])]
         if args.presidio:
             runs.append(("--discover (Presidio)", [str(work / "openclaw"), "--discover", "--json"]))
         for name, cli in runs:
             for label, tree in (("baseline", baseline), ("ours", ROOT)):
-                rss, wall, code = _run(tree, ["audit", *cli])
-                print(f"{name:26} {label:8}: peak RSS {rss:7.1f} MB, {wall:6.1f} s wall, exit {code}")
+                rss, wall, cpu, code = _run(tree, ["audit", *cli])
+                print(f"{name:26} {label:8}: peak RSS {rss:7.1f} MB, {wall:6.1f} s wall, {cpu:6.1f} s CPU, "
+                      f"exit {code}", flush=True)
         if args.json_mb:
             _single_line_json(work / "one-line.json", args.json_mb, units)
             one = work / "one-line.json"
-            rss, wall, code = _run(ROOT, ["audit", str(one), "--units", str(work / "units.jsonl"), "--json"])
+            rss, wall, cpu, code = _run(ROOT, ["audit", str(one), "--units", str(work / "units.jsonl"), "--json"])
             print(f"single-line JSON {one.stat().st_size / 1e6:.0f} MB, --units ours: peak RSS {rss:7.1f} MB, "
-                  f"{wall:6.1f} s wall, exit {code} (the baseline does not read .json files)")
+                  f"{wall:6.1f} s wall, {cpu:6.1f} s CPU, exit {code} (the baseline does not read .json files)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
