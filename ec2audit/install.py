@@ -40,6 +40,7 @@ def _run(what: str, command: list[str], log: Path, cwd: Path | None = None, env:
         tail = [line for line in log.read_text(errors="replace").splitlines() if line.strip()][-1:]
         raise SetupFailed(f"{what} failed (exit {done.returncode}): {tail[0] if tail else 'no output'}",
                           file=str(log))
+    log.unlink()  # kept only to explain a failure: a finished install leaves nothing beside it
 
 
 # --- runner ---------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import ec2audit
 from ec2audit import resources
 from ec2audit.cli import main
 from ec2audit.extras import MissingExtra, require_extra
-from ec2audit.install import runner_missing
+from ec2audit.install import SetupFailed, _run, runner_missing
 from ec2audit.intercept.server import serve_in_thread
 from ec2audit.intercept.store import RecordStore
 from ec2audit.run import openclaw
@@ -77,7 +77,7 @@ def test_setup_leaves_the_checkouts_complete_installs_alone(monkeypatch):
     assert lines[1] == f"OpenClaw {openclaw.VERSION} already installed in {REPO / 'runner'}"
     assert lines[2] == f"Label Studio 1.23.2 already installed in {REPO / '.venv-labelstudio'}"
     assert lines[3].startswith("default model already installed: ") and lines[3].endswith(".gguf")
-    assert record.stat().st_mtime_ns == before and not (REPO / "runner" / "npm-ci.log").exists()
+    assert record.stat().st_mtime_ns == before  # `npm ci` rewrites npm's record of node_modules
 
 
 def test_setup_runner_without_node_names_the_extra(monkeypatch, tmp_path):
@@ -108,6 +108,16 @@ def test_a_missing_extra_is_one_line_naming_it(monkeypatch, tmp_path):
     pushed = CliRunner().invoke(main, ["annotate", "push", str(units), "--url", "http://127.0.0.1:9", "--project", "p"])
     assert pushed.exit_code == 2 and pushed.output.strip().startswith("error: this needs the [annotate] extra (")
     assert pushed.output.strip().endswith("pip install 'ec2audit[annotate]'")
+
+
+def test_an_installer_log_is_kept_only_when_it_explains_a_failure(tmp_path):
+    failing = tmp_path / "failing.log"
+    with pytest.raises(SetupFailed, match=r"pip install failed \(exit 3\): no space left") as error:
+        _run("pip install", [sys.executable, "-c", "print('collecting'); print('no space left'); exit(3)"], failing)
+    assert error.value.file == str(failing) and "collecting" in failing.read_text()
+    finished = tmp_path / "finished.log"
+    _run("npm ci", [sys.executable, "-c", "print('added 330 packages')"], finished)
+    assert not finished.exists()
 
 
 def test_library_api_audit_read_logs_and_proxy(tmp_path):

@@ -85,7 +85,8 @@ def _imports_failing(*modules: str):
     transformers (then scipy and sympy): 330 MB that spaCy's CPU NER never uses. Both treat the
     import as optional; afterwards the modules import normally again for whoever needs them."""
     masked = [m for m in modules if m not in sys.modules]
-    sys.modules.update(dict.fromkeys(masked))  # type: ignore[arg-type]  # None: import fails (documented)
+    for m in masked:
+        sys.modules[m] = None  # type: ignore[assignment]  # the import system's "not installed" marker
     try:
         yield
     finally:

