@@ -10,6 +10,8 @@ tool results, i.e. files read and commands run).
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -214,6 +216,18 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
     return units
 
 
+def _return_freed_memory() -> None:
+    """Hand the heap freed so far back to the system. glibc keeps it for reuse, so each phase's peak
+    (discovery, the audit with its cascade, the report) landed on top of the last: with Presidio on
+    5 MB of logs 319 MB at peak, 285 MB with this and Presidio unloaded after discovery.
+    Without glibc's `malloc_trim` (macOS, musl) nothing is done."""
+    gc.collect()
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def _placeholder(value: str) -> bool:
     """A redaction placeholder (`[API_KEY_001]`) is protection, never a candidate unit."""
     view = TextView.of(value.strip())
@@ -317,6 +331,11 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
             # bad files and lines are reported by the audit pass below
             units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None,
                                               progress.file if progress else None), use_presidio)
+            if use_presidio:  # the audit needs it no more: spaCy's model would stay loaded under the audit's peak
+                from ec2audit.annotate.prelabel import presidio_analyzer
+
+                presidio_analyzer.cache_clear()
+            _return_freed_memory()
         if ray is not None:
             from ec2audit.scale.audit import audit_on_ray
 
@@ -328,6 +347,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
                               progress.file if progress else None)
     finally:
         BYTES_READ.reset(token)
+    _return_freed_memory()  # the cascade is gone; the report is built next
     if progress:
         progress.finish()
     log.mode = "discover" if discover else "units"
