@@ -39,17 +39,22 @@ from ec2audit.detect.views import ScanView
 _MASK_CHARS = "*•●#"
 SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VENDOR = (
     "surname", "initial", "given", "gram", "tail_context", "domain", "place", "area", "vendor")
-# Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
-# API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
-# dotted number group ("10.108.147.x").
+# Mask runs: stars and bullets, "xxxx" next to digits (or a space or dash before them: "xxxx-2293"), an
+# ellipsis inside a token (OpenClaw shows API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…"
+# into "..."), an "x" for a whole dotted number group ("10.108.147.x"), and the way banks show an
+# account by its last digits: one "x" or an ellipsis before them ("Checking x9361", "…9361").
 # Every alternative starts with a literal character, so the regex engine skips ahead to candidates
 # (12× faster than lookbehinds first); equivalent to
-# `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])`.
-_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=\d)"
-                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])")
+# `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=[ -]?\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])|…`.
+_LAST_DIGITS = r"(?=\d{4,}(?![0-9a-z]))"
+_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=[ -]?\d)"
+                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])"
+                       rf"|x(?<![0-9a-z.]x){_LAST_DIGITS}|\.(?<![0-9a-z.]\.)\.\.{_LAST_DIGITS}")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
+_X_DIGITS = re.compile(r"x\d{4}")  # the cheap check for "x9361"
 # masks that are not mask characters
-_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])")
+_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])"
+                        rf"|^x{_LAST_DIGITS}|^\.{{3}}{_LAST_DIGITS}")
 _TAIL_CONTEXT = 30
 _BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both sides of the mask
 _GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
@@ -104,6 +109,7 @@ class PartialDetector:
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
         self._bare: dict[int, str] = {}
+        self._issuer_digits: dict[int, int] = {}
         self._starts: dict[str, list[int]] = defaultdict(list)
         self._ends: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
@@ -130,6 +136,7 @@ class PartialDetector:
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
+                self._issuer_digits[i] = _issuer_digits(cu, bare)
                 for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):  # every piece short enough to be one
                     self._starts[bare[:k]].append(i)
                     self._ends[bare[-k:]].append(i)
@@ -171,7 +178,8 @@ class PartialDetector:
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
         text = view.text
-        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text and ".x" not in text:
+        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text and ".x" not in text \
+                and not _X_DIGITS.search(text):
             return
         seen = set()
         for run in _MASK_RUN.finditer(text):
@@ -248,8 +256,8 @@ class PartialDetector:
     def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int]]:
         """(start, end, unit) of each piece the context word at `c_start:c_end` of `text` introduces."""
         word = text[c_start:c_end]
-        if word.isascii() and not _standalone(text, c_start, c_end):
-            return
+        if word.isascii() and not _standalone(text.replace("_", " ") if "_" in text else text, c_start, c_end):
+            return  # a word of its own, or one part of a key's name ("ssn_last4": "4410")
         if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
             pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
         elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
@@ -276,6 +284,8 @@ class PartialDetector:
                 if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
                         and shared_mail_domain(self.units[i].forms[0]):
                     continue  # only a mail provider's domain: it does not identify anyone
+                if prefix and piece.isdigit() and len(piece) <= self._issuer_digits[i]:
+                    continue  # the issuer's part of a number: a carrier's or a bank's, not the person's
                 yield start, end, i
 
     def _mentions(self, view: TextView, found: list[Match], skip, keep, detector: str = "partial.fragment",
@@ -615,6 +625,17 @@ def address_parts(form: str) -> list[str]:
 _FINE_POSTCODE = re.compile(r"\b\d{4} ?[a-z]{2}\b|\b[a-z]{1,2}\d[a-z\d]? \d[a-z]{2}\b")  # "3511 nr", "cb2 1tn"
 
 
+def _issuer_digits(cu: CompiledUnit, bare: str) -> int:
+    """How many leading digits of a number its issuer shares with everyone it issued: a card's or an
+    account's first six (the bank's IIN, ISO/IEC 7812: "以6217开头" is every card of one bank), a phone's
+    or an ID's first four (a carrier's prefix "159", an area). "Starts with" a piece no longer than this
+    says which bank or carrier, not whose number; the ID's six-digit district code still narrows it."""
+    return _CARD_ISSUER if cu.rules.name == "financial" and bare.isdigit() and len(bare) >= 12 else _ISSUER
+
+
+_ISSUER, _CARD_ISSUER = 4, 6
+
+
 def _bare(text: str) -> str:
     """A value or a piece of it without separators, as pieces are compared: "3c:52:82" → "3c5282"."""
     return text.translate(_BARE)
@@ -798,7 +819,8 @@ def entity_genders(units: list[CompiledUnit]) -> dict[tuple[str, str], str]:
 
 def _surname_patterns(cu: CompiledUnit, gender: str | None = None) -> list[str]:
     """The family name with an honorific or title, in either script: "mr. smith", "dr smith", "ms van der
-    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones.
+    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang", "zhang先生" (the pinyin surname) for
+    Chinese ones.
     Titles of the other sex are left out when the task's data says the person's (`entity_genders`)."""
     name = cu.forms[0]
     other = _FEMALE_TITLES if gender == "m" else _MALE_TITLES if gender == "f" else frozenset()
@@ -808,7 +830,7 @@ def _surname_patterns(cu: CompiledUnit, gender: str | None = None) -> list[str]:
         surname = cu.romanized[0].split()[0] if cu.romanized else None
         family = han_surname(name)
         return [family + h for h in han] + ["姓" + family] + (
-            [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] if surname else [])
+            [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] + [surname + h for h in han] if surname else [])
     surname = latin_surname(name)
     if surname is None:
         return []
