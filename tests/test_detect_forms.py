@@ -363,6 +363,7 @@ def third_grade(text, field, entity):
     ('{"after_sale":{"contact_last4":"7764"}}', "phone", "S", "7764"),
     ("财务对账：收款卡尾数0122（建设银行）", "bank_card", "S", "0122"),               # 尾数 = the last digits
     ('{"pan": {"last_four": "2293"}}', "card", "G", "2293"),
+    ('{"card_last4": "2293"}', "card", "G", "2293"),
     ("Zhong先生您好，体检预约已确认", "name", "Z", "Zhong先生"),                        # pinyin + a Chinese title
     ("请转告ZHONG先生明天报到", "name", "Z", "ZHONG先生"),
     ("卡号以6217001开头", "bank_card", "S", "6217001"),                             # more than the bank's part
@@ -378,6 +379,8 @@ def test_last_digits_and_titles_third_pass(text, field, entity, evidence):
     ("| 88213 | xxxx-xxxx-xxxx-2239 | $412.80 |", "card", "G"),                  # another card
     ('{"event":"dispute","ssn_last4":"4401"}', "ssn", "G"),
     ('{"blast4":"4410"}', "ssn", "G"),                                          # a word that only ends like it
+    ('bank_account,4532293615882081\nsalary,93.61万元', "account", "G"),  # a key's word is no context word
+    ('{"card": "2293 0630 4493 6078"}', "card", "G"),                     # the first group of another card
     ("财务对账：收款卡尾数0212（建设银行）", "bank_card", "S"),
     ("Zhong女士您好，体检预约已确认", "name", "Z"),                                   # his ID says he is a man
     ("Zheng先生您好", "name", "Z"),                                                  # another family

@@ -68,6 +68,8 @@ _HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
 _MAIL_CONTEXT = re.compile(r"mail|address|邮箱|邮件|域名")
 _NEXT_WORD = re.compile(r" ([^\W\d_]+)")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
+_GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out
+_KEY_CONTEXT = frozenset({"last4", "last_4", "last_four"})  # context words that are written as keys
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
 _SEPARATORS = re.compile(r"[\s\-./():]")
@@ -256,8 +258,9 @@ class PartialDetector:
     def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int]]:
         """(start, end, unit) of each piece the context word at `c_start:c_end` of `text` introduces."""
         word = text[c_start:c_end]
-        if word.isascii() and not _standalone(text.replace("_", " ") if "_" in text else text, c_start, c_end):
-            return  # a word of its own, or one part of a key's name ("ssn_last4": "4410")
+        if word.isascii() and not _standalone(text, c_start, c_end) and not (
+                word in _KEY_CONTEXT and _standalone(text.replace("_", " "), c_start, c_end)):
+            return  # a word of its own; "last4" also as one part of a key's name ("ssn_last4": "4410")
         if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
             pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
         elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
@@ -270,8 +273,9 @@ class PartialDetector:
         # a secret may end in sentence punctuation: "the password ends in -83!"
         pieces += [(start, end + 1) for start, end in pieces if text[end:end + 1] in ("!", "?")]
         for start, end in pieces:
-            if _GROUP_BEFORE.search(text, max(0, start - 3), start):
-                continue
+            if _GROUP_BEFORE.search(text, max(0, start - 3), start) or (
+                    word not in _PREFIX_CONTEXT and _GROUP_AFTER.match(text, end)):
+                continue  # a group inside a whole number written out: another number's
             piece = _bare(text[start:end])
             prefix = word in _PREFIX_CONTEXT
             # four letters at the start are a key type's ("AKIA", "LTAI"), not the key's own
