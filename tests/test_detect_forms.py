@@ -345,6 +345,7 @@ THIRD_UNITS = [
     _u("bank_card", "6217001234567890122", "financial", "S", "孙嘉怡"),
     _u("name", "钟国梁", "person_name", "Z", "钟国梁"),
     _u("id_number", "440306198804125531", "government_id", "Z", "钟国梁"),  # the 17th digit: a man
+    _u("name", "孙嘉怡", "person_name", "S", "孙嘉怡"),
 ]
 THIRD_CASCADE = build_cascade(THIRD_UNITS)
 
@@ -368,6 +369,10 @@ def third_grade(text, field, entity):
     ("请转告ZHONG先生明天报到", "name", "Z", "ZHONG先生"),
     ("卡号以6217001开头", "bank_card", "S", "6217001"),                             # more than the bank's part
     ("his phone starts with 15921", "phone", "S", "15921"),
+    ("wallet: Visa ···· 2293 (Apple Pay)", "card", "G", "···· 2293"),             # middle dots as bullets
+    ("支付方式：Visa ···· 2293", "card", "G", "···· 2293"),
+    ("老钟明天不来了，工作交给小林", "name", "Z", "老钟"),                             # 老/小 + the surname
+    ("[店长] 小孙那单退款处理了吗？", "name", "S", "小孙"),
 ])
 def test_last_digits_and_titles_third_pass(text, field, entity, evidence):
     assert third_grade(text, field, entity) == (0.3, evidence)
@@ -388,6 +393,11 @@ def test_last_digits_and_titles_third_pass(text, field, entity, evidence):
     ("Cards starting with 4716 are Visa debit from our partner bank.", "card", "G"),
     ("手机号以159开头的是移动号段", "phone", "S"),                                     # a carrier's prefix
     ("新员工手机号码以1592开头的走集团套餐", "phone", "S"),
+    ("wallet: Visa ···· 2239 (Apple Pay)", "card", "G"),                       # another card
+    ("嘉宾：马库斯·德莱尼·2293号房", "card", "G"),                                  # one dot joins a name's parts
+    ("他家客厅有个老钟表，每到整点就响", "name", "Z"),                               # an old clock
+    ("一个老钟挂在墙上", "name", "Z"),
+    ("小孙子今天第一天上学", "name", "S"),                                           # a grandson
 ])
 def test_last_digits_and_titles_traps_third_pass(text, field, entity):
     assert third_grade(text, field, entity) == (0.0, None)

@@ -37,8 +37,8 @@ from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VENDOR = (
-    "surname", "initial", "given", "gram", "tail_context", "domain", "place", "area", "vendor")
+SURNAME, FAMILIAR, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VENDOR = (
+    "surname", "familiar", "initial", "given", "gram", "tail_context", "domain", "place", "area", "vendor")
 # Mask runs: stars and bullets, "xxxx" next to digits (or a space or dash before them: "xxxx-2293"), an
 # ellipsis inside a token (OpenClaw shows API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…"
 # into "..."), an "x" for a whole dotted number group ("10.108.147.x"), and the way banks show an
@@ -52,6 +52,7 @@ _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]
                        rf"|x(?<![0-9a-z.]x){_LAST_DIGITS}|\.(?<![0-9a-z.]\.)\.\.{_LAST_DIGITS}")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _X_DIGITS = re.compile(r"x\d{4}")  # the cheap check for "x9361"
+_MIDDLE_DOTS = re.compile(r"[·∙⋅]{2,}")
 # masks that are not mask characters
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])"
                         rf"|^x{_LAST_DIGITS}|^\.{{3}}{_LAST_DIGITS}")
@@ -149,6 +150,9 @@ class PartialDetector:
                     index.add(pattern, SURNAME, i)
                 for pattern in _initial_patterns(cu):
                     index.add(pattern, INITIAL, i)
+                if HAN_NAME.fullmatch(cu.forms[0]):  # "老钟", "小孙": how colleagues call one another
+                    for pattern in ("老" + han_surname(cu.forms[0]), "小" + han_surname(cu.forms[0])):
+                        index.add(pattern, FAMILIAR, i)
                 if given := given_name(cu):
                     index.add(given, GIVEN, i)
                     self._surnames[i] = latin_surname(cu.forms[0]) or han_surname(cu.forms[0])
@@ -167,6 +171,7 @@ class PartialDetector:
         found += self._context_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
         # a name's partial forms ("mr. smith" 0.3, "emily a." 0.7) standing as words of their own
         found += self._mentions(view, matches.get(SURNAME, ()), decided, _standalone, "partial.fragment", FRAGMENT, 0.5)
+        found += self._mentions(view, matches.get(FAMILIAR, ()), decided, _familiar, "partial.fragment", FRAGMENT, 0.4)
         found += self._mentions(view, matches.get(INITIAL, ()), decided, _standalone, "partial.masked", MOSTLY, 0.6)
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
         found += self._mentions(view, matches.get(DOMAIN, ()), decided, _mail_domain_said)
@@ -180,6 +185,8 @@ class PartialDetector:
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
         text = view.text
+        if "··" in text:  # a wallet's "Visa ···· 2293": middle dots as bullets (one is a name's "马库斯·德莱尼")
+            text = _MIDDLE_DOTS.sub(lambda m: "•" * len(m.group()), text)
         if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text and ".x" not in text \
                 and not _X_DIGITS.search(text):
             return
@@ -188,10 +195,11 @@ class PartialDetector:
             for start, end in _token_variants(text, run.start(), run.end()):
                 if (start, end) not in seen:
                     seen.add((start, end))
-                    yield from self._masked_token(view, start, end, skip)
+                    yield from self._masked_token(view, text[start:end], start, end, skip)
 
-    def _masked_token(self, view: TextView, start: int, end: int, skip) -> Iterator[Hit]:
-        token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", view.text[start:end]))
+    def _masked_token(self, view: TextView, text: str, start: int, end: int, skip) -> Iterator[Hit]:
+        """Units a masked token `text` (at `start:end` of the view) may be."""
+        token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", text))
         if not token:
             return
         domain_only = "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x")
@@ -557,6 +565,19 @@ def _lives_there(text: str, start: int, end: int) -> bool:
     a word a city is where the employer, the school or anyone else is."""
     return _place_alone(text, start, end) and not _NOT_HOME.search(text, max(0, start - 24), start) and bool(
         _RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end))
+
+
+# a character that makes "老"/"小" + a surname a word of its own: 小孙子 (a grandson), 老钟表 (an old clock),
+# 小黄瓜, 老陈醋, 小白兔, 小王子, 老林子
+_FAMILIAR_WORD_AFTER = frozenset("子女儿孙表楼声菜瓜兔车鸭醋历驹干酒")
+_FAMILIAR_WORD_BEFORE = frozenset("个座只口台")  # 一个老钟: a classifier before a thing
+
+
+def _familiar(text: str, start: int, end: int) -> bool:
+    """"老钟" or "小孙" (familiar for a colleague of that family) is the surname with a title, unless the
+    characters around make it another word: a classifier before it, or a noun's character after it."""
+    return not ((end < len(text) and text[end] in _FAMILIAR_WORD_AFTER)
+                or (start and text[start - 1] in _FAMILIAR_WORD_BEFORE))
 
 
 def _vendor_half(text: str, start: int, end: int) -> bool:
