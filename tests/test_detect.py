@@ -188,3 +188,23 @@ def test_best_hits_keeps_one_hit_per_span_and_drops_hits_inside_better_ones():
             o is not h and o.unit_index == h.unit_index and o.grade >= h.grade and o.start <= h.start
             and h.end <= o.end for o in best.values())), key=lambda h: (h.start, h.unit_index))
         assert sorted(best_hits(hits)) == sorted(expected)
+
+
+def test_scanning_pauses_the_cyclic_collector_and_restores_the_callers_choice(monkeypatch):
+    """The collector is off while a text is scanned (no full collection rescans the cascade on a long
+    text) and comes back as the caller had it: on, or off when the caller turned it off."""
+    import gc
+
+    cascade = Cascade(UNITS)
+    seen = []
+    tier_hits = cascade.tier_hits
+    monkeypatch.setattr(cascade, "tier_hits", lambda text: seen.append(gc.isenabled()) or tier_hits(text))
+    assert gc.isenabled()
+    assert cascade.scan_text("张伟 called from 13922883366")
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        cascade.scan_text("another text from 张伟")
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()

@@ -334,3 +334,70 @@ def test_areas_and_masked_addresses_macs_secrets(text, field, entity, expected):
 ])
 def test_area_and_mask_traps(text, field, entity):
     assert area_grade(text, field, entity) == (0.0, None)
+
+
+# -- issue 15, third pass: how banks, forms and chats show the last digits; issuer prefixes -------------
+THIRD_UNITS = [
+    _u("account", "004417829361", "financial", "G", "Gregory Okafor"),
+    _u("card", "4716293847562293", "financial", "G", "Gregory Okafor"),
+    _u("ssn", "666-31-4410", "government_id", "G", "Gregory Okafor"),
+    _u("phone", "15921837764", "contact", "S", "孙嘉怡"),
+    _u("bank_card", "6217001234567890122", "financial", "S", "孙嘉怡"),
+    _u("name", "钟国梁", "person_name", "Z", "钟国梁"),
+    _u("id_number", "440306198804125531", "government_id", "Z", "钟国梁"),  # the 17th digit: a man
+    _u("name", "孙嘉怡", "person_name", "S", "孙嘉怡"),
+]
+THIRD_CASCADE = build_cascade(THIRD_UNITS)
+
+
+def third_grade(text, field, entity):
+    return grade(text, field, entity, THIRD_UNITS, THIRD_CASCADE)
+
+
+@pytest.mark.parametrize("text, field, entity, evidence", [
+    ("Transfer from Checking x9361 to Savings x0417", "account", "G", "x9361"),   # one "x" before the digits
+    ("Chase Total Checking …9361 balance $4,210.55", "account", "G", "…9361"),    # an ellipsis before them
+    ("对账单：活期 …9361，余额 4210.55", "account", "G", "…9361"),
+    ("| 88213 | xxxx-xxxx-xxxx-2293 | $412.80 |", "card", "G", "xxxx-xxxx-xxxx-2293"),  # x groups, dashes
+    ("PAN XXXX XXXX XXXX 2293 已冻结", "card", "G", "XXXX XXXX XXXX 2293"),
+    ('{"event":"dispute","ssn_last4":"4410"}', "ssn", "G", "4410"),              # a key's name says "last 4"
+    ('{"after_sale":{"contact_last4":"7764"}}', "phone", "S", "7764"),
+    ("财务对账：收款卡尾数0122（建设银行）", "bank_card", "S", "0122"),               # 尾数 = the last digits
+    ('{"pan": {"last_four": "2293"}}', "card", "G", "2293"),
+    ('{"card_last4": "2293"}', "card", "G", "2293"),
+    ("Zhong先生您好，体检预约已确认", "name", "Z", "Zhong先生"),                        # pinyin + a Chinese title
+    ("请转告ZHONG先生明天报到", "name", "Z", "ZHONG先生"),
+    ("卡号以6217001开头", "bank_card", "S", "6217001"),                             # more than the bank's part
+    ("his phone starts with 15921", "phone", "S", "15921"),
+    ("wallet: Visa ···· 2293 (Apple Pay)", "card", "G", "···· 2293"),             # middle dots as bullets
+    ("支付方式：Visa ···· 2293", "card", "G", "···· 2293"),
+    ("老钟明天不来了，工作交给小林", "name", "Z", "老钟"),                             # 老/小 + the surname
+    ("[店长] 小孙那单退款处理了吗？", "name", "S", "小孙"),
+])
+def test_last_digits_and_titles_third_pass(text, field, entity, evidence):
+    assert third_grade(text, field, entity) == (0.3, evidence)
+
+
+@pytest.mark.parametrize("text, field, entity", [
+    ("Transfer from Checking x9316 to Savings x0417", "account", "G"),          # another account
+    ("grid 12x9361 cells, 1920x1080", "account", "G"),                          # a product, not a mask
+    ("| 88213 | xxxx-xxxx-xxxx-2239 | $412.80 |", "card", "G"),                  # another card
+    ('{"event":"dispute","ssn_last4":"4401"}', "ssn", "G"),
+    ('{"blast4":"4410"}', "ssn", "G"),                                          # a word that only ends like it
+    ('bank_account,4532293615882081\nsalary,93.61万元', "account", "G"),  # a key's word is no context word
+    ('{"card": "2293 0630 4493 6078"}', "card", "G"),                     # the first group of another card
+    ("财务对账：收款卡尾数0212（建设银行）", "bank_card", "S"),
+    ("Zhong女士您好，体检预约已确认", "name", "Z"),                                   # his ID says he is a man
+    ("Zheng先生您好", "name", "Z"),                                                  # another family
+    ("培训要点：卡号以6217开头的多是建行借记卡", "bank_card", "S"),                   # the bank's part: every card
+    ("Cards starting with 4716 are Visa debit from our partner bank.", "card", "G"),
+    ("手机号以159开头的是移动号段", "phone", "S"),                                     # a carrier's prefix
+    ("新员工手机号码以1592开头的走集团套餐", "phone", "S"),
+    ("wallet: Visa ···· 2239 (Apple Pay)", "card", "G"),                       # another card
+    ("嘉宾：马库斯·德莱尼·2293号房", "card", "G"),                                  # one dot joins a name's parts
+    ("他家客厅有个老钟表，每到整点就响", "name", "Z"),                               # an old clock
+    ("一个老钟挂在墙上", "name", "Z"),
+    ("小孙子今天第一天上学", "name", "S"),                                           # a grandson
+])
+def test_last_digits_and_titles_traps_third_pass(text, field, entity):
+    assert third_grade(text, field, entity) == (0.0, None)

@@ -133,3 +133,41 @@ def test_leak_eval_rejects_a_case_that_skips_a_unit(tmp_path):
     message = " ".join(done.stderr.split())
     assert f"{cases}:2" in message and "field 'expected'" in message and K in message
     assert "Traceback" not in done.stderr
+
+
+EXTRA = REPO / "tests" / "data" / "leaks-dev-extra"
+KIND_GRADES = {"verbatim": {1.0}, "reformatted": {1.0}, "masked": {0.7}, "fragment": {0.3}, "distractor": {0.0},
+               "placeholder": {0.0}, "topic_only": {0.0}, "absent": {0.0}}
+
+
+def _extra() -> tuple[dict[str, dict], list[dict]]:
+    units = {f"{u['task_id']}/{u['entity_id']}/{u['field']}": u
+             for u in map(json.loads, (EXTRA / "units.jsonl").read_text(encoding="utf-8").splitlines())}
+    cases = [json.loads(line) for line in (EXTRA / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    return units, cases
+
+
+def test_dev_extra_set_is_consistent():
+    """The hand-written dev cases for fragments and masks grade every unit of their task, by the kinds'
+    grades, and a value is in the text literally exactly when it is graded verbatim."""
+    units, cases = _extra()
+    assert len({c["case_id"] for c in cases}) == len(cases) >= 50
+    for case in cases:
+        task_units = {uid for uid, u in units.items() if u["task_id"] == case["task_id"]}
+        assert set(case["expected"]) == set(case["kinds"]) == task_units, case["case_id"]
+        for uid, kind in case["kinds"].items():
+            assert case["expected"][uid] in KIND_GRADES[kind], (case["case_id"], uid)
+            assert (units[uid]["value"] in case["text"]) == (kind == "verbatim"), (case["case_id"], uid)
+
+
+def test_dev_extra_fragments_and_masks_found_traps_left():
+    """On the dev cases the string tiers find the pieces and masked copies and leave the traps (another
+    person's value, a public mail domain, an issuer's prefix): a floor that fails if a rule regresses."""
+    _, cases = _extra()
+    done = _python(SCRIPT, EXTRA / "cases.jsonl", EXTRA / "units.jsonl", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    kinds = report["by_kind"]
+    assert report["string_level"]["precision"] >= 0.98, report["false_leaks"]
+    assert kinds["fragment"]["recall"] >= 0.9 and kinds["masked"]["recall"] >= 0.9, report["misses"]
+    assert kinds["fragment"]["true_leaks"] == sum(k == "fragment" for c in cases for k in c["kinds"].values())

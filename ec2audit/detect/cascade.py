@@ -10,7 +10,9 @@ paraphrase tiers).
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
+from contextlib import contextmanager
 from operator import itemgetter
 from typing import TYPE_CHECKING, Protocol
 
@@ -73,7 +75,8 @@ class Cascade:
         """
         hits = self._cache.get(text)
         if hits is None:
-            hits = best_hits(self.tier_hits(text))
+            with _collector_paused():
+                hits = best_hits(self.tier_hits(text))
             if len(self._cache) >= _CACHE_SIZE:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[text] = hits
@@ -138,6 +141,23 @@ class Cascade:
                                 text[lo + v.start:lo + v.end], "judge", v.grade, m.score)
                         for m, v in zip(matches, verdicts, strict=True) if v.grade > 0]
         return out
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off while one text is scanned. A scan makes no reference cycles,
+    but its hits are tuple subclasses the collector keeps tracking, so on a long text its full collections
+    rescan the cascade's objects (376,000 for 3,385 units) and every hit so far: 12 % of the CPU time of a
+    2 MB payload, and the one collection that made 1 → 2 MB the largest doubling step (RESULTS.md, issue 15,
+    third pass)."""
+    if not gc.isenabled():  # the caller's choice stands
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def build_cascade(units: list[Unit], settings: Settings | None = None, judge: Judge | None = None,

@@ -37,19 +37,25 @@ from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
 _MASK_CHARS = "*•●#"
-SURNAME, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VENDOR = (
-    "surname", "initial", "given", "gram", "tail_context", "domain", "place", "area", "vendor")
-# Mask runs: stars and bullets, "xxxx" next to digits, an ellipsis inside a token (OpenClaw shows
-# API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…" into "..."), and an "x" for a whole
-# dotted number group ("10.108.147.x").
+SURNAME, FAMILIAR, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VENDOR = (
+    "surname", "familiar", "initial", "given", "gram", "tail_context", "domain", "place", "area", "vendor")
+# Mask runs: stars and bullets, "xxxx" next to digits (or a space or dash before them: "xxxx-2293"), an
+# ellipsis inside a token (OpenClaw shows API keys in tool results as "sk-liv…s7Ee"; NFKC turns "…"
+# into "..."), an "x" for a whole dotted number group ("10.108.147.x"), and the way banks show an
+# account by its last digits: one "x" or an ellipsis before them ("Checking x9361", "…9361").
 # Every alternative starts with a literal character, so the regex engine skips ahead to candidates
 # (12× faster than lookbehinds first); equivalent to
-# `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])`.
-_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=\d)"
-                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])")
+# `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=[ -]?\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])|…`.
+_LAST_DIGITS = r"(?=\d{4,}(?![0-9a-z]))"
+_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=[ -]?\d)"
+                       r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])"
+                       rf"|x(?<![0-9a-z.]x){_LAST_DIGITS}|\.(?<![0-9a-z.]\.)\.\.{_LAST_DIGITS}")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
+_X_DIGITS = re.compile(r"x\d{4}")  # the cheap check for "x9361"
+_MIDDLE_DOTS = re.compile(r"[·∙⋅]{2,}")
 # masks that are not mask characters
-_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])")
+_SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])"
+                        rf"|^x{_LAST_DIGITS}|^\.{{3}}{_LAST_DIGITS}")
 _TAIL_CONTEXT = 30
 _BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both sides of the mask
 _GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
@@ -63,6 +69,8 @@ _HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
 _MAIL_CONTEXT = re.compile(r"mail|address|邮箱|邮件|域名")
 _NEXT_WORD = re.compile(r" ([^\W\d_]+)")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
+_GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out
+_KEY_CONTEXT = frozenset({"last4", "last_4", "last_four"})  # context words that are written as keys
 _WORD = re.compile(r"[^\W_]{3,}")
 _CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
 _SEPARATORS = re.compile(r"[\s\-./():]")
@@ -104,6 +112,7 @@ class PartialDetector:
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
         self._bare: dict[int, str] = {}
+        self._issuer_digits: dict[int, int] = {}
         self._starts: dict[str, list[int]] = defaultdict(list)
         self._ends: dict[str, list[int]] = defaultdict(list)
         self._gram_count: dict[int, int] = {}
@@ -130,6 +139,7 @@ class PartialDetector:
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
+                self._issuer_digits[i] = _issuer_digits(cu, bare)
                 for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):  # every piece short enough to be one
                     self._starts[bare[:k]].append(i)
                     self._ends[bare[-k:]].append(i)
@@ -140,6 +150,9 @@ class PartialDetector:
                     index.add(pattern, SURNAME, i)
                 for pattern in _initial_patterns(cu):
                     index.add(pattern, INITIAL, i)
+                if HAN_NAME.fullmatch(cu.forms[0]):  # "老钟", "小孙": how colleagues call one another
+                    for pattern in ("老" + han_surname(cu.forms[0]), "小" + han_surname(cu.forms[0])):
+                        index.add(pattern, FAMILIAR, i)
                 if given := given_name(cu):
                     index.add(given, GIVEN, i)
                     self._surnames[i] = latin_surname(cu.forms[0]) or han_surname(cu.forms[0])
@@ -158,6 +171,7 @@ class PartialDetector:
         found += self._context_fragments(view, matches.get(TAIL_CONTEXT, ()), decided)
         # a name's partial forms ("mr. smith" 0.3, "emily a." 0.7) standing as words of their own
         found += self._mentions(view, matches.get(SURNAME, ()), decided, _standalone, "partial.fragment", FRAGMENT, 0.5)
+        found += self._mentions(view, matches.get(FAMILIAR, ()), decided, _familiar, "partial.fragment", FRAGMENT, 0.4)
         found += self._mentions(view, matches.get(INITIAL, ()), decided, _standalone, "partial.masked", MOSTLY, 0.6)
         found += self._given_names(view, matches.get(GIVEN, ()), decided)
         found += self._mentions(view, matches.get(DOMAIN, ()), decided, _mail_domain_said)
@@ -171,17 +185,21 @@ class PartialDetector:
     # -- masked -------------------------------------------------------------------------------
     def _masked(self, view: TextView, skip) -> Iterator[Hit]:
         text = view.text
-        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text and ".x" not in text:
+        if "··" in text:  # a wallet's "Visa ···· 2293": middle dots as bullets (one is a name's "马库斯·德莱尼")
+            text = _MIDDLE_DOTS.sub(lambda m: "•" * len(m.group()), text)
+        if not any(ch in text for ch in _MASK_CHARS) and "xx" not in text and "..." not in text and ".x" not in text \
+                and not _X_DIGITS.search(text):
             return
         seen = set()
         for run in _MASK_RUN.finditer(text):
             for start, end in _token_variants(text, run.start(), run.end()):
                 if (start, end) not in seen:
                     seen.add((start, end))
-                    yield from self._masked_token(view, start, end, skip)
+                    yield from self._masked_token(view, text[start:end], start, end, skip)
 
-    def _masked_token(self, view: TextView, start: int, end: int, skip) -> Iterator[Hit]:
-        token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", view.text[start:end]))
+    def _masked_token(self, view: TextView, text: str, start: int, end: int, skip) -> Iterator[Hit]:
+        """Units a masked token `text` (at `start:end` of the view) may be."""
+        token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", text))
         if not token:
             return
         domain_only = "@" in token and not token.split("@")[0].strip(_MASK_CHARS + "x")
@@ -248,8 +266,9 @@ class PartialDetector:
     def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int]]:
         """(start, end, unit) of each piece the context word at `c_start:c_end` of `text` introduces."""
         word = text[c_start:c_end]
-        if word.isascii() and not _standalone(text, c_start, c_end):
-            return
+        if word.isascii() and not _standalone(text, c_start, c_end) and not (
+                word in _KEY_CONTEXT and _standalone(text.replace("_", " "), c_start, c_end)):
+            return  # a word of its own; "last4" also as one part of a key's name ("ssn_last4": "4410")
         if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
             pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + _TAIL_CONTEXT))
         elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
@@ -262,8 +281,9 @@ class PartialDetector:
         # a secret may end in sentence punctuation: "the password ends in -83!"
         pieces += [(start, end + 1) for start, end in pieces if text[end:end + 1] in ("!", "?")]
         for start, end in pieces:
-            if _GROUP_BEFORE.search(text, max(0, start - 3), start):
-                continue
+            if _GROUP_BEFORE.search(text, max(0, start - 3), start) or (
+                    word not in _PREFIX_CONTEXT and _GROUP_AFTER.match(text, end)):
+                continue  # a group inside a whole number written out: another number's
             piece = _bare(text[start:end])
             prefix = word in _PREFIX_CONTEXT
             # four letters at the start are a key type's ("AKIA", "LTAI"), not the key's own
@@ -276,6 +296,8 @@ class PartialDetector:
                 if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
                         and shared_mail_domain(self.units[i].forms[0]):
                     continue  # only a mail provider's domain: it does not identify anyone
+                if prefix and piece.isdigit() and len(piece) <= self._issuer_digits[i]:
+                    continue  # the issuer's part of a number: a carrier's or a bank's, not the person's
                 yield start, end, i
 
     def _mentions(self, view: TextView, found: list[Match], skip, keep, detector: str = "partial.fragment",
@@ -545,6 +567,19 @@ def _lives_there(text: str, start: int, end: int) -> bool:
         _RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end))
 
 
+# a character that makes "老"/"小" + a surname a word of its own: 小孙子 (a grandson), 老钟表 (an old clock),
+# 小黄瓜, 老陈醋, 小白兔, 小王子, 老林子
+_FAMILIAR_WORD_AFTER = frozenset("子女儿孙表楼声菜瓜兔车鸭醋历驹干酒")
+_FAMILIAR_WORD_BEFORE = frozenset("个座只口台")  # 一个老钟: a classifier before a thing
+
+
+def _familiar(text: str, start: int, end: int) -> bool:
+    """"老钟" or "小孙" (familiar for a colleague of that family) is the surname with a title, unless the
+    characters around make it another word: a classifier before it, or a noun's character after it."""
+    return not ((end < len(text) and text[end] in _FAMILIAR_WORD_AFTER)
+                or (start and text[start - 1] in _FAMILIAR_WORD_BEFORE))
+
+
 def _vendor_half(text: str, start: int, end: int) -> bool:
     """The vendor half of a MAC address on its own ("3c:52:82"); not when more groups follow or come before:
     that is a whole address, the unit's or another device's."""
@@ -613,6 +648,17 @@ def address_parts(form: str) -> list[str]:
 
 
 _FINE_POSTCODE = re.compile(r"\b\d{4} ?[a-z]{2}\b|\b[a-z]{1,2}\d[a-z\d]? \d[a-z]{2}\b")  # "3511 nr", "cb2 1tn"
+
+
+def _issuer_digits(cu: CompiledUnit, bare: str) -> int:
+    """How many leading digits of a number its issuer shares with everyone it issued: a card's or an
+    account's first six (the bank's IIN, ISO/IEC 7812: "以6217开头" is every card of one bank), a phone's
+    or an ID's first four (a carrier's prefix "159", an area). "Starts with" a piece no longer than this
+    says which bank or carrier, not whose number; the ID's six-digit district code still narrows it."""
+    return _CARD_ISSUER if cu.rules.name == "financial" and bare.isdigit() and len(bare) >= 12 else _ISSUER
+
+
+_ISSUER, _CARD_ISSUER = 4, 6
 
 
 def _bare(text: str) -> str:
@@ -798,7 +844,8 @@ def entity_genders(units: list[CompiledUnit]) -> dict[tuple[str, str], str]:
 
 def _surname_patterns(cu: CompiledUnit, gender: str | None = None) -> list[str]:
     """The family name with an honorific or title, in either script: "mr. smith", "dr smith", "ms van der
-    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang" (the pinyin surname) for Chinese ones.
+    meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang", "zhang先生" (the pinyin surname) for
+    Chinese ones.
     Titles of the other sex are left out when the task's data says the person's (`entity_genders`)."""
     name = cu.forms[0]
     other = _FEMALE_TITLES if gender == "m" else _MALE_TITLES if gender == "f" else frozenset()
@@ -808,7 +855,7 @@ def _surname_patterns(cu: CompiledUnit, gender: str | None = None) -> list[str]:
         surname = cu.romanized[0].split()[0] if cu.romanized else None
         family = han_surname(name)
         return [family + h for h in han] + ["姓" + family] + (
-            [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] if surname else [])
+            [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] + [surname + h for h in han] if surname else [])
     surname = latin_surname(name)
     if surname is None:
         return []
