@@ -40,7 +40,9 @@ RAY = Path(sys.executable).with_name("ray")
 TASK = "data-clinic-stats-1001"
 RUN_ARGS = ["run", "--edge", "oracle", "--edge-params", "135e6", "--strategy", "cloud-only", "--tasks", TASK,
             "--tasks-root", str(REPO / "tasks"), "--runs", "2", "--max-model-calls", "3"]
-TIMINGS = ("duration_s", "openclaw_s", "openclaw_startup_s")
+#: differ between runs: timings, and which episode of its warm worker an episode was (the order episodes reach
+#: a worker is the scheduler's)
+TIMINGS = ("duration_s", "openclaw_s", "openclaw_startup_s", "worker_episode")
 KEY_ENV, KEY = "EC2AUDIT_TEST_CLOUD_KEY", "sk-raytest-3f9c2a7d51e84b06"
 STARTED = "This command will now block forever"
 DEADLINE_S = 600
@@ -264,6 +266,8 @@ def test_run_on_ray_equals_a_local_run_uses_both_nodes_and_keeps_keys_off_disk(c
     _same_run(out, local_run)
     nodes = {json.loads((p / "ray_node.json").read_text())["node"] for p in (out / "episodes").iterdir()}
     assert len(nodes) == 2  # one episode on each node
+    assert json.loads((out / "run.json").read_text())["launch"] == "warm-worker"  # each actor's own worker
+    assert set(pl.read_parquet(out / "episodes.parquet")["launch"]) == {"warm-worker"}
     written = [p for root in (cluster.root, cluster.temp, out) for p in root.rglob("*")
                if p.is_file() and not p.is_symlink()]
     assert written and not [p for p in written if KEY.encode() in p.read_bytes()]
@@ -278,7 +282,8 @@ def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local
     run = cluster.ec2audit(*RUN_ARGS, "--out", str(out), f"--ray={cluster.address}", background=True)
     try:
         scratch = cluster.tmp["worker"]
-        _wait_for(lambda: list(scratch.glob("ec2audit-episode-*/episodes/*/workspace")) or run.poll() is not None,
+        # an episode's workspace, in the scratch folder of the worker node's actor (in its warm worker's folder)
+        _wait_for(lambda: list(scratch.glob("ec2audit-slot-*/workers/w0/*/workspace")) or run.poll() is not None,
                   "an episode on the worker node")
         assert run.poll() is None, run.communicate()[1][-3000:]
         raylet = [pid for pid in _children(cluster.nodes["worker"].pid) if _name(pid) == "raylet"]
