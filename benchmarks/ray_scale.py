@@ -4,10 +4,13 @@ Audit: ≈ `--mb` MB of OpenClaw transcripts, a file per session (`log_audit.gen
 cumulative contexts), audited with `audit_logs` by 1 and 2 local worker processes (`--jobs`) and by
 1 and 2 Ray actors (`--ray`), the findings checked equal. Episodes: `--episodes` episodes of one task
 (cloud-only, scripted oracle stand-ins, sandboxed) by `run` with `--parallel` 1 and 2 and with `--ray`
-on a cluster of 1 and 2 OpenClaw slots. Ray runs on a local cluster started before timing (what
+on a cluster of 1 and 2 OpenClaw slots, warm OpenClaw workers on both sides (the default: one per
+`--parallel` slot locally, one per Ray actor). Ray runs on a local cluster started before timing (what
 `--ray ADDRESS` joins), one per worker count; joining it is timed. Reported: wall seconds, Ray's
 overhead over local at equal workers (goal ≤ 15 %) and scaling efficiency 1 → 2 workers,
-T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wall time follows the load.
+T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wall time follows the load —
+and CPU seconds of the whole process tree (this process, its finished children, and the live ones:
+Ray's GCS, raylet and workers, OpenClaw), which the load does not decide.
 
     .venv/bin/python benchmarks/ray_scale.py [--mb 60] [--episodes 2] [--task data-clinic-stats-1001]
         [--only audit|episodes]
@@ -16,7 +19,9 @@ T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import resource
 import shutil
 import tempfile
 import time
@@ -49,13 +54,38 @@ def on_ray_cluster(workers: int, call, *args, **kwargs):
         ray.shutdown()
 
 
-def timed(call, *args, **kwargs) -> tuple[float, object]:
-    started = time.perf_counter()
+def tree_cpu_s() -> float:
+    """CPU seconds of this process, its reaped children and every live descendant (with their reaped ones)."""
+    own = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+              for f in ("ru_utime", "ru_stime"))
+    ticks = 0
+    for pid in _descendants(os.getpid()):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return own + ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _descendants(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for kid in map(int, (task / "children").read_text().split()):
+                found += [kid, *_descendants(kid)]
+    return found
+
+
+def timed(call, *args, **kwargs) -> tuple[tuple[float, float, float], object]:
+    """(wall s, CPU s of the process tree, load average at the end) of `call(...)`, and its result."""
+    started, cpu = time.perf_counter(), tree_cpu_s()
     result = call(*args, **kwargs)
-    return time.perf_counter() - started, result
+    return (time.perf_counter() - started, tree_cpu_s() - cpu, os.getloadavg()[0]), result
 
 
-def audits(root: Path, units) -> dict[tuple[str, int], float]:
+Times = dict[tuple[str, int], tuple[float, float, float]]  # (engine, workers) → wall s, CPU s, load
+
+
+def audits(root: Path, units) -> Times:
     times, rows = {}, {}
     for workers in WORKERS:
         times["local", workers], log = timed(audit_logs, [root], units, jobs=workers)
@@ -68,10 +98,10 @@ def audits(root: Path, units) -> dict[tuple[str, int], float]:
     return times
 
 
-def episodes(task_id: str, count: int, scratch: Path) -> dict[tuple[str, int], float]:
+def episodes(task_id: str, count: int, scratch: Path) -> Times:
     task, sandbox = find_task(task_id, REPO / "tasks"), probe()  # absolute: Ray workers have their own cwd
     console = Console(stderr=True, quiet=True)
-    times = {}
+    times: Times = {}
     for workers in WORKERS:
         for engine in ("local", "ray"):
             config = RunConfig([task], ["cloud-only"], scratch / f"{engine}-{workers}", runs=count, parallel=workers,
@@ -85,15 +115,18 @@ def episodes(task_id: str, count: int, scratch: Path) -> dict[tuple[str, int], f
     return times
 
 
-def report(name: str, unit: float, label: str, times: dict[tuple[str, int], float]) -> None:
+def report(name: str, unit: float, label: str, times: Times) -> None:
     print(f"\n{name}")
-    print("| workers | local s | Ray s | Ray overhead | local " + label + " | Ray " + label + " |")
-    print("|---|---|---|---|---|---|")
+    print(f"| workers | local s | Ray s | Ray overhead | local {label} | Ray {label} | local CPU s | Ray CPU s "
+          "| Ray CPU overhead | load (local / Ray) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for w in WORKERS:
-        local, ray = times["local", w], times["ray", w]
-        print(f"| {w} | {local:.1f} | {ray:.1f} | {ray / local - 1:+.0%} | {unit / local:.2f} | {unit / ray:.2f} |")
+        (local, local_cpu, local_load), (ray, ray_cpu, ray_load) = times["local", w], times["ray", w]
+        print(f"| {w} | {local:.1f} | {ray:.1f} | {ray / local - 1:+.0%} | {unit / local:.2f} | {unit / ray:.2f} "
+              f"| {local_cpu:.1f} | {ray_cpu:.1f} | {ray_cpu / local_cpu - 1:+.0%} "
+              f"| {local_load:.1f} / {ray_load:.1f} |")
     for engine in ("local", "ray"):
-        print(f"scaling efficiency 1 → 2 workers, {engine}: {times[engine, 1] / (2 * times[engine, 2]):.2f}")
+        print(f"scaling efficiency 1 → 2 workers, {engine}: {times[engine, 1][0] / (2 * times[engine, 2][0]):.2f}")
 
 
 def main() -> None:
@@ -116,7 +149,7 @@ def main() -> None:
             size = sum(p.stat().st_size for p in files)
             report(f"audit of {size / 1e6:.1f} MB in {len(files)} files, {len(units)} units", size / 1e6, "MB/s",
                    audits(scratch / "logs", units))
-            fixed, _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, ray="")
+            (fixed, _, _), _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, ray="")
             print(f"Ray's fixed cost: one {files[0].stat().st_size / 1e3:.0f} kB file on Ray {fixed:.1f} s "
                   f"(joining, Ray Data, the actor's start and cascade)")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

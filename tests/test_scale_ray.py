@@ -296,5 +296,6 @@ def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local
             run.communicate()
     assert run.returncode == 0, stderr[-3000:]
     assert "(2 run, 0 resumed)" in stdout
+    assert stderr.count("it runs again on another") == 1  # the worker node's episode, handed to the head's actor
     assert not list((out / "episodes").glob(".*"))  # no half-landed folder
     _same_run(out, local_run)

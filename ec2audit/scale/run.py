@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from ec2audit.errors import InputError
 from ec2audit.files import open_private
@@ -117,7 +118,7 @@ class Slots:
     """The run's actors, one per OpenClaw slot of the cluster; an episode takes a free one. An actor that
     died (its node did) is dropped, and its episode goes to the next free one."""
 
-    def __init__(self, config: RunConfig, keys: Keys, count: int):
+    def __init__(self, config: RunConfig, keys: Keys, count: int, console: Console):
         import ray
 
         # max_concurrency 2: `cancel` reaches an actor while it runs an episode (`run` holds its lock)
@@ -127,7 +128,7 @@ class Slots:
         self._free: queue.Queue = queue.Queue()
         for actor in self._all:
             self._free.put(actor)
-        self._live, self._lock, self._died = count, threading.Lock(), ""
+        self._live, self._lock, self._died, self._console = count, threading.Lock(), "", console
         self._cancelled = threading.Event()
 
     def run(self, task: Task, spec: EpisodeSpec) -> dict:
@@ -143,6 +144,8 @@ class Slots:
                 raise exc.cause if isinstance(exc.cause, Exception) else exc from None
             except (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError) as exc:
                 self._drop(actor, exc)
+                self._console.print(f"[yellow]ray:[/] the actor running {spec.episode_id} died ({escape(self._died)}); "
+                                    "it runs again on another", highlight=False, soft_wrap=True)
                 continue
             self._free.put(actor)
             return result
@@ -197,7 +200,7 @@ def run_on_ray(config: RunConfig, tasks: dict[str, Task], todo: list[EpisodeSpec
                              f"OpenClaw with --resources '{{\"{OPENCLAW}\": N}}')", field="ray")
         console.print(f"ray: {int(resources.get('CPU', 0))} CPUs, {count} OpenClaw slots", highlight=False)
         store = RecordStore(out / "cloud.sqlite")
-        slots = Slots(config, keys, count)
+        slots = Slots(config, keys, count, console)
         try:
             return drive(lambda spec: land(out, spec, slots.run(tasks[spec.task_id], spec), store), todo, count,
                          console, out, slots.cancel)
