@@ -3,9 +3,9 @@
 Audit: ≈ `--mb` MB of OpenClaw transcripts, a file per session (`log_audit.generate`: Faker units,
 cumulative contexts), audited with `audit_logs` by 1 and 2 local worker processes (`--jobs`) and by
 1 and 2 Ray actors (`--ray`), the findings checked equal. Episodes: `--episodes` episodes of one task
-(cloud-only, scripted oracle stand-ins, sandboxed) by `run` with `--parallel` 1 and 2 and with `--ray`
-on a cluster of 1 and 2 OpenClaw slots, warm OpenClaw workers on both sides (the default: one per
-`--parallel` slot locally, one per Ray actor). Ray runs on a local cluster started before timing (what
+(cloud-only, scripted oracle stand-ins, sandboxed unless `--no-sandbox`) by `run` with `--parallel` 1
+and 2 and with `--ray` on a cluster of 1 and 2 OpenClaw slots, warm OpenClaw workers on both sides (the
+default: one per `--parallel` slot locally, one per Ray actor). Ray runs on a local cluster started before timing (what
 `--ray ADDRESS` joins), one per worker count; joining it is timed. Reported: wall seconds, Ray's
 overhead over local at equal workers (goal ≤ 15 %) and scaling efficiency 1 → 2 workers,
 T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wall time follows the load —
@@ -13,7 +13,7 @@ and CPU seconds of the whole process tree (this process, its finished children, 
 Ray's GCS, raylet and workers, OpenClaw), which the load does not decide.
 
     .venv/bin/python benchmarks/ray_scale.py [--mb 60] [--episodes 2] [--task data-clinic-stats-1001]
-        [--only audit|episodes]
+        [--only audit|episodes] [--no-sandbox]
 """
 
 from __future__ import annotations
@@ -98,8 +98,9 @@ def audits(root: Path, units) -> Times:
     return times
 
 
-def episodes(task_id: str, count: int, scratch: Path) -> Times:
-    task, sandbox = find_task(task_id, REPO / "tasks"), probe()  # absolute: Ray workers have their own cwd
+def episodes(task_id: str, count: int, scratch: Path, sandboxed: bool) -> Times:
+    task = find_task(task_id, REPO / "tasks")  # absolute: Ray workers have their own cwd
+    sandbox = probe() if sandboxed else None
     console = Console(stderr=True, quiet=True)
     times: Times = {}
     for workers in WORKERS:
@@ -136,6 +137,9 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2)
     parser.add_argument("--task", default="data-clinic-stats-1001")
     parser.add_argument("--only", choices=("audit", "episodes"), help="one side of the benchmark")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="episodes unsandboxed, so OpenClaw's CPU is counted (a sandbox's processes are reaped "
+                             "inside its PID namespace, out of reach of this process's counters)")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     scratch = Path(tempfile.mkdtemp(prefix="ec2audit-raybench-"))
@@ -154,8 +158,9 @@ def main() -> None:
                   f"(joining, Ray Data, the actor's start and cascade)")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         if args.only != "audit":
-            report(f"{args.episodes} episodes of {args.task} (cloud-only, oracle stand-ins, sandboxed)",
-                   args.episodes * 3600, "episodes/h", episodes(args.task, args.episodes, scratch))
+            how = "unsandboxed" if args.no_sandbox else "sandboxed: CPU s leave out OpenClaw's, inside the sandbox"
+            report(f"{args.episodes} episodes of {args.task} (cloud-only, oracle stand-ins, {how})",
+                   args.episodes * 3600, "episodes/h", episodes(args.task, args.episodes, scratch, not args.no_sandbox))
         print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

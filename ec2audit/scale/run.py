@@ -181,7 +181,8 @@ class Slots:
         import ray
 
         closing = [actor.close.remote() for actor in self._all]
-        ray.wait(closing, num_returns=len(closing), timeout=CLOSE_S)
+        if closing:
+            ray.wait(closing, num_returns=len(closing), timeout=CLOSE_S)
         for actor in self._all:
             with contextlib.suppress(Exception):
                 ray.kill(actor, no_restart=True)
@@ -199,6 +200,7 @@ def run_on_ray(config: RunConfig, tasks: dict[str, Task], todo: list[EpisodeSpec
             raise InputError(f"no node of the cluster advertises the '{OPENCLAW}' resource (start nodes that have "
                              f"OpenClaw with --resources '{{\"{OPENCLAW}\": N}}')", field="ray")
         console.print(f"ray: {int(resources.get('CPU', 0))} CPUs, {count} OpenClaw slots", highlight=False)
+        count = min(count, len(todo))  # an actor per slot, but no more than there are episodes
         store = RecordStore(out / "cloud.sqlite")
         slots = Slots(config, keys, count, console)
         try:
