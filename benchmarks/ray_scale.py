@@ -9,8 +9,8 @@ default: one per `--parallel` slot locally, one per Ray actor). Ray runs on a lo
 `--ray ADDRESS` joins), one per worker count; joining it is timed. Reported: wall seconds, Ray's
 overhead over local at equal workers (goal ≤ 15 %) and scaling efficiency 1 → 2 workers,
 T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wall time follows the load —
-and CPU seconds of the whole process tree (this process, its finished children, and the live ones:
-Ray's GCS, raylet and workers, OpenClaw), which the load does not decide.
+and CPU seconds of the whole process tree (this process and every process below it: Ray's GCS,
+raylet and workers, OpenClaw, sandboxed or not; `TreeCpu`), which the load decides much less.
 
     .venv/bin/python benchmarks/ray_scale.py [--mb 60] [--episodes 2] [--task data-clinic-stats-1001]
         [--only audit|episodes] [--no-sandbox]
@@ -24,6 +24,7 @@ import os
 import resource
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -54,16 +55,50 @@ def on_ray_cluster(workers: int, call, *args, **kwargs):
         ray.shutdown()
 
 
-def tree_cpu_s() -> float:
-    """CPU seconds of this process, its reaped children and every live descendant (with their reaped ones)."""
-    own = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-              for f in ("ru_utime", "ru_stime"))
-    ticks = 0
-    for pid in _descendants(os.getpid()):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            ticks += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
-    return own + ticks / os.sysconf("SC_CLK_TCK")
+class TreeCpu:
+    """CPU seconds of this process and of every process below it while `with` runs: each descendant's own
+    CPU time (`/proc/PID/stat` utime + stime), sampled every `PERIOD_S`, so processes that end (a Ray
+    worker killed, OpenClaw inside a sandbox's PID namespace) still count up to their last sample;
+    processes that live less than a period are missed, in every configuration alike."""
+
+    PERIOD_S = 0.25
+
+    def __enter__(self) -> TreeCpu:
+        self._seen: dict[tuple[int, str], float] = {}  # (pid, start time) → own CPU s, last sample
+        self._before = dict(self._sample())  # counted from here on
+        self._self = self._own()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
+        self._seen.update(self._sample())
+        self.cpu_s = self._own() - self._self + sum(cpu - self._before.get(key, 0.0)
+                                                    for key, cpu in self._seen.items())
+
+    def _poll(self) -> None:
+        while not self._done.wait(self.PERIOD_S):
+            self._seen.update(self._sample())
+
+    @staticmethod
+    def _own() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    @staticmethod
+    def _sample() -> list[tuple[tuple[int, str], float]]:
+        found = []
+        for pid in _descendants(os.getpid()):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                found.append(((pid, fields[19]), (int(fields[11]) + int(fields[12])) / TICKS))
+        return found
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def _descendants(pid: int) -> list[int]:
@@ -77,9 +112,10 @@ def _descendants(pid: int) -> list[int]:
 
 def timed(call, *args, **kwargs) -> tuple[tuple[float, float, float], object]:
     """(wall s, CPU s of the process tree, load average at the end) of `call(...)`, and its result."""
-    started, cpu = time.perf_counter(), tree_cpu_s()
-    result = call(*args, **kwargs)
-    return (time.perf_counter() - started, tree_cpu_s() - cpu, os.getloadavg()[0]), result
+    started = time.perf_counter()
+    with TreeCpu() as cpu:
+        result = call(*args, **kwargs)
+    return (time.perf_counter() - started, cpu.cpu_s, os.getloadavg()[0]), result
 
 
 Times = dict[tuple[str, int], tuple[float, float, float]]  # (engine, workers) → wall s, CPU s, load
@@ -137,9 +173,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2)
     parser.add_argument("--task", default="data-clinic-stats-1001")
     parser.add_argument("--only", choices=("audit", "episodes"), help="one side of the benchmark")
-    parser.add_argument("--no-sandbox", action="store_true",
-                        help="episodes unsandboxed, so OpenClaw's CPU is counted (a sandbox's processes are reaped "
-                             "inside its PID namespace, out of reach of this process's counters)")
+    parser.add_argument("--no-sandbox", action="store_true", help="episodes unsandboxed")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     scratch = Path(tempfile.mkdtemp(prefix="ec2audit-raybench-"))
@@ -158,7 +192,7 @@ def main() -> None:
                   f"(joining, Ray Data, the actor's start and cascade)")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         if args.only != "audit":
-            how = "unsandboxed" if args.no_sandbox else "sandboxed: CPU s leave out OpenClaw's, inside the sandbox"
+            how = "unsandboxed" if args.no_sandbox else "sandboxed"
             report(f"{args.episodes} episodes of {args.task} (cloud-only, oracle stand-ins, {how})",
                    args.episodes * 3600, "episodes/h", episodes(args.task, args.episodes, scratch, not args.no_sandbox))
         print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
