@@ -276,6 +276,35 @@ def test_run_on_ray_equals_a_local_run_uses_both_nodes_and_keeps_keys_off_disk(c
     assert again.returncode == 0 and "(0 run, 2 resumed)" in again.stdout  # resuming works on Ray too
 
 
+def _openclaw_workers(cluster: Cluster) -> list[int]:
+    """The warm OpenClaw worker processes running under the cluster's nodes (their actors' children)."""
+    return [pid for node in cluster.nodes.values() for pid in _children(node.pid)
+            if b"openclaw_worker.mjs" in _cmdline(pid)]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_ctrl_c_ends_the_actors_and_their_openclaw_workers(cluster, tmp_path):
+    run = cluster.ec2audit(*RUN_ARGS, "--out", str(tmp_path / "run"), f"--ray={cluster.address}", background=True)
+    try:
+        _wait_for(lambda: _openclaw_workers(cluster) or run.poll() is not None, "a warm OpenClaw worker")
+        assert run.poll() is None, run.communicate()[1][-3000:]
+        os.kill(run.pid, signal.SIGINT)
+        _, stderr = run.communicate(timeout=DEADLINE_S)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 130 and "interrupted" in stderr, stderr[-3000:]
+    assert not _openclaw_workers(cluster)
+    assert not [p for tmp in cluster.tmp.values() for p in tmp.glob("ec2audit-slot-*")]  # scratch folders removed
+
+
 def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local_run, tmp_path):
     """Last in the module: it kills the worker node."""
     out = tmp_path / "run"
