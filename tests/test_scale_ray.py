@@ -4,8 +4,8 @@ One cluster for the module: `ray start --head` and a second `ray start --address
 OpenClaw slot each, both with `--block` so the test owns their process ids (each node its own TMPDIR,
 so an actor's scratch folder shows which node runs it). The results of Ray runs must equal local
 runs of the same input; Ctrl-C must end the actors and their OpenClaw workers; then the worker node's
-raylet is killed mid-run and every episode must still complete exactly once. Edge and cloud models are the scripted oracle stand-ins; OpenClaw, the
-sandbox, the interceptor, the audit and Ray are real.
+raylet is killed mid-run and every episode must still complete exactly once. Edge and cloud models
+are the scripted oracle stand-ins; OpenClaw, the sandbox, the interceptor, the audit and Ray are real.
 """
 
 from __future__ import annotations
