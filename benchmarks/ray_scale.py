@@ -3,22 +3,28 @@
 Audit: ≈ `--mb` MB of OpenClaw transcripts, a file per session (`log_audit.generate`: Faker units,
 cumulative contexts), audited with `audit_logs` by 1 and 2 local worker processes (`--jobs`) and by
 1 and 2 Ray actors (`--ray`), the findings checked equal. Episodes: `--episodes` episodes of one task
-(cloud-only, scripted oracle stand-ins, sandboxed) by `run` with `--parallel` 1 and 2 and with `--ray`
-on a cluster of 1 and 2 OpenClaw slots. Ray runs on a local cluster started before timing (what
+(cloud-only, scripted oracle stand-ins, sandboxed unless `--no-sandbox`) by `run` with `--parallel` 1
+and 2 and with `--ray` on a cluster of 1 and 2 OpenClaw slots, warm OpenClaw workers on both sides (the
+default: one per `--parallel` slot locally, one per Ray actor). Ray runs on a local cluster started before timing (what
 `--ray ADDRESS` joins), one per worker count; joining it is timed. Reported: wall seconds, Ray's
 overhead over local at equal workers (goal ≤ 15 %) and scaling efficiency 1 → 2 workers,
-T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wall time follows the load.
+T1 / (2 · T2) (goal ≥ 0.85), with the load average — on a shared machine wall time follows the load —
+and CPU seconds of the whole process tree (this process and every process below it: Ray's GCS,
+raylet and workers, OpenClaw, sandboxed or not; `TreeCpu`), which the load decides much less.
 
     .venv/bin/python benchmarks/ray_scale.py [--mb 60] [--episodes 2] [--task data-clinic-stats-1001]
-        [--only audit|episodes]
+        [--only audit|episodes] [--no-sandbox]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import resource
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -49,13 +55,73 @@ def on_ray_cluster(workers: int, call, *args, **kwargs):
         ray.shutdown()
 
 
-def timed(call, *args, **kwargs) -> tuple[float, object]:
+class TreeCpu:
+    """CPU seconds of this process and of every process below it while `with` runs: each descendant's own
+    CPU time (`/proc/PID/stat` utime + stime), sampled every `PERIOD_S`, so processes that end (a Ray
+    worker killed, OpenClaw inside a sandbox's PID namespace) still count up to their last sample;
+    processes that live less than a period are missed, in every configuration alike."""
+
+    PERIOD_S = 0.25
+
+    def __enter__(self) -> TreeCpu:
+        self._seen: dict[tuple[int, str], float] = {}  # (pid, start time) → own CPU s, last sample
+        self._before = dict(self._sample())  # counted from here on
+        self._self = self._own()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
+        self._seen.update(self._sample())
+        self.cpu_s = self._own() - self._self + sum(cpu - self._before.get(key, 0.0)
+                                                    for key, cpu in self._seen.items())
+
+    def _poll(self) -> None:
+        while not self._done.wait(self.PERIOD_S):
+            self._seen.update(self._sample())
+
+    @staticmethod
+    def _own() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    @staticmethod
+    def _sample() -> list[tuple[tuple[int, str], float]]:
+        found = []
+        for pid in _descendants(os.getpid()):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                found.append(((pid, fields[19]), (int(fields[11]) + int(fields[12])) / TICKS))
+        return found
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _descendants(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for kid in map(int, (task / "children").read_text().split()):
+                found += [kid, *_descendants(kid)]
+    return found
+
+
+def timed(call, *args, **kwargs) -> tuple[tuple[float, float, float], object]:
+    """(wall s, CPU s of the process tree, load average at the end) of `call(...)`, and its result."""
     started = time.perf_counter()
-    result = call(*args, **kwargs)
-    return time.perf_counter() - started, result
+    with TreeCpu() as cpu:
+        result = call(*args, **kwargs)
+    return (time.perf_counter() - started, cpu.cpu_s, os.getloadavg()[0]), result
 
 
-def audits(root: Path, units) -> dict[tuple[str, int], float]:
+Times = dict[tuple[str, int], tuple[float, float, float]]  # (engine, workers) → wall s, CPU s, load
+
+
+def audits(root: Path, units) -> Times:
     times, rows = {}, {}
     for workers in WORKERS:
         times["local", workers], log = timed(audit_logs, [root], units, jobs=workers)
@@ -68,10 +134,11 @@ def audits(root: Path, units) -> dict[tuple[str, int], float]:
     return times
 
 
-def episodes(task_id: str, count: int, scratch: Path) -> dict[tuple[str, int], float]:
-    task, sandbox = find_task(task_id, REPO / "tasks"), probe()  # absolute: Ray workers have their own cwd
+def episodes(task_id: str, count: int, scratch: Path, sandboxed: bool) -> Times:
+    task = find_task(task_id, REPO / "tasks")  # absolute: Ray workers have their own cwd
+    sandbox = probe() if sandboxed else None
     console = Console(stderr=True, quiet=True)
-    times = {}
+    times: Times = {}
     for workers in WORKERS:
         for engine in ("local", "ray"):
             config = RunConfig([task], ["cloud-only"], scratch / f"{engine}-{workers}", runs=count, parallel=workers,
@@ -85,15 +152,18 @@ def episodes(task_id: str, count: int, scratch: Path) -> dict[tuple[str, int], f
     return times
 
 
-def report(name: str, unit: float, label: str, times: dict[tuple[str, int], float]) -> None:
+def report(name: str, unit: float, label: str, times: Times) -> None:
     print(f"\n{name}")
-    print("| workers | local s | Ray s | Ray overhead | local " + label + " | Ray " + label + " |")
-    print("|---|---|---|---|---|---|")
+    print(f"| workers | local s | Ray s | Ray overhead | local {label} | Ray {label} | local CPU s | Ray CPU s "
+          "| Ray CPU overhead | load (local / Ray) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for w in WORKERS:
-        local, ray = times["local", w], times["ray", w]
-        print(f"| {w} | {local:.1f} | {ray:.1f} | {ray / local - 1:+.0%} | {unit / local:.2f} | {unit / ray:.2f} |")
+        (local, local_cpu, local_load), (ray, ray_cpu, ray_load) = times["local", w], times["ray", w]
+        print(f"| {w} | {local:.1f} | {ray:.1f} | {ray / local - 1:+.0%} | {unit / local:.2f} | {unit / ray:.2f} "
+              f"| {local_cpu:.1f} | {ray_cpu:.1f} | {ray_cpu / local_cpu - 1:+.0%} "
+              f"| {local_load:.1f} / {ray_load:.1f} |")
     for engine in ("local", "ray"):
-        print(f"scaling efficiency 1 → 2 workers, {engine}: {times[engine, 1] / (2 * times[engine, 2]):.2f}")
+        print(f"scaling efficiency 1 → 2 workers, {engine}: {times[engine, 1][0] / (2 * times[engine, 2][0]):.2f}")
 
 
 def main() -> None:
@@ -103,6 +173,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2)
     parser.add_argument("--task", default="data-clinic-stats-1001")
     parser.add_argument("--only", choices=("audit", "episodes"), help="one side of the benchmark")
+    parser.add_argument("--no-sandbox", action="store_true", help="episodes unsandboxed")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     scratch = Path(tempfile.mkdtemp(prefix="ec2audit-raybench-"))
@@ -116,13 +187,14 @@ def main() -> None:
             size = sum(p.stat().st_size for p in files)
             report(f"audit of {size / 1e6:.1f} MB in {len(files)} files, {len(units)} units", size / 1e6, "MB/s",
                    audits(scratch / "logs", units))
-            fixed, _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, ray="")
+            (fixed, _, _), _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, ray="")
             print(f"Ray's fixed cost: one {files[0].stat().st_size / 1e3:.0f} kB file on Ray {fixed:.1f} s "
                   f"(joining, Ray Data, the actor's start and cascade)")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         if args.only != "audit":
-            report(f"{args.episodes} episodes of {args.task} (cloud-only, oracle stand-ins, sandboxed)",
-                   args.episodes * 3600, "episodes/h", episodes(args.task, args.episodes, scratch))
+            how = "unsandboxed" if args.no_sandbox else "sandboxed"
+            report(f"{args.episodes} episodes of {args.task} (cloud-only, oracle stand-ins, {how})",
+                   args.episodes * 3600, "episodes/h", episodes(args.task, args.episodes, scratch, not args.no_sandbox))
         print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

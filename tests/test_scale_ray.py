@@ -2,10 +2,10 @@
 
 One cluster for the module: `ray start --head` and a second `ray start --address`, one CPU and one
 OpenClaw slot each, both with `--block` so the test owns their process ids (each node its own TMPDIR,
-so an episode's scratch folder shows which node runs it). The results of Ray runs must equal local
-runs of the same input; then the worker node's raylet is killed mid-run and every episode must still
-complete exactly once. Edge and cloud models are the scripted oracle stand-ins; OpenClaw, the
-sandbox, the interceptor, the audit and Ray are real.
+so an actor's scratch folder shows which node runs it). The results of Ray runs must equal local
+runs of the same input; Ctrl-C must end the actors and their OpenClaw workers; then the worker node's
+raylet is killed mid-run and every episode must still complete exactly once. Edge and cloud models
+are the scripted oracle stand-ins; OpenClaw, the sandbox, the interceptor, the audit and Ray are real.
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ RAY = Path(sys.executable).with_name("ray")
 TASK = "data-clinic-stats-1001"
 RUN_ARGS = ["run", "--edge", "oracle", "--edge-params", "135e6", "--strategy", "cloud-only", "--tasks", TASK,
             "--tasks-root", str(REPO / "tasks"), "--runs", "2", "--max-model-calls", "3"]
-TIMINGS = ("duration_s", "openclaw_s", "openclaw_startup_s")
+#: differ between runs: timings, and which episode of its warm worker an episode was (the order episodes reach
+#: a worker is the scheduler's)
+TIMINGS = ("duration_s", "openclaw_s", "openclaw_startup_s", "worker_episode")
 KEY_ENV, KEY = "EC2AUDIT_TEST_CLOUD_KEY", "sk-raytest-3f9c2a7d51e84b06"
 STARTED = "This command will now block forever"
 DEADLINE_S = 600
@@ -264,6 +266,8 @@ def test_run_on_ray_equals_a_local_run_uses_both_nodes_and_keeps_keys_off_disk(c
     _same_run(out, local_run)
     nodes = {json.loads((p / "ray_node.json").read_text())["node"] for p in (out / "episodes").iterdir()}
     assert len(nodes) == 2  # one episode on each node
+    assert json.loads((out / "run.json").read_text())["launch"] == "warm-worker"  # each actor's own worker
+    assert set(pl.read_parquet(out / "episodes.parquet")["launch"]) == {"warm-worker"}
     written = [p for root in (cluster.root, cluster.temp, out) for p in root.rglob("*")
                if p.is_file() and not p.is_symlink()]
     assert written and not [p for p in written if KEY.encode() in p.read_bytes()]
@@ -272,13 +276,43 @@ def test_run_on_ray_equals_a_local_run_uses_both_nodes_and_keeps_keys_off_disk(c
     assert again.returncode == 0 and "(0 run, 2 resumed)" in again.stdout  # resuming works on Ray too
 
 
+def _openclaw_workers(cluster: Cluster) -> list[int]:
+    """The warm OpenClaw worker processes running under the cluster's nodes (their actors' children)."""
+    return [pid for node in cluster.nodes.values() for pid in _children(node.pid)
+            if b"openclaw_worker.mjs" in _cmdline(pid)]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_ctrl_c_ends_the_actors_and_their_openclaw_workers(cluster, tmp_path):
+    run = cluster.ec2audit(*RUN_ARGS, "--out", str(tmp_path / "run"), f"--ray={cluster.address}", background=True)
+    try:
+        _wait_for(lambda: _openclaw_workers(cluster) or run.poll() is not None, "a warm OpenClaw worker")
+        assert run.poll() is None, run.communicate()[1][-3000:]
+        os.kill(run.pid, signal.SIGINT)
+        _, stderr = run.communicate(timeout=DEADLINE_S)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 130 and "interrupted" in stderr, stderr[-3000:]
+    assert not _openclaw_workers(cluster)
+    assert not [p for tmp in cluster.tmp.values() for p in tmp.glob("ec2audit-slot-*")]  # scratch folders removed
+
+
 def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local_run, tmp_path):
     """Last in the module: it kills the worker node."""
     out = tmp_path / "run"
     run = cluster.ec2audit(*RUN_ARGS, "--out", str(out), f"--ray={cluster.address}", background=True)
     try:
         scratch = cluster.tmp["worker"]
-        _wait_for(lambda: list(scratch.glob("ec2audit-episode-*/episodes/*/workspace")) or run.poll() is not None,
+        # an episode's workspace, in the scratch folder of the worker node's actor (in its warm worker's folder)
+        _wait_for(lambda: list(scratch.glob("ec2audit-slot-*/workers/w0/*/workspace")) or run.poll() is not None,
                   "an episode on the worker node")
         assert run.poll() is None, run.communicate()[1][-3000:]
         raylet = [pid for pid in _children(cluster.nodes["worker"].pid) if _name(pid) == "raylet"]
@@ -291,5 +325,6 @@ def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local
             run.communicate()
     assert run.returncode == 0, stderr[-3000:]
     assert "(2 run, 0 resumed)" in stdout
+    assert stderr.count("it runs again on another") == 1  # the worker node's episode, handed to the head's actor
     assert not list((out / "episodes").glob(".*"))  # no half-landed folder
     _same_run(out, local_run)

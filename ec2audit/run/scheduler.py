@@ -88,8 +88,8 @@ def standin_notes(edge: ModelSpec, cloud: ModelSpec) -> list[str]:
 
 def run(config: RunConfig, console: Console | None = None, ray: str | None = None) -> RunResult:
     """Run (or resume) every episode of `config`; writes the run tables and returns the records. With
-    `ray` (a cluster address, or "" for `RAY_ADDRESS` or a new local cluster) each episode is a Ray
-    task (`ec2audit.scale.run`); the run folder is the same."""
+    `ray` (a cluster address, or "" for `RAY_ADDRESS` or a new local cluster) the episodes run on Ray
+    actors, one per OpenClaw slot of the cluster (`ec2audit.scale.run`); the run folder is the same."""
     console = console or Console(stderr=True)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -104,7 +104,7 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
         "sandbox": config.sandbox.isolation() if config.sandbox else None,
         "sandbox_gaps": list(config.sandbox.gaps) if config.sandbox else None, "timeout": config.timeout,
         "max_model_calls": config.max_model_calls,
-        "launch": "warm-worker" if config.warm_workers and ray is None else "per-episode"})
+        "launch": "warm-worker" if config.warm_workers else "per-episode"})
     for gap in config.sandbox.gaps if config.sandbox else ():
         console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
@@ -134,8 +134,8 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
 def open_episodes(config: RunConfig, out: Path, stack: contextlib.ExitStack, edge_key: str | None,
                   cloud_key: str | None, console: Console | None = None) -> EpisodeContext:
     """What the episodes of a run share, served until `stack` closes: the stand-ins or the local edge
-    model, the interceptor (its store `out/cloud.sqlite`) and the strategy gateway. On Ray each episode
-    opens its own, in a scratch folder of its node."""
+    model, the interceptor (its store `out/cloud.sqlite`) and the strategy gateway. On Ray each OpenClaw
+    slot (an actor) opens its own, in a scratch folder of its node."""
     from ec2audit.intercept.app import InterceptConfig, create_app
     from ec2audit.intercept.server import serve_in_thread
     from ec2audit.intercept.store import RecordStore
