@@ -19,6 +19,7 @@ from ec2audit.detect.calibrate import (
     Scored,
     Settings,
     best_threshold,
+    bootstrap,
     calibrate,
     choose_settings,
     evaluate,
@@ -251,6 +252,25 @@ def test_run_judge_stores_each_examples_own_verdict(scripted_judge):
     assert settings.shortlist == 0.8  # as with the hand-set verdicts above
 
 
+def test_a_judge_answering_fewer_examples_than_asked_is_an_error_not_fewer_verdicts():
+    class OneShort:  # STAND-IN: leaves the last request unanswered
+        def judge(self, requests, on_call=None, pack=False):
+            return [[SimpleNamespace(grade=0.7)] for _ in requests[:-1]]
+
+    with pytest.raises(ValueError):
+        run_judge(OneShort(), dev_split(), [1, 2, 4])
+
+
+def test_bootstrap_figures_and_intervals_are_given_to_four_places():
+    # tp 3, fn 2, fp 1, tn 1: P 3/4, R 3/5, F1 = 6 / (6 + 1 + 2) = 0.6667
+    gold = [T, T, T, T, T, F, F]
+    pred = [T, T, T, F, F, T, F]
+    out = bootstrap(gold, pred, rounds=200)
+    assert (out["precision"], out["recall"], out["f1"]) == (0.75, 0.6, 0.6667)
+    assert out["f1_ci"][0] <= 0.6667 <= out["f1_ci"][1]
+    assert all(v == round(v, 4) for k in ("precision_ci", "recall_ci", "f1_ci") for v in out[k])
+
+
 # --- reading the set ------------------------------------------------------------------------------------
 
 def test_a_bad_example_is_named_by_file_and_line(tmp_path):
@@ -335,6 +355,8 @@ def test_calibration_chooses_on_dev_with_the_judges_verdicts_and_measures_on_tes
     written = read_calibration(write_calibration(tmp_path / "calibration.toml", settings, report["calibrated"]))
     assert (written.window, written.threshold, written.shortlist, written.shortlist_window, written.per_unit,
             written.recall_target) == (192, 0.45, 0.8, 96, 1, 0.75)
+    # … and the embedding model and batch its scores came from (the defaults calibrate was called with)
+    assert (written.model, written.batch_size) == ("e5", 64)
     settings.grade_threshold, settings.candidate_threshold = 0.61, 0.2
     written = read_calibration(write_calibration(tmp_path / "calibration.toml", settings, {}))
     assert (written.grade_threshold, written.candidate_threshold) == (0.61, 0.2)

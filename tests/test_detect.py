@@ -29,16 +29,21 @@ UNITS = [
     _u("budget", "¥1,500,000", "business", "PRJ", "Project Dawn"),
     _u("host_ip", "10.108.147.93", "network", "SRV", "db-prod-07"),
 ]
-CASCADE = Cascade(UNITS)
+
+
+def scan(text):
+    """The cascade's hits, the cascade built here in the test (5 ms): a test that builds it at import would
+    not be run by `make mutation` against the detectors' construction (mutmut maps code to tests as they run)."""
+    return Cascade(UNITS).scan_text(text)
 
 
 def hits(text):
-    return {(UNITS[h.unit_index].field, text[h.start:h.end], h.grade) for h in CASCADE.scan_text(text)}
+    return {(UNITS[h.unit_index].field, text[h.start:h.end], h.grade) for h in scan(text)}
 
 
 def grades(text):
     out = {}
-    for h in CASCADE.scan_text(text):
+    for h in scan(text):
         out[UNITS[h.unit_index].field] = max(out.get(UNITS[h.unit_index].field, 0), h.grade)
     return out
 
@@ -143,7 +148,7 @@ def test_short_and_common_values_count_with_context():
 
 def test_evidence_offsets_point_at_original_characters():
     text = "Ｃｏｎｔａｃｔ:\n\n   JOHN\t\tSMITH  <JOHN.SMITH@ACME-CORP.COM>   ¥３，２００，０００"
-    found = {UNITS[h.unit_index].field: text[h.start:h.end] for h in CASCADE.scan_text(text)}
+    found = {UNITS[h.unit_index].field: text[h.start:h.end] for h in scan(text)}
     assert found["name"] == "JOHN\t\tSMITH"
     assert found["email"] == "JOHN.SMITH@ACME-CORP.COM"
     assert found["salary"] == "¥３，２００，０００"

@@ -85,7 +85,7 @@ def _imports_failing(*modules: str):
     transformers (then scipy and sympy): 330 MB that spaCy's CPU NER never uses. Both treat the
     import as optional; afterwards the modules import normally again for whoever needs them."""
     masked = [m for m in modules if m not in sys.modules]
-    sys.modules.update(dict.fromkeys(masked))
+    sys.modules.update(dict.fromkeys(masked))  # type: ignore[arg-type]  # None there makes an import fail
     try:
         yield
     finally:

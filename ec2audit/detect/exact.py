@@ -117,8 +117,8 @@ class ExactDetector:
                     continue
                 if kind == ACCOUNT:  # an IBAN follows from the account number and its bank, not from the number
                     lo, hi = max(0, d_start - _BANK_WINDOW), d_end + _BANK_WINDOW
-                    indices = [i for i in indices if self._banks[i].named_in(
-                        digits.text[lo:d_start] + " " + digits.text[d_end:hi])]
+                    indices = tuple(i for i in indices if self._banks[i].named_in(
+                        digits.text[lo:d_start] + " " + digits.text[d_end:hi]))
                 s, e = view.to_original(*digits.to_base(start, end))
                 for i in indices:
                     yield Hit(i, s, e, "exact.account" if kind == ACCOUNT else "exact.digits", LITERAL)
