@@ -169,3 +169,14 @@ def test_a_cloud_calls_price_counts_cached_input_tokens_at_their_own_rate(tmp_pa
     # gpt-5.4 (pricing.toml): 200 uncached × $2.50 + 800 cached × $0.25 + 100 out × $15.00 per million = $0.0022
     assert (cloud["input_tokens"], cloud["cached_tokens"], cloud["output_tokens"]) == (1000, 800, 100)
     assert cloud["cost_usd"] == pytest.approx(0.0022)
+
+
+def test_discovery_reads_the_logs_twice_and_finds_what_the_local_side_holds(tmp_path):
+    folder = logs(tmp_path / "logs")
+    size = (folder / "log.jsonl").stat().st_size
+    seen = []
+    log = audit_logs([folder], discover=True, use_presidio=False, on_progress=lambda done, total: seen.append(
+        (done, total)))
+    assert log.mode == "discover" and "+1 415-555-0142" in {u.value for u in log.result.units}
+    # two passes over the file (discovery, then the audit): the first ends at `size`, the second reads to 2·size
+    assert (size, 2 * size) in seen and seen[-2] == (2 * size, 2 * size)
