@@ -129,6 +129,15 @@ def test_run_rows_hold_the_means_sums_and_pass_rates_of_their_episodes(tmp_path)
     assert summary.dimensions == ["contact", "financial", "health"] and summary.has_completion
 
 
+
+def test_a_run_from_before_a_setting_reads_it_as_unknown(tmp_path):
+    run = write_run(tmp_path / "run")
+    frame = pl.read_parquet(run / "episodes.parquet")
+    write_table(frame.drop("cloud_context", "edge_model"), run / "episodes.parquet")
+    cloud, routed = load([run]).rows
+    assert [(r.cloud_context, r.edge_model) for r in (cloud, routed)] == [(None, None), (None, None)]
+    assert (cloud.label, routed.label) == ("cloud-only", "query-router/fixed:cloud")
+
 def test_the_drilldown_names_the_first_step_and_masks_the_evidence_around_it(tmp_path):
     summary = load([write_run(tmp_path / "run")])
     first, second, routed = summary.tasks["t1"]
