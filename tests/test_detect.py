@@ -128,6 +128,12 @@ def test_false_positive_traps(text):
     assert hits(text) == set()
 
 
+
+def test_nothing_inside_a_placeholder_counts_but_a_form_beside_one_does():
+    text = "card ending [CARD_1234], then card ending 1234"
+    assert [(h.start, h.grade) for h in scan(text)] == [(text.rindex("1234"), 0.3)]
+    assert hits("call [PHONE_001] or 139****3366") == {("phone", "139****3366", 0.7)}
+
 def test_chinese_names_are_found_romanised_as_names_are_read():
     names = [_u("name", n, "person_name", f"P{k}", n) for k, n in enumerate(["曾志强", "欧阳娜娜", "沈伟"])]
     cascade = Cascade(names)
