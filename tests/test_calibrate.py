@@ -21,6 +21,7 @@ from ec2audit.detect.calibrate import (
     best_threshold,
     bootstrap,
     calibrate,
+    calibrate_realistic,
     choose_settings,
     evaluate,
     markdown,
@@ -33,8 +34,9 @@ from ec2audit.detect.calibrate import (
     write_calibration,
 )
 from ec2audit.detect.judge import Judge
+from ec2audit.detect.semantic import CANDIDATE, Match
 from ec2audit.errors import InputError
-from ec2audit.units import make_unit
+from ec2audit.units import make_unit, write_units
 
 T, F = True, False
 UNIT = make_unit({"task_id": "t1", "entity_id": "E1", "entity_name": "Ana Ruiz", "field": "salary",
@@ -385,3 +387,51 @@ def test_a_calibration_file_that_is_not_one_is_named(tmp_path):
     old = read_calibration(path)
     assert (old.window, old.threshold, old.shortlist, old.shortlist_window, old.model, old.per_unit) == (
         96, 0.5, 0.4, 96, "minilm", None)
+
+
+
+# --- realistic case sets: the judge-less cascade's thresholds ---------------------------------------------
+
+class RealisticTierStandIn:
+    """STAND-IN for the semantic tier: shortlists a case whose text carries a score (`[cue=0.6]`), whole."""
+
+    name, window = "semantic", 40
+
+    def __init__(self, units, **settings):
+        self.units, self.settings, self.grade_threshold = units, settings, None
+
+    def shortlist(self, texts, candidates):
+        cues = [re.search(r"\[cue=([\d.]+)\]", t) for t in texts]
+        return [[Match(i, float(m.group(1)), 0, len(t)) for i in c] if m else []
+                for t, c, m in zip(texts, candidates, cues, strict=True)]
+
+    def verdict(self, score):
+        return CANDIDATE, 0.0
+
+
+def write_cases(folder: Path, cases: list[tuple[str, float, str]]) -> None:
+    folder.mkdir(parents=True)
+    write_units([UNIT], folder / "units.jsonl")
+    (folder / "cases.jsonl").write_text("".join(json.dumps(
+        {"case_id": f"c{i}", "task_id": "t1", "lang": "en", "text": text, "expected": {UNIT.id: grade},
+         "kinds": {UNIT.id: kind}}) + "\n" for i, (text, grade, kind) in enumerate(cases)))
+
+
+def test_realistic_sets_choose_the_candidates_threshold_on_dev_and_report_test(tmp_path, monkeypatch):
+    monkeypatch.setattr(calibrate_module, "SemanticTier", RealisticTierStandIn)
+    write_cases(tmp_path / "realistic-dev", [("Ana's salary: 205,000", 1.0, "literal"),  # found literally
+                                             ("Ana makes about two hundred grand [cue=0.6]", 0.7, "paraphrase"),
+                                             ("Lunch is at noon [cue=0.3]", 0.0, "paraphrase"),
+                                             ("Parking permits renew in March", 0.0, "paraphrase")])
+    write_cases(tmp_path / "realistic-test", [("Ana earns two hundred grand a year [cue=0.7]", 0.7, "paraphrase"),
+                                              ("Toner arrives Monday [cue=0.5]", 0.0, "paraphrase")])
+    settings, stages = Settings(window=96, threshold=0.5, shortlist=0.4), []
+    report = calibrate_realistic(tmp_path, settings, lambda stage, n: stages.append((stage, n)))
+    assert stages == [("realistic dev", 4), ("realistic test", 2)]
+    # dev: the one paraphrase positive (0.6) must stay a candidate for 90 % recall → 0.6; 3 candidates are
+    # fewer than the 20 a grading threshold needs → the tier never grades alone
+    assert (settings.candidate_threshold, settings.grade_threshold) == (0.6, None)
+    # test: the positive (0.7 ≥ 0.6) stays a candidate, the negative (0.5) is dropped; nothing is graded
+    assert report["test"]["cases"] == 2 and report["test"]["all"] == {
+        "n": 2, "positives": 1, "graded": 0, "graded_wrong": 0, "graded_precision": None, "candidates": 1,
+        "kept_recall": 1.0}
