@@ -142,6 +142,7 @@ def test_chinese_names_are_found_romanised_as_names_are_read():
         return {names[h.unit_index].value: text[h.start:h.end] for h in cascade.scan_text(text)}
 
     assert found("cc: Zeng Zhiqiang; Nana Ouyang") == {"曾志强": "Zeng Zhiqiang", "欧阳娜娜": "Nana Ouyang"}
+    assert {h.detector for h in cascade.scan_text("cc: Zeng Zhiqiang")} == {"exact.pinyin"}
     assert found("approved by Shen, Wei") == {"沈伟": "Shen, Wei"}
     assert found("Ceng Zhiqiang, Ou Yangnana and Chen Wei are other people") == {}
 
