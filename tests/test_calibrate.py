@@ -19,7 +19,9 @@ from ec2audit.detect.calibrate import (
     Scored,
     Settings,
     best_threshold,
+    bootstrap,
     calibrate,
+    calibrate_realistic,
     choose_settings,
     evaluate,
     markdown,
@@ -32,8 +34,9 @@ from ec2audit.detect.calibrate import (
     write_calibration,
 )
 from ec2audit.detect.judge import Judge
+from ec2audit.detect.semantic import CANDIDATE, Match
 from ec2audit.errors import InputError
-from ec2audit.units import make_unit
+from ec2audit.units import make_unit, write_units
 
 T, F = True, False
 UNIT = make_unit({"task_id": "t1", "entity_id": "E1", "entity_name": "Ana Ruiz", "field": "salary",
@@ -251,6 +254,25 @@ def test_run_judge_stores_each_examples_own_verdict(scripted_judge):
     assert settings.shortlist == 0.8  # as with the hand-set verdicts above
 
 
+def test_a_judge_answering_fewer_examples_than_asked_is_an_error_not_fewer_verdicts():
+    class OneShort:  # STAND-IN: leaves the last request unanswered
+        def judge(self, requests, on_call=None, pack=False):
+            return [[SimpleNamespace(grade=0.7)] for _ in requests[:-1]]
+
+    with pytest.raises(ValueError):
+        run_judge(OneShort(), dev_split(), [1, 2, 4])
+
+
+def test_bootstrap_figures_and_intervals_are_given_to_four_places():
+    # tp 3, fn 2, fp 1, tn 1: P 3/4, R 3/5, F1 = 6 / (6 + 1 + 2) = 0.6667
+    gold = [T, T, T, T, T, F, F]
+    pred = [T, T, T, F, F, T, F]
+    out = bootstrap(gold, pred, rounds=200)
+    assert (out["precision"], out["recall"], out["f1"]) == (0.75, 0.6, 0.6667)
+    assert out["f1_ci"][0] <= 0.6667 <= out["f1_ci"][1]
+    assert all(v == round(v, 4) for k in ("precision_ci", "recall_ci", "f1_ci") for v in out[k])
+
+
 # --- reading the set ------------------------------------------------------------------------------------
 
 def test_a_bad_example_is_named_by_file_and_line(tmp_path):
@@ -335,6 +357,8 @@ def test_calibration_chooses_on_dev_with_the_judges_verdicts_and_measures_on_tes
     written = read_calibration(write_calibration(tmp_path / "calibration.toml", settings, report["calibrated"]))
     assert (written.window, written.threshold, written.shortlist, written.shortlist_window, written.per_unit,
             written.recall_target) == (192, 0.45, 0.8, 96, 1, 0.75)
+    # … and the embedding model and batch its scores came from (the defaults calibrate was called with)
+    assert (written.model, written.batch_size) == ("e5", 64)
     settings.grade_threshold, settings.candidate_threshold = 0.61, 0.2
     written = read_calibration(write_calibration(tmp_path / "calibration.toml", settings, {}))
     assert (written.grade_threshold, written.candidate_threshold) == (0.61, 0.2)
@@ -363,3 +387,51 @@ def test_a_calibration_file_that_is_not_one_is_named(tmp_path):
     old = read_calibration(path)
     assert (old.window, old.threshold, old.shortlist, old.shortlist_window, old.model, old.per_unit) == (
         96, 0.5, 0.4, 96, "minilm", None)
+
+
+
+# --- realistic case sets: the judge-less cascade's thresholds ---------------------------------------------
+
+class RealisticTierStandIn:
+    """STAND-IN for the semantic tier: shortlists a case whose text carries a score (`[cue=0.6]`), whole."""
+
+    name, window = "semantic", 40
+
+    def __init__(self, units, **settings):
+        self.units, self.settings, self.grade_threshold = units, settings, None
+
+    def shortlist(self, texts, candidates):
+        cues = [re.search(r"\[cue=([\d.]+)\]", t) for t in texts]
+        return [[Match(i, float(m.group(1)), 0, len(t)) for i in c] if m else []
+                for t, c, m in zip(texts, candidates, cues, strict=True)]
+
+    def verdict(self, score):
+        return CANDIDATE, 0.0
+
+
+def write_cases(folder: Path, cases: list[tuple[str, float, str]]) -> None:
+    folder.mkdir(parents=True)
+    write_units([UNIT], folder / "units.jsonl")
+    (folder / "cases.jsonl").write_text("".join(json.dumps(
+        {"case_id": f"c{i}", "task_id": "t1", "lang": "en", "text": text, "expected": {UNIT.id: grade},
+         "kinds": {UNIT.id: kind}}) + "\n" for i, (text, grade, kind) in enumerate(cases)))
+
+
+def test_realistic_sets_choose_the_candidates_threshold_on_dev_and_report_test(tmp_path, monkeypatch):
+    monkeypatch.setattr(calibrate_module, "SemanticTier", RealisticTierStandIn)
+    write_cases(tmp_path / "realistic-dev", [("Ana's salary: 205,000", 1.0, "literal"),  # found literally
+                                             ("Ana makes about two hundred grand [cue=0.6]", 0.7, "paraphrase"),
+                                             ("Lunch is at noon [cue=0.3]", 0.0, "paraphrase"),
+                                             ("Parking permits renew in March", 0.0, "paraphrase")])
+    write_cases(tmp_path / "realistic-test", [("Ana earns two hundred grand a year [cue=0.7]", 0.7, "paraphrase"),
+                                              ("Toner arrives Monday [cue=0.5]", 0.0, "paraphrase")])
+    settings, stages = Settings(window=96, threshold=0.5, shortlist=0.4), []
+    report = calibrate_realistic(tmp_path, settings, lambda stage, n: stages.append((stage, n)))
+    assert stages == [("realistic dev", 4), ("realistic test", 2)]
+    # dev: the one paraphrase positive (0.6) must stay a candidate for 90 % recall → 0.6; 3 candidates are
+    # fewer than the 20 a grading threshold needs → the tier never grades alone
+    assert (settings.candidate_threshold, settings.grade_threshold) == (0.6, None)
+    # test: the positive (0.7 ≥ 0.6) stays a candidate, the negative (0.5) is dropped; nothing is graded
+    assert report["test"]["cases"] == 2 and report["test"]["all"] == {
+        "n": 2, "positives": 1, "graded": 0, "graded_wrong": 0, "graded_precision": None, "candidates": 1,
+        "kept_recall": 1.0}

@@ -46,13 +46,13 @@ UNITS = [
     _u("diagnosis", "chronic obstructive pulmonary disease", "health", "D", "Dana Petersen"),
     _u("name", "Dana Petersen", "person_name", "D", "Dana Petersen"),
 ]
-CASCADE = build_cascade(UNITS)
 
 
-def grade(text, field, entity, units=UNITS, cascade=CASCADE):
-    """The best grade of one unit in a text, and its evidence."""
+def grade(text, field, entity, units=UNITS):
+    """The best grade of one unit in a text, and its evidence. The cascade is built here, in the test (under
+    20 ms): one built at import would not be run by `make mutation` against the detectors' construction."""
     best = (0.0, None)
-    for h in cascade.scan_text(text):
+    for h in build_cascade(units).scan_text(text):
         u = units[h.unit_index]
         if u.field == field and u.entity_id == entity and h.grade > best[0]:
             best = (h.grade, text[h.start:h.end])
@@ -224,11 +224,10 @@ AREA_UNITS = [
     _u("iban", "GB82 WEST 1234 5698 7654 32", "financial", "E", "Emily Rutherford"),
     _u("employer", "苏州澄湖微电子有限公司", "business", "L", "林晓雯"),  # 苏州: the city of an address above
 ]
-AREA_CASCADE = build_cascade(AREA_UNITS)
 
 
 def area_grade(text, field, entity):
-    return grade(text, field, entity, AREA_UNITS, AREA_CASCADE)
+    return grade(text, field, entity, AREA_UNITS)
 
 
 @pytest.mark.parametrize("text, field, entity, expected", [

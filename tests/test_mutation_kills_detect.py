@@ -12,6 +12,7 @@ from ec2audit.detect.cascade import Cascade, best_hits, build_cascade, judge_win
 from ec2audit.detect.exact import _bounded, _number_boundaries, _runs_on
 from ec2audit.detect.finding import Finding, Hit
 from ec2audit.detect.judge import Verdict
+from ec2audit.detect.partial import address_areas, address_parts, reads_as
 from ec2audit.detect.semantic import Match
 from ec2audit.payloads import Payload, Segment
 from ec2audit.units import make_unit
@@ -190,6 +191,24 @@ def test_a_judges_no_is_no_finding_and_without_a_judge_the_shortlist_writes_cand
     assert decided.asked == []
 
 
+def test_a_judge_answering_fewer_verdicts_than_asked_is_an_error_not_fewer_findings():
+    units = [PHONE, SALARY]
+
+    class OneShort(JudgeStandIn):  # one verdict fewer than the window's shortlisted units
+        def judge(self, requests, on_call=None, pack=False):
+            return [verdicts[:-1] for verdicts in super().judge(requests, on_call, pack)]
+
+    class WindowShort(JudgeStandIn):  # no answer at all for the last window
+        def judge(self, requests, on_call=None, pack=False):
+            return super().judge(requests, on_call, pack)[:-1]
+
+    for judge in (OneShort, WindowShort):
+        cascade = Cascade(units, semantic=ShortlistStandIn(units, {(PAY, 1): (11, 33, 0.8)}),
+                          judge=judge({1: (0.7, "a bit over 200k a year")}, units))
+        with pytest.raises(ValueError):
+            cascade.scan(payload(PAY))
+
+
 def test_the_cascade_refuses_paraphrase_tiers_it_cannot_use():
     with pytest.raises(ValueError) as err:
         Cascade(UNITS, semantic=ShortlistStandIn([PHONE], {}))
@@ -241,6 +260,7 @@ def test_a_digit_match_must_not_continue_a_number_except_after_a_country_code(di
     ("118.25.66.17:3", 0, 12, True),  # … or after it
     ("x118.25.66.173", 1, 14, True),  # a word character
     ("118.25.66.173.", 0, 13, False),  # a full stop ending the sentence
+    ("mac 00-1a-2b-3c-4d-5e. next", 4, 21, False),  # … and a sentence after it
     ("-118.25.66.173", 1, 14, False),
 ])
 def test_an_identifier_must_not_run_on(text, start, end, runs_on):
@@ -320,3 +340,70 @@ def test_amounts_in_chinese_numerals_and_identifiers_without_separators_are_name
     assert found("pay 368000 USD") == [(0, "368000", "exact.amount", 1.0)]
     assert found("IBAN DE89370400440532013000 ok") == [(1, "DE89370400440532013000", "exact.alnum", 1.0)]
     assert found("mac 00-1a-2b-3c-4d-5e") == [(2, "00-1a-2b-3c-4d-5e", "exact.alnum", 1.0)]
+
+
+# --- the partial tier: forms named by their detector, on values worked out by hand ----------------------------
+
+def _units(*rows: tuple[str, str, str, str]) -> list:
+    return [make_unit({"task_id": "t1", "entity_id": e, "field": f, "value": v, "dimension": d}) for f, v, d, e in rows]
+
+
+def test_partial_forms_and_bank_accounts_are_named_by_their_detector():
+    units = _units(("name", "Emily Rutherford", "person_name", "E"), ("name", "张大伟", "person_name", "Z"),
+                   ("api_key", "sk-proj-9fQ2LmZx81VbN0aTy7", "credential", "S"),
+                   ("email", "ann.lee77@lee-family.org", "contact", "A"),
+                   ("iban", "NL75 RABO 0327 4195 86", "financial", "N"),
+                   ("iban", "GB82 WEST 1234 5698 7654 32", "financial", "G"))
+    cascade = Cascade(units)
+
+    def found(text: str) -> list[tuple]:
+        return [(h.unit_index, text[h.start:h.end], h.detector, h.grade) for h in cascade.scan_text(text)]
+
+    # the surname cut to its initial: masked, 0.7
+    assert found("notes by Emily R. today") == [(0, "Emily R.", "partial.masked", 0.7)]
+    # 2 of 张大伟's 3 characters show on both sides of the mask (2/3 ≥ 0.4): 0.7, the name inside its Han token
+    assert found("负责人张*伟已到岗") == [(1, "负责人张*伟已到岗", "partial.masked", 0.7)]
+    # the start of a key after "开头是" (12 of 25 characters): a fragment
+    assert found("密钥开头是sk-proj-9fQ2，别外传") == [(2, "sk-proj-9fQ2", "partial.fragment", 0.3)]
+    # a firm's own mail domain said as such narrows it down
+    assert found("mail goes to lee-family.org domain") == [(3, "lee-family.org", "partial.fragment", 0.3)]
+    # the account number inside the IBAN next to its bank's name (Rabobank): the IBAN follows, 1.0
+    assert found("account 0327419586 at Rabobank") == [(4, "0327419586", "exact.account", 1.0)]
+    # schwifty names no bank for WEST: a masked sort code ("XXXXXX") names none either
+    assert [f for f in found("sort code XXXXXX, account 98765432") if f[3] == 1.0] == []
+
+
+def test_a_title_of_the_other_sex_is_another_person():
+    # Faker lists Emily as a woman's name only and John as a man's only
+    units = _units(("name", "Emily Rutherford", "person_name", "E"), ("name", "John Smith", "person_name", "J"))
+    cascade = Cascade(units)
+
+    def found(text: str) -> list[tuple]:
+        return [(h.unit_index, text[h.start:h.end], h.grade) for h in cascade.scan_text(text)]
+
+    assert found("ask Ms. Rutherford") == [(0, "Ms. Rutherford", 0.3)]
+    assert found("ask Mr. Rutherford") == []
+    assert found("ask Mr. Smith") == [(1, "Mr. Smith", 0.3)]
+    assert found("ask Mrs. Smith") == []
+
+
+def test_a_typo_is_two_letters_swapped_in_a_long_word_only():
+    assert reads_as("emily rutherford", "emily rutherfrod")  # ten letters, two swapped: a typo
+    assert not reads_as("rose hill", "rsoe hill")  # four letters swapped make another word
+    assert reads_as("rose hill", "rose hill")
+
+
+def test_address_parts_and_areas():
+    # the street without its number; a unit ("suite 1200") is no street; an empty chunk is skipped
+    assert address_parts("12 oak street, suite 1200, columbus") == ["oak street"]
+    assert address_parts("12 oak street,, columbus") == ["oak street"]
+    # a fine postcode narrows the address down
+    assert address_parts("oudegracht 214-b, 3511 nr utrecht") == ["oudegracht", "3511 nr"]
+    # a city and a district with and without their suffix; "科技园10区" holds a number: no area
+    assert address_areas("深圳市南山区科技园10区") == ["深圳市", "深圳", "南山区", "南山"]
+
+
+def test_initials_are_no_given_name_but_the_surname_with_a_title_is_found():
+    cascade = Cascade(_units(("name", "J.R. Ewing", "person_name", "E")))
+    assert cascade.scan_text("J.R. said hi") == []
+    assert [(h.start, h.end, h.grade) for h in cascade.scan_text("ask Mr. Ewing")] == [(4, 13, 0.3)]

@@ -338,3 +338,32 @@ def test_redaction_never_rewrites_a_protocol_position_for_a_fragment_and_text_is
     stream = StreamRestorer(REDACTOR, "openai-chat", emap)
     assert stream.feed(("c", 0), "Dear [NAME_001]") == 'Dear Ana "Ani" Ruiz'
     assert json.loads(stream.feed(("t", 0, 0), '{"to": "[NAME_001]"}', True)) == {"to": 'Ana "Ani" Ruiz'}
+
+
+def test_a_protocol_position_is_never_redacted_for_a_masked_look_alike_and_counts_add_up_over_the_body():
+    # the model field holds the phone's masked form: a 0.7 hit in text, nothing at a protocol position
+    assert [r["grade"] for r in REDACTOR.findings(chat("139****3366"))] == [0.7]
+    assert REDACTOR.findings({"model": "139****3366", "messages": []}) == []
+    body = {"model": "139****3366", "messages": [{"role": "user", "content": "call 13922883366"},
+                                                 {"role": "user", "content": "or mail ana.ruiz@example.org"}]}
+    new, rows, replaced = REDACTOR.redact(body, EpisodeMap())
+    assert new["model"] == "139****3366"
+    assert [m["content"] for m in new["messages"]] == ["call [PHONE_001]", "or mail [EMAIL_001]"]
+    assert replaced == len(rows) == 2  # one span in each message
+
+
+def test_streamed_function_arguments_are_restored_json_escaped_and_a_held_tail_keeps_call_0():
+    emap = EpisodeMap()
+    emap.placeholder(1, "NAME", 'Ana "Ani" Ruiz')
+    responses = StreamRestorer(REDACTOR, "openai-responses", emap)
+    args = "response.function_call_arguments.delta"
+    [(_, event)] = responses.rewrite(args, {"type": args, "item_id": "f1", "delta": '{"to": "[NAME_001]"}'})
+    assert json.loads(event["delta"]) == {"to": 'Ana "Ani" Ruiz'}
+    # a tool call without an index is call 0: what it held comes back as call 0's at the finish
+    chat_stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    held = {"choices": [{"delta": {"tool_calls": [{"function": {"arguments": '{"to": "[NAM'}}]}}]}
+    assert chat_stream.rewrite(None, held)[0][1]["choices"][0]["delta"]["tool_calls"][0]["function"] == {
+        "arguments": '{"to": "'}
+    finish = {"choices": [{"delta": {}, "finish_reason": "tool_calls"}]}
+    assert chat_stream.rewrite(None, finish)[0][1]["choices"][0]["delta"]["tool_calls"] == [
+        {"index": 0, "function": {"arguments": "[NAM"}}]

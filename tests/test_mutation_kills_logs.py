@@ -139,3 +139,44 @@ def test_task_maps_from_json_or_csv_and_their_errors_named(tmp_path):
         with pytest.raises(InputError) as err:
             read_task_map(path)
         assert (err.value.file, err.value.line, err.value.field) == (str(path), line, field), text
+    # the error says what is wrong with the value
+    path.write_text('{"s1": ""}')
+    with pytest.raises(InputError, match="task id must be a non-empty string"):
+        read_task_map(path)
+
+
+def test_a_unit_leaked_at_a_lower_grade_first_is_attributed_to_the_call_that_sent_it_at_its_best(tmp_path):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    # s3: r1 sends the phone masked (7 of its 11 digits shown: 0.7), r2 whole (1.0); s4 sends nothing
+    (folder / "log.jsonl").write_text(call(1, CLOUD, "s3", "Call +1 415-555-01**.") +
+                                      call(2, CLOUD, "s3", "Call +1 415-555-0142.") +
+                                      call(3, CLOUD, "s4", "Nothing to see here."))
+    log = audit_logs([folder], UNITS, task_map={"s3": "t1", "s4": "t1"})
+    assert [(r["session"], r["unit_id"], r["payload_id"], r["grade"]) for r in log.leaked()] == [
+        ("s3", PHONE.id, "r2", 1.0)]
+    # s4 leaked none of t1's three units (weights 1 + 2 + 3): exposure 0
+    rows = {r["group"]: (r["units"], r["leaked"], r["exposure"]) for r in log.exposure() if r["dimension"] is None}
+    assert rows == {"s3": (3, 1, 2 / 6), "s4": (3, 0, 0.0)}
+
+
+def test_a_cloud_calls_price_counts_cached_input_tokens_at_their_own_rate(tmp_path):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    usage = {"prompt_tokens": 1000, "completion_tokens": 100, "prompt_tokens_details": {"cached_tokens": 800}}
+    (folder / "log.jsonl").write_text(call(1, CLOUD, "s1", "hello", usage=usage))
+    [cloud] = audit_logs([folder], UNITS).providers()
+    # gpt-5.4 (pricing.toml): 200 uncached × $2.50 + 800 cached × $0.25 + 100 out × $15.00 per million = $0.0022
+    assert (cloud["input_tokens"], cloud["cached_tokens"], cloud["output_tokens"]) == (1000, 800, 100)
+    assert cloud["cost_usd"] == pytest.approx(0.0022)
+
+
+def test_discovery_reads_the_logs_twice_and_finds_what_the_local_side_holds(tmp_path):
+    folder = logs(tmp_path / "logs")
+    size = (folder / "log.jsonl").stat().st_size
+    seen = []
+    log = audit_logs([folder], discover=True, use_presidio=False, on_progress=lambda done, total: seen.append(
+        (done, total)))
+    assert log.mode == "discover" and "+1 415-555-0142" in {u.value for u in log.result.units}
+    # two passes over the file (discovery, then the audit): the first ends at `size`, the second reads to 2·size
+    assert (size, 2 * size) in seen and seen[-2] == (2 * size, 2 * size)

@@ -14,7 +14,8 @@ from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
 from ec2audit.intercept.store import RecordStore
-from ec2audit.report.summary import load, mask
+from ec2audit.payloads import Payload, Segment
+from ec2audit.report.summary import Evidence, _evidence, load, mask
 from ec2audit.units import make_unit, write_units
 
 SALARY = make_unit({"task_id": "t1", "entity_id": "E1", "field": "salary", "value": "205,000",
@@ -128,6 +129,15 @@ def test_run_rows_hold_the_means_sums_and_pass_rates_of_their_episodes(tmp_path)
     assert summary.dimensions == ["contact", "financial", "health"] and summary.has_completion
 
 
+
+def test_a_run_from_before_a_setting_reads_it_as_unknown(tmp_path):
+    run = write_run(tmp_path / "run")
+    frame = pl.read_parquet(run / "episodes.parquet")
+    write_table(frame.drop("cloud_context", "edge_model"), run / "episodes.parquet")
+    cloud, routed = load([run]).rows
+    assert [(r.cloud_context, r.edge_model) for r in (cloud, routed)] == [(None, None), (None, None)]
+    assert (cloud.label, routed.label) == ("cloud-only", "query-router/fixed:cloud")
+
 def test_the_drilldown_names_the_first_step_and_masks_the_evidence_around_it(tmp_path):
     summary = load([write_run(tmp_path / "run")])
     first, second, routed = summary.tasks["t1"]
@@ -217,6 +227,7 @@ def test_audit_output_exposure_per_group_and_its_mean(tmp_path):
     # g1: salary's best 1.0 (weight 2), diagnosis 0.3 (weight 1) → (2 + 0.3) / 3; g2: salary 0.3 → 0.6 / 3
     assert (g1.label, g1.exposure, g1.leaked_units, g1.tasks) == ("g1", pytest.approx(2.3 / 3), 1, 1)
     assert (g2.label, g2.exposure, g2.leaked_units) == ("g2", pytest.approx(0.2), 0)
+    assert [(g.strategy, g.episodes) for g in (g1, g2)] == [("audit", 1), ("audit", 1)]  # a group is one episode
     assert g1.by_dimension == pytest.approx({"financial": 1.0, "health": 0.3})
     assert g2.by_dimension == pytest.approx({"financial": 0.3, "health": 0.0})
     assert (row.label, row.strategy, row.episodes, row.tasks, row.leaked_units) == (
@@ -232,6 +243,11 @@ def test_audit_output_exposure_per_group_and_its_mean(tmp_path):
     # q1's text around it: the diagnosis finding there ("Ana", 0..3) masked too; the phone is no finding here
     assert salary.evidence.pieces == [("***", "other"), (" earns ", "text"), ("2*****0", "hit"),
                                       (" a year; call 555-0100.", "text")]
+    assert (salary.origin, salary.message_index, salary.detector, salary.shown) == ("user", 0, "exact", "2*****0")
+    # asked to show values: the hit and the other finding as they were sent
+    [shown] = load([tmp_path / "audit"], show_values=True).tasks["t1"][0].leaks[:1]
+    assert shown.shown == "205,000" and shown.evidence.pieces == [
+        ("Ana", "other"), (" earns ", "text"), ("205,000", "hit"), (" a year; call 555-0100.", "text")]
 
 
 def test_audit_output_without_units_or_payloads_says_what_is_missing(tmp_path):
@@ -276,3 +292,29 @@ def test_inputs_by_file_by_option_and_as_jsonl(tmp_path):
     with pytest.raises(InputError, match="cannot read table") as err:
         load([run])
     assert err.value.file == str(run / "episodes.jsonl")
+
+
+def test_evidence_masks_the_hit_and_other_values_and_is_none_for_a_segment_the_payload_lacks():
+    payload = Payload("p1", [Segment(0, "user", "user", TEXT)])
+    # 205,000 (7 characters) and 555-0100 (8) keep their first and last character
+    assert _evidence(payload, 0, 10, 17, [(31, 39)], False) == Evidence(
+        [("Ana earns ", "text"), ("2*****0", "hit"), (" a year; call ", "text"), ("5******0", "other"), (".", "text")])
+    assert _evidence(payload, 0, 10, 17, [], True).pieces[1] == ("205,000", "hit")
+    assert _evidence(payload, 1, 10, 17, [], False) is None  # the finding names segment 1: there is none
+    assert _evidence(payload, 0, 35, 45, [], False) is None  # a span past the text's end
+    # a finding overlapping the hit is the hit's text; one inside another finding adds nothing, and every
+    # finding after it is still masked
+    text = "Ana earns 205,000 a year; call 555-0100 or 555-0199."
+    payload = Payload("p1", [Segment(0, "user", "user", text)])
+    assert _evidence(payload, 0, 10, 17, [(10, 17), (15, 20), (31, 39), (33, 36), (43, 51)], False).pieces == [
+        ("Ana earns ", "text"), ("2*****0", "hit"), (" a year; call ", "text"), ("5******0", "other"),
+        (" or ", "text"), ("5******9", "other"), (".", "text")]
+
+
+def test_evidence_says_when_text_is_cut_on_either_side():
+    # 160 characters are shown on each side: a hit at 161 leaves one character out on the left
+    text = "a" * 161 + "205,000" + "b" * 160
+    payload = Payload("p1", [Segment(0, "user", "user", text)])
+    left, right = _evidence(payload, 0, 161, 168, [], False), _evidence(payload, 0, 160, 167, [], False)
+    assert (left.truncated_left, left.truncated_right) == (True, False)
+    assert (right.truncated_left, right.truncated_right) == (False, True)  # 160 + 7 + 160 of 328: one left out
