@@ -5,6 +5,8 @@ real ones are tested in test_judge_*.py; what is tested here is what the cascade
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from ec2audit.detect import cascade as cascade_module
@@ -324,6 +326,11 @@ def test_build_cascade_takes_the_calibrated_shortlist_unless_told_otherwise(monk
     assert (built[-1]["threshold"], built[-1]["window"]) == (0.3, 192)
 
 
+
+def named_hits(cascade: Cascade, text: str) -> list[tuple]:
+    """(unit, evidence, detector, grade) of every hit: what a finding row shows."""
+    return [(h.unit_index, text[h.start:h.end], h.detector, h.grade) for h in cascade.scan_text(text)]
+
 def test_amounts_in_chinese_numerals_and_identifiers_without_separators_are_named_by_their_detector():
     salary = make_unit({"task_id": "t1", "entity_id": "E1", "field": "salary", "value": "368,000",
                         "dimension": "financial"})
@@ -333,8 +340,7 @@ def test_amounts_in_chinese_numerals_and_identifiers_without_separators_are_name
                      "dimension": "network"})
     cascade = Cascade([salary, iban, mac])
 
-    def found(text: str) -> list[tuple]:
-        return [(h.unit_index, text[h.start:h.end], h.detector, h.grade) for h in cascade.scan_text(text)]
+    found = partial(named_hits, cascade)
 
     assert found("年薪叁拾陆万捌仟元整") == [(0, "叁拾陆万捌仟", "exact.amount", 1.0)]
     assert found("pay 368000 USD") == [(0, "368000", "exact.amount", 1.0)]
@@ -356,8 +362,7 @@ def test_partial_forms_and_bank_accounts_are_named_by_their_detector():
                    ("iban", "GB82 WEST 1234 5698 7654 32", "financial", "G"))
     cascade = Cascade(units)
 
-    def found(text: str) -> list[tuple]:
-        return [(h.unit_index, text[h.start:h.end], h.detector, h.grade) for h in cascade.scan_text(text)]
+    found = partial(named_hits, cascade)
 
     # the surname cut to its initial: masked, 0.7
     assert found("notes by Emily R. today") == [(0, "Emily R.", "partial.masked", 0.7)]
