@@ -59,6 +59,9 @@ def test_each_unit_is_attributed_to_the_first_cloud_call_that_sent_it(tmp_path):
     assert [(t["payload_id"], t["new_units"]) for t in log.timeline()] == [
         ("r1", [NAME.id]), ("r3", [PHONE.id]), ("r5", [DIAGNOSIS.id])]
     assert [c["side"] for c in log.calls] == ["cloud", "edge", "cloud", "edge", "cloud"]
+    assert [c["base_url"] for c in log.calls] == [CLOUD, EDGE, CLOUD, EDGE, CLOUD]  # the address each was sent to
+    assert [(t["session"], t["model"]) for t in log.timeline()] == [("s1", "gpt-5.4"), ("s1", "gpt-5.4"),
+                                                                     ("s2", "gpt-5.4")]
 
 
 def test_exposure_is_over_the_task_or_over_what_the_session_itself_handled(tmp_path):
