@@ -326,20 +326,19 @@ def test_build_cascade_takes_the_calibrated_shortlist_unless_told_otherwise(monk
     assert (built[-1]["threshold"], built[-1]["window"]) == (0.3, 192)
 
 
+def _units(*rows: tuple[str, str, str, str]) -> list:
+    return [make_unit({"task_id": "t1", "entity_id": e, "field": f, "value": v, "dimension": d}) for f, v, d, e in rows]
+
 
 def named_hits(cascade: Cascade, text: str) -> list[tuple]:
     """(unit, evidence, detector, grade) of every hit: what a finding row shows."""
     return [(h.unit_index, text[h.start:h.end], h.detector, h.grade) for h in cascade.scan_text(text)]
 
-def test_amounts_in_chinese_numerals_and_identifiers_without_separators_are_named_by_their_detector():
-    salary = make_unit({"task_id": "t1", "entity_id": "E1", "field": "salary", "value": "368,000",
-                        "dimension": "financial"})
-    iban = make_unit({"task_id": "t1", "entity_id": "E1", "field": "iban", "value": "DE89 3704 0044 0532 0130 00",
-                      "dimension": "financial"})
-    mac = make_unit({"task_id": "t1", "entity_id": "E1", "field": "mac", "value": "00:1A:2B:3C:4D:5E",
-                     "dimension": "network"})
-    cascade = Cascade([salary, iban, mac])
 
+def test_amounts_in_chinese_numerals_and_identifiers_without_separators_are_named_by_their_detector():
+    cascade = Cascade(_units(("salary", "368,000", "financial", "E1"),
+                             ("iban", "DE89 3704 0044 0532 0130 00", "financial", "E1"),
+                             ("mac", "00:1A:2B:3C:4D:5E", "network", "E1")))
     found = partial(named_hits, cascade)
 
     assert found("年薪叁拾陆万捌仟元整") == [(0, "叁拾陆万捌仟", "exact.amount", 1.0)]
@@ -349,10 +348,6 @@ def test_amounts_in_chinese_numerals_and_identifiers_without_separators_are_name
 
 
 # --- the partial tier: forms named by their detector, on values worked out by hand ----------------------------
-
-def _units(*rows: tuple[str, str, str, str]) -> list:
-    return [make_unit({"task_id": "t1", "entity_id": e, "field": f, "value": v, "dimension": d}) for f, v, d, e in rows]
-
 
 def test_partial_forms_and_bank_accounts_are_named_by_their_detector():
     units = _units(("name", "Emily Rutherford", "person_name", "E"), ("name", "张大伟", "person_name", "Z"),

@@ -116,10 +116,7 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
     else:
         with contextlib.ExitStack() as stack:
             ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env), api_key(config.cloud.api_key_env),
-                                console)
-            if config.warm_workers:
-                ctx.workers = WorkerPool(out / "workers", config.parallel, config.sandbox, ctx.gateway_url)
-                stack.callback(ctx.workers.close)
+                                console, slots=config.parallel)
             if (config.warm_start or config.warm_workers) and todo:
                 with console.status("warming OpenClaw's compile cache (once per install) …"):
                     warm_compile_cache(config.sandbox)
@@ -132,10 +129,11 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
 
 
 def open_episodes(config: RunConfig, out: Path, stack: contextlib.ExitStack, edge_key: str | None,
-                  cloud_key: str | None, console: Console | None = None) -> EpisodeContext:
+                  cloud_key: str | None, console: Console | None = None, slots: int = 1) -> EpisodeContext:
     """What the episodes of a run share, served until `stack` closes: the stand-ins or the local edge
-    model, the interceptor (its store `out/cloud.sqlite`) and the strategy gateway. On Ray each OpenClaw
-    slot (an actor) opens its own, in a scratch folder of its node."""
+    model, the interceptor (its store `out/cloud.sqlite`), the strategy gateway and, with warm workers,
+    `slots` OpenClaw workers. On Ray each OpenClaw slot (an actor) opens its own, in a scratch folder of
+    its node."""
     from ec2audit.intercept.app import InterceptConfig, create_app
     from ec2audit.intercept.server import serve_in_thread
     from ec2audit.intercept.store import RecordStore
@@ -180,8 +178,12 @@ def open_episodes(config: RunConfig, out: Path, stack: contextlib.ExitStack, edg
                                                    upstream_key=cloud_key,
                                                    pricing=pricing)))
     gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
-    return EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
+    ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
                          oracles, config.timeout, config.max_model_calls, config.warm_start)
+    if config.warm_workers:  # closed before the servers its OpenClaw talks to (the stack unwinds backwards)
+        ctx.workers = WorkerPool(out / "workers", slots, config.sandbox, ctx.gateway_url)
+        stack.callback(ctx.workers.close)
+    return ctx
 
 
 def api_key(env: str | None) -> str | None:

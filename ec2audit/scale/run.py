@@ -42,7 +42,6 @@ from ec2audit.run.episodes import EpisodeSpec, episode_dir, finished_record, run
 from ec2audit.run.openclaw import Cancelled, warm_compile_cache
 from ec2audit.run.record import EpisodeRecord
 from ec2audit.run.scheduler import api_key, drive, open_episodes
-from ec2audit.run.warm import WorkerPool
 from ec2audit.scale import OPENCLAW, cluster
 from ec2audit.tasks import Task
 
@@ -76,9 +75,6 @@ class Slot:
         self._stack.callback(shutil.rmtree, self._scratch, True)
         try:
             self._ctx = open_episodes(config, self._scratch, self._stack, keys.edge, keys.cloud)
-            if config.warm_workers:
-                self._ctx.workers = WorkerPool(self._scratch / "workers", 1, config.sandbox, self._ctx.gateway_url)
-                self._stack.callback(self._ctx.workers.close)
             if config.warm_start or config.warm_workers:
                 warm_compile_cache(config.sandbox)
         except BaseException:
