@@ -39,21 +39,27 @@ import socket
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
+from proctree import descendants, own_cpu
 from rich.console import Console
 
 from ec2audit.run.config import ModelSpec, RunConfig
 from ec2audit.run.openclaw import done_endpoint, node_binary, prepare, run_agent, warm_compile_cache
 from ec2audit.run.sandbox import NODE, Sandbox, probe
 from ec2audit.run.scheduler import run
-from ec2audit.run.warm import WarmWorker
+from ec2audit.run.warm import SCRIPT, WarmWorker
 from ec2audit.tasks import find_task
 
 MODES = {"cold": {"warm_start": False, "warm_workers": False},
          "cache": {"warm_start": True, "warm_workers": False},
          "worker": {"warm_start": True, "warm_workers": True}}
+
+
+def _s(value: float | None) -> str:
+    return "?" if value is None else f"{value:.1f} s"
 
 
 def _mean(values: list[float]) -> float | None:
@@ -111,25 +117,84 @@ def bare_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> dict[bool,
 
 
 def worker_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> list[dict]:
-    """Wall s and CPU s (the worker process's, from its replies) of `turns` one-reply turns served one
-    after another by one warm worker; the first also loads OpenClaw."""
-    empty, out = scratch / "empty-w", []
+    """Per one-reply turn served by one warm worker (the first also loads OpenClaw): wall s, s from the
+    request to the first model request ("before") and from the last model request to the reply ("after"),
+    CPU s of the worker process (from its replies) and CPU s per thread name of the worker and every
+    process below it (`ThreadCpu`: Node's main thread, the `WorkerThread`s of `worker_threads`, V8's
+    helpers, child processes), which says where a warm turn's CPU goes."""
+    empty, out, arrivals = scratch / "empty-w", [], []
     empty.mkdir()
-    with done_endpoint() as url:
+    with done_endpoint(arrivals) as url:
         worker = WarmWorker(scratch / "worker", sandbox, url)
         try:
             for i in range(turns):
                 folder, cpu = worker.root / f"turn-{i}", worker.cpu_s
                 worker.root.mkdir(parents=True, exist_ok=True)
                 prepare(folder, empty)
-                started = time.perf_counter()
-                result = worker.run(folder, "Reply with the word done.", url, 120)
-                out.append({"wall": time.perf_counter() - started, "ok": result.exit_code == 0,
-                            "cpu": worker.cpu_s - cpu, "load": os.getloadavg()[0]})
+                arrivals.clear()
+                started = time.monotonic()
+                with ThreadCpu(lambda: worker.pid) as threads:
+                    result = worker.run(folder, "Reply with the word done.", url, 120)
+                ended = time.monotonic()
+                out.append({"wall": ended - started, "ok": result.exit_code == 0, "cpu": worker.cpu_s - cpu,
+                            "before": arrivals[0] - started if arrivals else None,
+                            "after": ended - arrivals[-1] if arrivals else None,
+                            "threads": threads.by_name, "started": threads.started, "load": os.getloadavg()[0]})
                 os.replace(folder, scratch / f"worker-turn-{i}")
         finally:
             worker.close()
     return out
+
+
+class ThreadCpu:
+    """CPU seconds per thread name (`/proc/PID/task/TID/comm`) of the warm worker's Node process (found
+    below the launcher `pid()` by its script) and, as "child processes", of every process below it, while
+    `with` runs, sampled every 50 ms: threads that live less than that are missed."""
+
+    PERIOD_S = 0.05
+
+    def __init__(self, pid):
+        self._pid, self._first, self._last = pid, {}, {}
+
+    def __enter__(self) -> ThreadCpu:
+        self._first = self._sample()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
+        totals: dict[str, float] = {}
+        self.started: dict[str, int] = {}  # threads per name that started during `with`
+        for key, (name, cpu) in self._last.items():
+            totals[name] = totals.get(name, 0.0) + cpu - self._first.get(key, (name, 0.0))[1]
+            self.started[name] = self.started.get(name, 0) + (key not in self._first)
+        self.by_name = dict(sorted(totals.items(), key=lambda kv: -kv[1]))
+
+    def _poll(self) -> None:
+        while not self._done.wait(self.PERIOD_S):
+            self._last.update(self._sample())
+
+    def _sample(self) -> dict:
+        launcher = self._pid()
+        pid = next((p for p in [launcher, *descendants(launcher)] if _is_worker(p)), None) if launcher else None
+        found = {}
+        for process in [pid, *descendants(pid)] if pid else ():
+            for task in Path(f"/proc/{process}/task").glob("*"):
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    started, cpu = own_cpu(task / "stat")
+                    name = (task / "comm").read_text().strip() if process == pid else "child processes"
+                    found[process, task.name, started] = (name, cpu)
+        return found
+
+
+def _is_worker(pid: int) -> bool:
+    try:
+        return SCRIPT.name.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def host_wide_argv(command: list[str], episode: Path) -> list[str]:
@@ -223,8 +288,11 @@ def main() -> None:
             for i, r in enumerate(runs):
                 print(f"warm worker one-reply turn {i + 1} ({'un' if sandbox is None else ''}sandboxed, "
                       f"{'ok' if r['ok'] else 'FAILED'}{', loads OpenClaw' if i == 0 else ''}): "
-                      f"{r['wall']:.1f} s wall, {r['cpu']:.2f} s CPU of the worker; load average "
-                      f"{r['load']:.1f}", flush=True)
+                      f"{r['wall']:.1f} s wall ({_s(r['before'])} before the model request, {_s(r['after'])} "
+                      f"after), {r['cpu']:.2f} s CPU of the worker; CPU by thread: "
+                      + ", ".join(f"{name} {cpu:.2f} s ({r['started'][name]} started)"
+                                  for name, cpu in r["threads"].items() if cpu >= 0.01)
+                      + f"; load average {r['load']:.1f}", flush=True)
         for p in (1, 2) if args.episodes else ():
             for mode in modes:
                 r = measure(task, args.episodes, p, Path(scratch) / f"p{p}-{mode}", sandbox, mode)

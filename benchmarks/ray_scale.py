@@ -13,7 +13,7 @@ and CPU seconds of the whole process tree (this process and every process below 
 raylet and workers, OpenClaw, sandboxed or not; `TreeCpu`), which the load decides much less.
 
     .venv/bin/python benchmarks/ray_scale.py [--mb 60] [--episodes 2] [--task data-clinic-stats-1001]
-        [--only audit|episodes] [--no-sandbox]
+        [--only audit|episodes] [--no-sandbox] [--repeat 1]
 """
 
 from __future__ import annotations
@@ -26,9 +26,11 @@ import shutil
 import tempfile
 import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 
 from log_audit import generate
+from proctree import descendants, own_cpu
 from rich.console import Console
 
 from ec2audit.logs.audit import audit_logs
@@ -91,23 +93,11 @@ class TreeCpu:
     @staticmethod
     def _sample() -> list[tuple[tuple[int, str], float]]:
         found = []
-        for pid in _descendants(os.getpid()):
+        for pid in descendants(os.getpid()):
             with contextlib.suppress(OSError, IndexError, ValueError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                found.append(((pid, fields[19]), (int(fields[11]) + int(fields[12])) / TICKS))
+                started, cpu = own_cpu(Path(f"/proc/{pid}/stat"))
+                found.append(((pid, started), cpu))
         return found
-
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _descendants(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        with contextlib.suppress(OSError):
-            for kid in map(int, (task / "children").read_text().split()):
-                found += [kid, *_descendants(kid)]
-    return found
 
 
 def timed(call, *args, **kwargs) -> tuple[tuple[float, float, float], object]:
@@ -118,42 +108,57 @@ def timed(call, *args, **kwargs) -> tuple[tuple[float, float, float], object]:
     return (time.perf_counter() - started, cpu.cpu_s, os.getloadavg()[0]), result
 
 
-Times = dict[tuple[str, int], tuple[float, float, float]]  # (engine, workers) → wall s, CPU s, load
+Run = tuple[float, float, float]  # wall s, CPU s, load average at the end
+Times = dict[tuple[str, int], list[Run]]  # (engine, workers) → one Run per repeat
 
 
-def audits(root: Path, units) -> Times:
-    times, rows = {}, {}
-    for workers in WORKERS:
-        times["local", workers], log = timed(audit_logs, [root], units, jobs=workers)
-        rows["local", workers] = sorted(log.result.finding_rows)
-        times["ray", workers], log = on_ray_cluster(workers, timed, audit_logs, [root], units, jobs=workers, ray="")
-        rows["ray", workers] = sorted(log.result.finding_rows)
+def audits(root: Path, units, repeat: int) -> Times:
+    times: Times = defaultdict(list)
+    rows = {}
+    for _ in range(repeat):
+        for workers in WORKERS:
+            took, log = timed(audit_logs, [root], units, jobs=workers)
+            times["local", workers].append(took)
+            rows["local", workers] = sorted(log.result.finding_rows)
+            took, log = on_ray_cluster(workers, timed, audit_logs, [root], units, jobs=workers, ray="")
+            times["ray", workers].append(took)
+            rows["ray", workers] = sorted(log.result.finding_rows)
     first = next(iter(rows.values()))
     print(f"audit findings equal in every configuration: {all(r == first for r in rows.values())} "
           f"({len(first)} findings)")
     return times
 
 
-def episodes(task_id: str, count: int, scratch: Path, sandboxed: bool) -> Times:
+def episodes(task_id: str, count: int, scratch: Path, sandboxed: bool, repeat: int) -> Times:
     task = find_task(task_id, REPO / "tasks")  # absolute: Ray workers have their own cwd
     sandbox = probe() if sandboxed else None
     console = Console(stderr=True, quiet=True)
-    times: Times = {}
-    for workers in WORKERS:
-        for engine in ("local", "ray"):
-            config = RunConfig([task], ["cloud-only"], scratch / f"{engine}-{workers}", runs=count, parallel=workers,
-                               edge=ModelSpec(url="oracle", params=135e6), cloud=ModelSpec(url="oracle"),
-                               sandbox=sandbox, max_model_calls=3)
-            if engine == "local":
-                times[engine, workers], result = timed(run, config, console)
-            else:
-                times[engine, workers], result = on_ray_cluster(workers, timed, run, config, console, ray="")
-            assert len(result.records) == count and all(r.status == "ok" for r in result.records)
+    times: Times = defaultdict(list)
+    for attempt in range(repeat):
+        for workers in WORKERS:
+            for engine in ("local", "ray"):
+                config = RunConfig([task], ["cloud-only"], scratch / f"{engine}-{workers}-{attempt}", runs=count,
+                                   parallel=workers, edge=ModelSpec(url="oracle", params=135e6),
+                                   cloud=ModelSpec(url="oracle"), sandbox=sandbox, max_model_calls=3)
+                if engine == "local":
+                    took, result = timed(run, config, console)
+                else:
+                    took, result = on_ray_cluster(workers, timed, run, config, console, ray="")
+                times[engine, workers].append(took)
+                assert len(result.records) == count and all(r.status == "ok" for r in result.records)
     return times
 
 
-def report(name: str, unit: float, label: str, times: Times) -> None:
-    print(f"\n{name}")
+def median(runs: list[Run]) -> Run:
+    """The run with the median wall time (the lower middle one of an even count)."""
+    return sorted(runs)[(len(runs) - 1) // 2]
+
+
+def report(name: str, unit: float, label: str, runs: Times) -> None:
+    times = {key: median(value) for key, value in runs.items()}
+    walls = {key: " / ".join(f"{r[0]:.1f}" for r in value) for key, value in runs.items()}
+    print(f"\n{name}; the median of {len(next(iter(runs.values())))} runs each, alternating (all walls: "
+          + "; ".join(f"{engine} {w}: {walls[engine, w]} s" for w in WORKERS for engine in ("local", "ray")) + ")")
     print(f"| workers | local s | Ray s | Ray overhead | local {label} | Ray {label} | local CPU s | Ray CPU s "
           "| Ray CPU overhead | load (local / Ray) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -174,6 +179,8 @@ def main() -> None:
     parser.add_argument("--task", default="data-clinic-stats-1001")
     parser.add_argument("--only", choices=("audit", "episodes"), help="one side of the benchmark")
     parser.add_argument("--no-sandbox", action="store_true", help="episodes unsandboxed")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each configuration, alternating; the median is reported")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     scratch = Path(tempfile.mkdtemp(prefix="ec2audit-raybench-"))
@@ -186,7 +193,7 @@ def main() -> None:
             files = sorted((scratch / "logs").rglob("*.jsonl"))
             size = sum(p.stat().st_size for p in files)
             report(f"audit of {size / 1e6:.1f} MB in {len(files)} files, {len(units)} units", size / 1e6, "MB/s",
-                   audits(scratch / "logs", units))
+                   audits(scratch / "logs", units, args.repeat))
             (fixed, _, _), _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, ray="")
             print(f"Ray's fixed cost: one {files[0].stat().st_size / 1e3:.0f} kB file on Ray {fixed:.1f} s "
                   f"(joining, Ray Data, the actor's start and cascade)")
@@ -194,7 +201,8 @@ def main() -> None:
         if args.only != "audit":
             how = "unsandboxed" if args.no_sandbox else "sandboxed"
             report(f"{args.episodes} episodes of {args.task} (cloud-only, oracle stand-ins, {how})",
-                   args.episodes * 3600, "episodes/h", episodes(args.task, args.episodes, scratch, not args.no_sandbox))
+                   args.episodes * 3600, "episodes/h",
+                   episodes(args.task, args.episodes, scratch, not args.no_sandbox, args.repeat))
         print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

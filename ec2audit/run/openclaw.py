@@ -137,9 +137,10 @@ def _warm_marker(sandboxed: bool) -> Path:
 
 
 @contextlib.contextmanager
-def done_endpoint() -> Iterator[str]:
+def done_endpoint(arrivals: list[float] | None = None) -> Iterator[str]:
     """A local chat endpoint (base URL …/v1) that answers every request with "done": a turn that
-    costs OpenClaw only its start-up, for the warm-up and the start-up benchmark."""
+    costs OpenClaw only its start-up, for the warm-up and the start-up benchmark, which passes
+    `arrivals` to learn when each request came (`time.monotonic()`)."""
     from starlette.applications import Starlette
     from starlette.responses import StreamingResponse
     from starlette.routing import Route
@@ -148,6 +149,8 @@ def done_endpoint() -> Iterator[str]:
     from ec2audit.run.sse import sse_chunks
 
     async def done(request):
+        if arrivals is not None:
+            arrivals.append(time.monotonic())
         await request.body()
         return StreamingResponse(sse_chunks({"role": "assistant", "content": "done"},
                                             {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},

@@ -87,6 +87,11 @@ class WarmWorker:
         self._isolation: dict = dict(UNSANDBOXED)
         self.cpu_s = 0.0  # CPU seconds of the worker process so far (all its threads), from its last reply
 
+    @property
+    def pid(self) -> int | None:
+        """The process id of the worker's launcher (Node itself, or the sandbox that runs it); None when stopped."""
+        return None if self._process is None else self._process.pid
+
     def _start(self, cancel: threading.Event | None) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         modules = [openclaw_module("agent-exec", "agentExecCommand"), openclaw_module("logger-", "flushLogger"),

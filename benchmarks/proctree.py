@@ -1,0 +1,28 @@
+"""Processes below a process and the CPU time of each process or thread, read from /proc (Linux):
+how the benchmarks count the CPU of process trees whose members start and end while they run."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+TICKS = os.sysconf("SC_CLK_TCK")  # clock ticks per second of /proc/*/stat
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`, children before their own children; [] once it has ended."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError, ValueError):
+            for kid in map(int, (task / "children").read_text().split()):
+                found += [kid, *descendants(kid)]
+    return found
+
+
+def own_cpu(stat: Path) -> tuple[str, float]:
+    """(start time in ticks, CPU seconds: user + system) of a process or thread from its `stat` file
+    (`/proc/PID/stat`, `/proc/PID/task/TID/stat`); the start time tells a reused id apart. Raises
+    OSError once it has ended."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return fields[19], (int(fields[11]) + int(fields[12])) / TICKS
