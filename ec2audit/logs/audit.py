@@ -315,7 +315,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     units found in its own calls. `on_progress(bytes read, bytes in all)` follows the reading. With
     `jobs` > 1, files are audited in that many worker processes (`on_payload` and `on_progress` are
     then not called); a session must not span two files then. With `ray` (a cluster address, or ""
-    for `RAY_ADDRESS` or a new local cluster) files are sniffed here and audited by Ray actors
+    for `RAY_ADDRESS` or a new local cluster) files are sniffed and audited by Ray actors
     (`ec2audit.scale.audit`), `jobs` of them (default: one per CPU of the cluster)."""
     if (units is None) == (not discover):
         raise InputError("give either units or discover=True", field="units")
@@ -448,6 +448,17 @@ def audit_part(found: list, reading: Reading, units: list[Unit], cascade: Cascad
     return part
 
 
+def file_sizes(found: list[Path]) -> list[int]:
+    """Each file's size in bytes to cut batches by; 0 for one gone since it was listed (its reader names why)."""
+    sizes = []
+    for path in found:
+        try:
+            sizes.append(path.stat().st_size)
+        except OSError:
+            sizes.append(0)
+    return sizes
+
+
 def batches(found: list, sizes: list[int], workers: int) -> list[list]:
     """Contiguous batches of about equal size in bytes, 16 per worker, so none waits long on another's last."""
     target = sum(sizes) / (workers * 16) or 1
@@ -476,7 +487,7 @@ def _parallel(found: list[Path], reading: Reading, units: list[Unit], cascade: C
     context = multiprocessing.get_context("fork" if forked else "spawn")
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
                              initargs=(reading, units, (cascade or build_cascade(units)) if forked else None)) as pool:
-        return merge_parts(pool.map(_work, batches(found, [p.stat().st_size for p in found], jobs)), units)
+        return merge_parts(pool.map(_work, batches(found, file_sizes(found), jobs)), units)
 
 
 def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
