@@ -39,11 +39,10 @@ import socket
 import statistics
 import subprocess
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-from proctree import descendants, own_cpu
+from proctree import Sampled, descendants, own_cpu
 from rich.console import Console
 
 from ec2audit.run.config import ModelSpec, RunConfig
@@ -146,38 +145,25 @@ def worker_turns(turns: int, scratch: Path, sandbox: Sandbox | None) -> list[dic
     return out
 
 
-class ThreadCpu:
+class ThreadCpu(Sampled):
     """CPU seconds per thread name (`/proc/PID/task/TID/comm`) of the warm worker's Node process (found
     below the launcher `pid()` by its script) and, as "child processes", of every process below it, while
-    `with` runs, sampled every 50 ms: threads that live less than that are missed."""
+    `with` runs, sampled every 50 ms: `by_name`, and `started`, the threads per name started meanwhile."""
 
     PERIOD_S = 0.05
 
     def __init__(self, pid):
-        self._pid, self._first, self._last = pid, {}, {}
+        self._pid = pid
 
-    def __enter__(self) -> ThreadCpu:
-        self._first = self._sample()
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._poll, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._done.set()
-        self._thread.join()
+    def finish(self) -> None:
         totals: dict[str, float] = {}
-        self.started: dict[str, int] = {}  # threads per name that started during `with`
-        for key, (name, cpu) in self._last.items():
-            totals[name] = totals.get(name, 0.0) + cpu - self._first.get(key, (name, 0.0))[1]
-            self.started[name] = self.started.get(name, 0) + (key not in self._first)
+        self.started: dict[str, int] = {}
+        for key, (name, cpu) in self.last.items():
+            totals[name] = totals.get(name, 0.0) + cpu - self.first.get(key, (name, 0.0))[1]
+            self.started[name] = self.started.get(name, 0) + (key not in self.first)
         self.by_name = dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
-    def _poll(self) -> None:
-        while not self._done.wait(self.PERIOD_S):
-            self._last.update(self._sample())
-
-    def _sample(self) -> dict:
+    def sample(self) -> dict:
         launcher = self._pid()
         pid = next((p for p in [launcher, *descendants(launcher)] if _is_worker(p)), None) if launcher else None
         found = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")  # clock ticks per second of /proc/*/stat
@@ -26,3 +27,36 @@ def own_cpu(stat: Path) -> tuple[str, float]:
     OSError once it has ended."""
     fields = stat.read_text().rsplit(")", 1)[1].split()
     return fields[19], (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class Sampled:
+    """A `with` block during which `sample()` (a dict) is read every `PERIOD_S` in a thread: `first` is
+    the sample at the start, `last` the latest value of every key seen, so a process or thread that ends
+    still counts up to its last sample (one that lives less than a period is missed); `finish()` sums
+    them when the block ends."""
+
+    PERIOD_S = 0.25
+
+    def sample(self) -> dict:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        self.first = self.sample()
+        self.last = dict(self.first)
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
+        self.last.update(self.sample())
+        self.finish()
+
+    def _poll(self) -> None:
+        while not self._done.wait(self.PERIOD_S):
+            self.last.update(self.sample())

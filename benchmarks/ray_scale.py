@@ -24,13 +24,12 @@ import os
 import resource
 import shutil
 import tempfile
-import threading
 import time
 from collections import defaultdict
 from pathlib import Path
 
 from log_audit import generate
-from proctree import descendants, own_cpu
+from proctree import Sampled, descendants, own_cpu
 from rich.console import Console
 
 from ec2audit.logs.audit import audit_logs
@@ -57,33 +56,18 @@ def on_ray_cluster(workers: int, call, *args, **kwargs):
         ray.shutdown()
 
 
-class TreeCpu:
-    """CPU seconds of this process and of every process below it while `with` runs: each descendant's own
-    CPU time (`/proc/PID/stat` utime + stime), sampled every `PERIOD_S`, so processes that end (a Ray
-    worker killed, OpenClaw inside a sandbox's PID namespace) still count up to their last sample;
-    processes that live less than a period are missed, in every configuration alike."""
-
-    PERIOD_S = 0.25
+class TreeCpu(Sampled):
+    """CPU seconds of this process and of every process below it while `with` runs (`cpu_s`): each
+    descendant's own CPU time (`/proc/PID/stat` utime + stime), sampled every `PERIOD_S`, so processes
+    that end (a Ray worker killed, OpenClaw inside a sandbox's PID namespace) still count up to their last
+    sample; processes that live less than a period are missed, in every configuration alike."""
 
     def __enter__(self) -> TreeCpu:
-        self._seen: dict[tuple[int, str], float] = {}  # (pid, start time) → own CPU s, last sample
-        self._before = dict(self._sample())  # counted from here on
         self._self = self._own()
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._poll, daemon=True)
-        self._thread.start()
-        return self
+        return super().__enter__()
 
-    def __exit__(self, *exc) -> None:
-        self._done.set()
-        self._thread.join()
-        self._seen.update(self._sample())
-        self.cpu_s = self._own() - self._self + sum(cpu - self._before.get(key, 0.0)
-                                                    for key, cpu in self._seen.items())
-
-    def _poll(self) -> None:
-        while not self._done.wait(self.PERIOD_S):
-            self._seen.update(self._sample())
+    def finish(self) -> None:
+        self.cpu_s = self._own() - self._self + sum(cpu - self.first.get(key, 0.0) for key, cpu in self.last.items())
 
     @staticmethod
     def _own() -> float:
@@ -91,12 +75,12 @@ class TreeCpu:
         return usage.ru_utime + usage.ru_stime
 
     @staticmethod
-    def _sample() -> list[tuple[tuple[int, str], float]]:
-        found = []
+    def sample() -> dict[tuple[int, str], float]:  # (pid, start time) → own CPU s
+        found = {}
         for pid in descendants(os.getpid()):
             with contextlib.suppress(OSError, IndexError, ValueError):
                 started, cpu = own_cpu(Path(f"/proc/{pid}/stat"))
-                found.append(((pid, started), cpu))
+                found[pid, started] = cpu
         return found
 
 
