@@ -48,7 +48,7 @@ class Auditor:
     def __call__(self, batch: dict) -> dict:
         parts = [pickle.dumps(audit_part(pickle.loads(files), self.reading, self.units, self.cascade))
                  for files in batch["files"]]
-        return {"index": batch["index"], "bytes": batch["bytes"], "part": parts, "node": [self.node] * len(parts)}
+        return {"bytes": batch["bytes"], "part": parts, "node": [self.node] * len(parts)}
 
 
 def audit_on_ray(found: list[Path], reading: Reading, units: list[Unit], address: str, workers: int | None,
@@ -71,8 +71,7 @@ def audit_on_ray(found: list[Path], reading: Reading, units: list[Unit], address
         context.execution_options.preserve_order = True  # parts merge in file order
         context.wait_for_min_actors_s = POOL_START_S
         chunks = [c for c in batches(list(range(len(found))), sizes, pool) if c]
-        rows = [{"index": n, "bytes": sum(sizes[i] for i in c), "files": pickle.dumps([found[i] for i in c])}
-                for n, c in enumerate(chunks)]
+        rows = [{"bytes": sum(sizes[i] for i in c), "files": pickle.dumps([found[i] for i in c])} for c in chunks]
         dataset = ray.data.from_items(rows, override_num_blocks=max(1, len(rows))).map_batches(
             Auditor, fn_constructor_args=(reading, units), batch_size=1, num_cpus=1,
             compute=ray.data.ActorPoolStrategy(size=pool))
