@@ -16,6 +16,11 @@ UNIT_SCHEMA = {"group": pl.String, "task_id": pl.String, "unit_id": pl.String, "
                "field": pl.String, "dimension": pl.String, "weight": pl.Float64, "grade": pl.Float64}
 
 
+def leaked(grade: float) -> bool:
+    """The one definition of a leaked unit, in every table and count: its best grade is ≥ 0.7."""
+    return grade >= MOSTLY
+
+
 def unit_table(units: list[Unit], grades_by_group: dict[str, dict[str, float]],
                tasks_by_group: dict[str, set[str]]) -> pl.DataFrame:
     """One row per (group, unit) of the group's tasks: the unit-level table exposure is built from."""

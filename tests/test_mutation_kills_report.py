@@ -200,6 +200,10 @@ def test_bad_runs_are_named(tmp_path):
 
 # --- an audit output ------------------------------------------------------------------------------------
 
+NO_SESSIONS = ("findings.parquet: no findings.sessions.parquet beside it: only the sessions with findings are "
+               "counted (write findings with `ec2audit audit --out`)")
+
+
 def write_audit(folder: Path, with_units: bool = True, with_payloads: bool = True) -> Path:
     folder.mkdir(parents=True)
     base = {"task_id": "t1", "entity_id": "E1", "segment": 0, "message_index": 0, "role": "user",
@@ -234,7 +238,8 @@ def test_audit_output_exposure_per_group_and_its_mean(tmp_path):
         "audit: findings.parquet", "audit", 2, 1, 1)
     assert row.exposure == pytest.approx((2.3 / 3 + 0.2) / 2)
     assert row.by_dimension == pytest.approx({"financial": 0.65, "health": 0.15})
-    assert row.completion is None and not summary.has_completion and summary.notes == []
+    assert row.completion is None and not summary.has_completion
+    assert summary.notes == [NO_SESSIONS]
     first, second = summary.tasks["t1"]
     assert (first.episode_id, first.exposure, second.episode_id) == ("g1", pytest.approx(2.3 / 3), "g2")
     salary, diagnosis = first.leaks
@@ -253,7 +258,7 @@ def test_audit_output_exposure_per_group_and_its_mean(tmp_path):
 def test_audit_output_without_units_or_payloads_says_what_is_missing(tmp_path):
     summary = load([write_audit(tmp_path / "audit", with_units=False, with_payloads=False)])
     assert summary.rows[0].exposure is None
-    assert summary.notes == ["findings.parquet: no units found (give --units): exposure not computed",
+    assert summary.notes == [NO_SESSIONS, "findings.parquet: no units found (give --units): exposure not computed",
                              "findings.parquet: no payloads found (give --payloads): evidence without context"]
     assert summary.tasks["t1"][0].leaks[0].evidence is None
 
@@ -282,7 +287,7 @@ def test_inputs_by_file_by_option_and_as_jsonl(tmp_path):
     write_audit(tmp_path / "elsewhere")
     by_file = load([audit / "findings.parquet"], units_path=tmp_path / "elsewhere" / "units.jsonl",
                    payloads_path=tmp_path / "elsewhere" / "payloads.jsonl")
-    assert by_file.rows[0].exposure == pytest.approx((2.3 / 3 + 0.2) / 2) and by_file.notes == []
+    assert by_file.rows[0].exposure == pytest.approx((2.3 / 3 + 0.2) / 2) and by_file.notes == [NO_SESSIONS]
     assert by_file.tasks["t1"][0].leaks[0].evidence is not None
     run = write_run(tmp_path / "run")
     pl.read_parquet(run / "episodes.parquet").write_ndjson(run / "episodes.jsonl")

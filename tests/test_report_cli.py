@@ -306,3 +306,55 @@ def test_demo_audit_only_path_writes_a_report(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert f"report: {(tmp_path / 'report.html').resolve()}" in printed.replace("\n", "")
     assert (tmp_path / "findings.parquet").exists() and 'id="heatmap"' in (tmp_path / "report.html").read_text()
+
+
+def _audited(tmp_path: Path, texts: dict[str, str]) -> Path:
+    """`ec2audit audit --out` over one cloud call per session (texts by session), units of one task
+    weighted 1, 1 and 2; the findings path."""
+    units = [{"task_id": "billing", "entity_id": "P-1", "field": "name", "value": "Marguerite Lindqvist",
+              "dimension": "person_name", "weight": 1.0},
+             {"task_id": "billing", "entity_id": "P-1", "field": "phone", "value": "+1 415-555-0142",
+              "dimension": "contact", "weight": 1.0},
+             {"task_id": "billing", "entity_id": "P-1", "field": "diagnosis", "value": "type 2 diabetes",
+              "dimension": "health", "weight": 2.0}]
+    (tmp_path / "u.jsonl").write_text("".join(json.dumps(u) + "\n" for u in units))
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps({
+        "id": f"req-{k}", "session_id": session, "task_id": "billing", "url": "https://api.openai.com/v1/chat/completions",
+        "request": {"model": "gpt-5.4", "messages": [{"role": "user", "content": text}]}}) + "\n"
+        for k, (session, text) in enumerate(texts.items())))
+    audited = CliRunner().invoke(main, ["audit", str(tmp_path / "p.jsonl"), "--units", str(tmp_path / "u.jsonl"),
+                                        "--out", str(tmp_path / "f.parquet")])
+    assert audited.exit_code == 0, audited.output
+    return tmp_path / "f.parquet"
+
+
+def test_report_on_an_audit_counts_its_clean_sessions(tmp_path):
+    """Two sessions leak, two are clean: 4 episodes, exposure the mean over all four (by hand: s1
+    sends name + phone = 2 of weight 4, s2 name + diagnosis = 3 of 4, the clean ones 0)."""
+    findings = _audited(tmp_path, {"s1": "Write to Marguerite Lindqvist at +1 415-555-0142.",
+                                   "s2": "Marguerite Lindqvist has type 2 diabetes.",
+                                   "s3": "Summarise the renewal policy.", "s4": "What is the weather?"})
+    code, output = _report(str(findings), "--units", str(tmp_path / "u.jsonl"), "--payloads",
+                           str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "r.html"), "--json")
+    assert code == 0, output
+    data = json.loads(output)
+    row = data["strategies"][0]
+    assert row["episodes"] == 4 and row["tasks"] == 1 and row["leaked_units"] == 4
+    assert row["exposure"] == pytest.approx((2 / 4 + 3 / 4 + 0 + 0) / 4)
+    assert row["by_dimension"] == pytest.approx({"person_name": 0.5, "contact": 0.25, "health": 0.25})
+    assert {g["label"]: g["exposure"] for g in data["groups"]} == pytest.approx(
+        {"s1": 0.5, "s2": 0.75, "s3": 0.0, "s4": 0.0})
+    assert sorted(e["episode_id"] for e in data["tasks"]["billing"]) == ["s1", "s2", "s3", "s4"]
+
+
+def test_report_says_one_number_of_leaked_units(tmp_path):
+    """A unit sent only in part (grade 0.3) reached the cloud but is not leaked (grade ≥ 0.7): the
+    strategy table and the drill-down of the page give the same count."""
+    findings = _audited(tmp_path, {"s1": "Write to Marguerite Lindqvist at +1 415-555-0142.",
+                                   "s3": "Renewal for Ms Lindqvist, phone ending 0142."})
+    code, output = _report(str(findings), "--units", str(tmp_path / "u.jsonl"), "--out", str(tmp_path / "r.html"),
+                           "--json")
+    assert code == 0, output
+    assert json.loads(output)["strategies"][0]["leaked_units"] == 2
+    html = (tmp_path / "r.html").read_text()
+    assert re.findall(r"(\d+) leaked unit\(s\)", html) == ["2", "2", "0"]  # the task, then s1 and s3

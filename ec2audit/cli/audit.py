@@ -14,7 +14,7 @@ from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
 from ec2audit.logs import FORMATS
-from ec2audit.logs.audit import audit_logs, read_task_map
+from ec2audit.logs.audit import audit_logs, read_task_map, sessions_path
 from ec2audit.logs.classify import Classifier
 from ec2audit.logs.report import log_summary, print_log_audit
 from ec2audit.units import read_units
@@ -41,7 +41,8 @@ from ec2audit.units import read_units
               help="Audit on a Ray cluster: join ADDRESS (write --ray=ADDRESS before the paths), else "
                    "RAY_ADDRESS, else start a local one. --out is then a folder.")
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Write findings with their call and carrier here (.parquet, or .jsonl); created 0600. With "
+              help="Write findings with their call and carrier here (.parquet, or .jsonl), and every session's "
+                   "calls and exposure beside it (NAME.sessions.parquet); created 0600. With "
                    "--ray a folder: findings/ (Parquet partitioned by dimension), exposure.parquet, summary.json, "
                    "nodes.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
@@ -92,12 +93,13 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         write_audit(log, summary, out)
     elif out:
         write_table(log.findings_frame(), out)
+        write_table(log.sessions_frame(), sessions_path(out))
     if as_json:
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
         sys.stdout.write("\n")
     else:
         print_log_audit(summary, Console())
         if out:
-            click.echo(f"findings: {out}")
+            click.echo(f"findings: {out}; sessions: {sessions_path(out)}")
     if log.errors:
         sys.exit(EXIT_SKIPPED)

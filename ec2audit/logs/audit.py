@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import json
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -46,6 +47,12 @@ CALL_SCHEMA = {
 #: The call columns a finding row carries (`findings_frame`, `leaked`).
 _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
                  "log_line")
+#: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object.
+SESSION_SCHEMA = {
+    "session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64, "units": pl.Int64, "leaked": pl.Int64,
+    "exposure": pl.Float64, "exposure_by_dimension": pl.String, "scored_against": pl.String,
+    "tasks": pl.List(pl.String),
+}
 CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool": pl.String, "file": pl.String,
                   "command": pl.String}
 
@@ -129,8 +136,15 @@ class LogAudit:
         return rows
 
     def sessions(self) -> list[dict]:
-        """Calls and exposure per session (units 0 and exposure null where no cloud call was audited)."""
-        exposure = {r["group"]: r for r in self.exposure() if r["dimension"] is None}
+        """Calls and exposure per session, overall and per dimension (units 0 and exposure null where
+        no cloud call was audited): every session read, clean ones too."""
+        exposure: dict[str, dict] = {}
+        by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
+        for r in self.exposure():
+            if r["dimension"] is None:
+                exposure[r["group"]] = r
+            else:
+                by_dimension[r["group"]][r["dimension"]] = r["exposure"]
         rows: dict[str, dict] = {}
         for c in self.calls:
             row = rows.setdefault(c["session"], {"session": c["session"], "calls": 0, "cloud_calls": 0})
@@ -139,8 +153,16 @@ class LogAudit:
         for session, row in rows.items():
             found = exposure.get(session, {})
             row.update(units=found.get("units", 0), leaked=found.get("leaked", 0), exposure=found.get("exposure"),
-                       scored_against=self.scored_against(session))
+                       exposure_by_dimension=by_dimension.get(session, {}),
+                       scored_against=self.scored_against(session),
+                       tasks=[] if session in self.found_in_calls else sorted(self.result.tasks.get(session, ())))
         return list(rows.values())
+
+    def sessions_frame(self) -> pl.DataFrame:
+        """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
+        `report` counts every audited session, not only those with findings."""
+        rows = [{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])} for r in self.sessions()]
+        return pl.DataFrame(rows, schema=SESSION_SCHEMA)
 
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model); cost null when no call had a price."""
@@ -234,10 +256,14 @@ def _placeholder(value: str) -> bool:
     return any(s == 0 and e == len(view.text) for s, e in placeholder_spans(view))
 
 
+def sessions_path(findings_path: Path) -> Path:
+    """Where `audit --out FILE` writes its sessions table: `FILE.sessions.parquet` (or `.jsonl`)."""
+    return findings_path.with_name(f"{findings_path.stem}.sessions{findings_path.suffix}")
+
+
 def read_task_map(path: Path) -> dict[str, str]:
     """Session → task id, from a JSON object or a CSV file with columns `session,task_id`."""
     import csv
-    import json
 
     text = path.read_text(encoding="utf-8-sig")
     if text.lstrip().startswith("{"):

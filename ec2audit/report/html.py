@@ -227,7 +227,7 @@ def strategy_table(summary: Summary) -> str:
     if runs:
         head += ["k", "failed", "completion", "Pass^k", "Pass@k", "cloud calls", "cloud input tok",
                  "cached tok", "output tok", "cloud USD", "USD/episode", "edge FLOPs"]
-    head += ["exposure", "privacy", "leaked units"]
+    head += ["exposure", "privacy", "leaked units (grade ≥ 0.7)"]
     out = ['<div class="scroll"><table id="strategies" class="sortable"><thead><tr>']
     out += [f'<th{" class=l" if i <= len(models) else ""}>{escape(h)}</th>' for i, h in enumerate(head)]
     out.append("</tr></thead><tbody>")
@@ -281,7 +281,8 @@ def _episode_html(ep: EpisodeView) -> str:
         facts.append(f"status {escape(ep.status)}")
     if ep.exposure is not None:
         facts.append(f"exposure {ep.exposure:.3f}")
-    facts.append(f"{len(ep.leaks)} unit(s) reached the cloud")
+    partial = len(ep.leaks) - ep.leaked
+    facts.append(f"{ep.leaked} leaked unit(s)" + (f", {partial} more in part (grade < 0.7)" if partial else ""))
     out = [f'<details class="ep"><summary>{escape(ep.episode_id)} <span class="facts">{" · ".join(facts)}'
            "</span></summary>"]
     if ep.leaks:
@@ -308,7 +309,7 @@ def _episode_html(ep: EpisodeView) -> str:
 def drilldown(summary: Summary) -> str:
     out = []
     for task_id, episodes in summary.tasks.items():
-        leaks = sum(len(e.leaks) for e in episodes)
+        leaks = sum(e.leaked for e in episodes)
         worst = max((e.exposure for e in episodes if e.exposure is not None), default=None)
         worst_text = "" if worst is None else f", highest exposure {worst:.3f}"
         out.append(f'<details class="task"><summary>{escape(task_id)} — {len(episodes)} episode(s), '

@@ -21,11 +21,11 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
-from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
+from ec2audit.logs.audit import SESSION_SCHEMA, sessions_path
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
 from ec2audit.run.record import FINISHED
-from ec2audit.units import read_units
+from ec2audit.units import Unit, read_units
 
 CONFIG_KEYS = ["edge_model", "cloud_model", "strategy", "router", "cloud_context"]
 EPISODE_COLUMNS = (
@@ -107,6 +107,11 @@ class EpisodeView:
     status: str | None
     exposure: float | None
     leaks: list[Leak]
+
+    @property
+    def leaked(self) -> int:
+        """Its leaked units (`metrics.leaked`); `leaks` holds every unit that reached the cloud."""
+        return sum(1 for leak in self.leaks if metrics.leaked(leak.grade))
 
 
 @dataclass
@@ -198,7 +203,7 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
         for raw_dims, raw_leaks in mine.select("exposure_by_dimension", "leaked_units").iter_rows():
             for dim, value in json.loads(raw_dims or "{}").items():
                 dims[dim].append(float(value))
-            leaked += sum(1 for leak in json.loads(raw_leaks or "[]") if leak.get("grade", 0) >= MOSTLY)
+            leaked += sum(1 for leak in json.loads(raw_leaks or "[]") if metrics.leaked(leak.get("grade", 0)))
         usd = stat["cloud_usd"]
         rows.append(StrategyRow(
             source=source, label=_label(stat, vary), **{k: stat[k] for k in keys},
@@ -340,11 +345,46 @@ def _sibling(path: Path, name: str) -> Path | None:
 
 
 def _audit_inputs(findings_path: Path, units_path: Path | None, payloads_path: Path | None):
-    """`ec2audit audit --out` writes findings only; units and payloads are taken from the options or
-    found next to the findings (as `make demo` leaves them)."""
+    """Units and payloads of an audit output, from the options or found next to the findings (as
+    `make demo` leaves them)."""
     units_path = units_path or _sibling(findings_path, "units.jsonl")
     payloads_path = payloads_path or _sibling(findings_path, "payloads.jsonl")
     return (read_units(units_path) if units_path else None), payloads_path
+
+
+def _session_rows(findings_path: Path) -> list[dict] | None:
+    """The sessions table `audit --out` wrote beside the findings (every session read, with the
+    audit's own exposure), or None for a findings table written without one."""
+    path = sessions_path(findings_path)
+    if not path.exists():
+        return None
+    frame = _require(_read_table(path), SESSION_SCHEMA, path)
+    return [dict(r, exposure_by_dimension=json.loads(r["exposure_by_dimension"] or "{}"))
+            for r in frame.iter_rows(named=True)]
+
+
+def _groups_from_findings(findings: pl.DataFrame, grades: dict[str, dict[str, float]],
+                          units: list[Unit] | None) -> list[dict]:
+    """Session rows as `_session_rows` gives them, for a findings table alone: only the groups that
+    have findings are known, each scored against the units of its findings' tasks."""
+    tasks = {g: set(findings.filter(pl.col("group") == g)["task_id"].unique()) for g in grades}
+    rows: dict[str, dict] = {g: {"session": g, "units": 0, "leaked": sum(1 for v in grades[g].values() if metrics.leaked(v)),
+                "exposure": None, "exposure_by_dimension": {}, "tasks": sorted(tasks[g])} for g in sorted(grades)}
+    if units is not None:
+        unit_tasks = {u.task_id for u in units}
+        table = metrics.unit_table(units, dict(grades), {g: t & unit_tasks for g, t in tasks.items()})
+        weighted = (pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum()
+        for g, count, value in table.group_by("group").agg(pl.len(), exposure=weighted).iter_rows():
+            rows[g].update(units=count, exposure=value)
+        for g, dim, value in table.group_by("group", "dimension").agg(exposure=weighted).sort("dimension").iter_rows():
+            rows[g]["exposure_by_dimension"][dim] = value
+        for row in rows.values():
+            row["tasks"] = sorted(set(row["tasks"]) & unit_tasks)
+    return list(rows.values())
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
@@ -352,35 +392,30 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     findings = _require(_read_table(findings_path), FINDING_SCHEMA, findings_path)
     units, payloads_path = _audit_inputs(findings_path, units_path, payloads_path)
     first = _first_findings(findings)
-    notes = []
-    row = StrategyRow(source=findings_path.name, label=f"audit: {findings_path.name}", strategy="audit",
-                      episodes=findings["group"].n_unique(), tasks=findings["task_id"].n_unique(),
-                      leaked_units=sum(1 for f in first.values() if f["best"] >= MOSTLY))
     grades: dict[str, dict[str, float]] = defaultdict(dict)
     for (group, unit_id), f in first.items():
         grades[group][unit_id] = f["best"]
-    # one row per episode (or task) too: the heat map of an audit shows where the exposure is
-    group_rows = {g: StrategyRow(source=findings_path.name, label=g, strategy="audit", episodes=1,
-                                 tasks=findings.filter(pl.col("group") == g)["task_id"].n_unique(),
-                                 leaked_units=sum(1 for v in grades[g].values() if v >= MOSTLY))
-                  for g in sorted(grades)}
-    if units is not None:
-        unit_tasks = {u.task_id for u in units}
-        groups = {g: set(findings.filter(pl.col("group") == g)["task_id"].unique()) & unit_tasks
-                  for g in grades}
-        table = metrics.unit_table(units, dict(grades), groups)
-        weighted = (pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum()
-        for g, value in table.group_by("group").agg(exposure=weighted).iter_rows():
-            group_rows[g].exposure = value
-        for g, dim, value in table.group_by("group", "dimension").agg(exposure=weighted).sort("dimension").iter_rows():
-            group_rows[g].by_dimension[dim] = value
-        row.exposure = sum(r.exposure for r in group_rows.values()) / len(group_rows) if group_rows else 0.0
-        dims = sorted({d for r in group_rows.values() for d in r.by_dimension})
-        row.by_dimension = {d: sum(r.by_dimension.get(d, 0.0) for r in group_rows.values()) / len(group_rows)
-                            for d in dims}
-        row.tasks = len({t for ts in groups.values() for t in ts})
-    else:
-        notes.append(f"{findings_path.name}: no units found (give --units): exposure not computed")
+    notes = []
+    sessions = _session_rows(findings_path)
+    if sessions is None:
+        sessions = _groups_from_findings(findings, grades, units)
+        notes.append(f"{findings_path.name}: no {sessions_path(findings_path).name} beside it: only the sessions "
+                     "with findings are counted (write findings with `ec2audit audit --out`)")
+        if units is None:
+            notes.append(f"{findings_path.name}: no units found (give --units): exposure not computed")
+    # one row per session too: the heat map of an audit shows where the exposure is
+    group_rows = {s["session"]: StrategyRow(
+        source=findings_path.name, label=s["session"], strategy="audit", episodes=1, tasks=len(s["tasks"]),
+        exposure=s["exposure"], leaked_units=s["leaked"], by_dimension=s["exposure_by_dimension"])
+        for s in sessions}
+    scored = [r for r in group_rows.values() if r.exposure is not None]
+    dims = sorted({d for r in scored for d in r.by_dimension})
+    row = StrategyRow(source=findings_path.name, label=f"audit: {findings_path.name}", strategy="audit",
+                      episodes=len(group_rows), tasks=len({t for s in sessions for t in s["tasks"]}),
+                      exposure=_mean([r.exposure for r in scored if r.exposure is not None]),
+                      leaked_units=sum(r.leaked_units for r in group_rows.values()),
+                      by_dimension={d: _mean([r.by_dimension[d] for r in scored if d in r.by_dimension]) or 0.0
+                                    for d in dims})
     wanted = {f["payload_id"] for f in first.values()}
     payloads: dict[str, Payload] = {}
     if payloads_path is not None:
@@ -390,16 +425,17 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     else:
         notes.append(f"{findings_path.name}: no payloads found (give --payloads): evidence without context")
     spans = _spans(findings)
-    tasks: dict[str, list[EpisodeView]] = defaultdict(list)
     by_group: dict[str, list[dict]] = defaultdict(list)
     for (group, _), f in first.items():
         by_group[group].append(dict(f, grade=f["best"]))
-    for group in sorted(by_group):
-        infos = sorted(by_group[group], key=lambda x: (-x["grade"], x["unit_id"]))
-        task_id = infos[0]["task_id"] if len({i["task_id"] for i in infos}) == 1 else "(several)"
+    tasks: dict[str, list[EpisodeView]] = defaultdict(list)
+    for s in sessions:
+        infos = sorted(by_group.get(s["session"], []), key=lambda x: (-x["grade"], x["unit_id"]))
+        task_ids = sorted(set(s["tasks"]) | {i["task_id"] for i in infos})
+        task_id = task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids else "(units found in its calls)"
         tasks[task_id].append(EpisodeView(
-            episode_id=group, task_id=task_id, label=row.label, completion=None, status=None,
-            exposure=group_rows[group].exposure, leaks=[_leak(i, payloads, spans, show_values) for i in infos]))
+            episode_id=s["session"], task_id=task_id, label=row.label, completion=None, status=None,
+            exposure=s["exposure"], leaks=[_leak(i, payloads, spans, show_values) for i in infos]))
     return [row], tasks, notes, list(group_rows.values())
 
 

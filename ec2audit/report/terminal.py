@@ -84,7 +84,7 @@ def print_summary(summary: Summary, console: Console) -> None:
     if summary.has_completion:
         headline += [("completion", "completion", "pct"), ("Pass^k", "pass_hat_k", "pct"),
                      ("Pass@k", "pass_at_k", "pct")]
-    headline += [("exposure", "exposure", "f3"), ("leaked", "leaked_units", "int")]
+    headline += [("exposure", "exposure", "f3"), ("leaked ≥0.7", "leaked_units", "int")]
     console.print(_table("Strategies", summary, headline))
     if summary.has_completion:
         console.print(_table("Cost: cloud calls, tokens and USD; edge FLOPs", summary, [
