@@ -50,7 +50,7 @@ def test_mixed_folder_reads_every_log_and_names_every_other_file(tmp_path):
     assert set(skipped) == {"README.md", "config.yaml", "empty.jsonl", "blank.json", "logo.png", ".hidden.jsonl",
                             ".cache", "gone.jsonl"}
     assert skipped["empty.jsonl"] == "empty file" and "whitespace" in skipped["blank.json"]
-    assert "not a known log format" in skipped["README.md"] and "openai-log" in skipped["README.md"]
+    assert "not a known log format" in skipped["README.md"] and "openai-log" not in skipped["README.md"]
     assert "broken link" in skipped["gone.jsonl"] and "hidden" in skipped[".cache"]
     files = {Path(f["file"]).name: f for f in summary["files"]}
     assert files["old-session.jsonl.reset.2026-11-02T10-00-00.000Z"]["format"] == "openclaw-jsonl"

@@ -28,6 +28,7 @@ from ec2audit.logs import (
     litellm,
     mini_swe_agent,
     openai_log,
+    openclaw_cron,
     openclaw_jsonl,
     openclaw_sqlite,
     openclaw_trajectory,
@@ -44,7 +45,7 @@ from ec2audit.payloads import Payload
 #: Sniffing order matters: specific formats first, the generic request log last; sniffers that read
 #: only the first line before those that outline a document's head.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
-    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, claude_code, inspect_ai,
+    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, inspect_ai,
     otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
     openai_log)}
 
@@ -66,9 +67,13 @@ class LogFile:
     encoding: str | None = None
 
 
+#: Said once per file not read: short, since a folder of logs holds READMEs and configs (the formats
+#: are listed by `ec2audit audit --help`, under --format).
+NOT_A_LOG = "not a known log format (--format FORMAT reads it as one; `ec2audit audit --help` lists them)"
+
+
 def _unknown(path: Path) -> InputError:
-    return InputError(f"not a known log format (known: {', '.join(FORMATS)}); if it is one of them, "
-                      "say which with --format", file=str(path))
+    return InputError(NOT_A_LOG, file=str(path))
 
 
 def _sniff(path: Path, head: bytes) -> str | None:
@@ -93,13 +98,11 @@ def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
         return InputError(f"SQLite database without a table of model calls ({_tables(path)})", file=str(path))
     encoding = text_encoding(head, complete)
     if encoding == BINARY:
-        return LogFile(path, found) if fmt else InputError(
-            f"binary data, not a known log format (known: {', '.join(FORMATS)})", file=str(path))
+        return LogFile(path, found) if fmt else InputError(f"binary data, {NOT_A_LOG}", file=str(path))
     if encoding is not None and not fmt:
         found = _sniff(path, decoded_head(head, encoding))
         if found is None:
-            return InputError(f"{encoding} text, but not a known log format (known: {', '.join(FORMATS)}); "
-                              "if it is one of them, say which with --format", file=str(path))
+            return InputError(f"{encoding} text, {NOT_A_LOG}", file=str(path))
     return LogFile(path, found, encoding) if found else _unknown(path)
 
 

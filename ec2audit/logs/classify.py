@@ -1,6 +1,7 @@
 """Which logged calls went to the cloud: by provider, model and base URL, user patterns first.
 
-Defaults: local serving stacks (ollama, llama.cpp, vLLM, LM Studio, …) and any base URL on
+Defaults: local serving stacks (ollama, llama.cpp, vLLM, LM Studio, …, named as the provider or as
+the prefix of a `provider/model` name when no provider is logged) and any base URL on
 localhost, a private address or a `.local` host are edge; everything else — including calls whose
 provider is unknown — is cloud, the conservative side for a privacy audit. `--edge`/`--cloud` glob
 patterns (matched, case-insensitively, against `provider/model`, the model, the provider and the
@@ -17,8 +18,13 @@ from urllib.parse import urlsplit
 CLOUD, EDGE = "cloud", "edge"
 
 LOCAL_PROVIDERS = frozenset({
-    "ollama", "llamacpp", "llama.cpp", "llama-cpp", "vllm", "lmstudio", "lm-studio", "localai", "local",
-    "edge", "mlx", "sglang", "tgi", "jan", "gpt4all", "xllamacpp", "llamafile"})
+    "ollama", "ollama_chat", "lm_studio", "llamacpp", "llama.cpp", "llama-cpp", "vllm", "lmstudio", "lm-studio",
+    "localai", "local", "edge", "mlx", "sglang", "tgi", "jan", "gpt4all", "xllamacpp", "llamafile"})
+
+
+def _prefix(model: str | None) -> str:
+    """The provider a `provider/model` name (LiteLLM's convention: `ollama/llama3`) starts with."""
+    return model.split("/", 1)[0] if model and "/" in model else ""
 
 
 def _local_host(base_url: str) -> bool:
@@ -43,7 +49,7 @@ class Classifier:
             return CLOUD
         if any(fnmatchcase(n, p.lower()) for p in self.edge for n in names):
             return EDGE
-        if provider and provider.lower() in LOCAL_PROVIDERS:
+        if (provider or _prefix(model)).lower() in LOCAL_PROVIDERS:
             return EDGE
         if base_url and _local_host(base_url):
             return EDGE

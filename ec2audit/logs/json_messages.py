@@ -1,6 +1,7 @@
 """Plain JSON conversations: a request body, a list of messages, a list of such lists (Invariant
 datasets), transcripts wrapped in records (`{"messages": [...], "metadata": {...}}`, one per file or
-one per line) and AgentDojo task results (`suite_name`, `pipeline_name`, `messages`).
+one per line; Invariant's first line `{"metadata": …}` describes the dataset and gives its traces
+defaults) and AgentDojo task results (`suite_name`, `pipeline_name`, `messages`).
 
 A request body (it names a `model`, or is a list of bodies or `{request}` records) is one call each,
 read as request logs are. A conversation is one call per assistant message, its request everything
@@ -42,12 +43,18 @@ def sniff(path: Path, head: bytes) -> bool:
     keys = outline(head)
     if start == b"[":
         return bool({"item.role", "item.item.role", "item.messages", "item.request", "item.body"} & keys)
-    return start == b"{" and ("messages.item.role" in keys or "input" in keys and "model" in keys) and not (
+    traces = "messages.item.role" in keys or "metadata" in keys and "item.role" in keys  # Invariant's metadata line
+    return start == b"{" and (traces or "input" in keys and "model" in keys) and not (
         {"request", "body", "traj", "trajectory", "history", "samples", "eval"} & keys)
 
 
+def _is_dataset_metadata(item) -> bool:
+    """Invariant's first line `{"metadata": {...}}`: what the dataset is, defaults for its traces."""
+    return isinstance(item, dict) and set(item) == {"metadata"} and isinstance(item["metadata"], dict)
+
+
 def _conversation(messages: list, record: dict, session: str, path: Path, line: int | None) -> Iterator[Payload]:
-    metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
+    metadata = record["metadata"] if isinstance(record.get("metadata"), dict) else {}
     provider, model = provider_of(record.get("pipeline_name") or metadata.get("model") or record.get("model"))
     if not any(_is_message(m) and m["role"] in ("assistant", "ai", "model") for m in messages):
         messages = [*messages, {"role": "assistant", "content": ""}]  # the request it holds, as one call
@@ -56,7 +63,7 @@ def _conversation(messages: list, record: dict, session: str, path: Path, line: 
 
 
 def _session(record: dict, path: Path, index: int) -> str:
-    metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
+    metadata = record["metadata"] if isinstance(record.get("metadata"), dict) else {}
     named = record.get("session_id") or record.get("id") or metadata.get("session_id") or metadata.get("id")
     if record.get("user_task_id"):  # AgentDojo: suite, user task and injection task make the run
         named = "/".join(str(record[k]) for k in ("suite_name", "user_task_id", "injection_task_id") if record.get(k))
@@ -68,20 +75,25 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
 
     steps: Counter = Counter()
     messages: list = []
+    dataset: dict = {"metadata": {}}
     index = 0
     try:
         for index, item in enumerate(json_values(path), start=1):
-            if _is_message(item):
+            if index == 1 and isinstance(item, dict) and _is_dataset_metadata(item):
+                dataset = item
+            elif _is_message(item):
                 messages.append(item)  # a top-level list of messages: one conversation
             elif isinstance(item, list):
-                yield from _conversation(item, {}, f"{path.stem}#{index}", path, index)
-            elif _is_request(item) or (is_request_body(item) and not _is_transcript(item)):
+                yield from _conversation(item, dataset, f"{path.stem}#{index}", path, index)
+            elif isinstance(item, dict) and (_is_request(item) or is_request_body(item) and not _is_transcript(item)):
                 try:
                     yield to_payload(item, f"{path.name}#{index}", path, index, steps)
                 except InputError as exc:
                     on_error(InputError(exc.reason, file=str(path), line=index, field=exc.field))
-            elif _is_transcript(item):
-                yield from _conversation(item["messages"], item, _session(item, path, index), path, index)
+            elif isinstance(item, dict) and _is_transcript(item):
+                metadata = {**dataset["metadata"], **(item.get("metadata") or {})}
+                yield from _conversation(item["messages"], {**item, "metadata": metadata},
+                                         _session(item, path, index), path, index)
             else:
                 on_error(InputError("item is neither a message, a conversation nor a request, skipped",
                                     file=str(path), line=index))

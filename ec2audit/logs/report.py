@@ -45,6 +45,16 @@ def skipped_files(log: LogAudit) -> list[dict]:
             if e.file and e.line is None and e.file not in read]
 
 
+def provider_model(provider: str | None, model: str | None) -> str:
+    """`provider/model`, the provider said once ('openai/gpt-oss-20b' served by openai is not
+    'openai/openai/gpt-oss-20b') and '?' only where neither is known."""
+    if not model:
+        return f"{provider or '?'}/?"
+    if not provider or model.lower().startswith(f"{provider.lower()}/"):
+        return model
+    return f"{provider}/{model}"
+
+
 def _short(unit_id: str) -> str:
     """`entity/field` of a unit id: the task is the same for every row of one audit, mostly."""
     return unit_id.split("/", 1)[-1]
@@ -104,6 +114,18 @@ def _leaks(summary: dict, console: Console, limit: int) -> None:
         console.print(f"… {len(summary['leaked']) - shown} more leaked units (see --json or --out)")
 
 
+def _clean(summary: dict) -> str:
+    """What an audit of cloud calls that found no leak says: how many calls were looked at for what."""
+    cloud, scanned = summary["cloud_calls"], summary["payloads"]
+    if not summary["units"]:
+        return (f"no sensitive value found on the local side (user inputs, tool results) of the sessions: "
+                f"nothing to look for in their {cloud} cloud call(s)")
+    if scanned < cloud:
+        return (f"no sensitive unit reached a cloud call ({scanned} of {cloud} cloud calls audited: the others are "
+                "in sessions where no sensitive value was found)")
+    return f"no sensitive unit reached a cloud call ({cloud} cloud calls audited)"
+
+
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     skipped = summary["skipped_files"]
     converted = [f for f in summary["files"] if f["encoding"]]
@@ -132,8 +154,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
         if summary["values_shown"]:
             console.print("[bold red]values shown in clear text (--show-values)[/]")
         _leaks(summary, console, limit)
-    elif summary["payloads"]:
-        console.print(f"no sensitive unit reached a cloud call ({summary['payloads']} cloud calls audited)")
+    elif summary["cloud_calls"]:
+        console.print(_clean(summary), highlight=False)
     elif summary["calls"]:
         console.print("no cloud call in what was read: nothing to audit")
     else:
@@ -141,7 +163,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     providers = _table("Calls per provider", ["side", "provider/model", "calls", "input tok", "output tok", "USD"])
     providers.columns[1].overflow = "fold"
     for p in summary["providers"]:
-        providers.add_row(p["side"], f"{p['provider'] or '?'}/{p['model'] or '?'}", str(p["calls"]),
+        providers.add_row(p["side"], provider_model(p["provider"], p["model"]), str(p["calls"]),
                           str(p["input_tokens"] or 0), str(p["output_tokens"] or 0),
                           "-" if p["cost_usd"] is None else f"{p['cost_usd']:.4f}")
     console.print(providers)

@@ -1,5 +1,6 @@
 """VCR.py cassettes (YAML, or JSON with vcrpy's JSON serializer): `interactions` of recorded HTTP
-`request`s and `response`s, as test suites of LLM applications keep them.
+`request`s and `response`s, as test suites of LLM applications keep them; bodies recorded as text,
+or as data under `parsed_body` (pydantic-ai's serializer).
 
 An interaction counts when its request posts a JSON body of a model API (`messages` or `input`);
 its `uri` gives provider and side, the response (JSON or an SSE stream, gzip-compressed or not)
@@ -49,6 +50,17 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
 
+def _body(request: dict):
+    """A request's JSON body: under `parsed_body` as data (pydantic-ai's cassette serializer), else
+    the recorded `body` parsed; None when it is not JSON."""
+    if "parsed_body" in request:
+        return request["parsed_body"]
+    try:
+        return json.loads(_text(_bytes(request.get("body"))))
+    except json.JSONDecodeError:
+        return None
+
+
 def _load(path: Path):
     import yaml
 
@@ -74,14 +86,13 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             request, response = interaction["request"], interaction.get("response") or {}
             if str(request.get("method", "POST")).upper() != "POST":
                 continue
-            try:
-                body = json.loads(_text(_bytes(request.get("body"))))
-            except json.JSONDecodeError:
-                continue
+            body = _body(request)
             if not is_request_body(body):
                 continue
-            record = {"request": body, "url": request.get("uri"), "session_id": path.stem,
-                      "response": response_data(_text(_bytes(response.get("body"))))}
+            answer = response.get("parsed_body")
+            if not isinstance(answer, dict):
+                answer = response_data(_text(_bytes(response.get("body"))))
+            record = {"request": body, "url": request.get("uri"), "session_id": path.stem, "response": answer}
             yield to_payload(record, f"{path.stem}#{number}", path, number, steps)
         except (KeyError, TypeError, AttributeError, ValueError, InputError, OSError) as exc:
             on_error(InputError(f"interaction {number} skipped ({exc})", file=str(path), line=number))

@@ -368,8 +368,9 @@ def _groups_from_findings(findings: pl.DataFrame, grades: dict[str, dict[str, fl
     """Session rows as `_session_rows` gives them, for a findings table alone: only the groups that
     have findings are known, each scored against the units of its findings' tasks."""
     tasks = {g: set(findings.filter(pl.col("group") == g)["task_id"].unique()) for g in grades}
-    rows: dict[str, dict] = {g: {"session": g, "units": 0, "leaked": sum(1 for v in grades[g].values() if metrics.leaked(v)),
-                "exposure": None, "exposure_by_dimension": {}, "tasks": sorted(tasks[g])} for g in sorted(grades)}
+    rows: dict[str, dict] = {
+        g: {"session": g, "units": 0, "leaked": sum(1 for v in grades[g].values() if metrics.leaked(v)),
+            "exposure": None, "exposure_by_dimension": {}, "tasks": sorted(tasks[g])} for g in sorted(grades)}
     if units is not None:
         unit_tasks = {u.task_id for u in units}
         table = metrics.unit_table(units, dict(grades), {g: t & unit_tasks for g, t in tasks.items()})
