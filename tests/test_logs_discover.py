@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ec2audit.cli import main
@@ -91,3 +92,58 @@ def test_discovered_units_keep_people_and_drop_test_results_bots_and_services(tm
     assert result.exit_code == 0, result.output
     found = {json.loads(line)["matched_text"] for line in findings.read_text().splitlines()}
     assert found == {"ana.souza@example.org", "(614) 555-0187", "Wq7!rPz2", "nas.priya-home.lan"}
+
+
+def _call(session: str, url: str, messages: list, number: int) -> dict:
+    return {"id": f"r{number}", "session_id": session, "url": url,
+            "request": {"model": "gpt-5.4" if "openai" in url else "qwen2.5:7b", "messages": messages}}
+
+
+def _tool(name: str, content: str, call_id: str) -> list[dict]:
+    return [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": call_id, "content": content}]
+
+
+def test_discovery_exposure_on_a_transcript_known_by_hand(tmp_path):
+    """One session, two cloud calls and one to a local model. Its local side holds nine sensitive
+    values: in the cloud calls, OpenClaw's runtime context (sender name, handle, id), a phone the
+    user typed, a saved passenger's date of birth, an e-mail's sender and address; in the edge call
+    only, a card and a second address. Not values: a passenger's first name (ICD-10 also names
+    'Amelia'), `git diff --stat`'s 'deletions', a Message-ID. Exposure, the weighted share of the local
+    side's values that reached a cloud call, by hand: contact 1.5 × 4 + names 1.0 × 2 + date of birth
+    1.0 reached, out of contact 1.5 × 5 + names 1.0 × 2 + card 2.5 + date of birth 1.0: 9 / 13."""
+    cloud, edge = "https://api.openai.com/v1/chat/completions", "http://127.0.0.1:8080/v1/chat/completions"
+    context = ("Conversation info: ⟦openclaw:ctx⟧\n```json\n" + json.dumps(
+        {"chat_id": "telegram:5839201174", "message_id": "812", "timestamp": "Fri 2026-11-20 08:00 UTC",
+         "sender": {"id": "5839201174", "name": "Priya Raman", "username": "priya_r"}}) + "\n```\n\n"
+        "Call me on +1 415-555-0142 and sort out my booking?")
+    profile = json.dumps({"user_id": "priya_r_1", "membership": "gold",
+                          "saved_passengers": [{"name": "Amelia", "dob": "1957-03-21"}]})
+    diffstat = " src/billing/invoice.py | 12 ++++++----\n 1 file changed, 6 insertions(+), 6 deletions(-)\n"
+    mail = ("From: Ana Souza <ana.souza@hey.com>\nMessage-ID: <CAH8f3kQ9x2mZ+7Lw@mail.gmail.com>\n"
+            "Subject: renewal\n\nSee you Tuesday.\n")
+    card = "Card on file: 4539 1488 0343 6467, receipts to priya.raman@fastmail.com"
+    calls = [_call("trip", cloud, [{"role": "user", "content": context}, *_tool("get_profile", profile, "c1")], 1),
+             _call("trip", edge, [{"role": "user", "content": "Which card is on file?"},
+                                  *_tool("get_card", card, "c2")], 2),
+             _call("trip", cloud, [{"role": "user", "content": "Any news?"}, *_tool("bash", diffstat, "c3"),
+                                   *_tool("read_email", mail, "c4")], 3)]
+    (tmp_path / "trip.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls))
+    result = CliRunner().invoke(main, ["audit", str(tmp_path / "trip.jsonl"), "--discover", "--no-presidio",
+                                       "--show-values", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    (session,) = summary["sessions"]
+    assert (session["units"], session["leaked"]) == (9, 7)
+    assert session["exposure"] == pytest.approx(9 / 13)
+    leaked = {r["evidence"]: (r["unit_id"].rsplit("/", 1)[1], r["dimension"]) for r in summary["leaked"]}
+    assert {value: dimension for value, (_, dimension) in leaked.items()} == {
+        "Priya Raman": "person_name", "priya_r": "contact", "5839201174": "contact", "+1 415-555-0142": "contact",
+        "1957-03-21": "other", "Ana Souza": "person_name", "ana.souza@hey.com": "contact"}
+    assert leaked["ana.souza@hey.com"][0] == "email" and leaked["Ana Souza"][0] == "name"  # not `From`, `From_2`
+    assert "exposure_definition" in summary and "local side" in summary["exposure_definition"]
+    plain = CliRunner().invoke(main, ["audit", str(tmp_path / "trip.jsonl"), "--discover", "--no-presidio"],
+                               env={"COLUMNS": "200"})
+    assert ("the weighted share of the sensitive values on its local side (user inputs, tool results) that "
+            "reached a cloud call") in " ".join(plain.output.split())  # the table's title, wrapped at its width

@@ -1,9 +1,11 @@
 """Discovered units worth reading: code tokens, redaction tokens and bare numbers are not units;
 chat senders, handles, ids and OS user names are."""
 
+import json
+
 import pytest
 
-from ec2audit.logs.discovered import cleaned, contained, log_identifiers, rejection
+from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.units import make_unit
 
 
@@ -79,3 +81,73 @@ def test_chat_envelopes_and_home_folders_give_identifiers():
 def test_layout_is_cleaned_off_before_judging(value, dimension, kept):
     unit = cleaned(_unit(value, dimension))
     assert (unit.value if rejection(unit) is None else None) == kept
+
+
+@pytest.mark.parametrize(("value", "dimension", "before", "after"), [
+    ("Amelia", "health", '{"saved_passengers": [{"first_name": "', '", "dob": "1957-03-21"}]'),  # a given name
+    ("deletions", "health", " src/app.py | 12 ++++--\n 1 file changed, 6 insertions(+), 6 ", "(-)"),
+    ("CAH8f3kQ9x2mZ+7Lw@mail.gmail.com", "contact", "Message-ID: <", ">"),
+    ("DB7PR03MB4972F1A2C3@eurprd03.prod.outlook.com", "contact", "References: <", ">"),  # generated, any header
+    ("4539 1488 0343 6467, receipts to ana@example.org", "financial", "Card on file: ", ""),
+])
+def test_values_judged_by_what_is_around_them_are_rejected(value, dimension, before, after):
+    assert rejection(_unit(value, dimension), before, after) is not None
+
+
+@pytest.mark.parametrize(("value", "dimension", "before", "after"), [
+    ("asthma", "health", '{"patient": "P-7", "diagnosis": "', '"}'),
+    ("migraine", "health", "She suffers from ", " twice a month."),
+    ("type 2 diabetes", "health", "", ""),  # several words name a condition wherever they stand
+    ("john.smith1982@example.com", "contact", "Reply-To: ", ""),
+])
+def test_values_in_their_context_are_kept(value, dimension, before, after):
+    assert rejection(_unit(value, dimension), before, after) is None
+
+
+def test_openclaw_runtime_context_gives_senders_handles_and_ids():
+    """OpenClaw prefixes each channel message with JSON context blocks: the current form
+    (`Conversation info: ⟦openclaw:ctx⟧`, the sender nested) and the older `(untrusted metadata)` labels;
+    a bot sender is no person."""
+    current = ("Conversation info: ⟦openclaw:ctx⟧\n```json\n" + json.dumps(
+        {"chat_id": "telegram:-100200300", "message_id": "77", "is_group_chat": True,
+         "sender": {"id": "5839201174", "name": "Priya Raman", "username": "priya_r", "e164": "+14155550142"}})
+        + "\n```\n\nReply chain of current user message (nearest first): ⟦openclaw:ctx⟧\n```json\n" + json.dumps(
+        [{"message_id": "70", "sender": "Tomasz Wójcik", "sender_id": "4410021", "sender_username": "tomwoj",
+          "body": "see you at 8"}]) + "\n```\n\nwhen is dinner?")
+    legacy = ("Sender (untrusted metadata):\n```json\n" + json.dumps(
+        {"label": "Ana Souza (@ana_s)", "id": "99887766", "name": "Ana Souza", "username": "ana_s"}) + "\n```\n"
+        "Conversation info (untrusted metadata):\n```json\n" + json.dumps(
+        {"sender": {"id": "1234567", "name": "HelperBot", "username": "helper_bot", "is_bot": True}}) + "\n```\nhi")
+    found = {(u.value, u.field.rsplit("_", 1)[0], u.dimension) for u in log_identifiers(
+        [("m1", current), ("m2", legacy)], "s1")}
+    assert found == {
+        ("Priya Raman", "chat_sender", "person_name"), ("priya_r", "chat_handle", "contact"),
+        ("5839201174", "chat_id", "contact"), ("+14155550142", "chat_phone", "contact"),
+        ("Tomasz Wójcik", "chat_sender", "person_name"), ("tomwoj", "chat_handle", "contact"),
+        ("4410021", "chat_id", "contact"),
+        ("Ana Souza", "chat_sender", "person_name"), ("ana_s", "chat_handle", "contact"),
+        ("99887766", "chat_id", "contact")}
+
+
+def test_dates_of_birth_and_names_given_in_two_fields():
+    texts = [("t1", json.dumps({"name": {"first_name": "Mia", "last_name": "Li"}, "dob": "1990-04-05"})),
+             ("t2", "Patient born on 12 March 1984; date of birth: 03/12/1984. Birthday: March 12, 1984."),
+             ("t3", "出生日期：1984年3月12日"), ("t4", "Build date: 2026-11-20, released 2026-11-21")]
+    found = {(u.value, u.field.rsplit("_", 1)[0]) for u in log_identifiers(texts, "s1")}
+    assert found == {("Mia Li", "full_name"), ("1990-04-05", "date_of_birth"), ("12 March 1984", "date_of_birth"),
+                     ("03/12/1984", "date_of_birth"), ("March 12, 1984", "date_of_birth"),
+                     ("1984年3月12日", "date_of_birth")}
+
+
+def test_field_names_say_what_the_value_is():
+    def unit(field, value, dimension, entity="E"):
+        return make_unit({"task_id": "s", "entity_id": entity, "field": field, "value": value, "dimension": dimension})
+
+    units = named([unit("user_id", "975 Sunset Drive, Austin", "location"),
+                   unit("user_id_2", "mia@example.com", "contact"), unit("From", "Ana Souza", "person_name"),
+                   unit("From_2", "ana@example.org", "contact"), unit("phone", "ops@example.org", "contact"),
+                   unit("phone_number", "+1 415-555-0142", "contact"),
+                   unit("api_key", "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee", "credential"),
+                   unit("Card on file_part", "4539 1488 0343 6467", "financial")])
+    assert [u.field for u in units] == ["address", "email", "name", "email_2", "email_3", "phone_number", "api_key",
+                                        "card_on_file"]

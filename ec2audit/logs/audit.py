@@ -17,6 +17,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -30,12 +31,13 @@ from ec2audit.errors import InputError
 from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
 from ec2audit.logs.base import BYTES_READ
 from ec2audit.logs.classify import CLOUD, Classifier
-from ec2audit.logs.discovered import cleaned, contained, log_identifiers, rejection
+from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
 
 LOCAL_ORIGINS = ("user", "tool_result")
 FOUND = "units found in its own calls"
+LOCAL_SIDE = "values on its local side"
 MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
     COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {
@@ -100,6 +102,8 @@ class LogAudit:
 
     def scored_against(self, session: str) -> str:
         """What a session's exposure is over, in words."""
+        if self.mode == "discover":
+            return LOCAL_SIDE
         if session in self.found_in_calls:
             return FOUND
         tasks = sorted(self.result.tasks.get(session, ()))
@@ -229,13 +233,29 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
         pairs = [(tid, text) for text, tid in by_text.items()]
         found = [u for u in prelabel_texts(pairs, session, use_presidio=use_presidio) if not _placeholder(u.value)]
         if not keep_all:
+            rejected = partial(_rejection, texts={tid: text for tid, text in pairs})
             candidates = list(map(cleaned, found))
-            candidates += [inner for u in candidates if rejection(u) for inner in map(cleaned, contained(u))]
-            found = list({u.value: u for u in candidates if rejection(u) is None}.values())
+            candidates += [inner for u in candidates if rejected(u) for inner in map(cleaned, contained(u))]
+            found = named(list({u.value: u for u in candidates if rejected(u) is None}.values()))
             values = {u.value for u in found}
             found += [u for u in log_identifiers(pairs, session) if u.value not in values]
         units += found
     return units
+
+
+def _rejection(unit: Unit, texts: dict[str, str]) -> str | None:
+    """`discovered.rejection` of a candidate, told the text around it."""
+    return rejection(unit, *_around(unit, texts))
+
+
+def _around(unit: Unit, texts: dict[str, str], width: int = 80) -> tuple[str, str]:
+    """The text before and after a candidate where it was found (empty when its source is unknown)."""
+    text = texts.get(unit.source.file, "") if unit.source else ""
+    if not text or unit.source is None:
+        return "", ""
+    start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
+    start = unit.source.start if start < 0 else start
+    return text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]
 
 
 def _return_freed_memory() -> None:

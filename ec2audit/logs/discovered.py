@@ -14,8 +14,10 @@ folders (`/home/ana/`, `/Users/jdoe/`, `C:\\Users\\jdoe\\`).
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import cache
 
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
@@ -28,6 +30,7 @@ _HASH = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})$", re.I)
 _NAME_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*|[A-Z]\.?)$")
 _HAN_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
 _DIGITS = re.compile(r"\d")
+_GLUED = re.compile(r"[,;]\s|@|[^\W\d_]{3,}\s+[^\W\d_]{3,}")
 _EMAIL = re.compile(r"(?<![^\s|,;:=<(\"'])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply", "no-reply", "donotreply",
                               "do-not-reply", "nobody", "someone", "email", "mail", "admin", "root"})
@@ -44,6 +47,28 @@ _CHAT_ENVELOPE = re.compile(
 _HANDLE = re.compile(r"\(@(?P<handle>[A-Za-z0-9_.]{3,32})\)")
 _CHAT_ID = re.compile(r"\bid:(?P<id>-?\d{5,20})\b")
 _HOME = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)(?P<user>[A-Za-z][A-Za-z0-9._-]{1,31})(?=[/\\]|$|\s)")
+_MESSAGE_ID_HEADER = re.compile(
+    r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id)\s*[:=]\s*[\"'<]?\s*$", re.I)
+#: A generated mailbox part (a message id's left side): long, with three capitals and three digits or more.
+_GENERATED = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){3})(?=(?:\D*\d){3})[A-Za-z0-9+=$_.-]{12,}$")
+_HEALTH_CONTEXT = re.compile(
+    r"diagnos|patient|condition|symptom|treat|medic|allerg|disease|disorder|syndrome|chronic|clinic|doctor|"
+    r"physician|hospital|prescri|therap|health|illness|suffer|sick|injur|pain|surgery|病|症|诊断|患者|医", re.I)
+_CONTEXT_BLOCK = re.compile(r"^(?P<label>[^\n`]{1,160}?)(?::?[ \t]*⟦openclaw:ctx⟧|[ \t]*\(untrusted metadata\):)"
+                            r"[ \t]*\n```json[ \t]*\n(?P<json>.*?)\n```", re.M | re.S)
+_SENDER_OBJECTS = frozenset({"sender", "from", "forwarded_from", "author", "user"})
+_SENDER_NAMES = frozenset({"sender", "sender_label", "sender_name", "from", "forwarded_from", "reply_to_sender"})
+_SENDER_HANDLES = frozenset({"sender_username", "forwarded_from_username", "username"})
+_SENDER_IDS = frozenset({"sender_id", "forwarded_from_id"})
+_LABEL_HANDLE = re.compile(r"\s*\(@([A-Za-z0-9_.]{3,32})\)")
+_NAME_PAIR = re.compile(r"[\"']?first_?name[\"']?\s*[:=]\s*[\"'](?P<first>[^\"'\n]{2,40})[\"']\s*,\s*"
+                        r"[\"']?(?:last_?name|surname|family_?name)[\"']?\s*[:=]\s*"
+                        r"[\"'](?P<last>[^\"'\n]{2,40})[\"']", re.I)
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_BIRTH_DATE = re.compile(
+    r"(?:\b(?:dob|d\.o\.b\.?|date[ _-]?of[ _-]?birth|birth[ _-]?date|birthdate|birthday|born(?: on)?)\b|出生日期|生日)"
+    r"[\"'\s:：=]*(?:(?:is|was|on)\s+)?(?P<date>\d{4}-\d\d-\d\d|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
+    r"\d{1,2} " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2},? \d{4}|\d{4}年\d{1,2}月\d{1,2}日)", re.I)
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -124,17 +149,33 @@ def cleaned(unit: Unit) -> Unit:
     return unit if not value or value == unit.value else unit.model_copy(update={"value": value})
 
 
-def _email_rejection(value: str) -> str | None:
-    if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", value.split("@")[0])) >= 8:
+def _email_rejection(value: str, before: str) -> str | None:
+    mailbox = value.split("@")[0]
+    if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", mailbox)) >= 8:
         return "not an e-mail address (a message id?)"
+    if _MESSAGE_ID_HEADER.search(before[-40:]) or _GENERATED.search(mailbox):
+        return "a message id, not a mailbox"
     mailbox, domain = value.lower().split("@", 1)
     if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")):
         return "a placeholder mailbox"
     return "a bot's mailbox" if _BOT_MAILBOX.search(mailbox) else None
 
 
-def rejection(unit: Unit) -> str | None:
-    """Why a discovered candidate is not worth reading, or None to keep it."""
+def _health_rejection(value: str, around: str) -> str | None:
+    """A condition term is kept when it is several words (`type 2 diabetes`) or, one word, when the text
+    around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`)."""
+    if not re.search(r"[^\W\d_]{3,}", value):
+        return "no words"
+    if " " in value.strip():
+        return None
+    if _plain(value) in _given_names():
+        return "a given name"
+    return None if _HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
+
+
+def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
+    """Why a discovered candidate is not worth reading, or None to keep it; `before` and `after` are
+    the text around it where it was found (a header name, a health context)."""
     value = unit.value.strip()
     if _REDACTED.search(value):
         return "a redaction token"
@@ -144,10 +185,12 @@ def rejection(unit: Unit) -> str | None:
         return _CODE.search(value) and "a code token" or _name_rejection(value)
     if unit.dimension in ("contact", "government_id", "financial"):
         if "@" in value and unit.dimension == "contact":
-            return _email_rejection(value)
+            return _email_rejection(value, before)
+        if _GLUED.search(value):
+            return "several values glued together (a `key: value, …` line read whole)"
         return _number_rejection(value) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
-        return "no words" if not re.search(r"[^\W\d_]{3,}", value) else None
+        return _health_rejection(value, before[-80:] + " " + after[:80])
     if unit.dimension == "credential":
         if _HASH.match(value):
             return "a hash or commit id"
@@ -173,15 +216,120 @@ def contained(unit: Unit) -> list[Unit]:
     text = f" {unit.value} "  # a match counts only where the layout separates it from its neighbours
     inner = {text[m.start:m.end].strip(): m.dimension for m in default_registry().analyze(text)
              if m.end - m.start < len(unit.value) and text[m.start - 1] in _SEPARATORS and text[m.end] in _SEPARATORS}
-    return [unit.model_copy(update={"value": value, "dimension": dimension, "field": f"{unit.field}_part"})
+    outer = unit.model_dump(exclude={"weight"})  # an inner value weighs what its own dimension weighs
+    return [make_unit({**outer, "value": value, "dimension": dimension, "field": f"{unit.field}_part"})
             for value, dimension in inner.items() if value]
 
 
+_KIND_WORDS = ("email", "phone", "mobile", "tel", "address", "name")
+
+
+def _kind(unit: Unit) -> str:
+    """What a candidate's value is, in the word a field name would use."""
+    value, dimension = unit.value.strip(), unit.dimension
+    digits = len(_DIGITS.findall(value))
+    if dimension == "contact":
+        phone = re.fullmatch(r"[+\d\s().-]+", value) and digits >= 7
+        return "email" if "@" in value else "phone" if phone else "handle"
+    if dimension == "financial":
+        compact = value.replace(" ", "")
+        if re.match(r"^[A-Z]{2}\d{2}[A-Z0-9]{8,}$", compact):
+            return "iban"
+        return "card" if 13 <= digits <= 19 else "account"
+    if dimension == "network":
+        return "ip_address" if re.fullmatch(r"[\d.:a-fA-F]+", value) and digits else "host"
+    return {"person_name": "name", "location": "address", "health": "condition", "government_id": "id_number",
+            "credential": "secret"}.get(dimension, dimension)
+
+
+def _says(key: str, unit: Unit, kind: str) -> bool:
+    """Whether a log's own key for a value says what it is: it names the kind (`home_address`,
+    `phone_number`), or the value's dimension (`api_key`) without naming another kind."""
+    from ec2audit.annotate.prelabel import KEY_HINTS
+    from ec2audit.taxonomy import load_taxonomy
+
+    key = key.lower()
+    if kind in key:
+        return True
+    dimension = KEY_HINTS.get(key) or getattr(load_taxonomy().resolve(key), "name", None)
+    return dimension == unit.dimension and not any(word in key for word in _KIND_WORDS)
+
+
+def named(units: list[Unit]) -> list[Unit]:
+    """Each candidate's field says what its value is: the log's own key when it does (`email`,
+    `api_key`), else the kind of value (`From` → `name`, an address under `user_id` → `address`),
+    numbered within its entity (`email`, `email_2`)."""
+    used: set[tuple[str, str]] = set()
+    out = []
+    for unit in units:
+        kind = _kind(unit)
+        key = re.sub(r"\W+", "_", re.sub(r"(?:_part)?(?:_\d+)?$", "", unit.field)).strip("_").lower()
+        base = key if _says(key, unit, kind) else kind
+        field, n = base, 1
+        while (unit.entity_id, field) in used:
+            n += 1
+            field = f"{base}_{n}"
+        used.add((unit.entity_id, field))
+        out.append(unit if field == unit.field else unit.model_copy(update={"field": field}))
+    return out
+
+
+def _context_blocks(text: str) -> Iterator[object]:
+    """The JSON of OpenClaw's runtime context blocks in a user message (`Conversation info ⟦openclaw:ctx⟧`,
+    older `Sender (untrusted metadata):`), and whether each describes a sender as a whole."""
+    for block in _CONTEXT_BLOCK.finditer(text):
+        try:
+            data = json.loads(block["json"])
+        except json.JSONDecodeError:
+            continue
+        yield {"sender": data} if block["label"].strip().lower().startswith("sender") else data
+
+
+def _chat_people(data, found: dict[str, tuple[str, str]], in_sender: bool = False) -> None:
+    """Senders' names, handles, ids and phones in a context block, a bot's left out."""
+    if isinstance(data, list):
+        for item in data:
+            _chat_people(item, found, in_sender)
+        return
+    if not isinstance(data, dict) or data.get("is_bot") is True:
+        return
+    for key, value in data.items():
+        key = key.lower()
+        if isinstance(value, dict | list):
+            _chat_people(value, found, key in _SENDER_OBJECTS)
+            continue
+        if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+            continue
+        value = str(value).strip()
+        if key in _SENDER_NAMES or in_sender and key in ("name", "label"):
+            name = _LABEL_HANDLE.sub("", value).strip()
+            if name and name.lower() != "unknown sender" and len(name.split()) <= 4 and not _CODE.search(name):
+                found.setdefault(name, ("chat_sender", "person_name"))
+            handle = _LABEL_HANDLE.search(value)
+            if handle:
+                found.setdefault(handle[1], ("chat_handle", "contact"))
+        elif key in _SENDER_HANDLES or in_sender and key == "username":
+            found.setdefault(value.lstrip("@"), ("chat_handle", "contact"))
+        elif key in _SENDER_IDS or in_sender and key == "id":
+            found.setdefault(value, ("chat_id", "contact"))
+        elif in_sender and key == "e164":
+            found.setdefault(value, ("chat_phone", "contact"))
+
+
 def log_identifiers(texts: list[tuple[str, str]], session: str) -> list[Unit]:
-    """Chat senders' names, handles and ids, and OS user names in (source, text) pairs, as candidate
-    units."""
+    """Chat senders' names, handles and ids (channel envelopes and OpenClaw's runtime context blocks),
+    first and last names given as two fields, dates of birth and OS user names in (source, text)
+    pairs, as candidate units."""
     found: dict[str, tuple[str, str]] = {}
     for _, text in texts:
+        for block in _context_blocks(text):
+            _chat_people(block, found)
+        for pair in _NAME_PAIR.finditer(text):
+            name = f"{pair['first']} {pair['last']}"
+            if _name_rejection(name) is None:
+                found.setdefault(name, ("full_name", "person_name"))
+        for birth in _BIRTH_DATE.finditer(text):
+            found.setdefault(birth["date"], ("date_of_birth", "other"))
         for envelope in _CHAT_ENVELOPE.finditer(text):
             who = envelope["who"]
             name = who.split("(", 1)[0].strip()

@@ -13,6 +13,10 @@ from ec2audit.report.summary import mask
 
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
          "pre-labelling recognizers over each session's user inputs and tool results"}
+#: What a session's exposure measures in each mode (the sessions table says it; docs/design.md §1).
+EXPOSURE = {"units": "the weighted share of its task's units that reached a cloud call",
+            "discover": "the weighted share of the sensitive values on its local side (user inputs, tool results) "
+                        "that reached a cloud call"}
 
 
 def log_summary(log: LogAudit, show_values: bool = False) -> dict:
@@ -27,7 +31,8 @@ def log_summary(log: LogAudit, show_values: bool = False) -> dict:
                "evidence": r["matched_text"] if show_values else mask(r["matched_text"])} for r in first_sent]
     cloud = sum(1 for c in log.calls if c["side"] == "cloud")
     exposure = log.exposure()
-    return {"mode": log.mode, "mode_description": MODES[log.mode], "values_shown": show_values,
+    return {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
+            "values_shown": show_values,
             "payloads": log.result.payload_count,
             "characters": log.result.chars, "units": len(log.result.units), "findings": len(log.result.finding_rows),
             "exposure": [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None],
@@ -139,7 +144,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     if found:
         console.print(f"{len(found)} session(s) matched no task of the units file: each is scored against the "
                       "units found in its own calls (give --task-map to say which task each ran)", highlight=False)
-    sessions = _table("Exposure per session (cloud calls only), most exposed first",
+    sessions = _table(f"Exposure per session, most exposed first: {summary['exposure_definition']}",
                       ["session", "cloud/calls", "leaked/units", "exposure", "scored against"])
     sessions.columns[0].overflow = "fold"
     ranked = sorted(summary["sessions"], key=lambda s: -(s["exposure"] or 0.0))
