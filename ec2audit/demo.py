@@ -22,7 +22,6 @@ from rich.console import Console
 from ec2audit import resources
 from ec2audit.report.html import write_report
 from ec2audit.report.summary import load
-from ec2audit.report.terminal import print_audit
 
 #: Short annotated tasks in both languages whose oracle reads sensitive files.
 DEMO_TASKS = ("office-hr-notice-101", "office-hr-notice-102", "security-deploy-log-301")
@@ -30,8 +29,9 @@ DEMO_TASKS = ("office-hr-notice-101", "office-hr-notice-102", "security-deploy-l
 
 def audit_only(out: Path, console: Console) -> Path:
     """Synthetic units and cloud-bound payloads (Faker, en + zh), audited and reported."""
-    from ec2audit.audit import audit_file
     from ec2audit.files import write_table
+    from ec2audit.logs.audit import audit_logs, sessions_path
+    from ec2audit.logs.report import log_summary, print_log_audit
     from ec2audit.synth import make_payloads, make_units, write_jsonl
     from ec2audit.units import write_units
 
@@ -41,9 +41,10 @@ def audit_only(out: Path, console: Console) -> Path:
     write_jsonl(records, out / "payloads.jsonl")
     console.print(f"[bold]ec2audit demo (audit only)[/]: {len(units)} synthetic units (en + zh, Faker), "
                   f"{len(records)} cloud-bound requests → {out}")
-    result = audit_file(out / "payloads.jsonl", units)
-    findings = write_table(result.findings_frame(), out / "findings.parquet")
-    print_audit(result, console)
+    log = audit_logs([out / "payloads.jsonl"], units)  # what `ec2audit audit --out` does
+    findings = write_table(log.findings_frame(), out / "findings.parquet")
+    write_table(log.sessions_frame(), sessions_path(findings))
+    print_log_audit(log_summary(log), console)
     console.print(f"rerun: ec2audit audit {out}/payloads.jsonl --units {out}/units.jsonl --out {findings} "
                   f"&& ec2audit report {findings}", highlight=False)
     return write_report(load([findings]), out / "report.html")
