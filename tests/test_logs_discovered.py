@@ -113,7 +113,9 @@ def test_openclaw_runtime_context_gives_senders_handles_and_ids():
          "sender": {"id": "5839201174", "name": "Priya Raman", "username": "priya_r", "e164": "+14155550142"}})
         + "\n```\n\nReply chain of current user message (nearest first): ⟦openclaw:ctx⟧\n```json\n" + json.dumps(
         [{"message_id": "70", "sender": "Tomasz Wójcik", "sender_id": "4410021", "sender_username": "tomwoj",
-          "body": "see you at 8"}]) + "\n```\n\nwhen is dinner?")
+          "body": "see you at 8"}]) + "\n```\n\nChat history since last reply: ⟦openclaw:ctx⟧\n"
+        "#68 2026-11-20 07:40 UTC Lars Eriksen: running late\n#69 2026-11-20 07:41 UTC ->#68 Tomasz Wójcik: ok\n"
+        "\nwhen is dinner?")
     legacy = ("Sender (untrusted metadata):\n```json\n" + json.dumps(
         {"label": "Ana Souza (@ana_s)", "id": "99887766", "name": "Ana Souza", "username": "ana_s"}) + "\n```\n"
         "Conversation info (untrusted metadata):\n```json\n" + json.dumps(
@@ -124,6 +126,7 @@ def test_openclaw_runtime_context_gives_senders_handles_and_ids():
         ("Priya Raman", "chat_sender", "person_name"), ("priya_r", "chat_handle", "contact"),
         ("5839201174", "chat_id", "contact"), ("+14155550142", "chat_phone", "contact"),
         ("Tomasz Wójcik", "chat_sender", "person_name"), ("tomwoj", "chat_handle", "contact"),
+        ("Lars Eriksen", "chat_sender", "person_name"),
         ("4410021", "chat_id", "contact"),
         ("Ana Souza", "chat_sender", "person_name"), ("ana_s", "chat_handle", "contact"),
         ("99887766", "chat_id", "contact")}

@@ -56,6 +56,10 @@ _HEALTH_CONTEXT = re.compile(
     r"physician|hospital|prescri|therap|health|illness|suffer|sick|injur|pain|surgery|病|症|诊断|患者|医", re.I)
 _CONTEXT_BLOCK = re.compile(r"^(?P<label>[^\n`]{1,160}?)(?::?[ \t]*⟦openclaw:ctx⟧|[ \t]*\(untrusted metadata\):)"
                             r"[ \t]*\n```json[ \t]*\n(?P<json>.*?)\n```", re.M | re.S)
+_CHAT_LINES = re.compile(r"^[^\n`]{1,160}?⟦openclaw:ctx⟧[ \t]*\n(?!```)(?P<lines>(?:[^\n]+\n?)+)", re.M)
+_LINE_DETAILS = re.compile(r"^(?:(?:#\S+|->#\S+|\[reply target\]|\d{4}-\d\d-\d\d|\d{1,2}:\d\d(?::\d\d)?|"
+                           r"[A-Z]{2,5}|[A-Z]{3}[+-]\d{1,2}(?::?\d\d)?|[+-]\d\d:?\d\d)\s+)+")
+_CHAT_LINE = re.compile(r"^(?P<sender>[^:\n#\[]{2,60}?): \S")
 _SENDER_OBJECTS = frozenset({"sender", "from", "forwarded_from", "author", "user"})
 _SENDER_NAMES = frozenset({"sender", "sender_label", "sender_name", "from", "forwarded_from", "reply_to_sender"})
 _SENDER_HANDLES = frozenset({"sender_username", "forwarded_from_username", "username"})
@@ -285,6 +289,16 @@ def _context_blocks(text: str) -> Iterator[object]:
         yield {"sender": data} if block["label"].strip().lower().startswith("sender") else data
 
 
+def _history_senders(text: str) -> Iterator[str]:
+    """Senders of the chat lines OpenClaw lists under a context label (`Chat history since last reply:
+    ⟦openclaw:ctx⟧`, then `#812 2026-11-20 08:00 UTC Priya Raman: …` per line, up to a blank line)."""
+    for block in _CHAT_LINES.finditer(text):
+        for line in block["lines"].splitlines():
+            sender = _CHAT_LINE.match(_LINE_DETAILS.sub("", line.strip()))
+            if sender:
+                yield sender["sender"].strip()
+
+
 def _chat_people(data, found: dict[str, tuple[str, str]], in_sender: bool = False) -> None:
     """Senders' names, handles, ids and phones in a context block, a bot's left out."""
     if isinstance(data, list):
@@ -324,6 +338,9 @@ def log_identifiers(texts: list[tuple[str, str]], session: str) -> list[Unit]:
     for _, text in texts:
         for block in _context_blocks(text):
             _chat_people(block, found)
+        for sender in _history_senders(text):
+            if sender.lower() != "unknown sender" and len(sender.split()) <= 4 and not _CODE.search(sender):
+                found.setdefault(sender, ("chat_sender", "person_name"))
         for pair in _NAME_PAIR.finditer(text):
             name = f"{pair['first']} {pair['last']}"
             if _name_rejection(name) is None:
