@@ -54,7 +54,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     """Audit request logs or agent logs (files or directories; format detected per file).
 
     Every file under the paths is read or named as skipped with its reason (exit 1 then). Formats:
-    OpenClaw transcripts (JSONL, rotated, SQLite) and trajectories, Claude Code sessions, OpenAI /
+    OpenClaw transcripts (JSONL, rotated, SQLite), trajectories and cron run logs, Claude Code sessions, OpenAI /
     Anthropic request logs and plain JSON conversations, HAR, VCR.py cassettes, OpenTelemetry GenAI
     and OpenInference spans, LiteLLM and Langfuse exports, Inspect AI eval logs, tau-bench,
     SWE-agent, mini-swe-agent and OpenHands trajectories, AgentDojo and Invariant traces, and

@@ -14,7 +14,7 @@ from ec2audit.report.summary import mask
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
          "pre-labelling recognizers over each session's user inputs and tool results"}
 #: What a session's exposure measures in each mode (the sessions table says it; docs/design.md §1).
-EXPOSURE = {"units": "the weighted share of its task's units that reached a cloud call",
+EXPOSURE = {"units": "the weighted share of the units it is scored against that reached a cloud call",
             "discover": "the weighted share of the sensitive values on its local side (user inputs, tool results) "
                         "that reached a cloud call"}
 
