@@ -7,9 +7,13 @@ number such as `604800000` as an ID. A candidate is kept only when its value loo
 dimension holds: a person's name is two to four name-shaped words, one of them a known given
 name (Faker's name lists for many locales); numbers must be long enough and not a
 timestamp, a duration or a decimal; nothing that is a code token, a path, a redaction token
-(`__OPENCLAW_REDACTED__`, `[REDACTED]`, `***`) or a hash. Added: chat handles and ids from the
-channel envelopes agents receive (`[Telegram Ana (@ana_s) id:123 …]`) and OS user names from home
-folders (`/home/ana/`, `/Users/jdoe/`, `C:\\Users\\jdoe\\`).
+(`__OPENCLAW_REDACTED__`, `[REDACTED]`, `***`) or a hash. The text around a candidate counts too: a
+Message-ID header makes an address a message id, and a one-word condition (ICD-10 names `Amelia` and
+`deletions`) needs a health context. Each kept candidate's field says what its value is (`named`).
+Added: chat senders, handles and ids from the channel envelopes agents receive (`[Telegram Ana
+(@ana_s) id:123 …]`) and from OpenClaw's runtime context blocks (`Conversation info: ⟦openclaw:ctx⟧`
+JSON, chat-history lines), names given as first and last name, dates of birth, and OS user names
+from home folders (`/home/ana/`, `/Users/jdoe/`, `C:\\Users\\jdoe\\`).
 """
 
 from __future__ import annotations
