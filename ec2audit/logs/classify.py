@@ -19,7 +19,7 @@ CLOUD, EDGE = "cloud", "edge"
 
 LOCAL_PROVIDERS = frozenset({
     "ollama", "ollama_chat", "lm_studio", "llamacpp", "llama.cpp", "llama-cpp", "vllm", "lmstudio", "lm-studio",
-    "localai", "local", "edge", "mlx", "sglang", "tgi", "jan", "gpt4all", "xllamacpp", "llamafile"})
+    "hosted_vllm", "localai", "local", "edge", "mlx", "sglang", "tgi", "jan", "gpt4all", "xllamacpp", "llamafile"})
 
 
 def _prefix(model: str | None) -> str:
