@@ -22,10 +22,10 @@ from pathlib import Path
 
 import polars as pl
 
+from ec2audit import metrics
 from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
 from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
-from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
@@ -135,7 +135,7 @@ class LogAudit:
                     continue
                 hit = [(g, units[uid]) for uid, g in grades.items() if dimension in (None, units[uid].dimension)]
                 rows.append({"group": group, "dimension": dimension, "units": int(count),
-                             "leaked": sum(1 for g, _ in hit if g >= MOSTLY),
+                             "leaked": sum(1 for g, _ in hit if metrics.leaked(g)),
                              "exposure": sum(g * u.weight for g, u in hit) / weight})
         return rows
 
