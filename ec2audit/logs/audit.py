@@ -216,8 +216,8 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
 def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_all: bool = False) -> list[Unit]:
     """Candidate units per session from the pre-labelling recognizers over its local side: user
     inputs and tool results (files read, command output), each distinct text once; only those worth
-    reading (`discovered.rejection`, unless `keep_all`), plus chat handles, chat ids and OS user
-    names (`discovered.log_identifiers`)."""
+    reading (`discovered.rejection`, unless `keep_all`), after the identifiers logs carry (chat
+    senders, handles and ids, dates of birth, OS user names: `discovered.log_identifiers`)."""
     from ec2audit.annotate.prelabel import prelabel_texts
 
     texts: dict[str, dict[str, str]] = defaultdict(dict)
@@ -236,9 +236,10 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
             rejected = partial(_rejection, texts={tid: text for tid, text in pairs})
             candidates = list(map(cleaned, found))
             candidates += [inner for u in candidates if rejected(u) for inner in map(cleaned, contained(u))]
-            found = named(list({u.value: u for u in candidates if rejected(u) is None}.values()))
-            values = {u.value for u in found}
-            found += [u for u in log_identifiers(pairs, session) if u.value not in values]
+            identifiers = log_identifiers(pairs, session)  # they say best what a value is (`chat_id`, not `phone`)
+            known = {u.value for u in identifiers}
+            found = identifiers + named(list({u.value: u for u in candidates
+                                              if u.value not in known and rejected(u) is None}.values()))
         units += found
     return units
 
