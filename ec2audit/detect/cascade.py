@@ -1,6 +1,6 @@
 """The detector cascade: each (unit, segment) pair is decided by the cheapest tier that can.
 
-Tiers run in order — the string tiers (exact, then partial), then (when given) the semantic shortlist
+Tiers run in order — the string tiers (exact, partial, then the registered forms of `detect.forms`), then (when given) the semantic shortlist
 and the LLM judge — and a later tier only sees the units an earlier one left undecided for that
 segment. The string tiers share one protocol (`StringTier`): each reads every view of a text (the
 text view and the views derived from it: decoded, script-folded) with the automaton's matches of that
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
 from ec2audit.detect.finding import LITERAL, Finding, Hit
+from ec2audit.detect.forms import Form, FormsTier, build_forms
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView, views_of
@@ -59,6 +60,9 @@ class Cascade:
         compiled = compile_units(units, taxonomy)
         index = PatternIndex()
         self.tiers: list[StringTier] = [ExactDetector(compiled, index), PartialDetector(compiled, index)]
+        forms = build_forms(compiled, index)
+        self.tiers.append(FormsTier(forms))
+        self._rewriters = [f.rewrite for f in forms if type(f).rewrite is not Form.rewrite]
         self.index = index.build()  # every text-view pattern of the run, read once per view
         prepare_views()
         self._ids = [unit.id for unit in units]
@@ -86,7 +90,7 @@ class Cascade:
         """Every string tier's hits in every view of one text, before `best_hits` keeps the best."""
         hits: list[Hit] = []
         decided: set[int] = set()
-        for view in views_of(text):
+        for view in views_of(text, self._rewriters):
             scan_view = ScanView(view, self.index.matches(view.text))
             for tier in self.tiers:
                 found = tier.scan(scan_view, hits, decided)

@@ -86,7 +86,7 @@ class ExactDetector:
                 cu = units[i]
                 if cu.rules.word_boundary:
                     if bounded is None:
-                        bounded = _bounded(text, start, end)
+                        bounded = bounded(text, start, end)
                     if not bounded:
                         continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
@@ -191,7 +191,7 @@ _NUMBER_AFTER = re.compile(r"[.,]\d+(?:[.,]\d+)*")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
 
 
-def _bounded(text: str, start: int, end: int) -> bool:
+def bounded(text: str, start: int, end: int) -> bool:
     """The match neither continues a word nor a number: "3,200" is not in "13,200" or "3,200.5", but a CSV
     cell is a value of its own: "118.25.66.173" in "R1,118.25.66.173," (`R1` is no number) or in
     "1,118.25.66.173" (no number reads "1,118.25.66.173")."""

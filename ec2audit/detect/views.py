@@ -15,7 +15,7 @@ import binascii
 import bisect
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
@@ -23,6 +23,12 @@ from urllib.parse import unquote
 
 from ec2audit.detect.normalize import TextView, prepare_folding
 from ec2audit.detect.patterns import Match
+
+
+#: (start, end, replacement) of a span a reader reads as the replacement
+Replacement = tuple[int, int, str]
+#: A form's rewrite of a text (`forms.Form.rewrite`)
+Rewriter = Callable[[str], Iterable[Replacement]]
 
 
 class ScanView(NamedTuple):
@@ -227,9 +233,11 @@ def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int,
     return out
 
 
-def decoded_view(text: str, folded: str | None = None) -> RewrittenView | None:
-    """The text with every encoded or obfuscated token decoded, or None when it holds none."""
+def decoded_view(text: str, folded: str | None = None, rewriters: Iterable[Rewriter] = ()) -> RewrittenView | None:
+    """The text with every encoded or obfuscated token decoded and the forms' `rewriters` applied, or None
+    when nothing changes. Where replacements overlap, the earliest (then the first listed) wins."""
     replacements = [r for decoder in _decoders(text, folded or text.lower()) for r in decoder(text)]
+    replacements += [r for rewrite in rewriters for r in rewrite(text)]
     if not replacements:
         return None
     rewritten, back = _rewrite(text, replacements)
@@ -273,13 +281,13 @@ def to_simplified(text: str) -> str:
     return converted
 
 
-def views_of(text: str) -> Iterator[TextView]:
-    """The text view first, then each derived view the text calls for."""
+def views_of(text: str, rewriters: Iterable[Rewriter] = ()) -> Iterator[TextView]:
+    """The text view first, then each derived view the text calls for (`rewriters`: the forms')."""
     view = TextView.of(text)
     yield view
     simplified = to_simplified(text)
     if simplified is not text:  # same length, character for character: offsets stay put
         yield TextView.of(simplified)
-    decoded = decoded_view(simplified, view.folded if simplified is text else None)
+    decoded = decoded_view(simplified, view.folded if simplified is text else None, rewriters)
     if decoded is not None:
         yield decoded
