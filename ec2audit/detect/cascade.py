@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ec2audit.detect.semantic import SemanticTier
 
 _CACHE_SIZE = 4096
+_SEAM = 120  # characters each side of the seam between two parts of one message scanned together
 _JUDGE_SPAN = 3  # a judge window spans at most this many semantic windows (plus margins)
 
 
@@ -107,6 +108,7 @@ class Cascade:
             text = segment.text
             findings += [Finding(ids[unit], pid, k, start, end, text[start:end], detector, grade, confidence)
                          for unit, start, end, detector, grade, confidence in self.scan_text(text, allowed)]
+        findings += self._across_parts(payload, allowed)
         if self.semantic is not None:
             decided = {(f.segment, f.unit_id) for f in findings}
             # a unit a string tier found literally cannot be graded higher: no tier asks about it again
@@ -114,6 +116,26 @@ class Cascade:
             decided |= {(k, u) for u in literal for k in range(len(payload.segments))}
             findings += self._paraphrases(payload, allowed, decided)
         return findings
+
+    def _across_parts(self, payload: Payload, allowed: set[int] | None) -> list[Finding]:
+        """Values split across two adjacent text parts of one message (a tool result streamed in pieces):
+        the end of one part and the start of the next are scanned as one text, and a hit that spans the
+        seam becomes one finding in each part, on the characters that part holds."""
+        out: list[Finding] = []
+        segments = payload.segments
+        for k in range(len(segments) - 1):
+            first, second = segments[k], segments[k + 1]
+            if first.message_index != second.message_index or not first.text or not second.text:
+                continue
+            head, tail = first.text[-_SEAM:], second.text[:_SEAM]
+            offset = len(first.text) - len(head)
+            for unit, start, end, detector, grade, confidence in self.scan_text(head + tail, allowed):
+                if start < len(head) < end:
+                    out.append(Finding(self._ids[unit], payload.id, k, offset + start, len(first.text),
+                                       head[start:], detector, grade, confidence))
+                    out.append(Finding(self._ids[unit], payload.id, k + 1, 0, end - len(head),
+                                       tail[:end - len(head)], detector, grade, confidence))
+        return out
 
     def _paraphrases(self, payload: Payload, allowed: set[int] | None,
                      decided: set[tuple[int, str]]) -> list[Finding]:

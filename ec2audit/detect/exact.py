@@ -81,13 +81,13 @@ class ExactDetector:
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
         text, units = view.text, self.units
         for start, end, indices in found:
-            bounded = span = None  # worked out once per match, when a unit asks
+            alone = span = None  # worked out once per match, when a unit asks
             for i in indices:
                 cu = units[i]
                 if cu.rules.word_boundary:
-                    if bounded is None:
-                        bounded = bounded(text, start, end)
-                    if not bounded:
+                    if alone is None:
+                        alone = bounded(text, start, end)
+                    if not alone:
                         continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue

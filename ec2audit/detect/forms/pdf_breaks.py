@@ -1,6 +1,6 @@
 """Values broken by PDF text extraction: a word hyphenated at a line end (`Kess-\\nler`), an e-mail address
 broken before or after its "@" (`maria.kes\\nsler@example.com`, `maria@exam\\nple.com`), Chinese running
-text wrapped at a fixed width (`安贞西\\n里四区`). The rewrite joins the pieces; a number broken by a line
+text wrapped at a fixed width (`安贞西\\n里四区`, `文三路90\\n号`). The rewrite joins the pieces; a number broken by a line
 needs none (the digit view reads across white space)."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from ec2audit.detect.views import Replacement
 _HYPHENATED = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n[ \t]*(?=[^\W\d_A-Z])")
 _BEFORE_AT = re.compile(r"(?<=[\w.+-])[ \t]*\r?\n[ \t]*(?=[\w.+-]+@[\w-]+\.[\w-])")
 _IN_DOMAIN = re.compile(r"@[\w-]+(?:\.[\w-]+)*(\.?)([ \t]*\r?\n[ \t]*)(\.?)[\w-]+(?:\.[\w-]+)*")
-_HAN_WRAP = re.compile(r"(?<=[\u4e00-\u9fff])[ \t]*\r?\n[ \t]*(?=[\u4e00-\u9fff])")
+_HAN_WRAP = re.compile(r"(?:(?<=[\u4e00-\u9fff])[ \t]*\r?\n[ \t]*(?=[\u4e00-\u9fff\d])"
+                       r"|(?<=\d)[ \t]*\r?\n[ \t]*(?=[\u4e00-\u9fff]))")
 _WRAP_WIDTH = 12  # a Chinese line at least this long that ends mid-text was wrapped, not ended
 
 
