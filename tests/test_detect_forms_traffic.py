@@ -11,6 +11,7 @@ from ec2audit.audit import audit
 from ec2audit.cli import main
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.forms import FORMS, build_forms
+from ec2audit.detect.patterns import PatternIndex
 from ec2audit.payloads import payload_from_record
 from ec2audit.units import make_unit, write_units
 
@@ -80,7 +81,7 @@ POSITIVES = [
     # (5) PDF extraction breaks
     ("Applicant: Maria Kess-\nler, Columbus", "name", "M", 1.0, "Maria Kess-\nler"),
     ("e-mail maria.kessler@exam\nple.org", "email", "M", 1.0, "maria.kessler@exam\nple.org"),
-    ("住址为浙江省杭州市西湖区文三路90\n号东部软件园5幢301室", "address", "Z", 1.0, None),
+    ("住址为浙江省杭州市西湖区文三路90\n号东部软件园5幢301室，电话未留", "address", "Z", 1.0, None),  # a fixed-width wrap
     # (6) addresses: postal abbreviations, Chinese without the province or in another order
     ("ship to 1842 Tamarack Ln, Apt 3B, Columbus, OH 43215", "address", "M", 1.0, None),
     ("ship to 1842 Tamarack Ln #3B Columbus OH 43215", "address", "M", 1.0, "1842 Tamarack Ln #3B Columbus OH 43215"),
@@ -172,6 +173,6 @@ def test_audit_cli_grades_tool_output_forms_at_one(tmp_path):
 
 
 def test_every_form_is_one_registered_module():
-    build_forms([], None)  # imports the package's modules
+    build_forms([], PatternIndex())  # imports the package's modules
     assert {"escapes", "invisible", "confusables", "glued", "pdf_breaks", "ocr", "dates", "amounts", "addresses",
             "handles", "cjk_names"} <= set(FORMS)

@@ -22,7 +22,8 @@ from ec2audit.detect.finding import LITERAL, Finding, Hit
 from ec2audit.detect.forms import Form, FormsTier, build_forms
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
-from ec2audit.detect.views import ScanView, views_of
+from ec2audit.detect.normalize import TextView
+from ec2audit.detect.views import ScanView, derived_views
 from ec2audit.detect.views import prepare as prepare_views
 from ec2audit.payloads import Payload
 from ec2audit.taxonomy import Taxonomy
@@ -63,7 +64,7 @@ class Cascade:
         self.tiers: list[StringTier] = [ExactDetector(compiled, index), PartialDetector(compiled, index)]
         forms = build_forms(compiled, index)
         self.tiers.append(FormsTier(forms))
-        self._rewriters = [f.rewrite for f in forms if type(f).rewrite is not Form.rewrite]
+        self._rewriting = [f for f in forms if type(f).rewrite is not Form.rewrite]
         self.index = index.build()  # every text-view pattern of the run, read once per view
         prepare_views()
         self._ids = [unit.id for unit in units]
@@ -91,13 +92,19 @@ class Cascade:
         """Every string tier's hits in every view of one text, before `best_hits` keeps the best."""
         hits: list[Hit] = []
         decided: set[int] = set()
-        for view in views_of(text, self._rewriters):
-            scan_view = ScanView(view, self.index.matches(view.text))
-            for tier in self.tiers:
-                found = tier.scan(scan_view, hits, decided)
-                hits += found
-                decided.update(h.unit_index for h in found if h.grade >= LITERAL)
+        view = TextView.of(text)
+        matches = self.index.matches(view.text)
+        self._scan_view(ScanView(view, matches), hits, decided)
+        rewriters = [form.rewrite for form in self._rewriting if form.wanted(matches)]
+        for derived in derived_views(text, view, rewriters):
+            self._scan_view(ScanView(derived, self.index.matches(derived.text)), hits, decided)
         return hits
+
+    def _scan_view(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> None:
+        for tier in self.tiers:
+            found = tier.scan(scan_view, hits, decided)
+            hits += found
+            decided.update(h.unit_index for h in found if h.grade >= LITERAL)
 
     def scan(self, payload: Payload) -> list[Finding]:
         """Findings of one payload; a payload that names its task is matched against that task's units."""
@@ -125,7 +132,8 @@ class Cascade:
         segments = payload.segments
         for k in range(len(segments) - 1):
             first, second = segments[k], segments[k + 1]
-            if first.message_index != second.message_index or not first.text or not second.text:
+            if (first.message_index, first.origin) != (second.message_index, second.origin) \
+                    or not first.text or not second.text:
                 continue
             head, tail = first.text[-_SEAM:], second.text[:_SEAM]
             offset = len(first.text) - len(head)

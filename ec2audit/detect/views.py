@@ -281,10 +281,9 @@ def to_simplified(text: str) -> str:
     return converted
 
 
-def views_of(text: str, rewriters: Iterable[Rewriter] = ()) -> Iterator[TextView]:
-    """The text view first, then each derived view the text calls for (`rewriters`: the forms')."""
-    view = TextView.of(text)
-    yield view
+def derived_views(text: str, view: TextView, rewriters: Iterable[Rewriter] = ()) -> Iterator[TextView]:
+    """The views derived from a text whose text view is `view`: Simplified, then decoded (`rewriters`: the
+    forms' rewrites the text view called for)."""
     simplified = to_simplified(text)
     if simplified is not text:  # same length, character for character: offsets stay put
         yield TextView.of(simplified)

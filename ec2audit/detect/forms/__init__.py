@@ -2,7 +2,7 @@
 
 A form does up to three things, each optional (`Form` gives the no-op defaults):
 
-- `rewrite` a text into one a reader sees plainly (an escaped line break undone, invisible characters
+- `rewrite` a text into one a reader sees plainly, where the text view's automaton matches say it is `wanted` (an escaped line break undone, invisible characters
   dropped, look-alike letters mapped to their TR39 skeleton). Every form's replacements go into the
   text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
   characters the text really holds.
@@ -39,6 +39,11 @@ class Form:
 
     def compile(self, index: PatternIndex) -> None:
         """Add this form's patterns for `self.units` to the shared automaton (kinds prefixed by `name`)."""
+
+    def wanted(self, matches: dict[str, list[Match]]) -> bool:
+        """Does the text whose text view has these automaton matches call for `rewrite`? (A form whose
+        rewrite needs a literal cue compiles the cue under its own kind and checks for it here.)"""
+        return True
 
     def rewrite(self, text: str) -> Iterable[Replacement]:
         """(start, end, replacement) spans of `text` that a reader reads as the replacement."""
@@ -102,6 +107,18 @@ def standalone(text: str, start: int, end: int, glue: str = "") -> bool:
     return True
 
 
+def char_class(codes: Iterable[int]) -> str:
+    """A regex character class of code points, written as ranges: a class of single characters outside
+    Latin-1 makes the regex engine test each one in turn (50× slower on Chinese text)."""
+    ranges: list[list[int]] = []
+    for c in sorted(codes):
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in ranges) + "]"
+
+
 def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
     """The matches of `kind` that still name a unit not decided."""
     for start, end, units in view.matches.get(kind, ()):
@@ -109,4 +126,4 @@ def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int,
             yield start, end, tuple(i for i in units if i not in decided)
 
 
-__all__ = ["FORMS", "Form", "FormsTier", "Match", "build_forms", "matched", "register", "standalone"]
+__all__ = ["FORMS", "Form", "FormsTier", "Match", "build_forms", "char_class", "matched", "register", "standalone"]

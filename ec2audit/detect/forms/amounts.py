@@ -1,5 +1,5 @@
-"""Amounts in locale formats the exact tier's forms (`amount_forms`) leave out: thousands grouped with dots
-and no cents (`2.315.000` — only from a million up: `74.500` reads as 74.5 elsewhere), with spaces or
+"""Amounts in locale formats the exact tier's forms (`amount_forms`) leave out: a decimal comma without
+grouping (`12480,50 EUR`), thousands grouped with dots and no cents (`2.315.000` — only from a million up: `74.500` reads as 74.5 elsewhere), with spaces or
 apostrophes (`1 250,00 €`, `2 315 000`, `CHF 1'250.00`), and a grouped figure before 万/亿 (`3,280万`).
 The number must stand alone and, where a currency is written next to it, be in the value's currency."""
 
@@ -23,7 +23,7 @@ def locale_forms(key: int) -> list[str]:
     whole = value == value.to_integral_value()
     grouped = f"{value:,.2f}"  # "1,250.00"
     integer = grouped.split(".")[0]
-    forms = [grouped.replace(",", " ").replace(".", ","), grouped.replace(",", "'")]
+    forms = [grouped.replace(",", " ").replace(".", ","), grouped.replace(",", "'"), f"{value:.2f}".replace(".", ",")]
     if whole:
         forms += [integer.replace(",", "'"), integer.replace(",", "’")]
         if integer.count(",") >= 2:  # a million and up: dots can only group thousands

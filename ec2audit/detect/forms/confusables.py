@@ -10,10 +10,14 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
-from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms import Form, char_class, register
 from ec2audit.detect.views import Replacement
 
-_TOKEN = r"[\w.@+\-]"
+# a token of a space-separated script: Latin, Greek, Cyrillic, Armenian… letters, digits and handle signs
+_TOKEN_CHAR = r"[0-9A-Za-z\u00c0-\u058f\u10a0-\u10ff\u13a0-\u13ff\u1e00-\u1fff.@+_-]"
+_TOKEN_BEFORE = re.compile(f"{_TOKEN_CHAR}*$")
+_TOKEN_AFTER = re.compile(f"{_TOKEN_CHAR}*")
+_LONGEST_TOKEN = 64
 _ASCII_ALNUM = re.compile(r"[0-9A-Za-z]")
 
 
@@ -31,20 +35,20 @@ def _prototype(ch: str, candidates: list[str]) -> str | None:
 
 @cache
 def _skeleton() -> tuple[dict[int, str], re.Pattern]:
-    """Non-ASCII letters and digits → their ASCII prototype, and the tokens that hold one. Characters that
-    NFKC folds to ASCII already (full-width, mathematical letters) and CJK are left to the text view."""
+    """Non-ASCII letters and digits → their ASCII prototype, and a pattern of those characters. Characters that
+    NFKC folds to ASCII already (full-width, mathematical letters) and CJK are left to the text view; astral
+    look-alikes (Warang Citi, Deseret…) too: one in the class makes every search 30× slower."""
     from confusable_homoglyphs.utils import load
 
     table: dict[int, str] = {}
     for ch, homoglyphs in load("confusables.json").items():
-        if len(ch) != 1 or ch.isascii() or not unicodedata.category(ch).startswith(("L", "N")):
+        if len(ch) != 1 or ch.isascii() or ord(ch) > 0xFFFF or not unicodedata.category(ch).startswith(("L", "N")):
             continue
         if unicodedata.normalize("NFKC", ch).isascii() or "\u2e80" <= ch <= "\ufaff":
             continue
         if prototype := _prototype(ch, [h["c"] for h in homoglyphs]):
             table[ord(ch)] = prototype
-    members = re.escape("".join(map(chr, table)))
-    return table, re.compile(f"{_TOKEN}*[{members}]{_TOKEN}*")
+    return table, re.compile(char_class(table))
 
 
 @register
@@ -57,8 +61,13 @@ class Confusables(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if text.isascii():
             return
-        table, token = _skeleton()
-        for m in token.finditer(text):
-            word = m.group()
+        table, confusable = _skeleton()
+        last = 0
+        for m in confusable.finditer(text):  # the characters are found in C; their tokens are grown here
+            if m.start() < last:
+                continue
+            start = _TOKEN_BEFORE.search(text, max(0, m.start() - _LONGEST_TOKEN), m.start()).start()
+            last = _TOKEN_AFTER.match(text, m.end()).end()
+            word = text[start:last]
             if _ASCII_ALNUM.search(word):
-                yield m.start(), m.end(), word.translate(table)
+                yield start, last, word.translate(table)

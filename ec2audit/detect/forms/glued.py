@@ -12,8 +12,14 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
+_DIGIT_RUN = re.compile(r"[0-9]{6,}")
+_WORD_BEFORE = re.compile(r"(?<![A-Za-z])[A-Za-z]+$")
+_LONGEST_LABEL = 16
 _LINK = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
-_JID = re.compile(r"(?<![\w+])(?=\d{8,15}@(?:s\.whatsapp\.net|c\.us)\b)", re.IGNORECASE)
+_JID = re.compile(r"\d{8,15}(?=@(?:s\.whatsapp\.net|c\.us)\b)", re.IGNORECASE)
+_SCHEMES = ("wa.me/", "whatsapp:", "tel:", "sms:")
+_CHAT_DOMAINS = ("@s.whatsapp.net", "@c.us")
+CUE = "glued.cue"
 
 
 @register
@@ -26,15 +32,27 @@ class GluedNumbers(Form):
         for cu in self.units:
             if cu.digit_forms:
                 labels.update(w for w in (cu.unit.field.lower(), *cu.rules.context) if w.isascii() and w.isalpha())
-        pattern = "|".join(sorted(map(re.escape, labels), key=len, reverse=True))
-        self._label = re.compile(rf"(?<![a-z])(?:{pattern})(?=\d{{6}})", re.IGNORECASE) if labels else None
+        self._labels = frozenset(labels)
+        glued = (label + digit for label in labels for digit in "0123456789")  # "tel1": a label a digit follows
+        for cue in (*glued, *_SCHEMES, *_CHAT_DOMAINS):  # what the text view must hold for a rewrite
+            index.add(cue, CUE, -1)
+
+    def wanted(self, matches) -> bool:
+        return CUE in matches
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if self._label is not None:
-            for m in self._label.finditer(text):
-                yield m.end(), m.end(), " "
-        if "@" in text or ":" in text or "/" in text:
+        if self._labels:  # a run of six or more digits is found in C; the word glued to it is checked here
+            for m in _DIGIT_RUN.finditer(text):
+                if not m.start() or not text[m.start() - 1].isalpha():
+                    continue
+                word = _WORD_BEFORE.search(text, max(0, m.start() - _LONGEST_LABEL), m.start())
+                if word and word.group().lower() in self._labels:
+                    yield m.start(), m.start(), " "
+        lower = text.lower()  # URI schemes and domains in any case
+        if any(scheme in lower for scheme in _SCHEMES):
             for m in _LINK.finditer(text):
                 yield m.end(), m.end(), "+"
+        if any(domain in lower for domain in _CHAT_DOMAINS):
             for m in _JID.finditer(text):
-                yield m.start(), m.start(), "+"
+                if not m.start() or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_+"):
+                    yield m.start(), m.start(), "+"

@@ -11,12 +11,15 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-_HYPHENATED = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n[ \t]*(?=[^\W\d_A-Z])")
-_BEFORE_AT = re.compile(r"(?<=[\w.+-])[ \t]*\r?\n[ \t]*(?=[\w.+-]+@[\w-]+\.[\w-])")
-_IN_DOMAIN = re.compile(r"@[\w-]+(?:\.[\w-]+)*(\.?)([ \t]*\r?\n[ \t]*)(\.?)[\w-]+(?:\.[\w-]+)*")
-_HAN_WRAP = re.compile(r"(?:(?<=[\u4e00-\u9fff])[ \t]*\r?\n[ \t]*(?=[\u4e00-\u9fff\d])"
-                       r"|(?<=\d)[ \t]*\r?\n[ \t]*(?=[\u4e00-\u9fff]))")
-_WRAP_WIDTH = 12  # a Chinese line at least this long that ends mid-text was wrapped, not ended
+# each starts with a literal character, so the regex engine skips ahead to it in C; what stands before the
+# line break is checked on the few matches
+_HYPHENATED = re.compile(r"-\r?\n(?=[^\W\d_A-Z])")
+_BEFORE_AT = re.compile(r"\n(?=[\w.+-]+@[\w-]+\.[\w-])")
+_IN_DOMAIN = re.compile(r"@[\w-]+(?:\.[\w-]+)*(\.?)(\r?\n)(\.?)[\w-]+(?:\.[\w-]+)*")
+_HAN_WRAP = re.compile(r"\n(?=[\u4e00-\u9fff0-9])")
+_LETTER = re.compile(r"[^\W\d_]")
+_HANDLE_CHAR = re.compile(r"[\w.+-]")
+_WRAP_WIDTH, _WIDTH_SLACK = 12, 2
 
 
 @register
@@ -26,18 +29,41 @@ class PdfBreaks(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\n" not in text:
             return
-        if "-" in text:
+        if "-\n" in text or "-\r\n" in text:
             for m in _HYPHENATED.finditer(text):
-                yield m.start(), m.end(), ""
+                if m.start() and _LETTER.match(text[m.start() - 1]):
+                    yield m.start(), m.end(), ""
         if "@" in text:
             for m in _BEFORE_AT.finditer(text):
-                yield m.start(), m.end(), ""
+                start = m.start() - (text[m.start() - 1:m.start()] == "\r")
+                if start and _HANDLE_CHAR.match(text[start - 1]):
+                    yield start, m.end(), ""
             for m in _IN_DOMAIN.finditer(text):
                 head = text[m.start():m.start(2)]
                 if m.group(1) or m.group(3) or "." not in head:  # the part before the break is no domain yet
                     yield m.start(2), m.end(2), ""
         if not text.isascii():
             for m in _HAN_WRAP.finditer(text):
-                line_start = text.rfind("\n", 0, m.start()) + 1
-                if m.start() - line_start >= _WRAP_WIDTH:
-                    yield m.start(), m.end(), ""
+                start = m.start() - (text[m.start() - 1:m.start()] == "\r")
+                before, after = text[start - 1:start], text[m.end()]
+                if (_is_han(before) or (before.isdigit() and _is_han(after))) and _wrapped(text, start):
+                    yield start, m.end(), ""
+
+
+def _wrapped(text: str, end: int) -> bool:
+    """Is the line ending at `end` one of a fixed-width wrap: at least `_WRAP_WIDTH` long, and as long as
+    the line before or after it (give or take `_WIDTH_SLACK`)? Lines of prose end where their author ended
+    them, at any length."""
+    start = text.rfind("\n", 0, end) + 1
+    width = end - start
+    if width < _WRAP_WIDTH:
+        return False
+    before = text.rfind("\n", 0, max(0, start - 1)) + 1 if start else None
+    after = text.find("\n", end + 1)
+    widths = [start - 1 - before] if before is not None else []
+    widths.append((len(text) if after < 0 else after) - end - 1)
+    return any(abs(w - width) <= _WIDTH_SLACK for w in widths)
+
+
+def _is_han(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
