@@ -81,7 +81,7 @@ POSITIVES = [
     # (5) PDF extraction breaks
     ("Applicant: Maria Kess-\nler, Columbus", "name", "M", 1.0, "Maria Kess-\nler"),
     ("e-mail maria.kessler@exam\nple.org", "email", "M", 1.0, "maria.kessler@exam\nple.org"),
-    ("住址为浙江省杭州市西湖区文三路90\n号东部软件园5幢301室，电话未留", "address", "Z", 1.0, None),  # a fixed-width wrap
+    ("住址为浙江省杭州市西湖区文三路90\n号东部软件园5幢301室，电话未留", "address", "Z", 1.0, None),  # wrapped
     # (6) addresses: postal abbreviations, Chinese without the province or in another order
     ("ship to 1842 Tamarack Ln, Apt 3B, Columbus, OH 43215", "address", "M", 1.0, None),
     ("ship to 1842 Tamarack Ln #3B Columbus OH 43215", "address", "M", 1.0, "1842 Tamarack Ln #3B Columbus OH 43215"),

@@ -1,11 +1,12 @@
 """The detector cascade: each (unit, segment) pair is decided by the cheapest tier that can.
 
-Tiers run in order — the string tiers (exact, partial, then the registered forms of `detect.forms`), then (when given) the semantic shortlist
-and the LLM judge — and a later tier only sees the units an earlier one left undecided for that
-segment. The string tiers share one protocol (`StringTier`): each reads every view of a text (the
-text view and the views derived from it: decoded, script-folded) with the automaton's matches of that
-view, and returns its hits. Findings record the tier that decided them ("semantic" or "judge" for the
-paraphrase tiers).
+Tiers run in order — the string tiers (exact, partial, then the registered forms of `detect.forms`),
+then (when given) the semantic shortlist and the LLM judge — and a later tier only sees the units an
+earlier one left undecided for that segment. The string tiers share one protocol (`StringTier`): each
+reads every view of a text (the text view and the views derived from it: decoded, script-folded) with
+the automaton's matches of that view, and returns its hits. A value split across two text parts of one
+message is read at their seam. Findings record the tier that decided them ("semantic" or "judge" for
+the paraphrase tiers).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
 from ec2audit.detect.finding import LITERAL, Finding, Hit
 from ec2audit.detect.forms import Form, FormsTier, build_forms
+from ec2audit.detect.normalize import TextView
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
-from ec2audit.detect.normalize import TextView
 from ec2audit.detect.views import ScanView, derived_views
 from ec2audit.detect.views import prepare as prepare_views
 from ec2audit.payloads import Payload

@@ -24,7 +24,6 @@ from urllib.parse import unquote
 from ec2audit.detect.normalize import TextView, prepare_folding
 from ec2audit.detect.patterns import Match
 
-
 #: (start, end, replacement) of a span a reader reads as the replacement
 Replacement = tuple[int, int, str]
 #: A form's rewrite of a text (`forms.Form.rewrite`)

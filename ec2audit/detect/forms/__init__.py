@@ -2,8 +2,9 @@
 
 A form does up to three things, each optional (`Form` gives the no-op defaults):
 
-- `rewrite` a text into one a reader sees plainly, where the text view's automaton matches say it is `wanted` (an escaped line break undone, invisible characters
-  dropped, look-alike letters mapped to their TR39 skeleton). Every form's replacements go into the
+- `rewrite` a text into one a reader sees plainly (an escaped line break undone, invisible characters
+  dropped, look-alike letters mapped to their TR39 skeleton), where the automaton's matches in the text
+  view say it is `wanted`. Every form's replacements go into the
   text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
   characters the text really holds.
 - `compile` patterns for the run's units into the shared automaton, under kinds named after the form.

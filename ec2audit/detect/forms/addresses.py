@@ -27,8 +27,8 @@ from ec2audit.detect.views import ScanView
 WHOLE, STREET, LOCAL, AREA = "address.whole", "address.street", "address.local", "address.area"
 _AS4590 = {"close": "cl", "grove": "gr", "parade": "pde", "esplanade": "esp", "terrace": "tce"}
 _MAX_VARIANTS = 64
-_AREA_WINDOW = 24
-_OTHER_UNIT = re.compile(r",? ?(?:apt\.?|apartment|unit|suite|ste\.?|#) ?([0-9a-z-]+)")  # how far from the local part a city or district may be named
+_AREA_WINDOW = 24  # how far from the local part a city or district may be named
+_OTHER_UNIT = re.compile(r",? ?(?:apt\.?|apartment|unit|suite|ste\.?|#) ?([0-9a-z-]+)")
 
 
 @cache

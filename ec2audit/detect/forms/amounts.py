@@ -1,6 +1,7 @@
 """Amounts in locale formats the exact tier's forms (`amount_forms`) leave out: a decimal comma without
-grouping (`12480,50 EUR`), thousands grouped with dots and no cents (`2.315.000` — only from a million up: `74.500` reads as 74.5 elsewhere), with spaces or
-apostrophes (`1 250,00 €`, `2 315 000`, `CHF 1'250.00`), and a grouped figure before 万/亿 (`3,280万`).
+grouping (`12480,50 EUR`), thousands grouped with dots and no cents (`2.315.000` — only from a million up:
+`74.500` reads as 74.5 elsewhere), with spaces or apostrophes (`1 250,00 €`, `2 315 000`, `CHF 1'250.00`),
+and a grouped figure before 万/亿 (`3,280万`).
 The number must stand alone and, where a currency is written next to it, be in the value's currency."""
 
 from __future__ import annotations

@@ -66,8 +66,9 @@ class Confusables(Form):
         for m in confusable.finditer(text):  # the characters are found in C; their tokens are grown here
             if m.start() < last:
                 continue
-            start = _TOKEN_BEFORE.search(text, max(0, m.start() - _LONGEST_TOKEN), m.start()).start()
-            last = _TOKEN_AFTER.match(text, m.end()).end()
+            before = _TOKEN_BEFORE.search(text, max(0, m.start() - _LONGEST_TOKEN), m.start())
+            after = _TOKEN_AFTER.match(text, m.end())
+            start, last = (before.start() if before else m.start()), (after.end() if after else m.end())
             word = text[start:last]
             if _ASCII_ALNUM.search(word):
                 yield start, last, word.translate(table)

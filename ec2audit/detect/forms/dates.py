@@ -24,7 +24,8 @@ _MONTHS["sept"] = 9
 _YEAR_FIRST = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{4})年(\d{1,2})月(\d{1,2})[日号]?")
 _DAY_FIRST = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
 _SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
-_NAMED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([a-z]+)\.?,? (\d{4}))|(?:([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4}))")
+_NAMED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([a-z]+)\.?,? (\d{4}))"
+                    r"|(?:([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4}))")
 
 
 def parse_date(value: str) -> dt.date | None:

@@ -28,7 +28,7 @@ class GluedNumbers(Form):
 
     def compile(self, index) -> None:
         """The labels of the run's numbers: their field names and the context words of their kind."""
-        labels = set()
+        labels: set[str] = set()
         for cu in self.units:
             if cu.digit_forms:
                 labels.update(w for w in (cu.unit.field.lower(), *cu.rules.context) if w.isascii() and w.isalpha())

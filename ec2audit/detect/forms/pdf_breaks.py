@@ -1,7 +1,7 @@
 """Values broken by PDF text extraction: a word hyphenated at a line end (`Kess-\\nler`), an e-mail address
 broken before or after its "@" (`maria.kes\\nsler@example.com`, `maria@exam\\nple.com`), Chinese running
-text wrapped at a fixed width (`安贞西\\n里四区`, `文三路90\\n号`). The rewrite joins the pieces; a number broken by a line
-needs none (the digit view reads across white space)."""
+text wrapped at a fixed width (`安贞西\\n里四区`, `文三路90\\n号`). The rewrite joins the pieces; a number broken by
+a line needs none (the digit view reads across white space)."""
 
 from __future__ import annotations
 
