@@ -176,3 +176,30 @@ def test_every_form_is_one_registered_module():
     build_forms([], PatternIndex())  # imports the package's modules
     assert {"escapes", "invisible", "confusables", "glued", "pdf_breaks", "ocr", "dates", "amounts", "addresses",
             "handles", "cjk_names"} <= set(FORMS)
+
+
+def test_forms_set_is_its_draft_converted(tmp_path, monkeypatch):
+    """The hand-written set beside the others (`tests/data/leaks-forms`): `cases.jsonl` is exactly what
+    `convert.py` makes of the draft, `leak_eval` reads every case (each grades its task's units), and there
+    are at least 150."""
+    import importlib.util
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from ec2audit.units import read_units
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("leak_eval", root / "benchmarks" / "leak_eval.py")
+    leak_eval = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "leak_eval", leak_eval)  # its dataclasses look their module up
+    spec.loader.exec_module(leak_eval)
+    here = root / "tests" / "data" / "leaks-forms"
+    for name in ("draft.txt", "convert.py", "units.jsonl"):
+        shutil.copy(here / name, tmp_path / name)
+    done = subprocess.run([sys.executable, str(tmp_path / "convert.py")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip().endswith("0 errors"), done.stdout
+    assert (tmp_path / "cases.jsonl").read_text(encoding="utf-8") == (here / "cases.jsonl").read_text(encoding="utf-8")
+    cases = leak_eval.read_cases(here / "cases.jsonl", read_units(here / "units.jsonl"))
+    assert len(cases) >= 150
