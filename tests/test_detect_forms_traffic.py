@@ -118,6 +118,8 @@ TRAPS = [
     ("Columbus, OH 43215", "address", "M"),                           # a city and postcode alone
     ("杭州市西湖区", "address", "Z"),                                     # the district alone
     ("lives at 1824 Tamarack Ln", "address", "M"),                    # another house
+    ("moved to 1842 Tamarack Ln, Dayton OH 45402", "address", "M"),   # the same street line in another town
+    ("1842 Tamarack Ln, Apt 7C, Columbus", "address", "M"),           # another flat
     ("身份证 330106199007231482", "id_number", "Z"),                     # another number (fails GB 11643)
     ("身份证 330106199OO7231482", "id_number", "Z"),                     # OCR'd, still another number
     ("DOB: 03/08/1988", "dob", "M"),                                  # another year

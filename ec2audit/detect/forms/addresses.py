@@ -4,7 +4,8 @@
   USPS Publication 28 (`usaddress-scourgify`'s tables: Lane/Ln, Court/Ct, Road/Rd, Street/St, Avenue/Ave,
   Apartment/Apt/#, Suite/Ste, North/N…), plus the Australian and British street types Pub 28 lacks
   (AS 4590: Close/Cl, Grove/Gr, Parade/Pde, Esplanade/Esp, Terrace/Tce) — with or without the commas: the
-  whole address 1.0; the house number and street alone 0.7 (the town not said).
+  whole address 1.0; the house number and street alone 0.7 (the town not said; another flat or another town
+  named after it is another address).
 - Chinese addresses: without the province, or without province and city (`杭州市西湖区文三路90号…`,
   `西湖区文三路90号…`): 1.0; the part below the district (street, number, building, room) alone: 0.7, and
   1.0 when the city or district is named within a few characters around it (the address in another order:
@@ -29,6 +30,7 @@ _AS4590 = {"close": "cl", "grove": "gr", "parade": "pde", "esplanade": "esp", "t
 _MAX_VARIANTS = 64
 _AREA_WINDOW = 24  # how far from the local part a city or district may be named
 _OTHER_UNIT = re.compile(r",? ?(?:apt\.?|apartment|unit|suite|ste\.?|#) ?([0-9a-z-]+)")
+_NEXT_PLACE = re.compile(r",? ?([A-Z][A-Za-z]+)")  # the town that follows a street line, as written
 
 
 @cache
@@ -132,8 +134,11 @@ class Addresses(Form):
             if bounded(text, start, end):
                 other = _OTHER_UNIT.match(text, end)
                 span = view.view.to_original(start, end)
-                for i in units:  # another flat in the same house is another address
-                    if not (other and f" {other.group(1)}" not in f" {self.units[i].forms[0]}"):
+                place = _NEXT_PLACE.match(view.view.original, span[1])
+                for i in units:  # another flat in the same house, or the street in another town, is another address
+                    own = f" {self.units[i].forms[0]}"
+                    if not (other and f" {other.group(1)}" not in own) and not (
+                            place and f" {place.group(1).lower()}" not in own):
                         yield Hit(i, *span, "forms.address.street", MOSTLY)
         for start, end, units in matched(view, LOCAL, decided):
             if end < len(text) and text[end].isdigit():
