@@ -122,7 +122,7 @@ class Cascade:
             # a unit a string tier found literally cannot be graded higher: no tier asks about it again
             literal = {f.unit_id for f in findings if f.grade >= LITERAL}
             decided |= {(k, u) for u in literal for k in range(len(payload.segments))}
-            findings += self._paraphrases(payload, allowed, decided)
+            findings += self._paraphrases(self.semantic, payload, allowed, decided)
         return findings
 
     def _across_parts(self, payload: Payload, allowed: set[int] | None) -> list[Finding]:
@@ -146,7 +146,7 @@ class Cascade:
                                        tail[:end - len(head)], detector, grade, confidence))
         return out
 
-    def _paraphrases(self, payload: Payload, allowed: set[int] | None,
+    def _paraphrases(self, semantic: SemanticTier, payload: Payload, allowed: set[int] | None,
                      decided: set[tuple[int, str]]) -> list[Finding]:
         """Semantic shortlist, then the judge, for the pairs no string tier decided. The judge sees only
         a window around each shortlisted match (overlapping ones merged), and the payload's windows are
@@ -158,19 +158,23 @@ class Cascade:
         if not pending:
             return []
         texts = [payload.segments[k].text for k, _ in pending]
-        shortlists = self.semantic.shortlist(texts, [c for _, c in pending])
-        out, requests, owners = [], [], []
+        shortlists = semantic.shortlist(texts, [c for _, c in pending])
+        out: list[Finding] = []
+        requests: list[tuple[str, list[Unit]]] = []
+        owners: list[tuple[int, int, str, list]] = []
         for (k, _), text, matches in zip(pending, texts, shortlists, strict=True):
             if not matches:
                 continue
             if self.judge is None:
-                out += [Finding(self._ids[m.unit_index], payload.id, k, m.start, m.end, text[m.start:m.end],
-                                *self.semantic.verdict(m.score), m.score) for m in matches]
+                for m in matches:
+                    detector, grade = semantic.verdict(m.score)
+                    out.append(Finding(self._ids[m.unit_index], payload.id, k, m.start, m.end, text[m.start:m.end],
+                                       detector, grade, m.score))
                 continue
-            for lo, hi, group in judge_windows(text, matches, self.semantic.window):
+            for lo, hi, group in judge_windows(text, matches, semantic.window):
                 requests.append((text[lo:hi], [self.units[m.unit_index] for m in group]))
                 owners.append((k, lo, text, group))
-        if requests:
+        if requests and self.judge is not None:
             for (k, lo, text, matches), verdicts in zip(owners, self.judge.judge(requests, pack=True), strict=True):
                 out += [Finding(self._ids[m.unit_index], payload.id, k, lo + v.start, lo + v.end,
                                 text[lo + v.start:lo + v.end], "judge", v.grade, m.score)

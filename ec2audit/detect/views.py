@@ -79,7 +79,7 @@ def _rewrite(text: str, replacements: list[tuple[int, int, str]]) -> tuple[str, 
 class RewrittenView(TextView):
     """The text view of a rewritten text (decoded, de-obfuscated), mapping offsets to the original."""
 
-    rewrite: _Rewrite | None = field(default=None, repr=False)
+    rewrite: _Rewrite = field(default_factory=lambda: _Rewrite([]), repr=False)
     source: str = field(default="", repr=False)
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
@@ -208,9 +208,9 @@ def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
         yield m.start(), m.end(), " ".join(g.strip("<") for g in m.groups())
 
 
-def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int, int, str]]]]:
+def _decoders(text: str, lower: str) -> list[Rewriter]:
     """The decoders a text calls for, found with plain substring checks (`lower`: its folded view)."""
-    out = []
+    out: list[Rewriter] = []
     if "%" in text:
         out.append(_percent)
     if "+" in text and "=" in text:
