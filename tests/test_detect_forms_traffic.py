@@ -205,3 +205,18 @@ def test_forms_set_is_its_draft_converted(tmp_path, monkeypatch):
     assert (tmp_path / "cases.jsonl").read_text(encoding="utf-8") == (here / "cases.jsonl").read_text(encoding="utf-8")
     cases = leak_eval.read_cases(here / "cases.jsonl", read_units(here / "units.jsonl"))
     assert len(cases) >= 150
+
+
+def test_interceptor_redacts_tool_output_forms():
+    """The interceptor's redaction reads the same cascade: item 1's forms leave the request as placeholders."""
+    from ec2audit.intercept.redact import EpisodeMap, Redactor
+
+    carried = ['{"stdout": "phone:\\\\n13900112233"}', "contact=tel13900112233", "8613900112233@s.whatsapp.net",
+               "mail maria.kess\u200bler@example.org", "signed Mаriа Kеssler"]
+    body = {"model": "m", "messages": [{"role": "tool", "tool_call_id": f"c{k}", "content": text}
+                                       for k, text in enumerate(carried)]}
+    redacted, rows, count = Redactor(build_cascade(UNITS)).redact(body, EpisodeMap())
+    sent = [m["content"] for m in redacted["messages"]]
+    assert count >= 5
+    assert not any("13900112233" in s or "kess\u200bler" in s or "Mаriа Kеssler" in s for s in sent), sent
+    assert all("[" in s for s in sent), sent
