@@ -32,6 +32,7 @@ class Form:
     """One form; subclasses override what they use."""
 
     name: ClassVar[str]
+    kinds: ClassVar[tuple[str, ...]] = ()  # the automaton kinds `confirm` reads
 
     def __init__(self, units: Sequence[CompiledUnit], index: PatternIndex):
         """`compile` the form for the run's units."""
@@ -81,7 +82,9 @@ class FormsTier:
         self.forms = [f for f in forms if type(f).confirm is not Form.confirm]
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
-        found = [hit for form in self.forms for hit in form.confirm(scan_view, decided)]
+        matches = scan_view.matches
+        found = [hit for form in self.forms if any(kind in matches for kind in form.kinds)
+                 for hit in form.confirm(scan_view, decided)]
         if not found:
             return found
         view = scan_view.view

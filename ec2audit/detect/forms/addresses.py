@@ -25,7 +25,7 @@ from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register
 from ec2audit.detect.views import ScanView
 
-WHOLE, STREET, LOCAL, AREA = "address.whole", "address.street", "address.local", "address.area"
+WHOLE, STREET, LOCAL = "address.whole", "address.street", "address.local"
 _AS4590 = {"close": "cl", "grove": "gr", "parade": "pde", "esplanade": "esp", "terrace": "tce"}
 _MAX_VARIANTS = 64
 _AREA_WINDOW = 24  # how far from the local part a city or district may be named
@@ -102,6 +102,7 @@ def _is_address(cu: CompiledUnit) -> bool:
 @register
 class Addresses(Form):
     name = "addresses"
+    kinds = (WHOLE, STREET, LOCAL)
 
     def compile(self, index) -> None:
         self._areas: dict[int, list[str]] = {}

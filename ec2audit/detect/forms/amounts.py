@@ -39,6 +39,7 @@ def locale_forms(key: int) -> list[str]:
 @register
 class LocaleAmounts(Form):
     name = "amounts"
+    kinds = (KIND,)
 
     def compile(self, index) -> None:
         for i, cu in enumerate(self.units):

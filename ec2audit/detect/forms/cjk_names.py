@@ -31,6 +31,7 @@ def _mask_run(text: str, start: int) -> int:
 @register
 class MaskedHanNames(Form):
     name = "cjk_names"
+    kinds = (MASKED, COURT)
 
     def compile(self, index) -> None:
         self._names: dict[int, tuple[str, str]] = {}

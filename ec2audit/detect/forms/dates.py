@@ -89,6 +89,7 @@ def _date_bounded(text: str, start: int, end: int) -> bool:
 @register
 class Dates(Form):
     name = "dates"
+    kinds = (KIND,)
 
     def compile(self, index) -> None:
         for i, cu in enumerate(self.units):

@@ -76,6 +76,7 @@ def _is_handle(text: str, start: int, end: int) -> bool:
 @register
 class NameHandles(Form):
     name = "handles"
+    kinds = (FULL, CUT)
 
     def compile(self, index) -> None:
         for i, cu in enumerate(self.units):

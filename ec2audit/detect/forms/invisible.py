@@ -12,7 +12,10 @@ from collections.abc import Iterator
 from functools import cache
 
 from ec2audit.detect.forms import Form, char_class, register
+from ec2audit.detect.normalize import normalize_text
 from ec2audit.detect.views import Replacement
+
+CUE = "invisible.cue"
 
 
 @cache
@@ -25,10 +28,14 @@ class InvisibleCharacters(Form):
     name = "invisible"
 
     def compile(self, index) -> None:
-        _format_characters()  # built with the automaton, not on the first text
+        """Cue: any format character, found by the automaton's pass (the text view keeps them)."""
+        for c in range(0x10000):
+            if unicodedata.category(chr(c)) == "Cf":
+                index.add(normalize_text(chr(c)), CUE, -1)
+
+    def wanted(self, matches) -> bool:
+        return CUE in matches
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if text.isascii():
-            return
         for m in _format_characters().finditer(text):
             yield m.start(), m.end(), ""

@@ -12,8 +12,8 @@ from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
 _OCR_DIGITS = str.maketrans("OoIlSB", "001158")
-# two searches that each start with one ASCII class run 40 % faster than one with both alternatives
-_DIGIT_THEN_LETTER, _LETTER_THEN_DIGIT = re.compile(r"[0-9][OoIlSB]"), re.compile(r"[OoIlSB][0-9]")
+CUE = "ocr.cue"
+_FOLDED_LETTERS = "oisb" + "l"  # the confused letters as the case-folded text view reads them
 _TOKEN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")
 
 
@@ -21,9 +21,17 @@ _TOKEN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB
 class OcrDigits(Form):
     name = "ocr"
 
+    def compile(self, index) -> None:
+        """Cue: a digit next to a letter OCR confuses with one, found by the automaton's pass."""
+        for digit in "0123456789":
+            for letter in _FOLDED_LETTERS:
+                index.add(digit + letter, CUE, -1)
+                index.add(letter + digit, CUE, -1)
+
+    def wanted(self, matches) -> bool:
+        return CUE in matches
+
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if not (_LETTER_THEN_DIGIT.search(text) or _DIGIT_THEN_LETTER.search(text)):
-            return
         for m in _TOKEN.finditer(text):
             token = m.group()
             digits = sum(c.isdigit() for c in token)
