@@ -79,7 +79,7 @@ class FormsTier:
     name = "forms"
 
     def __init__(self, forms: list[Form]):
-        self.forms = [f for f in forms if type(f).confirm is not Form.confirm]
+        self.forms = [f for f in forms if f.kinds]  # the forms that confirm matches of their own
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
         matches = scan_view.matches
@@ -93,23 +93,6 @@ class FormsTier:
 
 
 # -- helpers the forms share ------------------------------------------------------------------------
-
-_ALNUM = re.compile(r"[0-9a-z]")
-
-
-def standalone(text: str, start: int, end: int, glue: str = "") -> bool:
-    """The match neither continues nor is continued by a Latin letter or digit, nor by a character of
-    `glue` that has one behind it (the dots and dashes of a number or a handle)."""
-    if start:
-        before = text[start - 1]
-        if _ALNUM.match(before) or (before in glue and start > 1 and _ALNUM.match(text[start - 2])):
-            return False
-    if end < len(text):
-        after = text[end]
-        if _ALNUM.match(after) or (after in glue and end + 1 < len(text) and _ALNUM.match(text[end + 1])):
-            return False
-    return True
-
 
 def char_class(codes: Iterable[int]) -> str:
     """A regex character class of code points, written as ranges: a class of single characters outside
@@ -130,4 +113,4 @@ def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int,
             yield start, end, tuple(i for i in units if i not in decided)
 
 
-__all__ = ["FORMS", "Form", "FormsTier", "Match", "build_forms", "char_class", "matched", "register", "standalone"]
+__all__ = ["FORMS", "Form", "FormsTier", "Match", "build_forms", "char_class", "matched", "register"]

@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from ec2audit.detect.compiled import CompiledUnit
 from ec2audit.detect.exact import bounded
 from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register
@@ -54,7 +53,7 @@ def _spellings() -> dict[str, tuple[str, ...]]:
         group |= {f"{w}." for w in group if w.isalpha() and len(w) <= 4}
         for word in group:
             out.setdefault(word, set()).update(group)
-    return {w: tuple(sorted(s)) for w, s in out.items() if w.strip(".") != "#" or w == "#"}
+    return {w: tuple(sorted(s)) for w, s in out.items()}
 
 
 def _word_variants(words: list[str]) -> list[list[str]]:
@@ -95,10 +94,6 @@ def chinese_forms(form: str) -> tuple[list[str], str | None, list[str]]:
     return [f for f in dict.fromkeys(forms) if f != form and f != local], local, list(dict.fromkeys(areas))
 
 
-def _is_address(cu: CompiledUnit) -> bool:
-    return cu.rules.name == "location"
-
-
 @register
 class Addresses(Form):
     name = "addresses"
@@ -107,7 +102,7 @@ class Addresses(Form):
     def compile(self, index) -> None:
         self._areas: dict[int, list[str]] = {}
         for i, cu in enumerate(self.units):
-            if not _is_address(cu):
+            if cu.rules.name != "location":  # a home or postal address
                 continue
             form = cu.forms[0]
             if form.isascii():
