@@ -94,7 +94,7 @@ def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     ("银行卡尾号1234已绑定", "bank_card", "1234", 0.3),
     ("please ask Mr. Smith", "name", "Mr. Smith", 0.3),
     ("请联系张先生", "name", "张先生", 0.3),
-    ("lives at 1234 Maplewood Ave, Springfield", "address", "1234 Maplewood Ave, Springfield", 0.7),
+    ("lives at 1234 Maplewood Ave, Springfield", "address", "1234 Maplewood Ave, Springfield", 1.0),  # USPS "Ave"
     ("ship to 1234 Maplewood Avenue, Sprinfgield", "address", "1234 Maplewood Avenue, Sprinfgield", 0.7),  # a typo
     ("notes taken by John S.; action items below", "name", "John S.", 0.7),  # surname cut to an initial
     ("开放10.108.147.x的防火墙", "host_ip", "10.108.147.x", 0.7),  # an x for a whole number group

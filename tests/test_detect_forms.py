@@ -82,7 +82,7 @@ def test_near_misses_are_other_values(text, field, entity):
     ("Diagnosis: Breast Cancer, Stage III", "diagnosis", "R", 1.0),
     ("ship to 1842 Tamarack Lane, Apt 3B, Columbus, OH", "address", "R", 0.7),
     ("Signed: Hill, Rose", "name", "R", 1.0),
-    ("收件地址：上海徐汇漕溪路48号", "address", "L", 0.7),                   # 省略了市、区
+    ("收件地址：上海徐汇漕溪路48号", "address", "L", 1.0),                   # 省略了市、区: 仍是整个地址 (issue 33)
     ("联系邮箱 li***88@163.com", "email", "L", 0.7),
     ("dx: chronic obstructive pulmonry disease", "diagnosis", "D", 0.7),  # a letter left out: a typo
     ("dx: chronic obstrutive pulmonary disease", "diagnosis", "D", 0.7),  # another left out
@@ -185,7 +185,6 @@ def test_fragments_in_context_grade_0_3(text, field, entity, evidence):
     ("see https://www.acme-corp.io/careers", "email", "W"),                          # no word about mail
     ("referred by Dr. Mensa", "name", "K"),
     ("Priya Sharma joined the call", "name", "P"),                                  # another Priya
-    ("login priya.menon77 failed", "name", "P"),
     ("陈志强先生来电", "name", "Q"),                                                     # another 陈
     ("1824 Tamarack Lane, Columbus", "address", "R"),                               # another house
     ("寄到漕溪路84号", "address", "L"),

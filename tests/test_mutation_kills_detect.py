@@ -11,7 +11,8 @@ import pytest
 
 from ec2audit.detect import cascade as cascade_module
 from ec2audit.detect.cascade import Cascade, best_hits, build_cascade, judge_windows
-from ec2audit.detect.exact import _bounded, _number_boundaries, _runs_on
+from ec2audit.detect.exact import _number_boundaries, _runs_on
+from ec2audit.detect.exact import bounded as _bounded
 from ec2audit.detect.finding import Finding, Hit
 from ec2audit.detect.judge import Verdict
 from ec2audit.detect.partial import address_areas, address_parts, reads_as

@@ -1,11 +1,12 @@
 """The detector cascade: each (unit, segment) pair is decided by the cheapest tier that can.
 
-Tiers run in order — the string tiers (exact, then partial), then (when given) the semantic shortlist
-and the LLM judge — and a later tier only sees the units an earlier one left undecided for that
-segment. The string tiers share one protocol (`StringTier`): each reads every view of a text (the
-text view and the views derived from it: decoded, script-folded) with the automaton's matches of that
-view, and returns its hits. Findings record the tier that decided them ("semantic" or "judge" for the
-paraphrase tiers).
+Tiers run in order — the string tiers (exact, partial, then the registered forms of `detect.forms`),
+then (when given) the semantic shortlist and the LLM judge — and a later tier only sees the units an
+earlier one left undecided for that segment. The string tiers share one protocol (`StringTier`): each
+reads every view of a text (the text view and the views derived from it: decoded, script-folded) with
+the automaton's matches of that view, and returns its hits. A value split across two text parts of one
+message is read at their seam. Findings record the tier that decided them ("semantic" or "judge" for
+the paraphrase tiers).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from typing import TYPE_CHECKING, Protocol
 from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
 from ec2audit.detect.finding import LITERAL, Finding, Hit
+from ec2audit.detect.forms import Form, FormsTier, build_forms
+from ec2audit.detect.normalize import TextView
 from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
-from ec2audit.detect.views import ScanView, views_of
+from ec2audit.detect.views import ScanView, derived_views
 from ec2audit.detect.views import prepare as prepare_views
 from ec2audit.payloads import Payload
 from ec2audit.taxonomy import Taxonomy
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from ec2audit.detect.semantic import SemanticTier
 
 _CACHE_SIZE = 4096
+_SEAM = 120  # characters each side of the seam between two parts of one message scanned together
 _JUDGE_SPAN = 3  # a judge window spans at most this many semantic windows (plus margins)
 
 
@@ -59,6 +63,9 @@ class Cascade:
         compiled = compile_units(units, taxonomy)
         index = PatternIndex()
         self.tiers: list[StringTier] = [ExactDetector(compiled, index), PartialDetector(compiled, index)]
+        forms = build_forms(compiled, index)
+        self.tiers.append(FormsTier(forms))
+        self._rewriting = [f for f in forms if type(f).rewrite is not Form.rewrite]
         self.index = index.build()  # every text-view pattern of the run, read once per view
         prepare_views()
         self._ids = [unit.id for unit in units]
@@ -86,13 +93,19 @@ class Cascade:
         """Every string tier's hits in every view of one text, before `best_hits` keeps the best."""
         hits: list[Hit] = []
         decided: set[int] = set()
-        for view in views_of(text):
-            scan_view = ScanView(view, self.index.matches(view.text))
-            for tier in self.tiers:
-                found = tier.scan(scan_view, hits, decided)
-                hits += found
-                decided.update(h.unit_index for h in found if h.grade >= LITERAL)
+        view = TextView.of(text)
+        matches = self.index.matches(view.text)
+        self._scan_view(ScanView(view, matches), hits, decided)
+        rewriters = [form.rewrite for form in self._rewriting if form.wanted(matches)]
+        for derived in derived_views(text, view, rewriters):
+            self._scan_view(ScanView(derived, self.index.matches(derived.text)), hits, decided)
         return hits
+
+    def _scan_view(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> None:
+        for tier in self.tiers:
+            found = tier.scan(scan_view, hits, decided)
+            hits += found
+            decided.update(h.unit_index for h in found if h.grade >= LITERAL)
 
     def scan(self, payload: Payload) -> list[Finding]:
         """Findings of one payload; a payload that names its task is matched against that task's units."""
@@ -103,15 +116,37 @@ class Cascade:
             text = segment.text
             findings += [Finding(ids[unit], pid, k, start, end, text[start:end], detector, grade, confidence)
                          for unit, start, end, detector, grade, confidence in self.scan_text(text, allowed)]
+        findings += self._across_parts(payload, allowed)
         if self.semantic is not None:
             decided = {(f.segment, f.unit_id) for f in findings}
             # a unit a string tier found literally cannot be graded higher: no tier asks about it again
             literal = {f.unit_id for f in findings if f.grade >= LITERAL}
             decided |= {(k, u) for u in literal for k in range(len(payload.segments))}
-            findings += self._paraphrases(payload, allowed, decided)
+            findings += self._paraphrases(self.semantic, payload, allowed, decided)
         return findings
 
-    def _paraphrases(self, payload: Payload, allowed: set[int] | None,
+    def _across_parts(self, payload: Payload, allowed: set[int] | None) -> list[Finding]:
+        """Values split across two adjacent text parts of one message (a tool result streamed in pieces):
+        the end of one part and the start of the next are scanned as one text, and a hit that spans the
+        seam becomes one finding in each part, on the characters that part holds."""
+        out: list[Finding] = []
+        segments = payload.segments
+        for k in range(len(segments) - 1):
+            first, second = segments[k], segments[k + 1]
+            if (first.message_index, first.origin) != (second.message_index, second.origin) \
+                    or not first.text or not second.text:
+                continue
+            head, tail = first.text[-_SEAM:], second.text[:_SEAM]
+            offset = len(first.text) - len(head)
+            for unit, start, end, detector, grade, confidence in self.scan_text(head + tail, allowed):
+                if start < len(head) < end:
+                    out.append(Finding(self._ids[unit], payload.id, k, offset + start, len(first.text),
+                                       head[start:], detector, grade, confidence))
+                    out.append(Finding(self._ids[unit], payload.id, k + 1, 0, end - len(head),
+                                       tail[:end - len(head)], detector, grade, confidence))
+        return out
+
+    def _paraphrases(self, semantic: SemanticTier, payload: Payload, allowed: set[int] | None,
                      decided: set[tuple[int, str]]) -> list[Finding]:
         """Semantic shortlist, then the judge, for the pairs no string tier decided. The judge sees only
         a window around each shortlisted match (overlapping ones merged), and the payload's windows are
@@ -123,19 +158,23 @@ class Cascade:
         if not pending:
             return []
         texts = [payload.segments[k].text for k, _ in pending]
-        shortlists = self.semantic.shortlist(texts, [c for _, c in pending])
-        out, requests, owners = [], [], []
+        shortlists = semantic.shortlist(texts, [c for _, c in pending])
+        out: list[Finding] = []
+        requests: list[tuple[str, list[Unit]]] = []
+        owners: list[tuple[int, int, str, list]] = []
         for (k, _), text, matches in zip(pending, texts, shortlists, strict=True):
             if not matches:
                 continue
             if self.judge is None:
-                out += [Finding(self._ids[m.unit_index], payload.id, k, m.start, m.end, text[m.start:m.end],
-                                *self.semantic.verdict(m.score), m.score) for m in matches]
+                for m in matches:
+                    detector, grade = semantic.verdict(m.score)
+                    out.append(Finding(self._ids[m.unit_index], payload.id, k, m.start, m.end, text[m.start:m.end],
+                                       detector, grade, m.score))
                 continue
-            for lo, hi, group in judge_windows(text, matches, self.semantic.window):
+            for lo, hi, group in judge_windows(text, matches, semantic.window):
                 requests.append((text[lo:hi], [self.units[m.unit_index] for m in group]))
                 owners.append((k, lo, text, group))
-        if requests:
+        if requests and self.judge is not None:
             for (k, lo, text, matches), verdicts in zip(owners, self.judge.judge(requests, pack=True), strict=True):
                 out += [Finding(self._ids[m.unit_index], payload.id, k, lo + v.start, lo + v.end,
                                 text[lo + v.start:lo + v.end], "judge", v.grade, m.score)

@@ -67,9 +67,9 @@ class ExactDetector:
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
         """Literal hits; a unit already decided is found again (its other mentions are evidence too)."""
         view, matches = scan_view
-        out = list(self._literal(view, matches.get(VALUE, ()), "exact"))
-        out += self._literal(view, matches.get(AMOUNT, ()), "exact.amount")
-        out += self._literal(view, matches.get(PINYIN, ()), "exact.pinyin")
+        out = list(self._literal(view, matches.get(VALUE, []), "exact"))
+        out += self._literal(view, matches.get(AMOUNT, []), "exact.amount")
+        out += self._literal(view, matches.get(PINYIN, []), "exact.pinyin")
         if self._has_digits:
             out += self._scan_digits(view, english=DIGIT_WORDS in matches)
         if self._amounts:
@@ -81,13 +81,13 @@ class ExactDetector:
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
         text, units = view.text, self.units
         for start, end, indices in found:
-            bounded = span = None  # worked out once per match, when a unit asks
+            alone = span = None  # worked out once per match, when a unit asks
             for i in indices:
                 cu = units[i]
                 if cu.rules.word_boundary:
-                    if bounded is None:
-                        bounded = _bounded(text, start, end)
-                    if not bounded:
+                    if alone is None:
+                        alone = bounded(text, start, end)
+                    if not alone:
                         continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
@@ -188,10 +188,11 @@ def _runs_on(text: str, start: int, end: int) -> bool:
 
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*[.,]$")
 _NUMBER_AFTER = re.compile(r"[.,]\d+(?:[.,]\d+)*")
+_NUMBER_TAIL, _NUMBER_HEAD = re.compile(r"[\d.,]*$"), re.compile(r"[\d.,]*")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
 
 
-def _bounded(text: str, start: int, end: int) -> bool:
+def bounded(text: str, start: int, end: int) -> bool:
     """The match neither continues a word nor a number: "3,200" is not in "13,200" or "3,200.5", but a CSV
     cell is a value of its own: "118.25.66.173" in "R1,118.25.66.173," (`R1` is no number) or in
     "1,118.25.66.173" (no number reads "1,118.25.66.173")."""
@@ -201,13 +202,15 @@ def _bounded(text: str, start: int, end: int) -> bool:
     if end < len(text) and is_word_char(last) and is_word_char(text[end]):
         return False
     if last.isdigit() and end + 1 < len(text) and text[end] in ".," and text[end + 1].isdigit():
-        head = re.search(r"[\d.,]*$", text[max(0, end - 40):end]).group()
-        if text[end] == "." or _GROUPED.fullmatch(head + _NUMBER_AFTER.match(text, end).group()):
+        head = _NUMBER_TAIL.search(text, max(0, end - 40), end)
+        after = _NUMBER_AFTER.match(text, end)
+        if text[end] == "." or _GROUPED.fullmatch((head.group() if head else "") + (after.group() if after else "")):
             return False
     if first.isdigit() and start > 1 and text[start - 1] in ".," and text[start - 2].isdigit():
         before = _NUMBER_BEFORE.search(text, max(0, start - 40), start)
-        tail = re.match(r"[\d.,]*", text[start:start + 40]).group().rstrip(".,")
-        if text[start - 1] == "." or (before and _GROUPED.fullmatch(before.group() + tail)):
+        tail = _NUMBER_HEAD.match(text, start, start + 40)
+        digits_after = tail.group().rstrip(".,") if tail else ""
+        if text[start - 1] == "." or (before and _GROUPED.fullmatch(before.group() + digits_after)):
             return False
     return True
 

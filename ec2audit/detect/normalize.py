@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache
+from typing import Self
 
 _OTHER_WS = re.compile(r"[^\S ]")
 # Two literal spaces first: the regex engine then searches for that prefix in C, 7× faster than
@@ -169,7 +170,7 @@ class TextView:
     _fold_map: _Breakpoints | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, original: str) -> TextView:
+    def of(cls, original: str) -> Self:
         folded = fold(original)
         if "  " not in folded:
             return cls(original, folded, folded)

@@ -15,7 +15,7 @@ import binascii
 import bisect
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
@@ -23,6 +23,11 @@ from urllib.parse import unquote
 
 from ec2audit.detect.normalize import TextView, prepare_folding
 from ec2audit.detect.patterns import Match
+
+#: (start, end, replacement) of a span a reader reads as the replacement
+Replacement = tuple[int, int, str]
+#: A form's rewrite of a text (`forms.Form.rewrite`)
+Rewriter = Callable[[str], Iterable[Replacement]]
 
 
 class ScanView(NamedTuple):
@@ -74,7 +79,7 @@ def _rewrite(text: str, replacements: list[tuple[int, int, str]]) -> tuple[str, 
 class RewrittenView(TextView):
     """The text view of a rewritten text (decoded, de-obfuscated), mapping offsets to the original."""
 
-    rewrite: _Rewrite | None = field(default=None, repr=False)
+    rewrite: _Rewrite = field(default_factory=lambda: _Rewrite([]), repr=False)
     source: str = field(default="", repr=False)
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
@@ -203,9 +208,9 @@ def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
         yield m.start(), m.end(), " ".join(g.strip("<") for g in m.groups())
 
 
-def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int, int, str]]]]:
+def _decoders(text: str, lower: str) -> list[Rewriter]:
     """The decoders a text calls for, found with plain substring checks (`lower`: its folded view)."""
-    out = []
+    out: list[Rewriter] = []
     if "%" in text:
         out.append(_percent)
     if "+" in text and "=" in text:
@@ -227,9 +232,11 @@ def _decoders(text: str, lower: str) -> list[Callable[[str], Iterator[tuple[int,
     return out
 
 
-def decoded_view(text: str, folded: str | None = None) -> RewrittenView | None:
-    """The text with every encoded or obfuscated token decoded, or None when it holds none."""
+def decoded_view(text: str, folded: str | None = None, rewriters: Iterable[Rewriter] = ()) -> RewrittenView | None:
+    """The text with every encoded or obfuscated token decoded and the forms' `rewriters` applied, or None
+    when nothing changes. Where replacements overlap, the earliest (then the first listed) wins."""
     replacements = [r for decoder in _decoders(text, folded or text.lower()) for r in decoder(text)]
+    replacements += [r for rewrite in rewriters for r in rewrite(text)]
     if not replacements:
         return None
     rewritten, back = _rewrite(text, replacements)
@@ -273,13 +280,12 @@ def to_simplified(text: str) -> str:
     return converted
 
 
-def views_of(text: str) -> Iterator[TextView]:
-    """The text view first, then each derived view the text calls for."""
-    view = TextView.of(text)
-    yield view
+def derived_views(text: str, view: TextView, rewriters: Iterable[Rewriter] = ()) -> Iterator[TextView]:
+    """The views derived from a text whose text view is `view`: Simplified, then decoded (`rewriters`: the
+    forms' rewrites the text view called for)."""
     simplified = to_simplified(text)
     if simplified is not text:  # same length, character for character: offsets stay put
         yield TextView.of(simplified)
-    decoded = decoded_view(simplified, view.folded if simplified is text else None)
+    decoded = decoded_view(simplified, view.folded if simplified is text else None, rewriters)
     if decoded is not None:
         yield decoded

@@ -1,0 +1,146 @@
+"""Home addresses as people and postal systems shorten or reorder them.
+
+- Latin addresses: the street type, unit and direction words in each spelling postal conventions allow —
+  USPS Publication 28 (`usaddress-scourgify`'s tables: Lane/Ln, Court/Ct, Road/Rd, Street/St, Avenue/Ave,
+  Apartment/Apt/#, Suite/Ste, North/N…), plus the Australian and British street types Pub 28 lacks
+  (AS 4590: Close/Cl, Grove/Gr, Parade/Pde, Esplanade/Esp, Terrace/Tce) — with or without the commas: the
+  whole address 1.0; the house number and street alone 0.7 (the town not said; another flat or another town
+  named after it is another address).
+- Chinese addresses: without the province, or without province and city (`杭州市西湖区文三路90号…`,
+  `西湖区文三路90号…`): 1.0; the part below the district (street, number, building, room) alone: 0.7, and
+  1.0 when the city or district is named within a few characters around it (the address in another order:
+  `文三路90号东部软件园5幢301室（杭州西湖区）`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from functools import cache
+
+from ec2audit.detect.exact import bounded
+from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
+from ec2audit.detect.forms import Form, matched, register
+from ec2audit.detect.views import ScanView
+
+WHOLE, STREET, LOCAL = "address.whole", "address.street", "address.local"
+_AS4590 = {"close": "cl", "grove": "gr", "parade": "pde", "esplanade": "esp", "terrace": "tce"}
+_MAX_VARIANTS = 64
+_AREA_WINDOW = 24  # how far from the local part a city or district may be named
+_OTHER_UNIT = re.compile(r",? ?(?:apt\.?|apartment|unit|suite|ste\.?|#) ?([0-9a-z-]+)")
+_NEXT_PLACE = re.compile(r",? ?([A-Z][A-Za-z]+)")  # the town that follows a street line, as written
+
+
+@cache
+def _spellings() -> dict[str, tuple[str, ...]]:
+    """Every spelling of a street type, unit or direction word → all its spellings (lower case)."""
+    from scourgify.address_constants import (
+        DIRECTIONAL_REPLACEMENTS,
+        LONGHAND_STREET_TYPES,
+        OCCUPANCY_TYPE_ABBREVIATIONS,
+    )
+
+    groups: list[set[str]] = []
+    for abbr, long in LONGHAND_STREET_TYPES.items():
+        groups.append({abbr.lower(), long.lower()})
+    for long, abbr in {**OCCUPANCY_TYPE_ABBREVIATIONS, **DIRECTIONAL_REPLACEMENTS}.items():
+        groups.append({abbr.lower(), long.lower()})
+    groups += [{long, abbr} for long, abbr in _AS4590.items()]
+    groups.append({"apt", "apartment", "#", "unit"})
+    out: dict[str, set[str]] = {}
+    for group in groups:
+        group |= {f"{w}." for w in group if w.isalpha() and len(w) <= 4}
+        for word in group:
+            out.setdefault(word, set()).update(group)
+    return {w: tuple(sorted(s)) for w, s in out.items()}
+
+
+def _word_variants(words: list[str]) -> list[list[str]]:
+    spellings = _spellings()
+    return [list(spellings.get(w, (w,))) for w in words]
+
+
+def latin_forms(form: str) -> tuple[list[str], list[str]]:
+    """(whole-address variants, street-line variants) of a normalised Latin address."""
+    chunks = [c.split() for c in form.split(",") if c.strip()]
+    if not chunks or not any(w[:1].isdigit() for w in chunks[0]):
+        return [], []
+    street = [" ".join(v) for v in itertools.islice(itertools.product(*_word_variants(chunks[0])), _MAX_VARIANTS)]
+    options = [[" ".join(v) for v in itertools.islice(itertools.product(*_word_variants(c)), 8)] for c in chunks]
+    whole = []
+    for combo in itertools.islice(itertools.product(*options), _MAX_VARIANTS):
+        whole += [joined for sep in (", ", " ") for joined in (sep.join(combo), sep.join(combo).replace("# ", "#"))]
+    own = " ".join(chunks[0])  # the street line as the value spells it: the partial tier grades that one
+    return [w for w in dict.fromkeys(whole) if w != form], [s for s in street if len(s) >= 8 and s != own]
+
+
+_ADMIN = re.compile(r"^(?P<province>[\u4e00-\u9fff]{2,7}?(?:省|自治区))?(?P<city>[\u4e00-\u9fff]{2,4}?市)?"
+                    r"(?P<district>[\u4e00-\u9fff]{1,4}?(?:区|县|旗))?(?P<local>.+)$")
+
+
+def chinese_forms(form: str) -> tuple[list[str], str | None, list[str]]:
+    """(forms without the province / city, the local part below the district, the area names) of a Chinese
+    address."""
+    m = _ADMIN.match(form)
+    if not m or not (m["city"] or m["district"]):
+        return [], None, []
+    local = m["local"]
+    if len(local) < 5 or not any(c.isdigit() for c in local):
+        return [], None, []
+    city, district = m["city"] or "", m["district"] or ""
+    forms = [city + district + local, district + local, city.removesuffix("市") + district + local]
+    areas = [a for a in (city, city.removesuffix("市"), district, district[:-1]) if len(a) >= 2]
+    return [f for f in dict.fromkeys(forms) if f != form and f != local], local, list(dict.fromkeys(areas))
+
+
+@register
+class Addresses(Form):
+    name = "addresses"
+    kinds = (WHOLE, STREET, LOCAL)
+
+    def compile(self, index) -> None:
+        self._areas: dict[int, list[str]] = {}
+        for i, cu in enumerate(self.units):
+            if cu.rules.name != "location":  # a home or postal address
+                continue
+            form = cu.forms[0]
+            if form.isascii():
+                whole, street = latin_forms(form)
+                for f in whole:
+                    index.add(f, WHOLE, i)
+                for f in street:
+                    index.add(f, STREET, i)
+                continue
+            whole, local, areas = chinese_forms(form)
+            for f in whole:
+                index.add(f, WHOLE, i)
+            if local:
+                index.add(local, LOCAL, i)
+                self._areas[i] = areas
+
+    def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
+        text = view.view.text
+        for start, end, units in matched(view, WHOLE, decided):
+            if bounded(text, start, end):
+                span = view.view.to_original(start, end)
+                for i in units:
+                    yield Hit(i, *span, "forms.address.whole", LITERAL)
+        for start, end, units in matched(view, STREET, decided):
+            if bounded(text, start, end):
+                other = _OTHER_UNIT.match(text, end)
+                span = view.view.to_original(start, end)
+                place = _NEXT_PLACE.match(view.view.original, span[1])
+                for i in units:  # another flat in the same house, or the street in another town, is another address
+                    own = f" {self.units[i].forms[0]}"
+                    if not (other and f" {other.group(1)}" not in own) and not (
+                            place and f" {place.group(1).lower()}" not in own):
+                        yield Hit(i, *span, "forms.address.street", MOSTLY)
+        for start, end, units in matched(view, LOCAL, decided):
+            if end < len(text) and text[end].isdigit():
+                continue
+            around = text[max(0, start - _AREA_WINDOW):start] + " " + text[end:end + _AREA_WINDOW]
+            span = view.view.to_original(start, end)
+            for i in units:
+                named = any(a in around for a in self._areas[i])
+                yield Hit(i, *span, "forms.address.local", LITERAL if named else MOSTLY)

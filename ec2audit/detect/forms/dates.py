@@ -1,0 +1,106 @@
+"""Dates (of birth, of admission, of a hearing) in the forms people write them: `1987-03-08`, `03/08/1987`
+(US), `08/03/1987` and `08.03.1987` (day first), `March 8, 1987`, `8 Mar 1987`, `8th of March 1987`,
+`1987年3月8日`, and in ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads
+as one without doubt (year first, a month name, Chinese, day-first with dots, or a slash date whose day is
+over 12); every form of it then counts as the value (1.0). A date inside a longer number (an ID holding
+the birth date, `19870308` in `330106198703081234`) is not one."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.finding import LITERAL, Hit
+from ec2audit.detect.forms import Form, matched, register
+from ec2audit.detect.normalize import normalize_text
+from ec2audit.detect.views import ScanView
+
+KIND = "date"
+_MONTHS = {name.lower(): k for k, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): k for k, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_YEAR_FIRST = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{4})年(\d{1,2})月(\d{1,2})[日号]?")
+_DAY_FIRST = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+_SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
+_NAMED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([a-z]+)\.?,? (\d{4}))"
+                    r"|(?:([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4}))")
+
+
+def parse_date(value: str) -> dt.date | None:
+    """The date a whole value stands for, when it reads as one date only."""
+    text = normalize_text(value).strip()
+    try:
+        if m := _YEAR_FIRST.fullmatch(text):
+            y, mo, d = (m.group(1, 2, 3) if m.group(1) else m.group(4, 5, 6))
+            return dt.date(int(y), int(mo), int(d))
+        if m := _DAY_FIRST.fullmatch(text):
+            return dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+        if m := _SLASHED.fullmatch(text):
+            a, b, y = map(int, m.groups())
+            if (a > 12) == (b > 12):  # 03/08/1987: March or August, who can say
+                return None
+            return dt.date(y, b, a) if a > 12 else dt.date(y, a, b)
+        if m := _NAMED.fullmatch(text):
+            d, name, y = m.group(1, 2, 3) if m.group(1) else (m.group(5), m.group(4), m.group(6))
+            return dt.date(int(y), _MONTHS[name], int(d)) if name in _MONTHS else None
+    except ValueError:
+        return None
+    return None
+
+
+def _ordinal(d: int) -> str:
+    return f"{d}{'th' if 10 <= d % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(d % 10, 'th')}"
+
+
+def date_forms(date: dt.date) -> list[str]:
+    """The date's written forms, as the text view reads them (lower case)."""
+    y, m, d = date.year, date.month, date.day
+    mm, dd = f"{m:02d}", f"{d:02d}"
+    month, mon = calendar.month_name[m].lower(), calendar.month_abbr[m].lower()
+    forms = [f"{y}{sep}{a}{sep}{b}" for sep in "-/." for a, b in ((mm, dd), (m, d))]
+    forms += [f"{y}{mm}{dd}", f"{y}年{m}月{d}日", f"{y}年{mm}月{dd}日", f"{y}年{m}月{d}号"]
+    forms += [f"{a}{sep}{b}{sep}{y}" for sep in "/.-" for a, b in ((mm, dd), (m, d), (dd, mm), (d, m))]
+    for name in dict.fromkeys((month, mon, "sept" if m == 9 else mon)):
+        for day in (str(d), _ordinal(d)):
+            forms += [f"{name} {day}, {y}", f"{name} {day} {y}", f"{day} {name} {y}", f"{day} of {name} {y}"]
+        forms += [f"{name}. {d}, {y}", f"{d} {name}. {y}", f"{dd} {name} {y}", f"{d}-{name}-{y}", f"{dd}-{name}-{y}"]
+    return list(dict.fromkeys(forms))
+
+
+_NUMBER_GLUE = "./-"
+
+
+def _date_bounded(text: str, start: int, end: int) -> bool:
+    """Not inside a longer number or word; a time may follow an ISO date (`1987-03-08t09:30`)."""
+    if start and (text[start - 1].isalnum() or (text[start - 1] in _NUMBER_GLUE and start > 1
+                                                and text[start - 2].isdigit())):
+        return False
+    if end < len(text):
+        after = text[end]
+        if after.isdigit() or (after in _NUMBER_GLUE and text[end + 1:end + 2].isdigit()):
+            return False
+        if after.isalpha() and after.isascii() and not (after == "t" and text[end + 1:end + 2].isdigit()):
+            return False
+    return True
+
+
+@register
+class Dates(Form):
+    name = "dates"
+    kinds = (KIND,)
+
+    def compile(self, index) -> None:
+        for i, cu in enumerate(self.units):
+            if (date := parse_date(cu.unit.value)) is not None:
+                for form in date_forms(date):  # the value's own form too: the exact tier wants no time after it
+                    index.add(form, KIND, i)
+
+    def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
+        text = view.view.text
+        for start, end, units in matched(view, KIND, decided):
+            if _date_bounded(text, start, end):
+                span = view.view.to_original(start, end)
+                for i in units:
+                    yield Hit(i, *span, "forms.date", LITERAL)

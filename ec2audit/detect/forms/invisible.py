@@ -1,0 +1,41 @@
+"""Invisible characters inside a value: zero-width spaces and joiners, soft hyphens, word joiners, byte
+order marks, bidirectional marks — every format character (Unicode category Cf) of the Basic Multilingual
+Plane, which a renderer shows as nothing. A reader sees the value; without them, so do the tiers. (The
+few astral ones — tag characters, Egyptian format controls — would make the search 4× slower on every
+non-ASCII text.)"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from functools import cache
+
+from ec2audit.detect.forms import Form, char_class, register
+from ec2audit.detect.normalize import normalize_text
+from ec2audit.detect.views import Replacement
+
+CUE = "invisible.cue"
+
+
+@cache
+def _format_characters() -> re.Pattern:
+    return re.compile(char_class(c for c in range(0x10000) if unicodedata.category(chr(c)) == "Cf") + "+")
+
+
+@register
+class InvisibleCharacters(Form):
+    name = "invisible"
+
+    def compile(self, index) -> None:
+        """Cue: any format character, found by the automaton's pass (the text view keeps them)."""
+        for c in range(0x10000):
+            if unicodedata.category(chr(c)) == "Cf":
+                index.add(normalize_text(chr(c)), CUE, -1)
+
+    def wanted(self, matches) -> bool:
+        return CUE in matches
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        for m in _format_characters().finditer(text):
+            yield m.start(), m.end(), ""

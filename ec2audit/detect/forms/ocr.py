@@ -1,0 +1,39 @@
+"""OCR confusions inside numbers of scanned documents: `O`/`o` for 0, `l`/`I` for 1, `S` for 5, `B` for 8
+(`139OO112233`, `33O1O6199OO7231428`, `S698`). Inside a token that is mostly digits and whose other
+characters are all such letters, a reader reads the digits; a token with any other letter (`GB82`,
+`HZ0377`, a word) is left as it is."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.views import Replacement
+
+_OCR_DIGITS = str.maketrans("OoIlSB", "001158")
+CUE = "ocr.cue"
+_FOLDED_LETTERS = "oisb" + "l"  # the confused letters as the case-folded text view reads them
+_TOKEN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")
+
+
+@register
+class OcrDigits(Form):
+    name = "ocr"
+
+    def compile(self, index) -> None:
+        """Cue: a digit next to a letter OCR confuses with one, found by the automaton's pass."""
+        for digit in "0123456789":
+            for letter in _FOLDED_LETTERS:
+                index.add(digit + letter, CUE, -1)
+                index.add(letter + digit, CUE, -1)
+
+    def wanted(self, matches) -> bool:
+        return CUE in matches
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        for m in _TOKEN.finditer(text):
+            token = m.group()
+            digits = sum(c.isdigit() for c in token)
+            if 2 * digits >= len(token):
+                yield m.start(), m.end(), token.translate(_OCR_DIGITS)
