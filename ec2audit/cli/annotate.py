@@ -7,12 +7,10 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from ec2audit import resources
+from ec2audit.console import make_console
 from ec2audit.errors import InputError
-
-_console = Console(stderr=True)
 
 
 @click.group("annotate")
@@ -96,7 +94,7 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
     for skip in skipped:
         click.echo(f"skipped {skip.name}: {skip.reason}", err=True)
     labeler = Prelabeler(use_presidio=not no_presidio)
-    with Progress(console=_console, transient=True) as progress:
+    with Progress(console=make_console(stderr=True), transient=True) as progress:
         bar = progress.add_task("pre-labelling", total=len(docs))
         spans = labeler.label(docs, progress=lambda n: progress.advance(bar, n))
     if out:
@@ -274,7 +272,7 @@ def agreement(export: Path | None, url: str | None, project: str | None, report:
                           f"{f['spans_a']}/{f['spans_b']}", str(f["shared"]), f"{f['span_f1']:.3f}",
                           f"{f['kappa']:.3f}")
     if result["pairs"]:
-        Console(width=160).print(table)
+        make_console().print(table)
     if report:
         _write_json(result, report)
 

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from ec2audit import resources
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.console import make_console
 from ec2audit.detect.calibrate import RECALL_TARGET
 from ec2audit.detect.semantic import MODELS
 from ec2audit.errors import InputError
@@ -153,7 +153,7 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     if not calibrate and not (units_path and payloads):
         raise click.UsageError("give UNITS and PAYLOADS, or --calibrate")
     require_extra("judge")
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     if calibration_path is None:
         calibration_path = resources.layout().calibration if calibrate else resources.calibration_settings()
     session = nullcontext(None) if no_judge else judge_session(
@@ -221,7 +221,7 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
-        print_audit(result, Console())
+        print_audit(result, make_console())
         if judge:
             u = judge.usage
             click.echo(f"judge {judge.model}: {u.calls} calls ({u.cached} cached verdicts), "
