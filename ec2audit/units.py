@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ec2audit import resources
 from ec2audit.errors import InputError
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
 
@@ -60,8 +61,9 @@ def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
     if isinstance(dim_name, str) and dim_name:
         dim = taxonomy.resolve(dim_name)
         if dim is None:
-            raise InputError(f"unknown dimension '{dim_name}' (known: {', '.join(taxonomy.dimensions)}; "
-                             f"add an alias in {taxonomy.path})", field="dimension")
+            editable = resources.checkout() and Path(taxonomy.path).resolve().is_relative_to(resources.checkout())
+            raise InputError(f"unknown dimension '{dim_name}' (known: {', '.join(taxonomy.dimensions)}"
+                             + (f"; add an alias in {taxonomy.path})" if editable else ")"), field="dimension")
         data.setdefault("weight", dim.weight)
     try:
         return Unit(**data)

@@ -266,7 +266,7 @@ def test_changed_documents_update_or_version_their_task(labelstudio, tmp_path):
         return _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Memo"],
                     labelstudio.token)
 
-    assert "1 tasks imported" in prelabel_and_push()
+    assert "1 task imported" in prelabel_and_push()
     memo.write_text("Urgent: call 13800138000 about the lease.\n", encoding="utf-8")
     assert "1 changed and updated" in prelabel_and_push()  # nobody annotated it: the task follows the file
     ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)

@@ -221,7 +221,8 @@ def test_acebench_layout_resolves_the_workspace_from_its_root(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)  # the workspace is found from AceBench's root, not from where we stand
     monkeypatch.delenv("COLUMNS", raising=False)  # output to a pipe, as `| grep` sees it
     out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["tasks", "import-acebench", str(root / "tasks" / "ACE_Bench"), "--out", str(out)])
+    args = ["tasks", "import-acebench", str(root / "tasks" / "ACE_Bench"), "--out", str(out)]
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 1, result.output  # task 103 has a privacy note and no ground truth
     units = [json.loads(line) for line in (out / "units.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted((u["task_id"], u["field"], u["dimension"], u["weight"]) for u in units) == [

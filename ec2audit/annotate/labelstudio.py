@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from ec2audit import resources
 from ec2audit.annotate.prelabel import MODEL_VERSION, Span, spans_to_units
-from ec2audit.annotate.workspace import Document
+from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.errors import InputError
 from ec2audit.taxonomy import load_taxonomy
 from ec2audit.units import Unit
@@ -141,11 +141,14 @@ class Annotation:
     review: bool = False
 
 
-def results_to_spans(data: dict, result: list[dict], where: str = "") -> list[Span]:
-    """Spans from Label Studio result items; the value comes from the task text, never the UI copy.
+def results_to_spans(data: dict, result: list[dict], where: str = "") -> tuple[list[Span], list[str]]:
+    """Spans from Label Studio result items, and a line for each region not used; the value comes from the
+    task text, never the UI copy.
 
-    A region outside the text, or whose text (as Label Studio shows it) is not the task's text at its
-    offsets, is an error naming `where` (the task and the annotator) and the region."""
+    A region outside the text, whose text (as Label Studio shows it) is not the task's text at its offsets,
+    or whose label is no dimension of the taxonomy, is skipped with a line naming `where` (the document and
+    the annotator), the region and why; the other regions are used. A region without a typed entity or
+    field takes them from the document's structure (a CSV row, a JSON record), as pre-labelling does."""
     text, file = data["text"], data.get("file") or data.get("key") or "text"
     regions: dict[str, dict] = {}
     for item in result:
@@ -162,27 +165,41 @@ def results_to_spans(data: dict, result: list[dict], where: str = "") -> list[Sp
     names = data.get("entities") or {}
     kept = {(u.get("entity_id"), u.get("field"), u.get("value")): u for u in data.get("units") or []}
     taxonomy = load_taxonomy()
-    spans = []
+    document = make_document(str(data.get("task_id") or ""), file, text)
+    spans, skipped = [], []
     for region in regions.values():
         if "label" not in region:
             continue
         js_start, js_end = region["start"], region["end"]
         js_len = to_js(text, len(text))
+        named = f"{where}region {region['id']}"
         if not (isinstance(js_start, int) and isinstance(js_end, int) and 0 <= js_start < js_end <= js_len):
-            raise InputError(f"{where}region {region['id']}: offsets {js_start}–{js_end} are outside the text "
-                             f"({js_len} UTF-16 units)", field="result")
+            skipped.append(f"{named}: offsets {js_start}–{js_end} are outside the text ({js_len} UTF-16 units)")
+            continue
         start, end = to_py(text, js_start), to_py(text, js_end)
+        named += f" {text[start:end][:40]!r} at {js_start}–{js_end}"
         if isinstance(region["shown"], str) and region["shown"] != text[start:end]:
-            raise InputError(f"{where}region {region['id']}: its text {region['shown'][:40]!r} is not the task's "
-                             f"text at {js_start}–{js_end} ({text[start:end][:40]!r})", field="result")
-        entity, field = region.get("entity") or file, region.get("field") or region["label"]
+            skipped.append(f"{named}: Label Studio shows {region['shown'][:40]!r} there, not the task's text")
+            continue
+        dim = taxonomy.resolve(str(region["label"]))
+        if dim is None:
+            meant = next((d.name for d in taxonomy.dimensions.values()
+                          if d.label.lower() == str(region["label"]).strip().lower()), None)
+            skipped.append(f"{named}: label '{region['label']}' is no dimension"
+                           + (f" (it is the display name of '{meant}': the labelling config must send the alias)"
+                              if meant else f" (known: {', '.join(taxonomy.dimensions)})"))
+            continue
+        place = document.field_at(start, end)
+        entity = region.get("entity") or (place.entity_id if place else file)
+        field = region.get("field") or (place.field if place else region["label"])
         dimension, unit = region["label"], kept.get((entity, field, text[start:end]))
-        if unit and (dim := taxonomy.resolve(str(unit.get("dimension", "")))) and dim.name == dimension:
+        if unit and (unit_dim := taxonomy.resolve(str(unit.get("dimension", "")))) and unit_dim.name == dim.name:
             dimension = unit["dimension"]  # the unit's own name for it, e.g. the alias `medical`
-        spans.append(Span(file, start, end, text[start:end], dimension, entity, field, names.get(entity),
+        spans.append(Span(file, start, end, text[start:end], dimension, entity, field,
+                          names.get(entity) or (place.entity_name if place else None),
                           unit={k: v for k, v in (unit or {}).items() if k in ("weight", "aliases", "description")}
                           or None))
-    return sorted(spans, key=lambda s: (s.start, s.end))
+    return sorted(spans, key=lambda s: (s.start, s.end)), skipped
 
 
 def _annotator(completed_by, users: dict[int, str]) -> str:
@@ -243,8 +260,9 @@ def annotations_from_export(tasks: list[dict], users: dict[int, str] | None = No
                 pulled.not_used.append(line + ": annotate the latest version")
             continue
         for ann, who in work:
-            where = f"task {task.get('id', n)} ({file}), annotation by {who}: "
-            spans = results_to_spans({**data, "file": file}, ann.get("result") or [], where)
+            where = f"{key} (Label Studio task {task.get('id', n)}), annotation by {who}: "
+            spans, skipped = results_to_spans({**data, "file": file}, ann.get("result") or [], where)
+            pulled.not_used += [line + "; span skipped" for line in skipped]
             pulled.annotations.append(Annotation(key, task_id, file, data["text"], who, tuple(spans),
                                                  bool(data.get("review"))))
     return pulled

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ec2audit.console import plural
 from ec2audit.errors import InputError
 
 #: Folders of tools, not of the user's data: version control, dependency trees, caches. Everything else
@@ -124,7 +125,7 @@ def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
         for d in sorted(dirs):
             if d in TOOL_DIRS:
                 count = sum(len(n) for _, _, n in os.walk(here / d))
-                skipped.append(Skipped(f"{here / d}/", f"tool folder, not data ({count} files)", tool=True))
+                skipped.append(Skipped(f"{here / d}/", f"tool folder, not data ({plural(count, 'file')})", tool=True))
             elif (here / d).is_symlink():
                 skipped.append(Skipped(f"{here / d}/", "link to a folder, not followed"))
         dirs[:] = sorted(d for d in dirs if d not in TOOL_DIRS and not (here / d).is_symlink())

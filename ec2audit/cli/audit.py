@@ -10,7 +10,7 @@ import click
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
 from ec2audit.cli import EXIT_SKIPPED
-from ec2audit.console import make_console
+from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
 from ec2audit.logs import FORMATS
@@ -66,7 +66,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         raise InputError("is a folder: give a .parquet or .jsonl file (a folder only with --ray)", file=str(out))
     units = read_units(units_path) if units_path else None
     console = make_console(stderr=True)
-    what = f"{len(units)} units" if units is not None else "discovered units"
+    what = plural(len(units), "unit") if units is not None else "discovered units"
     columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ec2audit.cli import EXIT_SKIPPED
-from ec2audit.console import make_console
+from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
 
 
@@ -57,7 +57,7 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     app = create_app(config)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
-               f"({enforce}, {len(units)} units, store {store})", err=True)
+               f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
 
 
@@ -123,7 +123,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
         except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape the reader cannot take
             skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
                                       file=str(store), field=f"record {record['id']}"))
-    with console.status(f"auditing {len(payloads)} records against {len(units)} units"):
+    with console.status(f"auditing {plural(len(payloads), 'record')} against {plural(len(units), 'unit')}"):
         result = run_audit(payloads, units)
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)

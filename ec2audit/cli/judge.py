@@ -10,7 +10,7 @@ import click
 
 from ec2audit import resources
 from ec2audit.cli import EXIT_SKIPPED
-from ec2audit.console import make_console
+from ec2audit.console import make_console, plural
 from ec2audit.detect.calibrate import RECALL_TARGET
 from ec2audit.detect.semantic import MODELS
 from ec2audit.errors import InputError
@@ -64,7 +64,8 @@ def review_push(candidates: Path, units_path: Path, url: str, project: str) -> N
 
     tasks = candidate_tasks(read_candidates(candidates), read_units(units_path))
     result = push(url, project, tasks)
-    click.echo(f"project {result.project_id}: {result.created} candidates to review, {result.skipped} already there")
+    click.echo(f"project {result.project_id}: {plural(result.created, 'candidate')} to review, "
+               f"{result.skipped} already there")
 
 
 @review.command("pull")
@@ -207,7 +208,7 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
 
     units = read_units(units_path)
     errors: list[InputError] = []
-    with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):
+    with console.status(f"auditing {payloads.name} against {plural(len(units), 'unit')} (with the paraphrase tiers)"):
         result = ec2audit.judge(units, payloads, llm=judge, calibration=calibration_path, semantic_model=model,
                                 per_unit=per_unit, on_error=errors.append)
     result.errors = errors
@@ -224,7 +225,7 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
         print_audit(result, make_console())
         if judge:
             u = judge.usage
-            click.echo(f"judge {judge.model}: {u.calls} calls ({u.cached} cached verdicts), "
+            click.echo(f"judge {judge.model}: {plural(u.calls, 'call')} ({plural(u.cached, 'cached verdict')}), "
                        f"{u.prompt_tokens}+{u.completion_tokens} tokens, {u.rejected} rejected")
         if out:
             click.echo(f"findings: {out}")

@@ -29,7 +29,7 @@ def command() -> None:
 def list_tasks(root: Path, scenario: str | None) -> None:
     """One row per task: family, scenario, language, units, oracle steps, mock service routes."""
     tasks = load_suite(root, scenario)
-    table = Table(title=f"{len(tasks)} tasks under {root}")
+    table = Table(title=f"{plural(len(tasks), 'task')} under {root}")
     for name in ("id", "family", "scenario", "lang", "units", "steps", "services", "title"):
         table.add_column(name, justify="right" if name in ("units", "steps") else "left", no_wrap=name == "id")
     for t in tasks:
@@ -63,7 +63,7 @@ def show(root: Path, task_id: str) -> None:
     console.print(table)
     workspace = t.workspace or Path()  # a loaded task always has its folder
     files = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*") if p.is_file())
-    console.print(f"workspace ({len(files)} files): " + ", ".join(files))
+    console.print(f"workspace ({plural(len(files), 'file')}): " + ", ".join(files))
     if t.service:
         console.print(f"service: {t.service}")
     dims = Counter(u.dimension for u in t.units)
@@ -92,7 +92,7 @@ def validate(root: Path, task_ids: tuple[str, ...]) -> None:
         for task in tasks:
             results.append((task, validate_task(task)))
             progress.advance(bar)
-    table = Table(title=f"validated {len(tasks)} tasks")
+    table = Table(title=f"validated {plural(len(tasks), 'task')}")
     for name in ("task", "oracle", "do-nothing", "units", "status"):
         table.add_column(name, no_wrap=name == "task")
     for task, v in results:
