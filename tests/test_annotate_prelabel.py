@@ -340,6 +340,22 @@ def test_prelabel_with_presidio_keeps_to_cells_and_names(tmp_path):
     assert "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl" in {u.value for u in units}
 
 
+def test_prelabel_headers_codes_and_streets_are_not_people_or_places(tmp_path):
+    """Presidio's NER reads a CSV header, an identifier or a street as a place or a person; only values are."""
+    csv_text = ("customer_id,name,address,phone\n"
+                "C-1001,Marie Dubois,12 Rue de Rivoli Paris,+33 6 12 34 56 78\n"
+                "C-1002,Jean Martin,5 Avenue Foch Lyon,+33 6 98 76 54 32\n")
+    note = ("Meeting notes: Marie Dubois lives at 12 Rue de Rivoli, Paris. Her customer_id is C-1001.\n"
+            "The parcel went to Calle Mayor 5 in Madrid and then to Via Roma 10.\n")
+    units = prelabel_texts([("customers.csv", csv_text), ("notes.txt", note)], "t")
+    labelled = {(u.value, u.dimension) for u in units}
+    assert not {v for v, _ in labelled} & {"customer_id", "C-1001", "C-1002"}
+    assert not [v for v, d in labelled if d == "person_name" and ("Rue" in v or "Via" in v or "Calle" in v)]
+    assert {("12 Rue de Rivoli", "location"), ("Calle Mayor 5", "location"), ("Via Roma 10", "location"),
+            ("12 Rue de Rivoli Paris", "location")} <= labelled
+    assert [(u.entity_id, u.field) for u in units if u.value == "Jean Martin"] == [("C-1002", "name")]
+
+
 def test_a_text_file_is_not_one_person():
     units = prelabel_texts([("notes.txt", "Emily Rutherford called about Marcus Delaney's phone 415-555-0132.")],
                            "t", use_presidio=False)

@@ -20,6 +20,7 @@ from functools import cache
 
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
+from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
@@ -174,7 +175,7 @@ class Prelabeler:
             self._presidio(docs, matches, tick)
         else:
             tick(len(docs))
-        return [self._spans(doc, _resolve(_plausible(doc.text, found), self.score_threshold))
+        return [self._spans(doc, _resolve(_plausible(doc, found), self.score_threshold))
                 for doc, found in zip(docs, matches, strict=True)]
 
     def _presidio(self, docs: list[Document], matches: list[list[Match]], tick) -> None:
@@ -240,6 +241,8 @@ class Prelabeler:
 _CELL_BREAK = re.compile(r"[,;|\t\n]+")
 _LINE_BREAK = re.compile(r"[|\t\n]+")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")
+_CODE = re.compile(r"\S*(?:_|\d)\S*")  # one word with a digit or an underscore: `customer_id`, `C-1001`, no place
+_STREET = re.compile(rf"\b{STREET_WORDS}\b")  # `Rue de Rivoli` is a street, not a person
 _ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?$|#\s*$")
 #: Redaction placeholders and template variables: `[PHONE_001]`, `<ID_CARD_1>`, `{{ID_NUMBER}}`, `${ADDRESS}`.
 PLACEHOLDER_TOKEN = re.compile(r"\[[A-Za-z][\w-]*\]|<[A-Za-z][\w-]*>|\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\}"
@@ -256,7 +259,8 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
     crosses structured values or lines is dropped. A person is letters, two words or more, or one word
     after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a phone
-    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading."""
+    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading, one
+    that is a code or an identifier (`C-1001`, `customer_id`) no place; a name with a street word is a street."""
     text = doc.text
     breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
     pieces, at = [], start
@@ -273,9 +277,12 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     for b, e in pieces:
         value, before = text[b:e], text[max(0, b - 12):b]
         if entity == "PERSON" and (not re.fullmatch(r"[^\W\d_]+(?:[ '.-]+[^\W\d_]+)*\.?", value) or value.isupper()
-                                   or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))):
+                                   or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))
+                                   or _STREET.search(value)):
             continue
         if entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(before):
+            continue
+        if entity == "LOCATION" and _CODE.fullmatch(value):
             continue
         if entity == "LOCATION" and not text[text.rfind("\n", 0, b) + 1:b].strip("#*> \t") \
                 and not text[e:text.find("\n", e) if "\n" in text[e:] else len(text)].strip(":：*# \t"):
@@ -284,8 +291,11 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     return kept
 
 
-def _plausible(text: str, found: list[Match]) -> list[Match]:
-    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data)."""
+def _plausible(doc: Document, found: list[Match]) -> list[Match]:
+    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), and none is a
+    field's name (a CSV header `customer_id`, a JSON key) standing outside every value."""
+    text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
+    found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found
