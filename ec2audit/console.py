@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
+from collections.abc import Callable
 
 from rich.console import Console
+from rich.progress import Progress, TaskID
 
 PIPED_WIDTH = 10_000  # wider than any row: rich sizes a table to its content, so nothing is cut or wrapped
 
@@ -24,3 +28,65 @@ def make_console(stderr: bool = False) -> Console:
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """`1 file`, `2 files`, `0 files`; `nouns` when the plural is not noun + s (`1 entity`, `2 entities`)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+class RunProgress:
+    """Progress of a long run, by stage: rich's bar on a terminal; anywhere else (a log file, CI, `nohup`)
+    a line every `every` seconds (stage, count, time), so a run of minutes is never silent and a run of
+    seconds adds nothing to its output.
+
+    `detail` adds a running count to each line (e.g. the judge calls made so far)."""
+
+    def __init__(self, console: Console, every: float = 30.0, detail: Callable[[], str] | None = None):
+        self.console, self.every, self.detail = console, every, detail
+        self.name, self.total, self.done = "", None, 0
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
+        self._started = self._stage_started = time.monotonic()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+
+    def __enter__(self) -> RunProgress:
+        if self.console.is_terminal:
+            self._bar = Progress(console=self.console, transient=True)
+            self._bar.__enter__()
+            self._task = self._bar.add_task("", total=None)
+        else:
+            self._ticker = threading.Thread(target=self._tick, daemon=True)
+            self._ticker.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._bar:
+            self._bar.__exit__(*exc)
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        self.name, self.total, self.done, self._stage_started = name, total, 0, time.monotonic()
+        if self._bar and self._task is not None:
+            self._bar.update(self._task, description=name, total=total, completed=0)
+
+    def advance(self, count: int = 1) -> None:
+        self.done += count
+        if self._bar and self._task is not None:
+            self._bar.advance(self._task, count)
+
+    def line(self) -> None:
+        """One plain line: stage, count and share done, time in the stage and in all."""
+        now = time.monotonic()
+        count = f" {self.done}/{self.total} ({100 * self.done / self.total:.0f} %)" if self.total else \
+            (f" {self.done}" if self.done else "")
+        extra = f", {self.detail()}" if self.detail else ""
+        self.console.print(f"{self.name}:{count}{extra} "
+                           f"[{_clock(now - self._stage_started)} in this stage, {_clock(now - self._started)} in all]",
+                           highlight=False, markup=False)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.every):
+            if self.name:
+                self.line()
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"

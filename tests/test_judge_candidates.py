@@ -37,8 +37,13 @@ def test_without_a_judge_the_shortlist_writes_candidates_that_exposure_ignores(t
     assert row["matched_text"] in "Patient note: manages her chronic blood-sugar condition with metformin."
     assert summary["candidates"] == 1 and summary["findings"] == 0 and summary["top_leaks"] == []
     assert [e["exposure"] for e in summary["exposure"]] == [0.0]
+    [listed] = summary["needs_review"]
+    assert (listed["unit_id"], listed["dimension"], listed["payload_id"]) == ("t1/E1/diagnosis", "health", "call-1")
+    assert listed["evidence"] != row["matched_text"] and "*" in listed["evidence"]  # masked, as leaks are
     text, _ = _audit(tmp_path, cal)
-    assert "needs review: 1 candidates" in text
+    assert "Needs review: 1 candidate " in text  # listed, not only counted
+    line = next(line for line in text.splitlines() if "t1/E1/diagnosis" in line)
+    assert "health" in line and "call-1" in line and listed["evidence"] in line
 
 
 def test_a_validated_grade_threshold_lets_the_tier_grade_alone(tmp_path):
@@ -125,4 +130,6 @@ def test_calibrate_reports_the_realistic_splits_per_kind(tmp_path):
     dev = data["realistic"]["dev"]
     assert settings["candidates"] == data["settings"]["candidate_threshold"] == dev["candidate_threshold"]
     assert test["candidate_threshold"] == dev["candidate_threshold"]
-    assert "Realistic test split" in report.read_text()
+    text = report.read_text()
+    assert "Realistic test split" in text
+    assert "None" not in text and "the semantic tier never grades a leak alone" in text  # said in words

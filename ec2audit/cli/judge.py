@@ -10,7 +10,7 @@ import click
 
 from ec2audit import resources
 from ec2audit.cli import EXIT_SKIPPED
-from ec2audit.console import make_console, plural
+from ec2audit.console import RunProgress, make_console, plural
 from ec2audit.detect.calibrate import RECALL_TARGET
 from ec2audit.detect.semantic import MODELS
 from ec2audit.errors import InputError
@@ -173,20 +173,15 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
 
 
 def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_target, report_path, as_json) -> None:
-    from rich.progress import Progress
-
     from ec2audit.detect.calibrate import calibrate, markdown, write_calibration
     from ec2audit.detect.semantic import DEFAULT_MODEL
 
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("calibrating", total=None)
-
-        def stage(name: str, total: int) -> None:
-            progress.update(task, description=name, total=total if name == "judging" else None, completed=0)
-
-        settings, report = calibrate(set_dir, judge, limit=limit, model=model or DEFAULT_MODEL,
-                                     recall_target=recall_target, on_stage=stage,
-                                     on_call=lambda: progress.advance(task))
+    with RunProgress(console) as progress:
+        progress.stage("calibrating")
+        settings, report = calibrate(
+            set_dir, judge, limit=limit, model=model or DEFAULT_MODEL, recall_target=recall_target,
+            on_stage=lambda name, total: progress.stage(name, total if name == "judging" else None),
+            on_call=progress.advance)
     write_calibration(calibration_path, settings, {**report["calibrated"], **{
         f"test_f1_{tier}": m["f1"] for tier, m in report["test"]["tiers"].items()}})
     report_path = report_path or calibration_path.with_name("calibration-report.md")
@@ -208,7 +203,9 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
 
     units = read_units(units_path)
     errors: list[InputError] = []
-    with console.status(f"auditing {payloads.name} against {plural(len(units), 'unit')} (with the paraphrase tiers)"):
+    calls = (lambda: plural(judge.usage.calls, "judge call")) if judge else None
+    with RunProgress(console, detail=calls) as progress:
+        progress.stage(f"auditing {payloads.name} against {plural(len(units), 'unit')} (with the paraphrase tiers)")
         result = ec2audit.judge(units, payloads, llm=judge, calibration=calibration_path, semantic_model=model,
                                 per_unit=per_unit, on_error=errors.append)
     result.errors = errors
@@ -217,12 +214,16 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     if out:
         write_table(result.findings_frame(), out)
     summary = audit_summary(result)
+    summary["needs_review"] = _candidates(result)
     if judge:
         summary["judge"] = {"model": judge.model, **judge.usage.as_dict()}
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
-        print_audit(result, make_console())
+        out_console = make_console()
+        print_audit(result, out_console)
+        if summary["needs_review"]:
+            out_console.print(_candidate_table(summary["needs_review"]))
         if judge:
             u = judge.usage
             click.echo(f"judge {judge.model}: {plural(u.calls, 'call')} ({plural(u.cached, 'cached verdict')}), "
@@ -231,3 +232,31 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
             click.echo(f"findings: {out}")
     if errors:
         sys.exit(EXIT_SKIPPED)
+
+
+def _candidates(result) -> list[dict]:
+    """The shortlisted pairs no judge graded, most similar first: what `judge review push` sends to people."""
+    import polars as pl
+
+    from ec2audit.detect.semantic import CANDIDATE
+    from ec2audit.report.summary import mask
+
+    frame = result.findings_frame().filter(pl.col("detector") == CANDIDATE).sort("confidence", descending=True)
+    return [{"unit_id": r["unit_id"], "dimension": r["dimension"], "score": r["confidence"],
+             "payload_id": r["payload_id"], "origin": r["origin"], "evidence": mask(r["matched_text"])}
+            for r in frame.iter_rows(named=True)]
+
+
+def _candidate_table(candidates: list[dict]):
+    """Needs review, listed as the leaks are (unit, dimension, where, masked evidence), with the shortlist
+    score in place of a grade: nobody graded them."""
+    from rich.table import Table
+
+    table = Table(title=f"Needs review: {plural(len(candidates), 'candidate')} (semantic shortlist, not graded, "
+                        "not counted in exposure; `ec2audit judge review push`)")
+    for name in ("unit", "dimension", "score", "payload", "origin", "evidence"):
+        table.add_column(name, justify="right" if name == "score" else "left", no_wrap=name == "unit")
+    for c in candidates:
+        table.add_row(c["unit_id"], c["dimension"], "-" if c["score"] is None else f"{c['score']:.3f}", c["payload_id"],
+                      c["origin"], c["evidence"])
+    return table
