@@ -35,11 +35,13 @@ class RunProgress:
     a line every `every` seconds (stage, count, time), so a run of minutes is never silent and a run of
     seconds adds nothing to its output.
 
-    `detail` adds a running count to each line (e.g. the judge calls made so far)."""
+    `detail` adds a running count to each line (e.g. the judge calls made so far); `every=None` prints no
+    lines (`--json`: what a script reads is the JSON alone, even with stderr joined to it)."""
 
-    def __init__(self, console: Console, every: float = 30.0, detail: Callable[[], str] | None = None):
+    def __init__(self, console: Console, every: float | None = 30.0, detail: Callable[[], str] | None = None):
         self.console, self.every, self.detail = console, every, detail
-        self.name, self.total, self.done = "", None, 0
+        self.name, self.done = "", 0
+        self.total: int | None = None
         self._bar: Progress | None = None
         self._task: TaskID | None = None
         self._started = self._stage_started = time.monotonic()
@@ -51,7 +53,7 @@ class RunProgress:
             self._bar = Progress(console=self.console, transient=True)
             self._bar.__enter__()
             self._task = self._bar.add_task("", total=None)
-        else:
+        elif self.every:
             self._ticker = threading.Thread(target=self._tick, daemon=True)
             self._ticker.start()
         return self
@@ -82,7 +84,7 @@ class RunProgress:
                            highlight=False, markup=False)
 
     def _tick(self) -> None:
-        while not self._stop.wait(self.every):
+        while not self._stop.wait(self.every or 0):
             if self.name:
                 self.line()
 

@@ -61,7 +61,8 @@ def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
     if isinstance(dim_name, str) and dim_name:
         dim = taxonomy.resolve(dim_name)
         if dim is None:
-            editable = resources.checkout() and Path(taxonomy.path).resolve().is_relative_to(resources.checkout())
+            root = resources.checkout()  # a checkout's taxonomy is the user's to edit, an installed one is not
+            editable = root is not None and Path(taxonomy.path).resolve().is_relative_to(root)
             raise InputError(f"unknown dimension '{dim_name}' (known: {', '.join(taxonomy.dimensions)}"
                              + (f"; add an alias in {taxonomy.path})" if editable else ")"), field="dimension")
         data.setdefault("weight", dim.weight)

@@ -385,7 +385,7 @@ def test_agreement_and_disagreements_from_an_export_file(tmp_path):
     assert pair["dimensions"]["person_name"]["span_f1"] == 1.0 and pair["dimensions"]["health"]["span_f1"] == 0.0
     out = tmp_path / "disputes.jsonl"
     result = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--out", str(out)])
-    assert result.exit_code == 0 and "2 disputed spans in 1 documents" in result.output, result.output
+    assert result.exit_code == 0 and "2 disputed spans in 1 document\n" in result.output, result.output
     votes = {d["text"]: d["votes"] for d in map(json.loads, out.read_text().splitlines())}
     assert votes == {"415-555-0132": {"a@x.org": "contact", "b@x.org": "financial"},
                      "asthma": {"a@x.org": "health", "b@x.org": None}}

@@ -9,13 +9,14 @@ process, and `use_presidio=False` gives a fast regex-only labeller with the same
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import logging
 import os
 import re
 import sys
 from collections.abc import Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
@@ -70,7 +71,7 @@ class Span:
     recognizer: str = ""
     #: What a unit held beyond the label (`weight`, `aliases`, `description`, `dimension` as the unit
     #: named it, e.g. the alias `medical`): kept through a Label Studio round trip.
-    unit: dict | None = field(default=None, compare=False, hash=False)
+    unit: dict | None = dataclasses.field(default=None, compare=False, hash=False)  # `field` is a column here
 
 
 #: spaCy pipes Presidio does not need: en_core_web_sm's NER has its own tok2vec, and the parser
@@ -351,11 +352,14 @@ def spans_to_units(spans: Iterable[Span], task_id: str, taxonomy: Taxonomy | Non
     stay unique; a record's first person name becomes its `entity_name`."""
     taxonomy = taxonomy or load_taxonomy()
     spans = list(spans)
-    names = {}
+    names: dict[str, str] = {}
     for s in spans:  # a record's name; a whole text file is no one person (its names are not its entity's)
         if s.dimension == "person_name" and s.entity_id != s.file:
             names.setdefault(s.entity_id, s.text.strip())
-    units, seen_values, used_ids, counts = [], set(), set(), {}
+    units: list[Unit] = []
+    seen_values: set[tuple[str, str]] = set()
+    used_ids: set[tuple[str, str]] = set()
+    counts: dict[tuple[str, str], int] = {}
     for s in spans:
         value = s.text.strip()
         if not value or (value, s.dimension) in seen_values:
@@ -397,7 +401,7 @@ def units_to_spans(units: Iterable[Unit], docs: list[Document], taxonomy: Taxono
             while at >= 0:
                 places.append((d, at))
                 at = d.text.find(u.value, at + len(u.value))
-        dimension = taxonomy.resolve(u.dimension).name  # the label Label Studio knows (`medical` → health)
+        dimension = taxonomy.rules(u.dimension).name  # the label Label Studio knows (`medical` → health)
         kept = {"weight": u.weight, "aliases": list(u.aliases), "description": u.description, "dimension": u.dimension}
         for d, at in places:
             spans.setdefault((d.task_id, d.file), []).append(Span(

@@ -303,11 +303,11 @@ def disagreements(export: Path | None, url: str | None, project: str | None, out
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in disputed), encoding="utf-8")
     documents = len({d["key"] for d in disputed})
-    click.echo(f"{len(disputed)} disputed spans in {documents} documents")
-    if push_review and disputed:
+    click.echo(f"{plural(len(disputed), 'disputed span')} in {plural(documents, 'document')}")
+    if push_review and disputed and url and project:  # a server (`ls`) means both were given
         with server_errors(url):
             result = push_reviews(ls, project, review_tasks(tasks, disputed, users))
-        click.echo(f"project {result.project_id}: {result.created} review tasks added, "
+        click.echo(f"project {result.project_id}: {plural(result.created, 'review task')} added, "
                    f"{result.unchanged} already there")
 
 

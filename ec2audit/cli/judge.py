@@ -176,7 +176,7 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_t
     from ec2audit.detect.calibrate import calibrate, markdown, write_calibration
     from ec2audit.detect.semantic import DEFAULT_MODEL
 
-    with RunProgress(console) as progress:
+    with RunProgress(console, every=None if as_json else 30) as progress:
         progress.stage("calibrating")
         settings, report = calibrate(
             set_dir, judge, limit=limit, model=model or DEFAULT_MODEL, recall_target=recall_target,
@@ -204,7 +204,7 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     units = read_units(units_path)
     errors: list[InputError] = []
     calls = (lambda: plural(judge.usage.calls, "judge call")) if judge else None
-    with RunProgress(console, detail=calls) as progress:
+    with RunProgress(console, every=None if as_json else 30, detail=calls) as progress:
         progress.stage(f"auditing {payloads.name} against {plural(len(units), 'unit')} (with the paraphrase tiers)")
         result = ec2audit.judge(units, payloads, llm=judge, calibration=calibration_path, semantic_model=model,
                                 per_unit=per_unit, on_error=errors.append)
