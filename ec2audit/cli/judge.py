@@ -222,8 +222,8 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     else:
         out_console = make_console()
         print_audit(result, out_console)
-        if summary["needs_review"]:
-            out_console.print(_candidate_table(summary["needs_review"]))
+        for table in _candidate_tables(summary["needs_review"]):
+            out_console.print(table)
         if judge:
             u = judge.usage
             click.echo(f"judge {judge.model}: {plural(u.calls, 'call')} ({plural(u.cached, 'cached verdict')}), "
@@ -242,21 +242,27 @@ def _candidates(result) -> list[dict]:
     from ec2audit.report.summary import mask
 
     frame = result.findings_frame().filter(pl.col("detector") == CANDIDATE).sort("confidence", descending=True)
-    return [{"unit_id": r["unit_id"], "dimension": r["dimension"], "score": r["confidence"],
+    return [{"session": r["group"], "unit_id": r["unit_id"], "dimension": r["dimension"], "score": r["confidence"],
              "payload_id": r["payload_id"], "origin": r["origin"], "evidence": mask(r["matched_text"])}
             for r in frame.iter_rows(named=True)]
 
 
-def _candidate_table(candidates: list[dict]):
-    """Needs review, listed as the leaks are (unit, dimension, where, masked evidence), with the shortlist
-    score in place of a grade: nobody graded them."""
+def _candidate_tables(candidates: list[dict]) -> list:
+    """Needs review, one table per session as `audit` lists its leaks (unit, dimension, call, carrier, masked
+    evidence), the shortlist score in place of a grade: nobody graded them."""
     from rich.table import Table
 
-    table = Table(title=f"Needs review: {plural(len(candidates), 'candidate')} (semantic shortlist, not graded, "
-                        "not counted in exposure; `ec2audit judge review push`)")
-    for name in ("unit", "dimension", "score", "payload", "origin", "evidence"):
-        table.add_column(name, justify="right" if name == "score" else "left", no_wrap=name == "unit")
+    by_session: dict[str, list[dict]] = {}
     for c in candidates:
-        table.add_row(c["unit_id"], c["dimension"], "-" if c["score"] is None else f"{c['score']:.3f}", c["payload_id"],
-                      c["origin"], c["evidence"])
-    return table
+        by_session.setdefault(c["session"], []).append(c)
+    tables = []
+    for session, rows in by_session.items():
+        table = Table(title=f"{session}: needs review, {plural(len(rows), 'candidate')} (semantic shortlist, not "
+                            "graded, not counted in exposure; `ec2audit judge review push`)")
+        for name in ("unit", "dimension", "score", "call", "carrier", "evidence"):
+            table.add_column(name, justify="right" if name == "score" else "left", no_wrap=name == "unit")
+        for c in rows:
+            table.add_row(c["unit_id"], c["dimension"], "-" if c["score"] is None else f"{c['score']:.3f}",
+                          c["payload_id"], c["origin"], c["evidence"])
+        tables.append(table)
+    return tables
