@@ -20,7 +20,7 @@ from ec2audit.annotate.labelstudio import (
     to_py,
     units_from_annotations,
 )
-from ec2audit.annotate.prelabel import Span, prelabel_texts
+from ec2audit.annotate.prelabel import Prelabeler, Span, prelabel_texts
 from ec2audit.annotate.workspace import make_document
 from ec2audit.cli import main
 from ec2audit.taxonomy import load_taxonomy
@@ -391,3 +391,21 @@ def test_agreement_and_disagreements_from_an_export_file(tmp_path):
                      "asthma": {"a@x.org": "health", "b@x.org": None}}
     review = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--push-review"])
     assert review.exit_code == 2 and "--push-review needs --url and --project" in review.output
+
+
+def test_structure_inside_text_names_the_field_of_a_value():
+    """A table pasted into a text file, JSON quoted in a transcript, an XML payment file: the column, key or tag
+    says what a value is (a date of birth, a courier, a debtor's name), as it does in a .csv or .json file."""
+    docs = [
+        make_document("t", "claims.txt", "claim_id,claimant,dob,state\nC-20931,Nadia Ferreira,1984-11-27,CA\n"),
+        make_document("t", "transcript.txt", '[tool_result] {"order": "SO-1", "courier": "马建军", "amount": 459.00}\n'
+                                             '[assistant] 已联系派件员。\n'),
+        make_document("t", "sepa.xml", '<Dbtr><Nm>Katrin Vogelsang</Nm></Dbtr><RmtInf><Ustrd>INV 22</Ustrd></RmtInf>'),
+    ]
+    spans = Prelabeler(use_presidio=False).label(docs)
+    found = {(d.file, s.text, s.dimension, s.field) for d, ss in zip(docs, spans, strict=True) for s in ss}
+    assert {("claims.txt", "1984-11-27", "other", "dob"), ("claims.txt", "Nadia Ferreira", "person_name", "claimant"),
+            ("transcript.txt", "马建军", "person_name", "courier"),
+            ("sepa.xml", "Katrin Vogelsang", "person_name", "Nm")} <= found
+    assert [s.entity_id for s in spans[0] if s.text == "1984-11-27"] == ["C-20931"]  # the row's entity
+    assert not [s for s in spans[0] if s.text in ("claim_id", "claimant", "dob")]  # the header names no value

@@ -49,6 +49,18 @@ KEY_HINTS = {
     "密码": "credential",
     "host": "network", "ip_address": "network", "server": "network",
     "home_address": "location", "地址": "location", "住址": "location",
+    # the parties of a claim, a case, a hiring or a payment (`Nm` is ISO 20022's name of one)
+    "candidate": "person_name", "applicant": "person_name", "claimant": "person_name", "plaintiff": "person_name",
+    "defendant": "person_name", "debtor": "person_name", "creditor": "person_name", "attendee": "person_name",
+    "organizer": "person_name", "cn": "person_name", "nm": "person_name", "原告": "person_name", "被告": "person_name",
+    "申请人": "person_name", "候选人": "person_name", "courier": "person_name", "legal_rep": "person_name",
+    "legalperson": "person_name", "legal_person": "person_name", "insured": "person_name", "法人": "person_name",
+    "uscc": "business", "creditcode": "business", "credit_code": "business", "统一社会信用代码": "business",
+    "gross_margin": "business", "margin": "business", "dx": "health",
+    "dob": "other", "date_of_birth": "other", "birthdate": "other", "birth_date": "other", "birthday": "other",
+    "出生日期": "other", "出生年月": "other", "生日": "other",
+    "budget": "business", "revenue": "business", "valuation": "business", "contract_value": "business",
+    "预算": "business", "营收": "business", "估值": "business", "合同金额": "business",
 }
 _KEY_SUFFIXES = ("phone", "email", "address", "salary", "password", "ssn", "iban", "token")
 MODEL_VERSION = "ec2audit-prelabel-1"

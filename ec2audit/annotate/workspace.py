@@ -32,6 +32,13 @@ NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "c
              "employee_name", "姓名", "名字", "客户姓名")
 _LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
                        r"[\"']?[ \t]*[:=：](?!//)[ \t]*[\"']?(?P<value>[^\n]*?)[\"']?,?[ \t]*$", re.M)
+#: A first line of column names (`claim_id,claimant,dob`): what makes a text file a table.
+_HEADER = re.compile(r"[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30}(?:,[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30})+"
+                     r"\r?\n")
+_XML_ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.:-]{0,38})(?:\s[^<>]*)?>(?P<value>[^<>\n]{1,200})</(?P=key)>")
+#: `"key": "value"` of JSON quoted inside other text (a tool result in a transcript, a log line).
+_QUOTED_PAIR = re.compile(r'"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,38})"\s*:\s*'
+                          r'"(?P<value>[^"\\\n]{1,200})"')
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
@@ -84,6 +91,8 @@ def make_document(task_id: str, file: str, text: str) -> Document:
                 offset += len(line)
         elif suffix in (".csv", ".tsv"):
             fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else ",")
+        elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
+            fields = _csv_fields(text, file, ",")
         else:
             fields = _line_fields(text, file, records=suffix in (".yaml", ".yml"))
     except (ValueError, csv.Error):
@@ -235,7 +244,7 @@ def _json_fields(text: str, offset: int, where: str) -> list[Field]:
 
     def record(node, path: str) -> None:
         keys = dict(node[1])
-        ident = next((_scalar(text, keys[k]) for k in ID_KEYS if k in keys and _scalar(text, keys[k])), None)
+        ident = next((_scalar(text, keys[k]) for k in _id_keys(keys) if _scalar(text, keys[k])), None)
         name = next((_scalar(text, keys[k]) for k in NAME_KEYS if k in keys and _scalar(text, keys[k])), None)
         walk(node, ident or f"{where}#{path or '/'}", name, "", path)
 
@@ -260,6 +269,13 @@ def _json_fields(text: str, offset: int, where: str) -> list[Field]:
     return fields
 
 
+def _id_keys(keys) -> list[str]:
+    """The keys that identify a record, best first: the known ones, then any `…_id` / `…Id` (`claim_id`)."""
+    present = list(keys)
+    return [k for k in ID_KEYS if k in present] + [k for k in present if k not in ID_KEYS
+                                                   and re.search(r"(?:_id|Id|ID|编号)$", k)]
+
+
 def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
     """Cells of a table; its header is the first line that a line of as many cells follows (an export
     often starts with a title or a filter line before the header)."""
@@ -275,7 +291,7 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
     fields = []
     for number, row in enumerate(rows, start=start + 2):
         cells = dict(zip(keys, row, strict=False))
-        ident = next((cells[k] for k in ID_KEYS if cells.get(k)), None) or f"{file}:{number}"
+        ident = next((cells[k] for k in _id_keys(keys) if cells.get(k)), None) or f"{file}:{number}"
         name = next((cells[k] for k in NAME_KEYS if cells.get(k)), None)
         for key, cell in zip(keys, row, strict=False):
             if not cell:
@@ -289,12 +305,22 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
 
 
 def _line_fields(text: str, file: str, records: bool) -> list[Field]:
-    """`key: value` lines; in YAML every `- ` list item starts a new entity."""
-    fields, entity, n = [], file, 0
+    """`key: value` lines (in YAML every `- ` list item starts a new entity), `<Tag>value</Tag>` elements (XML
+    payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the field."""
+    fields: list[Field] = []
+    entity, n = file, 0
     for m in _LINE_KEY.finditer(text):
         if records and m.group(0).lstrip().startswith("- "):
             n += 1
             entity = f"{file}#{n}"
         if m.group("value"):
             fields.append(Field(m.start("value"), m.end("value"), entity, m.group("key").strip()))
+    taken = [(f.start, f.end) for f in fields]
+    for pattern, marker in ((_XML_ELEMENT, "</"), (_QUOTED_PAIR, '":')):
+        if marker in text.replace('": ', '":'):
+            for m in pattern.finditer(text):
+                start, end = m.span("value")
+                if m.group("value").strip() and not any(a < end and start < b for a, b in taken):
+                    fields.append(Field(start, end, file, m.group("key").rsplit(":", 1)[-1]))
+                    taken.append((start, end))
     return fields
