@@ -296,9 +296,9 @@ def parse_task_markdown(path: str | Path, root: str | Path | None = None) -> tup
         if resolved is None:
             where = f"no Workspace Path, and none in {tried[0].parents[1]} or beside the file"
         elif not resolved[1].is_dir():
-            where = f"its Workspace Path is not under {resolved[0]} (AceBench's folder: give it with --root)"
+            where = f"its Workspace Path is not under {resolved[0].resolve()} (AceBench's folder: give it with --root)"
         else:
-            where = f"its workspace under {resolved[0]} has neither {' nor '.join(GT_FILES)}"
+            where = f"its workspace under {resolved[0].resolve()} has neither {' nor '.join(GT_FILES)}"
         problems.append(Problem(file, f"privacy_note is set but no units were found: {where}"))
     return task, problems
 
