@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 from xml.etree import ElementTree
 
@@ -90,15 +91,15 @@ def ls_task(doc: Document, spans: list[Span], model_version: str = MODEL_VERSION
 
     `data` also carries what a label cannot: the text's hash (a changed file is a new version), entity
     names, and units' own weight, aliases and description, so a round trip gives them back."""
-    data = {"text": doc.text, "task_id": doc.task_id, "file": doc.file, "key": doc_key(doc.task_id, doc.file),
-            "sha256": content_hash(doc.text)}
+    data: dict[str, object] = {"text": doc.text, "task_id": doc.task_id, "file": doc.file,
+                               "key": doc_key(doc.task_id, doc.file), "sha256": content_hash(doc.text)}
     names = {s.entity_id: s.entity_name for s in spans if s.entity_name}
     if names:
         data["entities"] = names
     kept = [{"entity_id": s.entity_id, "field": s.field, "value": s.text, **s.unit} for s in spans if s.unit]
     if kept:
         data["units"] = kept
-    task = {"data": data}
+    task: dict[str, object] = {"data": data}
     if spans:
         score = sum(s.score for s in spans) / len(spans)
         task["predictions"] = [{"model_version": model_version, "score": round(score, 3),
@@ -109,7 +110,7 @@ def ls_task(doc: Document, spans: list[Span], model_version: str = MODEL_VERSION
 def config_labels(config: str | None = None) -> set[str]:
     """The labels a labelling config offers (a Label's `alias` is what results carry, else its value)."""
     root = ElementTree.fromstring(config or label_config())
-    return {el.get("alias") or el.get("value") for el in root.iter("Label")}
+    return {el.get("alias") or el.get("value") or "" for el in root.iter("Label")} - {""}
 
 
 def check_labels(tasks: list[dict], file: str | Path) -> None:
@@ -437,7 +438,7 @@ def ensure_project(ls, title: str, overlap: int | None = None):
         return ls.projects.create(title=title, label_config=config, maximum_annotations=overlap or 1,
                                   overlap_cohort_percentage=100,
                                   description="ec2audit sensitive units (ec2audit annotate)")
-    changes = {}
+    changes: dict[str, object] = {}
     if (project.label_config or "").strip() != config.strip():
         changes["label_config"] = config
     if overlap and project.maximum_annotations != overlap:
@@ -445,9 +446,9 @@ def ensure_project(ls, title: str, overlap: int | None = None):
     return ls.projects.update(project.id, **changes) if changes else project
 
 
-def _latest_tasks(ls, project_id: int) -> dict[str, object]:
-    """Per document key, its task of the highest version."""
-    latest: dict[str, object] = {}
+def _latest_tasks(ls, project_id: int) -> dict[str, Any]:
+    """Per document key, its task of the highest version (label-studio-sdk task objects)."""
+    latest: dict[str, Any] = {}
     for t in ls.tasks.list(project=project_id, fields="task_only"):
         key = t.data.get("key") if isinstance(t.data, dict) and not t.data.get("review") else None
         if key and int(t.data.get("version") or 1) >= int((latest.get(key) or t).data.get("version") or 1):

@@ -39,7 +39,6 @@ _XML_ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.:-]{0,38})(?:\s[^<>]*)?>(?P<val
 #: `"key": "value"` of JSON quoted inside other text (a tool result in a transcript, a log line).
 _QUOTED_PAIR = re.compile(r'"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,38})"\s*:\s*'
                           r'"(?P<value>[^"\\\n]{1,200})"')
-_WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -183,45 +182,58 @@ def read_tasks_or_workspace(path: str | Path, task_id: str | None = None) -> tup
 
 # --- structure ------------------------------------------------------------------------------------
 
+def _skip_ws(text: str, i: int) -> int:
+    """The index of the first character at or after `i` that is not JSON whitespace."""
+    while i < len(text) and text[i] in " \t\n\r":
+        i += 1
+    return i
+
+
+#: The JSON module's own string scanner: exact escapes and the end offset (typeshed does not declare it).
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
 def _parse_json(text: str, i: int):
     """(node, end): node is ("obj", [(key, node)]), ("arr", [node]) or ("leaf", start, end)."""
-    i = _WS.match(text, i).end()
+    i = _skip_ws(text, i)
     ch = text[i:i + 1]
     if ch == "{":
-        items, i = [], _WS.match(text, i + 1).end()
+        items: list = []
+        i = _skip_ws(text, i + 1)
         if text[i:i + 1] == "}":
             return ("obj", items), i + 1
         while True:
-            i = _WS.match(text, i).end()
+            i = _skip_ws(text, i)
             if text[i:i + 1] != '"':
                 raise ValueError(f"expected a key at {i}")
-            key, i = json.decoder.scanstring(text, i + 1)
-            i = _WS.match(text, i).end()
+            key, i = _scanstring(text, i + 1)
+            i = _skip_ws(text, i)
             if text[i:i + 1] != ":":
                 raise ValueError(f"expected ':' at {i}")
             node, i = _parse_json(text, i + 1)
             items.append((key, node))
-            i = _WS.match(text, i).end()
+            i = _skip_ws(text, i)
             if text[i:i + 1] == "}":
                 return ("obj", items), i + 1
             if text[i:i + 1] != ",":
                 raise ValueError(f"expected ',' at {i}")
             i += 1
     if ch == "[":
-        items, i = [], _WS.match(text, i + 1).end()
+        items = []
+        i = _skip_ws(text, i + 1)
         if text[i:i + 1] == "]":
             return ("arr", items), i + 1
         while True:
             node, i = _parse_json(text, i)
             items.append(node)
-            i = _WS.match(text, i).end()
+            i = _skip_ws(text, i)
             if text[i:i + 1] == "]":
                 return ("arr", items), i + 1
             if text[i:i + 1] != ",":
                 raise ValueError(f"expected ',' at {i}")
             i += 1
     if ch == '"':
-        _, end = json.decoder.scanstring(text, i + 1)
+        _, end = _scanstring(text, i + 1)
         return ("leaf", i + 1, end - 1), end
     m = _NUMBER.match(text, i)
     if m:
