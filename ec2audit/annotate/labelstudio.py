@@ -196,8 +196,9 @@ def results_to_spans(data: dict, result: list[dict], where: str = "") -> tuple[l
         dimension, unit = region["label"], kept.get((entity, field, text[start:end]))
         if unit and (unit_dim := taxonomy.resolve(str(unit.get("dimension", "")))) and unit_dim.name == dim.name:
             dimension = unit["dimension"]  # the unit's own name for it, e.g. the alias `medical`
+        from_place = place is not None and entity == place.entity_id  # a typed entity is someone else's record
         spans.append(Span(file, start, end, text[start:end], dimension, entity, field,
-                          names.get(entity) or (place.entity_name if place else None),
+                          names.get(entity) or (place.entity_name if place and from_place else None),
                           unit={k: v for k, v in (unit or {}).items() if k in ("weight", "aliases", "description")}
                           or None))
     return sorted(spans, key=lambda s: (s.start, s.end)), skipped
