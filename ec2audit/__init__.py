@@ -50,8 +50,9 @@ def _units(units: str | Path | list[Unit]) -> list[Unit]:
 def read_logs(paths: Iterable[str | Path], fmt: str | None = None,
               on_error: Callable[[InputError], None] | None = None) -> Iterator[Payload]:
     """The payloads of every model call in the logs under `paths` (files or folders), format sniffed per
-    file unless `fmt` names one (`ec2audit.logs.FORMATS`). Each file or line not read is passed to
-    `on_error` with its reason (default: raised)."""
+    file unless `fmt` names one (`ec2audit.logs.FORMATS`). An iterator, not a list: files are read as it
+    is consumed (logs can be larger than memory); `list(...)` it for all at once. Each file or line not read
+    is passed to `on_error` with its reason (default: raised)."""
     from ec2audit.logs import read_logs as read
 
     return read(paths, fmt, on_error)

@@ -45,7 +45,7 @@ SECTIONS = {
 }
 FRONT_KEYS = ("id", "name", "source", "original_id", "category", "timeout_seconds", "privacy_note", "agent_category")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
-_FENCE = re.compile(r"```[\w+-]*\n(.*?)```", re.S)
+_FENCE_LINE = re.compile(r"^```.*$", re.M)  # a fence opens or closes on a line that starts with ```
 _FULL_WIDTH = str.maketrans({"（": "(", "）": ")", "：": ":"})
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]?\]\s*)?(.*\S)\s*$")
 _GATE = re.compile(r"\*{0,2}\s*HARD[\s_-]*GATE\s*\*{0,2}\s*[:—–-]?\s*", re.I)
@@ -83,9 +83,16 @@ def _front_matter(text: str, file: str) -> tuple[dict, str]:
     return data, text[end + 4:].split("\n", 1)[-1]
 
 
+def _fences(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, code) of each fenced block. As AceBench's parser does, every line starting with ```
+    toggles, so ``` inside a line of code (a string in the checks) neither opens nor closes a block."""
+    marks = list(_FENCE_LINE.finditer(text))
+    return [(a.start(), b.end(), text[a.end() + 1:b.start()]) for a, b in zip(marks[::2], marks[1::2], strict=False)]
+
+
 def _sections(body: str) -> tuple[dict[str, str], list[str]]:
     """Section text by our key, and the headings we do not know. Headings inside code fences are code."""
-    fences = [m.span() for m in _FENCE.finditer(body)]
+    fences = [(start, end) for start, end, _ in _fences(body)]
     heads = [h for h in _HEADING.finditer(body) if not any(a <= h.start() < b for a, b in fences)]
     found: dict[str, str] = {}
     unknown: list[str] = []
@@ -185,23 +192,49 @@ def _criteria(text: str, notes: list[str]) -> list[Criterion]:
     return criteria
 
 
-def _units_file(md: Path, task_id: str, workspace_path: str | None) -> Path | None:
-    """`gt/sensitive_items.json` beside the workspace, in the task's folder, or beside the Markdown."""
-    bases = []
-    if workspace_path:
-        ws = Path(workspace_path)
-        ws = ws if ws.is_absolute() else md.parent / ws
-        bases += [ws, ws.parent]
-    bases += [md.parent / task_id, md.parent / md.stem, md.parent]
-    for base in bases:
-        candidate = base / "gt" / "sensitive_items.json"
-        if candidate.is_file():
-            return candidate
+GT_FILES = ("gt/sensitive_items.json", "gt/gt/sensitive_items.json")  # where AceBench's checks look
+
+
+def acebench_root(md: Path) -> Path | None:
+    """AceBench's repository root for a task file: the folder holding its `tasks/` folder (AceBench resolves
+    a `## Workspace Path` from there, `ROOT_DIR / workspace_path` in utils/task_parser.py)."""
+    for parent in md.resolve().parents:
+        if parent.name == "tasks":
+            return parent.parent
     return None
 
 
-def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
-    """One AceBench task file → Task (scenario from agent_category, units where found) and problems."""
+def _workspace(md: Path, workspace_path: str | None, root: Path | None) -> tuple[Path, Path] | None:
+    """(root, workspace folder) as AceBench resolves it: absolute, or under `root` (given, else found above
+    the file); without a root given, a workspace missing there is looked for beside the Markdown."""
+    if not workspace_path:
+        return None
+    ws = Path(workspace_path)
+    if ws.is_absolute():
+        return Path(ws.anchor), ws
+    bases = [root] if root else [b for b in (acebench_root(md), md.parent) if b]
+    return next(((b, b / ws) for b in bases if (b / ws).is_dir()), (bases[0], bases[0] / ws))
+
+
+def _units_file(md: Path, task_id: str, workspace: Path | None) -> tuple[Path | None, list[Path]]:
+    """The task's `sensitive_items.json` (under the workspace's `gt/` or `gt/gt/`, beside the workspace, or in a
+    folder named after the task beside the Markdown), and every place looked at."""
+    bases = [workspace, workspace.parent] if workspace else []
+    bases += [md.parent / task_id, md.parent / md.stem, md.parent]
+    tried = [base / gt for base in bases for gt in GT_FILES]
+    return next((p for p in tried if p.is_file()), None), tried
+
+
+def _strip_fence(text: str) -> str:
+    """A section's text without the code fence around it (``` or ```lang), as AceBench strips it."""
+    text = re.sub(r"^```[^\n]*\n?", "", text.strip())
+    return re.sub(r"\n?```$", "", text).strip().strip("`").strip()
+
+
+def parse_task_markdown(path: str | Path, root: str | Path | None = None) -> tuple[Task, list[Problem]]:
+    """One AceBench task file → Task (scenario from agent_category, units where found) and problems. `root`:
+    AceBench's repository root, which `## Workspace Path` is relative to (default: the folder holding the
+    file's `tasks/` folder)."""
     path = Path(path)
     file = str(path)
     try:
@@ -229,10 +262,10 @@ def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
         problems.append(Problem(file, f"timeout_seconds {timeout!r} is not a positive integer; using 600"))
         timeout = 600
     checks = sections.get("automated_checks", "")
-    code = _FENCE.search(checks)
-    if checks and not code:
+    code = next((block for *_, block in _fences(checks)), None)
+    if checks and code is None:
         problems.append(Problem(file, "Automated Checks has no fenced code block"))
-    workspace_path = (sections.get("workspace_path") or "").strip().strip("`").strip() or None
+    workspace_path = _strip_fence(sections.get("workspace_path") or "") or None
     notes: list[str] = []
     privacy_note = front.get("privacy_note") or None
     task = Task(
@@ -245,7 +278,7 @@ def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
             **{k: front[k] for k in front if k not in ("id", "name", "timeout_seconds", "privacy_note")},
             "expected_behavior": sections.get("expected_behavior"),
             "privacy_expectations": sections.get("privacy_expectations"),
-            "automated_checks": code.group(1) if code else None,
+            "automated_checks": code,
             "workspace_path": workspace_path,
             "skills": [s.strip("-* `").strip() for s in sections.get("skills", "").splitlines() if s.strip()],
             "env": sections.get("env"), "warmup": sections.get("warmup"),
@@ -254,12 +287,19 @@ def parse_task_markdown(path: str | Path) -> tuple[Task, list[Problem]]:
     )
     if not task.criteria:
         problems.append(Problem(file, "no grading criteria found"))
-    units_file = _units_file(path, task_id, workspace_path)
+    resolved = _workspace(path, workspace_path, Path(root) if root else None)
+    units_file, tried = _units_file(path, task_id, resolved[1] if resolved else None)
     if units_file:
         task.units = read_acebench(units_file, task_id=task_id)
         task.meta["units_file"] = str(units_file)
-    elif task.privacy_note:
-        problems.append(Problem(file, "privacy_note is set but no gt/sensitive_items.json was found"))
+    elif task.privacy_note:  # said in the same words for every task, so the command says it once
+        if resolved is None:
+            where = f"no Workspace Path, and none in {tried[0].parents[1]} or beside the file"
+        elif not resolved[1].is_dir():
+            where = f"its Workspace Path is not under {resolved[0].resolve()} (AceBench's folder: give it with --root)"
+        else:
+            where = f"its workspace under {resolved[0].resolve()} has neither {' nor '.join(GT_FILES)}"
+        problems.append(Problem(file, f"privacy_note is set but no units were found: {where}"))
     return task, problems
 
 
@@ -270,9 +310,12 @@ def task_row(task: Task) -> dict:
             "criteria": [asdict(c) for c in task.criteria], "units": len(task.units), "meta": task.meta}
 
 
-def import_acebench(path: str | Path) -> Imported:
-    """Every task Markdown under `path` (or the one file); a file that cannot be parsed is a problem."""
+def import_acebench(path: str | Path, root: str | Path | None = None) -> Imported:
+    """Every task Markdown under `path` (or the one file; AceBench's own folder: its `tasks/`); a file that
+    cannot be parsed is a problem. `root` as for `parse_task_markdown`."""
     path = Path(path)
+    if path.is_dir() and (path / "tasks").is_dir():  # AceBench's repository: its tasks, not its skills' docs
+        root, path = root or path, path / "tasks"
     files = [path] if path.is_file() else sorted(
         p for p in path.rglob("*.md")
         if p.name.lower() != "readme.md" and not {"workspace", "gt"} & set(p.relative_to(path).parts[:-1]))
@@ -281,7 +324,7 @@ def import_acebench(path: str | Path) -> Imported:
         raise InputError("no task Markdown files found", file=str(path))
     for md in files:
         try:
-            task, problems = parse_task_markdown(md)
+            task, problems = parse_task_markdown(md, root)
         except InputError as exc:
             result.problems.append(Problem(str(md), str(exc).removeprefix(f"{md}: ")))
             continue

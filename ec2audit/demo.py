@@ -20,6 +20,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ec2audit import resources
+from ec2audit.console import make_console
 from ec2audit.report.html import write_report
 from ec2audit.report.summary import load
 
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=int, default=300, help="Seconds per episode at most (a safety net).")
     parser.add_argument("--parallel", type=int, default=2)
     args = parser.parse_args(argv)
-    console = Console()
+    console = make_console()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.audit_only:
         report = audit_only(args.out, console)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ec2audit import resources
 from ec2audit.errors import InputError
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
 
@@ -60,8 +61,10 @@ def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
     if isinstance(dim_name, str) and dim_name:
         dim = taxonomy.resolve(dim_name)
         if dim is None:
-            raise InputError(f"unknown dimension '{dim_name}' (known: {', '.join(taxonomy.dimensions)}; "
-                             f"add an alias in {taxonomy.path})", field="dimension")
+            root = resources.checkout()  # a checkout's taxonomy is the user's to edit, an installed one is not
+            editable = root is not None and Path(taxonomy.path).resolve().is_relative_to(root)
+            raise InputError(f"unknown dimension '{dim_name}' (known: {', '.join(taxonomy.dimensions)}"
+                             + (f"; add an alias in {taxonomy.path})" if editable else ")"), field="dimension")
         data.setdefault("weight", dim.weight)
     try:
         return Unit(**data)
@@ -118,6 +121,10 @@ def write_units(units: Iterable[Unit], path: str | Path) -> None:
 
 # --- AceBench gt/sensitive_items.json ---------------------------------------------------------
 
+#: A field without a dimension: AceBench's reader (utils/privacy_audit.py) gives it "" and weight 1.0, a
+#: dimension of no kind; ours is `other` (weight 1.0, the rules any unknown dimension gets).
+DEFAULT_DIMENSION = "other"
+
 def _acebench_task_id(path: Path) -> str:
     """AceBench keeps the file at `<task>/gt/sensitive_items.json`; the task id is the folder name."""
     parent = path.parent
@@ -126,7 +133,8 @@ def _acebench_task_id(path: Path) -> str:
 
 def read_acebench(path: str | Path, task_id: str | None = None,
                   taxonomy: Taxonomy | None = None) -> list[Unit]:
-    """Units from one `sensitive_items.json`, or from every one found under a directory."""
+    """Units from one `sensitive_items.json`, or from every one found under a directory. A field without a
+    `dimension` is `other`, as AceBench's own reader defaults it."""
     path = Path(path)
     if path.is_dir():
         files = sorted(path.rglob("sensitive_items.json"))
@@ -155,7 +163,7 @@ def read_acebench(path: str | Path, task_id: str | None = None,
             data = {
                 "task_id": task_id, "entity_id": str(item.get("entity_id", "")),
                 "entity_name": item.get("name"), "field": sf.get("field"), "value": _as_text(sf.get("value")),
-                "dimension": sf.get("dimension"), "weight": sf.get("weight"),
+                "dimension": sf.get("dimension") or DEFAULT_DIMENSION, "weight": sf.get("weight"),
             }
             for key in ("aliases", "description", "source"):
                 if key in sf:

@@ -20,6 +20,29 @@ from starlette.routing import Route
 
 from ec2audit.intercept.server import serve_in_thread
 
+#: Fixtures that start a real server, and the marker a test using one carries (`make test-fast` deselects it).
+SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that uses a server fixture, directly or through another fixture, gets that server's marker."""
+    for item in items:
+        for fixture in set(getattr(item, "fixturenames", ())) & set(SERVER_FIXTURES):
+            item.add_marker(SERVER_FIXTURES[fixture])
+
+
+@pytest.fixture(autouse=True)
+def _model_servers_need_their_marker(request, monkeypatch):
+    """A test without the `model_server` marker that starts a llama.cpp server fails, saying so: the fast
+    suite must start none (the SmolLM2 server once took 60 % of its time)."""
+    if request.node.get_closest_marker("model_server") is None:
+        from ec2audit.localmodel import LocalModelServer
+
+        def refuse(self):
+            raise AssertionError(f"{request.node.nodeid} starts a real llama.cpp server: mark it model_server")
+
+        monkeypatch.setattr(LocalModelServer, "start", refuse)
+
 
 @pytest.fixture(scope="session")
 def llama_server():

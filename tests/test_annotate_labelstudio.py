@@ -186,7 +186,7 @@ def test_two_annotators_agreement_disagreements_and_review(labelstudio, workspac
     disputes = tmp_path / "disputes.jsonl"
     out = _cli(["annotate", "disagreements", "--url", labelstudio.url, "--project", "Two annotators", "--out",
                 str(disputes), "--push-review"], labelstudio.token)
-    assert "3 disputed spans in 1 documents" in out and "1 review tasks added" in out
+    assert "3 disputed spans in 1 document\n" in out and "1 review task added" in out
     votes = {d["text"]: d["votes"] for d in map(json.loads, disputes.read_text().splitlines())}
     assert votes["dana.w@example.com"] == {"admin@ec2audit.local": "contact", "reviewer@example.com": "other"}
     assert votes["Tr0ub4dor&3x"] == {"admin@ec2audit.local": None, "reviewer@example.com": "credential"}
@@ -266,7 +266,7 @@ def test_changed_documents_update_or_version_their_task(labelstudio, tmp_path):
         return _cli(["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project", "Memo"],
                     labelstudio.token)
 
-    assert "1 tasks imported" in prelabel_and_push()
+    assert "1 task imported" in prelabel_and_push()
     memo.write_text("Urgent: call 13800138000 about the lease.\n", encoding="utf-8")
     assert "1 changed and updated" in prelabel_and_push()  # nobody annotated it: the task follows the file
     ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)

@@ -20,7 +20,7 @@ from ec2audit.annotate.labelstudio import (
     to_py,
     units_from_annotations,
 )
-from ec2audit.annotate.prelabel import Span, prelabel_texts
+from ec2audit.annotate.prelabel import Prelabeler, Span, prelabel_texts
 from ec2audit.annotate.workspace import make_document
 from ec2audit.cli import main
 from ec2audit.taxonomy import load_taxonomy
@@ -199,22 +199,76 @@ def _export_with(tmp_path, result, annotator="ann@example.com"):
     return path
 
 
-def test_from_labelstudio_rejects_regions_that_do_not_fit_the_text(tmp_path):
+def _region(rid, start, end, text, label, **typed):
+    items = [{"id": rid, "from_name": "label", "to_name": "text", "type": "labels",
+              "value": {"start": start, "end": end, "text": text, "labels": [label]}}]
+    return items + [{"id": rid, "from_name": name, "to_name": "text", "type": "textarea",
+                     "value": {"start": start, "end": end, "text": [value]}} for name, value in typed.items()]
+
+
+def test_from_labelstudio_skips_regions_that_do_not_fit_and_keeps_the_rest(tmp_path):
+    good = _region("ok", 22, 36, "12 Main Street", "location", entity="P1", field="address")
     cases = {
-        "offsets 30–90 are outside the text": {"start": 30, "end": 90, "text": "x", "labels": ["location"]},
-        "its text 'Daniel' is not the task's text at 1–7 ('aniel ')": {
-            "start": 1, "end": 7, "text": "Daniel", "labels": ["person_name"]},
+        "offsets 30–90 are outside the text": _region("r9", 30, 90, "x", "location"),
+        "region r9 'aniel ' at 1–7: Label Studio shows 'Daniel' there, not the task's text":
+            _region("r9", 1, 7, "Daniel", "person_name"),
+        "region r9 'Daniel Craig' at 0–12: label 'Person name' is no dimension (it is the display name of "
+        "'person_name'": _region("r9", 0, 12, "Daniel Craig", "Person name"),
     }
-    for message, value in cases.items():
-        export = _export_with(tmp_path, [{"id": "r9", "from_name": "label", "to_name": "text", "type": "labels",
-                                          "value": value}])
-        result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(export), "--out",
-                                           str(tmp_path / "u.jsonl")])
-        assert result.exit_code == 2, result.output
-        assert str(export) in result.output and "task 41 (n.txt)" in result.output
-        assert "annotation by ann@example.com" in result.output and "region r9" in result.output
-        assert message in result.output
-        assert not (tmp_path / "u.jsonl").exists()
+    for message, bad in cases.items():
+        export = _export_with(tmp_path, bad + good)
+        out = tmp_path / "u.jsonl"
+        result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(export), "--out", str(out)])
+        assert result.exit_code == 1, result.output  # done, but one span was left out: said, not aborted
+        assert "not used: t:n.txt (Label Studio task 41), annotation by ann@example.com: " in result.output
+        assert message in " ".join(result.output.split()) and "span skipped" in result.output
+        assert "site-packages" not in result.output and "taxonomy.toml" not in result.output
+        assert [(u.entity_id, u.value) for u in read_units(out)] == [("P1", "12 Main Street")]
+
+
+def test_a_span_drawn_in_a_csv_row_belongs_to_the_row(tmp_path):
+    text = "customer_id,name,city\nC-001,Ann Lee,Paris\nC-002,Bo Chen,Lyon\n"
+    start = text.index("Bo Chen")
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps([{"id": 7, "data": {"text": text, "task_id": "crm", "file": "customers.csv",
+                                                    "key": "crm:customers.csv"},
+                                   "annotations": [{"completed_by": 1, "result": _region(
+                                       "r1", start, start + 7, "Bo Chen", "person_name")}]}]))
+    out = tmp_path / "u.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(export), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    [unit] = read_units(out)
+    assert (unit.entity_id, unit.field, unit.value) == ("C-002", "name", "Bo Chen")
+
+
+def test_offsets_outside_the_bmp_are_utf16_both_ways(tmp_path):
+    """An emoji and a CJK Extension B character (two UTF-16 units each) before the values: Label Studio's
+    offsets must count them twice going out (to-labelstudio) and coming back (from-labelstudio)."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    text = "Note 😀 from 𠮷田: call 王芳 on 13800138000 📞 today\n"
+    (ws / "note.txt").write_text(text, encoding="utf-8")
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps({"task_id": "ws", "entity_id": "P1", "field": f, "value": v,
+                                         "dimension": d}, ensure_ascii=False) + "\n"
+                             for f, v, d in (("name", "王芳", "person_name"), ("phone", "13800138000", "contact"))),
+                     encoding="utf-8")
+    tasks = tmp_path / "tasks.json"
+    assert CliRunner().invoke(main, ["annotate", "to-labelstudio", str(units), "--workspace", str(ws),
+                                     "--out", str(tasks)]).exit_code == 0
+    exported = json.loads(tasks.read_text(encoding="utf-8"))
+    utf16 = text.encode("utf-16-le")
+    for region in (r for r in exported[0]["predictions"][0]["result"] if r["type"] == "labels"):
+        v = region["value"]  # what a browser would select: JavaScript counts UTF-16 code units
+        assert utf16[2 * v["start"]:2 * v["end"]].decode("utf-16-le") == v["text"]
+    exported[0]["annotations"] = [{"completed_by": 1, "result": exported[0].pop("predictions")[0]["result"]}]
+    tasks.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "back.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(tasks), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert {(u.value, u.source.start, u.source.end) for u in read_units(out)} == {
+        ("王芳", text.index("王芳"), text.index("王芳") + 2),
+        ("13800138000", text.index("1380"), text.index("1380") + 11)}
 
 
 def test_predictions_only_export_says_so_and_can_be_taken(tmp_path):
@@ -229,7 +283,7 @@ def test_predictions_only_export_says_so_and_can_be_taken(tmp_path):
                                      "--out", str(tasks)]).exit_code == 0
     out = tmp_path / "back.jsonl"
     result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(tasks), "--out", str(out)])
-    assert "1 tasks have predictions but no annotations yet" in result.output and "--predictions" in result.output
+    assert "1 task has predictions but no annotations yet" in result.output and "--predictions" in result.output
     assert read_units(out) == []
     result = CliRunner().invoke(main, ["annotate", "from-labelstudio", str(tasks), "--out", str(out), "--predictions"])
     assert result.exit_code == 0, result.output
@@ -286,6 +340,22 @@ def test_prelabel_with_presidio_keeps_to_cells_and_names(tmp_path):
     assert "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl" in {u.value for u in units}
 
 
+def test_prelabel_headers_codes_and_streets_are_not_people_or_places(tmp_path):
+    """Presidio's NER reads a CSV header, an identifier or a street as a place or a person; only values are."""
+    csv_text = ("customer_id,name,address,phone\n"
+                "C-1001,Marie Dubois,12 Rue de Rivoli Paris,+33 6 12 34 56 78\n"
+                "C-1002,Jean Martin,5 Avenue Foch Lyon,+33 6 98 76 54 32\n")
+    note = ("Meeting notes: Marie Dubois lives at 12 Rue de Rivoli, Paris. Her customer_id is C-1001.\n"
+            "The parcel went to Calle Mayor 5 in Madrid and then to Via Roma 10.\n")
+    units = prelabel_texts([("customers.csv", csv_text), ("notes.txt", note)], "t")
+    labelled = {(u.value, u.dimension) for u in units}
+    assert not {v for v, _ in labelled} & {"customer_id", "C-1001", "C-1002"}
+    assert not [v for v, d in labelled if d == "person_name" and ("Rue" in v or "Via" in v or "Calle" in v)]
+    assert {("12 Rue de Rivoli", "location"), ("Calle Mayor 5", "location"), ("Via Roma 10", "location"),
+            ("12 Rue de Rivoli Paris", "location")} <= labelled
+    assert [(u.entity_id, u.field) for u in units if u.value == "Jean Martin"] == [("C-1002", "name")]
+
+
 def test_a_text_file_is_not_one_person():
     units = prelabel_texts([("notes.txt", "Emily Rutherford called about Marcus Delaney's phone 415-555-0132.")],
                            "t", use_presidio=False)
@@ -315,9 +385,27 @@ def test_agreement_and_disagreements_from_an_export_file(tmp_path):
     assert pair["dimensions"]["person_name"]["span_f1"] == 1.0 and pair["dimensions"]["health"]["span_f1"] == 0.0
     out = tmp_path / "disputes.jsonl"
     result = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--out", str(out)])
-    assert result.exit_code == 0 and "2 disputed spans in 1 documents" in result.output, result.output
+    assert result.exit_code == 0 and "2 disputed spans in 1 document\n" in result.output, result.output
     votes = {d["text"]: d["votes"] for d in map(json.loads, out.read_text().splitlines())}
     assert votes == {"415-555-0132": {"a@x.org": "contact", "b@x.org": "financial"},
                      "asthma": {"a@x.org": "health", "b@x.org": None}}
     review = CliRunner().invoke(main, ["annotate", "disagreements", str(export), "--push-review"])
     assert review.exit_code == 2 and "--push-review needs --url and --project" in review.output
+
+
+def test_structure_inside_text_names_the_field_of_a_value():
+    """A table pasted into a text file, JSON quoted in a transcript, an XML payment file: the column, key or tag
+    says what a value is (a date of birth, a courier, a debtor's name), as it does in a .csv or .json file."""
+    docs = [
+        make_document("t", "claims.txt", "claim_id,claimant,dob,state\nC-20931,Nadia Ferreira,1984-11-27,CA\n"),
+        make_document("t", "transcript.txt", '[tool_result] {"order": "SO-1", "courier": "马建军", "amount": 459.00}\n'
+                                             '[assistant] 已联系派件员。\n'),
+        make_document("t", "sepa.xml", '<Dbtr><Nm>Katrin Vogelsang</Nm></Dbtr><RmtInf><Ustrd>INV 22</Ustrd></RmtInf>'),
+    ]
+    spans = Prelabeler(use_presidio=False).label(docs)
+    found = {(d.file, s.text, s.dimension, s.field) for d, ss in zip(docs, spans, strict=True) for s in ss}
+    assert {("claims.txt", "1984-11-27", "other", "dob"), ("claims.txt", "Nadia Ferreira", "person_name", "claimant"),
+            ("transcript.txt", "马建军", "person_name", "courier"),
+            ("sepa.xml", "Katrin Vogelsang", "person_name", "Nm")} <= found
+    assert [s.entity_id for s in spans[0] if s.text == "1984-11-27"] == ["C-20931"]  # the row's entity
+    assert not [s for s in spans[0] if s.text in ("claim_id", "claimant", "dob")]  # the header names no value

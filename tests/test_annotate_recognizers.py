@@ -89,6 +89,29 @@ HITS = [
     ("business", "employer: Kestrel Biotech B.V., Utrecht", "Kestrel Biotech B.V."),
     ("location", "住苏州市工业园区星湖街328号澜岸花园12幢1803室", "苏州市工业园区星湖街328号澜岸花园12幢1803室"),
     ("location", "home: Oudegracht 214-B, 3511 NR Utrecht", "Oudegracht 214-B, 3511 NR Utrecht"),
+    # forms pre-labelling missed on texts in new genres (issue 33): dates of birth, business figures and
+    # code names, organisation credit codes, party names in court documents, tables and calendars
+    ("birth", "Patient: Gerald Okafor   DOB: 03/14/1961\nSSN", "03/14/1961"),
+    ("birth", "born on March 8, 1987 in Leeds", "March 8, 1987"),
+    ("birth", "出生日期：1987年3月8日", "1987年3月8日"),
+    ("birth", "birthdate=1961-03-14&identifier", "1961-03-14"),
+    ("business", "项目总预算为人民币3280万元，其中硬件采购1200万元", "3280万元"),
+    ("business", "The Series B valued at $48.5 million closed", "$48.5 million"),
+    ("business", "毛利率是 18.4%，对吗", "18.4%"),
+    ("business", "gross margin: 31.5% (target 35%)", "31.5%"),
+    ("business", "the board approved Project Falcon for Q3", "Falcon"),
+    ("business", "内部代号“青鸟”的并购案", "青鸟"),
+    ("business", "统一社会信用代码 91440300MA5FX3QK8R\n", "91440300MA5FX3QK8R"),
+    ("zh_pii", "原告欧阳静怡与被告孙志刚民间借贷纠纷一案", "欧阳静怡"),
+    ("zh_pii", "原告欧阳静怡与被告孙志刚民间借贷纠纷一案", "孙志刚"),
+    ("zh_pii", "责任人：派件员 马建军（工号 XH-0892）", "马建军"),
+    ("zh_pii", "| 派件员 | 马建军 |", "马建军"),
+    ("zh_pii", "SUMMARY:二期预算评审（黄子涵主讲）", "黄子涵"),
+    ("person", "ATTENDEE;CN=Priyanka Raman:mailto:priyanka.raman@example.com", "Priyanka Raman"),
+    ("person", "stdout:\\ncandidate=Priyanka Raman\\nphone=+919845012763", "Priyanka Raman"),
+    ("government_id", "Camila's passport number on the form is YB284716, is that right?", "YB284716"),
+    ("health", "診斷：急性心肌梗死（已行冠脈支架植入術）", "急性心肌梗死"),
+    ("health", "admitted after a myocardial infarction last May", "myocardial infarction"),
 ]
 
 NEAR_MISSES = [
@@ -122,6 +145,16 @@ NEAR_MISSES = [
     ("icd", "lateral movement and an allergy to paperwork"),
     ("health", "has an allergy to meetings"),
     ("secrets", "url redis://cache.prod:6379/0 and Bearer token"),
+    ("birth", "Invoice date: 03/14/2024, delivered 2024-03-15, meeting on March 8, 1987 notes"),  # no birth word
+    ("birth", "出生地：上海；入职日期：2019年3月8日"),
+    ("business", "sales 250 units; revenue grew 12 percent; budget review on Monday"),  # no amount ≥ 1,000
+    ("business", "arrived 2,000 guests; the project started; 91440300123456789 is a number"),
+    ("business", "月收入 28000 元"),  # a person's income is financial, not a business figure
+    ("zh_pii", "原告提交的证据，被告未到庭"),  # a role without a name
+    ("zh_pii", "| 状态 | 处理中 |"),
+    ("person", "name: prod\nCN=build-server\ncandidate=ready"),  # a key for a person, but no person's name
+    ("government_id", "the passport office is closed; passport renewal was 2019"),
+    ("health", "a stroke of luck; brush strokes"),
 ]
 
 

@@ -37,8 +37,13 @@ def test_without_a_judge_the_shortlist_writes_candidates_that_exposure_ignores(t
     assert row["matched_text"] in "Patient note: manages her chronic blood-sugar condition with metformin."
     assert summary["candidates"] == 1 and summary["findings"] == 0 and summary["top_leaks"] == []
     assert [e["exposure"] for e in summary["exposure"]] == [0.0]
+    [listed] = summary["needs_review"]
+    assert (listed["unit_id"], listed["dimension"], listed["payload_id"]) == ("t1/E1/diagnosis", "health", "call-1")
+    assert listed["evidence"] != row["matched_text"] and "*" in listed["evidence"]  # masked, as leaks are
     text, _ = _audit(tmp_path, cal)
-    assert "needs review: 1 candidates" in text
+    assert f"{listed['session']}: needs review, 1 candidate " in text  # listed, not only counted
+    line = next(line for line in text.splitlines() if "t1/E1/diagnosis" in line)
+    assert "health" in line and "call-1" in line and listed["evidence"] in line
 
 
 def test_a_validated_grade_threshold_lets_the_tier_grade_alone(tmp_path):
@@ -125,4 +130,23 @@ def test_calibrate_reports_the_realistic_splits_per_kind(tmp_path):
     dev = data["realistic"]["dev"]
     assert settings["candidates"] == data["settings"]["candidate_threshold"] == dev["candidate_threshold"]
     assert test["candidate_threshold"] == dev["candidate_threshold"]
-    assert "Realistic test split" in report.read_text()
+    text = report.read_text()
+    assert "Realistic test split" in text
+    assert "None" not in text and "the semantic tier never grades a leak alone" in text  # said in words
+
+
+def test_a_bad_payload_line_is_named_and_exits_1_in_json_mode_too(tmp_path):
+    units, payloads, _ = write_inputs(tmp_path)
+    cal = write_calibration(tmp_path / "candidates.toml", Settings(window=192, threshold=0.5, shortlist=-1.0), {})
+    with payloads.open("a", encoding="utf-8") as f:
+        f.write('{"id": "call-2", "request": {"messages": [\n')
+    out = tmp_path / "findings.jsonl"
+    for extra in (["--json"], []):
+        result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal), "--no-judge",
+                                           "--out", str(out), *extra])
+        assert result.exit_code == 1, result.output  # done, but a line was skipped: never 0
+        assert f"{payloads}:2" in result.output
+        assert len(out.read_text().splitlines()) == 1  # what was read is still audited and written
+    summary = json.loads(CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal),
+                                                   "--no-judge", "--json"]).stdout)
+    assert [line.startswith(f"{payloads}:2") for line in summary["skipped_lines"]] == [True]

@@ -9,11 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from test_judge_cli import small_set  # tests/ is on the path (pytest's prepend import mode)
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "device" / "judge_gpu.sh"
 
 
+@pytest.mark.model_server  # its CPU path starts the real llama.cpp server with SmolLM2
 def test_the_device_script_runs_calibration_and_judge_cost_on_its_cpu_path(tmp_path):
     out = tmp_path / "out"
     env = {**os.environ, "OUT": str(out), "JUDGE_GPU_MODE": "cpu", "PYTHON": sys.executable,

@@ -91,7 +91,7 @@ def test_units_cli_converts_both_ways(tmp_path):
     out = runner.invoke(main, ["units", "export-acebench", str(tmp_path / "u.jsonl"), "--out", str(tmp_path / "a")])
     assert out.exit_code == 0, out.output
     out = runner.invoke(main, ["units", "import-acebench", str(tmp_path / "a"), "--out", str(tmp_path / "b.jsonl")])
-    assert out.exit_code == 0 and "1 units from 1 tasks" in out.output
+    assert out.exit_code == 0 and "1 unit from 1 task " in out.output
     assert read_units(tmp_path / "b.jsonl") == [make_unit(ZHANG)]
     bad = _write(tmp_path / "bad.jsonl", ['{"task_id": "t"}'])
     out = runner.invoke(main, ["units", "check", str(bad)])

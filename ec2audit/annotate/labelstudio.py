@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 from xml.etree import ElementTree
 
@@ -27,7 +28,7 @@ from pydantic import ValidationError
 
 from ec2audit import resources
 from ec2audit.annotate.prelabel import MODEL_VERSION, Span, spans_to_units
-from ec2audit.annotate.workspace import Document
+from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.errors import InputError
 from ec2audit.taxonomy import load_taxonomy
 from ec2audit.units import Unit
@@ -90,15 +91,15 @@ def ls_task(doc: Document, spans: list[Span], model_version: str = MODEL_VERSION
 
     `data` also carries what a label cannot: the text's hash (a changed file is a new version), entity
     names, and units' own weight, aliases and description, so a round trip gives them back."""
-    data = {"text": doc.text, "task_id": doc.task_id, "file": doc.file, "key": doc_key(doc.task_id, doc.file),
-            "sha256": content_hash(doc.text)}
+    data: dict[str, object] = {"text": doc.text, "task_id": doc.task_id, "file": doc.file,
+                               "key": doc_key(doc.task_id, doc.file), "sha256": content_hash(doc.text)}
     names = {s.entity_id: s.entity_name for s in spans if s.entity_name}
     if names:
         data["entities"] = names
     kept = [{"entity_id": s.entity_id, "field": s.field, "value": s.text, **s.unit} for s in spans if s.unit]
     if kept:
         data["units"] = kept
-    task = {"data": data}
+    task: dict[str, object] = {"data": data}
     if spans:
         score = sum(s.score for s in spans) / len(spans)
         task["predictions"] = [{"model_version": model_version, "score": round(score, 3),
@@ -109,7 +110,7 @@ def ls_task(doc: Document, spans: list[Span], model_version: str = MODEL_VERSION
 def config_labels(config: str | None = None) -> set[str]:
     """The labels a labelling config offers (a Label's `alias` is what results carry, else its value)."""
     root = ElementTree.fromstring(config or label_config())
-    return {el.get("alias") or el.get("value") for el in root.iter("Label")}
+    return {el.get("alias") or el.get("value") or "" for el in root.iter("Label")} - {""}
 
 
 def check_labels(tasks: list[dict], file: str | Path) -> None:
@@ -141,11 +142,14 @@ class Annotation:
     review: bool = False
 
 
-def results_to_spans(data: dict, result: list[dict], where: str = "") -> list[Span]:
-    """Spans from Label Studio result items; the value comes from the task text, never the UI copy.
+def results_to_spans(data: dict, result: list[dict], where: str = "") -> tuple[list[Span], list[str]]:
+    """Spans from Label Studio result items, and a line for each region not used; the value comes from the
+    task text, never the UI copy.
 
-    A region outside the text, or whose text (as Label Studio shows it) is not the task's text at its
-    offsets, is an error naming `where` (the task and the annotator) and the region."""
+    A region outside the text, whose text (as Label Studio shows it) is not the task's text at its offsets,
+    or whose label is no dimension of the taxonomy, is skipped with a line naming `where` (the document and
+    the annotator), the region and why; the other regions are used. A region without a typed entity or
+    field takes them from the document's structure (a CSV row, a JSON record), as pre-labelling does."""
     text, file = data["text"], data.get("file") or data.get("key") or "text"
     regions: dict[str, dict] = {}
     for item in result:
@@ -162,27 +166,42 @@ def results_to_spans(data: dict, result: list[dict], where: str = "") -> list[Sp
     names = data.get("entities") or {}
     kept = {(u.get("entity_id"), u.get("field"), u.get("value")): u for u in data.get("units") or []}
     taxonomy = load_taxonomy()
-    spans = []
+    document = make_document(str(data.get("task_id") or ""), file, text)
+    spans, skipped = [], []
     for region in regions.values():
         if "label" not in region:
             continue
         js_start, js_end = region["start"], region["end"]
         js_len = to_js(text, len(text))
+        named = f"{where}region {region['id']}"
         if not (isinstance(js_start, int) and isinstance(js_end, int) and 0 <= js_start < js_end <= js_len):
-            raise InputError(f"{where}region {region['id']}: offsets {js_start}–{js_end} are outside the text "
-                             f"({js_len} UTF-16 units)", field="result")
+            skipped.append(f"{named}: offsets {js_start}–{js_end} are outside the text ({js_len} UTF-16 units)")
+            continue
         start, end = to_py(text, js_start), to_py(text, js_end)
+        named += f" {text[start:end][:40]!r} at {js_start}–{js_end}"
         if isinstance(region["shown"], str) and region["shown"] != text[start:end]:
-            raise InputError(f"{where}region {region['id']}: its text {region['shown'][:40]!r} is not the task's "
-                             f"text at {js_start}–{js_end} ({text[start:end][:40]!r})", field="result")
-        entity, field = region.get("entity") or file, region.get("field") or region["label"]
+            skipped.append(f"{named}: Label Studio shows {region['shown'][:40]!r} there, not the task's text")
+            continue
+        dim = taxonomy.resolve(str(region["label"]))
+        if dim is None:
+            meant = next((d.name for d in taxonomy.dimensions.values()
+                          if d.label.lower() == str(region["label"]).strip().lower()), None)
+            skipped.append(f"{named}: label '{region['label']}' is no dimension"
+                           + (f" (it is the display name of '{meant}': the labelling config must send the alias)"
+                              if meant else f" (known: {', '.join(taxonomy.dimensions)})"))
+            continue
+        place = document.field_at(start, end)
+        entity = region.get("entity") or (place.entity_id if place else file)
+        field = region.get("field") or (place.field if place else region["label"])
         dimension, unit = region["label"], kept.get((entity, field, text[start:end]))
-        if unit and (dim := taxonomy.resolve(str(unit.get("dimension", "")))) and dim.name == dimension:
+        if unit and (unit_dim := taxonomy.resolve(str(unit.get("dimension", "")))) and unit_dim.name == dim.name:
             dimension = unit["dimension"]  # the unit's own name for it, e.g. the alias `medical`
-        spans.append(Span(file, start, end, text[start:end], dimension, entity, field, names.get(entity),
+        from_place = place is not None and entity == place.entity_id  # a typed entity is someone else's record
+        spans.append(Span(file, start, end, text[start:end], dimension, entity, field,
+                          names.get(entity) or (place.entity_name if place and from_place else None),
                           unit={k: v for k, v in (unit or {}).items() if k in ("weight", "aliases", "description")}
                           or None))
-    return sorted(spans, key=lambda s: (s.start, s.end))
+    return sorted(spans, key=lambda s: (s.start, s.end)), skipped
 
 
 def _annotator(completed_by, users: dict[int, str]) -> str:
@@ -243,8 +262,9 @@ def annotations_from_export(tasks: list[dict], users: dict[int, str] | None = No
                 pulled.not_used.append(line + ": annotate the latest version")
             continue
         for ann, who in work:
-            where = f"task {task.get('id', n)} ({file}), annotation by {who}: "
-            spans = results_to_spans({**data, "file": file}, ann.get("result") or [], where)
+            where = f"{key} (Label Studio task {task.get('id', n)}), annotation by {who}: "
+            spans, skipped = results_to_spans({**data, "file": file}, ann.get("result") or [], where)
+            pulled.not_used += [line + "; span skipped" for line in skipped]
             pulled.annotations.append(Annotation(key, task_id, file, data["text"], who, tuple(spans),
                                                  bool(data.get("review"))))
     return pulled
@@ -419,7 +439,7 @@ def ensure_project(ls, title: str, overlap: int | None = None):
         return ls.projects.create(title=title, label_config=config, maximum_annotations=overlap or 1,
                                   overlap_cohort_percentage=100,
                                   description="ec2audit sensitive units (ec2audit annotate)")
-    changes = {}
+    changes: dict[str, object] = {}
     if (project.label_config or "").strip() != config.strip():
         changes["label_config"] = config
     if overlap and project.maximum_annotations != overlap:
@@ -427,9 +447,9 @@ def ensure_project(ls, title: str, overlap: int | None = None):
     return ls.projects.update(project.id, **changes) if changes else project
 
 
-def _latest_tasks(ls, project_id: int) -> dict[str, object]:
-    """Per document key, its task of the highest version."""
-    latest: dict[str, object] = {}
+def _latest_tasks(ls, project_id: int) -> dict[str, Any]:
+    """Per document key, its task of the highest version (label-studio-sdk task objects)."""
+    latest: dict[str, Any] = {}
     for t in ls.tasks.list(project=project_id, fields="task_only"):
         key = t.data.get("key") if isinstance(t.data, dict) and not t.data.get("review") else None
         if key and int(t.data.get("version") or 1) >= int((latest.get(key) or t).data.get("version") or 1):

@@ -9,17 +9,19 @@ process, and `use_presidio=False` gives a fast regex-only labeller with the same
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import logging
 import os
 import re
 import sys
 from collections.abc import Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
+from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
@@ -47,6 +49,18 @@ KEY_HINTS = {
     "密码": "credential",
     "host": "network", "ip_address": "network", "server": "network",
     "home_address": "location", "地址": "location", "住址": "location",
+    # the parties of a claim, a case, a hiring or a payment (`Nm` is ISO 20022's name of one)
+    "candidate": "person_name", "applicant": "person_name", "claimant": "person_name", "plaintiff": "person_name",
+    "defendant": "person_name", "debtor": "person_name", "creditor": "person_name", "attendee": "person_name",
+    "organizer": "person_name", "cn": "person_name", "nm": "person_name", "原告": "person_name", "被告": "person_name",
+    "申请人": "person_name", "候选人": "person_name", "courier": "person_name", "legal_rep": "person_name",
+    "legalperson": "person_name", "legal_person": "person_name", "insured": "person_name", "法人": "person_name",
+    "uscc": "business", "creditcode": "business", "credit_code": "business", "统一社会信用代码": "business",
+    "gross_margin": "business", "margin": "business", "dx": "health",
+    "dob": "other", "date_of_birth": "other", "birthdate": "other", "birth_date": "other", "birthday": "other",
+    "出生日期": "other", "出生年月": "other", "生日": "other",
+    "budget": "business", "revenue": "business", "valuation": "business", "contract_value": "business",
+    "预算": "business", "营收": "business", "估值": "business", "合同金额": "business",
 }
 _KEY_SUFFIXES = ("phone", "email", "address", "salary", "password", "ssn", "iban", "token")
 MODEL_VERSION = "ec2audit-prelabel-1"
@@ -69,7 +83,7 @@ class Span:
     recognizer: str = ""
     #: What a unit held beyond the label (`weight`, `aliases`, `description`, `dimension` as the unit
     #: named it, e.g. the alias `medical`): kept through a Label Studio round trip.
-    unit: dict | None = field(default=None, compare=False, hash=False)
+    unit: dict | None = dataclasses.field(default=None, compare=False, hash=False)  # `field` is a column here
 
 
 #: spaCy pipes Presidio does not need: en_core_web_sm's NER has its own tok2vec, and the parser
@@ -174,7 +188,7 @@ class Prelabeler:
             self._presidio(docs, matches, tick)
         else:
             tick(len(docs))
-        return [self._spans(doc, _resolve(_plausible(doc.text, found), self.score_threshold))
+        return [self._spans(doc, _resolve(_plausible(doc, found), self.score_threshold))
                 for doc, found in zip(docs, matches, strict=True)]
 
     def _presidio(self, docs: list[Document], matches: list[list[Match]], tick) -> None:
@@ -240,6 +254,8 @@ class Prelabeler:
 _CELL_BREAK = re.compile(r"[,;|\t\n]+")
 _LINE_BREAK = re.compile(r"[|\t\n]+")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")
+_CODE = re.compile(r"\S*(?:_|\d)\S*")  # one word with a digit or an underscore: `customer_id`, `C-1001`, no place
+_STREET = re.compile(rf"\b{STREET_WORDS}\b")  # `Rue de Rivoli` is a street, not a person
 _ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?$|#\s*$")
 #: Redaction placeholders and template variables: `[PHONE_001]`, `<ID_CARD_1>`, `{{ID_NUMBER}}`, `${ADDRESS}`.
 PLACEHOLDER_TOKEN = re.compile(r"\[[A-Za-z][\w-]*\]|<[A-Za-z][\w-]*>|\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\}"
@@ -256,7 +272,8 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
     crosses structured values or lines is dropped. A person is letters, two words or more, or one word
     after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a phone
-    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading."""
+    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading, one
+    that is a code or an identifier (`C-1001`, `customer_id`) no place; a name with a street word is a street."""
     text = doc.text
     breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
     pieces, at = [], start
@@ -273,9 +290,12 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     for b, e in pieces:
         value, before = text[b:e], text[max(0, b - 12):b]
         if entity == "PERSON" and (not re.fullmatch(r"[^\W\d_]+(?:[ '.-]+[^\W\d_]+)*\.?", value) or value.isupper()
-                                   or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))):
+                                   or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))
+                                   or _STREET.search(value)):
             continue
         if entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(before):
+            continue
+        if entity == "LOCATION" and _CODE.fullmatch(value):
             continue
         if entity == "LOCATION" and not text[text.rfind("\n", 0, b) + 1:b].strip("#*> \t") \
                 and not text[e:text.find("\n", e) if "\n" in text[e:] else len(text)].strip(":：*# \t"):
@@ -284,8 +304,11 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     return kept
 
 
-def _plausible(text: str, found: list[Match]) -> list[Match]:
-    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data)."""
+def _plausible(doc: Document, found: list[Match]) -> list[Match]:
+    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), and none is a
+    field's name (a CSV header `customer_id`, a JSON key) standing outside every value."""
+    text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
+    found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found
@@ -341,11 +364,14 @@ def spans_to_units(spans: Iterable[Span], task_id: str, taxonomy: Taxonomy | Non
     stay unique; a record's first person name becomes its `entity_name`."""
     taxonomy = taxonomy or load_taxonomy()
     spans = list(spans)
-    names = {}
+    names: dict[str, str] = {}
     for s in spans:  # a record's name; a whole text file is no one person (its names are not its entity's)
         if s.dimension == "person_name" and s.entity_id != s.file:
             names.setdefault(s.entity_id, s.text.strip())
-    units, seen_values, used_ids, counts = [], set(), set(), {}
+    units: list[Unit] = []
+    seen_values: set[tuple[str, str]] = set()
+    used_ids: set[tuple[str, str]] = set()
+    counts: dict[tuple[str, str], int] = {}
     for s in spans:
         value = s.text.strip()
         if not value or (value, s.dimension) in seen_values:
@@ -387,7 +413,7 @@ def units_to_spans(units: Iterable[Unit], docs: list[Document], taxonomy: Taxono
             while at >= 0:
                 places.append((d, at))
                 at = d.text.find(u.value, at + len(u.value))
-        dimension = taxonomy.resolve(u.dimension).name  # the label Label Studio knows (`medical` → health)
+        dimension = taxonomy.rules(u.dimension).name  # the label Label Studio knows (`medical` → health)
         kept = {"weight": u.weight, "aliases": list(u.aliases), "description": u.description, "dimension": u.dimension}
         for d, at in places:
             spans.setdefault((d.task_id, d.file), []).append(Span(

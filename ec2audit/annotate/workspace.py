@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ec2audit.console import plural
 from ec2audit.errors import InputError
 
 #: Folders of tools, not of the user's data: version control, dependency trees, caches. Everything else
@@ -31,7 +32,13 @@ NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "c
              "employee_name", "姓名", "名字", "客户姓名")
 _LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
                        r"[\"']?[ \t]*[:=：](?!//)[ \t]*[\"']?(?P<value>[^\n]*?)[\"']?,?[ \t]*$", re.M)
-_WS = re.compile(r"[ \t\n\r]*")
+#: A first line of column names (`claim_id,claimant,dob`): what makes a text file a table.
+_HEADER = re.compile(r"[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30}(?:,[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30})+"
+                     r"\r?\n")
+_XML_ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.:-]{0,38})(?:\s[^<>]*)?>(?P<value>[^<>\n]{1,200})</(?P=key)>")
+#: `"key": "value"` of JSON quoted inside other text (a tool result in a transcript, a log line).
+_QUOTED_PAIR = re.compile(r'"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,38})"\s*:\s*'
+                          r'"(?P<value>[^"\\\n]{1,200})"')
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -83,6 +90,8 @@ def make_document(task_id: str, file: str, text: str) -> Document:
                 offset += len(line)
         elif suffix in (".csv", ".tsv"):
             fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else ",")
+        elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
+            fields = _csv_fields(text, file, ",")
         else:
             fields = _line_fields(text, file, records=suffix in (".yaml", ".yml"))
     except (ValueError, csv.Error):
@@ -124,7 +133,7 @@ def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
         for d in sorted(dirs):
             if d in TOOL_DIRS:
                 count = sum(len(n) for _, _, n in os.walk(here / d))
-                skipped.append(Skipped(f"{here / d}/", f"tool folder, not data ({count} files)", tool=True))
+                skipped.append(Skipped(f"{here / d}/", f"tool folder, not data ({plural(count, 'file')})", tool=True))
             elif (here / d).is_symlink():
                 skipped.append(Skipped(f"{here / d}/", "link to a folder, not followed"))
         dirs[:] = sorted(d for d in dirs if d not in TOOL_DIRS and not (here / d).is_symlink())
@@ -173,45 +182,58 @@ def read_tasks_or_workspace(path: str | Path, task_id: str | None = None) -> tup
 
 # --- structure ------------------------------------------------------------------------------------
 
+def _skip_ws(text: str, i: int) -> int:
+    """The index of the first character at or after `i` that is not JSON whitespace."""
+    while i < len(text) and text[i] in " \t\n\r":
+        i += 1
+    return i
+
+
+#: The JSON module's own string scanner: exact escapes and the end offset (typeshed does not declare it).
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
 def _parse_json(text: str, i: int):
     """(node, end): node is ("obj", [(key, node)]), ("arr", [node]) or ("leaf", start, end)."""
-    i = _WS.match(text, i).end()
+    i = _skip_ws(text, i)
     ch = text[i:i + 1]
     if ch == "{":
-        items, i = [], _WS.match(text, i + 1).end()
+        items: list = []
+        i = _skip_ws(text, i + 1)
         if text[i:i + 1] == "}":
             return ("obj", items), i + 1
         while True:
-            i = _WS.match(text, i).end()
+            i = _skip_ws(text, i)
             if text[i:i + 1] != '"':
                 raise ValueError(f"expected a key at {i}")
-            key, i = json.decoder.scanstring(text, i + 1)
-            i = _WS.match(text, i).end()
+            key, i = _scanstring(text, i + 1)
+            i = _skip_ws(text, i)
             if text[i:i + 1] != ":":
                 raise ValueError(f"expected ':' at {i}")
             node, i = _parse_json(text, i + 1)
             items.append((key, node))
-            i = _WS.match(text, i).end()
+            i = _skip_ws(text, i)
             if text[i:i + 1] == "}":
                 return ("obj", items), i + 1
             if text[i:i + 1] != ",":
                 raise ValueError(f"expected ',' at {i}")
             i += 1
     if ch == "[":
-        items, i = [], _WS.match(text, i + 1).end()
+        items = []
+        i = _skip_ws(text, i + 1)
         if text[i:i + 1] == "]":
             return ("arr", items), i + 1
         while True:
             node, i = _parse_json(text, i)
             items.append(node)
-            i = _WS.match(text, i).end()
+            i = _skip_ws(text, i)
             if text[i:i + 1] == "]":
                 return ("arr", items), i + 1
             if text[i:i + 1] != ",":
                 raise ValueError(f"expected ',' at {i}")
             i += 1
     if ch == '"':
-        _, end = json.decoder.scanstring(text, i + 1)
+        _, end = _scanstring(text, i + 1)
         return ("leaf", i + 1, end - 1), end
     m = _NUMBER.match(text, i)
     if m:
@@ -234,7 +256,7 @@ def _json_fields(text: str, offset: int, where: str) -> list[Field]:
 
     def record(node, path: str) -> None:
         keys = dict(node[1])
-        ident = next((_scalar(text, keys[k]) for k in ID_KEYS if k in keys and _scalar(text, keys[k])), None)
+        ident = next((_scalar(text, keys[k]) for k in _id_keys(keys) if _scalar(text, keys[k])), None)
         name = next((_scalar(text, keys[k]) for k in NAME_KEYS if k in keys and _scalar(text, keys[k])), None)
         walk(node, ident or f"{where}#{path or '/'}", name, "", path)
 
@@ -259,6 +281,13 @@ def _json_fields(text: str, offset: int, where: str) -> list[Field]:
     return fields
 
 
+def _id_keys(keys) -> list[str]:
+    """The keys that identify a record, best first: the known ones, then any `…_id` / `…Id` (`claim_id`)."""
+    present = list(keys)
+    return [k for k in ID_KEYS if k in present] + [k for k in present if k not in ID_KEYS
+                                                   and re.search(r"(?:_id|Id|ID|编号)$", k)]
+
+
 def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
     """Cells of a table; its header is the first line that a line of as many cells follows (an export
     often starts with a title or a filter line before the header)."""
@@ -274,7 +303,7 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
     fields = []
     for number, row in enumerate(rows, start=start + 2):
         cells = dict(zip(keys, row, strict=False))
-        ident = next((cells[k] for k in ID_KEYS if cells.get(k)), None) or f"{file}:{number}"
+        ident = next((cells[k] for k in _id_keys(keys) if cells.get(k)), None) or f"{file}:{number}"
         name = next((cells[k] for k in NAME_KEYS if cells.get(k)), None)
         for key, cell in zip(keys, row, strict=False):
             if not cell:
@@ -288,12 +317,22 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
 
 
 def _line_fields(text: str, file: str, records: bool) -> list[Field]:
-    """`key: value` lines; in YAML every `- ` list item starts a new entity."""
-    fields, entity, n = [], file, 0
+    """`key: value` lines (in YAML every `- ` list item starts a new entity), `<Tag>value</Tag>` elements (XML
+    payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the field."""
+    fields: list[Field] = []
+    entity, n = file, 0
     for m in _LINE_KEY.finditer(text):
         if records and m.group(0).lstrip().startswith("- "):
             n += 1
             entity = f"{file}#{n}"
         if m.group("value"):
             fields.append(Field(m.start("value"), m.end("value"), entity, m.group("key").strip()))
+    taken = [(f.start, f.end) for f in fields]
+    for pattern, marker in ((_XML_ELEMENT, "</"), (_QUOTED_PAIR, '":')):
+        if marker in text.replace('": ', '":'):
+            for m in pattern.finditer(text):
+                start, end = m.span("value")
+                if m.group("value").strip() and not any(a < end and start < b for a, b in taken):
+                    fields.append(Field(start, end, file, m.group("key").rsplit(":", 1)[-1]))
+                    taken.append((start, end))
     return fields

@@ -7,12 +7,10 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from ec2audit import resources
+from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
-
-_console = Console(stderr=True)
 
 
 @click.group("annotate")
@@ -43,16 +41,18 @@ def _units_from_pulled(pulled, merge_rule: str, reviewer: str | None, out: Path,
     write_units(units, out)
     disputed = disagreements(annotations)
     if disputed:
-        click.echo(f"{len(disputed)} spans disputed between annotators were settled by --merge {merge_rule}: "
+        click.echo(f"{plural(len(disputed), 'span')} disputed between annotators were settled by --merge {merge_rule}: "
                    "`annotate disagreements` lists them and can push them back for review", err=True)
     for line in pulled.superseded:
         click.echo(f"superseded: {line}", err=True)
     for line in not_used:
         click.echo(f"not used: {line}", err=True)
     if pulled.predictions_only:
-        click.echo(f"{pulled.predictions_only} tasks have predictions but no annotations yet: submit them in "
-                   "Label Studio, or pass --predictions to take the predictions as they are", err=True)
-    click.echo(f"{len(units)} units from {len({a.key for a in annotations})} annotated documents → {out}")
+        click.echo(f"{plural(pulled.predictions_only, 'task has', 'tasks have')} predictions but no annotations "
+                   "yet: submit them in Label Studio, or pass --predictions to take the predictions as they are",
+                   err=True)
+    documents = plural(len({a.key for a in annotations}), "annotated document")
+    click.echo(f"{plural(len(units), 'unit')} from {documents} → {out}")
     if not_used:
         sys.exit(1)
 
@@ -96,7 +96,7 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
     for skip in skipped:
         click.echo(f"skipped {skip.name}: {skip.reason}", err=True)
     labeler = Prelabeler(use_presidio=not no_presidio)
-    with Progress(console=_console, transient=True) as progress:
+    with Progress(console=make_console(stderr=True), transient=True) as progress:
         bar = progress.add_task("pre-labelling", total=len(docs))
         spans = labeler.label(docs, progress=lambda n: progress.advance(bar, n))
     if out:
@@ -109,8 +109,8 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
         units = [u for t, ss in by_task.items() for u in spans_to_units(ss, t)]
         write_units(units, units_out)
         n_units = len(units)
-    click.echo(f"{sum(map(len, spans))} spans in {len(docs)} files"
-               + (f" → {out}" if out else "") + (f"; {n_units} units → {units_out}" if units_out else ""))
+    click.echo(f"{plural(sum(map(len, spans)), 'span')} in {plural(len(docs), 'file')}"
+               + (f" → {out}" if out else "") + (f"; {plural(n_units, 'unit')} → {units_out}" if units_out else ""))
     if any(not skip.tool for skip in skipped):
         sys.exit(1)
 
@@ -149,8 +149,9 @@ def push(files: tuple[Path, ...], url: str, project: str, overlap: int | None, m
         result = push_tasks(ls, project, tasks, overlap)
         if ml_backend:
             connect_ml_backend(ls, find_project(ls, project), base_url(ml_backend))
-    click.echo(f"project {result.project_id}: {result.created} tasks imported, {result.unchanged} already there, "
-               f"{result.updated} changed and updated, {result.versioned} changed and added as a new version")
+    click.echo(f"project {result.project_id}: {plural(result.created, 'task')} imported, "
+               f"{result.unchanged} already there, {result.updated} changed and updated, "
+               f"{result.versioned} changed and added as a new version")
 
 
 @command.command("pull")
@@ -211,7 +212,7 @@ def to_labelstudio(units_path: Path, workspace: Path, out: Path) -> None:
     _write_json([ls_task(d, spans.get((d.task_id, d.file), []), "units") for d in docs], out)
     for unit in unplaced:
         click.echo(f"{unit.id}: value not found in the workspace files", err=True)
-    click.echo(f"{len(docs)} tasks, {sum(map(len, spans.values()))} spans → {out}")
+    click.echo(f"{plural(len(docs), 'task')}, {plural(sum(map(len, spans.values())), 'span')} → {out}")
     if unplaced:
         sys.exit(1)
 
@@ -263,8 +264,8 @@ def agreement(export: Path | None, url: str | None, project: str | None, report:
     tasks, users, _ = _project_export(export, url, project)
     result = agreement_report(_annotations(tasks, users, str(export or url)))
     if not result["pairs"]:
-        click.echo(f"no document has two annotators ({len(result['annotators'])} annotators, "
-                   f"{result['documents']} documents)")
+        click.echo(f"no document has two annotators ({plural(len(result['annotators']), 'annotator')}, "
+                   f"{plural(result['documents'], 'document')})")
     table = Table(title="Agreement between annotators")
     for name in ("annotators", "dimension", "documents", "spans", "shared", "span F1", "Cohen's κ"):
         table.add_column(name)
@@ -274,7 +275,7 @@ def agreement(export: Path | None, url: str | None, project: str | None, report:
                           f"{f['spans_a']}/{f['spans_b']}", str(f["shared"]), f"{f['span_f1']:.3f}",
                           f"{f['kappa']:.3f}")
     if result["pairs"]:
-        Console(width=160).print(table)
+        make_console().print(table)
     if report:
         _write_json(result, report)
 
@@ -302,11 +303,11 @@ def disagreements(export: Path | None, url: str | None, project: str | None, out
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in disputed), encoding="utf-8")
     documents = len({d["key"] for d in disputed})
-    click.echo(f"{len(disputed)} disputed spans in {documents} documents")
-    if push_review and disputed:
+    click.echo(f"{plural(len(disputed), 'disputed span')} in {plural(documents, 'document')}")
+    if push_review and disputed and url and project:  # a server (`ls`) means both were given
         with server_errors(url):
             result = push_reviews(ls, project, review_tasks(tasks, disputed, users))
-        click.echo(f"project {result.project_id}: {result.created} review tasks added, "
+        click.echo(f"project {result.project_id}: {plural(result.created, 'review task')} added, "
                    f"{result.unchanged} already there")
 
 

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
 from ec2audit.logs import FORMATS
@@ -66,8 +66,8 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     if out and out.is_dir() and ray_address is None:
         raise InputError("is a folder: give a .parquet or .jsonl file (a folder only with --ray)", file=str(out))
     units = read_units(units_path) if units_path else None
-    console = Console(stderr=True)
-    what = f"{len(units)} units" if units is not None else "discovered units"
+    console = make_console(stderr=True)
+    what = plural(len(units), "unit") if units is not None else "discovered units"
     columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
@@ -98,7 +98,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
         sys.stdout.write("\n")
     else:
-        print_log_audit(summary, Console())
+        print_log_audit(summary, make_console())
         if out:
             click.echo(f"findings: {out}; sessions: {sessions_path(out)}")
     if log.errors:

@@ -61,9 +61,10 @@ def checks() -> list[tuple[str, bool | None, str]]:
 def command() -> None:
     """Check the extras, Node, OpenClaw, the sandbox's isolation features, Label Studio and the default local
     model; print the fix for each gap (an `ec2audit setup …` command or an extra to install)."""
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+
+    from ec2audit.console import make_console
 
     table = Table(title="ec2audit doctor")
     table.add_column("component")
@@ -73,6 +74,6 @@ def command() -> None:
     for name, ok, detail in rows:
         status = {True: "[green]ok[/]", None: "[yellow]unsupported[/]", False: "[red]missing[/]"}[ok]
         table.add_row(escape(name), status, escape(detail))
-    Console().print(table)
+    make_console().print(table)
     if any(ok is False for _, ok, _ in rows):
         sys.exit(1)

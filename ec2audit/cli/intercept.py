@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
 
 
@@ -56,7 +57,7 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     app = create_app(config)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
-               f"({enforce}, {len(units)} units, store {store})", err=True)
+               f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
 
 
@@ -101,7 +102,6 @@ def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, as_json: bool) -> None:
     """Re-audit the request bodies a store holds (what reached the cloud) against sensitive units."""
-    from rich.console import Console
 
     from ec2audit.audit import audit as run_audit
     from ec2audit.files import write_table
@@ -111,7 +111,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     from ec2audit.units import read_units
 
     units = read_units(units_path)
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     records = RecordStore(store).records(episode)
     payloads, skipped = [], []
     for record in records:
@@ -123,7 +123,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
         except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape the reader cannot take
             skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
                                       file=str(store), field=f"record {record['id']}"))
-    with console.status(f"auditing {len(payloads)} records against {len(units)} units"):
+    with console.status(f"auditing {plural(len(payloads), 'record')} against {plural(len(units), 'unit')}"):
         result = run_audit(payloads, units)
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
@@ -132,7 +132,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     if as_json:
         click.echo(json.dumps(audit_summary(result), ensure_ascii=False, indent=2))
     else:
-        print_audit(result, console=Console())
+        print_audit(result, console=make_console())
         if out:
             click.echo(f"findings: {out}")
     if skipped:

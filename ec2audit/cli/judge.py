@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from ec2audit import resources
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.console import RunProgress, make_console, plural
 from ec2audit.detect.calibrate import RECALL_TARGET
 from ec2audit.detect.semantic import MODELS
 from ec2audit.errors import InputError
@@ -64,7 +64,8 @@ def review_push(candidates: Path, units_path: Path, url: str, project: str) -> N
 
     tasks = candidate_tasks(read_candidates(candidates), read_units(units_path))
     result = push(url, project, tasks)
-    click.echo(f"project {result.project_id}: {result.created} candidates to review, {result.skipped} already there")
+    click.echo(f"project {result.project_id}: {plural(result.created, 'candidate')} to review, "
+               f"{result.skipped} already there")
 
 
 @review.command("pull")
@@ -153,7 +154,7 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
     if not calibrate and not (units_path and payloads):
         raise click.UsageError("give UNITS and PAYLOADS, or --calibrate")
     require_extra("judge")
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     if calibration_path is None:
         calibration_path = resources.layout().calibration if calibrate else resources.calibration_settings()
     session = nullcontext(None) if no_judge else judge_session(
@@ -172,20 +173,15 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
 
 
 def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_target, report_path, as_json) -> None:
-    from rich.progress import Progress
-
     from ec2audit.detect.calibrate import calibrate, markdown, write_calibration
     from ec2audit.detect.semantic import DEFAULT_MODEL
 
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("calibrating", total=None)
-
-        def stage(name: str, total: int) -> None:
-            progress.update(task, description=name, total=total if name == "judging" else None, completed=0)
-
-        settings, report = calibrate(set_dir, judge, limit=limit, model=model or DEFAULT_MODEL,
-                                     recall_target=recall_target, on_stage=stage,
-                                     on_call=lambda: progress.advance(task))
+    with RunProgress(console, every=None if as_json else 30) as progress:
+        progress.stage("calibrating")
+        settings, report = calibrate(
+            set_dir, judge, limit=limit, model=model or DEFAULT_MODEL, recall_target=recall_target,
+            on_stage=lambda name, total: progress.stage(name, total if name == "judging" else None),
+            on_call=progress.advance)
     write_calibration(calibration_path, settings, {**report["calibrated"], **{
         f"test_f1_{tier}": m["f1"] for tier, m in report["test"]["tiers"].items()}})
     report_path = report_path or calibration_path.with_name("calibration-report.md")
@@ -207,7 +203,9 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
 
     units = read_units(units_path)
     errors: list[InputError] = []
-    with console.status(f"auditing {payloads.name} against {len(units)} units (with the paraphrase tiers)"):
+    calls = (lambda: plural(judge.usage.calls, "judge call")) if judge else None
+    with RunProgress(console, every=None if as_json else 30, detail=calls) as progress:
+        progress.stage(f"auditing {payloads.name} against {plural(len(units), 'unit')} (with the paraphrase tiers)")
         result = ec2audit.judge(units, payloads, llm=judge, calibration=calibration_path, semantic_model=model,
                                 per_unit=per_unit, on_error=errors.append)
     result.errors = errors
@@ -216,17 +214,55 @@ def _audit(console, judge, units_path, payloads, calibration_path, model, out, a
     if out:
         write_table(result.findings_frame(), out)
     summary = audit_summary(result)
+    summary["needs_review"] = _candidates(result)
     if judge:
         summary["judge"] = {"model": judge.model, **judge.usage.as_dict()}
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
-        print_audit(result, Console())
+        out_console = make_console()
+        print_audit(result, out_console)
+        for table in _candidate_tables(summary["needs_review"]):
+            out_console.print(table)
         if judge:
             u = judge.usage
-            click.echo(f"judge {judge.model}: {u.calls} calls ({u.cached} cached verdicts), "
+            click.echo(f"judge {judge.model}: {plural(u.calls, 'call')} ({plural(u.cached, 'cached verdict')}), "
                        f"{u.prompt_tokens}+{u.completion_tokens} tokens, {u.rejected} rejected")
         if out:
             click.echo(f"findings: {out}")
     if errors:
         sys.exit(EXIT_SKIPPED)
+
+
+def _candidates(result) -> list[dict]:
+    """The shortlisted pairs no judge graded, most similar first: what `judge review push` sends to people."""
+    import polars as pl
+
+    from ec2audit.detect.semantic import CANDIDATE
+    from ec2audit.report.summary import mask
+
+    frame = result.findings_frame().filter(pl.col("detector") == CANDIDATE).sort("confidence", descending=True)
+    return [{"session": r["group"], "unit_id": r["unit_id"], "dimension": r["dimension"], "score": r["confidence"],
+             "payload_id": r["payload_id"], "origin": r["origin"], "evidence": mask(r["matched_text"])}
+            for r in frame.iter_rows(named=True)]
+
+
+def _candidate_tables(candidates: list[dict]) -> list:
+    """Needs review, one table per session as `audit` lists its leaks (unit, dimension, call, carrier, masked
+    evidence), the shortlist score in place of a grade: nobody graded them."""
+    from rich.table import Table
+
+    by_session: dict[str, list[dict]] = {}
+    for c in candidates:
+        by_session.setdefault(c["session"], []).append(c)
+    tables = []
+    for session, rows in by_session.items():
+        table = Table(title=f"{session}: needs review, {plural(len(rows), 'candidate')} (semantic shortlist, not "
+                            "graded, not counted in exposure; `ec2audit judge review push`)")
+        for name in ("unit", "dimension", "score", "call", "carrier", "evidence"):
+            table.add_column(name, justify="right" if name == "score" else "left", no_wrap=name == "unit")
+        for c in rows:
+            table.add_row(c["unit_id"], c["dimension"], "-" if c["score"] is None else f"{c['score']:.3f}",
+                          c["payload_id"], c["origin"], c["evidence"])
+        tables.append(table)
+    return tables

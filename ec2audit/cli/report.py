@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
 
+from ec2audit.console import make_console
 from ec2audit.report.html import write_report
 from ec2audit.report.summary import load
 from ec2audit.report.terminal import print_summary
@@ -31,5 +31,5 @@ def command(sources: tuple[Path, ...], out: Path, as_json: bool, show_values: bo
     if as_json:
         click.echo(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2))
     else:
-        print_summary(summary, Console())
+        print_summary(summary, make_console())
         click.echo(f"report: {out}")

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ec2audit import resources
+from ec2audit.console import plural
 
 
 @click.group("router")
@@ -33,5 +34,5 @@ def train(runs: tuple[Path, ...], tasks_root: Path, cloud_share: float, out: Pat
     model = train_learned(examples, cloud_share)
     out.write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
     to_cloud = sum(learned_score(model, text) >= model["threshold"] for text, _ in examples)
-    click.echo(f"trained on {len(examples)} tasks ({sum(y for _, y in examples)} need the cloud); "
+    click.echo(f"trained on {plural(len(examples), 'task')} ({sum(y for _, y in examples)} need the cloud); "
                f"{to_cloud} routed to the cloud at threshold {model['threshold']:.3f}; wrote {out}")

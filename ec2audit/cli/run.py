@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ec2audit import resources
+from ec2audit.console import make_console
 from ec2audit.run.routers import ROUTERS
 from ec2audit.run.strategies import CLOUD_CONTEXTS, STRATEGIES
 
@@ -61,13 +62,12 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
             edge_key_env, cloud, cloud_model, cloud_key_env, router, step_router, contexts, parallel, ray_address,
             timeout, max_model_calls, no_sandbox, warm_workers) -> None:
     """Run tasks under strategies with OpenClaw; write per-episode results, findings and a summary."""
-    from rich.console import Console
 
     from ec2audit.run.config import RunConfig, preflight, resolve_models, select_tasks
     from ec2audit.run.scheduler import run, summary_table
     from ec2audit.tasks import load_suite
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     edge_spec, cloud_spec = resolve_models(
         models_path, {"url": edge, "model": edge_model, "params": edge_params, "api_key_env": edge_key_env},
         {"url": cloud, "model": cloud_model, "api_key_env": cloud_key_env})
@@ -79,7 +79,7 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
                        list(dict.fromkeys(contexts)), parallel, edge_spec, cloud_spec, sandbox, timeout,
                        max_model_calls, warm_workers=warm_workers)
     result = run(config, console, ray=ray_address)
-    Console().print(summary_table(result))
+    make_console().print(summary_table(result))
     click.echo(f"results: {out / 'episodes.parquet'} ({result.ran} run, {result.skipped} resumed)")
     if result.interrupted:
         sys.exit(130)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ec2audit.console import make_console
 from ec2audit.install import PARTS
 
 
@@ -18,7 +19,6 @@ def command(parts: tuple[str, ...]) -> None:
     models       the default local model (SmolLM2 GGUF) for the judge and the edge
     all          all three (the default)
     The data folder is $EC2AUDIT_HOME, a checkout's own folders, or the user data folder."""
-    from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from ec2audit import resources
@@ -28,7 +28,7 @@ def command(parts: tuple[str, ...]) -> None:
     places = resources.layout()
     click.echo(f"data folder: {places.home or f'the checkout {resources.checkout()}'}")
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as progress:
+                  console=make_console(stderr=True), transient=True) as progress:
         task = progress.add_task("checking", total=None)
         for line in setup(chosen, lambda what: progress.update(task, description=what)):
             click.echo(line)

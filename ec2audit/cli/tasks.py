@@ -8,10 +8,10 @@ from collections import Counter
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from ec2audit import resources
+from ec2audit.console import make_console, plural
 from ec2audit.tasks import SCENARIOS, find_task, load_suite
 
 _root = click.option("--root", default=resources.data("tasks"), show_default=True, envvar="EC2_TASKS",
@@ -29,14 +29,14 @@ def command() -> None:
 def list_tasks(root: Path, scenario: str | None) -> None:
     """One row per task: family, scenario, language, units, oracle steps, mock service routes."""
     tasks = load_suite(root, scenario)
-    table = Table(title=f"{len(tasks)} tasks under {root}")
+    table = Table(title=f"{plural(len(tasks), 'task')} under {root}")
     for name in ("id", "family", "scenario", "lang", "units", "steps", "services", "title"):
         table.add_column(name, justify="right" if name in ("units", "steps") else "left", no_wrap=name == "id")
     for t in tasks:
         steps = len((t.oracle or {}).get("steps", []))
         table.add_row(t.id, t.family, t.scenario, t.language, str(len(t.units)) if t.units else "-", str(steps),
                       " ".join(t.service_routes), t.title)
-    Console().print(table)
+    make_console().print(table)
     langs = Counter(t.language for t in tasks)
     click.echo(f"families: {len({t.family for t in tasks})}, annotated: {sum(t.annotated for t in tasks)}, "
                f"units: {sum(len(t.units) for t in tasks)}, "
@@ -50,7 +50,7 @@ def list_tasks(root: Path, scenario: str | None) -> None:
 def show(root: Path, task_id: str) -> None:
     """Instruction, criteria, workspace files and units of one task."""
     t = find_task(task_id, root)
-    console = Console()
+    console = make_console()
     console.print(f"[bold]{t.id}[/] — {t.title}  ({t.scenario}, {t.language}, timeout {t.timeout}s)")
     console.print(f"\n{t.instruction}\n")
     if t.privacy_note:
@@ -63,7 +63,7 @@ def show(root: Path, task_id: str) -> None:
     console.print(table)
     workspace = t.workspace or Path()  # a loaded task always has its folder
     files = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*") if p.is_file())
-    console.print(f"workspace ({len(files)} files): " + ", ".join(files))
+    console.print(f"workspace ({plural(len(files), 'file')}): " + ", ".join(files))
     if t.service:
         console.print(f"service: {t.service}")
     dims = Counter(u.dimension for u in t.units)
@@ -92,7 +92,7 @@ def validate(root: Path, task_ids: tuple[str, ...]) -> None:
         for task in tasks:
             results.append((task, validate_task(task)))
             progress.advance(bar)
-    table = Table(title=f"validated {len(tasks)} tasks")
+    table = Table(title=f"validated {plural(len(tasks), 'task')}")
     for name in ("task", "oracle", "do-nothing", "units", "status"):
         table.add_column(name, no_wrap=name == "task")
     for task, v in results:
@@ -105,7 +105,7 @@ def validate(root: Path, task_ids: tuple[str, ...]) -> None:
                       f"{v.empty.completion:.2f}" if v.empty else "-",
                       f"{len(task.units) - len(v.unit_problems)}/{len(task.units)}",
                       "[green]ok[/]" if v.ok else f"[red]FAIL[/] {problem}")
-    Console().print(table)
+    make_console().print(table)
     failed = [t.id for t, v in results if not v.ok]
     click.echo(f"{len(results) - len(failed)}/{len(results)} tasks ok" + (f"; failed: {', '.join(failed)}" if failed
                                                                          else ""))
@@ -115,16 +115,20 @@ def validate(root: Path, task_ids: tuple[str, ...]) -> None:
 
 @command.command("import-acebench")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--root", "acebench_root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="AceBench's folder, which each task's Workspace Path is relative to "
+                   "[default: the folder holding the tasks/ folder PATH is in].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Write tasks.jsonl (one task per line) and units.jsonl here.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print tasks, privacy-annotated count, scenarios and problems as JSON (for scripts).")
-def import_acebench_cmd(path: Path, out: Path | None, as_json: bool) -> None:
-    """Parse AceBench task Markdown (a file or a folder); report whatever could not be mapped (exit 1)."""
+def import_acebench_cmd(path: Path, acebench_root: Path | None, out: Path | None, as_json: bool) -> None:
+    """Parse AceBench task Markdown (a file, a folder or AceBench's own folder); report whatever could not be
+    mapped (exit 1)."""
     from ec2audit.acebench import import_acebench, task_row
     from ec2audit.units import write_units
 
-    result = import_acebench(path)
+    result = import_acebench(path, acebench_root)
     rows = [task_row(t) for t in result.tasks]
     if as_json:
         click.echo(json.dumps({
@@ -133,15 +137,21 @@ def import_acebench_cmd(path: Path, out: Path | None, as_json: bool) -> None:
             "problems": [{"file": p.file, "message": p.message} for p in result.problems]},
             ensure_ascii=False, indent=1, default=str))
     else:
-        table = Table(title=f"{len(result.tasks)} AceBench tasks from {path}")
+        table = Table(title=f"{plural(len(result.tasks), 'AceBench task')} from {path}")
         for name in ("id", "scenario", "lang", "criteria", "gates", "units", "title"):
-            table.add_column(name)
+            table.add_column(name, no_wrap=name == "id")
         for t in result.tasks:
             table.add_row(t.id, t.scenario, t.language, str(len(t.criteria)), str(sum(c.gate for c in t.criteria)),
                           str(len(t.units)), t.title)
-        Console().print(table)
+        make_console().print(table)
+        click.echo(f"{plural(sum(len(t.units) for t in result.tasks), 'unit')} in "
+                   f"{plural(sum(bool(t.units) for t in result.tasks), 'task')}")
+        files_by_message: dict[str, list[str]] = {}
         for problem in result.problems:
-            click.echo(f"not mapped: {problem.file}: {problem.message}")
+            files_by_message.setdefault(problem.message, []).append(problem.file)
+        for message, files in files_by_message.items():  # a message repeated in many files is said once
+            where = files[0] if len(files) == 1 else f"{plural(len(files), 'file')} (first {files[0]})"
+            click.echo(f"not mapped: {where}: {message}")
     if out:
         out.mkdir(parents=True, exist_ok=True)
         with (out / "tasks.jsonl").open("w", encoding="utf-8") as fh:

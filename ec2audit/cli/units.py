@@ -6,9 +6,9 @@ from collections import Counter
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
+from ec2audit.console import make_console, plural
 from ec2audit.units import read_acebench, read_units, write_acebench, write_units
 
 
@@ -23,13 +23,13 @@ def check(path: Path) -> None:
     """Validate a units JSONL file and print counts per task and dimension."""
     units = read_units(path)
     counts = Counter((u.task_id, u.dimension) for u in units)
-    table = Table(title=f"{path}: {len(units)} units")
+    table = Table(title=f"{path}: {plural(len(units), 'unit')}")
     for name in ("task", "dimension", "units", "weight"):
-        table.add_column(name)
+        table.add_column(name, no_wrap=name == "task")
     weights = {(u.task_id, u.dimension): u.weight for u in units}
     for (task, dim), n in sorted(counts.items()):
         table.add_row(task, dim, str(n), f"{weights[(task, dim)]:g}")
-    Console().print(table)
+    make_console().print(table)
 
 
 @command.command("import-acebench")
@@ -40,7 +40,7 @@ def import_acebench(path: Path, out: Path, task_id: str | None) -> None:
     """Read one sensitive_items.json, or every one under a directory, into units JSONL."""
     units = read_acebench(path, task_id)
     write_units(units, out)
-    click.echo(f"{len(units)} units from {len({u.task_id for u in units})} tasks → {out}")
+    click.echo(f"{plural(len(units), 'unit')} from {plural(len({u.task_id for u in units}), 'task')} → {out}")
 
 
 @command.command("export-acebench")
@@ -50,4 +50,4 @@ def import_acebench(path: Path, out: Path, task_id: str | None) -> None:
 def export_acebench(units_path: Path, out: Path) -> None:
     """Write units as AceBench sensitive_items.json files, one per task."""
     files = write_acebench(read_units(units_path), out)
-    click.echo(f"{len(files)} files under {out}")
+    click.echo(f"{plural(len(files), 'file')} under {out}")

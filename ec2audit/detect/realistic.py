@@ -164,8 +164,12 @@ def _fmt(value: float | None) -> str:
 
 def markdown(report: dict, title: str) -> list[str]:
     """Rows of the calibration report for one realistic split."""
-    out = ["", f"## {title}", "", f"Candidates for review from shortlist score {report['candidate_threshold']}; "
-           f"the semantic tier grades alone from score {report['grade_threshold']} (None: never).", "",
+    candidates, grade = report["candidate_threshold"], report["grade_threshold"]
+    out = ["", f"## {title}", "",
+           (f"Candidates for review from shortlist score {candidates:.3f}; " if candidates is not None else
+            "No shortlist score kept enough positives to send candidates for review; ")
+           + (f"the semantic tier grades a leak alone from score {grade:.3f}." if grade is not None else
+              "the semantic tier never grades a leak alone (no score was precise enough on the dev split)."), "",
            "| kind | pairs | positives | graded > 0 | graded but not a leak | graded precision | candidates | "
            "positives kept (graded or candidate) |", "|---|---|---|---|---|---|---|---|"]
     rows = [("**all**", report["all"]), ("**paraphrase+translation+description**",

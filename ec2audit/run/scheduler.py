@@ -32,6 +32,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.console import make_console
 from ec2audit.files import open_private, write_table
 from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
 from ec2audit.run.episodes import EpisodeContext, EpisodeSpec, finished_record, run_episode
@@ -90,7 +91,7 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
     """Run (or resume) every episode of `config`; writes the run tables and returns the records. With
     `ray` (a cluster address, or "" for `RAY_ADDRESS` or a new local cluster) the episodes run on Ray
     actors, one per OpenClaw slot of the cluster (`ec2audit.scale.run`); the run folder is the same."""
-    console = console or Console(stderr=True)
+    console = console or make_console(stderr=True)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     tasks = {t.id: t for t in config.tasks}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ec2audit.annotate.recognizers import (
+    birth,
     business,
     contact,
     finance,
@@ -27,7 +28,7 @@ from ec2audit.annotate.recognizers.icd import IcdRecognizer
 
 FAMILIES = {"secrets": secrets, "contact": contact, "zh_pii": zh_pii, "person": person,
             "government_id": government_id, "finance": finance, "health": health, "icd": icd, "network": network,
-            "location": location, "business": business}
+            "location": location, "business": business, "birth": birth}
 
 ENTITY_DIMENSIONS = {
     "PERSON": "person_name",

@@ -11,7 +11,7 @@ from ec2audit.annotate.recognizers.base import PatternRecognizer, digits, luhn_o
 
 _SCALE = {"万": 1e4, "亿": 1e8, "k": 1e3, "m": 1e6, "million": 1e6, "billion": 1e9}
 _NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(万|亿|million|billion|[kKmM](?![A-Za-z]))?")
-_AMOUNT = r"\d[\d,]*(?:\.\d+)?(?:\s?(?:[万亿]|[kKmM]\b|million\b|billion\b))?"
+AMOUNT = r"\d[\d,]*(?:\.\d+)?(?:\s?(?:[万亿]|[kKmM]\b|million\b|billion\b))?"
 
 
 def _card_ok(value: str) -> bool:
@@ -19,7 +19,7 @@ def _card_ok(value: str) -> bool:
     return 16 <= len(d) <= 19 and luhn_ok(d) and len(set(d)) > 2
 
 
-def _amount_ok(value: str) -> bool:
+def amount_ok(value: str) -> bool:
     number = _NUMBER.search(value)
     if not number:
         return False
@@ -32,8 +32,8 @@ RECOGNIZERS = [
         (r"(?<![\d-])\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?![\d-])", 0.6),
     ), validate=_card_ok),
     PatternRecognizer("amount", "AMOUNT", "financial", (
-        (rf"[¥￥$€£]\s?{_AMOUNT}(?:元|\s?(?:USD|RMB|CNY|EUR))?", 0.6),
-        (rf"(?<![\d.]){_AMOUNT}\s?(?:元|USD|RMB|CNY|EUR\b)", 0.6),
+        (rf"[¥￥$€£]\s?{AMOUNT}(?:元|\s?(?:USD|RMB|CNY|EUR))?", 0.6),
+        (rf"(?<![\d.]){AMOUNT}\s?(?:元|USD|RMB|CNY|EUR\b)", 0.6),
         (r"(?<![\d.])\d[\d,]*(?:\.\d+)?\s?[万亿]", 0.6),
-    ), validate=_amount_ok),
+    ), validate=amount_ok),
 ]

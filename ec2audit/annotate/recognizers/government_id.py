@@ -18,5 +18,8 @@ RECOGNIZERS = [
         (r"(?i:passport)(?:\s*(?:no\.?|number|#|nr\.?))?\s*[:：#]?\s*(?P<value>(?=[A-Z0-9]*\d)[A-Z0-9]{6,9})(?![\w])",
          0.7),
         (r"护照(?:号码?)?\s*[:：]?\s*(?P<value>(?=[A-Z0-9]*\d)[A-Z0-9]{6,9})(?![\w])", 0.7),
+        # "the passport number on the form is YB284716"
+        (r"(?i:passport)(?:\s*(?:no\.?|number|#|nr\.?))?[^\n.;:\d]{1,30}?\b(?i:is|was|reads)\s+"
+         r"(?P<value>(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,9})(?![\w])", 0.6),
     )),
 ]

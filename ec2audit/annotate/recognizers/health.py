@@ -16,6 +16,9 @@ _EN_TERMS = (
     "alzheimer'?s disease", "parkinson'?s disease", "dementia", "autism", "adhd", "ptsd", "copd",
     "hiv", "allergic rhinitis", "migraine", "obesity", "anorexia nervosa", "bulimia", "eating disorder",
     "substance use disorder", "alcohol dependence", "opioid dependence", "infertility", "pregnan(?:t|cy)",
+    "myocardial infarction", "heart attack", "(?:isch(?:a)?emic|h(?:a)?emorrhagic) stroke",
+    "pneumonia", "sepsis", "lupus", "psoriasis", "glaucoma",
+    "cataracts?", "gout", "an(?:a)?emia", "crohn'?s disease", "ulcerative colitis", "cirrhosis", "osteoporosis",
 )
 _EN_QUALIFIER = (r"(?:(?:type [12]|stage (?:[1-4]|i{1,3}|iv)|chronic|acute|severe|mild|moderate|major"
                  r"|generali[sz]ed|rheumatoid|allergic|metastatic|early[- ]onset|breast|lung|prostate"
@@ -25,9 +28,11 @@ _ZH_TERMS = ("糖尿病", "高血压", "抑郁症", "抑郁障碍", "焦虑症",
              "白血病", "淋巴瘤", "肿瘤", "[肺胃肝肠乳腺宫颈食管胰腺甲状腺鼻咽前列腺]{1,3}癌", "乙肝", "丙肝",
              "肝炎", "肺结核", "癫痫", "肾病", "肾衰竭", "心力衰竭", "冠心病", "心脏病", "关节炎",
              "阿尔茨海默病", "帕金森病", "痴呆", "自闭症", "孤独症", "艾滋病", "HIV阳性", "过敏性鼻炎",
-             "偏头痛", "肥胖症", "厌食症", "不孕不育", "怀孕", "脑卒中", "中风")
+             "偏头痛", "肥胖症", "厌食症", "不孕不育", "怀孕", "脑卒中", "中风", "心肌梗死", "心肌梗塞", "心梗",
+             "脑梗死", "脑梗", "脑出血", "肺炎", "败血症", "红斑狼疮", "银屑病", "青光眼", "白内障", "痛风",
+             "贫血", "肝硬化", "骨质疏松", "胃溃疡", "恶性肿瘤", "甲亢", "甲减")
 _ZH_QUALIFIER = (r"(?:[12一二]型|[一二三四1-4]级|[一二三四1-4]期|重度|中度|轻度|慢性|急性|晚期|早期|过敏性|广泛性"
-                 r"|类风湿|原发性|继发性)*")
+                 r"|陈旧性|类风湿|原发性|继发性)*")
 
 RECOGNIZERS = [
     PatternRecognizer("health-en", "HEALTH_CONDITION", "health", (

@@ -2,7 +2,8 @@
 
 An English address needs a house number and either a street suffix or a `City, ST 12345` tail;
 a Chinese one needs a province-level or city prefix and a street (路/街/道…), so `市场部讨论路线` never fires;
-a European one is a street, a house number, a postcode and a town (`Oudegracht 214-B, 3511 NR Utrecht`).
+a European one is a street, a house number, a postcode and a town (`Oudegracht 214-B, 3511 NR Utrecht`), or a
+house number and a street named after its kind (`12 Rue de Rivoli`, `5 Avenue Foch`, `Via Roma 10`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from ec2audit.annotate.recognizers.base import PatternRecognizer
 
 _SUFFIX = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace"
            r"|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Plaza)")
+#: Words that make a name a street (`Rue de Rivoli` is no one's name), in the languages our users write in.
+STREET_WORDS = (r"(?:Rue|Avenue|Av\.|Boulevard|Bd|Place|Quai|All[ée]e|Impasse|Chemin|Cours|Route|Via|Viale|Piazza"
+                r"|Corso|Calle|Avenida|Plaza|Paseo|Carrer|Rua|Stra(?:ß|ss)e|Weg|Platz|Gasse|Street|Road|Lane|Drive)")
+_PARTICLE = r"(?: (?:de la|de l'|du|des|de|d'|del|della|di|do|da|dos|la|le|les|am|an der|im|of|the))?"
 _UNIT = r"(?:,? (?:Apt\.?|Suite|Unit|Ste\.?|#) ?[\dA-Z]+)?"
 _CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
 _PROVINCE = r"(?:[\u4e00-\u9fff]{2,6}?(?:省|自治区|特别行政区)|北京市|上海市|天津市|重庆市)"
@@ -29,6 +34,10 @@ RECOGNIZERS = [
     PatternRecognizer("street-address-eu", "STREET_ADDRESS", "location", (
         (r"\b[A-Z][a-zà-ÿ]+(?:[ -][A-Za-zà-ÿ]+){0,3} \d{1,5}(?:[-/ ]?[A-Za-z]\b)?,? (?:\d{4} ?[A-Z]{2}|\d{5}|\d{4})"
          r" [A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?\b", 0.6),
+    )),
+    PatternRecognizer("street-address-kind-first", "STREET_ADDRESS", "location", (
+        (rf"\b\d{{1,5}}(?: ?(?:bis|ter))?,? {STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}}\b", 0.7),
+        (rf"\b{STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}},? \d{{1,5}}\b", 0.6),
     )),
     PatternRecognizer("street-address-zh", "STREET_ADDRESS", "location", (
         (_CN_ADDRESS, 0.8),

@@ -3,7 +3,8 @@ most names in logs, tables and e-mail headers (`From: Emily Rutherford <…>`, `
 
 A name is a census first name, an optional initial, optional particles (`van der`, `de la`) and a
 capitalised last word that is a census surname (or follows a particle): `Sophie van der Meulen`,
-`Marcus Delaney`. `May Report` is not one: `Report` is no surname.
+`Marcus Delaney`. `May Report` is not one: `Report` is no surname. A name the census does not know
+(`Priyanka Raman`) is proposed after a key that names a person (`CN=`, `candidate=`, `name:`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,14 @@ def _census_name(value: str) -> bool:
     return words[0].upper() in first and (particle or words[-1].upper() in last)
 
 
+#: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`.
+_NAME_KEYS = r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name"
+
 RECOGNIZERS = [
+    PatternRecognizer("person-after-key", "PERSON", "person_name", (
+        (rf"(?i:(?:(?<![A-Za-z])|(?<=\\n))(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?"
+         r"(?P<value>[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,3})(?![\w@])", 0.55),
+    )),
     PatternRecognizer("person-census", "PERSON", "person_name", (
         (rf"(?<![\w.@-])[A-Z][a-z]+(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* [A-Z][a-z]+(?:[-'][A-Z][a-z]+)?(?![\w@])",
          0.6),

@@ -28,14 +28,29 @@ def _with_traditional(chars: str) -> str:
 
 
 _ALL_SURNAMES = _with_traditional(_SURNAMES)
-#: A bare name: not inside a run of Han characters, except after or before a few function characters.
-_BARE_NAME = (rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的]))(?P<value>[{_ALL_SURNAMES}][{_HAN}]{{1,2}})"
-              rf"(?=[^{_HAN}]|$|的|是|为|在|曾|于|和|与|说|您|{_HONORIFICS})")
 
 
 #: After a word for a person's role, a surname and two characters are a name even inside running text.
-_ROLE = ("患者", "客户", "学生", "新生", "员工", "家长", "租客", "申请人", "参保人", "联系人", "收件人", "关于", "班")
-_ROLE_NAME = "(?:" + "|".join(f"(?<={r})" for r in _ROLE) + rf")(?P<value>[{_ALL_SURNAMES}][{_HAN}]{{2}})"
+_ROLE = ("患者", "客户", "学生", "新生", "员工", "家长", "租客", "申请人", "参保人", "联系人", "收件人", "关于", "班",
+         # court documents and contracts name the parties by their role
+         "原告", "被告", "第三人", "上诉人", "申请人", "被申请人", "被执行人", "当事人", "法定代表人", "代理人", "证人",
+         "借款人", "出借人", "担保人", "投保人", "被保险人", "受益人", "收款人", "付款人", "持卡人", "承租人", "出租人",
+         "候选人", "求职者", "负责人", "经办人", "主讲人", "嫌疑人", "被害人", "受保人", "被保人", "法人", "责任人",
+         "处理人", "派件员", "快递员", "司机", "朋友", "同事", "床")
+#: Two-character surnames: `欧阳静怡` is 欧阳 + 静怡, not a name starting 欧.
+_COMPOUND = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟", "公孙", "慕容", "令狐", "司徒", "夏侯", "长孙",
+             "宇文", "端木", "独孤", "南宫", "西门", "澹台", "轩辕")
+_SURNAME = "(?:" + "|".join(_COMPOUND) + f"|[{_ALL_SURNAMES}])"
+_AFTER_ROLE = "|".join(f"(?<={r}{gap})" for r in dict.fromkeys(_ROLE) for gap in ("", " "))
+_ROLE_NAME = (rf"(?:{_AFTER_ROLE})(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}|[{_ALL_SURNAMES}][{_HAN}]{{2}})")
+#: A bare name: not inside a run of Han characters, except after or before a few function characters.
+_BARE_NAME = (rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}"
+              rf"|[{_ALL_SURNAMES}][{_HAN}]{{1,2}})(?=[^{_HAN}]|$|的|是|为|在|曾|于|和|与|说|您|还|或|也|已|被|{_HONORIFICS})")
+#: A name alone in a table cell or a list item: `| 派件员 | 马建军 |`, `,马建军,处理中`, `：马建国 1 起、`.
+_CELL_NAME = (rf"(?:(?<=[|,，、：:;；\t] )|(?<=[|,，、：:;；\t]))(?P<value>[{_ALL_SURNAMES}][{_HAN}]{{2}})"
+              rf"(?=[ \t]?[|,，、;；\t\n]|[ \t]\d|$)")
+#: A name before what the person does in a calendar or minutes: `（黄子涵主讲）`, `王伟签字`.
+_NAME_ACTING = rf"(?<![{_HAN}])(?P<value>{_SURNAME}[{_HAN}]{{1,2}}?)(?=主讲|主持|发言|签字|签名|汇报|负责|确认)"
 
 
 @cache
@@ -60,11 +75,20 @@ def _not_a_word(value: str) -> bool:
     """A bare candidate is a name unless it (or its head or tail) is a common dictionary word, or
     its given part is a title (`刘老师` is a surname fragment, found by the honorific pattern)."""
     common, not_names = _common_words()
+    if value[:2] in _COMPOUND:  # 欧阳 is a word too: judge the given name
+        return len(value) > 2 and value[2:] not in not_names and value not in common
     if any(value[1:].startswith(h) for h in _HONORIFICS.split("|")):
         return False
     if value in common:
         return False
     return not any(part in not_names for part in (value[:2], value[1:]))
+
+
+def _not_common(value: str) -> bool:
+    """A name where the context already says a person is meant: only a whole common word, or a surname that
+    starts one (`高兴`, `马上`), is refused."""
+    common, not_names = _common_words()
+    return value not in common and (value[:2] in _COMPOUND or value[:2] not in not_names)
 
 
 def resident_id_ok(value: str) -> bool:
@@ -92,6 +116,8 @@ RECOGNIZERS = [
         (r"(?:姓名|联系人|收件人|患者|客户|员工)\s*[:：]\s*(?P<value>[\u4e00-\u9fff]{2,4})(?![\u4e00-\u9fff])", 0.7),
         (rf"(?P<value>[{_ALL_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?:{_HONORIFICS})", 0.5),
     ), validate=_not_a_word),
-    PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45), (_ROLE_NAME, 0.45)),
-                      validate=_not_a_word),
+    PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45),), validate=_not_a_word),
+    # where the place says a person is meant, a given name that is also a word (建军, 志强) is still a name
+    PatternRecognizer("zh-person-name-placed", "PERSON", "person_name", ((_ROLE_NAME, 0.45), (_NAME_ACTING, 0.45),
+                                                                         (_CELL_NAME, 0.45)), validate=_not_common),
 ]
