@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ec2audit.audit import AuditResult
+from ec2audit.console import plural
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.report.summary import Summary, mask
 
@@ -55,7 +56,7 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
     else:
         console.print("no sensitive unit reached these payloads")
     if summary["candidates"]:
-        console.print(f"needs review: {summary['candidates']} candidates (semantic shortlist, no judge; "
+        console.print(f"needs review: {plural(summary['candidates'], 'candidate')} (semantic shortlist, no judge; "
                       "not counted in exposure — `ec2audit judge review push`)")
 
 
