@@ -102,7 +102,7 @@ def command(gateway_url: str | None, upstream_port: int | None, units_path: Path
         from rich.console import Console
 
         console = Console()
-        console.print(_table(matrix))
+        console.print(_table(matrix), width=max(console.width, 100))  # never cut a verdict
         for cell in matrix.cells:
             if cell.verdict in ("leaked", "error"):
                 what = ", ".join(cell.leaked) if cell.leaked else cell.note

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 import httpx
 
 from ec2audit.errors import InputError
-from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, POSITIONS, Position, Probe
+from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, POSITIONS, Position, Probe, user_request
 from ec2audit.units import Unit, make_unit
 
 VERDICTS = ("leaked", "redacted", "dropped", "blocked", "error")
@@ -214,7 +214,7 @@ class GatewayCheck:
             cell.verdict = "redacted" if marker in seen else "dropped"
         elif cell.status is not None and 400 <= cell.status < 500:
             control = pos.build(api, CONTROL_VALUES, marker + "c")
-            status, received, _ = self._send(api, stream, control)
+            status, received, _ = self._send(api, stream, control) if control else (None, [], "")
             if received and status is not None and status < 400:
                 cell.verdict = "blocked"
             else:
@@ -240,7 +240,7 @@ class GatewayCheck:
         """One plain request per API; none reaching the upstream is a setup error, not a matrix."""
         notes = []
         for api in apis:
-            status, received, note = self._send(api, False, POSITIONS["user"].build(api, ["hello"], "preflight"))
+            status, received, note = self._send(api, False, user_request(api, "Hello."))
             if status is None and not received:
                 raise InputError(f"cannot reach the gateway at {self.target.url} ({note})", field="GATEWAY_URL")
             if received:

@@ -135,7 +135,8 @@ def _user(api: str, content) -> dict:
     return {"role": "user", "content": [{"type": kind, "text": part} for part in content]}
 
 
-def _with_user(api: str, content) -> Probe:
+def user_request(api: str, content) -> Probe:
+    """A request whose last-but-one message is the user's `content` (a string, or text parts)."""
     return {CHAT: _chat, RESPONSES: _responses, ANTHROPIC: _anthropic}[api](_user(api, content))
 
 
@@ -176,12 +177,12 @@ def _instructions(api, values, marker):
 
 @position("user", "user message, string content")
 def _user_string(api, values, marker):
-    return _with_user(api, text(values, marker))
+    return user_request(api, text(values, marker))
 
 
 @position("user.parts", "user message, text content part")
 def _user_parts(api, values, marker):
-    return _with_user(api, [text(values, marker)])
+    return user_request(api, [text(values, marker)])
 
 
 @position("user.name", "Chat message `name` field")
@@ -224,13 +225,14 @@ def _tool_call_history(api, values, marker):
 
 
 def _tool_result(api: str, content) -> list[dict]:
-    call: list[dict] = {CHAT: [{"role": "user", "content": "Look the customer up."},
+    calls: dict[str, list[dict]] = {CHAT: [{"role": "user", "content": "Look the customer up."},
                    {"role": "assistant", "content": None, "tool_calls": [
                        {"id": "call_1", "type": "function", "function": {"name": TOOL, "arguments": "{}"}}]}],
             RESPONSES: [{"type": "function_call", "call_id": "call_1", "name": TOOL, "arguments": "{}"}],
             ANTHROPIC: [{"role": "user", "content": "Look the customer up."},
                         {"role": "assistant", "content": [
-                            {"type": "tool_use", "id": "toolu_1", "name": TOOL, "input": {}}]}]}[api]
+                            {"type": "tool_use", "id": "toolu_1", "name": TOOL, "input": {}}]}]}
+    call = calls[api]
     if api == CHAT:
         parts = content if isinstance(content, str) else [{"type": "text", "text": c} for c in content]
         return [*call, {"role": "tool", "tool_call_id": "call_1", "content": parts}]
@@ -305,7 +307,7 @@ def _user_id(api, values, marker):
 
 @position("header", "custom HTTP request header", ascii_only=True)
 def _header(api, values, marker):
-    probe = _with_user(api, "Hello.")
+    probe = user_request(api, "Hello.")
     probe.headers["x-customer-note"] = text(values, marker)
     return probe
 
@@ -318,24 +320,24 @@ def _escape(value: str) -> str:
 
 @position("form.escaped", "values written as \\uXXXX escapes in plain text")
 def _escaped(api, values, marker):
-    return _with_user(api, text([_escape(v) for v in values], marker))
+    return user_request(api, text([_escape(v) for v in values], marker))
 
 
 @position("form.json_string", "a JSON document inside a string (non-ASCII as \\u escapes)")
 def _json_string(api, values, marker):
-    return _with_user(api, json.dumps({"customer": {"record": marker, "values": values}}))
+    return user_request(api, json.dumps({"customer": {"record": marker, "values": values}}))
 
 
 @position("form.url", "values percent-encoded in a URL query")
 def _url(api, values, marker):
     query = urllib.parse.urlencode({"record": marker, **{f"v{i}": v for i, v in enumerate(values)}})
-    return _with_user(api, f"Open https://crm.example.com/customers?{query}")
+    return user_request(api, f"Open https://crm.example.com/customers?{query}")
 
 
 @position("form.base64", "values base64-encoded in text")
 def _base64(api, values, marker):
     encoded = [base64.b64encode(v.encode()).decode() for v in values]
-    return _with_user(api, f"Customer record {marker} (base64): " + " ".join(encoded))
+    return user_request(api, f"Customer record {marker} (base64): " + " ".join(encoded))
 
 
 def _halves(value: str) -> tuple[str, str]:
@@ -355,4 +357,4 @@ def _split(api, values, marker):
         parts.append(head + first)
         head = second + "; "
     parts.append(head.removesuffix("; "))
-    return _with_user(api, parts)
+    return user_request(api, parts)
