@@ -101,8 +101,8 @@ def command(gateway_url: str | None, upstream_port: int | None, units_path: Path
     else:
         from rich.console import Console
 
-        console = Console()
-        console.print(_table(matrix), width=max(console.width, 100))  # never cut a verdict
+        console = Console(width=max(Console().width, 100))  # never cut a verdict
+        console.print(_table(matrix))
         for cell in matrix.cells:
             if cell.verdict in ("leaked", "error"):
                 what = ", ".join(cell.leaked) if cell.leaked else cell.note
