@@ -28,6 +28,7 @@ from ec2audit.intercept.store import RecordStore
 from ec2audit.units import write_units
 
 pytestmark = pytest.mark.litellm
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # LiteLLM's price map from its wheel, not the web
 
 LITELLM = str(Path(sys.executable).parent / "litellm")
 VALUES = [u.value for u in PROBE_UNITS]
@@ -186,3 +187,50 @@ def test_gateway_check_through_litellm_finds_no_value_upstream(litellm_proxy):
     assert {k for k, v in verdicts.items() if v == "dropped"} >= {("header", "openai-chat", False)}
     assert sum(v == "redacted" for v in verdicts.values()) > 100
     assert re.search(r"^\{", result.output)
+
+
+# --- the guardrail's hooks as LiteLLM calls them, for the modes the proxy test above does not run ----
+
+def _guardrail(tmp_path, enforce: str, mode):
+    from ec2audit.gateway.litellm_guardrail import Ec2auditGuardrail
+
+    units = tmp_path / "units.jsonl"
+    write_units(PROBE_UNITS, units)
+    return Ec2auditGuardrail(units=str(units), enforce=enforce, store=str(tmp_path / "gateway.sqlite"),
+                             guardrail_name="ec2audit", event_hook=mode, default_on=True)
+
+
+def _data(call_id: str) -> dict:
+    """Request data as LiteLLM hands it to a guardrail on /v1/messages (its own keys beside the body)."""
+    return {"model": "claude-echo", "max_tokens": 50, "litellm_call_id": call_id,
+            "messages": [{"role": "user", "content": SECRET}], "metadata": {"user_id": "13922883366"},
+            "litellm_metadata": {"headers": {"user-agent": "test"}}}
+
+
+def test_block_refuses_before_anything_leaves_and_records_it(tmp_path):
+    import asyncio
+
+    from fastapi import HTTPException
+
+    guardrail = _guardrail(tmp_path, "block", ["pre_call"])
+    with pytest.raises(HTTPException) as refused:
+        asyncio.run(guardrail.async_pre_call_hook(None, None, _data("call-block"), "anthropic_messages"))
+    assert refused.value.status_code == 403
+    assert "13922883366" not in json.dumps(refused.value.detail)  # unit ids, never values
+    assert set(refused.value.detail["units"]) == {"gateway-check/P1/name", "gateway-check/P1/name_zh",
+                                                  "gateway-check/P1/phone", "gateway-check/P1/email"}
+    (record,) = RecordStore(tmp_path / "gateway.sqlite").records()
+    assert record["status"] == 403 and record["api"] == "anthropic-messages"
+    assert "user-agent" not in json.dumps(record["request"])  # LiteLLM's own keys are not the payload
+
+
+def test_redact_reaches_anthropic_metadata_and_refuses_during_call(tmp_path):
+    import asyncio
+
+    data = _data("call-redact")
+    asyncio.run(_guardrail(tmp_path, "redact", ["pre_call"]).async_pre_call_hook(None, None, data,
+                                                                                  "anthropic_messages"))
+    assert [v for v in VALUES if v in json.dumps(data, ensure_ascii=False)] == []
+    assert PLACEHOLDER.fullmatch(data["metadata"]["user_id"])
+    with pytest.raises(ValueError, match="redact needs mode pre_call"):
+        _guardrail(tmp_path, "redact", ["during_call"])

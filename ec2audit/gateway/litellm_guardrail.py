@@ -129,10 +129,11 @@ class Ec2auditGuardrail(CustomGuardrail):
             return
         call_id = str(data.get("litellm_call_id") or uuid.uuid4().hex)
         body = _body(data, api)
-        record = {"id": call_id, "episode": _episode(data), "ts": time.time(), "api": api, "path": _PATHS[api],
+        episode = _episode(data)
+        record: dict = {"id": call_id, "episode": episode, "ts": time.time(), "api": api, "path": _PATHS[api],
                   "model": data.get("model"), "stream": bool(data.get("stream")), "status": None, "error": None,
                   "findings": None, "redactions": 0, "request": body}
-        ex = Exchange(record, api, record["episode"], time.perf_counter(), body=body)
+        ex = Exchange(record, api, episode, time.perf_counter(), body=body)
         self.exchanges[call_id] = ex
         try:
             await self.policy.before_forward(ex)
@@ -142,7 +143,7 @@ class Ec2auditGuardrail(CustomGuardrail):
             self._write(ex)
             raise HTTPException(status_code=failure.status, detail={"error": failure.message, **failure.extra}) \
                 from None
-        if rewrite and ex.body is not body:
+        if rewrite and ex.body is not None and ex.body is not body:
             data.update(ex.body)
 
     async def async_post_call_success_hook(self, data: dict, user_api_key_dict, response):
@@ -163,8 +164,8 @@ class Ec2auditGuardrail(CustomGuardrail):
         async for item in response:
             if isinstance(item, bytes | str):  # Anthropic /v1/messages: the provider's SSE bytes
                 raw = rest + (item.encode() if isinstance(item, str) else item)
-                *events, rest = raw.replace(b"\r\n", b"\n").split(b"\n\n")
-                out = b"".join(self._sse_event(ex, event) for event in events)
+                *frames, rest = raw.replace(b"\r\n", b"\n").split(b"\n\n")
+                out = b"".join(self._sse_event(ex, frame) for frame in frames)
                 if out:
                     yield out if isinstance(item, bytes) else out.decode()
                 continue
@@ -220,7 +221,7 @@ class Ec2auditGuardrail(CustomGuardrail):
         slp = kwargs.get("standard_logging_object") or {}
         record.update(status=200 if error is None else 500, error=error, response=_as_dict(response_obj),
                       input_tokens=slp.get("prompt_tokens"), output_tokens=slp.get("completion_tokens"),
-                      cost_usd=slp.get("response_cost"), request={**ex.body, "model": record["model"]},
+                      cost_usd=slp.get("response_cost"), request={**(ex.body or {}), "model": record["model"]},
                       latency_ms=(time.perf_counter() - ex.t0) * 1000)
         self._write(ex)
 
