@@ -68,7 +68,9 @@ def _table(matrix):
 def command(gateway_url: str | None, upstream_port: int | None, units_path: Path | None, export_units: Path | None,
             models: tuple[str, ...], gateway_key_env: str | None, positions: tuple[str, ...], apis: tuple[str, ...],
             timeout: float, as_json: bool) -> None:
-    """Send every request position (roles, content parts, tool calls and results, tool definitions,
+    """Probe an LLM gateway position by position: which sensitive values reach the model provider.
+
+    Send every request position (roles, content parts, tool calls and results, tool definitions,
     Responses items, Anthropic blocks, metadata, headers, encoded and split values) through the
     gateway at GATEWAY_URL (base URL with /v1), whose upstream is a recording stand-in on
     127.0.0.1:--upstream-port, and print position × API × stream → leaked / redacted / dropped /
