@@ -234,3 +234,24 @@ def test_redact_reaches_anthropic_metadata_and_refuses_during_call(tmp_path):
     assert PLACEHOLDER.fullmatch(data["metadata"]["user_id"])
     with pytest.raises(ValueError, match="redact needs mode pre_call"):
         _guardrail(tmp_path, "redact", ["during_call"])
+
+
+def test_observe_changes_nothing_and_logs_the_findings(tmp_path):
+    import asyncio
+
+    guardrail = _guardrail(tmp_path, "observe", ["pre_call"])
+    data = _data("call-observe")
+    before = json.dumps(data, ensure_ascii=False)
+
+    async def call():
+        await guardrail.async_pre_call_hook(None, None, data, "anthropic_messages")
+        await guardrail.async_log_success_event({"litellm_call_id": "call-observe", "standard_logging_object": {
+            "prompt_tokens": 12, "completion_tokens": 3, "response_cost": None}}, {"content": []}, None, None)
+
+    asyncio.run(call())
+    assert json.dumps(data, ensure_ascii=False) == before
+    (record,) = RecordStore(tmp_path / "gateway.sqlite").records()
+    assert record["input_tokens"] == 12 and record["redactions"] == 0
+    assert {f["unit_id"] for f in record["findings"]} == {"gateway-check/P1/name", "gateway-check/P1/name_zh",
+                                                          "gateway-check/P1/phone", "gateway-check/P1/email"}
+    assert {f["path"] for f in record["findings"]} == {"/messages/0/content", "/metadata/user_id"}
