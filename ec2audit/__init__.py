@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ec2audit import telemetry
+
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from ec2audit.logs.audit import LogAudit
     from ec2audit.payloads import Payload
     from ec2audit.units import Unit
+
+telemetry.disable()  # before any dependency loads: some collect usage data as they are imported
 
 __version__ = "0.1.0"
 __all__ = ["audit", "judge", "proxy_app", "read_logs", "read_units"]
