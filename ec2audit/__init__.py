@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
     from ec2audit.audit import AuditResult
-    from ec2audit.detect.judge import Judge
+    from ec2audit.detect.judge import Grader
     from ec2audit.errors import InputError
     from ec2audit.logs.audit import LogAudit
     from ec2audit.payloads import Payload
@@ -76,7 +76,7 @@ def audit(paths: Iterable[str | Path], units: str | Path | list[Unit] | None = N
                       classifier=Classifier(tuple(cloud), tuple(edge)), jobs=jobs, task_map=task_map)
 
 
-def judge(units: str | Path | list[Unit], payloads: str | Path | Iterable[Payload], *, llm: Judge | None = None,
+def judge(units: str | Path | list[Unit], payloads: str | Path | Iterable[Payload], *, llm: Grader | None = None,
           calibration: str | Path | None = None, semantic_model: str | None = None, per_unit: int | None = None,
           on_error: Callable[[InputError], None] | None = None) -> AuditResult:
     """Audit `payloads` (a request-log JSONL path, or Payloads) against `units` with every tier: the string
