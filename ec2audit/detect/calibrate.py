@@ -25,7 +25,7 @@ from pathlib import Path
 from ec2audit import resources
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
-from ec2audit.detect.judge import GRADES, Judge
+from ec2audit.detect.judge import GRADES, Grader
 from ec2audit.detect.realistic import markdown as realistic_markdown
 from ec2audit.detect.semantic import DEFAULT_BATCH, DEFAULT_MODEL, SemanticTier
 from ec2audit.errors import InputError
@@ -154,7 +154,7 @@ def score_examples(examples: list[Example], windows: Sequence[int] = WINDOWS,
     return scored
 
 
-def run_judge(judge: Judge, scored: Scored, indices: Sequence[int],
+def run_judge(judge: Grader, scored: Scored, indices: Sequence[int],
               on_call: Callable[[], None] | None = None) -> None:
     requests = [(scored.examples[i].text, [scored.examples[i].unit]) for i in indices]
     for i, verdicts in zip(indices, judge.judge(requests, on_call, pack=True), strict=True):  # as the cascade asks
@@ -350,7 +350,7 @@ def markdown(report: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = None, seed: int = 0,
+def calibrate(set_dir: str | Path, judge: Grader | None, *, limit: int | None = None, seed: int = 0,
               windows: Sequence[int] = WINDOWS, model: str = DEFAULT_MODEL, recall_target: float = RECALL_TARGET,
               on_call: Callable[[], None] | None = None,
               on_stage: Callable[[str, int], None] | None = None) -> tuple[Settings, dict]:
@@ -384,7 +384,7 @@ def calibrate(set_dir: str | Path, judge: Judge | None, *, limit: int | None = N
                              "dev_examples": len(dev.examples), "test_examples": len(test.examples),
                              "semantic_model": model,
                              "judge_model": judge.model if judge else "none",
-                             "prompt": judge.prompt.version if judge else "none"},
+                             "prompt": judge.version if judge else "none"},
               "settings": settings.__dict__, "dev": dev_report, "realistic": realistic,
               "test": evaluate(test, settings),
               "judge_usage": judge.usage.as_dict() if judge else {}}

