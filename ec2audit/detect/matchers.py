@@ -1,0 +1,137 @@
+"""Multi-literal matchers: the engine behind `patterns.PatternIndex`, one protocol plus a registry.
+
+A matcher is compiled once over a run's literal patterns and reports, for a text, every occurrence of
+every pattern — overlapping ones included — as (pattern id, start, end) in *characters* of the text,
+ordered by end and, at one end, longest first. The tiers rely on exactly that (a surname fragment inside
+a full name, a gram inside a longer gram), so every matcher must give the same list; a test checks it.
+
+- `vectorscan` (the `hyperscan` wheel, which bundles Vectorscan): literal mode over the text's UTF-8
+  bytes; only the offsets of reported matches are mapped back to characters. The default where the
+  wheel imports.
+- `aho-corasick` (`ahocorasick_rs`, Rust's `aho-corasick` crate): the pure fallback, a core dependency.
+
+`EC2AUDIT_MATCHER` names the matcher to use (e.g. to compare both on one corpus).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import ClassVar, Protocol
+
+#: (pattern id, start, end): one occurrence, offsets in characters of the scanned text
+Occurrence = tuple[int, int, int]
+ENVIRONMENT = "EC2AUDIT_MATCHER"
+
+
+class Matcher(Protocol):
+    name: ClassVar[str]
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        """Compile non-empty, distinct `patterns`; a pattern's id is its position."""
+
+    def find(self, text: str) -> list[Occurrence]:
+        """Every occurrence in `text`, overlapping ones included, ordered by (end, start)."""
+
+
+#: name → matcher class, most preferred first
+MATCHERS: dict[str, type[Matcher]] = {}
+
+
+def register(cls: type[Matcher]) -> type[Matcher]:
+    MATCHERS[cls.name] = cls
+    return cls
+
+
+@register
+class VectorscanMatcher:
+    name: ClassVar[str] = "vectorscan"
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        import hyperscan
+
+        encoded = [p.encode("utf-8", "surrogatepass") for p in patterns]
+        self._lengths = [len(p) for p in encoded]
+        self._database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        self._database.compile(expressions=encoded, ids=list(range(len(encoded))), elements=len(encoded),
+                               flags=0, literal=True)
+        self._new_scratch = lambda: hyperscan.Scratch(self._database)
+        self._local = threading.local()  # scratch space is per thread
+
+    def find(self, text: str) -> list[Occurrence]:
+        data = text.encode("utf-8", "surrogatepass")
+        ends: list[tuple[int, int]] = []
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._new_scratch()
+        self._database.scan(data, match_event_handler=_appender(ends), scratch=scratch)
+        if not ends:
+            return []
+        lengths = self._lengths
+        found = [(pid, end - lengths[pid], end) for pid, end in ends]
+        found.sort(key=_end_then_start)
+        if len(data) == len(text):  # ASCII: bytes are characters
+            return found
+        chars = _characters_at(data, {o for _, start, end in found for o in (start, end)})
+        return [(pid, chars[start], chars[end]) for pid, start, end in found]
+
+
+def _appender(ends: list[tuple[int, int]]) -> Callable[[int, int, int, int, object], None]:
+    append = ends.append
+
+    def on_match(pattern: int, _start: int, end: int, _flags: int, _context: object) -> None:
+        append((pattern, end))
+    return on_match
+
+
+def _end_then_start(occurrence: Occurrence) -> tuple[int, int]:
+    return occurrence[2], occurrence[1]
+
+
+def _characters_at(data: bytes, offsets: set[int]) -> dict[int, int]:
+    """Character offsets of byte `offsets` (each at a character boundary) of UTF-8 `data`: one pass over
+    the bytes up to the last offset, decoding only between consecutive offsets."""
+    chars, previous, count = {}, 0, 0
+    for offset in sorted(offsets):
+        count += len(data[previous:offset].decode("utf-8", "surrogatepass"))
+        chars[offset], previous = count, offset
+    return chars
+
+
+@register
+class AhoCorasickMatcher:
+    name: ClassVar[str] = "aho-corasick"
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        import ahocorasick_rs
+
+        self._automaton = ahocorasick_rs.AhoCorasick(list(patterns), matchkind=ahocorasick_rs.MatchKind.Standard)
+
+    def find(self, text: str) -> list[Occurrence]:
+        # the crate reports overlapping matches by end, longest first at one end: the protocol's order
+        return self._automaton.find_matches_as_indexes(text, overlapping=True)
+
+
+@cache
+def available() -> tuple[str, ...]:
+    """The registered matchers whose engine imports here, most preferred first."""
+    names = []
+    for name, cls in MATCHERS.items():
+        try:
+            cls(["a"])
+        except ImportError:
+            continue
+        names.append(name)
+    return tuple(names)
+
+
+def matcher_class(name: str | None = None) -> type[Matcher]:
+    """The matcher named `name`, else the one `EC2AUDIT_MATCHER` names, else the most preferred available."""
+    name = name or os.environ.get(ENVIRONMENT) or available()[0]
+    if name not in MATCHERS:
+        raise ValueError(f"{ENVIRONMENT}={name}: no such matcher (known: {', '.join(MATCHERS)})")
+    if name not in available():
+        raise ValueError(f"{ENVIRONMENT}={name}: its engine is not installed (pip install 'ec2audit[vectorscan]')")
+    return MATCHERS[name]
