@@ -16,11 +16,13 @@ a full name, a gram inside a longer gram), so every matcher must give the same l
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import ClassVar, Protocol
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 #: (pattern id, start, end): one occurrence, offsets in characters of the scanned text
 Occurrence = tuple[int, int, int]
 ENVIRONMENT = "EC2AUDIT_MATCHER"
@@ -111,7 +113,10 @@ class AhoCorasickMatcher:
 
     def find(self, text: str) -> list[Occurrence]:
         # the crate reports overlapping matches by end, longest first at one end: the protocol's order
-        return self._automaton.find_matches_as_indexes(text, overlapping=True)
+        try:
+            return self._automaton.find_matches_as_indexes(text, overlapping=True)
+        except UnicodeEncodeError:  # a lone surrogate (JSON "\\ud83d"): read as one character no pattern has
+            return self._automaton.find_matches_as_indexes(_LONE_SURROGATE.sub("\0", text), overlapping=True)
 
 
 @cache
