@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from ec2audit.detect.matchers import ENVIRONMENT, available
@@ -66,7 +67,7 @@ def write_corpus(sets: list[Path], folder: Path, mb: float, seed: int = 34) -> t
                          "function": {"name": "lookup_records", "arguments": json.dumps({"page": n})}}]},
                         {"role": "tool", "tool_call_id": f"call_{n}", "content": tool}]
             record = {"id": f"req-{n}", "url": "https://api.openai.com/v1/chat/completions",
-                      "session_id": f"s{n // 8}", "request": {"model": "gpt-5.4", "messages": messages}}
+                      "session_id": f"s{n % 16}", "request": {"model": "gpt-5.4", "messages": messages}}
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return folder / "units.jsonl", corpus, folder / "values.txt"
 
@@ -85,6 +86,35 @@ def measured(command: list[str], env: dict[str, str] | None = None) -> tuple[flo
 def audit_command(corpus: Path, units: Path, out: Path) -> list[str]:
     return [sys.executable, "-c", _CLI, "audit", str(corpus), "--units", str(units), "--jobs", "1", "--json",
             "--out", str(out)]
+
+
+def matcher_alone(corpus: Path, units: Path) -> list[str]:
+    """The engine's own share: each matcher's `PatternIndex.matches` over the text view of every message
+    of the corpus (the dense case), and over one 8 MB text of the corpus's system prompt (sparse)."""
+    from ec2audit.detect.cascade import build_cascade
+    from ec2audit.detect.normalize import TextView
+    from ec2audit.units import read_units
+
+    texts = [TextView.of(m["content"]).text for line in corpus.open(encoding="utf-8")
+             for m in json.loads(line)["request"]["messages"] if m.get("content")]
+    dense_mb = sum(len(t.encode()) for t in texts) / 1e6
+    sparse = ("You are an operations assistant. Use the tools. " * 170_000)[:8_000_000]
+    lines, chosen = [], os.environ.get(ENVIRONMENT)
+    for name in available():
+        os.environ[ENVIRONMENT] = name
+        index = build_cascade(read_units(units)).index
+        start = time.process_time()
+        found = sum(len(matches) for kinds in map(index.matches, texts) for matches in kinds.values())
+        dense = time.process_time() - start
+        start = time.process_time()
+        index.matches(sparse)
+        lines.append(f"{name} alone: dense {dense:.2f} s CPU ({dense_mb / dense:.0f} MB/s, {found} matches), "
+                     f"sparse 8 MB text {time.process_time() - start:.3f} s CPU")
+    if chosen is None:
+        del os.environ[ENVIRONMENT]
+    else:
+        os.environ[ENVIRONMENT] = chosen
+    return lines
 
 
 def profile(corpus: Path, units: Path, out: Path, top: int = 25) -> str:
@@ -134,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             ratio = f", {cpu / rg_cpu:.0f}× rg" if rg_cpu else ""
             print(f"{name}: {cpu:.1f} s CPU ({start_cpu:.1f} s of it to start), {size / cpu:.2f} MB/s per core, "
                   f"peak {rss:.0f} MB, {len(findings[name])} findings{ratio}")
+        print("\n".join(matcher_alone(corpus, units)))
         same = len({tuple(f) for f in findings.values()}) == 1
         print("findings identical across matchers" if same else "FINDINGS DIFFER between matchers")
         if args.profile:
