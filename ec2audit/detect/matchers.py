@@ -20,6 +20,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
+from operator import itemgetter
 from typing import ClassVar, Protocol
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -64,42 +65,44 @@ class VectorscanMatcher:
 
     def find(self, text: str) -> list[Occurrence]:
         data = text.encode("utf-8", "surrogatepass")
-        ends: list[tuple[int, int]] = []
+        found: list[Occurrence] = []
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = self._new_scratch()
-        self._database.scan(data, match_event_handler=_appender(ends), scratch=scratch)
-        if not ends:
-            return []
-        lengths = self._lengths
-        found = [(pid, end - lengths[pid], end) for pid, end in ends]
-        found.sort(key=_end_then_start)
+        self._database.scan(data, match_event_handler=_collector(found, self._lengths), scratch=scratch)
+        if not found:
+            return found
+        found.sort(key=_END_THEN_START)  # Vectorscan reports by end, but not longest first at one end
         if len(data) == len(text):  # ASCII: bytes are characters
             return found
         chars = _characters_at(data, {o for _, start, end in found for o in (start, end)})
         return [(pid, chars[start], chars[end]) for pid, start, end in found]
 
 
-def _appender(ends: list[tuple[int, int]]) -> Callable[[int, int, int, int, object], None]:
-    append = ends.append
+def _collector(found: list[Occurrence], lengths: list[int]) -> Callable[[int, int, int, int, object], None]:
+    """The match callback: literal mode reports no start, so it is the end less the pattern's length."""
+    append = found.append
 
     def on_match(pattern: int, _start: int, end: int, _flags: int, _context: object) -> None:
-        append((pattern, end))
+        append((pattern, end - lengths[pattern], end))
     return on_match
 
 
-def _end_then_start(occurrence: Occurrence) -> tuple[int, int]:
-    return occurrence[2], occurrence[1]
+_END_THEN_START = itemgetter(2, 1)
 
 
 def _characters_at(data: bytes, offsets: set[int]) -> dict[int, int]:
-    """Character offsets of byte `offsets` (each at a character boundary) of UTF-8 `data`: one pass over
-    the bytes up to the last offset, decoding only between consecutive offsets."""
-    chars, previous, count = {}, 0, 0
+    """Character offsets of byte `offsets` (each at a character boundary) of UTF-8 `data`: every character
+    has one byte that is not a continuation byte (0x80–0xBF), so it is the offset less the continuation
+    bytes before it, counted in one pass between consecutive offsets."""
+    chars, previous, continuation = {}, 0, 0
     for offset in sorted(offsets):
-        count += len(data[previous:offset].decode("utf-8", "surrogatepass"))
-        chars[offset], previous = count, offset
+        continuation += len(data[previous:offset].translate(None, _NOT_CONTINUATION))
+        chars[offset], previous = offset - continuation, offset
     return chars
+
+
+_NOT_CONTINUATION = bytes([*range(0x80), *range(0xC0, 0x100)])
 
 
 @register
