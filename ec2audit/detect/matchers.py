@@ -23,6 +23,8 @@ from functools import cache
 from operator import itemgetter
 from typing import ClassVar, Protocol
 
+from ec2audit.errors import InputError
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 #: (pattern id, start, end): one occurrence, offsets in characters of the scanned text
 Occurrence = tuple[int, int, int]
@@ -139,7 +141,7 @@ def matcher_class(name: str | None = None) -> type[Matcher]:
     """The matcher named `name`, else the one `EC2AUDIT_MATCHER` names, else the most preferred available."""
     name = name or os.environ.get(ENVIRONMENT) or available()[0]
     if name not in MATCHERS:
-        raise ValueError(f"{ENVIRONMENT}={name}: no such matcher (known: {', '.join(MATCHERS)})")
+        raise InputError(f"{ENVIRONMENT}={name}: no such matcher (known: {', '.join(MATCHERS)})")
     if name not in available():
-        raise ValueError(f"{ENVIRONMENT}={name}: its engine is not installed (pip install 'ec2audit[vectorscan]')")
+        raise InputError(f"{ENVIRONMENT}={name}: its engine does not import here (pip install hyperscan==0.9.1)")
     return MATCHERS[name]
