@@ -95,3 +95,20 @@ def test_an_unknown_matcher_is_one_line_naming_the_variable(monkeypatch):
     result = CliRunner().invoke(main, ["audit", str(logs / "requests"), "--units", str(logs / "units.jsonl")])
     assert result.exit_code == 2
     assert result.output.strip() == "error: EC2AUDIT_MATCHER=regex: no such matcher (known: vectorscan, aho-corasick)"
+
+
+@pytest.mark.parametrize("matcher", ["vectorscan", "aho-corasick"])
+def test_a_log_with_half_an_emoji_is_audited(matcher, tmp_path, monkeypatch):
+    """A proxy logged a request cut inside an emoji (JSON "\\ud83d"); the leaks after it are still found,
+    on their own characters, with either matcher."""
+    monkeypatch.setenv(ENVIRONMENT, matcher)
+    record = {"id": "r1", "url": "https://api.openai.com/v1/chat/completions", "session_id": "s1",
+              "request": {"model": "gpt-5.4", "messages": [{"role": "user", "content":
+                          "cut here \ud83d then call Marguerite Lindqvist at +1 415-555-0142"}]}}
+    (tmp_path / "requests.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = tmp_path / "findings.jsonl"
+    result = CliRunner().invoke(main, ["audit", str(tmp_path / "requests.jsonl"), "--units",
+                                       str(DATA / "logs" / "units.jsonl"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    found = sorted((f["matched_text"], f["start"], f["end"]) for f in map(json.loads, out.read_text().splitlines()))
+    assert found == [("+1 415-555-0142", 45, 60), ("Marguerite Lindqvist", 21, 41)]
