@@ -7,7 +7,8 @@ a full name, a gram inside a longer gram), so every matcher must give the same l
 
 - `vectorscan` (the `hyperscan` wheel, which bundles Vectorscan): literal mode over the text's UTF-8
   bytes; only the offsets of reported matches are mapped back to characters. The default where the
-  wheel imports.
+  wheel imports: 5–25× faster on long sparse texts, ~2× slower on dense short ones (each match crosses
+  into Python through the binding's callback); either is a few per cent of an audit (benchmarks/RESULTS.md).
 - `aho-corasick` (`ahocorasick_rs`, Rust's `aho-corasick` crate): the pure fallback, a core dependency.
 
 `EC2AUDIT_MATCHER` names the matcher to use (e.g. to compare both on one corpus).
