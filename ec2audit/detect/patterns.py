@@ -4,24 +4,25 @@ Values and aliases, amount surface forms, surname fragments, context words and f
 all live in one automaton, so a segment's normalised text is read once whatever the number of
 units. Each pattern carries the kinds it serves and their unit indices.
 
-The automaton is `ahocorasick_rs` (Rust's `aho-corasick` crate): it returns every match of a text
-in one call, with character offsets, and on our mixed English/Chinese payloads it reads text 6.5×
-faster than pyahocorasick (10× on CJK text; see benchmarks/RESULTS.md).
+The engine is a `matchers.Matcher` (Vectorscan where its wheel is installed, else `ahocorasick_rs`):
+it returns every match of a text in one call, overlapping ones included, with character offsets.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-import ahocorasick_rs
+from ec2audit.detect.matchers import Matcher, matcher_class
 
 Match = tuple[int, int, tuple[int, ...]]
 
 
 class PatternIndex:
-    def __init__(self):
+    def __init__(self, matcher: str | None = None):
+        """`matcher`: the name of a registered matcher (default: `matchers.matcher_class`'s choice)."""
+        self._matcher_class = matcher_class(matcher)
         self._entries: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        self._automaton: ahocorasick_rs.AhoCorasick | None = None
+        self._automaton: Matcher | None = None
         self._groups: list[tuple[tuple[str, tuple[int, ...]], ...]] = []
 
     def add(self, key: str, kind: str, unit_index: int) -> None:
@@ -33,7 +34,7 @@ class PatternIndex:
             keys = list(self._entries)
             self._groups = [tuple((kind, tuple(dict.fromkeys(units))) for kind, units in self._entries[key].items())
                             for key in keys]
-            self._automaton = ahocorasick_rs.AhoCorasick(keys, matchkind=ahocorasick_rs.MatchKind.Standard)
+            self._automaton = self._matcher_class(keys)
         return self
 
     def matches(self, text: str, anchored: bool = True) -> dict[str, list[Match]]:
@@ -46,7 +47,7 @@ class PatternIndex:
         out: dict[str, list[Match]] = defaultdict(list)
         if self._automaton is not None:
             groups = self._groups
-            found = self._automaton.find_matches_as_indexes(" " + text if anchored else text, overlapping=True)
+            found = self._automaton.find(" " + text if anchored else text)
             for key, start, end in found:
                 if anchored:
                     start, end = (start - 1 if start else 0), end - 1

@@ -1,0 +1,185 @@
+"""Throughput of `ec2audit audit --jobs 1` on a dense request log, with each registered matcher, against `rg -F -f`.
+
+The corpus is built from the project's own hand-written leak sets (tests/data/leaks-*, and the shared
+leaks-dev set when present): an OpenAI Chat Completions request log (JSONL, one call per line) where
+every call sends one case text as the user turn and a tool result of three other case texts, each tool
+result made distinct by its record number, so the per-text cache never answers. Every unit of every set
+is audited against every call (no task map): many candidates per segment, the dense case.
+
+Each matcher runs the CLI in its own child process (`EC2AUDIT_MATCHER`); CPU time (user + system) and
+peak RSS are the child's, so MB/s per core covers the whole audit: start, parsing, scanning, writing.
+ripgrep, when installed, scans the same file for the same values (as JSON writes them) in the same run.
+
+    nice .venv/bin/python benchmarks/dense_corpus.py [--mb 16] [--profile 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ec2audit.detect.matchers import ENVIRONMENT, available
+
+REPO = Path(__file__).resolve().parents[1]
+_CLI = "from ec2audit.cli import main; main()"
+
+
+def leak_sets(shared: Path | None) -> list[Path]:
+    """The hand-written sets: tests/data/leaks-*, then `shared`/leaks-* (default: the checkout's ../shared)."""
+    shared = shared or REPO.parent / "shared"
+    return sorted((REPO / "tests" / "data").glob("leaks-*")) + sorted(shared.glob("leaks-*"))
+
+
+def write_corpus(sets: list[Path], folder: Path, mb: float, seed: int = 34) -> tuple[Path, Path, Path]:
+    """units.jsonl (every set's units, task ids prefixed by the set), corpus.jsonl (≈ `mb` MB) and
+    values.txt (each unit value as the corpus's JSON writes it, for ripgrep)."""
+    units, texts = [], []
+    for s in sets:
+        for line in (s / "units.jsonl").read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                units.append({**json.loads(line), "task_id": f"{s.name}-{json.loads(line)['task_id']}"})
+        texts += [json.loads(line)["text"] for line in (s / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+                  if line.strip()]
+    (folder / "units.jsonl").write_text("".join(json.dumps(u, ensure_ascii=False) + "\n" for u in units),
+                                        encoding="utf-8")
+    values = dict.fromkeys(json.dumps(u["value"], ensure_ascii=False)[1:-1] for u in units)
+    (folder / "values.txt").write_text("".join(v + "\n" for v in values if v), encoding="utf-8")
+    rng, budget, n = random.Random(seed), int(mb * 1_000_000), 0
+    corpus = folder / "corpus.jsonl"
+    with corpus.open("w", encoding="utf-8") as out:
+        while out.tell() < budget:
+            n += 1
+            tool = "\n\n".join(rng.sample(texts, 3)) + f"\n\n(record {n})"
+            messages = [{"role": "system", "content": "You are an operations assistant. Use the tools."},
+                        {"role": "user", "content": rng.choice(texts)},
+                        {"role": "assistant", "content": None, "tool_calls": [{"id": f"call_{n}", "type": "function",
+                         "function": {"name": "lookup_records", "arguments": json.dumps({"page": n})}}]},
+                        {"role": "tool", "tool_call_id": f"call_{n}", "content": tool}]
+            record = {"id": f"req-{n}", "url": "https://api.openai.com/v1/chat/completions",
+                      "session_id": f"s{n % 16}", "request": {"model": "gpt-5.4", "messages": messages}}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return folder / "units.jsonl", corpus, folder / "values.txt"
+
+
+def measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, bytes]:
+    """(CPU seconds, peak RSS in MB, stdout) of one child process."""
+    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    stdout = child.stdout.read() if child.stdout else b""
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):  # 1: leaks found
+        raise SystemExit(f"{command[0]} exited {child.returncode}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout
+
+
+def audit_command(corpus: Path, units: Path, out: Path) -> list[str]:
+    return [sys.executable, "-c", _CLI, "audit", str(corpus), "--units", str(units), "--jobs", "1", "--json",
+            "--out", str(out)]
+
+
+def matcher_alone(corpus: Path, units: Path) -> list[str]:
+    """The engine's own share: each matcher's `PatternIndex.matches` over the text view of every message
+    of the corpus (the dense case), and over one 8 MB text of the corpus's system prompt (sparse)."""
+    from ec2audit.detect.cascade import build_cascade
+    from ec2audit.detect.normalize import TextView
+    from ec2audit.units import read_units
+
+    texts = [TextView.of(m["content"]).text for line in corpus.open(encoding="utf-8")
+             for m in json.loads(line)["request"]["messages"] if m.get("content")]
+    dense_mb = sum(len(t.encode()) for t in texts) / 1e6
+    sparse = ("You are an operations assistant. Use the tools. " * 170_000)[:8_000_000]
+    lines, chosen = [], os.environ.get(ENVIRONMENT)
+    for name in available():
+        os.environ[ENVIRONMENT] = name
+        index = build_cascade(read_units(units)).index
+        start = time.process_time()
+        found = sum(len(matches) for kinds in map(index.matches, texts) for matches in kinds.values())
+        dense = time.process_time() - start
+        start = time.process_time()
+        index.matches(sparse)
+        lines.append(f"{name} alone: dense {dense:.2f} s CPU ({dense_mb / dense:.0f} MB/s, {found} matches), "
+                     f"sparse 8 MB text {time.process_time() - start:.3f} s CPU")
+    if chosen is None:
+        del os.environ[ENVIRONMENT]
+    else:
+        os.environ[ENVIRONMENT] = chosen
+    return lines
+
+
+def profile(corpus: Path, units: Path, out: Path, top: int = 25) -> str:
+    """cProfile of the audit in this process: the top entries by own time, and by cumulative time."""
+    from ec2audit.cli import main
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        main(audit_command(corpus, units, out)[3:], standalone_mode=False)
+    finally:
+        profiler.disable()
+    text = io.StringIO()
+    stats = pstats.Stats(profiler, stream=text).strip_dirs()
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return text.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mb", type=float, default=16, help="corpus size in MB (default 16)")
+    parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
+    parser.add_argument("--profile", type=float, metavar="MB", help="also profile the default matcher on MB of it")
+    args = parser.parse_args(argv)
+    folder = Path(tempfile.mkdtemp(prefix="ec2audit-dense-"))
+    try:
+        sets = leak_sets(args.shared)
+        units, corpus, values = write_corpus(sets, folder, args.mb)
+        size = corpus.stat().st_size / 1e6
+        n_units = sum(1 for _ in units.open(encoding="utf-8"))
+        print(f"corpus: {size:.1f} MB, {sum(1 for _ in corpus.open(encoding='utf-8'))} calls, {n_units} units "
+              f"from {', '.join(s.name for s in sets)}")
+        tiny = folder / "tiny.jsonl"
+        tiny.write_text(corpus.open(encoding="utf-8").readline(), encoding="utf-8")
+        rg_cpu = None
+        if shutil.which("rg"):
+            rg_cpu, _, _ = measured(["rg", "-F", "-c", "-f", str(values), str(corpus)])
+            print(f"rg -F -f: {rg_cpu:.2f} s CPU, {size / rg_cpu:.0f} MB/s")
+        findings = {}
+        for name in available():
+            env = {**os.environ, ENVIRONMENT: name}
+            start_cpu, _, _ = measured(audit_command(tiny, units, folder / "tiny.jsonl.out.jsonl"), env)
+            out = folder / f"findings-{name}.jsonl"
+            cpu, rss, stdout = measured(audit_command(corpus, units, out), env)
+            findings[name] = sorted(out.read_text(encoding="utf-8").splitlines())
+            ratio = f", {cpu / rg_cpu:.0f}× rg" if rg_cpu else ""
+            print(f"{name}: {cpu:.1f} s CPU ({start_cpu:.1f} s of it to start), {size / cpu:.2f} MB/s per core, "
+                  f"peak {rss:.0f} MB, {len(findings[name])} findings{ratio}")
+        print("\n".join(matcher_alone(corpus, units)))
+        same = len({tuple(f) for f in findings.values()}) == 1
+        print("findings identical across matchers" if same else "FINDINGS DIFFER between matchers")
+        if args.profile:
+            small = folder / "small.jsonl"
+            with corpus.open(encoding="utf-8") as lines, small.open("w", encoding="utf-8") as out_file:
+                for line in lines:
+                    if out_file.tell() >= args.profile * 1e6:
+                        break
+                    out_file.write(line)
+            print(f"\nprofile of {available()[0]} on {small.stat().st_size / 1e6:.1f} MB:")
+            print(profile(small, units, folder / "profile.jsonl"))
+        return 0 if same else 1
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Multi-literal matchers: the engine behind `patterns.PatternIndex`, one protocol plus a registry.
+
+A matcher is compiled once over a run's literal patterns and reports, for a text, every occurrence of
+every pattern — overlapping ones included — as (pattern id, start, end) in *characters* of the text,
+ordered by end and, at one end, longest first. The tiers rely on exactly that (a surname fragment inside
+a full name, a gram inside a longer gram), so every matcher must give the same list; a test checks it.
+
+- `vectorscan` (the `hyperscan` wheel, which bundles Vectorscan): literal mode over the text's UTF-8
+  bytes; only the offsets of reported matches are mapped back to characters. The default where the
+  wheel imports: 5–25× faster on long sparse texts, ~2× slower on dense short ones (each match crosses
+  into Python through the binding's callback); either is a few per cent of an audit (benchmarks/RESULTS.md).
+- `aho-corasick` (`ahocorasick_rs`, Rust's `aho-corasick` crate): the pure fallback, a core dependency.
+
+`EC2AUDIT_MATCHER` names the matcher to use (e.g. to compare both on one corpus).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable, Sequence
+from functools import cache
+from operator import itemgetter
+from typing import ClassVar, Protocol
+
+from ec2audit.errors import InputError
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: (pattern id, start, end): one occurrence, offsets in characters of the scanned text
+Occurrence = tuple[int, int, int]
+ENVIRONMENT = "EC2AUDIT_MATCHER"
+
+
+class Matcher(Protocol):
+    name: ClassVar[str]
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        """Compile non-empty, distinct `patterns`; a pattern's id is its position."""
+
+    def find(self, text: str) -> list[Occurrence]:
+        """Every occurrence in `text`, overlapping ones included, ordered by (end, start)."""
+
+
+#: name → matcher class, most preferred first
+MATCHERS: dict[str, type[Matcher]] = {}
+
+
+def register(cls: type[Matcher]) -> type[Matcher]:
+    MATCHERS[cls.name] = cls
+    return cls
+
+
+@register
+class VectorscanMatcher:
+    name: ClassVar[str] = "vectorscan"
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        import hyperscan
+
+        encoded = [p.encode("utf-8", "surrogatepass") for p in patterns]
+        self._lengths = [len(p) for p in encoded]
+        self._database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        self._database.compile(expressions=encoded, ids=list(range(len(encoded))), elements=len(encoded),
+                               flags=0, literal=True)
+        self._new_scratch = lambda: hyperscan.Scratch(self._database)
+        self._local = threading.local()  # scratch space is per thread
+
+    def find(self, text: str) -> list[Occurrence]:
+        data = text.encode("utf-8", "surrogatepass")
+        found: list[Occurrence] = []
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._new_scratch()
+        self._database.scan(data, match_event_handler=_collector(found, self._lengths), scratch=scratch)
+        if not found:
+            return found
+        found.sort(key=_END_THEN_START)  # Vectorscan reports by end, but not longest first at one end
+        if len(data) == len(text):  # ASCII: bytes are characters
+            return found
+        chars = _characters_at(data, {o for _, start, end in found for o in (start, end)})
+        return [(pid, chars[start], chars[end]) for pid, start, end in found]
+
+
+def _collector(found: list[Occurrence], lengths: list[int]) -> Callable[[int, int, int, int, object], None]:
+    """The match callback: literal mode reports no start, so it is the end less the pattern's length."""
+    append = found.append
+
+    def on_match(pattern: int, _start: int, end: int, _flags: int, _context: object) -> None:
+        append((pattern, end - lengths[pattern], end))
+    return on_match
+
+
+_END_THEN_START = itemgetter(2, 1)
+
+
+def _characters_at(data: bytes, offsets: set[int]) -> dict[int, int]:
+    """Character offsets of byte `offsets` (each at a character boundary) of UTF-8 `data`: every character
+    has one byte that is not a continuation byte (0x80–0xBF), so it is the offset less the continuation
+    bytes before it, counted in one pass between consecutive offsets."""
+    chars, previous, continuation = {}, 0, 0
+    for offset in sorted(offsets):
+        continuation += len(data[previous:offset].translate(None, _NOT_CONTINUATION))
+        chars[offset], previous = offset - continuation, offset
+    return chars
+
+
+_NOT_CONTINUATION = bytes([*range(0x80), *range(0xC0, 0x100)])
+
+
+@register
+class AhoCorasickMatcher:
+    name: ClassVar[str] = "aho-corasick"
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        import ahocorasick_rs
+
+        self._automaton = ahocorasick_rs.AhoCorasick(list(patterns), matchkind=ahocorasick_rs.MatchKind.Standard)
+
+    def find(self, text: str) -> list[Occurrence]:
+        # the crate reports overlapping matches by end, longest first at one end: the protocol's order
+        try:
+            return self._automaton.find_matches_as_indexes(text, overlapping=True)
+        except UnicodeEncodeError:  # a lone surrogate (JSON "\\ud83d"): read as one character no pattern has
+            return self._automaton.find_matches_as_indexes(_LONE_SURROGATE.sub("\0", text), overlapping=True)
+
+
+@cache
+def available() -> tuple[str, ...]:
+    """The registered matchers whose engine imports here, most preferred first."""
+    names = []
+    for name, cls in MATCHERS.items():
+        try:
+            cls(["a"])
+        except ImportError:
+            continue
+        names.append(name)
+    return tuple(names)
+
+
+def matcher_class(name: str | None = None) -> type[Matcher]:
+    """The matcher named `name`, else the one `EC2AUDIT_MATCHER` names, else the most preferred available."""
+    name = name or os.environ.get(ENVIRONMENT) or available()[0]
+    if name not in MATCHERS:
+        raise InputError(f"{ENVIRONMENT}={name}: no such matcher (known: {', '.join(MATCHERS)})")
+    if name not in available():
+        raise InputError(f"{ENVIRONMENT}={name}: its engine does not import here (pip install hyperscan==0.9.1)")
+    return MATCHERS[name]
