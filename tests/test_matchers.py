@@ -24,7 +24,7 @@ SETS = sorted(DATA.glob("leaks-*"))
 
 def test_both_matchers_are_installed():
     """The comparison below needs both engines: Vectorscan is a pinned dependency, not an option."""
-    assert available() == ("vectorscan", "aho-corasick")
+    assert available() == ("aho-corasick", "vectorscan")
 
 
 def _findings(folder: Path, matcher: str, monkeypatch: pytest.MonkeyPatch) -> list:
@@ -94,7 +94,7 @@ def test_an_unknown_matcher_is_one_line_naming_the_variable(monkeypatch):
     logs = DATA / "logs"
     result = CliRunner().invoke(main, ["audit", str(logs / "requests"), "--units", str(logs / "units.jsonl")])
     assert result.exit_code == 2
-    assert result.output.strip() == "error: EC2AUDIT_MATCHER=regex: no such matcher (known: vectorscan, aho-corasick)"
+    assert result.output.strip() == "error: EC2AUDIT_MATCHER=regex: no such matcher (known: aho-corasick, vectorscan)"
 
 
 @pytest.mark.parametrize("matcher", ["vectorscan", "aho-corasick"])
