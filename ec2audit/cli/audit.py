@@ -105,6 +105,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         log.write_findings(out)
         write_table(log.sessions_frame(), sessions_path(out))
         findings = out
+    log.release()  # the workers' parts, written out or summed up
     if as_json:
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
         sys.stdout.write("\n")

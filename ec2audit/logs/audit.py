@@ -90,6 +90,13 @@ class LogAudit:
     spilled: list[Spilled] = field(default_factory=list)
     #: `leaked()`'s rows of the spilled findings (merged from every part's), in order of first finding.
     first_sent: list[dict] = field(default_factory=list)
+    #: Removes the folder of `spilled` (`release`); run too when the audit is garbage-collected or at exit.
+    cleanup: Callable[[], object] | None = field(default=None, repr=False)
+
+    def release(self) -> None:
+        """Remove the findings the workers wrote, once they are written out (`write_findings`)."""
+        if self.cleanup:
+            self.cleanup()
 
     def calls_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.calls, schema=CALL_SCHEMA)
@@ -462,7 +469,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
-            weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
+            log.cleanup = weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
     finally:
         BYTES_READ.reset(token)
     _return_freed_memory()  # the cascade is gone; the report is built next
