@@ -32,6 +32,7 @@ from log_audit import generate
 from proctree import Sampled, descendants, own_cpu
 from rich.console import Console
 
+from ec2audit.backends import get_backend
 from ec2audit.logs.audit import audit_logs
 from ec2audit.run.config import ModelSpec, RunConfig
 from ec2audit.run.sandbox import probe
@@ -101,12 +102,14 @@ def audits(root: Path, units, repeat: int) -> Times:
     rows = {}
     for _ in range(repeat):
         for workers in WORKERS:
-            took, log = timed(audit_logs, [root], units, jobs=workers)
+            took, log = timed(audit_logs, [root], units,
+                              backend=get_backend("processes", workers=workers) if workers > 1 else None)
             times["local", workers].append(took)
-            rows["local", workers] = sorted(log.result.finding_rows)
-            took, log = on_ray_cluster(workers, timed, audit_logs, [root], units, jobs=workers, ray="")
+            rows["local", workers] = log.findings_frame().rows()
+            took, log = on_ray_cluster(workers, timed, audit_logs, [root], units,
+                                       backend=get_backend("ray", workers=workers))
             times["ray", workers].append(took)
-            rows["ray", workers] = sorted(log.result.finding_rows)
+            rows["ray", workers] = log.findings_frame().rows()
     first = next(iter(rows.values()))
     print(f"audit findings equal in every configuration: {all(r == first for r in rows.values())} "
           f"({len(first)} findings)")

@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
-from ec2audit.backends import get_backend
+from ec2audit.backends import Backend, get_backend
 from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
@@ -67,6 +67,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     if out and out.is_dir() and ray_address is None:
         raise InputError("is a folder: give a .parquet or .jsonl file (a folder only with --ray)", file=str(out))
     units = read_units(units_path) if units_path else None
+    backend: Backend | None
     if ray_address is not None:
         backend = get_backend("ray", address=ray_address, workers=jobs)
     else:

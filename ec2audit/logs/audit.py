@@ -55,9 +55,9 @@ _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url"
                  "log_line")
 #: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object.
 SESSION_SCHEMA = {
-    "session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64, "units": pl.Int64, "leaked": pl.Int64,
-    "exposure": pl.Float64, "exposure_by_dimension": pl.String, "scored_against": pl.String,
-    "tasks": pl.List(pl.String),
+    "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "units": pl.Int64(),
+    "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
+    "scored_against": pl.String(), "tasks": pl.List(pl.String),
 }
 CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool": pl.String, "file": pl.String,
                   "command": pl.String}
@@ -182,11 +182,12 @@ class LogAudit:
         """Exposure per session and per (session, dimension), each over the units of the session's
         tasks (or those found in its calls) — summed per task rather than through a session × unit
         table, which a large log audited with a large units file would make huge."""
-        totals: dict[tuple[str, str | None], list[float]] = defaultdict(lambda: [0, 0.0])
+        counts: dict[tuple[str, str | None], int] = defaultdict(int)
+        weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
             for key in ((u.task_id, None), (u.task_id, u.dimension)):
-                totals[key][0] += 1
-                totals[key][1] += u.weight
+                counts[key] += 1
+                weights[key] += u.weight
         units = {u.id: u for u in self.result.units}
         dimensions = sorted({u.dimension for u in self.result.units})
         rows = []
@@ -198,8 +199,8 @@ class LogAudit:
                     count = sum(1 for u in scope if dimension in (None, u.dimension))
                     weight = sum(u.weight for u in scope if dimension in (None, u.dimension))
                 else:
-                    count = sum(totals[(t, dimension)][0] for t in tasks)
-                    weight = sum(totals[(t, dimension)][1] for t in tasks)
+                    count = sum(counts[(t, dimension)] for t in tasks)
+                    weight = sum(weights[(t, dimension)] for t in tasks)
                 if not count:
                     continue
                 hit = [(g, units[uid]) for uid, g in grades.items() if dimension in (None, units[uid].dimension)]
@@ -546,7 +547,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
         for payload in read_files(files, log.errors.append, on_file=started):
             side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             log.calls.append(_call_row(len(log.calls), payload, side))
-            session = payload.episode
+            session = payload.episode or payload.task_id or "all"  # the group `audit` scores it in
             if reading.discover:
                 payload.task_id = session
                 if session not in tasks:
@@ -596,7 +597,11 @@ def _sniffed(found: list, fmt: str | None, on_error: Callable[[InputError], None
 
 def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
     """Units found in a call not audited as cloud (its texts not seen before in the session)."""
-    kept = [seg for seg in payload.segments if seg.text not in sent and not sent.add(seg.text)]
+    kept = []
+    for seg in payload.segments:
+        if seg.text not in sent:
+            sent.add(seg.text)
+            kept.append(seg)
     return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
 
 

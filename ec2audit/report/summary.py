@@ -472,7 +472,10 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
         else:
             raise InputError("not a run directory (episodes.parquet) nor a findings table", file=str(path))
     vary = _varying([p for kind, p in kinds if kind == "run"])
-    rows, tasks, notes, groups = [], defaultdict(list), [], []
+    rows: list[StrategyRow] = []
+    tasks: dict[str, list[EpisodeView]] = defaultdict(list)
+    notes: list[str] = []
+    groups: list[StrategyRow] = []
     for kind, path in kinds:
         if kind == "run":
             r, t, n = _load_run(path, show_values, vary)
@@ -484,8 +487,8 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
         for task_id, eps in t.items():
             tasks[task_id] += eps
     if len({r.label for r in rows}) < len(rows):
-        for r in rows:
-            r.label = f"{r.label} [{r.source}]"
+        for row in rows:
+            row.label = f"{row.label} [{row.source}]"
     dimensions = sorted({d for r in rows for d in r.by_dimension})
     return Summary([str(p) for p in paths], rows, dimensions, dict(sorted(tasks.items())), show_values, notes,
                    groups)
