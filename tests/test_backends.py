@@ -164,3 +164,24 @@ def test_logs_never_import_scale_and_the_execution_packages_form_no_cycle():
         return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in edges[start])
 
     assert [p for p in packages if reaches(p, p, set())] == []
+
+
+def test_a_session_split_over_two_batches_is_attributed_as_locally(corpus, tmp_path):
+    """Its later half re-finds what its first half sent: each unit still goes to the first cloud call
+    that sent it at its best grade, and exposure, sessions and timeline are a local run's."""
+    logs, units_path = corpus
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for path in sorted(logs.glob("session*.jsonl")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        half = len(lines) // 2
+        (folder / f"{path.stem}-a.jsonl").write_text("".join(lines[:half]), encoding="utf-8")
+        (folder / f"{path.stem}-b.jsonl").write_text("".join(lines[half:]), encoding="utf-8")
+    units = read_units(units_path)
+    local = audit_logs([folder], units)
+    backend = Recording(2)
+    pooled = audit_logs([folder], units, backend=backend)
+    assert len(backend.sent) >= 4  # the halves in different batches
+    assert pooled.leaked() == local.leaked() != []
+    assert pooled.exposure() == local.exposure() and pooled.sessions() == local.sessions()
+    assert pooled.timeline() == local.timeline()
