@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ec2audit.backends import get_backend
 from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.logs import read_logs
 from ec2audit.logs.audit import audit_logs
@@ -129,9 +130,9 @@ def main() -> None:
         print(f"generated leaks found at ≥ their grade: {len(truth) - len(missed)}/{len(truth)}")
         if args.jobs > 1:
             t0 = time.perf_counter()
-            parallel = audit_logs([root], units, jobs=args.jobs)
+            parallel = audit_logs([root], units, backend=get_backend("processes", workers=args.jobs))
             t_par = time.perf_counter() - t0
-            same = parallel.result.finding_rows == log.result.finding_rows
+            same = parallel.findings_frame().equals(log.findings_frame())
             print(f"ours with {args.jobs} worker processes: {t_par:7.2f} s wall {size / 1e6 / t_par:6.1f} MB/s "
                   f"({t_ours / t_par:.2f}x the single process; same findings: {same})")
 

@@ -32,11 +32,13 @@ from log_audit import generate
 from proctree import Sampled, descendants, own_cpu
 from rich.console import Console
 
+from ec2audit.backends import get_backend
 from ec2audit.logs.audit import audit_logs
 from ec2audit.run.config import ModelSpec, RunConfig
 from ec2audit.run.sandbox import probe
 from ec2audit.run.scheduler import run
 from ec2audit.scale import OBJECT_STORE_BYTES, OPENCLAW
+from ec2audit.scale.run import run_on_ray
 from ec2audit.synth import make_units
 from ec2audit.tasks import find_task
 
@@ -101,12 +103,14 @@ def audits(root: Path, units, repeat: int) -> Times:
     rows = {}
     for _ in range(repeat):
         for workers in WORKERS:
-            took, log = timed(audit_logs, [root], units, jobs=workers)
+            took, log = timed(audit_logs, [root], units,
+                              backend=get_backend("processes", workers=workers) if workers > 1 else None)
             times["local", workers].append(took)
-            rows["local", workers] = sorted(log.result.finding_rows)
-            took, log = on_ray_cluster(workers, timed, audit_logs, [root], units, jobs=workers, ray="")
+            rows["local", workers] = log.findings_frame().rows()
+            took, log = on_ray_cluster(workers, timed, audit_logs, [root], units,
+                                       backend=get_backend("ray", workers=workers))
             times["ray", workers].append(took)
-            rows["ray", workers] = sorted(log.result.finding_rows)
+            rows["ray", workers] = log.findings_frame().rows()
     first = next(iter(rows.values()))
     print(f"audit findings equal in every configuration: {all(r == first for r in rows.values())} "
           f"({len(first)} findings)")
@@ -127,7 +131,7 @@ def episodes(task_id: str, count: int, scratch: Path, sandboxed: bool, repeat: i
                 if engine == "local":
                     took, result = timed(run, config, console)
                 else:
-                    took, result = on_ray_cluster(workers, timed, run, config, console, ray="")
+                    took, result = on_ray_cluster(workers, timed, run, config, console, elsewhere=run_on_ray)
                 times[engine, workers].append(took)
                 assert len(result.records) == count and all(r.status == "ok" for r in result.records)
     return times
@@ -178,7 +182,7 @@ def main() -> None:
             size = sum(p.stat().st_size for p in files)
             report(f"audit of {size / 1e6:.1f} MB in {len(files)} files, {len(units)} units", size / 1e6, "MB/s",
                    audits(scratch / "logs", units, args.repeat))
-            (fixed, _, _), _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, ray="")
+            (fixed, _, _), _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, backend=get_backend("ray"))
             print(f"Ray's fixed cost: one {files[0].stat().st_size / 1e3:.0f} kB file on Ray {fixed:.1f} s "
                   f"(joining, Ray Data, the actor's start and cascade)")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

@@ -70,11 +70,13 @@ def audit(paths: Iterable[str | Path], units: str | Path | list[Unit] | None = N
     provider/model, model or base URL deciding which calls count as cloud; `jobs` > 1 audits files in
     worker processes. The result holds the findings (`findings_frame()`), exposure per session and the
     skipped inputs (`errors`); `ec2audit audit` prints and writes it."""
+    from ec2audit.backends import get_backend
     from ec2audit.logs.audit import audit_logs
     from ec2audit.logs.classify import Classifier
 
     return audit_logs(list(paths), _units(units) if units is not None else None, discover=discover, fmt=fmt,
-                      classifier=Classifier(tuple(cloud), tuple(edge)), jobs=jobs, task_map=task_map)
+                      classifier=Classifier(tuple(cloud), tuple(edge)), task_map=task_map,
+                      backend=get_backend("processes", workers=jobs) if jobs > 1 else None)
 
 
 def judge(units: str | Path | list[Unit], payloads: str | Path | Iterable[Payload], *, llm: Grader | None = None,

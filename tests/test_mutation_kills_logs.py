@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ec2audit.backends import get_backend
 from ec2audit.errors import InputError
 from ec2audit.logs.audit import FOUND, audit_logs, read_task_map
 from ec2audit.units import make_unit
@@ -116,7 +117,7 @@ def test_progress_counts_the_bytes_of_every_file(tmp_path):
 def test_worker_processes_give_the_same_attribution(tmp_path):
     folder = logs(tmp_path / "logs", split=True)
     serial = audit_logs([folder], UNITS, task_map={"s1": "t1"})
-    parallel = audit_logs([folder], UNITS, task_map={"s1": "t1"}, jobs=2)
+    parallel = audit_logs([folder], UNITS, task_map={"s1": "t1"}, backend=get_backend("processes", workers=2))
     for name in ("leaked", "exposure", "sessions", "timeline", "providers"):
         assert getattr(parallel, name)() == getattr(serial, name)(), name
     assert parallel.findings_frame().equals(serial.findings_frame())

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
+from ec2audit.backends import Backend, get_backend
 from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
@@ -43,8 +44,8 @@ from ec2audit.units import read_units
 @click.option("--out", type=click.Path(path_type=Path),
               help="Write findings with their call and carrier here (.parquet, or .jsonl), and every session's "
                    "calls and exposure beside it (NAME.sessions.parquet); created 0600. With "
-                   "--ray a folder: findings/ (Parquet partitioned by dimension), exposure.parquet, summary.json, "
-                   "nodes.json.")
+                   "--ray a folder: findings/ (Parquet partitioned by dimension), findings.sessions.parquet, "
+                   "exposure.parquet, summary.json, nodes.json; `ec2audit report` reads it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--show-values", is_flag=True, help="Show leaked values in clear text (masked by default); for the "
               "owner of the logs.")
@@ -66,6 +67,15 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     if out and out.is_dir() and ray_address is None:
         raise InputError("is a folder: give a .parquet or .jsonl file (a folder only with --ray)", file=str(out))
     units = read_units(units_path) if units_path else None
+    backend: Backend | None
+    if ray_address is not None:
+        backend = get_backend("ray", address=ray_address, workers=jobs)
+    else:
+        backend = get_backend("processes", workers=jobs) if (jobs or 1) > 1 else None
+    scratch = None  # workers write their findings beside the output (a cluster's nodes share it)
+    if out and backend:
+        scratch = out if ray_address is not None else out.parent
+        scratch.mkdir(parents=True, exist_ok=True, mode=0o700)
     console = make_console(stderr=True)
     what = plural(len(units), "unit") if units is not None else "discovered units"
     columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
@@ -81,7 +91,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
                 bar.update(task, description=f"{audited} cloud calls scanned")
 
         log = audit_logs(list(paths), units, discover=discover, fmt=fmt, classifier=Classifier(cloud, edge),
-                         use_presidio=not no_presidio, on_payload=scanned, jobs=jobs, ray=ray_address,
+                         use_presidio=not no_presidio, on_payload=scanned, backend=backend, scratch=scratch,
                          task_map=read_task_map(task_map) if task_map else None,
                          on_progress=lambda done, total: bar.update(task, completed=done, total=total))
     for error in log.errors:
@@ -91,15 +101,18 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         from ec2audit.scale.audit import write_audit
 
         write_audit(log, summary, out)
+        findings = out / "findings"
     elif out:
-        write_table(log.findings_frame(), out)
+        log.write_findings(out)
         write_table(log.sessions_frame(), sessions_path(out))
+        findings = out
+    log.release()  # the workers' parts, written out or summed up
     if as_json:
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
         sys.stdout.write("\n")
     else:
         print_log_audit(summary, make_console())
         if out:
-            click.echo(f"findings: {out}; sessions: {sessions_path(out)}")
+            click.echo(f"findings: {findings}; sessions: {sessions_path(findings)}")
     if log.errors:
         sys.exit(EXIT_SKIPPED)

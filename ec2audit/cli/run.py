@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
@@ -78,7 +79,12 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
     config = RunConfig(select_tasks(load_suite(tasks_root.resolve()), selector), chosen, out, runs, router, step_router,
                        list(dict.fromkeys(contexts)), parallel, edge_spec, cloud_spec, sandbox, timeout,
                        max_model_calls, warm_workers=warm_workers)
-    result = run(config, console, ray=ray_address)
+    if ray_address is not None:
+        from ec2audit.scale.run import run_on_ray
+
+        result = run(config, console, elsewhere=partial(run_on_ray, address=ray_address))
+    else:
+        result = run(config, console)
     make_console().print(summary_table(result))
     click.echo(f"results: {out / 'episodes.parquet'} ({result.ran} run, {result.skipped} resumed)")
     if result.interrupted:

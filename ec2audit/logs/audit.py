@@ -13,10 +13,12 @@ from __future__ import annotations
 import ctypes
 import gc
 import json
-import sys
+import shutil
+import tempfile
+import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -24,10 +26,12 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
+from ec2audit.backends import Backend, Local
 from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
+from ec2audit.files import open_private, write_table
 from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
 from ec2audit.logs.base import BYTES_READ
 from ec2audit.logs.classify import CLOUD, Classifier
@@ -51,12 +55,22 @@ _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url"
                  "log_line")
 #: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object.
 SESSION_SCHEMA = {
-    "session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64, "units": pl.Int64, "leaked": pl.Int64,
-    "exposure": pl.Float64, "exposure_by_dimension": pl.String, "scored_against": pl.String,
-    "tasks": pl.List(pl.String),
+    "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "units": pl.Int64(),
+    "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
+    "scored_against": pl.String(), "tasks": pl.List(pl.String),
 }
 CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool": pl.String, "file": pl.String,
                   "command": pl.String}
+
+
+@dataclass(frozen=True)
+class Spilled:
+    """Findings a worker wrote to Parquet (`LogAudit.spill`) instead of sending them back: the file,
+    the number its calls start at in the whole audit, and its row count."""
+
+    path: str
+    first_call: int
+    rows: int
 
 
 @dataclass
@@ -70,23 +84,78 @@ class LogAudit:
     #: Sessions matched to no task (by `task_map`, their calls' task ids or their name): each is
     #: scored against the units found in its own calls, cloud or edge — these unit ids.
     found_in_calls: dict[str, set[str]] = field(default_factory=dict)
-    #: On Ray (`ec2audit.scale.audit`): the node that audited each file read.
+    #: Where each file read was audited (a back-end's word: a Ray node id, a process).
     nodes: dict[str, str] = field(default_factory=dict)
+    #: Findings written by workers, in call order (`spill`); `result.finding_rows` holds the others.
+    spilled: list[Spilled] = field(default_factory=list)
+    #: `leaked()`'s rows of the spilled findings (merged from every part's), in order of first finding.
+    first_sent: list[dict] = field(default_factory=list)
+    #: Removes the folder of `spilled` (`release`); run too when the audit is garbage-collected or at exit.
+    cleanup: Callable[[], object] | None = field(default=None, repr=False)
+
+    def release(self) -> None:
+        """Remove the findings the workers wrote, once they are written out (`write_findings`)."""
+        if self.cleanup:
+            self.cleanup()
 
     def calls_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.calls, schema=CALL_SCHEMA)
 
     def findings_frame(self) -> pl.DataFrame:
         """Every finding (on the first cloud call that sent its text), with its call and carrier."""
-        findings = pl.concat([self.result.findings_frame(),
-                              pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
-        calls = self.calls_frame().select("call", *_CALL_COLUMNS)
-        return findings.join(calls, on="call", how="left", maintain_order="left")
+        return self.findings_lazy().collect()
+
+    def findings_lazy(self) -> pl.LazyFrame:
+        """`findings_frame` as a lazy scan of the spilled parts (and of the rows held here): written
+        out with `write_findings`, it never passes through the driver's memory whole."""
+        return pl.concat(self._finding_parts())
+
+    def _finding_parts(self) -> list[pl.LazyFrame]:
+        parts = [pl.scan_parquet(s.path).with_columns(pl.col("call") + s.first_call) for s in self.spilled]
+        if self.result.finding_rows or not parts:
+            findings = pl.concat([self.result.findings_frame(),
+                                  pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
+            calls = self.calls_frame().select("call", *_CALL_COLUMNS)
+            parts.insert(0, findings.join(calls, on="call", how="left", maintain_order="left").lazy())
+        return parts
+
+    def finding_parts(self) -> Iterator[pl.DataFrame]:
+        """The findings part by part (one per spilled file), each small enough to hold."""
+        return (part.collect() for part in self._finding_parts())
+
+    def finding_count(self) -> int:
+        return len(self.result.finding_rows) + sum(s.rows for s in self.spilled)
+
+    def write_findings(self, path: Path) -> None:
+        """The findings as one table (Parquet, or JSONL for `.jsonl`), private, streamed from the parts."""
+        with open_private(path, "wb"):
+            pass  # created 0600 here; the sink writes into it
+        findings = self.findings_lazy()
+        if path.suffix == ".jsonl":
+            findings.sink_ndjson(path)
+        else:
+            findings.sink_parquet(path)
+
+    def spill(self, path: Path) -> None:
+        """Write the findings to `path` (Parquet) and keep of them only their count and `leaked()`'s
+        rows: what a worker sends back instead of every finding."""
+        self.first_sent = self._first_sent()
+        if self.result.finding_rows:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_table(self.findings_frame(), path)
+            self.spilled = [Spilled(str(path), 0, len(self.result.finding_rows))]
+        self.result.finding_rows, self.carriers = [], []
 
     def leaked(self) -> list[dict]:
         """One row per (session, unit): its best grade and the first call that sent it at that grade,
-        with the columns of `findings_frame` — found in one pass over the rows, not through a frame
-        of every finding (which costs a large audit hundreds of MB)."""
+        with the columns of `findings_frame`."""
+        return sorted(self._first_sent(), key=lambda r: (r["call"], r["segment"], r["start"]))
+
+    def _first_sent(self) -> list[dict]:
+        """`leaked()`'s rows in order of each (session, unit)'s first finding — found in one pass over
+        the rows, not through a frame of every finding (which costs a large audit hundreds of MB)."""
+        if not self.result.finding_rows:
+            return self.first_sent
         best: dict[tuple[str, str], tuple] = {}
         for row, carrier in zip(self.result.finding_rows, self.carriers, strict=True):
             key = (row[GROUP], row[UNIT])
@@ -94,7 +163,7 @@ class LogAudit:
             if key not in best or rank < best[key][0]:
                 best[key] = (rank, row, carrier)
         rows = []
-        for _, row, carrier in sorted(best.values(), key=lambda b: b[0][1:]):
+        for _, row, carrier in best.values():
             call = self.calls[carrier["call"]]
             rows.append({**dict(zip(FINDING_SCHEMA, row, strict=True)), **carrier,
                          **{k: call[k] for k in _CALL_COLUMNS}})
@@ -113,11 +182,12 @@ class LogAudit:
         """Exposure per session and per (session, dimension), each over the units of the session's
         tasks (or those found in its calls) — summed per task rather than through a session × unit
         table, which a large log audited with a large units file would make huge."""
-        totals: dict[tuple[str, str | None], list[float]] = defaultdict(lambda: [0, 0.0])
+        counts: dict[tuple[str, str | None], int] = defaultdict(int)
+        weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
             for key in ((u.task_id, None), (u.task_id, u.dimension)):
-                totals[key][0] += 1
-                totals[key][1] += u.weight
+                counts[key] += 1
+                weights[key] += u.weight
         units = {u.id: u for u in self.result.units}
         dimensions = sorted({u.dimension for u in self.result.units})
         rows = []
@@ -129,8 +199,8 @@ class LogAudit:
                     count = sum(1 for u in scope if dimension in (None, u.dimension))
                     weight = sum(u.weight for u in scope if dimension in (None, u.dimension))
                 else:
-                    count = sum(totals[(t, dimension)][0] for t in tasks)
-                    weight = sum(totals[(t, dimension)][1] for t in tasks)
+                    count = sum(counts[(t, dimension)] for t in tasks)
+                    weight = sum(weights[(t, dimension)] for t in tasks)
                 if not count:
                     continue
                 hit = [(g, units[uid]) for uid, g in grades.items() if dimension in (None, units[uid].dimension)]
@@ -278,8 +348,9 @@ def _placeholder(value: str) -> bool:
 
 
 def sessions_path(findings_path: Path) -> Path:
-    """Where `audit --out FILE` writes its sessions table: `FILE.sessions.parquet` (or `.jsonl`)."""
-    return findings_path.with_name(f"{findings_path.stem}.sessions{findings_path.suffix}")
+    """Where `audit --out FILE` writes its sessions table: `FILE.sessions.parquet` (or `.jsonl`);
+    beside a partitioned findings folder (`--ray`), `FOLDER.sessions.parquet`."""
+    return findings_path.with_name(f"{findings_path.stem}.sessions{findings_path.suffix or '.parquet'}")
 
 
 def read_task_map(path: Path) -> dict[str, str]:
@@ -354,25 +425,28 @@ class _Progress:
 def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, discover: bool = False,
                fmt: str | None = None, classifier: Classifier | None = None, use_presidio: bool = True,
                on_payload: Callable[[Payload], None] | None = None, cascade: Cascade | None = None,
-               jobs: int | None = None, task_map: dict[str, str] | None = None,
-               on_progress: Callable[[int, int], None] | None = None, ray: str | None = None) -> LogAudit:
+               backend: Backend | None = None, scratch: Path | None = None, task_map: dict[str, str] | None = None,
+               on_progress: Callable[[int, int], None] | None = None) -> LogAudit:
     """Audit the logs under `paths` against `units` (with their `cascade` if built), or against units
     discovered in them. A session is scored against the units of its task: from `task_map` (session →
     task id), its calls' task ids or its own name; a session matched to no task is scored against the
-    units found in its own calls. `on_progress(bytes read, bytes in all)` follows the reading. With
-    `jobs` > 1, files are audited in that many worker processes (`on_payload` and `on_progress` are
-    then not called); a session must not span two files then. With `ray` (a cluster address, or ""
-    for `RAY_ADDRESS` or a new local cluster) files are sniffed and audited by Ray actors
-    (`ec2audit.scale.audit`), `jobs` of them (default: one per CPU of the cluster)."""
+    units found in its own calls. `on_progress(bytes read, bytes in all)` follows the reading.
+
+    `backend` (`ec2audit.backends`; default: `Local`, here) says where files are audited. Outside
+    this process, files are cut into `batches`; each worker writes its batch's findings to Parquet in
+    a private folder under `scratch` (default: the system's temporary folder; on a cluster of several
+    machines, storage every node shares), removed with the result, and sends back only its calls,
+    counts and per-session partial results; `on_payload` is then not called. A session must not span
+    two batches then."""
     if (units is None) == (not discover):
         raise InputError("give either units or discover=True", field="units")
     check_format(fmt)
+    backend = backend or Local()
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
     found = find_logs(paths, walk_errors.append)
-    parallel = ray is None and (jobs or 1) > 1 and len(found) > 1
-    progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress and not parallel else None
-    token = BYTES_READ.set(progress.read if progress else None)
+    progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress else None
+    token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
     try:
         if discover:
             # bad files and lines are reported by the audit pass below
@@ -383,15 +457,20 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
 
                 presidio_analyzer.cache_clear()
             _return_freed_memory()
-        if ray is not None:
-            from ec2audit.scale.audit import audit_on_ray
-
-            log = audit_on_ray(found, reading, units, ray, jobs, progress.advance if progress else None)
-        elif parallel:
-            log = _parallel(found, reading, units, cascade, jobs or 1)
+        assert units is not None
+        if backend.in_process:
+            work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
+                           on_file=progress.file if progress else None)
+            log = _audit_on(backend, found, cascade, units, work, progress)
         else:
-            log = audit_files(found, reading, units, cascade or build_cascade(units), on_payload,
-                              progress.file if progress else None)
+            folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
+            try:
+                work = partial(audit_batch, reading=reading, units=units, spill=folder)
+                log = _audit_on(backend, found, cascade, units, work, progress)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            log.cleanup = weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
     finally:
         BYTES_READ.reset(token)
     _return_freed_memory()  # the cascade is gone; the report is built next
@@ -400,6 +479,52 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     log.mode = "discover" if discover else "units"
     log.errors[:0] = walk_errors
     return log
+
+
+def _audit_on(backend: Backend, found: list, cascade: Cascade | None, units: list[Unit],
+              work: Callable[[Cascade, tuple[int, list]], LogAudit], progress: _Progress | None) -> LogAudit:
+    """`work` over `batches` of `found` on `backend` (the whole of `found` in one when it is
+    `in_process`, where progress is told file by file), merged in file order."""
+    sizes = [] if backend.in_process else file_sizes(found)
+    batch_bytes: list[int] = []
+
+    def plan(workers: int) -> list[tuple[int, list]]:
+        if backend.in_process:
+            return [(0, found)]
+        cut = [b for b in batches(list(range(len(found))), sizes, workers) if b]
+        batch_bytes[:] = [sum(sizes[i] for i in b) for b in cut]
+        return [(number, [found[i] for i in b]) for number, b in enumerate(cut)]
+
+    def parts() -> Iterator[LogAudit]:
+        for index, (part, where) in enumerate(backend.map(partial(_cascade, cascade, units), work, plan)):
+            for spilled in part.spilled:
+                if not Path(spilled.path).exists():
+                    raise InputError(f"findings written where this machine cannot read them ({where}): give "
+                                     "a folder every node shares", file=spilled.path)
+            part.nodes = {f["file"]: where for f in part.files if f["read_with"] is None}
+            if progress and not backend.in_process:
+                progress.advance(batch_bytes[index])
+            yield part
+
+    return merge_parts(parts(), units)
+
+
+def _cascade(cascade: Cascade | None, units: list[Unit]) -> Cascade:
+    """What a worker reuses for every batch: the caller's cascade, or one built for `units`."""
+    return cascade or build_cascade(units)
+
+
+def audit_batch(cascade: Cascade, batch: tuple[int, list], reading: Reading, units: list[Unit], spill: Path | None,
+                on_payload: Callable[[Payload], None] | None = None,
+                on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
+    """One numbered batch of files audited by a worker, for `merge_parts`; with `spill` (a folder),
+    its findings written there rather than sent back (`LogAudit.spill`)."""
+    index, found = batch
+    part = audit_files(found, reading, units, cascade, on_payload, on_file)
+    if spill is not None:
+        part.spill(spill / f"part-{index:06d}.parquet")
+    part.result.units = []  # the driver has them: not sent back with every batch
+    return part
 
 
 def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Cascade,
@@ -422,7 +547,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
         for payload in read_files(files, log.errors.append, on_file=started):
             side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             log.calls.append(_call_row(len(log.calls), payload, side))
-            session = payload.episode
+            session = payload.episode or payload.task_id or "all"  # the group `audit` scores it in
             if reading.discover:
                 payload.task_id = session
                 if session not in tasks:
@@ -472,27 +597,12 @@ def _sniffed(found: list, fmt: str | None, on_error: Callable[[InputError], None
 
 def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
     """Units found in a call not audited as cloud (its texts not seen before in the session)."""
-    kept = [seg for seg in payload.segments if seg.text not in sent and not sent.add(seg.text)]
+    kept = []
+    for seg in payload.segments:
+        if seg.text not in sent:
+            sent.add(seg.text)
+            kept.append(seg)
     return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
-
-
-_WORKER: dict = {}
-
-
-def _start_worker(reading: Reading, units: list[Unit], cascade: Cascade | None) -> None:
-    _WORKER.update(reading=reading, units=units, cascade=cascade or build_cascade(units))
-
-
-def _work(found: list[Path]) -> LogAudit:
-    w = _WORKER
-    return audit_part(found, w["reading"], w["units"], w["cascade"])
-
-
-def audit_part(found: list, reading: Reading, units: list[Unit], cascade: Cascade) -> LogAudit:
-    """One batch of files audited by a worker, for `merge_parts`."""
-    part = audit_files(found, reading, units, cascade)
-    part.result.units = []  # the parent has them: not sent back with every batch
-    return part
 
 
 def file_sizes(found: list[Path]) -> list[int]:
@@ -520,33 +630,23 @@ def batches(found: list, sizes: list[int], workers: int) -> list[list]:
     return out
 
 
-def _parallel(found: list[Path], reading: Reading, units: list[Unit], cascade: Cascade | None,
-              jobs: int) -> LogAudit:
-    """`batches` each sniffed, read and scanned in a worker process, merged in file order.
-
-    On Linux workers are forked: they start with the detectors already built here, where a spawned
-    worker would spend ≈ 0.6 s CPU importing and rebuilding them. They never touch a lock a parent
-    thread might hold (no console, no logging), so a forked copy is safe."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    forked = sys.platform == "linux"
-    context = multiprocessing.get_context("fork" if forked else "spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(reading, units, (cascade or build_cascade(units)) if forked else None)) as pool:
-        return merge_parts(pool.map(_work, batches(found, file_sizes(found), jobs)), units)
-
-
 def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
     """One audit from parts over consecutive batches of files, in their order: calls renumbered,
-    best grades kept — the same rows as one audit of all the files, when no session spans two batches."""
+    best grades and first-sent rows kept — the same rows as one audit of all the files, when no
+    session spans two batches."""
     merged = LogAudit("", AuditResult(units))
     result = merged.result
+    first_sent: dict[tuple[str, str], dict] = {}  # in order of first finding, as `leaked()` keeps them
     for part in parts:
         offset = len(merged.calls)
         merged.calls += _renumbered(part.calls, offset)
         merged.carriers += _renumbered(part.carriers, offset)
         result.finding_rows += part.result.finding_rows
+        merged.spilled += [replace(s, first_call=s.first_call + offset) for s in part.spilled]
+        for row in _renumbered(part.first_sent, offset):
+            key = (row["group"], row["unit_id"])
+            if key not in first_sent or _rank(row) < _rank(first_sent[key]):
+                first_sent[key] = row
         result.payload_count += part.result.payload_count
         result.chars += part.result.chars
         for group, grades in part.result.grades.items():
@@ -557,9 +657,16 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             result.tasks.setdefault(group, set()).update(tasks)
         merged.files += part.files
         merged.errors += part.errors
+        merged.nodes |= part.nodes
         for session, found_units in part.found_in_calls.items():
             merged.found_in_calls.setdefault(session, set()).update(found_units)
+    merged.first_sent = list(first_sent.values())
     return merged
+
+
+def _rank(row: dict) -> tuple:
+    """Which of two findings of a unit in a session `leaked()` keeps: the best grade, then the first sent."""
+    return -row["grade"], row["call"], row["segment"], row["start"]
 
 
 def _renumbered(rows: list[dict], offset: int) -> list[dict]:

@@ -34,7 +34,7 @@ def log_summary(log: LogAudit, show_values: bool = False) -> dict:
     return {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
             "values_shown": show_values,
             "payloads": log.result.payload_count,
-            "characters": log.result.chars, "units": len(log.result.units), "findings": len(log.result.finding_rows),
+            "characters": log.result.chars, "units": len(log.result.units), "findings": log.finding_count(),
             "exposure": [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None],
             "by_dimension": [r for r in exposure if r["dimension"] is not None],
             "files": log.files, "skipped_files": skipped_files(log),

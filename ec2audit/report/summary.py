@@ -154,6 +154,21 @@ def _read_table(path: Path) -> pl.DataFrame:
         raise InputError(f"cannot read table: {exc}", file=str(path)) from None
 
 
+def _read_findings(path: Path) -> pl.DataFrame:
+    """A findings table: a file, or the folder `audit --ray --out` writes (Parquet partitioned by
+    dimension), read back in call order as a findings file holds it."""
+    if not path.is_dir():
+        return _read_table(path)
+    if not any(path.rglob("*.parquet")):
+        return pl.DataFrame(schema=FINDING_SCHEMA)  # nothing was found
+    try:
+        frame = pl.read_parquet(path / "**" / "*.parquet", hive_partitioning=True,
+                                hive_schema={"dimension": pl.String})
+    except Exception as exc:  # polars raises several types for unreadable files
+        raise InputError(f"cannot read table: {exc}", file=str(path)) from None
+    return frame.sort("call", maintain_order=True) if "call" in frame.columns else frame
+
+
 def _require(frame: pl.DataFrame, columns, path: Path) -> pl.DataFrame:
     missing = [c for c in columns if c not in frame.columns]
     if missing:
@@ -390,7 +405,7 @@ def _mean(values: list[float]) -> float | None:
 
 def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
                 payloads_path: Path | None) -> tuple[list[StrategyRow], dict, list, list[StrategyRow]]:
-    findings = _require(_read_table(findings_path), FINDING_SCHEMA, findings_path)
+    findings = _require(_read_findings(findings_path), FINDING_SCHEMA, findings_path)
     units, payloads_path = _audit_inputs(findings_path, units_path, payloads_path)
     first = _first_findings(findings)
     grades: dict[str, dict[str, float]] = defaultdict(dict)
@@ -442,19 +457,25 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
 
 def load(paths: list[Path], show_values: bool = False, units_path: Path | None = None,
          payloads_path: Path | None = None) -> Summary:
-    """Read run directories and audit outputs (findings .parquet/.jsonl, or a folder holding one)."""
+    """Read run directories and audit outputs (findings .parquet/.jsonl, a folder holding one, or the
+    folder `audit --ray --out` writes)."""
     kinds = []
     for path in paths:
         if path.is_dir() and any((path / n).exists() for n in ("episodes.parquet", "episodes.jsonl")):
             kinds.append(("run", path))
         elif path.is_dir() and (path / "findings.parquet").exists():
             kinds.append(("audit", path / "findings.parquet"))
+        elif path.is_dir() and (path / "findings").is_dir():  # `audit --ray --out FOLDER`
+            kinds.append(("audit", path / "findings"))
         elif path.is_file():
             kinds.append(("audit", path))
         else:
             raise InputError("not a run directory (episodes.parquet) nor a findings table", file=str(path))
     vary = _varying([p for kind, p in kinds if kind == "run"])
-    rows, tasks, notes, groups = [], defaultdict(list), [], []
+    rows: list[StrategyRow] = []
+    tasks: dict[str, list[EpisodeView]] = defaultdict(list)
+    notes: list[str] = []
+    groups: list[StrategyRow] = []
     for kind, path in kinds:
         if kind == "run":
             r, t, n = _load_run(path, show_values, vary)
@@ -466,8 +487,8 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
         for task_id, eps in t.items():
             tasks[task_id] += eps
     if len({r.label for r in rows}) < len(rows):
-        for r in rows:
-            r.label = f"{r.label} [{r.source}]"
+        for row in rows:
+            row.label = f"{row.label} [{row.source}]"
     dimensions = sorted({d for r in rows for d in r.by_dimension})
     return Summary([str(p) for p in paths], rows, dimensions, dict(sorted(tasks.items())), show_values, notes,
                    groups)

@@ -41,6 +41,7 @@ from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
 from ec2audit.run.record import FAILURES, EpisodeRecord, episode_frame
 from ec2audit.run.warm import WorkerPool
+from ec2audit.tasks import Task
 
 #: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
 #: with the stand-in still show what the same tokens would cost.
@@ -87,10 +88,15 @@ def standin_notes(edge: ModelSpec, cloud: ModelSpec) -> list[str]:
     return notes
 
 
-def run(config: RunConfig, console: Console | None = None, ray: str | None = None) -> RunResult:
+#: Runs the episodes to do elsewhere (`ec2audit.scale.run.run_on_ray`): (config, tasks by id, specs,
+#: console) → interrupted.
+Elsewhere = Callable[[RunConfig, dict[str, Task], list[EpisodeSpec], Console], bool]
+
+
+def run(config: RunConfig, console: Console | None = None, elsewhere: Elsewhere | None = None) -> RunResult:
     """Run (or resume) every episode of `config`; writes the run tables and returns the records. With
-    `ray` (a cluster address, or "" for `RAY_ADDRESS` or a new local cluster) the episodes run on Ray
-    actors, one per OpenClaw slot of the cluster (`ec2audit.scale.run`); the run folder is the same."""
+    `elsewhere` (Ray actors, one per OpenClaw slot of a cluster: `ec2audit.scale.run.run_on_ray`) the
+    episodes to do run there; the run folder is the same."""
     console = console or make_console(stderr=True)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -110,10 +116,8 @@ def run(config: RunConfig, console: Console | None = None, ray: str | None = Non
         console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
                   f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
-    if ray is not None:
-        from ec2audit.scale.run import run_on_ray
-
-        interrupted = run_on_ray(config, tasks, todo, ray, console)
+    if elsewhere is not None:
+        interrupted = elsewhere(config, tasks, todo, console)
     else:
         with contextlib.ExitStack() as stack:
             ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env), api_key(config.cloud.api_key_env),

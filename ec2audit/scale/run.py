@@ -184,8 +184,8 @@ class Slots:
                 ray.kill(actor, no_restart=True)
 
 
-def run_on_ray(config: RunConfig, tasks: dict[str, Task], todo: list[EpisodeSpec], address: str,
-               console: Console) -> bool:
+def run_on_ray(config: RunConfig, tasks: dict[str, Task], todo: list[EpisodeSpec], console: Console,
+               address: str = "") -> bool:
     """Run `todo` on the cluster at `address` ("" = `RAY_ADDRESS`, else a local cluster of
     `config.parallel` CPUs and OpenClaw slots); True when interrupted."""
     out = Path(config.out)
