@@ -342,7 +342,8 @@ class Interceptor:
             record.update(request=body, model=body.get("model"), stream=bool(body.get("stream")))
             record["headers"] = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
-            record["headers"] = _recorded_headers(ex.fields, keys)  # as forwarded (redacted)
+            # as forwarded (redacted)
+            record.update(headers=_recorded_headers(ex.fields, keys), path=_recorded_path(tail, ex.fields, keys))
             await self._forward_watched(scope, receive, send, ex, keys, tail)
         except Failure as failure:
             record.update(status=failure.status, error=failure.message)
