@@ -140,30 +140,6 @@ class RecordStore:
         """All records in arrival order (of one episode if given), JSON columns decoded."""
         return read_records(self.path, episode)
 
-    def frame(self, episode: str | None = None) -> pl.DataFrame:
-        """Records as a table; request, response and findings kept as JSON text."""
-        rows = []
-        for record in self.records(episode):
-            for column in _JSON_COLUMNS:
-                if record[column] is not None:
-                    record[column] = json.dumps(record[column], ensure_ascii=False)
-            rows.append(record)
-        return pl.DataFrame(rows, schema=EXPORT_SCHEMA)
-
-    def export(self, out: str | Path, fmt: str | None = None, episode: str | None = None) -> Path:
-        """Write the records as Parquet or JSONL (by `fmt`, else by the file's suffix); created 0600."""
-        out = Path(out)
-        fmt = fmt or ("jsonl" if out.suffix == ".jsonl" else "parquet")
-        if fmt not in ("jsonl", "parquet"):
-            raise ValueError(f"unknown export format {fmt!r}")
-        frame = self.frame(episode)
-        with open_private(out, "wb") as handle:
-            if fmt == "jsonl":
-                frame.write_ndjson(handle)
-            else:
-                frame.write_parquet(handle)
-        return out
-
     def close(self) -> None:
         """Fold the WAL into the store file and close: after a clean stop the file alone holds every
         record (a copy of it without its -wal is complete)."""
@@ -173,6 +149,29 @@ class RecordStore:
             except sqlite3.Error:  # closing still checkpoints when it can
                 pass
             self._db.close()
+
+
+def export_records(store: str | Path, out: str | Path, fmt: str | None = None,
+                   episode: str | None = None) -> tuple[Path, int]:
+    """Write a store's records as Parquet or JSONL (by `fmt`, else by the file's suffix), created 0600;
+    the path and how many records were written. The store is only read."""
+    out = Path(out)
+    fmt = fmt or ("jsonl" if out.suffix == ".jsonl" else "parquet")
+    if fmt not in ("jsonl", "parquet"):
+        raise ValueError(f"unknown export format {fmt!r}")
+    rows = []
+    for record in read_records(store, episode):
+        for column in _JSON_COLUMNS:
+            if record[column] is not None:
+                record[column] = json.dumps(record[column], ensure_ascii=False)
+        rows.append(record)
+    frame = pl.DataFrame(rows, schema=EXPORT_SCHEMA)
+    with open_private(out, "wb") as handle:
+        if fmt == "jsonl":
+            frame.write_ndjson(handle)
+        else:
+            frame.write_parquet(handle)
+    return out, len(rows)
 
 
 def read_records(path: str | Path, episode: str | None = None) -> list[dict]:
