@@ -48,9 +48,13 @@ Visitor = Callable[[tuple, str, bool, tuple[int, ...]], list[Edit]]
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
-    for start, end, replacement in reversed(edits):
-        text = text[:start] + replacement + text[end:]
-    return text
+    """The text with each `(start, end, replacement)` made; one pass, however many edits."""
+    pieces, at = [], 0
+    for start, end, replacement in edits:
+        pieces += (text[at:start], replacement)
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _shape(path: tuple) -> tuple:
