@@ -47,7 +47,8 @@ async def large_loop(url: str, megabytes: float, stop: asyncio.Event, started: a
     size = int(megabytes * 2**20)
     text = SENTENCE.format(phone=PHONE)  # prose: no long runs of mask characters
     text = (text * (size // len(text) + 1))[:size]
-    body = {"model": "echo", "messages": [{"role": "user", "content": text}]}
+    body = {"model": "echo", "messages": [{"role": "user", "content": text}, {"role": "assistant", "content": "Read."},
+                                          {"role": "user", "content": "Summarise it."}]}  # a short answer
     latencies = []
     async with httpx.AsyncClient(timeout=600) as client:
         while not stop.is_set():

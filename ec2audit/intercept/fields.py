@@ -49,7 +49,8 @@ Visitor = Callable[[tuple, str, bool, tuple[int, ...]], list[Edit]]
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
     """The text with each `(start, end, replacement)` made; one pass, however many edits."""
-    pieces, at = [], 0
+    pieces: list[str] = []
+    at = 0
     for start, end, replacement in edits:
         pieces += (text[at:start], replacement)
         at = end

@@ -154,7 +154,9 @@ class Redactor:
 
     def redact_fields(self, fields: list[Field], emap: EpisodeMap) -> tuple[list[Field], list[dict], int]:
         """Headers and query parameters with every detected unit value replaced, findings, count."""
-        out, rows, replaced = [], [], 0
+        out: list[Field] = []
+        rows: list[dict] = []
+        replaced = 0
         for kind, name, value in fields:
             hits = self._hits(value, False)
             if hits:

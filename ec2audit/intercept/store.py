@@ -200,7 +200,7 @@ def read_records(path: str | Path, episode: str | None = None) -> list[dict]:
         db.close()
     out = []
     for row in rows:
-        record = dict.fromkeys(_COLUMNS) | dict(zip(columns, row, strict=True))
+        record: dict = dict.fromkeys(_COLUMNS) | dict(zip(columns, row, strict=True))
         for column in _JSON_COLUMNS:
             if record[column] is not None:
                 record[column] = _decode(record[column])
