@@ -14,7 +14,6 @@ import pytest
 import zstandard
 from intercept_helpers import UNITS, running_proxy, standin_server
 
-
 PHONE, ID, NAME = "13922883366", "110105198803153418", "欧阳娜娜"
 VALUES = (PHONE, ID, NAME)
 
