@@ -140,6 +140,46 @@ def _anthropic(body: dict) -> Iterator[Segment]:
                 yield Segment(i, role, "assistant", block["thinking"])
 
 
+def _prompts(value) -> Iterator[str]:
+    """Strings of a `prompt` / `input` that is a string or a list of them (token arrays carry no text)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, str):
+                yield item
+            elif isinstance(item, dict):  # a moderation input part: {"type": "text", "text": ...}
+                yield from _content_texts([item])
+
+
+def _openai_completions(body: dict) -> Iterator[Segment]:
+    for key in ("prompt", "suffix"):
+        for text in _prompts(body.get(key)):
+            yield Segment(0, "user", "user", text)
+
+
+def _openai_embeddings(body: dict) -> Iterator[Segment]:
+    for text in _prompts(body.get("input")):
+        yield Segment(0, "user", "user", text)
+
+
+def _strings(value) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+
+
+def _generic(body: dict) -> Iterator[Segment]:
+    """A body of an endpoint no reader knows: every string in it, as the user's."""
+    for text in _strings(body):
+        yield Segment(0, "user", "user", text)
+
+
 def detect_api(body: dict) -> str:
     """Which API a request body belongs to, from its shape."""
     if "input" in body and "messages" not in body:
@@ -155,7 +195,8 @@ def detect_api(body: dict) -> str:
 
 
 _FLATTENERS = {"openai-chat": _openai_chat, "openai-responses": _openai_responses,
-               "anthropic-messages": _anthropic}
+               "anthropic-messages": _anthropic, "openai-completions": _openai_completions,
+               "openai-embeddings": _openai_embeddings, "generic": _generic}
 
 
 def flatten(body: dict, api: str | None = None) -> list[Segment]:
@@ -169,20 +210,28 @@ def is_request_body(data) -> bool:
 
 
 def payload_from_record(record: dict, default_id: str) -> Payload:
-    """A payload from a request body, or from a record `{id?, task_id?, episode?, request|body}`."""
+    """A payload from a request body, or from a record `{id?, task_id?, episode?, api?, headers?,
+    request|body}`; a record naming its API (the interceptor's) is read as that API, its recorded
+    request headers as the user's text."""
     body = record
     for key in ("request", "body"):
-        if is_request_body(record.get(key)):
+        if is_request_body(record.get(key)) or (record.get("api") in _FLATTENERS and isinstance(record.get(key), dict)):
             body = record[key]
             break
-    if not is_request_body(body):
+    api = record.get("api") if body is not record and record.get("api") in _FLATTENERS else None
+    if api is None and not is_request_body(body):
         raise InputError("no request body: expected 'messages' or 'input', or a 'request'/'body' object",
                          field="request")
     meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
     pid = record.get("id") or meta.get("id") or record.get("episode_step") or default_id
-    api = detect_api(body)
+    api = api or detect_api(body)
+    segments = flatten(body, api)
+    headers = record.get("headers") if body is not record else None
+    if isinstance(headers, list):
+        segments += [Segment(0, "header", "user", f"{h[0]}: {h[1]}") for h in headers
+                     if isinstance(h, list) and len(h) == 2 and all(isinstance(x, str) for x in h)]
     return Payload(
-        id=str(pid), segments=flatten(body, api), api=api, model=body.get("model") or record.get("model"),
+        id=str(pid), segments=segments, api=api, model=body.get("model") or record.get("model"),
         task_id=record.get("task_id") or meta.get("task_id"),
         episode=record.get("episode") or meta.get("episode"),
     )

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
 
 from ec2audit.intercept.app import InterceptConfig, create_app
 from ec2audit.intercept.server import serve_in_thread
@@ -50,3 +57,30 @@ def wait_for_records(store, count: int, timeout: float = 10.0) -> list[dict]:
         if len(done) >= count or time.monotonic() > deadline:
             return records
         time.sleep(0.02)
+
+
+CLI = str(Path(sys.executable).parent / "ec2audit")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def serve_cli(upstream: str, store: Path, log: Path, key: str, *extra: str) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = {**os.environ, "EC2_TEST_UPSTREAM_KEY": key}
+    proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream, "--upstream-key-env",
+                             "EC2_TEST_UPSTREAM_KEY", "--store", str(store), "--port", str(port), *extra],
+                            env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/v1/models", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(f"proxy did not start: {log.read_text()}")

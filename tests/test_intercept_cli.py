@@ -4,11 +4,9 @@ acknowledged records survive, logs and store scanned for API keys), then `export
 import json
 import os
 import signal
-import socket
 import stat
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -17,7 +15,7 @@ import openai
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from intercept_helpers import SECRET_TEXT, UNITS, standin_server
+from intercept_helpers import SECRET_TEXT, UNITS, serve_cli, standin_server
 
 from ec2audit.cli import main
 from ec2audit.intercept.redact import PLACEHOLDER
@@ -30,40 +28,13 @@ def standin():
     yield from standin_server()
 
 
-CLI = str(Path(sys.executable).parent / "ec2audit")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _serve(upstream: str, store: Path, log: Path, key: str, *extra: str) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    env = {**os.environ, "EC2_TEST_UPSTREAM_KEY": key}
-    proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream, "--upstream-key-env",
-                             "EC2_TEST_UPSTREAM_KEY", "--store", str(store), "--port", str(port), *extra],
-                            env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/v1/models", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError(f"proxy did not start: {log.read_text()}")
-
-
 def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp_path):
     app, upstream = standin
     store, log = tmp_path / "cloud.sqlite", tmp_path / "proxy.log"
     units = tmp_path / "units.jsonl"
     write_units(UNITS, units)
     upstream_key, client_key = f"sk-upstream-{uuid.uuid4().hex}", f"sk-client-{uuid.uuid4().hex}"
-    proc, url = _serve(upstream, store, log, upstream_key, "--units", str(units))
+    proc, url = serve_cli(upstream, store, log, upstream_key, "--units", str(units))
     client = openai.OpenAI(base_url=f"{url}/e/ep-kill/v1", api_key=client_key, max_retries=0)
     acknowledged = 0
     try:
@@ -91,7 +62,7 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
             assert key.encode() not in data and key[-16:].encode() not in data, path
     assert "no price for model 'no-price-model'" in log.read_text()
 
-    proc, url = _serve(upstream, store, log, upstream_key)  # restarted on the same store
+    proc, url = serve_cli(upstream, store, log, upstream_key)  # restarted on the same store
     try:
         hanging = {"model": "fault-hang", "stream": True, "messages": [{"role": "user", "content": SECRET_TEXT}]}
         with httpx.stream("POST", f"{url}/e/ep-kill/v1/chat/completions", json=hanging, timeout=10) as response:
@@ -108,7 +79,7 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
     [pending] = [r for r in RecordStore(store).records(episode="ep-kill") if r["state"] == "pending"]
     assert pending["request"]["model"] == "fault-hang" and pending["request"]["messages"] == hanging["messages"]
 
-    proc, url = _serve(upstream, store, log, upstream_key)  # restarted: the pending record is interrupted
+    proc, url = serve_cli(upstream, store, log, upstream_key)  # restarted: the pending record is interrupted
     try:
         httpx.post(f"{url}/v1/chat/completions", headers={"X-EC2-Episode": "ep-kill"},
                    json={"model": "echo", "messages": [{"role": "user", "content": "after restart"}]})
@@ -200,7 +171,7 @@ def test_malformed_bodies_get_4xx_on_record_and_the_connection_keeps_serving(sta
 
     _, upstream = standin
     store, log = tmp_path / "fuzz.sqlite", tmp_path / "proxy.log"
-    proc, url = _serve(upstream, store, log, "sk-upstream-fuzz")
+    proc, url = serve_cli(upstream, store, log, "sk-upstream-fuzz")
     sent = []
     try:
         with httpx.Client(base_url=url, timeout=20, limits=httpx.Limits(max_connections=1)) as client:
@@ -267,7 +238,7 @@ def enforcing(standin, tmp_path):
 
     def start(mode: str) -> tuple[str, Path]:
         store = tmp_path / f"{mode}.sqlite"
-        proc, url = _serve(standin[1], store, tmp_path / f"{mode}.log", "sk-upstream-enforce", "--units", str(units),
+        proc, url = serve_cli(standin[1], store, tmp_path / f"{mode}.log", "sk-upstream-enforce", "--units", str(units),
                            "--enforce", mode)
         procs.append(proc)
         return url, store

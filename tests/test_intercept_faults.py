@@ -148,8 +148,9 @@ def test_bad_requests_get_4xx(standin, tmp_path, content, status, reason):
     assert all(r["request"] is None for r in records)
 
 
-def test_what_is_forwarded_is_recorded_even_when_odd(standin, tmp_path):
-    """A lone surrogate is valid JSON: forwarded, so recorded. A non-string model is refused, and recorded."""
+def test_odd_bodies_are_refused_on_record_naming_the_cause(standin, tmp_path):
+    """A lone surrogate is valid JSON but no Unicode text: refused with a 400 naming where, and recorded.
+    A non-string model is refused, and recorded."""
     app, upstream = standin
     seen = len(app.state.requests)
     with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
@@ -157,8 +158,9 @@ def test_what_is_forwarded_is_recorded_even_when_odd(standin, tmp_path):
                                b'[{"role": "user", "content": "a \\ud800 b"}]}')
         odd_model = httpx.post(f"{url}/v1/chat/completions", json={"model": {"a": 1}, "messages": []})
         first, second = store.records()
-    assert surrogate.status_code == 200 and len(app.state.requests) == seen + 1
-    assert first["status"] == 200 and first["request"]["messages"][0]["content"] == "a \ud800 b"
+    assert surrogate.status_code == 400 and len(app.state.requests) == seen
+    assert "lone UTF-16 surrogate" in surrogate.json()["error"]["message"]
+    assert first["status"] == 400 and "/messages/0/content" in first["error"]
     assert odd_model.status_code == 400 and "model" in odd_model.json()["error"]["message"]
     assert second["status"] == 400 and "model" in second["error"]
 

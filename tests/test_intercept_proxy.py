@@ -179,14 +179,16 @@ def test_block_refuses_with_unit_ids_not_values(standin, tmp_path):
     assert passed["status"] == 200 and passed["findings"] == []
 
 
-def test_observe_mode_stores_inline_findings(standin, tmp_path):
+@pytest.mark.parametrize("keep", [False, True])
+def test_observe_mode_stores_inline_findings_evidence_masked_unless_kept(standin, tmp_path, keep):
     _, upstream = standin
-    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS) as (_, url, store):
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, keep_evidence=keep) as (_, url, store):
         list(_client(url).chat.completions.create(
             model="echo", messages=[{"role": "user", "content": SECRET_TEXT}], stream=True))
         [record] = store.records()
     found = {f["unit_id"]: f for f in record["findings"]}
-    assert set(found) == {u.id for u in UNITS} and found["t1/P1/phone"]["matched_text"] == "139-2288-3366"
+    assert set(found) == {u.id for u in UNITS}
+    assert found["t1/P1/phone"]["matched_text"] == ("139-2288-3366" if keep else "###-####-####")
     assert record["redactions"] == 0 and "139-2288-3366" in record["request"]["messages"][0]["content"]
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from ec2audit.detect.cascade import build_cascade
+from ec2audit.intercept.dialects import DIALECTS
+from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.policy import POLICIES, Block, Exchange, Failure, Observe, Redact, json_bytes
 from ec2audit.intercept.redact import EpisodeMap, Redactor, StreamRestorer, _type_name
 from ec2audit.units import make_unit
@@ -155,7 +156,7 @@ def test_anthropic_and_responses_streams_are_restored_per_block():
 # --- policies ------------------------------------------------------------------------------------------
 
 def exchange(body: dict, episode: str | None = "ep") -> Exchange:
-    return Exchange({"id": "r1", "request": body}, "openai-chat", episode, 0.0, body, json_bytes(body))
+    return Exchange({"id": "r1", "request": body}, DIALECTS["openai-chat"], episode, 0.0, body, json_bytes(body))
 
 
 def enforce(policy, ex: Exchange):
@@ -167,12 +168,13 @@ def enforce(policy, ex: Exchange):
 
 @pytest.fixture(scope="module")
 def scanner():
-    with ThreadPoolExecutor(1) as pool:
-        yield pool
+    lanes = ScanLanes(REDACTOR)
+    yield lanes
+    lanes.shutdown()
 
 
 def test_block_refuses_at_its_grade_with_unit_ids_never_values(scanner):
-    block = Block(REDACTOR, scanner, 0.7)
+    block = Block(scanner, 0.7)
     with pytest.raises(Failure) as refused:
         enforce(block, exchange(chat("Call 139****3366, mail ana.ruiz@example.org")))  # masked form: 0.7
     failure = refused.value
@@ -184,11 +186,11 @@ def test_block_refuses_at_its_grade_with_unit_ids_never_values(scanner):
     fragment = enforce(block, exchange(chat("ends in 3366")))  # a 0.3 fragment passes a 0.7 block
     assert [f["grade"] for f in fragment.record["findings"]] == [0.3]
     with pytest.raises(Failure):
-        enforce(Block(REDACTOR, scanner, 0.3), exchange(chat("ends in 3366")))
+        enforce(Block(scanner, 0.3), exchange(chat("ends in 3366")))
 
 
 def test_redact_forwards_placeholders_records_them_and_restores_the_answer(scanner):
-    redact = Redact(REDACTOR, scanner, 0.7)
+    redact = Redact(scanner, 0.7)
     ex = enforce(redact, exchange(chat("Call 13922883366"), episode="ep-redact"))
     assert ex.body["messages"][0]["content"] == "Call [PHONE_001]"
     assert ex.record["request"] is ex.body and json.loads(ex.raw) == ex.body and ex.record["redactions"] == 1
@@ -204,7 +206,7 @@ def test_redact_forwards_placeholders_records_them_and_restores_the_answer(scann
 
 
 def test_observe_changes_nothing_and_audits_beside_the_call(scanner):
-    observe = Observe(REDACTOR, scanner, 0.7)
+    observe = Observe(scanner, 0.7)
     body = chat("Call 13922883366")
 
     async def go():
@@ -216,34 +218,37 @@ def test_observe_changes_nothing_and_audits_beside_the_call(scanner):
     assert ex.body is body and [f["unit_id"] for f in findings] == [PHONE.id]
     assert observe.on_response(ex, {}) is None and observe.on_stream_event(ex, None, {}) is None
     bare = exchange(body)
-    asyncio.run(Observe(None, scanner, 0.7).before_forward(bare))
+    asyncio.run(Observe(ScanLanes(None), 0.7).before_forward(bare))
     assert bare.scan is None
     assert POLICIES == {"observe": Observe, "redact": Redact, "block": Block}
 
 
 def test_a_detector_failure_refuses_the_request_and_logs_which(scanner, caplog):
     class Broken(Redactor):
-        def findings(self, body):
+        def findings(self, body, fields=()):
             raise RuntimeError("boom")
 
     with pytest.raises(Failure) as refused:
-        enforce(Block(Broken(REDACTOR.cascade), scanner, 0.7), exchange(chat("x")))
+        enforce(Block(ScanLanes(Broken(REDACTOR.cascade)), 0.7), exchange(chat("x")))
     assert (refused.value.status, refused.value.kind) == (500, "audit_error")
     assert refused.value.message == "inline audit failed: request not forwarded"
     assert [r.getMessage() for r in caplog.records] == ["inline audit failed for record r1"]
 
 
-def test_bodies_are_scanned_on_the_scanning_thread_not_the_event_loops_pool():
+def test_bodies_are_scanned_on_a_scanning_lane_by_size_not_the_event_loop():
     threads = []
 
     class Watched(Redactor):
-        def findings(self, body):
+        def findings(self, body, fields=()):
             threads.append(threading.current_thread().name)
-            return super().findings(body)
+            return super().findings(body, fields)
 
-    with ThreadPoolExecutor(1, thread_name_prefix="ec2-scanner") as pool:
-        enforce(Block(Watched(REDACTOR.cascade), pool, 0.7), exchange(chat("nothing")))
-    assert len(threads) == 1 and threads[0].startswith("ec2-scanner")
+    lanes = ScanLanes(Watched(REDACTOR.cascade))
+    enforce(Block(lanes, 0.7), exchange(chat("nothing")))
+    enforce(Block(lanes, 0.7), exchange(chat("a" * 300_000)))
+    lanes.shutdown()
+    assert len(threads) == 2 and threads[0].startswith("ec2audit-scan_")
+    assert threads[1].startswith("ec2audit-scan-large_")
 
 
 def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
@@ -252,17 +257,17 @@ def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
 
 
 def test_redact_keeps_the_episodes_placeholders_across_requests_and_streams_per_api(scanner):
-    redact = Redact(REDACTOR, scanner, 0.7)
+    redact = Redact(scanner, 0.7)
     first = enforce(redact, exchange(chat("Call 13922883366"), episode="ep-stream"))
     second = enforce(redact, exchange(chat("mail ana.ruiz@example.org or 13922883366"), episode="ep-stream"))
     assert second.body["messages"][0]["content"] == "mail [EMAIL_001] or [PHONE_001]"
-    assert first.emap is second.emap
+    assert first.emap.parent is second.emap.parent and first.emap.back == {"[PHONE_001]": "13922883366"}
     # a placeholder cut across two chat deltas is held back, as the chat API's stream is read
     [(_, head)] = redact.on_stream_event(second, None, {"choices": [{"index": 0, "delta": {"content": "at [PHO"}}]})
     [(_, tail)] = redact.on_stream_event(second, None, {"choices": [{"index": 0, "delta": {"content": "NE_001]"}}]})
     assert (head["choices"][0]["delta"]["content"], tail["choices"][0]["delta"]["content"]) == ("at ", "13922883366")
     anthropic = exchange(chat("Call 13922883366"), episode="ep-stream")
-    anthropic.api = "anthropic-messages"
+    anthropic.dialect = DIALECTS["anthropic-messages"]
     anthropic = enforce(redact, anthropic)
     event = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "[PHONE_001]"}}
     assert redact.on_stream_event(anthropic, "content_block_delta", event) == [
@@ -279,7 +284,7 @@ def test_a_failure_says_its_message_and_defaults_to_a_proxy_error(scanner):
             raise RuntimeError("boom")
 
     with pytest.raises(Failure) as refused:
-        enforce(Redact(Broken(REDACTOR.cascade), scanner, 0.7), exchange(chat("x")))
+        enforce(Redact(ScanLanes(Broken(REDACTOR.cascade)), 0.7), exchange(chat("x")))
     assert (refused.value.status, refused.value.kind) == (500, "audit_error")
 
 

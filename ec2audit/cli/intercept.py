@@ -35,10 +35,14 @@ def command() -> None:
 @click.option("--port", default=8787, show_default=True, type=int)
 @click.option("--read-timeout", default=300.0, show_default=True, type=float,
               help="Seconds to wait for the upstream's next bytes.")
+@click.option("--keep-evidence", is_flag=True,
+              help="Store each finding's matched text as it was (default: masked, e.g. ###-####-####).")
 def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, enforce: str, store: Path,
-          pricing: Path | None, host: str, port: int, read_timeout: float) -> None:
-    """Forward /v1/chat/completions, /v1/responses, /v1/messages and /v1/models to UPSTREAM, recording
-    each exchange. Give an episode id per request with header X-EC2-Episode or URL prefix /e/<episode>."""
+          pricing: Path | None, host: str, port: int, read_timeout: float, keep_evidence: bool) -> None:
+    """Forward every POST under /v1 (chat/completions, responses, messages, count_tokens, embeddings, …)
+    and GET /v1/models to UPSTREAM, recording each exchange. Give an episode id per request with header
+    X-EC2-Episode or URL prefix /e/<episode>, and its task with X-EC2-Task or /e/<episode>/t/<task>.
+    SIGTERM or Ctrl-C stops it cleanly: every record is then in the store file itself."""
     import logging
 
     import uvicorn
@@ -53,7 +57,7 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
             raise InputError(f"environment variable {upstream_key_env} is not set", field="--upstream-key-env")
     units = read_units(units_path) if units_path else []
     config = InterceptConfig(upstream=upstream, store=store, upstream_key=key, units=units, enforce=enforce,
-                             pricing=pricing, read_timeout=read_timeout)
+                             pricing=pricing, read_timeout=read_timeout, keep_evidence=keep_evidence)
     app = create_app(config)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
@@ -85,11 +89,14 @@ def standin(host: str, port: int) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--episode", help="Only this episode's records.")
 def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None:
-    """Write a store's records as Parquet or JSONL (created 0600)."""
-    from ec2audit.intercept.store import RecordStore
+    """Write a store's records as Parquet or JSONL (created 0600); the store is only read."""
+    from ec2audit.intercept.store import export_records
 
-    path = RecordStore(store).export(out, fmt, episode)
-    click.echo(f"records: {path}")
+    path, count = export_records(store, out, fmt, episode)
+    click.echo(f"records: {path} ({count} record{'' if count == 1 else 's'})")
+    if not count:
+        raise InputError("the store holds no records" + (f" of episode {episode}" if episode else ""),
+                         file=str(store))
 
 
 @command.command("audit")
@@ -101,18 +108,24 @@ def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None
               help="Write findings here (.parquet, or .jsonl); created 0600.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, as_json: bool) -> None:
-    """Re-audit the request bodies a store holds (what reached the cloud) against sensitive units."""
+    """Re-audit the request bodies a store holds (what reached the cloud) against sensitive units; an
+    episode whose records name their task is scored against that task's units only. The store is only
+    read; one with no records is an error (exit 1), never "no leak"."""
 
     from ec2audit.audit import audit as run_audit
     from ec2audit.files import write_table
-    from ec2audit.intercept.store import RecordStore
+    from ec2audit.intercept.store import read_records
     from ec2audit.payloads import payload_from_record
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
 
     units = read_units(units_path)
     console = make_console(stderr=True)
-    records = RecordStore(store).records(episode)
+    records = read_records(store, episode)
+    if not records:
+        click.echo(f"error: {store}: the store holds no records{f' of episode {episode}' if episode else ''} "
+                   "(a proxy killed before a clean stop keeps them in its -wal file: copy it along)", err=True)
+        sys.exit(EXIT_SKIPPED)
     payloads, skipped = [], []
     for record in records:
         try:

@@ -9,7 +9,14 @@ unrecorded. What an enforce mode does to an exchange lives in its policy (`polic
 The proxy is a hop on every model call of an agent, so its own work per exchange is kept small
 (benchmarks/proxy_overhead.py): Starlette only routes, the endpoints speak raw ASGI (no Request or
 Response objects), and the upstream leg uses aiohttp, whose C HTTP parser costs a third of httpx's
-pure-Python stack per request. The inline audit runs on its own thread while the upstream works.
+pure-Python stack per request. The inline audit runs off the event loop, in scanning lanes by body
+size (`lanes.py`), while the upstream works.
+
+What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
+read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
+with a recorded 400, a compressed one is decoded first), every client header but the hop-by-hop ones
+and the proxy's own `X-EC2-*`, and the query string. Key headers (`dialects.KEY_HEADERS`) are
+forwarded but never scanned, and recorded masked.
 """
 
 from __future__ import annotations
@@ -22,22 +29,25 @@ import time
 import urllib.parse
 import urllib.request
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+import zlib
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
 import anyio
+import zstandard
 from starlette.applications import Starlette
 from starlette.routing import Route
 
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
+from ec2audit.intercept.dialects import DIALECTS, KEY_HEADERS, KEY_PARAMS, Dialect, dialect_of
+from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
-from ec2audit.intercept.redact import Redactor
+from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
 from ec2audit.intercept.sse import Assembler, Event, EventSplitter
 from ec2audit.intercept.store import COMPLETE, PENDING, RecordStore
@@ -47,19 +57,25 @@ from ec2audit.units import Unit
 log = logging.getLogger("ec2audit.intercept")
 
 ENFORCE_MODES = tuple(POLICIES)
-_APIS = {"/chat/completions": "openai-chat", "/responses": "openai-responses", "/messages": "anthropic-messages"}
-#: Request headers never forwarded: hop-by-hop ones, our own, and ones the upstream client sets itself.
-_DROP_REQUEST = frozenset({b"host", b"content-length", b"connection", b"keep-alive", b"transfer-encoding", b"te",
-                           b"upgrade", b"proxy-authorization", b"proxy-connection", b"accept-encoding",
-                           b"x-ec2-episode", b"cookie", b"content-type"})
-#: Headers that carry the client's API key: OpenAI's, Anthropic's, Azure OpenAI's.
-_KEY_HEADERS = ("authorization", "x-api-key", "api-key")
+#: Client headers never forwarded: hop-by-hop ones (RFC 9110 §7.6.1; also any the client's
+#: `Connection` names), and those the proxy sets itself. The proxy's own `X-EC2-*` never leave either.
+_HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer",
+                         "upgrade", "proxy-authorization", "proxy-authenticate"})
+_SET_BY_PROXY = frozenset({"host", "content-length", "content-type", "content-encoding", "accept-encoding",
+                           "cookie"})
+_OWN_PREFIX = "x-ec2-"
+MASKED = "[masked]"
 _DROP_RESPONSE = frozenset({b"content-length", b"content-encoding", b"transfer-encoding", b"connection",
                             b"keep-alive", b"server", b"date"})
 _JSON_HEADERS = [(b"content-type", b"application/json")]
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
-_TERMINAL = frozenset({"message_stop", "response.completed", "response.incomplete", "response.failed"})
 _CANCELLED = "client disconnected before the answer: upstream call cancelled"
+_EVIDENCE = re.compile(r"\w")
+
+
+def mask_evidence(text: str) -> str:
+    """A matched value with its form kept and its characters hidden: `139-2288-3366` → `###-####-####`."""
+    return _EVIDENCE.sub(lambda m: "#" if m.group(0).isdigit() else "*", text)
 
 
 @dataclass
@@ -76,6 +92,7 @@ class InterceptConfig:
     connect_timeout: float = 10.0
     read_timeout: float = 300.0
     max_body_bytes: int = 32 * 2**20
+    keep_evidence: bool = False  # store findings' matched text as it was (else masked: `###-####`)
 
     def __post_init__(self):
         if self.enforce not in ENFORCE_MODES:
@@ -83,13 +100,6 @@ class InterceptConfig:
         if self.enforce != "observe" and not self.units:
             raise InputError(f"--enforce {self.enforce} needs units to look for", field="units")
         self.upstream = self.upstream.rstrip("/")
-
-
-def _error_body(api: str, kind: str, message: str, extra: dict | None = None) -> dict:
-    """An error in the shape the client's SDK parses for this API."""
-    if api == "anthropic-messages":
-        return {"type": "error", "error": {"type": kind, "message": message, **(extra or {})}}
-    return {"error": {"message": message, "type": kind, "code": kind, **(extra or {})}}
 
 
 def _sse(name: str | None, data) -> bytes:
@@ -102,6 +112,68 @@ async def _answer(send, status: int, headers: list[tuple[bytes, bytes]], content
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", b"%d" % len(content))]})
     await send({"type": "http.response.body", "body": content})
+
+
+def _text(value: bytes) -> str:
+    """A header value as text: UTF-8 (what aiohttp sends it back as), else Latin-1."""
+    try:
+        return value.decode()
+    except UnicodeDecodeError:
+        return value.decode("latin-1")
+
+
+def request_fields(scope) -> tuple[list[Field], list[Field]]:
+    """The client's headers and query parameters the proxy forwards: (audited ones, key ones)."""
+    headers = [(k.decode("latin-1").lower(), _text(v)) for k, v in scope["headers"]]
+    named = {t.strip().lower() for name, value in headers if name == "connection" for t in value.split(",")}
+    audited: list[Field] = []
+    keys: list[Field] = []
+    for name, value in headers:
+        if name in _HOP_BY_HOP or name in _SET_BY_PROXY or name in named or name.startswith(_OWN_PREFIX):
+            continue
+        (keys if name in KEY_HEADERS else audited).append(("header", name, value))
+    query = urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    for name, value in query:
+        (keys if name.lower() in KEY_PARAMS else audited).append(("query", name, value))
+    return audited, keys
+
+
+def _decode_body(raw: bytes, encoding: str, limit: int) -> bytes:
+    """A request body with its Content-Encoding (gzip, deflate, zstd, in the order applied) undone, at
+    most `limit` bytes decoded; Failure 415 names an encoding the proxy cannot read."""
+    for coding in reversed([c.strip().lower() for c in encoding.split(",") if c.strip()]):
+        try:
+            if coding in ("gzip", "x-gzip", "deflate"):
+                wbits = 31 if "gzip" in coding else 15 if raw[:1] == b"\x78" else -15  # zlib-wrapped or raw
+                decoder = zlib.decompressobj(wbits)
+                raw, left = decoder.decompress(raw, limit + 1), decoder.unconsumed_tail
+                if len(raw) > limit or left:
+                    raise Failure(413, f"request body decoded from {coding} is over the {limit}-byte limit",
+                                  "request_too_large")
+            elif coding == "zstd":
+                with zstandard.ZstdDecompressor().stream_reader(raw) as reader:
+                    raw = reader.read(limit + 1)
+                if len(raw) > limit:
+                    raise Failure(413, f"request body decoded from zstd is over the {limit}-byte limit",
+                                  "request_too_large")
+            elif coding != "identity":
+                raise Failure(415, f"request body has Content-Encoding {coding!r}, which ec2audit cannot read: "
+                                   "send it uncompressed, or as gzip, deflate or zstd", "unsupported_encoding")
+        except (zlib.error, zstandard.ZstdError) as exc:
+            raise Failure(400, f"request body is not valid {coding} ({exc})", "invalid_request_error") from None
+    return raw
+
+
+def _recorded_path(tail: str, fields: list[Field], keys: list[Field]) -> str:
+    """The path as recorded: the query string with key parameters masked."""
+    query = [(n, v) for kind, n, v in fields if kind == "query"] + \
+        [(n, MASKED) for kind, n, _ in keys if kind == "query"]
+    return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")
+
+
+def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]:
+    return [[n, v] for kind, n, v in fields if kind == "header"] + [[n, MASKED] for kind, n, _ in keys
+                                                                     if kind == "header"]
 
 
 def _client_headers(upstream: aiohttp.ClientResponse) -> list[tuple[bytes, bytes]]:
@@ -134,14 +206,12 @@ class Interceptor:
     def __init__(self, config: InterceptConfig):
         self.config = config
         self.store = config.store if isinstance(config.store, RecordStore) else RecordStore(config.store)
+        self.owns_store = not isinstance(config.store, RecordStore)  # closed (WAL folded in) when it stops
         self.pricing = Pricing(config.pricing, upstream=config.upstream)
-        self.redactor = Redactor(build_cascade(config.units)) if config.units else None
+        self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
-        # one scanning thread: detectors are not promised to be thread-safe, and redaction's
-        # per-episode placeholder numbering must not race
-        self._scanner = ThreadPoolExecutor(1, thread_name_prefix="ec2audit-scan") if self.redactor else None
-        self.policy = POLICIES[config.enforce](self.redactor, self._scanner, config.block_grade)
+        self.policy = POLICIES[config.enforce](self.lanes, config.block_grade)
 
     @asynccontextmanager
     async def lifespan(self, app):
@@ -156,22 +226,20 @@ class Interceptor:
                                          proxy=self.upstream_proxy) as session:
             self.session = session
             yield
-        if self._scanner is not None:
-            self._scanner.shutdown(wait=True)
+        self.lanes.shutdown()
+        if self.owns_store:  # a clean stop (SIGTERM, Ctrl-C): every record in the store file itself
+            self.store.close()
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def _upstream_headers(self, scope, api: str) -> list[tuple[str, str]]:
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"] if k not in _DROP_REQUEST]
-        headers.append(("accept-encoding", "identity"))  # the proxy reads the stream: no compression
+    def _upstream_headers(self, fields: list[Field], keys: list[Field], dialect: Dialect) -> list[tuple[str, str]]:
+        headers = [(name, value) for kind, name, value in fields if kind == "header"]
+        sent = [(name, value) for kind, name, value in keys if kind == "header"]
         key = self.config.upstream_key
         if key:  # the client's key never leaves: each header that carried one carries ours instead
-            sent = [k for k, _ in headers if k in _KEY_HEADERS]
-            headers = [(k, v) for k, v in headers if k not in _KEY_HEADERS]
-            if not sent:
-                sent = ["x-api-key" if api == "anthropic-messages" else "authorization"]
-            headers += [(k, f"Bearer {key}" if k == "authorization" else key) for k in dict.fromkeys(sent)]
-        return headers
+            names = list(dict.fromkeys(name for name, _ in sent)) or [dialect.key_header]
+            sent = [(name, f"Bearer {key}" if name == "authorization" else key) for name in names]
+        return [*headers, *sent, ("accept-encoding", "identity")]  # the proxy reads the stream: no compression
 
     async def _read_body(self, scope, receive) -> bytes:
         limit = self.config.max_body_bytes
@@ -190,7 +258,10 @@ class Interceptor:
                 raise Failure(413, f"request body is over the {limit}-byte limit", "request_too_large")
             parts.append(chunk)
             if not message.get("more_body"):
-                return b"".join(parts)
+                break
+        raw = b"".join(parts)
+        encoding = next((v for k, v in scope["headers"] if k == b"content-encoding"), b"").decode("latin-1")
+        return _decode_body(raw, encoding, limit) if encoding else raw
 
     async def _commit(self, ex: Exchange, response: dict | None = None) -> None:
         """Complete the record (findings, usage, cost, latency) and commit it."""
@@ -201,6 +272,9 @@ class Interceptor:
             except Exception:  # a detector bug must not cost the record
                 log.exception("inline audit failed for record %s", record["id"])
                 record["error"] = record["error"] or "inline audit failed"
+        if record.get("findings") and not self.config.keep_evidence:
+            record["findings"] = [{**f, "matched_text": mask_evidence(f["matched_text"])}
+                                  if isinstance(f.get("matched_text"), str) else f for f in record["findings"]]
         if response is not None:
             record["response"] = response
             usage = parse_usage(response.get("usage"))
@@ -212,51 +286,71 @@ class Interceptor:
         record["state"] = COMPLETE
         ex.committed = True
         try:
-            (self.store.complete if ex.pending else self.store.add)(record)
+            write = self.store.complete if ex.pending else self.store.add
+            if ScanLanes.is_large(len(ex.raw)):  # serialising a large record must not stall the loop
+                await asyncio.to_thread(write, record)
+            else:
+                write(record)
         except Exception:  # the pending record stays; the failure is loud in the log
             log.exception("could not complete record %s", record["id"])
 
     # --- endpoints -------------------------------------------------------------------------------
 
     async def models(self, scope, receive, send) -> None:
+        dialect = DIALECTS["openai-chat"]
+        fields, keys = request_fields(scope)
         try:
             async with self.session.get(f"{self.config.upstream}/models", allow_redirects=False,
-                                        headers=self._upstream_headers(scope, "openai-chat")) as upstream:
+                                        headers=self._upstream_headers(fields, keys, dialect)) as upstream:
                 content = await upstream.read()
         except TimeoutError:
             return await _answer(send, 504, _JSON_HEADERS,
-                                 json_bytes(_error_body("openai-chat", "upstream_timeout", "upstream timed out")))
+                                 json_bytes(dialect.error_body("upstream_timeout", "upstream timed out")))
         except aiohttp.ClientError as exc:
-            return await _answer(send, 502, _JSON_HEADERS, json_bytes(_error_body(
-                "openai-chat", "upstream_unreachable", f"upstream unreachable ({type(exc).__name__})")))
+            return await _answer(send, 502, _JSON_HEADERS, json_bytes(dialect.error_body(
+                "upstream_unreachable", f"upstream unreachable ({type(exc).__name__})")))
         await _answer(send, upstream.status, _client_headers(upstream), content)
 
+    def _parse(self, raw: bytes, dialect: Dialect) -> dict:
+        try:
+            body = parse(raw)
+            validate(body, dialect.name)
+        except BadRequest as exc:
+            raise Failure(400, str(exc), "invalid_request_error") from None
+        return body
+
     async def proxy(self, scope, receive, send) -> None:
-        path = scope["path"]
-        tail = path[path.rindex("/v1/") + 3:]
-        api = _APIS[tail]
-        episode = scope["path_params"].get("episode") or next(
-            (v.decode("latin-1") for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
-        record: dict = {"id": uuid.uuid4().hex, "episode": episode, "ts": time.time(), "api": api,
-                        "path": "/v1" + tail, "status": None, "error": None, "findings": None, "redactions": 0}
-        ex = Exchange(record, api, episode, time.perf_counter())
+        params = scope["path_params"]
+        tail = "/" + params["rest"]
+        dialect = dialect_of(tail)
+        episode = params.get("episode") or next(
+            (_text(v) for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
+        task = params.get("task") or next((_text(v) for k, v in scope["headers"] if k == b"x-ec2-task"), None)
+        fields, keys = request_fields(scope)
+        record: dict = {"id": uuid.uuid4().hex, "episode": episode, "task_id": task, "ts": time.time(),
+                        "api": dialect.name, "path": _recorded_path(tail, fields, keys), "status": None,
+                        "error": None, "findings": None, "redactions": 0}
+        ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields)
         try:
             raw = await self._read_body(scope, receive)
-            try:
-                body = parse(raw)
-                validate(body, api)
-            except BadRequest as exc:
-                raise Failure(400, str(exc), "invalid_request_error") from None
-            ex.body, ex.raw = body, raw
+            ex.raw = raw
+            if ScanLanes.is_large(len(raw)):  # parsing megabytes must not stall the other exchanges
+                body = await self.lanes.run(len(raw), lambda _: self._parse(raw, dialect))
+            else:
+                body = self._parse(raw, dialect)
+            ex.body = body
             record.update(request=body, model=body.get("model"), stream=bool(body.get("stream")))
+            record["headers"] = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
-            await self._forward_watched(scope, receive, send, ex)
+            # as forwarded (redacted)
+            record.update(headers=_recorded_headers(ex.fields, keys), path=_recorded_path(tail, ex.fields, keys))
+            await self._forward_watched(scope, receive, send, ex, keys, tail)
         except Failure as failure:
             record.update(status=failure.status, error=failure.message)
             await self._commit(ex)
             if not ex.client_gone:
                 await _answer(send, failure.status, _JSON_HEADERS,
-                              json_bytes(_error_body(api, failure.kind, failure.message, failure.extra)))
+                              json_bytes(dialect.error_body(failure.kind, failure.message, failure.extra)))
         except Exception as exc:  # a proxy bug: loud in the log, still on record, the client told
             log.exception("proxy failed on record %s", record["id"])
             record.update(status=record["status"] or 500, error=f"proxy failed ({type(exc).__name__})")
@@ -264,13 +358,13 @@ class Interceptor:
                 await self._commit(ex)
             if not ex.started and not ex.client_gone:
                 await _answer(send, 500, _JSON_HEADERS,
-                              json_bytes(_error_body(api, "proxy_error", record["error"])))
+                              json_bytes(dialect.error_body("proxy_error", record["error"])))
 
-    async def _forward_watched(self, scope, receive, send, ex: Exchange) -> None:
+    async def _forward_watched(self, scope, receive, send, ex: Exchange, keys: list[Field], tail: str) -> None:
         """Forward while watching the client: if it goes away before its answer is complete, the
         upstream call is cancelled (its connection closed) rather than left to run out its timeout.
         Two plain asyncio tasks, no task group or asyncio.wait: this runs on every exchange."""
-        forward = asyncio.ensure_future(self._forward(scope, send, ex))
+        forward = asyncio.ensure_future(self._forward(send, ex, keys, tail))
         watcher = asyncio.ensure_future(self._watch(receive, ex, forward))
         try:
             await forward  # cancelled by the watcher when the client leaves, or with this exchange
@@ -290,25 +384,29 @@ class Interceptor:
             ex.client_gone = True
             forward.cancel()
 
-    async def _forward(self, scope, send, ex: Exchange) -> None:
-        record, body, api, raw = ex.record, ex.body, ex.api, ex.raw
+    async def _forward(self, send, ex: Exchange, keys: list[Field], tail: str) -> None:
+        record, body, raw = ex.record, ex.body, ex.raw
         stream = bool(body.get("stream"))
         strip_usage = False
-        if stream and api == "openai-chat" and not (body.get("stream_options") or {}).get("include_usage"):
+        if stream and ex.dialect.usage_on_request and not (body.get("stream_options") or {}).get("include_usage"):
             # usage only comes in a final chunk the client did not ask for: request it, hide it later
             options = {**(body.get("stream_options") or {}), "include_usage": True}
             raw, strip_usage = json_bytes({**body, "stream_options": options}), True
-        headers = [*self._upstream_headers(scope, api), ("content-type", "application/json")]
+        headers = [*self._upstream_headers(ex.fields, keys, ex.dialect), ("content-type", "application/json")]
+        query = [(n, v) for kind, n, v in ex.fields + keys if kind == "query"]
+        url = self.config.upstream + tail + ("?" + urllib.parse.urlencode(query) if query else "")
         record["state"] = PENDING
         try:  # what cannot be recorded is not forwarded
-            self.store.add(record)
+            if ScanLanes.is_large(len(raw)):
+                await asyncio.to_thread(self.store.add, record)
+            else:
+                self.store.add(record)
             ex.pending = True
         except Exception:
             log.exception("could not record request %s", record["id"])
             raise Failure(500, "could not record the request: not forwarded", "proxy_error") from None
         try:  # a redirect is answered to the client as it came, never followed with the client's key
-            upstream = await self.session.post(self.config.upstream + record["path"].removeprefix("/v1"),
-                                               data=raw, headers=headers, allow_redirects=False)
+            upstream = await self.session.post(url, data=raw, headers=headers, allow_redirects=False)
         except TimeoutError:
             raise Failure(504, "upstream did not answer in time", "upstream_timeout") from None
         except aiohttp.ClientError as exc:
@@ -347,6 +445,7 @@ class Interceptor:
         The watcher in `_forward_watched` cancels the relay when the client goes away; the record is
         committed either way and names what went wrong."""
         splitter, assembler = EventSplitter(), Assembler(ex.api)
+        terminals = ex.dialect.terminal_events
         record, errors = ex.record, ex.errors
         finished = False
 
@@ -365,6 +464,9 @@ class Interceptor:
             async for chunk in upstream.content.iter_any():
                 out: list[bytes] = []
                 for event in splitter.feed(chunk):
+                    if event.data is None:  # a comment (`: keep-alive`) or a `retry:`: relayed as it came
+                        out.append(event.raw)
+                        continue
                     terminal, data = event.data == "[DONE]", None
                     if not terminal:
                         try:
@@ -373,7 +475,7 @@ class Interceptor:
                             errors.append("malformed SSE event from upstream (dropped)")
                             continue
                         assembler.add(data)
-                        terminal = isinstance(data, dict) and data.get("type") in _TERMINAL
+                        terminal = isinstance(data, dict) and data.get("type") in terminals
                         if strip_usage and isinstance(data, dict) and data.get("usage") and not data.get("choices"):
                             continue  # the usage chunk we asked for on the client's behalf
                     piece = self._client_event(ex, event, data, strip_usage)
@@ -411,8 +513,8 @@ class Interceptor:
                 with anyio.CancelScope(shield=True):
                     await commit()
         if not finished:  # tell the client's SDK the answer is incomplete (it raises on an error event)
-            body = _error_body(ex.api, "upstream_error", "ec2audit: " + "; ".join(dict.fromkeys(errors)))
-            await emit(_sse("error" if ex.api == "anthropic-messages" else None, body))
+            body = ex.dialect.error_body("upstream_error", "ec2audit: " + "; ".join(dict.fromkeys(errors)))
+            await emit(_sse(ex.dialect.error_event, body))
         ex.answered = True
         await send({"type": "http.response.body", "body": b""})
 
@@ -429,13 +531,16 @@ class Interceptor:
 
 
 def create_app(config: InterceptConfig) -> Starlette:
-    """The interceptor as a Starlette app; serve it with uvicorn (`server.serve_in_thread` in-process)."""
+    """The interceptor as a Starlette app; serve it with uvicorn (`server.serve_in_thread` in-process).
+
+    Every POST under `/v1` is proxied (a known API's route by its dialect, any other as `generic`),
+    plain or under an episode prefix `/e/<episode>` or `/e/<episode>/t/<task>`."""
     interceptor = Interceptor(config)
     proxy, models = _Endpoint(interceptor.proxy), _Endpoint(interceptor.models)
     routes = []
-    for prefix in ("", "/e/{episode}"):
-        routes += [Route(f"{prefix}/v1{tail}", proxy, methods=["POST"]) for tail in _APIS]
+    for prefix in ("", "/e/{episode}", "/e/{episode}/t/{task}"):
         routes.append(Route(f"{prefix}/v1/models", models, methods=["GET"]))
+        routes.append(Route(f"{prefix}/v1/{{rest:path}}", proxy, methods=["POST"]))
     app = Starlette(routes=routes, lifespan=interceptor.lifespan)
     app.state.interceptor = interceptor
     return app

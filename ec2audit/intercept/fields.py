@@ -7,7 +7,9 @@ three APIs put protocol tokens (a message's `role`, a tool call's `id`, a block'
 is a value taken as structure, and even there a unit's literal value counts: protocol positions are
 held to literal hits only, so a partial look-alike never rewrites a model or tool name, while a
 phone number used as a tool-call id is still caught. Strings that are JSON text (tool arguments)
-are walked inside, so values escaped as `\\u5f20` are found too.
+are walked inside, so values escaped as `\\u5f20` are found too. Adjacent text parts of one
+content list (`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text": "3366"}]`) are
+read by the model as one text, so they are also scanned as one: a value split across parts is found.
 """
 
 from __future__ import annotations
@@ -34,8 +36,26 @@ _PROTOCOL = frozenset(tuple(p.split(".")) for p in (
     "tools.*.function.name", "tools.*.cache_control.type",
 ))
 
-#: visit(path, text, literal_only) → the replacement text, or None to keep the value.
-Visitor = Callable[[tuple, str, bool], "str | None"]
+#: Content part types whose `text` the model reads run together with the next part's.
+_TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
+
+#: visit(path, text, literal_only, cuts) → edits `(start, end, replacement)`, sorted and disjoint (empty:
+#: keep the text). `cuts` is empty for one string; for text parts scanned as one text it holds the
+#: offsets where one part ends and the next begins, and only hits spanning a cut are wanted (each
+#: part alone was visited before).
+Edit = tuple[int, int, str]
+Visitor = Callable[[tuple, str, bool, tuple[int, ...]], list[Edit]]
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """The text with each `(start, end, replacement)` made; one pass, however many edits."""
+    pieces: list[str] = []
+    at = 0
+    for start, end, replacement in edits:
+        pieces += (text[at:start], replacement)
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _shape(path: tuple) -> tuple:
@@ -78,29 +98,63 @@ def walk(value, visit: Visitor, path: tuple = ()):
         if inner is not None:  # JSON text: walk inside, re-encode only if something changed
             new = walk(inner, visit, path)
             return value if new is inner else json.dumps(new, ensure_ascii=False)
-        new = visit(path, value, is_protocol(path))
-        return value if new is None else new
+        edits = visit(path, value, is_protocol(path), ())
+        return apply_edits(value, edits) if edits else value
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int | float):
-        new = visit(path, str(value), True)
-        return value if new is None else new
+        edits = visit(path, str(value), True, ())
+        return apply_edits(str(value), edits) if edits else value
     if isinstance(value, list):
         out, changed = [], False
         for i, item in enumerate(value):
             new = walk(item, visit, (*path, i))
             changed |= new is not item
             out.append(new)
-        return out if changed else value
+        grouped = _join_text_parts(out, visit, path)
+        return grouped if grouped is not None else out if changed else value
     if isinstance(value, dict):
         out, changed = {}, False
         for key, item in value.items():
-            new_key = visit((*path, key), key, True) or key
+            key_edits = visit((*path, key), key, True, ())
+            new_key = apply_edits(key, key_edits) if key_edits else key
             new = walk(item, visit, (*path, key))
             changed |= new is not item or new_key is not key
             out[new_key] = new
         return out if changed else value
     return value
+
+
+def _is_text_part(item) -> bool:
+    return isinstance(item, dict) and item.get("type") in _TEXT_PARTS and isinstance(item.get("text"), str)
+
+
+def _join_text_parts(items: list, visit: Visitor, path: tuple) -> list | None:
+    """Each run of adjacent text parts scanned as one text for values split across parts; the list with
+    those values replaced (the replacement in the part where the value starts, the rest of the value cut
+    from the parts it spans), or None when nothing was replaced."""
+    out, changed, i = items, False, 0
+    while i < len(out):
+        j = i
+        while j < len(out) and _is_text_part(out[j]):
+            j += 1
+        if j - i >= 2:
+            texts = [out[k]["text"] for k in range(i, j)]
+            offsets = [0]
+            for text in texts:
+                offsets.append(offsets[-1] + len(text))
+            edits = visit((*path, i, "text"), "".join(texts), False, tuple(offsets[1:-1]))
+            if edits:
+                if not changed:
+                    out, changed = list(out), True
+                for k in range(i, j):
+                    lo, hi = offsets[k - i], offsets[k - i + 1]
+                    part_edits = [(max(s, lo) - lo, min(e, hi) - lo, r if lo <= s < hi else "")
+                                  for s, e, r in edits if s < hi and e > lo]
+                    if part_edits:
+                        out[k] = {**out[k], "text": apply_edits(out[k]["text"], part_edits)}
+        i = max(j, i + 1)
+    return out if changed else None
 
 
 def pointer(path: tuple) -> str:

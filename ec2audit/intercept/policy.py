@@ -6,7 +6,9 @@
 
 observe audits beside the upstream call and changes nothing; block awaits the verdict and refuses
 with 403 (unit ids, never values); redact replaces unit values by placeholders and restores them in
-the answer. The two enforcing modes fail closed: no verdict, nothing forwarded.
+the answer. The two enforcing modes fail closed: no verdict, nothing forwarded. What is audited is
+the body and every header and query parameter forwarded with it (key headers aside), and what is
+forwarded is exactly what was audited.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
-from ec2audit.intercept.redact import EpisodeMap, Redactor, StreamRestorer
+from ec2audit.intercept.dialects import Dialect
+from ec2audit.intercept.lanes import ScanLanes
+from ec2audit.intercept.redact import EpisodeMap, Field, Redactor, StreamRestorer
 
 log = logging.getLogger("ec2audit.intercept")
 
@@ -43,13 +46,14 @@ class Exchange:
     """One request's way through the proxy: its record and what the hooks need to share."""
 
     record: dict
-    api: str
+    dialect: Dialect
     episode: str | None
     t0: float
     body: dict | None = None
     raw: bytes = b""  # the bytes forwarded upstream
+    fields: list[Field] = field(default_factory=list)  # headers and query parameters forwarded (no keys)
     scan: asyncio.Future | None = None  # observe: the inline audit, running beside the upstream call
-    emap: EpisodeMap | None = None  # redact: the placeholders this request may use
+    emap: EpisodeMap | None = None  # redact: the placeholders this request used (all it may restore)
     restorer: StreamRestorer | None = None
     started: bool = False  # the client's response has begun (headers sent)
     answered: bool = False  # the client has been sent its whole answer
@@ -58,28 +62,29 @@ class Exchange:
     committed: bool = False
     errors: list[str] = field(default_factory=list)
 
+    @property
+    def api(self) -> str:
+        return self.dialect.name
+
 
 class Observe:
     """Record, and audit inline when units are given; never change or stop anything."""
 
-    def __init__(self, redactor: Redactor | None, scanner: Executor | None, block_grade: float):
-        self.redactor, self.scanner, self.block_grade = redactor, scanner, block_grade
+    def __init__(self, lanes: ScanLanes, block_grade: float):
+        self.lanes, self.redactor, self.block_grade = lanes, lanes.redactor, block_grade
 
-    def _on_scanner(self, fn, *args) -> asyncio.Future:
-        # the scanning thread: other exchanges keep flowing while one body is scanned
-        return asyncio.get_running_loop().run_in_executor(self.scanner, fn, *args)
-
-    async def _verdict(self, ex: Exchange, fn, *args):
+    async def _verdict(self, ex: Exchange, work):
         """The scan an enforcing mode waits for; a detector failure refuses the request."""
         try:
-            return await self._on_scanner(fn, *args)
+            return await self.lanes.run(len(ex.raw), work)
         except Exception:
             log.exception("inline audit failed for record %s", ex.record["id"])
             raise Failure(500, "inline audit failed: request not forwarded", "audit_error") from None
 
     async def before_forward(self, ex: Exchange) -> None:
-        if self.redactor is not None:
-            ex.scan = self._on_scanner(self.redactor.findings, ex.body)
+        if self.redactor is not None:  # beside the upstream call: other exchanges keep flowing
+            body, fields = ex.body, ex.fields
+            ex.scan = self.lanes.run(len(ex.raw), lambda r: r.findings(body, fields))
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
         return None
@@ -92,7 +97,8 @@ class Block(Observe):
     """Refuse (403) a request in which any unit is found at `block_grade` or above."""
 
     async def before_forward(self, ex: Exchange) -> None:
-        ex.record["findings"] = findings = await self._verdict(ex, self.redactor.findings, ex.body)
+        body, fields = ex.body, ex.fields
+        ex.record["findings"] = findings = await self._verdict(ex, lambda r: r.findings(body, fields))
         blocked = sorted({f["unit_id"] for f in findings if f["grade"] >= self.block_grade})
         if blocked:
             raise Failure(403, f"blocked by ec2audit: the request contains {len(blocked)} sensitive "
@@ -103,12 +109,18 @@ class Redact(Observe):
     """Forward placeholders instead of unit values; put the values back into the answer."""
 
     async def before_forward(self, ex: Exchange) -> None:
-        ex.emap = self.redactor.episode_map(ex.episode)
-        body, ex.record["findings"], ex.record["redactions"] = await self._verdict(
-            ex, self.redactor.redact, ex.body, ex.emap)
-        if body is not ex.body:
-            ex.body = ex.record["request"] = body  # the record holds what reached the cloud
-            ex.raw = json_bytes(body)
+        emap = ex.emap = self.redactor.episode_map(ex.episode).for_request()
+        body, fields, raw = ex.body, ex.fields, ex.raw
+
+        def work(redactor: Redactor):
+            new_body, rows, count = redactor.redact(body, emap)
+            new_fields, field_rows, field_count = redactor.redact_fields(fields, emap)
+            return new_body, new_fields, rows + field_rows, count + field_count, \
+                raw if new_body is body else json_bytes(new_body)
+
+        new_body, ex.fields, ex.record["findings"], ex.record["redactions"], ex.raw = await self._verdict(ex, work)
+        if new_body is not body:
+            ex.body = ex.record["request"] = new_body  # the record holds what reached the cloud
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
         return self.redactor.restore(response, ex.emap) if ex.emap.back else None

@@ -4,18 +4,24 @@ and are restored in the answer, so the agent works with real values while the cl
 Placeholders are stable within an episode: the same surface form of a unit gets the same placeholder
 in every request, and each placeholder restores exactly the text the agent sent. Positions come from
 `Cascade.scan_text`, so whatever the audit would report is what gets replaced.
+
+An answer is restored only with the placeholders of its own request (`EpisodeMap.for_request`): a
+client gets back only values it sent in that very request, so knowing an episode id and asking the
+model to "repeat [PHONE_001]" restores nothing (docs/design.md, the interceptor's threat model).
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import LITERAL
-from ec2audit.intercept.fields import pointer, walk
+from ec2audit.intercept.fields import Edit, apply_edits, pointer, walk
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d{3,6}\]")
 _PARTIAL = re.compile(r"\[[A-Z_]*\d{0,6}")  # a possible placeholder cut off by a chunk boundary
@@ -31,78 +37,135 @@ def _type_name(unit) -> str:
 
 @dataclass
 class EpisodeMap:
-    """One episode's placeholders; a request without an episode gets a map of its own."""
+    """One episode's placeholders; a request without an episode gets a map of its own. A request's map
+    (`for_request`) numbers through its episode's and holds only the placeholders the request used."""
 
     forward: dict[tuple[int, str], str] = field(default_factory=dict)  # (unit index, surface) → placeholder
     back: dict[str, str] = field(default_factory=dict)  # placeholder → surface text
     counters: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    parent: EpisodeMap | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def placeholder(self, unit_index: int, type_name: str, surface: str) -> str:
+        if self.parent is not None:
+            token = self.parent.placeholder(unit_index, type_name, surface)
+            self.back[token] = surface
+            return token
         key = (unit_index, surface)
-        if key not in self.forward:
-            self.counters[type_name] += 1
-            token = f"[{type_name}_{self.counters[type_name]:03d}]"
-            self.forward[key], self.back[token] = token, surface
-        return self.forward[key]
+        with self._lock:  # two scanning lanes may number one episode at once
+            if key not in self.forward:
+                self.counters[type_name] += 1
+                token = f"[{type_name}_{self.counters[type_name]:03d}]"
+                self.forward[key], self.back[token] = token, surface
+            return self.forward[key]
+
+    def for_request(self) -> EpisodeMap:
+        return EpisodeMap(parent=self)
+
+
+#: A value outside the body the proxy forwards: ("header" | "query", name, value).
+Field = tuple[str, str, str]
 
 
 class Redactor:
-    """Inline audit and redaction of whole request bodies (every field, see `fields`)."""
+    """Inline audit and redaction of whole request bodies (every field, see `fields`) and of the
+    headers and query parameters forwarded with them."""
 
-    def __init__(self, cascade: Cascade):
+    def __init__(self, cascade: Cascade, episodes: dict[str, EpisodeMap] | None = None):
         self.cascade = cascade
         self._types = [_type_name(u) for u in cascade.units]
-        self.episodes: dict[str, EpisodeMap] = defaultdict(EpisodeMap)
+        self.episodes: dict[str, EpisodeMap] = episodes if episodes is not None else {}
+        self._lock = threading.Lock()
+
+    def sibling(self, cascade: Cascade) -> Redactor:
+        """A redactor on another cascade (another scanning thread's) sharing this one's episodes."""
+        twin = type(self)(cascade, self.episodes)
+        twin._lock = self._lock
+        return twin
 
     def episode_map(self, episode: str | None) -> EpisodeMap:
         """The episode's shared map; untagged requests never share one (a value of one client must not
         come back in another's answer)."""
-        return self.episodes[episode] if episode else EpisodeMap()
+        if not episode:
+            return EpisodeMap()
+        with self._lock:
+            return self.episodes.setdefault(episode, EpisodeMap())
 
     # --- outbound --------------------------------------------------------------------------------
 
-    def _hits(self, text: str, literal_only: bool) -> list:
+    def _hits(self, text: str, literal_only: bool, cuts: tuple[int, ...] = ()) -> list:
         hits = self.cascade.scan_text(text)
-        return [h for h in hits if h.grade >= LITERAL] if literal_only else hits
+        if literal_only:
+            hits = [h for h in hits if h.grade >= LITERAL]
+        if cuts:  # text parts scanned as one: only what spans two parts is new
+            hits = [h for h in hits if any(h.start < c < h.end for c in cuts)]
+        return hits
 
-    def _row(self, path: tuple, text: str, hit) -> dict:
+    def _row(self, where: str, text: str, hit) -> dict:
         unit = self.cascade.units[hit.unit_index]
-        return {"unit_id": unit.id, "dimension": unit.dimension, "path": pointer(path), "start": hit.start,
+        return {"unit_id": unit.id, "dimension": unit.dimension, "path": where, "start": hit.start,
                 "end": hit.end, "matched_text": text[hit.start:hit.end], "detector": hit.detector,
                 "grade": hit.grade, "confidence": hit.confidence}
 
-    def findings(self, body: dict) -> list[dict]:
-        """Inline audit: every unit found anywhere in the body, by JSON path."""
+    def findings(self, body: dict, fields: list[Field] | tuple = ()) -> list[dict]:
+        """Inline audit: every unit found anywhere in the body (by JSON path) and in `fields`
+        (`header:<name>`, `query:<name>`)."""
         rows: list[dict] = []
 
-        def visit(path: tuple, text: str, literal_only: bool) -> None:
-            rows.extend(self._row(path, text, h) for h in self._hits(text, literal_only))
+        def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
+            rows.extend(self._row(pointer(path), text, h) for h in self._hits(text, literal_only, cuts))
+            return []
 
         walk(body, visit)
+        for kind, name, value in fields:
+            rows.extend(self._row(f"{kind}:{name}", value, h) for h in self._hits(value, False))
         return rows
+
+    def _edits(self, text: str, hits: list, emap: EpisodeMap) -> list[Edit]:
+        """Longest hits first; a hit overlapping one already chosen is covered by it. The chosen spans
+        are kept sorted, so each hit is checked against its two neighbours only (a 10 MB body has
+        thousands of hits)."""
+        starts: list[int] = []
+        chosen: list = []
+        for hit in sorted(hits, key=lambda h: (-(h.end - h.start), -h.grade)):
+            at = bisect.bisect_left(starts, hit.start)
+            if (at == 0 or chosen[at - 1].end <= hit.start) and (at == len(chosen) or hit.end <= chosen[at].start):
+                starts.insert(at, hit.start)
+                chosen.insert(at, hit)
+        return [(h.start, h.end, emap.placeholder(h.unit_index, self._types[h.unit_index], text[h.start:h.end]))
+                for h in chosen]
 
     def redact(self, body: dict, emap: EpisodeMap) -> tuple[dict, list[dict], int]:
         """The body with every detected unit value replaced, its findings, and how many spans were replaced."""
         rows: list[dict] = []
         replaced = 0
 
-        def visit(path: tuple, text: str, literal_only: bool) -> str | None:
+        def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
             nonlocal replaced
-            hits = self._hits(text, literal_only)
+            hits = self._hits(text, literal_only, cuts)
             if not hits:
-                return None
-            rows.extend(self._row(path, text, h) for h in hits)
-            chosen: list = []  # longest first; a hit overlapping a chosen one is already covered
-            for hit in sorted(hits, key=lambda h: (-(h.end - h.start), -h.grade)):
-                if all(hit.end <= c.start or hit.start >= c.end for c in chosen):
-                    chosen.append(hit)
-            for hit in sorted(chosen, key=lambda h: -h.start):
-                token = emap.placeholder(hit.unit_index, self._types[hit.unit_index], text[hit.start:hit.end])
-                text = text[:hit.start] + token + text[hit.end:]
-            replaced += len(chosen)
-            return text
+                return []
+            rows.extend(self._row(pointer(path), text, h) for h in hits)
+            edits = self._edits(text, hits, emap)
+            replaced += len(edits)
+            return edits
 
         return walk(body, visit), rows, replaced
+
+    def redact_fields(self, fields: list[Field], emap: EpisodeMap) -> tuple[list[Field], list[dict], int]:
+        """Headers and query parameters with every detected unit value replaced, findings, count."""
+        out: list[Field] = []
+        rows: list[dict] = []
+        replaced = 0
+        for kind, name, value in fields:
+            hits = self._hits(value, False)
+            if hits:
+                rows.extend(self._row(f"{kind}:{name}", value, h) for h in hits)
+                edits = self._edits(value, hits, emap)
+                replaced += len(edits)
+                value = apply_edits(value, edits)
+            out.append((kind, name, value))
+        return out, rows, replaced
 
     # --- inbound ---------------------------------------------------------------------------------
 

@@ -8,8 +8,11 @@ records, never a traceback. A body that passes here is one every reader of the s
 from __future__ import annotations
 
 import json
+import math
+import re
+import sys
 
-from ec2audit.intercept.fields import MAX_DEPTH, too_deep
+from ec2audit.intercept.fields import MAX_DEPTH, pointer, too_deep
 from ec2audit.payloads import detect_api, flatten
 
 
@@ -21,10 +24,63 @@ def _reject_constant(name: str):
     raise BadRequest(f"request body is not valid JSON ({name} is not a JSON value)")
 
 
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """An object whose keys are unique: with a repeated key, readers disagree on which value counts
+    (Python's takes the last, others the first), so the audited body and the one the upstream reads
+    could differ."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise BadRequest(f"request body repeats the key {json.dumps(key, ensure_ascii=False)} in one object: "
+                         "refused, since the upstream may read the other value")
+    return obj
+
+
+_INT_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > _INT_DIGITS:
+        raise BadRequest(f"request body holds an integer of {len(text.lstrip('-'))} digits "
+                         f"(more than {_INT_DIGITS}): refused")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadRequest(f"request body holds the number {text[:40]}, too large for a 64-bit float: refused")
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value, path: tuple = ()) -> tuple | None:
+    """The path of the first key or string holding a lone UTF-16 surrogate, else None."""
+    if isinstance(value, str):
+        return path if _LONE_SURROGATE.search(value) else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and _LONE_SURROGATE.search(key):
+            return (*path, key)
+        found = _lone_surrogate(item, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
 def parse(raw: bytes) -> dict:
-    """The decoded body, or BadRequest naming what is wrong with it."""
+    """The decoded body, or BadRequest naming what is wrong with it.
+
+    Refused besides malformed JSON: a key repeated in one object, an integer Python cannot read, a
+    float beyond 64 bits, and a lone UTF-16 surrogate (`"\\ud800"`, what a client cutting a string
+    inside an emoji sends): it is no Unicode text, so no detector, store or terminal can take it."""
     try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant, object_pairs_hook=_unique_keys,
+                          parse_int=_integer, parse_float=_float)
     except UnicodeDecodeError as exc:
         raise BadRequest(f"request body is not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
@@ -36,6 +92,11 @@ def parse(raw: bytes) -> dict:
         raise BadRequest("request body must be a JSON object")
     if too_deep(body):
         raise BadRequest(f"request body is nested deeper than {MAX_DEPTH} levels")
+    if _SURROGATE_ESCAPE.search(raw):  # a valid pair decodes to one character: only a lone one is left
+        where = _lone_surrogate(body)
+        if where is not None:
+            raise BadRequest(f"request body holds a lone UTF-16 surrogate (not Unicode text) at "
+                             f"{pointer(where) or '/'}: refused")
     return body
 
 
@@ -76,14 +137,18 @@ def validate(body: dict, api: str) -> None:
     if api == "openai-responses":
         _expect(body.get("input"), (str, list), "input")
         _optional(body, "instructions", (str,))
-        for i, item in enumerate(body["input"] if isinstance(body["input"], list) else []):
+        for i, item in enumerate(body["input"] if isinstance(body.get("input"), list) else []):
             _expect(item, (dict,), f"input[{i}]")
             _optional(item, "role", (str,), f"input[{i}].role")
             _optional(item, "type", (str,), f"input[{i}].type")
-    else:
+    elif api in ("openai-chat", "anthropic-messages"):
         _messages(body)
         if api == "anthropic-messages":
             _optional(body, "system", (str, list))
+    elif api == "openai-completions":
+        _optional(body, "prompt", (str, list))
+    elif api == "openai-embeddings":
+        _expect(body.get("input"), (str, list), "input")
     try:  # the audit's reader must take whatever is forwarded (`intercept audit` re-reads the store)
         flatten(body, api)
         detected = detect_api(body)  # a reader that guesses the API from the body's shape

@@ -18,7 +18,7 @@ _BOUNDARY = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 class Event:
     raw: bytes  # the event's bytes including its terminating blank line, as received
     event: str | None
-    data: str
+    data: str | None  # None: no data line (a `: keep-alive` comment, a `retry:`), relayed as it came
 
 
 def parse_event(raw: bytes) -> Event:
@@ -28,7 +28,7 @@ def parse_event(raw: bytes) -> Event:
             data.append(line[5:].removeprefix(" "))
         elif line.startswith("event:"):
             name = line[6:].strip()
-    return Event(raw, name, "\n".join(data))
+    return Event(raw, name, "\n".join(data) if data else None)
 
 
 class EventSplitter:

@@ -9,9 +9,11 @@ and plain JSON) and answers by a fixed script chosen with the request's `model`:
   fault-malformed        a stream with one event that is not JSON
   fault-hang             a stream that stops sending after one event and never ends (without
                          stream: an answer that never comes)
+  keepalive              a stream with an SSE comment (`: keep-alive`) before every event
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
-Every request (path, headers, body) is kept in `app.state.requests` for assertions, and each call
-whose client went away before it ended is counted in `app.state.cancelled`.
+A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo.
+Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
+assertions, and each call whose client went away before it ended is counted in `app.state.cancelled`.
 
 Try the proxy without a cloud key: `python -m ec2audit.intercept.standin --port 8788`, then
 `ec2audit intercept serve --upstream http://127.0.0.1:8788/v1`.
@@ -76,6 +78,8 @@ class _Script:
         """Apply the stream faults to a list of encoded events."""
         async def gen():
             for i, event in enumerate(events):
+                if self.model == "keepalive":
+                    yield b": keep-alive\n\n"
                 if self.model == "fault-cut" and i == 2:
                     raise ConnectionAbortedError("scripted stand-in drops the connection")
                 if self.model == "fault-malformed" and i == 2:
@@ -174,9 +178,15 @@ _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/res
 
 
 async def _answer(request: Request):
-    body = await request.json()
-    request.app.state.requests.append({"path": request.url.path, "headers": dict(request.headers), "body": body})
+    raw = await request.body()
+    body = json.loads(raw)
+    request.app.state.requests.append({"path": request.url.path, "query": request.url.query, "raw": raw,
+                                       "headers": dict(request.headers), "header_list": request.headers.items(),
+                                       "body": body})
     script = _Script(body)
+    if request.url.path not in _BUILDERS:
+        return _JSON({"id": "standin", "object": "standin.echo", "path": request.url.path,
+                      "usage": {"input_tokens": script.prompt_tokens, "total_tokens": script.prompt_tokens}})
     if script.model == "fault-500":
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
     if script.model == "fault-slow":
@@ -198,8 +208,8 @@ async def _models(request: Request):
 
 
 def create_app() -> Starlette:
-    app = Starlette(routes=[Route(path, _answer, methods=["POST"]) for path in _BUILDERS]
-                    + [Route("/v1/models", _models, methods=["GET"])])
+    app = Starlette(routes=[Route("/v1/models", _models, methods=["GET"]),
+                            Route("/v1/{rest:path}", _answer, methods=["POST"])])
     app.state.requests, app.state.cancelled = [], []
     return app
 

@@ -11,22 +11,26 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 from pathlib import Path
 
 import polars as pl
 
+from ec2audit.errors import InputError
 from ec2audit.files import open_private
 
 #: A record's `state`: `pending` (forwarded, not finished), `complete`, or `interrupted` (the proxy
 #: stopped before the exchange ended). Rows written before states existed read as NULL.
 PENDING, COMPLETE, INTERRUPTED = "pending", "complete", "interrupted"
-_COLUMNS = ("id", "episode", "ts", "state", "api", "path", "model", "stream", "status", "error", "latency_ms",
-            "first_byte_ms", "input_tokens", "cached_tokens", "output_tokens", "cost_usd", "redactions",
-            "request", "response", "findings")
-_JSON_COLUMNS = ("request", "response", "findings")
-_TEXT_COLUMNS = ("id", "episode", "state", "api", "path", "model", "error")
+_COLUMNS = ("id", "episode", "task_id", "ts", "state", "api", "path", "model", "stream", "status", "error",
+            "latency_ms", "first_byte_ms", "input_tokens", "cached_tokens", "output_tokens", "cost_usd",
+            "redactions", "headers", "request", "response", "findings")
+_JSON_COLUMNS = ("headers", "request", "response", "findings")
+_TEXT_COLUMNS = ("id", "episode", "task_id", "state", "api", "path", "model", "error")
+#: Columns added since the first stores: a store without them gets them when a proxy opens it.
+_ADDED = {"state": "TEXT", "task_id": "TEXT", "headers": "TEXT"}
 _PUT = (f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
         f"ON CONFLICT(id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}")
 #: What completing an exchange changes (not the indexed id and episode, nor the forwarded request):
@@ -42,10 +46,10 @@ _MARK_INTERRUPTED = (f"UPDATE records SET state = '{INTERRUPTED}', error = COALE
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL, episode TEXT, ts REAL NOT NULL, state TEXT, api TEXT, path TEXT, model TEXT,
-    stream INTEGER, status INTEGER, error TEXT, latency_ms REAL, first_byte_ms REAL,
+    id TEXT UNIQUE NOT NULL, episode TEXT, task_id TEXT, ts REAL NOT NULL, state TEXT, api TEXT, path TEXT,
+    model TEXT, stream INTEGER, status INTEGER, error TEXT, latency_ms REAL, first_byte_ms REAL,
     input_tokens INTEGER, cached_tokens INTEGER, output_tokens INTEGER, cost_usd REAL,
-    redactions INTEGER, request TEXT, response TEXT, findings TEXT
+    redactions INTEGER, headers TEXT, request TEXT, response TEXT, findings TEXT
 );
 CREATE INDEX IF NOT EXISTS records_episode ON records(episode);
 """
@@ -58,11 +62,12 @@ def _text(value) -> str | None:
     return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
 
 EXPORT_SCHEMA = {
-    "id": pl.String, "episode": pl.String, "ts": pl.Float64, "state": pl.String, "api": pl.String, "path": pl.String,
+    "id": pl.String, "episode": pl.String, "task_id": pl.String, "ts": pl.Float64, "state": pl.String,
+    "api": pl.String, "path": pl.String,
     "model": pl.String, "stream": pl.Boolean, "status": pl.Int64, "error": pl.String,
     "latency_ms": pl.Float64, "first_byte_ms": pl.Float64, "input_tokens": pl.Int64,
     "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64, "redactions": pl.Int64,
-    "request": pl.String, "response": pl.String, "findings": pl.String,
+    "headers": pl.String, "request": pl.String, "response": pl.String, "findings": pl.String,
 }
 
 
@@ -79,8 +84,10 @@ class RecordStore:
         self._db = self._connect()
         with self._lock:
             self._db.executescript(_SCHEMA)
-            if "state" not in {row[1] for row in self._db.execute("PRAGMA table_info(records)")}:
-                self._db.execute("ALTER TABLE records ADD COLUMN state TEXT")  # a store from before states
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
+            for column, kind in _ADDED.items():
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE records ADD COLUMN {column} {kind}")
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -131,49 +138,92 @@ class RecordStore:
 
     def records(self, episode: str | None = None) -> list[dict]:
         """All records in arrival order (of one episode if given), JSON columns decoded."""
-        query = f"SELECT {', '.join(_COLUMNS)} FROM records"
+        return read_records(self.path, episode)
+
+    def close(self) -> None:
+        """Fold the WAL into the store file and close: after a clean stop the file alone holds every
+        record (a copy of it without its -wal is complete)."""
+        with self._lock:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:  # closing still checkpoints when it can
+                pass
+            self._db.close()
+
+
+def export_records(store: str | Path, out: str | Path, fmt: str | None = None,
+                   episode: str | None = None) -> tuple[Path, int]:
+    """Write a store's records as Parquet or JSONL (by `fmt`, else by the file's suffix), created 0600;
+    the path and how many records were written. The store is only read."""
+    out = Path(out)
+    fmt = fmt or ("jsonl" if out.suffix == ".jsonl" else "parquet")
+    if fmt not in ("jsonl", "parquet"):
+        raise ValueError(f"unknown export format {fmt!r}")
+    rows = []
+    for record in read_records(store, episode):
+        for column in _JSON_COLUMNS:
+            if record[column] is not None:
+                record[column] = json.dumps(record[column], ensure_ascii=False)
+        rows.append(record)
+    frame = pl.DataFrame(rows, schema=EXPORT_SCHEMA)
+    with open_private(out, "wb") as handle:
+        if fmt == "jsonl":
+            frame.write_ndjson(handle)
+        else:
+            frame.write_parquet(handle)
+    return out, len(rows)
+
+
+def read_records(path: str | Path, episode: str | None = None) -> list[dict]:
+    """A store's records in arrival order (of one episode if given), JSON columns decoded.
+
+    The store is opened read-only: a reader never changes its input (no schema, no migration), and
+    reads beside a running proxy (WAL). A file that is no store is an InputError naming it."""
+    path = Path(path)
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise InputError(f"cannot open the store ({exc})", file=str(path)) from None
+    try:
+        have = [row[1] for row in db.execute("PRAGMA table_info(records)")]
+        if not have:
+            raise InputError("not an ec2audit interceptor store (no records table)", file=str(path))
+        columns = [c for c in _COLUMNS if c in have]  # a store from before a column was added
+        query = f"SELECT {', '.join(columns)} FROM records"
         args: tuple = ()
         if episode is not None:
             query, args = query + " WHERE episode = ?", (episode,)
-        db = sqlite3.connect(self.path)  # a reader of its own: safe beside the writer in WAL mode
-        try:
-            rows = db.execute(query + " ORDER BY seq", args).fetchall()
-        finally:
-            db.close()
-        out = []
-        for row in rows:
-            record = dict(zip(_COLUMNS, row, strict=True))
-            for column in _JSON_COLUMNS:
-                if record[column] is not None:
-                    record[column] = json.loads(record[column])
-            record["stream"] = bool(record["stream"])
-            out.append(record)
-        return out
+        rows = db.execute(query + " ORDER BY seq", args).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"not a readable SQLite store ({exc})", file=str(path)) from None
+    finally:
+        db.close()
+    out = []
+    for row in rows:
+        record: dict = dict.fromkeys(_COLUMNS) | dict(zip(columns, row, strict=True))
+        for column in _JSON_COLUMNS:
+            if record[column] is not None:
+                record[column] = _decode(record[column])
+        record["stream"] = bool(record["stream"])
+        out.append(record)
+    return out
 
-    def frame(self, episode: str | None = None) -> pl.DataFrame:
-        """Records as a table; request, response and findings kept as JSON text."""
-        rows = []
-        for record in self.records(episode):
-            for column in _JSON_COLUMNS:
-                if record[column] is not None:
-                    record[column] = json.dumps(record[column], ensure_ascii=False)
-            rows.append(record)
-        return pl.DataFrame(rows, schema=EXPORT_SCHEMA)
 
-    def export(self, out: str | Path, fmt: str | None = None, episode: str | None = None) -> Path:
-        """Write the records as Parquet or JSONL (by `fmt`, else by the file's suffix); created 0600."""
-        out = Path(out)
-        fmt = fmt or ("jsonl" if out.suffix == ".jsonl" else "parquet")
-        if fmt not in ("jsonl", "parquet"):
-            raise ValueError(f"unknown export format {fmt!r}")
-        frame = self.frame(episode)
-        with open_private(out, "wb") as handle:
-            if fmt == "jsonl":
-                frame.write_ndjson(handle)
-            else:
-                frame.write_parquet(handle)
-        return out
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
+
+def _decode(text: str):
+    """A JSON column; a lone surrogate a store from before they were refused holds reads as U+FFFD, so
+    every reader (terminal, Parquet, detectors) can take it."""
+    value = json.loads(text)
+    return _unicode(value) if _SURROGATE_ESCAPE.search(text) else value
+
+
+def _unicode(value):
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, list):
+        return [_unicode(v) for v in value]
+    if isinstance(value, dict):
+        return {_unicode(k): _unicode(v) for k, v in value.items()}
+    return value

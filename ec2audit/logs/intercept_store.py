@@ -35,13 +35,9 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
-    from ec2audit.intercept.store import RecordStore
+    from ec2audit.intercept.store import read_records
 
-    store = RecordStore(path)
-    try:
-        records = store.records()
-    finally:
-        store.close()
+    records = read_records(path)  # read-only: a log audit never changes its input
     steps: Counter = Counter()
     for number, record in enumerate(records, start=1):
         ts = record.get("ts")

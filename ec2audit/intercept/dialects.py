@@ -1,0 +1,66 @@
+"""The wire APIs the proxy speaks, one `Dialect` each, in a registry like the run strategies.
+
+A dialect says where an API lives (its POST routes under `/v1`), where its SDKs put the API key,
+how it answers an error (the shape its SDK parses) and which stream events end an answer. The proxy
+serves every route of every dialect; a POST to any other `/v1` path is the `generic` dialect: it is
+forwarded and audited like the rest (every string of the body is scanned), so an endpoint added by a
+provider is never an unaudited way out.
+
+Adding an API is one `Dialect` here, its request reader in `ec2audit.payloads` (what `intercept
+audit` reads back) and, if it streams a new event shape, its assembler in `sse`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Request headers that carry a provider's API key, in every dialect: OpenAI's and Anthropic's,
+#: Azure OpenAI's `api-key`, Google's `x-goog-api-key`, Azure API Management's subscription key.
+#: Never scanned, never recorded as they are (masked), replaced when the proxy holds the upstream key.
+KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-key", "ocp-apim-subscription-key"})
+#: Query parameters that carry a key (Google's `?key=`): masked in the record.
+KEY_PARAMS = frozenset({"key", "api_key", "api-key", "access_token"})
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    routes: tuple[str, ...]  # POST paths under /v1
+    key_header: str = "authorization"  # where its SDKs send the key (a Bearer token in `authorization`)
+    anthropic_errors: bool = False  # errors as `{"type": "error", "error": {...}}`, else OpenAI's shape
+    terminal_events: frozenset[str] = field(default_factory=frozenset)  # stream events that end an answer
+    usage_on_request: bool = False  # a stream carries usage only when asked (`stream_options.include_usage`)
+
+    def error_body(self, kind: str, message: str, extra: dict | None = None) -> dict:
+        """An error in the shape the client's SDK parses for this API."""
+        if self.anthropic_errors:
+            return {"type": "error", "error": {"type": kind, "message": message, **(extra or {})}}
+        return {"error": {"message": message, "type": kind, "code": kind, **(extra or {})}}
+
+    @property
+    def error_event(self) -> str | None:
+        """The SSE event name an error is sent under mid-stream."""
+        return "error" if self.anthropic_errors else None
+
+
+DIALECTS = {d.name: d for d in (
+    Dialect("openai-chat", ("/chat/completions",), usage_on_request=True),
+    Dialect("openai-completions", ("/completions",)),
+    Dialect("openai-responses", ("/responses", "/responses/input_tokens"),
+            terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"})),
+    Dialect("openai-embeddings", ("/embeddings", "/moderations")),
+    Dialect("anthropic-messages", ("/messages", "/messages/count_tokens"), key_header="x-api-key",
+            anthropic_errors=True, terminal_events=frozenset({"message_stop"})),
+    Dialect("generic", ()),
+)}
+#: Route (path under /v1) → its dialect.
+ROUTES = {route: d for d in DIALECTS.values() for route in d.routes}
+
+
+def dialect_of(tail: str) -> Dialect:
+    """The dialect of a POST to `/v1<tail>`: a known route's, else `generic`."""
+    return ROUTES.get(tail.rstrip("/"), DIALECTS["generic"])
+
+
+def get_dialect(name: str | None) -> Dialect:
+    return DIALECTS.get(name or "", DIALECTS["generic"])

@@ -1,0 +1,110 @@
+"""The interceptor's store as users handle it (issue 31 §5): `serve` stopped by SIGTERM leaves every record
+in the store file itself; `audit` and `export` only read a store, say so when it holds no records, and
+score an episode against the task its requests named."""
+
+import hashlib
+import json
+import shutil
+import signal
+import sqlite3
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from intercept_helpers import UNITS, running_proxy, serve_cli, standin_server
+
+from ec2audit.cli import main
+from ec2audit.intercept.store import RecordStore
+from ec2audit.units import make_unit, write_units
+
+
+@pytest.fixture(scope="module")
+def standin():
+    yield from standin_server()
+
+
+def test_sigterm_checkpoints_so_the_store_file_alone_holds_every_record(standin, tmp_path):
+    _, upstream = standin
+    store = tmp_path / "s.sqlite"
+    proc, url = serve_cli(upstream, store, tmp_path / "serve.log", "sk-upstream")
+    try:
+        for n in range(3):
+            answer = httpx.post(f"{url}/v1/chat/completions", timeout=20,
+                                json={"model": "echo", "messages": [{"role": "user", "content": f"hi {n}"}]})
+            assert answer.status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+    assert code in (0, -signal.SIGTERM), (tmp_path / "serve.log").read_text()  # uvicorn re-raises it once stopped
+    copy = tmp_path / "copy" / "s.sqlite"  # what `docker cp` or a backup of the one file gets
+    copy.parent.mkdir()
+    shutil.copy(store, copy)
+    with sqlite3.connect(f"file:{copy}?mode=ro", uri=True) as db:
+        requests = [json.loads(r[0]) for r in db.execute("SELECT request FROM records ORDER BY seq")]
+    assert [r["messages"][0]["content"] for r in requests] == ["hi 0", "hi 1", "hi 2"]
+
+
+def _digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_audit_and_export_never_change_the_store_they_read(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:  # a store from before `task_id` and `headers`
+        db.execute("CREATE TABLE records (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, episode TEXT, "
+                   "ts REAL NOT NULL, state TEXT, api TEXT, path TEXT, model TEXT, stream INTEGER, status INTEGER, "
+                   "error TEXT, latency_ms REAL, first_byte_ms REAL, input_tokens INTEGER, cached_tokens INTEGER, "
+                   "output_tokens INTEGER, cost_usd REAL, redactions INTEGER, request TEXT, response TEXT, "
+                   "findings TEXT)")
+        db.execute("INSERT INTO records (id, episode, ts, api, request) VALUES ('r1', 'e1', 1.0, 'openai-chat', ?)",
+                   (json.dumps({"model": "m", "messages": [{"role": "user", "content": "call 13922883366 \ud800"}]}),))
+    units = tmp_path / "units.jsonl"
+    write_units(UNITS, units)
+    before = _digest(path)
+    audited = CliRunner().invoke(main, ["intercept", "audit", str(path), "--units", str(units), "--json"])
+    exported = CliRunner().invoke(main, ["intercept", "export", str(path), "--out", str(tmp_path / "r.jsonl")])
+    assert audited.exit_code == 0, audited.output
+    assert json.loads(audited.stdout)["findings"] == 1  # the surrogate read as U+FFFD, no crash
+    assert exported.exit_code == 0 and "1 record" in exported.output
+    assert _digest(path) == before
+    assert {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(records)")} >= {"state"}
+    assert "task_id" not in {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(records)")}
+
+
+def test_a_store_without_records_is_an_error_not_a_clean_audit(tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    RecordStore(empty).close()
+    units = tmp_path / "units.jsonl"
+    write_units(UNITS, units)
+    result = CliRunner().invoke(main, ["intercept", "audit", str(empty), "--units", str(units)])
+    assert result.exit_code == 1 and "holds no records" in result.stderr
+    assert "no sensitive unit" not in result.output
+    exported = CliRunner().invoke(main, ["intercept", "export", str(empty), "--out", str(tmp_path / "r.parquet")])
+    assert exported.exit_code != 0 and "holds no records" in exported.output
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a database\n")
+    bad = CliRunner().invoke(main, ["intercept", "audit", str(text), "--units", str(units)])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output and str(text) in bad.output
+
+
+def test_an_episode_is_scored_only_against_the_task_it_names(standin, tmp_path):
+    _, upstream = standin
+    units = [make_unit({"task_id": "t1", "entity_id": "A", "field": "phone", "value": "13922883366",
+                        "dimension": "contact"}),
+             make_unit({"task_id": "t2", "entity_id": "B", "field": "email", "value": "bo.lind@example.org",
+                        "dimension": "contact"})]
+    text = "call 13922883366 or mail bo.lind@example.org"
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, _store):
+        for prefix, headers in (("/e/ep-a/t/t1", {}), ("", {"x-ec2-episode": "ep-b", "x-ec2-task": "t2"})):
+            httpx.post(f"{url}{prefix}/v1/chat/completions", headers=headers, timeout=20,
+                       json={"model": "echo", "messages": [{"role": "user", "content": text}]})
+    path = tmp_path / "units.jsonl"
+    write_units(units, path)
+    findings = tmp_path / "f.jsonl"
+    result = CliRunner().invoke(main, ["intercept", "audit", str(tmp_path / "s.sqlite"), "--units", str(path),
+                                       "--json", "--out", str(findings)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in findings.read_text().splitlines()]
+    assert sorted({(r["group"], r["unit_id"]) for r in rows}) == [("ep-a", "t1/A/phone"), ("ep-b", "t2/B/email")]
+    exposure = {(r["group"], r["task_id"]): r["units"] for r in json.loads(result.stdout)["exposure"]}
+    assert exposure == {("ep-a", "t1"): 1, ("ep-b", "t2"): 1}
