@@ -17,10 +17,9 @@ from ec2audit.cli import main
 from ec2audit.gateway.positions import POSITIONS
 
 CLI = str(Path(sys.executable).parent / "ec2audit")
-#: What the ec2audit proxy does not cover yet: headers are forwarded unaudited, and a value cut across
-#: two content parts is two strings to its detectors. Every other position is guaranteed.
-NOT_GUARANTEED = {"header", "form.split"}
-GUARANTEED = [p for p in POSITIONS if p not in NOT_GUARANTEED]
+#: The ec2audit proxy guarantees every position: headers are audited and redacted, and adjacent text
+#: parts of one message are scanned as one text.
+GUARANTEED = list(POSITIONS)
 
 
 def _free_port() -> int:
@@ -90,8 +89,8 @@ def test_matrix_against_intercept_serve(proxy):
                    for c in matrix["cells"])
 
 
-def test_uncovered_positions_are_reported_as_leaked_in_the_table(probe_units, tmp_path):
-    proc, url, upstream_port = _serve(tmp_path, probe_units, "redact")
+def test_leaked_positions_are_reported_in_the_table(probe_units, tmp_path):
+    proc, url, upstream_port = _serve(tmp_path, probe_units, "observe")
     try:
         result = CliRunner().invoke(main, ["gateway-check", url, "--upstream-port", str(upstream_port),
                                            "--position", "header", "--position", "user"], terminal_width=100)
@@ -101,7 +100,7 @@ def test_uncovered_positions_are_reported_as_leaked_in_the_table(probe_units, tm
     assert result.exit_code == 1, result.output
     rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines()
             if line.strip().startswith(("header ", "user "))}
-    assert rows == {"header": ["leaked"] * 6, "user": ["redacted"] * 6}
+    assert rows == {"header": ["leaked"] * 6, "user": ["leaked"] * 6}
     # the header value is the units' ASCII values: the Chinese name cannot be in a header
     assert "leaked: header openai-chat: gateway-check/P1/name, gateway-check/P1/email" in result.output
 

@@ -145,6 +145,7 @@ def test_the_guard_holds_for_every_request_shape(proxy, case):
         assert record["path"].endswith("?" + forwarded["query"]) and bool(record["findings"]) == holds
 
 
+#: Forms real tool output carries (issue 33, `detect/forms/`): the proxy redacts what `audit` finds.
 ESCAPED = "stdout:\\n13922883366\\n"  # a literal backslash-n before and after, as tool output logs it
 DETECTION_FORMS = {
     "escape": ESCAPED,
@@ -155,7 +156,6 @@ DETECTION_FORMS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="detection forms land in issue 33")
 @pytest.mark.parametrize("form", sorted(DETECTION_FORMS))
 def test_detection_forms_are_redacted(standin, tmp_path, form):
     app, upstream = standin
