@@ -68,8 +68,9 @@ def audit(paths: Iterable[str | Path], units: str | Path | list[Unit] | None = N
     """Which of `units` (a JSONL path or Unit list) reached a cloud model in the logs under `paths`, or,
     with `discover=True`, which values found in the logs' inputs did. `cloud` / `edge` are globs of
     provider/model, model or base URL deciding which calls count as cloud; `jobs` > 1 audits files in
-    worker processes. The result holds the findings (`findings_frame()`), exposure per session and the
-    skipped inputs (`errors`); `ec2audit audit` prints and writes it."""
+    worker processes. The result holds the findings (`findings_frame()`), exposure per session and
+    dimension (`exposure()`: a polars DataFrame, as `audit_file(...).exposure()`), every session read
+    (`sessions_frame()`) and the skipped inputs (`errors`); `ec2audit audit` prints and writes it."""
     from ec2audit.backends import get_backend
     from ec2audit.logs.audit import audit_logs
     from ec2audit.logs.classify import Classifier

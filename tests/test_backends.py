@@ -100,7 +100,7 @@ def test_workers_send_back_counts_and_partial_results_never_findings(corpus, tmp
         assert all(type(row) is dict and row["group"] for row in part.first_sent)  # one per (session, unit)
         assert len(part.first_sent) <= sum(s.rows for s in part.spilled)
     assert sum(s.rows for p in backend.sent for s in p.spilled) == len(local.result.finding_rows) > 100
-    assert pooled.leaked() == local.leaked() and pooled.exposure() == local.exposure()
+    assert pooled.leaked() == local.leaked() and pooled.exposure_rows() == local.exposure_rows()
     assert pooled.sessions() == local.sessions() and pooled.timeline() == local.timeline()
     folder = next(tmp_path.iterdir())
     assert folder.name.startswith("ec2audit-findings-") and list(folder.glob("part-*.parquet"))
@@ -183,5 +183,5 @@ def test_a_session_split_over_two_batches_is_attributed_as_locally(corpus, tmp_p
     pooled = audit_logs([folder], units, backend=backend)
     assert len(backend.sent) >= 4  # the halves in different batches
     assert pooled.leaked() == local.leaked() != []
-    assert pooled.exposure() == local.exposure() and pooled.sessions() == local.sessions()
+    assert pooled.exposure_rows() == local.exposure_rows() and pooled.sessions() == local.sessions()
     assert pooled.timeline() == local.timeline()

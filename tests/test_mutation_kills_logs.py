@@ -67,7 +67,7 @@ def test_each_unit_is_attributed_to_the_first_cloud_call_that_sent_it(tmp_path):
 
 def test_exposure_is_over_the_task_or_over_what_the_session_itself_handled(tmp_path):
     log = audit_logs([logs(tmp_path / "logs")], UNITS, task_map={"s1": "t1"})
-    rows = {(r["group"], r["dimension"]): (r["units"], r["leaked"], r["exposure"]) for r in log.exposure()}
+    rows = {(r["group"], r["dimension"]): (r["units"], r["leaked"], r["exposure"]) for r in log.exposure_rows()}
     # s1 over t1's three units (weights 1 + 2 + 3): name and phone leaked → (1 + 2) / 6
     # s2 over the units found in its own calls: the phone (edge) and the diagnosis (cloud) → 3 / (2 + 3)
     assert rows == {("s1", None): (3, 2, 0.5), ("s1", "contact"): (1, 1, 1.0), ("s1", "health"): (1, 0, 0.0),
@@ -80,7 +80,7 @@ def test_exposure_is_over_the_task_or_over_what_the_session_itself_handled(tmp_p
     assert (sessions["s2"]["calls"], sessions["s2"]["cloud_calls"], sessions["s2"]["scored_against"]) == (2, 1, FOUND)
     # without the map, s1 matches no task either: it too is scored against what it handled (name, diagnosis
     # at the edge, phone): all three, two leaked
-    unmapped = {r["group"]: r for r in audit_logs([tmp_path / "logs"], UNITS).exposure() if r["dimension"] is None}
+    unmapped = {r["group"]: r for r in audit_logs([tmp_path / "logs"], UNITS).exposure_rows() if r["dimension"] is None}
     assert (unmapped["s1"]["units"], unmapped["s1"]["leaked"]) == (3, 2)
 
 
@@ -118,7 +118,7 @@ def test_worker_processes_give_the_same_attribution(tmp_path):
     folder = logs(tmp_path / "logs", split=True)
     serial = audit_logs([folder], UNITS, task_map={"s1": "t1"})
     parallel = audit_logs([folder], UNITS, task_map={"s1": "t1"}, backend=get_backend("processes", workers=2))
-    for name in ("leaked", "exposure", "sessions", "timeline", "providers"):
+    for name in ("leaked", "exposure_rows", "sessions", "timeline", "providers"):
         assert getattr(parallel, name)() == getattr(serial, name)(), name
     assert parallel.findings_frame().equals(serial.findings_frame())
     assert parallel.found_in_calls == serial.found_in_calls and len(parallel.files) == 2
@@ -161,7 +161,7 @@ def test_a_unit_leaked_at_a_lower_grade_first_is_attributed_to_the_call_that_sen
     assert [(r["session"], r["unit_id"], r["payload_id"], r["grade"]) for r in log.leaked()] == [
         ("s3", PHONE.id, "r2", 1.0)]
     # s4 leaked none of t1's three units (weights 1 + 2 + 3): exposure 0
-    rows = {r["group"]: (r["units"], r["leaked"], r["exposure"]) for r in log.exposure() if r["dimension"] is None}
+    rows = {r["group"]: (r["units"], r["leaked"], r["exposure"]) for r in log.exposure_rows() if r["dimension"] is None}
     assert rows == {"s3": (3, 1, 2 / 6), "s4": (3, 0, 0.0)}
 
 

@@ -59,6 +59,9 @@ SESSION_SCHEMA = {
     "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
     "scored_against": pl.String(), "tasks": pl.List(pl.String),
 }
+#: One row per session (`dimension` null) and per (session, dimension): `LogAudit.exposure()`.
+EXPOSURE_SCHEMA = {"group": pl.String, "dimension": pl.String, "units": pl.Int64, "leaked": pl.Int64,
+                   "exposure": pl.Float64}
 CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool": pl.String, "file": pl.String,
                   "command": pl.String}
 
@@ -178,10 +181,16 @@ class LogAudit:
         tasks = sorted(self.result.tasks.get(session, ()))
         return f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks"
 
-    def exposure(self) -> list[dict]:
-        """Exposure per session and per (session, dimension), each over the units of the session's
-        tasks (or those found in its calls) — summed per task rather than through a session × unit
-        table, which a large log audited with a large units file would make huge."""
+    def exposure(self) -> pl.DataFrame:
+        """Exposure per session (`dimension` null) and per (session, dimension): a polars DataFrame with
+        columns `group`, `dimension`, `units`, `leaked`, `exposure` — the same type as
+        `AuditResult.exposure()`, which `audit_file` and `ec2audit.judge` return."""
+        return pl.DataFrame(self.exposure_rows(), schema=EXPOSURE_SCHEMA)
+
+    def exposure_rows(self) -> list[dict]:
+        """`exposure()` as rows, each over the units of the session's tasks (or those found in its
+        calls) — summed per task rather than through a session × unit table, which a large log audited
+        with a large units file would make huge."""
         counts: dict[tuple[str, str | None], int] = defaultdict(int)
         weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
@@ -214,7 +223,7 @@ class LogAudit:
         no cloud call was audited): every session read, clean ones too."""
         exposure: dict[str, dict] = {}
         by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
-        for r in self.exposure():
+        for r in self.exposure_rows():
             if r["dimension"] is None:
                 exposure[r["group"]] = r
             else:

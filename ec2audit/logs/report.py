@@ -30,7 +30,7 @@ def log_summary(log: LogAudit, show_values: bool = False) -> dict:
                "file": r["file"], "command": r["command"],
                "evidence": r["matched_text"] if show_values else mask(r["matched_text"])} for r in first_sent]
     cloud = sum(1 for c in log.calls if c["side"] == "cloud")
-    exposure = log.exposure()
+    exposure = log.exposure_rows()
     return {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
             "values_shown": show_values,
             "payloads": log.result.payload_count,

@@ -17,8 +17,6 @@ from ec2audit.logs.audit import LogAudit, sessions_path
 
 #: A partition folder for rows whose value is null (Hive's name, which Arrow and polars read back).
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
-EXPOSURE_SCHEMA = {"group": pl.String, "dimension": pl.String, "units": pl.Int64, "leaked": pl.Int64,
-                   "exposure": pl.Float64}
 
 
 def write_audit(log: LogAudit, summary: dict, out: Path) -> Path:
@@ -31,7 +29,7 @@ def write_audit(log: LogAudit, summary: dict, out: Path) -> Path:
         write_partitioned(part, out / "findings", "dimension", f"part-{number:06d}.parquet")
     (out / "findings").mkdir(exist_ok=True, mode=0o700)  # there even when nothing was found
     write_table(log.sessions_frame(), sessions_path(out / "findings"))
-    write_table(pl.DataFrame(log.exposure(), schema=EXPOSURE_SCHEMA), out / "exposure.parquet")
+    write_table(log.exposure(), out / "exposure.parquet")
     for name, data in (("summary.json", summary), ("nodes.json", log.nodes)):
         with open_private(out / name, "w", encoding="utf-8") as handle:
             json.dump(data, handle, ensure_ascii=False, indent=1)
