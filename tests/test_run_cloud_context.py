@@ -79,7 +79,10 @@ def episodes_run(tmp_path, monkeypatch):
             ctx = open_episodes(config, config.out, stack, None, None)
             for spec in config.specs():
                 record = run_episode(ctx, task, spec)
-                sent = json.dumps([r["request"] for r in ctx.store.records(spec.episode_id)], ensure_ascii=False)
+                records = ctx.store.records(spec.episode_id)
+                # every cloud call names its task to the interceptor, so `intercept audit` scores it alone
+                assert records and {r["task_id"] for r in records} == {task.id}
+                sent = json.dumps([r["request"] for r in records], ensure_ascii=False)
                 out[spec.cloud_context] = (record, sent)
         return out
 

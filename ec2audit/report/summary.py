@@ -234,17 +234,13 @@ def _cloud_payloads(run_dir: Path, wanted: dict[str, set[str]]) -> dict[str, Pay
     store_path = run_dir / "cloud.sqlite"
     if not wanted or not store_path.exists():
         return {}
-    from ec2audit.intercept.store import RecordStore
+    from ec2audit.intercept.store import read_records
 
-    store = RecordStore(store_path)
     payloads = {}
-    try:
-        for episode, ids in wanted.items():
-            for record in store.records(episode):
-                if str(record.get("id")) in ids and isinstance(record.get("request"), dict):
-                    payloads[str(record["id"])] = payload_from_record(record, str(record["id"]))
-    finally:
-        store.close()
+    for episode, ids in wanted.items():  # read-only: a report never changes the run it reads
+        for record in read_records(store_path, episode):
+            if str(record.get("id")) in ids and isinstance(record.get("request"), dict):
+                payloads[str(record["id"])] = payload_from_record(record, str(record["id"]))
     return payloads
 
 

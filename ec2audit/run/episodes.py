@@ -95,7 +95,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         shutil.rmtree(folder)
     strategy = get_strategy(spec.strategy)
     router = parse_router(spec.router or "", eid, strategy.routed_by) if strategy.routed_by != "none" else None
-    state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, router,
+    state = EpisodeState(eid, spec.strategy, task.instruction, spec.cloud_context, task.id, router,
                          max_requests=ctx.max_model_calls)
     for oracle in ctx.oracles:
         oracle.register(eid, task.oracle)

@@ -16,6 +16,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 import httpx
 from starlette.applications import Starlette
@@ -37,7 +38,8 @@ class UpstreamError(RuntimeError):
 
 @dataclass
 class Endpoint:
-    """A model endpoint. `base_url` ends in `/v1` and may contain `{episode}` (the interceptor's path)."""
+    """A model endpoint. `base_url` ends in `/v1` and may contain `{episode}` and `{task}` (the
+    interceptor's path `/e/<episode>/t/<task>/v1`, so its records name the task they ran)."""
 
     base_url: str
     model: str
@@ -45,8 +47,9 @@ class Endpoint:
     params: float | None = None
     constrain: bool = False
 
-    def url(self, episode: str) -> str:
-        return self.base_url.replace("{episode}", episode).rstrip("/") + "/chat/completions"
+    def url(self, episode: str, task: str | None = None) -> str:
+        base = self.base_url.replace("/t/{task}", f"/t/{quote(task, safe='')}" if task else "")
+        return base.replace("{episode}", episode).rstrip("/") + "/chat/completions"
 
 
 @dataclass
@@ -55,6 +58,7 @@ class EpisodeState:
     strategy: str
     instruction: str
     cloud_context: str = "full"
+    task: str | None = None  # the task the episode runs: named to the interceptor (its path)
     router: Router | None = None  # the task- or step-level router of a routed strategy
     side: str | None = None  # the side a task-level router picked
     requests: int = 0
@@ -132,10 +136,10 @@ class Gateway:
         async with httpx.AsyncClient(timeout=self.timeout) as client:
             return await get_strategy(state.strategy).answer(Turn(self, client, state), state, body)
 
-    async def _post(self, client: httpx.AsyncClient, endpoint: Endpoint, episode: str, body: dict) -> dict:
+    async def _post(self, client: httpx.AsyncClient, endpoint: Endpoint, state: EpisodeState, body: dict) -> dict:
         headers = {"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}
         try:
-            response = await client.post(endpoint.url(episode), json=body, headers=headers)
+            response = await client.post(endpoint.url(state.episode, state.task), json=body, headers=headers)
         except httpx.HTTPError as exc:
             raise UpstreamError(f"{endpoint.model}: {type(exc).__name__}: {exc}") from None
         if response.status_code != 200:
@@ -149,7 +153,7 @@ class Gateway:
                             purpose: str) -> dict:
         """Any edge call (acting, routing, probing), recorded with its tokens."""
         started = time.monotonic()
-        response = await self._post(client, self.edge, state.episode,
+        response = await self._post(client, self.edge, state,
                                     {**body, "model": self.edge.model, "stream": False, "user": state.episode})
         inp, cached, out = usage_of(response)
         state.edge_calls.append({"purpose": purpose, "input_tokens": inp, "cached_tokens": cached,
@@ -168,7 +172,7 @@ class Gateway:
         if not request.get("tools"):
             request.pop("tools", None)
             request.pop("tool_choice", None)
-        response = await self._post(client, self.cloud, state.episode,
+        response = await self._post(client, self.cloud, state,
                                     {**request, "model": self.cloud.model, "stream": False, "user": state.episode})
         inp, cached, out = usage_of(response)
         state.cloud_calls.append({"input_tokens": inp, "cached_tokens": cached, "output_tokens": out})

@@ -182,7 +182,7 @@ def open_episodes(config: RunConfig, out: Path, stack: contextlib.ExitStack, edg
     interceptor = serve(create_app(InterceptConfig(upstream=upstream, store=store, units=units,
                                                    upstream_key=cloud_key,
                                                    pricing=pricing)))
-    gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/v1", cloud_model))
+    gateway = Gateway(edge, Endpoint(interceptor + "/e/{episode}/t/{task}/v1", cloud_model))
     ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
                          oracles, config.timeout, config.max_model_calls, config.warm_start)
     if config.warm_workers:  # closed before the servers its OpenClaw talks to (the stack unwinds backwards)
