@@ -28,7 +28,6 @@ import json
 import logging
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from fastapi import HTTPException
@@ -37,7 +36,9 @@ from litellm.types.guardrails import GuardrailEventHooks
 
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
-from ec2audit.intercept.policy import POLICIES, Exchange, Failure
+from ec2audit.intercept.dialects import get_dialect
+from ec2audit.intercept.lanes import ScanLanes
+from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.redact import Redactor
 from ec2audit.intercept.store import COMPLETE, RecordStore
 from ec2audit.units import read_units
@@ -107,8 +108,8 @@ class Ec2auditGuardrail(CustomGuardrail):
                              "call, after the request has left)")
         self.units = read_units(units)
         self.redactor = Redactor(build_cascade(self.units))
-        self._scanner = ThreadPoolExecutor(1, thread_name_prefix="ec2audit-scan")
-        self.policy = POLICIES[enforce](self.redactor, self._scanner, float(block_grade))
+        self.lanes = ScanLanes(self.redactor)  # scans off LiteLLM's event loop, as in the proxy
+        self.policy = POLICIES[enforce](self.lanes, float(block_grade))
         self.store = RecordStore(Path(store)) if store else None
         self.exchanges: dict[str, Exchange] = {}  # litellm_call_id → the exchange its hooks share
 
@@ -133,7 +134,7 @@ class Ec2auditGuardrail(CustomGuardrail):
         record: dict = {"id": call_id, "episode": episode, "ts": time.time(), "api": api, "path": _PATHS[api],
                   "model": data.get("model"), "stream": bool(data.get("stream")), "status": None, "error": None,
                   "findings": None, "redactions": 0, "request": body}
-        ex = Exchange(record, api, episode, time.perf_counter(), body=body)
+        ex = Exchange(record, get_dialect(api), episode, time.perf_counter(), body=body, raw=json_bytes(body))
         self.exchanges[call_id] = ex
         try:
             await self.policy.before_forward(ex)
