@@ -32,7 +32,7 @@ from ec2audit.units import Unit
 
 if TYPE_CHECKING:
     from ec2audit.detect.calibrate import Settings
-    from ec2audit.detect.judge import Judge
+    from ec2audit.detect.judge import Grader
     from ec2audit.detect.semantic import SemanticTier
 
 _CACHE_SIZE = 4096
@@ -52,7 +52,7 @@ class StringTier(Protocol):
 
 class Cascade:
     def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None,
-                 semantic: SemanticTier | None = None, judge: Judge | None = None):
+                 semantic: SemanticTier | None = None, judge: Grader | None = None):
         """`semantic` (built over the same units) shortlists undecided pairs; `judge` grades them.
         Without a judge the semantic tier writes candidates (`SemanticTier.verdict`)."""
         if semantic is not None and len(semantic.units) != len(units):
@@ -199,7 +199,7 @@ def _collector_paused():
         gc.enable()
 
 
-def build_cascade(units: list[Unit], settings: Settings | None = None, judge: Judge | None = None,
+def build_cascade(units: list[Unit], settings: Settings | None = None, judge: Grader | None = None,
                   per_unit: int | None = None, taxonomy: Taxonomy | None = None) -> Cascade:
     """The cascade for `units`: the string tiers, and with calibrated `settings` the semantic shortlist —
     in front of a `judge`, or, without one, writing its pairs as candidates for review (graded only above
