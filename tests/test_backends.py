@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from log_corpus import session_logs
 
 from ec2audit.backends import Processes, get_backend
 from ec2audit.cli import main
@@ -19,8 +20,7 @@ from ec2audit.files import write_table
 from ec2audit.logs.audit import LogAudit, audit_logs, sessions_path
 from ec2audit.logs.report import log_summary
 from ec2audit.scale.audit import write_audit
-from ec2audit.synth import make_payloads, make_units
-from ec2audit.units import read_units, write_units
+from ec2audit.units import read_units
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ec2audit"
 
@@ -29,23 +29,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "ec2audit"
 def corpus(tmp_path_factory) -> tuple[Path, Path]:
     """Request logs of several agent sessions, one file each, plus a note and a broken line: every
     file is read or named as skipped, by every back-end."""
-    root = tmp_path_factory.mktemp("corpus")
-    units = make_units(120, 3, seed=11)
-    write_units(units, root / "units.jsonl")
-    records, _ = make_payloads(units, 200_000, seed=13)
-    folder = root / "logs"
-    folder.mkdir()
-    sessions: dict[str, list[dict]] = {}
-    for record in records:
-        sessions.setdefault(record["episode"], []).append(record)
-    for i, rows in enumerate(sessions.values()):
-        with (folder / f"session{i:02d}.jsonl").open("w", encoding="utf-8") as out:
-            for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            if i == 1:
-                out.write("{not json\n")
-    (folder / "notes.txt").write_text("not a log\n")
-    return folder, root / "units.jsonl"
+    return session_logs(tmp_path_factory.mktemp("corpus"), 120, 3, 200_000, seed=11)
 
 
 def _audit(tmp_path: Path, corpus, *options: str) -> tuple[dict, pl.DataFrame, pl.DataFrame]:

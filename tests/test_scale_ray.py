@@ -27,10 +27,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from log_corpus import session_logs
 
 from ec2audit.cli import main
-from ec2audit.synth import make_payloads, make_units
-from ec2audit.units import write_units
 
 pytestmark = [pytest.mark.ray, pytest.mark.openclaw]
 
@@ -175,22 +174,7 @@ def test_a_cluster_nobody_listens_on_is_one_line(tmp_path):
 def _logs(root: Path) -> tuple[Path, Path]:
     """Request logs of eight agent sessions, one file each, plus a note and a broken line: every file
     is read or named as skipped, on Ray as locally."""
-    units = make_units(200, 4, seed=3)
-    write_units(units, root / "units.jsonl")
-    records, _ = make_payloads(units, 300_000, seed=5)
-    folder = root / "logs"
-    folder.mkdir()
-    sessions: dict[str, list[dict]] = {}
-    for record in records:
-        sessions.setdefault(record["episode"], []).append(record)
-    for i, rows in enumerate(sessions.values()):
-        with (folder / f"session{i:02d}.jsonl").open("w", encoding="utf-8") as out:
-            for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            if i == 1:
-                out.write("{not json\n")
-    (folder / "notes.txt").write_text("not a log\n")
-    return folder, root / "units.jsonl"
+    return session_logs(root, 200, 4, 300_000, seed=3)
 
 
 def test_audit_on_ray_equals_a_local_audit_and_uses_both_nodes(cluster, tmp_path):
