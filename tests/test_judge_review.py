@@ -35,7 +35,7 @@ def test_review_round_trip_on_a_real_label_studio(labelstudio, tmp_path):
     [candidate] = [json.loads(line) for line in candidates.read_text().splitlines()]
     push = ["judge", "review", "push", str(candidates), "--units", str(units), "--url", labelstudio.url,
             "--project", "Review candidates"]
-    assert "1 candidates to review, 0 already there" in _cli(push, labelstudio.token)
+    assert "1 candidate to review, 0 already there" in _cli(push, labelstudio.token)
     assert "0 candidates to review, 1 already there" in _cli(push, labelstudio.token)
 
     ls = LabelStudio(base_url=labelstudio.url, api_key=labelstudio.token)
