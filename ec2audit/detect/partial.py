@@ -47,7 +47,7 @@ SURNAME, FAMILIAR, INITIAL, GIVEN, GRAM, TAIL_CONTEXT, DOMAIN, PLACE, AREA, VEND
 # (12× faster than lookbehinds first); equivalent to
 # `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=[ -]?\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])|…`.
 _LAST_DIGITS = r"(?=\d{4,}(?![0-9a-z]))"
-_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|xx+(?=[ -]?\d)"
+_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|(?<!x)xx++(?=[ -]?\d)"
                        r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])"
                        rf"|x(?<![0-9a-z.]x){_LAST_DIGITS}|\.(?<![0-9a-z.]\.)\.\.{_LAST_DIGITS}")
 _MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
