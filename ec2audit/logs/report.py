@@ -8,6 +8,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from ec2audit.console import plural
 from ec2audit.logs.audit import FOUND, LogAudit
 from ec2audit.report.summary import mask
 
@@ -134,7 +135,7 @@ def _clean(summary: dict) -> str:
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     skipped = summary["skipped_files"]
     converted = [f for f in summary["files"] if f["encoding"]]
-    console.print(f"[bold]mode[/] {summary['mode_description']}; {len(summary['files'])} file(s) read"
+    console.print(f"[bold]mode[/] {summary['mode_description']}; {plural(len(summary['files']), 'file')} read"
                   f"{f', [bold red]{len(skipped)} skipped[/] (listed above)' if skipped else ''}, "
                   f"{summary['calls']} model calls ({summary['cloud_calls']} cloud, {summary['edge_calls']} edge), "
                   f"{summary['units']} units", highlight=False)
@@ -142,7 +143,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
         console.print(f"read {f['file']} as {f['encoding']} text (converted to UTF-8)", highlight=False)
     found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
     if found:
-        console.print(f"{len(found)} session(s) matched no task of the units file: each is scored against the "
+        console.print(f"{plural(len(found), 'session')} matched no task of the units file: each is scored against the "
                       "units found in its own calls (give --task-map to say which task each ran)", highlight=False)
     sessions = _table(f"Exposure per session, most exposed first: {summary['exposure_definition']}",
                       ["session", "cloud/calls", "leaked/units", "exposure", "scored against"])

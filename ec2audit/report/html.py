@@ -14,6 +14,7 @@ from html import escape
 from pathlib import Path
 
 from ec2audit import __version__
+from ec2audit.console import plural
 from ec2audit.files import open_private
 from ec2audit.report.summary import EpisodeView, Evidence, StrategyRow, Summary
 
@@ -282,7 +283,7 @@ def _episode_html(ep: EpisodeView) -> str:
     if ep.exposure is not None:
         facts.append(f"exposure {ep.exposure:.3f}")
     partial = len(ep.leaks) - ep.leaked
-    facts.append(f"{ep.leaked} leaked unit(s)" + (f", {partial} more in part (grade < 0.7)" if partial else ""))
+    facts.append(plural(ep.leaked, "leaked unit") + (f", {partial} more in part (grade < 0.7)" if partial else ""))
     out = [f'<details class="ep"><summary>{escape(ep.episode_id)} <span class="facts">{" · ".join(facts)}'
            "</span></summary>"]
     if ep.leaks:
@@ -312,8 +313,8 @@ def drilldown(summary: Summary) -> str:
         leaks = sum(e.leaked for e in episodes)
         worst = max((e.exposure for e in episodes if e.exposure is not None), default=None)
         worst_text = "" if worst is None else f", highest exposure {worst:.3f}"
-        out.append(f'<details class="task"><summary>{escape(task_id)} — {len(episodes)} episode(s), '
-                   f'{leaks} leaked unit(s){worst_text}</summary>')
+        out.append(f'<details class="task"><summary>{escape(task_id)} — {plural(len(episodes), "episode")}, '
+                   f'{plural(leaks, "leaked unit")}{worst_text}</summary>')
         out += [_episode_html(e) for e in episodes]
         out.append("</details>")
     return "".join(out) or "<p>no episodes</p>"
