@@ -74,8 +74,8 @@ def test_exposure_is_over_the_task_or_over_what_the_session_itself_handled(tmp_p
                     ("s1", "person_name"): (1, 1, 1.0), ("s2", None): (2, 1, 0.6), ("s2", "contact"): (1, 0, 0.0),
                     ("s2", "health"): (1, 1, 1.0)}
     sessions = {s["session"]: s for s in log.sessions()}
-    assert sessions["s1"] == {"session": "s1", "calls": 3, "cloud_calls": 2, "units": 3, "leaked": 2,
-                              "exposure": 0.5, "scored_against": "task t1", "tasks": ["t1"],
+    assert sessions["s1"] == {"session": "s1", "calls": 3, "cloud_calls": 2, "calls_without_content": 0, "units": 3,
+                              "leaked": 2, "exposure": 0.5, "scored_against": "task t1", "tasks": ["t1"],
                               "exposure_by_dimension": {"contact": 1.0, "health": 0.0, "person_name": 1.0}}
     assert (sessions["s2"]["calls"], sessions["s2"]["cloud_calls"], sessions["s2"]["scored_against"]) == (2, 1, FOUND)
     # without the map, s1 matches no task either: it too is scored against what it handled (name, diagnosis

@@ -53,9 +53,11 @@ CALL_SCHEMA = {
 #: The call columns a finding row carries (`findings_frame`, `leaked`).
 _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
                  "log_line")
-#: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object.
+#: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object;
+#: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off).
 SESSION_SCHEMA = {
-    "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "units": pl.Int64(),
+    "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "calls_without_content": pl.Int64(),
+    "units": pl.Int64(),
     "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
     "scored_against": pl.String(), "tasks": pl.List(pl.String),
 }
@@ -230,9 +232,11 @@ class LogAudit:
                 by_dimension[r["group"]][r["dimension"]] = r["exposure"]
         rows: dict[str, dict] = {}
         for c in self.calls:
-            row = rows.setdefault(c["session"], {"session": c["session"], "calls": 0, "cloud_calls": 0})
+            row = rows.setdefault(c["session"], {"session": c["session"], "calls": 0, "cloud_calls": 0,
+                                                 "calls_without_content": 0})
             row["calls"] += 1
             row["cloud_calls"] += c["side"] == CLOUD
+            row["calls_without_content"] += not c["characters"]
         for session, row in rows.items():
             found = exposure.get(session, {})
             row.update(units=found.get("units", 0), leaked=found.get("leaked", 0), exposure=found.get("exposure"),

@@ -19,6 +19,11 @@ EXPOSURE = {"units": "the weighted share of the units it is scored against that 
             "discover": "the weighted share of the sensitive values on its local side (user inputs, tool results) "
                         "that reached a cloud call"}
 
+#: What a call is called in a format whose calls are not requests: an OpenTelemetry span.
+RECORDS = {"otel-genai": "span"}
+#: Why a format's calls can carry no prompt text.
+NO_CONTENT = {"otel-genai": "content capture off? It is off by default in the OpenTelemetry GenAI conventions"}
+
 
 def log_summary(log: LogAudit, show_values: bool = False) -> dict:
     """Everything the terminal shows, as plain data (`--json`); evidence is masked unless
@@ -41,7 +46,21 @@ def log_summary(log: LogAudit, show_values: bool = False) -> dict:
             "files": log.files, "skipped_files": skipped_files(log),
             "calls": len(log.calls), "cloud_calls": cloud, "edge_calls": len(log.calls) - cloud,
             "sessions": log.sessions(), "leaked": leaked, "providers": log.providers(),
-            "timeline": log.timeline(first_sent), "skipped": [str(e) for e in log.errors]}
+            "timeline": log.timeline(first_sent), "skipped": [str(e) for e in log.errors],
+            "coverage": coverage(log.calls),
+            "cloud_calls_without_content": sum(1 for c in log.calls if c["side"] == "cloud" and not c["characters"])}
+
+
+def coverage(calls: list[dict]) -> list[dict]:
+    """Per format read: its calls (model-call spans, for OpenTelemetry), those that carried prompt
+    text and those that carried none, in which no leak can be seen."""
+    counts: dict[str, list[int]] = {}
+    for c in calls:
+        count = counts.setdefault(c["format"] or "?", [0, 0])
+        count[0] += 1
+        count[1] += not c["characters"]
+    return [{"format": fmt, "record": RECORDS.get(fmt, "call"), "read": read, "with_content": read - without,
+             "without_content": without} for fmt, (read, without) in counts.items()]
 
 
 def skipped_files(log: LogAudit) -> list[dict]:
@@ -121,11 +140,20 @@ def _leaks(summary: dict, console: Console, limit: int) -> None:
 
 
 def _clean(summary: dict) -> str:
-    """What an audit of cloud calls that found no leak says: how many calls were looked at for what."""
+    """What an audit of cloud calls that found no leak says: how many calls were looked at for what;
+    never "no leak" over calls that carried no prompt text."""
     cloud, scanned = summary["cloud_calls"], summary["payloads"]
     if not summary["units"]:
         return (f"no sensitive value found on the local side (user inputs, tool results) of the sessions: "
                 f"nothing to look for in their {cloud} cloud call(s)")
+    empty = summary["cloud_calls_without_content"]
+    if empty:
+        record = "span" if {c["record"] for c in summary["coverage"]} == {"span"} else "call"
+        if empty == cloud:
+            return (f"[bold red]no leak can be looked for[/]: none of the {plural(cloud, f'cloud {record}')} "
+                    "carried prompt content (content capture off?)")
+        return (f"no leak found in the {plural(cloud - empty, f'cloud {record}')} with content; "
+                f"[bold red]{plural(empty, record)} carried no content[/] (content capture off?)")
     if scanned < cloud:
         return (f"no sensitive unit reached a cloud call ({scanned} of {cloud} cloud calls audited: the others are "
                 "in sessions where no sensitive value was found)")
@@ -141,6 +169,12 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
                   f"{summary['units']} units", highlight=False)
     for f in converted:
         console.print(f"read {f['file']} as {f['encoding']} text (converted to UTF-8)", highlight=False)
+    for c in summary["coverage"]:
+        if c["without_content"] or c["format"] in RECORDS:
+            why = NO_CONTENT.get(c["format"]) if c["without_content"] else None
+            console.print(f"{c['format']}: {plural(c['read'], 'model-call ' + c['record'])} read, "
+                          f"{c['with_content']} carried prompt content, {c['without_content']} carried none"
+                          + (f" ({why})" if why else ""), highlight=False)
     found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
     if found:
         console.print(f"{plural(len(found), 'session')} matched no task of the units file: each is scored against the "

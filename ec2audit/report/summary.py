@@ -107,6 +107,9 @@ class EpisodeView:
     status: str | None
     exposure: float | None
     leaks: list[Leak]
+    #: Of an audited session: its calls, and those that carried no prompt text (no leak can be seen there).
+    calls: int | None = None
+    calls_without_content: int | None = None
 
     @property
     def leaked(self) -> int:
@@ -369,7 +372,10 @@ def _session_rows(findings_path: Path) -> list[dict] | None:
     path = sessions_path(findings_path)
     if not path.exists():
         return None
-    frame = _require(_read_table(path), SESSION_SCHEMA, path)
+    frame = _read_table(path)
+    if "calls_without_content" not in frame.columns:  # written before coverage was counted: unknown
+        frame = frame.with_columns(pl.lit(None, pl.Int64).alias("calls_without_content"))
+    frame = _require(frame, SESSION_SCHEMA, path)
     return [dict(r, exposure_by_dimension=json.loads(r["exposure_by_dimension"] or "{}"))
             for r in frame.iter_rows(named=True)]
 
@@ -395,6 +401,18 @@ def _groups_from_findings(findings: pl.DataFrame, grades: dict[str, dict[str, fl
     return list(rows.values())
 
 
+def _coverage_note(findings_path: Path, sessions: list[dict]) -> list[str]:
+    """What the audit could not see: calls (OpenTelemetry spans with content capture off) that carried
+    no prompt text, so that no report says "no leak" over them."""
+    calls = sum(s["calls"] for s in sessions)
+    empty = sum(s["calls_without_content"] or 0 for s in sessions)
+    if not empty:
+        return []
+    return [f"{findings_path.name}: {empty} of {calls} calls read carried no prompt content (OpenTelemetry spans "
+            f"with content capture off?): no leak can be seen in them; the findings are over the other "
+            f"{calls - empty}"]
+
+
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
@@ -409,6 +427,8 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
         grades[group][unit_id] = f["best"]
     notes = []
     sessions = _session_rows(findings_path)
+    if sessions is not None:
+        notes += _coverage_note(findings_path, sessions)
     if sessions is None:
         sessions = _groups_from_findings(findings, grades, units)
         notes.append(f"{findings_path.name}: no {sessions_path(findings_path).name} beside it: only the sessions "
@@ -447,7 +467,8 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
         task_id = task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids else "(units found in its calls)"
         tasks[task_id].append(EpisodeView(
             episode_id=s["session"], task_id=task_id, label=row.label, completion=None, status=None,
-            exposure=s["exposure"], leaks=[_leak(i, payloads, spans, show_values) for i in infos]))
+            exposure=s["exposure"], leaks=[_leak(i, payloads, spans, show_values) for i in infos],
+            calls=s.get("calls"), calls_without_content=s.get("calls_without_content")))
     return [row], tasks, notes, list(group_rows.values())
 
 

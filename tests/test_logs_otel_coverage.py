@@ -1,0 +1,99 @@
+"""Coverage of OpenTelemetry input (issue 36 §3): `audit` says how many model-call spans it read, how
+many carried prompt content and how many none, in the terminal, in --json and in `report`'s HTML, and
+never says "no leak" over spans that carried nothing. The file mixes spans as one agent's trace does:
+an agent span and a tool span (no model calls), a cloud chat span with content, two with content
+capture off, and an edge chat span (Ollama on localhost) with content."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+
+UNITS = Path(__file__).parent / "data" / "logs" / "units.jsonl"
+START = 1793800000 * 10**9
+
+
+def _value(v) -> dict:
+    return {"intValue": str(v)} if isinstance(v, int) else {"stringValue": v}
+
+
+def _span(span_id: str, second: int, name: str, attrs: dict) -> dict:
+    start = START + second * 10**9
+    return {"traceId": "7" * 32, "spanId": span_id, "name": name, "kind": 3, "startTimeUnixNano": str(start),
+            "endTimeUnixNano": str(start + 10**9), "events": [], "status": {},
+            "attributes": [{"key": k, "value": _value(v)} for k, v in attrs.items()]}
+
+
+def _chat(span_id: str, second: int, model: str, text: str | None, **extra) -> dict:
+    attrs = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": model,
+             "gen_ai.conversation.id": "conv-1", **extra}
+    if text is not None:  # content capture on: the messages are an attribute
+        attrs["gen_ai.input.messages"] = json.dumps([{"role": "user", "parts": [{"type": "text", "content": text}]}])
+    return _span(span_id, second, f"chat {model}", attrs)
+
+
+def _trace(path: Path, cloud_text: str) -> Path:
+    spans = [
+        _span("a0", 0, "invoke_agent CRM", {"gen_ai.operation.name": "invoke_agent",
+                                            "gen_ai.conversation.id": "conv-1"}),
+        _chat("a1", 1, "gpt-5.4", cloud_text),
+        _span("a2", 2, "execute_tool lookup", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup"}),
+        _chat("a3", 3, "gpt-5.4", None),
+        _chat("a4", 4, "qwen2.5:7b", "Call Marguerite Lindqvist at +1 415-555-0142.",
+              **{"gen_ai.provider.name": "ollama", "server.address": "localhost", "server.port": 11434}),
+        _chat("a5", 5, "gpt-5.4", None),
+    ]
+    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [
+        {"scope": {"name": "opentelemetry.instrumentation.openai_v2"}, "spans": spans}]}]}))
+    return path
+
+
+def _run(*args) -> str:
+    result = CliRunner().invoke(main, [*map(str, args)], env={"COLUMNS": "240"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_clean_audit_counts_spans_and_says_no_leak_only_over_those_with_content(tmp_path):
+    trace = _trace(tmp_path / "traces.json", "Summarise the quarterly plan in three bullets.")
+    output = _run("audit", trace, "--units", UNITS)
+    # by hand: 6 spans, 4 model calls (a1, a3, a4, a5); a1 and a4 carry messages, a3 and a5 none;
+    # a4 runs on localhost (edge), so 3 cloud calls of which 1 had content
+    assert ("otel-genai: 4 model-call spans read, 2 carried prompt content, 2 carried none (content capture off? "
+            "It is off by default in the OpenTelemetry GenAI conventions)") in output
+    assert ("no leak found in the 1 cloud span with content; 2 spans carried no content (content capture off?)"
+            in output)
+    assert "no sensitive unit reached a cloud call" not in output
+
+    summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
+    assert summary["coverage"] == [{"format": "otel-genai", "record": "span", "read": 4, "with_content": 2,
+                                    "without_content": 2}]
+    assert (summary["cloud_calls"], summary["cloud_calls_without_content"], summary["leaked"]) == (3, 2, [])
+    assert [(s["session"], s["calls"], s["calls_without_content"]) for s in summary["sessions"]] == [("conv-1", 4, 2)]
+
+
+def test_all_cloud_spans_empty_is_no_claim_at_all(tmp_path):
+    trace = _trace(tmp_path / "traces.json", "")  # the one cloud span with messages holds an empty text
+    output = _run("audit", trace, "--units", UNITS)
+    assert "no leak can be looked for: none of the 3 cloud spans carried prompt content" in output
+    assert "no leak found" not in output
+
+
+def test_leaks_keep_the_coverage_line_and_the_report_carries_it(tmp_path):
+    trace = _trace(tmp_path / "traces.json", "Email Marguerite Lindqvist about her type 2 diabetes results.")
+    out = tmp_path / "findings.parquet"
+    output = _run("audit", trace, "--units", UNITS, "--out", out)
+    assert "otel-genai: 4 model-call spans read, 2 carried prompt content, 2 carried none" in output
+    assert "no leak found" not in output and "diabetes" not in output  # leaks shown, masked
+
+    note = ("findings.parquet: 2 of 4 calls read carried no prompt content (OpenTelemetry spans with content "
+            "capture off?): no leak can be seen in them; the findings are over the other 2")
+    report = json.loads(_run("report", out, "--out", tmp_path / "report.html", "--json"))
+    assert note in report["notes"]
+    (episode,) = report["tasks"]["acme-billing"]  # the task of the units its findings are of
+    assert (episode["calls"], episode["calls_without_content"], len(episode["leaks"])) == (4, 2, 2)
+    html = (tmp_path / "report.html").read_text()
+    assert note in html.replace("&#x27;", "'")
+    assert "2 of 4 calls without prompt content" in html
