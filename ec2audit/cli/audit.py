@@ -11,6 +11,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 
 from ec2audit.backends import Backend, get_backend
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
 from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
@@ -49,9 +50,12 @@ from ec2audit.units import read_units
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--show-values", is_flag=True, help="Show leaked values in clear text (masked by default); for the "
               "owner of the logs.")
+@OTLP_ENDPOINT
+@KEEP_EVIDENCE
 def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no_presidio: bool, fmt: str | None,
             cloud: tuple[str, ...], edge: tuple[str, ...], task_map: Path | None, jobs: int | None,
-            ray_address: str | None, out: Path | None, as_json: bool, show_values: bool) -> None:
+            ray_address: str | None, out: Path | None, as_json: bool, show_values: bool, otlp_endpoint: str | None,
+            keep_evidence: bool) -> None:
     """Audit request logs or agent logs (files or directories; format detected per file).
 
     Every file under the paths is read or named as skipped with its reason (exit 1 then). Formats:
@@ -64,6 +68,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     """
     if bool(units_path) == discover:
         raise InputError("give exactly one of --units FILE or --discover", field="units")
+    check_otlp(otlp_endpoint, keep_evidence)
     if out and out.is_dir() and ray_address is None:
         raise InputError("is a folder: give a .parquet or .jsonl file (a folder only with --ray)", file=str(out))
     units = read_units(units_path) if units_path else None
@@ -97,6 +102,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     for error in log.errors:
         console.print(f"[yellow]skipped[/] {error}", highlight=False, soft_wrap=True)
     summary = log_summary(log, show_values=show_values)
+    leaks = log.leaked() if otlp_endpoint else []  # before `release` removes what the workers wrote
     if out and ray_address is not None:
         from ec2audit.scale.audit import write_audit
 
@@ -114,5 +120,11 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         print_log_audit(summary, make_console())
         if out:
             click.echo(f"findings: {findings}; sessions: {sessions_path(findings)}")
+    if otlp_endpoint:
+        from ec2audit.report.otel_export import export, from_log_audit
+
+        counts = {k: summary[k] for k in ("calls", "cloud_calls", "cloud_calls_without_content", "units")}
+        sent = export(from_log_audit(leaks), otlp_endpoint, keep_evidence=keep_evidence, counts=counts)
+        click.echo(f"exported {plural(sent, 'span')} to {otlp_endpoint}", err=True)
     if log.errors:
         sys.exit(EXIT_SKIPPED)

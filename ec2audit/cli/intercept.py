@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ec2audit.cli import EXIT_SKIPPED
+from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
 from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
 
@@ -107,7 +108,10 @@ def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write findings here (.parquet, or .jsonl); created 0600.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
-def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, as_json: bool) -> None:
+@OTLP_ENDPOINT
+@KEEP_EVIDENCE
+def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, as_json: bool,
+          otlp_endpoint: str | None, keep_evidence: bool) -> None:
     """Re-audit the request bodies a store holds (what reached the cloud) against sensitive units; an
     episode whose records name their task is scored against that task's units only. The store is only
     read; one with no records is an error (exit 1), never "no leak"."""
@@ -119,6 +123,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
 
+    check_otlp(otlp_endpoint, keep_evidence)
     units = read_units(units_path)
     console = make_console(stderr=True)
     records = read_records(store, episode)
@@ -148,5 +153,12 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
         print_audit(result, console=make_console())
         if out:
             click.echo(f"findings: {out}")
+    if otlp_endpoint:
+        from ec2audit.report.otel_export import export, from_store_audit
+
+        leaks = from_store_audit(result.findings_frame().to_dicts(), {str(r["id"]): r for r in records})
+        sent = export(leaks, otlp_endpoint, keep_evidence=keep_evidence,
+                      counts={"records": len(records), "units": len(units)})
+        click.echo(f"exported {plural(sent, 'span')} to {otlp_endpoint}", err=True)
     if skipped:
         sys.exit(EXIT_SKIPPED)
