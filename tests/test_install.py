@@ -35,6 +35,7 @@ def test_a_checkout_reads_and_writes_its_own_folders(monkeypatch):
     places = resources.layout()
     assert places.home is None and places.runner == REPO / "runner"
     assert places.labelstudio_venv == REPO / ".venv-labelstudio" and places.cache == REPO / ".cache"
+    assert places.phoenix_venv == REPO / ".venv-phoenix"
     assert resources.calibration_settings() == REPO / "judges" / "calibration.toml"
 
 
@@ -42,7 +43,8 @@ def test_ec2audit_home_takes_the_writable_state(monkeypatch, tmp_path):
     monkeypatch.setenv(resources.HOME_ENV, str(tmp_path))
     places = resources.layout()
     assert places.home == tmp_path and places.runner == tmp_path / "runner"
-    assert {places.labelstudio_venv.parent, places.models.parent, places.calibration.parent} == {tmp_path}
+    assert {places.labelstudio_venv.parent, places.phoenix_venv.parent, places.models.parent,
+            places.calibration.parent} == {tmp_path}
     # reading falls back to the shipped calibration until `judge --calibrate` writes one there
     assert resources.calibration_settings() == REPO / "judges" / "calibration.toml"
     places.calibration.write_text("[semantic]\n")

@@ -26,24 +26,24 @@ def _span(span_id: str, second: int, name: str, attrs: dict) -> dict:
             "attributes": [{"key": k, "value": _value(v)} for k, v in attrs.items()]}
 
 
-def _chat(span_id: str, second: int, model: str, text: str | None, **extra) -> dict:
+def _chat(span_id: str, second: int, model: str, text: str | None, conversation: str, **extra) -> dict:
     attrs = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": model,
-             "gen_ai.conversation.id": "conv-1", **extra}
+             "gen_ai.conversation.id": conversation, **extra}
     if text is not None:  # content capture on: the messages are an attribute
         attrs["gen_ai.input.messages"] = json.dumps([{"role": "user", "parts": [{"type": "text", "content": text}]}])
     return _span(span_id, second, f"chat {model}", attrs)
 
 
-def _trace(path: Path, cloud_text: str) -> Path:
+def _trace(path: Path, cloud_text: str, conversation: str = "conv-1") -> Path:
     spans = [
         _span("a0", 0, "invoke_agent CRM", {"gen_ai.operation.name": "invoke_agent",
-                                            "gen_ai.conversation.id": "conv-1"}),
-        _chat("a1", 1, "gpt-5.4", cloud_text),
+                                            "gen_ai.conversation.id": conversation}),
+        _chat("a1", 1, "gpt-5.4", cloud_text, conversation),
         _span("a2", 2, "execute_tool lookup", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup"}),
-        _chat("a3", 3, "gpt-5.4", None),
-        _chat("a4", 4, "qwen2.5:7b", "Call Marguerite Lindqvist at +1 415-555-0142.",
+        _chat("a3", 3, "gpt-5.4", None, conversation),
+        _chat("a4", 4, "qwen2.5:7b", "Call Marguerite Lindqvist at +1 415-555-0142.", conversation,
               **{"gen_ai.provider.name": "ollama", "server.address": "localhost", "server.port": 11434}),
-        _chat("a5", 5, "gpt-5.4", None),
+        _chat("a5", 5, "gpt-5.4", None, conversation),
     ]
     path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [
         {"scope": {"name": "opentelemetry.instrumentation.openai_v2"}, "spans": spans}]}]}))

@@ -3,13 +3,21 @@
 its own venv from `ec2audit setup phoenix`) through its GraphQL API; an endpoint nobody answers is one
 line and exit 2, after the audit's own output."""
 
-import socket
+import json
+import sys
+import time
 from pathlib import Path
 
+import httpx
+import pytest
 from click.testing import CliRunner
 from test_logs_otel_coverage import _trace  # tests/ is on the path (pytest's prepend import mode)
 
+from ec2audit import resources
+from ec2audit.annotate.server import free_port
 from ec2audit.cli import main
+from ec2audit.install import PHOENIX_VERSION
+from ec2audit.intercept.store import RecordStore
 
 UNITS = Path(__file__).parent / "data" / "logs" / "units.jsonl"
 LEAKY = "Email Marguerite Lindqvist about her type 2 diabetes results."
@@ -21,16 +29,9 @@ def _run(*args, code=0, env=None):
     return result
 
 
-def _closed_port() -> int:
-    """A loopback port nothing listens on (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_an_endpoint_nobody_answers_is_one_line_after_the_audit(tmp_path):
     trace = _trace(tmp_path / "traces.json", LEAKY)
-    url = f"http://127.0.0.1:{_closed_port()}"
+    url = f"http://127.0.0.1:{free_port()}"  # bound, then released: nobody listens
     result = _run("audit", trace, "--units", UNITS, "--otlp-endpoint", url, code=2,
                   env={"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "2"})
     assert "otel-genai: 4 model-call spans read" in result.stdout  # the audit was printed first
@@ -45,3 +46,95 @@ def test_usage_errors_before_any_work(tmp_path):
     assert bad.stderr == "error: field '--otlp-endpoint': expected an http:// or https:// URL\n"
     alone = _run("audit", trace, "--units", UNITS, "--keep-evidence", code=2)
     assert "give --otlp-endpoint URL" in alone.stderr and "otel-genai" not in alone.stdout
+
+
+def test_without_the_otel_extra_one_line_names_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "opentelemetry.sdk", None)
+    trace = _trace(tmp_path / "traces.json", LEAKY)
+    result = _run("audit", trace, "--units", UNITS, "--otlp-endpoint", "http://127.0.0.1:6006", code=2)
+    assert result.stderr == ("error: this needs the [otel] extra (opentelemetry.sdk is not installed): "
+                             "pip install 'ec2audit[otel]'\n")
+
+
+@pytest.mark.phoenix
+def test_setup_phoenix_leaves_the_checkouts_install_alone(monkeypatch):
+    """What `make setup` runs every time: Phoenix's venv is there, nothing is installed again."""
+    monkeypatch.delenv(resources.HOME_ENV, raising=False)
+    venv = resources.layout().phoenix_venv
+    result = _run("setup", "phoenix")
+    assert result.stdout.splitlines()[-1] == f"Phoenix {PHOENIX_VERSION} already installed in {venv}"
+
+
+def _read_back(phoenix: str, session: str, leaks: int) -> tuple[dict, dict[str, dict], str]:
+    """From Phoenix's REST API: the root span and the leak spans (by unit) of the export of `session`,
+    and their JSON as Phoenix serves it; spans are stored asynchronously, so asked again until all are in."""
+    deadline = time.monotonic() + 60
+    while True:
+        answer = httpx.get(f"{phoenix}/v1/projects/default/spans", params={"limit": 1000}, timeout=30)
+        answer.raise_for_status()
+        spans = answer.json()["data"]
+        mine = [s for s in spans if s["attributes"].get("ec2audit.leak.session") == session]
+        parents = {s["parent_id"] for s in mine}
+        roots = [s for s in spans if s["context"]["span_id"] in parents]
+        if len(mine) == leaks and roots:
+            return roots[0], {s["attributes"]["ec2audit.leak.unit"]: s for s in mine}, json.dumps(roots + mine)
+        assert time.monotonic() < deadline, f"{len(mine)} of {leaks} spans of {session} in Phoenix after 60 s"
+        time.sleep(0.5)
+
+
+def test_audit_findings_read_back_from_phoenix_masked(phoenix, tmp_path):
+    trace = _trace(tmp_path / "traces.json", LEAKY, conversation="phx-masked")
+    result = _run("audit", trace, "--units", UNITS, "--otlp-endpoint", phoenix)
+    assert result.stderr.strip().splitlines()[-1] == f"exported 3 spans to {phoenix}"  # the root and two leaks
+    root, leaks, raw = _read_back(phoenix, "phx-masked", 2)
+    assert root["name"] == "ec2audit audit" and root["parent_id"] is None
+    counts = {k.removeprefix("ec2audit.audit."): v for k, v in root["attributes"].items() if k.startswith("ec2audit.")}
+    assert counts == {"calls": 4, "cloud_calls": 3, "cloud_calls_without_content": 2, "units": 5,
+                      "units_reached": 2, "units_leaked": 2}
+    assert set(leaks) == {"acme-billing/P-001/name", "acme-billing/P-001/diagnosis"}
+    for unit, dimension, masked in (("name", "person_name", "********** *********"),
+                                    ("diagnosis", "health", "**** # ********")):
+        span = leaks[f"acme-billing/P-001/{unit}"]
+        attributes = span["attributes"]
+        assert (span["name"], span["status_code"]) == (f"leak {dimension}: chat gpt-5.4", "ERROR")
+        assert span["start_time"] == "2026-11-04T13:46:41+00:00"  # the time of span a1, the call that sent it
+        assert {k: attributes[k] for k in ("gen_ai.operation.name", "gen_ai.system", "gen_ai.provider.name",
+                                           "gen_ai.request.model", "gen_ai.conversation.id")} == {
+            "gen_ai.operation.name": "chat", "gen_ai.system": "openai", "gen_ai.provider.name": "openai",
+            "gen_ai.request.model": "gpt-5.4", "gen_ai.conversation.id": "phx-masked"}
+        assert {k.removeprefix("ec2audit.leak."): v for k, v in attributes.items() if k.startswith("ec2audit.")} == {
+            "unit": f"acme-billing/P-001/{unit}", "dimension": dimension, "grade": 1.0, "leaked": True,
+            "position": "messages[0] user", "message_index": 0, "role": "user", "origin": "user", "call": "a1",
+            "session": "phx-masked", "step": 1, "detector": "exact", "value": masked, "value_masked": True}
+    assert "Marguerite" not in raw and "Lindqvist" not in raw and "diabetes" not in raw
+
+
+def test_keep_evidence_exports_the_values(phoenix, tmp_path):
+    trace = _trace(tmp_path / "traces.json", LEAKY, conversation="phx-clear")
+    _run("audit", trace, "--units", UNITS, "--otlp-endpoint", f"{phoenix}/v1/traces", "--keep-evidence")
+    _, leaks, _ = _read_back(phoenix, "phx-clear", 2)
+    name = leaks["acme-billing/P-001/name"]["attributes"]
+    assert (name["ec2audit.leak.value"], name["ec2audit.leak.value_masked"]) == ("Marguerite Lindqvist", False)
+
+
+def test_intercept_audit_findings_read_back_from_phoenix(phoenix, tmp_path):
+    """A store as the proxy writes it: the record's model, API and time name the leak's call."""
+    store = RecordStore(tmp_path / "intercept.sqlite")
+    store.add({"id": "rec-7", "episode": "phx-store", "ts": 1793800100.0, "state": "complete", "api": "openai-chat",
+               "path": "/v1/chat/completions", "model": "gpt-5.4", "status": 200, "request": {
+                   "model": "gpt-5.4", "messages": [{"role": "system", "content": "You are a CRM assistant."},
+                                                    {"role": "user", "content": "Ring her on +1 415-555-0142."}]}})
+    store.close()
+    result = _run("intercept", "audit", tmp_path / "intercept.sqlite", "--units", UNITS, "--otlp-endpoint", phoenix)
+    assert result.stderr.strip().splitlines()[-1] == f"exported 2 spans to {phoenix}"
+    root, leaks, raw = _read_back(phoenix, "phx-store", 1)
+    assert {k: v for k, v in root["attributes"].items() if k.startswith("ec2audit.")} == {
+        "ec2audit.audit.records": 1, "ec2audit.audit.units": 5, "ec2audit.audit.units_reached": 1,
+        "ec2audit.audit.units_leaked": 1}
+    phone = leaks["acme-billing/P-001/phone"]
+    attributes = phone["attributes"]
+    assert phone["start_time"] == "2026-11-04T13:48:20+00:00"
+    assert (attributes["gen_ai.request.model"], attributes["gen_ai.system"], attributes["ec2audit.leak.call"],
+            attributes["ec2audit.leak.position"], attributes["ec2audit.leak.dimension"]) == (
+        "gpt-5.4", "openai", "rec-7", "messages[1] user", "contact")
+    assert attributes["ec2audit.leak.value"] == "+# ###-###-####" and "415-555" not in raw

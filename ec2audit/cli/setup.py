@@ -1,4 +1,4 @@
-"""`ec2audit setup`: install OpenClaw, Label Studio and the default local model into the data folder."""
+"""`ec2audit setup`: install OpenClaw, Label Studio, the default local model and Phoenix into the data folder."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ def command(parts: tuple[str, ...]) -> None:
     runner       OpenClaw for `ec2audit run` (npm ci from the packaged lock on Node 24 from PyPI)
     labelstudio  Label Studio in its own venv, with a migrated template, for `annotate serve`
     models       the default local model (SmolLM2 GGUF) for the judge and the edge
-    all          all three (the default)
+    phoenix      Arize Phoenix in its own venv: a local OTLP receiver and trace UI for --otlp-endpoint
+    all          all four (the default)
     The data folder is $EC2AUDIT_HOME, a checkout's own folders, or the user data folder."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
