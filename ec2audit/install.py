@@ -144,7 +144,7 @@ def setup_phoenix(step: Step) -> str:
     venv = resources.layout().phoenix_venv
     if phoenix_installed(venv):
         return f"Phoenix {PHOENIX_VERSION} already installed in {venv}"
-    step(f"pip: arize-phoenix {PHOENIX_VERSION} into its venv {venv} (~1 GB, minutes)")
+    step(f"pip: arize-phoenix {PHOENIX_VERSION} into its venv {venv} (~860 MB, ~4 min)")
     if not (venv / "bin" / "python").is_file():
         _run("python -m venv", [sys.executable, "-m", "venv", str(venv)], venv.parent / "phoenix-venv.log")
     _run("pip install arize-phoenix", [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
