@@ -34,7 +34,10 @@ from ec2audit.extras import require_extra
 TRACES_PATH = "/v1/traces"
 #: Spans per OTLP request: a large audit is sent in several, each far below a receiver's size limit.
 BATCH = 512
-_OPERATIONS = {"openai-embeddings": "embeddings"}  # every other API the audit reads is a chat
+#: A stored record's API (`intercept/dialects.py`) → its GenAI operation (else `chat`) and provider.
+_OPERATIONS = {"openai-embeddings": "embeddings", "openai-completions": "text_completion"}
+_PROVIDERS = {"openai-chat": "openai", "openai-responses": "openai", "openai-completions": "openai",
+              "openai-embeddings": "openai", "anthropic-messages": "anthropic"}
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def from_store_audit(findings: list[dict], records: dict[str, dict]) -> list[Lea
             session=row["group"], unit_id=row["unit_id"], dimension=row["dimension"], grade=row["grade"],
             call=row["payload_id"], value=row["matched_text"], detector=row["detector"],
             message_index=row["message_index"], role=row["role"], origin=row["origin"],
-            provider=api.partition("-")[0] or None, model=record.get("model"),
+            provider=_PROVIDERS.get(api), model=record.get("model"),
             operation=_OPERATIONS.get(api, "chat"),
             timestamp=record["ts"] if isinstance(record.get("ts"), int | float) else None))
     return spans
