@@ -8,7 +8,8 @@ A form does up to three things, each optional (`Form` gives the no-op defaults):
   text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
   characters the text really holds.
 - `compile` patterns for the run's units into the shared automaton, under kinds named after the form.
-- `confirm` the automaton's matches of those kinds in one view into graded hits.
+- `confirm` the automaton's matches of those kinds in one view into graded hits, in the views where it
+  `reads` something (a match of its kinds, by default).
 
 A form belongs to one of the graded string tiers (`TIERS`) that run after the exact tier: "partial"
 (AceBench's scale below a literal match: masked values, fragments in context, a name's parts,

@@ -45,7 +45,7 @@ _GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
 _SEPARATORS = re.compile(r"[\s\-./():]")
 
 
-def is_mask(ch: str) -> bool:
+def _is_mask(ch: str) -> bool:
     return ch in MASK_CHARS or ch == "x"
 
 
@@ -190,11 +190,11 @@ _SYMBOLS_BEFORE = re.compile(rf"(?<!{_TOKEN_CHAR}){_TOKEN_CHAR}*[^\w\s\"'=:,;()\
 
 
 def _hex_or_mask(ch: str) -> bool:
-    return ch in "0123456789abcdef" or is_mask(ch)
+    return ch in "0123456789abcdef" or _is_mask(ch)
 
 
 def _group_char(ch: str) -> bool:
-    return ch.isdigit() or is_mask(ch)
+    return ch.isdigit() or _is_mask(ch)
 
 
 def _crosses(text: str, k: int, step: int, cross: str) -> bool:
@@ -206,10 +206,10 @@ def _crosses(text: str, k: int, step: int, cross: str) -> bool:
         return _hex_or_mask(near) and _hex_or_mask(far)
     if _group_char(near) and _group_char(far):
         return True
-    if cross != "groups" or not (is_word_char(near) or is_mask(near)) or not (is_word_char(far) or is_mask(far)):
+    if cross != "groups" or not (is_word_char(near) or _is_mask(near)) or not (is_word_char(far) or _is_mask(far)):
         return False
     j = k + step  # the far group: at most four characters
-    while 0 <= j < len(text) and (is_word_char(text[j]) or is_mask(text[j])) and abs(j - k) <= 5:
+    while 0 <= j < len(text) and (is_word_char(text[j]) or _is_mask(text[j])) and abs(j - k) <= 5:
         j += step
     return abs(j - k) <= 5 and not is_word_char(text[j]) if 0 <= j < len(text) else abs(j - k) <= 5
 
