@@ -23,7 +23,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("ec2audit.detect.exact", "ec2audit.detect.partial", "ec2audit.detect.cascade",
+PARTIAL_FORMS = tuple(f"ec2audit.detect.forms.{m}" for m in (
+    "masked", "context_fragments", "surnames", "initials", "given_names", "mail_domains", "places", "mac_vendors",
+    "near_verbatim"))
+MODULES = ("ec2audit.detect.exact", *PARTIAL_FORMS, "ec2audit.detect.cascade",
            "ec2audit.detect.calibrate", "ec2audit.metrics", "ec2audit.intercept.redact",
            "ec2audit.intercept.policy", "ec2audit.logs.audit", "ec2audit.report.summary")
 KILLED = {"killed", "timeout"}

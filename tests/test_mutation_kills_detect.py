@@ -14,8 +14,9 @@ from ec2audit.detect.cascade import Cascade, best_hits, build_cascade, judge_win
 from ec2audit.detect.exact import _number_boundaries, _runs_on
 from ec2audit.detect.exact import bounded as _bounded
 from ec2audit.detect.finding import Finding, Hit
+from ec2audit.detect.forms.near_verbatim import reads_as
+from ec2audit.detect.forms.places import address_areas, address_parts
 from ec2audit.detect.judge import Verdict
-from ec2audit.detect.partial import address_areas, address_parts, reads_as
 from ec2audit.detect.semantic import Match
 from ec2audit.payloads import Payload, Segment
 from ec2audit.units import make_unit

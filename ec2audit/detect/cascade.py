@@ -1,7 +1,7 @@
 """The detector cascade: each (unit, segment) pair is decided by the cheapest tier that can.
 
-Tiers run in order — the string tiers (exact, partial, then the registered forms of `detect.forms`),
-then (when given) the semantic shortlist and the LLM judge — and a later tier only sees the units an
+Tiers run in order — the string tiers (exact, then the tiers of the registered forms of `detect.forms`:
+partial, forms), then (when given) the semantic shortlist and the LLM judge — and a later tier only sees the units an
 earlier one left undecided for that segment. The string tiers share one protocol (`StringTier`): each
 reads every view of a text (the text view and the views derived from it: decoded, script-folded) with
 the automaton's matches of that view, and returns its hits. A value split across two text parts of one
@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING, Protocol
 from ec2audit.detect.compiled import compile_units
 from ec2audit.detect.exact import ExactDetector
 from ec2audit.detect.finding import LITERAL, Finding, Hit
-from ec2audit.detect.forms import Form, FormsTier, build_forms
+from ec2audit.detect.forms import Form, build_forms, string_tiers
 from ec2audit.detect.normalize import TextView
-from ec2audit.detect.partial import PartialDetector
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView, derived_views
 from ec2audit.detect.views import prepare as prepare_views
@@ -62,9 +61,10 @@ class Cascade:
         self.units, self.semantic, self.judge = units, semantic, judge
         compiled = compile_units(units, taxonomy)
         index = PatternIndex()
-        self.tiers: list[StringTier] = [ExactDetector(compiled, index), PartialDetector(compiled, index)]
+        # the literal tier first: it finds every value's own forms, decided units again included
+        self.tiers: list[StringTier] = [ExactDetector(compiled, index)]
         forms = build_forms(compiled, index)
-        self.tiers.append(FormsTier(forms))
+        self.tiers += string_tiers(forms)
         self._rewriting = [f for f in forms if type(f).rewrite is not Form.rewrite]
         self.index = index.build()  # every text-view pattern of the run, read once per view
         prepare_views()

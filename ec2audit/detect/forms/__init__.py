@@ -8,10 +8,17 @@ A form does up to three things, each optional (`Form` gives the no-op defaults):
   text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
   characters the text really holds.
 - `compile` patterns for the run's units into the shared automaton, under kinds named after the form.
-- `confirm` the automaton's matches of those kinds in one view into graded hits.
+- `confirm` the automaton's matches of those kinds in one view into graded hits, in the views where it
+  `reads` something (a match of its kinds, by default).
+
+A form belongs to one of the graded string tiers (`TIERS`) that run after the exact tier: "partial"
+(AceBench's scale below a literal match: masked values, fragments in context, a name's parts,
+near-verbatim variants) or "forms" (the value written another way). A unit one tier finds literally is
+decided for the tiers after it.
 
 A new form is one module in this package with one `@register`ed class; the cascade builds every
-registered form over the run's units (`build_forms`) and runs them as the string tier `FormsTier`.
+registered form over the run's units (`build_forms`) and runs each tier's forms as one string tier
+(`string_tiers`).
 """
 
 from __future__ import annotations
@@ -19,10 +26,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ec2audit.detect.compiled import CompiledUnit, placeholder_spans
+from ec2audit.detect.compiled import CompiledUnit, is_word_char, placeholder_spans
 from ec2audit.detect.finding import Hit
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import Replacement, ScanView
@@ -33,6 +40,7 @@ class Form:
 
     name: ClassVar[str]
     kinds: ClassVar[tuple[str, ...]] = ()  # the automaton kinds `confirm` reads
+    tier: ClassVar[str] = "forms"  # the string tier (`TIERS`) that runs `confirm`
 
     def __init__(self, units: Sequence[CompiledUnit], index: PatternIndex):
         """`compile` the form for the run's units."""
@@ -51,6 +59,11 @@ class Form:
         """(start, end, replacement) spans of `text` that a reader reads as the replacement."""
         return ()
 
+    def reads(self, matches: dict[str, list[Match]]) -> bool:
+        """Is there anything to `confirm` in a view with these automaton matches? (A match of `kinds`; a
+        form whose cue is no literal says yes and checks the text itself.)"""
+        return any(kind in matches for kind in self.kinds)
+
     def confirm(self, view: ScanView, decided: set[int]) -> Iterable[Hit]:
         """Hits from this form's matches in one view; `decided` units were found literally already."""
         return ()
@@ -58,6 +71,8 @@ class Form:
 
 #: name → form class, in registration order
 FORMS: dict[str, type[Form]] = {}
+#: the graded string tiers, in the order they run after the exact tier
+TIERS = ("partial", "forms")
 
 
 def register(cls: type[Form]) -> type[Form]:
@@ -72,19 +87,24 @@ def build_forms(units: Sequence[CompiledUnit], index: PatternIndex) -> list[Form
     return [cls(units, index) for cls in FORMS.values()]
 
 
+def string_tiers(forms: Sequence[Form]) -> list[FormsTier]:
+    """One string tier per name in `TIERS`, holding the forms of that tier that confirm hits."""
+    if unknown := {f.tier for f in forms} - set(TIERS):
+        raise ValueError(f"forms name unknown tiers: {sorted(unknown)}")
+    return [FormsTier(name, [f for f in forms if f.tier == name]) for name in TIERS]
+
+
 class FormsTier:
-    """The string tier of the registered forms: each confirms its own matches; nothing inside a
-    redaction placeholder counts."""
+    """One string tier of registered forms: each confirms its own matches; nothing inside a redaction
+    placeholder counts."""
 
-    name = "forms"
-
-    def __init__(self, forms: list[Form]):
-        self.forms = [f for f in forms if f.kinds]  # the forms that confirm matches of their own
+    def __init__(self, name: str, forms: list[Form]):
+        self.name = name
+        self.forms = [f for f in forms if type(f).confirm is not Form.confirm]  # the forms that confirm hits
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
         matches = scan_view.matches
-        found = [hit for form in self.forms if any(kind in matches for kind in form.kinds)
-                 for hit in form.confirm(scan_view, decided)]
+        found = [hit for form in self.forms if form.reads(matches) for hit in form.confirm(scan_view, decided)]
         if not found:
             return found
         view = scan_view.view
@@ -106,6 +126,38 @@ def char_class(codes: Iterable[int]) -> str:
     return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in ranges) + "]"
 
 
+TAIL_WINDOW = 30  # characters after (or before) a context word that a piece or a cue is looked for in
+MEMO_SIZE = 65536  # neighbourhoods a form remembers what it found in
+#: what follows a word inside a handle or an address (`emily.r`, `emily@`, `emily%40`)
+HANDLE_NEXT = re.compile(r"[._@%+-]?[0-9a-z]|[._]?@|%40")
+#: runs of Han characters (and the CJK radicals and punctuation before them)
+CJK_RUN = re.compile(r"[\u2e80-\u9fff]{2,}")
+
+
+def is_cjk(ch: str) -> bool:
+    return "\u2e80" <= ch <= "\u9fff"
+
+
+def standalone(text: str, start: int, end: int) -> bool:
+    """Latin words must not continue into neighbouring letters or digits."""
+    return not ((start and is_word_char(text[start - 1]) and is_word_char(text[start]))
+                or (end < len(text) and is_word_char(text[end]) and is_word_char(text[end - 1])))
+
+
+def mentions(scan_view: ScanView, kind: str, decided: set[int], keep: Callable[[str, int, int], bool],
+             detector: str, grade: float, confidence: float) -> Iterator[Hit]:
+    """Hits of the matches of `kind` that `keep(text, start, end)` accepts, for units not decided."""
+    view = scan_view.view
+    text = view.text
+    for start, end, indices in scan_view.matches.get(kind, ()):
+        if decided.issuperset(indices) or not keep(text, start, end):
+            continue
+        span = view.to_original(start, end)
+        for i in indices:
+            if i not in decided:
+                yield Hit(i, *span, detector, grade, confidence)
+
+
 def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
     """The matches of `kind` that still name a unit not decided."""
     for start, end, units in view.matches.get(kind, ()):
@@ -113,4 +165,5 @@ def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int,
             yield start, end, tuple(i for i in units if i not in decided)
 
 
-__all__ = ["FORMS", "Form", "FormsTier", "Match", "build_forms", "char_class", "matched", "register"]
+__all__ = ["CJK_RUN", "FORMS", "HANDLE_NEXT", "MEMO_SIZE", "TAIL_WINDOW", "TIERS", "Form", "FormsTier", "Match",
+           "build_forms", "char_class", "is_cjk", "matched", "mentions", "register", "standalone", "string_tiers"]

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ec2audit.detect.compiled import HAN_NAME, han_given_name_chars
 from ec2audit.detect.finding import FRAGMENT, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register
-from ec2audit.detect.partial import han_surname
+from ec2audit.detect.forms.surnames import han_surname
 from ec2audit.detect.views import ScanView
 
 MASKED, COURT = "cjk.masked", "cjk.court"

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from ec2audit.detect.compiled import HAN_NAME
 from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register
-from ec2audit.detect.partial import han_surname, latin_surname
+from ec2audit.detect.forms.surnames import han_surname, latin_surname
 from ec2audit.detect.views import ScanView
 
 FULL, CUT = "handle.full", "handle.cut"

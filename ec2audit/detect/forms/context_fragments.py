@@ -1,0 +1,145 @@
+"""The start or the end of an identifier next to a word that says so: "card ending 2291", "ends in 73 B",
+"the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291", "以mike.r开头": a fragment
+(0.3). The automaton reports the context words (each unit's taxonomy `context`); the form reads the pieces
+next to them and confirms the units whose value starts or ends with one."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+from ec2audit.detect.compiled import CompiledUnit
+from ec2audit.detect.finding import FRAGMENT, Hit
+from ec2audit.detect.forms import MEMO_SIZE, TAIL_WINDOW, Form, register, standalone
+from ec2audit.detect.forms.mail_domains import shared_mail_domain
+from ec2audit.detect.patterns import PatternIndex
+from ec2audit.detect.views import ScanView
+
+TAIL_CONTEXT = "tail_context"
+_PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
+_BEFORE_CONTEXT = frozenset({"开头", "结尾"})
+_IS = frozenset("是为:：")
+_PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
+                             "first four", "first 4", "first six", "first 6",
+                             "开头", "前缀", "前四位", "前4位", "前六位", "前6位"})
+_GROUP_BEFORE = re.compile(r"\d[ \-]?$")
+_GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out
+_KEY_CONTEXT = frozenset({"last4", "last_4", "last_four"})  # context words that are written as keys
+_PIECE_SHARE = 0.6  # a piece shows at most this share of the value
+_BARE = str.maketrans("", "", " \t\n-./():_,")
+_DIGIT = re.compile(r"\d")
+
+
+@register
+class ContextFragments(Form):
+    name = "context_fragments"
+    kinds = (TAIL_CONTEXT,)
+    tier = "partial"
+
+    def compile(self, index: PatternIndex) -> None:
+        """Every start and end piece short enough to be one, by its characters without separators."""
+        self._bare: dict[int, str] = {}
+        self._issuer_digits: dict[int, int] = {}
+        self._starts: dict[str, list[int]] = defaultdict(list)
+        self._ends: dict[str, list[int]] = defaultdict(list)
+        self._memo: dict[tuple[str, int, int], list[tuple[int, int, int]]] = {}
+        for i, cu in enumerate(self.units):
+            bare = _bare(cu.forms[0])
+            if cu.rules.fragment == "tail" and len(bare) >= 8:
+                self._bare[i] = bare
+                self._issuer_digits[i] = _issuer_digits(cu, bare)
+                for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):
+                    self._starts[bare[:k]].append(i)
+                    self._ends[bare[-k:]].append(i)
+                for word in cu.rules.context:
+                    index.add(word, TAIL_CONTEXT, i)
+
+    def confirm(self, scan_view: ScanView, decided: set[int]) -> Iterator[Hit]:
+        """A piece that is the last group of a whole number written out is another number's.
+
+        What a context word finds depends only on the characters around it, so it is worked out once per
+        distinct neighbourhood: agent logs repeat the same lines many times."""
+        view = scan_view.view
+        text = view.text
+        for c_start, c_end, _ in scan_view.matches.get(TAIL_CONTEXT, ()):
+            lo, hi = max(0, c_start - TAIL_WINDOW - 4), c_end + TAIL_WINDOW + 1
+            key = (text[lo:hi], c_start - lo, c_end - lo)
+            found = self._memo.get(key)
+            if found is None:
+                if len(self._memo) >= MEMO_SIZE:
+                    self._memo.clear()
+                found = self._memo[key] = list(self._fragments_near(key[0], key[1], key[2]))
+            for start, end, i in found:
+                if i not in decided:
+                    yield Hit(i, *view.to_original(lo + start, lo + end), "partial.fragment", FRAGMENT, 0.6)
+
+    def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int]]:
+        """(start, end, unit) of each piece the context word at `c_start:c_end` of `text` introduces."""
+        word = text[c_start:c_end]
+        if word.isascii() and not standalone(text, c_start, c_end) and not (
+                word in _KEY_CONTEXT and standalone(text.replace("_", " "), c_start, c_end)):
+            return  # a word of its own; "last4" also as one part of a key's name ("ssn_last4": "4410")
+        if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
+            pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + TAIL_WINDOW))
+        elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
+            k = text.rfind("以", max(0, c_start - TAIL_WINDOW), c_start)
+            pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
+        elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + TAIL_WINDOW):
+            pieces = _pieces(text, c_end, min(len(text), c_end + TAIL_WINDOW))
+        else:  # an end piece shows a digit: no digit, no piece
+            return
+        # a secret may end in sentence punctuation: "the password ends in -83!"
+        pieces += [(start, end + 1) for start, end in pieces if text[end:end + 1] in ("!", "?")]
+        for start, end in pieces:
+            if _GROUP_BEFORE.search(text, max(0, start - 3), start) or (
+                    word not in _PREFIX_CONTEXT and _GROUP_AFTER.match(text, end)):
+                continue  # a group inside a whole number written out: another number's
+            piece = _bare(text[start:end])
+            prefix = word in _PREFIX_CONTEXT
+            # four letters at the start are a key type's ("AKIA", "LTAI"), not the key's own
+            if len(piece) < 3 or (len(piece) < 4 + prefix and not any(c.isdigit() for c in piece)):
+                continue
+            for i in (self._starts if prefix else self._ends).get(piece, ()):
+                whole = self._bare[i]
+                if word not in self.units[i].rules.context:
+                    continue
+                if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
+                        and shared_mail_domain(self.units[i].forms[0]):
+                    continue  # only a mail provider's domain: it does not identify anyone
+                if prefix and piece.isdigit() and len(piece) <= self._issuer_digits[i]:
+                    continue  # the issuer's part of a number: a carrier's or a bank's, not the person's
+                yield start, end, i
+
+
+def _issuer_digits(cu: CompiledUnit, bare: str) -> int:
+    """How many leading digits of a number its issuer shares with everyone it issued: a card's or an
+    account's first six (the bank's IIN, ISO/IEC 7812: "以6217开头" is every card of one bank), a phone's
+    or an ID's first four (a carrier's prefix "159", an area). "Starts with" a piece no longer than this
+    says which bank or carrier, not whose number; the ID's six-digit district code still narrows it."""
+    return _CARD_ISSUER if cu.rules.name == "financial" and bare.isdigit() and len(bare) >= 12 else _ISSUER
+
+
+_ISSUER, _CARD_ISSUER = 4, 6
+
+
+def _bare(text: str) -> str:
+    """A value or a piece of it without separators, as pieces are compared: "3c:52:82" → "3c5282"."""
+    return text.translate(_BARE)
+
+
+def _pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Candidate pieces after a context word: each token up to the window's end, and runs of two or three
+    short groups ("95 86", "73 b"), longest first — a piece must show a digit, a symbol or be four long."""
+    tokens = [m.span() for m in _PIECE.finditer(text, lo, hi)]
+    if tokens and tokens[-1][1] == hi and hi < len(text) and not text[hi].isspace():
+        tokens.pop()  # cut by the window
+    out = []
+    for k, (start, end) in enumerate(tokens):
+        for n in (3, 2):
+            group = tokens[k:k + n]
+            if len(group) == n and all(e - s <= 4 for s, e in group) and all(
+                    group[j + 1][0] - group[j][1] == 1 for j in range(n - 1)):
+                out.append((start, group[-1][1]))
+        out.append((start, end))
+    return out
