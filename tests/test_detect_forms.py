@@ -398,18 +398,3 @@ def test_last_digits_and_titles_third_pass(text, field, entity, evidence):
 ])
 def test_last_digits_and_titles_traps_third_pass(text, field, entity):
     assert third_grade(text, field, entity) == (0.0, None)
-
-
-def test_a_form_of_a_tier_the_cascade_does_not_run_is_refused():
-    """A form naming no known string tier would never run: building the tiers says so."""
-    from ec2audit.detect.forms import Form, string_tiers
-    from ec2audit.detect.patterns import PatternIndex
-
-    class Stray(Form):
-        name, kinds, tier = "stray", ("stray",), "nowhere"
-
-        def confirm(self, view, decided):
-            return ()
-
-    with pytest.raises(ValueError, match="nowhere"):
-        string_tiers([Stray([], PatternIndex())])

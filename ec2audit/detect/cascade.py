@@ -1,12 +1,13 @@
 """The detector cascade: each (unit, segment) pair is decided by the cheapest tier that can.
 
-Tiers run in order — the string tiers (exact, then the tiers of the registered forms of `detect.forms`:
-partial, forms), then (when given) the semantic shortlist and the LLM judge — and a later tier only sees the units an
-earlier one left undecided for that segment. The string tiers share one protocol (`StringTier`): each
-reads every view of a text (the text view and the views derived from it: decoded, script-folded) with
-the automaton's matches of that view, and returns its hits. A value split across two text parts of one
-message is read at their seam. Findings record the tier that decided them ("semantic" or "judge" for
-the paraphrase tiers).
+Tiers run in order — the string tiers registered in `detect.tiers` (exact, then the tiers of the
+registered forms: partial, forms), then (when given) the semantic shortlist and the LLM judge — and a
+later tier only sees the units an earlier one left undecided for that segment. The string tiers share
+one protocol (`tiers.StringTier`): each reads every view of a text (the text view and the views derived
+from it: decoded, script-folded) with the automaton's matches of that view, and returns its hits, which
+the cascade keeps by the rules the tier's registration declares. A value split across two text parts of
+one message is read at their seam. Findings record the tier that decided them ("semantic" or "judge"
+for the paraphrase tiers).
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ import gc
 from collections import defaultdict
 from contextlib import contextmanager
 from operator import itemgetter
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ec2audit.detect.compiled import compile_units
-from ec2audit.detect.exact import ExactDetector
 from ec2audit.detect.finding import LITERAL, Finding, Hit
-from ec2audit.detect.forms import Form, build_forms, string_tiers
+from ec2audit.detect.forms import Form
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
+from ec2audit.detect.tiers import Sources, build_tiers
 from ec2audit.detect.views import ScanView, derived_views
 from ec2audit.detect.views import prepare as prepare_views
 from ec2audit.payloads import Payload
@@ -39,16 +40,6 @@ _SEAM = 120  # characters each side of the seam between two parts of one message
 _JUDGE_SPAN = 3  # a judge window spans at most this many semantic windows (plus margins)
 
 
-class StringTier(Protocol):
-    """A tier that reads text: built over the compiled units, it adds its patterns to the shared index."""
-
-    name: str
-
-    def scan(self, view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
-        """Hits in one view; `hits` are the earlier tiers' and views', `decided` the units one of them
-        found literally (nothing can grade them higher)."""
-
-
 class Cascade:
     def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None,
                  semantic: SemanticTier | None = None, judge: Grader | None = None):
@@ -59,14 +50,10 @@ class Cascade:
         if judge is not None and semantic is None:
             raise ValueError("the judge needs a semantic tier to shortlist its pairs")
         self.units, self.semantic, self.judge = units, semantic, judge
-        compiled = compile_units(units, taxonomy)
-        index = PatternIndex()
-        # the literal tier first: it finds every value's own forms, decided units again included
-        self.tiers: list[StringTier] = [ExactDetector(compiled, index)]
-        forms = build_forms(compiled, index)
-        self.tiers += string_tiers(forms)
-        self._rewriting = [f for f in forms if type(f).rewrite is not Form.rewrite]
-        self.index = index.build()  # every text-view pattern of the run, read once per view
+        sources = Sources(compile_units(units, taxonomy), PatternIndex())
+        self.tiers = build_tiers(sources)  # every registered string tier, in its order
+        self._rewriting = [f for f in sources.forms if type(f).rewrite is not Form.rewrite]
+        self.index = sources.index.build()  # every text-view pattern of the run, read once per view
         prepare_views()
         self._ids = [unit.id for unit in units]
         self._cache: dict[str, list[Hit]] = {}

@@ -11,14 +11,12 @@ A form does up to three things, each optional (`Form` gives the no-op defaults):
 - `confirm` the automaton's matches of those kinds in one view into graded hits, in the views where it
   `reads` something (a match of its kinds, by default).
 
-A form belongs to one of the graded string tiers (`TIERS`) that run after the exact tier: "partial"
-(AceBench's scale below a literal match: masked values, fragments in context, a name's parts,
-near-verbatim variants) or "forms" (the value written another way). A unit one tier finds literally is
-decided for the tiers after it.
+A form belongs to one of the graded string tiers (`Form.tier`, registered in `detect.tiers`) that run
+after the exact tier: "partial" (AceBench's scale below a literal match: masked values, fragments in
+context, a name's parts, near-verbatim variants) or "forms" (the value written another way).
 
 A new form is one module in this package with one `@register`ed class; the cascade builds every
-registered form over the run's units (`build_forms`) and runs each tier's forms as one string tier
-(`string_tiers`).
+registered form over the run's units (`build_forms`), and each graded tier runs the forms that name it.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ec2audit.detect.compiled import CompiledUnit, is_word_char, placeholder_spans
+from ec2audit.detect.compiled import CompiledUnit, is_word_char
 from ec2audit.detect.finding import Hit
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import Replacement, ScanView
@@ -40,7 +38,7 @@ class Form:
 
     name: ClassVar[str]
     kinds: ClassVar[tuple[str, ...]] = ()  # the automaton kinds `confirm` reads
-    tier: ClassVar[str] = "forms"  # the string tier (`TIERS`) that runs `confirm`
+    tier: ClassVar[str] = "forms"  # the string tier (`detect.tiers`) that runs `confirm`
 
     def __init__(self, units: Sequence[CompiledUnit], index: PatternIndex):
         """`compile` the form for the run's units."""
@@ -71,8 +69,6 @@ class Form:
 
 #: name → form class, in registration order
 FORMS: dict[str, type[Form]] = {}
-#: the graded string tiers, in the order they run after the exact tier
-TIERS = ("partial", "forms")
 
 
 def register(cls: type[Form]) -> type[Form]:
@@ -85,31 +81,6 @@ def build_forms(units: Sequence[CompiledUnit], index: PatternIndex) -> list[Form
     for module in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{module.name}")
     return [cls(units, index) for cls in FORMS.values()]
-
-
-def string_tiers(forms: Sequence[Form]) -> list[FormsTier]:
-    """One string tier per name in `TIERS`, holding the forms of that tier that confirm hits."""
-    if unknown := {f.tier for f in forms} - set(TIERS):
-        raise ValueError(f"forms name unknown tiers: {sorted(unknown)}")
-    return [FormsTier(name, [f for f in forms if f.tier == name]) for name in TIERS]
-
-
-class FormsTier:
-    """One string tier of registered forms: each confirms its own matches; nothing inside a redaction
-    placeholder counts."""
-
-    def __init__(self, name: str, forms: list[Form]):
-        self.name = name
-        self.forms = [f for f in forms if type(f).confirm is not Form.confirm]  # the forms that confirm hits
-
-    def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
-        matches = scan_view.matches
-        found = [hit for form in self.forms if form.reads(matches) for hit in form.confirm(scan_view, decided)]
-        if not found:
-            return found
-        view = scan_view.view
-        protected = [view.to_original(s, e) for s, e in placeholder_spans(view)]
-        return [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
 
 
 # -- helpers the forms share ------------------------------------------------------------------------
@@ -165,5 +136,5 @@ def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int,
             yield start, end, tuple(i for i in units if i not in decided)
 
 
-__all__ = ["CJK_RUN", "FORMS", "HANDLE_NEXT", "MEMO_SIZE", "TAIL_WINDOW", "TIERS", "Form", "FormsTier", "Match",
-           "build_forms", "char_class", "is_cjk", "matched", "mentions", "register", "standalone", "string_tiers"]
+__all__ = ["CJK_RUN", "FORMS", "HANDLE_NEXT", "MEMO_SIZE", "TAIL_WINDOW", "Form", "Match",
+           "build_forms", "char_class", "is_cjk", "matched", "mentions", "register", "standalone"]
