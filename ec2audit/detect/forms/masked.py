@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from ec2audit.detect.compiled import is_word_char
 from ec2audit.detect.finding import FRAGMENT, MOSTLY, Hit
-from ec2audit.detect.forms import Form, Match, is_cjk, register
+from ec2audit.detect.forms import MEMO_SIZE, Form, Match, is_cjk, register
 from ec2audit.detect.forms.mail_domains import shared_mail_domain
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
@@ -61,6 +61,7 @@ class MaskedValues(Form):
 
     def compile(self, index: PatternIndex) -> None:
         """The units by their first and last 1-3 characters, as the visible part of a mask shows them."""
+        self._memo: dict[str, list[tuple[int, float, float]]] = {}
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
         for i, cu in enumerate(self.units):
@@ -89,14 +90,31 @@ class MaskedValues(Form):
                     yield from self._masked_token(view, text[start:end], start, end, decided)
 
     def _masked_token(self, view: TextView, text: str, start: int, end: int, decided: set[int]) -> Iterator[Hit]:
-        """Units a masked token `text` (at `start:end` of the view) may be."""
+        """Units a masked token `text` (at `start:end` of the view) may be. What a token may be depends on
+        its characters only: worked out once per distinct token (agent logs resend the same masked values)."""
+        graded = self._memo.get(text)
+        if graded is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            graded = self._memo[text] = self._grade(text)
+        span = None
+        for i, grade, confidence in graded:
+            if i not in decided:
+                if span is None:
+                    span = view.to_original(start, end)
+                yield Hit(i, *span, "partial.masked", grade, confidence)
+
+    def _grade(self, text: str) -> list[tuple[int, float, float]]:
+        """(unit, grade, confidence) of each unit a masked token may be."""
         token = _SEPARATORS.sub("", _SOFT_MASK.sub("•", text))
         if not token:
-            return
+            return []
         domain_only = "@" in token and not token.split("@")[0].strip(MASK_CHARS + "x")
-        for i, visible in self._match_masked(token, decided):
+        pieces = MASK_SPLIT.split(token)
+        both_sides = pieces[0] != "" and pieces[-1] != ""
+        out = []
+        for i, visible in self._match_masked(token, pieces):
             unit_len = len(self.units[i].compact)
-            both_sides = MASK_SPLIT.split(token)[0] != "" and MASK_SPLIT.split(token)[-1] != ""
             grade = MOSTLY if (visible / unit_len >= _BOTH_SIDES if both_sides else visible / unit_len > 0.5) \
                 else FRAGMENT if visible >= 4 else 0.0
             if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
@@ -105,11 +123,11 @@ class MaskedValues(Form):
                     and token[0] == self.units[i].compact[0]:
                 grade = FRAGMENT  # a Chinese surname with the given name starred: "周**"
             if grade:
-                s, e = view.to_original(start, end)
-                yield Hit(i, s, e, "partial.masked", grade, min(1.0, visible / unit_len + 0.3))
+                out.append((i, grade, min(1.0, visible / unit_len + 0.3)))
+        return out
 
-    def _match_masked(self, token: str, decided: set[int]) -> Iterator[tuple[int, int]]:
-        pieces = MASK_SPLIT.split(token)
+    def _match_masked(self, token: str, pieces: list[str]) -> Iterator[tuple[int, int]]:
+        """(unit, visible characters) of each unit the token's visible `pieces` fit."""
         visible_parts = [p for k, p in enumerate(pieces) if k % 2 == 0]
         head, tail = visible_parts[0], visible_parts[-1]
         cjk = any(map(is_cjk, token))
@@ -122,9 +140,7 @@ class MaskedValues(Form):
                 key = (part[-1:] if cjk else part[:3]) if index is self._prefix else (part[:1] if cjk else part[-3:])
                 found = set(index.get(key, ()))
                 candidates = found if candidates is None else candidates | found if cjk else candidates & found
-        for i in candidates or ():
-            if i in decided:
-                continue
+        for i in sorted(candidates or ()):
             compact = self.units[i].compact
             if cjk:
                 visible = _loose_visible(compact, head, tail, sum(len(p) for p in pieces[1::2]))
@@ -134,44 +150,74 @@ class MaskedValues(Form):
                 yield i, visible
 
 
-def _expand_token(text: str, start: int, end: int, cross: str = "digits") -> tuple[int, int]:
-    """Grow a mask run to the masked token around it.
+#: how far a masked token may cross single spaces, hyphens and colons, least first (`_walk`)
+_CROSSINGS = ("none", "digits", "groups")
 
-    `cross` says which single spaces/hyphens it crosses: "digits" between digit or mask groups ("6222
-    **** 1234"), "groups" also into short letter groups ("GB45 BARC **** 94 27", "QQ ** ** 73 B"),
-    "none" no space at all (a masked number at the end of a line, the next line's date after it).
-    A token stays in the script next to its mask: Chinese text has no spaces, so "手机139****3366"
-    holds the number "139****3366" and "负责人张*伟" the name "张*伟"."""
+
+def _expand_token(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """Grow a mask run to the masked token around it, once per crossing of `_CROSSINGS`.
+
+    "none" crosses no space at all (a masked number at the end of a line, the next line's date after it),
+    "digits" single spaces/hyphens between digit or mask groups ("6222 **** 1234"), "groups" also into
+    short letter groups ("GB45 BARC **** 94 27", "QQ ** ** 73 B"). A token stays in the script next to its
+    mask: Chinese text has no spaces, so "手机139****3366" holds the number "139****3366" and "负责人张*伟"
+    the name "张*伟". Each crossing crosses wherever a lesser one does, so one walk each way serves all
+    three: where the current crossing stops, the next one goes on."""
     before = text[start - 1] if start else " "
     if _is_token_char(before, is_cjk(before)):  # the script of the token's characters next to the mask
         cjk = is_cjk(before)
     else:
         cjk = end < len(text) and is_cjk(text[end])
-    while start > 0:
-        ch = text[start - 1]
-        if _is_token_char(ch, cjk):
-            start -= 1
-        elif ch in " -:" and start > 1 and _crosses(text, start - 1, -1, cross):
-            start -= 1
-        else:
+    starts, ends = _walk(text, start, -1, cjk), _walk(text, end, 1, cjk)
+    spans = []
+    for s, e in zip(starts, ends, strict=True):
+        while e > s and text[e - 1] in "._+@-!":  # sentence punctuation after the token
+            e -= 1
+        spans.append((s, e))
+    return tuple(spans)
+
+
+def _walk(text: str, k: int, step: int, cjk: bool) -> list[int]:
+    """Where a token edge at `k` grows to in direction `step` (-1: its start, 1: its end), per crossing."""
+    reached: list[int] = []
+    kinds, n = _KINDS, len(text)
+    own = _CJK_TOKEN if cjk else _LATIN_TOKEN
+    while True:
+        at = k - 1 if step < 0 else k
+        if not 0 <= at < n:
             break
-    while end < len(text):
-        ch = text[end]
-        if _is_token_char(ch, cjk):
-            end += 1
-        elif ch in " -:" and end + 1 < len(text) and _crosses(text, end, 1, cross):
-            end += 1
-        else:
-            break
-    while end > start and text[end - 1] in "._+@-!":  # sentence punctuation after the token
-        end -= 1
-    return start, end
+        ch = text[at]
+        kind = kinds.get(ch)
+        if kind is None:
+            kind = kinds[ch] = _kind(ch)
+        if kind & own:
+            k += step
+            continue
+        if ch in " -:" and 0 <= at + step < n:
+            while len(reached) < len(_CROSSINGS) and not _crosses(text, at, step, _CROSSINGS[len(reached)]):
+                reached.append(k)
+            if len(reached) < len(_CROSSINGS):
+                k += step
+                continue
+        break
+    return reached + [k] * (len(_CROSSINGS) - len(reached))
+
+
+_LATIN_TOKEN, _CJK_TOKEN = 1, 2  # bits of `_kind`: a token character in Latin (any non-Chinese) text, in Chinese
+_KINDS: dict[str, int] = {}  # character → its `_kind`, filled as characters are met
+
+
+def _kind(ch: str) -> int:
+    if ch in MASK_CHARS:
+        return _LATIN_TOKEN | _CJK_TOKEN
+    return (_CJK_TOKEN if is_cjk(ch) else _LATIN_TOKEN) if ch.isalnum() or ch in "@._+-" else 0
 
 
 def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
     groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR)."""
-    spans = [_expand_token(text, start, end, cross) for cross in ("digits", "groups", "none")]
+    none, digits, groups = _expand_token(text, start, end)
+    spans = [digits, groups, none]
     if head := _SYMBOLS_BEFORE.search(text, max(0, start - 40), start):  # a secret's symbols: "vf8#qlz2!rm7***"
         spans.append((head.start(), spans[-1][1]))
     if head := _PHONE_BEFORE.search(text, max(0, start - 20), start):  # an area code in brackets: "(614) 555-01**"
