@@ -1,9 +1,12 @@
 """The string tiers come from one registry: a tier registered there runs in the cascade at its place, and
-the cascade applies the rules it declares (decided units, redaction placeholders) to what it returns."""
+the cascade applies the rules it declares (decided units, redaction placeholders) to what it returns.
+A tier made cheaper finds the same (the golden test for the hand-written sets; properties here)."""
 
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import Hit
@@ -61,3 +64,32 @@ def test_a_form_naming_no_registered_tier_is_refused():
 
     with pytest.raises(ValueError, match="nowhere"):
         build_tiers(Sources([], PatternIndex(), forms=[Stray([], PatternIndex())]))
+
+
+def _clusters_by_sets(text, spans, need, width):
+    """`near_verbatim._clusters` as first written: the distinct grams of each window counted afresh."""
+    lo = 0
+    for hi in range(len(spans)):
+        while spans[hi][1] - spans[lo][0] > width:
+            lo += 1
+        if len({text[s:e] for s, e in spans[lo:hi + 1]}) < need:
+            continue
+        while len({text[s:e] for s, e in spans[lo + 1:hi + 1]}) >= need:
+            lo += 1
+        yield spans[lo][0], spans[hi][1]
+        lo = hi + 1
+        if lo >= len(spans):
+            return
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None)
+@given(text=st.text("ab ", min_size=40, max_size=40), starts=st.sets(st.integers(0, 36), min_size=1, max_size=12),
+       lengths=st.lists(st.integers(1, 3), min_size=12, max_size=12), need=st.integers(1, 4),
+       width=st.integers(4, 30))
+def test_near_verbatim_clusters_slide_a_counted_window_to_the_same_regions(text, starts, lengths, need, width):
+    """The fuzzy tier's shortlist (the tightest regions holding enough distinct grams of a value) keeps a
+    count per gram as its window slides: the same regions as recounting each window's grams."""
+    from ec2audit.detect.forms.near_verbatim import _clusters
+
+    spans = [(s, s + n) for s, n in zip(sorted(starts), lengths, strict=False)]
+    assert list(_clusters(text, spans, need, width)) == list(_clusters_by_sets(text, spans, need, width))

@@ -19,8 +19,14 @@ CUE = "invisible.cue"
 
 
 @cache
-def _format_characters() -> re.Pattern:
-    return re.compile(char_class(c for c in range(0x10000) if unicodedata.category(chr(c)) == "Cf") + "+")
+def _format_characters() -> tuple[int, ...]:
+    """The code points of category Cf in the Basic Multilingual Plane (a pass over 65,536 of them: once)."""
+    return tuple(c for c in range(0x10000) if unicodedata.category(chr(c)) == "Cf")
+
+
+@cache
+def _format_run() -> re.Pattern:
+    return re.compile(char_class(_format_characters()) + "+")
 
 
 @register
@@ -29,13 +35,12 @@ class InvisibleCharacters(Form):
 
     def compile(self, index) -> None:
         """Cue: any format character, found by the automaton's pass (the text view keeps them)."""
-        for c in range(0x10000):
-            if unicodedata.category(chr(c)) == "Cf":
-                index.add(normalize_text(chr(c)), CUE, -1)
+        for c in _format_characters():
+            index.add(normalize_text(chr(c)), CUE, -1)
 
     def wanted(self, matches) -> bool:
         return CUE in matches
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        for m in _format_characters().finditer(text):
+        for m in _format_run().finditer(text):
             yield m.start(), m.end(), ""

@@ -229,21 +229,33 @@ def _fuzzy_eligible(cu: CompiledUnit) -> bool:
             and (" " in form or bool(CJK_RUN.search(form))) and "@" not in form)
 
 
-def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int):
-    """Tightest regions no wider than `width` holding at least `need` distinct grams of one unit."""
+def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int) -> Iterator[tuple[int, int]]:
+    """Tightest regions no wider than `width` holding at least `need` distinct grams of one unit: a window
+    slides over the spans, counting each gram it holds."""
+    grams = [text[s:e] for s, e in spans]
+    held: dict[str, int] = defaultdict(int)  # gram → how many spans of the window show it
     lo = 0
     for hi in range(len(spans)):
+        held[grams[hi]] += 1
         while spans[hi][1] - spans[lo][0] > width:
+            _drop(held, grams[lo])
             lo += 1
-        distinct = {text[s:e] for s, e in spans[lo:hi + 1]}
-        if len(distinct) < need:
+        if len(held) < need:
             continue
-        while len({text[s:e] for s, e in spans[lo + 1:hi + 1]}) >= need:
+        while held[grams[lo]] > 1 or len(held) > need:  # the window holds enough without its first span
+            _drop(held, grams[lo])
             lo += 1
         yield spans[lo][0], spans[hi][1]
         lo = hi + 1
+        held.clear()
         if lo >= len(spans):
             return
+
+
+def _drop(held: dict[str, int], gram: str) -> None:
+    held[gram] -= 1
+    if not held[gram]:
+        del held[gram]
 
 
 _WORD_STARTS = " \"'(,:;/[<=-"

@@ -13,15 +13,21 @@ from ec2audit.detect.views import ScanView
 
 
 class FormsTier:
-    """One string tier of registered forms: each confirms its own matches, where it reads any."""
+    """One string tier of registered forms: each confirms its own matches, where it reads any. A form
+    that reads its kinds (`Form.reads` as is) is asked by one set test, not a call per view."""
 
     def __init__(self, name: str, forms: list[Form]):
         self.name = name
         self.forms = [f for f in forms if type(f).confirm is not Form.confirm]  # the forms that confirm hits
+        self._kinds = [frozenset(f.kinds) if type(f).reads is Form.reads else None for f in self.forms]
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
         matches = scan_view.matches
-        return [hit for form in self.forms if form.reads(matches) for hit in form.confirm(scan_view, decided)]
+        found: list[Hit] = []
+        for form, kinds in zip(self.forms, self._kinds, strict=True):
+            if form.reads(matches) if kinds is None else not kinds.isdisjoint(matches):
+                found += form.confirm(scan_view, decided)
+        return found
 
 
 def _build(name: str) -> Callable[[Sources], FormsTier]:
