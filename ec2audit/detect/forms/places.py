@@ -59,8 +59,8 @@ def _lives_there(text: str, start: int, end: int) -> bool:
     """The city, district or neighbourhood of a home address where the text says someone lives there ("lives
     in Columbus", "travelling from Utrecht", "住苏州园区那边", "玉林片区", `"current_city":"苏州"`). Without such
     a word a city is where the employer, the school or anyone else is."""
-    return _place_alone(text, start, end) and not _NOT_HOME.search(text, max(0, start - 24), start) and bool(
-        _RESIDENCE_BEFORE.search(text, max(0, start - 24), start) or _AREA_AFTER.match(text, end))
+    return bool(_AREA_AFTER.match(text, end) or _RESIDENCE_BEFORE.search(text, max(0, start - 24), start)) \
+        and not _NOT_HOME.search(text, max(0, start - 24), start) and _place_alone(text, start, end)  # rarest first
 
 
 def _in_whole_address(text: str, start: int, end: int) -> bool:
