@@ -184,10 +184,13 @@ SPLIT = [
         {"type": "text", "text": "3418 ok"}]}]}),
     ("/v1/responses", {"model": "echo", "input": [{"role": "user", "content": [
         {"type": "input_text", "text": "phone 13922"}, {"type": "input_text", "text": "883366."}]}]}),
+    ("/v1/chat/completions", {"model": "echo", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": f"{NAME} at {PHONE} or 1392288"}, {"type": "text", "text": "3366, id 1101051988"},
+        {"type": "text", "text": "03153418 and 139"}, {"type": "text", "text": f"22883366 or {PHONE}"}]}]}),
 ]
 
 
-@pytest.mark.parametrize("path, body", SPLIT, ids=["chat", "anthropic", "responses"])
+@pytest.mark.parametrize("path, body", SPLIT, ids=["chat", "anthropic", "responses", "chat-own-and-split"])
 @pytest.mark.parametrize("mode", ["redact", "block"])
 def test_a_value_split_across_text_parts_is_caught(standin, tmp_path, path, body, mode):
     app, upstream = standin

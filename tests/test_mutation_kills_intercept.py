@@ -225,7 +225,7 @@ def test_observe_changes_nothing_and_audits_beside_the_call(scanner):
 
 def test_a_detector_failure_refuses_the_request_and_logs_which(scanner, caplog):
     class Broken(Redactor):
-        def findings(self, body, fields=()):
+        def detect(self, body, fields=()):
             raise RuntimeError("boom")
 
     with pytest.raises(Failure) as refused:
@@ -239,16 +239,17 @@ def test_bodies_are_scanned_on_a_scanning_lane_by_size_not_the_event_loop():
     threads = []
 
     class Watched(Redactor):
-        def findings(self, body, fields=()):
+        def detect(self, body, fields=()):
             threads.append(threading.current_thread().name)
-            return super().findings(body, fields)
+            return super().detect(body, fields)
 
     lanes = ScanLanes(Watched(REDACTOR.cascade))
     enforce(Block(lanes, 0.7), exchange(chat("nothing")))
-    enforce(Block(lanes, 0.7), exchange(chat("a" * 300_000)))
+    large = enforce(Block(lanes, 0.3), exchange(chat("a" * 300_000)))
+    with pytest.raises(Failure):  # the worker process's own detectors find it
+        enforce(Block(lanes, 0.7), exchange(chat("a" * 300_000 + " 13922883366")))
     lanes.shutdown()
-    assert len(threads) == 2 and threads[0].startswith("ec2audit-scan_")
-    assert threads[1].startswith("ec2audit-scan-large_")
+    assert len(threads) == 1 and threads[0].startswith("ec2audit-scan_") and large.record["findings"] == []
 
 
 def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
@@ -280,7 +281,7 @@ def test_a_failure_says_its_message_and_defaults_to_a_proxy_error(scanner):
     assert (str(failure), failure.kind, failure.extra) == ("upstream unreachable", "proxy_error", {})
 
     class Broken(Redactor):
-        def redact(self, body, emap):
+        def place(self, body, fields, found, emap):
             raise RuntimeError("boom")
 
     with pytest.raises(Failure) as refused:

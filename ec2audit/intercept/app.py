@@ -10,7 +10,7 @@ The proxy is a hop on every model call of an agent, so its own work per exchange
 (benchmarks/proxy_overhead.py): Starlette only routes, the endpoints speak raw ASGI (no Request or
 Response objects), and the upstream leg uses aiohttp, whose C HTTP parser costs a third of httpx's
 pure-Python stack per request. The inline audit runs off the event loop, in scanning lanes by body
-size (`lanes.py`), while the upstream works.
+size (`lanes.py`; a large body's detectors in a worker process), while the upstream works.
 
 What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
 read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
@@ -44,7 +44,7 @@ from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.intercept.dialects import DIALECTS, KEY_HEADERS, KEY_PARAMS, Dialect, dialect_of
-from ec2audit.intercept.lanes import ScanLanes
+from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
 from ec2audit.intercept.redact import Field, Redactor
@@ -93,12 +93,15 @@ class InterceptConfig:
     read_timeout: float = 300.0
     max_body_bytes: int = 32 * 2**20
     keep_evidence: bool = False  # store findings' matched text as it was (else masked: `###-####`)
+    large_lane: str = "process"  # where large bodies' detectors run (`lanes.py`): "process" or "thread"
 
     def __post_init__(self):
         if self.enforce not in ENFORCE_MODES:
             raise InputError(f"must be one of {', '.join(ENFORCE_MODES)}", field="enforce")
         if self.enforce != "observe" and not self.units:
             raise InputError(f"--enforce {self.enforce} needs units to look for", field="units")
+        if self.large_lane not in LARGE_LANES:
+            raise InputError(f"must be one of {', '.join(LARGE_LANES)}", field="large_lane")
         self.upstream = self.upstream.rstrip("/")
 
 
@@ -208,7 +211,7 @@ class Interceptor:
         self.store = config.store if isinstance(config.store, RecordStore) else RecordStore(config.store)
         self.owns_store = not isinstance(config.store, RecordStore)  # closed (WAL folded in) when it stops
         self.pricing = Pricing(config.pricing, upstream=config.upstream)
-        self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None)
+        self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None, config.large_lane)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
         self.policy = POLICIES[config.enforce](self.lanes, config.block_grade)
@@ -335,7 +338,7 @@ class Interceptor:
             raw = await self._read_body(scope, receive)
             ex.raw = raw
             if ScanLanes.is_large(len(raw)):  # parsing megabytes must not stall the other exchanges
-                body = await self.lanes.run(len(raw), lambda _: self._parse(raw, dialect))
+                body = await self.lanes.run(len(raw), lambda: self._parse(raw, dialect))
             else:
                 body = self._parse(raw, dialect)
             ex.body = body

@@ -16,13 +16,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ec2audit.intercept.dialects import Dialect
 from ec2audit.intercept.lanes import ScanLanes
-from ec2audit.intercept.redact import EpisodeMap, Field, Redactor, StreamRestorer
+from ec2audit.intercept.redact import EpisodeMap, Field, StreamRestorer
 
 log = logging.getLogger("ec2audit.intercept")
+T = TypeVar("T")
 
 
 class Failure(Exception):
@@ -73,18 +76,20 @@ class Observe:
     def __init__(self, lanes: ScanLanes, block_grade: float):
         self.lanes, self.redactor, self.block_grade = lanes, lanes.redactor, block_grade
 
-    async def _verdict(self, ex: Exchange, work):
+    async def _findings(self, ex: Exchange) -> list[dict]:
+        return (await self.lanes.detect(ex.raw, ex.body, ex.fields)).rows
+
+    async def _verdict(self, ex: Exchange, work: Awaitable[T]) -> T:
         """The scan an enforcing mode waits for; a detector failure refuses the request."""
         try:
-            return await self.lanes.run(len(ex.raw), work)
+            return await work
         except Exception:
             log.exception("inline audit failed for record %s", ex.record["id"])
             raise Failure(500, "inline audit failed: request not forwarded", "audit_error") from None
 
     async def before_forward(self, ex: Exchange) -> None:
         if self.redactor is not None:  # beside the upstream call: other exchanges keep flowing
-            body, fields = ex.body, ex.fields
-            ex.scan = self.lanes.run(len(ex.raw), lambda r: r.findings(body, fields))
+            ex.scan = asyncio.ensure_future(self._findings(ex))
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
         return None
@@ -97,8 +102,7 @@ class Block(Observe):
     """Refuse (403) a request in which any unit is found at `block_grade` or above."""
 
     async def before_forward(self, ex: Exchange) -> None:
-        body, fields = ex.body, ex.fields
-        ex.record["findings"] = findings = await self._verdict(ex, lambda r: r.findings(body, fields))
+        ex.record["findings"] = findings = await self._verdict(ex, self._findings(ex))
         blocked = sorted({f["unit_id"] for f in findings if f["grade"] >= self.block_grade})
         if blocked:
             raise Failure(403, f"blocked by ec2audit: the request contains {len(blocked)} sensitive "
@@ -106,19 +110,23 @@ class Block(Observe):
 
 
 class Redact(Observe):
-    """Forward placeholders instead of unit values; put the values back into the answer."""
+    """Forward placeholders instead of unit values; put the values back into the answer. The
+    detectors may run in another process; the placeholders are numbered here (`lanes.py`)."""
 
     async def before_forward(self, ex: Exchange) -> None:
         emap = ex.emap = self.redactor.episode_map(ex.episode).for_request()
-        body, fields, raw = ex.body, ex.fields, ex.raw
+        body, fields, raw, redactor = ex.body, ex.fields, ex.raw, self.redactor
 
-        def work(redactor: Redactor):
-            new_body, rows, count = redactor.redact(body, emap)
-            new_fields, field_rows, field_count = redactor.redact_fields(fields, emap)
-            return new_body, new_fields, rows + field_rows, count + field_count, \
-                raw if new_body is body else json_bytes(new_body)
+        async def work():
+            found = await self.lanes.detect(raw, body, fields)
 
-        new_body, ex.fields, ex.record["findings"], ex.record["redactions"], ex.raw = await self._verdict(ex, work)
+            def place():
+                new_body, new_fields, count = redactor.place(body, fields, found, emap)
+                return new_body, new_fields, found.rows, count, raw if new_body is body else json_bytes(new_body)
+
+            return await self.lanes.run(len(raw), place)
+
+        new_body, ex.fields, ex.record["findings"], ex.record["redactions"], ex.raw = await self._verdict(ex, work())
         if new_body is not body:
             ex.body = ex.record["request"] = new_body  # the record holds what reached the cloud
 
