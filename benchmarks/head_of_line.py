@@ -95,7 +95,8 @@ def phase(lane: str, upstream: str, units: Path, tmp: str, args) -> dict[str, li
     proc = start([str(BIN / "python"), "-m", "uvicorn", "--factory", "head_of_line:proxy_app", "--app-dir",
                   str(Path(__file__).parent), "--port", str(port), "--log-level", "warning", "--no-access-log"], url)
     try:
-        asyncio.run(small_load(url, 30, 2))  # warm-up
+        asyncio.run(small_load(url, 30, 2))  # warm-up, and the large lane started (its cascade, its process)
+        asyncio.run(with_large(url, argparse.Namespace(**{**vars(args), "small": 1, "concurrency": 1})))
         alone = asyncio.run(small_load(url, args.small, args.concurrency))
         beside, large = asyncio.run(with_large(url, args))
     finally:

@@ -400,10 +400,10 @@ class Interceptor:
         url = self.config.upstream + tail + ("?" + urllib.parse.urlencode(query) if query else "")
         record["state"] = PENDING
         try:  # what cannot be recorded is not forwarded
-            if ScanLanes.is_large(len(raw)):
-                await asyncio.to_thread(self.store.add, record)
+            if ScanLanes.is_large(len(ex.raw)):
+                await asyncio.to_thread(self.store.add, record, ex.raw)
             else:
-                self.store.add(record)
+                self.store.add(record, ex.raw)
             ex.pending = True
         except Exception:
             log.exception("could not record request %s", record["id"])

@@ -98,22 +98,26 @@ class RecordStore:
         db.execute("PRAGMA busy_timeout=5000")
         return db
 
-    def add(self, record: dict) -> None:
+    def add(self, record: dict, request_json: bytes | None = None) -> None:
         """Write one record, or rewrite the one with its id, and commit it (each statement is its own
-        transaction)."""
-        self._write(_PUT, record, _COLUMNS)
+        transaction). `request_json`: the request as the JSON text forwarded, which is stored instead
+        of encoding the body again (for a 10 MB body a 0.1 s call that holds the interpreter lock)."""
+        self._write(_PUT, record, _COLUMNS, request_json=request_json)
 
     def complete(self, record: dict) -> None:
         """Complete a record already written as pending: only what the exchange's end changes (the
         request is final once forwarded, so the body is not serialised twice)."""
         self._write(_COMPLETE, record, _COMPLETE_COLUMNS, (record["id"],))
 
-    def _write(self, statement: str, record: dict, columns: tuple, tail: tuple = ()) -> None:
+    def _write(self, statement: str, record: dict, columns: tuple, tail: tuple = (),
+               request_json: bytes | None = None) -> None:
         """Values the database cannot take as they are (a lone surrogate in a message, say) are stored
         escaped: what the proxy forwards, it records."""
         row = [record.get(c) for c in columns]
         for i, column in enumerate(columns):
-            if column in _JSON_COLUMNS and row[i] is not None:
+            if column == "request" and request_json is not None:
+                row[i] = request_json.decode()
+            elif column in _JSON_COLUMNS and row[i] is not None:
                 row[i] = json.dumps(row[i], ensure_ascii=False)
         if "stream" in columns:
             row[columns.index("stream")] = int(bool(record.get("stream")))
