@@ -74,7 +74,7 @@ def test_a_large_body_is_redacted_in_a_worker_with_the_episodes_placeholders(sta
     assert small_sent == "first [PHONE_001]"
     assert set(PLACEHOLDER.findall(large_sent)) == {"[PHONE_001]", "[NAME_001]", "[NATIONAL_ID_001]"}
     assert after_sent == "then [NAME_001], [PHONE_001]"
-    assert [r["redactions"] for r in records] == [1, 4, 2]
+    assert [r.redactions for r in records] == [1, 4, 2]
 
 
 def test_no_worker_outlives_the_proxy_it_served(standin, tmp_path):

@@ -14,6 +14,7 @@ from ec2audit.detect.cascade import build_cascade
 from ec2audit.intercept.dialects import DIALECTS
 from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.policy import POLICIES, Block, Exchange, Failure, Observe, Redact, json_bytes
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.redact import EpisodeMap, Redactor, StreamRestorer, _type_name
 from ec2audit.units import make_unit
 
@@ -156,7 +157,8 @@ def test_anthropic_and_responses_streams_are_restored_per_block():
 # --- policies ------------------------------------------------------------------------------------------
 
 def exchange(body: dict, episode: str | None = "ep") -> Exchange:
-    return Exchange({"id": "r1", "request": body}, DIALECTS["openai-chat"], episode, 0.0, body, json_bytes(body))
+    return Exchange(ProxyRecord(id="r1", ts=0.0, request=body), DIALECTS["openai-chat"], episode, 0.0, body,
+                    json_bytes(body))
 
 
 def enforce(policy, ex: Exchange):
@@ -184,7 +186,7 @@ def test_block_refuses_at_its_grade_with_unit_ids_never_values(scanner):
                                f"{', '.join(sorted([EMAIL.id, PHONE.id]))}")
     assert "13922883366" not in failure.message and "139****3366" not in failure.message
     fragment = enforce(block, exchange(chat("ends in 3366")))  # a 0.3 fragment passes a 0.7 block
-    assert [f["grade"] for f in fragment.record["findings"]] == [0.3]
+    assert [f["grade"] for f in fragment.record.findings] == [0.3]
     with pytest.raises(Failure):
         enforce(Block(scanner, 0.3), exchange(chat("ends in 3366")))
 
@@ -193,15 +195,15 @@ def test_redact_forwards_placeholders_records_them_and_restores_the_answer(scann
     redact = Redact(scanner, 0.7)
     ex = enforce(redact, exchange(chat("Call 13922883366"), episode="ep-redact"))
     assert ex.body["messages"][0]["content"] == "Call [PHONE_001]"
-    assert ex.record["request"] is ex.body and json.loads(ex.raw) == ex.body and ex.record["redactions"] == 1
-    assert [f["unit_id"] for f in ex.record["findings"]] == [PHONE.id]
+    assert ex.record.request is ex.body and json.loads(ex.raw) == ex.body and ex.record.redactions == 1
+    assert [f["unit_id"] for f in ex.record.findings] == [PHONE.id]
     answer = {"choices": [{"message": {"content": "Calling [PHONE_001]"}}]}
     assert redact.on_response(ex, answer)["choices"][0]["message"]["content"] == "Calling 13922883366"
     event = {"choices": [{"index": 0, "delta": {"content": "[PHONE_001]"}}]}
     assert redact.on_stream_event(ex, None, event)[0][1]["choices"][0]["delta"]["content"] == "13922883366"
     clean = enforce(redact, exchange(chat("nothing here"), episode=None))
     raw = clean.raw
-    assert clean.body is clean.record["request"] and clean.raw == raw and clean.record["redactions"] == 0
+    assert clean.body is clean.record.request and clean.raw == raw and clean.record.redactions == 0
     assert redact.on_response(clean, answer) is None and redact.on_stream_event(clean, None, event) is None
 
 
@@ -249,7 +251,7 @@ def test_bodies_are_scanned_on_a_scanning_lane_by_size_not_the_event_loop():
     with pytest.raises(Failure):  # the worker process's own detectors find it
         enforce(Block(lanes, 0.7), exchange(chat("a" * 300_000 + " 13922883366")))
     lanes.shutdown()
-    assert len(threads) == 1 and threads[0].startswith("ec2audit-scan_") and large.record["findings"] == []
+    assert len(threads) == 1 and threads[0].startswith("ec2audit-scan_") and large.record.findings == []
 
 
 def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():

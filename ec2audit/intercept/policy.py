@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ec2audit.intercept.dialects import Dialect
 from ec2audit.intercept.lanes import ScanLanes
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.redact import EpisodeMap, Field, StreamRestorer
 
 log = logging.getLogger("ec2audit.intercept")
@@ -48,7 +50,7 @@ def json_bytes(data) -> bytes:
 class Exchange:
     """One request's way through the proxy: its record and what the hooks need to share."""
 
-    record: dict
+    record: ProxyRecord
     dialect: Dialect
     episode: str | None
     t0: float
@@ -69,6 +71,11 @@ class Exchange:
     def api(self) -> str:
         return self.dialect.name
 
+    def first_byte(self) -> None:
+        """The time to the client's first byte, taken once."""
+        if self.record.first_byte_ms is None:
+            self.record.first_byte_ms = (time.perf_counter() - self.t0) * 1000
+
 
 class Observe:
     """Record, and audit inline when units are given; never change or stop anything."""
@@ -84,7 +91,7 @@ class Observe:
         try:
             return await work
         except Exception:
-            log.exception("inline audit failed for record %s", ex.record["id"])
+            log.exception("inline audit failed for record %s", ex.record.id)
             raise Failure(500, "inline audit failed: request not forwarded", "audit_error") from None
 
     async def before_forward(self, ex: Exchange) -> None:
@@ -102,7 +109,7 @@ class Block(Observe):
     """Refuse (403) a request in which any unit is found at `block_grade` or above."""
 
     async def before_forward(self, ex: Exchange) -> None:
-        ex.record["findings"] = findings = await self._verdict(ex, self._findings(ex))
+        ex.record.findings = findings = await self._verdict(ex, self._findings(ex))
         blocked = sorted({f["unit_id"] for f in findings if f["grade"] >= self.block_grade})
         if blocked:
             raise Failure(403, f"blocked by ec2audit: the request contains {len(blocked)} sensitive "
@@ -126,9 +133,9 @@ class Redact(Observe):
 
             return await self.lanes.run(len(raw), place)
 
-        new_body, ex.fields, ex.record["findings"], ex.record["redactions"], ex.raw = await self._verdict(ex, work())
+        new_body, ex.fields, ex.record.findings, ex.record.redactions, ex.raw = await self._verdict(ex, work())
         if new_body is not body:
-            ex.body = ex.record["request"] = new_body  # the record holds what reached the cloud
+            ex.body = ex.record.request = new_body  # the record holds what reached the cloud
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
         return self.redactor.restore(response, ex.emap) if ex.emap.back else None
