@@ -323,3 +323,28 @@ def test_a_store_written_before_the_new_columns_still_reads(tmp_path):
     [record] = read_records(path)
     assert record.request["messages"][0]["content"] == "a \ufffd b" and record.task_id is None
     assert path.read_bytes() == before
+
+
+# --- streamed restoration by the dialect's stream shape ---------------------------------------------
+
+def _stream_texts(response: httpx.Response) -> list[str]:
+    events = [json.loads(line[6:]) for line in response.iter_lines() if line.startswith("data: {")]
+    return [c["text"] for e in events for c in e.get("choices") or []]
+
+
+def test_a_legacy_completions_stream_gets_its_placeholders_back_across_deltas(standin, tmp_path):
+    app, upstream = standin
+    seen = len(app.state.requests)
+    body = {"model": "echo", "prompt": f"call {PHONE} now", "stream": True}
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        with httpx.stream("POST", f"{url}/e/ep-c/v1/completions", json=body, timeout=20) as owner:
+            texts = _stream_texts(owner)
+        probe = {**body, "prompt": "repeat [PHONE_001]"}  # the same episode, without the value
+        with httpx.stream("POST", f"{url}/e/ep-c/v1/completions", json=probe, timeout=20) as other:
+            other_texts = _stream_texts(other)
+        [record, _] = store.records()
+    [sent, _] = forwarded_since(app, seen)
+    assert sent["body"]["prompt"] == "call [PHONE_001] now"  # echoed back in 3-character deltas
+    assert "".join(texts) == f"echo: call {PHONE} now"  # restored across deltas
+    assert "".join(other_texts) == "echo: repeat [PHONE_001]"  # only for the client that sent the value
+    assert record.response["choices"][0]["text"] == "echo: call [PHONE_001] now" and record.error is None

@@ -110,7 +110,7 @@ def test_restore_puts_back_only_known_placeholders_json_escaped_inside_arguments
 def test_a_placeholder_cut_across_stream_deltas_is_held_back_and_restored():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    stream = StreamRestorer(REDACTOR, "chat", emap)
 
     def chunk(content=None, finish=None, args=None):
         delta = {} if content is None else {"content": content}
@@ -134,7 +134,7 @@ def test_a_placeholder_cut_across_stream_deltas_is_held_back_and_restored():
 def test_anthropic_and_responses_streams_are_restored_per_block():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    anthropic = StreamRestorer(REDACTOR, "anthropic-messages", emap)
+    anthropic = StreamRestorer(REDACTOR, "anthropic", emap)
     delta = {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": '"[PHO'}}
     assert anthropic.rewrite("content_block_delta", delta)[0][1]["delta"]["partial_json"] == '"'
     stop = anthropic.rewrite("content_block_stop", {"type": "content_block_stop", "index": 1})
@@ -143,7 +143,7 @@ def test_anthropic_and_responses_streams_are_restored_per_block():
                     ("content_block_stop", {"type": "content_block_stop", "index": 1})]
     text = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "[PHONE_001]!"}}
     assert anthropic.rewrite("content_block_delta", text)[0][1]["delta"]["text"] == "13922883366!"
-    responses = StreamRestorer(REDACTOR, "openai-responses", emap)
+    responses = StreamRestorer(REDACTOR, "responses", emap)
     event = {"type": "response.output_text.delta", "item_id": "m1", "content_index": 0, "delta": "at [PHONE_0"}
     assert responses.rewrite("response.output_text.delta", event)[0][1]["delta"] == "at "
     done = responses.rewrite("response.output_text.done", {"type": "response.output_text.done", "item_id": "m1",
@@ -294,7 +294,7 @@ def test_a_failure_says_its_message_and_defaults_to_a_proxy_error(scanner):
 def test_each_stream_channel_holds_its_own_cut_placeholder():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    chat = StreamRestorer(REDACTOR, "openai-chat", emap)
+    chat = StreamRestorer(REDACTOR, "chat", emap)
 
     def delta(choice: dict) -> dict:
         return chat.rewrite(None, {"choices": [choice]})[0][1]["choices"][0]["delta"]
@@ -316,7 +316,7 @@ def test_each_stream_channel_holds_its_own_cut_placeholder():
 def test_responses_streams_keep_items_apart_and_release_at_their_done_event():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    stream = StreamRestorer(REDACTOR, "openai-responses", emap)
+    stream = StreamRestorer(REDACTOR, "responses", emap)
     text = "response.output_text.delta"
 
     def sent(item: str, **delta) -> str:
@@ -343,7 +343,7 @@ def test_redaction_never_rewrites_a_protocol_position_for_a_fragment_and_text_is
     assert new["model"] == "m-3366" and new["messages"][0]["content"] == "ends in [PHONE_001]" and replaced == 1
     emap = EpisodeMap()
     emap.placeholder(1, "NAME", 'Ana "Ani" Ruiz')
-    stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    stream = StreamRestorer(REDACTOR, "chat", emap)
     assert stream.feed(("c", 0), "Dear [NAME_001]") == 'Dear Ana "Ani" Ruiz'
     assert json.loads(stream.feed(("t", 0, 0), '{"to": "[NAME_001]"}', True)) == {"to": 'Ana "Ani" Ruiz'}
 
@@ -363,12 +363,12 @@ def test_a_protocol_position_is_never_redacted_for_a_masked_look_alike_and_count
 def test_streamed_function_arguments_are_restored_json_escaped_and_a_held_tail_keeps_call_0():
     emap = EpisodeMap()
     emap.placeholder(1, "NAME", 'Ana "Ani" Ruiz')
-    responses = StreamRestorer(REDACTOR, "openai-responses", emap)
+    responses = StreamRestorer(REDACTOR, "responses", emap)
     args = "response.function_call_arguments.delta"
     [(_, event)] = responses.rewrite(args, {"type": args, "item_id": "f1", "delta": '{"to": "[NAME_001]"}'})
     assert json.loads(event["delta"]) == {"to": 'Ana "Ani" Ruiz'}
     # a tool call without an index is call 0: what it held comes back as call 0's at the finish
-    chat_stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    chat_stream = StreamRestorer(REDACTOR, "chat", emap)
     held = {"choices": [{"delta": {"tool_calls": [{"function": {"arguments": '{"to": "[NAM'}}]}}]}
     assert chat_stream.rewrite(None, held)[0][1]["choices"][0]["delta"]["tool_calls"][0]["function"] == {
         "arguments": '{"to": "'}

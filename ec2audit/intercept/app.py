@@ -237,6 +237,13 @@ class Interceptor:
 
     # --- helpers ---------------------------------------------------------------------------------
 
+    @property
+    def client(self) -> aiohttp.ClientSession:
+        """The upstream client, open while the app's lifespan runs."""
+        if self.session is None:
+            raise RuntimeError("the interceptor is not serving (its lifespan has not started)")
+        return self.session
+
     def _upstream_headers(self, fields: list[Field], keys: list[Field], dialect: Dialect) -> list[tuple[str, str]]:
         headers = [(name, value) for kind, name, value in fields if kind == "header"]
         sent = [(name, value) for kind, name, value in keys if kind == "header"]
@@ -306,7 +313,7 @@ class Interceptor:
         dialect = DIALECTS["openai-chat"]
         fields, keys = request_fields(scope)
         try:
-            async with self.session.get(f"{self.config.upstream}/models", allow_redirects=False,
+            async with self.client.get(f"{self.config.upstream}/models", allow_redirects=False,
                                         headers=self._upstream_headers(fields, keys, dialect)) as upstream:
                 content = await upstream.read()
         except TimeoutError:
@@ -414,7 +421,7 @@ class Interceptor:
             log.exception("could not record request %s", record.id)
             raise Failure(500, "could not record the request: not forwarded", "proxy_error") from None
         try:  # a redirect is answered to the client as it came, never followed with the client's key
-            upstream = await self.session.post(url, data=raw, headers=headers, allow_redirects=False)
+            upstream = await self.client.post(url, data=raw, headers=headers, allow_redirects=False)
         except TimeoutError:
             raise Failure(504, "upstream did not answer in time", "upstream_timeout") from None
         except aiohttp.ClientError as exc:
@@ -452,7 +459,7 @@ class Interceptor:
 
         The watcher in `_forward_watched` cancels the relay when the client goes away; the record is
         committed either way and names what went wrong."""
-        splitter, assembler = EventSplitter(), Assembler(ex.api)
+        splitter, assembler = EventSplitter(), Assembler(ex.dialect.stream)
         terminals = ex.dialect.terminal_events
         record, errors = ex.record, ex.errors
         finished = False

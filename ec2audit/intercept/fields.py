@@ -111,22 +111,22 @@ def walk(value, visit: Visitor, path: tuple = ()):
         edits = visit(path, str(value), True, ())
         return apply_edits(str(value), edits) if edits else value
     if isinstance(value, list):
-        out, changed = [], False
+        items, changed = [], False
         for i, item in enumerate(value):
             new = walk(item, visit, (*path, i))
             changed |= new is not item
-            out.append(new)
-        grouped = _join_text_parts(value, out, visit, path)
-        return grouped if grouped is not None else out if changed else value
+            items.append(new)
+        grouped = _join_text_parts(value, items, visit, path)
+        return grouped if grouped is not None else items if changed else value
     if isinstance(value, dict):
-        out, changed = {}, False
+        obj, changed = {}, False
         for key, item in value.items():
             key_edits = visit((*path, key), key, True, ())
             new_key = apply_edits(key, key_edits) if key_edits else key
             new = walk(item, visit, (*path, key))
             changed |= new is not item or new_key is not key
-            out[new_key] = new
-        return out if changed else value
+            obj[new_key] = new
+        return obj if changed else value
     return value
 
 

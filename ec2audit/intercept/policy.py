@@ -24,7 +24,7 @@ from typing import TypeVar
 from ec2audit.intercept.dialects import Dialect
 from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.record import ProxyRecord
-from ec2audit.intercept.redact import EpisodeMap, Field, StreamRestorer
+from ec2audit.intercept.redact import EpisodeMap, Field, Redactor, StreamRestorer
 
 log = logging.getLogger("ec2audit.intercept")
 T = TypeVar("T")
@@ -54,7 +54,7 @@ class Exchange:
     dialect: Dialect
     episode: str | None
     t0: float
-    body: dict | None = None
+    body: dict = field(default_factory=dict)  # the parsed request (empty until parsed)
     raw: bytes = b""  # the bytes forwarded upstream
     fields: list[Field] = field(default_factory=list)  # headers and query parameters forwarded (no keys)
     scan: asyncio.Future | None = None  # observe: the inline audit, running beside the upstream call
@@ -81,7 +81,7 @@ class Observe:
     """Record, and audit inline when units are given; never change or stop anything."""
 
     def __init__(self, lanes: ScanLanes, block_grade: float):
-        self.lanes, self.redactor, self.block_grade = lanes, lanes.redactor, block_grade
+        self.lanes, self.block_grade = lanes, block_grade
 
     async def _findings(self, ex: Exchange) -> list[dict]:
         return (await self.lanes.detect(ex.raw, ex.body, ex.fields)).rows
@@ -95,7 +95,7 @@ class Observe:
             raise Failure(500, "inline audit failed: request not forwarded", "audit_error") from None
 
     async def before_forward(self, ex: Exchange) -> None:
-        if self.redactor is not None:  # beside the upstream call: other exchanges keep flowing
+        if self.lanes.redactor is not None:  # beside the upstream call: other exchanges keep flowing
             ex.scan = asyncio.ensure_future(self._findings(ex))
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
@@ -120,6 +120,12 @@ class Redact(Observe):
     """Forward placeholders instead of unit values; put the values back into the answer. The
     detectors may run in another process; the placeholders are numbered here (`lanes.py`)."""
 
+    def __init__(self, lanes: ScanLanes, block_grade: float):
+        super().__init__(lanes, block_grade)
+        if lanes.redactor is None:
+            raise ValueError("redact needs units to look for")
+        self.redactor: Redactor = lanes.redactor
+
     async def before_forward(self, ex: Exchange) -> None:
         emap = ex.emap = self.redactor.episode_map(ex.episode).for_request()
         body, fields, raw, redactor = ex.body, ex.fields, ex.raw, self.redactor
@@ -138,13 +144,13 @@ class Redact(Observe):
             ex.body = ex.record.request = new_body  # the record holds what reached the cloud
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
-        return self.redactor.restore(response, ex.emap) if ex.emap.back else None
+        return self.redactor.restore(response, ex.emap) if ex.emap is not None and ex.emap.back else None
 
     def on_stream_event(self, ex: Exchange, name: str | None, data) -> list[tuple[str | None, object]] | None:
-        if not ex.emap.back:
+        if ex.emap is None or not ex.emap.back:
             return None
         if ex.restorer is None:
-            ex.restorer = StreamRestorer(self.redactor, ex.api, ex.emap)
+            ex.restorer = StreamRestorer(self.redactor, ex.dialect.stream, ex.emap)
         return ex.restorer.rewrite(name, data)
 
 

@@ -225,14 +225,16 @@ class Redactor:
 
 
 class StreamRestorer:
-    """Restores placeholders in streamed text deltas, one channel (choice, tool call, block) at a time.
+    """Restores placeholders in streamed text deltas, one channel (choice, tool call, block) at a time,
+    for a dialect's stream shape (`Dialect.stream`; None: whole placeholders in each event's strings).
 
     A placeholder may be cut across two deltas; only a tail that could still become one is held back
     (at most a placeholder's length), and released with the channel's next delta or at its end.
     """
 
-    def __init__(self, redactor: Redactor, api: str, emap: EpisodeMap):
-        self.redactor, self.api, self.emap = redactor, api, emap
+    def __init__(self, redactor: Redactor, shape: str | None, emap: EpisodeMap):
+        self.redactor, self.emap = redactor, emap
+        self._rewrite = _SHAPES.get(shape or "", StreamRestorer._whole)
         self.pending: dict[tuple, str] = {}
         self._delta_kinds: dict[int, str] = {}  # Anthropic block index → its delta type
 
@@ -253,13 +255,21 @@ class StreamRestorer:
         """One upstream event's payload → the events the client gets (a held tail may add one)."""
         if not isinstance(data, dict):
             return [(name, data)]
-        if self.api == "openai-chat":
-            return [(name, self._chat(data))]
-        if self.api == "anthropic-messages":
-            return self._anthropic(name, data)
-        return self._responses(name, data)
+        return self._rewrite(self, name, data)
 
-    def _chat(self, chunk: dict) -> dict:
+    def _whole(self, name: str | None, data: dict) -> list[tuple[str | None, object]]:
+        return [(name, self.redactor.restore(data, self.emap))]
+
+    def _completions(self, name: str | None, chunk: dict) -> list[tuple[str | None, object]]:
+        for choice in chunk.get("choices") or []:
+            i = choice.get("index", 0)
+            if isinstance(choice.get("text"), str):
+                choice["text"] = self.feed(("x", i), choice["text"])
+            if choice.get("finish_reason"):
+                choice["text"] = (choice.get("text") or "") + self.flush(("x", i))
+        return [(name, chunk)]
+
+    def _chat(self, name: str | None, chunk: dict) -> list[tuple[str | None, object]]:
         for choice in chunk.get("choices") or []:
             i, delta = choice.get("index", 0), choice.get("delta") or {}
             if isinstance(delta.get("content"), str):
@@ -276,7 +286,7 @@ class StreamRestorer:
                     delta.setdefault("tool_calls", []).append(
                         {"index": channel[2], "function": {"arguments": self.flush(channel)}})
                 choice["delta"] = delta
-        return chunk
+        return [(name, chunk)]
 
     def _anthropic(self, name: str | None, data: dict) -> list[tuple[str | None, object]]:
         kind, index = data.get("type"), data.get("index", 0)
@@ -310,3 +320,8 @@ class StreamRestorer:
             out.append((delta_kind if name else None,
                         {"type": delta_kind, **extra, "delta": self.flush(channel)}))
         return [*out, (name, self.redactor.restore(data, self.emap))]
+
+
+#: Stream shape (`dialects.STREAM_SHAPES`) → how its events are restored.
+_SHAPES = {"chat": StreamRestorer._chat, "completions": StreamRestorer._completions,
+           "responses": StreamRestorer._responses, "anthropic": StreamRestorer._anthropic}
