@@ -12,7 +12,9 @@ What stays in this process for a large body (parsing, placing, re-encoding) runs
 large lane, small requests' work on the small lane's thread.
 
 `large="thread"` runs the large lane's detectors on a thread instead (no second process; the
-benchmark's baseline).
+benchmark's baseline). The worker is spawned, not forked (this process runs threads), so like any
+`multiprocessing` spawn it imports the main module: a script that starts the proxy in-process keeps
+that under `if __name__ == "__main__":`.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ class ScanLanes:
             if self._detector is None:
                 assert self.redactor is not None
                 units = list(self.redactor.cascade.units)
-                if self.large == "process":  # spawned, not forked: this process runs threads
+                if self.large == "process":
                     self._detector = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"),
                                                          initializer=_start_worker, initargs=(units,))
                 else:
