@@ -3,6 +3,7 @@ HTTP against the recording stand-in upstream. What is forwarded holds no unit va
 are the episode's (the same as a small request of that episode gets), the client gets its values back,
 and no worker process outlives the proxy."""
 
+import json
 import os
 import signal
 import time
@@ -75,6 +76,8 @@ def test_a_large_body_is_redacted_in_a_worker_with_the_episodes_placeholders(sta
     assert set(PLACEHOLDER.findall(large_sent)) == {"[PHONE_001]", "[NAME_001]", "[NATIONAL_ID_001]"}
     assert after_sent == "then [NAME_001], [PHONE_001]"
     assert [r.redactions for r in records] == [1, 4, 2]
+    # encoded in the worker from the placeholders numbered here: the record holds what was forwarded
+    assert [r.request for r in records] == [json.loads(r["raw"]) for r in app.state.requests[seen:]]
 
 
 def test_no_worker_outlives_the_proxy_it_served(standin, tmp_path):

@@ -130,6 +130,20 @@ def walk(value, visit: Visitor, path: tuple = ()):
     return value
 
 
+def replay(value, edits: dict[int, list[Edit]]):
+    """`value` with `edits` made, by scanning site in `walk`'s visiting order: what a walk elsewhere (in
+    another process) decided, applied to the same body."""
+    site = 0
+
+    def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
+        nonlocal site
+        made = edits.get(site, [])
+        site += 1
+        return made
+
+    return walk(value, visit) if edits else value
+
+
 def _is_text_part(item) -> bool:
     """A prose part: a text part whose text is not JSON text (that is walked inside, and re-encoded
     when something in it is replaced, so it is no prose to run together with its neighbours)."""

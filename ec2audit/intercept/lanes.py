@@ -8,8 +8,10 @@ or more run in a worker process of their own (started on the first large body, w
 cascade built once from the run's units). The worker only detects: it returns findings and spans as
 plain data (`redact.Detection`), and the placeholders are numbered here, in the episodes' maps, which
 only this process holds, so a large and a small request of one episode get the same placeholders.
-What stays in this process for a large body (parsing, placing, re-encoding) runs on a thread of the
-large lane, small requests' work on the small lane's thread.
+The worker also encodes a redacted large body (from the raw body and the placeholders numbered here:
+encoding 10 MB is a 0.1 s call that would hold the lock). What stays in this process for a large
+body (parsing, placing) runs on a thread of the large lane, small requests' work on the small lane's
+thread.
 
 `large="thread"` runs the large lane's detectors on a thread instead (no second process; the
 benchmark's baseline). The worker is spawned, not forked (this process runs threads), so like any
@@ -28,8 +30,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from ec2audit.detect.cascade import build_cascade
+from ec2audit.intercept.fields import Edit, replay
 from ec2audit.intercept.redact import Detection, Field, Redactor
-from ec2audit.intercept.shape import parse
+from ec2audit.intercept.shape import json_bytes, parse
 from ec2audit.units import Unit
 
 #: Bodies at least this large are parsed and scanned in the large lane.
@@ -49,6 +52,11 @@ def _detect(payload: bytes | dict, fields: list[Field]) -> Detection:
     would be pickled here, holding the lock) and parses it itself."""
     body = parse(payload) if isinstance(payload, bytes) else payload
     return _worker.redactor.detect(body, fields)
+
+
+def _encode(raw: bytes, placed: dict[int, list[Edit]]) -> bytes:
+    """In the worker process: the body with the placeholders this process numbered, as forwarded."""
+    return json_bytes(replay(parse(raw), placed))
 
 
 class ScanLanes:
@@ -88,16 +96,27 @@ class ScanLanes:
         redactor = self.redactor
         if not self.is_large(len(raw)):
             return await self.run(len(raw), lambda: redactor.detect(body, fields))
+        return await self._in_worker(_detect, raw if self.large == "process" else body, fields)
+
+    async def _in_worker(self, work: Callable[..., T], *args) -> T:
         detector = self._large_detector()
-        payload = raw if isinstance(detector, ProcessPoolExecutor) else body
         try:
-            return await asyncio.get_running_loop().run_in_executor(detector, _detect, payload, fields)
+            return await asyncio.get_running_loop().run_in_executor(detector, work, *args)
         except BrokenProcessPool:  # the worker died (killed, out of memory): the next large body starts one
             with self._detector_lock:
                 if self._detector is detector:
                     self._detector = None
             detector.shutdown(wait=False)
             raise
+
+    def encodes_apart(self, size: int) -> bool:
+        """Whether a redacted body of `size` bytes is encoded in the worker process (`encode`)."""
+        return self.is_large(size) and self.large == "process"
+
+    async def encode(self, raw: bytes, placed: dict[int, list[Edit]]) -> bytes:
+        """The redacted body as forwarded, encoded in the worker process from `raw` and the edits
+        `Redactor.place` made (the worker parses `raw` again; nothing it does holds this process)."""
+        return await self._in_worker(_encode, raw, placed)
 
     def shutdown(self) -> None:
         """Stop both lanes; the worker process is joined, so none outlives the proxy."""

@@ -14,7 +14,6 @@ forwarded is exactly what was audited.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Awaitable
@@ -25,6 +24,7 @@ from ec2audit.intercept.dialects import Dialect
 from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.redact import EpisodeMap, Field, Redactor, StreamRestorer
+from ec2audit.intercept.shape import json_bytes
 
 log = logging.getLogger("ec2audit.intercept")
 T = TypeVar("T")
@@ -36,14 +36,6 @@ class Failure(Exception):
     def __init__(self, status: int, message: str, kind: str = "proxy_error", extra: dict | None = None):
         super().__init__(message)
         self.status, self.message, self.kind, self.extra = status, message, kind, extra or {}
-
-
-def json_bytes(data) -> bytes:
-    """Compact UTF-8 JSON; a lone surrogate (valid in JSON text, not in UTF-8) is sent as its escape."""
-    try:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    except UnicodeEncodeError:
-        return json.dumps(data, separators=(",", ":")).encode()
 
 
 @dataclass
@@ -134,10 +126,15 @@ class Redact(Observe):
             found = await self.lanes.detect(raw, body, fields)
 
             def place():
-                new_body, new_fields, count = redactor.place(body, fields, found, emap)
-                return new_body, new_fields, found.rows, count, raw if new_body is body else json_bytes(new_body)
+                new_body, new_fields, count, placed = redactor.place(body, fields, found, emap)
+                apart = new_body is not body and self.lanes.encodes_apart(len(raw))
+                out = raw if new_body is body else None if apart else json_bytes(new_body)
+                return new_body, new_fields, count, placed, out
 
-            return await self.lanes.run(len(raw), place)
+            new_body, new_fields, count, placed, out = await self.lanes.run(len(raw), place)
+            if out is None:  # a large body is encoded where it was scanned: 0.1 s that holds the lock here
+                out = await self.lanes.encode(raw, placed)
+            return new_body, new_fields, found.rows, count, out
 
         new_body, ex.fields, ex.record.findings, ex.record.redactions, ex.raw = await self._verdict(ex, work())
         if new_body is not body:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import LITERAL
-from ec2audit.intercept.fields import Edit, apply_edits, pointer, walk
+from ec2audit.intercept.fields import Edit, apply_edits, pointer, replay, walk
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d{3,6}\]")
 _PARTIAL = re.compile(r"\[[A-Z_]*\d{0,6}")  # a possible placeholder cut off by a chunk boundary
@@ -71,6 +71,23 @@ class EpisodeMap:
 Field = tuple[str, str, str]
 #: A span to replace: (start, end, unit index).
 Span = tuple[int, int, int]
+
+
+def _site_texts(body: dict, sites: dict[int, list[Span]]) -> list[tuple[int, str]]:
+    """The texts of the given scanning sites of a body, as `walk` visits them."""
+    texts: list[tuple[int, str]] = []
+    site = 0
+
+    def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
+        nonlocal site
+        if site in sites:
+            texts.append((site, text))
+        site += 1
+        return []
+
+    if sites:
+        walk(body, visit)
+    return texts
 
 
 @dataclass
@@ -174,27 +191,19 @@ class Redactor:
         return [(s, e, emap.placeholder(u, self._types[u], text[s:e])) for s, e, u in spans]
 
     def place(self, body: dict, fields: list[Field], found: Detection,
-              emap: EpisodeMap) -> tuple[dict, list[Field], int]:
-        """The body and fields with the detected spans replaced by the episode's placeholders, and how
-        many spans were replaced."""
-        site = 0
-
-        def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
-            nonlocal site
-            spans = found.body.get(site, ())
-            site += 1
-            return self._edits(text, spans, emap) if spans else []
-
-        new_body = walk(body, visit) if found.body else body
+              emap: EpisodeMap) -> tuple[dict, list[Field], int, dict[int, list[Edit]]]:
+        """The body and fields with the detected spans replaced by the episode's placeholders, how many
+        spans were replaced, and the body's edits by scanning site (for `fields.replay` elsewhere)."""
+        placed = {site: self._edits(text, found.body[site], emap) for site, text in _site_texts(body, found.body)}
         new_fields = [(kind, name, apply_edits(value, self._edits(value, found.fields[i], emap)))
                       if i in found.fields else (kind, name, value) for i, (kind, name, value) in enumerate(fields)]
         replaced = sum(map(len, found.body.values())) + sum(map(len, found.fields.values()))
-        return new_body, new_fields, replaced
+        return replay(body, placed), new_fields, replaced, placed
 
     def redact(self, body: dict, emap: EpisodeMap) -> tuple[dict, list[dict], int]:
         """The body with every detected unit value replaced, its findings, and how many spans were replaced."""
         found = self.detect(body)
-        new_body, _, replaced = self.place(body, [], found, emap)
+        new_body, _, replaced, _ = self.place(body, [], found, emap)
         return new_body, found.rows, replaced
 
     # --- inbound ---------------------------------------------------------------------------------
