@@ -53,7 +53,7 @@ def wait_for_records(store, count: int, timeout: float = 10.0) -> list[dict]:
     deadline = time.monotonic() + timeout
     while True:
         records = store.records()
-        done = [r for r in records if r["state"] != "pending"]
+        done = [r for r in records if r.state != "pending"]
         if len(done) >= count or time.monotonic() > deadline:
             return records
         time.sleep(0.02)

@@ -154,15 +154,15 @@ def test_calls_are_recorded_for_intercept_audit(litellm_proxy, upstream, tmp_pat
     client.chat.completions.create(model="echo", messages=[{"role": "user", "content": f"{tag} {SECRET}"}])
     store = RecordStore(litellm_proxy["store"])
     deadline = time.monotonic() + 20  # LiteLLM runs its logging callbacks after the answer
-    while not (mine := [r for r in store.records() if tag in json.dumps(r["request"], ensure_ascii=False)]):
+    while not (mine := [r for r in store.records() if tag in json.dumps(r.request, ensure_ascii=False)]):
         assert time.monotonic() < deadline, "the call was never recorded"
         time.sleep(0.2)
     record = mine[0]
-    assert record["api"] == "openai-chat" and record["state"] == "complete" and record["status"] == 200
-    assert record["redactions"] == 4 and record["input_tokens"] > 0
-    assert {f["unit_id"] for f in record["findings"]} == {"gateway-check/P1/name", "gateway-check/P1/name_zh",
+    assert record.api == "openai-chat" and record.state == "complete" and record.status == 200
+    assert record.redactions == 4 and record.input_tokens > 0
+    assert {f["unit_id"] for f in record.findings} == {"gateway-check/P1/name", "gateway-check/P1/name_zh",
                                                            "gateway-check/P1/phone", "gateway-check/P1/email"}
-    assert not [v for v in VALUES if v in json.dumps(record["request"], ensure_ascii=False)]
+    assert not [v for v in VALUES if v in json.dumps(record.request, ensure_ascii=False)]
     # the store is ec2audit's: `intercept audit` re-audits what reached the provider (placeholders only)
     result = CliRunner().invoke(main, ["intercept", "audit", str(litellm_proxy["store"]), "--units",
                                        str(litellm_proxy["units"]), "--json"])
@@ -220,8 +220,8 @@ def test_block_refuses_before_anything_leaves_and_records_it(tmp_path):
     assert set(refused.value.detail["units"]) == {"gateway-check/P1/name", "gateway-check/P1/name_zh",
                                                   "gateway-check/P1/phone", "gateway-check/P1/email"}
     (record,) = RecordStore(tmp_path / "gateway.sqlite").records()
-    assert record["status"] == 403 and record["api"] == "anthropic-messages"
-    assert "user-agent" not in json.dumps(record["request"])  # LiteLLM's own keys are not the payload
+    assert record.status == 403 and record.api == "anthropic-messages"
+    assert "user-agent" not in json.dumps(record.request)  # LiteLLM's own keys are not the payload
 
 
 def test_redact_reaches_anthropic_metadata_and_refuses_during_call(tmp_path):
@@ -251,7 +251,7 @@ def test_observe_changes_nothing_and_logs_the_findings(tmp_path):
     asyncio.run(call())
     assert json.dumps(data, ensure_ascii=False) == before
     (record,) = RecordStore(tmp_path / "gateway.sqlite").records()
-    assert record["input_tokens"] == 12 and record["redactions"] == 0
-    assert {f["unit_id"] for f in record["findings"]} == {"gateway-check/P1/name", "gateway-check/P1/name_zh",
+    assert record.input_tokens == 12 and record.redactions == 0
+    assert {f["unit_id"] for f in record.findings} == {"gateway-check/P1/name", "gateway-check/P1/name_zh",
                                                           "gateway-check/P1/phone", "gateway-check/P1/email"}
-    assert {f["path"] for f in record["findings"]} == {"/messages/0/content", "/metadata/user_id"}
+    assert {f["path"] for f in record.findings} == {"/messages/0/content", "/metadata/user_id"}

@@ -135,7 +135,7 @@ def test_library_api_audit_read_logs_and_proxy(tmp_path):
         next(stand_in, None)
     assert answer.status_code == 200 and len(app.state.requests) == 1
     [record] = RecordStore(tmp_path / "cloud.sqlite").records()
-    assert len(record["findings"]) >= 3
+    assert len(record.findings) >= 3
     [payload] = ec2audit.read_logs([tmp_path / "cloud.sqlite"])
     assert SECRET_TEXT in " ".join(s.text for s in payload.segments)
     write_units(UNITS, tmp_path / "units.jsonl")

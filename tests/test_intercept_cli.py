@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from intercept_helpers import SECRET_TEXT, UNITS, serve_cli, standin_server
 
 from ec2audit.cli import main
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.redact import PLACEHOLDER
 from ec2audit.intercept.store import RecordStore
 from ec2audit.units import make_unit, write_units
@@ -50,8 +51,8 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
         proc.wait()
     assert app.state.requests[-1]["headers"]["authorization"] == f"Bearer {upstream_key}"
     survived = RecordStore(store).records(episode="ep-kill")
-    assert len(survived) == acknowledged and all(r["status"] == 200 and r["state"] == "complete" for r in survived)
-    assert all(len(r["findings"]) >= 3 for r in survived)
+    assert len(survived) == acknowledged and all(r.status == 200 and r.state == "complete" for r in survived)
+    assert all(len(r.findings) >= 3 for r in survived)
 
     files = [p for p in tmp_path.iterdir() if p.name.startswith("cloud.sqlite")]
     for path in files:
@@ -76,8 +77,8 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
-    [pending] = [r for r in RecordStore(store).records(episode="ep-kill") if r["state"] == "pending"]
-    assert pending["request"]["model"] == "fault-hang" and pending["request"]["messages"] == hanging["messages"]
+    [pending] = [r for r in RecordStore(store).records(episode="ep-kill") if r.state == "pending"]
+    assert pending.request["model"] == "fault-hang" and pending.request["messages"] == hanging["messages"]
 
     proc, url = serve_cli(upstream, store, log, upstream_key)  # restarted: the pending record is interrupted
     try:
@@ -88,19 +89,19 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
         proc.wait(timeout=20)
     after = RecordStore(store).records(episode="ep-kill")
     assert len(after) == acknowledged + 2
-    [interrupted] = [r for r in after if r["id"] == pending["id"]]
-    assert interrupted["state"] == "interrupted" and "interrupted" in interrupted["error"]
-    assert [r["state"] for r in after].count("complete") == acknowledged + 1
+    [interrupted] = [r for r in after if r.id == pending.id]
+    assert interrupted.state == "interrupted" and "interrupted" in interrupted.error
+    assert [r.state for r in after].count("complete") == acknowledged + 1
 
 
 def _filled_store(path: Path) -> RecordStore:
     store = RecordStore(path)
     for i, (episode, text) in enumerate([("e1", SECRET_TEXT), ("e1", "nothing here"), ("e2", "手机 13922883366")]):
-        store.add({"id": f"r{i}", "episode": episode, "ts": 1.0 + i, "api": "openai-chat", "status": 200,
-                   "model": "gpt-5.4", "request": {"model": "gpt-5.4", "messages": [{"role": "user", "content": text}]},
-                   "response": {"choices": []}, "input_tokens": 10, "cached_tokens": 0, "output_tokens": 5,
-                   "cost_usd": 0.0001, "findings": []})
-    store.add({"id": "bad", "episode": "e2", "ts": 9.0, "status": 400, "error": "request body is not valid JSON"})
+        store.add(ProxyRecord(id=f"r{i}", episode=episode, ts=1.0 + i, api="openai-chat", status=200, model="gpt-5.4",
+                              request={"model": "gpt-5.4", "messages": [{"role": "user", "content": text}]},
+                              response={"choices": []}, input_tokens=10, cached_tokens=0, output_tokens=5,
+                              cost_usd=0.0001, findings=[]))
+    store.add(ProxyRecord(id="bad", episode="e2", ts=9.0, status=400, error="request body is not valid JSON"))
     return store
 
 
@@ -193,8 +194,8 @@ def test_malformed_bodies_get_4xx_on_record_and_the_connection_keeps_serving(sta
         proc.terminate()
         proc.wait(timeout=20)
     records = RecordStore(store).records()
-    assert [r["status"] for r in records] == sent  # one record per request, in order
-    assert all(r["state"] == "complete" for r in records)
+    assert [r.status for r in records] == sent  # one record per request, in order
+    assert all(r.state == "complete" for r in records)
     assert "Traceback" not in log.read_text() and "Exception in ASGI" not in log.read_text()
 
 
@@ -206,7 +207,7 @@ def test_standin_has_a_command_line():
 
 def test_audit_skips_a_stored_body_it_cannot_read_with_its_reason(tmp_path):
     store = _filled_store(tmp_path / "s.sqlite")
-    store.add({"id": "odd", "episode": "e2", "ts": 10.0, "status": 200, "request": {"model": "m", "input": 5}})
+    store.add(ProxyRecord(id="odd", episode="e2", ts=10.0, status=200, request={"model": "m", "input": 5}))
     units = tmp_path / "units.jsonl"
     write_units(UNITS, units)
     result = CliRunner().invoke(main, ["intercept", "audit", str(tmp_path / "s.sqlite"), "--units", str(units),
@@ -264,8 +265,8 @@ def test_serve_block_refuses_masked_and_near_verbatim_forms_but_not_a_fragment(s
     assert len(app.state.requests) == seen + 1
     assert app.state.requests[-1]["body"]["messages"][0]["content"] == _FRAGMENT
     records = RecordStore(store).records(episode="ep-enforce")
-    assert [r["status"] for r in records] == [403, 403, 200]
-    assert [max(f["grade"] for f in r["findings"]) for r in records] == [0.7, 0.7, 0.3]
+    assert [r.status for r in records] == [403, 403, 200]
+    assert [max(f["grade"] for f in r.findings) for r in records] == [0.7, 0.7, 0.3]
 
 
 def test_serve_redact_forwards_placeholders_for_masked_and_near_verbatim_forms(standin, enforcing):
@@ -279,5 +280,5 @@ def test_serve_redact_forwards_placeholders_for_masked_and_near_verbatim_forms(s
         assert value not in received and PLACEHOLDER.search(received), received  # the upstream got a placeholder
         assert answer.json()["choices"][0]["message"]["content"] == f"echo: {text}"  # the client its own words
     records = RecordStore(store).records(episode="ep-enforce")
-    assert [r["redactions"] for r in records] == [1, 1]
-    assert not any(v in json.dumps(r["request"], ensure_ascii=False) for r in records for v in ("139****", "pulmonry"))
+    assert [r.redactions for r in records] == [1, 1]
+    assert not any(v in json.dumps(r.request, ensure_ascii=False) for r in records for v in ("139****", "pulmonry"))

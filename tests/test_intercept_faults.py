@@ -42,7 +42,7 @@ def test_upstream_refusing_connections_gives_502(tmp_path):
             _ask(_client(url), "echo")
         [record] = store.records()
     assert failed.value.status_code == 502 and "unreachable" in failed.value.message
-    assert record["status"] == 502 and "unreachable" in record["error"] and record["request"]["model"] == "echo"
+    assert record.status == 502 and "unreachable" in record.error and record.request["model"] == "echo"
 
 
 def test_upstream_timeout_gives_504(standin, tmp_path):
@@ -54,7 +54,7 @@ def test_upstream_timeout_gives_504(standin, tmp_path):
             _ask(client, "fault-hang")  # an answer that never comes: no race against a slow one
         assert _still_serves(client)
         first = store.records()[0]
-    assert failed.value.status_code == 504 and first["status"] == 504 and "time" in first["error"]
+    assert failed.value.status_code == 504 and first.status == 504 and "time" in first.error
     _wait_cancelled(app, seen)  # and the proxy hung up on the upstream
 
 
@@ -66,8 +66,8 @@ def test_upstream_5xx_is_passed_on(standin, tmp_path, stream):
             _ask(_client(url), "fault-500", stream)
         [record] = store.records()
     assert failed.value.status_code == 500 and failed.value.body["message"]  # the upstream's own error body
-    assert record["status"] == 500 and record["error"] == "upstream answered 500"
-    assert record["response"]["error"] == failed.value.body
+    assert record.status == 500 and record.error == "upstream answered 500"
+    assert record.response["error"] == failed.value.body
 
 
 def test_upstream_dropping_the_stream_raises_in_the_client(standin, tmp_path):
@@ -79,8 +79,8 @@ def test_upstream_dropping_the_stream_raises_in_the_client(standin, tmp_path):
         assert _still_serves(client)
         broken = store.records()[0]
     assert "mid-stream" in failed.value.message
-    assert broken["status"] == 200 and "broke mid-stream" in broken["error"]
-    assert broken["response"]["choices"][0]["message"]["role"] == "assistant"  # what arrived is kept
+    assert broken.status == 200 and "broke mid-stream" in broken.error
+    assert broken.response["choices"][0]["message"]["role"] == "assistant"  # what arrived is kept
 
 
 def test_malformed_sse_event_is_dropped_and_recorded(standin, tmp_path):
@@ -89,8 +89,8 @@ def test_malformed_sse_event_is_dropped_and_recorded(standin, tmp_path):
         chunks = _ask(_client(url), "fault-malformed", stream=True)
         [record] = store.records()
     streamed = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
-    assert streamed == record["response"]["choices"][0]["message"]["content"] and streamed
-    assert "malformed SSE event" in record["error"]
+    assert streamed == record.response["choices"][0]["message"]["content"] and streamed
+    assert "malformed SSE event" in record.error
 
 
 def test_client_disconnecting_mid_stream_is_recorded(standin, tmp_path):
@@ -103,7 +103,7 @@ def test_client_disconnecting_mid_stream_is_recorded(standin, tmp_path):
             next(response.iter_raw())  # the first event arrives, then the upstream goes quiet
         [record] = wait_for_records(store, 1)
         assert _still_serves(_client(url))
-    assert record["error"] == "client disconnected mid-stream: upstream call cancelled" and record["first_byte_ms"] > 0
+    assert record.error == "client disconnected mid-stream: upstream call cancelled" and record.first_byte_ms > 0
     _wait_cancelled(app, seen)
 
 
@@ -124,8 +124,8 @@ def test_client_giving_up_before_the_answer_cancels_the_upstream_call(standin, t
             httpx.post(f"{url}/v1/chat/completions", json=body, timeout=httpx.Timeout(10, read=0.5))
         [record] = wait_for_records(store, 1)
         assert _still_serves(_client(url))
-    assert record["status"] == 499 and "upstream call cancelled" in record["error"]
-    assert record["state"] == "complete" and record["request"] == body
+    assert record.status == 499 and "upstream call cancelled" in record.error
+    assert record.state == "complete" and record.request == body
     _wait_cancelled(app, seen)
 
 
@@ -144,8 +144,8 @@ def test_bad_requests_get_4xx(standin, tmp_path, content, status, reason):
         records = store.records()
     assert answer.status_code == chunked.status_code == status
     assert reason in answer.json()["error"]["message"]
-    assert [r["status"] for r in records] == [status, status] and all(reason in r["error"] for r in records)
-    assert all(r["request"] is None for r in records)
+    assert [r.status for r in records] == [status, status] and all(reason in r.error for r in records)
+    assert all(r.request is None for r in records)
 
 
 def test_odd_bodies_are_refused_on_record_naming_the_cause(standin, tmp_path):
@@ -160,9 +160,9 @@ def test_odd_bodies_are_refused_on_record_naming_the_cause(standin, tmp_path):
         first, second = store.records()
     assert surrogate.status_code == 400 and len(app.state.requests) == seen
     assert "lone UTF-16 surrogate" in surrogate.json()["error"]["message"]
-    assert first["status"] == 400 and "/messages/0/content" in first["error"]
+    assert first.status == 400 and "/messages/0/content" in first.error
     assert odd_model.status_code == 400 and "model" in odd_model.json()["error"]["message"]
-    assert second["status"] == 400 and "model" in second["error"]
+    assert second.status == 400 and "model" in second.error
 
 
 def test_azure_api_key_header_is_replaced_like_the_others(standin, tmp_path):

@@ -47,7 +47,7 @@ def test_a_repeated_key_is_refused_on_record_and_nothing_forwarded(standin, tmp_
         [record] = store.records()
     assert answer.status_code == 400 and '"content"' in answer.json()["error"]["message"]
     assert forwarded_since(app, seen) == []
-    assert record["status"] == 400 and "repeats the key" in record["error"]
+    assert record.status == 400 and "repeats the key" in record.error
 
 
 # --- item 4: odd bodies ----------------------------------------------------------------------------
@@ -65,7 +65,7 @@ def test_odd_bodies_get_a_4xx_naming_the_cause_in_every_mode(standin, tmp_path, 
         answer = httpx.post(f"{url}/v1/chat/completions", content=raw, timeout=20)
         [record] = store.records()
     assert answer.status_code == 400 and cause in answer.json()["error"]["message"]
-    assert forwarded_since(app, seen) == [] and record["status"] == 400 and cause in record["error"]
+    assert forwarded_since(app, seen) == [] and record.status == 400 and cause in record.error
 
 
 ENCODERS = {"gzip": gzip.compress, "deflate": zlib.compress, "zstd": zstandard.ZstdCompressor().compress}
@@ -84,7 +84,7 @@ def test_a_compressed_body_is_decoded_then_audited_and_redacted(standin, tmp_pat
     assert PHONE in answer.json()["choices"][0]["message"]["content"]  # restored for the client
     [sent] = forwarded_since(app, seen)
     assert "content-encoding" not in sent["headers"] and leaked(sent["raw"].decode()) == []
-    assert record["redactions"] == 1
+    assert record.redactions == 1
 
 
 @pytest.mark.parametrize("encoding, content, status, cause", [
@@ -101,7 +101,7 @@ def test_an_unreadable_encoding_is_a_4xx_on_record(standin, tmp_path, encoding, 
                             headers={"content-encoding": encoding})
         [record] = store.records()
     assert answer.status_code == status and cause in answer.json()["error"]["message"]
-    assert record["status"] == status and forwarded_since(app, seen) == []
+    assert record.status == status and forwarded_since(app, seen) == []
 
 
 # --- items 3 and 6: headers, query strings, key headers --------------------------------------------
@@ -125,9 +125,9 @@ def test_headers_are_audited_recorded_and_enforced_key_headers_masked(standin, t
         answer = httpx.post(f"{url}/v1/chat/completions", params={"user_ref": NAME}, json=chat("hello"),
                             headers=headers, timeout=20)
         [record] = store.records()
-    found = {f["path"] for f in record["findings"]}
+    found = {f["path"] for f in record.findings}
     assert {"header:x-customer-phone", "header:user-agent", "header:x-note", "query:user_ref"} <= found
-    recorded = dict(record["headers"])
+    recorded = dict(record.headers)
     assert all(recorded[name] == "[masked]" for name in KEYS)
     stored = _store_text(tmp_path / "s.sqlite")
     assert not any(secret.split()[-1] in stored for secret in KEYS.values())
@@ -139,10 +139,10 @@ def test_headers_are_audited_recorded_and_enforced_key_headers_masked(standin, t
     assert all(sent["headers"][name] == value for name, value in KEYS.items())  # keys pass, untouched
     if mode == "observe":
         assert recorded["x-customer-phone"] == PHONE and sent["headers"]["x-customer-phone"] == PHONE
-        assert recorded["x-note"] == f"for {NAME}" and "user_ref=%E6%AC%A7" in sent["query"] + record["path"]
+        assert recorded["x-note"] == f"for {NAME}" and "user_ref=%E6%AC%A7" in sent["query"] + record.path
     else:
         raw_headers = [(k.encode("latin-1").decode(), v.encode("latin-1").decode()) for k, v in sent["header_list"]]
-        outside = json.dumps([raw_headers, unquote(sent["query"]), record["headers"], unquote(record["path"])],
+        outside = json.dumps([raw_headers, unquote(sent["query"]), record.headers, unquote(record.path)],
                              ensure_ascii=False)
         assert leaked(outside) == [] and "[PHONE_001]" in sent["headers"]["x-customer-phone"]
         assert dict(raw_headers)["x-note"] == "for [NAME_001]" and "user_ref=[NAME_001]" in unquote(sent["query"])
@@ -162,7 +162,7 @@ def test_hop_by_hop_and_the_proxys_own_headers_never_reach_the_upstream(standin,
     names = {k.lower() for k in sent["headers"]}
     assert names.isdisjoint({"x-hop-note", "te", "keep-alive", "proxy-authorization", "x-ec2-episode",
                              "x-ec2-task", "x-ec2-anything"})
-    assert sent["headers"]["x-passed-on"] == "yes" and record["episode"] == "ep-7" and record["task_id"] == "t1"
+    assert sent["headers"]["x-passed-on"] == "yes" and record.episode == "ep-7" and record.task_id == "t1"
 
 
 def test_the_upstream_key_replaces_every_providers_key_header(standin, tmp_path):
@@ -184,10 +184,13 @@ SPLIT = [
         {"type": "text", "text": "3418 ok"}]}]}),
     ("/v1/responses", {"model": "echo", "input": [{"role": "user", "content": [
         {"type": "input_text", "text": "phone 13922"}, {"type": "input_text", "text": "883366."}]}]}),
+    ("/v1/chat/completions", {"model": "echo", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": f"{NAME} at {PHONE} or 1392288"}, {"type": "text", "text": "3366, id 1101051988"},
+        {"type": "text", "text": "03153418 and 139"}, {"type": "text", "text": f"22883366 or {PHONE}"}]}]}),
 ]
 
 
-@pytest.mark.parametrize("path, body", SPLIT, ids=["chat", "anthropic", "responses"])
+@pytest.mark.parametrize("path, body", SPLIT, ids=["chat", "anthropic", "responses", "chat-own-and-split"])
 @pytest.mark.parametrize("mode", ["redact", "block"])
 def test_a_value_split_across_text_parts_is_caught(standin, tmp_path, path, body, mode):
     app, upstream = standin
@@ -198,7 +201,7 @@ def test_a_value_split_across_text_parts_is_caught(standin, tmp_path, path, body
     if mode == "block":
         assert answer.status_code == 403 and forwarded_since(app, seen) == []
         return
-    assert answer.status_code == 200 and record["redactions"] >= 1
+    assert answer.status_code == 200 and record.redactions >= 1
     [sent] = forwarded_since(app, seen)
     joined = "".join(t for t in _texts(sent["body"]))
     assert leaked(joined) == [], joined
@@ -229,8 +232,8 @@ def test_sse_comments_are_relayed_not_dropped(standin, tmp_path):
                          timeout=20) as response:
         lines = list(response.iter_lines())
         [kept] = store.records()
-    assert lines.count(": keep-alive") >= 3 and kept["error"] is None and record["error"] is None
-    assert kept["response"]["choices"][0]["message"]["content"] == "echo: hi"
+    assert lines.count(": keep-alive") >= 3 and kept.error is None and record.error is None
+    assert kept.response["choices"][0]["message"]["content"] == "echo: hi"
 
 
 def test_the_query_string_is_forwarded_and_key_parameters_masked_on_record(standin, tmp_path):
@@ -242,7 +245,7 @@ def test_the_query_string_is_forwarded_and_key_parameters_masked_on_record(stand
         [record] = store.records()
     [sent] = forwarded_since(app, seen)
     assert sent["query"] == "beta=true&key=goog-secret-7"
-    assert record["path"] == "/v1/messages?beta=true&key=%5Bmasked%5D"
+    assert record.path == "/v1/messages?beta=true&key=%5Bmasked%5D"
     assert "goog-secret-7" not in _store_text(tmp_path / "s.sqlite")
 
 
@@ -265,7 +268,7 @@ def test_every_text_endpoint_is_proxied_audited_and_redacted(standin, tmp_path, 
     with running_proxy(upstream, tmp_path / "o.sqlite", units=UNITS) as (_, url, store):
         observed = httpx.post(f"{url}{path}", json=body, timeout=20)
         [record] = store.records()
-    assert observed.status_code == 200 and [f["unit_id"] for f in record["findings"]] == ["t1/P1/phone"]
+    assert observed.status_code == 200 and [f["unit_id"] for f in record.findings] == ["t1/P1/phone"]
     with running_proxy(upstream, tmp_path / "r.sqlite", units=UNITS, enforce="redact") as (_, url, _store):
         assert httpx.post(f"{url}{path}", json=body, timeout=20).status_code == 200
     first, second = forwarded_since(app, seen)
@@ -299,7 +302,7 @@ def test_the_task_rides_beside_the_episode_in_the_url(standin, tmp_path):
     with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store):
         httpx.post(f"{url}/e/ep-2/t/task-9/v1/chat/completions", json=chat("hi"), timeout=20)
         [record] = store.records()
-    assert (record["episode"], record["task_id"]) == ("ep-2", "task-9")
+    assert (record.episode, record.task_id) == ("ep-2", "task-9")
 
 
 def test_a_store_written_before_the_new_columns_still_reads(tmp_path):
@@ -318,5 +321,30 @@ def test_a_store_written_before_the_new_columns_still_reads(tmp_path):
                    (json.dumps(chat("a \ud800 b")),))
     before = path.read_bytes()
     [record] = read_records(path)
-    assert record["request"]["messages"][0]["content"] == "a \ufffd b" and record["task_id"] is None
+    assert record.request["messages"][0]["content"] == "a \ufffd b" and record.task_id is None
     assert path.read_bytes() == before
+
+
+# --- streamed restoration by the dialect's stream shape ---------------------------------------------
+
+def _stream_texts(response: httpx.Response) -> list[str]:
+    events = [json.loads(line[6:]) for line in response.iter_lines() if line.startswith("data: {")]
+    return [c["text"] for e in events for c in e.get("choices") or []]
+
+
+def test_a_legacy_completions_stream_gets_its_placeholders_back_across_deltas(standin, tmp_path):
+    app, upstream = standin
+    seen = len(app.state.requests)
+    body = {"model": "echo", "prompt": f"call {PHONE} now", "stream": True}
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        with httpx.stream("POST", f"{url}/e/ep-c/v1/completions", json=body, timeout=20) as owner:
+            texts = _stream_texts(owner)
+        probe = {**body, "prompt": "repeat [PHONE_001]"}  # the same episode, without the value
+        with httpx.stream("POST", f"{url}/e/ep-c/v1/completions", json=probe, timeout=20) as other:
+            other_texts = _stream_texts(other)
+        [record, _] = store.records()
+    [sent, _] = forwarded_since(app, seen)
+    assert sent["body"]["prompt"] == "call [PHONE_001] now"  # echoed back in 3-character deltas
+    assert "".join(texts) == f"echo: call {PHONE} now"  # restored across deltas
+    assert "".join(other_texts) == "echo: repeat [PHONE_001]"  # only for the client that sent the value
+    assert record.response["choices"][0]["text"] == "echo: call [PHONE_001] now" and record.error is None

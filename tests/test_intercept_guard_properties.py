@@ -124,7 +124,7 @@ def test_the_guard_holds_for_every_request_shape(proxy, case):
     assert answer.status_code < 500, answer.text
     assert len(wait_for_records(store, records + 1)) == records + 1  # every request, one record
     record = store.records()[-1]
-    assert record["status"] == answer.status_code and record["state"] == "complete"
+    assert record.status == answer.status_code and record.state == "complete"
     if odd != "none":  # two readers could read it differently: refused, nothing forwarded
         assert answer.status_code == 400 and sent == [], answer.text
         return
@@ -136,13 +136,13 @@ def test_the_guard_holds_for_every_request_shape(proxy, case):
     [forwarded] = sent
     if mode == "redact":
         assert leaks(_forwarded_text(forwarded)) == [], (position, forwarded)
-        assert (record["redactions"] > 0) == holds
+        assert (record.redactions > 0) == holds
     if mode == "observe":
         # the body as forwarded, less the usage the proxy asks for on a chat stream's behalf
-        assert record["request"] == {k: v for k, v in forwarded["body"].items() if k != "stream_options"}
-        recorded = {n: v for n, v in record["headers"]}
+        assert record.request == {k: v for k, v in forwarded["body"].items() if k != "stream_options"}
+        recorded = {n: v for n, v in record.headers}
         assert recorded["x-agent-note"] == headers["x-agent-note"].decode()
-        assert record["path"].endswith("?" + forwarded["query"]) and bool(record["findings"]) == holds
+        assert record.path.endswith("?" + forwarded["query"]) and bool(record.findings) == holds
 
 
 #: Forms real tool output carries (issue 33, `detect/forms/`): the proxy redacts what `audit` finds.

@@ -28,12 +28,12 @@ def test_chat_non_streaming_is_relayed_and_recorded(standin, tmp_path):
         messages = [{"role": "user", "content": "hello there"}]
         answer = _client(url, episode="v1-a").chat.completions.create(model="echo", messages=messages)
         [record] = store.records()
-    assert record["episode"] == "v1-a" and record["status"] == 200 and record["error"] is None
-    assert record["request"] == {"model": "echo", "messages": messages}
-    assert record["response"]["choices"][0]["message"]["content"] == answer.choices[0].message.content
-    assert (record["input_tokens"], record["output_tokens"]) == (answer.usage.prompt_tokens,
+    assert record.episode == "v1-a" and record.status == 200 and record.error is None
+    assert record.request == {"model": "echo", "messages": messages}
+    assert record.response["choices"][0]["message"]["content"] == answer.choices[0].message.content
+    assert (record.input_tokens, record.output_tokens) == (answer.usage.prompt_tokens,
                                                                   answer.usage.completion_tokens)
-    assert record["latency_ms"] > 0 and record["stream"] is False
+    assert record.latency_ms > 0 and record.stream is False
 
 
 def test_chat_stream_relays_chunks_and_hides_usage_it_asked_for(standin, tmp_path):
@@ -49,10 +49,10 @@ def test_chat_stream_relays_chunks_and_hides_usage_it_asked_for(standin, tmp_pat
     assert asked["stream_options"] == {"include_usage": True}  # requested upstream on the client's behalf
     assert len(chunks) > 3 and all(c.choices and c.usage is None for c in chunks)
     streamed = "".join(c.choices[0].delta.content or "" for c in chunks)
-    assert first["response"]["choices"][0]["message"]["content"] == streamed
-    assert first["input_tokens"] > 0 and first["output_tokens"] > 0 and first["first_byte_ms"] > 0
-    assert first["request"].get("stream_options") is None  # the record holds the client's body
-    assert with_usage[-1].usage.completion_tokens == second["output_tokens"]
+    assert first.response["choices"][0]["message"]["content"] == streamed
+    assert first.input_tokens > 0 and first.output_tokens > 0 and first.first_byte_ms > 0
+    assert first.request.get("stream_options") is None  # the record holds the client's body
+    assert with_usage[-1].usage.completion_tokens == second.output_tokens
 
 
 def test_responses_api_stream_and_plain(standin, tmp_path):
@@ -63,9 +63,9 @@ def test_responses_api_stream_and_plain(standin, tmp_path):
         plain = client.responses.create(model="echo", input="and now")
         streamed, whole = store.records(episode="ep-r")
     text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
-    assert streamed["response"]["output"][0]["content"][0]["text"] == text
-    assert streamed["input_tokens"] == events[-1].response.usage.input_tokens
-    assert whole["output_tokens"] == plain.usage.output_tokens and whole["api"] == "openai-responses"
+    assert streamed.response["output"][0]["content"][0]["text"] == text
+    assert streamed.input_tokens == events[-1].response.usage.input_tokens
+    assert whole.output_tokens == plain.usage.output_tokens and whole.api == "openai-responses"
 
 
 def _anthropic_stream(url: str, body: dict, headers: dict | None = None) -> tuple[list[dict], str]:
@@ -90,9 +90,9 @@ def test_anthropic_messages_stream_with_episode_header(standin, tmp_path):
                 "messages": [{"role": "user", "content": "hi from claude's client"}]}
         events, text = _anthropic_stream(url, body, {"X-EC2-Episode": "ep-h"})
         [record] = store.records(episode="ep-h")
-    assert record["api"] == "anthropic-messages" and record["response"]["content"][0]["text"] == text
+    assert record.api == "anthropic-messages" and record.response["content"][0]["text"] == text
     start, delta = events[0]["message"]["usage"], events[-2]["usage"]
-    assert record["input_tokens"] == start["input_tokens"] and record["output_tokens"] == delta["output_tokens"]
+    assert record.input_tokens == start["input_tokens"] and record.output_tokens == delta["output_tokens"]
 
 
 def test_models_are_forwarded(standin, tmp_path):
@@ -113,9 +113,9 @@ def test_cost_from_price_table_and_null_for_unknown_models(standin, tmp_path, ca
         with caplog.at_level(logging.WARNING, logger="ec2audit.intercept"):
             client.chat.completions.create(model="no-such-model", messages=[{"role": "user", "content": "x"}])
         priced, unknown = store.records()
-    expected = (priced["input_tokens"] * 2.0 + priced["output_tokens"] * 8.0) / 1e6
-    assert priced["cost_usd"] == pytest.approx(expected)
-    assert unknown["cost_usd"] is None and unknown["input_tokens"] > 0
+    expected = (priced.input_tokens * 2.0 + priced.output_tokens * 8.0) / 1e6
+    assert priced.cost_usd == pytest.approx(expected)
+    assert unknown.cost_usd is None and unknown.input_tokens > 0
     assert "no price for model 'no-such-model'" in caplog.text
 
 
@@ -158,9 +158,9 @@ def test_redaction_round_trip_in_tool_call_arguments(standin, tmp_path, api, str
     placeholders = [sorted(set(PLACEHOLDER.findall(json.dumps(b, ensure_ascii=False)))) for b in sent]
     assert len(placeholders[0]) == 3 and placeholders[0] == placeholders[1]  # …stable within the episode
     assert json.loads(first) == {"text": SECRET_TEXT} == json.loads(second)  # …and the agent got them back
-    assert all(r["redactions"] == 3 and {f["unit_id"] for f in r["findings"]} == {u.id for u in UNITS}
+    assert all(r.redactions == 3 and {f["unit_id"] for f in r.findings} == {u.id for u in UNITS}
                for r in records)
-    assert _leaks([r["request"] for r in records]) == []  # the record holds what reached the cloud
+    assert _leaks([r.request for r in records]) == []  # the record holds what reached the cloud
 
 
 def test_block_refuses_with_unit_ids_not_values(standin, tmp_path):
@@ -175,8 +175,8 @@ def test_block_refuses_with_unit_ids_not_values(standin, tmp_path):
     message = refused.value.message
     assert all(u.id in message for u in UNITS) and _leaks(refused.value.body) == []
     assert len(app.state.requests) == seen + 1 and _leaks(app.state.requests[-1]["body"]) == []
-    assert blocked["status"] == 403 and "t1/P1/phone" in blocked["error"] and len(blocked["findings"]) >= 3
-    assert passed["status"] == 200 and passed["findings"] == []
+    assert blocked.status == 403 and "t1/P1/phone" in blocked.error and len(blocked.findings) >= 3
+    assert passed.status == 200 and passed.findings == []
 
 
 @pytest.mark.parametrize("keep", [False, True])
@@ -186,10 +186,10 @@ def test_observe_mode_stores_inline_findings_evidence_masked_unless_kept(standin
         list(_client(url).chat.completions.create(
             model="echo", messages=[{"role": "user", "content": SECRET_TEXT}], stream=True))
         [record] = store.records()
-    found = {f["unit_id"]: f for f in record["findings"]}
+    found = {f["unit_id"]: f for f in record.findings}
     assert set(found) == {u.id for u in UNITS}
     assert found["t1/P1/phone"]["matched_text"] == ("139-2288-3366" if keep else "###-####-####")
-    assert record["redactions"] == 0 and "139-2288-3366" in record["request"]["messages"][0]["content"]
+    assert record.redactions == 0 and "139-2288-3366" in record.request["messages"][0]["content"]
 
 
 def test_redaction_restores_streamed_text(standin, tmp_path):
@@ -226,7 +226,7 @@ def test_upstream_is_reached_through_the_environment_proxy(standin, tmp_path, mo
     with running_proxy("http://cloud.invalid/v1", tmp_path / "s.sqlite") as (_, url, store):
         answer = _client(url).chat.completions.create(model="echo", messages=[{"role": "user", "content": "via"}])
         [record] = store.records()
-    assert answer.choices[0].message.content == record["response"]["choices"][0]["message"]["content"]
+    assert answer.choices[0].message.content == record.response["choices"][0]["message"]["content"]
     assert len(app.state.requests) == seen + 1 and app.state.requests[-1]["headers"]["host"] == "cloud.invalid"
 
 
@@ -235,7 +235,7 @@ def test_untagged_requests_never_share_placeholders(standin, tmp_path):
     with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
         client = _client(url, episode=None)
         client.chat.completions.create(model="echo", messages=[{"role": "user", "content": SECRET_TEXT}])
-        placeholder = sorted(PLACEHOLDER.findall(json.dumps(store.records()[0]["request"], ensure_ascii=False)))[0]
+        placeholder = sorted(PLACEHOLDER.findall(json.dumps(store.records()[0].request, ensure_ascii=False)))[0]
         other = client.chat.completions.create(model="echo", messages=[{"role": "user",
                                                                        "content": f"repeat {placeholder}"}])
     assert other.choices[0].message.content == f"echo: repeat {placeholder}"  # not another client's value
@@ -261,8 +261,8 @@ def test_every_field_is_inspected_in_block_mode(standin, tmp_path):
                 client.chat.completions.create(**{"model": "echo", "messages": [{"role": "user", "content": "hi"}],
                                                   **extra})
         records = store.records()
-    assert len(app.state.requests) == seen and [r["status"] for r in records] == [403] * len(bodies)
-    assert all(f["path"] for r in records for f in r["findings"])
+    assert len(app.state.requests) == seen and [r.status for r in records] == [403] * len(bodies)
+    assert all(f["path"] for r in records for f in r.findings)
 
 
 def test_prices_of_the_major_providers_from_litellm_and_null_for_unknown():

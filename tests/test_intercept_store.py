@@ -108,3 +108,71 @@ def test_an_episode_is_scored_only_against_the_task_it_names(standin, tmp_path):
     assert sorted({(r["group"], r["unit_id"]) for r in rows}) == [("ep-a", "t1/A/phone"), ("ep-b", "t2/B/email")]
     exposure = {(r["group"], r["task_id"]): r["units"] for r in json.loads(result.stdout)["exposure"]}
     assert exposure == {("ep-a", "t1"): 1, ("ep-b", "t2"): 1}
+
+
+# --- the typed record (issue 32, design): stores and exports keep their format -----------------------
+
+_TODAY_SCHEMA = """CREATE TABLE records (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, episode TEXT, task_id TEXT,
+    ts REAL NOT NULL, state TEXT, api TEXT, path TEXT, model TEXT, stream INTEGER, status INTEGER, error TEXT,
+    latency_ms REAL, first_byte_ms REAL, input_tokens INTEGER, cached_tokens INTEGER, output_tokens INTEGER,
+    cost_usd REAL, redactions INTEGER, headers TEXT, request TEXT, response TEXT, findings TEXT)"""
+_ROWS = [  # as the proxy wrote them while records were dicts: every column, JSON columns as JSON text
+    {"id": "r1", "episode": "ep-1", "task_id": "t1", "ts": 1700000000.5, "state": "complete", "api": "openai-chat",
+     "path": "/v1/chat/completions?key=%5Bmasked%5D", "model": "gpt-x", "stream": 1, "status": 200, "error": None,
+     "latency_ms": 12.5, "first_byte_ms": 3.25, "input_tokens": 10, "cached_tokens": 2, "output_tokens": 5,
+     "cost_usd": 0.0001, "redactions": 1, "headers": [["x-note", "为 [NAME_001]"], ["authorization", "[masked]"]],
+     "request": {"model": "gpt-x", "stream": True, "messages": [{"role": "user", "content": "call [PHONE_001]"}]},
+     "response": {"choices": [{"message": {"role": "assistant", "content": "ok"}}]},
+     "findings": [{"unit_id": "t1/P1/phone", "dimension": "contact", "path": "/messages/0/content", "start": 5,
+                   "end": 16, "matched_text": "###########", "detector": "literal", "grade": 1.0, "confidence": 1.0}]},
+    {"id": "r2", "episode": None, "task_id": None, "ts": 1700000001.0, "state": "interrupted", "api": "generic",
+     "path": "/v1/other", "model": None, "stream": 0, "status": None, "error": "interrupted: the proxy stopped",
+     "latency_ms": None, "first_byte_ms": None, "input_tokens": None, "cached_tokens": None, "output_tokens": None,
+     "cost_usd": None, "redactions": 0, "headers": None, "request": {"input": "x"}, "response": None,
+     "findings": None},
+]
+_JSON = ("headers", "request", "response", "findings")
+
+
+def _old_store(path):
+    with sqlite3.connect(path) as db:
+        db.execute(_TODAY_SCHEMA)
+        for row in _ROWS:
+            values = {k: json.dumps(v, ensure_ascii=False) if k in _JSON and v is not None else v
+                      for k, v in row.items()}
+            db.execute(f"INSERT INTO records ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                       list(values.values()))
+    return path
+
+
+def _table(path) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute(f"SELECT {', '.join(_ROWS[0])} FROM records ORDER BY seq").fetchall()
+
+
+def test_a_store_of_dict_records_reads_typed_and_round_trips_unchanged(tmp_path):
+    from ec2audit.intercept.record import ProxyRecord
+    from ec2audit.intercept.store import export_records, read_records
+
+    old = _old_store(tmp_path / "old.sqlite")
+    records = read_records(old)
+    assert all(isinstance(r, ProxyRecord) for r in records)
+    first, second = records
+    assert (first.status, first.stream, first.headers[0][1], first.findings[0]["matched_text"]) == \
+        (200, True, "为 [NAME_001]", "###########")
+    assert (second.stream, second.state, second.response, second.redactions) == (False, "interrupted", None, 0)
+    assert [r.to_row() for r in records] == [{**row, "stream": bool(row["stream"])} for row in _ROWS]
+
+    # written again through the store: the same rows, and the same JSONL export, byte for byte
+    new = RecordStore(tmp_path / "new.sqlite")
+    for record in records:
+        new.add(record)
+    new.close()
+    assert _table(tmp_path / "new.sqlite") == _table(old)
+    export_records(old, tmp_path / "old.jsonl")
+    export_records(tmp_path / "new.sqlite", tmp_path / "new.jsonl")
+    assert (tmp_path / "new.jsonl").read_bytes() == (tmp_path / "old.jsonl").read_bytes()
+    lines = [json.loads(line) for line in (tmp_path / "old.jsonl").read_text().splitlines()]
+    assert lines == [{k: json.dumps(v, ensure_ascii=False) if k in _JSON and v is not None else
+                      bool(v) if k == "stream" else v for k, v in row.items()} for row in _ROWS]
+    assert list(lines[0]) == list(_ROWS[0])  # the export's keys, in their order

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.cli import main
 from ec2audit.errors import InputError
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
 from ec2audit.logs import FORMATS, detect_format, read_logs
 from ec2audit.logs.classify import CLOUD, EDGE, Classifier
@@ -84,10 +85,11 @@ def test_interceptor_store_records_are_cloud_calls(tmp_path):
     body = {"model": "gpt-5.4", "messages": [{"role": "user", "content": "hi"},
                                              {"role": "tool", "tool_call_id": "c1", "content": f"KEY={SECRET}"}]}
     for i, episode in enumerate(("ep-a", "ep-b")):
-        store.add({"id": f"r{i}", "episode": episode, "ts": time.time(), "api": "openai-chat", "model": "gpt-5.4",
-                   "status": 200, "request": body if episode == "ep-b" else {**body, "messages": body["messages"][:1]},
-                   "response": {"usage": {"prompt_tokens": 50, "completion_tokens": 5}},
-                   "input_tokens": 50, "cached_tokens": 0, "output_tokens": 5, "cost_usd": 0.0002})
+        request = body if episode == "ep-b" else {**body, "messages": body["messages"][:1]}
+        store.add(ProxyRecord(id=f"r{i}", episode=episode, ts=time.time(), api="openai-chat", model="gpt-5.4",
+                              status=200, request=request,
+                              response={"usage": {"prompt_tokens": 50, "completion_tokens": 5}},
+                              input_tokens=50, cached_tokens=0, output_tokens=5, cost_usd=0.0002))
     store.close()
     assert detect_format(tmp_path / "cloud.sqlite") == "intercept-store"
     out = tmp_path / "findings.parquet"

@@ -14,6 +14,7 @@ from ec2audit.detect.cascade import build_cascade
 from ec2audit.intercept.dialects import DIALECTS
 from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.policy import POLICIES, Block, Exchange, Failure, Observe, Redact, json_bytes
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.redact import EpisodeMap, Redactor, StreamRestorer, _type_name
 from ec2audit.units import make_unit
 
@@ -109,7 +110,7 @@ def test_restore_puts_back_only_known_placeholders_json_escaped_inside_arguments
 def test_a_placeholder_cut_across_stream_deltas_is_held_back_and_restored():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    stream = StreamRestorer(REDACTOR, "chat", emap)
 
     def chunk(content=None, finish=None, args=None):
         delta = {} if content is None else {"content": content}
@@ -133,7 +134,7 @@ def test_a_placeholder_cut_across_stream_deltas_is_held_back_and_restored():
 def test_anthropic_and_responses_streams_are_restored_per_block():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    anthropic = StreamRestorer(REDACTOR, "anthropic-messages", emap)
+    anthropic = StreamRestorer(REDACTOR, "anthropic", emap)
     delta = {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": '"[PHO'}}
     assert anthropic.rewrite("content_block_delta", delta)[0][1]["delta"]["partial_json"] == '"'
     stop = anthropic.rewrite("content_block_stop", {"type": "content_block_stop", "index": 1})
@@ -142,7 +143,7 @@ def test_anthropic_and_responses_streams_are_restored_per_block():
                     ("content_block_stop", {"type": "content_block_stop", "index": 1})]
     text = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "[PHONE_001]!"}}
     assert anthropic.rewrite("content_block_delta", text)[0][1]["delta"]["text"] == "13922883366!"
-    responses = StreamRestorer(REDACTOR, "openai-responses", emap)
+    responses = StreamRestorer(REDACTOR, "responses", emap)
     event = {"type": "response.output_text.delta", "item_id": "m1", "content_index": 0, "delta": "at [PHONE_0"}
     assert responses.rewrite("response.output_text.delta", event)[0][1]["delta"] == "at "
     done = responses.rewrite("response.output_text.done", {"type": "response.output_text.done", "item_id": "m1",
@@ -156,7 +157,8 @@ def test_anthropic_and_responses_streams_are_restored_per_block():
 # --- policies ------------------------------------------------------------------------------------------
 
 def exchange(body: dict, episode: str | None = "ep") -> Exchange:
-    return Exchange({"id": "r1", "request": body}, DIALECTS["openai-chat"], episode, 0.0, body, json_bytes(body))
+    return Exchange(ProxyRecord(id="r1", ts=0.0, request=body), DIALECTS["openai-chat"], episode, 0.0, body,
+                    json_bytes(body))
 
 
 def enforce(policy, ex: Exchange):
@@ -184,7 +186,7 @@ def test_block_refuses_at_its_grade_with_unit_ids_never_values(scanner):
                                f"{', '.join(sorted([EMAIL.id, PHONE.id]))}")
     assert "13922883366" not in failure.message and "139****3366" not in failure.message
     fragment = enforce(block, exchange(chat("ends in 3366")))  # a 0.3 fragment passes a 0.7 block
-    assert [f["grade"] for f in fragment.record["findings"]] == [0.3]
+    assert [f["grade"] for f in fragment.record.findings] == [0.3]
     with pytest.raises(Failure):
         enforce(Block(scanner, 0.3), exchange(chat("ends in 3366")))
 
@@ -193,15 +195,15 @@ def test_redact_forwards_placeholders_records_them_and_restores_the_answer(scann
     redact = Redact(scanner, 0.7)
     ex = enforce(redact, exchange(chat("Call 13922883366"), episode="ep-redact"))
     assert ex.body["messages"][0]["content"] == "Call [PHONE_001]"
-    assert ex.record["request"] is ex.body and json.loads(ex.raw) == ex.body and ex.record["redactions"] == 1
-    assert [f["unit_id"] for f in ex.record["findings"]] == [PHONE.id]
+    assert ex.record.request is ex.body and json.loads(ex.raw) == ex.body and ex.record.redactions == 1
+    assert [f["unit_id"] for f in ex.record.findings] == [PHONE.id]
     answer = {"choices": [{"message": {"content": "Calling [PHONE_001]"}}]}
     assert redact.on_response(ex, answer)["choices"][0]["message"]["content"] == "Calling 13922883366"
     event = {"choices": [{"index": 0, "delta": {"content": "[PHONE_001]"}}]}
     assert redact.on_stream_event(ex, None, event)[0][1]["choices"][0]["delta"]["content"] == "13922883366"
     clean = enforce(redact, exchange(chat("nothing here"), episode=None))
     raw = clean.raw
-    assert clean.body is clean.record["request"] and clean.raw == raw and clean.record["redactions"] == 0
+    assert clean.body is clean.record.request and clean.raw == raw and clean.record.redactions == 0
     assert redact.on_response(clean, answer) is None and redact.on_stream_event(clean, None, event) is None
 
 
@@ -225,7 +227,7 @@ def test_observe_changes_nothing_and_audits_beside_the_call(scanner):
 
 def test_a_detector_failure_refuses_the_request_and_logs_which(scanner, caplog):
     class Broken(Redactor):
-        def findings(self, body, fields=()):
+        def detect(self, body, fields=()):
             raise RuntimeError("boom")
 
     with pytest.raises(Failure) as refused:
@@ -239,16 +241,17 @@ def test_bodies_are_scanned_on_a_scanning_lane_by_size_not_the_event_loop():
     threads = []
 
     class Watched(Redactor):
-        def findings(self, body, fields=()):
+        def detect(self, body, fields=()):
             threads.append(threading.current_thread().name)
-            return super().findings(body, fields)
+            return super().detect(body, fields)
 
     lanes = ScanLanes(Watched(REDACTOR.cascade))
     enforce(Block(lanes, 0.7), exchange(chat("nothing")))
-    enforce(Block(lanes, 0.7), exchange(chat("a" * 300_000)))
+    large = enforce(Block(lanes, 0.3), exchange(chat("a" * 300_000)))
+    with pytest.raises(Failure):  # the worker process's own detectors find it
+        enforce(Block(lanes, 0.7), exchange(chat("a" * 300_000 + " 13922883366")))
     lanes.shutdown()
-    assert len(threads) == 2 and threads[0].startswith("ec2audit-scan_")
-    assert threads[1].startswith("ec2audit-scan-large_")
+    assert len(threads) == 1 and threads[0].startswith("ec2audit-scan_") and large.record.findings == []
 
 
 def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
@@ -280,7 +283,7 @@ def test_a_failure_says_its_message_and_defaults_to_a_proxy_error(scanner):
     assert (str(failure), failure.kind, failure.extra) == ("upstream unreachable", "proxy_error", {})
 
     class Broken(Redactor):
-        def redact(self, body, emap):
+        def place(self, body, fields, found, emap):
             raise RuntimeError("boom")
 
     with pytest.raises(Failure) as refused:
@@ -291,7 +294,7 @@ def test_a_failure_says_its_message_and_defaults_to_a_proxy_error(scanner):
 def test_each_stream_channel_holds_its_own_cut_placeholder():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    chat = StreamRestorer(REDACTOR, "openai-chat", emap)
+    chat = StreamRestorer(REDACTOR, "chat", emap)
 
     def delta(choice: dict) -> dict:
         return chat.rewrite(None, {"choices": [choice]})[0][1]["choices"][0]["delta"]
@@ -313,7 +316,7 @@ def test_each_stream_channel_holds_its_own_cut_placeholder():
 def test_responses_streams_keep_items_apart_and_release_at_their_done_event():
     emap = EpisodeMap()
     emap.placeholder(0, "PHONE", "13922883366")
-    stream = StreamRestorer(REDACTOR, "openai-responses", emap)
+    stream = StreamRestorer(REDACTOR, "responses", emap)
     text = "response.output_text.delta"
 
     def sent(item: str, **delta) -> str:
@@ -340,7 +343,7 @@ def test_redaction_never_rewrites_a_protocol_position_for_a_fragment_and_text_is
     assert new["model"] == "m-3366" and new["messages"][0]["content"] == "ends in [PHONE_001]" and replaced == 1
     emap = EpisodeMap()
     emap.placeholder(1, "NAME", 'Ana "Ani" Ruiz')
-    stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    stream = StreamRestorer(REDACTOR, "chat", emap)
     assert stream.feed(("c", 0), "Dear [NAME_001]") == 'Dear Ana "Ani" Ruiz'
     assert json.loads(stream.feed(("t", 0, 0), '{"to": "[NAME_001]"}', True)) == {"to": 'Ana "Ani" Ruiz'}
 
@@ -360,12 +363,12 @@ def test_a_protocol_position_is_never_redacted_for_a_masked_look_alike_and_count
 def test_streamed_function_arguments_are_restored_json_escaped_and_a_held_tail_keeps_call_0():
     emap = EpisodeMap()
     emap.placeholder(1, "NAME", 'Ana "Ani" Ruiz')
-    responses = StreamRestorer(REDACTOR, "openai-responses", emap)
+    responses = StreamRestorer(REDACTOR, "responses", emap)
     args = "response.function_call_arguments.delta"
     [(_, event)] = responses.rewrite(args, {"type": args, "item_id": "f1", "delta": '{"to": "[NAME_001]"}'})
     assert json.loads(event["delta"]) == {"to": 'Ana "Ani" Ruiz'}
     # a tool call without an index is call 0: what it held comes back as call 0's at the finish
-    chat_stream = StreamRestorer(REDACTOR, "openai-chat", emap)
+    chat_stream = StreamRestorer(REDACTOR, "chat", emap)
     held = {"choices": [{"delta": {"tool_calls": [{"function": {"arguments": '{"to": "[NAM'}}]}}]}
     assert chat_stream.rewrite(None, held)[0][1]["choices"][0]["delta"]["tool_calls"][0]["function"] == {
         "arguments": '{"to": "'}

@@ -13,6 +13,7 @@ from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.errors import InputError
 from ec2audit.files import write_table
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
 from ec2audit.payloads import Payload, Segment
 from ec2audit.report.summary import Evidence, _evidence, load, mask
@@ -101,8 +102,8 @@ def write_run(folder: Path, edge: str = "edge-a", cloud: str = "cloud-x (scripte
                      matched_text="555-0100", grade=1.0)]
     write_table(pl.DataFrame(findings, schema=FINDING_SCHEMA), folder / "findings.parquet")
     store = RecordStore(folder / "cloud.sqlite")
-    store.add({"id": "p1", "episode": "t1/cloud-only/0", "ts": 0.0, "api": "openai-chat", "model": "cloud-x",
-               "request": {"model": "cloud-x", "messages": [{"role": "user", "content": TEXT}]}, "status": 200})
+    store.add(ProxyRecord(id="p1", episode="t1/cloud-only/0", ts=0.0, api="openai-chat", model="cloud-x",
+                          request={"model": "cloud-x", "messages": [{"role": "user", "content": TEXT}]}, status=200))
     store.close()
     return folder
 

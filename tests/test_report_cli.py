@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from ec2audit.audit import audit
 from ec2audit.cli import main
 from ec2audit.files import write_table
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
 from ec2audit.payloads import payload_from_record
 from ec2audit.report.html import pareto_front
@@ -70,9 +71,9 @@ def write_run_dir(run_dir: Path, edge_model: str = "smollm2-135m", seed: int = 3
                     rid = f"{episode_id}/call-{call}"
                     call_of[rid] = call
                     body = record["request"]
-                    store.add({"id": rid, "episode": episode_id, "ts": time.time(), "api": "openai-chat",
-                               "model": body["model"], "request": body, "status": 200,
-                               "input_tokens": 900, "cached_tokens": 300, "output_tokens": 40})
+                    store.add(ProxyRecord(id=rid, episode=episode_id, ts=time.time(), api="openai-chat",
+                                          model=body["model"], request=body, status=200,
+                                          input_tokens=900, cached_tokens=300, output_tokens=40))
                     payloads.append(payload_from_record({"id": rid, "episode": episode_id, "task_id": task_id,
                                                          "request": body}, rid))
                 episodes.append({

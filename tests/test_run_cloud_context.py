@@ -81,8 +81,8 @@ def episodes_run(tmp_path, monkeypatch):
                 record = run_episode(ctx, task, spec)
                 records = ctx.store.records(spec.episode_id)
                 # every cloud call names its task to the interceptor, so `intercept audit` scores it alone
-                assert records and {r["task_id"] for r in records} == {task.id}
-                sent = json.dumps([r["request"] for r in records], ensure_ascii=False)
+                assert records and {r.task_id for r in records} == {task.id}
+                sent = json.dumps([r.request for r in records], ensure_ascii=False)
                 out[spec.cloud_context] = (record, sent)
         return out
 

@@ -148,7 +148,7 @@ def test_delegate_and_advice_really_ask_the_cloud(main_run, tasks):
         for task in tasks:
             row = _row(frame, task.id, strategy)
             assert row["asks"] > 0 and row["cloud_calls"] == row["asks"]
-            requests = [r["request"] for r in store.records(row["episode_id"])]
+            requests = [r.request for r in store.records(row["episode_id"])]
             assert len(requests) == row["asks"]
             assert all("Question from the edge agent" in json.dumps(r["messages"]) for r in requests)
             if strategy == "edge-advice":
@@ -161,9 +161,9 @@ def test_tokens_usd_and_flops_are_recorded_and_add_up(main_run):
     summary = json.loads((out / "summary.json").read_text())
     for row in frame.to_dicts():
         records = store.records(row["episode_id"])
-        assert row["cloud_input_tokens"] == sum(r["input_tokens"] for r in records)
-        assert row["cloud_output_tokens"] == sum(r["output_tokens"] for r in records)
-        assert row["cloud_usd"] == pytest.approx(sum(r["cost_usd"] for r in records))
+        assert row["cloud_input_tokens"] == sum(r.input_tokens for r in records)
+        assert row["cloud_output_tokens"] == sum(r.output_tokens for r in records)
+        assert row["cloud_usd"] == pytest.approx(sum(r.cost_usd for r in records))
         assert row["edge_flops"] == 2 * EDGE_PARAMS * (row["edge_input_tokens"] + row["edge_output_tokens"])
         assert (row["cloud_usd"] > 0) == (row["cloud_calls"] > 0)
     for variant, s in summary.items():

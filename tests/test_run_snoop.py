@@ -91,9 +91,9 @@ def test_every_escape_attempt_fails_and_nothing_reaches_the_cloud(snooped):
     _, out, canary, port, reached = snooped
     row = pl.read_parquet(out / "episodes.parquet").to_dicts()[0]
     records = RecordStore(out / "cloud.sqlite").records(row["episode_id"])
-    assert records and not any(canary in json.dumps(r, ensure_ascii=False) for r in records)
+    assert records and not any(canary in json.dumps(r.to_row(), ensure_ascii=False) for r in records)
     assert not reached  # the canary server never saw a connection
-    found = _snoop_results(records[-1]["request"]["messages"])
+    found = _snoop_results(records[-1].request["messages"])
     assert set(found) == set(SNOOPS)  # each attempt's output did reach the cloud: it just holds nothing
     assert ".aws/credentials: No such file or directory" in found["secrets"]
     for folder in ("/root", "/home", "/work", "/srv"):

@@ -104,7 +104,7 @@ def test_one_worker_served_both_episodes(two_episodes):
 def test_the_second_episode_finds_nothing_of_the_first(two_episodes):
     _, out, canary, (first, second) = two_episodes
     store = RecordStore(out / "cloud.sqlite")
-    sent = {r["episode_id"]: json.dumps([c["request"] for c in store.records(r["episode_id"])])
+    sent = {r["episode_id"]: json.dumps([c.request for c in store.records(r["episode_id"])])
             for r in (first, second)}
     assert canary in sent[first["episode_id"]]  # the plant's command and answer went to the cloud
     assert "probed" in sent[second["episode_id"]]  # the probe ran and its output reached the cloud ...

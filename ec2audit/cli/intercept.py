@@ -134,13 +134,13 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     payloads, skipped = [], []
     for record in records:
         try:
-            payloads.append(payload_from_record(record, record["id"]))
+            payloads.append(payload_from_record(record.to_row(), record.id))
         except InputError as exc:
-            skipped.append(InputError(f"record without a request body ({record.get('error') or exc.reason})",
-                                      file=str(store), field=f"record {record['id']}"))
+            skipped.append(InputError(f"record without a request body ({record.error or exc.reason})",
+                                      file=str(store), field=f"record {record.id}"))
         except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape the reader cannot take
             skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
-                                      file=str(store), field=f"record {record['id']}"))
+                                      file=str(store), field=f"record {record.id}"))
     with console.status(f"auditing {plural(len(payloads), 'record')} against {plural(len(units), 'unit')}"):
         result = run_audit(payloads, units)
     for error in skipped:

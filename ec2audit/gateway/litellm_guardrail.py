@@ -39,8 +39,9 @@ from ec2audit.detect.finding import MOSTLY
 from ec2audit.intercept.dialects import get_dialect
 from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
+from ec2audit.intercept.record import COMPLETE, ProxyRecord
 from ec2audit.intercept.redact import Redactor
-from ec2audit.intercept.store import COMPLETE, RecordStore
+from ec2audit.intercept.store import RecordStore
 from ec2audit.units import read_units
 
 log = logging.getLogger("ec2audit.gateway")
@@ -131,16 +132,16 @@ class Ec2auditGuardrail(CustomGuardrail):
         call_id = str(data.get("litellm_call_id") or uuid.uuid4().hex)
         body = _body(data, api)
         episode = _episode(data)
-        record: dict = {"id": call_id, "episode": episode, "ts": time.time(), "api": api, "path": _PATHS[api],
-                  "model": data.get("model"), "stream": bool(data.get("stream")), "status": None, "error": None,
-                  "findings": None, "redactions": 0, "request": body}
+        record = ProxyRecord(id=call_id, episode=episode, ts=time.time(), api=api, path=_PATHS[api],
+                             model=data.get("model"), stream=bool(data.get("stream")), request=body)
         ex = Exchange(record, get_dialect(api), episode, time.perf_counter(), body=body, raw=json_bytes(body))
         self.exchanges[call_id] = ex
         try:
             await self.policy.before_forward(ex)
         except Failure as failure:
             self.exchanges.pop(call_id, None)
-            record.update(status=failure.status, error=failure.message, request={**body, "model": data.get("model")})
+            record.status, record.error = failure.status, failure.message
+            record.request = {**body, "model": data.get("model")}
             self._write(ex)
             raise HTTPException(status_code=failure.status, detail={"error": failure.message, **failure.extra}) \
                 from None
@@ -215,23 +216,23 @@ class Ec2auditGuardrail(CustomGuardrail):
         record = ex.record
         if ex.scan is not None:  # observe: the audit ran beside the call
             try:
-                record["findings"] = await ex.scan
+                record.findings = await ex.scan
             except Exception:
-                log.exception("inline audit failed for call %s", record["id"])
+                log.exception("inline audit failed for call %s", record.id)
                 error = error or "inline audit failed"
         slp = kwargs.get("standard_logging_object") or {}
-        record.update(status=200 if error is None else 500, error=error, response=_as_dict(response_obj),
-                      input_tokens=slp.get("prompt_tokens"), output_tokens=slp.get("completion_tokens"),
-                      cost_usd=slp.get("response_cost"), request={**(ex.body or {}), "model": record["model"]},
-                      latency_ms=(time.perf_counter() - ex.t0) * 1000)
+        record.status, record.error, record.response = 200 if error is None else 500, error, _as_dict(response_obj)
+        record.input_tokens, record.output_tokens = slp.get("prompt_tokens"), slp.get("completion_tokens")
+        record.cost_usd, record.request = slp.get("response_cost"), {**(ex.body or {}), "model": record.model}
+        record.latency_ms = (time.perf_counter() - ex.t0) * 1000
         self._write(ex)
 
     def _write(self, ex: Exchange) -> None:
         if self.store is None:
             return
-        ex.record["state"] = COMPLETE
+        ex.record.state = COMPLETE
         try:
             self.store.add(ex.record)
         except Exception:  # a store failure must not fail the user's call; it is loud in the log
-            log.exception("could not record call %s", ex.record["id"])
+            log.exception("could not record call %s", ex.record.id)
 

@@ -10,7 +10,7 @@ The proxy is a hop on every model call of an agent, so its own work per exchange
 (benchmarks/proxy_overhead.py): Starlette only routes, the endpoints speak raw ASGI (no Request or
 Response objects), and the upstream leg uses aiohttp, whose C HTTP parser costs a third of httpx's
 pure-Python stack per request. The inline audit runs off the event loop, in scanning lanes by body
-size (`lanes.py`), while the upstream works.
+size (`lanes.py`; a large body's detectors in a worker process), while the upstream works.
 
 What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
 read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
@@ -36,6 +36,7 @@ from pathlib import Path
 
 import aiohttp
 import anyio
+import yarl
 import zstandard
 from starlette.applications import Starlette
 from starlette.routing import Route
@@ -44,13 +45,14 @@ from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.intercept.dialects import DIALECTS, KEY_HEADERS, KEY_PARAMS, Dialect, dialect_of
-from ec2audit.intercept.lanes import ScanLanes
+from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
+from ec2audit.intercept.record import COMPLETE, PENDING, ProxyRecord
 from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
 from ec2audit.intercept.sse import Assembler, Event, EventSplitter
-from ec2audit.intercept.store import COMPLETE, PENDING, RecordStore
+from ec2audit.intercept.store import RecordStore
 from ec2audit.intercept.usage import parse_usage
 from ec2audit.units import Unit
 
@@ -93,12 +95,15 @@ class InterceptConfig:
     read_timeout: float = 300.0
     max_body_bytes: int = 32 * 2**20
     keep_evidence: bool = False  # store findings' matched text as it was (else masked: `###-####`)
+    large_lane: str = "process"  # where large bodies' detectors run (`lanes.py`): "process" or "thread"
 
     def __post_init__(self):
         if self.enforce not in ENFORCE_MODES:
             raise InputError(f"must be one of {', '.join(ENFORCE_MODES)}", field="enforce")
         if self.enforce != "observe" and not self.units:
             raise InputError(f"--enforce {self.enforce} needs units to look for", field="units")
+        if self.large_lane not in LARGE_LANES:
+            raise InputError(f"must be one of {', '.join(LARGE_LANES)}", field="large_lane")
         self.upstream = self.upstream.rstrip("/")
 
 
@@ -208,7 +213,7 @@ class Interceptor:
         self.store = config.store if isinstance(config.store, RecordStore) else RecordStore(config.store)
         self.owns_store = not isinstance(config.store, RecordStore)  # closed (WAL folded in) when it stops
         self.pricing = Pricing(config.pricing, upstream=config.upstream)
-        self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None)
+        self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None, config.large_lane)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
         self.policy = POLICIES[config.enforce](self.lanes, config.block_grade)
@@ -231,6 +236,13 @@ class Interceptor:
             self.store.close()
 
     # --- helpers ---------------------------------------------------------------------------------
+
+    @property
+    def client(self) -> aiohttp.ClientSession:
+        """The upstream client, open while the app's lifespan runs."""
+        if self.session is None:
+            raise RuntimeError("the interceptor is not serving (its lifespan has not started)")
+        return self.session
 
     def _upstream_headers(self, fields: list[Field], keys: list[Field], dialect: Dialect) -> list[tuple[str, str]]:
         headers = [(name, value) for kind, name, value in fields if kind == "header"]
@@ -268,22 +280,23 @@ class Interceptor:
         record = ex.record
         if ex.scan is not None:
             try:
-                record["findings"] = await ex.scan
+                record.findings = await ex.scan
             except Exception:  # a detector bug must not cost the record
-                log.exception("inline audit failed for record %s", record["id"])
-                record["error"] = record["error"] or "inline audit failed"
-        if record.get("findings") and not self.config.keep_evidence:
-            record["findings"] = [{**f, "matched_text": mask_evidence(f["matched_text"])}
-                                  if isinstance(f.get("matched_text"), str) else f for f in record["findings"]]
+                log.exception("inline audit failed for record %s", record.id)
+                record.error = record.error or "inline audit failed"
+        if record.findings and not self.config.keep_evidence:
+            record.findings = [{**f, "matched_text": mask_evidence(f["matched_text"])}
+                               if isinstance(f.get("matched_text"), str) else f for f in record.findings]
         if response is not None:
-            record["response"] = response
+            record.response = response
             usage = parse_usage(response.get("usage"))
-            model = response.get("model") or record.get("model")
+            model = response.get("model") or record.model
             if usage is not None:
-                record.update(input_tokens=usage.input, cached_tokens=usage.cached, output_tokens=usage.output)
-                record["cost_usd"] = self.pricing.price(model if isinstance(model, str) else None, usage)
-        record["latency_ms"] = (time.perf_counter() - ex.t0) * 1000
-        record["state"] = COMPLETE
+                record.input_tokens, record.cached_tokens = usage.input, usage.cached
+                record.output_tokens = usage.output
+                record.cost_usd = self.pricing.price(model if isinstance(model, str) else None, usage)
+        record.latency_ms = (time.perf_counter() - ex.t0) * 1000
+        record.state = COMPLETE
         ex.committed = True
         try:
             write = self.store.complete if ex.pending else self.store.add
@@ -292,7 +305,7 @@ class Interceptor:
             else:
                 write(record)
         except Exception:  # the pending record stays; the failure is loud in the log
-            log.exception("could not complete record %s", record["id"])
+            log.exception("could not complete record %s", record.id)
 
     # --- endpoints -------------------------------------------------------------------------------
 
@@ -300,7 +313,7 @@ class Interceptor:
         dialect = DIALECTS["openai-chat"]
         fields, keys = request_fields(scope)
         try:
-            async with self.session.get(f"{self.config.upstream}/models", allow_redirects=False,
+            async with self.client.get(f"{self.config.upstream}/models", allow_redirects=False,
                                         headers=self._upstream_headers(fields, keys, dialect)) as upstream:
                 content = await upstream.read()
         except TimeoutError:
@@ -327,38 +340,37 @@ class Interceptor:
             (_text(v) for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
         task = params.get("task") or next((_text(v) for k, v in scope["headers"] if k == b"x-ec2-task"), None)
         fields, keys = request_fields(scope)
-        record: dict = {"id": uuid.uuid4().hex, "episode": episode, "task_id": task, "ts": time.time(),
-                        "api": dialect.name, "path": _recorded_path(tail, fields, keys), "status": None,
-                        "error": None, "findings": None, "redactions": 0}
+        record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
+                             path=_recorded_path(tail, fields, keys))
         ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields)
         try:
             raw = await self._read_body(scope, receive)
             ex.raw = raw
             if ScanLanes.is_large(len(raw)):  # parsing megabytes must not stall the other exchanges
-                body = await self.lanes.run(len(raw), lambda _: self._parse(raw, dialect))
+                body = await self.lanes.run(len(raw), lambda: self._parse(raw, dialect))
             else:
                 body = self._parse(raw, dialect)
             ex.body = body
-            record.update(request=body, model=body.get("model"), stream=bool(body.get("stream")))
-            record["headers"] = _recorded_headers(ex.fields, keys)
+            record.request, record.model, record.stream = body, body.get("model"), bool(body.get("stream"))
+            record.headers = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
             # as forwarded (redacted)
-            record.update(headers=_recorded_headers(ex.fields, keys), path=_recorded_path(tail, ex.fields, keys))
+            record.headers, record.path = _recorded_headers(ex.fields, keys), _recorded_path(tail, ex.fields, keys)
             await self._forward_watched(scope, receive, send, ex, keys, tail)
         except Failure as failure:
-            record.update(status=failure.status, error=failure.message)
+            record.status, record.error = failure.status, failure.message
             await self._commit(ex)
             if not ex.client_gone:
                 await _answer(send, failure.status, _JSON_HEADERS,
                               json_bytes(dialect.error_body(failure.kind, failure.message, failure.extra)))
         except Exception as exc:  # a proxy bug: loud in the log, still on record, the client told
-            log.exception("proxy failed on record %s", record["id"])
-            record.update(status=record["status"] or 500, error=f"proxy failed ({type(exc).__name__})")
+            log.exception("proxy failed on record %s", record.id)
+            record.status, record.error = record.status or 500, f"proxy failed ({type(exc).__name__})"
             if not ex.committed:
                 await self._commit(ex)
             if not ex.started and not ex.client_gone:
                 await _answer(send, 500, _JSON_HEADERS,
-                              json_bytes(dialect.error_body("proxy_error", record["error"])))
+                              json_bytes(dialect.error_body("proxy_error", record.error)))
 
     async def _forward_watched(self, scope, receive, send, ex: Exchange, keys: list[Field], tail: str) -> None:
         """Forward while watching the client: if it goes away before its answer is complete, the
@@ -394,24 +406,27 @@ class Interceptor:
             raw, strip_usage = json_bytes({**body, "stream_options": options}), True
         headers = [*self._upstream_headers(ex.fields, keys, ex.dialect), ("content-type", "application/json")]
         query = [(n, v) for kind, n, v in ex.fields + keys if kind == "query"]
-        url = self.config.upstream + tail + ("?" + urllib.parse.urlencode(query) if query else "")
-        record["state"] = PENDING
+        # sent as encoded here, the query the record holds (aiohttp would unquote `%3A` to `:`)
+        path = urllib.parse.quote(tail, safe="/:@!$&'()*+,;=")  # Starlette gave it decoded
+        url = yarl.URL(self.config.upstream + path + ("?" + urllib.parse.urlencode(query) if query else ""),
+                       encoded=True)
+        record.state = PENDING
         try:  # what cannot be recorded is not forwarded
-            if ScanLanes.is_large(len(raw)):
-                await asyncio.to_thread(self.store.add, record)
+            if ScanLanes.is_large(len(ex.raw)):
+                await asyncio.to_thread(self.store.add, record, ex.raw)
             else:
-                self.store.add(record)
+                self.store.add(record, ex.raw)
             ex.pending = True
         except Exception:
-            log.exception("could not record request %s", record["id"])
+            log.exception("could not record request %s", record.id)
             raise Failure(500, "could not record the request: not forwarded", "proxy_error") from None
         try:  # a redirect is answered to the client as it came, never followed with the client's key
-            upstream = await self.session.post(url, data=raw, headers=headers, allow_redirects=False)
+            upstream = await self.client.post(url, data=raw, headers=headers, allow_redirects=False)
         except TimeoutError:
             raise Failure(504, "upstream did not answer in time", "upstream_timeout") from None
         except aiohttp.ClientError as exc:
             raise Failure(502, f"upstream unreachable ({type(exc).__name__})", "upstream_unreachable") from None
-        record["status"] = upstream.status
+        record.status = upstream.status
         if upstream.status < 400 and upstream.content_type == "text/event-stream":
             return await self._relay(upstream, send, ex, strip_usage)
         try:
@@ -427,9 +442,9 @@ class Interceptor:
         except (ValueError, RecursionError):
             response = None
         if upstream.status >= 400:
-            record["error"] = f"upstream answered {upstream.status}"
+            record.error = f"upstream answered {upstream.status}"
         elif not isinstance(response, dict):
-            record["error"] = "upstream answer is not a JSON object"
+            record.error = "upstream answer is not a JSON object"
         else:
             rewritten = self.policy.on_response(ex, response)
             if rewritten is not None:
@@ -444,18 +459,18 @@ class Interceptor:
 
         The watcher in `_forward_watched` cancels the relay when the client goes away; the record is
         committed either way and names what went wrong."""
-        splitter, assembler = EventSplitter(), Assembler(ex.api)
+        splitter, assembler = EventSplitter(), Assembler(ex.dialect.stream)
         terminals = ex.dialect.terminal_events
         record, errors = ex.record, ex.errors
         finished = False
 
         async def commit() -> None:
             if errors:
-                record["error"] = "; ".join(dict.fromkeys(errors))
+                record.error = "; ".join(dict.fromkeys(errors))
             await self._commit(ex, assembler.result())
 
         async def emit(piece: bytes) -> None:
-            record.setdefault("first_byte_ms", (time.perf_counter() - ex.t0) * 1000)
+            ex.first_byte()
             await send({"type": "http.response.body", "body": piece, "more_body": True})
 
         ex.started = True
@@ -481,7 +496,7 @@ class Interceptor:
                     piece = self._client_event(ex, event, data, strip_usage)
                     if terminal:
                         finished = True
-                        record.setdefault("first_byte_ms", (time.perf_counter() - ex.t0) * 1000)
+                        ex.first_byte()
                         if out:
                             await emit(b"".join(out))
                             out = []

@@ -1,13 +1,16 @@
 """The wire APIs the proxy speaks, one `Dialect` each, in a registry like the run strategies.
 
 A dialect says where an API lives (its POST routes under `/v1`), where its SDKs put the API key,
-how it answers an error (the shape its SDK parses) and which stream events end an answer. The proxy
+how it answers an error (the shape its SDK parses), the shape of its stream events (which the
+stream assembler in `sse` and the placeholder restorer in `redact` each read by name) and which of
+them end an answer. The proxy
 serves every route of every dialect; a POST to any other `/v1` path is the `generic` dialect: it is
 forwarded and audited like the rest (every string of the body is scanned), so an endpoint added by a
 provider is never an unaudited way out.
 
 Adding an API is one `Dialect` here, its request reader in `ec2audit.payloads` (what `intercept
-audit` reads back) and, if it streams a new event shape, its assembler in `sse`.
+audit` reads back) and, if it streams a new event shape, that shape's assembler in `sse` and
+restorer in `redact` (`STREAM_SHAPES` lists the shapes both know).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from dataclasses import dataclass, field
 KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-key", "ocp-apim-subscription-key"})
 #: Query parameters that carry a key (Google's `?key=`): masked in the record.
 KEY_PARAMS = frozenset({"key", "api_key", "api-key", "access_token"})
+#: Stream event shapes: chat completion chunks (`choices[].delta`), legacy completion chunks
+#: (`choices[].text`), Responses events, Anthropic Messages events.
+STREAM_SHAPES = ("chat", "completions", "responses", "anthropic")
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,9 @@ class Dialect:
     anthropic_errors: bool = False  # errors as `{"type": "error", "error": {...}}`, else OpenAI's shape
     terminal_events: frozenset[str] = field(default_factory=frozenset)  # stream events that end an answer
     usage_on_request: bool = False  # a stream carries usage only when asked (`stream_options.include_usage`)
+    #: its stream events' shape (one of STREAM_SHAPES); None: events are relayed and recorded as they
+    #: come, and placeholders restored only where whole in one event
+    stream: str | None = None
 
     def error_body(self, kind: str, message: str, extra: dict | None = None) -> dict:
         """An error in the shape the client's SDK parses for this API."""
@@ -44,13 +53,13 @@ class Dialect:
 
 
 DIALECTS = {d.name: d for d in (
-    Dialect("openai-chat", ("/chat/completions",), usage_on_request=True),
-    Dialect("openai-completions", ("/completions",)),
-    Dialect("openai-responses", ("/responses", "/responses/input_tokens"),
+    Dialect("openai-chat", ("/chat/completions",), usage_on_request=True, stream="chat"),
+    Dialect("openai-completions", ("/completions",), stream="completions"),
+    Dialect("openai-responses", ("/responses", "/responses/input_tokens"), stream="responses",
             terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"})),
     Dialect("openai-embeddings", ("/embeddings", "/moderations")),
     Dialect("anthropic-messages", ("/messages", "/messages/count_tokens"), key_header="x-api-key",
-            anthropic_errors=True, terminal_events=frozenset({"message_stop"})),
+            anthropic_errors=True, terminal_events=frozenset({"message_stop"}), stream="anthropic"),
     Dialect("generic", ()),
 )}
 #: Route (path under /v1) → its dialect.

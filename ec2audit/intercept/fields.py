@@ -10,10 +10,15 @@ phone number used as a tool-call id is still caught. Strings that are JSON text 
 are walked inside, so values escaped as `\\u5f20` are found too. Adjacent text parts of one
 content list (`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text": "3366"}]`) are
 read by the model as one text, so they are also scanned as one: a value split across parts is found.
+
+The scanning sites a body has, and the order `walk` visits them in, depend on the body alone (never on
+what was replaced), so detection and replacement can run as two walks, even in two processes: the
+detectors' walk numbers the sites, the placing walk replays the numbers (`redact.Detection`).
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable
 
@@ -40,9 +45,9 @@ _PROTOCOL = frozenset(tuple(p.split(".")) for p in (
 _TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
 
 #: visit(path, text, literal_only, cuts) → edits `(start, end, replacement)`, sorted and disjoint (empty:
-#: keep the text). `cuts` is empty for one string; for text parts scanned as one text it holds the
-#: offsets where one part ends and the next begins, and only hits spanning a cut are wanted (each
-#: part alone was visited before).
+#: keep the text). `cuts` is empty for one string; for text parts scanned as one text (their original
+#: texts, joined) it holds the offsets where one part ends and the next begins: each part alone was
+#: visited before, and an edit of the joined text must span a cut and leave the parts' own edits alone.
 Edit = tuple[int, int, str]
 Visitor = Callable[[tuple, str, bool, tuple[int, ...]], list[Edit]]
 
@@ -106,55 +111,74 @@ def walk(value, visit: Visitor, path: tuple = ()):
         edits = visit(path, str(value), True, ())
         return apply_edits(str(value), edits) if edits else value
     if isinstance(value, list):
-        out, changed = [], False
+        items, changed = [], False
         for i, item in enumerate(value):
             new = walk(item, visit, (*path, i))
             changed |= new is not item
-            out.append(new)
-        grouped = _join_text_parts(out, visit, path)
-        return grouped if grouped is not None else out if changed else value
+            items.append(new)
+        grouped = _join_text_parts(value, items, visit, path)
+        return grouped if grouped is not None else items if changed else value
     if isinstance(value, dict):
-        out, changed = {}, False
+        obj, changed = {}, False
         for key, item in value.items():
             key_edits = visit((*path, key), key, True, ())
             new_key = apply_edits(key, key_edits) if key_edits else key
             new = walk(item, visit, (*path, key))
             changed |= new is not item or new_key is not key
-            out[new_key] = new
-        return out if changed else value
+            obj[new_key] = new
+        return obj if changed else value
     return value
 
 
+def replay(value, edits: dict[int, list[Edit]]):
+    """`value` with `edits` made, by scanning site in `walk`'s visiting order: what a walk elsewhere (in
+    another process) decided, applied to the same body."""
+    site = 0
+
+    def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
+        nonlocal site
+        made = edits.get(site, [])
+        site += 1
+        return made
+
+    return walk(value, visit) if edits else value
+
+
 def _is_text_part(item) -> bool:
-    return isinstance(item, dict) and item.get("type") in _TEXT_PARTS and isinstance(item.get("text"), str)
+    """A prose part: a text part whose text is not JSON text (that is walked inside, and re-encoded
+    when something in it is replaced, so it is no prose to run together with its neighbours)."""
+    return isinstance(item, dict) and item.get("type") in _TEXT_PARTS and isinstance(item.get("text"), str) \
+        and _json_text(item["text"]) is None
 
 
-def _join_text_parts(items: list, visit: Visitor, path: tuple) -> list | None:
-    """Each run of adjacent text parts scanned as one text for values split across parts; the list with
-    those values replaced (the replacement in the part where the value starts, the rest of the value cut
-    from the parts it spans), or None when nothing was replaced."""
-    out, changed, i = items, False, 0
-    while i < len(out):
+def _join_text_parts(items: list, out: list, visit: Visitor, path: tuple) -> list | None:
+    """Each run of adjacent prose parts of `items` scanned as one text for values split across parts;
+    `out` (the parts with their own edits) with those values replaced, or None when nothing was.
+
+    A joined edit spans a cut and overlaps none of the parts' own edits, so it is placed by distances
+    from the ends of the parts it touches, which their own edits do not move: the placeholder ends the
+    part where the value starts, the parts it covers are emptied, the part where it ends loses its head."""
+    result, i = None, 0
+    while i < len(items):
         j = i
-        while j < len(out) and _is_text_part(out[j]):
+        while j < len(items) and _is_text_part(items[j]):
             j += 1
         if j - i >= 2:
-            texts = [out[k]["text"] for k in range(i, j)]
             offsets = [0]
-            for text in texts:
-                offsets.append(offsets[-1] + len(text))
-            edits = visit((*path, i, "text"), "".join(texts), False, tuple(offsets[1:-1]))
-            if edits:
-                if not changed:
-                    out, changed = list(out), True
-                for k in range(i, j):
-                    lo, hi = offsets[k - i], offsets[k - i + 1]
-                    part_edits = [(max(s, lo) - lo, min(e, hi) - lo, r if lo <= s < hi else "")
-                                  for s, e, r in edits if s < hi and e > lo]
-                    if part_edits:
-                        out[k] = {**out[k], "text": apply_edits(out[k]["text"], part_edits)}
+            for k in range(i, j):
+                offsets.append(offsets[-1] + len(items[k]["text"]))
+            for start, end, replacement in visit((*path, i, "text"), "".join(items[k]["text"] for k in range(i, j)),
+                                                 False, tuple(offsets[1:-1])):
+                first, last = bisect.bisect_right(offsets, start) - 1, bisect.bisect_left(offsets, end) - 1
+                result = result if result is not None else list(out)
+                for k in range(first, last + 1):
+                    part = result[i + k]
+                    text, hi = part["text"], offsets[k + 1]
+                    head = text[:len(text) - (hi - start)] + replacement if k == first else ""
+                    tail = text[len(text) - (hi - end):] if k == last else ""
+                    result[i + k] = {**part, "text": head + tail}
         i = max(j, i + 1)
-    return out if changed else None
+    return result
 
 
 def pointer(path: tuple) -> str:

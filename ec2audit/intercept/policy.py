@@ -14,15 +14,20 @@ forwarded is exactly what was audited.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ec2audit.intercept.dialects import Dialect
 from ec2audit.intercept.lanes import ScanLanes
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.redact import EpisodeMap, Field, Redactor, StreamRestorer
+from ec2audit.intercept.shape import json_bytes
 
 log = logging.getLogger("ec2audit.intercept")
+T = TypeVar("T")
 
 
 class Failure(Exception):
@@ -33,23 +38,15 @@ class Failure(Exception):
         self.status, self.message, self.kind, self.extra = status, message, kind, extra or {}
 
 
-def json_bytes(data) -> bytes:
-    """Compact UTF-8 JSON; a lone surrogate (valid in JSON text, not in UTF-8) is sent as its escape."""
-    try:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    except UnicodeEncodeError:
-        return json.dumps(data, separators=(",", ":")).encode()
-
-
 @dataclass
 class Exchange:
     """One request's way through the proxy: its record and what the hooks need to share."""
 
-    record: dict
+    record: ProxyRecord
     dialect: Dialect
     episode: str | None
     t0: float
-    body: dict | None = None
+    body: dict = field(default_factory=dict)  # the parsed request (empty until parsed)
     raw: bytes = b""  # the bytes forwarded upstream
     fields: list[Field] = field(default_factory=list)  # headers and query parameters forwarded (no keys)
     scan: asyncio.Future | None = None  # observe: the inline audit, running beside the upstream call
@@ -66,25 +63,32 @@ class Exchange:
     def api(self) -> str:
         return self.dialect.name
 
+    def first_byte(self) -> None:
+        """The time to the client's first byte, taken once."""
+        if self.record.first_byte_ms is None:
+            self.record.first_byte_ms = (time.perf_counter() - self.t0) * 1000
+
 
 class Observe:
     """Record, and audit inline when units are given; never change or stop anything."""
 
     def __init__(self, lanes: ScanLanes, block_grade: float):
-        self.lanes, self.redactor, self.block_grade = lanes, lanes.redactor, block_grade
+        self.lanes, self.block_grade = lanes, block_grade
 
-    async def _verdict(self, ex: Exchange, work):
+    async def _findings(self, ex: Exchange) -> list[dict]:
+        return (await self.lanes.detect(ex.raw, ex.body, ex.fields)).rows
+
+    async def _verdict(self, ex: Exchange, work: Awaitable[T]) -> T:
         """The scan an enforcing mode waits for; a detector failure refuses the request."""
         try:
-            return await self.lanes.run(len(ex.raw), work)
+            return await work
         except Exception:
-            log.exception("inline audit failed for record %s", ex.record["id"])
+            log.exception("inline audit failed for record %s", ex.record.id)
             raise Failure(500, "inline audit failed: request not forwarded", "audit_error") from None
 
     async def before_forward(self, ex: Exchange) -> None:
-        if self.redactor is not None:  # beside the upstream call: other exchanges keep flowing
-            body, fields = ex.body, ex.fields
-            ex.scan = self.lanes.run(len(ex.raw), lambda r: r.findings(body, fields))
+        if self.lanes.redactor is not None:  # beside the upstream call: other exchanges keep flowing
+            ex.scan = asyncio.ensure_future(self._findings(ex))
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
         return None
@@ -97,8 +101,7 @@ class Block(Observe):
     """Refuse (403) a request in which any unit is found at `block_grade` or above."""
 
     async def before_forward(self, ex: Exchange) -> None:
-        body, fields = ex.body, ex.fields
-        ex.record["findings"] = findings = await self._verdict(ex, lambda r: r.findings(body, fields))
+        ex.record.findings = findings = await self._verdict(ex, self._findings(ex))
         blocked = sorted({f["unit_id"] for f in findings if f["grade"] >= self.block_grade})
         if blocked:
             raise Failure(403, f"blocked by ec2audit: the request contains {len(blocked)} sensitive "
@@ -106,30 +109,45 @@ class Block(Observe):
 
 
 class Redact(Observe):
-    """Forward placeholders instead of unit values; put the values back into the answer."""
+    """Forward placeholders instead of unit values; put the values back into the answer. The
+    detectors may run in another process; the placeholders are numbered here (`lanes.py`)."""
+
+    def __init__(self, lanes: ScanLanes, block_grade: float):
+        super().__init__(lanes, block_grade)
+        if lanes.redactor is None:
+            raise ValueError("redact needs units to look for")
+        self.redactor: Redactor = lanes.redactor
 
     async def before_forward(self, ex: Exchange) -> None:
         emap = ex.emap = self.redactor.episode_map(ex.episode).for_request()
-        body, fields, raw = ex.body, ex.fields, ex.raw
+        body, fields, raw, redactor = ex.body, ex.fields, ex.raw, self.redactor
 
-        def work(redactor: Redactor):
-            new_body, rows, count = redactor.redact(body, emap)
-            new_fields, field_rows, field_count = redactor.redact_fields(fields, emap)
-            return new_body, new_fields, rows + field_rows, count + field_count, \
-                raw if new_body is body else json_bytes(new_body)
+        async def work():
+            found = await self.lanes.detect(raw, body, fields)
 
-        new_body, ex.fields, ex.record["findings"], ex.record["redactions"], ex.raw = await self._verdict(ex, work)
+            def place():
+                new_body, new_fields, count, placed = redactor.place(body, fields, found, emap)
+                apart = new_body is not body and self.lanes.encodes_apart(len(raw))
+                out = raw if new_body is body else None if apart else json_bytes(new_body)
+                return new_body, new_fields, count, placed, out
+
+            new_body, new_fields, count, placed, out = await self.lanes.run(len(raw), place)
+            if out is None:  # a large body is encoded where it was scanned: 0.1 s that holds the lock here
+                out = await self.lanes.encode(raw, placed)
+            return new_body, new_fields, found.rows, count, out
+
+        new_body, ex.fields, ex.record.findings, ex.record.redactions, ex.raw = await self._verdict(ex, work())
         if new_body is not body:
-            ex.body = ex.record["request"] = new_body  # the record holds what reached the cloud
+            ex.body = ex.record.request = new_body  # the record holds what reached the cloud
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
-        return self.redactor.restore(response, ex.emap) if ex.emap.back else None
+        return self.redactor.restore(response, ex.emap) if ex.emap is not None and ex.emap.back else None
 
     def on_stream_event(self, ex: Exchange, name: str | None, data) -> list[tuple[str | None, object]] | None:
-        if not ex.emap.back:
+        if ex.emap is None or not ex.emap.back:
             return None
         if ex.restorer is None:
-            ex.restorer = StreamRestorer(self.redactor, ex.api, ex.emap)
+            ex.restorer = StreamRestorer(self.redactor, ex.dialect.stream, ex.emap)
         return ex.restorer.rewrite(name, data)
 
 

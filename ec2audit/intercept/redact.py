@@ -5,6 +5,10 @@ Placeholders are stable within an episode: the same surface form of a unit gets 
 in every request, and each placeholder restores exactly the text the agent sent. Positions come from
 `Cascade.scan_text`, so whatever the audit would report is what gets replaced.
 
+Detecting and placing are two steps: `detect` runs the detectors and returns plain data (`Detection`:
+findings and the spans to replace), which a worker process can send back; `place` numbers the
+placeholders in the episode's map, which lives in the proxy's process only (`lanes.py`).
+
 An answer is restored only with the placeholders of its own request (`EpisodeMap.for_request`): a
 client gets back only values it sent in that very request, so knowing an episode id and asking the
 model to "repeat [PHONE_001]" restores nothing (docs/design.md, the interceptor's threat model).
@@ -21,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import LITERAL
-from ec2audit.intercept.fields import Edit, apply_edits, pointer, walk
+from ec2audit.intercept.fields import Edit, apply_edits, pointer, replay, walk
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d{3,6}\]")
 _PARTIAL = re.compile(r"\[[A-Z_]*\d{0,6}")  # a possible placeholder cut off by a chunk boundary
@@ -65,6 +69,39 @@ class EpisodeMap:
 
 #: A value outside the body the proxy forwards: ("header" | "query", name, value).
 Field = tuple[str, str, str]
+#: A span to replace: (start, end, unit index).
+Span = tuple[int, int, int]
+
+
+def _site_texts(body: dict, sites: dict[int, list[Span]]) -> list[tuple[int, str]]:
+    """The texts of the given scanning sites of a body, as `walk` visits them."""
+    texts: list[tuple[int, str]] = []
+    site = 0
+
+    def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
+        nonlocal site
+        if site in sites:
+            texts.append((site, text))
+        site += 1
+        return []
+
+    if sites:
+        walk(body, visit)
+    return texts
+
+
+@dataclass
+class Detection:
+    """What the detectors found in one request, as plain data: the findings, and the spans to replace
+    per scanning site, numbered in `walk`'s visiting order (body) and in order (fields)."""
+
+    rows: list[dict] = field(default_factory=list)
+    body: dict[int, list[Span]] = field(default_factory=dict)
+    fields: dict[int, list[Span]] = field(default_factory=dict)
+
+
+def _overlaps(hit, spans: list[Span]) -> bool:
+    return any(start < hit.end and hit.start < end for start, end, _ in spans)
 
 
 class Redactor:
@@ -76,12 +113,6 @@ class Redactor:
         self._types = [_type_name(u) for u in cascade.units]
         self.episodes: dict[str, EpisodeMap] = episodes if episodes is not None else {}
         self._lock = threading.Lock()
-
-    def sibling(self, cascade: Cascade) -> Redactor:
-        """A redactor on another cascade (another scanning thread's) sharing this one's episodes."""
-        twin = type(self)(cascade, self.episodes)
-        twin._lock = self._lock
-        return twin
 
     def episode_map(self, episode: str | None) -> EpisodeMap:
         """The episode's shared map; untagged requests never share one (a value of one client must not
@@ -107,65 +138,73 @@ class Redactor:
                 "end": hit.end, "matched_text": text[hit.start:hit.end], "detector": hit.detector,
                 "grade": hit.grade, "confidence": hit.confidence}
 
-    def findings(self, body: dict, fields: list[Field] | tuple = ()) -> list[dict]:
+    @staticmethod
+    def _spans(hits: list) -> list[Span]:
+        """The spans replaced: longest hits first; a hit overlapping one already chosen is covered by
+        it. The chosen spans are kept sorted, so each hit is checked against its two neighbours only (a
+        10 MB body has thousands of hits)."""
+        starts: list[int] = []
+        chosen: list[Span] = []
+        for hit in sorted(hits, key=lambda h: (-(h.end - h.start), -h.grade)):
+            at = bisect.bisect_left(starts, hit.start)
+            if (at == 0 or chosen[at - 1][1] <= hit.start) and (at == len(chosen) or hit.end <= chosen[at][0]):
+                starts.insert(at, hit.start)
+                chosen.insert(at, (hit.start, hit.end, hit.unit_index))
+        return chosen
+
+    def detect(self, body: dict, fields: list[Field] | tuple = ()) -> Detection:
         """Inline audit: every unit found anywhere in the body (by JSON path) and in `fields`
-        (`header:<name>`, `query:<name>`)."""
-        rows: list[dict] = []
+        (`header:<name>`, `query:<name>`), and the spans redaction replaces."""
+        found = Detection()
+        plain: dict[tuple, list[Span]] = {}  # a text's spans by path: what a joined run must leave alone
+        site = 0
 
         def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
-            rows.extend(self._row(pointer(path), text, h) for h in self._hits(text, literal_only, cuts))
+            nonlocal site
+            hits = self._hits(text, literal_only, cuts)
+            found.rows.extend(self._row(pointer(path), text, h) for h in hits)
+            if cuts:  # the parts' own spans, moved into the joined text
+                base, first = path[:-2], path[-2]
+                taken = [(s + lo, e + lo, u) for k, lo in enumerate((0, *cuts))
+                         for s, e, u in plain.get((*base, first + k, "text"), ())]
+                hits = [h for h in hits if not _overlaps(h, taken)]
+            spans = self._spans(hits)
+            if spans:
+                found.body[site] = spans
+            if not cuts:
+                plain[path] = spans
+            site += 1
             return []
 
         walk(body, visit)
-        for kind, name, value in fields:
-            rows.extend(self._row(f"{kind}:{name}", value, h) for h in self._hits(value, False))
-        return rows
+        for i, (kind, name, value) in enumerate(fields):
+            hits = self._hits(value, False)
+            found.rows.extend(self._row(f"{kind}:{name}", value, h) for h in hits)
+            if hits:
+                found.fields[i] = self._spans(hits)
+        return found
 
-    def _edits(self, text: str, hits: list, emap: EpisodeMap) -> list[Edit]:
-        """Longest hits first; a hit overlapping one already chosen is covered by it. The chosen spans
-        are kept sorted, so each hit is checked against its two neighbours only (a 10 MB body has
-        thousands of hits)."""
-        starts: list[int] = []
-        chosen: list = []
-        for hit in sorted(hits, key=lambda h: (-(h.end - h.start), -h.grade)):
-            at = bisect.bisect_left(starts, hit.start)
-            if (at == 0 or chosen[at - 1].end <= hit.start) and (at == len(chosen) or hit.end <= chosen[at].start):
-                starts.insert(at, hit.start)
-                chosen.insert(at, hit)
-        return [(h.start, h.end, emap.placeholder(h.unit_index, self._types[h.unit_index], text[h.start:h.end]))
-                for h in chosen]
+    def findings(self, body: dict, fields: list[Field] | tuple = ()) -> list[dict]:
+        return self.detect(body, fields).rows
+
+    def _edits(self, text: str, spans: list[Span], emap: EpisodeMap) -> list[Edit]:
+        return [(s, e, emap.placeholder(u, self._types[u], text[s:e])) for s, e, u in spans]
+
+    def place(self, body: dict, fields: list[Field], found: Detection,
+              emap: EpisodeMap) -> tuple[dict, list[Field], int, dict[int, list[Edit]]]:
+        """The body and fields with the detected spans replaced by the episode's placeholders, how many
+        spans were replaced, and the body's edits by scanning site (for `fields.replay` elsewhere)."""
+        placed = {site: self._edits(text, found.body[site], emap) for site, text in _site_texts(body, found.body)}
+        new_fields = [(kind, name, apply_edits(value, self._edits(value, found.fields[i], emap)))
+                      if i in found.fields else (kind, name, value) for i, (kind, name, value) in enumerate(fields)]
+        replaced = sum(map(len, found.body.values())) + sum(map(len, found.fields.values()))
+        return replay(body, placed), new_fields, replaced, placed
 
     def redact(self, body: dict, emap: EpisodeMap) -> tuple[dict, list[dict], int]:
         """The body with every detected unit value replaced, its findings, and how many spans were replaced."""
-        rows: list[dict] = []
-        replaced = 0
-
-        def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
-            nonlocal replaced
-            hits = self._hits(text, literal_only, cuts)
-            if not hits:
-                return []
-            rows.extend(self._row(pointer(path), text, h) for h in hits)
-            edits = self._edits(text, hits, emap)
-            replaced += len(edits)
-            return edits
-
-        return walk(body, visit), rows, replaced
-
-    def redact_fields(self, fields: list[Field], emap: EpisodeMap) -> tuple[list[Field], list[dict], int]:
-        """Headers and query parameters with every detected unit value replaced, findings, count."""
-        out: list[Field] = []
-        rows: list[dict] = []
-        replaced = 0
-        for kind, name, value in fields:
-            hits = self._hits(value, False)
-            if hits:
-                rows.extend(self._row(f"{kind}:{name}", value, h) for h in hits)
-                edits = self._edits(value, hits, emap)
-                replaced += len(edits)
-                value = apply_edits(value, edits)
-            out.append((kind, name, value))
-        return out, rows, replaced
+        found = self.detect(body)
+        new_body, _, replaced, _ = self.place(body, [], found, emap)
+        return new_body, found.rows, replaced
 
     # --- inbound ---------------------------------------------------------------------------------
 
@@ -195,14 +234,16 @@ class Redactor:
 
 
 class StreamRestorer:
-    """Restores placeholders in streamed text deltas, one channel (choice, tool call, block) at a time.
+    """Restores placeholders in streamed text deltas, one channel (choice, tool call, block) at a time,
+    for a dialect's stream shape (`Dialect.stream`; None: whole placeholders in each event's strings).
 
     A placeholder may be cut across two deltas; only a tail that could still become one is held back
     (at most a placeholder's length), and released with the channel's next delta or at its end.
     """
 
-    def __init__(self, redactor: Redactor, api: str, emap: EpisodeMap):
-        self.redactor, self.api, self.emap = redactor, api, emap
+    def __init__(self, redactor: Redactor, shape: str | None, emap: EpisodeMap):
+        self.redactor, self.emap = redactor, emap
+        self._rewrite = _SHAPES.get(shape or "", StreamRestorer._whole)
         self.pending: dict[tuple, str] = {}
         self._delta_kinds: dict[int, str] = {}  # Anthropic block index → its delta type
 
@@ -223,13 +264,21 @@ class StreamRestorer:
         """One upstream event's payload → the events the client gets (a held tail may add one)."""
         if not isinstance(data, dict):
             return [(name, data)]
-        if self.api == "openai-chat":
-            return [(name, self._chat(data))]
-        if self.api == "anthropic-messages":
-            return self._anthropic(name, data)
-        return self._responses(name, data)
+        return self._rewrite(self, name, data)
 
-    def _chat(self, chunk: dict) -> dict:
+    def _whole(self, name: str | None, data: dict) -> list[tuple[str | None, object]]:
+        return [(name, self.redactor.restore(data, self.emap))]
+
+    def _completions(self, name: str | None, chunk: dict) -> list[tuple[str | None, object]]:
+        for choice in chunk.get("choices") or []:
+            i = choice.get("index", 0)
+            if isinstance(choice.get("text"), str):
+                choice["text"] = self.feed(("x", i), choice["text"])
+            if choice.get("finish_reason"):
+                choice["text"] = (choice.get("text") or "") + self.flush(("x", i))
+        return [(name, chunk)]
+
+    def _chat(self, name: str | None, chunk: dict) -> list[tuple[str | None, object]]:
         for choice in chunk.get("choices") or []:
             i, delta = choice.get("index", 0), choice.get("delta") or {}
             if isinstance(delta.get("content"), str):
@@ -246,7 +295,7 @@ class StreamRestorer:
                     delta.setdefault("tool_calls", []).append(
                         {"index": channel[2], "function": {"arguments": self.flush(channel)}})
                 choice["delta"] = delta
-        return chunk
+        return [(name, chunk)]
 
     def _anthropic(self, name: str | None, data: dict) -> list[tuple[str | None, object]]:
         kind, index = data.get("type"), data.get("index", 0)
@@ -280,3 +329,8 @@ class StreamRestorer:
             out.append((delta_kind if name else None,
                         {"type": delta_kind, **extra, "delta": self.flush(channel)}))
         return [*out, (name, self.redactor.restore(data, self.emap))]
+
+
+#: Stream shape (`dialects.STREAM_SHAPES`) → how its events are restored.
+_SHAPES = {"chat": StreamRestorer._chat, "completions": StreamRestorer._completions,
+           "responses": StreamRestorer._responses, "anthropic": StreamRestorer._anthropic}

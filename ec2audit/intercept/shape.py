@@ -100,6 +100,15 @@ def parse(raw: bytes) -> dict:
     return body
 
 
+def json_bytes(data) -> bytes:
+    """A body as the proxy sends it: compact UTF-8 JSON; a lone surrogate (valid in JSON text, not in
+    UTF-8) is sent as its escape."""
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    except UnicodeEncodeError:
+        return json.dumps(data, separators=(",", ":")).encode()
+
+
 _TYPES = {str: "a string", bool: "true or false", dict: "an object", list: "an array"}
 
 

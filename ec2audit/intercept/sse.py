@@ -60,9 +60,10 @@ def _text_add(target: dict, key: str, piece) -> None:
 
 @dataclass
 class Assembler:
-    """Rebuilds the response body from parsed event payloads of one API."""
+    """Rebuilds the response body from parsed event payloads of one stream shape (`Dialect.stream`;
+    None: a stream no assembler knows, recorded as its last event's payload)."""
 
-    api: str
+    shape: str | None
     response: dict = field(default_factory=dict)
     usage: dict | None = None
     done: bool = False  # the API's own end-of-stream marker was seen
@@ -71,21 +72,21 @@ class Assembler:
 
     def add(self, data) -> None:
         """One event's decoded `data`."""
-        if self.api == "anthropic-messages":
-            self._anthropic(data)
-        elif self.api == "openai-responses":
-            self._responses(data)
-        else:
-            self._chat(data)
+        if isinstance(data, dict):
+            _ADD.get(self.shape or "", Assembler._last)(self, data)
 
-    def _chat(self, chunk) -> None:
-        if not isinstance(chunk, dict):
-            return
+    def _last(self, data: dict) -> None:
+        self.response = data
+
+    def _head(self, chunk: dict) -> None:
         for key in ("id", "model", "created", "system_fingerprint"):
             if key in chunk:
                 self.response.setdefault(key, chunk[key])
         if isinstance(chunk.get("usage"), dict):
             self.usage = chunk["usage"]
+
+    def _chat(self, chunk: dict) -> None:
+        self._head(chunk)
         for choice in chunk.get("choices") or []:
             slot = self._choices.setdefault(choice.get("index", 0), {"message": {"role": "assistant"}})
             delta, message = choice.get("delta") or {}, slot["message"]
@@ -104,9 +105,15 @@ class Assembler:
             if choice.get("finish_reason"):
                 slot["finish_reason"] = choice["finish_reason"]
 
-    def _anthropic(self, data) -> None:
-        if not isinstance(data, dict):
-            return
+    def _completions(self, chunk: dict) -> None:
+        self._head(chunk)
+        for choice in chunk.get("choices") or []:
+            slot = self._choices.setdefault(choice.get("index", 0), {"text": ""})
+            _text_add(slot, "text", choice.get("text"))
+            if choice.get("finish_reason"):
+                slot["finish_reason"] = choice["finish_reason"]
+
+    def _anthropic(self, data: dict) -> None:
         kind = data.get("type")
         if kind == "message_start" and isinstance(data.get("message"), dict):
             self.response = dict(data["message"])
@@ -123,22 +130,21 @@ class Assembler:
         elif kind == "message_stop":
             self.done = True
 
-    def _responses(self, data) -> None:
-        if isinstance(data, dict) and data.get("type") in ("response.completed", "response.incomplete",
-                                                             "response.failed"):
+    def _responses(self, data: dict) -> None:
+        if data.get("type") in ("response.completed", "response.incomplete", "response.failed"):
             self.response = data.get("response") or {}
             self.usage = self.response.get("usage")
             self.done = True
 
     def result(self) -> dict:
         """The reassembled body (partial when the stream broke off)."""
-        if self.api == "openai-chat":
-            body = {**self.response, "object": "chat.completion",
+        if self.shape in ("chat", "completions"):
+            body = {**self.response, "object": "chat.completion" if self.shape == "chat" else "text_completion",
                     "choices": [{"index": i, **c} for i, c in sorted(self._choices.items())]}
             if self.usage is not None:
                 body["usage"] = self.usage
             return body
-        if self.api == "anthropic-messages":
+        if self.shape == "anthropic":
             blocks = []
             for _, block in sorted(self._blocks.items()):
                 block = dict(block)
@@ -151,3 +157,8 @@ class Assembler:
                 blocks.append(block)
             return {**self.response, "content": blocks, "usage": self.usage}
         return self.response
+
+
+#: Stream shape (`dialects.STREAM_SHAPES`) → how its events are assembled.
+_ADD = {"chat": Assembler._chat, "completions": Assembler._completions, "anthropic": Assembler._anthropic,
+        "responses": Assembler._responses}

@@ -1,7 +1,7 @@
 """A scripted stand-in for a cloud model's HTTP API, for tests and benchmarks of the interceptor.
 
-It is not a model. It speaks OpenAI Chat Completions, OpenAI Responses and Anthropic Messages (SSE
-and plain JSON) and answers by a fixed script chosen with the request's `model`:
+It is not a model. It speaks OpenAI Chat Completions, legacy Completions, OpenAI Responses and Anthropic
+Messages (SSE and plain JSON) and answers by a fixed script chosen with the request's `model`:
   echo (any other name)  text "echo: <last user text>"
   tool-echo              a `send` tool call whose arguments are {"text": <last user text>}
   fault-500              a 500 error       fault-slow     waits 3 s before answering
@@ -35,8 +35,8 @@ from ec2audit.payloads import flatten
 STANDIN_CHUNK = 3
 
 
-def _last_user_text(body: dict) -> str:
-    texts = [s.text for s in flatten(body) if s.origin in ("user", "tool_result")]
+def _last_user_text(body: dict, api: str | None) -> str:
+    texts = [s.text for s in flatten(body, api) if s.origin in ("user", "tool_result")]
     return texts[-1] if texts else ""
 
 
@@ -65,11 +65,11 @@ def _sse(data, event: str | None = None) -> bytes:
 
 
 class _Script:
-    def __init__(self, body: dict):
+    def __init__(self, body: dict, api: str | None = None):
         self.body = body
         self.model = str(body.get("model", "echo"))
         self.tool = self.model == "tool-echo"
-        user = _last_user_text(body)
+        user = _last_user_text(body, api)
         self.text = json.dumps({"text": user}, ensure_ascii=False) if self.tool else f"echo: {user}"
         prompt = sum(len(s.text) for s in flatten(body))
         self.prompt_tokens, self.output_tokens = max(prompt // 4, 1), max(len(self.text) // 4, 1)
@@ -174,7 +174,24 @@ def _responses(script: _Script) -> tuple[dict, list[bytes]]:
     return whole, [_sse(e, e["type"]) for e in events]
 
 
-_BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses}
+def _completions(script: _Script) -> tuple[dict, list[bytes]]:
+    """The legacy completions API: text in `choices[].text`, streamed as text pieces."""
+    base = {"id": "cmpl-standin", "object": "text_completion", "created": int(time.time()), "model": script.model}
+    usage = {"prompt_tokens": script.prompt_tokens, "completion_tokens": script.output_tokens,
+             "total_tokens": script.prompt_tokens + script.output_tokens}
+    whole = {**base, "usage": usage,
+             "choices": [{"index": 0, "text": script.text, "logprobs": None, "finish_reason": "stop"}]}
+    events = [{**base, "choices": [{"index": 0, "text": piece, "logprobs": None, "finish_reason": None}]}
+              for piece in _pieces(script.text)]
+    events.append({**base, "choices": [{"index": 0, "text": "", "logprobs": None, "finish_reason": "stop"}]})
+    if (script.body.get("stream_options") or {}).get("include_usage"):
+        events.append({**base, "choices": [], "usage": usage})
+    return whole, [_sse(e) for e in events] + [b"data: [DONE]\n\n"]
+
+
+_BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses,
+             "/v1/completions": _completions}
+_APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
 
 
 async def _answer(request: Request):
@@ -183,7 +200,7 @@ async def _answer(request: Request):
     request.app.state.requests.append({"path": request.url.path, "query": request.url.query, "raw": raw,
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})
-    script = _Script(body)
+    script = _Script(body, _APIS.get(request.url.path))
     if request.url.path not in _BUILDERS:
         return _JSON({"id": "standin", "object": "standin.echo", "path": request.url.path,
                       "usage": {"input_tokens": script.prompt_tokens, "total_tokens": script.prompt_tokens}})

@@ -40,16 +40,16 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     records = read_records(path)  # read-only: a log audit never changes its input
     steps: Counter = Counter()
     for number, record in enumerate(records, start=1):
-        ts = record.get("ts")
-        data = {"id": record.get("id"), "episode": record.get("episode"), "request": record.get("request"),
-                "response": record.get("response") or {}, "model": record.get("model"),
+        ts = record.ts
+        data = {"id": record.id, "episode": record.episode, "request": record.request,
+                "response": record.response or {}, "model": record.model,
                 "timestamp": datetime.fromtimestamp(ts, UTC).isoformat() if isinstance(ts, int | float) else None}
         try:
             payload = to_payload(data, f"{path.name}#{number}", path, number, steps)
         except InputError as exc:
-            on_error(InputError(f"record {record.get('id')}: {exc.reason}", file=str(path), line=number))
+            on_error(InputError(f"record {record.id}: {exc.reason}", file=str(path), line=number))
             continue
-        if record.get("input_tokens") is not None:
-            payload.meta["usage"] = {k: record.get(k) or 0 for k in ("input_tokens", "cached_tokens", "output_tokens")}
-            payload.meta["usage"]["cost_usd"] = record.get("cost_usd")
+        if record.input_tokens is not None:
+            payload.meta["usage"] = {"input_tokens": record.input_tokens, "cached_tokens": record.cached_tokens or 0,
+                                     "output_tokens": record.output_tokens or 0, "cost_usd": record.cost_usd}
         yield payload

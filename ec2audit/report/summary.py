@@ -242,8 +242,8 @@ def _cloud_payloads(run_dir: Path, wanted: dict[str, set[str]]) -> dict[str, Pay
     payloads = {}
     for episode, ids in wanted.items():  # read-only: a report never changes the run it reads
         for record in read_records(store_path, episode):
-            if str(record.get("id")) in ids and isinstance(record.get("request"), dict):
-                payloads[str(record["id"])] = payload_from_record(record, str(record["id"]))
+            if record.id in ids and isinstance(record.request, dict):
+                payloads[record.id] = payload_from_record(record.to_row(), record.id)
     return payloads
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ec2audit.audit import audit
 from ec2audit.files import open_private, write_table
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
 from ec2audit.payloads import payload_from_record
 from ec2audit.run.gateway import EpisodeState, Gateway
@@ -155,15 +156,15 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
     edge_in = sum(c["input_tokens"] for c in state.edge_calls)
     edge_out = sum(c["output_tokens"] for c in state.edge_calls)
     params = ctx.gateway.edge.params
-    costs = [r.get("cost_usd") for r in cloud]
+    costs = [r.cost_usd for r in cloud]
     record = EpisodeRecord(
         episode_id=eid, task_id=task.id, scenario=task.scenario, strategy=spec.strategy, variant=spec.variant,
         router=spec.router, cloud_context=spec.cloud_context if strategy.asks_cloud else None,
         edge_model=ctx.edge_name, cloud_model=ctx.cloud_name, run_index=spec.run_index, status=status,
         completion=completion, criteria=json.dumps(criteria, ensure_ascii=False), passed=completion >= PASS_AT,
-        cloud_calls=len(cloud), cloud_input_tokens=sum(r.get("input_tokens") or 0 for r in cloud),
-        cloud_cached_tokens=sum(r.get("cached_tokens") or 0 for r in cloud),
-        cloud_output_tokens=sum(r.get("output_tokens") or 0 for r in cloud),
+        cloud_calls=len(cloud), cloud_input_tokens=sum(r.input_tokens or 0 for r in cloud),
+        cloud_cached_tokens=sum(r.cached_tokens or 0 for r in cloud),
+        cloud_output_tokens=sum(r.output_tokens or 0 for r in cloud),
         cloud_usd=None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),
         edge_calls=len(state.edge_calls), edge_input_tokens=edge_in, edge_output_tokens=edge_out,
         edge_flops=2.0 * params * (edge_in + edge_out) if params else None,
@@ -182,10 +183,10 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
     return record
 
 
-def audit_episode(task: Task, eid: str, cloud: list[dict]):
+def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
     """Findings frame, exposure, exposure per dimension and the leaked units (with the first call)."""
-    payloads = [payload_from_record({"id": r["id"], "episode": eid, "task_id": task.id, "request": r["request"]},
-                                    r["id"]) for r in cloud if isinstance(r.get("request"), dict)]
+    payloads = [payload_from_record({"id": r.id, "episode": eid, "task_id": task.id, "request": r.request}, r.id)
+                for r in cloud if isinstance(r.request, dict)]
     result = audit(payloads, task.units)
     findings = result.findings_frame()
     if not task.units:

@@ -1,0 +1,58 @@
+"""The record of one cloud exchange, as the proxy writes it and every reader gets it back.
+
+One typed value crosses the interceptor (and the LiteLLM guardrail), its store, the log adapter, the
+runs and the report, where a dict of some twenty keys used to: a misspelt field is a type error, not
+a silent None. Its row (`to_row`, one key per field) is what the store's columns and `intercept export`'s
+JSONL objects hold, unchanged from when records were dicts, so stores written before read as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+#: A record's `state`: `pending` (forwarded, not finished), `complete`, or `interrupted` (the proxy
+#: stopped before the exchange ended). Rows written before states existed read as None.
+PENDING, COMPLETE, INTERRUPTED = "pending", "complete", "interrupted"
+
+
+@dataclass(kw_only=True)
+class ProxyRecord:
+    id: str
+    episode: str | None = None
+    task_id: str | None = None
+    ts: float
+    state: str | None = None
+    api: str | None = None
+    path: str | None = None  # as forwarded: `/v1/...`, the query string with key parameters masked
+    model: str | None = None
+    stream: bool = False
+    status: int | None = None
+    error: str | None = None
+    latency_ms: float | None = None
+    first_byte_ms: float | None = None
+    input_tokens: int | None = None
+    cached_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    redactions: int | None = 0
+    headers: list[list[str]] | None = None  # forwarded headers as [name, value], key headers `[masked]`
+    request: dict | None = None  # the body as forwarded (redacted when redact was on)
+    response: dict | None = None
+    findings: list[dict] | None = None  # inline audit rows; `matched_text` masked unless evidence is kept
+
+    def to_row(self) -> dict:
+        """The record as one object of its fields (not copied: a request may be megabytes)."""
+        return {name: getattr(self, name) for name in COLUMNS}
+
+    @classmethod
+    def from_row(cls, row: Mapping) -> ProxyRecord:
+        """A record from a row of any age: a field its row lacks is None."""
+        values: dict[str, Any] = {name: row.get(name) for name in COLUMNS}
+        values["stream"] = bool(values["stream"])
+        return cls(**values)
+
+
+#: The record's fields, in the store's column order.
+COLUMNS = tuple(f.name for f in fields(ProxyRecord))
