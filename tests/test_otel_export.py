@@ -17,6 +17,7 @@ from ec2audit import resources
 from ec2audit.annotate.server import free_port
 from ec2audit.cli import main
 from ec2audit.install import PHOENIX_VERSION
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
 
 UNITS = Path(__file__).parent / "data" / "logs" / "units.jsonl"
@@ -120,10 +121,11 @@ def test_keep_evidence_exports_the_values(phoenix, tmp_path):
 def test_intercept_audit_findings_read_back_from_phoenix(phoenix, tmp_path):
     """A store as the proxy writes it: the record's model, API and time name the leak's call."""
     store = RecordStore(tmp_path / "intercept.sqlite")
-    store.add({"id": "rec-7", "episode": "phx-store", "ts": 1793800100.0, "state": "complete", "api": "openai-chat",
-               "path": "/v1/chat/completions", "model": "gpt-5.4", "status": 200, "request": {
-                   "model": "gpt-5.4", "messages": [{"role": "system", "content": "You are a CRM assistant."},
-                                                    {"role": "user", "content": "Ring her on +1 415-555-0142."}]}})
+    store.add(ProxyRecord(
+        id="rec-7", episode="phx-store", ts=1793800100.0, state="complete", api="openai-chat",
+        path="/v1/chat/completions", model="gpt-5.4", status=200, request={
+            "model": "gpt-5.4", "messages": [{"role": "system", "content": "You are a CRM assistant."},
+                                             {"role": "user", "content": "Ring her on +1 415-555-0142."}]}))
     store.close()
     result = _run("intercept", "audit", tmp_path / "intercept.sqlite", "--units", UNITS, "--otlp-endpoint", phoenix)
     assert result.stderr.strip().splitlines()[-1] == f"exported 2 spans to {phoenix}"

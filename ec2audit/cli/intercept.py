@@ -156,7 +156,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     if otlp_endpoint:
         from ec2audit.report.otel_export import export, from_store_audit
 
-        leaks = from_store_audit(result.findings_frame().to_dicts(), {str(r["id"]): r for r in records})
+        leaks = from_store_audit(result.findings_frame().to_dicts(), {r.id: r for r in records})
         sent = export(leaks, otlp_endpoint, keep_evidence=keep_evidence,
                       counts={"records": len(records), "units": len(units)})
         click.echo(f"exported {plural(sent, 'span')} to {otlp_endpoint}", err=True)

@@ -30,6 +30,7 @@ from ec2audit import __version__, metrics
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
 from ec2audit.extras import require_extra
+from ec2audit.intercept.record import ProxyRecord
 
 TRACES_PATH = "/v1/traces"
 #: Spans per OTLP request: a large audit is sent in several, each far below a receiver's size limit.
@@ -87,7 +88,7 @@ def from_log_audit(rows: list[dict]) -> list[LeakSpan]:
             for r in rows if r["detector"] != CANDIDATE]
 
 
-def from_store_audit(findings: list[dict], records: dict[str, dict]) -> list[LeakSpan]:
+def from_store_audit(findings: list[dict], records: dict[str, ProxyRecord]) -> list[LeakSpan]:
     """An interceptor store's findings (`AuditResult.findings_frame()` rows, in record order) as spans:
     per (episode, unit) its best grade on the first record that sent it; `records` by id give the
     model, API and time."""
@@ -100,15 +101,15 @@ def from_store_audit(findings: list[dict], records: dict[str, dict]) -> list[Lea
             best[key] = row
     spans = []
     for row in best.values():
-        record = records.get(row["payload_id"]) or {}
-        api = record.get("api") or ""
+        record = records.get(row["payload_id"])
+        api = (record.api if record else None) or ""
         spans.append(LeakSpan(
             session=row["group"], unit_id=row["unit_id"], dimension=row["dimension"], grade=row["grade"],
             call=row["payload_id"], value=row["matched_text"], detector=row["detector"],
             message_index=row["message_index"], role=row["role"], origin=row["origin"],
-            provider=_PROVIDERS.get(api), model=record.get("model"),
+            provider=_PROVIDERS.get(api), model=record.model if record else None,
             operation=_OPERATIONS.get(api, "chat"),
-            timestamp=record["ts"] if isinstance(record.get("ts"), int | float) else None))
+            timestamp=record.ts if record else None))
     return spans
 
 
