@@ -1,0 +1,61 @@
+"""The views' fast paths read like their definitions: a map back from the folded view equal to the one the
+characters give one by one, and a decoder regex that finds what trying every position finds."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ec2audit.detect import views
+from ec2audit.detect.normalize import _FOLD, TextView, _fold_map
+
+# ASCII, characters that fold to several ("…", "ß", "ﬁ", "㎡"), to one other ("Ａ", "Ⅲ"), CJK, astral ones
+_FOLDING = st.lists(st.sampled_from([*"aZ 9.\t", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀", "𝐀", "ǅ", "İ"]),
+                    max_size=40).map("".join)
+
+
+def _fold_map_by_character(text: str) -> tuple[list[int], list[int]]:
+    """The definition: a breakpoint after each character whose fold is not one character long."""
+    derived, source, position = [], [], 0
+    for i, ch in enumerate(text):
+        n = len(_FOLD[ord(ch)])
+        position += n
+        if n != 1:
+            derived.append(position)
+            source.append(i + 1)
+    return derived, source
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_FOLDING)
+def test_fold_map_is_the_character_by_character_map(text):
+    back = _fold_map(text)
+    assert (back.derived, back.source) == _fold_map_by_character(text)
+
+
+def test_a_match_after_an_ellipsis_points_at_its_characters():
+    view = TextView.of("see… Zhang Wei")
+    start = view.text.index("zhang wei")
+    assert view.original[slice(*view.to_original(start, start + 9))] == "Zhang Wei"
+
+
+_EMAIL_BY_EVERY_START = re.compile(
+    rf"([\w+-]+(?:{views._DOT}[\w+-]+)*){views._AT}([\w-]+(?:{views._DOT}[\w-]+)+)", re.IGNORECASE)
+_EMAIL_TOKENS = st.sampled_from(["a", "bc", "lee77", "+", "-", "_", ".", " ", " at ", " dot ", "[at]", "(dot)",
+                                 " AT ", "x+y", "é", "\n", "at", "dot", "{at}", "<dot>"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(_EMAIL_TOKENS, max_size=14).map("".join))
+def test_obfuscated_email_regex_finds_what_every_start_finds(text):
+    """Starting only where a word starts (or at "+" after a match) loses nothing: "a at b.c+d at e.f"."""
+    def spans(pattern):
+        return [(m.span(), m.groups()) for m in pattern.finditer(text)]
+    assert spans(views._OBFUSCATED_EMAIL) == spans(_EMAIL_BY_EVERY_START)
+
+
+def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
+    found = [m.group() for m in views._OBFUSCATED_EMAIL.finditer("a at b.c+d at e.f")]
+    assert found == ["a at b.c", "+d at e.f"]
