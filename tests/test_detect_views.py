@@ -59,3 +59,27 @@ def test_obfuscated_email_regex_finds_what_every_start_finds(text):
 def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
     found = [m.group() for m in views._OBFUSCATED_EMAIL.finditer("a at b.c+d at e.f")]
     assert found == ["a at b.c", "+d at e.f"]
+
+
+# Each decoder regex and its plain form (a lookbehind or a group first): the same matches, the same groups
+_PLAIN_FORMS = {
+    "_PERCENT_RUN": r"(?:%[0-9A-Fa-f]{2})+",
+    "_U_ESCAPES": r"(?:\\+u[0-9A-Fa-f]{4})+",
+    "_X_ESCAPES": r"(?:\\x[0-9A-Fa-f]{2}){3,}",
+    "_BASE64": r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])",
+    "_HEX": r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])",
+    "_MRZ_NAMES": r"(?<![A-Z0-9<])P[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*",
+    "_MRZ_FIELDS": r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)",
+}
+_DECODER_TEXT = st.lists(st.sampled_from([*"0123456789abcfABFPNLD<%\\ux+/=_-. é9", "\\u", "%4", "<<", "P<", "NLD",
+                                          "5ba2", "aGVsbG8", "M", "F"]), max_size=50).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=_DECODER_TEXT)
+def test_decoder_regexes_match_their_plain_forms(text):
+    for name, plain in _PLAIN_FORMS.items():
+        fast = getattr(views, name)
+        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
+            [(m.span(), m.groups()) for m in re.finditer(plain, text)], name
+
