@@ -9,7 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.normalize import _FOLD, TextView, _fold_map
+from ec2audit.detect.normalize import (
+    _ENGLISH_DIGIT_RUN,
+    _FOLD,
+    DIGIT_WORD_PAIRS,
+    ENGLISH_DIGITS,
+    TextView,
+    _fold_map,
+    _runs_at,
+)
+from ec2audit.detect.patterns import PatternIndex
 
 # ASCII, characters that fold to several ("…", "ß", "ﬁ", "㎡"), to one other ("Ａ", "Ⅲ"), CJK, astral ones
 _FOLDING = st.lists(st.sampled_from([*"aZ 9.\t", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀", "𝐀", "ǅ", "İ"]),
@@ -83,3 +92,19 @@ def test_decoder_regexes_match_their_plain_forms(text):
         assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
             [(m.span(), m.groups()) for m in re.finditer(plain, text)], name
 
+
+_SPOKEN = st.lists(st.sampled_from([*ENGLISH_DIGITS, " ", ", ", "-", " - ", "x", "a", "9", "one two", "phone"]),
+                   max_size=30).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_SPOKEN)
+def test_english_digit_runs_start_where_the_automaton_sees_a_pair(text):
+    """Trying the run regex only at the pairs' starts finds every run a pass over the whole text finds."""
+    index = PatternIndex()
+    for pair in DIGIT_WORD_PAIRS:
+        index.add(pair, "pair", 0)
+    view = TextView.of(text)
+    starts = sorted({start for start, _, _ in index.build().matches(view.text).get("pair", ())})
+    assert [m.span() for m in _runs_at(_ENGLISH_DIGIT_RUN, view.text, starts)] == \
+        [m.span() for m in _ENGLISH_DIGIT_RUN.finditer(view.text)]

@@ -15,7 +15,7 @@ import itertools
 import operator
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -39,8 +39,8 @@ _CJK_DIGIT_RUN = re.compile(r"[〇零一二三四五六七八九幺](?:[ \-./()]
 _CJK_DIGITS = str.maketrans("〇零一二三四五六七八九幺", "001234567891")
 # The English twin ("four one five two seven five four zero six eight"): runs of six or more digit
 # words become digits. Words are longer than digits, so this one keeps a map back to the text. The
-# regex costs 11-15 ns a character, so it only runs where the automaton saw two digit words in a row
-# (`DIGIT_WORD_PAIRS`), which costs nothing measurable.
+# regex costs 11-15 ns a character, so it is only tried where the automaton saw two digit words in a row
+# (`DIGIT_WORD_PAIRS`): every run starts with such a pair.
 ENGLISH_DIGITS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                   "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 _DIGIT_WORD_SEPARATORS = (" ", ",", ", ", "-", " - ")
@@ -215,19 +215,30 @@ class TextView:
         """Map from the alphanumeric view back to the text view (built only when something matched)."""
         return _collapse(self.text, _ALNUM_SEP, "")[1]
 
-    def digits(self, english: bool = False) -> DigitView:
-        """The digit view; `english` also reads numbers spelled in English digit words."""
+    def digits(self, english: Iterable[int] = ()) -> DigitView:
+        """The digit view; numbers spelled in English digit words are read where they start at one of the
+        offsets `english` (where the automaton saw `DIGIT_WORD_PAIRS` in this view)."""
         numbers = self.text if self.text.isascii() else \
             _CJK_DIGIT_RUN.sub(lambda m: m.group().translate(_CJK_DIGITS), self.text)
-        numbers, spelled = _spell_english(numbers) if english else (numbers, None)
+        starts = sorted(set(english))
+        numbers, spelled = _spell_english(numbers, starts) if starts else (numbers, None)
         return DigitView(self, numbers, *_collapse(numbers, _DIGIT_SEP, ""), spelled)
 
 
-def _spell_english(text: str) -> tuple[str, _Breakpoints | None]:
-    """English digit runs as digits, separators dropped ("four one-five …" → "415…"), and the map
-    from each digit back to the start of its word."""
+def _runs_at(pattern: re.Pattern, text: str, starts: list[int]) -> Iterator[re.Match]:
+    """`pattern.finditer(text)` when every match starts at one of the sorted offsets `starts`."""
+    end = 0
+    for start in starts:
+        if start >= end and (run := pattern.match(text, start)):
+            end = run.end()
+            yield run
+
+
+def _spell_english(text: str, starts: list[int]) -> tuple[str, _Breakpoints | None]:
+    """English digit runs (each starting at one of `starts`) as digits, separators dropped ("four one-five
+    …" → "415…"), and the map from each digit back to the start of its word."""
     parts, derived, source, last, length = [], [], [], 0, 0
-    for run in _ENGLISH_DIGIT_RUN.finditer(text):
+    for run in _runs_at(_ENGLISH_DIGIT_RUN, text, starts):
         parts.append(text[last:run.start()])
         length += run.start() - last
         for word in _DIGIT_WORD.finditer(text, run.start(), run.end()):
