@@ -13,7 +13,7 @@ With `--baseline REV` the same audit runs first on that commit of the code (`git
 findings of every run — on the dense corpus and on each hand-written set, one call per case — must hash
 the same as the baseline's ("findings identical: yes"); a speed change never changes a finding.
 
-    nice .venv/bin/python benchmarks/dense_corpus.py [--mb 16] [--baseline REV] [--profile 2]
+    nice .venv/bin/python benchmarks/dense_corpus.py [--mb 16] [--baseline REV] [--single 1 2 4 8] [--profile 2]
 """
 
 from __future__ import annotations
@@ -133,6 +133,43 @@ def audit_command(corpus: Path, units: Path, out: Path) -> list[str]:
             "--out", str(out)]
 
 
+_SINGLE = """
+import sys, time
+from ec2audit.detect.cascade import build_cascade
+from ec2audit.units import read_units
+text = open(sys.argv[1], encoding="utf-8").read()
+cascade = build_cascade(read_units(sys.argv[2]))
+for mb in map(float, sys.argv[3:]):
+    start = time.process_time()
+    hits = cascade.scan_text(text[:int(mb * 1e6)])
+    print(mb, time.process_time() - start, len(hits))
+"""
+
+
+def write_single(sets: list[Path], path: Path, mb: float, seed: int = 35) -> None:
+    """One long text of case texts (≈ `mb` MB of characters), each with its record number: one payload."""
+    texts = [json.loads(line)["text"] for s in sets for line in (s / "cases.jsonl").read_text(encoding="utf-8")
+             .splitlines() if line.strip()]
+    rng, parts, size, n = random.Random(seed), [], 0, 0
+    while size < mb * 1e6:
+        n += 1
+        parts.append(f"{rng.choice(texts)}\n\n(record {n})\n\n")
+        size += len(parts[-1])
+    path.write_text("".join(parts), encoding="utf-8")
+
+
+def single_payload(tree: Path, text: Path, units: Path, sizes: tuple[float, ...]) -> str:
+    """CPU seconds of `Cascade.scan_text` on the first `sizes` MB of one text (the scan of one payload, start
+    left out), in a child running the code of `tree`, with each doubling step's ratio."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    lines = subprocess.run([sys.executable, "-c", _SINGLE, str(text), str(units), *map(str, sizes)], env=env,
+                           check=True, capture_output=True, text=True).stdout.split("\n")
+    runs = [(float(mb), float(cpu), int(hits)) for mb, cpu, hits in (line.split() for line in lines if line)]
+    steps = [f"{cpu:.2f} s ({hits} hits)" + (f", ×{cpu / runs[k - 1][1]:.2f}" if k else "")
+             for k, (_, cpu, hits) in enumerate(runs)]
+    return "; ".join(f"{mb:g} MB {step}" for (mb, _, _), step in zip(runs, steps, strict=True))
+
+
 def matcher_alone(corpus: Path, units: Path) -> list[str]:
     """The engine's own share: each matcher's `PatternIndex.matches` over the text view of every message
     of the corpus (the dense case), and over one 8 MB text of the corpus's system prompt (sparse)."""
@@ -185,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
     parser.add_argument("--profile", type=float, metavar="MB", help="also profile the default matcher on MB of it")
     parser.add_argument("--baseline", metavar="REV", help="also run the code of this commit first, as 'before'")
+    parser.add_argument("--single", type=float, nargs="*", metavar="MB",
+                        help="also time the scan of one payload of these sizes (e.g. 1 2 4 8)")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="ec2audit-dense-"))
     try:
@@ -221,6 +260,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"peak {rss:.0f} MB, {digests[label][0][0]} findings{ratio}")
         print("\n".join(matcher_alone(corpus, units)))
         same = identical(digests)
+        if args.single:
+            text = folder / "single.txt"
+            write_single(sets, text, max(args.single))
+            for label, tree, matcher in runs:
+                if matcher not in (None, available()[0]):  # the baseline and ours, each with its default
+                    continue
+                print(f"single payload, {label}: {single_payload(tree, text, units, tuple(args.single))}")
         if args.profile:
             small = folder / "small.jsonl"
             with corpus.open(encoding="utf-8") as lines, small.open("w", encoding="utf-8") as out_file:
