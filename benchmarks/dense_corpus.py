@@ -76,9 +76,10 @@ def write_corpus(sets: list[Path], folder: Path, mb: float, seed: int = 34) -> t
     return folder / "units.jsonl", corpus, folder / "values.txt"
 
 
-def measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, bytes]:
-    """(CPU seconds, peak RSS in MB, stdout) of one child process."""
-    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def measured(command: list[str], env: dict[str, str] | None = None, tree: Path = REPO) -> tuple[float, float, bytes]:
+    """(CPU seconds, peak RSS in MB, stdout) of one child process, run in `tree`: `python -c` puts the working
+    directory first on the path, so that is the code it imports, whatever PYTHONPATH says."""
+    child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     stdout = child.stdout.read() if child.stdout else b""
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -137,6 +138,8 @@ _SINGLE = """
 import sys, time
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.units import read_units
+import ec2audit
+print(ec2audit.__file__)
 text = open(sys.argv[1], encoding="utf-8").read()
 cascade = build_cascade(read_units(sys.argv[2]))
 for mb in map(float, sys.argv[3:]):
@@ -162,8 +165,10 @@ def single_payload(tree: Path, text: Path, units: Path, sizes: tuple[float, ...]
     """CPU seconds of `Cascade.scan_text` on the first `sizes` MB of one text (the scan of one payload, start
     left out), in a child running the code of `tree`, with each doubling step's ratio."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    lines = subprocess.run([sys.executable, "-c", _SINGLE, str(text), str(units), *map(str, sizes)], env=env,
+    lines = subprocess.run([sys.executable, "-c", _SINGLE, str(text), str(units), *map(str, sizes)], env=env, cwd=tree,
                            check=True, capture_output=True, text=True).stdout.split("\n")
+    if not lines.pop(0).startswith(str(tree)):
+        raise SystemExit(f"the child did not import the code of {tree}")
     runs = [(float(mb), float(cpu), int(hits)) for mb, cpu, hits in (line.split() for line in lines if line)]
     steps = [f"{cpu:.2f} s ({hits} hits)" + (f", ×{cpu / runs[k - 1][1]:.2f}" if k else "")
              for k, (_, cpu, hits) in enumerate(runs)]
@@ -222,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
     parser.add_argument("--profile", type=float, metavar="MB", help="also profile the default matcher on MB of it")
     parser.add_argument("--baseline", metavar="REV", help="also run the code of this commit first, as 'before'")
+    parser.add_argument("--default-only", action="store_true",
+                        help="only the default matcher (and the baseline): a large corpus in half the time")
     parser.add_argument("--single", type=float, nargs="*", metavar="MB",
                         help="also time the scan of one payload of these sizes (e.g. 1 2 4 8)")
     args = parser.parse_args(argv)
@@ -241,24 +248,25 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rg -F -f: {rg_cpu:.2f} s CPU, {size / rg_cpu:.0f} MB/s")
         handwritten = handwritten_corpora(sets, folder)
         runs = [(f"{args.baseline} (before)", baseline_tree(args.baseline, folder), None)] if args.baseline else []
-        runs += [(name, REPO, name) for name in available()]
+        runs += [(name, REPO, name) for name in available()[:1 if args.default_only else None]]
         digests: dict[str, list[tuple[int, str]]] = {}
         for label, tree, matcher in runs:
             env = {**os.environ, "PYTHONPATH": str(tree)}
             env.pop(ENVIRONMENT, None)
             if matcher:
                 env[ENVIRONMENT] = matcher
-            start_cpu, _, _ = measured(audit_command(tiny, units, folder / "tiny.out.jsonl"), env)
+            start_cpu, _, _ = measured(audit_command(tiny, units, folder / "tiny.out.jsonl"), env, tree)
             out = folder / "findings.jsonl"
-            cpu, rss, _ = measured(audit_command(corpus, units, out), env)
+            cpu, rss, _ = measured(audit_command(corpus, units, out), env, tree)
             digests[label] = [findings_digest(out)]
             for case_corpus, case_units in handwritten:
-                measured(audit_command(case_corpus, case_units, out), env)
+                measured(audit_command(case_corpus, case_units, out), env, tree)
                 digests[label].append(findings_digest(out))
             ratio = f", {cpu / rg_cpu:.0f}× rg" if rg_cpu else ""
             print(f"{label}: {cpu:.1f} s CPU ({start_cpu:.1f} s of it to start), {size / cpu:.2f} MB/s per core, "
                   f"peak {rss:.0f} MB, {digests[label][0][0]} findings{ratio}")
-        print("\n".join(matcher_alone(corpus, units)))
+        if not args.default_only:
+            print("\n".join(matcher_alone(corpus, units)))
         same = identical(digests)
         if args.single:
             text = folder / "single.txt"
