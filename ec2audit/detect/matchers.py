@@ -121,7 +121,7 @@ def _vectorscan_database(encoded: list[bytes]) -> tuple:
     a 0700 folder) like a payload store; one that does not load or run here is compiled over."""
     import hyperscan
 
-    key = hashlib.sha256(f"{version('hyperscan')} {platform.machine()} literal block".encode())
+    key = hashlib.sha256(f"{version('hyperscan')} {_cpu()} literal block".encode())
     for pattern in encoded:
         key.update(len(pattern).to_bytes(8, "little") + pattern)
     folder = layout().cache / "vectorscan"
@@ -141,6 +141,18 @@ def _vectorscan_database(encoded: list[bytes]) -> tuple:
     except OSError:  # a cache that cannot be written costs the compile, nothing else
         pass
     return database, hyperscan.Scratch(database)
+
+
+@cache
+def _cpu() -> str:
+    """The machine and its CPU's features: a database is compiled for the host's instruction set, and a cache
+    folder may be shared by machines that differ (a home folder on a network drive)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            flags = next((line for line in info if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        flags = ""
+    return f"{platform.machine()} {platform.processor()} {hashlib.sha256(flags.encode()).hexdigest()[:16]}"
 
 
 def _store(folder: Path, path: Path, data: bytes) -> None:
