@@ -33,10 +33,13 @@ from functools import cache
 from importlib.metadata import version
 from operator import itemgetter
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from ec2audit.errors import InputError
 from ec2audit.resources import layout
+
+if TYPE_CHECKING:
+    import hyperscan
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 #: (pattern id, start, end): one occurrence, offsets in characters of the scanned text
@@ -115,7 +118,7 @@ class VectorscanMatcher:
 _CACHE_KEPT = 64  # cached databases kept, the most recently used
 
 
-def _vectorscan_database(encoded: list[bytes]) -> tuple:
+def _vectorscan_database(encoded: list[bytes]) -> tuple[hyperscan.Database, hyperscan.Scratch]:
     """(database, scratch) for the literals `encoded`: loaded from the cache when this pattern set was compiled
     before, else compiled and cached. A cached file holds the unit values compiled, so it is private (0600 in
     a 0700 folder) like a payload store; one that does not load or run here is compiled over."""
