@@ -30,6 +30,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
+from importlib import import_module
 from importlib.metadata import version
 from operator import itemgetter
 from pathlib import Path
@@ -49,6 +50,7 @@ ENVIRONMENT = "EC2AUDIT_MATCHER"
 
 class Matcher(Protocol):
     name: ClassVar[str]
+    engine: ClassVar[str]  # the module it needs: the matcher is available where it imports
 
     def __init__(self, patterns: Sequence[str]) -> None:
         """Compile non-empty, distinct `patterns`; a pattern's id is its position."""
@@ -69,6 +71,7 @@ def register(cls: type[Matcher]) -> type[Matcher]:
 @register
 class AhoCorasickMatcher:
     name: ClassVar[str] = "aho-corasick"
+    engine: ClassVar[str] = "ahocorasick_rs"
 
     def __init__(self, patterns: Sequence[str]) -> None:
         import ahocorasick_rs
@@ -86,6 +89,7 @@ class AhoCorasickMatcher:
 @register
 class VectorscanMatcher:
     name: ClassVar[str] = "vectorscan"
+    engine: ClassVar[str] = "hyperscan"
 
     def __init__(self, patterns: Sequence[str]) -> None:
         import hyperscan
@@ -205,7 +209,7 @@ def available() -> tuple[str, ...]:
     names = []
     for name, cls in MATCHERS.items():
         try:
-            cls(["a"])
+            import_module(cls.engine)
         except ImportError:
             continue
         names.append(name)
