@@ -9,14 +9,18 @@ is audited against every call (no task map): many candidates per segment, the de
 Each matcher runs the CLI in its own child process (`EC2AUDIT_MATCHER`); CPU time (user + system) and
 peak RSS are the child's, so MB/s per core covers the whole audit: start, parsing, scanning, writing.
 ripgrep, when installed, scans the same file for the same values (as JSON writes them) in the same run.
+With `--baseline REV` the same audit runs first on that commit of the code (`git archive`), and the
+findings of every run — on the dense corpus and on each hand-written set, one call per case — must hash
+the same as the baseline's ("findings identical: yes"); a speed change never changes a finding.
 
-    nice .venv/bin/python benchmarks/dense_corpus.py [--mb 16] [--profile 2]
+    nice .venv/bin/python benchmarks/dense_corpus.py [--mb 16] [--baseline REV] [--single 1 2 4 8] [--profile 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import hashlib
 import io
 import json
 import os
@@ -72,9 +76,10 @@ def write_corpus(sets: list[Path], folder: Path, mb: float, seed: int = 34) -> t
     return folder / "units.jsonl", corpus, folder / "values.txt"
 
 
-def measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, bytes]:
-    """(CPU seconds, peak RSS in MB, stdout) of one child process."""
-    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def measured(command: list[str], env: dict[str, str] | None = None, tree: Path = REPO) -> tuple[float, float, bytes]:
+    """(CPU seconds, peak RSS in MB, stdout) of one child process, run in `tree`: `python -c` puts the working
+    directory first on the path, so that is the code it imports, whatever PYTHONPATH says."""
+    child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     stdout = child.stdout.read() if child.stdout else b""
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -83,9 +88,91 @@ def measured(command: list[str], env: dict[str, str] | None = None) -> tuple[flo
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout
 
 
+def handwritten_corpora(sets: list[Path], folder: Path) -> list[tuple[Path, Path]]:
+    """(corpus, units) per hand-written set: each case text one call of its own (a user turn), read against
+    all the set's units."""
+    out = []
+    for s in sets:
+        corpus = folder / f"{s.name}.jsonl"
+        cases = [json.loads(line) for line in (s / "cases.jsonl").read_text(encoding="utf-8").splitlines() if line]
+        corpus.write_text("".join(json.dumps({
+            "id": case["case_id"], "url": "https://api.openai.com/v1/chat/completions", "session_id": case["case_id"],
+            "request": {"model": "gpt-5.4", "messages": [{"role": "user", "content": case["text"]}]}},
+            ensure_ascii=False) + "\n" for case in cases), encoding="utf-8")
+        out.append((corpus, s / "units.jsonl"))
+    return out
+
+
+def findings_digest(findings: Path) -> tuple[int, str]:
+    """(count, SHA-256 of the sorted lines) of a findings file: equal digests, identical findings."""
+    lines = sorted(findings.read_bytes().splitlines())
+    return len(lines), hashlib.sha256(b"\n".join(lines)).hexdigest()
+
+
+def identical(digests: dict[str, list[tuple[int, str]]]) -> bool:
+    """Print whether every run's digests equal the first run's (a line per run that differs)."""
+    (first, reference), *others = digests.items()
+    differ = [name for name, found in others if found != reference]
+    for name in differ:
+        print(f"  {name} differs from {first}: {digests[name]} against {reference}")
+    print(f"findings identical: {'no' if differ else 'yes'} ({', '.join(digests)}; dense corpus and "
+          f"{len(reference) - 1} hand-written sets)")
+    return not differ
+
+
+def baseline_tree(rev: str, folder: Path) -> Path:
+    """The code of commit `rev`, exported (no checkout touched) for the 'before' run."""
+    tree = folder / f"baseline-{rev}"
+    tree.mkdir()
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
 def audit_command(corpus: Path, units: Path, out: Path) -> list[str]:
     return [sys.executable, "-c", _CLI, "audit", str(corpus), "--units", str(units), "--jobs", "1", "--json",
             "--out", str(out)]
+
+
+_SINGLE = """
+import sys, time
+from ec2audit.detect.cascade import build_cascade
+from ec2audit.units import read_units
+import ec2audit
+print(ec2audit.__file__)
+text = open(sys.argv[1], encoding="utf-8").read()
+cascade = build_cascade(read_units(sys.argv[2]))
+for mb in map(float, sys.argv[3:]):
+    start = time.process_time()
+    hits = cascade.scan_text(text[:int(mb * 1e6)])
+    print(mb, time.process_time() - start, len(hits))
+"""
+
+
+def write_single(sets: list[Path], path: Path, mb: float, seed: int = 35) -> None:
+    """One long text of case texts (≈ `mb` MB of characters), each with its record number: one payload."""
+    texts = [json.loads(line)["text"] for s in sets for line in (s / "cases.jsonl").read_text(encoding="utf-8")
+             .splitlines() if line.strip()]
+    rng, parts, size, n = random.Random(seed), [], 0, 0
+    while size < mb * 1e6:
+        n += 1
+        parts.append(f"{rng.choice(texts)}\n\n(record {n})\n\n")
+        size += len(parts[-1])
+    path.write_text("".join(parts), encoding="utf-8")
+
+
+def single_payload(tree: Path, text: Path, units: Path, sizes: tuple[float, ...]) -> str:
+    """CPU seconds of `Cascade.scan_text` on the first `sizes` MB of one text (the scan of one payload, start
+    left out), in a child running the code of `tree`, with each doubling step's ratio."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    lines = subprocess.run([sys.executable, "-c", _SINGLE, str(text), str(units), *map(str, sizes)], env=env, cwd=tree,
+                           check=True, capture_output=True, text=True).stdout.split("\n")
+    if not lines.pop(0).startswith(str(tree)):
+        raise SystemExit(f"the child did not import the code of {tree}")
+    runs = [(float(mb), float(cpu), int(hits)) for mb, cpu, hits in (line.split() for line in lines if line)]
+    steps = [f"{cpu:.2f} s ({hits} hits)" + (f", ×{cpu / runs[k - 1][1]:.2f}" if k else "")
+             for k, (_, cpu, hits) in enumerate(runs)]
+    return "; ".join(f"{mb:g} MB {step}" for (mb, _, _), step in zip(runs, steps, strict=True))
 
 
 def matcher_alone(corpus: Path, units: Path) -> list[str]:
@@ -139,6 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mb", type=float, default=16, help="corpus size in MB (default 16)")
     parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
     parser.add_argument("--profile", type=float, metavar="MB", help="also profile the default matcher on MB of it")
+    parser.add_argument("--baseline", metavar="REV", help="also run the code of this commit first, as 'before'")
+    parser.add_argument("--default-only", action="store_true",
+                        help="only the default matcher (and the baseline): a large corpus in half the time")
+    parser.add_argument("--single", type=float, nargs="*", metavar="MB",
+                        help="also time the scan of one payload of these sizes (e.g. 1 2 4 8)")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="ec2audit-dense-"))
     try:
@@ -154,19 +246,35 @@ def main(argv: list[str] | None = None) -> int:
         if shutil.which("rg"):
             rg_cpu, _, _ = measured(["rg", "-F", "-c", "-f", str(values), str(corpus)])
             print(f"rg -F -f: {rg_cpu:.2f} s CPU, {size / rg_cpu:.0f} MB/s")
-        findings = {}
-        for name in available():
-            env = {**os.environ, ENVIRONMENT: name}
-            start_cpu, _, _ = measured(audit_command(tiny, units, folder / "tiny.jsonl.out.jsonl"), env)
-            out = folder / f"findings-{name}.jsonl"
-            cpu, rss, stdout = measured(audit_command(corpus, units, out), env)
-            findings[name] = sorted(out.read_text(encoding="utf-8").splitlines())
+        handwritten = handwritten_corpora(sets, folder)
+        runs = [(f"{args.baseline} (before)", baseline_tree(args.baseline, folder), None)] if args.baseline else []
+        runs += [(name, REPO, name) for name in available()[:1 if args.default_only else None]]
+        digests: dict[str, list[tuple[int, str]]] = {}
+        for label, tree, matcher in runs:
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            env.pop(ENVIRONMENT, None)
+            if matcher:
+                env[ENVIRONMENT] = matcher
+            start_cpu, _, _ = measured(audit_command(tiny, units, folder / "tiny.out.jsonl"), env, tree)
+            out = folder / "findings.jsonl"
+            cpu, rss, _ = measured(audit_command(corpus, units, out), env, tree)
+            digests[label] = [findings_digest(out)]
+            for case_corpus, case_units in handwritten:
+                measured(audit_command(case_corpus, case_units, out), env, tree)
+                digests[label].append(findings_digest(out))
             ratio = f", {cpu / rg_cpu:.0f}× rg" if rg_cpu else ""
-            print(f"{name}: {cpu:.1f} s CPU ({start_cpu:.1f} s of it to start), {size / cpu:.2f} MB/s per core, "
-                  f"peak {rss:.0f} MB, {len(findings[name])} findings{ratio}")
-        print("\n".join(matcher_alone(corpus, units)))
-        same = len({tuple(f) for f in findings.values()}) == 1
-        print("findings identical across matchers" if same else "FINDINGS DIFFER between matchers")
+            print(f"{label}: {cpu:.1f} s CPU ({start_cpu:.1f} s of it to start), {size / cpu:.2f} MB/s per core, "
+                  f"peak {rss:.0f} MB, {digests[label][0][0]} findings{ratio}")
+        if not args.default_only:
+            print("\n".join(matcher_alone(corpus, units)))
+        same = identical(digests)
+        if args.single:
+            text = folder / "single.txt"
+            write_single(sets, text, max(args.single))
+            for label, tree, matcher in runs:
+                if matcher not in (None, available()[0]):  # the baseline and ours, each with its default
+                    continue
+                print(f"single payload, {label}: {single_payload(tree, text, units, tuple(args.single))}")
         if args.profile:
             small = folder / "small.jsonl"
             with corpus.open(encoding="utf-8") as lines, small.open("w", encoding="utf-8") as out_file:

@@ -112,3 +112,32 @@ def test_a_log_with_half_an_emoji_is_audited(matcher, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     found = sorted((f["matched_text"], f["start"], f["end"]) for f in map(json.loads, out.read_text().splitlines()))
     assert found == [("+1 415-555-0142", 45, 60), ("Marguerite Lindqvist", 21, 41)]
+
+
+def test_vectorscan_databases_are_cached_privately_and_loaded_again(tmp_path, monkeypatch):
+    """The second build of one pattern set compiles nothing; the file is private (it holds unit values);
+    a damaged file is compiled over, with the same matches."""
+    import hyperscan
+
+    from ec2audit.detect.matchers import VectorscanMatcher
+
+    monkeypatch.setenv("EC2AUDIT_HOME", str(tmp_path))
+    patterns, text = ["张伟", "+1 415-555-0142", "伟"], "call 张伟 at +1 415-555-0142"
+    expected = VectorscanMatcher(patterns).find(text)
+    folder = tmp_path / "cache" / "vectorscan"
+    [cached] = folder.glob("*.db")
+    assert (folder.stat().st_mode & 0o777, cached.stat().st_mode & 0o777) == (0o700, 0o600)
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("compiled again")
+    with monkeypatch.context() as patch:
+        patch.setattr(hyperscan, "Database", no_compile)
+        assert VectorscanMatcher(patterns).find(text) == expected
+        # the same set in another order (the tiers add some patterns from sets) is the same database
+        assert VectorscanMatcher(patterns[::-1]).find(text) == [(2 - i, s, e) for i, s, e in expected]
+        with pytest.raises(AssertionError, match="compiled again"):
+            VectorscanMatcher([*patterns, "another"])
+
+    cached.write_bytes(b"not a database")
+    assert VectorscanMatcher(patterns).find(text) == expected
+    assert hyperscan.loadb(cached.read_bytes(), hyperscan.HS_MODE_BLOCK)  # written again, whole

@@ -71,7 +71,7 @@ class ExactDetector:
         out += self._literal(view, matches.get(AMOUNT, []), "exact.amount")
         out += self._literal(view, matches.get(PINYIN, []), "exact.pinyin")
         if self._has_digits:
-            out += self._scan_digits(view, english=DIGIT_WORDS in matches)
+            out += self._scan_digits(view, [start for start, _, _ in matches.get(DIGIT_WORDS, ())])
         if self._amounts:
             out += self._scan_chinese_amounts(view)
         if self._has_alnum:  # identifiers found literally need no second look
@@ -107,7 +107,8 @@ class ExactDetector:
                 if not (currency and (other := currency_next_to(text, start, end)) and other != currency):
                     yield Hit(i, *view.to_original(start, end), "exact.amount", LITERAL)
 
-    def _scan_digits(self, view: TextView, english: bool) -> Iterator[Hit]:
+    def _scan_digits(self, view: TextView, english: list[int]) -> Iterator[Hit]:
+        """Phone, ID and card numbers in the digit view; `english`: where digit words stand two in a row."""
         digits = view.digits(english)
         found = self._digits.matches(digits.text, anchored=False)
         for kind in (DIGITS, ACCOUNT):

@@ -89,14 +89,20 @@ class RewrittenView(TextView):
 
 
 # --- decoders: each finds its candidates in the original text and returns (start, end, decoded) --------
+# Every decoder regex starts with a character, not a group or a lookbehind (a lookbehind comes after the
+# first character): the regex engine then skips ahead to candidates in C, 2-30× faster on long texts, with
+# the same matches (tests/test_detect_views.py compares each with its plain form).
 
-_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PERCENT_RUN = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2})*")  # (?:%[0-9A-Fa-f]{2})+
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
-_U_ESCAPES = re.compile(r"(?:\\+u[0-9A-Fa-f]{4})+")
-_X_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){3,}")
-# base64 / base64url tokens of at least 8 characters holding a digit or a base64-only character
-_BASE64 = re.compile(r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])")
-_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])")
+_U_ESCAPES = re.compile(r"\\\\*u[0-9A-Fa-f]{4}(?:\\+u[0-9A-Fa-f]{4})*")  # (?:\\+u[0-9A-Fa-f]{4})+
+_X_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2}){2,}")  # (?:\\x[0-9A-Fa-f]{2}){3,}
+# base64 / base64url tokens of at least 8 characters holding a digit or a base64-only character:
+# (?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-](?<![\w+/-][A-Za-z0-9+/_-])(?:(?<=[0-9+/])|(?=[\w+/-]*[\d+/]))"
+                     r"[A-Za-z0-9+/_-]{7,}={0,2}(?![\w+/=-])")
+# (?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])
+_HEX = re.compile(r"[0-9A-Fa-f](?<![0-9A-Za-z][0-9A-Fa-f])[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])")
 _HINTS_B64 = ("basic ", "base64", "data:", "secret", "token", "=")
 _HINTS_HEX = ("hex", "0x")
 
@@ -184,7 +190,11 @@ def _hex(text: str) -> Iterator[tuple[int, int, str]]:
 
 _AT = r"(?:\s*(?:\[at\]|\(at\)|\{at\}|<at>)\s*|\s+at\s+)"
 _DOT = r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|<dot>)\s*|\s+dot\s+|\.)"
-_OBFUSCATED_EMAIL = re.compile(rf"([\w+-]+(?:{_DOT}[\w+-]+)*){_AT}([\w-]+(?:{_DOT}[\w-]+)+)", re.IGNORECASE)
+# Words are read whole (`++`) and a match starts where a word does, or at a "+" right after a word character,
+# where the previous match may have ended ("a at b.c+d at e.f"): the same matches as trying every position,
+# in linear time (3.5 MB of the dense corpus: 1.6 s → 0.27 s).
+_OBFUSCATED_EMAIL = re.compile(rf"(?:(?<![\w+-])|(?<=[\w-])(?=\+))([\w+-]++(?:{_DOT}[\w+-]++)*){_AT}"
+                               rf"([\w-]++(?:{_DOT}[\w-]++)+)", re.IGNORECASE)
 _DOT_WORD = re.compile(_DOT, re.IGNORECASE)
 
 
@@ -196,8 +206,8 @@ def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
 
 # Machine-readable passport zone (ICAO 9303, TD3): names "P<NLDVAN<DER<MEULEN<<SOPHIE<<<", and the second line's
 # fields run together "NP7K42R9T2NLD8806149F3003194<<<" (number, check digit, nationality, birth date, …)
-_MRZ_NAMES = re.compile(r"(?<![A-Z0-9<])P[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*")
-_MRZ_FIELDS = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
+_MRZ_NAMES = re.compile(r"P(?<![A-Z0-9<]P)[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*")
+_MRZ_FIELDS = re.compile(r"([A-Z0-9<](?<![A-Z0-9<][A-Z0-9<])[A-Z0-9<]{8})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
 
 
 def _mrz(text: str) -> Iterator[tuple[int, int, str]]:

@@ -1,0 +1,110 @@
+"""The views' fast paths read like their definitions: a map back from the folded view equal to the one the
+characters give one by one, and a decoder regex that finds what trying every position finds."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ec2audit.detect import views
+from ec2audit.detect.normalize import (
+    _ENGLISH_DIGIT_RUN,
+    _FOLD,
+    DIGIT_WORD_PAIRS,
+    ENGLISH_DIGITS,
+    TextView,
+    _fold_map,
+    _runs_at,
+)
+from ec2audit.detect.patterns import PatternIndex
+
+# ASCII, characters that fold to several ("…", "ß", "ﬁ", "㎡"), to one other ("Ａ", "Ⅲ"), CJK, astral ones
+_FOLDING = st.lists(st.sampled_from([*"aZ 9.\t", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀", "𝐀", "ǅ", "İ"]),
+                    max_size=40).map("".join)
+
+
+def _fold_map_by_character(text: str) -> tuple[list[int], list[int]]:
+    """The definition: a breakpoint after each character whose fold is not one character long."""
+    derived, source, position = [], [], 0
+    for i, ch in enumerate(text):
+        n = len(_FOLD[ord(ch)])
+        position += n
+        if n != 1:
+            derived.append(position)
+            source.append(i + 1)
+    return derived, source
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_FOLDING)
+def test_fold_map_is_the_character_by_character_map(text):
+    back = _fold_map(text)
+    assert (back.derived, back.source) == _fold_map_by_character(text)
+
+
+def test_a_match_after_an_ellipsis_points_at_its_characters():
+    view = TextView.of("see… Zhang Wei")
+    start = view.text.index("zhang wei")
+    assert view.original[slice(*view.to_original(start, start + 9))] == "Zhang Wei"
+
+
+_EMAIL_BY_EVERY_START = re.compile(
+    rf"([\w+-]+(?:{views._DOT}[\w+-]+)*){views._AT}([\w-]+(?:{views._DOT}[\w-]+)+)", re.IGNORECASE)
+_EMAIL_TOKENS = st.sampled_from(["a", "bc", "lee77", "+", "-", "_", ".", " ", " at ", " dot ", "[at]", "(dot)",
+                                 " AT ", "x+y", "é", "\n", "at", "dot", "{at}", "<dot>"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(_EMAIL_TOKENS, max_size=14).map("".join))
+def test_obfuscated_email_regex_finds_what_every_start_finds(text):
+    """Starting only where a word starts (or at "+" after a match) loses nothing: "a at b.c+d at e.f"."""
+    def spans(pattern):
+        return [(m.span(), m.groups()) for m in pattern.finditer(text)]
+    assert spans(views._OBFUSCATED_EMAIL) == spans(_EMAIL_BY_EVERY_START)
+
+
+def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
+    found = [m.group() for m in views._OBFUSCATED_EMAIL.finditer("a at b.c+d at e.f")]
+    assert found == ["a at b.c", "+d at e.f"]
+
+
+# Each decoder regex and its plain form (a lookbehind or a group first): the same matches, the same groups
+_PLAIN_FORMS = {
+    "_PERCENT_RUN": r"(?:%[0-9A-Fa-f]{2})+",
+    "_U_ESCAPES": r"(?:\\+u[0-9A-Fa-f]{4})+",
+    "_X_ESCAPES": r"(?:\\x[0-9A-Fa-f]{2}){3,}",
+    "_BASE64": r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])",
+    "_HEX": r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])",
+    "_MRZ_NAMES": r"(?<![A-Z0-9<])P[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*",
+    "_MRZ_FIELDS": r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)",
+}
+_DECODER_TEXT = st.lists(st.sampled_from([*"0123456789abcfABFPNLD<%\\ux+/=_-. é9", "\\u", "%4", "<<", "P<", "NLD",
+                                          "5ba2", "aGVsbG8", "M", "F"]), max_size=50).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=_DECODER_TEXT)
+def test_decoder_regexes_match_their_plain_forms(text):
+    for name, plain in _PLAIN_FORMS.items():
+        fast = getattr(views, name)
+        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
+            [(m.span(), m.groups()) for m in re.finditer(plain, text)], name
+
+
+_SPOKEN = st.lists(st.sampled_from([*ENGLISH_DIGITS, " ", ", ", "-", " - ", "x", "a", "9", "one two", "phone"]),
+                   max_size=30).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_SPOKEN)
+def test_english_digit_runs_start_where_the_automaton_sees_a_pair(text):
+    """Trying the run regex only at the pairs' starts finds every run a pass over the whole text finds."""
+    index = PatternIndex()
+    for pair in DIGIT_WORD_PAIRS:
+        index.add(pair, "pair", 0)
+    view = TextView.of(text)
+    starts = sorted({start for start, _, _ in index.build().matches(view.text).get("pair", ())})
+    assert [m.span() for m in _runs_at(_ENGLISH_DIGIT_RUN, view.text, starts)] == \
+        [m.span() for m in _ENGLISH_DIGIT_RUN.finditer(view.text)]
