@@ -91,7 +91,7 @@ def bootstrap(gold: Sequence[bool], pred: Sequence[bool], rounds: int = 1000, se
     for _ in range(rounds):
         idx = [rng.randrange(n) for _ in range(n)]
         samples.append(prf([gold[i] for i in idx], [pred[i] for i in idx]))
-    out = {}
+    out: dict[str, float | list[float]] = {}
     for k, name in enumerate(("precision", "recall", "f1")):
         values = sorted(s[k] for s in samples)
         out[name] = round(prf(gold, pred)[k], 4)
@@ -253,8 +253,9 @@ def predictions(scored: Scored, settings: Settings) -> dict[str, list[float | No
 def evaluate(scored: Scored, settings: Settings, rounds: int = 1000) -> dict:
     preds = predictions(scored, settings)
     report: dict = {"tiers": {}, "by_kind": {}, "by_lang": {}, "confusion": {}}
-    for tier, grades in preds.items():
-        keep = [i for i, g in enumerate(grades) if g is not None]
+    for tier, all_grades in preds.items():
+        grades = {i: g for i, g in enumerate(all_grades) if g is not None}  # the examples this tier graded
+        keep = list(grades)
         if not keep:
             continue
         gold = [scored.examples[i].positive for i in keep]
