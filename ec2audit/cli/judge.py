@@ -189,7 +189,7 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_t
         progress.stage("calibrating")
         settings, report = calibrate(
             set_dir, judge, limit=limit, model=model or DEFAULT_MODEL, recall_target=recall_target,
-            on_stage=lambda name, total: progress.stage(name, total if name == "judging" else None),
+            on_stage=lambda name, total: progress.stage(name, total if name.startswith("judging") else None),
             on_call=progress.advance)
     write_calibration(calibration_path, settings, {**report["calibrated"], **{
         f"test_f1_{tier}": m["f1"] for tier, m in report["test"]["tiers"].items()}})

@@ -347,6 +347,15 @@ def markdown(report: dict) -> str:
                 f"{judge['retries']}, rejected verdicts {judge['rejected']}, USD {judge['usd']}"]
     for split, realistic in report.get("realistic", {}).items():
         out += realistic_markdown(realistic, f"Realistic {split} split, no judge (`{realistic['set']}`)")
+    if judged := report.get("realistic_judged"):
+        calibrated = report["calibrated"]
+        out += realistic_markdown(judged, f"Realistic test split, judged by `{calibrated['judge_model']}` "
+                                          f"(`{judged['set']}`)")
+        out += ["", "| pairs | precision | recall | F1 (95 % CI) |", "|---|---|---|---|"]
+        for name, m in (("all", judged["f1_all"]), ("paraphrase+translation+description vs negatives",
+                                                     judged["f1_paraphrase"])):
+            out.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} "
+                       f"[{m['f1_ci'][0]:.3f}, {m['f1_ci'][1]:.3f}] |")
     out += ["", "## Chosen settings", "", "```json", json.dumps(report["settings"], indent=1), "```"]
     return "\n".join(out) + "\n"
 
@@ -379,6 +388,7 @@ def calibrate(set_dir: str | Path, judge: Grader | None, *, limit: int | None = 
         run_judge(judge, test, range(len(test.examples)), on_call)
         settings, dev_report = choose_settings(dev, model, recall_target)
     realistic = calibrate_realistic(set_dir, settings, on_stage)
+    realistic_judged = judge_realistic(set_dir, settings, judge, on_stage, on_call) if judge else None
     shown = set_dir.resolve()
     shown = shown.relative_to(Path.cwd()) if shown.is_relative_to(Path.cwd()) else shown
     report = {"calibrated": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "set": str(shown),
@@ -387,9 +397,36 @@ def calibrate(set_dir: str | Path, judge: Grader | None, *, limit: int | None = 
                              "judge_model": judge.model if judge else "none",
                              "prompt": judge.version if judge else "none"},
               "settings": settings.__dict__, "dev": dev_report, "realistic": realistic,
+              **({"realistic_judged": realistic_judged} if realistic_judged else {}),
               "test": evaluate(test, settings),
               "judge_usage": judge.usage.as_dict() if judge else {}}
     return settings, report
+
+
+def judge_realistic(set_dir: Path, settings: Settings, judge: Grader,
+                    on_stage: Callable[[str, int], None] | None = None,
+                    on_call: Callable[[], None] | None = None) -> dict | None:
+    """The judge on the realistic test split (with `realistic-test/` in the set): the cascade as an audit
+    runs it, the pairs the dev split's candidate threshold shortlists graded by the judge (or left for
+    review where it is unsure). P/R/F1 with 95 % CIs over every (case, unit) pair and over the
+    paraphrase kinds against every negative, and per kind what was graded and left for review."""
+    from ec2audit.detect.realistic import PARAPHRASE_KINDS, evaluate, read_cases, run_cases
+    from ec2audit.detect.semantic import NO_CUE
+
+    path = set_dir / "realistic-test"
+    if not path.is_dir():
+        return None
+    units, cases = read_cases(path)
+    if on_stage:
+        on_stage("judging realistic test", len(cases))
+    low = settings.candidate_threshold
+    tier = SemanticTier(units, window=settings.shortlist_window, threshold=NO_CUE / 2 if low is None else low,
+                        batch_size=settings.batch_size, model=settings.model, per_unit=settings.per_unit)
+    pairs = run_cases(units, cases, tier, on_call, judge=judge)
+    hard = [p for p in pairs if p.kind in PARAPHRASE_KINDS or p.gold == 0]
+    return {"set": path.name, "cases": len(cases), **evaluate(pairs, None, low),
+            "f1_all": bootstrap([p.gold > 0 for p in pairs], [p.graded > 0 for p in pairs]),
+            "f1_paraphrase": bootstrap([p.gold > 0 for p in hard], [p.graded > 0 for p in hard])}
 
 
 def calibrate_realistic(set_dir: Path, settings: Settings, on_stage: Callable[[str, int], None] | None = None
