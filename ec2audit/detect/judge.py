@@ -98,6 +98,7 @@ class Verdict:
     end: int = -1
     cached: bool = False
     rejected: bool = False
+    review: bool = False  # the judge is unsure: not a leak, a candidate for a person (`judge review push`)
 
 
 @dataclass
