@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/local_judge.py                      # the local cross-encoder
     .venv/bin/python benchmarks/local_judge.py --adapter X.npz      # … with another fine-tuning
+    .venv/bin/python benchmarks/local_judge.py --threshold 0.5      # … grading at one threshold, no review band
     .venv/bin/python benchmarks/local_judge.py --gguf PATH.gguf     # an instruct LLM on llama.cpp
     .venv/bin/python benchmarks/local_judge.py --judge-url URL --judge-model M   # any endpoint
     options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT
@@ -23,13 +24,14 @@ import resource
 import sys
 import time
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ec2audit.detect.calibrate import bootstrap, read_split  # noqa: E402
-from ec2audit.detect.e5_judge import CrossEncoderJudge  # noqa: E402
+from ec2audit.detect.e5_judge import ADAPTER_PATH, CrossEncoderJudge  # noqa: E402
 from ec2audit.detect.judge import judge_session  # noqa: E402
 
 SEMANTIC = ("paraphrase", "translation", "description")
@@ -41,12 +43,17 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(examples, adapter: Path | None = None, **session) -> dict:
+def measure(examples, adapter: Path | None = None, threshold: float | None = None, **session) -> dict:
     cpu, wall = cpu_seconds(), time.monotonic()
-    with judge_session(**session) if adapter is None else closing(CrossEncoderJudge(adapter)) as judge:
+    local = adapter or threshold is not None
+    with closing(CrossEncoderJudge(adapter or ADAPTER_PATH)) if local else judge_session(**session) as judge:
+        if threshold is not None:
+            judge.head = replace(judge.head, threshold=threshold, review_threshold=threshold)
         started_cpu = cpu_seconds()  # a server's CPU is counted once it has stopped
         verdicts = [v[0] for v in judge.judge([(e.text, [e.unit]) for e in examples])]
         name, usage = f"{judge.model} {judge.version}", judge.usage.as_dict()
+        if threshold is not None:
+            name += f" at {threshold}, no review band"
         load_cpu = started_cpu - cpu
     total_cpu, wall = cpu_seconds() - cpu, time.monotonic() - wall
     gold = [e.grade > 0 for e in examples]
@@ -100,6 +107,8 @@ def main() -> None:
     parser.add_argument("--split", type=Path, default=DEFAULT_SPLIT)
     parser.add_argument("--gguf", type=Path, help="an instruct GGUF served by llama.cpp")
     parser.add_argument("--adapter", type=Path, help="the local cross-encoder with this fine-tuning (train.py --out)")
+    parser.add_argument("--threshold", type=float, help="the local cross-encoder grading at this probability and "
+                                                        "leaving nothing for review")
     parser.add_argument("--judge-url")
     parser.add_argument("--judge-model")
     parser.add_argument("--limit", type=int, help="the first N examples only")
@@ -108,7 +117,8 @@ def main() -> None:
     args = parser.parse_args()
     examples = read_split(args.split)[:args.limit]
     options = {"timeout": args.timeout} if args.gguf or args.judge_url else {}
-    result = measure(examples, args.adapter, url=args.judge_url, model=args.judge_model, gguf=args.gguf, **options)
+    result = measure(examples, args.adapter, args.threshold, url=args.judge_url, model=args.judge_model,
+                     gguf=args.gguf, **options)
     result["split"] = os.path.relpath(args.split, ROOT)
     print(markdown(result))
     if args.json:
