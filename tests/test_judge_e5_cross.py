@@ -178,3 +178,32 @@ def test_an_unsure_verdict_is_left_for_review_through_the_cascade_and_the_cache(
     [again], usage = findings()
     assert (again.detector, again.grade, again.matched_text) == (CANDIDATE, 0.0, first.matched_text)
     assert usage.calls == 0 and usage.cached == 1
+
+
+def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
+    """The training negatives next to each leak (judges/local-judge/train.py): another entity's unit of
+    the same dimension, the same entity's other field, generic statements; never a unit whose value is
+    in the window or that the text is labelled to leak."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train", ADAPTER_PATH.parent / "train.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+
+    def unit(task, entity, field, value, dimension):
+        return make_unit({"task_id": task, "entity_id": entity, "entity_name": "Tom", "field": field,
+                          "value": value, "dimension": dimension})
+
+    asthma, address = unit("a", "E1", "condition", "severe asthma", "health"), unit("a", "E1", "home", "7 Elm", "adr")
+    diabetes, named = unit("b", "E2", "condition", "diabetes", "health"), unit("c", "E3", "cond", "asthma", "health")
+    window = "Tom carries an inhaler because of serious asthma."
+    pairs = [(asthma, window, 1.0, window), (diabetes, "Ana takes metformin daily.", 0.0, "x")]
+    out = train.near_misses(pairs, [asthma, address, diabetes, named], leaks=set())
+    beside = [(u, g) for u, w, g, _ in out if w == window]
+    # "asthma" occurs in the window, so that unit is never a negative for it; the diabetes unit and
+    # Tom's address are
+    assert sorted(u.id for u, _ in beside) == ["a/E1/home", "b/E2/condition"] and all(g == 0 for _, g in beside)
+    generic = [w for u, w, _, _ in out if u == asthma and w != window]
+    assert len(generic) == 3 and not any("asthma" in w for w in generic)
+    labelled = train.near_misses(pairs, [asthma, address, diabetes], leaks={(address.id, window)})
+    assert [u.id for u, w, _, _ in labelled if w == window] == ["b/E2/condition"]  # a labelled leak is kept out
