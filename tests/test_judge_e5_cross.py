@@ -194,8 +194,10 @@ def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
         return make_unit({"task_id": task, "entity_id": entity, "entity_name": "Tom", "field": field,
                           "value": value, "dimension": dimension})
 
-    asthma, address = unit("a", "E1", "condition", "severe asthma", "health"), unit("a", "E1", "home", "7 Elm", "adr")
-    diabetes, named = unit("b", "E2", "condition", "diabetes", "health"), unit("c", "E3", "cond", "asthma", "health")
+    asthma = unit("a", "E1", "condition", "severe asthma", "health")
+    address = unit("a", "E1", "home", "7 Elm Road", "location")
+    diabetes = unit("b", "E2", "condition", "diabetes", "health")
+    named = unit("c", "E3", "condition", "asthma", "health")
     window = "Tom carries an inhaler because of serious asthma."
     pairs = [(asthma, window, 1.0, window), (diabetes, "Ana takes metformin daily.", 0.0, "x")]
     out = train.near_misses(pairs, [asthma, address, diabetes, named], leaks=set())
