@@ -27,8 +27,9 @@ def _judge_options(f):
         click.option("--local-judge", is_flag=True,
                      help="Grade with the local cross-encoder (multilingual-e5-small on this CPU, nothing sent "
                           "anywhere); what it is unsure of is left for review. Opt-in: on hand-written cases its "
-                          "grades are precise (1.00) but it grades a third of the paraphrases, F1 0.32, below "
-                          "the 0.7 a default grader needs (benchmarks/RESULTS.md, issue 37, session 13)."),
+                          "grades are precise (1.00) but it grades a fifth of the paraphrases, F1 0.32, below "
+                          "the 0.7 a default grader needs, and on realistic traffic 2 of its 6 grades were leaks "
+                          "(benchmarks/RESULTS.md, issue 37, session 13)."),
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),
