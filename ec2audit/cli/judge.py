@@ -26,8 +26,10 @@ def _judge_options(f):
                      help="GGUF of an instruct LLM to judge with on a local llama.cpp server."),
         click.option("--local-judge", is_flag=True,
                      help="Grade with the local cross-encoder (multilingual-e5-small on this CPU, nothing sent "
-                          "anywhere). Opt-in: on hand-written hard negatives its precision is 0.60, below the "
-                          "0.9 a default grader needs (benchmarks/RESULTS.md, 'A local judge')."),
+                          "anywhere); what it is unsure of is left for review. Opt-in: on hand-written cases its "
+                          "grades are precise (1.00) but it grades a fifth of the paraphrases, F1 0.32, below "
+                          "the 0.7 a default grader needs, and on realistic traffic 2 of its 6 grades were leaks "
+                          "(benchmarks/RESULTS.md, issue 37, session 13)."),
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),
@@ -189,7 +191,7 @@ def _calibrate(console, judge, set_dir, limit, calibration_path, model, recall_t
         progress.stage("calibrating")
         settings, report = calibrate(
             set_dir, judge, limit=limit, model=model or DEFAULT_MODEL, recall_target=recall_target,
-            on_stage=lambda name, total: progress.stage(name, total if name == "judging" else None),
+            on_stage=lambda name, total: progress.stage(name, total if name.startswith("judging") else None),
             on_call=progress.advance)
     write_calibration(calibration_path, settings, {**report["calibrated"], **{
         f"test_f1_{tier}": m["f1"] for tier, m in report["test"]["tiers"].items()}})

@@ -91,7 +91,7 @@ def bootstrap(gold: Sequence[bool], pred: Sequence[bool], rounds: int = 1000, se
     for _ in range(rounds):
         idx = [rng.randrange(n) for _ in range(n)]
         samples.append(prf([gold[i] for i in idx], [pred[i] for i in idx]))
-    out = {}
+    out: dict[str, float | list[float]] = {}
     for k, name in enumerate(("precision", "recall", "f1")):
         values = sorted(s[k] for s in samples)
         out[name] = round(prf(gold, pred)[k], 4)
@@ -253,8 +253,9 @@ def predictions(scored: Scored, settings: Settings) -> dict[str, list[float | No
 def evaluate(scored: Scored, settings: Settings, rounds: int = 1000) -> dict:
     preds = predictions(scored, settings)
     report: dict = {"tiers": {}, "by_kind": {}, "by_lang": {}, "confusion": {}}
-    for tier, grades in preds.items():
-        keep = [i for i, g in enumerate(grades) if g is not None]
+    for tier, all_grades in preds.items():
+        grades = {i: g for i, g in enumerate(all_grades) if g is not None}  # the examples this tier graded
+        keep = list(grades)
         if not keep:
             continue
         gold = [scored.examples[i].positive for i in keep]
@@ -346,6 +347,15 @@ def markdown(report: dict) -> str:
                 f"{judge['retries']}, rejected verdicts {judge['rejected']}, USD {judge['usd']}"]
     for split, realistic in report.get("realistic", {}).items():
         out += realistic_markdown(realistic, f"Realistic {split} split, no judge (`{realistic['set']}`)")
+    if judged := report.get("realistic_judged"):
+        calibrated = report["calibrated"]
+        out += realistic_markdown(judged, f"Realistic test split, judged by `{calibrated['judge_model']}` "
+                                          f"(`{judged['set']}`)")
+        out += ["", "| pairs | precision | recall | F1 (95 % CI) |", "|---|---|---|---|"]
+        for name, m in (("all", judged["f1_all"]), ("paraphrase+translation+description vs negatives",
+                                                     judged["f1_paraphrase"])):
+            out.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} "
+                       f"[{m['f1_ci'][0]:.3f}, {m['f1_ci'][1]:.3f}] |")
     out += ["", "## Chosen settings", "", "```json", json.dumps(report["settings"], indent=1), "```"]
     return "\n".join(out) + "\n"
 
@@ -378,6 +388,7 @@ def calibrate(set_dir: str | Path, judge: Grader | None, *, limit: int | None = 
         run_judge(judge, test, range(len(test.examples)), on_call)
         settings, dev_report = choose_settings(dev, model, recall_target)
     realistic = calibrate_realistic(set_dir, settings, on_stage)
+    realistic_judged = judge_realistic(set_dir, settings, judge, on_stage, on_call) if judge else None
     shown = set_dir.resolve()
     shown = shown.relative_to(Path.cwd()) if shown.is_relative_to(Path.cwd()) else shown
     report = {"calibrated": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "set": str(shown),
@@ -386,9 +397,36 @@ def calibrate(set_dir: str | Path, judge: Grader | None, *, limit: int | None = 
                              "judge_model": judge.model if judge else "none",
                              "prompt": judge.version if judge else "none"},
               "settings": settings.__dict__, "dev": dev_report, "realistic": realistic,
+              **({"realistic_judged": realistic_judged} if realistic_judged else {}),
               "test": evaluate(test, settings),
               "judge_usage": judge.usage.as_dict() if judge else {}}
     return settings, report
+
+
+def judge_realistic(set_dir: Path, settings: Settings, judge: Grader,
+                    on_stage: Callable[[str, int], None] | None = None,
+                    on_call: Callable[[], None] | None = None) -> dict | None:
+    """The judge on the realistic test split (with `realistic-test/` in the set): the cascade as an audit
+    runs it, the pairs the dev split's candidate threshold shortlists graded by the judge (or left for
+    review where it is unsure). P/R/F1 with 95 % CIs over every (case, unit) pair and over the
+    paraphrase kinds against every negative, and per kind what was graded and left for review."""
+    from ec2audit.detect.realistic import PARAPHRASE_KINDS, evaluate, read_cases, run_cases
+    from ec2audit.detect.semantic import NO_CUE
+
+    path = set_dir / "realistic-test"
+    if not path.is_dir():
+        return None
+    units, cases = read_cases(path)
+    if on_stage:
+        on_stage("judging realistic test", len(cases))
+    low = settings.candidate_threshold
+    tier = SemanticTier(units, window=settings.shortlist_window, threshold=NO_CUE / 2 if low is None else low,
+                        batch_size=settings.batch_size, model=settings.model, per_unit=settings.per_unit)
+    pairs = run_cases(units, cases, tier, on_call, judge=judge)
+    hard = [p for p in pairs if p.kind in PARAPHRASE_KINDS or p.gold == 0]
+    return {"set": path.name, "cases": len(cases), **evaluate(pairs, None, low),
+            "f1_all": bootstrap([p.gold > 0 for p in pairs], [p.graded > 0 for p in pairs]),
+            "f1_paraphrase": bootstrap([p.gold > 0 for p in hard], [p.graded > 0 for p in hard])}
 
 
 def calibrate_realistic(set_dir: Path, settings: Settings, on_stage: Callable[[str, int], None] | None = None

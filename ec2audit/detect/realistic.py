@@ -16,12 +16,16 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.semantic import CANDIDATE, SemanticTier
 from ec2audit.errors import InputError
 from ec2audit.payloads import Payload, Segment
 from ec2audit.units import Unit, read_units
+
+if TYPE_CHECKING:
+    from ec2audit.detect.judge import Grader
 
 PRECISION = 0.9  # the share of leaks a grading threshold must show on realistic dev …
 MIN_SUPPORT = 20  # … over at least this many pairs
@@ -83,9 +87,10 @@ def read_cases(set_dir: str | Path) -> tuple[list[Unit], list[Case]]:
 
 
 def run_cases(units: list[Unit], cases: list[Case], semantic: SemanticTier,
-              on_case: Callable[[], None] | None = None) -> list[Pair]:
-    """Every (case, unit) pair through the cascade without a judge (each case one payload)."""
-    cascade = Cascade(units, semantic=semantic)
+              on_case: Callable[[], None] | None = None, judge: Grader | None = None) -> list[Pair]:
+    """Every (case, unit) pair through the cascade (each case one payload); without a `judge` the
+    shortlisted pairs are candidates, with one they are the judge's to grade or leave for review."""
+    cascade = Cascade(units, semantic=semantic, judge=judge)
     pairs = []
     for case in cases:
         payload = Payload(case.id, [Segment(0, "user", "user", case.text)], task_id=case.task_id)

