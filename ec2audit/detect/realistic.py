@@ -140,8 +140,9 @@ def evaluate(pairs: list[Pair], threshold: float | None, candidates: float | Non
     above `threshold`), their precision, and the positives kept as graded or as a candidate scoring
     at least `candidates` (None: every candidate)."""
     def outcome(p: Pair) -> tuple[bool, bool]:
-        shortlisted = p.candidate is not None and (candidates is None or p.candidate >= candidates)
-        graded = p.graded > 0 or (threshold is not None and shortlisted and p.candidate >= threshold)
+        score = p.candidate
+        shortlisted = score is not None and (candidates is None or score >= candidates)
+        graded = p.graded > 0 or (threshold is not None and score is not None and shortlisted and score >= threshold)
         return graded, graded or shortlisted
 
     def block(group: list[Pair]) -> dict:
