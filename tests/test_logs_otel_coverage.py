@@ -97,3 +97,74 @@ def test_leaks_keep_the_coverage_line_and_the_report_carries_it(tmp_path):
     html = (tmp_path / "report.html").read_text()
     assert note in html.replace("&#x27;", "'")
     assert "2 of 4 calls without prompt content" in html
+
+
+def _console_run(path: Path) -> Path:
+    """What the SDK's console exporters print for one chat call of an instrumentation that captures
+    content as log events (opentelemetry-instrumentation-openai-v2 with
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true): the records before their span, one stream."""
+    from opentelemetry.sdk._logs import LoggerProvider
+    from opentelemetry.sdk._logs.export import ConsoleLogRecordExporter, SimpleLogRecordProcessor
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
+
+    with path.open("w") as out:
+        tracer_provider, logger_provider = TracerProvider(), LoggerProvider()
+        tracer_provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter(out=out)))
+        logger_provider.add_log_record_processor(SimpleLogRecordProcessor(ConsoleLogRecordExporter(out=out)))
+        scope = "opentelemetry.instrumentation.openai_v2"
+        logger = logger_provider.get_logger(scope)
+        with tracer_provider.get_tracer(scope).start_as_current_span("chat gpt-4o", attributes={
+                "gen_ai.operation.name": "chat", "gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o",
+                "gen_ai.usage.input_tokens": 41, "gen_ai.usage.output_tokens": 7}):
+            for event, body in [
+                    ("gen_ai.system.message", {"content": "You are a billing assistant."}),
+                    ("gen_ai.user.message", {"content": "Why was card 4539 1488 0343 6467 declined?"}),
+                    ("gen_ai.assistant.message", {"tool_calls": [{"id": "c1", "type": "function", "function": {
+                        "name": "lookup", "arguments": '{"customer": "Marguerite Lindqvist"}'}}]}),
+                    ("gen_ai.tool.message", {"content": "phone +1 415-555-0142", "id": "c1"})]:
+                logger.emit(event_name=event, body=body, attributes={"gen_ai.system": "openai"})
+        tracer_provider.shutdown()
+        logger_provider.shutdown()
+    return path
+
+
+def test_content_captured_as_log_events_is_read_with_its_span(tmp_path):
+    run = _console_run(tmp_path / "run.log")
+    summary = json.loads(_run("audit", run, "--units", UNITS, "--json"))
+    # by hand: one chat span; its four log records carry the card (user), the name (a tool call's
+    # arguments) and the phone (the tool's result): 3 of the 5 units, sent in call 1
+    assert summary["coverage"] == [{"format": "otel-genai", "record": "span", "read": 1, "with_content": 1,
+                                    "without_content": 0}]
+    assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
+        ("acme-billing/P-001/card", "user"), ("acme-billing/P-001/name", "tool_call_args"),
+        ("acme-billing/P-001/phone", "tool_result")]
+
+
+def _otlp(kind: str, items: list[dict]) -> str:
+    scope = {"scope": {"name": "opentelemetry.instrumentation.openai_v2"}}
+    if kind == "spans":
+        return json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [{**scope, "spans": items}]}]})
+    return json.dumps({"resourceLogs": [{"resource": {}, "scopeLogs": [{**scope, "logRecords": items}]}]})
+
+
+def test_collector_file_with_both_signals_and_a_logs_only_file(tmp_path):
+    """The collector's file exporter in the traces and the logs pipelines: one OTLP JSON line per
+    batch of either signal, the records' bodies as OTLP values, ids in hex."""
+    record = {"timeUnixNano": str(START), "eventName": "gen_ai.user.message", "traceId": "7" * 32, "spanId": "a1",
+              "attributes": [{"key": "gen_ai.system", "value": {"stringValue": "openai"}}],
+              "body": {"kvlistValue": {"values": [{"key": "content", "value": {
+                  "stringValue": "Refund to 4539 1488 0343 6467 please"}}]}}}
+    both = tmp_path / "both" / "otel.jsonl"
+    both.parent.mkdir()
+    both.write_text(_otlp("logs", [record]) + "\n" + _otlp("spans", [_chat("a1", 1, "gpt-5.4", None, "c")]) + "\n")
+    summary = json.loads(_run("audit", both, "--units", UNITS, "--json"))
+    assert summary["coverage"][0]["with_content"] == 1
+    assert [u["unit_id"] for u in summary["leaked"]] == ["acme-billing/P-001/card"]
+
+    logs_only = tmp_path / "logs.jsonl"
+    logs_only.write_text(_otlp("logs", [record, {**record, "eventName": "gen_ai.choice"}]) + "\n")
+    result = CliRunner().invoke(main, ["audit", str(logs_only), "--units", str(UNITS)])
+    assert result.exit_code == 1
+    assert (f"{logs_only}: 2 GenAI log record(s) (gen_ai.choice, gen_ai.user.message) belong to no model-call "
+            f"span in this file, not read") in result.output

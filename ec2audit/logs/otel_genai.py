@@ -10,6 +10,12 @@ names a model or provider), or when OpenInference marks it `LLM`. Its request is
 keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, or its `input.value`. A span that
 captured no content is a call with no text, not an error. Provider: `gen_ai.provider.name`, else
 `gen_ai.system`, `llm.provider`, `llm.system`; `server.address` and `server.port` give the side.
+
+Instrumentations that capture content as log events (opentelemetry-instrumentation-openai-v2 and the
+other GenAI instrumentations under the Events API: `gen_ai.user.message` … log records) write them beside
+the spans, in the same file when one exporter serves both signals (the SDK's console exporters, the
+collector's file exporter in both pipelines): each such record is read as an event of the span it names
+(`spanId` / `span_id`). A GenAI record whose span is not in the file is named, never dropped silently.
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ def sniff(path: Path, head: bytes) -> bool:
     if b'"gen_ai.' not in head and b'"llm.' not in head and b"openinference" not in head:
         return False
     keys = outline(head)
-    return "resourceSpans" in keys or {"context", "attributes"} <= keys
+    return bool({"resourceSpans", "resourceLogs"} & keys) or {"context", "attributes"} <= keys or {
+        "span_id", "body", "attributes"} <= keys
 
 
 def _value(value):
@@ -184,9 +191,62 @@ def _spans(document) -> Iterator[dict]:
         yield document
 
 
-def _payload(span: dict, path: Path, number: int) -> Payload:
+def _span_id(value) -> str:
+    """A span id as OTLP JSON (hex) and the console exporter (`0x` + hex) write it, in one spelling."""
+    return str(value or "").lower().removeprefix("0x")
+
+
+def _log_events(document) -> Iterator[tuple[str, dict]]:
+    """The GenAI log records of an OTLP logs export, or the one record the console exporter printed,
+    each as (its span's id, a span event)."""
+    if not isinstance(document, dict):
+        return
+    if "resourceLogs" in document:
+        records = [(r, True) for resource_logs in document.get("resourceLogs") or []
+                   for scope in resource_logs.get("scopeLogs") or [] for r in scope.get("logRecords") or []
+                   if isinstance(r, dict)]
+    elif "span_id" in document and "body" in document and "context" not in document:
+        records = [(document, False)]
+    else:
+        return
+    for record, otlp in records:
+        attrs = _attributes(record.get("attributes"))
+        event = record.get("eventName") or record.get("event_name") or attrs.get("event.name")
+        if isinstance(event, str) and event.startswith("gen_ai."):
+            body = _value(record.get("body")) if otlp else record.get("body")
+            yield (_span_id(record.get("spanId") or record.get("span_id")),
+                   {"name": event, "attributes": attrs, "body": body})
+
+
+def _logged_events(path: Path) -> dict[str, list[dict]]:
+    """Every GenAI log record in the file, by the id of its span: a first pass, made only when the file
+    holds log records at all (OTLP `resourceLogs` or the console exporter's `observed_timestamp`)."""
+    import ijson
+
+    markers = (b'"resourceLogs"', b'"observed_timestamp"')
+    with path.open("rb") as handle:
+        tail = b""
+        while chunk := handle.read(1 << 20):
+            if any(m in tail + chunk for m in markers):
+                break
+            tail = chunk[-32:]
+        else:
+            return {}
+        handle.seek(0)
+        events: dict[str, list[dict]] = {}
+        try:
+            for document in ijson.items(handle, "", multiple_values=True, use_float=True):
+                for span_id, event in _log_events(document):
+                    events.setdefault(span_id, []).append(event)
+        except ijson.JSONError:
+            pass  # the second pass names where the JSON breaks
+    return events
+
+
+def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]]) -> Payload:
     attrs = _attributes(span.get("attributes"))
-    events = [e for e in span.get("events") or [] if isinstance(e, dict)]
+    span_id = _span_id(span.get("spanId") or (span.get("context") or {}).get("span_id"))
+    events = [e for e in span.get("events") or [] if isinstance(e, dict)] + logged.pop(span_id, [])
     body = _body(attrs, events)
     api = detect_api(body)
     context = span.get("context") or {}
@@ -217,15 +277,23 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
 
     number = 0
     steps: Counter = Counter()
+    logged = _logged_events(path)
     with open_log(path) as handle:
         try:
             for document in ijson.items(handle, "", multiple_values=True, use_float=True):
                 calls = [s for s in _spans(document) if _is_call(_attributes(s.get("attributes")))]
                 for span in sorted(calls, key=lambda s: str(_time(s) or "")):
                     number += 1
-                    payload = _payload(span, path, number)
+                    payload = _payload(span, path, number, logged)
                     steps[payload.episode] += 1
                     payload.meta["step"] = steps[payload.episode]
                     yield payload
         except ijson.JSONError as exc:
             on_error(InputError(f"not valid JSON after {number} call(s), rest skipped ({exc})", file=str(path)))
+            return
+    orphans = sum(map(len, logged.values()))
+    if orphans:
+        on_error(InputError(
+            f"{orphans} GenAI log record(s) ({', '.join(sorted({e['name'] for es in logged.values() for e in es}))}) "
+            f"belong to no model-call span in this file, not read: export the spans to the same file "
+            f"(one exporter for traces and logs)", file=str(path)))
