@@ -359,3 +359,27 @@ def test_report_says_one_number_of_leaked_units(tmp_path):
     assert json.loads(output)["strategies"][0]["leaked_units"] == 2
     html = (tmp_path / "r.html").read_text()
     assert re.findall(r"(\d+) leaked units?\b", html) == ["2", "2", "0"]  # the task, then s1 and s3
+
+
+def test_an_audits_drilldown_names_the_call_the_audit_named(tmp_path):
+    """`audit --out` then `report`: a session's first two calls are clean, its third sends the card.
+    The audit says call #3; the report's "first call" is the same call, not the leak's rank among
+    the calls that leaked (which said 0)."""
+    log = tmp_path / "agent.jsonl"
+    asked = []
+    lines = []
+    for text in ("Hello", "Any news on my refund?", "It went to card 4539 1488 0343 6467."):
+        asked.append({"role": "user", "content": text})
+        lines.append(json.dumps({"request": {"model": "gpt-4o", "messages": list(asked)}}))
+    log.write_text("\n".join(lines) + "\n")
+    units = Path(__file__).parent / "data" / "logs" / "units.jsonl"
+    findings = tmp_path / "findings.parquet"
+    audit = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--out", str(findings)],
+                               env={"COLUMNS": "200"})
+    assert audit.exit_code == 0, audit.output
+    assert re.search(r"P-001/card\s+financial\s+1\.0\s+#3 ", audit.output)
+    code, output = _report(str(findings), "--out", str(tmp_path / "report.html"), "--json")
+    assert code == 0, output
+    [episode] = json.loads(output)["tasks"]["acme-billing"]
+    assert [(leak["unit_id"], leak["step"]) for leak in episode["leaks"]] == [("acme-billing/P-001/card", 3)]
+    assert "<td>1.0</td><td>3</td>" in (tmp_path / "report.html").read_text()
