@@ -168,3 +168,39 @@ def test_collector_file_with_both_signals_and_a_logs_only_file(tmp_path):
     assert result.exit_code == 1
     assert (f"{logs_only}: 2 GenAI log record(s) (gen_ai.choice, gen_ai.user.message) belong to no model-call "
             f"span in this file, not read") in result.output
+
+
+def test_vercel_ai_sdk_prompt_messages_are_content(tmp_path):
+    """The Vercel AI SDK's telemetry: an outer `ai.generateText` span (no model call) and one
+    `ai.generateText.doGenerate` span per call, its prompt in `ai.prompt.messages` as the SDK's typed
+    parts (AI SDK 4's `args` / `result`, AI SDK 5's `input` / `output`)."""
+    prompt = [
+        {"role": "system", "content": "You are a billing assistant."},
+        {"role": "user", "content": [{"type": "text", "text": "Refund the last charge."}]},
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c1", "toolName": "lookup",
+                                           "args": {"customer": "Marguerite Lindqvist"}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "lookup",
+                                      "result": {"card": "4539 1488 0343 6467"}}]},
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c2", "toolName": "notes",
+                                           "input": {"id": 7}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c2", "toolName": "notes",
+                                      "output": {"type": "text", "value": "type 2 diabetes"}}]}]
+    spans = [_span("b0", 0, "ai.generateText", {"operation.name": "ai.generateText", "ai.model.id": "gpt-4o",
+                                                "ai.prompt": json.dumps({"prompt": "Refund the last charge."})}),
+             _span("b1", 1, "ai.generateText.doGenerate", {
+                 "operation.name": "ai.generateText.doGenerate", "gen_ai.system": "openai.chat",
+                 "gen_ai.request.model": "gpt-4o", "ai.prompt.format": "messages",
+                 "ai.prompt.messages": json.dumps(prompt), "gen_ai.usage.input_tokens": 120,
+                 "gen_ai.usage.output_tokens": 9})]
+    trace = tmp_path / "vercel.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "ai"}, "spans": spans}]}]}))
+    summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
+    # by hand: one model call (b1; b0 names no model), with content: the name in a tool call's
+    # arguments, the card and the diagnosis in the tools' results
+    assert summary["coverage"][0] == {"format": "otel-genai", "record": "span", "read": 1, "with_content": 1,
+                                      "without_content": 0}
+    assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
+        ("acme-billing/P-001/card", "tool_result"), ("acme-billing/P-001/diagnosis", "tool_result"),
+        ("acme-billing/P-001/name", "tool_call_args")]
+    assert [(p["calls"], p["input_tokens"], p["output_tokens"]) for p in summary["providers"]] == [(1, 120, 9)]

@@ -7,7 +7,8 @@ names a model or provider), or when OpenInference marks it `LLM`. Its request is
 `gen_ai.system_instructions` + `gen_ai.input.messages` (attributes, or the attributes of the
 `gen_ai.client.inference.operation.details` event), the older per-message events
 (`gen_ai.user.message` …) or `gen_ai.content.prompt` event, the older flattened `gen_ai.prompt.N.*`
-keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, or its `input.value`. A span that
+keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, the Vercel AI SDK's `ai.prompt.messages`
+(on its `ai.*.doGenerate` / `doStream` spans), or OpenInference's `input.value`. A span that
 captured no content is a call with no text, not an error. Provider: `gen_ai.provider.name`, else
 `gen_ai.system`, `llm.provider`, `llm.system`; `server.address` and `server.port` give the side.
 
@@ -78,20 +79,29 @@ def _json(value):
     return value
 
 
-def _from_parts(message: dict) -> dict:
-    """A semantic-conventions message (`role`, `parts`) in the OpenAI shape."""
+def _first(part: dict, *keys):
+    return next((part[k] for k in keys if part.get(k) is not None), None)
+
+
+def _from_parts(message: dict, parts: list) -> list[dict]:
+    """A message of typed parts in the OpenAI shape: the semantic conventions' `parts` (`text`,
+    `tool_call`, `tool_call_response`) or the Vercel AI SDK's `content` (`text`, `reasoning`,
+    `tool-call` with `args` / `input`, `tool-result` with `result` / `output`)."""
     text, calls, results = [], [], []
-    for part in message.get("parts") or []:
+    for part in parts:
         if not isinstance(part, dict):
             continue
         kind = part.get("type")
-        if kind == "tool_call":
-            calls.append({"id": part.get("id"), "function": {"name": part.get("name"),
-                                                            "arguments": part.get("arguments")}})
-        elif kind == "tool_call_response":
-            results.append({"role": "tool", "tool_call_id": part.get("id"), "content": _text(part.get("response"))})
-        elif isinstance(part.get("content"), str):
-            text.append(part["content"])
+        if kind in ("tool_call", "tool-call"):
+            calls.append({"id": _first(part, "id", "toolCallId"), "function": {
+                "name": _first(part, "name", "toolName"), "arguments": _first(part, "arguments", "args", "input")}})
+        elif kind in ("tool_call_response", "tool-result"):
+            output = _first(part, "response", "result", "output")
+            if kind == "tool-result" and isinstance(output, dict) and "value" in output:  # AI SDK 5
+                output = output["value"]
+            results.append({"role": "tool", "tool_call_id": _first(part, "id", "toolCallId"), "content": _text(output)})
+        elif isinstance(_first(part, "content", "text"), str):
+            text.append(_first(part, "content", "text"))
     out = [normalize({"role": message.get("role", "user"), "content": "\n".join(text) or None,
                       "tool_calls": calls})] if text or calls else []
     return out + [normalize(r) for r in results]
@@ -137,7 +147,8 @@ def _messages(attrs: dict, events: list[dict]) -> list[dict]:
                 else _text(system)})] if system else []
             for message in inputs:
                 if isinstance(message, dict):
-                    out += _from_parts(message) if "parts" in message else [normalize(message)]
+                    out += (_from_parts(message, message.get("parts") or []) if "parts" in message
+                            else [normalize(message)])
             return out
     old = []
     for event in events:
@@ -149,7 +160,14 @@ def _messages(attrs: dict, events: list[dict]) -> list[dict]:
         elif event.get("name") == "gen_ai.content.prompt":
             prompt = _json(event_attrs.get("gen_ai.prompt"))
             old += [normalize(m) for m in prompt if isinstance(m, dict)] if isinstance(prompt, list) else []
-    return old or _indexed(attrs)
+    if old:
+        return old
+    ai_sdk = _json(attrs.get("ai.prompt.messages"))
+    if isinstance(ai_sdk, list):
+        return [m for message in ai_sdk if isinstance(message, dict) for m in (
+            _from_parts(message, message["content"]) if isinstance(message.get("content"), list)
+            else [normalize(message)])]
+    return _indexed(attrs)
 
 
 def _body(attrs: dict, events: list[dict]) -> dict:
