@@ -204,3 +204,27 @@ def test_vercel_ai_sdk_prompt_messages_are_content(tmp_path):
         ("acme-billing/P-001/card", "tool_result"), ("acme-billing/P-001/diagnosis", "tool_result"),
         ("acme-billing/P-001/name", "tool_call_args")]
     assert [(p["calls"], p["input_tokens"], p["output_tokens"]) for p in summary["providers"]] == [(1, 120, 9)]
+
+
+def test_pydantic_ai_events_attribute_is_content(tmp_path):
+    """Pydantic AI (event_mode='attributes', its default before `gen_ai.input.messages`): a chat span
+    whose events are one JSON attribute `events`, each a log event's body and attributes merged —
+    with `event.name` (older releases) or only a `role` (later ones); the reply a `gen_ai.choice`."""
+    events = [{"event.name": "gen_ai.system.message", "content": "Be brief.", "role": "system"},
+              {"content": "Call +1 415-555-0142 about the refund.", "role": "user", "gen_ai.message.index": 0},
+              {"role": "assistant", "tool_calls": [{"id": "t1", "type": "function", "function": {
+                  "name": "lookup", "arguments": '{"who": "Marguerite Lindqvist"}'}}], "gen_ai.message.index": 1},
+              {"content": "diagnosis: type 2 diabetes", "role": "tool", "id": "t1", "name": "lookup",
+               "gen_ai.message.index": 2},
+              {"event.name": "gen_ai.choice", "index": 0, "message": {
+                  "role": "assistant", "content": "card 4539 1488 0343 6467"}}]  # the reply, not sent
+    trace = tmp_path / "pydantic_ai.json"
+    span = _span("c1", 1, "chat gpt-4o", {"gen_ai.operation.name": "chat", "gen_ai.system": "openai",
+                                          "gen_ai.request.model": "gpt-4o", "events": json.dumps(events)})
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "pydantic-ai"}, "spans": [span]}]}]}))
+    summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
+    assert summary["coverage"][0]["with_content"] == 1
+    assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
+        ("acme-billing/P-001/diagnosis", "tool_result"), ("acme-billing/P-001/name", "tool_call_args"),
+        ("acme-billing/P-001/phone", "user")]

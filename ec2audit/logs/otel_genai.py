@@ -6,11 +6,12 @@ A span is a model call when its `gen_ai.operation.name` is a chat or completion 
 names a model or provider), or when OpenInference marks it `LLM`. Its request is read from, in order:
 `gen_ai.system_instructions` + `gen_ai.input.messages` (attributes, or the attributes of the
 `gen_ai.client.inference.operation.details` event), the older per-message events
-(`gen_ai.user.message` …) or `gen_ai.content.prompt` event, the older flattened `gen_ai.prompt.N.*`
-keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, the Vercel AI SDK's `ai.prompt.messages`
-(on its `ai.*.doGenerate` / `doStream` spans), or OpenInference's `input.value`. A span that
-captured no content is a call with no text, not an error. Provider: `gen_ai.provider.name`, else
-`gen_ai.system`, `llm.provider`, `llm.system`; `server.address` and `server.port` give the side.
+(`gen_ai.user.message` …, also as Pydantic AI's JSON attribute `events`) or `gen_ai.content.prompt`
+event, the Vercel AI SDK's `ai.prompt.messages` (on its `ai.*.doGenerate` / `doStream` spans), the
+older flattened `gen_ai.prompt.N.*` keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, or
+its `input.value`. A span that captured no content is a call with no text, not an error. Provider:
+`gen_ai.provider.name`, else `gen_ai.system`, `llm.provider`, `llm.system`; `server.address` and
+`server.port` give the side.
 
 Instrumentations that capture content as log events (opentelemetry-instrumentation-openai-v2 and the
 other GenAI instrumentations under the Events API: `gen_ai.user.message` … log records) write them beside
@@ -261,10 +262,22 @@ def _logged_events(path: Path) -> dict[str, list[dict]]:
     return events
 
 
+def _events_attribute(attrs: dict) -> list[dict]:
+    """Pydantic AI's events as one JSON span attribute `events` (its default `event_mode='attributes'`
+    before the `gen_ai.input.messages` version): each a log event's body and attributes in one object,
+    named by `event.name` or else by its `role`."""
+    listed = _json(attrs.get("events"))
+    if not isinstance(listed, list):
+        return []
+    return [{"name": e.get("event.name") or f"gen_ai.{e.get('role')}.message", "attributes": {}, "body": e}
+            for e in listed if isinstance(e, dict) and (e.get("event.name") or e.get("role"))]
+
+
 def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]]) -> Payload:
     attrs = _attributes(span.get("attributes"))
     span_id = _span_id(span.get("spanId") or (span.get("context") or {}).get("span_id"))
-    events = [e for e in span.get("events") or [] if isinstance(e, dict)] + logged.pop(span_id, [])
+    events = ([e for e in span.get("events") or [] if isinstance(e, dict)] + logged.pop(span_id, [])
+              + _events_attribute(attrs))
     body = _body(attrs, events)
     api = detect_api(body)
     context = span.get("context") or {}
