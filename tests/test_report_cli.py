@@ -383,3 +383,26 @@ def test_an_audits_drilldown_names_the_call_the_audit_named(tmp_path):
     [episode] = json.loads(output)["tasks"]["acme-billing"]
     assert [(leak["unit_id"], leak["step"]) for leak in episode["leaks"]] == [("acme-billing/P-001/card", 3)]
     assert "<td>1.0</td><td>3</td>" in (tmp_path / "report.html").read_text()
+
+
+def test_a_store_audits_drilldown_names_the_record_that_first_sent_a_unit(tmp_path):
+    """`intercept audit --out` then `report`: an episode's first two requests through the proxy are
+    clean, its third sends the card; the report names call 3, as the log audit of the same store does."""
+    store = RecordStore(tmp_path / "intercept.sqlite")
+    asked = []
+    for n, text in enumerate(("Hello", "Any news on my refund?", "It went to card 4539 1488 0343 6467."), 1):
+        asked.append({"role": "user", "content": text})
+        body = {"model": "gpt-4o", "messages": list(asked)}
+        store.add(ProxyRecord(id=f"r{n}", episode="ep", ts=time.time(), api="openai-chat", model="gpt-4o",
+                              request=body, status=200))
+    store.close()
+    units = Path(__file__).parent / "data" / "logs" / "units.jsonl"
+    findings = tmp_path / "findings.parquet"
+    result = CliRunner().invoke(main, ["intercept", "audit", str(store.path), "--units", str(units),
+                                       "--out", str(findings)])
+    assert result.exit_code == 0, result.output
+    code, output = _report(str(findings), "--out", str(tmp_path / "report.html"), "--json")
+    assert code == 0, output
+    [episode] = json.loads(output)["tasks"]["acme-billing"]
+    assert [(leak["unit_id"], leak["payload_id"], leak["step"]) for leak in episode["leaks"]] == [
+        ("acme-billing/P-001/card", "r3", 3)]

@@ -297,10 +297,10 @@ def _leak(info: dict, payloads: dict[str, Payload], spans, show_values: bool) ->
 
 def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
     """Per (group, unit): the first finding in payload order with the unit's best grade in that group,
-    the segment kept so evidence can be cut from the payload. Its call is the `step` the log audit
-    wrote (the call's number in its session, as the audit's terminal names it); a findings table
-    without one (`intercept audit --out`) names no call, since its rows hold only the calls that leaked
-    and their order among them is no call's number."""
+    the segment kept so evidence can be cut from the payload. Its call is the `step` that `audit --out`
+    and `intercept audit --out` write (the call's number in its session or episode, as the audit's
+    terminal names it); a findings table without one names no call, since its rows hold only the calls
+    that leaked and their order among them is no call's number."""
     first: dict[tuple[str, str], dict] = {}
     for row in findings.iter_rows(named=True):
         key = (row["group"], row["unit_id"])
