@@ -166,8 +166,15 @@ def test_collector_file_with_both_signals_and_a_logs_only_file(tmp_path):
     logs_only.write_text(_otlp("logs", [record, {**record, "eventName": "gen_ai.choice"}]) + "\n")
     result = CliRunner().invoke(main, ["audit", str(logs_only), "--units", str(UNITS)])
     assert result.exit_code == 1
-    assert (f"{logs_only}: 2 GenAI log record(s) (gen_ai.choice, gen_ai.user.message) belong to no model-call "
-            f"span in this file, not read") in result.output
+    assert (f"{logs_only}: 2 GenAI log record(s) (gen_ai.choice, gen_ai.user.message) belong to no span in "
+            f"this file, not read") in result.output
+
+    # an agent's span (no model call) with its own records: neither a call nor a record left unread
+    agent = _span("a9", 0, "invoke_agent CRM", {"gen_ai.operation.name": "invoke_agent"})
+    both.write_text(_otlp("logs", [record, {**record, "spanId": "a9"}]) + "\n"
+                    + _otlp("spans", [agent, _chat("a1", 1, "gpt-5.4", None, "c")]) + "\n")
+    summary = json.loads(_run("audit", both, "--units", UNITS, "--json"))
+    assert (summary["coverage"][0]["read"], summary["coverage"][0]["with_content"]) == (1, 1)
 
 
 def test_vercel_ai_sdk_prompt_messages_are_content(tmp_path):

@@ -312,7 +312,11 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     with open_log(path) as handle:
         try:
             for document in ijson.items(handle, "", multiple_values=True, use_float=True):
-                calls = [s for s in _spans(document) if _is_call(_attributes(s.get("attributes")))]
+                spans = list(_spans(document))
+                for span in spans:  # the records of a span that is no model call (an agent's) are no call's
+                    if not _is_call(_attributes(span.get("attributes"))):
+                        logged.pop(_span_id(span.get("spanId") or (span.get("context") or {}).get("span_id")), None)
+                calls = [s for s in spans if _is_call(_attributes(s.get("attributes")))]
                 for span in sorted(calls, key=lambda s: str(_time(s) or "")):
                     number += 1
                     payload = _payload(span, path, number, logged)
@@ -326,5 +330,5 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     if orphans:
         on_error(InputError(
             f"{orphans} GenAI log record(s) ({', '.join(sorted({e['name'] for es in logged.values() for e in es}))}) "
-            f"belong to no model-call span in this file, not read: export the spans to the same file "
+            f"belong to no span in this file, not read: export the spans to the same file "
             f"(one exporter for traces and logs)", file=str(path)))
