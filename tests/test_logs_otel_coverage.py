@@ -235,3 +235,20 @@ def test_pydantic_ai_events_attribute_is_content(tmp_path):
     assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
         ("acme-billing/P-001/diagnosis", "tool_result"), ("acme-billing/P-001/name", "tool_call_args"),
         ("acme-billing/P-001/phone", "user")]
+
+
+def test_a_service_trace_file_whose_model_calls_come_late_is_read(tmp_path):
+    """The collector's file exporter on a web service: a line per batch, the first ones (over the
+    head the format is sniffed from) only health-check spans, the model call further on."""
+    health = [_span(f"h{i:05d}", 0, "GET /health", {"http.request.method": "GET", "url.path": "/health",
+                                                     "http.response.status_code": 200}) for i in range(2000)]
+    lines = [json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "opentelemetry.instrumentation.fastapi"}, "spans": health[i:i + 100]}]}]})
+        for i in range(0, len(health), 100)]
+    lines.append(_otlp("spans", [_chat("a1", 9, "gpt-5.4", "Ping Marguerite Lindqvist.", "c")]))
+    trace = tmp_path / "otel-collector.jsonl"
+    trace.write_text("\n".join(lines) + "\n")
+    assert trace.read_bytes().find(b'"gen_ai.') > 256 * 1024
+    summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
+    assert (summary["skipped_files"], summary["calls"]) == ([], 1)  # 2000 HTTP spans, 1 model call
+    assert [u["unit_id"] for u in summary["leaked"]] == ["acme-billing/P-001/name"]

@@ -42,11 +42,15 @@ _INDEXED = re.compile(r"^(?:gen_ai\.prompt|llm\.input_messages)\.(\d+)\.(?:messa
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """An OTLP export (traces or logs) whatever its first spans are: a service's file often starts
+    with HTTP or database spans, its model calls further on. The console exporter's spans and records
+    have generic keys, so those need a GenAI or OpenInference attribute in the head."""
+    if (b'"resourceSpans"' in head or b'"resourceLogs"' in head) and {"resourceSpans", "resourceLogs"} & outline(head):
+        return True
     if b'"gen_ai.' not in head and b'"llm.' not in head and b"openinference" not in head:
         return False
     keys = outline(head)
-    return bool({"resourceSpans", "resourceLogs"} & keys) or {"context", "attributes"} <= keys or {
-        "span_id", "body", "attributes"} <= keys
+    return {"context", "attributes"} <= keys or {"span_id", "body", "attributes"} <= keys
 
 
 def _value(value):
