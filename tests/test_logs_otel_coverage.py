@@ -252,3 +252,28 @@ def test_a_service_trace_file_whose_model_calls_come_late_is_read(tmp_path):
     summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
     assert (summary["skipped_files"], summary["calls"]) == ([], 1)  # 2000 HTTP spans, 1 model call
     assert [u["unit_id"] for u in summary["leaked"]] == ["acme-billing/P-001/name"]
+
+
+def test_console_output_whose_model_call_comes_late_is_read(tmp_path):
+    """The SDK's console exporter on the same service: 400 request spans printed before the chat span."""
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
+
+    log = tmp_path / "app.log"
+    with log.open("w") as out:
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter(out=out)))
+        tracer = provider.get_tracer("app")
+        for _ in range(400):
+            with tracer.start_as_current_span("GET /health", attributes={"url.path": "/health"}):
+                pass
+        with tracer.start_as_current_span("chat gpt-4o", attributes={
+                "gen_ai.operation.name": "chat", "gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o",
+                "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [
+                    {"type": "text", "content": "Ping Marguerite Lindqvist."}]}])}):
+            pass
+        provider.shutdown()
+    assert log.read_bytes().find(b'"gen_ai.') > 256 * 1024
+    summary = json.loads(_run("audit", log, "--units", UNITS, "--json"))
+    assert (summary["skipped_files"], summary["calls"]) == ([], 1)
+    assert [u["unit_id"] for u in summary["leaked"]] == ["acme-billing/P-001/name"]

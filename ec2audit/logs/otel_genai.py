@@ -41,11 +41,18 @@ _OLD_EVENTS = {"gen_ai.system.message": "system", "gen_ai.user.message": "user",
 _INDEXED = re.compile(r"^(?:gen_ai\.prompt|llm\.input_messages)\.(\d+)\.(?:message\.)?(.+)$")
 
 
+#: The keys of a span as the Python SDK's console exporter prints it, all of them.
+_CONSOLE_SPAN = frozenset({"name", "context", "kind", "parent_id", "start_time", "end_time", "status", "attributes",
+                           "events", "links", "resource"})
+
+
 def sniff(path: Path, head: bytes) -> bool:
-    """An OTLP export (traces or logs) whatever its first spans are: a service's file often starts
-    with HTTP or database spans, its model calls further on. The console exporter's spans and records
-    have generic keys, so those need a GenAI or OpenInference attribute in the head."""
-    if (b'"resourceSpans"' in head or b'"resourceLogs"' in head) and {"resourceSpans", "resourceLogs"} & outline(head):
+    """An OTLP export (traces or logs) or the SDK console exporter's spans, whatever the first spans
+    are: a service's file often starts with HTTP or database spans, its model calls further on. A
+    looser shape (`context` and `attributes`, a record's `span_id` and `body`) needs a GenAI or
+    OpenInference attribute in the head."""
+    if (b'"resourceSpans"' in head or b'"resourceLogs"' in head or b'"parent_id"' in head) and (
+            {"resourceSpans", "resourceLogs"} & (keys := outline(head)) or _CONSOLE_SPAN <= keys):
         return True
     if b'"gen_ai.' not in head and b'"llm.' not in head and b"openinference" not in head:
         return False
