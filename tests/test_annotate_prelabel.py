@@ -409,3 +409,21 @@ def test_structure_inside_text_names_the_field_of_a_value():
             ("sepa.xml", "Katrin Vogelsang", "person_name", "Nm")} <= found
     assert [s.entity_id for s in spans[0] if s.text == "1984-11-27"] == ["C-20931"]  # the row's entity
     assert not [s for s in spans[0] if s.text in ("claim_id", "claimant", "dob")]  # the header names no value
+
+
+def test_prelabel_cli_needs_health_context_for_a_one_word_condition(tmp_path):
+    """`annotate prelabel` on a workspace with a clinic note and a build log: ICD-10-CM also names
+    `deletions`, which `git diff --stat` prints; one word is a condition only where the text speaks of
+    health, and a phrase (`rheumatoid arthritis`) is one anywhere."""
+    workspace = tmp_path / "t9"
+    workspace.mkdir()
+    (workspace / "visit.md").write_text("Patient seen today; chest X-ray shows sarcoidosis.\n")
+    (workspace / "build.log").write_text(
+        "$ git diff --stat\n src/billing/invoice.py | 12 ++++++----\n 1 file changed, 6 insertions(+), 6 deletions(-)\n"
+        "$ grep -r 'rheumatoid arthritis' fixtures/\n")
+    units_path = tmp_path / "units.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(workspace), "--out", str(tmp_path / "ls.json"),
+                                       "--units", str(units_path), "--no-presidio"])
+    assert result.exit_code == 0, result.output
+    health = sorted((u.entity_id, u.value) for u in read_units(units_path) if u.dimension == "health")
+    assert health == [("build.log", "rheumatoid arthritis"), ("visit.md", "sarcoidosis")]

@@ -97,3 +97,183 @@ def test_leaks_keep_the_coverage_line_and_the_report_carries_it(tmp_path):
     html = (tmp_path / "report.html").read_text()
     assert note in html.replace("&#x27;", "'")
     assert "2 of 4 calls without prompt content" in html
+
+
+def _console_run(path: Path) -> Path:
+    """What the SDK's console exporters print for one chat call of an instrumentation that captures
+    content as log events (opentelemetry-instrumentation-openai-v2 with
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true): the records before their span, one stream."""
+    from opentelemetry.sdk._logs import LoggerProvider
+    from opentelemetry.sdk._logs.export import ConsoleLogRecordExporter, SimpleLogRecordProcessor
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
+
+    with path.open("w") as out:
+        tracer_provider, logger_provider = TracerProvider(), LoggerProvider()
+        tracer_provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter(out=out)))
+        logger_provider.add_log_record_processor(SimpleLogRecordProcessor(ConsoleLogRecordExporter(out=out)))
+        scope = "opentelemetry.instrumentation.openai_v2"
+        logger = logger_provider.get_logger(scope)
+        with tracer_provider.get_tracer(scope).start_as_current_span("chat gpt-4o", attributes={
+                "gen_ai.operation.name": "chat", "gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o",
+                "gen_ai.usage.input_tokens": 41, "gen_ai.usage.output_tokens": 7}):
+            for event, body in [
+                    ("gen_ai.system.message", {"content": "You are a billing assistant."}),
+                    ("gen_ai.user.message", {"content": "Why was card 4539 1488 0343 6467 declined?"}),
+                    ("gen_ai.assistant.message", {"tool_calls": [{"id": "c1", "type": "function", "function": {
+                        "name": "lookup", "arguments": '{"customer": "Marguerite Lindqvist"}'}}]}),
+                    ("gen_ai.tool.message", {"content": "phone +1 415-555-0142", "id": "c1"})]:
+                logger.emit(event_name=event, body=body, attributes={"gen_ai.system": "openai"})
+        tracer_provider.shutdown()
+        logger_provider.shutdown()
+    return path
+
+
+def test_content_captured_as_log_events_is_read_with_its_span(tmp_path):
+    run = _console_run(tmp_path / "run.log")
+    summary = json.loads(_run("audit", run, "--units", UNITS, "--json"))
+    # by hand: one chat span; its four log records carry the card (user), the name (a tool call's
+    # arguments) and the phone (the tool's result): 3 of the 5 units, sent in call 1
+    assert summary["coverage"] == [{"format": "otel-genai", "record": "span", "read": 1, "with_content": 1,
+                                    "without_content": 0}]
+    assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
+        ("acme-billing/P-001/card", "user"), ("acme-billing/P-001/name", "tool_call_args"),
+        ("acme-billing/P-001/phone", "tool_result")]
+
+
+def _otlp(kind: str, items: list[dict]) -> str:
+    scope = {"scope": {"name": "opentelemetry.instrumentation.openai_v2"}}
+    if kind == "spans":
+        return json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [{**scope, "spans": items}]}]})
+    return json.dumps({"resourceLogs": [{"resource": {}, "scopeLogs": [{**scope, "logRecords": items}]}]})
+
+
+def test_collector_file_with_both_signals_and_a_logs_only_file(tmp_path):
+    """The collector's file exporter in the traces and the logs pipelines: one OTLP JSON line per
+    batch of either signal, the records' bodies as OTLP values, ids in hex."""
+    record = {"timeUnixNano": str(START), "eventName": "gen_ai.user.message", "traceId": "7" * 32, "spanId": "a1",
+              "attributes": [{"key": "gen_ai.system", "value": {"stringValue": "openai"}}],
+              "body": {"kvlistValue": {"values": [{"key": "content", "value": {
+                  "stringValue": "Refund to 4539 1488 0343 6467 please"}}]}}}
+    both = tmp_path / "both" / "otel.jsonl"
+    both.parent.mkdir()
+    both.write_text(_otlp("logs", [record]) + "\n" + _otlp("spans", [_chat("a1", 1, "gpt-5.4", None, "c")]) + "\n")
+    summary = json.loads(_run("audit", both, "--units", UNITS, "--json"))
+    assert summary["coverage"][0]["with_content"] == 1
+    assert [u["unit_id"] for u in summary["leaked"]] == ["acme-billing/P-001/card"]
+
+    logs_only = tmp_path / "logs.jsonl"
+    logs_only.write_text(_otlp("logs", [record, {**record, "eventName": "gen_ai.choice"}]) + "\n")
+    result = CliRunner().invoke(main, ["audit", str(logs_only), "--units", str(UNITS)])
+    assert result.exit_code == 1
+    assert (f"{logs_only}: 2 GenAI log record(s) (gen_ai.choice, gen_ai.user.message) belong to no span in "
+            f"this file, not read") in result.output
+
+    # an agent's span (no model call) with its own records: neither a call nor a record left unread
+    agent = _span("a9", 0, "invoke_agent CRM", {"gen_ai.operation.name": "invoke_agent"})
+    both.write_text(_otlp("logs", [record, {**record, "spanId": "a9"}]) + "\n"
+                    + _otlp("spans", [agent, _chat("a1", 1, "gpt-5.4", None, "c")]) + "\n")
+    summary = json.loads(_run("audit", both, "--units", UNITS, "--json"))
+    assert (summary["coverage"][0]["read"], summary["coverage"][0]["with_content"]) == (1, 1)
+
+
+def test_vercel_ai_sdk_prompt_messages_are_content(tmp_path):
+    """The Vercel AI SDK's telemetry: an outer `ai.generateText` span (no model call) and one
+    `ai.generateText.doGenerate` span per call, its prompt in `ai.prompt.messages` as the SDK's typed
+    parts (AI SDK 4's `args` / `result`, AI SDK 5's `input` / `output`)."""
+    prompt = [
+        {"role": "system", "content": "You are a billing assistant."},
+        {"role": "user", "content": [{"type": "text", "text": "Refund the last charge."}]},
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c1", "toolName": "lookup",
+                                           "args": {"customer": "Marguerite Lindqvist"}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "lookup",
+                                      "result": {"card": "4539 1488 0343 6467"}}]},
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c2", "toolName": "notes",
+                                           "input": {"id": 7}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c2", "toolName": "notes",
+                                      "output": {"type": "text", "value": "type 2 diabetes"}}]}]
+    spans = [_span("b0", 0, "ai.generateText", {"operation.name": "ai.generateText", "ai.model.id": "gpt-4o",
+                                                "ai.prompt": json.dumps({"prompt": "Refund the last charge."})}),
+             _span("b1", 1, "ai.generateText.doGenerate", {
+                 "operation.name": "ai.generateText.doGenerate", "gen_ai.system": "openai.chat",
+                 "gen_ai.request.model": "gpt-4o", "ai.prompt.format": "messages",
+                 "ai.prompt.messages": json.dumps(prompt), "gen_ai.usage.input_tokens": 120,
+                 "gen_ai.usage.output_tokens": 9})]
+    trace = tmp_path / "vercel.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "ai"}, "spans": spans}]}]}))
+    summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
+    # by hand: one model call (b1; b0 names no model), with content: the name in a tool call's
+    # arguments, the card and the diagnosis in the tools' results
+    assert summary["coverage"][0] == {"format": "otel-genai", "record": "span", "read": 1, "with_content": 1,
+                                      "without_content": 0}
+    assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
+        ("acme-billing/P-001/card", "tool_result"), ("acme-billing/P-001/diagnosis", "tool_result"),
+        ("acme-billing/P-001/name", "tool_call_args")]
+    assert [(p["calls"], p["input_tokens"], p["output_tokens"]) for p in summary["providers"]] == [(1, 120, 9)]
+
+
+def test_pydantic_ai_events_attribute_is_content(tmp_path):
+    """Pydantic AI (event_mode='attributes', its default before `gen_ai.input.messages`): a chat span
+    whose events are one JSON attribute `events`, each a log event's body and attributes merged —
+    with `event.name` (older releases) or only a `role` (later ones); the reply a `gen_ai.choice`."""
+    events = [{"event.name": "gen_ai.system.message", "content": "Be brief.", "role": "system"},
+              {"content": "Call +1 415-555-0142 about the refund.", "role": "user", "gen_ai.message.index": 0},
+              {"role": "assistant", "tool_calls": [{"id": "t1", "type": "function", "function": {
+                  "name": "lookup", "arguments": '{"who": "Marguerite Lindqvist"}'}}], "gen_ai.message.index": 1},
+              {"content": "diagnosis: type 2 diabetes", "role": "tool", "id": "t1", "name": "lookup",
+               "gen_ai.message.index": 2},
+              {"event.name": "gen_ai.choice", "index": 0, "message": {
+                  "role": "assistant", "content": "card 4539 1488 0343 6467"}}]  # the reply, not sent
+    trace = tmp_path / "pydantic_ai.json"
+    span = _span("c1", 1, "chat gpt-4o", {"gen_ai.operation.name": "chat", "gen_ai.system": "openai",
+                                          "gen_ai.request.model": "gpt-4o", "events": json.dumps(events)})
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "pydantic-ai"}, "spans": [span]}]}]}))
+    summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
+    assert summary["coverage"][0]["with_content"] == 1
+    assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
+        ("acme-billing/P-001/diagnosis", "tool_result"), ("acme-billing/P-001/name", "tool_call_args"),
+        ("acme-billing/P-001/phone", "user")]
+
+
+def test_a_service_trace_file_whose_model_calls_come_late_is_read(tmp_path):
+    """The collector's file exporter on a web service: a line per batch, the first ones (over the
+    head the format is sniffed from) only health-check spans, the model call further on."""
+    health = [_span(f"h{i:05d}", 0, "GET /health", {"http.request.method": "GET", "url.path": "/health",
+                                                     "http.response.status_code": 200}) for i in range(2000)]
+    lines = [json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "opentelemetry.instrumentation.fastapi"}, "spans": health[i:i + 100]}]}]})
+        for i in range(0, len(health), 100)]
+    lines.append(_otlp("spans", [_chat("a1", 9, "gpt-5.4", "Ping Marguerite Lindqvist.", "c")]))
+    trace = tmp_path / "otel-collector.jsonl"
+    trace.write_text("\n".join(lines) + "\n")
+    assert trace.read_bytes().find(b'"gen_ai.') > 256 * 1024
+    summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
+    assert (summary["skipped_files"], summary["calls"]) == ([], 1)  # 2000 HTTP spans, 1 model call
+    assert [u["unit_id"] for u in summary["leaked"]] == ["acme-billing/P-001/name"]
+
+
+def test_console_output_whose_model_call_comes_late_is_read(tmp_path):
+    """The SDK's console exporter on the same service: 400 request spans printed before the chat span."""
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
+
+    log = tmp_path / "app.log"
+    with log.open("w") as out:
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter(out=out)))
+        tracer = provider.get_tracer("app")
+        for _ in range(400):
+            with tracer.start_as_current_span("GET /health", attributes={"url.path": "/health"}):
+                pass
+        with tracer.start_as_current_span("chat gpt-4o", attributes={
+                "gen_ai.operation.name": "chat", "gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o",
+                "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [
+                    {"type": "text", "content": "Ping Marguerite Lindqvist."}]}])}):
+            pass
+        provider.shutdown()
+    assert log.read_bytes().find(b'"gen_ai.') > 256 * 1024
+    summary = json.loads(_run("audit", log, "--units", UNITS, "--json"))
+    assert (summary["skipped_files"], summary["calls"]) == ([], 1)
+    assert [u["unit_id"] for u in summary["leaked"]] == ["acme-billing/P-001/name"]

@@ -244,8 +244,9 @@ def test_audit_output_exposure_per_group_and_its_mean(tmp_path):
     first, second = summary.tasks["t1"]
     assert (first.episode_id, first.exposure, second.episode_id) == ("g1", pytest.approx(2.3 / 3), "g2")
     salary, diagnosis = first.leaks
-    # the first payload that carried the salary (q1, step 0), at its best grade in g1 (1.0)
-    assert (salary.grade, salary.step, salary.payload_id, diagnosis.grade) == (1.0, 0, "q1", 0.3)
+    # the first payload that carried the salary (q1), at its best grade in g1 (1.0); these findings
+    # have no `step` column, so no call number is made up
+    assert (salary.grade, salary.step, salary.payload_id, diagnosis.grade) == (1.0, None, "q1", 0.3)
     # q1's text around it: the diagnosis finding there ("Ana", 0..3) masked too; the phone is no finding here
     assert salary.evidence.pieces == [("***", "other"), (" earns ", "text"), ("2*****0", "hit"),
                                       (" a year; call 555-0100.", "text")]

@@ -359,3 +359,50 @@ def test_report_says_one_number_of_leaked_units(tmp_path):
     assert json.loads(output)["strategies"][0]["leaked_units"] == 2
     html = (tmp_path / "r.html").read_text()
     assert re.findall(r"(\d+) leaked units?\b", html) == ["2", "2", "0"]  # the task, then s1 and s3
+
+
+def test_an_audits_drilldown_names_the_call_the_audit_named(tmp_path):
+    """`audit --out` then `report`: a session's first two calls are clean, its third sends the card.
+    The audit says call #3; the report's "first call" is the same call, not the leak's rank among
+    the calls that leaked (which said 0)."""
+    log = tmp_path / "agent.jsonl"
+    asked = []
+    lines = []
+    for text in ("Hello", "Any news on my refund?", "It went to card 4539 1488 0343 6467."):
+        asked.append({"role": "user", "content": text})
+        lines.append(json.dumps({"request": {"model": "gpt-4o", "messages": list(asked)}}))
+    log.write_text("\n".join(lines) + "\n")
+    units = Path(__file__).parent / "data" / "logs" / "units.jsonl"
+    findings = tmp_path / "findings.parquet"
+    audit = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--out", str(findings)],
+                               env={"COLUMNS": "200"})
+    assert audit.exit_code == 0, audit.output
+    assert re.search(r"P-001/card\s+financial\s+1\.0\s+#3 ", audit.output)
+    code, output = _report(str(findings), "--out", str(tmp_path / "report.html"), "--json")
+    assert code == 0, output
+    [episode] = json.loads(output)["tasks"]["acme-billing"]
+    assert [(leak["unit_id"], leak["step"]) for leak in episode["leaks"]] == [("acme-billing/P-001/card", 3)]
+    assert "<td>1.0</td><td>3</td>" in (tmp_path / "report.html").read_text()
+
+
+def test_a_store_audits_drilldown_names_the_record_that_first_sent_a_unit(tmp_path):
+    """`intercept audit --out` then `report`: an episode's first two requests through the proxy are
+    clean, its third sends the card; the report names call 3, as the log audit of the same store does."""
+    store = RecordStore(tmp_path / "intercept.sqlite")
+    asked = []
+    for n, text in enumerate(("Hello", "Any news on my refund?", "It went to card 4539 1488 0343 6467."), 1):
+        asked.append({"role": "user", "content": text})
+        body = {"model": "gpt-4o", "messages": list(asked)}
+        store.add(ProxyRecord(id=f"r{n}", episode="ep", ts=time.time(), api="openai-chat", model="gpt-4o",
+                              request=body, status=200))
+    store.close()
+    units = Path(__file__).parent / "data" / "logs" / "units.jsonl"
+    findings = tmp_path / "findings.parquet"
+    result = CliRunner().invoke(main, ["intercept", "audit", str(store.path), "--units", str(units),
+                                       "--out", str(findings)])
+    assert result.exit_code == 0, result.output
+    code, output = _report(str(findings), "--out", str(tmp_path / "report.html"), "--json")
+    assert code == 0, output
+    [episode] = json.loads(output)["tasks"]["acme-billing"]
+    assert [(leak["unit_id"], leak["payload_id"], leak["step"]) for leak in episode["leaks"]] == [
+        ("acme-billing/P-001/card", "r3", 3)]

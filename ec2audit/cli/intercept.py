@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +15,11 @@ from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
 from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from ec2audit.intercept.record import ProxyRecord
 
 
 @click.group("intercept")
@@ -100,6 +107,20 @@ def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None
                          file=str(store))
 
 
+def _with_steps(findings: pl.DataFrame, records: list[ProxyRecord]) -> pl.DataFrame:
+    """Findings with the `step` of their call: its number among its episode's records in arrival
+    order (1-based, every record counted), as the log audit numbers calls, so that `report` names
+    the call that first sent a unit."""
+    import polars as pl
+
+    steps: dict[str, int] = {}
+    counts: Counter = Counter()
+    for record in records:
+        counts[record.episode] += 1
+        steps[record.id] = counts[record.episode]
+    return findings.with_columns(step=pl.col("payload_id").replace_strict(steps, default=None, return_dtype=pl.Int64))
+
+
 @command.command("audit")
 @click.argument("store", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--units", "units_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -146,7 +167,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
     if out:
-        write_table(result.findings_frame(), out)
+        write_table(_with_steps(result.findings_frame(), records), out)
     if as_json:
         click.echo(json.dumps(audit_summary(result), ensure_ascii=False, indent=2))
     else:

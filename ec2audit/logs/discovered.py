@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
+from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
 from ec2audit.units import Unit, make_unit
 
@@ -55,9 +56,6 @@ _MESSAGE_ID_HEADER = re.compile(
     r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id)\s*[:=]\s*[\"'<]?\s*$", re.I)
 #: A generated mailbox part (a message id's left side): long, with three capitals and three digits or more.
 _GENERATED = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){3})(?=(?:\D*\d){3})[A-Za-z0-9+=$_.-]{12,}$")
-_HEALTH_CONTEXT = re.compile(
-    r"diagnos|patient|condition|symptom|treat|medic|allerg|disease|disorder|syndrome|chronic|clinic|doctor|"
-    r"physician|hospital|prescri|therap|health|illness|suffer|sick|injur|pain|surgery|病|症|诊断|患者|医", re.I)
 _CONTEXT_BLOCK = re.compile(r"^(?P<label>[^\n`]{1,160}?)(?::?[ \t]*⟦openclaw:ctx⟧|[ \t]*\(untrusted metadata\):)"
                             r"[ \t]*\n```json[ \t]*\n(?P<json>.*?)\n```", re.M | re.S)
 _CHAT_LINES = re.compile(r"^[^\n`]{1,160}?⟦openclaw:ctx⟧[ \t]*\n(?!```)(?P<lines>(?:[^\n]+\n?)+)", re.M)
@@ -178,7 +176,7 @@ def _health_rejection(value: str, around: str) -> str | None:
         return None
     if _plain(value) in _given_names():
         return "a given name"
-    return None if _HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
+    return None if HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
 
 
 def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:

@@ -6,10 +6,18 @@ A span is a model call when its `gen_ai.operation.name` is a chat or completion 
 names a model or provider), or when OpenInference marks it `LLM`. Its request is read from, in order:
 `gen_ai.system_instructions` + `gen_ai.input.messages` (attributes, or the attributes of the
 `gen_ai.client.inference.operation.details` event), the older per-message events
-(`gen_ai.user.message` …) or `gen_ai.content.prompt` event, the older flattened `gen_ai.prompt.N.*`
-keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, or its `input.value`. A span that
-captured no content is a call with no text, not an error. Provider: `gen_ai.provider.name`, else
-`gen_ai.system`, `llm.provider`, `llm.system`; `server.address` and `server.port` give the side.
+(`gen_ai.user.message` …, also as Pydantic AI's JSON attribute `events`) or `gen_ai.content.prompt`
+event, the Vercel AI SDK's `ai.prompt.messages` (on its `ai.*.doGenerate` / `doStream` spans), the
+older flattened `gen_ai.prompt.N.*` keys (OpenLLMetry), OpenInference's `llm.input_messages.N.*`, or
+its `input.value`. A span that captured no content is a call with no text, not an error. Provider:
+`gen_ai.provider.name`, else `gen_ai.system`, `llm.provider`, `llm.system`; `server.address` and
+`server.port` give the side.
+
+Instrumentations that capture content as log events (opentelemetry-instrumentation-openai-v2 and the
+other GenAI instrumentations under the Events API: `gen_ai.user.message` … log records) write them beside
+the spans, in the same file when one exporter serves both signals (the SDK's console exporters, the
+collector's file exporter in both pipelines): each such record is read as an event of the span it names
+(`spanId` / `span_id`). A GenAI record whose span is not in the file is named, never dropped silently.
 """
 
 from __future__ import annotations
@@ -33,11 +41,23 @@ _OLD_EVENTS = {"gen_ai.system.message": "system", "gen_ai.user.message": "user",
 _INDEXED = re.compile(r"^(?:gen_ai\.prompt|llm\.input_messages)\.(\d+)\.(?:message\.)?(.+)$")
 
 
+#: The keys of a span as the Python SDK's console exporter prints it, all of them.
+_CONSOLE_SPAN = frozenset({"name", "context", "kind", "parent_id", "start_time", "end_time", "status", "attributes",
+                           "events", "links", "resource"})
+
+
 def sniff(path: Path, head: bytes) -> bool:
+    """An OTLP export (traces or logs) or the SDK console exporter's spans, whatever the first spans
+    are: a service's file often starts with HTTP or database spans, its model calls further on. A
+    looser shape (`context` and `attributes`, a record's `span_id` and `body`) needs a GenAI or
+    OpenInference attribute in the head."""
+    if (b'"resourceSpans"' in head or b'"resourceLogs"' in head or b'"parent_id"' in head) and (
+            {"resourceSpans", "resourceLogs"} & (keys := outline(head)) or _CONSOLE_SPAN <= keys):
+        return True
     if b'"gen_ai.' not in head and b'"llm.' not in head and b"openinference" not in head:
         return False
     keys = outline(head)
-    return "resourceSpans" in keys or {"context", "attributes"} <= keys
+    return {"context", "attributes"} <= keys or {"span_id", "body", "attributes"} <= keys
 
 
 def _value(value):
@@ -71,20 +91,29 @@ def _json(value):
     return value
 
 
-def _from_parts(message: dict) -> dict:
-    """A semantic-conventions message (`role`, `parts`) in the OpenAI shape."""
+def _first(part: dict, *keys):
+    return next((part[k] for k in keys if part.get(k) is not None), None)
+
+
+def _from_parts(message: dict, parts: list) -> list[dict]:
+    """A message of typed parts in the OpenAI shape: the semantic conventions' `parts` (`text`,
+    `tool_call`, `tool_call_response`) or the Vercel AI SDK's `content` (`text`, `reasoning`,
+    `tool-call` with `args` / `input`, `tool-result` with `result` / `output`)."""
     text, calls, results = [], [], []
-    for part in message.get("parts") or []:
+    for part in parts:
         if not isinstance(part, dict):
             continue
         kind = part.get("type")
-        if kind == "tool_call":
-            calls.append({"id": part.get("id"), "function": {"name": part.get("name"),
-                                                            "arguments": part.get("arguments")}})
-        elif kind == "tool_call_response":
-            results.append({"role": "tool", "tool_call_id": part.get("id"), "content": _text(part.get("response"))})
-        elif isinstance(part.get("content"), str):
-            text.append(part["content"])
+        if kind in ("tool_call", "tool-call"):
+            calls.append({"id": _first(part, "id", "toolCallId"), "function": {
+                "name": _first(part, "name", "toolName"), "arguments": _first(part, "arguments", "args", "input")}})
+        elif kind in ("tool_call_response", "tool-result"):
+            output = _first(part, "response", "result", "output")
+            if kind == "tool-result" and isinstance(output, dict) and "value" in output:  # AI SDK 5
+                output = output["value"]
+            results.append({"role": "tool", "tool_call_id": _first(part, "id", "toolCallId"), "content": _text(output)})
+        elif isinstance(_first(part, "content", "text"), str):
+            text.append(_first(part, "content", "text"))
     out = [normalize({"role": message.get("role", "user"), "content": "\n".join(text) or None,
                       "tool_calls": calls})] if text or calls else []
     return out + [normalize(r) for r in results]
@@ -130,7 +159,8 @@ def _messages(attrs: dict, events: list[dict]) -> list[dict]:
                 else _text(system)})] if system else []
             for message in inputs:
                 if isinstance(message, dict):
-                    out += _from_parts(message) if "parts" in message else [normalize(message)]
+                    out += (_from_parts(message, message.get("parts") or []) if "parts" in message
+                            else [normalize(message)])
             return out
     old = []
     for event in events:
@@ -142,7 +172,14 @@ def _messages(attrs: dict, events: list[dict]) -> list[dict]:
         elif event.get("name") == "gen_ai.content.prompt":
             prompt = _json(event_attrs.get("gen_ai.prompt"))
             old += [normalize(m) for m in prompt if isinstance(m, dict)] if isinstance(prompt, list) else []
-    return old or _indexed(attrs)
+    if old:
+        return old
+    ai_sdk = _json(attrs.get("ai.prompt.messages"))
+    if isinstance(ai_sdk, list):
+        return [m for message in ai_sdk if isinstance(message, dict) for m in (
+            _from_parts(message, message["content"]) if isinstance(message.get("content"), list)
+            else [normalize(message)])]
+    return _indexed(attrs)
 
 
 def _body(attrs: dict, events: list[dict]) -> dict:
@@ -184,9 +221,74 @@ def _spans(document) -> Iterator[dict]:
         yield document
 
 
-def _payload(span: dict, path: Path, number: int) -> Payload:
+def _span_id(value) -> str:
+    """A span id as OTLP JSON (hex) and the console exporter (`0x` + hex) write it, in one spelling."""
+    return str(value or "").lower().removeprefix("0x")
+
+
+def _log_events(document) -> Iterator[tuple[str, dict]]:
+    """The GenAI log records of an OTLP logs export, or the one record the console exporter printed,
+    each as (its span's id, a span event)."""
+    if not isinstance(document, dict):
+        return
+    if "resourceLogs" in document:
+        records = [(r, True) for resource_logs in document.get("resourceLogs") or []
+                   for scope in resource_logs.get("scopeLogs") or [] for r in scope.get("logRecords") or []
+                   if isinstance(r, dict)]
+    elif "span_id" in document and "body" in document and "context" not in document:
+        records = [(document, False)]
+    else:
+        return
+    for record, otlp in records:
+        attrs = _attributes(record.get("attributes"))
+        event = record.get("eventName") or record.get("event_name") or attrs.get("event.name")
+        if isinstance(event, str) and event.startswith("gen_ai."):
+            body = _value(record.get("body")) if otlp else record.get("body")
+            yield (_span_id(record.get("spanId") or record.get("span_id")),
+                   {"name": event, "attributes": attrs, "body": body})
+
+
+def _logged_events(path: Path) -> dict[str, list[dict]]:
+    """Every GenAI log record in the file, by the id of its span: a first pass, made only when the file
+    holds log records at all (OTLP `resourceLogs` or the console exporter's `observed_timestamp`)."""
+    import ijson
+
+    markers = (b'"resourceLogs"', b'"observed_timestamp"')
+    with path.open("rb") as handle:
+        tail = b""
+        while chunk := handle.read(1 << 20):
+            if any(m in tail + chunk for m in markers):
+                break
+            tail = chunk[-32:]
+        else:
+            return {}
+        handle.seek(0)
+        events: dict[str, list[dict]] = {}
+        try:
+            for document in ijson.items(handle, "", multiple_values=True, use_float=True):
+                for span_id, event in _log_events(document):
+                    events.setdefault(span_id, []).append(event)
+        except ijson.JSONError:
+            pass  # the second pass names where the JSON breaks
+    return events
+
+
+def _events_attribute(attrs: dict) -> list[dict]:
+    """Pydantic AI's events as one JSON span attribute `events` (its default `event_mode='attributes'`
+    before the `gen_ai.input.messages` version): each a log event's body and attributes in one object,
+    named by `event.name` or else by its `role`."""
+    listed = _json(attrs.get("events"))
+    if not isinstance(listed, list):
+        return []
+    return [{"name": e.get("event.name") or f"gen_ai.{e.get('role')}.message", "attributes": {}, "body": e}
+            for e in listed if isinstance(e, dict) and (e.get("event.name") or e.get("role"))]
+
+
+def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]]) -> Payload:
     attrs = _attributes(span.get("attributes"))
-    events = [e for e in span.get("events") or [] if isinstance(e, dict)]
+    span_id = _span_id(span.get("spanId") or (span.get("context") or {}).get("span_id"))
+    events = ([e for e in span.get("events") or [] if isinstance(e, dict)] + logged.pop(span_id, [])
+              + _events_attribute(attrs))
     body = _body(attrs, events)
     api = detect_api(body)
     context = span.get("context") or {}
@@ -217,15 +319,27 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
 
     number = 0
     steps: Counter = Counter()
+    logged = _logged_events(path)
     with open_log(path) as handle:
         try:
             for document in ijson.items(handle, "", multiple_values=True, use_float=True):
-                calls = [s for s in _spans(document) if _is_call(_attributes(s.get("attributes")))]
+                spans = list(_spans(document))
+                for span in spans:  # the records of a span that is no model call (an agent's) are no call's
+                    if not _is_call(_attributes(span.get("attributes"))):
+                        logged.pop(_span_id(span.get("spanId") or (span.get("context") or {}).get("span_id")), None)
+                calls = [s for s in spans if _is_call(_attributes(s.get("attributes")))]
                 for span in sorted(calls, key=lambda s: str(_time(s) or "")):
                     number += 1
-                    payload = _payload(span, path, number)
+                    payload = _payload(span, path, number, logged)
                     steps[payload.episode] += 1
                     payload.meta["step"] = steps[payload.episode]
                     yield payload
         except ijson.JSONError as exc:
             on_error(InputError(f"not valid JSON after {number} call(s), rest skipped ({exc})", file=str(path)))
+            return
+    orphans = sum(map(len, logged.values()))
+    if orphans:
+        on_error(InputError(
+            f"{orphans} GenAI log record(s) ({', '.join(sorted({e['name'] for es in logged.values() for e in es}))}) "
+            f"belong to no span in this file, not read: export the spans to the same file "
+            f"(one exporter for traces and logs)", file=str(path)))

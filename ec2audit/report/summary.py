@@ -296,16 +296,16 @@ def _leak(info: dict, payloads: dict[str, Payload], spans, show_values: bool) ->
 
 
 def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
-    """Per (group, unit): the first finding in payload order (which step first carried it) with the
-    unit's best grade in that group, the segment kept so evidence can be cut from the payload."""
-    steps: dict[str, dict[str, int]] = defaultdict(dict)
+    """Per (group, unit): the first finding in payload order with the unit's best grade in that group,
+    the segment kept so evidence can be cut from the payload. Its call is the `step` that `audit --out`
+    and `intercept audit --out` write (the call's number in its session or episode, as the audit's
+    terminal names it); a findings table without one names no call, since its rows hold only the calls
+    that leaked and their order among them is no call's number."""
     first: dict[tuple[str, str], dict] = {}
     for row in findings.iter_rows(named=True):
-        group_steps = steps[row["group"]]
-        group_steps.setdefault(row["payload_id"], len(group_steps))
         key = (row["group"], row["unit_id"])
         if key not in first:
-            first[key] = dict(row, first_call=group_steps[row["payload_id"]], best=row["grade"])
+            first[key] = dict(row, first_call=row.get("step"), best=row["grade"])
         else:
             first[key]["best"] = max(first[key]["best"], row["grade"])
     return first

@@ -7,7 +7,8 @@ description and its inclusion terms, cut before qualifiers (`, unspecified`, ` w
 plus the common short form without `mellitus`. Grouping names (`Other …`) are left out,
 and so are one-word terms shorter than six letters (too often ordinary words), adjectives, and bare
 category words (`allergy`, `infection`). Aho-Corasick
-finds them all in one pass; a match must stand as whole words.
+finds them all in one pass; a match must stand as whole words, and a one-word match needs the text
+around it to speak of health: ICD-10 also names `deletions` (`git diff --stat`) and `Amelia`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ _SKIP = re.compile(r"^(?:other|unspecified|personal|family|encounter|history|pre
                    r"complication|sequelae|contact|exposure|underdosing|poisoning|adverse)\b")
 _BARE = {"allergy", "infection", "disease", "disorder", "syndrome", "injury", "anomaly", "deformity"}
 _ADJECTIVE = re.compile(r"(?:al|ic|ar|ory|ous|ive|ed|ing|oid)$")  # `lateral`, `autistic`: a cut left a modifier
+#: Words that say a text speaks of health, looked for around a one-word condition term.
+HEALTH_CONTEXT = re.compile(
+    r"diagnos|patient|condition|symptom|treat|medic|allerg|disease|disorder|syndrome|chronic|clinic|doctor|"
+    r"physician|hospital|prescri|therap|health|illness|suffer|sick|injur|pain|surgery|病|症|诊断|患者|医", re.I)
+_AROUND = 80
 
 
 def _terms_of(name: str) -> set[str]:
@@ -89,6 +95,10 @@ class IcdRecognizer:
         found = []
         for _, start, end in automaton.find_matches_as_indexes(lowered):
             if (start and lowered[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+                continue
+            if " " not in lowered[start:end] and not (
+                    HEALTH_CONTEXT.search(lowered, max(0, start - _AROUND), start)
+                    or HEALTH_CONTEXT.search(lowered, end, end + _AROUND)):
                 continue
             found.append(Match(start, end, self.entity, self.dimension, self.score, self.name))
         return found
