@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ec2audit import resources
 from ec2audit.errors import InputError
+from ec2audit.files import open_private
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
 
 
@@ -112,9 +113,8 @@ def unit_to_dict(unit: Unit) -> dict:
 
 
 def write_units(units: Iterable[Unit], path: str | Path) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as out:
+    """Write units as JSONL, private (0600): every line holds a sensitive value."""
+    with open_private(path, "w", encoding="utf-8") as out:
         for unit in units:
             out.write(json.dumps(unit_to_dict(unit), ensure_ascii=False) + "\n")
 
@@ -206,7 +206,7 @@ def write_acebench(units: Iterable[Unit], out_dir: str | Path) -> list[Path]:
     written = []
     for task_id, doc in to_acebench(units).items():
         target = Path(out_dir) / task_id / "gt" / "sensitive_items.json"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        with open_private(target, "w", encoding="utf-8") as out:  # the values themselves: 0600
+            out.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
         written.append(target)
     return written

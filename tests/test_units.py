@@ -1,5 +1,6 @@
 import json
 import os
+import stat
 
 import pytest
 from click.testing import CliRunner
@@ -93,6 +94,10 @@ def test_units_cli_converts_both_ways(tmp_path):
     out = runner.invoke(main, ["units", "import-acebench", str(tmp_path / "a"), "--out", str(tmp_path / "b.jsonl")])
     assert out.exit_code == 0 and "1 unit from 1 task " in out.output
     assert read_units(tmp_path / "b.jsonl") == [make_unit(ZHANG)]
+    # both files hold the unit's value: private, like every store of values
+    exported = tmp_path / "a" / ZHANG["task_id"] / "gt" / "sensitive_items.json"
+    assert stat.S_IMODE(exported.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "b.jsonl").stat().st_mode) == 0o600
     bad = _write(tmp_path / "bad.jsonl", ['{"task_id": "t"}'])
     out = runner.invoke(main, ["units", "check", str(bad)])
     assert out.exit_code == 2 and f"{bad}:1:" in out.output
