@@ -28,6 +28,9 @@ _CONFLICT = (b"<<<<<<< ", b"=======", b">>>>>>> ", b"||||||| ")
 
 #: Told how many bytes of a log file were just read (for a progress bar); set by the audit.
 BYTES_READ: ContextVar[Callable[[int], None] | None] = ContextVar("bytes_read", default=None)
+#: The part of a JSONL file `read_jsonl` reads, when the audit splits a large file between workers:
+#: (first byte, end byte, number of the line at the first byte), both bytes at line starts.
+LINE_RANGE: ContextVar[tuple[int, int, int] | None] = ContextVar("line_range", default=None)
 
 
 class _Counted:
@@ -80,17 +83,22 @@ class Adapter(Protocol):
 
 def read_jsonl(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
     """(line number, object) for each JSON object line; conflict markers, truncated or non-object
-    lines and over-long lines are reported with their line number and skipped."""
+    lines and over-long lines are reported with their line number and skipped. Only the lines of
+    `LINE_RANGE`, when it is set."""
+    start, end, first = LINE_RANGE.get() or (0, -1, 1)
     with open_log(path) as handle:
-        number = 0
-        while True:
+        handle.seek(start)
+        number, at = first - 1, start
+        while end < 0 or at < end:
             raw = handle.readline(MAX_LINE_BYTES + 1)
             if not raw:
                 return
             number += 1
+            at += len(raw)
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                 while raw and not raw.endswith(b"\n"):
                     raw = handle.readline(MAX_LINE_BYTES)
+                    at += len(raw)
                 on_error(InputError(f"line longer than {MAX_LINE_BYTES >> 20} MiB, skipped",
                                     file=str(path), line=number))
                 continue
