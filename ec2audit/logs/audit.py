@@ -102,6 +102,10 @@ class Spilled:
     calls: int
     rows: int
     first_sent: int
+    #: (session, unit id) rows of the units found in the calls of its sessions matched to no task.
+    found: int = 0
+    #: The number its first-sent rows start at in the order of first finding over the whole audit.
+    first_found: int = 0
     #: Per session, the calls of its file read before this part (a `Range` of it): its steps go on from there.
     steps: dict[str, int] = field(default_factory=dict)
 
@@ -113,7 +117,11 @@ class Spilled:
         frame = pl.scan_parquet(self.path(table))
         if table == "sent":
             return frame
+        if table == "found":
+            return frame
         frame = frame.with_columns(pl.col("call") + self.first_call)
+        if table == "first-sent":
+            frame = frame.with_columns(pl.col(_ORDER) + self.first_found)
         if self.steps:
             frame = frame.with_columns(pl.col("step") + pl.col("session").replace_strict(
                 self.steps, default=0, return_dtype=pl.Int64))
@@ -146,6 +154,8 @@ class LogAudit:
     session_calls: dict[str | None, list[int]] = field(default_factory=dict)
     #: Per session the sums its exposure is made of (`exposure_rows()`).
     exposed: Exposed = field(default_factory=dict)
+    #: Per session of `found_in_calls`: what it is scored against, as (units, Σ weight) per dimension.
+    scope: Exposed = field(default_factory=dict)
     #: Sessions more than one part saw (`merge_parts`): their first-sent rows are merged when read,
     #: and a finding on a text an earlier part sent in the session is dropped (`_finding_parts`).
     spanning: set[str] = field(default_factory=set)
@@ -165,6 +175,9 @@ class LogAudit:
 
     def call_count(self) -> int:
         return len(self.calls) + sum(s.calls for s in self.spilled)
+
+    def first_sent_count(self) -> int:
+        return len(self.first_sent) + sum(s.first_sent for s in self.spilled)
 
     def calls_lazy(self) -> pl.LazyFrame:
         """Every call, those held here and those the workers wrote."""
@@ -222,23 +235,31 @@ class LogAudit:
         """Write the calls, findings and first-sent rows to Parquet at `prefix` (`Spilled`) and keep
         only their counts: what a worker sends back instead of rows."""
         prefix.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        spilled = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), len(self.first_sent))
+        found = [(session, unit) for session, units in self.found_in_calls.items() for unit in sorted(units)]
+        spilled = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), len(self.first_sent),
+                          len(found))
         for table, rows, frame in (
                 ("calls", spilled.calls, self.calls_frame),
                 ("sent", spilled.calls,
                  lambda: pl.DataFrame(self.sent, schema={"group": pl.String, _HASH: pl.Int64}, orient="row")),
                 ("findings", spilled.rows,
                  lambda: self.findings_frame().with_columns(pl.Series(_HASH, self.text_hashes, pl.Int64))),
-                ("first-sent", spilled.first_sent, self._first_sent_frame)):
+                ("first-sent", spilled.first_sent, self._first_sent_frame),
+                ("found", spilled.found,
+                 lambda: pl.DataFrame(found, schema={"group": pl.String, "unit_id": pl.String}, orient="row"))):
             if rows:
                 write_table(frame(), Path(spilled.path(table)))
         self.spilled = [spilled]
         self.calls, self.carriers, self.first_sent, self.result.finding_rows = [], [], [], []
         self.sent, self.text_hashes = [], []
+        self.found_in_calls = dict.fromkeys(self.found_in_calls, set())  # which sessions: `scope` has their sums
         self.result.grades = {}  # per (session, unit): `exposed` has their sums
 
     def _first_sent_frame(self) -> pl.DataFrame:
-        return pl.DataFrame(self.first_sent, schema=FINDINGS_SCHEMA)
+        """The first-sent rows held here, numbered in order of first finding (`_ORDER`), in `leaked()`'s
+        order: so are a worker's written, and the parts' together are in that order too."""
+        return (pl.DataFrame(self.first_sent, schema=FINDINGS_SCHEMA).with_row_index(_ORDER)
+                .with_columns(pl.col(_ORDER).cast(pl.Int64)).sort("call", "segment", "start", _ORDER))
 
     def leaked(self) -> list[dict]:
         """One row per (session, unit): its best grade and the first call that sent it at that grade,
@@ -249,16 +270,16 @@ class LogAudit:
         """`leaked()` as a lazy scan of the first-sent rows: each worker's are final for a session only
         it saw; a session several saw (`spanning`) keeps, per unit, the best grade first sent."""
         rows = self.first_sent_lazy()
-        if self.spanning:
+        if self.spanning:  # ties (a call, segment and start) in order of first finding, as locally
             shared = pl.col("group").is_in(sorted(self.spanning))
-            rows = pl.concat([rows.filter(~shared), _best(rows.filter(shared))])
-        # ties (a call, segment and start) in order of each (session, unit)'s first finding, as locally
-        return rows.sort("call", "segment", "start", _ORDER).drop(_ORDER)
+            rows = pl.concat([rows.filter(~shared), _best(rows.filter(shared))]).sort("call", "segment", "start",
+                                                                                       _ORDER)
+        return rows.drop(_ORDER)
 
     def first_sent_lazy(self) -> pl.LazyFrame:
-        """Every part's first-sent rows, numbered (`_ORDER`) in order of first finding."""
+        """Every part's first-sent rows, in call order, numbered (`_ORDER`) in order of first finding."""
         return pl.concat([self._first_sent_frame().lazy(), *(s.scan("first-sent") for s in self.spilled
-                                                             if s.first_sent)]).with_row_index(_ORDER)
+                                                             if s.first_sent)])
 
     def scored_against(self, session: str) -> str:
         """What a session's exposure is over, in words."""
@@ -285,16 +306,13 @@ class LogAudit:
             for key in ((u.task_id, None), (u.task_id, u.dimension)):
                 counts[key] += 1
                 weights[key] += u.weight
-        units = {u.id: u for u in self.result.units}
         dimensions = sorted({u.dimension for u in self.result.units})
         rows = []
         for group, tasks in self.result.tasks.items():
-            scope = [units[i] for i in self.found_in_calls.get(group, ())]
-            exposed = self.exposed.get(group, {})
+            exposed, scope = self.exposed.get(group, {}), self.scope.get(group, {})
             for dimension in (None, *dimensions):
                 if group in self.found_in_calls:
-                    count = sum(1 for u in scope if dimension in (None, u.dimension))
-                    weight = sum(u.weight for u in scope if dimension in (None, u.dimension))
+                    count, weight = scope.get(dimension, (0, 0.0))
                 else:
                     count = sum(counts[(t, dimension)] for t in tasks)
                     weight = sum(weights[(t, dimension)] for t in tasks)
@@ -387,6 +405,18 @@ def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> 
         for dimension in (None, unit.dimension):
             leaked, weighted = by_dimension.get(dimension, (0, 0.0))
             by_dimension[dimension] = (leaked + metrics.leaked(grade), weighted + grade * unit.weight)
+    return sums
+
+
+def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
+    """`LogAudit.scope` from the units found in each session's calls."""
+    sums: Exposed = {}
+    for group, unit_ids in found.items():
+        by_dimension = sums.setdefault(group, {})
+        for unit in (units[i] for i in sorted(unit_ids)):
+            for dimension in (None, unit.dimension):
+                count, weight = by_dimension.get(dimension, (0, 0.0))
+                by_dimension[dimension] = (count + 1, weight + unit.weight)
     return sums
 
 
@@ -739,6 +769,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
+    log.scope = _scope(log.found_in_calls, {u.id: u for u in units})
     log.first_sent = _first_sent(log)
     log.exposed = _exposed(((r["group"], r["unit_id"], r["grade"]) for r in log.first_sent),
                            {u.id: u for u in units})
@@ -872,6 +903,7 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
     merged = LogAudit("", AuditResult(units))
     result = merged.result
     steps: dict[str, Counter] = defaultdict(Counter)  # per file split in ranges: calls per session so far
+    found_spanning: set[str] = set()  # sessions of `found_in_calls` more than one part saw
     for part in parts:
         if part.split:
             before = steps[part.split]
@@ -880,12 +912,13 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             before.update({k: calls for k, (calls, _) in part.session_calls.items() if k is not None})
             if merged.files and merged.files[-1]["file"] == part.split:
                 part.files = []  # listed with its first range
-        offset = merged.call_count()
+        offset, found_offset = merged.call_count(), merged.first_sent_count()
         merged.calls += _renumbered(part.calls, offset)
         merged.carriers += _renumbered(part.carriers, offset)
         merged.first_sent += _renumbered(part.first_sent, offset)
         result.finding_rows += part.result.finding_rows
-        merged.spilled += [replace(s, first_call=s.first_call + offset) for s in part.spilled]
+        merged.spilled += [replace(s, first_call=s.first_call + offset, first_found=s.first_found + found_offset)
+                           for s in part.spilled]
         result.payload_count += part.result.payload_count
         result.chars += part.result.chars
         for group, grades in part.result.grades.items():
@@ -904,14 +937,25 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
         merged.files += part.files
         merged.errors += part.errors
         merged.nodes |= part.nodes
+        found_spanning |= part.found_in_calls.keys() & merged.found_in_calls.keys()
         for session, found_units in part.found_in_calls.items():
             merged.found_in_calls.setdefault(session, set()).update(found_units)
+        for session, sums in part.scope.items():
+            merged.scope.setdefault(session, sums)
     if merged.spanning:
         rows = merged.first_sent_lazy().filter(pl.col("group").is_in(sorted(merged.spanning)))
         spanning = _best(rows).sort(_ORDER).select("group", "unit_id", "grade").collect(engine="streaming")
         for group in merged.spanning:
             merged.exposed.pop(group, None)
         merged.exposed |= _exposed(spanning.iter_rows(), {u.id: u for u in units})
+    if found_spanning:  # the units found in a session's calls: those found in any part
+        for found in (s.scan("found") for s in merged.spilled if s.found):
+            pairs = found.filter(pl.col("group").is_in(sorted(found_spanning))).collect(engine="streaming")
+            for group, unit_id in pairs.iter_rows():
+                merged.found_in_calls[group].add(unit_id)
+        merged.scope |= _scope({g: merged.found_in_calls[g] for g in found_spanning}, {u.id: u for u in units})
+        for group in found_spanning:
+            merged.found_in_calls[group] = set()
     return merged
 
 

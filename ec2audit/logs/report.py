@@ -23,7 +23,7 @@ EXPOSURE = {"units": "the weighted share of the units it is scored against that 
 
 #: The most rows `--json` gives a list (leaked units, timeline, sessions, files, …): its size stays
 #: bounded however many findings an audit has; `left_out` counts the rest, which `--out` holds.
-JSON_ROWS = 10_000
+JSON_ROWS = 1_000
 
 
 def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS) -> dict:
