@@ -1,10 +1,11 @@
 """Driver peak RSS of `ec2audit audit --json --out` on generated corpora of `--mb` and `--times` × as
 much: each audit is the CLI run in a fresh process of its own, which reports its own peak
-(`RUSAGE_SELF`: worker processes and Ray actors not counted), with its wall and CPU time and the
-findings count; the last line is the ratio of the two peaks (flat: within ±15 %). A corpus
-(`log_audit.generate`: OpenClaw transcripts, a file per session, as `ray_scale.py` makes them) is
-written to `CORPUS-<mb>` by a process of its own when that folder is missing, so an older checkout
-can be measured on the same files (run it with PYTHONPATH pointing there).
+(`RUSAGE_SELF`: worker processes and Ray actors not counted), with its wall time, the CPU time of
+its whole process tree (`proctree.TreeCpu`) and the findings count; the last line is the ratio of
+the two peaks (flat: within ±15 %). A corpus (`log_audit.generate`: OpenClaw transcripts, a file
+per session, as `ray_scale.py` makes them) is written to `CORPUS-<mb>` by a process of its own
+when that folder is missing, so an older checkout can be measured on the same files (run it with
+PYTHONPATH pointing there).
 
     nice .venv/bin/python benchmarks/driver_memory.py --corpus /tmp/dm --mb 64 --times 10 --jobs 2 [--ray]
 """
@@ -13,15 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from proctree import TreeCpu
 
 
 def generate(corpus: Path, mb: float) -> None:
@@ -36,45 +37,6 @@ def generate(corpus: Path, mb: float) -> None:
     write_units(units, corpus / "units.jsonl")
 
 
-class TreeCPU:
-    """CPU seconds of this process and every process under it (worker processes, a local Ray
-    cluster's), sampled from /proc while it runs: a pool's workers are the fork server's children,
-    which `RUSAGE_CHILDREN` never counts."""
-
-    def __init__(self) -> None:
-        self.seen: dict[int, float] = {}
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._sample, daemon=True)
-        self.tick = os.sysconf("SC_CLK_TCK")
-
-    def __enter__(self) -> TreeCPU:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.done.set()
-        self.thread.join()
-        self._read(os.getpid())
-
-    def total(self) -> float:
-        return sum(self.seen.values())
-
-    def _sample(self) -> None:
-        while not self.done.wait(0.2):
-            self._read(os.getpid())
-
-    def _read(self, pid: int) -> None:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            self.seen[pid] = (int(fields[11]) + int(fields[12])) / self.tick
-            kids = [int(k) for t in os.listdir(f"/proc/{pid}/task")
-                    for k in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
-        except (OSError, IndexError, ValueError):
-            return
-        for kid in kids:
-            self._read(kid)
-
-
 def measure(corpus: Path, jobs: int, ray: bool) -> dict:
     """One audit in this process: its figures, as the line this process prints."""
     from click.testing import CliRunner
@@ -86,14 +48,14 @@ def measure(corpus: Path, jobs: int, ray: bool) -> dict:
         command = ["audit", str(corpus / "logs"), "--units", str(corpus / "units.jsonl"), "--json",
                    "--jobs", str(jobs), "--out", str(out)] + (["--ray"] if ray else [])
         start, cpu = time.perf_counter(), time.process_time()
-        with TreeCPU() as tree:
+        with TreeCpu() as tree:
             result = CliRunner().invoke(cli, command, catch_exceptions=False)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     summary = json.loads(result.stdout)
     return {"mb": sum(p.stat().st_size for p in (corpus / "logs").rglob("*") if p.is_file()) / 1e6,
             "files": sum(1 for p in (corpus / "logs").rglob("*") if p.is_file()),
             "findings": summary["findings"], "calls": summary["calls"], "json_bytes": len(result.stdout),
-            "wall_s": wall, "driver_cpu_s": cpu, "cpu_s": tree.total(),
+            "wall_s": wall, "driver_cpu_s": cpu, "cpu_s": tree.cpu_s,
             "driver_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "exit": result.exit_code}
 
 

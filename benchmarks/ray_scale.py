@@ -19,9 +19,7 @@ raylet and workers, OpenClaw, sandboxed or not; `TreeCpu`), which the load decid
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import resource
 import shutil
 import tempfile
 import time
@@ -29,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from log_audit import generate
-from proctree import Sampled, descendants, own_cpu
+from proctree import TreeCpu
 from rich.console import Console
 
 from ec2audit.backends import get_backend
@@ -56,34 +54,6 @@ def on_ray_cluster(workers: int, call, *args, **kwargs):
         return call(*args, **kwargs)
     finally:
         ray.shutdown()
-
-
-class TreeCpu(Sampled):
-    """CPU seconds of this process and of every process below it while `with` runs (`cpu_s`): each
-    descendant's own CPU time (`/proc/PID/stat` utime + stime), sampled every `PERIOD_S`, so processes
-    that end (a Ray worker killed, OpenClaw inside a sandbox's PID namespace) still count up to their last
-    sample; processes that live less than a period are missed, in every configuration alike."""
-
-    def __enter__(self) -> TreeCpu:
-        self._self = self._own()
-        return super().__enter__()
-
-    def finish(self) -> None:
-        self.cpu_s = self._own() - self._self + sum(cpu - self.first.get(key, 0.0) for key, cpu in self.last.items())
-
-    @staticmethod
-    def _own() -> float:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        return usage.ru_utime + usage.ru_stime
-
-    @staticmethod
-    def sample() -> dict[tuple[int, str], float]:  # (pid, start time) → own CPU s
-        found = {}
-        for pid in descendants(os.getpid()):
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                started, cpu = own_cpu(Path(f"/proc/{pid}/stat"))
-                found[pid, started] = cpu
-        return found
 
 
 def timed(call, *args, **kwargs) -> tuple[tuple[float, float, float], object]:

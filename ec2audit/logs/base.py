@@ -179,14 +179,14 @@ def read_records(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
         csv.field_size_limit(MAX_LINE_BYTES)
         with path.open(newline="", encoding="utf-8-sig") as handle:
             reader = csv.DictReader(handle, delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
-            for record in reader:
-                yield reader.line_num, record
+            for row in reader:
+                yield reader.line_num, row
         return
     number = 0
     try:
-        for number, record in enumerate(json_values(path), start=1):
-            if isinstance(record, dict):
-                yield number, record
+        for number, value in enumerate(json_values(path), start=1):
+            if isinstance(value, dict):
+                yield number, value
             else:
                 on_error(InputError("expected a JSON object", file=str(path), line=number))
     except ijson.JSONError as exc:
@@ -234,14 +234,15 @@ def normalize_usage(usage) -> dict | None:
     cost = None
     if "input" in usage or "output" in usage:
         numbers = {k: v if isinstance(v, int) and v >= 0 else 0 for k, v in usage.items()}
-        parsed = Usage(numbers.get("input", 0) + numbers.get("cacheRead", 0) + numbers.get("cacheWrite", 0),
-                       numbers.get("cacheRead", 0), numbers.get("output", 0), numbers.get("cacheWrite", 0))
+        cached, written = numbers.get("cacheRead", 0), numbers.get("cacheWrite", 0)
+        parsed: Usage | None = Usage(numbers.get("input", 0) + cached + written, cached, numbers.get("output", 0),
+                                     written)
         total = (usage.get("cost") or {}).get("total") if isinstance(usage.get("cost"), dict) else None
         cost = float(total) if isinstance(total, int | float) and total > 0 else None  # 0 = no price set
     else:
         parsed = parse_usage(usage)
-        if parsed is None:
-            return None
+    if parsed is None:
+        return None
     return {"input_tokens": parsed.input, "cached_tokens": parsed.cached, "output_tokens": parsed.output,
             "cost_usd": cost}
 
