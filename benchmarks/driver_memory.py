@@ -13,7 +13,9 @@ PYTHONPATH pointing there).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -22,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from proctree import TreeCpu
+from proctree import Sampled, TreeCpu, descendants
 
 
 def generate(corpus: Path, mb: float) -> None:
@@ -37,6 +39,23 @@ def generate(corpus: Path, mb: float) -> None:
     write_units(units, corpus / "units.jsonl")
 
 
+class WorkerPeak(Sampled):
+    """The largest peak RSS (`VmHWM`) of any process below this one while `with` runs (`peak_mb`): a
+    worker process or Ray actor, whose memory is what a node needs per worker."""
+
+    @staticmethod
+    def sample() -> dict[int, int]:
+        found = {}
+        for pid in descendants(os.getpid()):
+            with contextlib.suppress(OSError, ValueError, StopIteration):
+                lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+                found[pid] = int(next(line for line in lines if line.startswith("VmHWM")).split()[1])
+        return found
+
+    def finish(self) -> None:
+        self.peak_mb = max(self.last.values(), default=0) / 1024
+
+
 def measure(corpus: Path, jobs: int, ray: bool) -> dict:
     """One audit in this process: its figures, as the line this process prints."""
     from click.testing import CliRunner
@@ -48,14 +67,14 @@ def measure(corpus: Path, jobs: int, ray: bool) -> dict:
         command = ["audit", str(corpus / "logs"), "--units", str(corpus / "units.jsonl"), "--json",
                    "--jobs", str(jobs), "--out", str(out)] + (["--ray"] if ray else [])
         start, cpu = time.perf_counter(), time.process_time()
-        with TreeCpu() as tree:
+        with TreeCpu() as tree, WorkerPeak() as workers:
             result = CliRunner().invoke(cli, command, catch_exceptions=False)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     summary = json.loads(result.stdout)
     return {"mb": sum(p.stat().st_size for p in (corpus / "logs").rglob("*") if p.is_file()) / 1e6,
             "files": sum(1 for p in (corpus / "logs").rglob("*") if p.is_file()),
             "findings": summary["findings"], "calls": summary["calls"], "json_bytes": len(result.stdout),
-            "wall_s": wall, "driver_cpu_s": cpu, "cpu_s": tree.cpu_s,
+            "wall_s": wall, "driver_cpu_s": cpu, "cpu_s": tree.cpu_s, "worker_peak_mb": workers.peak_mb,
             "driver_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "exit": result.exit_code}
 
 
@@ -88,7 +107,8 @@ def main() -> None:
         print(f"{'ray' if args.ray else 'processes'} x{args.jobs}: {row['mb']:.0f} MB in {row['files']} files, "
               f"{row['findings']} findings, {row['calls']} calls, --json {row['json_bytes'] / 1e6:.1f} MB; "
               f"wall {row['wall_s']:.1f} s, CPU {row['cpu_s']:.1f} s (driver {row['driver_cpu_s']:.1f} s); "
-              f"driver peak RSS {row['driver_peak_mb']:.0f} MB (exit {row['exit']})",
+              f"driver peak RSS {row['driver_peak_mb']:.0f} MB, largest process under it "
+              f"{row['worker_peak_mb']:.0f} MB (exit {row['exit']})",
               flush=True)
     small, large = rows
     print(f"findings ×{large['findings'] / small['findings']:.1f}: driver peak RSS ×"

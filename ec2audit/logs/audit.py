@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import islice
 from pathlib import Path
 
 import polars as pl
@@ -294,12 +295,14 @@ class LogAudit:
         """Exposure per session (`dimension` null) and per (session, dimension): a polars DataFrame with
         columns `group`, `dimension`, `units`, `leaked`, `exposure` — the same type as
         `AuditResult.exposure()`, which `audit_file` and `ec2audit.judge` return."""
-        return pl.DataFrame(self.exposure_rows(), schema=EXPOSURE_SCHEMA)
+        return pl.concat([pl.DataFrame(self.exposure_rows(chunk), schema=EXPOSURE_SCHEMA)
+                          for chunk in _chunks(self.result.tasks)], how="vertical")
 
-    def exposure_rows(self) -> list[dict]:
-        """`exposure()` as rows, each over the units of the session's tasks (or those found in its
-        calls) — summed per task rather than through a session × unit table, which a large log audited
-        with a large units file would make huge; the leaked side from the per-session sums (`exposed`)."""
+    def exposure_rows(self, groups: Iterable[str] | None = None) -> list[dict]:
+        """`exposure()` as rows (of `groups` only, when given), each over the units of the session's
+        tasks (or those found in its calls) — summed per task rather than through a session × unit
+        table, which a large log audited with a large units file would make huge; the leaked side from
+        the per-session sums (`exposed`)."""
         counts: dict[tuple[str, str | None], int] = defaultdict(int)
         weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
@@ -308,7 +311,10 @@ class LogAudit:
                 weights[key] += u.weight
         dimensions = sorted({u.dimension for u in self.result.units})
         rows = []
-        for group, tasks in self.result.tasks.items():
+        for group in self.result.tasks if groups is None else groups:
+            tasks = self.result.tasks.get(group)
+            if tasks is None:
+                continue
             exposed, scope = self.exposed.get(group, {}), self.scope.get(group, {})
             for dimension in (None, *dimensions):
                 if group in self.found_in_calls:
@@ -323,18 +329,20 @@ class LogAudit:
                              "exposure": weighted / weight})
         return rows
 
-    def sessions(self) -> list[dict]:
-        """Calls and exposure per session, overall and per dimension (units 0 and exposure null where
-        no cloud call was audited): every session read, clean ones too."""
+    def sessions(self, sessions: Iterable[str | None] | None = None) -> list[dict]:
+        """Calls and exposure per session (of `sessions` only, when given), overall and per dimension
+        (units 0 and exposure null where no cloud call was audited): every session read, clean ones too."""
+        chosen = list(self.session_calls if sessions is None else sessions)
         exposure: dict[str, dict] = {}
         by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
-        for r in self.exposure_rows():
+        for r in self.exposure_rows(None if sessions is None else [s or "" for s in chosen]):
             if r["dimension"] is None:
                 exposure[r["group"]] = r
             else:
                 by_dimension[r["group"]][r["dimension"]] = r["exposure"]
         rows = []
-        for session, (calls, cloud) in self.session_calls.items():
+        for session in chosen:
+            calls, cloud = self.session_calls[session]
             group = session or ""  # a call of no session is in no group
             found = exposure.get(group, {})
             rows.append({"session": session, "calls": calls, "cloud_calls": cloud, "units": found.get("units", 0),
@@ -347,8 +355,15 @@ class LogAudit:
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
         `report` counts every audited session, not only those with findings."""
-        rows = [{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])} for r in self.sessions()]
-        return pl.DataFrame(rows, schema=SESSION_SCHEMA)
+        return pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                        for r in self.sessions(chunk)], schema=SESSION_SCHEMA)
+                          for chunk in _chunks(self.session_calls)], how="vertical")
+
+    def exposure_counts(self) -> tuple[int, int]:
+        """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
+        sessions at a time."""
+        rows = [r["dimension"] is None for chunk in _chunks(self.result.tasks) for r in self.exposure_rows(chunk)]
+        return sum(rows), len(rows) - sum(rows)
 
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model); cost null when no call had a price."""
@@ -418,6 +433,16 @@ def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
                 count, weight = by_dimension.get(dimension, (0, 0.0))
                 by_dimension[dimension] = (count + 1, weight + unit.weight)
     return sums
+
+
+def _chunks(keys: Iterable, size: int = 10_000) -> Iterator[list]:
+    """`keys` in lists of `size`, never an empty one (so a table of none is one empty chunk): the
+    per-session tables are built a chunk at a time, never all as Python rows at once."""
+    keys = iter(keys)
+    chunk = list(islice(keys, size))
+    yield chunk
+    while chunk := list(islice(keys, size)):
+        yield chunk
 
 
 def _sink(frame: pl.LazyFrame, path: Path) -> None:
@@ -904,6 +929,7 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
     result = merged.result
     steps: dict[str, Counter] = defaultdict(Counter)  # per file split in ranges: calls per session so far
     found_spanning: set[str] = set()  # sessions of `found_in_calls` more than one part saw
+    interned: dict[frozenset[str], set[str]] = {}  # sessions' task sets: a run of many sessions has few
     for part in parts:
         if part.split:
             before = steps[part.split]
@@ -926,8 +952,10 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             for unit_id, grade in grades.items():
                 best[unit_id] = max(best.get(unit_id, 0.0), grade)
         merged.spanning |= part.result.tasks.keys() & result.tasks.keys()
-        for group, tasks in part.result.tasks.items():
-            result.tasks.setdefault(group, set()).update(tasks)
+        for group, tasks in part.result.tasks.items():  # one set object per distinct set: never changed after
+            known = result.tasks.get(group)
+            tasks = tasks if known is None else known | tasks
+            result.tasks[group] = interned.setdefault(frozenset(tasks), tasks)
         for group, sums in part.exposed.items():
             merged.exposed.setdefault(group, sums)
         for session, (calls, cloud) in part.session_calls.items():
@@ -938,8 +966,9 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
         merged.errors += part.errors
         merged.nodes |= part.nodes
         found_spanning |= part.found_in_calls.keys() & merged.found_in_calls.keys()
-        for session, found_units in part.found_in_calls.items():
-            merged.found_in_calls.setdefault(session, set()).update(found_units)
+        for session, found_units in part.found_in_calls.items():  # a worker's are one empty set: kept shared
+            known = merged.found_in_calls.get(session)
+            merged.found_in_calls[session] = found_units if known is None else known | found_units
         for session, sums in part.scope.items():
             merged.scope.setdefault(session, sums)
     if merged.spanning:
@@ -949,13 +978,12 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             merged.exposed.pop(group, None)
         merged.exposed |= _exposed(spanning.iter_rows(), {u.id: u for u in units})
     if found_spanning:  # the units found in a session's calls: those found in any part
+        union = {group: set(merged.found_in_calls[group]) for group in found_spanning}
         for found in (s.scan("found") for s in merged.spilled if s.found):
             pairs = found.filter(pl.col("group").is_in(sorted(found_spanning))).collect(engine="streaming")
             for group, unit_id in pairs.iter_rows():
-                merged.found_in_calls[group].add(unit_id)
-        merged.scope |= _scope({g: merged.found_in_calls[g] for g in found_spanning}, {u.id: u for u in units})
-        for group in found_spanning:
-            merged.found_in_calls[group] = set()
+                union[group].add(unit_id)
+        merged.scope |= _scope(union, {u.id: u for u in units})
     return merged
 
 

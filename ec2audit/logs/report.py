@@ -4,6 +4,8 @@ per-provider tokens and cost. The timeline of cloud calls is in `--json`."""
 
 from __future__ import annotations
 
+from itertools import islice
+
 import polars as pl
 from rich import box
 from rich.console import Console
@@ -38,17 +40,19 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
                "file": r["file"], "command": r["command"],
                "evidence": r["matched_text"] if show_values else mask(r["matched_text"])}
               for r in first_sent.head(rows).collect(engine="streaming").iter_rows(named=True)]
-    sessions = log.sessions()
     calls = sum(c for c, _ in log.session_calls.values())
     cloud = sum(c for _, c in log.session_calls.values())
-    exposure = log.exposure_rows()
+    exposure = log.exposure_rows(islice(log.result.tasks, rows))  # the first sessions': enough for each list
     per_session = [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None]
     lists: dict[str, list] = {"exposure": per_session,
                               "by_dimension": [r for r in exposure if r["dimension"] is not None],
-                              "files": log.files, "skipped_files": skipped_files(log), "sessions": sessions,
+                              "files": log.files, "skipped_files": skipped_files(log),
+                              "sessions": log.sessions(islice(log.session_calls, rows)),
                               "skipped": [str(e) for e in log.errors]}
     totals = {name: len(items) for name, items in lists.items()}
-    totals |= {"leaked": first_sent.select(pl.len()).collect(engine="streaming").item(), "timeline": cloud}
+    totals["exposure"], totals["by_dimension"] = log.exposure_counts()
+    totals |= {"sessions": len(log.session_calls), "timeline": cloud,
+               "leaked": first_sent.select(pl.len()).collect(engine="streaming").item()}
     summary: dict = {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
                      "values_shown": show_values, "payloads": log.result.payload_count,
                      "characters": log.result.chars, "units": len(log.result.units), "findings": log.finding_count(),
