@@ -78,7 +78,7 @@ SPLITTABLE = frozenset({"openai-log"})
 #: Bytes of logs in a batch: small files are batched up to it, a larger file of a `SPLITTABLE` format
 #: is cut into ranges of it; less when that would leave a worker fewer than 16 batches, never less
 #: than MIN_BLOCK_BYTES (each batch costs a task and a Parquet file per table).
-BLOCK_BYTES, MIN_BLOCK_BYTES = 64 << 20, 1 << 20
+BLOCK_BYTES, MIN_BLOCK_BYTES = 64 << 20, 64 << 10
 
 
 @dataclass(frozen=True)
