@@ -17,6 +17,7 @@ import json
 import shutil
 import tempfile
 import weakref
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -68,8 +69,10 @@ CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool
                   "command": pl.String}
 #: A finding row with its carrier and call (`findings_frame`); `leaked()`'s rows have the same columns.
 FINDINGS_SCHEMA = {**FINDING_SCHEMA, **CARRIER_SCHEMA, **{k: CALL_SCHEMA[k] for k in _CALL_COLUMNS}}
-#: Per session and dimension (None: all), over the units it leaked: (leaked count, Σ grade × weight).
-Exposed = dict[str, dict[str | None, tuple[int, float]]]
+#: Per session, two numbers per dimension in `_dimensions` order (None, all, first): over the units it
+#: leaked, leaked count and Σ grade × weight (`exposed`); over those it is scored against, count and Σ
+#: weight (`scope`). Doubles in an array: a few hundred bytes a session, not a dict of tuples' kilobyte.
+Exposed = dict[str, array]
 
 
 #: Formats whose every line is a whole call, so a large file of them can be audited in line-aligned
@@ -309,24 +312,24 @@ class LogAudit:
             for key in ((u.task_id, None), (u.task_id, u.dimension)):
                 counts[key] += 1
                 weights[key] += u.weight
-        dimensions = sorted({u.dimension for u in self.result.units})
+        dimensions = _dimensions(self.result.units)
+        none = array("d", bytes(16 * len(dimensions)))
         rows = []
         for group in self.result.tasks if groups is None else groups:
             tasks = self.result.tasks.get(group)
             if tasks is None:
                 continue
-            exposed, scope = self.exposed.get(group, {}), self.scope.get(group, {})
-            for dimension in (None, *dimensions):
+            exposed, scope = self.exposed.get(group, none), self.scope.get(group, none)
+            for dimension, at in dimensions.items():
                 if group in self.found_in_calls:
-                    count, weight = scope.get(dimension, (0, 0.0))
+                    count, weight = int(scope[2 * at]), scope[2 * at + 1]
                 else:
                     count = sum(counts[(t, dimension)] for t in tasks)
                     weight = sum(weights[(t, dimension)] for t in tasks)
                 if not count:
                     continue
-                leaked, weighted = exposed.get(dimension, (0, 0.0))
-                rows.append({"group": group, "dimension": dimension, "units": int(count), "leaked": leaked,
-                             "exposure": weighted / weight})
+                rows.append({"group": group, "dimension": dimension, "units": int(count),
+                             "leaked": int(exposed[2 * at]), "exposure": exposed[2 * at + 1] / weight})
         return rows
 
     def sessions(self, sessions: Iterable[str | None] | None = None) -> list[dict]:
@@ -408,30 +411,38 @@ def _best(rows: pl.LazyFrame) -> pl.LazyFrame:
             .unique(["group", "unit_id"], keep="first", maintain_order=True))
 
 
+def _dimensions(units: Iterable[Unit]) -> dict[str | None, int]:
+    """Where each dimension's two numbers are in an `Exposed` array: None (all) first, then by name."""
+    return {d: i for i, d in enumerate((None, *sorted({u.dimension for u in units})))}
+
+
 def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> Exposed:
     """`LogAudit.exposed` from (session, unit id, best grade) rows, in order of each unit's first
     finding: the same order, so the same sums, wherever the rows were found."""
+    dimensions = _dimensions(units.values())
     sums: Exposed = {}
     for group, unit_id, grade in rows:
         if grade <= 0:
             continue
         unit = units[unit_id]
-        by_dimension = sums.setdefault(group, {})
-        for dimension in (None, unit.dimension):
-            leaked, weighted = by_dimension.get(dimension, (0, 0.0))
-            by_dimension[dimension] = (leaked + metrics.leaked(grade), weighted + grade * unit.weight)
+        if group not in sums:
+            sums[group] = array("d", bytes(16 * len(dimensions)))
+        for at in (0, dimensions[unit.dimension]):
+            sums[group][2 * at] += metrics.leaked(grade)
+            sums[group][2 * at + 1] += grade * unit.weight
     return sums
 
 
 def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
     """`LogAudit.scope` from the units found in each session's calls."""
+    dimensions = _dimensions(units.values())
     sums: Exposed = {}
     for group, unit_ids in found.items():
-        by_dimension = sums.setdefault(group, {})
+        sums[group] = array("d", bytes(16 * len(dimensions)))
         for unit in (units[i] for i in sorted(unit_ids)):
-            for dimension in (None, unit.dimension):
-                count, weight = by_dimension.get(dimension, (0, 0.0))
-                by_dimension[dimension] = (count + 1, weight + unit.weight)
+            for at in (0, dimensions[unit.dimension]):
+                sums[group][2 * at] += 1
+                sums[group][2 * at + 1] += unit.weight
     return sums
 
 
