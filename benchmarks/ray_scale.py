@@ -154,7 +154,7 @@ def main() -> None:
                    audits(scratch / "logs", units, args.repeat))
             (fixed, _, _), _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, backend=get_backend("ray"))
             print(f"Ray's fixed cost: one {files[0].stat().st_size / 1e3:.0f} kB file on Ray {fixed:.1f} s "
-                  f"(joining, Ray Data, the actor's start and cascade)")
+                  f"(joining, import ray, the actors' start and cascade)")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         if args.only != "audit":
             how = "unsandboxed" if args.no_sandbox else "sandboxed"
