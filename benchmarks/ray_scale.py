@@ -36,7 +36,6 @@ from ec2audit.run.config import ModelSpec, RunConfig
 from ec2audit.run.sandbox import probe
 from ec2audit.run.scheduler import run
 from ec2audit.scale import OBJECT_STORE_BYTES, OPENCLAW
-from ec2audit.scale.run import run_on_ray
 from ec2audit.synth import make_units
 from ec2audit.tasks import find_task
 
@@ -101,7 +100,7 @@ def episodes(task_id: str, count: int, scratch: Path, sandboxed: bool, repeat: i
                 if engine == "local":
                     took, result = timed(run, config, console)
                 else:
-                    took, result = on_ray_cluster(workers, timed, run, config, console, elsewhere=run_on_ray)
+                    took, result = on_ray_cluster(workers, timed, run, config, console, get_backend("ray"))
                 times[engine, workers].append(took)
                 assert len(result.records) == count and all(r.status == "ok" for r in result.records)
     return times

@@ -68,6 +68,12 @@ class Ray(Backend):
                 for each in pool:
                     ray.kill(each, no_restart=True)
 
+    def episodes(self, config: Any, tasks: dict[str, Any], todo: list[Any], console: Any) -> bool:
+        """One actor per OpenClaw slot of the cluster (`ec2audit.scale.run`)."""
+        from ec2audit.scale.run import run_on_ray
+
+        return run_on_ray(config, tasks, todo, console, self.address)
+
 
 def _ordered(pool: list, items: Sequence[Any], replace: Callable[[], Any]) -> Iterator[tuple[Any, str]]:
     """`items` on the actors of `pool` (`IN_FLIGHT` each), results in the order of the items; a dead
