@@ -19,9 +19,7 @@ raylet and workers, OpenClaw, sandboxed or not; `TreeCpu`), which the load decid
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import resource
 import shutil
 import tempfile
 import time
@@ -29,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from log_audit import generate
-from proctree import Sampled, descendants, own_cpu
+from proctree import TreeCpu
 from rich.console import Console
 
 from ec2audit.backends import get_backend
@@ -38,7 +36,6 @@ from ec2audit.run.config import ModelSpec, RunConfig
 from ec2audit.run.sandbox import probe
 from ec2audit.run.scheduler import run
 from ec2audit.scale import OBJECT_STORE_BYTES, OPENCLAW
-from ec2audit.scale.run import run_on_ray
 from ec2audit.synth import make_units
 from ec2audit.tasks import find_task
 
@@ -56,34 +53,6 @@ def on_ray_cluster(workers: int, call, *args, **kwargs):
         return call(*args, **kwargs)
     finally:
         ray.shutdown()
-
-
-class TreeCpu(Sampled):
-    """CPU seconds of this process and of every process below it while `with` runs (`cpu_s`): each
-    descendant's own CPU time (`/proc/PID/stat` utime + stime), sampled every `PERIOD_S`, so processes
-    that end (a Ray worker killed, OpenClaw inside a sandbox's PID namespace) still count up to their last
-    sample; processes that live less than a period are missed, in every configuration alike."""
-
-    def __enter__(self) -> TreeCpu:
-        self._self = self._own()
-        return super().__enter__()
-
-    def finish(self) -> None:
-        self.cpu_s = self._own() - self._self + sum(cpu - self.first.get(key, 0.0) for key, cpu in self.last.items())
-
-    @staticmethod
-    def _own() -> float:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        return usage.ru_utime + usage.ru_stime
-
-    @staticmethod
-    def sample() -> dict[tuple[int, str], float]:  # (pid, start time) → own CPU s
-        found = {}
-        for pid in descendants(os.getpid()):
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                started, cpu = own_cpu(Path(f"/proc/{pid}/stat"))
-                found[pid, started] = cpu
-        return found
 
 
 def timed(call, *args, **kwargs) -> tuple[tuple[float, float, float], object]:
@@ -131,7 +100,7 @@ def episodes(task_id: str, count: int, scratch: Path, sandboxed: bool, repeat: i
                 if engine == "local":
                     took, result = timed(run, config, console)
                 else:
-                    took, result = on_ray_cluster(workers, timed, run, config, console, elsewhere=run_on_ray)
+                    took, result = on_ray_cluster(workers, timed, run, config, console, get_backend("ray"))
                 times[engine, workers].append(took)
                 assert len(result.records) == count and all(r.status == "ok" for r in result.records)
     return times
@@ -184,7 +153,7 @@ def main() -> None:
                    audits(scratch / "logs", units, args.repeat))
             (fixed, _, _), _ = on_ray_cluster(1, timed, audit_logs, files[:1], units, backend=get_backend("ray"))
             print(f"Ray's fixed cost: one {files[0].stat().st_size / 1e3:.0f} kB file on Ray {fixed:.1f} s "
-                  f"(joining, Ray Data, the actor's start and cascade)")
+                  f"(joining, import ray, the actors' start and cascade)")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         if args.only != "audit":
             how = "unsandboxed" if args.no_sandbox else "sandboxed"

@@ -8,6 +8,9 @@ and `plan(workers)`, the items cut for that many workers (known only once a clus
 Results come back in the order of the items, each with where it ran. Outside `Local`, `start`, `work`
 and the items cross a process boundary: module-level functions and `functools.partial`s of them.
 
+Benchmark episodes (`ec2audit.run.scheduler.run(backend=)`) are long-lived slots rather than items:
+a back-end that runs them itself says so with `episodes`, else the run drives them in this process.
+
 Ray's back-end lives in `ec2audit.scale.backend` (Ray is an optional extra) and registers itself
 when `get_backend("ray")` first imports it; nothing here imports Ray or `ec2audit.scale`.
 """
@@ -34,6 +37,12 @@ class Backend:
             plan: Callable[[int], Sequence[Item]]) -> Iterator[tuple[Result, str]]:
         """`work(state, item)` for every item of `plan(workers)`, in their order, each with where it ran."""
         raise NotImplementedError
+
+    def episodes(self, config: Any, tasks: dict[str, Any], todo: list[Any], console: Any) -> bool | None:
+        """Run the episodes `todo` of a run's `config` (a `RunConfig`; tasks by id) where this back-end
+        runs work, writing them under its `out` as a local run does: True when interrupted. None: not
+        here — the run drives them in this process (`--parallel` slots)."""
+        return None
 
 
 #: name → back-end class

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import stat
+from itertools import zip_longest
 from pathlib import Path
 
 import polars as pl
@@ -17,6 +18,7 @@ from log_corpus import session_logs
 from ec2audit.backends import Processes, get_backend
 from ec2audit.cli import main
 from ec2audit.files import write_table
+from ec2audit.logs import audit as log_audit
 from ec2audit.logs.audit import LogAudit, audit_logs, sessions_path
 from ec2audit.logs.report import log_summary
 from ec2audit.scale.audit import write_audit
@@ -32,12 +34,20 @@ def corpus(tmp_path_factory) -> tuple[Path, Path]:
     return session_logs(tmp_path_factory.mktemp("corpus"), 120, 3, 200_000, seed=11)
 
 
+@pytest.fixture(autouse=True)
+def small_blocks(monkeypatch):
+    """Blocks of 16 kB: a corpus of a few MB is cut into many batches, as a large one is at the
+    default block size (the driver plans the batches, so this reaches the workers)."""
+    monkeypatch.setattr(log_audit, "MIN_BLOCK_BYTES", 16 << 10)
+    monkeypatch.setattr(log_audit, "BLOCK_BYTES", 16 << 10)
+
+
 def _audit(tmp_path: Path, corpus, *options: str) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
     logs, units = corpus
     out = tmp_path / "findings.parquet"
     result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--json", "--out", str(out),
                                        *options])
-    assert result.exit_code == 1, result.output  # 1: a file was skipped
+    assert result.exit_code == 1, result.output  # 1: a file or a line was skipped
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["findings.parquet", "findings.sessions.parquet"]
     return (json.loads(result.stdout), pl.read_parquet(out),
@@ -71,7 +81,7 @@ class Recording(Processes):
             yield result, where
 
 
-def test_workers_send_back_counts_and_partial_results_never_findings(corpus, tmp_path):
+def test_workers_send_back_counts_and_per_session_sums_never_rows(corpus, tmp_path):
     logs, units_path = corpus
     units = read_units(units_path)
     local = audit_logs([logs], units)
@@ -81,13 +91,19 @@ def test_workers_send_back_counts_and_partial_results_never_findings(corpus, tmp
     for part in backend.sent:
         assert type(part) is LogAudit
         assert part.result.finding_rows == [] and part.carriers == [] and part.result.units == []
-        assert all(type(row) is dict and row["group"] for row in part.first_sent)  # one per (session, unit)
-        assert len(part.first_sent) <= sum(s.rows for s in part.spilled)
-    assert sum(s.rows for p in backend.sent for s in p.spilled) == len(local.result.finding_rows) > 100
+        assert part.calls == [] and part.first_sent == [] and part.result.grades == {}  # written, not sent
+        assert set(part.exposed) <= set(part.result.tasks)  # sums per session
+        assert all(Path(s.path("calls")).exists() for s in part.spilled if s.calls)
+    # a part re-finds what an earlier part sent in a session both saw; those rows are dropped when read
+    assert sum(s.rows for p in backend.sent for s in p.spilled) > pooled.finding_count()
+    assert pooled.finding_count() == len(local.result.finding_rows) > 100
+    assert pooled.findings_frame().equals(local.findings_frame())
+    assert sum(s.calls for p in backend.sent for s in p.spilled) == len(local.calls)
+    assert pooled.calls_frame().equals(local.calls_frame())
     assert pooled.leaked() == local.leaked() and pooled.exposure_rows() == local.exposure_rows()
     assert pooled.sessions() == local.sessions() and pooled.timeline() == local.timeline()
     folder = next(tmp_path.iterdir())
-    assert folder.name.startswith("ec2audit-findings-") and list(folder.glob("part-*.parquet"))
+    assert folder.name.startswith("ec2audit-findings-") and list(folder.glob("part-*.first-sent.parquet"))
     del pooled
     assert not folder.exists()  # removed with the result
 
@@ -150,22 +166,29 @@ def test_logs_and_run_never_import_scale_and_the_execution_packages_form_no_cycl
     assert [p for p in packages if reaches(p, p, set())] == []
 
 
-def test_a_session_split_over_two_batches_is_attributed_as_locally(corpus, tmp_path):
-    """Its later half re-finds what its first half sent: each unit still goes to the first cloud call
-    that sent it at its best grade, and exposure, sessions and timeline are a local run's."""
+def test_sessions_spanning_files_and_line_ranges_are_audited_as_locally(corpus, tmp_path):
+    """The first half of every session in one request log, the sessions' lines interleaved, cut into
+    line ranges; the second half of each in a file of its own. A later part re-finds what an earlier
+    one sent: each unit still goes to the first cloud call that sent it, at its best grade, and the
+    summary, the findings (steps and log lines too) and the sessions table are a serial audit's."""
     logs, units_path = corpus
     folder = tmp_path / "logs"
     folder.mkdir()
+    halves = []
     for path in sorted(logs.glob("session*.jsonl")):
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-        half = len(lines) // 2
-        (folder / f"{path.stem}-a.jsonl").write_text("".join(lines[:half]), encoding="utf-8")
-        (folder / f"{path.stem}-b.jsonl").write_text("".join(lines[half:]), encoding="utf-8")
+        halves.append(lines[: len(lines) // 2])
+        (folder / f"{path.stem}-b.jsonl").write_text("".join(lines[len(lines) // 2:]), encoding="utf-8")
+    interleaved = [line for row in zip_longest(*halves) for line in row if line]
+    (folder / "a-requests.jsonl").write_text("".join(interleaved), encoding="utf-8")
     units = read_units(units_path)
-    local = audit_logs([folder], units)
     backend = Recording(2)
     pooled = audit_logs([folder], units, backend=backend)
-    assert len(backend.sent) >= 4  # the halves in different batches
-    assert pooled.leaked() == local.leaked() != []
-    assert pooled.exposure_rows() == local.exposure_rows() and pooled.sessions() == local.sessions()
-    assert pooled.timeline() == local.timeline()
+    assert sum(1 for part in backend.sent if part.split) >= 3  # the request log in ranges
+    assert len(pooled.spanning) >= 4
+    (tmp_path / "serial").mkdir()
+    (tmp_path / "pool").mkdir()
+    serial = _audit(tmp_path / "serial", (folder, units_path))  # the broken line is named in both
+    assert serial[0]["leaked"] and len({r["first_call"] for r in serial[0]["leaked"]}) > 4
+    for ours, theirs in zip(_audit(tmp_path / "pool", (folder, units_path), "--jobs", "2"), serial, strict=True):
+        assert ours == theirs if isinstance(ours, dict) else ours.equals(theirs)

@@ -114,8 +114,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         findings = out
     log.release()  # the workers' parts, written out or summed up
     if as_json:
-        json.dump(summary, sys.stdout, ensure_ascii=False, indent=2)  # written as encoded, never one big string
-        sys.stdout.write("\n")
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")  # bounded: one write
     else:
         print_log_audit(summary, make_console())
         if out:

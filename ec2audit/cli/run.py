@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from functools import partial
 from pathlib import Path
 
 import click
@@ -64,6 +63,7 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
             timeout, max_model_calls, no_sandbox, warm_workers) -> None:
     """Run tasks under strategies with OpenClaw; write per-episode results, findings and a summary."""
 
+    from ec2audit.backends import get_backend
     from ec2audit.run.config import RunConfig, preflight, resolve_models, select_tasks
     from ec2audit.run.scheduler import run, summary_table
     from ec2audit.tasks import load_suite
@@ -79,12 +79,7 @@ def command(strategies, selector, tasks_root, runs, out, models_path, edge, edge
     config = RunConfig(select_tasks(load_suite(tasks_root.resolve()), selector), chosen, out, runs, router, step_router,
                        list(dict.fromkeys(contexts)), parallel, edge_spec, cloud_spec, sandbox, timeout,
                        max_model_calls, warm_workers=warm_workers)
-    if ray_address is not None:
-        from ec2audit.scale.run import run_on_ray
-
-        result = run(config, console, elsewhere=partial(run_on_ray, address=ray_address))
-    else:
-        result = run(config, console)
+    result = run(config, console, get_backend("ray", address=ray_address) if ray_address is not None else None)
     make_console().print(summary_table(result))
     click.echo(f"results: {out / 'episodes.parquet'} ({result.ran} run, {result.skipped} resumed)")
     if result.interrupted:

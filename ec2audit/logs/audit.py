@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import hashlib
 import json
 import shutil
 import tempfile
 import weakref
-from collections import defaultdict
+from array import array
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -32,8 +36,8 @@ from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
-from ec2audit.logs import LogFile, check_format, companions, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BYTES_READ
+from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
+from ec2audit.logs.base import BYTES_READ, LINE_RANGE
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
@@ -66,20 +70,79 @@ EXPOSURE_SCHEMA = {"group": pl.String, "dimension": pl.String, "units": pl.Int64
                    "exposure": pl.Float64}
 CARRIER_SCHEMA = {"call": pl.Int64, "entry": pl.String, "kind": pl.String, "tool": pl.String, "file": pl.String,
                   "command": pl.String}
+#: A finding row with its carrier and call (`findings_frame`); `leaked()`'s rows have the same columns.
+FINDINGS_SCHEMA = {**FINDING_SCHEMA, **CARRIER_SCHEMA, **{k: CALL_SCHEMA[k] for k in _CALL_COLUMNS}}
+#: Per session, two numbers per dimension in `_dimensions` order (None, all, first): over the units it
+#: leaked, leaked count and Σ grade × weight (`exposed`); over those it is scored against, count and Σ
+#: weight (`scope`). Doubles in an array: a few hundred bytes a session, not a dict of tuples' kilobyte.
+Exposed = dict[str, array]
+
+
+#: Formats whose every line is a whole call, so a large file of them can be audited in line-aligned
+#: byte ranges by several workers (`Range`); the others build a call from the lines before it.
+SPLITTABLE = frozenset({"openai-log"})
+#: Bytes of logs in a batch: small files are batched up to it, a larger file of a `SPLITTABLE` format
+#: is cut into ranges of it; less when that would leave a worker fewer than 16 batches, never less
+#: than MIN_BLOCK_BYTES (each batch costs a task and a Parquet file per table). A worker's memory
+#: follows its block: 289 MB with 2 MB blocks, 361 MB with 8 MB, 419 MB with 20 MB (RESULTS.md).
+BLOCK_BYTES, MIN_BLOCK_BYTES = 8 << 20, 64 << 10
+
+
+@dataclass(frozen=True)
+class Range:
+    """Lines of a large JSONL file, from byte `start` (line number `line`) to byte `end`, audited as
+    a file of its own: a batch of its own, read by `read_jsonl` under `LINE_RANGE`."""
+
+    path: Path
+    start: int
+    end: int
+    line: int
 
 
 @dataclass(frozen=True)
 class Spilled:
-    """Findings a worker wrote to Parquet (`LogAudit.spill`) instead of sending them back: the file,
-    the number its calls start at in the whole audit, and its row count."""
+    """What a worker wrote to Parquet (`LogAudit.spill`) instead of sending it back: its `calls`,
+    `findings` and `first-sent` rows (`path(table)`, each written when it has rows), the number its
+    calls start at in the whole audit, and the row counts."""
 
-    path: str
+    prefix: str
     first_call: int
+    calls: int
     rows: int
+    first_sent: int
+    #: (session, unit id) rows of the units found in the calls of its sessions matched to no task.
+    found: int = 0
+    #: The number its first-sent rows start at in the order of first finding over the whole audit.
+    first_found: int = 0
+    #: Per session, the calls of its file read before this part (a `Range` of it): its steps go on from there.
+    steps: dict[str, int] = field(default_factory=dict)
+
+    def path(self, table: str) -> str:
+        return f"{self.prefix}.{table}.parquet"
+
+    def scan(self, table: str) -> pl.LazyFrame:
+        """One of its tables, its calls numbered for the whole audit."""
+        frame = pl.scan_parquet(self.path(table))
+        if table == "sent":
+            return frame
+        if table == "found":
+            return frame
+        frame = frame.with_columns(pl.col("call") + self.first_call)
+        if table == "first-sent":
+            frame = frame.with_columns(pl.col(_ORDER) + self.first_found)
+        if self.steps:
+            frame = frame.with_columns(pl.col("step") + pl.col("session").replace_strict(
+                self.steps, default=0, return_dtype=pl.Int64))
+        return frame
 
 
 @dataclass
 class LogAudit:
+    """An audit's results. Run here (`Local`) it holds its calls, findings and first-sent rows; merged
+    from workers (`merge_parts`) it holds counts and per-session sums, and reads those rows back from
+    the Parquet the workers wrote (`spilled`) with polars lazy scans, so its memory does not grow with
+    the findings or the calls."""
+
     mode: str
     result: AuditResult
     calls: list[dict] = field(default_factory=list)
@@ -91,20 +154,49 @@ class LogAudit:
     found_in_calls: dict[str, set[str]] = field(default_factory=dict)
     #: Where each file read was audited (a back-end's word: a Ray node id, a process).
     nodes: dict[str, str] = field(default_factory=dict)
-    #: Findings written by workers, in call order (`spill`); `result.finding_rows` holds the others.
+    #: Calls, findings and first-sent rows written by workers, in call order (`spill`).
     spilled: list[Spilled] = field(default_factory=list)
-    #: `leaked()`'s rows of the spilled findings (merged from every part's), in order of first finding.
+    #: `leaked()`'s rows held here (not spilled), in order of each (session, unit)'s first finding.
     first_sent: list[dict] = field(default_factory=list)
+    #: Per session: [calls, cloud calls, calls without prompt text, cloud calls without] (`sessions()`),
+    #: in order of its first call.
+    session_calls: dict[str | None, list[int]] = field(default_factory=dict)
+    #: Per log format: [calls read, calls without prompt text] (the coverage `audit` reports).
+    format_calls: dict[str, list[int]] = field(default_factory=dict)
+    #: Per session the sums its exposure is made of (`exposure_rows()`).
+    exposed: Exposed = field(default_factory=dict)
+    #: Per session of `found_in_calls`: what it is scored against, as (units, Σ weight) per dimension.
+    scope: Exposed = field(default_factory=dict)
+    #: Sessions more than one part saw (`merge_parts`): their first-sent rows are merged when read,
+    #: and a finding on a text an earlier part sent in the session is dropped (`_finding_parts`).
+    spanning: set[str] = field(default_factory=set)
+    #: A worker's: the file this part read a `Range` of.
+    split: str | None = None
+    #: A worker's: (session, hash of the text) for each text its cloud calls sent first in the
+    #: session, and the hash of each finding's text (`_text_hash`), when it spills.
+    sent: list[tuple[str, int]] = field(default_factory=list, repr=False)
+    text_hashes: list[int] = field(default_factory=list, repr=False)
     #: Removes the folder of `spilled` (`release`); run too when the audit is garbage-collected or at exit.
     cleanup: Callable[[], object] | None = field(default=None, repr=False)
 
     def release(self) -> None:
-        """Remove the findings the workers wrote, once they are written out (`write_findings`)."""
+        """Remove what the workers wrote, once it is written out (`write_findings`)."""
         if self.cleanup:
             self.cleanup()
 
+    def call_count(self) -> int:
+        return len(self.calls) + sum(s.calls for s in self.spilled)
+
+    def first_sent_count(self) -> int:
+        return len(self.first_sent) + sum(s.first_sent for s in self.spilled)
+
+    def calls_lazy(self) -> pl.LazyFrame:
+        """Every call, those held here and those the workers wrote."""
+        return pl.concat([pl.LazyFrame(self.calls, schema=CALL_SCHEMA),
+                          *(s.scan("calls") for s in self.spilled if s.calls)])
+
     def calls_frame(self) -> pl.DataFrame:
-        return pl.DataFrame(self.calls, schema=CALL_SCHEMA)
+        return self.calls_lazy().collect()
 
     def findings_frame(self) -> pl.DataFrame:
         """Every finding (on the first cloud call that sent its text), with its call and carrier."""
@@ -116,7 +208,13 @@ class LogAudit:
         return pl.concat(self._finding_parts())
 
     def _finding_parts(self) -> list[pl.LazyFrame]:
-        parts = [pl.scan_parquet(s.path).with_columns(pl.col("call") + s.first_call) for s in self.spilled]
+        parts = [s.scan("findings") for s in self.spilled if s.rows]
+        if self.spanning:  # a text is scanned once per session, as locally: by the first part that sent it
+            first = self._first_senders().lazy()
+            parts = [part.join(first, on=["group", _HASH], how="left", maintain_order="left")
+                     .filter(pl.col(_PART).is_null() | (pl.col(_PART) == index)).drop(_PART)
+                     for index, part in zip((i for i, s in enumerate(self.spilled) if s.rows), parts, strict=True)]
+        parts = [part.drop(_HASH) for part in parts]
         if self.result.finding_rows or not parts:
             findings = pl.concat([self.result.findings_frame(),
                                   pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
@@ -128,51 +226,71 @@ class LogAudit:
         """The findings part by part (one per spilled file), each small enough to hold."""
         return (part.collect() for part in self._finding_parts())
 
+    def _first_senders(self) -> pl.DataFrame:
+        """For each text a `spanning` session sent: the first part (index in `spilled`) that sent it."""
+        sent = [s.scan("sent").with_columns(pl.lit(i, pl.Int64).alias(_PART)) for i, s in enumerate(self.spilled)
+                if s.calls]
+        return (pl.concat(sent).filter(pl.col("group").is_in(sorted(self.spanning)))
+                .group_by("group", _HASH).agg(pl.col(_PART).min()).collect(engine="streaming"))
+
     def finding_count(self) -> int:
+        if self.spanning:
+            return self.findings_lazy().select(pl.len()).collect(engine="streaming").item()
         return len(self.result.finding_rows) + sum(s.rows for s in self.spilled)
 
     def write_findings(self, path: Path) -> None:
         """The findings as one table (Parquet, or JSONL for `.jsonl`), private, streamed from the parts."""
-        with open_private(path, "wb"):
-            pass  # created 0600 here; the sink writes into it
-        findings = self.findings_lazy()
-        if path.suffix == ".jsonl":
-            findings.sink_ndjson(path)
-        else:
-            findings.sink_parquet(path)
+        _sink(self.findings_lazy(), path)
 
-    def spill(self, path: Path) -> None:
-        """Write the findings to `path` (Parquet) and keep of them only their count and `leaked()`'s
-        rows: what a worker sends back instead of every finding."""
-        self.first_sent = self._first_sent()
-        if self.result.finding_rows:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            write_table(self.findings_frame(), path)
-            self.spilled = [Spilled(str(path), 0, len(self.result.finding_rows))]
-        self.result.finding_rows, self.carriers = [], []
+    def spill(self, prefix: Path) -> None:
+        """Write the calls, findings and first-sent rows to Parquet at `prefix` (`Spilled`) and keep
+        only their counts: what a worker sends back instead of rows."""
+        prefix.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        found = [(session, unit) for session, units in self.found_in_calls.items() for unit in sorted(units)]
+        spilled = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), len(self.first_sent),
+                          len(found))
+        for table, rows, frame in (
+                ("calls", spilled.calls, self.calls_frame),
+                ("sent", spilled.calls,
+                 lambda: pl.DataFrame(self.sent, schema={"group": pl.String, _HASH: pl.Int64}, orient="row")),
+                ("findings", spilled.rows,
+                 lambda: self.findings_frame().with_columns(pl.Series(_HASH, self.text_hashes, pl.Int64))),
+                ("first-sent", spilled.first_sent, self._first_sent_frame),
+                ("found", spilled.found,
+                 lambda: pl.DataFrame(found, schema={"group": pl.String, "unit_id": pl.String}, orient="row"))):
+            if rows:
+                write_table(frame(), Path(spilled.path(table)))
+        self.spilled = [spilled]
+        self.calls, self.carriers, self.first_sent, self.result.finding_rows = [], [], [], []
+        self.sent, self.text_hashes = [], []
+        self.found_in_calls = dict.fromkeys(self.found_in_calls, set())  # which sessions: `scope` has their sums
+        self.result.grades = {}  # per (session, unit): `exposed` has their sums
+
+    def _first_sent_frame(self) -> pl.DataFrame:
+        """The first-sent rows held here, numbered in order of first finding (`_ORDER`), in `leaked()`'s
+        order: so are a worker's written, and the parts' together are in that order too."""
+        return (pl.DataFrame(self.first_sent, schema=FINDINGS_SCHEMA).with_row_index(_ORDER)
+                .with_columns(pl.col(_ORDER).cast(pl.Int64)).sort("call", "segment", "start", _ORDER))
 
     def leaked(self) -> list[dict]:
         """One row per (session, unit): its best grade and the first call that sent it at that grade,
-        with the columns of `findings_frame`."""
-        return sorted(self._first_sent(), key=lambda r: (r["call"], r["segment"], r["start"]))
+        with the columns of `findings_frame`, in call order."""
+        return self.leaked_lazy().collect().to_dicts()
 
-    def _first_sent(self) -> list[dict]:
-        """`leaked()`'s rows in order of each (session, unit)'s first finding — found in one pass over
-        the rows, not through a frame of every finding (which costs a large audit hundreds of MB)."""
-        if not self.result.finding_rows:
-            return self.first_sent
-        best: dict[tuple[str, str], tuple] = {}
-        for row, carrier in zip(self.result.finding_rows, self.carriers, strict=True):
-            key = (row[GROUP], row[UNIT])
-            rank = (-row[GRADE], carrier["call"], row[SEGMENT], row[START])
-            if key not in best or rank < best[key][0]:
-                best[key] = (rank, row, carrier)
-        rows = []
-        for _, row, carrier in best.values():
-            call = self.calls[carrier["call"]]
-            rows.append({**dict(zip(FINDING_SCHEMA, row, strict=True)), **carrier,
-                         **{k: call[k] for k in _CALL_COLUMNS}})
-        return rows
+    def leaked_lazy(self) -> pl.LazyFrame:
+        """`leaked()` as a lazy scan of the first-sent rows: each worker's are final for a session only
+        it saw; a session several saw (`spanning`) keeps, per unit, the best grade first sent."""
+        rows = self.first_sent_lazy()
+        if self.spanning:  # ties (a call, segment and start) in order of first finding, as locally
+            shared = pl.col("group").is_in(sorted(self.spanning))
+            rows = pl.concat([rows.filter(~shared), _best(rows.filter(shared))]).sort("call", "segment", "start",
+                                                                                       _ORDER)
+        return rows.drop(_ORDER)
+
+    def first_sent_lazy(self) -> pl.LazyFrame:
+        """Every part's first-sent rows, in call order, numbered (`_ORDER`) in order of first finding."""
+        return pl.concat([self._first_sent_frame().lazy(), *(s.scan("first-sent") for s in self.spilled
+                                                             if s.first_sent)])
 
     def scored_against(self, session: str) -> str:
         """What a session's exposure is over, in words."""
@@ -187,87 +305,173 @@ class LogAudit:
         """Exposure per session (`dimension` null) and per (session, dimension): a polars DataFrame with
         columns `group`, `dimension`, `units`, `leaked`, `exposure` — the same type as
         `AuditResult.exposure()`, which `audit_file` and `ec2audit.judge` return."""
-        return pl.DataFrame(self.exposure_rows(), schema=EXPOSURE_SCHEMA)
+        return pl.concat([pl.DataFrame(self.exposure_rows(chunk), schema=EXPOSURE_SCHEMA)
+                          for chunk in _chunks(self.result.tasks)], how="vertical")
 
-    def exposure_rows(self) -> list[dict]:
-        """`exposure()` as rows, each over the units of the session's tasks (or those found in its
-        calls) — summed per task rather than through a session × unit table, which a large log audited
-        with a large units file would make huge."""
+    def exposure_rows(self, groups: Iterable[str] | None = None) -> list[dict]:
+        """`exposure()` as rows (of `groups` only, when given), each over the units of the session's
+        tasks (or those found in its calls) — summed per task rather than through a session × unit
+        table, which a large log audited with a large units file would make huge; the leaked side from
+        the per-session sums (`exposed`)."""
         counts: dict[tuple[str, str | None], int] = defaultdict(int)
         weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
             for key in ((u.task_id, None), (u.task_id, u.dimension)):
                 counts[key] += 1
                 weights[key] += u.weight
-        units = {u.id: u for u in self.result.units}
-        dimensions = sorted({u.dimension for u in self.result.units})
+        dimensions = _dimensions(self.result.units)
+        none = array("d", bytes(16 * len(dimensions)))
         rows = []
-        for group, tasks in self.result.tasks.items():
-            grades = self.result.grades.get(group, {})
-            scope = [units[i] for i in self.found_in_calls.get(group, ())]
-            for dimension in (None, *dimensions):
+        for group in self.result.tasks if groups is None else groups:
+            tasks = self.result.tasks.get(group)
+            if tasks is None:
+                continue
+            exposed, scope = self.exposed.get(group, none), self.scope.get(group, none)
+            for dimension, at in dimensions.items():
                 if group in self.found_in_calls:
-                    count = sum(1 for u in scope if dimension in (None, u.dimension))
-                    weight = sum(u.weight for u in scope if dimension in (None, u.dimension))
+                    count, weight = int(scope[2 * at]), scope[2 * at + 1]
                 else:
                     count = sum(counts[(t, dimension)] for t in tasks)
                     weight = sum(weights[(t, dimension)] for t in tasks)
                 if not count:
                     continue
-                hit = [(g, units[uid]) for uid, g in grades.items() if dimension in (None, units[uid].dimension)]
                 rows.append({"group": group, "dimension": dimension, "units": int(count),
-                             "leaked": sum(1 for g, _ in hit if metrics.leaked(g)),
-                             "exposure": sum(g * u.weight for g, u in hit) / weight})
+                             "leaked": int(exposed[2 * at]), "exposure": exposed[2 * at + 1] / weight})
         return rows
 
-    def sessions(self) -> list[dict]:
-        """Calls and exposure per session, overall and per dimension (units 0 and exposure null where
-        no cloud call was audited): every session read, clean ones too."""
+    def sessions(self, sessions: Iterable[str | None] | None = None) -> list[dict]:
+        """Calls and exposure per session (of `sessions` only, when given), overall and per dimension
+        (units 0 and exposure null where no cloud call was audited): every session read, clean ones too."""
+        chosen = list(self.session_calls if sessions is None else sessions)
         exposure: dict[str, dict] = {}
         by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
-        for r in self.exposure_rows():
+        for r in self.exposure_rows(None if sessions is None else [s or "" for s in chosen]):
             if r["dimension"] is None:
                 exposure[r["group"]] = r
             else:
                 by_dimension[r["group"]][r["dimension"]] = r["exposure"]
-        rows: dict[str, dict] = {}
-        for c in self.calls:
-            row = rows.setdefault(c["session"], {"session": c["session"], "calls": 0, "cloud_calls": 0,
-                                                 "calls_without_content": 0})
-            row["calls"] += 1
-            row["cloud_calls"] += c["side"] == CLOUD
-            row["calls_without_content"] += not c["characters"]
-        for session, row in rows.items():
-            found = exposure.get(session, {})
-            row.update(units=found.get("units", 0), leaked=found.get("leaked", 0), exposure=found.get("exposure"),
-                       exposure_by_dimension=by_dimension.get(session, {}),
-                       scored_against=self.scored_against(session),
-                       tasks=[] if session in self.found_in_calls else sorted(self.result.tasks.get(session, ())))
-        return list(rows.values())
+        rows = []
+        for session in chosen:
+            calls, cloud, without, _ = self.session_calls[session]
+            group = session or ""  # a call of no session is in no group
+            found = exposure.get(group, {})
+            rows.append({"session": session, "calls": calls, "cloud_calls": cloud, "calls_without_content": without,
+                         "units": found.get("units", 0),
+                         "leaked": found.get("leaked", 0), "exposure": found.get("exposure"),
+                         "exposure_by_dimension": by_dimension.get(group, {}),
+                         "scored_against": self.scored_against(group),
+                         "tasks": [] if group in self.found_in_calls else sorted(self.result.tasks.get(group, ()))})
+        return rows
 
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
         `report` counts every audited session, not only those with findings."""
-        rows = [{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])} for r in self.sessions()]
-        return pl.DataFrame(rows, schema=SESSION_SCHEMA)
+        return pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                        for r in self.sessions(chunk)], schema=SESSION_SCHEMA)
+                          for chunk in _chunks(self.session_calls)], how="vertical")
+
+    def exposure_counts(self) -> tuple[int, int]:
+        """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
+        sessions at a time."""
+        rows = [r["dimension"] is None for chunk in _chunks(self.result.tasks) for r in self.exposure_rows(chunk)]
+        return sum(rows), len(rows) - sum(rows)
 
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model); cost null when no call had a price."""
-        return (self.calls_frame().group_by("side", "provider", "model", maintain_order=True).agg(
+        return (self.calls_lazy().group_by("side", "provider", "model", maintain_order=True).agg(
             calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=pl.col("input_tokens").sum(),
             cached_tokens=pl.col("cached_tokens").sum(), output_tokens=pl.col("output_tokens").sum(),
             cost_usd=pl.when(pl.col("cost_usd").is_not_null().any()).then(pl.col("cost_usd").sum()))
-            .sort("side", "provider", "model", nulls_last=True).to_dicts())
+            .sort("side", "provider", "model", nulls_last=True).collect(engine="streaming").to_dicts())
 
-    def timeline(self, leaked: list[dict] | None = None) -> list[dict]:
-        """Cloud calls in order with the units each sent for the first time (at their best grade);
-        `leaked` as `leaked()` returned it, when already at hand."""
-        first: dict[int, list[str]] = defaultdict(list)
-        for row in self.leaked() if leaked is None else leaked:
-            first[row["call"]].append(row["unit_id"])
+    def timeline(self, limit: int | None = None) -> list[dict]:
+        """Cloud calls in order (the first `limit`) with the units each sent for the first time (at
+        their best grade)."""
+        cloud = self.calls_lazy().filter(pl.col("side") == CLOUD)
+        calls = (cloud if limit is None else cloud.head(limit)).collect(engine="streaming")
+        if not calls.height:
+            return []
+        new = (self.leaked_lazy().filter(pl.col("call") <= calls["call"].max())
+               .group_by("call", maintain_order=True).agg("unit_id").collect(engine="streaming"))
+        first = dict(zip(new["call"].to_list(), new["unit_id"].to_list(), strict=True))
         return [{"session": c["session"], "step": c["step"], "payload_id": c["payload_id"],
                  "timestamp": c["timestamp"], "provider": c["provider"], "model": c["model"],
-                 "new_units": first.get(c["call"], [])} for c in self.calls if c["side"] == CLOUD]
+                 "new_units": first.get(c["call"], [])} for c in calls.iter_rows(named=True)]
+
+
+#: The column that keeps first-sent rows in the order they were found (`leaked_lazy`).
+_ORDER = "_first_found"
+#: Columns of what workers write: a text's hash (`_text_hash`), a part's index in `spilled`.
+_HASH, _PART = "text_hash", "_part"
+
+
+def _text_hash(text: str) -> int:
+    """The same 64 bits for a text in every process (Python's `hash` is salted per process)."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+def _best(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """Per (session, unit) the row with the best grade, first sent (the same call cannot hold two of a
+    unit's rows from different parts), in the order of the unit's first finding."""
+    return (rows.with_columns(pl.col(_ORDER).min().over("group", "unit_id"))
+            .sort("grade", "call", "segment", "start", descending=[True, False, False, False])
+            .unique(["group", "unit_id"], keep="first", maintain_order=True))
+
+
+def _dimensions(units: Iterable[Unit]) -> dict[str | None, int]:
+    """Where each dimension's two numbers are in an `Exposed` array: None (all) first, then by name."""
+    return {d: i for i, d in enumerate((None, *sorted({u.dimension for u in units})))}
+
+
+def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> Exposed:
+    """`LogAudit.exposed` from (session, unit id, best grade) rows, in order of each unit's first
+    finding: the same order, so the same sums, wherever the rows were found."""
+    dimensions = _dimensions(units.values())
+    sums: Exposed = {}
+    for group, unit_id, grade in rows:
+        if grade <= 0:
+            continue
+        unit = units[unit_id]
+        if group not in sums:
+            sums[group] = array("d", bytes(16 * len(dimensions)))
+        for at in (0, dimensions[unit.dimension]):
+            sums[group][2 * at] += metrics.leaked(grade)
+            sums[group][2 * at + 1] += grade * unit.weight
+    return sums
+
+
+def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
+    """`LogAudit.scope` from the units found in each session's calls."""
+    dimensions = _dimensions(units.values())
+    sums: Exposed = {}
+    for group, unit_ids in found.items():
+        sums[group] = array("d", bytes(16 * len(dimensions)))
+        for unit in (units[i] for i in sorted(unit_ids)):
+            for at in (0, dimensions[unit.dimension]):
+                sums[group][2 * at] += 1
+                sums[group][2 * at + 1] += unit.weight
+    return sums
+
+
+def _chunks(keys: Iterable, size: int = 10_000) -> Iterator[list]:
+    """`keys` in lists of `size`, never an empty one (so a table of none is one empty chunk): the
+    per-session tables are built a chunk at a time, never all as Python rows at once."""
+    keys = iter(keys)
+    chunk = list(islice(keys, size))
+    yield chunk
+    while chunk := list(islice(keys, size)):
+        yield chunk
+
+
+def _sink(frame: pl.LazyFrame, path: Path) -> None:
+    """`frame` streamed to `path` (Parquet, or JSONL for `.jsonl`), created private (0600) first."""
+    with open_private(path, "wb"):
+        pass  # created 0600 here; the sink writes into it
+    if path.suffix == ".jsonl":
+        frame.sink_ndjson(path)
+    else:
+        frame.sink_parquet(path)
 
 
 def _file_rows(log: LogFile) -> list[dict]:
@@ -474,12 +678,12 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
         if backend.in_process:
             work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
                            on_file=progress.file if progress else None)
-            log = _audit_on(backend, found, cascade, units, work, progress)
+            log = _audit_on(backend, found, cascade, units, work, progress, fmt)
         else:
             folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
             try:
                 work = partial(audit_batch, reading=reading, units=units, spill=folder)
-                log = _audit_on(backend, found, cascade, units, work, progress)
+                log = _audit_on(backend, found, cascade, units, work, progress, fmt)
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
@@ -495,8 +699,9 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
 
 
 def _audit_on(backend: Backend, found: list, cascade: Cascade | None, units: list[Unit],
-              work: Callable[[Cascade, tuple[int, list]], LogAudit], progress: _Progress | None) -> LogAudit:
-    """`work` over `batches` of `found` on `backend` (the whole of `found` in one when it is
+              work: Callable[[Cascade, tuple[int, list]], LogAudit], progress: _Progress | None,
+              fmt: str | None) -> LogAudit:
+    """`work` over `blocks` of `found` on `backend` (the whole of `found` in one when it is
     `in_process`, where progress is told file by file), merged in file order."""
     sizes = [] if backend.in_process else file_sizes(found)
     batch_bytes: list[int] = []
@@ -504,16 +709,16 @@ def _audit_on(backend: Backend, found: list, cascade: Cascade | None, units: lis
     def plan(workers: int) -> list[tuple[int, list]]:
         if backend.in_process:
             return [(0, found)]
-        cut = [b for b in batches(list(range(len(found))), sizes, workers) if b]
-        batch_bytes[:] = [sum(sizes[i] for i in b) for b in cut]
-        return [(number, [found[i] for i in b]) for number, b in enumerate(cut)]
+        cut = blocks(found, sizes, workers, fmt)
+        batch_bytes[:] = [sum(_size(item, size) for item, size in b) for b in cut]
+        return [(number, [item for item, _ in b]) for number, b in enumerate(cut)]
 
     def parts() -> Iterator[LogAudit]:
         for index, (part, where) in enumerate(backend.map(partial(_cascade, cascade, units), work, plan)):
             for spilled in part.spilled:
-                if not Path(spilled.path).exists():
-                    raise InputError(f"findings written where this machine cannot read them ({where}): give "
-                                     "a folder every node shares", file=spilled.path)
+                if spilled.calls and not Path(spilled.path("calls")).exists():
+                    raise InputError(f"results written where this machine cannot read them ({where}): give "
+                                     "a folder every node shares", file=spilled.path("calls"))
             part.nodes = {f["file"]: where for f in part.files if f["read_with"] is None}
             if progress and not backend.in_process:
                 progress.advance(batch_bytes[index])
@@ -533,33 +738,43 @@ def audit_batch(cascade: Cascade, batch: tuple[int, list], reading: Reading, uni
     """One numbered batch of files audited by a worker, for `merge_parts`; with `spill` (a folder),
     its findings written there rather than sent back (`LogAudit.spill`)."""
     index, found = batch
-    part = audit_files(found, reading, units, cascade, on_payload, on_file)
+    part = audit_files(found, reading, units, cascade, on_payload, on_file, hashes=spill is not None)
     if spill is not None:
-        part.spill(spill / f"part-{index:06d}.parquet")
+        part.spill(spill / f"part-{index:06d}")
     part.result.units = []  # the driver has them: not sent back with every batch
     return part
 
 
 def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Cascade,
                 on_payload: Callable[[Payload], None] | None = None,
-                on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
+                on_file: Callable[[LogFile], None] | None = None, hashes: bool = False) -> LogAudit:
     """Audit files in order: paths are sniffed here; `LogFile`s and `InputError`s (files sniffed
-    already) are read or reported as they are."""
+    already) are read or reported as they are; a `Range`, its lines only. With `hashes`, what
+    `merge_parts` needs to drop findings on texts another part sent first (`LogAudit.sent`)."""
     tasks = {u.task_id for u in units}
     log = LogAudit("", AuditResult(units))
     edge_sent: dict[str, set[str]] = defaultdict(set)
+    known: dict[str, dict[str, int]] = defaultdict(dict)  # per session: hash of each text sent
 
     def cloud_payloads() -> Iterator[Payload]:
-        files = _sniffed(found, reading.fmt, log.errors.append)
-
         def started(f: LogFile) -> None:
             log.files.extend(_file_rows(f))
             if on_file:
                 on_file(f)
 
-        for payload in read_files(files, log.errors.append, on_file=started):
+        for payload in _read(found, reading.fmt, log, started):
             side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
-            log.calls.append(_call_row(len(log.calls), payload, side))
+            call = _call_row(len(log.calls), payload, side)
+            log.calls.append(call)
+            empty = not call["characters"]
+            counts = log.session_calls.setdefault(call["session"], [0, 0, 0, 0])
+            counts[0] += 1
+            counts[1] += side == CLOUD
+            counts[2] += empty
+            counts[3] += empty and side == CLOUD
+            read = log.format_calls.setdefault(call["format"] or "?", [0, 0])
+            read[0] += 1
+            read[1] += empty
             session = payload.episode or payload.task_id or "all"  # the group `audit` scores it in
             if reading.discover:
                 payload.task_id = session
@@ -574,6 +789,13 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                 if side != CLOUD:
                     found_units |= _units_in(payload, cascade, edge_sent[session])
             if side == CLOUD:
+                if hashes:
+                    group = payload.episode or payload.task_id or "all"
+                    texts = known[group]
+                    for seg in payload.segments:
+                        if seg.text not in texts:
+                            texts[seg.text] = _text_hash(seg.text)
+                            log.sent.append((group, texts[seg.text]))
                 yield payload
 
     def carry(payload: Payload) -> None:
@@ -587,13 +809,51 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                 carriers[index] = {"call": call, **{k: None if source.get(k) is None else str(source[k])
                                                     for k in CARRIER_SCHEMA if k != "call"}}
             log.carriers.append(carriers[index])
+        if hashes:
+            texts = known[payload.episode or payload.task_id or "all"]
+            log.text_hashes += [texts[payload.segments[row[SEGMENT]].text]
+                                for row in log.result.finding_rows[len(log.text_hashes):]]
         if on_payload:
             on_payload(payload)
 
     audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
+    log.scope = _scope(log.found_in_calls, {u.id: u for u in units})
+    log.first_sent = _first_sent(log)
+    log.exposed = _exposed(((r["group"], r["unit_id"], r["grade"]) for r in log.first_sent),
+                           {u.id: u for u in units})
     return log
+
+
+def _first_sent(log: LogAudit) -> list[dict]:
+    """`leaked()`'s rows in order of each (session, unit)'s first finding — found in one pass over
+    the rows, not through a frame of every finding (which costs a large audit hundreds of MB)."""
+    best: dict[tuple[str, str], tuple] = {}
+    for row, carrier in zip(log.result.finding_rows, log.carriers, strict=True):
+        key = (row[GROUP], row[UNIT])
+        rank = (-row[GRADE], carrier["call"], row[SEGMENT], row[START])
+        if key not in best or rank < best[key][0]:
+            best[key] = (rank, row, carrier)
+    rows = []
+    for _, row, carrier in best.values():
+        call = log.calls[carrier["call"]]
+        rows.append({**dict(zip(FINDING_SCHEMA, row, strict=True)), **carrier, **{k: call[k] for k in _CALL_COLUMNS}})
+    return rows
+
+
+def _read(found: list, fmt: str | None, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
+    """The payloads of `found`, item by item: a `Range` read from its first line to its end."""
+    for item in found:
+        if not isinstance(item, Range):
+            yield from read_files(_sniffed([item], fmt, log.errors.append), log.errors.append, on_file)
+            continue
+        log.split = str(item.path)
+        token = LINE_RANGE.set((item.start, item.end, item.line))
+        try:
+            yield from read_files(sniff_logs([item.path], fmt, log.errors.append), log.errors.append, on_file)
+        finally:
+            LINE_RANGE.reset(token)
 
 
 def _sniffed(found: list, fmt: str | None, on_error: Callable[[InputError], None]) -> Iterator[LogFile]:
@@ -629,51 +889,132 @@ def file_sizes(found: list[Path]) -> list[int]:
     return sizes
 
 
-def batches(found: list, sizes: list[int], workers: int) -> list[list]:
-    """Contiguous batches of about equal size in bytes, 16 per worker, so none waits long on another's last."""
-    target = sum(sizes) / (workers * 16) or 1
-    out: list[list] = [[]]
-    filled = 0.0
-    for item, size in zip(found, sizes, strict=True):
-        if filled >= target:
-            out.append([])
-            filled = 0.0
-        out[-1].append(item)
-        filled += size
-    return out
+def blocks(found: list[Path], sizes: list[int], workers: int, fmt: str | None) -> list[list[tuple]]:
+    """Contiguous batches of (file or `Range`, file size) of about a block each (`BLOCK_BYTES`):
+    small files together, a larger file of a `SPLITTABLE` format cut into ranges, each a batch."""
+    block = max(MIN_BLOCK_BYTES, min(BLOCK_BYTES, sum(sizes) // (workers * 16)))
+    out: list[list[tuple]] = [[]]
+    filled = 0
+    for path, size in zip(found, sizes, strict=True):
+        ranges = line_ranges(path, block, fmt) if size > block else []
+        items: list[Path | Range] = [*ranges] or [path]
+        for item in items:
+            if out[-1] and (filled >= block or ranges or isinstance(out[-1][-1][0], Range)):
+                out.append([])
+                filled = 0
+            out[-1].append((item, size))
+            filled += _size(item, size)
+    return [b for b in out if b]
+
+
+def _size(item: Path | Range, size: int) -> int:
+    return item.end - item.start if isinstance(item, Range) else size
+
+
+#: Bytes read at a time when cutting a file into ranges.
+_CHUNK = 16 << 20
+
+
+def line_ranges(path: Path, block: int, fmt: str | None) -> list[Range]:
+    """`path` cut into `Range`s of about `block` bytes at line starts, when it is UTF-8 text in a
+    `SPLITTABLE` format and longer than one block; else none. One pass over the file, counting lines."""
+    try:
+        log = detect(path, fmt)
+        if not isinstance(log, LogFile) or log.format not in SPLITTABLE or log.encoding:
+            return []
+        cuts, lines, offset, want = [(0, 1)], 0, 0, block  # (byte, line number) where each range starts
+        with path.open("rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                at = 0
+                while want < offset + len(chunk):
+                    newline = chunk.find(b"\n", max(at, want - offset))
+                    if newline < 0:
+                        break  # the line goes on in the next chunk
+                    lines += chunk.count(b"\n", at, newline + 1)
+                    at = newline + 1
+                    cuts.append((offset + at, lines + 1))
+                    want = offset + at + block
+                lines += chunk.count(b"\n", at)
+                offset += len(chunk)
+    except OSError:
+        return []  # its reader names why
+    if cuts[-1][0] >= offset:
+        cuts.pop()  # the last cut at the end of the file
+    ends = [start for start, _ in cuts[1:]] + [offset]
+    if len(cuts) < 2:
+        return []
+    return [Range(path, start, end, line) for (start, line), end in zip(cuts, ends, strict=True)]
+
+
+def _add_counts(into: dict[Any, list[int]], part: dict[Any, list[int]]) -> None:
+    """A part's counters per key added to the merged ones, column by column."""
+    for key, counts in part.items():
+        total = into.setdefault(key, [0] * len(counts))
+        for at, n in enumerate(counts):
+            total[at] += n
 
 
 def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
     """One audit from parts over consecutive batches of files, in their order: calls renumbered,
-    best grades and first-sent rows kept — the same rows as one audit of all the files, when no
-    session spans two batches."""
+    counts and per-session sums added — the same results as one audit of all the files. A session
+    two parts saw (`spanning`) has its sums made again from its merged first-sent rows."""
     merged = LogAudit("", AuditResult(units))
     result = merged.result
-    first_sent: dict[tuple[str, str], dict] = {}  # in order of first finding, as `leaked()` keeps them
+    steps: dict[str, Counter] = defaultdict(Counter)  # per file split in ranges: calls per session so far
+    found_spanning: set[str] = set()  # sessions of `found_in_calls` more than one part saw
+    interned: dict[frozenset[str], set[str]] = {}  # sessions' task sets: a run of many sessions has few
     for part in parts:
-        offset = len(merged.calls)
+        if part.split:
+            before = steps[part.split]
+            part.spilled = [replace(s, steps={k: before[k] for k in part.session_calls if k is not None and before[k]})
+                            for s in part.spilled]
+            before.update({k: counts[0] for k, counts in part.session_calls.items() if k is not None})
+            if merged.files and merged.files[-1]["file"] == part.split:
+                part.files = []  # listed with its first range
+        offset, found_offset = merged.call_count(), merged.first_sent_count()
         merged.calls += _renumbered(part.calls, offset)
         merged.carriers += _renumbered(part.carriers, offset)
+        merged.first_sent += _renumbered(part.first_sent, offset)
         result.finding_rows += part.result.finding_rows
-        merged.spilled += [replace(s, first_call=s.first_call + offset) for s in part.spilled]
-        for row in _renumbered(part.first_sent, offset):
-            key = (row["group"], row["unit_id"])
-            if key not in first_sent or _rank(row) < _rank(first_sent[key]):
-                first_sent[key] = row
+        merged.spilled += [replace(s, first_call=s.first_call + offset, first_found=s.first_found + found_offset)
+                           for s in part.spilled]
         result.payload_count += part.result.payload_count
         result.chars += part.result.chars
         for group, grades in part.result.grades.items():
             best = result.grades.setdefault(group, {})
             for unit_id, grade in grades.items():
                 best[unit_id] = max(best.get(unit_id, 0.0), grade)
-        for group, tasks in part.result.tasks.items():
-            result.tasks.setdefault(group, set()).update(tasks)
+        merged.spanning |= part.result.tasks.keys() & result.tasks.keys()
+        for group, tasks in part.result.tasks.items():  # one set object per distinct set: never changed after
+            known = result.tasks.get(group)
+            tasks = tasks if known is None else known | tasks
+            result.tasks[group] = interned.setdefault(frozenset(tasks), tasks)
+        for group, sums in part.exposed.items():
+            merged.exposed.setdefault(group, sums)
+        _add_counts(merged.session_calls, part.session_calls)
+        _add_counts(merged.format_calls, part.format_calls)
         merged.files += part.files
         merged.errors += part.errors
         merged.nodes |= part.nodes
-        for session, found_units in part.found_in_calls.items():
-            merged.found_in_calls.setdefault(session, set()).update(found_units)
-    merged.first_sent = list(first_sent.values())
+        found_spanning |= part.found_in_calls.keys() & merged.found_in_calls.keys()
+        for session, found_units in part.found_in_calls.items():  # a worker's are one empty set: kept shared
+            known = merged.found_in_calls.get(session)
+            merged.found_in_calls[session] = found_units if known is None else known | found_units
+        for session, sums in part.scope.items():
+            merged.scope.setdefault(session, sums)
+    if merged.spanning:
+        rows = merged.first_sent_lazy().filter(pl.col("group").is_in(sorted(merged.spanning)))
+        spanning = _best(rows).sort(_ORDER).select("group", "unit_id", "grade").collect(engine="streaming")
+        for group in merged.spanning:
+            merged.exposed.pop(group, None)
+        merged.exposed |= _exposed(spanning.iter_rows(), {u.id: u for u in units})
+    if found_spanning:  # the units found in a session's calls: those found in any part
+        union = {group: set(merged.found_in_calls[group]) for group in found_spanning}
+        for found in (s.scan("found") for s in merged.spilled if s.found):
+            pairs = found.filter(pl.col("group").is_in(sorted(found_spanning))).collect(engine="streaming")
+            for group, unit_id in pairs.iter_rows():
+                union[group].add(unit_id)
+        merged.scope |= _scope(union, {u.id: u for u in units})
     return merged
 
 

@@ -28,6 +28,9 @@ _CONFLICT = (b"<<<<<<< ", b"=======", b">>>>>>> ", b"||||||| ")
 
 #: Told how many bytes of a log file were just read (for a progress bar); set by the audit.
 BYTES_READ: ContextVar[Callable[[int], None] | None] = ContextVar("bytes_read", default=None)
+#: The part of a JSONL file `read_jsonl` reads, when the audit splits a large file between workers:
+#: (first byte, end byte, number of the line at the first byte), both bytes at line starts.
+LINE_RANGE: ContextVar[tuple[int, int, int] | None] = ContextVar("line_range", default=None)
 
 
 class _Counted:
@@ -80,17 +83,22 @@ class Adapter(Protocol):
 
 def read_jsonl(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
     """(line number, object) for each JSON object line; conflict markers, truncated or non-object
-    lines and over-long lines are reported with their line number and skipped."""
+    lines and over-long lines are reported with their line number and skipped. Only the lines of
+    `LINE_RANGE`, when it is set."""
+    start, end, first = LINE_RANGE.get() or (0, -1, 1)
     with open_log(path) as handle:
-        number = 0
-        while True:
+        handle.seek(start)
+        number, at = first - 1, start
+        while end < 0 or at < end:
             raw = handle.readline(MAX_LINE_BYTES + 1)
             if not raw:
                 return
             number += 1
+            at += len(raw)
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                 while raw and not raw.endswith(b"\n"):
                     raw = handle.readline(MAX_LINE_BYTES)
+                    at += len(raw)
                 on_error(InputError(f"line longer than {MAX_LINE_BYTES >> 20} MiB, skipped",
                                     file=str(path), line=number))
                 continue
@@ -171,14 +179,14 @@ def read_records(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
         csv.field_size_limit(MAX_LINE_BYTES)
         with path.open(newline="", encoding="utf-8-sig") as handle:
             reader = csv.DictReader(handle, delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
-            for record in reader:
-                yield reader.line_num, record
+            for row in reader:
+                yield reader.line_num, row
         return
     number = 0
     try:
-        for number, record in enumerate(json_values(path), start=1):
-            if isinstance(record, dict):
-                yield number, record
+        for number, value in enumerate(json_values(path), start=1):
+            if isinstance(value, dict):
+                yield number, value
             else:
                 on_error(InputError("expected a JSON object", file=str(path), line=number))
     except ijson.JSONError as exc:
@@ -226,14 +234,15 @@ def normalize_usage(usage) -> dict | None:
     cost = None
     if "input" in usage or "output" in usage:
         numbers = {k: v if isinstance(v, int) and v >= 0 else 0 for k, v in usage.items()}
-        parsed = Usage(numbers.get("input", 0) + numbers.get("cacheRead", 0) + numbers.get("cacheWrite", 0),
-                       numbers.get("cacheRead", 0), numbers.get("output", 0), numbers.get("cacheWrite", 0))
+        cached, written = numbers.get("cacheRead", 0), numbers.get("cacheWrite", 0)
+        parsed: Usage | None = Usage(numbers.get("input", 0) + cached + written, cached, numbers.get("output", 0),
+                                     written)
         total = (usage.get("cost") or {}).get("total") if isinstance(usage.get("cost"), dict) else None
         cost = float(total) if isinstance(total, int | float) and total > 0 else None  # 0 = no price set
     else:
         parsed = parse_usage(usage)
-        if parsed is None:
-            return None
+    if parsed is None:
+        return None
     return {"input_tokens": parsed.input, "cached_tokens": parsed.cached, "output_tokens": parsed.output,
             "cost_usd": cost}
 

@@ -4,6 +4,9 @@ per-provider tokens and cost. The timeline of cloud calls is in `--json`."""
 
 from __future__ import annotations
 
+from itertools import islice
+
+import polars as pl
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -25,42 +28,53 @@ RECORDS = {"otel-genai": "span"}
 NO_CONTENT = {"otel-genai": "content capture off? It is off by default in the OpenTelemetry GenAI conventions"}
 
 
-def log_summary(log: LogAudit, show_values: bool = False) -> dict:
-    """Everything the terminal shows, as plain data (`--json`); evidence is masked unless
-    `show_values`."""
-    first_sent = log.leaked()
+#: The most rows `--json` gives a list (leaked units, timeline, sessions, files, …): its size stays
+#: bounded however many findings an audit has; `left_out` counts the rest, which `--out` holds.
+JSON_ROWS = 1_000
+
+
+def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS) -> dict:
+    """Everything the terminal shows, as plain data (`--json`), each list cut at `rows` (its rows
+    past that counted in `left_out`); evidence is masked unless `show_values`. Read from the audit's
+    tables, so what it holds does not grow with the findings."""
+    first_sent = log.leaked_lazy()
     leaked = [{"session": r["group"], "unit_id": r["unit_id"], "dimension": r["dimension"], "grade": r["grade"],
                "detector": r["detector"], "first_call": r["payload_id"], "step": r["step"],
                "timestamp": r["timestamp"], "provider": r["provider"], "model": r["model"], "origin": r["origin"],
                "message_index": r["message_index"], "entry": r["entry"], "kind": r["kind"], "tool": r["tool"],
                "file": r["file"], "command": r["command"],
-               "evidence": r["matched_text"] if show_values else mask(r["matched_text"])} for r in first_sent]
-    cloud = sum(1 for c in log.calls if c["side"] == "cloud")
-    exposure = log.exposure_rows()
-    return {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
-            "values_shown": show_values,
-            "payloads": log.result.payload_count,
-            "characters": log.result.chars, "units": len(log.result.units), "findings": log.finding_count(),
-            "exposure": [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None],
-            "by_dimension": [r for r in exposure if r["dimension"] is not None],
-            "files": log.files, "skipped_files": skipped_files(log),
-            "calls": len(log.calls), "cloud_calls": cloud, "edge_calls": len(log.calls) - cloud,
-            "sessions": log.sessions(), "leaked": leaked, "providers": log.providers(),
-            "timeline": log.timeline(first_sent), "skipped": [str(e) for e in log.errors],
-            "coverage": coverage(log.calls),
-            "cloud_calls_without_content": sum(1 for c in log.calls if c["side"] == "cloud" and not c["characters"])}
+               "evidence": r["matched_text"] if show_values else mask(r["matched_text"])}
+              for r in first_sent.head(rows).collect(engine="streaming").iter_rows(named=True)]
+    calls, cloud, _, cloud_empty = (sum(column) for column in zip(*log.session_calls.values(), strict=True)) \
+        if log.session_calls else (0, 0, 0, 0)
+    exposure = log.exposure_rows(islice(log.result.tasks, rows))  # the first sessions': enough for each list
+    per_session = [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None]
+    lists: dict[str, list] = {"exposure": per_session,
+                              "by_dimension": [r for r in exposure if r["dimension"] is not None],
+                              "files": log.files, "skipped_files": skipped_files(log),
+                              "sessions": log.sessions(islice(log.session_calls, rows)),
+                              "skipped": [str(e) for e in log.errors]}
+    totals = {name: len(items) for name, items in lists.items()}
+    totals["exposure"], totals["by_dimension"] = log.exposure_counts()
+    totals |= {"sessions": len(log.session_calls), "timeline": cloud,
+               "leaked": first_sent.select(pl.len()).collect(engine="streaming").item()}
+    summary: dict = {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
+                     "values_shown": show_values, "payloads": log.result.payload_count,
+                     "characters": log.result.chars, "units": len(log.result.units), "findings": log.finding_count(),
+                     **{name: items[:rows] for name, items in lists.items()},
+                     "calls": calls, "cloud_calls": cloud, "edge_calls": calls - cloud, "leaked": leaked,
+                     "providers": log.providers(), "timeline": log.timeline(rows),
+                     "coverage": coverage(log.format_calls), "cloud_calls_without_content": cloud_empty}
+    summary["left_out"] = {name: total - len(summary[name]) for name, total in totals.items()
+                           if total > len(summary[name])}
+    return summary
 
 
-def coverage(calls: list[dict]) -> list[dict]:
+def coverage(format_calls: dict[str, list[int]]) -> list[dict]:
     """Per format read: its calls (model-call spans, for OpenTelemetry), those that carried prompt
     text and those that carried none, in which no leak can be seen."""
-    counts: dict[str, list[int]] = {}
-    for c in calls:
-        count = counts.setdefault(c["format"] or "?", [0, 0])
-        count[0] += 1
-        count[1] += not c["characters"]
     return [{"format": fmt, "record": RECORDS.get(fmt, "call"), "read": read, "with_content": read - without,
-             "without_content": without} for fmt, (read, without) in counts.items()]
+             "without_content": without} for fmt, (read, without) in format_calls.items()]
 
 
 def skipped_files(log: LogAudit) -> list[dict]:
@@ -135,8 +149,9 @@ def _leaks(summary: dict, console: Console, limit: int) -> None:
                           _carrier(row), row["evidence"])
             shown += 1
         console.print(table)
-    if len(summary["leaked"]) > shown:
-        console.print(f"… {len(summary['leaked']) - shown} more leaked units (see --json or --out)")
+    more = len(summary["leaked"]) + summary["left_out"].get("leaked", 0) - shown
+    if more:
+        console.print(f"… {more} more leaked units (see --json or --out)")
 
 
 def _clean(summary: dict) -> str:
@@ -161,10 +176,13 @@ def _clean(summary: dict) -> str:
 
 
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
-    skipped = summary["skipped_files"]
+    def total(name: str) -> int:
+        return len(summary[name]) + summary["left_out"].get(name, 0)
+
+    skipped = total("skipped_files")
     converted = [f for f in summary["files"] if f["encoding"]]
-    console.print(f"[bold]mode[/] {summary['mode_description']}; {plural(len(summary['files']), 'file')} read"
-                  f"{f', [bold red]{len(skipped)} skipped[/] (listed above)' if skipped else ''}, "
+    console.print(f"[bold]mode[/] {summary['mode_description']}; {plural(total('files'), 'file')} read"
+                  f"{f', [bold red]{skipped} skipped[/] (listed above)' if skipped else ''}, "
                   f"{summary['calls']} model calls ({summary['cloud_calls']} cloud, {summary['edge_calls']} edge), "
                   f"{summary['units']} units", highlight=False)
     for f in converted:
@@ -188,8 +206,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
         sessions.add_row(s["session"], f"{s['cloud_calls']}/{s['calls']}", f"{s['leaked']}/{s['units']}",
                          "-" if exposure is None else f"{exposure:.3f}", _scope(s["scored_against"]))
     console.print(sessions)
-    if len(ranked) > limit:
-        console.print(f"… {len(ranked) - limit} more sessions, less exposed (see --json)")
+    if total("sessions") > limit:
+        console.print(f"… {total('sessions') - limit} more sessions (see --json or --out)")
     if summary["leaked"]:
         if summary["values_shown"]:
             console.print("[bold red]values shown in clear text (--show-values)[/]")

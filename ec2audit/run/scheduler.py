@@ -32,6 +32,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.backends import Backend
 from ec2audit.console import make_console
 from ec2audit.files import open_private, write_table
 from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
@@ -41,7 +42,6 @@ from ec2audit.run.openclaw import warm_compile_cache
 from ec2audit.run.oracle_model import OracleModel
 from ec2audit.run.record import FAILURES, EpisodeRecord, episode_frame
 from ec2audit.run.warm import WorkerPool
-from ec2audit.tasks import Task
 
 #: Stand-in prices: the oracle cloud is billed at AceBench's GPT-5.4 rates (docs/design.md §1), so runs
 #: with the stand-in still show what the same tokens would cost.
@@ -88,15 +88,10 @@ def standin_notes(edge: ModelSpec, cloud: ModelSpec) -> list[str]:
     return notes
 
 
-#: Runs the episodes to do elsewhere (`ec2audit.scale.run.run_on_ray`): (config, tasks by id, specs,
-#: console) → interrupted.
-Elsewhere = Callable[[RunConfig, dict[str, Task], list[EpisodeSpec], Console], bool]
-
-
-def run(config: RunConfig, console: Console | None = None, elsewhere: Elsewhere | None = None) -> RunResult:
-    """Run (or resume) every episode of `config`; writes the run tables and returns the records. With
-    `elsewhere` (Ray actors, one per OpenClaw slot of a cluster: `ec2audit.scale.run.run_on_ray`) the
-    episodes to do run there; the run folder is the same."""
+def run(config: RunConfig, console: Console | None = None, backend: Backend | None = None) -> RunResult:
+    """Run (or resume) every episode of `config`; writes the run tables and returns the records. A
+    `backend` that runs episodes itself (`Backend.episodes`: Ray's, one actor per OpenClaw slot of a
+    cluster) runs those to do there; the run folder is the same."""
     console = console or make_console(stderr=True)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -116,9 +111,8 @@ def run(config: RunConfig, console: Console | None = None, elsewhere: Elsewhere 
         console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
                   f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
-    if elsewhere is not None:
-        interrupted = elsewhere(config, tasks, todo, console)
-    else:
+    interrupted = backend.episodes(config, tasks, todo, console) if backend else None
+    if interrupted is None:
         with contextlib.ExitStack() as stack:
             ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env), api_key(config.cloud.api_key_env),
                                 console, slots=config.parallel)
