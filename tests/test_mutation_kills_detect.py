@@ -109,11 +109,15 @@ def test_scan_text_caches_each_text_and_filters_by_unit(monkeypatch):
     assert cascade.scan_text(text, set()) == []
     assert calls == [text]  # scanned once
     monkeypatch.setattr(cascade_module, "_CACHE_SIZE", 2)
-    cascade.scan_text("a")
-    cascade.scan_text("b")  # the cache is full: the oldest text (the first one) goes
-    assert list(cascade._cache) == ["a", "b"]
+    cascade.scan_text("a")  # the cache is full now
+    assert calls == [text, "a"]
+    cascade.scan_text(text)  # used again: now the most recent
+    cascade.scan_text("b")  # the least recently used text, "a", goes
+    assert calls == [text, "a", "b"] and len(cascade._cache) == 2
     cascade.scan_text(text)
-    assert calls[-1] == text and list(cascade._cache) == ["b", text]
+    cascade.scan_text("a")
+    assert calls == [text, "a", "b", "a"]
+    assert text not in cascade._cache  # keyed by digest: the cache holds no text alive
 
 
 def test_a_literal_hit_decides_its_unit_for_the_later_tiers_of_that_text():

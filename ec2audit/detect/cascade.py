@@ -13,6 +13,7 @@ for the paraphrase tiers).
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections import defaultdict
 from contextlib import contextmanager
 from operator import itemgetter
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from ec2audit.detect.judge import Grader
     from ec2audit.detect.semantic import SemanticTier
 
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 16384  # texts; an entry is a digest and its hits (a few hundred bytes a text)
 _SEAM = 120  # characters each side of the seam between two parts of one message scanned together
 _JUDGE_SPAN = 3  # a judge window spans at most this many semantic windows (plus margins)
 
@@ -56,7 +57,7 @@ class Cascade:
         self.index = sources.index.build()  # every text-view pattern of the run, read once per view
         prepare_views()
         self._ids = [unit.id for unit in units]
-        self._cache: dict[str, list[Hit]] = {}
+        self._cache: dict[bytes, list[Hit]] = {}  # text digest → hits, least recently used first
         self._by_task: dict[str, set[int]] = defaultdict(set)
         for i, unit in enumerate(units):
             self._by_task[unit.task_id].add(i)
@@ -65,15 +66,19 @@ class Cascade:
         """All hits in one text, at most one per (unit, span), highest grade kept.
 
         Agent context is cumulative — every request resends the system prompt and earlier tool
-        results — so hits are cached per distinct text and each is scanned once.
+        results, and sessions share their prompts — so hits are cached per distinct text, least recently
+        used out first (first in, first out rescanned 7 % of the dense corpus's texts: turns another
+        session had sent a while before). The key is the text's digest, so the cache holds no text alive
+        (a proxy's 4,096 tool results of 100 kB would be 400 MB).
         """
-        hits = self._cache.get(text)
+        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        hits = self._cache.pop(key, None)
         if hits is None:
             with _collector_paused():
                 hits = best_hits(self.tier_hits(text))
             if len(self._cache) >= _CACHE_SIZE:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[text] = hits
+                del self._cache[next(iter(self._cache))]
+        self._cache[key] = hits  # (back) at the end: the most recently used
         return hits if allowed is None else [h for h in hits if h.unit_index in allowed]
 
     def tier_hits(self, text: str) -> list[Hit]:
