@@ -3,9 +3,11 @@
 One cluster for the module: `ray start --head` and a second `ray start --address`, one CPU and one
 OpenClaw slot each, both with `--block` so the test owns their process ids (each node its own TMPDIR,
 so an actor's scratch folder shows which node runs it). The results of Ray runs must equal local
-runs of the same input; Ctrl-C must end the actors and their OpenClaw workers; then the worker node's
-raylet is killed mid-run and every episode must still complete exactly once. Edge and cloud models
-are the scripted oracle stand-ins; OpenClaw, the sandbox, the interceptor, the audit and Ray are real.
+runs of the same input; Ctrl-C must end the actors and their OpenClaw workers; an audit actor's
+process killed mid-audit is replaced and the audit still writes a local audit's findings; then the
+worker node's raylet is killed mid-run and every episode must still complete exactly once. Edge and
+cloud models are the scripted oracle stand-ins; OpenClaw, the sandbox, the interceptor, the audit and
+Ray are real.
 """
 
 from __future__ import annotations
@@ -177,29 +179,36 @@ def _logs(root: Path) -> tuple[Path, Path]:
     return session_logs(root, 200, 4, 300_000, seed=3)
 
 
-def test_audit_on_ray_equals_a_local_audit_and_uses_both_nodes(cluster, tmp_path):
-    logs, units = _logs(tmp_path)
-    assert len(list(logs.glob("session*.jsonl"))) >= 4
-    local = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--json",
-                                      "--out", str(tmp_path / "local.parquet")])
-    # no address: RAY_ADDRESS names the cluster
-    on_ray = cluster.ec2audit("audit", str(logs), "--units", str(units), "--json", "--out", str(tmp_path / "ray"),
-                              "--ray", env={"RAY_ADDRESS": cluster.address})
+def _local_audit(logs: Path, units: Path, out: Path):
+    return CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--json", "--out", str(out)])
+
+
+def _same_audit(on_ray: subprocess.CompletedProcess, folder: Path, local, findings: Path) -> None:
+    """The Ray audit (`--json`, `--out folder`) printed and wrote what the local one did (`--out findings`)."""
     assert local.exit_code == on_ray.returncode == 1, on_ray.stderr[-3000:]  # 1: a file was skipped
     summary = json.loads(on_ray.stdout)
     assert summary == json.loads(local.stdout)
     assert summary["findings"] > 0 and "notes.txt" in json.dumps(summary["skipped_files"])
-    assert json.loads((tmp_path / "ray" / "summary.json").read_text()) == summary
+    assert json.loads((folder / "summary.json").read_text()) == summary
 
-    expected = pl.read_parquet(tmp_path / "local.parquet")
-    found = pl.read_parquet(tmp_path / "ray" / "findings" / "**" / "*.parquet", hive_partitioning=True)
+    expected = pl.read_parquet(findings)
+    found = pl.read_parquet(folder / "findings" / "**" / "*.parquet", hive_partitioning=True)
     assert found.height == expected.height > 0
     assert found.select(expected.columns).sort(expected.columns).equals(expected.sort(expected.columns))
-    assert {p.name.split("=", 1)[0] for p in (tmp_path / "ray" / "findings").iterdir()} == {"dimension"}
-    exposure = pl.read_parquet(tmp_path / "ray" / "exposure.parquet")
+    assert {p.name.split("=", 1)[0] for p in (folder / "findings").iterdir()} == {"dimension"}
+    exposure = pl.read_parquet(folder / "exposure.parquet")
     assert exposure.filter(pl.col("dimension").is_null())["exposure"].to_list() == [
         row["exposure"] for row in summary["exposure"]]
 
+
+def test_audit_on_ray_equals_a_local_audit_and_uses_both_nodes(cluster, tmp_path):
+    logs, units = _logs(tmp_path)
+    assert len(list(logs.glob("session*.jsonl"))) >= 4
+    local = _local_audit(logs, units, tmp_path / "local.parquet")
+    # no address: RAY_ADDRESS names the cluster
+    on_ray = cluster.ec2audit("audit", str(logs), "--units", str(units), "--json", "--out", str(tmp_path / "ray"),
+                              "--ray", env={"RAY_ADDRESS": cluster.address})
+    _same_audit(on_ray, tmp_path / "ray", local, tmp_path / "local.parquet")
     nodes = json.loads((tmp_path / "ray" / "nodes.json").read_text())
     assert sorted(nodes) == sorted(str(p) for p in logs.glob("session*.jsonl"))  # every log file once
     assert len(set(nodes.values())) == 2  # both nodes audited files
@@ -287,6 +296,38 @@ def test_ctrl_c_ends_the_actors_and_their_openclaw_workers(cluster, tmp_path):
     assert run.returncode == 130 and "interrupted" in stderr, stderr[-3000:]
     assert not _openclaw_workers(cluster)
     assert not [p for tmp in cluster.tmp.values() for p in tmp.glob("ec2audit-slot-*")]  # scratch folders removed
+
+
+def _audit_actors(cluster: Cluster) -> list[int]:
+    """The audit's actor processes (Ray titles them `ray::_Worker…`) on the cluster's nodes."""
+    return [pid for node in cluster.nodes.values() for pid in _children(node.pid)
+            if _cmdline(pid).startswith(b"ray::_Worker")]
+
+
+def test_an_audit_whose_actor_is_killed_completes_with_a_local_audits_findings(cluster, tmp_path):
+    """An audit actor's process is killed while it holds blocks (building its cascade or auditing): it
+    is replaced, its blocks are audited again, and the audit writes what a local one does."""
+    logs, units = _logs(tmp_path)
+    local = _local_audit(logs, units, tmp_path / "local.parquet")
+    run = cluster.ec2audit("audit", str(logs), "--units", str(units), "--json", "--out", str(tmp_path / "ray"),
+                           f"--ray={cluster.address}", background=True)
+    try:
+        actor = _wait_for(lambda: _audit_actors(cluster) or run.poll() is not None, "an audit actor")
+        assert run.poll() is None, run.communicate()[1][-3000:]
+        os.kill(actor[0], signal.SIGKILL)
+        stdout, stderr = run.communicate(timeout=DEADLINE_S)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert stderr.count("ray: an actor died") == 1, stderr[-3000:]
+    assert "its work runs again on another" in stderr
+    _same_audit(subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr), tmp_path / "ray", local,
+                tmp_path / "local.parquet")
+    assert sorted(json.loads((tmp_path / "ray" / "nodes.json").read_text())) == sorted(
+        str(p) for p in logs.glob("session*.jsonl"))
+    assert _gone(actor[0])
+    _wait_for(lambda: not _audit_actors(cluster), "the audit's actors to end", 60)  # killed when the audit ends
 
 
 def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local_run, tmp_path):

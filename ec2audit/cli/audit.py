@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -85,7 +86,9 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     what = plural(len(units), "unit") if units is not None else "discovered units"
     columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
+    # stdout is the summary's alone (`--json` is read by scripts): what a library prints while the audit
+    # runs goes to stderr — Ray's driver prints its cluster's notices ("a worker died …") on stdout
+    with contextlib.redirect_stdout(sys.stderr), Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(f"auditing against {what}", total=None)
         audited = 0
 

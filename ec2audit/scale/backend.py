@@ -5,7 +5,8 @@ keeps `IN_FLIGHT` items queued on each actor, so an actor never waits on the dri
 and yields the results in the order of the items, each with the node that did it. Only what `work`
 returns crosses back to the driver, so a `work` that writes its bulk to shared storage keeps the
 driver small. An actor that dies (its node did) is replaced and its items go to the pool again, at
-most `MAX_RETRIES` times each; the actors are killed when the work ends, is stopped or fails.
+most `MAX_RETRIES` times each, and a warning says so on stderr (a node lost is the operator's to know);
+the actors are killed when the work ends, is stopped or fails.
 
 Plain actors rather than Ray Data: Ray Data's import, its statistics and autoscaling actors and its
 operator threads cost an audit of 64 MB seconds of CPU on the driver's and workers' cores (issue 35).
@@ -13,6 +14,7 @@ operator threads cost an audit of 64 MB seconds of CPU on the driver's and worke
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -24,6 +26,9 @@ from ec2audit.scale import cluster
 IN_FLIGHT = 2
 #: Times an item goes to another actor after the one doing it died.
 MAX_RETRIES = 3
+
+#: no handler of its own: Python's last-resort handler prints a warning's message on stderr
+log = logging.getLogger(__name__)
 
 
 class _Worker:
@@ -77,7 +82,7 @@ class Ray(Backend):
 
 def _ordered(pool: list, items: Sequence[Any], replace: Callable[[], Any]) -> Iterator[tuple[Any, str]]:
     """`items` on the actors of `pool` (`IN_FLIGHT` each), results in the order of the items; a dead
-    actor is swapped in `pool` for `replace()` and its items queued again."""
+    actor is swapped in `pool` for `replace()` (said once) and its items queued again."""
     import ray
     from ray.exceptions import RayActorError
 
@@ -96,7 +101,7 @@ def _ordered(pool: list, items: Sequence[Any], replace: Callable[[], Any]) -> It
         try:
             done[index] = ray.get(ready)
             load[id(each)] -= 1
-        except RayActorError:
+        except RayActorError as exc:
             tries[index] += 1
             if tries[index] > MAX_RETRIES:
                 raise
@@ -105,6 +110,8 @@ def _ordered(pool: list, items: Sequence[Any], replace: Callable[[], Any]) -> It
             if where is not None:  # its other items fail too, and are queued again as they do
                 pool[where] = fresh = replace()
                 load[id(fresh)] = 0
+                cause = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                log.warning("ray: an actor died (%s); its work runs again on another", cause)
         while following in done:
             yield done.pop(following)
             following += 1
