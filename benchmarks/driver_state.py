@@ -1,0 +1,73 @@
+"""What an audit's driver still holds per session and per file (issue 35): the Python objects of each
+field of the merged `LogAudit`, measured by walking them (`deep_size`: every object reached once,
+`sys.getsizeof` each), after a `--jobs` audit of a `driver_memory.py` corpus. Prints one line per
+field (bytes, bytes per session, bytes per file) and the total. Walking, not tracing: tracemalloc
+would slow the workers too (they are forked from this process).
+
+    PYTHONPATH=$PWD:$PWD/benchmarks nice .venv/bin/python benchmarks/driver_state.py --corpus /tmp/dm-64 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gc
+import sys
+from pathlib import Path
+
+#: Shared by every audit, not grown by it: left out of the walk (the cascade's tables, modules, classes).
+SKIP = (type, type(sys), type(len))
+
+
+def deep_size(root: object, seen: set[int]) -> int:
+    """Bytes of `root` and of every object it reaches that `seen` does not hold yet."""
+    size, stack = 0, [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, SKIP):
+            continue
+        seen.add(id(obj))
+        size += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack.extend(obj)
+        elif dataclasses.is_dataclass(obj):
+            stack.extend(getattr(obj, f.name) for f in dataclasses.fields(obj))
+        elif hasattr(obj, "__dict__") and not callable(obj):
+            stack.append(vars(obj))
+    return size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--corpus", type=Path, required=True, help="a driver_memory.py corpus (logs/, units.jsonl)")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+
+    from ec2audit.backends import get_backend
+    from ec2audit.logs.audit import audit_logs
+    from ec2audit.units import read_units
+
+    units = read_units(args.corpus / "units.jsonl")
+    log = audit_logs([args.corpus / "logs"], units, backend=get_backend("processes", workers=args.jobs))
+    gc.collect()
+    sessions, files = max(1, len(log.session_calls)), max(1, len(log.files))
+    print(f"{args.corpus}: {sessions:,} sessions, {files:,} files, {log.finding_count():,} findings, "
+          f"{len(log.spilled):,} parts")
+    seen: set[int] = {id(units)}
+    deep_size(units, seen)  # the units are the input's, not the audit's
+    fields = [(f.name, getattr(log, f.name)) for f in dataclasses.fields(log) if f.name not in ("cleanup", "result")]
+    fields += [(f"result.{f.name}", getattr(log.result, f.name)) for f in dataclasses.fields(log.result)]
+    total = 0
+    for name, value in fields:
+        size = deep_size(value, seen)
+        total += size
+        print(f"{name:>20}: {size:>12,} B  {size / sessions:>8,.0f} B/session  {size / files:>8,.0f} B/file")
+    print(f"{'total':>20}: {total:>12,} B  {total / sessions:>8,.0f} B/session  {total / files:>8,.0f} B/file")
+    log.release()
+
+
+if __name__ == "__main__":
+    main()
