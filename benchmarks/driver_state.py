@@ -1,8 +1,9 @@
 """What an audit's driver still holds per session and per file (issue 35): the Python objects of each
 field of the merged `LogAudit`, measured by walking them (`deep_size`: every object reached once,
 `sys.getsizeof` each), after a `--jobs` audit of a `driver_memory.py` corpus. Prints one line per
-field (bytes, bytes per session, bytes per file) and the total. Walking, not tracing: tracemalloc
-would slow the workers too (they are forked from this process).
+field (bytes, bytes per session, bytes per file) and the total, then the driver's resident and peak
+memory after each step of `audit --jobs --json --out` (audit, summary, findings written, sessions written).
+Walking, not tracing: tracemalloc would slow the workers too (they are forked from this process).
 
     PYTHONPATH=$PWD:$PWD/benchmarks nice .venv/bin/python benchmarks/driver_state.py --corpus /tmp/dm-64 --jobs 2
 """
@@ -13,6 +14,7 @@ import argparse
 import dataclasses
 import gc
 import sys
+import tempfile
 from pathlib import Path
 
 #: Shared by every audit, not grown by it: left out of the walk (the cascade's tables, modules, classes).
@@ -40,6 +42,12 @@ def deep_size(root: object, seen: set[int]) -> int:
     return size
 
 
+def memory() -> str:
+    """This process's resident and peak memory (`/proc/self/status`)."""
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    return "  ".join(f"{k} {int(status[k].split()[0]) / 1024:,.0f} MB" for k in ("VmRSS", "VmHWM"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, required=True, help="a driver_memory.py corpus (logs/, units.jsonl)")
@@ -47,12 +55,15 @@ def main() -> None:
     args = parser.parse_args()
 
     from ec2audit.backends import get_backend
-    from ec2audit.logs.audit import audit_logs
+    from ec2audit.files import write_table
+    from ec2audit.logs.audit import audit_logs, sessions_path
+    from ec2audit.logs.report import log_summary
     from ec2audit.units import read_units
 
     units = read_units(args.corpus / "units.jsonl")
     log = audit_logs([args.corpus / "logs"], units, backend=get_backend("processes", workers=args.jobs))
     gc.collect()
+    after_audit = memory()  # before the walk, whose own objects would count
     sessions, files = max(1, len(log.session_calls)), max(1, len(log.files))
     print(f"{args.corpus}: {sessions:,} sessions, {files:,} files, {log.finding_count():,} findings, "
           f"{len(log.spilled):,} parts")
@@ -66,6 +77,15 @@ def main() -> None:
         total += size
         print(f"{name:>20}: {size:>12,} B  {size / sessions:>8,.0f} B/session  {size / files:>8,.0f} B/file")
     print(f"{'total':>20}: {total:>12,} B  {total / sessions:>8,.0f} B/session  {total / files:>8,.0f} B/file")
+    del seen
+    print(f"after the audit: {after_audit}")
+    log_summary(log)
+    print(f"after the summary: {memory()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        log.write_findings(Path(tmp) / "findings.parquet")
+        print(f"after writing the findings: {memory()}")
+        write_table(log.sessions_frame(), sessions_path(Path(tmp) / "findings.parquet"))
+    print(f"after writing the sessions: {memory()}")
     log.release()
 
 
