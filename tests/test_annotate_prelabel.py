@@ -125,6 +125,8 @@ def test_cli_prelabel_without_presidio_finds_grouped_ibans_and_international_pho
               ["result"] if r["type"] == "labels"}
     assert labels == {"DE89 3704 0044 0532 0130 00": "financial", "+44 20 7946 0958": "contact",
                       "+33 1 42 68 53 00": "contact", "+49 30 1234567": "contact"}
+    helped = " ".join(CliRunner().invoke(main, ["annotate", "prelabel", "--help"]).output.split())
+    assert "IBANs" in helped and "any with a +country code" in helped and "Only Presidio adds" in helped
 
 
 def test_cli_to_labelstudio_places_units(tmp_path):
