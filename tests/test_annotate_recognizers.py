@@ -120,6 +120,9 @@ HITS = [
     ("contact", "London desk: +44 20 7946 0958 (9–5)", "+44 20 7946 0958"),
     ("contact", "bureau de Paris +33 1 42 68 53 00, demander Claire", "+33 1 42 68 53 00"),
     ("contact", '{"mobile": "+8613922883366"}', "+8613922883366"),
+    # a value followed by a token its pattern could also read as one more group
+    ("finance", "Konto BE68 5390 0754 7034 CODE 7", "BE68 5390 0754 7034"),
+    ("contact", "appel +33 1 42 68 53 00 12 fois", "+33 1 42 68 53 00"),
 ]
 
 NEAR_MISSES = [

@@ -29,5 +29,5 @@ RECOGNIZERS = [
     )),
     PatternRecognizer("phone-international", "PHONE_NUMBER", "contact", (
         (r"(?<![\w+.:/-])\+[1-9]\d{0,2}(?:[ .-]?(?:\(\d{1,5}\)|\d{1,5})){1,7}(?![\w+]|[.-]?\d)", 0.7),
-    ), validate=_international_phone_ok),
+    ), validate=_international_phone_ok, trim=r"[ .-](?:\(\d{1,5}\)|\d{1,5})$"),
 ]
