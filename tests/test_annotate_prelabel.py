@@ -116,7 +116,8 @@ def test_cli_prelabel_without_presidio_finds_grouped_ibans_and_international_pho
     ws.mkdir(parents=True)
     (ws / "note.txt").write_text(
         "Pay DE89 3704 0044 0532 0130 00, not DE88 3704 0044 0532 0130 00. Call +44 20 7946 0958 or "
-        "+33 1 42 68 53 00 (Berlin: +49 30 1234567). Built with v2.4.1+3.0.2 at 2024-03-02T10:00:00+01:00.\n",
+        "+33 1 42 68 53 00 (Berlin: +49 30 1234567), never +999 1234 5678.\n"
+        "Built with v2.4.1+3.0.2 at 2024-03-02T10:00:00+01:00.\n",
         encoding="utf-8")
     out = tmp_path / "tasks.json"
     result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--no-presidio"])
