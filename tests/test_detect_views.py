@@ -70,6 +70,31 @@ def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
     assert found == ["a at b.c", "+d at e.f"]
 
 
+# Traditional characters, words OpenCC changes only as phrases ("瞭解" → "了解", "藉口" → "借口"), parts of them,
+# characters phrases read differently ("乾燥" → "干燥", "乾隆" stays), line breaks, ASCII
+_CHINESE = st.lists(st.sampled_from(["瞭解", "藉口", "瞭", "解", "藉", "口", "乾燥", "乾隆", "乾", "頭髮", "發", "後面",
+                                     "著", "個", "裡", "里", "張", "张", "\n", "\n\n", "\r\n", " ", "a", "9", "é"]),
+                    max_size=30).map("".join)
+
+
+def _simplified_whole(text: str) -> str:
+    """The definition: OpenCC over the whole text (character by character where a phrase changes its length)."""
+    if text.isascii() or not views._traditional().search(text):
+        return text
+    converted = views._converter().convert(text)
+    return converted if len(converted) == len(text) else "".join(views._converter().convert(ch) for ch in text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=_CHINESE)
+def test_simplified_view_converts_only_non_ascii_lines_to_the_same_text(text):
+    assert views.to_simplified(text) == _simplified_whole(text)
+
+
+def test_a_phrase_is_simplified_on_a_line_without_a_traditional_character():
+    assert views.to_simplified("請瞭解\n瞭解 it") == "请了解\n了解 it"
+
+
 # Each decoder regex and its plain form (a lookbehind or a group first): the same matches, the same groups
 _PLAIN_FORMS = {
     "_PERCENT_RUN": r"(?:%[0-9A-Fa-f]{2})+",
