@@ -65,6 +65,21 @@ def test_obfuscated_email_regex_finds_what_every_start_finds(text):
     assert spans(views._OBFUSCATED_EMAIL) == spans(_EMAIL_BY_EVERY_START)
 
 
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.one_of(_EMAIL_TOKENS, st.sampled_from([",", ": ", "/", "@", "张", "\t", " (at) "])),
+                     max_size=18).map("".join))
+def test_obfuscated_emails_read_only_around_an_at_what_the_whole_text_holds(text):
+    """The regex over the barrier-free runs holding an "at" finds every match the regex over the text finds."""
+    assert [(s, e) for s, e, _ in views._obfuscated_emails(text)] == \
+        [m.span() for m in views._OBFUSCATED_EMAIL.finditer(text)]
+
+
+def test_an_obfuscated_email_longer_than_one_step_back_is_read_whole():
+    local = ".".join(["ann"] * 200)  # 799 characters before " at ": the search back goes on past 256
+    text = f"name: {local} at example dot org, x"
+    assert list(views._obfuscated_emails(text)) == [(6, 6 + len(local) + 19, f"{local}@example.org")]
+
+
 def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
     found = [m.group() for m in views._OBFUSCATED_EMAIL.finditer("a at b.c+d at e.f")]
     assert found == ["a at b.c", "+d at e.f"]

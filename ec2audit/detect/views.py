@@ -196,12 +196,35 @@ _DOT = r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|<dot>)\s*|\s+dot\s+|\.)"
 _OBFUSCATED_EMAIL = re.compile(rf"(?:(?<![\w+-])|(?<=[\w-])(?=\+))([\w+-]++(?:{_DOT}[\w+-]++)*){_AT}"
                                rf"([\w-]++(?:{_DOT}[\w-]++)+)", re.IGNORECASE)
 _DOT_WORD = re.compile(_DOT, re.IGNORECASE)
+# Every match holds an "at" between brackets or whitespace, and no character outside this class: the regex runs
+# only over the runs without such a barrier that hold such an "at" (1 MB of the dense payload: 0.085 → 0.011 s)
+_AT_CUE = re.compile(r"at(?<=[\s\[({<]at)(?=[\s\])}>])", re.IGNORECASE)
+_EMAIL_BARRIER = re.compile(r"[^\w\s+\-.\[\](){}<>]")
+
+
+def _barrier_free(text: str, pos: int, floor: int) -> tuple[int, int]:
+    """The run around `pos` without a barrier character, searched back no further than `floor`."""
+    end, lo = pos, floor
+    while end > floor:
+        start = max(floor, end - 256)
+        ends = [m.end() for m in _EMAIL_BARRIER.finditer(text, start, end)]
+        if ends:
+            lo = ends[-1]
+            break
+        end = start
+    barrier = _EMAIL_BARRIER.search(text, pos)
+    return lo, barrier.start() if barrier else len(text)
 
 
 def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
     """`ann.lee77 [at] example [dot] org`, `ann dot lee at example dot org`, `(at)` → the address."""
-    for m in _OBFUSCATED_EMAIL.finditer(text):
-        yield m.start(), m.end(), f"{_DOT_WORD.sub('.', m.group(1))}@{_DOT_WORD.sub('.', m.group(2))}"
+    hi = 0
+    for cue in _AT_CUE.finditer(text):
+        if cue.start() < hi:
+            continue
+        lo, hi = _barrier_free(text, cue.start(), hi)
+        for m in _OBFUSCATED_EMAIL.finditer(text, lo, hi):
+            yield m.start(), m.end(), f"{_DOT_WORD.sub('.', m.group(1))}@{_DOT_WORD.sub('.', m.group(2))}"
 
 
 # Machine-readable passport zone (ICAO 9303, TD3): names "P<NLDVAN<DER<MEULEN<<SOPHIE<<<", and the second line's
