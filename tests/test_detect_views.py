@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
+from ec2audit.detect.forms import ocr
 from ec2audit.detect.normalize import (
     _ENGLISH_DIGIT_RUN,
     _FOLD,
@@ -131,6 +132,15 @@ def test_decoder_regexes_match_their_plain_forms(text):
         fast = getattr(views, name)
         assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
             [(m.span(), m.groups()) for m in re.finditer(plain, text)], name
+
+
+_OCR_PLAIN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.lists(st.sampled_from([*"0123456789OoIlSBxZ_ .-\né张"]), max_size=30).map("".join))
+def test_ocr_token_regex_matches_its_plain_form(text):
+    assert [m.span() for m in ocr._TOKEN.finditer(text)] == [m.span() for m in _OCR_PLAIN.finditer(text)]
 
 
 _SPOKEN = st.lists(st.sampled_from([*ENGLISH_DIGITS, " ", ", ", "-", " - ", "x", "a", "9", "one two", "phone"]),
