@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import ocr
+from ec2audit.detect.forms import glued, ocr
 from ec2audit.detect.normalize import (
     _ENGLISH_DIGIT_RUN,
     _FOLD,
@@ -141,6 +141,16 @@ _OCR_PLAIN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9Oo
 @given(text=st.lists(st.sampled_from([*"0123456789OoIlSBxZ_ .-\né张"]), max_size=30).map("".join))
 def test_ocr_token_regex_matches_its_plain_form(text):
     assert [m.span() for m in ocr._TOKEN.finditer(text)] == [m.span() for m in _OCR_PLAIN.finditer(text)]
+
+
+_LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.lists(st.sampled_from(["wa.me/", "WA.ME/", "whatsapp:", "Tel:", "sms:", "\u017fms:", "tel", "w", "s",
+                                      "t", ":", "8613900112233", "139", "0", " "]), max_size=12).map("".join))
+def test_glued_link_regex_matches_its_plain_form(text):
+    assert [m.span() for m in glued._LINK.finditer(text)] == [m.span() for m in _LINK_PLAIN.finditer(text)]
 
 
 _SPOKEN = st.lists(st.sampled_from([*ENGLISH_DIGITS, " ", ", ", "-", " - ", "x", "a", "9", "one two", "phone"]),
