@@ -894,6 +894,8 @@ def in_time_order(found: list[Path], fmt: str | None) -> list[Path]:
     """`found` with the files whose first call has a time in the order of that time (in the places
     such files have in `found`; the others keep theirs): rotated logs of one session are read
     oldest first, whatever their names, so its calls are numbered and first sent in time order."""
+    if len(found) < 2:
+        return found  # nothing to order: a single large JSON document is not parsed twice
     times = {at: _first_time(path, fmt) for at, path in enumerate(found)}
     timed = [at for at, time in times.items() if time is not None]
     ordered = sorted(timed, key=lambda at: (times[at], at))
