@@ -5,7 +5,8 @@ in its task's files) when present,
 and a seeded synthetic set made from `ec2audit.synth` values placed in prose, CSV and JSON documents
 (with look-alike distractors: order numbers, versions, dates) so the offsets are known exactly.
 A proposal counts as correct when it overlaps a true span of the same dimension; `exact` also needs the
-same offsets. Run: `.venv/bin/python benchmarks/prelabel_quality.py [--tasks tasks] [--seed 7] [--n 40]`.
+same offsets. Run: `.venv/bin/python benchmarks/prelabel_quality.py [--tasks tasks] [--seed 7] [--n 40]`
+(`--configs ours`: our recognizers alone, without Presidio).
 """
 
 from __future__ import annotations
@@ -162,29 +163,30 @@ CONFIGS = {"presidio": dict(use_presidio=True, use_ours=False), "ours": dict(use
            "presidio+ours": dict(use_presidio=True, use_ours=True)}
 
 
-def run(name: str, docs, truth) -> dict:
+def run(name: str, docs, truth, configs: list[str]) -> dict:
     print(f"\n## {name}: {len(docs)} documents, {sum(len(v) for v in truth.values())} true spans")
     results = {}
-    for config, kwargs in CONFIGS.items():
-        labeler = Prelabeler(**kwargs)
+    for config in configs:
+        labeler = Prelabeler(**CONFIGS[config])
         labeler.label(docs[:1])  # load spaCy, the ICD-10-CM terms, jieba and the census names before timing
         t0 = time.perf_counter()
         spans = labeler.label(docs)
         results[config] = {"seconds": time.perf_counter() - t0, "table": score(docs, spans, truth),
                            "placeholders": placeholders_labelled(docs, spans)}
-    dims = [d for d in results["presidio+ours"]["table"]]
-    print("| dimension | gold | " + " | ".join(f"{c} P / R / F1" for c in CONFIGS) + " |")
-    print("|---|---:|" + "---:|" * len(CONFIGS))
+    dims = list(dict.fromkeys(d for c in configs for d in results[c]["table"]))
+    print("| dimension | gold | " + " | ".join(f"{c} P / R / F1" for c in configs) + " |")
+    print("|---|---:|" + "---:|" * len(configs))
     for dim in dims:
-        row = [results[c]["table"].get(dim, _prf(0, 0, 0, 0)) for c in CONFIGS]
+        row = [results[c]["table"].get(dim, _prf(0, 0, 0, 0)) for c in configs]
         gold = max(r["gold"] for r in row)
         print(f"| {dim} | {gold} | " + " | ".join(f"{r['P']:.2f} / {r['R']:.2f} / {r['F1']:.2f}" for r in row) + " |")
-    for config in CONFIGS:
+    for config in configs:
         secs, everything = results[config]["seconds"], results[config]["table"]["ALL"]
         print(f"{config}: {len(docs) / secs:.1f} docs/s ({secs:.2f} s); true spans proposed "
               f"{everything['R']:.1%}; placeholders labelled: {results[config]['placeholders']}")
-    base, ours = results["presidio"]["table"]["ALL"]["F1"], results["presidio+ours"]["table"]["ALL"]["F1"]
-    print(f"F1 presidio+ours / presidio alone = {ours / base:.2f}x" if base else "presidio alone found nothing")
+    if {"presidio", "presidio+ours"} <= set(configs):
+        base, ours = results["presidio"]["table"]["ALL"]["F1"], results["presidio+ours"]["table"]["ALL"]["F1"]
+        print(f"F1 presidio+ours / presidio alone = {ours / base:.2f}x" if base else "presidio alone found nothing")
     return results
 
 
@@ -196,15 +198,18 @@ def main() -> None:
     parser.add_argument("--leaks-dev", type=Path, default=Path("../shared/leaks-dev"),
                         help="hand-written cases (cases.jsonl, units.jsonl) we did not tune the recognizers on")
     parser.add_argument("--json", type=Path, help="also write all figures as JSON")
+    parser.add_argument("--configs", nargs="+", choices=list(CONFIGS), default=list(CONFIGS),
+                        help="which labellers to score (`ours` alone needs no spaCy)")
     args = parser.parse_args()
     out = {}
     if (args.leaks_dev / "cases.jsonl").exists():
-        out["leaks-dev"] = run(f"leaks-dev {args.leaks_dev} (verbatim values)", *leaks_dev(args.leaks_dev))
-    out["synthetic"] = run(f"synthetic (seed {args.seed})", *synthetic(args.n, args.seed))
+        out["leaks-dev"] = run(f"leaks-dev {args.leaks_dev} (verbatim values)", *leaks_dev(args.leaks_dev),
+                               args.configs)
+    out["synthetic"] = run(f"synthetic (seed {args.seed})", *synthetic(args.n, args.seed), args.configs)
     if args.tasks.is_dir():
         docs, truth = task_suite(args.tasks)
         if docs:
-            out["tasks"] = run(f"task suite {args.tasks}", docs, truth)
+            out["tasks"] = run(f"task suite {args.tasks}", docs, truth, args.configs)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))
 

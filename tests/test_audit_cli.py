@@ -168,3 +168,31 @@ def test_log_table_is_readable_at_80_columns_and_values_only_on_request(monkeypa
     assert "sk-live-51HqLmX9vB4nR8tY3kW6pZ1cJ5dF0gAs7Ee" in {r["evidence"] for r in summary["leaked"]}
     plain = CliRunner().invoke(main, [*args, "--show-values"])
     assert "values shown in clear text" in plain.output and "415-555-0142" in plain.output
+
+
+def test_a_trace_rotated_over_two_files_is_numbered_and_attributed_in_time_order(tmp_path):
+    """Two rotated OpenTelemetry files of one trace, the older named traces-2.json (13:46:41–42: "hi",
+    then the name) and the newer traces-1.json (13:46:47–49, the name again). By hand: the name was
+    first sent by span b2 at 13:46:42, the session's call 2 of 5; the calls are numbered 1 to 5 once.
+    (Read in name order, the audit said call #1 at 13:46:47, and the timeline had two step 1s.)"""
+    units = tmp_path / "units.jsonl"
+    write_units([make_unit({"task_id": "t1", "entity_id": "C-1", "field": "name", "value": "Hildegard Okonkwo",
+                            "dimension": "person_name"})], units)
+    rotated = LOGS / "otel-rotated"
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(main, ["audit", str(rotated), "--units", str(units), "--json", "--jobs", jobs])
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.output)
+        [leak] = summary["leaked"]
+        assert (leak["first_call"], leak["step"], leak["timestamp"]) == ("b2", 2, "2026-11-04T13:46:42+00:00")
+        assert [(t["step"], t["payload_id"], t["timestamp"][11:19]) for t in summary["timeline"]] == [
+            (1, "b1", "13:46:41"), (2, "b2", "13:46:42"), (3, "a1", "13:46:47"), (4, "a2", "13:46:48"),
+            (5, "a3", "13:46:49")]
+        assert [Path(f["file"]).name for f in summary["files"]] == ["traces-2.json", "traces-1.json"]
+    plain = CliRunner().invoke(main, ["audit", str(rotated), "--units", str(units)], env={"COLUMNS": "200"})
+    assert plain.exit_code == 0, plain.output
+    assert "#2 13:46:42" in plain.output and "#1 13:46:47" not in plain.output
+    findings = tmp_path / "findings.parquet"
+    out = CliRunner().invoke(main, ["audit", str(rotated), "--units", str(units), "--out", str(findings)])
+    assert out.exit_code == 0, out.output
+    assert pl.read_parquet(findings).select("payload_id", "step").rows() == [("b2", 2), ("a1", 3)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import stat
+from collections import defaultdict
 from itertools import zip_longest
 from pathlib import Path
 
@@ -190,5 +191,9 @@ def test_sessions_spanning_files_and_line_ranges_are_audited_as_locally(corpus, 
     (tmp_path / "pool").mkdir()
     serial = _audit(tmp_path / "serial", (folder, units_path))  # the broken line is named in both
     assert serial[0]["leaked"] and len({r["first_call"] for r in serial[0]["leaked"]}) > 4
+    steps = defaultdict(list)  # a session's calls are numbered once, across its two files
+    for call in serial[0]["timeline"]:
+        steps[call["session"]].append(call["step"])
+    assert len(steps) >= 4 and all(s == list(range(1, len(s) + 1)) for s in steps.values()), steps
     for ours, theirs in zip(_audit(tmp_path / "pool", (folder, units_path), "--jobs", "2"), serial, strict=True):
         assert ours == theirs if isinstance(ours, dict) else ours.equals(theirs)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
+from ec2audit.detect.forms import glued, ocr
 from ec2audit.detect.normalize import (
     _ENGLISH_DIGIT_RUN,
     _FOLD,
@@ -65,9 +66,49 @@ def test_obfuscated_email_regex_finds_what_every_start_finds(text):
     assert spans(views._OBFUSCATED_EMAIL) == spans(_EMAIL_BY_EVERY_START)
 
 
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.one_of(_EMAIL_TOKENS, st.sampled_from([",", ": ", "/", "@", "张", "\t", " (at) "])),
+                     max_size=18).map("".join))
+def test_obfuscated_emails_read_only_around_an_at_what_the_whole_text_holds(text):
+    """The regex over the barrier-free runs holding an "at" finds every match the regex over the text finds."""
+    assert [(s, e) for s, e, _ in views._obfuscated_emails(text)] == \
+        [m.span() for m in views._OBFUSCATED_EMAIL.finditer(text)]
+
+
+def test_an_obfuscated_email_longer_than_one_step_back_is_read_whole():
+    local = ".".join(["ann"] * 200)  # 799 characters before " at ": the search back goes on past 256
+    text = f"name: {local} at example dot org, x"
+    assert list(views._obfuscated_emails(text)) == [(6, 6 + len(local) + 19, f"{local}@example.org")]
+
+
 def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
     found = [m.group() for m in views._OBFUSCATED_EMAIL.finditer("a at b.c+d at e.f")]
     assert found == ["a at b.c", "+d at e.f"]
+
+
+# Traditional characters, words OpenCC changes only as phrases ("瞭解" → "了解", "藉口" → "借口"), parts of them,
+# characters phrases read differently ("乾燥" → "干燥", "乾隆" stays), line breaks, ASCII
+_CHINESE = st.lists(st.sampled_from(["瞭解", "藉口", "瞭", "解", "藉", "口", "乾燥", "乾隆", "乾", "頭髮", "發", "後面",
+                                     "著", "個", "裡", "里", "張", "张", "\n", "\n\n", "\r\n", " ", "a", "9", "é"]),
+                    max_size=30).map("".join)
+
+
+def _simplified_whole(text: str) -> str:
+    """The definition: OpenCC over the whole text (character by character where a phrase changes its length)."""
+    if text.isascii() or not views._traditional().search(text):
+        return text
+    converted = views._converter().convert(text)
+    return converted if len(converted) == len(text) else "".join(views._converter().convert(ch) for ch in text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=_CHINESE)
+def test_simplified_view_converts_only_non_ascii_lines_to_the_same_text(text):
+    assert views.to_simplified(text) == _simplified_whole(text)
+
+
+def test_a_phrase_is_simplified_on_a_line_without_a_traditional_character():
+    assert views.to_simplified("請瞭解\n瞭解 it") == "请了解\n了解 it"
 
 
 # Each decoder regex and its plain form (a lookbehind or a group first): the same matches, the same groups
@@ -91,6 +132,25 @@ def test_decoder_regexes_match_their_plain_forms(text):
         fast = getattr(views, name)
         assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
             [(m.span(), m.groups()) for m in re.finditer(plain, text)], name
+
+
+_OCR_PLAIN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.lists(st.sampled_from([*"0123456789OoIlSBxZ_ .-\né张"]), max_size=30).map("".join))
+def test_ocr_token_regex_matches_its_plain_form(text):
+    assert [m.span() for m in ocr._TOKEN.finditer(text)] == [m.span() for m in _OCR_PLAIN.finditer(text)]
+
+
+_LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.lists(st.sampled_from(["wa.me/", "WA.ME/", "whatsapp:", "Tel:", "sms:", "\u017fms:", "tel", "w", "s",
+                                      "t", ":", "8613900112233", "139", "0", " "]), max_size=12).map("".join))
+def test_glued_link_regex_matches_its_plain_form(text):
+    assert [m.span() for m in glued._LINK.finditer(text)] == [m.span() for m in _LINK_PLAIN.finditer(text)]
 
 
 _SPOKEN = st.lists(st.sampled_from([*ENGLISH_DIGITS, " ", ", ", "-", " - ", "x", "a", "9", "one two", "phone"]),

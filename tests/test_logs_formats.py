@@ -170,3 +170,21 @@ def test_delivery_mirror_is_context_but_not_a_model_call():
     assert {p["model"] for p in summary["providers"]} == {"gpt-5.4"}
     phone = _by_field(summary)["phone"]  # only in the mirror: first sent with the next real call
     assert (phone["step"], phone["origin"], phone["kind"]) == (4, "assistant", "assistant")
+
+
+def test_a_live_stores_wal_and_shm_files_are_read_with_it_not_counted_as_logs(tmp_path):
+    """An interceptor still running keeps its store's -wal and -shm beside it: the header counts one log."""
+    store = RecordStore(tmp_path / "cloud.sqlite")
+    store.add(ProxyRecord(id="r0", episode="ep-a", ts=time.time(), api="openai-chat", model="gpt-5.4", status=200,
+                          request={"model": "gpt-5.4", "messages": [{"role": "user", "content": f"KEY={SECRET}"}]},
+                          response={}, input_tokens=5, cached_tokens=0, output_tokens=1, cost_usd=0.0))
+    try:
+        assert {p.name for p in tmp_path.iterdir()} == {"cloud.sqlite", "cloud.sqlite-wal", "cloud.sqlite-shm"}
+        summary = _audit(tmp_path / "cloud.sqlite")
+        plain = CliRunner().invoke(main, ["audit", str(tmp_path / "cloud.sqlite"), "--units", str(UNITS)])
+    finally:
+        store.close()
+    assert [(Path(f["file"]).name, f["read_with"] and Path(f["read_with"]).name) for f in summary["files"]] == [
+        ("cloud.sqlite", None), ("cloud.sqlite-wal", "cloud.sqlite"), ("cloud.sqlite-shm", "cloud.sqlite")]
+    assert summary["logs_read"] == 1
+    assert "; 1 file read, 1 model calls" in " ".join(plain.output.split()), plain.output

@@ -406,3 +406,27 @@ def test_a_store_audits_drilldown_names_the_record_that_first_sent_a_unit(tmp_pa
     [episode] = json.loads(output)["tasks"]["acme-billing"]
     assert [(leak["unit_id"], leak["payload_id"], leak["step"]) for leak in episode["leaks"]] == [
         ("acme-billing/P-001/card", "r3", 3)]
+
+
+def test_sessions_scored_against_their_own_calls_are_counted_under_the_task_they_are_shown_under(tmp_path):
+    """Two sessions of a log match no task of the units file (each scored against the units found in
+    its calls); one sends acme-billing's card. The drilldown shows both sessions, the leaking one
+    under acme-billing: the strategies table counts that task (1), not 0, and so does its session row."""
+    log = tmp_path / "agent.jsonl"
+    lines = [{"session_id": "chat-a", "request": {"model": "gpt-4o", "messages": [
+                 {"role": "user", "content": "It went to card 4539 1488 0343 6467."}]}},
+             {"session_id": "chat-b", "request": {"model": "gpt-4o", "messages": [
+                 {"role": "user", "content": "What is the weather?"}]}}]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    findings = tmp_path / "findings.parquet"
+    audit = CliRunner().invoke(main, ["audit", str(log), "--units", str(Path(__file__).parent / "data" / "logs" /
+                                                                          "units.jsonl"), "--out", str(findings)])
+    assert audit.exit_code == 0, audit.output
+    assert "2 sessions matched no task of the units file" in " ".join(audit.output.split())
+    code, output = _report(str(findings), "--out", str(tmp_path / "report.html"), "--json")
+    assert code == 0, output
+    data = json.loads(output)
+    assert {task: [e["episode_id"] for e in eps] for task, eps in data["tasks"].items()} == {
+        "acme-billing": ["chat-a"], "(units found in its calls)": ["chat-b"]}
+    assert (data["strategies"][0]["episodes"], data["strategies"][0]["tasks"]) == (2, 1)
+    assert {g["label"]: g["tasks"] for g in data["groups"]} == {"chat-a": 1, "chat-b": 0}

@@ -14,6 +14,7 @@ import ctypes
 import gc
 import hashlib
 import json
+import math
 import shutil
 import tempfile
 import weakref
@@ -21,6 +22,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from functools import partial
 from itertools import islice
 from pathlib import Path
@@ -114,7 +116,7 @@ class Spilled:
     found: int = 0
     #: The number its first-sent rows start at in the order of first finding over the whole audit.
     first_found: int = 0
-    #: Per session, the calls of its file read before this part (a `Range` of it): its steps go on from there.
+    #: Per session, its calls read in the parts before this one: its steps go on from there.
     steps: dict[str, int] = field(default_factory=dict)
 
     def path(self, table: str) -> str:
@@ -661,7 +663,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     backend = backend or Local()
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
-    found = find_logs(paths, walk_errors.append)
+    found = in_time_order(find_logs(paths, walk_errors.append), fmt)
     progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress else None
     token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
     try:
@@ -756,13 +758,23 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     edge_sent: dict[str, set[str]] = defaultdict(set)
     known: dict[str, dict[str, int]] = defaultdict(dict)  # per session: hash of each text sent
 
+    # a session's calls are numbered once across its files: a file's steps go on from the calls before it
+    before: Counter = Counter()
+    in_file: Counter = Counter()
+
     def cloud_payloads() -> Iterator[Payload]:
         def started(f: LogFile) -> None:
+            before.update(in_file)
+            in_file.clear()
             log.files.extend(_file_rows(f))
             if on_file:
                 on_file(f)
 
         for payload in _read(found, reading.fmt, log, started):
+            key = payload.meta.get("session") or payload.episode
+            if payload.meta.get("step") is not None:
+                payload.meta["step"] += before[key]
+            in_file[key] += 1
             side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             call = _call_row(len(log.calls), payload, side)
             log.calls.append(call)
@@ -878,6 +890,62 @@ def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
     return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
 
 
+def in_time_order(found: list[Path], fmt: str | None) -> list[Path]:
+    """`found` with the files whose first call has a time in the order of that time (in the places
+    such files have in `found`; the others keep theirs): rotated logs of one session are read
+    oldest first, whatever their names, so its calls are numbered and first sent in time order."""
+    if len(found) < 2:
+        return found  # nothing to order: a single large JSON document is not parsed twice
+    times = {at: _first_time(path, fmt) for at, path in enumerate(found)}
+    timed = [at for at, time in times.items() if time is not None]
+    ordered = sorted(timed, key=lambda at: (times[at], at))
+    moved = list(found)
+    for place, at in zip(timed, ordered, strict=True):
+        moved[place] = found[at]
+    return moved
+
+
+def _first_time(path: Path, fmt: str | None) -> datetime | None:
+    """The time of a file's first call (its reader's first; an OpenTelemetry document's spans come
+    sorted by start), or None when it has none or cannot be read (the audit names why)."""
+    def ignore(error: InputError) -> None:
+        pass
+
+    for payload in read_files(sniff_logs([path], fmt, ignore), ignore):
+        return _instant(payload.meta.get("timestamp"))
+    return None
+
+
+def _instant(value: object) -> datetime | None:
+    """A call's timestamp as an aware UTC datetime: ISO 8601 text (no offset: UTC) or Unix time in
+    seconds, milliseconds, microseconds or nanoseconds (told apart by size); else None."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return _iso(value)
+        value = number
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    seconds = float(value)
+    if not math.isfinite(seconds):
+        return None
+    while abs(seconds) >= 1e11:  # ms, µs, ns since 1970 (1e11 s is the year 5138)
+        seconds /= 1000
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _iso(text: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 def file_sizes(found: list[Path]) -> list[int]:
     """Each file's size in bytes to cut batches by; 0 for one gone since it was listed (its reader names why)."""
     sizes = []
@@ -960,17 +1028,15 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
     two parts saw (`spanning`) has its sums made again from its merged first-sent rows."""
     merged = LogAudit("", AuditResult(units))
     result = merged.result
-    steps: dict[str, Counter] = defaultdict(Counter)  # per file split in ranges: calls per session so far
+    before: Counter = Counter()  # calls per session in the parts so far: a part's steps go on from there
     found_spanning: set[str] = set()  # sessions of `found_in_calls` more than one part saw
     interned: dict[frozenset[str], set[str]] = {}  # sessions' task sets: a run of many sessions has few
     for part in parts:
-        if part.split:
-            before = steps[part.split]
-            part.spilled = [replace(s, steps={k: before[k] for k in part.session_calls if k is not None and before[k]})
-                            for s in part.spilled]
-            before.update({k: counts[0] for k, counts in part.session_calls.items() if k is not None})
-            if merged.files and merged.files[-1]["file"] == part.split:
-                part.files = []  # listed with its first range
+        part.spilled = [replace(s, steps={k: before[k] for k in part.session_calls if k is not None and before[k]})
+                        for s in part.spilled]
+        before.update({k: counts[0] for k, counts in part.session_calls.items() if k is not None})
+        if part.split and merged.files and merged.files[-1]["file"] == part.split:
+            part.files = []  # listed with its first range
         offset, found_offset = merged.call_count(), merged.first_sent_count()
         merged.calls += _renumbered(part.calls, offset)
         merged.carriers += _renumbered(part.carriers, offset)

@@ -60,6 +60,7 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
                "leaked": first_sent.select(pl.len()).collect(engine="streaming").item()}
     summary: dict = {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
                      "values_shown": show_values, "payloads": log.result.payload_count,
+                     "logs_read": sum(f["read_with"] is None for f in log.files),
                      "characters": log.result.chars, "units": len(log.result.units), "findings": log.finding_count(),
                      **{name: items[:rows] for name, items in lists.items()},
                      "calls": calls, "cloud_calls": cloud, "edge_calls": calls - cloud, "leaked": leaked,
@@ -181,7 +182,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
 
     skipped = total("skipped_files")
     converted = [f for f in summary["files"] if f["encoding"]]
-    console.print(f"[bold]mode[/] {summary['mode_description']}; {plural(total('files'), 'file')} read"
+    # a log's companions (a SQLite store's -wal and -shm) are listed in `files`, not counted as logs
+    console.print(f"[bold]mode[/] {summary['mode_description']}; {plural(summary['logs_read'], 'file')} read"
                   f"{f', [bold red]{skipped} skipped[/] (listed above)' if skipped else ''}, "
                   f"{summary['calls']} model calls ({summary['cloud_calls']} cloud, {summary['edge_calls']} edge), "
                   f"{summary['units']} units", highlight=False)

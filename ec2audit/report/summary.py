@@ -435,15 +435,23 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
                      "with findings are counted (write findings with `ec2audit audit --out`)")
         if units is None:
             notes.append(f"{findings_path.name}: no units found (give --units): exposure not computed")
+    by_group: dict[str, list[dict]] = defaultdict(list)
+    for (group, _), f in first.items():
+        by_group[group].append(dict(f, grade=f["best"]))
+    # a session scored against the units found in its own calls has none listed: its findings' tasks
+    # are its tasks, in the strategies table as in the drilldown
+    session_tasks = {s["session"]: sorted(set(s["tasks"]) | {i["task_id"] for i in by_group.get(s["session"], [])})
+                     for s in sessions}
     # one row per session too: the heat map of an audit shows where the exposure is
     group_rows = {s["session"]: StrategyRow(
-        source=findings_path.name, label=s["session"], strategy="audit", episodes=1, tasks=len(s["tasks"]),
+        source=findings_path.name, label=s["session"], strategy="audit", episodes=1,
+        tasks=len(session_tasks[s["session"]]),
         exposure=s["exposure"], leaked_units=s["leaked"], by_dimension=s["exposure_by_dimension"])
         for s in sessions}
     scored = [r for r in group_rows.values() if r.exposure is not None]
     dims = sorted({d for r in scored for d in r.by_dimension})
     row = StrategyRow(source=findings_path.name, label=f"audit: {findings_path.name}", strategy="audit",
-                      episodes=len(group_rows), tasks=len({t for s in sessions for t in s["tasks"]}),
+                      episodes=len(group_rows), tasks=len({t for ts in session_tasks.values() for t in ts}),
                       exposure=_mean([r.exposure for r in scored if r.exposure is not None]),
                       leaked_units=sum(r.leaked_units for r in group_rows.values()),
                       by_dimension={d: _mean([r.by_dimension[d] for r in scored if d in r.by_dimension]) or 0.0
@@ -457,13 +465,10 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     else:
         notes.append(f"{findings_path.name}: no payloads found (give --payloads): evidence without context")
     spans = _spans(findings)
-    by_group: dict[str, list[dict]] = defaultdict(list)
-    for (group, _), f in first.items():
-        by_group[group].append(dict(f, grade=f["best"]))
     tasks: dict[str, list[EpisodeView]] = defaultdict(list)
     for s in sessions:
         infos = sorted(by_group.get(s["session"], []), key=lambda x: (-x["grade"], x["unit_id"]))
-        task_ids = sorted(set(s["tasks"]) | {i["task_id"] for i in infos})
+        task_ids = session_tasks[s["session"]]
         task_id = task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids else "(units found in its calls)"
         tasks[task_id].append(EpisodeView(
             episode_id=s["session"], task_id=task_id, label=row.label, completion=None, status=None,

@@ -1,11 +1,24 @@
-"""Contact details for the fast path without Presidio: e-mail addresses and North American phones.
+"""Contact details for the fast path without Presidio: e-mail addresses, North American phones and
+international numbers written with their `+` country code.
 
-Presidio has both (with context scoring); these keep `use_presidio=False` useful on logs and mail.
+Presidio has these (with context scoring); these keep `use_presidio=False` useful on logs and mail.
+An international candidate counts only when `phonenumbers` (Google's libphonenumber metadata, which
+Presidio also uses) parses it as a valid number of its country: versions and offsets (`+1.2.3`, `+01:00`) fail.
 """
 
 from __future__ import annotations
 
+import phonenumbers
+
 from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+
+def _international_phone_ok(value: str) -> bool:
+    try:
+        return phonenumbers.is_valid_number(phonenumbers.parse(value, None))
+    except phonenumbers.NumberParseException:
+        return False
+
 
 RECOGNIZERS = [
     PatternRecognizer("email", "EMAIL_ADDRESS", "contact", (
@@ -14,4 +27,7 @@ RECOGNIZERS = [
     PatternRecognizer("phone-nanp", "PHONE_NUMBER", "contact", (
         (r"(?<![\w.-])(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-]|\.\d)", 0.6),
     )),
+    PatternRecognizer("phone-international", "PHONE_NUMBER", "contact", (
+        (r"(?<![\w+.:/-])\+[1-9]\d{0,2}(?:[ .-]?(?:\(\d{1,5}\)|\d{1,5})){1,7}(?![\w+]|[.-]?\d)", 0.7),
+    ), validate=_international_phone_ok, trim=r"[ .-](?:\(\d{1,5}\)|\d{1,5})$"),
 ]

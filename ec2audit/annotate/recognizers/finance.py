@@ -1,4 +1,4 @@
-"""Money: Luhn-valid bank and credit cards (UnionPay 62… included) and amounts in ¥/$/万/亿.
+"""Money: Luhn-valid bank and credit cards (UnionPay 62… included), IBANs and amounts in ¥/$/万/亿.
 
 Amounts below 1,000 are not proposed: a coffee price is not confidential, a salary is.
 """
@@ -6,6 +6,9 @@ Amounts below 1,000 are not proposed: a coffee price is not confidential, a sala
 from __future__ import annotations
 
 import re
+
+from schwifty import IBAN
+from schwifty.exceptions import SchwiftyException
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer, digits, luhn_ok
 
@@ -17,6 +20,15 @@ AMOUNT = r"\d[\d,]*(?:\.\d+)?(?:\s?(?:[万亿]|[kKmM]\b|million\b|billion\b))?"
 def _card_ok(value: str) -> bool:
     d = digits(value)
     return 16 <= len(d) <= 19 and luhn_ok(d) and len(set(d)) > 2
+
+
+def _iban_ok(value: str) -> bool:
+    """ISO 13616: the country's length and BBAN layout and the mod-97 check digits (schwifty's registry)."""
+    try:
+        IBAN(value)
+    except SchwiftyException:
+        return False
+    return True
 
 
 def amount_ok(value: str) -> bool:
@@ -31,6 +43,10 @@ RECOGNIZERS = [
     PatternRecognizer("bank-card", "BANK_CARD", "financial", (
         (r"(?<![\d-])\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?![\d-])", 0.6),
     ), validate=_card_ok),
+    # printed in groups of four (`DE89 3704 0044 0532 0130 00`) or run together; the checksum decides
+    PatternRecognizer("iban", "IBAN_CODE", "financial", (
+        (r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])", 0.8),
+    ), validate=_iban_ok, trim=r" [A-Z0-9]{1,4}$"),
     PatternRecognizer("amount", "AMOUNT", "financial", (
         (rf"[¥￥$€£]\s?{AMOUNT}(?:元|\s?(?:USD|RMB|CNY|EUR))?", 0.6),
         (rf"(?<![\d.]){AMOUNT}\s?(?:元|USD|RMB|CNY|EUR\b)", 0.6),

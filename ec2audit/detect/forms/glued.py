@@ -15,7 +15,10 @@ from ec2audit.detect.views import Replacement
 _DIGIT_RUN = re.compile(r"[0-9]{6,}")
 _WORD_BEFORE = re.compile(r"(?<![A-Za-z])[A-Za-z]+$")
 _LONGEST_LABEL = 16
-_LINK = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
+# (?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d)), written to start with a character class (the letters
+# case-insensitive matching reads as w, t and s) so the regex engine skips ahead in C: 1 MB 0.034 → 0.013 s
+_LINK = re.compile(r"[wWtTsS\u017f](?:(?<=w)a\.me/|(?<=w)hatsapp:|(?<=t)el:|(?<=s)ms:)(?=\d{8,15}(?!\d))",
+                   re.IGNORECASE)
 _JID = re.compile(r"\d{8,15}(?=@(?:s\.whatsapp\.net|c\.us)\b)", re.IGNORECASE)
 _SCHEMES = ("wa.me/", "whatsapp:", "tel:", "sms:")
 _CHAT_DOMAINS = ("@s.whatsapp.net", "@c.us")

@@ -14,7 +14,10 @@ from ec2audit.detect.views import Replacement
 _OCR_DIGITS = str.maketrans("OoIlSB", "001158")
 CUE = "ocr.cue"
 _FOLDED_LETTERS = "oisb" + "l"  # the confused letters as the case-folded text view reads them
-_TOKEN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")
+# (?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_]), written to start with a character
+# (its lookbehind after it) so the regex engine skips ahead in C: 1 MB of the dense payload 0.032 → 0.016 s
+_TOKEN = re.compile(r"[0-9OoIlSB](?<![^\W_][0-9OoIlSB])(?:[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)|(?<=\d)[OoIlSB]"
+                    r"|(?<=[OoIlSB])\d)[0-9OoIlSB]*(?![^\W_])")
 
 
 @register
