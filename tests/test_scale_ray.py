@@ -282,17 +282,24 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-def test_ctrl_c_ends_the_actors_and_their_openclaw_workers(cluster, tmp_path):
-    run = cluster.ec2audit(*RUN_ARGS, "--out", str(tmp_path / "run"), f"--ray={cluster.address}", background=True)
+@contextlib.contextmanager
+def _reaped(run: subprocess.Popen):
+    """A background ec2audit killed (and waited for) if a check fails before it ends."""
     try:
-        _wait_for(lambda: _openclaw_workers(cluster) or run.poll() is not None, "a warm OpenClaw worker")
-        assert run.poll() is None, run.communicate()[1][-3000:]
-        os.kill(run.pid, signal.SIGINT)
-        _, stderr = run.communicate(timeout=DEADLINE_S)
+        yield run
     finally:
         if run.poll() is None:
             run.kill()
             run.communicate()
+
+
+def test_ctrl_c_ends_the_actors_and_their_openclaw_workers(cluster, tmp_path):
+    run = cluster.ec2audit(*RUN_ARGS, "--out", str(tmp_path / "run"), f"--ray={cluster.address}", background=True)
+    with _reaped(run):
+        _wait_for(lambda: _openclaw_workers(cluster) or run.poll() is not None, "a warm OpenClaw worker")
+        assert run.poll() is None, run.communicate()[1][-3000:]
+        os.kill(run.pid, signal.SIGINT)
+        _, stderr = run.communicate(timeout=DEADLINE_S)
     assert run.returncode == 130 and "interrupted" in stderr, stderr[-3000:]
     assert not _openclaw_workers(cluster)
     assert not [p for tmp in cluster.tmp.values() for p in tmp.glob("ec2audit-slot-*")]  # scratch folders removed
@@ -311,15 +318,11 @@ def test_an_audit_whose_actor_is_killed_completes_with_a_local_audits_findings(c
     local = _local_audit(logs, units, tmp_path / "local.parquet")
     run = cluster.ec2audit("audit", str(logs), "--units", str(units), "--json", "--out", str(tmp_path / "ray"),
                            f"--ray={cluster.address}", background=True)
-    try:
+    with _reaped(run):
         actor = _wait_for(lambda: _audit_actors(cluster) or run.poll() is not None, "an audit actor")
         assert run.poll() is None, run.communicate()[1][-3000:]
         os.kill(actor[0], signal.SIGKILL)
         stdout, stderr = run.communicate(timeout=DEADLINE_S)
-    finally:
-        if run.poll() is None:
-            run.kill()
-            run.communicate()
     assert stderr.count("ray: an actor died") == 1, stderr[-3000:]
     assert "its work runs again on another" in stderr
     _same_audit(subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr), tmp_path / "ray", local,
@@ -334,7 +337,7 @@ def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local
     """Last in the module: it kills the worker node."""
     out = tmp_path / "run"
     run = cluster.ec2audit(*RUN_ARGS, "--out", str(out), f"--ray={cluster.address}", background=True)
-    try:
+    with _reaped(run):
         scratch = cluster.tmp["worker"]
         # an episode's workspace, in the scratch folder of the worker node's actor (in its warm worker's folder)
         _wait_for(lambda: list(scratch.glob("ec2audit-slot-*/workers/w0/*/workspace")) or run.poll() is not None,
@@ -344,10 +347,6 @@ def test_episodes_complete_exactly_once_when_the_worker_node_dies(cluster, local
         assert len(raylet) == 1
         os.kill(raylet[0], signal.SIGKILL)
         stdout, stderr = run.communicate(timeout=DEADLINE_S)
-    finally:
-        if run.poll() is None:
-            run.kill()
-            run.communicate()
     assert run.returncode == 0, stderr[-3000:]
     assert "(2 run, 0 resumed)" in stdout
     assert stderr.count("it runs again on another") == 1  # the worker node's episode, handed to the head's actor
