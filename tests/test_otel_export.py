@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import httpx
+import polars as pl
 import pytest
 from click.testing import CliRunner
 from test_logs_otel_coverage import _trace  # tests/ is on the path (pytest's prepend import mode)
@@ -66,9 +67,10 @@ def test_setup_phoenix_leaves_the_checkouts_install_alone(monkeypatch):
     assert result.stdout.splitlines()[-1] == f"Phoenix {PHOENIX_VERSION} already installed in {venv}"
 
 
-def _read_back(phoenix: str, session: str, leaks: int) -> tuple[dict, dict[str, dict], str]:
-    """From Phoenix's REST API: the root span and the leak spans (by unit) of the export of `session`,
-    and their JSON as Phoenix serves it; spans are stored asynchronously, so asked again until all are in."""
+def _leak_spans(phoenix: str, session: str, leaks: int, *, rooted: bool = True) -> tuple[list[dict], list[dict]]:
+    """From Phoenix's REST API: the spans of the export of `session`, its leak spans and (when `rooted`,
+    their parent in the same export) the root; spans are stored asynchronously, so asked again until all
+    are in."""
     deadline = time.monotonic() + 60
     while True:
         answer = httpx.get(f"{phoenix}/v1/projects/default/spans", params={"limit": 1000}, timeout=30)
@@ -77,10 +79,17 @@ def _read_back(phoenix: str, session: str, leaks: int) -> tuple[dict, dict[str, 
         mine = [s for s in spans if s["attributes"].get("ec2audit.leak.session") == session]
         parents = {s["parent_id"] for s in mine}
         roots = [s for s in spans if s["context"]["span_id"] in parents]
-        if len(mine) == leaks and roots:
-            return roots[0], {s["attributes"]["ec2audit.leak.unit"]: s for s in mine}, json.dumps(roots + mine)
+        if len(mine) == leaks and (roots or not rooted):
+            return mine, roots
         assert time.monotonic() < deadline, f"{len(mine)} of {leaks} spans of {session} in Phoenix after 60 s"
         time.sleep(0.5)
+
+
+def _read_back(phoenix: str, session: str, leaks: int) -> tuple[dict, dict[str, dict], str]:
+    """The root span and the leak spans (by unit) of the export of `session`, and their JSON as Phoenix
+    serves it."""
+    mine, roots = _leak_spans(phoenix, session, leaks)
+    return roots[0], {s["attributes"]["ec2audit.leak.unit"]: s for s in mine}, json.dumps(roots + mine)
 
 
 def test_audit_findings_read_back_from_phoenix_masked(phoenix, tmp_path):
@@ -140,3 +149,42 @@ def test_intercept_audit_findings_read_back_from_phoenix(phoenix, tmp_path):
             attributes["ec2audit.leak.position"], attributes["ec2audit.leak.dimension"]) == (
         "gpt-5.4", "openai", "rec-7", "messages[1] user", "contact")
     assert attributes["ec2audit.leak.value"] == "+# ###-###-####" and "415-555" not in raw
+
+
+#: The agent's trace and the span of its cloud call a1, as an SDK makes them: 16 and 8 random bytes, in hex.
+AGENT_TRACE, CALL_SPAN = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+
+
+def _agent_trace(path: Path, conversation: str) -> Path:
+    """`_trace` with the ids an instrumented agent writes (its `a1`, `a3` … are no ids)."""
+    document = json.loads(_trace(path, LEAKY, conversation=conversation).read_text())
+    for span in document["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+        number = int(span["spanId"].removeprefix("a"))
+        span["traceId"], span["spanId"] = AGENT_TRACE, CALL_SPAN if number == 1 else f"{number:016x}"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_findings_of_an_otel_trace_carry_the_calls_trace_and_span_ids(tmp_path):
+    out = tmp_path / "findings.parquet"
+    _run("audit", _agent_trace(tmp_path / "traces.json", "ids"), "--units", UNITS, "--out", out)
+    rows = pl.read_parquet(out).select("payload_id", "trace_id", "span_id").unique().rows()
+    assert rows == [(CALL_SPAN, AGENT_TRACE, CALL_SPAN)]  # both leaks, on a1
+    made_up = tmp_path / "made-up.parquet"  # `a1` is no span id: no parent to name
+    _run("audit", _trace(tmp_path / "made-up.json", LEAKY), "--units", UNITS, "--out", made_up)
+    assert pl.read_parquet(made_up).select("payload_id", "trace_id", "span_id").unique().rows() == [
+        ("a1", "7" * 32, None)]
+
+
+def test_leaks_of_an_otel_trace_sit_under_the_call_that_sent_them(phoenix, tmp_path):
+    """Read back from Phoenix: each leak span is in the agent's trace, a child of the model-call span
+    that first sent the unit, not in a trace of its own."""
+    result = _run("audit", _agent_trace(tmp_path / "traces.json", "phx-agent"), "--units", UNITS,
+                  "--otlp-endpoint", phoenix)
+    assert result.stderr.strip().splitlines()[-1] == f"exported 3 spans to {phoenix}"
+    leaks, _ = _leak_spans(phoenix, "phx-agent", 2, rooted=False)
+    assert sorted((s["attributes"]["ec2audit.leak.unit"], s["context"]["trace_id"], s["parent_id"],
+                   s["attributes"]["ec2audit.leak.call"]) for s in leaks) == [
+        ("acme-billing/P-001/diagnosis", AGENT_TRACE, CALL_SPAN, CALL_SPAN),
+        ("acme-billing/P-001/name", AGENT_TRACE, CALL_SPAN, CALL_SPAN)]
+    assert all(s["start_time"] == "2026-11-04T13:46:41+00:00" for s in leaks)  # at a1's time, as before

@@ -55,10 +55,12 @@ CALL_SCHEMA = {
     "provider": pl.String, "model": pl.String, "base_url": pl.String, "side": pl.String, "format": pl.String,
     "log_file": pl.String, "log_line": pl.Int64, "characters": pl.Int64, "input_tokens": pl.Int64,
     "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64,
+    "trace_id": pl.String, "span_id": pl.String,
 }
-#: The call columns a finding row carries (`findings_frame`, `leaked`).
+#: The call columns a finding row carries (`findings_frame`, `leaked`); `trace_id` and `span_id` (hex)
+#: name an OpenTelemetry log's model-call span, which an exported leak span is a child of.
 _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
-                 "log_line")
+                 "log_line", "trace_id", "span_id")
 #: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object;
 #: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off).
 SESSION_SCHEMA = {
@@ -499,7 +501,7 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
             "side": side, "format": meta.get("format"), "log_file": source.get("file"), "log_line": source.get("line"),
             "characters": payload.size, "input_tokens": usage.get("input_tokens"),
             "cached_tokens": usage.get("cached_tokens"), "output_tokens": usage.get("output_tokens"),
-            "cost_usd": cost}
+            "cost_usd": cost, "trace_id": meta.get("trace_id"), "span_id": meta.get("span_id")}
 
 
 def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_all: bool = False) -> list[Unit]:

@@ -18,6 +18,9 @@ other GenAI instrumentations under the Events API: `gen_ai.user.message` … log
 the spans, in the same file when one exporter serves both signals (the SDK's console exporters, the
 collector's file exporter in both pipelines): each such record is read as an event of the span it names
 (`spanId` / `span_id`). A GenAI record whose span is not in the file is named, never dropped silently.
+
+Each call's `meta` also carries its span's `trace_id` and `span_id` (lowercase hex, `0x` dropped; None
+when the file's id is not one), so an exported leak span joins the agent's trace under that call.
 """
 
 from __future__ import annotations
@@ -226,6 +229,13 @@ def _span_id(value) -> str:
     return str(value or "").lower().removeprefix("0x")
 
 
+def _hex_id(value, digits: int) -> str | None:
+    """A trace id (32 hex digits) or span id (16) in one spelling (`_span_id`); None for what is no
+    such id (a made-up `a1`, all zeros), which no exported span could name as its parent."""
+    text = _span_id(value)
+    return text if re.fullmatch(f"[0-9a-f]{{{digits}}}", text) and text.strip("0") else None
+
+
 def _log_events(document) -> Iterator[tuple[str, dict]]:
     """The GenAI log records of an OTLP logs export, or the one record the console exporter printed,
     each as (its span's id, a span event)."""
@@ -292,15 +302,15 @@ def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]])
     body = _body(attrs, events)
     api = detect_api(body)
     context = span.get("context") or {}
-    trace = span.get("traceId") or context.get("trace_id") or "trace"
-    session = str(attrs.get("gen_ai.conversation.id") or attrs.get("session.id") or trace)
+    trace = span.get("traceId") or context.get("trace_id")
+    session = str(attrs.get("gen_ai.conversation.id") or attrs.get("session.id") or trace or "trace")
     host, port = attrs.get("server.address"), attrs.get("server.port")
     usage = {"prompt_tokens": attrs.get("gen_ai.usage.input_tokens", attrs.get(
                  "gen_ai.usage.prompt_tokens", attrs.get("llm.token_count.prompt"))),
              "completion_tokens": attrs.get("gen_ai.usage.output_tokens", attrs.get(
                  "gen_ai.usage.completion_tokens", attrs.get("llm.token_count.completion")))}
     segments = flatten(body, api)
-    return make_payload(
+    payload = make_payload(
         pid=str(span.get("spanId") or context.get("span_id") or f"{path.name}:{number}"), segments=segments,
         session=session, step=number, api=api, line=number, path=path,
         provider=attrs.get("gen_ai.provider.name") or attrs.get("gen_ai.system") or attrs.get("llm.provider")
@@ -310,6 +320,8 @@ def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]])
         usage=normalize_usage({k: v for k, v in usage.items() if isinstance(v, int)}) if any(
             isinstance(v, int) for v in usage.values()) else None,
         messages=sources(body["messages"]) if api == "openai-chat" else {})
+    payload.meta |= {"trace_id": _hex_id(trace, 32), "span_id": _hex_id(span_id, 16)}
+    return payload
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:

@@ -1,15 +1,18 @@
 """Findings as OpenTelemetry spans over OTLP/HTTP, so they show in the trace store a user already runs
 (Arize Phoenix, Langfuse, Jaeger, an OpenTelemetry Collector) next to the agent's own spans.
 
-One trace per export: a root span `ec2audit audit` with the audit's counts, and one child span per
-(session, unit) at its best grade on the first call that sent it, timed at that call when the log
-says when. Each child carries the GenAI semantic-convention attributes of that call
-(`gen_ai.operation.name`, `gen_ai.provider.name` and the older `gen_ai.system`, `gen_ai.request.model`,
-`gen_ai.conversation.id`, `server.address`) and `ec2audit.leak.*`: unit, dimension, grade, position
-(message index and role), call, session, step, origin, detector, value. The value is masked to its
-form (`###-####`, as the proxy stores it) unless `keep_evidence`: a trace store is read by more people
-than the logs' owner. A leaked unit (grade ≥ 0.7, `metrics.leaked`) sets the span's status to ERROR,
-so trace UIs flag it; `openinference.span.kind` EVALUATOR files it under evaluations in Phoenix.
+A root span `ec2audit audit` with the audit's counts, and one span per (session, unit) at its best grade
+on the first call that sent it, timed at that call when the log says when. When that call is an
+OpenTelemetry log's model-call span (its trace and span id in the call row), the leak span is that
+span's child in the agent's own trace, so a trace UI shows it under the call that sent the unit; else it
+is the root's child, in the export's own trace. Each leak span carries the GenAI semantic-convention
+attributes of that call (`gen_ai.operation.name`, `gen_ai.provider.name` and the older `gen_ai.system`,
+`gen_ai.request.model`, `gen_ai.conversation.id`, `server.address`) and `ec2audit.leak.*`: unit,
+dimension, grade, position (message index and role), call, session, step, origin, detector, value. The
+value is masked to its form (`###-####`, as the proxy stores it) unless `keep_evidence`: a trace store
+is read by more people than the logs' owner. A leaked unit (grade ≥ 0.7, `metrics.leaked`) sets the
+span's status to ERROR, so trace UIs flag it; `openinference.span.kind` EVALUATOR files it under
+evaluations in Phoenix.
 
 The exporter is built from the endpoint given, and honours the standard `OTEL_EXPORTER_OTLP_TRACES_*`
 variables for headers (Langfuse's Basic auth), timeout and certificates; nothing is sent otherwise.
@@ -61,6 +64,8 @@ class LeakSpan:
     server: str | None = None
     operation: str = "chat"
     timestamp: float | None = None  # seconds since the epoch
+    trace_id: str | None = None  # the call's span in an OpenTelemetry log (hex), the leak span's parent
+    parent_span_id: str | None = None
 
     @property
     def position(self) -> str:
@@ -84,7 +89,8 @@ def from_log_audit(rows: list[dict]) -> list[LeakSpan]:
     return [LeakSpan(session=r["group"], unit_id=r["unit_id"], dimension=r["dimension"], grade=r["grade"],
                      call=r["payload_id"], value=r["matched_text"], detector=r["detector"], step=r["step"],
                      message_index=r["message_index"], role=r["role"], origin=r["origin"], provider=r["provider"],
-                     model=r["model"], server=r["base_url"], timestamp=_seconds(r["timestamp"]))
+                     model=r["model"], server=r["base_url"], timestamp=_seconds(r["timestamp"]),
+                     trace_id=r["trace_id"], parent_span_id=r["span_id"])
             for r in rows if r["detector"] != CANDIDATE]
 
 
@@ -194,7 +200,15 @@ def export(leaks: Sequence[LeakSpan], endpoint: str, *, keep_evidence: bool = Fa
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-    from opentelemetry.trace import SpanKind, Status, StatusCode, set_span_in_context
+    from opentelemetry.trace import (
+        NonRecordingSpan,
+        SpanContext,
+        SpanKind,
+        Status,
+        StatusCode,
+        TraceFlags,
+        set_span_in_context,
+    )
 
     url = traces_url(endpoint)
     memory = InMemorySpanExporter()
@@ -208,9 +222,12 @@ def export(leaks: Sequence[LeakSpan], endpoint: str, *, keep_evidence: bool = Fa
         **{f"ec2audit.audit.{k}": v for k, v in (counts or {}).items()},
         "ec2audit.audit.units_reached": len(leaks), "ec2audit.audit.units_leaked": leaked,
         "openinference.span.kind": "CHAIN"})
-    context = set_span_in_context(root)
+    under_root = set_span_in_context(root)
     for leak, start in zip(leaks, starts, strict=True):
         name = f"leak {leak.dimension}: {leak.operation} {leak.model or '?'}"
+        context = under_root if not (leak.trace_id and leak.parent_span_id) else set_span_in_context(
+            NonRecordingSpan(SpanContext(int(leak.trace_id, 16), int(leak.parent_span_id, 16), is_remote=True,
+                                         trace_flags=TraceFlags(TraceFlags.SAMPLED))))
         span = tracer.start_span(name, context=context, kind=SpanKind.INTERNAL, start_time=start,
                                  attributes=_attributes(leak, keep_evidence))
         if metrics.leaked(leak.grade):
