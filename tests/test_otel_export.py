@@ -20,6 +20,7 @@ from ec2audit.cli import main
 from ec2audit.install import PHOENIX_VERSION
 from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
+from ec2audit.logs.audit import audit_logs
 
 UNITS = Path(__file__).parent / "data" / "logs" / "units.jsonl"
 LEAKY = "Email Marguerite Lindqvist about her type 2 diabetes results."
@@ -174,6 +175,13 @@ def test_findings_of_an_otel_trace_carry_the_calls_trace_and_span_ids(tmp_path):
     _run("audit", _trace(tmp_path / "made-up.json", LEAKY), "--units", UNITS, "--out", made_up)
     assert pl.read_parquet(made_up).select("payload_id", "trace_id", "span_id").unique().rows() == [
         ("a1", "7" * 32, None)]
+
+
+def test_console_exporter_ids_are_read_without_their_0x():
+    """The Python SDK's console exporter writes `0x` + hex: the call row names the span as OTLP does."""
+    log = audit_logs([Path(__file__).parent / "data" / "logs" / "otel" / "openinference-console.txt"], [])
+    assert log.calls_frame().select("payload_id", "trace_id", "span_id").rows() == [
+        ("0x1a2b3c4d5e6f7081", "6c9fdb6e0f7d3b4c8a1e2f3a4b5c6d7e", "1a2b3c4d5e6f7081")]
 
 
 def test_leaks_of_an_otel_trace_sit_under_the_call_that_sent_them(phoenix, tmp_path):
