@@ -113,3 +113,18 @@ def test_the_second_episode_finds_nothing_of_the_first(two_episodes):
     assert canary.encode() in (folders[first["episode_id"]] / "workspace" / "canary.txt").read_bytes()
     assert canary.encode() not in _folder_bytes(folders[second["episode_id"]])
     assert not list((out / "workers" / "w0").iterdir())  # both episodes moved out of the worker
+
+
+def test_closing_the_pool_removes_empty_folders_a_late_timer_left_and_keeps_any_file(tmp_path):
+    """OpenClaw can recreate an episode's empty state folder after the episode moved out of the worker:
+    gone once the worker ended; a folder holding a file stays, to be seen."""
+    from ec2audit.run.warm import WorkerPool
+
+    pool = WorkerPool(tmp_path / "workers", 1, None, "http://127.0.0.1:9")
+    (tmp_path / "workers" / "w0" / "t.cloud-only.r0" / "state" / "state").mkdir(parents=True)
+    kept = tmp_path / "workers" / "w0" / "t.cloud-only.r1" / "state"
+    kept.mkdir(parents=True)
+    (kept / "sessions.json").write_text("{}")
+    pool.close()
+    assert [p.name for p in (tmp_path / "workers" / "w0").iterdir()] == ["t.cloud-only.r1"]
+    assert (kept / "sessions.json").read_text() == "{}"

@@ -240,3 +240,14 @@ class WorkerPool:
     def close(self) -> None:
         for worker in self._all:
             worker.close(wait_s=10)
+            _prune_empty_folders(worker.root)
+
+
+def _prune_empty_folders(root: Path) -> None:
+    """Remove the folders under `root` that hold no file, once its worker has ended: a timer of OpenClaw's
+    can recreate an episode's state folder (`<episode>/state/state`, empty) after the episode moved out.
+    A folder holding any file is left where it is, to be seen."""
+    for folder, _, _ in os.walk(root, topdown=False):  # a folder's subfolders first
+        if Path(folder) != Path(root):
+            with contextlib.suppress(OSError):  # not empty: holds a file
+                os.rmdir(folder)
