@@ -39,6 +39,9 @@ class Dialect:
     #: its stream events' shape (one of STREAM_SHAPES); None: events are relayed and recorded as they
     #: come, and placeholders restored only where whole in one event
     stream: str | None = None
+    #: as the OpenTelemetry GenAI conventions name them (`gen_ai.provider.name`, `gen_ai.operation.name`)
+    provider: str | None = None
+    operation: str = "chat"
 
     def error_body(self, kind: str, message: str, extra: dict | None = None) -> dict:
         """An error in the shape the client's SDK parses for this API."""
@@ -53,13 +56,15 @@ class Dialect:
 
 
 DIALECTS = {d.name: d for d in (
-    Dialect("openai-chat", ("/chat/completions",), usage_on_request=True, stream="chat"),
-    Dialect("openai-completions", ("/completions",), stream="completions"),
-    Dialect("openai-responses", ("/responses", "/responses/input_tokens"), stream="responses",
+    Dialect("openai-chat", ("/chat/completions",), usage_on_request=True, stream="chat", provider="openai"),
+    Dialect("openai-completions", ("/completions",), stream="completions", provider="openai",
+            operation="text_completion"),
+    Dialect("openai-responses", ("/responses", "/responses/input_tokens"), stream="responses", provider="openai",
             terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"})),
-    Dialect("openai-embeddings", ("/embeddings", "/moderations")),
+    Dialect("openai-embeddings", ("/embeddings", "/moderations"), provider="openai", operation="embeddings"),
     Dialect("anthropic-messages", ("/messages", "/messages/count_tokens"), key_header="x-api-key",
-            anthropic_errors=True, terminal_events=frozenset({"message_stop"}), stream="anthropic"),
+            anthropic_errors=True, terminal_events=frozenset({"message_stop"}), stream="anthropic",
+            provider="anthropic"),
     Dialect("generic", ()),
 )}
 #: Route (path under /v1) → its dialect.

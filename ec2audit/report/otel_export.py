@@ -33,15 +33,12 @@ from ec2audit import __version__, metrics
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
 from ec2audit.extras import require_extra
+from ec2audit.intercept.dialects import get_dialect
 from ec2audit.intercept.record import ProxyRecord
 
 TRACES_PATH = "/v1/traces"
 #: Spans per OTLP request: a large audit is sent in several, each far below a receiver's size limit.
 BATCH = 512
-#: A stored record's API (`intercept/dialects.py`) → its GenAI operation (else `chat`) and provider.
-_OPERATIONS = {"openai-embeddings": "embeddings", "openai-completions": "text_completion"}
-_PROVIDERS = {"openai-chat": "openai", "openai-responses": "openai", "openai-completions": "openai",
-              "openai-embeddings": "openai", "anthropic-messages": "anthropic"}
 
 
 @dataclass(frozen=True)
@@ -108,13 +105,13 @@ def from_store_audit(findings: list[dict], records: dict[str, ProxyRecord]) -> l
     spans = []
     for row in best.values():
         record = records.get(row["payload_id"])
-        api = (record.api if record else None) or ""
+        dialect = get_dialect(record.api if record else None)  # its provider and GenAI operation
         spans.append(LeakSpan(
             session=row["group"], unit_id=row["unit_id"], dimension=row["dimension"], grade=row["grade"],
             call=row["payload_id"], value=row["matched_text"], detector=row["detector"],
             message_index=row["message_index"], role=row["role"], origin=row["origin"],
-            provider=_PROVIDERS.get(api), model=record.model if record else None,
-            operation=_OPERATIONS.get(api, "chat"),
+            provider=dialect.provider, model=record.model if record else None,
+            operation=dialect.operation,
             timestamp=record.ts if record else None))
     return spans
 
