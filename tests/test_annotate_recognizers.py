@@ -116,6 +116,9 @@ HITS = [
     ("finance", "Bitte überweisen Sie auf DE89 3704 0044 0532 0130 00 bis Freitag.", "DE89 3704 0044 0532 0130 00"),
     ("finance", "refund to GB82 WEST 1234 5698 7654 32, ref 7781", "GB82 WEST 1234 5698 7654 32"),
     ("finance", "iban=NO9386011117947&amount=12", "NO9386011117947"),
+    # lower case (session 14): the case is no part of an IBAN
+    ("finance", "transfer to de89 3704 0044 0532 0130 00 today", "de89 3704 0044 0532 0130 00"),
+    ("finance", '{"iban": "gb82west12345698765432"}', "gb82west12345698765432"),
     ("contact", "Rückruf unter +49 30 1234567.", "+49 30 1234567"),
     ("contact", "London desk: +44 20 7946 0958 (9–5)", "+44 20 7946 0958"),
     ("contact", "bureau de Paris +33 1 42 68 53 00, demander Claire", "+33 1 42 68 53 00"),
@@ -167,6 +170,7 @@ NEAR_MISSES = [
     ("government_id", "the passport office is closed; passport renewal was 2019"),
     ("health", "a stroke of luck; brush strokes"),
     ("finance", "IBAN DE88 3704 0044 0532 0130 00 (check digits off by one)"),
+    ("finance", "iban de88 3704 0044 0532 0130 00, and the words abcd efgh ijkl mnop"),
     ("finance", "part no. AB12 CD34 EF56 GH78, SKU DE89 3704"),
     ("contact", "pip install ruff==0.4.1+1.2.3; score +12.5; +12345 points"),
     ("contact", "at 2024-03-02T10:00:00+01:00 (UTC +01:00), epoch 1712345678+0200"),

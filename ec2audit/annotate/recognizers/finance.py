@@ -43,10 +43,11 @@ RECOGNIZERS = [
     PatternRecognizer("bank-card", "BANK_CARD", "financial", (
         (r"(?<![\d-])\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?![\d-])", 0.6),
     ), validate=_card_ok),
-    # printed in groups of four (`DE89 3704 0044 0532 0130 00`) or run together; the checksum decides
+    # printed in groups of four (`DE89 3704 0044 0532 0130 00`) or run together, in either case (tool output
+    # and hand-typed forms write `de89 3704 …`, which schwifty reads as the same IBAN); the checksum decides
     PatternRecognizer("iban", "IBAN_CODE", "financial", (
         (r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])", 0.8),
-    ), validate=_iban_ok, trim=r" [A-Z0-9]{1,4}$"),
+    ), validate=_iban_ok, flags=re.IGNORECASE, trim=r" [A-Z0-9]{1,4}$"),
     PatternRecognizer("amount", "AMOUNT", "financial", (
         (rf"[¥￥$€£]\s?{AMOUNT}(?:元|\s?(?:USD|RMB|CNY|EUR))?", 0.6),
         (rf"(?<![\d.]){AMOUNT}\s?(?:元|USD|RMB|CNY|EUR\b)", 0.6),
