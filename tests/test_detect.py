@@ -79,6 +79,9 @@ def grades(text):
      "one three nine two two eight eight three three six six"),
     ("Assignee: Zhang Wei (finance).", "name", "Zhang Wei"),  # a Chinese name romanised, either order
     ("signed, WEI ZHANG", "name", "WEI ZHANG"),
+    # glued into a snake_case name (a tool's name, a key): an underscore ends an identifier holding a digit
+    ("tool lookup_sk-proj-9fQ2LmZx81VbN0aTy7_v2", "api_key", "sk-proj-9fQ2LmZx81VbN0aTy7"),
+    ("server_10.108.147.93_down", "host_ip", "10.108.147.93"),
 ])
 def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     assert (field, evidence, 1.0) in hits(text)
@@ -123,6 +126,7 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "one three nine two two eight eight and three three six six",    # a run broken by a word
     "张伟明是另一位同事",                           # a Han name inside a longer Han name
     "王伟是另一位同事",
+    "john_smith_report and jsk-proj-9fQ2LmZx81VbN0aTy7",  # a name glued with _, a key glued to a letter
 ])
 def test_false_positive_traps(text):
     assert hits(text) == set()

@@ -178,10 +178,22 @@ def _continues_name(ch: str) -> bool:
     return ch in han_given_name_chars()
 
 
+_DIGIT = re.compile(r"\d")
+
+
+def _glued(text: str, start: int, end: int, at: int) -> bool:
+    """Does the character at `at`, next to the match `start:end`, continue it as a word? An underscore
+    does not continue a match that holds a digit: identifiers are glued into snake_case names
+    (`pay_DE89370400440532013000`, a tool name), as numbers are, which the digit view reads already
+    (`lookup_13922883366`)."""
+    ch = text[at]
+    return is_word_char(ch) and not (ch == "_" and _DIGIT.search(text, start, end))
+
+
 def _runs_on(text: str, start: int, end: int) -> bool:
     """Does an identifier continue on either side ("118.25.66.17" in "10.118.25.66.173", a MAC in a
     longer one)?"""
-    if (start and is_word_char(text[start - 1])) or (end < len(text) and is_word_char(text[end])):
+    if (start and _glued(text, start, end, start - 1)) or (end < len(text) and _glued(text, start, end, end)):
         return True
     return (start > 1 and text[start - 1] in ".:-" and text[start - 2].isalnum()) or (
         end + 1 < len(text) and text[end] in ".:-" and text[end + 1].isalnum())
@@ -198,9 +210,9 @@ def bounded(text: str, start: int, end: int) -> bool:
     cell is a value of its own: "118.25.66.173" in "R1,118.25.66.173," (`R1` is no number) or in
     "1,118.25.66.173" (no number reads "1,118.25.66.173")."""
     first, last = text[start], text[end - 1]
-    if start and is_word_char(first) and is_word_char(text[start - 1]):
+    if start and is_word_char(first) and _glued(text, start, end, start - 1):
         return False
-    if end < len(text) and is_word_char(last) and is_word_char(text[end]):
+    if end < len(text) and is_word_char(last) and _glued(text, start, end, end):
         return False
     if last.isdigit() and end + 1 < len(text) and text[end] in ".," and text[end + 1].isdigit():
         head = _NUMBER_TAIL.search(text, max(0, end - 40), end)
