@@ -1,0 +1,340 @@
+"""The guard against the forms real tool output carries (session 14): over loopback HTTP, in front of the
+scripted stand-in upstream, a customer record of seven units (a phone, an e-mail, an API key, a salary, a
+Chinese name and ID number, an IBAN) is put into every request position of the four wire APIs the proxy
+speaks (`gateway.positions`, legacy completions, streamed requests), written in each form tool output
+carries: JSON in a string (once and twice serialised), `\\uXXXX` escapes, URL and percent-encoding, HTML
+entities, base64 of a JSON blob, CSV rows, markdown tables, values cut by a line wrap or across two content
+parts, digits grouped otherwise, full-width characters, zero-width characters.
+
+What is asserted is what the upstream RECEIVED, read as a reader would (every decoding above undone):
+redact forwards no unit value in any recognisable form and its record names every unit and what was
+replaced; block forwards nothing and its record is the 403 naming every unit."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import json
+import re
+import unicodedata
+from urllib.parse import unquote, unquote_plus, urlencode
+
+import httpx
+import pytest
+from intercept_helpers import running_proxy, standin_server
+
+from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, POSITIONS, RESPONSES, Probe, user_request
+from ec2audit.units import make_unit
+
+RECORD = {"name": "欧阳娜娜", "phone": "13922883366", "email": "lena.hartmann@example.org",
+          "national_id": "110105198803153418", "iban": "DE89370400440532013000", "salary": "486000",
+          "api_key": "sk-proj-7fK2mQ9xL4vB8nR3tY6w"}
+DIMENSIONS = {"name": "person_name", "phone": "contact", "email": "contact", "national_id": "government_id",
+              "iban": "financial", "salary": "financial", "api_key": "credential"}
+UNITS = [make_unit({"task_id": "t1", "entity_id": "P1", "field": f, "value": v, "dimension": DIMENSIONS[f]})
+         for f, v in RECORD.items()]
+UNIT_IDS = {u.id for u in UNITS}
+MARKER = "REC7Q"
+
+
+# --- the forms: a record → the content parts that carry it (one part, or two for a split) -------------
+
+def _line(record: dict) -> str:
+    return "; ".join(f"{k}: {v}" for k, v in record.items())
+
+
+def _each(encode) -> list[str]:
+    return [_line({k: encode(v) for k, v in RECORD.items()})]
+
+
+def _cut(value: str) -> tuple[str, str]:
+    return value[:len(value) // 2], value[len(value) // 2:]
+
+
+def _wrapped() -> list[str]:
+    """A terminal's line wrap falling inside every value."""
+    return [_line({k: "\n".join(_cut(v)) for k, v in RECORD.items()})]
+
+
+def _split() -> list[str]:
+    """Two content parts: the cut falls inside one value (the parts joined read as the record)."""
+    text = _line(RECORD)
+    at = text.index(RECORD["iban"]) + 9
+    return [text[:at], text[at:]]
+
+
+def _csv() -> list[str]:
+    return [",".join(RECORD) + "\n" + ",".join(RECORD.values()) + "\n"]
+
+
+def _markdown() -> list[str]:
+    return ["| " + " | ".join(RECORD) + " |\n|" + "---|" * len(RECORD) + "\n| " + " | ".join(RECORD.values()) + " |"]
+
+
+def _regrouped() -> list[str]:
+    return [_line({**RECORD, "phone": "139 2288 3366 / 139.2288.3366", "iban": "de89 3704 0044 0532 0130 00",
+                   "national_id": "110105 19880315 3418", "salary": "486,000", "email": RECORD["email"].upper()})]
+
+
+_FULL_WIDTH = {c: c + 0xFEE0 for c in range(0x21, 0x7F)}
+
+FORMS = {
+    "plain": lambda: [_line(RECORD)],
+    "json_string": lambda: [json.dumps(RECORD)],
+    "json_twice": lambda: [json.dumps(json.dumps(RECORD))],
+    "u_escapes": lambda: _each(lambda v: "".join(f"\\u{ord(c):04x}" for c in v)),
+    "url_query": lambda: ["https://crm.example.com/customers?" + urlencode(RECORD)],
+    "percent_every_byte": lambda: _each(lambda v: "".join(f"%{b:02X}" for b in v.encode())),
+    "html_entities": lambda: _each(lambda v: "".join(f"&#{ord(c)};" for c in v)),
+    "base64_json": lambda: ["export (base64): " + base64.b64encode(json.dumps(RECORD).encode()).decode()],
+    "csv": _csv,
+    "markdown_table": _markdown,
+    "line_wrap": _wrapped,
+    "split_parts": _split,
+    "regrouped_lowercase": _regrouped,
+    "full_width": lambda: _each(lambda v: v.translate(_FULL_WIDTH)),
+    "zero_width": lambda: _each(lambda v: "\u200b".join(v)),
+}
+
+
+# --- the positions: (api, position, stream) → the request carrying the parts -----------------------------
+
+COMPLETIONS = "openai-completions"
+PATHS = {**API_PATHS, COMPLETIONS: "/completions"}
+#: Positions whose content is a list of parts the form's parts go in as they are (elsewhere: joined).
+PART_POSITIONS = {"user.parts", "system.blocks", "tool_result.blocks"}
+
+
+def _parts_request(api: str, position: str, parts: list[str]) -> Probe | None:
+    """The positions whose content is a list of text parts, with the form's parts as the list."""
+    if position == "user.parts":
+        return user_request(api, parts)
+    if position == "system.blocks":
+        kind = "input_text" if api == RESPONSES else "text"
+        blocks = [{"type": kind, "text": p} for p in parts]
+        if api == ANTHROPIC:
+            return Probe({"max_tokens": 50, "system": blocks, "messages": [{"role": "user", "content": "Hi."}]})
+        if api == CHAT:
+            return Probe({"messages": [{"role": "system", "content": blocks}, {"role": "user", "content": "Hi."}]})
+        return Probe({"input": [{"role": "system", "content": blocks}, {"role": "user", "content": "Hi."}]})
+    kind = "input_text" if api == RESPONSES else "text"
+    blocks = [{"type": kind, "text": p} for p in parts]
+    if api == CHAT:
+        return Probe({"messages": [
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "call_1", "content": blocks}]})
+    if api == RESPONSES:
+        return Probe({"input": [{"type": "function_call", "call_id": "call_1", "name": "lookup", "arguments": "{}"},
+                                {"type": "function_call_output", "call_id": "call_1", "output": blocks}]})
+    return Probe({"max_tokens": 50, "messages": [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": blocks}]}]})
+
+
+def _completions(position: str, parts: list[str]) -> Probe:
+    text = "".join(parts)
+    return Probe({"prompt": text if position == "prompt" else ["Summarise:", text]})
+
+
+CELLS = [(api, name, False) for name, p in POSITIONS.items() if not name.startswith("form.") for api in APIS
+         if p.build(api, ["x"], MARKER) is not None]
+CELLS += [(COMPLETIONS, "prompt", False), (COMPLETIONS, "prompt.list", False)]
+CELLS += [(api, name, True) for api in (*APIS, COMPLETIONS)
+          for name in (("prompt",) if api == COMPLETIONS else ("tool_result", "user.parts"))]
+
+
+def build(api: str, position: str, stream: bool, parts: list[str]) -> tuple[str, dict, dict]:
+    """(path, body, headers) of one cell; a list of parts goes in as parts where the position has them."""
+    if api == COMPLETIONS:
+        probe = _completions(position, parts)
+    elif position in PART_POSITIONS:
+        probe = _parts_request(api, position, parts)
+    else:
+        probe = POSITIONS[position].build(api, ["".join(parts)], MARKER)
+    assert probe is not None
+    body = {"model": "echo", **probe.body, **({"stream": True} if stream else {})}
+    return "/v1" + PATHS[api], body, probe.headers
+
+
+# --- reading what the upstream received, as a reader would ---------------------------------------------
+
+_U = re.compile(r"\\+u([0-9a-fA-F]{4})")
+_B64 = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}")
+_INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
+
+
+def _decodings(text: str) -> set[str]:
+    out = {text, html.unescape(text), unquote(text), unquote_plus(text),
+           _U.sub(lambda m: chr(int(m.group(1), 16)), text), unicodedata.normalize("NFKC", text)}
+    for token in _B64.findall(text):
+        try:
+            raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4))
+            out.add(raw.decode("utf-8"))
+        except (binascii.Error, ValueError):
+            continue
+    return out
+
+
+def readable(text: str, rounds: int = 3) -> set[str]:
+    """Every reading of a text with the encodings above undone, nested up to `rounds` deep."""
+    seen, frontier = {text}, {text}
+    for _ in range(rounds):
+        frontier = {d for t in frontier for d in _decodings(t)} - seen
+        seen |= frontier
+    return seen
+
+
+def _strings(value):
+    """Every key and string of a JSON value, and the strings of JSON text inside strings."""
+    if isinstance(value, str):
+        yield value
+        try:
+            inner = json.loads(value)
+        except ValueError:
+            return
+        if isinstance(inner, dict | list | str) and inner != value:
+            yield from _strings(inner)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield str(value)
+
+
+def _canonical(text: str) -> str:
+    """Letters and digits only, case-folded, invisible characters gone: groupings and wraps do not matter."""
+    return "".join(c for c in _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold() if c.isalnum())
+
+
+_CANONICAL = {field: _canonical(value) for field, value in RECORD.items()}
+
+
+def leaked(sent: dict) -> list[str]:
+    """The units whose value a reader recovers from what the upstream received: body (each string, and
+    all strings run together), headers and query, every encoding undone."""
+    strings = list(_strings(sent["body"]))
+    headers = [v.encode("latin-1").decode("utf-8", "replace") for _, v in sent["header_list"]]
+    texts = [*strings, "".join(strings), *headers, sent["query"]]
+    canon = " ".join(_canonical(r) for t in texts for r in readable(t))
+    return sorted(f for f, v in _CANONICAL.items() if v in canon)
+
+
+# --- the walk ----------------------------------------------------------------------------------------
+
+def test_the_reader_recovers_every_form_unguarded():
+    """The leak check is no weaker than the forms: unredacted, each form leaks every unit."""
+    for form, make in FORMS.items():
+        parts = make()
+        assert leaked({"body": {"t": parts}, "header_list": [], "query": ""}) == sorted(RECORD), form
+
+
+@pytest.fixture(scope="module")
+def standin():
+    yield from standin_server()
+
+
+@pytest.fixture(scope="module", params=["redact", "block"])
+def proxy(request, standin, tmp_path_factory):
+    app, upstream = standin
+    with running_proxy(upstream, tmp_path_factory.mktemp(request.param) / "s.sqlite", units=UNITS,
+                       enforce=request.param) as (_, url, store), httpx.Client(base_url=url, timeout=30) as client:
+        yield request.param, app, client, store
+
+
+#: A header holds one line: a wrap inside a value cannot reach one.
+ONE_LINE = {"line_wrap"}
+#: Cells where the guard does not hold yet: an encoding inside an encoding (a base64 blob of JSON text whose
+#: non-ASCII characters are `\\u` escapes; an OpenAI file part, a base64 data URL, of text in any form but the
+#: plain ones) is decoded one level deep only (`detect.views.decoded_view`). Nothing leaks where another unit
+#: in the same blob had the whole blob replaced, but the record misses the unit, and a blob of that unit alone
+#: is forwarded as it came. The fix is in `views.py` (RESULTS.md, session 14).
+_OPENAI_DOCUMENTS = {(CHAT, "document", False), (RESPONSES, "document", False)}
+KNOWN_GAPS = {"base64_json": set(CELLS), **{form: _OPENAI_DOCUMENTS for form in (
+    "json_string", "json_twice", "u_escapes", "url_query", "percent_every_byte", "html_entities", "line_wrap",
+    "zero_width")}}
+
+
+def walk_form(proxy, form: str) -> dict[tuple, str]:
+    """Each cell's outcome for one form: "held", or what went wrong."""
+    mode, app, client, store = proxy
+    outcomes = {}
+    for k, (api, position, stream) in enumerate(CELLS):
+        if position == "header" and form in ONE_LINE:
+            continue
+        path, body, headers = build(api, position, stream, FORMS[form]())
+        episode, seen = f"{form}-{k}", len(app.state.requests)  # one episode a cell: its record read alone
+        headers = {k: " ".join(v.split("\n")).strip().encode() for k, v in headers.items()}  # one line
+        answer = client.post(f"/e/{episode}{path}", json=body, headers=headers)
+        sent = app.state.requests[seen:]
+        [record] = store.records(episode)
+        missed = sorted(u.rsplit("/", 1)[1] for u in UNIT_IDS - {f["unit_id"] for f in record.findings})
+        if mode == "block":
+            answered = leaked({"body": answer.text, "header_list": [], "query": ""})
+            ok = answer.status_code == 403 and sent == [] and record.status == 403 and not missed and not answered
+            outcomes[(api, position, stream)] = "held" if ok else f"{answer.status_code} missed {missed}"
+            continue
+        leaks = leaked(sent[0]) if sent else ["(nothing forwarded)"]
+        stored = leaked({"body": record.request, "header_list": [], "query": ""})
+        ok = answer.status_code == 200 and not leaks and not stored and not missed and record.redactions >= 1
+        outcomes[(api, position, stream)] = "held" if ok else \
+            f"{answer.status_code} leaked {leaks} stored {stored} missed {missed}"
+    return outcomes
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_every_position_holds_in_every_form(proxy, form):
+    """Every cell holds but the known gaps, which must still fail: a fixed gap comes off the list."""
+    broken = {cell: outcome for cell, outcome in walk_form(proxy, form).items() if outcome != "held"}
+    gaps = KNOWN_GAPS.get(form, set())
+    assert {c: o for c, o in broken.items() if c not in gaps} == {}, f"{proxy[0]} {form}: {len(broken)} cells fail"
+    assert gaps <= set(broken), f"{proxy[0]} {form}: known gaps now hold: {sorted(gaps - set(broken))}"
+
+
+#: Values glued into tool names (`^[A-Za-z0-9_-]{1,64}$`: snake_case or kebab-case), in a tool's definition and
+#: in the call of it, in history.
+GLUED = ["pay_" + RECORD["iban"], "pay_" + RECORD["iban"].lower(), "key_" + RECORD["api_key"] + "_v2",
+         "call-" + RECORD["phone"], "id_" + RECORD["national_id"], "raise_" + RECORD["salary"]]
+
+
+def _named_tools(api: str) -> tuple[str, dict]:
+    if api == CHAT:
+        return "/v1/chat/completions", {"model": "echo", "tools": [
+            {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}} for n in GLUED],
+            "messages": [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": "{}"}}
+                for i, n in enumerate(GLUED)]},
+                *({"role": "tool", "tool_call_id": f"call_{i}", "content": "ok"} for i in range(len(GLUED)))]}
+    if api == RESPONSES:
+        return "/v1/responses", {"model": "echo", "tools": [
+            {"type": "function", "name": n, "parameters": {"type": "object"}} for n in GLUED], "input": [
+            *({"type": "function_call", "call_id": f"call_{i}", "name": n, "arguments": "{}"}
+              for i, n in enumerate(GLUED)),
+            *({"type": "function_call_output", "call_id": f"call_{i}", "output": "ok"} for i in range(len(GLUED)))]}
+    return "/v1/messages", {"model": "echo", "max_tokens": 20, "tools": [
+        {"name": n, "input_schema": {"type": "object"}} for n in GLUED], "messages": [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": f"toolu_{i}", "name": n, "input": {}}
+                                          for i, n in enumerate(GLUED)]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "ok"}
+                                     for i in range(len(GLUED))]}]}
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_value_glued_into_a_tool_name_is_caught(proxy, api):
+    mode, app, client, store = proxy
+    path, body = _named_tools(api)
+    seen = len(app.state.requests)
+    answer = client.post(f"/e/tool-names-{api}{path}", json=body)
+    sent = app.state.requests[seen:]
+    [record] = store.records(f"tool-names-{api}")
+    glued = {"national_id", "salary", "iban", "api_key", "phone"}
+    assert glued <= {f["unit_id"].rsplit("/", 1)[1] for f in record.findings}
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        assert answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions >= len(GLUED) * 2
