@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import csv
 import html
+import io
 import json
 import re
 import unicodedata
@@ -68,6 +70,13 @@ def _csv() -> list[str]:
     return [",".join(RECORD) + "\n" + ",".join(RECORD.values()) + "\n"]
 
 
+def _base64_csv() -> list[str]:
+    """A CSV file as Python's `csv` module writes it (lines end `\\r\\n`), attached base64-encoded."""
+    out = io.StringIO()
+    csv.writer(out).writerows([list(RECORD), list(RECORD.values())])
+    return ["attachment customers.csv (base64): " + base64.b64encode(out.getvalue().encode()).decode()]
+
+
 def _markdown() -> list[str]:
     return ["| " + " | ".join(RECORD) + " |\n|" + "---|" * len(RECORD) + "\n| " + " | ".join(RECORD.values()) + " |"]
 
@@ -89,6 +98,7 @@ FORMS = {
     "html_entities": lambda: _each(lambda v: "".join(f"&#{ord(c)};" for c in v)),
     "base64_json": lambda: ["export (base64): " + base64.b64encode(json.dumps(RECORD).encode()).decode()],
     "csv": _csv,
+    "base64_csv": _base64_csv,
     "markdown_table": _markdown,
     "line_wrap": _wrapped,
     "split_parts": _split,
@@ -249,13 +259,16 @@ def proxy(request, standin, tmp_path_factory):
 
 #: A header holds one line: a wrap inside a value cannot reach one.
 ONE_LINE = {"line_wrap"}
-#: Cells where the guard does not hold yet: an encoding inside an encoding (a base64 blob of JSON text whose
-#: non-ASCII characters are `\\u` escapes; an OpenAI file part, a base64 data URL, of text in any form but the
-#: plain ones) is decoded one level deep only (`detect.views.decoded_view`). Nothing leaks where another unit
-#: in the same blob had the whole blob replaced, but the record misses the unit, and a blob of that unit alone
-#: is forwarded as it came. The fix is in `views.py` (RESULTS.md, session 14).
+#: Cells where the guard does not hold yet, both fixed in `detect/views.py` on branch s14-guardwalk-nested
+#: (RESULTS.md, session 14):
+#: - a decoded token is not read again: an encoding inside an encoding (a base64 blob of JSON text whose non-ASCII
+#:   characters are `\\u` escapes; an OpenAI file part, a base64 data URL, of text in any form but the plain
+#:   ones) is decoded one level deep only. Nothing leaks where another unit in the same blob had the whole blob
+#:   replaced, but the record misses the unit, and a blob of that unit alone is forwarded as it came;
+#: - base64 that decodes to text with a `\\r` (a CSV file as Python's `csv` writes it) or a format character
+#:   (zero-width) is taken for bytes and not decoded: every unit of the file is forwarded.
 _OPENAI_DOCUMENTS = {(CHAT, "document", False), (RESPONSES, "document", False)}
-KNOWN_GAPS = {"base64_json": set(CELLS), **{form: _OPENAI_DOCUMENTS for form in (
+KNOWN_GAPS = {"base64_json": set(CELLS), "base64_csv": set(CELLS), **{form: _OPENAI_DOCUMENTS for form in (
     "json_string", "json_twice", "u_escapes", "url_query", "percent_every_byte", "html_entities", "line_wrap",
     "zero_width")}}
 
