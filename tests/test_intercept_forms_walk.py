@@ -151,21 +151,25 @@ def _completions(position: str, parts: list[str]) -> Probe:
 CELLS = [(api, name, False) for name, p in POSITIONS.items() if not name.startswith("form.") for api in APIS
          if p.build(api, ["x"], MARKER) is not None]
 CELLS += [(COMPLETIONS, "prompt", False), (COMPLETIONS, "prompt.list", False)]
+CELLS += [(api, "query", False) for api in APIS]  # a query parameter of the request URL
 CELLS += [(api, name, True) for api in (*APIS, COMPLETIONS)
           for name in (("prompt",) if api == COMPLETIONS else ("tool_result", "user.parts"))]
 
 
-def build(api: str, position: str, stream: bool, parts: list[str]) -> tuple[str, dict, dict]:
-    """(path, body, headers) of one cell; a list of parts goes in as parts where the position has them."""
+def build(api: str, position: str, stream: bool, parts: list[str]) -> tuple[str, dict, dict, dict]:
+    """(path, body, headers, query) of one cell; a list of parts goes in as parts where the position has them."""
+    query = {}
     if api == COMPLETIONS:
         probe = _completions(position, parts)
     elif position in PART_POSITIONS:
         probe = _parts_request(api, position, parts)
+    elif position == "query":
+        probe, query = user_request(api, "Hello."), {"note": "".join(parts)}
     else:
         probe = POSITIONS[position].build(api, ["".join(parts)], MARKER)
     assert probe is not None
     body = {"model": "echo", **probe.body, **({"stream": True} if stream else {})}
-    return "/v1" + PATHS[api], body, probe.headers
+    return "/v1" + PATHS[api], body, probe.headers, query
 
 
 # --- reading what the upstream received, as a reader would ---------------------------------------------
@@ -280,10 +284,10 @@ def walk_form(proxy, form: str) -> dict[tuple, str]:
     for k, (api, position, stream) in enumerate(CELLS):
         if position == "header" and form in ONE_LINE:
             continue
-        path, body, headers = build(api, position, stream, FORMS[form]())
+        path, body, headers, query = build(api, position, stream, FORMS[form]())
         episode, seen = f"{form}-{k}", len(app.state.requests)  # one episode a cell: its record read alone
         headers = {k: " ".join(v.split("\n")).strip().encode() for k, v in headers.items()}  # one line
-        answer = client.post(f"/e/{episode}{path}", json=body, headers=headers)
+        answer = client.post(f"/e/{episode}{path}", json=body, headers=headers, params=query)
         sent = app.state.requests[seen:]
         [record] = store.records(episode)
         missed = sorted(u.rsplit("/", 1)[1] for u in UNIT_IDS - {f["unit_id"] for f in record.findings})
@@ -293,7 +297,7 @@ def walk_form(proxy, form: str) -> dict[tuple, str]:
             outcomes[(api, position, stream)] = "held" if ok else f"{answer.status_code} missed {missed}"
             continue
         leaks = leaked(sent[0]) if sent else ["(nothing forwarded)"]
-        stored = leaked({"body": record.request, "header_list": [], "query": ""})
+        stored = leaked({"body": [record.request, record.headers], "header_list": [], "query": record.path})
         ok = answer.status_code == 200 and not leaks and not stored and not missed and record.redactions >= 1
         outcomes[(api, position, stream)] = "held" if ok else \
             f"{answer.status_code} leaked {leaks} stored {stored} missed {missed}"
