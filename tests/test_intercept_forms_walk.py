@@ -355,3 +355,20 @@ def test_a_value_glued_into_a_tool_name_is_caught(proxy, api):
         assert answer.status_code == 403 and sent == []
     else:
         assert answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions >= len(GLUED) * 2
+
+
+def test_a_request_body_sent_in_chunks_is_read_whole(proxy):
+    """A request body streamed in 7-byte chunks (`Transfer-Encoding: chunked`), each value cut by a chunk."""
+    mode, app, client, store = proxy
+    body = json.dumps({"model": "echo", "stream": True, "messages": [{"role": "user", "content": _line(RECORD)}]},
+                      ensure_ascii=False).encode()
+    seen = len(app.state.requests)
+    answer = client.post("/e/chunked/v1/chat/completions", content=(body[i:i + 7] for i in range(0, len(body), 7)),
+                         headers={"content-type": "application/json"})
+    sent = app.state.requests[seen:]
+    [record] = store.records("chunked")
+    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        assert answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions == len(RECORD)
