@@ -372,3 +372,27 @@ def test_a_request_body_sent_in_chunks_is_read_whole(proxy):
         assert answer.status_code == 403 and sent == []
     else:
         assert answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions == len(RECORD)
+
+
+def test_a_large_body_holds_in_every_form(proxy):
+    """Bodies of 256 kB or more are scanned in a worker process and encoded there (`intercept/lanes.py`): the
+    record in each form, as a tool result after 300 kB of earlier conversation."""
+    mode, app, client, store = proxy
+    filler = [{"role": "user", "content": "Summarise the build log."},
+              {"role": "assistant", "content": "The build passed; nothing to report. " * 8000}]
+    outcomes = {}
+    for form, make in FORMS.items():
+        if form in KNOWN_GAPS:
+            continue
+        body = {"model": "echo", "messages": [*filler, {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "".join(make())}]}
+        seen = len(app.state.requests)
+        answer = client.post(f"/e/large-{form}/v1/chat/completions", json=body)
+        sent = app.state.requests[seen:]
+        [record] = store.records(f"large-{form}")
+        missed = UNIT_IDS - {f["unit_id"] for f in record.findings}
+        held = answer.status_code == 403 and sent == [] if mode == "block" else \
+            answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions >= 1
+        outcomes[form] = "held" if held and not missed else f"{answer.status_code} missed {sorted(missed)}"
+    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
