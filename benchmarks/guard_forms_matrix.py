@@ -1,0 +1,80 @@
+"""The guard's positions × forms table: `tests/test_intercept_forms_walk.py`'s walk, run in redact and block
+mode against the code on PYTHONPATH, each cell's outcome written as JSON; with `--before` (an earlier run's
+JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md, session 14: per position and
+form, how many of the position's APIs held in both modes before → after (✓: all, both times).
+
+    PYTHONPATH=<tree> .venv/bin/python benchmarks/guard_forms_matrix.py --out before.json
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/guard_forms_matrix.py --out after.json --before before.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import httpx  # noqa: E402
+import test_intercept_forms_walk as walk  # noqa: E402
+from intercept_helpers import running_proxy, standin_server  # noqa: E402
+
+MODES = ("redact", "block")
+_API = {"openai-chat": "C", "openai-responses": "R", "anthropic-messages": "A", "openai-completions": "L"}
+
+
+def run() -> dict:
+    """{mode: {form: {"api|position|stream": outcome}}} of one walk."""
+    out: dict = {}
+    server = standin_server()
+    app, upstream = next(server)
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in MODES:
+            with running_proxy(upstream, Path(tmp) / f"{mode}.sqlite", units=walk.UNITS, enforce=mode) as (
+                    _, url, store), httpx.Client(base_url=url, timeout=30) as client:
+                out[mode] = {form: {"|".join(map(str, cell)): outcome for cell, outcome
+                                    in walk.walk_form((mode, app, client, store), form).items()}
+                             for form in walk.FORMS}
+    next(server, None)
+    return out
+
+
+def table(before: dict, after: dict) -> str:
+    def held(result: dict, form: str, key: str) -> bool:
+        return all(result[m].get(form, {}).get(key, "held") == "held" for m in MODES)
+
+    rows: dict[str, list[str]] = {}
+    for api, position, stream in walk.CELLS:
+        rows.setdefault(position + (" (stream)" if stream else ""), []).append(f"{api}|{position}|{stream}")
+    lines = ["| position (APIs) | " + " | ".join(walk.FORMS) + " |", "|---|" + "---|" * len(walk.FORMS)]
+    totals = [0, 0, 0]
+    for name, keys in rows.items():
+        cells = []
+        for form in walk.FORMS:
+            ran = [k for k in keys if k in after["redact"][form]]
+            if not ran:
+                cells.append("n/a")
+                continue
+            b, a = sum(held(before, form, k) for k in ran), sum(held(after, form, k) for k in ran)
+            totals = [totals[0] + b, totals[1] + a, totals[2] + len(ran)]
+            cells.append("✓" if b == a == len(ran) else f"{b}→{a}/{len(ran)}")
+        lines.append(f"| {name} ({''.join(_API[k.split('|')[0]] for k in keys)}) | " + " | ".join(cells) + " |")
+    lines.append(f"\ncells held in both modes: before {totals[0]}/{totals[2]}, after {totals[1]}/{totals[2]}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="this run's outcomes (JSON)")
+    parser.add_argument("--before", type=Path, help="an earlier run's JSON: print the before → after table")
+    args = parser.parse_args()
+    result = run()
+    args.out.write_text(json.dumps(result))
+    if args.before:
+        print(table(json.loads(args.before.read_text()), result))
+
+
+if __name__ == "__main__":
+    main()
