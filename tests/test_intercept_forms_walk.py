@@ -60,10 +60,13 @@ def _wrapped() -> list[str]:
 
 
 def _split() -> list[str]:
-    """Two content parts: the cut falls inside one value (the parts joined read as the record)."""
-    text = _line(RECORD)
-    at = text.index(RECORD["iban"]) + 9
-    return [text[:at], text[at:]]
+    """Content parts cut inside every value: the parts run together read as the record."""
+    parts, head = [], ""
+    for k, v in RECORD.items():
+        first, second = _cut(v)
+        parts.append(f"{head}{k}: {first}")
+        head = second + "; "
+    return [*parts, head.removesuffix("; ")]
 
 
 def _csv() -> list[str]:
