@@ -399,3 +399,27 @@ def test_a_large_body_holds_in_every_form(proxy):
             answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions >= 1
         outcomes[form] = "held" if held and not missed else f"{answer.status_code} missed {sorted(missed)}"
     assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+
+
+#: A value in the URL path under /v1 (an id of the API's own: threads, batches, files, Azure deployments),
+#: as sent: percent-encoded where the path needs it.
+PATHS_WITH_VALUES = [f"/v1/threads/{RECORD['phone']}/runs", "/v1/threads/lena.hartmann@example.org/messages",
+                     "/v1/batches/%E6%AC%A7%E9%98%B3%E5%A8%9C%E5%A8%9C", f"/v1/files/file_{RECORD['iban'].lower()}",
+                     f"/v1/deployments/{RECORD['api_key']}/chat/completions"]
+
+
+@pytest.mark.parametrize("path", PATHS_WITH_VALUES)
+def test_a_value_in_the_url_path_is_caught(proxy, path):
+    mode, app, client, store = proxy
+    episode = f"path-{PATHS_WITH_VALUES.index(path)}"
+    seen = len(app.state.requests)
+    answer = client.post(f"/e/{episode}{path}", json={"model": "echo", "messages": [{"role": "user", "content": "Hi"}]})
+    sent = app.state.requests[seen:]
+    [record] = store.records(episode)
+    assert [f["path"] for f in record.findings] == ["path:path"]
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        assert answer.status_code == 200 and record.redactions == 1
+        assert leaked({**sent[0], "query": sent[0]["path"]}) == [] and leaked({"body": [], "header_list": [],
+                                                                                "query": record.path}) == []

@@ -15,7 +15,7 @@ size (`lanes.py`; a large body's detectors in a worker process), while the upstr
 What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
 read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
 with a recorded 400, a compressed one is decoded first), every client header but the hop-by-hop ones
-and the proxy's own `X-EC2-*`, and the query string. Key headers (`dialects.KEY_HEADERS`) are
+and the proxy's own `X-EC2-*`, the URL path under `/v1` and the query string. Key headers (`dialects.KEY_HEADERS`) are
 forwarded but never scanned, and recorded masked.
 """
 
@@ -340,6 +340,7 @@ class Interceptor:
             (_text(v) for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
         task = params.get("task") or next((_text(v) for k, v in scope["headers"] if k == b"x-ec2-task"), None)
         fields, keys = request_fields(scope)
+        fields.insert(0, ("path", "path", tail))  # forwarded too (`/v1/threads/<id>/…`): audited like the query
         record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
                              path=_recorded_path(tail, fields, keys))
         ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields)
@@ -355,6 +356,7 @@ class Interceptor:
             record.headers = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
             # as forwarded (redacted)
+            tail = next(value for kind, _, value in ex.fields if kind == "path")
             record.headers, record.path = _recorded_headers(ex.fields, keys), _recorded_path(tail, ex.fields, keys)
             await self._forward_watched(scope, receive, send, ex, keys, tail)
         except Failure as failure:

@@ -67,7 +67,7 @@ class EpisodeMap:
         return EpisodeMap(parent=self)
 
 
-#: A value outside the body the proxy forwards: ("header" | "query", name, value).
+#: A value outside the body the proxy forwards: ("header" | "query" | "path", name, value).
 Field = tuple[str, str, str]
 #: A span to replace: (start, end, unit index).
 Span = tuple[int, int, int]
@@ -154,7 +154,7 @@ class Redactor:
 
     def detect(self, body: dict, fields: list[Field] | tuple = ()) -> Detection:
         """Inline audit: every unit found anywhere in the body (by JSON path) and in `fields`
-        (`header:<name>`, `query:<name>`), and the spans redaction replaces."""
+        (`header:<name>`, `query:<name>`, `path:path`), and the spans redaction replaces."""
         found = Detection()
         plain: dict[tuple, list[Span]] = {}  # a text's spans by path: what a joined run must leave alone
         site = 0
