@@ -423,3 +423,18 @@ def test_a_value_in_the_url_path_is_caught(proxy, path):
         assert answer.status_code == 200 and record.redactions == 1
         assert leaked({**sent[0], "query": sent[0]["path"]}) == [] and leaked({"body": [], "header_list": [],
                                                                                 "query": record.path}) == []
+
+
+def test_the_model_list_request_carries_no_value_in_its_headers(proxy):
+    """GET /v1/models forwards the client's headers (SDKs send their default headers on every call)."""
+    mode, app, client, store = proxy
+    seen = len(app.state.listings)
+    answer = client.get("/v1/models", headers={"x-customer-note": f"{RECORD['phone']} {RECORD['email']}".encode()})
+    listed = app.state.listings[seen:]
+    if mode == "block":
+        assert answer.status_code == 403 and listed == []
+    else:
+        assert answer.status_code == 200 and answer.json()["data"]
+        [sent] = listed
+        assert leaked({"body": {}, "header_list": sent["header_list"], "query": ""}) == []
+        assert sent["headers"]["x-customer-note"] == "[PHONE_001] [EMAIL_001]"

@@ -310,8 +310,19 @@ class Interceptor:
     # --- endpoints -------------------------------------------------------------------------------
 
     async def models(self, scope, receive, send) -> None:
+        """The model list, answered by the upstream. Not recorded (no payload), but the client's headers go
+        with it: an enforcing mode audits them first, as on every call (a 403, or placeholders)."""
         dialect = DIALECTS["openai-chat"]
         fields, keys = request_fields(scope)
+        if self.config.enforce != "observe":
+            ex = Exchange(ProxyRecord(id=uuid.uuid4().hex, ts=time.time(), api=dialect.name, path="/v1/models"),
+                          dialect, None, time.perf_counter(), fields=fields)
+            try:
+                await self.policy.before_forward(ex)
+            except Failure as failure:
+                return await _answer(send, failure.status, _JSON_HEADERS,
+                                     json_bytes(dialect.error_body(failure.kind, failure.message, failure.extra)))
+            fields = ex.fields
         try:
             async with self.client.get(f"{self.config.upstream}/models", allow_redirects=False,
                                         headers=self._upstream_headers(fields, keys, dialect)) as upstream:

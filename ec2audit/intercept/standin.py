@@ -13,7 +13,8 @@ Messages (SSE and plain JSON) and answers by a fixed script chosen with the requ
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
-assertions, and each call whose client went away before it ended is counted in `app.state.cancelled`.
+assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
+whose client went away before it ended is counted in `app.state.cancelled`.
 
 Try the proxy without a cloud key: `python -m ec2audit.intercept.standin --port 8788`, then
 `ec2audit intercept serve --upstream http://127.0.0.1:8788/v1`.
@@ -221,13 +222,14 @@ async def _answer(request: Request):
 
 
 async def _models(request: Request):
+    request.app.state.listings.append({"headers": dict(request.headers), "header_list": request.headers.items()})
     return JSONResponse({"object": "list", "data": [{"id": "echo", "object": "model", "owned_by": "standin"}]})
 
 
 def create_app() -> Starlette:
     app = Starlette(routes=[Route("/v1/models", _models, methods=["GET"]),
                             Route("/v1/{rest:path}", _answer, methods=["POST"])])
-    app.state.requests, app.state.cancelled = [], []
+    app.state.requests, app.state.cancelled, app.state.listings = [], [], []
     return app
 
 
