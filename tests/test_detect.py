@@ -28,6 +28,8 @@ UNITS = [
     _u("nickname", "Will", "person_name", "E10", "Will Turner"),
     _u("budget", "¥1,500,000", "business", "PRJ", "Project Dawn"),
     _u("host_ip", "10.108.147.93", "network", "SRV", "db-prod-07"),
+    _u("iban", "DE89370400440532013000", "financial", "CTX-002", "张伟"),
+    _u("name", "欧阳娜娜", "person_name", "E11", "欧阳娜娜"),
 ]
 
 
@@ -82,6 +84,13 @@ def grades(text):
     # glued into a snake_case name (a tool's name, a key): an underscore ends an identifier holding a digit
     ("tool lookup_sk-proj-9fQ2LmZx81VbN0aTy7_v2", "api_key", "sk-proj-9fQ2LmZx81VbN0aTy7"),
     ("server_10.108.147.93_down", "host_ip", "10.108.147.93"),
+    # an IBAN in groups, in either case: the whole of it, not only the account number inside it
+    ("iban DE89 3704 0044 0532 0130 00 ok", "iban", "DE89 3704 0044 0532 0130 00"),
+    ("IBAN: de89-3704-0044-0532-0130-00", "iban", "de89-3704-0044-0532-0130-00"),
+    # a Chinese name with white space inside: surname and given name apart, every character apart
+    ("姓名：张 伟，电话", "name", "张 伟"),
+    ("联系人欧阳 娜娜，电话", "name", "欧阳 娜娜"),  # a compound surname apart, four characters
+    ("| 客户 | 欧 阳 娜\n娜 |", "name", "欧 阳 娜\n娜"),
 ])
 def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     assert (field, evidence, 1.0) in hits(text)

@@ -85,7 +85,8 @@ def _markdown() -> list[str]:
 
 
 def _regrouped() -> list[str]:
-    return [_line({**RECORD, "phone": "139 2288 3366 / 139.2288.3366", "iban": "de89 3704 0044 0532 0130 00",
+    return [_line({**RECORD, "name": "欧阳 娜娜 / 欧 阳 娜 娜", "phone": "139 2288 3366 / 139.2288.3366",
+                   "iban": "de89 3704 0044 0532 0130 00",
                    "national_id": "110105 19880315 3418", "salary": "486,000", "email": RECORD["email"].upper()})]
 
 

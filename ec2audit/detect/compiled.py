@@ -155,8 +155,9 @@ def _extra_forms(norm: str, cities: tuple[str, ...] = ()) -> list[str]:
     from ec2audit.detect.views import to_simplified
 
     forms = [to_simplified(norm)]
-    if HAN_NAME.fullmatch(norm) and len(norm) <= 3:  # a Chinese name spaced out: "张 静", "刘 建国", "刘 建 国"
-        forms += [f"{norm[0]} {norm[1:]}", " ".join(norm)]
+    if HAN_NAME.fullmatch(norm):  # a Chinese name spaced out: "张 静", "刘 建 国", "欧阳 娜娜", "欧 阳 娜 娜"
+        split = 2 if len(norm) > 2 and norm[:2] in COMPOUND_SURNAMES else 1
+        forms += list(dict.fromkeys([f"{norm[0]} {norm[1:]}", f"{norm[:split]} {norm[split:]}", " ".join(norm)]))
     if m := re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", norm):
         number = Decimal(m.group(1))
         ratio = format((number / 100).normalize(), "f")

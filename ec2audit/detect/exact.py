@@ -74,8 +74,9 @@ class ExactDetector:
             out += self._scan_digits(view, [start for start, _, _ in matches.get(DIGIT_WORDS, ())])
         if self._amounts:
             out += self._scan_chinese_amounts(view)
-        if self._has_alnum:  # identifiers found literally need no second look
-            out += self._scan_alnum(view, decided | {h.unit_index for h in out})
+        if self._has_alnum:  # identifiers found literally need no second look (an IBAN's account number
+            # alone is a part of it: the whole IBAN, grouped, is still looked for)
+            out += self._scan_alnum(view, decided | {h.unit_index for h in out if h.detector != "exact.account"})
         return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
