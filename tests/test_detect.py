@@ -1,5 +1,8 @@
 """Deterministic tiers on en and zh text: formats, masks, fragments, placeholders and false-positive traps."""
 
+import base64
+import json
+
 import pytest
 
 from ec2audit.detect.cascade import Cascade
@@ -50,7 +53,22 @@ def grades(text):
     return out
 
 
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+# an encoding inside an encoding, as tool output nests them: the whole outer token is the evidence
+_NAME_JSON = _b64(json.dumps({"name": "张伟"}))  # non-ASCII as \u escapes inside the base64
+_ZERO_WIDTH = _b64("phone: 139\u200b2288\u200b3366")  # format characters inside: still text
+_CSV = _b64("name,email\r\nJohn,john.smith@acme-corp.com\r\n")  # a CSV file's line ends
+_FILE = _b64("mail john.smith%40acme-corp.com today")  # a data URL of percent-encoded text
+
+
 @pytest.mark.parametrize("text, field, evidence", [
+    (f"export (base64): {_NAME_JSON}", "name", _NAME_JSON),
+    (f"attachment (base64): {_ZERO_WIDTH}", "phone", _ZERO_WIDTH),
+    (f"customers.csv (base64): {_CSV}", "email", _CSV),
+    (f"data:text/plain;base64,{_FILE}", "email", _FILE),
     ("联系人张伟，电话13922883366", "phone", "13922883366"),
     ("call 139-2288-3366 today", "phone", "139-2288-3366"),
     ("call +86 139 2288 3366", "phone", "139 2288 3366"),

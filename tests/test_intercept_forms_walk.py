@@ -267,18 +267,10 @@ def proxy(request, standin, tmp_path_factory):
 
 #: A header holds one line: a wrap inside a value cannot reach one.
 ONE_LINE = {"line_wrap"}
-#: Cells where the guard does not hold yet, both fixed in `detect/views.py` on branch s14-guardwalk-nested
-#: (RESULTS.md, session 14):
-#: - a decoded token is not read again: an encoding inside an encoding (a base64 blob of JSON text whose non-ASCII
-#:   characters are `\\u` escapes; an OpenAI file part, a base64 data URL, of text in any form but the plain
-#:   ones) is decoded one level deep only. Nothing leaks where another unit in the same blob had the whole blob
-#:   replaced, but the record misses the unit, and a blob of that unit alone is forwarded as it came;
-#: - base64 that decodes to text with a `\\r` (a CSV file as Python's `csv` writes it) or a format character
-#:   (zero-width) is taken for bytes and not decoded: every unit of the file is forwarded.
-_OPENAI_DOCUMENTS = {(CHAT, "document", False), (RESPONSES, "document", False)}
-KNOWN_GAPS = {"base64_json": set(CELLS), "base64_csv": set(CELLS), **{form: _OPENAI_DOCUMENTS for form in (
-    "json_string", "json_twice", "u_escapes", "url_query", "percent_every_byte", "html_entities", "line_wrap",
-    "zero_width")}}
+#: Cells where the guard does not hold yet (none: an encoding inside an encoding, a base64 blob of JSON text with
+#: `\\u` escapes or an OpenAI file part's data URL of text in any of the forms, is read down to its values, and
+#: base64 of a CSV file with `\\r\\n` line ends is text).
+KNOWN_GAPS: dict[str, set] = {}
 
 
 def walk_form(proxy, form: str) -> dict[tuple, str]:

@@ -54,6 +54,7 @@ class Cascade:
         sources = Sources(compile_units(units, taxonomy), PatternIndex())
         self.tiers = build_tiers(sources)  # every registered string tier, in its order
         self._rewriting = [f for f in sources.forms if type(f).rewrite is not Form.rewrite]
+        self._inner = [f.rewrite for f in self._rewriting]  # inside a decoded token: no cue says which
         self.index = sources.index.build()  # every text-view pattern of the run, read once per view
         prepare_views()
         self._ids = [unit.id for unit in units]
@@ -89,7 +90,7 @@ class Cascade:
         matches = self.index.matches(view.text)
         self._scan_view(ScanView(view, matches), hits, decided)
         rewriters = [form.rewrite for form in self._rewriting if form.wanted(matches)]
-        for derived in derived_views(text, view, rewriters):
+        for derived in derived_views(text, view, rewriters, self._inner):
             self._scan_view(ScanView(derived, self.index.matches(derived.text)), hits, decided)
         return hits
 

@@ -15,7 +15,8 @@ import binascii
 import bisect
 import html
 import re
-from collections.abc import Callable, Iterable, Iterator
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
@@ -108,7 +109,10 @@ _HINTS_HEX = ("hex", "0x")
 
 
 def _printable(decoded: str) -> bool:
-    return bool(decoded) and all(ch.isprintable() or ch in "\n\t" for ch in decoded)
+    """Text, not bytes that happened to decode: printable characters, line ends as files have them (a CSV
+    file's `\\r\\n`), and format characters (zero-width spaces and joiners inside words)."""
+    return bool(decoded) and (decoded.isprintable() or all(
+        ch.isprintable() or ch in "\n\r\t" or unicodedata.category(ch) == "Cf" for ch in decoded))
 
 
 def _percent(text: str) -> Iterator[tuple[int, int, str]]:
@@ -265,10 +269,20 @@ def _decoders(text: str, lower: str) -> list[Rewriter]:
     return out
 
 
-def decoded_view(text: str, folded: str | None = None, rewriters: Iterable[Rewriter] = ()) -> RewrittenView | None:
+#: How many encodings deep a decoded token is read (tool output nests them: base64 of JSON text whose
+#: non-ASCII characters are `\\u` escapes is two; a file part's data URL of such a blob, three).
+NESTED = 3
+
+
+def decoded_view(text: str, folded: str | None = None, rewriters: Sequence[Rewriter] = (),
+                 inner: Sequence[Rewriter] = (), depth: int = NESTED) -> RewrittenView | None:
     """The text with every encoded or obfuscated token decoded and the forms' `rewriters` applied, or None
-    when nothing changes. Where replacements overlap, the earliest (then the first listed) wins."""
-    replacements = [r for decoder in _decoders(text, folded or text.lower()) for r in decoder(text)]
+    when nothing changes. Where replacements overlap, the earliest (then the first listed) wins.
+
+    What a token decodes to is read the same way again, `depth` levels deep, with the `inner` rewriters
+    (the text view's cues say nothing of what is encoded): the decoded span maps back to the whole token."""
+    replacements = [(start, end, _inner(decoded, inner, depth)) for decoder in _decoders(text, folded or text.lower())
+                    for start, end, decoded in decoder(text)]
     replacements += [r for rewrite in rewriters for r in rewrite(text)]
     if not replacements:
         return None
@@ -276,6 +290,14 @@ def decoded_view(text: str, folded: str | None = None, rewriters: Iterable[Rewri
     view = RewrittenView.of(rewritten)
     view.rewrite, view.source = back, text
     return view
+
+
+def _inner(decoded: str, rewriters: Sequence[Rewriter], depth: int) -> str:
+    """A decoded token's text with what is encoded inside it decoded too, and the forms' rewrites made. Most
+    tokens decode to a character or two (`%20`, `&lt;`, `\\u00e9`), which hold nothing to read inside (the
+    least is a character, an invisible one, a character): they are taken as they are."""
+    view = decoded_view(decoded, None, rewriters, rewriters, depth - 1) if depth > 1 and len(decoded) > 2 else None
+    return decoded if view is None else view.original
 
 
 # --- Traditional → Simplified ----------------------------------------------------------------------
@@ -327,12 +349,13 @@ def to_simplified(text: str) -> str:
     return converted
 
 
-def derived_views(text: str, view: TextView, rewriters: Iterable[Rewriter] = ()) -> Iterator[TextView]:
+def derived_views(text: str, view: TextView, rewriters: Sequence[Rewriter] = (),
+                  inner: Sequence[Rewriter] = ()) -> Iterator[TextView]:
     """The views derived from a text whose text view is `view`: Simplified, then decoded (`rewriters`: the
-    forms' rewrites the text view called for)."""
+    forms' rewrites the text view called for; `inner`: those made inside decoded tokens)."""
     simplified = to_simplified(text)
     if simplified is not text:  # same length, character for character: offsets stay put
         yield TextView.of(simplified)
-    decoded = decoded_view(simplified, view.folded if simplified is text else None, rewriters)
+    decoded = decoded_view(simplified, view.folded if simplified is text else None, rewriters, inner)
     if decoded is not None:
         yield decoded
