@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from ec2audit import resources
-from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
 from ec2audit.detect.semantic import windows
+from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
@@ -103,9 +103,13 @@ def _encoder(adapter: Path):
 class CrossEncoderJudge:
     """Grades (text, units) requests on this machine; the interface of `ec2audit.detect.judge.Judge`."""
 
-    def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None):
-        self.head = Head.load(adapter)
-        self.model, self.version = NAME, self.head.version
+    def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None,
+                 checks: bool = True):
+        """`checks`: decide each unit with the check of its kind of value (`ec2audit.detect.value_checks`),
+        the model's reading one input; False: the model alone (for comparison)."""
+        self.head, self.checks = Head.load(adapter), checks
+        self.model = NAME
+        self.version = f"{self.head.version}+{CHECKS_VERSION}" if checks else self.head.version
         self.encoder = _encoder(Path(adapter))
         self.cache = VerdictCache(cache_path) if cache_path else None
         self.usage = JudgeUsage()
@@ -141,22 +145,19 @@ class CrossEncoderJudge:
                 on_call()
         return out  # type: ignore[return-value]
 
-    def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
-        started = time.process_time()
+    def readings(self, text: str, units: list[Unit]) -> list[Reading]:
+        """The model's best window per unit: its probability, span and the judge's thresholds."""
         spans = windows(text, WINDOW)
         vectors = self.encoder.encode([pair_text(unit, text[s:e]) for unit in units for s, e in spans], True, BATCH,
                                       max_tokens=MAX_TOKENS)
         probability = self.head.probability(vectors).reshape(len(units), len(spans))
-        verdicts = []
-        for row in probability:
-            best = int(np.argmax(row))
-            s, e = spans[best]
-            if row[best] >= self.head.threshold:
-                verdicts.append(Verdict(MOSTLY, text[s:e], s, e))
-            elif row[best] >= self.head.review_threshold:
-                verdicts.append(Verdict(0.0, text[s:e], s, e, review=True))
-            else:
-                verdicts.append(Verdict(0.0))
+        return [Reading(float(row.max()), *spans[int(np.argmax(row))], self.head.threshold,
+                        self.head.review_threshold) for row in probability]
+
+    def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
+        started = time.process_time()
+        verdicts = [check_for(unit).decide(unit, text, reading) if self.checks else reading.verdict(text)
+                    for unit, reading in zip(units, self.readings(text, units), strict=True)]
         self.cpu_seconds += time.process_time() - started
         return verdicts
 

@@ -1,0 +1,91 @@
+"""Choose the value checks' thresholds (`ec2audit.detect.value_checks`) on dev data only.
+
+    .venv/bin/python judges/local-judge/checks_dev.py [--grid]
+
+Reads the hand-written dev cases (`handwritten-dev.jsonl`, `handwritten-dev-checks.jsonl`) and the synthetic
+dev split (`judges/calibration/dev.jsonl`), each example one candidate graded against its whole text as
+`benchmarks/local_judge.py` grades the test split, and prints semantic P/R/F1 and graded precision per
+check: the model alone, and the composite judge. With `--grid`, the free-text check's `LEAN` × `CLAUSE`
+and the numeric check's `CLOSE` are swept (the model's readings and clause scores computed once).
+Test splits are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from unittest import mock
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from ec2audit.detect import value_checks  # noqa: E402
+from ec2audit.detect.calibrate import read_split  # noqa: E402
+from ec2audit.detect.e5_judge import CrossEncoderJudge  # noqa: E402
+
+SEMANTIC = ("paraphrase", "translation", "description")
+DEV = (HERE / "handwritten-dev.jsonl", HERE / "handwritten-dev-checks.jsonl",
+       HERE.parent / "calibration" / "dev.jsonl")
+
+
+def scores(rows: list[tuple[str, bool, bool]]) -> str:
+    """semantic P/R/F1 and precision over every graded row; rows are (kind, gold, graded)."""
+    semantic = [(g, p) for k, g, p in rows if k in SEMANTIC or not g]
+    tp = sum(g and p for g, p in semantic)
+    graded = sum(p for _, p in semantic)
+    precision, recall = tp / graded if graded else 0.0, tp / max(1, sum(g for g, _ in semantic))
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    all_graded = [g for _, g, p in rows if p]
+    return (f"semantic P {precision:.2f} R {recall:.2f} F1 {f1:.2f}; graded precision "
+            f"{sum(all_graded) / max(1, len(all_graded)):.2f} ({len(all_graded)} graded)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--grid", action="store_true")
+    args = parser.parse_args()
+    examples = [e for path in DEV for e in read_split(path)]
+    judge = CrossEncoderJudge()
+    readings = [judge.readings(e.text, [e.unit])[0] for e in examples]
+    checks = [value_checks.check_for(e.unit).name for e in examples]
+    print(f"{len(examples)} dev examples; checks: {dict(Counter(checks))}")
+    bare = [(e.kind, e.grade > 0, r.verdict(e.text).grade > 0) for e, r in zip(examples, readings, strict=True)]
+    print("model alone:", scores(bare))
+
+    def composite() -> list[tuple[str, bool, bool]]:
+        return [(e.kind, e.grade > 0, value_checks.check_for(e.unit).decide(e.unit, e.text, r).grade > 0)
+                for e, r in zip(examples, readings, strict=True)]
+
+    rows = composite()
+    print("composite:  ", scores(rows))
+    for name in dict.fromkeys(checks):
+        mine = [i for i, c in enumerate(checks) if c == name]
+        print(f"  {name:10} ({len(mine)}): model alone {scores([bare[i] for i in mine])}")
+        print(f"  {'':10}        composite   {scores([rows[i] for i in mine])}")
+        wrong = [i for i in mine if rows[i][1] != rows[i][2] and (rows[i][0] in SEMANTIC or not rows[i][1])]
+        for i in wrong[:12]:
+            e = examples[i]
+            print(f"      {'missed' if rows[i][1] else 'GRADED'} {e.kind} p={readings[i].probability:.2f} "
+                  f"{e.unit.value!r}: {e.text[:110]!r}")
+    if not args.grid:
+        return
+    free = [i for i, c in enumerate(checks) if c == "free-text"]
+    clause = {i: value_checks.clause_score(examples[i].unit, examples[i].text) for i in free}
+    for lean in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
+        for cut in (-0.02, 0.0, 0.02, 0.04, 0.06, 0.08):
+            out = [(examples[i].kind, examples[i].grade > 0,
+                    readings[i].probability >= readings[i].threshold
+                    or (readings[i].probability >= lean and clause[i] >= cut)) for i in free]
+            print(f"free-text LEAN {lean} CLAUSE {cut:+.2f}: {scores(out)}")
+    numeric = [i for i, c in enumerate(checks) if c == "numeric"]
+    for close in (0.02, 0.05, 0.1, 0.15):
+        with mock.patch.object(value_checks, "CLOSE", close):
+            out = [(examples[i].kind, examples[i].grade > 0, value_checks.check_for(examples[i].unit).decide(
+                examples[i].unit, examples[i].text, readings[i]).grade > 0) for i in numeric]
+        print(f"numeric CLOSE {close}: {scores(out)}")
+
+
+if __name__ == "__main__":
+    main()

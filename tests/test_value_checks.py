@@ -1,0 +1,89 @@
+"""The local judge's checks by value type (issue 37, session 14): what the judge decides by reading the value,
+the cross-encoder's reading one input. Texts written for these tests (not from the dev or test splits)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.detect.calibrate import Settings, write_calibration
+from ec2audit.detect.e5_judge import CrossEncoderJudge
+from ec2audit.detect.finding import FRAGMENT, LITERAL
+from ec2audit.detect.value_checks import check_for, near_miss, numbers
+from ec2audit.units import make_unit
+
+SALARY = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Nadia Ferreira", "field": "salary",
+                    "value": "$137,250", "dimension": "financial", "description": "annual base salary"})
+
+
+def grades(unit, texts: list[str], checks: bool = True):
+    judge = CrossEncoderJudge(checks=checks)
+    return [v[0] for v in judge.judge([(t, [unit]) for t in texts])]
+
+
+def test_numbers_in_words_shorthand_and_chinese_numerals():
+    assert numbers("she makes one hundred thirty-seven thousand two hundred and fifty dollars") == [137250.0]
+    assert numbers("a hundred and thirty-seven and a quarter") != [137250.0]
+    assert numbers("a hundred and thirty-seven and a half thousand") == [137500.0]
+    assert sorted(numbers("budget 1.2m, bonus 15k, raise 4.5%, rent 3.2万")) == [4.5, 15000.0, 32000.0, 1200000.0]
+    assert numbers("月租七千五") == [7500.0] and numbers("年薪十三万七千二百五十元") == [137250.0]
+    assert numbers("version v2.3.4") == []
+
+
+def test_a_salary_in_words_is_graded_and_another_salary_is_not():
+    """The judge grades a salary written in words as a leak, one given as an approximation partially, and
+    never another salary of the same kind, whatever its model says; the model alone grades none of the
+    word forms (it cannot read them)."""
+    texts = ["Nadia's offer: one hundred thirty-seven thousand two hundred and fifty dollars a year.",
+             "Nadia will make just under 140k in base pay.",
+             "The salary band for Nadia's level runs to $152,000; the team median is $129,800.",
+             "Nadia Ferreira 的年薪是十三万七千二百五十美元。"]
+    literal, approximate, other, chinese = grades(SALARY, texts)
+    assert literal.grade == LITERAL and chinese.grade == LITERAL
+    assert approximate.grade == FRAGMENT
+    assert other.grade == 0 and not other.review  # a veto: not even left for review
+    assert not any(v.grade > 0 for v in grades(SALARY, [texts[0], texts[3]], checks=False))
+
+
+def test_a_name_is_decided_by_the_string_tiers_and_a_near_name_is_a_veto():
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "赵雨桐",
+                      "dimension": "person_name", "description": "患者姓名"})
+    assert check_for(name).name == "identifier"
+    pinyin, other = grades(name, ["Patient Zhao Yutong was discharged on Friday.", "患者赵雨彤周五出院。"])
+    assert pinyin.grade > 0 and "Zhao Yutong" in pinyin.evidence
+    assert other.grade == 0 and not other.review
+    assert near_miss("赵雨桐", "患者赵雨彤周五出院") and not near_miss("赵雨桐", "患者李明周五出院")
+    assert near_miss("4716 2093 5581 4470", "card 4716 2093 5581 4407")
+
+
+def test_a_diagnosis_paraphrase_is_graded_and_another_condition_is_not():
+    unit = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Omar Haddad", "field": "diagnosis",
+                      "value": "epilepsy", "dimension": "health", "description": "employee's neurological diagnosis"})
+    assert check_for(unit).name == "free-text"
+    paraphrase, other = grades(unit, [
+        "Note from HR: Omar suffers from epileptic seizures.",
+        "Omar tore a ligament in his knee playing squash and will use crutches for a month."])
+    assert paraphrase.grade > 0 and paraphrase.evidence
+    assert other.grade == 0  # the model alone is as sure of it as of the paraphrase (p 0.84)
+
+
+def test_judge_cli_grades_a_salary_in_words_and_not_a_distractor(tmp_path):
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps(SALARY.model_dump(exclude={"source"})) + "\n")
+    messages = [{"role": "user", "content": "Draft Nadia's offer letter: base pay of one hundred thirty-seven "
+                                            "thousand two hundred and fifty dollars, start date 1 March."},
+                {"role": "user", "content": "For comparison the previous hire in that role started at $118,400."}]
+    payloads = tmp_path / "payloads.jsonl"
+    payloads.write_text(json.dumps({"id": "call-1", "task_id": "t",
+                                    "request": {"model": "gpt", "messages": messages}}) + "\n")
+    cal = write_calibration(tmp_path / "cal.toml", Settings(window=96, threshold=0.0, shortlist=-1.0), {})
+    out = tmp_path / "findings.jsonl"
+    result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal),
+                                       "--local-judge", "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    graded = [r for r in rows if r["grade"] > 0]
+    assert graded and {r["segment"] for r in graded} == {0}
+    assert all(r["grade"] == LITERAL for r in graded)
