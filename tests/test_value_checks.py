@@ -87,3 +87,16 @@ def test_judge_cli_grades_a_salary_in_words_and_not_a_distractor(tmp_path):
     graded = [r for r in rows if r["grade"] > 0]
     assert graded and {r["segment"] for r in graded} == {0}
     assert all(r["grade"] == LITERAL for r in graded)
+
+
+def test_each_kind_of_value_gets_its_check():
+    def kind(value: str, dimension: str = "other") -> str:
+        return check_for(make_unit({"task_id": "t", "entity_id": "E", "field": "f", "value": value,
+                                    "dimension": dimension})).name
+
+    assert [kind(v) for v in ("$148,500", "每月8500元", "36.8万元", "8.4%", "£64,250")] == ["numeric"] * 5
+    assert [kind(v) for v in ("NP7K42R9T", "6222024108375519268", "1985-03-14", "AKIA4QXRT7JM2WZKP9LD")] == \
+        ["identifier"] * 4
+    assert kind("Li Hua", "person_name") == "identifier"
+    assert [kind(v) for v in ("type 1 diabetes", "pregnant, 14 weeks", "42 Baker Lane, Cambridge CB2 1TN")] == \
+        ["free-text"] * 3

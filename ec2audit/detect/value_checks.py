@@ -128,10 +128,10 @@ class IdentifierCheck:
     name = "identifier"
 
     def claims(self, unit: Unit) -> bool:
-        norm = normalize_text(unit.value).replace(" ", "")
-        return (unit.dimension in IDENTIFIER_DIMENSIONS or re.search(r"\d{8}", norm) is not None
-                or _DATE.fullmatch(norm) is not None or (re.fullmatch(r"[a-z0-9]+", norm) is not None
-                                                         and re.search(r"\d", norm) is not None))
+        norm = normalize_text(unit.value)
+        token = re.fullmatch(r"[a-z0-9_.-]+", norm) is not None  # one word of letters and digits: a key, a code
+        return (unit.dimension in IDENTIFIER_DIMENSIONS or re.search(r"\d{8}", norm.replace(" ", "")) is not None
+                or _DATE.fullmatch(norm) is not None or (token and re.search(r"\d", norm) is not None))
 
     def decide(self, unit: Unit, text: str, reading: Reading) -> Verdict:
         hits = _string_tiers(unit).scan_text(text)
