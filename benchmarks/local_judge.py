@@ -7,9 +7,9 @@
     .venv/bin/python benchmarks/local_judge.py --judge-url URL --judge-model M   # any endpoint
     options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT
 
-The local judge (`--local-judge`) is measured twice in one process: as shipped, each unit decided by the
-check of its kind of value (`ec2audit.detect.value_checks`), and its cross-encoder alone (the baseline,
-session 13's judge, with its review band); the model is loaded once for both.
+The local judge is measured twice in one process: with its checks by value type (`--local-judge
+--value-checks`, `ec2audit.detect.value_checks`) and its cross-encoder alone (`--local-judge`, session 13's
+judge with its review band); the model is loaded once for both.
 Every example is one candidate: the judge grades its unit against its whole text, as
 `judge --calibrate` does on test. "semantic" is what only a paraphrase judge can find (paraphrase,
 translation, description positives) against every negative; precision is over every graded example.
@@ -57,8 +57,8 @@ def measure(examples, adapter: Path | None = None, threshold: float | None = Non
         started_cpu = cpu_seconds()  # a server's CPU is counted once it has stopped
         verdicts = [v[0] for v in judge.judge([(e.text, [e.unit]) for e in examples])]
         name, usage = f"{judge.model} {judge.version}", judge.usage.as_dict()
-        if local and not judge.checks:
-            name += " (the model alone)"
+        if local:
+            name += " with value checks" if judge.checks else " (the model alone)"
         if threshold is not None:
             name += f" at {threshold}, no review band"
         load_cpu = started_cpu - cpu

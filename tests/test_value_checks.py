@@ -19,6 +19,7 @@ SALARY = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Nadia Fer
 
 
 def grades(unit, texts: list[str], checks: bool = True):
+    """The local judge's verdicts, with its value checks (`--value-checks`) or its model alone."""
     judge = CrossEncoderJudge(checks=checks)
     return [v[0] for v in judge.judge([(t, [unit]) for t in texts])]
 
@@ -81,12 +82,14 @@ def test_judge_cli_grades_a_salary_in_words_and_not_a_distractor(tmp_path):
     cal = write_calibration(tmp_path / "cal.toml", Settings(window=96, threshold=0.0, shortlist=-1.0), {})
     out = tmp_path / "findings.jsonl"
     result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal),
-                                       "--local-judge", "--json", "--out", str(out)])
+                                       "--local-judge", "--value-checks", "--json", "--out", str(out)])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     graded = [r for r in rows if r["grade"] > 0]
     assert graded and {r["segment"] for r in graded} == {0}
     assert all(r["grade"] == LITERAL for r in graded)
+    refused = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--value-checks"])
+    assert refused.exit_code != 0 and "--value-checks goes with --local-judge" in refused.output
 
 
 def test_each_kind_of_value_gets_its_check():

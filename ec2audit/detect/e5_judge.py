@@ -104,9 +104,9 @@ class CrossEncoderJudge:
     """Grades (text, units) requests on this machine; the interface of `ec2audit.detect.judge.Judge`."""
 
     def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None,
-                 checks: bool = True):
+                 checks: bool = False):
         """`checks`: decide each unit with the check of its kind of value (`ec2audit.detect.value_checks`),
-        the model's reading one input; False: the model alone (for comparison)."""
+        the model's reading one input (`judge --local-judge --value-checks`); False: the model alone."""
         self.head, self.checks = Head.load(adapter), checks
         self.model = NAME
         self.version = f"{self.head.version}+{CHECKS_VERSION}" if checks else self.head.version
