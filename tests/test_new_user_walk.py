@@ -1,0 +1,74 @@
+"""Session 14: figures a new user reads off the CLI, on logs shaped like the real files of third-party
+agents, each checked against a count made by hand."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+
+TASK = "billing"
+UNITS = [
+    {"task_id": TASK, "entity_id": "P1", "field": "name", "value": "Dana Whitfield", "dimension": "person_name"},
+    {"task_id": TASK, "entity_id": "P1", "field": "phone", "value": "+1 415-555-0199", "dimension": "contact"},
+    {"task_id": TASK, "entity_id": "P1", "field": "card", "value": "4111 1111 1111 1111", "dimension": "financial"},
+    {"task_id": TASK, "entity_id": "SYS", "field": "openai_key",
+     "value": "sk-proj-Zx81kLmQ0pRt7Yu3Wv5Nb2Hc9Df4Gj6Ka1Sd", "dimension": "credential"},
+]  # taxonomy weights 1.0, 1.5, 2.5, 3.0: Σ = 8
+
+
+def _audit(tmp_path: Path, log: Path, session: str, *args: str) -> dict:
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in UNITS))
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({session: TASK}))
+    result = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--task-map", str(task_map),
+                                       "--json", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def _claude_code(folder: Path, session: str) -> Path:
+    """A Claude Code transcript in which the first retry failed: Claude Code logs its own assistant line
+    ("API Error: Connection error.", model `<synthetic>`) and the user says "try again"."""
+    base = {"isSidechain": False, "userType": "external", "cwd": "/home/ana/proj", "sessionId": session,
+            "version": "2.0.30", "gitBranch": "main"}
+    lines: list[dict] = []
+
+    def add(uid, parent, kind, message, time, **extra):
+        lines.append({**base, "parentUuid": parent, "type": kind, "message": message, "uuid": uid,
+                      "timestamp": f"2026-11-05T09:0{time}.000Z", **extra})
+
+    def reply(mid, model, content, tokens):
+        return {"id": mid, "type": "message", "role": "assistant", "model": model, "content": content,
+                "usage": {"input_tokens": tokens, "cache_read_input_tokens": 0, "output_tokens": tokens // 10}}
+
+    add("u1", None, "user", {"role": "user", "content": "Call Dana Whitfield at +1 415-555-0199 and fix billing"},
+        "0:00")
+    add("u2", "u1", "assistant", reply("msg_1", "claude-sonnet-4-5-20250929", [
+        {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "/home/ana/proj/billing.csv"}}],
+        3000), "0:05", requestId="req_1")
+    add("u3", "u2", "user", {"role": "user", "content": [
+        {"tool_use_id": "toolu_1", "type": "tool_result", "content": "Dana Whitfield,4111 1111 1111 1111"}]}, "0:06")
+    error = [{"type": "text", "text": "API Error: Connection error."}]
+    add("u4", "u3", "assistant", reply("msg_2", "<synthetic>", error, 0), "0:07", isApiErrorMessage=True)
+    add("u5", "u4", "user", {"role": "user", "content": "try again"}, "1:00")
+    add("u6", "u5", "assistant", reply("msg_3", "claude-sonnet-4-5-20250929", [
+        {"type": "text", "text": "The card number is in the CSV."}], 4000), "1:05", requestId="req_2")
+    path = folder / f"{session}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def test_claude_codes_own_error_line_is_no_model_call(tmp_path):
+    """Two model calls (msg_1, msg_3), not three: the card read by call 1's tool is first sent by msg_3 at
+    09:01:05, and no provider row names the `<synthetic>` model."""
+    session = "9f1e2d3c-0000-4000-8000-000000000001"
+    out = _audit(tmp_path, _claude_code(tmp_path, session), session)
+    assert (out["calls"], out["cloud_calls"]) == (2, 2)
+    assert [(p["model"], p["calls"], p["input_tokens"]) for p in out["providers"]] == [
+        ("claude-sonnet-4-5-20250929", 2, 7000)]
+    card = next(leak for leak in out["leaked"] if leak["unit_id"] == f"{TASK}/P1/card")
+    assert (card["first_call"], card["step"], card["timestamp"]) == ("msg_3", 2, "2026-11-05T09:01:05.000Z")
+    assert out["sessions"][0]["exposure"] == 5 / 8  # name 1.0 + phone 1.5 + card 2.5 of 8
