@@ -72,3 +72,48 @@ def test_claude_codes_own_error_line_is_no_model_call(tmp_path):
     card = next(leak for leak in out["leaked"] if leak["unit_id"] == f"{TASK}/P1/card")
     assert (card["first_call"], card["step"], card["timestamp"]) == ("msg_3", 2, "2026-11-05T09:01:05.000Z")
     assert out["sessions"][0]["exposure"] == 5 / 8  # name 1.0 + phone 1.5 + card 2.5 of 8
+
+
+def _request_log(folder: Path) -> Path:
+    """A proxy's OpenAI request log, times in Unix seconds as `time.time()` writes them: call 1 names the
+    client, call 2 failed with 429 after the lookup's result was added, call 3 retried it, call 4 added
+    the `.env` read."""
+    system = {"role": "system", "content": "You are a support agent."}
+    ask = {"role": "user", "content": "Customer Dana Whitfield wants a refund."}
+    lookup = {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+        "name": "lookup", "arguments": "{\"name\": \"Dana Whitfield\"}"}}]}
+    found = {"role": "tool", "tool_call_id": "call_1", "content": "{\"phone\": \"+1 415-555-0199\"}"}
+    read = {"role": "assistant", "content": None, "tool_calls": [{"id": "call_2", "type": "function", "function": {
+        "name": "read", "arguments": "{\"path\": \".env\"}"}}]}
+    env = {"role": "tool", "tool_call_id": "call_2",
+           "content": "OPENAI_API_KEY=sk-proj-Zx81kLmQ0pRt7Yu3Wv5Nb2Hc9Df4Gj6Ka1Sd"}
+
+    def record(n: int, at: float, messages: list, status: int = 200) -> dict:
+        response = ({"id": f"chatcmpl-{n}", "usage": {"prompt_tokens": 100 * n, "completion_tokens": 10}}
+                    if status == 200 else {"error": {"type": "rate_limit_exceeded"}})
+        return {"id": f"req-{n}", "timestamp": at, "url": "https://api.openai.com/v1/chat/completions",
+                "session_id": "s1", "status": status, "response": response,
+                "request": {"model": "gpt-4o", "messages": [system, *messages]}}
+
+    path = folder / "proxy.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [
+        record(1, 1793700000.25, [ask]), record(2, 1793700005, [ask, lookup, found], 429),
+        record(3, 1793700007, [ask, lookup, found]), record(4, 1793700010, [ask, lookup, found, read, env])]))
+    return path
+
+
+def test_unix_times_of_a_request_log_are_shown_as_times(tmp_path):
+    """1793700000 s is 2026-11-03 10:00:00 UTC: the phone is first sent by the call that failed with 429
+    (it reached the API) at 10:00:05, the key by call 4 at 10:00:10, and the terminal shows those times."""
+    log = _request_log(tmp_path)
+    out = _audit(tmp_path, log, "s1")
+    assert (out["calls"], out["cloud_calls"]) == (4, 4)
+    first = {leak["unit_id"].split("/", 1)[1]: (leak["step"], leak["timestamp"]) for leak in out["leaked"]}
+    assert first == {"P1/name": (1, "2026-11-03T10:00:00.250000Z"), "P1/phone": (2, "2026-11-03T10:00:05Z"),
+                     "SYS/openai_key": (4, "2026-11-03T10:00:10Z")}
+    assert [t["timestamp"] for t in out["timeline"]] == [
+        "2026-11-03T10:00:00.250000Z", "2026-11-03T10:00:05Z", "2026-11-03T10:00:07Z", "2026-11-03T10:00:10Z"]
+    assert out["sessions"][0]["exposure"] == (1.0 + 1.5 + 3.0) / 8
+    table = CliRunner().invoke(main, ["audit", str(log), "--units", str(tmp_path / "units.jsonl"),
+                                      "--task-map", str(tmp_path / "map.json")])
+    assert "#2 10:00:05" in table.stdout and "#4 10:00:10" in table.stdout
