@@ -117,3 +117,47 @@ def test_unix_times_of_a_request_log_are_shown_as_times(tmp_path):
     table = CliRunner().invoke(main, ["audit", str(log), "--units", str(tmp_path / "units.jsonl"),
                                       "--task-map", str(tmp_path / "map.json")])
     assert "#2 10:00:05" in table.stdout and "#4 10:00:10" in table.stdout
+
+
+def _openclaw(folder: Path, session: str, results: list[str]) -> Path:
+    """An OpenClaw transcript: the user asks, then one `exec` call per tool result, then an answer."""
+    lines: list[dict] = [
+        {"type": "session", "version": 4, "id": session, "timestamp": "2026-11-04T10:00:00.000Z", "cwd": "/home/x"},
+        {"type": "model_change", "id": "m0", "parentId": None, "timestamp": "2026-11-04T10:00:00.000Z",
+         "provider": "openai", "modelId": "gpt-5.4"}]
+
+    def add(message: dict) -> None:
+        n = len(lines) - 1
+        lines.append({"type": "message", "id": f"e{n}", "parentId": lines[-1]["id"],
+                      "timestamp": f"2026-11-04T10:{n:02d}:00.000Z", "message": message})
+
+    def reply(content: list) -> dict:
+        return {"role": "assistant", "content": content, "api": "openai-responses", "provider": "openai",
+                "model": "gpt-5.4", "usage": {"input": 100, "output": 10, "cacheRead": 0, "cacheWrite": 0}}
+
+    add({"role": "user", "content": "Look at these outputs for me."})
+    for k, text in enumerate(results):
+        add(reply([{"type": "toolCall", "id": f"t{k}", "name": "exec", "arguments": {"command": "cat"}}]))
+        add({"role": "toolResult", "toolCallId": f"t{k}", "toolName": "exec",
+             "content": [{"type": "text", "text": text}]})
+    add(reply([{"type": "text", "text": "Done."}]))
+    path = folder / f"{session}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def _discover(log: Path) -> dict:
+    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json", "--show-values"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_condition_that_names_a_data_set_or_a_charity_is_no_health_leak(tmp_path):
+    """Of four conditions in these outputs one is someone's: the patient's heart failure. The breast cancer
+    data set, the Alzheimer's research and the diabetes association are topics."""
+    log = _openclaw(tmp_path, "topics", [
+        "The diabetes dataset from sklearn has 442 samples. We trained a model on the breast cancer dataset too.",
+        "Donations go to Alzheimer's disease research; the American Diabetes Association co-hosts the gala.",
+        "Patient record: the patient was admitted with congestive heart failure on Monday."])
+    health = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "health"]
+    assert health == ["congestive heart failure"]

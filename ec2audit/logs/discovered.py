@@ -75,6 +75,10 @@ _BIRTH_DATE = re.compile(
     r"(?:\b(?:dob|d\.o\.b\.?|date[ _-]?of[ _-]?birth|birth[ _-]?date|birthdate|birthday|born(?: on)?)\b|出生日期|生日)"
     r"[\"'\s:：=]*(?:(?:is|was|on)\s+)?(?P<date>\d{4}-\d\d-\d\d|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
     r"\d{1,2} " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2},? \d{4}|\d{4}年\d{1,2}月\d{1,2}日)", re.I)
+#: What a condition names when it is followed by one of these words: a topic, not someone's health.
+_TOPIC_AFTER = re.compile(
+    r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
+    r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -167,15 +171,19 @@ def _email_rejection(value: str, before: str) -> str | None:
     return "a bot's mailbox" if _BOT_MAILBOX.search(mailbox) else None
 
 
-def _health_rejection(value: str, around: str) -> str | None:
+def _health_rejection(value: str, before: str, after: str) -> str | None:
     """A condition term is kept when it is several words (`type 2 diabetes`) or, one word, when the text
-    around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`)."""
+    around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`). A term that
+    names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
+    if _TOPIC_AFTER.match(after):
+        return "names a topic (a data set, research, an organisation), not someone's condition"
     if " " in value.strip():
         return None
     if _plain(value) in _given_names():
         return "a given name"
+    around = before[-80:] + " " + after[:80]
     return None if HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
 
 
@@ -196,7 +204,7 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return "several values glued together (a `key: value, …` line read whole)"
         return _number_rejection(value) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
-        return _health_rejection(value, before[-80:] + " " + after[:80])
+        return _health_rejection(value, before, after)
     if unit.dimension == "credential":
         if _HASH.match(value):
             return "a hash or commit id"
