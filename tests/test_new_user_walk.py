@@ -161,3 +161,16 @@ def test_a_condition_that_names_a_data_set_or_a_charity_is_no_health_leak(tmp_pa
         "Patient record: the patient was admitted with congestive heart failure on Monday."])
     health = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "health"]
     assert health == ["congestive heart failure"]
+
+
+def test_a_changelog_line_is_no_credential(tmp_path):
+    """Git's Debian changelog says `credential: sanitize the user prompt (CVE-2024-50349)`: a sentence
+    about the credential helper. Of the two outputs only the deploy note holds a secret."""
+    log = _openclaw(tmp_path, "changelog", [
+        "git (1:2.39.5-0+deb12u1) bookworm-security; urgency=high\n\n"
+        "  * Non-maintainer upload by the Security Team.\n"
+        "  * credential: sanitize the user prompt (CVE-2024-50349)\n"
+        "  * credential: disallow Carriage Returns in the protocol by default (CVE-2024-52006)\n",
+        "deploy notes\nDB_HOST=10.2.0.15\npassword: Wq7!rPz2kL9\n"])
+    credentials = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "credential"]
+    assert credentials == ["Wq7!rPz2kL9"]

@@ -31,6 +31,7 @@ from ec2audit.units import Unit, make_unit
 _REDACTED = re.compile(r"redact|masked|hidden|removed|censored|\*{3}|x{6}|•{3}|<secret>", re.I)
 _CODE = re.compile(r"[{}\[\]<>=;`|\\]|\(\)|^\W|\w\.\w+\(|::|->|=>|^\$|\$\{|%[sd]|^[a-z]+[A-Z]\w*$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
+_PROSE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # two words with a space between: a secret has no such
 _HASH = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})$", re.I)
 _NAME_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*|[A-Z]\.?)$")
 _HAN_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
@@ -208,6 +209,8 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     if unit.dimension == "credential":
         if _HASH.match(value):
             return "a hash or commit id"
+        if _PROSE.search(value) and "-----BEGIN" not in value:
+            return "words of a sentence, not a secret (`credential: sanitize the prompt (CVE-…)`)"
         if len(value) < 8 or not (_DIGITS.search(value) and re.search(r"[A-Za-z]", value)):
             return "too short or one kind of character for a secret"
         return None
