@@ -174,3 +174,13 @@ def test_a_changelog_line_is_no_credential(tmp_path):
         "deploy notes\nDB_HOST=10.2.0.15\npassword: Wq7!rPz2kL9\n"])
     credentials = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "credential"]
     assert credentials == ["Wq7!rPz2kL9"]
+
+
+def test_a_token_in_a_badge_url_ends_where_the_url_does(tmp_path):
+    """README badges as PyPI pages show them (Markdown, reST): each `?token=` value ends at the URL's own
+    end, `)` or `&`, not at the next space."""
+    log = _openclaw(tmp_path, "badges", [
+        "[![codecov](https://codecov.io/gh/acme/acme/graph/badge.svg?token=plzSSFb9Li)](https://codecov.io/gh/acme)\n",
+        ".. image:: https://img.shields.io/codecov/c/gh/acme/acme?token=aJj1Yg0NUq&style=flat-square\n"])
+    credentials = sorted(leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "credential")
+    assert credentials == ["aJj1Yg0NUq", "plzSSFb9Li"]
