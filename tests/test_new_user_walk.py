@@ -184,3 +184,13 @@ def test_a_token_in_a_badge_url_ends_where_the_url_does(tmp_path):
         ".. image:: https://img.shields.io/codecov/c/gh/acme/acme?token=aJj1Yg0NUq&style=flat-square\n"])
     credentials = sorted(leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "credential")
     assert credentials == ["aJj1Yg0NUq", "plzSSFb9Li"]
+
+
+def test_a_sentence_that_opens_with_in_or_my_names_nobody(tmp_path):
+    """Label Studio's SDK changelog opens `In August 2025, we released SDK 2.0.0`; `In` and `My` are US census
+    first names, but here the one person is the maintainer named after them."""
+    log = _openclaw(tmp_path, "changelog-names", [
+        "## SDK 2.0.0\n\nIn August 2025, we released SDK version 2.0.0. My Lord, what a release.\n"
+        "Maintainer: Anna Miller\n"])
+    people = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "person_name"]
+    assert people == ["Anna Miller"]
