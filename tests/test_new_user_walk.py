@@ -194,3 +194,26 @@ def test_a_sentence_that_opens_with_in_or_my_names_nobody(tmp_path):
         "Maintainer: Anna Miller\n"])
     people = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "person_name"]
     assert people == ["Anna Miller"]
+
+
+def test_a_mails_message_id_is_no_address_to_label(tmp_path):
+    """A claims e-mail as a mail client saves it: two people, their two addresses and the amount are five
+    values to label; `Message-ID: <CAF8x9kP2Q7r3s1T@mail.northwind.com>` names the message, nobody's mailbox."""
+    workspace = tmp_path / "claims"
+    workspace.mkdir()
+    (workspace / "message.eml").write_text(
+        "From: Emily Rutherford <emily.rutherford@northwind.com>\n"
+        "To: Carlos Mendes <carlos.mendes@contoso.com>\n"
+        "Subject: Your claim HF-2041\n"
+        "Date: Tue, 3 Nov 2026 09:14:00 +0000\n"
+        "Message-ID: <CAF8x9kP2Q7r3s1T@mail.northwind.com>\n"
+        "In-Reply-To: <a81Bq2@mail.contoso.com>\n\n"
+        "Hi Carlos,\n\nYour claim HF-2041 was approved. We will pay $1,480.00 within 5 business days.\n\n"
+        "Best,\nEmily Rutherford\n")
+    units = tmp_path / "units.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(workspace), "--no-presidio",
+                                       "--out", str(tmp_path / "ls.json"), "--units", str(units)])
+    assert result.exit_code == 0, result.output
+    values = sorted(json.loads(line)["value"] for line in units.read_text().splitlines())
+    assert values == ["$1,480.00", "Carlos Mendes", "Emily Rutherford", "carlos.mendes@contoso.com",
+                      "emily.rutherford@northwind.com"]

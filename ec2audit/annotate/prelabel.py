@@ -21,6 +21,7 @@ from functools import cache
 
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
+from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
@@ -305,14 +306,20 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
 
 
 def _plausible(doc: Document, found: list[Match]) -> list[Match]:
-    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), and none is a
-    field's name (a CSV header `customer_id`, a JSON key) standing outside every value."""
+    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), none is a
+    field's name (a CSV header `customer_id`, a JSON key) standing outside every value, and no address
+    is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`)."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
-    found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)]
+    found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
+             and not (m.dimension == "contact" and _in_message_id(doc, m))]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found
     return [m for m in found if not any(m.start < e and b < m.end for b, e in holes)]
+
+
+def _in_message_id(doc: Document, m: Match) -> bool:
+    return bool(MESSAGE_ID_HEADER.search(doc.text, max(0, m.start - 40), m.start))
 
 
 def _continues_number(text: str, start: int, end: int) -> bool:

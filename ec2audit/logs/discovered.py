@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
+from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
 from ec2audit.units import Unit, make_unit
@@ -53,8 +54,6 @@ _CHAT_ENVELOPE = re.compile(
 _HANDLE = re.compile(r"\(@(?P<handle>[A-Za-z0-9_.]{3,32})\)")
 _CHAT_ID = re.compile(r"\bid:(?P<id>-?\d{5,20})\b")
 _HOME = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)(?P<user>[A-Za-z][A-Za-z0-9._-]{1,31})(?=[/\\]|$|\s)")
-_MESSAGE_ID_HEADER = re.compile(
-    r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id)\s*[:=]\s*[\"'<]?\s*$", re.I)
 #: A generated mailbox part (a message id's left side): long, with three capitals and three digits or more.
 _GENERATED = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){3})(?=(?:\D*\d){3})[A-Za-z0-9+=$_.-]{12,}$")
 _CONTEXT_BLOCK = re.compile(r"^(?P<label>[^\n`]{1,160}?)(?::?[ \t]*⟦openclaw:ctx⟧|[ \t]*\(untrusted metadata\):)"
@@ -164,7 +163,7 @@ def _email_rejection(value: str, before: str) -> str | None:
     mailbox = value.split("@")[0]
     if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", mailbox)) >= 8:
         return "not an e-mail address (a message id?)"
-    if _MESSAGE_ID_HEADER.search(before[-40:]) or _GENERATED.search(mailbox):
+    if MESSAGE_ID_HEADER.search(before[-40:]) or _GENERATED.search(mailbox):
         return "a message id, not a mailbox"
     mailbox, domain = value.lower().split("@", 1)
     if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")):
