@@ -4,7 +4,9 @@ agents, each checked against a count made by hand."""
 import json
 from pathlib import Path
 
+import httpx
 from click.testing import CliRunner
+from intercept_helpers import running_proxy, standin_server
 
 from ec2audit.cli import main
 
@@ -217,3 +219,29 @@ def test_a_mails_message_id_is_no_address_to_label(tmp_path):
     values = sorted(json.loads(line)["value"] for line in units.read_text().splitlines())
     assert values == ["$1,480.00", "Carlos Mendes", "Emily Rutherford", "carlos.mendes@contoso.com",
                       "emily.rutherford@northwind.com"]
+
+
+def test_an_interceptor_store_is_scored_against_the_task_its_calls_were_tagged_with(tmp_path):
+    """Requests sent through `intercept serve` under `/e/<episode>/t/billing/v1`: `audit cloud.sqlite`
+    scores each episode against task billing, as `intercept audit` does. ep1 sent name, phone and card
+    (1 + 1.5 + 2.5 of 8), ep2 nothing of the task's."""
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in UNITS))
+    store = tmp_path / "cloud.sqlite"
+    standin = standin_server()
+    _, upstream = next(standin)
+    try:
+        with running_proxy(upstream, store) as (_, url, _):
+            ask = {"role": "user", "content": "Call Dana Whitfield at +1 415-555-0199"}
+            card = {"role": "user", "content": "Her card is 4111 1111 1111 1111"}
+            for episode, messages in (("ep1", [ask]), ("ep1", [ask, card]),
+                                      ("ep2", [{"role": "user", "content": "What is 2+2?"}])):
+                httpx.post(f"{url}/e/{episode}/t/{TASK}/v1/chat/completions",
+                           json={"model": "gpt-4o", "messages": messages}, timeout=10).raise_for_status()
+    finally:
+        next(standin, None)
+    result = CliRunner().invoke(main, ["audit", str(store), "--units", str(units), "--json"])
+    assert result.exit_code == 0, result.output
+    sessions = {s["session"]: (s["units"], s["leaked"], s["exposure"], s["scored_against"])
+                for s in json.loads(result.stdout)["sessions"]}
+    assert sessions == {"ep1": (4, 3, 5 / 8, f"task {TASK}"), "ep2": (4, 0, 0.0, f"task {TASK}")}
