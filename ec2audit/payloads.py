@@ -53,7 +53,8 @@ def _json_text(value) -> str:
 
 
 def _content_texts(content) -> Iterator[str]:
-    """Text of string or list content (text / input_text / output_text parts; images skipped)."""
+    """Text of string or list content (text / input_text / output_text parts; images skipped), and of
+    content holding `parts` (ChatGPT's web app: `{"content_type": "text", "parts": ["…"]}`)."""
     if content is None:
         return
     if isinstance(content, str):
@@ -70,6 +71,8 @@ def _content_texts(content) -> Iterator[str]:
         elif isinstance(part, dict):
             if isinstance(part.get("text"), str):
                 yield part["text"]
+            elif isinstance(part.get("parts"), list):
+                yield from _content_texts(part["parts"])
             elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                 yield part["refusal"]
 
@@ -78,7 +81,8 @@ def _openai_chat(body: dict) -> Iterator[Segment]:
     for i, msg in enumerate(body.get("messages") or []):
         if not isinstance(msg, dict):
             continue
-        role = str(msg.get("role", "user"))
+        author = msg.get("author") if isinstance(msg.get("author"), dict) else {}  # ChatGPT's web app
+        role = str(msg.get("role") or author.get("role") or "user")
         origin = {"system": "system", "developer": "system", "assistant": "assistant",
                   "tool": "tool_result", "function": "tool_result"}.get(role, "user")
         for text in _content_texts(msg.get("content")):

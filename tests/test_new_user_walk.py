@@ -245,3 +245,47 @@ def test_an_interceptor_store_is_scored_against_the_task_its_calls_were_tagged_w
     sessions = {s["session"]: (s["units"], s["leaked"], s["exposure"], s["scored_against"])
                 for s in json.loads(result.stdout)["sessions"]}
     assert sessions == {"ep1": (4, 3, 5 / 8, f"task {TASK}"), "ep2": (4, 0, 0.0, f"task {TASK}")}
+
+
+def _har_entry(url: str, method: str, body: dict | None, response: str, at: str) -> dict:
+    request = {"method": method, "url": url, "httpVersion": "h2", "headers": [], "queryString": [], "cookies": [],
+               "headersSize": -1, "bodySize": -1}
+    if body is not None:
+        request["postData"] = {"mimeType": "application/json", "text": json.dumps(body)}
+    return {"startedDateTime": at, "time": 120, "request": request, "cache": {}, "timings": {"wait": 100},
+            "response": {"status": 200, "statusText": "", "httpVersion": "h2", "headers": [], "cookies": [],
+                         "content": {"size": len(response), "mimeType": "text/event-stream", "text": response},
+                         "redirectURL": "", "headersSize": -1, "bodySize": -1}}
+
+
+def test_a_browser_har_of_chatgpt_reads_what_the_user_typed(tmp_path):
+    """Chrome's HAR of a page that calls the OpenAI API and of ChatGPT's web app, whose messages are
+    `{"author": {"role": "user"}, "content": {"content_type": "text", "parts": [...]}}`: all four values
+    reached OpenAI (1 + 1.5 + 1.5 + 2.5 of 6.5), the phone and card by the ChatGPT call at 08:00:05."""
+    units = [{"task_id": "web", "entity_id": "P1", "field": f, "value": v, "dimension": d} for f, v, d in (
+        ("name", "Dana Whitfield", "person_name"), ("email", "dana.whitfield@gmail.com", "contact"),
+        ("phone", "+1 415-555-0199", "contact"), ("card", "4539 1488 0343 6467", "financial"))]
+    (tmp_path / "units.jsonl").write_text("".join(json.dumps(u) + "\n" for u in units))
+    (tmp_path / "map.json").write_text(json.dumps({"chrome": "web"}))
+    stream = ('data: {"id":"c1","model":"gpt-4o","choices":[],"usage":{"prompt_tokens":120,"completion_tokens":7}}'
+              "\n\ndata: [DONE]\n\n")
+    api_call = {"model": "gpt-4o", "stream": True, "messages": [
+        {"role": "user", "content": "Email Dana Whitfield at dana.whitfield@gmail.com"}]}
+    chatgpt = {"action": "next", "parent_message_id": "client-created-root", "model": "auto", "messages": [
+        {"id": "aaa1", "author": {"role": "user"}, "metadata": {}, "content": {
+            "content_type": "text", "parts": ["My phone is +1 415-555-0199, card 4539 1488 0343 6467"]}}]}
+    entries = [
+        _har_entry("https://cdn.example.com/app.js", "GET", None, "console.log(1)", "2026-11-06T08:00:00.000Z"),
+        _har_entry("https://api.openai.com/v1/chat/completions", "POST", api_call, stream, "2026-11-06T08:00:02.000Z"),
+        _har_entry("https://chatgpt.com/backend-api/conversation", "POST", chatgpt, "data: [DONE]\n\n",
+                   "2026-11-06T08:00:05.000Z")]
+    har = tmp_path / "chrome.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "WebInspector"}, "entries": entries}}))
+    result = CliRunner().invoke(main, ["audit", str(har), "--units", str(tmp_path / "units.jsonl"),
+                                       "--task-map", str(tmp_path / "map.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert (out["calls"], out["cloud_calls_without_content"]) == (2, 0)
+    assert out["sessions"][0]["exposure"] == 1.0
+    first = {leak["unit_id"]: (leak["step"], leak["timestamp"], leak["provider"]) for leak in out["leaked"]}
+    assert first["web/P1/card"] == first["web/P1/phone"] == (2, "2026-11-06T08:00:05.000Z", "openai")
