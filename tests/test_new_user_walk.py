@@ -289,3 +289,15 @@ def test_a_browser_har_of_chatgpt_reads_what_the_user_typed(tmp_path):
     assert out["sessions"][0]["exposure"] == 1.0
     first = {leak["unit_id"]: (leak["step"], leak["timestamp"], leak["provider"]) for leak in out["leaked"]}
     assert first["web/P1/card"] == first["web/P1/phone"] == (2, "2026-11-06T08:00:05.000Z", "openai")
+
+
+def test_calls_without_text_are_counted_in_plain_words(tmp_path):
+    """A HAR whose second call sent only an image: "2 model calls read, 1 carried prompt content, 1 carried none"."""
+    image = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBO"}}]}
+    entries = [_har_entry("https://api.openai.com/v1/chat/completions", "POST", {"model": "gpt-4o", "messages": m},
+                          "{}", f"2026-11-06T08:00:0{n}.000Z")
+               for n, m in enumerate([[{"role": "user", "content": "Hello"}], [image]])]
+    har = tmp_path / "chrome.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}))
+    result = CliRunner().invoke(main, ["audit", str(har), "--discover", "--no-presidio"])
+    assert "har: 2 model calls read, 1 carried prompt content, 1 carried none" in result.stdout

@@ -192,7 +192,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     for c in summary["coverage"]:
         if c["without_content"] or c["format"] in RECORDS:
             why = NO_CONTENT.get(c["format"]) if c["without_content"] else None
-            console.print(f"{c['format']}: {plural(c['read'], 'model-call ' + c['record'])} read, "
+            kind = "model call" if c["record"] == "call" else f"model-call {c['record']}"  # not "model-call calls"
+            console.print(f"{c['format']}: {plural(c['read'], kind)} read, "
                           f"{c['with_content']} carried prompt content, {c['without_content']} carried none"
                           + (f" ({why})" if why else ""), highlight=False)
     found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
