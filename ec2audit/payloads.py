@@ -73,8 +73,24 @@ def _content_texts(content) -> Iterator[str]:
                 yield part["text"]
             elif isinstance(part.get("parts"), list):
                 yield from _content_texts(part["parts"])
+            elif part.get("type") in ("document", "search_result"):
+                yield from _attached_texts(part)
             elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                 yield part["refusal"]
+
+
+def _attached_texts(block: dict) -> Iterator[str]:
+    """What an Anthropic `document` (a text or content source; a PDF's base64 is no text) or
+    `search_result` block hands the model: its title, context and text."""
+    for key in ("title", "context"):
+        if isinstance(block.get(key), str):
+            yield block[key]
+    source = block.get("source")
+    if isinstance(source, dict) and source.get("type") == "text" and isinstance(source.get("data"), str):
+        yield source["data"]
+    elif isinstance(source, dict) and source.get("type") == "content":
+        yield from _content_texts(source.get("content"))
+    yield from _content_texts(block.get("content") if block.get("type") == "search_result" else None)
 
 
 def _openai_chat(body: dict) -> Iterator[Segment]:
@@ -140,6 +156,9 @@ def _anthropic(body: dict) -> Iterator[Segment]:
             elif kind == "tool_result":
                 for text in _content_texts(block.get("content")):
                     yield Segment(i, role, "tool_result", text)
+            elif kind in ("document", "search_result"):
+                for text in _attached_texts(block):
+                    yield Segment(i, role, "user", text)
             elif kind == "thinking" and isinstance(block.get("thinking"), str):
                 yield Segment(i, role, "assistant", block["thinking"])
 

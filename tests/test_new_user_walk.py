@@ -301,3 +301,40 @@ def test_calls_without_text_are_counted_in_plain_words(tmp_path):
     har.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}))
     result = CliRunner().invoke(main, ["audit", str(har), "--discover", "--no-presidio"])
     assert "har: 2 model calls read, 1 carried prompt content, 1 carried none" in result.stdout
+
+
+def test_anthropic_documents_and_search_results_are_read(tmp_path):
+    """An Anthropic request log: call 1 attaches the CRM record as a plain-text `document` (citations on),
+    call 2's tool returns a `search_result` block, call 3 a `document` of `content` source. Each value
+    reached Anthropic: exposure 1.0, first sent by calls 1, 1, 2 and 3."""
+    units = [{"task_id": "web", "entity_id": "P1", "field": f, "value": v, "dimension": d} for f, v, d in (
+        ("name", "Dana Whitfield", "person_name"), ("email", "dana.whitfield@gmail.com", "contact"),
+        ("phone", "+1 415-555-0199", "contact"), ("card", "4539 1488 0343 6467", "financial"))]
+    (tmp_path / "units.jsonl").write_text("".join(json.dumps(u) + "\n" for u in units))
+    (tmp_path / "map.json").write_text(json.dumps({"a1": "web"}))
+    record = "Customer: Dana Whitfield, phone +1 415-555-0199"
+    found = [{"type": "search_result", "source": "crm://cards", "title": "cards",
+              "content": [{"type": "text", "text": "card 4539 1488 0343 6467"}]}]
+    calls = [
+        [{"role": "user", "content": [
+            {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": record},
+             "title": "crm.txt", "citations": {"enabled": True}},
+            {"type": "text", "text": "Summarise the customer record."}]}],
+        [{"role": "user", "content": "Look up the card."},
+         {"role": "assistant", "content": [{"type": "tool_use", "id": "tu1", "name": "lookup", "input": {}}]},
+         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": found}]}],
+        [{"role": "user", "content": [{"type": "document", "source": {"type": "content", "content": [
+            {"type": "text", "text": "email: dana.whitfield@gmail.com"}]}}]}]]
+    log = tmp_path / "anthropic.jsonl"
+    log.write_text("".join(json.dumps({
+        "id": f"msg-{n}", "timestamp": f"2026-11-07T09:00:{n}0Z", "url": "https://api.anthropic.com/v1/messages",
+        "session_id": "a1", "request": {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages},
+        "response": {"usage": {"input_tokens": 100, "output_tokens": 10}}}) + "\n"
+        for n, messages in enumerate(calls, start=1)))
+    result = CliRunner().invoke(main, ["audit", str(log), "--units", str(tmp_path / "units.jsonl"),
+                                       "--task-map", str(tmp_path / "map.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert (out["calls"], out["cloud_calls_without_content"], out["sessions"][0]["exposure"]) == (3, 0, 1.0)
+    first = {leak["unit_id"].rsplit("/", 1)[1]: leak["step"] for leak in out["leaked"]}
+    assert first == {"name": 1, "phone": 1, "card": 2, "email": 3}
