@@ -292,7 +292,8 @@ def test_a_browser_har_of_chatgpt_reads_what_the_user_typed(tmp_path):
 
 
 def test_calls_without_text_are_counted_in_plain_words(tmp_path):
-    """A HAR whose second call sent only an image: "2 model calls read, 1 carried prompt content, 1 carried none"."""
+    """A HAR whose second call sent only an image: "2 model calls read, 1 carried prompt content, 1 carried
+    none", and no hint at OpenTelemetry's content capture, which a HAR does not have."""
     image = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBO"}}]}
     entries = [_har_entry("https://api.openai.com/v1/chat/completions", "POST", {"model": "gpt-4o", "messages": m},
                           "{}", f"2026-11-06T08:00:0{n}.000Z")
@@ -301,6 +302,10 @@ def test_calls_without_text_are_counted_in_plain_words(tmp_path):
     har.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}))
     result = CliRunner().invoke(main, ["audit", str(har), "--discover", "--no-presidio"])
     assert "har: 2 model calls read, 1 carried prompt content, 1 carried none" in result.stdout
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps(UNITS[0]) + "\n")
+    result = CliRunner().invoke(main, ["audit", str(har), "--units", str(units)])
+    assert "no leak found in the 1 cloud call with content; 1 call carried no content\n" in result.stdout
 
 
 def test_anthropic_documents_and_search_results_are_read(tmp_path):

@@ -165,11 +165,12 @@ def _clean(summary: dict) -> str:
     empty = summary["cloud_calls_without_content"]
     if empty:
         record = "span" if {c["record"] for c in summary["coverage"]} == {"span"} else "call"
+        why = " (content capture off?)" if record == "span" else ""  # an OpenTelemetry setting; a call is an image
         if empty == cloud:
             return (f"[bold red]no leak can be looked for[/]: none of the {plural(cloud, f'cloud {record}')} "
-                    "carried prompt content (content capture off?)")
+                    f"carried prompt content{why}")
         return (f"no leak found in the {plural(cloud - empty, f'cloud {record}')} with content; "
-                f"[bold red]{plural(empty, record)} carried no content[/] (content capture off?)")
+                f"[bold red]{plural(empty, record)} carried no content[/]{why}")
     if scanned < cloud:
         return (f"no sensitive unit reached a cloud call ({scanned} of {cloud} cloud calls audited: the others are "
                 "in sessions where no sensitive value was found)")
