@@ -343,3 +343,20 @@ def test_anthropic_documents_and_search_results_are_read(tmp_path):
     assert (out["calls"], out["cloud_calls_without_content"], out["sessions"][0]["exposure"]) == (3, 0, 1.0)
     first = {leak["unit_id"].rsplit("/", 1)[1]: leak["step"] for leak in out["leaked"]}
     assert first == {"name": 1, "phone": 1, "card": 2, "email": 3}
+
+
+def test_a_team_named_as_the_contact_is_nobody_to_label(tmp_path):
+    """A release notice in Chinese: its contact is the ops team (联系人：运维组), its owner a person
+    (负责人：王晓燕, 联系人：李建国). Two names to label, no team."""
+    workspace = tmp_path / "notice"
+    workspace.mkdir()
+    (workspace / "上线通知.txt").write_text(
+        "上线通知\n项目进度：前端完成80%，后端完成60%。预计下周三上线。\n联系人：运维组\n"
+        "负责人：王晓燕\n技术中心值班联系人：李建国\n如有问题请联系技术中心。\n")
+    units = tmp_path / "units.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(workspace), "--no-presidio",
+                                       "--out", str(tmp_path / "ls.json"), "--units", str(units)])
+    assert result.exit_code == 0, result.output
+    people = sorted(u["value"] for line in units.read_text().splitlines()
+                    if (u := json.loads(line))["dimension"] == "person_name")
+    assert people == ["李建国", "王晓燕"]

@@ -23,6 +23,7 @@ from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry,
 from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
+from ec2audit.annotate.recognizers.zh_pii import is_team
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
@@ -328,8 +329,11 @@ def _continues_number(text: str, start: int, end: int) -> bool:
 
 
 def _name_like(value: str) -> bool:
-    """A name: a few words of letters (or up to six Han characters), no digits or sentence punctuation."""
+    """A name: a few words of letters (or up to six Han characters, not a team's), no digits or sentence
+    punctuation."""
     v = value.strip()
+    if is_team(v):
+        return False
     return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
 
 
