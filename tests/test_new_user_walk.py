@@ -360,3 +360,12 @@ def test_a_team_named_as_the_contact_is_nobody_to_label(tmp_path):
     people = sorted(u["value"] for line in units.read_text().splitlines()
                     if (u := json.loads(line))["dimension"] == "person_name")
     assert people == ["李建国", "王晓燕"]
+
+
+def test_placeholder_names_are_nobody(tmp_path):
+    """Docs and examples name anybody 张三, 王五 or John Doe; the one person here is the maintainer."""
+    log = _openclaw(tmp_path, "placeholders", [
+        "示例：张三的手机号是多少？李四在哪里上班？王五负责测试。\n",
+        "Example: User(name='John Doe', age=30). Maintainer: Anna Miller\n"])
+    people = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "person_name"]
+    assert people == ["Anna Miller"]
