@@ -369,3 +369,13 @@ def test_placeholder_names_are_nobody(tmp_path):
         "Example: User(name='John Doe', age=30). Maintainer: Anna Miller\n"])
     people = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "person_name"]
     assert people == ["Anna Miller"]
+
+
+def test_an_agent_that_sends_every_tool_result_has_discovered_exposure_one(tmp_path):
+    """Every tool result below went to the cloud, so by its definition the discovered exposure is 1.0.
+    `35%` after 毛利率 is a business figure too short to be found without a context word: counted, it
+    could never leak and made the exposure 0.5."""
+    log = _openclaw(tmp_path, "report", ["公司年报显示营收增长12%，毛利率提升到35%。董事会同意分红。\n",
+                                         "联系电话：13922883366\n"])
+    session = _discover(log)["sessions"][0]
+    assert (session["units"], session["leaked"], session["exposure"]) == (1, 1, 1.0)

@@ -27,6 +27,9 @@ from functools import cache
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
+from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
+from ec2audit.detect.normalize import normalize_text
+from ec2audit.taxonomy import load_taxonomy
 from ec2audit.units import Unit, make_unit
 
 _REDACTED = re.compile(r"redact|masked|hidden|removed|censored|\*{3}|x{6}|•{3}|<secret>", re.I)
@@ -191,12 +194,27 @@ def _health_rejection(value: str, before: str, after: str) -> str | None:
     return None if HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
 
 
+def _findable(unit: Unit, before: str, after: str) -> bool:
+    """Whether the audit can find the candidate where it was found: a value shorter than its dimension's
+    minimum (`35%` after 毛利率) counts only next to a context word, which it would lack in every call,
+    so it could never leak and would only lower the session's exposure. Without its text, assume so."""
+    rules = load_taxonomy().rules(unit.dimension)
+    main = normalize_text(unit.value).strip()
+    if len(main) >= rules.min_length and main not in COMMON_WORDS or not (before or after):
+        return True
+    pattern = words_pattern(compile_unit(unit, load_taxonomy()).context_words)
+    around = normalize_text(before[-CONTEXT_WINDOW:] + " " + after[:CONTEXT_WINDOW])
+    return bool(pattern and pattern.search(around))
+
+
 def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     """Why a discovered candidate is not worth reading, or None to keep it; `before` and `after` are
     the text around it where it was found (a header name, a health context)."""
     value = unit.value.strip()
     if _REDACTED.search(value):
         return "a redaction token"
+    if not _findable(unit, before, after):
+        return "too short to be told from other text without a context word, and none stands near it"
     if _DATE_SHAPED.match(value) and unit.dimension != "location":
         return "a date or a dated reference number"
     if unit.dimension == "person_name":
