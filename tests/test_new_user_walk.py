@@ -148,8 +148,10 @@ def _openclaw(folder: Path, session: str, results: list[str]) -> Path:
     return path
 
 
-def _discover(log: Path) -> dict:
-    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json", "--show-values"])
+def _discover(log: Path, *presidio: str) -> dict:
+    """`audit --discover` of a log: ec2audit's recognizers, and Presidio's too when `presidio` says why."""
+    flags = [] if presidio else ["--no-presidio"]
+    result = CliRunner().invoke(main, ["audit", str(log), "--discover", *flags, "--json", "--show-values"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -379,3 +381,19 @@ def test_an_agent_that_sends_every_tool_result_has_discovered_exposure_one(tmp_p
                                          "联系电话：13922883366\n"])
     session = _discover(log)["sessions"][0]
     assert (session["units"], session["leaked"], session["exposure"]) == (1, 1, 1.0)
+
+
+def test_changelog_versions_and_headings_are_no_hosts(tmp_path):
+    """A Debian changelog (`alsa-ucm-conf (1.2.7.2-1)`) and a Python package's (`* Infrastructure: add
+    proper configuration …`, `version 4.3.0.38`) name no host; the deploy note's internal address does."""
+    log = _openclaw(tmp_path, "changelogs", [
+        "alsa-ucm-conf (1.2.7.2-1) unstable; urgency=medium\n\n  * New upstream release.\n\n"
+        " -- Jordi Mallach <jordi@debian.org>  Mon, 19 Sep 2022 10:00:00 +0200\n",
+        "2.1 - 2017-12-04\n------------------\n\n* Update hypothesis minimum allowed version.\n"
+        "* Infrastructure: add proper configuration for readthedocs builder\n"
+        "pip tries the source distribution introduced in version 4.3.0.38.\n",
+        "deploy notes: the database runs at 10.20.30.40 behind db-prod-01.internal\n"])
+    for presidio in ((), ("with Presidio, which reads versions as public IPs",)):
+        found = _discover(log, *presidio)["leaked"]
+        assert sorted(leak["evidence"] for leak in found if leak["dimension"] == "network") == [
+            "10.20.30.40", "db-prod-01.internal"], presidio

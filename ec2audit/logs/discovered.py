@@ -47,6 +47,8 @@ _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply"
 _DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
 _NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
 _EDGE_PUNCTUATION = "'\"`|,;:"
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_VERSION_BEFORE = re.compile(r"(?:\bversion|\brelease|\bv)\s*$", re.I)
 _DNS_NAME = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
 _BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _BOT_MAILBOX = re.compile(r"(?:^|[-_.+])bot(?:$|[-_.+\[])|\[bot\]", re.I)
@@ -235,6 +237,11 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
         if len(value) < 8 or not (_DIGITS.search(value) and re.search(r"[A-Za-z]", value)):
             return "too short or one kind of character for a secret"
         return None
+    if unit.dimension == "network":
+        if re.search(r"\s", value) or value.isalpha():
+            return "words, not a host or an address (`Infrastructure: add proper configuration …`, `bytes`)"
+        if _IPV4.fullmatch(value) and (re.match(r"[-~+]\d", after) or _VERSION_BEFORE.search(before[-20:])):
+            return "a version number (`alsa-ucm-conf (1.2.7.2-1)`, `version 4.3.0.38`)"
     if unit.dimension == "network" and value.lower() in _NOT_HOSTS:
         return "a local or unspecified address"
     if unit.dimension == "network" and _DNS_NAME.fullmatch(value.lower()) and not INTERNAL_HOST.search(value.lower()):
