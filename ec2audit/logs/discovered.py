@@ -130,8 +130,12 @@ def _name_rejection(value: str) -> str | None:
     return None
 
 
-def _number_rejection(value: str) -> str | None:
+def _number_rejection(value: str, before: str = "") -> str | None:
     digits = re.sub(r"\D", "", value)
+    if re.search(r"#\s?$", before):
+        return "an issue or ticket number (`Closes: #1025796`)"
+    if re.search(r"(?:https?://|www\.)\S*$", before):
+        return "part of a URL"
     if re.fullmatch(r"\d+\.\d+", value.strip()):
         return "a decimal number"
     if len(digits) < 7:
@@ -226,7 +230,7 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return _email_rejection(value, before)
         if _GLUED.search(value):
             return "several values glued together (a `key: value, …` line read whole)"
-        return _number_rejection(value) if _DIGITS.search(value) else "no digits"
+        return _number_rejection(value, before) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
         return _health_rejection(value, before, after)
     if unit.dimension == "credential":
