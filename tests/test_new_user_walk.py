@@ -410,3 +410,16 @@ def test_bug_numbers_and_url_paths_are_no_ids(tmp_path):
     numbers = sorted(leak["evidence"] for leak in _discover(log, "with Presidio, which reads them as IDs")["leaked"]
                      if leak["dimension"] in ("government_id", "financial", "contact"))
     assert numbers == ["078-05-1120"]
+
+
+def test_a_log_named_twice_is_read_once(tmp_path):
+    """`audit logs/ logs/proxy.jsonl` and `./logs/../logs/proxy.jsonl` name one log of 4 calls."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    log = _request_log(folder)
+    (tmp_path / "units.jsonl").write_text("".join(json.dumps(u) + "\n" for u in UNITS))
+    for paths in ([folder, log], [log, folder / ".." / "logs" / log.name]):
+        result = CliRunner().invoke(main, ["audit", *map(str, paths), "--units", str(tmp_path / "units.jsonl"),
+                                           "--json"])
+        out = json.loads(result.stdout)
+        assert (out["logs_read"], out["calls"], len(out["files"])) == (1, 4, 1), paths
