@@ -423,3 +423,27 @@ def test_a_log_named_twice_is_read_once(tmp_path):
                                            "--json"])
         out = json.loads(result.stdout)
         assert (out["logs_read"], out["calls"], len(out["files"])) == (1, 4, 1), paths
+
+
+def test_a_report_source_named_twice_counts_once(tmp_path):
+    """`report out/ out/findings.parquet`: one audit of three sessions (exposure 2.5/8, a clean one and
+    3/8: mean 5.5/24), not two."""
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in UNITS))
+    logs = tmp_path / "sessions"
+    logs.mkdir()
+    _openclaw(logs, "a", ["Dana Whitfield, +1 415-555-0199"])
+    _openclaw(logs, "b", ["nothing here"])
+    _openclaw(logs, "c", ["OPENAI_API_KEY=sk-proj-Zx81kLmQ0pRt7Yu3Wv5Nb2Hc9Df4Gj6Ka1Sd"])
+    (tmp_path / "map.json").write_text(json.dumps({"a": TASK, "b": TASK, "c": TASK}))
+    out = tmp_path / "out"
+    out.mkdir()
+    audited = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--task-map",
+                                        str(tmp_path / "map.json"), "--out", str(out / "findings.parquet")])
+    assert audited.exit_code == 0, audited.output
+    result = CliRunner().invoke(main, ["report", str(out), str(out / "findings.parquet"), "--json",
+                                       "--out", str(tmp_path / "report.html")])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["strategies"]
+    assert (row["episodes"], row["leaked_units"]) == (3, 3)
+    assert abs(row["exposure"] - 5.5 / 24) < 1e-9
