@@ -447,3 +447,22 @@ def test_a_report_source_named_twice_counts_once(tmp_path):
     (row,) = json.loads(result.stdout)["strategies"]
     assert (row["episodes"], row["leaked_units"]) == (3, 3)
     assert abs(row["exposure"] - 5.5 / 24) < 1e-9
+
+
+def test_the_street_of_an_address_object_is_labelled(tmp_path):
+    """A user profile as an API returns it: its address is an object whose street line is the place to
+    label (`user.address.street`), as is a Stripe customer's `address.line1`."""
+    workspace = tmp_path / "profile"
+    workspace.mkdir()
+    (workspace / "profile.json").write_text(json.dumps({"user": {
+        "id": 48213, "name": "Sophie van der Meulen", "email": "sophie.vdm@proton.me",
+        "address": {"street": "Keizersgracht 123", "city": "Amsterdam", "zip": "1015 CJ"}}}))
+    (workspace / "customer.json").write_text(json.dumps({"object": "customer", "name": "Marcus Delaney",
+                                                         "address": {"line1": "510 Townsend St", "city": "SF"}}))
+    units = tmp_path / "units.jsonl"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(workspace), "--no-presidio",
+                                       "--out", str(tmp_path / "ls.json"), "--units", str(units)])
+    assert result.exit_code == 0, result.output
+    places = sorted((u["field"], u["value"]) for line in units.read_text().splitlines()
+                    if (u := json.loads(line))["dimension"] == "location")
+    assert places == [("address.line1", "510 Townsend St"), ("user.address.street", "Keizersgracht 123")]

@@ -51,6 +51,8 @@ KEY_HINTS = {
     "密码": "credential",
     "host": "network", "ip_address": "network", "server": "network",
     "home_address": "location", "地址": "location", "住址": "location",
+    # a street line of an address object (`{"street": …}`, Stripe's `line1`)
+    "street": "location", "line1": "location", "address1": "location", "address_line1": "location",
     # the parties of a claim, a case, a hiring or a payment (`Nm` is ISO 20022's name of one)
     "candidate": "person_name", "applicant": "person_name", "claimant": "person_name", "plaintiff": "person_name",
     "defendant": "person_name", "debtor": "person_name", "creditor": "person_name", "attendee": "person_name",
