@@ -190,6 +190,18 @@ def test_a_token_in_a_badge_url_ends_where_the_url_does(tmp_path):
     assert credentials == ["aJj1Yg0NUq", "plzSSFb9Li"]
 
 
+def test_a_secret_is_named_for_its_key_not_called_a_password(tmp_path):
+    """A badge's `?token=…` is a token, not a password (the recognizer's name for every keyed secret); a
+    Django `SECRET_KEY`, an `api_key:` line and `DB_PASSWORD=` keep what their keys call them."""
+    log = _openclaw(tmp_path, "keys", [
+        "[![codecov](https://codecov.io/gh/acme/acme/graph/badge.svg?token=plzSSFb9Li)](https://codecov.io)\n",
+        "settings.py: SECRET_KEY = 'dj4ng0-k3y-9f8e7d6c5b4a'\napi_key: 7f3a9c2e81d04b5f\nDB_PASSWORD=Xk82!mq9Lz\n"])
+    fields = sorted((leak["unit_id"].rsplit("/", 1)[1], leak["evidence"]) for leak in _discover(log)["leaked"]
+                    if leak["dimension"] == "credential")
+    assert fields == [("api_key", "7f3a9c2e81d04b5f"), ("db_password", "Xk82!mq9Lz"),
+                      ("secret", "dj4ng0-k3y-9f8e7d6c5b4a"), ("token", "plzSSFb9Li")]
+
+
 def test_a_sentence_that_opens_with_in_or_my_names_nobody(tmp_path):
     """Label Studio's SDK changelog opens `In August 2025, we released SDK 2.0.0`; `In` and `My` are US census
     first names, but here the one person is the maintainer named after them."""

@@ -293,14 +293,16 @@ def _kind(unit: Unit) -> str:
 
 def _says(key: str, unit: Unit, kind: str) -> bool:
     """Whether a log's own key for a value says what it is: it names the kind (`home_address`,
-    `phone_number`), or the value's dimension (`api_key`) without naming another kind."""
+    `phone_number`), or the value's dimension (`api_key`, `db_password`) without naming another kind."""
     from ec2audit.annotate.prelabel import KEY_HINTS
     from ec2audit.taxonomy import load_taxonomy
 
     key = key.lower()
     if kind in key:
         return True
-    dimension = KEY_HINTS.get(key) or getattr(load_taxonomy().resolve(key), "name", None)
+    taxonomy = load_taxonomy()
+    named_by = taxonomy.resolve(key) or taxonomy.resolve(key.rsplit("_", 1)[-1])  # `db_password`: its last word
+    dimension = KEY_HINTS.get(key) or getattr(named_by, "name", None)
     return dimension == unit.dimension and not any(word in key for word in _KIND_WORDS)
 
 
