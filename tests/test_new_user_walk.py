@@ -478,3 +478,14 @@ def test_the_street_of_an_address_object_is_labelled(tmp_path):
     places = sorted((u["field"], u["value"]) for line in units.read_text().splitlines()
                     if (u := json.loads(line))["dimension"] == "location")
     assert places == [("address.line1", "510 Townsend St"), ("user.address.street", "Keizersgracht 123")]
+
+
+def test_readme_headings_after_project_are_no_code_names(tmp_path):
+    """README text: `![Project License]`, `Project Templates`, `ONNX Project Contributors` and a `Project
+    Manager` name no project; the board's `Project Falcon` does."""
+    log = _openclaw(tmp_path, "readme", [
+        "![Project License](https://img.shields.io/github/license/acme/sso)\n| 🪐 **[Project Templates]** |\n"
+        "Copyright (c) ONNX Project Contributors\nProject Manager: see the wiki\n",
+        "Minutes: the board approved Project Falcon for Q3.\n"])
+    business = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "business"]
+    assert business == ["Falcon"]
