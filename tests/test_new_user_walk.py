@@ -489,3 +489,19 @@ def test_readme_headings_after_project_are_no_code_names(tmp_path):
         "Minutes: the board approved Project Falcon for Q3.\n"])
     business = [leak["evidence"] for leak in _discover(log)["leaked"] if leak["dimension"] == "business"]
     assert business == ["Falcon"]
+
+
+def test_tokens_written_to_anthropics_cache_cost_what_anthropic_charges(tmp_path):
+    """A call that wrote 3,000 prompt tokens to Claude's cache: 10 × $3 + 3,000 × $3.75 + 40 × $15 per
+    million = $0.01188 (cache writes cost 1.25× input), not $0.00963 as if they were plain input."""
+    log = tmp_path / "anthropic.jsonl"
+    log.write_text(json.dumps({
+        "id": "msg-1", "timestamp": "2026-11-07T09:00:00Z", "url": "https://api.anthropic.com/v1/messages",
+        "session_id": "a1", "request": {"model": "claude-sonnet-4-5", "max_tokens": 64, "system": "Be brief.",
+                                        "messages": [{"role": "user", "content": "Hello"}]},
+        "response": {"usage": {"input_tokens": 10, "cache_creation_input_tokens": 3000,
+                               "cache_read_input_tokens": 0, "output_tokens": 40}}}) + "\n")
+    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json"])
+    (row,) = json.loads(result.stdout)["providers"]
+    assert (row["input_tokens"], row["output_tokens"]) == (3010, 40)
+    assert abs(row["cost_usd"] - 0.01188) < 1e-9

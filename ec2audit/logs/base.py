@@ -227,8 +227,9 @@ def load_json(path: Path, on_error: OnError):
 
 
 def normalize_usage(usage) -> dict | None:
-    """Token counts in one shape, prompt tokens including cached ones (docs/design.md §1 Cost): the API
-    shapes via the interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cost.total`)."""
+    """Token counts in one shape, prompt tokens including cached ones and those written to the cache (priced
+    apart: Anthropic's cache writes cost 1.25× input; docs/design.md §1 Cost): the API shapes via the
+    interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cacheWrite`, `cost.total`)."""
     from ec2audit.intercept.usage import Usage, parse_usage
 
     if not isinstance(usage, dict):
@@ -246,7 +247,7 @@ def normalize_usage(usage) -> dict | None:
     if parsed is None:
         return None
     return {"input_tokens": parsed.input, "cached_tokens": parsed.cached, "output_tokens": parsed.output,
-            "cost_usd": cost}
+            "cache_write_tokens": parsed.cache_write, "cost_usd": cost}
 
 
 def instant(value: object) -> datetime | None:
