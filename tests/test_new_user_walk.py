@@ -413,15 +413,15 @@ def test_changelog_versions_and_headings_are_no_hosts(tmp_path):
 
 def test_bug_numbers_and_url_paths_are_no_ids(tmp_path):
     """Debian's binutils changelog closes bug #1025796; a README's image URL holds 232603516. Neither is
-    anybody's ID; the SSN in the HR note is."""
+    anybody's ID; the SSN in the HR note is, and so is the account after `Account #`."""
     log = _openclaw(tmp_path, "references", [
         "binutils (2.40-2) unstable; urgency=medium\n\n  * Don't link ld with libjansson explicitly. "
         "Closes: #1025796.\n  * Don't ship libsframe in cross binutils. Closes: #1024794.\n",
         '<img alt="Benchmark" src="https://user-images.githubusercontent.com/1309177/232603516-4fb4892d-585c.svg">\n',
-        "HR note: Dana Whitfield, SSN 078-05-1120, starts Monday.\n"])
+        "HR note: Dana Whitfield, SSN 078-05-1120, starts Monday. Payroll to Account #4000123456.\n"])
     numbers = sorted(leak["evidence"] for leak in _discover(log, "with Presidio, which reads them as IDs")["leaked"]
                      if leak["dimension"] in ("government_id", "financial", "contact"))
-    assert numbers == ["078-05-1120"]
+    assert numbers == ["078-05-1120", "4000123456"]
 
 
 def test_a_log_named_twice_is_read_once(tmp_path):

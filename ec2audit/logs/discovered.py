@@ -47,6 +47,9 @@ _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply"
 _DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
 _NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
 _EDGE_PUNCTUATION = "'\"`|,;:"
+#: Words before a `#` that make the number an account's, not an issue's (`Account #12345678`).
+_ACCOUNT_BEFORE = re.compile(r"(?i)\b(?:account|acct|card|policy|member|patient|customer|passport|licen[cs]e|"
+                             r"routing|iban|ssn|id)\s*#\s?$")
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _VERSION_BEFORE = re.compile(r"(?:\bversion|\brelease|\bv)\s*$", re.I)
 _DNS_NAME = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
@@ -132,7 +135,7 @@ def _name_rejection(value: str) -> str | None:
 
 def _number_rejection(value: str, before: str = "") -> str | None:
     digits = re.sub(r"\D", "", value)
-    if re.search(r"#\s?$", before):
+    if re.search(r"#\s?$", before) and not _ACCOUNT_BEFORE.search(before[-24:]):
         return "an issue or ticket number (`Closes: #1025796`)"
     if re.search(r"(?:https?://|www\.)\S*$", before):
         return "part of a URL"
