@@ -394,7 +394,7 @@ _SLACK = 8  # characters added to the tiers' reach: a window's edge may cut a sp
 
 @dataclass
 class WindowedView(TextView):
-    """Windows of a derived text, one after another (joined by a line break) and read as one text.
+    """Windows of a derived text, one after another (joined by NUL) and read as one text.
 
     Each window spans the derived text's changes (a decoded token, a Simplified phrase) and at least twice
     the tiers' reach on either side (`R`, in view characters). A hit whose span ends at least `R` into a
@@ -469,7 +469,7 @@ def windowed(derived: str, changes: list[tuple[int, int]], reach: int, whole: Ca
     offsets stay put). No window's edge comes within `reach` of a `held` span (one that tiers read as one)."""
     reach += _SLACK
     n = len(derived)
-    if "\0" in derived:  # the joint between windows
+    if 4 * reach > _WINDOWS_PAY * n or "\0" in derived:  # one window would cover most of it; NUL: the joint
         return None
     windows: list[list[int]] = []  # [start, inner start, inner end, end] in the derived text
     for c_start, c_end in sorted(changes):
