@@ -384,7 +384,7 @@ def derived_views(text: str, view: TextView, rewriters: Iterable[Rewriter] = (),
 
 class WholeViewNeeded(Exception):  # noqa: N818 (a signal, not an error)
     """A tier met, in a windowed view, something whose decision may reach past its window (an account's bank
-    named far away, a run of spelled digits, a cluster of grams at a window's edge): read the view whole."""
+    named far away, a chain of one value's grams at a window's edge): read the view whole."""
 
 
 _WINDOWS_PAY = 0.75  # windows covering more of a derived text than this share: read it whole
@@ -482,6 +482,14 @@ def windowed(derived: str, changes: list[tuple[int, int]], reach: int, whole: Ca
             windows[-1][2:] = [inner_end, end]
     if held:
         windows = _holding(derived, windows, sorted(held), reach)
+    merged: list[list[int]] = []
+    for w in windows:  # a placeholder around a window's first characters is read whole
+        w[0] = _opening(derived, w[0])
+        if merged and w[0] <= merged[-1][3]:
+            merged[-1][2:] = w[2:]
+        else:
+            merged.append(w)
+    windows = merged
     if not windows or sum(w[3] - w[0] for w in windows) > _WINDOWS_PAY * n:
         return None
     starts, position = [], 0
@@ -549,15 +557,20 @@ def _ahead(text: str, pos: int, reach: int) -> int:
 
 
 def _margin_before(text: str, change: int, reach: int) -> tuple[int, int]:
-    """(window start, inner start) before a change: `reach` view characters between each and the next, the
-    start moved back to a bracket that may open a placeholder around it."""
+    """(window start, inner start) before a change: `reach` view characters between each and the next."""
     inner = _back(text, change, reach)
     start = _back(text, inner, reach)
+    return (start, inner) if start else (0, 0)
+
+
+def _opening(text: str, start: int) -> int:
+    """A window's start moved back to a bracket that may open a placeholder around it (no placeholder holds
+    another bracket, so the last one is the only one)."""
     if not start:
-        return 0, 0
+        return 0
     lo = max(0, start - PLACEHOLDER_LONGEST)
     bracket = max(text.rfind("[", lo, start), text.rfind("［", lo, start))
-    return (bracket if bracket >= 0 else start), inner
+    return bracket if bracket >= 0 else start
 
 
 def _margin_after(text: str, change: int, reach: int) -> tuple[int, int]:
