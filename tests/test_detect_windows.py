@@ -127,3 +127,23 @@ def test_masked_tokens_bounded_find_what_unbounded_ones_find_up_to_the_bound(tex
         form.longest_token = longest
     assert bounded == [hit for hit in unbounded if hit.end - hit.start <= longest]
     assert all(hit.end - hit.start <= form.reach for hit in bounded)
+
+
+def test_a_view_a_tier_cannot_read_in_windows_is_read_whole(monkeypatch):
+    """A tier that meets something reaching past its window (an account's bank far away) has the view read
+    whole, with the whole view's hits."""
+    fragments, cascade = _fragments(), _cascade()
+    text = " ".join(fragments[:300]) + " " + quote(cascade.units[0].value) + " " + " ".join(fragments[300:600])
+    whole, _ = _whole_and_windowed(text)
+    partial = next(tier for tier in cascade.tiers if tier.name == "partial")
+    scan, asked = partial.scan, []
+
+    def refusing(scan_view, hits, decided):
+        if isinstance(scan_view.view, views.WindowedView):
+            asked.append(scan_view)
+            raise views.WholeViewNeeded
+        return scan(scan_view, hits, decided)
+
+    monkeypatch.setattr(partial, "scan", refusing)
+    assert best_hits(cascade.tier_hits(text)) == whole
+    assert asked  # the windows were tried first
