@@ -17,7 +17,8 @@ from ec2audit.units import Unit
 COMMON_WORDS = frozenset(w.lower() for w in _EnglishWords.word_list)
 CONTEXT_WINDOW = 40
 #: A redaction placeholder such as `[PHONE_001]`, in normalised (case-folded) text.
-PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
+PLACEHOLDER = re.compile(r"\[[a-z][a-z_]{0,40}_\d{1,6}\]")
+PLACEHOLDER_LONGEST = 50
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: A Chinese personal name: two to four Han characters.
 HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
