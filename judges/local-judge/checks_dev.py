@@ -2,7 +2,7 @@
 
     .venv/bin/python judges/local-judge/checks_dev.py [--grid]
 
-Reads the hand-written dev cases (`handwritten-dev.jsonl`, `handwritten-dev-checks.jsonl`) and the synthetic
+Reads the hand-written dev cases (`handwritten-dev*.jsonl`) and the synthetic
 dev split (`judges/calibration/dev.jsonl`), each example one candidate graded against its whole text as
 `benchmarks/local_judge.py` grades the test split, and prints semantic P/R/F1 and graded precision per
 check: the model alone, and the composite judge. The unit set being judged (the free-text check's contrast,
@@ -27,8 +27,9 @@ from ec2audit.detect.calibrate import read_split  # noqa: E402
 from ec2audit.detect.e5_judge import CrossEncoderJudge  # noqa: E402
 
 SEMANTIC = ("paraphrase", "translation", "description")
-DEV = (HERE / "handwritten-dev.jsonl", HERE / "handwritten-dev-checks.jsonl",
-       HERE.parent / "calibration" / "dev.jsonl")
+HANDWRITTEN = (HERE / "handwritten-dev.jsonl", HERE / "handwritten-dev-checks.jsonl",
+               HERE / "handwritten-dev-contrast.jsonl")
+DEV = (*HANDWRITTEN, HERE.parent / "calibration" / "dev.jsonl")
 
 
 def scores(rows: list[tuple[str, bool, bool]]) -> str:
@@ -62,6 +63,9 @@ def main() -> None:
 
     rows = composite()
     print("composite:  ", scores(rows))
+    handwritten = len([e for path in HANDWRITTEN for e in read_split(path)])  # read first
+    print(f"  hand-written dev ({handwritten}): model alone {scores(bare[:handwritten])}")
+    print(f"  {'':22}composite   {scores(rows[:handwritten])}")
     for name in dict.fromkeys(checks):
         mine = [i for i, c in enumerate(checks) if c == name]
         print(f"  {name:10} ({len(mine)}): model alone {scores([bare[i] for i in mine])}")
