@@ -13,13 +13,17 @@ registered for the unit's kind of value, with the model's best window as one inp
 - `identifier` (names, e-mails, phones, IDs, keys, hosts, long digit runs, dates): the string tiers' own
   forms (pinyin, initials, masks, …) decide; a near-but-different string (王晓红, another ID) is a veto,
   and the model alone never grades one;
-- `free-text` (diagnoses, addresses, business facts): the model grades only where it leans to a leak and
+- `free-text` (diagnoses, addresses, business facts): the model grades only where it leans to a leak,
   one clause of the text is close to the value in the shortlist's bi-encoder (cosine to the unit's
-  queries minus the clause's mean cosine to generic units, as the shortlist scores): the model alone was
-  as sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy".
+  queries minus the clause's mean cosine to generic units, as the shortlist scores), and that clause is
+  nearer this value than any other value of its kind (`contrast_values`: the judge call's other units of
+  the dimension and a shipped reference list, `REFERENCES`); a clause clearly nearer another value is a
+  veto. The model alone was as sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy", and
+  the clause score alone of another diagnosis as of this one. The judge's verdict cache is keyed by unit
+  and text, not by the contrast: a unit set that changes between runs reuses the verdicts of the first.
 
 Every rule, tolerance and threshold here was chosen on dev data only (`judges/local-judge/checks_dev.py`
-sweeps `CLOSE`, `LEAN` and `CLAUSE`; `NEAR` was set by hand and checked there).
+sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN` and `VETO`; `NEAR` was set by hand and checked there).
 """
 
 from __future__ import annotations
