@@ -5,7 +5,9 @@
     .venv/bin/python benchmarks/local_judge.py --threshold 0.5      # … grading at one threshold, no review band
     .venv/bin/python benchmarks/local_judge.py --gguf PATH.gguf     # an instruct LLM on llama.cpp
     .venv/bin/python benchmarks/local_judge.py --judge-url URL --judge-model M   # any endpoint
-    options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT
+    .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-2.jsonl   # the second
+    options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT (with
+    every example's verdict)
 
 The local judge is measured twice in one process: with its checks by value type (`--local-judge
 --value-checks`, `ec2audit.detect.value_checks`) and its cross-encoder alone (`--local-judge`, session 13's
@@ -85,7 +87,9 @@ def measure(examples, adapter: Path | None = None, threshold: float | None = Non
             "semantic_flagged_recall": round(sum(pred[i] or review[i] for i in semantic_leaks)
                                              / len(semantic_leaks), 3),
             "kinds": per_kind, "cpu_s": round(total_cpu, 1), "load_cpu_s": round(load_cpu, 1),
-            "cpu_per_candidate_s": round((total_cpu - load_cpu) / len(examples), 3), "wall_s": round(wall, 1)}
+            "cpu_per_candidate_s": round((total_cpu - load_cpu) / len(examples), 3), "wall_s": round(wall, 1),
+            "verdicts": [{"id": e.id, "kind": e.kind, "gold": e.grade, "grade": v.grade, "review": v.review}
+                         for e, v in zip(examples, verdicts, strict=True)]}
 
 
 def markdown(result: dict) -> str:

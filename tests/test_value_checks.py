@@ -11,7 +11,7 @@ from ec2audit.cli import main
 from ec2audit.detect.calibrate import Settings, write_calibration
 from ec2audit.detect.e5_judge import CrossEncoderJudge
 from ec2audit.detect.finding import FRAGMENT, LITERAL
-from ec2audit.detect.value_checks import check_for, near_miss, numbers
+from ec2audit.detect.value_checks import check_for, contrast_values, near_miss, numbers, same_value
 from ec2audit.units import make_unit
 
 SALARY = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Nadia Ferreira", "field": "salary",
@@ -103,3 +103,19 @@ def test_each_kind_of_value_gets_its_check():
     assert kind("Li Hua", "person_name") == "identifier"
     assert [kind(v) for v in ("type 1 diabetes", "pregnant, 14 weeks", "42 Baker Lane, Cambridge CB2 1TN")] == \
         ["free-text"] * 3
+
+
+def test_another_diagnosis_is_not_graded_and_a_paraphrase_is():
+    """The free-text check's contrast: a text naming another condition (migraine, hypertension, from the
+    health recognizer's names) is nearer that condition than this one, so it is never graded, however sure
+    the model is (p ≥ 0.74 for both, as for the paraphrase); the paraphrase is nearer this one, and graded."""
+    unit = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "刘洋", "field": "诊断", "value": "癫痫",
+                      "dimension": "health", "description": "员工诊断"})
+    paraphrase, migraine, hypertension = grades(unit, ["刘洋是癫痫病人，偶尔会突然倒地抽搐，团建时不要安排他开车。",
+                                                       "刘洋有偏头痛，偶尔会发作，团建时不要安排他开车。",
+                                                       "刘洋有高血压，偶尔头晕，团建时不要安排他开车。"])
+    assert paraphrase.grade > 0 and "癫痫" in paraphrase.evidence
+    assert migraine.grade == 0 and hypertension.grade == 0
+    assert "偏头痛" in contrast_values(unit) and "癫痫" not in contrast_values(unit)
+    assert same_value("major depressive disorder", "depression")
+    assert not same_value("bipolar disorder", "panic disorder")

@@ -114,12 +114,14 @@ class CrossEncoderJudge:
         self.cache = VerdictCache(cache_path) if cache_path else None
         self.usage = JudgeUsage()
         self.cpu_seconds = 0.0
+        self.unit_set: tuple[Unit, ...] = ()  # every unit of the current `judge` call: the checks' contrast
 
     def judge(self, requests: Sequence[tuple[str, Sequence[Unit]]], on_call: Callable[[], None] | None = None,
               pack: bool = False) -> list[list[Verdict]]:
         """One verdict per unit of every request (same order); `on_call` after each request. `pack` is
         accepted for the interface: every request is read window by window anyway."""
         out = []
+        self.unit_set = tuple(dict.fromkeys(unit for _, units in requests for unit in units))
         for text, units in requests:
             verdicts: list[Verdict | None] = []
             todo = []
@@ -156,7 +158,7 @@ class CrossEncoderJudge:
 
     def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
         started = time.process_time()
-        verdicts = [check_for(unit).decide(unit, text, reading) if self.checks else reading.verdict(text)
+        verdicts = [check_for(unit).decide(unit, text, reading, self.unit_set) if self.checks else reading.verdict(text)
                     for unit, reading in zip(units, self.readings(text, units), strict=True)]
         self.cpu_seconds += time.process_time() - started
         return verdicts

@@ -13,21 +13,26 @@ registered for the unit's kind of value, with the model's best window as one inp
 - `identifier` (names, e-mails, phones, IDs, keys, hosts, long digit runs, dates): the string tiers' own
   forms (pinyin, initials, masks, …) decide; a near-but-different string (王晓红, another ID) is a veto,
   and the model alone never grades one;
-- `free-text` (diagnoses, addresses, business facts): the model grades only where it leans to a leak and
+- `free-text` (diagnoses, addresses, business facts): the model grades only where it leans to a leak,
   one clause of the text is close to the value in the shortlist's bi-encoder (cosine to the unit's
-  queries minus the clause's mean cosine to generic units, as the shortlist scores): the model alone was
-  as sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy".
+  queries minus the clause's mean cosine to generic units, as the shortlist scores), and that clause is
+  nearer this value than any other value of its kind (`contrast_values`: the judge call's other units of
+  the dimension and a shipped reference list, `REFERENCES`); a clause clearly nearer another value is a
+  veto. The model alone was as sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy", and
+  the clause score alone of another diagnosis as of this one. The judge's verdict cache is keyed by unit
+  and text, not by the contrast: a unit set that changes between runs reuses the verdicts of the first.
 
 Every rule, tolerance and threshold here was chosen on dev data only (`judges/local-judge/checks_dev.py`
-sweeps `CLOSE`, `LEAN` and `CLAUSE`; `NEAR` was set by hand and checked there).
+sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN` and `VETO`; `NEAR` was set by hand and checked there).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -37,11 +42,14 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v1"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v2"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
-LEAN = 0.65  # model probability from which a stated clause lets the free-text check grade
+LEAN = 0.5  # model probability from which a stated clause lets the free-text check grade
+SAME = 0.9  # bi-encoder cosine between two values from which one is the other in other words
+MARGIN = 0.0  # how much nearer the value than any contrast value a clause must be for a grade
+VETO = 0.05  # how much nearer a contrast value must be for a veto
 
 IDENTIFIER_DIMENSIONS = frozenset({"person_name", "contact", "credential", "government_id", "network"})
 
@@ -73,7 +81,8 @@ class ValueCheck(Protocol):
 
     def claims(self, unit: Unit) -> bool: ...
 
-    def decide(self, unit: Unit, text: str, reading: Reading) -> Verdict: ...
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        """`others`: the rest of the unit set being judged (the free-text check's contrast)."""
 
 
 CHECKS: list[ValueCheck] = []
@@ -135,7 +144,7 @@ class IdentifierCheck:
         return (unit.dimension in IDENTIFIER_DIMENSIONS or re.search(r"\d{8}", norm.replace(" ", "")) is not None
                 or _DATE.fullmatch(norm) is not None or (token and re.search(r"\d", norm) is not None))
 
-    def decide(self, unit: Unit, text: str, reading: Reading) -> Verdict:
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         hits = _string_tiers(unit).scan_text(text)
         if hits:
             best = max(hits, key=lambda h: h.grade)
@@ -221,7 +230,7 @@ class NumericCheck:
         rest = _MEASURE_WORDS.sub("", _DIGITS.sub("", norm))
         return sum(ch.isalnum() for ch in rest) <= 2
 
-    def decide(self, unit: Unit, text: str, reading: Reading) -> Verdict:
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         target = numbers(unit.value)[0]
         found = numbers(text)
         if not found:
@@ -244,17 +253,33 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE.findall(text) if len(c.strip()) >= 3]
 
 
-def clause_score(unit: Unit, text: str) -> float:
-    """The best clause's cosine to the unit's queries minus its mean cosine to generic units: how
-    specifically one clause states this value (the shortlist's score, `SemanticTier.score`, per clause)."""
+@dataclass(frozen=True)
+class ClauseScores:
+    """How one text states a free-text value, clause by clause in the shortlist's bi-encoder.
+
+    `specific`: the best clause's cosine to the unit's queries minus its mean cosine to generic units (the
+    shortlist's score, `SemanticTier.score`, per clause). `margin`: in the clause nearest the value, its
+    cosine to the value less its cosine to the nearest contrast value (another diagnosis, another address);
+    positive where this value is the nearer, 1.0 where there is no contrast."""
+
+    specific: float
+    margin: float
+
+
+def clause_scores(unit: Unit, text: str, contrast: Sequence[str] = ()) -> ClauseScores:
     from ec2audit.detect.semantic import DEFAULT_MODEL, background, load_model
 
     parts = clauses(text)[:64]
     if not parts:
-        return -1.0
+        return ClauseScores(-1.0, 0.0)
     vectors = load_model(DEFAULT_MODEL).encode(parts, False, 16)
     base = (vectors @ background(DEFAULT_MODEL).T).mean(axis=1)
-    return float(((vectors @ _queries(unit).T).max(axis=1) - base).max())
+    specific = float(((vectors @ _queries(unit).T).max(axis=1) - base).max())
+    if not contrast:
+        return ClauseScores(specific, 1.0)
+    own = (vectors @ _values((unit.value, *unit.aliases)).T).max(axis=1)
+    best = int(np.argmax(own))
+    return ClauseScores(specific, float(own[best] - (vectors[best] @ _values(tuple(contrast)).T).max()))
 
 
 @lru_cache(maxsize=256)
@@ -264,16 +289,94 @@ def _queries(unit: Unit) -> np.ndarray:
     return load_model(DEFAULT_MODEL).encode(unit_queries(unit), True, 16)
 
 
+@lru_cache(maxsize=1024)
+def _values(values: tuple[str, ...]) -> np.ndarray:
+    """Bare values as the bi-encoder's queries: compared with each other, not with a unit's description."""
+    from ec2audit.detect.semantic import DEFAULT_MODEL, load_model
+
+    return load_model(DEFAULT_MODEL).encode(list(values), True, 16)
+
+
+#: Reference values per dimension, from data the project ships: other values of the same kind that a
+#: leak of this one must be nearer to than to any of them.
+REFERENCES: dict[str, Callable[[], tuple[str, ...]]] = {}
+
+
+def reference(dimension: str):
+    def add(fn: Callable[[], tuple[str, ...]]) -> Callable[[], tuple[str, ...]]:
+        REFERENCES[dimension] = cache(fn)
+        return REFERENCES[dimension]
+    return add
+
+
+@reference("health")
+def _conditions() -> tuple[str, ...]:
+    """The condition names annotate's health recognizer knows (en and zh) and the synthetic diagnoses."""
+    from ec2audit.annotate.recognizers.health import condition_names
+    from ec2audit.synth import DIAGNOSES
+
+    return tuple(dict.fromkeys([*condition_names(), *DIAGNOSES["en"], *DIAGNOSES["zh"]]))
+
+
+@reference("location")
+def _addresses() -> tuple[str, ...]:
+    """Seeded faker addresses, en_US and zh_CN (the synthetic units' own)."""
+    from ec2audit.synth import make_units
+
+    return tuple(dict.fromkeys(u.value for u in make_units(400, 2, seed=0) if u.dimension == "location"))
+
+
+#: Words two values of a kind share without being the same value ("bipolar disorder", "lung cancer").
+GENERIC = frozenset({"disorder", "disease", "syndrome", "infection", "injury", "failure", "cancer", "carcinoma",
+                     "chronic", "acute", "severe", "major", "minor", "type", "stage", "mild", "moderate",
+                     "street", "road", "avenue", "lane", "suite", "drive", "north", "south", "east", "west"})
+
+
+def _stems(value: str) -> set[str]:
+    return {w[:6] for w in re.findall(r"[a-z]{4,}", value)} - {w[:6] for w in GENERIC}
+
+
+def same_value(value: str, other: str) -> bool:
+    """Whether `other` may be this value in other words, by its letters: one holds the other, or they share
+    a word that is not generic ("depression" for "major depressive disorder")."""
+    value, other = normalize_text(value), normalize_text(other)
+    return value in other or other in value or bool(_stems(value) & _stems(other))
+
+
+def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
+    """Values of the unit's kind that are not this value: the other units of its dimension in the set being
+    judged and the dimension's reference list, in the value's script (a translation of the value is not
+    another value, and the bi-encoder cannot tell one from a near value across languages), less those that
+    may be this value in other words (`same_value`, or a cosine to it of at least `SAME`)."""
+    values = [o.value for o in others if o.dimension == unit.dimension]
+    if unit.dimension in REFERENCES:
+        values += REFERENCES[unit.dimension]()
+    own = (unit.value, *unit.aliases)
+    ascii_value = unit.value.isascii()
+    values = [v for v in dict.fromkeys(values)
+              if v.isascii() == ascii_value and not any(same_value(o, v) for o in own)]
+    if not values:
+        return ()
+    same = (_values(tuple(values)) @ _values(own).T).max(axis=1)
+    return tuple(v for v, s in zip(values, same, strict=True) if s < SAME)
+
+
 @register
 class FreeTextCheck:
-    """Diagnoses, addresses, business facts: the model, and the clause the value is stated in."""
+    """Diagnoses, addresses, business facts: the model, the clause the value is stated in, and whether that
+    clause is nearer this value than any other value of its kind."""
 
     name = "free-text"
 
     def claims(self, unit: Unit) -> bool:
         return True
 
-    def decide(self, unit: Unit, text: str, reading: Reading) -> Verdict:
-        if reading.probability >= LEAN and clause_score(unit, text) >= CLAUSE:
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        if reading.probability < reading.review_threshold:
+            return Verdict(0.0)
+        scores = clause_scores(unit, text, contrast_values(unit, others))
+        if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
+            return Verdict(0.0)
+        if reading.probability >= LEAN and scores.specific >= CLAUSE and scores.margin >= MARGIN:
             return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
         return reading.verdict(text, grade=False)
