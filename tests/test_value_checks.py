@@ -119,3 +119,29 @@ def test_another_diagnosis_is_not_graded_and_a_paraphrase_is():
     assert "偏头痛" in contrast_values(unit) and "癫痫" not in contrast_values(unit)
     assert same_value("major depressive disorder", "depression")
     assert not same_value("bipolar disorder", "panic disorder")
+
+
+def test_a_cached_verdict_is_reused_only_for_the_same_contrast(tmp_path):
+    """The checks read the call's other values of the unit's kind, so the verdict cache holds a verdict for
+    that unit set: a rerun with the same units is answered from the cache, one with another salary of the
+    same kind beside it is judged again, and then cached for that set too."""
+    other = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "Li Wei", "field": "salary",
+                       "value": "$98,000", "dimension": "financial", "description": "annual base salary"})
+    text = "Nadia's base pay is one hundred thirty-seven thousand two hundred and fifty dollars a year."
+
+    def run(units):
+        judge = CrossEncoderJudge(checks=True, cache_path=tmp_path / "verdicts.sqlite")
+        try:
+            verdicts = judge.judge([(text, units)])
+            return verdicts[0][0], judge.usage
+        finally:
+            judge.close()
+
+    first, usage = run([SALARY])
+    assert first.grade == 1.0 and usage.cached == 0
+    again, usage = run([SALARY])
+    assert again.cached and again.grade == 1.0 and usage.cached == 1
+    beside, usage = run([SALARY, other])
+    assert not beside.cached and beside.grade == 1.0 and usage.cached == 0
+    _, usage = run([SALARY, other])
+    assert usage.cached == 2

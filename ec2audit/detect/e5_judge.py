@@ -19,6 +19,8 @@ near misses made from them) and chooses both thresholds on held-out dev tasks.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -126,7 +128,7 @@ class CrossEncoderJudge:
             verdicts: list[Verdict | None] = []
             todo = []
             for u, unit in enumerate(units):
-                key = verdict_key(self.version, self.model, unit, text)
+                key = self._key(unit, text)
                 hit = self.cache.get(key) if self.cache else None
                 if hit is None:
                     todo.append((u, unit, key))
@@ -146,6 +148,15 @@ class CrossEncoderJudge:
             if on_call:
                 on_call()
         return out  # type: ignore[return-value]
+
+    def _key(self, unit: Unit, text: str) -> str:
+        """With the checks, a verdict also depends on the other values of the unit's kind in the call (its
+        contrast), so they are part of the key: a rerun with another unit set is judged again."""
+        version = self.version
+        if self.checks:
+            others = sorted({o.value for o in self.unit_set if o.dimension == unit.dimension and o != unit})
+            version += "+" + hashlib.sha256(json.dumps(others, ensure_ascii=False).encode()).hexdigest()[:16]
+        return verdict_key(version, self.model, unit, text)
 
     def readings(self, text: str, units: list[Unit]) -> list[Reading]:
         """The model's best window per unit: its probability, span and the judge's thresholds."""

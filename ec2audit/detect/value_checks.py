@@ -19,8 +19,8 @@ registered for the unit's kind of value, with the model's best window as one inp
   nearer this value than any other value of its kind (`contrast_values`: the judge call's other units of
   the dimension and a shipped reference list, `REFERENCES`); a clause clearly nearer another value is a
   veto. The model alone was as sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy", and
-  the clause score alone of another diagnosis as of this one. The judge's verdict cache is keyed by unit
-  and text, not by the contrast: a unit set that changes between runs reuses the verdicts of the first.
+  the clause score alone of another diagnosis as of this one. The judge's verdict cache keys a verdict by
+  unit, text and the call's other values of the unit's dimension, so a changed unit set is judged again.
 
 Every rule, tolerance and threshold here was chosen on dev data only (`judges/local-judge/checks_dev.py`
 sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN` and `VETO`; `NEAR` was set by hand and checked there).
