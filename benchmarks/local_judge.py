@@ -1,12 +1,17 @@
 """Judges side by side on a labelled split: P/R/F1 per kind with bootstrap 95 % CIs, CPU per candidate.
 
-    .venv/bin/python benchmarks/local_judge.py                      # the local cross-encoder
+    .venv/bin/python benchmarks/local_judge.py                      # the local judge, and its model alone
     .venv/bin/python benchmarks/local_judge.py --adapter X.npz      # … with another fine-tuning
     .venv/bin/python benchmarks/local_judge.py --threshold 0.5      # … grading at one threshold, no review band
     .venv/bin/python benchmarks/local_judge.py --gguf PATH.gguf     # an instruct LLM on llama.cpp
     .venv/bin/python benchmarks/local_judge.py --judge-url URL --judge-model M   # any endpoint
-    options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT
+    .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-2.jsonl   # the second
+    options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT (with
+    every example's verdict)
 
+The local judge is measured twice in one process: with its checks by value type (`--local-judge
+--value-checks`, `ec2audit.detect.value_checks`) and its cross-encoder alone (`--local-judge`, session 13's
+judge with its review band); the model is loaded once for both.
 Every example is one candidate: the judge grades its unit against its whole text, as
 `judge --calibrate` does on test. "semantic" is what only a paraphrase judge can find (paraphrase,
 translation, description positives) against every negative; precision is over every graded example.
@@ -43,15 +48,19 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(examples, adapter: Path | None = None, threshold: float | None = None, **session) -> dict:
+def measure(examples, adapter: Path | None = None, threshold: float | None = None, checks: bool = True,
+            **session) -> dict:
     cpu, wall = cpu_seconds(), time.monotonic()
-    local = adapter or threshold is not None
-    with closing(CrossEncoderJudge(adapter or ADAPTER_PATH)) if local else judge_session(**session) as judge:
+    local = adapter or threshold is not None or not (session.get("url") or session.get("gguf"))
+    with (closing(CrossEncoderJudge(adapter or ADAPTER_PATH, checks=checks and threshold is None)) if local
+          else judge_session(**session)) as judge:
         if threshold is not None:
             judge.head = replace(judge.head, threshold=threshold, review_threshold=threshold)
         started_cpu = cpu_seconds()  # a server's CPU is counted once it has stopped
         verdicts = [v[0] for v in judge.judge([(e.text, [e.unit]) for e in examples])]
         name, usage = f"{judge.model} {judge.version}", judge.usage.as_dict()
+        if local:
+            name += " with value checks" if judge.checks else " (the model alone)"
         if threshold is not None:
             name += f" at {threshold}, no review band"
         load_cpu = started_cpu - cpu
@@ -78,7 +87,9 @@ def measure(examples, adapter: Path | None = None, threshold: float | None = Non
             "semantic_flagged_recall": round(sum(pred[i] or review[i] for i in semantic_leaks)
                                              / len(semantic_leaks), 3),
             "kinds": per_kind, "cpu_s": round(total_cpu, 1), "load_cpu_s": round(load_cpu, 1),
-            "cpu_per_candidate_s": round((total_cpu - load_cpu) / len(examples), 3), "wall_s": round(wall, 1)}
+            "cpu_per_candidate_s": round((total_cpu - load_cpu) / len(examples), 3), "wall_s": round(wall, 1),
+            "verdicts": [{"id": e.id, "kind": e.kind, "gold": e.grade, "grade": v.grade, "review": v.review}
+                         for e, v in zip(examples, verdicts, strict=True)]}
 
 
 def markdown(result: dict) -> str:
@@ -117,12 +128,15 @@ def main() -> None:
     args = parser.parse_args()
     examples = read_split(args.split)[:args.limit]
     options = {"timeout": args.timeout} if args.gguf or args.judge_url else {}
-    result = measure(examples, args.adapter, args.threshold, url=args.judge_url, model=args.judge_model,
-                     gguf=args.gguf, **options)
-    result["split"] = os.path.relpath(args.split, ROOT)
-    print(markdown(result))
+    remote = bool(args.judge_url or args.gguf)
+    runs = [True] if remote or args.threshold is not None else [True, False]  # the local judge, then its model
+    results = [measure(examples, args.adapter, args.threshold, checks, url=args.judge_url, model=args.judge_model,
+                       gguf=args.gguf, **options) for checks in runs]
+    for result in results:
+        result["split"] = os.path.relpath(args.split, ROOT)
+        print(markdown(result) + "\n")
     if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

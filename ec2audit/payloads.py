@@ -53,7 +53,8 @@ def _json_text(value) -> str:
 
 
 def _content_texts(content) -> Iterator[str]:
-    """Text of string or list content (text / input_text / output_text parts; images skipped)."""
+    """Text of string or list content (text / input_text / output_text parts; images skipped), and of
+    content holding `parts` (ChatGPT's web app: `{"content_type": "text", "parts": ["…"]}`)."""
     if content is None:
         return
     if isinstance(content, str):
@@ -70,15 +71,34 @@ def _content_texts(content) -> Iterator[str]:
         elif isinstance(part, dict):
             if isinstance(part.get("text"), str):
                 yield part["text"]
+            elif isinstance(part.get("parts"), list):
+                yield from _content_texts(part["parts"])
+            elif part.get("type") in ("document", "search_result"):
+                yield from _attached_texts(part)
             elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                 yield part["refusal"]
+
+
+def _attached_texts(block: dict) -> Iterator[str]:
+    """What an Anthropic `document` (a text or content source; a PDF's base64 is no text) or
+    `search_result` block hands the model: its title, context and text."""
+    for key in ("title", "context"):
+        if isinstance(block.get(key), str):
+            yield block[key]
+    source = block.get("source")
+    if isinstance(source, dict) and source.get("type") == "text" and isinstance(source.get("data"), str):
+        yield source["data"]
+    elif isinstance(source, dict) and source.get("type") == "content":
+        yield from _content_texts(source.get("content"))
+    yield from _content_texts(block.get("content") if block.get("type") == "search_result" else None)
 
 
 def _openai_chat(body: dict) -> Iterator[Segment]:
     for i, msg in enumerate(body.get("messages") or []):
         if not isinstance(msg, dict):
             continue
-        role = str(msg.get("role", "user"))
+        author = msg.get("author") if isinstance(msg.get("author"), dict) else {}  # ChatGPT's web app
+        role = str(msg.get("role") or author.get("role") or "user")
         origin = {"system": "system", "developer": "system", "assistant": "assistant",
                   "tool": "tool_result", "function": "tool_result"}.get(role, "user")
         for text in _content_texts(msg.get("content")):
@@ -136,6 +156,9 @@ def _anthropic(body: dict) -> Iterator[Segment]:
             elif kind == "tool_result":
                 for text in _content_texts(block.get("content")):
                     yield Segment(i, role, "tool_result", text)
+            elif kind in ("document", "search_result"):
+                for text in _attached_texts(block):
+                    yield Segment(i, role, "user", text)
             elif kind == "thinking" and isinstance(block.get("thinking"), str):
                 yield Segment(i, role, "assistant", block["thinking"])
 

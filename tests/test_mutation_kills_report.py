@@ -173,8 +173,12 @@ def test_runs_that_differ_in_a_model_are_labelled_by_it(tmp_path):
     assert labels == ["cloud-only @ edge-a", "query-router/fixed:cloud @ edge-a",
                       "cloud-only @ edge-b", "query-router/fixed:cloud @ edge-b"]
     assert [r.label for r in load([a, c]).rows][::2] == ["cloud-only → cloud-x", "cloud-only → cloud-y"]
-    # the same run twice: labels are told apart by their source folder
-    assert [r.label for r in load([a, a]).rows][:2] == ["cloud-only [a]", "query-router/fixed:cloud [a]"]
+    # two runs of the same configuration: labels are told apart by their source folder (one folder
+    # named twice is one run)
+    twin = write_run(tmp_path / "twin")
+    assert [r.label for r in load([a, twin]).rows] == ["cloud-only [a]", "query-router/fixed:cloud [a]",
+                                                      "cloud-only [twin]", "query-router/fixed:cloud [twin]"]
+    assert len(load([a, a]).rows) == 2
 
 
 def test_a_run_without_the_store_says_evidence_has_no_context(tmp_path):

@@ -145,6 +145,16 @@ def _expected(run_dir: Path) -> dict[str, dict]:
     return expected
 
 
+def test_json_on_stdout_leaves_no_html_file_it_was_not_asked_for(run_dir, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, output = _report(str(run_dir), "--json")
+    assert code == 0, output
+    assert json.loads(output)["strategies"] and not (tmp_path / "report.html").exists()
+    code, output = _report(str(run_dir))  # the terminal tables: the HTML report lands where it says
+    assert code == 0, output
+    assert "report: report.html" in output and (tmp_path / "report.html").stat().st_size > 0
+
+
 def test_json_summary_holds_the_numbers_of_the_run(run_dir, tmp_path):
     out = tmp_path / "report.html"
     code, output = _report(str(run_dir), "--out", str(out), "--json")

@@ -21,7 +21,9 @@ from functools import cache
 
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
+from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
+from ec2audit.annotate.recognizers.zh_pii import is_team
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
@@ -49,6 +51,8 @@ KEY_HINTS = {
     "密码": "credential",
     "host": "network", "ip_address": "network", "server": "network",
     "home_address": "location", "地址": "location", "住址": "location",
+    # a street line of an address object (`{"street": …}`, Stripe's `line1`)
+    "street": "location", "line1": "location", "address1": "location", "address_line1": "location",
     # the parties of a claim, a case, a hiring or a payment (`Nm` is ISO 20022's name of one)
     "candidate": "person_name", "applicant": "person_name", "claimant": "person_name", "plaintiff": "person_name",
     "defendant": "person_name", "debtor": "person_name", "creditor": "person_name", "attendee": "person_name",
@@ -305,14 +309,20 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
 
 
 def _plausible(doc: Document, found: list[Match]) -> list[Match]:
-    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), and none is a
-    field's name (a CSV header `customer_id`, a JSON key) standing outside every value."""
+    """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), none is a
+    field's name (a CSV header `customer_id`, a JSON key) standing outside every value, and no address
+    is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`)."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
-    found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)]
+    found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
+             and not (m.dimension == "contact" and _in_message_id(doc, m))]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found
     return [m for m in found if not any(m.start < e and b < m.end for b, e in holes)]
+
+
+def _in_message_id(doc: Document, m: Match) -> bool:
+    return bool(MESSAGE_ID_HEADER.search(doc.text, max(0, m.start - 40), m.start))
 
 
 def _continues_number(text: str, start: int, end: int) -> bool:
@@ -321,8 +331,11 @@ def _continues_number(text: str, start: int, end: int) -> bool:
 
 
 def _name_like(value: str) -> bool:
-    """A name: a few words of letters (or up to six Han characters), no digits or sentence punctuation."""
+    """A name: a few words of letters (or up to six Han characters, not a team's), no digits or sentence
+    punctuation."""
     v = value.strip()
+    if is_team(v):
+        return False
     return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
 
 

@@ -15,19 +15,22 @@ from ec2audit.report.terminal import print_summary
 
 @click.command("report")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"),
-              show_default=True, help="Self-contained HTML report (created 0600).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Self-contained HTML report (created 0600) [default: report.html; none with --json].")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--show-values", is_flag=True, help="Show leaked values in clear text (masked by default).")
 @click.option("--units", "units_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Units of an audit output (default: units.jsonl next to the findings).")
 @click.option("--payloads", "payloads_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Payloads of an audit output, for evidence in context (default: payloads.jsonl beside).")
-def command(sources: tuple[Path, ...], out: Path, as_json: bool, show_values: bool, units_path: Path | None,
+def command(sources: tuple[Path, ...], out: Path | None, as_json: bool, show_values: bool, units_path: Path | None,
             payloads_path: Path | None) -> None:
     """Report on run directories (episodes.parquet) and `ec2audit audit --out` findings tables."""
     summary = load(list(sources), show_values=show_values, units_path=units_path, payloads_path=payloads_path)
-    write_report(summary, out)
+    if out is None and not as_json:  # a script asking for JSON on stdout gets no file it did not name
+        out = Path("report.html")
+    if out is not None:
+        write_report(summary, out)
     if as_json:
         click.echo(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2))
     else:

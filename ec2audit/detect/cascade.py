@@ -25,7 +25,7 @@ from ec2audit.detect.forms import Form
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.tiers import Sources, build_tiers
-from ec2audit.detect.views import ScanView, derived_views
+from ec2audit.detect.views import ScanView, WholeViewNeeded, WindowedView, derived_views
 from ec2audit.detect.views import prepare as prepare_views
 from ec2audit.payloads import Payload
 from ec2audit.taxonomy import Taxonomy
@@ -56,6 +56,8 @@ class Cascade:
         self._rewriting = [f for f in sources.forms if type(f).rewrite is not Form.rewrite]
         self._inner = [f.rewrite for f in self._rewriting]  # inside a decoded token: no cue says which
         self.index = sources.index.build()  # every text-view pattern of the run, read once per view
+        reaches = [tier.reach for tier in self.tiers]
+        self.reach: int | None = max(r for r in reaches if r is not None) if None not in reaches else None
         prepare_views()
         self._ids = [unit.id for unit in units]
         self._cache: dict[bytes, list[Hit]] = {}  # text digest → hits, least recently used first
@@ -90,7 +92,13 @@ class Cascade:
         matches = self.index.matches(view.text)
         self._scan_view(ScanView(view, matches), hits, decided)
         rewriters = [form.rewrite for form in self._rewriting if form.wanted(matches)]
-        for derived in derived_views(text, view, rewriters, self._inner):
+        for derived in derived_views(text, view, rewriters, self.reach, self._inner):
+            if isinstance(derived, WindowedView):
+                try:
+                    self._scan_windows(derived, hits, decided)
+                    continue
+                except WholeViewNeeded:
+                    derived = derived.read_whole()
             self._scan_view(ScanView(derived, self.index.matches(derived.text)), hits, decided)
         return hits
 
@@ -99,6 +107,19 @@ class Cascade:
             found = tier.scan(scan_view, hits, decided)
             hits += found
             decided.update(h.unit_index for h in found if h.grade >= LITERAL)
+
+    def _scan_windows(self, view: WindowedView, hits: list[Hit], decided: set[int]) -> None:
+        """Every tier over a derived view's windows, keeping the hits the whole view has that the text view
+        may not (`WindowedView.keeps`); nothing is added where a tier asks for the whole view."""
+        scan_view = ScanView(view, self.index.matches(view.text))
+        found_all: list[Hit] = []
+        seen = set(decided)
+        for tier in self.tiers:
+            found = [h for h in tier.scan(scan_view, hits, seen) if view.keeps(h.start, h.end)]
+            found_all += found
+            seen.update(h.unit_index for h in found if h.grade >= LITERAL)
+        hits += found_all
+        decided |= seen
 
     def scan(self, payload: Payload) -> list[Finding]:
         """Findings of one payload; a payload that names its task is matched against that task's units."""

@@ -15,9 +15,10 @@ from ec2audit.units import Unit
 
 #: Common English words: a unit whose value is one of them ("Will", "Rose") only counts with context.
 COMMON_WORDS = frozenset(w.lower() for w in _EnglishWords.word_list)
-_CONTEXT_WINDOW = 40
+CONTEXT_WINDOW = 40
 #: A redaction placeholder such as `[PHONE_001]`, in normalised (case-folded) text.
-PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*_\d{1,6}\]")
+PLACEHOLDER = re.compile(r"\[[a-z][a-z_]{0,40}_\d{1,6}\]")
+PLACEHOLDER_LONGEST = 50
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: A Chinese personal name: two to four Han characters.
 HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}")
@@ -77,7 +78,7 @@ class CompiledUnit:
         return self.rules.fragment == "surname" and len(self.forms[0]) == 2 and bool(HAN_NAME.fullmatch(self.forms[0]))
 
     def has_context(self, view: TextView, start: int, end: int) -> bool:
-        lo, hi = max(0, start - _CONTEXT_WINDOW), end + _CONTEXT_WINDOW
+        lo, hi = max(0, start - CONTEXT_WINDOW), end + CONTEXT_WINDOW
         window = view.text[lo:start] + " " + view.text[end:hi]
         pattern = words_pattern(self.context_words)
         return bool(pattern and pattern.search(window))

@@ -19,6 +19,8 @@ near misses made from them) and chooses both thresholds on held-out dev tasks.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,9 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from ec2audit import resources
-from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
 from ec2audit.detect.semantic import windows
+from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
@@ -103,24 +105,30 @@ def _encoder(adapter: Path):
 class CrossEncoderJudge:
     """Grades (text, units) requests on this machine; the interface of `ec2audit.detect.judge.Judge`."""
 
-    def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None):
-        self.head = Head.load(adapter)
-        self.model, self.version = NAME, self.head.version
+    def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None,
+                 checks: bool = False):
+        """`checks`: decide each unit with the check of its kind of value (`ec2audit.detect.value_checks`),
+        the model's reading one input (`judge --local-judge --value-checks`); False: the model alone."""
+        self.head, self.checks = Head.load(adapter), checks
+        self.model = NAME
+        self.version = f"{self.head.version}+{CHECKS_VERSION}" if checks else self.head.version
         self.encoder = _encoder(Path(adapter))
         self.cache = VerdictCache(cache_path) if cache_path else None
         self.usage = JudgeUsage()
         self.cpu_seconds = 0.0
+        self.unit_set: tuple[Unit, ...] = ()  # every unit of the current `judge` call: the checks' contrast
 
     def judge(self, requests: Sequence[tuple[str, Sequence[Unit]]], on_call: Callable[[], None] | None = None,
               pack: bool = False) -> list[list[Verdict]]:
         """One verdict per unit of every request (same order); `on_call` after each request. `pack` is
         accepted for the interface: every request is read window by window anyway."""
         out = []
+        self.unit_set = tuple(dict.fromkeys(unit for _, units in requests for unit in units))
         for text, units in requests:
             verdicts: list[Verdict | None] = []
             todo = []
             for u, unit in enumerate(units):
-                key = verdict_key(self.version, self.model, unit, text)
+                key = self._key(unit, text)
                 hit = self.cache.get(key) if self.cache else None
                 if hit is None:
                     todo.append((u, unit, key))
@@ -141,22 +149,28 @@ class CrossEncoderJudge:
                 on_call()
         return out  # type: ignore[return-value]
 
-    def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
-        started = time.process_time()
+    def _key(self, unit: Unit, text: str) -> str:
+        """With the checks, a verdict also depends on the other values of the unit's kind in the call (its
+        contrast), so they are part of the key: a rerun with another unit set is judged again."""
+        version = self.version
+        if self.checks:
+            others = sorted({o.value for o in self.unit_set if o.dimension == unit.dimension and o != unit})
+            version += "+" + hashlib.sha256(json.dumps(others, ensure_ascii=False).encode()).hexdigest()[:16]
+        return verdict_key(version, self.model, unit, text)
+
+    def readings(self, text: str, units: list[Unit]) -> list[Reading]:
+        """The model's best window per unit: its probability, span and the judge's thresholds."""
         spans = windows(text, WINDOW)
         vectors = self.encoder.encode([pair_text(unit, text[s:e]) for unit in units for s, e in spans], True, BATCH,
                                       max_tokens=MAX_TOKENS)
         probability = self.head.probability(vectors).reshape(len(units), len(spans))
-        verdicts = []
-        for row in probability:
-            best = int(np.argmax(row))
-            s, e = spans[best]
-            if row[best] >= self.head.threshold:
-                verdicts.append(Verdict(MOSTLY, text[s:e], s, e))
-            elif row[best] >= self.head.review_threshold:
-                verdicts.append(Verdict(0.0, text[s:e], s, e, review=True))
-            else:
-                verdicts.append(Verdict(0.0))
+        return [Reading(float(row.max()), *spans[int(np.argmax(row))], self.head.threshold,
+                        self.head.review_threshold) for row in probability]
+
+    def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
+        started = time.process_time()
+        verdicts = [check_for(unit).decide(unit, text, reading, self.unit_set) if self.checks else reading.verdict(text)
+                    for unit, reading in zip(units, self.readings(text, units), strict=True)]
         self.cpu_seconds += time.process_time() - started
         return verdicts
 

@@ -22,11 +22,15 @@ from ec2audit.detect.normalize import (
     normalize_text,
 )
 from ec2audit.detect.patterns import Match, PatternIndex
-from ec2audit.detect.views import ScanView
+from ec2audit.detect.views import ScanView, WholeViewNeeded, WindowedView, kept
 
 VALUE, AMOUNT, DIGITS, DIGIT_WORDS, PINYIN, ALNUM, ACCOUNT = (
     "value", "amount", "digits", "digit words", "pinyin", "alnum", "account")
 _BANK_WINDOW = 80  # how far from an account number its bank may be named
+_CONTEXT = 42  # characters a literal match reads on either side: number boundaries (`bounded`), context words
+_DIGIT_RUN = 48  # characters around a digit word or a Chinese numeral that decide whether its run is a number
+_ALNUM_SPREAD = 3  # an identifier in the text spans at most this many characters per alphanumeric one
+_NUMERAL_RUN = 32  # the longest run of Chinese numerals read as an amount
 
 
 class ExactDetector:
@@ -56,6 +60,14 @@ class ExactDetector:
         self._alnum = alnum.build()
         self._has_alnum = any(cu.alnum_forms for cu in units)
         self._has_digits = any(cu.digit_forms for cu in units) or bool(self._banks)
+        # the longest stretch a hit and what decides it cover (`forms.Form.reach`): a number's digits spelled in
+        # words and their separators (8 characters a digit; 4 written in digits), and the 5 words around that
+        # make a run of them. An account's bank is named up to 80 digit-view characters away: where the text
+        # view has one, the windows of its derived views hold it (`TextView.reached`); where only a derived
+        # view has one out of its window's hold, that view is read whole
+        self.reach = max(index.longest(VALUE, AMOUNT, PINYIN) + 2 * _CONTEXT,
+                         8 * digits.longest(DIGITS) + 2 * _DIGIT_RUN,
+                         _ALNUM_SPREAD * alnum.longest(ALNUM) + 4, _NUMERAL_RUN + 2 * 8)
         self._amounts: dict[int, list[int]] = {}
         for i, cu in enumerate(units):
             if cu.amount is not None:
@@ -74,9 +86,10 @@ class ExactDetector:
             out += self._scan_digits(view, [start for start, _, _ in matches.get(DIGIT_WORDS, ())])
         if self._amounts:
             out += self._scan_chinese_amounts(view)
-        if self._has_alnum:  # identifiers found literally need no second look (an IBAN's account number
-            # alone is a part of it: the whole IBAN, grouped, is still looked for)
-            out += self._scan_alnum(view, decided | {h.unit_index for h in out if h.detector != "exact.account"})
+        if self._has_alnum:  # identifiers found literally need no second look (in windows: the whole view's; an
+            # IBAN's account number alone is a part of it: the whole IBAN, grouped, is still looked for)
+            out += self._scan_alnum(view, decided | {h.unit_index for h in out
+                                                     if h.detector != "exact.account" and kept(view, h.start, h.end)})
         return out
 
     def _literal(self, view: TextView, found: list[Match], detector: str) -> Iterator[Hit]:
@@ -103,6 +116,8 @@ class ExactDetector:
     def _scan_chinese_amounts(self, view: TextView) -> Iterator[Hit]:
         text = view.text
         for start, end, amount in chinese_amounts(text):
+            if end - start > _NUMERAL_RUN:
+                continue
             for i in self._amounts.get(amount, ()):
                 currency = self.units[i].currency
                 if not (currency and (other := currency_next_to(text, start, end)) and other != currency):
@@ -119,6 +134,11 @@ class ExactDetector:
                     continue
                 if kind == ACCOUNT:  # an IBAN follows from the account number and its bank, not from the number
                     lo, hi = max(0, d_start - _BANK_WINDOW), d_end + _BANK_WINDOW
+                    read = view.to_original(*digits.to_base(*digits.to_numbers(lo, min(hi, len(digits.text)))))
+                    if not isinstance(view, WindowedView):
+                        view.reached.append(read)
+                    elif not view.holds(*read):
+                        raise WholeViewNeeded  # the bank may be named outside the window
                     indices = tuple(i for i in indices if self._banks[i].named_in(
                         digits.text[lo:d_start] + " " + digits.text[d_end:hi]))
                 s, e = view.to_original(*digits.to_base(start, end))
@@ -136,7 +156,7 @@ class ExactDetector:
         back, text = view.alnum_map(), view.text
         for a_start, a_end, indices in found:
             start, end = back(a_start), back(a_end - 1) + 1
-            if _runs_on(text, start, end):
+            if end - start > _ALNUM_SPREAD * (a_end - a_start) or _runs_on(text, start, end):
                 continue
             groups = ipv4_groups(text[start:end])
             for i in indices:

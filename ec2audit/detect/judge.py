@@ -397,10 +397,11 @@ def _price(model: str, usage: dict) -> float | None:
 
 @contextmanager
 def judge_session(url: str | None = None, model: str | None = None, *, gguf: str | Path | None = None,
-                  n_ctx: int = 4096, **options) -> Iterator[Grader]:
+                  n_ctx: int = 4096, value_checks: bool = False, **options) -> Iterator[Grader]:
     """A judge for the block: the LLM at `url`; an LLM served from the GGUF file `gguf` by a local
     llama.cpp server; else the local cross-encoder (`ec2audit.detect.e5_judge`), which needs no model
-    server and no network. `options` go to `Judge` (the cross-encoder reads `cache_path` only)."""
+    server and no network, with `value_checks` deciding each unit by its kind of value
+    (`ec2audit.detect.value_checks`). `options` go to `Judge` (the cross-encoder reads `cache_path` only)."""
     judge: Grader
     if url:
         if not model:
@@ -414,7 +415,7 @@ def judge_session(url: str | None = None, model: str | None = None, *, gguf: str
     if gguf is None:
         from ec2audit.detect.e5_judge import CrossEncoderJudge
 
-        judge = CrossEncoderJudge(cache_path=options.get("cache_path"))
+        judge = CrossEncoderJudge(cache_path=options.get("cache_path"), checks=value_checks)
         try:
             yield judge
         finally:

@@ -183,6 +183,9 @@ class TextView:
     folded: str = field(repr=False)  # before whitespace collapsing
     _ws_map: _Breakpoints | None = field(default=None, repr=False)
     _fold_map: _Breakpoints | None = field(default=None, repr=False)
+    #: spans of the original a tier read further than its reach (an account's bank named 80 digits away):
+    #: windows of views derived from this text hold them whole
+    reached: list[tuple[int, int]] = field(default_factory=list, repr=False)
 
     @classmethod
     def of(cls, original: str) -> Self:

@@ -24,10 +24,16 @@ class PatternIndex:
         self._entries: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         self._automaton: Matcher | None = None
         self._groups: list[tuple[tuple[str, tuple[int, ...]], ...]] = []
+        self._longest: dict[str, int] = defaultdict(int)  # kind → its longest pattern
 
     def add(self, key: str, kind: str, unit_index: int) -> None:
         if key:
             self._entries[key][kind].append(unit_index)
+            self._longest[kind] = max(self._longest[kind], len(key))
+
+    def longest(self, *kinds: str) -> int:
+        """The length of the longest pattern of these kinds (a form's reach starts from it)."""
+        return max((self._longest.get(kind, 0) for kind in kinds), default=0)
 
     def build(self) -> PatternIndex:
         if self._entries:

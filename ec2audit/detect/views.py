@@ -5,7 +5,9 @@ to Simplified with OpenCC. Every view maps its offsets back to the original char
 points at what the text really holds (the encoded characters of a decoded value).
 
 A derived view exists only where the text calls for it: each has a check that costs a C-level string
-search, so texts without encodings or Traditional characters pay next to nothing.
+search, so texts without encodings or Traditional characters pay next to nothing. Where every tier's reach
+is bounded (`forms.Form.reach`), a derived view is read only in windows around what derivation changed
+(`WindowedView`): away from its changes it reads as the text itself, whose hits the text view has already.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from functools import cache
 from typing import NamedTuple
 from urllib.parse import unquote
 
+from ec2audit.detect.compiled import PLACEHOLDER_LONGEST
 from ec2audit.detect.normalize import TextView, prepare_folding
 from ec2audit.detect.patterns import Match
 
@@ -44,6 +47,7 @@ class _Rewrite:
     def __init__(self, spans: list[tuple[int, int, int, int]]):
         """`spans`: (new start, new end, source start, source end) of each replacement, in order."""
         self.new_starts = [s[0] for s in spans]
+        self.source_starts = [s[2] for s in spans]
         self.spans = spans
 
     def _at(self, i: int, edge: int) -> int:
@@ -58,6 +62,14 @@ class _Rewrite:
 
     def to_source(self, start: int, end: int) -> tuple[int, int]:
         return self._at(start, 0), self._at(max(start, end - 1), 1)
+
+    def to_derived(self, i: int) -> int:
+        """The rewritten string's offset of source offset `i` (a replaced span's start inside it)."""
+        k = bisect.bisect_right(self.source_starts, i) - 1
+        if k < 0:
+            return i
+        new_start, new_end, _, src_end = self.spans[k]
+        return new_start if i < src_end else new_end + i - src_end
 
 
 def _rewrite(text: str, replacements: list[tuple[int, int, str]]) -> tuple[str, _Rewrite]:
@@ -274,30 +286,38 @@ def _decoders(text: str, lower: str) -> list[Rewriter]:
 NESTED = 3
 
 
-def decoded_view(text: str, folded: str | None = None, rewriters: Sequence[Rewriter] = (),
-                 inner: Sequence[Rewriter] = (), depth: int = NESTED) -> RewrittenView | None:
-    """The text with every encoded or obfuscated token decoded and the forms' `rewriters` applied, or None
-    when nothing changes. Where replacements overlap, the earliest (then the first listed) wins.
+def decoded_text(text: str, folded: str | None = None, rewriters: Sequence[Rewriter] = (),
+                 inner: Sequence[Rewriter] = (), depth: int = NESTED) -> tuple[str, _Rewrite] | None:
+    """The text with every encoded or obfuscated token decoded and the forms' `rewriters` applied, and the map
+    back, or None when nothing changes. Where replacements overlap, the earliest (then the first listed) wins.
 
     What a token decodes to is read the same way again, `depth` levels deep, with the `inner` rewriters
     (the text view's cues say nothing of what is encoded): the decoded span maps back to the whole token."""
     replacements = [(start, end, _inner(decoded, inner, depth)) for decoder in _decoders(text, folded or text.lower())
                     for start, end, decoded in decoder(text)]
     replacements += [r for rewrite in rewriters for r in rewrite(text)]
-    if not replacements:
-        return None
-    rewritten, back = _rewrite(text, replacements)
-    view = RewrittenView.of(rewritten)
-    view.rewrite, view.source = back, text
-    return view
+    return _rewrite(text, replacements) if replacements else None
 
 
 def _inner(decoded: str, rewriters: Sequence[Rewriter], depth: int) -> str:
     """A decoded token's text with what is encoded inside it decoded too, and the forms' rewrites made. Most
     tokens decode to a character or two (`%20`, `&lt;`, `\\u00e9`), which hold nothing to read inside (the
     least is a character, an invisible one, a character): they are taken as they are."""
-    view = decoded_view(decoded, None, rewriters, rewriters, depth - 1) if depth > 1 and len(decoded) > 2 else None
-    return decoded if view is None else view.original
+    again = decoded_text(decoded, None, rewriters, rewriters, depth - 1) if depth > 1 and len(decoded) > 2 else None
+    return decoded if again is None else again[0]
+
+
+def _rewritten_view(rewritten: str, back: _Rewrite, source: str) -> RewrittenView:
+    view = RewrittenView.of(rewritten)
+    view.rewrite, view.source = back, source
+    return view
+
+
+def decoded_view(text: str, folded: str | None = None, rewriters: Sequence[Rewriter] = (),
+                 inner: Sequence[Rewriter] = ()) -> RewrittenView | None:
+    """The text view of `decoded_text`, or None when nothing changes."""
+    decoded = decoded_text(text, folded, rewriters, inner)
+    return None if decoded is None else _rewritten_view(*decoded, text)
 
 
 # --- Traditional → Simplified ----------------------------------------------------------------------
@@ -349,13 +369,234 @@ def to_simplified(text: str) -> str:
     return converted
 
 
+def _changed_spans(text: str, simplified: str) -> list[tuple[int, int]]:
+    """Where two texts of the same length differ, as spans of at most 64 characters (string comparisons in C)."""
+    spans: list[tuple[int, int]] = []
+    for start in range(0, len(text), 65536):
+        if text[start:start + 65536] == simplified[start:start + 65536]:
+            continue
+        for k in range(start, min(len(text), start + 65536), 64):
+            if text[k:k + 64] != simplified[k:k + 64]:
+                diff = [j for j in range(k, min(len(text), k + 64)) if text[j] != simplified[j]]
+                spans.append((diff[0], diff[-1] + 1))
+    return spans
+
+
 def derived_views(text: str, view: TextView, rewriters: Sequence[Rewriter] = (),
-                  inner: Sequence[Rewriter] = ()) -> Iterator[TextView]:
+                  reach: int | None = None, inner: Sequence[Rewriter] = ()) -> Iterator[TextView]:
     """The views derived from a text whose text view is `view`: Simplified, then decoded (`rewriters`: the
-    forms' rewrites the text view called for; `inner`: those made inside decoded tokens)."""
+    forms' rewrites the text view called for; `inner`: those made inside decoded tokens). With the tiers'
+    `reach`, each is a `WindowedView` where its windows leave out enough of the text to pay; they hold what the
+    tiers read further in the text view (`TextView.reached`)."""
     simplified = to_simplified(text)
     if simplified is not text:  # same length, character for character: offsets stay put
-        yield TextView.of(simplified)
-    decoded = decoded_view(simplified, view.folded if simplified is text else None, rewriters, inner)
+        whole_simplified = lambda: TextView.of(simplified)  # noqa: E731
+        yield (reach is not None and windowed(simplified, _changed_spans(text, simplified), reach, whole_simplified,
+                                              held=view.reached)) or whole_simplified()
+    decoded = decoded_text(simplified, view.folded if simplified is text else None, rewriters, inner)
     if decoded is not None:
-        yield decoded
+        rewritten, back = decoded
+        whole = lambda: _rewritten_view(rewritten, back, simplified)  # noqa: E731
+        held = [(back.to_derived(s), back.to_derived(e)) for s, e in view.reached]
+        yield (reach is not None and windowed(rewritten, [s[:2] for s in back.spans], reach, whole, back,
+                                              len(simplified), held)) or whole()
+
+
+# --- windows ---------------------------------------------------------------------------------------
+
+class WholeViewNeeded(Exception):  # noqa: N818 (a signal, not an error)
+    """A tier met, in a windowed view, something whose decision may reach past its window (an account's bank
+    named far away, a chain of one value's grams at a window's edge): read the view whole."""
+
+
+_WINDOWS_PAY = 0.75  # windows covering more of a derived text than this share: read it whole
+_CUT = 64  # characters next to a window's cut edge whose digit and other views may differ from the whole view's
+_SLACK = 8  # characters added to the tiers' reach: a window's edge may cut a space run or a folded character
+
+
+@dataclass
+class WindowedView(TextView):
+    """Windows of a derived text, one after another (joined by NUL) and read as one text.
+
+    Each window spans the derived text's changes (a decoded token, a Simplified phrase) and at least twice
+    the tiers' reach on either side (`R`, in view characters). A hit whose span ends at least `R` into a
+    window and starts at least `R` before its end reads nothing outside it (it and all that decides it lie
+    within `R`), so the whole view has it too; every hit of the whole view that depends on a change is such a
+    hit; the whole view's other hits read only unchanged text, so the text view has them already (with
+    `decided` as large or smaller there). `keeps` says which hits are of the first kind."""
+
+    whole: Callable[[], TextView] | None = field(default=None, repr=False)  # the derived view read whole
+    rewrite: _Rewrite | None = field(default=None, repr=False)  # derived → source offsets, where they move
+    source_len: int = 0
+    part_starts: list[int] = field(default_factory=list, repr=False)  # where each window starts in `original`
+    part_view_starts: list[int] = field(default_factory=list, repr=False)  # … and in `text`
+    windows: list[tuple[int, int]] = field(default_factory=list, repr=False)  # (start, end) in the derived text
+    inner: list[tuple[int, int]] = field(default_factory=list, repr=False)  # source offsets a kept hit spans over
+    outer: list[tuple[int, int]] = field(default_factory=list, repr=False)  # each window, in source offsets
+
+    def read_whole(self) -> TextView:
+        """The derived view read whole (a tier met something reaching past a window)."""
+        if self.whole is None:
+            raise ValueError("a windowed view without its whole view")
+        return self.whole()
+
+    def _derived(self, i: int) -> int:
+        """The derived text's offset of the combined text's character `i` (a joint reads as its window's last)."""
+        k = bisect.bisect_right(self.part_starts, i) - 1
+        start, end = self.windows[k]
+        return min(start + i - self.part_starts[k], end - 1)
+
+    def _source(self, start: int, end: int) -> tuple[int, int]:
+        return (start, end) if self.rewrite is None else self.rewrite.to_source(start, end)
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        s, e = super().to_original(start, end)
+        s, e = self._source(self._derived(s), self._derived(max(s, e - 1)) + 1)
+        return s, min(e, self.source_len)
+
+    def _window(self, start: int) -> int:
+        return bisect.bisect_right(self.outer, (start, self.source_len + 1)) - 1
+
+    def keeps(self, start: int, end: int) -> bool:
+        """Does a hit at `start:end` of the source lie far enough inside its window (see the class)?"""
+        k = self._window(start)
+        return k >= 0 and end <= self.outer[k][1] and end >= self.inner[k][0] and start <= self.inner[k][1]
+
+    def holds(self, start: int, end: int) -> bool:
+        """Does a span of the source lie inside one window, away from its cut edges (a view of it read there,
+        digits or identifiers without separators, is the whole view's)?"""
+        k = self._window(start)
+        return k >= 0 and end <= self.outer[k][1] and (start >= self.outer[k][0] + _CUT or self.inner[k][0] < 0) \
+            and (end <= self.outer[k][1] - _CUT or self.inner[k][1] > self.source_len)
+
+    def near_cut(self, start: int, end: int, margin: int) -> bool:
+        """Does a span of `text` come within `margin` characters of a window's edge inside the derived text?"""
+        k = bisect.bisect_right(self.part_view_starts, start) - 1
+        last = k + 1 == len(self.windows)
+        part_end = len(self.text) if last else self.part_view_starts[k + 1] - 1
+        return (self.windows[k][0] > 0 and start - self.part_view_starts[k] < margin) or (
+            (not last or self.inner[k][1] <= self.source_len) and part_end - end < margin)
+
+
+def kept(view: TextView, start: int, end: int) -> bool:
+    """Does a hit at `start:end` of the source stand as the whole view's (always, in a view read whole)?"""
+    return not isinstance(view, WindowedView) or view.keeps(start, end)
+
+
+def windowed(derived: str, changes: list[tuple[int, int]], reach: int, whole: Callable[[], TextView],
+             rewrite: _Rewrite | None = None, source_len: int | None = None,
+             held: Sequence[tuple[int, int]] = ()) -> WindowedView | None:
+    """`derived` read in windows around its `changes` (see `WindowedView`), or None where the windows would
+    cover most of it. `rewrite` maps the derived text to its source of `source_len` characters (None: the
+    offsets stay put). No window's edge comes within `reach` of a `held` span (one that tiers read as one)."""
+    reach += _SLACK
+    n = len(derived)
+    if 4 * reach > _WINDOWS_PAY * n or "\0" in derived:  # one window would cover most of it; NUL: the joint
+        return None
+    windows: list[list[int]] = []  # [start, inner start, inner end, end] in the derived text
+    for c_start, c_end in sorted(changes):
+        if not windows or c_start > windows[-1][3]:
+            start, inner = _margin_before(derived, c_start, reach)
+            if not windows or start > windows[-1][3]:
+                windows.append([start, inner, c_end, c_end])
+        end, inner_end = _margin_after(derived, c_end, reach)
+        if end > windows[-1][3]:
+            windows[-1][2:] = [inner_end, end]
+    if held:
+        windows = _holding(derived, windows, sorted(held), reach)
+    merged: list[list[int]] = []
+    for w in windows:  # a placeholder around a window's first characters is read whole
+        w[0] = _opening(derived, w[0])
+        if merged and w[0] <= merged[-1][3]:
+            merged[-1][2:] = w[2:]
+        else:
+            merged.append(w)
+    windows = merged
+    if not windows or sum(w[3] - w[0] for w in windows) > _WINDOWS_PAY * n:
+        return None
+    starts, position = [], 0
+    for w in windows:
+        starts.append(position)
+        position += w[3] - w[0] + 1
+    view = WindowedView.of("\0".join(derived[w[0]:w[3]] for w in windows))
+    view.whole, view.rewrite, view.part_starts = whole, rewrite, starts
+    view.part_view_starts = [0]
+    for _ in windows[1:]:
+        view.part_view_starts.append(view.text.index("\0", view.part_view_starts[-1]) + 1)
+    view.windows = [(w[0], w[3]) for w in windows]
+    view.source_len = n if source_len is None else source_len
+    at = view._source
+    view.outer = [(at(w[0], w[0] + 1)[0], at(w[3] - 1, w[3])[1]) for w in windows]
+    view.inner = [(at(w[1], w[1] + 1)[0] if w[0] else -1, at(w[2] - 1, w[2])[1] if w[3] < n else view.source_len + 1)
+                  for w in windows]
+    return view
+
+
+def _holding(text: str, windows: list[list[int]], held: list[tuple[int, int]], reach: int) -> list[list[int]]:
+    """`windows` with each edge moved out of every `held` span (and `reach` around it), merged where they meet."""
+    starts, longest = [s for s, _ in held], max(e - s for s, e in held)
+    out: list[list[int]] = []
+    for window in windows:
+        for edge, step in ((0, -1), (3, 1)):
+            while 0 < window[edge] < len(text):
+                near = held[bisect.bisect_left(starts, window[edge] - reach - longest):
+                            bisect.bisect_right(starts, window[edge] + reach)]
+                hit = [(s, e) for s, e in near if s - reach < window[edge] < e + reach]
+                if not hit:
+                    break
+                window[edge] = _back(text, min(s for s, _ in hit), reach) if step < 0 else \
+                    _ahead(text, max(e for _, e in hit), reach)
+        if out and window[0] <= out[-1][3]:
+            out[-1][2], out[-1][3] = window[2], max(window[3], out[-1][3])
+        else:
+            out.append(window)
+    return out
+
+
+_WHITESPACE_RUN = re.compile(r"\s{2,}")
+
+
+def _view_floor(text: str) -> int:
+    """At least the length of `text`'s text view: folding lengthens no character's share but whitespace
+    runs collapse to one space."""
+    return len(text) - sum(len(run) - 1 for run in _WHITESPACE_RUN.findall(text))
+
+
+def _back(text: str, pos: int, reach: int) -> int:
+    """The last offset at or before `pos` with at least `reach` view characters between it and `pos`."""
+    start = max(0, pos - reach)
+    while start and (short := reach - _view_floor(text[start:pos])) > 0:
+        start = max(0, start - short)
+    return start
+
+
+def _ahead(text: str, pos: int, reach: int) -> int:
+    """The first offset at or after `pos` with at least `reach` view characters between `pos` and it."""
+    end = min(len(text), pos + reach)
+    while end < len(text) and (short := reach - _view_floor(text[pos:end])) > 0:
+        end = min(len(text), end + short)
+    return end
+
+
+def _margin_before(text: str, change: int, reach: int) -> tuple[int, int]:
+    """(window start, inner start) before a change: `reach` view characters between each and the next."""
+    inner = _back(text, change, reach)
+    start = _back(text, inner, reach)
+    return (start, inner) if start else (0, 0)
+
+
+def _opening(text: str, start: int) -> int:
+    """A window's start moved back to a bracket that may open a placeholder around it (no placeholder holds
+    another bracket, so the last one is the only one)."""
+    if not start:
+        return 0
+    lo = max(0, start - PLACEHOLDER_LONGEST)
+    bracket = max(text.rfind("[", lo, start), text.rfind("［", lo, start))
+    return bracket if bracket >= 0 else start
+
+
+def _margin_after(text: str, change: int, reach: int) -> tuple[int, int]:
+    """(window end, inner end) after a change: `reach` view characters between each and the one before."""
+    inner = _ahead(text, change, reach)
+    end = _ahead(text, inner, reach)
+    return (end, inner) if end < len(text) else (len(text), len(text))

@@ -148,7 +148,8 @@ def _walk(top: Path, report: OnError) -> Iterator[Path]:
 
 def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None) -> list[Path]:
     """Every file under `paths`, without reading any; what cannot be considered is reported. A file
-    read as part of another (`_owner`, `companions`) is not a separate log."""
+    read as part of another (`_owner`, `companions`) is not a separate log, and a file named twice (a
+    folder and a file in it, `logs/a.jsonl` and `./logs/a.jsonl`) is one log, read once."""
     report = on_error or _raise
     found: list[Path] = []
     for path in map(Path, paths):
@@ -156,7 +157,10 @@ def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None) -> l
             found.append(path)
             continue
         found += [p for p in _walk(path, report) if _owner(p) is None]
-    return found
+    once: dict[Path, Path] = {}
+    for p in found:
+        once.setdefault(p.resolve(), p)
+    return list(once.values())
 
 
 def _owner(path: Path) -> Path | None:

@@ -14,7 +14,6 @@ import ctypes
 import gc
 import hashlib
 import json
-import math
 import shutil
 import tempfile
 import weakref
@@ -22,7 +21,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from itertools import islice
 from pathlib import Path
@@ -39,7 +38,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BYTES_READ, LINE_RANGE
+from ec2audit.logs.base import BYTES_READ, LINE_RANGE, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
@@ -498,7 +497,7 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
         from ec2audit.intercept.usage import Usage
 
         cost = price(payload.model, Usage(usage.get("input_tokens") or 0, usage.get("cached_tokens") or 0,
-                                          usage.get("output_tokens") or 0))
+                                          usage.get("output_tokens") or 0, usage.get("cache_write_tokens") or 0))
     source = meta.get("source") or {}
     return {"call": index, "payload_id": payload.id, "session": meta.get("session") or payload.episode,
             "step": meta.get("step"), "timestamp": None if meta.get("timestamp") is None else str(meta["timestamp"]),
@@ -919,38 +918,8 @@ def _first_time(path: Path, fmt: str | None) -> datetime | None:
         pass
 
     for payload in read_files(sniff_logs([path], fmt, ignore), ignore):
-        return _instant(payload.meta.get("timestamp"))
+        return instant(payload.meta.get("timestamp"))
     return None
-
-
-def _instant(value: object) -> datetime | None:
-    """A call's timestamp as an aware UTC datetime: ISO 8601 text (no offset: UTC) or Unix time in
-    seconds, milliseconds, microseconds or nanoseconds (told apart by size); else None."""
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            return _iso(value)
-        value = number
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    seconds = float(value)
-    if not math.isfinite(seconds):
-        return None
-    while abs(seconds) >= 1e11:  # ms, µs, ns since 1970 (1e11 s is the year 5138)
-        seconds /= 1000
-    try:
-        return datetime.fromtimestamp(seconds, UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-def _iso(text: str) -> datetime | None:
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def file_sizes(found: list[Path]) -> list[int]:

@@ -10,8 +10,10 @@ the tool result or file that carried it. Bad input is reported through `on_error
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -225,8 +227,9 @@ def load_json(path: Path, on_error: OnError):
 
 
 def normalize_usage(usage) -> dict | None:
-    """Token counts in one shape, prompt tokens including cached ones (docs/design.md §1 Cost): the API
-    shapes via the interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cost.total`)."""
+    """Token counts in one shape, prompt tokens including cached ones and those written to the cache (priced
+    apart: Anthropic's cache writes cost 1.25× input; docs/design.md §1 Cost): the API shapes via the
+    interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cacheWrite`, `cost.total`)."""
     from ec2audit.intercept.usage import Usage, parse_usage
 
     if not isinstance(usage, dict):
@@ -244,14 +247,58 @@ def normalize_usage(usage) -> dict | None:
     if parsed is None:
         return None
     return {"input_tokens": parsed.input, "cached_tokens": parsed.cached, "output_tokens": parsed.output,
-            "cost_usd": cost}
+            "cache_write_tokens": parsed.cache_write, "cost_usd": cost}
+
+
+def instant(value: object) -> datetime | None:
+    """A call's timestamp as an aware UTC datetime: ISO 8601 text (no offset: UTC) or Unix time in
+    seconds, milliseconds, microseconds or nanoseconds (told apart by size); else None."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return _iso(value)
+        value = number
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    seconds = float(value)
+    if not math.isfinite(seconds):
+        return None
+    while abs(seconds) >= 1e11:  # ms, µs, ns since 1970 (1e11 s is the year 5138)
+        seconds /= 1000
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _iso(text: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def iso_time(value: object) -> str | None:
+    """A logged time as text: ISO 8601 kept as written, Unix time (a number, or digits as text) as ISO
+    8601 UTC, so every table and the terminal show a time of day whatever the log wrote."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and _iso(value) is not None:
+        return value
+    moment = instant(value)
+    if moment is None:
+        return str(value)
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 def make_payload(*, pid: str, segments: list[Segment], session: str, step: int, api: str,
-                 provider: str | None, model: str | None, timestamp: str | None, path: Path, line: int | None,
+                 provider: str | None, model: str | None, timestamp: object, path: Path, line: int | None,
                  usage: dict | None = None, base_url: str | None = None, messages: dict | None = None,
                  task_id: str | None = None) -> Payload:
     """A payload of one logged model call, its provenance in `meta` (see the module docstring)."""
     return Payload(id=pid, segments=segments, api=api, model=model, task_id=task_id, episode=session, meta={
-        "provider": provider, "model": model, "base_url": base_url, "timestamp": timestamp, "session": session,
-        "step": step, "usage": usage, "source": {"file": str(path), "line": line}, "messages": messages or {}})
+        "provider": provider, "model": model, "base_url": base_url, "timestamp": iso_time(timestamp),
+        "session": session, "step": step, "usage": usage, "source": {"file": str(path), "line": line},
+        "messages": messages or {}})

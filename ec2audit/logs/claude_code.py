@@ -3,7 +3,8 @@
 Lines are linked by `uuid`/`parentUuid`; assistant lines hold Anthropic Messages responses (one
 response may span several lines sharing `message.id`), tool results come back as `user` lines with
 `tool_result` blocks. Each distinct assistant `message.id` is one call whose request is every
-message before it on its chain (the system prompt is not logged).
+message before it on its chain (the system prompt is not logged). An assistant line of model
+`<synthetic>` is Claude Code's own (an API error, an interrupted turn), no model call.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ec2audit.logs.base import OnError, first_record, make_payload, normalize_us
 from ec2audit.payloads import Payload, flatten
 
 name = "claude-code"
+_SYNTHETIC = "<synthetic>"  # the model Claude Code logs its own assistant lines under
 _FILE_KEYS = ("file_path", "path", "notebook_path")
 
 
@@ -44,7 +46,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         number, record = lines[uid]
         message = record["message"]
         parent = lines.get(str(record.get("parentUuid")))
-        if record["type"] != "assistant" or (
+        if record["type"] != "assistant" or message.get("model") == _SYNTHETIC or (
                 parent and parent[1]["type"] == "assistant" and parent[1]["message"].get("id") == message.get("id")):
             continue
         chain, cursor, seen = [], parent, set()

@@ -24,13 +24,18 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
+from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
+from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
+from ec2audit.detect.normalize import normalize_text
+from ec2audit.taxonomy import load_taxonomy
 from ec2audit.units import Unit, make_unit
 
 _REDACTED = re.compile(r"redact|masked|hidden|removed|censored|\*{3}|x{6}|•{3}|<secret>", re.I)
 _CODE = re.compile(r"[{}\[\]<>=;`|\\]|\(\)|^\W|\w\.\w+\(|::|->|=>|^\$|\$\{|%[sd]|^[a-z]+[A-Z]\w*$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
+_PROSE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # two words with a space between: a secret has no such
 _HASH = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})$", re.I)
 _NAME_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*|[A-Z]\.?)$")
 _HAN_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
@@ -42,6 +47,11 @@ _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply"
 _DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
 _NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
 _EDGE_PUNCTUATION = "'\"`|,;:"
+#: Words before a `#` that make the number an account's, not an issue's (`Account #12345678`).
+_ACCOUNT_BEFORE = re.compile(r"(?i)\b(?:account|acct|card|policy|member|patient|customer|passport|licen[cs]e|"
+                             r"routing|iban|ssn|id)\s*#\s?$")
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_VERSION_BEFORE = re.compile(r"(?:\bversion|\brelease|\bv)\s*$", re.I)
 _DNS_NAME = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
 _BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _BOT_MAILBOX = re.compile(r"(?:^|[-_.+])bot(?:$|[-_.+\[])|\[bot\]", re.I)
@@ -52,8 +62,6 @@ _CHAT_ENVELOPE = re.compile(
 _HANDLE = re.compile(r"\(@(?P<handle>[A-Za-z0-9_.]{3,32})\)")
 _CHAT_ID = re.compile(r"\bid:(?P<id>-?\d{5,20})\b")
 _HOME = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)(?P<user>[A-Za-z][A-Za-z0-9._-]{1,31})(?=[/\\]|$|\s)")
-_MESSAGE_ID_HEADER = re.compile(
-    r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id)\s*[:=]\s*[\"'<]?\s*$", re.I)
 #: A generated mailbox part (a message id's left side): long, with three capitals and three digits or more.
 _GENERATED = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){3})(?=(?:\D*\d){3})[A-Za-z0-9+=$_.-]{12,}$")
 _CONTEXT_BLOCK = re.compile(r"^(?P<label>[^\n`]{1,160}?)(?::?[ \t]*⟦openclaw:ctx⟧|[ \t]*\(untrusted metadata\):)"
@@ -75,6 +83,12 @@ _BIRTH_DATE = re.compile(
     r"(?:\b(?:dob|d\.o\.b\.?|date[ _-]?of[ _-]?birth|birth[ _-]?date|birthdate|birthday|born(?: on)?)\b|出生日期|生日)"
     r"[\"'\s:：=]*(?:(?:is|was|on)\s+)?(?P<date>\d{4}-\d\d-\d\d|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
     r"\d{1,2} " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2},? \d{4}|\d{4}年\d{1,2}月\d{1,2}日)", re.I)
+#: What a condition names when it is followed by one of these words: a topic, not someone's health.
+_TOPIC_AFTER = re.compile(
+    r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
+    r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
+#: The names examples and forms use for anybody.
+_PLACEHOLDER_NAMES = frozenset({"john doe", "jane doe", "john q. public", "张三", "李四", "王五", "赵六"})
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -103,6 +117,8 @@ def _plain(text: str) -> str:
 
 
 def _name_rejection(value: str) -> str | None:
+    if _plain(value) in _PLACEHOLDER_NAMES:
+        return "a placeholder name (John Doe, 张三)"
     if _HAN_NAME.match(value):
         return None
     words = value.replace(",", " ").split()
@@ -117,8 +133,12 @@ def _name_rejection(value: str) -> str | None:
     return None
 
 
-def _number_rejection(value: str) -> str | None:
+def _number_rejection(value: str, before: str = "") -> str | None:
     digits = re.sub(r"\D", "", value)
+    if re.search(r"#\s?$", before) and not _ACCOUNT_BEFORE.search(before[-24:]):
+        return "an issue or ticket number (`Closes: #1025796`)"
+    if re.search(r"(?:https?://|www\.)\S*$", before):
+        return "part of a URL"
     if re.fullmatch(r"\d+\.\d+", value.strip()):
         return "a decimal number"
     if len(digits) < 7:
@@ -159,7 +179,7 @@ def _email_rejection(value: str, before: str) -> str | None:
     mailbox = value.split("@")[0]
     if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", mailbox)) >= 8:
         return "not an e-mail address (a message id?)"
-    if _MESSAGE_ID_HEADER.search(before[-40:]) or _GENERATED.search(mailbox):
+    if MESSAGE_ID_HEADER.search(before[-40:]) or _GENERATED.search(mailbox):
         return "a message id, not a mailbox"
     mailbox, domain = value.lower().split("@", 1)
     if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")):
@@ -167,16 +187,33 @@ def _email_rejection(value: str, before: str) -> str | None:
     return "a bot's mailbox" if _BOT_MAILBOX.search(mailbox) else None
 
 
-def _health_rejection(value: str, around: str) -> str | None:
+def _health_rejection(value: str, before: str, after: str) -> str | None:
     """A condition term is kept when it is several words (`type 2 diabetes`) or, one word, when the text
-    around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`)."""
+    around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`). A term that
+    names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
+    if _TOPIC_AFTER.match(after):
+        return "names a topic (a data set, research, an organisation), not someone's condition"
     if " " in value.strip():
         return None
     if _plain(value) in _given_names():
         return "a given name"
+    around = before[-80:] + " " + after[:80]
     return None if HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
+
+
+def _findable(unit: Unit, before: str, after: str) -> bool:
+    """Whether the audit can find the candidate where it was found: a value shorter than its dimension's
+    minimum (`35%` after 毛利率) counts only next to a context word, which it would lack in every call,
+    so it could never leak and would only lower the session's exposure. Without its text, assume so."""
+    rules = load_taxonomy().rules(unit.dimension)
+    main = normalize_text(unit.value).strip()
+    if len(main) >= rules.min_length and main not in COMMON_WORDS or not (before or after):
+        return True
+    pattern = words_pattern(compile_unit(unit, load_taxonomy()).context_words)
+    around = normalize_text(before[-CONTEXT_WINDOW:] + " " + after[:CONTEXT_WINDOW])
+    return bool(pattern and pattern.search(around))
 
 
 def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
@@ -185,6 +222,8 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     value = unit.value.strip()
     if _REDACTED.search(value):
         return "a redaction token"
+    if not _findable(unit, before, after):
+        return "too short to be told from other text without a context word, and none stands near it"
     if _DATE_SHAPED.match(value) and unit.dimension != "location":
         return "a date or a dated reference number"
     if unit.dimension == "person_name":
@@ -194,15 +233,22 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return _email_rejection(value, before)
         if _GLUED.search(value):
             return "several values glued together (a `key: value, …` line read whole)"
-        return _number_rejection(value) if _DIGITS.search(value) else "no digits"
+        return _number_rejection(value, before) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
-        return _health_rejection(value, before[-80:] + " " + after[:80])
+        return _health_rejection(value, before, after)
     if unit.dimension == "credential":
         if _HASH.match(value):
             return "a hash or commit id"
+        if _PROSE.search(value) and "-----BEGIN" not in value:
+            return "words of a sentence, not a secret (`credential: sanitize the prompt (CVE-…)`)"
         if len(value) < 8 or not (_DIGITS.search(value) and re.search(r"[A-Za-z]", value)):
             return "too short or one kind of character for a secret"
         return None
+    if unit.dimension == "network":
+        if re.search(r"\s", value) or value.isalpha():
+            return "words, not a host or an address (`Infrastructure: add proper configuration …`, `bytes`)"
+        if _IPV4.fullmatch(value) and (re.match(r"[-~+]\d", after) or _VERSION_BEFORE.search(before[-20:])):
+            return "a version number (`alsa-ucm-conf (1.2.7.2-1)`, `version 4.3.0.38`)"
     if unit.dimension == "network" and value.lower() in _NOT_HOSTS:
         return "a local or unspecified address"
     if unit.dimension == "network" and _DNS_NAME.fullmatch(value.lower()) and not INTERNAL_HOST.search(value.lower()):
@@ -250,14 +296,16 @@ def _kind(unit: Unit) -> str:
 
 def _says(key: str, unit: Unit, kind: str) -> bool:
     """Whether a log's own key for a value says what it is: it names the kind (`home_address`,
-    `phone_number`), or the value's dimension (`api_key`) without naming another kind."""
+    `phone_number`), or the value's dimension (`api_key`, `db_password`) without naming another kind."""
     from ec2audit.annotate.prelabel import KEY_HINTS
     from ec2audit.taxonomy import load_taxonomy
 
     key = key.lower()
     if kind in key:
         return True
-    dimension = KEY_HINTS.get(key) or getattr(load_taxonomy().resolve(key), "name", None)
+    taxonomy = load_taxonomy()
+    named_by = taxonomy.resolve(key) or taxonomy.resolve(key.rsplit("_", 1)[-1])  # `db_password`: its last word
+    dimension = KEY_HINTS.get(key) or getattr(named_by, "name", None)
     return dimension == unit.dimension and not any(word in key for word in _KIND_WORDS)
 
 

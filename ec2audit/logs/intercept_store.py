@@ -1,7 +1,8 @@
 """ec2audit's own interceptor store (`cloud.sqlite`, `ec2audit.intercept.store.RecordStore`).
 
 Every record is one exchange that went through the interceptor to the cloud: its request body,
-episode, time, model and the token counts and cost the interceptor already worked out.
+episode, task (`/e/<episode>/t/<task>`, `X-EC2-Task`), time, model and the token counts and cost the
+interceptor already worked out.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     steps: Counter = Counter()
     for number, record in enumerate(records, start=1):
         ts = record.ts
-        data = {"id": record.id, "episode": record.episode, "request": record.request,
+        data = {"id": record.id, "episode": record.episode, "task_id": record.task_id, "request": record.request,
                 "response": record.response or {}, "model": record.model,
                 "timestamp": datetime.fromtimestamp(ts, UTC).isoformat() if isinstance(ts, int | float) else None}
         try:

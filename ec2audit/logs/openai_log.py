@@ -19,9 +19,9 @@ from ec2audit.payloads import Payload, is_request_body, payload_from_record
 
 name = "openai-log"
 
-_PROVIDER_HOSTS = {"openai.com": "openai", "anthropic.com": "anthropic", "googleapis.com": "google",
-                   "openrouter.ai": "openrouter", "mistral.ai": "mistral", "deepseek.com": "deepseek",
-                   "azure.com": "azure", "groq.com": "groq", "together.xyz": "together"}
+_PROVIDER_HOSTS = {"openai.com": "openai", "chatgpt.com": "openai", "anthropic.com": "anthropic",
+                   "googleapis.com": "google", "openrouter.ai": "openrouter", "mistral.ai": "mistral",
+                   "deepseek.com": "deepseek", "azure.com": "azure", "groq.com": "groq", "together.xyz": "together"}
 
 
 def provider_from_url(url: str | None) -> str | None:

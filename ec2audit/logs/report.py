@@ -165,11 +165,12 @@ def _clean(summary: dict) -> str:
     empty = summary["cloud_calls_without_content"]
     if empty:
         record = "span" if {c["record"] for c in summary["coverage"]} == {"span"} else "call"
+        why = " (content capture off?)" if record == "span" else ""  # an OpenTelemetry setting; a call is an image
         if empty == cloud:
             return (f"[bold red]no leak can be looked for[/]: none of the {plural(cloud, f'cloud {record}')} "
-                    "carried prompt content (content capture off?)")
+                    f"carried prompt content{why}")
         return (f"no leak found in the {plural(cloud - empty, f'cloud {record}')} with content; "
-                f"[bold red]{plural(empty, record)} carried no content[/] (content capture off?)")
+                f"[bold red]{plural(empty, record)} carried no content[/]{why}")
     if scanned < cloud:
         return (f"no sensitive unit reached a cloud call ({scanned} of {cloud} cloud calls audited: the others are "
                 "in sessions where no sensitive value was found)")
@@ -192,7 +193,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     for c in summary["coverage"]:
         if c["without_content"] or c["format"] in RECORDS:
             why = NO_CONTENT.get(c["format"]) if c["without_content"] else None
-            console.print(f"{c['format']}: {plural(c['read'], 'model-call ' + c['record'])} read, "
+            kind = "model call" if c["record"] == "call" else f"model-call {c['record']}"  # not "model-call calls"
+            console.print(f"{c['format']}: {plural(c['read'], kind)} read, "
                           f"{c['with_content']} carried prompt content, {c['without_content']} carried none"
                           + (f" ({why})" if why else ""), highlight=False)
     found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]

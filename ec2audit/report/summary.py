@@ -493,6 +493,10 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
             kinds.append(("audit", path))
         else:
             raise InputError("not a run directory (episodes.parquet) nor a findings table", file=str(path))
+    once: dict[tuple[str, Path], tuple[str, Path]] = {}
+    for kind, p in kinds:  # a source named twice (`out/f.parquet`, `./out/f.parquet`) is one source
+        once.setdefault((kind, p.resolve()), (kind, p))
+    kinds = list(once.values())
     vary = _varying([p for kind, p in kinds if kind == "run"])
     rows: list[StrategyRow] = []
     tasks: dict[str, list[EpisodeView]] = defaultdict(list)

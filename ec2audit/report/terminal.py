@@ -37,7 +37,7 @@ def audit_summary(result: AuditResult, top: int = 10) -> dict:
 
 def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
     summary = audit_summary(result, top)
-    table = Table(title=f"Exposure ({summary['payloads']} payloads, {summary['units']} units)")
+    table = Table(title=f"Exposure ({plural(summary['payloads'], 'payload')}, {plural(summary['units'], 'unit')})")
     for name, justify in (("episode/task", "left"), ("task", "left"), ("units", "right"),
                           ("leaked ≥0.7", "right"), ("exposure", "right"), ("privacy", "right")):
         table.add_column(name, justify=justify)

@@ -22,6 +22,19 @@ _FIGURE_WORDS = (r"budget|revenue|turnover|sales|valuation|valued at|pre-money|p
                  r"预算|总预算|营收|营业收入|营业额|销售额|估值|融资|投资额|合同金额|合同额|合同总额|总价|报价|"
                  r"中标价|利润|净利润|毛利|成交额|交易额|采购额|回款")
 _CODE_NAME_WORDS = r"Project|Operation|Codename|Code name|Code-name|Deal"
+#: What follows "Project" in a README or a plan without naming a project (`Project License`, a badge's
+#: text; `Project Templates`, `Project Contributors`, `Project Manager`).
+_PROJECT_WORDS = frozenset(
+    "license licence licenses templates template contributors contributor maintainers members team lead leads "
+    "manager managers management status description overview homepage home website page pages links goals "
+    "structure layout setup documentation docs details information info summary roadmap board report owner "
+    "owners plan planning scope timeline files settings configuration config dependencies requirements "
+    "support sponsors governance history background funding resources updates news name title".split())
+
+
+def _code_name(value: str) -> bool:
+    """A code name, not a word a document puts after "Project" (`Project License`)."""
+    return value.split()[0].lower() not in _PROJECT_WORDS
 _RATE_WORDS = (r"gross margin|net margin|operating margin|margin|growth rate|churn|conversion rate|win rate|"
                r"毛利率|净利率|利润率|增长率|增速|流失率|转化率|中标率|市场份额|market share")
 _USCC_CHARS = "0123456789ABCDEFGHJKLMNPQRTUWXY"
@@ -51,7 +64,7 @@ RECOGNIZERS = [
         (r"(?:代号|项目代号|内部代号|项目名称)[为是：:\s]*[“\"「『]?(?P<value>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)"
          r"[”\"」』]", 0.5),
         (r"[“「『](?P<value>[\u4e00-\u9fff]{2,6})[”」』](?:项目|计划|行动)", 0.5),
-    )),
+    ), validate=_code_name),
     PatternRecognizer("company-zh", "ORGANIZATION", "business", (
         (rf"(?:(?<![{_HAN}])|(?<=[在于是为的与和及、：]))(?![在于是为的与和及])[{_HAN}]{{2,18}}?(?:{_ZH_FORM})", 0.6),
     )),

@@ -8,9 +8,15 @@ Presidio also uses) parses it as a valid number of its country: versions and off
 
 from __future__ import annotations
 
+import re
+
 import phonenumbers
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+#: The mail header before an `x@y.z` that is a message's id, no mailbox (`Message-ID: <CAF8x9…@mail.example.com>`).
+MESSAGE_ID_HEADER = re.compile(
+    r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id)\s*[:=]\s*[\"'<]?\s*$", re.I)
 
 
 def _international_phone_ok(value: str) -> bool:

@@ -6,6 +6,8 @@ A condition is a known term with its usual qualifiers (`type 2 diabetes`, `hyper
 
 from __future__ import annotations
 
+import re
+
 from ec2audit.annotate.recognizers.base import PatternRecognizer
 
 _EN_TERMS = (
@@ -53,3 +55,23 @@ RECOGNIZERS = [
     )),
 ]
 
+
+
+
+def condition_names() -> list[str]:
+    """The terms above as plain names, en and zh (the local judge's contrast for a diagnosis,
+    `ec2audit.detect.value_checks`): an optional letter dropped, an alternative or a character class read
+    as each of its choices, a repeated class (`[肺胃…]{1,3}癌`) as its organs."""
+    names: list[str] = []
+    todo = [re.sub(r"\(\?:\w\)\?|\w\?", "", t.replace("'?", "'")) for t in (*_EN_TERMS, *_ZH_TERMS)]
+    while todo:
+        term = todo.pop(0)
+        if "{1,3}" in term:
+            names += [organ + "癌" for organ in ("肺", "胃", "肝", "肠", "乳腺", "宫颈", "食管", "胰腺", "甲状腺",
+                                                 "鼻咽", "前列腺")]
+        elif m := re.search(r"\(\?:([^()]*)\)|\[(\w+)\]", term):
+            choices = m.group(1).split("|") if m.group(1) is not None else list(m.group(2))
+            todo += [term[:m.start()] + c + term[m.end():] for c in choices]
+        else:
+            names.append(term)
+    return names

@@ -15,6 +15,9 @@ from pathlib import Path
 from ec2audit.annotate.recognizers.base import PatternRecognizer
 
 _PARTICLES = "van|der|den|de|la|le|von|di|du|da|del|dos|ter|al|bin|ben|mac"
+#: Census first names that open English sentences far more often than they name anyone: `In August 2025`,
+#: `My Lord`, `See Also`, `Many Thanks`, `Merry Christmas`.
+_SENTENCE_OPENERS = frozenset({"IN", "MY", "SEE", "MANY", "MERRY"})
 
 
 @cache
@@ -35,7 +38,8 @@ def _census_name(value: str) -> bool:
     words = value.split()
     first, last = _census()
     particle = any(w in _PARTICLES.split("|") for w in words[1:-1])
-    return words[0].upper() in first and (particle or words[-1].upper() in last)
+    opener = words[0].upper()
+    return opener in first and opener not in _SENTENCE_OPENERS and (particle or words[-1].upper() in last)
 
 
 #: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`.

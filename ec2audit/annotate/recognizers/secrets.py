@@ -77,12 +77,21 @@ RECOGNIZERS = [
     PatternRecognizer("bearer-token", "BEARER_TOKEN", "credential", (
         (r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})", 0.85),
     ), validate=_random_looking),
-    PatternRecognizer("config-secret", "PASSWORD", "credential", (
-        (r"(?i)(?:\b|_)(?:password|passwd|pwd|passphrase|passwort|passord|senha|contrase[ñn]a|secret|secret_key"
-         r"|api_key|apikey|access_key|auth_token|token|client_secret|private_key|session|session_?id)[\"']?\s*[:=]\s*"
+    PatternRecognizer("config-password", "PASSWORD", "credential", (
+        (r"(?i)(?<![?&])(?:\b|_)(?:password|passwd|pwd|passphrase|passwort|passord|senha|contrase[ñn]a)[\"']?\s*[:=]\s*"
          r"(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
-        (r"[?&](?:session|session_?id|sid|token|access_token|api_?key|key)=(?P<value>[^\s&#\"']{6,})", 0.85),
-        (r"(?:密码|口令|密钥)\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{6,})", 0.8),
+        (r"(?:密码|口令)\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{6,})", 0.8),
+    ), validate=_config_secret),
+    # the key says what the value is: `SECRET_KEY=…`, `api_key: …`, a URL's `?token=…` (the field it becomes)
+    PatternRecognizer("config-secret", "SECRET", "credential", (
+        (r"(?i)(?<![?&])(?:\b|_)(?:secret|secret_key|client_secret|private_key)[\"']?\s*[:=]\s*"
+         r"(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
+        (r"(?:密钥)\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{6,})", 0.8),
+    ), validate=_config_secret),
+    PatternRecognizer("config-token", "TOKEN", "credential", (
+        (r"(?i)(?<![?&])(?:\b|_)(?:api_key|apikey|access_key|auth_token|token|session|session_?id)[\"']?\s*[:=]\s*"
+         r"(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
+        (r"[?&](?:session|session_?id|sid|token|access_token|api_?key|key)=(?P<value>[^\s&#\"'<>()\[\]]{6,})", 0.85),
     ), validate=_config_secret),
     PatternRecognizer("noted-password", "PASSWORD", "credential", (
         (r"(?:(?<![\w-])[Pp]ass|_(?i:pass))[\"']?\s*[:=]\s*(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),

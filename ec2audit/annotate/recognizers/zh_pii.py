@@ -9,6 +9,7 @@ Traditional forms of the surnames count too (陳雅琴).
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer, digits
@@ -71,9 +72,21 @@ def _common_words() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(common), frozenset(not_names)
 
 
+#: A team or an office, not a person, where a person is asked for (`联系人：运维组`, `负责人：财务部`).
+_TEAM = re.compile(r"[\u3400-\u9fff]+(?:组|部|科|处|室|队|中心|部门|团队|公司|委员会)")
+
+
+def is_team(value: str) -> bool:
+    """Three Han characters or more ending in a word for a group: `运维组`, `技术中心`, never `李科`."""
+    return len(value) >= 3 and _TEAM.fullmatch(value) is not None
+
+
 def _not_a_word(value: str) -> bool:
     """A bare candidate is a name unless it (or its head or tail) is a common dictionary word, or
-    its given part is a title (`刘老师` is a surname fragment, found by the honorific pattern)."""
+    its given part is a title (`刘老师` is a surname fragment, found by the honorific pattern), or it
+    names a team."""
+    if is_team(value):
+        return False
     common, not_names = _common_words()
     if value[:2] in _COMPOUND:  # 欧阳 is a word too: judge the given name
         return len(value) > 2 and value[2:] not in not_names and value not in common

@@ -11,6 +11,11 @@ A form does up to three things, each optional (`Form` gives the no-op defaults):
 - `confirm` the automaton's matches of those kinds in one view into graded hits, in the views where it
   `reads` something (a match of its kinds, by default).
 
+A form that confirms declares its `reach`: the longest stretch of a view's text that one hit and everything
+deciding it (its span, the context it reads, its gates) can cover. Where every tier's reach is bounded, the
+cascade reads a derived view only in windows around what derivation changed (`views.WindowedView`); a form
+without a bound (None, the default) keeps derived views read whole.
+
 A form belongs to one of the graded string tiers (`Form.tier`, registered in `detect.tiers`) that run
 after the exact tier: "partial" (AceBench's scale below a literal match: masked values, fragments in
 context, a name's parts, near-verbatim variants) or "forms" (the value written another way).
@@ -39,6 +44,8 @@ class Form:
     name: ClassVar[str]
     kinds: ClassVar[tuple[str, ...]] = ()  # the automaton kinds `confirm` reads
     tier: ClassVar[str] = "forms"  # the string tier (`detect.tiers`) that runs `confirm`
+    #: characters of the view's text that one hit and all that decides it lie within; None: unbounded
+    reach: int | None = None
 
     def __init__(self, units: Sequence[CompiledUnit], index: PatternIndex):
         """`compile` the form for the run's units."""
@@ -65,6 +72,10 @@ class Form:
     def confirm(self, view: ScanView, decided: set[int]) -> Iterable[Hit]:
         """Hits from this form's matches in one view; `decided` units were found literally already."""
         return ()
+
+    def bound(self, index: PatternIndex, context: int) -> int:
+        """The reach of a form whose hits are its matches, read with `context` characters on either side."""
+        return index.longest(*self.kinds) + 2 * context
 
 
 #: name → form class, in registration order

@@ -22,6 +22,7 @@ from functools import cache
 from ec2audit.detect.exact import bounded
 from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register
+from ec2audit.detect.normalize import TextView
 from ec2audit.detect.views import ScanView
 
 WHOLE, STREET, LOCAL = "address.whole", "address.street", "address.local"
@@ -118,6 +119,10 @@ class Addresses(Form):
             if local:
                 index.add(local, LOCAL, i)
                 self._areas[i] = areas
+        # number boundaries (`bounded`): 40 characters and 2 on either side; after a street, the next flat or
+        # town (a word compared with the value's own, so read no further than the value is long)
+        own = max((len(cu.forms[0]) for cu in self.units if cu.rules.name == "location"), default=0)
+        self.reach = index.longest(*self.kinds) + 42 + max(42, own + 14)
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text
@@ -130,7 +135,7 @@ class Addresses(Form):
             if bounded(text, start, end):
                 other = _OTHER_UNIT.match(text, end)
                 span = view.view.to_original(start, end)
-                place = _NEXT_PLACE.match(view.view.original, span[1])
+                place = _NEXT_PLACE.match(view.view.original, TextView.to_original(view.view, start, end)[1])
                 for i in units:  # another flat in the same house, or the street in another town, is another address
                     own = f" {self.units[i].forms[0]}"
                     if not (other and f" {other.group(1)}" not in own) and not (

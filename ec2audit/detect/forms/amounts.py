@@ -46,6 +46,7 @@ class LocaleAmounts(Form):
             if cu.amount is not None:
                 for form in locale_forms(cu.amount):
                     index.add(form, KIND, i)
+        self.reach = self.bound(index, 42)  # number boundaries (`bounded`): 40 characters and 2
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text

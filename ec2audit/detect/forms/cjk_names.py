@@ -48,6 +48,7 @@ class MaskedHanNames(Form):
                 for mask in _MASKS:
                     index.add(family + given[:k] + mask, MASKED, i)
             index.add(family + _ANONYMOUS, COURT, i)
+        self.reach = self.bound(index, 8)  # the mask run after the name (at most 6 count) and a character around
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text

@@ -54,6 +54,7 @@ class ContextFragments(Form):
                     self._ends[bare[-k:]].append(i)
                 for word in cu.rules.context:
                     index.add(word, TAIL_CONTEXT, i)
+        self.reach = self.bound(index, TAIL_WINDOW + 4)  # pieces in the neighbourhood of the context word
 
     def confirm(self, scan_view: ScanView, decided: set[int]) -> Iterator[Hit]:
         """A piece that is the last group of a whole number written out is another number's.

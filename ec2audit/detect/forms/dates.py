@@ -96,6 +96,7 @@ class Dates(Form):
             if (date := parse_date(cu.unit.value)) is not None:
                 for form in date_forms(date):  # the value's own form too: the exact tier wants no time after it
                     index.add(form, KIND, i)
+        self.reach = self.bound(index, 2)  # the characters right around the date
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text

@@ -30,6 +30,7 @@ class GivenNames(Form):
         for i, cu in enumerate(self.units):
             if cu.rules.fragment == "surname" and (given := given_name(cu)):
                 index.add(given, GIVEN, i)
+        self.reach = self.bound(index, 10)  # a handle's next character, the next word's first letter or particle
 
     def confirm(self, scan_view: ScanView, decided: set[int]) -> Iterator[Hit]:
         view = scan_view.view

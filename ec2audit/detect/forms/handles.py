@@ -26,6 +26,7 @@ FULL, CUT = "handle.full", "handle.cut"
 _JOINS = ("", ".", "_", "-")
 _HANDLE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._+-")
 _MIN_FULL, _MIN_SURNAME = 6, 4
+_DIGITS_AFTER = 16  # a handle's digits ("emily.r1987"); a longer run of digits after a name is no handle's
 
 
 def name_parts(cu) -> tuple[list[str], str] | None:
@@ -63,9 +64,11 @@ def handle_forms(given: list[str], surname: str) -> tuple[list[str], list[str]]:
 def _is_handle(text: str, start: int, end: int) -> bool:
     if start and text[start - 1] in _HANDLE_CHARS:
         return False
-    k = end
-    while k < len(text) and text[k].isdigit():
+    k, stop = end, min(len(text), end + _DIGITS_AFTER + 1)
+    while k < stop and text[k].isdigit():
         k += 1
+    if k > end + _DIGITS_AFTER:
+        return False
     if k == len(text):
         return True
     after = text[k]
@@ -86,6 +89,7 @@ class NameHandles(Form):
                     index.add(form, FULL, i)
                 for form in cut:
                     index.add(form, CUT, i)
+        self.reach = self.bound(index, _DIGITS_AFTER + 2)  # the digits after the handle, and the character after them
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text

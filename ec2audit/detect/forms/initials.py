@@ -27,6 +27,7 @@ class Initials(Form):
             if cu.rules.fragment == "surname":
                 for pattern in _initial_patterns(cu):
                     index.add(pattern, INITIAL, i)
+        self.reach = self.bound(index, 1)  # word boundaries
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         return mentions(view, INITIAL, decided, standalone, "partial.masked", MOSTLY, 0.6)

@@ -30,6 +30,7 @@ class MacVendors(Form):
             if _MAC.fullmatch(cu.forms[0]):
                 for sep in ":-":
                     index.add(sep.join(_MAC_GROUP.findall(cu.forms[0])[:3]), VENDOR, i)
+        self.reach = self.bound(index, 4)  # the groups right around the half
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         return mentions(view, VENDOR, decided, _vendor_half, "partial.fragment", FRAGMENT, 0.4)

@@ -42,6 +42,7 @@ class MailDomains(Form):
         for i, cu in enumerate(self.units):
             if "@" in cu.forms[0] and not shared_mail_domain(cu.forms[0]):
                 index.add(cu.forms[0].rsplit("@", 1)[1], DOMAIN, i)
+        self.reach = self.bound(index, TAIL_WINDOW + 1)  # the word about mail before the domain
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         return mentions(view, DOMAIN, decided, _mail_domain_said, "partial.fragment", FRAGMENT, 0.4)

@@ -40,6 +40,9 @@ _MIDDLE_DOTS = re.compile(r"[·∙⋅]{2,}")
 # masks that are not mask characters
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])"
                         rf"|^x{_LAST_DIGITS}|^\.{{3}}{_LAST_DIGITS}")
+# A masked token is at most a value's length and this many characters more (masks, separators, a domain);
+# longer tokens — a run of 8,000 x's, a Chinese paragraph with one star — are not read (the form's reach)
+_TOKEN_SLACK, _SHORTEST_CAP = 24, 48
 _BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both sides of the mask
 _GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
 _SEPARATORS = re.compile(r"[\s\-./():]")
@@ -70,6 +73,10 @@ class MaskedValues(Form):
                 for k in (1, 2, 3):
                     self._prefix[compact[:k]].append(i)
                     self._suffix[compact[-k:]].append(i)
+        self.longest_token = max([_SHORTEST_CAP] + [len(cu.compact) + _TOKEN_SLACK for cu in self.units])
+        # a token, the 41 characters a secret's symbols are looked for before its mask, and the characters
+        # that stop its growth on either side (a crossing looks up to 6 ahead)
+        self.reach = self.longest_token + 2 * 42
 
     def reads(self, matches: dict[str, list[Match]]) -> bool:
         return True
@@ -83,9 +90,10 @@ class MaskedValues(Form):
                 and not _X_DIGITS.search(text):
             return
         seen: set[tuple[int, int]] = set()
+        longest = self.longest_token
         for run in _MASK_RUN.finditer(text):
             for start, end in _token_variants(text, run.start(), run.end()):
-                if (start, end) not in seen:
+                if end - start <= longest and (start, end) not in seen:
                     seen.add((start, end))
                     yield from self._masked_token(view, text[start:end], start, end, decided)
 

@@ -7,6 +7,7 @@ all (unit, segment) pairs."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -22,7 +23,7 @@ from ec2audit.detect.forms import CJK_RUN, MEMO_SIZE, Form, is_cjk, register, st
 from ec2audit.detect.forms.masked import MASK_CHARS, MASK_SPLIT, fits_mask
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
-from ec2audit.detect.views import ScanView
+from ec2audit.detect.views import ScanView, WholeViewNeeded, WindowedView, kept
 
 GRAM = "gram"
 _WORD = re.compile(r"[^\W_]{3,}")
@@ -56,6 +57,9 @@ class NearVerbatim(Form):
                     for g in grams:
                         for key in _gram_keys(g):
                             index.add(key, GRAM, i)
+        # a cluster of grams twice the value wide, aligned with the value's length and an edge word on each side
+        longest = max((len(self.units[i].forms[0]) for i in self._gram_count), default=0)
+        self.reach = 4 * longest + 2 * (_EDGE_WORD + 2)
 
     def confirm(self, scan_view: ScanView, decided: set[int]) -> Iterator[Hit]:
         view = scan_view.view
@@ -76,10 +80,19 @@ class NearVerbatim(Form):
             if distinct < half:  # too few of the unit's grams anywhere for a cluster
                 continue
             spans.sort()
-            whole = [Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
-                     for lo, hi in (_clusters(text, spans, count, 2 * len(form)) if distinct >= count else ())
-                     if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100
-                     and reads_as(form, text[lo:hi])]
+            width = 2 * len(form)
+            chained = [(a, b) for a, b in itertools.pairwise(spans) if b[1] - a[0] <= width]
+            if isinstance(view, WindowedView):
+                if any(view.near_cut(a[0], b[1], width + 1) for a, b in chained):
+                    raise WholeViewNeeded  # a chain of clusters may come in from outside the window
+            else:  # where a cluster's greedy search carries from one gram to the next: no window cuts there
+                view.reached += [view.to_original(a[0], b[1]) for a, b in chained]
+            whole = [hit for hit in (Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
+                                     for lo, hi in (_clusters(text, spans, count, 2 * len(form)) if distinct >= count
+                                                    else ())
+                                     if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100
+                                     and reads_as(form, text[lo:hi]))
+                     if kept(view, hit.start, hit.end)]  # in windows, only the reordered values the whole view has
             yield from whole
             if not whole:
                 for lo, hi in _clusters(text, spans, half, 2 * len(form)):

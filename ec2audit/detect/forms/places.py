@@ -23,7 +23,7 @@ _CJK_PLACE = re.compile(r"(.{2,8}?(?:省|自治区|市|自治州|区|县|旗|镇
 _NUMBER_PART = re.compile(r"[\d\-#]+[a-z]?(?:-?[a-z])?|\d+号.*")
 _UNIT_WORDS = frozenset({"apt", "apartment", "unit", "suite", "ste", "flat", "floor", "room", "rm", "bldg"})
 # "漕溪路84号", "玉林南路无71号", "Tamarack Lane 12": another house on the street
-_HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d+号")
+_HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d{1,12}号")
 # a whole address right before a postcode: "Oudegracht 241-B, ", "77 Hollis Ave, "; a number right before a street
 _HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+ ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")
 _NUMBER_BEFORE = re.compile(r"\d+[a-z]?(?:-[a-z])? ?$")
@@ -43,6 +43,7 @@ class Places(Form):
                     index.add(part, PLACE, i)
                 for area in address_areas(cu.forms[0]):
                     index.add(area, AREA, i)
+        self.reach = self.bound(index, 40)  # a house number or street 40 characters around, a residence word 24 before
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         yield from mentions(view, PLACE, decided, _place_alone, "partial.fragment", FRAGMENT, 0.4)

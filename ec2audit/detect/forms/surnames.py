@@ -33,6 +33,7 @@ class Surnames(Form):
                 if HAN_NAME.fullmatch(cu.forms[0]):
                     for pattern in ("老" + han_surname(cu.forms[0]), "小" + han_surname(cu.forms[0])):
                         index.add(pattern, FAMILIAR, i)
+        self.reach = self.bound(index, 1)  # word boundaries, the character next to a familiar name
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         yield from mentions(view, SURNAME, decided, standalone, "partial.fragment", FRAGMENT, 0.5)

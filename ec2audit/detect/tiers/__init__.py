@@ -10,6 +10,9 @@ to, the registered forms), and two rules the cascade applies to what the tier re
 - `placeholders`: hits that start inside a redaction placeholder (`[PHONE_001]`) are dropped — a
   placeholder is protection, never leakage. The literal tier keeps them: a value is a value anywhere.
 
+A tier declares its `reach` (see `forms.Form.reach`; None: unbounded): where every tier's is bounded, the
+cascade reads derived views in windows around what derivation changed.
+
 The cascade builds every registered tier in order (`build_tiers`) and names no tier class: a new tier is
 one module here.
 """
@@ -34,6 +37,10 @@ class StringTier(Protocol):
     """A tier that reads text: built over the compiled units, it adds its patterns to the shared index."""
 
     name: str
+
+    @property
+    def reach(self) -> int | None:
+        """Characters of a view that one hit and all that decides it lie within; None: unbounded."""
 
     def scan(self, view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
         """Hits in one view; `hits` are the earlier tiers' and views', `decided` the units one of them
@@ -87,6 +94,7 @@ class Tier:
 
     def __init__(self, spec: TierSpec, tier: StringTier):
         self.spec, self.tier, self.name = spec, tier, spec.name
+        self.reach: int | None = getattr(tier, "reach", None)  # a tier that declares none: unbounded
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
         found = self.tier.scan(scan_view, hits, decided)

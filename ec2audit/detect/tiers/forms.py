@@ -20,6 +20,8 @@ class FormsTier:
         self.name = name
         self.forms = [f for f in forms if type(f).confirm is not Form.confirm]  # the forms that confirm hits
         self._kinds = [frozenset(f.kinds) if type(f).reads is Form.reads else None for f in self.forms]
+        reaches = [f.reach for f in self.forms]
+        self.reach: int | None = max((r for r in reaches if r is not None), default=0) if None not in reaches else None
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
         matches = scan_view.matches

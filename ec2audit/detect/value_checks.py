@@ -1,0 +1,382 @@
+"""Checks by value type: what the local judge decides by reading the value instead of asking its model.
+
+A small cross-encoder cannot tell another value of the same kind from a paraphrase of this one ("sprained
+ankle" for "major depressive disorder", "$171,000" for "$148,500", 王晓红 for 王晓燕): their probabilities
+overlap (benchmarks/RESULTS.md, issue 37). So the local judge (`ec2audit.detect.e5_judge`) asks the check
+registered for the unit's kind of value, with the model's best window as one input:
+
+- `numeric` (amounts, salaries, counts, percentages): every number the text states — digits, shorthand
+  ("150k", "1.2m", "3.2万"), English number words (text2num) and Chinese numerals (cn2an, "八千五" as
+  people say it) — against the value's: equal is a leak, close with an approximation cue ("just under",
+  约) a partial one, only other numbers a veto whatever the model says; a text with no number at all is
+  at most left for review;
+- `identifier` (names, e-mails, phones, IDs, keys, hosts, long digit runs, dates): the string tiers' own
+  forms (pinyin, initials, masks, …) decide; a near-but-different string (王晓红, another ID) is a veto,
+  and the model alone never grades one;
+- `free-text` (diagnoses, addresses, business facts): the model grades only where it leans to a leak,
+  one clause of the text is close to the value in the shortlist's bi-encoder (cosine to the unit's
+  queries minus the clause's mean cosine to generic units, as the shortlist scores), and that clause is
+  nearer this value than any other value of its kind (`contrast_values`: the judge call's other units of
+  the dimension and a shipped reference list, `REFERENCES`); a clause clearly nearer another value is a
+  veto. The model alone was as sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy", and
+  the clause score alone of another diagnosis as of this one. The judge's verdict cache keys a verdict by
+  unit, text and the call's other values of the unit's dimension, so a changed unit set is judged again.
+
+Every rule, tolerance and threshold here was chosen on dev data only (`judges/local-judge/checks_dev.py`
+sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN` and `VETO`; `NEAR` was set by hand and checked there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import cache, lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY
+from ec2audit.detect.judge import Verdict
+from ec2audit.detect.normalize import normalize_text
+from ec2audit.units import Unit
+
+CHECKS_VERSION = "checks-v2"  # in the judge's version: verdicts cached before a change are not reused
+CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
+NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
+CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
+LEAN = 0.5  # model probability from which a stated clause lets the free-text check grade
+SAME = 0.9  # bi-encoder cosine between two values from which one is the other in other words
+MARGIN = 0.0  # how much nearer the value than any contrast value a clause must be for a grade
+VETO = 0.05  # how much nearer a contrast value must be for a veto
+
+IDENTIFIER_DIMENSIONS = frozenset({"person_name", "contact", "credential", "government_id", "network"})
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the model said of a (unit, text) pair: its best window's probability and span, and the
+    judge's two thresholds."""
+
+    probability: float
+    start: int
+    end: int
+    threshold: float
+    review_threshold: float
+
+    def verdict(self, text: str, grade: bool = True) -> Verdict:
+        """The model's own verdict (graded at its threshold when `grade`; else review at most)."""
+        if grade and self.probability >= self.threshold:
+            return Verdict(MOSTLY, text[self.start:self.end], self.start, self.end)
+        if self.probability >= self.review_threshold:
+            return Verdict(0.0, text[self.start:self.end], self.start, self.end, review=True)
+        return Verdict(0.0)
+
+
+class ValueCheck(Protocol):
+    """Decides a kind of value; `claims` picks the check for a unit (the first that claims it, in order)."""
+
+    name: str
+
+    def claims(self, unit: Unit) -> bool: ...
+
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        """`others`: the rest of the unit set being judged (the free-text check's contrast)."""
+
+
+CHECKS: list[ValueCheck] = []
+
+
+def register(cls: type) -> type:
+    """Adds a check class's instance to `CHECKS`; earlier registrations are asked first."""
+    CHECKS.append(cls())
+    return cls
+
+
+def check_for(unit: Unit) -> ValueCheck:
+    return next(c for c in CHECKS if c.claims(unit))
+
+
+# --- identifiers --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _string_tiers(unit: Unit):
+    from ec2audit.detect.cascade import Cascade
+
+    return Cascade([unit])
+
+
+def near_miss(value: str, text: str) -> bool:
+    """Whether the text holds a string of the value's length that is close to it but not it (王晓红
+    for 王晓燕, an ID one digit off)."""
+    value, text = normalize_text(value), normalize_text(text)
+    n = len(value)
+    if n < 2 or value in text:
+        return False
+    if value.isascii():  # runs of as many words as the value has
+        words, k = re.findall(r"[\w.@+-]+", text), len(value.split())
+        tokens = [" ".join(words[i:i + k]) for i in range(max(1, len(words) - k + 1))]
+    else:
+        tokens = [text[i:i + n] for i in range(len(text) - n + 1)]
+    for token in dict.fromkeys(tokens):
+        if abs(len(token) - n) <= max(1, n // 4):
+            matcher = SequenceMatcher(None, value, token, autojunk=False)
+            if matcher.quick_ratio() >= NEAR and matcher.ratio() >= NEAR:
+                return True
+    return False
+
+
+_DATE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
+
+
+@register
+class IdentifierCheck:
+    """Names, e-mails, phones, IDs, keys, hosts, dates: the string tiers' forms decide; the model never
+    grades one alone (at most it leaves it for review), and a near-but-different string vetoes it."""
+
+    name = "identifier"
+
+    def claims(self, unit: Unit) -> bool:
+        norm = normalize_text(unit.value)
+        token = re.fullmatch(r"[a-z0-9_.-]+", norm) is not None  # one word of letters and digits: a key, a code
+        return (unit.dimension in IDENTIFIER_DIMENSIONS or re.search(r"\d{8}", norm.replace(" ", "")) is not None
+                or _DATE.fullmatch(norm) is not None or (token and re.search(r"\d", norm) is not None))
+
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        hits = _string_tiers(unit).scan_text(text)
+        if hits:
+            best = max(hits, key=lambda h: h.grade)
+            return Verdict(best.grade, text[best.start:best.end], best.start, best.end)
+        if near_miss(unit.value, text):
+            return Verdict(0.0)
+        return reading.verdict(text, grade=False)
+
+
+# --- numbers ------------------------------------------------------------------------------------
+
+_SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "百万": 1e6,
+           "万": 1e4, "千万": 1e7, "亿": 1e8, "b": 1e9, "bn": 1e9, "billion": 1e9, "1000": 1e3, "1000000": 1e6,
+           "1000000000": 1e9}
+_DIGITS = re.compile(
+    r"(?<![a-z\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?( and a half)?(?: ?(thousand|million|billion|1000000000|1000000|1000"
+    r"|千万|百万|万|亿|千|mn|mm|bn|k|m|b)(?![a-z\d]))?", re.I)
+_CHINESE_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟萬億]{2,}")
+_NEXT_LOWER = {"万": "千", "萬": "千", "千": "百", "仟": "百", "百": "十", "佰": "十"}
+_NUMERAL_DIGITS = "一二两三四五六七八九壹贰叁肆伍陆柒捌玖"
+_WORD_NUMBER = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+                          r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+                          r"|eighty|ninety|hundred|thousand|million|billion)\b", re.I)
+
+
+def _digit_numbers(text: str) -> list[float]:
+    out = []
+    for m in _DIGITS.finditer(text):
+        value = float(m[1].replace(",", "") + (m[2] or ""))
+        if m[3]:
+            value += 0.5
+        out.append(value * _SCALES.get((m[4] or "").lower(), 1.0))
+    return out
+
+
+def _chinese_numbers(text: str) -> list[float]:
+    """Runs of Chinese numerals, a trailing digit after a unit read as people say it ("八千五" = 8500)."""
+    out: list[float] = []
+    if text.isascii():
+        return out
+    import cn2an
+
+    for m in _CHINESE_RUN.finditer(text):
+        run = m.group()
+        if len(run) >= 3 and run[-1] in _NUMERAL_DIGITS and run[-2] in _NEXT_LOWER:
+            run += _NEXT_LOWER[run[-2]]
+        try:
+            out.append(float(cn2an.cn2an(run, "smart")))
+        except (ValueError, KeyError, IndexError, TypeError):
+            continue
+    return out
+
+
+def numbers(text: str) -> list[float]:
+    """Every number the text states, in digits, shorthand, English words or Chinese numerals."""
+    norm = normalize_text(text)
+    found = _digit_numbers(norm) + _chinese_numbers(norm)
+    if _WORD_NUMBER.search(norm):
+        from text_to_num import alpha2digit
+
+        found += _digit_numbers(alpha2digit(norm, "en"))
+    return found
+
+
+_APPROXIMATE = re.compile(
+    r"\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|just (?:under|over|below|above|shy of)"
+    r"|a (?:bit|little) (?:under|over|more|less)|some|circa|ballpark|north of|south of|shy of|upwards of|or so"
+    r"|give or take|ish)\b|~|约|大约|大概|左右|将近|接近|差不多|出头|不到|上下|来万|多万", re.I)
+_MEASURE_WORDS = re.compile(r"per|month|year|annual|annually|a|usd|rmb|cny|gbp|eur|dollars?|pounds?|euros?|yuan"
+                            r"|每月|每年|月|年|元|块|人民币|美元|英镑|欧元", re.I)
+
+
+@register
+class NumericCheck:
+    """Amounts, salaries, counts, percentages: the number decides, not the model."""
+
+    name = "numeric"
+
+    def claims(self, unit: Unit) -> bool:
+        norm = normalize_text(unit.value)
+        if len(_digit_numbers(norm) + _chinese_numbers(norm)) != 1 or re.search(r"\d{8}", norm.replace(" ", "")):
+            return False
+        rest = _MEASURE_WORDS.sub("", _DIGITS.sub("", norm))
+        return sum(ch.isalnum() for ch in rest) <= 2
+
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        target = numbers(unit.value)[0]
+        found = numbers(text)
+        if not found:
+            return reading.verdict(text, grade=False)
+        quote = text[reading.start:reading.end] if reading.end > reading.start else text[:160]
+        if any(abs(n - target) <= 1e-6 * max(abs(target), 1.0) for n in found):
+            return Verdict(LITERAL, quote, reading.start, reading.end)
+        if _APPROXIMATE.search(text) and any(abs(n - target) <= CLOSE * abs(target) for n in found):
+            return Verdict(FRAGMENT, quote, reading.start, reading.end)
+        return Verdict(0.0)  # only other numbers: another value of the same kind
+
+
+# --- free text ----------------------------------------------------------------------------------
+
+_CLAUSE = re.compile(r"[^.;!?。；！？\n,，、:：\"{}\[\]]+")
+
+
+def clauses(text: str) -> list[str]:
+    """Sentences and clauses of a text (JSON punctuation splits too), each with at least 3 characters."""
+    return [c.strip() for c in _CLAUSE.findall(text) if len(c.strip()) >= 3]
+
+
+@dataclass(frozen=True)
+class ClauseScores:
+    """How one text states a free-text value, clause by clause in the shortlist's bi-encoder.
+
+    `specific`: the best clause's cosine to the unit's queries minus its mean cosine to generic units (the
+    shortlist's score, `SemanticTier.score`, per clause). `margin`: in the clause nearest the value, its
+    cosine to the value less its cosine to the nearest contrast value (another diagnosis, another address);
+    positive where this value is the nearer, 1.0 where there is no contrast."""
+
+    specific: float
+    margin: float
+
+
+def clause_scores(unit: Unit, text: str, contrast: Sequence[str] = ()) -> ClauseScores:
+    from ec2audit.detect.semantic import DEFAULT_MODEL, background, load_model
+
+    parts = clauses(text)[:64]
+    if not parts:
+        return ClauseScores(-1.0, 0.0)
+    vectors = load_model(DEFAULT_MODEL).encode(parts, False, 16)
+    base = (vectors @ background(DEFAULT_MODEL).T).mean(axis=1)
+    specific = float(((vectors @ _queries(unit).T).max(axis=1) - base).max())
+    if not contrast:
+        return ClauseScores(specific, 1.0)
+    own = (vectors @ _values((unit.value, *unit.aliases)).T).max(axis=1)
+    best = int(np.argmax(own))
+    return ClauseScores(specific, float(own[best] - (vectors[best] @ _values(tuple(contrast)).T).max()))
+
+
+@lru_cache(maxsize=256)
+def _queries(unit: Unit) -> np.ndarray:
+    from ec2audit.detect.semantic import DEFAULT_MODEL, load_model, unit_queries
+
+    return load_model(DEFAULT_MODEL).encode(unit_queries(unit), True, 16)
+
+
+@lru_cache(maxsize=1024)
+def _values(values: tuple[str, ...]) -> np.ndarray:
+    """Bare values as the bi-encoder's queries: compared with each other, not with a unit's description."""
+    from ec2audit.detect.semantic import DEFAULT_MODEL, load_model
+
+    return load_model(DEFAULT_MODEL).encode(list(values), True, 16)
+
+
+#: Reference values per dimension, from data the project ships: other values of the same kind that a
+#: leak of this one must be nearer to than to any of them.
+REFERENCES: dict[str, Callable[[], tuple[str, ...]]] = {}
+
+
+def reference(dimension: str):
+    def add(fn: Callable[[], tuple[str, ...]]) -> Callable[[], tuple[str, ...]]:
+        REFERENCES[dimension] = cache(fn)
+        return REFERENCES[dimension]
+    return add
+
+
+@reference("health")
+def _conditions() -> tuple[str, ...]:
+    """The condition names annotate's health recognizer knows (en and zh) and the synthetic diagnoses."""
+    from ec2audit.annotate.recognizers.health import condition_names
+    from ec2audit.synth import DIAGNOSES
+
+    return tuple(dict.fromkeys([*condition_names(), *DIAGNOSES["en"], *DIAGNOSES["zh"]]))
+
+
+@reference("location")
+def _addresses() -> tuple[str, ...]:
+    """Seeded faker addresses, en_US and zh_CN (the synthetic units' own)."""
+    from ec2audit.synth import make_units
+
+    return tuple(dict.fromkeys(u.value for u in make_units(400, 2, seed=0) if u.dimension == "location"))
+
+
+#: Words two values of a kind share without being the same value ("bipolar disorder", "lung cancer").
+GENERIC = frozenset({"disorder", "disease", "syndrome", "infection", "injury", "failure", "cancer", "carcinoma",
+                     "chronic", "acute", "severe", "major", "minor", "type", "stage", "mild", "moderate",
+                     "street", "road", "avenue", "lane", "suite", "drive", "north", "south", "east", "west"})
+
+
+def _stems(value: str) -> set[str]:
+    return {w[:6] for w in re.findall(r"[a-z]{4,}", value)} - {w[:6] for w in GENERIC}
+
+
+def same_value(value: str, other: str) -> bool:
+    """Whether `other` may be this value in other words, by its letters: one holds the other, or they share
+    a word that is not generic ("depression" for "major depressive disorder")."""
+    value, other = normalize_text(value), normalize_text(other)
+    return value in other or other in value or bool(_stems(value) & _stems(other))
+
+
+def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
+    """Values of the unit's kind that are not this value: the other units of its dimension in the set being
+    judged and the dimension's reference list, in the value's script (a translation of the value is not
+    another value, and the bi-encoder cannot tell one from a near value across languages), less those that
+    may be this value in other words (`same_value`, or a cosine to it of at least `SAME`)."""
+    values = [o.value for o in others if o.dimension == unit.dimension]
+    if unit.dimension in REFERENCES:
+        values += REFERENCES[unit.dimension]()
+    own = (unit.value, *unit.aliases)
+    ascii_value = unit.value.isascii()
+    values = [v for v in dict.fromkeys(values)
+              if v.isascii() == ascii_value and not any(same_value(o, v) for o in own)]
+    if not values:
+        return ()
+    same = (_values(tuple(values)) @ _values(own).T).max(axis=1)
+    return tuple(v for v, s in zip(values, same, strict=True) if s < SAME)
+
+
+@register
+class FreeTextCheck:
+    """Diagnoses, addresses, business facts: the model, the clause the value is stated in, and whether that
+    clause is nearer this value than any other value of its kind."""
+
+    name = "free-text"
+
+    def claims(self, unit: Unit) -> bool:
+        return True
+
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        if reading.probability < reading.review_threshold:
+            return Verdict(0.0)
+        scores = clause_scores(unit, text, contrast_values(unit, others))
+        if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
+            return Verdict(0.0)
+        if reading.probability >= LEAN and scores.specific >= CLAUSE and scores.margin >= MARGIN:
+            return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
+        return reading.verdict(text, grade=False)

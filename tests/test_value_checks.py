@@ -1,0 +1,147 @@
+"""The local judge's checks by value type (issue 37, session 14): what the judge decides by reading the value,
+the cross-encoder's reading one input. Texts written for these tests (not from the dev or test splits)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+from ec2audit.detect.calibrate import Settings, write_calibration
+from ec2audit.detect.e5_judge import CrossEncoderJudge
+from ec2audit.detect.finding import FRAGMENT, LITERAL
+from ec2audit.detect.value_checks import check_for, contrast_values, near_miss, numbers, same_value
+from ec2audit.units import make_unit
+
+SALARY = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Nadia Ferreira", "field": "salary",
+                    "value": "$137,250", "dimension": "financial", "description": "annual base salary"})
+
+
+def grades(unit, texts: list[str], checks: bool = True):
+    """The local judge's verdicts, with its value checks (`--value-checks`) or its model alone."""
+    judge = CrossEncoderJudge(checks=checks)
+    return [v[0] for v in judge.judge([(t, [unit]) for t in texts])]
+
+
+def test_numbers_in_words_shorthand_and_chinese_numerals():
+    assert numbers("she makes one hundred thirty-seven thousand two hundred and fifty dollars") == [137250.0]
+    assert numbers("a hundred and thirty-seven and a quarter") != [137250.0]
+    assert numbers("a hundred and thirty-seven and a half thousand") == [137500.0]
+    assert sorted(numbers("budget 1.2m, bonus 15k, raise 4.5%, rent 3.2万")) == [4.5, 15000.0, 32000.0, 1200000.0]
+    assert numbers("月租七千五") == [7500.0] and numbers("年薪十三万七千二百五十元") == [137250.0]
+    assert numbers("version v2.3.4") == []
+
+
+def test_a_salary_in_words_is_graded_and_another_salary_is_not():
+    """The judge grades a salary written in words as a leak, one given as an approximation partially, and
+    never another salary of the same kind, whatever its model says; the model alone grades none of the
+    word forms (it cannot read them)."""
+    texts = ["Nadia's offer: one hundred thirty-seven thousand two hundred and fifty dollars a year.",
+             "Nadia will make just under 140k in base pay.",
+             "The salary band for Nadia's level runs to $152,000; the team median is $129,800.",
+             "Nadia Ferreira 的年薪是十三万七千二百五十美元。"]
+    literal, approximate, other, chinese = grades(SALARY, texts)
+    assert literal.grade == LITERAL and chinese.grade == LITERAL
+    assert approximate.grade == FRAGMENT
+    assert other.grade == 0 and not other.review  # a veto: not even left for review
+    assert not any(v.grade > 0 for v in grades(SALARY, [texts[0], texts[3]], checks=False))
+
+
+def test_a_name_is_decided_by_the_string_tiers_and_a_near_name_is_a_veto():
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "赵雨桐",
+                      "dimension": "person_name", "description": "患者姓名"})
+    assert check_for(name).name == "identifier"
+    pinyin, other = grades(name, ["Patient Zhao Yutong was discharged on Friday.", "患者赵雨彤周五出院。"])
+    assert pinyin.grade > 0 and "Zhao Yutong" in pinyin.evidence
+    assert other.grade == 0 and not other.review
+    assert near_miss("赵雨桐", "患者赵雨彤周五出院") and not near_miss("赵雨桐", "患者李明周五出院")
+    assert near_miss("4716 2093 5581 4470", "card 4716 2093 5581 4407")
+
+
+def test_a_diagnosis_paraphrase_is_graded_and_another_condition_is_not():
+    unit = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Omar Haddad", "field": "diagnosis",
+                      "value": "epilepsy", "dimension": "health", "description": "employee's neurological diagnosis"})
+    assert check_for(unit).name == "free-text"
+    paraphrase, other = grades(unit, [
+        "Note from HR: Omar suffers from epileptic seizures.",
+        "Omar tore a ligament in his knee playing squash and will use crutches for a month."])
+    assert paraphrase.grade > 0 and paraphrase.evidence
+    assert other.grade == 0  # the model alone is as sure of it as of the paraphrase (p 0.84)
+
+
+def test_judge_cli_grades_a_salary_in_words_and_not_a_distractor(tmp_path):
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps(SALARY.model_dump(exclude={"source"})) + "\n")
+    messages = [{"role": "user", "content": "Draft Nadia's offer letter: base pay of one hundred thirty-seven "
+                                            "thousand two hundred and fifty dollars, start date 1 March."},
+                {"role": "user", "content": "For comparison the previous hire in that role started at $118,400."}]
+    payloads = tmp_path / "payloads.jsonl"
+    payloads.write_text(json.dumps({"id": "call-1", "task_id": "t",
+                                    "request": {"model": "gpt", "messages": messages}}) + "\n")
+    cal = write_calibration(tmp_path / "cal.toml", Settings(window=96, threshold=0.0, shortlist=-1.0), {})
+    out = tmp_path / "findings.jsonl"
+    result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal),
+                                       "--local-judge", "--value-checks", "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    graded = [r for r in rows if r["grade"] > 0]
+    assert graded and {r["segment"] for r in graded} == {0}
+    assert all(r["grade"] == LITERAL for r in graded)
+    refused = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--value-checks"])
+    assert refused.exit_code != 0 and "--value-checks goes with --local-judge" in refused.output
+
+
+def test_each_kind_of_value_gets_its_check():
+    def kind(value: str, dimension: str = "other") -> str:
+        return check_for(make_unit({"task_id": "t", "entity_id": "E", "field": "f", "value": value,
+                                    "dimension": dimension})).name
+
+    assert [kind(v) for v in ("$148,500", "每月8500元", "36.8万元", "8.4%", "£64,250")] == ["numeric"] * 5
+    assert [kind(v) for v in ("NP7K42R9T", "6222024108375519268", "1985-03-14", "AKIA4QXRT7JM2WZKP9LD")] == \
+        ["identifier"] * 4
+    assert kind("Li Hua", "person_name") == "identifier"
+    assert [kind(v) for v in ("type 1 diabetes", "pregnant, 14 weeks", "42 Baker Lane, Cambridge CB2 1TN")] == \
+        ["free-text"] * 3
+
+
+def test_another_diagnosis_is_not_graded_and_a_paraphrase_is():
+    """The free-text check's contrast: a text naming another condition (migraine, hypertension, from the
+    health recognizer's names) is nearer that condition than this one, so it is never graded, however sure
+    the model is (p ≥ 0.74 for both, as for the paraphrase); the paraphrase is nearer this one, and graded."""
+    unit = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "刘洋", "field": "诊断", "value": "癫痫",
+                      "dimension": "health", "description": "员工诊断"})
+    paraphrase, migraine, hypertension = grades(unit, ["刘洋是癫痫病人，偶尔会突然倒地抽搐，团建时不要安排他开车。",
+                                                       "刘洋有偏头痛，偶尔会发作，团建时不要安排他开车。",
+                                                       "刘洋有高血压，偶尔头晕，团建时不要安排他开车。"])
+    assert paraphrase.grade > 0 and "癫痫" in paraphrase.evidence
+    assert migraine.grade == 0 and hypertension.grade == 0
+    assert "偏头痛" in contrast_values(unit) and "癫痫" not in contrast_values(unit)
+    assert same_value("major depressive disorder", "depression")
+    assert not same_value("bipolar disorder", "panic disorder")
+
+
+def test_a_cached_verdict_is_reused_only_for_the_same_contrast(tmp_path):
+    """The checks read the call's other values of the unit's kind, so the verdict cache holds a verdict for
+    that unit set: a rerun with the same units is answered from the cache, one with another salary of the
+    same kind beside it is judged again, and then cached for that set too."""
+    other = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "Li Wei", "field": "salary",
+                       "value": "$98,000", "dimension": "financial", "description": "annual base salary"})
+    text = "Nadia's base pay is one hundred thirty-seven thousand two hundred and fifty dollars a year."
+
+    def run(units):
+        judge = CrossEncoderJudge(checks=True, cache_path=tmp_path / "verdicts.sqlite")
+        try:
+            verdicts = judge.judge([(text, units)])
+            return verdicts[0][0], judge.usage
+        finally:
+            judge.close()
+
+    first, usage = run([SALARY])
+    assert first.grade == 1.0 and usage.cached == 0
+    again, usage = run([SALARY])
+    assert again.cached and again.grade == 1.0 and usage.cached == 1
+    beside, usage = run([SALARY, other])
+    assert not beside.cached and beside.grade == 1.0 and usage.cached == 0
+    _, usage = run([SALARY, other])
+    assert usage.cached == 2
