@@ -46,14 +46,19 @@ def scores(rows: list[tuple[str, bool, bool]]) -> str:
             f"{sum(all_graded) / max(1, len(all_graded)):.2f} ({len(all_graded)} graded)")
 
 
-def min_contrast(examples, readings, rows, free: list[int], unit_set) -> None:
-    """Sweeps `MIN_CONTRAST`: a free-text value with fewer contrast values is left for review at most."""
+def min_contrast(examples, files: list[Path], readings, rows, free: list[int], unit_set) -> None:
+    """Sweeps `MIN_CONTRAST`: a free-text value with fewer contrast values is left for review at most. The
+    unit set is every dev unit, the example's task's units (an audit's call), or its file's units (a split
+    in `benchmarks/local_judge.py`; each hand-written file's scores are printed too)."""
     tasks: dict[str, list] = {}
-    for unit in unit_set:
-        tasks.setdefault(unit.task_id, []).append(unit)
-    for label, units_of in (("every dev unit", lambda e: unit_set),
-                            ("the task's units", lambda e: tasks[e.unit.task_id])):
-        contrast = {i: value_checks.contrast_values(examples[i].unit, units_of(examples[i])) for i in free}
+    in_file: dict[Path, list] = {}
+    for e, path in zip(examples, files, strict=True):
+        tasks.setdefault(e.unit.task_id, []).append(e.unit)
+        in_file.setdefault(path, []).append(e.unit)
+    views = (("every dev unit", lambda i: unit_set), ("the task's units", lambda i: tasks[examples[i].unit.task_id]),
+             ("the file's units", lambda i: in_file[files[i]]))
+    for label, units_of in views:
+        contrast = {i: value_checks.contrast_values(examples[i].unit, tuple(dict.fromkeys(units_of(i)))) for i in free}
         clause = {i: value_checks.clause_scores(examples[i].unit, examples[i].text, contrast[i]) for i in free}
         sizes: dict[str, Counter] = {}
         for i in free:
@@ -70,6 +75,9 @@ def min_contrast(examples, readings, rows, free: list[int], unit_set) -> None:
                           and c.margin >= value_checks.MARGIN)
                 out[i] = (examples[i].kind, examples[i].grade > 0, graded)
             print(f"  MIN_CONTRAST {k:2}: all {scores(out)}; free-text {scores([out[i] for i in free])}")
+            if label == "the file's units":
+                for path in HANDWRITTEN:
+                    print(f"    {path.name}: {scores([o for o, f in zip(out, files, strict=True) if f == path])}")
 
 
 def main() -> None:
@@ -107,7 +115,7 @@ def main() -> None:
     if not (args.grid or args.min_contrast):
         return
     free = [i for i, c in enumerate(checks) if c == "free-text"]
-    min_contrast(examples, readings, rows, free, unit_set)
+    min_contrast(examples, [path for path in DEV for _ in read_split(path)], readings, rows, free, unit_set)
     if not args.grid:
         return
     for same in (0.9, 0.93, 0.95, 1.01):
