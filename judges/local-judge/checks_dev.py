@@ -1,13 +1,15 @@
 """Choose the value checks' thresholds (`ec2audit.detect.value_checks`) on dev data only.
 
-    .venv/bin/python judges/local-judge/checks_dev.py [--grid]
+    .venv/bin/python judges/local-judge/checks_dev.py [--grid | --min-contrast]
 
 Reads the hand-written dev cases (`handwritten-dev*.jsonl`) and the synthetic
 dev split (`judges/calibration/dev.jsonl`), each example one candidate graded against its whole text as
 `benchmarks/local_judge.py` grades the test split, and prints semantic P/R/F1 and graded precision per
 check: the model alone, and the composite judge. The unit set being judged (the free-text check's contrast,
 with the reference lists) is every dev unit. With `--grid`, the free-text check's `SAME`, `LEAN` × `CLAUSE`
-× `MARGIN` × `VETO` and the numeric check's `CLOSE` are swept (readings and clause scores computed once).
+× `MARGIN` × `VETO`, its `MIN_CONTRAST` (with every dev unit as the unit set, and with the example's task's
+units only, as an audit's judge call holds) and the numeric check's `CLOSE` are swept (readings and clause
+scores computed once).
 Test splits are never read.
 """
 
@@ -44,9 +46,44 @@ def scores(rows: list[tuple[str, bool, bool]]) -> str:
             f"{sum(all_graded) / max(1, len(all_graded)):.2f} ({len(all_graded)} graded)")
 
 
+def min_contrast(examples, files: list[Path], readings, rows, free: list[int], unit_set) -> None:
+    """Sweeps `MIN_CONTRAST`: a free-text value with fewer contrast values is left for review at most. The
+    unit set is every dev unit, the example's task's units (an audit's call), or its file's units (a split
+    in `benchmarks/local_judge.py`; each hand-written file's scores are printed too)."""
+    tasks: dict[str, list] = {}
+    in_file: dict[Path, list] = {}
+    for e, path in zip(examples, files, strict=True):
+        tasks.setdefault(e.unit.task_id, []).append(e.unit)
+        in_file.setdefault(path, []).append(e.unit)
+    views = (("every dev unit", lambda i: unit_set), ("the task's units", lambda i: tasks[examples[i].unit.task_id]),
+             ("the file's units", lambda i: in_file[files[i]]))
+    for label, units_of in views:
+        contrast = {i: value_checks.contrast_values(examples[i].unit, tuple(dict.fromkeys(units_of(i)))) for i in free}
+        clause = {i: value_checks.clause_scores(examples[i].unit, examples[i].text, contrast[i]) for i in free}
+        sizes: dict[str, Counter] = {}
+        for i in free:
+            sizes.setdefault(examples[i].unit.dimension, Counter())[min(len(contrast[i]), 20)] += 1
+        print(f"MIN_CONTRAST, unit set = {label}; contrast sizes per dimension (20 = 20 or more): "
+              f"{ {d: dict(sorted(c.items())) for d, c in sizes.items()} }")
+        for k in (0, 1, 2, 3, 5, 8, 13):
+            out = list(rows)
+            for i in free:
+                r, c = readings[i], clause[i]
+                graded = (r.probability >= r.review_threshold and c.margin > -value_checks.VETO
+                          and len(contrast[i]) >= k and r.probability >= value_checks.LEAN
+                          and c.specific >= value_checks.CLAUSE
+                          and c.margin >= value_checks.MARGIN)
+                out[i] = (examples[i].kind, examples[i].grade > 0, graded)
+            print(f"  MIN_CONTRAST {k:2}: all {scores(out)}; free-text {scores([out[i] for i in free])}")
+            if label == "the file's units":
+                for path in HANDWRITTEN:
+                    print(f"    {path.name}: {scores([o for o, f in zip(out, files, strict=True) if f == path])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--min-contrast", action="store_true", help="only the MIN_CONTRAST sweep of --grid")
     args = parser.parse_args()
     examples = [e for path in DEV for e in read_split(path)]
     judge = CrossEncoderJudge()
@@ -75,9 +112,12 @@ def main() -> None:
             e = examples[i]
             print(f"      {'missed' if rows[i][1] else 'GRADED'} {e.kind} p={readings[i].probability:.2f} "
                   f"{e.unit.value!r}: {e.text[:110]!r}")
-    if not args.grid:
+    if not (args.grid or args.min_contrast):
         return
     free = [i for i, c in enumerate(checks) if c == "free-text"]
+    min_contrast(examples, [path for path in DEV for _ in read_split(path)], readings, rows, free, unit_set)
+    if not args.grid:
+        return
     for same in (0.9, 0.93, 0.95, 1.01):
         with mock.patch.object(value_checks, "SAME", same):
             clause = {i: value_checks.clause_scores(examples[i].unit, examples[i].text, value_checks.contrast_values(
