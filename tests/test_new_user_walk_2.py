@@ -1,0 +1,94 @@
+"""Session 14, second walk: token and dollar figures of `intercept serve`, `run` and `tasks`, read off the
+CLI on inputs shaped like the real APIs' and checked against a count made by hand."""
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from intercept_helpers import running_proxy, wait_for_records
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+from ec2audit.cli import main
+from ec2audit.intercept.server import serve_in_thread
+
+# Anthropic's prompt-caching answer (a 188,086-token document written to the cache) as its API and the
+# gateways in front of it stream it: message_start carries the input counts, message_delta the output.
+CACHE_WRITE = {"input_tokens": 21, "cache_creation_input_tokens": 188086, "cache_read_input_tokens": 0,
+               "output_tokens": 393}
+DELTA_NULLS = {"input_tokens": None, "cache_creation_input_tokens": None, "cache_read_input_tokens": None,
+               "output_tokens": 393}  # MessageDeltaUsage's optional fields, sent as null by gateways
+
+
+def _sse(event: str, data: dict) -> str:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+async def _messages(request: Request):
+    """A stand-in for Anthropic's Messages API (not a model): the cache-write answer, streamed."""
+    body = await request.json()
+    message = {"id": "msg_01", "type": "message", "role": "assistant", "model": body["model"], "content": [],
+               "stop_reason": None, "stop_sequence": None, "usage": {**CACHE_WRITE, "output_tokens": 1}}
+    delta = DELTA_NULLS if body.get("metadata", {}).get("user_id") == "gateway" else {"output_tokens": 393}
+
+    def events():
+        yield _sse("message_start", {"type": "message_start", "message": message})
+        yield _sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                           "content_block": {"type": "text", "text": ""}})
+        yield _sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                           "delta": {"type": "text_delta", "text": "Summary."}})
+        yield _sse("content_block_stop", {"type": "content_block_stop", "index": 0})
+        yield _sse("message_delta", {"type": "message_delta", "usage": delta,
+                                     "delta": {"stop_reason": "end_turn", "stop_sequence": None}})
+        yield _sse("message_stop", {"type": "message_stop"})
+    return StreamingResponse(events(), media_type="text/event-stream")
+
+
+async def _chat(request: Request):
+    """A stand-in for OpenAI Chat Completions (not a model): a 429 for model `busy`, else an answer."""
+    body = await request.json()
+    if body["model"] == "busy":
+        return JSONResponse({"error": {"message": "Rate limit reached", "type": "requests"}}, status_code=429)
+    return JSONResponse({"id": "c1", "object": "chat.completion", "model": body["model"],
+                         "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"},
+                                      "finish_reason": "stop"}],
+                         "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100,
+                                   "prompt_tokens_details": {"cached_tokens": 800}}})
+
+
+@pytest.fixture
+def cloud():
+    app = Starlette(routes=[Route("/v1/messages", _messages, methods=["POST"]),
+                            Route("/v1/chat/completions", _chat, methods=["POST"])])
+    url, stop = serve_in_thread(app)
+    yield url + "/v1"
+    stop()
+
+
+def _export(store: Path, tmp_path: Path) -> list[dict]:
+    out = tmp_path / "records.jsonl"
+    result = CliRunner().invoke(main, ["intercept", "export", str(store), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_a_gateways_null_cache_counts_in_message_delta_keep_message_starts(cloud, tmp_path):
+    store = tmp_path / "cloud.sqlite"
+    ask = {"model": "claude-sonnet-4-5-20250929", "max_tokens": 500, "stream": True,
+           "messages": [{"role": "user", "content": "Summarise the contract."}]}
+    with running_proxy(cloud, store) as (_, url, proxy_store):
+        for user in ("direct", "gateway"):
+            with httpx.stream("POST", f"{url}/v1/messages", json={**ask, "metadata": {"user_id": user}}) as r:
+                assert r.status_code == 200
+                r.read()
+        wait_for_records(proxy_store, 2)
+    direct, gateway = _export(store, tmp_path)
+    # by hand, Claude Sonnet 4.5 at $3 input, $3.75 cache write, $15 output per million (under 200K):
+    # 21·3 + 188,086·3.75 + 393·15 = 63 + 705,322.5 + 5,895 = 711,280.5 µ$
+    for record in (direct, gateway):
+        assert (record["input_tokens"], record["cached_tokens"], record["output_tokens"]) == (188107, 0, 393)
+        assert record["cost_usd"] == pytest.approx(0.7112805)
