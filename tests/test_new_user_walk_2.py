@@ -92,3 +92,22 @@ def test_a_gateways_null_cache_counts_in_message_delta_keep_message_starts(cloud
     for record in (direct, gateway):
         assert (record["input_tokens"], record["cached_tokens"], record["output_tokens"]) == (188107, 0, 393)
         assert record["cost_usd"] == pytest.approx(0.7112805)
+
+
+@pytest.mark.openclaw
+def test_a_rate_limited_cloud_call_costs_nothing_not_an_unknown_amount(cloud, tmp_path):
+    """OpenClaw's first cloud call is answered 429 (the episode ends as model_error): the call was not
+    billed, so the episode, summary.json and the report say $0, not that the cost is unknown."""
+    out = tmp_path / "run"
+    tasks = Path(__file__).resolve().parents[1] / "tasks"
+    result = CliRunner().invoke(main, ["run", "--edge", "oracle", "--cloud", cloud, "--cloud-model", "busy",
+                                       "--strategy", "cloud-only", "--tasks", "office-board-pack-1801",
+                                       "--tasks-root", str(tasks), "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1, result.output  # a model error
+    episode = json.loads((out / "episodes.jsonl").read_text().splitlines()[0])
+    assert (episode["status"], episode["cloud_calls"], episode["cloud_usd"]) == ("model_error", 1, 0.0)
+    assert json.loads((out / "summary.json").read_text())["cloud-only"]["cloud_usd"] == 0.0
+    report = CliRunner().invoke(main, ["report", str(out), "--json"])
+    assert report.exit_code == 0, report.output
+    assert [row["cloud_usd"] for row in json.loads(report.stdout)["strategies"]] == [0.0]
+

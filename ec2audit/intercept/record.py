@@ -42,6 +42,15 @@ class ProxyRecord:
     response: dict | None = None
     findings: list[dict] | None = None  # inline audit rows; `matched_text` masked unless evidence is kept
 
+    @property
+    def billed_usd(self) -> float | None:
+        """What the call cost: its priced usage, 0 for an error answered without usage (a refused or
+        rate-limited call is not billed), None when unknown (no price for its model, or an answer
+        without usage)."""
+        if self.cost_usd is None and self.input_tokens is None and (self.status or 0) >= 400:
+            return 0.0
+        return self.cost_usd
+
     def to_row(self) -> dict:
         """The record as one object of its fields (not copied: a request may be megabytes)."""
         return {name: getattr(self, name) for name in COLUMNS}

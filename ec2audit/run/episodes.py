@@ -156,7 +156,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
     edge_in = sum(c["input_tokens"] for c in state.edge_calls)
     edge_out = sum(c["output_tokens"] for c in state.edge_calls)
     params = ctx.gateway.edge.params
-    costs = [r.cost_usd for r in cloud]
+    costs = [r.billed_usd for r in cloud]
     record = EpisodeRecord(
         episode_id=eid, task_id=task.id, scenario=task.scenario, strategy=spec.strategy, variant=spec.variant,
         router=spec.router, cloud_context=spec.cloud_context if strategy.asks_cloud else None,
