@@ -15,6 +15,9 @@ from starlette.routing import Route
 
 from ec2audit.cli import main
 from ec2audit.intercept.server import serve_in_thread
+from ec2audit.run.episodes import RECORD, EpisodeSpec
+from ec2audit.run.record import EpisodeRecord
+from ec2audit.run.scheduler import write_results
 
 # Anthropic's prompt-caching answer (a 188,086-token document written to the cache) as its API and the
 # gateways in front of it stream it: message_start carries the input counts, message_delta the output.
@@ -111,3 +114,49 @@ def test_a_rate_limited_cloud_call_costs_nothing_not_an_unknown_amount(cloud, tm
     assert report.exit_code == 0, report.output
     assert [row["cloud_usd"] for row in json.loads(report.stdout)["strategies"]] == [0.0]
 
+
+def _episode(task: str, strategy: str, run: int, completion: float, cloud_calls: int, usd: float | None,
+             edge_flops: float | None) -> EpisodeRecord:
+    return EpisodeRecord(
+        episode_id=f"{task}.{strategy}.r{run}", task_id=task, scenario="office", strategy=strategy, variant=strategy,
+        router=None, cloud_context=None, edge_model="http://127.0.0.1:8080/v1", cloud_model="gpt-5.4", run_index=run,
+        status="ok", completion=completion, criteria="{}", passed=completion >= 0.7, cloud_calls=cloud_calls,
+        cloud_input_tokens=1000 * cloud_calls, cloud_cached_tokens=800 * cloud_calls,
+        cloud_output_tokens=100 * cloud_calls, cloud_usd=usd, edge_calls=0 if cloud_calls else 4,
+        edge_input_tokens=0 if cloud_calls else 3000, edge_output_tokens=0 if cloud_calls else 200,
+        edge_flops=edge_flops, exposure=0.0, exposure_by_dimension="{}", leaked_units="[]", routes="[]", asks=0,
+        exit_code=0, error=None, duration_s=1.0, openclaw_s=1.0, openclaw_startup_s=None, isolation="{}")
+
+
+def test_run_figures_per_strategy_match_a_count_by_hand(tmp_path):
+    """Two tasks × two runs of edge-only (an edge model of unknown size: no --edge-params) and
+    cloud-only (each call 1,000 prompt tokens, 800 cached, 100 out: $0.0022 at gpt-5.4's prices)."""
+    out = tmp_path / "run"
+    plan = [("edge-only", "A", 0, 1.0), ("edge-only", "A", 1, 0.5), ("edge-only", "B", 0, 0.8),
+            ("edge-only", "B", 1, 0.9), ("cloud-only", "A", 0, 0.6), ("cloud-only", "A", 1, 0.9),
+            ("cloud-only", "B", 0, 0.7), ("cloud-only", "B", 1, 0.2)]
+    specs = []
+    for strategy, task, run, completion in plan:
+        calls = 0 if strategy == "edge-only" else 2
+        record = _episode(task, strategy, run, completion, calls, 0.0022 * calls, None)
+        folder = out / "episodes" / record.episode_id
+        folder.mkdir(parents=True)
+        (folder / RECORD).write_text(json.dumps(record.to_dict()))
+        specs.append(EpisodeSpec(task, strategy, run))
+    write_results(out, specs)  # what `ec2audit run` writes once its episodes are done
+    report = CliRunner().invoke(main, ["report", str(out), "--json"])
+    assert report.exit_code == 0, report.output
+    rows = {r["strategy"]: r for r in json.loads(report.stdout)["strategies"]}
+    summary = json.loads((out / "summary.json").read_text())
+    # by hand: edge-only passes A once (1.0; 0.5 fails) and B twice; cloud-only passes A once and B once
+    edge, cloud = rows["edge-only"], rows["cloud-only"]
+    assert (edge["completion"], edge["pass_hat_k"], edge["pass_at_k"]) == pytest.approx((0.8, 0.5, 1.0))
+    assert (cloud["completion"], cloud["pass_hat_k"], cloud["pass_at_k"]) == pytest.approx((0.6, 0.0, 1.0))
+    assert (cloud["cloud_calls"], cloud["cloud_input_tokens"], cloud["cloud_cached_tokens"],
+            cloud["cloud_output_tokens"]) == (8, 8000, 6400, 800)
+    assert cloud["cloud_usd"] == pytest.approx(0.0176) and cloud["usd_per_episode"] == pytest.approx(0.0044)
+    # the edge model's size is unknown: its FLOPs are unknown, in the report as in summary.json, never 0
+    assert edge["edge_flops"] is None and summary["edge-only"]["edge_flops"] is None
+    for strategy, row in rows.items():
+        assert summary[strategy]["pass_hat_k"] == row["pass_hat_k"]
+        assert summary[strategy]["completion_mean"] == pytest.approx(row["completion"])
