@@ -134,7 +134,8 @@ def _acebench_task_id(path: Path) -> str:
 def read_acebench(path: str | Path, task_id: str | None = None,
                   taxonomy: Taxonomy | None = None) -> list[Unit]:
     """Units from one `sensitive_items.json`, or from every one found under a directory. A field without a
-    `dimension` is `other`, as AceBench's own reader defaults it."""
+    `dimension` is `other` and one without a `weight` weighs 1.0, as AceBench's own reader defaults them
+    (its privacy score is then 1 − our exposure)."""
     path = Path(path)
     if path.is_dir():
         files = sorted(path.rglob("sensitive_items.json"))
@@ -163,7 +164,8 @@ def read_acebench(path: str | Path, task_id: str | None = None,
             data = {
                 "task_id": task_id, "entity_id": str(item.get("entity_id", "")),
                 "entity_name": item.get("name"), "field": sf.get("field"), "value": _as_text(sf.get("value")),
-                "dimension": sf.get("dimension") or DEFAULT_DIMENSION, "weight": sf.get("weight"),
+                "dimension": sf.get("dimension") or DEFAULT_DIMENSION,
+                "weight": 1.0 if sf.get("weight") is None else sf["weight"],  # AceBench's default, not the taxonomy's
             }
             for key in ("aliases", "description", "source"):
                 if key in sf:
