@@ -108,6 +108,15 @@ def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]
     return units
 
 
+def weight_by_dimension(units: Iterable[Unit]) -> list[tuple[str, str, int, float]]:
+    """(task, dimension, units, their summed weight), sorted: the parts of each task's exposure denominator."""
+    totals: dict[tuple[str, str], tuple[int, float]] = {}
+    for unit in units:
+        count, weight = totals.get((unit.task_id, unit.dimension), (0, 0.0))
+        totals[(unit.task_id, unit.dimension)] = count + 1, weight + unit.weight
+    return [(task, dim, count, weight) for (task, dim), (count, weight) in sorted(totals.items())]
+
+
 def unit_to_dict(unit: Unit) -> dict:
     return unit.model_dump(exclude_none=True, exclude_defaults=False)
 

@@ -182,3 +182,20 @@ def test_acebench_fields_without_a_weight_weigh_one_as_in_acebenchs_privacy_scor
     assert audited.exit_code == 0, audited.output
     [session] = json.loads(audited.stdout)["sessions"]
     assert session["exposure"] == pytest.approx(1 / 3)
+
+
+def test_units_check_sums_the_weight_of_each_tasks_dimension(tmp_path):
+    """Salary (2.5) and bonus (1.0) are both `financial`: the task's financial weight is 3.5, not the last
+    unit's 1.0."""
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in [
+        {"task_id": "payroll", "entity_id": "E1", "field": "salary", "value": "7,200", "dimension": "financial",
+         "weight": 2.5},
+        {"task_id": "payroll", "entity_id": "E1", "field": "bonus", "value": "1,100", "dimension": "financial",
+         "weight": 1.0},
+        {"task_id": "payroll", "entity_id": "E1", "field": "phone", "value": "415-555-0199", "dimension": "contact"}]))
+    result = CliRunner().invoke(main, ["units", "check", str(units)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[2].strip(): [c.strip() for c in line.split("│")[3:5]]
+            for line in result.output.splitlines() if line.startswith("│")}
+    assert rows == {"financial": ["2", "3.5"], "contact": ["1", "1.5"]}  # contact: the taxonomy's 1.5
