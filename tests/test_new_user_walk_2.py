@@ -199,3 +199,20 @@ def test_units_check_sums_the_weight_of_each_tasks_dimension(tmp_path):
     rows = {line.split("│")[2].strip(): [c.strip() for c in line.split("│")[3:5]]
             for line in result.output.splitlines() if line.startswith("│")}
     assert rows == {"financial": ["2", "3.5"], "contact": ["1", "1.5"]}  # contact: the taxonomy's 1.5
+
+
+def test_export_to_a_file_whose_suffix_names_no_format_is_refused_not_written_as_parquet(cloud, tmp_path):
+    store = tmp_path / "cloud.sqlite"
+    with running_proxy(cloud, store) as (_, url, proxy_store):
+        assert httpx.post(f"{url}/v1/chat/completions", json={
+            "model": "gpt-5.4", "messages": [{"role": "user", "content": "hi"}]}).status_code == 200
+        wait_for_records(proxy_store, 1)
+    result = CliRunner().invoke(main, ["intercept", "export", str(store), "--out", str(tmp_path / "records.csv")])
+    assert result.exit_code == 2 and not (tmp_path / "records.csv").exists()
+    assert result.output.strip().splitlines()[-1] == (
+        f"error: {tmp_path / 'records.csv'}: cannot tell the export format from the suffix '.csv': name the file "
+        ".parquet or .jsonl, or give --format")
+    [record] = _export(store, tmp_path)
+    # by hand at gpt-5.4's $2.50 / $0.25 cached / $15 per million: 200·2.5 + 800·0.25 + 100·15 = 2,200 µ$
+    assert (record["input_tokens"], record["cached_tokens"], record["output_tokens"]) == (1000, 800, 100)
+    assert record["cost_usd"] == pytest.approx(0.0022)
