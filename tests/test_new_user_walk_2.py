@@ -34,9 +34,13 @@ def _sse(event: str, data: dict) -> str:
 async def _messages(request: Request):
     """A stand-in for Anthropic's Messages API (not a model): the cache-write answer, streamed."""
     body = await request.json()
+    user = body.get("metadata", {}).get("user_id")
+    usage = {**CACHE_WRITE, "output_tokens": 1}
+    if user == "hour":  # the document cached with `"ttl": "1h"`
+        usage["cache_creation"] = {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 188086}
     message = {"id": "msg_01", "type": "message", "role": "assistant", "model": body["model"], "content": [],
-               "stop_reason": None, "stop_sequence": None, "usage": {**CACHE_WRITE, "output_tokens": 1}}
-    delta = DELTA_NULLS if body.get("metadata", {}).get("user_id") == "gateway" else {"output_tokens": 393}
+               "stop_reason": None, "stop_sequence": None, "usage": usage}
+    delta = DELTA_NULLS if user == "gateway" else {"output_tokens": 393}
 
     def events():
         yield _sse("message_start", {"type": "message_start", "message": message})
@@ -95,6 +99,20 @@ def test_a_gateways_null_cache_counts_in_message_delta_keep_message_starts(cloud
     for record in (direct, gateway):
         assert (record["input_tokens"], record["cached_tokens"], record["output_tokens"]) == (188107, 0, 393)
         assert record["cost_usd"] == pytest.approx(0.7112805)
+
+
+def test_a_one_hour_cache_write_is_priced_at_the_one_hour_rate(cloud, tmp_path):
+    store = tmp_path / "cloud.sqlite"
+    with running_proxy(cloud, store) as (_, url, proxy_store):
+        ask = {"model": "claude-sonnet-4-5-20250929", "max_tokens": 500, "stream": True,
+               "metadata": {"user_id": "hour"}, "messages": [{"role": "user", "content": "Summarise the contract."}]}
+        with httpx.stream("POST", f"{url}/v1/messages", json=ask) as r:
+            assert r.status_code == 200
+            r.read()
+        wait_for_records(proxy_store, 1)
+    [record] = _export(store, tmp_path)
+    # by hand, with the 1-hour write at $6 per million (2× input): 21·3 + 188,086·6 + 393·15 = 1,134,474 µ$
+    assert record["input_tokens"] == 188107 and record["cost_usd"] == pytest.approx(1.134474)
 
 
 @pytest.mark.openclaw

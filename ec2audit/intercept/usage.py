@@ -13,6 +13,7 @@ class Usage:
     cached: int = 0
     output: int = 0
     cache_write: int = 0
+    cache_write_1h: int = 0  # the part of `cache_write` kept for an hour (Anthropic bills it at 2× input, not 1.25×)
 
 
 def _int(value) -> int:
@@ -34,5 +35,8 @@ def parse_usage(usage) -> Usage | None:
                      _int(usage.get("output_tokens")))
     if "input_tokens" in usage or "output_tokens" in usage:
         read, write = _int(usage.get("cache_read_input_tokens")), _int(usage.get("cache_creation_input_tokens"))
-        return Usage(_int(usage.get("input_tokens")) + read + write, read, _int(usage.get("output_tokens")), write)
+        ttl = usage.get("cache_creation")
+        ttl = ttl if isinstance(ttl, dict) else {}
+        return Usage(_int(usage.get("input_tokens")) + read + write, read, _int(usage.get("output_tokens")), write,
+                     min(_int(ttl.get("ephemeral_1h_input_tokens")), write))
     return None
