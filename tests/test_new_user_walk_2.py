@@ -18,6 +18,7 @@ from ec2audit.intercept.server import serve_in_thread
 from ec2audit.run.episodes import RECORD, EpisodeSpec
 from ec2audit.run.record import EpisodeRecord
 from ec2audit.run.scheduler import write_results
+from ec2audit.units import read_units
 
 # Anthropic's prompt-caching answer (a 188,086-token document written to the cache) as its API and the
 # gateways in front of it stream it: message_start carries the input counts, message_delta the output.
@@ -234,3 +235,33 @@ def test_export_to_a_file_whose_suffix_names_no_format_is_refused_not_written_as
     # by hand at gpt-5.4's $2.50 / $0.25 cached / $15 per million: 200·2.5 + 800·0.25 + 100·15 = 2,200 µ$
     assert (record["input_tokens"], record["cached_tokens"], record["output_tokens"]) == (1000, 800, 100)
     assert record["cost_usd"] == pytest.approx(0.0022)
+
+
+def test_a_request_the_proxy_blocked_exposed_nothing(tmp_path):
+    """Under `--enforce block` the request carrying the phone number is refused with a 403 and kept on
+    record; no cloud saw it, so the store's audit finds 0 of 1 unit exposed, not 1."""
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "+1 415-555-0199",
+                                 "dimension": "contact"}) + "\n")
+    store = tmp_path / "cloud.sqlite"
+    app = Starlette(routes=[Route("/v1/chat/completions", _chat, methods=["POST"])])
+    upstream, stop = serve_in_thread(app)
+    try:
+        with running_proxy(upstream + "/v1", store, units=read_units(units), enforce="block") as (_, url, proxy_store):
+            for text in ("Call Dana on +1 415-555-0199.", "What is on today's agenda?"):
+                answer = httpx.post(f"{url}/v1/chat/completions", headers={"X-EC2-Task": "t1"}, json={
+                    "model": "gpt-5.4", "messages": [{"role": "user", "content": text}]})
+                assert answer.status_code == (403 if "415" in text else 200)
+            wait_for_records(proxy_store, 2)
+    finally:
+        stop()
+    result = CliRunner().invoke(main, ["intercept", "audit", str(store), "--units", str(units), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["payloads"] == 1 and [(e["units"], e["leaked"], e["exposure"]) for e in summary["exposure"]] == [
+        (1, 0, 0.0)]
+    assert "1 record blocked by the proxy, never sent to the cloud: not audited" in result.stderr
+    logged = CliRunner().invoke(main, ["audit", str(store), "--units", str(units), "--json"])
+    assert logged.exit_code == 0, logged.output
+    [session] = json.loads(logged.stdout)["sessions"]
+    assert (session["cloud_calls"], session["exposure"]) == (1, 0.0)

@@ -15,6 +15,8 @@ from typing import Any
 #: A record's `state`: `pending` (forwarded, not finished), `complete`, or `interrupted` (the proxy
 #: stopped before the exchange ended). Rows written before states existed read as None.
 PENDING, COMPLETE, INTERRUPTED = "pending", "complete", "interrupted"
+#: How the error of a request `--enforce block` refused begins: it was recorded, never forwarded.
+BLOCKED = "blocked by ec2audit"
 
 
 @dataclass(kw_only=True)
@@ -41,6 +43,12 @@ class ProxyRecord:
     request: dict | None = None  # the body as forwarded (redacted when redact was on)
     response: dict | None = None
     findings: list[dict] | None = None  # inline audit rows; `matched_text` masked unless evidence is kept
+
+    @property
+    def forwarded(self) -> bool:
+        """Whether the request went on to the cloud: False for one the proxy blocked (its body is on
+        record, but no cloud saw it, so it exposed nothing)."""
+        return not (self.status == 403 and (self.error or "").startswith(BLOCKED))
 
     @property
     def billed_usd(self) -> float | None:

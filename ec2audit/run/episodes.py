@@ -186,7 +186,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
 def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
     """Findings frame, exposure, exposure per dimension and the leaked units (with the first call)."""
     payloads = [payload_from_record({"id": r.id, "episode": eid, "task_id": task.id, "request": r.request}, r.id)
-                for r in cloud if isinstance(r.request, dict)]
+                for r in cloud if isinstance(r.request, dict) and r.forwarded]
     result = audit(payloads, task.units)
     findings = result.findings_frame()
     if not task.units:
