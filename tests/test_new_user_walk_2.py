@@ -68,10 +68,26 @@ async def _chat(request: Request):
                                    "prompt_tokens_details": {"cached_tokens": 800}}})
 
 
+async def _completions(request: Request):
+    """A stand-in for OpenAI's legacy Completions API (not a model): a stream that carries usage in a
+    last chunk only when `stream_options.include_usage` asks for it, as OpenAI's does."""
+    body = await request.json()
+    head = {"id": "cmpl-1", "object": "text_completion", "model": body["model"]}
+
+    def events():
+        yield f"data: {json.dumps({**head, 'choices': [{'index': 0, 'text': 'ok', 'finish_reason': 'stop'}]})}\n\n"
+        if (body.get("stream_options") or {}).get("include_usage"):
+            usage = {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}
+            yield f"data: {json.dumps({**head, 'choices': [], 'usage': usage})}\n\n"
+        yield "data: [DONE]\n\n"
+    return StreamingResponse(events(), media_type="text/event-stream")
+
+
 @pytest.fixture
 def cloud():
     app = Starlette(routes=[Route("/v1/messages", _messages, methods=["POST"]),
-                            Route("/v1/chat/completions", _chat, methods=["POST"])])
+                            Route("/v1/chat/completions", _chat, methods=["POST"]),
+                            Route("/v1/completions", _completions, methods=["POST"])])
     url, stop = serve_in_thread(app)
     yield url + "/v1"
     stop()
@@ -265,3 +281,17 @@ def test_a_request_the_proxy_blocked_exposed_nothing(tmp_path):
     assert logged.exit_code == 0, logged.output
     [session] = json.loads(logged.stdout)["sessions"]
     assert (session["cloud_calls"], session["exposure"]) == (1, 0.0)
+
+
+def test_a_streamed_legacy_completion_is_counted_though_the_client_did_not_ask_for_usage(cloud, tmp_path):
+    store = tmp_path / "cloud.sqlite"
+    with running_proxy(cloud, store) as (_, url, proxy_store):
+        with httpx.stream("POST", f"{url}/v1/completions", json={
+                "model": "gpt-3.5-turbo-instruct", "prompt": "Say ok.", "stream": True}) as r:
+            chunks = [json.loads(line[6:]) for line in r.iter_lines() if line.startswith("data: {")]
+        wait_for_records(proxy_store, 1)
+    assert not any("usage" in c for c in chunks)  # the usage chunk asked for on the client's behalf is hidden
+    [record] = _export(store, tmp_path)
+    # by hand at LiteLLM's $1.50 in / $2 out per million: 1,000·1.5 + 100·2 = 1,700 µ$
+    assert (record["input_tokens"], record["output_tokens"]) == (1000, 100)
+    assert record["cost_usd"] == pytest.approx(0.0017)
