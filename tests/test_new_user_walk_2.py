@@ -144,10 +144,13 @@ def test_a_rate_limited_cloud_call_costs_nothing_not_an_unknown_amount(cloud, tm
     assert result.exit_code == 1, result.output  # a model error
     episode = json.loads((out / "episodes.jsonl").read_text().splitlines()[0])
     assert (episode["status"], episode["cloud_calls"], episode["cloud_usd"]) == ("model_error", 1, 0.0)
-    assert json.loads((out / "summary.json").read_text())["cloud-only"]["cloud_usd"] == 0.0
+    # no --edge-params, but cloud-only made no edge call: 0 edge FLOPs, not unknown
+    assert episode["edge_calls"] == 0 and episode["edge_flops"] == 0.0
+    summary = json.loads((out / "summary.json").read_text())["cloud-only"]
+    assert (summary["cloud_usd"], summary["edge_flops"]) == (0.0, 0.0)
     report = CliRunner().invoke(main, ["report", str(out), "--json"])
     assert report.exit_code == 0, report.output
-    assert [row["cloud_usd"] for row in json.loads(report.stdout)["strategies"]] == [0.0]
+    assert [(row["cloud_usd"], row["edge_flops"]) for row in json.loads(report.stdout)["strategies"]] == [(0.0, 0.0)]
 
 
 def _episode(task: str, strategy: str, run: int, completion: float, cloud_calls: int, usd: float | None,
