@@ -61,11 +61,14 @@ async def _chat(request: Request):
     body = await request.json()
     if body["model"] == "busy":
         return JSONResponse({"error": {"message": "Rate limit reached", "type": "requests"}}, status_code=429)
-    return JSONResponse({"id": "c1", "object": "chat.completion", "model": body["model"],
+    usage = {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100,
+             "prompt_tokens_details": {"cached_tokens": 800}}
+    if body["model"].startswith("gemini"):  # a thinking answer as any-llm#1290 logged it: 382 thought tokens
+        usage = {"prompt_tokens": 20, "completion_tokens": 151, "total_tokens": 553,
+                 "completion_tokens_details": {"reasoning_tokens": 382}}
+    return JSONResponse({"id": "c1", "object": "chat.completion", "model": body["model"], "usage": usage,
                          "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"},
-                                      "finish_reason": "stop"}],
-                         "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100,
-                                   "prompt_tokens_details": {"cached_tokens": 800}}})
+                                      "finish_reason": "stop"}]})
 
 
 async def _completions(request: Request):
@@ -298,3 +301,18 @@ def test_a_streamed_legacy_completion_is_counted_though_the_client_did_not_ask_f
     # by hand at LiteLLM's $1.50 in / $2 out per million: 1,000·1.5 + 100·2 = 1,700 µ$
     assert (record["input_tokens"], record["output_tokens"]) == (1000, 100)
     assert record["cost_usd"] == pytest.approx(0.0017)
+
+
+def test_thought_tokens_left_out_of_completion_tokens_are_billed_as_output(cloud, tmp_path):
+    """Gemini through an OpenAI-compatible endpoint: 20 prompt + 151 answer + 382 thought tokens = 553 in
+    total, with completion_tokens 151."""
+    store = tmp_path / "cloud.sqlite"
+    with running_proxy(cloud, store) as (_, url, proxy_store):
+        assert httpx.post(f"{url}/v1/chat/completions", json={
+            "model": "gemini-2.5-flash", "messages": [{"role": "user", "content": "What is 15% of 240?"}]}
+        ).status_code == 200
+        wait_for_records(proxy_store, 1)
+    [record] = _export(store, tmp_path)
+    # by hand at LiteLLM's gemini-2.5-flash $0.30 in / $2.50 out per million: 20·0.3 + 533·2.5 = 1,338.5 µ$
+    assert (record["input_tokens"], record["output_tokens"]) == (20, 533)
+    assert record["cost_usd"] == pytest.approx(0.0013385)

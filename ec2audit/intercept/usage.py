@@ -20,6 +20,14 @@ def _int(value) -> int:
     return value if isinstance(value, int) and value >= 0 else 0
 
 
+def _output(usage: dict, prompt: int, key: str) -> int:
+    """Output tokens, the thinking included: Gemini behind an OpenAI-compatible endpoint (and gateways
+    translating it) leaves its thought tokens out of `completion_tokens` but counts them in
+    `total_tokens`, and bills them as output. OpenAI's own totals are prompt + completion exactly."""
+    output = _int(usage.get(key))
+    return max(output, _int(usage.get("total_tokens")) - prompt)
+
+
 def parse_usage(usage) -> Usage | None:
     """OpenAI Chat (`prompt_tokens`…), Responses (`input_tokens`, `input_tokens_details`) or Anthropic
     (`input_tokens` excluding cache reads and writes) usage; None when there is none."""
@@ -27,12 +35,12 @@ def parse_usage(usage) -> Usage | None:
         return None
     if "prompt_tokens" in usage:
         details = usage.get("prompt_tokens_details") or {}
-        return Usage(_int(usage.get("prompt_tokens")), _int(details.get("cached_tokens")),
-                     _int(usage.get("completion_tokens")))
+        prompt = _int(usage.get("prompt_tokens"))
+        return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "completion_tokens"))
     if "input_tokens_details" in usage or "total_tokens" in usage:
         details = usage.get("input_tokens_details") or {}
-        return Usage(_int(usage.get("input_tokens")), _int(details.get("cached_tokens")),
-                     _int(usage.get("output_tokens")))
+        prompt = _int(usage.get("input_tokens"))
+        return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "output_tokens"))
     if "input_tokens" in usage or "output_tokens" in usage:
         read, write = _int(usage.get("cache_read_input_tokens")), _int(usage.get("cache_creation_input_tokens"))
         ttl = usage.get("cache_creation")
