@@ -7,6 +7,7 @@ AceBench's `gt/sensitive_items.json`. Every loading error names the file, the li
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -45,6 +46,14 @@ class Unit(BaseModel):
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("must not be blank")
+        return value
+
+    @field_validator("weight", mode="before")
+    @classmethod
+    def _a_number(cls, value):
+        """`true` is no weight of 1, nor Infinity (JSON readers take it) one that makes exposure NaN."""
+        if isinstance(value, bool) or (isinstance(value, float) and not math.isfinite(value)):
+            raise ValueError(f"must be a finite number, not {json.dumps(value)}")
         return value
 
     @property

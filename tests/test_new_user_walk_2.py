@@ -316,3 +316,16 @@ def test_thought_tokens_left_out_of_completion_tokens_are_billed_as_output(cloud
     # by hand at LiteLLM's gemini-2.5-flash $0.30 in / $2.50 out per million: 20·0.3 + 533·2.5 = 1,338.5 µ$
     assert (record["input_tokens"], record["output_tokens"]) == (20, 533)
     assert record["cost_usd"] == pytest.approx(0.0013385)
+
+
+@pytest.mark.parametrize(("weight", "shown"), [("true", "true"), ("Infinity", "Infinity")])
+def test_a_weight_that_is_no_finite_number_is_a_one_line_error(tmp_path, weight, shown):
+    """`true` read as weight 1, and `Infinity` (which JSON readers take) as a weight that makes every
+    exposure of its task NaN."""
+    units = tmp_path / "units.jsonl"
+    units.write_text('{"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "415-555-0199", '
+                     f'"dimension": "contact", "weight": {weight}}}\n')
+    result = CliRunner().invoke(main, ["units", "check", str(units)])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"error: {units}:1: field 'weight': Value error, must be a finite number, "
+                                     f"not {shown}")
