@@ -7,6 +7,7 @@ AceBench's `gt/sensitive_items.json`. Every loading error names the file, the li
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -45,6 +46,14 @@ class Unit(BaseModel):
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("must not be blank")
+        return value
+
+    @field_validator("weight", mode="before")
+    @classmethod
+    def _a_number(cls, value):
+        """`true` is no weight of 1, nor Infinity (JSON readers take it) one that makes exposure NaN."""
+        if isinstance(value, bool) or (isinstance(value, float) and not math.isfinite(value)):
+            raise ValueError(f"must be a finite number, not {json.dumps(value)}")
         return value
 
     @property
@@ -108,6 +117,15 @@ def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]
     return units
 
 
+def weight_by_dimension(units: Iterable[Unit]) -> list[tuple[str, str, int, float]]:
+    """(task, dimension, units, their summed weight), sorted: the parts of each task's exposure denominator."""
+    totals: dict[tuple[str, str], tuple[int, float]] = {}
+    for unit in units:
+        count, weight = totals.get((unit.task_id, unit.dimension), (0, 0.0))
+        totals[(unit.task_id, unit.dimension)] = count + 1, weight + unit.weight
+    return [(task, dim, count, weight) for (task, dim), (count, weight) in sorted(totals.items())]
+
+
 def unit_to_dict(unit: Unit) -> dict:
     return unit.model_dump(exclude_none=True, exclude_defaults=False)
 
@@ -134,7 +152,8 @@ def _acebench_task_id(path: Path) -> str:
 def read_acebench(path: str | Path, task_id: str | None = None,
                   taxonomy: Taxonomy | None = None) -> list[Unit]:
     """Units from one `sensitive_items.json`, or from every one found under a directory. A field without a
-    `dimension` is `other`, as AceBench's own reader defaults it."""
+    `dimension` is `other` and one without a `weight` weighs 1.0, as AceBench's own reader defaults them
+    (its privacy score is then 1 − our exposure)."""
     path = Path(path)
     if path.is_dir():
         files = sorted(path.rglob("sensitive_items.json"))
@@ -163,7 +182,8 @@ def read_acebench(path: str | Path, task_id: str | None = None,
             data = {
                 "task_id": task_id, "entity_id": str(item.get("entity_id", "")),
                 "entity_name": item.get("name"), "field": sf.get("field"), "value": _as_text(sf.get("value")),
-                "dimension": sf.get("dimension") or DEFAULT_DIMENSION, "weight": sf.get("weight"),
+                "dimension": sf.get("dimension") or DEFAULT_DIMENSION,
+                "weight": 1.0 if sf.get("weight") is None else sf["weight"],  # AceBench's default, not the taxonomy's
             }
             for key in ("aliases", "description", "source"):
                 if key in sf:

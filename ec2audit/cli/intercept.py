@@ -153,7 +153,13 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
                    "(a proxy killed before a clean stop keeps them in its -wal file: copy it along)", err=True)
         sys.exit(EXIT_SKIPPED)
     payloads, skipped = [], []
+    blocked = [r for r in records if not r.forwarded]
+    if blocked:
+        console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited",
+                      highlight=False)
     for record in records:
+        if not record.forwarded:
+            continue
         try:
             payloads.append(payload_from_record(record.to_row(), record.id))
         except InputError as exc:

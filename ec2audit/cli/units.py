@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import click
 from rich.table import Table
 
 from ec2audit.console import make_console, plural
-from ec2audit.units import read_acebench, read_units, write_acebench, write_units
+from ec2audit.units import read_acebench, read_units, weight_by_dimension, write_acebench, write_units
 
 
 @click.group("units")
@@ -22,13 +21,11 @@ def command() -> None:
 def check(path: Path) -> None:
     """Validate a units JSONL file and print counts per task and dimension."""
     units = read_units(path)
-    counts = Counter((u.task_id, u.dimension) for u in units)
     table = Table(title=f"{path}: {plural(len(units), 'unit')}")
-    for name in ("task", "dimension", "units", "weight"):
+    for name in ("task", "dimension", "units", "total weight"):
         table.add_column(name, no_wrap=name == "task")
-    weights = {(u.task_id, u.dimension): u.weight for u in units}
-    for (task, dim), n in sorted(counts.items()):
-        table.add_row(task, dim, str(n), f"{weights[(task, dim)]:g}")
+    for task, dim, n, weight in weight_by_dimension(units):
+        table.add_row(task, dim, str(n), f"{weight:g}")
     make_console().print(table)
 
 

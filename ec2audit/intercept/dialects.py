@@ -57,8 +57,8 @@ class Dialect:
 
 DIALECTS = {d.name: d for d in (
     Dialect("openai-chat", ("/chat/completions",), usage_on_request=True, stream="chat", provider="openai"),
-    Dialect("openai-completions", ("/completions",), stream="completions", provider="openai",
-            operation="text_completion"),
+    Dialect("openai-completions", ("/completions",), usage_on_request=True, stream="completions",
+            provider="openai", operation="text_completion"),
     Dialect("openai-responses", ("/responses", "/responses/input_tokens"), stream="responses", provider="openai",
             terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"})),
     Dialect("openai-embeddings", ("/embeddings", "/moderations"), provider="openai", operation="embeddings"),

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from ec2audit.intercept.dialects import Dialect
 from ec2audit.intercept.lanes import ScanLanes
-from ec2audit.intercept.record import ProxyRecord
+from ec2audit.intercept.record import BLOCKED, ProxyRecord
 from ec2audit.intercept.redact import EpisodeMap, Field, Redactor, StreamRestorer
 from ec2audit.intercept.shape import json_bytes
 
@@ -104,7 +104,7 @@ class Block(Observe):
         ex.record.findings = findings = await self._verdict(ex, self._findings(ex))
         blocked = sorted({f["unit_id"] for f in findings if f["grade"] >= self.block_grade})
         if blocked:
-            raise Failure(403, f"blocked by ec2audit: the request contains {len(blocked)} sensitive "
+            raise Failure(403, f"{BLOCKED}: the request contains {len(blocked)} sensitive "
                                f"unit(s): {', '.join(blocked)}", "sensitive_data_blocked", {"units": blocked})
 
 

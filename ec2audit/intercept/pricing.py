@@ -26,7 +26,7 @@ from ec2audit.intercept.usage import Usage, parse_usage
 log = logging.getLogger("ec2audit.intercept")
 
 _DATE_SUFFIX = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8})$")
-_PRICE_KEYS = ("input", "cached_input", "output", "cache_write")
+_PRICE_KEYS = ("input", "cached_input", "output", "cache_write", "cache_write_1h")
 LITELLM_MAP = "litellm/model_prices_and_context_window_backup.json"
 _ABOVE = re.compile(r"^input_cost_per_token_above_(\d+)k_tokens$")
 #: Upstream hosts → the provider prefix LiteLLM's map files their prices under.
@@ -47,6 +47,7 @@ class Rate:
     output: float
     cache_write: float | None = None
     above: int = 0
+    cache_write_1h: float | None = None
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _rate(data: dict, where: str, file: str, above: int = 0) -> Rate:
     try:
         values = {k: float(data[k]) for k in _PRICE_KEYS if k in data}
         return Rate(values["input"], values.get("cached_input", values["input"]), values["output"],
-                    values.get("cache_write"), above)
+                    values.get("cache_write"), above, values.get("cache_write_1h"))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"needs numeric input and output prices ({exc})", file=file, field=where) from None
 
@@ -100,7 +101,8 @@ def _litellm_price(entry: dict) -> ModelPrice | None:
             return None
         cached = per_million("cache_read_input_token_cost", suffix)
         return Rate(price_in, price_in if cached is None else cached, price_out,
-                    per_million("cache_creation_input_token_cost", suffix), above)
+                    per_million("cache_creation_input_token_cost", suffix), above,
+                    per_million("cache_creation_input_token_cost_above_1hr", suffix))
 
     base = rate("", 0)
     if base is None:
@@ -172,8 +174,10 @@ class Pricing:
         rate = entry.rate(usage.input)
         uncached = max(usage.input - usage.cached - usage.cache_write, 0)
         write_rate = rate.cache_write if rate.cache_write is not None else rate.input
-        return (uncached * rate.input + usage.cached * rate.cached_input + usage.cache_write * write_rate
-                + usage.output * rate.output) / 1e6
+        hour_rate = rate.cache_write_1h if rate.cache_write_1h is not None else write_rate
+        written_5m = usage.cache_write - usage.cache_write_1h
+        return (uncached * rate.input + usage.cached * rate.cached_input + written_5m * write_rate
+                + usage.cache_write_1h * hour_rate + usage.output * rate.output) / 1e6
 
 
 _DEFAULT: Pricing | None = None

@@ -15,6 +15,8 @@ from typing import Any
 #: A record's `state`: `pending` (forwarded, not finished), `complete`, or `interrupted` (the proxy
 #: stopped before the exchange ended). Rows written before states existed read as None.
 PENDING, COMPLETE, INTERRUPTED = "pending", "complete", "interrupted"
+#: How the error of a request `--enforce block` refused begins: it was recorded, never forwarded.
+BLOCKED = "blocked by ec2audit"
 
 
 @dataclass(kw_only=True)
@@ -41,6 +43,21 @@ class ProxyRecord:
     request: dict | None = None  # the body as forwarded (redacted when redact was on)
     response: dict | None = None
     findings: list[dict] | None = None  # inline audit rows; `matched_text` masked unless evidence is kept
+
+    @property
+    def forwarded(self) -> bool:
+        """Whether the request went on to the cloud: False for one the proxy blocked (its body is on
+        record, but no cloud saw it, so it exposed nothing)."""
+        return not (self.status == 403 and (self.error or "").startswith(BLOCKED))
+
+    @property
+    def billed_usd(self) -> float | None:
+        """What the call cost: its priced usage, 0 for an error answered without usage (a refused or
+        rate-limited call is not billed), None when unknown (no price for its model, or an answer
+        without usage)."""
+        if self.cost_usd is None and self.input_tokens is None and (self.status or 0) >= 400:
+            return 0.0
+        return self.cost_usd
 
     def to_row(self) -> dict:
         """The record as one object of its fields (not copied: a request may be megabytes)."""

@@ -126,7 +126,9 @@ class Assembler:
                 _text_add(block, target, delta.get(key))
         elif kind == "message_delta":
             self.response.update(data.get("delta") or {})
-            self.usage = {**(self.usage or {}), **(data.get("usage") or {})}
+            # cumulative counts; a field sent as null (gateways do) keeps message_start's count
+            later = {k: v for k, v in (data.get("usage") or {}).items() if v is not None}
+            self.usage = {**(self.usage or {}), **later}
         elif kind == "message_stop":
             self.done = True
 

@@ -151,14 +151,18 @@ class RecordStore:
             self._db.close()
 
 
+_SUFFIX_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
+
+
 def export_records(store: str | Path, out: str | Path, fmt: str | None = None,
                    episode: str | None = None) -> tuple[Path, int]:
     """Write a store's records as Parquet or JSONL (by `fmt`, else by the file's suffix), created 0600;
     the path and how many records were written. The store is only read."""
     out = Path(out)
-    fmt = fmt or ("jsonl" if out.suffix == ".jsonl" else "parquet")
+    fmt = fmt or _SUFFIX_FORMATS.get(out.suffix.lower())
     if fmt not in ("jsonl", "parquet"):
-        raise ValueError(f"unknown export format {fmt!r}")
+        raise InputError(f"cannot tell the export format from the suffix {out.suffix!r}: name the file .parquet or "
+                         ".jsonl, or give --format", file=str(out))
     rows = []
     for record in read_records(store, episode):
         row = record.to_row()

@@ -13,10 +13,19 @@ class Usage:
     cached: int = 0
     output: int = 0
     cache_write: int = 0
+    cache_write_1h: int = 0  # the part of `cache_write` kept for an hour (Anthropic bills it at 2× input, not 1.25×)
 
 
 def _int(value) -> int:
     return value if isinstance(value, int) and value >= 0 else 0
+
+
+def _output(usage: dict, prompt: int, key: str) -> int:
+    """Output tokens, the thinking included: Gemini behind an OpenAI-compatible endpoint (and gateways
+    translating it) leaves its thought tokens out of `completion_tokens` but counts them in
+    `total_tokens`, and bills them as output. OpenAI's own totals are prompt + completion exactly."""
+    output = _int(usage.get(key))
+    return max(output, _int(usage.get("total_tokens")) - prompt)
 
 
 def parse_usage(usage) -> Usage | None:
@@ -26,13 +35,16 @@ def parse_usage(usage) -> Usage | None:
         return None
     if "prompt_tokens" in usage:
         details = usage.get("prompt_tokens_details") or {}
-        return Usage(_int(usage.get("prompt_tokens")), _int(details.get("cached_tokens")),
-                     _int(usage.get("completion_tokens")))
+        prompt = _int(usage.get("prompt_tokens"))
+        return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "completion_tokens"))
     if "input_tokens_details" in usage or "total_tokens" in usage:
         details = usage.get("input_tokens_details") or {}
-        return Usage(_int(usage.get("input_tokens")), _int(details.get("cached_tokens")),
-                     _int(usage.get("output_tokens")))
+        prompt = _int(usage.get("input_tokens"))
+        return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "output_tokens"))
     if "input_tokens" in usage or "output_tokens" in usage:
         read, write = _int(usage.get("cache_read_input_tokens")), _int(usage.get("cache_creation_input_tokens"))
-        return Usage(_int(usage.get("input_tokens")) + read + write, read, _int(usage.get("output_tokens")), write)
+        ttl = usage.get("cache_creation")
+        ttl = ttl if isinstance(ttl, dict) else {}
+        return Usage(_int(usage.get("input_tokens")) + read + write, read, _int(usage.get("output_tokens")), write,
+                     min(_int(ttl.get("ephemeral_1h_input_tokens")), write))
     return None

@@ -41,6 +41,9 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     records = read_records(path)  # read-only: a log audit never changes its input
     steps: Counter = Counter()
     for number, record in enumerate(records, start=1):
+        if not record.forwarded:  # blocked by the proxy: no cloud call, though it keeps its step number
+            steps[str(record.episode or record.task_id or path.stem)] += 1
+            continue
         ts = record.ts
         data = {"id": record.id, "episode": record.episode, "task_id": record.task_id, "request": record.request,
                 "response": record.response or {}, "model": record.model,

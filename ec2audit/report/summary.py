@@ -207,9 +207,10 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
         cloud_input_tokens=pl.col("cloud_input_tokens").sum(),
         cloud_cached_tokens=pl.col("cloud_cached_tokens").sum(),
         cloud_output_tokens=pl.col("cloud_output_tokens").sum(),
-        # an unknown price makes the total unknown, not smaller
+        # an unknown price (or edge model size) makes the total unknown, not smaller, as in summary.json
         cloud_usd=pl.when(pl.col("cloud_usd").null_count() == 0).then(pl.col("cloud_usd").sum()),
-        edge_flops=pl.col("edge_flops").sum(), exposure=pl.col("exposure").mean(),
+        edge_flops=pl.when(pl.col("edge_flops").null_count() == 0).then(pl.col("edge_flops").sum()),
+        exposure=pl.col("exposure").mean(),
     ).join(passes, on=keys, how="left", nulls_equal=True)
     rows = []
     for stat in stats.iter_rows(named=True):

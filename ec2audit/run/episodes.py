@@ -156,7 +156,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
     edge_in = sum(c["input_tokens"] for c in state.edge_calls)
     edge_out = sum(c["output_tokens"] for c in state.edge_calls)
     params = ctx.gateway.edge.params
-    costs = [r.cost_usd for r in cloud]
+    costs = [r.billed_usd for r in cloud]
     record = EpisodeRecord(
         episode_id=eid, task_id=task.id, scenario=task.scenario, strategy=spec.strategy, variant=spec.variant,
         router=spec.router, cloud_context=spec.cloud_context if strategy.asks_cloud else None,
@@ -167,7 +167,8 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         cloud_output_tokens=sum(r.output_tokens or 0 for r in cloud),
         cloud_usd=None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),
         edge_calls=len(state.edge_calls), edge_input_tokens=edge_in, edge_output_tokens=edge_out,
-        edge_flops=2.0 * params * (edge_in + edge_out) if params else None,
+        # no edge call costs no FLOPs, whatever the edge model's size; calls of a model of unknown size: unknown
+        edge_flops=2.0 * (params or 0.0) * (edge_in + edge_out) if params or not state.edge_calls else None,
         exposure=exposure, exposure_by_dimension=json.dumps(by_dimension),
         leaked_units=json.dumps(leaked, ensure_ascii=False), routes=json.dumps(state.routes), asks=state.asks,
         exit_code=result.exit_code, error="; ".join(state.errors) or
@@ -186,7 +187,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
 def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
     """Findings frame, exposure, exposure per dimension and the leaked units (with the first call)."""
     payloads = [payload_from_record({"id": r.id, "episode": eid, "task_id": task.id, "request": r.request}, r.id)
-                for r in cloud if isinstance(r.request, dict)]
+                for r in cloud if isinstance(r.request, dict) and r.forwarded]
     result = audit(payloads, task.units)
     findings = result.findings_frame()
     if not task.units:
