@@ -152,6 +152,8 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "one three nine two two eight eight three three six six six",    # English digit words: a longer number
     "one three nine two two eight eight and three three six six",    # a run broken by a word
     "张伟明是另一位同事",                           # a Han name inside a longer Han name
+    "姓名：张 伟明，电话", "名单：张 伟 明、李 四",       # spaced out, inside a longer name
+    "Assignee: Zhang Wei Ming", "ZHANG WEI-MING signed",  # romanised, inside a longer name
     "王伟是另一位同事",
     "john_smith_report and jsk-proj-9fQ2LmZx81VbN0aTy7",  # a name glued with _, a key glued to a letter
 ])
