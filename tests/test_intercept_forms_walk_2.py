@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from intercept_helpers import running_proxy, standin_server
-from test_intercept_forms_walk import UNITS
+from test_intercept_forms_walk import RECORD, UNITS, leaked
 
 from ec2audit.units import make_unit
 
@@ -64,3 +64,43 @@ def test_the_spaced_name_itself_is_still_caught(proxy, name):
         assert answer.status_code == 403 and sent == []
     else:
         assert answer.status_code == 200 and "伟" not in str(sent[0]["body"]) and "Wei" not in str(sent[0]["body"])
+
+
+# --- 2. the model list is a cloud-bound request: recorded, its headers audited, no key on disk ---------------
+
+CLIENT_KEY = "sk-client-9Qe4Wd7Lm2Xr5Tz8"
+
+
+def test_the_model_list_request_is_recorded(proxy):
+    mode, app, client, store = proxy
+    seen = len(app.state.listings)
+    answer = client.get("/e/listing/v1/models", headers={
+        "authorization": f"Bearer {CLIENT_KEY}", "x-api-key": CLIENT_KEY,
+        "x-customer-note": f"{RECORD['phone']} {RECORD['email']}".encode()})
+    listed = app.state.listings[seen:]
+    [record] = store.records("listing")
+    assert record.path == "/v1/models" and record.state == "complete" and record.status == answer.status_code
+    assert {f["unit_id"].rsplit("/", 1)[1] for f in record.findings} == {"phone", "email"}
+    headers = dict(map(tuple, record.headers))
+    assert headers["authorization"] == headers["x-api-key"] == "[masked]"
+    if mode == "block":
+        assert answer.status_code == 403 and listed == [] and record.error.startswith("blocked by ec2audit")
+    else:
+        assert answer.status_code == 200 and answer.json()["data"] and len(listed) == 1
+        assert leaked({"body": {}, "header_list": listed[0]["header_list"], "query": ""}) == []
+        assert headers["x-customer-note"] == listed[0]["headers"]["x-customer-note"] == "[PHONE_001] [EMAIL_001]"
+    on_disk = b"".join(p.read_bytes() for p in store.path.parent.glob(store.path.name + "*"))
+    assert CLIENT_KEY.encode() not in on_disk  # a refused request is recorded as it came, but for its keys
+    assert mode == "block" or RECORD["phone"].encode() not in on_disk  # nor the evidence, a pending row's too
+
+
+def test_a_forwarded_request_leaves_no_value_on_disk(proxy):
+    """Redact: the pending row written before forwarding holds the findings' evidence masked too (a row
+    rewritten later may still stand in the database file's free pages)."""
+    mode, app, client, store = proxy
+    answer, sent, record = _send(proxy, "on-disk", {"messages": [{"role": "user", "content": RECORD["phone"]}]})
+    assert [f["unit_id"].rsplit("/", 1)[1] for f in record.findings] == ["phone"]
+    if mode == "redact":
+        assert answer.status_code == 200 and leaked(sent[0]) == []
+        on_disk = b"".join(p.read_bytes() for p in store.path.parent.glob(store.path.name + "*"))
+        assert RECORD["phone"].encode() not in on_disk
