@@ -7,8 +7,9 @@ from __future__ import annotations
 import httpx
 import pytest
 from intercept_helpers import running_proxy, standin_server
-from test_intercept_forms_walk import RECORD, UNITS, leaked
+from test_intercept_forms_walk import FORMS, RECORD, UNIT_IDS, UNITS, leaked
 
+from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, RESPONSES
 from ec2audit.units import make_unit
 
 OTHER = [make_unit({"task_id": "t1", "entity_id": "P2", "field": "name", "value": v, "dimension": "person_name"})
@@ -104,3 +105,48 @@ def test_a_forwarded_request_leaves_no_value_on_disk(proxy):
         assert answer.status_code == 200 and leaked(sent[0]) == []
         on_disk = b"".join(p.read_bytes() for p in store.path.parent.glob(store.path.name + "*"))
         assert RECORD["phone"].encode() not in on_disk
+
+
+# --- 3. a value cut across two text parts with an image between them -------------------------------------
+
+_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+IMAGES = {CHAT: {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{_PNG}"}},
+          RESPONSES: {"type": "input_image", "image_url": f"data:image/png;base64,{_PNG}"},
+          ANTHROPIC: {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": _PNG}}}
+
+
+def _text_parts(api: str, content: list) -> list[str]:
+    return [p["text"] for p in content if p["type"] in ("text", "input_text")]
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_value_cut_across_text_parts_with_an_image_between(proxy, api):
+    """Every value of the record cut in two, an image between the halves: the model reads the text parts run
+    together, and so does the guard."""
+    mode = proxy[0]
+    kind = "input_text" if api == RESPONSES else "text"
+    content = []
+    for text in FORMS["split_parts"]():
+        content += [{"type": kind, "text": text}, IMAGES[api]]
+    body = {"messages": [{"role": "user", "content": content[:-1]}]} if api != RESPONSES else \
+        {"input": [{"role": "user", "content": content[:-1]}]}
+    if api == ANTHROPIC:
+        body["max_tokens"] = 20
+    answer, sent, record = _send(proxy, f"image-between-{api}", body, "/v1" + API_PATHS[api])
+    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+        return
+    assert answer.status_code == 200 and record.redactions >= len(RECORD)
+    [message] = sent[0]["body"]["input" if api == RESPONSES else "messages"]
+    assert [p for p in message["content"] if p["type"] not in ("text", "input_text")] == [IMAGES[api]] * 7
+    read = "".join(_text_parts(api, message["content"]))
+    assert leaked({"body": [read], "header_list": [], "query": ""}) == [] and "[PHONE_001]" in read
+
+
+def test_text_parts_without_a_split_value_are_found_as_before(proxy):
+    """Parts read together add only what spans a cut: a value whole in one part is found once, there."""
+    parts = [{"type": "text", "text": f"phone {RECORD['phone']}"}, IMAGES[CHAT], {"type": "text", "text": "ok"}]
+    answer, sent, record = _send(proxy, "image-no-split", {"messages": [{"role": "user", "content": parts}]})
+    assert [(f["path"], f["start"]) for f in record.findings] == \
+        [("/messages/0/content/0/text", 6)]
