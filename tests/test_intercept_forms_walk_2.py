@@ -4,6 +4,11 @@ the store's row."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
+import re
+
 import httpx
 import pytest
 from intercept_helpers import running_proxy, standin_server
@@ -150,3 +155,48 @@ def test_text_parts_without_a_split_value_are_found_as_before(proxy):
     answer, sent, record = _send(proxy, "image-no-split", {"messages": [{"role": "user", "content": parts}]})
     assert [(f["path"], f["start"]) for f in record.findings] == \
         [("/messages/0/content/0/text", 6)]
+
+
+# --- 4. base64 glued onto an id prefix ---------------------------------------------------------------------
+
+_GLUED_B64 = re.compile(r"(?:call|file)[_-]([A-Za-z0-9+/_-]{8,}={0,2})")
+
+
+def _b64(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _after_prefixes(body) -> list[str]:
+    """What the base64 runs after an id prefix in a body decode to (the walk's reader takes the prefix and
+    the run for one token, which decodes to nothing)."""
+    out = []
+    for m in _GLUED_B64.finditer(json.dumps(body)):
+        token = m.group(1).rstrip("=")
+        try:
+            out.append(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode())
+        except (binascii.Error, ValueError):
+            continue
+    return out
+
+
+def test_base64_glued_onto_an_id_prefix_is_read(proxy):
+    """A tool-call id minted from the record (`call_<base64 of JSON>`, in the call and in its result) and a file
+    id in the text (`file-<base64>`)."""
+    mode = proxy[0]
+    call_id = "call_" + _b64(json.dumps({k: RECORD[k] for k in ("phone", "national_id")}))
+    text = "attached: file-" + _b64(f"{RECORD['email']} {RECORD['iban']}") + " (the customer's export)"
+    body = {"messages": [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": call_id, "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": call_id, "content": "ok"},
+        {"role": "user", "content": text}]}
+    assert leaked({"body": _after_prefixes(body), "header_list": [], "query": ""}) == \
+        ["email", "iban", "national_id", "phone"]  # the check reads them
+    answer, sent, record = _send(proxy, "id-prefixed", body)
+    assert {f["unit_id"].rsplit("/", 1)[1] for f in record.findings} == {"email", "iban", "national_id", "phone"}
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        assert answer.status_code == 200 and record.redactions >= 3
+        assert leaked({"body": [*_after_prefixes(sent[0]["body"]), sent[0]["body"]], "header_list": [],
+                       "query": ""}) == []
