@@ -112,6 +112,8 @@ _FILE = _b64("mail john.smith%40acme-corp.com today")  # a data URL of percent-e
     ("姓名：张 伟，电话", "name", "张 伟"),
     ("联系人欧阳 娜娜，电话", "name", "欧阳 娜娜"),  # a compound surname apart, four characters
     ("| 客户 | 欧 阳 娜\n娜 |", "name", "欧 阳 娜\n娜"),
+    ("| 欧阳 | 娜娜 | 13922883366 |", "name", "欧阳 | 娜娜"),  # surname and given name in two cells of a row
+    ("欧阳,娜娜,13922883366", "name", "欧阳,娜娜"),
 ])
 def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     assert (field, evidence, 1.0) in hits(text)
@@ -157,6 +159,7 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "张伟明是另一位同事",                           # a Han name inside a longer Han name
     "姓名：张 伟明，电话", "名单：张 伟 明、李 四",       # spaced out, inside a longer name
     "Assignee: Zhang Wei Ming", "ZHANG WEI-MING signed",  # romanised, inside a longer name
+    "| 张 | 伟明 |", "张,伟 said", "纸三张，伟哥说",  # cells of a longer name; a two-character name apart by a comma
     "call_9fQ2LmZx81VbN0aTy7 and file-3kQ8zPw2Lr5TnV",  # ids of random base64 (they decode to no text)
     "王伟是另一位同事",
     "john_smith_report and jsk-proj-9fQ2LmZx81VbN0aTy7",  # a name glued with _, a key glued to a letter

@@ -200,3 +200,28 @@ def test_base64_glued_onto_an_id_prefix_is_read(proxy):
         assert answer.status_code == 200 and record.redactions >= 3
         assert leaked({"body": [*_after_prefixes(sent[0]["body"]), sent[0]["body"]], "header_list": [],
                        "query": ""}) == []
+
+
+# --- 5. surname and given name in two cells of a row -------------------------------------------------------
+
+CELLS = {"markdown": "| 姓 | 名 | 电话 |\n|---|---|---|\n| 欧阳 | 娜娜 | 139 2288 3366 |",
+         "csv": "surname,given_name,phone\n欧阳,娜娜,13922883366\n"}
+
+
+@pytest.mark.parametrize("table", sorted(CELLS))
+def test_a_name_in_two_cells_of_a_row_is_caught(proxy, table):
+    mode = proxy[0]
+    answer, sent, record = _send(proxy, f"cells-{table}", {"messages": [{"role": "user", "content": CELLS[table]}]})
+    assert {f["unit_id"].rsplit("/", 1)[1] for f in record.findings if f["grade"] >= 1.0} == {"name", "phone"}
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        [message] = sent[0]["body"]["messages"]
+        assert answer.status_code == 200 and "娜娜" not in message["content"] and leaked(sent[0]) == []
+
+
+def test_cells_holding_another_persons_name_are_not_the_name(proxy):
+    text = "| 姓 | 名 |\n|---|---|\n| 欧阳 | 娜娜娜 |\n| 张 | 伟明 |"
+    answer, sent, record = _send(proxy, "cells-other", {"messages": [{"role": "user", "content": text}]})
+    assert answer.status_code == 200 and [f for f in record.findings if f["grade"] >= 1.0] == []
+    assert "| 张 | 伟明 |" in sent[0]["body"]["messages"][0]["content"]  # ("娜娜" alone is a fragment, 0.3)

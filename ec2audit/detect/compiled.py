@@ -173,6 +173,9 @@ def _extra_forms(norm: str, cities: tuple[str, ...] = ()) -> list[str]:
     if HAN_NAME.fullmatch(norm):  # a Chinese name spaced out: "张 静", "刘 建 国", "欧阳 娜娜", "欧 阳 娜 娜"
         split = 2 if len(norm) > 2 and norm[:2] in COMPOUND_SURNAMES else 1
         forms += list(dict.fromkeys([f"{norm[0]} {norm[1:]}", f"{norm[:split]} {norm[split:]}", " ".join(norm)]))
+        # surname and given name in two cells of a row: a markdown table's, a CSV file's (not a name of two
+        # characters: "张，伟" is prose as often, a full-width comma reads as ",")
+        forms += [f"{norm[:split]}{cell}{norm[split:]}" for cell in (" | ", "|", *([","] if len(norm) > 2 else []))]
     if m := re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", norm):
         number = Decimal(m.group(1))
         ratio = format((number / 100).normalize(), "f")

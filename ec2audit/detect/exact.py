@@ -111,7 +111,7 @@ class ExactDetector:
                         continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
-                if cu.han_name and " " in text[start:end] and _name_goes_on(view, end):
+                if cu.han_name and _APART.search(text, start, end) and _name_goes_on(view, end):
                     continue
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
@@ -208,6 +208,7 @@ def _continues_name(ch: str) -> bool:
 
 
 _NEXT_WORD = re.compile(r"([ -])([a-z]+)")
+_APART = re.compile(r"[ |,]")  # a name written apart: spaced out, romanised, in two cells
 
 
 def _name_goes_on(view: TextView, end: int) -> bool:
