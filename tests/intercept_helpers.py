@@ -78,8 +78,8 @@ def serve_cli(upstream: str, store: Path, log: Path, key: str, *extra: str) -> t
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{url}/v1/models", timeout=1).status_code == 200:
-                return proc, url
+            httpx.get(f"{url}/", timeout=1)  # any answer (a 404): up; the model list would be a recorded call
+            return proc, url
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()

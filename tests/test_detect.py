@@ -102,6 +102,9 @@ _FILE = _b64("mail john.smith%40acme-corp.com today")  # a data URL of percent-e
     # glued into a snake_case name (a tool's name, a key): an underscore ends an identifier holding a digit
     ("tool lookup_sk-proj-9fQ2LmZx81VbN0aTy7_v2", "api_key", "sk-proj-9fQ2LmZx81VbN0aTy7"),
     ("server_10.108.147.93_down", "host_ip", "10.108.147.93"),
+    # base64 glued onto an id prefix: read from the separator on
+    ("tool call_MTM5MjI4ODMzNjY done", "phone", "_MTM5MjI4ODMzNjY"),
+    ("see file-Sm9obiBTbWl0aA==", "name", "-Sm9obiBTbWl0aA=="),
     # an IBAN in groups, in either case: the whole of it, not only the account number inside it
     ("iban DE89 3704 0044 0532 0130 00 ok", "iban", "DE89 3704 0044 0532 0130 00"),
     ("IBAN: de89-3704-0044-0532-0130-00", "iban", "de89-3704-0044-0532-0130-00"),
@@ -109,6 +112,8 @@ _FILE = _b64("mail john.smith%40acme-corp.com today")  # a data URL of percent-e
     ("姓名：张 伟，电话", "name", "张 伟"),
     ("联系人欧阳 娜娜，电话", "name", "欧阳 娜娜"),  # a compound surname apart, four characters
     ("| 客户 | 欧 阳 娜\n娜 |", "name", "欧 阳 娜\n娜"),
+    ("| 欧阳 | 娜娜 | 13922883366 |", "name", "欧阳 | 娜娜"),  # surname and given name in two cells of a row
+    ("欧阳,娜娜,13922883366", "name", "欧阳,娜娜"),
 ])
 def test_literal_and_trivially_recoverable_forms_grade_1(text, field, evidence):
     assert (field, evidence, 1.0) in hits(text)
@@ -152,6 +157,10 @@ def test_masked_fragment_and_near_verbatim_grades(text, field, evidence, grade):
     "one three nine two two eight eight three three six six six",    # English digit words: a longer number
     "one three nine two two eight eight and three three six six",    # a run broken by a word
     "张伟明是另一位同事",                           # a Han name inside a longer Han name
+    "姓名：张 伟明，电话", "名单：张 伟 明、李 四",       # spaced out, inside a longer name
+    "Assignee: Zhang Wei Ming", "ZHANG WEI-MING signed",  # romanised, inside a longer name
+    "| 张 | 伟明 |", "张,伟 said", "纸三张，伟哥说",  # cells of a longer name; a two-character name apart by a comma
+    "call_9fQ2LmZx81VbN0aTy7 and file-3kQ8zPw2Lr5TnV",  # ids of random base64 (they decode to no text)
     "王伟是另一位同事",
     "john_smith_report and jsk-proj-9fQ2LmZx81VbN0aTy7",  # a name glued with _, a key glued to a letter
 ])

@@ -35,6 +35,15 @@ def han_given_name_chars() -> frozenset[str]:
 
 
 @cache
+def given_name_syllables() -> frozenset[str]:
+    """The pinyin of those characters: after a romanised name, one of them, written as the name is, makes a
+    longer name ("Zhang Wei Ming" is 张伟明, not 张伟)."""
+    from pypinyin import lazy_pinyin
+
+    return frozenset(lazy_pinyin("".join(sorted(han_given_name_chars()))))
+
+
+@cache
 def han_surname_chars() -> frozenset[str]:
     """The common one-character Chinese surnames (Faker's zh_CN list): before a given name, one of them
     makes another person's name (李子墨 for 子墨)."""
@@ -76,6 +85,11 @@ class CompiledUnit:
     def han_name_of_two(self) -> bool:
         """A two-character Chinese name (张伟): a third Han character may make it another name."""
         return self.rules.fragment == "surname" and len(self.forms[0]) == 2 and bool(HAN_NAME.fullmatch(self.forms[0]))
+
+    @cached_property
+    def han_name(self) -> bool:
+        """A Chinese personal name: written spaced out or romanised, it must end where the value ends."""
+        return self.rules.fragment == "surname" and bool(HAN_NAME.fullmatch(self.forms[0]))
 
     def has_context(self, view: TextView, start: int, end: int) -> bool:
         lo, hi = max(0, start - CONTEXT_WINDOW), end + CONTEXT_WINDOW
@@ -159,6 +173,9 @@ def _extra_forms(norm: str, cities: tuple[str, ...] = ()) -> list[str]:
     if HAN_NAME.fullmatch(norm):  # a Chinese name spaced out: "张 静", "刘 建 国", "欧阳 娜娜", "欧 阳 娜 娜"
         split = 2 if len(norm) > 2 and norm[:2] in COMPOUND_SURNAMES else 1
         forms += list(dict.fromkeys([f"{norm[0]} {norm[1:]}", f"{norm[:split]} {norm[split:]}", " ".join(norm)]))
+        # surname and given name in two cells of a row: a markdown table's, a CSV file's (not a name of two
+        # characters: "张，伟" is prose as often, a full-width comma reads as ",")
+        forms += [f"{norm[:split]}{cell}{norm[split:]}" for cell in (" | ", "|", *([","] if len(norm) > 2 else []))]
     if m := re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", norm):
         number = Decimal(m.group(1))
         ratio = format((number / 100).normalize(), "f")

@@ -11,7 +11,13 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ec2audit.detect.compiled import CompiledUnit, han_given_name_chars, ipv4_groups, is_word_char
+from ec2audit.detect.compiled import (
+    CompiledUnit,
+    given_name_syllables,
+    han_given_name_chars,
+    ipv4_groups,
+    is_word_char,
+)
 from ec2audit.detect.finding import LITERAL, Hit
 from ec2audit.detect.normalize import (
     DIGIT_WORD_PAIRS,
@@ -105,6 +111,8 @@ class ExactDetector:
                         continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
+                if cu.han_name and _APART.search(text, start, end) and _name_goes_on(view, end):
+                    continue
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
@@ -197,6 +205,40 @@ def bank_account(value: str) -> BankAccount | None:
 
 def _continues_name(ch: str) -> bool:
     return ch in han_given_name_chars()
+
+
+_NEXT_WORD = re.compile(r"([ -])([a-z]+)")
+_APART = re.compile(r"[ |,]")  # a name written apart: spaced out, romanised, in two cells
+
+
+def _name_goes_on(view: TextView, end: int) -> bool:
+    """Does a spaced or romanised name run on into a longer one? 张 伟 is not in 张 伟明 or 张 伟 明, nor
+    Zhang Wei in Zhang Wei Ming, Zhang Weiming's "Zhang Wei-ming" or "Zhang Wei Mingde": given-name characters
+    or syllables follow, after a space written in the name's case ("Zhang Wei he said" is 张伟)."""
+    text = view.text
+    if end >= len(text):
+        return False
+    if not text[end - 1].isascii():
+        k = end + (text[end] == " ")
+        return k < len(text) and _continues_name(text[k])
+    if not (m := _NEXT_WORD.match(text, end)) or not _syllables(m.group(2)):
+        return False
+    if m.group(1) == "-":
+        return True
+    original = view.original
+    word, last = view.to_original(*m.span(2))[0], view.to_original(end - 1, end)[0]
+    while last > 0 and original[last - 1].isalpha():
+        last -= 1
+    return original[word].isupper() == original[last].isupper()
+
+
+def _syllables(word: str) -> bool:
+    """Is a word a run of given-name syllables ("mingde")?"""
+    syllables, ends = given_name_syllables(), {0}
+    for k in range(1, len(word) + 1):
+        if any(word[j:k] in syllables for j in ends if k - j <= 6):
+            ends.add(k)
+    return len(word) in ends
 
 
 _DIGIT = re.compile(r"\d")

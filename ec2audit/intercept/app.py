@@ -275,6 +275,13 @@ class Interceptor:
         encoding = next((v for k, v in scope["headers"] if k == b"content-encoding"), b"").decode("latin-1")
         return _decode_body(raw, encoding, limit) if encoding else raw
 
+    def _mask_evidence(self, record: ProxyRecord) -> None:
+        """Findings' matched text masked unless evidence is kept, before any write (a pending record's too: a
+        row rewritten later may still stand in the database file's free pages)."""
+        if record.findings and not self.config.keep_evidence:
+            record.findings = [{**f, "matched_text": mask_evidence(f["matched_text"])}
+                               if isinstance(f.get("matched_text"), str) else f for f in record.findings]
+
     async def _commit(self, ex: Exchange, response: dict | None = None) -> None:
         """Complete the record (findings, usage, cost, latency) and commit it."""
         record = ex.record
@@ -284,9 +291,7 @@ class Interceptor:
             except Exception:  # a detector bug must not cost the record
                 log.exception("inline audit failed for record %s", record.id)
                 record.error = record.error or "inline audit failed"
-        if record.findings and not self.config.keep_evidence:
-            record.findings = [{**f, "matched_text": mask_evidence(f["matched_text"])}
-                               if isinstance(f.get("matched_text"), str) else f for f in record.findings]
+        self._mask_evidence(record)
         if response is not None:
             record.response = response
             usage = parse_usage(response.get("usage"))
@@ -310,29 +315,47 @@ class Interceptor:
     # --- endpoints -------------------------------------------------------------------------------
 
     async def models(self, scope, receive, send) -> None:
-        """The model list, answered by the upstream. Not recorded (no payload), but the client's headers go
-        with it: an enforcing mode audits them first, as on every call (a 403, or placeholders)."""
+        """The model list, answered by the upstream. A cloud-bound request like any other: recorded (no body;
+        the headers as forwarded, keys masked), and the client's headers audited first in an enforcing mode
+        (a 403, or placeholders)."""
         dialect = DIALECTS["openai-chat"]
+        params = scope["path_params"]
+        episode = params.get("episode") or next(
+            (_text(v) for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
+        task = params.get("task") or next((_text(v) for k, v in scope["headers"] if k == b"x-ec2-task"), None)
         fields, keys = request_fields(scope)
-        if self.config.enforce != "observe":
-            ex = Exchange(ProxyRecord(id=uuid.uuid4().hex, ts=time.time(), api=dialect.name, path="/v1/models"),
-                          dialect, None, time.perf_counter(), fields=fields)
-            try:
-                await self.policy.before_forward(ex)
-            except Failure as failure:
-                return await _answer(send, failure.status, _JSON_HEADERS,
-                                     json_bytes(dialect.error_body(failure.kind, failure.message, failure.extra)))
-            fields = ex.fields
+        fields = [f for f in fields if f[0] == "header"]  # the list is asked for without the query
+        record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
+                             path="/v1/models", headers=_recorded_headers(fields, keys))
+        ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields)
         try:
-            async with self.client.get(f"{self.config.upstream}/models", allow_redirects=False,
-                                        headers=self._upstream_headers(fields, keys, dialect)) as upstream:
-                content = await upstream.read()
-        except TimeoutError:
-            return await _answer(send, 504, _JSON_HEADERS,
-                                 json_bytes(dialect.error_body("upstream_timeout", "upstream timed out")))
-        except aiohttp.ClientError as exc:
-            return await _answer(send, 502, _JSON_HEADERS, json_bytes(dialect.error_body(
-                "upstream_unreachable", f"upstream unreachable ({type(exc).__name__})")))
+            await self.policy.before_forward(ex)
+            record.headers = _recorded_headers(ex.fields, keys)  # as forwarded (redacted)
+            record.state = PENDING
+            self._mask_evidence(record)
+            try:  # what cannot be recorded is not forwarded
+                self.store.add(record)
+                ex.pending = True
+            except Exception:
+                log.exception("could not record request %s", record.id)
+                raise Failure(500, "could not record the request: not forwarded", "proxy_error") from None
+            try:
+                async with self.client.get(f"{self.config.upstream}/models", allow_redirects=False,
+                                           headers=self._upstream_headers(ex.fields, keys, dialect)) as upstream:
+                    content = await upstream.read()
+            except TimeoutError:
+                raise Failure(504, "upstream timed out", "upstream_timeout") from None
+            except aiohttp.ClientError as exc:
+                raise Failure(502, f"upstream unreachable ({type(exc).__name__})", "upstream_unreachable") from None
+        except Failure as failure:
+            record.status, record.error = failure.status, failure.message
+            await self._commit(ex)
+            return await _answer(send, failure.status, _JSON_HEADERS,
+                                 json_bytes(dialect.error_body(failure.kind, failure.message, failure.extra)))
+        record.status = upstream.status
+        if upstream.status >= 400:
+            record.error = f"upstream answered {upstream.status}"
+        await self._commit(ex)
         await _answer(send, upstream.status, _client_headers(upstream), content)
 
     def _parse(self, raw: bytes, dialect: Dialect) -> dict:
@@ -424,6 +447,7 @@ class Interceptor:
         url = yarl.URL(self.config.upstream + path + ("?" + urllib.parse.urlencode(query) if query else ""),
                        encoded=True)
         record.state = PENDING
+        self._mask_evidence(record)
         try:  # what cannot be recorded is not forwarded
             if ScanLanes.is_large(len(ex.raw)):
                 await asyncio.to_thread(self.store.add, record, ex.raw)

@@ -7,9 +7,10 @@ three APIs put protocol tokens (a message's `role`, a tool call's `id`, a block'
 is a value taken as structure, and even there a unit's literal value counts: protocol positions are
 held to literal hits only, so a partial look-alike never rewrites a model or tool name, while a
 phone number used as a tool-call id is still caught. Strings that are JSON text (tool arguments)
-are walked inside, so values escaped as `\\u5f20` are found too. Adjacent text parts of one
-content list (`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text": "3366"}]`) are
-read by the model as one text, so they are also scanned as one: a value split across parts is found.
+are walked inside, so values escaped as `\\u5f20` are found too. The text parts of one content list
+(`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text": "3366"}]`) are read by the model as
+one text, so they are also scanned as one, across any other part between them (an image): a value split
+across parts is found.
 
 The scanning sites a body has, and the order `walk` visits them in, depend on the body alone (never on
 what was replaced), so detection and replacement can run as two walks, even in two processes: the
@@ -46,8 +47,9 @@ _TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
 
 #: visit(path, text, literal_only, cuts) → edits `(start, end, replacement)`, sorted and disjoint (empty:
 #: keep the text). `cuts` is empty for one string; for text parts scanned as one text (their original
-#: texts, joined) it holds the offsets where one part ends and the next begins: each part alone was
-#: visited before, and an edit of the joined text must span a cut and leave the parts' own edits alone.
+#: texts, joined) it holds the offsets where one part ends and the next begins, and the path's last index is
+#: the tuple of the parts' indices (`pointer` names the first): each part alone was visited before, and an
+#: edit of the joined text must span a cut and leave the parts' own edits alone.
 Edit = tuple[int, int, str]
 Visitor = Callable[[tuple, str, bool, tuple[int, ...]], list[Edit]]
 
@@ -152,35 +154,48 @@ def _is_text_part(item) -> bool:
 
 
 def _join_text_parts(items: list, out: list, visit: Visitor, path: tuple) -> list | None:
-    """Each run of adjacent prose parts of `items` scanned as one text for values split across parts;
-    `out` (the parts with their own edits) with those values replaced, or None when nothing was.
+    """The prose parts of `items` scanned as one text for values split across parts, two or more at a time:
+    parts that are no text parts between them are passed over (the model reads on past an image), a text part
+    of JSON text ends a run. `out` (the parts with their own edits) with those values replaced, or None when
+    nothing was."""
+    runs, run = [], []
+    for k, item in enumerate(items):
+        if _is_text_part(item):
+            run.append(k)
+        elif isinstance(item, dict) and item.get("type") in _TEXT_PARTS:  # JSON text, read in between
+            runs.append(run)
+            run = []
+    result = None
+    for parts in (*runs, run):
+        if len(parts) >= 2:
+            result = _join_run(items, out if result is None else result, tuple(parts), visit, path) or result
+    return result
 
-    A joined edit spans a cut and overlaps none of the parts' own edits, so it is placed by distances
-    from the ends of the parts it touches, which their own edits do not move: the placeholder ends the
-    part where the value starts, the parts it covers are emptied, the part where it ends loses its head."""
-    result, i = None, 0
-    while i < len(items):
-        j = i
-        while j < len(items) and _is_text_part(items[j]):
-            j += 1
-        if j - i >= 2:
-            offsets = [0]
-            for k in range(i, j):
-                offsets.append(offsets[-1] + len(items[k]["text"]))
-            for start, end, replacement in visit((*path, i, "text"), "".join(items[k]["text"] for k in range(i, j)),
-                                                 False, tuple(offsets[1:-1])):
-                first, last = bisect.bisect_right(offsets, start) - 1, bisect.bisect_left(offsets, end) - 1
-                result = result if result is not None else list(out)
-                for k in range(first, last + 1):
-                    part = result[i + k]
-                    text, hi = part["text"], offsets[k + 1]
-                    head = text[:len(text) - (hi - start)] + replacement if k == first else ""
-                    tail = text[len(text) - (hi - end):] if k == last else ""
-                    result[i + k] = {**part, "text": head + tail}
-        i = max(j, i + 1)
+
+def _join_run(items: list, out: list, run: tuple[int, ...], visit: Visitor, path: tuple) -> list | None:
+    """One run of parts (their indices) scanned as one text. A joined edit spans a cut and overlaps none of the
+    parts' own edits, so it is placed by distances from the ends of the parts it touches, which their own
+    edits do not move: the placeholder ends the part where the value starts, the parts it covers are emptied,
+    the part where it ends loses its head."""
+    offsets = [0]
+    for k in run:
+        offsets.append(offsets[-1] + len(items[k]["text"]))
+    result = None
+    for start, end, replacement in visit((*path, run, "text"), "".join(items[k]["text"] for k in run),
+                                         False, tuple(offsets[1:-1])):
+        first, last = bisect.bisect_right(offsets, start) - 1, bisect.bisect_left(offsets, end) - 1
+        result = result if result is not None else list(out)
+        for n in range(first, last + 1):
+            part = result[run[n]]
+            text, hi = part["text"], offsets[n + 1]
+            head = text[:len(text) - (hi - start)] + replacement if n == first else ""
+            tail = text[len(text) - (hi - end):] if n == last else ""
+            result[run[n]] = {**part, "text": head + tail}
     return result
 
 
 def pointer(path: tuple) -> str:
-    """A path as a JSON Pointer (RFC 6901): `/messages/0/content`."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+    """A path as a JSON Pointer (RFC 6901): `/messages/0/content`; text parts read as one are named by
+    the first."""
+    return "".join("/" + str(p[0] if isinstance(p, tuple) else p).replace("~", "~0").replace("/", "~1")
+                   for p in path)

@@ -164,9 +164,9 @@ class Redactor:
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
             if cuts:  # the parts' own spans, moved into the joined text
-                base, first = path[:-2], path[-2]
-                taken = [(s + lo, e + lo, u) for k, lo in enumerate((0, *cuts))
-                         for s, e, u in plain.get((*base, first + k, "text"), ())]
+                base, parts = path[:-2], path[-2]
+                taken = [(s + lo, e + lo, u) for k, lo in zip(parts, (0, *cuts), strict=True)
+                         for s, e, u in plain.get((*base, k, "text"), ())]
                 hits = [h for h in hits if not _overlaps(h, taken)]
             spans = self._spans(hits)
             if spans:
