@@ -329,3 +329,15 @@ def test_a_weight_that_is_no_finite_number_is_a_one_line_error(tmp_path, weight,
     assert result.exit_code == 2
     assert result.output.strip() == (f"error: {units}:1: field 'weight': Value error, must be a finite number, "
                                      f"not {shown}")
+
+
+@pytest.mark.parametrize("upstream", ["notaurl", "api.openai.com/v1", "ftp://example.com/v1", "https:///v1"])
+def test_serve_refuses_an_upstream_that_is_no_http_url_before_it_starts(tmp_path, upstream):
+    """A mistyped --upstream used to start a proxy that answered every call 502; it is one line and exit 2,
+    and no store is created."""
+    store = tmp_path / "cloud.sqlite"
+    result = CliRunner().invoke(main, ["intercept", "serve", "--upstream", upstream, "--store", str(store)])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines()[-1].startswith("error: ")
+    assert "is not an http(s) URL" in result.output and "Traceback" not in result.output
+    assert not store.exists()

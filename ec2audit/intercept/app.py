@@ -105,6 +105,10 @@ class InterceptConfig:
         if self.large_lane not in LARGE_LANES:
             raise InputError(f"must be one of {', '.join(LARGE_LANES)}", field="large_lane")
         self.upstream = self.upstream.rstrip("/")
+        url = urllib.parse.urlsplit(self.upstream)
+        if url.scheme not in ("http", "https") or not url.hostname:  # else every call would be a 502 later
+            raise InputError(f"{self.upstream!r} is not an http(s) URL, e.g. https://api.openai.com/v1",
+                             field="upstream")
 
 
 def _sse(name: str | None, data) -> bytes:
