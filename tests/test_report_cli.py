@@ -440,3 +440,12 @@ def test_sessions_scored_against_their_own_calls_are_counted_under_the_task_they
         "acme-billing": ["chat-a"], "(units found in its calls)": ["chat-b"]}
     assert (data["strategies"][0]["episodes"], data["strategies"][0]["tasks"]) == (2, 1)
     assert {g["label"]: g["tasks"] for g in data["groups"]} == {"chat-a": 1, "chat-b": 0}
+
+
+def test_an_interceptor_store_given_to_report_says_to_audit_it_first(tmp_path):
+    store = RecordStore(tmp_path / "cloud.sqlite")
+    store.close()
+    code, output = _report(str(tmp_path / "cloud.sqlite"))
+    assert code == 2, output
+    assert "an interceptor's record store, not a findings table" in output
+    assert f"ec2audit intercept audit {tmp_path / 'cloud.sqlite'}" in output and "Traceback" not in output

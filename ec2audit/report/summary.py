@@ -150,6 +150,11 @@ def _episode_dict(episode: EpisodeView) -> dict:
 # ---------------------------------------------------------------- loading
 
 
+def _is_sqlite(path: Path) -> bool:
+    with path.open("rb") as f:
+        return f.read(16) == b"SQLite format 3\x00"
+
+
 def _read_table(path: Path) -> pl.DataFrame:
     try:
         return pl.read_ndjson(path) if path.suffix == ".jsonl" else pl.read_parquet(path)
@@ -490,6 +495,10 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
             kinds.append(("audit", path / "findings.parquet"))
         elif path.is_dir() and (path / "findings").is_dir():  # `audit --ray --out FOLDER`
             kinds.append(("audit", path / "findings"))
+        elif path.is_file() and _is_sqlite(path):
+            raise InputError("an interceptor's record store, not a findings table: audit it first "
+                             f"(`ec2audit intercept audit {path} --units UNITS --out findings.parquet`) "
+                             "and report on its output", file=str(path))
         elif path.is_file():
             kinds.append(("audit", path))
         else:
