@@ -87,9 +87,11 @@ def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
 
 
 # Traditional characters, words OpenCC changes only as phrases ("瞭解" → "了解", "藉口" → "借口"), parts of them,
-# characters phrases read differently ("乾燥" → "干燥", "乾隆" stays), line breaks, ASCII
+# characters phrases read differently ("乾燥" → "干燥", "乾隆" stays; "角徵" stays, "徵" alone → "征"), a key that
+# converts to itself ("阪"), keyed characters next to ones in no key ("解", "的"), line breaks, ASCII
 _CHINESE = st.lists(st.sampled_from(["瞭解", "藉口", "瞭", "解", "藉", "口", "乾燥", "乾隆", "乾", "頭髮", "發", "後面",
-                                     "著", "個", "裡", "里", "張", "张", "\n", "\n\n", "\r\n", " ", "a", "9", "é"]),
+                                     "著", "個", "裡", "里", "張", "张", "角徵", "角", "徵", "變徵", "老態龍鍾", "龍",
+                                     "鍾", "阪", "的", "，", "\n", "\n\n", "\r\n", " ", "a", "9", "é"]),
                     max_size=30).map("".join)
 
 
@@ -103,8 +105,15 @@ def _simplified_whole(text: str) -> str:
 
 @settings(max_examples=1500, deadline=None)
 @given(text=_CHINESE)
-def test_simplified_view_converts_only_non_ascii_lines_to_the_same_text(text):
+def test_simplified_view_converts_only_the_runs_opencc_may_change_to_the_same_text(text):
     assert views.to_simplified(text) == _simplified_whole(text)
+
+
+def test_every_phrase_of_opencc_is_simplified_as_in_the_whole_text():
+    """Each of t2s's phrases, alone, after a keyed character and before its own first character."""
+    for phrase in views._dictionary_keys("TSPhrases"):
+        text = f"張三 {phrase}\n解{phrase}{phrase[0]}的"
+        assert views.to_simplified(text) == _simplified_whole(text), phrase
 
 
 def test_a_phrase_is_simplified_on_a_line_without_a_traditional_character():

@@ -17,9 +17,12 @@ import binascii
 import bisect
 import html
 import re
+import subprocess
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote
 
@@ -316,32 +319,75 @@ def _traditional() -> re.Pattern:
     return re.compile(f"[{changed}]")
 
 
+def _dictionary_keys(name: str) -> list[str]:
+    """The keys of one of OpenCC's dictionaries, listed by the package's own `opencc_dict`."""
+    import opencc
+
+    clib = Path(opencc.__file__).parent / "clib"
+    with tempfile.TemporaryDirectory() as folder:
+        listing = Path(folder) / "keys.txt"
+        subprocess.run([str(clib / "bin" / "opencc_dict"), "-i", str(clib / "share" / "opencc" / f"{name}.ocd2"),
+                        "-o", str(listing), "-f", "ocd2", "-t", "text"], check=True, capture_output=True)
+        return [line.split("\t", 1)[0] for line in listing.read_text(encoding="utf-8").splitlines() if line]
+
+
+class _Segments(NamedTuple):
+    cue: re.Pattern  # a character that may start a change
+    keyed: frozenset[str]  # the characters of any dictionary key
+    run: re.Pattern  # a run of them
+
+
+@cache
+def _segments() -> _Segments:
+    """What OpenCC's t2s can change. Its longest-match segmentation cuts a text into dictionary keys (`TSPhrases`,
+    278 phrases, and `TSCharacters`) and single characters outside them, so: a character in no key is a segment
+    of its own, and segmentation restarts after it; a run of keyed characters without a character that changes
+    alone or starts a phrase converts to itself."""
+    phrases, characters = _dictionary_keys("TSPhrases"), _dictionary_keys("TSCharacters")
+    changed = _traditional().pattern[1:-1]
+    keyed = frozenset("".join(phrases) + "".join(characters) + changed)
+    return _Segments(re.compile(f"[{changed}{''.join(sorted({p[0] for p in phrases}))}]"), keyed,
+                     re.compile(f"[{''.join(sorted(keyed))}]*"))
+
+
 def prepare() -> None:
     """Build the tables views read now, with the automaton, rather than on the first text that needs them:
     OpenCC's (0.1-0.3 s) and the characters folding changes (0.2 s)."""
-    _traditional()
+    _segments()
     prepare_folding()
+
+
+def _converting_runs(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each run of keyed characters of `text` that holds one that may start a change
+    (`_segments`): OpenCC converts each as it converts it inside the whole text, and the rest to itself."""
+    segments, runs, pos = _segments(), [], 0
+    while m := segments.cue.search(text, pos):
+        start = m.start()
+        while start > pos and text[start - 1] in segments.keyed:
+            start -= 1
+        pos = segments.run.match(text, m.end()).end()
+        runs.append((start, pos))
+    return runs
 
 
 def to_simplified(text: str) -> str:
     """Traditional characters folded to Simplified (OpenCC t2s); the same text when it has none.
 
     A text with one Traditional character is converted whole — phrase rules then apply everywhere
-    ("瞭解" → "了解", though neither character changes alone) — but only its lines holding a non-ASCII
-    character go through OpenCC, in one call: its dictionaries are files of one entry a line, so no
-    phrase holds a line break and its longest-match segmentation restarts at every one (the same
-    result as the whole text, tests/test_detect_views.py; 1 MB of the dense payload: 0.17 → 0.09 s).
+    ("瞭解" → "了解", though neither character changes alone) — but only the runs of it that OpenCC may change
+    (`_converting_runs`) go through OpenCC, in one call, joined by line breaks, which no key holds (the same
+    result as the whole text, tests/test_detect_views.py; 8 MB of the dense payload: 0.77 → 0.08 s).
     """
     if text.isascii() or not _traditional().search(text):
         return text
-    lines = text.split("\n")
-    wide = [k for k, line in enumerate(lines) if not line.isascii()]
-    converted_lines = _converter().convert("\n".join(lines[k] for k in wide)).split("\n")
-    if len(converted_lines) != len(wide):  # a phrase rule changed the line breaks: convert character by character
-        return "".join(_converter().convert(ch) for ch in text)
-    for k, line in zip(wide, converted_lines, strict=True):
-        lines[k] = line
-    converted = "\n".join(lines)
+    runs = _converting_runs(text)
+    converted_runs = _converter().convert("\n".join(text[s:e] for s, e in runs)).split("\n")
+    parts, last = [], 0
+    for (start, end), run in zip(runs, converted_runs, strict=True):
+        parts += [text[last:start], run]
+        last = end
+    parts.append(text[last:])
+    converted = "".join(parts)
     if len(converted) != len(text):  # a phrase rule changed the length: convert character by character
         converted = "".join(_converter().convert(ch) for ch in text)
     return converted
