@@ -3,6 +3,8 @@ characters give one by one, and a decoder regex that finds what trying every pos
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from hypothesis import given, settings
@@ -141,6 +143,40 @@ def test_decoder_regexes_match_their_plain_forms(text):
         fast = getattr(views, name)
         assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
             [(m.span(), m.groups()) for m in re.finditer(plain, text)], name
+
+
+def _decoded_by_every_match(pattern: re.Pattern, decode, text: str) -> list[tuple[int, int, str]]:
+    """The plain definition of a decoder: its regex over the whole text, each match decoded."""
+    return [(m.start(), m.end(), d) for m in pattern.finditer(text) if (d := decode(m.group()))]
+
+
+def _base64_plain(token: str) -> str | None:
+    token = token.rstrip("=")
+    if len(token) % 4 == 1:
+        return None
+    try:
+        raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return views._bytes_text(raw)
+
+
+def _hex_plain(token: str) -> str | None:
+    decoded = views._bytes_text(bytes.fromhex(token))
+    return decoded if decoded and any(ch.isalpha() for ch in decoded) else None
+
+
+# base64 and hex tokens of text, parts of them, what may stand around them ("=", "é", "张", "_", "-", "+")
+_ENCODED_TEXT = st.lists(st.sampled_from([base64.b64encode(b"Ann Lee 13900112233").decode(), "U2VjcmV0",
+                                          "5byg5LiJ", "aGVsbG8gd29ybGQ", "416e6e204c6565", "e5bca0e4b889", "0A", "ff",
+                                          *"0123456789aAgZ+/=_-. :é张\n"]), max_size=24).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=_ENCODED_TEXT)
+def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text):
+    assert list(views._base64(text)) == _decoded_by_every_match(views._BASE64, _base64_plain, text)
+    assert list(views._hex(text)) == _decoded_by_every_match(views._HEX, _hex_plain, text)
 
 
 _OCR_PLAIN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote
 
+import numpy as np
+
 from ec2audit.detect.compiled import PLACEHOLDER_LONGEST
 from ec2audit.detect.normalize import TextView, prepare_folding
 from ec2audit.detect.patterns import Match
@@ -181,8 +183,18 @@ def _x_escapes(text: str) -> Iterator[tuple[int, int, str]]:
             yield m.start(), m.end(), decoded
 
 
+_BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+_HEX_DIGITS = "0123456789ABCDEFabcdef"
+_ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
 def _base64(text: str) -> Iterator[tuple[int, int, str]]:
-    for m in _BASE64.finditer(text):
+    """A token is a whole run of the alphabet holding a digit, "+" or "/" (`_BASE64`'s lookarounds): only such
+    runs are matched and decoded (8 MB of the dense payload: 0.35 → 0.1 s)."""
+    for start, end in ascii_runs(text, _BASE64_ALPHABET, 8, holding="0123456789+/"):
+        m = _BASE64.match(text, start, min(len(text), end + 3))  # "==" and the character after them
+        if not m:
+            continue
         token = m.group().rstrip("=")
         if len(token) % 4 == 1:
             continue
@@ -197,10 +209,64 @@ def _base64(text: str) -> Iterator[tuple[int, int, str]]:
 
 
 def _hex(text: str) -> Iterator[tuple[int, int, str]]:
-    for m in _HEX.finditer(text):
-        decoded = _bytes_text(bytes.fromhex(m.group()))
-        if decoded and any(ch.isalpha() for ch in decoded):
-            yield m.start(), m.end(), decoded
+    """`_HEX` matches exactly the runs of letters and digits that are hex digits only, of an even length of at
+    least 12: they are found in C and decoded (8 MB of the dense payload, nothing decoded: 0.08 → 0.01 s)."""
+    for start, end in ascii_runs(text, _HEX_DIGITS, 12, apart=_ALPHANUMERIC):
+        if (end - start) % 2 == 0:
+            decoded = _bytes_text(bytes.fromhex(text[start:end]))
+            if decoded and any(ch.isalpha() for ch in decoded):
+                yield start, end, decoded
+
+
+_last_codes: tuple[str, np.ndarray] | None = None  # the last text runs were read in, and its `_codes`
+
+
+def _codes(text: str) -> np.ndarray:
+    """`text`'s characters as uint8 codes, 128 for every non-ASCII one (kept for the next decoder of the text)."""
+    global _last_codes
+    last = _last_codes
+    if last is not None and last[0] is text:
+        return last[1]
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    codes = np.minimum(points, 128).astype(np.uint8)
+    _last_codes = (text, codes)
+    return codes
+
+
+def _table(chars: str) -> np.ndarray:
+    table = np.zeros(129, dtype=bool)
+    table[[ord(c) for c in chars]] = True
+    return table
+
+
+def ascii_runs(text: str, members: str, least: int, holding: str = "", apart: str = "") -> list[tuple[int, int]]:
+    """The (start, end) of each maximal run of the ASCII characters `members` in `text`, at least `least` long,
+    holding one of `holding` (where given), with no character of `apart` next to it (where given), found over
+    the text's character codes in C: a decoder's cue found without a Python step a character."""
+    codes = _codes(text)
+    inside = np.zeros(len(codes) + 2, dtype=bool)
+    inside[1:-1] = _table(members)[codes]
+    edges = np.flatnonzero(inside[1:] != inside[:-1])
+    starts, ends = edges[::2], edges[1::2]
+    keep = ends - starts >= least
+    starts, ends = starts[keep], ends[keep]
+    if holding:
+        starts, ends = _with_one(codes, holding, starts, ends)
+    if apart:
+        table = _table(apart)
+        keep = ~table[codes[np.maximum(starts - 1, 0)]] | (starts == 0)
+        keep &= ~table[codes[np.minimum(ends, len(codes) - 1)]] | (ends == len(codes))
+        starts, ends = starts[keep], ends[keep]
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _with_one(codes: np.ndarray, chars: str, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The runs that hold one of `chars`."""
+    where = np.flatnonzero(_table(chars)[codes])
+    k = np.searchsorted(where, starts)
+    keep = k < len(where)
+    keep[keep] = where[k[keep]] < ends[keep]
+    return starts[keep], ends[keep]
 
 
 _AT = r"(?:\s*(?:\[at\]|\(at\)|\{at\}|<at>)\s*|\s+at\s+)"
@@ -334,7 +400,7 @@ def _dictionary_keys(name: str) -> list[str]:
 class _Segments(NamedTuple):
     cue: re.Pattern  # a character that may start a change
     keyed: frozenset[str]  # the characters of any dictionary key
-    run: re.Pattern  # a run of them
+    unkeyed: re.Pattern  # a character of none
 
 
 @cache
@@ -347,7 +413,7 @@ def _segments() -> _Segments:
     changed = _traditional().pattern[1:-1]
     keyed = frozenset("".join(phrases) + "".join(characters) + changed)
     return _Segments(re.compile(f"[{changed}{''.join(sorted({p[0] for p in phrases}))}]"), keyed,
-                     re.compile(f"[{''.join(sorted(keyed))}]*"))
+                     re.compile(f"[^{re.escape(''.join(sorted(keyed)))}]"))
 
 
 def prepare() -> None:
@@ -365,7 +431,8 @@ def _converting_runs(text: str) -> list[tuple[int, int]]:
         start = m.start()
         while start > pos and text[start - 1] in segments.keyed:
             start -= 1
-        pos = segments.run.match(text, m.end()).end()
+        after = segments.unkeyed.search(text, m.end())
+        pos = after.start() if after else len(text)
         runs.append((start, pos))
     return runs
 
