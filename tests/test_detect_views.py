@@ -195,7 +195,35 @@ _LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", r
 @given(text=st.lists(st.sampled_from(["wa.me/", "WA.ME/", "whatsapp:", "Tel:", "sms:", "\u017fms:", "tel", "w", "s",
                                       "t", ":", "8613900112233", "139", "0", " "]), max_size=12).map("".join))
 def test_glued_link_regex_matches_its_plain_form(text):
-    assert [m.span() for m in glued._LINK.finditer(text)] == [m.span() for m in _LINK_PLAIN.finditer(text)]
+    assert [m.end() for m in glued._LINK.finditer(text)] == [m.end() for m in _LINK_PLAIN.finditer(text)]
+
+
+def _glued_plain(form: glued.GluedNumbers, text: str) -> list[tuple[int, int, str]]:
+    """The plain definition of the glued numbers' rewrite: each regex over the whole text, cues in `text.lower()`."""
+    out = []
+    for m in re.finditer(r"[0-9]{6,}", text):
+        if m.start() and text[m.start() - 1].isalpha():
+            word = re.search(r"(?<![A-Za-z])[A-Za-z]+$", text[max(0, m.start() - 16):m.start()])
+            if word and word.group().lower() in form._labels:
+                out.append((m.start(), m.start(), " "))
+    lower = text.lower()
+    if any(scheme in lower for scheme in ("wa.me/", "whatsapp:", "tel:", "sms:")):
+        out += [(m.end(), m.end(), "+") for m in _LINK_PLAIN.finditer(text)]
+    if any(domain in lower for domain in ("@s.whatsapp.net", "@c.us")):
+        out += [(m.start(), m.start(), "+") for m in glued._JID.finditer(text)
+                if not m.start() or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_+")]
+    return out
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.sampled_from(["wa.me/", "WA.ME/", "whatsapp:", "Tel:", "sms:", "\u017fms:", "tel", "s", ":",
+                                      "8613900112233", "13900112233445566", "139", "0", "@s.whatsapp.net", "@C.US",
+                                      "@c.uſ", "@c.usx", "x", "İ", "_", "+", " ", "phone", "PHONE", "é"]),
+                     max_size=14).map("".join))
+def test_glued_numbers_read_only_their_cues_what_their_regexes_find(text):
+    form = object.__new__(glued.GluedNumbers)
+    form._labels = frozenset({"phone", "tel"})
+    assert list(form.rewrite(text)) == _glued_plain(form, text)
 
 
 _SPOKEN = st.lists(st.sampled_from([*ENGLISH_DIGITS, " ", ", ", "-", " - ", "x", "a", "9", "one two", "phone"]),
