@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import glued, ocr
+from ec2audit.detect.forms import escapes, glued, ocr
 from ec2audit.detect.normalize import (
     _ENGLISH_DIGIT_RUN,
     _FOLD,
@@ -177,6 +177,32 @@ _ENCODED_TEXT = st.lists(st.sampled_from([base64.b64encode(b"Ann Lee 13900112233
 def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text):
     assert list(views._base64(text)) == _decoded_by_every_match(views._BASE64, _base64_plain, text)
     assert list(views._hex(text)) == _decoded_by_every_match(views._HEX, _hex_plain, text)
+
+
+_PLUS_PLAIN = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
+_MRZ_FIELDS_PLAIN = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
+# pieces of form values and of a passport's fields, run together and overlapping ("M8806149" after 20 more)
+_FIELD_TEXT = st.lists(st.sampled_from(["NP7K42R9T2NLD8806149F3003194", "NP7K42R9T", "2NLD880614", "9F3003194", "M",
+                                        "<", "F", "1234567", "٣", "=", "Lena", "+", "Hartmann", "é", " ", "_", "9"]),
+                       max_size=16).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=_FIELD_TEXT)
+def test_form_values_and_passport_fields_found_from_their_cues_as_by_their_regexes(text):
+    assert list(views._plus_spaces(text)) == [(m.start(), m.end(), m.group().replace("+", " "))
+                                              for m in _PLUS_PLAIN.finditer(text)]
+    fields = [(m.start(), m.end(), " ".join(g.strip("<") for g in m.groups()))
+              for m in _MRZ_FIELDS_PLAIN.finditer(text)]
+    names = list(views._mrz(text))[:len(views._MRZ_NAMES.findall(text))]
+    assert list(views._mrz(text)) == names + fields
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from(["\\", "n", "r", "t", "x", " "]), max_size=16).map("".join))
+def test_escaped_whitespace_regex_matches_its_plain_form(text):
+    assert [m.span() for m in escapes._ESCAPED_SPACE.finditer(text)] == \
+        [m.span() for m in re.finditer(r"\\+[nrt]", text)]
 
 
 _OCR_PLAIN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")

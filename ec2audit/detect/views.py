@@ -143,13 +143,14 @@ def _utf8(percent_run: str) -> bool:
     return True
 
 
-# a form-encoded value of words ("name=Lena+Hartmann"): "+" is a space there
-_PLUS_WORDS = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
+# a form-encoded value of words ("name=Lena+Hartmann"): "+" is a space there. The value is the group after
+# the "=" ((?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])), which the regex engine skips ahead to in C: 8 MB 0.056 → 0.007 s
+_PLUS_WORDS = re.compile(r"=([^\W\d_]+(?:\+[^\W\d_]+)+)(?![\w+])")
 
 
 def _plus_spaces(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _PLUS_WORDS.finditer(text):
-        yield m.start(), m.end(), m.group().replace("+", " ")
+        yield m.start(1), m.end(1), m.group(1).replace("+", " ")
 
 
 def _entities(text: str) -> Iterator[tuple[int, int, str]]:
@@ -312,14 +313,21 @@ def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
 # fields run together "NP7K42R9T2NLD8806149F3003194<<<" (number, check digit, nationality, birth date, …)
 _MRZ_NAMES = re.compile(r"P(?<![A-Z0-9<]P)[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*")
 _MRZ_FIELDS = re.compile(r"([A-Z0-9<](?<![A-Z0-9<][A-Z0-9<])[A-Z0-9<]{8})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
+# the sex of the fields and the 7 digits after it: a cue the regex engine skips ahead to in C (8 MB 0.052 → 0.018 s)
+_MRZ_SEX = re.compile(r"[MF<](?=\d{7})")
+_MRZ_BEFORE_SEX = 20
 
 
 def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
     """The names ("van der meulen, sophie") and fields of a passport's machine-readable zone."""
     for m in _MRZ_NAMES.finditer(text):
         yield m.start(), m.end(), f"P {m.group(1)} {m.group(2).replace('<', ' ')}, {m.group(3).replace('<', ' ')}"
-    for m in _MRZ_FIELDS.finditer(text):
-        yield m.start(), m.end(), " ".join(g.strip("<") for g in m.groups())
+    floor = 0
+    for sex in _MRZ_SEX.finditer(text):  # the fields' fixed widths put their start 20 characters before it
+        m = _MRZ_FIELDS.match(text, sex.start() - _MRZ_BEFORE_SEX) if sex.start() - _MRZ_BEFORE_SEX >= floor else None
+        if m:
+            floor = m.end()
+            yield m.start(), m.end(), " ".join(g.strip("<") for g in m.groups())
 
 
 def _decoders(text: str, lower: str) -> list[Rewriter]:
