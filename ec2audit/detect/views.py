@@ -324,10 +324,11 @@ def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
         yield m.start(), m.end(), f"P {m.group(1)} {m.group(2).replace('<', ' ')}, {m.group(3).replace('<', ' ')}"
     floor = 0
     for sex in _MRZ_SEX.finditer(text):  # the fields' fixed widths put their start 20 characters before it
-        m = _MRZ_FIELDS.match(text, sex.start() - _MRZ_BEFORE_SEX) if sex.start() - _MRZ_BEFORE_SEX >= floor else None
-        if m:
-            floor = m.end()
-            yield m.start(), m.end(), " ".join(g.strip("<") for g in m.groups())
+        start = sex.start() - _MRZ_BEFORE_SEX
+        fields = _MRZ_FIELDS.match(text, start) if start >= floor else None
+        if fields:
+            floor = fields.end()
+            yield start, floor, " ".join(g.strip("<") for g in fields.groups())
 
 
 def _decoders(text: str, lower: str) -> list[Rewriter]:
