@@ -214,6 +214,13 @@ def test_ocr_token_regex_matches_its_plain_form(text):
     assert [m.span() for m in ocr._TOKEN.finditer(text)] == [m.span() for m in _OCR_PLAIN.finditer(text)]
 
 
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"0123456789OoIlSBxZ_ .-\né张٣", "13900112233", "l39OO"]), max_size=30)
+       .map("".join))
+def test_ocr_tokens_read_only_around_their_pairs_what_the_regex_finds(text):
+    assert [m.span() for m in ocr._tokens(text)] == [m.span() for m in ocr._TOKEN.finditer(text)]
+
+
 _LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
 
 
