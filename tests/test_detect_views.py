@@ -179,6 +179,16 @@ def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text):
     assert list(views._hex(text)) == _decoded_by_every_match(views._HEX, _hex_plain, text)
 
 
+@settings(max_examples=1000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"0123456789abcfxAF+/=_-. é张\n", "5byg5LiJ", "e5bca0e4b889"]), max_size=40)
+       .map("".join))
+def test_ascii_runs_over_the_codes_are_the_regex_runs(text):
+    for members, least, holding, apart in ((views._BASE64_ALPHABET, 8, "0123456789+/", ""),
+                                           (views._HEX_DIGITS, 12, "", views._ALPHANUMERIC), ("0123456789", 6, "", "")):
+        assert views._runs_by_codes(text, members, least, holding, apart) == \
+            views._runs_by_regex(text, members, least, holding, apart)
+
+
 _PLUS_PLAIN = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
 _MRZ_FIELDS_PLAIN = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
 # pieces of form values and of a passport's fields, run together and overlapping ("M8806149" after 20 more)

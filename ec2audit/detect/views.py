@@ -240,10 +240,37 @@ def _table(chars: str) -> np.ndarray:
     return table
 
 
+_SHORT = 4096  # characters below which one regex pass costs less than numpy's fixed cost a call
+
+
 def ascii_runs(text: str, members: str, least: int, holding: str = "", apart: str = "") -> list[tuple[int, int]]:
     """The (start, end) of each maximal run of the ASCII characters `members` in `text`, at least `least` long,
     holding one of `holding` (where given), with no character of `apart` next to it (where given), found over
-    the text's character codes in C: a decoder's cue found without a Python step a character."""
+    the text's character codes in C: a decoder's cue found without a Python step a character (a short text:
+    by a regex, the same runs)."""
+    if len(text) < _SHORT:
+        return _runs_by_regex(text, members, least, holding, apart)
+    return _runs_by_codes(text, members, least, holding, apart)
+
+
+@cache
+def _class(chars: str, least: int = 1) -> re.Pattern:
+    return re.compile(f"[{re.escape(chars)}]" + ("" if least == 1 else f"{{{least},}}"))
+
+
+def _runs_by_regex(text: str, members: str, least: int, holding: str, apart: str) -> list[tuple[int, int]]:
+    runs = []
+    for m in _class(members, least).finditer(text):
+        start, end = m.span()
+        if holding and not _class(holding).search(text, start, end):
+            continue
+        if apart and ((start and text[start - 1] in apart) or (end < len(text) and text[end] in apart)):
+            continue
+        runs.append((start, end))
+    return runs
+
+
+def _runs_by_codes(text: str, members: str, least: int, holding: str, apart: str) -> list[tuple[int, int]]:
     codes = _codes(text)
     inside = np.zeros(len(codes) + 2, dtype=bool)
     inside[1:-1] = _table(members)[codes]
