@@ -23,14 +23,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
-
-import numpy as np
 
 from ec2audit.detect.compiled import PLACEHOLDER_LONGEST
 from ec2audit.detect.normalize import TextView, prepare_folding
 from ec2audit.detect.patterns import Match
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: (start, end, replacement) of a span a reader reads as the replacement
 Replacement = tuple[int, int, str]
@@ -224,6 +225,8 @@ _last_codes: tuple[str, np.ndarray] | None = None  # the last text runs were rea
 
 def _codes(text: str) -> np.ndarray:
     """`text`'s characters as uint8 codes, 128 for every non-ASCII one (kept for the next decoder of the text)."""
+    import numpy as np  # on the first long text: imported with the module, it added 11 MB to an audit's peak
+
     global _last_codes
     last = _last_codes
     if last is not None and last[0] is text:
@@ -235,6 +238,8 @@ def _codes(text: str) -> np.ndarray:
 
 
 def _table(chars: str) -> np.ndarray:
+    import numpy as np
+
     table = np.zeros(129, dtype=bool)
     table[[ord(c) for c in chars]] = True
     return table
@@ -271,6 +276,8 @@ def _runs_by_regex(text: str, members: str, least: int, holding: str, apart: str
 
 
 def _runs_by_codes(text: str, members: str, least: int, holding: str, apart: str) -> list[tuple[int, int]]:
+    import numpy as np
+
     codes = _codes(text)
     inside = np.zeros(len(codes) + 2, dtype=bool)
     inside[1:-1] = _table(members)[codes]
@@ -290,6 +297,8 @@ def _runs_by_codes(text: str, members: str, least: int, holding: str, apart: str
 
 def _with_one(codes: np.ndarray, chars: str, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The runs that hold one of `chars`."""
+    import numpy as np
+
     where = np.flatnonzero(_table(chars)[codes])
     k = np.searchsorted(where, starts)
     keep = k < len(where)
