@@ -3,13 +3,15 @@ characters give one by one, and a decoder regex that finds what trying every pos
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import glued, ocr
+from ec2audit.detect.forms import escapes, glued, ocr
 from ec2audit.detect.normalize import (
     _ENGLISH_DIGIT_RUN,
     _FOLD,
@@ -87,9 +89,11 @@ def test_obfuscated_email_after_a_match_that_ends_at_a_plus():
 
 
 # Traditional characters, words OpenCC changes only as phrases ("瞭解" → "了解", "藉口" → "借口"), parts of them,
-# characters phrases read differently ("乾燥" → "干燥", "乾隆" stays), line breaks, ASCII
+# characters phrases read differently ("乾燥" → "干燥", "乾隆" stays; "角徵" stays, "徵" alone → "征"), a key that
+# converts to itself ("阪"), keyed characters next to ones in no key ("解", "的"), line breaks, ASCII
 _CHINESE = st.lists(st.sampled_from(["瞭解", "藉口", "瞭", "解", "藉", "口", "乾燥", "乾隆", "乾", "頭髮", "發", "後面",
-                                     "著", "個", "裡", "里", "張", "张", "\n", "\n\n", "\r\n", " ", "a", "9", "é"]),
+                                     "著", "個", "裡", "里", "張", "张", "角徵", "角", "徵", "變徵", "老態龍鍾", "龍",
+                                     "鍾", "阪", "的", "，", "\n", "\n\n", "\r\n", " ", "a", "9", "é"]),
                     max_size=30).map("".join)
 
 
@@ -103,8 +107,15 @@ def _simplified_whole(text: str) -> str:
 
 @settings(max_examples=1500, deadline=None)
 @given(text=_CHINESE)
-def test_simplified_view_converts_only_non_ascii_lines_to_the_same_text(text):
+def test_simplified_view_converts_only_the_runs_opencc_may_change_to_the_same_text(text):
     assert views.to_simplified(text) == _simplified_whole(text)
+
+
+def test_every_phrase_of_opencc_is_simplified_as_in_the_whole_text():
+    """Each of t2s's phrases, alone, after a keyed character and before its own first character."""
+    for phrase in views._dictionary_keys("TSPhrases"):
+        text = f"張三 {phrase}\n解{phrase}{phrase[0]}的"
+        assert views.to_simplified(text) == _simplified_whole(text), phrase
 
 
 def test_a_phrase_is_simplified_on_a_line_without_a_traditional_character():
@@ -134,6 +145,76 @@ def test_decoder_regexes_match_their_plain_forms(text):
             [(m.span(), m.groups()) for m in re.finditer(plain, text)], name
 
 
+def _decoded_by_every_match(pattern: re.Pattern, decode, text: str) -> list[tuple[int, int, str]]:
+    """The plain definition of a decoder: its regex over the whole text, each match decoded."""
+    return [(m.start(), m.end(), d) for m in pattern.finditer(text) if (d := decode(m.group()))]
+
+
+def _base64_plain(token: str) -> str | None:
+    token = token.rstrip("=")
+    if len(token) % 4 == 1:
+        return None
+    try:
+        raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return views._bytes_text(raw)
+
+
+def _hex_plain(token: str) -> str | None:
+    decoded = views._bytes_text(bytes.fromhex(token))
+    return decoded if decoded and any(ch.isalpha() for ch in decoded) else None
+
+
+# base64 and hex tokens of text, parts of them, what may stand around them ("=", "é", "张", "_", "-", "+")
+_ENCODED_TEXT = st.lists(st.sampled_from([base64.b64encode(b"Ann Lee 13900112233").decode(), "U2VjcmV0",
+                                          "5byg5LiJ", "aGVsbG8gd29ybGQ", "416e6e204c6565", "e5bca0e4b889", "0A", "ff",
+                                          *"0123456789aAgZ+/=_-. :é张\n"]), max_size=24).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=_ENCODED_TEXT)
+def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text):
+    assert list(views._base64(text)) == _decoded_by_every_match(views._BASE64, _base64_plain, text)
+    assert list(views._hex(text)) == _decoded_by_every_match(views._HEX, _hex_plain, text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"0123456789abcfxAF+/=_-. é张\n", "5byg5LiJ", "e5bca0e4b889"]), max_size=40)
+       .map("".join))
+def test_ascii_runs_over_the_codes_are_the_regex_runs(text):
+    for members, least, holding, apart in ((views._BASE64_ALPHABET, 8, "0123456789+/", ""),
+                                           (views._HEX_DIGITS, 12, "", views._ALPHANUMERIC), ("0123456789", 6, "", "")):
+        assert views._runs_by_codes(text, members, least, holding, apart) == \
+            views._runs_by_regex(text, members, least, holding, apart)
+
+
+_PLUS_PLAIN = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
+_MRZ_FIELDS_PLAIN = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)")
+# pieces of form values and of a passport's fields, run together and overlapping ("M8806149" after 20 more)
+_FIELD_TEXT = st.lists(st.sampled_from(["NP7K42R9T2NLD8806149F3003194", "NP7K42R9T", "2NLD880614", "9F3003194", "M",
+                                        "<", "F", "1234567", "٣", "=", "Lena", "+", "Hartmann", "é", " ", "_", "9"]),
+                       max_size=16).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=_FIELD_TEXT)
+def test_form_values_and_passport_fields_found_from_their_cues_as_by_their_regexes(text):
+    assert list(views._plus_spaces(text)) == [(m.start(), m.end(), m.group().replace("+", " "))
+                                              for m in _PLUS_PLAIN.finditer(text)]
+    fields = [(m.start(), m.end(), " ".join(g.strip("<") for g in m.groups()))
+              for m in _MRZ_FIELDS_PLAIN.finditer(text)]
+    names = list(views._mrz(text))[:len(views._MRZ_NAMES.findall(text))]
+    assert list(views._mrz(text)) == names + fields
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from(["\\", "n", "r", "t", "x", " "]), max_size=16).map("".join))
+def test_escaped_whitespace_regex_matches_its_plain_form(text):
+    assert [m.span() for m in escapes._ESCAPED_SPACE.finditer(text)] == \
+        [m.span() for m in re.finditer(r"\\+[nrt]", text)]
+
+
 _OCR_PLAIN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9OoIlSB]*(?![^\W_])")
 
 
@@ -143,6 +224,13 @@ def test_ocr_token_regex_matches_its_plain_form(text):
     assert [m.span() for m in ocr._TOKEN.finditer(text)] == [m.span() for m in _OCR_PLAIN.finditer(text)]
 
 
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"0123456789OoIlSBxZ_ .-\né张٣", "13900112233", "l39OO"]), max_size=30)
+       .map("".join))
+def test_ocr_tokens_read_only_around_their_pairs_what_the_regex_finds(text):
+    assert [m.span() for m in ocr._tokens(text)] == [m.span() for m in ocr._TOKEN.finditer(text)]
+
+
 _LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
 
 
@@ -150,7 +238,35 @@ _LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", r
 @given(text=st.lists(st.sampled_from(["wa.me/", "WA.ME/", "whatsapp:", "Tel:", "sms:", "\u017fms:", "tel", "w", "s",
                                       "t", ":", "8613900112233", "139", "0", " "]), max_size=12).map("".join))
 def test_glued_link_regex_matches_its_plain_form(text):
-    assert [m.span() for m in glued._LINK.finditer(text)] == [m.span() for m in _LINK_PLAIN.finditer(text)]
+    assert [m.end() for m in glued._LINK.finditer(text)] == [m.end() for m in _LINK_PLAIN.finditer(text)]
+
+
+def _glued_plain(form: glued.GluedNumbers, text: str) -> list[tuple[int, int, str]]:
+    """The plain definition of the glued numbers' rewrite: each regex over the whole text, cues in `text.lower()`."""
+    out = []
+    for m in re.finditer(r"[0-9]{6,}", text):
+        if m.start() and text[m.start() - 1].isalpha():
+            word = re.search(r"(?<![A-Za-z])[A-Za-z]+$", text[max(0, m.start() - 16):m.start()])
+            if word and word.group().lower() in form._labels:
+                out.append((m.start(), m.start(), " "))
+    lower = text.lower()
+    if any(scheme in lower for scheme in ("wa.me/", "whatsapp:", "tel:", "sms:")):
+        out += [(m.end(), m.end(), "+") for m in _LINK_PLAIN.finditer(text)]
+    if any(domain in lower for domain in ("@s.whatsapp.net", "@c.us")):
+        out += [(m.start(), m.start(), "+") for m in glued._JID.finditer(text)
+                if not m.start() or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_+")]
+    return out
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.sampled_from(["wa.me/", "WA.ME/", "whatsapp:", "Tel:", "sms:", "\u017fms:", "tel", "s", ":",
+                                      "8613900112233", "13900112233445566", "139", "0", "@s.whatsapp.net", "@C.US",
+                                      "@c.uſ", "@c.usx", "x", "İ", "_", "+", " ", "phone", "PHONE", "é"]),
+                     max_size=14).map("".join))
+def test_glued_numbers_read_only_their_cues_what_their_regexes_find(text):
+    form = object.__new__(glued.GluedNumbers)
+    form._labels = frozenset({"phone", "tel"})
+    assert list(form.rewrite(text)) == _glued_plain(form, text)
 
 
 _SPOKEN = st.lists(st.sampled_from([*ENGLISH_DIGITS, " ", ", ", "-", " - ", "x", "a", "9", "one two", "phone"]),

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-_ESCAPED_SPACE = re.compile(r"\\+[nrt]")
+# \\+[nrt], written to start with the backslash itself so the regex engine searches for it in C: 8 MB 0.056 → 0.005 s
+_ESCAPED_SPACE = re.compile(r"\\[\\]*[nrt]")
 
 
 @register

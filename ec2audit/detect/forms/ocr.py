@@ -19,6 +19,27 @@ _FOLDED_LETTERS = "oisb" + "l"  # the confused letters as the case-folded text v
 _TOKEN = re.compile(r"[0-9OoIlSB](?<![^\W_][0-9OoIlSB])(?:[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)|(?<=\d)[OoIlSB]"
                     r"|(?<=[OoIlSB])\d)[0-9OoIlSB]*(?![^\W_])")
 
+# A token is a whole run of letters and digits, all of them OCR digits but one decimal digit at its pair: it is
+# read only where such a pair stands (a confused letter next to a digit, found in C: 8 MB 0.11 → 0.04 s)
+_PAIR = re.compile(r"[OoIlSB](?:(?<=\d[OoIlSB])|(?=\d))")
+_PAST_RUN = re.compile(r"[^\dOoIlSB]")
+
+
+def _tokens(text: str) -> Iterator[re.Match]:
+    """`_TOKEN`'s matches: at most one for each run of OCR digits and decimal digits holding a pair."""
+    end = 0
+    for pair in _PAIR.finditer(text):
+        if pair.start() < end:
+            continue
+        start = pair.start()
+        while start > end and (text[start - 1] in "OoIlSB" or text[start - 1].isdecimal()):
+            start -= 1
+        past = _PAST_RUN.search(text, pair.end())
+        end = past.start() if past else len(text)
+        m = _TOKEN.match(text, start, min(len(text), end + 1))
+        if m:
+            yield m
+
 
 @register
 class OcrDigits(Form):
@@ -35,7 +56,7 @@ class OcrDigits(Form):
         return CUE in matches
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        for m in _TOKEN.finditer(text):
+        for m in _tokens(text):
             token = m.group()
             digits = sum(c.isdigit() for c in token)
             if 2 * digits >= len(token):
