@@ -271,7 +271,10 @@ def _crosses(text: str, k: int, step: int, cross: str) -> bool:
 def fits_mask(compact: str, visible: list[str]) -> bool:
     """Does `compact` read as the visible parts in order with ≥ 1 hidden character between each?
 
-    Placing each part at its earliest possible position leaves the most room for the rest."""
+    Placing each part at its earliest possible position leaves the most room for the rest. One part alone
+    hides nothing (`13757186420x13757186420`: an `x` between digits that the mask split kept whole)."""
+    if len(visible) < 2:
+        return False
     head, *middle, tail = visible
     if not compact.startswith(head):
         return False
