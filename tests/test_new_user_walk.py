@@ -505,3 +505,21 @@ def test_tokens_written_to_anthropics_cache_cost_what_anthropic_charges(tmp_path
     (row,) = json.loads(result.stdout)["providers"]
     assert (row["input_tokens"], row["output_tokens"]) == (3010, 40)
     assert abs(row["cost_usd"] - 0.01188) < 1e-9
+
+
+def test_tokens_written_to_anthropics_one_hour_cache_cost_the_one_hour_rate_in_a_log_audit_too(tmp_path):
+    """The same call with its 3,000 written tokens kept for an hour (`cache_creation.ephemeral_1h_input_tokens`,
+    as Claude Code transcripts record it): 10 × $3 + 3,000 × $6 + 40 × $15 per million = $0.01863, not the
+    5-minute $0.01188; the proxy priced it so, and now the log audit does too."""
+    log = tmp_path / "anthropic.jsonl"
+    log.write_text(json.dumps({
+        "id": "msg-1", "timestamp": "2026-11-07T09:00:00Z", "url": "https://api.anthropic.com/v1/messages",
+        "session_id": "a1", "request": {"model": "claude-sonnet-4-5", "max_tokens": 64, "system": "Be brief.",
+                                        "messages": [{"role": "user", "content": "Hello"}]},
+        "response": {"usage": {"input_tokens": 10, "cache_creation_input_tokens": 3000,
+                               "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 3000},
+                               "cache_read_input_tokens": 0, "output_tokens": 40}}}) + "\n")
+    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json"])
+    (row,) = json.loads(result.stdout)["providers"]
+    assert (row["input_tokens"], row["output_tokens"]) == (3010, 40)
+    assert abs(row["cost_usd"] - 0.01863) < 1e-9

@@ -497,7 +497,8 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
         from ec2audit.intercept.usage import Usage
 
         cost = price(payload.model, Usage(usage.get("input_tokens") or 0, usage.get("cached_tokens") or 0,
-                                          usage.get("output_tokens") or 0, usage.get("cache_write_tokens") or 0))
+                                          usage.get("output_tokens") or 0, usage.get("cache_write_tokens") or 0,
+                                          usage.get("cache_write_1h_tokens") or 0))
     source = meta.get("source") or {}
     return {"call": index, "payload_id": payload.id, "session": meta.get("session") or payload.episode,
             "step": meta.get("step"), "timestamp": None if meta.get("timestamp") is None else str(meta["timestamp"]),
