@@ -201,17 +201,21 @@ def _base64(text: str) -> Iterator[tuple[int, int, str]]:
         m = _BASE64.match(text, start, min(len(text), end + 3))  # "==" and the character after them
         if not m:
             continue
-        token = m.group().rstrip("=")
-        if len(token) % 4 == 1:
-            continue
-        try:
-            raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4),
-                                   validate=True)
-        except (binascii.Error, ValueError):
-            continue
-        decoded = _bytes_text(raw)
+        decoded = base64_text(m.group())
         if decoded:
             yield m.start(), m.end(), decoded
+
+
+def base64_text(token: str) -> str | None:
+    """The text a base64 or base64url token (padding optional) encodes; None where it encodes no text."""
+    token = token.rstrip("=")
+    if len(token) % 4 == 1:
+        return None
+    try:
+        raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _bytes_text(raw)
 
 
 def _hex(text: str) -> Iterator[tuple[int, int, str]]:

@@ -5,13 +5,11 @@ as the text it encodes (and what that encodes in turn, `views.decoded_text`)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 
 from ec2audit.detect.forms import Form, register
-from ec2audit.detect.views import Replacement, decoded_text
+from ec2audit.detect.views import Replacement, base64_text, decoded_text
 
 #: Id prefixes of the OpenAI and Anthropic APIs (and the agents that copy them), each with its separator.
 PREFIXES = ("call_", "fc_", "toolu_", "msg_", "resp_", "run_", "step_", "thread_", "asst_", "batch_", "vs_",
@@ -19,15 +17,6 @@ PREFIXES = ("call_", "fc_", "toolu_", "msg_", "resp_", "run_", "step_", "thread_
 _RUN = re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(re.escape(p) for p in PREFIXES)
                   + r")([A-Za-z0-9+/_-]{8,}={0,2})(?![\w+/=-])", re.IGNORECASE)
 CUE = "id_prefixed.cue"
-
-
-def _text(raw: bytes) -> str | None:
-    """Text, not bytes that happened to decode (line ends as files have them allowed)."""
-    try:
-        decoded = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return decoded if len(decoded) >= 4 and re.sub(r"[\r\n\t]", "", decoded).isprintable() else None
 
 
 @register
@@ -43,15 +32,7 @@ class IdPrefixed(Form):
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         for m in _RUN.finditer(text):
-            token = m.group(1).rstrip("=")
-            if len(token) % 4 == 1:
-                continue
-            try:
-                raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4),
-                                       validate=True)
-            except (binascii.Error, ValueError):
-                continue
-            if (decoded := _text(raw)) is not None:
+            if (decoded := base64_text(m.group(1))) is not None:
                 inner = decoded_text(decoded)
                 # from the separator on, read as a space: the value is a word of its own, not glued to the prefix
                 yield m.start(1) - 1, m.end(1), " " + (inner[0] if inner else decoded)
