@@ -47,6 +47,15 @@ def running_proxy(upstream: str, store, **options):
         stop()
 
 
+@contextmanager
+def enforcing_client(upstream: str, folder: Path, units, enforce: str, timeout: float = 30):
+    """An interceptor enforcing `enforce` over `units` in front of `upstream`, and an HTTP client of it:
+    (client, the proxy's store)."""
+    with running_proxy(upstream, folder / "s.sqlite", units=units, enforce=enforce) as (_, url, store), \
+            httpx.Client(base_url=url, timeout=timeout) as client:
+        yield client, store
+
+
 def wait_for_records(store, count: int, timeout: float = 10.0) -> list[dict]:
     """Records are completed when an exchange ends, which for a broken stream is after the client saw
     it (until then they are on record as pending)."""

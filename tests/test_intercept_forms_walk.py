@@ -22,9 +22,8 @@ import re
 import unicodedata
 from urllib.parse import unquote, unquote_plus, urlencode
 
-import httpx
 import pytest
-from intercept_helpers import running_proxy, standin_server
+from intercept_helpers import enforcing_client, standin_server
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, POSITIONS, RESPONSES, Probe, user_request
 from ec2audit.units import make_unit
@@ -260,8 +259,7 @@ def standin():
 @pytest.fixture(scope="module", params=["redact", "block"])
 def proxy(request, standin, tmp_path_factory):
     app, upstream = standin
-    with running_proxy(upstream, tmp_path_factory.mktemp(request.param) / "s.sqlite", units=UNITS,
-                       enforce=request.param) as (_, url, store), httpx.Client(base_url=url, timeout=30) as client:
+    with enforcing_client(upstream, tmp_path_factory.mktemp(request.param), UNITS, request.param) as (client, store):
         yield request.param, app, client, store
 
 

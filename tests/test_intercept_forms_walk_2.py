@@ -9,9 +9,8 @@ import binascii
 import json
 import re
 
-import httpx
 import pytest
-from intercept_helpers import running_proxy, standin_server
+from intercept_helpers import enforcing_client, standin_server
 from test_intercept_forms_walk import FORMS, RECORD, UNIT_IDS, UNITS, leaked
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, RESPONSES
@@ -29,8 +28,8 @@ def standin():
 @pytest.fixture(scope="module", params=["redact", "block"])
 def proxy(request, standin, tmp_path_factory):
     app, upstream = standin
-    with running_proxy(upstream, tmp_path_factory.mktemp(request.param) / "s.sqlite", units=[*UNITS, *OTHER],
-                       enforce=request.param) as (_, url, store), httpx.Client(base_url=url, timeout=30) as client:
+    folder = tmp_path_factory.mktemp(request.param)
+    with enforcing_client(upstream, folder, [*UNITS, *OTHER], request.param) as (client, store):
         yield request.param, app, client, store
 
 

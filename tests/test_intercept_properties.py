@@ -6,11 +6,10 @@ recording upstream and block mode refuses every such request. Bounded and derand
 import json
 import re
 
-import httpx
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from intercept_helpers import UNITS, running_proxy, standin_server
+from intercept_helpers import UNITS, enforcing_client, standin_server
 
 SURFACES = ["13922883366", "139-2288-3366", "+86 139 2288 3366", "110105198803153418", "欧阳娜娜", "Ouyang Nana"]
 SETTINGS = settings(max_examples=120, derandomize=True, deadline=None, database=None,
@@ -102,8 +101,8 @@ def standin():
 @pytest.fixture(scope="module", params=["redact", "block"])
 def proxy(request, standin, tmp_path_factory):
     app, upstream = standin
-    with running_proxy(upstream, tmp_path_factory.mktemp(request.param) / "s.sqlite", units=UNITS,
-                       enforce=request.param) as (_, url, _store), httpx.Client(base_url=url, timeout=20) as client:
+    folder = tmp_path_factory.mktemp(request.param)
+    with enforcing_client(upstream, folder, UNITS, request.param, timeout=20) as (client, _store):
         yield request.param, app, client
 
 
