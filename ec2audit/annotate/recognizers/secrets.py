@@ -46,6 +46,17 @@ def _noted_password(value: str) -> bool:
     return _config_secret(value) and bool(re.search(r"[\d!#$%&*+?@^~]", value)) and "/" not in value
 
 
+def _keyed(keys: str) -> str:
+    """A value after one of `keys` (a regex alternation), as config files, env lines and JSON write it:
+    `DB_PASSWORD=…`, `"token": "…"`, `secret: b'…'`; not a URL's `?token=` (its own pattern)."""
+    return (rf"(?i)(?<![?&])(?:\b|_)(?:{keys})[\"']?\s*[:=]\s*(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{{6,}})")
+
+
+def _keyed_zh(keys: str) -> str:
+    """The same after a Chinese key (`密码：…`), full-width colon and punctuation included."""
+    return rf"(?:{keys})\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{{6,}})"
+
+
 RECOGNIZERS = [
     PatternRecognizer("openai-anthropic-key", "API_KEY", "credential", (
         (r"(?<![\w-])sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}", 0.95),
@@ -78,19 +89,16 @@ RECOGNIZERS = [
         (r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})", 0.85),
     ), validate=_random_looking),
     PatternRecognizer("config-password", "PASSWORD", "credential", (
-        (r"(?i)(?<![?&])(?:\b|_)(?:password|passwd|pwd|passphrase|passwort|passord|senha|contrase[ñn]a)[\"']?\s*[:=]\s*"
-         r"(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
-        (r"(?:密码|口令)\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{6,})", 0.8),
+        (_keyed("password|passwd|pwd|passphrase|passwort|passord|senha|contrase[ñn]a"), 0.8),
+        (_keyed_zh("密码|口令"), 0.8),
     ), validate=_config_secret),
     # the key says what the value is: `SECRET_KEY=…`, `api_key: …`, a URL's `?token=…` (the field it becomes)
     PatternRecognizer("config-secret", "SECRET", "credential", (
-        (r"(?i)(?<![?&])(?:\b|_)(?:secret|secret_key|client_secret|private_key)[\"']?\s*[:=]\s*"
-         r"(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
-        (r"(?:密钥)\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{6,})", 0.8),
+        (_keyed("secret|secret_key|client_secret|private_key"), 0.8),
+        (_keyed_zh("密钥"), 0.8),
     ), validate=_config_secret),
     PatternRecognizer("config-token", "TOKEN", "credential", (
-        (r"(?i)(?<![?&])(?:\b|_)(?:api_key|apikey|access_key|auth_token|token|session|session_?id)[\"']?\s*[:=]\s*"
-         r"(?:[bru]?[\"'])?(?P<value>[^\s\"',;]{6,})", 0.8),
+        (_keyed("api_key|apikey|access_key|auth_token|token|session|session_?id"), 0.8),
         (r"[?&](?:session|session_?id|sid|token|access_token|api_?key|key)=(?P<value>[^\s&#\"'<>()\[\]]{6,})", 0.85),
     ), validate=_config_secret),
     PatternRecognizer("noted-password", "PASSWORD", "credential", (
