@@ -81,18 +81,20 @@ FINDINGS_SCHEMA = {**FINDING_SCHEMA, **CARRIER_SCHEMA, **{k: CALL_SCHEMA[k] for 
 Exposed = dict[str, array]
 #: What a worker writes per session and per file beside its findings (`LogAudit.spill`), so the driver
 #: holds nothing per session or file: calls per session (`session-calls`, keyed as `sessions()`), per
-#: group what it is scored against and its sums (`groups`: `tasks` null where no cloud call was
+#: group what it is scored against and its sums (`groups`: `tasks` the key of its task set in
+#: `task-sets`, a few distinct sets shared by many groups, null where no cloud call was
 #: audited, `found` where scored against the units found in its calls, `exposed` and `scope` as in
 #: `Exposed`), and the files read (`files`).
 PART_SCHEMAS = {
     "session-calls": pl.Schema({"session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64,
                                 "calls_without_content": pl.Int64, "cloud_calls_without_content": pl.Int64}),
-    "groups": pl.Schema({"group": pl.String(), "tasks": pl.List(pl.String), "found": pl.Boolean(),
+    "task-sets": pl.Schema({"tasks": pl.Int64(), "names": pl.List(pl.String)}),
+    "groups": pl.Schema({"group": pl.String(), "tasks": pl.Int64(), "found": pl.Boolean(),
                          "exposed": pl.List(pl.Float64), "scope": pl.List(pl.Float64)}),
     "files": pl.Schema({"file": pl.String, "format": pl.String, "encoding": pl.String, "read_with": pl.String}),
 }
 #: The `Spilled` field that counts each table's rows.
-_PART_ROWS = {"session-calls": "sessions", "groups": "groups", "files": "files"}
+_PART_ROWS = {"session-calls": "sessions", "task-sets": "task_sets", "groups": "groups", "files": "files"}
 
 
 #: Formats whose every line is a whole call, so a large file of them can be audited in line-aligned
@@ -135,6 +137,7 @@ class Spilled:
     steps: dict[str, int] = field(default_factory=dict)
     #: Rows of its `PART_SCHEMAS` tables; `files` 0 also where its file was listed by the part before.
     sessions: int = 0
+    task_sets: int = 0
     groups: int = 0
     files: int = 0
     #: Its last file read (a `Range` part's file is listed once), and where it was audited (`nodes_frame`).
@@ -192,6 +195,10 @@ class LogAudit:
     #: Sessions more than one part saw (`merge_parts`): their first-sent rows are merged when read,
     #: and a finding on a text an earlier part sent in the session is dropped (`_finding_parts`).
     spanning: set[str] = field(default_factory=set)
+    #: Groups several parts saw: the union of their tasks (null where none had a cloud call), `found`,
+    #: and the first part's sums; the task sets of those unions (`task_names`).
+    shared_groups: pl.DataFrame | None = field(default=None, repr=False)
+    task_unions: dict[int, list[str]] = field(default_factory=dict, repr=False)
     #: A worker's: the file this part read a `Range` of.
     split: str | None = None
     #: A worker's: (session, hash of the text) for each text its cloud calls sent first in the
@@ -271,7 +278,8 @@ class LogAudit:
         found = [(session, unit) for session, units in self.found_in_calls.items() for unit in sorted(units)]
         held = {table: self._held(table) for table in PART_SCHEMAS}
         spilled = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), len(self.first_sent),
-                          len(found), sessions=held["session-calls"].height, groups=held["groups"].height,
+                          len(found), sessions=held["session-calls"].height, task_sets=held["task-sets"].height,
+                          groups=held["groups"].height,
                           files=held["files"].height, last_file=self.files[-1]["file"] if self.files else None)
         for table, rows, frame in (
                 ("calls", spilled.calls, self.calls_frame),
@@ -301,8 +309,11 @@ class LogAudit:
         if table == "files":
             return pl.DataFrame(self.files, schema=schema)
         tasks = self.result.tasks
+        if table == "task-sets":
+            sets = {_task_key(t): sorted(t) for t in {id(t): t for t in tasks.values()}.values()}
+            return pl.DataFrame(list(sets.items()), schema=schema, orient="row")
         groups = [*tasks, *(g for g in self.found_in_calls if g not in tasks)]
-        return pl.DataFrame([(g, sorted(tasks[g]) if g in tasks else None, g in self.found_in_calls,
+        return pl.DataFrame([(g, _task_key(tasks[g]) if g in tasks else None, g in self.found_in_calls,
                               _listed(self.exposed.get(g)), _listed(self.scope.get(g))) for g in groups],
                             schema=schema, orient="row")
 
@@ -317,12 +328,18 @@ class LogAudit:
 
     def groups_lazy(self) -> pl.LazyFrame:
         """Per group (in order of first call), over the parts: `has_tasks` (a cloud call was audited),
-        the union of its tasks, `found`, and the sums of the part that saw it (`spanning` groups' are
-        made again from their merged rows: `exposed`, `scope` here)."""
-        return self._tables("groups").group_by("group", maintain_order=True).agg(
-            has_tasks=pl.col("tasks").is_not_null().any(),
-            tasks=pl.col("tasks").explode().drop_nulls().unique().sort(), found=pl.col("found").any(),
-            exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first())
+        its tasks, `found`, and the sums of the part that saw it. A group several parts saw has them
+        from `shared_groups`, and its sums made again from its merged rows where both parts had some
+        (`exposed`, `scope` here). The first row of each group, not a group-by: aggregating the task lists of
+        every group cost the driver 140 MB at 24,000 groups."""
+        groups = self._tables("groups").unique("group", keep="first", maintain_order=True)
+        if self.shared_groups is not None and self.shared_groups.height:
+            groups = groups.update(self.shared_groups.lazy(), on="group", include_nulls=True)
+        return groups.with_columns(has_tasks=pl.col("tasks").is_not_null())
+
+    def task_names(self) -> dict[int, list[str]]:
+        """Each task set of the audit by its key (`groups_lazy`'s `tasks`): the task ids, sorted."""
+        return dict(self._tables("task-sets").unique("tasks").collect().iter_rows()) | self.task_unions
 
     def files_frame(self) -> pl.DataFrame:
         """Every file read (`file`, `format`, `encoding`, and `read_with`: the log it was read as part of)."""
@@ -365,7 +382,8 @@ class LogAudit:
     def scored_against(self, group: str) -> str:
         """What a group's exposure is over, in words."""
         row = self.groups_lazy().filter(pl.col("group") == group).collect()
-        return self._scored(bool(row["found"].any()), row["tasks"][0].to_list() if row.height else [])
+        key = row["tasks"][0] if row.height else None
+        return self._scored(bool(row["found"].any()), [] if key is None else self.task_names()[key])
 
     def _scored(self, found: bool | None, tasks: list[str]) -> str:
         if self.mode == "discover":
@@ -378,16 +396,17 @@ class LogAudit:
         """Exposure per session (`dimension` null) and per (session, dimension): a polars DataFrame with
         columns `group`, `dimension`, `units`, `leaked`, `exposure` — the same type as
         `AuditResult.exposure()`, which `audit_file` and `ec2audit.judge` return."""
-        return pl.concat([pl.DataFrame(self._exposure(chunk), schema=EXPOSURE_SCHEMA)
+        names = self.task_names()
+        return pl.concat([pl.DataFrame(self._exposure(chunk, names), schema=EXPOSURE_SCHEMA)
                           for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))], how="vertical")
 
     def exposure_rows(self, limit: int | None = None) -> list[dict]:
         """`exposure()` as rows (of the first `limit` groups only, when given)."""
-        groups = self.groups_lazy().filter("has_tasks")
+        groups, names = self.groups_lazy().filter("has_tasks"), self.task_names()
         return [r for chunk in self._chunks(groups if limit is None else groups.head(limit))
-                for r in self._exposure(chunk)]
+                for r in self._exposure(chunk, names)]
 
-    def _exposure(self, groups: list[dict]) -> list[dict]:
+    def _exposure(self, groups: list[dict], names: dict[int, list[str]]) -> list[dict]:
         """The exposure rows of `groups_lazy` rows, each over the units of the group's tasks (or those
         found in its calls) — summed per task rather than through a session × unit table, which a large
         log audited with a large units file would make huge; the leaked side from the sums (`Exposed`)."""
@@ -399,17 +418,20 @@ class LogAudit:
                 weights[key] += u.weight
         dimensions = _dimensions(self.result.units)
         none = array("d", bytes(16 * len(dimensions)))
+        per_set: dict[tuple[int, str | None], tuple[int, float]] = {}  # a few sets shared by many groups
         rows = []
         for g in groups:
-            group, tasks = g["group"], g["tasks"]
+            group, key = g["group"], g["tasks"]
             exposed = self.exposed.get(group, none) if group in self.spanning else g["exposed"] or none
             scope = self.scope.get(group) or g["scope"] or none
             for dimension, at in dimensions.items():
                 if g["found"]:
                     count, weight = int(scope[2 * at]), scope[2 * at + 1]
                 else:
-                    count = sum(counts[(t, dimension)] for t in tasks)
-                    weight = sum(weights[(t, dimension)] for t in tasks)
+                    if (key, dimension) not in per_set:
+                        per_set[(key, dimension)] = (sum(counts[(t, dimension)] for t in names[key]),
+                                                     sum(weights[(t, dimension)] for t in names[key]))
+                    count, weight = per_set[(key, dimension)]
                 if not count:
                     continue
                 rows.append({"group": group, "dimension": dimension, "units": int(count),
@@ -433,6 +455,7 @@ class LogAudit:
         """`frame`'s rows (`then` applied to each slice), `size` at a time as Python rows; as session rows
         (`_session_rows`) when `then` is given."""
         collected = (frame if then is None else then(frame)).collect()
+        names = {} if then is None else self.task_names()
         for chunk in (collected.iter_slices(size) if collected.height else [collected]):
             rows = chunk.to_dicts()
             if then is None:
@@ -440,7 +463,7 @@ class LogAudit:
                 continue
             exposure: dict[str, dict] = {}
             by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
-            for r in self._exposure([r for r in rows if r["has_tasks"]]):
+            for r in self._exposure([r for r in rows if r["has_tasks"]], names):
                 if r["dimension"] is None:
                     exposure[r["group"]] = r
                 else:
@@ -451,8 +474,8 @@ class LogAudit:
                     "leaked": exposure.get(r["group"], {}).get("leaked", 0),
                     "exposure": exposure.get(r["group"], {}).get("exposure"),
                     "exposure_by_dimension": by_dimension.get(r["group"], {}),
-                    "scored_against": self._scored(r["found"], r["tasks"] or []),
-                    "tasks": [] if r["found"] else (r["tasks"] or [])} for r in rows]
+                    "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
+                    "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
@@ -464,8 +487,9 @@ class LogAudit:
     def exposure_counts(self) -> tuple[int, int]:
         """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
         groups at a time."""
+        names = self.task_names()
         rows = [r["dimension"] is None for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))
-                for r in self._exposure(chunk)]
+                for r in self._exposure(chunk, names)]
         return sum(rows), len(rows) - sum(rows)
 
     def providers(self) -> list[dict]:
@@ -544,6 +568,11 @@ def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
                 sums[group][2 * at] += 1
                 sums[group][2 * at + 1] += unit.weight
     return sums
+
+
+def _task_key(tasks: Iterable[str]) -> int:
+    """A task set's key in `task-sets`: the same in every process."""
+    return _text_hash("\n".join(sorted(tasks)))
 
 
 def _listed(sums: array | None) -> list[float] | None:
@@ -1189,12 +1218,21 @@ def _span(merged: LogAudit) -> set[str]:
     for session, before, part in steps.select("session", "before", _PART).iter_rows():
         by_part[part][session] = before
     merged.spilled = [replace(s, steps=by_part[i]) if i in by_part else s for i, s in enumerate(merged.spilled)]
-    groups = pl.concat([s.scan("groups").select("group", tasks=pl.col("tasks").is_not_null(), found="found")
-                        for s in merged.spilled if s.groups] or [pl.LazyFrame(
-                            schema={"group": pl.String, "tasks": pl.Boolean, "found": pl.Boolean})])
-    shared = groups.group_by("group").agg(pl.col("tasks").sum(), pl.col("found").sum()).collect(engine="streaming")
-    merged.spanning |= set(shared.filter(pl.col("tasks") > 1)["group"].to_list())
-    return set(shared.filter(pl.col("found") > 1)["group"].to_list())
+    groups = pl.concat([s.scan("groups") for s in merged.spilled if s.groups]
+                       or [pl.LazyFrame(schema=PART_SCHEMAS["groups"])])
+    names = groups.select("group").filter(pl.len().over("group") > 1).unique().collect(engine="streaming")
+    shared = (groups.filter(pl.col("group").is_in(names["group"].implode())).group_by("group", maintain_order=True)
+              .agg(with_tasks=pl.col("tasks").is_not_null().sum(), found_in=pl.col("found").sum(),
+                   tasks=pl.col("tasks").drop_nulls(), found=pl.col("found").any(),
+                   exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first())
+              .collect(engine="streaming"))
+    merged.spanning |= set(shared.filter(pl.col("with_tasks") > 1)["group"].to_list())
+    sets = merged.task_names() if shared.height else {}
+    union = [sorted({t for key in keys for t in sets[key]}) if keys else None for keys in shared["tasks"].to_list()]
+    merged.task_unions = {_task_key(tasks): tasks for tasks in union if tasks is not None}
+    merged.shared_groups = shared.select("group", "found", "exposed", "scope").with_columns(
+        pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64))
+    return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
 
 
 def _rank(row: dict) -> tuple:
