@@ -451,7 +451,7 @@ class LogAudit:
                 .join(self.groups_lazy(), on="group", how="left", maintain_order="left"))
 
     def _chunks(self, frame: pl.LazyFrame, then: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
-                size: int = 10_000) -> Iterator[list[dict]]:
+                size: int = 2_000) -> Iterator[list[dict]]:
         """`frame`'s rows (`then` applied to each slice), `size` at a time as Python rows; as session rows
         (`_session_rows`) when `then` is given."""
         collected = (frame if then is None else then(frame)).collect()
