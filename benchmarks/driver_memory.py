@@ -34,7 +34,7 @@ def generate(corpus: Path, mb: float) -> None:
     from ec2audit.units import write_units
 
     units = make_units(3385, 100, seed=0)  # as ray_scale.py: transcripts only, a file per session
-    write_logs(corpus / "logs", units, mb + 20)  # its first 20 MB are one request log, left out
+    write_logs(corpus / "logs", units, mb + 20, truth_kept=False)  # its first 20 MB are one request log, left out
     shutil.rmtree(corpus / "logs" / "proxy")
     write_units(units, corpus / "units.jsonl")
 

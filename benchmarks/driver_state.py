@@ -54,6 +54,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
+    import polars as pl
+
     from ec2audit.backends import get_backend
     from ec2audit.files import write_table
     from ec2audit.logs.audit import audit_logs, sessions_path
@@ -64,7 +66,8 @@ def main() -> None:
     log = audit_logs([args.corpus / "logs"], units, backend=get_backend("processes", workers=args.jobs))
     gc.collect()
     after_audit = memory()  # before the walk, whose own objects would count
-    sessions, files = max(1, len(log.session_calls)), max(1, len(log.files))
+    sessions = max(1, log.session_calls_lazy().select(pl.len()).collect().item())
+    files = max(1, log.files_frame().height)
     print(f"{args.corpus}: {sessions:,} sessions, {files:,} files, {log.finding_count():,} findings, "
           f"{len(log.spilled):,} parts")
     seen: set[int] = {id(units)}

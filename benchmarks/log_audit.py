@@ -51,8 +51,9 @@ def _transcript(session: str, messages: list[dict]) -> list[dict]:
     return entries
 
 
-def generate(root: Path, units, target_mb: float) -> tuple[dict[tuple[str, str], float], int]:
-    """Write transcripts (and one request log) until `target_mb`; truth: (session, unit) → grade."""
+def generate(root: Path, units, target_mb: float, truth_kept: bool = True) -> tuple[dict[tuple[str, str], float], int]:
+    """Write transcripts (and one request log) until `target_mb`; truth: (session, unit) → grade, or
+    nothing with `truth_kept=False` (gigabytes of corpus: the truth would grow with it, the files do not)."""
     truth: dict[tuple[str, str], float] = {}
     size, chunk = 0, 0
     while size < target_mb * 1e6:
@@ -81,7 +82,7 @@ def generate(root: Path, units, target_mb: float) -> tuple[dict[tuple[str, str],
                     for entry in _transcript(session, r["request"]["messages"]):
                         out.write(json.dumps(entry, ensure_ascii=False) + "\n")
                 size += path.stat().st_size
-            for leak in leaks:
+            for leak in leaks if truth_kept else ():
                 session = f"{by_pid[leak.payload_id]['episode'].replace('#', '-')}-c{chunk}"
                 truth[(session, leak.unit_id)] = max(truth.get((session, leak.unit_id), 0.0), leak.grade)
         chunk += 1

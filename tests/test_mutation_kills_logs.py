@@ -122,8 +122,11 @@ def test_worker_processes_give_the_same_attribution(tmp_path):
         assert getattr(parallel, name)() == getattr(serial, name)(), name
     assert parallel.findings_frame().equals(serial.findings_frame())
     # the units found in an unmapped session's calls: their sums (the unit ids stay in the workers' Parquet)
-    assert parallel.scope == serial.scope and parallel.found_in_calls.keys() == serial.found_in_calls.keys() == {"s2"}
-    assert serial.scope["s2"][0] == len(serial.found_in_calls["s2"]) > 0 and len(parallel.files) == 2  # [0]: all
+    groups = {r["group"]: r for r in parallel.groups_lazy().collect().to_dicts()}  # the workers' groups tables
+    assert [g for g, r in groups.items() if r["found"]] == list(serial.found_in_calls) == ["s2"]
+    assert groups["s2"]["scope"] == list(serial.scope["s2"])
+    assert serial.scope["s2"][0] == len(serial.found_in_calls["s2"]) > 0
+    assert parallel.files_frame().height == 2  # scope [0]: all dimensions
 
 
 def test_units_or_discovery_but_not_both(tmp_path):

@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +78,22 @@ FINDINGS_SCHEMA = {**FINDING_SCHEMA, **CARRIER_SCHEMA, **{k: CALL_SCHEMA[k] for 
 #: leaked, leaked count and Σ grade × weight (`exposed`); over those it is scored against, count and Σ
 #: weight (`scope`). Doubles in an array: a few hundred bytes a session, not a dict of tuples' kilobyte.
 Exposed = dict[str, array]
+#: What a worker writes per session and per file beside its findings (`LogAudit.spill`), so the driver
+#: holds nothing per session or file: calls per session (`session-calls`, keyed as `sessions()`), per
+#: group what it is scored against and its sums (`groups`: `tasks` the key of its task set in
+#: `task-sets`, a few distinct sets shared by many groups, null where no cloud call was
+#: audited, `found` where scored against the units found in its calls, `exposed` and `scope` as in
+#: `Exposed`), and the files read (`files`).
+PART_SCHEMAS = {
+    "session-calls": pl.Schema({"session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64,
+                                "calls_without_content": pl.Int64, "cloud_calls_without_content": pl.Int64}),
+    "task-sets": pl.Schema({"tasks": pl.Int64(), "names": pl.List(pl.String)}),
+    "groups": pl.Schema({"group": pl.String(), "tasks": pl.Int64(), "found": pl.Boolean(),
+                         "exposed": pl.List(pl.Float64), "scope": pl.List(pl.Float64)}),
+    "files": pl.Schema({"file": pl.String, "format": pl.String, "encoding": pl.String, "read_with": pl.String}),
+}
+#: The `Spilled` field that counts each table's rows.
+_PART_ROWS = {"session-calls": "sessions", "task-sets": "task_sets", "groups": "groups", "files": "files"}
 
 
 #: Formats whose every line is a whole call, so a large file of them can be audited in line-aligned
@@ -119,6 +134,14 @@ class Spilled:
     first_found: int = 0
     #: Per session, its calls read in the parts before this one: its steps go on from there.
     steps: dict[str, int] = field(default_factory=dict)
+    #: Rows of its `PART_SCHEMAS` tables; `files` 0 also where its file was listed by the part before.
+    sessions: int = 0
+    task_sets: int = 0
+    groups: int = 0
+    files: int = 0
+    #: Its last file read (a `Range` part's file is listed once), and where it was audited (`nodes_frame`).
+    last_file: str | None = None
+    node: str | None = None
 
     def path(self, table: str) -> str:
         return f"{self.prefix}.{table}.parquet"
@@ -126,9 +149,7 @@ class Spilled:
     def scan(self, table: str) -> pl.LazyFrame:
         """One of its tables, its calls numbered for the whole audit."""
         frame = pl.scan_parquet(self.path(table))
-        if table == "sent":
-            return frame
-        if table == "found":
+        if table in ("sent", "found", *PART_SCHEMAS):
             return frame
         frame = frame.with_columns(pl.col("call") + self.first_call)
         if table == "first-sent":
@@ -173,6 +194,10 @@ class LogAudit:
     #: Sessions more than one part saw (`merge_parts`): their first-sent rows are merged when read,
     #: and a finding on a text an earlier part sent in the session is dropped (`_finding_parts`).
     spanning: set[str] = field(default_factory=set)
+    #: Groups several parts saw: the union of their tasks (null where none had a cloud call), `found`,
+    #: and the first part's sums; the task sets of those unions (`task_names`).
+    shared_groups: pl.DataFrame | None = field(default=None, repr=False)
+    task_unions: dict[int, list[str]] = field(default_factory=dict, repr=False)
     #: A worker's: the file this part read a `Range` of.
     split: str | None = None
     #: A worker's: (session, hash of the text) for each text its cloud calls sent first in the
@@ -250,8 +275,11 @@ class LogAudit:
         only their counts: what a worker sends back instead of rows."""
         prefix.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         found = [(session, unit) for session, units in self.found_in_calls.items() for unit in sorted(units)]
+        held = {table: self._held(table) for table in PART_SCHEMAS}
         spilled = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), len(self.first_sent),
-                          len(found))
+                          len(found), sessions=held["session-calls"].height, task_sets=held["task-sets"].height,
+                          groups=held["groups"].height,
+                          files=held["files"].height, last_file=self.files[-1]["file"] if self.files else None)
         for table, rows, frame in (
                 ("calls", spilled.calls, self.calls_frame),
                 ("sent", spilled.calls,
@@ -263,11 +291,66 @@ class LogAudit:
                  lambda: pl.DataFrame(found, schema={"group": pl.String, "unit_id": pl.String}, orient="row"))):
             if rows:
                 write_table(frame(), Path(spilled.path(table)))
+        for table, held_frame in held.items():
+            if held_frame.height:
+                write_table(held_frame, Path(spilled.path(table)))
         self.spilled = [spilled]
         self.calls, self.carriers, self.first_sent, self.result.finding_rows = [], [], [], []
-        self.sent, self.text_hashes = [], []
-        self.found_in_calls = dict.fromkeys(self.found_in_calls, set())  # which sessions: `scope` has their sums
+        self.sent, self.text_hashes, self.files, self.session_calls = [], [], [], {}
+        self.found_in_calls, self.exposed, self.scope, self.result.tasks = {}, {}, {}, {}
         self.result.grades = {}  # per (session, unit): `exposed` has their sums
+
+    def _held(self, table: str) -> pl.DataFrame:
+        """One of `PART_SCHEMAS`' tables of what this audit holds (an audit run here, a part before `spill`)."""
+        schema = PART_SCHEMAS[table]
+        if table == "session-calls":
+            return pl.DataFrame([[k, *v] for k, v in self.session_calls.items()], schema=schema, orient="row")
+        if table == "files":
+            return pl.DataFrame(self.files, schema=schema)
+        tasks = self.result.tasks
+        if table == "task-sets":
+            sets = {_task_key(t): sorted(t) for t in {id(t): t for t in tasks.values()}.values()}
+            return pl.DataFrame(list(sets.items()), schema=schema, orient="row")
+        groups = [*tasks, *(g for g in self.found_in_calls if g not in tasks)]
+        return pl.DataFrame([(g, _task_key(tasks[g]) if g in tasks else None, g in self.found_in_calls,
+                              _listed(self.exposed.get(g)), _listed(self.scope.get(g))) for g in groups],
+                            schema=schema, orient="row")
+
+    def _tables(self, table: str) -> pl.LazyFrame:
+        """One of `PART_SCHEMAS`' tables over the whole audit: held here, then the parts', in order."""
+        return pl.concat([self._held(table).lazy(),
+                          *(s.scan(table) for s in self.spilled if getattr(s, _PART_ROWS[table]))])
+
+    def session_calls_lazy(self) -> pl.LazyFrame:
+        """Calls per session (`PART_SCHEMAS`), summed over the parts, in order of each one's first call."""
+        return self._tables("session-calls").group_by("session", maintain_order=True).sum()
+
+    def groups_lazy(self) -> pl.LazyFrame:
+        """Per group (in order of first call), over the parts: `has_tasks` (a cloud call was audited),
+        its tasks, `found`, and the sums of the part that saw it. A group several parts saw has them
+        from `shared_groups`, and its sums made again from its merged rows where both parts had some
+        (`exposed`, `scope` here). The first row of each group, not a group-by: aggregating the task lists of
+        every group cost the driver 140 MB at 24,000 groups."""
+        groups = self._tables("groups").unique("group", keep="first", maintain_order=True)
+        if self.shared_groups is not None and self.shared_groups.height:
+            groups = groups.update(self.shared_groups.lazy(), on="group", include_nulls=True)
+        return groups.with_columns(has_tasks=pl.col("tasks").is_not_null())
+
+    def task_names(self) -> dict[int, list[str]]:
+        """Each task set of the audit by its key (`groups_lazy`'s `tasks`): the task ids, sorted."""
+        return dict(self._tables("task-sets").unique("tasks").collect().iter_rows()) | self.task_unions
+
+    def files_frame(self) -> pl.DataFrame:
+        """Every file read (`file`, `format`, `encoding`, and `read_with`: the log it was read as part of)."""
+        return self._tables("files").collect()
+
+    def nodes_frame(self) -> pl.DataFrame:
+        """Where each log read was audited (`file`, `node`)."""
+        schema = {"file": pl.String, "node": pl.String}
+        return pl.concat([pl.DataFrame(list(self.nodes.items()), schema=schema, orient="row").lazy(),
+                          *(s.scan("files").filter(pl.col("read_with").is_null())
+                            .select("file", node=pl.lit(s.node, pl.String)) for s in self.spilled if s.files),
+                          ]).collect()
 
     def _first_sent_frame(self) -> pl.DataFrame:
         """The first-sent rows held here, numbered in order of first finding (`_ORDER`), in `leaked()`'s
@@ -295,27 +378,37 @@ class LogAudit:
         return pl.concat([self._first_sent_frame().lazy(), *(s.scan("first-sent") for s in self.spilled
                                                              if s.first_sent)])
 
-    def scored_against(self, session: str) -> str:
-        """What a session's exposure is over, in words."""
+    def scored_against(self, group: str) -> str:
+        """What a group's exposure is over, in words."""
+        row = self.groups_lazy().filter(pl.col("group") == group).collect()
+        key = row["tasks"][0] if row.height else None
+        return self._scored(bool(row["found"].any()), [] if key is None else self.task_names()[key])
+
+    def _scored(self, found: bool | None, tasks: list[str]) -> str:
         if self.mode == "discover":
             return LOCAL_SIDE
-        if session in self.found_in_calls:
+        if found:
             return FOUND
-        tasks = sorted(self.result.tasks.get(session, ()))
         return f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks"
 
     def exposure(self) -> pl.DataFrame:
         """Exposure per session (`dimension` null) and per (session, dimension): a polars DataFrame with
         columns `group`, `dimension`, `units`, `leaked`, `exposure` — the same type as
         `AuditResult.exposure()`, which `audit_file` and `ec2audit.judge` return."""
-        return pl.concat([pl.DataFrame(self.exposure_rows(chunk), schema=EXPOSURE_SCHEMA)
-                          for chunk in _chunks(self.result.tasks)], how="vertical")
+        names = self.task_names()
+        return pl.concat([pl.DataFrame(self._exposure(chunk, names), schema=EXPOSURE_SCHEMA)
+                          for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))], how="vertical")
 
-    def exposure_rows(self, groups: Iterable[str] | None = None) -> list[dict]:
-        """`exposure()` as rows (of `groups` only, when given), each over the units of the session's
-        tasks (or those found in its calls) — summed per task rather than through a session × unit
-        table, which a large log audited with a large units file would make huge; the leaked side from
-        the per-session sums (`exposed`)."""
+    def exposure_rows(self, limit: int | None = None) -> list[dict]:
+        """`exposure()` as rows (of the first `limit` groups only, when given)."""
+        groups, names = self.groups_lazy().filter("has_tasks"), self.task_names()
+        return [r for chunk in self._chunks(groups if limit is None else groups.head(limit))
+                for r in self._exposure(chunk, names)]
+
+    def _exposure(self, groups: list[dict], names: dict[int, list[str]]) -> list[dict]:
+        """The exposure rows of `groups_lazy` rows, each over the units of the group's tasks (or those
+        found in its calls) — summed per task rather than through a session × unit table, which a large
+        log audited with a large units file would make huge; the leaked side from the sums (`Exposed`)."""
         counts: dict[tuple[str, str | None], int] = defaultdict(int)
         weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
@@ -324,59 +417,78 @@ class LogAudit:
                 weights[key] += u.weight
         dimensions = _dimensions(self.result.units)
         none = array("d", bytes(16 * len(dimensions)))
+        per_set: dict[tuple[int, str | None], tuple[int, float]] = {}  # a few sets shared by many groups
         rows = []
-        for group in self.result.tasks if groups is None else groups:
-            tasks = self.result.tasks.get(group)
-            if tasks is None:
-                continue
-            exposed, scope = self.exposed.get(group, none), self.scope.get(group, none)
+        for g in groups:
+            group, key = g["group"], g["tasks"]
+            exposed = self.exposed.get(group, none) if group in self.spanning else g["exposed"] or none
+            scope = self.scope.get(group) or g["scope"] or none
             for dimension, at in dimensions.items():
-                if group in self.found_in_calls:
+                if g["found"]:
                     count, weight = int(scope[2 * at]), scope[2 * at + 1]
                 else:
-                    count = sum(counts[(t, dimension)] for t in tasks)
-                    weight = sum(weights[(t, dimension)] for t in tasks)
+                    if (key, dimension) not in per_set:
+                        per_set[(key, dimension)] = (sum(counts[(t, dimension)] for t in names[key]),
+                                                     sum(weights[(t, dimension)] for t in names[key]))
+                    count, weight = per_set[(key, dimension)]
                 if not count:
                     continue
                 rows.append({"group": group, "dimension": dimension, "units": int(count),
                              "leaked": int(exposed[2 * at]), "exposure": exposed[2 * at + 1] / weight})
         return rows
 
-    def sessions(self, sessions: Iterable[str | None] | None = None) -> list[dict]:
-        """Calls and exposure per session (of `sessions` only, when given), overall and per dimension
+    def sessions(self, limit: int | None = None) -> list[dict]:
+        """Calls and exposure per session (the first `limit` only, when given), overall and per dimension
         (units 0 and exposure null where no cloud call was audited): every session read, clean ones too."""
-        chosen = list(self.session_calls if sessions is None else sessions)
-        exposure: dict[str, dict] = {}
-        by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
-        for r in self.exposure_rows(None if sessions is None else [s or "" for s in chosen]):
-            if r["dimension"] is None:
-                exposure[r["group"]] = r
-            else:
-                by_dimension[r["group"]][r["dimension"]] = r["exposure"]
-        rows = []
-        for session in chosen:
-            calls, cloud, without, _ = self.session_calls[session]
-            group = session or ""  # a call of no session is in no group
-            found = exposure.get(group, {})
-            rows.append({"session": session, "calls": calls, "cloud_calls": cloud, "calls_without_content": without,
-                         "units": found.get("units", 0),
-                         "leaked": found.get("leaked", 0), "exposure": found.get("exposure"),
-                         "exposure_by_dimension": by_dimension.get(group, {}),
-                         "scored_against": self.scored_against(group),
-                         "tasks": [] if group in self.found_in_calls else sorted(self.result.tasks.get(group, ()))})
-        return rows
+        calls = self.session_calls_lazy()
+        return [r for chunk in self._chunks(calls if limit is None else calls.head(limit), self._session_rows)
+                for r in chunk]
+
+    def _session_rows(self, frame: pl.LazyFrame) -> pl.LazyFrame:
+        """`session_calls_lazy` rows with their group's row (a call of no session is in no group)."""
+        return (frame.with_columns(group=pl.col("session").fill_null(""))
+                .join(self.groups_lazy(), on="group", how="left", maintain_order="left"))
+
+    def _chunks(self, frame: pl.LazyFrame, then: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
+                size: int = 2_000) -> Iterator[list[dict]]:
+        """`frame`'s rows (`then` applied to each slice), `size` at a time as Python rows; as session rows
+        (`_session_rows`) when `then` is given."""
+        collected = (frame if then is None else then(frame)).collect()
+        names = {} if then is None else self.task_names()
+        for chunk in (collected.iter_slices(size) if collected.height else [collected]):
+            rows = chunk.to_dicts()
+            if then is None:
+                yield rows
+                continue
+            exposure: dict[str, dict] = {}
+            by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
+            for r in self._exposure([r for r in rows if r["has_tasks"]], names):
+                if r["dimension"] is None:
+                    exposure[r["group"]] = r
+                else:
+                    by_dimension[r["group"]][r["dimension"]] = r["exposure"]
+            yield [{"session": r["session"], "calls": r["calls"], "cloud_calls": r["cloud_calls"],
+                    "calls_without_content": r["calls_without_content"],
+                    "units": exposure.get(r["group"], {}).get("units", 0),
+                    "leaked": exposure.get(r["group"], {}).get("leaked", 0),
+                    "exposure": exposure.get(r["group"], {}).get("exposure"),
+                    "exposure_by_dimension": by_dimension.get(r["group"], {}),
+                    "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
+                    "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
         `report` counts every audited session, not only those with findings."""
         return pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                        for r in self.sessions(chunk)], schema=SESSION_SCHEMA)
-                          for chunk in _chunks(self.session_calls)], how="vertical")
+                                        for r in chunk], schema=SESSION_SCHEMA)
+                          for chunk in self._chunks(self.session_calls_lazy(), self._session_rows)], how="vertical")
 
     def exposure_counts(self) -> tuple[int, int]:
         """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
-        sessions at a time."""
-        rows = [r["dimension"] is None for chunk in _chunks(self.result.tasks) for r in self.exposure_rows(chunk)]
+        groups at a time."""
+        names = self.task_names()
+        rows = [r["dimension"] is None for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))
+                for r in self._exposure(chunk, names)]
         return sum(rows), len(rows) - sum(rows)
 
     def providers(self) -> list[dict]:
@@ -457,14 +569,13 @@ def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
     return sums
 
 
-def _chunks(keys: Iterable, size: int = 10_000) -> Iterator[list]:
-    """`keys` in lists of `size`, never an empty one (so a table of none is one empty chunk): the
-    per-session tables are built a chunk at a time, never all as Python rows at once."""
-    keys = iter(keys)
-    chunk = list(islice(keys, size))
-    yield chunk
-    while chunk := list(islice(keys, size)):
-        yield chunk
+def _task_key(tasks: Iterable[str]) -> int:
+    """A task set's key in `task-sets`: the same in every process."""
+    return _text_hash("\n".join(sorted(tasks)))
+
+
+def _listed(sums: array | None) -> list[float] | None:
+    return None if sums is None else list(sums)
 
 
 #: Rows per row group of a streamed Parquet table: polars' own default (512² rows) buffers a whole
@@ -729,6 +840,7 @@ def _audit_on(backend: Backend, found: list, cascade: Cascade | None, units: lis
                     raise InputError(f"results written where this machine cannot read them ({where}): give "
                                      "a folder every node shares", file=spilled.path("calls"))
             part.nodes = {f["file"]: where for f in part.files if f["read_with"] is None}
+            part.spilled = [replace(s, node=str(where)) for s in part.spilled]
             if progress and not backend.in_process:
                 progress.advance(batch_bytes[index])
             yield part
@@ -1005,15 +1117,15 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
     two parts saw (`spanning`) has its sums made again from its merged first-sent rows."""
     merged = LogAudit("", AuditResult(units))
     result = merged.result
-    before: Counter = Counter()  # calls per session in the parts so far: a part's steps go on from there
     found_spanning: set[str] = set()  # sessions of `found_in_calls` more than one part saw
     interned: dict[frozenset[str], set[str]] = {}  # sessions' task sets: a run of many sessions has few
+    last_file = None
     for part in parts:
-        part.spilled = [replace(s, steps={k: before[k] for k in part.session_calls if k is not None and before[k]})
-                        for s in part.spilled]
-        before.update({k: counts[0] for k, counts in part.session_calls.items() if k is not None})
-        if part.split and merged.files and merged.files[-1]["file"] == part.split:
+        if part.split and last_file == part.split:
             part.files = []  # listed with its first range
+            part.spilled = [replace(s, files=0) for s in part.spilled]
+        last_file = next((s.last_file for s in part.spilled if s.last_file),
+                         part.files[-1]["file"] if part.files else last_file)
         offset, found_offset = merged.call_count(), merged.first_sent_count()
         merged.calls += _renumbered(part.calls, offset)
         merged.carriers += _renumbered(part.carriers, offset)
@@ -1045,6 +1157,7 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             merged.found_in_calls[session] = found_units if known is None else known | found_units
         for session, sums in part.scope.items():
             merged.scope.setdefault(session, sums)
+    found_spanning |= _span(merged)
     if merged.spanning:
         rows = merged.first_sent_lazy().filter(pl.col("group").is_in(sorted(merged.spanning)))
         spanning = _best(rows).sort(_ORDER).select("group", "unit_id", "grade").collect(engine="streaming")
@@ -1052,13 +1165,44 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             merged.exposed.pop(group, None)
         merged.exposed |= _exposed(spanning.iter_rows(), {u.id: u for u in units})
     if found_spanning:  # the units found in a session's calls: those found in any part
-        union = {group: set(merged.found_in_calls[group]) for group in found_spanning}
+        union = {group: set(merged.found_in_calls.get(group, ())) for group in found_spanning}
         for found in (s.scan("found") for s in merged.spilled if s.found):
             pairs = found.filter(pl.col("group").is_in(sorted(found_spanning))).collect(engine="streaming")
             for group, unit_id in pairs.iter_rows():
                 union[group].add(unit_id)
         merged.scope |= _scope(union, {u.id: u for u in units})
     return merged
+
+
+def _span(merged: LogAudit) -> set[str]:
+    """What the parts' tables say of sessions several parts saw: where each part's steps go on from
+    (calls in the parts before it), the groups whose first-sent rows and sums are merged (`spanning`)
+    and those whose found units are (returned; their sums go in `scope`). Only those are held here."""
+    calls = pl.concat([s.scan("session-calls").select("session", "calls", _part=pl.lit(i, pl.Int64))
+                       for i, s in enumerate(merged.spilled) if s.sessions] or [pl.LazyFrame(
+                           schema={"session": pl.String, "calls": pl.Int64, _PART: pl.Int64})])
+    steps = (calls.filter(pl.col("session").is_not_null() & (pl.len().over("session") > 1))
+             .with_columns(before=pl.col("calls").cum_sum().over("session") - pl.col("calls"))
+             .filter(pl.col("before") > 0).collect(engine="streaming"))
+    by_part: dict[int, dict[str, int]] = defaultdict(dict)
+    for session, before, part in steps.select("session", "before", _PART).iter_rows():
+        by_part[part][session] = before
+    merged.spilled = [replace(s, steps=by_part[i]) if i in by_part else s for i, s in enumerate(merged.spilled)]
+    groups = pl.concat([s.scan("groups") for s in merged.spilled if s.groups]
+                       or [pl.LazyFrame(schema=PART_SCHEMAS["groups"])])
+    names = groups.select("group").filter(pl.len().over("group") > 1).unique().collect(engine="streaming")
+    shared = (groups.filter(pl.col("group").is_in(names["group"].implode())).group_by("group", maintain_order=True)
+              .agg(with_tasks=pl.col("tasks").is_not_null().sum(), found_in=pl.col("found").sum(),
+                   tasks=pl.col("tasks").drop_nulls(), found=pl.col("found").any(),
+                   exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first())
+              .collect(engine="streaming"))
+    merged.spanning |= set(shared.filter(pl.col("with_tasks") > 1)["group"].to_list())
+    sets = merged.task_names() if shared.height else {}
+    union = [sorted({t for key in keys for t in sets[key]}) if keys else None for keys in shared["tasks"].to_list()]
+    merged.task_unions = {_task_key(tasks): tasks for tasks in union if tasks is not None}
+    merged.shared_groups = shared.select("group", "found", "exposed", "scope").with_columns(
+        pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64))
+    return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
 
 
 def _rank(row: dict) -> tuple:

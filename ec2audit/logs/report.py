@@ -4,8 +4,6 @@ per-provider tokens and cost. The timeline of cloud calls is in `--json`."""
 
 from __future__ import annotations
 
-from itertools import islice
-
 import polars as pl
 from rich import box
 from rich.console import Console
@@ -45,22 +43,22 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
                "file": r["file"], "command": r["command"],
                "evidence": r["matched_text"] if show_values else mask(r["matched_text"])}
               for r in first_sent.head(rows).collect(engine="streaming").iter_rows(named=True)]
-    calls, cloud, _, cloud_empty = (sum(column) for column in zip(*log.session_calls.values(), strict=True)) \
-        if log.session_calls else (0, 0, 0, 0)
-    exposure = log.exposure_rows(islice(log.result.tasks, rows))  # the first sessions': enough for each list
+    sessions = log.session_calls_lazy().select(pl.len(), pl.exclude("session").sum()).collect(engine="streaming")
+    count, calls, cloud, _, cloud_empty = sessions.row(0)
+    exposure = log.exposure_rows(rows)  # the first sessions': enough for each list
     per_session = [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None]
+    files = log.files_frame()
     lists: dict[str, list] = {"exposure": per_session,
                               "by_dimension": [r for r in exposure if r["dimension"] is not None],
-                              "files": log.files, "skipped_files": skipped_files(log),
-                              "sessions": log.sessions(islice(log.session_calls, rows)),
-                              "skipped": [str(e) for e in log.errors]}
+                              "files": files.head(rows).to_dicts(), "skipped_files": skipped_files(log, files),
+                              "sessions": log.sessions(rows), "skipped": [str(e) for e in log.errors]}
     totals = {name: len(items) for name, items in lists.items()}
     totals["exposure"], totals["by_dimension"] = log.exposure_counts()
-    totals |= {"sessions": len(log.session_calls), "timeline": cloud,
+    totals |= {"sessions": count, "timeline": cloud, "files": files.height,
                "leaked": first_sent.select(pl.len()).collect(engine="streaming").item()}
     summary: dict = {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
                      "values_shown": show_values, "payloads": log.result.payload_count,
-                     "logs_read": sum(f["read_with"] is None for f in log.files),
+                     "logs_read": files["read_with"].is_null().sum(),
                      "characters": log.result.chars, "units": len(log.result.units), "findings": log.finding_count(),
                      **{name: items[:rows] for name, items in lists.items()},
                      "calls": calls, "cloud_calls": cloud, "edge_calls": calls - cloud, "leaked": leaked,
@@ -78,9 +76,11 @@ def coverage(format_calls: dict[str, list[int]]) -> list[dict]:
              "without_content": without} for fmt, (read, without) in format_calls.items()]
 
 
-def skipped_files(log: LogAudit) -> list[dict]:
-    """Files not read at all, each with why (a line-level problem in a read file is not one)."""
-    read = {f["file"] for f in log.files}
+def skipped_files(log: LogAudit, files: pl.DataFrame) -> list[dict]:
+    """Files not read at all (not in `files`, the files read), each with why (a line-level problem in
+    a read file is not one)."""
+    named = [e.file for e in log.errors if e.file and e.line is None]
+    read = set(files.filter(pl.col("file").is_in(named))["file"].to_list())
     return [{"file": e.file, "reason": e.reason} for e in log.errors
             if e.file and e.line is None and e.file not in read]
 

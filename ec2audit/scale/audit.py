@@ -30,7 +30,7 @@ def write_audit(log: LogAudit, summary: dict, out: Path) -> Path:
     (out / "findings").mkdir(exist_ok=True, mode=0o700)  # there even when nothing was found
     write_table(log.sessions_frame(), sessions_path(out / "findings"))
     write_table(log.exposure(), out / "exposure.parquet")
-    for name, data in (("summary.json", summary), ("nodes.json", log.nodes)):
+    for name, data in (("summary.json", summary), ("nodes.json", dict(log.nodes_frame().iter_rows()))):
         with open_private(out / name, "w", encoding="utf-8") as handle:
             json.dump(data, handle, ensure_ascii=False, indent=1)
     return out
