@@ -523,3 +523,19 @@ def test_tokens_written_to_anthropics_one_hour_cache_cost_the_one_hour_rate_in_a
     (row,) = json.loads(result.stdout)["providers"]
     assert (row["input_tokens"], row["output_tokens"]) == (3010, 40)
     assert abs(row["cost_usd"] - 0.01863) < 1e-9
+
+
+def test_a_provider_whose_calls_are_not_all_priced_has_no_total_that_reads_as_the_whole(tmp_path):
+    """Two Claude calls in a proxy's log, the second with no usage logged (its response cut off): the
+    provider's cost is unknown, with the reason, not the first call's $0.00063 read as the total."""
+    log = tmp_path / "anthropic.jsonl"
+    call = {"url": "https://api.anthropic.com/v1/messages", "session_id": "a1",
+            "request": {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}}
+    log.write_text(json.dumps({**call, "id": "msg-1", "timestamp": "2026-11-07T09:00:00Z",
+                               "response": {"usage": {"input_tokens": 10, "output_tokens": 40}}}) + "\n"
+                   + json.dumps({**call, "id": "msg-2", "timestamp": "2026-11-07T09:00:05Z", "response": {}}) + "\n")
+    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json"])
+    (row,) = json.loads(result.stdout)["providers"]
+    assert (row["calls"], row["unpriced_calls"], row["cost_usd"]) == (2, 1, None)
+    table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
+    assert "unknown: 1 of 2 unpriced" in table.output and "0.0006" not in table.output

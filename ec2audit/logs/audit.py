@@ -492,11 +492,14 @@ class LogAudit:
         return sum(rows), len(rows) - sum(rows)
 
     def providers(self) -> list[dict]:
-        """Calls, tokens and cost per (side, provider, model); cost null when no call had a price."""
+        """Calls, tokens and cost per (side, provider, model). The cost is null unless every call of the row
+        had a price: a sum over the priced calls alone would read as the whole cost; `unpriced_calls` says
+        how many had none (no usage logged, or a model without a price)."""
         return (self.calls_lazy().group_by("side", "provider", "model", maintain_order=True).agg(
             calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=pl.col("input_tokens").sum(),
             cached_tokens=pl.col("cached_tokens").sum(), output_tokens=pl.col("output_tokens").sum(),
-            cost_usd=pl.when(pl.col("cost_usd").is_not_null().any()).then(pl.col("cost_usd").sum()))
+            cost_usd=pl.when(pl.col("cost_usd").is_not_null().all()).then(pl.col("cost_usd").sum()),
+            unpriced_calls=pl.col("cost_usd").is_null().sum())
             .sort("side", "provider", "model", nulls_last=True).collect(engine="streaming").to_dicts())
 
     def timeline(self, limit: int | None = None) -> list[dict]:

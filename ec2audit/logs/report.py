@@ -177,6 +177,14 @@ def _clean(summary: dict) -> str:
     return f"no sensitive unit reached a cloud call ({cloud} cloud calls audited)"
 
 
+def _usd(row: dict) -> str:
+    """A provider row's cost, or why there is none: a part of its calls had no price."""
+    if row["cost_usd"] is not None:
+        return f"{row['cost_usd']:.4f}"
+    unpriced = row.get("unpriced_calls") or 0
+    return f"unknown: {unpriced} of {row['calls']} unpriced" if 0 < unpriced < row["calls"] else "-"
+
+
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     def total(name: str) -> int:
         return len(summary[name]) + summary["left_out"].get(name, 0)
@@ -227,5 +235,5 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     for p in summary["providers"]:
         providers.add_row(p["side"], provider_model(p["provider"], p["model"]), str(p["calls"]),
                           str(p["input_tokens"] or 0), str(p["output_tokens"] or 0),
-                          "-" if p["cost_usd"] is None else f"{p['cost_usd']:.4f}")
+                          _usd(p))
     console.print(providers)
