@@ -178,6 +178,9 @@ def _criteria(text: str, notes: list[str]) -> list[Criterion]:
         weights = _fill([w for _, w, _, _ in items], [g for *_, g in items], "criteria", notes)
         total = sum(weights)
         if weighted_groups and total > 0:  # items share their subsection's weight
+            if not math.isclose(total, 1.0, abs_tol=1e-6):
+                notes.append(f"criteria of a subsection weighted {group_weight:g} sum to {total:g}; scaled to "
+                             f"share its weight (AceBench's own checks may leave {1 - total:g} of it unscored)")
             weights = [w / total * group_weight for w in weights]
         rows += [(key, w, desc, gate) for (key, _, desc, gate), w in zip(items, weights, strict=True)]
     total = sum(w for _, w, _, _ in rows)
