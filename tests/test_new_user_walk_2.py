@@ -341,3 +341,35 @@ def test_serve_refuses_an_upstream_that_is_no_http_url_before_it_starts(tmp_path
     assert result.output.strip().splitlines()[-1].startswith("error: ")
     assert "is not an http(s) URL" in result.output and "Traceback" not in result.output
     assert not store.exists()
+
+
+def test_a_model_listing_on_record_is_no_call_and_no_skipped_record(tmp_path):
+    """A client that lists the models (GET /v1/models, recorded like every cloud-bound request) and then
+    calls one: the store's audit, the log audit of the store and the run figures count 1 call, and neither
+    audit says a record was skipped for want of a body (both exited 1 on such a store)."""
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "+1 415-555-0199",
+                                 "dimension": "contact"}) + "\n")
+    store = tmp_path / "cloud.sqlite"
+    app = Starlette(routes=[Route("/v1/chat/completions", _chat, methods=["POST"]),
+                            Route("/v1/models", lambda _: JSONResponse({"object": "list", "data": []}))])
+    upstream, stop = serve_in_thread(app)
+    try:
+        with running_proxy(upstream + "/v1", store) as (_, url, proxy_store):
+            assert httpx.get(f"{url}/e/ep1/t/t1/v1/models").status_code == 200
+            assert httpx.post(f"{url}/e/ep1/t/t1/v1/chat/completions", json={
+                "model": "gpt-5.4", "messages": [{"role": "user", "content": "Call Dana on +1 415-555-0199."}]
+            }).status_code == 200
+            records = wait_for_records(proxy_store, 2)
+            assert [r.model_call for r in proxy_store.records()] == [False, True], records
+    finally:
+        stop()
+    result = CliRunner().invoke(main, ["intercept", "audit", str(store), "--units", str(units), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["payloads"] == 1 and "skipped" not in result.stderr
+    logged = CliRunner().invoke(main, ["audit", str(store), "--units", str(units), "--json"])
+    assert logged.exit_code == 0, logged.output
+    summary = json.loads(logged.stdout)
+    assert (summary["calls"], summary["cloud_calls"], summary["skipped"]) == (1, 1, [])
+    [session] = summary["sessions"]
+    assert (session["cloud_calls"], session["exposure"]) == (1, 1.0)

@@ -153,6 +153,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
                    "(a proxy killed before a clean stop keeps them in its -wal file: copy it along)", err=True)
         sys.exit(EXIT_SKIPPED)
     payloads, skipped = [], []
+    records = [r for r in records if r.model_call]  # a model listing (GET /v1/models) has no prompt to audit
     blocked = [r for r in records if not r.forwarded]
     if blocked:
         console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited",

@@ -48,7 +48,7 @@ from ec2audit.intercept.dialects import DIALECTS, KEY_HEADERS, KEY_PARAMS, Diale
 from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
-from ec2audit.intercept.record import COMPLETE, PENDING, ProxyRecord
+from ec2audit.intercept.record import COMPLETE, MODEL_LIST_PATH, PENDING, ProxyRecord
 from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
 from ec2audit.intercept.sse import Assembler, Event, EventSplitter
@@ -330,7 +330,7 @@ class Interceptor:
         fields, keys = request_fields(scope)
         fields = [f for f in fields if f[0] == "header"]  # the list is asked for without the query
         record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
-                             path="/v1/models", headers=_recorded_headers(fields, keys))
+                             path=MODEL_LIST_PATH, headers=_recorded_headers(fields, keys))
         ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields)
         try:
             await self.policy.before_forward(ex)

@@ -18,6 +18,9 @@ PENDING, COMPLETE, INTERRUPTED = "pending", "complete", "interrupted"
 #: How the error of a request `--enforce block` refused begins: it was recorded, never forwarded.
 BLOCKED = "blocked by ec2audit"
 
+#: The path the proxy records a model listing under (`GET /v1/models`, any episode prefix left out).
+MODEL_LIST_PATH = "/v1/models"
+
 
 @dataclass(kw_only=True)
 class ProxyRecord:
@@ -43,6 +46,12 @@ class ProxyRecord:
     request: dict | None = None  # the body as forwarded (redacted when redact was on)
     response: dict | None = None
     findings: list[dict] | None = None  # inline audit rows; `matched_text` masked unless evidence is kept
+
+    @property
+    def model_call(self) -> bool:
+        """Whether the request called a model (it has a body to audit): False for a listing of the models
+        (`GET /v1/models`), recorded as cloud-bound too, but no call, no prompt and no cost."""
+        return self.path != MODEL_LIST_PATH
 
     @property
     def forwarded(self) -> bool:

@@ -41,6 +41,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     records = read_records(path)  # read-only: a log audit never changes its input
     steps: Counter = Counter()
     for number, record in enumerate(records, start=1):
+        if not record.model_call:  # a model listing (GET /v1/models): no call, no prompt, not a step
+            continue
         if not record.forwarded:  # blocked by the proxy: no cloud call, though it keeps its step number
             steps[str(record.episode or record.task_id or path.stem)] += 1
             continue

@@ -150,7 +150,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         completion, criteria = check.completion, dict(check.criteria)
     except Exception as exc:  # a checker crash scores 0 and says why; it never stops the run
         completion, criteria = 0.0, {"checker_error": f"{type(exc).__name__}: {exc}"}
-    cloud = ctx.store.records(eid)
+    cloud = [r for r in ctx.store.records(eid) if r.model_call]  # a model listing is no call
     findings, exposure, by_dimension, leaked = audit_episode(task, eid, cloud)
     write_table(findings, folder / "findings.parquet")
     edge_in = sum(c["input_tokens"] for c in state.edge_calls)
