@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -93,3 +94,24 @@ def serve_cli(upstream: str, store: Path, log: Path, key: str, *extra: str) -> t
             time.sleep(0.1)
     proc.kill()
     raise AssertionError(f"proxy did not start: {log.read_text()}")
+
+
+def json_strings(value):
+    """Every key and string of a JSON value, and the strings of JSON text inside strings."""
+    if isinstance(value, str):
+        yield value
+        try:
+            inner = json.loads(value)
+        except ValueError:
+            return
+        if isinstance(inner, dict | list | str) and inner != value:
+            yield from json_strings(inner)
+    elif isinstance(value, list):
+        for item in value:
+            yield from json_strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from json_strings(item)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield str(value)

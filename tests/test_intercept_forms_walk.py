@@ -23,7 +23,7 @@ import unicodedata
 from urllib.parse import unquote, unquote_plus, urlencode
 
 import pytest
-from intercept_helpers import enforcing_client, standin_server
+from intercept_helpers import enforcing_client, json_strings, standin_server
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, POSITIONS, RESPONSES, Probe, user_request
 from ec2audit.units import make_unit
@@ -203,27 +203,6 @@ def readable(text: str, rounds: int = 3) -> set[str]:
     return seen
 
 
-def _strings(value):
-    """Every key and string of a JSON value, and the strings of JSON text inside strings."""
-    if isinstance(value, str):
-        yield value
-        try:
-            inner = json.loads(value)
-        except ValueError:
-            return
-        if isinstance(inner, dict | list | str) and inner != value:
-            yield from _strings(inner)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _strings(item)
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        yield str(value)
-
-
 def _canonical(text: str) -> str:
     """Letters and digits only, case-folded, invisible characters gone: groupings and wraps do not matter."""
     return "".join(c for c in _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold() if c.isalnum())
@@ -235,7 +214,7 @@ _CANONICAL = {field: _canonical(value) for field, value in RECORD.items()}
 def leaked(sent: dict) -> list[str]:
     """The units whose value a reader recovers from what the upstream received: body (each string, and
     all strings run together), headers and query, every encoding undone."""
-    strings = list(_strings(sent["body"]))
+    strings = list(json_strings(sent["body"]))
     headers = [v.encode("latin-1").decode("utf-8", "replace") for _, v in sent["header_list"]]
     texts = [*strings, "".join(strings), *headers, sent["query"]]
     canon = " ".join(_canonical(r) for t in texts for r in readable(t))

@@ -9,7 +9,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from intercept_helpers import UNITS, enforcing_client, standin_server
+from intercept_helpers import UNITS, enforcing_client, json_strings, standin_server
 
 SURFACES = ["13922883366", "139-2288-3366", "+86 139 2288 3366", "110105198803153418", "欧阳娜娜", "Ouyang Nana"]
 SETTINGS = settings(max_examples=120, derandomize=True, deadline=None, database=None,
@@ -61,32 +61,9 @@ def bodies(draw):
     return path, body
 
 
-def _texts(value):
-    """Every key, string and number in a body, JSON text inside strings decoded as the cloud would."""
-    if isinstance(value, str):
-        yield value
-        try:
-            inner = json.loads(value)
-        except ValueError:
-            return
-        if isinstance(inner, dict | list | str) and inner != value:
-            yield from _texts(inner)
-    elif isinstance(value, bool) or value is None:
-        return
-    elif isinstance(value, int | float):
-        yield str(value)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _texts(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _texts(item)
-
-
 def leaks(body) -> list[str]:
     found = []
-    for text in _texts(body):
+    for text in json_strings(body):
         digits = re.sub(r"\D", "", text)
         found += [v for v in ("13922883366", "110105198803153418") if v in digits]
         found += [v for v in ("欧阳娜娜", "ouyang nana") if v in text.lower()]

@@ -530,7 +530,8 @@ def test_a_provider_whose_calls_are_not_all_priced_has_no_total_that_reads_as_th
     provider's cost is unknown, with the reason, not the first call's $0.00063 read as the total."""
     log = tmp_path / "anthropic.jsonl"
     call = {"url": "https://api.anthropic.com/v1/messages", "session_id": "a1",
-            "request": {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}}
+            "request": {"model": "claude-sonnet-4-5", "max_tokens": 64,
+                        "messages": [{"role": "user", "content": "Hi"}]}}
     log.write_text(json.dumps({**call, "id": "msg-1", "timestamp": "2026-11-07T09:00:00Z",
                                "response": {"usage": {"input_tokens": 10, "output_tokens": 40}}}) + "\n"
                    + json.dumps({**call, "id": "msg-2", "timestamp": "2026-11-07T09:00:05Z", "response": {}}) + "\n")
