@@ -362,7 +362,9 @@ _SCALED_FORMS = (
 )
 
 
-_CHINESE_NUMERAL_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟萬億]{3,}")
+#: The characters of an amount in Chinese numerals, plain and financial (大写) forms.
+CHINESE_NUMERALS = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟萬億"
+_CHINESE_NUMERAL_RUN = re.compile(f"[{CHINESE_NUMERALS}]{{3,}}")
 
 
 def chinese_amounts(text: str) -> Iterator[tuple[int, int, int]]:

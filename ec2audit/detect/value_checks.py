@@ -43,7 +43,7 @@ import numpy as np
 
 from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY
 from ec2audit.detect.judge import Verdict
-from ec2audit.detect.normalize import normalize_text
+from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
 CHECKS_VERSION = "checks-v3"  # in the judge's version: verdicts cached before a change are not reused
@@ -167,7 +167,7 @@ _SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6
 _DIGITS = re.compile(
     r"(?<![a-z\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?( and a half)?(?: ?(thousand|million|billion|1000000000|1000000|1000"
     r"|千万|百万|万|亿|千|mn|mm|bn|k|m|b)(?![a-z\d]))?", re.I)
-_CHINESE_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟萬億]{2,}")
+_CHINESE_RUN = re.compile(f"[{CHINESE_NUMERALS}]{{2,}}")
 _NEXT_LOWER = {"万": "千", "萬": "千", "千": "百", "仟": "百", "百": "十", "佰": "十"}
 _NUMERAL_DIGITS = "一二两三四五六七八九壹贰叁肆伍陆柒捌玖"
 _WORD_NUMBER = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
