@@ -37,7 +37,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BYTES_READ, LINE_RANGE, instant
+from ec2audit.logs.base import BYTES_READ, LINE_RANGE, LOGGED_AGAIN, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
@@ -185,7 +185,8 @@ class LogAudit:
     #: Per session: [calls, cloud calls, calls without prompt text, cloud calls without] (`sessions()`),
     #: in order of its first call.
     session_calls: dict[str | None, list[int]] = field(default_factory=dict)
-    #: Per log format: [calls read, calls without prompt text] (the coverage `audit` reports).
+    #: Per log format: [calls read, calls without prompt text, lines that logged a call again, calls that
+    #: reused an earlier call's id] (the coverage `audit` reports).
     format_calls: dict[str, list[int]] = field(default_factory=dict)
     #: Per session the sums its exposure is made of (`exposure_rows()`).
     exposed: Exposed = field(default_factory=dict)
@@ -906,9 +907,10 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             counts[1] += side == CLOUD
             counts[2] += empty
             counts[3] += empty and side == CLOUD
-            read = log.format_calls.setdefault(call["format"] or "?", [0, 0])
+            read = log.format_calls.setdefault(call["format"] or "?", [0, 0, 0, 0])
             read[0] += 1
             read[1] += empty
+            read[3] += payload.meta.get("id_reused") is not None
             session = payload.episode or payload.task_id or "all"  # the group `audit` scores it in
             if reading.discover:
                 payload.task_id = session
@@ -950,7 +952,14 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
         if on_payload:
             on_payload(payload)
 
-    audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
+    def logged_again(fmt: str) -> None:
+        log.format_calls.setdefault(fmt, [0, 0, 0, 0])[2] += 1
+
+    token = LOGGED_AGAIN.set(logged_again)
+    try:
+        audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
+    finally:
+        LOGGED_AGAIN.reset(token)
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
     log.scope = _scope(log.found_in_calls, {u.id: u for u in units})

@@ -3,6 +3,10 @@ Responses or Anthropic Messages request bodies, or records `{request|body|reques
 response|response_body, url|base_url, provider, model, timestamp, episode|session_id, task_id}`.
 
 Each line is one call. The response (when logged) gives usage; the URL and provider give the side.
+A line equal to an earlier line of the file that has the same id (request and response alike: a record
+written twice, a retried write) logs that call again and is no call; a line that reuses an earlier id
+with another request or answer (providers reuse ids; a retry answered again) is a call of its own,
+marked `id_reused` with the line of the id's first call (docs/design.md, Log audit).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, first_record, make_payload, normalize_usage, read_jsonl
+from ec2audit.logs.base import LOGGED_AGAIN, OnError, first_record, make_payload, normalize_usage, read_jsonl
 from ec2audit.payloads import Payload, is_request_body, payload_from_record
 
 name = "openai-log"
@@ -93,10 +97,33 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
     return out
 
 
+def _logged_id(data: dict) -> str | None:
+    """The id a record was logged under (its own, or its request's `metadata.id`), None without one."""
+    body = next((data[k] for k in ("request", "body", "request_body") if isinstance(data.get(k), dict)), data)
+    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    found = data.get("id") or meta.get("id")
+    return None if found is None else str(found)
+
+
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     steps: Counter = Counter()
+    logged: dict[str, dict[int, int]] = {}  # per id: each record logged under it (a hash) → its first line
+    again = LOGGED_AGAIN.get()
     for number, data in read_jsonl(path, on_error):
+        key = _logged_id(data)
+        records = logged.setdefault(key, {}) if key is not None else {}
+        digest = hash(json.dumps(data, sort_keys=True, default=str)) if key is not None else 0
+        if digest in records:
+            if again:
+                again(name)
+            continue
         try:
-            yield to_payload(data, f"{path.name}:{number}", path, number, steps)
+            payload = to_payload(data, f"{path.name}:{number}", path, number, steps)
         except InputError as exc:
             on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
+            continue
+        if records:
+            payload.meta["id_reused"] = min(records.values())
+        if key is not None:
+            records[digest] = number
+        yield payload

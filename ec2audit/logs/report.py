@@ -71,9 +71,11 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
 
 def coverage(format_calls: dict[str, list[int]]) -> list[dict]:
     """Per format read: its calls (model-call spans, for OpenTelemetry), those that carried prompt
-    text and those that carried none, in which no leak can be seen."""
+    text and those that carried none, in which no leak can be seen; the lines that logged a call
+    again (no call of their own) and the calls that reused an earlier call's id (calls of their own)."""
     return [{"format": fmt, "record": RECORDS.get(fmt, "call"), "read": read, "with_content": read - without,
-             "without_content": without} for fmt, (read, without) in format_calls.items()]
+             "without_content": without, "logged_again": again, "reused_ids": reused}
+            for fmt, (read, without, again, reused) in format_calls.items()]
 
 
 def skipped_files(log: LogAudit, files: pl.DataFrame) -> list[dict]:
@@ -205,6 +207,12 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
             console.print(f"{c['format']}: {plural(c['read'], kind)} read, "
                           f"{c['with_content']} carried prompt content, {c['without_content']} carried none"
                           + (f" ({why})" if why else ""), highlight=False)
+        if c["logged_again"]:
+            console.print(f"{c['format']}: {plural(c['logged_again'], 'line')} logged a call an earlier line logged "
+                          "(same id, request and answer): read as that one call", highlight=False)
+        if c["reused_ids"]:
+            console.print(f"{c['format']}: {plural(c['reused_ids'], 'call')} reused an earlier call's id with another "
+                          "request or answer: each counted as a call", highlight=False)
     found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
     if found:
         console.print(f"{plural(len(found), 'session')} matched no task of the units file: each is scored against the "
