@@ -2,7 +2,9 @@
 id logged twice, Claude Code's subagents, …), each checked against a count made by hand."""
 
 import json
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ec2audit.cli import main
@@ -46,3 +48,70 @@ def test_a_request_logged_twice_is_one_call_and_a_reused_id_is_said(tmp_path):
     table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
     assert "1 line logged a call an earlier line logged" in table.output
     assert "1 call reused an earlier call's id" in table.output
+
+
+SESSION = "9f1e2d3c-0000-4000-8000-000000000002"
+KEY = "sk-proj-Zx81kLmQ0pRt7Yu3Wv5Nb2Hc9Df4Gj6Ka1Sd"
+
+
+def _claude_code_with_subagent(project: Path, nested: bool) -> Path:
+    """A Claude Code session whose Task tool ran a subagent (10:00:06–10:00:20) that read `.env` and sent it at
+    10:00:20; the parent got the key back in the Task result and sent it at 10:03:05. The subagent's transcript
+    lies in `<session>/subagents/` (Claude Code ≥ 2.1.2, with its `.meta.json`) or beside the session (before)."""
+    def line(uid, parent, kind, message, time, side=False):
+        return {"isSidechain": side, "userType": "external", "cwd": "/home/ana/proj", "sessionId": SESSION,
+                "version": "2.1.5", **({"agentId": "a1b2c3"} if side else {}), "parentUuid": parent, "type": kind,
+                "message": message, "uuid": uid, "timestamp": f"2026-11-05T10:{time}.000Z"}
+
+    def reply(mid, content, tokens):
+        return {"id": mid, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                "content": content, "usage": {"input_tokens": tokens, "output_tokens": tokens // 10}}
+
+    task = {"type": "tool_use", "id": "toolu_T", "name": "Task",
+            "input": {"description": "inspect config", "prompt": "Read .env and report"}}
+    parent = [line("p1", None, "user", {"role": "user", "content": "Check why the deploy fails"}, "00:00"),
+              line("p2", "p1", "assistant", reply("msg_p1", [task], 1000), "00:05"),
+              line("p3", "p2", "user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_T",
+                                                                    "content": f"The .env holds {KEY}"}]}, "03:00"),
+              line("p4", "p3", "assistant", reply("msg_p2", [{"type": "text", "text": "It is set."}], 2000), "03:05")]
+    read = {"type": "tool_use", "id": "toolu_R", "name": "Read", "input": {"file_path": "/home/ana/proj/.env"}}
+    sub = [line("s1", None, "user", {"role": "user", "content": "Read .env and report"}, "00:06", True),
+           line("s2", "s1", "assistant", reply("msg_s1", [read], 300), "00:10", True),
+           line("s3", "s2", "user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_R",
+                                                                 "content": f"OPENAI_API_KEY={KEY}"}]}, "00:11", True),
+           line("s4", "s3", "assistant", reply("msg_s2", [{"type": "text", "text": "Found it."}], 500), "00:20", True)]
+    project.mkdir()
+    (project / f"{SESSION}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in parent))
+    folder = project / SESSION / "subagents" if nested else project
+    folder.mkdir(parents=True, exist_ok=True)
+    agent = folder / "agent-a1b2c3.jsonl"
+    agent.write_text("".join(json.dumps(x) + "\n" for x in sub))
+    if nested:
+        (folder / "agent-a1b2c3.meta.json").write_text(json.dumps({"agentType": "general-purpose", "spawnDepth": 1}))
+    return agent
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_a_subagents_calls_are_the_sessions_in_time_order(tmp_path, nested):
+    """By hand, the session's calls by time: msg_p1 10:00:05, msg_s1 10:00:10, msg_s2 10:00:20 (the key, read
+    by the subagent's Read of .env), msg_p2 10:03:05. Before: the subagent's file was read after the whole
+    session's, so the key was first sent by msg_p2 (#2, 10:03:05, carried by the Task result), and the
+    subagent's `.meta.json` was skipped as no log (exit 1)."""
+    project = tmp_path / "-home-ana-proj"
+    agent = _claude_code_with_subagent(project, nested)
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "deploy", "entity_id": "SYS", "field": "openai_key", "value": KEY,
+                                 "dimension": "credential"}) + "\n")
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({SESSION: "deploy"}))
+    for paths in ([project], [project / f"{SESSION}.jsonl", agent]):  # the folder, or both files named
+        out = _run("audit", *map(str, paths), "--units", str(units), "--task-map", str(task_map))
+        assert (out["calls"], out["skipped"]) == (4, [])
+        assert [(t["payload_id"], t["step"]) for t in out["timeline"]] == [
+            ("msg_p1", 1), ("msg_s1", 2), ("msg_s2", 3), ("msg_p2", 4)]
+        (leak,) = out["leaked"]
+        assert (leak["first_call"], leak["step"], leak["timestamp"], leak["tool"], leak["file"]) == (
+            "msg_s2", 3, "2026-11-05T10:00:20.000Z", "Read", "/home/ana/proj/.env")
+        assert [s["calls"] for s in out["sessions"]] == [4]
+    alone = _run("audit", str(agent), "--units", str(units), "--task-map", str(task_map))  # named alone: read alone
+    assert [(t["payload_id"], t["step"]) for t in alone["timeline"]] == [("msg_s1", 1), ("msg_s2", 2)]

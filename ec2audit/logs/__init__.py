@@ -160,16 +160,19 @@ def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None) -> l
     once: dict[Path, Path] = {}
     for p in found:
         once.setdefault(p.resolve(), p)
-    return list(once.values())
+    return [p for p in once.values() if (owner := _owner(p)) is None or owner.resolve() not in once]
 
 
 def _owner(path: Path) -> Path | None:
     """The log a file is read as part of: a transcript's trajectory trace, a SQLite database's
-    write-ahead log and shared-memory files, an OpenHands conversation's first event file; None for
-    a file that stands alone."""
+    write-ahead log and shared-memory files, an OpenHands conversation's first event file, a Claude
+    Code subagent's session; None for a file that stands alone."""
     first = openhands.first_event_file(path)
     if first is not None and first != path:
         return first
+    session = claude_code.session_file(path)
+    if session is not None:
+        return session
     for suffix, owner_suffix in ((".trajectory.jsonl", ".jsonl"), *((s, "") for s in _SQLITE_SIDECARS)):
         if path.name.endswith(suffix):
             owner = path.with_name(path.name[: -len(suffix)] + owner_suffix)
@@ -179,7 +182,10 @@ def _owner(path: Path) -> Path | None:
 
 
 def companions(log: LogFile) -> list[Path]:
-    """Files read as part of this log (an OpenClaw transcript's trajectory trace)."""
+    """Files read as part of this log (an OpenClaw transcript's trajectory trace, a Claude Code
+    session's subagents)."""
+    if log.format == claude_code.name:
+        return claude_code.companions(log.path)
     if log.format == openclaw_jsonl.name and log.path.name.endswith(".jsonl"):
         candidates = [openclaw_jsonl.trajectory_path(log.path)]
     elif log.format in DATABASE_FORMATS:

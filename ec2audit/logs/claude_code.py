@@ -5,14 +5,22 @@ response may span several lines sharing `message.id`), tool results come back as
 `tool_result` blocks. Each distinct assistant `message.id` is one call whose request is every
 message before it on its chain (the system prompt is not logged). An assistant line of model
 `<synthetic>` is Claude Code's own (an API error, an interrupted turn), no model call.
+
+A subagent (the Task / Agent tool) writes its own transcript, its lines `isSidechain` under the parent's
+`sessionId`: `<session>/subagents/agent-<id>.jsonl` beside the session's file (Claude Code ≥ 2.1.2), or
+`agent-<id>.jsonl` in the project folder before. Its calls run while the parent waits on the tool, so a
+session's file is read with its subagents' (`subagent_files`) and their calls taken in time order: a
+value a subagent sent is first sent by the subagent's call, not by the parent's later one.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
-from ec2audit.logs.base import OnError, first_record, make_payload, normalize_usage, read_jsonl
+from ec2audit.logs.base import OnError, first_record, instant, make_payload, normalize_usage, read_jsonl
 from ec2audit.payloads import Payload, flatten
 
 name = "claude-code"
@@ -27,7 +35,66 @@ def sniff(path: Path, head: bytes) -> bool:
     return b'"parentUuid"' in head and b'"sessionId"' in head and b'"uuid"' in head
 
 
+def _agent_session(path: Path) -> str | None:
+    """The `sessionId` of a legacy subagent transcript (`agent-<id>.jsonl` in the project folder)."""
+    if not (path.name.startswith("agent-") and path.suffix == ".jsonl"):
+        return None
+    try:
+        with path.open("rb") as handle:
+            record = first_record(handle.readline(1 << 20))
+    except OSError:
+        return None
+    return str(record["sessionId"]) if record and record.get("sessionId") and record.get("isSidechain") else None
+
+
+def session_file(path: Path) -> Path | None:
+    """The session transcript a subagent's transcript is read with, when it is there; else None."""
+    if path.parent.name == "subagents" and path.name.startswith("agent-") and path.suffix in (".jsonl", ".json"):
+        owner = path.parent.parent.parent / f"{path.parent.parent.name}.jsonl"
+    elif (session := _agent_session(path)) is not None:
+        owner = path.with_name(f"{session}.jsonl")
+    else:
+        return None
+    return owner if owner.is_file() and owner != path else None
+
+
+def subagent_files(path: Path) -> list[Path]:
+    """The transcripts of a session's subagents, in name order: both layouts."""
+    if path.name.startswith("agent-") or path.suffix != ".jsonl":
+        return []
+    nested = sorted(path.with_suffix("").joinpath("subagents").glob("agent-*.jsonl"))
+    legacy = sorted(p for p in path.parent.glob("agent-*.jsonl") if _agent_session(p) == path.stem)
+    return [p for p in nested + legacy if p.is_file()]
+
+
+def companions(path: Path) -> list[Path]:
+    """What a session's transcript is read with: its subagents' transcripts and their `.meta.json`
+    sidecars (the agent's type, not read)."""
+    nested = path.with_suffix("").joinpath("subagents")
+    return subagent_files(path) + sorted(p for p in nested.glob("agent-*.meta.json") if p.is_file())
+
+
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    """The calls of a session and of its subagents, in time order (a call without a time keeps its
+    place after the call before it in its file), numbered in that order."""
+    files = [_calls(path, on_error), *(_calls(p, on_error) for p in subagent_files(path))]
+    for step, (_, _, payload) in enumerate(heapq.merge(*files, key=lambda item: item[:2]), start=1):
+        payload.meta["step"] = step
+        yield payload
+
+
+_BEFORE_ALL = datetime.min.replace(tzinfo=UTC)
+
+
+def _calls(path: Path, on_error: OnError) -> Iterator[tuple[datetime, int, Payload]]:
+    """One file's calls with their time (the call before's when one has none) and place."""
+    at = _BEFORE_ALL
+    for place, payload in enumerate(_file_calls(path, on_error)):
+        at = instant(payload.meta.get("timestamp")) or at
+        yield at, place, payload
+
+
+def _file_calls(path: Path, on_error: OnError) -> Iterator[Payload]:
     lines: dict[str, tuple[int, dict]] = {}
     order: list[str] = []
     tools: dict[str, tuple[str, dict]] = {}
