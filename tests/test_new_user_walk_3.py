@@ -115,3 +115,31 @@ def test_a_subagents_calls_are_the_sessions_in_time_order(tmp_path, nested):
         assert [s["calls"] for s in out["sessions"]] == [4]
     alone = _run("audit", str(agent), "--units", str(units), "--task-map", str(task_map))  # named alone: read alone
     assert [(t["payload_id"], t["step"]) for t in alone["timeline"]] == [("msg_s1", 1), ("msg_s2", 2)]
+
+
+def test_a_claude_code_response_over_several_lines_costs_its_last_lines_output(tmp_path):
+    """Claude Code writes one line per content block of a response, each with the usage as it stood: output 1,
+    1, then 159 on the last (ccusage#901). By hand, Claude Sonnet 4.5 at $3 input, $0.30 cache read, $3.75 cache
+    write, $15 output per million: 2·3 + 15,030·0.30 + 8,655·3.75 + 159·15 = 39,356.25 µ$; before, the first
+    line's 1 output token: 36,986.25 µ$ ($0.0370 instead of $0.0394)."""
+    def line(uid, parent, kind, message, second):
+        return {"isSidechain": False, "userType": "external", "sessionId": SESSION, "parentUuid": parent,
+                "type": kind, "message": message, "uuid": uid, "timestamp": f"2026-11-05T10:00:{second:02d}.000Z",
+                "requestId": "req_011"}
+
+    def block(content, output):
+        return {"id": "msg_011", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                "content": [content], "usage": {"input_tokens": 2, "cache_read_input_tokens": 15030,
+                                                "cache_creation_input_tokens": 8655, "output_tokens": output}}
+
+    lines = [line("u1", None, "user", {"role": "user", "content": "Read the config"}, 0),
+             line("a1", "u1", "assistant", block({"type": "thinking", "thinking": "", "signature": "x"}, 1), 3),
+             line("a2", "a1", "assistant", block({"type": "text", "text": "Reading it."}, 1), 4),
+             line("a3", "a2", "assistant", block({"type": "tool_use", "id": "toolu_1", "name": "Read",
+                                                  "input": {"file_path": "/etc/app.toml"}}, 159), 6)]
+    log = tmp_path / f"{SESSION}.jsonl"
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    out = _run("audit", str(log), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (row["calls"], row["input_tokens"], row["output_tokens"]) == (1, 23687, 159)
+    assert abs(row["cost_usd"] - 0.03935625) < 1e-9

@@ -4,7 +4,9 @@ Lines are linked by `uuid`/`parentUuid`; assistant lines hold Anthropic Messages
 response may span several lines sharing `message.id`), tool results come back as `user` lines with
 `tool_result` blocks. Each distinct assistant `message.id` is one call whose request is every
 message before it on its chain (the system prompt is not logged). An assistant line of model
-`<synthetic>` is Claude Code's own (an API error, an interrupted turn), no model call.
+`<synthetic>` is Claude Code's own (an API error, an interrupted turn), no model call. The lines of one
+response repeat its usage as it stood when each was written: the output count grows, and the line with
+the most output tokens (the last, of equals) gives the call's usage.
 
 A subagent (the Task / Agent tool) writes its own transcript, its lines `isSidechain` under the parent's
 `sessionId`: `<session>/subagents/agent-<id>.jsonl` beside the session's file (Claude Code ≥ 2.1.2), or
@@ -98,6 +100,7 @@ def _file_calls(path: Path, on_error: OnError) -> Iterator[Payload]:
     lines: dict[str, tuple[int, dict]] = {}
     order: list[str] = []
     tools: dict[str, tuple[str, dict]] = {}
+    usage: dict[str, dict] = {}  # per response: the usage of its line with the most output tokens
     for number, record in read_jsonl(path, on_error):
         message = record.get("message")
         if record.get("type") not in ("user", "assistant") or not isinstance(message, dict) or not record.get("uuid"):
@@ -105,17 +108,24 @@ def _file_calls(path: Path, on_error: OnError) -> Iterator[Payload]:
         uid = str(record["uuid"])
         lines[uid] = (number, record)
         order.append(uid)
+        if message.get("id") and isinstance(message.get("usage"), dict):
+            kept = usage.get(str(message["id"]))
+            if kept is None or _output(message["usage"]) >= _output(kept):
+                usage[str(message["id"])] = message["usage"]
         for block in message.get("content") if isinstance(message.get("content"), list) else []:
             if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id"):
                 tools[str(block["id"])] = (str(block.get("name", "")), block.get("input") or {})
     step = 0
+    called: set[str] = set()  # responses whose call is out: their other lines are that response's blocks
     for uid in order:
         number, record = lines[uid]
         message = record["message"]
         parent = lines.get(str(record.get("parentUuid")))
-        if record["type"] != "assistant" or message.get("model") == _SYNTHETIC or (
+        if record["type"] != "assistant" or message.get("model") == _SYNTHETIC or str(message.get("id")) in called or (
                 parent and parent[1]["type"] == "assistant" and parent[1]["message"].get("id") == message.get("id")):
             continue
+        if message.get("id"):
+            called.add(str(message["id"]))
         chain, cursor, seen = [], parent, set()
         while cursor and cursor[1]["uuid"] not in seen:
             seen.add(cursor[1]["uuid"])
@@ -142,4 +152,9 @@ def _file_calls(path: Path, on_error: OnError) -> Iterator[Payload]:
             pid=str(message.get("id") or f"{session}#{step}"), segments=flatten(body, "anthropic-messages"),
             session=session, step=step, api="anthropic-messages", provider="anthropic",
             model=message.get("model"), timestamp=record.get("timestamp"), path=path, line=number,
-            usage=normalize_usage(message.get("usage")), messages=sources)
+            usage=normalize_usage(usage.get(str(message.get("id")), message.get("usage"))), messages=sources)
+
+
+def _output(usage: dict) -> int:
+    count = usage.get("output_tokens")
+    return count if isinstance(count, int) else -1
