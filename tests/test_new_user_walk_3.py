@@ -46,7 +46,7 @@ def test_a_request_logged_twice_is_one_call_and_a_reused_id_is_said(tmp_path):
     (cover,) = out["coverage"]
     assert (cover["read"], cover["logged_again"], cover["reused_ids"]) == (3, 1, 1)
     table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
-    assert "1 line logged a call an earlier line logged" in table.output
+    assert "1 record repeated a call read before" in table.output
     assert "1 call reused an earlier call's id" in table.output
 
 
@@ -143,3 +143,36 @@ def test_a_claude_code_response_over_several_lines_costs_its_last_lines_output(t
     (row,) = out["providers"]
     assert (row["calls"], row["input_tokens"], row["output_tokens"]) == (1, 23687, 159)
     assert abs(row["cost_usd"] - 0.03935625) < 1e-9
+
+
+def test_a_resumed_claude_code_session_that_copies_the_old_ones_calls_counts_them_once(tmp_path):
+    """`claude --resume` (or a session sent to the background) goes on in a new file that copies the old one's
+    lines, their `message.id`s too (anthropics/claude-code#36583). Session A made msg_1 (1,000 input tokens)
+    and msg_2 (2,000); B copies both and adds msg_3 (3,000). By hand: 3 calls, 6,000 input tokens, 600 output;
+    before, 5 calls and 9,000 input tokens (msg_1 and msg_2 twice)."""
+    def lines(session: str, calls: list[tuple[str, int]]) -> str:
+        out, parent = [], None
+        for k, (mid, tokens) in enumerate(calls):
+            ask = {"uuid": f"u{k}", "parentUuid": parent, "type": "user", "sessionId": session,
+                   "timestamp": f"2026-11-05T10:0{k}:00.000Z", "message": {"role": "user", "content": f"step {k}"}}
+            answer = {"uuid": f"a{k}", "parentUuid": f"u{k}", "type": "assistant", "sessionId": session,
+                      "timestamp": f"2026-11-05T10:0{k}:05.000Z",
+                      "message": {"id": mid, "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                                  "content": [{"type": "text", "text": "ok"}],
+                                  "usage": {"input_tokens": tokens, "output_tokens": tokens // 10}}}
+            out += [ask, answer]
+            parent = f"a{k}"
+        return "".join(json.dumps(x) + "\n" for x in out)
+
+    project = tmp_path / "-home-ana-proj"
+    project.mkdir()
+    (project / "aaaa0000-0000-4000-8000-000000000001.jsonl").write_text(
+        lines("aaaa0000-0000-4000-8000-000000000001", [("msg_1", 1000), ("msg_2", 2000)]))
+    (project / "bbbb0000-0000-4000-8000-000000000002.jsonl").write_text(
+        lines("bbbb0000-0000-4000-8000-000000000002", [("msg_1", 1000), ("msg_2", 2000), ("msg_3", 3000)]))
+    out = _run("audit", str(project), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (out["calls"], row["calls"], row["input_tokens"], row["output_tokens"]) == (3, 3, 6000, 600)
+    (cover,) = out["coverage"]
+    assert (cover["read"], cover["logged_again"]) == (3, 2)
+    assert sorted(t["payload_id"] for t in out["timeline"]) == ["msg_1", "msg_2", "msg_3"]

@@ -884,6 +884,10 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     # a session's calls are numbered once across its files: a file's steps go on from the calls before it
     before: Counter = Counter()
     in_file: Counter = Counter()
+    responses: set[str] = set()  # the `response_id`s read
+
+    def logged_again(fmt: str) -> None:
+        log.format_calls.setdefault(fmt, [0, 0, 0, 0])[2] += 1
 
     def cloud_payloads() -> Iterator[Payload]:
         def started(f: LogFile) -> None:
@@ -894,6 +898,12 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                 on_file(f)
 
         for payload in _read(found, reading.fmt, log, started):
+            response = payload.meta.get("response_id")
+            if response is not None:
+                if response in responses:  # a copy of a call read before (a resumed session's file)
+                    logged_again(payload.meta.get("format") or "?")
+                    continue
+                responses.add(response)
             key = payload.meta.get("session") or payload.episode
             if payload.meta.get("step") is not None:
                 payload.meta["step"] += before[key]
@@ -951,9 +961,6 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                                 for row in log.result.finding_rows[len(log.text_hashes):]]
         if on_payload:
             on_payload(payload)
-
-    def logged_again(fmt: str) -> None:
-        log.format_calls.setdefault(fmt, [0, 0, 0, 0])[2] += 1
 
     token = LOGGED_AGAIN.set(logged_again)
     try:

@@ -6,7 +6,9 @@ response may span several lines sharing `message.id`), tool results come back as
 message before it on its chain (the system prompt is not logged). An assistant line of model
 `<synthetic>` is Claude Code's own (an API error, an interrupted turn), no model call. The lines of one
 response repeat its usage as it stood when each was written: the output count grows, and the line with
-the most output tokens (the last, of equals) gives the call's usage.
+the most output tokens (the last, of equals) gives the call's usage. A resumed or backgrounded session
+goes on in a new file that copies the old one's lines: `message.id` names the response wherever it is
+written (`meta.response_id`), so the audit counts each response once.
 
 A subagent (the Task / Agent tool) writes its own transcript, its lines `isSidechain` under the parent's
 `sessionId`: `<session>/subagents/agent-<id>.jsonl` beside the session's file (Claude Code ≥ 2.1.2), or
@@ -148,11 +150,14 @@ def _file_calls(path: Path, on_error: OnError) -> Iterator[Payload]:
                               "content": item["message"].get("content")} for item in chain]}
         step += 1
         session = str(record.get("sessionId") or path.stem)
-        yield make_payload(
+        payload = make_payload(
             pid=str(message.get("id") or f"{session}#{step}"), segments=flatten(body, "anthropic-messages"),
             session=session, step=step, api="anthropic-messages", provider="anthropic",
             model=message.get("model"), timestamp=record.get("timestamp"), path=path, line=number,
             usage=normalize_usage(usage.get(str(message.get("id")), message.get("usage"))), messages=sources)
+        if message.get("id"):
+            payload.meta["response_id"] = str(message["id"])
+        yield payload
 
 
 def _output(usage: dict) -> int:

@@ -208,8 +208,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
                           f"{c['with_content']} carried prompt content, {c['without_content']} carried none"
                           + (f" ({why})" if why else ""), highlight=False)
         if c["logged_again"]:
-            console.print(f"{c['format']}: {plural(c['logged_again'], 'line')} logged a call an earlier line logged "
-                          "(same id, request and answer): read as that one call", highlight=False)
+            console.print(f"{c['format']}: {plural(c['logged_again'], 'record')} repeated a call read before (its "
+                          "response id, or its id, request and answer): read as that one call", highlight=False)
         if c["reused_ids"]:
             console.print(f"{c['format']}: {plural(c['reused_ids'], 'call')} reused an earlier call's id with another "
                           "request or answer: each counted as a call", highlight=False)
