@@ -176,3 +176,22 @@ def test_a_resumed_claude_code_session_that_copies_the_old_ones_calls_counts_the
     (cover,) = out["coverage"]
     assert (cover["read"], cover["logged_again"]) == (3, 2)
     assert sorted(t["payload_id"] for t in out["timeline"]) == ["msg_1", "msg_2", "msg_3"]
+
+
+def test_a_provider_is_one_row_however_its_logs_spell_it(tmp_path):
+    """OpenLLMetry's spans name the provider `Anthropic` (traces-old-conventions: one claude-sonnet-4-5 call,
+    25 input and 33 output tokens), a proxy's log of api.anthropic.com `anthropic` (10 and 40). By hand one
+    row: 2 calls, 35 and 73 tokens, 25·3 + 33·15 + 10·3 + 40·15 = 1,200 µ$. Before: two rows of one call."""
+    log = tmp_path / "anthropic.jsonl"
+    log.write_text(json.dumps({
+        "id": "msg-1", "timestamp": "2026-11-07T09:00:00Z", "url": "https://api.anthropic.com/v1/messages",
+        "session_id": "a1", "request": {"model": "claude-sonnet-4-5", "max_tokens": 64,
+                                        "messages": [{"role": "user", "content": "Hello"}]},
+        "response": {"usage": {"input_tokens": 10, "output_tokens": 40}}}) + "\n")
+    spans = Path(__file__).parent / "data" / "logs" / "otel" / "traces-old-conventions.jsonl"
+    out = _run("audit", str(spans), str(log), "--discover", "--no-presidio")
+    rows = [p for p in out["providers"] if (p["provider"] or "").lower() == "anthropic"
+            and p["model"] == "claude-sonnet-4-5"]
+    assert [(p["provider"], p["calls"], p["input_tokens"], p["output_tokens"]) for p in rows] == [
+        ("anthropic", 2, 35, 73)]
+    assert abs(rows[0]["cost_usd"] - 0.0012) < 1e-9
