@@ -195,3 +195,22 @@ def test_a_provider_is_one_row_however_its_logs_spell_it(tmp_path):
     assert [(p["provider"], p["calls"], p["input_tokens"], p["output_tokens"]) for p in rows] == [
         ("anthropic", 2, 35, 73)]
     assert abs(rows[0]["cost_usd"] - 0.0012) < 1e-9
+
+
+def test_a_litellm_call_it_could_not_price_is_priced_not_free(tmp_path):
+    """LiteLLM logs `response_cost: 0.0` with `response_cost_failure_debug_info` when its map has no price for
+    the deployment's name (here `azure-eu-gpt4o`, whose `model` is gpt-4o). By hand, 1,000 input and 100
+    output tokens of gpt-4o at $2.50 / $10 per million: $0.0035, not the $0.0000 read before."""
+    record = {"id": "chatcmpl-9", "trace_id": "t-9", "call_type": "acompletion", "stream": False,
+              "response_cost": 0.0, "response_cost_failure_debug_info": {
+                  "error_message": "This model isn't mapped yet. model=azure-eu-gpt4o", "model": "azure-eu-gpt4o"},
+              "status": "success", "custom_llm_provider": "openai", "prompt_tokens": 1000, "completion_tokens": 100,
+              "total_tokens": 1100, "startTime": 1793900000.5, "model": "gpt-4o",
+              "api_base": "https://api.openai.com/v1", "metadata": {"requester_metadata": {"session_id": "crm-9"}},
+              "messages": [{"role": "user", "content": "Update Dana Whitfield's phone to +1 415-555-0199."}]}
+    log = tmp_path / "standard_logging_payloads.jsonl"
+    log.write_text(json.dumps(record) + "\n")
+    out = _run("audit", str(log), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (row["calls"], row["input_tokens"], row["output_tokens"]) == (1, 1000, 100)
+    assert abs(row["cost_usd"] - 0.0035) < 1e-9

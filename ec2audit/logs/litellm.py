@@ -4,7 +4,9 @@ loggers write, as JSON, JSON Lines or a JSON array) and the proxy's spend logs
 
 Each record is one call: `messages` (a message list, a prompt string, or — in spend logs, where
 prompts are often not stored — the body in `proxy_server_request`), `model`,
-`custom_llm_provider` and `api_base` (the side), token counts and `response_cost` / `spend`.
+`custom_llm_provider` and `api_base` (the side), token counts and `response_cost` / `spend` (not when
+`response_cost_failure_debug_info` says LiteLLM could not price the call: its 0 is no price, and the
+call is priced as any other).
 A record whose request was not stored is a call with no text, not an error.
 """
 
@@ -68,7 +70,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                 "session_id": record.get("session_id") or metadata.get("session_id") or requester.get("session_id")
                 or record.get("trace_id") or record.get("end_user") or path.stem,
                 "usage": tokens or None,
-                "cost_usd": _number(record.get("response_cost", record.get("spend")))}
+                "cost_usd": None if json_field(record.get("response_cost_failure_debug_info"))
+                else _number(record.get("response_cost", record.get("spend")))}
         try:
             yield to_payload(data, f"{path.name}:{number}", path, number, steps)
         except InputError as exc:
