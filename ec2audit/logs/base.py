@@ -166,9 +166,10 @@ def json_values(path: Path) -> Iterator[object]:
 
     with open_log(path) as handle:
         first_line = handle.readline(1 << 20).strip().removeprefix(b"\xef\xbb\xbf")
+        more = bool(handle.read(4096).strip())  # one line holding an array is an array, however long
         handle.seek(0)
         try:
-            lines_of_values = first_line.startswith(b"[") and isinstance(json.loads(first_line), list)
+            lines_of_values = more and first_line.startswith(b"[") and isinstance(json.loads(first_line), list)
         except (json.JSONDecodeError, UnicodeDecodeError):
             lines_of_values = False
         array = first_line.startswith(b"[") and not lines_of_values
