@@ -214,3 +214,41 @@ def test_a_litellm_call_it_could_not_price_is_priced_not_free(tmp_path):
     (row,) = out["providers"]
     assert (row["calls"], row["input_tokens"], row["output_tokens"]) == (1, 1000, 100)
     assert abs(row["cost_usd"] - 0.0035) < 1e-9
+
+
+def test_langfuse_cached_tokens_are_prompt_tokens_priced_at_the_cache_rate(tmp_path):
+    """Langfuse's `usageDetails.input` counts only the prompt tokens not read from the cache; those read are
+    `cache_read_input_tokens` (Anthropic) or `input_cached_tokens` (its OpenAI integration), priced apart
+    (langfuse#10592). By hand, Claude Sonnet 4.5: 86 + 17,817 = 17,903 prompt tokens, 86·3 + 17,817·0.30 +
+    120·15 = 7,403.1 µ$; gpt-4o: 1,000 + 4,000 = 5,000, 1,000·2.5 + 4,000·1.25 + 100·10 = 8,500 µ$. Before:
+    86 and 1,000 prompt tokens, 2,058 and 3,500 µ$."""
+    def observation(oid: str, model: str, details: dict) -> dict:
+        return {"id": oid, "traceId": "tr-1", "type": "GENERATION", "name": "chat",
+                "startTime": f"2026-11-09T09:00:0{oid[-1]}.000Z", "model": model,
+                "input": [{"role": "user", "content": "Summarise the ticket."}], "usageDetails": details}
+
+    export = tmp_path / "observations.json"
+    export.write_text(json.dumps([
+        observation("obs-1", "claude-sonnet-4-5", {"input": 86, "cache_read_input_tokens": 17817, "output": 120,
+                                                   "total": 18023}),
+        observation("obs-2", "gpt-4o", {"input": 1000, "input_cached_tokens": 4000, "output": 100, "total": 5100})],
+        indent=1))
+    out = _run("audit", str(export), "--discover", "--no-presidio")
+    rows = {p["model"]: (p["input_tokens"], p["cached_tokens"], round(p["cost_usd"] * 1e6, 6))
+            for p in out["providers"]}
+    assert rows == {"claude-sonnet-4-5": (17903, 17817, 7403.1), "gpt-4o": (5000, 4000, 8500.0)}
+
+
+def test_an_export_written_as_one_line_array_is_read_as_its_items(tmp_path):
+    """A Langfuse export saved compactly (`json.dumps(observations)`: one line holding the array) has two calls,
+    as the same export indented has. Before: the line was taken as one value of JSON Lines, no object, and the
+    export was skipped (exit 1, 0 calls)."""
+    observations = [{"id": f"obs-{k}", "traceId": "tr-1", "type": "GENERATION", "startTime": f"2026-11-09T09:00:0{k}Z",
+                     "model": "gpt-4o", "input": [{"role": "user", "content": f"Question {k}"}],
+                     "usageDetails": {"input": 10, "output": 1}} for k in (1, 2)]
+    for name, text in (("compact.json", json.dumps(observations)),
+                       ("indented.json", json.dumps(observations, indent=2))):
+        export = tmp_path / name
+        export.write_text(text)
+        out = _run("audit", str(export), "--discover", "--no-presidio")
+        assert (out["calls"], out["skipped"]) == (2, [])

@@ -3,7 +3,8 @@
 CSV.
 
 Every `GENERATION` observation is one call: its `input` is the request (a message list, a
-`{messages}` body or a prompt string), `model` and `usage`/`usageDetails` (or `promptTokens`),
+`{messages}` body or a prompt string), `model` and `usage`/`usageDetails` (or `promptTokens`; `input`
+there counts the prompt tokens not read from or written to the cache, which have keys of their own),
 `calculatedTotalCost`/`costDetails.total`. Calls are grouped by the trace's `sessionId` when the
 trace is in the export, else by `traceId`. Spans and events are not model calls.
 """
@@ -49,14 +50,23 @@ def _number(value) -> float | None:
         return None
 
 
+#: `usageDetails` keys of prompt tokens read from and written to the provider's cache: Langfuse prices
+#: each key apart, and its `input` is the rest (Anthropic's keys; its OpenAI integration's `input_cached_tokens`).
+_CACHE_READ = ("cache_read_input_tokens", "input_cached_tokens", "input_cache_read")
+_CACHE_WRITE = ("cache_creation_input_tokens", "input_cache_creation")
+
+
 def _usage(observation: dict) -> dict | None:
+    """Token counts in Anthropic's shape, whose `input_tokens` also leaves the cached ones out."""
     usage = json_field(observation.get("usageDetails")) or json_field(observation.get("usage")) or {}
     usage = usage if isinstance(usage, dict) else {}
     prompt = _number(usage.get("input", observation.get("promptTokens")))
     completion = _number(usage.get("output", observation.get("completionTokens")))
     if prompt is None and completion is None:
         return None
-    return {"prompt_tokens": int(prompt or 0), "completion_tokens": int(completion or 0)}
+    return {"input_tokens": int(prompt or 0), "output_tokens": int(completion or 0),
+            "cache_read_input_tokens": int(sum(_number(usage.get(k)) or 0 for k in _CACHE_READ)),
+            "cache_creation_input_tokens": int(sum(_number(usage.get(k)) or 0 for k in _CACHE_WRITE))}
 
 
 def _observations(record: dict, sessions: dict[str, str]) -> Iterator[dict]:
