@@ -252,3 +252,23 @@ def test_an_export_written_as_one_line_array_is_read_as_its_items(tmp_path):
         export.write_text(text)
         out = _run("audit", str(export), "--discover", "--no-presidio")
         assert (out["calls"], out["skipped"]) == (2, [])
+
+
+def test_claude_behind_litellm_bills_its_cache_writes_at_the_write_rate(tmp_path):
+    """LiteLLM answers for Claude in OpenAI's shape: `prompt_tokens` 1,125 holds the 1,104 written to the cache
+    (`prompt_tokens_details.cache_creation_tokens`, also `cache_creation_input_tokens`), as its Anthropic
+    transformation adds them. By hand, Claude Sonnet 4.5: 21·3 + 1,104·3.75 + 9·15 = 4,338 µ$; before, all
+    1,125 at the input rate: 3,510 µ$."""
+    usage = {"prompt_tokens": 1125, "completion_tokens": 9, "total_tokens": 1134,
+             "prompt_tokens_details": {"cached_tokens": 0, "cache_creation_tokens": 1104, "text_tokens": 21},
+             "cache_creation_input_tokens": 1104, "cache_read_input_tokens": 0}
+    log = tmp_path / "proxy.jsonl"
+    log.write_text(json.dumps({
+        "id": "chatcmpl-7", "timestamp": "2026-11-07T09:00:00Z", "url": "http://127.0.0.1:4000/v1/chat/completions",
+        "provider": "anthropic", "session_id": "g1",
+        "request": {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "Summarise the policy."}]},
+        "response": {"id": "chatcmpl-7", "model": "claude-sonnet-4-5", "usage": usage}}) + "\n")
+    out = _run("audit", str(log), "--discover", "--no-presidio", "--cloud", "anthropic")
+    (row,) = out["providers"]
+    assert (row["input_tokens"], row["output_tokens"]) == (1125, 9)
+    assert abs(row["cost_usd"] - 0.004338) < 1e-9

@@ -29,14 +29,23 @@ def _output(usage: dict, prompt: int, key: str) -> int:
 
 
 def parse_usage(usage) -> Usage | None:
-    """OpenAI Chat (`prompt_tokens`…), Responses (`input_tokens`, `input_tokens_details`) or Anthropic
-    (`input_tokens` excluding cache reads and writes) usage; None when there is none."""
+    """OpenAI Chat (`prompt_tokens`…, the gateways' cache writes within), Responses (`input_tokens`,
+    `input_tokens_details`) or Anthropic (`input_tokens` excluding cache reads and writes) usage; None
+    when there is none."""
     if not isinstance(usage, dict):
         return None
     if "prompt_tokens" in usage:
         details = usage.get("prompt_tokens_details") or {}
         prompt = _int(usage.get("prompt_tokens"))
-        return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "completion_tokens"))
+        # Claude behind LiteLLM (`cache_creation_tokens`, also top-level `cache_creation_input_tokens`) or
+        # OpenRouter (`cache_write_tokens`): the tokens written to the cache are in `prompt_tokens`, billed at
+        # the cache-write rate
+        written = (_int(details.get("cache_creation_tokens")) or _int(details.get("cache_write_tokens"))
+                   or _int(usage.get("cache_creation_input_tokens")))
+        ttl = details.get("cache_creation_token_details")
+        ttl = ttl if isinstance(ttl, dict) else {}
+        return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "completion_tokens"),
+                     min(written, prompt), min(_int(ttl.get("ephemeral_1h_input_tokens")), written))
     if "input_tokens_details" in usage or "total_tokens" in usage:
         details = usage.get("input_tokens_details") or {}
         prompt = _int(usage.get("input_tokens"))
