@@ -272,3 +272,30 @@ def test_claude_behind_litellm_bills_its_cache_writes_at_the_write_rate(tmp_path
     (row,) = out["providers"]
     assert (row["input_tokens"], row["output_tokens"]) == (1125, 9)
     assert abs(row["cost_usd"] - 0.004338) < 1e-9
+
+
+def test_cached_input_tokens_of_an_opentelemetry_span_are_priced_at_the_cache_rates(tmp_path):
+    """The GenAI conventions count cached tokens within `gen_ai.usage.input_tokens` and name them
+    `gen_ai.usage.cache_read.input_tokens` / `cache_creation.input_tokens`. By hand, Claude Sonnet 4.5 with
+    10,000 input tokens of which 8,000 read from the cache and 1,000 written: 1,000·3 + 8,000·0.30 +
+    1,000·3.75 + 200·15 = 12,150 µ$; before, all 10,000 at the input rate: 33,000 µ$."""
+    def attribute(key: str, value) -> dict:
+        kind = "intValue" if isinstance(value, int) else "stringValue"
+        return {"key": key, "value": {kind: str(value) if kind == "intValue" else value}}
+
+    attributes = [attribute(k, v) for k, v in (
+        ("gen_ai.operation.name", "chat"), ("gen_ai.provider.name", "anthropic"),
+        ("gen_ai.request.model", "claude-sonnet-4-5"), ("gen_ai.usage.input_tokens", 10000),
+        ("gen_ai.usage.cache_read.input_tokens", 8000), ("gen_ai.usage.cache_creation.input_tokens", 1000),
+        ("gen_ai.usage.output_tokens", 200),
+        ("gen_ai.input.messages", json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Hi"}]}])))]
+    span = {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b175", "name": "chat claude",
+            "kind": 3, "startTimeUnixNano": "1793800001000000000", "endTimeUnixNano": "1793800001900000000",
+            "attributes": attributes}
+    trace = tmp_path / "traces.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [
+        {"scope": {"name": "opentelemetry.instrumentation.anthropic"}, "spans": [span]}]}]}))
+    out = _run("audit", str(trace), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (10000, 8000, 200)
+    assert abs(row["cost_usd"] - 0.01215) < 1e-9

@@ -294,6 +294,14 @@ def _events_attribute(attrs: dict) -> list[dict]:
             for e in listed if isinstance(e, dict) and (e.get("event.name") or e.get("role"))]
 
 
+#: Prompt tokens read from and written to the provider's cache, part of the input tokens: the GenAI
+#: conventions' attributes (current, then OpenLLMetry's older names) and OpenInference's.
+_CACHE = {"cached_tokens": ("gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens",
+                            "llm.token_count.prompt_details.cache_read"),
+          "cache_write_tokens": ("gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_creation_input_tokens",
+                                 "llm.token_count.prompt_details.cache_write")}
+
+
 def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]]) -> Payload:
     attrs = _attributes(span.get("attributes"))
     span_id = _span_id(span.get("spanId") or (span.get("context") or {}).get("span_id"))
@@ -309,6 +317,10 @@ def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]])
                  "gen_ai.usage.prompt_tokens", attrs.get("llm.token_count.prompt"))),
              "completion_tokens": attrs.get("gen_ai.usage.output_tokens", attrs.get(
                  "gen_ai.usage.completion_tokens", attrs.get("llm.token_count.completion")))}
+    usage = {k: v for k, v in usage.items() if isinstance(v, int)}
+    cache = {key: next((attrs[n] for n in names if isinstance(attrs.get(n), int)), 0) for key, names in _CACHE.items()}
+    if usage and any(cache.values()):  # within the input tokens, as the conventions count them
+        usage |= {"prompt_tokens": usage.get("prompt_tokens", 0), "prompt_tokens_details": cache}
     segments = flatten(body, api)
     payload = make_payload(
         pid=str(span.get("spanId") or context.get("span_id") or f"{path.name}:{number}"), segments=segments,
@@ -317,8 +329,7 @@ def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]])
         or attrs.get("llm.system"),
         model=attrs.get("gen_ai.request.model") or attrs.get("gen_ai.response.model") or attrs.get("llm.model_name"),
         base_url=f"{host}:{port}" if host and port else host, timestamp=_time(span),
-        usage=normalize_usage({k: v for k, v in usage.items() if isinstance(v, int)}) if any(
-            isinstance(v, int) for v in usage.values()) else None,
+        usage=normalize_usage(usage) if usage else None,
         messages=sources(body["messages"]) if api == "openai-chat" else {})
     payload.meta |= {"trace_id": _hex_id(trace, 32), "span_id": _hex_id(span_id, 16)}
     return payload
