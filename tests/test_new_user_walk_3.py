@@ -299,3 +299,25 @@ def test_cached_input_tokens_of_an_opentelemetry_span_are_priced_at_the_cache_ra
     (row,) = out["providers"]
     assert (row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (10000, 8000, 200)
     assert abs(row["cost_usd"] - 0.01215) < 1e-9
+
+
+def test_inspect_cache_tokens_are_input_at_the_cache_rates_not_output(tmp_path):
+    """Inspect's `ModelUsage` leaves the cache out of `input_tokens` (`input_tokens_cache_read` / `_write`; its
+    `total_tokens` holds them). By hand, Claude Sonnet 4.5 with 10 fresh, 50,000 read and 2,000 written input
+    tokens and 100 output: 10·3 + 50,000·0.30 + 2,000·3.75 + 100·15 = 24,030 µ$. Before, the 52,000 cache
+    tokens were read as output (total − input): 10 input, 52,100 output, 781,530 µ$."""
+    usage = {"input_tokens": 10, "output_tokens": 100, "total_tokens": 52110, "input_tokens_cache_read": 50000,
+             "input_tokens_cache_write": 2000}
+    event = {"event": "model", "uuid": "ev-1", "timestamp": "2026-11-10T12:00:01+00:00",
+             "model": "anthropic/claude-sonnet-4-5", "input": [{"role": "user", "content": "Look up the account."}],
+             "output": {"model": "claude-sonnet-4-5", "usage": usage, "choices": []}}
+    log = {"version": 2, "status": "success",
+           "eval": {"task": "crm-lookup", "model": "anthropic/claude-sonnet-4-5",
+                    "created": "2026-11-10T12:00:00+00:00"},
+           "samples": [{"id": 1, "epoch": 1, "input": "Look up the account.", "events": [event]}]}
+    path = tmp_path / "2026-11-10T12-00-00+00-00_crm-lookup.json"
+    path.write_text(json.dumps(log, indent=1))
+    out = _run("audit", str(path), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (52010, 50000, 100)
+    assert abs(row["cost_usd"] - 0.02403) < 1e-9

@@ -57,6 +57,21 @@ def _body(event: dict) -> dict:
                          for m in messages]}
 
 
+def _usage(usage) -> dict | None:
+    """Inspect's `ModelUsage` in Anthropic's shape: its `input_tokens` leave out the tokens read from and
+    written to the cache (`input_tokens_cache_read` / `_write`), which its `total_tokens` counts; an older
+    log whose total leaves them out counted them within `input_tokens`."""
+    if not isinstance(usage, dict) or not {"input_tokens", "output_tokens"} & usage.keys():
+        return None
+    count = {k: v if isinstance(v, int) and v >= 0 else 0 for k, v in usage.items()}
+    read, written = count.get("input_tokens_cache_read", 0), count.get("input_tokens_cache_write", 0)
+    prompt, output = count.get("input_tokens", 0), count.get("output_tokens", 0)
+    if (read or written) and count.get("total_tokens") == prompt + output:  # the cache within input_tokens
+        prompt = max(prompt - read - written, 0)
+    return {"input_tokens": prompt, "cache_read_input_tokens": read, "cache_creation_input_tokens": written,
+            "output_tokens": output}
+
+
 def _sample_calls(sample: dict, spec: dict, path: Path) -> Iterator[Payload]:
     attachments = sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
     session = f"{spec.get('task') or path.stem}/{sample.get('id')}/epoch {sample.get('epoch', 1)}"
@@ -72,7 +87,7 @@ def _sample_calls(sample: dict, spec: dict, path: Path) -> Iterator[Payload]:
         yield make_payload(
             pid=str(event.get("uuid") or f"{session}#{step}"), segments=flatten(body, api), session=session,
             step=step, api=api, provider=provider, model=model, timestamp=event.get("timestamp"), path=path,
-            line=None, usage=normalize_usage(output.get("usage")), base_url=spec.get("model_base_url"),
+            line=None, usage=normalize_usage(_usage(output.get("usage"))), base_url=spec.get("model_base_url"),
             messages=sources(body["messages"]) if api == "openai-chat" else {})
 
 
