@@ -321,3 +321,20 @@ def test_inspect_cache_tokens_are_input_at_the_cache_rates_not_output(tmp_path):
     (row,) = out["providers"]
     assert (row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (52010, 50000, 100)
     assert abs(row["cost_usd"] - 0.02403) < 1e-9
+
+
+def test_anthropic_usage_with_a_gateways_total_keeps_the_cache_out_of_the_output(tmp_path):
+    """Anthropic's usage as a gateway logs it, `total_tokens` added (10 + 5,000 read + 40 = 5,050). By hand,
+    Claude Sonnet 4.5: 10·3 + 5,000·0.30 + 40·15 = 2,130 µ$. Before, read as a Responses usage: 10 input and
+    5,040 output tokens (total − input), 75,630 µ$."""
+    log = tmp_path / "anthropic.jsonl"
+    log.write_text(json.dumps({
+        "id": "msg-1", "timestamp": "2026-11-07T09:00:00Z", "url": "https://api.anthropic.com/v1/messages",
+        "session_id": "a1", "request": {"model": "claude-sonnet-4-5", "max_tokens": 64,
+                                        "messages": [{"role": "user", "content": "Hello"}]},
+        "response": {"usage": {"input_tokens": 10, "cache_read_input_tokens": 5000, "cache_creation_input_tokens": 0,
+                               "output_tokens": 40, "total_tokens": 5050}}}) + "\n")
+    out = _run("audit", str(log), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (5010, 5000, 40)
+    assert abs(row["cost_usd"] - 0.00213) < 1e-9

@@ -46,7 +46,8 @@ def parse_usage(usage) -> Usage | None:
         ttl = ttl if isinstance(ttl, dict) else {}
         return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "completion_tokens"),
                      min(written, prompt), min(_int(ttl.get("ephemeral_1h_input_tokens")), written))
-    if "input_tokens_details" in usage or "total_tokens" in usage:
+    anthropic = {"cache_read_input_tokens", "cache_creation_input_tokens"} & usage.keys()
+    if "input_tokens_details" in usage or ("total_tokens" in usage and not anthropic):
         details = usage.get("input_tokens_details") or {}
         prompt = _int(usage.get("input_tokens"))
         return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "output_tokens"))
@@ -54,6 +55,7 @@ def parse_usage(usage) -> Usage | None:
         read, write = _int(usage.get("cache_read_input_tokens")), _int(usage.get("cache_creation_input_tokens"))
         ttl = usage.get("cache_creation")
         ttl = ttl if isinstance(ttl, dict) else {}
-        return Usage(_int(usage.get("input_tokens")) + read + write, read, _int(usage.get("output_tokens")), write,
+        prompt = _int(usage.get("input_tokens")) + read + write  # a gateway's `total_tokens` counts them all
+        return Usage(prompt, read, _output(usage, prompt, "output_tokens"), write,
                      min(_int(ttl.get("ephemeral_1h_input_tokens")), write))
     return None
