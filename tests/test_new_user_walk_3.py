@@ -338,3 +338,30 @@ def test_anthropic_usage_with_a_gateways_total_keeps_the_cache_out_of_the_output
     (row,) = out["providers"]
     assert (row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (5010, 5000, 40)
     assert abs(row["cost_usd"] - 0.00213) < 1e-9
+
+
+def test_a_streamed_answer_in_a_har_keeps_message_starts_counts_over_a_gateways_nulls(tmp_path):
+    """A browser HAR of a Claude call through a gateway that streams message_delta's usage with nulls for the
+    counts message_start gave (21 input, 188,086 written to the cache). By hand, Claude Sonnet 4.5:
+    21·3 + 188,086·3.75 + 393·15 = 711,280.5 µ$, as the proxy counts it; before, the nulls wiped the input:
+    0 input tokens, 5,895 µ$."""
+    start = {"type": "message_start", "message": {"id": "msg_01", "type": "message", "role": "assistant",
+                                                  "model": "claude-sonnet-4-5", "content": [], "usage": {
+                                                      "input_tokens": 21, "cache_creation_input_tokens": 188086,
+                                                      "cache_read_input_tokens": 0, "output_tokens": 1}}}
+    delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+             "usage": {"input_tokens": None, "cache_creation_input_tokens": None, "cache_read_input_tokens": None,
+                       "output_tokens": 393}}
+    stream = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in (start, delta))
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 500, "stream": True,
+            "messages": [{"role": "user", "content": "Summarise the contract."}]}
+    entry = {"startedDateTime": "2026-11-07T09:00:00.000Z", "time": 900,
+             "request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "headers": [],
+                         "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+             "response": {"status": 200, "headers": [], "content": {"mimeType": "text/event-stream", "text": stream}}}
+    har = tmp_path / "session.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "WebInspector"}, "entries": [entry]}}))
+    out = _run("audit", str(har), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (row["input_tokens"], row["output_tokens"]) == (188107, 393)
+    assert abs(row["cost_usd"] - 0.7112805) < 1e-9

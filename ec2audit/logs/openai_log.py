@@ -52,7 +52,9 @@ def response_data(text: str) -> dict:
             if isinstance(event, dict):
                 inner = event.get("message") or event.get("response") or {}
                 found["model"] = event.get("model") or inner.get("model") or found.get("model")
-                found["usage"].update(event.get("usage") or inner.get("usage") or {})
+                usage = event.get("usage") or inner.get("usage")
+                if isinstance(usage, dict):  # a gateway's null in message_delta leaves message_start's count
+                    found["usage"].update({k: v for k, v in usage.items() if v is not None})
     return found
 
 
