@@ -365,3 +365,26 @@ def test_a_streamed_answer_in_a_har_keeps_message_starts_counts_over_a_gateways_
     (row,) = out["providers"]
     assert (row["input_tokens"], row["output_tokens"]) == (188107, 393)
     assert abs(row["cost_usd"] - 0.7112805) < 1e-9
+
+
+def test_a_task_map_naming_a_task_without_units_is_said_not_hidden(tmp_path):
+    """Sessions A and B mapped to task t, C to `zz`, a task the units file has no units of (a typo): C is scored
+    against the units found in its own calls (t's phone: exposure 1.0), and the audit now says why, naming the
+    map and the task. Before, it said only "give --task-map", which the user had given."""
+    calls = [("A", "Call Dana Whitfield please"), ("B", "Nothing here"), ("C", "Call +1 415-555-0199 now")]
+    log = tmp_path / "proxy.jsonl"
+    log.write_text("".join(json.dumps(
+        {"id": f"r{k}", "url": "https://api.openai.com/v1/chat/completions", "session_id": session,
+         "request": {"model": "gpt-4o", "messages": [{"role": "user", "content": text}]}}) + "\n"
+        for k, (session, text) in enumerate(calls)))
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps({"task_id": "t", "entity_id": "P1", "field": field, "value": value,
+                                         "dimension": dimension}) + "\n" for field, value, dimension in (
+        ("name", "Dana Whitfield", "person_name"), ("phone", "+1 415-555-0199", "contact"))))
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"A": "t", "B": "t", "C": "zz"}))
+    result = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--task-map", str(task_map)],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert f"{task_map}: 1 task without units in {units} (zz)" in result.output
+    assert "give --task-map" not in result.output

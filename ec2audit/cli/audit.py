@@ -73,6 +73,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     if out and out.is_dir() and ray_address is None:
         raise InputError("is a folder: give a .parquet or .jsonl file (a folder only with --ray)", file=str(out))
     units = read_units(units_path) if units_path else None
+    mapping = read_task_map(task_map) if task_map else None
     backend: Backend | None
     if ray_address is not None:
         backend = get_backend("ray", address=ray_address, workers=jobs)
@@ -83,6 +84,11 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         scratch = out if ray_address is not None else out.parent
         scratch.mkdir(parents=True, exist_ok=True, mode=0o700)
     console = make_console(stderr=True)
+    unknown = sorted({t for t in (mapping or {}).values()} - {u.task_id for u in units or []}) if units else []
+    if unknown:  # a typo in the map, or a units file without those tasks: said, not scored against by surprise
+        console.print(f"[yellow]note[/] {task_map}: {plural(len(unknown), 'task')} without units in {units_path} "
+                      f"({', '.join(unknown[:5])}{', …' if len(unknown) > 5 else ''}): their sessions are scored "
+                      "against the units found in their own calls", highlight=False, soft_wrap=True)
     what = plural(len(units), "unit") if units is not None else "discovered units"
     columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                TimeRemainingColumn())
@@ -100,7 +106,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
 
         log = audit_logs(list(paths), units, discover=discover, fmt=fmt, classifier=Classifier(cloud, edge),
                          use_presidio=not no_presidio, on_payload=scanned, backend=backend, scratch=scratch,
-                         task_map=read_task_map(task_map) if task_map else None,
+                         task_map=mapping,
                          on_progress=lambda done, total: bar.update(task, completed=done, total=total))
     for error in log.errors:
         console.print(f"[yellow]skipped[/] {error}", highlight=False, soft_wrap=True)

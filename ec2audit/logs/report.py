@@ -215,8 +215,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
                           "request or answer: each counted as a call", highlight=False)
     found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
     if found:
-        console.print(f"{plural(len(found), 'session')} matched no task of the units file: each is scored against the "
-                      "units found in its own calls (give --task-map to say which task each ran)", highlight=False)
+        console.print(f"{plural(len(found), 'session')} matched no task of the units file (by --task-map, its calls' "
+                      "task ids or its name): each is scored against the units found in its own calls", highlight=False)
     sessions = _table(f"Exposure per session, most exposed first: {summary['exposure_definition']}",
                       ["session", "cloud/calls", "leaked/units", "exposure", "scored against"])
     sessions.columns[0].overflow = "fold"
