@@ -886,7 +886,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     # a session's calls are numbered once across its files: a file's steps go on from the calls before it
     before: Counter = Counter()
     in_file: Counter = Counter()
-    responses: set[str] = set()  # the `response_id`s read
+    called: set[str] = set()  # the `call_id`s read
 
     def logged_again(fmt: str) -> None:
         log.format_calls.setdefault(fmt, [0, 0, 0, 0])[2] += 1
@@ -900,12 +900,12 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                 on_file(f)
 
         for payload in _read(found, reading.fmt, log, started):
-            response = payload.meta.get("response_id")
-            if response is not None:
-                if response in responses:  # a copy of a call read before (a resumed session's file)
+            call_id = payload.meta.get("call_id")
+            if call_id is not None:
+                if call_id in called:  # a copy of a call read before (a resumed session's file, a span sent twice)
                     logged_again(payload.meta.get("format") or "?")
                     continue
-                responses.add(response)
+                called.add(call_id)
             key = payload.meta.get("session") or payload.episode
             if payload.meta.get("step") is not None:
                 payload.meta["step"] += before[key]

@@ -4,9 +4,9 @@ An adapter turns one log file into the `Payload`s of the model calls it records.
 `meta` carries `provider`, `model`, `base_url`, `timestamp`, `session`, `step`, `usage`
 (input/cached/output tokens, `cost_usd`), `source` (file and line) and `messages`: for each
 `message_index`, where that message came from (`entry`, `tool`, `file`), so a leak can be traced to
-the tool result or file that carried it. An adapter whose log names each call by its provider's response id,
-the same in every file that copies the call, sets `response_id`: the audit reads a response once. Bad
-input is reported through `on_error` and skipped.
+the tool result or file that carried it. An adapter whose log names each call by an id that stays
+the same in every file that copies the call (a provider's response id, a span's trace and span ids)
+sets `call_id`: the audit reads a call once. Bad input is reported through `on_error` and skipped.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ message before it on its chain (the system prompt is not logged). An assistant l
 response repeat its usage as it stood when each was written: the output count grows, and the line with
 the most output tokens (the last, of equals) gives the call's usage. A resumed or backgrounded session
 goes on in a new file that copies the old one's lines: `message.id` names the response wherever it is
-written (`meta.response_id`), so the audit counts each response once.
+written (`meta.call_id`), so the audit counts each response once.
 
 A subagent (the Task / Agent tool) writes its own transcript, its lines `isSidechain` under the parent's
 `sessionId`: `<session>/subagents/agent-<id>.jsonl` beside the session's file (Claude Code ≥ 2.1.2), or
@@ -156,7 +156,7 @@ def _file_calls(path: Path, on_error: OnError) -> Iterator[Payload]:
             model=message.get("model"), timestamp=record.get("timestamp"), path=path, line=number,
             usage=normalize_usage(usage.get(str(message.get("id")), message.get("usage"))), messages=sources)
         if message.get("id"):
-            payload.meta["response_id"] = str(message["id"])
+            payload.meta["call_id"] = f"anthropic:{message['id']}"
         yield payload
 
 

@@ -332,6 +332,8 @@ def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]])
         usage=normalize_usage(usage) if usage else None,
         messages=sources(body["messages"]) if api == "openai-chat" else {})
     payload.meta |= {"trace_id": _hex_id(trace, 32), "span_id": _hex_id(span_id, 16)}
+    if payload.meta["trace_id"] and payload.meta["span_id"]:  # a span exported twice is one call
+        payload.meta["call_id"] = f"otel:{payload.meta['trace_id']}:{payload.meta['span_id']}"
     return payload
 
 
