@@ -6,6 +6,7 @@ printed at full width, not cut at rich's default of 80 columns, and lines counte
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import threading
@@ -23,6 +24,13 @@ def make_console(stderr: bool = False) -> Console:
     anywhere else (rich would take 80, or the width of whichever other stream is a terminal)."""
     sized = (sys.stderr if stderr else sys.stdout).isatty() or "COLUMNS" in os.environ
     return Console(stderr=stderr, width=None if sized else PIPED_WIDTH, soft_wrap=not sized)
+
+
+def usd(value: float, sign: str = "$") -> str:
+    """Dollars to the cent's hundredth, and a cost under that to its first two significant digits: a call
+    of a cheap model never reads as free ($0.0000) when it was billed."""
+    digits = 4 if value == 0 or abs(value) >= 0.0001 else 1 - math.floor(math.log10(abs(value)))
+    return f"{sign}{value:,.{digits}f}"
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:

@@ -404,3 +404,17 @@ def test_a_span_exported_twice_is_one_call(tmp_path):
         ("gpt-5.4", 2, 3000, 90), ("qwen2.5:7b", 1, 0, 0)]
     (cover,) = out["coverage"]
     assert (cover["read"], cover["logged_again"]) == (3, 3)
+
+
+def test_a_cheap_call_is_not_shown_as_free(tmp_path):
+    """One gpt-4o-mini call of 10 input and 1 output tokens: 10·0.15 + 1·0.60 = 2.1 µ$ by hand. The table
+    showed it as 0.0000, a free call; now 0.0000021."""
+    log = tmp_path / "proxy.jsonl"
+    log.write_text(json.dumps({
+        "id": "r1", "timestamp": "2026-11-03T10:00:00Z", "url": "https://api.openai.com/v1/chat/completions",
+        "session_id": "s1", "request": {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}]},
+        "response": {"usage": {"prompt_tokens": 10, "completion_tokens": 1}}}) + "\n")
+    (row,) = _run("audit", str(log), "--discover", "--no-presidio")["providers"]
+    assert abs(row["cost_usd"] - 0.0000021) < 1e-12
+    table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
+    assert "0.0000021" in table.output and "0.0000 " not in table.output

@@ -16,6 +16,7 @@ from playwright.sync_api import sync_playwright
 from test_report_cli import STRATEGIES, write_run_dir
 
 from ec2audit.cli import main
+from ec2audit.console import usd
 
 pytestmark = pytest.mark.chromium
 
@@ -82,7 +83,7 @@ def test_run_report_draws_plots_and_tables(browser, tmp_path):
         assert shown["Pass^k"] == f"{100 * row['pass_hat_k']:.1f}%"
         assert shown["cloud input tok"] == f"{row['cloud_input_tokens']:,}"
         assert shown["exposure"] == f"{row['exposure']:.3f}"
-        assert shown["cloud USD"] == ("unknown" if row["cloud_usd"] is None else f"${row['cloud_usd']:,.4f}")
+        assert shown["cloud USD"] == ("unknown" if row["cloud_usd"] is None else usd(row["cloud_usd"]))
 
     page.locator("#strategies thead th", has_text="completion").click()
     first = page.locator("#strategies tbody tr").first.locator("td").first.inner_text()

@@ -9,7 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ec2audit.console import plural
+from ec2audit.console import plural, usd
 from ec2audit.logs.audit import FOUND, LogAudit
 from ec2audit.report.summary import mask
 
@@ -182,7 +182,7 @@ def _clean(summary: dict) -> str:
 def _usd(row: dict) -> str:
     """A provider row's cost, or why there is none: a part of its calls had no price."""
     if row["cost_usd"] is not None:
-        return f"{row['cost_usd']:.4f}"
+        return usd(row["cost_usd"], sign="")
     unpriced = row.get("unpriced_calls") or 0
     return f"unknown: {unpriced} of {row['calls']} unpriced" if 0 < unpriced < row["calls"] else "-"
 

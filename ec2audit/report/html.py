@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 
 from ec2audit import __version__
-from ec2audit.console import plural
+from ec2audit.console import plural, usd
 from ec2audit.files import open_private
 from ec2audit.report.summary import EpisodeView, Evidence, StrategyRow, Summary
 
@@ -76,7 +76,7 @@ def _int(v: int | None) -> str:
 
 
 def _usd(v: float | None) -> str:
-    return "unknown" if v is None else f"${v:,.4f}"
+    return "unknown" if v is None else usd(v)
 
 
 def _si(v: float | None) -> str:
@@ -330,10 +330,10 @@ def render(summary: Summary) -> str:
     rows = summary.rows
     plots = []
     if summary.has_completion:
-        usd = scatter(rows, lambda r: r.usd_per_episode, "cloud USD per episode", _usd_short, "plot-usd")
+        cost = scatter(rows, lambda r: r.usd_per_episode, "cloud USD per episode", _usd_short, "plot-usd")
         exposure = scatter(rows, lambda r: r.exposure, "exposure", lambda v: f"{v:.2f}", "plot-exposure", 1.0)
         plots.append(_legend(rows))
-        plots.append(f"<figure>{usd}"
+        plots.append(f"<figure>{cost}"
                      "<figcaption>Completion against cloud cost per episode. Ringed points and the dashed "
                      "line are the Pareto front: nothing is both cheaper and more complete."
                      "</figcaption></figure>")
@@ -380,7 +380,7 @@ def _legend(rows: list[StrategyRow]) -> str:
 
 
 def _usd_short(v: float) -> str:
-    return f"${v:.4f}" if v < 1 else f"${v:,.2f}"
+    return usd(v) if v < 1 else f"${v:,.2f}"
 
 
 def write_report(summary: Summary, path: str | Path) -> Path:

@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ec2audit.audit import AuditResult
-from ec2audit.console import plural
+from ec2audit.console import plural, usd
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.report.summary import Summary, mask
 
@@ -63,7 +63,7 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
 def _fmt(value, kind: str) -> str:
     if value is None:
         return "–"
-    return {"pct": f"{100 * value:.1f}%", "int": f"{value:,}", "usd": f"${value:,.4f}", "f3": f"{value:.3f}",
+    return {"pct": f"{100 * value:.1f}%", "int": f"{value:,}", "usd": usd(value), "f3": f"{value:.3f}",
             "sci": f"{value:.2e}"}[kind]
 
 

@@ -34,6 +34,7 @@ from rich.table import Table
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.backends import Backend
 from ec2audit.console import make_console
+from ec2audit.console import usd as dollars
 from ec2audit.files import open_private, write_table
 from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
 from ec2audit.run.episodes import EpisodeContext, EpisodeSpec, finished_record, run_episode
@@ -224,7 +225,7 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
         with lock:
             now = list(running.values())
         shown = ", ".join(now[:2]) + (f" +{len(now) - 2}" if len(now) > 2 else "")
-        return f"failed {failures}  cloud ${usd:.4f}  " + (f"now {shown}" if shown else "")
+        return f"failed {failures}  cloud {dollars(usd)}  " + (f"now {shown}" if shown else "")
 
     columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[info]}")]
@@ -314,7 +315,7 @@ def summary_table(result: RunResult) -> Table:
     for variant, s in summarize(result.records).items():
         tokens = s["cloud_input_tokens"] + s["cloud_output_tokens"]
         table.add_row(variant, str(s["episodes"]), f"{s['completion_mean']:.2f}", f"{s['pass_hat_k']:.2f}",
-                      str(tokens), "-" if s["cloud_usd"] is None else f"{s['cloud_usd']:.4f}",
+                      str(tokens), "-" if s["cloud_usd"] is None else dollars(s["cloud_usd"], sign=""),
                       "-" if s["edge_flops"] is None else f"{s['edge_flops']:.3g}",
                       "-" if s["exposure_mean"] is None else f"{s['exposure_mean']:.3f}")
     return table
