@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import escapes, glued, ocr
+from ec2audit.detect.forms import escapes, glued, id_prefixed, ocr
 from ec2audit.detect.normalize import (
     _ENGLISH_DIGIT_RUN,
     _FOLD,
@@ -20,6 +20,7 @@ from ec2audit.detect.normalize import (
     TextView,
     _fold_map,
     _runs_at,
+    fold,
 )
 from ec2audit.detect.patterns import PatternIndex
 
@@ -45,6 +46,12 @@ def _fold_map_by_character(text: str) -> tuple[list[int], list[int]]:
 def test_fold_map_is_the_character_by_character_map(text):
     back = _fold_map(text)
     assert (back.derived, back.source) == _fold_map_by_character(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_FOLDING)
+def test_fold_is_the_character_by_character_fold(text):
+    assert fold(text) == "".join(_FOLD[ord(ch)] for ch in text)
 
 
 def test_a_match_after_an_ellipsis_points_at_its_characters():
@@ -187,6 +194,15 @@ def test_ascii_runs_over_the_codes_are_the_regex_runs(text):
                                            (views._HEX_DIGITS, 12, "", views._ALPHANUMERIC), ("0123456789", 6, "", "")):
         assert views._runs_by_codes(text, members, least, holding, apart) == \
             views._runs_by_regex(text, members, least, holding, apart)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.lists(st.sampled_from(["call_", "FILE-", "fc_", "toolu_", "eyJhIjoxfQ", "MTM5MDAxMTIyMzM=", "=", "==",
+                                      *"aZ09+/_-. é张\n", "\u017f", "\u212a", "\u0131", "x" * 5000]), max_size=14)
+       .map("".join))
+def test_id_prefixed_runs_read_only_their_runs_what_the_regex_finds(text):
+    assert [(m.span(), m.group(1)) for m in id_prefixed._matches(text)] == \
+        [(m.span(), m.group(1)) for m in id_prefixed._RUN.finditer(text)]
 
 
 _PLUS_PLAIN = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
