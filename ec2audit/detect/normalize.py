@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from functools import cache
+from functools import cache, lru_cache
 from typing import Self
 
 _OTHER_WS = re.compile(r"[^\S ]")
@@ -374,14 +374,21 @@ def chinese_amounts(text: str) -> Iterator[tuple[int, int, int]]:
     hundredths), read by cn2an."""
     if text.isascii() or not _CHINESE_NUMERAL_RUN.search(text):
         return
+    for m in _CHINESE_NUMERAL_RUN.finditer(text):
+        if (amount := _amount_of(m.group())) is not None:
+            yield m.start(), m.end(), amount
+
+
+@lru_cache(maxsize=4096)
+def _amount_of(run: str) -> int | None:
+    """A run of Chinese numerals read by cn2an, in hundredths (None: no number), once per distinct run: the
+    same amounts recur through a log (the 8 MB payload: 787 runs of 20 amounts, 0.3 → 0.07 s)."""
     import cn2an  # 0.3 s to import: only for texts that hold such a run
 
-    for m in _CHINESE_NUMERAL_RUN.finditer(text):
-        try:
-            number = cn2an.cn2an(m.group(), "normal")
-        except (ValueError, KeyError, IndexError):
-            continue
-        yield m.start(), m.end(), int(round(number * 100))
+    try:
+        return int(round(cn2an.cn2an(run, "normal") * 100))
+    except (ValueError, KeyError, IndexError):
+        return None
 
 
 _EUROPEAN = str.maketrans(",.", ".,")
