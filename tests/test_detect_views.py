@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -187,7 +188,8 @@ def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text):
 
 
 @settings(max_examples=1000, deadline=None)
-@given(text=st.lists(st.sampled_from([*"0123456789abcfxAF+/=_-. é张\n", "5byg5LiJ", "e5bca0e4b889"]), max_size=40)
+@given(text=st.lists(st.sampled_from([*"0123456789abcfxAF+/=_-. é张\n?", "😀", "\ud800", "5byg5LiJ", "e5bca0e4b889"]),
+                     max_size=40)
        .map("".join))
 def test_ascii_runs_over_the_codes_are_the_regex_runs(text):
     for members, least, holding, apart in ((views._BASE64_ALPHABET, 8, "0123456789+/", ""),
@@ -203,6 +205,22 @@ def test_ascii_runs_over_the_codes_are_the_regex_runs(text):
 def test_id_prefixed_runs_read_only_their_runs_what_the_regex_finds(text):
     assert [(m.span(), m.group(1)) for m in id_prefixed._matches(text)] == \
         [(m.span(), m.group(1)) for m in id_prefixed._RUN.finditer(text)]
+
+
+def test_the_other_whitespace_is_every_non_ascii_character_python_calls_whitespace():
+    other = re.compile(f"[{views.OTHER_WHITESPACE}]")
+    assert [c for c in range(128, sys.maxunicode + 1) if chr(c).isspace()] == \
+        [c for c in range(128, sys.maxunicode + 1) if other.match(chr(c))]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"ab9 \t\n\r\x0b\x1c?张", "\u3000", "\xa0", "\u2028", "  ", "\n\n", "😀"]),
+                     max_size=40).map("".join), cut=st.tuples(st.integers(0, 45), st.integers(0, 45)))
+def test_view_floors_from_a_prefix_count_are_those_of_the_slice(text, cut):
+    start, end = sorted(cut)
+    start, end = min(start, len(text)), min(end, len(text))
+    plain = (end - start) - sum(len(run) - 1 for run in re.findall(r"\s{2,}", text[start:end]))
+    assert views._Floors(text).floor(start, end) == plain
 
 
 _PLUS_PLAIN = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
