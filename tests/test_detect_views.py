@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from ec2audit.detect import views
 from ec2audit.detect.forms import escapes, glued, id_prefixed, ocr
 from ec2audit.detect.normalize import (
+    _CHINESE_NUMERAL_RUN,
     _ENGLISH_DIGIT_RUN,
     _FOLD,
+    CHINESE_NUMERALS,
     DIGIT_WORD_PAIRS,
     ENGLISH_DIGITS,
     TextView,
@@ -221,6 +223,13 @@ def test_view_floors_from_a_prefix_count_are_those_of_the_slice(text, cut):
     start, end = min(start, len(text)), min(end, len(text))
     plain = (end - start) - sum(len(run) - 1 for run in re.findall(r"\s{2,}", text[start:end]))
     assert views._Floors(text).floor(start, end) == plain
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from([*CHINESE_NUMERALS[:6], "元", "a", " ", "叁拾陆万"]), max_size=20).map("".join))
+def test_chinese_numeral_run_regex_matches_its_plain_form(text):
+    plain = re.compile(f"[{CHINESE_NUMERALS}]{{3,}}")
+    assert [m.span() for m in _CHINESE_NUMERAL_RUN.finditer(text)] == [m.span() for m in plain.finditer(text)]
 
 
 _PLUS_PLAIN = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
