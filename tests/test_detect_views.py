@@ -121,6 +121,12 @@ def test_simplified_view_converts_only_the_runs_opencc_may_change_to_the_same_te
     assert views.to_simplified(text) == _simplified_whole(text)
 
 
+@settings(max_examples=1000, deadline=None)
+@given(text=st.one_of(_CHINESE, st.lists(_CHINESE, max_size=3).map("".join).map(lambda t: t + "😀\ud800")))
+def test_converting_runs_over_the_code_points_are_those_read_character_by_character(text):
+    assert views._converting_runs_by_codes(text) == views._converting_runs(text)  # short: the loop
+
+
 def test_every_phrase_of_opencc_is_simplified_as_in_the_whole_text():
     """Each of t2s's phrases, alone, after a keyed character and before its own first character."""
     for phrase in views._dictionary_keys("TSPhrases"):
