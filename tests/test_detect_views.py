@@ -229,6 +229,8 @@ def test_view_floors_from_a_prefix_count_are_those_of_the_slice(text, cut):
     start, end = min(start, len(text)), min(end, len(text))
     plain = (end - start) - sum(len(run) - 1 for run in re.findall(r"\s{2,}", text[start:end]))
     assert views._Floors(text).floor(start, end) == plain
+    long = text + "x" * views._SHORT  # over the character codes
+    assert views._Floors(long).floor(start, end) == plain
 
 
 @settings(max_examples=500, deadline=None)

@@ -754,6 +754,7 @@ _ASCII_WHITESPACE = "".join(ch for ch in map(chr, range(128)) if ch.isspace())
 #: the non-ASCII characters `str.isspace` (and so the regex `\s`) takes, one class of literals: found in C
 OTHER_WHITESPACE = "\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _OTHER_WHITESPACE = re.compile(f"[{OTHER_WHITESPACE}]")
+_WHITESPACE_RUN = re.compile(r"\s\s+")
 
 
 class _Floors:
@@ -763,13 +764,16 @@ class _Floors:
     payload took two regex passes over a ~250-character slice each (0.27 s; 0.06 s so, and 0.03 s a text)."""
 
     def __init__(self, text: str):
+        self.n = len(text)
+        if len(text) < _SHORT:  # a regex pass: numpy stays unimported for texts this short (11 MB of an audit's peak)
+            self.follows = [j for m in _WHITESPACE_RUN.finditer(text) for j in range(m.start() + 1, m.end())]
+            return
         import numpy as np
 
-        self.n = len(text)
         space = _table(_ASCII_WHITESPACE)[_codes(text)]
         for m in _OTHER_WHITESPACE.finditer(text):
             space[m.start()] = True
-        self.follows: list[int] = (np.flatnonzero(space[1:] & space[:-1]) + 1).tolist()
+        self.follows = (np.flatnonzero(space[1:] & space[:-1]) + 1).tolist()
 
     def __len__(self) -> int:
         return self.n
