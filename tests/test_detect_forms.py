@@ -398,3 +398,12 @@ def test_last_digits_and_titles_third_pass(text, field, entity, evidence):
 ])
 def test_last_digits_and_titles_traps_third_pass(text, field, entity):
     assert third_grade(text, field, entity) == (0.0, None)
+
+
+
+@pytest.mark.parametrize("text", ["热线 １O086 2291", "热线 1O086 2291"])
+def test_an_ocr_token_may_start_with_any_decimal_digit(text):
+    """A confused letter right after a full-width digit is read as a digit, as after an ASCII one: `ocr._TOKEN`
+    missed a token starting with a non-ASCII digit until session 15 (its plain form found it)."""
+    units = [_u("phone", "10086 2291", "contact", "H", "hotline")]
+    assert grade(text, "phone", "H", units)[0] == 1.0

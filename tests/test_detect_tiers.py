@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import Hit
-from ec2audit.detect.tiers import SPECS, TierSpec
+from ec2audit.detect.tiers import SPECS, TierSpec, inside, merged
 from ec2audit.units import make_unit
 
 UNITS = [make_unit({"task_id": "t1", "entity_id": "E7", "entity_name": "John Smith", "field": "name",
@@ -93,3 +93,11 @@ def test_near_verbatim_clusters_slide_a_counted_window_to_the_same_regions(text,
 
     spans = [(s, s + n) for s, n in zip(sorted(starts), lengths, strict=False)]
     assert list(_clusters(text, spans, need, width)) == list(_clusters_by_sets(text, spans, need, width))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(spans=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 12)).map(lambda p: (p[0], p[0] + p[1])),
+                      max_size=8),
+       offset=st.integers(0, 55))
+def test_an_offset_inside_the_merged_spans_is_inside_one_of_the_spans(spans, offset):
+    assert inside(offset, merged(spans)) == any(s <= offset < e for s, e in spans)

@@ -6,20 +6,24 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import escapes, glued, ocr
+from ec2audit.detect.forms import escapes, glued, id_prefixed, ocr
 from ec2audit.detect.normalize import (
+    _CHINESE_NUMERAL_RUN,
     _ENGLISH_DIGIT_RUN,
     _FOLD,
+    CHINESE_NUMERALS,
     DIGIT_WORD_PAIRS,
     ENGLISH_DIGITS,
     TextView,
     _fold_map,
     _runs_at,
+    fold,
 )
 from ec2audit.detect.patterns import PatternIndex
 
@@ -45,6 +49,12 @@ def _fold_map_by_character(text: str) -> tuple[list[int], list[int]]:
 def test_fold_map_is_the_character_by_character_map(text):
     back = _fold_map(text)
     assert (back.derived, back.source) == _fold_map_by_character(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_FOLDING)
+def test_fold_is_the_character_by_character_fold(text):
+    assert fold(text) == "".join(_FOLD[ord(ch)] for ch in text)
 
 
 def test_a_match_after_an_ellipsis_points_at_its_characters():
@@ -109,6 +119,12 @@ def _simplified_whole(text: str) -> str:
 @given(text=_CHINESE)
 def test_simplified_view_converts_only_the_runs_opencc_may_change_to_the_same_text(text):
     assert views.to_simplified(text) == _simplified_whole(text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.one_of(_CHINESE, st.lists(_CHINESE, max_size=3).map("".join).map(lambda t: t + "😀\ud800")))
+def test_converting_runs_over_the_code_points_are_those_read_character_by_character(text):
+    assert views._converting_runs_by_codes(text) == views._converting_runs(text)  # short: the loop
 
 
 def test_every_phrase_of_opencc_is_simplified_as_in_the_whole_text():
@@ -180,13 +196,48 @@ def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text):
 
 
 @settings(max_examples=1000, deadline=None)
-@given(text=st.lists(st.sampled_from([*"0123456789abcfxAF+/=_-. é张\n", "5byg5LiJ", "e5bca0e4b889"]), max_size=40)
+@given(text=st.lists(st.sampled_from([*"0123456789abcfxAF+/=_-. é张\n?", "😀", "\ud800", "5byg5LiJ", "e5bca0e4b889"]),
+                     max_size=40)
        .map("".join))
 def test_ascii_runs_over_the_codes_are_the_regex_runs(text):
     for members, least, holding, apart in ((views._BASE64_ALPHABET, 8, "0123456789+/", ""),
                                            (views._HEX_DIGITS, 12, "", views._ALPHANUMERIC), ("0123456789", 6, "", "")):
         assert views._runs_by_codes(text, members, least, holding, apart) == \
             views._runs_by_regex(text, members, least, holding, apart)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.lists(st.sampled_from(["call_", "FILE-", "fc_", "toolu_", "eyJhIjoxfQ", "MTM5MDAxMTIyMzM=", "=", "==",
+                                      *"aZ09+/_-. é张\n", "\u017f", "\u212a", "\u0131", "x" * 5000]), max_size=14)
+       .map("".join))
+def test_id_prefixed_runs_read_only_their_runs_what_the_regex_finds(text):
+    assert [(m.span(), m.group(1)) for m in id_prefixed._matches(text)] == \
+        [(m.span(), m.group(1)) for m in id_prefixed._RUN.finditer(text)]
+
+
+def test_the_other_whitespace_is_every_non_ascii_character_python_calls_whitespace():
+    other = re.compile(f"[{views.OTHER_WHITESPACE}]")
+    assert [c for c in range(128, sys.maxunicode + 1) if chr(c).isspace()] == \
+        [c for c in range(128, sys.maxunicode + 1) if other.match(chr(c))]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"ab9 \t\n\r\x0b\x1c?张", "\u3000", "\xa0", "\u2028", "  ", "\n\n", "😀"]),
+                     max_size=40).map("".join), cut=st.tuples(st.integers(0, 45), st.integers(0, 45)))
+def test_view_floors_from_a_prefix_count_are_those_of_the_slice(text, cut):
+    start, end = sorted(cut)
+    start, end = min(start, len(text)), min(end, len(text))
+    plain = (end - start) - sum(len(run) - 1 for run in re.findall(r"\s{2,}", text[start:end]))
+    assert views._Floors(text).floor(start, end) == plain
+    long = text + "x" * views._SHORT  # over the character codes
+    assert views._Floors(long).floor(start, end) == plain
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from([*CHINESE_NUMERALS[:6], "元", "a", " ", "叁拾陆万"]), max_size=20).map("".join))
+def test_chinese_numeral_run_regex_matches_its_plain_form(text):
+    plain = re.compile(f"[{CHINESE_NUMERALS}]{{3,}}")
+    assert [m.span() for m in _CHINESE_NUMERAL_RUN.finditer(text)] == [m.span() for m in plain.finditer(text)]
 
 
 _PLUS_PLAIN = re.compile(r"(?<==)[^\W\d_]+(?:\+[^\W\d_]+)+(?![\w+])")
@@ -219,7 +270,7 @@ _OCR_PLAIN = re.compile(r"(?<![^\W_])[0-9OoIlSB]*(?:\d[OoIlSB]|[OoIlSB]\d)[0-9Oo
 
 
 @settings(max_examples=1500, deadline=None)
-@given(text=st.lists(st.sampled_from([*"0123456789OoIlSBxZ_ .-\né张"]), max_size=30).map("".join))
+@given(text=st.lists(st.sampled_from([*"0123456789OoIlSBxZ_ .-\né张٣", "٣O"]), max_size=30).map("".join))
 def test_ocr_token_regex_matches_its_plain_form(text):
     assert [m.span() for m in ocr._TOKEN.finditer(text)] == [m.span() for m in _OCR_PLAIN.finditer(text)]
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from ec2audit.detect import views
 from ec2audit.detect.cascade import Cascade, best_hits
+from ec2audit.detect.forms import masked
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView
@@ -108,7 +109,7 @@ def _masked():
 
 _MASK_TEXT = st.lists(st.one_of(
     st.sampled_from([*"0123456789abcdefghijklmnopqrstuvwxyz", "*", "**", "•", "#", "x", "xx", "xxxx", "...", " ",
-                     "-", ".", "@", ":", "_", "(", ")", "!", "张", "伟", "\n"]),
+                     ",", "··", "-", ".", "@", ":", "_", "(", ")", "!", "张", "伟", "\n"]),
     st.builds(lambda u: u.value.lower(), st.sampled_from(_cascade().units))), max_size=60).map("".join)
 
 
@@ -128,6 +129,17 @@ def test_masked_tokens_bounded_find_what_unbounded_ones_find_up_to_the_bound(tex
         form.longest_token = longest
     assert bounded == [hit for hit in unbounded if hit.end - hit.start <= longest]
     assert all(hit.end - hit.start <= form.reach for hit in bounded)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(pieces=st.lists(_MASK_TEXT, min_size=1, max_size=4), glue=st.sampled_from([" ", ",", "/", "'", "x", "***", ""]))
+def test_masked_tokens_remembered_by_neighbourhood_are_those_the_run_grows_to(pieces, glue):
+    """The same pieces in other surroundings: a neighbourhood seen before grows to the tokens it grew to there
+    (the memo outlives each example, so a key too small to tell two places apart would fail here)."""
+    form = _masked()
+    for text in (glue.join(pieces), glue.join(reversed(pieces)), pieces[0], glue + pieces[-1] + glue):
+        for run in masked._MASK_RUN.finditer(text):
+            assert form._variants(text, *run.span()) == masked._token_variants(text, *run.span())
 
 
 def test_a_view_a_tier_cannot_read_in_windows_is_read_whole(monkeypatch):

@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from functools import cache
+from functools import cache, lru_cache
 from typing import Self
 
 _OTHER_WS = re.compile(r"[^\S ]")
@@ -84,11 +84,14 @@ _BMP = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000]
 
 @cache
 def _changed_by_fold() -> re.Pattern:
-    """Runs of characters that folding changes: each such BMP character, and every astral one.
+    """Runs of characters that folding changes (each such BMP character, and every astral one) and of ASCII
+    ones, which translate in C by a table of 128 (so "John Smith, API" is one run, not three callbacks).
 
     Most characters of Chinese text fold to themselves; translating only these runs is 1.5×
-    faster than translating every character."""
-    return re.compile(f"[{_class_of([c for c in _BMP if _FOLD[c] != chr(c)])}\U00010000-\U0010ffff]+")
+    faster than translating every character (and the ASCII ones: the 8 MB payload 0.32 → 0.21 s; its class
+    written twice, 0.36 → 0.26 s in another run)."""
+    changed = f"[\\x00-\\x7f{_class_of([c for c in _BMP if c > 127 and _FOLD[c] != chr(c)])}\U00010000-\U0010ffff]"
+    return re.compile(changed + changed + "*")  # a class first, not a repeat: the engine skips ahead in C
 
 
 @cache
@@ -364,22 +367,30 @@ _SCALED_FORMS = (
 
 #: The characters of an amount in Chinese numerals, plain and financial (大写) forms.
 CHINESE_NUMERALS = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟萬億"
-_CHINESE_NUMERAL_RUN = re.compile(f"[{CHINESE_NUMERALS}]{{3,}}")
+# [numerals]{3,} written to start with a class, not a repeat, so the engine skips ahead in C (8 MB 0.083 → 0.021 s)
+_CHINESE_NUMERAL_RUN = re.compile(f"[{CHINESE_NUMERALS}][{CHINESE_NUMERALS}]{{2,}}")
 
 
 def chinese_amounts(text: str) -> Iterator[tuple[int, int, int]]:
     """Amounts written in Chinese numerals ("叁拾陆万捌仟元整", "三十六万八千"): (start, end, amount in
     hundredths), read by cn2an."""
-    if text.isascii() or not _CHINESE_NUMERAL_RUN.search(text):
+    if text.isascii():
         return
+    for m in _CHINESE_NUMERAL_RUN.finditer(text):
+        if (amount := _amount_of(m.group())) is not None:
+            yield m.start(), m.end(), amount
+
+
+@lru_cache(maxsize=4096)
+def _amount_of(run: str) -> int | None:
+    """A run of Chinese numerals read by cn2an, in hundredths (None: no number), once per distinct run: the
+    same amounts recur through a log (the 8 MB payload: 787 runs of 20 amounts, 0.3 → 0.07 s)."""
     import cn2an  # 0.3 s to import: only for texts that hold such a run
 
-    for m in _CHINESE_NUMERAL_RUN.finditer(text):
-        try:
-            number = cn2an.cn2an(m.group(), "normal")
-        except (ValueError, KeyError, IndexError):
-            continue
-        yield m.start(), m.end(), int(round(number * 100))
+    try:
+        return int(round(cn2an.cn2an(run, "normal") * 100))
+    except (ValueError, KeyError, IndexError):
+        return None
 
 
 _EUROPEAN = str.maketrans(",.", ".,")

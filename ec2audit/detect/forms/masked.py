@@ -36,7 +36,7 @@ _MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]
                        rf"|x(?<![0-9a-z.]x){_LAST_DIGITS}|\.(?<![0-9a-z.]\.)\.\.{_LAST_DIGITS}")
 MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")
 _X_DIGITS = re.compile(r"x\d{4}")  # the cheap check for "x9361"
-_MIDDLE_DOTS = re.compile(r"[·∙⋅]{2,}")
+_MIDDLE_DOTS = re.compile(r"·[·∙⋅]+|∙[·∙⋅]+|⋅[·∙⋅]+")  # [·∙⋅]{2,}, from a literal: 8 MB 0.086 → 0.036 s
 # masks that are not mask characters
 _SOFT_MASK = re.compile(r"(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=[\dx]\.)x(?![0-9a-z])"
                         rf"|^x{_LAST_DIGITS}|^\.{{3}}{_LAST_DIGITS}")
@@ -65,6 +65,7 @@ class MaskedValues(Form):
     def compile(self, index: PatternIndex) -> None:
         """The units by their first and last 1-3 characters, as the visible part of a mask shows them."""
         self._memo: dict[str, list[tuple[int, float, float]]] = {}
+        self._near: dict[tuple[str, int, int, bool, bool], list[tuple[int, int]]] = {}
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
         for i, cu in enumerate(self.units):
@@ -92,10 +93,28 @@ class MaskedValues(Form):
         seen: set[tuple[int, int]] = set()
         longest = self.longest_token
         for run in _MASK_RUN.finditer(text):
-            for start, end in _token_variants(text, run.start(), run.end()):
+            for start, end in self._variants(text, run.start(), run.end()):
                 if end - start <= longest and (start, end) not in seen:
                     seen.add((start, end))
                     yield from self._masked_token(view, text[start:end], start, end, decided)
+
+    def _variants(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+        """`_token_variants`, worked out once per neighbourhood: what it reads lies between the barriers around
+        the run (no walk passes one, no crossing reads past one) and 41 characters before it (`_LOOK_BACK`), so
+        the same neighbourhood, at the same place in it, grows to the same tokens (a log resends its tool
+        results: the 8 MB payload's text view holds 16,372 runs in 4,014 neighbourhoods, 0.18 → 0.06 s)."""
+        right = _BARRIER.search(text, end)
+        hi = right.end() if right else len(text)
+        lo = max(0, min(_last_barrier(text, start), start - _LOOK_BACK))
+        if hi - lo > _NEIGHBOURHOOD:
+            return _token_variants(text, start, end)
+        key = (text[lo:hi], start - lo, end - lo, lo == 0, hi == len(text))
+        spans = self._near.get(key)
+        if spans is None:
+            if len(self._near) >= _NEAR_SIZE:
+                self._near.clear()
+            spans = self._near[key] = [(s - lo, e - lo) for s, e in _token_variants(text, start, end)]
+        return [(s + lo, e + lo) for s, e in spans]
 
     def _masked_token(self, view: TextView, text: str, start: int, end: int, decided: set[int]) -> Iterator[Hit]:
         """Units a masked token `text` (at `start:end` of the view) may be. What a token may be depends on
@@ -235,6 +254,26 @@ def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if glued and glued.end() < start:
             spans.append((glued.end(), e))
     return list(dict.fromkeys(spans))
+
+
+# A barrier: a character no token holds and no crossing crosses (neither a word character, nor "@.+-", a mask
+# character, a space or a colon); `_token_variants` reads no further than the barriers around a run, and
+# 40 characters before it for a secret's symbols (41 with the look-behind)
+_BARRIER = re.compile(r"[^\w@.+\-*•●# :]")
+_LOOK_BACK = 41
+_NEIGHBOURHOOD = 512  # longer neighbourhoods (a run of 8,000 x's) are not remembered
+_NEAR_SIZE = 8192  # neighbourhoods remembered (at most 4 M characters)
+
+
+def _last_barrier(text: str, pos: int) -> int:
+    """The offset of the last barrier before `pos`, or -1."""
+    hi = pos
+    while hi > 0:
+        lo = max(0, hi - 32)
+        if found := [m.start() for m in _BARRIER.finditer(text, lo, hi)]:
+            return found[-1]
+        hi = lo
+    return -1
 
 
 _PHONE_BEFORE = re.compile(r"(?<![\w(])\(\d{2,5}\) ?\d+(?:[ .-]\d+)*[ .-]?$")

@@ -19,9 +19,11 @@ one module here.
 
 from __future__ import annotations
 
+import bisect
 import importlib
+import math
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
@@ -104,10 +106,28 @@ class Tier:
             found = [hit for hit in found if hit.unit_index not in decided]
         if self.spec.placeholders and found:
             view = scan_view.view
-            protected = [view.to_original(s, e) for s, e in placeholder_spans(view)]
+            protected = merged(view.to_original(s, e) for s, e in placeholder_spans(view))
             if protected:
-                found = [hit for hit in found if not any(s <= hit.start < e for s, e in protected)]
+                found = [hit for hit in found if not inside(hit.start, protected)]
         return found
+
+
+def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of `spans` as sorted disjoint spans (placeholders mapped back may share a decoded token)."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def inside(offset: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether `offset` lies in one of the sorted disjoint `spans`: one bisection, not a test of every span
+    against every hit (the 8 MB payload: 2.8 M tests)."""
+    k = bisect.bisect_right(spans, (offset, math.inf)) - 1
+    return k >= 0 and offset < spans[k][1]
 
 
 def build_tiers(sources: Sources) -> list[Tier]:
