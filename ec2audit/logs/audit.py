@@ -60,13 +60,17 @@ CALL_SCHEMA = {
 _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
                  "log_line", "trace_id", "span_id")
 #: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object;
-#: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off).
+#: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off);
+#: its cloud calls' tokens and USD as `providers()` sums them (the USD null unless each call had a price).
 SESSION_SCHEMA = {
     "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "calls_without_content": pl.Int64(),
     "units": pl.Int64(),
     "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
-    "scored_against": pl.String(), "tasks": pl.List(pl.String),
+    "scored_against": pl.String(), "tasks": pl.List(pl.String), "cloud_input_tokens": pl.Int64(),
+    "cloud_cached_tokens": pl.Int64(), "cloud_output_tokens": pl.Int64(), "cloud_usd": pl.Float64(),
 }
+#: The cloud usage columns of `SESSION_SCHEMA`, which `sessions()` does not give.
+CLOUD_USAGE = ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd")
 #: One row per session (`dimension` null) and per (session, dimension): `LogAudit.exposure()`.
 EXPOSURE_SCHEMA = {"group": pl.String, "dimension": pl.String, "units": pl.Int64, "leaked": pl.Int64,
                    "exposure": pl.Float64}
@@ -479,10 +483,22 @@ class LogAudit:
 
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
-        `report` counts every audited session, not only those with findings."""
-        return pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                        for r in chunk], schema=SESSION_SCHEMA)
-                          for chunk in self._chunks(self.session_calls_lazy(), self._session_rows)], how="vertical")
+        `report` counts every audited session, not only those with findings, and its cloud calls' cost."""
+        schema = {k: v for k, v in SESSION_SCHEMA.items() if k not in CLOUD_USAGE}
+        sessions = pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                            for r in chunk], schema=schema)
+                              for chunk in self._chunks(self.session_calls_lazy(), self._session_rows)],
+                             how="vertical")
+        usage = (self.calls_lazy().filter(pl.col("side") == CLOUD).group_by("session").agg(
+            cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
+            cloud_output_tokens=pl.col("output_tokens").sum(),
+            cloud_usd=pl.when(pl.col("cost_usd").is_not_null().all()).then(pl.col("cost_usd").sum()))
+            .collect(engine="streaming"))
+        none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
+        return (sessions.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
+                .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c) for c in CLOUD_USAGE[:3])
+                .with_columns(cloud_usd=pl.when(none).then(0.0).otherwise("cloud_usd"))
+                .select(list(SESSION_SCHEMA)).cast(pl.Schema(SESSION_SCHEMA)))
 
     def exposure_counts(self) -> tuple[int, int]:
         """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
