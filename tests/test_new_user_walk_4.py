@@ -48,3 +48,60 @@ def test_report_on_an_audit_output_shows_the_audits_cloud_calls_tokens_and_usd(t
     assert [sum(p[k] for p in providers) for k in ("input_tokens", "cached_tokens", "output_tokens")] == [
         2050, 400, 205]
     assert {p["model"]: p["cost_usd"] for p in providers}["acme-unpriced-7"] is None
+
+
+def _litellm_record(rid: str, model: str, provider: str, api_base: str, at: float, content: str, **fields) -> dict:
+    """A `StandardLoggingPayload` as LiteLLM's callbacks write it (the fields the audit reads)."""
+    return {"id": rid, "trace_id": f"t-{rid}", "call_type": "acompletion", "stream": False, "status": "success",
+            "custom_llm_provider": provider, "model": model, "api_base": api_base, "startTime": at,
+            "metadata": {"requester_metadata": {"session_id": "crm-1"}, **fields.pop("metadata", {})},
+            "messages": [{"role": "user", "content": content}], **fields}
+
+
+def test_a_call_litellm_answered_from_its_own_cache_is_no_cloud_call_and_is_said(tmp_path):
+    """The same question asked twice through LiteLLM with its cache on: the second record has `cache_hit: true`,
+    the usage of the cached answer and no cost; no provider saw it. By hand: 1 cloud call, 1,000 input and 100
+    output tokens of gpt-4o, $0.0035, and 1 call answered from the cache, said. Before: 2 cloud calls,
+    2,000 input tokens."""
+    ask = "Update Dana Whitfield's phone to +1 415-555-0199."
+    tokens = {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}
+    log = tmp_path / "standard_logging_payloads.jsonl"
+    log.write_text("".join(json.dumps(_litellm_record(rid, "gpt-4o", "openai", "https://api.openai.com/v1", at, ask,
+                                                      cache_hit=hit, response_cost=cost, **tokens)) + "\n"
+                           for rid, at, hit, cost in (("c1", 1793900000.5, None, 0.0035),
+                                                      ("c2", 1793900060.5, True, 0.0))))
+    out = _run("audit", str(log), "--discover", "--no-presidio")
+    (row,) = out["providers"]
+    assert (out["calls"], out["cloud_calls"], row["input_tokens"], row["output_tokens"]) == (1, 1, 1000, 100)
+    assert abs(row["cost_usd"] - 0.0035) < 1e-12
+    (coverage,) = out["coverage"]
+    assert (coverage["format"], coverage["read"], coverage["cache_hits"]) == ("litellm", 1, 1)
+    said = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"]).output
+    assert "litellm: 1 call answered from the gateway's own cache" in " ".join(said.split())
+
+
+def test_litellm_cache_reads_and_writes_are_read_into_the_token_figures(tmp_path):
+    """LiteLLM logs the call's whole usage in `metadata.usage_object`. gpt-4o: 5,000 prompt tokens, 4,000 of them
+    read from the cache (`prompt_tokens_details.cached_tokens`). Claude Sonnet 4.5 behind a deployment LiteLLM
+    could not price: 9,010 prompt tokens holding 8,000 read (`cache_read_input_tokens`) and 1,000 written
+    (`cache_creation_input_tokens`); by hand 10·3 + 8,000·0.30 + 1,000·3.75 + 50·15 = 6,930 µ$. Before: no
+    cached tokens, and Claude's 9,010 all at the input rate: 27,780 µ$."""
+    gpt = {"prompt_tokens": 5000, "completion_tokens": 100, "total_tokens": 5100,
+           "prompt_tokens_details": {"cached_tokens": 4000}}
+    claude = {"prompt_tokens": 9010, "completion_tokens": 50, "total_tokens": 9060, "prompt_tokens_details": None,
+              "cache_read_input_tokens": 8000, "cache_creation_input_tokens": 1000}
+    records = [
+        _litellm_record("u1", "gpt-4o", "openai", "https://api.openai.com/v1", 1793900000.5, "Summarise the ticket.",
+                        response_cost=0.0085, metadata={"usage_object": gpt},
+                        **{k: gpt[k] for k in ("prompt_tokens", "completion_tokens", "total_tokens")}),
+        _litellm_record("u2", "claude-sonnet-4-5", "anthropic", "https://api.anthropic.com", 1793900001.5,
+                        "Summarise the policy.", response_cost=0.0, metadata={"usage_object": claude},
+                        response_cost_failure_debug_info={"error_message": "This model isn't mapped yet.",
+                                                          "model": "eu-sonnet"},
+                        **{k: claude[k] for k in ("prompt_tokens", "completion_tokens", "total_tokens")})]
+    log = tmp_path / "standard_logging_payloads.json"
+    log.write_text(json.dumps(records, indent=1))
+    out = _run("audit", str(log), "--discover", "--no-presidio")
+    rows = {p["model"]: (p["input_tokens"], p["cached_tokens"], p["output_tokens"], round(p["cost_usd"] * 1e6, 6))
+            for p in out["providers"]}
+    assert rows == {"gpt-4o": (5000, 4000, 100, 8500.0), "claude-sonnet-4-5": (9010, 8000, 50, 6930.0)}

@@ -37,7 +37,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BYTES_READ, LINE_RANGE, LOGGED_AGAIN, instant
+from ec2audit.logs.base import BYTES_READ, LINE_RANGE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
@@ -71,6 +71,9 @@ SESSION_SCHEMA = {
 }
 #: The cloud usage columns of `SESSION_SCHEMA`, which `sessions()` does not give.
 CLOUD_USAGE = ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd")
+#: What the audit counts per format read (`LogAudit.format_calls`, `report.coverage`): its calls, those that
+#: carried no prompt text, and the records passed over (`base.PASSED_OVER`) or reusing an earlier call's id.
+FORMAT_COUNTS = ("read", "without_content", "logged_again", "reused_ids", "cache_hits")
 #: One row per session (`dimension` null) and per (session, dimension): `LogAudit.exposure()`.
 EXPOSURE_SCHEMA = {"group": pl.String, "dimension": pl.String, "units": pl.Int64, "leaked": pl.Int64,
                    "exposure": pl.Float64}
@@ -191,7 +194,7 @@ class LogAudit:
     session_calls: dict[str | None, list[int]] = field(default_factory=dict)
     #: Per log format: [calls read, calls without prompt text, lines that logged a call again, calls that
     #: reused an earlier call's id] (the coverage `audit` reports).
-    format_calls: dict[str, list[int]] = field(default_factory=dict)
+    format_calls: dict[str, list[int]] = field(default_factory=dict)  # per format, `FORMAT_COUNTS`
     #: Per session the sums its exposure is made of (`exposure_rows()`).
     exposed: Exposed = field(default_factory=dict)
     #: Per session of `found_in_calls`: what it is scored against, as (units, Σ weight) per dimension.
@@ -904,8 +907,8 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     in_file: Counter = Counter()
     called: set[str] = set()  # the `call_id`s read
 
-    def logged_again(fmt: str) -> None:
-        log.format_calls.setdefault(fmt, [0, 0, 0, 0])[2] += 1
+    def passed_over(fmt: str, why: str) -> None:
+        log.format_calls.setdefault(fmt, [0] * len(FORMAT_COUNTS))[FORMAT_COUNTS.index(why)] += 1
 
     def cloud_payloads() -> Iterator[Payload]:
         def started(f: LogFile) -> None:
@@ -919,7 +922,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             call_id = payload.meta.get("call_id")
             if call_id is not None:
                 if call_id in called:  # a copy of a call read before (a resumed session's file, a span sent twice)
-                    logged_again(payload.meta.get("format") or "?")
+                    passed_over(payload.meta.get("format") or "?", "logged_again")
                     continue
                 called.add(call_id)
             key = payload.meta.get("session") or payload.episode
@@ -935,7 +938,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             counts[1] += side == CLOUD
             counts[2] += empty
             counts[3] += empty and side == CLOUD
-            read = log.format_calls.setdefault(call["format"] or "?", [0, 0, 0, 0])
+            read = log.format_calls.setdefault(call["format"] or "?", [0] * len(FORMAT_COUNTS))
             read[0] += 1
             read[1] += empty
             read[3] += payload.meta.get("id_reused") is not None
@@ -980,11 +983,11 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
         if on_payload:
             on_payload(payload)
 
-    token = LOGGED_AGAIN.set(logged_again)
+    token = PASSED_OVER.set(passed_over)
     try:
         audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
     finally:
-        LOGGED_AGAIN.reset(token)
+        PASSED_OVER.reset(token)
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
     log.scope = _scope(log.found_in_calls, {u.id: u for u in units})
