@@ -192,9 +192,8 @@ class LogAudit:
     #: Per session: [calls, cloud calls, calls without prompt text, cloud calls without] (`sessions()`),
     #: in order of its first call.
     session_calls: dict[str | None, list[int]] = field(default_factory=dict)
-    #: Per log format: [calls read, calls without prompt text, lines that logged a call again, calls that
-    #: reused an earlier call's id] (the coverage `audit` reports).
-    format_calls: dict[str, list[int]] = field(default_factory=dict)  # per format, `FORMAT_COUNTS`
+    #: Per log format, its `FORMAT_COUNTS` (the coverage `audit` reports).
+    format_calls: dict[str, list[int]] = field(default_factory=dict)
     #: Per session the sums its exposure is made of (`exposure_rows()`).
     exposed: Exposed = field(default_factory=dict)
     #: Per session of `found_in_calls`: what it is scored against, as (units, Σ weight) per dimension.
