@@ -44,7 +44,9 @@ def parse_usage(usage) -> Usage | None:
                    or _int(usage.get("cache_creation_input_tokens")))
         ttl = details.get("cache_creation_token_details")
         ttl = ttl if isinstance(ttl, dict) else {}
-        return Usage(prompt, _int(details.get("cached_tokens")), _output(usage, prompt, "completion_tokens"),
+        # the reads likewise: `cached_tokens`, or LiteLLM's top-level `cache_read_input_tokens` alone
+        read = _int(details.get("cached_tokens")) or _int(usage.get("cache_read_input_tokens"))
+        return Usage(prompt, min(read, prompt), _output(usage, prompt, "completion_tokens"),
                      min(written, prompt), min(_int(ttl.get("ephemeral_1h_input_tokens")), written))
     anthropic = {"cache_read_input_tokens", "cache_creation_input_tokens"} & usage.keys()
     if "input_tokens_details" in usage or ("total_tokens" in usage and not anthropic):

@@ -37,7 +37,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BYTES_READ, LINE_RANGE, LOGGED_AGAIN, instant
+from ec2audit.logs.base import BYTES_READ, LINE_RANGE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
@@ -60,13 +60,20 @@ CALL_SCHEMA = {
 _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
                  "log_line", "trace_id", "span_id")
 #: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object;
-#: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off).
+#: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off);
+#: its cloud calls' tokens and USD as `providers()` sums them (the USD null unless each call had a price).
 SESSION_SCHEMA = {
     "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "calls_without_content": pl.Int64(),
     "units": pl.Int64(),
     "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
-    "scored_against": pl.String(), "tasks": pl.List(pl.String),
+    "scored_against": pl.String(), "tasks": pl.List(pl.String), "cloud_input_tokens": pl.Int64(),
+    "cloud_cached_tokens": pl.Int64(), "cloud_output_tokens": pl.Int64(), "cloud_usd": pl.Float64(),
 }
+#: The cloud usage columns of `SESSION_SCHEMA`, which `sessions()` does not give.
+CLOUD_USAGE = ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd")
+#: What the audit counts per format read (`LogAudit.format_calls`, `report.coverage`): its calls, those that
+#: carried no prompt text, and the records passed over (`base.PASSED_OVER`) or reusing an earlier call's id.
+FORMAT_COUNTS = ("read", "without_content", "logged_again", "reused_ids", "cache_hits")
 #: One row per session (`dimension` null) and per (session, dimension): `LogAudit.exposure()`.
 EXPOSURE_SCHEMA = {"group": pl.String, "dimension": pl.String, "units": pl.Int64, "leaked": pl.Int64,
                    "exposure": pl.Float64}
@@ -185,8 +192,7 @@ class LogAudit:
     #: Per session: [calls, cloud calls, calls without prompt text, cloud calls without] (`sessions()`),
     #: in order of its first call.
     session_calls: dict[str | None, list[int]] = field(default_factory=dict)
-    #: Per log format: [calls read, calls without prompt text, lines that logged a call again, calls that
-    #: reused an earlier call's id] (the coverage `audit` reports).
+    #: Per log format, its `FORMAT_COUNTS` (the coverage `audit` reports).
     format_calls: dict[str, list[int]] = field(default_factory=dict)
     #: Per session the sums its exposure is made of (`exposure_rows()`).
     exposed: Exposed = field(default_factory=dict)
@@ -479,10 +485,22 @@ class LogAudit:
 
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
-        `report` counts every audited session, not only those with findings."""
-        return pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                        for r in chunk], schema=SESSION_SCHEMA)
-                          for chunk in self._chunks(self.session_calls_lazy(), self._session_rows)], how="vertical")
+        `report` counts every audited session, not only those with findings, and its cloud calls' cost."""
+        schema = {k: v for k, v in SESSION_SCHEMA.items() if k not in CLOUD_USAGE}
+        sessions = pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                            for r in chunk], schema=schema)
+                              for chunk in self._chunks(self.session_calls_lazy(), self._session_rows)],
+                             how="vertical")
+        usage = (self.calls_lazy().filter(pl.col("side") == CLOUD).group_by("session").agg(
+            cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
+            cloud_output_tokens=pl.col("output_tokens").sum(),
+            cloud_usd=pl.when(pl.col("cost_usd").is_not_null().all()).then(pl.col("cost_usd").sum()))
+            .collect(engine="streaming"))
+        none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
+        return (sessions.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
+                .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c) for c in CLOUD_USAGE[:3])
+                .with_columns(cloud_usd=pl.when(none).then(0.0).otherwise("cloud_usd"))
+                .select(list(SESSION_SCHEMA)).cast(pl.Schema(SESSION_SCHEMA)))
 
     def exposure_counts(self) -> tuple[int, int]:
         """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
@@ -888,8 +906,8 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     in_file: Counter = Counter()
     called: set[str] = set()  # the `call_id`s read
 
-    def logged_again(fmt: str) -> None:
-        log.format_calls.setdefault(fmt, [0, 0, 0, 0])[2] += 1
+    def passed_over(fmt: str, why: str) -> None:
+        log.format_calls.setdefault(fmt, [0] * len(FORMAT_COUNTS))[FORMAT_COUNTS.index(why)] += 1
 
     def cloud_payloads() -> Iterator[Payload]:
         def started(f: LogFile) -> None:
@@ -903,7 +921,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             call_id = payload.meta.get("call_id")
             if call_id is not None:
                 if call_id in called:  # a copy of a call read before (a resumed session's file, a span sent twice)
-                    logged_again(payload.meta.get("format") or "?")
+                    passed_over(payload.meta.get("format") or "?", "logged_again")
                     continue
                 called.add(call_id)
             key = payload.meta.get("session") or payload.episode
@@ -919,7 +937,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             counts[1] += side == CLOUD
             counts[2] += empty
             counts[3] += empty and side == CLOUD
-            read = log.format_calls.setdefault(call["format"] or "?", [0, 0, 0, 0])
+            read = log.format_calls.setdefault(call["format"] or "?", [0] * len(FORMAT_COUNTS))
             read[0] += 1
             read[1] += empty
             read[3] += payload.meta.get("id_reused") is not None
@@ -964,11 +982,11 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
         if on_payload:
             on_payload(payload)
 
-    token = LOGGED_AGAIN.set(logged_again)
+    token = PASSED_OVER.set(passed_over)
     try:
         audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
     finally:
-        LOGGED_AGAIN.reset(token)
+        PASSED_OVER.reset(token)
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
     log.scope = _scope(log.found_in_calls, {u.id: u for u in units})

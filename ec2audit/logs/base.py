@@ -35,9 +35,10 @@ BYTES_READ: ContextVar[Callable[[int], None] | None] = ContextVar("bytes_read", 
 #: The part of a JSONL file `read_jsonl` reads, when the audit splits a large file between workers:
 #: (first byte, end byte, number of the line at the first byte), both bytes at line starts.
 LINE_RANGE: ContextVar[tuple[int, int, int] | None] = ContextVar("line_range", default=None)
-#: Told the format of each line that logs again a call an earlier line of its file logged (it is no call
-#: of its own, and yields no payload): the audit counts them, so no line is passed over unsaid.
-LOGGED_AGAIN: ContextVar[Callable[[str], None] | None] = ContextVar("logged_again", default=None)
+#: Told the format of each record that is no call of its own (it yields no payload) and why: `logged_again`
+#: (it logs again a call an earlier line of its file logged) or `cache_hits` (a gateway answered it from
+#: its own cache: no provider saw it). The audit counts them, so no record is passed over unsaid.
+PASSED_OVER: ContextVar[Callable[[str, str], None] | None] = ContextVar("passed_over", default=None)
 
 
 class _Counted:

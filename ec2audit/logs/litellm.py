@@ -4,10 +4,12 @@ loggers write, as JSON, JSON Lines or a JSON array) and the proxy's spend logs
 
 Each record is one call: `messages` (a message list, a prompt string, or — in spend logs, where
 prompts are often not stored — the body in `proxy_server_request`), `model`,
-`custom_llm_provider` and `api_base` (the side), token counts and `response_cost` / `spend` (not when
-`response_cost_failure_debug_info` says LiteLLM could not price the call: its 0 is no price, and the
-call is priced as any other).
-A record whose request was not stored is a call with no text, not an error.
+`custom_llm_provider` and `api_base` (the side), the usage as LiteLLM logged it whole
+(`metadata.usage_object`, else the response's: cache reads and writes with it) and `response_cost` /
+`spend` (not when `response_cost_failure_debug_info` says LiteLLM could not price the call: its 0 is no
+price, and the call is priced as any other).
+A record whose request was not stored is a call with no text, not an error. A record LiteLLM answered
+from its own cache (`cache_hit`) reached no provider: no call, counted apart (`base.PASSED_OVER`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, csv_header, json_field, outline, read_records
+from ec2audit.logs.base import PASSED_OVER, OnError, csv_header, json_field, outline, read_records
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
 
@@ -56,20 +58,35 @@ def _request(record: dict) -> dict:
     return body if is_request_body(body) else {"model": record.get("model"), "messages": []}
 
 
+def _usage(record: dict, metadata: dict) -> dict | None:
+    """The usage object LiteLLM logged (the standard payload's and the spend log's `metadata.usage_object`,
+    else the logged response's), which has the cache reads and writes; else the record's token counts."""
+    response = json_field(record.get("response"))
+    for usage in (metadata.get("usage_object"), response.get("usage") if isinstance(response, dict) else None):
+        usage = json_field(usage)
+        if isinstance(usage, dict) and "prompt_tokens" in usage:
+            return usage
+    tokens = {k: int(n) for k in ("prompt_tokens", "completion_tokens") if (n := _number(record.get(k))) is not None}
+    return tokens or None
+
+
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     steps: Counter = Counter()
+    passed_over = PASSED_OVER.get()
     for number, record in read_records(path, on_error):
+        if record.get("cache_hit") in (True, "True", "true"):  # the spend log writes `str(cache_hit)`
+            if passed_over:
+                passed_over(name, "cache_hits")
+            continue
         metadata = json_field(record.get("metadata"))
         metadata = metadata if isinstance(metadata, dict) else {}
         requester = metadata.get("requester_metadata") if isinstance(metadata.get("requester_metadata"), dict) else {}
-        tokens = {k: int(n) for k in ("prompt_tokens", "completion_tokens")
-                  if (n := _number(record.get(k))) is not None}
         data = {"id": record.get("id") or record.get("request_id"), "request": _request(record),
                 "provider": record.get("custom_llm_provider") or None, "url": record.get("api_base") or None,
                 "model": record.get("model"), "timestamp": _time(record.get("startTime")),
                 "session_id": record.get("session_id") or metadata.get("session_id") or requester.get("session_id")
                 or record.get("trace_id") or record.get("end_user") or path.stem,
-                "usage": tokens or None,
+                "usage": _usage(record, metadata),
                 "cost_usd": None if json_field(record.get("response_cost_failure_debug_info"))
                 else _number(record.get("response_cost", record.get("spend")))}
         try:

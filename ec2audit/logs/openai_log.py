@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import LOGGED_AGAIN, OnError, first_record, make_payload, normalize_usage, read_jsonl
+from ec2audit.logs.base import PASSED_OVER, OnError, first_record, make_payload, normalize_usage, read_jsonl
 from ec2audit.payloads import Payload, is_request_body, payload_from_record
 
 name = "openai-log"
@@ -110,14 +110,14 @@ def _logged_id(data: dict) -> str | None:
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     steps: Counter = Counter()
     logged: dict[str, dict[int, int]] = {}  # per id: each record logged under it (a hash) → its first line
-    again = LOGGED_AGAIN.get()
+    passed_over = PASSED_OVER.get()
     for number, data in read_jsonl(path, on_error):
         key = _logged_id(data)
         records = logged.setdefault(key, {}) if key is not None else {}
         digest = hash(json.dumps(data, sort_keys=True, default=str)) if key is not None else 0
         if digest in records:
-            if again:
-                again(name)
+            if passed_over:
+                passed_over(name, "logged_again")
             continue
         try:
             payload = to_payload(data, f"{path.name}:{number}", path, number, steps)

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ec2audit.console import plural, usd
-from ec2audit.logs.audit import FOUND, LogAudit
+from ec2audit.logs.audit import FORMAT_COUNTS, FOUND, LogAudit
 from ec2audit.report.summary import mask
 
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
@@ -72,10 +72,10 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
 def coverage(format_calls: dict[str, list[int]]) -> list[dict]:
     """Per format read: its calls (model-call spans, for OpenTelemetry), those that carried prompt
     text and those that carried none, in which no leak can be seen; the lines that logged a call
-    again (no call of their own) and the calls that reused an earlier call's id (calls of their own)."""
-    return [{"format": fmt, "record": RECORDS.get(fmt, "call"), "read": read, "with_content": read - without,
-             "without_content": without, "logged_again": again, "reused_ids": reused}
-            for fmt, (read, without, again, reused) in format_calls.items()]
+    again and the calls a gateway answered from its own cache (no call of their own), and the calls that
+    reused an earlier call's id (calls of their own)."""
+    return [{"format": fmt, "record": RECORDS.get(fmt, "call"), **dict(zip(FORMAT_COUNTS, counts, strict=True)),
+             "with_content": counts[0] - counts[1]} for fmt, counts in format_calls.items()]
 
 
 def skipped_files(log: LogAudit, files: pl.DataFrame) -> list[dict]:
@@ -210,6 +210,10 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
         if c["logged_again"]:
             console.print(f"{c['format']}: {plural(c['logged_again'], 'record')} repeated a call read before (its "
                           "response id, or its id, request and answer): read as that one call", highlight=False)
+        if c["cache_hits"]:
+            console.print(f"{c['format']}: {plural(c['cache_hits'], 'call')} answered from the gateway's own cache "
+                          "(cache_hit): no provider saw them, so no cloud call and no cost; what they asked was sent "
+                          "by the call that filled the cache", highlight=False)
         if c["reused_ids"]:
             console.print(f"{c['format']}: {plural(c['reused_ids'], 'call')} reused an earlier call's id with another "
                           "request or answer: each counted as a call", highlight=False)

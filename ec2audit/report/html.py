@@ -225,9 +225,13 @@ def strategy_table(summary: Summary) -> str:
     runs = summary.has_completion
     models = [m for m in ("edge_model", "cloud_model") if len({getattr(r, m) for r in summary.rows}) > 1]
     head = ["configuration"] + [m.replace("_", " ") for m in models] + ["tasks", "episodes"]
+    cost = summary.has_cost
     if runs:
-        head += ["k", "failed", "completion", "Pass^k", "Pass@k", "cloud calls", "cloud input tok",
-                 "cached tok", "output tok", "cloud USD", "USD/episode", "edge FLOPs"]
+        head += ["k", "failed", "completion", "Pass^k", "Pass@k"]
+    if cost:
+        head += ["cloud calls", "cloud input tok", "cached tok", "output tok", "cloud USD", "USD/episode"]
+    if runs:
+        head += ["edge FLOPs"]
     head += ["exposure", "privacy", "leaked units (grade ≥ 0.7)"]
     out = ['<div class="scroll"><table id="strategies" class="sortable"><thead><tr>']
     out += [f'<th{" class=l" if i <= len(models) else ""}>{escape(h)}</th>' for i, h in enumerate(head)]
@@ -238,13 +242,16 @@ def strategy_table(summary: Summary) -> str:
         if runs:
             cells += [_cell(_int(r.k), r.k), _cell(_int(r.failed), r.failed),
                       _cell(_pct(r.completion), r.completion), _cell(_pct(r.pass_hat_k), r.pass_hat_k),
-                      _cell(_pct(r.pass_at_k), r.pass_at_k), _cell(_int(r.cloud_calls), r.cloud_calls),
+                      _cell(_pct(r.pass_at_k), r.pass_at_k)]
+        if cost:
+            cells += [_cell(_int(r.cloud_calls), r.cloud_calls),
                       _cell(_int(r.cloud_input_tokens), r.cloud_input_tokens),
                       _cell(_int(r.cloud_cached_tokens), r.cloud_cached_tokens),
                       _cell(_int(r.cloud_output_tokens), r.cloud_output_tokens),
                       _cell(_usd(r.cloud_usd), r.cloud_usd),
-                      _cell(_usd(r.usd_per_episode), r.usd_per_episode),
-                      _cell(_si(r.edge_flops), r.edge_flops)]
+                      _cell(_usd(r.usd_per_episode), r.usd_per_episode)]
+        if runs:
+            cells += [_cell(_si(r.edge_flops), r.edge_flops)]
         privacy = None if r.exposure is None else 1 - r.exposure
         cells += [_cell("–" if r.exposure is None else f"{r.exposure:.3f}", r.exposure),
                   _cell("–" if privacy is None else f"{privacy:.3f}", privacy),

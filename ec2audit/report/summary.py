@@ -22,7 +22,7 @@ import polars as pl
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.errors import InputError
-from ec2audit.logs.audit import SESSION_SCHEMA, sessions_path
+from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, sessions_path
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
 from ec2audit.run.record import FINISHED
 from ec2audit.units import Unit, read_units
@@ -130,6 +130,11 @@ class Summary:
     @property
     def has_completion(self) -> bool:
         return any(r.completion is not None for r in self.rows)
+
+    @property
+    def has_cost(self) -> bool:
+        """Whether any row knows its cloud calls: a run's always, an audit's from its sessions table."""
+        return any(r.cloud_calls is not None for r in self.rows)
 
     def to_dict(self, drilldown: bool = True) -> dict:
         data = {"sources": self.sources, "dimensions": self.dimensions, "notes": self.notes,
@@ -379,8 +384,9 @@ def _session_rows(findings_path: Path) -> list[dict] | None:
     if not path.exists():
         return None
     frame = _read_table(path)
-    if "calls_without_content" not in frame.columns:  # written before coverage was counted: unknown
-        frame = frame.with_columns(pl.lit(None, pl.Int64).alias("calls_without_content"))
+    for name in ("calls_without_content", *CLOUD_USAGE):  # written before these were counted: unknown
+        if name not in frame.columns:
+            frame = frame.with_columns(pl.lit(None, SESSION_SCHEMA[name]).alias(name))
     frame = _require(frame, SESSION_SCHEMA, path)
     return [dict(r, exposure_by_dimension=json.loads(r["exposure_by_dimension"] or "{}"))
             for r in frame.iter_rows(named=True)]
@@ -419,6 +425,18 @@ def _coverage_note(findings_path: Path, sessions: list[dict]) -> list[str]:
             f"{calls - empty}"]
 
 
+def _cloud_cost(sessions: list[dict]) -> dict:
+    """The cloud calls, tokens and USD of audited sessions, as `audit` counted them: each unknown (null)
+    where one session's is (a findings table alone, an older sessions table; a USD where a call had no
+    price), never the known part read as the whole."""
+    total: dict[str, float | None] = {}
+    for name in ("cloud_calls", *CLOUD_USAGE):
+        values = [s.get(name) for s in sessions]
+        total[name] = None if not values or None in values else sum(v for v in values if v is not None)
+    usd = total["cloud_usd"]
+    return total | {"usd_per_episode": None if usd is None else usd / len(sessions)}
+
+
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
@@ -451,13 +469,14 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     # one row per session too: the heat map of an audit shows where the exposure is
     group_rows = {s["session"]: StrategyRow(
         source=findings_path.name, label=s["session"], strategy="audit", episodes=1,
-        tasks=len(session_tasks[s["session"]]),
+        tasks=len(session_tasks[s["session"]]), **_cloud_cost([s]),
         exposure=s["exposure"], leaked_units=s["leaked"], by_dimension=s["exposure_by_dimension"])
         for s in sessions}
     scored = [r for r in group_rows.values() if r.exposure is not None]
     dims = sorted({d for r in scored for d in r.by_dimension})
     row = StrategyRow(source=findings_path.name, label=f"audit: {findings_path.name}", strategy="audit",
                       episodes=len(group_rows), tasks=len({t for ts in session_tasks.values() for t in ts}),
+                      **_cloud_cost(sessions),
                       exposure=_mean([r.exposure for r in scored if r.exposure is not None]),
                       leaked_units=sum(r.leaked_units for r in group_rows.values()),
                       by_dimension={d: _mean([r.by_dimension[d] for r in scored if d in r.by_dimension]) or 0.0

@@ -87,11 +87,12 @@ def print_summary(summary: Summary, console: Console) -> None:
                      ("Pass@k", "pass_at_k", "pct")]
     headline += [("exposure", "exposure", "f3"), ("leaked ≥0.7", "leaked_units", "int")]
     console.print(_table("Strategies", summary, headline))
-    if summary.has_completion:
-        console.print(_table("Cost: cloud calls, tokens and USD; edge FLOPs", summary, [
+    if summary.has_cost:
+        flops = [("FLOPs", "edge_flops", "sci")] if summary.has_completion else []  # an audit runs no edge model
+        console.print(_table("Cost: cloud calls, tokens and USD" + "; edge FLOPs" * bool(flops), summary, [
             ("calls", "cloud_calls", "int"), ("input", "cloud_input_tokens", "int"),
             ("cached", "cloud_cached_tokens", "int"), ("output", "cloud_output_tokens", "int"),
-            ("USD", "cloud_usd", "usd"), ("FLOPs", "edge_flops", "sci")]))
+            ("USD", "cloud_usd", "usd"), *flops]))
     if summary.dimensions:
         dims = Table(title="Exposure by dimension")
         dims.add_column("configuration", overflow="fold")
