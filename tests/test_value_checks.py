@@ -184,3 +184,8 @@ def test_an_address_is_read_by_its_components():
     assert translation.grade > 0 and words.grade > 0
     assert neighbour.grade == 0 and not neighbour.review
     assert postcode.grade == 0
+    flat = make_unit({"task_id": "t", "entity_id": "T5", "entity_name": "郑雅文", "field": "住址",
+                      "value": "杭州市西湖区文三路259号7幢1502室", "dimension": "location", "description": "租客住址"})
+    record = "租客,电话,住址\n郑雅文,13900001111,杭州市西湖区文三路259号7幢{}室\n"
+    (ours,), (next_door,) = ([v] for v in grades(flat, [record.format(1502), record.format(1503)]))
+    assert ours.grade > 0 and next_door.grade == 0 and not next_door.review

@@ -15,8 +15,9 @@ registered for the unit's kind of value, with the model's best window as one inp
   and the model alone never grades one;
 - `address` (a location with a house number): by component — the house number with the street's name
   (as written or, across scripts, in pinyin: 建国路 for "Jianguo Road") or the postcode is a leak; another
-  house number is a veto (a neighbour on the same street or in the same postcode, graded before), and the
-  postcode alone review at most; otherwise the free-text check decides;
+  house number, or a numbered part one character off next to the street (flat 3D for 3B, 403室 for 402室),
+  is a veto (a neighbour, graded before), and the postcode alone review at most; otherwise the free-text
+  check decides;
 - `business` (a business fact with an act and a name: "shut down the Dublin call centre"): a sentence that
   names its company or place (`business_names`) and states its act (`ACTS`: close, acquire, sell, …, en
   and zh) is a leak even with no other fact to contrast it with; one that names them with another act only
@@ -444,6 +445,7 @@ class Address:
     house: float
     names: tuple[str, ...]
     postcodes: tuple[str, ...]
+    parts: tuple[str, ...]  # every numbered part, house to flat ("1842", "3b"; "17", "2", "3", "502")
 
     @classmethod
     def parse(cls, value: str) -> Address | None:
@@ -461,7 +463,22 @@ class Address:
             street = re.sub(r"[东南西北中]?(?:路|街|大道|道|巷|弄)$", "", street)
             names = tuple(street[i:i + 2] for i in range(0, max(1, len(street) - 1), 2)) if len(street) > 4 \
                 else (street,)
-        return cls(float(house.group()), tuple(n for n in names if len(n) >= 2), postcodes)
+        return cls(float(house.group()), tuple(n for n in names if len(n) >= 2), postcodes,
+                   tuple(re.findall(r"\d+[a-z]?", rest)))
+
+    def conflicts(self, text: str) -> bool:
+        """Whether a line of the text that names the street or postcode gives one of the address's numbered
+        parts one character off ("Apt 3D" for "Apt 3B", 403室 for 402室, 326号 for 328号): the address next
+        door. Only those lines: a record's other numbers (IDs, dates) are no address."""
+        lines = [line for line in re.split(r"[\n;。；!?！？]", text) if any(self.places(line))]
+        found = set(re.findall(r"\d+[a-z]?", normalize_text(alpha_digits(" ".join(lines)))))
+        return any(part not in found and any(_one_off(part, t) for t in found) for part in self.parts
+                   if len(part) >= 2)
+
+    def places(self, text: str) -> tuple[bool, bool]:
+        """Whether the text names the street (or place), and whether it gives the postcode."""
+        return (_names_in(self.names, text),
+                any(p in normalize_text(text).replace(" ", "") for p in self.postcodes))
 
     def houses_in(self, text: str) -> set[float]:
         """The numbers the text gives in a house number's place ("1188 SE Hawthorne Blvd", "595号", "no. 17")."""
@@ -470,6 +487,12 @@ class Address:
         for m in _CHINESE_HOUSE.finditer(norm):
             found.update(_numeral(m.group(1)))
         return found
+
+
+def _one_off(a: str, b: str) -> bool:
+    """Two strings of one length that differ in one place, or in the order of their characters."""
+    return len(a) == len(b) and a != b and (sum(x != y for x, y in zip(a, b, strict=True)) == 1
+                                            or sorted(a) == sorted(b))
 
 
 @register
@@ -488,9 +511,10 @@ class AddressCheck:
         address = Address.parse(unit.value)
         assert address is not None
         houses = address.houses_in(text)
-        street = _names_in(address.names, text)
-        postcode = any(p in normalize_text(text).replace(" ", "") for p in address.postcodes)
+        street, postcode = address.places(text)
         ours = address.house in houses or address.house in numbers(alpha_digits(text))
+        if address.conflicts(text):
+            return Verdict(0.0)  # a numbered part one off: the address next door
         if (street or postcode) and ours and reading.probability >= reading.review_threshold:
             return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
         if houses and address.house not in houses:
