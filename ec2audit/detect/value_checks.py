@@ -512,7 +512,7 @@ class AddressCheck:
         assert address is not None
         houses = address.houses_in(text)
         street, postcode = address.places(text)
-        ours = address.house in houses or address.house in numbers(alpha_digits(text))
+        ours = address.house in houses or address.house in numbers(text)
         if address.conflicts(text):
             return Verdict(0.0)  # a numbered part one off: the address next door
         if (street or postcode) and ours and reading.probability >= reading.review_threshold:
