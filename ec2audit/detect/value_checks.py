@@ -13,7 +13,16 @@ registered for the unit's kind of value, with the model's best window as one inp
 - `identifier` (names, e-mails, phones, IDs, keys, hosts, long digit runs, dates): the string tiers' own
   forms (pinyin, initials, masks, …) decide; a near-but-different string (王晓红, another ID) is a veto,
   and the model alone never grades one;
-- `free-text` (diagnoses, addresses, business facts): the model grades only where it leans to a leak,
+- `address` (a location with a house number): by component — the house number with the street's name
+  (as written or, across scripts, in pinyin: 建国路 for "Jianguo Road") or the postcode is a leak; another
+  house number, or a numbered part one character off next to the street (flat 3D for 3B, 403室 for 402室),
+  is a veto (a neighbour, graded before), and the postcode alone review at most; otherwise the free-text
+  check decides;
+- `business` (a business fact with an act and a name: "shut down the Dublin call centre"): a sentence that
+  names its company or place (`business_names`) and states its act (`ACTS`: close, acquire, sell, …, en
+  and zh) is a leak even with no other fact to contrast it with; one that names them with another act only
+  ("expand the Dublin call centre") is a veto; otherwise the free-text check decides;
+- `free-text` (diagnoses, other addresses and business facts, notes): the model grades only where it leans to a leak,
   one clause of the text is close to the value in the shortlist's bi-encoder (cosine to the unit's
   queries minus the clause's mean cosine to generic units, as the shortlist scores), and that clause is
   nearer this value than any other value of its kind (`contrast_values`: the judge call's other units of
@@ -26,8 +35,8 @@ registered for the unit's kind of value, with the model's best window as one inp
   other values of the unit's dimension, so a changed unit set is judged again.
 
 Every rule, tolerance and threshold here was chosen on dev data only (`judges/local-judge/checks_dev.py`
-sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN`, `VETO` and `MIN_CONTRAST`; `NEAR` was set by hand and
-checked there).
+sweeps `CLOSE`, `LEAN`, `CLAUSE`, `SAME`, `MARGIN`, `VETO` and `MIN_CONTRAST`; `NEAR`, the address
+components and the business acts were set by hand and checked there).
 """
 
 from __future__ import annotations
@@ -46,7 +55,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v3"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v4"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -190,17 +199,31 @@ def _chinese_numbers(text: str) -> list[float]:
     out: list[float] = []
     if text.isascii():
         return out
-    import cn2an
-
     for m in _CHINESE_RUN.finditer(text):
         run = m.group()
         if len(run) >= 3 and run[-1] in _NUMERAL_DIGITS and run[-2] in _NEXT_LOWER:
             run += _NEXT_LOWER[run[-2]]
-        try:
-            out.append(float(cn2an.cn2an(run, "smart")))
-        except (ValueError, KeyError, IndexError, TypeError):
-            continue
+        out += _numeral(run)
     return out
+
+
+def _numeral(run: str) -> list[float]:
+    """One run of Chinese numerals as a number (none where cn2an cannot read it)."""
+    import cn2an
+
+    try:
+        return [float(cn2an.cn2an(run, "smart"))]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return []
+
+
+def alpha_digits(text: str) -> str:
+    """English number words as digits ("fifty-two Maple Terrace" -> "52 Maple Terrace")."""
+    if not _WORD_NUMBER.search(text):
+        return text
+    from text_to_num import alpha2digit
+
+    return alpha2digit(text, "en")
 
 
 def numbers(text: str) -> list[float]:
@@ -208,9 +231,7 @@ def numbers(text: str) -> list[float]:
     norm = normalize_text(text)
     found = _digit_numbers(norm) + _chinese_numbers(norm)
     if _WORD_NUMBER.search(norm):
-        from text_to_num import alpha2digit
-
-        found += _digit_numbers(alpha2digit(norm, "en"))
+        found += _digit_numbers(alpha_digits(norm))
     return found
 
 
@@ -366,10 +387,220 @@ def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
     return tuple(v for v, s in zip(values, same, strict=True) if s < SAME)
 
 
+def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+    """The model, the clause the value is stated in, and whether that clause is nearer this value than any
+    other value of its kind (the free-text check; the address and business checks when their components
+    do not decide)."""
+    if reading.probability < reading.review_threshold:
+        return Verdict(0.0)
+    contrast = contrast_values(unit, others)
+    scores = clause_scores(unit, text, contrast)
+    if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
+        return Verdict(0.0)
+    if (len(contrast) >= MIN_CONTRAST and reading.probability >= LEAN and scores.specific >= CLAUSE
+            and scores.margin >= MARGIN):
+        return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
+    return reading.verdict(text, grade=False)
+
+
+def _pinyin(text: str) -> str:
+    """The Chinese characters of a text in toneless pinyin, run together ("建国路" -> "jianguolu")."""
+    from pypinyin import lazy_pinyin
+
+    return "".join(lazy_pinyin("".join(re.findall(r"[\u4e00-\u9fff]", text))))
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", normalize_text(text))
+
+
+def _names_in(names: Sequence[str], text: str) -> bool:
+    """Whether the text states one of the names: as written, or across scripts by pinyin (an ASCII name
+    "Jianguo" in a Chinese text, a Chinese name 漕溪 romanised in an English one)."""
+    norm = normalize_text(text)
+    letters, romanised = _letters(text), _pinyin(text)
+    for name in names:
+        if name in norm or (name.isascii() and len(name) >= 5 and name in romanised):
+            return True
+        if not name.isascii() and len(romanised_name := _pinyin(name)) >= 5 and romanised_name in letters:
+            return True
+    return False
+
+
+# --- addresses ----------------------------------------------------------------------------------
+
+_POSTCODE = re.compile(r"\b(?:\d{5}|\d{6}|[a-z]{1,2}\d[a-z\d]? ?\d[a-z]{2})\b")
+_STREET_WORDS = ("street|st|road|rd|avenue|ave|lane|ln|drive|dr|court|ct|terrace|blvd|boulevard|way|place|pl"
+                 "|rue|square|sq|close|crescent|parkway|highway|hwy|grove|gardens|mews|row|walk|circle|trail|plaza")
+_HOUSE_NUMBER = re.compile(rf"(?<![\d-])(\d+)[a-z]?,? (?:[a-z.]+ ){{0,3}}?(?:{_STREET_WORDS})\b"
+                           rf"|(?:no\.?|number|#) ?(\d+)\b|(\d+) ?[号號栋幢弄]")
+_CHINESE_HOUSE = re.compile(f"第?([{CHINESE_NUMERALS}]+)[号號栋幢弄]")
+_ADMIN = re.compile(r"^.*[省市区县縣]")  # a Chinese address's province, city and district, before its street
+
+
+@dataclass(frozen=True)
+class Address:
+    """An address value's components: the house number, the street's (or place's) name and the postcode."""
+
+    house: float
+    names: tuple[str, ...]
+    postcodes: tuple[str, ...]
+    parts: tuple[str, ...]  # every numbered part, house to flat ("1842", "3b"; "17", "2", "3", "502")
+
+    @classmethod
+    def parse(cls, value: str) -> Address | None:
+        norm = normalize_text(value)
+        postcodes = tuple(m.replace(" ", "") for m in _POSTCODE.findall(norm))
+        rest = _POSTCODE.sub(" ", norm)
+        house = re.search(r"\d+", rest)
+        if house is None:
+            return None
+        if norm.isascii():  # the words of the street's part, less the street words ("Birchwood" of its court)
+            street = rest.split(",")[0]
+            names = tuple(w for w in re.findall(r"[a-z]{3,}", street) if not re.fullmatch(_STREET_WORDS, w))
+        else:  # the name before its 路 or 街, or the place before the number (天府软件园)
+            street = re.split(r"\d", _ADMIN.sub("", rest))[0]
+            street = re.sub(r"[东南西北中]?(?:路|街|大道|道|巷|弄)$", "", street)
+            names = tuple(street[i:i + 2] for i in range(0, max(1, len(street) - 1), 2)) if len(street) > 4 \
+                else (street,)
+        return cls(float(house.group()), tuple(n for n in names if len(n) >= 2), postcodes,
+                   tuple(re.findall(r"\d+[a-z]?", rest)))
+
+    def conflicts(self, text: str) -> bool:
+        """Whether a line of the text that names the street or postcode gives one of the address's numbered
+        parts one character off ("Apt 3D" for "Apt 3B", 403室 for 402室, 326号 for 328号): the address next
+        door. Only those lines: a record's other numbers (IDs, dates) are no address."""
+        lines = [line for line in re.split(r"[\n;。；!?！？]", text) if any(self.places(line))]
+        found = set(re.findall(r"\d+[a-z]?", normalize_text(alpha_digits(" ".join(lines)))))
+        return any(part not in found and any(_one_off(part, t) for t in found) for part in self.parts
+                   if len(part) >= 2)
+
+    def places(self, text: str) -> tuple[bool, bool]:
+        """Whether the text names the street (or place), and whether it gives the postcode."""
+        return (_names_in(self.names, text),
+                any(p in normalize_text(text).replace(" ", "") for p in self.postcodes))
+
+    def houses_in(self, text: str) -> set[float]:
+        """The numbers the text gives in a house number's place ("1188 SE Hawthorne Blvd", "595号", "no. 17")."""
+        norm = normalize_text(alpha_digits(text))
+        found = {float(next(g for g in m.groups() if g)) for m in _HOUSE_NUMBER.finditer(norm)}
+        for m in _CHINESE_HOUSE.finditer(norm):
+            found.update(_numeral(m.group(1)))
+        return found
+
+
+def _one_off(a: str, b: str) -> bool:
+    """Two strings of one length that differ in one place, or in the order of their characters."""
+    return len(a) == len(b) and a != b and (sum(x != y for x, y in zip(a, b, strict=True)) == 1
+                                            or sorted(a) == sorted(b))
+
+
+@register
+class AddressCheck:
+    """Addresses with a house number: read by component. The house number with the street's name or the
+    postcode is this address in any words or script; another house number is another address (a veto, the
+    same street or postcode or not), and the postcode alone a neighbourhood (review at most). Otherwise the
+    free-text check."""
+
+    name = "address"
+
+    def claims(self, unit: Unit) -> bool:
+        return unit.dimension == "location" and Address.parse(unit.value) is not None
+
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        address = Address.parse(unit.value)
+        assert address is not None
+        houses = address.houses_in(text)
+        street, postcode = address.places(text)
+        ours = address.house in houses or address.house in numbers(text)
+        if address.conflicts(text):
+            return Verdict(0.0)  # a numbered part one off: the address next door
+        if (street or postcode) and ours and reading.probability >= reading.review_threshold:
+            return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
+        if houses and address.house not in houses:
+            return Verdict(0.0)  # a house number, not this one: another address
+        if postcode and not (street or ours):
+            return reading.verdict(text, grade=False)  # the postcode alone: a neighbourhood, not this address
+        return free_text(unit, text, reading, others)
+
+
+# --- business facts -----------------------------------------------------------------------------
+
+#: What a business fact says is done, by kind of act, in English and Chinese: a text that names the fact's
+#: company or place with another act ("expand the Dublin call centre" for its closure) is another fact.
+ACTS: dict[str, tuple[str, ...]] = {
+    "close": ("close", "closing", "closure", "shut", "shutting", "wind down", "winding down", "wound down",
+              "关闭", "关停", "停产", "撤销"),
+    "open": ("open", "opening", "launch", "set up", "开设", "开业", "新建", "兴建", "建厂", "设立"),
+    "acquire": ("acquire", "acquiring", "acquisition", "buy", "buying", "purchase", "take over", "takeover",
+                "收购", "买下", "并购"),
+    "sell": ("sell", "selling", "sale", "divest", "offload", "dispose", "出售", "卖掉", "转让"),
+    "merge": ("merge", "merger", "merging", "combine", "combining", "合并"),
+    "cut": ("lay off", "laying off", "layoff", "redundanc", "job cuts", "cut jobs", "headcount reduction",
+            "workforce reduction", "裁员", "减员"),
+    "hire": ("hire", "hiring", "recruit", "招聘", "扩招"),
+    "move": ("move", "moving", "relocate", "relocating", "relocation", "搬迁", "迁往", "迁至"),
+    "exit": ("exit", "pull out", "pulling out", "withdraw", "leave the", "退出", "撤出"),
+    "list": ("ipo", "listing", "go public", "float", "上市", "挂牌"),
+    "expand": ("expand", "expanding", "expansion", "extend", "扩建", "扩大", "扩张"),
+    "partner": ("partner", "partnership", "alliance", "合作", "结盟"),
+}
+#: Words in company and site names that name no one company or site.
+BUSINESS_GENERIC = frozenset({"bank", "group", "holdings", "analytics", "software", "logistics", "foods", "capital",
+                              "partners", "systems", "technologies", "labs", "company", "corp", "inc", "ltd",
+                              "工厂", "公司", "集团", "科技", "软件", "项目", "仓库", "市场", "总部", "中心"})
+_TIMES = re.compile(f"(?:[{CHINESE_NUMERALS}\\d]+|明|今|去|下半|上半)(?:年|季度|月|家|个)|[在于从到向把将的和与第]")
+_SENTENCE = re.compile(r"[^.;!?。；！？\n]+")
+
+
+def acts(text: str) -> set[str]:
+    norm = normalize_text(text)
+    return {act for act, words in ACTS.items()
+            if any(re.search(rf"\b{re.escape(w)}", norm) if w.isascii() else w in norm for w in words)}
+
+
+def business_names(value: str) -> tuple[str, ...]:
+    """The names in a business fact: its capitalised words (Dublin, Nordlight) or, in Chinese, the
+    characters left once its acts and times are taken out (成都, 星河软件)."""
+    if value.isascii():
+        names = [w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{2,}", value) if not acts(w)]
+        return tuple(w for w in dict.fromkeys(names) if w not in BUSINESS_GENERIC)
+    rest = normalize_text(value)
+    for words in ACTS.values():
+        for w in words:
+            if not w.isascii():
+                rest = rest.replace(w, " ")
+    rest = _TIMES.sub(" ", rest)
+    pairs = (run[i:i + 2] for run in rest.split() for i in range(0, len(run) - 1))
+    return tuple(p for p in dict.fromkeys(pairs) if p not in BUSINESS_GENERIC)
+
+
+@register
+class BusinessCheck:
+    """Business facts: a sentence that names the fact's company or place and states its act is this fact
+    (graded with no other fact to contrast it with); one that names them with another act and not this one
+    is another fact (a veto). Otherwise the free-text check."""
+
+    name = "business"
+
+    def claims(self, unit: Unit) -> bool:
+        return unit.dimension == "business" and bool(acts(unit.value)) and bool(business_names(unit.value))
+
+    def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
+        own, names = acts(unit.value), business_names(unit.value)
+        if reading.probability >= reading.review_threshold:
+            named = [s for s in _SENTENCE.findall(text) if _names_in(names, s)]
+            said = [acts(s) for s in named]
+            if any(own & a for a in said):
+                return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
+            if any(a - own for a in said):
+                return Verdict(0.0)  # its company or place, another act: another fact
+        return free_text(unit, text, reading, others)
+
+
 @register
 class FreeTextCheck:
-    """Diagnoses, addresses, business facts: the model, the clause the value is stated in, and whether that
-    clause is nearer this value than any other value of its kind."""
+    """Diagnoses, business facts and notes: `free_text`."""
 
     name = "free-text"
 
@@ -377,13 +608,4 @@ class FreeTextCheck:
         return True
 
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
-        if reading.probability < reading.review_threshold:
-            return Verdict(0.0)
-        contrast = contrast_values(unit, others)
-        scores = clause_scores(unit, text, contrast)
-        if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
-            return Verdict(0.0)
-        if (len(contrast) >= MIN_CONTRAST and reading.probability >= LEAN and scores.specific >= CLAUSE
-                and scores.margin >= MARGIN):
-            return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
-        return reading.verdict(text, grade=False)
+        return free_text(unit, text, reading, others)
