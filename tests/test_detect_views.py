@@ -284,3 +284,9 @@ def test_english_digit_runs_start_where_the_automaton_sees_a_pair(text):
     starts = sorted({start for start, _, _ in index.build().matches(view.text).get("pair", ())})
     assert [m.span() for m in _runs_at(_ENGLISH_DIGIT_RUN, view.text, starts)] == \
         [m.span() for m in _ENGLISH_DIGIT_RUN.finditer(view.text)]
+
+
+def test_base64_of_text_spaced_by_typography_is_text():
+    """A payslip's `486 000 €` (narrow no-break space) and an IBAN in groups of four (no-break spaces)."""
+    text = "salary 486\u202f000 €, IBAN DE89\u00a03704\u00a00044"
+    assert views.base64_text(base64.b64encode(text.encode()).decode()) == text
