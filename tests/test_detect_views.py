@@ -290,3 +290,8 @@ def test_base64_of_text_spaced_by_typography_is_text():
     """A payslip's `486 000 €` (narrow no-break space) and an IBAN in groups of four (no-break spaces)."""
     text = "salary 486\u202f000 €, IBAN DE89\u00a03704\u00a00044"
     assert views.base64_text(base64.b64encode(text.encode()).decode()) == text
+
+
+def test_base64_of_saved_terminal_output_is_text():
+    text = "customers.txt:phone: 139\x1b[01;31m\x1b[K22883366\x1b[m\x1b[K\n"
+    assert views.base64_text(base64.b64encode(text.encode()).decode()) == text

@@ -128,10 +128,11 @@ _HINTS_HEX = ("hex", "0x")
 
 def _printable(decoded: str) -> bool:
     """Text, not bytes that happened to decode: printable characters, line ends as files have them (a CSV
-    file's `\\r\\n`), format characters (zero-width spaces and joiners inside words) and the spaces typography
-    puts between groups (no-break and narrow no-break spaces: `486\\u202f000`, an IBAN's groups)."""
+    file's `\\r\\n`), the escape that starts a terminal's colour codes (saved terminal output), format characters
+    (zero-width spaces and joiners inside words) and the spaces typography puts between groups (no-break and
+    narrow no-break spaces: `486\\u202f000`, an IBAN's groups)."""
     return bool(decoded) and (decoded.isprintable() or all(
-        ch.isprintable() or ch in "\n\r\t" or unicodedata.category(ch) in ("Cf", "Zs") for ch in decoded))
+        ch.isprintable() or ch in "\n\r\t\x1b" or unicodedata.category(ch) in ("Cf", "Zs") for ch in decoded))
 
 
 def _percent(text: str) -> Iterator[tuple[int, int, str]]:

@@ -1,0 +1,40 @@
+"""The forms tool output carries that session 15's guard walk (`test_intercept_forms_walk_3.py`) added: each
+decoder undoes what the tool that writes the form wrote (a property over texts the writer is given), and
+leaves alone what only looks like it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ec2audit.detect import views
+from ec2audit.detect.cascade import build_cascade
+from ec2audit.detect.forms import ansi
+from ec2audit.detect.patterns import PatternIndex
+from ec2audit.units import make_unit
+
+_WORDS = st.lists(st.sampled_from([*"abcXYZ019@.-_:;", "é", "ñ", "ü", "欧", "阳", "娜", "が", "😀", "lena", "486,000"]),
+                  min_size=1, max_size=60).map("".join)
+
+
+def _read(form, text: str) -> str:
+    """The text as the form alone rewrites it."""
+    return views._rewrite(text, list(form([], PatternIndex()).rewrite(text)))[0]
+
+
+_ESCAPES = ["\x1b[01;31m\x1b[K", "\x1b[m\x1b[K", "\x1b[0m", "\x1b[38;5;208m", "\x1b[1m", "\x1b]8;;https://x.org\x07",
+            "\x1b]8;;\x1b\\", "\x1b(B"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.tuples(_WORDS, st.sampled_from(_ESCAPES)), max_size=8))
+def test_colour_escapes_read_as_the_text_a_terminal_shows(pieces):
+    assert _read(ansi.AnsiEscapes, "".join(w + e for w, e in pieces)) == "".join(w for w, _ in pieces)
+
+
+def test_a_value_coloured_by_grep_is_found():
+    unit = make_unit({"task_id": "t", "entity_id": "P", "field": "phone", "value": "13922883366",
+                      "dimension": "contact"})
+    cascade = build_cascade([unit])
+    assert [h.grade for h in cascade.scan_text("phone: 13922\x1b[01;31m\x1b[K883366\x1b[m\x1b[K")] == [1.0]
+    assert [h for h in cascade.scan_text("phone: 13922\x1b[01;31m\x1b[K883367\x1b[m\x1b[K") if h.grade >= 0.7] == []
