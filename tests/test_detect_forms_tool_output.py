@@ -4,6 +4,7 @@ leaves alone what only looks like it."""
 
 from __future__ import annotations
 
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,3 +39,21 @@ def test_a_value_coloured_by_grep_is_found():
     cascade = build_cascade([unit])
     assert [h.grade for h in cascade.scan_text("phone: 13922\x1b[01;31m\x1b[K883366\x1b[m\x1b[K")] == [1.0]
     assert [h for h in cascade.scan_text("phone: 13922\x1b[01;31m\x1b[K883367\x1b[m\x1b[K") if h.grade >= 0.7] == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_WORDS.filter(lambda t: "'" not in t and "\\" not in t))
+def test_byte_and_code_point_escapes_read_as_the_text(text):
+    """Python's repr of the text's UTF-8 bytes, and PyYAML's dump of the text (`\\xNN` below 256, `\\uXXXX` above;
+    its `\\UXXXXXXXX` of a character outside the BMP is not read)."""
+    decoded = views.decoded_text(repr(text.encode()))
+    assert (decoded[0] if decoded else repr(text.encode())) == f"b'{text}'"
+    text = text.replace("😀", "")
+    dumped = yaml.safe_dump(text, width=1000)
+    decoded = views.decoded_text(dumped)
+    assert text in (decoded[0] if decoded else dumped)
+
+
+def test_escapes_of_bytes_that_are_no_letters_stay():
+    for text in ("b'\\x00\\x01'", "\\x41", "\\xff\\xfe\\x00"):
+        assert views.decoded_text(text) is None, text

@@ -126,7 +126,7 @@ def test_a_phrase_is_simplified_on_a_line_without_a_traditional_character():
 _PLAIN_FORMS = {
     "_PERCENT_RUN": r"(?:%[0-9A-Fa-f]{2})+",
     "_U_ESCAPES": r"(?:\\+u[0-9A-Fa-f]{4})+",
-    "_X_ESCAPES": r"(?:\\x[0-9A-Fa-f]{2}){3,}",
+    "_X_ESCAPES": r"(?:\\x[0-9A-Fa-f]{2})+",
     "_BASE64": r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])",
     "_HEX": r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])",
     "_MRZ_NAMES": r"(?<![A-Z0-9<])P[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*",

@@ -115,7 +115,7 @@ class RewrittenView(TextView):
 _PERCENT_RUN = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2})*")  # (?:%[0-9A-Fa-f]{2})+
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _U_ESCAPES = re.compile(r"\\\\*u[0-9A-Fa-f]{4}(?:\\+u[0-9A-Fa-f]{4})*")  # (?:\\+u[0-9A-Fa-f]{4})+
-_X_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2}){2,}")  # (?:\\x[0-9A-Fa-f]{2}){3,}
+_X_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2})*")  # (?:\\x[0-9A-Fa-f]{2})+
 # base64 / base64url tokens of at least 8 characters holding a digit or a base64-only character:
 # (?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-](?<![\w+/-][A-Za-z0-9+/_-])(?:(?<=[0-9+/])|(?=[\w+/-]*[\d+/]))"
@@ -185,9 +185,18 @@ def _bytes_text(raw: bytes) -> str | None:
 
 
 def _x_escapes(text: str) -> Iterator[tuple[int, int, str]]:
+    """`\\xNN` runs: UTF-8 bytes (Python's repr of bytes, `b'Jos\\xc3\\xa9'`: a run of ASCII is text from four
+    characters), or else code points below 256 where they are letters (YAML's double-quoted scalars and
+    Python's repr of a str: `"Jos\\xE9"`)."""
     for m in _X_ESCAPES.finditer(text):
-        decoded = _bytes_text(bytes.fromhex(m.group().replace("\\x", "")))
-        if decoded:
+        raw = bytes.fromhex(m.group().replace("\\x", ""))
+        try:
+            decoded = raw.decode("utf-8")
+            text_like = _printable(decoded) and (len(decoded) >= 4 or not decoded.isascii())
+        except UnicodeDecodeError:
+            decoded = raw.decode("latin-1")  # (not ASCII: a byte of 128 or more is what UTF-8 refused)
+            text_like = decoded.isalpha()
+        if text_like:
             yield m.start(), m.end(), decoded
 
 
