@@ -4,13 +4,15 @@ leaves alone what only looks like it."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
 from ec2audit.detect.cascade import build_cascade
-from ec2audit.detect.forms import ansi
+from ec2audit.detect.forms import ansi, combining
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.units import make_unit
 
@@ -57,3 +59,17 @@ def test_byte_and_code_point_escapes_read_as_the_text(text):
 def test_escapes_of_bytes_that_are_no_letters_stay():
     for text in ("b'\\x00\\x01'", "\\x41", "\\xff\\xfe\\x00"):
         assert views.decoded_text(text) is None, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_WORDS)
+def test_decomposed_accents_read_composed(text):
+    assert _read(combining.CombiningMarks, unicodedata.normalize("NFD", text)) == unicodedata.normalize("NFC", text)
+
+
+def test_a_name_with_decomposed_accents_is_found_and_another_is_not():
+    unit = make_unit({"task_id": "t", "entity_id": "P", "field": "name", "value": "José Núñez",
+                      "dimension": "person_name"})
+    cascade = build_cascade([unit])
+    assert [h.grade for h in cascade.scan_text(unicodedata.normalize("NFD", "José Núñez"))] == [1.0]
+    assert [h for h in cascade.scan_text(unicodedata.normalize("NFD", "José Nuño")) if h.grade >= 0.7] == []
