@@ -4,6 +4,7 @@ leaves alone what only looks like it."""
 
 from __future__ import annotations
 
+import quopri
 import unicodedata
 
 import yaml
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from ec2audit.detect import views
 from ec2audit.detect.cascade import build_cascade
-from ec2audit.detect.forms import ansi, combining
+from ec2audit.detect.forms import ansi, combining, quoted_printable
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.units import make_unit
 
@@ -73,3 +74,27 @@ def test_a_name_with_decomposed_accents_is_found_and_another_is_not():
     cascade = build_cascade([unit])
     assert [h.grade for h in cascade.scan_text(unicodedata.normalize("NFD", "José Núñez"))] == [1.0]
     assert [h for h in cascade.scan_text(unicodedata.normalize("NFD", "José Nuño")) if h.grade >= 0.7] == []
+
+
+_QP_TEXT = st.lists(st.sampled_from([*"abcXYZ019@.-_:;=", "é", "欧", "娜", "😀", "lena.hartmann", "13922883366"]),
+                    min_size=1, max_size=120).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_QP_TEXT)
+def test_quoted_printable_reads_as_the_text_encoded(text):
+    """Python's `quopri` (lines cut at 76 characters by soft breaks) undone."""
+    assert _read(quoted_printable.QuotedPrintable, quopri.encodestring(text.encode()).decode()) == text
+
+
+def test_an_equals_sign_before_hex_digits_is_no_quoted_printable():
+    text = "iban=DE89370400440532013000 salary=48 x =\ny key=CAFE\nend=\n"
+    assert _read(quoted_printable.QuotedPrintable, text) == "iban=DE89370400440532013000 salary=48 x =\ny key=CAFE\nend"
+
+
+def test_a_name_in_a_quoted_printable_body_is_found_and_another_is_not():
+    unit = make_unit({"task_id": "t", "entity_id": "P", "field": "name", "value": "José Núñez",
+                      "dimension": "person_name"})
+    cascade = build_cascade([unit])
+    assert [h.grade for h in cascade.scan_text("Jos=C3=A9 N=\n=C3=BA=C3=B1ez")] == [1.0]
+    assert [h for h in cascade.scan_text("Jos=C3=A9 Nu=\nno") if h.grade >= 0.7] == []
