@@ -4,6 +4,8 @@ leaves alone what only looks like it."""
 
 from __future__ import annotations
 
+import email.charset
+import email.header
 import quopri
 import unicodedata
 
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 
 from ec2audit.detect import views
 from ec2audit.detect.cascade import build_cascade
-from ec2audit.detect.forms import ansi, combining, quoted_printable
+from ec2audit.detect.forms import ansi, combining, encoded_words, quoted_printable
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.units import make_unit
 
@@ -98,3 +100,27 @@ def test_a_name_in_a_quoted_printable_body_is_found_and_another_is_not():
     cascade = build_cascade([unit])
     assert [h.grade for h in cascade.scan_text("Jos=C3=A9 N=\n=C3=BA=C3=B1ez")] == [1.0]
     assert [h for h in cascade.scan_text("Jos=C3=A9 Nu=\nno") if h.grade >= 0.7] == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_QP_TEXT.map(str.strip).filter(bool), encoding=st.sampled_from([email.charset.QP, email.charset.BASE64]))
+def test_encoded_words_read_as_the_header_encoded(text, encoding):
+    """Python's `email.header` (words of at most 75 characters, folded) undone: the words run together."""
+    charset = email.charset.Charset("utf-8")
+    charset.header_encoding = encoding
+    header = email.header.Header(text, charset, header_name="Subject").encode()
+    assert _read(encoded_words.EncodedWords, "Subject: " + header) == "Subject: " + text
+
+
+def test_what_only_looks_like_an_encoded_word_stays():
+    text = "=?x-no-such-charset?q?abc?= =?utf-8?b?***?= a=?b"
+    assert _read(encoded_words.EncodedWords, text) == text
+    assert _read(encoded_words.EncodedWords, "=?utf-8?q?a?= and =?utf-8?q?b?=") == "a and b"
+
+
+def test_a_name_cut_across_two_encoded_words_is_found_and_another_is_not():
+    unit = make_unit({"task_id": "t", "entity_id": "P", "field": "name", "value": "José Núñez",
+                      "dimension": "person_name"})
+    cascade = build_cascade([unit])
+    assert [h.grade for h in cascade.scan_text("=?utf-8?q?Jos=C3=A9_N?=\n =?utf-8?b?w7rDsWV6?=")] == [1.0]
+    assert [h for h in cascade.scan_text("=?utf-8?q?Jos=C3=A9_N?=\n =?utf-8?q?u=C3=B1o?=") if h.grade >= 0.7] == []
