@@ -350,15 +350,16 @@ def test_a_request_body_sent_in_chunks_is_read_whole(proxy):
         assert answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions == len(RECORD)
 
 
-def test_a_large_body_holds_in_every_form(proxy):
-    """Bodies of 256 kB or more are scanned in a worker process and encoded there (`intercept/lanes.py`): the
-    record in each form, as a tool result after 300 kB of earlier conversation."""
+def large_body_outcomes(proxy, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaked, gaps=KNOWN_GAPS) -> dict[str, str]:
+    """Each form's outcome ("held", or what went wrong; none for a form with `gaps`) as a tool result after
+    300 kB of earlier conversation: a body of 256 kB or more is scanned in a worker process and encoded there
+    (`intercept/lanes.py`)."""
     mode, app, client, store = proxy
     filler = [{"role": "user", "content": "Summarise the build log."},
               {"role": "assistant", "content": "The build passed; nothing to report. " * 8000}]
     outcomes = {}
-    for form, make in FORMS.items():
-        if form in KNOWN_GAPS:
+    for form, make in forms.items():
+        if form in gaps:
             continue
         body = {"model": "echo", "messages": [*filler, {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
@@ -367,11 +368,15 @@ def test_a_large_body_holds_in_every_form(proxy):
         answer = client.post(f"/e/large-{form}/v1/chat/completions", json=body)
         sent = app.state.requests[seen:]
         [record] = store.records(f"large-{form}")
-        missed = UNIT_IDS - {f["unit_id"] for f in record.findings}
+        missed = unit_ids - {f["unit_id"] for f in record.findings}
         held = answer.status_code == 403 and sent == [] if mode == "block" else \
-            answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions >= 1
+            answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
         outcomes[form] = "held" if held and not missed else f"{answer.status_code} missed {sorted(missed)}"
-    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+    return outcomes
+
+
+def test_a_large_body_holds_in_every_form(proxy):
+    assert {f: o for f, o in large_body_outcomes(proxy).items() if o != "held"} == {}
 
 
 #: A value in the URL path under /v1 (an id of the API's own: threads, batches, files, Azure deployments),

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 import pytest
 import yaml
 from intercept_helpers import enforcing_client, json_strings, standin_server
-from test_intercept_forms_walk import CELLS, DIMENSIONS, _canonical, _decodings, build, leaked
+from test_intercept_forms_walk import CELLS, DIMENSIONS, _canonical, _decodings, build, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
 
 from ec2audit.units import make_unit
@@ -259,6 +259,12 @@ def test_every_position_holds_in_every_form(proxy, form):
     gaps = KNOWN_GAPS.get(form, set()) & set(outcomes)  # (a one-line form walks no header cell)
     assert {c: o for c, o in broken.items() if c not in gaps} == {}, f"{proxy[0]} {form}: {len(broken)} cells fail"
     assert gaps <= set(broken), f"{proxy[0]} {form}: known gaps now hold: {sorted(gaps - set(broken))}"
+
+
+def test_a_large_body_holds_in_every_form(proxy):
+    """The worker process that scans a body of 256 kB or more builds the same forms."""
+    outcomes = large_body_outcomes(proxy, FORMS, UNIT_IDS, leaks, KNOWN_GAPS)
+    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
 
 
 # --- near misses: forwarded untouched --------------------------------------------------------------------
