@@ -5,8 +5,9 @@ XML elements and attributes, YAML as PyYAML dumps it, `.env`/INI lines, SQL INSE
 tables, grep's colour escapes, a `git diff`, logfmt lines, `mailto:`/`tel:` links, an e-mail body in
 quoted-printable and a subject in RFC 2047 encoded words, Python reprs of bytes, Unicode spacing (NBSP, narrow
 NBSP, soft hyphens, bidi marks), decomposed accents (NFD), phone numbers written with a country code,
-parentheses and an extension, obfuscated e-mail addresses, salaries with currency signs and separators, and
-Chinese full-width punctuation around the values.
+parentheses and an extension, obfuscated e-mail addresses, salaries with currency signs and separators,
+Chinese full-width punctuation around the values, a search snippet's highlighting tags, git's octal-quoted
+paths, a JWT, and a raw mail in ISO-8859-1.
 
 Judged as that walk judges, on what the upstream RECEIVED read with every encoding undone (the first walk's
 and this one's: ANSI escapes, quoted-printable, encoded words, `\\xNN` escapes, ` [at] `/` dot `): redact
@@ -15,6 +16,7 @@ careless decoder would join into a unit's) go out untouched."""
 
 from __future__ import annotations
 
+import base64
 import codecs
 import email.charset
 import email.errors
@@ -167,6 +169,41 @@ def _chinese_punct(r: dict) -> str:
             f"密钥：“{r['api_key']}”；联系人：『{r['contact']}』。")
 
 
+def _highlighted(r: dict) -> str:
+    """A search tool's snippet (a web search API, Elasticsearch's highlighter): the matched part of each value
+    in `<em>`, `<b>` or `<mark>`."""
+    tags = ["em", "b", "mark", "strong"]
+    return "<li class=\"result\">" + " · ".join(
+        f"{k}: {escape(v[:len(v) // 2])}<{tags[i % 4]}>{escape(v[len(v) // 2:])}</{tags[i % 4]}>"
+        for i, (k, v) in enumerate(r.items())) + "</li>"
+
+
+def _git_paths(r: dict) -> str:
+    """`git status --short` with core.quotePath on (git's default): a path with bytes outside ASCII is quoted,
+    each such byte written as a three-digit octal escape."""
+    def quoted(path: str) -> str:
+        if path.isascii():
+            return path
+        return '"' + "".join(chr(b) if b < 128 else f"\\{b:03o}" for b in path.encode()) + '"'
+    return "\n".join(f"?? {quoted(f'customers/{k}/{v}.pdf')}" for k, v in r.items())
+
+
+def _jwt(r: dict) -> str:
+    """A session token as a log or a `curl -v` prints it: a JWT whose payload is the record."""
+    def part(obj) -> str:
+        return base64.urlsafe_b64encode(json.dumps(obj, ensure_ascii=False).encode()).decode().rstrip("=")
+    return f"> Authorization: Bearer {part({'alg': 'HS256', 'typ': 'JWT'})}.{part(r)}.c2lnbmF0dXJl"
+
+
+def _latin1_mail(r: dict) -> str:
+    """A raw mail of an older client: the sender in an encoded word, the body quoted-printable in ISO-8859-1."""
+    rest = {k: v for k, v in r.items() if k != "name"}
+    sender = email.header.Header(r["name"], "utf-8").encode()
+    body = quopri.encodestring(_line(rest).encode("latin-1")).decode()
+    return (f"From: {sender} <{r['email']}>\nContent-Type: text/plain; charset=iso-8859-1\n"
+            f"Content-Transfer-Encoding: quoted-printable\n\n{body}")
+
+
 FORMS_3 = {
     "xml_elements": _xml_elements, "xml_attributes": _xml_attributes, "yaml": _yaml, "dotenv_ini": _dotenv,
     "sql_insert": _sql, "psql_mysql_tables": _psql, "grep_colour": _grep_colour, "git_diff": _git_diff,
@@ -176,16 +213,19 @@ FORMS_3 = {
     "bytes_repr": _bytes_repr, "unicode_spacing": _spacing,
     "nfd": lambda r: unicodedata.normalize("NFD", _line(r)), "phone_styles": _phone_styles,
     "email_obfuscated": _obfuscated, "money": _money, "chinese_punct": _chinese_punct,
+    "search_highlight": _highlighted, "git_quoted_paths": _git_paths, "jwt": _jwt, "latin1_mail": _latin1_mail,
 }
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_3.items()}
 #: Forms whose line breaks carry meaning (a header's value is flattened to one line)
 ONE_LINE = {"quoted_printable", "encoded_words_q", "encoded_words_b", "psql_mysql_tables", "git_diff", "yaml",
-            "dotenv_ini", "xml_elements", "grep_colour"}
+            "dotenv_ini", "xml_elements", "grep_colour", "git_quoted_paths", "latin1_mail"}
 
 
 # --- reading what the upstream received: the first walk's decodings and this walk's ------------------
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\\u001b\[[0-9;]*[A-Za-z]")
+_TAG = re.compile(r"<[^<>]*>")
+_OCTAL = re.compile(r"(?:\\[0-3][0-7]{2})+")
 _BYTE_ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2})+")
 _OBFUSCATED = [(re.compile(r"\s*[\[(]\s*at\s*[\])]\s*|\s+at\s+", re.I), "@"),
                (re.compile(r"\s*[\[(]\s*dot\s*[\])]\s*|\s+dot\s+", re.I), ".")]
@@ -204,10 +244,12 @@ def _more_decodings(text: str) -> set[str]:
                                                 text),  # Python's bytes
                               _BYTE_ESCAPES.sub(lambda m: codecs.escape_decode(m.group())[0].decode("latin-1"),
                                                 text)}  # YAML's and Python's str: code points
-    try:
-        out.add(quopri.decodestring(text.encode("utf-8")).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        pass
+    raw = quopri.decodestring(text.encode("utf-8"))
+    out.add(raw.decode("utf-8", "replace"))
+    out.add(raw.decode("latin-1"))  # (a body of an older client's charset)
+    out.add(_TAG.sub("", text))
+    out.add(_OCTAL.sub(lambda m: bytes(int(o, 8) for o in m.group().split("\\")[1:]).decode("utf-8", "replace"),
+                       text))
     plain = text
     for pattern, to in _OBFUSCATED:
         plain = pattern.sub(to, plain)
@@ -241,10 +283,16 @@ def proxy(request, standin, tmp_path_factory):
         yield request.param, app, client, store
 
 
-#: Cells where the guard does not hold yet: form → {(api, position, stream)} (none since session 15's fixes:
-#: `forms/ansi.py`, `combining.py`, `quoted_printable.py`, `encoded_words.py`, the views' `\\xNN` runs, and
-#: decoded text's typographic spaces and terminal escapes; 777 → 1193 of 1193 cells a mode)
-KNOWN_GAPS: dict[str, set] = {}
+EVERY = set(CELLS)
+#: Cells where the guard does not hold yet: form → {(api, position, stream)}. Session 15 fixed the first twenty
+#: forms' (`forms/ansi.py`, `combining.py`, `quoted_printable.py`, `encoded_words.py`, the views' `\\xNN` runs,
+#: and decoded text's typographic spaces and terminal escapes: 777 → 1193 of 1193 cells a mode).
+KNOWN_GAPS: dict[str, set] = {
+    "search_highlight": EVERY,  # tags inside each value
+    "git_quoted_paths": EVERY,  # octal escapes of UTF-8 bytes
+    "jwt": EVERY,  # base64url of JSON with no cue the views read base64 on
+    "latin1_mail": EVERY,  # quoted-printable bytes of ISO-8859-1
+}
 
 
 #: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 3` tables them)
