@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ec2audit.detect import views
 from ec2audit.detect.cascade import build_cascade
-from ec2audit.detect.forms import ansi, combining, encoded_words, quoted_printable
+from ec2audit.detect.forms import ansi, combining, encoded_words, markup, quoted_printable
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.units import make_unit
 
@@ -28,14 +28,18 @@ def _read(form, text: str) -> str:
     return views._rewrite(text, list(form([], PatternIndex()).rewrite(text)))[0]
 
 
-_ESCAPES = ["\x1b[01;31m\x1b[K", "\x1b[m\x1b[K", "\x1b[0m", "\x1b[38;5;208m", "\x1b[1m", "\x1b]8;;https://x.org\x07",
-            "\x1b]8;;\x1b\\", "\x1b(B"]
+_ESCAPES = ["\x1b[01;31m\x1b[K", "\x1b[m\x1b[K", "\x1b[0m", "\x1b[38;5;208m", "\x1b[1m", "\x1b(B", "\x1b7"]
 
 
 @settings(max_examples=300, deadline=None)
 @given(pieces=st.lists(st.tuples(_WORDS, st.sampled_from(_ESCAPES)), max_size=8))
 def test_colour_escapes_read_as_the_text_a_terminal_shows(pieces):
     assert _read(ansi.AnsiEscapes, "".join(w + e for w, e in pieces)) == "".join(w for w, _ in pieces)
+
+
+def test_a_hyperlink_escape_reads_as_its_url_apart_from_the_text():
+    text = "\x1b]8;;tel:+8613922883366\x07call\x1b]8;;\x1b\\ now"
+    assert _read(ansi.AnsiEscapes, text) == " tel:+8613922883366 call   now"
 
 
 def test_a_value_coloured_by_grep_is_found():
@@ -124,3 +128,23 @@ def test_a_name_cut_across_two_encoded_words_is_found_and_another_is_not():
     cascade = build_cascade([unit])
     assert [h.grade for h in cascade.scan_text("=?utf-8?q?Jos=C3=A9_N?=\n =?utf-8?b?w7rDsWV6?=")] == [1.0]
     assert [h for h in cascade.scan_text("=?utf-8?q?Jos=C3=A9_N?=\n =?utf-8?q?u=C3=B1o?=") if h.grade >= 0.7] == []
+
+
+_TAGS = ["<em>", "</em>", "<b>", "</b>", "<mark>", "</mark>", '<span class="hl">', "</span>", "<wbr>", "<WBR/>"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.tuples(_WORDS, st.sampled_from(_TAGS)), max_size=8))
+def test_inline_tags_read_as_the_text_a_browser_shows(pieces):
+    assert _read(markup.InlineMarkup, "".join(w + t for w, t in pieces)) == "".join(w for w, _ in pieces)
+
+
+def test_tags_that_break_the_text_stay():
+    text = "<td>139</td><td>22883366</td><br><p>lena</p><body><li>x</li>"
+    assert _read(markup.InlineMarkup, text) == text
+
+
+def test_a_tag_with_an_attribute_that_holds_text_stays():
+    text = '<a href="tel:+86-139-2288-3366">call</a> <abbr title="Lena">L.</abbr> <span data-id="7">x</span>'
+    assert _read(markup.InlineMarkup, text) == '<a href="tel:+86-139-2288-3366">call <abbr title="Lena">L. ' \
+                                                '<span data-id="7">x'
