@@ -4,6 +4,7 @@ leaves alone what only looks like it."""
 
 from __future__ import annotations
 
+import base64
 import email.charset
 import email.header
 import quopri
@@ -142,6 +143,30 @@ def test_inline_tags_read_as_the_text_a_browser_shows(pieces):
 def test_tags_that_break_the_text_stay():
     text = "<td>139</td><td>22883366</td><br><p>lena</p><body><li>x</li>"
     assert _read(markup.InlineMarkup, text) == text
+
+
+def _git_quoted(text: str) -> str:
+    """How git quotes a path (core.quotePath, its default): each byte outside ASCII as an octal escape."""
+    return "".join(chr(b) if b < 128 else f"\\{b:03o}" for b in text.encode())
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_WORDS.filter(lambda t: "\\" not in t))
+def test_git_quoted_paths_read_as_the_path(text):
+    decoded = views.decoded_text(_git_quoted(text), None)
+    assert (decoded[0] if decoded else _git_quoted(text)) == text
+
+
+def test_octal_escapes_of_no_text_stay():
+    for text in ("\\001\\002\\003", "\\303", "\\101\\102\\103\\104", "chmod \\377"):
+        assert views.decoded_text(text) is None, text
+
+
+def test_a_jwt_is_read_without_another_cue():
+    """A JWT's parts are base64url of JSON, which starts `eyJ` (`{"`): read where nothing else says base64."""
+    payload = base64.urlsafe_b64encode(b'{"phone": "13922883366"}').decode().rstrip("=")
+    decoded = views.decoded_text(f"Bearer eyJhbGciOiJub25lIn0.{payload}.c2ln", None)
+    assert decoded is not None and '"phone": "13922883366"' in decoded[0]
 
 
 def test_a_tag_with_an_attribute_that_holds_text_stays():

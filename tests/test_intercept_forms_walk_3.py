@@ -287,8 +287,6 @@ EVERY = set(CELLS)
 #: Cells where the guard does not hold yet: form → {(api, position, stream)}. Session 15 fixed the first twenty
 #: forms' (777 → 1193 of 1193 cells a mode; RESULTS.md).
 KNOWN_GAPS: dict[str, set] = {
-    "git_quoted_paths": EVERY,  # octal escapes of UTF-8 bytes
-    "jwt": EVERY,  # base64url of JSON with no cue the views read base64 on
     "latin1_mail": EVERY,  # quoted-printable bytes of ISO-8859-1
 }
 

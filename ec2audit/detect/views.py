@@ -116,13 +116,15 @@ _PERCENT_RUN = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2})*")  # (?:%[0-9A-F
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _U_ESCAPES = re.compile(r"\\\\*u[0-9A-Fa-f]{4}(?:\\+u[0-9A-Fa-f]{4})*")  # (?:\\+u[0-9A-Fa-f]{4})+
 _X_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2})*")  # (?:\\x[0-9A-Fa-f]{2})+
+# three-digit octal escapes of bytes, as git quotes a path (core.quotePath): a run holding a UTF-8 lead byte
+_OCTAL_ESCAPES = re.compile(r"\\[0-3][0-7]{2}(?:\\[0-3][0-7]{2})*")  # (?:\\[0-3][0-7]{2})+
 # base64 / base64url tokens of at least 8 characters holding a digit or a base64-only character:
 # (?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-](?<![\w+/-][A-Za-z0-9+/_-])(?:(?<=[0-9+/])|(?=[\w+/-]*[\d+/]))"
                      r"[A-Za-z0-9+/_-]{7,}={0,2}(?![\w+/=-])")
 # (?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])
 _HEX = re.compile(r"[0-9A-Fa-f](?<![0-9A-Za-z][0-9A-Fa-f])[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])")
-_HINTS_B64 = ("basic ", "base64", "data:", "secret", "token", "=")
+_HINTS_B64 = ("basic ", "bearer ", "base64", "data:", "secret", "token", "=", "eyj")  # eyJ: base64 of '{"'
 _HINTS_HEX = ("hex", "0x")
 
 
@@ -197,6 +199,17 @@ def _x_escapes(text: str) -> Iterator[tuple[int, int, str]]:
             decoded = raw.decode("latin-1")  # (not ASCII: a byte of 128 or more is what UTF-8 refused)
             text_like = decoded.isalpha()
         if text_like:
+            yield m.start(), m.end(), decoded
+
+
+def _octal_escapes(text: str) -> Iterator[tuple[int, int, str]]:
+    """`"customers/\\346\\254\\247.pdf"`: git's quoting of a path's bytes outside ASCII, read as UTF-8."""
+    for m in _OCTAL_ESCAPES.finditer(text):
+        try:
+            decoded = bytes(int(o, 8) for o in m.group().split("\\")[1:]).decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if not decoded.isascii() and _printable(decoded):
             yield m.start(), m.end(), decoded
 
 
@@ -399,6 +412,8 @@ def _decoders(text: str, lower: str) -> list[Rewriter]:
         out.append(_u_escapes)
     if "\\x" in lower:
         out.append(_x_escapes)
+    if "\\3" in text:  # a UTF-8 lead byte (0xC2-0xF4) in octal
+        out.append(_octal_escapes)
     if any(h in lower for h in _HINTS_B64):
         out.append(_base64)
     if any(h in lower for h in _HINTS_HEX):
