@@ -97,6 +97,7 @@ def test_quoted_printable_reads_as_the_text_encoded(text):
 def test_an_equals_sign_before_hex_digits_is_no_quoted_printable():
     text = "iban=DE89370400440532013000 salary=48 x =\ny key=CAFE\nend=\n"
     assert _read(quoted_printable.QuotedPrintable, text) == "iban=DE89370400440532013000 salary=48 x =\ny key=CAFE\nend"
+    assert _read(quoted_printable.QuotedPrintable, "charset=utf-8 Jos=E9") == "charset=utf-8 Jos=E9"
 
 
 def test_a_name_in_a_quoted_printable_body_is_found_and_another_is_not():
@@ -160,6 +161,19 @@ def test_git_quoted_paths_read_as_the_path(text):
 def test_octal_escapes_of_no_text_stay():
     for text in ("\\001\\002\\003", "\\303", "\\101\\102\\103\\104", "chmod \\377"):
         assert views.decoded_text(text) is None, text
+
+
+_LATIN1 = st.lists(st.sampled_from([*"abcXYZ019@.-_:;=", "é", "ñ", "ü", "ß", "José", "13922883366"]),
+                   min_size=1, max_size=120).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_LATIN1)
+def test_quoted_printable_of_latin1_reads_as_the_text_encoded(text):
+    """An older client's body: `charset=iso-8859-1`, quoted-printable."""
+    head = "Content-Type: text/plain; charset=ISO-8859-1\n\n"
+    body = quopri.encodestring(text.encode("latin-1")).decode()
+    assert _read(quoted_printable.QuotedPrintable, head + body) == head + text
 
 
 def test_a_jwt_is_read_without_another_cue():
