@@ -682,11 +682,18 @@ def windowed(derived: str, changes: list[tuple[int, int]], reach: int, whole: Ca
     if 4 * reach > _WINDOWS_PAY * n or "\0" in derived:  # one window would cover most of it; NUL: the joint
         return None
     windows: list[list[int]] = []  # [start, inner start, inner end, end] in the derived text
-    for c_start, c_end in sorted(changes):
-        if not windows or c_start > windows[-1][3]:
+    changes = sorted(changes)
+    joined = False  # the change is in the window of the one before, margins or not
+    for k, (c_start, c_end) in enumerate(changes):
+        if not joined and (not windows or c_start > windows[-1][3]):
             start, inner = _margin_before(derived, c_start, reach)
             if not windows or start > windows[-1][3]:
                 windows.append([start, inner, c_end, c_end])
+        # a window ends at least 2 × reach characters after its last change, and the margins grow with the
+        # change: where the next change starts within that, it is in this window, whose end it decides
+        joined = k + 1 < len(changes) and changes[k + 1][0] <= c_end + 2 * reach
+        if joined:
+            continue
         end, inner_end = _margin_after(derived, c_end, reach)
         if end > windows[-1][3]:
             windows[-1][2:] = [inner_end, end]
