@@ -1,4 +1,5 @@
-"""The guard's positions × forms table: `tests/test_intercept_forms_walk.py`'s walk, run in redact and block
+"""The guard's positions × forms table: `tests/test_intercept_forms_walk.py`'s walk (or, `--walk 3`, the third
+walk's forms and units), run in redact and block
 mode against the code on PYTHONPATH, each cell's outcome written as JSON; with `--before` (an earlier run's
 JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md, session 14: per position and
 form, how many of the position's APIs held in both modes before → after (✓: all, both times).
@@ -10,6 +11,7 @@ form, how many of the position's APIs held in both modes before → after (✓: 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import tempfile
@@ -18,14 +20,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import httpx  # noqa: E402
-import test_intercept_forms_walk as walk  # noqa: E402
 from intercept_helpers import running_proxy, standin_server  # noqa: E402
 
 MODES = ("redact", "block")
 _API = {"openai-chat": "C", "openai-responses": "R", "anthropic-messages": "A", "openai-completions": "L"}
 
 
-def run() -> dict:
+WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3"}
+
+
+def run(walk) -> dict:
     """{mode: {form: {"api|position|stream": outcome}}} of one walk."""
     out: dict = {}
     server = standin_server()
@@ -41,7 +45,7 @@ def run() -> dict:
     return out
 
 
-def table(before: dict, after: dict) -> str:
+def table(walk, before: dict, after: dict) -> str:
     def held(result: dict, form: str, key: str) -> bool:
         return all(result[m].get(form, {}).get(key, "held") == "held" for m in MODES)
 
@@ -68,12 +72,14 @@ def table(before: dict, after: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="this run's outcomes (JSON)")
+    parser.add_argument("--walk", choices=sorted(WALKS), default="1", help="which walk's forms and units")
     parser.add_argument("--before", type=Path, help="an earlier run's JSON: print the before → after table")
     args = parser.parse_args()
-    result = run()
+    walk = importlib.import_module(WALKS[args.walk])
+    result = run(walk)
     args.out.write_text(json.dumps(result))
     if args.before:
-        print(table(json.loads(args.before.read_text()), result))
+        print(table(walk, json.loads(args.before.read_text()), result))
 
 
 if __name__ == "__main__":

@@ -142,7 +142,8 @@ def test_a_phrase_is_simplified_on_a_line_without_a_traditional_character():
 _PLAIN_FORMS = {
     "_PERCENT_RUN": r"(?:%[0-9A-Fa-f]{2})+",
     "_U_ESCAPES": r"(?:\\+u[0-9A-Fa-f]{4})+",
-    "_X_ESCAPES": r"(?:\\x[0-9A-Fa-f]{2}){3,}",
+    "_X_ESCAPES": r"(?:\\x[0-9A-Fa-f]{2})+",
+    "_OCTAL_ESCAPES": r"(?:\\[0-3][0-7]{2})+",
     "_BASE64": r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])",
     "_HEX": r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])",
     "_MRZ_NAMES": r"(?<![A-Z0-9<])P[A-Z<]([A-Z<]{3})([A-Z]+(?:<[A-Z]+)*)<<([A-Z]+(?:<[A-Z]+)*)<*",
@@ -335,3 +336,14 @@ def test_english_digit_runs_start_where_the_automaton_sees_a_pair(text):
     starts = sorted({start for start, _, _ in index.build().matches(view.text).get("pair", ())})
     assert [m.span() for m in _runs_at(_ENGLISH_DIGIT_RUN, view.text, starts)] == \
         [m.span() for m in _ENGLISH_DIGIT_RUN.finditer(view.text)]
+
+
+def test_base64_of_text_spaced_by_typography_is_text():
+    """A payslip's `486 000 €` (narrow no-break space) and an IBAN in groups of four (no-break spaces)."""
+    text = "salary 486\u202f000 €, IBAN DE89\u00a03704\u00a00044"
+    assert views.base64_text(base64.b64encode(text.encode()).decode()) == text
+
+
+def test_base64_of_saved_terminal_output_is_text():
+    text = "customers.txt:phone: 139\x1b[01;31m\x1b[K22883366\x1b[m\x1b[K\n"
+    assert views.base64_text(base64.b64encode(text.encode()).decode()) == text

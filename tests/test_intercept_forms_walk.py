@@ -194,11 +194,11 @@ def _decodings(text: str) -> set[str]:
     return out
 
 
-def readable(text: str, rounds: int = 3) -> set[str]:
-    """Every reading of a text with the encodings above undone, nested up to `rounds` deep."""
+def readable(text: str, rounds: int = 3, decodings=_decodings) -> set[str]:
+    """Every reading of a text with the encodings `decodings` undoes undone, nested up to `rounds` deep."""
     seen, frontier = {text}, {text}
     for _ in range(rounds):
-        frontier = {d for t in frontier for d in _decodings(t)} - seen
+        frontier = {d for t in frontier for d in decodings(t)} - seen
         seen |= frontier
     return seen
 
@@ -211,14 +211,15 @@ def _canonical(text: str) -> str:
 _CANONICAL = {field: _canonical(value) for field, value in RECORD.items()}
 
 
-def leaked(sent: dict) -> list[str]:
-    """The units whose value a reader recovers from what the upstream received: body (each string, and
-    all strings run together), headers and query, every encoding undone."""
+def leaked(sent: dict, canonical: dict[str, str] = _CANONICAL, decodings=_decodings) -> list[str]:
+    """The units (of `canonical`: field → value as `_canonical` reads it) whose value a reader recovers from
+    what the upstream received: body (each string, and all strings run together), headers and query, every
+    encoding `decodings` undoes undone."""
     strings = list(json_strings(sent["body"]))
     headers = [v.encode("latin-1").decode("utf-8", "replace") for _, v in sent["header_list"]]
     texts = [*strings, "".join(strings), *headers, sent["query"]]
-    canon = " ".join(_canonical(r) for t in texts for r in readable(t))
-    return sorted(f for f, v in _CANONICAL.items() if v in canon)
+    canon = " ".join(_canonical(r) for t in texts for r in readable(t, decodings=decodings))
+    return sorted(f for f, v in canonical.items() if v in canon)
 
 
 # --- the walk ----------------------------------------------------------------------------------------
@@ -250,30 +251,32 @@ ONE_LINE = {"line_wrap"}
 KNOWN_GAPS: dict[str, set] = {}
 
 
-def walk_form(proxy, form: str) -> dict[tuple, str]:
-    """Each cell's outcome for one form: "held", or what went wrong."""
+def walk_form(proxy, form: str, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaked,
+              one_line=ONE_LINE) -> dict[tuple, str]:
+    """Each cell's outcome for one form of `forms`: "held", or what went wrong (a form of `one_line` skips
+    the header cells); `leaks` reads what the upstream received."""
     mode, app, client, store = proxy
     outcomes = {}
     for k, (api, position, stream) in enumerate(CELLS):
-        if position == "header" and form in ONE_LINE:
+        if position == "header" and form in one_line:
             continue
-        path, body, headers, query = build(api, position, stream, FORMS[form]())
+        path, body, headers, query = build(api, position, stream, forms[form]())
         episode, seen = f"{form}-{k}", len(app.state.requests)  # one episode a cell: its record read alone
         headers = {k: " ".join(v.split("\n")).strip().encode() for k, v in headers.items()}  # one line
         answer = client.post(f"/e/{episode}{path}", json=body, headers=headers, params=query)
         sent = app.state.requests[seen:]
         [record] = store.records(episode)
-        missed = sorted(u.rsplit("/", 1)[1] for u in UNIT_IDS - {f["unit_id"] for f in record.findings})
+        missed = sorted(u.rsplit("/", 1)[1] for u in unit_ids - {f["unit_id"] for f in record.findings})
         if mode == "block":
-            answered = leaked({"body": answer.text, "header_list": [], "query": ""})
+            answered = leaks({"body": answer.text, "header_list": [], "query": ""})
             ok = answer.status_code == 403 and sent == [] and record.status == 403 and not missed and not answered
             outcomes[(api, position, stream)] = "held" if ok else f"{answer.status_code} missed {missed}"
             continue
-        leaks = leaked(sent[0]) if sent else ["(nothing forwarded)"]
-        stored = leaked({"body": [record.request, record.headers], "header_list": [], "query": record.path})
-        ok = answer.status_code == 200 and not leaks and not stored and not missed and record.redactions >= 1
+        out = leaks(sent[0]) if sent else ["(nothing forwarded)"]
+        stored = leaks({"body": [record.request, record.headers], "header_list": [], "query": record.path})
+        ok = answer.status_code == 200 and not out and not stored and not missed and record.redactions >= 1
         outcomes[(api, position, stream)] = "held" if ok else \
-            f"{answer.status_code} leaked {leaks} stored {stored} missed {missed}"
+            f"{answer.status_code} leaked {out} stored {stored} missed {missed}"
     return outcomes
 
 
@@ -347,15 +350,16 @@ def test_a_request_body_sent_in_chunks_is_read_whole(proxy):
         assert answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions == len(RECORD)
 
 
-def test_a_large_body_holds_in_every_form(proxy):
-    """Bodies of 256 kB or more are scanned in a worker process and encoded there (`intercept/lanes.py`): the
-    record in each form, as a tool result after 300 kB of earlier conversation."""
+def large_body_outcomes(proxy, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaked, gaps=KNOWN_GAPS) -> dict[str, str]:
+    """Each form's outcome ("held", or what went wrong; none for a form with `gaps`) as a tool result after
+    300 kB of earlier conversation: a body of 256 kB or more is scanned in a worker process and encoded there
+    (`intercept/lanes.py`)."""
     mode, app, client, store = proxy
     filler = [{"role": "user", "content": "Summarise the build log."},
               {"role": "assistant", "content": "The build passed; nothing to report. " * 8000}]
     outcomes = {}
-    for form, make in FORMS.items():
-        if form in KNOWN_GAPS:
+    for form, make in forms.items():
+        if form in gaps:
             continue
         body = {"model": "echo", "messages": [*filler, {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
@@ -364,11 +368,15 @@ def test_a_large_body_holds_in_every_form(proxy):
         answer = client.post(f"/e/large-{form}/v1/chat/completions", json=body)
         sent = app.state.requests[seen:]
         [record] = store.records(f"large-{form}")
-        missed = UNIT_IDS - {f["unit_id"] for f in record.findings}
+        missed = unit_ids - {f["unit_id"] for f in record.findings}
         held = answer.status_code == 403 and sent == [] if mode == "block" else \
-            answer.status_code == 200 and leaked(sent[0]) == [] and record.redactions >= 1
+            answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
         outcomes[form] = "held" if held and not missed else f"{answer.status_code} missed {sorted(missed)}"
-    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+    return outcomes
+
+
+def test_a_large_body_holds_in_every_form(proxy):
+    assert {f: o for f, o in large_body_outcomes(proxy).items() if o != "held"} == {}
 
 
 #: A value in the URL path under /v1 (an id of the API's own: threads, batches, files, Azure deployments),

@@ -115,22 +115,26 @@ class RewrittenView(TextView):
 _PERCENT_RUN = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2})*")  # (?:%[0-9A-Fa-f]{2})+
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _U_ESCAPES = re.compile(r"\\\\*u[0-9A-Fa-f]{4}(?:\\+u[0-9A-Fa-f]{4})*")  # (?:\\+u[0-9A-Fa-f]{4})+
-_X_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2}){2,}")  # (?:\\x[0-9A-Fa-f]{2}){3,}
+_X_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2})*")  # (?:\\x[0-9A-Fa-f]{2})+
+# three-digit octal escapes of bytes, as git quotes a path (core.quotePath): a run holding a UTF-8 lead byte
+_OCTAL_ESCAPES = re.compile(r"\\[0-3][0-7]{2}(?:\\[0-3][0-7]{2})*")  # (?:\\[0-3][0-7]{2})+
 # base64 / base64url tokens of at least 8 characters holding a digit or a base64-only character:
 # (?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-](?<![\w+/-][A-Za-z0-9+/_-])(?:(?<=[0-9+/])|(?=[\w+/-]*[\d+/]))"
                      r"[A-Za-z0-9+/_-]{7,}={0,2}(?![\w+/=-])")
 # (?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])
 _HEX = re.compile(r"[0-9A-Fa-f](?<![0-9A-Za-z][0-9A-Fa-f])[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])")
-_HINTS_B64 = ("basic ", "base64", "data:", "secret", "token", "=")
+_HINTS_B64 = ("basic ", "bearer ", "base64", "data:", "secret", "token", "=", "eyj")  # eyJ: base64 of '{"'
 _HINTS_HEX = ("hex", "0x")
 
 
 def _printable(decoded: str) -> bool:
     """Text, not bytes that happened to decode: printable characters, line ends as files have them (a CSV
-    file's `\\r\\n`), and format characters (zero-width spaces and joiners inside words)."""
+    file's `\\r\\n`), the escape that starts a terminal's colour codes (saved terminal output), format characters
+    (zero-width spaces and joiners inside words) and the spaces typography puts between groups (no-break and
+    narrow no-break spaces: `486\\u202f000`, an IBAN's groups)."""
     return bool(decoded) and (decoded.isprintable() or all(
-        ch.isprintable() or ch in "\n\r\t" or unicodedata.category(ch) == "Cf" for ch in decoded))
+        ch.isprintable() or ch in "\n\r\t\x1b" or unicodedata.category(ch) in ("Cf", "Zs") for ch in decoded))
 
 
 def _percent(text: str) -> Iterator[tuple[int, int, str]]:
@@ -183,9 +187,29 @@ def _bytes_text(raw: bytes) -> str | None:
 
 
 def _x_escapes(text: str) -> Iterator[tuple[int, int, str]]:
+    """`\\xNN` runs: UTF-8 bytes (Python's repr of bytes, `b'Jos\\xc3\\xa9'`: a run of ASCII is text from four
+    characters), or else code points below 256 where they are letters (YAML's double-quoted scalars and
+    Python's repr of a str: `"Jos\\xE9"`)."""
     for m in _X_ESCAPES.finditer(text):
-        decoded = _bytes_text(bytes.fromhex(m.group().replace("\\x", "")))
-        if decoded:
+        raw = bytes.fromhex(m.group().replace("\\x", ""))
+        try:
+            decoded = raw.decode("utf-8")
+            text_like = _printable(decoded) and (len(decoded) >= 4 or not decoded.isascii())
+        except UnicodeDecodeError:
+            decoded = raw.decode("latin-1")  # (not ASCII: a byte of 128 or more is what UTF-8 refused)
+            text_like = decoded.isalpha()
+        if text_like:
+            yield m.start(), m.end(), decoded
+
+
+def _octal_escapes(text: str) -> Iterator[tuple[int, int, str]]:
+    """`"customers/\\346\\254\\247.pdf"`: git's quoting of a path's bytes outside ASCII, read as UTF-8."""
+    for m in _OCTAL_ESCAPES.finditer(text):
+        try:
+            decoded = bytes(int(o, 8) for o in m.group().split("\\")[1:]).decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if not decoded.isascii() and _printable(decoded):
             yield m.start(), m.end(), decoded
 
 
@@ -390,6 +414,8 @@ def _decoders(text: str, lower: str) -> list[Rewriter]:
         out.append(_u_escapes)
     if "\\x" in lower:
         out.append(_x_escapes)
+    if "\\3" in text:  # a UTF-8 lead byte (0xC2-0xF4) in octal
+        out.append(_octal_escapes)
     if any(h in lower for h in _HINTS_B64):
         out.append(_base64)
     if any(h in lower for h in _HINTS_HEX):
@@ -690,11 +716,18 @@ def windowed(derived: str, changes: list[tuple[int, int]], reach: int, whole: Ca
         return None
     windows: list[list[int]] = []  # [start, inner start, inner end, end] in the derived text
     floors = _Floors(derived)
-    for c_start, c_end in sorted(changes):
-        if not windows or c_start > windows[-1][3]:
+    changes = sorted(changes)
+    joined = False  # the change is in the window of the one before, margins or not
+    for k, (c_start, c_end) in enumerate(changes):
+        if not joined and (not windows or c_start > windows[-1][3]):
             start, inner = _margin_before(floors, c_start, reach)
             if not windows or start > windows[-1][3]:
                 windows.append([start, inner, c_end, c_end])
+        # a window ends at least 2 × reach characters after its last change, and the margins grow with the
+        # change: where the next change starts within that, it is in this window, whose end it decides
+        joined = k + 1 < len(changes) and changes[k + 1][0] <= c_end + 2 * reach
+        if joined:
+            continue
         end, inner_end = _margin_after(floors, c_end, reach)
         if end > windows[-1][3]:
             windows[-1][2:] = [inner_end, end]

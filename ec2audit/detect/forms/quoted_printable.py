@@ -1,0 +1,54 @@
+"""Quoted-printable (RFC 2045): a mail body as a mail tool prints its raw source. Lines are cut at 76
+characters by a soft line break (`=` at a line's end), inside a value as often as not, and every byte
+outside printable ASCII is written `=XX` (`=E6=AC=A7` for 欧; `=3D` for "=" itself). A reader of the body
+joins the lines and reads the bytes as UTF-8 (or, where the text declares a Latin-1 charset, as ISO-8859-1
+letters where they are no UTF-8).
+
+A run of `=XX` counts where its bytes are UTF-8 holding a character outside ASCII, or where it is one of the
+ASCII characters an encoder must write so (`=3D` for "=", `=2E` for a "." that starts a line, `=20` and `=09`
+for white space that ends one): `key=DEAD` or `salary=48` in a log line stays what it is."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.views import Replacement
+
+# a soft line break: "=" at the end of a line, after a character of the line (not a space: an "=" that ends a
+# statement or an assignment's line stands alone, `x =`)
+_SOFT_BREAK = re.compile(r"=(?<=[^\s=]=)\r?\n")
+# a run of `=XX`, soft breaks inside it (a character's bytes cut by one)
+_OCTETS = re.compile(r"=[0-9A-F]{2}(?:(?:=\r?\n)?=[0-9A-F]{2})*")
+_ESCAPED_ASCII = frozenset("=. \t")
+# a body's declared charset that is ISO-8859-1 or a superset of its letters (`key=CAFE` elsewhere stays)
+_LATIN1_CHARSET = re.compile(r"charset=\"?(?:iso-?8859-(?:1|15)|latin-?1|windows-1252|cp1252)\b", re.I)
+
+
+def decode_octets(run: str, latin1: bool = False) -> str | None:
+    """What a run of `=XX` says: UTF-8, or else, in a text that declares a Latin-1 charset (`latin1`), ISO-8859-1
+    where the bytes are letters (an older client's body: `Jos=E9`); None where it is no text."""
+    raw = bytes.fromhex(_SOFT_BREAK.sub("", run).replace("=", ""))
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        decoded = raw.decode("latin-1")  # (not ASCII: a byte of 128 or more is what UTF-8 refused)
+        return decoded if latin1 and all(c.isalpha() or c in _ESCAPED_ASCII for c in decoded) else None
+    return decoded if (not decoded.isascii() and decoded.isprintable()) or set(decoded) <= _ESCAPED_ASCII else None
+
+
+@register
+class QuotedPrintable(Form):
+    name = "quoted_printable"
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        if "=" not in text:
+            return
+        for m in _SOFT_BREAK.finditer(text):
+            yield m.start(), m.end(), ""
+        latin1 = _LATIN1_CHARSET.search(text) is not None
+        for m in _OCTETS.finditer(text):
+            decoded = decode_octets(m.group(), latin1)
+            if decoded is not None:
+                yield m.start(), m.end(), decoded
