@@ -75,7 +75,6 @@ def main() -> None:
     import polars as pl
 
     from ec2audit.backends import get_backend
-    from ec2audit.files import write_table
     from ec2audit.logs.audit import audit_logs, sessions_path
     from ec2audit.logs.report import log_summary
     from ec2audit.units import read_units
@@ -84,7 +83,7 @@ def main() -> None:
     log = audit_logs([args.corpus / "logs"], units, backend=get_backend("processes", workers=args.jobs))
     gc.collect()
     after_audit = memory()  # before the walk, whose own objects would count
-    sessions = max(1, log.session_calls_lazy().select(pl.len()).collect().item())
+    sessions = max(1, log.session_totals()[0])
     files = max(1, log.files_frame().height)
     print(f"{args.corpus}: {sessions:,} sessions, {files:,} files, {log.finding_count():,} findings, "
           f"{len(log.spilled):,} parts")
@@ -103,8 +102,7 @@ def main() -> None:
     rows = 1_000  # `JSON_ROWS`
     for name, run in (("leaked (head)", lambda: log.leaked_lazy().head(rows).collect(engine="streaming")),
                       ("leaked (count)", lambda: log.leaked_lazy().select(pl.len()).collect(engine="streaming")),
-                      ("session sums", lambda: log.session_calls_lazy().select(pl.len(), pl.exclude("session").sum())
-                       .collect(engine="streaming")),
+                      ("session sums", log.session_totals),
                       ("exposure_rows (head)", lambda: log.exposure_rows(rows)),
                       ("files_frame", log.files_frame), ("sessions (head)", lambda: log.sessions(rows)),
                       ("exposure_counts", log.exposure_counts), ("finding_count", log.finding_count),
@@ -113,9 +111,9 @@ def main() -> None:
         step(name, run)
     with tempfile.TemporaryDirectory() as tmp:
         step("write_findings", lambda: log.write_findings(Path(tmp) / "findings.parquet"))
-        step("sessions written", lambda: write_table(log.sessions_frame(), sessions_path(Path(tmp) / "findings.parquet")))
-        step("exposure written", lambda: write_table(log.exposure(), Path(tmp) / "exposure.parquet"))
-        step("nodes", lambda: dict(log.nodes_frame().iter_rows()))
+        step("sessions written", lambda: log.write_sessions(sessions_path(Path(tmp) / "findings.parquet")))
+        step("exposure written", lambda: log.write_exposure(Path(tmp) / "exposure.parquet"))
+        step("nodes", lambda: sum(1 for _ in log.node_rows()))
     print(f"after writing: {memory()}")
     log.release()
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from polars.io.plugins import register_io_source
 
 from ec2audit import metrics
 from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
@@ -139,7 +140,7 @@ class Spilled:
     task_sets: int = 0
     groups: int = 0
     files: int = 0
-    #: Its last file read (a `Range` part's file is listed once), and where it was audited (`nodes_frame`).
+    #: Its last file read (a `Range` part's file is listed once), and where it was audited (`LogAudit.node_rows`).
     last_file: str | None = None
     node: str | None = None
 
@@ -198,6 +199,9 @@ class LogAudit:
     #: and the first part's sums; the task sets of those unions (`task_names`).
     shared_groups: pl.DataFrame | None = field(default=None, repr=False)
     task_unions: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    #: Sessions several parts' `session-calls` have (`_span`), by `group`: their calls summed, the first
+    #: part that has them (`_PART`) and their group's row; their session row is made from it there.
+    shared_sessions: pl.DataFrame | None = field(default=None, repr=False)
     #: A worker's: the file this part read a `Range` of.
     split: str | None = None
     #: A worker's: (session, hash of the text) for each text its cloud calls sent first in the
@@ -321,20 +325,44 @@ class LogAudit:
         return pl.concat([self._held(table).lazy(),
                           *(s.scan(table) for s in self.spilled if getattr(s, _PART_ROWS[table]))])
 
-    def session_calls_lazy(self) -> pl.LazyFrame:
-        """Calls per session (`PART_SCHEMAS`), summed over the parts, in order of each one's first call."""
-        return self._tables("session-calls").group_by("session", maintain_order=True).sum()
+    def _part_tables(self, table: str) -> Iterator[tuple[int, pl.LazyFrame]]:
+        """One of `PART_SCHEMAS`' tables part by part, with the part's index in `spilled` (-1: what is held
+        here, always given, empty or not)."""
+        yield -1, self._held(table).lazy()
+        yield from ((at, s.scan(table)) for at, s in enumerate(self.spilled) if getattr(s, _PART_ROWS[table]))
+
+    def session_totals(self) -> tuple[int, int, int, int, int]:
+        """Sessions read, and their calls, cloud calls and those of each without prompt text: summed over
+        the parts' rows (a session several parts have counted once), not grouped by session."""
+        shared = [] if self.shared_sessions is None else self.shared_sessions["group"].to_list()
+        repeats = pl.col("session").fill_null("").is_in(shared).sum() - len(shared)
+        row = (self._tables("session-calls").select((pl.len() - repeats).cast(pl.Int64), pl.exclude("session").sum())
+               .collect(engine="streaming").row(0))
+        return row[0], row[1], row[2], row[3], row[4]
+
+    def _groups_by_part(self) -> Iterator[pl.LazyFrame]:
+        """Per group (in order of first call), part by part: `has_tasks` (a cloud call was audited), its
+        tasks, `found`, and the sums of the part that saw it. A group several parts saw comes once, in
+        the first, with the row of `shared_groups` (its sums made again from its merged rows where both
+        parts had some: `exposed`, `scope` here). Part by part, not a group-by over every part: the
+        driver's memory follows a part, not the audit's sessions (1.3 GB at 378,156 sessions as a whole)."""
+        for at, groups in self._part_tables("groups"):
+            yield _first_in(at, groups, self.shared_groups).with_columns(has_tasks=pl.col("tasks").is_not_null())
 
     def groups_lazy(self) -> pl.LazyFrame:
-        """Per group (in order of first call), over the parts: `has_tasks` (a cloud call was audited),
-        its tasks, `found`, and the sums of the part that saw it. A group several parts saw has them
-        from `shared_groups`, and its sums made again from its merged rows where both parts had some
-        (`exposed`, `scope` here). The first row of each group, not a group-by: aggregating the task lists of
-        every group cost the driver 140 MB at 24,000 groups."""
-        groups = self._tables("groups").unique("group", keep="first", maintain_order=True)
-        if self.shared_groups is not None and self.shared_groups.height:
-            groups = groups.update(self.shared_groups.lazy(), on="group", include_nulls=True)
-        return groups.with_columns(has_tasks=pl.col("tasks").is_not_null())
+        """Every group's row (`_groups_by_part`) as one table."""
+        return pl.concat(self._groups_by_part())
+
+    def _sessions_by_part(self) -> Iterator[pl.LazyFrame]:
+        """Calls per session (`PART_SCHEMAS`, in order of each one's first call) with its group's row (a call
+        of no session is in no group), part by part: a session several parts have comes once, in the
+        first, with the row of `shared_sessions`."""
+        groups = dict(self._part_tables("groups"))
+        for at, calls in self._part_tables("session-calls"):
+            rows = calls.with_columns(group=pl.col("session").fill_null("")).join(
+                groups.get(at, pl.LazyFrame(schema=PART_SCHEMAS["groups"])), on="group", how="left",
+                maintain_order="left")
+            yield _first_in(at, rows, self.shared_sessions).with_columns(has_tasks=pl.col("tasks").is_not_null())
 
     def task_names(self) -> dict[int, list[str]]:
         """Each task set of the audit by its key (`groups_lazy`'s `tasks`): the task ids, sorted."""
@@ -342,15 +370,19 @@ class LogAudit:
 
     def files_frame(self) -> pl.DataFrame:
         """Every file read (`file`, `format`, `encoding`, and `read_with`: the log it was read as part of)."""
-        return self._tables("files").collect()
+        return self.files_lazy().collect()
 
-    def nodes_frame(self) -> pl.DataFrame:
-        """Where each log read was audited (`file`, `node`)."""
+    def files_lazy(self) -> pl.LazyFrame:
+        return self._tables("files")
+
+    def node_rows(self) -> Iterator[tuple[str, str]]:
+        """Where each log read was audited (file, node), a part's files at a time."""
         schema = {"file": pl.String, "node": pl.String}
-        return pl.concat([pl.DataFrame(list(self.nodes.items()), schema=schema, orient="row").lazy(),
-                          *(s.scan("files").filter(pl.col("read_with").is_null())
-                            .select("file", node=pl.lit(s.node, pl.String)) for s in self.spilled if s.files),
-                          ]).collect()
+        parts = [pl.DataFrame(list(self.nodes.items()), schema=schema, orient="row").lazy(),
+                 *(s.scan("files").filter(pl.col("read_with").is_null()).select("file", node=pl.lit(s.node, pl.String))
+                   for s in self.spilled if s.files)]
+        for chunk in self._rows(parts):
+            yield from ((r["file"], r["node"]) for r in chunk)
 
     def _first_sent_frame(self) -> pl.DataFrame:
         """The first-sent rows held here, numbered in order of first finding (`_ORDER`), in `leaked()`'s
@@ -395,14 +427,23 @@ class LogAudit:
         """Exposure per session (`dimension` null) and per (session, dimension): a polars DataFrame with
         columns `group`, `dimension`, `units`, `leaked`, `exposure` — the same type as
         `AuditResult.exposure()`, which `audit_file` and `ec2audit.judge` return."""
-        names = self.task_names()
-        return pl.concat([pl.DataFrame(self._exposure(chunk, names), schema=EXPOSURE_SCHEMA)
-                          for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))], how="vertical")
+        return self.exposure_lazy().collect()
+
+    def exposure_lazy(self) -> pl.LazyFrame:
+        """`exposure()` made a part's groups at a time as it is read (`write_exposure` never holds it whole)."""
+        def batches() -> Iterator[pl.DataFrame]:
+            names = self.task_names()
+            for chunk in self._rows(g.filter("has_tasks") for g in self._groups_by_part()):
+                yield pl.DataFrame(self._exposure(chunk, names), schema=EXPOSURE_SCHEMA)
+        return _streamed(batches, EXPOSURE_SCHEMA)
+
+    def write_exposure(self, path: Path) -> None:
+        _sink(self.exposure_lazy(), path)
 
     def exposure_rows(self, limit: int | None = None) -> list[dict]:
         """`exposure()` as rows (of the first `limit` groups only, when given)."""
-        groups, names = self.groups_lazy().filter("has_tasks"), self.task_names()
-        return [r for chunk in self._chunks(groups if limit is None else groups.head(limit))
+        names = self.task_names()
+        return [r for chunk in self._rows((g.filter("has_tasks") for g in self._groups_by_part()), limit)
                 for r in self._exposure(chunk, names)]
 
     def _exposure(self, groups: list[dict], names: dict[int, list[str]]) -> list[dict]:
@@ -440,56 +481,63 @@ class LogAudit:
     def sessions(self, limit: int | None = None) -> list[dict]:
         """Calls and exposure per session (the first `limit` only, when given), overall and per dimension
         (units 0 and exposure null where no cloud call was audited): every session read, clean ones too."""
-        calls = self.session_calls_lazy()
-        return [r for chunk in self._chunks(calls if limit is None else calls.head(limit), self._session_rows)
-                for r in chunk]
+        names = self.task_names()
+        return [r for chunk in self._rows(self._sessions_by_part(), limit) for r in self._session_rows(chunk, names)]
 
-    def _session_rows(self, frame: pl.LazyFrame) -> pl.LazyFrame:
-        """`session_calls_lazy` rows with their group's row (a call of no session is in no group)."""
-        return (frame.with_columns(group=pl.col("session").fill_null(""))
-                .join(self.groups_lazy(), on="group", how="left", maintain_order="left"))
+    def _session_rows(self, rows: list[dict], names: dict[int, list[str]]) -> list[dict]:
+        """`sessions()`' rows of `_sessions_by_part` rows."""
+        exposure: dict[str, dict] = {}
+        by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
+        for r in self._exposure([r for r in rows if r["has_tasks"]], names):
+            if r["dimension"] is None:
+                exposure[r["group"]] = r
+            else:
+                by_dimension[r["group"]][r["dimension"]] = r["exposure"]
+        return [{"session": r["session"], "calls": r["calls"], "cloud_calls": r["cloud_calls"],
+                 "calls_without_content": r["calls_without_content"],
+                 "units": exposure.get(r["group"], {}).get("units", 0),
+                 "leaked": exposure.get(r["group"], {}).get("leaked", 0),
+                 "exposure": exposure.get(r["group"], {}).get("exposure"),
+                 "exposure_by_dimension": by_dimension.get(r["group"], {}),
+                 "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
+                 "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
-    def _chunks(self, frame: pl.LazyFrame, then: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
-                size: int = 2_000) -> Iterator[list[dict]]:
-        """`frame`'s rows (`then` applied to each slice), `size` at a time as Python rows; as session rows
-        (`_session_rows`) when `then` is given."""
-        collected = (frame if then is None else then(frame)).collect()
-        names = {} if then is None else self.task_names()
-        for chunk in (collected.iter_slices(size) if collected.height else [collected]):
-            rows = chunk.to_dicts()
-            if then is None:
-                yield rows
-                continue
-            exposure: dict[str, dict] = {}
-            by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
-            for r in self._exposure([r for r in rows if r["has_tasks"]], names):
-                if r["dimension"] is None:
-                    exposure[r["group"]] = r
-                else:
-                    by_dimension[r["group"]][r["dimension"]] = r["exposure"]
-            yield [{"session": r["session"], "calls": r["calls"], "cloud_calls": r["cloud_calls"],
-                    "calls_without_content": r["calls_without_content"],
-                    "units": exposure.get(r["group"], {}).get("units", 0),
-                    "leaked": exposure.get(r["group"], {}).get("leaked", 0),
-                    "exposure": exposure.get(r["group"], {}).get("exposure"),
-                    "exposure_by_dimension": by_dimension.get(r["group"], {}),
-                    "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
-                    "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
+    @staticmethod
+    def _rows(frames: Iterable[pl.LazyFrame], limit: int | None = None, size: int = 2_000) -> Iterator[list[dict]]:
+        """The rows of `frames` (a part's each, small enough to hold) as Python rows, `size` at a time,
+        the first `limit` only when given."""
+        for frame in frames:
+            if limit is not None and limit <= 0:
+                return
+            collected = (frame if limit is None else frame.head(limit)).collect()
+            limit = None if limit is None else limit - collected.height
+            yield from (chunk.to_dicts() for chunk in collected.iter_slices(size))
 
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
         `report` counts every audited session, not only those with findings."""
-        return pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                        for r in chunk], schema=SESSION_SCHEMA)
-                          for chunk in self._chunks(self.session_calls_lazy(), self._session_rows)], how="vertical")
+        return self.sessions_lazy().collect()
+
+    def sessions_lazy(self) -> pl.LazyFrame:
+        """`sessions_frame()` made a part's sessions at a time as it is read (`write_sessions` never holds it
+        whole: a session's row has its task list, 100 tasks at the sizes measured)."""
+        def batches() -> Iterator[pl.DataFrame]:
+            names = self.task_names()
+            for chunk in self._rows(self._sessions_by_part()):
+                yield pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                    for r in self._session_rows(chunk, names)], schema=SESSION_SCHEMA)
+        return _streamed(batches, SESSION_SCHEMA)
+
+    def write_sessions(self, path: Path) -> None:
+        """The sessions table (Parquet, or JSONL for `.jsonl`), private, streamed a part at a time."""
+        _sink(self.sessions_lazy(), path)
 
     def exposure_counts(self) -> tuple[int, int]:
-        """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
-        groups at a time."""
-        names = self.task_names()
-        rows = [r["dimension"] is None for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))
-                for r in self._exposure(chunk, names)]
-        return sum(rows), len(rows) - sum(rows)
+        """How many rows `exposure()` has per session and per (session, dimension), counted as it is made."""
+        per_session, by_dimension = (self.exposure_lazy().select(session=pl.col("dimension").is_null().sum(),
+                                                                 dimension=pl.col("dimension").is_not_null().sum())
+                                     .collect(engine="streaming").row(0))
+        return per_session, by_dimension
 
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model). The cost is null unless every call of the row
@@ -584,6 +632,33 @@ def _listed(sums: array | None) -> list[float] | None:
 #: Rows per row group of a streamed Parquet table: polars' own default (512² rows) buffers a whole
 #: row group before writing it, i.e. every finding of an audit of up to ~100 MB of logs.
 SINK_ROW_GROUP = 20_000
+
+
+def _streamed(batches: Callable[[], Iterator[pl.DataFrame]], schema: dict) -> pl.LazyFrame:
+    """A table of `schema` whose batches `batches()` makes each time it is read: sunk (`_sink`), it is never
+    whole in memory. What polars asks of a source is done here: the predicate, the row limit, the columns."""
+    def source(columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None,
+               _batch_size: int | None) -> Iterator[pl.DataFrame]:
+        for batch in batches():
+            if predicate is not None:
+                batch = batch.filter(predicate)
+            if n_rows is not None:
+                batch = batch.head(n_rows)
+                n_rows -= batch.height
+            yield batch if columns is None else batch.select(columns)
+            if n_rows == 0:
+                return
+    return register_io_source(source, schema=schema)
+
+
+def _first_in(at: int, frame: pl.LazyFrame, shared: pl.DataFrame | None) -> pl.LazyFrame:
+    """Part `at`'s rows of `frame` (keyed by `group`), less those of `shared`'s groups first in another part;
+    those first in this one with `shared`'s merged row."""
+    if shared is None or not shared.height:
+        return frame
+    return (frame.join(shared.lazy().select("group", _PART), on="group", how="left", maintain_order="left")
+            .filter(pl.col(_PART).is_null() | (pl.col(_PART) == at)).drop(_PART)
+            .update(shared.lazy().drop(_PART), on="group", include_nulls=True))
 
 
 def _sink(frame: pl.LazyFrame, path: Path) -> None:
@@ -1179,33 +1254,55 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
 
 def _span(merged: LogAudit) -> set[str]:
     """What the parts' tables say of sessions several parts saw: where each part's steps go on from
-    (calls in the parts before it), the groups whose first-sent rows and sums are merged (`spanning`)
-    and those whose found units are (returned; their sums go in `scope`). Only those are held here."""
-    calls = pl.concat([s.scan("session-calls").select("session", "calls", _part=pl.lit(i, pl.Int64))
-                       for i, s in enumerate(merged.spilled) if s.sessions] or [pl.LazyFrame(
-                           schema={"session": pl.String, "calls": pl.Int64, _PART: pl.Int64})])
-    steps = (calls.filter(pl.col("session").is_not_null() & (pl.len().over("session") > 1))
+    (calls in the parts before it), the groups whose first-sent rows and sums are merged (`spanning`),
+    their merged rows (`shared_groups`, `shared_sessions`) and the groups whose found units are
+    (returned; their sums go in `scope`). Only those are held here: each is found by a streaming
+    group-by of the keys alone, then read from the parts."""
+    keyed = _keyed(merged, "session-calls", pl.col("session").fill_null(""))
+    calls = keyed.join(_repeated(keyed), on="group", how="semi", maintain_order="left").collect(engine="streaming")
+    steps = (calls.filter(pl.col("session").is_not_null())
              .with_columns(before=pl.col("calls").cum_sum().over("session") - pl.col("calls"))
-             .filter(pl.col("before") > 0).collect(engine="streaming"))
+             .filter(pl.col("before") > 0))
     by_part: dict[int, dict[str, int]] = defaultdict(dict)
     for session, before, part in steps.select("session", "before", _PART).iter_rows():
         by_part[part][session] = before
     merged.spilled = [replace(s, steps=by_part[i]) if i in by_part else s for i, s in enumerate(merged.spilled)]
-    groups = pl.concat([s.scan("groups") for s in merged.spilled if s.groups]
-                       or [pl.LazyFrame(schema=PART_SCHEMAS["groups"])])
-    names = groups.select("group").filter(pl.len().over("group") > 1).unique().collect(engine="streaming")
-    shared = (groups.filter(pl.col("group").is_in(names["group"].implode())).group_by("group", maintain_order=True)
+    groups = _keyed(merged, "groups", pl.col("group"))
+    shared = (groups.join(_repeated(groups), on="group", how="semi", maintain_order="left")
+              .group_by("group", maintain_order=True)
               .agg(with_tasks=pl.col("tasks").is_not_null().sum(), found_in=pl.col("found").sum(),
                    tasks=pl.col("tasks").drop_nulls(), found=pl.col("found").any(),
-                   exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first())
+                   exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first(),
+                   _part=pl.col(_PART).first())
               .collect(engine="streaming"))
     merged.spanning |= set(shared.filter(pl.col("with_tasks") > 1)["group"].to_list())
     sets = merged.task_names() if shared.height else {}
     union = [sorted({t for key in keys for t in sets[key]}) if keys else None for keys in shared["tasks"].to_list()]
     merged.task_unions = {_task_key(tasks): tasks for tasks in union if tasks is not None}
-    merged.shared_groups = shared.select("group", "found", "exposed", "scope").with_columns(
+    merged.shared_groups = shared.select("group", "found", "exposed", "scope", _PART).with_columns(
         pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64))
+    if calls.height:  # a session's row: its calls summed, in its first part, with its group's row
+        names = calls.select(pl.col("group").unique())
+        rows = (groups.join(names.lazy(), on="group", how="semi").unique("group", keep="first", maintain_order=True)
+                .drop(_PART).update(merged.shared_groups.lazy().drop(_PART), on="group", include_nulls=True))
+        merged.shared_sessions = (calls.group_by("group", maintain_order=True)
+                                  .agg(pl.exclude("session", "group", _PART).sum(), pl.col(_PART).first())
+                                  .lazy().join(rows, on="group", how="left", maintain_order="left")
+                                  .collect(engine="streaming"))
     return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
+
+
+def _keyed(merged: LogAudit, table: str, key: pl.Expr) -> pl.LazyFrame:
+    """A `PART_SCHEMAS` table of every part, each row with its `group` (`key`) and its part's index (`_PART`)."""
+    return pl.concat([s.scan(table).with_columns(key.alias("group"), pl.lit(i, pl.Int64).alias(_PART))
+                      for i, s in enumerate(merged.spilled) if getattr(s, _PART_ROWS[table])]
+                     or [pl.LazyFrame(schema=PART_SCHEMAS[table]).with_columns(
+                         key.alias("group"), pl.lit(None, pl.Int64).alias(_PART))])
+
+
+def _repeated(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """The groups of `frame` on more than one row (a part has a group once): a group-by of the keys alone."""
+    return frame.group_by("group").agg(pl.len()).filter(pl.col("len") > 1).select("group")
 
 
 def _rank(row: dict) -> tuple:
