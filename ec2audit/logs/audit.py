@@ -808,9 +808,10 @@ class Reading:
 class _Progress:
     """Bytes of log files read so far, out of all passes over all files, for `on_progress`."""
 
-    def __init__(self, files: list[Path], passes: int, report: Callable[[int, int], None]):
-        self.sizes = {p: p.stat().st_size if p.is_file() else 0 for p in files}
-        self.total, self.report = sum(self.sizes.values()) * passes, report
+    def __init__(self, files: list[Path], sizes: list[int], passes: int, report: Callable[[int, int], None]):
+        """`files` (each of `sizes`) are told one by one (`file`) where read here; [] where read elsewhere."""
+        self.sizes = dict(zip(files, sizes, strict=True)) if files else {}
+        self.total, self.report = sum(sizes) * passes, report
         self.done = self.current = self.size = self.shown = 0
 
     def file(self, log: LogFile) -> None:
@@ -860,7 +861,9 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
     found = in_time_order(find_logs(paths, walk_errors.append), fmt)
-    progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress else None
+    sizes = file_sizes(found) if on_progress or not backend.in_process else []  # each file's stat once
+    progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
+                if on_progress else None)
     token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
     try:
         if discover:
@@ -876,12 +879,12 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
         if backend.in_process:
             work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
                            on_file=progress.file if progress else None)
-            log = _audit_on(backend, found, cascade, units, work, progress, fmt)
+            log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
         else:
             folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
             try:
                 work = partial(audit_batch, reading=reading, units=units, spill=folder)
-                log = _audit_on(backend, found, cascade, units, work, progress, fmt)
+                log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
@@ -896,12 +899,12 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     return log
 
 
-def _audit_on(backend: Backend, found: list, cascade: Cascade | None, units: list[Unit],
+def _audit_on(backend: Backend, found: list, sizes: list[int], cascade: Cascade | None, units: list[Unit],
               work: Callable[[Cascade, tuple[int, list]], LogAudit], progress: _Progress | None,
               fmt: str | None) -> LogAudit:
     """`work` over `blocks` of `found` on `backend` (the whole of `found` in one when it is
-    `in_process`, where progress is told file by file), merged in file order."""
-    sizes = [] if backend.in_process else file_sizes(found)
+    `in_process`, where progress is told file by file; `sizes`, their sizes, cut the blocks), merged in
+    file order."""
     batch_bytes: list[int] = []
 
     def plan(workers: int) -> list[tuple[int, list]]:
