@@ -530,7 +530,7 @@ class LogAudit:
 
     def write_sessions(self, path: Path) -> None:
         """The sessions table (Parquet, or JSONL for `.jsonl`), private, streamed a part at a time."""
-        _sink(self.sessions_lazy(), path)
+        _sink(self.sessions_lazy(), path, SESSION_ROW_GROUP)
 
     def exposure_counts(self) -> tuple[int, int]:
         """How many rows `exposure()` has per session and per (session, dimension), counted as it is made."""
@@ -632,6 +632,9 @@ def _listed(sums: array | None) -> list[float] | None:
 #: Rows per row group of a streamed Parquet table: polars' own default (512² rows) buffers a whole
 #: row group before writing it, i.e. every finding of an audit of up to ~100 MB of logs.
 SINK_ROW_GROUP = 20_000
+#: The sessions table's: a session's row holds its task list (100 tasks in the corpora measured), and a
+#: 20,000-row group of them took the driver +121 MB to write at 24,000 sessions, 1,000 rows +15 MB.
+SESSION_ROW_GROUP = 1_000
 
 
 def _streamed(batches: Callable[[], Iterator[pl.DataFrame]], schema: dict) -> pl.LazyFrame:
@@ -661,14 +664,14 @@ def _first_in(at: int, frame: pl.LazyFrame, shared: pl.DataFrame | None) -> pl.L
             .update(shared.lazy().drop(_PART), on="group", include_nulls=True))
 
 
-def _sink(frame: pl.LazyFrame, path: Path) -> None:
+def _sink(frame: pl.LazyFrame, path: Path, row_group: int = SINK_ROW_GROUP) -> None:
     """`frame` streamed to `path` (Parquet, or JSONL for `.jsonl`), created private (0600) first."""
     with open_private(path, "wb"):
         pass  # created 0600 here; the sink writes into it
     if path.suffix == ".jsonl":
         frame.sink_ndjson(path)
     else:
-        frame.sink_parquet(path, row_group_size=SINK_ROW_GROUP)
+        frame.sink_parquet(path, row_group_size=row_group)
 
 
 def _file_rows(log: LogFile) -> list[dict]:
@@ -1259,10 +1262,9 @@ def _span(merged: LogAudit) -> set[str]:
     """What the parts' tables say of sessions several parts saw: where each part's steps go on from
     (calls in the parts before it), the groups whose first-sent rows and sums are merged (`spanning`),
     their merged rows (`shared_groups`, `shared_sessions`) and the groups whose found units are
-    (returned; their sums go in `scope`). Only those are held here: each is found by a streaming
-    group-by of the keys alone, then read from the parts."""
-    keyed = _keyed(merged, "session-calls", pl.col("session").fill_null(""))
-    calls = keyed.join(_repeated(keyed), on="group", how="semi", maintain_order="left").collect(engine="streaming")
+    (returned; their sums go in `scope`). Only those are held here (`_shared_rows`)."""
+    session_parts = _batches(merged, "session-calls", pl.col("session").fill_null(""))
+    calls = _shared_rows(session_parts)
     steps = (calls.filter(pl.col("session").is_not_null())
              .with_columns(before=pl.col("calls").cum_sum().over("session") - pl.col("calls"))
              .filter(pl.col("before") > 0))
@@ -1270,14 +1272,13 @@ def _span(merged: LogAudit) -> set[str]:
     for session, before, part in steps.select("session", "before", _PART).iter_rows():
         by_part[part][session] = before
     merged.spilled = [replace(s, steps=by_part[i]) if i in by_part else s for i, s in enumerate(merged.spilled)]
-    groups = _keyed(merged, "groups", pl.col("group"))
-    shared = (groups.join(_repeated(groups), on="group", how="semi", maintain_order="left")
-              .group_by("group", maintain_order=True)
+    group_parts = _batches(merged, "groups", pl.col("group"))
+    shared = (_shared_rows(group_parts).lazy().group_by("group", maintain_order=True)
               .agg(with_tasks=pl.col("tasks").is_not_null().sum(), found_in=pl.col("found").sum(),
                    tasks=pl.col("tasks").drop_nulls(), found=pl.col("found").any(),
                    exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first(),
                    _part=pl.col(_PART).first())
-              .collect(engine="streaming"))
+              .collect())
     merged.spanning |= set(shared.filter(pl.col("with_tasks") > 1)["group"].to_list())
     sets = merged.task_names() if shared.height else {}
     union = [sorted({t for key in keys for t in sets[key]}) if keys else None for keys in shared["tasks"].to_list()]
@@ -1285,27 +1286,38 @@ def _span(merged: LogAudit) -> set[str]:
     merged.shared_groups = shared.select("group", "found", "exposed", "scope", _PART).with_columns(
         pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64))
     if calls.height:  # a session's row: its calls summed, in its first part, with its group's row
-        names = calls.select(pl.col("group").unique())
-        rows = (groups.join(names.lazy(), on="group", how="semi").unique("group", keep="first", maintain_order=True)
+        names = calls["group"].unique().implode()
+        rows = (pl.concat([b.filter(pl.col("group").is_in(names)).collect() for b in group_parts]).lazy()
+                .unique("group", keep="first", maintain_order=True)
                 .drop(_PART).update(merged.shared_groups.lazy().drop(_PART), on="group", include_nulls=True))
-        merged.shared_sessions = (calls.group_by("group", maintain_order=True)
+        merged.shared_sessions = (calls.lazy().group_by("group", maintain_order=True)
                                   .agg(pl.exclude("session", "group", _PART).sum(), pl.col(_PART).first())
-                                  .lazy().join(rows, on="group", how="left", maintain_order="left")
-                                  .collect(engine="streaming"))
+                                  .join(rows, on="group", how="left", maintain_order="left").collect())
     return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
 
 
-def _keyed(merged: LogAudit, table: str, key: pl.Expr) -> pl.LazyFrame:
-    """A `PART_SCHEMAS` table of every part, each row with its `group` (`key`) and its part's index (`_PART`)."""
-    return pl.concat([s.scan(table).with_columns(key.alias("group"), pl.lit(i, pl.Int64).alias(_PART))
-                      for i, s in enumerate(merged.spilled) if getattr(s, _PART_ROWS[table])]
-                     or [pl.LazyFrame(schema=PART_SCHEMAS[table]).with_columns(
-                         key.alias("group"), pl.lit(None, pl.Int64).alias(_PART))])
+#: Parts' tables read in one polars query at most: a query over every part's scan (1,219 at 10 GB) took
+#: the driver +90 MB to group 378,000 sessions' keys, and polars its 512 blocking threads.
+_SCANS = 64
 
 
-def _repeated(frame: pl.LazyFrame) -> pl.LazyFrame:
-    """The groups of `frame` on more than one row (a part has a group once): a group-by of the keys alone."""
-    return frame.group_by("group").agg(pl.len()).filter(pl.col("len") > 1).select("group")
+def _batches(merged: LogAudit, table: str, key: pl.Expr) -> list[pl.LazyFrame]:
+    """A `PART_SCHEMAS` table of every part, each row with its `group` (`key`) and its part's index (`_PART`),
+    `_SCANS` parts a frame."""
+    scans = [s.scan(table).with_columns(key.alias("group"), pl.lit(i, pl.Int64).alias(_PART))
+             for i, s in enumerate(merged.spilled) if getattr(s, _PART_ROWS[table])]
+    return [pl.concat(scans[at:at + _SCANS]) for at in range(0, len(scans), _SCANS)] or [
+        pl.LazyFrame(schema=PART_SCHEMAS[table]).with_columns(key.alias("group"), pl.lit(None, pl.Int64).alias(_PART))]
+
+
+def _shared_rows(batches: list[pl.LazyFrame]) -> pl.DataFrame:
+    """The rows of the groups on more than one row of `batches` (a part has a group once): picked by their
+    keys' 64-bit hashes, sorted (8 bytes a session, not a group-by's table of every key), then checked by
+    the key itself, so a collision picks a row that is then left out."""
+    hashes = pl.concat([b.select(pl.col("group").hash()).collect() for b in batches]).to_series().sort()
+    repeated = hashes.filter(hashes == hashes.shift(1)).unique().implode()
+    rows = pl.concat([b.filter(pl.col("group").hash().is_in(repeated)).collect() for b in batches])
+    return rows.filter(pl.len().over("group") > 1)
 
 
 def _rank(row: dict) -> tuple:
