@@ -2,7 +2,9 @@
 field of the merged `LogAudit`, measured by walking them (`deep_size`: every object reached once,
 `sys.getsizeof` each), after a `--jobs` audit of a `driver_memory.py` corpus. Prints one line per
 field (bytes, bytes per session, bytes per file) and the total, then the driver's resident and peak
-memory after each step of `audit --jobs --json --out` (audit, summary, findings written, sessions written).
+memory after each step of `audit --jobs --json --out` (audit, summary, findings written, sessions written),
+and each step's own peak: the summary's parts one by one, then what `--out` writes (findings, sessions,
+exposure, nodes), the peak reset before each (`/proc/self/clear_refs`), so a step's peak is its own.
 Walking, not tracing: tracemalloc would slow the workers too (they are forked from this process).
 
     PYTHONPATH=$PWD:$PWD/benchmarks nice .venv/bin/python benchmarks/driver_state.py --corpus /tmp/dm-64 --jobs 2
@@ -48,6 +50,22 @@ def memory() -> str:
     return "  ".join(f"{k} {int(status[k].split()[0]) / 1024:,.0f} MB" for k in ("VmRSS", "VmHWM"))
 
 
+def step(name: str, run: object) -> object:
+    """`run()` with the peak reset first: the RSS before it, after it, and its own peak."""
+    before = _status()
+    Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS (Linux ≥ 4.0)
+    value = run()  # type: ignore[operator]
+    after = _status()
+    print(f"{name:>28}: RSS {before['VmRSS']:>5,.0f} → {after['VmRSS']:>5,.0f} MB, its peak {after['VmHWM']:>5,.0f} MB "
+          f"(+{after['VmHWM'] - before['VmRSS']:,.0f})", flush=True)
+    return value
+
+
+def _status() -> dict[str, float]:
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    return {k: int(status[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, required=True, help="a driver_memory.py corpus (logs/, units.jsonl)")
@@ -57,7 +75,6 @@ def main() -> None:
     import polars as pl
 
     from ec2audit.backends import get_backend
-    from ec2audit.files import write_table
     from ec2audit.logs.audit import audit_logs, sessions_path
     from ec2audit.logs.report import log_summary
     from ec2audit.units import read_units
@@ -66,7 +83,7 @@ def main() -> None:
     log = audit_logs([args.corpus / "logs"], units, backend=get_backend("processes", workers=args.jobs))
     gc.collect()
     after_audit = memory()  # before the walk, whose own objects would count
-    sessions = max(1, log.session_calls_lazy().select(pl.len()).collect().item())
+    sessions = max(1, log.session_totals()[0])
     files = max(1, log.files_frame().height)
     print(f"{args.corpus}: {sessions:,} sessions, {files:,} files, {log.finding_count():,} findings, "
           f"{len(log.spilled):,} parts")
@@ -82,13 +99,22 @@ def main() -> None:
     print(f"{'total':>20}: {total:>12,} B  {total / sessions:>8,.0f} B/session  {total / files:>8,.0f} B/file")
     del seen
     print(f"after the audit: {after_audit}")
-    log_summary(log)
-    print(f"after the summary: {memory()}")
+    rows = 1_000  # `JSON_ROWS`
+    for name, run in (("leaked (head)", lambda: log.leaked_lazy().head(rows).collect(engine="streaming")),
+                      ("leaked (count)", lambda: log.leaked_lazy().select(pl.len()).collect(engine="streaming")),
+                      ("session sums", log.session_totals),
+                      ("exposure_rows (head)", lambda: log.exposure_rows(rows)),
+                      ("files_frame", log.files_frame), ("sessions (head)", lambda: log.sessions(rows)),
+                      ("exposure_counts", log.exposure_counts), ("finding_count", log.finding_count),
+                      ("providers", log.providers), ("timeline (head)", lambda: log.timeline(rows)),
+                      ("log_summary (whole)", lambda: log_summary(log))):
+        step(name, run)
     with tempfile.TemporaryDirectory() as tmp:
-        log.write_findings(Path(tmp) / "findings.parquet")
-        print(f"after writing the findings: {memory()}")
-        write_table(log.sessions_frame(), sessions_path(Path(tmp) / "findings.parquet"))
-    print(f"after writing the sessions: {memory()}")
+        step("write_findings", lambda: log.write_findings(Path(tmp) / "findings.parquet"))
+        step("sessions written", lambda: log.write_sessions(sessions_path(Path(tmp) / "findings.parquet")))
+        step("exposure written", lambda: log.write_exposure(Path(tmp) / "exposure.parquet"))
+        step("nodes", lambda: sum(1 for _ in log.node_rows()))
+    print(f"after writing: {memory()}")
     log.release()
 
 

@@ -44,7 +44,7 @@ def audit_only(out: Path, console: Console) -> Path:
                   f"{len(records)} cloud-bound requests → {out}")
     log = audit_logs([out / "payloads.jsonl"], units)  # what `ec2audit audit --out` does
     findings = write_table(log.findings_frame(), out / "findings.parquet")
-    write_table(log.sessions_frame(), sessions_path(findings))
+    log.write_sessions(sessions_path(findings))
     print_log_audit(log_summary(log), console)
     console.print(f"rerun: ec2audit audit {out}/payloads.jsonl --units {out}/units.jsonl --out {findings} "
                   f"&& ec2audit report {findings}", highlight=False)

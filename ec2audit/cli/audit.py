@@ -15,7 +15,6 @@ from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
 from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
-from ec2audit.files import write_table
 from ec2audit.logs import FORMATS
 from ec2audit.logs.audit import audit_logs, read_task_map, sessions_path
 from ec2audit.logs.classify import Classifier
@@ -119,7 +118,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         findings = out / "findings"
     elif out:
         log.write_findings(out)
-        write_table(log.sessions_frame(), sessions_path(out))
+        log.write_sessions(sessions_path(out))
         findings = out
     log.release()  # the workers' parts, written out or summed up
     if as_json:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from polars.io.plugins import register_io_source
 
 from ec2audit import metrics
 from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
@@ -146,7 +147,7 @@ class Spilled:
     task_sets: int = 0
     groups: int = 0
     files: int = 0
-    #: Its last file read (a `Range` part's file is listed once), and where it was audited (`nodes_frame`).
+    #: Its last file read (a `Range` part's file is listed once), and where it was audited (`LogAudit.node_rows`).
     last_file: str | None = None
     node: str | None = None
 
@@ -205,6 +206,9 @@ class LogAudit:
     #: and the first part's sums; the task sets of those unions (`task_names`).
     shared_groups: pl.DataFrame | None = field(default=None, repr=False)
     task_unions: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    #: Sessions several parts' `session-calls` have (`_span`), by `group`: their calls summed, the first
+    #: part that has them (`_PART`) and their group's row; their session row is made from it there.
+    shared_sessions: pl.DataFrame | None = field(default=None, repr=False)
     #: A worker's: the file this part read a `Range` of.
     split: str | None = None
     #: A worker's: (session, hash of the text) for each text its cloud calls sent first in the
@@ -328,20 +332,44 @@ class LogAudit:
         return pl.concat([self._held(table).lazy(),
                           *(s.scan(table) for s in self.spilled if getattr(s, _PART_ROWS[table]))])
 
-    def session_calls_lazy(self) -> pl.LazyFrame:
-        """Calls per session (`PART_SCHEMAS`), summed over the parts, in order of each one's first call."""
-        return self._tables("session-calls").group_by("session", maintain_order=True).sum()
+    def _part_tables(self, table: str) -> Iterator[tuple[int, pl.LazyFrame]]:
+        """One of `PART_SCHEMAS`' tables part by part, with the part's index in `spilled` (-1: what is held
+        here, always given, empty or not)."""
+        yield -1, self._held(table).lazy()
+        yield from ((at, s.scan(table)) for at, s in enumerate(self.spilled) if getattr(s, _PART_ROWS[table]))
+
+    def session_totals(self) -> tuple[int, int, int, int, int]:
+        """Sessions read, and their calls, cloud calls and those of each without prompt text: summed over
+        the parts' rows (a session several parts have counted once), not grouped by session."""
+        shared = [] if self.shared_sessions is None else self.shared_sessions["group"].to_list()
+        repeats = pl.col("session").fill_null("").is_in(shared).sum() - len(shared)
+        row = (self._tables("session-calls").select((pl.len() - repeats).cast(pl.Int64), pl.exclude("session").sum())
+               .collect(engine="streaming").row(0))
+        return row[0], row[1], row[2], row[3], row[4]
+
+    def _groups_by_part(self) -> Iterator[pl.LazyFrame]:
+        """Per group (in order of first call), part by part: `has_tasks` (a cloud call was audited), its
+        tasks, `found`, and the sums of the part that saw it. A group several parts saw comes once, in
+        the first, with the row of `shared_groups` (its sums made again from its merged rows where both
+        parts had some: `exposed`, `scope` here). Part by part, not a group-by over every part: the
+        driver's memory follows a part, not the audit's sessions (1.3 GB at 378,156 sessions as a whole)."""
+        for at, groups in self._part_tables("groups"):
+            yield _first_in(at, groups, self.shared_groups).with_columns(has_tasks=pl.col("tasks").is_not_null())
 
     def groups_lazy(self) -> pl.LazyFrame:
-        """Per group (in order of first call), over the parts: `has_tasks` (a cloud call was audited),
-        its tasks, `found`, and the sums of the part that saw it. A group several parts saw has them
-        from `shared_groups`, and its sums made again from its merged rows where both parts had some
-        (`exposed`, `scope` here). The first row of each group, not a group-by: aggregating the task lists of
-        every group cost the driver 140 MB at 24,000 groups."""
-        groups = self._tables("groups").unique("group", keep="first", maintain_order=True)
-        if self.shared_groups is not None and self.shared_groups.height:
-            groups = groups.update(self.shared_groups.lazy(), on="group", include_nulls=True)
-        return groups.with_columns(has_tasks=pl.col("tasks").is_not_null())
+        """Every group's row (`_groups_by_part`) as one table."""
+        return pl.concat(self._groups_by_part())
+
+    def _sessions_by_part(self) -> Iterator[pl.LazyFrame]:
+        """Calls per session (`PART_SCHEMAS`, in order of each one's first call) with its group's row (a call
+        of no session is in no group), part by part: a session several parts have comes once, in the
+        first, with the row of `shared_sessions`."""
+        groups = dict(self._part_tables("groups"))
+        for at, calls in self._part_tables("session-calls"):
+            rows = calls.with_columns(group=pl.col("session").fill_null("")).join(
+                groups.get(at, pl.LazyFrame(schema=PART_SCHEMAS["groups"])), on="group", how="left",
+                maintain_order="left")
+            yield _first_in(at, rows, self.shared_sessions).with_columns(has_tasks=pl.col("tasks").is_not_null())
 
     def task_names(self) -> dict[int, list[str]]:
         """Each task set of the audit by its key (`groups_lazy`'s `tasks`): the task ids, sorted."""
@@ -349,15 +377,19 @@ class LogAudit:
 
     def files_frame(self) -> pl.DataFrame:
         """Every file read (`file`, `format`, `encoding`, and `read_with`: the log it was read as part of)."""
-        return self._tables("files").collect()
+        return self.files_lazy().collect()
 
-    def nodes_frame(self) -> pl.DataFrame:
-        """Where each log read was audited (`file`, `node`)."""
+    def files_lazy(self) -> pl.LazyFrame:
+        return self._tables("files")
+
+    def node_rows(self) -> Iterator[tuple[str, str]]:
+        """Where each log read was audited (file, node), a part's files at a time."""
         schema = {"file": pl.String, "node": pl.String}
-        return pl.concat([pl.DataFrame(list(self.nodes.items()), schema=schema, orient="row").lazy(),
-                          *(s.scan("files").filter(pl.col("read_with").is_null())
-                            .select("file", node=pl.lit(s.node, pl.String)) for s in self.spilled if s.files),
-                          ]).collect()
+        parts = [pl.DataFrame(list(self.nodes.items()), schema=schema, orient="row").lazy(),
+                 *(s.scan("files").filter(pl.col("read_with").is_null()).select("file", node=pl.lit(s.node, pl.String))
+                   for s in self.spilled if s.files)]
+        for chunk in self._rows(parts):
+            yield from ((r["file"], r["node"]) for r in chunk)
 
     def _first_sent_frame(self) -> pl.DataFrame:
         """The first-sent rows held here, numbered in order of first finding (`_ORDER`), in `leaked()`'s
@@ -402,14 +434,23 @@ class LogAudit:
         """Exposure per session (`dimension` null) and per (session, dimension): a polars DataFrame with
         columns `group`, `dimension`, `units`, `leaked`, `exposure` — the same type as
         `AuditResult.exposure()`, which `audit_file` and `ec2audit.judge` return."""
-        names = self.task_names()
-        return pl.concat([pl.DataFrame(self._exposure(chunk, names), schema=EXPOSURE_SCHEMA)
-                          for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))], how="vertical")
+        return self.exposure_lazy().collect()
+
+    def exposure_lazy(self) -> pl.LazyFrame:
+        """`exposure()` made a part's groups at a time as it is read (`write_exposure` never holds it whole)."""
+        def batches() -> Iterator[pl.DataFrame]:
+            names = self.task_names()
+            for chunk in self._rows(g.filter("has_tasks") for g in self._groups_by_part()):
+                yield pl.DataFrame(self._exposure(chunk, names), schema=EXPOSURE_SCHEMA)
+        return _streamed(batches, EXPOSURE_SCHEMA)
+
+    def write_exposure(self, path: Path) -> None:
+        _sink(self.exposure_lazy(), path)
 
     def exposure_rows(self, limit: int | None = None) -> list[dict]:
         """`exposure()` as rows (of the first `limit` groups only, when given)."""
-        groups, names = self.groups_lazy().filter("has_tasks"), self.task_names()
-        return [r for chunk in self._chunks(groups if limit is None else groups.head(limit))
+        names = self.task_names()
+        return [r for chunk in self._rows((g.filter("has_tasks") for g in self._groups_by_part()), limit)
                 for r in self._exposure(chunk, names)]
 
     def _exposure(self, groups: list[dict], names: dict[int, list[str]]) -> list[dict]:
@@ -447,68 +488,74 @@ class LogAudit:
     def sessions(self, limit: int | None = None) -> list[dict]:
         """Calls and exposure per session (the first `limit` only, when given), overall and per dimension
         (units 0 and exposure null where no cloud call was audited): every session read, clean ones too."""
-        calls = self.session_calls_lazy()
-        return [r for chunk in self._chunks(calls if limit is None else calls.head(limit), self._session_rows)
-                for r in chunk]
+        names = self.task_names()
+        return [r for chunk in self._rows(self._sessions_by_part(), limit) for r in self._session_rows(chunk, names)]
 
-    def _session_rows(self, frame: pl.LazyFrame) -> pl.LazyFrame:
-        """`session_calls_lazy` rows with their group's row (a call of no session is in no group)."""
-        return (frame.with_columns(group=pl.col("session").fill_null(""))
-                .join(self.groups_lazy(), on="group", how="left", maintain_order="left"))
+    def _session_rows(self, rows: list[dict], names: dict[int, list[str]]) -> list[dict]:
+        """`sessions()`' rows of `_sessions_by_part` rows."""
+        exposure: dict[str, dict] = {}
+        by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
+        for r in self._exposure([r for r in rows if r["has_tasks"]], names):
+            if r["dimension"] is None:
+                exposure[r["group"]] = r
+            else:
+                by_dimension[r["group"]][r["dimension"]] = r["exposure"]
+        return [{"session": r["session"], "calls": r["calls"], "cloud_calls": r["cloud_calls"],
+                 "calls_without_content": r["calls_without_content"],
+                 "units": exposure.get(r["group"], {}).get("units", 0),
+                 "leaked": exposure.get(r["group"], {}).get("leaked", 0),
+                 "exposure": exposure.get(r["group"], {}).get("exposure"),
+                 "exposure_by_dimension": by_dimension.get(r["group"], {}),
+                 "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
+                 "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
-    def _chunks(self, frame: pl.LazyFrame, then: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
-                size: int = 2_000) -> Iterator[list[dict]]:
-        """`frame`'s rows (`then` applied to each slice), `size` at a time as Python rows; as session rows
-        (`_session_rows`) when `then` is given."""
-        collected = (frame if then is None else then(frame)).collect()
-        names = {} if then is None else self.task_names()
-        for chunk in (collected.iter_slices(size) if collected.height else [collected]):
-            rows = chunk.to_dicts()
-            if then is None:
-                yield rows
-                continue
-            exposure: dict[str, dict] = {}
-            by_dimension: dict[str, dict[str, float]] = defaultdict(dict)
-            for r in self._exposure([r for r in rows if r["has_tasks"]], names):
-                if r["dimension"] is None:
-                    exposure[r["group"]] = r
-                else:
-                    by_dimension[r["group"]][r["dimension"]] = r["exposure"]
-            yield [{"session": r["session"], "calls": r["calls"], "cloud_calls": r["cloud_calls"],
-                    "calls_without_content": r["calls_without_content"],
-                    "units": exposure.get(r["group"], {}).get("units", 0),
-                    "leaked": exposure.get(r["group"], {}).get("leaked", 0),
-                    "exposure": exposure.get(r["group"], {}).get("exposure"),
-                    "exposure_by_dimension": by_dimension.get(r["group"], {}),
-                    "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
-                    "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
+    @staticmethod
+    def _rows(frames: Iterable[pl.LazyFrame], limit: int | None = None, size: int = 2_000) -> Iterator[list[dict]]:
+        """The rows of `frames` (a part's each, small enough to hold) as Python rows, `size` at a time,
+        the first `limit` only when given."""
+        for frame in frames:
+            if limit is not None and limit <= 0:
+                return
+            collected = (frame if limit is None else frame.head(limit)).collect()
+            limit = None if limit is None else limit - collected.height
+            yield from (chunk.to_dicts() for chunk in collected.iter_slices(size))
 
     def sessions_frame(self) -> pl.DataFrame:
         """`sessions()` as the table `audit --out` writes beside the findings (`sessions_path`), so
         `report` counts every audited session, not only those with findings, and its cloud calls' cost."""
+        return self.sessions_lazy().collect()
+
+    def sessions_lazy(self) -> pl.LazyFrame:
+        """`sessions_frame()` made a part's sessions at a time as it is read (`write_sessions` never holds it
+        whole: a session's row has its task list, 100 tasks at the sizes measured), joined to its cloud usage."""
         schema = {k: v for k, v in SESSION_SCHEMA.items() if k not in CLOUD_USAGE}
-        sessions = pl.concat([pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                            for r in chunk], schema=schema)
-                              for chunk in self._chunks(self.session_calls_lazy(), self._session_rows)],
-                             how="vertical")
+
+        def batches() -> Iterator[pl.DataFrame]:
+            names = self.task_names()
+            for chunk in self._rows(self._sessions_by_part()):
+                yield pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                    for r in self._session_rows(chunk, names)], schema=schema)
         usage = (self.calls_lazy().filter(pl.col("side") == CLOUD).group_by("session").agg(
             cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
             cloud_output_tokens=pl.col("output_tokens").sum(),
-            cloud_usd=pl.when(pl.col("cost_usd").is_not_null().all()).then(pl.col("cost_usd").sum()))
-            .collect(engine="streaming"))
+            cloud_usd=pl.when(pl.col("cost_usd").is_not_null().all()).then(pl.col("cost_usd").sum())))
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
-        return (sessions.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
+        return (_streamed(batches, schema)
+                .join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
                 .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c) for c in CLOUD_USAGE[:3])
                 .with_columns(cloud_usd=pl.when(none).then(0.0).otherwise("cloud_usd"))
                 .select(list(SESSION_SCHEMA)).cast(pl.Schema(SESSION_SCHEMA)))
 
+    def write_sessions(self, path: Path) -> None:
+        """The sessions table (Parquet, or JSONL for `.jsonl`), private, streamed a part at a time."""
+        _sink(self.sessions_lazy(), path, SESSION_ROW_GROUP)
+
     def exposure_counts(self) -> tuple[int, int]:
-        """How many rows `exposure()` has per session and per (session, dimension), counted a chunk of
-        groups at a time."""
-        names = self.task_names()
-        rows = [r["dimension"] is None for chunk in self._chunks(self.groups_lazy().filter("has_tasks"))
-                for r in self._exposure(chunk, names)]
-        return sum(rows), len(rows) - sum(rows)
+        """How many rows `exposure()` has per session and per (session, dimension), counted as it is made."""
+        per_session, by_dimension = (self.exposure_lazy().select(session=pl.col("dimension").is_null().sum(),
+                                                                 dimension=pl.col("dimension").is_not_null().sum())
+                                     .collect(engine="streaming").row(0))
+        return per_session, by_dimension
 
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model). The cost is null unless every call of the row
@@ -605,16 +652,46 @@ def _listed(sums: array | None) -> list[float] | None:
 #: Rows per row group of a streamed Parquet table: polars' own default (512² rows) buffers a whole
 #: row group before writing it, i.e. every finding of an audit of up to ~100 MB of logs.
 SINK_ROW_GROUP = 20_000
+#: The sessions table's: a session's row holds its task list (100 tasks in the corpora measured), and a
+#: 20,000-row group of them took the driver +121 MB to write at 24,000 sessions, 1,000 rows +15 MB.
+SESSION_ROW_GROUP = 1_000
 
 
-def _sink(frame: pl.LazyFrame, path: Path) -> None:
+def _streamed(batches: Callable[[], Iterator[pl.DataFrame]], schema: dict) -> pl.LazyFrame:
+    """A table of `schema` whose batches `batches()` makes each time it is read: sunk (`_sink`), it is never
+    whole in memory. What polars asks of a source is done here: the predicate, the row limit, the columns."""
+    def source(columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None,
+               _batch_size: int | None) -> Iterator[pl.DataFrame]:
+        for batch in batches():
+            if predicate is not None:
+                batch = batch.filter(predicate)
+            if n_rows is not None:
+                batch = batch.head(n_rows)
+                n_rows -= batch.height
+            yield batch if columns is None else batch.select(columns)
+            if n_rows == 0:
+                return
+    return register_io_source(source, schema=schema)
+
+
+def _first_in(at: int, frame: pl.LazyFrame, shared: pl.DataFrame | None) -> pl.LazyFrame:
+    """Part `at`'s rows of `frame` (keyed by `group`), less those of `shared`'s groups first in another part;
+    those first in this one with `shared`'s merged row."""
+    if shared is None or not shared.height:
+        return frame
+    return (frame.join(shared.lazy().select("group", _PART), on="group", how="left", maintain_order="left")
+            .filter(pl.col(_PART).is_null() | (pl.col(_PART) == at)).drop(_PART)
+            .update(shared.lazy().drop(_PART), on="group", include_nulls=True))
+
+
+def _sink(frame: pl.LazyFrame, path: Path, row_group: int = SINK_ROW_GROUP) -> None:
     """`frame` streamed to `path` (Parquet, or JSONL for `.jsonl`), created private (0600) first."""
     with open_private(path, "wb"):
         pass  # created 0600 here; the sink writes into it
     if path.suffix == ".jsonl":
         frame.sink_ndjson(path)
     else:
-        frame.sink_parquet(path, row_group_size=SINK_ROW_GROUP)
+        frame.sink_parquet(path, row_group_size=row_group)
 
 
 def _file_rows(log: LogFile) -> list[dict]:
@@ -754,9 +831,10 @@ class Reading:
 class _Progress:
     """Bytes of log files read so far, out of all passes over all files, for `on_progress`."""
 
-    def __init__(self, files: list[Path], passes: int, report: Callable[[int, int], None]):
-        self.sizes = {p: p.stat().st_size if p.is_file() else 0 for p in files}
-        self.total, self.report = sum(self.sizes.values()) * passes, report
+    def __init__(self, files: list[Path], sizes: list[int], passes: int, report: Callable[[int, int], None]):
+        """`files` (each of `sizes`) are told one by one (`file`) where read here; [] where read elsewhere."""
+        self.sizes = dict(zip(files, sizes, strict=True)) if files else {}
+        self.total, self.report = sum(sizes) * passes, report
         self.done = self.current = self.size = self.shown = 0
 
     def file(self, log: LogFile) -> None:
@@ -806,7 +884,9 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
     found = in_time_order(find_logs(paths, walk_errors.append), fmt)
-    progress = _Progress(found, 2 if discover else 1, on_progress) if on_progress else None
+    sizes = file_sizes(found) if on_progress or not backend.in_process else []  # each file's stat once
+    progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
+                if on_progress else None)
     token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
     try:
         if discover:
@@ -822,12 +902,12 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
         if backend.in_process:
             work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
                            on_file=progress.file if progress else None)
-            log = _audit_on(backend, found, cascade, units, work, progress, fmt)
+            log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
         else:
             folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
             try:
                 work = partial(audit_batch, reading=reading, units=units, spill=folder)
-                log = _audit_on(backend, found, cascade, units, work, progress, fmt)
+                log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
@@ -842,12 +922,12 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     return log
 
 
-def _audit_on(backend: Backend, found: list, cascade: Cascade | None, units: list[Unit],
+def _audit_on(backend: Backend, found: list, sizes: list[int], cascade: Cascade | None, units: list[Unit],
               work: Callable[[Cascade, tuple[int, list]], LogAudit], progress: _Progress | None,
               fmt: str | None) -> LogAudit:
     """`work` over `blocks` of `found` on `backend` (the whole of `found` in one when it is
-    `in_process`, where progress is told file by file), merged in file order."""
-    sizes = [] if backend.in_process else file_sizes(found)
+    `in_process`, where progress is told file by file; `sizes`, their sizes, cut the blocks), merged in
+    file order."""
     batch_bytes: list[int] = []
 
     def plan(workers: int) -> list[tuple[int, list]]:
@@ -1215,33 +1295,64 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
 
 def _span(merged: LogAudit) -> set[str]:
     """What the parts' tables say of sessions several parts saw: where each part's steps go on from
-    (calls in the parts before it), the groups whose first-sent rows and sums are merged (`spanning`)
-    and those whose found units are (returned; their sums go in `scope`). Only those are held here."""
-    calls = pl.concat([s.scan("session-calls").select("session", "calls", _part=pl.lit(i, pl.Int64))
-                       for i, s in enumerate(merged.spilled) if s.sessions] or [pl.LazyFrame(
-                           schema={"session": pl.String, "calls": pl.Int64, _PART: pl.Int64})])
-    steps = (calls.filter(pl.col("session").is_not_null() & (pl.len().over("session") > 1))
+    (calls in the parts before it), the groups whose first-sent rows and sums are merged (`spanning`),
+    their merged rows (`shared_groups`, `shared_sessions`) and the groups whose found units are
+    (returned; their sums go in `scope`). Only those are held here (`_shared_rows`)."""
+    session_parts = _batches(merged, "session-calls", pl.col("session").fill_null(""))
+    calls = _shared_rows(session_parts)
+    steps = (calls.filter(pl.col("session").is_not_null())
              .with_columns(before=pl.col("calls").cum_sum().over("session") - pl.col("calls"))
-             .filter(pl.col("before") > 0).collect(engine="streaming"))
+             .filter(pl.col("before") > 0))
     by_part: dict[int, dict[str, int]] = defaultdict(dict)
     for session, before, part in steps.select("session", "before", _PART).iter_rows():
         by_part[part][session] = before
     merged.spilled = [replace(s, steps=by_part[i]) if i in by_part else s for i, s in enumerate(merged.spilled)]
-    groups = pl.concat([s.scan("groups") for s in merged.spilled if s.groups]
-                       or [pl.LazyFrame(schema=PART_SCHEMAS["groups"])])
-    names = groups.select("group").filter(pl.len().over("group") > 1).unique().collect(engine="streaming")
-    shared = (groups.filter(pl.col("group").is_in(names["group"].implode())).group_by("group", maintain_order=True)
+    group_parts = _batches(merged, "groups", pl.col("group"))
+    shared = (_shared_rows(group_parts).lazy().group_by("group", maintain_order=True)
               .agg(with_tasks=pl.col("tasks").is_not_null().sum(), found_in=pl.col("found").sum(),
                    tasks=pl.col("tasks").drop_nulls(), found=pl.col("found").any(),
-                   exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first())
-              .collect(engine="streaming"))
+                   exposed=pl.col("exposed").drop_nulls().first(), scope=pl.col("scope").drop_nulls().first(),
+                   _part=pl.col(_PART).first())
+              .collect())
     merged.spanning |= set(shared.filter(pl.col("with_tasks") > 1)["group"].to_list())
     sets = merged.task_names() if shared.height else {}
     union = [sorted({t for key in keys for t in sets[key]}) if keys else None for keys in shared["tasks"].to_list()]
     merged.task_unions = {_task_key(tasks): tasks for tasks in union if tasks is not None}
-    merged.shared_groups = shared.select("group", "found", "exposed", "scope").with_columns(
+    merged.shared_groups = shared.select("group", "found", "exposed", "scope", _PART).with_columns(
         pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64))
+    if calls.height:  # a session's row: its calls summed, in its first part, with its group's row
+        names = calls["group"].unique().implode()
+        rows = (pl.concat([b.filter(pl.col("group").is_in(names)).collect() for b in group_parts]).lazy()
+                .unique("group", keep="first", maintain_order=True)
+                .drop(_PART).update(merged.shared_groups.lazy().drop(_PART), on="group", include_nulls=True))
+        merged.shared_sessions = (calls.lazy().group_by("group", maintain_order=True)
+                                  .agg(pl.exclude("session", "group", _PART).sum(), pl.col(_PART).first())
+                                  .join(rows, on="group", how="left", maintain_order="left").collect())
     return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
+
+
+#: Parts' tables read in one polars query at most: a query over every part's scan (1,219 at 10 GB) took
+#: the driver +90 MB to group 378,000 sessions' keys, and polars its 512 blocking threads.
+_SCANS = 64
+
+
+def _batches(merged: LogAudit, table: str, key: pl.Expr) -> list[pl.LazyFrame]:
+    """A `PART_SCHEMAS` table of every part, each row with its `group` (`key`) and its part's index (`_PART`),
+    `_SCANS` parts a frame."""
+    scans = [s.scan(table).with_columns(key.alias("group"), pl.lit(i, pl.Int64).alias(_PART))
+             for i, s in enumerate(merged.spilled) if getattr(s, _PART_ROWS[table])]
+    return [pl.concat(scans[at:at + _SCANS]) for at in range(0, len(scans), _SCANS)] or [
+        pl.LazyFrame(schema=PART_SCHEMAS[table]).with_columns(key.alias("group"), pl.lit(None, pl.Int64).alias(_PART))]
+
+
+def _shared_rows(batches: list[pl.LazyFrame]) -> pl.DataFrame:
+    """The rows of the groups on more than one row of `batches` (a part has a group once): picked by their
+    keys' 64-bit hashes, sorted (8 bytes a session, not a group-by's table of every key), then checked by
+    the key itself, so a collision picks a row that is then left out."""
+    hashes = pl.concat([b.select(pl.col("group").hash()).collect() for b in batches]).to_series().sort()
+    repeated = hashes.filter(hashes == hashes.shift(1)).unique().implode()
+    rows = pl.concat([b.filter(pl.col("group").hash().is_in(repeated)).collect() for b in batches])
+    return rows.filter(pl.len().over("group") > 1)
 
 
 def _rank(row: dict) -> tuple:

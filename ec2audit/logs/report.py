@@ -43,22 +43,24 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
                "file": r["file"], "command": r["command"],
                "evidence": r["matched_text"] if show_values else mask(r["matched_text"])}
               for r in first_sent.head(rows).collect(engine="streaming").iter_rows(named=True)]
-    sessions = log.session_calls_lazy().select(pl.len(), pl.exclude("session").sum()).collect(engine="streaming")
-    count, calls, cloud, _, cloud_empty = sessions.row(0)
+    count, calls, cloud, _, cloud_empty = log.session_totals()
     exposure = log.exposure_rows(rows)  # the first sessions': enough for each list
     per_session = [{k: v for k, v in r.items() if k != "dimension"} for r in exposure if r["dimension"] is None]
-    files = log.files_frame()
+    files = log.files_lazy()
+    file_count, logs_read = files.select(pl.len(), pl.col("read_with").is_null().sum()).collect(
+        engine="streaming").row(0)
     lists: dict[str, list] = {"exposure": per_session,
                               "by_dimension": [r for r in exposure if r["dimension"] is not None],
-                              "files": files.head(rows).to_dicts(), "skipped_files": skipped_files(log, files),
+                              "files": files.head(rows).collect().to_dicts(),
+                              "skipped_files": skipped_files(log, files),
                               "sessions": log.sessions(rows), "skipped": [str(e) for e in log.errors]}
     totals = {name: len(items) for name, items in lists.items()}
     totals["exposure"], totals["by_dimension"] = log.exposure_counts()
-    totals |= {"sessions": count, "timeline": cloud, "files": files.height,
+    totals |= {"sessions": count, "timeline": cloud, "files": file_count,
                "leaked": first_sent.select(pl.len()).collect(engine="streaming").item()}
     summary: dict = {"mode": log.mode, "mode_description": MODES[log.mode], "exposure_definition": EXPOSURE[log.mode],
                      "values_shown": show_values, "payloads": log.result.payload_count,
-                     "logs_read": files["read_with"].is_null().sum(),
+                     "logs_read": logs_read,
                      "characters": log.result.chars, "units": len(log.result.units), "findings": log.finding_count(),
                      **{name: items[:rows] for name, items in lists.items()},
                      "calls": calls, "cloud_calls": cloud, "edge_calls": calls - cloud, "leaked": leaked,
@@ -78,11 +80,11 @@ def coverage(format_calls: dict[str, list[int]]) -> list[dict]:
              "with_content": counts[0] - counts[1]} for fmt, counts in format_calls.items()]
 
 
-def skipped_files(log: LogAudit, files: pl.DataFrame) -> list[dict]:
+def skipped_files(log: LogAudit, files: pl.LazyFrame) -> list[dict]:
     """Files not read at all (not in `files`, the files read), each with why (a line-level problem in
     a read file is not one)."""
     named = [e.file for e in log.errors if e.file and e.line is None]
-    read = set(files.filter(pl.col("file").is_in(named))["file"].to_list())
+    read = set(files.filter(pl.col("file").is_in(named)).collect(engine="streaming")["file"].to_list())
     return [{"file": e.file, "reason": e.reason} for e in log.errors
             if e.file and e.line is None and e.file not in read]
 
