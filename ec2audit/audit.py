@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from ec2audit import metrics
-from ec2audit.detect.cascade import Cascade, build_cascade
+from ec2audit.detect.cascade import Cascade, build_cascade, text_digest
 from ec2audit.errors import InputError
 from ec2audit.payloads import Payload, iter_payloads
 from ec2audit.units import Unit
@@ -69,7 +69,7 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
     result = result if result is not None else AuditResult(units)
     grades: dict[str, dict[str, float]] = defaultdict(dict)
     tasks: dict[str, set[str]] = defaultdict(set)
-    sent: dict[str, set[str]] = defaultdict(set)
+    sent: dict[str, set[bytes]] = defaultdict(set)  # per group, the digests of the texts sent: not the texts
     rows = result.finding_rows
     same: tuple[dict, ...] = ({}, {}, {}, {}, {}, {})  # per column of f[3:]: one object for equal values
     for payload in payloads:
@@ -78,7 +78,7 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
         kept = list(enumerate(payload.segments))
         if first_only:
             seen = sent[group]
-            kept = [(k, seg) for k, seg in kept if seg.text not in seen and not seen.add(seg.text)]
+            kept = [(k, seg) for k, seg in kept if (key := text_digest(seg.text)) not in seen and not seen.add(key)]
         for f in cascade.scan(Payload(payload.id, [seg for _, seg in kept], task_id=payload.task_id)):
             k, seg = kept[f.segment]
             # f[3:]: start, end, matched_text, detector, grade, confidence (tuple slicing: the hot loop)
