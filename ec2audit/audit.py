@@ -77,8 +77,12 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
         tasks[group] |= {payload.task_id} if payload.task_id in all_tasks else all_tasks
         kept = list(enumerate(payload.segments))
         if first_only:
-            seen = sent[group]
-            kept = [(k, seg) for k, seg in kept if (key := text_digest(seg.text)) not in seen and not seen.add(key)]
+            seen, fresh = sent[group], []
+            for k, seg in kept:  # a text twice in one payload: its first place only
+                if (key := text_digest(seg.text)) not in seen:
+                    seen.add(key)
+                    fresh.append((k, seg))
+            kept = fresh
         for f in cascade.scan(Payload(payload.id, [seg for _, seg in kept], task_id=payload.task_id)):
             k, seg = kept[f.segment]
             # f[3:]: start, end, matched_text, detector, grade, confidence (tuple slicing: the hot loop)
