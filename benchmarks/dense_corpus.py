@@ -36,7 +36,12 @@ from pathlib import Path
 from ec2audit.detect.matchers import ENVIRONMENT, available
 
 REPO = Path(__file__).resolve().parents[1]
-_CLI = "from ec2audit.cli import main; main()"
+#: The CLI in a child that writes its own peak RSS (VmHWM, kB) to $EC2AUDIT_BENCH_PEAK at exit: a child's
+#: `ru_maxrss` starts at its parent's RSS when forked (Linux keeps it across exec), so after this process
+#: has read a large findings file, `wait4` reported its size, not the audit's (8 MB: 264 MB for 206).
+_CLI = ("import atexit, os\nfrom ec2audit.cli import main\n"
+        "atexit.register(lambda: open(os.environ['EC2AUDIT_BENCH_PEAK'], 'w').write(next(\n"
+        "    line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM'))))\nmain()")
 
 
 def leak_sets(shared: Path | None) -> list[Path]:
@@ -78,14 +83,18 @@ def write_corpus(sets: list[Path], folder: Path, mb: float, seed: int = 34) -> t
 
 def measured(command: list[str], env: dict[str, str] | None = None, tree: Path = REPO) -> tuple[float, float, bytes]:
     """(CPU seconds, peak RSS in MB, stdout) of one child process, run in `tree`: `python -c` puts the working
-    directory first on the path, so that is the code it imports, whatever PYTHONPATH says."""
-    child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    stdout = child.stdout.read() if child.stdout else b""
-    _, status, usage = os.wait4(child.pid, 0)
+    directory first on the path, so that is the code it imports, whatever PYTHONPATH says. The peak is the
+    one the child writes (`_CLI`), else `ru_maxrss` (an upper bound: see `_CLI`)."""
+    with tempfile.NamedTemporaryFile(prefix="ec2audit-peak-") as peak:
+        env = {**(os.environ if env is None else env), "EC2AUDIT_BENCH_PEAK": peak.name}
+        child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        stdout = child.stdout.read() if child.stdout else b""
+        _, status, usage = os.wait4(child.pid, 0)
+        written = Path(peak.name).read_text().strip()
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode not in (0, 1):  # 1: leaks found
         raise SystemExit(f"{command[0]} exited {child.returncode}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout
+    return usage.ru_utime + usage.ru_stime, int(written) / 1024 if written else usage.ru_maxrss / 1024, stdout
 
 
 def handwritten_corpora(sets: list[Path], folder: Path) -> list[tuple[Path, Path]]:

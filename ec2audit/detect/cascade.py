@@ -41,6 +41,11 @@ _SEAM = 120  # characters each side of the seam between two parts of one message
 _JUDGE_SPAN = 3  # a judge window spans at most this many semantic windows (plus margins)
 
 
+def text_digest(text: str) -> bytes:
+    """A 16-byte BLAKE2b digest of a text: what remembers a text seen without holding it alive."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
 class Cascade:
     def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None,
                  semantic: SemanticTier | None = None, judge: Grader | None = None):
@@ -74,7 +79,7 @@ class Cascade:
         session had sent a while before). The key is the text's digest, so the cache holds no text alive
         (a proxy's 4,096 tool results of 100 kB would be 400 MB).
         """
-        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        key = text_digest(text)
         hits = self._cache.pop(key, None)
         if hits is None:
             with _collector_paused():

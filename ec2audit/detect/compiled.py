@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import re
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, cached_property
@@ -286,7 +291,37 @@ def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[C
     # the cities of the run's own addresses: the city a firm's registered name may start with
     cities = tuple(sorted({m.group(1) for u in units if taxonomy.rules(u.dimension).name == "location"
                            for m in _ADDRESS_CITY.finditer(u.value)}, key=len, reverse=True))
-    return [compile_unit(u, taxonomy, cities) for u in units]
+    with _pinyin_loaded():
+        compiled = [compile_unit(u, taxonomy, cities) for u in units]
+        if any(c.romanized for c in compiled):
+            given_name_syllables()  # read by the exact tier's romanised names: made while pypinyin is here
+    return compiled
+
+
+_PINYIN = threading.Lock()
+#: Compilations under way, and whether pypinyin was loaded before the first of them.
+_pinyin_state = {"users": 0, "kept": False}
+
+
+@contextmanager
+def _pinyin_loaded() -> Iterator[None]:
+    """pypinyin importable inside, and let go after when it was not loaded before: its dictionaries
+    (the phrases' JSON, a segmenter over every phrase) are ~50 MB of a process that reads names only
+    while units are compiled — a tenth of the 64 MB dense audit's peak (RESULTS.md, issue 34). What it
+    read stays (`_pinyin_forms`, `given_name_syllables` are cached); a later use imports it again."""
+    with _PINYIN:
+        if not _pinyin_state["users"]:
+            _pinyin_state["kept"] = "pypinyin" in sys.modules
+        _pinyin_state["users"] += 1
+    try:
+        yield
+    finally:
+        with _PINYIN:
+            _pinyin_state["users"] -= 1
+            if not _pinyin_state["users"] and not _pinyin_state["kept"] and "pypinyin" in sys.modules:
+                for name in [m for m in sys.modules if m == "pypinyin" or m.startswith("pypinyin.")]:
+                    del sys.modules[name]
+                gc.collect()  # its modules' functions and globals hold each other: freed by a collection
 
 
 def placeholder_spans(view: TextView) -> list[tuple[int, int]]:
