@@ -62,7 +62,7 @@ NEAR = 0.6  # similarity (difflib ratio) from which a different string of the va
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
 LEAN = 0.5  # model probability from which a stated clause lets the free-text check grade
 SAME = 0.9  # bi-encoder cosine between two values from which one is the other in other words
-MARGIN = 0.0  # how much nearer the value than any contrast value a clause must be for a grade
+MARGIN = 0.01  # how much nearer the value than any contrast value a clause must be for a grade (not a tie)
 VETO = 0.05  # how much nearer a contrast value must be for a veto
 MIN_CONTRAST = 1  # fewer contrast values than this cannot tell another value of the kind: review at most
 
