@@ -8,6 +8,7 @@
     .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-2.jsonl   # the second
     .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-3.jsonl   # the third
     .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-4.jsonl   # the fourth
+    .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-5.jsonl   # the fifth
     options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT (with
     every example's verdict)
 

@@ -11,7 +11,7 @@ from ec2audit.cli import main
 from ec2audit.detect.calibrate import Settings, write_calibration
 from ec2audit.detect.e5_judge import CrossEncoderJudge
 from ec2audit.detect.finding import FRAGMENT, LITERAL
-from ec2audit.detect.value_checks import check_for, contrast_values, near_miss, numbers, same_value
+from ec2audit.detect.value_checks import check_for, contrast_values, near_miss, numbers, same_value, translations
 from ec2audit.units import make_unit
 
 SALARY = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Nadia Ferreira", "field": "salary",
@@ -189,3 +189,22 @@ def test_an_address_is_read_by_its_components():
     record = "租客,电话,住址\n郑雅文,13900001111,杭州市西湖区文三路259号7幢{}室\n"
     (ours,), (next_door,) = ([v] for v in grades(flat, [record.format(1502), record.format(1503)]))
     assert ours.grade > 0 and next_door.grade == 0 and not next_door.review
+
+
+def test_a_translation_across_scripts_is_read_by_the_glossary():
+    """A diagnosis in English stated in a Chinese text is graded: the glossary gives the value's Chinese name,
+    so the contrast holds other conditions in both scripts and the clause is nearer this one; another
+    condition in Chinese is not graded. A business fact's transliterated place (维也纳 for Vienna) names it."""
+    unit = make_unit({"task_id": "t", "entity_id": "E3", "entity_name": "Owen Hale", "field": "diagnosis",
+                      "value": "glaucoma", "dimension": "health", "description": "employee's diagnosis"})
+    assert translations("Glaucoma") == ("青光眼",) and translations("severe glaucoma") == ("青光眼",)
+    contrast = contrast_values(unit)
+    assert "白内障" in contrast and "cataract" in contrast and "青光眼" not in contrast
+    ours, other = grades(unit, ["Owen Hale 患有青光眼，视野越来越窄，夜里请别安排他开车。",
+                                "Owen Hale 患有白内障，视线越来越模糊，夜里请别安排他开车。"])
+    assert ours.grade > 0 and other.grade == 0
+    sale = make_unit({"task_id": "t", "entity_id": "D7", "entity_name": "Ardent Foods", "field": "plan",
+                      "value": "sale of the Vienna office", "dimension": "business",
+                      "description": "unannounced divestiture"})
+    (translated,) = grades(sale, ["保密：Ardent Foods 准备出售维也纳的办公室，下月签约。"])
+    assert translated.grade > 0

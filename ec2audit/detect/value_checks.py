@@ -50,18 +50,19 @@ from typing import Protocol
 
 import numpy as np
 
+from ec2audit import resources
 from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY
 from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v4"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v5"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
 LEAN = 0.5  # model probability from which a stated clause lets the free-text check grade
 SAME = 0.9  # bi-encoder cosine between two values from which one is the other in other words
-MARGIN = 0.0  # how much nearer the value than any contrast value a clause must be for a grade
+MARGIN = 0.01  # how much nearer the value than any contrast value a clause must be for a grade (not a tie)
 VETO = 0.05  # how much nearer a contrast value must be for a veto
 MIN_CONTRAST = 1  # fewer contrast values than this cannot tell another value of the kind: review at most
 
@@ -303,7 +304,7 @@ def clause_scores(unit: Unit, text: str, contrast: Sequence[str] = ()) -> Clause
     specific = float(((vectors @ _queries(unit).T).max(axis=1) - base).max())
     if not contrast:
         return ClauseScores(specific, 1.0)
-    own = (vectors @ _values((unit.value, *unit.aliases)).T).max(axis=1)
+    own = (vectors @ _values(own_values(unit)).T).max(axis=1)
     best = int(np.argmax(own))
     return ClauseScores(specific, float(own[best] - (vectors[best] @ _values(tuple(contrast)).T).max()))
 
@@ -352,6 +353,41 @@ def _addresses() -> tuple[str, ...]:
     return tuple(dict.fromkeys(u.value for u in make_units(400, 2, seed=0) if u.dimension == "location"))
 
 
+GLOSSARY = resources.data("judges/local-judge/glossary-en-zh.tsv")
+
+
+@cache
+def _glossary() -> dict[str, tuple[str, ...]]:
+    """Each term of the bilingual reference (conditions, places), folded, to its names in the other script."""
+    table: dict[str, list[str]] = {}
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            names = [normalize_text(n) for n in line.split("\t")]
+            for name in names:
+                table.setdefault(name, []).extend(n for n in names if n.isascii() != name.isascii())
+    return {name: tuple(dict.fromkeys(others)) for name, others in table.items()}
+
+
+def translations(value: str) -> tuple[str, ...]:
+    """The value's names in the other script (en <-> zh) where the glossary has it whole: "epilepsy" -> 癫痫,
+    "Dublin" -> 都柏林. A transliteration has no pinyin match, and the bi-encoder cannot tell a translation of
+    the value from a near value across languages."""
+    value = normalize_text(value)
+    glossary = _glossary()
+    return glossary.get(value) or glossary.get(_SEVERITY.sub("", value).strip(), ())
+
+
+#: How severe or how long a condition is ("severe asthma", 重度哮喘): read past when the glossary has no
+#: entry for the whole value.
+_SEVERITY = re.compile(r"\b(?:severe|mild|moderate|chronic|acute)\b ?|^(?:严重|重度|中度|轻度|慢性|急性)")
+
+
+def own_values(unit: Unit) -> tuple[str, ...]:
+    """The value, its aliases and their translations: what a clause stating this value is near."""
+    own = (unit.value, *unit.aliases)
+    return tuple(dict.fromkeys([*own, *(t for v in own for t in translations(v))]))
+
+
 #: Words two values of a kind share without being the same value ("bipolar disorder", "lung cancer").
 GENERIC = frozenset({"disorder", "disease", "syndrome", "infection", "injury", "failure", "cancer", "carcinoma",
                      "chronic", "acute", "severe", "major", "minor", "type", "stage", "mild", "moderate",
@@ -371,16 +407,17 @@ def same_value(value: str, other: str) -> bool:
 
 def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
     """Values of the unit's kind that are not this value: the other units of its dimension in the set being
-    judged and the dimension's reference list, in the value's script (a translation of the value is not
-    another value, and the bi-encoder cannot tell one from a near value across languages), less those that
-    may be this value in other words (`same_value`, or a cosine to it of at least `SAME`)."""
+    judged and the dimension's reference list with their translations, in the value's script, or in both where
+    the glossary translates the value (a translation of the value is not another value, and the bi-encoder
+    cannot tell one from a near value across languages), less those that may be this value in other words
+    (`same_value` to the value or a translation of it, or a cosine to them of at least `SAME`)."""
     values = [o.value for o in others if o.dimension == unit.dimension]
     if unit.dimension in REFERENCES:
         values += REFERENCES[unit.dimension]()
-    own = (unit.value, *unit.aliases)
-    ascii_value = unit.value.isascii()
-    values = [v for v in dict.fromkeys(values)
-              if v.isascii() == ascii_value and not any(same_value(o, v) for o in own)]
+    own = own_values(unit)
+    scripts = {v.isascii() for v in own}
+    values = [v for v in dict.fromkeys([*values, *(t for v in values for t in translations(v))])
+              if v.isascii() in scripts and not any(same_value(o, v) for o in own)]
     if not values:
         return ()
     same = (_values(tuple(values)) @ _values(own).T).max(axis=1)
@@ -388,8 +425,9 @@ def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
 
 
 def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
-    """The model, the clause the value is stated in, and whether that clause is nearer this value than any
-    other value of its kind (the free-text check; the address and business checks when their components
+    """The model, the clause the value is stated in (by the shortlist's score, or by the value's translation
+    written out: a clause in the other script scores low), and whether that clause is nearer this value than
+    any other value of its kind (the free-text check; the address and business checks when their components
     do not decide)."""
     if reading.probability < reading.review_threshold:
         return Verdict(0.0)
@@ -397,8 +435,8 @@ def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = 
     scores = clause_scores(unit, text, contrast)
     if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
         return Verdict(0.0)
-    if (len(contrast) >= MIN_CONTRAST and reading.probability >= LEAN and scores.specific >= CLAUSE
-            and scores.margin >= MARGIN):
+    if (len(contrast) >= MIN_CONTRAST and reading.probability >= LEAN and scores.margin >= MARGIN
+            and (scores.specific >= CLAUSE or _names_in(translations(unit.value), text))):
         return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
     return reading.verdict(text, grade=False)
 
@@ -415,11 +453,12 @@ def _letters(text: str) -> str:
 
 
 def _names_in(names: Sequence[str], text: str) -> bool:
-    """Whether the text states one of the names: as written, or across scripts by pinyin (an ASCII name
-    "Jianguo" in a Chinese text, a Chinese name 漕溪 romanised in an English one)."""
+    """Whether the text states one of the names: as written, by the glossary's translation (都柏林 for
+    "Dublin"), or across scripts by pinyin (an ASCII name "Jianguo" in a Chinese text, a Chinese name 漕溪
+    romanised in an English one)."""
     norm = normalize_text(text)
     letters, romanised = _letters(text), _pinyin(text)
-    for name in names:
+    for name in dict.fromkeys([*names, *(t for n in names for t in translations(n))]):
         if name in norm or (name.isascii() and len(name) >= 5 and name in romanised):
             return True
         if not name.isascii() and len(romanised_name := _pinyin(name)) >= 5 and romanised_name in letters:
