@@ -14,6 +14,7 @@ import ctypes
 import gc
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 import weakref
@@ -831,7 +832,7 @@ class Reading:
 class _Progress:
     """Bytes of log files read so far, out of all passes over all files, for `on_progress`."""
 
-    def __init__(self, files: list[Path], sizes: list[int], passes: int, report: Callable[[int, int], None]):
+    def __init__(self, files: list[str], sizes: list[int], passes: int, report: Callable[[int, int], None]):
         """`files` (each of `sizes`) are told one by one (`file`) where read here; [] where read elsewhere."""
         self.sizes = dict(zip(files, sizes, strict=True)) if files else {}
         self.total, self.report = sum(sizes) * passes, report
@@ -839,7 +840,7 @@ class _Progress:
 
     def file(self, log: LogFile) -> None:
         self.done += self.size
-        self.current, self.size = 0, self.sizes.get(log.path, 0)
+        self.current, self.size = 0, self.sizes.get(str(log.path), 0)
         self._show()
 
     def read(self, count: int) -> None:
@@ -883,7 +884,8 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     backend = backend or Local()
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
-    found = in_time_order(find_logs(paths, walk_errors.append), fmt)
+    # held as strings for the whole audit (a `Path` costs ≈ 0.4 kB more), each made a `Path` where opened
+    found = in_time_order([str(p) for p in find_logs(paths, walk_errors.append)], fmt)
     sizes = file_sizes(found) if on_progress or not backend.in_process else []  # each file's stat once
     progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
                 if on_progress else None)
@@ -891,7 +893,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     try:
         if discover:
             # bad files and lines are reported by the audit pass below
-            units = discover_units(read_files(sniff_logs(found, fmt, lambda e: None), lambda e: None,
+            units = discover_units(read_files(sniff_logs(map(Path, found), fmt, lambda e: None), lambda e: None,
                                               progress.file if progress else None), use_presidio)
             if use_presidio:  # the audit needs it no more: spaCy's model would stay loaded under the audit's peak
                 from ec2audit.annotate.prelabel import presidio_analyzer
@@ -973,7 +975,7 @@ def audit_batch(cascade: Cascade, batch: tuple[int, list], reading: Reading, uni
 def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Cascade,
                 on_payload: Callable[[Payload], None] | None = None,
                 on_file: Callable[[LogFile], None] | None = None, hashes: bool = False) -> LogAudit:
-    """Audit files in order: paths are sniffed here; `LogFile`s and `InputError`s (files sniffed
+    """Audit files in order: paths (`str`) are sniffed here; `LogFile`s and `InputError`s (files sniffed
     already) are read or reported as they are; a `Range`, its lines only. With `hashes`, what
     `merge_parts` needs to drop findings on texts another part sent first (`LogAudit.sent`)."""
     tasks = {u.task_id for u in units}
@@ -1115,7 +1117,7 @@ def _sniffed(found: list, fmt: str | None, on_error: Callable[[InputError], None
         elif isinstance(item, InputError):
             on_error(item)
         else:
-            yield from sniff_logs([item], fmt, on_error)
+            yield from sniff_logs([Path(item)], fmt, on_error)
 
 
 def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
@@ -1128,7 +1130,7 @@ def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
     return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
 
 
-def in_time_order(found: list[Path], fmt: str | None) -> list[Path]:
+def in_time_order(found: list[str], fmt: str | None) -> list[str]:
     """`found` with the files whose first call has a time in the order of that time (in the places
     such files have in `found`; the others keep theirs): rotated logs of one session are read
     oldest first, whatever their names, so its calls are numbered and first sent in time order."""
@@ -1143,37 +1145,37 @@ def in_time_order(found: list[Path], fmt: str | None) -> list[Path]:
     return moved
 
 
-def _first_time(path: Path, fmt: str | None) -> datetime | None:
+def _first_time(path: str, fmt: str | None) -> datetime | None:
     """The time of a file's first call (its reader's first; an OpenTelemetry document's spans come
     sorted by start), or None when it has none or cannot be read (the audit names why)."""
     def ignore(error: InputError) -> None:
         pass
 
-    for payload in read_files(sniff_logs([path], fmt, ignore), ignore):
+    for payload in read_files(sniff_logs([Path(path)], fmt, ignore), ignore):
         return instant(payload.meta.get("timestamp"))
     return None
 
 
-def file_sizes(found: list[Path]) -> list[int]:
+def file_sizes(found: list[str]) -> list[int]:
     """Each file's size in bytes to cut batches by; 0 for one gone since it was listed (its reader names why)."""
     sizes = []
     for path in found:
         try:
-            sizes.append(path.stat().st_size)
+            sizes.append(os.stat(path).st_size)
         except OSError:
             sizes.append(0)
     return sizes
 
 
-def blocks(found: list[Path], sizes: list[int], workers: int, fmt: str | None) -> list[list[tuple]]:
+def blocks(found: list[str], sizes: list[int], workers: int, fmt: str | None) -> list[list[tuple]]:
     """Contiguous batches of (file or `Range`, file size) of about a block each (`BLOCK_BYTES`):
     small files together, a larger file of a `SPLITTABLE` format cut into ranges, each a batch."""
     block = max(MIN_BLOCK_BYTES, min(BLOCK_BYTES, sum(sizes) // (workers * 16)))
     out: list[list[tuple]] = [[]]
     filled = 0
     for path, size in zip(found, sizes, strict=True):
-        ranges = line_ranges(path, block, fmt) if size > block else []
-        items: list[Path | Range] = [*ranges] or [path]
+        ranges = line_ranges(Path(path), block, fmt) if size > block else []
+        items: list[str | Range] = [*ranges] or [path]
         for item in items:
             if out[-1] and (filled >= block or ranges or isinstance(out[-1][-1][0], Range)):
                 out.append([])
@@ -1183,7 +1185,7 @@ def blocks(found: list[Path], sizes: list[int], workers: int, fmt: str | None) -
     return [b for b in out if b]
 
 
-def _size(item: Path | Range, size: int) -> int:
+def _size(item: str | Range, size: int) -> int:
     return item.end - item.start if isinstance(item, Range) else size
 
 
