@@ -54,14 +54,30 @@ def test_a_value_coloured_by_grep_is_found():
 @settings(max_examples=300, deadline=None)
 @given(text=_WORDS.filter(lambda t: "'" not in t and "\\" not in t))
 def test_byte_and_code_point_escapes_read_as_the_text(text):
-    """Python's repr of the text's UTF-8 bytes, and PyYAML's dump of the text (`\\xNN` below 256, `\\uXXXX` above;
-    its `\\UXXXXXXXX` of a character outside the BMP is not read)."""
+    """Python's repr of the text's UTF-8 bytes, and PyYAML's dump of the text (`\\xNN` below 256, `\\uXXXX` above,
+    `\\UXXXXXXXX` outside the BMP)."""
     decoded = views.decoded_text(repr(text.encode()))
     assert (decoded[0] if decoded else repr(text.encode())) == f"b'{text}'"
-    text = text.replace("😀", "")
     dumped = yaml.safe_dump(text, width=1000)
     decoded = views.decoded_text(dumped)
     assert text in (decoded[0] if decoded else dumped)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_WORDS.filter(lambda t: "\\" not in t), long=st.booleans())
+def test_long_code_point_escapes_read_as_the_text(text, long):
+    """Every character outside ASCII as `\\UXXXXXXXX` (YAML, C, Python allow it for any), or only those outside
+    the BMP, the rest as `\\uXXXX`: the text as written."""
+    def escape(c: str) -> str:
+        return c if c.isascii() else f"\\U{ord(c):08X}" if long or ord(c) > 0xFFFF else f"\\u{ord(c):04x}"
+    escaped = "".join(map(escape, text))
+    decoded = views.decoded_text(escaped)
+    assert (decoded[0] if decoded else escaped) == text
+
+
+def test_escapes_of_code_points_that_are_none_stay():
+    for text in ("\\U00110000", "\\UFFFFFFFF", "\\U0001F60"):
+        assert views.decoded_text(text) is None, text
 
 
 def test_escapes_of_bytes_that_are_no_letters_stay():

@@ -141,7 +141,7 @@ def test_a_phrase_is_simplified_on_a_line_without_a_traditional_character():
 # Each decoder regex and its plain form (a lookbehind or a group first): the same matches, the same groups
 _PLAIN_FORMS = {
     "_PERCENT_RUN": r"(?:%[0-9A-Fa-f]{2})+",
-    "_U_ESCAPES": r"(?:\\+u[0-9A-Fa-f]{4})+",
+    "_U_ESCAPES": r"(?:\\+(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}))+",
     "_X_ESCAPES": r"(?:\\x[0-9A-Fa-f]{2})+",
     "_OCTAL_ESCAPES": r"(?:\\[0-3][0-7]{2})+",
     "_BASE64": r"(?<![\w+/-])(?=[\w+/-]*[\d+/])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])",
@@ -150,7 +150,7 @@ _PLAIN_FORMS = {
     "_MRZ_FIELDS": r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MF<])(\d{6})(\d)",
 }
 _DECODER_TEXT = st.lists(st.sampled_from([*"0123456789abcfABFPNLD<%\\ux+/=_-. é9", "\\u", "%4", "<<", "P<", "NLD",
-                                          "5ba2", "aGVsbG8", "M", "F"]), max_size=50).map("".join)
+                                          "5ba2", "aGVsbG8", "M", "F", "\\U", "0001F4DE"]), max_size=50).map("".join)
 
 
 @settings(max_examples=1500, deadline=None)

@@ -215,6 +215,15 @@ def _unaccented(r: dict) -> str:
     return _line({**r, "contact": plain}) + f"\nattachment: {plain.replace(' ', '_')}.pdf"
 
 
+def _yaml_long_escapes(r: dict) -> str:
+    """YAML double-quoted scalars with every character outside ASCII as a `\\UXXXXXXXX` escape (the form YAML
+    has for a character outside the BMP, an emoji here, and allows for any)."""
+    def quoted(v: str) -> str:
+        return '"' + "".join(c if c.isascii() else f"\\U{ord(c):08X}" for c in v) + '"'
+    phone = {"phone": "\N{TELEPHONE RECEIVER} " + r["phone"]}
+    return "".join(f"{k}: {quoted(v)}\n" for k, v in {**r, **phone}.items())
+
+
 FORMS_3 = {
     "xml_elements": _xml_elements, "xml_attributes": _xml_attributes, "yaml": _yaml, "dotenv_ini": _dotenv,
     "sql_insert": _sql, "psql_mysql_tables": _psql, "grep_colour": _grep_colour, "git_diff": _git_diff,
@@ -225,12 +234,13 @@ FORMS_3 = {
     "nfd": lambda r: unicodedata.normalize("NFD", _line(r)), "phone_styles": _phone_styles,
     "email_obfuscated": _obfuscated, "money": _money, "chinese_punct": _chinese_punct,
     "search_highlight": _highlighted, "git_quoted_paths": _git_paths, "jwt": _jwt, "latin1_mail": _latin1_mail,
-    "unaccented": _unaccented,
+    "unaccented": _unaccented, "yaml_long_escapes": _yaml_long_escapes,
 }
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_3.items()}
 #: Forms whose line breaks carry meaning (a header's value is flattened to one line)
 ONE_LINE = {"quoted_printable", "encoded_words_q", "encoded_words_b", "psql_mysql_tables", "git_diff", "yaml",
-            "dotenv_ini", "xml_elements", "grep_colour", "git_quoted_paths", "latin1_mail", "unaccented"}
+            "dotenv_ini", "xml_elements", "grep_colour", "git_quoted_paths", "latin1_mail", "unaccented",
+            "yaml_long_escapes"}
 
 
 # --- reading what the upstream received: the first walk's decodings and this walk's ------------------
@@ -238,6 +248,7 @@ ONE_LINE = {"quoted_printable", "encoded_words_q", "encoded_words_b", "psql_mysq
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\\u001b\[[0-9;]*[A-Za-z]")
 _TAG = re.compile(r"<[^<>]*>")
 _OCTAL = re.compile(r"(?:\\[0-3][0-7]{2})+")
+_LONG_ESCAPES = re.compile(r"\\U([0-9A-Fa-f]{8})")
 _BYTE_ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2})+")
 _OBFUSCATED = [(re.compile(r"\s*[\[(]\s*at\s*[\])]\s*|\s+at\s+", re.I), "@"),
                (re.compile(r"\s*[\[(]\s*dot\s*[\])]\s*|\s+dot\s+", re.I), ".")]
@@ -260,6 +271,7 @@ def _more_decodings(text: str) -> set[str]:
     out.add(raw.decode("utf-8", "replace"))
     out.add(raw.decode("latin-1"))  # (a body of an older client's charset)
     out.add(_TAG.sub("", text))
+    out.add(_LONG_ESCAPES.sub(lambda m: chr(int(m.group(1), 16)), text))  # YAML's \\UXXXXXXXX
     out.add(_OCTAL.sub(lambda m: bytes(int(o, 8) for o in m.group().split("\\")[1:]).decode("utf-8", "replace"),
                        text))
     plain = text

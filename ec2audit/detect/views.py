@@ -114,7 +114,8 @@ class RewrittenView(TextView):
 
 _PERCENT_RUN = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2})*")  # (?:%[0-9A-Fa-f]{2})+
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
-_U_ESCAPES = re.compile(r"\\\\*u[0-9A-Fa-f]{4}(?:\\+u[0-9A-Fa-f]{4})*")  # (?:\\+u[0-9A-Fa-f]{4})+
+# \uXXXX, and YAML's (Python's, C's) \UXXXXXXXX for a character outside the BMP
+_U_ESCAPES = re.compile(r"\\\\*(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})(?:\\+(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}))*")
 _X_ESCAPES = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2})*")  # (?:\\x[0-9A-Fa-f]{2})+
 # three-digit octal escapes of bytes, as git quotes a path (core.quotePath): a run holding a UTF-8 lead byte
 _OCTAL_ESCAPES = re.compile(r"\\[0-3][0-7]{2}(?:\\[0-3][0-7]{2})*")  # (?:\\[0-3][0-7]{2})+
@@ -170,9 +171,12 @@ def _entities(text: str) -> Iterator[tuple[int, int, str]]:
 
 
 def _u_escapes(text: str) -> Iterator[tuple[int, int, str]]:
-    """`\\u5ba2` (any number of backslashes: a JSON string serialised twice), surrogate pairs joined."""
+    """`\\u5ba2` (any number of backslashes: a JSON string serialised twice), surrogate pairs joined, and
+    `\\U0001F4DE`."""
     for m in _U_ESCAPES.finditer(text):
-        units = [int(h, 16) for h in re.findall(r"u([0-9A-Fa-f]{4})", m.group())]
+        units = [int(h, 16) for h in re.findall(r"[uU]([0-9A-Fa-f]{8}|[0-9A-Fa-f]{4})", m.group())]
+        if any(u > 0x10FFFF for u in units):
+            continue
         decoded = "".join(map(chr, units)).encode("utf-16", "surrogatepass").decode("utf-16", "replace")
         if _printable(decoded):
             yield m.start(), m.end(), decoded
