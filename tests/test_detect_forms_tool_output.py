@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import email.charset
 import email.header
+import json
 import quopri
 import unicodedata
 
@@ -155,6 +156,16 @@ _TAGS = ["<em>", "</em>", "<b>", "</b>", "<mark>", "</mark>", '<span class="hl">
 @given(pieces=st.lists(st.tuples(_WORDS, st.sampled_from(_TAGS)), max_size=8))
 def test_inline_tags_read_as_the_text_a_browser_shows(pieces):
     assert _read(markup.InlineMarkup, "".join(w + t for w, t in pieces)) == "".join(w for w, _ in pieces)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.tuples(_WORDS, st.sampled_from(_TAGS)), max_size=8))
+def test_inline_tags_escaped_inside_json_text_read_as_the_text(pieces):
+    """Go's JSON encoder (and others) write `<`, `>` as `\\u003c`, `\\u003e`, and an attribute's quotes as `\\"`."""
+    def go_json(text: str) -> str:
+        return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    text = go_json("".join(w + t for w, t in pieces))
+    assert _read(markup.InlineMarkup, text) == go_json("".join(w for w, _ in pieces))
 
 
 def test_tags_that_break_the_text_stay():

@@ -79,9 +79,10 @@ class _Rewrite:
 
 
 def _rewrite(text: str, replacements: list[tuple[int, int, str]]) -> tuple[str, _Rewrite]:
-    """`text` with non-overlapping (start, end, replacement) spans replaced, and the map back."""
+    """`text` with non-overlapping (start, end, replacement) spans replaced, and the map back. Of two that start
+    together the longer wins: it reads the larger token (a tag written `\\u003cem\\u003e`, not its `\\u003c`)."""
     parts, spans, last, length = [], [], 0, 0
-    for start, end, new in sorted(replacements):
+    for start, end, new in sorted(replacements, key=lambda r: (r[0], -r[1])):
         if start < last:
             continue
         parts.append(text[last:start])
@@ -439,7 +440,7 @@ NESTED = 3
 def decoded_text(text: str, folded: str | None = None, rewriters: Sequence[Rewriter] = (),
                  inner: Sequence[Rewriter] = (), depth: int = NESTED) -> tuple[str, _Rewrite] | None:
     """The text with every encoded or obfuscated token decoded and the forms' `rewriters` applied, and the map
-    back, or None when nothing changes. Where replacements overlap, the earliest (then the first listed) wins.
+    back, or None when nothing changes. Where replacements overlap, the earliest (then the longest) wins.
 
     What a token decodes to is read the same way again, `depth` levels deep, with the `inner` rewriters
     (the text view's cues say nothing of what is encoded): the decoded span maps back to the whole token."""

@@ -17,9 +17,11 @@ _PHRASING = ("a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del
              "var", "wbr")
 # an opening, closing or empty tag of a phrasing element whose attributes only style it: a tag with another
 # (`<a href="tel:…">`, `title`, `data-*`) stays, or what the attribute holds would go unread inside an encoding
-_STYLING = r"(?:class|style|id|dir|lang)\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s\"'<>]+)"
-_TAG = re.compile(r"</?(?:" + "|".join(sorted(_PHRASING, key=len, reverse=True)) + rf")(?:\s+{_STYLING})*\s*/?>",
-                  re.I)
+# (inside JSON text, as Go's encoder and others write it: `\u003c`, `\u003e` and `\"`, any number of backslashes)
+_OPEN, _CLOSE, _QUOTE = r"(?:<|\\+u003c)", r"(?:>|\\+u003e)", r"\\*\""
+_STYLING = rf"(?:class|style|id|dir|lang)\s*=\s*(?:{_QUOTE}[^\"<>\\]*{_QUOTE}|'[^'<>]*'|[^\s\"'<>\\]+)"
+_TAG = re.compile(rf"{_OPEN}/?(?:" + "|".join(sorted(_PHRASING, key=len, reverse=True))
+                  + rf")(?:\s+{_STYLING})*\s*/?{_CLOSE}", re.I)
 
 
 @register
@@ -27,7 +29,7 @@ class InlineMarkup(Form):
     name = "markup"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "<" not in text:
+        if "<" not in text and "\\" not in text:
             return
         for m in _TAG.finditer(text):
             yield m.start(), m.end(), ""
