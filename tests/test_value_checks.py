@@ -208,3 +208,62 @@ def test_a_translation_across_scripts_is_read_by_the_glossary():
                       "description": "unannounced divestiture"})
     (translated,) = grades(sale, ["保密：Ardent Foods 准备出售维也纳的办公室，下月签约。"])
     assert translated.grade > 0
+
+
+def test_another_family_name_beside_the_name_is_a_veto():
+    """A name found inside another person's name is not this person: a family-name part hyphened to it, or
+    another surname (compound or not) before a Chinese given name; the name itself is still graded."""
+    en = make_unit({"task_id": "t", "entity_id": "E1", "field": "full_name", "value": "Marta Kowalczyk",
+                    "dimension": "person_name", "description": "employee's full name"})
+    ours, hyphened, spelled = grades(en, ["Ask Marta Kowalczyk to sign the lease.",
+                                          "Ask Marta Kowalczyk-Brandt from procurement to sign the lease.",
+                                          "Ask Marta Kovalczyk-Brandt from procurement to sign the lease."])
+    assert ours.grade > 0
+    assert hyphened.grade == 0 and spelled.grade == 0
+    zh = make_unit({"task_id": "t", "entity_id": "C1", "field": "姓名", "value": "刘志明",
+                    "dimension": "person_name", "description": "员工姓名"})
+    ours, compound = grades(zh, ["请刘志明明天来签合同。", "司马志明的报销单已经批了。"])
+    assert ours.grade > 0 and compound.grade == 0
+
+
+def test_the_house_number_on_another_named_street_is_a_veto():
+    """This house number on another street the text names, in the same city or postcode, is another address."""
+    home = make_unit({"task_id": "t", "entity_id": "T1", "entity_name": "Li Na", "field": "home_address",
+                      "value": "88 Juniper Road, Austin, TX 78701", "dimension": "location",
+                      "description": "tenant's home address"})
+    ours, other = grades(home, ["Li Na lives at 88 Juniper Rd in Austin.",
+                                "The warehouse is at 88 Congress Avenue, Austin, TX 78701."])
+    assert ours.grade > 0 and other.grade == 0
+    zh = make_unit({"task_id": "t", "entity_id": "T2", "entity_name": "孙浩", "field": "住址",
+                    "value": "广州市天河区体育西路66号", "dimension": "location", "description": "租客住址"})
+    ours, other = grades(zh, ["孙浩住在天河区体育西路66号。", "新门店开在广州市天河区珠江东路66号。"])
+    assert ours.grade > 0 and other.grade == 0
+
+
+def test_a_business_fact_named_with_an_act_outside_acts_is_not_graded():
+    """A sentence that names the fact's site with an act `ACTS` has no word for (renovate) is not graded on
+    the name, though the call has other facts to contrast it with; one with the fact's act still is."""
+    def fact(field: str, value: str):
+        return make_unit({"task_id": "t", "entity_id": "D7", "entity_name": "Halden Paper", "field": field,
+                          "value": value, "dimension": "business", "description": "confidential plan"})
+    closure = fact("plan", "close the Tampere mill next autumn")
+    judge = CrossEncoderJudge(checks=True)
+    ours, other = (v[0] for v in judge.judge([(t, [closure, fact("deal", "acquire Norsk Pulp")]) for t in [
+        "Halden is shutting the Tampere mill next autumn; keep it quiet.",
+        "Halden will renovate the Tampere mill next autumn."]]))
+    assert ours.grade > 0 and other.grade == 0
+
+
+def test_a_business_topic_is_not_graded_against_two_other_facts():
+    """Against only two other facts of the company, a text about the fact's topic (pet-food divestitures)
+    is left for review at most: two facts cannot tell the topic from this fact (`MIN_FACTS`)."""
+    def fact(field: str, value: str):
+        return make_unit({"task_id": "t", "entity_id": "D8", "entity_name": "Corvel Brands", "field": field,
+                          "value": value, "dimension": "business", "description": "confidential plan"})
+    units = [fact("plan", "sell the pet-food division to Mars"), fact("cuts", "cut 200 jobs in Leeds"),
+             fact("site", "open a plant in Ohio")]
+    judge = CrossEncoderJudge(checks=True)
+    topics = [v[0] for v in judge.judge([(t, units) for t in [
+        "Write an analysis of why food companies divest their pet-food divisions.",
+        "Summarise divestitures in the pet-food sector."]])]
+    assert not any(v.grade > 0 for v in topics)

@@ -29,7 +29,9 @@ registered for the unit's kind of value, with the model's best window as one inp
   the dimension and a shipped reference list, `REFERENCES`); a clause clearly nearer another value is a
   veto. A value with no contrast at all (a business fact alone in its call and script: no reference list)
   is never graded by this check, only left for review: nothing says another plan of the same shape is not
-  this one, and every wrong grade on two hand-written test splits was such a value. The model alone was as
+  this one, and every wrong grade on two hand-written test splits was such a value. A business fact needs
+  `MIN_FACTS` others: one company's facts share a topic, so two of them cannot tell a text about the topic
+  (capacity, divestitures) from this fact. The model alone was as
   sure of "tore a ligament" as of a paraphrase, for a unit "epilepsy", and the clause score alone of
   another diagnosis as of this one. The judge's verdict cache keys a verdict by unit, text and the call's
   other values of the unit's dimension, so a changed unit set is judged again.
@@ -56,7 +58,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v5"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v6"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -65,6 +67,7 @@ SAME = 0.9  # bi-encoder cosine between two values from which one is the other i
 MARGIN = 0.01  # how much nearer the value than any contrast value a clause must be for a grade (not a tie)
 VETO = 0.05  # how much nearer a contrast value must be for a veto
 MIN_CONTRAST = 1  # fewer contrast values than this cannot tell another value of the kind: review at most
+MIN_FACTS = 3  # the same for a business fact, whose contrast is only the call's other facts (no reference list)
 
 IDENTIFIER_DIMENSIONS = frozenset({"person_name", "contact", "credential", "government_id", "network"})
 
@@ -130,8 +133,8 @@ def near_miss(value: str, text: str) -> bool:
     n = len(value)
     if n < 2 or value in text:
         return False
-    if value.isascii():  # runs of as many words as the value has
-        words, k = re.findall(r"[\w.@+-]+", text), len(value.split())
+    if value.isascii():  # runs of as many words as the value has (a hyphen parts words the value does not join)
+        words, k = re.findall(r"[\w.@+-]+" if "-" in value else r"[\w.@+]+", text), len(value.split())
         tokens = [" ".join(words[i:i + k]) for i in range(max(1, len(words) - k + 1))]
     else:
         tokens = [text[i:i + n] for i in range(len(text) - n + 1)]
@@ -141,6 +144,20 @@ def near_miss(value: str, text: str) -> bool:
             if matcher.quick_ratio() >= NEAR and matcher.ratio() >= NEAR:
                 return True
     return False
+
+
+def other_family_name(value: str, text: str, start: int, end: int) -> bool:
+    """Whether the name found at text[start:end] is part of another person's name: a family-name part
+    hyphened to it ("Ingrid Halvorsen-Dahl" for Ingrid Halvorsen), or, in Chinese, another surname just
+    before it (欧阳丽华, 张丽华 for 王丽华's 丽华)."""
+    from ec2audit.detect.compiled import COMPOUND_SURNAMES, han_surname_chars
+
+    if re.match(r"-[^\W\d_]", text[end:end + 2]) or re.search(r"[^\W\d_]-$", text[max(0, start - 2):start]):
+        return not re.search(r"\w-\w", value)
+    found, before = normalize_text(text[start:end]), text[max(0, start - 2):start]
+    if value.isascii() or not found or normalize_text(value).startswith(found):
+        return False  # the hit holds the value's surname: no other one before it
+    return before in COMPOUND_SURNAMES or (before[-1:] in han_surname_chars() and not value.startswith(before[-1:]))
 
 
 _DATE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
@@ -163,6 +180,8 @@ class IdentifierCheck:
         hits = _string_tiers(unit).scan_text(text)
         if hits:
             best = max(hits, key=lambda h: h.grade)
+            if unit.dimension == "person_name" and other_family_name(unit.value, text, best.start, best.end):
+                return Verdict(0.0)
             return Verdict(best.grade, text[best.start:best.end], best.start, best.end)
         if near_miss(unit.value, text):
             return Verdict(0.0)
@@ -435,7 +454,8 @@ def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = 
     scores = clause_scores(unit, text, contrast)
     if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
         return Verdict(0.0)
-    if (len(contrast) >= MIN_CONTRAST and reading.probability >= LEAN and scores.margin >= MARGIN
+    minimum = MIN_FACTS if unit.dimension == "business" else MIN_CONTRAST
+    if (len(contrast) >= minimum and reading.probability >= LEAN and scores.margin >= MARGIN
             and (scores.specific >= CLAUSE or _names_in(translations(unit.value), text))):
         return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
     return reading.verdict(text, grade=False)
@@ -473,6 +493,8 @@ _STREET_WORDS = ("street|st|road|rd|avenue|ave|lane|ln|drive|dr|court|ct|terrace
                  "|rue|square|sq|close|crescent|parkway|highway|hwy|grove|gardens|mews|row|walk|circle|trail|plaza")
 _HOUSE_NUMBER = re.compile(rf"(?<![\d-])(\d+)[a-z]?,? (?:[a-z.]+ ){{0,3}}?(?:{_STREET_WORDS})\b"
                            rf"|(?:no\.?|number|#) ?(\d+)\b|(\d+) ?[号號栋幢弄]")
+_NAMED_STREET = re.compile(rf"(?<![\d-])(?P<en>\d+)[a-z]?,? (?:[a-z.]+ ){{1,3}}?(?:{_STREET_WORDS})\b"
+                           r"|[\u4e00-\u9fff]{2,6}?(?:路|街|大道|巷)(?P<zh>\d+)[号號]")
 _CHINESE_HOUSE = re.compile(f"第?([{CHINESE_NUMERALS}]+)[号號栋幢弄]")
 _ADMIN = re.compile(r"^.*[省市区县縣]")  # a Chinese address's province, city and district, before its street
 
@@ -519,6 +541,18 @@ class Address:
         return (_names_in(self.names, text),
                 any(p in normalize_text(text).replace(" ", "") for p in self.postcodes))
 
+    def other_street(self, text: str) -> bool:
+        """Whether the text gives this house number on a street it names, where that street is not this one
+        (45 Oak Street for 45 Maple Street, 学院路58号 for 中关村大街58号): another address in the same city. Only
+        a street in the value's script: a transliterated one (贝克巷 for Baker Lane) cannot be compared."""
+        norm = normalize_text(alpha_digits(text))
+        for m in _NAMED_STREET.finditer(norm):
+            number = m["en"] or m["zh"]
+            same_script = m.group().isascii() == all(n.isascii() for n in self.names)  # 贝克巷 cannot be compared
+            if float(number) == self.house and same_script and not _names_in(self.names, m.group()):
+                return True
+        return False
+
     def houses_in(self, text: str) -> set[float]:
         """The numbers the text gives in a house number's place ("1188 SE Hawthorne Blvd", "595号", "no. 17")."""
         norm = normalize_text(alpha_digits(text))
@@ -552,8 +586,8 @@ class AddressCheck:
         houses = address.houses_in(text)
         street, postcode = address.places(text)
         ours = address.house in houses or address.house in numbers(text)
-        if address.conflicts(text):
-            return Verdict(0.0)  # a numbered part one off: the address next door
+        if address.conflicts(text) or (not street and address.other_street(text)):
+            return Verdict(0.0)  # a numbered part one off, or this number on another street: another address
         if (street or postcode) and ours and reading.probability >= reading.review_threshold:
             return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
         if houses and address.house not in houses:
@@ -574,8 +608,8 @@ ACTS: dict[str, tuple[str, ...]] = {
     "acquire": ("acquire", "acquiring", "acquisition", "buy", "buying", "purchase", "take over", "takeover",
                 "收购", "买下", "并购"),
     "sell": ("sell", "selling", "sale", "divest", "offload", "dispose", "出售", "卖掉", "转让"),
-    "merge": ("merge", "merger", "merging", "combine", "combining", "合并"),
-    "cut": ("lay off", "laying off", "layoff", "redundanc", "job cuts", "cut jobs", "headcount reduction",
+    "merge": ("merge", "merger", "merging", "combine", "combining", "join forces", "joining forces", "合并"),
+    "cut": ("lay off", "laying off", "layoff", "redundanc", "cuts", "cut jobs", "cutting", "headcount reduction",
             "workforce reduction", "裁员", "减员"),
     "hire": ("hire", "hiring", "recruit", "招聘", "扩招"),
     "move": ("move", "moving", "relocate", "relocating", "relocation", "搬迁", "迁往", "迁至"),
@@ -618,7 +652,9 @@ def business_names(value: str) -> tuple[str, ...]:
 class BusinessCheck:
     """Business facts: a sentence that names the fact's company or place and states its act is this fact
     (graded with no other fact to contrast it with); one that names them with another act and not this one
-    is another fact (a veto). Otherwise the free-text check."""
+    is another fact (a veto), and one that names them with no act of its own (an act `ACTS` has no word for:
+"repaint the Wuhan warehouse") is left for review at most, never graded on the name alone. Otherwise the
+free-text check."""
 
     name = "business"
 
@@ -634,6 +670,8 @@ class BusinessCheck:
                 return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
             if any(a - own for a in said):
                 return Verdict(0.0)  # its company or place, another act: another fact
+            if named:  # its name with no act of its own (repainted, renewed a contract): review at most
+                return reading.verdict(text, grade=False)
         return free_text(unit, text, reading, others)
 
 
