@@ -104,6 +104,13 @@ class ScriptedJudge:
         return StreamingResponse(events(), media_type="text/event-stream")
 
 
+@pytest.fixture(scope="module")
+def standin():
+    """The scripted stand-in cloud API on 127.0.0.1, one per test module: (app, base URL including /v1)."""
+    from intercept_helpers import standin_server
+    yield from standin_server()
+
+
 @pytest.fixture
 def scripted_judge():
     """A ScriptedJudge stand-in served over real HTTP; `.url` is its OpenAI base URL."""

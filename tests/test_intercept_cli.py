@@ -15,18 +15,13 @@ import openai
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from intercept_helpers import SECRET_TEXT, UNITS, serve_cli, standin_server
+from intercept_helpers import SECRET_TEXT, UNITS, serve_cli
 
 from ec2audit.cli import main
 from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.redact import PLACEHOLDER
 from ec2audit.intercept.store import RecordStore
 from ec2audit.units import make_unit, write_units
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp_path):

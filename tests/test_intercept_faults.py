@@ -8,12 +8,7 @@ import time
 import httpx
 import openai
 import pytest
-from intercept_helpers import running_proxy, standin_server, wait_for_records
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
+from intercept_helpers import running_proxy, wait_for_records
 
 
 def _client(url: str) -> openai.OpenAI:

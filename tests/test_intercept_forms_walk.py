@@ -23,7 +23,7 @@ import unicodedata
 from urllib.parse import unquote, unquote_plus, urlencode
 
 import pytest
-from intercept_helpers import enforcing_client, json_strings, standin_server
+from intercept_helpers import enforcing_client, json_strings
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, POSITIONS, RESPONSES, Probe, user_request
 from ec2audit.units import make_unit
@@ -229,11 +229,6 @@ def test_the_reader_recovers_every_form_unguarded():
     for form, make in FORMS.items():
         parts = make()
         assert leaked({"body": {"t": parts}, "header_list": [], "query": ""}) == sorted(RECORD), form
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 @pytest.fixture(scope="module", params=["redact", "block"])

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from intercept_helpers import enforcing_client, standin_server
+from intercept_helpers import enforcing_client
 from test_intercept_forms_walk import FORMS, RECORD, UNIT_IDS, UNITS, leaked
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, RESPONSES
@@ -18,11 +18,6 @@ from ec2audit.units import make_unit
 
 OTHER = [make_unit({"task_id": "t1", "entity_id": "P2", "field": "name", "value": v, "dimension": "person_name"})
          for v in ("张伟",)]
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 @pytest.fixture(scope="module", params=["redact", "block"])

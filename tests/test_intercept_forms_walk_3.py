@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 import yaml
-from intercept_helpers import enforcing_client, json_strings, standin_server
+from intercept_helpers import enforcing_client, json_strings
 from test_intercept_forms_walk import CELLS, DIMENSIONS, _canonical, _decodings, build, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
 
@@ -308,11 +308,6 @@ def test_the_reader_recovers_every_form_unguarded():
 
 
 # --- the walk ------------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
-
 
 @pytest.fixture(scope="module", params=["redact", "block"])
 def proxy(request, standin, tmp_path_factory):

@@ -12,15 +12,10 @@ from urllib.parse import unquote
 import httpx
 import pytest
 import zstandard
-from intercept_helpers import UNITS, running_proxy, standin_server
+from intercept_helpers import UNITS, running_proxy
 
 PHONE, ID, NAME = "13922883366", "110105198803153418", "欧阳娜娜"
 VALUES = (PHONE, ID, NAME)
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 def chat(text, **extra) -> dict:

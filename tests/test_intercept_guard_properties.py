@@ -19,7 +19,7 @@ import pytest
 import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from intercept_helpers import UNITS, running_proxy, standin_server, wait_for_records
+from intercept_helpers import UNITS, running_proxy, wait_for_records
 from test_intercept_properties import SURFACES, leaks
 
 SETTINGS = settings(max_examples=60, derandomize=True, deadline=None, database=None,
@@ -98,11 +98,6 @@ def _forwarded_text(sent: dict) -> list:
     """What the upstream received, decoded as it would read it: body, headers (UTF-8) and query."""
     raw_headers = [[k, v.encode("latin-1").decode("utf-8", "replace")] for k, v in sent["header_list"]]
     return [sent["body"], raw_headers, unquote(sent["query"])]
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 @pytest.fixture(scope="module", params=["observe", "redact", "block"])

@@ -10,19 +10,13 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
-from intercept_helpers import UNITS, running_proxy, serve_cli, standin_server
+from intercept_helpers import UNITS, running_proxy, serve_cli
 
 from ec2audit.intercept.lanes import LARGE_BODY
 from ec2audit.intercept.redact import PLACEHOLDER
 from ec2audit.units import write_units
 
 PHONE, ID, NAME = "13922883366", "110105198803153418", "欧阳娜娜"
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 def children(pid: int) -> dict[int, str]:

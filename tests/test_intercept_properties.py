@@ -9,7 +9,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from intercept_helpers import UNITS, enforcing_client, json_strings, standin_server
+from intercept_helpers import UNITS, enforcing_client, json_strings
 
 SURFACES = ["13922883366", "139-2288-3366", "+86 139 2288 3366", "110105198803153418", "欧阳娜娜", "Ouyang Nana"]
 SETTINGS = settings(max_examples=120, derandomize=True, deadline=None, database=None,
@@ -68,11 +68,6 @@ def leaks(body) -> list[str]:
         found += [v for v in ("13922883366", "110105198803153418") if v in digits]
         found += [v for v in ("欧阳娜娜", "ouyang nana") if v in text.lower()]
     return found
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 @pytest.fixture(scope="module", params=["redact", "block"])

@@ -7,14 +7,9 @@ import logging
 import httpx
 import openai
 import pytest
-from intercept_helpers import SECRET_TEXT, UNITS, running_proxy, standin_server
+from intercept_helpers import SECRET_TEXT, UNITS, running_proxy
 
 from ec2audit.intercept.redact import PLACEHOLDER
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 def _client(url: str, episode: str | None = "ep-a", **kwargs) -> openai.OpenAI:

@@ -9,18 +9,12 @@ import signal
 import sqlite3
 
 import httpx
-import pytest
 from click.testing import CliRunner
-from intercept_helpers import UNITS, running_proxy, serve_cli, standin_server
+from intercept_helpers import UNITS, running_proxy, serve_cli
 
 from ec2audit.cli import main
 from ec2audit.intercept.store import RecordStore
 from ec2audit.units import make_unit, write_units
-
-
-@pytest.fixture(scope="module")
-def standin():
-    yield from standin_server()
 
 
 def test_sigterm_checkpoints_so_the_store_file_alone_holds_every_record(standin, tmp_path):
