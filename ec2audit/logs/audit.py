@@ -1061,7 +1061,8 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                     passed_over(payload.meta.get("format") or "?", "logged_again")  # session's file, a span sent twice)
                     dropped[key] += 1
                     continue
-                called.add(call_id)
+                if payload.meta.get("logged_id") is None:  # openai-log's reader passes over its own copies
+                    called.add(call_id)  # (per file): theirs are not held for the whole audit
                 if hashes:
                     log.keys.append((payload.meta.get("logged_id") or call_id, call_id))
             if payload.meta.get("step") is not None:  # the session's calls before it, less the copies passed over
