@@ -104,16 +104,22 @@ def duplicated_logs(root: Path) -> tuple[Path, Path, Path]:
 
 
 def audited(root: Path, out: Path, *options: str) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
-    """`audit` of `duplicated_logs(root)`: its JSON summary, findings and sessions tables."""
+    """`audit` of `duplicated_logs(root)`: its JSON summary, findings and sessions tables (with `--ray`,
+    written to a folder: its findings in Hive partitions, read back sorted by every column)."""
     logs, units, tasks = root / "logs", root / "units.jsonl", root / "tasks.json"
     out.mkdir()
-    findings = out / "findings.parquet"
+    findings = out / ("ray" if "--ray" in options else "findings.parquet")
     result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--task-map", str(tasks), "--json",
                                        "--out", str(findings), *options])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    for key in ("files", "nodes"):
-        summary.pop(key, None)  # where each file was audited
+    if "--ray" in options:
+        frame = pl.read_parquet(findings / "findings" / "**" / "*.parquet", hive_partitioning=True)
+        columns = pl.read_parquet_schema(next((findings / "findings").rglob("*.parquet")))
+        sessions = findings / "findings.sessions.parquet"
+        frame = frame.select(*columns, "dimension")
+        frame = frame.sort(frame.columns)
+        return summary, frame, pl.read_parquet(sessions)
     return summary, pl.read_parquet(findings), pl.read_parquet(out / "findings.sessions.parquet")
 
 
@@ -158,10 +164,16 @@ def test_a_call_logged_twice_is_counted_once_as_counted_by_hand(serial):
         ("t2/E3/person_name", "msg_3"), ("t2/E4/contact", "msg_3")]
 
 
-@pytest.mark.parametrize("options", [("--jobs", "2")], ids=["jobs-2"])
-def test_the_workers_count_it_once_as_the_serial_audit_does(corpus, serial, tmp_path, options):
-    """Summary, findings and sessions tables row for row: the copies fell to different workers."""
+@pytest.mark.parametrize("options", [("--jobs", "2"), pytest.param(("--jobs", "2", "--ray"), marks=pytest.mark.ray)],
+                         ids=["jobs-2", "ray"])
+def test_the_workers_count_it_once_as_the_serial_audit_does(corpus, serial, tmp_path, monkeypatch, options):
+    """Summary, findings and sessions tables row for row: the copies fell to different workers (on Ray, a new
+    local cluster of two CPUs)."""
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     ours = audited(corpus, tmp_path / "out", *options)
+    expected = serial[1]
+    if "--ray" in options:
+        expected = expected.select(ours[1].columns).sort(ours[1].columns)
     assert ours[0] == serial[0]
-    assert ours[1].equals(serial[1])
+    assert ours[1].equals(expected) and ours[1].height == 11
     assert ours[2].equals(serial[2])
