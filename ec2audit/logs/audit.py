@@ -979,9 +979,11 @@ def _audit_on(backend: Backend, found: list, sizes: list[int], cascade: Cascade 
 
 def _logged_before(spilled: list[Spilled]) -> dict[int, set[str]]:
     """Per part (its index in `spilled`, one per batch), the keys of the calls parts before it read too
-    (`PART_SCHEMAS["keys"]`): their `call_id`s, and the `logged_id`s it reuses. Only keys on several parts
-    reach the driver, picked as sessions spanning parts are (`_shared_rows`); none where no part read a
-    call twice logged, as in most audits."""
+    (`PART_SCHEMAS["keys"]`): their `call_id`s, and the `logged_id`s it reuses. Picked as sessions spanning
+    parts are (`_shared_rows`): the driver holds the keys' 64-bit hashes (8 bytes a call logged with a key)
+    and the rows of those on several parts only; nothing where fewer than two parts have keys."""
+    if sum(s.keys > 0 for s in spilled) < 2:
+        return {}
     holder = LogAudit("", AuditResult([]), spilled=spilled)
     rows = _shared_rows(_batches(holder, "keys", pl.col("key")))
     found: dict[str, list[tuple[int, str]]] = defaultdict(list)
