@@ -1059,8 +1059,10 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             call_id = payload.meta.get("call_id")
             key = payload.meta.get("session") or payload.episode
             if call_id is not None:
-                if call_id in called or call_id in logged:  # a copy of a call read before (a resumed
-                    passed_over(payload.meta.get("format") or "?", "logged_again")  # session's file, a span sent twice)
+                # a copy of a call read before, here or by a part before this one (a resumed session's file,
+                # a span sent twice)
+                if call_id in called or call_id in logged:
+                    passed_over(payload.meta.get("format") or "?", "logged_again")
                     dropped[key] += 1
                     continue
                 if payload.meta.get("logged_id") is None:  # openai-log's reader passes over its own copies
