@@ -15,7 +15,7 @@ measured on `test3`, written before round 3 ran on it.
 "Before" is the pre-labelling recognizers' output as it was (only redaction placeholders dropped);
 "after" is what `--discover` proposes now. Unlabelled values count as junk and are printed.
 
-    .venv/bin/python benchmarks/discover_precision.py [--split dev|test|test2|test3|all] [--no-presidio]
+    .venv/bin/python benchmarks/discover_precision.py [--split dev|test|test2|test3|test4|test5|all] [--no-presidio]
 """
 
 from __future__ import annotations
@@ -52,11 +52,11 @@ def _score(values: set[str], labels: dict[str, bool], must: set[str]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", choices=("dev", "test", "test2", "test3", "test4", "all"), default="all")
+    parser.add_argument("--split", choices=("dev", "test", "test2", "test3", "test4", "test5", "all"), default="all")
     parser.add_argument("--no-presidio", action="store_true")
     args = parser.parse_args()
     labels, must_all = _labels()
-    for split in ("dev", "test", "test2", "test3", "test4") if args.split == "all" else (args.split,):
+    for split in ("dev", "test", "test2", "test3", "test4", "test5") if args.split == "all" else (args.split,):
         folder = DATA / split
         payloads = list(read_logs([folder]))
         texts = "".join(s.text for p in payloads for s in p.segments)

@@ -1,11 +1,21 @@
 """Government IDs by shape and context where Presidio's checks are too strict for pre-labels:
 US SSN-shaped numbers (Presidio drops never-issued areas such as 666), UK National Insurance numbers,
-and passport numbers next to the word passport.
+Spanish DNI and NIE numbers (their check letter decides), and passport numbers next to the word passport.
 """
 
 from __future__ import annotations
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni_ok(value: str) -> bool:
+    """A Spanish DNI (8 digits) or NIE (X/Y/Z and 7 digits, read as 0/1/2) whose letter is the number mod 23's."""
+    value = value.replace("-", "").upper()
+    number = str("XYZ".index(value[0])) + value[1:-1] if value[0] in "XYZ" else value[:-1]
+    return number.isdigit() and _DNI_LETTERS[int(number) % 23] == value[-1]
+
 
 RECOGNIZERS = [
     PatternRecognizer("ssn-shape", "US_SSN", "government_id", (
@@ -14,6 +24,9 @@ RECOGNIZERS = [
     PatternRecognizer("uk-nino", "UK_NINO", "government_id", (
         (r"(?<![\w])[A-Z]{2}(?: \d{2} \d{2} \d{2} |\d{6})[A-D](?![\w])", 0.65),
     )),
+    PatternRecognizer("es-dni", "ES_NIF", "government_id", (
+        (r"(?<![\w-])(?:\d{8}|[XYZ]\d{7})-?[A-Z](?![\w-])", 0.7),
+    ), validate=dni_ok),
     PatternRecognizer("passport", "PASSPORT", "government_id", (
         (r"(?i:passport)(?:\s*(?:no\.?|number|#|nr\.?))?\s*[:：#]?\s*(?P<value>(?=[A-Z0-9]*\d)[A-Z0-9]{6,9})(?![\w])",
          0.7),
