@@ -136,6 +136,8 @@ HITS += [
     ("contact", "teléfono: 91 123 45 67", "91 123 45 67"),
     ("finance", "开户行：招商银行深圳分行营业部，账号：6225 8801 2345 6789 012。", "6225 8801 2345 6789 012"),
     ("finance", "bank account no. 0123456789 at Barclays", "0123456789"),  # no Luhn: an account, not a card
+    ("finance", "er satt inn på konto 1503.12.34567. Ring", "1503.12.34567"),  # Norwegian, dotted
+    ("contact", "Ring meg på 934 56 789 om noe er uklart.", "934 56 789"),
     ("location", "联系地址：深圳市南山区科技园南路 88 号 2 栋 1503 室。", "深圳市南山区科技园南路 88 号 2 栋 1503 室"),
     ("health", "on sick leave after knee surgery until 4 Dec", "knee surgery"),
     ("health", "booked for a hip replacement in March", "hip replacement"),

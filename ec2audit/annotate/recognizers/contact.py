@@ -21,7 +21,9 @@ MESSAGE_ID_HEADER = re.compile(
 
 #: Words that introduce a phone number, in the languages our users write in (`call me on 655 482 193`).
 _PHONE_WORDS = (r"phone|tel|telephone|mobile|cell|call (?:me|us|him|her) (?:on|at)|whatsapp|sms|"
-                r"móvil|movil|teléfono|telefono|telefone|telemóvel|téléphone|portable|handy|telefon")
+                r"móvil|movil|teléfono|telefono|telefone|telemóvel|téléphone|portable|handy|telefon|"
+                r"ring (?:meg|mig|mij) (?:på|op)|llámame al?|chiamami al|appelle-moi au|ruf mich an unter|"
+                r"liga-me para|ligue para")
 
 
 def _national_phone_ok(value: str) -> bool:

@@ -51,8 +51,9 @@ RECOGNIZERS = [
     ), validate=_card_ok),
     # a bank account (not a card: no Luhn check) where a word for one introduces it
     PatternRecognizer("bank-account", "BANK_ACCOUNT", "financial", (
-        (r"(?i:银行账号|收款账号|开户账号|账号|账户|卡号|bank account(?: no\.?| number)?|account (?:no\.?|number))"
-         r"\s*[:：#]?\s*(?P<value>\d{2,6}(?:[ -]?\d{2,6}){0,6})(?![\d-])", 0.6),
+        (r"(?i:银行账号|收款账号|开户账号|账号|账户|卡号|bank account(?: no\.?| number)?|account (?:no\.?|number)|"
+         r"\bkonto(?:nummer|nr\.?)?|\bcuenta|\bconta|\bcompte|\bconto)"
+         r"\s*[:：#]?\s*(?P<value>\d{2,6}(?:[ .-]?\d{2,6}){0,6})(?![\d-]|\.\d)", 0.6),
     ), validate=_account_ok),
     # printed in groups of four (`DE89 3704 0044 0532 0130 00`) or run together, in either case (tool output
     # and hand-typed forms write `de89 3704 …`, which schwifty reads as the same IBAN); the checksum decides
