@@ -139,6 +139,9 @@ HITS += [
     ("finance", "er satt inn på konto 1503.12.34567. Ring", "1503.12.34567"),  # Norwegian, dotted
     ("contact", "Ring meg på 934 56 789 om noe er uklart.", "934 56 789"),
     ("location", "联系地址：深圳市南山区科技园南路 88 号 2 栋 1503 室。", "深圳市南山区科技园南路 88 号 2 栋 1503 室"),
+    ("location", "Postal address: Calle de Embajadores 112, 3º B, 28012 Madrid. You can",
+     "Calle de Embajadores 112, 3º B, 28012 Madrid"),  # floor, door, postcode and town go with the street
+    ("location", "consegna in Via Roma 10, 00184 Roma entro", "Via Roma 10, 00184 Roma"),
     ("health", "on sick leave after knee surgery until 4 Dec", "knee surgery"),
     ("health", "booked for a hip replacement in March", "hip replacement"),
 ]
