@@ -132,6 +132,8 @@ HITS += [
     # real logs that earlier splits lacked (benchmarks/data/discover/test5)
     ("government_id", "titular Carmen Ruiz Ortega, DNI 48276513L).", "48276513L"),  # Spanish DNI, check letter
     ("government_id", "NIE X1234567L en vigor", "X1234567L"),
+    ("government_id", "Mark's CPR for the insurance form: 120385-1931.", "120385-1931"),
+    ("contact", "对接人:周文杰,电话 0571-8702 3316。", "0571-8702 3316"),
     ("contact", "You can call me on 655 482 193.", "655 482 193"),  # a national number after a phone word
     ("contact", "teléfono: 91 123 45 67", "91 123 45 67"),
     ("finance", "开户行：招商银行深圳分行营业部，账号：6225 8801 2345 6789 012。", "6225 8801 2345 6789 012"),
@@ -194,6 +196,7 @@ NEAR_MISSES = [
     ("contact", "at 2024-03-02T10:00:00+01:00 (UTC +01:00), epoch 1712345678+0200"),
     ("contact", "dial +999 1234 5678 or +49 0"),  # no such country code; too short for Germany
     ("government_id", "build 48276513K and 12345678A"),  # DNI-shaped, wrong check letter
+    ("government_id", "CPR 991385-1931 and build 120385-1931"),  # no such date; no word for the number
     ("contact", "phone field: 2 rows, call stack of 655 frames"),  # a phone word, no number after it
     ("finance", "account id 12345 and 账号：abc"),  # too few digits; no digits
     ("health", "surgery checklist for the operation team"),  # no body part: a topic

@@ -1,6 +1,7 @@
 """Government IDs by shape and context where Presidio's checks are too strict for pre-labels:
 US SSN-shaped numbers (Presidio drops never-issued areas such as 666), UK National Insurance numbers,
-Spanish DNI and NIE numbers (their check letter decides), and passport numbers next to the word passport.
+Spanish DNI and NIE numbers (their check letter decides), Nordic personal numbers after their name (`CPR`,
+`personnummer`: a birth date, then four or five digits) and passport numbers next to the word passport.
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ def dni_ok(value: str) -> bool:
     return number.isdigit() and _DNI_LETTERS[int(number) % 23] == value[-1]
 
 
+def nordic_ok(value: str) -> bool:
+    """A birth date first: DDMMYY (Denmark, Norway, Finland) or YYMMDD (Sweden)."""
+    d = value[:6]
+    day_first = 1 <= int(d[:2]) <= 31 and 1 <= int(d[2:4]) <= 12
+    year_first = 1 <= int(d[2:4]) <= 12 and 1 <= int(d[4:6]) <= 31
+    return day_first or year_first
+
+
 RECOGNIZERS = [
     PatternRecognizer("ssn-shape", "US_SSN", "government_id", (
         (r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])", 0.55),
@@ -27,6 +36,10 @@ RECOGNIZERS = [
     PatternRecognizer("es-dni", "ES_NIF", "government_id", (
         (r"(?<![\w-])(?:\d{8}|[XYZ]\d{7})-?[A-Z](?![\w-])", 0.7),
     ), validate=dni_ok),
+    PatternRecognizer("nordic-personal-number", "NORDIC_PERSONAL_NUMBER", "government_id", (
+        (r"(?i:\b(?:cpr(?:-nr\.?|-nummer)?|personnummer|personnr\.?|fødselsnummer|henkilötunnus|hetu)\b)"
+         r"[^\n\d]{0,30}?(?P<value>\d{6}[-+A]?\d{4,5})(?![\w-])", 0.7),
+    ), validate=nordic_ok),
     PatternRecognizer("passport", "PASSPORT", "government_id", (
         (r"(?i:passport)(?:\s*(?:no\.?|number|#|nr\.?))?\s*[:：#]?\s*(?P<value>(?=[A-Z0-9]*\d)[A-Z0-9]{6,9})(?![\w])",
          0.7),
