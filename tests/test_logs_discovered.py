@@ -178,6 +178,7 @@ def test_log_noise_from_real_tools_is_rejected(value, dimension, before, after):
     ("epilepsy", "health", "refund of the annual plan (29,99 €, order CNG-88213). I have ",
      " and the flashing crab animation on the Cancer page gave me a seizure"),
     ("diabetes", "health", "Since her ", " she skips the team lunches"),
+    ("ADHD", "health", "He was diagnosed with ", " in 2019 and"),
     # a short form of a given name that Faker's lists lack
     ("Will Hartley", "person_name", "Author: ", " <will.hartley@northwind-dev.co.uk>"),
     ("Matt Fisher", "person_name", "", ""),
@@ -191,6 +192,7 @@ def test_values_in_real_logs_are_kept(value, dimension, before, after):
 @pytest.mark.parametrize(("value", "before", "after"), [
     ("Cancer", "on the ", " page gave me a seizure"),  # the crab's sign, no one's condition
     ("depression", "- Key ", " on the numeric keypad registered twice"),
+    ("Cancer", "and check my ", " horoscope for this week"),  # a holder, but a star sign's capital
     ("cancer", "Cancer crabs are tender under the shell. The ", " sign icon uses stroke 2.5"),
 ])
 def test_medical_words_in_other_senses_stay_rejected(value, before, after):

@@ -215,8 +215,8 @@ def _health_rejection(value: str, before: str, after: str) -> str | None:
         return None
     if _plain(value) in _given_names():
         return "a given name"
-    if _HOLDER_BEFORE.search(before[-40:]):
-        return None
+    if _HOLDER_BEFORE.search(before[-40:]) and not re.fullmatch(r"[A-Z][a-z]+", value.strip()):
+        return None  # `I have epilepsy`, `my ADHD`; `my Cancer horoscope` is a star sign
     around = before[-80:] + " " + after[:80]
     return None if HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
 
