@@ -162,6 +162,7 @@ def test_field_names_say_what_the_value_is():
     # a CI run's id that passes a national ID's checksum
     ("7731024598", "government_id", 'Job "release" failed after 1m 14s (runner ubuntu-24.04, id ', ")"),
     ("7731024598", "government_id", "Build #", " passed"),
+    ("7731024598", "government_id", '{"run_id": "', '", "status": "failed"}'),
     # glued Chinese text read as a place: no word for a street, an unpaired bracket
     ("本名周文杰),电话", "location", "对接人:Will(英文名,", " 0571-8702 3316。"),
     ("深圳市", "location", "公司位于", "。"),
@@ -184,6 +185,7 @@ def test_log_noise_from_real_tools_is_rejected(value, dimension, before, after):
     ("Matt Fisher", "person_name", "", ""),
     # a phone next to the word "job" or "build" is still a phone
     ("655 482 193", "contact", "my job phone: ", ""),
+    ("48276513", "government_id", "I run a small shop, my customer id ", ""),  # `run` the verb, far from the id
 ])
 def test_values_in_real_logs_are_kept(value, dimension, before, after):
     assert rejection(_unit(value, dimension), before, after) is None

@@ -51,8 +51,8 @@ _EDGE_PUNCTUATION = "'\"`|,;:"
 _ACCOUNT_BEFORE = re.compile(r"(?i)\b(?:account|acct|card|policy|member|patient|customer|passport|licen[cs]e|"
                              r"routing|iban|ssn|id)\s*#\s?$")
 #: Words before an id that make the number a CI run's, job's or build's (`(runner ubuntu-24.04, id 7731024598)`).
-_RUN_BEFORE = re.compile(r"(?i)\b(?:run|job|build|pipeline|workflow|runner|deployment)s?\b[^\n]{0,30}?"
-                         r"(?:\bid|#|\bno\.?|\bnumber)\s*[:=]?\s*$")
+_RUN_BEFORE = re.compile(r"(?i)\b(?:run|job|build|pipeline|workflow|runner|deployment)s?"
+                         r"(?:[ _-]?(?:id|#|no\.?|number)|\s+\S+,\s*id)[\"']?\s*[:=#]?\s*[\"']?\s*$")
 #: A condition's holder just before it (`I have epilepsy`, `her diabetes`): someone's health, whatever surrounds it.
 _HOLDER_BEFORE = re.compile(r"(?i)(?:\b(?:i|he|she|they|we)\s+(?:have|has|had|live with|lives with|suffer from|"
                             r"suffers from)|\bdiagnosed with|\bliving with|\b(?:my|his|her|their|our))\s+$")
