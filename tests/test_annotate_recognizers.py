@@ -136,6 +136,7 @@ HITS += [
     ("contact", "对接人:周文杰,电话 0571-8702 3316。", "0571-8702 3316"),
     ("contact", "You can call me on 655 482 193.", "655 482 193"),  # a national number after a phone word
     ("contact", "teléfono: 91 123 45 67", "91 123 45 67"),
+    ("contact", '{"mobile_number": "0612 345 678", "city": "Utrecht"}', "0612 345 678"),  # a log's own key
     ("finance", "开户行：招商银行深圳分行营业部，账号：6225 8801 2345 6789 012。", "6225 8801 2345 6789 012"),
     ("finance", "bank account no. 0123456789 at Barclays", "0123456789"),  # no Luhn: an account, not a card
     ("finance", "er satt inn på konto 1503.12.34567. Ring", "1503.12.34567"),  # Norwegian, dotted

@@ -50,6 +50,7 @@ RECOGNIZERS = [
     ), validate=_international_phone_ok, trim=r"[ .-](?:\(\d{1,5}\)|\d{1,5})$"),
     # without a country code a number is a phone only where a word says so
     PatternRecognizer("phone-after-word", "PHONE_NUMBER", "contact", (
-        (rf"(?i:\b(?:{_PHONE_WORDS})\b)[^\n\d+]{{0,12}}?(?P<value>\(?\d[\d ().-]{{5,16}}\d)(?![\w-]|\.\d)", 0.5),
+        (rf"(?i:\b(?:{_PHONE_WORDS})(?:[_-]?(?:number|num|no|nr))?\b)[^\n\d+]{{0,12}}?"
+         r"(?P<value>\(?\d[\d ().-]{5,16}\d)(?![\w-]|\.\d)", 0.5),
     ), validate=_national_phone_ok),
 ]
