@@ -141,6 +141,7 @@ HITS += [
     ("finance", "bank account no. 0123456789 at Barclays", "0123456789"),  # no Luhn: an account, not a card
     ("finance", "er satt inn på konto 1503.12.34567. Ring", "1503.12.34567"),  # Norwegian, dotted
     ("contact", "Ring meg på 934 56 789 om noe er uklart.", "934 56 789"),
+    ("contact", "remind Tomasz to renew the domain, his number is 07700 900456", "07700 900456"),
     ("location", "联系地址：深圳市南山区科技园南路 88 号 2 栋 1503 室。", "深圳市南山区科技园南路 88 号 2 栋 1503 室"),
     ("location", "Postal address: Calle de Embajadores 112, 3º B, 28012 Madrid. You can",
      "Calle de Embajadores 112, 3º B, 28012 Madrid"),  # floor, door, postcode and town go with the street
@@ -199,6 +200,7 @@ NEAR_MISSES = [
     ("government_id", "build 48276513K and 12345678A"),  # DNI-shaped, wrong check letter
     ("government_id", "CPR 991385-1931 and build 120385-1931"),  # no such date; no word for the number
     ("contact", "phone field: 2 rows, call stack of 655 frames"),  # a phone word, no number after it
+    ("contact", "the order number is 20261124-88213, a number of 1234567 rows"),  # a number, nobody's
     ("finance", "account id 12345 and 账号：abc"),  # too few digits; no digits
     ("health", "surgery checklist for the operation team"),  # no body part: a topic
 ]

@@ -23,7 +23,7 @@ MESSAGE_ID_HEADER = re.compile(
 _PHONE_WORDS = (r"phone|tel|telephone|mobile|cell|call (?:me|us|him|her) (?:on|at)|whatsapp|sms|"
                 r"móvil|movil|teléfono|telefono|telefone|telemóvel|téléphone|portable|handy|telefon|"
                 r"ring (?:meg|mig|mij) (?:på|op)|llámame al?|chiamami al|appelle-moi au|ruf mich an unter|"
-                r"liga-me para|ligue para|电话|手机|座机")
+                r"liga-me para|ligue para|电话|手机|座机|(?:my|his|her|their|your) number")
 
 
 def _national_phone_ok(value: str) -> bool:
