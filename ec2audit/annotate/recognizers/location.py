@@ -17,13 +17,16 @@ STREET_WORDS = (r"(?:Rue|Avenue|Av\.|Boulevard|Bd|Place|Quai|All[ée]e|Impasse|C
                 r"|Corso|Calle|Avenida|Plaza|Paseo|Carrer|Rua|Stra(?:ß|ss)e|Weg|Platz|Gasse|Street|Road|Lane|Drive)")
 _PARTICLE = r"(?: (?:de la|de l'|du|des|de|d'|del|della|di|do|da|dos|la|le|les|am|an der|im|of|the))?"
 _UNIT = r"(?:,? (?:Apt\.?|Suite|Unit|Ste\.?|#) ?[\dA-Z]+)?"
+#: A floor and door after the house number (`112, 3º B`, `10, int. 4`) and a postcode and town (`, 28012 Madrid`).
+_FLOOR = r"(?:,? (?:\d{1,2} ?[ºª°]|piso \d{1,2}|int\. ?\d{1,3})(?: ?[A-Z]\b)?)?"
+_POSTCODE_TOWN = r"(?:,? \d{4,5} [A-ZÀ-Þ][a-zà-ÿ]+(?:[ -][A-ZÀ-Þ][a-zà-ÿ]+)?\b)?"
 _CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
 _PROVINCE = r"(?:[\u4e00-\u9fff]{2,6}?(?:省|自治区|特别行政区)|北京市|上海市|天津市|重庆市)"
 _CITY = r"(?:[\u4e00-\u9fff]{2,3}?市)"
 _CN_ADDRESS = (
     rf"(?:{_PROVINCE}|(?<![\u4e00-\u9fff])(?![在于住到寄])(?:{_CITY})|(?<=[在于住址：:])[\u4e00-\u9fff]{{2,3}}?市)(?:[\u4e00-\u9fff]{{1,6}}?(?:市|县|区|州|盟))*[\u4e00-\u9fff]{{0,8}}?"
-    r"(?:路|街|大道|道|巷|胡同|弄)(?:[0-9一二三四五六七八九十百]+号)?"
-    r"(?:[\u4e00-\u9fffA-Za-z0-9]{0,8}?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\d{6}(?!\d))?"
+    r"(?:路|街|大道|道|巷|胡同|弄)(?: ?[0-9一二三四五六七八九十百]+ ?号)?"  # `南路 88 号 2 栋` as typed too
+    r"(?: ?[\u4e00-\u9fffA-Za-z0-9]{0,8}? ?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\d{6}(?!\d))?"
 )
 
 RECOGNIZERS = [
@@ -37,7 +40,7 @@ RECOGNIZERS = [
     )),
     PatternRecognizer("street-address-kind-first", "STREET_ADDRESS", "location", (
         (rf"\b\d{{1,5}}(?: ?(?:bis|ter))?,? {STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}}\b", 0.7),
-        (rf"\b{STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}},? \d{{1,5}}\b", 0.6),
+        (rf"\b{STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}},? \d{{1,5}}\b{_FLOOR}{_POSTCODE_TOWN}", 0.6),
     )),
     PatternRecognizer("street-address-zh", "STREET_ADDRESS", "location", (
         (_CN_ADDRESS, 0.8),
