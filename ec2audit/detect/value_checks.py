@@ -443,6 +443,39 @@ def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
     return tuple(v for v, s in zip(values, same, strict=True) if s < SAME)
 
 
+@dataclass(frozen=True)
+class FreeTextEvidence:
+    """What the free-text check reads of a (unit, text) pair, apart from the rule that decides on it: the
+    model's probability, how many contrast values there are (and how many the value's kind needs), the
+    clause scores and whether the value's translation is written out. `judges/local-judge/held_out.py`
+    re-decides cached evidence with other parameters."""
+
+    probability: float
+    contrast: int
+    minimum: int
+    specific: float
+    margin: float
+    translated: bool
+
+    def outcome(self, lean: float = LEAN, clause: float = CLAUSE, margin: float = MARGIN,
+                veto: float = VETO) -> str:
+        """"veto" (another value of this kind is clearly nearer), "grade", or "review"."""
+        if self.margin <= -veto:
+            return "veto"
+        if (self.contrast >= self.minimum and self.probability >= lean and self.margin >= margin
+                and (self.specific >= clause or self.translated)):
+            return "grade"
+        return "review"
+
+
+def free_text_evidence(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> FreeTextEvidence:
+    contrast = contrast_values(unit, others)
+    scores = clause_scores(unit, text, contrast)
+    return FreeTextEvidence(reading.probability, len(contrast), MIN_FACTS if unit.dimension == "business"
+                            else MIN_CONTRAST, scores.specific, scores.margin,
+                            _names_in(translations(unit.value), text))
+
+
 def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
     """The model, the clause the value is stated in (by the shortlist's score, or by the value's translation
     written out: a clause in the other script scores low), and whether that clause is nearer this value than
@@ -450,13 +483,10 @@ def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = 
     do not decide)."""
     if reading.probability < reading.review_threshold:
         return Verdict(0.0)
-    contrast = contrast_values(unit, others)
-    scores = clause_scores(unit, text, contrast)
-    if scores.margin <= -VETO:  # another value of this kind is clearly nearer: not this one
+    outcome = free_text_evidence(unit, text, reading, others).outcome()
+    if outcome == "veto":
         return Verdict(0.0)
-    minimum = MIN_FACTS if unit.dimension == "business" else MIN_CONTRAST
-    if (len(contrast) >= minimum and reading.probability >= LEAN and scores.margin >= MARGIN
-            and (scores.specific >= CLAUSE or _names_in(translations(unit.value), text))):
+    if outcome == "grade":
         return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
     return reading.verdict(text, grade=False)
 
