@@ -160,6 +160,28 @@ def leave_one_out(rows: list[dict], objective: str) -> None:
     print(f"chosen on everything: {options}")
 
 
+ALTERNATIVES = {"the current checks": {},
+                "a free-text value not written out graded at the narrow margin": {"unwritten": value_checks.MARGIN},
+                "free text graded only where the value is written out": {"unwritten": 1.0},
+                "free text never graded (review at most)": {"free": False},
+                "the model's own threshold to grade free text": {"lean": 0.83}}
+
+
+def alternatives(rows: list[dict]) -> None:
+    """Fixed alternatives of the free-text rule on each test split (no choice made on them)."""
+    print("\n| free-text rule | " + " | ".join(t.name for t in TESTS) + " | six pooled |")
+    print("|---|" + "---|" * (len(TESTS) + 1))
+    for label, change in ALTERNATIVES.items():
+        options = {**CURRENT, **change}
+        cells = []
+        for subset in [[r for r in rows if r["file"] == t.name] for t in TESTS]:
+            s = scores(subset, [graded(r, options) for r in subset])
+            cells.append(f"{s['F1']:.2f} / {s['precision']:.2f} ({s['wrong']})")
+        pooled = [r for r in rows if r["file"] in {t.name for t in TESTS}]
+        s = scores(pooled, [graded(r, options) for r in pooled])
+        print(f"| {label} | " + " | ".join(cells) + f" | {s['F1']:.2f} / {s['precision']:.2f} ({s['wrong']}) |")
+
+
 def old_checks(rev: str):
     """The value checks module as it was at `rev`, loaded beside the current one."""
     source = subprocess.run(["git", "show", f"{rev}:ec2audit/detect/value_checks.py"], cwd=ROOT, check=True,
@@ -222,6 +244,7 @@ def main() -> None:
         row["_evidence"] = value_checks.FreeTextEvidence(**row["evidence"]) if row["evidence"] else None
     for objective in args.objective:
         leave_one_out(rows, objective)
+    alternatives(rows)
     if args.errors:
         errors(rows)
     if args.historic:
