@@ -8,9 +8,9 @@ figures on the six hand-written test splits are not held out. This script reads 
 candidate judged against its whole text with its file's units as the unit set (as `benchmarks/local_judge.py`
 runs a split), and records what the checks decide and, where the free-text check decides, its evidence
 (`value_checks.FreeTextEvidence`). Then, for each test split in turn, it chooses the free-text rule's
-parameters and the structural options below on dev plus the other five splits (the most semantic F1 whose
-graded precision there is at least `TARGET`) and scores the split left out with that choice: an estimate of
-the choice's precision on unseen text. The options:
+parameters and the structural options below on dev plus the other five splits (`--objective precision`: the
+most graded precision at semantic F1 ≥ `FLOOR` there; `f1`: the most F1 at precision ≥ `TARGET`) and scores
+the split left out with that choice: an estimate of the choice's precision on unseen text. The options:
 
 - `lean`, `clause`, `margin`, `veto`: the free-text rule's thresholds (`LEAN`, `CLAUSE`, `MARGIN`, `VETO`);
 - `business`: the number of other business facts the free-text rule needs to grade one (`MIN_FACTS`; 99: never);
