@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import escapes, glued, id_prefixed, ocr
+from ec2audit.detect.forms import escapes, glued, id_prefixed, masked, ocr
 from ec2audit.detect.normalize import (
     _CHINESE_NUMERAL_RUN,
     _ENGLISH_DIGIT_RUN,
@@ -281,6 +281,20 @@ def test_ocr_token_regex_matches_its_plain_form(text):
        .map("".join))
 def test_ocr_tokens_read_only_around_their_pairs_what_the_regex_finds(text):
     assert [m.span() for m in ocr._tokens(text)] == [m.span() for m in ocr._TOKEN.finditer(text)]
+
+
+# the mask run regex with its "xx" alternative written lookbehind first, as it was until session 16
+_MASK_RUN_PLAIN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|(?<!x)xx++(?=[ -]?\d)"
+                             r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])"
+                             r"|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])"
+                             r"|x(?<![0-9a-z.]x)(?=\d{4,}(?![0-9a-z]))|\.(?<![0-9a-z.]\.)\.\.(?=\d{4,}(?![0-9a-z]))")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"*•●#x.:-09af ", "xx", "xxx", "...", "1234", "x9361", "ab"]), max_size=24)
+       .map("".join))
+def test_mask_run_regex_matches_its_plain_form(text):
+    assert [m.span() for m in masked._MASK_RUN.finditer(text)] == [m.span() for m in _MASK_RUN_PLAIN.finditer(text)]
 
 
 _LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
