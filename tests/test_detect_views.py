@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import escapes, glued, id_prefixed, masked, ocr
+from ec2audit.detect.forms import char_class, escapes, glued, id_prefixed, invisible, markup, masked, ocr
+from ec2audit.detect.forms import quoted_printable as qp
 from ec2audit.detect.normalize import (
     _CHINESE_NUMERAL_RUN,
     _ENGLISH_DIGIT_RUN,
@@ -295,6 +296,40 @@ _MASK_RUN_PLAIN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*�
        .map("".join))
 def test_mask_run_regex_matches_its_plain_form(text):
     assert [m.span() for m in masked._MASK_RUN.finditer(text)] == [m.span() for m in _MASK_RUN_PLAIN.finditer(text)]
+
+
+# Whole-text regexes and their plain forms, as they were until session 16 (a repeat or a case-insensitive literal
+# first: nothing for the regex engine to skip ahead to), over texts of the characters each reads
+_WHOLE_TEXT_PLAIN = {
+    "markup": (lambda: markup._TAG,
+               re.compile(r"(?:<|\\+u003c)/?(?:" + "|".join(sorted(markup._PHRASING, key=len, reverse=True))
+                          + rf")(?:\s+{markup._STYLING})*\s*/?{markup._CLOSE}", re.I),
+               ["<", ">", "\\", "\\\\", "u003c", "u003e", "/", "em", "EM", "b", " ", "class=", "\"", "'x'", "span", "x",
+                "\\\\u003cem", "\\\\u003e", "</b>"]),
+    "invisible": (invisible._format_run, re.compile(char_class(invisible._format_characters()) + "+"),
+                  ["\u200b", "\u200d", "\xad", "\ufeff", "\u2062", "a", " ", "张", "\U000e0001"]),
+    "quoted-printable": (lambda: qp._LATIN1_CHARSET,
+                         re.compile(r"charset=\"?(?:iso-?8859-(?:1|15)|latin-?1|windows-1252|cp1252)\b", re.I),
+                         ["charset=", "CHARSET=", "Charſet=", "\"", "iso-8859-1", "ISO8859-15", "latin1", "Latin-1",
+                          "cp1252", "windows-1252", "5", "c", "x", " "]),
+    "obfuscated e-mail cue": (lambda: views._AT_CUE, re.compile(r"at(?<=[\s\[({<]at)(?=[\s\])}>])", re.I),
+                              ["at", "AT", "At", "aT", " ", "[", "]", "(", ")", "<", ">", "{", "}", "\n", "x", "a"]),
+}
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.data())
+def test_whole_text_regexes_match_their_plain_forms(data):
+    for name, (fast, plain, pieces) in _WHOLE_TEXT_PLAIN.items():
+        text = data.draw(st.lists(st.sampled_from(pieces), max_size=24).map("".join), label=name)
+        assert [m.span() for m in fast().finditer(text)] == [m.span() for m in plain.finditer(text)], name
+
+
+def test_the_letters_written_as_classes_have_no_other_case_partner():
+    """"a", "t" and "c" ignoring case match only themselves and their ASCII capitals (unlike "s", "k": "ſ", "K")."""
+    for letter in "atc":
+        found = [chr(c) for c in range(0x110000) if re.fullmatch(letter, chr(c), re.I)]
+        assert found == [letter.upper(), letter]
 
 
 _LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)
