@@ -29,8 +29,8 @@ from ec2audit.detect.normalize import (
 from ec2audit.detect.patterns import PatternIndex
 
 # ASCII, characters that fold to several ("…", "ß", "ﬁ", "㎡"), to one other ("Ａ", "Ⅲ"), CJK, astral ones
-_FOLDING = st.lists(st.sampled_from([*"aZ 9.\t", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀", "𝐀", "ǅ", "İ"]),
-                    max_size=40).map("".join)
+_FOLDING = st.lists(st.sampled_from([*"aZ 9.\t\n\x1f\x7f\x85\xa0\u3000é", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀",
+                                     "𝐀", "ǅ", "İ", "\ud83d", "\ud83d\ude00"]), max_size=40).map("".join)
 
 
 def _fold_map_by_character(text: str) -> tuple[list[int], list[int]]:
@@ -56,6 +56,21 @@ def test_fold_map_is_the_character_by_character_map(text):
 @given(text=_FOLDING)
 def test_fold_is_the_character_by_character_fold(text):
     assert fold(text) == "".join(_FOLD[ord(ch)] for ch in text)
+
+
+def test_fold_of_every_character_is_its_fold():
+    """Every character of the Basic Multilingual Plane and a stretch of each astral plane, in one text folded at once
+    (ASCII over its bytes, the rest by runs): each is its own fold."""
+    text = "".join(map(chr, [*range(0xD800), *range(0xE000, 0x10000), *range(0x10000, 0x110000, 97)]))
+    assert fold(text) == "".join(_FOLD[ord(ch)] for ch in text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_FOLDING.map(lambda t: TextView.of(t).text)
+       | st.lists(st.sampled_from([*" -.:/_a9é张", "\ud83d"]), max_size=30).map("".join))
+def test_the_alphanumeric_view_is_the_text_view_without_separators(text):
+    view = TextView("", text, text)
+    assert view.alnum() == "".join(ch for ch in text if ch not in " -.:/_")
 
 
 def test_a_match_after_an_ellipsis_points_at_its_characters():
