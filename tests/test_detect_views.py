@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
-from ec2audit.detect.forms import escapes, glued, id_prefixed, ocr
+from ec2audit.detect.forms import char_class, escapes, glued, id_prefixed, invisible, markup, masked, ocr
+from ec2audit.detect.forms import quoted_printable as qp
 from ec2audit.detect.normalize import (
     _CHINESE_NUMERAL_RUN,
     _ENGLISH_DIGIT_RUN,
@@ -28,8 +29,8 @@ from ec2audit.detect.normalize import (
 from ec2audit.detect.patterns import PatternIndex
 
 # ASCII, characters that fold to several ("…", "ß", "ﬁ", "㎡"), to one other ("Ａ", "Ⅲ"), CJK, astral ones
-_FOLDING = st.lists(st.sampled_from([*"aZ 9.\t", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀", "𝐀", "ǅ", "İ"]),
-                    max_size=40).map("".join)
+_FOLDING = st.lists(st.sampled_from([*"aZ 9.\t\n\x1f\x7f\x85\xa0\u3000é", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀",
+                                     "𝐀", "ǅ", "İ", "\ud83d", "\ud83d\ude00"]), max_size=40).map("".join)
 
 
 def _fold_map_by_character(text: str) -> tuple[list[int], list[int]]:
@@ -55,6 +56,21 @@ def test_fold_map_is_the_character_by_character_map(text):
 @given(text=_FOLDING)
 def test_fold_is_the_character_by_character_fold(text):
     assert fold(text) == "".join(_FOLD[ord(ch)] for ch in text)
+
+
+def test_fold_of_every_character_is_its_fold():
+    """Every character of the Basic Multilingual Plane and a stretch of each astral plane, in one text folded at once
+    (ASCII over its bytes, the rest by runs): each is its own fold."""
+    text = "".join(map(chr, [*range(0xD800), *range(0xE000, 0x10000), *range(0x10000, 0x110000, 97)]))
+    assert fold(text) == "".join(_FOLD[ord(ch)] for ch in text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_FOLDING.map(lambda t: TextView.of(t).text)
+       | st.lists(st.sampled_from([*" -.:/_a9é张", "\ud83d"]), max_size=30).map("".join))
+def test_the_alphanumeric_view_is_the_text_view_without_separators(text):
+    view = TextView("", text, text)
+    assert view.alnum() == "".join(ch for ch in text if ch not in " -.:/_")
 
 
 def test_a_match_after_an_ellipsis_points_at_its_characters():
@@ -281,6 +297,54 @@ def test_ocr_token_regex_matches_its_plain_form(text):
        .map("".join))
 def test_ocr_tokens_read_only_around_their_pairs_what_the_regex_finds(text):
     assert [m.span() for m in ocr._tokens(text)] == [m.span() for m in ocr._TOKEN.finditer(text)]
+
+
+# the mask run regex with its "xx" alternative written lookbehind first, as it was until session 16
+_MASK_RUN_PLAIN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|(?<!x)xx++(?=[ -]?\d)"
+                             r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])"
+                             r"|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])"
+                             r"|x(?<![0-9a-z.]x)(?=\d{4,}(?![0-9a-z]))|\.(?<![0-9a-z.]\.)\.\.(?=\d{4,}(?![0-9a-z]))")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.lists(st.sampled_from([*"*•●#x.:-09af ", "xx", "xxx", "...", "1234", "x9361", "ab"]), max_size=24)
+       .map("".join))
+def test_mask_run_regex_matches_its_plain_form(text):
+    assert [m.span() for m in masked._MASK_RUN.finditer(text)] == [m.span() for m in _MASK_RUN_PLAIN.finditer(text)]
+
+
+# Whole-text regexes and their plain forms, as they were until session 16 (a repeat or a case-insensitive literal
+# first: nothing for the regex engine to skip ahead to), over texts of the characters each reads
+_WHOLE_TEXT_PLAIN = {
+    "markup": (lambda: markup._TAG,
+               re.compile(r"(?:<|\\+u003c)/?(?:" + "|".join(sorted(markup._PHRASING, key=len, reverse=True))
+                          + rf")(?:\s+{markup._STYLING})*\s*/?{markup._CLOSE}", re.I),
+               ["<", ">", "\\", "\\\\", "u003c", "u003e", "/", "em", "EM", "b", " ", "class=", "\"", "'x'", "span", "x",
+                "\\\\u003cem", "\\\\u003e", "</b>"]),
+    "invisible": (invisible._format_run, re.compile(char_class(invisible._format_characters()) + "+"),
+                  ["\u200b", "\u200d", "\xad", "\ufeff", "\u2062", "a", " ", "张", "\U000e0001"]),
+    "quoted-printable": (lambda: qp._LATIN1_CHARSET,
+                         re.compile(r"charset=\"?(?:iso-?8859-(?:1|15)|latin-?1|windows-1252|cp1252)\b", re.I),
+                         ["charset=", "CHARSET=", "Charſet=", "\"", "iso-8859-1", "ISO8859-15", "latin1", "Latin-1",
+                          "cp1252", "windows-1252", "5", "c", "x", " "]),
+    "obfuscated e-mail cue": (lambda: views._AT_CUE, re.compile(r"at(?<=[\s\[({<]at)(?=[\s\])}>])", re.I),
+                              ["at", "AT", "At", "aT", " ", "[", "]", "(", ")", "<", ">", "{", "}", "\n", "x", "a"]),
+}
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.data())
+def test_whole_text_regexes_match_their_plain_forms(data):
+    for name, (fast, plain, pieces) in _WHOLE_TEXT_PLAIN.items():
+        text = data.draw(st.lists(st.sampled_from(pieces), max_size=24).map("".join), label=name)
+        assert [m.span() for m in fast().finditer(text)] == [m.span() for m in plain.finditer(text)], name
+
+
+def test_the_letters_written_as_classes_have_no_other_case_partner():
+    """"a", "t" and "c" ignoring case match only themselves and their ASCII capitals (unlike "s", "k": "ſ", "K")."""
+    for letter in "atc":
+        found = [chr(c) for c in range(0x110000) if re.fullmatch(letter, chr(c), re.I)]
+        assert found == [letter.upper(), letter]
 
 
 _LINK_PLAIN = re.compile(r"(?:wa\.me/|whatsapp:|tel:|sms:)(?=\d{8,15}(?!\d))", re.IGNORECASE)

@@ -69,6 +69,23 @@ def test_matchers_report_every_overlapping_occurrence_in_characters(text, cuts, 
         assert MATCHERS[name](patterns).find(text) == expected, name
 
 
+_ASCII_TEXTS = st.lists(st.sampled_from([*"0123456789ab -.?xé张", "😀", "\ud83d"]), max_size=60).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_ASCII_TEXTS, cuts=st.lists(st.tuples(st.integers(0, 60), st.integers(1, 6)), max_size=12),
+       others=st.lists(st.sampled_from(["12", "a1", "x?", "?", "-.", "é1"]), max_size=3))
+def test_ascii_patterns_read_over_a_texts_bytes_are_every_occurrence_in_characters(text, cuts, others):
+    """Patterns of ASCII characters only are read over the text's ASCII bytes, any other character one "?": the
+    brute-force list still, around non-ASCII characters, lone surrogates and the text's own "?" (a pattern that
+    holds one, or a non-ASCII character, is read as text)."""
+    patterns = list(dict.fromkeys([text[a:a + n] for a, n in cuts if text[a:a + n].isascii() and text[a:a + n]]
+                                  + others))
+    if patterns:
+        for name in MATCHERS:
+            assert MATCHERS[name](patterns).find(text) == _every_occurrence(patterns, text), name
+
+
 def test_a_lone_surrogate_is_one_character_to_either_matcher():
     """JSON may carry half an emoji ("\\ud83d"); the match after it keeps its character offsets."""
     text = "x\ud83d 张伟 ab"

@@ -74,12 +74,22 @@ class AhoCorasickMatcher:
     engine: ClassVar[str] = "ahocorasick_rs"
 
     def __init__(self, patterns: Sequence[str]) -> None:
+        """Patterns of ASCII characters other than "?" (the digit view's numbers, most identifiers) are found over
+        the text's ASCII bytes, every other character one "?" byte: offsets in bytes are characters', and the
+        crate skips its map from UTF-8 offsets to characters (the 8 MB payload's digit view: 0.076 → 0.02 s)."""
         import ahocorasick_rs
 
-        self._automaton = ahocorasick_rs.AhoCorasick(list(patterns), matchkind=ahocorasick_rs.MatchKind.Standard)
+        kind = ahocorasick_rs.MatchKind.Standard
+        self._ascii = all(p.isascii() and "?" not in p for p in patterns)
+        if self._ascii:
+            self._bytes = ahocorasick_rs.BytesAhoCorasick([p.encode("ascii") for p in patterns], matchkind=kind)
+        else:
+            self._automaton = ahocorasick_rs.AhoCorasick(list(patterns), matchkind=kind)
 
     def find(self, text: str) -> list[Occurrence]:
         # the crate reports overlapping matches by end, longest first at one end: the protocol's order
+        if self._ascii:
+            return self._bytes.find_matches_as_indexes(text.encode("ascii", "replace"), overlapping=True)
         try:
             return self._automaton.find_matches_as_indexes(text, overlapping=True)
         except UnicodeEncodeError:  # a lone surrogate (JSON "\\ud83d"): read as one character no pattern has

@@ -354,8 +354,10 @@ _OBFUSCATED_EMAIL = re.compile(rf"(?:(?<![\w+-])|(?<=[\w-])(?=\+))([\w+-]++(?:{_
                                rf"([\w-]++(?:{_DOT}[\w-]++)+)", re.IGNORECASE)
 _DOT_WORD = re.compile(_DOT, re.IGNORECASE)
 # Every match holds an "at" between brackets or whitespace, and no character outside this class: the regex runs
-# only over the runs without such a barrier that hold such an "at" (1 MB of the dense payload: 0.085 → 0.011 s)
-_AT_CUE = re.compile(r"at(?<=[\s\[({<]at)(?=[\s\])}>])", re.IGNORECASE)
+# only over the runs without such a barrier that hold such an "at" (1 MB of the dense payload: 0.085 → 0.011 s).
+# Its letters are classes, not a case-insensitive literal, which gives the regex engine nothing to skip ahead to
+# in C (no other character matches "a" or "t" ignoring case; 8 MB: 0.055 → 0.032 s)
+_AT_CUE = re.compile(r"[aA][tT](?<=[\s\[({<][aA][tT])(?=[\s\])}>])")
 _EMAIL_BARRIER = re.compile(r"[^\w\s+\-.\[\](){}<>]")
 
 

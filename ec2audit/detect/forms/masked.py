@@ -28,10 +28,11 @@ MASK_CHARS = "*•●#"
 # into "..."), an "x" for a whole dotted number group ("10.108.147.x"), and the way banks show an
 # account by its last digits: one "x" or an ellipsis before them ("Checking x9361", "…9361").
 # Every alternative starts with a literal character, so the regex engine skips ahead to candidates
-# (12× faster than lookbehinds first); equivalent to
+# (12× faster than lookbehinds first; one alternative written `(?<!x)xx++` took that from all of them: the 8 MB
+# payload's text view 0.28 → 0.03 s as `x(?<!xx)x++`); equivalent to
 # `[*•●#]+|(?<=\d)x{2,}|x{2,}(?=[ -]?\d)|(?<=[0-9a-z])\.{3}(?=[0-9a-z])|(?<=\d\.)x(?![0-9a-z])|…`.
 _LAST_DIGITS = r"(?=\d{4,}(?![0-9a-z]))"
-_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|(?<!x)xx++(?=[ -]?\d)"
+_MASK_RUN = re.compile(r"\*[*•●#]*|•[*•●#]*|●[*•●#]*|#[*•●#]*|x(?<=\dx)x+|x(?<!xx)x++(?=[ -]?\d)"
                        r"|\.(?<=[0-9a-z]\.)\.\.(?=[0-9a-z])|x(?<=[\dx]\.x)(?![0-9a-z])|x(?<=[0-9a-f][:-]x)x(?=[:-]|$|[^0-9a-z])"
                        rf"|x(?<![0-9a-z.]x){_LAST_DIGITS}|\.(?<![0-9a-z.]\.)\.\.{_LAST_DIGITS}")
 MASK_SPLIT = re.compile(r"([*•●#]+|x{2,})")

@@ -22,8 +22,10 @@ _SOFT_BREAK = re.compile(r"=(?<=[^\s=]=)\r?\n")
 # a run of `=XX`, soft breaks inside it (a character's bytes cut by one)
 _OCTETS = re.compile(r"=[0-9A-F]{2}(?:(?:=\r?\n)?=[0-9A-F]{2})*")
 _ESCAPED_ASCII = frozenset("=. \t")
-# a body's declared charset that is ISO-8859-1 or a superset of its letters (`key=CAFE` elsewhere stays)
-_LATIN1_CHARSET = re.compile(r"charset=\"?(?:iso-?8859-(?:1|15)|latin-?1|windows-1252|cp1252)\b", re.I)
+# a body's declared charset that is ISO-8859-1 or a superset of its letters (`key=CAFE` elsewhere stays); its
+# first letter a class, as a case-insensitive literal gives the regex engine nothing to skip ahead to in C (no
+# other character matches "c" ignoring case; 8 MB: 0.052 → 0.027 s)
+_LATIN1_CHARSET = re.compile(r"[cC](?i:harset=\"?(?:iso-?8859-(?:1|15)|latin-?1|windows-1252|cp1252)\b)")
 
 
 def decode_octets(run: str, latin1: bool = False) -> str | None:
