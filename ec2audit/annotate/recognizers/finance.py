@@ -42,7 +42,7 @@ def amount_ok(value: str) -> bool:
 RECOGNIZERS = [
     PatternRecognizer("bank-card", "BANK_CARD", "financial", (
         (r"(?<![\d-])\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?![\d-])", 0.6),
-    ), validate=_card_ok),
+    ), validate=_card_ok, trim=r"[ -]\d{1,3}$"),  # `4111 1111 1111 1111 12/27`: the expiry month is no digit of it
     # printed in groups of four (`DE89 3704 0044 0532 0130 00`) or run together, in either case (tool output
     # and hand-typed forms write `de89 3704 …`, which schwifty reads as the same IBAN); the checksum decides
     PatternRecognizer("iban", "IBAN_CODE", "financial", (
