@@ -32,3 +32,21 @@ def test_a_card_followed_by_its_expiry_is_still_a_card(tmp_path):
     the 18 digits failed Luhn and the whole card was dropped. By hand: one financial unit, the 16 digits."""
     units = _prelabel(tmp_path, {"order.txt": "Card 4532 0151 1283 0366 12/27, billed monthly.\n"})
     assert _values(units) == [("financial", "4532 0151 1283 0366")]
+
+
+def test_a_chinese_name_after_its_role_ends_before_the_particle(tmp_path):
+    """`客户张伟的手机号是…`: after a role word the name was always a surname and two characters, so the unit
+    was `张伟的` (the possessive particle taken as the given name), a value that occurs nowhere a leak would
+    write it. By hand: person 张伟, contact 13812345678."""
+    units = _prelabel(tmp_path, {"客户.txt": "客户张伟的手机号是13812345678，请回电。\n"})
+    assert _values(units) == [("contact", "13812345678"), ("person_name", "张伟")]
+
+
+def test_a_chinese_address_starts_at_its_province_not_at_the_verb_before_it(tmp_path):
+    """`他住在广东省深圳市…` and `公司位于浙江省杭州市…`: any two to six characters before 省 counted as the
+    province, so the units began `他住在` and `公司位于`; after 住在 a city began at 在 (`在北京市…`). By hand:
+    three location units, each from its province or city to its house number."""
+    units = _prelabel(tmp_path, {"地址.txt": "他住在广东省深圳市南山区科技园路1号。\n公司位于浙江省杭州市西湖区文三路5号。\n"
+                                             "她住在北京市朝阳区建国路88号。\n"})
+    assert _values(units) == [("location", "北京市朝阳区建国路88号"), ("location", "广东省深圳市南山区科技园路1号"),
+                              ("location", "浙江省杭州市西湖区文三路5号")]

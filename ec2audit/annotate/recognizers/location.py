@@ -18,10 +18,14 @@ STREET_WORDS = (r"(?:Rue|Avenue|Av\.|Boulevard|Bd|Place|Quai|All[ée]e|Impasse|C
 _PARTICLE = r"(?: (?:de la|de l'|du|des|de|d'|del|della|di|do|da|dos|la|le|les|am|an der|im|of|the))?"
 _UNIT = r"(?:,? (?:Apt\.?|Suite|Unit|Ste\.?|#) ?[\dA-Z]+)?"
 _CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
-_PROVINCE = r"(?:[\u4e00-\u9fff]{2,6}?(?:省|自治区|特别行政区)|北京市|上海市|天津市|重庆市)"
+#: China's provinces, autonomous regions, SARs and municipalities by name: any two to six characters before 省
+#: took the words before the address with it (`他住在广东省…`, `公司位于浙江省…`).
+_PROVINCE = (r"(?:(?:河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川|贵州|云南|陕西"
+             r"|甘肃|青海|台湾)省|(?:内蒙古|广西(?:壮族)?|西藏|宁夏(?:回族)?|新疆(?:维吾尔)?)自治区|(?:香港|澳门)特别行政区"
+             r"|北京市|上海市|天津市|重庆市)")
 _CITY = r"(?:[\u4e00-\u9fff]{2,3}?市)"
 _CN_ADDRESS = (
-    rf"(?:{_PROVINCE}|(?<![\u4e00-\u9fff])(?![在于住到寄])(?:{_CITY})|(?<=[在于住址：:])[\u4e00-\u9fff]{{2,3}}?市)(?:[\u4e00-\u9fff]{{1,6}}?(?:市|县|区|州|盟))*[\u4e00-\u9fff]{{0,8}}?"
+    rf"(?:{_PROVINCE}|(?<![\u4e00-\u9fff])(?![在于住到寄])(?:{_CITY})|(?<=[在于住址：:])(?![在于住到寄])[\u4e00-\u9fff]{{2,3}}?市)(?:[\u4e00-\u9fff]{{1,6}}?(?:市|县|区|州|盟))*[\u4e00-\u9fff]{{0,8}}?"
     r"(?:路|街|大道|道|巷|胡同|弄)(?:[0-9一二三四五六七八九十百]+号)?"
     r"(?:[\u4e00-\u9fffA-Za-z0-9]{0,8}?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\d{6}(?!\d))?"
 )
