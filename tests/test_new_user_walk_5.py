@@ -46,7 +46,18 @@ def test_a_chinese_address_starts_at_its_province_not_at_the_verb_before_it(tmp_
     """`他住在广东省深圳市…` and `公司位于浙江省杭州市…`: any two to six characters before 省 counted as the
     province, so the units began `他住在` and `公司位于`; after 住在 a city began at 在 (`在北京市…`). By hand:
     three location units, each from its province or city to its house number."""
-    units = _prelabel(tmp_path, {"地址.txt": "他住在广东省深圳市南山区科技园路1号。\n公司位于浙江省杭州市西湖区文三路5号。\n"
-                                             "她住在北京市朝阳区建国路88号。\n"})
+    units = _prelabel(tmp_path, {"地址.txt": "他住在广东省深圳市南山区科技园路1号。\n"
+                                             "公司位于浙江省杭州市西湖区文三路5号。\n她住在北京市朝阳区建国路88号。\n"})
     assert _values(units) == [("location", "北京市朝阳区建国路88号"), ("location", "广东省深圳市南山区科技园路1号"),
                               ("location", "浙江省杭州市西湖区文三路5号")]
+
+
+def test_a_version_number_is_no_ip_address(tmp_path):
+    """Four-part versions in the private ranges (`10.2.3.4`, `192.168.1.10`) were proposed as internal IPs
+    wherever they stood: after `version`, `build`, `v`, as a JSON `version` value, in a CSV `version` column.
+    By hand: the two real addresses only, the service's 10.0.4.17 and the database's 192.168.1.20."""
+    units = _prelabel(tmp_path, {
+        "config.json": '{"service": {"ip": "10.0.4.17", "version": "10.2.3.4", "app_version": "10.1.1.1"}}\n',
+        "CHANGELOG.md": "Deployed build 192.168.1.10 (firmware v10.0.0.1); the database is at 192.168.1.20.\n",
+        "releases.csv": "service,version\nbilling,10.3.0.2\n"})
+    assert _values(units) == [("network", "10.0.4.17"), ("network", "192.168.1.20")]

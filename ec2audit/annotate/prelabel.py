@@ -314,11 +314,28 @@ def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`)."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
     found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
-             and not (m.dimension == "contact" and _in_message_id(doc, m))]
+             and not (m.dimension == "contact" and _in_message_id(doc, m)) and not _a_version(doc, m)]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found
     return [m for m in found if not any(m.start < e and b < m.end for b, e in holes)]
+
+
+#: A word for a version just before a value: `version 10.2.3.4`, `"version": "10.2.3.4"`, `build 192.168.1.10`.
+_VERSION_BEFORE = re.compile(r"(?:(?<![a-z])(?:version|ver|v|build|release|firmware|fw)|版本号?)"
+                             r"[\"']?\s*[:=：]?\s*[\"']?\s*$", re.IGNORECASE)
+
+
+def _a_version(doc: Document, m: Match) -> bool:
+    """A dotted number named a version (by the word before it, or the field it is the whole value of) is no IP
+    address."""
+    if m.entity not in ("PRIVATE_IP", "IP_ADDRESS"):
+        return False
+    where = doc.field_at(m.start, m.end)
+    whole = where is not None and doc.text[where.start:where.end].strip(" \"'") == doc.text[m.start:m.end]
+    field = re.sub(r"[\s\-]+", "_", where.field.lower()).rsplit(".", 1)[-1] if where and whole else ""
+    return field.endswith(("version", "build", "release")) or field == "ver" \
+        or bool(_VERSION_BEFORE.search(doc.text[max(0, m.start - 24):m.start]))
 
 
 def _in_message_id(doc: Document, m: Match) -> bool:

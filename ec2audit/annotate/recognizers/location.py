@@ -20,8 +20,8 @@ _UNIT = r"(?:,? (?:Apt\.?|Suite|Unit|Ste\.?|#) ?[\dA-Z]+)?"
 _CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
 #: China's provinces, autonomous regions, SARs and municipalities by name: any two to six characters before 省
 #: took the words before the address with it (`他住在广东省…`, `公司位于浙江省…`).
-_PROVINCE = (r"(?:(?:河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川|贵州|云南|陕西"
-             r"|甘肃|青海|台湾)省|(?:内蒙古|广西(?:壮族)?|西藏|宁夏(?:回族)?|新疆(?:维吾尔)?)自治区|(?:香港|澳门)特别行政区"
+_PROVINCE = (r"(?:(?:河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南"
+             r"|四川|贵州|云南|陕西|甘肃|青海|台湾)省|(?:内蒙古|广西(?:壮族)?|西藏|宁夏(?:回族)?|新疆(?:维吾尔)?)自治区|(?:香港|澳门)特别行政区"
              r"|北京市|上海市|天津市|重庆市)")
 _CITY = r"(?:[\u4e00-\u9fff]{2,3}?市)"
 _CN_ADDRESS = (
