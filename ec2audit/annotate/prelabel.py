@@ -192,7 +192,7 @@ class Prelabeler:
             self._presidio(docs, matches, tick)
         else:
             tick(len(docs))
-        return [self._spans(doc, _resolve(_plausible(doc, found), self.score_threshold))
+        return [self._spans(doc, _resolve(_plausible(doc, _split_lists(doc, found)), self.score_threshold))
                 for doc, found in zip(docs, matches, strict=True)]
 
     def _presidio(self, docs: list[Document], matches: list[list[Match]], tick) -> None:
@@ -305,6 +305,32 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
                 and not text[e:text.find("\n", e) if "\n" in text[e:] else len(text)].strip(":：*# \t"):
             continue
         kept.append((b, e))
+    return kept
+
+
+_LIST_SEPARATOR = re.compile(r"[;,，；、/]")
+
+
+def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
+    """A key-named value that lists more than its key's kind of value is not one value: `Phone: 555-0100; fax
+    (415) 555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`. Where a recognizer found a value of the key's
+    dimension inside it and a separator stands outside what it found, the recognizers' matches are proposed
+    and the line is not; so too where only punctuation is left outside them (`phone: +1 415-555-0199.`)."""
+    values = [m for m in found if m.recognizer != "field-key"]
+    kept = []
+    for m in found:
+        if m.recognizer == "field-key":
+            inner = sorted((v.start, v.end) for v in values if v.dimension == m.dimension
+                           and m.start <= v.start and v.end <= m.end and (v.end - v.start) < (m.end - m.start))
+            outside, at = [], m.start
+            for b, e in inner:
+                outside.append(doc.text[at:max(at, b)])
+                at = max(at, e)
+            outside.append(doc.text[at:m.end])
+            rest = "".join(outside).strip()
+            if inner and (_LIST_SEPARATOR.search(rest) or not re.search(r"\w", rest)):
+                continue
+        kept.append(m)
     return kept
 
 
