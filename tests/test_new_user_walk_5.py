@@ -73,3 +73,26 @@ def test_a_key_named_line_that_lists_values_gives_the_values(tmp_path):
                                                 "Mobile: +1 212-555-0187.\n"})
     assert _values(units) == [("contact", "(415) 555-0199"), ("contact", "+1 212-555-0187"),
                               ("contact", "+1 415-555-0199"), ("person_name", "Dana Whitfield")]
+
+
+def _audit(*args: str) -> dict:
+    result = CliRunner().invoke(main, ["audit", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_deepseeks_cache_hits_are_billed_at_its_cache_rate(tmp_path):
+    """DeepSeek's API counts the prompt tokens read from its context cache as `prompt_cache_hit_tokens`
+    (with `prompt_cache_miss_tokens`), not in `prompt_tokens_details`. By hand, deepseek-chat at $0.28 input,
+    $0.028 cache hit, $0.42 output per million: 600·0.28 + 400·0.028 + 100·0.42 = 221.2 µ$; before, every
+    prompt token was billed as a miss: 322 µ$, and 0 cached tokens shown."""
+    log = tmp_path / "deepseek.jsonl"
+    log.write_text(json.dumps({
+        "id": "r1", "timestamp": "2026-11-03T10:00:00Z", "url": "https://api.deepseek.com/chat/completions",
+        "session_id": "s1", "request": {"model": "deepseek-chat", "messages": [{"role": "user", "content": "Hi"}]},
+        "response": {"model": "deepseek-chat", "usage": {
+            "prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100,
+            "prompt_cache_hit_tokens": 400, "prompt_cache_miss_tokens": 600}}}) + "\n")
+    (row,) = _audit(str(log), "--discover", "--no-presidio")["providers"]
+    assert (row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (1000, 400, 100)
+    assert abs(row["cost_usd"] - 0.0002212) < 1e-12
