@@ -120,3 +120,27 @@ def test_a_model_without_a_price_says_so_in_the_provider_table(tmp_path):
     lines = {line.split()[1]: line for line in table.output.splitlines() if line.strip().startswith("cloud ")}
     assert lines["anthropic/claude-sonnet-4-20250514"].rstrip().endswith("unknown: no price for the model")
     assert lines["openai/gpt-4o"].rstrip().endswith("unknown: no usage logged")
+
+
+def test_report_says_a_cost_without_a_price_is_unknown_in_the_terminal_as_in_the_html(tmp_path):
+    """`report` over an audit of one claude-sonnet-4-20250514 call (no price in the pinned map): the HTML
+    said USD `unknown`, the terminal a dash. By hand: 1 call, 100 input, 10 output tokens, USD unknown in
+    both, null in JSON."""
+    log = tmp_path / "requests.jsonl"
+    log.write_text(json.dumps({
+        "id": "r1", "timestamp": "2026-11-03T10:00:00Z", "url": "https://api.anthropic.com/v1/messages",
+        "session_id": "s1", "request": {"model": "claude-sonnet-4-20250514", "max_tokens": 100, "messages": [
+            {"role": "user", "content": "Call Dana Whitfield on +1 415-555-0199."}]},
+        "response": {"type": "message", "usage": {"input_tokens": 100, "output_tokens": 10}}}) + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    _audit(str(log), "--discover", "--no-presidio", "--out", str(out / "findings.parquet"))
+    (row,) = json.loads(CliRunner().invoke(main, ["report", str(out), "--json"]).stdout)["strategies"]
+    assert (row["cloud_calls"], row["cloud_input_tokens"], row["cloud_output_tokens"], row["cloud_usd"]) == (
+        1, 100, 10, None)
+    html = tmp_path / "report.html"
+    shown = CliRunner().invoke(main, ["report", str(out), "--out", str(html)], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    (cost,) = [line for line in shown.output.splitlines() if "audit: findings.parquet" in line and "100" in line]
+    assert cost.split("│")[-2].strip() == "unknown"
+    assert '<td data-v="unknown">unknown</td>' in html.read_text(encoding="utf-8")
