@@ -144,3 +144,17 @@ def test_report_says_a_cost_without_a_price_is_unknown_in_the_terminal_as_in_the
     (cost,) = [line for line in shown.output.splitlines() if "audit: findings.parquet" in line and "100" in line]
     assert cost.split("│")[-2].strip() == "unknown"
     assert '<td data-v="unknown">unknown</td>' in html.read_text(encoding="utf-8")
+
+
+def test_a_dotenv_export_names_its_key_and_urls_and_ssh_remotes_hold_no_mailbox(tmp_path):
+    """`.env` files written for `source` put `export` before the key: the field was `export STRIPE_SECRET_KEY`,
+    so the unit's id was too. A URL's user (`https://abc123@o1.ingest.sentry.io/42`, Sentry's DSN) and a git
+    SSH remote (`git@github.com:acme/billing.git`) were proposed as e-mail addresses. By hand: the Stripe key
+    under STRIPE_SECRET_KEY, the maintainer's address; nothing else."""
+    units = _prelabel(tmp_path, {
+        ".env": 'export STRIPE_SECRET_KEY="sk_live_51HqLyjWDarjtT1zdp7dcXuZkA9bYt2"\n'
+                "SENTRY_DSN=https://abc123@o1.ingest.sentry.io/42\nLOG_LEVEL=debug\n",
+        "README.md": "# Billing\nClone with `git clone git@github.com:acme/billing.git`.\n"
+                     "Questions: mail dana.whitfield@acme.io.\n"})
+    assert sorted((u["field"], u["value"]) for u in units) == [
+        ("Questions", "dana.whitfield@acme.io"), ("STRIPE_SECRET_KEY", "sk_live_51HqLyjWDarjtT1zdp7dcXuZkA9bYt2")]

@@ -30,7 +30,9 @@ ID_KEYS = ("entity_id", "id", "uid", "employee_id", "emp_id", "customer_id", "us
            "发票号")
 NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "customer_name", "patient_name",
              "employee_name", "姓名", "名字", "客户姓名")
-_LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
+#: `key: value` / `KEY=value` lines; a shell's `export` before a `.env` key is no part of it.
+_LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?(?:export[ \t]+)?[\"']?"
+                       r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
                        r"[\"']?[ \t]*[:=：](?!//)[ \t]*[\"']?(?P<value>[^\n]*?)[\"']?,?[ \t]*$", re.M)
 #: A first line of column names (`claim_id,claimant,dob`): what makes a text file a table.
 _HEADER = re.compile(r"[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30}(?:,[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30})+"
