@@ -275,9 +275,9 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     """Where an NER match really is. NER reads across cells (`INV-803008,Deanna Davis` as one name,
     `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
     crosses structured values or lines is dropped. A person is letters, two words or more, or one word
-    after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a phone
-    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading, one
-    that is a code or an identifier (`C-1001`, `customer_id`) no place; a name with a street word is a street."""
+    after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a place that is a
+    whole line is a heading, one that is a code or an identifier (`C-1001`, `customer_id`) no place; a name
+    with a street word is a street."""
     text = doc.text
     breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
     pieces, at = [], start
@@ -296,8 +296,6 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
         if entity == "PERSON" and (not re.fullmatch(r"[^\W\d_]+(?:[ '.-]+[^\W\d_]+)*\.?", value) or value.isupper()
                                    or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))
                                    or _STREET.search(value)):
-            continue
-        if entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(before):
             continue
         if entity == "LOCATION" and _CODE.fullmatch(value):
             continue
@@ -337,10 +335,12 @@ def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
 def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), none is a
     field's name (a CSV header `customer_id`, a JSON key) standing outside every value, and no address
-    is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`)."""
+    is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`). A phone number glued to a code
+    (`CLM-2024-…`) or after a number sign (`Order #123-456-7890`) is a reference, whoever found it."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
     found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
-             and not (m.dimension == "contact" and _in_message_id(doc, m)) and not _a_version(doc, m)]
+             and not (m.dimension == "contact" and _in_message_id(doc, m)) and not _a_version(doc, m)
+             and not (m.entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(text[max(0, m.start - 12):m.start]))]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found
