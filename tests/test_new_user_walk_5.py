@@ -166,3 +166,13 @@ def test_an_order_number_shaped_like_a_phone_is_no_phone(tmp_path):
     units = _prelabel(tmp_path, {"orders.md": "Order #123-456-7890 shipped; invoice INV#212-555-0187.\n"
                                               "Questions to the courier on (212) 555-0187.\n"})
     assert _values(units) == [("contact", "(212) 555-0187")]
+
+
+def test_a_chinese_address_with_spaces_around_its_numbers_keeps_them(tmp_path):
+    """`上海市徐汇区漕溪北路 88 号 3 楼`: the house number and floor were only read written solid (`88号3楼`), so
+    the unit ended at the street, a value shared by every house on it. By hand: one location unit, the street,
+    house number and floor; `楼下` after a house number is downstairs, no floor."""
+    units = _prelabel(tmp_path, {"纪要.md": "地点 上海市徐汇区漕溪北路 88 号 3 楼。\n"
+                                            "取件在北京市海淀区中关村大街 27 号 楼下。\n"})
+    assert _values(units) == [("location", "上海市徐汇区漕溪北路 88 号 3 楼"),
+                              ("location", "北京市海淀区中关村大街 27 号")]
