@@ -176,3 +176,14 @@ def test_a_chinese_address_with_spaces_around_its_numbers_keeps_them(tmp_path):
                                             "取件在北京市海淀区中关村大街 27 号 楼下。\n"})
     assert _values(units) == [("location", "上海市徐汇区漕溪北路 88 号 3 楼"),
                               ("location", "北京市海淀区中关村大街 27 号")]
+
+
+def test_each_key_of_a_line_of_several_pairs_names_its_own_value(tmp_path):
+    """A line of several `key：value` pairs gave every value the line's first key: 陈静 and her phone were
+    fields `快递单号` and `快递单号_2` (the parcel number's), Dana's phone and address `Name_2`, `Name_3`.
+    By hand: 收件人 陈静, 电话 13912345678; Name Dana Whitfield, Phone +1 415-555-0199, Email dana@acme.io."""
+    units = _prelabel(tmp_path, {"parcel.txt": "快递单号：SF1234567890123，收件人：陈静，电话：13912345678\n",
+                                 "contact.txt": "Name: Dana Whitfield, Phone: +1 415-555-0199; Email: dana@acme.io\n"})
+    assert sorted((u["field"], u["value"]) for u in units) == [
+        ("Email", "dana@acme.io"), ("Name", "Dana Whitfield"), ("Phone", "+1 415-555-0199"),
+        ("收件人", "陈静"), ("电话", "13912345678")]

@@ -34,6 +34,10 @@ NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "c
 _LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?(?:export[ \t]+)?[\"']?"
                        r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
                        r"[\"']?[ \t]*[:=：](?!//)[ \t]*[\"']?(?P<value>[^\n]*?)[\"']?,?[ \t]*$", re.M)
+#: A further `key: value` on a `key: value` line, after a comma or a semicolon (`快递单号：SF…，收件人：陈静，
+#: 电话：139…`, `Name: Dana, Phone: 415…`): its value is its own field. The separator is in neither value.
+_NEXT_PAIR = re.compile(r"[ \t]*[,，;；][ \t]*(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})"
+                        r"[ \t]*[:：](?!//)[ \t]*")
 #: A first line of column names (`claim_id,claimant,dob`): what makes a text file a table.
 _HEADER = re.compile(r"[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30}(?:,[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30})+"
                      r"\r?\n")
@@ -328,7 +332,13 @@ def _line_fields(text: str, file: str, records: bool) -> list[Field]:
             n += 1
             entity = f"{file}#{n}"
         if m.group("value"):
-            fields.append(Field(m.start("value"), m.end("value"), entity, m.group("key").strip()))
+            key, at = m.group("key").strip(), m.start("value")
+            for pair in _NEXT_PAIR.finditer(text, at, m.end("value")):  # `收件人：陈静，电话：139…`: each its own key
+                if pair.start() > at:
+                    fields.append(Field(at, pair.start(), entity, key))
+                key, at = pair.group("key"), pair.end()
+            if m.end("value") > at:
+                fields.append(Field(at, m.end("value"), entity, key))
     taken = [(f.start, f.end) for f in fields]
     for pattern, marker in ((_XML_ELEMENT, "</"), (_QUOTED_PAIR, '":')):
         if marker in text.replace('": ', '":'):
