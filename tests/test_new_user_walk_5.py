@@ -187,3 +187,11 @@ def test_each_key_of_a_line_of_several_pairs_names_its_own_value(tmp_path):
     assert sorted((u["field"], u["value"]) for u in units) == [
         ("Email", "dana@acme.io"), ("Name", "Dana Whitfield"), ("Phone", "+1 415-555-0199"),
         ("收件人", "陈静"), ("电话", "13912345678")]
+
+
+def test_an_ssn_with_a_group_of_zeros_is_a_forms_example(tmp_path):
+    """`000-00-0000` is what forms show as the format of an SSN; no group of zeros is ever issued. By hand,
+    in a help text that names the format and one applicant's number: one government ID, 219-09-9999."""
+    units = _prelabel(tmp_path, {"form-help.md": "Write the SSN as on the card (000-00-0000).\n"
+                                                 "Applicant Maria Lopez gave 219-09-9999; 123-00-4567 was refused.\n"})
+    assert [v for d, v in _values(units) if d == "government_id"] == ["219-09-9999"]
