@@ -195,3 +195,13 @@ def test_an_ssn_with_a_group_of_zeros_is_a_forms_example(tmp_path):
     units = _prelabel(tmp_path, {"form-help.md": "Write the SSN as on the card (000-00-0000).\n"
                                                  "Applicant Maria Lopez gave 219-09-9999; 123-00-4567 was refused.\n"})
     assert [v for d, v in _values(units) if d == "government_id"] == ["219-09-9999"]
+
+
+def test_a_key_named_value_ends_with_its_sentence(tmp_path):
+    """`Salary: 85000 USD per year. Bonus €5,000.` was one financial unit of both sentences, and
+    `diagnosis: type 2 diabetes with neuropathy.` kept the full stop, a value no leak writes so. By hand: the
+    salary 85000 USD, the bonus €5,000, the condition without its full stop."""
+    units = _prelabel(tmp_path, {"hr-note.md": "Salary: 85000 USD per year. Bonus €5,000.\n"
+                                               "diagnosis: type 2 diabetes with neuropathy.\n"})
+    assert _values(units) == [("financial", "85000 USD"), ("financial", "€5,000"),
+                              ("health", "type 2 diabetes with neuropathy")]

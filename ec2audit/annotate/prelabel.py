@@ -240,8 +240,11 @@ class Prelabeler:
             value = doc.text[f.start:f.end]
             if dim == "person_name" and not _name_like(value):
                 continue  # `客户：你好，我想…` is a speaker's line, `HR 周老师 0512-…` a signature
+            # the sentence's full stop is no part of a condition or a number (`diagnosis: asthma.`); of a name or a
+            # company it can be (`Jr.`, `Inc.`)
+            end = f.end - (value.endswith((".", "。")) and dim not in ("person_name", "business"))
             if dim and len(value.strip()) >= self.taxonomy.rules(dim).min_length and not _placeholder(value):
-                found.append(Match(f.start, f.end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
+                found.append(Match(f.start, end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
         return found
 
     def _spans(self, doc: Document, found: list[Match]) -> list[Span]:
@@ -306,14 +309,16 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     return kept
 
 
-_LIST_SEPARATOR = re.compile(r"[;,，；、/]")
+#: What parts a key-named value into several: a list's separators, or a sentence's end with more after it.
+_LIST_SEPARATOR = re.compile(r"[;,，；、/]|[.!?]\s+\S|[。！？]\S")
 
 
 def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     """A key-named value that lists more than its key's kind of value is not one value: `Phone: 555-0100; fax
-    (415) 555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`. Where a recognizer found a value of the key's
-    dimension inside it and a separator stands outside what it found, the recognizers' matches are proposed
-    and the line is not; so too where only punctuation is left outside them (`phone: +1 415-555-0199.`)."""
+    (415) 555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `Salary: 85000 USD. Bonus €5,000.`. Where a
+    recognizer found a value of the key's dimension inside it and a separator stands outside what it found, the
+    recognizers' matches are proposed and the line is not; so too where only punctuation is left outside them
+    (`phone: +1 415-555-0199.`)."""
     values = [m for m in found if m.recognizer != "field-key"]
     kept = []
     for m in found:
