@@ -205,3 +205,11 @@ def test_a_key_named_value_ends_with_its_sentence(tmp_path):
                                                "diagnosis: type 2 diabetes with neuropathy.\n"})
     assert _values(units) == [("financial", "85000 USD"), ("financial", "€5,000"),
                               ("health", "type 2 diabetes with neuropathy")]
+
+
+def test_placeholder_names_are_nobody_in_prelabelling_too(tmp_path):
+    """`audit --discover` knew John Doe and 张三 as anybody's names; `annotate prelabel` proposed them as
+    people to protect. By hand, in a form's help and a CSV of one real customer: one name, Kim Lee."""
+    units = _prelabel(tmp_path, {"help.md": "Example: Full name: John Doe. 示例：张三的手机号。Jane Doe called.\n",
+                                 "customers.csv": "name,plan\nKim Lee,Pro\n"})
+    assert [v for d, v in _values(units) if d == "person_name"] == ["Kim Lee"]
