@@ -66,13 +66,15 @@ def test_a_version_number_is_no_ip_address(tmp_path):
 def test_a_key_named_line_that_lists_values_gives_the_values(tmp_path):
     """A `Key: value` line was one unit whatever it held: `Phone: 555-0100; fax (415) 555-0199.` one contact
     unit of both numbers and the period, `Contact: Dana Whitfield, +1 415-555-0199` a contact unit of the
-    name and the phone, `Mobile: +1 212-555-0187.` a phone with the sentence's period. By hand: the fax
-    (415) 555-0199, the name Dana Whitfield, the phones +1 415-555-0199 and +1 212-555-0187."""
+    name and the phone, `Mobile: +1 212-555-0187.` a phone with the sentence's period. By hand: the phone
+    555-0100 (an item of the Phone list that no recognizer reads), the fax (415) 555-0199, the name Dana
+    Whitfield, the phones +1 415-555-0199 and +1 212-555-0187."""
     units = _prelabel(tmp_path, {"contacts.md": "Phone: 555-0100; fax (415) 555-0199.\n"
                                                 "Contact: Dana Whitfield, +1 415-555-0199\n"
                                                 "Mobile: +1 212-555-0187.\n"})
     assert _values(units) == [("contact", "(415) 555-0199"), ("contact", "+1 212-555-0187"),
-                              ("contact", "+1 415-555-0199"), ("person_name", "Dana Whitfield")]
+                              ("contact", "+1 415-555-0199"), ("contact", "555-0100"),
+                              ("person_name", "Dana Whitfield")]
 
 
 def _audit(*args: str) -> dict:
@@ -213,3 +215,13 @@ def test_placeholder_names_are_nobody_in_prelabelling_too(tmp_path):
     units = _prelabel(tmp_path, {"help.md": "Example: Full name: John Doe. 示例：张三的手机号。Jane Doe called.\n",
                                  "customers.csv": "name,plan\nKim Lee,Pro\n"})
     assert [v for d, v in _values(units) if d == "person_name"] == ["Kim Lee"]
+
+
+def test_each_item_of_a_key_named_list_is_a_unit(tmp_path):
+    """`诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）；既往史：双相情感障碍` was one health unit of the whole line, the
+    next key (既往史) in it. By hand: 心力衰竭 (the recognizer's), 心房颤动（阿哌沙班） (an item it does not know,
+    under the key 诊断) and 双相情感障碍 under 既往史."""
+    line = "诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）；既往史：双相情感障碍\n"
+    units = _prelabel(tmp_path, {"records.md": line})
+    assert sorted((u["field"], u["value"]) for u in units) == [
+        ("既往史", "双相情感障碍"), ("诊断", "心力衰竭"), ("诊断_2", "心房颤动（阿哌沙班）")]

@@ -310,31 +310,38 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     return kept
 
 
-#: What parts a key-named value into several: a list's separators, or a sentence's end with more after it.
-_LIST_SEPARATOR = re.compile(r"[;,，；、/]|[.!?]\s+\S|[。！？]\S")
+#: What parts a key-named value into items: a list's separators, or a sentence's end with more after it.
+_LIST_SEPARATOR = re.compile(r"[;,，；、/]|[.!?](?=\s+\S)|[。！？](?=\S)")
 
 
 def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
-    """A key-named value that lists more than its key's kind of value is not one value: `Phone: 555-0100; fax
-    (415) 555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `Salary: 85000 USD. Bonus €5,000.`. Where a
-    recognizer found a value of the key's dimension inside it and a separator stands outside what it found, the
-    recognizers' matches are proposed and the line is not; so too where only punctuation is left outside them
-    (`phone: +1 415-555-0199.`)."""
-    values = [m for m in found if m.recognizer != "field-key"]
+    """A key-named value that lists more than one value is not one value: `Phone: 555-0100; fax (415)
+    555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）`. Where a
+    recognizer found a value of the key's dimension inside it and separators stand outside what the recognizers
+    found, each item is proposed: by the recognizers where they found something in it, else as the key's value.
+    A value with only punctuation beside what they found gives their value (`phone: +1 415-555-0199.`)."""
+    text, values = doc.text, [m for m in found if m.recognizer != "field-key"]
     kept = []
     for m in found:
-        if m.recognizer == "field-key":
-            inner = sorted((v.start, v.end) for v in values if v.dimension == m.dimension
-                           and m.start <= v.start and v.end <= m.end and (v.end - v.start) < (m.end - m.start))
-            outside, at = [], m.start
-            for b, e in inner:
-                outside.append(doc.text[at:max(at, b)])
-                at = max(at, e)
-            outside.append(doc.text[at:m.end])
-            rest = "".join(outside).strip()
-            if inner and (_LIST_SEPARATOR.search(rest) or not re.search(r"\w", rest)):
-                continue
-        kept.append(m)
+        inside = [v for v in values if m.start <= v.start and v.end <= m.end and v.end - v.start < m.end - m.start]
+        if m.recognizer != "field-key" or not any(v.dimension == m.dimension for v in inside):
+            kept.append(m)
+            continue
+        cuts = [c.span() for c in _LIST_SEPARATOR.finditer(text, m.start, m.end)
+                if not any(v.start <= c.start() < v.end for v in inside)]
+        if not cuts:
+            if any(re.search(r"\w", text[i]) for i in range(m.start, m.end)
+                   if not any(v.start <= i < v.end for v in inside if v.dimension == m.dimension)):
+                kept.append(m)  # one value the recognizers found a part of (`type 2 diabetes with neuropathy`)
+            continue
+        at = m.start
+        for cut, after in [*cuts, (m.end, m.end)]:
+            piece = text[at:cut]
+            b = at + len(piece) - len(piece.lstrip())
+            e = at + len(piece.rstrip().rstrip(".。"))
+            if re.search(r"\w", text[b:e]) and not any(b < v.end and v.start < e for v in inside):
+                kept.append(Match(b, e, m.entity, m.dimension, m.score, m.recognizer))
+            at = after
     return kept
 
 
