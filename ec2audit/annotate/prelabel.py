@@ -264,7 +264,7 @@ _LINE_BREAK = re.compile(r"[|\t\n]+")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")
 _CODE = re.compile(r"\S*(?:_|\d)\S*")  # one word with a digit or an underscore: `customer_id`, `C-1001`, no place
 _STREET = re.compile(rf"\b{STREET_WORDS}\b")  # `Rue de Rivoli` is a street, not a person
-_ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?$|#\s*$")
+_ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?\Z|#[ \t]*\Z")  # \Z: `$` also matches before a line break
 #: Redaction placeholders and template variables: `[PHONE_001]`, `<ID_CARD_1>`, `{{ID_NUMBER}}`, `${ADDRESS}`.
 PLACEHOLDER_TOKEN = re.compile(r"\[[A-Za-z][\w-]*\]|<[A-Za-z][\w-]*>|\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\}"
                                r"|\[(?:已脱敏|脱敏|隐藏|已隐藏)\]|<redacted>")
