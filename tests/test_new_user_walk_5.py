@@ -164,10 +164,13 @@ def test_a_dotenv_export_names_its_key_and_urls_and_ssh_remotes_hold_no_mailbox(
 
 def test_an_order_number_shaped_like_a_phone_is_no_phone(tmp_path):
     """`Order #123-456-7890` and `INV#212-555-0187` are references; only Presidio's phones were checked for a
-    code or a number sign before them, ours were proposed. By hand: one phone, (212) 555-0187."""
+    code or a number sign before them, ours were proposed. A phone on the line under a signature's name is no
+    code's. By hand: two phones, (212) 555-0187 and (415) 555-0134, and the name Kathy Goodman."""
     units = _prelabel(tmp_path, {"orders.md": "Order #123-456-7890 shipped; invoice INV#212-555-0187.\n"
-                                              "Questions to the courier on (212) 555-0187.\n"})
-    assert _values(units) == [("contact", "(212) 555-0187")]
+                                              "Questions to the courier on (212) 555-0187.\n\nKathy Goodman\n"
+                                              "(415) 555-0134\n"})
+    assert _values(units) == [("contact", "(212) 555-0187"), ("contact", "(415) 555-0134"),
+                              ("person_name", "Kathy Goodman")]
 
 
 def test_a_chinese_address_with_spaces_around_its_numbers_keeps_them(tmp_path):
@@ -225,3 +228,18 @@ def test_each_item_of_a_key_named_list_is_a_unit(tmp_path):
     units = _prelabel(tmp_path, {"records.md": line})
     assert sorted((u["field"], u["value"]) for u in units) == [
         ("既往史", "双相情感障碍"), ("诊断", "心力衰竭"), ("诊断_2", "心房颤动（阿哌沙班）")]
+
+
+def test_a_markdown_table_row_is_an_entity_and_its_header_names_the_fields(tmp_path):
+    """A Markdown table of people gave every cell the file as entity and the recognizer's name as field
+    (`cn_mobile`, `cn_mobile_2`): whose phone was lost. By hand: two entities, rows 3 and 4 of 名单.md, each
+    with 姓名 and 手机, named for their 姓名; the README's on-call table likewise by Name and Phone."""
+    units = _prelabel(tmp_path, {
+        "名单.md": "| 姓名 | 手机 | 部门 |\n|------|------|------|\n| 王美玲 | 139 2288 3366 | 财务 |\n"
+                   "| 陈志强 | 13812345678 | 运维 |\n",
+        "README.md": "# On call\n\n| Name | Role | Phone |\n|:-----|:----:|------:|\n"
+                     "| Tom Baker | On-call | (415) 555-0134 |\n"})
+    assert sorted((u["entity_id"], u["field"], u["value"], u.get("entity_name")) for u in units) == [
+        ("README.md:5", "Name", "Tom Baker", "Tom Baker"), ("README.md:5", "Phone", "(415) 555-0134", "Tom Baker"),
+        ("名单.md:3", "姓名", "王美玲", "王美玲"), ("名单.md:3", "手机", "139 2288 3366", "王美玲"),
+        ("名单.md:4", "姓名", "陈志强", "陈志强"), ("名单.md:4", "手机", "13812345678", "陈志强")]

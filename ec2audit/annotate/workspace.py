@@ -99,7 +99,7 @@ def make_document(task_id: str, file: str, text: str) -> Document:
         elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
             fields = _csv_fields(text, file, ",")
         else:
-            fields = _line_fields(text, file, records=suffix in (".yaml", ".yml"))
+            fields = _line_fields(text, file, records=suffix in (".yaml", ".yml")) + _markdown_tables(text, file)
     except (ValueError, csv.Error):
         fields = _line_fields(text, file, records=False)
     return Document(task_id, file, text, fields)
@@ -319,6 +319,42 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
                 continue
             fields.append(Field(pos, pos + len(cell), ident, key, name))
             cursor = pos + len(cell)
+    return fields
+
+
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$")
+
+
+def _markdown_tables(text: str, file: str) -> list[Field]:
+    """Cells of Markdown tables (`| 姓名 | 手机 |` over a `|---|---|` rule): as a CSV's, each row is an entity
+    (its id column's value, else `file:line`) and its header names each cell's field."""
+    fields: list[Field] = []
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    keys: list[str] = []
+    for n, line in enumerate(lines):
+        row = _TABLE_ROW.match(line.rstrip("\r\n"))
+        if row is None:
+            keys = []
+            continue
+        if n + 1 < len(lines) and _TABLE_RULE.match(lines[n + 1].rstrip("\r\n")) and not keys:
+            keys = [k.strip() for k in row.group(1).split("|")]
+            continue
+        if not keys or _TABLE_RULE.match(line.rstrip("\r\n")):
+            continue
+        at, cells = starts[n] + row.start(1), []
+        for cell in row.group(1).split("|"):
+            lead = len(cell) - len(cell.lstrip())
+            cells.append((at + lead, at + lead + len(cell.strip())))
+            at += len(cell) + 1
+        values = {k: text[b:e] for k, (b, e) in zip(keys, cells, strict=False)}
+        lowered = {k.lower(): v for k, v in values.items()}
+        ident = next((lowered[k] for k in _id_keys(list(lowered)) if lowered.get(k)), None) or f"{file}:{n + 1}"
+        name = next((lowered[k] for k in NAME_KEYS if lowered.get(k)), None)
+        fields += [Field(b, e, ident, key, name) for key, (b, e) in zip(keys, cells, strict=False) if e > b]
     return fields
 
 
