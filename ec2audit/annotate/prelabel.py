@@ -314,11 +314,18 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
 _LIST_SEPARATOR = re.compile(r"[;,，；、/]|[.!?](?=\s+\S)|[。！？](?=\S)")
 
 
+#: Dimensions whose values are words our recognizers know only some of (a condition, a name): an item of
+#: such a key's list is one even where no recognizer read it. Numbers and addresses of other kinds have shapes
+#: the recognizers check; an item they did not find is none (`IP: 10.0.0.1/24, mask 255.255.255.0`).
+_WORDS = frozenset({"health", "person_name", "location", "business", "other"})
+
+
 def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     """A key-named value that lists more than one value is not one value: `Phone: 555-0100; fax (415)
     555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）`. Where a
     recognizer found a value of the key's dimension inside it and separators stand outside what the recognizers
-    found, each item is proposed: by the recognizers where they found something in it, else as the key's value.
+    found, each item is proposed: by the recognizers where they found something in it, else (for a key of
+    words, `_WORDS`) as the key's value.
     A value with only punctuation beside what they found gives their value (`phone: +1 415-555-0199.`)."""
     text, values = doc.text, [m for m in found if m.recognizer != "field-key"]
     kept = []
@@ -339,7 +346,8 @@ def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
             piece = text[at:cut]
             b = at + len(piece) - len(piece.lstrip())
             e = at + len(piece.rstrip().rstrip(".。"))
-            if re.search(r"\w", text[b:e]) and not any(b < v.end and v.start < e for v in inside):
+            if m.dimension in _WORDS and re.search(r"\w", text[b:e]) and not any(b < v.end and v.start < e
+                                                                                  for v in inside):
                 kept.append(Match(b, e, m.entity, m.dimension, m.score, m.recognizer))
             at = after
     return kept
