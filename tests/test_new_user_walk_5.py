@@ -244,3 +244,13 @@ def test_a_markdown_table_row_is_an_entity_and_its_header_names_the_fields(tmp_p
         ("README.md:5", "Name", "Tom Baker", "Tom Baker"), ("README.md:5", "Phone", "(415) 555-0134", "Tom Baker"),
         ("名单.md:3", "姓名", "王美玲", "王美玲"), ("名单.md:3", "手机", "139 2288 3366", "王美玲"),
         ("名单.md:4", "姓名", "陈志强", "陈志强"), ("名单.md:4", "手机", "13812345678", "陈志强")]
+
+
+def test_a_name_or_an_address_with_commas_and_full_stops_stays_one_value(tmp_path):
+    """The other side of parting lists: a CSV's name with a title and an address with a unit and a town hold
+    full stops and commas themselves. By hand: the name `Dr. Brandon Cummings MD` and the address `1456 Daniel
+    Place Apt. 191, Juanport`, one unit each."""
+    row = 'P-1,Dr. Brandon Cummings MD,"1456 Daniel Place Apt. 191, Juanport"\n'
+    units = _prelabel(tmp_path, {"patients.csv": "patient_id,name,address\n" + row})
+    assert _values(units) == [("location", "1456 Daniel Place Apt. 191, Juanport"),
+                              ("person_name", "Dr. Brandon Cummings MD")]

@@ -314,10 +314,15 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
 _LIST_SEPARATOR = re.compile(r"[;,，；、/]|[.!?](?=\s+\S)|[。！？](?=\S)")
 
 
-#: Dimensions whose values are words our recognizers know only some of (a condition, a name): an item of
+#: Dimensions whose values are words our recognizers know only some of (a condition): an item of
 #: such a key's list is one even where no recognizer read it. Numbers and addresses of other kinds have shapes
 #: the recognizers check; an item they did not find is none (`IP: 10.0.0.1/24, mask 255.255.255.0`).
-_WORDS = frozenset({"health", "person_name", "location", "business", "other"})
+_WORDS = frozenset({"health"})
+
+
+#: Dimensions whose one value holds commas and full stops itself (`Dr. Brandon Cummings MD`, `1456 Daniel Place
+#: Apt. 191, Juanport`): their key-named values are not parted.
+_ONE_VALUE = frozenset({"person_name", "location", "business"})
 
 
 def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
@@ -325,13 +330,14 @@ def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）`. Where a
     recognizer found a value of the key's dimension inside it and separators stand outside what the recognizers
     found, each item is proposed: by the recognizers where they found something in it, else (for a key of
-    words, `_WORDS`) as the key's value.
+    conditions, `_WORDS`) as the key's value. Names, places and companies are never parted (`_ONE_VALUE`).
     A value with only punctuation beside what they found gives their value (`phone: +1 415-555-0199.`)."""
     text, values = doc.text, [m for m in found if m.recognizer != "field-key"]
     kept = []
     for m in found:
         inside = [v for v in values if m.start <= v.start and v.end <= m.end and v.end - v.start < m.end - m.start]
-        if m.recognizer != "field-key" or not any(v.dimension == m.dimension for v in inside):
+        if m.recognizer != "field-key" or m.dimension in _ONE_VALUE or not any(v.dimension == m.dimension
+                                                                                for v in inside):
             kept.append(m)
             continue
         cuts = [c.span() for c in _LIST_SEPARATOR.finditer(text, m.start, m.end)
