@@ -224,11 +224,13 @@ def test_placeholder_names_are_nobody_in_prelabelling_too(tmp_path):
 def test_each_item_of_a_key_named_list_is_a_unit(tmp_path):
     """`诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）；既往史：双相情感障碍` was one health unit of the whole line, the
     next key (既往史) in it. By hand: 心力衰竭 (the recognizer's), 心房颤动（阿哌沙班） (an item it does not know,
-    under the key 诊断) and 双相情感障碍 under 既往史."""
+    under the key 诊断) and 双相情感障碍 under 既往史. A comma in brackets parts nothing: the second patient's
+    `1型糖尿病（2020年确诊，省儿童医院内分泌科）` is one unit."""
     line = "诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）；既往史：双相情感障碍\n"
-    units = _prelabel(tmp_path, {"records.md": line})
+    units = _prelabel(tmp_path, {"records.md": line, "child.md": "诊断：1型糖尿病（2020年确诊，省儿童医院内分泌科）\n"})
     assert sorted((u["field"], u["value"]) for u in units) == [
-        ("既往史", "双相情感障碍"), ("诊断", "心力衰竭"), ("诊断_2", "心房颤动（阿哌沙班）")]
+        ("既往史", "双相情感障碍"), ("诊断", "1型糖尿病（2020年确诊，省儿童医院内分泌科）"), ("诊断", "心力衰竭"),
+        ("诊断_2", "心房颤动（阿哌沙班）")]
 
 
 def test_a_markdown_table_row_is_an_entity_and_its_header_names_the_fields(tmp_path):

@@ -325,6 +325,14 @@ _WORDS = frozenset({"health"})
 _ONE_VALUE = frozenset({"person_name", "location", "business"})
 
 
+def _bracketed(text: str, start: int, at: int) -> bool:
+    """Whether `at` is inside brackets or quotes opened since `start`: `1型糖尿病（2020年确诊，省儿童医院）` and
+    `[{"code":"B18.1","name":"慢性乙型肝炎"}]` are one item each."""
+    span = text[start:at]
+    opened = sum(span.count(c) for c in "([{（【") - sum(span.count(c) for c in ")]}）】")
+    return opened > 0 or span.count('"') % 2 == 1
+
+
 def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     """A key-named value that lists more than one value is not one value: `Phone: 555-0100; fax (415)
     555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）`. Where a
@@ -341,7 +349,7 @@ def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
             kept.append(m)
             continue
         cuts = [c.span() for c in _LIST_SEPARATOR.finditer(text, m.start, m.end)
-                if not any(v.start <= c.start() < v.end for v in inside)]
+                if not any(v.start <= c.start() < v.end for v in inside) and not _bracketed(text, m.start, c.start())]
         if not cuts:
             if any(re.search(r"\w", text[i]) for i in range(m.start, m.end)
                    if not any(v.start <= i < v.end for v in inside if v.dimension == m.dimension)):
