@@ -256,3 +256,11 @@ def test_a_name_or_an_address_with_commas_and_full_stops_stays_one_value(tmp_pat
     units = _prelabel(tmp_path, {"patients.csv": "patient_id,name,address\n" + row})
     assert _values(units) == [("location", "1456 Daniel Place Apt. 191, Juanport"),
                               ("person_name", "Dr. Brandon Cummings MD")]
+
+
+def test_a_cell_that_says_a_value_is_on_file_is_no_value(tmp_path):
+    """A CRM export's `on file` and `not provided` under phone, card and e-mail columns were proposed as a
+    contact, a card and an address. By hand: two names only (no phone, card or e-mail is in the file)."""
+    units = _prelabel(tmp_path, {"crm.csv": "name,phone,card_number,email\nAna Souza,on file,on file,not provided\n"
+                                            "陈志强,暂无,未提供,无\n"})
+    assert _values(units) == [("person_name", "Ana Souza"), ("person_name", "陈志强")]

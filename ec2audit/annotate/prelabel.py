@@ -241,6 +241,8 @@ class Prelabeler:
             value = doc.text[f.start:f.end]
             if dim == "person_name" and not _name_like(value):
                 continue  # `客户：你好，我想…` is a speaker's line, `HR 周老师 0512-…` a signature
+            if dim in ("contact", "financial", "government_id") and not re.search(r"[\d@]", value):
+                continue  # a phone, an address, a card, an amount or an ID has digits or an @: `on file` has none
             # the sentence's full stop is no part of a condition or a number (`diagnosis: asthma.`); of a name or a
             # company it can be (`Jr.`, `Inc.`)
             end = f.end - (value.endswith((".", "。")) and dim not in ("person_name", "business"))
