@@ -128,6 +128,28 @@ HITS = [
     ("contact", "appel +33 1 42 68 53 00 12 fois", "+33 1 42 68 53 00"),
 ]
 
+HITS += [
+    # real logs that earlier splits lacked (benchmarks/data/discover/test5)
+    ("government_id", "titular Carmen Ruiz Ortega, DNI 48276513L).", "48276513L"),  # Spanish DNI, check letter
+    ("government_id", "NIE X1234567L en vigor", "X1234567L"),
+    ("government_id", "Mark's CPR for the insurance form: 120385-1931.", "120385-1931"),
+    ("contact", "对接人:周文杰,电话 0571-8702 3316。", "0571-8702 3316"),
+    ("contact", "You can call me on 655 482 193.", "655 482 193"),  # a national number after a phone word
+    ("contact", "teléfono: 91 123 45 67", "91 123 45 67"),
+    ("contact", '{"mobile_number": "0612 345 678", "city": "Utrecht"}', "0612 345 678"),  # a log's own key
+    ("finance", "开户行：招商银行深圳分行营业部，账号：6225 8801 2345 6789 012。", "6225 8801 2345 6789 012"),
+    ("finance", "bank account no. 0123456789 at Barclays", "0123456789"),  # no Luhn: an account, not a card
+    ("finance", "er satt inn på konto 1503.12.34567. Ring", "1503.12.34567"),  # Norwegian, dotted
+    ("contact", "Ring meg på 934 56 789 om noe er uklart.", "934 56 789"),
+    ("contact", "remind Tomasz to renew the domain, his number is 07700 900456", "07700 900456"),
+    ("location", "联系地址：深圳市南山区科技园南路 88 号 2 栋 1503 室。", "深圳市南山区科技园南路 88 号 2 栋 1503 室"),
+    ("location", "Postal address: Calle de Embajadores 112, 3º B, 28012 Madrid. You can",
+     "Calle de Embajadores 112, 3º B, 28012 Madrid"),  # floor, door, postcode and town go with the street
+    ("location", "consegna in Via Roma 10, 00184 Roma entro", "Via Roma 10, 00184 Roma"),
+    ("health", "on sick leave after knee surgery until 4 Dec", "knee surgery"),
+    ("health", "booked for a hip replacement in March", "hip replacement"),
+]
+
 NEAR_MISSES = [
     ("secrets", "we use sk-learn-compatible-pipelines-everywhere in prose"),
     ("secrets", "the sk- prefix marks OpenAI keys"),
@@ -175,6 +197,12 @@ NEAR_MISSES = [
     ("contact", "pip install ruff==0.4.1+1.2.3; score +12.5; +12345 points"),
     ("contact", "at 2024-03-02T10:00:00+01:00 (UTC +01:00), epoch 1712345678+0200"),
     ("contact", "dial +999 1234 5678 or +49 0"),  # no such country code; too short for Germany
+    ("government_id", "build 48276513K and 12345678A"),  # DNI-shaped, wrong check letter
+    ("government_id", "CPR 991385-1931 and build 120385-1931"),  # no such date; no word for the number
+    ("contact", "phone field: 2 rows, call stack of 655 frames"),  # a phone word, no number after it
+    ("contact", "the order number is 20261124-88213, a number of 1234567 rows"),  # a number, nobody's
+    ("finance", "account id 12345 and 账号：abc"),  # too few digits; no digits
+    ("health", "surgery checklist for the operation team"),  # no body part: a topic
 ]
 
 

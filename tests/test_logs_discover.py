@@ -147,3 +147,24 @@ def test_discovery_exposure_on_a_transcript_known_by_hand(tmp_path):
                                env={"COLUMNS": "200"})
     assert ("the weighted share of the sensitive values on its local side (user inputs, tool results) that "
             "reached a cloud call") in " ".join(plain.output.split())  # the table's title, wrapped at its width
+
+
+def test_discovery_on_a_real_shaped_log_matches_its_hand_labels(tmp_path):
+    """An OpenClaw transcript nobody here tuned on (benchmarks/data/discover/test5): a CI log with a virus
+    scanner, a lock file, a crab astrology sign's copy and a customer's mail. The units proposed are the ones
+    its hand labels call sensitive, all its must-find values among them; `Cancer`, `viruses`, the run id,
+    hashes and message ids are not proposed. The one value labelled junk is the app's support mailbox
+    (another split counts a clinic's reception mailbox as someone's, so role mailboxes stay)."""
+    bench = Path(__file__).parent.parent / "benchmarks" / "data" / "discover"
+    log = bench / "test5" / "openclaw-crabapp.jsonl"
+    labels = {row["value"]: row for row in map(json.loads, (bench / "labels.jsonl").read_text().splitlines())}
+    findings = tmp_path / "findings.jsonl"
+    result = _run(log, "--discover", "--json", "--out", findings)
+    assert result.exit_code == 0, result.output
+    proposed = {json.loads(line)["matched_text"] for line in findings.read_text().splitlines()}
+    assert json.loads(result.stdout)["units"] == len(proposed)  # an OpenClaw agent sends every value to the cloud
+    assert all(value in labels for value in proposed), proposed - labels.keys()
+    assert {v for v in proposed if not labels[v]["sensitive"]} == {"soporte@cangrejo.app"}
+    text = log.read_text(encoding="utf-8")
+    must = {v for v, row in labels.items() if row.get("must_find") and json.dumps(v)[1:-1] in text}
+    assert len(must) >= 6 and all(any(m in v for v in proposed) for m in must), must

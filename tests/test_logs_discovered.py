@@ -154,3 +154,48 @@ def test_field_names_say_what_the_value_is():
                    unit("Card on file_part", "4539 1488 0343 6467", "financial")])
     assert [u.field for u in units] == ["address", "email", "name", "email_2", "email_3", "phone_number", "api_key",
                                         "card_on_file"]
+
+
+@pytest.mark.parametrize(("value", "dimension", "before", "after"), [
+    # from real-shaped logs (benchmarks/data/discover/test5): a query plan's cost range read as a phone
+    ("0.86..16.91", "contact", " Nested Loop Left Join  (cost=", " rows=1 width=184)"),
+    # a CI run's id that passes a national ID's checksum
+    ("7731024598", "government_id", 'Job "release" failed after 1m 14s (runner ubuntu-24.04, id ', ")"),
+    ("7731024598", "government_id", "Build #", " passed"),
+    ("7731024598", "government_id", '{"run_id": "', '", "status": "failed"}'),
+    # glued Chinese text read as a place: no word for a street, an unpaired bracket
+    ("本名周文杰),电话", "location", "对接人:Will(英文名,", " 0571-8702 3316。"),
+    ("深圳市", "location", "公司位于", "。"),
+])
+def test_log_noise_from_real_tools_is_rejected(value, dimension, before, after):
+    assert rejection(_unit(value, dimension), before, after) is not None
+
+
+@pytest.mark.parametrize(("value", "dimension", "before", "after"), [
+    # a Chinese address has no spaces: one run of characters, with a street in it, is no "one word"
+    ("深圳市南山区科技园南路 88 号 2 栋 1503 室", "location", "联系地址:", "。"),
+    ("深圳市南山区科技园南路", "location", "联系地址:", " 88 号"),
+    # someone's condition: a person has it, even with no medical word around
+    ("epilepsy", "health", "refund of the annual plan (29,99 €, order CNG-88213). I have ",
+     " and the flashing crab animation on the Cancer page gave me a seizure"),
+    ("diabetes", "health", "Since her ", " she skips the team lunches"),
+    ("ADHD", "health", "He was diagnosed with ", " in 2019 and"),
+    # a short form of a given name that Faker's lists lack
+    ("Will Hartley", "person_name", "Author: ", " <will.hartley@northwind-dev.co.uk>"),
+    ("Matt Fisher", "person_name", "", ""),
+    # a phone next to the word "job" or "build" is still a phone
+    ("655 482 193", "contact", "my job phone: ", ""),
+    ("48276513", "government_id", "I run a small shop, my customer id ", ""),  # `run` the verb, far from the id
+])
+def test_values_in_real_logs_are_kept(value, dimension, before, after):
+    assert rejection(_unit(value, dimension), before, after) is None
+
+
+@pytest.mark.parametrize(("value", "before", "after"), [
+    ("Cancer", "on the ", " page gave me a seizure"),  # the crab's sign, no one's condition
+    ("depression", "- Key ", " on the numeric keypad registered twice"),
+    ("Cancer", "and check my ", " horoscope for this week"),  # a holder, but a star sign's capital
+    ("cancer", "Cancer crabs are tender under the shell. The ", " sign icon uses stroke 2.5"),
+])
+def test_medical_words_in_other_senses_stay_rejected(value, before, after):
+    assert rejection(_unit(value, "health"), before, after) is not None

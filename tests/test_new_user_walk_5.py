@@ -66,15 +66,15 @@ def test_a_version_number_is_no_ip_address(tmp_path):
 def test_a_key_named_line_that_lists_values_gives_the_values(tmp_path):
     """A `Key: value` line was one unit whatever it held: `Phone: 555-0100; fax (415) 555-0199.` one contact
     unit of both numbers and the period, `Contact: Dana Whitfield, +1 415-555-0199` a contact unit of the
-    name and the phone, `Mobile: +1 212-555-0187.` a phone with the sentence's period. By hand: the fax
-    (415) 555-0199 (555-0100 has no area code our recognizers read), the name Dana Whitfield, the phones
-    +1 415-555-0199 and +1 212-555-0187; of `IP: 10.0.4.17/24, mask 255.255.255.0` the address alone."""
+    name and the phone, `Mobile: +1 212-555-0187.` a phone with the sentence's period. By hand: the phone
+    555-0100 and the fax (415) 555-0199, the name Dana Whitfield, the phones +1 415-555-0199 and
+    +1 212-555-0187; of `IP: 10.0.4.17/24, mask 255.255.255.0` the address alone."""
     units = _prelabel(tmp_path, {"contacts.md": "Phone: 555-0100; fax (415) 555-0199.\n"
                                                 "Contact: Dana Whitfield, +1 415-555-0199\n"
                                                 "Mobile: +1 212-555-0187.\n"
                                                 "IP: 10.0.4.17/24, mask 255.255.255.0\n"})
     assert _values(units) == [("contact", "(415) 555-0199"), ("contact", "+1 212-555-0187"),
-                              ("contact", "+1 415-555-0199"), ("network", "10.0.4.17/24"),
+                              ("contact", "+1 415-555-0199"), ("contact", "555-0100"), ("network", "10.0.4.17/24"),
                               ("person_name", "Dana Whitfield")]
 
 

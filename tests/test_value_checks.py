@@ -11,7 +11,15 @@ from ec2audit.cli import main
 from ec2audit.detect.calibrate import Settings, write_calibration
 from ec2audit.detect.e5_judge import CrossEncoderJudge
 from ec2audit.detect.finding import FRAGMENT, LITERAL
-from ec2audit.detect.value_checks import check_for, contrast_values, near_miss, numbers, same_value, translations
+from ec2audit.detect.value_checks import (
+    business_names,
+    check_for,
+    contrast_values,
+    near_miss,
+    numbers,
+    same_value,
+    translations,
+)
 from ec2audit.units import make_unit
 
 SALARY = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Nadia Ferreira", "field": "salary",
@@ -267,3 +275,37 @@ def test_a_business_topic_is_not_graded_against_two_other_facts():
         "Write an analysis of why food companies divest their pet-food divisions.",
         "Summarise divestitures in the pet-food sector."]])]
     assert not any(v.grade > 0 for v in topics)
+
+
+def test_a_given_name_another_person_in_the_text_also_has_is_a_veto():
+    """A lone given name is graded as a fragment of the name, unless the text names another person with that
+    given name (then this one may be that person)."""
+    unit = make_unit({"task_id": "t", "entity_id": "E1", "field": "full_name", "value": "Marta Kowalczyk",
+                      "dimension": "person_name", "description": "employee's full name"})
+    alone, shared = grades(unit, ["Marta called about the lease this morning.",
+                                  "Marta Nowicka from legal called; tell Marta the lease is ready."])
+    assert alone.grade > 0 and shared.grade == 0
+
+
+def test_an_accented_name_is_read_as_latin_script():
+    """A business fact whose name has an accent (Zürich) is read by its words, not as Chinese characters, so a
+    text on the act's topic that names no site is not graded by the name rule; one naming the site and act is."""
+    assert business_names("close the Zürich office in May") == ("zürich", "may")
+    unit = make_unit({"task_id": "t", "entity_id": "D9", "entity_name": "Aldwin Bank", "field": "plan",
+                      "value": "close the Zürich office in May", "dimension": "business",
+                      "description": "unannounced closure"})
+    ours, topic = grades(unit, ["We're shutting the Zürich office down in May, keep it quiet.",
+                                "Explain how banks usually announce office closures to staff."])
+    assert ours.grade > 0 and topic.grade == 0
+
+
+def test_a_topic_without_the_value_written_needs_a_wider_margin():
+    """Texts about a condition's clinic or specialty (no condition stated) read close to it in both models,
+    just nearer it than any other condition: with the value not written out they are left for review
+    (`UNWRITTEN`), while the condition written in another language is graded."""
+    unit = make_unit({"task_id": "t", "entity_id": "E4", "entity_name": "李娜", "field": "诊断",
+                      "value": "类风湿关节炎", "dimension": "health", "description": "员工诊断"})
+    clinic, moved, written = grades(unit, ["帮我预约下周风湿免疫科的专家号。", "风湿科门诊下个月起搬到三号楼。",
+                                           "Li Na has rheumatoid arthritis."])
+    assert clinic.grade == 0 and clinic.review and moved.grade == 0 and moved.review
+    assert written.grade > 0

@@ -39,7 +39,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BYTES_READ, LINE_RANGE, PASSED_OVER, instant
+from ec2audit.logs.base import BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
@@ -92,7 +92,8 @@ Exposed = dict[str, array]
 #: group what it is scored against and its sums (`groups`: `tasks` the key of its task set in
 #: `task-sets`, a few distinct sets shared by many groups, null where no cloud call was
 #: audited, `found` where scored against the units found in its calls, `exposed` and `scope` as in
-#: `Exposed`), and the files read (`files`).
+#: `Exposed`), the files read (`files`), and the `call_id` of each call it read that has one (`keys`: `key`,
+#: what a copy in another part has too, the call's `logged_id` where it has one, else its `call_id`).
 PART_SCHEMAS = {
     "session-calls": pl.Schema({"session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64,
                                 "calls_without_content": pl.Int64, "cloud_calls_without_content": pl.Int64}),
@@ -100,9 +101,11 @@ PART_SCHEMAS = {
     "groups": pl.Schema({"group": pl.String(), "tasks": pl.Int64(), "found": pl.Boolean(),
                          "exposed": pl.List(pl.Float64), "scope": pl.List(pl.Float64)}),
     "files": pl.Schema({"file": pl.String, "format": pl.String, "encoding": pl.String, "read_with": pl.String}),
+    "keys": pl.Schema({"key": pl.String, "call": pl.String}),
 }
 #: The `Spilled` field that counts each table's rows.
-_PART_ROWS = {"session-calls": "sessions", "task-sets": "task_sets", "groups": "groups", "files": "files"}
+_PART_ROWS = {"session-calls": "sessions", "task-sets": "task_sets", "groups": "groups", "files": "files",
+              "keys": "keys"}
 
 
 #: Formats whose every line is a whole call, so a large file of them can be audited in line-aligned
@@ -148,6 +151,7 @@ class Spilled:
     task_sets: int = 0
     groups: int = 0
     files: int = 0
+    keys: int = 0
     #: Its last file read (a `Range` part's file is listed once), and where it was audited (`LogAudit.node_rows`).
     last_file: str | None = None
     node: str | None = None
@@ -216,6 +220,8 @@ class LogAudit:
     #: session, and the hash of each finding's text (`_text_hash`), when it spills.
     sent: list[tuple[str, int]] = field(default_factory=list, repr=False)
     text_hashes: list[int] = field(default_factory=list, repr=False)
+    #: A worker's: (`logged_id` or `call_id`, `call_id`) of each call it read that has a `call_id`, when it spills.
+    keys: list[tuple[str, str]] = field(default_factory=list, repr=False)
     #: Removes the folder of `spilled` (`release`); run too when the audit is garbage-collected or at exit.
     cleanup: Callable[[], object] | None = field(default=None, repr=False)
 
@@ -290,7 +296,7 @@ class LogAudit:
         held = {table: self._held(table) for table in PART_SCHEMAS}
         spilled = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), len(self.first_sent),
                           len(found), sessions=held["session-calls"].height, task_sets=held["task-sets"].height,
-                          groups=held["groups"].height,
+                          groups=held["groups"].height, keys=held["keys"].height,
                           files=held["files"].height, last_file=self.files[-1]["file"] if self.files else None)
         for table, rows, frame in (
                 ("calls", spilled.calls, self.calls_frame),
@@ -308,7 +314,7 @@ class LogAudit:
                 write_table(held_frame, Path(spilled.path(table)))
         self.spilled = [spilled]
         self.calls, self.carriers, self.first_sent, self.result.finding_rows = [], [], [], []
-        self.sent, self.text_hashes, self.files, self.session_calls = [], [], [], {}
+        self.sent, self.text_hashes, self.files, self.session_calls, self.keys = [], [], [], {}, []
         self.found_in_calls, self.exposed, self.scope, self.result.tasks = {}, {}, {}, {}
         self.result.grades = {}  # per (session, unit): `exposed` has their sums
 
@@ -319,6 +325,8 @@ class LogAudit:
             return pl.DataFrame([[k, *v] for k, v in self.session_calls.items()], schema=schema, orient="row")
         if table == "files":
             return pl.DataFrame(self.files, schema=schema)
+        if table == "keys":
+            return pl.DataFrame(self.keys, schema=schema, orient="row")
         tasks = self.result.tasks
         if table == "task-sets":
             sets = {_task_key(t): sorted(t) for t in {id(t): t for t in tasks.values()}.values()}
@@ -925,33 +933,69 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
 
 
 def _audit_on(backend: Backend, found: list, sizes: list[int], cascade: Cascade | None, units: list[Unit],
-              work: Callable[[Cascade, tuple[int, list]], LogAudit], progress: _Progress | None,
+              work: Callable[[Cascade, Batch], LogAudit], progress: _Progress | None,
               fmt: str | None) -> LogAudit:
     """`work` over `blocks` of `found` on `backend` (the whole of `found` in one when it is
     `in_process`, where progress is told file by file; `sizes`, their sizes, cut the blocks), merged in
-    file order."""
+    file order. A batch that read a call a batch before it read too (`_logged_before`) is audited again
+    told those calls: its copies are passed over as a serial audit passes them over."""
     batch_bytes: list[int] = []
+    batches: list[Batch] = []
 
-    def plan(workers: int) -> list[tuple[int, list]]:
+    def plan(workers: int) -> list[Batch]:
         if backend.in_process:
-            return [(0, found)]
+            return [(0, found, frozenset())]
         cut = blocks(found, sizes, workers, fmt)
         batch_bytes[:] = [sum(_size(item, size) for item, size in b) for b in cut]
-        return [(number, [item for item, _ in b]) for number, b in enumerate(cut)]
+        batches[:] = [(number, [item for item, _ in b], frozenset()) for number, b in enumerate(cut)]
+        return batches
+
+    def placed(part: LogAudit, where: str) -> LogAudit:
+        for spilled in part.spilled:
+            if spilled.calls and not Path(spilled.path("calls")).exists():
+                raise InputError(f"results written where this machine cannot read them ({where}): give "
+                                 "a folder every node shares", file=spilled.path("calls"))
+        part.nodes = {f["file"]: where for f in part.files if f["read_with"] is None}
+        part.spilled = [replace(s, node=str(where)) for s in part.spilled]
+        return part
 
     def parts() -> Iterator[LogAudit]:
         for index, (part, where) in enumerate(backend.map(partial(_cascade, cascade, units), work, plan)):
-            for spilled in part.spilled:
-                if spilled.calls and not Path(spilled.path("calls")).exists():
-                    raise InputError(f"results written where this machine cannot read them ({where}): give "
-                                     "a folder every node shares", file=spilled.path("calls"))
-            part.nodes = {f["file"]: where for f in part.files if f["read_with"] is None}
-            part.spilled = [replace(s, node=str(where)) for s in part.spilled]
             if progress and not backend.in_process:
                 progress.advance(batch_bytes[index])
-            yield part
+            yield placed(part, where)
 
-    return merge_parts(parts(), units)
+    if backend.in_process:
+        return merge_parts(parts(), units)
+    done = list(parts())  # counts only: what each part read is in its Parquet
+    again = _logged_before([s for part in done for s in part.spilled])
+    if again:
+        redo = [(number, items, frozenset(again[number])) for number, items, _ in batches if number in again]
+        for (number, _, _), (part, where) in zip(
+                redo, backend.map(partial(_cascade, cascade, units), work, lambda workers: redo), strict=True):
+            done[number] = placed(part, where)
+    return merge_parts(done, units)
+
+
+def _logged_before(spilled: list[Spilled]) -> dict[int, set[str]]:
+    """Per part (its index in `spilled`, one per batch), the keys of the calls parts before it read too
+    (`PART_SCHEMAS["keys"]`): their `call_id`s, and the `logged_id`s it reuses. Picked as sessions spanning
+    parts are (`_shared_rows`): the driver holds the keys' 64-bit hashes (8 bytes a call logged with a key)
+    and the rows of those on several parts only; nothing where fewer than two parts have keys."""
+    if sum(s.keys > 0 for s in spilled) < 2:
+        return {}
+    holder = LogAudit("", AuditResult([]), spilled=spilled)
+    rows = _shared_rows(_batches(holder, "keys", pl.col("key")))
+    found: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for key, call, part in rows.sort(_PART).select("group", "call", _PART).iter_rows():
+        found[key].append((part, call))
+    again: dict[int, set[str]] = defaultdict(set)
+    for key, calls in found.items():
+        for part, _ in calls:
+            earlier = {call for at, call in calls if at < part}
+            if earlier:
+                again[part] |= {key, *earlier}
+    return again
 
 
 def _cascade(cascade: Cascade | None, units: list[Unit]) -> Cascade:
@@ -959,13 +1003,22 @@ def _cascade(cascade: Cascade | None, units: list[Unit]) -> Cascade:
     return cascade or build_cascade(units)
 
 
-def audit_batch(cascade: Cascade, batch: tuple[int, list], reading: Reading, units: list[Unit], spill: Path | None,
+#: A batch of files: its number, its files (paths or `Range`s), and the `call_id`s and `logged_id`s batches
+#: before it read (`_logged_before`: calls logged again there, ids reused).
+Batch = tuple[int, list, frozenset[str]]
+
+
+def audit_batch(cascade: Cascade, batch: Batch, reading: Reading, units: list[Unit], spill: Path | None,
                 on_payload: Callable[[Payload], None] | None = None,
                 on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
     """One numbered batch of files audited by a worker, for `merge_parts`; with `spill` (a folder),
     its findings written there rather than sent back (`LogAudit.spill`)."""
-    index, found = batch
-    part = audit_files(found, reading, units, cascade, on_payload, on_file, hashes=spill is not None)
+    index, found, logged = batch
+    token = LOGGED_BEFORE.set(logged)
+    try:
+        part = audit_files(found, reading, units, cascade, on_payload, on_file, hashes=spill is not None)
+    finally:
+        LOGGED_BEFORE.reset(token)
     if spill is not None:
         part.spill(spill / f"part-{index:06d}")
     part.result.units = []  # the driver has them: not sent back with every batch
@@ -986,7 +1039,9 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     # a session's calls are numbered once across its files: a file's steps go on from the calls before it
     before: Counter = Counter()
     in_file: Counter = Counter()
+    dropped: Counter = Counter()  # per session, the calls of this file its reader numbered but logged before
     called: set[str] = set()  # the `call_id`s read
+    logged = LOGGED_BEFORE.get()  # those read by the parts before this one
 
     def passed_over(fmt: str, why: str) -> None:
         log.format_calls.setdefault(fmt, [0] * len(FORMAT_COUNTS))[FORMAT_COUNTS.index(why)] += 1
@@ -995,20 +1050,27 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
         def started(f: LogFile) -> None:
             before.update(in_file)
             in_file.clear()
+            dropped.clear()
             log.files.extend(_file_rows(f))
             if on_file:
                 on_file(f)
 
         for payload in _read(found, reading.fmt, log, started):
             call_id = payload.meta.get("call_id")
-            if call_id is not None:
-                if call_id in called:  # a copy of a call read before (a resumed session's file, a span sent twice)
-                    passed_over(payload.meta.get("format") or "?", "logged_again")
-                    continue
-                called.add(call_id)
             key = payload.meta.get("session") or payload.episode
-            if payload.meta.get("step") is not None:
-                payload.meta["step"] += before[key]
+            if call_id is not None:
+                # a copy of a call read before, here or by a part before this one (a resumed session's file,
+                # a span sent twice)
+                if call_id in called or call_id in logged:
+                    passed_over(payload.meta.get("format") or "?", "logged_again")
+                    dropped[key] += 1
+                    continue
+                if payload.meta.get("logged_id") is None:  # openai-log's reader passes over its own copies
+                    called.add(call_id)  # (per file): theirs are not held for the whole audit
+                if hashes:
+                    log.keys.append((payload.meta.get("logged_id") or call_id, call_id))
+            if payload.meta.get("step") is not None:  # the session's calls before it, less the copies passed over
+                payload.meta["step"] += before[key] - dropped[key]
             in_file[key] += 1
             side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
             call = _call_row(len(log.calls), payload, side)
@@ -1022,7 +1084,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             read = log.format_calls.setdefault(call["format"] or "?", [0] * len(FORMAT_COUNTS))
             read[0] += 1
             read[1] += empty
-            read[3] += payload.meta.get("id_reused") is not None
+            read[3] += bool(payload.meta.get("id_reused"))
             session = payload.episode or payload.task_id or "all"  # the group `audit` scores it in
             if reading.discover:
                 payload.task_id = session

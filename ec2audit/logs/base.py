@@ -11,6 +11,7 @@ sets `call_id`: the audit reads a call once. Bad input is reported through `on_e
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable, Iterator
@@ -39,6 +40,16 @@ LINE_RANGE: ContextVar[tuple[int, int, int] | None] = ContextVar("line_range", d
 #: (it logs again a call an earlier line of its file logged) or `cache_hits` (a gateway answered it from
 #: its own cache: no provider saw it). The audit counts them, so no record is passed over unsaid.
 PASSED_OVER: ContextVar[Callable[[str, str], None] | None] = ContextVar("passed_over", default=None)
+#: The `call_id`s (and `logged_id`s) of calls logged in the parts of the audit before this one, when the audit
+#: splits its files between workers: such a call is logged again, such an id reused (`logs.audit._logged_before`).
+LOGGED_BEFORE: ContextVar[frozenset[str]] = ContextVar("logged_before", default=frozenset())
+
+
+def logged_key(kind: str, *fields: str) -> str:
+    """A key naming a logged record (`call_id`, `logged_id`) the same in every process (Python's `hash`
+    is salted per process): `kind:` and 128 bits of BLAKE2b over `fields`."""
+    digest = hashlib.blake2b("\n".join(fields).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return f"{kind}:{digest}"
 
 
 class _Counted:

@@ -51,6 +51,18 @@ _EDGE_PUNCTUATION = "'\"`|,;:"
 #: Words before a `#` that make the number an account's, not an issue's (`Account #12345678`).
 _ACCOUNT_BEFORE = re.compile(r"(?i)\b(?:account|acct|card|policy|member|patient|customer|passport|licen[cs]e|"
                              r"routing|iban|ssn|id)\s*#\s?$")
+#: Words before an id that make the number a CI run's, job's or build's (`(runner ubuntu-24.04, id 7731024598)`).
+_RUN_BEFORE = re.compile(r"(?i)\b(?:run|job|build|pipeline|workflow|runner|deployment)s?"
+                         r"(?:[ _-]?(?:id|#|no\.?|number)|\s+\S+,\s*id)[\"']?\s*[:=#]?\s*[\"']?\s*$")
+#: A condition's holder just before it (`I have epilepsy`, `her diabetes`): someone's health, whatever surrounds it.
+_HOLDER_BEFORE = re.compile(r"(?i)(?:\b(?:i|he|she|they|we)\s+(?:have|has|had|live with|lives with|suffer from|"
+                            r"suffers from)|\bdiagnosed with|\bliving with|\b(?:my|his|her|their|our))\s+$")
+#: What a Chinese address names below a city: a street, a building, a room, a village.
+_ZH_PLACE = re.compile(r"[路街道巷弄号栋幢室村镇乡]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+#: Short forms of given names that Faker's lists lack (`Will Hartley` in a git log).
+_SHORT_GIVEN_NAMES = frozenset({"will", "rob", "matt", "pat", "meg", "jen", "ed", "nate", "zach", "gabe", "ollie",
+                                "abby", "vicky"})
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _VERSION_BEFORE = re.compile(r"(?:\bversion|\brelease|\bv)\s*$", re.I)
 _DNS_NAME = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
@@ -108,7 +120,7 @@ def _given_names() -> frozenset[str]:
         for attribute in ("first_names", "first_names_male", "first_names_female", "first_romanized_names"):
             names = getattr(provider, attribute, ())
             words.update(n.lower() for n in (names.keys() if isinstance(names, dict) else names) if isinstance(n, str))
-    return frozenset(words)
+    return frozenset(words | _SHORT_GIVEN_NAMES)
 
 
 def _plain(text: str) -> str:
@@ -138,6 +150,10 @@ def _number_rejection(value: str, before: str = "") -> str | None:
         return "an issue or ticket number (`Closes: #1025796`)"
     if re.search(r"(?:https?://|www\.)\S*$", before):
         return "part of a URL"
+    if _RUN_BEFORE.search(before[-48:]):
+        return "a CI run's, job's or build's number"
+    if re.search(r"\d\.\.\.?\d", value):
+        return "a range (`cost=0.86..16.91` in a query plan)"
     if re.fullmatch(r"\d+\.\d+", value.strip()):
         return "a decimal number"
     if len(digits) < 7:
@@ -198,6 +214,8 @@ def _health_rejection(value: str, before: str, after: str) -> str | None:
         return None
     if _plain(value) in _given_names():
         return "a given name"
+    if _HOLDER_BEFORE.search(before[-40:]) and not re.fullmatch(r"[A-Z][a-z]+", value.strip()):
+        return None  # `I have epilepsy`, `my ADHD`; `my Cancer horoscope` is a star sign
     around = before[-80:] + " " + after[:80]
     return None if HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
 
@@ -255,6 +273,10 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     if unit.dimension == "location":
         if _CODE.search(value) or ":" in value:
             return "a code token"
+        if any(value.count(o) != value.count(c) for o, c in ("()", "（）")):
+            return "an unpaired bracket: text glued across a layout"
+        if _HAN.search(value):  # Chinese writes an address without spaces: a street in it makes it one
+            return None if _ZH_PLACE.search(value) else "no street, building or room: a city or a phrase"
         return None if " " in value or "," in value else "one word"
     return "a code token" if _CODE.search(value) or _CAMEL.search(value) else None
 

@@ -6,7 +6,9 @@ Each line is one call. The response (when logged) gives usage; the URL and provi
 A line equal to an earlier line of the file that has the same id (request and response alike: a record
 written twice, a retried write) logs that call again and is no call; a line that reuses an earlier id
 with another request or answer (providers reuse ids; a retry answered again) is a call of its own,
-marked `id_reused` with the line of the id's first call (docs/design.md, Log audit).
+marked `id_reused` (docs/design.md, Log audit). Each keyed record's `call_id` names it (file, id and
+record) and its `logged_id` its id in its file, the same in every worker: a copy in another part of the
+file is found there (`base.LOGGED_BEFORE`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,16 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import PASSED_OVER, OnError, first_record, make_payload, normalize_usage, read_jsonl
+from ec2audit.logs.base import (
+    LOGGED_BEFORE,
+    PASSED_OVER,
+    OnError,
+    first_record,
+    logged_key,
+    make_payload,
+    normalize_usage,
+    read_jsonl,
+)
 from ec2audit.payloads import Payload, is_request_body, payload_from_record
 
 name = "openai-log"
@@ -108,24 +119,28 @@ def _logged_id(data: dict) -> str | None:
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    """The file's calls (of its `LINE_RANGE`): a record logged again (in this part, or in a part before it:
+    `LOGGED_BEFORE`) is passed over; one reusing an id logged before is marked `id_reused`."""
     steps: Counter = Counter()
-    logged: dict[str, dict[int, int]] = {}  # per id: each record logged under it (a hash) → its first line
-    passed_over = PASSED_OVER.get()
+    logged: dict[str, set[str]] = {}  # per id: the key of each record logged under it
+    passed_over, before = PASSED_OVER.get(), LOGGED_BEFORE.get()
     for number, data in read_jsonl(path, on_error):
         key = _logged_id(data)
-        records = logged.setdefault(key, {}) if key is not None else {}
-        digest = hash(json.dumps(data, sort_keys=True, default=str)) if key is not None else 0
-        if digest in records:
-            if passed_over:
-                passed_over(name, "logged_again")
-            continue
+        records = logged.setdefault(key, set()) if key is not None else set()
+        ids = call = ""
+        if key is not None:  # keyed by file, as the audit of one file whole reads it
+            ids = logged_key(name, str(path), key)
+            call = logged_key(name, str(path), key, json.dumps(data, sort_keys=True, default=str))
+            if call in records or call in before:
+                if passed_over:
+                    passed_over(name, "logged_again")
+                continue
         try:
             payload = to_payload(data, f"{path.name}:{number}", path, number, steps)
         except InputError as exc:
             on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
             continue
-        if records:
-            payload.meta["id_reused"] = min(records.values())
         if key is not None:
-            records[digest] = number
+            payload.meta |= {"call_id": call, "logged_id": ids, "id_reused": bool(records) or ids in before}
+            records.add(call)
         yield payload

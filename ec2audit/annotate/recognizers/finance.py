@@ -1,4 +1,5 @@
-"""Money: Luhn-valid bank and credit cards (UnionPay 62… included), IBANs and amounts in ¥/$/万/亿.
+"""Money: Luhn-valid bank and credit cards (UnionPay 62… included), account numbers after a word for one
+(`账号：`, `account no.`), IBANs and amounts in ¥/$/万/亿.
 
 Amounts below 1,000 are not proposed: a coffee price is not confidential, a salary is.
 """
@@ -22,6 +23,11 @@ def _card_ok(value: str) -> bool:
     return 16 <= len(d) <= 19 and luhn_ok(d) and len(set(d)) > 2
 
 
+def _account_ok(value: str) -> bool:
+    """An account number is long: a short one after `账号` is an index or a count."""
+    return 8 <= len(digits(value)) <= 30
+
+
 def _iban_ok(value: str) -> bool:
     """ISO 13616: the country's length and BBAN layout and the mod-97 check digits (schwifty's registry)."""
     try:
@@ -43,6 +49,12 @@ RECOGNIZERS = [
     PatternRecognizer("bank-card", "BANK_CARD", "financial", (
         (r"(?<![\d-])\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?![\d-])", 0.6),
     ), validate=_card_ok, trim=r"[ -]\d{1,3}$"),  # `4111 1111 1111 1111 12/27`: the expiry month is no digit of it
+    # a bank account (not a card: no Luhn check) where a word for one introduces it
+    PatternRecognizer("bank-account", "BANK_ACCOUNT", "financial", (
+        (r"(?i:银行账号|收款账号|开户账号|账号|账户|卡号|bank account(?: no\.?| number)?|account (?:no\.?|number)|"
+         r"\bkonto(?:nummer|nr\.?)?|\bcuenta|\bconta|\bcompte|\bconto)"
+         r"\s*[:：#]?\s*(?P<value>\d{2,6}(?:[ .-]?\d{2,6}){0,6})(?![\d-]|\.\d)", 0.6),
+    ), validate=_account_ok),
     # printed in groups of four (`DE89 3704 0044 0532 0130 00`) or run together, in either case (tool output
     # and hand-typed forms write `de89 3704 …`, which schwifty reads as the same IBAN); the checksum decides
     PatternRecognizer("iban", "IBAN_CODE", "financial", (

@@ -26,6 +26,11 @@ _EN_QUALIFIER = (r"(?:(?:type [12]|stage (?:[1-4]|i{1,3}|iv)|chronic|acute|sever
                  r"|generali[sz]ed|rheumatoid|allergic|metastatic|early[- ]onset|breast|lung|prostate"
                  r"|colon|liver|gastric|pancreatic|postpartum|clinical) )*")
 _EN_TAIL = r"(?: (?:stage (?:[1-4]|i{1,3}|iv)|type [12])| with (?:" + "|".join(_EN_TERMS) + r"))?"
+#: An operation on a body part names someone's treatment (`knee surgery`, `hip replacement`); a bare
+#: `surgery` or `operation` does not.
+_EN_PROCEDURES = (r"(?:knee|hip|back|spinal|spine|shoulder|heart|open-heart|bypass|brain|eye|cardiac|bariatric|"
+                  r"hernia|cataract|gallbladder|acl|ankle|wrist|cancer|kidney|liver|lung) "
+                  r"(?:surgery|operation|replacement|transplant)|bone marrow transplant|chemotherapy|dialysis")
 _ZH_TERMS = ("糖尿病", "高血压", "抑郁症", "抑郁障碍", "焦虑症", "焦虑障碍", "双相情感障碍", "精神分裂症", "哮喘",
              "白血病", "淋巴瘤", "肿瘤", "[肺胃肝肠乳腺宫颈食管胰腺甲状腺鼻咽前列腺]{1,3}癌", "乙肝", "丙肝",
              "肝炎", "肺结核", "癫痫", "肾病", "肾衰竭", "心力衰竭", "冠心病", "心脏病", "关节炎",
@@ -40,6 +45,7 @@ RECOGNIZERS = [
     PatternRecognizer("health-en", "HEALTH_CONDITION", "health", (
         (rf"(?i:\b(?<!tropical )(?<!economic )(?<!great ){_EN_QUALIFIER}(?:{'|'.join(_EN_TERMS)}){_EN_TAIL}\b)", 0.7),
         (r"\bAIDS\b", 0.7),
+        (rf"(?i:\b(?:{_EN_PROCEDURES})\b)", 0.6),
     )),
     PatternRecognizer("lab-value", "LAB_VALUE", "health", (
         (r"(?i:\b(?:hba1c|a1c|glycated ha?emoglobin)|糖化血红蛋白)[^\d\n]{0,20}?"

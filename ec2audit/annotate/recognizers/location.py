@@ -17,6 +17,9 @@ STREET_WORDS = (r"(?:Rue|Avenue|Av\.|Boulevard|Bd|Place|Quai|All[ée]e|Impasse|C
                 r"|Corso|Calle|Avenida|Plaza|Paseo|Carrer|Rua|Stra(?:ß|ss)e|Weg|Platz|Gasse|Street|Road|Lane|Drive)")
 _PARTICLE = r"(?: (?:de la|de l'|du|des|de|d'|del|della|di|do|da|dos|la|le|les|am|an der|im|of|the))?"
 _UNIT = r"(?:,? (?:Apt\.?|Suite|Unit|Ste\.?|#) ?[\dA-Z]+)?"
+#: A floor and door after the house number (`112, 3º B`, `10, int. 4`) and a postcode and town (`, 28012 Madrid`).
+_FLOOR = r"(?:,? (?:\d{1,2} ?[ºª°]|piso \d{1,2}|int\. ?\d{1,3})(?: ?[A-Z]\b)?)?"
+_POSTCODE_TOWN = r"(?:,? \d{4,5} [A-ZÀ-Þ][a-zà-ÿ]+(?:[ -][A-ZÀ-Þ][a-zà-ÿ]+)?\b)?"
 _CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
 #: China's provinces, autonomous regions, SARs and municipalities by name: any two to six characters before 省
 #: took the words before the address with it (`他住在广东省…`, `公司位于浙江省…`).
@@ -42,7 +45,7 @@ RECOGNIZERS = [
     )),
     PatternRecognizer("street-address-kind-first", "STREET_ADDRESS", "location", (
         (rf"\b\d{{1,5}}(?: ?(?:bis|ter))?,? {STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}}\b", 0.7),
-        (rf"\b{STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}},? \d{{1,5}}\b", 0.6),
+        (rf"\b{STREET_WORDS}{_PARTICLE}(?: ?[A-ZÀ-Þ][\w'-]+){{1,3}},? \d{{1,5}}\b{_FLOOR}{_POSTCODE_TOWN}", 0.6),
     )),
     PatternRecognizer("street-address-zh", "STREET_ADDRESS", "location", (
         (_CN_ADDRESS, 0.8),
