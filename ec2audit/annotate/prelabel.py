@@ -23,6 +23,7 @@ from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry,
 from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
+from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
 from ec2audit.annotate.recognizers.zh_pii import is_team
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
@@ -192,7 +193,7 @@ class Prelabeler:
             self._presidio(docs, matches, tick)
         else:
             tick(len(docs))
-        return [self._spans(doc, _resolve(_plausible(doc, found), self.score_threshold))
+        return [self._spans(doc, _resolve(_plausible(doc, _split_lists(doc, found)), self.score_threshold))
                 for doc, found in zip(docs, matches, strict=True)]
 
     def _presidio(self, docs: list[Document], matches: list[list[Match]], tick) -> None:
@@ -240,8 +241,13 @@ class Prelabeler:
             value = doc.text[f.start:f.end]
             if dim == "person_name" and not _name_like(value):
                 continue  # `客户：你好，我想…` is a speaker's line, `HR 周老师 0512-…` a signature
+            if dim in ("contact", "financial", "government_id") and not re.search(r"[\d@]", value):
+                continue  # a phone, an address, a card, an amount or an ID has digits or an @: `on file` has none
+            # the sentence's full stop is no part of a condition or a number (`diagnosis: asthma.`); of a name or a
+            # company it can be (`Jr.`, `Inc.`)
+            end = f.end - (value.endswith((".", "。")) and dim not in ("person_name", "business"))
             if dim and len(value.strip()) >= self.taxonomy.rules(dim).min_length and not _placeholder(value):
-                found.append(Match(f.start, f.end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
+                found.append(Match(f.start, end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
         return found
 
     def _spans(self, doc: Document, found: list[Match]) -> list[Span]:
@@ -260,7 +266,7 @@ _LINE_BREAK = re.compile(r"[|\t\n]+")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")
 _CODE = re.compile(r"\S*(?:_|\d)\S*")  # one word with a digit or an underscore: `customer_id`, `C-1001`, no place
 _STREET = re.compile(rf"\b{STREET_WORDS}\b")  # `Rue de Rivoli` is a street, not a person
-_ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?$|#\s*$")
+_ID_PREFIX_BEFORE = re.compile(r"[A-Za-z]{2,}[-#/]?\Z|#[ \t]*\Z")  # \Z: `$` also matches before a line break
 #: Redaction placeholders and template variables: `[PHONE_001]`, `<ID_CARD_1>`, `{{ID_NUMBER}}`, `${ADDRESS}`.
 PLACEHOLDER_TOKEN = re.compile(r"\[[A-Za-z][\w-]*\]|<[A-Za-z][\w-]*>|\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\}"
                                r"|\[(?:已脱敏|脱敏|隐藏|已隐藏)\]|<redacted>")
@@ -275,9 +281,9 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     """Where an NER match really is. NER reads across cells (`INV-803008,Deanna Davis` as one name,
     `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
     crosses structured values or lines is dropped. A person is letters, two words or more, or one word
-    after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a phone
-    number glued to a code (`CLM-2024-…`) is a reference; a place that is a whole line is a heading, one
-    that is a code or an identifier (`C-1001`, `customer_id`) no place; a name with a street word is a street."""
+    after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a place that is a
+    whole line is a heading, one that is a code or an identifier (`C-1001`, `customer_id`) no place; a name
+    with a street word is a street."""
     text = doc.text
     breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
     pieces, at = [], start
@@ -297,8 +303,6 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
                                    or (" " not in value.strip(".") and not _TITLE_BEFORE.search(before))
                                    or _STREET.search(value)):
             continue
-        if entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(before):
-            continue
         if entity == "LOCATION" and _CODE.fullmatch(value):
             continue
         if entity == "LOCATION" and not text[text.rfind("\n", 0, b) + 1:b].strip("#*> \t") \
@@ -308,17 +312,95 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
     return kept
 
 
+#: What parts a key-named value into items: a list's separators, or a sentence's end with more after it.
+_LIST_SEPARATOR = re.compile(r"[;,，；、/]|[.!?](?=\s+\S)|[。！？](?=\S)")
+
+
+#: Dimensions whose values are words our recognizers know only some of (a condition): an item of
+#: such a key's list is one even where no recognizer read it. Numbers and addresses of other kinds have shapes
+#: the recognizers check; an item they did not find is none (`IP: 10.0.0.1/24, mask 255.255.255.0`).
+_WORDS = frozenset({"health"})
+
+
+#: Dimensions whose one value holds commas and full stops itself (`Dr. Brandon Cummings MD`, `1456 Daniel Place
+#: Apt. 191, Juanport`): their key-named values are not parted.
+_ONE_VALUE = frozenset({"person_name", "location", "business"})
+
+
+def _bracketed(text: str, start: int, at: int) -> bool:
+    """Whether `at` is inside brackets or quotes opened since `start`: `1型糖尿病（2020年确诊，省儿童医院）` and
+    `[{"code":"B18.1","name":"慢性乙型肝炎"}]` are one item each."""
+    span = text[start:at]
+    opened = sum(span.count(c) for c in "([{（【") - sum(span.count(c) for c in ")]}）】")
+    return opened > 0 or span.count('"') % 2 == 1
+
+
+def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
+    """A key-named value that lists more than one value is not one value: `Phone: 555-0100; fax (415)
+    555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）`. Where a
+    recognizer found a value of the key's dimension inside it and separators stand outside what the recognizers
+    found, each item is proposed: by the recognizers where they found something in it, else (for a key of
+    conditions, `_WORDS`) as the key's value. Names, places and companies are never parted (`_ONE_VALUE`).
+    A value with only punctuation beside what they found gives their value (`phone: +1 415-555-0199.`)."""
+    text, values = doc.text, [m for m in found if m.recognizer != "field-key"]
+    kept = []
+    for m in found:
+        inside = [v for v in values if m.start <= v.start and v.end <= m.end and v.end - v.start < m.end - m.start]
+        if m.recognizer != "field-key" or m.dimension in _ONE_VALUE or not any(v.dimension == m.dimension
+                                                                                for v in inside):
+            kept.append(m)
+            continue
+        cuts = [c.span() for c in _LIST_SEPARATOR.finditer(text, m.start, m.end)
+                if not any(v.start <= c.start() < v.end for v in inside) and not _bracketed(text, m.start, c.start())]
+        if not cuts:
+            if any(re.search(r"\w", text[i]) for i in range(m.start, m.end)
+                   if not any(v.start <= i < v.end for v in inside if v.dimension == m.dimension)):
+                kept.append(m)  # one value the recognizers found a part of (`type 2 diabetes with neuropathy`)
+            continue
+        at = m.start
+        for cut, after in [*cuts, (m.end, m.end)]:
+            piece = text[at:cut]
+            b = at + len(piece) - len(piece.lstrip())
+            e = at + len(piece.rstrip().rstrip(".。"))
+            if m.dimension in _WORDS and re.search(r"\w", text[b:e]) and not any(b < v.end and v.start < e
+                                                                                  for v in inside):
+                kept.append(Match(b, e, m.entity, m.dimension, m.score, m.recognizer))
+            at = after
+    return kept
+
+
 def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     """No proposal touches a placeholder (`[CREDIT_CARD]` is what redaction left, not data), none is a
     field's name (a CSV header `customer_id`, a JSON key) standing outside every value, and no address
-    is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`)."""
+    is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`). A phone number glued to a code
+    (`CLM-2024-…`) or after a number sign (`Order #123-456-7890`) is a reference, whoever found it; John Doe and
+    张三 are anybody, no one."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
     found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
-             and not (m.dimension == "contact" and _in_message_id(doc, m))]
+             and not (m.dimension == "contact" and _in_message_id(doc, m)) and not _a_version(doc, m)
+             and not (m.entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(text[max(0, m.start - 12):m.start]))
+             and not (m.dimension == "person_name" and text[m.start:m.end].strip().lower() in PLACEHOLDER_NAMES)]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found
     return [m for m in found if not any(m.start < e and b < m.end for b, e in holes)]
+
+
+#: A word for a version just before a value: `version 10.2.3.4`, `"version": "10.2.3.4"`, `build 192.168.1.10`.
+_VERSION_BEFORE = re.compile(r"(?:(?<![a-z])(?:version|ver|v|build|release|firmware|fw)|版本号?)"
+                             r"[\"']?\s*[:=：]?\s*[\"']?\s*$", re.IGNORECASE)
+
+
+def _a_version(doc: Document, m: Match) -> bool:
+    """A dotted number named a version (by the word before it, or the field it is the whole value of) is no IP
+    address."""
+    if m.entity not in ("PRIVATE_IP", "IP_ADDRESS"):
+        return False
+    where = doc.field_at(m.start, m.end)
+    whole = where is not None and doc.text[where.start:where.end].strip(" \"'") == doc.text[m.start:m.end]
+    field = re.sub(r"[\s\-]+", "_", where.field.lower()).rsplit(".", 1)[-1] if where and whole else ""
+    return field.endswith(("version", "build", "release")) or field == "ver" \
+        or bool(_VERSION_BEFORE.search(doc.text[max(0, m.start - 24):m.start]))
 
 
 def _in_message_id(doc: Document, m: Match) -> bool:

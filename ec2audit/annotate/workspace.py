@@ -30,8 +30,14 @@ ID_KEYS = ("entity_id", "id", "uid", "employee_id", "emp_id", "customer_id", "us
            "发票号")
 NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "customer_name", "patient_name",
              "employee_name", "姓名", "名字", "客户姓名")
-_LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
+#: `key: value` / `KEY=value` lines; a shell's `export` before a `.env` key is no part of it.
+_LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?(?:export[ \t]+)?[\"']?"
+                       r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
                        r"[\"']?[ \t]*[:=：](?!//)[ \t]*[\"']?(?P<value>[^\n]*?)[\"']?,?[ \t]*$", re.M)
+#: A further `key: value` on a `key: value` line, after a comma or a semicolon (`快递单号：SF…，收件人：陈静，
+#: 电话：139…`, `Name: Dana, Phone: 415…`): its value is its own field. The separator is in neither value.
+_NEXT_PAIR = re.compile(r"[ \t]*[,，;；][ \t]*(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})"
+                        r"[ \t]*[:：](?!//)[ \t]*")
 #: A first line of column names (`claim_id,claimant,dob`): what makes a text file a table.
 _HEADER = re.compile(r"[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30}(?:,[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30})+"
                      r"\r?\n")
@@ -93,7 +99,7 @@ def make_document(task_id: str, file: str, text: str) -> Document:
         elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
             fields = _csv_fields(text, file, ",")
         else:
-            fields = _line_fields(text, file, records=suffix in (".yaml", ".yml"))
+            fields = _line_fields(text, file, records=suffix in (".yaml", ".yml")) + _markdown_tables(text, file)
     except (ValueError, csv.Error):
         fields = _line_fields(text, file, records=False)
     return Document(task_id, file, text, fields)
@@ -316,6 +322,42 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
     return fields
 
 
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$")
+
+
+def _markdown_tables(text: str, file: str) -> list[Field]:
+    """Cells of Markdown tables (`| 姓名 | 手机 |` over a `|---|---|` rule): as a CSV's, each row is an entity
+    (its id column's value, else `file:line`) and its header names each cell's field."""
+    fields: list[Field] = []
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    keys: list[str] = []
+    for n, line in enumerate(lines):
+        row = _TABLE_ROW.match(line.rstrip("\r\n"))
+        if row is None:
+            keys = []
+            continue
+        if n + 1 < len(lines) and _TABLE_RULE.match(lines[n + 1].rstrip("\r\n")) and not keys:
+            keys = [k.strip() for k in row.group(1).split("|")]
+            continue
+        if not keys or _TABLE_RULE.match(line.rstrip("\r\n")):
+            continue
+        at, cells = starts[n] + row.start(1), []
+        for cell in row.group(1).split("|"):
+            lead = len(cell) - len(cell.lstrip())
+            cells.append((at + lead, at + lead + len(cell.strip())))
+            at += len(cell) + 1
+        values = {k: text[b:e] for k, (b, e) in zip(keys, cells, strict=False)}
+        lowered = {k.lower(): v for k, v in values.items()}
+        ident = next((lowered[k] for k in _id_keys(list(lowered)) if lowered.get(k)), None) or f"{file}:{n + 1}"
+        name = next((lowered[k] for k in NAME_KEYS if lowered.get(k)), None)
+        fields += [Field(b, e, ident, key, name) for key, (b, e) in zip(keys, cells, strict=False) if e > b]
+    return fields
+
+
 def _line_fields(text: str, file: str, records: bool) -> list[Field]:
     """`key: value` lines (in YAML every `- ` list item starts a new entity), `<Tag>value</Tag>` elements (XML
     payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the field."""
@@ -326,7 +368,13 @@ def _line_fields(text: str, file: str, records: bool) -> list[Field]:
             n += 1
             entity = f"{file}#{n}"
         if m.group("value"):
-            fields.append(Field(m.start("value"), m.end("value"), entity, m.group("key").strip()))
+            key, at = m.group("key").strip(), m.start("value")
+            for pair in _NEXT_PAIR.finditer(text, at, m.end("value")):  # `收件人：陈静，电话：139…`: each its own key
+                if pair.start() > at:
+                    fields.append(Field(at, pair.start(), entity, key))
+                key, at = pair.group("key"), pair.end()
+            if m.end("value") > at:
+                fields.append(Field(at, m.end("value"), entity, key))
     taken = [(f.start, f.end) for f in fields]
     for pattern, marker in ((_XML_ELEMENT, "</"), (_QUOTED_PAIR, '":')):
         if marker in text.replace('": ', '":'):

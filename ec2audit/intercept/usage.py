@@ -44,8 +44,10 @@ def parse_usage(usage) -> Usage | None:
                    or _int(usage.get("cache_creation_input_tokens")))
         ttl = details.get("cache_creation_token_details")
         ttl = ttl if isinstance(ttl, dict) else {}
-        # the reads likewise: `cached_tokens`, or LiteLLM's top-level `cache_read_input_tokens` alone
-        read = _int(details.get("cached_tokens")) or _int(usage.get("cache_read_input_tokens"))
+        # the reads likewise: `cached_tokens`, or LiteLLM's top-level `cache_read_input_tokens` alone, or
+        # DeepSeek's `prompt_cache_hit_tokens` (its API's only cache count before `prompt_tokens_details`)
+        read = (_int(details.get("cached_tokens")) or _int(usage.get("cache_read_input_tokens"))
+                or _int(usage.get("prompt_cache_hit_tokens")))
         return Usage(prompt, min(read, prompt), _output(usage, prompt, "completion_tokens"),
                      min(written, prompt), min(_int(ttl.get("ephemeral_1h_input_tokens")), written))
     anthropic = {"cache_read_input_tokens", "cache_creation_input_tokens"} & usage.keys()

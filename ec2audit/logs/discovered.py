@@ -27,6 +27,7 @@ from functools import cache
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
+from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
 from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.taxonomy import load_taxonomy
@@ -99,8 +100,6 @@ _BIRTH_DATE = re.compile(
 _TOPIC_AFTER = re.compile(
     r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
     r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
-#: The names examples and forms use for anybody.
-_PLACEHOLDER_NAMES = frozenset({"john doe", "jane doe", "john q. public", "张三", "李四", "王五", "赵六"})
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -129,7 +128,7 @@ def _plain(text: str) -> str:
 
 
 def _name_rejection(value: str) -> str | None:
-    if _plain(value) in _PLACEHOLDER_NAMES:
+    if _plain(value) in PLACEHOLDER_NAMES:
         return "a placeholder name (John Doe, 张三)"
     if _HAN_NAME.match(value):
         return None

@@ -182,11 +182,18 @@ def _clean(summary: dict) -> str:
 
 
 def _usd(row: dict) -> str:
-    """A provider row's cost, or why there is none: a part of its calls had no price."""
+    """A provider row's cost, or why there is none: a part of its calls had no price, the model has none
+    (claude-sonnet-4-20250514 is not in the price map), or no call logged its usage. A bare dash read as
+    nothing to pay."""
     if row["cost_usd"] is not None:
         return usd(row["cost_usd"], sign="")
     unpriced = row.get("unpriced_calls") or 0
-    return f"unknown: {unpriced} of {row['calls']} unpriced" if 0 < unpriced < row["calls"] else "-"
+    if 0 < unpriced < row["calls"]:
+        return f"unknown: {unpriced} of {row['calls']} unpriced"
+    if row["side"] != "cloud" or not unpriced:
+        return "-"
+    tokens = row["input_tokens"] or row["output_tokens"]
+    return "unknown: no price for the model" if tokens else "unknown: no usage logged"
 
 
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:

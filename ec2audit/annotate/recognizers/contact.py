@@ -39,8 +39,9 @@ def _international_phone_ok(value: str) -> bool:
 
 
 RECOGNIZERS = [
+    # no mailbox: a URL's user (`https://abc123@o1.ingest.sentry.io/42`), an SSH remote (`git@github.com:acme/app`)
     PatternRecognizer("email", "EMAIL_ADDRESS", "contact", (
-        (r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}(?![\w-])", 0.8),
+        (r"(?<![\w.+/-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}(?![\w-]|:[\w~.-]+/)", 0.8),
     )),
     PatternRecognizer("phone-nanp", "PHONE_NUMBER", "contact", (
         (r"(?<![\w.-])(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-]|\.\d)", 0.6),

@@ -48,7 +48,7 @@ def amount_ok(value: str) -> bool:
 RECOGNIZERS = [
     PatternRecognizer("bank-card", "BANK_CARD", "financial", (
         (r"(?<![\d-])\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?![\d-])", 0.6),
-    ), validate=_card_ok),
+    ), validate=_card_ok, trim=r"[ -]\d{1,3}$"),  # `4111 1111 1111 1111 12/27`: the expiry month is no digit of it
     # a bank account (not a card: no Luhn check) where a word for one introduces it
     PatternRecognizer("bank-account", "BANK_ACCOUNT", "financial", (
         (r"(?i:银行账号|收款账号|开户账号|账号|账户|卡号|bank account(?: no\.?| number)?|account (?:no\.?|number)|"

@@ -1,12 +1,19 @@
 """Government IDs by shape and context where Presidio's checks are too strict for pre-labels:
-US SSN-shaped numbers (Presidio drops never-issued areas such as 666), UK National Insurance numbers,
-Spanish DNI and NIE numbers (their check letter decides), Nordic personal numbers after their name (`CPR`,
-`personnummer`: a birth date, then four or five digits) and passport numbers next to the word passport.
+US SSN-shaped numbers (Presidio drops never-issued areas such as 666; a group of zeros, `000-00-0000`, is a
+form's example everywhere), UK National Insurance numbers, Spanish DNI and NIE numbers (their check letter
+decides), Nordic personal numbers after their name (`CPR`, `personnummer`: a birth date, then four or five
+digits) and passport numbers next to the word passport.
 """
 
 from __future__ import annotations
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer
+
+
+def _ssn_ok(value: str) -> bool:
+    """No group all zeros: the SSA never issues one, and forms show `000-00-0000` as the example."""
+    return not any(set(group) == {"0"} for group in value.split("-"))
+
 
 _DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
 
@@ -29,7 +36,7 @@ def nordic_ok(value: str) -> bool:
 RECOGNIZERS = [
     PatternRecognizer("ssn-shape", "US_SSN", "government_id", (
         (r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])", 0.55),
-    )),
+    ), validate=_ssn_ok),
     PatternRecognizer("uk-nino", "UK_NINO", "government_id", (
         (r"(?<![\w])[A-Z]{2}(?: \d{2} \d{2} \d{2} |\d{6})[A-D](?![\w])", 0.65),
     )),

@@ -20,6 +20,10 @@ _PARTICLES = "van|der|den|de|la|le|von|di|du|da|del|dos|ter|al|bin|ben|mac"
 _SENTENCE_OPENERS = frozenset({"IN", "MY", "SEE", "MANY", "MERRY"})
 
 
+#: The names examples and forms use for anybody: never a person to protect.
+PLACEHOLDER_NAMES = frozenset({"john doe", "jane doe", "john q. public", "张三", "李四", "王五", "赵六"})
+
+
 @cache
 def _census() -> tuple[frozenset[str], frozenset[str]]:
     """(first names, surnames), upper-case, from the lists the `names` package ships."""

@@ -43,7 +43,10 @@ _COMPOUND = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟
              "宇文", "端木", "独孤", "南宫", "西门", "澹台", "轩辕")
 _SURNAME = "(?:" + "|".join(_COMPOUND) + f"|[{_ALL_SURNAMES}])"
 _AFTER_ROLE = "|".join(f"(?<={r}{gap})" for r in dict.fromkeys(_ROLE) for gap in ("", " "))
-_ROLE_NAME = (rf"(?:{_AFTER_ROLE})(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}|[{_ALL_SURNAMES}][{_HAN}]{{2}})")
+#: A particle or verb after a one-character given name ends the name: `客户张伟的手机号` names 张伟, not 张伟的.
+_AFTER_NAME = "的是在说已被将把也还要"
+_GIVEN = rf"[{_HAN}](?:(?![{_AFTER_NAME}])[{_HAN}])"
+_ROLE_NAME = (rf"(?:{_AFTER_ROLE})(?P<value>(?:{'|'.join(_COMPOUND)}){_GIVEN}?|[{_ALL_SURNAMES}]{_GIVEN}?)")
 #: A bare name: not inside a run of Han characters, except after or before a few function characters.
 _BARE_NAME = (rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}"
               rf"|[{_ALL_SURNAMES}][{_HAN}]{{1,2}})(?=[^{_HAN}]|$|的|是|为|在|曾|于|和|与|说|您|还|或|也|已|被|{_HONORIFICS})")
