@@ -446,7 +446,8 @@ def decoded_text(text: str, folded: str | None = None, rewriters: Sequence[Rewri
     (the text view's cues say nothing of what is encoded): the decoded span maps back to the whole token."""
     replacements = [(start, end, _inner(decoded, inner, depth)) for decoder in _decoders(text, folded or text.lower())
                     for start, end, decoded in decoder(text)]
-    replacements += [r for rewrite in rewriters for r in rewrite(text)]
+    replacements += [(start, end, _inner(rewritten, inner, depth)) for rewrite in rewriters
+                     for start, end, rewritten in rewrite(text)]
     return _rewrite(text, replacements) if replacements else None
 
 

@@ -1,0 +1,73 @@
+"""A gutter in front of each line of a value wrapped across lines: the line numbers `cat -n`, `nl`, `grep -n`
+(with its file name, `-` on context lines), `less -N` or an editor's view put there (`     3\\t…`, `c.txt:3:…`,
+` 3 | …`), and the `+`/`-`/` ` markers of a unified diff's hunk. A reader reads past the gutter; the tiers read
+the lines without it, as the other forms rewrite them (a wrapped e-mail address joined, a wrapped base64 blob
+decoded): the lines go in as one rewrite, which the decoded view reads again.
+
+Line numbers count only where two or more lines in a row carry them, each one more than the line before: a
+number at a line's start is otherwise part of what the line says."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.views import Replacement
+
+# an optional file name (grep -n over files), the number, and what ends the gutter: a tab, ":" or "-" (grep),
+# " | " or "│" (editors, bat), or the single space after a right-aligned number (less -N)
+_NUMBERED = re.compile(r"^(?:[^\s:]+[:-])?[ \t]*(\d{1,7})(?:\t|[:-]|[ \t]*[|│] ?|(?<=[ \t]\d) |(?<=\d\d) )", re.M)
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@.*$", re.M)
+_HUNK_LINE = re.compile(r"[-+ ][^\n]*")
+
+
+@register
+class Gutters(Form):
+    name = "gutters"
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        if "\n" not in text:
+            return
+        yield from _numbered(text)
+        if "@@ -" in text:
+            yield from _diff_markers(text)
+
+
+def _numbered(text: str) -> Iterator[Replacement]:
+    run: list[tuple[int, int]] = []  # (line start, gutter end) of each line in a row
+    number = -2
+    for m in _NUMBERED.finditer(text):
+        if run and int(m.group(1)) == number + 1 and m.start() == _line_end(text, run[-1][1]) + 1:
+            run.append(m.span())
+        else:
+            yield from _without(text, run)
+            run = [m.span()]
+        number = int(m.group(1))
+    yield from _without(text, run)
+
+
+def _diff_markers(text: str) -> Iterator[Replacement]:
+    """The first character of each line of a hunk, up to the first line that is no hunk line."""
+    for hunk in _HUNK.finditer(text):
+        run, pos = [], hunk.end() + 1
+        while pos < len(text):
+            line = _HUNK_LINE.match(text, pos)
+            if line is None or text.startswith("--- ", pos) and text.startswith("+++ ", line.end() + 1):
+                break
+            run.append((pos, pos + 1))
+            pos = line.end() + 1
+        yield from _without(text, run)
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
+def _without(text: str, gutters: list[tuple[int, int]]) -> Iterator[Replacement]:
+    """The lines of two or more `gutters` (line start, gutter end), as one rewrite without them."""
+    if len(gutters) < 2:
+        return
+    lines = [text[end:_line_end(text, end)] for _, end in gutters]
+    yield gutters[0][0], _line_end(text, gutters[-1][1]), "\n".join(lines)

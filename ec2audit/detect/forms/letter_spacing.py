@@ -1,0 +1,30 @@
+"""A value written letter-spaced: `l e n a . h a r t m a n n @ e x a m p l e . o r g`, `J o s é   N ú ñ e z`
+(a heading's emphasis, a transcript that spells a value out, a value passed through `sed 's/./& /g'`, text
+extracted from a PDF with tracking). A run of single characters one space apart reads as a word; a wider gap
+between two such runs as the space between words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.views import Replacement
+
+# three or more characters one space apart (five in all), after a space (or the text's start) and before no
+# letter (a value ends at a ";" as often as at a space); further runs after gaps of two or three spaces
+_SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?:  {1,2}\S(?: \S)+)*(?!\w)")
+_GAP = re.compile(r" {2,3}")
+_LEAST = 5
+
+
+@register
+class LetterSpacing(Form):
+    name = "letter_spacing"
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        if " " not in text:
+            return
+        for m in _SPACED.finditer(text):
+            if len(m.group()) - m.group().count(" ") >= _LEAST:
+                yield m.start(), m.end(), " ".join(word.replace(" ", "") for word in _GAP.split(m.group()))
