@@ -57,7 +57,7 @@ def _diff_markers(text: str) -> Iterator[Replacement]:
                 break
             run.append((pos, pos + 1))
             pos = line.end() + 1
-        yield from _without(text, run)
+        yield from _without(text, run, 1)
 
 
 def _line_end(text: str, pos: int) -> int:
@@ -65,9 +65,9 @@ def _line_end(text: str, pos: int) -> int:
     return len(text) if end < 0 else end
 
 
-def _without(text: str, gutters: list[tuple[int, int]]) -> Iterator[Replacement]:
-    """The lines of two or more `gutters` (line start, gutter end), as one rewrite without them."""
-    if len(gutters) < 2:
+def _without(text: str, gutters: list[tuple[int, int]], least: int = 2) -> Iterator[Replacement]:
+    """The lines of `least` or more `gutters` (line start, gutter end), as one rewrite without them."""
+    if len(gutters) < least:
         return
     lines = [text[end:_line_end(text, end)] for _, end in gutters]
     yield gutters[0][0], _line_end(text, gutters[-1][1]), "\n".join(lines)

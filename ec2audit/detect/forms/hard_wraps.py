@@ -2,7 +2,9 @@
 every line at one width, inside a word as often as not (`lena.hart` / `mann@example.org`, `José N` / `úñez`).
 Where a line is as wide as the line before or after it (in characters, or in a terminal's columns, where a
 Chinese character takes two) and the break falls between two letters or digits, the break is no word's end:
-the lines read joined there. Prose wrapped at words ends its lines where its words end, at any width."""
+the lines read joined there. Prose wrapped at words ends its lines where its words end, at widths that differ
+from line to line; where two happen to be as wide, their words read joined in the decoded view only (the text
+view keeps the break), which joins no value that was not one."""
 
 from __future__ import annotations
 

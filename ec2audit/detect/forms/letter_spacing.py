@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-# three or more characters one space apart (five in all), after a space (or the text's start) and before no
-# letter (a value ends at a ";" as often as at a space); further runs after gaps of two or three spaces
+# three or more characters one space apart (five letters or digits in all), after a space (or the text's start)
+# and before no letter (a value ends at a ";" as often as at a space); further runs after gaps of two or three
+# spaces
 _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?:  {1,2}\S(?: \S)+)*(?!\w)")
 _GAP = re.compile(r" {2,3}")
 _LEAST = 5
@@ -26,5 +27,5 @@ class LetterSpacing(Form):
         if " " not in text:
             return
         for m in _SPACED.finditer(text):
-            if len(m.group()) - m.group().count(" ") >= _LEAST:
+            if sum(c.isalnum() for c in m.group()) >= _LEAST:  # (`x = a + b` is an expression)
                 yield m.start(), m.end(), " ".join(word.replace(" ", "") for word in _GAP.split(m.group()))
