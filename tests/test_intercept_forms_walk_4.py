@@ -72,9 +72,9 @@ def _hyphenated(r: dict) -> str:
 
 
 def _cat_n(r: dict) -> str:
-    """`cat -n` of a file whose values are broken across two lines."""
-    lines = [line for k, v in r.items() for line in (f"{k}: {_halves(v)[0]}", _halves(v)[1])]
-    return "\n".join(f"{i:6}\t{line}" for i, line in enumerate(lines, 1))
+    """`fold -w 24 customers.txt | cat -n`: the record's line folded at 24 columns, each line numbered."""
+    text = _line(r)
+    return "\n".join(f"{i:6}\t{text[j:j + 24]}" for i, j in enumerate(range(0, len(text), 24), 1))
 
 
 def _nl(r: dict) -> str:

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement, base64_text, decoded_text
 
-# two or more full lines of one width (a multiple of four, 40 or more), then a last line no longer, padded;
-# the width's check is made on the match (`_same_width`)
+# one or more full lines (40 characters or more), then a last line, padded; that the full lines are of one width,
+# a multiple of four, and the last no longer, is checked on the match
 _WRAPPED = re.compile(r"^[A-Za-z0-9+/]{40,}\r?\n(?:[A-Za-z0-9+/]{40,}\r?\n)*[A-Za-z0-9+/]+={0,2}$", re.M)
 
 

@@ -1,8 +1,10 @@
 """A gutter in front of each line of a value wrapped across lines: the line numbers `cat -n`, `nl`, `grep -n`
 (with its file name, `-` on context lines), `less -N` or an editor's view put there (`     3\\t…`, `c.txt:3:…`,
-` 3 | …`), and the `+`/`-`/` ` markers of a unified diff's hunk. A reader reads past the gutter; the tiers read
-the lines without it, as the other forms rewrite them (a wrapped e-mail address joined, a wrapped base64 blob
-decoded): the lines go in as one rewrite, which the decoded view reads again.
+` 3 | …`), and the `+`/`-`/` ` markers of a unified diff's hunk. A reader reads past the gutter, and so do the
+tiers: each gutter goes. Where the lines are a value wrapped at a width (`fold -w`, a PEM file, a diff of wrapped
+JSON: two lines as wide, a token running on across the break), the lines without their gutters go in as one
+rewrite instead, which the decoded view reads again with the other forms (the wrap joined, the base64 decoded);
+only there does a hit's span cover the block.
 
 Line numbers count only where two or more lines in a row carry them, each one more than the line before: a
 number at a line's start is otherwise part of what the line says."""
@@ -13,11 +15,13 @@ import re
 from collections.abc import Iterator
 
 from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms.hard_wraps import wrapped
 from ec2audit.detect.views import Replacement
 
 # an optional file name (grep -n over files), the number, and what ends the gutter: a tab, ":" or "-" (grep),
-# " | " or "│" (editors, bat), or the single space after a right-aligned number (less -N)
-_NUMBERED = re.compile(r"^(?:[^\s:]+[:-])?[ \t]*(\d{1,7})(?:\t|[:-]|[ \t]*[|│] ?|(?<=[ \t]\d) |(?<=\d\d) )", re.M)
+# " | " or " │ " (editors, bat), or the single space after a right-aligned number (less -N); a "|" right after
+# the number is a table's column
+_NUMBERED = re.compile(r"^(?:[^\s:]+[:-])?[ \t]*(\d{1,7})(?:\t|[:-]|[ \t]+[|│] ?|(?<=[ \t]\d) |(?<=\d\d) )", re.M)
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@.*$", re.M)
 _HUNK_LINE = re.compile(r"[-+ ][^\n]*")
 
@@ -66,8 +70,12 @@ def _line_end(text: str, pos: int) -> int:
 
 
 def _without(text: str, gutters: list[tuple[int, int]], least: int = 2) -> Iterator[Replacement]:
-    """The lines of `least` or more `gutters` (line start, gutter end), as one rewrite without them."""
+    """The lines of `least` or more `gutters` (line start, gutter end) without them: each gutter gone, or the
+    lines as one rewrite where they are a value wrapped at a width."""
     if len(gutters) < least:
         return
-    lines = [text[end:_line_end(text, end)] for _, end in gutters]
-    yield gutters[0][0], _line_end(text, gutters[-1][1]), "\n".join(lines)
+    lines = [text[end:_line_end(text, end)].removesuffix("\r") for _, end in gutters]
+    if any(wrapped(line, lines[k - 1] if k else None, lines[k + 1]) for k, line in enumerate(lines[:-1])):
+        yield gutters[0][0], _line_end(text, gutters[-1][1]), "\n".join(lines)
+    else:
+        yield from ((start, end, "") for start, end in gutters)

@@ -29,12 +29,18 @@ class HardWraps(Form):
             return
         for m in _INSIDE_WORD.finditer(text):
             line = _line_before(text, m.start())
-            if len(line) < _LEAST_WIDTH or not (line[-1].isalnum()):
+            if len(line) < _LEAST_WIDTH or not line[-1].isalnum():  # (most breaks: checked before the lines' widths)
                 continue
             start = m.start() - len(line)
-            before = _line_before(text, start - 1) if start else None
-            if (before is not None and _same_width(line, before)) or _same_width(line, _line_after(text, m.end())):
+            if wrapped(line, _line_before(text, start - 1) if start else None, _line_after(text, m.end())):
                 yield m.start(), m.end(), ""
+
+
+def wrapped(line: str, before: str | None, after: str) -> bool:
+    """Is the break between `line` and the line `after` it (`before` it: None at the text's start) a hard wrap's,
+    inside a word?"""
+    return len(line) >= _LEAST_WIDTH and line[-1:].isalnum() and after[:1].isalnum() and (
+        (before is not None and same_width(line, before)) or same_width(line, after))
 
 
 def _line_before(text: str, end: int) -> str:
@@ -47,7 +53,8 @@ def _line_after(text: str, start: int) -> str:
     return text[start:len(text) if end < 0 else end].removesuffix("\r")
 
 
-def _same_width(line: str, other: str) -> bool:
+def same_width(line: str, other: str) -> bool:
+    """As wide in characters, or in a terminal's columns."""
     return len(line) == len(other) or _columns(line) == _columns(other)
 
 
