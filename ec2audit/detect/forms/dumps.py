@@ -25,6 +25,7 @@ _HEX_LINE = re.compile(r"(?<![0-9A-Za-z])([0-9a-f]{6,8}):?((?: {1,2}[0-9a-f]{2}(
 _OD_LINE = re.compile(r"(?<![0-9A-Za-z])([0-7]{7})((?:   [^\s\\]|  \\[0abfnrtv\\]|    | [0-3][0-7]{2})*)$", re.M)
 _OD_ESCAPES = {"\\\\": 92, "\\0": 0, "\\a": 7, "\\b": 8, "\\f": 12, "\\n": 10, "\\r": 13, "\\t": 9, "\\v": 11}
 _LEAST_BYTES = 8
+_START = "0000000"  # the first line's offset, in hex (8 digits) or octal (7)
 
 
 @register
@@ -32,7 +33,7 @@ class ByteDumps(Form):
     name = "dumps"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "\n" not in text or "0000" not in text:  # (every dump starts at offset 0)
+        if _START not in text:
             return
         yield from _dumps(text, _HEX_LINE, 16, _hex_bytes)
         yield from _dumps(text, _OD_LINE, 8, _od_bytes)
@@ -53,22 +54,24 @@ def _od_bytes(m: re.Match) -> bytes:
 
 
 def _dumps(text: str, line: re.Pattern, base: int, read) -> Iterator[Replacement]:
-    """Each run of consecutive dump lines starting at offset 0, whose offsets add up, as the text it holds."""
-    start = end = -1
-    raw = bytearray()
-    for m in line.finditer(text):
-        offset = int(m.group(1), base)
-        if offset == len(raw) and m.start() == end + 1 and start >= 0:
+    """Each run of consecutive dump lines starting at offset 0, whose offsets add up, as the text it holds. A dump
+    is looked for only where its first offset is (`0000000`, found in C): a log's other lines cost nothing."""
+    pos = text.find(_START)
+    while pos >= 0:
+        m = line.match(text, pos)
+        if m is None or int(m.group(1), base):
+            pos = text.find(_START, pos + 1)
+            continue
+        start, end, raw = m.start(), m.end(), bytearray(read(m))
+        while (m := line.match(text, end + 1)) is not None and int(m.group(1), base) == len(raw):
             raw += read(m)
             end = m.end()
-            continue
         yield from _decoded(start, end, raw)
-        start, end, raw = (m.start(), m.end(), bytearray(read(m))) if offset == 0 else (-1, -1, bytearray())
-    yield from _decoded(start, end, raw)
+        pos = text.find(_START, end)
 
 
 def _decoded(start: int, end: int, raw: bytearray) -> Iterator[Replacement]:
-    if start < 0 or len(raw) < _LEAST_BYTES:
+    if len(raw) < _LEAST_BYTES:
         return
     try:
         text = raw.decode("utf-8")
