@@ -22,6 +22,9 @@ from ec2audit.detect.views import Replacement
 # " | " or " │ " (editors, bat), or the single space after a right-aligned number (less -N); a "|" right after
 # the number is a table's column
 _NUMBERED = re.compile(r"^(?:[^\s:]+[:-])?[ \t]*(\d{1,7})(?:\t|[:-]|[ \t]+[|│] ?|(?<=[ \t]\d) |(?<=\d\d) )", re.M)
+# a line after the first that starts with a number, alone or after a file name: the cue, searched for in C by its
+# "\\n" (text whose lines start otherwise is not read further)
+_CUE = re.compile(r"\n(?:[ \t]*\d|[^\s:]+[:-]\d)")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@.*$", re.M)
 _HUNK_LINE = re.compile(r"[-+ ][^\n]*")
 
@@ -33,7 +36,8 @@ class Gutters(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\n" not in text:
             return
-        yield from _numbered(text)
+        if _CUE.search(text):
+            yield from _numbered(text)
         if "@@ -" in text:
             yield from _diff_markers(text)
 
@@ -75,7 +79,7 @@ def _without(text: str, gutters: list[tuple[int, int]], least: int = 2) -> Itera
     if len(gutters) < least:
         return
     lines = [text[end:_line_end(text, end)].removesuffix("\r") for _, end in gutters]
-    if any(wrapped(line, lines[k - 1] if k else None, lines[k + 1]) for k, line in enumerate(lines[:-1])):
+    if any(wrapped(lines, k) for k in range(len(lines) - 1)):
         yield gutters[0][0], _line_end(text, gutters[-1][1]), "\n".join(lines)
     else:
         yield from ((start, end, "") for start, end in gutters)

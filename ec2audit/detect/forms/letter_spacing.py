@@ -15,6 +15,9 @@ from ec2audit.detect.views import Replacement
 # and before no letter (a value ends at a ";" as often as at a space); further runs after gaps of two or three
 # spaces
 _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?:  {1,2}\S(?: \S)+)*(?!\w)")
+# what every such run holds, starting with a literal space the regex engine searches for in C: ordinary text
+# has none, and is not read further
+_CUE = re.compile(r" \S \S(?!\S)")
 _GAP = re.compile(r" {2,3}")
 _LEAST = 5
 
@@ -24,8 +27,9 @@ class LetterSpacing(Form):
     name = "letter_spacing"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if " " not in text:
+        cue = _CUE.search(text) if " " in text else None
+        if cue is None:
             return
-        for m in _SPACED.finditer(text):
+        for m in _SPACED.finditer(text, max(0, cue.start() - 2)):
             if sum(c.isalnum() for c in m.group()) >= _LEAST:  # (`x = a + b` is an expression)
                 yield m.start(), m.end(), " ".join(word.replace(" ", "") for word in _GAP.split(m.group()))
