@@ -8,18 +8,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from functools import cache
 
-from ec2audit.detect.forms import Form, char_class, register
+from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-
-@cache
-def _digit_run() -> re.Pattern:
-    """Runs of decimal digits outside ASCII (of the Basic Multilingual Plane: astral ones would slow the search
-    on every non-ASCII text, as invisible.py finds). Full-width digits are NFKC's, read already."""
-    codes = (c for c in range(0x80, 0x10000) if unicodedata.category(chr(c)) == "Nd" and not 0xFF10 <= c <= 0xFF19)
-    return re.compile(char_class(codes) + "+")
+# a decimal digit (Unicode category Nd, a category test the regex engine makes in C) that is no ASCII digit and
+# no full-width one (NFKC's, read already)
+_DIGIT_RUN = re.compile(r"[^\D0-9\uff10-\uff19]+")
 
 
 @register
@@ -29,5 +24,5 @@ class ScriptDigits(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if text.isascii():
             return
-        for m in _digit_run().finditer(text):
+        for m in _DIGIT_RUN.finditer(text):
             yield m.start(), m.end(), "".join(str(unicodedata.decimal(c)) for c in m.group())

@@ -18,13 +18,15 @@ from ec2audit.detect.forms import Form, register
 from ec2audit.detect.forms.hard_wraps import wrapped
 from ec2audit.detect.views import Replacement
 
-# an optional file name (grep -n over files), the number, and what ends the gutter: a tab, ":" or "-" (grep),
+# an optional file name (grep -n over files: a "." or "/" in it), the number, and what ends the gutter: a tab, ":"
+# or "-" (grep; not a "-" before a digit, a date's),
 # " | " or " │ " (editors, bat), or the single space after a right-aligned number (less -N); a "|" right after
 # the number is a table's column
-_NUMBERED = re.compile(r"^(?:[^\s:]+[:-])?[ \t]*(\d{1,7})(?:\t|[:-]|[ \t]+[|│] ?|(?<=[ \t]\d) |(?<=\d\d) )", re.M)
+_NUMBERED = re.compile(r"^(?:[^\s:]*[./][^\s:]*[:-])?[ \t]*(\d{1,7})"
+                       r"(?:\t|:|-(?!\d)|[ \t]+[|│] ?|(?<=[ \t]\d) |(?<=\d\d) )", re.M)
 # a line after the first that starts with a number, alone or after a file name: the cue, searched for in C by its
 # "\\n" (text whose lines start otherwise is not read further)
-_CUE = re.compile(r"\n(?:[ \t]*\d|[^\s:]+[:-]\d)")
+_CUE = re.compile(r"\n(?:[ \t]*\d|[^\s:]*[./][^\s:]*[:-]\d)")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@.*$", re.M)
 _HUNK_LINE = re.compile(r"[-+ ][^\n]*")
 

@@ -30,16 +30,19 @@ class HardWraps(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\n" not in text:
             return
+        ascii_only = text.isascii()  # (then a line's width is its length)
         for m in _INSIDE_WORD.finditer(text):
             cut = m.start() - (text[m.start() - 1:m.start()] == "\r")
             start = text.rfind("\n", 0, cut) + 1
             if cut - start < _LEAST_WIDTH or not text[cut - 1].isalnum():  # (most breaks: checked before the widths)
                 continue
-            line, after = text[start:cut], _lines_after(text, m.end())
-            if line[:_RECORD_HEAD] == after[0][:_RECORD_HEAD] or not same_width(line, after[0]) and not (
-                    start and same_width(line, _lines_before(text, start, 1)[0])):  # (most: the cheap checks first)
+            if text.startswith(text[start:start + _RECORD_HEAD], m.end()):  # (most breaks: the cheap checks first)
                 continue
-            before = _lines_before(text, start)
+            width, end = cut - start, text.find("\n", m.end())
+            if ascii_only and width != (len(text) if end < 0 else end) - m.end() and \
+                    width != start - 1 - text.rfind("\n", 0, max(start - 1, 0)) - 1:  # (lengths: "\r" aside)
+                continue
+            line, after, before = text[start:cut], _lines_after(text, m.end()), _lines_before(text, start)
             if wrapped([*before, line, *after], len(before)):
                 yield cut, m.end(), ""
 
