@@ -31,7 +31,7 @@ import zlib
 import pytest
 import zstandard
 from intercept_helpers import enforcing_client, json_strings
-from test_intercept_forms_walk import _canonical, build, large_body_outcomes, leaked
+from test_intercept_forms_walk import CELLS, _canonical, build, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
 from test_intercept_forms_walk_3 import NEAR, NEAR_CELLS, RECORD, UNIT_IDS, UNITS, _ascii_folded, _more_decodings
 
@@ -265,7 +265,8 @@ def proxy(request, standin, tmp_path_factory):
 #: Cells where the guard does not hold yet: form → {(api, position, stream)} (none; RESULTS.md, session 16)
 KNOWN_GAPS: dict[str, set] = {}
 
-#: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 4` tables them)
+#: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 4` tables them, by `CELLS`)
+__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
 walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaks, one_line=ONE_LINE)
 
 
