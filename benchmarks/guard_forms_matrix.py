@@ -1,5 +1,5 @@
 """The guard's positions × forms table: `tests/test_intercept_forms_walk.py`'s walk (or, `--walk 3`, the third
-walk's forms and units), run in redact and block
+walk's forms and units; `--walk 4`, the fourth's), run in redact and block
 mode against the code on PYTHONPATH, each cell's outcome written as JSON; with `--before` (an earlier run's
 JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md, session 14: per position and
 form, how many of the position's APIs held in both modes before → after (✓: all, both times).
@@ -26,7 +26,7 @@ MODES = ("redact", "block")
 _API = {"openai-chat": "C", "openai-responses": "R", "anthropic-messages": "A", "openai-completions": "L"}
 
 
-WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3"}
+WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "4": "test_intercept_forms_walk_4"}
 
 
 def run(walk) -> dict:
@@ -78,8 +78,17 @@ def main() -> None:
     walk = importlib.import_module(WALKS[args.walk])
     result = run(walk)
     args.out.write_text(json.dumps(result))
+    runs = {"before": json.loads(args.before.read_text()), "after": result} if args.before else {"this run": result}
+    for name, outcomes in runs.items():
+        print(name + ": " + ", ".join(f"{mode} {held(outcomes[mode])}" for mode in MODES))
     if args.before:
-        print(table(walk, json.loads(args.before.read_text()), result))
+        print(table(walk, runs["before"], result))
+
+
+def held(by_form: dict) -> str:
+    """held / total cells of one mode."""
+    cells = [outcome for form in by_form.values() for outcome in form.values()]
+    return f"{sum(o == 'held' for o in cells)}/{len(cells)}"
 
 
 if __name__ == "__main__":

@@ -448,7 +448,9 @@ def decoded_text(text: str, folded: str | None = None, rewriters: Sequence[Rewri
     (the text view's cues say nothing of what is encoded): the decoded span maps back to the whole token."""
     replacements = [(start, end, _inner(decoded, inner, depth)) for decoder in _decoders(text, folded or text.lower())
                     for start, end, decoded in decoder(text)]
-    replacements += [r for rewrite in rewriters for r in rewrite(text)]
+    # a form's rewrite of lines (a numbered listing without its gutters) is read again as a decoded token is
+    replacements += [(start, end, _inner(rewritten, inner, depth) if "\n" in rewritten else rewritten)
+                     for rewrite in rewriters for start, end, rewritten in rewrite(text)]
     return _rewrite(text, replacements) if replacements else None
 
 

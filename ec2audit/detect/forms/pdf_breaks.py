@@ -19,6 +19,8 @@ _IN_DOMAIN = re.compile(r"@[\w-]+(?:\.[\w-]+)*(\.?)(\r?\n)(\.?)[\w-]+(?:\.[\w-]+
 _HAN_WRAP = re.compile(r"\n(?=[\u4e00-\u9fff0-9])")
 _LETTER = re.compile(r"[^\W\d_]")
 _HANDLE_CHAR = re.compile(r"[\w.+-]")
+# a line ending in a number (an ID, a phone) before an address's line: a list's two lines, no address cut
+_NUMBER_BEFORE = re.compile(r"(?<![\w.+-])\d+$")
 _WRAP_WIDTH, _WIDTH_SLACK = 12, 2
 
 
@@ -36,7 +38,8 @@ class PdfBreaks(Form):
         if "@" in text:
             for m in _BEFORE_AT.finditer(text):
                 start = m.start() - (text[m.start() - 1:m.start()] == "\r")
-                if start and _HANDLE_CHAR.match(text[start - 1]):
+                if start and _HANDLE_CHAR.match(text[start - 1]) and \
+                        not _NUMBER_BEFORE.search(text, max(0, start - 40), start):
                     yield start, m.end(), ""
             for m in _IN_DOMAIN.finditer(text):
                 head = text[m.start():m.start(2)]

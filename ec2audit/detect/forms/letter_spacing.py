@@ -1,0 +1,35 @@
+"""A value written letter-spaced: `l e n a . h a r t m a n n @ e x a m p l e . o r g`, `J o s é   N ú ñ e z`
+(a heading's emphasis, a transcript that spells a value out, a value passed through `sed 's/./& /g'`, text
+extracted from a PDF with tracking). A run of single characters one space apart reads as a word; a wider gap
+between two such runs as the space between words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.views import Replacement
+
+# three or more characters one space apart (five letters or digits in all), after a space (or the text's start)
+# and before no letter (a value ends at a ";" as often as at a space); further runs after gaps of two or three
+# spaces
+_SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?:  {1,2}\S(?: \S)+)*(?!\w)")
+# what every such run holds, starting with a literal space the regex engine searches for in C: ordinary text
+# has none, and is not read further
+_CUE = re.compile(r" \S \S(?!\S)")
+_GAP = re.compile(r" {2,3}")
+_LEAST = 5
+
+
+@register
+class LetterSpacing(Form):
+    name = "letter_spacing"
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        cue = _CUE.search(text) if " " in text else None
+        if cue is None:
+            return
+        for m in _SPACED.finditer(text, max(0, cue.start() - 2)):
+            if sum(c.isalnum() for c in m.group()) >= _LEAST:  # (`x = a + b` is an expression)
+                yield m.start(), m.end(), " ".join(word.replace(" ", "") for word in _GAP.split(m.group()))
