@@ -114,6 +114,37 @@ def test_cost_from_price_table_and_null_for_unknown_models(standin, tmp_path, ca
     assert "no price for model 'no-such-model'" in caplog.text
 
 
+def test_gemini_and_bedrock_converse_answers_are_counted_and_priced(standin, tmp_path):
+    """Gemini names its usage `usageMetadata` (thoughts billed as output, cached content inside the prompt)
+    and Converse counts cache reads apart from `inputTokens`; both name the model in the path, not the body.
+    Before, both were recorded with no tokens and no cost."""
+    _, upstream = standin
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[models."gemini-2.5-flash"]\ninput = 0.3\ncached_input = 0.075\noutput = 2.5\n'
+                      '[models."anthropic.claude-3-5-sonnet-20240620-v1:0"]\ninput = 3.0\ncached_input = 0.3\n'
+                      'output = 15.0\n')
+    with running_proxy(upstream, tmp_path / "s.sqlite", pricing=prices) as (_, url, store), \
+            httpx.Client(base_url=url, timeout=30) as client:
+        gemini = client.post("/v1/models/gemini-2.5-flash:generateContent",
+                             json={"contents": [{"role": "user", "parts": [{"text": "price this " * 40}]}]}).json()
+        converse = client.post("/v1/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse",
+                               json={"messages": [{"role": "user", "content": [{"text": "price this " * 40}]}]}).json()
+        first, second = store.records()
+    meta = gemini["usageMetadata"]
+    assert (first.model, first.input_tokens, first.cached_tokens, first.output_tokens) == (
+        "gemini-2.5-flash", meta["promptTokenCount"], meta["cachedContentTokenCount"],
+        meta["candidatesTokenCount"] + meta["thoughtsTokenCount"])
+    fresh = meta["promptTokenCount"] - meta["cachedContentTokenCount"]
+    assert first.cost_usd == pytest.approx((fresh * 0.3 + meta["cachedContentTokenCount"] * 0.075
+                                            + first.output_tokens * 2.5) / 1e6)
+    usage = converse["usage"]
+    assert (second.model, second.input_tokens, second.cached_tokens, second.output_tokens) == (
+        "anthropic.claude-3-5-sonnet-20240620-v1:0", usage["inputTokens"] + usage["cacheReadInputTokens"],
+        usage["cacheReadInputTokens"], usage["outputTokens"])
+    assert second.cost_usd == pytest.approx((usage["inputTokens"] * 3.0 + usage["cacheReadInputTokens"] * 0.3
+                                             + usage["outputTokens"] * 15.0) / 1e6)
+
+
 # --- redaction and blocking ---------------------------------------------------------------------
 
 def _leaks(body) -> list[str]:

@@ -44,7 +44,7 @@ from starlette.routing import Route
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
-from ec2audit.intercept.dialects import DIALECTS, KEY_HEADERS, KEY_PARAMS, Dialect, dialect_of
+from ec2audit.intercept.dialects import DIALECTS, KEY_HEADERS, KEY_PARAMS, Dialect, dialect_of, model_in_path
 from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
@@ -53,7 +53,7 @@ from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
 from ec2audit.intercept.sse import Assembler, Event, EventSplitter
 from ec2audit.intercept.store import RecordStore
-from ec2audit.intercept.usage import parse_usage
+from ec2audit.intercept.usage import response_usage
 from ec2audit.units import Unit
 
 log = logging.getLogger("ec2audit.intercept")
@@ -298,8 +298,8 @@ class Interceptor:
         self._mask_evidence(record)
         if response is not None:
             record.response = response
-            usage = parse_usage(response.get("usage"))
-            model = response.get("model") or record.model
+            usage = response_usage(response)
+            model = response.get("model") or response.get("modelVersion") or record.model
             if usage is not None:
                 record.input_tokens, record.cached_tokens = usage.input, usage.cached
                 record.output_tokens = usage.output
@@ -390,7 +390,8 @@ class Interceptor:
             else:
                 body = self._parse(raw, dialect)
             ex.body = body
-            record.request, record.model, record.stream = body, body.get("model"), bool(body.get("stream"))
+            record.request, record.stream = body, bool(body.get("stream"))
+            record.model = body.get("model") or model_in_path(tail)
             record.headers = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
             # as forwarded (redacted)

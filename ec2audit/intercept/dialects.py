@@ -15,7 +15,9 @@ restorer in `redact` (`STREAM_SHAPES` lists the shapes both know).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 #: Request headers that carry a provider's API key, in every dialect: OpenAI's and Anthropic's,
 #: Azure OpenAI's `api-key`, Google's `x-goog-api-key`, Azure API Management's subscription key.
@@ -78,3 +80,14 @@ def dialect_of(tail: str) -> Dialect:
 
 def get_dialect(name: str | None) -> Dialect:
     return DIALECTS.get(name or "", DIALECTS["generic"])
+
+
+#: APIs that name the model in the path, not the body: Gemini (`/models/{model}:generateContent`) and
+#: Bedrock Converse (`/model/{model id}/converse`, the id's `:` often escaped)
+_MODEL_IN_PATH = re.compile(r"/models/([^/:]+):\w+$|/model/([^/]+)/converse(?:-stream)?$")
+
+
+def model_in_path(tail: str) -> str | None:
+    """The model a path names, for the APIs whose body does not (the ledger prices it by that name)."""
+    match = _MODEL_IN_PATH.search(tail.rstrip("/"))
+    return unquote(match.group(1) or match.group(2)) if match else None

@@ -190,6 +190,24 @@ def _completions(script: _Script) -> tuple[dict, list[bytes]]:
     return whole, [_sse(e) for e in events] + [b"data: [DONE]\n\n"]
 
 
+def _native(path: str, script: _Script) -> dict:
+    """An answer on a path no builder serves: Gemini's or Bedrock Converse's own shape (their usage is
+    counted apart, thoughts and cache reads too), else an echo of the path."""
+    n, out = max(len(json.dumps(script.body)) // 4, 1), script.output_tokens  # the shapes `flatten` cannot read
+    if path.endswith(":generateContent"):
+        model = path.rpartition("/")[2].partition(":")[0]
+        answer = {"role": "model", "parts": [{"text": script.text}]}
+        return {"candidates": [{"content": answer, "finishReason": "STOP"}],
+                "usageMetadata": {"promptTokenCount": n, "cachedContentTokenCount": n // 2, "candidatesTokenCount": out,
+                                  "thoughtsTokenCount": out, "totalTokenCount": n + 2 * out}, "modelVersion": model}
+    if path.endswith("/converse"):
+        answer = {"role": "assistant", "content": [{"text": script.text}]}
+        return {"output": {"message": answer}, "stopReason": "end_turn",
+                "usage": {"inputTokens": n, "cacheReadInputTokens": n, "outputTokens": out, "totalTokens": 2 * n + out}}
+    return {"id": "standin", "object": "standin.echo", "path": path,
+            "usage": {"input_tokens": script.prompt_tokens, "total_tokens": script.prompt_tokens}}
+
+
 _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses,
              "/v1/completions": _completions}
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
@@ -203,8 +221,7 @@ async def _answer(request: Request):
                                        "body": body})
     script = _Script(body, _APIS.get(request.url.path))
     if request.url.path not in _BUILDERS:
-        return _JSON({"id": "standin", "object": "standin.echo", "path": request.url.path,
-                      "usage": {"input_tokens": script.prompt_tokens, "total_tokens": script.prompt_tokens}})
+        return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
     if script.model == "fault-slow":

@@ -1,4 +1,5 @@
-"""Token usage from any of the three APIs' `usage` objects, in one shape the price table reads."""
+"""Token usage from the APIs' usage objects (OpenAI Chat and Responses, Anthropic Messages, Gemini's
+`usageMetadata`, Bedrock Converse), in one shape the price table reads."""
 
 from __future__ import annotations
 
@@ -30,10 +31,20 @@ def _output(usage: dict, prompt: int, key: str) -> int:
 
 def parse_usage(usage) -> Usage | None:
     """OpenAI Chat (`prompt_tokens`…, the gateways' cache writes within), Responses (`input_tokens`,
-    `input_tokens_details`) or Anthropic (`input_tokens` excluding cache reads and writes) usage; None
-    when there is none."""
+    `input_tokens_details`), Anthropic (`input_tokens` excluding cache reads and writes), Gemini
+    (`promptTokenCount`…) or Bedrock Converse (`inputTokens`…) usage; None when there is none."""
     if not isinstance(usage, dict):
         return None
+    if "promptTokenCount" in usage or "candidatesTokenCount" in usage:
+        # Gemini: cached content is part of the prompt count; thoughts and tool-use prompts are billed
+        # (as output and input) but counted apart from candidates and prompt
+        prompt = _int(usage.get("promptTokenCount")) + _int(usage.get("toolUsePromptTokenCount"))
+        output = _int(usage.get("candidatesTokenCount")) + _int(usage.get("thoughtsTokenCount"))
+        return Usage(prompt, min(_int(usage.get("cachedContentTokenCount")), prompt), output)
+    if "inputTokens" in usage or "outputTokens" in usage:
+        # Bedrock Converse: like Anthropic's, `inputTokens` leaves out the cache's reads and writes
+        read, write = _int(usage.get("cacheReadInputTokens")), _int(usage.get("cacheWriteInputTokens"))
+        return Usage(_int(usage.get("inputTokens")) + read + write, read, _int(usage.get("outputTokens")), write)
     if "prompt_tokens" in usage:
         details = usage.get("prompt_tokens_details") or {}
         prompt = _int(usage.get("prompt_tokens"))
@@ -63,3 +74,8 @@ def parse_usage(usage) -> Usage | None:
         return Usage(prompt, read, _output(usage, prompt, "output_tokens"), write,
                      min(_int(ttl.get("ephemeral_1h_input_tokens")), write))
     return None
+
+
+def response_usage(response: dict) -> Usage | None:
+    """A whole answer's usage, where its API puts it (`usage`, Gemini's `usageMetadata`)."""
+    return parse_usage(response.get("usage") or response.get("usageMetadata"))
