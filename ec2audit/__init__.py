@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ec2audit import telemetry
+from ec2audit import heap, telemetry
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ec2audit.units import Unit
 
 telemetry.disable()  # before any dependency loads: some collect usage data as they are imported
+heap.configure()  # before polars loads: its allocator reads its options once
 
 __version__ = "0.1.0"
 __all__ = ["audit", "judge", "proxy_app", "read_logs", "read_units"]

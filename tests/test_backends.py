@@ -56,8 +56,8 @@ def _audit(tmp_path: Path, corpus, *options: str) -> tuple[dict, pl.DataFrame, p
 
 
 def test_the_process_pool_writes_what_the_local_audit_writes(corpus, tmp_path):
-    """Same summary, findings (row for row, calls numbered over the whole audit) and sessions table;
-    the workers' scratch Parquet parts are gone once the command ends."""
+    """Same summary, findings (row for row and byte for byte, calls numbered over the whole audit) and
+    sessions table; the workers' scratch Parquet parts are gone once the command ends."""
     (tmp_path / "local").mkdir()
     (tmp_path / "pool").mkdir()
     summary, findings, sessions = _audit(tmp_path / "local", corpus)
@@ -65,6 +65,8 @@ def test_the_process_pool_writes_what_the_local_audit_writes(corpus, tmp_path):
     assert summary["findings"] == findings.height > 100 and len(summary["sessions"]) >= 4
     assert pooled[0] == summary
     assert pooled[1].equals(findings)
+    written = [(tmp_path / run / "findings.parquet").read_bytes() for run in ("local", "pool")]
+    assert written[0] == written[1]  # the pool's written by one of its workers, the same bytes
     assert findings["call"].max() > findings.filter(pl.col("log_file").str.ends_with("session00.jsonl"))["call"].max()
     assert pooled[2].equals(sessions)
 

@@ -117,7 +117,7 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         write_audit(log, summary, out)
         findings = out / "findings"
     elif out:
-        log.write_findings(out)
+        log.write_findings(out, backend)  # by a worker where there are workers
         log.write_sessions(sessions_path(out))
         findings = out
     log.release()  # the workers' parts, written out or summed up
