@@ -30,10 +30,20 @@ import zlib
 
 import pytest
 import zstandard
-from intercept_helpers import enforcing_client, json_strings
-from test_intercept_forms_walk import CELLS, _canonical, build, large_body_outcomes, leaked
+from intercept_helpers import enforcing_client
+from test_detect_forms_walk_4 import _hexdump as hexdump
+from test_detect_forms_walk_4 import _xxd as xxd
+from test_intercept_forms_walk import CELLS, _canonical, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
-from test_intercept_forms_walk_3 import NEAR, NEAR_CELLS, RECORD, UNIT_IDS, UNITS, _ascii_folded, _more_decodings
+from test_intercept_forms_walk_3 import (
+    NEAR,
+    RECORD,
+    UNIT_IDS,
+    UNITS,
+    _ascii_folded,
+    _more_decodings,
+    broken_near_misses,
+)
 
 # --- the forms: a record → the text that carries it ----------------------------------------------------
 
@@ -96,24 +106,11 @@ def _diff_wrapped(r: dict) -> str:
 
 
 def _xxd(r: dict) -> str:
-    raw = _line(r).encode()
-    rows = []
-    for o in range(0, len(raw), 16):
-        chunk = raw[o:o + 16]
-        hexes = " ".join(chunk[i:i + 2].hex() for i in range(0, len(chunk), 2))
-        rows.append(f"{o:08x}: {hexes:<39}  " + "".join(chr(b) if 32 <= b < 127 else "." for b in chunk))
-    return "\n".join(rows)
+    return xxd(_line(r).encode())
 
 
 def _hexdump(r: dict) -> str:
-    raw = _line(r).encode()
-    rows = []
-    for o in range(0, len(raw), 16):
-        chunk = raw[o:o + 16]
-        left, right = (" ".join(f"{b:02x}" for b in half) for half in (chunk[:8], chunk[8:]))
-        rows.append(f"{o:08x}  {left:<23}  {right:<23}  |" + "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-                    + "|")
-    return "\n".join([*rows, f"{len(raw):08x}"])
+    return hexdump(_line(r).encode())
 
 
 _OD_NAMES = {10: "\\n", 9: "\\t", 0: "\\0"}
@@ -454,17 +451,4 @@ def _near_texts() -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("case", sorted(_near_texts()))
 def test_near_misses_go_out_untouched(proxy, case):
-    mode, app, client, store = proxy
-    parts = _near_texts()[case]
-    broken = {}
-    for k, (api, position, stream) in enumerate(NEAR_CELLS):
-        path, body, headers, query = build(api, position, stream, parts)
-        episode, seen = f"{case}-{k}", len(app.state.requests)
-        answer = client.post(f"/e/{episode}{path}", json=body, headers=headers, params=query)
-        sent = app.state.requests[seen:]
-        [record] = store.records(episode)
-        strong = [f["matched_text"] for f in record.findings if f["grade"] >= 0.75]
-        same = bool(sent) and set(json_strings(body)) <= set(json_strings(sent[0]["body"]))
-        if not (answer.status_code == 200 and same and record.redactions == 0 and not strong):
-            broken[(api, position, stream)] = f"{answer.status_code} redactions {record.redactions} {strong}"
-    assert broken == {}, f"{mode} {case}"
+    assert broken_near_misses(proxy, _near_texts()[case], case) == {}, f"{proxy[0]} {case}"
