@@ -111,6 +111,18 @@ def standin():
     yield from standin_server()
 
 
+@pytest.fixture(scope="module", params=["redact", "block"])
+def proxy(request, standin, tmp_path_factory):
+    """An interceptor enforcing each mode over the test module's units (`GUARDED_UNITS`, else `UNITS`) in
+    front of the stand-in, and an HTTP client of it: (mode, the stand-in app, client, the proxy's store)."""
+    from intercept_helpers import enforcing_client
+
+    app, upstream = standin
+    units = getattr(request.module, "GUARDED_UNITS", None) or request.module.UNITS
+    with enforcing_client(upstream, tmp_path_factory.mktemp(request.param), units, request.param) as (client, store):
+        yield request.param, app, client, store
+
+
 @pytest.fixture
 def scripted_judge():
     """A ScriptedJudge stand-in served over real HTTP; `.url` is its OpenAI base URL."""

@@ -23,7 +23,7 @@ import unicodedata
 from urllib.parse import unquote, unquote_plus, urlencode
 
 import pytest
-from intercept_helpers import enforcing_client, json_strings
+from intercept_helpers import json_strings
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, POSITIONS, RESPONSES, Probe, user_request
 from ec2audit.units import make_unit
@@ -231,11 +231,6 @@ def test_the_reader_recovers_every_form_unguarded():
         assert leaked({"body": {"t": parts}, "header_list": [], "query": ""}) == sorted(RECORD), form
 
 
-@pytest.fixture(scope="module", params=["redact", "block"])
-def proxy(request, standin, tmp_path_factory):
-    app, upstream = standin
-    with enforcing_client(upstream, tmp_path_factory.mktemp(request.param), UNITS, request.param) as (client, store):
-        yield request.param, app, client, store
 
 
 #: A header holds one line: a wrap inside a value cannot reach one.

@@ -10,7 +10,6 @@ import json
 import re
 
 import pytest
-from intercept_helpers import enforcing_client
 from test_intercept_forms_walk import FORMS, RECORD, UNIT_IDS, UNITS, leaked
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, RESPONSES
@@ -20,12 +19,7 @@ OTHER = [make_unit({"task_id": "t1", "entity_id": "P2", "field": "name", "value"
          for v in ("张伟",)]
 
 
-@pytest.fixture(scope="module", params=["redact", "block"])
-def proxy(request, standin, tmp_path_factory):
-    app, upstream = standin
-    folder = tmp_path_factory.mktemp(request.param)
-    with enforcing_client(upstream, folder, [*UNITS, *OTHER], request.param) as (client, store):
-        yield request.param, app, client, store
+GUARDED_UNITS = [*UNITS, *OTHER]
 
 
 def _send(proxy, episode: str, body: dict, path: str = "/v1/chat/completions"):

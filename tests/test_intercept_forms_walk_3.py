@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 import yaml
-from intercept_helpers import enforcing_client, json_strings
+from intercept_helpers import json_strings
 from test_intercept_forms_walk import CELLS, DIMENSIONS, _canonical, _decodings, build, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
 
@@ -309,11 +309,6 @@ def test_the_reader_recovers_every_form_unguarded():
 
 # --- the walk ------------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module", params=["redact", "block"])
-def proxy(request, standin, tmp_path_factory):
-    app, upstream = standin
-    with enforcing_client(upstream, tmp_path_factory.mktemp(request.param), UNITS, request.param) as (client, store):
-        yield request.param, app, client, store
 
 
 #: Cells where the guard does not hold yet: form → {(api, position, stream)} (none: session 15's fixes took the

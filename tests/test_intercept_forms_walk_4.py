@@ -30,7 +30,6 @@ import zlib
 
 import pytest
 import zstandard
-from intercept_helpers import enforcing_client
 from test_detect_forms_walk_4 import _hexdump as hexdump
 from test_detect_forms_walk_4 import _xxd as xxd
 from test_intercept_forms_walk import CELLS, _canonical, large_body_outcomes, leaked
@@ -252,11 +251,6 @@ def test_the_reader_recovers_every_form_unguarded():
 
 # --- the walk ------------------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module", params=["redact", "block"])
-def proxy(request, standin, tmp_path_factory):
-    app, upstream = standin
-    with enforcing_client(upstream, tmp_path_factory.mktemp(request.param), UNITS, request.param) as (client, store):
-        yield request.param, app, client, store
 
 
 #: Cells where the guard does not hold yet: form → {(api, position, stream)} (none; RESULTS.md, session 16)
