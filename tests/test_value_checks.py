@@ -17,7 +17,9 @@ from ec2audit.detect.value_checks import (
     contrast_values,
     near_miss,
     numbers,
+    own_values,
     same_value,
+    synonyms,
     translations,
 )
 from ec2audit.units import make_unit
@@ -309,3 +311,67 @@ def test_a_topic_without_the_value_written_needs_a_wider_margin():
                                            "Li Na has rheumatoid arthritis."])
     assert clinic.grade == 0 and clinic.review and moved.grade == 0 and moved.review
     assert written.grade > 0
+
+
+DIABETES = make_unit({"task_id": "t", "entity_id": "P1", "entity_name": "Grace Liu", "field": "diagnosis",
+                      "value": "type 2 diabetes", "dimension": "health", "description": "patient diagnosis"})
+
+
+def test_a_condition_stated_about_nobody_or_about_another_person_is_not_graded():
+    """Entity binding (checks-v8): a condition is this person's leak where the text ties it to her (names her,
+    or speaks of "the patient"); the same words in general advice, in a template with a slot for a name, or
+    about her mother are at most left for review."""
+    texts = ["Grace Liu was diagnosed with type 2 diabetes last spring and now takes metformin.",
+             "Health tip of the week: people with type 2 diabetes should check their feet every day.",
+             "Template: Dear {patient_name}, your type 2 diabetes review is due; book a slot online.",
+             "Grace came in for a flu jab; her mother has type 2 diabetes and lives alone."]
+    ours, advice, template, mother = grades(DIABETES, texts)
+    assert ours.grade > 0
+    assert advice.grade == 0 and template.grade == 0 and mother.grade == 0
+
+
+def test_a_number_about_another_named_person_is_not_graded():
+    """A salary stated in the same sentence as another entity of the unit set (and not this one) is that
+    person's: left for review, not graded; stated with her name it is graded."""
+    other = make_unit({"task_id": "t", "entity_id": "E9", "entity_name": "Piotr Zielinski", "field": "salary",
+                       "value": "$98,000", "dimension": "financial"})
+    hers, his = (v[0] for v in CrossEncoderJudge().judge([(t, [SALARY, other]) for t in (
+        "Nadia Ferreira's base salary is $137,250.",
+        "Nadia asked about the band. Piotr Zielinski's base salary is $137,250.")]))
+    assert hers.grade > 0
+    assert his.grade == 0
+
+
+def test_a_closure_bound_to_another_site_is_not_graded():
+    """A business fact's act counts in the clause that names its site: "Leeds closes, while Antwerp keeps its
+    staff" states no closure of Antwerp."""
+    closure = make_unit({"task_id": "t", "entity_id": "D6", "entity_name": "Ardent Foods", "field": "plan",
+                         "value": "closure of the Antwerp plant", "dimension": "business"})
+    (other_site,) = grades(closure, ["Ops: we're shutting the Leeds plant in June, while the Antwerp plant keeps "
+                                     "all of its staff."])
+    assert other_site.grade == 0
+
+
+def test_an_address_by_its_district_alone_is_not_graded():
+    home = make_unit({"task_id": "t", "entity_id": "T5", "entity_name": "郑雅文", "field": "住址",
+                      "value": "杭州市西湖区文三路259号7幢1502室", "dimension": "location"})
+    district, ours = grades(home, ["郑雅文住在杭州市西湖区，离公司不远。", "郑雅文住在杭州文三路259号7幢1502室。"])
+    assert district.grade == 0 and ours.grade > 0
+
+
+def test_a_given_name_inside_a_company_name_is_a_veto():
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "王晓燕", "dimension": "person_name"})
+    company, person = grades(name, ["供应商晓燕服装有限公司的发票已到。", "请晓燕明天把发票交给财务。"])
+    assert company.grade == 0 and person.grade > 0
+
+
+def test_well_known_condition_synonyms_are_the_value_written_out():
+    """The synonym table beside the glossary: an abbreviation or a colloquial name is the value written out
+    (the free-text check's narrow margin), in either script."""
+    hepatitis = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "Omar Haddad", "field": "diagnosis",
+                           "value": "hepatitis C", "dimension": "health"})
+    assert {"hcv", "丙肝"} <= set(synonyms("Hepatitis C")) and "羊角风" in synonyms("epilepsy")
+    assert "小三阳" in synonyms("hepatitis B carrier") and "clinical depression" in synonyms("major depressive disorder")
+    assert "hcv" in own_values(hepatitis)
+    (abbreviation,) = grades(hepatitis, ["Omar is HCV positive and starts antiviral treatment next week."])
+    assert abbreviation.grade > 0
