@@ -17,10 +17,10 @@ from ec2audit.detect.value_checks import (
     contrast_values,
     near_miss,
     numbers,
-    own_values,
     same_value,
     synonyms,
     translations,
+    written_names,
 )
 from ec2audit.units import make_unit
 
@@ -335,7 +335,7 @@ def test_a_number_about_another_named_person_is_not_graded():
     person's: left for review, not graded; stated with her name it is graded."""
     other = make_unit({"task_id": "t", "entity_id": "E9", "entity_name": "Piotr Zielinski", "field": "salary",
                        "value": "$98,000", "dimension": "financial"})
-    hers, his = (v[0] for v in CrossEncoderJudge().judge([(t, [SALARY, other]) for t in (
+    hers, his = (v[0] for v in CrossEncoderJudge(checks=True).judge([(t, [SALARY, other]) for t in (
         "Nadia Ferreira's base salary is $137,250.",
         "Nadia asked about the band. Piotr Zielinski's base salary is $137,250.")]))
     assert hers.grade > 0
@@ -360,7 +360,8 @@ def test_an_address_by_its_district_alone_is_not_graded():
 
 
 def test_a_given_name_inside_a_company_name_is_a_veto():
-    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "王晓燕", "dimension": "person_name"})
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "王晓燕",
+                      "dimension": "person_name"})
     company, person = grades(name, ["供应商晓燕服装有限公司的发票已到。", "请晓燕明天把发票交给财务。"])
     assert company.grade == 0 and person.grade > 0
 
@@ -371,7 +372,8 @@ def test_well_known_condition_synonyms_are_the_value_written_out():
     hepatitis = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "Omar Haddad", "field": "diagnosis",
                            "value": "hepatitis C", "dimension": "health"})
     assert {"hcv", "丙肝"} <= set(synonyms("Hepatitis C")) and "羊角风" in synonyms("epilepsy")
-    assert "小三阳" in synonyms("hepatitis B carrier") and "clinical depression" in synonyms("major depressive disorder")
-    assert "hcv" in own_values(hepatitis)
+    assert "小三阳" in synonyms("hepatitis B carrier")
+    assert "clinical depression" in synonyms("major depressive disorder")
+    assert "hcv" in written_names(hepatitis) and "hcv" not in contrast_values(hepatitis)
     (abbreviation,) = grades(hepatitis, ["Omar is HCV positive and starts antiviral treatment next week."])
     assert abbreviation.grade > 0

@@ -465,9 +465,19 @@ def synonyms(value: str) -> tuple[str, ...]:
 
 
 def own_values(unit: Unit) -> tuple[str, ...]:
-    """The value, its aliases, its synonyms and their translations: what a clause stating this value is near."""
-    own = (unit.value, *unit.aliases, *(synonyms(unit.value) if unit.dimension == "health" else ()))
+    """The value, its aliases and their translations: what a clause stating this value is near."""
+    own = (unit.value, *unit.aliases)
     return tuple(dict.fromkeys([*own, *(t for v in own for t in translations(v))]))
+
+
+def written_names(unit: Unit) -> tuple[str, ...]:
+    """What a text that writes the value out writes: `own_values` and, for a condition, its synonyms and their
+    translations ("HCV" for hepatitis C). Not among the clause scores' own values: a synonym's nearest clause
+    (倒地抽搐 for 羊癫疯) is also near other conditions, and moved the margin below the bar on a true paraphrase."""
+    if unit.dimension != "health":
+        return own_values(unit)
+    more = [n for v in own_values(unit) for n in synonyms(v)]
+    return tuple(dict.fromkeys([*own_values(unit), *more, *(t for v in more for t in translations(v))]))
 
 
 #: Words two values of a kind share without being the same value ("bipolar disorder", "lung cancer").
@@ -497,9 +507,9 @@ def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
     if unit.dimension in REFERENCES:
         values += REFERENCES[unit.dimension]()
     own = own_values(unit)
-    scripts = {latin(v) for v in own}
+    scripts, names = {latin(v) for v in own}, written_names(unit)
     values = [v for v in dict.fromkeys([*values, *(t for v in values for t in translations(v))])
-              if latin(v) in scripts and not any(same_value(o, v) for o in own)]
+              if latin(v) in scripts and not any(same_value(o, v) for o in names)]
     if not values:
         return ()
     same = (_values(tuple(values)) @ _values(own).T).max(axis=1)
@@ -528,7 +538,7 @@ class FreeTextEvidence:
         if self.margin <= -veto:
             return "veto"
         if (self.bound and self.contrast >= self.minimum and self.probability >= lean
-                and self.margin >= (margin if self.written else max(margin, unwritten))
+                and (self.written or self.margin >= max(margin, unwritten))
                 and (self.specific >= clause or self.written)):
             return "grade"
         return "review"
@@ -539,7 +549,7 @@ def free_text_evidence(unit: Unit, text: str, reading: Reading, others: Sequence
     scores = clause_scores(unit, text, contrast)
     return FreeTextEvidence(reading.probability, len(contrast), MIN_FACTS if unit.dimension == "business"
                             else MIN_CONTRAST, scores.specific, scores.margin,
-                            _names_in(own_values(unit), text), binds(unit, text, reading.start, reading.end, others))
+                            _names_in(written_names(unit), text), binds(unit, text, reading.start, reading.end, others))
 
 
 def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
@@ -585,17 +595,20 @@ def _names_in(names: Sequence[str], text: str) -> bool:
 # --- entity binding ------------------------------------------------------------------------------
 
 #: A template's slot for a person: a text with one states its values about nobody ("PIP for {employee_name}").
-_PLACEHOLDER = re.compile(r"\{\{?\s*\w+\s*\}\}?|\$\{\w+\}|\[[A-Z][A-Z_ ]{2,}\]|<[a-z_]*(?:name|employee|patient|person)[a-z_]*>"
-                          r"|【[^】]{1,8}】|某某|xxx", re.I)
+_PLACEHOLDER = re.compile(r"\{\{?\s*\w+\s*\}\}?|\$\{\w+\}|\[[A-Z][A-Z_ ]{2,}\]"
+                          r"|<[a-z_]*(?:name|employee|patient|person)[a-z_]*>|【[^】]{1,8}】|某某|xxx", re.I)
 #: Words that refer to one person without naming them: a text that uses one is about someone.
 _PERSON = re.compile(r"\b(?:he|she|him|his|her|hers|i|me|my|mine|(?:the|this|our|your) (?:patient|employee|staff member"
                      r"|candidate|applicant|client|customer|tenant|claimant|member|colleague|worker|user|resident"
-                     r"|student|hire)|patient|claimant|employee|applicant|tenant|(?:mr|mrs|ms|miss|dr|nurse|prof)\.? \w+)\b"
-                     r"|[他她我]|患者|病人|该员工|此人|本人|该客户|该申请人|这位|\w(?:先生|女士|小姐|护士|医生|老师)", re.I)
+                     r"|student|hire)|patient|claimant|employee|applicant|tenant"
+                     r"|(?:mr|mrs|ms|miss|dr|nurse|prof)\.? \w+)\b"
+                     r"|[他她我]|患者|病人|该员工|此人|本人|该客户|该申请人|这位"
+                     r"|\w(?:先生|女士|小姐|护士|医生|老师)", re.I)
 #: Another person a value may be about ("her mother's type 1 diabetes").
 _KIN = re.compile(r"\b(?:mother|father|mom|mum|dad|parents?|sister|brother|siblings?|wife|husband|spouse|son|daughter"
                   r"|grandmother|grandfather|grandparents?|aunt|uncle|cousin|niece|nephew|friend)\b|母亲|父亲|妈妈|爸爸"
-                  r"|姐姐|妹妹|哥哥|弟弟|妻子|丈夫|儿子|女儿|奶奶|爷爷|外婆|姥姥|姥爷|舅舅|姑姑|阿姨|叔叔|伯伯|朋友", re.I)  # not 外公 (对外公布)
+                  r"|姐姐|妹妹|哥哥|弟弟|妻子|丈夫|儿子|女儿|奶奶|爷爷|外婆|姥姥|姥爷|舅舅|姑姑|阿姨|叔叔|伯伯|朋友",
+                  re.I)  # not 外公: 对外公布
 _SENTENCES = re.compile(r"[^.;!?。；！？\n]+")
 _HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学")
 
@@ -620,7 +633,8 @@ def entity_names(unit: Unit) -> tuple[str, ...]:
 
 def _names_entity(names: Sequence[str], text: str) -> bool:
     norm = normalize_text(text)
-    return any(re.search(rf"\b{re.escape(n)}\b", norm) if latin(n) else n in norm for n in names)
+    return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", norm) if latin(n) else n in norm
+               for n in names)  # a Latin name's bounds are its letters: "关于Mark Morales的" names him
 
 
 def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence[Unit] = (),
@@ -637,7 +651,8 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
         return True  # a name, an e-mail, an ID: the value itself is the entity's
     names = entity_names(unit)
     sentences = [(m.start(), m.group()) for m in _SENTENCES.finditer(text)]
-    written = [t for _, t in sentences if _names_in(own_values(unit), t)]
+    amount = set(numbers(unit.value)) if check_for(unit).name == "numeric" else set()  # a number is written as one
+    written = [t for _, t in sentences if _names_in(written_names(unit), t) or amount & set(numbers(t))]
     end = len(text) if end < 0 else end
     stating = written or [t for s, t in sentences if s < end and s + len(t) > start] or [text]
     strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)
@@ -678,6 +693,7 @@ class Address:
     names: tuple[str, ...]
     postcodes: tuple[str, ...]
     parts: tuple[str, ...]  # every numbered part, house to flat ("1842", "3b"; "17", "2", "3", "502")
+    localities: tuple[str, ...] = ()  # the city and district ("bristol"; 杭州, 西湖区): a neighbourhood's names
 
     @classmethod
     def parse(cls, value: str) -> Address | None:
@@ -690,13 +706,17 @@ class Address:
         if latin(norm):  # the words of the street's part, less the street words ("Birchwood" of its court)
             street = rest.split(",")[0]
             names = tuple(w for w in re.findall(r"[a-z]{3,}", street) if not re.fullmatch(_STREET_WORDS, w))
+            localities = tuple(re.findall(r"[a-z]{3,}", rest[len(street):]))
         else:  # the name before its 路 or 街, or the place before the number (天府软件园)
+            admin = _ADMIN.match(rest)
+            places = re.findall(r"[\u4e00-\u9fff]+?[省市区县縣]", admin.group() if admin else "")
+            localities = tuple(p for part in places for p in (part, part[:-1]) if len(p) >= 2)
             street = re.split(r"\d", _ADMIN.sub("", rest))[0]
             street = re.sub(r"[东南西北中]?(?:路|街|大道|道|巷|弄)$", "", street)
             names = tuple(street[i:i + 2] for i in range(0, max(1, len(street) - 1), 2)) if len(street) > 4 \
                 else (street,)
         return cls(float(house.group()), tuple(n for n in names if len(n) >= 2), postcodes,
-                   tuple(re.findall(r"\d+[a-z]?", rest)))
+                   tuple(re.findall(r"\d+[a-z]?", rest)), localities)
 
     def conflicts(self, text: str) -> bool:
         """Whether a line of the text that names the street or postcode gives one of the address's numbered
@@ -743,8 +763,8 @@ def _one_off(a: str, b: str) -> bool:
 class AddressCheck:
     """Addresses with a house number: read by component. The house number with the street's name or the
     postcode is this address in any words or script; another house number is another address (a veto, the
-    same street or postcode or not), and the postcode alone a neighbourhood (review at most). Otherwise the
-    free-text check."""
+    same street or postcode or not), and the postcode or the city and district alone a neighbourhood (review at
+    most). Otherwise (a landmark, a description) the free-text check."""
 
     name = "address"
 
@@ -764,8 +784,8 @@ class AddressCheck:
                          others)
         if houses and address.house not in houses:
             return Verdict(0.0)  # a house number, not this one: another address
-        if not (street or ours):  # the postcode or the district alone: a neighbourhood, not this address
-            return reading.verdict(text, grade=False)
+        if not (street or ours) and (postcode or _names_in(address.localities, text)):
+            return reading.verdict(text, grade=False)  # the postcode or the district alone: a neighbourhood
         return free_text(unit, text, reading, others)
 
 
