@@ -12,6 +12,8 @@ from ec2audit.detect.calibrate import Settings, write_calibration
 from ec2audit.detect.e5_judge import CrossEncoderJudge
 from ec2audit.detect.finding import FRAGMENT, LITERAL
 from ec2audit.detect.value_checks import (
+    Address,
+    Reading,
     business_names,
     check_for,
     contrast_values,
@@ -352,11 +354,20 @@ def test_a_closure_bound_to_another_site_is_not_graded():
     assert other_site.grade == 0
 
 
-def test_an_address_by_its_district_alone_is_not_graded():
-    home = make_unit({"task_id": "t", "entity_id": "T5", "entity_name": "郑雅文", "field": "住址",
-                      "value": "杭州市西湖区文三路259号7幢1502室", "dimension": "location"})
-    district, ours = grades(home, ["郑雅文住在杭州市西湖区，离公司不远。", "郑雅文住在杭州文三路259号7幢1502室。"])
-    assert district.grade == 0 and ours.grade > 0
+def test_an_address_by_its_city_or_district_alone_is_not_graded():
+    """The city or district of an address without its street, house number or postcode is a neighbourhood:
+    left for review even where the model is sure (a stand-in reading of p = 0.95: checks-v7 graded the city
+    alone through the free-text check); the street and house number are graded."""
+    home = make_unit({"task_id": "t", "entity_id": "T4", "entity_name": "Ruth Okafor", "field": "home_address",
+                      "value": "23 Elm Grove, Bristol BS6 5QT", "dimension": "location"})
+    other = make_unit({"task_id": "t", "entity_id": "T9", "entity_name": "Ana Ruiz", "field": "home_address",
+                       "value": "7 Rue de Rivoli, Paris 75001", "dimension": "location"})
+    city, ours = "Ruth Okafor: Bristol.", "Ruth Okafor: 23 Elm Grove."
+    decide = check_for(home).decide
+    city_verdict = decide(home, city, Reading(0.95, 0, len(city), 0.83, 0.18), (home, other))
+    assert city_verdict.grade == 0 and city_verdict.review
+    assert decide(home, ours, Reading(0.95, 0, len(ours), 0.83, 0.18), (home, other)).grade > 0
+    assert Address.parse("杭州市西湖区文三路259号7幢1502室").localities == ("杭州市", "杭州", "西湖区", "西湖")
 
 
 def test_a_given_name_inside_a_company_name_is_a_veto():
