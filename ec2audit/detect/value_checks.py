@@ -41,6 +41,10 @@ registered for the unit's kind of value, with the model's best window as one inp
   another diagnosis as of this one. The judge's verdict cache keys a verdict by unit, text and the call's
   other values of the unit's dimension, so a changed unit set is judged again.
 
+Every grade but an identifier's needs the value bound to its entity (`binds`, checks-v8): the text names the
+entity or, for a value general text also states (a condition), refers to one person; not a template's slot,
+not a sentence about a relative or another entity of the unit set. Unbound, a pair is left for review.
+
 A name in a Latin script with accents (Nestlé, Zürich, Tomás) is read as Latin (`latin`), never as Chinese.
 
 The thresholds were chosen on dev data (`judges/local-judge/checks_dev.py` sweeps `CLOSE`, `LEAN`, `CLAUSE`,
