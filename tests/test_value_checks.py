@@ -14,6 +14,7 @@ from ec2audit.detect.finding import FRAGMENT, LITERAL
 from ec2audit.detect.value_checks import (
     Address,
     Reading,
+    binds,
     business_names,
     check_for,
     contrast_values,
@@ -388,3 +389,11 @@ def test_well_known_condition_synonyms_are_the_value_written_out():
     assert "hcv" in written_names(hepatitis) and "hcv" not in contrast_values(hepatitis)
     (abbreviation,) = grades(hepatitis, ["Omar is HCV positive and starts antiviral treatment next week."])
     assert abbreviation.grade > 0
+
+
+def test_an_honorific_kin_word_after_the_surname_is_the_person_not_a_relative():
+    """周阿姨 ("auntie Zhou") is how one calls 周敏, no relative of hers: her condition stays bound to her."""
+    parkinson = make_unit({"task_id": "t", "entity_id": "P3", "entity_name": "周敏", "field": "诊断",
+                           "value": "帕金森病", "dimension": "health"})
+    assert binds(parkinson, "周阿姨得的是帕金森病，手抖得厉害，请安排一楼的房间。")
+    assert not binds(parkinson, "周敏的母亲得的是帕金森病，请安排一楼的房间。")

@@ -614,7 +614,7 @@ _KIN = re.compile(r"\b(?:mother|father|mom|mum|dad|parents?|sister|brother|sibli
                   r"|姐姐|妹妹|哥哥|弟弟|妻子|丈夫|儿子|女儿|奶奶|爷爷|外婆|姥姥|姥爷|舅舅|姑姑|阿姨|叔叔|伯伯|朋友",
                   re.I)  # not 外公: 对外公布
 _SENTENCES = re.compile(r"[^.;!?。；！？\n]+")
-_HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学")
+_HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学", "阿姨", "叔叔", "大爷", "奶奶", "爷爷")
 
 
 def entity_names(unit: Unit) -> tuple[str, ...]:
@@ -641,6 +641,14 @@ def _names_entity(names: Sequence[str], text: str) -> bool:
                for n in names)  # a Latin name's bounds are its letters: "关于Mark Morales的" names him
 
 
+def _without(names: Sequence[str], text: str) -> str:
+    """The text less the entity's names: 周阿姨 calls Ms Zhou auntie, it names no relative of hers."""
+    norm = normalize_text(text)
+    for name in sorted(names, key=len, reverse=True):
+        norm = norm.replace(name, " ")
+    return norm
+
+
 def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence[Unit] = (),
           specific: bool = False) -> bool:
     """Whether the text ties the value to its entity, so that stating it is this entity's leak: not when every
@@ -661,7 +669,8 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     stating = written or [t for s, t in sentences if s < end and s + len(t) > start] or [text]
     strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)
                                     if n not in names and len(n) >= 3))
-    if all(_KIN.search(t) or (_names_entity(strangers, t) and not _names_entity(names, t)) for t in stating):
+    if all(_KIN.search(_without(names, t)) or (_names_entity(strangers, t) and not _names_entity(names, t))
+           for t in stating):
         return False  # "Tom's mother has type 1 diabetes": the kin word takes the value even with Tom named
     if names and _names_entity(names, text):
         return True
