@@ -12,13 +12,18 @@ from ec2audit.detect.calibrate import Settings, write_calibration
 from ec2audit.detect.e5_judge import CrossEncoderJudge
 from ec2audit.detect.finding import FRAGMENT, LITERAL
 from ec2audit.detect.value_checks import (
+    Address,
+    Reading,
+    binds,
     business_names,
     check_for,
     contrast_values,
     near_miss,
     numbers,
     same_value,
+    synonyms,
     translations,
+    written_names,
 )
 from ec2audit.units import make_unit
 
@@ -309,3 +314,86 @@ def test_a_topic_without_the_value_written_needs_a_wider_margin():
                                            "Li Na has rheumatoid arthritis."])
     assert clinic.grade == 0 and clinic.review and moved.grade == 0 and moved.review
     assert written.grade > 0
+
+
+DIABETES = make_unit({"task_id": "t", "entity_id": "P1", "entity_name": "Grace Liu", "field": "diagnosis",
+                      "value": "type 2 diabetes", "dimension": "health", "description": "patient diagnosis"})
+
+
+def test_a_condition_stated_about_nobody_or_about_another_person_is_not_graded():
+    """Entity binding (checks-v8): a condition is this person's leak where the text ties it to her (names her,
+    or speaks of "the patient"); the same words in general advice, in a template with a slot for a name, or
+    about her mother are at most left for review."""
+    texts = ["Grace Liu was diagnosed with type 2 diabetes last spring and now takes metformin.",
+             "Health tip of the week: people with type 2 diabetes should check their feet every day.",
+             "Template: Dear {patient_name}, your type 2 diabetes review is due; book a slot online.",
+             "Grace came in for a flu jab; her mother has type 2 diabetes and lives alone."]
+    ours, advice, template, mother = grades(DIABETES, texts)
+    assert ours.grade > 0
+    assert advice.grade == 0 and template.grade == 0 and mother.grade == 0
+
+
+def test_a_number_about_another_named_person_is_not_graded():
+    """A salary stated in the same sentence as another entity of the unit set (and not this one) is that
+    person's: left for review, not graded; stated with her name it is graded."""
+    other = make_unit({"task_id": "t", "entity_id": "E9", "entity_name": "Piotr Zielinski", "field": "salary",
+                       "value": "$98,000", "dimension": "financial"})
+    hers, his = (v[0] for v in CrossEncoderJudge(checks=True).judge([(t, [SALARY, other]) for t in (
+        "Nadia Ferreira's base salary is $137,250.",
+        "Nadia asked about the band. Piotr Zielinski's base salary is $137,250.")]))
+    assert hers.grade > 0
+    assert his.grade == 0
+
+
+def test_a_closure_bound_to_another_site_is_not_graded():
+    """A business fact's act counts in the clause that names its site: "Leeds closes, while Antwerp keeps its
+    staff" states no closure of Antwerp."""
+    closure = make_unit({"task_id": "t", "entity_id": "D6", "entity_name": "Ardent Foods", "field": "plan",
+                         "value": "closure of the Antwerp plant", "dimension": "business"})
+    (other_site,) = grades(closure, ["Ops: we're shutting the Leeds plant in June, while the Antwerp plant keeps "
+                                     "all of its staff."])
+    assert other_site.grade == 0
+
+
+def test_an_address_by_its_city_or_district_alone_is_not_graded():
+    """The city or district of an address without its street, house number or postcode is a neighbourhood:
+    left for review even where the model is sure (a stand-in reading of p = 0.95: checks-v7 graded the city
+    alone through the free-text check); the street and house number are graded."""
+    home = make_unit({"task_id": "t", "entity_id": "T4", "entity_name": "Ruth Okafor", "field": "home_address",
+                      "value": "23 Elm Grove, Bristol BS6 5QT", "dimension": "location"})
+    other = make_unit({"task_id": "t", "entity_id": "T9", "entity_name": "Ana Ruiz", "field": "home_address",
+                       "value": "7 Rue de Rivoli, Paris 75001", "dimension": "location"})
+    city, ours = "Ruth Okafor: Bristol.", "Ruth Okafor: 23 Elm Grove."
+    decide = check_for(home).decide
+    city_verdict = decide(home, city, Reading(0.95, 0, len(city), 0.83, 0.18), (home, other))
+    assert city_verdict.grade == 0 and city_verdict.review
+    assert decide(home, ours, Reading(0.95, 0, len(ours), 0.83, 0.18), (home, other)).grade > 0
+    assert Address.parse("杭州市西湖区文三路259号7幢1502室").localities == ("杭州市", "杭州", "西湖区", "西湖")
+
+
+def test_a_given_name_inside_a_company_name_is_a_veto():
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "王晓燕",
+                      "dimension": "person_name"})
+    company, person = grades(name, ["供应商晓燕服装有限公司的发票已到。", "请晓燕明天把发票交给财务。"])
+    assert company.grade == 0 and person.grade > 0
+
+
+def test_well_known_condition_synonyms_are_the_value_written_out():
+    """The synonym table beside the glossary: an abbreviation or a colloquial name is the value written out
+    (the free-text check's narrow margin), in either script."""
+    hepatitis = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "Omar Haddad", "field": "diagnosis",
+                           "value": "hepatitis C", "dimension": "health"})
+    assert {"hcv", "丙肝"} <= set(synonyms("Hepatitis C")) and "羊角风" in synonyms("epilepsy")
+    assert "小三阳" in synonyms("hepatitis B carrier")
+    assert "clinical depression" in synonyms("major depressive disorder")
+    assert "hcv" in written_names(hepatitis) and "hcv" not in contrast_values(hepatitis)
+    (abbreviation,) = grades(hepatitis, ["Omar is HCV positive and starts antiviral treatment next week."])
+    assert abbreviation.grade > 0
+
+
+def test_an_honorific_kin_word_after_the_surname_is_the_person_not_a_relative():
+    """周阿姨 ("auntie Zhou") is how one calls 周敏, no relative of hers: her condition stays bound to her."""
+    parkinson = make_unit({"task_id": "t", "entity_id": "P3", "entity_name": "周敏", "field": "诊断",
+                           "value": "帕金森病", "dimension": "health"})
+    assert binds(parkinson, "周阿姨得的是帕金森病，手抖得厉害，请安排一楼的房间。")
+    assert not binds(parkinson, "周敏的母亲得的是帕金森病，请安排一楼的房间。")

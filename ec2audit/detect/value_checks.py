@@ -41,6 +41,10 @@ registered for the unit's kind of value, with the model's best window as one inp
   another diagnosis as of this one. The judge's verdict cache keys a verdict by unit, text and the call's
   other values of the unit's dimension, so a changed unit set is judged again.
 
+Every grade but an identifier's needs the value bound to its entity (`binds`, checks-v8): the text names the
+entity or, for a value general text also states (a condition), refers to one person; not a template's slot,
+not a sentence about a relative or another entity of the unit set. Unbound, a pair is left for review.
+
 A name in a Latin script with accents (Nestlé, Zürich, Tomás) is read as Latin (`latin`), never as Chinese.
 
 The thresholds were chosen on dev data (`judges/local-judge/checks_dev.py` sweeps `CLOSE`, `LEAN`, `CLAUSE`,
@@ -67,7 +71,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v7"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v8"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -187,6 +191,19 @@ def other_family_name(value: str, text: str, start: int, end: int) -> bool:
     return before in COMPOUND_SURNAMES or (before[-1:] in han_surname_chars() and not value.startswith(before[-1:]))
 
 
+_COMPANY = re.compile(r"^(?:[\w&'-]* ?){0,3}?(?:inc|ltd|llc|corp|corporation|co|company|group|holdings|gmbh|plc"
+                      r"|technologies|tech|labs|foods|logistics|consulting|partners|studio|bakery|restaurant|hotel)\b"
+                      r"|^[\u4e00-\u9fff]{0,4}?(?:公司|集团|科技|有限|工作室|餐厅|酒店|商行|服装|贸易|实业|文化|传媒)")
+
+
+def in_company_name(value: str, text: str, start: int, end: int) -> bool:
+    """Whether the part of the name found at text[start:end] begins or sits in a company's name ("Ingrid
+    Consulting Ltd", 晓燕服装有限公司 for 王晓燕): a business, not this person."""
+    if normalize_text(text[start:end]) == normalize_text(value):
+        return False
+    return _COMPANY.match(normalize_text(text[end:end + 40]).lstrip()) is not None
+
+
 _DATE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 
 
@@ -207,7 +224,8 @@ class IdentifierCheck:
         hits = _string_tiers(unit).scan_text(text)
         if hits:
             best = max(hits, key=lambda h: h.grade)
-            if unit.dimension == "person_name" and other_family_name(unit.value, text, best.start, best.end):
+            if unit.dimension == "person_name" and (other_family_name(unit.value, text, best.start, best.end)
+                                                    or in_company_name(unit.value, text, best.start, best.end)):
                 return Verdict(0.0)
             return Verdict(best.grade, text[best.start:best.end], best.start, best.end)
         if near_miss(unit.value, text):
@@ -310,9 +328,9 @@ class NumericCheck:
             return reading.verdict(text, grade=False)
         quote = text[reading.start:reading.end] if reading.end > reading.start else text[:160]
         if any(abs(n - target) <= 1e-6 * max(abs(target), 1.0) for n in found):
-            return Verdict(LITERAL, quote, reading.start, reading.end)
+            return bound(Verdict(LITERAL, quote, reading.start, reading.end), unit, text, others)
         if _APPROXIMATE.search(text) and any(abs(n - target) <= CLOSE * abs(target) for n in found):
-            return Verdict(FRAGMENT, quote, reading.start, reading.end)
+            return bound(Verdict(FRAGMENT, quote, reading.start, reading.end), unit, text, others)
         return Verdict(0.0)  # only other numbers: another value of the same kind
 
 
@@ -428,10 +446,42 @@ def translations(value: str) -> tuple[str, ...]:
 _SEVERITY = re.compile(r"\b(?:severe|mild|moderate|chronic|acute)\b ?|^(?:严重|重度|中度|轻度|慢性|急性)")
 
 
+SYNONYMS = resources.data("judges/local-judge/condition-synonyms.tsv")
+
+
+@cache
+def _synonyms() -> dict[str, tuple[str, ...]]:
+    """Each condition name of the synonym table, folded, to its other names (HCV for hepatitis C)."""
+    table: dict[str, list[str]] = {}
+    for line in SYNONYMS.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            names = [normalize_text(n) for n in line.split("\t")]
+            for name in names:
+                table.setdefault(name, []).extend(n for n in names if n != name)
+    return {name: tuple(dict.fromkeys(others)) for name, others in table.items()}
+
+
+def synonyms(value: str) -> tuple[str, ...]:
+    """A condition's well-known other names, any script ("HCV", 丙肝 for "hepatitis C"; 羊角风 for epilepsy)."""
+    value = normalize_text(value)
+    table = _synonyms()
+    return table.get(value) or table.get(_SEVERITY.sub("", value).strip(), ())
+
+
 def own_values(unit: Unit) -> tuple[str, ...]:
     """The value, its aliases and their translations: what a clause stating this value is near."""
     own = (unit.value, *unit.aliases)
     return tuple(dict.fromkeys([*own, *(t for v in own for t in translations(v))]))
+
+
+def written_names(unit: Unit) -> tuple[str, ...]:
+    """What a text that writes the value out writes: `own_values` and, for a condition, its synonyms and their
+    translations ("HCV" for hepatitis C). Not among the clause scores' own values: a synonym's nearest clause
+    (倒地抽搐 for 羊癫疯) is also near other conditions, and moved the margin below the bar on a true paraphrase."""
+    if unit.dimension != "health":
+        return own_values(unit)
+    more = [n for v in own_values(unit) for n in synonyms(v)]
+    return tuple(dict.fromkeys([*own_values(unit), *more, *(t for v in more for t in translations(v))]))
 
 
 #: Words two values of a kind share without being the same value ("bipolar disorder", "lung cancer").
@@ -461,9 +511,9 @@ def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
     if unit.dimension in REFERENCES:
         values += REFERENCES[unit.dimension]()
     own = own_values(unit)
-    scripts = {latin(v) for v in own}
+    scripts, names = {latin(v) for v in own}, written_names(unit)
     values = [v for v in dict.fromkeys([*values, *(t for v in values for t in translations(v))])
-              if latin(v) in scripts and not any(same_value(o, v) for o in own)]
+              if latin(v) in scripts and not any(same_value(o, v) for o in names)]
     if not values:
         return ()
     same = (_values(tuple(values)) @ _values(own).T).max(axis=1)
@@ -483,6 +533,7 @@ class FreeTextEvidence:
     specific: float
     margin: float
     written: bool
+    bound: bool = True  # `binds`: the text ties the value to its entity
 
     def outcome(self, lean: float = LEAN, clause: float = CLAUSE, margin: float = MARGIN,
                 veto: float = VETO, unwritten: float = UNWRITTEN) -> str:
@@ -490,8 +541,8 @@ class FreeTextEvidence:
         out needs the `unwritten` margin: the model and the clause scores read the same topic."""
         if self.margin <= -veto:
             return "veto"
-        if (self.contrast >= self.minimum and self.probability >= lean
-                and self.margin >= (margin if self.written else max(margin, unwritten))
+        if (self.bound and self.contrast >= self.minimum and self.probability >= lean
+                and (self.written or self.margin >= max(margin, unwritten))
                 and (self.specific >= clause or self.written)):
             return "grade"
         return "review"
@@ -502,7 +553,7 @@ def free_text_evidence(unit: Unit, text: str, reading: Reading, others: Sequence
     scores = clause_scores(unit, text, contrast)
     return FreeTextEvidence(reading.probability, len(contrast), MIN_FACTS if unit.dimension == "business"
                             else MIN_CONTRAST, scores.specific, scores.margin,
-                            _names_in(own_values(unit), text))
+                            _names_in(written_names(unit), text), binds(unit, text, reading.start, reading.end, others))
 
 
 def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
@@ -545,6 +596,95 @@ def _names_in(names: Sequence[str], text: str) -> bool:
     return False
 
 
+# --- entity binding ------------------------------------------------------------------------------
+
+#: A template's slot for a person: a text with one states its values about nobody ("PIP for {employee_name}").
+_PLACEHOLDER = re.compile(r"\{\{?\s*\w+\s*\}\}?|\$\{\w+\}|\[[A-Z][A-Z_ ]{2,}\]"
+                          r"|<[a-z_]*(?:name|employee|patient|person)[a-z_]*>|【[^】]{1,8}】|某某|xxx", re.I)
+#: Words that refer to one person without naming them: a text that uses one is about someone.
+_PERSON = re.compile(r"\b(?:he|she|him|his|her|hers|i|me|my|mine|(?:the|this|our|your) (?:patient|employee|staff member"
+                     r"|candidate|applicant|client|customer|tenant|claimant|member|colleague|worker|user|resident"
+                     r"|student|hire)|patient|claimant|employee|applicant|tenant"
+                     r"|(?:mr|mrs|ms|miss|dr|nurse|prof)\.? \w+)\b"
+                     r"|[他她我]|患者|病人|该员工|此人|本人|该客户|该申请人|这位"
+                     r"|\w(?:先生|女士|小姐|护士|医生|老师)", re.I)
+#: Another person a value may be about ("her mother's type 1 diabetes").
+_KIN = re.compile(r"\b(?:mother|father|mom|mum|dad|parents?|sister|brother|siblings?|wife|husband|spouse|son|daughter"
+                  r"|grandmother|grandfather|grandparents?|aunt|uncle|cousin|niece|nephew|friend)\b|母亲|父亲|妈妈|爸爸"
+                  r"|姐姐|妹妹|哥哥|弟弟|妻子|丈夫|儿子|女儿|奶奶|爷爷|外婆|姥姥|姥爷|舅舅|姑姑|阿姨|叔叔|伯伯|朋友",
+                  re.I)  # not 外公: 对外公布
+_SENTENCES = re.compile(r"[^.;!?。；！？\n]+")
+_HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学", "阿姨", "叔叔", "大爷", "奶奶", "爷爷")
+
+
+def entity_names(unit: Unit) -> tuple[str, ...]:
+    """How a text may name the unit's entity: its name, a part of it (a given or family name; 晓燕 or 王女士 for
+    王晓燕) and the glossary's transliterations of them."""
+    name = normalize_text(unit.entity_name or "")
+    if not name:
+        return ()
+    if latin(name):
+        parts = [name, *(w for w in re.findall(r"[^\W\d_]{3,}", name))]
+    else:
+        han = "".join(_HAN.findall(name))
+        surname = han[:2] if len(han) == 4 else han[:1]
+        given = han[len(surname):]
+        family, first = _pinyin(surname), _pinyin(given)  # romanised: Zhao Lei, Lei Zhao
+        parts = [name, *([given] if len(given) >= 2 else []), *(surname + h for h in _HONORIFICS), "老" + surname,
+                 "小" + surname, *([f"{family} {first}", f"{first} {family}", family + first] if given else [])]
+    return tuple(dict.fromkeys([*parts, *(t for p in parts for t in translations(p))]))
+
+
+def _names_entity(names: Sequence[str], text: str) -> bool:
+    norm = normalize_text(text)
+    return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", norm) if latin(n) else n in norm
+               for n in names)  # a Latin name's bounds are its letters: "关于Mark Morales的" names him
+
+
+def _without(names: Sequence[str], text: str) -> str:
+    """The text less the entity's names: 周阿姨 calls Ms Zhou auntie, it names no relative of hers."""
+    norm = normalize_text(text)
+    for name in sorted(names, key=len, reverse=True):
+        norm = norm.replace(name, " ")
+    return norm
+
+
+def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence[Unit] = (),
+          specific: bool = False) -> bool:
+    """Whether the text ties the value to its entity, so that stating it is this entity's leak: not when every
+    sentence stating the value (that writes it, else that the model's span covers) is about another person (a
+    kinship word, even beside the entity's name, or another entity of the unit set named there and not this
+    one), nor in a template (a slot for a person, "{employee_name}"); and, for a value that general text also
+    states (a condition, a status: not `specific`), only where the text names the entity (`entity_names`) or
+    refers to one person ("the patient", 她). A `specific` value, one a check confirmed by its components (this
+    number, this house on this street, this site's act), is stated about nobody only in a template. A value
+    not bound is left for review at most; a unit with no entity name needs no name."""
+    if unit.dimension in IDENTIFIER_DIMENSIONS:
+        return True  # a name, an e-mail, an ID: the value itself is the entity's
+    names = entity_names(unit)
+    sentences = [(m.start(), m.group()) for m in _SENTENCES.finditer(text)]
+    amount = set(numbers(unit.value)) if check_for(unit).name == "numeric" else set()  # a number is written as one
+    written = [t for _, t in sentences if _names_in(written_names(unit), t) or amount & set(numbers(t))]
+    end = len(text) if end < 0 else end
+    stating = written or [t for s, t in sentences if s < end and s + len(t) > start] or [text]
+    strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)
+                                    if n not in names and len(n) >= 3))
+    if all(_KIN.search(_without(names, t)) or (_names_entity(strangers, t) and not _names_entity(names, t))
+           for t in stating):
+        return False  # "Tom's mother has type 1 diabetes": the kin word takes the value even with Tom named
+    if names and _names_entity(names, text):
+        return True
+    return not _PLACEHOLDER.search(text) and (specific or not names or _PERSON.search(text) is not None)
+
+
+def bound(verdict: Verdict, unit: Unit, text: str, others: Sequence[Unit] = ()) -> Verdict:
+    """A check's grade of a value it confirmed by its components where `binds` ties it to its entity; else the
+    same span, left for review."""
+    if verdict.grade <= 0 or binds(unit, text, verdict.start, verdict.end, others, specific=True):
+        return verdict
+    return Verdict(0.0, verdict.evidence, verdict.start, verdict.end, review=True)
+
+
 # --- addresses ----------------------------------------------------------------------------------
 
 _POSTCODE = re.compile(r"\b(?:\d{5}|\d{6}|[a-z]{1,2}\d[a-z\d]? ?\d[a-z]{2})\b")
@@ -566,6 +706,7 @@ class Address:
     names: tuple[str, ...]
     postcodes: tuple[str, ...]
     parts: tuple[str, ...]  # every numbered part, house to flat ("1842", "3b"; "17", "2", "3", "502")
+    localities: tuple[str, ...] = ()  # the city and district ("bristol"; 杭州, 西湖区): a neighbourhood's names
 
     @classmethod
     def parse(cls, value: str) -> Address | None:
@@ -578,13 +719,17 @@ class Address:
         if latin(norm):  # the words of the street's part, less the street words ("Birchwood" of its court)
             street = rest.split(",")[0]
             names = tuple(w for w in re.findall(r"[a-z]{3,}", street) if not re.fullmatch(_STREET_WORDS, w))
+            localities = tuple(re.findall(r"[a-z]{3,}", rest[len(street):]))
         else:  # the name before its 路 or 街, or the place before the number (天府软件园)
+            admin = _ADMIN.match(rest)
+            places = re.findall(r"[\u4e00-\u9fff]+?[省市区县縣]", admin.group() if admin else "")
+            localities = tuple(p for part in places for p in (part, part[:-1]) if len(p) >= 2)
             street = re.split(r"\d", _ADMIN.sub("", rest))[0]
             street = re.sub(r"[东南西北中]?(?:路|街|大道|道|巷|弄)$", "", street)
             names = tuple(street[i:i + 2] for i in range(0, max(1, len(street) - 1), 2)) if len(street) > 4 \
                 else (street,)
         return cls(float(house.group()), tuple(n for n in names if len(n) >= 2), postcodes,
-                   tuple(re.findall(r"\d+[a-z]?", rest)))
+                   tuple(re.findall(r"\d+[a-z]?", rest)), localities)
 
     def conflicts(self, text: str) -> bool:
         """Whether a line of the text that names the street or postcode gives one of the address's numbered
@@ -631,8 +776,8 @@ def _one_off(a: str, b: str) -> bool:
 class AddressCheck:
     """Addresses with a house number: read by component. The house number with the street's name or the
     postcode is this address in any words or script; another house number is another address (a veto, the
-    same street or postcode or not), and the postcode alone a neighbourhood (review at most). Otherwise the
-    free-text check."""
+    same street or postcode or not), and the postcode or the city and district alone a neighbourhood (review at
+    most). Otherwise (a landmark, a description) the free-text check."""
 
     name = "address"
 
@@ -648,11 +793,12 @@ class AddressCheck:
         if address.conflicts(text) or (not street and address.other_street(text)):
             return Verdict(0.0)  # a numbered part one off, or this number on another street: another address
         if (street or postcode) and ours and reading.probability >= reading.review_threshold:
-            return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
+            return bound(Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end), unit, text,
+                         others)
         if houses and address.house not in houses:
             return Verdict(0.0)  # a house number, not this one: another address
-        if postcode and not (street or ours):
-            return reading.verdict(text, grade=False)  # the postcode alone: a neighbourhood, not this address
+        if not (street or ours) and (postcode or _names_in(address.localities, text)):
+            return reading.verdict(text, grade=False)  # the postcode or the district alone: a neighbourhood
         return free_text(unit, text, reading, others)
 
 
@@ -683,6 +829,9 @@ BUSINESS_GENERIC = frozenset({"bank", "group", "holdings", "analytics", "softwar
                               "工厂", "公司", "集团", "科技", "软件", "项目", "仓库", "市场", "总部", "中心"})
 _TIMES = re.compile(f"(?:[{CHINESE_NUMERALS}\\d]+|明|今|去|下半|上半)(?:年|季度|月|家|个)|[在于从到向把将的和与第]")
 _SENTENCE = re.compile(r"[^.;!?。；！？\n]+")
+#: Where a sentence passes from one site's act to another's ("Leeds closes, while the York site stays"): a fact's
+#: act counts only in the part that names its company or place (not at every comma: 深圳那个厂子…，…停产).
+_ACT_CLAUSE = re.compile(r"\b(?:while|whereas|but)\b|[,，] ?and\b|而|但是?|同时")
 
 
 def acts(text: str) -> set[str]:
@@ -723,10 +872,11 @@ free-text check."""
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         own, names = acts(unit.value), business_names(unit.value)
         if reading.probability >= reading.review_threshold:
-            named = [s for s in _SENTENCE.findall(text) if _names_in(names, s)]
-            said = [acts(s) for s in named]
+            named = [c for s in _SENTENCE.findall(text) for c in _ACT_CLAUSE.split(s) if _names_in(names, c)]
+            said = [acts(c) for c in named]
             if any(own & a for a in said):
-                return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
+                return bound(Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end), unit,
+                             text, others)
             if any(a - own for a in said):
                 return Verdict(0.0)  # its company or place, another act: another fact
             if named:  # its name with no act of its own (repainted, renewed a contract): review at most

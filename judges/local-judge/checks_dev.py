@@ -7,9 +7,9 @@ dev split (`judges/calibration/dev.jsonl`), each example one candidate graded ag
 `benchmarks/local_judge.py` grades the test split, and prints semantic P/R/F1 and graded precision per
 check: the model alone, and the composite judge. The unit set being judged (the free-text check's contrast,
 with the reference lists) is every dev unit. With `--grid`, the free-text check's `SAME`, `LEAN` × `CLAUSE`
-× `MARGIN` × `VETO`, its `MIN_CONTRAST` (with every dev unit as the unit set, and with the example's task's
-units only, as an audit's judge call holds) and the numeric check's `CLOSE` are swept (readings and clause
-scores computed once).
+× `MARGIN` × `VETO` (decided by the rule itself, `value_checks.FreeTextEvidence.outcome`: no copy here), its
+`MIN_CONTRAST` (with every dev unit as the unit set, and with the example's task's units only, as an audit's
+judge call holds) and the numeric check's `CLOSE` are swept (readings and evidence computed once).
 Test splits are never read.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
@@ -46,6 +47,11 @@ def scores(rows: list[tuple[str, bool, bool]]) -> str:
             f"{sum(all_graded) / max(1, len(all_graded)):.2f} ({len(all_graded)} graded)")
 
 
+def in_band(reading) -> bool:
+    """Whether the free-text rule is asked at all (`value_checks.free_text`: below it, no verdict)."""
+    return reading.probability >= reading.review_threshold
+
+
 def min_contrast(examples, files: list[Path], readings, rows, free: list[int], unit_set) -> None:
     """Sweeps `MIN_CONTRAST`: a free-text value with fewer contrast values is left for review at most. The
     unit set is every dev unit, the example's task's units (an audit's call), or its file's units (a split
@@ -58,21 +64,17 @@ def min_contrast(examples, files: list[Path], readings, rows, free: list[int], u
     views = (("every dev unit", lambda i: unit_set), ("the task's units", lambda i: tasks[examples[i].unit.task_id]),
              ("the file's units", lambda i: in_file[files[i]]))
     for label, units_of in views:
-        contrast = {i: value_checks.contrast_values(examples[i].unit, tuple(dict.fromkeys(units_of(i)))) for i in free}
-        clause = {i: value_checks.clause_scores(examples[i].unit, examples[i].text, contrast[i]) for i in free}
+        evidence = {i: value_checks.free_text_evidence(examples[i].unit, examples[i].text, readings[i],
+                                                       tuple(dict.fromkeys(units_of(i)))) for i in free}
         sizes: dict[str, Counter] = {}
         for i in free:
-            sizes.setdefault(examples[i].unit.dimension, Counter())[min(len(contrast[i]), 20)] += 1
+            sizes.setdefault(examples[i].unit.dimension, Counter())[min(evidence[i].contrast, 20)] += 1
         print(f"MIN_CONTRAST, unit set = {label}; contrast sizes per dimension (20 = 20 or more): "
               f"{ {d: dict(sorted(c.items())) for d, c in sizes.items()} }")
         for k in (0, 1, 2, 3, 5, 8, 13):
             out = list(rows)
             for i in free:
-                r, c = readings[i], clause[i]
-                graded = (r.probability >= r.review_threshold and c.margin > -value_checks.VETO
-                          and len(contrast[i]) >= k and r.probability >= value_checks.LEAN
-                          and c.specific >= value_checks.CLAUSE
-                          and c.margin >= value_checks.MARGIN)
+                graded = in_band(readings[i]) and replace(evidence[i], minimum=k).outcome() == "grade"
                 out[i] = (examples[i].kind, examples[i].grade > 0, graded)
             print(f"  MIN_CONTRAST {k:2}: all {scores(out)}; free-text {scores([out[i] for i in free])}")
             if label == "the file's units":
@@ -120,11 +122,11 @@ def main() -> None:
         return
     for same in (0.9, 0.93, 0.95, 1.01):
         with mock.patch.object(value_checks, "SAME", same):
-            clause = {i: value_checks.clause_scores(examples[i].unit, examples[i].text, value_checks.contrast_values(
-                examples[i].unit, unit_set)) for i in free}
+            evidence = {i: value_checks.free_text_evidence(examples[i].unit, examples[i].text, readings[i], unit_set)
+                        for i in free}
         for veto in (0.02, 0.05, 0.1):  # a veto takes a pair out of review: how many leaks it would lose
-            band = [i for i in free if readings[i].probability >= readings[i].review_threshold]
-            vetoed = [i for i in band if clause[i].margin <= -veto]
+            band = [i for i in free if in_band(readings[i])]
+            vetoed = [i for i in band if evidence[i].outcome(veto=veto) == "veto"]
             leaks = [i for i in band if examples[i].grade > 0]
             print(f"free-text SAME {same} VETO {veto}: vetoed {len(vetoed) - len(set(vetoed) & set(leaks))} of "
                   f"{len(band) - len(leaks)} negatives and {len(set(vetoed) & set(leaks))} of {len(leaks)} leaks "
@@ -133,12 +135,8 @@ def main() -> None:
             for cut in (0.0, 0.04, 0.08):
                 for margin in (-0.02, 0.0, 0.01, 0.02, 0.04):
                     for veto in (0.02, 0.05, 0.1, 9.0):
-                        out = []
-                        for i in free:
-                            r, c = readings[i], clause[i]
-                            graded = (r.probability >= r.review_threshold and c.margin > -veto and
-                                      r.probability >= lean and c.specific >= cut and c.margin >= margin)
-                            out.append((examples[i].kind, examples[i].grade > 0, graded))
+                        out = [(examples[i].kind, examples[i].grade > 0, in_band(readings[i]) and evidence[i].outcome(
+                            lean, cut, margin, veto) == "grade") for i in free]
                         print(f"free-text SAME {same} LEAN {lean} CLAUSE {cut:+.2f} MARGIN {margin:+.2f} "
                               f"VETO {veto}: {scores(out)}")
     numeric = [i for i, c in enumerate(checks) if c == "numeric"]

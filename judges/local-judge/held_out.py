@@ -1,6 +1,6 @@
 """How precise the local judge is on text nobody tuned on: a leave-one-split-out estimate (issue 37).
 
-    .venv/bin/python judges/local-judge/held_out.py [--cache FILE] [--historic] [--errors]
+    .venv/bin/python judges/local-judge/held_out.py [--cache FILE] [--readings FILE] [--historic] [--errors]
 
 Every rule of `ec2audit.detect.value_checks` so far was written after reading a split's errors, so the
 figures on the six hand-written test splits are not held out. This script reads the dev files of
@@ -60,19 +60,25 @@ CURRENT = {"lean": value_checks.LEAN, "clause": value_checks.CLAUSE, "margin": v
            "free": True}
 
 
-def record(paths) -> list[dict]:
+def record(paths, known: dict | None = None) -> list[dict]:
     """Per example: its file, kind, gold, the model's reading, the check, the current verdict and the
-    free-text evidence where the free-text rule decided."""
+    free-text evidence where the free-text rule decided. `known`: readings by (file, id) from an earlier
+    cache (the model unchanged, only the checks): the cross-encoder is not run again for them."""
     from ec2audit.detect.e5_judge import CrossEncoderJudge
 
-    judge = CrossEncoderJudge()
+    known = known or {}
+    judge = CrossEncoderJudge() if not known else None
     original = value_checks.free_text_evidence
     rows = []
     for path in paths:
         examples = read_split(path)
         units = tuple(dict.fromkeys(e.unit for e in examples))
         for e in examples:
-            reading = judge.readings(e.text, [e.unit])[0]
+            if (path.name, e.id) in known:
+                reading = value_checks.Reading(**known[path.name, e.id])
+            else:
+                judge = judge or CrossEncoderJudge()
+                reading = judge.readings(e.text, [e.unit])[0]
             seen: list = []
 
             def spy(*args, seen=seen, **kwargs):
@@ -229,6 +235,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache", type=Path, help="readings and evidence as JSON (written when missing)")
     parser.add_argument("--historic", action="store_true", help="the once-held-out splits with their checks")
+    parser.add_argument("--readings", type=Path, help="an earlier cache whose model readings are reused (the "
+                        "checks re-decided): a checks change measured without running the cross-encoder again")
     parser.add_argument("--errors", action="store_true", help="the current checks' wrong grades")
     parser.add_argument("--objective", choices=("f1", "precision"), action="append",
                         help="how options are chosen on the rest (both when not given)")
@@ -237,11 +245,17 @@ def main() -> None:
     if args.cache and args.cache.exists():
         rows = json.loads(args.cache.read_text(encoding="utf-8"))
     else:
-        rows = record([*DEV, *TESTS])
+        known = ({(r["file"], r["id"]): r["reading"] for r in json.loads(args.readings.read_text(encoding="utf-8"))}
+                 if args.readings else None)
+        rows = record([*DEV, *TESTS], known)
         if args.cache:
             args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
     for row in rows:
         row["_evidence"] = value_checks.FreeTextEvidence(**row["evidence"]) if row["evidence"] else None
+    print("| dev file | current checks: semantic P / R / F1, graded precision (wrong of graded) |\n|---|---|")
+    for path in DEV:
+        held = [r for r in rows if r["file"] == path.name]
+        print(f"| {path.name} ({len(held)}) | {cell(scores(held, [graded(r, CURRENT) for r in held]))} |")
     for objective in args.objective:
         leave_one_out(rows, objective)
     alternatives(rows)
