@@ -264,3 +264,10 @@ def test_a_cell_that_says_a_value_is_on_file_is_no_value(tmp_path):
     units = _prelabel(tmp_path, {"crm.csv": "name,phone,card_number,email\nAna Souza,on file,on file,not provided\n"
                                             "陈志强,暂无,未提供,无\n"})
     assert _values(units) == [("person_name", "Ana Souza"), ("person_name", "陈志强")]
+
+
+def test_a_surname_with_a_title_is_how_someone_is_addressed_not_a_name(tmp_path):
+    """`王总`, `李工` and `张姐` (the boss Wang, the engineer Li, sister Zhang) were proposed as people's names:
+    a surname and a one-character title, no given name. By hand, in a chat log: one name, 陈静."""
+    units = _prelabel(tmp_path, {"chat.md": "王总说合同明天签。李工、张姐也在。联系人：陈静，电话 139 1234 5678。\n"})
+    assert [v for d, v in _values(units) if d == "person_name"] == ["陈静"]

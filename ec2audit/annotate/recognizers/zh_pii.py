@@ -19,6 +19,9 @@ _ID_CHECK = "10X98765432"
 _SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
              "姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
 _HONORIFICS = "先生|女士|小姐|老师|医生|经理|总监|主任|教授|同学|律师|药师|博士|师傅|护士"
+#: One-character titles a surname takes as a form of address (`王总` the boss, `李工` the engineer, `张姐`):
+#: the surname and a title, no given name, so no full name to propose
+_SHORT_TITLES = "总工董姐哥叔姨"
 _HAN = "\u4e00-\u9fff"
 
 
@@ -88,7 +91,7 @@ def _not_a_word(value: str) -> bool:
     """A bare candidate is a name unless it (or its head or tail) is a common dictionary word, or
     its given part is a title (`刘老师` is a surname fragment, found by the honorific pattern), or it
     names a team."""
-    if is_team(value):
+    if is_team(value) or _addressed(value):
         return False
     common, not_names = _common_words()
     if value[:2] in _COMPOUND:  # 欧阳 is a word too: judge the given name
@@ -104,7 +107,14 @@ def _not_common(value: str) -> bool:
     """A name where the context already says a person is meant: only a whole common word, or a surname that
     starts one (`高兴`, `马上`), is refused."""
     common, not_names = _common_words()
-    return value not in common and (value[:2] in _COMPOUND or value[:2] not in not_names)
+    return (not _addressed(value) and value not in common
+            and (value[:2] in _COMPOUND or value[:2] not in not_names))
+
+
+def _addressed(value: str) -> bool:
+    """A surname with a one-character title (`王总`, `李工`, or `张姐` with the word after it, `张姐也`): how a
+    person is addressed, not their name (given names hardly start with these characters)."""
+    return value[1:2] in tuple(_SHORT_TITLES) and value[:2] not in _COMPOUND
 
 
 def resident_id_ok(value: str) -> bool:
