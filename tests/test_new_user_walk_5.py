@@ -271,3 +271,12 @@ def test_a_surname_with_a_title_is_how_someone_is_addressed_not_a_name(tmp_path)
     a surname and a one-character title, no given name. By hand, in a chat log: one name, 陈静."""
     units = _prelabel(tmp_path, {"chat.md": "王总说合同明天签。李工、张姐也在。联系人：陈静，电话 139 1234 5678。\n"})
     assert [v for d, v in _values(units) if d == "person_name"] == ["陈静"]
+
+
+def test_a_key_followed_by_a_pointer_elsewhere_gives_no_value(tmp_path):
+    """`Diagnosis: see the attached letter` was proposed as a health unit (the key names the dimension, no value
+    follows); likewise `诊断：详见附件`. By hand, in one intake note: the two real values, asthma and 高血压."""
+    units = _prelabel(tmp_path, {"intake.md": "Diagnosis: see the attached letter\nPhone: ask reception\n"
+                                              "Allergies: none known\n诊断：详见附件\n",
+                                 "second.md": "Diagnosis: asthma\n诊断：高血压\n"})
+    assert sorted(v for _, v in _values(units)) == ["asthma", "高血压"]

@@ -421,11 +421,19 @@ def _name_like(value: str) -> bool:
     return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
 
 
+#: A value that points elsewhere or says there is none (`Diagnosis: see the attached letter`, `Phone: ask
+#: reception`, `诊断：详见附件`): a key names a dimension, but no value of it follows.
+_NO_VALUE_HERE = re.compile(
+    r"(?:see|refer to|as per|per the|ask|pending|withheld|redacted|on file|none(?: known| given)?"
+    r"|not (?:provided|given|known|applicable|on file|disclosed)|to be (?:confirmed|determined|provided))\b"
+    r"|详见|参见|见附件|待定|待补充|暂无|未提供|不详|无$")
+
+
 def _placeholder(value: str) -> bool:
-    """Empty-looking values and redaction placeholders (`[API_KEY_001]`) are not data."""
+    """Empty-looking values, redaction placeholders (`[API_KEY_001]`) and pointers elsewhere are not data."""
     v = value.strip().lower()
     return (v in {"null", "none", "n/a", "na", "-", "true", "false", "unknown", "tbd"} or set(v) <= set("*x-#.")
-            or bool(PLACEHOLDER.fullmatch(v)))
+            or bool(PLACEHOLDER.fullmatch(v)) or bool(_NO_VALUE_HERE.match(v)))
 
 
 def _resolve(found: list[Match], threshold: float) -> list[Match]:
