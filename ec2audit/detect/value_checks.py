@@ -420,16 +420,22 @@ def _addresses() -> tuple[str, ...]:
 GLOSSARY = resources.data("judges/local-judge/glossary-en-zh.tsv")
 
 
-@cache
-def _glossary() -> dict[str, tuple[str, ...]]:
-    """Each term of the bilingual reference (conditions, places), folded, to its names in the other script."""
+def _name_table(path, other: Callable[[str, str], bool]) -> dict[str, tuple[str, ...]]:
+    """A table of names (a row: one thing's names, tab-separated), each name folded to the names of its row
+    `other(name, n)` keeps."""
     table: dict[str, list[str]] = {}
-    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):
             names = [normalize_text(n) for n in line.split("\t")]
             for name in names:
-                table.setdefault(name, []).extend(n for n in names if latin(n) != latin(name))
+                table.setdefault(name, []).extend(n for n in names if other(name, n))
     return {name: tuple(dict.fromkeys(others)) for name, others in table.items()}
+
+
+@cache
+def _glossary() -> dict[str, tuple[str, ...]]:
+    """Each term of the bilingual reference (conditions, places), folded, to its names in the other script."""
+    return _name_table(GLOSSARY, lambda name, n: latin(n) != latin(name))
 
 
 def translations(value: str) -> tuple[str, ...]:
@@ -452,13 +458,7 @@ SYNONYMS = resources.data("judges/local-judge/condition-synonyms.tsv")
 @cache
 def _synonyms() -> dict[str, tuple[str, ...]]:
     """Each condition name of the synonym table, folded, to its other names (HCV for hepatitis C)."""
-    table: dict[str, list[str]] = {}
-    for line in SYNONYMS.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            names = [normalize_text(n) for n in line.split("\t")]
-            for name in names:
-                table.setdefault(name, []).extend(n for n in names if n != name)
-    return {name: tuple(dict.fromkeys(others)) for name, others in table.items()}
+    return _name_table(SYNONYMS, lambda name, n: n != name)
 
 
 def synonyms(value: str) -> tuple[str, ...]:
