@@ -67,7 +67,8 @@ def _spans(*spans: dict) -> str:
 
 def duplicated_logs(root: Path) -> tuple[Path, Path, Path]:
     """Calls logged twice, each copy in another part: a request log whose line 5 repeats line 3 and whose
-    line 6 reuses line 3's id with another request; a resumed Claude Code session (B copies A's two
+    line 6 reuses line 3's id with another request, and the next export of that log repeating its last line;
+    a resumed Claude Code session (B copies A's two
     responses); an OpenTelemetry span exported to two files. Returns (logs, units, task map)."""
     logs = root / "logs"
     (logs / "project").mkdir(parents=True)
@@ -81,6 +82,9 @@ def duplicated_logs(root: Path) -> tuple[Path, Path, Path]:
               _request("req-3", "s1", "09:00:06", [ask, phone, "Thanks."], 3000),  # the id reused
               _request("req-5", "s1", "09:00:07", [ask, phone, "Thanks.", "Mail dana.whitfield@example.org"], 4000)]
     (logs / "proxy.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    # the proxy's next export overlaps this one: it starts again with req-5
+    rotated = [lines[6], _request("req-6", "s2", "09:00:08", [client, "Nothing more.", "Closing."], 1000)]
+    (logs / "proxy2.jsonl").write_text("".join(json.dumps(line) + "\n" for line in rotated), encoding="utf-8")
     first = [("msg_1", "Omar Haddad asked for his invoice." + PAD, 1000), ("msg_2", "His phone: +1 212-555-0147", 2000)]
     (logs / "project" / "aaaa0000-0000-4000-8000-000000000001.jsonl").write_text(
         _claude("aaaa0000-0000-4000-8000-000000000001", first), encoding="utf-8")
@@ -140,26 +144,28 @@ def serial(corpus, tmp_path_factory) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
 
 def test_a_call_logged_twice_is_counted_once_as_counted_by_hand(serial):
     """By hand. Request log: 7 lines, line 5 a copy of line 3 (logged again), line 6 reusing line 3's id (a
-    call): 6 calls, 13,000 input and 1,300 output tokens, gpt-4o at $2.50 / $10 per million = $0.0455.
+    call); the next export: req-5 again (logged again, in another file) and req-6 (1,000 and 100 tokens):
+    7 calls, 14,000 input and 1,400 output tokens, gpt-4o at $2.50 / $10 per million = $0.049.
     Claude Code: msg_1, msg_2 in A, B copying both and adding msg_3: 3 calls, 6,000 and 600 tokens at
     $3 / $15 = $0.027. Spans: one exported to both files: 2 calls, 75 and 73 tokens = $0.00132.
-    11 calls in 5 sessions; each session's steps 1, 2, … over its own calls: B's msg_3 is its step 1, the
+    12 calls in 5 sessions; each session's steps 1, 2, … over its own calls: B's msg_3 is its step 1, the
     follow-up span step 2 (before: 3 and 3, the copies numbered); B's units (Omar Haddad, his phone) first
     sent by msg_3, its only call."""
     summary, findings, sessions = serial
-    assert summary["calls"] == summary["cloud_calls"] == 11
+    assert summary["calls"] == summary["cloud_calls"] == 12
     rows = {(p["model"], p["calls"], p["input_tokens"], p["output_tokens"]): round(p["cost_usd"], 6)
             for p in summary["providers"]}
-    assert rows == {("gpt-4o", 6, 13000, 1300): 0.0455, ("claude-sonnet-4-5-20250929", 3, 6000, 600): 0.027,
+    assert rows == {("gpt-4o", 7, 14000, 1400): 0.049, ("claude-sonnet-4-5-20250929", 3, 6000, 600): 0.027,
                     ("claude-sonnet-4-5", 2, 75, 73): 0.00132}
     cover = {c["format"]: (c["read"], c["logged_again"], c["reused_ids"]) for c in summary["coverage"]}
-    assert cover == {"openai-log": (6, 1, 1), "claude-code": (3, 2, 0), "otel-genai": (2, 1, 0)}
+    assert cover == {"openai-log": (7, 2, 1), "claude-code": (3, 2, 0), "otel-genai": (2, 1, 0)}
     steps = [(t["session"], t["payload_id"], t["step"]) for t in summary["timeline"]]
     assert [(p, n) for s, p, n in steps if s == "s1"] == [("req-1", 1), ("req-3", 2), ("req-3", 3), ("req-5", 4)]
+    assert [(p, n) for s, p, n in steps if s == "s2"] == [("req-2", 1), ("req-4", 2), ("req-6", 3)]
     b = "bbbb0000-0000-4000-8000-000000000002"
     assert [(p, n) for s, p, n in steps if s in (b, "intake-7")] == [
         ("b7ad6b7169203331", 1), ("c8be7c827a314442", 2), ("msg_3", 1)]
-    assert sessions.height == 5 and sessions["calls"].sum() == 11
+    assert sessions.height == 5 and sessions["calls"].sum() == 12
     assert [(r["unit_id"], r["payload_id"]) for r in findings.iter_rows(named=True) if r["session"] == b] == [
         ("t2/E3/person_name", "msg_3"), ("t2/E4/contact", "msg_3")]
 
@@ -175,5 +181,5 @@ def test_the_workers_count_it_once_as_the_serial_audit_does(corpus, serial, tmp_
     if "--ray" in options:
         expected = expected.select(ours[1].columns).sort(ours[1].columns)
     assert ours[0] == serial[0]
-    assert ours[1].equals(expected) and ours[1].height == 11
+    assert ours[1].equals(expected) and ours[1].height == 11  # findings: req-6 sends none first
     assert ours[2].equals(serial[2])

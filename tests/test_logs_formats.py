@@ -133,12 +133,15 @@ def test_patterns_override_and_cloud_wins():
     assert Classifier(edge=("https://llm.corp.example*",)).side("x", "y", "https://llm.corp.example/v1") == EDGE
 
 
-def test_the_same_log_twice_adds_calls_but_no_new_leaks(tmp_path):
+def test_the_same_log_twice_is_read_once(tmp_path):
+    """Two copies of a request log (an export made twice): its 4 records carry ids, so b.jsonl's are the calls
+    logged again — 4 calls, not 8; the copy's findings are not counted twice either."""
     for name in ("a.jsonl", "b.jsonl"):
         (tmp_path / name).write_bytes((DATA / "requests" / "proxy-2026-11-04.jsonl").read_bytes())
     out = tmp_path / "f.parquet"
     summary = _audit(tmp_path, extra=("--out", str(out)))
-    assert summary["calls"] == 8 and len(summary["leaked"]) == 3  # same session, same texts: sent before
+    assert summary["calls"] == 4 and len(summary["leaked"]) == 3
+    assert [(c["read"], c["logged_again"]) for c in summary["coverage"]] == [(4, 4)]
     frame = pl.read_parquet(out)
     assert frame.height == summary["findings"] and frame["log_file"].str.ends_with("a.jsonl").all()
 

@@ -93,7 +93,8 @@ Exposed = dict[str, array]
 #: `task-sets`, a few distinct sets shared by many groups, null where no cloud call was
 #: audited, `found` where scored against the units found in its calls, `exposed` and `scope` as in
 #: `Exposed`), the files read (`files`), and the `call_id` of each call it read that has one (`keys`: `key`,
-#: what a copy in another part has too, the call's `logged_id` where it has one, else its `call_id`).
+#: what a copy in another part has too: the `call_id` itself, and in a second row the call's `logged_id`
+#: where it has one, so an id reused in another part of its file is found too).
 PART_SCHEMAS = {
     "session-calls": pl.Schema({"session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64,
                                 "calls_without_content": pl.Int64, "cloud_calls_without_content": pl.Int64}),
@@ -220,7 +221,8 @@ class LogAudit:
     #: session, and the hash of each finding's text (`_text_hash`), when it spills.
     sent: list[tuple[str, int]] = field(default_factory=list, repr=False)
     text_hashes: list[int] = field(default_factory=list, repr=False)
-    #: A worker's: (`logged_id` or `call_id`, `call_id`) of each call it read that has a `call_id`, when it spills.
+    #: A worker's: (`call_id`, `call_id`) of each call it read that has a `call_id`, and (`logged_id`,
+    #: `call_id`) where it has a `logged_id` too, when it spills.
     keys: list[tuple[str, str]] = field(default_factory=list, repr=False)
     #: Removes the folder of `spilled` (`release`); run too when the audit is garbage-collected or at exit.
     cleanup: Callable[[], object] | None = field(default=None, repr=False)
@@ -1083,10 +1085,11 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                     passed_over(payload.meta.get("format") or "?", "logged_again")
                     dropped[key] += 1
                     continue
-                if payload.meta.get("logged_id") is None:  # openai-log's reader passes over its own copies
-                    called.add(call_id)  # (per file): theirs are not held for the whole audit
-                if hashes:
-                    log.keys.append((payload.meta.get("logged_id") or call_id, call_id))
+                called.add(call_id)
+                if hashes:  # found where several parts hold the call, or (openai-log) its id in its file
+                    log.keys.append((call_id, call_id))
+                    if payload.meta.get("logged_id") is not None:
+                        log.keys.append((payload.meta["logged_id"], call_id))
             if payload.meta.get("step") is not None:  # the session's calls before it, less the copies passed over
                 payload.meta["step"] += before[key] - dropped[key]
             in_file[key] += 1

@@ -6,9 +6,10 @@ Each line is one call. The response (when logged) gives usage; the URL and provi
 A line equal to an earlier line of the file that has the same id (request and response alike: a record
 written twice, a retried write) logs that call again and is no call; a line that reuses an earlier id
 with another request or answer (providers reuse ids; a retry answered again) is a call of its own,
-marked `id_reused` (docs/design.md, Log audit). Each keyed record's `call_id` names it (file, id and
-record) and its `logged_id` its id in its file, the same in every worker: a copy in another part of the
-file is found there (`base.LOGGED_BEFORE`).
+marked `id_reused` (docs/design.md, Log audit). Each keyed record's `call_id` names it (id and record,
+not the file: a copy in another file, as overlapping exports write, is the same call) and its `logged_id`
+its id in its file (an id is reused within a file), the same in every worker: a copy in another part is
+found there (`base.LOGGED_BEFORE`).
 """
 
 from __future__ import annotations
@@ -128,9 +129,9 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         key = _logged_id(data)
         records = logged.setdefault(key, set()) if key is not None else set()
         ids = call = ""
-        if key is not None:  # keyed by file, as the audit of one file whole reads it
+        if key is not None:  # the id within its file; the call wherever it was logged
             ids = logged_key(name, str(path), key)
-            call = logged_key(name, str(path), key, json.dumps(data, sort_keys=True, default=str))
+            call = logged_key(name, key, json.dumps(data, sort_keys=True, default=str))
             if call in records or call in before:
                 if passed_over:
                     passed_over(name, "logged_again")
