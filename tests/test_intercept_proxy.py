@@ -7,7 +7,7 @@ import logging
 import httpx
 import openai
 import pytest
-from intercept_helpers import SECRET_TEXT, UNITS, running_proxy
+from intercept_helpers import SECRET_TEXT, UNITS, enforcing_client, running_proxy, wait_for_records
 
 from ec2audit.intercept.redact import PLACEHOLDER
 
@@ -143,6 +143,55 @@ def test_gemini_and_bedrock_converse_answers_are_counted_and_priced(standin, tmp
         usage["cacheReadInputTokens"], usage["outputTokens"])
     assert second.cost_usd == pytest.approx((usage["inputTokens"] * 3.0 + usage["cacheReadInputTokens"] * 0.3
                                              + usage["outputTokens"] * 15.0) / 1e6)
+
+
+def _gemini_stream(client: httpx.Client, sse: bool, text: str) -> list[dict]:
+    """Gemini's streamGenerateContent through the proxy, as its SDK reads it: the chunks the client got."""
+    body = {"contents": [{"role": "user", "parts": [{"text": text}]}]}
+    path = "/v1/models/gemini-2.5-flash:streamGenerateContent" + ("?alt=sse" if sse else "")
+    with client.stream("POST", path, json=body) as response:
+        assert response.status_code == 200
+        if not sse:
+            return json.loads(response.read())
+        return [json.loads(line[6:]) for line in response.iter_lines() if line.startswith("data: ")]
+
+
+@pytest.mark.parametrize("sse", [True, False], ids=["sse", "json-array"])
+def test_gemini_streamed_answers_are_relayed_whole_counted_and_priced(standin, tmp_path, sse):
+    """Gemini streams by path (`:streamGenerateContent`), with no end marker, as SSE (`alt=sse`) or one JSON
+    array. Before: the SSE stream was recorded as an error ("closed before its end marker") with an OpenAI
+    error event added at its end for the client's SDK to choke on, and its text as the last chunk's only;
+    the array was recorded as "not a JSON object", with no tokens and no cost."""
+    _, upstream = standin
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[models."gemini-2.5-flash"]\ninput = 0.3\ncached_input = 0.075\noutput = 2.5\n')
+    with running_proxy(upstream, tmp_path / "s.sqlite", pricing=prices) as (_, url, store), \
+            httpx.Client(base_url=url, timeout=30) as client:
+        chunks = _gemini_stream(client, sse, "summarise the quarterly numbers, please")
+        [record] = wait_for_records(store, 1)
+    assert all("error" not in c and c["candidates"] for c in chunks) and len(chunks) > 3
+    text = "".join(p["text"] for c in chunks for p in c["candidates"][0]["content"]["parts"])
+    meta = chunks[-1]["usageMetadata"]  # Gemini's counts run: the last chunk's are the answer's
+    assert record.error is None and record.stream is True and record.model == "gemini-2.5-flash"
+    assert record.response["candidates"][0]["content"]["parts"] == [{"text": text}]
+    assert (record.input_tokens, record.cached_tokens, record.output_tokens) == (
+        meta["promptTokenCount"], meta["cachedContentTokenCount"],
+        meta["candidatesTokenCount"] + meta["thoughtsTokenCount"])
+    fresh = meta["promptTokenCount"] - meta["cachedContentTokenCount"]
+    assert record.cost_usd == pytest.approx((fresh * 0.3 + meta["cachedContentTokenCount"] * 0.075
+                                             + record.output_tokens * 2.5) / 1e6)
+
+
+@pytest.mark.parametrize("sse", [True, False], ids=["sse", "json-array"])
+def test_gemini_streamed_text_is_restored_across_chunks(standin, tmp_path, sse):
+    """Redaction: the echo of a redacted value comes back in 3-character chunks, so its placeholder is cut
+    across them; the client gets the real values back whole, the cloud never saw them."""
+    app, upstream = standin
+    with enforcing_client(upstream, tmp_path, UNITS, "redact") as (client, _store):
+        chunks = _gemini_stream(client, sse, SECRET_TEXT)
+    text = "".join(p["text"] for c in chunks for p in c["candidates"][0]["content"]["parts"])
+    assert SECRET_TEXT in text and not PLACEHOLDER.search(text)
+    assert _leaks(app.state.requests[-1]["body"]) == []
 
 
 # --- redaction and blocking ---------------------------------------------------------------------

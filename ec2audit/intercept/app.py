@@ -44,14 +44,22 @@ from starlette.routing import Route
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
-from ec2audit.intercept.dialects import DIALECTS, KEY_HEADERS, KEY_PARAMS, Dialect, dialect_of, model_in_path
+from ec2audit.intercept.dialects import (
+    DIALECTS,
+    KEY_HEADERS,
+    KEY_PARAMS,
+    Dialect,
+    dialect_of,
+    model_in_path,
+    stream_in_path,
+)
 from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
 from ec2audit.intercept.record import COMPLETE, MODEL_LIST_PATH, PENDING, ProxyRecord
 from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
-from ec2audit.intercept.sse import Assembler, Event, EventSplitter
+from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter
 from ec2audit.intercept.store import RecordStore
 from ec2audit.intercept.usage import response_usage
 from ec2audit.units import Unit
@@ -109,6 +117,19 @@ class InterceptConfig:
         if url.scheme not in ("http", "https") or not url.hostname:  # else every call would be a 502 later
             raise InputError(f"{self.upstream!r} is not an http(s) URL, e.g. https://api.openai.com/v1",
                              field="upstream")
+
+
+def _assembled(response, stream: str | None) -> dict | None:
+    """An answer as the record keeps it: a JSON object as it is, a stream answered as one JSON array of its
+    chunks (Gemini's without `alt=sse`) assembled as its events would be; None for anything else."""
+    if isinstance(response, dict):
+        return response
+    if stream is None or not isinstance(response, list) or not all(isinstance(c, dict) for c in response):
+        return None
+    assembler = Assembler(stream)
+    for chunk in response:
+        assembler.add(chunk)
+    return assembler.result()
 
 
 def _sse(name: str | None, data) -> bytes:
@@ -381,7 +402,8 @@ class Interceptor:
         fields.insert(0, ("path", "path", tail))  # forwarded too (`/v1/threads/<id>/…`): audited like the query
         record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
                              path=_recorded_path(tail, fields, keys))
-        ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields)
+        ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields,
+                      path_stream=stream_in_path(tail))
         try:
             raw = await self._read_body(scope, receive)
             ex.raw = raw
@@ -390,7 +412,7 @@ class Interceptor:
             else:
                 body = self._parse(raw, dialect)
             ex.body = body
-            record.request, record.stream = body, bool(body.get("stream"))
+            record.request, record.stream = body, bool(body.get("stream")) or stream_in_path(tail) is not None
             record.model = body.get("model") or model_in_path(tail)
             record.headers = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
@@ -483,25 +505,38 @@ class Interceptor:
             response = json.loads(content)
         except (ValueError, RecursionError):
             response = None
+        answer = _assembled(response, ex.stream)
         if upstream.status >= 400:
             record.error = f"upstream answered {upstream.status}"
-        elif not isinstance(response, dict):
+        elif answer is None:
             record.error = "upstream answer is not a JSON object"
         else:
-            rewritten = self.policy.on_response(ex, response)
+            rewritten = (self._restored_chunks(ex, response) if isinstance(response, list)
+                         else self.policy.on_response(ex, response))
             if rewritten is not None:
                 content = json_bytes(rewritten)
-        stored = response if isinstance(response, dict) else {"raw": content.decode("utf-8", "replace")[:10000]}
+        stored = answer if answer is not None else {"raw": content.decode("utf-8", "replace")[:10000]}
         await self._commit(ex, stored)
         ex.answered = True
         await _answer(send, upstream.status, _client_headers(upstream), content)
+
+    def _restored_chunks(self, ex: Exchange, chunks: list) -> list | None:
+        """A stream answered as one JSON array, rewritten chunk by chunk as its events would be (a placeholder
+        may be cut across two chunks); None: relayed as it came."""
+        out: list = []
+        rewritten = False
+        for chunk in chunks:
+            events = self.policy.on_stream_event(ex, None, chunk)
+            rewritten |= events is not None
+            out.extend([chunk] if events is None else (data for _, data in events))
+        return out if rewritten else None
 
     async def _relay(self, upstream: aiohttp.ClientResponse, send, ex: Exchange, strip_usage: bool) -> None:
         """Relay an SSE stream event by event; commit the record just before the final event.
 
         The watcher in `_forward_watched` cancels the relay when the client goes away; the record is
         committed either way and names what went wrong."""
-        splitter, assembler = EventSplitter(), Assembler(ex.dialect.stream)
+        splitter, assembler = EventSplitter(), Assembler(ex.stream)
         terminals = ex.dialect.terminal_events
         record, errors = ex.record, ex.errors
         finished = False
@@ -548,6 +583,8 @@ class Interceptor:
                     await emit(b"".join(out))
             if splitter.rest().strip():
                 errors.append("upstream stream ended inside an event")
+            elif not finished and ex.stream in ENDS_AT_CLOSE:
+                finished = True  # closed cleanly: the end of an answer that has no end marker
             if not finished:
                 errors.append("upstream closed the stream before its end marker")
         except TimeoutError:

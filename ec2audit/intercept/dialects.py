@@ -27,7 +27,7 @@ KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-ke
 KEY_PARAMS = frozenset({"key", "api_key", "api-key", "access_token"})
 #: Stream event shapes: chat completion chunks (`choices[].delta`), legacy completion chunks
 #: (`choices[].text`), Responses events, Anthropic Messages events.
-STREAM_SHAPES = ("chat", "completions", "responses", "anthropic")
+STREAM_SHAPES = ("chat", "completions", "responses", "anthropic", "gemini")
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,16 @@ def get_dialect(name: str | None) -> Dialect:
 #: APIs that name the model in the path, not the body: Gemini (`/models/{model}:generateContent`) and
 #: Bedrock Converse (`/model/{model id}/converse`, the id's `:` often escaped)
 _MODEL_IN_PATH = re.compile(r"/models/([^/:]+):\w+$|/model/([^/]+)/converse(?:-stream)?$")
+
+
+#: Gemini's streamed answer (`/models/{model}:streamGenerateContent`): `GenerateContentResponse` chunks, as SSE
+#: events (`alt=sse`) or one JSON array, in the generic dialect (its requests are read by their shape)
+_STREAM_IN_PATH = re.compile(r"/models/[^/:]+:streamGenerateContent$")
+
+
+def stream_in_path(tail: str) -> str | None:
+    """The stream shape (`sse` assembler) a path names for an API whose body does not ask to stream."""
+    return "gemini" if _STREAM_IN_PATH.search(tail.rstrip("/")) else None
 
 
 def model_in_path(tail: str) -> str | None:

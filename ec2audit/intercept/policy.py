@@ -50,6 +50,7 @@ class Exchange:
     raw: bytes = b""  # the bytes forwarded upstream
     fields: list[Field] = field(default_factory=list)  # headers and query parameters forwarded (no keys)
     scan: asyncio.Future | None = None  # observe: the inline audit, running beside the upstream call
+    path_stream: str | None = None  # the stream shape its path names (Gemini's `:streamGenerateContent`)
     emap: EpisodeMap | None = None  # redact: the placeholders this request used (all it may restore)
     restorer: StreamRestorer | None = None
     started: bool = False  # the client's response has begun (headers sent)
@@ -62,6 +63,11 @@ class Exchange:
     @property
     def api(self) -> str:
         return self.dialect.name
+
+    @property
+    def stream(self) -> str | None:
+        """The shape of its streamed answer (`sse`, `redact`): the path's, else its dialect's."""
+        return self.path_stream or self.dialect.stream
 
     def first_byte(self) -> None:
         """The time to the client's first byte, taken once."""
@@ -147,7 +153,7 @@ class Redact(Observe):
         if ex.emap is None or not ex.emap.back:
             return None
         if ex.restorer is None:
-            ex.restorer = StreamRestorer(self.redactor, ex.dialect.stream, ex.emap)
+            ex.restorer = StreamRestorer(self.redactor, ex.stream, ex.emap)
         return ex.restorer.rewrite(name, data)
 
 

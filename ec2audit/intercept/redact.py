@@ -331,6 +331,25 @@ class StreamRestorer:
         return [*out, (name, self.redactor.restore(data, self.emap))]
 
 
+    def _gemini(self, name: str | None, chunk: dict) -> list[tuple[str | None, object]]:
+        for candidate in chunk.get("candidates") or []:
+            i, parts = candidate.get("index", 0), (candidate.get("content") or {}).get("parts") or []
+            texts = [p for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+            for part in texts:
+                part["text"] = self.feed(("g", i), part["text"])
+            rest = self.flush(("g", i)) if candidate.get("finishReason") else ""
+            if rest and texts:
+                texts[-1]["text"] += rest
+            elif rest:
+                content = candidate.setdefault("content", {"role": "model"})
+                content["parts"] = [*parts, {"text": rest}]
+            for part in parts:  # a function call's arguments come whole
+                if isinstance(part, dict) and "text" not in part:
+                    part.update(self.redactor.restore(part, self.emap))
+        return [(name, chunk)]
+
+
 #: Stream shape (`dialects.STREAM_SHAPES`) → how its events are restored.
 _SHAPES = {"chat": StreamRestorer._chat, "completions": StreamRestorer._completions,
-           "responses": StreamRestorer._responses, "anthropic": StreamRestorer._anthropic}
+           "responses": StreamRestorer._responses, "anthropic": StreamRestorer._anthropic,
+           "gemini": StreamRestorer._gemini}

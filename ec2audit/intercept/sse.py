@@ -1,8 +1,9 @@
 """Server-sent events: split a byte stream into events as they arrive, and rebuild the full response.
 
 The splitter holds back only an event's incomplete tail, so the proxy forwards each event the moment
-its last byte arrives. The assembler turns the events of any of the three APIs into the body the
-non-streaming endpoint would have answered, for the record store and for usage.
+its last byte arrives. The assembler turns the events of each API it knows (OpenAI Chat, Completions and
+Responses, Anthropic Messages, Gemini) into the body the non-streaming endpoint would have answered, for
+the record store and for usage.
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ class EventSplitter:
     def rest(self) -> bytes:
         rest, self._buffer = self._buffer, b""
         return rest
+
+
+#: Stream shapes whose API sends no end-of-stream marker (an unknown one's, Gemini's): the stream's clean
+#: close ends the answer; a connection broken mid-stream is still an error.
+ENDS_AT_CLOSE = frozenset({None, "gemini"})
 
 
 def _text_add(target: dict, key: str, piece) -> None:
@@ -138,6 +144,24 @@ class Assembler:
             self.usage = self.response.get("usage")
             self.done = True
 
+    def _gemini(self, chunk: dict) -> None:
+        """A `GenerateContentResponse` chunk: each candidate's text parts appended, its other parts (function
+        calls) kept; the usage is the last chunk's (Gemini's counts are running totals)."""
+        for key in ("responseId", "modelVersion", "createTime"):
+            if key in chunk:
+                self.response.setdefault(key, chunk[key])
+        if isinstance(chunk.get("usageMetadata"), dict):
+            self.usage = chunk["usageMetadata"]
+        for candidate in chunk.get("candidates") or []:
+            slot = self._choices.setdefault(candidate.get("index", 0), {"content": {"role": "model", "parts": []}})
+            parts = slot["content"]["parts"]
+            for part in (candidate.get("content") or {}).get("parts") or []:
+                if isinstance(part.get("text"), str) and parts and set(parts[-1]) == set(part) == {"text"}:
+                    parts[-1]["text"] += part["text"]
+                else:
+                    parts.append(dict(part))
+            slot.update({k: v for k, v in candidate.items() if k not in ("content", "index")})
+
     def result(self) -> dict:
         """The reassembled body (partial when the stream broke off)."""
         if self.shape in ("chat", "completions"):
@@ -158,9 +182,12 @@ class Assembler:
                         block["input"] = raw
                 blocks.append(block)
             return {**self.response, "content": blocks, "usage": self.usage}
+        if self.shape == "gemini":
+            body = {"candidates": [{"index": i, **c} for i, c in sorted(self._choices.items())], **self.response}
+            return body | ({"usageMetadata": self.usage} if self.usage is not None else {})
         return self.response
 
 
 #: Stream shape (`dialects.STREAM_SHAPES`) → how its events are assembled.
 _ADD = {"chat": Assembler._chat, "completions": Assembler._completions, "anthropic": Assembler._anthropic,
-        "responses": Assembler._responses}
+        "responses": Assembler._responses, "gemini": Assembler._gemini}

@@ -1,7 +1,8 @@
 """A scripted stand-in for a cloud model's HTTP API, for tests and benchmarks of the interceptor.
 
 It is not a model. It speaks OpenAI Chat Completions, legacy Completions, OpenAI Responses and Anthropic
-Messages (SSE and plain JSON) and answers by a fixed script chosen with the request's `model`:
+Messages (SSE and plain JSON), Gemini's generateContent and streamGenerateContent (SSE with `alt=sse`, else
+one JSON array) and Bedrock Converse, and answers by a fixed script chosen with the request's `model`:
   echo (any other name)  text "echo: <last user text>"
   tool-echo              a `send` tool call whose arguments are {"text": <last user text>}
   fault-500              a 500 error       fault-slow     waits 3 s before answering
@@ -208,6 +209,23 @@ def _native(path: str, script: _Script) -> dict:
             "usage": {"input_tokens": script.prompt_tokens, "total_tokens": script.prompt_tokens}}
 
 
+def _gemini_stream(path: str, script: _Script) -> list[dict]:
+    """Gemini's streamed answer (`:streamGenerateContent`): a chunk per piece of the text, each with the
+    running usage; the last one ends the candidate and counts the thoughts and the cached prompt."""
+    asked = [p.get("text") for c in script.body.get("contents") or [] for p in c.get("parts") or []]
+    script.text = "echo: " + next((t for t in reversed(asked) if isinstance(t, str)), "")
+    whole = _native(path.replace(":streamGenerateContent", ":generateContent"), script)
+    pieces, final = _pieces(script.text), whole["usageMetadata"]
+    chunks = [{"candidates": [{"content": {"role": "model", "parts": [{"text": piece}]}, "index": 0}],
+               "usageMetadata": {"promptTokenCount": final["promptTokenCount"],
+                                 "candidatesTokenCount": max(final["candidatesTokenCount"] * (k + 1) // len(pieces), 1),
+                                 "totalTokenCount": final["promptTokenCount"]},
+               "modelVersion": whole["modelVersion"], "responseId": "standin"} for k, piece in enumerate(pieces)]
+    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
+    chunks[-1]["usageMetadata"] = final
+    return chunks
+
+
 _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses,
              "/v1/completions": _completions}
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
@@ -220,6 +238,12 @@ async def _answer(request: Request):
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})
     script = _Script(body, _APIS.get(request.url.path))
+    if request.url.path.endswith(":streamGenerateContent"):  # SSE with `alt=sse`, else one JSON array
+        chunks = _gemini_stream(request.url.path, script)
+        if request.query_params.get("alt") == "sse":
+            return StreamingResponse(script.fault_events([_sse(c) for c in chunks], request.app.state.cancelled),
+                                     media_type="text/event-stream")
+        return _JSON(chunks)
     if request.url.path not in _BUILDERS:
         return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":
