@@ -560,15 +560,21 @@ def _converting_runs(text: str) -> list[tuple[int, int]]:
             start -= 1
         after = segments.unkeyed.search(text, m.end())
         pos = after.start() if after else len(text)
-        if _changes().cue.search(text, start, pos):
+        if _changes().held(text, start, pos):
             runs.append((start, pos))
     return runs
 
 
 class _Changes(NamedTuple):
     characters: list[int]  # the code points t2s changes alone, of every plane
-    pairs: list[str]  # the first two characters of each of its phrases
-    cue: re.Pattern  # either
+    pairs: frozenset[str]  # the first two characters of each of its phrases
+    changed: re.Pattern  # one of `characters`
+    first: re.Pattern  # the first character of a pair
+
+    def held(self, text: str, start: int, end: int) -> bool:
+        """Does `text[start:end]` hold a character that changes alone or a pair (two class searches in C)?"""
+        return self.changed.search(text, start, end) is not None or any(
+            text[m.start():m.start() + 2] in self.pairs for m in self.first.finditer(text, start, end - 1))
 
 
 @cache
@@ -581,8 +587,9 @@ def _changes() -> _Changes:
     converted = _converter().convert("\n".join(characters)).split("\n")
     alone = {ord(a) for a, b in zip(characters, converted, strict=True) if a != b}
     changed = sorted(alone | set(map(ord, _traditional().pattern[1:-1])))
-    pairs = sorted({phrase[:2] for phrase in _dictionary_keys("TSPhrases")})
-    return _Changes(changed, pairs, re.compile(f"[{_class_of(changed)}]|" + "|".join(map(re.escape, pairs))))
+    pairs = frozenset(phrase[:2] for phrase in _dictionary_keys("TSPhrases"))
+    return _Changes(changed, pairs, re.compile(f"[{_class_of(changed)}]"),
+                    re.compile(f"[{_class_of(sorted({ord(pair[0]) for pair in pairs}))}]"))
 
 
 @cache
