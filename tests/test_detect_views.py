@@ -143,6 +143,46 @@ def test_converting_runs_over_the_code_points_are_those_read_character_by_charac
     assert views._converting_runs_by_codes(text) == views._converting_runs(text)  # short: the loop
 
 
+def _every_cued_run(text: str) -> list[tuple[int, int]]:
+    """The plain form of the runs OpenCC reads: every run of keyed characters holding a cue (`_segments`)."""
+    segments, runs, pos = views._segments(), [], 0
+    while m := segments.cue.search(text, pos):
+        start = m.start()
+        while start > pos and text[start - 1] in segments.keyed:
+            start -= 1
+        after = segments.unkeyed.search(text, m.end())
+        pos = after.start() if after else len(text)
+        runs.append((start, pos))
+    return runs
+
+
+def _each_run_converted(text: str) -> str:
+    """`text` with every cued run converted by OpenCC: what `to_simplified` made before it left out the runs
+    holding no candidate (`_changes`)."""
+    if text.isascii() or not views._traditional().search(text):
+        return text
+    out, last = [], 0
+    for start, end in _every_cued_run(text):
+        out += [text[last:start], views._converter().convert(text[start:end])]
+        last = end
+    converted = "".join(out) + text[last:]
+    return converted if len(converted) == len(text) else "".join(views._converter().convert(ch) for ch in text)
+
+
+# astral characters t2s changes alone ("𩀨", "𨂐"), the first two characters of a phrase without the rest ("老態",
+# "變徵" is one), a phrase's first character alone
+_CANDIDATES = st.lists(st.sampled_from(["𩀨", "𨂐", "老態", "老", "態", "瞭", "變", "乾"]), max_size=4).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.lists(st.one_of(_CHINESE, _CANDIDATES), max_size=4).map("".join), long=st.booleans())
+def test_runs_without_a_candidate_are_left_as_opencc_leaves_them(text, long):
+    """Leaving out the runs that hold no character t2s changes alone and no phrase's first two characters changes
+    no text: short texts (the loop) and long ones (over the code points)."""
+    text = "a" * views._SHORT + text if long else text
+    assert views.to_simplified(text) == _each_run_converted(text)
+
+
 def test_every_phrase_of_opencc_is_simplified_as_in_the_whole_text():
     """Each of t2s's phrases, alone, after a keyed character and before its own first character."""
     for phrase in views._dictionary_keys("TSPhrases"):
@@ -206,8 +246,11 @@ _ENCODED_TEXT = st.lists(st.sampled_from([base64.b64encode(b"Ann Lee 13900112233
 
 
 @settings(max_examples=2000, deadline=None)
-@given(text=_ENCODED_TEXT)
-def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text):
+@given(text=_ENCODED_TEXT, long=st.booleans())
+def test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode(text, long):
+    """Short texts (runs by a regex) and long ones (runs over the codes); tokens decoded once are remembered, and
+    runs one longer than a multiple of four are left out before their regex."""
+    text = " " * views._SHORT + text if long else text
     assert list(views._base64(text)) == _decoded_by_every_match(views._BASE64, _base64_plain, text)
     assert list(views._hex(text)) == _decoded_by_every_match(views._HEX, _hex_plain, text)
 

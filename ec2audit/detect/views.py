@@ -22,13 +22,13 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from ec2audit.detect.compiled import PLACEHOLDER_LONGEST
-from ec2audit.detect.normalize import TextView, prepare_folding
+from ec2audit.detect.normalize import TextView, _class_of, prepare_folding
 from ec2audit.detect.patterns import Match
 
 if TYPE_CHECKING:
@@ -225,14 +225,22 @@ _ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 def _base64(text: str) -> Iterator[tuple[int, int, str]]:
     """A token is a whole run of the alphabet holding a digit, "+" or "/" (`_BASE64`'s lookarounds): only such
-    runs are matched and decoded (8 MB of the dense payload: 0.35 → 0.1 s)."""
+    runs are matched and decoded (8 MB of the dense payload: 0.35 → 0.1 s). A run one longer than a multiple of
+    four is no token's base64 ("=" is no character of the run), and tokens repeat in agent traffic (the 8 MB
+    payload: 43,407 runs, 783 distinct tokens): each short one is decoded once (`_short_token_text`)."""
     for start, end in ascii_runs(text, _BASE64_ALPHABET, 8, holding="0123456789+/"):
+        if (end - start) % 4 == 1:
+            continue
         m = _BASE64.match(text, start, min(len(text), end + 3))  # "==" and the character after them
         if not m:
             continue
-        decoded = base64_text(m.group())
+        token = m.group()
+        decoded = _short_token_text(token) if len(token) <= _SHORT_TOKEN else base64_text(token)
         if decoded:
             yield m.start(), m.end(), decoded
+
+
+_SHORT_TOKEN = 128  # characters: tokens up to this long are remembered, at most 4,096 of them (≤ 1 MB)
 
 
 def base64_text(token: str) -> str | None:
@@ -245,6 +253,11 @@ def base64_text(token: str) -> str | None:
     except (binascii.Error, ValueError):
         return None
     return _bytes_text(raw)
+
+
+@lru_cache(maxsize=4096)
+def _short_token_text(token: str) -> str | None:
+    return base64_text(token)
 
 
 def _hex(text: str) -> Iterator[tuple[int, int, str]]:
@@ -493,6 +506,7 @@ def _traditional() -> re.Pattern:
     return re.compile(f"[{changed}]")
 
 
+@cache
 def _dictionary_keys(name: str) -> list[str]:
     """The keys of one of OpenCC's dictionaries, listed by the package's own `opencc_dict`."""
     import opencc
@@ -533,8 +547,10 @@ def prepare() -> None:
 
 def _converting_runs(text: str) -> list[tuple[int, int]]:
     """The (start, end) of each run of keyed characters of `text` that holds one that may start a change
-    (`_segments`): OpenCC converts each as it converts it inside the whole text, and the rest to itself. A long
-    text's runs are found over its code points by numpy (8 MB payload: 79,248 runs, 0.16 → ~0.05 s)."""
+    (`_segments`) and a candidate for one (`_changes`): OpenCC converts each as it converts it inside the whole
+    text, and the rest to itself. A long text's runs are found over its code points by numpy (8 MB payload:
+    79,248 runs with a cue, 0.16 → ~0.05 s; 14,712 of them with a candidate, OpenCC and the joins 0.156 →
+    0.108 s)."""
     if len(text) >= _SHORT:
         return _converting_runs_by_codes(text)
     segments, runs, pos = _segments(), [], 0
@@ -544,8 +560,36 @@ def _converting_runs(text: str) -> list[tuple[int, int]]:
             start -= 1
         after = segments.unkeyed.search(text, m.end())
         pos = after.start() if after else len(text)
-        runs.append((start, pos))
+        if _changes().held(text, start, pos):
+            runs.append((start, pos))
     return runs
+
+
+class _Changes(NamedTuple):
+    characters: list[int]  # the code points t2s changes alone, of every plane
+    pairs: frozenset[str]  # the first two characters of each of its phrases
+    changed: re.Pattern  # one of `characters`
+    first: re.Pattern  # the first character of a pair
+
+    def held(self, text: str, start: int, end: int) -> bool:
+        """Does `text[start:end]` hold a character that changes alone or a pair (two class searches in C)?"""
+        return self.changed.search(text, start, end) is not None or any(
+            text[m.start():m.start() + 2] in self.pairs for m in self.first.finditer(text, start, end - 1))
+
+
+@cache
+def _changes() -> _Changes:
+    """What makes a run of keyed characters convert to other than itself: a character t2s changes alone
+    (`_traditional` reads the BMP's; 354 astral ones change too), or one of its phrases, which starts with its
+    first two characters. In a run holding neither, t2s's longest-match segmentation finds no key longer than a
+    character, and each character converts as it does alone: to itself."""
+    characters = _dictionary_keys("TSCharacters")
+    converted = _converter().convert("\n".join(characters)).split("\n")
+    alone = {ord(a) for a, b in zip(characters, converted, strict=True) if a != b}
+    changed = sorted(alone | set(map(ord, _traditional().pattern[1:-1])))
+    pairs = frozenset(phrase[:2] for phrase in _dictionary_keys("TSPhrases"))
+    return _Changes(changed, pairs, re.compile(f"[{_class_of(changed)}]"),
+                    re.compile(f"[{_class_of(sorted({ord(pair[0]) for pair in pairs}))}]"))
 
 
 @cache
@@ -560,6 +604,20 @@ def _keyed_tables() -> tuple[np.ndarray, np.ndarray]:
     return keyed, cue
 
 
+@cache
+def _change_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_changes` over every code point: does t2s change it alone, does a phrase start with it; and each phrase's
+    first two characters as one number (the first's code point shifted past the second's), sorted."""
+    import numpy as np
+
+    changes = _changes()
+    changed, first = np.zeros(0x110000, dtype=bool), np.zeros(0x110000, dtype=bool)
+    changed[changes.characters] = True
+    first[[ord(pair[0]) for pair in changes.pairs]] = True
+    pairs = np.array([ord(pair[0]) << 21 | ord(pair[1]) for pair in changes.pairs], dtype=np.int64)
+    return changed, first, np.sort(pairs)
+
+
 def _converting_runs_by_codes(text: str) -> list[tuple[int, int]]:
     import numpy as np
 
@@ -568,12 +626,23 @@ def _converting_runs_by_codes(text: str) -> list[tuple[int, int]]:
     inside = np.zeros(len(points) + 2, dtype=bool)
     inside[1:-1] = keyed[points]
     edges = np.flatnonzero(inside[1:] != inside[:-1])
-    where = np.flatnonzero(cue[points])
-    starts, ends = edges[::2], edges[1::2]
+    starts, ends = _runs_holding(np.flatnonzero(cue[points]), edges[::2], edges[1::2])
+    changed, first, pairs = _change_tables()
+    firsts = np.flatnonzero(first[points[:-1]])
+    keys = points[firsts].astype(np.int64) << 21 | points[firsts + 1]
+    candidates = np.union1d(np.flatnonzero(changed[points]), firsts[np.isin(keys, pairs)])
+    starts, ends = _runs_holding(candidates, starts, ends)
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _runs_holding(where: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The runs `starts`, `ends` holding one of the sorted offsets `where`."""
+    import numpy as np
+
     k = np.searchsorted(where, starts)
     keep = k < len(where)
     keep[keep] = where[k[keep]] < ends[keep]
-    return list(zip(starts[keep].tolist(), ends[keep].tolist(), strict=True))
+    return starts[keep], ends[keep]
 
 
 def to_simplified(text: str) -> str:

@@ -1,0 +1,140 @@
+"""Where one long payload's scan spends its CPU, and how many derived-view windows hold an engine candidate.
+
+Issue 34's batch design reads windows only around the automaton's candidates. Whether that pays depends on
+how many windows (and how many of the changes a derived view is windowed around) hold none: this script
+scans `dense_corpus.py`'s single payload (`write_single`, the dense corpus's units) once, timing each step
+of `Cascade.tier_hits` as it runs there, and counts, per windowed view, the windows holding an automaton
+match of any kind and of each kind, and the changes with a match within the tiers' reach. The hits must
+equal `Cascade.scan_text`'s (checked: a split that reads otherwise would time another scan).
+
+    nice .venv/bin/python benchmarks/scan_split.py --mb 8 [--shared /work/shared]
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dense_corpus import leak_sets, write_corpus, write_single  # noqa: E402
+
+from ec2audit.detect.cascade import best_hits, build_cascade  # noqa: E402
+from ec2audit.detect.finding import LITERAL  # noqa: E402
+from ec2audit.detect.normalize import TextView  # noqa: E402
+from ec2audit.detect.views import ScanView, WindowedView, _decoders, derived_views, to_simplified  # noqa: E402
+from ec2audit.units import read_units  # noqa: E402
+
+
+def split(cascade, text: str) -> tuple[Counter, list[str], list]:
+    """(CPU seconds per step, lines on each windowed view, the hits), as `Cascade.tier_hits` scans `text`."""
+    spent: Counter = Counter()
+    lines: list[str] = []
+    clock = time.process_time
+
+    def timed(step: str, call, *args):
+        start = clock()
+        out = call(*args)
+        spent[step] += clock() - start
+        return out
+
+    hits: list = []
+    decided: set[int] = set()
+    view = timed("text view (TextView.of)", TextView.of, text)
+    matches = timed("automaton, text view", cascade.index.matches, view.text)
+    for tier in cascade.tiers:
+        found = timed(f"tier {tier.name}, text view", tier.scan, ScanView(view, matches), hits, decided)
+        hits += found
+        decided.update(h.unit_index for h in found if h.grade >= LITERAL)
+    rewriters = [form.rewrite for form in cascade._rewriting if form.wanted(matches)]
+    views = derived_views(text, view, rewriters, cascade.reach, cascade._inner)
+    while (derived := timed("derived views (decoding, rewrites, Simplified, windows)", next, views, None)):
+        if not isinstance(derived, WindowedView):
+            raise SystemExit("a derived view read whole: this split times windowed views only")
+        found_matches = timed("automaton, windows", cascade.index.matches, derived.text)
+        lines.append(_candidates(cascade, derived, found_matches))
+        seen, found_all = set(decided), []
+        for tier in cascade.tiers:
+            found = timed(f"tier {tier.name}, windows", _kept, tier, ScanView(derived, found_matches), hits, seen)
+            found_all += found
+            seen.update(h.unit_index for h in found if h.grade >= LITERAL)
+        hits += found_all
+        decided |= seen
+    return spent, lines, timed("best_hits", best_hits, hits)
+
+
+def _kept(tier, scan_view: ScanView, hits: list, seen: set[int]) -> list:
+    """A tier's hits in windows that the whole view has (`Cascade._scan_windows`)."""
+    return [h for h in tier.scan(scan_view, hits, seen) if scan_view.view.keeps(h.start, h.end)]
+
+
+def _candidates(cascade, view: WindowedView, matches: dict) -> str:
+    """Windows of `view` holding a match (any kind; each kind) and, decoded, changes with one within the reach."""
+    part = lambda start: bisect.bisect_right(view.part_view_starts, start) - 1  # noqa: E731
+    holding = {kind: {part(s) for s, _, _ in found} for kind, found in matches.items()}
+    any_kind = set().union(*holding.values()) if holding else set()
+    starts = sorted(view.to_original(s, e)[0] for found in matches.values() for s, e, _ in found)
+    reach, line = cascade.reach, ""
+    if view.rewrite is not None:  # a decoded view: its changes are the rewrite's spans (source offsets)
+        changes = [(span[2], span[3]) for span in view.rewrite.spans]
+        near = sum(1 for lo, hi in changes
+                   if bisect.bisect_left(starts, lo - reach) < bisect.bisect_right(starts, hi + reach))
+        line = f"; {near} of {len(changes)} changes have a match within the reach ({reach} characters)"
+    kinds = ", ".join(f"{kind} {len(w)}" for kind, w in sorted(holding.items(), key=lambda kv: -len(kv[1]))[:8])
+    return (f"{len(view.windows)} windows, {len(view.text):,} characters: {len(any_kind)} hold a match of some "
+            f"kind (by kind: {kinds}, …){line}")
+
+
+def derivation(cascade, text: str) -> Counter:
+    """CPU seconds of each pass that derives the decoded view over the whole text: Simplified, each decoder, each
+    form's rewrite (the rewrites a text view's matches call for). Timed apart from the scan, once each."""
+    spent: Counter = Counter()
+    view = TextView.of(text)
+    matches = cascade.index.matches(view.text)
+    start = time.process_time()
+    simplified = to_simplified(text)
+    spent["Simplified (to_simplified)"] = time.process_time() - start
+    passes = [(f"decoder {d.__name__}", d) for d in _decoders(simplified, simplified.lower())]
+    passes += [(f"rewrite {form.name}", form.rewrite) for form in cascade._rewriting if form.wanted(matches)]
+    for name, read in passes:
+        start = time.process_time()
+        for _ in read(simplified):
+            pass
+        spent[name] = time.process_time() - start
+    return spent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mb", type=float, default=8, help="payload size in MB (default 8)")
+    parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="ec2audit-split-") as folder:
+        sets = leak_sets(args.shared)
+        units, _, _ = write_corpus(sets, Path(folder), 0.01)
+        write_single(sets, Path(folder) / "single.txt", args.mb)
+        text = (Path(folder) / "single.txt").read_text(encoding="utf-8")[:int(args.mb * 1e6)]
+        cascade = build_cascade(read_units(units))
+    cascade.scan_text(text[:300_000])  # lazy imports and tables, outside the timed scan
+    spent, lines, hits = split(cascade, text)
+    if hits != cascade.scan_text(text):
+        raise SystemExit("the split's hits differ from scan_text's")
+    total = sum(spent.values())
+    print(f"{args.mb:g} MB payload, {len(hits)} hits, {total:.2f} s CPU in all")
+    for step, seconds in spent.most_common():
+        print(f"  {seconds:6.3f} s  {100 * seconds / total:4.1f} %  {step}")
+    for line in lines:
+        print(f"windowed view: {line}")
+    passes = derivation(cascade, text)
+    print(f"the decoded view's passes over the whole text, timed apart: {sum(passes.values()):.2f} s")
+    for step, seconds in passes.most_common():
+        print(f"  {seconds:6.3f} s  {step}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
