@@ -54,3 +54,42 @@ def test_a_unit_relabelled_in_label_studio_weighs_what_its_new_kind_weighs(tmp_p
     _cli("annotate", "from-labelstudio", str(tmp_path / "export.json"), "--out", str(back))
     assert sorted((u["field"], u["dimension"], u["weight"]) for u in _lines(back)) == [
         ("name", "person_name", 1.0), ("phone", "government_id", 3.0)]
+
+
+def _openai_record(rid: str, session: str, url: str, model: str, text: str) -> dict:
+    return {"id": rid, "timestamp": f"2026-11-03T10:00:0{rid[-1]}Z", "url": url, "session_id": session,
+            "request": {"model": model, "messages": [{"role": "user", "content": text}]},
+            "response": {"usage": {"prompt_tokens": 1000, "completion_tokens": 100}}}
+
+
+def _write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_a_session_that_called_no_cloud_model_says_so_in_audit_and_report(tmp_path):
+    """Three sessions of task t1: s1 sends the name and phone to gpt-4o, s2 sends them only to a local
+    ollama, s3 sends the name to gpt-4o. By hand (weights 1, 1.5, 2.5): s1 2.5/5, s3 1/5, s2 no exposure (no cloud
+    call) and said so. Before: s2 was "scored against" `task ` (no task named) and `report` filed it under
+    "(units found in its calls)" though the task map names its task and no units were looked for."""
+    units = _write_jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t1", "entity_id": "P1", "field": "name", "value": "Dana Whitfield", "dimension": "person_name"},
+        {"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "+1 415-555-0199", "dimension": "contact"},
+        {"task_id": "t1", "entity_id": "P1", "field": "salary", "value": "$1,250,000", "dimension": "financial"}])
+    cloud, local = "https://api.openai.com/v1/chat/completions", "http://localhost:11434/v1/chat/completions"
+    log = _write_jsonl(tmp_path / "requests.jsonl", [
+        _openai_record("r1", "s1", cloud, "gpt-4o", "Call Dana Whitfield at +1 415-555-0199"),
+        _openai_record("r2", "s2", local, "llama3", "Call Dana Whitfield at +1 415-555-0199"),
+        _openai_record("r3", "s3", cloud, "gpt-4o", "Dana Whitfield")])
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"s1": "t1", "s2": "t1", "s3": "t1"}))
+    out = tmp_path / "out"
+    out.mkdir()
+    audited = json.loads(_cli("audit", str(log), "--units", str(units), "--task-map", str(task_map), "--json",
+                              "--out", str(out / "findings.parquet")))
+    sessions = {s["session"]: (s["cloud_calls"], s["exposure"], s["scored_against"]) for s in audited["sessions"]}
+    assert sessions == {"s1": (1, 2.5 / 5, "task t1"), "s2": (0, None, "nothing: no cloud call"),
+                        "s3": (1, 1 / 5, "task t1")}
+    report = json.loads(_cli("report", str(out), "--json"))
+    tasks = {task: sorted(e["episode_id"] for e in episodes) for task, episodes in report["tasks"].items()}
+    assert tasks == {"t1": ["s1", "s3"], "(no cloud call)": ["s2"]}

@@ -48,6 +48,7 @@ from ec2audit.units import Unit
 LOCAL_ORIGINS = ("user", "tool_result")
 FOUND = "units found in its own calls"
 LOCAL_SIDE = "values on its local side"
+NO_CLOUD_CALL = "nothing: no cloud call"
 MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
     COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {
@@ -523,7 +524,8 @@ class LogAudit:
                  "leaked": exposure.get(r["group"], {}).get("leaked", 0),
                  "exposure": exposure.get(r["group"], {}).get("exposure"),
                  "exposure_by_dimension": by_dimension.get(r["group"], {}),
-                 "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
+                 "scored_against": self._scored(r["found"], names.get(r["tasks"], [])) if r["has_tasks"]
+                 else NO_CLOUD_CALL,
                  "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
     @staticmethod

@@ -494,7 +494,8 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     for s in sessions:
         infos = sorted(by_group.get(s["session"], []), key=lambda x: (-x["grade"], x["unit_id"]))
         task_ids = session_tasks[s["session"]]
-        task_id = task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids else "(units found in its calls)"
+        task_id = (task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids
+                   else "(no cloud call)" if s.get("cloud_calls") == 0 else "(units found in its calls)")
         tasks[task_id].append(EpisodeView(
             episode_id=s["session"], task_id=task_id, label=row.label, completion=None, status=None,
             exposure=s["exposure"], leaks=[_leak(i, payloads, spans, show_values) for i in infos],
