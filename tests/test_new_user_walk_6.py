@@ -93,3 +93,20 @@ def test_a_session_that_called_no_cloud_model_says_so_in_audit_and_report(tmp_pa
     report = json.loads(_cli("report", str(out), "--json"))
     tasks = {task: sorted(e["episode_id"] for e in episodes) for task, episodes in report["tasks"].items()}
     assert tasks == {"t1": ["s1", "s3"], "(no cloud call)": ["s2"]}
+
+
+def test_report_on_the_folder_an_audit_wrote_under_its_own_name_reads_it(tmp_path):
+    """`audit --out out/audit-nov.parquet`, then `report out` as the README's `report RUN_DIR…` suggests.
+    By hand: 2 sessions, 2 cloud calls, 2,000 input tokens. Before: `out` was "not a run directory nor a
+    findings table" unless the findings were named findings.parquet."""
+    units = _write_jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t1", "entity_id": "P1", "field": "name", "value": "Dana Whitfield", "dimension": "person_name"}])
+    cloud = "https://api.openai.com/v1/chat/completions"
+    log = _write_jsonl(tmp_path / "requests.jsonl", [_openai_record("r1", "t1", cloud, "gpt-4o", "Dana Whitfield"),
+                                                      _openai_record("r2", "s2", cloud, "gpt-4o", "Hello")])
+    out = tmp_path / "out"
+    out.mkdir()
+    _cli("audit", str(log), "--units", str(units), "--out", str(out / "audit-nov.parquet"))
+    row = json.loads(_cli("report", str(out), "--json"))["strategies"][0]
+    assert (row["label"], row["episodes"], row["cloud_calls"], row["cloud_input_tokens"]) == (
+        "audit: audit-nov.parquet", 2, 2, 2000)
