@@ -1,12 +1,21 @@
 """Session 17, sixth walk: figures a new user reads off the CLI on paths no earlier walk took (a Label
 Studio round trip with an edited label, …), each checked against a count made by hand."""
 
+import asyncio
 import json
 from pathlib import Path
 
+import httpx
+import pytest
 from click.testing import CliRunner
+from intercept_helpers import running_proxy, wait_for_records
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+from starlette.routing import Route
 
 from ec2audit.cli import main
+from ec2audit.intercept.server import serve_in_thread
 
 CLIENT = "Client: Dana Whitfield\nPhone: +1 415-555-0199\nSalary: $1,250,000\n"
 
@@ -110,3 +119,66 @@ def test_report_on_the_folder_an_audit_wrote_under_its_own_name_reads_it(tmp_pat
     row = json.loads(_cli("report", str(out), "--json"))["strategies"][0]
     assert (row["label"], row["episodes"], row["cloud_calls"], row["cloud_input_tokens"]) == (
         "audit: audit-nov.parquet", 2, 2, 2000)
+
+
+def _sse(event: str, data: dict) -> str:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+async def _slow_messages(request: Request):
+    """A stand-in for Anthropic's Messages API (not a model): 1,000 input tokens, then 200 words streamed
+    20 ms apart, then the usage of the 200 output tokens, as Anthropic streams them."""
+    body = await request.json()
+    message = {"id": "msg_01", "type": "message", "role": "assistant", "model": body["model"], "content": [],
+               "usage": {"input_tokens": 1000, "output_tokens": 1}}
+
+    async def events():
+        yield _sse("message_start", {"type": "message_start", "message": message})
+        yield _sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                           "content_block": {"type": "text", "text": ""}})
+        for _ in range(200):
+            yield _sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                               "delta": {"type": "text_delta", "text": "word "}})
+            await asyncio.sleep(0.02)
+        yield _sse("content_block_stop", {"type": "content_block_stop", "index": 0})
+        yield _sse("message_delta", {"type": "message_delta", "usage": {"output_tokens": 200},
+                                     "delta": {"stop_reason": "end_turn", "stop_sequence": None}})
+        yield _sse("message_stop", {"type": "message_stop"})
+    return StreamingResponse(events(), media_type="text/event-stream")
+
+
+@pytest.fixture
+def slow_anthropic():
+    url, stop = serve_in_thread(Starlette(routes=[Route("/v1/messages", _slow_messages, methods=["POST"])]))
+    yield url + "/v1"
+    stop()
+
+
+def test_a_stream_the_client_left_has_no_known_cost(slow_anthropic, tmp_path):
+    """Two streamed claude-sonnet-4-5 calls through `intercept`; the client reads the second only to its tenth
+    line and hangs up. By hand: the first costs 1,000 · $3 + 200 · $15 per million = $0.006; the second's
+    output (what Anthropic made before the cancel) was never counted, so its cost is unknown and the
+    provider row has no total. Before: the second cost $0.003015 (its 1,000 input tokens and message_start's
+    placeholder output token) and the row read $0.009015 as the whole."""
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 500, "stream": True,
+            "messages": [{"role": "user", "content": "Summarise the notes."}]}
+
+    def calls(store: Path, whole: bool) -> list:
+        with running_proxy(slow_anthropic, store) as (_, url, records), \
+                httpx.Client(base_url=url, timeout=30) as client:
+            if whole:
+                assert client.post("/v1/messages", json=body).status_code == 200
+            with client.stream("POST", "/v1/messages", json=body) as answer:
+                for n, _ in enumerate(answer.iter_lines()):
+                    if n == 10:
+                        break
+            return wait_for_records(records, 1 + whole)
+
+    both, cut = tmp_path / "both.sqlite", tmp_path / "cut.sqlite"
+    assert sorted((r.output_tokens, r.cost_usd) for r in calls(both, True)) == [(1, None), (200, pytest.approx(0.006))]
+    audited = json.loads(_cli("audit", str(both), "--discover", "--no-presidio", "--json"))
+    (row,) = audited["providers"]
+    assert (row["calls"], row["cost_usd"], row["unpriced_calls"]) == (2, None, 1)
+    calls(cut, False)
+    shown = _cli("audit", str(cut), "--discover", "--no-presidio")
+    assert "unknown: answer cut off" in shown and "no price" not in shown  # the model has one

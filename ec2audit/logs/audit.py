@@ -733,7 +733,7 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
     meta = payload.meta
     usage = meta.get("usage") or {}
     cost = usage.get("cost_usd")
-    if cost is None and side == CLOUD and usage:
+    if cost is None and side == CLOUD and usage and not usage.get("priced"):  # `priced`: None is the reader's word
         from ec2audit.intercept.pricing import price
         from ec2audit.intercept.usage import Usage
 
