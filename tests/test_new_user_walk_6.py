@@ -182,3 +182,25 @@ def test_a_stream_the_client_left_has_no_known_cost(slow_anthropic, tmp_path):
     calls(cut, False)
     shown = _cli("audit", str(cut), "--discover", "--no-presidio")
     assert "unknown: answer cut off" in shown and "no price" not in shown  # the model has one
+
+
+def test_a_unit_two_sessions_leaked_is_one_leaked_unit_of_the_task(tmp_path):
+    """Task t1 has two units (a name, a phone); s1 sends the phone, s2 the phone and the name. By hand: the
+    task's heading in the HTML report says 2 leaked units (each session's line its own: 1 and 2). Before: 3
+    leaked units, more than the task has."""
+    units = _write_jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t1", "entity_id": "P1", "field": "name", "value": "Dana Whitfield", "dimension": "person_name"},
+        {"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "+1 415-555-0199", "dimension": "contact"}])
+    cloud = "https://api.openai.com/v1/chat/completions"
+    log = _write_jsonl(tmp_path / "requests.jsonl", [
+        _openai_record("r1", "s1", cloud, "gpt-4o", "Call +1 415-555-0199"),
+        _openai_record("r2", "s2", cloud, "gpt-4o", "Call +1 415-555-0199, ask for Dana Whitfield")])
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"s1": "t1", "s2": "t1"}))
+    out = tmp_path / "out"
+    out.mkdir()
+    _cli("audit", str(log), "--units", str(units), "--task-map", str(task_map), "--out", str(out / "findings.parquet"))
+    _cli("report", str(out), "--out", str(out / "report.html"))
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "t1 — 2 episodes, 2 leaked units, highest exposure 1.000" in page
+    assert "exposure 0.600 · 1 leaked unit" in page and "exposure 1.000 · 2 leaked units" in page
