@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from intercept_helpers import running_proxy, wait_for_records
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import StreamingResponse
+from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from ec2audit.cli import main
@@ -204,3 +204,40 @@ def test_a_unit_two_sessions_leaked_is_one_leaked_unit_of_the_task(tmp_path):
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "t1 — 2 episodes, 2 leaked units, highest exposure 1.000" in page
     assert "exposure 0.600 · 1 leaked unit" in page and "exposure 1.000 · 2 leaked units" in page
+
+
+def _busy_then_ok(statuses: list[int]):
+    """A stand-in for OpenAI Chat Completions (not a model): the error `statuses` in turn, then answers of
+    1,000 prompt and 100 completion tokens, as a provider answers a client that retries."""
+    errors = iter(statuses)
+
+    async def chat(request: Request):
+        body = await request.json()
+        status = next(errors, 200)
+        if status != 200:
+            return JSONResponse({"error": {"message": "try again", "type": "requests"}}, status_code=status)
+        return JSONResponse({"id": "c1", "object": "chat.completion", "model": body["model"],
+                             "usage": {"prompt_tokens": 1000, "completion_tokens": 100},
+                             "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"},
+                                          "finish_reason": "stop"}]})
+    return chat
+
+
+def test_a_store_of_a_retried_call_costs_what_was_billed(tmp_path):
+    """A client retries through `intercept`: 429, 503, then 200. By hand: 3 cloud calls (each reached the
+    provider), the refused two not billed, the answer 1,000 · $2.50 + 100 · $10 per million = $0.0035, in
+    `audit cloud.sqlite` as in the proxy's records. Before: the audit said the cost was unknown, 2 of 3
+    calls unpriced."""
+    chat = _busy_then_ok([429, 503])
+    url, stop = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])]))
+    store = tmp_path / "cloud.sqlite"
+    try:
+        with running_proxy(url + "/v1", store) as (_, proxy, records), httpx.Client(base_url=proxy) as client:
+            body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Summarise the notes."}]}
+            assert [client.post("/v1/chat/completions", json=body).status_code for _ in range(3)] == [429, 503, 200]
+            assert sorted(r.billed_usd for r in wait_for_records(records, 3)) == [0, 0, pytest.approx(0.0035)]
+    finally:
+        stop()
+    (row,) = json.loads(_cli("audit", str(store), "--discover", "--no-presidio", "--json"))["providers"]
+    assert (row["calls"], row["input_tokens"], row["output_tokens"], row["unpriced_calls"]) == (3, 1000, 100, 0)
+    assert row["cost_usd"] == pytest.approx(0.0035)
