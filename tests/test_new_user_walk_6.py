@@ -241,3 +241,35 @@ def test_a_store_of_a_retried_call_costs_what_was_billed(tmp_path):
     (row,) = json.loads(_cli("audit", str(store), "--discover", "--no-presidio", "--json"))["providers"]
     assert (row["calls"], row["input_tokens"], row["output_tokens"], row["unpriced_calls"]) == (3, 1000, 100, 0)
     assert row["cost_usd"] == pytest.approx(0.0035)
+
+
+def _har_entry(at: str, status: int, answer: dict) -> dict:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Summarise the notes."}]}
+    return {"startedDateTime": at, "time": 300,
+            "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "headers": [],
+                        "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+            "response": {"status": status, "content": {"mimeType": "application/json", "text": json.dumps(answer)}}}
+
+
+def test_a_logged_call_the_provider_refused_costs_nothing(tmp_path):
+    """A browser's HAR and a request log of one retried call each: a 429 (OpenAI's error body, no usage),
+    then the answer (1,000 prompt, 100 completion tokens). By hand: 2 calls, $0 + $0.0035 = $0.0035 in each.
+    Before: the cost was unknown, 1 of 2 calls unpriced, as if the 429 had a price nobody knew."""
+    refused = {"error": {"message": "Rate limit reached for gpt-4o", "type": "requests",
+                         "code": "rate_limit_exceeded"}}
+    answer = {"id": "c1", "object": "chat.completion", "model": "gpt-4o",
+              "usage": {"prompt_tokens": 1000, "completion_tokens": 100},
+              "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]}
+    har = tmp_path / "session.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": [
+        _har_entry("2026-11-05T10:00:00.000Z", 429, refused), _har_entry("2026-11-05T10:00:02.000Z", 200, answer)]}}))
+    request = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Summarise the notes."}]}
+    log = _write_jsonl(tmp_path / "requests.jsonl", [
+        {"id": "a", "timestamp": "2026-11-05T10:00:00Z", "url": "https://api.openai.com/v1/chat/completions",
+         "session_id": "s1", "status_code": 429, "request": request, "response": refused},
+        {"id": "b", "timestamp": "2026-11-05T10:00:02Z", "url": "https://api.openai.com/v1/chat/completions",
+         "session_id": "s1", "status_code": 200, "request": request, "response": answer}])
+    for path in (har, log):
+        (row,) = json.loads(_cli("audit", str(path), "--discover", "--no-presidio", "--json"))["providers"]
+        assert (row["calls"], row["input_tokens"], row["unpriced_calls"]) == (2, 1000, 0), path.name
+        assert row["cost_usd"] == pytest.approx(0.0035)

@@ -103,11 +103,20 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         provider=record.get("provider") or provider_from_url(url),
         model=payload.model or response.get("model"), base_url=url,
         timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
-        path=path, line=line, usage=normalize_usage(response.get("usage") or record.get("usage")),
-        task_id=payload.task_id)
+        path=path, line=line, usage=normalize_usage(response.get("usage") or record.get("usage")) or _refused(
+            record, response), task_id=payload.task_id)
     if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
         out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
     return out
+
+
+def _refused(record: dict, response: dict) -> dict | None:
+    """The usage of a call the provider answered with an error and no usage (a 429, a 503: OpenAI's,
+    Anthropic's and Gemini's `{"error": …}`): nothing billed, a cost of $0 rather than an unpriced call."""
+    status = next((record[k] for k in ("status_code", "status") if isinstance(record.get(k), int)), None)
+    if not ((status is not None and status >= 400) or ("error" in response and not response.get("choices"))):
+        return None
+    return {"input_tokens": 0, "cached_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "priced": True}
 
 
 def _logged_id(data: dict) -> str | None:
