@@ -102,6 +102,10 @@ def test_a_session_that_called_no_cloud_model_says_so_in_audit_and_report(tmp_pa
     report = json.loads(_cli("report", str(out), "--json"))
     tasks = {task: sorted(e["episode_id"] for e in episodes) for task, episodes in report["tasks"].items()}
     assert tasks == {"t1": ["s1", "s3"], "(no cloud call)": ["s2"]}
+    # a session that did call the cloud, with nothing sensitive on its local side, is no session without one
+    quiet = _write_jsonl(tmp_path / "quiet.jsonl", [_openai_record("r4", "s4", cloud, "gpt-4o", "Hello there")])
+    (row,) = json.loads(_cli("audit", str(quiet), "--discover", "--no-presidio", "--json"))["sessions"]
+    assert (row["cloud_calls"], row["exposure"], row["scored_against"]) == (1, None, "values on its local side")
 
 
 def test_report_on_the_folder_an_audit_wrote_under_its_own_name_reads_it(tmp_path):

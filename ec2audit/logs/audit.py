@@ -524,8 +524,8 @@ class LogAudit:
                  "leaked": exposure.get(r["group"], {}).get("leaked", 0),
                  "exposure": exposure.get(r["group"], {}).get("exposure"),
                  "exposure_by_dimension": by_dimension.get(r["group"], {}),
-                 "scored_against": self._scored(r["found"], names.get(r["tasks"], [])) if r["has_tasks"]
-                 else NO_CLOUD_CALL,
+                 "scored_against": self._scored(r["found"], names.get(r["tasks"], []))
+                 if r["has_tasks"] or r["cloud_calls"] else NO_CLOUD_CALL,
                  "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
     @staticmethod
