@@ -92,8 +92,26 @@ def _check_unique(units: list[Unit], file: str, lines: list[int]) -> None:
         seen[unit.id] = line
 
 
+def _other_kind(text: str, path: Path) -> str | None:
+    """What a file that is no units JSONL is instead, and the command that converts it: the files people
+    hold units in before they have ours (a Label Studio export, AceBench's sensitive_items.json, a CSV)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        if "," in first and "value" in first.lower() and not first.lstrip().startswith(("{", "[")):
+            return "a CSV table, not units JSONL (one JSON object a line, README §Units): write each row as one"
+        return None
+    if isinstance(data, list) and data and isinstance(data[0], dict) and isinstance(data[0].get("data"), dict):
+        return f"a Label Studio export, not units JSONL: `ec2audit annotate from-labelstudio {path} --out units.jsonl`"
+    if isinstance(data, dict) and isinstance(data.get("items"), list):
+        return f"AceBench's sensitive items, not units JSONL: `ec2audit units import-acebench {path} --out units.jsonl`"
+    return "one JSON document, not units JSONL (one JSON object a line)" if isinstance(data, dict | list) else None
+
+
 def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]:
-    """Read a units JSONL file (blank lines and `#` comments allowed)."""
+    """Read a units JSONL file (blank lines and `#` comments allowed); a file of another kind of units is
+    named, with the command that converts it."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -106,8 +124,12 @@ def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
+            if not units and (kind := _other_kind(text, path)):
+                raise InputError(kind, file=str(path)) from None
             raise InputError(f"not valid JSON ({exc.msg}, column {exc.colno})", file=str(path),
                              line=number) from None
+        if not units and (not isinstance(data, dict) or "items" in data) and (kind := _other_kind(text, path)):
+            raise InputError(kind, file=str(path))
         try:
             units.append(make_unit(data, taxonomy))
         except InputError as exc:

@@ -277,3 +277,28 @@ def test_a_logged_call_the_provider_refused_costs_nothing(tmp_path):
         (row,) = json.loads(_cli("audit", str(path), "--discover", "--no-presidio", "--json"))["providers"]
         assert (row["calls"], row["input_tokens"], row["unpriced_calls"]) == (2, 1000, 0), path.name
         assert row["cost_usd"] == pytest.approx(0.0035)
+
+
+def test_units_in_another_tools_format_are_named_with_the_command_that_converts_them(tmp_path):
+    """`audit --units` given the files people hold units in before they have ours: Label Studio's export,
+    AceBench's sensitive_items.json (written by `units export-acebench`), a CSV. By hand: exit 2 and one line
+    naming what the file is and the converting command. Before: "not valid JSON" of valid JSON, and "a unit
+    must be a JSON object" of a Label Studio export written on one line."""
+    units = _write_jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t1", "entity_id": "P1", "field": "name", "value": "Dana Whitfield", "dimension": "person_name"}])
+    _cli("units", "export-acebench", str(units), "--out", str(tmp_path / "ace"))
+    acebench = tmp_path / "ace" / "t1" / "gt" / "sensitive_items.json"
+    label_studio = tmp_path / "export.json"
+    label_studio.write_text(json.dumps([{"id": 1, "data": {"text": CLIENT}, "annotations": []}]))
+    table = tmp_path / "units.csv"
+    table.write_text("task_id,entity_id,field,value,dimension\nt1,P1,name,Dana Whitfield,person_name\n")
+    log = _write_jsonl(tmp_path / "requests.jsonl", [_openai_record(
+        "r1", "s1", "https://api.openai.com/v1/chat/completions", "gpt-4o", "Dana Whitfield")])
+    said = {}
+    for path in (acebench, label_studio, table):
+        result = CliRunner().invoke(main, ["audit", str(log), "--units", str(path)])
+        assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+        said[path.name] = result.output
+    assert f"ec2audit units import-acebench {acebench} --out units.jsonl" in said["sensitive_items.json"]
+    assert f"ec2audit annotate from-labelstudio {label_studio} --out units.jsonl" in said["export.json"]
+    assert "a CSV table, not units JSONL" in said["units.csv"]
