@@ -117,7 +117,8 @@ def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read units: {exc}", file=str(path)) from exc
-    units, lines = [], []
+    units: list[Unit] = []
+    lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue

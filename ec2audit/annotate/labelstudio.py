@@ -194,7 +194,7 @@ def results_to_spans(data: dict, result: list[dict], where: str = "") -> tuple[l
         entity = region.get("entity") or (place.entity_id if place else file)
         field = region.get("field") or (place.field if place else region["label"])
         dimension, unit = region["label"], kept.get((entity, field, text[start:end]))
-        carried = ("aliases", "description")
+        carried: tuple[str, ...] = ("aliases", "description")
         if unit and (unit_dim := taxonomy.resolve(str(unit.get("dimension", "")))) and unit_dim.name == dim.name:
             dimension = unit["dimension"]  # the unit's own name for it, e.g. the alias `medical`
             carried += ("weight",)  # a relabelled unit weighs what its new kind weighs, not its old kind
