@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -59,6 +60,19 @@ class Unit(BaseModel):
     @property
     def id(self) -> str:
         return f"{self.task_id}/{self.entity_id}/{self.field}"
+
+    @property
+    def kind(self) -> str:
+        """The taxonomy's name of its dimension: what every per-dimension figure groups by. The unit keeps
+        the name it was given (`medical`, `phone`: an alias, as AceBench files spell it)."""
+        return dimension_name(self.dimension)
+
+
+@cache
+def dimension_name(name: str) -> str:
+    """The packaged taxonomy's name for a dimension or alias; a name it does not know stays as it is."""
+    found = load_taxonomy().resolve(name)
+    return found.name if found else name
 
 
 def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
@@ -144,8 +158,8 @@ def weight_by_dimension(units: Iterable[Unit]) -> list[tuple[str, str, int, floa
     """(task, dimension, units, their summed weight), sorted: the parts of each task's exposure denominator."""
     totals: dict[tuple[str, str], tuple[int, float]] = {}
     for unit in units:
-        count, weight = totals.get((unit.task_id, unit.dimension), (0, 0.0))
-        totals[(unit.task_id, unit.dimension)] = count + 1, weight + unit.weight
+        count, weight = totals.get((unit.task_id, unit.kind), (0, 0.0))
+        totals[(unit.task_id, unit.kind)] = count + 1, weight + unit.weight
     return [(task, dim, count, weight) for (task, dim), (count, weight) in sorted(totals.items())]
 
 

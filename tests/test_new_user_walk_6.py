@@ -302,3 +302,24 @@ def test_units_in_another_tools_format_are_named_with_the_command_that_converts_
     assert f"ec2audit units import-acebench {acebench} --out units.jsonl" in said["sensitive_items.json"]
     assert f"ec2audit annotate from-labelstudio {label_studio} --out units.jsonl" in said["export.json"]
     assert "a CSV table, not units JSONL" in said["units.csv"]
+
+
+def test_a_dimension_spelled_by_its_alias_is_one_dimension_in_every_figure(tmp_path):
+    """Units as AceBench files name their kinds: a condition under `medical`, an allergy under `health`, a phone
+    under `phone`, an e-mail under `contact`; the call sends the condition and the phone. By hand: health
+    2 units, 1 leaked, 2/4 = 0.5; contact 2 units, 1 leaked, 1.5/3 = 0.5; `units check` two rows. Before: four
+    dimensions, health and contact 0.0 beside medical and phone 1.0."""
+    units = _write_jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t1", "entity_id": "P1", "field": "condition", "value": "type 2 diabetes", "dimension": "medical"},
+        {"task_id": "t1", "entity_id": "P1", "field": "allergy", "value": "penicillin allergy", "dimension": "health"},
+        {"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "+1 415-555-0199", "dimension": "phone"},
+        {"task_id": "t1", "entity_id": "P2", "field": "email", "value": "omar.haddad@example.org",
+         "dimension": "contact"}])
+    log = _write_jsonl(tmp_path / "requests.jsonl", [_openai_record(
+        "r1", "t1", "https://api.openai.com/v1/chat/completions", "gpt-4o",
+        "Patient has type 2 diabetes, call +1 415-555-0199")])
+    audited = json.loads(_cli("audit", str(log), "--units", str(units), "--json"))
+    assert [(r["dimension"], r["units"], r["leaked"], r["exposure"]) for r in audited["by_dimension"]] == [
+        ("contact", 2, 1, 0.5), ("health", 2, 1, 0.5)]
+    rows = [line.split("│")[1:5] for line in _cli("units", "check", str(units)).splitlines() if "│ t1" in line]
+    assert [[cell.strip() for cell in row] for row in rows] == [["t1", "contact", "2", "3"], ["t1", "health", "2", "4"]]

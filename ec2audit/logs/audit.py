@@ -478,7 +478,7 @@ class LogAudit:
         counts: dict[tuple[str, str | None], int] = defaultdict(int)
         weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
-            for key in ((u.task_id, None), (u.task_id, u.dimension)):
+            for key in ((u.task_id, None), (u.task_id, u.kind)):
                 counts[key] += 1
                 weights[key] += u.weight
         dimensions = _dimensions(self.result.units)
@@ -626,7 +626,7 @@ def _best(rows: pl.LazyFrame) -> pl.LazyFrame:
 
 def _dimensions(units: Iterable[Unit]) -> dict[str | None, int]:
     """Where each dimension's two numbers are in an `Exposed` array: None (all) first, then by name."""
-    return {d: i for i, d in enumerate((None, *sorted({u.dimension for u in units})))}
+    return {d: i for i, d in enumerate((None, *sorted({u.kind for u in units})))}
 
 
 def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> Exposed:
@@ -640,7 +640,7 @@ def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> 
         unit = units[unit_id]
         if group not in sums:
             sums[group] = array("d", bytes(16 * len(dimensions)))
-        for at in (0, dimensions[unit.dimension]):
+        for at in (0, dimensions[unit.kind]):
             sums[group][2 * at] += metrics.leaked(grade)
             sums[group][2 * at + 1] += grade * unit.weight
     return sums
@@ -653,7 +653,7 @@ def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
     for group, unit_ids in found.items():
         sums[group] = array("d", bytes(16 * len(dimensions)))
         for unit in (units[i] for i in sorted(unit_ids)):
-            for at in (0, dimensions[unit.dimension]):
+            for at in (0, dimensions[unit.kind]):
                 sums[group][2 * at] += 1
                 sums[group][2 * at + 1] += unit.weight
     return sums
