@@ -323,3 +323,37 @@ def test_a_dimension_spelled_by_its_alias_is_one_dimension_in_every_figure(tmp_p
         ("contact", 2, 1, 0.5), ("health", 2, 1, 0.5)]
     rows = [line.split("│")[1:5] for line in _cli("units", "check", str(units)).splitlines() if "│ t1" in line]
     assert [[cell.strip() for cell in row] for row in rows] == [["t1", "contact", "2", "3"], ["t1", "health", "2", "4"]]
+
+
+async def _count_tokens(request: Request):
+    """A stand-in for Anthropic's token counting (not a model): the count, no usage, as Anthropic answers."""
+    return JSONResponse({"input_tokens": 2095})
+
+
+async def _message(request: Request):
+    """A stand-in for Anthropic's Messages API (not a model): 2,095 input and 10 output tokens."""
+    body = await request.json()
+    return JSONResponse({"id": "msg_01", "type": "message", "role": "assistant", "model": body["model"],
+                         "content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn",
+                         "usage": {"input_tokens": 2095, "output_tokens": 10}})
+
+
+def test_a_token_count_through_the_proxy_is_free(tmp_path):
+    """Claude Code asks `count_tokens` before it sends a message; both go through `intercept`. By hand: the
+    count is free (it still sent the prompt: 2 cloud calls), the message 2,095 · $3 + 10 · $15 per million =
+    $0.006435. Before: the count's cost was unknown, so the audit's was ("unknown: 1 of 2 unpriced")."""
+    url, stop = serve_in_thread(Starlette(routes=[
+        Route("/v1/messages/count_tokens", _count_tokens, methods=["POST"]),
+        Route("/v1/messages", _message, methods=["POST"])]))
+    store = tmp_path / "cloud.sqlite"
+    body = {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "Summarise the notes."}]}
+    try:
+        with running_proxy(url + "/v1", store) as (_, proxy, records), httpx.Client(base_url=proxy) as client:
+            assert client.post("/v1/messages/count_tokens", json=body).json() == {"input_tokens": 2095}
+            assert client.post("/v1/messages", json={**body, "max_tokens": 100}).status_code == 200
+            wait_for_records(records, 2)
+    finally:
+        stop()
+    (row,) = json.loads(_cli("audit", str(store), "--discover", "--no-presidio", "--json"))["providers"]
+    assert (row["calls"], row["unpriced_calls"]) == (2, 0)
+    assert row["cost_usd"] == pytest.approx(0.006435)

@@ -20,6 +20,9 @@ BLOCKED = "blocked by ec2audit"
 
 #: The path the proxy records a model listing under (`GET /v1/models`, any episode prefix left out).
 MODEL_LIST_PATH = "/v1/models"
+#: How the paths of the token-counting endpoints end (Anthropic's, OpenAI's, Gemini's): the prompt reaches
+#: the provider, but they are free, whatever the answer holds.
+TOKEN_COUNT_PATHS = ("/messages/count_tokens", "/responses/input_tokens", ":countTokens")
 
 
 @dataclass(kw_only=True)
@@ -62,9 +65,11 @@ class ProxyRecord:
     @property
     def billed_usd(self) -> float | None:
         """What the call cost: its priced usage, 0 for an error answered without usage (a refused or
-        rate-limited call is not billed), None when unknown (no price for its model, or an answer
-        without usage)."""
+        rate-limited call is not billed) and for a token count, None when unknown (no price for its
+        model, or an answer without usage)."""
         if self.cost_usd is None and self.input_tokens is None and (self.status or 0) >= 400:
+            return 0.0
+        if (self.path or "").split("?", 1)[0].rstrip("/").endswith(TOKEN_COUNT_PATHS):
             return 0.0
         return self.cost_usd
 
