@@ -247,10 +247,11 @@ def test_a_store_of_a_retried_call_costs_what_was_billed(tmp_path):
     assert row["cost_usd"] == pytest.approx(0.0035)
 
 
-def _har_entry(at: str, status: int, answer: dict) -> dict:
-    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Summarise the notes."}]}
+def _har_entry(at: str, status: int, answer: dict, url: str = "https://api.openai.com/v1/chat/completions",
+               model: str = "gpt-4o") -> dict:
+    body = {"model": model, "messages": [{"role": "user", "content": "Summarise the notes."}]}
     return {"startedDateTime": at, "time": 300,
-            "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "headers": [],
+            "request": {"method": "POST", "url": url, "headers": [],
                         "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
             "response": {"status": status, "content": {"mimeType": "application/json", "text": json.dumps(answer)}}}
 
@@ -355,5 +356,21 @@ def test_a_token_count_through_the_proxy_is_free(tmp_path):
     finally:
         stop()
     (row,) = json.loads(_cli("audit", str(store), "--discover", "--no-presidio", "--json"))["providers"]
+    assert (row["calls"], row["unpriced_calls"]) == (2, 0)
+    assert row["cost_usd"] == pytest.approx(0.006435)
+
+
+def test_a_logged_token_count_is_free(tmp_path):
+    """A HAR of Claude Code's traffic: `count_tokens` (answered with the count alone), then the message
+    (2,095 input, 10 output tokens). By hand: 2 calls, $0 + $0.006435. Before: unknown, 1 of 2 unpriced."""
+    message = {"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+               "content": [{"type": "text", "text": "ok"}], "usage": {"input_tokens": 2095, "output_tokens": 10}}
+    har = tmp_path / "claude.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": [
+        _har_entry("2026-11-05T10:00:00.000Z", 200, {"input_tokens": 2095},
+                   "https://api.anthropic.com/v1/messages/count_tokens", "claude-sonnet-4-5"),
+        _har_entry("2026-11-05T10:00:01.000Z", 200, message, "https://api.anthropic.com/v1/messages",
+                   "claude-sonnet-4-5")]}}))
+    (row,) = json.loads(_cli("audit", str(har), "--discover", "--no-presidio", "--json"))["providers"]
     assert (row["calls"], row["unpriced_calls"]) == (2, 0)
     assert row["cost_usd"] == pytest.approx(0.006435)
