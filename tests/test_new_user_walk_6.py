@@ -331,6 +331,12 @@ async def _count_tokens(request: Request):
     return JSONResponse({"input_tokens": 2095})
 
 
+async def _moderation(request: Request):
+    """A stand-in for OpenAI's moderations (not a model): a result and no usage, as OpenAI answers."""
+    return JSONResponse({"id": "modr-1", "model": "omni-moderation-latest",
+                         "results": [{"flagged": False, "categories": {}, "category_scores": {}}]})
+
+
 async def _message(request: Request):
     """A stand-in for Anthropic's Messages API (not a model): 2,095 input and 10 output tokens."""
     body = await request.json()
@@ -342,22 +348,24 @@ async def _message(request: Request):
 def test_a_token_count_through_the_proxy_is_free(tmp_path):
     """Claude Code asks `count_tokens` before it sends a message; both go through `intercept`. By hand: the
     count is free (it still sent the prompt: 2 cloud calls), the message 2,095 · $3 + 10 · $15 per million =
-    $0.006435. Before: the count's cost was unknown, so the audit's was ("unknown: 1 of 2 unpriced")."""
+    $0.006435. Before: the count's cost was unknown, so the audit's was ("unknown: 1 of 2 unpriced"). A
+    moderation (free too) costs $0."""
     url, stop = serve_in_thread(Starlette(routes=[
         Route("/v1/messages/count_tokens", _count_tokens, methods=["POST"]),
-        Route("/v1/messages", _message, methods=["POST"])]))
+        Route("/v1/messages", _message, methods=["POST"]), Route("/v1/moderations", _moderation, methods=["POST"])]))
     store = tmp_path / "cloud.sqlite"
     body = {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "Summarise the notes."}]}
     try:
         with running_proxy(url + "/v1", store) as (_, proxy, records), httpx.Client(base_url=proxy) as client:
             assert client.post("/v1/messages/count_tokens", json=body).json() == {"input_tokens": 2095}
             assert client.post("/v1/messages", json={**body, "max_tokens": 100}).status_code == 200
-            wait_for_records(records, 2)
+            assert client.post("/v1/moderations", json={"input": "Summarise the notes."}).status_code == 200
+            wait_for_records(records, 3)
     finally:
         stop()
-    (row,) = json.loads(_cli("audit", str(store), "--discover", "--no-presidio", "--json"))["providers"]
-    assert (row["calls"], row["unpriced_calls"]) == (2, 0)
-    assert row["cost_usd"] == pytest.approx(0.006435)
+    rows = json.loads(_cli("audit", str(store), "--discover", "--no-presidio", "--json"))["providers"]
+    costs = {row["model"]: (row["calls"], row["unpriced_calls"], row["cost_usd"]) for row in rows}
+    assert costs == {"claude-sonnet-4-5": (2, 0, pytest.approx(0.006435)), "omni-moderation-latest": (1, 0, 0.0)}
 
 
 def test_a_logged_token_count_is_free(tmp_path):

@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ec2audit.errors import InputError
-from ec2audit.intercept.record import TOKEN_COUNT_PATHS
+from ec2audit.intercept.record import free_path
 from ec2audit.logs.base import (
     LOGGED_BEFORE,
     PASSED_OVER,
@@ -113,12 +113,11 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
 
 def _unbilled(record: dict, response: dict, url) -> dict | None:
     """The usage of a call the provider does not bill, logged without usage: one answered with an error (a
-    429, a 503: OpenAI's, Anthropic's and Gemini's `{"error": …}`) or a token count: a cost of $0 rather
-    than an unpriced call."""
+    429, a 503: OpenAI's, Anthropic's and Gemini's `{"error": …}`) or one to a free endpoint (a token count,
+    a moderation): a cost of $0 rather than an unpriced call."""
     status = next((record[k] for k in ("status_code", "status") if isinstance(record.get(k), int)), None)
     refused = (status is not None and status >= 400) or ("error" in response and not response.get("choices"))
-    counted = isinstance(url, str) and url.split("?", 1)[0].rstrip("/").endswith(TOKEN_COUNT_PATHS)
-    if not (refused or counted):
+    if not (refused or (isinstance(url, str) and free_path(url))):
         return None
     return {"input_tokens": 0, "cached_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "priced": True}
 
