@@ -382,3 +382,29 @@ def test_a_logged_token_count_is_free(tmp_path):
     (row,) = json.loads(_cli("audit", str(har), "--discover", "--no-presidio", "--json"))["providers"]
     assert (row["calls"], row["unpriced_calls"]) == (2, 0)
     assert row["cost_usd"] == pytest.approx(0.006435)
+
+
+def test_a_swe_agent_trajectory_costs_what_its_run_says(tmp_path):
+    """A SWE-agent 1.x trajectory of three steps on gpt-4o; SWE-agent logs usage per run only
+    (`info.model_stats`: 3 API calls, 12,400 tokens sent, 310 received, $0.0341). By hand: 3 calls,
+    12,400 input and 310 output tokens, $0.0341 (also 12,400 · $2.50 + 310 · $10 per million). Before: 0 input
+    and 0 output tokens and "unknown: no usage logged", though the docstring said model_stats was read."""
+    system = {"role": "system", "content": "SETTING: You are an autonomous programmer.",
+              "message_type": "system_prompt"}
+    task = {"role": "user", "content": "The billing sync fails; fix it.", "message_type": "observation"}
+    steps, query = [], [system, task]
+    for n, action in enumerate(("ls", "cat sync.py", "submit"), start=1):
+        steps.append({"action": action, "observation": f"output {n}", "response": action, "thought": "",
+                      "query": list(query)})
+        query += [{"role": "assistant", "content": action, "message_type": "action"},
+                  {"role": "user", "content": f"output {n}", "message_type": "observation"}]
+    trajectory = tmp_path / "acme__billing-7.traj"
+    trajectory.write_text(json.dumps({
+        "trajectory": steps, "history": query,
+        "info": {"swe_agent_version": "1.1.0", "exit_status": "submitted",
+                 "model_stats": {"instance_cost": 0.0341, "tokens_sent": 12400, "tokens_received": 310,
+                                 "api_calls": 3}},
+        "replay_config": json.dumps({"agent": {"model": {"name": "gpt-4o"}}})}))
+    (row,) = json.loads(_cli("audit", str(trajectory), "--discover", "--no-presidio", "--json"))["providers"]
+    assert (row["calls"], row["input_tokens"], row["output_tokens"], row["unpriced_calls"]) == (3, 12400, 310, 0)
+    assert row["cost_usd"] == pytest.approx(0.0341)
