@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from intercept_helpers import running_proxy, wait_for_records
+from intercept_helpers import running_proxy, standin_server, wait_for_records
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
@@ -408,3 +408,24 @@ def test_a_swe_agent_trajectory_costs_what_its_run_says(tmp_path):
     (row,) = json.loads(_cli("audit", str(trajectory), "--discover", "--no-presidio", "--json"))["providers"]
     assert (row["calls"], row["input_tokens"], row["output_tokens"], row["unpriced_calls"]) == (3, 12400, 310, 0)
     assert row["cost_usd"] == pytest.approx(0.0341)
+
+
+def test_a_run_on_a_cloud_model_without_a_price_says_its_cost_is_unknown(tmp_path):
+    """`run` of one cloud-only episode against the scripted stand-in cloud (not a model) under a model name
+    no price list has. By hand: its cost is unknown, in the progress line and the closing table. Before:
+    "cloud $0.0000" while it ran and "-" in the table, read as nothing spent."""
+    tasks = Path(__file__).resolve().parents[1] / "tasks"
+    cloud = standin_server()
+    _, url = next(cloud)
+    try:
+        result = CliRunner().invoke(main, [
+            "run", "--edge", "oracle", "--cloud", url, "--cloud-model", "acme-unpriced-7", "--strategy", "cloud-only",
+            "--tasks", "office-board-pack-1801", "--tasks-root", str(tasks), "--max-model-calls", "2",
+            "--out", str(tmp_path / "run")], catch_exceptions=False)
+    finally:
+        next(cloud, None)
+    episode = json.loads((tmp_path / "run" / "episodes.jsonl").read_text().splitlines()[0])
+    assert episode["cloud_calls"] > 0 and episode["cloud_usd"] is None, result.output
+    assert "cloud unknown (1 episode unpriced, $0.0000 priced)" in result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("│ cloud-only"))
+    assert [cell.strip() for cell in row.split("│")][6] == "unknown"
