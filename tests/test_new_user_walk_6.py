@@ -429,3 +429,24 @@ def test_a_run_on_a_cloud_model_without_a_price_says_its_cost_is_unknown(tmp_pat
     assert "cloud unknown (1 episode unpriced, $0.0000 priced)" in result.output
     row = next(line for line in result.output.splitlines() if line.startswith("│ cloud-only"))
     assert [cell.strip() for cell in row.split("│")][6] == "unknown"
+
+
+def test_a_condition_in_a_file_name_is_code_not_someones_health(tmp_path):
+    """`git ls-files` of a clinic's code base goes to the cloud, with a ticket that names a patient's
+    condition. By hand: one health value, the ticket's `diabetes` (exposure 1.0 over 1 unit); `diabetes.py`,
+    `asthma_risk.py` and `docs/hypertension/` are file names. Before: 3 units, the file names' too (the path
+    `patient.py` gave them a health context), 2 of them leaked."""
+    listing = ("src/models/patient.py\nsrc/models/diabetes.py\nsrc/scoring/asthma_risk.py\n"
+               "docs/hypertension/README.md\nTicket #88: the patient in bed 4 has diabetes.")
+    request = {"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "Where is the risk scoring?"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "t1", "type": "function", "function": {
+            "name": "exec", "arguments": json.dumps({"cmd": "git ls-files; cat TICKET"})}}]},
+        {"role": "tool", "tool_call_id": "t1", "content": listing}]}
+    log = _write_jsonl(tmp_path / "requests.jsonl", [{
+        "id": "r1", "timestamp": "2026-11-03T10:00:01Z", "url": "https://api.openai.com/v1/chat/completions",
+        "session_id": "dev", "request": request, "response": {"usage": {"prompt_tokens": 10, "completion_tokens": 1}}}])
+    audited = json.loads(_cli("audit", str(log), "--discover", "--no-presidio", "--json", "--show-values"))
+    (session,) = audited["sessions"]
+    assert (session["units"], session["leaked"], session["exposure"]) == (1, 1, 1.0)
+    assert [(r["dimension"], r["evidence"]) for r in audited["leaked"]] == [("health", "diabetes")]

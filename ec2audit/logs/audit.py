@@ -781,19 +781,30 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
     return units
 
 
-def _rejection(unit: Unit, texts: dict[str, str]) -> str | None:
-    """`discovered.rejection` of a candidate, told the text around it."""
-    return rejection(unit, *_around(unit, texts))
+def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | None:
+    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places its text
+    holds it (the first `places`) is worth reading, as `diabetes` is in a ticket below `models/diabetes.py`."""
+    why = None
+    for before, after in _around(unit, texts, places):
+        why = rejection(unit, before, after)
+        if why is None:
+            return None
+    return why
 
 
-def _around(unit: Unit, texts: dict[str, str], width: int = 80) -> tuple[str, str]:
-    """The text before and after a candidate where it was found (empty when its source is unknown)."""
+def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> list[tuple[str, str]]:
+    """The text before and after a candidate where it was found, then at its next places in that text
+    (one empty pair when its source is unknown)."""
     text = texts.get(unit.source.file, "") if unit.source else ""
     if not text or unit.source is None:
-        return "", ""
+        return [("", "")]
     start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
     start = unit.source.start if start < 0 else start
-    return text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]
+    found = []
+    while start >= 0 and len(found) < places:
+        found.append((text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]))
+        start = text.find(unit.value, start + len(unit.value))
+    return found
 
 
 def _return_freed_memory() -> None:
