@@ -800,7 +800,7 @@ def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> 
         return [("", "")]
     start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
     start = unit.source.start if start < 0 else start
-    found = []
+    found: list[tuple[str, str]] = []
     while start >= 0 and len(found) < places:
         found.append((text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]))
         start = text.find(unit.value, start + len(unit.value))

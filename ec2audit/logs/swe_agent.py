@@ -46,9 +46,8 @@ def _run_usage(document: dict) -> dict | None:
     sent, received, cost = stats.get("tokens_sent"), stats.get("tokens_received"), stats.get("instance_cost")
     if not (isinstance(sent, int) and isinstance(received, int)):
         return None
-    priced = isinstance(cost, int | float) and not isinstance(cost, bool) and cost > 0
-    return {"input_tokens": sent, "cached_tokens": 0, "output_tokens": received,
-            "cost_usd": float(cost) if priced else None}
+    priced = float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) and cost > 0 else None
+    return {"input_tokens": sent, "cached_tokens": 0, "output_tokens": received, "cost_usd": priced}
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
