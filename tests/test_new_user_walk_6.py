@@ -450,3 +450,39 @@ def test_a_condition_in_a_file_name_is_code_not_someones_health(tmp_path):
     (session,) = audited["sessions"]
     assert (session["units"], session["leaked"], session["exposure"]) == (1, 1, 1.0)
     assert [(r["dimension"], r["evidence"]) for r in audited["leaked"]] == [("health", "diabetes")]
+
+
+async def _gemini_stream(request: Request):
+    """A stand-in for Gemini's `streamGenerateContent?alt=sse` (not a model): two chunks, the last with the
+    whole usage, then the connection closes: Gemini's SSE has no end marker."""
+    def chunk(text: str, usage: dict, finish: dict) -> str:
+        return "data: " + json.dumps({"candidates": [{"content": {"parts": [{"text": text}], "role": "model"},
+                                                      **finish}], "usageMetadata": usage,
+                                      "modelVersion": "gemini-2.5-flash"}) + "\r\n\r\n"
+
+    async def events():
+        yield chunk("Hel", {"promptTokenCount": 100, "totalTokenCount": 100}, {})
+        yield chunk("lo", {"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
+                    {"finishReason": "STOP"})
+    return StreamingResponse(events(), media_type="text/event-stream")
+
+
+def test_a_gemini_stream_through_the_proxy_ends_whole_and_is_priced(tmp_path):
+    """A Gemini stream through `intercept`. By hand: the client gets Gemini's two chunks and nothing else;
+    the record has no error and costs 100 · $0.30 + 20 · $2.50 per million = $0.00008 (gemini-2.5-flash).
+    Before: every Gemini stream ended with an `upstream_error` event the proxy added ("upstream closed the
+    stream before its end marker"), which the client's SDK raises on."""
+    url, stop = serve_in_thread(Starlette(routes=[
+        Route("/v1/models/gemini-2.5-flash:streamGenerateContent", _gemini_stream, methods=["POST"])]))
+    try:
+        with running_proxy(url + "/v1", tmp_path / "cloud.sqlite") as (_, proxy, records), \
+                httpx.Client(base_url=proxy) as client:
+            answer = client.post("/v1/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+                                 json={"contents": [{"role": "user", "parts": [{"text": "Say hello."}]}]})
+            (record,) = wait_for_records(records, 1)
+    finally:
+        stop()
+    events = [json.loads(line[5:]) for line in answer.text.splitlines() if line.startswith("data:")]
+    assert [e["candidates"][0]["content"]["parts"][0]["text"] for e in events] == ["Hel", "lo"]
+    assert (record.error, record.input_tokens, record.output_tokens) == (None, 100, 20)
+    assert record.cost_usd == pytest.approx(0.00008)

@@ -551,6 +551,8 @@ class Interceptor:
                     await emit(b"".join(out))
             if splitter.rest().strip():
                 errors.append("upstream stream ended inside an event")
+            elif ex.dialect.stream is None:  # an API with no end marker (Gemini's SSE): its stream ends when
+                finished = True  # the upstream closes it whole
             if not finished:
                 errors.append("upstream closed the stream before its end marker")
         except TimeoutError:
