@@ -278,6 +278,13 @@ def test_a_logged_call_the_provider_refused_costs_nothing(tmp_path):
         (row,) = json.loads(_cli("audit", str(path), "--discover", "--no-presidio", "--json"))["providers"]
         assert (row["calls"], row["input_tokens"], row["unpriced_calls"]) == (2, 1000, 0), path.name
         assert row["cost_usd"] == pytest.approx(0.0035)
+    # a Responses answer carries `"error": null` when all went well: logged without usage, its cost is unknown
+    fine = _write_jsonl(tmp_path / "responses.jsonl", [{
+        "id": "c", "timestamp": "2026-11-05T10:00:04Z", "url": "https://api.openai.com/v1/responses",
+        "request": {"model": "gpt-4o", "input": "Summarise the notes."},
+        "response": {"id": "resp_1", "object": "response", "status": "completed", "error": None, "output": []}}])
+    (row,) = json.loads(_cli("audit", str(fine), "--discover", "--no-presidio", "--json"))["providers"]
+    assert (row["calls"], row["unpriced_calls"], row["cost_usd"]) == (1, 1, None)
 
 
 def test_units_in_another_tools_format_are_named_with_the_command_that_converts_them(tmp_path):

@@ -116,7 +116,7 @@ def _unbilled(record: dict, response: dict, url) -> dict | None:
     429, a 503: OpenAI's, Anthropic's and Gemini's `{"error": …}`) or one to a free endpoint (a token count,
     a moderation): a cost of $0 rather than an unpriced call."""
     status = next((record[k] for k in ("status_code", "status") if isinstance(record.get(k), int)), None)
-    refused = (status is not None and status >= 400) or ("error" in response and not response.get("choices"))
+    refused = (status is not None and status >= 400) or (bool(response.get("error")) and not response.get("choices"))
     if not (refused or (isinstance(url, str) and free_path(url))):
         return None
     return {"input_tokens": 0, "cached_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "priced": True}
