@@ -493,3 +493,23 @@ def test_a_gemini_stream_through_the_proxy_ends_whole_and_is_priced(tmp_path):
     assert [e["candidates"][0]["content"]["parts"][0]["text"] for e in events] == ["Hel", "lo"]
     assert (record.error, record.input_tokens, record.output_tokens) == (None, 100, 20)
     assert record.cost_usd == pytest.approx(0.00008)
+
+
+def test_a_task_map_that_maps_a_session_to_two_tasks_is_refused(tmp_path):
+    """A CSV task map exported from a spreadsheet where s1 was entered twice, for t1 and for t2. By hand: which
+    task s1 ran is not known, so exit 2 and one line naming both lines. Before: the last line won silently
+    (s1 scored against t2's units). A session named twice for the same task is no conflict."""
+    units = _write_jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t1", "entity_id": "P1", "field": "name", "value": "Dana Whitfield", "dimension": "person_name"},
+        {"task_id": "t2", "entity_id": "P2", "field": "name", "value": "Omar Haddad", "dimension": "person_name"}])
+    log = _write_jsonl(tmp_path / "requests.jsonl", [_openai_record(
+        "r1", "s1", "https://api.openai.com/v1/chat/completions", "gpt-4o", "Dana Whitfield")])
+    task_map = tmp_path / "map.csv"
+    task_map.write_text("session,task_id\ns1,t1\ns1,t1\ns1,t2\n")
+    result = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--task-map", str(task_map)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {task_map}:4: session 's1' is mapped to 't1' on line 2 and to 't2' here"
+    task_map.write_text("session,task_id\ns1,t1\ns1,t1\n")
+    (session,) = json.loads(_cli("audit", str(log), "--units", str(units), "--task-map", str(task_map),
+                                 "--json"))["sessions"]
+    assert (session["scored_against"], session["exposure"]) == ("task t1", 1.0)

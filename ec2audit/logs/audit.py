@@ -849,11 +849,17 @@ def read_task_map(path: Path) -> dict[str, str]:
     header = [h.strip() for h in next(rows, [])]
     if header[:2] != ["session", "task_id"]:
         raise InputError("expected a JSON object or CSV columns 'session,task_id'", file=str(path), line=1)
-    mapping = {}
+    mapping: dict[str, str] = {}
+    lines: dict[str, int] = {}
     for number, row in enumerate(rows, start=2):
         if len(row) < 2 or not row[0].strip() or not row[1].strip():
             raise InputError("expected 'session,task_id'", file=str(path), line=number)
-        mapping[row[0].strip()] = row[1].strip()
+        session, task = row[0].strip(), row[1].strip()
+        if mapping.get(session, task) != task:  # which task ran it would be the last line's, silently
+            raise InputError(f"session '{session}' is mapped to '{mapping[session]}' on line {lines[session]} and "
+                             f"to '{task}' here", file=str(path), line=number)
+        mapping[session] = task
+        lines.setdefault(session, number)
     return mapping
 
 
