@@ -513,3 +513,21 @@ def test_a_task_map_that_maps_a_session_to_two_tasks_is_refused(tmp_path):
     (session,) = json.loads(_cli("audit", str(log), "--units", str(units), "--task-map", str(task_map),
                                  "--json"))["sessions"]
     assert (session["scored_against"], session["exposure"]) == ("task t1", 1.0)
+
+
+def test_a_chinese_developers_bug_or_virus_scan_is_no_health_context(tmp_path):
+    """`git diff --stat` beside a Chinese note that the script has an old fault (老毛病) and a slow virus scan
+    (病毒扫描), then a patient's note. By hand: one health value, `2型糖尿病` (the patient's). Before: `deletions`
+    too, as 病 inside 毛病 and 病毒 read as talk of health."""
+    stat = "3 files changed, 10 insertions(+), 7 deletions(-)\n这个脚本有个老毛病，病毒扫描也慢。"
+    note = "患者确诊2型糖尿病，正在服用二甲双胍。"
+    request = {"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "看看改了什么"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "t1", "type": "function", "function": {
+            "name": "exec", "arguments": json.dumps({"cmd": "git diff --stat"})}}]},
+        {"role": "tool", "tool_call_id": "t1", "content": stat}, {"role": "user", "content": note}]}
+    log = _write_jsonl(tmp_path / "requests.jsonl", [{
+        "id": "r1", "timestamp": "2026-11-03T10:00:01Z", "url": "https://api.openai.com/v1/chat/completions",
+        "session_id": "dev", "request": request, "response": {"usage": {"prompt_tokens": 10, "completion_tokens": 1}}}])
+    audited = json.loads(_cli("audit", str(log), "--discover", "--no-presidio", "--json", "--show-values"))
+    assert [r["evidence"] for r in audited["leaked"] if r["dimension"] == "health"] == ["2型糖尿病"]
