@@ -30,7 +30,7 @@ def unit_table(units: list[Unit], grades_by_group: dict[str, dict[str, float]],
         for u in units:
             if u.task_id in tasks:
                 rows.append({"group": group, "task_id": u.task_id, "unit_id": u.id, "entity_id": u.entity_id,
-                             "field": u.field, "dimension": u.dimension, "weight": u.weight,
+                             "field": u.field, "dimension": u.kind, "weight": u.weight,
                              "grade": grades.get(u.id, 0.0)})
     return pl.DataFrame(rows, schema=UNIT_SCHEMA)
 

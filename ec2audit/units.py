@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -60,6 +61,19 @@ class Unit(BaseModel):
     def id(self) -> str:
         return f"{self.task_id}/{self.entity_id}/{self.field}"
 
+    @property
+    def kind(self) -> str:
+        """The taxonomy's name of its dimension: what every per-dimension figure groups by. The unit keeps
+        the name it was given (`medical`, `phone`: an alias, as AceBench files spell it)."""
+        return dimension_name(self.dimension)
+
+
+@cache
+def dimension_name(name: str) -> str:
+    """The packaged taxonomy's name for a dimension or alias; a name it does not know stays as it is."""
+    found = load_taxonomy().resolve(name)
+    return found.name if found else name
+
 
 def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
     """Validate one unit dict; a missing weight takes the dimension's default from the taxonomy."""
@@ -92,22 +106,45 @@ def _check_unique(units: list[Unit], file: str, lines: list[int]) -> None:
         seen[unit.id] = line
 
 
+def _other_kind(text: str, path: Path) -> str | None:
+    """What a file that is no units JSONL is instead, and the command that converts it: the files people
+    hold units in before they have ours (a Label Studio export, AceBench's sensitive_items.json, a CSV)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        if "," in first and "value" in first.lower() and not first.lstrip().startswith(("{", "[")):
+            return "a CSV table, not units JSONL (one JSON object a line, README §Units): write each row as one"
+        return None
+    if isinstance(data, list) and data and isinstance(data[0], dict) and isinstance(data[0].get("data"), dict):
+        return f"a Label Studio export, not units JSONL: `ec2audit annotate from-labelstudio {path} --out units.jsonl`"
+    if isinstance(data, dict) and isinstance(data.get("items"), list):
+        return f"AceBench's sensitive items, not units JSONL: `ec2audit units import-acebench {path} --out units.jsonl`"
+    return "one JSON document, not units JSONL (one JSON object a line)" if isinstance(data, dict | list) else None
+
+
 def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]:
-    """Read a units JSONL file (blank lines and `#` comments allowed)."""
+    """Read a units JSONL file (blank lines and `#` comments allowed); a file of another kind of units is
+    named, with the command that converts it."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read units: {exc}", file=str(path)) from exc
-    units, lines = [], []
+    units: list[Unit] = []
+    lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
+            if not units and (kind := _other_kind(text, path)):
+                raise InputError(kind, file=str(path)) from None
             raise InputError(f"not valid JSON ({exc.msg}, column {exc.colno})", file=str(path),
                              line=number) from None
+        if not units and (not isinstance(data, dict) or "items" in data) and (kind := _other_kind(text, path)):
+            raise InputError(kind, file=str(path))
         try:
             units.append(make_unit(data, taxonomy))
         except InputError as exc:
@@ -121,8 +158,8 @@ def weight_by_dimension(units: Iterable[Unit]) -> list[tuple[str, str, int, floa
     """(task, dimension, units, their summed weight), sorted: the parts of each task's exposure denominator."""
     totals: dict[tuple[str, str], tuple[int, float]] = {}
     for unit in units:
-        count, weight = totals.get((unit.task_id, unit.dimension), (0, 0.0))
-        totals[(unit.task_id, unit.dimension)] = count + 1, weight + unit.weight
+        count, weight = totals.get((unit.task_id, unit.kind), (0, 0.0))
+        totals[(unit.task_id, unit.kind)] = count + 1, weight + unit.weight
     return [(task, dim, count, weight) for (task, dim), (count, weight) in sorted(totals.items())]
 
 

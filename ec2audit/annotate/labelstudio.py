@@ -194,13 +194,14 @@ def results_to_spans(data: dict, result: list[dict], where: str = "") -> tuple[l
         entity = region.get("entity") or (place.entity_id if place else file)
         field = region.get("field") or (place.field if place else region["label"])
         dimension, unit = region["label"], kept.get((entity, field, text[start:end]))
+        carried: tuple[str, ...] = ("aliases", "description")
         if unit and (unit_dim := taxonomy.resolve(str(unit.get("dimension", "")))) and unit_dim.name == dim.name:
             dimension = unit["dimension"]  # the unit's own name for it, e.g. the alias `medical`
+            carried += ("weight",)  # a relabelled unit weighs what its new kind weighs, not its old kind
         from_place = place is not None and entity == place.entity_id  # a typed entity is someone else's record
         spans.append(Span(file, start, end, text[start:end], dimension, entity, field,
                           names.get(entity) or (place.entity_name if place and from_place else None),
-                          unit={k: v for k, v in (unit or {}).items() if k in ("weight", "aliases", "description")}
-                          or None))
+                          unit={k: v for k, v in (unit or {}).items() if k in carried} or None))
     return sorted(spans, key=lambda s: (s.start, s.end)), skipped
 
 

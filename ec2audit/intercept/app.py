@@ -307,8 +307,10 @@ class Interceptor:
             record.findings = [{**f, "matched_text": mask_evidence(f["matched_text"])}
                                if isinstance(f.get("matched_text"), str) else f for f in record.findings]
 
-    async def _commit(self, ex: Exchange, response: dict | None = None) -> None:
-        """Complete the record (findings, usage, cost, latency) and commit it."""
+    async def _commit(self, ex: Exchange, response: dict | None = None, whole: bool = True) -> None:
+        """Complete the record (findings, usage, cost, latency) and commit it. An answer not `whole` (a
+        stream cut off before its end) has no known cost: the provider bills the output it made before it
+        stopped, which the usage the stream had sent so far does not count."""
         record = ex.record
         if ex.scan is not None:
             try:
@@ -324,7 +326,8 @@ class Interceptor:
             if usage is not None:
                 record.input_tokens, record.cached_tokens = usage.input, usage.cached
                 record.output_tokens = usage.output
-                record.cost_usd = self.pricing.price(model if isinstance(model, str) else None, usage)
+                if whole:
+                    record.cost_usd = self.pricing.price(model if isinstance(model, str) else None, usage)
         record.latency_ms = (time.perf_counter() - ex.t0) * 1000
         record.state = COMPLETE
         ex.committed = True
@@ -544,7 +547,7 @@ class Interceptor:
         async def commit() -> None:
             if errors:
                 record.error = "; ".join(dict.fromkeys(errors))
-            await self._commit(ex, assembler.result())
+            await self._commit(ex, assembler.result(), whole=finished)
 
         async def emit(piece: bytes) -> None:
             ex.first_byte()

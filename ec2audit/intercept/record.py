@@ -20,6 +20,14 @@ BLOCKED = "blocked by ec2audit"
 
 #: The path the proxy records a model listing under (`GET /v1/models`, any episode prefix left out).
 MODEL_LIST_PATH = "/v1/models"
+#: How the paths of the free endpoints end: token counts (Anthropic's, OpenAI's, Gemini's) and OpenAI's
+#: moderations. The text reaches the provider, but nothing is billed, whatever the answer holds.
+FREE_PATHS = ("/messages/count_tokens", "/responses/input_tokens", ":countTokens", "/moderations")
+
+
+def free_path(path_or_url: str | None) -> bool:
+    """Whether a request to this path (or URL) is one its provider does not bill (`FREE_PATHS`)."""
+    return (path_or_url or "").split("?", 1)[0].rstrip("/").endswith(FREE_PATHS)
 
 
 @dataclass(kw_only=True)
@@ -62,9 +70,11 @@ class ProxyRecord:
     @property
     def billed_usd(self) -> float | None:
         """What the call cost: its priced usage, 0 for an error answered without usage (a refused or
-        rate-limited call is not billed), None when unknown (no price for its model, or an answer
-        without usage)."""
+        rate-limited call is not billed) and for a free endpoint (a token count, a moderation), None when
+        unknown (no price for its model, or an answer without usage)."""
         if self.cost_usd is None and self.input_tokens is None and (self.status or 0) >= 400:
+            return 0.0
+        if free_path(self.path):
             return 0.0
         return self.cost_usd
 

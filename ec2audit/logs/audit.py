@@ -48,6 +48,7 @@ from ec2audit.units import Unit
 LOCAL_ORIGINS = ("user", "tool_result")
 FOUND = "units found in its own calls"
 LOCAL_SIDE = "values on its local side"
+NO_CLOUD_CALL = "nothing: no cloud call"
 MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
     COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {
@@ -479,7 +480,7 @@ class LogAudit:
         counts: dict[tuple[str, str | None], int] = defaultdict(int)
         weights: dict[tuple[str, str | None], float] = defaultdict(float)
         for u in self.result.units:
-            for key in ((u.task_id, None), (u.task_id, u.dimension)):
+            for key in ((u.task_id, None), (u.task_id, u.kind)):
                 counts[key] += 1
                 weights[key] += u.weight
         dimensions = _dimensions(self.result.units)
@@ -525,7 +526,8 @@ class LogAudit:
                  "leaked": exposure.get(r["group"], {}).get("leaked", 0),
                  "exposure": exposure.get(r["group"], {}).get("exposure"),
                  "exposure_by_dimension": by_dimension.get(r["group"], {}),
-                 "scored_against": self._scored(r["found"], names.get(r["tasks"], [])),
+                 "scored_against": self._scored(r["found"], names.get(r["tasks"], []))
+                 if r["has_tasks"] or r["cloud_calls"] else NO_CLOUD_CALL,
                  "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
     @staticmethod
@@ -626,7 +628,7 @@ def _best(rows: pl.LazyFrame) -> pl.LazyFrame:
 
 def _dimensions(units: Iterable[Unit]) -> dict[str | None, int]:
     """Where each dimension's two numbers are in an `Exposed` array: None (all) first, then by name."""
-    return {d: i for i, d in enumerate((None, *sorted({u.dimension for u in units})))}
+    return {d: i for i, d in enumerate((None, *sorted({u.kind for u in units})))}
 
 
 def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> Exposed:
@@ -640,7 +642,7 @@ def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> 
         unit = units[unit_id]
         if group not in sums:
             sums[group] = array("d", bytes(16 * len(dimensions)))
-        for at in (0, dimensions[unit.dimension]):
+        for at in (0, dimensions[unit.kind]):
             sums[group][2 * at] += metrics.leaked(grade)
             sums[group][2 * at + 1] += grade * unit.weight
     return sums
@@ -653,7 +655,7 @@ def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
     for group, unit_ids in found.items():
         sums[group] = array("d", bytes(16 * len(dimensions)))
         for unit in (units[i] for i in sorted(unit_ids)):
-            for at in (0, dimensions[unit.dimension]):
+            for at in (0, dimensions[unit.kind]):
                 sums[group][2 * at] += 1
                 sums[group][2 * at + 1] += unit.weight
     return sums
@@ -733,7 +735,7 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
     meta = payload.meta
     usage = meta.get("usage") or {}
     cost = usage.get("cost_usd")
-    if cost is None and side == CLOUD and usage:
+    if cost is None and side == CLOUD and usage and not usage.get("priced"):  # `priced`: None is the reader's word
         from ec2audit.intercept.pricing import price
         from ec2audit.intercept.usage import Usage
 
@@ -781,19 +783,30 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
     return units
 
 
-def _rejection(unit: Unit, texts: dict[str, str]) -> str | None:
-    """`discovered.rejection` of a candidate, told the text around it."""
-    return rejection(unit, *_around(unit, texts))
+def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | None:
+    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places its text
+    holds it (the first `places`) is worth reading, as `diabetes` is in a ticket below `models/diabetes.py`."""
+    why = None
+    for before, after in _around(unit, texts, places):
+        why = rejection(unit, before, after)
+        if why is None:
+            return None
+    return why
 
 
-def _around(unit: Unit, texts: dict[str, str], width: int = 80) -> tuple[str, str]:
-    """The text before and after a candidate where it was found (empty when its source is unknown)."""
+def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> list[tuple[str, str]]:
+    """The text before and after a candidate where it was found, then at its next places in that text
+    (one empty pair when its source is unknown)."""
     text = texts.get(unit.source.file, "") if unit.source else ""
     if not text or unit.source is None:
-        return "", ""
+        return [("", "")]
     start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
     start = unit.source.start if start < 0 else start
-    return text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]
+    found: list[tuple[str, str]] = []
+    while start >= 0 and len(found) < places:
+        found.append((text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]))
+        start = text.find(unit.value, start + len(unit.value))
+    return found
 
 
 def _return_freed_memory() -> None:
@@ -838,11 +851,17 @@ def read_task_map(path: Path) -> dict[str, str]:
     header = [h.strip() for h in next(rows, [])]
     if header[:2] != ["session", "task_id"]:
         raise InputError("expected a JSON object or CSV columns 'session,task_id'", file=str(path), line=1)
-    mapping = {}
+    mapping: dict[str, str] = {}
+    lines: dict[str, int] = {}
     for number, row in enumerate(rows, start=2):
         if len(row) < 2 or not row[0].strip() or not row[1].strip():
             raise InputError("expected 'session,task_id'", file=str(path), line=number)
-        mapping[row[0].strip()] = row[1].strip()
+        session, task = row[0].strip(), row[1].strip()
+        if mapping.get(session, task) != task:  # which task ran it would be the last line's, silently
+            raise InputError(f"session '{session}' is mapped to '{mapping[session]}' on line {lines[session]} and "
+                             f"to '{task}' here", file=str(path), line=number)
+        mapping[session] = task
+        lines.setdefault(session, number)
     return mapping
 
 

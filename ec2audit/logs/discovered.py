@@ -100,6 +100,9 @@ _BIRTH_DATE = re.compile(
 _TOPIC_AFTER = re.compile(
     r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
     r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
+#: A term glued to a path, a file extension or an identifier's other parts: code, not someone's health.
+_IDENTIFIER_BEFORE = re.compile(r"[/\\_]$")
+_IDENTIFIER_AFTER = re.compile(r"\.[A-Za-z]\w{0,4}\b|[_/\\]")
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -208,6 +211,8 @@ def _health_rejection(value: str, before: str, after: str) -> str | None:
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
+    if _IDENTIFIER_BEFORE.search(before) or _IDENTIFIER_AFTER.match(after):
+        return "part of a file name or an identifier (`models/diabetes.py`, `asthma_risk`), not someone's condition"
     if _TOPIC_AFTER.match(after):
         return "names a topic (a data set, research, an organisation), not someone's condition"
     if " " in value.strip():

@@ -61,8 +61,9 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                 continue
             if not is_request_body(body):
                 continue
+            answer = entry.get("response") or {}
             record = {"request": body, "url": request.get("url"), "timestamp": entry.get("startedDateTime"),
-                      "response": _response((entry.get("response") or {}).get("content") or {})}
+                      "response": _response(answer.get("content") or {}), "status": answer.get("status")}
             yield to_payload(record, f"{path.name}#{number}", path, number, steps)
         except (KeyError, TypeError, AttributeError, ValueError, InputError) as exc:
             on_error(InputError(f"entry {number} skipped ({exc})", file=str(path), line=number))

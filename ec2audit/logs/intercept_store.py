@@ -55,7 +55,11 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         except InputError as exc:
             on_error(InputError(f"record {record.id}: {exc.reason}", file=str(path), line=number))
             continue
-        if record.input_tokens is not None:
-            payload.meta["usage"] = {"input_tokens": record.input_tokens, "cached_tokens": record.cached_tokens or 0,
-                                     "output_tokens": record.output_tokens or 0, "cost_usd": record.cost_usd}
+        if record.input_tokens is not None or record.billed_usd == 0:  # priced by the proxy, with its --pricing:
+            # a null cost is unknown there too (no price, or a stream cut off before the usage of all its output),
+            # not to be priced again; an error answered without usage (a 429, a 503) was not billed
+            payload.meta["usage"] = {"input_tokens": record.input_tokens or 0,
+                                     "cached_tokens": record.cached_tokens or 0,
+                                     "output_tokens": record.output_tokens or 0, "cost_usd": record.billed_usd,
+                                     "priced": True}
         yield payload

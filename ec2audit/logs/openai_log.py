@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ec2audit.errors import InputError
+from ec2audit.intercept.record import free_path
 from ec2audit.logs.base import (
     LOGGED_BEFORE,
     PASSED_OVER,
@@ -104,11 +105,22 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         provider=record.get("provider") or provider_from_url(url),
         model=payload.model or response.get("model"), base_url=url,
         timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
-        path=path, line=line, usage=normalize_usage(response.get("usage") or record.get("usage")),
-        task_id=payload.task_id)
+        path=path, line=line, usage=normalize_usage(response.get("usage") or record.get("usage")) or _unbilled(
+            record, response, url), task_id=payload.task_id)
     if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
         out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
     return out
+
+
+def _unbilled(record: dict, response: dict, url) -> dict | None:
+    """The usage of a call the provider does not bill, logged without usage: one answered with an error (a
+    429, a 503: OpenAI's, Anthropic's and Gemini's `{"error": …}`) or one to a free endpoint (a token count,
+    a moderation): a cost of $0 rather than an unpriced call."""
+    status = next((record[k] for k in ("status_code", "status") if isinstance(record.get(k), int)), None)
+    refused = (status is not None and status >= 400) or (bool(response.get("error")) and not response.get("choices"))
+    if not (refused or (isinstance(url, str) and free_path(url))):
+        return None
+    return {"input_tokens": 0, "cached_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "priced": True}
 
 
 def _logged_id(data: dict) -> str | None:

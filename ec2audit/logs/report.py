@@ -183,8 +183,8 @@ def _clean(summary: dict) -> str:
 
 def _usd(row: dict) -> str:
     """A provider row's cost, or why there is none: a part of its calls had no price, the model has none
-    (claude-sonnet-4-20250514 is not in the price map), or no call logged its usage. A bare dash read as
-    nothing to pay."""
+    (claude-sonnet-4-20250514 is not in the price map), no call logged its usage, or the answer was cut
+    off (the provider bills output the usage never counted). A bare dash read as nothing to pay."""
     if row["cost_usd"] is not None:
         return usd(row["cost_usd"], sign="")
     unpriced = row.get("unpriced_calls") or 0
@@ -192,8 +192,12 @@ def _usd(row: dict) -> str:
         return f"unknown: {unpriced} of {row['calls']} unpriced"
     if row["side"] != "cloud" or not unpriced:
         return "-"
-    tokens = row["input_tokens"] or row["output_tokens"]
-    return "unknown: no price for the model" if tokens else "unknown: no usage logged"
+    if not (row["input_tokens"] or row["output_tokens"]):
+        return "unknown: no usage logged"
+    from ec2audit.intercept.pricing import Pricing  # the price map is read only where a cost is missing
+
+    # a priced model left unpriced by the proxy that recorded it: its streamed answer was cut off
+    return "unknown: no price for the model" if Pricing().lookup(row["model"]) is None else "unknown: answer cut off"
 
 
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:

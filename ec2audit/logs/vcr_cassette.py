@@ -92,7 +92,9 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             answer = response.get("parsed_body")
             if not isinstance(answer, dict):
                 answer = response_data(_text(_bytes(response.get("body"))))
-            record = {"request": body, "url": request.get("uri"), "session_id": path.stem, "response": answer}
+            status = response.get("status")
+            record = {"request": body, "url": request.get("uri"), "session_id": path.stem, "response": answer,
+                      "status": status.get("code") if isinstance(status, dict) else None}
             yield to_payload(record, f"{path.stem}#{number}", path, number, steps)
         except (KeyError, TypeError, AttributeError, ValueError, InputError, OSError) as exc:
             on_error(InputError(f"interaction {number} skipped ({exc})", file=str(path), line=number))

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
 
-from ec2audit import __version__
+from ec2audit import __version__, metrics
 from ec2audit.console import plural, usd
 from ec2audit.files import open_private
 from ec2audit.report.summary import EpisodeView, Evidence, StrategyRow, Summary
@@ -319,7 +319,8 @@ def _episode_html(ep: EpisodeView) -> str:
 def drilldown(summary: Summary) -> str:
     out = []
     for task_id, episodes in summary.tasks.items():
-        leaks = sum(e.leaked for e in episodes)
+        # a unit two episodes leaked is one leaked unit of the task (each episode's line counts its own)
+        leaks = len({leak.unit_id for e in episodes for leak in e.leaks if metrics.leaked(leak.grade)})
         worst = max((e.exposure for e in episodes if e.exposure is not None), default=None)
         worst_text = "" if worst is None else f", highest exposure {worst:.3f}"
         out.append(f'<details class="task"><summary>{escape(task_id)} — {plural(len(episodes), "episode")}, '

@@ -494,12 +494,20 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     for s in sessions:
         infos = sorted(by_group.get(s["session"], []), key=lambda x: (-x["grade"], x["unit_id"]))
         task_ids = session_tasks[s["session"]]
-        task_id = task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids else "(units found in its calls)"
+        task_id = (task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids
+                   else "(no cloud call)" if s.get("cloud_calls") == 0 else "(units found in its calls)")
         tasks[task_id].append(EpisodeView(
             episode_id=s["session"], task_id=task_id, label=row.label, completion=None, status=None,
             exposure=s["exposure"], leaks=[_leak(i, payloads, spans, show_values) for i in infos],
             calls=s.get("calls"), calls_without_content=s.get("calls_without_content")))
     return [row], tasks, notes, list(group_rows.values())
+
+
+def _named_findings(folder: Path) -> list[Path]:
+    """The findings tables of a folder that `audit --out` wrote under a name of the user's: those beside
+    which it wrote their sessions table (`NAME.sessions.parquet`)."""
+    return sorted(p for p in folder.iterdir() if p.suffix in (".parquet", ".jsonl")
+                  and not p.stem.endswith(".sessions") and sessions_path(p).exists())
 
 
 def load(paths: list[Path], show_values: bool = False, units_path: Path | None = None,
@@ -514,6 +522,8 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
             kinds.append(("audit", path / "findings.parquet"))
         elif path.is_dir() and (path / "findings").is_dir():  # `audit --ray --out FOLDER`
             kinds.append(("audit", path / "findings"))
+        elif path.is_dir() and (named := _named_findings(path)):  # `audit --out FOLDER/NAME.parquet`
+            kinds.extend(("audit", p) for p in named)
         elif path.is_file() and _is_sqlite(path):
             raise InputError("an interceptor's record store, not a findings table: audit it first "
                              f"(`ec2audit intercept audit {path} --units UNITS --out findings.parquet`) "
@@ -521,7 +531,8 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
         elif path.is_file():
             kinds.append(("audit", path))
         else:
-            raise InputError("not a run directory (episodes.parquet) nor a findings table", file=str(path))
+            raise InputError("not a run directory (episodes.parquet) nor a findings table (nor a folder holding "
+                             "one beside its NAME.sessions.parquet)", file=str(path))
     once: dict[tuple[str, Path], tuple[str, Path]] = {}
     for kind, p in kinds:  # a source named twice (`out/f.parquet`, `./out/f.parquet`) is one source
         once.setdefault((kind, p.resolve()), (kind, p))

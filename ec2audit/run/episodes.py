@@ -192,7 +192,7 @@ def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
     findings = result.findings_frame()
     if not task.units:
         return findings, None, {}, []
-    dims = sorted({u.dimension for u in task.units})
+    dims = sorted({u.kind for u in task.units})
     exposure, by_dimension = 0.0, dict.fromkeys(dims, 0.0)
     if payloads:
         exposure = float(result.exposure()["exposure"][0])

@@ -33,7 +33,7 @@ from rich.table import Table
 
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.backends import Backend
-from ec2audit.console import make_console
+from ec2audit.console import make_console, plural
 from ec2audit.console import usd as dollars
 from ec2audit.files import open_private, write_table
 from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
@@ -208,7 +208,7 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
           run_dir: Path, stop: Callable[[], None]) -> bool:
     """Run `one(spec)` for every episode, `parallel` at a time, with live progress; Ctrl-C calls `stop`
     (which ends the running episodes) and returns True."""
-    failures, usd = 0, 0.0
+    failures, usd, unpriced = 0, 0.0, 0
     running: dict[str, str] = {}  # episode id → "task · strategy", while it runs
     lock = threading.Lock()
 
@@ -225,7 +225,10 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
         with lock:
             now = list(running.values())
         shown = ", ".join(now[:2]) + (f" +{len(now) - 2}" if len(now) > 2 else "")
-        return f"failed {failures}  cloud {dollars(usd)}  " + (f"now {shown}" if shown else "")
+        # an episode whose cost is unknown makes the total unknown, not the priced part read as the whole
+        cost = (f"unknown ({plural(unpriced, 'episode')} unpriced, {dollars(usd)} priced)" if unpriced
+                else dollars(usd))
+        return f"failed {failures}  cloud {cost}  " + (f"now {shown}" if shown else "")
 
     columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[info]}")]
@@ -249,6 +252,7 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
                         failures += 1
                         console.print(failure_line(record, run_dir), highlight=False, soft_wrap=True)
                     usd += record.cloud_usd or 0.0
+                    unpriced += record.cloud_usd is None
                 progress.update(bar, info=info())
         except KeyboardInterrupt:
             stop()
@@ -315,7 +319,7 @@ def summary_table(result: RunResult) -> Table:
     for variant, s in summarize(result.records).items():
         tokens = s["cloud_input_tokens"] + s["cloud_output_tokens"]
         table.add_row(variant, str(s["episodes"]), f"{s['completion_mean']:.2f}", f"{s['pass_hat_k']:.2f}",
-                      str(tokens), "-" if s["cloud_usd"] is None else dollars(s["cloud_usd"], sign=""),
+                      str(tokens), "unknown" if s["cloud_usd"] is None else dollars(s["cloud_usd"], sign=""),
                       "-" if s["edge_flops"] is None else f"{s['edge_flops']:.3g}",
                       "-" if s["exposure_mean"] is None else f"{s['exposure_mean']:.3f}")
     return table

@@ -27,10 +27,12 @@ _SKIP = re.compile(r"^(?:other|unspecified|personal|family|encounter|history|pre
                    r"complication|sequelae|contact|exposure|underdosing|poisoning|adverse)\b")
 _BARE = {"allergy", "infection", "disease", "disorder", "syndrome", "injury", "anomaly", "deformity"}
 _ADJECTIVE = re.compile(r"(?:al|ic|ar|ory|ous|ive|ed|ing|oid)$")  # `lateral`, `autistic`: a cut left a modifier
-#: Words that say a text speaks of health, looked for around a one-word condition term.
+#: Words that say a text speaks of health, looked for around a one-word condition term. 病 but not in 毛病,
+#: 通病, 语病, 弊病 (a fault, as a developer says of a bug) nor 病毒 (a virus, which a scanner looks for).
 HEALTH_CONTEXT = re.compile(
     r"diagnos|patient|condition|symptom|treat|medic|allerg|disease|disorder|syndrome|chronic|clinic|doctor|"
-    r"physician|hospital|prescri|therap|health|illness|suffer|sick|injur|pain|surgery|病|症|诊断|患者|医", re.I)
+    r"physician|hospital|prescri|therap|health|illness|suffer|sick|injur|pain|surgery|(?<![毛通语弊])病(?!毒)|症|诊断|"
+    r"患者|医", re.I)
 _AROUND = 80
 
 
