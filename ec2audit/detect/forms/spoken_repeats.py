@@ -1,0 +1,28 @@
+"""Digits read out as a person says a phone number: "one three nine, double two, double eight, triple three"
+(British and Commonwealth usage; a call's transcript, a voicemail's, a support chat's). Read as the digit words
+they stand for ("two two"), the run is the English digit words the tiers read as digits."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.normalize import ENGLISH_DIGITS
+from ec2audit.detect.views import Replacement
+
+_TIMES = {"double": 2, "triple": 3}
+# "double" or "triple" and a digit word, in any case (the folded view is lower case, the text need not be)
+_REPEAT = re.compile(r"\b(double|triple)[ -](" + "|".join(ENGLISH_DIGITS) + r")\b", re.I)
+
+
+@register
+class SpokenRepeats(Form):
+    name = "spoken_repeats"
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        lower = text.lower()
+        if "double" not in lower and "triple" not in lower:
+            return
+        for m in _REPEAT.finditer(text):
+            yield m.start(), m.end(), " ".join([m.group(2)] * _TIMES[m.group(1).lower()])
