@@ -1,8 +1,7 @@
 """Amounts in locale formats the exact tier's forms (`amount_forms`) leave out: a decimal comma without
 grouping (`12480,50 EUR`), thousands grouped with dots and no cents (`2.315.000` — only from a million up:
 `74.500` reads as 74.5 elsewhere), with spaces or apostrophes (`1 250,00 €`, `2 315 000`, `CHF 1'250.00`),
-a grouped figure before 万/亿 (`3,280万`), and a numeric literal of
-code grouped with underscores (`486_000` in Python, Rust, Java, JavaScript).
+and a grouped figure before 万/亿 (`3,280万`).
 The number must stand alone and, where a currency is written next to it, be in the value's currency."""
 
 from __future__ import annotations
@@ -27,14 +26,14 @@ def locale_forms(key: int) -> list[str]:
     integer = grouped.split(".")[0]
     forms = [grouped.replace(",", " ").replace(".", ","), grouped.replace(",", "'"), f"{value:.2f}".replace(".", ",")]
     if whole:
-        forms += [integer.replace(",", "'"), integer.replace(",", "’"), integer.replace(",", "_")]
+        forms += [integer.replace(",", "'"), integer.replace(",", "’")]
         if integer.count(",") >= 2:  # a million and up: dots can only group thousands
             forms += [integer.replace(",", "."), integer.replace(",", " ")]
     for scale, unit in ((10**4, "万"), (10**8, "亿")):
         scaled = value / scale
         if scaled >= 1000 and scaled == scaled.to_integral_value():
             forms += [f"{int(scaled):,}{unit}", f"{int(scaled):,} {unit}"]
-    return [f for f in dict.fromkeys(forms) if "," in f or "." in f or " " in f or "'" in f or "’" in f or "_" in f]
+    return [f for f in dict.fromkeys(forms) if "," in f or "." in f or " " in f or "'" in f or "’" in f]
 
 
 @register

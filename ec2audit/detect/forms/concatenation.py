@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-# a literal's closing quote right after a letter or a digit, an operator or white space between, the next
-# literal's opening quote (the same quote, escaped as JSON text escapes it or not) right before one
-_JOIN = re.compile(r"""(?<=[^\W_])(\\*["'])[ \t]*(?:\+|\|\||\.\.?|&)?[ \t]*(?:\r?\n[ \t]*)?\1(?=[^\W_])""")
+# a literal's closing quote right after a letter or a digit, an operator or spaces (a line break) between, the
+# next literal's opening quote (the same quote, escaped as JSON text escapes it or not) right before one; a tab
+# alone is no join (`"a"\t"b"` is a TSV row's two fields)
+_JOIN = re.compile(r"""(?<=[^\W_])(\\*["'])(?: *(?:(?:\+|\|\||\.\.?|&)[ \t]*)?)(?:\r?\n[ \t]*)?\1(?=[^\W_])""")
 
 
 @register

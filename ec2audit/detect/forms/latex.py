@@ -17,7 +17,7 @@ _ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u
             ".": "\u0307", "c": "\u0327", "v": "\u030c", "k": "\u0328"}
 # an accent before `{letter}`; a symbol accent before a bare letter only inside a word (`Jos\\'e`): at a word's
 # start `\\"o` is JSON's escaped quote, and `\\.`, `\\=` take braces (`lena\\.hartmann` is markdown's escaped dot)
-_ACCENT = re.compile(r"\\(?:(['`^\"~=.])(?:\{([A-Za-z])\}|(?<=[A-Za-z]\\[^.=])([A-Za-z]))|([cvk])\{([A-Za-z])\})")
+_ACCENT = re.compile(r"\\(?:(['`^\"~=.])(?:\{([A-Za-z])\}|(?<=[A-Za-z}]\\[^.=])([A-Za-z]))|([cvk])\{([A-Za-z])\})")
 # what typesets as a space or as nothing inside a value
 _SPACING = re.compile(r"\\[,;:> ]|(?<=[0-9A-Za-z])~(?=[0-9A-Za-z])|\{,\}"
                       r"|\\(?:allowbreak|nobreak|relax|linebreak\[0\]|hspace\*?\{0pt\})(?:\{\})?")
