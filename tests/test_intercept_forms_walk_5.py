@@ -17,6 +17,7 @@ reads no PDF; the part's bytes are forwarded as the client sent them), and in an
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import re
@@ -199,8 +200,11 @@ def _deltas(text: str) -> str:
     """A captured stream's tool call arguments, joined as a client joins them."""
     out = []
     for data in _DATA.findall(text):
-        for choice in json.loads(data).get("choices", ()):
-            out += [c["function"]["arguments"] for c in choice["delta"].get("tool_calls", ())]
+        try:  # (what the guard forwarded may be no event of this shape any more)
+            out += [c["function"]["arguments"] for choice in json.loads(data)["choices"]
+                    for c in choice["delta"]["tool_calls"]]
+        except (ValueError, KeyError, TypeError):
+            continue
     return "".join(out)
 
 
@@ -262,6 +266,45 @@ def test_a_large_body_holds_in_every_form(proxy):
     """The worker process that scans a body of 256 kB or more builds the same forms."""
     outcomes = large_body_outcomes(proxy, FORMS, UNIT_IDS, leaks, KNOWN_GAPS)
     assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+
+
+# --- structural positions: a value in text a part carries encoded, and in a tool call's streamed arguments --------
+
+def _structural(text: str) -> dict[str, tuple[str, dict]]:
+    """name → (path under /v1, body) of a request carrying `text` base64-encoded as a text file in a media part,
+    or a captured stream of it in a tool call's JSON arguments."""
+    blob = base64.b64encode(text.encode()).decode()
+    url = f"data:text/plain;base64,{blob}"
+    return {
+        "chat.image_url_text": ("/chat/completions", {"messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": url}}, {"type": "text", "text": "Hi."}]}]}),
+        "chat.file_text": ("/chat/completions", {"messages": [{"role": "user", "content": [
+            {"type": "file", "file": {"filename": "c.txt", "file_data": url}}]}]}),
+        "responses.input_file_text": ("/responses", {"input": [{"role": "user", "content": [
+            {"type": "input_file", "filename": "c.txt", "file_data": url}]}]}),
+        "anthropic.document_text": ("/messages", {"max_tokens": 20, "messages": [{"role": "user", "content": [
+            {"type": "document", "source": {"type": "base64", "media_type": "text/plain", "data": blob}}]}]}),
+        "chat.tool_call_arguments": ("/chat/completions", {"messages": [
+            {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+                "name": "save_log", "arguments": json.dumps({"log": text}, ensure_ascii=False)}}]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "saved"}]}),
+    }
+
+
+@pytest.mark.parametrize("form", ["sse_deltas", "overstrike", "latex"])
+@pytest.mark.parametrize("position", sorted(_structural("")))
+def test_a_value_in_an_encoded_part_or_streamed_arguments_holds(proxy, position, form):
+    mode, app, client, store = proxy
+    path, body = _structural(FORMS_5[form](RECORD))[position]
+    episode, seen = f"structural-{position}-{form}", len(app.state.requests)
+    answer = client.post(f"/e/{episode}/v1{path}", json={"model": "echo", **body})
+    sent = app.state.requests[seen:]
+    [record] = store.records(episode)
+    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        assert answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
 
 
 # --- near misses: forwarded untouched ------------------------------------------------------------------------
