@@ -23,7 +23,7 @@ import json
 import re
 
 import pytest
-from test_intercept_forms_walk import _canonical, large_body_outcomes, leaked
+from test_intercept_forms_walk import CELLS, _canonical, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
 from test_intercept_forms_walk_3 import (
     NEAR,
@@ -249,7 +249,7 @@ KNOWN_GAPS: dict[str, set] = {}
 
 #: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 5` tables them, by `CELLS`)
 walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaks, one_line=ONE_LINE)
-__all__ = ["FORMS", "UNITS", "walk_form"]
+__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
