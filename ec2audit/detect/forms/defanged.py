@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-# `[.]`, `(.)`, `{.}`, `[@]`, `[:]`, after a letter or a digit and before one (or before `//`)
-_BRACKETED = re.compile(r"(?<=[^\W_])(?:\[([.@:])\]|\(([.@:])\)|\{([.@:])\})(?=[^\W_]|//)")
+# `[.]`, `(.)`, `{.}`, `[@]`, `[:]`, after a letter or a digit (the look-behind after the brackets: a pattern
+# starting with their characters is skipped ahead to in C) and before one (or before `//`)
+_BRACKETED = re.compile(r"(?:\[([.@:])\]|\(([.@:])\)|\{([.@:])\})(?<=[^\W_]...)(?=[^\W_]|//)")
 _HXXP = re.compile(r"\bhxxp(?=s?(?:\[:\]|:)//)", re.I)
 
 
@@ -25,5 +26,6 @@ class Defanged(Form):
             return
         for m in _BRACKETED.finditer(text):
             yield m.start(), m.end(), m.group(m.lastindex or 0)
-        for m in _HXXP.finditer(text):
-            yield m.start(), m.end(), "http"
+        if "xxp" in text or "XXP" in text:  # (`\\b` first: a pattern the regex engine tries at every position)
+            for m in _HXXP.finditer(text):
+                yield m.start(), m.end(), "http"

@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-# two or more groups of digits, one `_` apart, not inside a longer run of digits
-_GROUPED = re.compile(r"(?<![0-9])[0-9]+(?:_[0-9]+)+(?![0-9])")
+# an `_` between two digits (a literal the regex engine searches for in C; a pattern starting with the digits was
+# tried at every digit, 4 MB of JSON 0.19 s), then the groups around it
+_JOINING = re.compile(r"_(?<=[0-9]_)(?=[0-9])")
+_GROUPED = re.compile(r"[0-9]+(?:_[0-9]+)+")
 
 
 @register
@@ -21,5 +23,14 @@ class DigitSeparators(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "_" not in text:
             return
-        for m in _GROUPED.finditer(text):
-            yield m.start(), m.end(), m.group().replace("_", "")
+        done = 0
+        for cue in _JOINING.finditer(text):
+            if cue.start() < done:
+                continue
+            start = cue.start() - 1
+            while start and text[start - 1].isascii() and text[start - 1].isdigit():
+                start -= 1
+            m = _GROUPED.match(text, start)
+            if m:
+                done = m.end()
+                yield m.start(), m.end(), m.group().replace("_", "")

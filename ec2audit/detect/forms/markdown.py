@@ -16,10 +16,12 @@ from ec2audit.detect.views import Replacement
 # ASCII punctuation but the backslash itself (escapes.py reads `\\n`, views read `\\u`): the character escaped
 _ESCAPED = re.compile(r"\\([!-/:-@\[\]-`{-~])")
 # a delimiter run, then text that starts and ends with no space and holds none of the run's character, then the
-# same run; `_` runs must not open or close inside a word
-_PAIRED = re.compile(r"(\*{1,3}|~~|`+)(?=[^\s*~`])[^\n*~`]{1,100}?(?<=[^\s*~`])\1"
-                     r"|(?<![^\W_])(_{1,3})(?=[^\s_])[^\n_]{1,100}?(?<=[^\s_])\2(?![^\W_])")
-_DELIMITERS = ("*", "_", "~~", "`")
+# same run; `_` runs must not open or close inside a word. Two patterns, each starting with a literal the regex
+# engine skips ahead to in C (one alternation of both, or a run written `\*{1,3}`, is tried at every position:
+# 4 MB of JSON 0.68 s → 0.05 s)
+_PAIRED = (re.compile(r"(\*\*{0,2}|~~|``*)(?=[^\s*~`])[^\n*~`]{1,100}?(?<=[^\s*~`])\1"),
+           re.compile(r"(__{0,2})(?<![^\W_]_)(?=[^\s_])[^\n_]{1,100}?(?<=[^\s_])\1(?![^\W_])"))
+_DELIMITERS = (("*", "~~", "`"), ("_",))
 
 
 @register
@@ -30,8 +32,9 @@ class Markdown(Form):
         if "\\" in text:
             for m in _ESCAPED.finditer(text):
                 yield m.start(), m.end(), m.group(1)
-        if any(d in text for d in _DELIMITERS):
-            for m in _PAIRED.finditer(text):
-                run = len(m.group(1) or m.group(2))
-                yield m.start(), m.start() + run, ""
-                yield m.end() - run, m.end(), ""
+        for delimiters, paired in zip(_DELIMITERS, _PAIRED, strict=True):
+            if any(d in text for d in delimiters):
+                for m in paired.finditer(text):
+                    run = len(m.group(1))
+                    yield m.start(), m.start() + run, ""
+                    yield m.end() - run, m.end(), ""

@@ -20,6 +20,8 @@ _PINYIN_ONLY = "".join(c for c in _TONED if ord(c) > 0xFF)
 _LETTERS = f"[a-zA-ZüÜ{_TONED}]"
 _NAME = re.compile(rf"(?:{_LETTERS}+[ -])*{_LETTERS}*[{_PINYIN_ONLY}]{_LETTERS}*(?:[ -]{_LETTERS}+)*")
 _WORD = re.compile(rf"{_LETTERS}+")
+_CUE = re.compile(f"[{_PINYIN_ONLY}]")  # found in C: `_NAME` starts with a repeat, tried at every position
+_WINDOW = 64  # characters of a name on either side of its mark
 _SYLLABLES = re.compile(r"(?:(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|ian|iao|uai|uan"
                         r"|üan|ai|ei|ao|ou|an|en|in|un|ün|ia|ie|iu|ua|uo|ui|ue|üe|er|a|o|e|i|u|ü)|ng|n|m)+'?",
                         re.I)
@@ -32,7 +34,16 @@ class PinyinTones(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if text.isascii():
             return
-        for name in _NAME.finditer(text):
+        done = 0
+        for cue in _CUE.finditer(text):
+            if cue.start() < done:
+                continue
+            yield from self._names(text, max(done, cue.start() - _WINDOW), min(len(text), cue.end() + _WINDOW))
+            done = cue.end() + _WINDOW
+
+    @staticmethod
+    def _names(text: str, lo: int, hi: int) -> Iterator[Replacement]:
+        for name in _NAME.finditer(text, lo, hi):
             words = [(m.start(), m.end(), m.group().translate(_FOLD)) for m in _WORD.finditer(name.group())]
             if all(_SYLLABLES.fullmatch(plain) for _, _, plain in words):
                 for start, end, plain in words:

@@ -12,6 +12,7 @@ from ec2audit.detect.normalize import ENGLISH_DIGITS
 from ec2audit.detect.views import Replacement
 
 _TIMES = {"double": 2, "triple": 3}
+_CUES = ("ouble", "riple", "OUBLE", "RIPLE")  # substring tests in C, not a lower-cased copy of the text
 # "double" or "triple" and a digit word, in any case (the folded view is lower case, the text need not be)
 _REPEAT = re.compile(r"\b(double|triple)[ -](" + "|".join(ENGLISH_DIGITS) + r")\b", re.I)
 
@@ -21,8 +22,7 @@ class SpokenRepeats(Form):
     name = "spoken_repeats"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        lower = text.lower()
-        if "double" not in lower and "triple" not in lower:
+        if not any(cue in text for cue in _CUES):
             return
         for m in _REPEAT.finditer(text):
             yield m.start(), m.end(), " ".join([m.group(2)] * _TIMES[m.group(1).lower()])
