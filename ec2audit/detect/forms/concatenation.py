@@ -17,7 +17,9 @@ from ec2audit.detect.views import Replacement
 # row's two fields). The pattern starts with a class the regex engine skips ahead to in C (a look-behind or a
 # repeat first is tried at every position: 4 MB of JSON 0.38 s → 0.13 s); that the quotes are the same and a
 # letter or a digit is before the first is checked on the match.
-_JOIN = re.compile(r"""["'\\](?:(?<=["'])|\\*["'])(?: *(?:(?:\+|\|\||\.\.?|&)[ \t]*)?)(?:\r?\n[ \t]*)?\\*["'](?=[^\W_])""")
+_JOIN = re.compile(r"""["'\\](?:(?<=["'])|\\*["'])"""  # the closing quote
+                   r"""(?: *(?:(?:\+|\|\||\.\.?|&)[ \t]*)?)(?:\r?\n[ \t]*)?"""  # spaces, an operator, a line break
+                   r"""\\*["'](?=[^\W_])""")  # the opening quote
 _QUOTE = re.compile(r"""\\*["']""")
 
 
