@@ -7,7 +7,8 @@ ties, `{,}`, break hints), string literals concatenated in Java, Python, SQL, PH
 printf's octal escapes, XML CDATA sections cut in two, a streamed answer's server-sent events with a tool call's
 arguments cut into deltas, e-mail addresses defanged (`[@]`, `[.]`, `{at}`, `(.)`), digits read out as words with
 "double" and "triple", digit groups apart by slashes and underscores (`486_000`), names written surname first
-("Núñez, José"), a Chinese name with a middle dot and in pinyin with its tone marks.
+("Núñez, José"), a Chinese name with a middle dot and in pinyin with its tone marks; and an address whose domain is
+an IDN, written in Punycode.
 
 Judged as the fourth walk judges, on what the upstream RECEIVED read with every encoding of the earlier walks
 and this one undone: redact forwards no value, block forwards nothing. Near misses go out untouched.
@@ -35,6 +36,8 @@ from test_intercept_forms_walk_3 import (
     broken_near_misses,
 )
 from test_intercept_forms_walk_4 import _these_decodings
+
+from ec2audit.units import make_unit
 
 # --- the forms: a record → the text that carries it ----------------------------------------------------
 
@@ -95,8 +98,8 @@ def _latex(r: dict) -> str:
 
 
 def _concatenated(r: dict) -> str:
-    """Each value cut in two literals joined as Java, Python (across a line), SQL, PHP, Lua, VB write it."""
-    joins = [' + ', ' ', ' || ', ' . ', ' .. ', ' & ', ' +\n    ', '\n    ']
+    """Each value cut in two literals joined as Java, Python and C (across a line), SQL, PHP, Lua, VB write it."""
+    joins = [' + ', '\n    ', ' || ', ' . ', ' .. ', ' & ', ' +\n    ', ' \n  ']
     return "\n".join("{0} = {3}{1}{3}{4}{3}{2}{3}".format(k, *_halves(v), "'" if i % 2 else '"', joins[i])
                      for i, (k, v) in enumerate(r.items()))
 
@@ -305,6 +308,37 @@ def test_a_value_in_an_encoded_part_or_streamed_arguments_holds(proxy, position,
         assert answer.status_code == 403 and sent == []
     else:
         assert answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
+
+
+# --- an e-mail address whose domain is an IDN, as DNS and mail logs write it -----------------------------------
+
+IDN = make_unit({"task_id": "t1", "entity_id": "P3", "field": "email", "value": "j.mueller@bücher.de",
+                 "dimension": "contact"})
+GUARDED_UNITS = [*UNITS, IDN]
+IDN_TEXTS = ["Reply to j.mueller@xn--bcher-kva.de today.",
+             "[Jörg](mailto:j.mueller@XN--BCHER-KVA.DE?subject=Invoice)",
+             "postfix/smtp: to=<j.mueller@xn--bcher-kva.de>, relay=mx.xn--bcher-kva.de[203.0.113.5]:25"]
+_ACE = re.compile(r"xn--([a-z0-9-]+)", re.I)
+
+
+def _unpunycoded(text: str) -> str:
+    return _ACE.sub(lambda m: m.group(1).lower().encode().decode("punycode"), text)
+
+
+@pytest.mark.parametrize("text", IDN_TEXTS)
+def test_an_address_with_an_idn_domain_in_punycode_is_caught(proxy, text):
+    mode, app, client, store = proxy
+    episode, seen = f"idn-{IDN_TEXTS.index(text)}", len(app.state.requests)
+    answer = client.post(f"/e/{episode}/v1/chat/completions",
+                         json={"model": "echo", "messages": [{"role": "user", "content": text}]})
+    sent = app.state.requests[seen:]
+    [record] = store.records(episode)
+    assert {f["unit_id"] for f in record.findings} == {IDN.id}
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        assert answer.status_code == 200 and record.redactions >= 1
+        assert leaked(sent[0], {"idn": _canonical(IDN.value)}, lambda t: {t, _unpunycoded(t)}) == []
 
 
 # --- near misses: forwarded untouched ------------------------------------------------------------------------
