@@ -18,8 +18,10 @@ _ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u
 # an accent before `{letter}`; a symbol accent before a bare letter only inside a word (`Jos\\'e`): at a word's
 # start `\\"o` is JSON's escaped quote, and `\\.`, `\\=` take braces (`lena\\.hartmann` is markdown's escaped dot)
 _ACCENT = re.compile(r"\\(?:(['`^\"~=.])(?:\{([A-Za-z])\}|(?<=[A-Za-z}]\\[^.=])([A-Za-z]))|([cvk])\{([A-Za-z])\})")
-# what typesets as a space or as nothing inside a value
-_SPACING = re.compile(r"\\[,;:> ]|(?<=[0-9A-Za-z])~(?=[0-9A-Za-z])|\{,\}"
+# what typesets as a space or as nothing inside a value; each branch starts with a literal, the regex engine skips
+# ahead to them in C (a branch starting with a look-behind is tried at every position: 3.4 MB of escaped JSON
+# 0.10 → 0.03 s)
+_SPACING = re.compile(r"\\[,;:> ]|~(?<=[0-9A-Za-z]~)(?=[0-9A-Za-z])|\{,\}"
                       r"|\\(?:allowbreak|nobreak|relax|linebreak\[0\]|hspace\*?\{0pt\})(?:\{\})?")
 
 

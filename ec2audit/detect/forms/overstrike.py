@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-# a character struck over: itself, then a backspace (a literal the regex engine searches for in C, then steps back)
-_STRUCK = re.compile(r"[^\x08\n]\x08")
+# a backspace after the character it strikes over (the backspace first: a literal the regex engine searches for
+# in C; the character is looked behind at)
+_STRUCK = re.compile(r"\x08(?<=[^\x08\n]\x08)")
 
 
 @register
@@ -23,4 +24,4 @@ class Overstrike(Form):
         if "\x08" not in text:
             return
         for m in _STRUCK.finditer(text):
-            yield m.start(), m.end(), ""
+            yield m.start() - 1, m.end(), ""

@@ -13,8 +13,9 @@ from ec2audit.detect.views import Replacement
 
 _TIMES = {"double": 2, "triple": 3}
 _CUES = ("ouble", "riple", "OUBLE", "RIPLE")  # substring tests in C, not a lower-cased copy of the text
-# "double" or "triple" and a digit word, in any case (the folded view is lower case, the text need not be)
-_REPEAT = re.compile(r"\b(double|triple)[ -](" + "|".join(ENGLISH_DIGITS) + r")\b", re.I)
+# "double" or "triple" and a digit word, in any case (the folded view is lower case, the text need not be); the
+# words are literals the regex engine skips ahead to in C, and the word's start is checked on the match
+_REPEAT = re.compile(r"(double|triple|Double|Triple|DOUBLE|TRIPLE)[ -](?i:(" + "|".join(ENGLISH_DIGITS) + r"))\b")
 
 
 @register
@@ -25,4 +26,6 @@ class SpokenRepeats(Form):
         if not any(cue in text for cue in _CUES):
             return
         for m in _REPEAT.finditer(text):
+            if m.start() and text[m.start() - 1].isalnum():
+                continue
             yield m.start(), m.end(), " ".join([m.group(2)] * _TIMES[m.group(1).lower()])

@@ -36,7 +36,7 @@ class StreamDeltas(Form):
     name = "sse_deltas"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "data:" not in text:
+        if "\ndata:" not in text and not text.startswith("data:"):  # (a data: URL is no event)
             return
         for m in _EVENTS.finditer(text):
             joined: list[str] = []
