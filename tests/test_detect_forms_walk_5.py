@@ -17,6 +17,7 @@ from ec2audit.detect.forms import (
     digit_separators,
     latex,
     markdown,
+    ocr,
     octal_escapes,
     overstrike,
     pinyin_tones,
@@ -207,3 +208,10 @@ def test_punycode_labels_read_as_the_domain(labels, upper):
 def test_labels_that_are_no_punycode_stay():
     for text in ("xn--", "xn---", "xn--zz", "anxn--bcher-kva", "xn--bcher-kva-"):
         assert _read(punycode.Punycode, text) == text
+
+
+def test_an_ocr_token_next_to_an_encoded_letter_goes_on_in_it():
+    """`&#118;B8&#110;` is `vB8n` (an API key's letters), not the number 88; next to an encoded space it is one."""
+    for text in ("&#118;B8&#110;R3", "x%41B8%42", "a\\u0041B8 "):
+        assert _read(ocr.OcrDigits, text) == text
+    assert _read(ocr.OcrDigits, "&nbsp;139OO112233&#32;") == "&nbsp;13900112233&#32;"

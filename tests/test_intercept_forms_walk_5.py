@@ -7,8 +7,8 @@ ties, `{,}`, break hints), string literals concatenated in Java, Python, SQL, PH
 printf's octal escapes, XML CDATA sections cut in two, a streamed answer's server-sent events with a tool call's
 arguments cut into deltas, e-mail addresses defanged (`[@]`, `[.]`, `{at}`, `(.)`), digits read out as words with
 "double" and "triple", digit groups apart by slashes and underscores (`486_000`), names written surname first
-("Núñez, José"), a Chinese name with a middle dot and in pinyin with its tone marks; and an address whose domain is
-an IDN, written in Punycode.
+("Núñez, José"), a Chinese name with a middle dot and in pinyin with its tone marks, HTML character references
+mixed into every value; and an address whose domain is an IDN, written in Punycode.
 
 Judged as the fourth walk judges, on what the upstream RECEIVED read with every encoding of the earlier walks
 and this one undone: redact forwards no value, block forwards nothing. Near misses go out untouched.
@@ -166,6 +166,13 @@ def _names(r: dict) -> str:
         f"\nsee also: {r['name'][:2]}・{r['name'][2:]}"
 
 
+def _entities_mixed(r: dict) -> str:
+    """HTML a scraper kept half-encoded: every third character a character reference, `.` and `@` named ones."""
+    named = {".": "&period;", "@": "&commat;"}
+    return _line({k: "".join(f"&#{ord(c)};" if i % 3 == 0 else named.get(c, c) for i, c in enumerate(v))
+                  for k, v in r.items()})
+
+
 _PINYIN = {"欧阳娜娜": "Ōuyáng Nànà", "欧阳娜": "Ōuyáng Nà"}
 
 
@@ -178,7 +185,7 @@ FORMS_5 = {
     "markdown_v2": _markdown_v2, "markdown_emphasis": _emphasis, "latex": _latex, "concatenated": _concatenated,
     "octal_escapes": _octal, "cdata_split": _cdata, "sse_deltas": _sse, "email_defanged": _defanged,
     "spoken_repeats": _spoken, "slash_underscore_groups": _separators, "names_reordered": _names,
-    "pinyin_tones": _pinyin,
+    "pinyin_tones": _pinyin, "html_entities_mixed": _entities_mixed,
 }
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_5.items()}
 #: Forms whose line breaks carry meaning (a header's value is flattened to one line)
