@@ -1,5 +1,5 @@
 """The guard's positions × forms table: `tests/test_intercept_forms_walk.py`'s walk (or, `--walk 3`, the third
-walk's forms and units; `--walk 4`, the fourth's), run in redact and block
+walk's forms and units; `--walk 4`, the fourth's; `--walk 5`, the fifth's), run in redact and block
 mode against the code on PYTHONPATH, each cell's outcome written as JSON; with `--before` (an earlier run's
 JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md, session 14: per position and
 form, how many of the position's APIs held in both modes before → after (✓: all, both times).
@@ -26,7 +26,8 @@ MODES = ("redact", "block")
 _API = {"openai-chat": "C", "openai-responses": "R", "anthropic-messages": "A", "openai-completions": "L"}
 
 
-WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "4": "test_intercept_forms_walk_4"}
+WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "4": "test_intercept_forms_walk_4",
+         "5": "test_intercept_forms_walk_5"}
 
 
 def run(walk) -> dict:

@@ -6,7 +6,10 @@ process of its own (`PYTHONPATH` = the tree; the baseline is `git archive REV`),
 `scan` timed on its own, and hashes every text's hits: equal hashes, identical findings. The trees
 alternate `--rounds` times; the minimum per tree is kept (the machine is shared).
 
-    nice .venv/bin/python benchmarks/string_tiers.py --baseline REV [--mb 2] [--rounds 2] [--profile]
+    nice .venv/bin/python benchmarks/string_tiers.py --baseline REV [--mb 2] [--rounds 2] [--profile] [--shorter N]
+
+`--shorter N` keeps only the texts of fewer than N characters (a chat turn: what a form's cue checks cost where
+there is nothing to decode).
 """
 
 from __future__ import annotations
@@ -76,12 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
     parser.add_argument("--rounds", type=int, default=2, help="alternations of the two trees (default 2)")
     parser.add_argument("--profile", action="store_true", help="also print cProfile's top entries for this tree")
+    parser.add_argument("--shorter", type=int, metavar="N", help="only the texts of fewer than N characters")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="ec2audit-tiers-"))
     try:
         units, corpus, _ = write_corpus(leak_sets(args.shared), folder, args.mb)
         texts = list(dict.fromkeys(m["content"] for line in corpus.open(encoding="utf-8")
                                    for m in json.loads(line)["request"]["messages"] if m.get("content")))
+        if args.shorter:
+            texts = [t for t in texts if len(t) < args.shorter]
         (folder / "texts.json").write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
         mb = sum(len(t.encode()) for t in texts) / 1e6
         print(f"{len(texts)} distinct message texts, {mb:.1f} MB, from a {corpus.stat().st_size / 1e6:.1f} MB corpus")

@@ -132,11 +132,12 @@ _HINTS_HEX = ("hex", "0x")
 
 def _printable(decoded: str) -> bool:
     """Text, not bytes that happened to decode: printable characters, line ends as files have them (a CSV
-    file's `\\r\\n`), the escape that starts a terminal's colour codes (saved terminal output), format characters
+    file's `\\r\\n`), the escape that starts a terminal's colour codes and the backspace of its overstrike (saved
+    terminal output, a man page), format characters
     (zero-width spaces and joiners inside words) and the spaces typography puts between groups (no-break and
     narrow no-break spaces: `486\\u202f000`, an IBAN's groups)."""
     return bool(decoded) and (decoded.isprintable() or all(
-        ch.isprintable() or ch in "\n\r\t\x1b" or unicodedata.category(ch) in ("Cf", "Zs") for ch in decoded))
+        ch.isprintable() or ch in "\n\r\t\x1b\x08" or unicodedata.category(ch) in ("Cf", "Zs") for ch in decoded))
 
 
 def _percent(text: str) -> Iterator[tuple[int, int, str]]:
@@ -359,7 +360,8 @@ def _with_one(codes: np.ndarray, chars: str, starts: np.ndarray, ends: np.ndarra
 
 
 _AT = r"(?:\s*(?:\[at\]|\(at\)|\{at\}|<at>)\s*|\s+at\s+)"
-_DOT = r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|<dot>)\s*|\s+dot\s+|\.)"
+# (a dot defanged in brackets, `(.)`, is one too: forms/defanged.py reads it where no "at" word is near)
+_DOT = r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|<dot>|\[\.\]|\(\.\)|\{\.\})\s*|\s+dot\s+|\.)"
 # Words are read whole (`++`) and a match starts where a word does, or at a "+" right after a word character,
 # where the previous match may have ended ("a at b.c+d at e.f"): the same matches as trying every position,
 # in linear time (3.5 MB of the dense corpus: 1.6 s → 0.27 s).

@@ -1,10 +1,12 @@
 """OCR confusions inside numbers of scanned documents: `O`/`o` for 0, `l`/`I` for 1, `S` for 5, `B` for 8
 (`139OO112233`, `33O1O6199OO7231428`, `S698`). Inside a token that is mostly digits and whose other
 characters are all such letters, a reader reads the digits; a token with any other letter (`GB82`,
-`HZ0377`, a word) is left as it is."""
+`HZ0377`, a word) is left as it is, and so is one next to an encoded letter or digit (`&#118;B8&#110;` is `vB8n`:
+the token goes on through the character reference)."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 
@@ -25,6 +27,19 @@ _TOKEN = re.compile(r"(?:[0-9OoIlSB](?<![^\W_][0-9OoIlSB])(?:[0-9OoIlSB]*(?:\d[O
 # read only where such a pair stands (a confused letter next to a digit, found in C: 8 MB 0.11 → 0.04 s)
 _PAIR = re.compile(r"[OoIlSB](?:(?<=\d[OoIlSB])|(?=\d))")
 _PAST_RUN = re.compile(r"[^\dOoIlSB]")
+# an encoded character right before or after a token (a character reference, a `\\u` or `\\x` escape, a percent
+# escape): where it is a letter or a digit, the token's word goes on in it
+_ENCODED = r"&#?[0-9A-Za-z]{1,8};|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}"
+_ENCODED_BEFORE = re.compile(f"(?:{_ENCODED})$")
+_ENCODED_AFTER = re.compile(_ENCODED)
+
+
+def _encoded_alnum(m: re.Match | None) -> bool:
+    if m is None:
+        return False
+    token = m.group()
+    decoded = html.unescape(token) if token[0] == "&" else chr(int(token[2:] if token[0] == "\\" else token[1:], 16))
+    return len(decoded) == 1 and decoded.isalnum()
 
 
 def _tokens(text: str) -> Iterator[re.Match]:
@@ -39,7 +54,8 @@ def _tokens(text: str) -> Iterator[re.Match]:
         past = _PAST_RUN.search(text, pair.end())
         end = past.start() if past else len(text)
         m = _TOKEN.match(text, start, min(len(text), end + 1))
-        if m:
+        if m and not (_encoded_alnum(_ENCODED_BEFORE.search(text, max(0, m.start() - 10), m.start()))
+                      or _encoded_alnum(_ENCODED_AFTER.match(text, m.end()))):
             yield m
 
 
