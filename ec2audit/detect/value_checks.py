@@ -52,7 +52,8 @@ nor one where the entity handles the value for others ("负责汇总裁员名单
 A condition is written out (checks-v9) by its name, its translation or a name of the synonym table
 (`condition-synonyms.tsv`: abbreviations, older names, a drug or procedure given for it alone), read past a
 parenthesis, not negated by its prefix ("non-insulin-dependent") nor naming a test, a vaccine or a service
-("hepatitis B vaccination", 乙肝五项); written out, the model needs only `LEAN_WRITTEN`.
+("hepatitis B vaccination", 乙肝五项) nor denied ("no history of epilepsy"), or by its initials in capitals
+(`acronym_in`: "on a PIP"); written out, the model needs only `LEAN_WRITTEN`.
 
 A name in a Latin script with accents (Nestlé, Zürich, Tomás) is read as Latin (`latin`), never as Chinese.
 
@@ -86,7 +87,7 @@ CLOSE = 0.1  # relative distance of a number the text gives as an approximation 
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
 LEAN = 0.5  # model probability from which a stated clause lets the free-text check grade
-LEAN_WRITTEN = 0.2  # the same where the value, a synonym or its translation is written out
+LEAN_WRITTEN = 0.0  # the same where the value, a synonym or its translation is written out (0: the review band)
 SAME = 0.9  # bi-encoder cosine between two values from which one is the other in other words
 MARGIN = 0.01  # how much nearer the value than any contrast value a clause must be for a grade (not a tie)
 VETO = 0.05  # how much nearer a contrast value must be for a veto
@@ -696,12 +697,22 @@ class FreeTextEvidence:
         return "review"
 
 
+def acronym_in(value: str, text: str) -> bool:
+    """Whether the text writes the initials of the value's last three or more words, in capitals and as a word
+    of its own ("on a PIP" for "placed on a performance improvement plan", PTSD, COPD); short words (on, a, of)
+    have none."""
+    words = [w for w in re.findall(r"[^\W\d_]+", value) if len(w) >= 3]
+    initials = "".join(w[0] for w in words).upper()
+    return any(re.search(rf"(?<![\w-]){initials[-n:]}(?![\w-])", text) for n in range(3, len(initials) + 1))
+
+
 def free_text_evidence(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> FreeTextEvidence:
     contrast = contrast_values(unit, others)
     scores = clause_scores(unit, text, contrast)
     return FreeTextEvidence(reading.probability, len(contrast), MIN_FACTS if unit.dimension == "business"
                             else MIN_CONTRAST, scores.specific, scores.margin,
-                            _names_in(written_names(unit), text, _NOT_HAD if unit.dimension == "health" else None),
+                            _names_in(written_names(unit), text, _NOT_HAD if unit.dimension == "health" else None)
+                            or acronym_in(unit.value, text),
                             binds(unit, text, reading.start, reading.end, others))
 
 
@@ -738,17 +749,22 @@ _NEGATED = re.compile(r"(?:\bnon[- ]?|非)$")
 #: After a condition's name, what makes it a test, a vaccine or a service, not the condition someone has
 #: ("hepatitis B vaccination", 乙肝五项, "the HIV clinic").
 _NOT_HAD = re.compile(r" ?(?:tests?\b|testing|screening|screen\b|panel|vaccin|jab|shots?\b|clinic|specialist"
-                      r"|awareness|五项|筛查|检查|检测|疫苗|抗体|专科|门诊|宣传|防治)")
+                      r"|awareness|negative\b|五项|筛查|检查|检测|疫苗|抗体|专科|门诊|宣传|防治|阴性)")
+#: Before it in its clause, a denial: "no history of epilepsy", "ruled out HCV", 否认糖尿病史.
+_DENIED = re.compile(r"(?:\b(?:no|not|never|denies|denied|without|ruled out|negative for|free of)\b"
+                     r"|无|否认|未见|没有|排除)[^.;,!?。；，！？\n]{0,30}$")
 
 
 def _stated(name: str, norm: str, after: re.Pattern | None = None) -> bool:
     """Whether the folded text holds the name, a parenthesis read past ("insulin-dependent (juvenile-onset)
-    diabetes" holds "juvenile-onset diabetes"), not negated by a prefix nor followed by `after`, and a short
-    Latin name (HCV, MDD) as a word of its own, not inside another."""
+    diabetes" holds "juvenile-onset diabetes"), not negated by a prefix, and a short Latin name (HCV, MDD) as
+    a word of its own, not inside another; with `after` (a condition), not followed by it nor denied before it
+    in its clause (`_DENIED`)."""
     for view in dict.fromkeys([norm, re.sub(r" ?[()] ?", " ", norm).strip()]):
         short = latin(name) and len(name) < 5
         pattern = rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])" if short else re.escape(name)
-        if any(not _NEGATED.search(view[:m.start()]) and not (after and after.match(view, m.end()))
+        if any(not _NEGATED.search(view[:m.start()])
+               and not (after and (after.match(view, m.end()) or _DENIED.search(view[:m.start()])))
                for m in re.finditer(pattern, view)):
             return True
     return False
@@ -842,7 +858,8 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     names = entity_names(unit)
     sentences = [(m.start(), m.group()) for m in _SENTENCES.finditer(text)]
     amount = set(numbers(unit.value)) if check_for(unit).name == "numeric" else set()  # a number is written as one
-    written = [t for _, t in sentences if _names_in(written_names(unit), t) or amount & set(numbers(t))]
+    written = [t for _, t in sentences
+               if _names_in(written_names(unit), t) or acronym_in(unit.value, t) or amount & set(numbers(t))]
     end = len(text) if end < 0 else end
     stating = written or [t for s, t in sentences if s < end and s + len(t) > start] or [text]
     strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)

@@ -13,6 +13,7 @@ most graded precision at semantic F1 ≥ `FLOOR` there; `f1`: the most F1 at pre
 the split left out with that choice: an estimate of the choice's precision on unseen text. The options:
 
 - `lean`, `clause`, `margin`, `veto`: the free-text rule's thresholds (`LEAN`, `CLAUSE`, `MARGIN`, `VETO`);
+- `written`: the model's probability a value written out needs (`LEAN_WRITTEN`; 0: the review threshold);
 - `business`: the number of other business facts the free-text rule needs to grade one (`MIN_FACTS`; 99: never);
 - `free`: whether the free-text rule grades at all (False: what no check confirms by a component of the
   value is left for review, the model and the clause scores deciding only between review and nothing).
@@ -56,7 +57,7 @@ TARGET = 0.97  # objective "f1": the graded precision a choice must keep on the 
 FLOOR = 0.75  # objective "precision": the semantic F1 a choice must keep there (above the bar of 0.7)
 GRID = {"lean": (0.5, 0.65, 0.8), "clause": (0.08, 0.12), "margin": (0.01, 0.03, 0.05),
         "veto": (0.02, 0.05), "unwritten": (0.01, 0.03, 0.05, 1.0), "business": (3, 99), "free": (True, False),
-        "written": (0.2, 0.35, 0.5)}
+        "written": (0.0, 0.2, 0.35, 0.5)}
 CURRENT = {"lean": value_checks.LEAN, "clause": value_checks.CLAUSE, "margin": value_checks.MARGIN,
            "veto": value_checks.VETO, "unwritten": value_checks.UNWRITTEN, "business": value_checks.MIN_FACTS,
            "free": True, "written": value_checks.LEAN_WRITTEN}
