@@ -536,3 +536,12 @@ def test_a_condition_denied_or_named_as_a_test_is_not_written_out():
         assert check_for(unit).decide(unit, text, stand_in(text, 0.3)).grade == 0, text
     stated = "Omar's screen came back HCV positive."
     assert check_for(hepatitis).decide(hepatitis, stated, stand_in(stated, 0.3)).grade > 0
+
+
+def test_a_clinical_record_heading_refers_to_one_patient():
+    """既往史 ("past medical history") heads one patient's record: a condition under it is bound to that
+    patient with no name written; a health tip is not."""
+    diabetes = make_unit({"task_id": "t", "entity_id": "P5", "entity_name": "邓丽君", "field": "诊断",
+                          "value": "2型糖尿病", "dimension": "health"})
+    assert binds(diabetes, "既往史：2型糖尿病 8 年，口服药控制。")
+    assert not binds(diabetes, "健康小贴士：2型糖尿病要注意饮食。")

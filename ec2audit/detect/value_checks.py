@@ -789,12 +789,14 @@ def _names_in(names: Sequence[str], text: str, after: re.Pattern | None = None) 
 #: A template's slot for a person: a text with one states its values about nobody ("PIP for {employee_name}").
 _PLACEHOLDER = re.compile(r"\{\{?\s*\w+\s*\}\}?|\$\{\w+\}|\[[A-Z][A-Z_ ]{2,}\]"
                           r"|<[a-z_]*(?:name|employee|patient|person)[a-z_]*>|【[^】]{1,8}】|某某|xxx", re.I)
-#: Words that refer to one person without naming them: a text that uses one is about someone.
+#: Words that refer to one person without naming them: a text that uses one is about someone (a clinical
+#: record's headings too: 既往史, "past medical history" are one patient's).
 _PERSON = re.compile(r"\b(?:he|she|him|his|her|hers|i|me|my|mine|(?:the|this|our|your) (?:patient|employee|staff member"
                      r"|candidate|applicant|client|customer|tenant|claimant|member|colleague|worker|user|resident"
                      r"|student|hire)|patient|claimant|employee|applicant|tenant"
                      r"|(?:mr|mrs|ms|miss|dr|nurse|prof)\.? \w+)\b"
-                     r"|[他她我]|患者|病人|该员工|此人|本人|该客户|该申请人|这位"
+                     r"|\b(?:past medical history|history of present illness|chief complaint)\b"
+                     r"|[他她我]|患者|病人|该员工|此人|本人|该客户|该申请人|这位|既往史|现病史|主诉"
                      r"|\w(?:先生|女士|小姐|护士|医生|老师)", re.I)
 #: Another person a value may be about ("her mother's type 1 diabetes").
 _KIN = re.compile(r"\b(?:mother|father|mom|mum|dad|parents?|sister|brother|siblings?|wife|husband|spouse|son|daughter"
