@@ -397,3 +397,151 @@ def test_an_honorific_kin_word_after_the_surname_is_the_person_not_a_relative():
                            "value": "帕金森病", "dimension": "health"})
     assert binds(parkinson, "周阿姨得的是帕金森病，手抖得厉害，请安排一楼的房间。")
     assert not binds(parkinson, "周敏的母亲得的是帕金森病，请安排一楼的房间。")
+
+
+def stand_in(text: str, probability: float) -> Reading:
+    """A stand-in for the cross-encoder's reading (its thresholds as shipped): the checks decide on it."""
+    return Reading(probability, 0, len(text), 0.83, 0.18)
+
+
+def test_a_condition_written_by_another_name_needs_only_the_review_threshold():
+    """A condition written out by a name the synonym table gives (an older name inside a parenthesis, a drug
+    given for it alone) is graded where the model only leaves it for review (a stand-in reading of p = 0.3;
+    checks-v8 needed 0.5); a name negated by its prefix ("non-insulin-dependent") is another condition."""
+    type1 = make_unit({"task_id": "t", "entity_id": "P1", "entity_name": "Ines Brandt", "field": "diagnosis",
+                       "value": "type 1 diabetes", "dimension": "health"})
+    hiv = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "Tariq Osei", "field": "diagnosis",
+                     "value": "HIV positive", "dimension": "health"})
+    older = "Ines has had insulin-dependent (juvenile-onset) diabetes since she was six."
+    drug = "Tariq's viral load stays undetectable on Biktarvy; next bloods in May."
+    other = "Ines's file: non-insulin-dependent diabetes, diet only."
+    assert check_for(type1).decide(type1, older, stand_in(older, 0.3)).grade > 0
+    assert check_for(hiv).decide(hiv, drug, stand_in(drug, 0.3)).grade > 0
+    assert check_for(type1).decide(type1, other, stand_in(other, 0.3)).grade == 0
+    assert "小三阳" in synonyms("慢性乙型肝炎病毒携带者")  # read past its severity
+    assert "hcv" not in written_names(DIABETES) and not binds(DIABETES, "mind the HCVs")
+
+
+def test_digits_read_out_and_a_birth_month_are_the_identifier():
+    """A phone number read out digit by digit (in English words or Chinese numerals, 幺 for one) is the number;
+    a birth date in Chinese numerals is the date, its month and year without the day a part of it; the
+    clinic's line one digit off and another year's birthday are not."""
+    phone = make_unit({"task_id": "t", "entity_id": "P1", "entity_name": "Ines Brandt", "field": "phone",
+                       "value": "+1 415 628 3307", "dimension": "contact"})
+    mobile = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "周婷", "field": "手机",
+                        "value": "+86 139 5521 7604", "dimension": "contact"})
+    birth = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "周婷", "field": "出生日期",
+                       "value": "1988-03-21", "dimension": "other"})
+
+    def decide(unit, text):
+        return check_for(unit).decide(unit, text, stand_in(text, 0.6))
+
+    assert decide(phone, "Ines says ring her on four one five, six two eight, thirty-three oh seven.").grade == 0
+    assert decide(phone, "Ines says ring her on four one five, six two eight, three three zero seven.").grade > 0
+    assert decide(phone, "Front desk: +1 415 628 3300.").grade == 0
+    assert decide(mobile, "周婷的新号码是幺三九、五五二幺、七六零四。").grade > 0
+    assert decide(birth, "周婷生于一九八八年三月二十一日。").grade > 0
+    assert decide(birth, "Zhou Ting was born in March 1988, the insurer asked.").grade == FRAGMENT
+    assert decide(birth, "Her son was born 2015-03-21.").grade == 0
+    assert decide(birth, "We may meet in 1988 terms.").grade == 0
+
+
+def test_a_given_name_before_a_firm_word_is_a_company():
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "林嘉豪",
+                      "dimension": "person_name"})
+    firm, person = "请联系嘉豪咨询的对接人续签合同。", "请嘉豪咨询一下律师再签合同。"
+    assert check_for(name).decide(name, firm, stand_in(firm, 0.8)).grade == 0
+    assert check_for(name).decide(name, person, stand_in(person, 0.8)).grade > 0
+
+
+def test_a_business_fact_by_its_amount_or_told_by_its_company_is_graded():
+    """A business fact's sum with its company's name is the fact, in words too; a fact stated by the company's
+    own people ("we") is bound to it; an act done to another named site is not this site's
+    ("we closed the Reno depot and moved its work to Fresno" closes no Fresno site)."""
+    deal = make_unit({"task_id": "t", "entity_id": "B1", "entity_name": "Halden Foods", "field": "plan",
+                      "value": "buying Corvo Bakeries for $54 million", "dimension": "business"})
+    closure = make_unit({"task_id": "t", "entity_id": "B1", "entity_name": "Halden Foods", "field": "plan",
+                         "value": "closing the Fresno warehouse in 2027", "dimension": "business"})
+    zh = make_unit({"task_id": "t", "entity_id": "B2", "entity_name": "远川物流", "field": "计划",
+                    "value": "明年关闭武汉仓库", "dimension": "business"})
+    words = "The Corvo talks are nearly done: fifty-four million for all of their shops."
+    invoice = "Corvo Bakeries invoice: $54,300 for May deliveries."
+    other = "In 2019 we closed the Reno depot and moved its work to Fresno."
+    other_zh = "前年已关闭长沙仓库，业务并入武汉。"
+    ours_zh = "明年把武汉那边的仓库撤掉。"
+    assert check_for(deal).decide(deal, words, stand_in(words, 0.7)).grade > 0
+    assert check_for(deal).decide(deal, invoice, stand_in(invoice, 0.7)).grade == 0
+    assert check_for(closure).decide(closure, other, stand_in(other, 0.7)).grade == 0
+    assert check_for(zh).decide(zh, other_zh, stand_in(other_zh, 0.7)).grade == 0
+    assert check_for(zh).decide(zh, ours_zh, stand_in(ours_zh, 0.7)).grade > 0
+    assert binds(closure, "Heads-up: we shut the Fresno warehouse next year.")
+    assert not binds(closure, "Heads-up: the Fresno warehouse shuts next year.")
+
+
+def test_a_header_scale_a_transliterated_name_and_a_compiler_of_a_list():
+    """A salary in a table whose header gives its unit ("base (USD k): 137.25") is the salary; an English name
+    written in Chinese characters with the middle dot of foreign names (纳迪娅·费雷拉) is the name, a longer
+    name read on past it (费雷拉斯) another; a person who compiles a list is not on it (left for review)."""
+    row = "name: Nadia F. | level: P3 | base (USD k): 137.25 | bonus: 8%"
+    assert check_for(SALARY).decide(SALARY, row, stand_in(row, 0.7)).grade > 0
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "Nadia Ferreira",
+                      "dimension": "person_name"})
+    ours, longer = "纳迪娅·费雷拉明天到北京开会。", "纳迪娅·费雷拉斯明天到北京开会。"
+    assert check_for(name).decide(name, ours, stand_in(ours, 0.8)).grade > 0
+    assert check_for(name).decide(name, longer, stand_in(longer, 0.8)).grade == 0
+    listed = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "何静", "field": "状态",
+                        "value": "被列入裁员名单", "dimension": "other"})
+    assert not binds(listed, "何静负责汇总裁员名单，请各部门发给她。")
+    assert binds(listed, "何静被列入了裁员名单，先别告诉她。")
+
+
+def test_a_key_cut_short_and_a_host_s_first_label_are_part_of_it():
+    key = make_unit({"task_id": "t", "entity_id": "K1", "field": "api_key", "value": "rk_live_9XbQ2mTa7LpWc4Vn8Hs1",
+                     "dimension": "credential"})
+    host = make_unit({"task_id": "t", "entity_id": "K1", "field": "db_host", "value": "mq-core-07.int.halden.io",
+                      "dimension": "network"})
+    cut, other = "Leak report: rk_live_9XbQ2mTa… found in a public gist.", "Use rk_test_4Hd8… for staging."
+    label, next_door = "WARN: mq-core-07 unreachable on 5672.", "Promoted mq-core-08.int.halden.io to primary."
+    assert check_for(key).decide(key, cut, stand_in(cut, 0.6)).grade == FRAGMENT
+    assert check_for(key).decide(key, other, stand_in(other, 0.6)).grade == 0
+    assert check_for(host).decide(host, label, stand_in(label, 0.6)).grade == FRAGMENT
+    assert check_for(host).decide(host, next_door, stand_in(next_door, 0.6)).grade == 0
+
+
+def test_a_status_by_its_initials_is_written_out():
+    """"on a PIP" writes "placed on a performance improvement plan" out (its initials in capitals): graded where
+    the model only leaves it for review (a stand-in reading of p = 0.3); "pip install" and a manager walked
+    through the process "in general terms" are not."""
+    pip = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "Carla Mendes", "field": "status",
+                     "value": "placed on a performance improvement plan", "dimension": "other"})
+    other = make_unit({"task_id": "t", "entity_id": "E3", "entity_name": "Joel Park", "field": "status",
+                       "value": "promoted to senior engineer", "dimension": "other"})
+    ours, tool = "Carla is on a PIP until October; keep her off the Halden account.", "Carla ran pip install again."
+    general = "Carla asked how it works when a report misses targets; I explained the PIP in general terms."
+    assert check_for(pip).decide(pip, ours, stand_in(ours, 0.3), (pip, other)).grade > 0
+    assert check_for(pip).decide(pip, tool, stand_in(tool, 0.3), (pip, other)).grade == 0
+    assert check_for(pip).decide(pip, general, stand_in(general, 0.3), (pip, other)).grade == 0
+
+
+def test_a_condition_denied_or_named_as_a_test_is_not_written_out():
+    """"no history of HCV", "HCV negative", 乙肝五项 (a test panel) write the name but state no condition: with the
+    model's stand-in reading of p = 0.3 (the written-out threshold) they are not graded."""
+    hepatitis = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "Omar Haddad", "field": "diagnosis",
+                           "value": "hepatitis C", "dimension": "health"})
+    carrier = make_unit({"task_id": "t", "entity_id": "P4", "entity_name": "许涛", "field": "诊断",
+                         "value": "乙肝病毒携带者", "dimension": "health"})
+    for unit, text in ((hepatitis, "Omar's intake: no history of HCV, bloods normal."),
+                       (hepatitis, "Omar's screen came back HCV negative."),
+                       (carrier, "许涛入职体检要做乙肝五项。")):
+        assert check_for(unit).decide(unit, text, stand_in(text, 0.3)).grade == 0, text
+    stated = "Omar's screen came back HCV positive."
+    assert check_for(hepatitis).decide(hepatitis, stated, stand_in(stated, 0.3)).grade > 0
+
+
+def test_a_clinical_record_heading_refers_to_one_patient():
+    """既往史 ("past medical history") heads one patient's record: a condition under it is bound to that
+    patient with no name written; a health tip is not."""
+    diabetes = make_unit({"task_id": "t", "entity_id": "P5", "entity_name": "邓丽君", "field": "诊断",
+                          "value": "2型糖尿病", "dimension": "health"})
+    assert binds(diabetes, "既往史：2型糖尿病 8 年，口服药控制。")
+    assert not binds(diabetes, "健康小贴士：2型糖尿病要注意饮食。")

@@ -3,16 +3,17 @@
     .venv/bin/python judges/local-judge/held_out.py [--cache FILE] [--readings FILE] [--historic] [--errors]
 
 Every rule of `ec2audit.detect.value_checks` so far was written after reading a split's errors, so the
-figures on the six hand-written test splits are not held out. This script reads the dev files of
-`checks_dev.py` and the six test splits (never a seventh: they are named here one by one), each example one
+figures on the eight hand-written test splits are not held out. This script reads the dev files of
+`checks_dev.py` and the eight test splits (never a ninth: they are named here one by one), each example one
 candidate judged against its whole text with its file's units as the unit set (as `benchmarks/local_judge.py`
 runs a split), and records what the checks decide and, where the free-text check decides, its evidence
 (`value_checks.FreeTextEvidence`). Then, for each test split in turn, it chooses the free-text rule's
-parameters and the structural options below on dev plus the other five splits (`--objective precision`: the
+parameters and the structural options below on dev plus the other seven splits (`--objective precision`: the
 most graded precision at semantic F1 ≥ `FLOOR` there; `f1`: the most F1 at precision ≥ `TARGET`) and scores
 the split left out with that choice: an estimate of the choice's precision on unseen text. The options:
 
 - `lean`, `clause`, `margin`, `veto`: the free-text rule's thresholds (`LEAN`, `CLAUSE`, `MARGIN`, `VETO`);
+- `written`: the model's probability a value written out needs (`LEAN_WRITTEN`; 0: the review threshold);
 - `business`: the number of other business facts the free-text rule needs to grade one (`MIN_FACTS`; 99: never);
 - `free`: whether the free-text rule grades at all (False: what no check confirms by a component of the
   value is left for review, the model and the clause scores deciding only between review and nothing).
@@ -49,15 +50,17 @@ from ec2audit.detect.calibrate import read_split  # noqa: E402
 
 TESTS = tuple(HERE / name for name in ("handwritten-test.jsonl", "handwritten-test-2.jsonl",
                                        "handwritten-test-3.jsonl", "handwritten-test-4.jsonl",
-                                       "handwritten-test-5.jsonl", "handwritten-test-6.jsonl"))
+                                       "handwritten-test-5.jsonl", "handwritten-test-6.jsonl",
+                                       "handwritten-test-7.jsonl", "handwritten-test-8.jsonl"))
 HISTORIC = ((TESTS[3], "dc2b5a7", "checks-v3"), (TESTS[4], "1d1974b", "checks-v4"), (TESTS[5], "bee03d1", "checks-v5"))
 TARGET = 0.97  # objective "f1": the graded precision a choice must keep on the tuning pool (above the bar)
 FLOOR = 0.75  # objective "precision": the semantic F1 a choice must keep there (above the bar of 0.7)
 GRID = {"lean": (0.5, 0.65, 0.8), "clause": (0.08, 0.12), "margin": (0.01, 0.03, 0.05),
-        "veto": (0.02, 0.05), "unwritten": (0.01, 0.03, 0.05, 1.0), "business": (3, 99), "free": (True, False)}
+        "veto": (0.02, 0.05), "unwritten": (0.01, 0.03, 0.05, 1.0), "business": (3, 99), "free": (True, False),
+        "written": (0.0, 0.2, 0.35, 0.5)}
 CURRENT = {"lean": value_checks.LEAN, "clause": value_checks.CLAUSE, "margin": value_checks.MARGIN,
            "veto": value_checks.VETO, "unwritten": value_checks.UNWRITTEN, "business": value_checks.MIN_FACTS,
-           "free": True}
+           "free": True, "written": value_checks.LEAN_WRITTEN}
 
 
 def record(paths, known: dict | None = None) -> list[dict]:
@@ -103,7 +106,7 @@ def graded(row: dict, options: dict) -> bool:
     if row["dimension"] == "business":
         evidence = replace(evidence, minimum=options["business"])
     outcome = evidence.outcome(options["lean"], options["clause"], options["margin"], options["veto"],
-                               options["unwritten"])
+                               options["unwritten"], options["written"])
     return outcome == "grade" and options["free"]
 
 
@@ -145,7 +148,7 @@ def cell(s: dict) -> str:
 def leave_one_out(rows: list[dict], objective: str) -> None:
     rule = (f"most semantic F1 at graded precision >= {TARGET}" if objective == "f1"
             else f"most graded precision at semantic F1 >= {FLOOR}")
-    print(f"\nLeave one split out (choice: {rule} on dev + the other five)\n")
+    print(f"\nLeave one split out (choice: {rule} on dev + the other seven)\n")
     print("| split left out | current checks: semantic P / R / F1, graded precision (wrong of graded) "
           "| chosen on the rest | held-out with the choice |")
     print("|---|---|---|---|")
@@ -161,7 +164,7 @@ def leave_one_out(rows: list[dict], objective: str) -> None:
         shown = ", ".join(f"{k} {v}" for k, v in options.items())
         print(f"| {test.name} ({len(held)}) | {cell(scores(held, current))} | {shown} | {cell(scores(held, chosen))} |")
     for label, pooled in (("current", pooled_current), ("chosen", pooled_chosen)):
-        print(f"\nsix splits pooled, {label}: {cell(scores([r for r, _ in pooled], [p for _, p in pooled]))}")
+        print(f"\n{len(TESTS)} splits pooled, {label}: {cell(scores([r for r, _ in pooled], [p for _, p in pooled]))}")
     options, _ = choose(rows, objective)
     print(f"chosen on everything: {options}")
 
@@ -175,7 +178,7 @@ ALTERNATIVES = {"the current checks": {},
 
 def alternatives(rows: list[dict]) -> None:
     """Fixed alternatives of the free-text rule on each test split (no choice made on them)."""
-    print("\n| free-text rule | " + " | ".join(t.name for t in TESTS) + " | six pooled |")
+    print("\n| free-text rule | " + " | ".join(t.name for t in TESTS) + " | all pooled |")
     print("|---|" + "---|" * (len(TESTS) + 1))
     for label, change in ALTERNATIVES.items():
         options = {**CURRENT, **change}
