@@ -545,3 +545,23 @@ def test_a_clinical_record_heading_refers_to_one_patient():
                           "value": "2型糖尿病", "dimension": "health"})
     assert binds(diabetes, "既往史：2型糖尿病 8 年，口服药控制。")
     assert not binds(diabetes, "健康小贴士：2型糖尿病要注意饮食。")
+
+
+def test_a_dimension_named_by_its_alias_gets_that_dimension_s_checks():
+    """AceBench's files name dimensions by the taxonomy's aliases (`name`, `email`, `address`, `medical`,
+    `confidential`): each unit is checked as the dimension its alias stands for (`Unit.kind`). Before, a
+    name or an e-mail under its alias was read as free text, an address without its components, a closure
+    without its act, and a condition under `medical` graded as no condition."""
+    def kind(value: str, dimension: str) -> str:
+        return check_for(make_unit({"task_id": "t", "entity_id": "E", "field": "f", "value": value,
+                                    "dimension": dimension})).name
+
+    for value, dimension, alias in [("Li Hua", "person_name", "name"), ("ana.ruiz@example.org", "contact", "email"),
+                                    ("42 Baker Lane, Cambridge CB2 1TN", "location", "address"),
+                                    ("closure of the Rotterdam warehouse", "business", "confidential")]:
+        assert kind(value, alias) == kind(value, dimension) != "free-text", (value, alias)
+    text = ["Omar is HCV positive and starts antiviral treatment next week."]
+    health, medical = ({"task_id": "t", "entity_id": "P2", "entity_name": "Omar Haddad", "field": "diagnosis",
+                        "value": "hepatitis C", "dimension": d} for d in ("health", "medical"))
+    assert [v.grade for v in grades(make_unit(medical), text)] == [v.grade for v in grades(make_unit(health), text)]
+    assert grades(make_unit(medical), text)[0].grade > 0

@@ -154,7 +154,7 @@ class CrossEncoderJudge:
         contrast), so they are part of the key: a rerun with another unit set is judged again."""
         version = self.version
         if self.checks:
-            others = sorted({o.value for o in self.unit_set if o.dimension == unit.dimension and o != unit})
+            others = sorted({o.value for o in self.unit_set if o.kind == unit.kind and o != unit})
             version += "+" + hashlib.sha256(json.dumps(others, ensure_ascii=False).encode()).hexdigest()[:16]
         return verdict_key(version, self.model, unit, text)
 

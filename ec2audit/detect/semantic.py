@@ -168,11 +168,11 @@ def unit_cues(unit: Unit) -> re.Pattern:
 
     topics = _topic_cues()
     own = _tokens(" ".join([unit.value, *unit.aliases, unit.description or "", unit.field.replace("_", " ")]))
-    if unit.dimension == "person_name":
+    if unit.kind == "person_name":
         own |= _tokens(unit.entity_name or "") | {p for p in lazy_pinyin(unit.value) if len(p) >= 2}
     else:
         own -= set(topics.get("person_name", ()))
-    cues = (own - _STOP) | set(topics.get(unit.dimension, ()))
+    cues = (own - _STOP) | set(topics.get(unit.kind, ()))
     digits = re.sub(r"\D", "", unit.value)
     if len(digits) >= 4:
         cues.add(digits[-4:])

@@ -231,14 +231,14 @@ class IdentifierCheck:
     def claims(self, unit: Unit) -> bool:
         norm = normalize_text(unit.value)
         token = re.fullmatch(r"[a-z0-9_.-]+", norm) is not None  # one word of letters and digits: a key, a code
-        return (unit.dimension in IDENTIFIER_DIMENSIONS or re.search(r"\d{8}", norm.replace(" ", "")) is not None
+        return (unit.kind in IDENTIFIER_DIMENSIONS or re.search(r"\d{8}", norm.replace(" ", "")) is not None
                 or _DATE.fullmatch(norm) is not None or (token and re.search(r"\d", norm) is not None))
 
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         hits = _string_tiers(unit).scan_text(text)
         if hits:
             best = max(hits, key=lambda h: h.grade)
-            if unit.dimension == "person_name" and (other_family_name(unit.value, text, best.start, best.end)
+            if unit.kind == "person_name" and (other_family_name(unit.value, text, best.start, best.end)
                                                     or in_company_name(unit.value, text, best.start, best.end)):
                 return Verdict(0.0)
             return Verdict(best.grade, text[best.start:best.end], best.start, best.end)
@@ -247,7 +247,7 @@ class IdentifierCheck:
         if spoken and spoken != normalize_text(text) and (_string_tiers(unit).scan_text(spoken)
                                                           or digits_spoken(unit.value, spoken)):
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # "three one two, eight four seven", 一九九二年
-        if unit.dimension == "person_name" and transliterated(unit.value, text):
+        if unit.kind == "person_name" and transliterated(unit.value, text):
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # 卢卡斯·马丁 for Lucas Martin
         if near_miss(unit.value, text):
             return Verdict(0.0)
@@ -626,7 +626,7 @@ def written_names(unit: Unit) -> tuple[str, ...]:
     """What a text that writes the value out writes: `own_values` and, for a condition, its synonyms and their
     translations ("HCV" for hepatitis C). Not among the clause scores' own values: a synonym's nearest clause
     (倒地抽搐 for 羊癫疯) is also near other conditions, and moved the margin below the bar on a true paraphrase."""
-    if unit.dimension != "health":
+    if unit.kind != "health":
         return own_values(unit)
     more = [n for v in own_values(unit) for n in synonyms(v)]
     return tuple(dict.fromkeys([*own_values(unit), *more, *(t for v in more for t in translations(v))]))
@@ -656,9 +656,9 @@ def contrast_values(unit: Unit, others: Sequence[Unit] = ()) -> tuple[str, ...]:
     the glossary translates the value (a translation of the value is not another value, and the bi-encoder
     cannot tell one from a near value across languages), less those that may be this value in other words
     (`same_value` to the value or a translation of it, or a cosine to them of at least `SAME`)."""
-    values = [o.value for o in others if o.dimension == unit.dimension]
-    if unit.dimension in REFERENCES:
-        values += REFERENCES[unit.dimension]()
+    values = [o.value for o in others if o.kind == unit.kind]
+    if unit.kind in REFERENCES:
+        values += REFERENCES[unit.kind]()
     own = own_values(unit)
     scripts, names = {latin(v) for v in own}, written_names(unit)
     values = [v for v in dict.fromkeys([*values, *(t for v in values for t in translations(v))])
@@ -710,9 +710,9 @@ def acronym_in(value: str, text: str) -> bool:
 def free_text_evidence(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> FreeTextEvidence:
     contrast = contrast_values(unit, others)
     scores = clause_scores(unit, text, contrast)
-    return FreeTextEvidence(reading.probability, len(contrast), MIN_FACTS if unit.dimension == "business"
+    return FreeTextEvidence(reading.probability, len(contrast), MIN_FACTS if unit.kind == "business"
                             else MIN_CONTRAST, scores.specific, scores.margin,
-                            _names_in(written_names(unit), text, _NOT_HAD if unit.dimension == "health" else None)
+                            _names_in(written_names(unit), text, _NOT_HAD if unit.kind == "health" else None)
                             or acronym_in(unit.value, text),
                             binds(unit, text, reading.start, reading.end, others))
 
@@ -856,7 +856,7 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     refers to one person ("the patient", 她). A `specific` value, one a check confirmed by its components (this
     number, this house on this street, this site's act), is stated about nobody only in a template. A value
     not bound is left for review at most; a unit with no entity name needs no name."""
-    if unit.dimension in IDENTIFIER_DIMENSIONS:
+    if unit.kind in IDENTIFIER_DIMENSIONS:
         return True  # a name, an e-mail, an ID: the value itself is the entity's
     names = entity_names(unit)
     sentences = [(m.start(), m.group()) for m in _SENTENCES.finditer(text)]
@@ -873,7 +873,7 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     if names and _names_entity(names, text):
         return True
     return not _PLACEHOLDER.search(text) and (specific or not names or _PERSON.search(text) is not None
-                                              or (unit.dimension == "business" and _WE.search(text) is not None))
+                                              or (unit.kind == "business" and _WE.search(text) is not None))
 
 
 def bound(verdict: Verdict, unit: Unit, text: str, others: Sequence[Unit] = ()) -> Verdict:
@@ -981,7 +981,7 @@ class AddressCheck:
     name = "address"
 
     def claims(self, unit: Unit) -> bool:
-        return unit.dimension == "location" and Address.parse(unit.value) is not None
+        return unit.kind == "location" and Address.parse(unit.value) is not None
 
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         address = Address.parse(unit.value)
@@ -1087,7 +1087,7 @@ free-text check."""
     name = "business"
 
     def claims(self, unit: Unit) -> bool:
-        return unit.dimension == "business" and bool(acts(unit.value)) and bool(business_names(unit.value))
+        return unit.kind == "business" and bool(acts(unit.value)) and bool(business_names(unit.value))
 
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         own, names = acts(unit.value), business_names(unit.value)

@@ -17,7 +17,6 @@ from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView
 
 PLACE, AREA = "place", "area"
-_ADDRESS_DIMENSIONS = frozenset({"location", "address"})
 _CJK_PLACE = re.compile(r"(.{2,8}?(?:省|自治区|市|自治州|区|县|旗|镇|乡|街道))|(.{2,10}?(?:大道|大街|路|街|巷|弄|胡同))"
                         r"|(.{2,10}?(?:花园|小区|公寓|家园|苑|村|大厦|广场|新城|园))")
 _NUMBER_PART = re.compile(r"[\d\-#]+[a-z]?(?:-?[a-z])?|\d+号.*")
@@ -38,7 +37,7 @@ class Places(Form):
 
     def compile(self, index: PatternIndex) -> None:
         for i, cu in enumerate(self.units):
-            if cu.unit.dimension in _ADDRESS_DIMENSIONS or cu.rules.name == "location":
+            if cu.rules.name == "location":
                 for part in address_parts(cu.forms[0]):
                     index.add(part, PLACE, i)
                 for area in address_areas(cu.forms[0]):
