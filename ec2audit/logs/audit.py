@@ -277,16 +277,19 @@ class LogAudit:
     def findings_lazy(self) -> pl.LazyFrame:
         """`findings_frame` as a lazy scan of the spilled parts (and of the rows held here): written
         out with `write_findings`, it never passes through the driver's memory whole."""
-        return pl.concat(self._finding_parts())
+        return pl.concat(self._finding_parts(whole=True))
 
-    def _finding_parts(self) -> list[pl.LazyFrame]:
-        parts = [s.scan("findings") for s in self.spilled if s.rows]
+    def _finding_parts(self, whole: bool = False) -> list[pl.LazyFrame]:
+        """The findings of each part (`whole`: of all, in one scan, `scan_parts`), and of those held here."""
+        held = [(at, s) for at, s in enumerate(self.spilled) if s.rows]
+        parts = ([scan_parts(held, "findings", index=True)] if whole and held else
+                 [scan_parts([part], "findings", index=True) for part in held])
         if self.spanning:  # a text is scanned once per session, as locally: by the first part that sent it
-            first = self._first_senders().lazy()
+            first = self._first_senders().lazy().rename({_PART: "_sent_by"})
             parts = [part.join(first, on=["group", _HASH], how="left", maintain_order="left")
-                     .filter(pl.col(_PART).is_null() | (pl.col(_PART) == index)).drop(_PART)
-                     for index, part in zip((i for i, s in enumerate(self.spilled) if s.rows), parts, strict=True)]
-        parts = [part.drop(_HASH) for part in parts]
+                     .filter(pl.col("_sent_by").is_null() | (pl.col("_sent_by") == pl.col(_PART))).drop("_sent_by")
+                     for part in parts]
+        parts = [part.drop(_HASH, _PART) for part in parts]
         if self.result.finding_rows or not parts:
             findings = pl.concat([self.result.findings_frame(),
                                   pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
