@@ -3,7 +3,9 @@ field of the merged `LogAudit`, measured by walking them (`deep_size`: every obj
 `sys.getsizeof` each), after a `--jobs` audit of a `driver_memory.py` corpus. Prints one line per
 field (bytes, bytes per session, bytes per file) and the total, then the driver's resident and peak
 memory after each step of `audit --jobs --json --out` (audit, summary, findings written, sessions written),
-and each step's own peak: the summary's parts one by one, then what `--out` writes (findings, sessions,
+each step of the audit's own end once the workers are done (`AUDIT_STEPS`: the listing's time-order probe, the
+keys of calls logged again, the merge, sessions across parts), its RSS sampled every 10 ms in a thread, and each
+step's own peak: the summary's parts one by one, then what `--out` writes (findings, sessions,
 exposure, nodes), the peak reset before each (`/proc/self/clear_refs`), so a step's peak is its own.
 Walking, not tracing: tracemalloc would slow the workers too (they are forked from this process).
 
@@ -17,6 +19,9 @@ import dataclasses
 import gc
 import sys
 import tempfile
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: Shared by every audit, not grown by it: left out of the walk (the cascade's tables, modules, classes).
@@ -66,6 +71,38 @@ def _status() -> dict[str, float]:
     return {k: int(status[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM")}
 
 
+#: Functions of `ec2audit.logs.audit` the driver runs before or after the workers, each wrapped (`Sampler.wrap`).
+AUDIT_STEPS = ("in_time_order", "file_sizes", "blocks", "_logged_before", "merge_parts", "_span")
+
+
+class Sampler:
+    """The driver's RSS every 10 ms in a thread; the peak of each wrapped call running (nested calls count
+    in their callers too), printed when it returns with the RSS before and after it."""
+
+    def __init__(self) -> None:
+        self.running: dict[str, float] = {}
+        threading.Thread(target=self._poll, daemon=True).start()
+
+    def _poll(self) -> None:
+        while True:
+            rss = _status()["VmRSS"]
+            for name, peak in list(self.running.items()):
+                self.running[name] = max(peak, rss)
+            time.sleep(0.01)
+
+    def wrap(self, name: str, function: Callable) -> Callable:
+        def wrapped(*args: object, **kwargs: object) -> object:
+            before, start = _status()["VmRSS"], time.perf_counter()
+            self.running[name] = before
+            try:
+                return function(*args, **kwargs)
+            finally:
+                after, peak = _status()["VmRSS"], max(self.running.pop(name), _status()["VmRSS"])
+                print(f"{name:>28}: RSS {before:>5,.0f} → {after:>5,.0f} MB, its peak {peak:>5,.0f} MB "
+                      f"(+{peak - before:,.0f}), {time.perf_counter() - start:,.1f} s", flush=True)
+        return wrapped
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, required=True, help="a driver_memory.py corpus (logs/, units.jsonl)")
@@ -75,12 +112,17 @@ def main() -> None:
     import polars as pl
 
     from ec2audit.backends import get_backend
+    from ec2audit.logs import audit as module
     from ec2audit.logs.audit import audit_logs, sessions_path
     from ec2audit.logs.report import log_summary
     from ec2audit.units import read_units
 
+    sampler = Sampler()
+    for name in AUDIT_STEPS:
+        setattr(module, name, sampler.wrap(name, getattr(module, name)))
     units = read_units(args.corpus / "units.jsonl")
-    log = audit_logs([args.corpus / "logs"], units, backend=get_backend("processes", workers=args.jobs))
+    backend = get_backend("processes", workers=args.jobs)
+    log = step("audit_logs", lambda: audit_logs([args.corpus / "logs"], units, backend=backend))
     gc.collect()
     after_audit = memory()  # before the walk, whose own objects would count
     sessions = max(1, log.session_totals()[0])
@@ -110,7 +152,7 @@ def main() -> None:
                       ("log_summary (whole)", lambda: log_summary(log))):
         step(name, run)
     with tempfile.TemporaryDirectory() as tmp:
-        step("write_findings", lambda: log.write_findings(Path(tmp) / "findings.parquet"))
+        step("write_findings (worker)", lambda: log.write_findings(Path(tmp) / "findings.parquet", backend))
         step("sessions written", lambda: log.write_sessions(sessions_path(Path(tmp) / "findings.parquet")))
         step("exposure written", lambda: log.write_exposure(Path(tmp) / "exposure.parquet"))
         step("nodes", lambda: sum(1 for _ in log.node_rows()))

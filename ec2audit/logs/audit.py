@@ -163,16 +163,43 @@ class Spilled:
 
     def scan(self, table: str) -> pl.LazyFrame:
         """One of its tables, its calls numbered for the whole audit."""
-        frame = pl.scan_parquet(self.path(table))
-        if table in ("sent", "found", *PART_SCHEMAS):
-            return frame
-        frame = frame.with_columns(pl.col("call") + self.first_call)
+        return scan_parts([(0, self)], table)
+
+    def rows_of(self, table: str) -> int:
+        """How many rows it wrote of `table` (0: no file)."""
+        return getattr(self, _PART_ROWS.get(table, _ROWS.get(table, "")))
+
+
+#: The `Spilled` field that counts the rows of each table that is not one of `PART_SCHEMAS`.
+_ROWS = {"calls": "calls", "sent": "calls", "findings": "rows", "first-sent": "first_sent", "found": "found"}
+
+
+def scan_parts(parts: list[tuple[int, Spilled]], table: str, index: bool = False) -> pl.LazyFrame:
+    """One of the tables of `parts` ((index in the audit's `spilled`, part), each with rows of it), in their
+    order, as one multi-file scan, each part's calls numbered for the whole audit (`Spilled.scan`), and its
+    index as `_PART` if `index`. One scan, not a concatenation of a scan per part: polars runs a reader with
+    its buffers per scan at once, which took the summary's queries +200 to +270 MB at 1,225 parts (10 GB of
+    logs), the multi-file scan +4 to +8 MB (RESULTS.md, issue 35, the 10 GB audit's end)."""
+    paths = [s.path(table) for _, s in parts]
+    numbers = {_FILE: paths, _PART: [at for at, _ in parts], "_calls_before": [s.first_call for _, s in parts],
+               "_found_before": [s.first_found for _, s in parts]}
+    frame = (pl.scan_parquet(paths, include_file_paths=_FILE, glob=False)  # a join, which streams (`replace_strict`
+             .join(pl.LazyFrame(numbers), on=_FILE, how="left", maintain_order="left"))  # of 1,225 paths: 1.4 GB)
+    if table not in ("sent", "found", *PART_SCHEMAS):
+        frame = frame.with_columns(pl.col("call") + pl.col("_calls_before"))
         if table == "first-sent":
-            frame = frame.with_columns(pl.col(_ORDER) + self.first_found)
-        if self.steps:
-            frame = frame.with_columns(pl.col("step") + pl.col("session").replace_strict(
-                self.steps, default=0, return_dtype=pl.Int64))
-        return frame
+            frame = frame.with_columns(pl.col(_ORDER) + pl.col("_found_before"))
+        steps = [(path, session, before) for path, (_, s) in zip(paths, parts, strict=True)
+                 for session, before in s.steps.items()]
+        if steps:  # a session's calls in the parts before (`_span`)
+            before = pl.LazyFrame(steps, schema={_FILE: pl.String, "session": pl.String, "_before": pl.Int64},
+                                  orient="row")
+            frame = (frame.join(before, on=[_FILE, "session"], how="left", maintain_order="left")
+                     .with_columns(pl.col("step") + pl.col("_before").fill_null(0)).drop("_before"))
+    frame = frame.drop("_calls_before", "_found_before")
+    if not index:
+        frame = frame.drop(_PART)
+    return frame.drop(_FILE)
 
 
 @dataclass
@@ -241,8 +268,7 @@ class LogAudit:
 
     def calls_lazy(self) -> pl.LazyFrame:
         """Every call, those held here and those the workers wrote."""
-        return pl.concat([pl.LazyFrame(self.calls, schema=CALL_SCHEMA),
-                          *(s.scan("calls") for s in self.spilled if s.calls)])
+        return pl.concat([pl.LazyFrame(self.calls, schema=CALL_SCHEMA), *self._scans("calls")])
 
     def calls_frame(self) -> pl.DataFrame:
         return self.calls_lazy().collect()
@@ -254,16 +280,19 @@ class LogAudit:
     def findings_lazy(self) -> pl.LazyFrame:
         """`findings_frame` as a lazy scan of the spilled parts (and of the rows held here): written
         out with `write_findings`, it never passes through the driver's memory whole."""
-        return pl.concat(self._finding_parts())
+        return pl.concat(self._finding_parts(whole=True))
 
-    def _finding_parts(self) -> list[pl.LazyFrame]:
-        parts = [s.scan("findings") for s in self.spilled if s.rows]
+    def _finding_parts(self, whole: bool = False) -> list[pl.LazyFrame]:
+        """The findings of each part (`whole`: of all, in one scan, `scan_parts`), and of those held here."""
+        held = [(at, s) for at, s in enumerate(self.spilled) if s.rows]
+        parts = ([scan_parts(held, "findings", index=True)] if whole and held else
+                 [scan_parts([part], "findings", index=True) for part in held])
         if self.spanning:  # a text is scanned once per session, as locally: by the first part that sent it
-            first = self._first_senders().lazy()
+            first = self._first_senders().lazy().rename({_PART: "_sent_by"})
             parts = [part.join(first, on=["group", _HASH], how="left", maintain_order="left")
-                     .filter(pl.col(_PART).is_null() | (pl.col(_PART) == index)).drop(_PART)
-                     for index, part in zip((i for i, s in enumerate(self.spilled) if s.rows), parts, strict=True)]
-        parts = [part.drop(_HASH) for part in parts]
+                     .filter(pl.col("_sent_by").is_null() | (pl.col("_sent_by") == pl.col(_PART))).drop("_sent_by")
+                     for part in parts]
+        parts = [part.drop(_HASH, _PART) for part in parts]
         if self.result.finding_rows or not parts:
             findings = pl.concat([self.result.findings_frame(),
                                   pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
@@ -277,9 +306,7 @@ class LogAudit:
 
     def _first_senders(self) -> pl.DataFrame:
         """For each text a `spanning` session sent: the first part (index in `spilled`) that sent it."""
-        sent = [s.scan("sent").with_columns(pl.lit(i, pl.Int64).alias(_PART)) for i, s in enumerate(self.spilled)
-                if s.calls]
-        return (pl.concat(sent).filter(pl.col("group").is_in(sorted(self.spanning)))
+        return (pl.concat(self._scans("sent", index=True)).filter(pl.col("group").is_in(sorted(self.spanning)))
                 .group_by("group", _HASH).agg(pl.col(_PART).min()).collect(engine="streaming"))
 
     def finding_count(self) -> int:
@@ -349,14 +376,18 @@ class LogAudit:
 
     def _tables(self, table: str) -> pl.LazyFrame:
         """One of `PART_SCHEMAS`' tables over the whole audit: held here, then the parts', in order."""
-        return pl.concat([self._held(table).lazy(),
-                          *(s.scan(table) for s in self.spilled if getattr(s, _PART_ROWS[table]))])
+        return pl.concat([self._held(table).lazy(), *self._scans(table)])
+
+    def _scans(self, table: str, index: bool = False) -> list[pl.LazyFrame]:
+        """`table` of every part that has rows of it, as one scan (`scan_parts`); none where no part has."""
+        parts = [(at, s) for at, s in enumerate(self.spilled) if s.rows_of(table)]
+        return [scan_parts(parts, table, index)] if parts else []
 
     def _part_tables(self, table: str) -> Iterator[tuple[int, pl.LazyFrame]]:
         """One of `PART_SCHEMAS`' tables part by part, with the part's index in `spilled` (-1: what is held
         here, always given, empty or not)."""
         yield -1, self._held(table).lazy()
-        yield from ((at, s.scan(table)) for at, s in enumerate(self.spilled) if getattr(s, _PART_ROWS[table]))
+        yield from ((at, s.scan(table)) for at, s in enumerate(self.spilled) if s.rows_of(table))
 
     def session_totals(self) -> tuple[int, int, int, int, int]:
         """Sessions read, and their calls, cloud calls and those of each without prompt text: summed over
@@ -434,8 +465,7 @@ class LogAudit:
 
     def first_sent_lazy(self) -> pl.LazyFrame:
         """Every part's first-sent rows, in call order, numbered (`_ORDER`) in order of first finding."""
-        return pl.concat([self._first_sent_frame().lazy(), *(s.scan("first-sent") for s in self.spilled
-                                                             if s.first_sent)])
+        return pl.concat([self._first_sent_frame().lazy(), *self._scans("first-sent")])
 
     def scored_against(self, group: str) -> str:
         """What a group's exposure is over, in words."""
@@ -559,7 +589,7 @@ class LogAudit:
         usage = (self.calls_lazy().filter(pl.col("side") == CLOUD).group_by("session").agg(
             cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
             cloud_output_tokens=pl.col("output_tokens").sum(),
-            cloud_usd=pl.when(pl.col("cost_usd").is_not_null().all()).then(pl.col("cost_usd").sum())))
+            cloud_usd=_usd_sum()))
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
         return (_streamed(batches, schema)
                 .join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
@@ -587,7 +617,7 @@ class LogAudit:
                 .group_by("side", "provider", "model", maintain_order=True).agg(
             calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=pl.col("input_tokens").sum(),
             cached_tokens=pl.col("cached_tokens").sum(), output_tokens=pl.col("output_tokens").sum(),
-            cost_usd=pl.when(pl.col("cost_usd").is_not_null().all()).then(pl.col("cost_usd").sum()),
+            cost_usd=_usd_sum(),
             unpriced_calls=pl.col("cost_usd").is_null().sum())
             .sort("side", "provider", "model", nulls_last=True).collect(engine="streaming").to_dicts())
 
@@ -608,8 +638,16 @@ class LogAudit:
 
 #: The column that keeps first-sent rows in the order they were found (`leaked_lazy`).
 _ORDER = "_first_found"
-#: Columns of what workers write: a text's hash (`_text_hash`), a part's index in `spilled`.
-_HASH, _PART = "text_hash", "_part"
+#: Columns of what workers write: a text's hash (`_text_hash`), a part's index in `spilled`; a row's file in a
+#: scan of several parts' (`scan_parts`).
+_HASH, _PART, _FILE = "text_hash", "_part", "_file"
+
+
+def _usd_sum() -> pl.Expr:
+    """The calls' `cost_usd` summed, null unless each has one. Summed exactly (decimals of 18 places), so the
+    figure is the same whatever order the rows come in: a query's threads add the parts' rows as they come."""
+    return pl.when(pl.col("cost_usd").is_not_null().all()).then(
+        pl.col("cost_usd").cast(pl.Decimal(38, 18)).sum().cast(pl.Float64))
 
 
 def _text_hash(text: str) -> int:
@@ -1444,7 +1482,7 @@ def _batches(merged: LogAudit, table: str, key: pl.Expr) -> list[pl.LazyFrame]:
     """A `PART_SCHEMAS` table of every part, each row with its `group` (`key`) and its part's index (`_PART`),
     `_SCANS` parts a frame."""
     scans = [s.scan(table).with_columns(key.alias("group"), pl.lit(i, pl.Int64).alias(_PART))
-             for i, s in enumerate(merged.spilled) if getattr(s, _PART_ROWS[table])]
+             for i, s in enumerate(merged.spilled) if s.rows_of(table)]
     return [pl.concat(scans[at:at + _SCANS]) for at in range(0, len(scans), _SCANS)] or [
         pl.LazyFrame(schema=PART_SCHEMAS[table]).with_columns(key.alias("group"), pl.lit(None, pl.Int64).alias(_PART))]
 
