@@ -35,19 +35,11 @@ from test_intercept_forms_walk_3 import (
     _more_decodings,
     broken_near_misses,
 )
-from test_intercept_forms_walk_4 import _these_decodings
+from test_intercept_forms_walk_4 import _halves, _line, _these_decodings
 
 from ec2audit.units import make_unit
 
 # --- the forms: a record → the text that carries it ----------------------------------------------------
-
-
-def _line(record: dict) -> str:
-    return "; ".join(f"{k}: {v}" for k, v in record.items())
-
-
-def _halves(value: str) -> tuple[str, str]:
-    return value[:len(value) // 2], value[len(value) // 2:]
 
 
 def _overstrike(r: dict) -> str:
