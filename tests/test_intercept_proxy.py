@@ -7,8 +7,10 @@ import logging
 import httpx
 import openai
 import pytest
+from click.testing import CliRunner
 from intercept_helpers import SECRET_TEXT, UNITS, enforcing_client, running_proxy, wait_for_records
 
+from ec2audit.cli import main
 from ec2audit.intercept.redact import PLACEHOLDER
 
 
@@ -180,6 +182,33 @@ def test_gemini_streamed_answers_are_relayed_whole_counted_and_priced(standin, t
     fresh = meta["promptTokenCount"] - meta["cachedContentTokenCount"]
     assert record.cost_usd == pytest.approx((fresh * 0.3 + meta["cachedContentTokenCount"] * 0.075
                                              + record.output_tokens * 2.5) / 1e6)
+
+
+def test_a_store_of_gemini_calls_is_audited_by_the_log_audit(standin, tmp_path):
+    """`ec2audit audit cloud.sqlite` on what the proxy recorded of Gemini calls (observe mode). Before: each record
+    was skipped, "no request body: expected 'messages' or 'input'" (the store's reader guessed the API from the
+    body's shape, not the one the proxy served it as): 0 calls, nothing leaked. By hand: two calls, the cost
+    the proxy priced each at, the phone and the ID sent in the first."""
+    _, upstream = standin
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[models."gemini-2.5-flash"]\ninput = 0.3\ncached_input = 0.075\noutput = 2.5\n')
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps({"task_id": u.task_id, "entity_id": u.entity_id, "field": u.field,
+                                         "value": u.value, "dimension": u.dimension}) + "\n" for u in UNITS))
+    with running_proxy(upstream, tmp_path / "cloud.sqlite", pricing=prices) as (_, url, store), \
+            httpx.Client(base_url=url, timeout=30) as client:
+        _gemini_stream(client, True, SECRET_TEXT)
+        client.post("/e/ep-g/v1/models/gemini-2.5-flash:generateContent",
+                    json={"contents": [{"role": "user", "parts": [{"text": "what is new today?"}]}]})
+        records = wait_for_records(store, 2)
+    result = CliRunner().invoke(main, ["audit", str(tmp_path / "cloud.sqlite"), "--units", str(units), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    [provider] = summary["providers"]
+    assert (summary["calls"], provider["model"], provider["calls"]) == (2, "gemini-2.5-flash", 2)
+    assert provider["cost_usd"] == pytest.approx(sum(r.cost_usd for r in records)) and provider["cost_usd"] > 0
+    leaked = {u["unit_id"] for u in summary["leaked"]}
+    assert leaked >= {"t1/P1/phone", "t1/P1/national_id"}
 
 
 @pytest.mark.parametrize("sse", [True, False], ids=["sse", "json-array"])

@@ -214,6 +214,7 @@ def _gemini_stream(path: str, script: _Script) -> list[dict]:
     running usage; the last one ends the candidate and counts the thoughts and the cached prompt."""
     asked = [p.get("text") for c in script.body.get("contents") or [] for p in c.get("parts") or []]
     script.text = "echo: " + next((t for t in reversed(asked) if isinstance(t, str)), "")
+    script.output_tokens = max(len(script.text) // 4, 1)
     whole = _native(path.replace(":streamGenerateContent", ":generateContent"), script)
     pieces, final = _pieces(script.text), whole["usageMetadata"]
     chunks = [{"candidates": [{"content": {"role": "model", "parts": [{"text": piece}]}, "index": 0}],

@@ -47,7 +47,9 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             steps[str(record.episode or record.task_id or path.stem)] += 1
             continue
         ts = record.ts
-        data = {"id": record.id, "episode": record.episode, "task_id": record.task_id, "request": record.request,
+        # read as the API the proxy served it as (a Gemini body has neither `messages` nor `input`)
+        data = {"id": record.id, "episode": record.episode, "task_id": record.task_id, "api": record.api,
+                "request": record.request,
                 "response": record.response or {}, "model": record.model,
                 "timestamp": datetime.fromtimestamp(ts, UTC).isoformat() if isinstance(ts, int | float) else None}
         try:
