@@ -32,7 +32,16 @@ from xml.sax.saxutils import escape, quoteattr
 import pytest
 import yaml
 from intercept_helpers import json_strings
-from test_intercept_forms_walk import CELLS, DIMENSIONS, _canonical, _decodings, build, large_body_outcomes, leaked
+from test_intercept_forms_walk import (
+    CELLS,
+    DIMENSIONS,
+    _canonical,
+    _decodings,
+    assert_cells_hold,
+    build,
+    large_body_outcomes,
+    leaked,
+)
 from test_intercept_forms_walk import walk_form as walk_cells
 
 from ec2audit.units import make_unit
@@ -322,12 +331,7 @@ walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=
 
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_every_position_holds_in_every_form(proxy, form):
-    """Every cell holds but the known gaps, which must still fail: a fixed gap comes off the list."""
-    outcomes = walk_form(proxy, form)
-    broken = {cell: outcome for cell, outcome in outcomes.items() if outcome != "held"}
-    gaps = KNOWN_GAPS.get(form, set()) & set(outcomes)  # (a one-line form walks no header cell)
-    assert {c: o for c, o in broken.items() if c not in gaps} == {}, f"{proxy[0]} {form}: {len(broken)} cells fail"
-    assert gaps <= set(broken), f"{proxy[0]} {form}: known gaps now hold: {sorted(gaps - set(broken))}"
+    assert_cells_hold(proxy, form, walk_form(proxy, form), KNOWN_GAPS)
 
 
 def test_a_large_body_holds_in_every_form(proxy):

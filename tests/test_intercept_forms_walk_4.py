@@ -32,7 +32,7 @@ import pytest
 import zstandard
 from test_detect_forms_walk_4 import _hexdump as hexdump
 from test_detect_forms_walk_4 import _xxd as xxd
-from test_intercept_forms_walk import CELLS, _canonical, large_body_outcomes, leaked
+from test_intercept_forms_walk import CELLS, _canonical, assert_cells_hold, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
 from test_intercept_forms_walk_3 import (
     NEAR,
@@ -263,12 +263,7 @@ walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=
 
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_every_position_holds_in_every_form(proxy, form):
-    """Every cell holds but the known gaps, which must still fail: a fixed gap comes off the list."""
-    outcomes = walk_form(proxy, form)
-    broken = {cell: outcome for cell, outcome in outcomes.items() if outcome != "held"}
-    gaps = KNOWN_GAPS.get(form, set()) & set(outcomes)
-    assert {c: o for c, o in broken.items() if c not in gaps} == {}, f"{proxy[0]} {form}: {len(broken)} cells fail"
-    assert gaps <= set(broken), f"{proxy[0]} {form}: known gaps now hold: {sorted(gaps - set(broken))}"
+    assert_cells_hold(proxy, form, walk_form(proxy, form), KNOWN_GAPS)
 
 
 def test_a_large_body_holds_in_every_form(proxy):
