@@ -415,7 +415,7 @@ class Interceptor:
             else:
                 body = self._parse(raw, dialect)
             ex.body = body
-            record.request, record.stream = body, bool(body.get("stream")) or stream_in_path(tail) is not None
+            record.request, record.stream = body, bool(body.get("stream")) or ex.path_stream is not None
             record.model = body.get("model") or model_in_path(tail)
             record.headers = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
