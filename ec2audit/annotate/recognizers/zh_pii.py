@@ -4,11 +4,14 @@ Presidio's English models see none of these. A name is proposed with a cue that 
 (`姓名：`, a surname followed by 先生/女士/经理…), or as a common surname and one or two characters
 standing alone (between punctuation, quotes, spaces or a few function characters such as 是/的) that
 jieba's dictionary does not know as an ordinary word (`顾客`, `周六`, `高血压` are words, `王美玲` is not).
-Traditional forms of the surnames count too (陳雅琴).
+Traditional forms of the surnames count too (陳雅琴). Where a candidate runs on into Han text, jieba's word
+segmentation of the clause places the name's end (`患者李娜确诊` is 李娜 + 确诊, `王小明确认` is 王小明 + 确认):
+a list of verbs cannot, as cutting at any dictionary word would also cut three-character names.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import cache
 
@@ -47,7 +50,7 @@ _COMPOUND = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟
 _SURNAME = "(?:" + "|".join(_COMPOUND) + f"|[{_ALL_SURNAMES}])"
 _AFTER_ROLE = "|".join(f"(?<={r}{gap})" for r in dict.fromkeys(_ROLE) for gap in ("", " "))
 #: A particle or verb after a one-character given name ends the name: `客户张伟的手机号` names 张伟, not 张伟的.
-_AFTER_NAME = "的是在说已被将把也还要"
+_AFTER_NAME = "的是在说已被将把也还要不"
 _GIVEN = rf"[{_HAN}](?:(?![{_AFTER_NAME}])[{_HAN}])"
 _ROLE_NAME = (rf"(?:{_AFTER_ROLE})(?P<value>(?:{'|'.join(_COMPOUND)}){_GIVEN}?|[{_ALL_SURNAMES}]{_GIVEN}?)")
 #: A bare name: not inside a run of Han characters, except after or before a few function characters.
@@ -76,6 +79,50 @@ def _common_words() -> tuple[frozenset[str], frozenset[str]]:
                 if int(freq) >= 100 and not tag.startswith("nr"):
                     not_names.add(word)
     return frozenset(common), frozenset(not_names)
+
+
+#: How many characters either side of a candidate jieba reads to place its end: a clause, not the document.
+_CONTEXT = 12
+
+
+@cache
+def _segmenter():
+    """jieba's default tokenizer: its dictionary is built on first use (~1 s, ~70 MB), not at import."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)  # its "Building prefix dict" lines are not ours to print
+    return jieba.dt
+
+
+def _word_ends(text: str) -> list[int]:
+    ends, at = [], 0
+    for word in _segmenter().cut(text, HMM=True):
+        at += len(word)
+        ends.append(at)
+    return ends
+
+
+def name_end(text: str, start: int, end: int) -> int:
+    """Where a name candidate running on into Han text ends, by jieba's words around it. A candidate whose
+    end falls inside a dictionary word gives that word back (`李娜确|诊` → 李娜; a word jieba only guessed,
+    `赵国|栋续方`, is no evidence), unless the text after the whole candidate reads in fewer words
+    (`周子健|康复出院`, not `周子|健康|复出|院`: the name jieba did not know is kept). One ending in a one-character
+    word gives it back only when that is a particle or copula (`张伟|是|经理`): a given name's last character
+    can be a word of its own (`赵国|栋`). A surname and one given character (two of a compound surname) are
+    never cut."""
+    least = start + (3 if text[start:start + 2] in _COMPOUND else 2)
+    if end <= least or end == len(text) or not "\u4e00" <= text[end] <= "\u9fff":
+        return end
+    lo, hi = max(0, start - _CONTEXT), min(len(text), end + _CONTEXT)
+    cuts = [lo + c for c in _word_ends(text[lo:hi])]
+    before = max(c for c in [start, *cuts] if c < end)
+    if end in cuts:
+        return before if end - before == 1 and before >= least and text[before] in _AFTER_NAME else end
+    after = min(c for c in cuts if c > end)
+    if (before < least or not _segmenter().FREQ.get(text[before:after])
+            or len(_word_ends(text[end:hi])) < len(_word_ends(text[before:hi]))):
+        return end
+    return before
 
 
 #: A team or an office, not a person, where a person is asked for (`联系人：运维组`, `负责人：财务部`).
@@ -141,9 +188,11 @@ RECOGNIZERS = [
     PatternRecognizer("zh-person-name", "PERSON", "person_name", (
         (r"(?:姓名|联系人|收件人|患者|客户|员工)\s*[:：]\s*(?P<value>[\u4e00-\u9fff]{2,4})(?![\u4e00-\u9fff])", 0.7),
         (rf"(?P<value>[{_ALL_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?:{_HONORIFICS})", 0.5),
-    ), validate=_not_a_word),
-    PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45),), validate=_not_a_word),
+    ), validate=_not_a_word, bound=name_end),
+    PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45),), validate=_not_a_word,
+                      bound=name_end),
     # where the place says a person is meant, a given name that is also a word (建军, 志强) is still a name
     PatternRecognizer("zh-person-name-placed", "PERSON", "person_name", ((_ROLE_NAME, 0.45), (_NAME_ACTING, 0.45),
-                                                                         (_CELL_NAME, 0.45)), validate=_not_common),
+                                                                         (_CELL_NAME, 0.45)), validate=_not_common,
+                      bound=name_end),
 ]
