@@ -82,7 +82,7 @@ def _common_words() -> tuple[frozenset[str], frozenset[str]]:
 
 
 #: How many characters either side of a candidate jieba reads to place its end: a clause, not the document.
-_CONTEXT = 12
+_CONTEXT = 8
 
 
 @cache
