@@ -30,6 +30,9 @@ def _names(texts: list[str]) -> list[list[str]]:
     ("患者王芳确诊高血压，需长期服药。", ["王芳"]),
     ("员工郑爽请假三天。", ["郑爽"]),
     ("员工张伟是经理。", ["张伟"]),  # the honorific pattern read 张伟是 + 经理
+    ("请找欧阳静怡先生。", ["欧阳静怡"]),  # a compound surname before a title (马云飞 was read in 司马云飞先生)
+    ("请找司马云飞先生。", ["司马云飞"]),
+    ("员工诸葛明是经理。", ["诸葛明"]),  # jieba reads 诸葛/明是: the title's pattern stops before 是 itself
     ("患者欧阳娜确诊哮喘。", ["欧阳娜"]),
     ("客户王小明确认了订单。", ["王小明"]),  # 明确 is a word too: a three-character name is kept
     ("患者周子健康复出院。", ["周子健"]),  # jieba reads 周子/健康/复出/院; 康复出院 reads in fewer words

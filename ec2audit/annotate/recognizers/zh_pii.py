@@ -187,7 +187,7 @@ RECOGNIZERS = [
     ), validate=resident_id_ok),
     PatternRecognizer("zh-person-name", "PERSON", "person_name", (
         (r"(?:姓名|联系人|收件人|患者|客户|员工)\s*[:：]\s*(?P<value>[\u4e00-\u9fff]{2,4})(?![\u4e00-\u9fff])", 0.7),
-        (rf"(?P<value>[{_ALL_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?:{_HONORIFICS})", 0.5),
+        (rf"(?P<value>{_SURNAME}{_GIVEN}??)(?:{_HONORIFICS})", 0.5),
     ), validate=_not_a_word, bound=name_end),
     PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45),), validate=_not_a_word,
                       bound=name_end),
