@@ -5,7 +5,7 @@ Presidio's English models see none of these. A name is proposed with a cue that 
 standing alone (between punctuation, quotes, spaces or a few function characters such as 是/的) that
 jieba's dictionary does not know as an ordinary word (`顾客`, `周六`, `高血压` are words, `王美玲` is not).
 Traditional forms of the surnames count too (陳雅琴). Where a candidate runs on into Han text, jieba's word
-segmentation of the clause places the name's end (`患者李娜确诊` is 李娜 + 确诊, `王小明确认` is 王小明 + 确认):
+segmentation of the clause places the name's end (`患者王芳确诊` is 王芳 + 确诊, `王小明确认` is 王小明 + 确认):
 a list of verbs cannot, as cutting at any dictionary word would also cut three-character names.
 """
 
