@@ -91,6 +91,7 @@ def _segmenter():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)  # its "Building prefix dict" lines are not ours to print
+    jieba.dt.initialize()  # its dictionary (`FREQ`) is read here, not on the first cut
     return jieba.dt
 
 
@@ -113,13 +114,16 @@ def name_end(text: str, start: int, end: int) -> int:
     least = start + (3 if text[start:start + 2] in _COMPOUND else 2)
     if end <= least or end == len(text) or not "\u4e00" <= text[end] <= "\u9fff":
         return end
+    words = _segmenter().FREQ  # dictionary words with their counts, and every word's prefixes (count 0)
+    if text[end - 1] not in _AFTER_NAME and not any(text[b:end + 1] in words for b in range(least, end)):
+        return end  # no dictionary word could cross the end, nor a particle close it: nothing to segment
     lo, hi = max(0, start - _CONTEXT), min(len(text), end + _CONTEXT)
     cuts = [lo + c for c in _word_ends(text[lo:hi])]
     before = max(c for c in [start, *cuts] if c < end)
     if end in cuts:
         return before if end - before == 1 and before >= least and text[before] in _AFTER_NAME else end
     after = min(c for c in cuts if c > end)
-    if (before < least or not _segmenter().FREQ.get(text[before:after])
+    if (before < least or not words.get(text[before:after])
             or len(_word_ends(text[end:hi])) < len(_word_ends(text[before:hi]))):
         return end
     return before
