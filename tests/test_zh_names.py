@@ -41,6 +41,7 @@ def _names(texts: list[str]) -> list[list[str]]:
     ("参会人员：张伟、王小明、欧阳静怡。", ["张伟", "欧阳静怡", "王小明"]),
     ("他张开双臂欢迎大家。我们在王府井逛街，今天很高兴。", []),
     ("患者高烧不退。", []),
+    ("合同由何雪签字，由王小明负责。", ["何雪", "王小明"]),  # after 由, before what the person does
 ])
 def test_name_ends_where_the_word_does(text, names):
     assert _names([text]) == [sorted(names)]
@@ -52,7 +53,7 @@ def test_hand_written_set_exact_spans():
     right = sum(len(set(f) & set(c["names"])) for c, f in zip(cases, found, strict=True))
     proposed, gold = sum(map(len, found)), sum(len(c["names"]) for c in cases)
     # before segmentation placed the end: 53 right of 65 proposed, 72 names (P 0.815, R 0.736)
-    assert (right, proposed, gold) == (62, 63, 72)
+    assert (right, proposed, gold) == (63, 64, 72)
 
 
 def test_cli_prelabel_gives_the_name_as_the_unit(tmp_path):

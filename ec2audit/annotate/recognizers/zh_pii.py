@@ -53,14 +53,16 @@ _AFTER_ROLE = "|".join(f"(?<={r}{gap})" for r in dict.fromkeys(_ROLE) for gap in
 _AFTER_NAME = "的是在说已被将把也还要不"
 _GIVEN = rf"[{_HAN}](?:(?![{_AFTER_NAME}])[{_HAN}])"
 _ROLE_NAME = (rf"(?:{_AFTER_ROLE})(?P<value>(?:{'|'.join(_COMPOUND)}){_GIVEN}?|[{_ALL_SURNAMES}]{_GIVEN}?)")
+#: Function characters a name may follow inside a run of Han characters (`由王伟负责`, `联系人是王伟`).
+_BEFORE_NAME = rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))"
 #: A bare name: not inside a run of Han characters, except after or before a few function characters.
-_BARE_NAME = (rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}"
+_BARE_NAME = (rf"{_BEFORE_NAME}(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}"
               rf"|[{_ALL_SURNAMES}][{_HAN}]{{1,2}})(?=[^{_HAN}]|$|的|是|为|在|曾|于|和|与|说|您|还|或|也|已|被|{_HONORIFICS})")
 #: A name alone in a table cell or a list item: `| 派件员 | 马建军 |`, `,马建军,处理中`, `：马建国 1 起、`.
 _CELL_NAME = (rf"(?:(?<=[|,，、：:;；\t] )|(?<=[|,，、：:;；\t]))(?P<value>[{_ALL_SURNAMES}][{_HAN}]{{2}})"
               rf"(?=[ \t]?[|,，、;；\t\n]|[ \t]\d|$)")
-#: A name before what the person does in a calendar or minutes: `（黄子涵主讲）`, `王伟签字`.
-_NAME_ACTING = rf"(?<![{_HAN}])(?P<value>{_SURNAME}[{_HAN}]{{1,2}}?)(?=主讲|主持|发言|签字|签名|汇报|负责|确认)"
+#: A name before what the person does in a calendar or minutes: `（黄子涵主讲）`, `王伟签字`, `由王伟负责`.
+_NAME_ACTING = rf"{_BEFORE_NAME}(?P<value>{_SURNAME}[{_HAN}]{{1,2}}?)(?=主讲|主持|发言|签字|签名|汇报|负责|确认)"
 
 
 @cache
