@@ -4,11 +4,14 @@ Presidio's English models see none of these. A name is proposed with a cue that 
 (`姓名：`, a surname followed by 先生/女士/经理…), or as a common surname and one or two characters
 standing alone (between punctuation, quotes, spaces or a few function characters such as 是/的) that
 jieba's dictionary does not know as an ordinary word (`顾客`, `周六`, `高血压` are words, `王美玲` is not).
-Traditional forms of the surnames count too (陳雅琴).
+Traditional forms of the surnames count too (陳雅琴). Where a candidate runs on into Han text, jieba's word
+segmentation of the clause places the name's end (`患者王芳确诊` is 王芳 + 确诊, `王小明确认` is 王小明 + 确认):
+a list of verbs cannot, as cutting at any dictionary word would also cut three-character names.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import cache
 
@@ -47,17 +50,19 @@ _COMPOUND = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟
 _SURNAME = "(?:" + "|".join(_COMPOUND) + f"|[{_ALL_SURNAMES}])"
 _AFTER_ROLE = "|".join(f"(?<={r}{gap})" for r in dict.fromkeys(_ROLE) for gap in ("", " "))
 #: A particle or verb after a one-character given name ends the name: `客户张伟的手机号` names 张伟, not 张伟的.
-_AFTER_NAME = "的是在说已被将把也还要"
+_AFTER_NAME = "的是在说已被将把也还要不"
 _GIVEN = rf"[{_HAN}](?:(?![{_AFTER_NAME}])[{_HAN}])"
 _ROLE_NAME = (rf"(?:{_AFTER_ROLE})(?P<value>(?:{'|'.join(_COMPOUND)}){_GIVEN}?|[{_ALL_SURNAMES}]{_GIVEN}?)")
+#: Function characters a name may follow inside a run of Han characters (`由王伟负责`, `联系人是王伟`).
+_BEFORE_NAME = rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))"
 #: A bare name: not inside a run of Han characters, except after or before a few function characters.
-_BARE_NAME = (rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}"
+_BARE_NAME = (rf"{_BEFORE_NAME}(?P<value>(?:{'|'.join(_COMPOUND)})[{_HAN}]{{1,2}}"
               rf"|[{_ALL_SURNAMES}][{_HAN}]{{1,2}})(?=[^{_HAN}]|$|的|是|为|在|曾|于|和|与|说|您|还|或|也|已|被|{_HONORIFICS})")
 #: A name alone in a table cell or a list item: `| 派件员 | 马建军 |`, `,马建军,处理中`, `：马建国 1 起、`.
 _CELL_NAME = (rf"(?:(?<=[|,，、：:;；\t] )|(?<=[|,，、：:;；\t]))(?P<value>[{_ALL_SURNAMES}][{_HAN}]{{2}})"
               rf"(?=[ \t]?[|,，、;；\t\n]|[ \t]\d|$)")
-#: A name before what the person does in a calendar or minutes: `（黄子涵主讲）`, `王伟签字`.
-_NAME_ACTING = rf"(?<![{_HAN}])(?P<value>{_SURNAME}[{_HAN}]{{1,2}}?)(?=主讲|主持|发言|签字|签名|汇报|负责|确认)"
+#: A name before what the person does in a calendar or minutes: `（黄子涵主讲）`, `王伟签字`, `由王伟负责`.
+_NAME_ACTING = rf"{_BEFORE_NAME}(?P<value>{_SURNAME}[{_HAN}]{{1,2}}?)(?=主讲|主持|发言|签字|签名|汇报|负责|确认)"
 
 
 @cache
@@ -76,6 +81,54 @@ def _common_words() -> tuple[frozenset[str], frozenset[str]]:
                 if int(freq) >= 100 and not tag.startswith("nr"):
                     not_names.add(word)
     return frozenset(common), frozenset(not_names)
+
+
+#: How many characters either side of a candidate jieba reads to place its end: a clause, not the document.
+_CONTEXT = 8
+
+
+@cache
+def _segmenter():
+    """jieba's default tokenizer: its dictionary is built on first use (~1 s, ~70 MB), not at import."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)  # its "Building prefix dict" lines are not ours to print
+    jieba.dt.initialize()  # its dictionary (`FREQ`) is read here, not on the first cut
+    return jieba.dt
+
+
+def _word_ends(text: str) -> list[int]:
+    ends, at = [], 0
+    for word in _segmenter().cut(text, HMM=True):
+        at += len(word)
+        ends.append(at)
+    return ends
+
+
+def name_end(text: str, start: int, end: int) -> int:
+    """Where a name candidate running on into Han text ends, by jieba's words around it. A candidate whose
+    end falls inside a dictionary word gives that word back (`李娜确|诊` → 李娜; a word jieba only guessed,
+    `赵国|栋续方`, is no evidence), unless the text after the whole candidate reads in fewer words
+    (`周子健|康复出院`, not `周子|健康|复出|院`: the name jieba did not know is kept). One ending in a one-character
+    word gives it back only when that is a particle or copula (`张伟|是|经理`): a given name's last character
+    can be a word of its own (`赵国|栋`). A surname and one given character (two of a compound surname) are
+    never cut."""
+    least = start + (3 if text[start:start + 2] in _COMPOUND else 2)
+    if end <= least or end == len(text) or not "\u4e00" <= text[end] <= "\u9fff":
+        return end
+    words = _segmenter().FREQ  # dictionary words with their counts, and every word's prefixes (count 0)
+    if text[end - 1] not in _AFTER_NAME and not any(text[b:end + 1] in words for b in range(least, end)):
+        return end  # no dictionary word could cross the end, nor a particle close it: nothing to segment
+    lo, hi = max(0, start - _CONTEXT), min(len(text), end + _CONTEXT)
+    cuts = [lo + c for c in _word_ends(text[lo:hi])]
+    before = max(c for c in [start, *cuts] if c < end)
+    if end in cuts:
+        return before if end - before == 1 and before >= least and text[before] in _AFTER_NAME else end
+    after = min(c for c in cuts if c > end)
+    if (before < least or not words.get(text[before:after])
+            or len(_word_ends(text[end:hi])) < len(_word_ends(text[before:hi]))):
+        return end
+    return before
 
 
 #: A team or an office, not a person, where a person is asked for (`联系人：运维组`, `负责人：财务部`).
@@ -140,10 +193,12 @@ RECOGNIZERS = [
     ), validate=resident_id_ok),
     PatternRecognizer("zh-person-name", "PERSON", "person_name", (
         (r"(?:姓名|联系人|收件人|患者|客户|员工)\s*[:：]\s*(?P<value>[\u4e00-\u9fff]{2,4})(?![\u4e00-\u9fff])", 0.7),
-        (rf"(?P<value>[{_ALL_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?:{_HONORIFICS})", 0.5),
-    ), validate=_not_a_word),
-    PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45),), validate=_not_a_word),
+        (rf"(?P<value>{_SURNAME}{_GIVEN}??)(?:{_HONORIFICS})", 0.5),
+    ), validate=_not_a_word, bound=name_end),
+    PatternRecognizer("zh-person-name-bare", "PERSON", "person_name", ((_BARE_NAME, 0.45),), validate=_not_a_word,
+                      bound=name_end),
     # where the place says a person is meant, a given name that is also a word (建军, 志强) is still a name
     PatternRecognizer("zh-person-name-placed", "PERSON", "person_name", ((_ROLE_NAME, 0.45), (_NAME_ACTING, 0.45),
-                                                                         (_CELL_NAME, 0.45)), validate=_not_common),
+                                                                         (_CELL_NAME, 0.45)), validate=_not_common,
+                      bound=name_end),
 ]
