@@ -16,6 +16,7 @@ from intercept_helpers import running_proxy, wait_for_records
 from ec2audit.cli import main
 from ec2audit.intercept.server import serve_in_thread
 from ec2audit.intercept.standin import create_app as create_standin
+from ec2audit.logs import audit as log_audit
 from ec2audit.run.episodes import audit_episode
 from ec2audit.tasks import Task
 from ec2audit.units import read_units
@@ -112,6 +113,30 @@ def test_report_means_count_clean_sessions_and_say_how_many_were_left_out(audite
     _cli("report", str(out), "--out", str(page))
     html = page.read_text(encoding="utf-8")
     assert "0.125" in html and "1 of 4 sessions left out of the exposure means" in html
+
+
+def test_a_pool_of_workers_scores_a_session_whose_calls_all_stayed_local_across_parts_0(tmp_path, monkeypatch):
+    """s1 sends the name and the salary to gpt-4o, s3 only talks to a local ollama, in calls cut into
+    different workers' parts (blocks of 16 kB, each call ≈ 18 kB); s2 asks gpt-4o something with no unit in it.
+    By hand, as one audit: s1 (1 + 2) / 8 = 0.375, s2 0.0, s3 0.0 (before: null); `--jobs 2` says the same."""
+    monkeypatch.setattr(log_audit, "MIN_BLOCK_BYTES", 16 << 10)
+    monkeypatch.setattr(log_audit, "BLOCK_BYTES", 16 << 10)
+    units = _write_jsonl(tmp_path / "units.jsonl", UNITS)
+    pad = " Notes: the weekly sync moved to Thursday." * 400
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _write_jsonl(logs / "a.jsonl", [_call("r1", "s1", CLOUD, "gpt-4o", "Dana Whitfield earns $1,250,000." + pad),
+                                    _call("r2", "s3", LOCAL, "llama3", "Dana Whitfield, +1 415-555-0199." + pad)])
+    _write_jsonl(logs / "b.jsonl", [_call("r3", "s3", LOCAL, "llama3", "SSN 078-05-1120, $1,250,000." + pad),
+                                    _call("r4", "s2", CLOUD, "gpt-4o", "What is on today's agenda?" + pad)])
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"s1": "t1", "s2": "t1", "s3": "t1"}))
+    expected = {"s1": 0.375, "s2": 0.0, "s3": 0.0}
+    for jobs in ("1", "2"):
+        summary = json.loads(_cli("audit", str(logs), "--units", str(units), "--task-map", str(task_map), "--json",
+                                  "--jobs", jobs))
+        assert {s["session"]: s["exposure"] for s in summary["sessions"]} == expected, jobs
+        assert {r["group"]: r["exposure"] for r in summary["exposure"]} == expected, jobs
 
 
 def _episode_url(url: str, episode: str) -> str:
