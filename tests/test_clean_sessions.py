@@ -17,7 +17,9 @@ from ec2audit.cli import main
 from ec2audit.intercept.server import serve_in_thread
 from ec2audit.intercept.standin import create_app as create_standin
 from ec2audit.logs import audit as log_audit
-from ec2audit.run.episodes import audit_episode
+from ec2audit.run.episodes import RECORD, EpisodeSpec, audit_episode
+from ec2audit.run.record import EpisodeRecord
+from ec2audit.run.scheduler import write_results
 from ec2audit.tasks import Task
 from ec2audit.units import read_units
 
@@ -187,3 +189,35 @@ def test_intercept_audit_scores_a_fully_blocked_episode_0_as_audit_and_run_do(bl
                 criteria=[], units=read_units(units))
     ran = {eid: audit_episode(task, eid, [r for r in records if r.episode == eid])[1] for eid in expected}
     assert ran == expected
+
+
+def _episode(task: str, exposure: float | None, cloud_calls: int) -> EpisodeRecord:
+    return EpisodeRecord(
+        episode_id=f"{task}.cloud-only.r0", task_id=task, scenario="office", strategy="cloud-only",
+        variant="cloud-only", router=None, cloud_context=None, edge_model="http://127.0.0.1:8080/v1",
+        cloud_model="gpt-5.4", run_index=0, status="ok", completion=1.0, criteria="{}", passed=True,
+        cloud_calls=cloud_calls, cloud_input_tokens=0, cloud_cached_tokens=0, cloud_output_tokens=0, cloud_usd=0.0,
+        edge_calls=0, edge_input_tokens=0, edge_output_tokens=0, edge_flops=0.0, exposure=exposure,
+        exposure_by_dimension="{}", leaked_units="[]", routes="[]", asks=0, exit_code=0, error=None, duration_s=1.0,
+        openclaw_s=1.0, openclaw_startup_s=None, isolation="{}")
+
+
+def test_a_runs_summary_and_report_mean_the_same_episodes_and_say_how_many_were_left_out(tmp_path):
+    """Three episodes of one strategy: A leaked 0.5, B made no cloud call (0.0: its units stayed on the device),
+    C's task has no units (null). By hand: the mean over A and B, (0.5 + 0) / 2 = 0.25, in summary.json and in
+    `report`, both saying 1 episode was left out (before: neither said it)."""
+    out = tmp_path / "run"
+    specs = []
+    for task, exposure, calls in (("A", 0.5, 2), ("B", 0.0, 0), ("C", None, 1)):
+        record = _episode(task, exposure, calls)
+        folder = out / "episodes" / record.episode_id
+        folder.mkdir(parents=True)
+        (folder / RECORD).write_text(json.dumps(record.to_dict()))
+        specs.append(EpisodeSpec(task, "cloud-only", 0))
+    write_results(out, specs)
+    summary = json.loads((out / "summary.json").read_text())["cloud-only"]
+    assert (summary["exposure_mean"], summary["exposure_left_out"]) == (0.25, 1)
+    data = json.loads(_cli("report", str(out), "--json"))
+    assert [r["exposure"] for r in data["strategies"]] == [0.25]
+    assert ("run: 1 of 3 episodes left out of the exposure means: nothing to score against (no units in its task, "
+            "or none in its calls)") in data["notes"]
