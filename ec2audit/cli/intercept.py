@@ -157,8 +157,8 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     records = [r for r in records if r.model_call]  # a model listing (GET /v1/models) has no prompt to audit
     blocked = [r for r in records if not r.forwarded]
     if blocked:
-        console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited",
-                      highlight=False)
+        console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited "
+                      "(their episodes are scored all the same: 0.0 where nothing of one was sent)", highlight=False)
     result = AuditResult(units)
     for record in records:
         if not record.forwarded:  # its episode is scored all the same: 0.0 where every request of it was blocked

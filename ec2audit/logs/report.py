@@ -261,7 +261,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     elif summary["cloud_calls"]:
         console.print(_clean(summary), highlight=False)
     elif summary["calls"]:
-        console.print("no cloud call in what was read: nothing to audit")
+        console.print("no cloud call in what was read: nothing reached the cloud, each session scored has exposure 0")
     else:
         console.print("[bold red]nothing was read[/]: no model call found in the given paths")
     providers = _table("Calls per provider", ["side", "provider/model", "calls", "input tok", "output tok", "USD"])
