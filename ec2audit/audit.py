@@ -40,6 +40,20 @@ class AuditResult:
     errors: list[InputError] = field(default_factory=list)
     grades: dict[str, dict[str, float]] = field(default_factory=dict)
     tasks: dict[str, set[str]] = field(default_factory=dict)
+    _every: set[str] | None = field(default=None, repr=False, compare=False)  # the units' tasks (`score`)
+
+    def score(self, payload: Payload) -> str:
+        """Score `payload`'s group against its task's units (every unit where it names none of theirs),
+        whether or not the payload reached the cloud, and return the group. What a group is scored against
+        is its exposure's denominator: a group whose calls all stayed on the device (edge calls, requests
+        the proxy blocked) scores 0.0 over those units, not "nothing"; only a group scored against no unit
+        has no exposure (docs/design.md §1)."""
+        group = group_of(payload)
+        if self._every is None:
+            self._every = {u.task_id for u in self.units}
+        every = self._every
+        self.tasks.setdefault(group, set()).update({payload.task_id} if payload.task_id in every else every)
+        return group
 
     def findings_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.finding_rows, schema=FINDING_SCHEMA, orient="row")
@@ -57,7 +71,8 @@ class AuditResult:
 def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | None = None,
           on_payload: Callable[[Payload], None] | None = None, *, first_only: bool = False,
           result: AuditResult | None = None) -> AuditResult:
-    """Scan every payload; exposure is grouped per episode (or per task when payloads name no episode).
+    """Scan every payload; exposure is grouped per episode (or per task when payloads name no episode),
+    each group over its tasks' units (`AuditResult.score`; a group `result` scored already keeps its tasks).
 
     With `first_only`, a segment text already sent in the same group is not scanned again, so every
     finding names the first payload that carried its text — the cumulative-context view of a log.
@@ -65,16 +80,13 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
     """
     cascade = cascade or build_cascade(units)
     unit_columns = {u.id: (u.task_id, u.id, u.entity_id, u.field, u.dimension, u.weight) for u in units}
-    all_tasks = {u.task_id for u in units}
     result = result if result is not None else AuditResult(units)
     grades: dict[str, dict[str, float]] = defaultdict(dict)
-    tasks: dict[str, set[str]] = defaultdict(set)
     sent: dict[str, set[bytes]] = defaultdict(set)  # per group, the digests of the texts sent: not the texts
     rows = result.finding_rows
     same: tuple[dict, ...] = ({}, {}, {}, {}, {}, {})  # per column of f[3:]: one object for equal values
     for payload in payloads:
-        group = payload.episode or payload.task_id or "all"
-        tasks[group] |= {payload.task_id} if payload.task_id in all_tasks else all_tasks
+        group = result.score(payload)
         kept = list(enumerate(payload.segments))
         if first_only:
             seen, fresh = sent[group], []
@@ -94,8 +106,13 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
         result.chars += payload.size
         if on_payload:
             on_payload(payload)
-    result.grades, result.tasks = dict(grades), dict(tasks)
+    result.grades = dict(grades)
     return result
+
+
+def group_of(payload: Payload) -> str:
+    """The group a payload is scored in: its episode (a log's session), else its task."""
+    return payload.episode or payload.task_id or "all"
 
 
 #: Distinct values a column of `_shared` remembers before it starts again.

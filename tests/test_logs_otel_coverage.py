@@ -69,7 +69,8 @@ def test_clean_audit_counts_spans_and_says_no_leak_only_over_those_with_content(
 
     summary = json.loads(_run("audit", trace, "--units", UNITS, "--json"))
     assert summary["coverage"] == [{"format": "otel-genai", "record": "span", "read": 4, "with_content": 2,
-                                    "without_content": 2, "logged_again": 0, "reused_ids": 0, "cache_hits": 0}]
+                                    "without_content": 2, "logged_again": 0, "reused_ids": 0, "cache_hits": 0,
+                                    "blocked": 0}]
     assert (summary["cloud_calls"], summary["cloud_calls_without_content"], summary["leaked"]) == (3, 2, [])
     assert [(s["session"], s["calls"], s["calls_without_content"]) for s in summary["sessions"]] == [("conv-1", 4, 2)]
 
@@ -135,7 +136,8 @@ def test_content_captured_as_log_events_is_read_with_its_span(tmp_path):
     # by hand: one chat span; its four log records carry the card (user), the name (a tool call's
     # arguments) and the phone (the tool's result): 3 of the 5 units, sent in call 1
     assert summary["coverage"] == [{"format": "otel-genai", "record": "span", "read": 1, "with_content": 1,
-                                    "without_content": 0, "logged_again": 0, "reused_ids": 0, "cache_hits": 0}]
+                                    "without_content": 0, "logged_again": 0, "reused_ids": 0, "cache_hits": 0,
+                                    "blocked": 0}]
     assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
         ("acme-billing/P-001/card", "user"), ("acme-billing/P-001/name", "tool_call_args"),
         ("acme-billing/P-001/phone", "tool_result")]
@@ -206,7 +208,8 @@ def test_vercel_ai_sdk_prompt_messages_are_content(tmp_path):
     # by hand: one model call (b1; b0 names no model), with content: the name in a tool call's
     # arguments, the card and the diagnosis in the tools' results
     assert summary["coverage"][0] == {"format": "otel-genai", "record": "span", "read": 1, "with_content": 1,
-                                      "without_content": 0, "logged_again": 0, "reused_ids": 0, "cache_hits": 0}
+                                      "without_content": 0, "logged_again": 0, "reused_ids": 0, "cache_hits": 0,
+                                      "blocked": 0}
     assert sorted((u["unit_id"], u["origin"]) for u in summary["leaked"]) == [
         ("acme-billing/P-001/card", "tool_result"), ("acme-billing/P-001/diagnosis", "tool_result"),
         ("acme-billing/P-001/name", "tool_call_args")]

@@ -76,11 +76,12 @@ def _write_jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-def test_a_session_that_called_no_cloud_model_says_so_in_audit_and_report(tmp_path):
+def test_a_session_that_called_no_cloud_model_scores_0_against_its_task_in_audit_and_report(tmp_path):
     """Three sessions of task t1: s1 sends the name and phone to gpt-4o, s2 sends them only to a local
-    ollama, s3 sends the name to gpt-4o. By hand (weights 1, 1.5, 2.5): s1 2.5/5, s3 1/5, s2 no exposure (no cloud
-    call) and said so. Before: s2 was "scored against" `task ` (no task named) and `report` filed it under
-    "(units found in its calls)" though the task map names its task and no units were looked for."""
+    ollama, s3 sends the name to gpt-4o. By hand (weights 1, 1.5, 2.5): s1 2.5/5, s3 1/5, s2 0/5 = 0.0: its
+    task's units all stayed on the device (session 18: it was null, "nothing: no cloud call", and left out of
+    the means). Before session 17: s2 was "scored against" `task ` (no task named) and `report` filed it under
+    "(units found in its calls)" though the task map names its task."""
     units = _write_jsonl(tmp_path / "units.jsonl", [
         {"task_id": "t1", "entity_id": "P1", "field": "name", "value": "Dana Whitfield", "dimension": "person_name"},
         {"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "+1 415-555-0199", "dimension": "contact"},
@@ -97,15 +98,16 @@ def test_a_session_that_called_no_cloud_model_says_so_in_audit_and_report(tmp_pa
     audited = json.loads(_cli("audit", str(log), "--units", str(units), "--task-map", str(task_map), "--json",
                               "--out", str(out / "findings.parquet")))
     sessions = {s["session"]: (s["cloud_calls"], s["exposure"], s["scored_against"]) for s in audited["sessions"]}
-    assert sessions == {"s1": (1, 2.5 / 5, "task t1"), "s2": (0, None, "nothing: no cloud call"),
+    assert sessions == {"s1": (1, 2.5 / 5, "task t1"), "s2": (0, 0.0, "task t1"),
                         "s3": (1, 1 / 5, "task t1")}
     report = json.loads(_cli("report", str(out), "--json"))
     tasks = {task: sorted(e["episode_id"] for e in episodes) for task, episodes in report["tasks"].items()}
-    assert tasks == {"t1": ["s1", "s3"], "(no cloud call)": ["s2"]}
+    assert tasks == {"t1": ["s1", "s2", "s3"]}
     # a session that did call the cloud, with nothing sensitive on its local side, is no session without one
     quiet = _write_jsonl(tmp_path / "quiet.jsonl", [_openai_record("r4", "s4", cloud, "gpt-4o", "Hello there")])
     (row,) = json.loads(_cli("audit", str(quiet), "--discover", "--no-presidio", "--json"))["sessions"]
-    assert (row["cloud_calls"], row["exposure"], row["scored_against"]) == (1, None, "values on its local side")
+    assert (row["cloud_calls"], row["exposure"], row["scored_against"]) == (1, None,
+                                                                            "nothing: no units to score against")
 
 
 def test_report_on_the_folder_an_audit_wrote_under_its_own_name_reads_it(tmp_path):

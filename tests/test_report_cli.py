@@ -421,7 +421,9 @@ def test_a_store_audits_drilldown_names_the_record_that_first_sent_a_unit(tmp_pa
 def test_sessions_scored_against_their_own_calls_are_counted_under_the_task_they_are_shown_under(tmp_path):
     """Two sessions of a log match no task of the units file (each scored against the units found in
     its calls); one sends acme-billing's card. The drilldown shows both sessions, the leaking one
-    under acme-billing: the strategies table counts that task (1), not 0, and so does its session row."""
+    under acme-billing: the strategies table counts that task (1), not 0, and so does its session row. The
+    other, no unit in its calls, has nothing to score against (session 18: it was filed under "(units found
+    in its calls)", though none was)."""
     log = tmp_path / "agent.jsonl"
     lines = [{"session_id": "chat-a", "request": {"model": "gpt-4o", "messages": [
                  {"role": "user", "content": "It went to card 4539 1488 0343 6467."}]}},
@@ -437,7 +439,7 @@ def test_sessions_scored_against_their_own_calls_are_counted_under_the_task_they
     assert code == 0, output
     data = json.loads(output)
     assert {task: [e["episode_id"] for e in eps] for task, eps in data["tasks"].items()} == {
-        "acme-billing": ["chat-a"], "(units found in its calls)": ["chat-b"]}
+        "acme-billing": ["chat-a"], "(nothing to score against)": ["chat-b"]}
     assert (data["strategies"][0]["episodes"], data["strategies"][0]["tasks"]) == (2, 1)
     assert {g["label"]: g["tasks"] for g in data["groups"]} == {"chat-a": 1, "chat-b": 0}
 

@@ -137,10 +137,11 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     episode whose records name their task is scored against that task's units only. The store is only
     read; one with no records is an error (exit 1), never "no leak"."""
 
+    from ec2audit.audit import AuditResult
     from ec2audit.audit import audit as run_audit
     from ec2audit.files import write_table
     from ec2audit.intercept.store import read_records
-    from ec2audit.payloads import payload_from_record
+    from ec2audit.payloads import Payload, payload_from_record
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
 
@@ -156,10 +157,12 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     records = [r for r in records if r.model_call]  # a model listing (GET /v1/models) has no prompt to audit
     blocked = [r for r in records if not r.forwarded]
     if blocked:
-        console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited",
-                      highlight=False)
+        console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited "
+                      "(their episodes are scored all the same: 0.0 where nothing of one was sent)", highlight=False)
+    result = AuditResult(units)
     for record in records:
-        if not record.forwarded:
+        if not record.forwarded:  # its episode is scored all the same: 0.0 where every request of it was blocked
+            result.score(Payload(record.id, [], task_id=record.task_id, episode=record.episode))
             continue
         try:
             payloads.append(payload_from_record(record.to_row(), record.id))
@@ -170,7 +173,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
             skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
                                       file=str(store), field=f"record {record.id}"))
     with console.status(f"auditing {plural(len(payloads), 'record')} against {plural(len(units), 'unit')}"):
-        result = run_audit(payloads, units)
+        run_audit(payloads, units, result=result)
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
     if out:

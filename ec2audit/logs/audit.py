@@ -31,7 +31,7 @@ import polars as pl
 from polars.io.plugins import register_io_source
 
 from ec2audit import metrics
-from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit
+from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit, group_of
 from ec2audit.backends import Backend, Local
 from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
@@ -39,7 +39,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
+from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.payloads import Payload
@@ -48,7 +48,9 @@ from ec2audit.units import Unit
 LOCAL_ORIGINS = ("user", "tool_result")
 FOUND = "units found in its own calls"
 LOCAL_SIDE = "values on its local side"
-NO_CLOUD_CALL = "nothing: no cloud call"
+#: What a session with no exposure is scored against: no unit (its task has none; matched to no task, its
+#: calls held none; `--discover`, no value on its local side). Left out of every mean, and counted.
+NOTHING = "nothing: no units to score against"
 MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
     COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {
@@ -75,8 +77,9 @@ SESSION_SCHEMA = {
 #: The cloud usage columns of `SESSION_SCHEMA`, which `sessions()` does not give.
 CLOUD_USAGE = ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd")
 #: What the audit counts per format read (`LogAudit.format_calls`, `report.coverage`): its calls, those that
-#: carried no prompt text, and the records passed over (`base.PASSED_OVER`) or reusing an earlier call's id.
-FORMAT_COUNTS = ("read", "without_content", "logged_again", "reused_ids", "cache_hits")
+#: carried no prompt text, the records passed over (`base.PASSED_OVER`) or reusing an earlier call's id, and
+#: the requests a proxy refused (`base.BLOCKED`).
+FORMAT_COUNTS = ("read", "without_content", "logged_again", "reused_ids", "cache_hits", "blocked")
 #: One row per session (`dimension` null) and per (session, dimension): `LogAudit.exposure()`.
 EXPOSURE_SCHEMA = {"group": pl.String, "dimension": pl.String, "units": pl.Int64, "leaked": pl.Int64,
                    "exposure": pl.Float64}
@@ -91,11 +94,12 @@ Exposed = dict[str, array]
 #: What a worker writes per session and per file beside its findings (`LogAudit.spill`), so the driver
 #: holds nothing per session or file: calls per session (`session-calls`, keyed as `sessions()`), per
 #: group what it is scored against and its sums (`groups`: `tasks` the key of its task set in
-#: `task-sets`, a few distinct sets shared by many groups, null where no cloud call was
-#: audited, `found` where scored against the units found in its calls, `exposed` and `scope` as in
-#: `Exposed`), the files read (`files`), and the `call_id` of each call it read that has one (`keys`: `key`,
-#: what a copy in another part has too: the `call_id` itself, and in a second row the call's `logged_id`
-#: where it has one, so an id reused in another part of its file is found too).
+#: `task-sets`, a few distinct sets shared by many groups, null where the group was scored against
+#: nothing (`--discover`: no value on its local side), `found` where scored against the units found in
+#: its calls, `exposed` and `scope` as in `Exposed`), the files read (`files`), and the `call_id` of
+#: each call it read that has one (`keys`: `key`, what a copy in another part has too: the `call_id`
+#: itself, and in a second row the call's `logged_id` where it has one, so an id reused in another part
+#: of its file is found too).
 PART_SCHEMAS = {
     "session-calls": pl.Schema({"session": pl.String, "calls": pl.Int64, "cloud_calls": pl.Int64,
                                 "calls_without_content": pl.Int64, "cloud_calls_without_content": pl.Int64}),
@@ -236,7 +240,7 @@ class LogAudit:
     #: Sessions more than one part saw (`merge_parts`): their first-sent rows are merged when read,
     #: and a finding on a text an earlier part sent in the session is dropped (`_finding_parts`).
     spanning: set[str] = field(default_factory=set)
-    #: Groups several parts saw: the union of their tasks (null where none had a cloud call), `found`,
+    #: Groups several parts saw: the union of their tasks (null where none scored it), `found`,
     #: and the first part's sums; the task sets of those unions (`task_names`).
     shared_groups: pl.DataFrame | None = field(default=None, repr=False)
     task_unions: dict[int, list[str]] = field(default_factory=dict, repr=False)
@@ -399,7 +403,7 @@ class LogAudit:
         return row[0], row[1], row[2], row[3], row[4]
 
     def _groups_by_part(self) -> Iterator[pl.LazyFrame]:
-        """Per group (in order of first call), part by part: `has_tasks` (a cloud call was audited), its
+        """Per group (in order of first call), part by part: `has_tasks` (it was scored: a call of it was read), its
         tasks, `found`, and the sums of the part that saw it. A group several parts saw comes once, in
         the first, with the row of `shared_groups` (its sums made again from its merged rows where both
         parts had some: `exposed`, `scope` here). Part by part, not a group-by over every part: the
@@ -536,8 +540,9 @@ class LogAudit:
         return rows
 
     def sessions(self, limit: int | None = None) -> list[dict]:
-        """Calls and exposure per session (the first `limit` only, when given), overall and per dimension
-        (units 0 and exposure null where no cloud call was audited): every session read, clean ones too."""
+        """Calls and exposure per session (the first `limit` only, when given), overall and per dimension:
+        every session read, clean ones too. A session whose calls all stayed on the device has exposure 0.0
+        over the units it is scored against; units 0, exposure null and `NOTHING` only where there are none."""
         names = self.task_names()
         return [r for chunk in self._rows(self._sessions_by_part(), limit) for r in self._session_rows(chunk, names)]
 
@@ -557,7 +562,7 @@ class LogAudit:
                  "exposure": exposure.get(r["group"], {}).get("exposure"),
                  "exposure_by_dimension": by_dimension.get(r["group"], {}),
                  "scored_against": self._scored(r["found"], names.get(r["tasks"], []))
-                 if r["has_tasks"] or r["cloud_calls"] else NO_CLOUD_CALL,
+                 if r["group"] in exposure else NOTHING,
                  "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
     @staticmethod
@@ -955,7 +960,8 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     """Audit the logs under `paths` against `units` (with their `cascade` if built), or against units
     discovered in them. A session is scored against the units of its task: from `task_map` (session →
     task id), its calls' task ids or its own name; a session matched to no task is scored against the
-    units found in its own calls. `on_progress(bytes read, bytes in all)` follows the reading.
+    units found in its own calls. A session whose calls all stayed on the device is scored all the same:
+    exposure 0.0. `on_progress(bytes read, bytes in all)` follows the reading.
 
     `backend` (`ec2audit.backends`; default: `Local`, here) says where files are audited. Outside
     this process, files are cut into `batches`; each worker writes its batch's findings to Parquet in
@@ -1123,6 +1129,24 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
     def passed_over(fmt: str, why: str) -> None:
         log.format_calls.setdefault(fmt, [0] * len(FORMAT_COUNTS))[FORMAT_COUNTS.index(why)] += 1
 
+    def scoped(payload: Payload, side: str) -> bool:
+        """Set the task `payload` is scored against (`--task-map`, its calls' task id, its session's name;
+        under `--discover` its session), adding to the units found in its session's calls where it has none;
+        False where there is nothing to score it against (`--discover`: no value on its session's local side)."""
+        session = group_of(payload)
+        if reading.discover:
+            payload.task_id = session
+            return session in tasks
+        if session in reading.task_map:
+            payload.task_id = reading.task_map[session]
+        elif payload.task_id not in tasks and session in tasks:
+            payload.task_id = session
+        if payload.task_id not in tasks:
+            found_units = log.found_in_calls.setdefault(session, set())
+            if side != CLOUD:
+                found_units |= _units_in(payload, cascade, edge_sent[session])
+        return True
+
     def cloud_payloads() -> Iterator[Payload]:
         def started(f: LogFile) -> None:
             before.update(in_file)
@@ -1135,6 +1159,13 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
         for payload in _read(found, reading.fmt, log, started):
             call_id = payload.meta.get("call_id")
             key = payload.meta.get("session") or payload.episode
+            if payload.meta.get(BLOCKED):  # no call: its session is listed and scored, with nothing sent
+                passed_over(payload.meta.get("format") or "?", "blocked")
+                in_file[key] += 1  # it keeps its step number
+                log.session_calls.setdefault(key, [0, 0, 0, 0])
+                if scoped(payload, BLOCKED):
+                    log.result.score(payload)
+                continue
             if call_id is not None:
                 # a copy of a call read before, here or by a part before this one (a resumed session's file,
                 # a span sent twice)
@@ -1163,28 +1194,18 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
             read[0] += 1
             read[1] += empty
             read[3] += bool(payload.meta.get("id_reused"))
-            session = payload.episode or payload.task_id or "all"  # the group `audit` scores it in
-            if reading.discover:
-                payload.task_id = session
-                if session not in tasks:
-                    continue
-            elif session in reading.task_map:
-                payload.task_id = reading.task_map[session]
-            elif payload.task_id not in tasks and session in tasks:
-                payload.task_id = session
-            if payload.task_id not in tasks:
-                found_units = log.found_in_calls.setdefault(session, set())
-                if side != CLOUD:
-                    found_units |= _units_in(payload, cascade, edge_sent[session])
-            if side == CLOUD:
-                if hashes:
-                    group = payload.episode or payload.task_id or "all"
-                    texts = known[group]
-                    for seg in payload.segments:
-                        if seg.text not in texts:
-                            texts[seg.text] = _text_hash(seg.text)
-                            log.sent.append((group, texts[seg.text]))
-                yield payload
+            if not scoped(payload, side):
+                continue
+            if side != CLOUD:  # kept on the device: its session is scored all the same (0.0 if all its calls are)
+                log.result.score(payload)
+                continue
+            if hashes:
+                texts = known[group_of(payload)]
+                for seg in payload.segments:
+                    if seg.text not in texts:
+                        texts[seg.text] = _text_hash(seg.text)
+                        log.sent.append((group_of(payload), texts[seg.text]))
+            yield payload
 
     def carry(payload: Payload) -> None:
         messages = payload.meta.get("messages") or {}
@@ -1198,7 +1219,7 @@ def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Casca
                                                     for k in CARRIER_SCHEMA if k != "call"}}
             log.carriers.append(carriers[index])
         if hashes:
-            texts = known[payload.episode or payload.task_id or "all"]
+            texts = known[group_of(payload)]
             log.text_hashes += [texts[payload.segments[row[SEGMENT]].text]
                                 for row in log.result.finding_rows[len(log.text_hashes):]]
         if on_payload:

@@ -40,6 +40,9 @@ LINE_RANGE: ContextVar[tuple[int, int, int] | None] = ContextVar("line_range", d
 #: (it logs again a call an earlier line of its file logged) or `cache_hits` (a gateway answered it from
 #: its own cache: no provider saw it). The audit counts them, so no record is passed over unsaid.
 PASSED_OVER: ContextVar[Callable[[str, str], None] | None] = ContextVar("passed_over", default=None)
+#: The `Payload.meta` key of a request a proxy refused (`--enforce block`): no call (no provider saw it, no
+#: text of it is scanned), yielded for its session, which is scored all the same (0.0 if all its were refused).
+BLOCKED = "blocked"
 #: The `call_id`s (and `logged_id`s) of calls logged in the parts of the audit before this one, when the audit
 #: splits its files between workers: such a call is logged again, such an id reused (`logs.audit._logged_before`).
 LOGGED_BEFORE: ContextVar[frozenset[str]] = ContextVar("logged_before", default=frozenset())

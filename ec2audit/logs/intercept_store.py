@@ -2,7 +2,8 @@
 
 Every record is one exchange that went through the interceptor to the cloud: its request body,
 episode, task (`/e/<episode>/t/<task>`, `X-EC2-Task`), time, model and the token counts and cost the
-interceptor already worked out.
+interceptor already worked out. A request the interceptor refused (`--enforce block`) is read as no call
+(`BLOCKED`): its episode is scored all the same.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError
+from ec2audit.logs.base import BLOCKED, OnError
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.logs.openclaw_sqlite import SQLITE_MAGIC, tables
 from ec2audit.payloads import Payload
@@ -43,8 +44,11 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     for number, record in enumerate(records, start=1):
         if not record.model_call:  # a model listing (GET /v1/models): no call, no prompt, not a step
             continue
-        if not record.forwarded:  # blocked by the proxy: no cloud call, though it keeps its step number
-            steps[str(record.episode or record.task_id or path.stem)] += 1
+        if not record.forwarded:  # blocked by the proxy: no call, though it keeps its step number and its episode
+            session = str(record.episode or record.task_id or path.stem)  # is scored
+            steps[session] += 1
+            yield Payload(f"{path.name}#{number}", [], model=record.model, task_id=record.task_id, episode=session,
+                          meta={"session": session, "format": name, BLOCKED: True})
             continue
         ts = record.ts
         # read as the API the proxy served it as (a Gemini body has neither `messages` nor `input`)

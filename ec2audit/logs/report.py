@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ec2audit.console import plural, usd
-from ec2audit.logs.audit import FORMAT_COUNTS, FOUND, LogAudit
+from ec2audit.logs.audit import FORMAT_COUNTS, FOUND, NOTHING, LogAudit
 from ec2audit.report.summary import mask
 
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
@@ -230,10 +230,19 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
         if c["reused_ids"]:
             console.print(f"{c['format']}: {plural(c['reused_ids'], 'call')} reused an earlier call's id with another "
                           "request or answer: each counted as a call", highlight=False)
+        if c["blocked"]:
+            console.print(f"{c['format']}: {plural(c['blocked'], 'request')} blocked by the proxy, never sent to the "
+                          "cloud: no call; its session is scored all the same (0.0 where nothing of it was sent)",
+                          highlight=False)
+    # with a units file, a session scored against nothing is one that matched no task and sent none of its units
     found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
-    if found:
-        console.print(f"{plural(len(found), 'session')} matched no task of the units file (by --task-map, its calls' "
-                      "task ids or its name): each is scored against the units found in its own calls", highlight=False)
+    unmatched = len(found) + sum(s["scored_against"] == NOTHING for s in summary["sessions"]
+                                 if summary["mode"] == "units")
+    if unmatched:
+        none = unmatched - len(found)
+        console.print(f"{plural(unmatched, 'session')} matched no task of the units file (by --task-map, its calls' "
+                      "task ids or its name): each is scored against the units found in its own calls"
+                      + (f" ({none} with none: nothing to score against)" if none else ""), highlight=False)
     sessions = _table(f"Exposure per session, most exposed first: {summary['exposure_definition']}",
                       ["session", "cloud/calls", "leaked/units", "exposure", "scored against"])
     sessions.columns[0].overflow = "fold"
@@ -252,7 +261,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     elif summary["cloud_calls"]:
         console.print(_clean(summary), highlight=False)
     elif summary["calls"]:
-        console.print("no cloud call in what was read: nothing to audit")
+        console.print("no cloud call in what was read: nothing reached the cloud, each session scored has exposure 0")
     else:
         console.print("[bold red]nothing was read[/]: no model call found in the given paths")
     providers = _table("Calls per provider", ["side", "provider/model", "calls", "input tok", "output tok", "USD"])

@@ -357,6 +357,7 @@ def _load_run(run_dir: Path, show_values: bool, vary_with: set[str]) -> tuple[li
             label=labels[tuple(row[k] for k in CONFIG_KEYS)], completion=row["completion"],
             status=row["status"], exposure=row["exposure"], leaks=leaks))
     notes = [] if payloads or not wanted else [f"{run_dir.name}: no cloud.sqlite, evidence without context"]
+    notes += _unscored_note(run_dir.name, episodes["exposure"].to_list(), "episodes")
     return rows, tasks, notes
 
 
@@ -441,6 +442,17 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _unscored_note(source: str, exposures: list[float | None], what: str) -> list[str]:
+    """How many of a source's sessions (or episodes) its exposure means leave out: those scored against no
+    unit (a task without units; matched to no task, no unit in their calls). A clean one, its units all
+    kept on the device, scores 0.0 and is in the means."""
+    left_out = sum(e is None for e in exposures)
+    if not left_out:
+        return []
+    return [f"{source}: {left_out} of {len(exposures)} {what} left out of the exposure means: nothing to score "
+            "against (no units in its task, or none in its calls)"]
+
+
 def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
                 payloads_path: Path | None) -> tuple[list[StrategyRow], dict, list, list[StrategyRow]]:
     findings = _require(_read_findings(findings_path), FINDING_SCHEMA, findings_path)
@@ -453,6 +465,7 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     sessions = _session_rows(findings_path)
     if sessions is not None:
         notes += _coverage_note(findings_path, sessions)
+        notes += _unscored_note(findings_path.name, [s["exposure"] for s in sessions], "sessions")
     if sessions is None:
         sessions = _groups_from_findings(findings, grades, units)
         notes.append(f"{findings_path.name}: no {sessions_path(findings_path).name} beside it: only the sessions "
@@ -495,7 +508,7 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
         infos = sorted(by_group.get(s["session"], []), key=lambda x: (-x["grade"], x["unit_id"]))
         task_ids = session_tasks[s["session"]]
         task_id = (task_ids[0] if len(task_ids) == 1 else "(several)" if task_ids
-                   else "(no cloud call)" if s.get("cloud_calls") == 0 else "(units found in its calls)")
+                   else "(nothing to score against)" if s["exposure"] is None else "(units found in its calls)")
         tasks[task_id].append(EpisodeView(
             episode_id=s["session"], task_id=task_id, label=row.label, completion=None, status=None,
             exposure=s["exposure"], leaks=[_leak(i, payloads, spans, show_values) for i in infos],

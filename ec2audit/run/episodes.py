@@ -17,11 +17,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ec2audit.audit import audit
+from ec2audit.audit import AuditResult, audit
 from ec2audit.files import open_private, write_table
 from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
-from ec2audit.payloads import payload_from_record
+from ec2audit.payloads import Payload, payload_from_record
 from ec2audit.run.gateway import EpisodeState, Gateway
 from ec2audit.run.openclaw import prepare, run_agent
 from ec2audit.run.oracle_model import OracleModel
@@ -188,16 +188,13 @@ def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
     """Findings frame, exposure, exposure per dimension and the leaked units (with the first call)."""
     payloads = [payload_from_record({"id": r.id, "episode": eid, "task_id": task.id, "request": r.request}, r.id)
                 for r in cloud if isinstance(r.request, dict) and r.forwarded]
-    result = audit(payloads, task.units)
+    result = AuditResult(task.units)
+    result.score(Payload(eid, [], task_id=task.id, episode=eid))  # scored with or without a cloud call
+    audit(payloads, task.units, result=result)
     findings = result.findings_frame()
-    if not task.units:
-        return findings, None, {}, []
-    dims = sorted({u.kind for u in task.units})
-    exposure, by_dimension = 0.0, dict.fromkeys(dims, 0.0)
-    if payloads:
-        exposure = float(result.exposure()["exposure"][0])
-        for row in result.exposure_by_dimension().iter_rows(named=True):
-            by_dimension[row["dimension"]] = float(row["exposure"])
+    exposure = result.exposure()["exposure"].to_list()  # none for a task without units
+    by_dimension = dict(sorted((r["dimension"], float(r["exposure"]))
+                               for r in result.exposure_by_dimension().iter_rows(named=True)))
     call_index = {p.id: i for i, p in enumerate(payloads)}
     best: dict[str, dict] = {}
     first: dict[str, int] = {}
@@ -212,4 +209,5 @@ def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
                                               "message_index", "detector", "start", "end", "matched_text")}
     for unit, item in best.items():
         item["first_call"] = first[unit]
-    return findings, exposure, by_dimension, sorted(best.values(), key=lambda u: (u["first_call"], u["unit_id"]))
+    leaked = sorted(best.values(), key=lambda u: (u["first_call"], u["unit_id"]))
+    return findings, exposure[0] if exposure else None, by_dimension, leaked

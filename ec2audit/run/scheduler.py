@@ -303,6 +303,8 @@ def summarize(records: list[EpisodeRecord]) -> dict:
             "edge_output_tokens": sum(r.edge_output_tokens for r in rows),
             "edge_flops": None if any(f is None for f in flops) else sum(f or 0.0 for f in flops),
             "exposure_mean": sum(exposures) / len(exposures) if exposures else None,
+            # episodes of a task without units: nothing to score against (an edge-only one scores 0.0, in the mean)
+            "exposure_left_out": len(rows) - len(exposures),
         }
     return summary
 
