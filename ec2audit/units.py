@@ -181,9 +181,12 @@ def write_units(units: Iterable[Unit], path: str | Path) -> None:
 DEFAULT_DIMENSION = "other"
 
 def _acebench_task_id(path: Path) -> str:
-    """AceBench keeps the file at `<task>/gt/sensitive_items.json`; the task id is the folder name."""
+    """AceBench keeps the file at `<task>/gt/sensitive_items.json` or `<task>/gt/gt/…` (its checks try both); the
+    task id is the folder name above the `gt` folders."""
     parent = path.parent
-    return parent.parent.name if parent.name == "gt" else parent.name
+    while parent.name == "gt" and parent.parent != parent:
+        parent = parent.parent
+    return parent.name
 
 
 def read_acebench(path: str | Path, task_id: str | None = None,
