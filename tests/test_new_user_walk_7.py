@@ -39,3 +39,47 @@ def test_units_of_acebenchs_gt_gt_folders_belong_to_their_tasks(tmp_path):
     units = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert sorted((u["task_id"], u["value"]) for u in units) == [
         ("task_101_review", "18621345678"), ("task_102_review", "1500000"), ("task_103_crawl", "900000")]
+
+
+def _run(out: Path, plan: list[tuple[str, str, float, float]]) -> Path:
+    """A run folder as `ec2audit run` leaves it: one episode a (strategy, task, completion, exposure), the
+    cloud-only ones two calls at $0.0022 each."""
+    from test_new_user_walk_2 import _episode
+
+    from ec2audit.run.episodes import RECORD, EpisodeSpec
+    from ec2audit.run.scheduler import write_results
+
+    specs = []
+    for strategy, task, completion, exposure in plan:
+        calls = 0 if strategy == "edge-only" else 2
+        record = _episode(task, strategy, 0, completion, calls, 0.0022 * calls, None).to_dict()
+        record.update(exposure=exposure, exposure_by_dimension=json.dumps({"contact": exposure}))
+        folder = out / "episodes" / record["episode_id"]
+        folder.mkdir(parents=True)
+        (folder / RECORD).write_text(json.dumps(record))
+        specs.append(EpisodeSpec(task, strategy, 0))
+    write_results(out, specs)
+    return out
+
+
+def test_two_runs_written_under_one_folder_name_stay_two_in_every_table(tmp_path):
+    """`report runs/a/out runs/b/out`: the same two strategies in each. By hand: a's edge-only completes
+    (1.0 + 0.5)/2 = 75.0%, b's (0.2 + 0.7)/2 = 45.0%; b's cloud-only exposure (0.25 + 0.75)/2 = 0.500. Before:
+    both rows were `edge-only [out]` in the JSON, plain `edge-only` in the terminal (rich read `[out]` as
+    markup) and in every episode of the drilldown, so no row said which run it was."""
+    a = _run(tmp_path / "a" / "out", [("edge-only", "A", 1.0, 0.0), ("cloud-only", "A", 0.6, 1.0),
+                                      ("edge-only", "B", 0.5, 0.0), ("cloud-only", "B", 0.9, 0.5)])
+    b = _run(tmp_path / "b" / "out", [("edge-only", "A", 0.2, 0.0), ("cloud-only", "A", 0.8, 0.25),
+                                      ("edge-only", "B", 0.7, 0.0), ("cloud-only", "B", 0.9, 0.75)])
+    code, output = _cli("report", a, b, "--out", tmp_path / "r.html")
+    assert code == 0, output
+    assert "│ edge-only [a/out]  │        2 │      75.0% │" in output
+    assert "│ edge-only [b/out]  │        2 │      45.0% │" in output
+    code, output = _cli("report", a, b, "--json")
+    data = json.loads(output)
+    rows = {r["label"]: r for r in data["strategies"]}
+    assert sorted(rows) == ["cloud-only [a/out]", "cloud-only [b/out]", "edge-only [a/out]", "edge-only [b/out]"]
+    assert rows["cloud-only [b/out]"]["exposure"] == 0.5
+    assert sorted(e["label"] for e in data["tasks"]["A"]) == sorted(rows)
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert html.count("edge-only [b/out]") >= 3  # table, plots and the drilldown's episodes
