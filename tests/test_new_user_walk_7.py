@@ -83,3 +83,55 @@ def test_two_runs_written_under_one_folder_name_stay_two_in_every_table(tmp_path
     assert sorted(e["label"] for e in data["tasks"]["A"]) == sorted(rows)
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert html.count("edge-only [b/out]") >= 3  # table, plots and the drilldown's episodes
+
+
+GEMINI = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash"
+
+
+def test_gemini_calls_in_a_request_log_and_a_har_are_read_and_priced(tmp_path):
+    """Gemini's `generateContent` bodies (`contents` of `parts`, the model named in the URL, usage in
+    `usageMetadata`): a request log's call (10,000 prompt tokens, 4,000 of them cached, 500 out and 300 of
+    thoughts) and a HAR's streamed call (2,000 in, 100 out) whose tool result holds the phone. By hand at
+    LiteLLM's gemini-2.5-flash prices ($0.30 in, $0.03 cached, $2.50 out per million): 6,000·0.3 + 4,000·0.03 +
+    800·2.5 = 3,920 µ$ and 2,000·0.3 + 100·2.5 = 850 µ$: 2 calls, 12,000 in, 900 out, $0.00477. Before: both
+    files skipped (not a known format; the HAR's entry no model call), exit 1, 0 calls."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    request = {"systemInstruction": {"parts": [{"text": "You are a billing assistant."}]},
+               "contents": [{"role": "user", "parts": [{"text": "Email maria.kessler@example.com the invoice."}]}]}
+    (logs / "gemini.jsonl").write_text(json.dumps({
+        "url": f"{GEMINI}:generateContent", "timestamp": "2026-11-04T10:00:00Z", "session_id": "g1",
+        "request": request, "response": {
+            "candidates": [{"content": {"role": "model", "parts": [{"text": "Done."}]}}],
+            "modelVersion": "gemini-2.5-flash",
+            "usageMetadata": {"promptTokenCount": 10000, "cachedContentTokenCount": 4000, "candidatesTokenCount": 500,
+                              "thoughtsTokenCount": 300, "totalTokenCount": 10800}}}) + "\n", encoding="utf-8")
+    turn = {"contents": [
+        {"role": "user", "parts": [{"text": "Who is our contact at Acme?"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "crm_lookup", "args": {"company": "Acme"}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "crm_lookup", "response": {
+            "contact": "Maria Kessler", "phone": "+1 415 555 0142"}}}]}]}
+    chunks = [{"candidates": [{"content": {"role": "model", "parts": [{"text": "Maria"}]}}],
+               "usageMetadata": {"promptTokenCount": 2000, "candidatesTokenCount": 40},
+               "modelVersion": "gemini-2.5-flash"},
+              {"candidates": [{"content": {"role": "model", "parts": [{"text": " Kessler."}]}, "finishReason": "STOP"}],
+               "usageMetadata": {"promptTokenCount": 2000, "candidatesTokenCount": 100, "totalTokenCount": 2100}}]
+    stream = "".join(f"data: {json.dumps(c)}\r\n\r\n" for c in chunks)
+    entry = {"startedDateTime": "2026-11-04T10:05:00Z",
+             "request": {"method": "POST", "url": f"{GEMINI}:streamGenerateContent?alt=sse",
+                         "postData": {"mimeType": "application/json", "text": json.dumps(turn)}},
+             "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": stream}}}
+    (logs / "studio.har").write_text(json.dumps({"log": {"version": "1.2", "entries": [entry]}}), encoding="utf-8")
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in [
+        {"task_id": "t", "entity_id": "E1", "field": "phone", "value": "+1 415 555 0142", "dimension": "contact"},
+        {"task_id": "t", "entity_id": "E1", "field": "email", "value": "maria.kessler@example.com",
+         "dimension": "contact"}]), encoding="utf-8")
+    code, output = _cli("audit", logs, "--units", units, "--json", "--out", tmp_path / "findings.jsonl")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    assert [(p["provider"], p["model"], p["calls"], p["input_tokens"], p["cached_tokens"], p["output_tokens"])
+            for p in data["providers"]] == [("google", "gemini-2.5-flash", 2, 12000, 4000, 900)]
+    assert abs(data["providers"][0]["cost_usd"] - 0.00477) < 1e-9
+    findings = [json.loads(line) for line in (tmp_path / "findings.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {(f["unit_id"], f["origin"]) for f in findings} == {("t/E1/email", "user"), ("t/E1/phone", "tool_result")}
