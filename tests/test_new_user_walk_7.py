@@ -135,3 +135,27 @@ def test_gemini_calls_in_a_request_log_and_a_har_are_read_and_priced(tmp_path):
     assert abs(data["providers"][0]["cost_usd"] - 0.00477) < 1e-9
     findings = [json.loads(line) for line in (tmp_path / "findings.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {(f["unit_id"], f["origin"]) for f in findings} == {("t/E1/email", "user"), ("t/E1/phone", "tool_result")}
+
+
+def test_a_candidate_windows_masked_evidence_shows_no_other_value_in_clear(tmp_path):
+    """`judge UNITS PAYLOADS` with no judge lists the shortlisted window of the paraphrased salary for review,
+    evidence masked. The window ends with the phone, a unit of its own. By hand: the phone is one exact
+    finding (exposure 1.5 of 5.5 = 0.273) and appears nowhere in clear: the window is shown as its form. Before:
+    the window kept its first and last fifth in clear, `… +1 415 555 0142.` at its end."""
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in [
+        {"task_id": "t", "entity_id": "E1", "field": "phone", "value": "+1 415 555 0142", "dimension": "contact"},
+        {"task_id": "t", "entity_id": "E1", "field": "email", "value": "maria.kessler@example.com",
+         "dimension": "contact"},
+        {"task_id": "t", "entity_id": "E1", "field": "salary", "value": "185000", "dimension": "financial"}]),
+        encoding="utf-8")
+    payloads = tmp_path / "payloads.jsonl"
+    text = "Maria earns a bit over 180k a year; write her a raise letter. Her number is +1 415 555 0142."
+    request = {"model": "gpt-4o", "messages": [{"role": "user", "content": text}]}
+    payloads.write_text(json.dumps({"id": "p1", "task_id": "t", "episode": "e1", "request": request}) + "\n",
+                        encoding="utf-8")
+    code, output = _cli("judge", units, payloads)
+    assert code == 0, output
+    assert "│ e1           │ t    │     3 │           1 │    0.273 │" in output
+    assert "needs review: 1 candidate" in output
+    assert "415 555" not in output and "0142" not in output

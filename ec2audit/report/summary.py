@@ -21,6 +21,7 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
 from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, sessions_path
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
@@ -42,6 +43,20 @@ def mask(value: str) -> str:
         return "*" * len(value)
     keep = max(1, len(value) // 5)
     return value[:keep] + "*" * (len(value) - 2 * keep) + value[-keep:]
+
+
+#: Detectors whose matched text is a window of the payload (the semantic shortlist, the judge), not a value.
+WINDOW_DETECTORS = frozenset({CANDIDATE, "judge"})
+
+
+def masked_evidence(text: str, detector: str | None) -> str:
+    """Evidence as shown masked. A window holds other values whole (a phone after the paraphrased salary), so
+    none of it is left in clear: only its form (`***** ***** … #########`), as the interceptor masks values."""
+    if detector in WINDOW_DETECTORS:
+        from ec2audit.intercept.app import mask_evidence
+
+        return mask_evidence(text)
+    return mask(text)
 
 
 @dataclass
@@ -303,7 +318,8 @@ def _leak(info: dict, payloads: dict[str, Payload], spans, show_values: bool) ->
     return Leak(unit_id=info["unit_id"], dimension=info.get("dimension") or "other",
                 grade=float(info["grade"]), step=info.get("first_call"), payload_id=pid,
                 message_index=info.get("message_index"), origin=info.get("origin"),
-                detector=info.get("detector"), shown=text if show_values else mask(text), evidence=evidence)
+                detector=info.get("detector"), evidence=evidence,
+                shown=text if show_values else masked_evidence(text, info.get("detector")))
 
 
 def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:

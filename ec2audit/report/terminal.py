@@ -11,7 +11,7 @@ from rich.text import Text
 from ec2audit.audit import AuditResult
 from ec2audit.console import plural, usd
 from ec2audit.detect.semantic import CANDIDATE
-from ec2audit.report.summary import Summary, mask
+from ec2audit.report.summary import Summary, masked_evidence
 
 
 def audit_summary(result: AuditResult, top: int = 10) -> dict:
@@ -33,7 +33,8 @@ def audit_summary(result: AuditResult, top: int = 10) -> dict:
         "by_dimension": result.exposure_by_dimension().to_dicts(),
         "top_leaks": [{"unit_id": r["unit_id"], "dimension": r["dimension"], "grade": r["grade"],
                        "detector": r["detector"], "payload_id": r["payload_id"], "origin": r["origin"],
-                       "evidence": mask(r["matched_text"])} for r in top_rows.iter_rows(named=True)],
+                       "evidence": masked_evidence(r["matched_text"], r["detector"])}
+                      for r in top_rows.iter_rows(named=True)],
     }
 
 
