@@ -200,8 +200,14 @@ def read_acebench(path: str | Path, task_id: str | None = None,
         files = sorted(path.rglob("sensitive_items.json"))
         if not files:
             raise InputError("no sensitive_items.json found under this directory", file=str(path))
-        units = [u for f in files for u in read_acebench(f, None, taxonomy, task_ids)]
-        _check_unique(units, str(path), list(range(1, len(units) + 1)))
+        units: list[Unit] = []
+        first_in: dict[str, Path] = {}
+        for f in files:  # a unit twice is named with both files (a folder has no line numbers)
+            for unit in read_acebench(f, None, taxonomy, task_ids):
+                if unit.id in first_in:
+                    raise InputError(f"duplicate unit id '{unit.id}' (first in {first_in[unit.id]})", file=str(f))
+                first_in[unit.id] = f
+                units.append(unit)
         return units
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -194,3 +194,17 @@ def test_units_imported_from_acebenchs_workspaces_carry_their_tasks_ids(tmp_path
         assert "3 units from 2 tasks" in output
         units = map(json.loads, out.read_text(encoding="utf-8").splitlines())
         assert sorted((u["task_id"], u["field"]) for u in units) == task_units
+
+
+def test_a_unit_in_two_acebench_files_is_named_with_both_files(tmp_path):
+    """The same task's file copied into a second folder: the import stops on the second file, naming the
+    first. Before: `DIR:2: … (first on line 1)`, lines of a folder, which has none."""
+    first, second = tmp_path / "a" / "gt" / "sensitive_items.json", tmp_path / "b" / "sensitive_items.json"
+    for path in (first, second):
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({"task_id": "T1", "items": [{"entity_id": "E1", "name": "Li", "sensitive_fields": [
+            {"field": "phone", "value": "13800001111", "dimension": "phone"}]}]}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["units", "import-acebench", str(tmp_path), "--out", str(tmp_path / "u.jsonl")])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {second}: duplicate unit id 'T1/E1/phone' (first in {first})"
+    assert not (tmp_path / "u.jsonl").exists()
