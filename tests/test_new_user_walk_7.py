@@ -5,6 +5,7 @@ inputs written here as users write theirs (AceBench's two ground-truth places, a
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ec2audit.cli import main
@@ -208,3 +209,25 @@ def test_a_unit_in_two_acebench_files_is_named_with_both_files(tmp_path):
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: {second}: duplicate unit id 'T1/E1/phone' (first in {first})"
     assert not (tmp_path / "u.jsonl").exists()
+
+
+def test_a_logged_call_is_priced_under_its_providers_name(tmp_path):
+    """Calls to Mistral, xAI and Moonshot whose models LiteLLM's price map files only under the provider's
+    prefix (`mistral/codestral-latest`), each 1,000 prompt and 100 output tokens. By hand: codestral-latest
+    1,000·0.30 + 100·0.90 = 390 µ$, grok-4.3 1,000·1.25 + 100·2.50 = 1,500 µ$, kimi-k2.5 1,000·0.60 + 100·3.00
+    = 900 µ$. Before: all three unknown (the proxy prices them by its upstream; the log audit looked up the bare
+    name only)."""
+    calls = [("https://api.mistral.ai/v1/chat/completions", None, "codestral-latest"),
+             ("https://api.x.ai/v1/chat/completions", None, "grok-4.3"),
+             ("https://gateway.example.com/v1/chat/completions", "moonshot", "kimi-k2.5")]
+    log = tmp_path / "calls.jsonl"
+    log.write_text("".join(json.dumps({
+        "url": url, "provider": provider, "session_id": "s", "timestamp": f"2026-11-04T10:0{i}:00Z",
+        "request": {"model": model, "messages": [{"role": "user", "content": "Summarise the release notes."}]},
+        "response": {"model": model, "usage": {"prompt_tokens": 1000, "completion_tokens": 100}}}) + "\n"
+        for i, (url, provider, model) in enumerate(calls)), encoding="utf-8")
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    costs = {p["model"]: p["cost_usd"] for p in data["providers"]}
+    assert costs == pytest.approx({"codestral-latest": 0.00039, "grok-4.3": 0.0015, "kimi-k2.5": 0.0009})
