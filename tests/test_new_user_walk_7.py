@@ -231,3 +231,29 @@ def test_a_logged_call_is_priced_under_its_providers_name(tmp_path):
     data = json.loads(output[output.index("{\n"):])
     costs = {p["model"]: p["cost_usd"] for p in data["providers"]}
     assert costs == pytest.approx({"codestral-latest": 0.00039, "grok-4.3": 0.0015, "kimi-k2.5": 0.0009})
+
+
+def test_a_tables_columns_say_what_its_values_are_in_discovery(tmp_path):
+    """`audit --discover` over an agent that read a patients table. By hand, 9 values: per row the patient, the
+    date of birth and the diagnosis, the `patient`, `dob` and `diagnosis` columns saying what each is. Before: 4
+    (Aiko Tanaka: no known given name; `Asthma`, its header more than 80 characters above it: one medical word
+    with no health word around it; the dates: date-shaped), so the third row was never looked for in any call."""
+    table = ("id,patient,dob,diagnosis\n17,Henrik Olsen,1978-02-14,Type 2 diabetes\n"
+             "18,Maria Kessler,1985-06-01,Essential hypertension\n19,Aiko Tanaka,1990-09-30,Asthma\n")
+    messages = [{"role": "user", "content": "Summarise the patients export."},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "read", "arguments": '{"path": "p.csv"}'}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": table}]
+    log = tmp_path / "clinic.jsonl"
+    log.write_text(json.dumps({"url": "https://api.openai.com/v1/chat/completions", "session_id": "s",
+                               "request": {"model": "gpt-4o", "messages": messages},
+                               "response": {"usage": {"prompt_tokens": 300, "completion_tokens": 20}}}) + "\n")
+    out = tmp_path / "findings.jsonl"
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--json", "--out", out)
+    assert code == 0, output
+    findings = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert sorted((f["entity_id"], f["dimension"], f["matched_text"]) for f in findings) == [
+        ("17", "health", "Type 2 diabetes"), ("17", "other", "1978-02-14"), ("17", "person_name", "Henrik Olsen"),
+        ("18", "health", "Essential hypertension"), ("18", "other", "1985-06-01"),
+        ("18", "person_name", "Maria Kessler"),
+        ("19", "health", "Asthma"), ("19", "other", "1990-09-30"), ("19", "person_name", "Aiko Tanaka")]
