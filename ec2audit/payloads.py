@@ -1,8 +1,8 @@
 """Payloads: what the edge side sends to the cloud in one request, flattened into text segments.
 
-Request bodies of the OpenAI Chat Completions, OpenAI Responses, Anthropic Messages and Gemini
-generateContent APIs all become `(message_index, role, origin, text)` segments, tool-call arguments and tool results
-included, so every detector reads one shape whatever the API.
+Request bodies of the OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini
+generateContent and Bedrock Converse APIs all become `(message_index, role, origin, text)` segments,
+tool-call arguments and tool results included, so every detector reads one shape whatever the API.
 """
 
 from __future__ import annotations
@@ -187,6 +187,43 @@ def _gemini(body: dict) -> Iterator[Segment]:
                 yield Segment(i, role, "tool_result", _json_text(result.get("response", {})))
 
 
+def _converse_texts(blocks) -> Iterator[str]:
+    """Texts of Bedrock Converse content blocks (`{"text"}`, `{"json"}` in a tool result)."""
+    for block in blocks if isinstance(blocks, list) else []:
+        if isinstance(block, dict) and isinstance(block.get("text"), str):
+            yield block["text"]
+        elif isinstance(block, dict) and "json" in block:
+            yield _json_text(block["json"])
+
+
+def _converse(body: dict) -> Iterator[Segment]:
+    """Bedrock's Converse body: `system` and each message's `content` as blocks keyed by kind, no `type`:
+    `{"text"}`, `{"toolUse": {"input"}}` (the model's call), `{"toolResult": {"content"}}` (the tool's output)."""
+    for text in _converse_texts(body.get("system")):
+        yield Segment(0, "system", "system", text)
+    for i, msg in enumerate(body.get("messages") or [], start=1):
+        if not isinstance(msg, dict):
+            continue
+        role = str(msg.get("role", "user"))
+        for block in msg.get("content") if isinstance(msg.get("content"), list) else []:
+            if not isinstance(block, dict):
+                continue
+            if isinstance(block.get("text"), str):
+                yield Segment(i, role, "assistant" if role == "assistant" else "user", block["text"])
+            elif isinstance(block.get("toolUse"), dict):
+                yield Segment(i, role, "tool_call_args", _json_text(block["toolUse"].get("input", {})))
+            elif isinstance(block.get("toolResult"), dict):
+                for text in _converse_texts(block["toolResult"].get("content")):
+                    yield Segment(i, role, "tool_result", text)
+
+
+def _is_converse(body: dict) -> bool:
+    """Converse's blocks carry no `type` (`{"text": …}`, `{"toolUse": …}`), OpenAI's and Anthropic's always do."""
+    blocks = [b for m in body.get("messages") or [] if isinstance(m, dict) and isinstance(m.get("content"), list)
+              for b in m["content"] if isinstance(b, dict)]
+    return "inferenceConfig" in body or bool(blocks) and not any("type" in b for b in blocks)
+
+
 def _prompts(value) -> Iterator[str]:
     """Strings of a `prompt` / `input` that is a string or a list of them (token arrays carry no text)."""
     if isinstance(value, str):
@@ -233,6 +270,8 @@ def detect_api(body: dict) -> str:
         return "openai-responses"
     if _gemini_contents(body):
         return "gemini"
+    if _is_converse(body):
+        return "bedrock-converse"
     if "system" in body or "anthropic_version" in body:
         return "anthropic-messages"
     for msg in body.get("messages") or []:
@@ -245,7 +284,8 @@ def detect_api(body: dict) -> str:
 
 _FLATTENERS = {"openai-chat": _openai_chat, "openai-responses": _openai_responses,
                "anthropic-messages": _anthropic, "openai-completions": _openai_completions,
-               "openai-embeddings": _openai_embeddings, "gemini": _gemini, "generic": _generic}
+               "openai-embeddings": _openai_embeddings, "gemini": _gemini,
+               "bedrock-converse": _converse, "generic": _generic}
 
 
 def flatten(body: dict, api: str | None = None) -> list[Segment]:

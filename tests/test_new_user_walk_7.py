@@ -257,3 +257,35 @@ def test_a_tables_columns_say_what_its_values_are_in_discovery(tmp_path):
         ("18", "health", "Essential hypertension"), ("18", "other", "1985-06-01"),
         ("18", "person_name", "Maria Kessler"),
         ("19", "health", "Asthma"), ("19", "other", "1990-09-30"), ("19", "person_name", "Aiko Tanaka")]
+
+
+def test_a_bedrock_converse_call_in_a_request_log_is_read_whole(tmp_path):
+    """A logged Bedrock Converse call (`system` a list, content blocks without `type`: `{"text"}`, `{"toolUse"}`,
+    `{"toolResult"}`): the e-mail in the user's text, the phone in the tool's result; 1,000 in and 100 out at
+    Claude 3.5 Sonnet's $3 / $15 per million = $0.0045. By hand: both units leaked, exposure 1.0 over 2 units.
+    Before: read as Anthropic Messages (it has `system`), whose blocks need a `type`: only the system prompt was
+    read, no leak found."""
+    body = {"system": [{"text": "Be brief."}], "inferenceConfig": {"maxTokens": 200}, "messages": [
+        {"role": "user", "content": [{"text": "Look up Maria and email maria.kessler@example.com."}]},
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "crm", "input": {"q": "Maria"}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [
+            {"json": {"name": "Maria Kessler", "phone": "+1 415 555 0142"}}]}}]}]}
+    url = ("https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0"
+           "/converse")
+    log = tmp_path / "bedrock.jsonl"
+    log.write_text(json.dumps({"url": url, "session_id": "b1", "request": body, "response": {
+        "output": {"message": {"role": "assistant", "content": [{"text": "Sent."}]}},
+        "usage": {"inputTokens": 1000, "outputTokens": 100, "totalTokens": 1100}}}) + "\n", encoding="utf-8")
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in [
+        {"task_id": "t", "entity_id": "E1", "field": "phone", "value": "+1 415 555 0142", "dimension": "contact"},
+        {"task_id": "t", "entity_id": "E1", "field": "email", "value": "maria.kessler@example.com",
+         "dimension": "contact"}]), encoding="utf-8")
+    out = tmp_path / "findings.jsonl"
+    code, output = _cli("audit", log, "--units", units, "--json", "--out", out)
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    assert [(s["session"], s["units"], s["leaked"], s["exposure"]) for s in data["sessions"]] == [("b1", 2, 2, 1.0)]
+    assert data["providers"][0]["cost_usd"] == pytest.approx(0.0045)
+    findings = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert {(f["unit_id"], f["origin"]) for f in findings} == {("t/E1/email", "user"), ("t/E1/phone", "tool_result")}
