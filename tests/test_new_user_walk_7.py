@@ -289,3 +289,32 @@ def test_a_bedrock_converse_call_in_a_request_log_is_read_whole(tmp_path):
     assert data["providers"][0]["cost_usd"] == pytest.approx(0.0045)
     findings = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert {(f["unit_id"], f["origin"]) for f in findings} == {("t/E1/email", "user"), ("t/E1/phone", "tool_result")}
+
+
+def test_report_on_a_log_audit_shows_each_leak_in_its_logged_text(tmp_path):
+    """`report` on `audit --out` of a request log: the findings name the log they came from, so the evidence is
+    cut from the logged call with its text around it, the values masked. By hand: the e-mail's context is
+    `Email … the salary …`. Before: `no payloads found (give --payloads)` — an audit of logs writes no payloads
+    file — and every leak shown without its context."""
+    log = tmp_path / "anthropic.jsonl"
+    log.write_text(json.dumps({
+        "url": "https://api.anthropic.com/v1/messages", "session_id": "a1", "request": {
+            "model": "claude-sonnet-4-5", "max_tokens": 500,
+            "messages": [{"role": "user", "content": "Email maria.kessler@example.com the salary 185000."}]},
+        "response": {"usage": {"input_tokens": 100, "output_tokens": 20}}}) + "\n", encoding="utf-8")
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in [
+        {"task_id": "t", "entity_id": "E1", "field": "email", "value": "maria.kessler@example.com",
+         "dimension": "contact"},
+        {"task_id": "t", "entity_id": "E1", "field": "salary", "value": "185000", "dimension": "financial"}]),
+        encoding="utf-8")
+    findings = tmp_path / "out" / "findings.parquet"
+    findings.parent.mkdir()
+    code, output = _cli("audit", log, "--units", units, "--out", findings)
+    assert code == 0, output
+    code, output = _cli("report", findings, "--out", tmp_path / "r.html")
+    assert code == 0, output
+    assert "no payloads found" not in output
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "Email <mark" in html and "</mark> the salary <mark" in html
+    assert "maria.kessler@example.com" not in html and "185000" not in html

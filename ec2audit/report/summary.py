@@ -454,6 +454,14 @@ def _cloud_cost(sessions: list[dict]) -> dict:
     return total | {"usd_per_episode": None if usd is None else usd / len(sessions)}
 
 
+def _logs_read(findings: pl.DataFrame, first: dict) -> list[Path]:
+    """The log files a log audit's first findings came from (`log_file`), those still there."""
+    if "log_file" not in findings.columns:
+        return []
+    files = {f.get("log_file") for f in first.values()} - {None}
+    return sorted(Path(f) for f in files if Path(f).is_file())
+
+
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
@@ -500,8 +508,15 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
                                     for d in dims})
     wanted = {f["payload_id"] for f in first.values()}
     payloads: dict[str, Payload] = {}
+    logs = _logs_read(findings, first)
     if payloads_path is not None:
         for payload in iter_payloads(payloads_path, on_error=lambda e: None):
+            if payload.id in wanted:
+                payloads[payload.id] = payload
+    elif logs:  # a log audit's findings name the files they came from: read again, their calls give the context
+        from ec2audit.logs import read_logs
+
+        for payload in read_logs(logs, on_error=lambda e: None):
             if payload.id in wanted:
                 payloads[payload.id] = payload
     else:
