@@ -318,3 +318,19 @@ def test_report_on_a_log_audit_shows_each_leak_in_its_logged_text(tmp_path):
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "Email <mark" in html and "</mark> the salary <mark" in html
     assert "maria.kessler@example.com" not in html and "185000" not in html
+
+
+def test_an_unpriced_model_in_a_log_audit_is_said_without_an_option_audit_lacks(tmp_path, caplog):
+    """A call to a model no price table knows, made cloud by `--cloud`: its cost is unknown, and the warning
+    says where prices were looked for. Before: `(add it to a --pricing file)`, an option of `intercept serve`
+    that `audit` does not take (`audit --pricing` is a usage error)."""
+    log = tmp_path / "calls.jsonl"
+    log.write_text(json.dumps({
+        "url": "http://10.0.0.5:8000/v1/chat/completions", "session_id": "s",
+        "request": {"model": "acme-llm-9", "messages": [{"role": "user", "content": "Hello"}]},
+        "response": {"usage": {"prompt_tokens": 10, "completion_tokens": 2}}}) + "\n", encoding="utf-8")
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--cloud", "http://10.0.0.5*")
+    assert code == 0, output
+    assert "unknown: no price for the model" in output
+    assert "no price for model 'acme-llm-9' in ec2audit's pricing.toml and LiteLLM's price map" in caplog.text
+    assert "--pricing" not in output + caplog.text

@@ -148,6 +148,7 @@ class Pricing:
 
     def __init__(self, path: str | Path | None = None, upstream: str | None = None):
         self.table = load_pricing(path)
+        self.sources = "ec2audit's pricing.toml" + (f", {path}" if path else "") + " and LiteLLM's price map"
         self.provider = _provider(upstream)
         self.shared = litellm_prices()  # read once, up front: not on the event loop at the first answer
         self._warned: set[str] = set()
@@ -177,7 +178,8 @@ class Pricing:
         if entry is None:
             if model not in self._warned:
                 self._warned.add(model)
-                log.warning("no price for model %r: cost recorded as null (add it to a --pricing file)", model)
+                # named by where prices were looked for, not by an option: a log audit takes no price file
+                log.warning("no price for model %r in %s: cost recorded as null", model, self.sources)
             return None
         rate = entry.rate(usage.input)
         uncached = max(usage.input - usage.cached - usage.cache_write, 0)
