@@ -334,3 +334,31 @@ def test_an_unpriced_model_in_a_log_audit_is_said_without_an_option_audit_lacks(
     assert "unknown: no price for the model" in output
     assert "no price for model 'acme-llm-9' in ec2audit's pricing.toml and LiteLLM's price map" in caplog.text
     assert "--pricing" not in output + caplog.text
+
+
+def test_a_gemini_stream_recorded_as_a_json_array_is_priced(tmp_path):
+    """A VCR cassette of Gemini's `streamGenerateContent` without `alt=sse`: the answer is one JSON array of
+    chunks, the last with the whole usage (3,000 prompt tokens, 200 out, 100 of thoughts). By hand at
+    gemini-2.5-flash's $0.30 / $2.50 per million: 3,000·0.3 + 300·2.5 = 1,650 µ$. Before: the array was no
+    answer (only an object or SSE events were): 0 tokens read, no cost."""
+    import yaml
+
+    chunks = [{"candidates": [{"content": {"role": "model", "parts": [{"text": "Done"}]}}],
+               "usageMetadata": {"promptTokenCount": 3000, "candidatesTokenCount": 50},
+               "modelVersion": "gemini-2.5-flash"},
+              {"candidates": [{"content": {"role": "model", "parts": [{"text": "."}]}, "finishReason": "STOP"}],
+               "usageMetadata": {"promptTokenCount": 3000, "candidatesTokenCount": 200, "thoughtsTokenCount": 100}}]
+    request = {"contents": [{"role": "user", "parts": [{"text": "Summarise the quarter."}]}]}
+    cassette = {"version": 1, "interactions": [{
+        "request": {"method": "POST", "uri": f"{GEMINI}:streamGenerateContent", "body": json.dumps(request),
+                    "headers": {"x-goog-api-key": ["AIza-not-a-key"]}},
+        "response": {"status": {"code": 200, "message": "OK"}, "headers": {"content-type": ["application/json"]},
+                     "body": {"string": json.dumps(chunks)}}}]}
+    path = tmp_path / "test_summary.yaml"
+    path.write_text(yaml.safe_dump(cassette), encoding="utf-8")
+    code, output = _cli("audit", path, "--discover", "--no-presidio", "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    assert [(p["model"], p["input_tokens"], p["output_tokens"]) for p in data["providers"]] == [
+        ("gemini-2.5-flash", 3000, 300)]
+    assert data["providers"][0]["cost_usd"] == pytest.approx(0.00165)

@@ -49,27 +49,31 @@ def provider_from_url(url: str | None) -> str | None:
 
 
 def response_data(text: str) -> dict:
-    """A response body as data: its JSON, or for an SSE stream its model and the usage fields
-    merged over its events (streams send usage in pieces)."""
+    """A response body as data: its JSON, or for a stream — SSE events, or the JSON array of chunks Gemini
+    streams without `alt=sse` — its model and the usage fields merged over its events (streams send usage
+    in pieces)."""
     try:
         data = json.loads(text)
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, list):
+            return data if isinstance(data, dict) else {}
+        events = data
     except json.JSONDecodeError:
-        pass
+        events = []
+        for line in text.splitlines():
+            if line.startswith("data:"):
+                try:
+                    events.append(json.loads(line[5:]))
+                except json.JSONDecodeError:
+                    continue
     found: dict = {"usage": {}}
-    for line in text.splitlines():
-        if line.startswith("data:"):
-            try:
-                event = json.loads(line[5:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(event, dict):
-                inner = event.get("message") or event.get("response") or {}
-                found["model"] = event.get("model") or inner.get("model") or event.get("modelVersion") \
-                    or found.get("model")
-                usage = event.get("usage") or inner.get("usage") or event.get("usageMetadata")
-                if isinstance(usage, dict):  # a gateway's null in message_delta leaves message_start's count
-                    found["usage"].update({k: v for k, v in usage.items() if v is not None})
+    for event in events:
+        if isinstance(event, dict):
+            inner = event.get("message") or event.get("response") or {}
+            found["model"] = event.get("model") or inner.get("model") or event.get("modelVersion") \
+                or found.get("model")
+            usage = event.get("usage") or inner.get("usage") or event.get("usageMetadata")
+            if isinstance(usage, dict):  # a gateway's null in message_delta leaves message_start's count
+                found["usage"].update({k: v for k, v in usage.items() if v is not None})
     return found
 
 
