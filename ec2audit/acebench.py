@@ -313,6 +313,26 @@ def task_row(task: Task) -> dict:
             "criteria": [asdict(c) for c in task.criteria], "units": len(task.units), "meta": task.meta}
 
 
+def workspace_task_ids(path: str | Path) -> dict[Path, str]:
+    """Each task's workspace folder (resolved) → its id, for the AceBench repository that holds `path` (the
+    folder above it with a `tasks/` folder): AceBench names a workspace `task_101_x` and its task
+    `ACE_Bench_task_101_x`, so a units file named after the folder would match no task. Empty outside one."""
+    path = Path(path).resolve()
+    root = next((p for p in (path, *path.parents) if (p / "tasks").is_dir()), None)
+    if root is None:
+        return {}
+    ids: dict[Path, str] = {}
+    for md in sorted((root / "tasks").rglob("*.md")):
+        try:
+            front, body = _front_matter(md.read_text(encoding="utf-8"), str(md))
+        except (OSError, UnicodeDecodeError, InputError):
+            continue  # not a task file (a skill's notes): `tasks import-acebench` names those
+        workspace = _workspace(md, _strip_fence(_sections(body)[0].get("workspace_path") or "") or None, root)
+        if front.get("id") and workspace:
+            ids[workspace[1].resolve()] = str(front["id"]).strip()
+    return ids
+
+
 def import_acebench(path: str | Path, root: str | Path | None = None) -> Imported:
     """Every task Markdown under `path` (or the one file; AceBench's own folder: its `tasks/`); a file that
     cannot be parsed is a problem. `root` as for `parse_task_markdown`."""

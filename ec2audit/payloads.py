@@ -1,8 +1,8 @@
 """Payloads: what the edge side sends to the cloud in one request, flattened into text segments.
 
-Request bodies of the OpenAI Chat Completions, OpenAI Responses and Anthropic Messages APIs all
-become `(message_index, role, origin, text)` segments, tool-call arguments and tool results
-included, so every detector reads one shape whatever the API.
+Request bodies of the OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini
+generateContent and Bedrock Converse APIs all become `(message_index, role, origin, text)` segments,
+tool-call arguments and tool results included, so every detector reads one shape whatever the API.
 """
 
 from __future__ import annotations
@@ -163,6 +163,67 @@ def _anthropic(body: dict) -> Iterator[Segment]:
                 yield Segment(i, role, "assistant", block["thinking"])
 
 
+def _gemini(body: dict) -> Iterator[Segment]:
+    """Gemini's `generateContent` body: `systemInstruction` (or `system_instruction`) and `contents` of
+    `parts` — text, a model's `functionCall` arguments, a `functionResponse` (the tool's result)."""
+    system = body.get("systemInstruction") or body.get("system_instruction")
+    for part in system.get("parts") or [] if isinstance(system, dict) else []:
+        if isinstance(part, dict) and isinstance(part.get("text"), str):
+            yield Segment(0, "system", "system", part["text"])
+    for i, content in enumerate(body.get("contents") or [], start=1):
+        if not isinstance(content, dict):
+            continue
+        role = str(content.get("role") or "user")
+        for part in content.get("parts") or []:
+            if not isinstance(part, dict):
+                continue
+            call, result = part.get("functionCall") or part.get("function_call"), \
+                part.get("functionResponse") or part.get("function_response")
+            if isinstance(part.get("text"), str):
+                yield Segment(i, role, "assistant" if role == "model" else "user", part["text"])
+            elif isinstance(call, dict):
+                yield Segment(i, role, "tool_call_args", _json_text(call.get("args", {})))
+            elif isinstance(result, dict):
+                yield Segment(i, role, "tool_result", _json_text(result.get("response", {})))
+
+
+def _converse_texts(blocks) -> Iterator[str]:
+    """Texts of Bedrock Converse content blocks (`{"text"}`, `{"json"}` in a tool result)."""
+    for block in blocks if isinstance(blocks, list) else []:
+        if isinstance(block, dict) and isinstance(block.get("text"), str):
+            yield block["text"]
+        elif isinstance(block, dict) and "json" in block:
+            yield _json_text(block["json"])
+
+
+def _converse(body: dict) -> Iterator[Segment]:
+    """Bedrock's Converse body: `system` and each message's `content` as blocks keyed by kind, no `type`:
+    `{"text"}`, `{"toolUse": {"input"}}` (the model's call), `{"toolResult": {"content"}}` (the tool's output)."""
+    for text in _converse_texts(body.get("system")):
+        yield Segment(0, "system", "system", text)
+    for i, msg in enumerate(body.get("messages") or [], start=1):
+        if not isinstance(msg, dict):
+            continue
+        role = str(msg.get("role", "user"))
+        for block in msg.get("content") if isinstance(msg.get("content"), list) else []:
+            if not isinstance(block, dict):
+                continue
+            if isinstance(block.get("text"), str):
+                yield Segment(i, role, "assistant" if role == "assistant" else "user", block["text"])
+            elif isinstance(block.get("toolUse"), dict):
+                yield Segment(i, role, "tool_call_args", _json_text(block["toolUse"].get("input", {})))
+            elif isinstance(block.get("toolResult"), dict):
+                for text in _converse_texts(block["toolResult"].get("content")):
+                    yield Segment(i, role, "tool_result", text)
+
+
+def _is_converse(body: dict) -> bool:
+    """Converse's blocks carry no `type` (`{"text": …}`, `{"toolUse": …}`), OpenAI's and Anthropic's always do."""
+    blocks = [b for m in body.get("messages") or [] if isinstance(m, dict) and isinstance(m.get("content"), list)
+              for b in m["content"] if isinstance(b, dict)]
+    return "inferenceConfig" in body or bool(blocks) and not any("type" in b for b in blocks)
+
+
 def _prompts(value) -> Iterator[str]:
     """Strings of a `prompt` / `input` that is a string or a list of them (token arrays carry no text)."""
     if isinstance(value, str):
@@ -207,6 +268,10 @@ def detect_api(body: dict) -> str:
     """Which API a request body belongs to, from its shape."""
     if "input" in body and "messages" not in body:
         return "openai-responses"
+    if _gemini_contents(body):
+        return "gemini"
+    if _is_converse(body):
+        return "bedrock-converse"
     if "system" in body or "anthropic_version" in body:
         return "anthropic-messages"
     for msg in body.get("messages") or []:
@@ -219,7 +284,8 @@ def detect_api(body: dict) -> str:
 
 _FLATTENERS = {"openai-chat": _openai_chat, "openai-responses": _openai_responses,
                "anthropic-messages": _anthropic, "openai-completions": _openai_completions,
-               "openai-embeddings": _openai_embeddings, "generic": _generic}
+               "openai-embeddings": _openai_embeddings, "gemini": _gemini,
+               "bedrock-converse": _converse, "generic": _generic}
 
 
 def flatten(body: dict, api: str | None = None) -> list[Segment]:
@@ -228,8 +294,15 @@ def flatten(body: dict, api: str | None = None) -> list[Segment]:
     return [s for s in _FLATTENERS[api](body) if s.text]
 
 
+def _gemini_contents(body: dict) -> bool:
+    """Gemini's `contents`: a list of `{role?, parts}` (a document's `contents` string is no request)."""
+    contents = body.get("contents") if "messages" not in body else None
+    return isinstance(contents, list) and bool(contents) and all(
+        isinstance(c, dict) and isinstance(c.get("parts"), list) for c in contents)
+
+
 def is_request_body(data) -> bool:
-    return isinstance(data, dict) and ("messages" in data or "input" in data)
+    return isinstance(data, dict) and ("messages" in data or "input" in data or _gemini_contents(data))
 
 
 def payload_from_record(record: dict, default_id: str) -> Payload:
@@ -243,7 +316,7 @@ def payload_from_record(record: dict, default_id: str) -> Payload:
             break
     api = record.get("api") if body is not record and record.get("api") in _FLATTENERS else None
     if api is None and not is_request_body(body):
-        raise InputError("no request body: expected 'messages' or 'input', or a 'request'/'body' object",
+        raise InputError("no request body: expected 'messages', 'input' or 'contents', or a 'request'/'body' object",
                          field="request")
     meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
     pid = record.get("id") or meta.get("id") or record.get("episode_step") or default_id

@@ -180,30 +180,40 @@ def write_units(units: Iterable[Unit], path: str | Path) -> None:
 #: dimension of no kind; ours is `other` (weight 1.0, the rules any unknown dimension gets).
 DEFAULT_DIMENSION = "other"
 
-def _acebench_task_id(path: Path) -> str:
-    """AceBench keeps the file at `<task>/gt/sensitive_items.json`; the task id is the folder name."""
+def _acebench_task_id(path: Path, task_ids: dict[Path, str]) -> str:
+    """AceBench keeps the file at `<task>/gt/sensitive_items.json` or `<task>/gt/gt/…` (its checks try both); the
+    task id is the one whose workspace that folder is (`task_ids`), else the folder's name."""
     parent = path.parent
-    return parent.parent.name if parent.name == "gt" else parent.name
+    while parent.name == "gt" and parent.parent != parent:
+        parent = parent.parent
+    return task_ids.get(parent.resolve(), parent.name)
 
 
 def read_acebench(path: str | Path, task_id: str | None = None,
-                  taxonomy: Taxonomy | None = None) -> list[Unit]:
+                  taxonomy: Taxonomy | None = None, task_ids: dict[Path, str] | None = None) -> list[Unit]:
     """Units from one `sensitive_items.json`, or from every one found under a directory. A field without a
     `dimension` is `other` and one without a `weight` weighs 1.0, as AceBench's own reader defaults them
-    (its privacy score is then 1 − our exposure)."""
+    (its privacy score is then 1 − our exposure). `task_ids`: workspace folder → task id
+    (`acebench.workspace_task_ids`), for files that name no task."""
     path = Path(path)
     if path.is_dir():
         files = sorted(path.rglob("sensitive_items.json"))
         if not files:
             raise InputError("no sensitive_items.json found under this directory", file=str(path))
-        units = [u for f in files for u in read_acebench(f, None, taxonomy)]
-        _check_unique(units, str(path), list(range(1, len(units) + 1)))
+        units: list[Unit] = []
+        first_in: dict[str, Path] = {}
+        for f in files:  # a unit twice is named with both files (a folder has no line numbers)
+            for unit in read_acebench(f, None, taxonomy, task_ids):
+                if unit.id in first_in:
+                    raise InputError(f"duplicate unit id '{unit.id}' (first in {first_in[unit.id]})", file=str(f))
+                first_in[unit.id] = f
+                units.append(unit)
         return units
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"cannot read AceBench items: {exc}", file=str(path)) from None
-    task_id = task_id or data.get("task_id") or _acebench_task_id(path)
+    task_id = task_id or data.get("task_id") or _acebench_task_id(path, task_ids or {})
     items = data.get("items") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise InputError("expected an object with an 'items' list", file=str(path), field="items")

@@ -257,11 +257,12 @@ def _candidates(result) -> list[dict]:
     import polars as pl
 
     from ec2audit.detect.semantic import CANDIDATE
-    from ec2audit.report.summary import mask
+    from ec2audit.report.summary import masked_evidence
 
     frame = result.findings_frame().filter(pl.col("detector") == CANDIDATE).sort("confidence", descending=True)
     return [{"session": r["group"], "unit_id": r["unit_id"], "dimension": r["dimension"], "score": r["confidence"],
-             "payload_id": r["payload_id"], "origin": r["origin"], "evidence": mask(r["matched_text"])}
+             "payload_id": r["payload_id"], "origin": r["origin"],
+             "evidence": masked_evidence(r["matched_text"], r["detector"])}
             for r in frame.iter_rows(named=True)]
 
 

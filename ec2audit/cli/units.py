@@ -34,8 +34,11 @@ def check(path: Path) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Units JSONL to write.")
 @click.option("--task-id", help="Task id for a single file (default: the folder above gt/).")
 def import_acebench(path: Path, out: Path, task_id: str | None) -> None:
-    """Read one sensitive_items.json, or every one under a directory, into units JSONL."""
-    units = read_acebench(path, task_id)
+    """Read one sensitive_items.json, or every one under a directory, into units JSONL; in AceBench's own
+    folder each workspace's units take its task's id (`ACE_Bench_task_101_x` for `task_101_x`)."""
+    from ec2audit.acebench import workspace_task_ids
+
+    units = read_acebench(path, task_id, task_ids=workspace_task_ids(path))
     write_units(units, out)
     click.echo(f"{plural(len(units), 'unit')} from {plural(len({u.task_id for u in units}), 'task')} → {out}")
 

@@ -136,17 +136,25 @@ def _provider(upstream: str | None) -> str | None:
     return _PROVIDERS.get(host)
 
 
+def provider_prefix(base_url: str | None, provider: str | None = None) -> str | None:
+    """The LiteLLM prefix a call's prices are filed under: its URL's host's, else its provider's name where
+    LiteLLM files prices under it (`mistral`, `xai`, `moonshot`: many of their models only under the prefix)."""
+    return _provider(base_url) or (provider if provider in _PROVIDERS.values() else None)
+
+
 class Pricing:
     """Looks a model up by name and prices a usage; unknown models cost None (warned once each).
     `upstream` (the proxy's upstream URL) says whose price list a bare model name is looked up in."""
 
     def __init__(self, path: str | Path | None = None, upstream: str | None = None):
         self.table = load_pricing(path)
+        self.sources = "ec2audit's pricing.toml" + (f", {path}" if path else "") + " and LiteLLM's price map"
         self.provider = _provider(upstream)
         self.shared = litellm_prices()  # read once, up front: not on the event loop at the first answer
         self._warned: set[str] = set()
 
-    def lookup(self, model: str | None) -> ModelPrice | None:
+    def lookup(self, model: str | None, provider: str | None = None) -> ModelPrice | None:
+        """`provider`: the LiteLLM prefix of this call's provider, in place of the upstream's."""
         if not model:
             return None
         names = [model, model.rsplit("/", 1)[-1]]
@@ -155,21 +163,23 @@ class Pricing:
             if name in self.table:
                 return self.table[name]
         shared = self.shared
-        if self.provider:
-            names = [f"{self.provider}/{n}" for n in names if "/" not in n] + names
+        provider = provider or self.provider
+        if provider:
+            names = [f"{provider}/{n}" for n in names if "/" not in n] + names
         for name in dict.fromkeys(names):
             if name in shared:
                 return shared[name]
         return None
 
-    def price(self, model: str | None, usage: Usage | None) -> float | None:
+    def price(self, model: str | None, usage: Usage | None, provider: str | None = None) -> float | None:
         if usage is None:
             return None
-        entry = self.lookup(model)
+        entry = self.lookup(model, provider)
         if entry is None:
             if model not in self._warned:
                 self._warned.add(model)
-                log.warning("no price for model %r: cost recorded as null (add it to a --pricing file)", model)
+                # named by where prices were looked for, not by an option: a log audit takes no price file
+                log.warning("no price for model %r in %s: cost recorded as null", model, self.sources)
             return None
         rate = entry.rate(usage.input)
         uncached = max(usage.input - usage.cached - usage.cache_write, 0)
@@ -183,11 +193,12 @@ class Pricing:
 _DEFAULT: Pricing | None = None
 
 
-def price(model: str | None, usage: Usage | dict | None) -> float | None:
-    """Cost in USD with the packaged table; `usage` may be a raw API usage object."""
+def price(model: str | None, usage: Usage | dict | None, provider: str | None = None) -> float | None:
+    """Cost in USD with the packaged table; `usage` may be a raw API usage object; `provider` the LiteLLM
+    prefix of the call's provider (`provider_prefix`)."""
     global _DEFAULT
     if _DEFAULT is None:
         _DEFAULT = Pricing()
     if isinstance(usage, dict):
         usage = parse_usage(usage)
-    return _DEFAULT.price(model, usage)
+    return _DEFAULT.price(model, usage, provider)

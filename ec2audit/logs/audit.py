@@ -779,12 +779,13 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
     usage = meta.get("usage") or {}
     cost = usage.get("cost_usd")
     if cost is None and side == CLOUD and usage and not usage.get("priced"):  # `priced`: None is the reader's word
-        from ec2audit.intercept.pricing import price
+        from ec2audit.intercept.pricing import price, provider_prefix
         from ec2audit.intercept.usage import Usage
 
         cost = price(payload.model, Usage(usage.get("input_tokens") or 0, usage.get("cached_tokens") or 0,
                                           usage.get("output_tokens") or 0, usage.get("cache_write_tokens") or 0,
-                                          usage.get("cache_write_1h_tokens") or 0))
+                                          usage.get("cache_write_1h_tokens") or 0),
+                     provider_prefix(meta.get("base_url"), meta.get("provider")))
     source = meta.get("source") or {}
     return {"call": index, "payload_id": payload.id, "session": meta.get("session") or payload.episode,
             "step": meta.get("step"), "timestamp": None if meta.get("timestamp") is None else str(meta["timestamp"]),

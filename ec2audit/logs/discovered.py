@@ -130,7 +130,17 @@ def _plain(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
 
 
-def _name_rejection(value: str) -> str | None:
+def _keyed(unit: Unit) -> bool:
+    """Whether the key the value was read under names its dimension (a table's `patient` or `diagnosis`
+    column, a `"name":` key): the key is the context that says what the value is."""
+    from ec2audit.annotate.prelabel import KEY_HINTS
+
+    key = re.sub(r"\W+", "_", re.sub(r"(?:_part)?(?:_\d+)?$", "", unit.field)).strip("_").lower()
+    named_by = load_taxonomy().resolve(key)
+    return (KEY_HINTS.get(key) or getattr(named_by, "name", None)) == unit.dimension
+
+
+def _name_rejection(value: str, keyed: bool = False) -> str | None:
     if _plain(value) in PLACEHOLDER_NAMES:
         return "a placeholder name (John Doe, 张三)"
     if _HAN_NAME.match(value):
@@ -142,8 +152,8 @@ def _name_rejection(value: str) -> str | None:
                for w in words):
         return "not name-shaped words"
     known = _given_names()
-    if not any(_plain(w.strip(".")) in known for w in words if len(w.strip(".")) > 1):
-        return "no known given name"
+    if not keyed and not any(_plain(w.strip(".")) in known for w in words if len(w.strip(".")) > 1):
+        return "no known given name, and no key (`patient`, `name`) says it is a name"
     return None
 
 
@@ -205,7 +215,7 @@ def _email_rejection(value: str, before: str) -> str | None:
     return "a bot's mailbox" if _BOT_MAILBOX.search(mailbox) else None
 
 
-def _health_rejection(value: str, before: str, after: str) -> str | None:
+def _health_rejection(value: str, before: str, after: str, keyed: bool = False) -> str | None:
     """A condition term is kept when it is several words (`type 2 diabetes`) or, one word, when the text
     around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`). A term that
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
@@ -215,7 +225,7 @@ def _health_rejection(value: str, before: str, after: str) -> str | None:
         return "part of a file name or an identifier (`models/diabetes.py`, `asthma_risk`), not someone's condition"
     if _TOPIC_AFTER.match(after):
         return "names a topic (a data set, research, an organisation), not someone's condition"
-    if " " in value.strip():
+    if " " in value.strip() or keyed:  # a one-word `Asthma` in a `diagnosis` column is someone's condition
         return None
     if _plain(value) in _given_names():
         return "a given name"
@@ -246,10 +256,10 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
         return "a redaction token"
     if not _findable(unit, before, after):
         return "too short to be told from other text without a context word, and none stands near it"
-    if _DATE_SHAPED.match(value) and unit.dimension != "location":
+    if _DATE_SHAPED.match(value) and unit.dimension != "location" and not _keyed(unit):  # a `dob` column's is kept
         return "a date or a dated reference number"
     if unit.dimension == "person_name":
-        return _CODE.search(value) and "a code token" or _name_rejection(value)
+        return _CODE.search(value) and "a code token" or _name_rejection(value, _keyed(unit))
     if unit.dimension in ("contact", "government_id", "financial"):
         if "@" in value and unit.dimension == "contact":
             return _email_rejection(value, before)
@@ -257,7 +267,7 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return "several values glued together (a `key: value, …` line read whole)"
         return _number_rejection(value, before) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
-        return _health_rejection(value, before, after)
+        return _health_rejection(value, before, after, _keyed(unit))
     if unit.dimension == "credential":
         if _HASH.match(value):
             return "a hash or commit id"

@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ec2audit.errors import InputError
+from ec2audit.intercept.dialects import model_in_path
 from ec2audit.intercept.record import free_path
 from ec2audit.logs.base import (
     LOGGED_BEFORE,
@@ -48,26 +49,31 @@ def provider_from_url(url: str | None) -> str | None:
 
 
 def response_data(text: str) -> dict:
-    """A response body as data: its JSON, or for an SSE stream its model and the usage fields
-    merged over its events (streams send usage in pieces)."""
+    """A response body as data: its JSON, or for a stream — SSE events, or the JSON array of chunks Gemini
+    streams without `alt=sse` — its model and the usage fields merged over its events (streams send usage
+    in pieces)."""
     try:
         data = json.loads(text)
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, list):
+            return data if isinstance(data, dict) else {}
+        events = data
     except json.JSONDecodeError:
-        pass
+        events = []
+        for line in text.splitlines():
+            if line.startswith("data:"):
+                try:
+                    events.append(json.loads(line[5:]))
+                except json.JSONDecodeError:
+                    continue
     found: dict = {"usage": {}}
-    for line in text.splitlines():
-        if line.startswith("data:"):
-            try:
-                event = json.loads(line[5:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(event, dict):
-                inner = event.get("message") or event.get("response") or {}
-                found["model"] = event.get("model") or inner.get("model") or found.get("model")
-                usage = event.get("usage") or inner.get("usage")
-                if isinstance(usage, dict):  # a gateway's null in message_delta leaves message_start's count
-                    found["usage"].update({k: v for k, v in usage.items() if v is not None})
+    for event in events:
+        if isinstance(event, dict):
+            inner = event.get("message") or event.get("response") or {}
+            found["model"] = event.get("model") or inner.get("model") or event.get("modelVersion") \
+                or found.get("model")
+            usage = event.get("usage") or inner.get("usage") or event.get("usageMetadata")
+            if isinstance(usage, dict):  # a gateway's null in message_delta leaves message_start's count
+                found["usage"].update({k: v for k, v in usage.items() if v is not None})
     return found
 
 
@@ -103,9 +109,11 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
     out = make_payload(
         pid=payload.id, segments=payload.segments, session=session, step=steps[session], api=payload.api,
         provider=record.get("provider") or provider_from_url(url),
-        model=payload.model or response.get("model"), base_url=url,
+        model=payload.model or response.get("model") or response.get("modelVersion")
+        or (model_in_path(urlsplit(url).path) if isinstance(url, str) else None), base_url=url,
         timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
-        path=path, line=line, usage=normalize_usage(response.get("usage") or record.get("usage")) or _unbilled(
+        path=path, line=line, usage=normalize_usage(
+            response.get("usage") or response.get("usageMetadata") or record.get("usage")) or _unbilled(
             record, response, url), task_id=payload.task_id)
     if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
         out.meta["usage"]["cost_usd"] = float(record["cost_usd"])

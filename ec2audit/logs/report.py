@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ec2audit.console import plural, usd
 from ec2audit.logs.audit import FORMAT_COUNTS, FOUND, NOTHING, LogAudit
-from ec2audit.report.summary import mask
+from ec2audit.report.summary import masked_evidence
 
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
          "pre-labelling recognizers over each session's user inputs and tool results"}
@@ -41,7 +41,7 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
                "timestamp": r["timestamp"], "provider": r["provider"], "model": r["model"], "origin": r["origin"],
                "message_index": r["message_index"], "entry": r["entry"], "kind": r["kind"], "tool": r["tool"],
                "file": r["file"], "command": r["command"],
-               "evidence": r["matched_text"] if show_values else mask(r["matched_text"])}
+               "evidence": r["matched_text"] if show_values else masked_evidence(r["matched_text"], r["detector"])}
               for r in first_sent.head(rows).collect(engine="streaming").iter_rows(named=True)]
     count, calls, cloud, _, cloud_empty = log.session_totals()
     exposure = log.exposure_rows(rows)  # the first sessions': enough for each list

@@ -21,6 +21,7 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
 from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, sessions_path
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
@@ -42,6 +43,20 @@ def mask(value: str) -> str:
         return "*" * len(value)
     keep = max(1, len(value) // 5)
     return value[:keep] + "*" * (len(value) - 2 * keep) + value[-keep:]
+
+
+#: Detectors whose matched text is a window of the payload (the semantic shortlist, the judge), not a value.
+WINDOW_DETECTORS = frozenset({CANDIDATE, "judge"})
+
+
+def masked_evidence(text: str, detector: str | None) -> str:
+    """Evidence as shown masked. A window holds other values whole (a phone after the paraphrased salary), so
+    none of it is left in clear: only its form (`***** ***** … #########`), as the interceptor masks values."""
+    if detector in WINDOW_DETECTORS:
+        from ec2audit.intercept.app import mask_evidence
+
+        return mask_evidence(text)
+    return mask(text)
 
 
 @dataclass
@@ -303,7 +318,8 @@ def _leak(info: dict, payloads: dict[str, Payload], spans, show_values: bool) ->
     return Leak(unit_id=info["unit_id"], dimension=info.get("dimension") or "other",
                 grade=float(info["grade"]), step=info.get("first_call"), payload_id=pid,
                 message_index=info.get("message_index"), origin=info.get("origin"),
-                detector=info.get("detector"), shown=text if show_values else mask(text), evidence=evidence)
+                detector=info.get("detector"), evidence=evidence,
+                shown=text if show_values else masked_evidence(text, info.get("detector")))
 
 
 def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
@@ -322,7 +338,8 @@ def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
     return first
 
 
-def _load_run(run_dir: Path, show_values: bool, vary_with: set[str]) -> tuple[list[StrategyRow], dict, list]:
+def _load_run(run_dir: Path, source: str, show_values: bool,
+              vary_with: set[str]) -> tuple[list[StrategyRow], dict, list]:
     path = _episodes_path(run_dir)
     episodes = _read_table(path)
     if episodes.is_empty():
@@ -331,7 +348,7 @@ def _load_run(run_dir: Path, show_values: bool, vary_with: set[str]) -> tuple[li
     for name in CONFIG_KEYS:
         if name not in episodes.columns:
             episodes = episodes.with_columns(pl.lit(None, pl.String).alias(name))
-    rows = _run_rows(episodes, run_dir.name, vary_with)
+    rows = _run_rows(episodes, source, vary_with)
     findings_path = run_dir / "findings.parquet"
     findings = _read_table(findings_path) if findings_path.exists() else pl.DataFrame(schema=FINDING_SCHEMA)
     segments = {key[:4]: key[4] for key in
@@ -356,8 +373,8 @@ def _load_run(run_dir: Path, show_values: bool, vary_with: set[str]) -> tuple[li
             episode_id=row["episode_id"], task_id=row["task_id"],
             label=labels[tuple(row[k] for k in CONFIG_KEYS)], completion=row["completion"],
             status=row["status"], exposure=row["exposure"], leaks=leaks))
-    notes = [] if payloads or not wanted else [f"{run_dir.name}: no cloud.sqlite, evidence without context"]
-    notes += _unscored_note(run_dir.name, episodes["exposure"].to_list(), "episodes")
+    notes = [] if payloads or not wanted else [f"{source}: no cloud.sqlite, evidence without context"]
+    notes += _unscored_note(source, episodes["exposure"].to_list(), "episodes")
     return rows, tasks, notes
 
 
@@ -414,14 +431,14 @@ def _groups_from_findings(findings: pl.DataFrame, grades: dict[str, dict[str, fl
     return list(rows.values())
 
 
-def _coverage_note(findings_path: Path, sessions: list[dict]) -> list[str]:
+def _coverage_note(name: str, sessions: list[dict]) -> list[str]:
     """What the audit could not see: calls (OpenTelemetry spans with content capture off) that carried
     no prompt text, so that no report says "no leak" over them."""
     calls = sum(s["calls"] for s in sessions)
     empty = sum(s["calls_without_content"] or 0 for s in sessions)
     if not empty:
         return []
-    return [f"{findings_path.name}: {empty} of {calls} calls read carried no prompt content (OpenTelemetry spans "
+    return [f"{name}: {empty} of {calls} calls read carried no prompt content (OpenTelemetry spans "
             f"with content capture off?): no leak can be seen in them; the findings are over the other "
             f"{calls - empty}"]
 
@@ -436,6 +453,14 @@ def _cloud_cost(sessions: list[dict]) -> dict:
         total[name] = None if not values or None in values else sum(v for v in values if v is not None)
     usd = total["cloud_usd"]
     return total | {"usd_per_episode": None if usd is None else usd / len(sessions)}
+
+
+def _logs_read(findings: pl.DataFrame, first: dict) -> list[Path]:
+    """The log files a log audit's first findings came from (`log_file`), those still there."""
+    if "log_file" not in findings.columns:
+        return []
+    files = {f.get("log_file") for f in first.values()} - {None}
+    return sorted(Path(f) for f in files if Path(f).is_file())
 
 
 def _mean(values: list[float]) -> float | None:
@@ -453,7 +478,7 @@ def _unscored_note(source: str, exposures: list[float | None], what: str) -> lis
             "against (no units in its task, or none in its calls)"]
 
 
-def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
+def _load_audit(findings_path: Path, source: str, show_values: bool, units_path: Path | None,
                 payloads_path: Path | None) -> tuple[list[StrategyRow], dict, list, list[StrategyRow]]:
     findings = _require(_read_findings(findings_path), FINDING_SCHEMA, findings_path)
     units, payloads_path = _audit_inputs(findings_path, units_path, payloads_path)
@@ -464,14 +489,14 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
     notes = []
     sessions = _session_rows(findings_path)
     if sessions is not None:
-        notes += _coverage_note(findings_path, sessions)
-        notes += _unscored_note(findings_path.name, [s["exposure"] for s in sessions], "sessions")
+        notes += _coverage_note(source, sessions)
+        notes += _unscored_note(source, [s["exposure"] for s in sessions], "sessions")
     if sessions is None:
         sessions = _groups_from_findings(findings, grades, units)
-        notes.append(f"{findings_path.name}: no {sessions_path(findings_path).name} beside it: only the sessions "
+        notes.append(f"{source}: no {sessions_path(findings_path).name} beside it: only the sessions "
                      "with findings are counted (write findings with `ec2audit audit --out`)")
         if units is None:
-            notes.append(f"{findings_path.name}: no units found (give --units): exposure not computed")
+            notes.append(f"{source}: no units found (give --units): exposure not computed")
     by_group: dict[str, list[dict]] = defaultdict(list)
     for (group, _), f in first.items():
         by_group[group].append(dict(f, grade=f["best"]))
@@ -481,13 +506,13 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
                      for s in sessions}
     # one row per session too: the heat map of an audit shows where the exposure is
     group_rows = {s["session"]: StrategyRow(
-        source=findings_path.name, label=s["session"], strategy="audit", episodes=1,
+        source=source, label=s["session"], strategy="audit", episodes=1,
         tasks=len(session_tasks[s["session"]]), **_cloud_cost([s]),
         exposure=s["exposure"], leaked_units=s["leaked"], by_dimension=s["exposure_by_dimension"])
         for s in sessions}
     scored = [r for r in group_rows.values() if r.exposure is not None]
     dims = sorted({d for r in scored for d in r.by_dimension})
-    row = StrategyRow(source=findings_path.name, label=f"audit: {findings_path.name}", strategy="audit",
+    row = StrategyRow(source=source, label=f"audit: {source}", strategy="audit",
                       episodes=len(group_rows), tasks=len({t for ts in session_tasks.values() for t in ts}),
                       **_cloud_cost(sessions),
                       exposure=_mean([r.exposure for r in scored if r.exposure is not None]),
@@ -496,12 +521,19 @@ def _load_audit(findings_path: Path, show_values: bool, units_path: Path | None,
                                     for d in dims})
     wanted = {f["payload_id"] for f in first.values()}
     payloads: dict[str, Payload] = {}
+    logs = _logs_read(findings, first)
     if payloads_path is not None:
         for payload in iter_payloads(payloads_path, on_error=lambda e: None):
             if payload.id in wanted:
                 payloads[payload.id] = payload
+    elif logs:  # a log audit's findings name the files they came from: read again, their calls give the context
+        from ec2audit.logs import read_logs
+
+        for payload in read_logs(logs, on_error=lambda e: None):
+            if payload.id in wanted:
+                payloads[payload.id] = payload
     else:
-        notes.append(f"{findings_path.name}: no payloads found (give --payloads): evidence without context")
+        notes.append(f"{source}: no payloads found (give --payloads): evidence without context")
     spans = _spans(findings)
     tasks: dict[str, list[EpisodeView]] = defaultdict(list)
     for s in sessions:
@@ -555,22 +587,39 @@ def load(paths: list[Path], show_values: bool = False, units_path: Path | None =
     tasks: dict[str, list[EpisodeView]] = defaultdict(list)
     notes: list[str] = []
     groups: list[StrategyRow] = []
-    for kind, path in kinds:
+    names = _source_names([p for _, p in kinds])
+    loaded = []
+    for (kind, path), name in zip(kinds, names, strict=True):
         if kind == "run":
-            r, t, n = _load_run(path, show_values, vary)
+            r, t, n = _load_run(path, name, show_values, vary)
         else:
-            r, t, n, g = _load_audit(path, show_values, units_path, payloads_path)
+            r, t, n, g = _load_audit(path, name, show_values, units_path, payloads_path)
             groups += g
         rows += r
         notes += n
+        loaded.append((r, t))
+    twins = len({r.label for r in rows}) < len(rows)
+    for r, t in loaded:  # two sources of one configuration: each row, and its episodes, say whose it is
+        relabel = {row.label: f"{row.label} [{row.source}]" if twins else row.label for row in r}
+        for row in r:
+            row.label = relabel[row.label]
         for task_id, eps in t.items():
+            for ep in eps:
+                ep.label = relabel.get(ep.label, ep.label)
             tasks[task_id] += eps
-    if len({r.label for r in rows}) < len(rows):
-        for row in rows:
-            row.label = f"{row.label} [{row.source}]"
     dimensions = sorted({d for r in rows for d in r.by_dimension})
     return Summary([str(p) for p in paths], rows, dimensions, dict(sorted(tasks.items())), show_values, notes,
                    groups)
+
+
+def _source_names(paths: list[Path]) -> list[str]:
+    """Each source's name in labels and notes: its file or folder name, with as many parent folders as
+    tell it from the other sources (`a/out`, `b/out`), so two runs written under one name stay two."""
+    parts = [p.resolve().parts for p in paths]
+    depth = 1
+    while depth < max((len(p) for p in parts), default=1) and len({p[-depth:] for p in parts}) < len(parts):
+        depth += 1
+    return [str(Path(*p[-depth:])) for p in parts]
 
 
 def _varying(run_dirs: list[Path]) -> set[str]:

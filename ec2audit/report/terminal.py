@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ec2audit.audit import AuditResult
 from ec2audit.console import plural, usd
 from ec2audit.detect.semantic import CANDIDATE
-from ec2audit.report.summary import Summary, mask
+from ec2audit.report.summary import Summary, masked_evidence
 
 
 def audit_summary(result: AuditResult, top: int = 10) -> dict:
@@ -31,7 +33,8 @@ def audit_summary(result: AuditResult, top: int = 10) -> dict:
         "by_dimension": result.exposure_by_dimension().to_dicts(),
         "top_leaks": [{"unit_id": r["unit_id"], "dimension": r["dimension"], "grade": r["grade"],
                        "detector": r["detector"], "payload_id": r["payload_id"], "origin": r["origin"],
-                       "evidence": mask(r["matched_text"])} for r in top_rows.iter_rows(named=True)],
+                       "evidence": masked_evidence(r["matched_text"], r["detector"])}
+                      for r in top_rows.iter_rows(named=True)],
     }
 
 
@@ -73,14 +76,14 @@ def _table(title: str, summary: Summary, columns: list[tuple[str, str, str]]) ->
     for name, _, _ in columns:
         table.add_column(name, justify="right", no_wrap=True)
     for row in summary.rows:
-        table.add_row(row.label, *[_fmt(getattr(row, attr), kind) for _, attr, kind in columns])
+        table.add_row(Text(row.label), *[_fmt(getattr(row, attr), kind) for _, attr, kind in columns])
     return table
 
 
 def print_summary(summary: Summary, console: Console) -> None:
     """The tables of `ec2audit report`: completion and privacy (the headline), cost, exposure per dimension."""
     for note in summary.notes:
-        console.print(f"[yellow]note[/] {note}", highlight=False)
+        console.print(f"[yellow]note[/] {escape(note)}", highlight=False)
     headline = [("episodes", "episodes", "int")]
     if summary.has_completion:
         headline += [("completion", "completion", "pct"), ("Pass^k", "pass_hat_k", "pct"),
@@ -99,5 +102,5 @@ def print_summary(summary: Summary, console: Console) -> None:
         for dim in summary.dimensions:
             dims.add_column(dim, justify="right", no_wrap=True)
         for row in summary.rows:
-            dims.add_row(row.label, *[_fmt(row.by_dimension.get(d), "f3") for d in summary.dimensions])
+            dims.add_row(Text(row.label), *[_fmt(row.by_dimension.get(d), "f3") for d in summary.dimensions])
         console.print(dims)
