@@ -163,10 +163,9 @@ class Redactor:
             nonlocal site
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
-            if cuts:  # the parts' own spans, moved into the joined text
-                base, parts = path[:-2], path[-2]
-                taken = [(s + lo, e + lo, u) for k, lo in zip(parts, (0, *cuts), strict=True)
-                         for s, e, u in plain.get((*base, k, "text"), ())]
+            if cuts:  # the pieces' own spans, moved into the joined text
+                taken = [(s + lo, e + lo, u) for piece, lo in zip(path[-1], (0, *cuts), strict=True)
+                         for s, e, u in plain.get(piece, ())]
                 hits = [h for h in hits if not _overlaps(h, taken)]
             spans = self._spans(hits)
             if spans:
