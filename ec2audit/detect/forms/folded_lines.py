@@ -1,0 +1,32 @@
+"""Content lines folded as vCard (RFC 6350 §3.2), iCalendar (RFC 5545 §3.1) and LDIF (RFC 2849) fold them: a
+writer breaks a line longer than 75 octets anywhere, inside a value as often as not, and starts the next line with
+one space or tab (`EMAIL:lena.hart<CRLF> mann@example.org`). A reader (a contacts app, a calendar, `ldapmodify`)
+deletes the break and that one character; so do the tiers, inside such a document only: a `BEGIN:VCARD` …
+`END:VCARD` (or VCALENDAR, VEVENT, VTODO, VJOURNAL) block, cut off or not, and an LDIF entry from its `dn:` line
+to the empty line after it. Elsewhere a line break before an indented line is prose or code, and stays."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.views import Replacement
+
+# a document: a vCard or iCalendar block to its END line (or the text's end, where a tool cut it off), or an
+# LDIF entry to its blank line
+_DOCUMENT = re.compile(r"BEGIN:(VCARD|VCALENDAR|VEVENT|VTODO|VJOURNAL)\b.*?(?:END:\1\b|\Z)"
+                       r"|(?:^|(?<=\n))dn::? .*?(?:\r?\n\r?\n|\Z)", re.S | re.I)
+_FOLD = re.compile(r"\r?\n[ \t]")
+
+
+@register
+class FoldedLines(Form):
+    name = "folded_lines"
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        if "BEGIN:" not in text and "begin:" not in text and "dn:" not in text:
+            return
+        for document in _DOCUMENT.finditer(text):
+            for m in _FOLD.finditer(text, document.start(), document.end()):
+                yield m.start(), m.end(), ""
