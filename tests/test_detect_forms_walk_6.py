@@ -67,6 +67,16 @@ def test_bare_hex_of_eight_bytes_or_more_reads_as_utf8(text):
     assert _read(hex_strings.HexStrings, f"payload {text.encode().hex()} sent") == f"payload {text} sent"
 
 
+@_SETTINGS
+@given(text=_WORDS.filter(lambda t: t.isprintable() and not t.isspace()), lines=st.integers(1, 3))
+def test_xxd_plain_lines_read_as_one_run(text, lines):
+    """`xxd -p`: 60 digits a line, a character's bytes cut by a line's end as often as not."""
+    text = (text * 40)[:30 * lines + 5]
+    digits = text.encode().hex()
+    dump = "\n".join(digits[i:i + 60] for i in range(0, len(digits), 60))
+    assert _read(hex_strings.HexStrings, f"$ xxd -p f\n{dump}\n$ ") == f"$ xxd -p f\n{text}\n$ "
+
+
 def test_hex_that_is_no_text_stays():
     for text in ("sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                  "at 0x7ffd5a3b2c10 in main", "uuid 123e4567e89b12d3a456426614174000", "order 3133393232",

@@ -8,6 +8,13 @@ it, two user turns of Gemini and Bedrock (untyped text parts). Near misses: numb
 line break or a space apart, or with an assistant turn between, or on two sides of the conversation, are two
 numbers, and go out untouched (design.md, "The guard's forms", says what is joined and what is not).
 
+Then more forms real tool output carries, in every request position of the wire APIs, streamed too: contact cards
+and calendar entries folded at their line length (vCard, iCalendar, an LDIF entry as `ldapsearch` prints it),
+values as the hex of their bytes (psql's `bytea`, MySQL's `0x` literals, `xxd -p`), and forms the earlier walks'
+decoders already read, walked here in every position: JSON's `\\uXXXX` escapes of CJK, `.env`/TOML quoting, a
+`git log`, stack traces, a form-encoded body in a `curl -v` trace, a JWT whose payload carries the record,
+logfmt's quoted values, RFC 2047 encoded words (B and Q), iCalendar's escapes.
+
 Then the request envelope: a body compressed with brotli (`Content-Encoding: br`) is read and judged like gzip;
 a brotli bomb past the body limit and a broken stream are refused with a one-line reason and never forwarded.
 
@@ -16,21 +23,27 @@ cut in two is read whole): redact forwards no value, block forwards nothing."""
 
 from __future__ import annotations
 
+import base64
+import email.header
+import functools
 import json
+import re
+import urllib.parse
 
 import brotli
 import pytest
 from intercept_helpers import json_strings
-from test_intercept_forms_walk import _canonical, leaked
-from test_intercept_forms_walk_3 import RECORD, UNIT_IDS, UNITS
+from test_intercept_forms_walk import CELLS, _canonical, assert_cells_hold, large_body_outcomes, leaked
+from test_intercept_forms_walk import walk_form as walk_cells
+from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _ascii_folded, _more_decodings
+from test_intercept_forms_walk_3 import broken_near_misses as near_cells
+from test_intercept_forms_walk_4 import _halves, _these_decodings
+from test_intercept_forms_walk_5 import _CANONICAL as _READ_AS
+from test_intercept_forms_walk_5 import _these as _walk_5_decodings
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, CHAT, RESPONSES
 
-__all__ = ["UNITS"]
-
-
-def _halves(value: str) -> tuple[str, str]:
-    return value[:len(value) // 2], value[len(value) // 2:]
+__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
 
 
 def _call(api: str) -> list[dict]:
@@ -175,6 +188,170 @@ def test_a_value_cut_across_messages_is_replaced_where_it_starts(proxy):
     a, b = (m["content"] for m in sent[0]["body"]["messages"])
     assert a.startswith("call [") and a.endswith("]") and b == " today"
     assert [f["path"] for f in record.findings] == ["/messages/0/content"]
+
+
+# --- more forms of tool output, in every position ---------------------------------------------------------------
+
+def _line(r: dict) -> str:
+    return "; ".join(f"{k}: {v}" for k, v in r.items())
+
+
+def _vcard(r: dict) -> str:
+    """vCard 3.0 as a contacts export writes it: a line past 75 octets folded (CRLF and a space), here inside
+    every value."""
+    lines = [f"X-{k.upper().replace('_', '-')}:" + "\r\n ".join(_halves(v)) for k, v in r.items()]
+    return "BEGIN:VCARD\r\nVERSION:3.0\r\n" + "\r\n".join(lines) + "\r\nEND:VCARD\r\n"
+
+
+def _ics(r: dict) -> str:
+    """An iCalendar event: TEXT escapes (`\\,` `\\;` `\\n`) and lines folded with a tab, the file cut off before
+    its END (a tool's output limit)."""
+    text = "\\n".join(f"{k}\\: {v}" for k, v in r.items()).replace(",", "\\,").replace(";", "\\;")
+    folded = "\r\n\t".join(text[i:i + 17] for i in range(0, len(text), 17))
+    return f"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:Call back\r\nDESCRIPTION:{folded}\r\n"
+
+
+def _ldif(r: dict) -> str:
+    """`ldapsearch` output: an entry's lines folded at 76 columns with a space, then the search's summary."""
+    lines = [f"{k}: " + "\n ".join(_halves(v)) for k, v in r.items()]
+    return "# extended LDIF\n\ndn: uid=p1,ou=people,dc=example,dc=org\n" + "\n".join(lines) + \
+        "\n\n# search result\nsearch: 2\nresult: 0 Success\n"
+
+
+def _bytea(r: dict) -> str:
+    """psql's table of a `bytea` column (hex output)."""
+    rows = [f" {k:<12}| \\x{v.encode().hex()}" for k, v in r.items()]
+    return " field       | raw\n-------------+------\n" + "\n".join(rows) + f"\n({len(r)} rows)"
+
+
+def _sql_hex(r: dict) -> str:
+    """A MySQL dump with `--hex-blob`: each value a `0x…` literal."""
+    return "INSERT INTO `customer` VALUES (" + ",".join(f"0x{v.encode().hex().upper()}" for v in r.values()) + ");"
+
+
+def _xxd_plain(r: dict) -> str:
+    """`xxd -p` of the record's file: 60 digits a line, values cut across lines."""
+    digits = (_line(r) + "\n").encode().hex()
+    return "$ xxd -p customer.txt\n" + "\n".join(digits[i:i + 60] for i in range(0, len(digits), 60))
+
+
+def _json_ascii(r: dict) -> str:
+    return json.dumps({"customer": r})  # ensure_ascii: 欧阳娜娜 as \\u6b27\\u9633…
+
+
+def _env_toml(r: dict) -> str:
+    env = "".join(f"{k.upper()}='{v}'\n" if i % 2 else f'export {k.upper()}="{v}"\n'
+                  for i, (k, v) in enumerate(r.items()))
+    toml = "".join(f'{k} = """{v}"""\n' if i % 2 else f"{k} = '{v}'\n" for i, (k, v) in enumerate(r.items()))
+    return f"$ cat .env\n{env}$ cat config.toml\n[customer]\n{toml}"
+
+
+def _git_log(r: dict) -> str:
+    body = "\n".join(f"    {k}: {v}" for k, v in r.items() if k not in ("contact", "email"))
+    return (f"commit 1f2e3d4c5b6a798897a6b5c4d3e2f1a0b9c8d7e6\nAuthor: {r['contact']} <{r['email']}>\n"
+            f"Date:   Sat Dec 5 10:00:00 2026 +0000\n\n    Update customer P1\n\n{body}\n")
+
+
+def _traces(r: dict) -> str:
+    py = "".join(f'  File "crm.py", line {i}, in check\nValueError: invalid {k}: {v!r}\n' for i, (k, v) in
+                 enumerate(r.items()) if i % 2)
+    java = "".join(f"java.lang.IllegalArgumentException: bad {k} \"{v}\"\n\tat com.crm.Check.run(Check.java:{i})\n"
+                   for i, (k, v) in enumerate(r.items()) if not i % 2)
+    return "Traceback (most recent call last):\n" + py + java
+
+
+def _curl_form(r: dict) -> str:
+    body = urllib.parse.urlencode(r)
+    return (f"> POST /crm/update HTTP/1.1\n> Content-Type: application/x-www-form-urlencoded\n> Content-Length: "
+            f"{len(body)}\n>\n}} [{len(body)} bytes data]\n* upload completely sent off: {body}\n< HTTP/1.1 200 OK\n")
+
+
+def _jwt(r: dict) -> str:
+    def part(d: dict) -> str:
+        return base64.urlsafe_b64encode(json.dumps(d, ensure_ascii=False).encode()).decode().rstrip("=")
+    return f"Authorization: Bearer {part({'alg': 'HS256', 'typ': 'JWT'})}.{part({'sub': 'P1', **r})}.c2lnbmF0dXJl"
+
+
+def _logfmt(r: dict) -> str:
+    return "level=warn msg=\"customer updated\" " + " ".join(f'{k}="{v}"' for k, v in r.items())
+
+
+def _encoded_words(r: dict) -> str:
+    """Mail headers as a mail tool prints their raw source: B-encoded and Q-encoded words."""
+    def q(v: str) -> str:
+        return "=?UTF-8?Q?" + "".join(c if c.isascii() and c.isalnum() else "_" if c == " " else
+                                      "".join(f"={b:02X}" for b in c.encode()) for c in v) + "?="
+    return "".join(f"X-{k}: {email.header.Header(v, 'utf-8').encode() if i % 2 else q(v)}\n"
+                   for i, (k, v) in enumerate(r.items()))
+
+
+FORMS_6 = {"vcard_folded": _vcard, "icalendar_folded": _ics, "ldif_folded": _ldif, "psql_bytea": _bytea,
+           "sql_hex_blob": _sql_hex, "xxd_plain": _xxd_plain, "json_ascii": _json_ascii, "env_toml": _env_toml,
+           "git_log": _git_log, "stack_traces": _traces, "curl_form_body": _curl_form, "jwt": _jwt,
+           "logfmt_quoted": _logfmt, "encoded_words": _encoded_words}
+FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_6.items()}
+#: Forms whose line breaks carry meaning (a header's value is flattened to one line)
+ONE_LINE = {"vcard_folded", "icalendar_folded", "ldif_folded", "xxd_plain"}
+
+_HEX = re.compile(r"(?:\\x|0x)?((?:[0-9a-fA-F]{2}\s?){4,})")
+_FOLD = re.compile(r"\r?\n[ \t]")
+_ICS = re.compile(r"\\([,;n:])")
+
+
+def _unhexed(text: str) -> str:
+    def decoded(m: re.Match) -> str:
+        try:
+            return bytes.fromhex(m.group(1)).decode("utf-8")
+        except ValueError:
+            return m.group()
+    return _HEX.sub(decoded, text)
+
+
+def _these(text: str) -> set[str]:
+    return {_unhexed(text), _unhexed(text.replace("\n", "")), _ICS.sub(r"\1", _FOLD.sub("", text)),
+            _FOLD.sub("", text)}
+
+
+def leaks(sent: dict) -> list[str]:
+    found = leaked(sent, _READ_AS, lambda t: _more_decodings(t) | _these_decodings(t) | _walk_5_decodings(t)
+                   | _these(t) | {_ascii_folded(t)})
+    return sorted({f.split(" (")[0] for f in found})
+
+
+def test_the_reader_recovers_every_form_unguarded():
+    """The leak check is no weaker than the forms: unredacted, each form leaks every unit."""
+    for form, make in FORMS.items():
+        assert leaks({"body": {"t": make()}, "header_list": [], "query": ""}) == sorted(RECORD), form
+
+
+#: Cells where the guard does not hold yet: form → {(api, position, stream)}
+KNOWN_GAPS: dict[str, set] = {}
+
+#: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 6` tables them, by `CELLS`)
+walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaks, one_line=ONE_LINE)
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_every_position_holds_in_every_form(proxy, form):
+    assert_cells_hold(proxy, form, walk_form(proxy, form), KNOWN_GAPS)
+
+
+def test_a_large_body_holds_in_every_form(proxy):
+    """The worker process that scans a body of 256 kB or more builds the same forms."""
+    outcomes = large_body_outcomes(proxy, FORMS, UNIT_IDS, leaks, KNOWN_GAPS)
+    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+
+
+#: Texts in these forms that hold no unit (the third walk's near record), and hex and folds that are no text
+TRAPS = ["sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 at 0x7ffd5a3b2c10",
+         "BEGIN:VCARD\r\nNOTE:orders 1392288 and\r\n 3376 shipped\r\nEMAIL:lena.hartmann@exam\r\n ple.com\r\nEND:VCARD",
+         "id 3133393232 and 0x20202020; git 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"]
+
+
+@pytest.mark.parametrize("case", [*sorted(FORMS_6), *range(len(TRAPS))])
+def test_near_misses_go_out_untouched(proxy, case):
+    text = FORMS_6[case](NEAR) if isinstance(case, str) else TRAPS[case]
+    assert near_cells(proxy, [text], f"near6-{case}") == {}
 
 
 # --- brotli request bodies ---------------------------------------------------------------------------------

@@ -3,7 +3,9 @@ writer breaks a line longer than 75 octets anywhere, inside a value as often as 
 one space or tab (`EMAIL:lena.hart<CRLF> mann@example.org`). A reader (a contacts app, a calendar, `ldapmodify`)
 deletes the break and that one character; so do the tiers, inside such a document only: a `BEGIN:VCARD` …
 `END:VCARD` (or VCALENDAR, VEVENT, VTODO, VJOURNAL) block, cut off or not, and an LDIF entry from its `dn:` line
-to the empty line after it. Elsewhere a line break before an indented line is prose or code, and stays."""
+to the empty line after it. A fold may cut an iCalendar escape (`\\,`, `\\n`) in two: the escape is read
+whole, not as a shell's line continuation. Elsewhere a line break before an indented line is prose or code, and
+stays."""
 
 from __future__ import annotations
 
@@ -29,4 +31,8 @@ class FoldedLines(Form):
             return
         for document in _DOCUMENT.finditer(text):
             for m in _FOLD.finditer(text, document.start(), document.end()):
-                yield m.start(), m.end(), ""
+                start, end = m.span()
+                if text[start - 1] == "\\" and end < len(text):  # a fold inside an escape (`\\<fold>n`): the
+                    yield start - 1, end + 1, "\\" + text[end]  # escape, whole, not a line continuation
+                else:
+                    yield start, end, ""
