@@ -43,7 +43,7 @@ from test_intercept_forms_walk_5 import _these as _walk_5_decodings
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, CHAT, RESPONSES
 
-__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
+__all__ = ["CELLS", "CUT_CELLS", "FORMS", "UNITS", "cut_outcome", "walk_form"]
 
 
 def _call(api: str) -> list[dict]:
@@ -114,22 +114,28 @@ def _send(proxy, episode: str, path: str, body: dict):
     return answer, app.state.requests[seen:], record
 
 
+def cut_outcome(proxy, place: str, field: str) -> str:
+    """"held" where the guard finds every unit (the cut one across the cut) and forwards none, else what went
+    wrong (`benchmarks/guard_forms_matrix.py --walk 6` counts them)."""
+    mode = proxy[0]
+    path, body = _placed(*_cut(field))[place]
+    answer, sent, record = _send(proxy, f"cut-{place}-{field}", path, body)
+    missed = sorted(u.rsplit("/", 1)[1] for u in UNIT_IDS - {f["unit_id"] for f in record.findings})
+    if mode == "block":
+        ok = answer.status_code == 403 and sent == [] and not missed
+    else:
+        ok = answer.status_code == 200 and not missed and leaked(sent[0], _CANONICAL) == []
+    return "held" if ok else f"{answer.status_code} missed {missed}"
+
+
+CUT_CELLS = [(place, field) for place in PLACES for field in RECORD]
+
+
 @pytest.mark.parametrize("place", PLACES)
 def test_a_value_cut_across_two_messages_is_caught(proxy, place):
-    """Each value cut in turn: the guard finds every unit (the cut one across the cut) and forwards none."""
-    mode = proxy[0]
-    failed = {}
-    for field in RECORD:
-        path, body = _placed(*_cut(field))[place]
-        answer, sent, record = _send(proxy, f"cut-{place}-{field}", path, body)
-        missed = UNIT_IDS - {f["unit_id"] for f in record.findings}
-        if mode == "block":
-            ok = answer.status_code == 403 and sent == [] and not missed
-        else:
-            ok = answer.status_code == 200 and not missed and leaked(sent[0], _CANONICAL) == []
-        if not ok:
-            failed[field] = (answer.status_code, sorted(missed))
-    assert failed == {}
+    """Each value cut in turn."""
+    outcomes = {field: cut_outcome(proxy, place, field) for field in RECORD}
+    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
 
 
 _CANONICAL = {field: _canonical(value) for field, value in RECORD.items()}

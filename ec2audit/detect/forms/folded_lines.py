@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-# a document: a vCard or iCalendar block to its END line (or the text's end, where a tool cut it off), or an
-# LDIF entry to its blank line
-_DOCUMENT = re.compile(r"BEGIN:(VCARD|VCALENDAR|VEVENT|VTODO|VJOURNAL)\b.*?(?:END:\1\b|\Z)"
-                       r"|(?:^|(?<=\n))dn::? .*?(?:\r?\n\r?\n|\Z)", re.S | re.I)
+# a vCard or iCalendar block to its END line (or the text's end, where a tool cut it off), and an LDIF entry to
+# its empty line; each starts with a literal or a class, which the regex engine skips ahead to in C
+_BLOCK = re.compile(r"[Bb](?i:EGIN:(VCARD|VCALENDAR|VEVENT|VTODO|VJOURNAL)\b.*?(?:END:\1\b|\Z))", re.S)
+_ENTRY = re.compile(r"dn::? .*?(?:\r?\n\r?\n|\Z)", re.S)
 _FOLD = re.compile(r"\r?\n[ \t]")
 
 
@@ -27,10 +27,11 @@ class FoldedLines(Form):
     name = "folded_lines"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "BEGIN:" not in text and "begin:" not in text and "dn:" not in text:
-            return
-        for document in _DOCUMENT.finditer(text):
-            for m in _FOLD.finditer(text, document.start(), document.end()):
+        documents = [m.span() for m in _BLOCK.finditer(text)] if "BEGIN:" in text or "begin:" in text else []
+        if "dn:" in text:
+            documents += [m.span() for m in _ENTRY.finditer(text) if not m.start() or text[m.start() - 1] == "\n"]
+        for first, last in documents:
+            for m in _FOLD.finditer(text, first, last):
                 start, end = m.span()
                 if text[start - 1] == "\\" and end < len(text):  # a fold inside an escape (`\\<fold>n`): the
                     yield start - 1, end + 1, "\\" + text[end]  # escape, whole, not a line continuation

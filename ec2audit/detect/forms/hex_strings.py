@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
-# even runs of hex digits, whole (no hex digit or letter around them), after a prefix or bare
-_PREFIXED = re.compile(r"(?:\\\\?x|0x)((?:[0-9a-fA-F]{2}){4,})(?![0-9a-zA-Z])")
-_BARE = re.compile(r"(?<![0-9a-zA-Z\\])((?:[0-9a-fA-F]{60}\r?\n)+(?:[0-9a-fA-F]{2})+|(?:[0-9a-fA-F]{2}){8,})"
-                   r"(?![0-9a-zA-Z])")  # `xxd -p` writes 60 digits a line
+# even runs of hex digits after `\x`, `\\x` or `0x`, and runs of 16 or more with the lines after them; each starts
+# with a class, which the regex engine skips ahead to in C (a look-behind first is tried at every position)
+_PREFIXED = re.compile(r"[\\0]\\?x((?:[0-9a-fA-F]{2}){4,})(?![0-9a-zA-Z])")
+_RUN = re.compile(r"[0-9a-fA-F]{16,}(?:\r?\n[0-9a-fA-F]+)*")
+_DIGITS = re.compile(r"[0-9a-fA-F]+")
+_XXD_LINE = 60  # digits a line of `xxd -p`
 _LAYOUT = re.compile(r"[\t\r\n]")  # a file's lines and tabs are text too
 
 
@@ -39,7 +41,16 @@ class HexStrings(Form):
                 decoded = hex_text(m.group(1))
                 if decoded is not None:
                     yield m.start(), m.end(), decoded
-        for m in _BARE.finditer(text):
-            decoded = hex_text(m.group(1))
+        for m in _RUN.finditer(text):
+            start = m.start()
+            if start and (text[start - 1].isalnum() or text[start - 1] in "\\_"):
+                continue
+            lines = [line.span() for line in _DIGITS.finditer(text, start, m.end())]
+            short = next((k for k, (a, b) in enumerate(lines) if b - a != _XXD_LINE), len(lines) - 1)
+            end = lines[short][1]  # (the lines after a short one are no part of the run)
+            if (end < len(text) and (text[end].isalnum() or text[end] == "_")) \
+                    or sum(b - a for a, b in lines[:short + 1]) % 2:
+                continue
+            decoded = hex_text(text[start:end])
             if decoded is not None:
-                yield m.start(), m.end(), decoded
+                yield start, end, decoded
