@@ -181,19 +181,24 @@ def test_halves_on_two_sides_of_the_conversation_are_two_numbers(proxy, case):
     assert [f for f in record.findings if f["grade"] >= 0.75] == []
 
 
-def test_a_value_cut_across_messages_is_replaced_where_it_starts(proxy):
-    """Redacted, the first message ends with the placeholder and the next lost the value's rest; the finding
-    names the first message."""
+@pytest.mark.parametrize("parts", [False, True])
+def test_a_value_cut_across_messages_is_replaced_where_it_starts(proxy, parts):
+    """Redacted, the first text ends with the placeholder and the next lost the value's rest, and only that: the
+    next text's own value further on is replaced where it stands. (Two messages, and two text parts of one.)"""
     mode, *_ = proxy
     first, second = _halves(RECORD["phone"])
-    answer, sent, record = _send(proxy, "cut-placed", API_PATHS[CHAT], {"messages": [
-        _user(CHAT, f"call {first}"), _user(CHAT, f"{second} today")]})
+    texts = [f"call {first}", f"{second} today, and mail {RECORD['email']} after"]
+    messages = [{"role": "user", "content": [{"type": "text", "text": t} for t in texts]}] if parts else \
+        [_user(CHAT, t) for t in texts]
+    answer, sent, record = _send(proxy, f"cut-placed-{parts}", API_PATHS[CHAT], {"messages": messages})
     if mode == "block":
         assert answer.status_code == 403 and sent == []
         return
-    a, b = (m["content"] for m in sent[0]["body"]["messages"])
-    assert a.startswith("call [") and a.endswith("]") and b == " today"
-    assert [f["path"] for f in record.findings] == ["/messages/0/content"]
+    forwarded = sent[0]["body"]["messages"]
+    a, b = [p["text"] for p in forwarded[0]["content"]] if parts else [m["content"] for m in forwarded]
+    assert re.fullmatch(r"call \[\w+\]", a) and re.fullmatch(r" today, and mail \[\w+\] after", b)
+    assert sorted(f["path"] for f in record.findings) == (["/messages/0/content/0/text", "/messages/0/content/1/text"]
+                                                          if parts else ["/messages/0/content", "/messages/1/content"])
 
 
 # --- more forms of tool output, in every position ---------------------------------------------------------------

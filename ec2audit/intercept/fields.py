@@ -183,9 +183,10 @@ def _join_run(items: list, out: list, run: tuple[int, ...], visit: Visitor, path
 
 def _join_pieces(items: list, out: list, pieces: list[tuple], visit: Visitor, path: tuple) -> list | None:
     """Texts inside `items` (each at a path relative to the list) scanned as one text. A joined edit spans a
-    cut and overlaps none of the pieces' own edits, so it is placed by distances from the ends of the pieces it
-    touches, which their own edits do not move: the placeholder ends the piece where the value starts, the
-    pieces it covers are emptied, the piece where it ends loses its head."""
+    cut and overlaps none of the pieces' own edits, so it is placed by distances their own edits do not move:
+    the placeholder ends the piece where the value starts (its own edits all lie before: measured from its end),
+    the pieces it covers are emptied, the piece where it ends loses its head (its own edits all lie after:
+    measured from its start)."""
     texts = [_at(items, piece) for piece in pieces]
     offsets = [0]
     for text in texts:
@@ -196,9 +197,9 @@ def _join_pieces(items: list, out: list, pieces: list[tuple], visit: Visitor, pa
         first, last = bisect.bisect_right(offsets, start) - 1, bisect.bisect_left(offsets, end) - 1
         result = result if result is not None else list(out)
         for n in range(first, last + 1):
-            text, hi = _at(result, pieces[n]), offsets[n + 1]
-            head = text[:len(text) - (hi - start)] + replacement if n == first else ""
-            tail = text[len(text) - (hi - end):] if n == last else ""
+            text = _at(result, pieces[n])
+            head = text[:len(text) - (offsets[n + 1] - start)] + replacement if n == first else ""
+            tail = text[end - offsets[n]:] if n == last else ""
             result = _put(result, pieces[n], head + tail)
     return result
 
