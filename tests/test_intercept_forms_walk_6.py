@@ -32,6 +32,8 @@ import urllib.parse
 
 import brotli
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from intercept_helpers import json_strings
 from test_intercept_forms_walk import CELLS, _canonical, assert_cells_hold, large_body_outcomes, leaked
 from test_intercept_forms_walk import walk_form as walk_cells
@@ -41,7 +43,9 @@ from test_intercept_forms_walk_4 import _halves, _these_decodings
 from test_intercept_forms_walk_5 import _CANONICAL as _READ_AS
 from test_intercept_forms_walk_5 import _these as _walk_5_decodings
 
+from ec2audit.detect.cascade import Cascade
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, CHAT, RESPONSES
+from ec2audit.intercept.redact import EpisodeMap, Redactor
 
 __all__ = ["CELLS", "CUT_CELLS", "FORMS", "UNITS", "cut_outcome", "walk_form"]
 
@@ -199,6 +203,32 @@ def test_a_value_cut_across_messages_is_replaced_where_it_starts(proxy, parts):
     assert re.fullmatch(r"call \[\w+\]", a) and re.fullmatch(r" today, and mail \[\w+\] after", b)
     assert sorted(f["path"] for f in record.findings) == (["/messages/0/content/0/text", "/messages/0/content/1/text"]
                                                           if parts else ["/messages/0/content", "/messages/1/content"])
+
+
+_FILLER = st.lists(st.sampled_from(["call", "today", "ok", "the", "number", "is", "Lena", "see", "—", "为", "客户"]),
+                   min_size=1, max_size=6).map(" ".join)
+_REDACTOR: list[Redactor] = []
+
+
+@settings(max_examples=60, deadline=None)
+@given(before=_FILLER, after=_FILLER, field=st.sampled_from(["phone", "iban", "api_key", "national_id"]),
+       cut=st.integers(3, 8), own=st.sampled_from(["", "email", "salary"]), parts=st.booleans())
+def test_a_cut_value_is_placed_whatever_the_texts_around_it(before, after, field, cut, own, parts):
+    """However a value is cut and whatever follows it in the next text (another value of its own too), the first
+    text ends with one placeholder and the next starts right after the value, its own value replaced where it
+    stands. (The redactor alone, no HTTP: the placing walk is what the proxy forwards.)"""
+    if not _REDACTOR:
+        _REDACTOR.append(Redactor(Cascade(UNITS)))
+    value = RECORD[field]
+    tail = f" and {RECORD[own]} too" if own else ""
+    texts = [f"{before} {value[:cut]}", f"{value[cut:]} {after}{tail}"]
+    messages = [{"role": "user", "content": [{"type": "text", "text": t} for t in texts]}] if parts else \
+        [{"role": "user", "content": t} for t in texts]
+    sent, rows, replaced = _REDACTOR[0].redact({"messages": messages}, EpisodeMap())
+    out = [p["text"] for p in sent["messages"][0]["content"]] if parts else [m["content"] for m in sent["messages"]]
+    assert re.fullmatch(re.escape(before) + r" \[\w+\]", out[0]), out
+    assert re.fullmatch(re.escape(f" {after}") + (r" and \[\w+\] too" if own else ""), out[1]), out
+    assert replaced == 1 + bool(own)
 
 
 # --- more forms of tool output, in every position ---------------------------------------------------------------
