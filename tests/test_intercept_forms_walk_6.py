@@ -4,7 +4,8 @@ front of the scripted stand-in upstream, the third walk's customer record.
 First a value cut across two messages or two lists of one message: a tool result's first half ending one tool
 message and its second half starting the next (or the user turn after it), two user turns, an Anthropic
 `tool_result`'s text and the text part after it, a Responses `function_call_output` and the user message after
-it, two user turns of Gemini and Bedrock (untyped text parts). Near misses: numbers in neighbouring messages a
+it, two user turns of Gemini and Bedrock (untyped text parts), an assistant's text and its tool call's first
+argument. Near misses: numbers in neighbouring messages a
 line break or a space apart, or with an assistant turn between, or on two sides of the conversation, are two
 numbers, and go out untouched (design.md, "The guard's forms", says what is joined and what is not).
 
@@ -71,6 +72,19 @@ def _result(api: str, i: int, text: str) -> dict:
     return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": text}]}
 
 
+def _said_then_called(api: str, text: str, argument: str) -> list[dict]:
+    """An assistant turn's text, then its tool call whose first argument is `argument`."""
+    if api == CHAT:
+        return [{"role": "assistant", "content": text, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "read_crm", "arguments": json.dumps({"note": argument}, ensure_ascii=False)}}]}]
+    if api == RESPONSES:
+        return [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]},
+                {"type": "function_call", "call_id": "call_1", "name": "read_crm",
+                 "arguments": json.dumps({"note": argument}, ensure_ascii=False)}]
+    return [{"role": "assistant", "content": [{"type": "text", "text": text}, {
+        "type": "tool_use", "id": "toolu_1", "name": "read_crm", "input": {"note": argument}}]}]
+
+
 def _user(api: str, text: str) -> dict:
     return {"role": "user", "content": [{"type": "input_text", "text": text}] if api == RESPONSES else text}
 
@@ -93,6 +107,8 @@ def _placed(a: str, b: str) -> dict[str, tuple[str, dict]]:
         out[f"{api}.tool_result_then_user"] = (API_PATHS[api], {key: [*head, *_call(api), two[0], _user(api, b)],
                                                                 **extra})
         out[f"{api}.two_user_turns"] = (API_PATHS[api], {key: [_user(api, a), _user(api, b)], **extra})
+        out[f"{api}.text_then_tool_call"] = (API_PATHS[api], {key: [*head, *_said_then_called(api, a, b),
+                                                                     _result(api, 1, "ok")], **extra})
     out["gemini.two_user_turns"] = ("/models/gemini-2.0-flash:generateContent", {"contents": [
         {"role": "user", "parts": [{"text": a}]}, {"role": "user", "parts": [{"text": b}]}]})
     out["bedrock.two_user_turns"] = ("/model/anthropic.claude-3-5-sonnet/converse", {"messages": [
@@ -128,8 +144,24 @@ def cut_outcome(proxy, place: str, field: str) -> str:
     if mode == "block":
         ok = answer.status_code == 403 and sent == [] and not missed
     else:
-        ok = answer.status_code == 200 and not missed and leaked(sent[0], _CANONICAL) == []
+        together = _canonical("".join(_leaves(sent[0]["body"]))) if sent else ""
+        ok = answer.status_code == 200 and not missed and leaked(sent[0], _CANONICAL) == [] \
+            and not [f for f, v in _CANONICAL.items() if v in together]
     return "held" if ok else f"{answer.status_code} missed {missed}"
+
+
+def _leaves(value):
+    """The strings of a JSON value in order, JSON text read inside, without keys: the texts as the model reads
+    them one after the other (an assistant's text, then its call's arguments)."""
+    if isinstance(value, str):
+        try:
+            inner = json.loads(value)
+        except ValueError:
+            inner = None
+        yield from _leaves(inner) if isinstance(inner, dict | list) else (value,)
+    elif isinstance(value, dict | list):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _leaves(item)
 
 
 CUT_CELLS = [(place, field) for place in PLACES for field in RECORD]

@@ -210,15 +210,19 @@ def _join_pieces(items: list, out: list, pieces: list[tuple], visit: Visitor, pa
 
 
 def _at(value, rel: tuple):
+    """The value at `rel`, inside JSON text on the way too (a tool call's arguments)."""
     for key in rel:
-        value = value[key]
+        value = (json.loads(value) if isinstance(value, str) else value)[key]
     return value
 
 
 def _put(value, rel: tuple, text: str):
-    """`value` with the string at `rel` replaced, the containers on the way copied."""
+    """`value` with the string at `rel` replaced, the containers on the way copied (JSON text re-encoded, as
+    `walk` re-encodes it)."""
     if not rel:
         return text
+    if isinstance(value, str):
+        return json.dumps(_put(json.loads(value), rel, text), ensure_ascii=False)
     copy = list(value) if isinstance(value, list) else dict(value)
     copy[rel[0]] = _put(value[rel[0]], rel[1:], text)
     return copy
@@ -227,7 +231,7 @@ def _put(value, rel: tuple, text: str):
 #: The side of the conversation a message's role is on: what the client supplies (user turns and tool results,
 #: which Anthropic sends as user turns), what the model wrote, the instructions.
 _SIDES = {"user": "input", "tool": "input", "function": "input", "function_call_output": "input",
-          "assistant": "model", "model": "model", "system": "system", "developer": "system"}
+          "assistant": "model", "model": "model", "function_call": "model", "system": "system", "developer": "system"}
 
 
 def _side(item) -> str | None:
@@ -237,7 +241,8 @@ def _side(item) -> str | None:
 def _prose(value, rel: tuple = ()) -> list[tuple]:
     """The paths (relative to `value`) of the prose a message, or a content part, carries, in reading order:
     a string content or output, text parts (typed or not: Gemini's and Bedrock's have no type), a tool
-    result's content. JSON text (tool arguments) is walked inside and re-encoded, so it is no prose."""
+    result's content, and last the first string of the message's first tool call's arguments (what the model
+    wrote next: `_call`). Other JSON text is walked inside and re-encoded, so it is no prose."""
     if isinstance(value, str):
         return [rel] if _json_text(value) is None else []
     if not isinstance(value, dict):
@@ -252,7 +257,42 @@ def _prose(value, rel: tuple = ()) -> list[tuple]:
                 found += _prose(part, (*rel, key, k))
         else:
             found += _prose(inner, (*rel, key))
-    return found
+    return found + _call(value, rel)
+
+
+def _call(message: dict, rel: tuple) -> list[tuple]:
+    """The path of the first string in the arguments of a message's first tool call (Chat's `tool_calls`,
+    Anthropic's `tool_use` part, a Responses `function_call` item), if any."""
+    calls, content = message.get("tool_calls"), message.get("content")
+    if isinstance(calls, list) and calls and isinstance(calls[0], dict) and isinstance(calls[0].get("function"), dict):
+        at: tuple = ("tool_calls", 0, "function", "arguments")
+    elif message.get("type") == "function_call":
+        at = ("arguments",)
+    elif isinstance(content, list):
+        at = next((("content", k, "input") for k, part in enumerate(content)
+                   if isinstance(part, dict) and part.get("type") == "tool_use"), ())
+    else:
+        return []
+    try:
+        arguments = _at(message, at) if at else None
+    except (KeyError, IndexError, TypeError, ValueError):
+        return []
+    if isinstance(arguments, str):
+        parsed = _json_text(arguments)
+        return [(*rel, *at)] if parsed is None else [(*rel, *at, *leaf) for leaf in _first_string(parsed)]
+    return [(*rel, *at, *leaf) for leaf in _first_string(arguments)]
+
+
+def _first_string(value, rel: tuple = ()) -> list[tuple]:
+    """The path of the first string of a JSON value that is no JSON text itself ([] if none)."""
+    if isinstance(value, str):
+        return [rel] if _json_text(value) is None else []
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        found = _first_string(child, (*rel, key))
+        if found:
+            return found
+    return []
 
 
 def _siblings(items: list, a: tuple, b: tuple) -> bool:
@@ -277,10 +317,11 @@ def _inside_value(tail: str, head: str) -> bool:
 def _join_messages(items: list, out: list, visit: Visitor, path: tuple) -> list | None:
     """A list of messages: each two neighbouring texts a value may be cut across scanned as one, two at a time.
     Within a message, texts in different lists (a tool result's last line, the text part after it; texts of
-    one list are `_join_text_parts`'). Across messages, the last text of one and the first of the next, where
-    both are on the same side (`_SIDES`: a tool result cut in two, a tool result and the user turn after it);
-    a value is not joined across what the model said in between. Either way only where the cut may fall inside
-    a value (`_inside_value`)."""
+    one list are `_join_text_parts`'; an assistant's text and its tool call's first argument). Across
+    messages, the last text of one and the first of the next, where both are on the same side (`_SIDES`: a
+    tool result cut in two, a tool result and the user turn after it; not two tool calls); a value is not
+    joined across what the model said in between. Either way only where the cut may fall inside a value
+    (`_inside_value`)."""
     if not items or _side(items[0]) is None:
         return None
     pairs: list[list[tuple]] = []
@@ -289,7 +330,8 @@ def _join_messages(items: list, out: list, visit: Visitor, path: tuple) -> list 
         prose = [(i, *rel) for rel in _prose(item)]
         pairs += [[a, b] for a, b in zip(prose, prose[1:], strict=False)
                   if not _siblings(items, a, b) and _inside_value(_at(items, a), _at(items, b))]
-        if last is not None and prose and _side(items[last[0]]) == _side(item) is not None and last[0] == i - 1:
+        if last is not None and prose and _side(items[last[0]]) == _side(item) is not None and last[0] == i - 1 \
+                and not items[last[0]].get("type") == item.get("type") == "function_call":  # (two calls)
             if _inside_value(_at(items, last), _at(items, prose[0])):
                 pairs.append([last, prose[0]])
         last = prose[-1] if prose else None
