@@ -229,13 +229,17 @@ def _put(value, rel: tuple, text: str):
 
 
 #: The side of the conversation a message's role is on: what the client supplies (user turns and tool results,
-#: which Anthropic sends as user turns), what the model wrote, the instructions.
-_SIDES = {"user": "input", "tool": "input", "function": "input", "function_call_output": "input",
-          "assistant": "model", "model": "model", "function_call": "model", "system": "system", "developer": "system"}
+#: which Anthropic sends as user turns), what the model wrote, the instructions; and Responses' items without a
+#: role, by type (a tool definition's `type` "function" is no message).
+_SIDES = {"user": "input", "tool": "input", "function": "input", "assistant": "model", "model": "model",
+          "system": "system", "developer": "system"}
+_ITEM_SIDES = {"function_call_output": "input", "function_call": "model"}
 
 
 def _side(item) -> str | None:
-    return _SIDES.get(str(item.get("role") or item.get("type"))) if isinstance(item, dict) else None
+    if not isinstance(item, dict):
+        return None
+    return _SIDES.get(str(item["role"])) if "role" in item else _ITEM_SIDES.get(str(item.get("type")))
 
 
 def _prose(value, rel: tuple = ()) -> list[tuple]:
