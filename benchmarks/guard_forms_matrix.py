@@ -1,5 +1,6 @@
 """The guard's positions × forms table: `tests/test_intercept_forms_walk.py`'s walk (or, `--walk 3`, the third
-walk's forms and units; `--walk 4`, the fourth's; `--walk 5`, the fifth's), run in redact and block
+walk's forms and units; `--walk 4`, the fourth's; `--walk 5`, the fifth's; `--walk 6`, the sixth's, and its
+values cut across two messages, `CUT_CELLS`), run in redact and block
 mode against the code on PYTHONPATH, each cell's outcome written as JSON; with `--before` (an earlier run's
 JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md, session 14: per position and
 form, how many of the position's APIs held in both modes before → after (✓: all, both times).
@@ -27,7 +28,7 @@ _API = {"openai-chat": "C", "openai-responses": "R", "anthropic-messages": "A", 
 
 
 WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "4": "test_intercept_forms_walk_4",
-         "5": "test_intercept_forms_walk_5"}
+         "5": "test_intercept_forms_walk_5", "6": "test_intercept_forms_walk_6"}
 
 
 def run(walk) -> dict:
@@ -39,9 +40,12 @@ def run(walk) -> dict:
         for mode in MODES:
             with running_proxy(upstream, Path(tmp) / f"{mode}.sqlite", units=walk.UNITS, enforce=mode) as (
                     _, url, store), httpx.Client(base_url=url, timeout=30) as client:
+                proxy = (mode, app, client, store)
                 out[mode] = {form: {"|".join(map(str, cell)): outcome for cell, outcome
-                                    in walk.walk_form((mode, app, client, store), form).items()}
+                                    in walk.walk_form(proxy, form).items()}
                              for form in walk.FORMS}
+                if hasattr(walk, "CUT_CELLS"):
+                    out[mode]["cut"] = {"|".join(cell): walk.cut_outcome(proxy, *cell) for cell in walk.CUT_CELLS}
     next(server, None)
     return out
 
@@ -82,13 +86,16 @@ def main() -> None:
     runs = {"before": json.loads(args.before.read_text()), "after": result} if args.before else {"this run": result}
     for name, outcomes in runs.items():
         print(name + ": " + ", ".join(f"{mode} {held(outcomes[mode])}" for mode in MODES))
+        if "cut" in outcomes["redact"]:
+            print(f"{name}, values cut across two messages: "
+                  + ", ".join(f"{mode} {held({'cells': outcomes[mode]['cut']})}" for mode in MODES))
     if args.before:
         print(table(walk, runs["before"], result))
 
 
 def held(by_form: dict) -> str:
     """held / total cells of one mode."""
-    cells = [outcome for form in by_form.values() for outcome in form.values()]
+    cells = [outcome for form, outcomes in by_form.items() if form != "cut" for outcome in outcomes.values()]
     return f"{sum(o == 'held' for o in cells)}/{len(cells)}"
 
 

@@ -28,6 +28,7 @@ import re
 import unicodedata
 import zlib
 
+import brotli
 import pytest
 import zstandard
 from test_detect_forms_walk_4 import _hexdump as hexdump
@@ -361,10 +362,10 @@ def _raw_deflate(data: bytes) -> bytes:
 
 
 #: Content-Encodings clients send (the OpenAI and Anthropic SDKs can gzip; Go's and Java's clients deflate;
-#: zstd is what newer ones offer), each applied in the order the header lists them.
+#: zstd is what newer ones offer, br too), each applied in the order the header lists them.
 READABLE = {"gzip": gzip.compress, "x-gzip": gzip.compress, "deflate": zlib.compress, "deflate (raw)": _raw_deflate,
             "zstd": zstandard.ZstdCompressor().compress,
-            "gzip, zstd": lambda b: zstandard.ZstdCompressor().compress(gzip.compress(b))}
+            "gzip, zstd": lambda b: zstandard.ZstdCompressor().compress(gzip.compress(b)), "br": brotli.compress}
 
 
 @pytest.mark.parametrize("encoding", sorted(READABLE))
@@ -395,7 +396,7 @@ def _multipart() -> tuple[bytes, str]:
 #: Bodies the guard cannot read as the JSON it judges: (body, Content-Type, Content-Encoding) → the status and a
 #: word the one-line reason must hold. Refused, never forwarded unread.
 UNREADABLE = {
-    "brotli": (b"\x1b\x0b\x00\xf8" + _body(), "application/json", "br", 415, "'br'"),
+    "not brotli": (b"\x1b\x0b\x00\xf8" + _body(), "application/json", "br", 400, "br"),
     "compress": (_body(), "application/json", "compress", 415, "'compress'"),
     "unknown coding": (_body(), "application/json", "x-snappy", 415, "'x-snappy'"),
     "gzip, then unknown": (gzip.compress(_body()), "application/json", "gzip, x-lz4", 415, "'x-lz4'"),

@@ -9,6 +9,7 @@ import json
 import zlib
 from urllib.parse import unquote
 
+import brotli
 import httpx
 import pytest
 import zstandard
@@ -63,7 +64,8 @@ def test_odd_bodies_get_a_4xx_naming_the_cause_in_every_mode(standin, tmp_path, 
     assert forwarded_since(app, seen) == [] and record.status == 400 and cause in record.error
 
 
-ENCODERS = {"gzip": gzip.compress, "deflate": zlib.compress, "zstd": zstandard.ZstdCompressor().compress}
+ENCODERS = {"gzip": gzip.compress, "deflate": zlib.compress, "zstd": zstandard.ZstdCompressor().compress,
+            "br": brotli.compress}
 
 
 @pytest.mark.parametrize("encoding", sorted(ENCODERS))
@@ -83,7 +85,9 @@ def test_a_compressed_body_is_decoded_then_audited_and_redacted(standin, tmp_pat
 
 
 @pytest.mark.parametrize("encoding, content, status, cause", [
-    ("br", b"\x8b\x03\x80hello\x03", 415, "'br'"),
+    ("compress", b"\x1f\x9d\x90hello", 415, "'compress'"),
+    ("br", b"\x8b\x03\x80hello", 400, "not valid br"),
+    ("br", brotli.compress(b"{" + b" " * 3_000_000 + b"}"), 413, "over the"),
     ("gzip", b"not gzip at all", 400, "not valid gzip"),
     ("gzip", gzip.compress(b"{" + b" " * 3_000_000 + b"}"), 413, "over the"),
 ])

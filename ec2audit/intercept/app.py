@@ -36,6 +36,7 @@ from pathlib import Path
 
 import aiohttp
 import anyio
+import brotli
 import yarl
 import zstandard
 from starlette.applications import Starlette
@@ -169,7 +170,7 @@ def request_fields(scope) -> tuple[list[Field], list[Field]]:
 
 
 def _decode_body(raw: bytes, encoding: str, limit: int) -> bytes:
-    """A request body with its Content-Encoding (gzip, deflate, zstd, in the order applied) undone, at
+    """A request body with its Content-Encoding (gzip, deflate, zstd, br, in the order applied) undone, at
     most `limit` bytes decoded; Failure 415 names an encoding the proxy cannot read."""
     for coding in reversed([c.strip().lower() for c in encoding.split(",") if c.strip()]):
         try:
@@ -177,21 +178,36 @@ def _decode_body(raw: bytes, encoding: str, limit: int) -> bytes:
                 wbits = 31 if "gzip" in coding else 15 if raw[:1] == b"\x78" else -15  # zlib-wrapped or raw
                 decoder = zlib.decompressobj(wbits)
                 raw, left = decoder.decompress(raw, limit + 1), decoder.unconsumed_tail
-                if len(raw) > limit or left:
-                    raise Failure(413, f"request body decoded from {coding} is over the {limit}-byte limit",
-                                  "request_too_large")
+                over = len(raw) > limit or bool(left)
             elif coding == "zstd":
                 with zstandard.ZstdDecompressor().stream_reader(raw) as reader:
                     raw = reader.read(limit + 1)
-                if len(raw) > limit:
-                    raise Failure(413, f"request body decoded from zstd is over the {limit}-byte limit",
-                                  "request_too_large")
+                over = len(raw) > limit
+            elif coding == "br":
+                raw, over = _unbrotli(raw, limit)
             elif coding != "identity":
                 raise Failure(415, f"request body has Content-Encoding {coding!r}, which ec2audit cannot read: "
-                                   "send it uncompressed, or as gzip, deflate or zstd", "unsupported_encoding")
-        except (zlib.error, zstandard.ZstdError) as exc:
+                                   "send it uncompressed, or as gzip, deflate, zstd or br", "unsupported_encoding")
+            else:
+                over = False
+        except (zlib.error, zstandard.ZstdError, brotli.error) as exc:
             raise Failure(400, f"request body is not valid {coding} ({exc})", "invalid_request_error") from None
+        if over:
+            raise Failure(413, f"request body decoded from {coding} is over the {limit}-byte limit",
+                          "request_too_large")
     return raw
+
+
+def _unbrotli(raw: bytes, limit: int) -> tuple[bytes, bool]:
+    """(the body brotli-decoded, whether it runs past `limit`): the decoder stops growing its output at the
+    limit, so a bomb costs `limit` bytes, not what it expands to."""
+    decoder = brotli.Decompressor()
+    out = decoder.process(raw, output_buffer_limit=limit + 1)
+    if len(out) > limit or not (decoder.is_finished() or decoder.can_accept_more_data()):
+        return out, True  # more output waits behind the limit
+    if not decoder.is_finished():
+        raise brotli.error("truncated stream")
+    return out, False
 
 
 def _recorded_path(tail: str, fields: list[Field], keys: list[Field]) -> str:

@@ -10,7 +10,10 @@ phone number used as a tool-call id is still caught. Strings that are JSON text 
 are walked inside, so values escaped as `\\u5f20` are found too. The text parts of one content list
 (`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text": "3366"}]`) are read by the model as
 one text, so they are also scanned as one, across any other part between them (an image): a value split
-across parts is found.
+across parts is found. So are two texts of one message that sit in different lists (a `tool_result`'s last
+text and the text part after it), and the last text of a message with the first of the next where both come
+from the same side of the conversation (a tool result cut in two, two user turns) and the cut falls inside a
+word (`_join_messages`); a value is never joined across an assistant turn or a line break.
 
 The scanning sites a body has, and the order `walk` visits them in, depend on the body alone (never on
 what was replaced), so detection and replacement can run as two walks, even in two processes: the
@@ -46,11 +49,15 @@ _PROTOCOL = frozenset(tuple(p.split(".")) for p in (
 _TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
 
 #: visit(path, text, literal_only, cuts) → edits `(start, end, replacement)`, sorted and disjoint (empty:
-#: keep the text). `cuts` is empty for one string; for text parts scanned as one text (their original
-#: texts, joined) it holds the offsets where one part ends and the next begins, and the path's last index is
-#: the tuple of the parts' indices (`pointer` names the first): each part alone was visited before, and an
-#: edit of the joined text must span a cut and leave the parts' own edits alone.
+#: keep the text). `cuts` is empty for one string; for texts scanned as one text (their original texts,
+#: joined: the first one's last `JOIN_REACH` characters, the texts between whole, the last one's first
+#: `JOIN_REACH`) it holds the offsets where one piece ends and the next begins, and the path is `(pieces,)`,
+#: the tuple of the pieces' own paths (`pointer` names the first): each piece alone was visited before, and an
+#: edit of the joined text must span a cut and leave the pieces' own edits alone.
 Edit = tuple[int, int, str]
+#: Characters on either side of a cut that a joined scan reads: a value cut in two lies within them, and two long
+#: tool results are not scanned twice whole (40 results of 2,000 characters: 2.4× the audit's CPU, read whole).
+JOIN_REACH = 200
 Visitor = Callable[[tuple, str, bool, tuple[int, ...]], list[Edit]]
 
 
@@ -119,6 +126,7 @@ def walk(value, visit: Visitor, path: tuple = ()):
             changed |= new is not item
             items.append(new)
         grouped = _join_text_parts(value, items, visit, path)
+        grouped = _join_messages(value, items if grouped is None else grouped, visit, path) or grouped
         return grouped if grouped is not None else items if changed else value
     if isinstance(value, dict):
         obj, changed = {}, False
@@ -173,29 +181,174 @@ def _join_text_parts(items: list, out: list, visit: Visitor, path: tuple) -> lis
 
 
 def _join_run(items: list, out: list, run: tuple[int, ...], visit: Visitor, path: tuple) -> list | None:
-    """One run of parts (their indices) scanned as one text. A joined edit spans a cut and overlaps none of the
-    parts' own edits, so it is placed by distances from the ends of the parts it touches, which their own
-    edits do not move: the placeholder ends the part where the value starts, the parts it covers are emptied,
-    the part where it ends loses its head."""
+    """One run of parts (their indices) scanned as one text."""
+    return _join_pieces(items, out, [(k, "text") for k in run], visit, path)
+
+
+def _join_pieces(items: list, out: list, pieces: list[tuple], visit: Visitor, path: tuple) -> list | None:
+    """Texts inside `items` (each at a path relative to the list) scanned as one text. A joined edit spans a
+    cut and overlaps none of the pieces' own edits, so it is placed by distances their own edits do not move:
+    the placeholder ends the piece where the value starts (its own edits all lie before: measured from its end),
+    the pieces it covers are emptied, the piece where it ends loses its head (its own edits all lie after:
+    measured from its start)."""
+    texts = [_at(items, piece) for piece in pieces]
+    texts[0], texts[-1] = texts[0][-JOIN_REACH:], texts[-1][:JOIN_REACH]
     offsets = [0]
-    for k in run:
-        offsets.append(offsets[-1] + len(items[k]["text"]))
+    for text in texts:
+        offsets.append(offsets[-1] + len(text))
     result = None
-    for start, end, replacement in visit((*path, run, "text"), "".join(items[k]["text"] for k in run),
-                                         False, tuple(offsets[1:-1])):
+    for start, end, replacement in visit((tuple((*path, *piece) for piece in pieces),), "".join(texts), False,
+                                         tuple(offsets[1:-1])):
         first, last = bisect.bisect_right(offsets, start) - 1, bisect.bisect_left(offsets, end) - 1
         result = result if result is not None else list(out)
         for n in range(first, last + 1):
-            part = result[run[n]]
-            text, hi = part["text"], offsets[n + 1]
-            head = text[:len(text) - (hi - start)] + replacement if n == first else ""
-            tail = text[len(text) - (hi - end):] if n == last else ""
-            result[run[n]] = {**part, "text": head + tail}
+            text = _at(result, pieces[n])
+            head = text[:len(text) - (offsets[n + 1] - start)] + replacement if n == first else ""
+            tail = text[end - offsets[n]:] if n == last else ""
+            result = _put(result, pieces[n], head + tail)
+    return result
+
+
+def _at(value, rel: tuple):
+    """The value at `rel`, inside JSON text on the way too (a tool call's arguments)."""
+    for key in rel:
+        value = (json.loads(value) if isinstance(value, str) else value)[key]
+    return value
+
+
+def _put(value, rel: tuple, text: str):
+    """`value` with the string at `rel` replaced, the containers on the way copied (JSON text re-encoded, as
+    `walk` re-encodes it)."""
+    if not rel:
+        return text
+    if isinstance(value, str):
+        return json.dumps(_put(json.loads(value), rel, text), ensure_ascii=False)
+    copy = list(value) if isinstance(value, list) else dict(value)
+    copy[rel[0]] = _put(value[rel[0]], rel[1:], text)
+    return copy
+
+
+#: The side of the conversation a message's role is on: what the client supplies (user turns and tool results,
+#: which Anthropic sends as user turns), what the model wrote, the instructions; and Responses' items without a
+#: role, by type (a tool definition's `type` "function" is no message).
+_SIDES = {"user": "input", "tool": "input", "function": "input", "assistant": "model", "model": "model",
+          "system": "system", "developer": "system"}
+_ITEM_SIDES = {"function_call_output": "input", "function_call": "model"}
+
+
+def _side(item) -> str | None:
+    if not isinstance(item, dict):
+        return None
+    return _SIDES.get(str(item["role"])) if "role" in item else _ITEM_SIDES.get(str(item.get("type")))
+
+
+def _prose(value, rel: tuple = ()) -> list[tuple]:
+    """The paths (relative to `value`) of the prose a message, or a content part, carries, in reading order:
+    a string content or output, text parts (typed or not: Gemini's and Bedrock's have no type), a tool
+    result's content, and last the first string of the message's first tool call's arguments (what the model
+    wrote next: `_call`). Other JSON text is walked inside and re-encoded, so it is no prose."""
+    if isinstance(value, str):
+        return [rel] if _json_text(value) is None else []
+    if not isinstance(value, dict):
+        return []
+    if isinstance(value.get("text"), str) and value.get("type", "text") in _TEXT_PARTS:
+        return _prose(value["text"], (*rel, "text"))
+    found = []
+    for key in ("content", "output", "parts"):
+        inner = value.get(key)
+        if isinstance(inner, list):
+            for k, part in enumerate(inner):
+                found += _prose(part, (*rel, key, k))
+        else:
+            found += _prose(inner, (*rel, key))
+    return found + _call(value, rel)
+
+
+def _call(message: dict, rel: tuple) -> list[tuple]:
+    """The path of the first string in the arguments of a message's first tool call (Chat's `tool_calls`,
+    Anthropic's `tool_use` part, a Responses `function_call` item), if any."""
+    calls, content = message.get("tool_calls"), message.get("content")
+    if isinstance(calls, list) and calls and isinstance(calls[0], dict) and isinstance(calls[0].get("function"), dict):
+        at: tuple = ("tool_calls", 0, "function", "arguments")
+    elif message.get("type") == "function_call":
+        at = ("arguments",)
+    elif isinstance(content, list):
+        at = next((("content", k, "input") for k, part in enumerate(content)
+                   if isinstance(part, dict) and part.get("type") == "tool_use"), ())
+    else:
+        return []
+    try:
+        arguments = _at(message, at) if at else None
+    except (KeyError, IndexError, TypeError, ValueError):
+        return []
+    if isinstance(arguments, str):
+        parsed = _json_text(arguments)
+        return [(*rel, *at)] if parsed is None else [(*rel, *at, *leaf) for leaf in _first_string(parsed)]
+    return [(*rel, *at, *leaf) for leaf in _first_string(arguments)]
+
+
+def _first_string(value, rel: tuple = ()) -> list[tuple]:
+    """The path of the first string of a JSON value that is no JSON text itself ([] if none)."""
+    if isinstance(value, str):
+        return [rel] if _json_text(value) is None else []
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        found = _first_string(child, (*rel, key))
+        if found:
+            return found
+    return []
+
+
+def _siblings(items: list, a: tuple, b: tuple) -> bool:
+    """Two text parts of one content list: `_join_text_parts` reads those."""
+    return a[:-2] == b[:-2] and _is_text_part(_at(items, a[:-1])) and _is_text_part(_at(items, b[:-1]))
+
+
+def _inside_value(tail: str, head: str) -> bool:
+    """Whether a value may run on from one message's end into the next's start: the cut falls inside a word,
+    or at one space between letters (a name's parts). A line break, or a space beside a digit (two numbers
+    one after the other), ends what a message said."""
+    if not tail or not head:
+        return False
+    before, after = tail[-1], head[0]
+    if before == " " and not after.isspace():
+        return tail[-2:-1].isalpha() and after.isalpha()
+    if after == " " and not before.isspace():
+        return before.isalpha() and head[1:2].isalpha()
+    return not before.isspace() and not after.isspace()
+
+
+def _join_messages(items: list, out: list, visit: Visitor, path: tuple) -> list | None:
+    """A list of messages: each two neighbouring texts a value may be cut across scanned as one, two at a time.
+    Within a message, texts in different lists (a tool result's last line, the text part after it; texts of
+    one list are `_join_text_parts`'; an assistant's text and its tool call's first argument). Across
+    messages, the last text of one and the first of the next, where both are on the same side (`_SIDES`: a
+    tool result cut in two, a tool result and the user turn after it; not two tool calls); a value is not
+    joined across what the model said in between. Either way only where the cut may fall inside a value
+    (`_inside_value`)."""
+    if not items or _side(items[0]) is None:
+        return None
+    pairs: list[list[tuple]] = []
+    last: tuple | None = None
+    for i, item in enumerate(items):
+        prose = [(i, *rel) for rel in _prose(item)]
+        pairs += [[a, b] for a, b in zip(prose, prose[1:], strict=False)
+                  if not _siblings(items, a, b) and _inside_value(_at(items, a), _at(items, b))]
+        if last is not None and prose and _side(items[last[0]]) == _side(item) is not None and last[0] == i - 1 \
+                and not items[last[0]].get("type") == item.get("type") == "function_call":  # (two calls)
+            if _inside_value(_at(items, last), _at(items, prose[0])):
+                pairs.append([last, prose[0]])
+        last = prose[-1] if prose else None
+    result = None
+    for pair in pairs:
+        result = _join_pieces(items, out if result is None else result, pair, visit, path) or result
     return result
 
 
 def pointer(path: tuple) -> str:
-    """A path as a JSON Pointer (RFC 6901): `/messages/0/content`; text parts read as one are named by
-    the first."""
-    return "".join("/" + str(p[0] if isinstance(p, tuple) else p).replace("~", "~0").replace("/", "~1")
+    """A path as a JSON Pointer (RFC 6901): `/messages/0/content`; texts read as one are named by the
+    first."""
+    if path and isinstance(path[-1], tuple):
+        return pointer(path[-1][0])
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1")
                    for p in path)

@@ -156,23 +156,25 @@ class Redactor:
         """Inline audit: every unit found anywhere in the body (by JSON path) and in `fields`
         (`header:<name>`, `query:<name>`, `path:path`), and the spans redaction replaces."""
         found = Detection()
-        plain: dict[tuple, list[Span]] = {}  # a text's spans by path: what a joined run must leave alone
+        plain: dict[tuple, tuple[int, list[Span]]] = {}  # a text's length and spans by path: what a join leaves
         site = 0
 
         def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
             nonlocal site
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
-            if cuts:  # the parts' own spans, moved into the joined text
-                base, parts = path[:-2], path[-2]
-                taken = [(s + lo, e + lo, u) for k, lo in zip(parts, (0, *cuts), strict=True)
-                         for s, e, u in plain.get((*base, k, "text"), ())]
+            if cuts:  # the pieces' own spans, moved into the joined text (where the first piece's tail is)
+                taken = []
+                for k, (piece, lo) in enumerate(zip(path[-1], (0, *cuts), strict=True)):
+                    size, spans = plain.get(piece, (0, []))
+                    shift = lo - (size - cuts[0]) if k == 0 else lo
+                    taken += [(s + shift, e + shift, u) for s, e, u in spans]
                 hits = [h for h in hits if not _overlaps(h, taken)]
             spans = self._spans(hits)
             if spans:
                 found.body[site] = spans
             if not cuts:
-                plain[path] = spans
+                plain[path] = (len(text), spans)
             site += 1
             return []
 
