@@ -646,3 +646,17 @@ def test_oh_for_zero_a_two_digit_year_and_a_secret_s_start():
     assert decide(key, "The one starting rk_live_9XbQ is in the public gist.") == FRAGMENT
     assert decide(key, "The one starting rk_live_ is in the public gist.") == 0
     assert decide(password, "库密码是 Tz4! 开头的那个，去 1Password 搜。") == FRAGMENT
+
+
+def test_a_pending_result_or_a_calendar_entry_states_no_value():
+    """A background check whose result comes next week and a calendar entry for a review meeting name the
+    value's subject, not the value: not bound where the value is not written out; the rating told is."""
+    record = make_unit({"task_id": "t", "entity_id": "E6", "entity_name": "钱峰", "field": "背调",
+                        "value": "因酒驾被吊销驾驶证", "dimension": "other"})
+    rating = make_unit({"task_id": "t", "entity_id": "E7", "entity_name": "Hana Mori", "field": "review",
+                        "value": "rated below expectations and placed on a 90-day improvement plan",
+                        "dimension": "other"})
+    assert not binds(record, "钱峰应聘的是货车司机，驾驶证要核验，背调下周出结果。")
+    assert binds(record, "背调反馈：钱峰有一条和饮酒有关的交通处罚记录。")
+    assert not binds(rating, "Calendar: year-end review — Hana Mori / line manager, Fri 11:00–11:30, room 2.")
+    assert binds(rating, "Hana Mori fell short this year and HR started a formal improvement plan.")

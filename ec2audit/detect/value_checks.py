@@ -50,8 +50,9 @@ Every grade but an identifier's needs the value bound to its entity (`binds`, ch
 entity or, for a value general text also states (a condition), refers to one person (a business fact: its
 company's "we"); not a template's slot, not a sentence about a relative or another entity of the unit set,
 nor one where the entity handles the value for others ("负责汇总裁员名单") or that names another person by a relation
-("his new hire, Ana Ruiz", 组里的孙浩; checks-v10); and "the patient" or 本人 refers to no one in a general question
-("someone newly diagnosed") or a notice to all (通知：…). Unbound, a pair is left for review.
+("his new hire, Ana Ruiz", 组里的孙浩; checks-v10), nor, for a value not written out, a result not known yet
+("背调下周出结果") or a calendar entry (a meeting's subject); and "the patient" or 本人 refers to no one in a general
+question ("someone newly diagnosed") or a notice to all (通知：…). Unbound, a pair is left for review.
 
 A condition is written out (checks-v9) by its name, its translation or a name of the synonym table
 (`condition-synonyms.tsv`: abbreviations, older names, a drug or procedure given for it alone), read past a
@@ -868,6 +869,12 @@ _INDEFINITE = re.compile(r"\b(?:general question|in general|generally speaking|n
                          r" (?:details|data|info)|someone|somebody|anyone|anybody|people (?:with|who)"
                          r"|patients (?:with|who))\b|一般来说|有人|某人|任何人|全体|各位|员工可", re.I)
 _NOTICE = re.compile(r"\W*(?:notice|announcement|reminder|newsletter|faq|policy|通知|公告|提醒|温馨提示)\s*[:：]", re.I)
+#: A result not known yet ("背调下周出结果", "results are not back yet"): what it will say is stated by no one.
+_PENDING = re.compile(r"(?:下周|明天|过几天|稍后|还没|尚未|待)出结果|结果(?:还没出|未出|待定|出来前)"
+                      r"|\bresults? (?:are |is )?(?:due|pending|not (?:back|in) yet)|\bawaiting (?:the )?results?\b"
+                      r"|\bnot (?:back|known) yet\b", re.I)
+#: A calendar entry or an invite: it names a meeting's subject ("年度绩效面谈"), not its outcome.
+_SCHEDULE = re.compile(r"\W*(?:日历|日程|会议邀请|calendar|invite|agenda)\b", re.I)
 _SENTENCES = re.compile(r"[^.;!?。；！？\n]+")
 _HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学", "阿姨", "叔叔", "大爷", "奶奶", "爷爷")
 
@@ -938,8 +945,11 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)
                                     if n not in names and len(n) >= 3))
     if all(_KIN.search(_without(names, t)) or (_names_entity(strangers, t) and not _names_entity(names, t))
-           or another_person(names, t) or (not specific and _ROLE.search(t)) for t in stating):
+           or another_person(names, t) or (not specific and (_ROLE.search(t) or _PENDING.search(t)))
+           for t in stating):
         return False  # "Tom's mother has type 1 diabetes": the kin word takes the value even with Tom named
+    if not (specific or written) and _SCHEDULE.match(text):
+        return False  # "Calendar: Sun Yue, annual review, 15:00": a meeting's subject, not what it decides
     if names and _names_entity(names, text):
         return True
     person = _PERSON.search(text) is not None and not (_NOTICE.match(text) or any(_INDEFINITE.search(t)
