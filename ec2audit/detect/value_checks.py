@@ -363,6 +363,11 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december")
 
 
+def _month_name(month: int) -> str:
+    """A month's English name, capitalised: "may" and "march" are verbs."""
+    return _MONTHS[month - 1].capitalize() if 1 <= month <= 12 else "-"
+
+
 def _date_parts(value: str) -> tuple[int, int, int] | None:
     """A date value's year, month and day (ISO, Chinese or US order)."""
     m = _DATE.fullmatch(normalize_text(value))
@@ -381,10 +386,10 @@ def short_year_date(value: str, text: str) -> bool:
     if parts is None:
         return False
     year, month, day = parts
-    norm, name = spelled(text), _MONTHS[month - 1] if 1 <= month <= 12 else "-"
+    norm, words, name = spelled(text), alpha_digits(text), _month_name(month)
     said = (re.search(rf"(?<!\d)0?{month} ?月 ?0?{day} ?[日号](?!\d)", norm)
             or re.search(rf"\b(?:{name}|{name[:3]})\.? 0?{day}(?:st|nd|rd|th)?\b|\b0?{day}(?:st|nd|rd|th)? (?:of )?"
-                         rf"(?:{name}|{name[:3]})\b", norm))
+                         rf"(?:{name}|{name[:3]})\b", words))
     short = f"{year % 100:02d}"
     return bool(said) and re.search(rf"(?<![\d'])(?:'{short}\b|{short} ?年)", norm) is not None
 
@@ -392,13 +397,11 @@ def short_year_date(value: str, text: str) -> bool:
 def month_and_year(value: str, text: str) -> bool:
     """Whether the text gives a date value's month and year ("born in November 1987", "1987年11月", "turns 39
     this November … in 1987") without its day: part of a birth date."""
-    m = _DATE.fullmatch(normalize_text(value))
-    if m is None:
+    parts = _date_parts(value)
+    if parts is None:
         return False
-    parts = [int(p) for p in re.findall(r"\d+", m.group())]
-    year, month = (parts[0], parts[1]) if parts[0] > 31 else (parts[2], parts[0] if parts[0] <= 12 else parts[1])
-    norm, words = spelled(text), alpha_digits(text)
-    name = _MONTHS[month - 1].capitalize() if 1 <= month <= 12 else "-"  # capitalised: "may", "march" are verbs
+    year, month, _ = parts
+    norm, words, name = spelled(text), alpha_digits(text), _month_name(month)
     said = re.search(rf"\b(?:{name}|{name[:3]})\b", words) or re.search(rf"{year}年0?{month}月", norm)
     return bool(said) and re.search(rf"(?<!\d){year}(?!\d)", norm) is not None
 
