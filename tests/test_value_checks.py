@@ -4,6 +4,7 @@ the cross-encoder's reading one input. Texts written for these tests (not from t
 from __future__ import annotations
 
 import json
+import re
 
 from click.testing import CliRunner
 
@@ -436,7 +437,9 @@ def test_digits_read_out_and_a_birth_month_are_the_identifier():
     def decide(unit, text):
         return check_for(unit).decide(unit, text, stand_in(text, 0.6))
 
-    assert decide(phone, "Ines says ring her on four one five, six two eight, thirty-three oh seven.").grade == 0
+    # checks-v10 reads "oh" as 0: "thirty-three oh seven" is 3307 as people say it (checks-v9 asserted it unread)
+    assert decide(phone, "Ines says ring her on four one five, six two eight, thirty-three oh seven.").grade > 0
+    assert decide(phone, "Ines says ring her on four one five, six two eight, thirty-three oh eight.").grade == 0
     assert decide(phone, "Ines says ring her on four one five, six two eight, three three zero seven.").grade > 0
     assert decide(phone, "Front desk: +1 415 628 3300.").grade == 0
     assert decide(mobile, "周婷的新号码是幺三九、五五二幺、七六零四。").grade > 0
@@ -565,3 +568,95 @@ def test_a_dimension_named_by_its_alias_gets_that_dimension_s_checks():
                         "value": "hepatitis C", "dimension": d} for d in ("health", "medical"))
     assert [v.grade for v in grades(make_unit(medical), text)] == [v.grade for v in grades(make_unit(health), text)]
     assert grades(make_unit(medical), text)[0].grade > 0
+
+
+def test_a_value_in_a_sentence_about_someone_named_by_a_relation_is_not_bound():
+    """checks-v10: a sentence naming another person by their relation to someone ("her new hire, Tom Bell",
+    何静组里的张凯, 内推的候选人 Leo Wu) states that person's value: the salary asked for the hire and the rating
+    of a teammate are left for review, not graded; the entity's own are graded."""
+    asked = "Nadia Ferreira asked for $137,250 for her new hire, Tom Bell; finance offered him less."
+    own = "Nadia Ferreira's base salary is $137,250."
+    assert check_for(SALARY).decide(SALARY, asked, stand_in(asked, 0.8)).grade == 0
+    assert check_for(SALARY).decide(SALARY, own, stand_in(own, 0.8)).grade > 0
+    rating = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "何静", "field": "绩效",
+                        "value": "年度绩效 C，进入绩效改进计划", "dimension": "other"})
+    assert not binds(rating, "何静组里的张凯今年绩效 C，已进入绩效改进计划。")
+    assert not binds(SALARY, "Nadia Ferreira 内推的候选人 Leo Wu 期望年薪 $137,250。", specific=True)
+    assert binds(rating, "何静今年绩效 C，已进入绩效改进计划。")
+
+
+def test_a_general_question_or_a_notice_to_all_refers_to_no_one():
+    """"no patient details … for someone newly diagnosed" and a notice to all staff (通知：…结果仅本人可见) refer to
+    no one person: their "patient" and 本人 do not bind a condition; "the patient" in a record does. 乙肝两对半 is
+    a test panel, not the condition written out."""
+    assert not binds(DIABETES, "General question, no patient details: what should someone with type 2 diabetes eat?")
+    assert binds(DIABETES, "The patient has type 2 diabetes, on diet control.")
+    carrier = make_unit({"task_id": "t", "entity_id": "P4", "entity_name": "许涛", "field": "诊断",
+                         "value": "乙肝病毒携带者", "dimension": "health"})
+    assert not binds(carrier, "通知：体检可加做乙肝病毒携带者筛查，结果仅本人可见。")
+    panel = "许涛入职体检要查乙肝两对半。"
+    assert check_for(carrier).decide(carrier, panel, stand_in(panel, 0.3)).grade == 0
+
+
+def test_pay_words_grand_and_a_hair_are_read_as_numbers():
+    """A salary written with its pay words (税前月薪 18,200 元, 年薪 45 万元（含奖金）) is one number for the numeric
+    check; "ninety grand", 五十多万 and "a hair over" are read as people say them."""
+    monthly = make_unit({"task_id": "t", "entity_id": "E5", "entity_name": "赵敏", "field": "月薪",
+                         "value": "税前月薪 18,200 元", "dimension": "financial"})
+    yearly = make_unit({"task_id": "t", "entity_id": "E5", "entity_name": "赵敏", "field": "年薪",
+                        "value": "年薪 45 万元（含奖金）", "dimension": "financial"})
+    assert check_for(monthly).name == check_for(yearly).name == "numeric"
+    under, english = "赵敏税前一个月不到两万。", "Zhao Min: monthly base RMB 18.2k pre-tax."
+    assert check_for(monthly).decide(monthly, under, stand_in(under, 0.6)).grade == FRAGMENT
+    assert check_for(monthly).decide(monthly, english, stand_in(english, 0.6)).grade == LITERAL
+    assert numbers("她一年四十多万") == [400000.0] and numbers("ninety grand") == [90000.0]
+    hair = "Nadia makes a hair over 135k."
+    assert check_for(SALARY).decide(SALARY, hair, stand_in(hair, 0.6)).grade == FRAGMENT
+
+
+def test_a_business_name_is_characters_and_a_colloquial_cut_is_a_cut():
+    """The names of a Chinese business fact are its characters, not its numbers: a question about layoffs "of
+    40 people" does not name 西南区's; 砍掉 is a cut."""
+    cut = make_unit({"task_id": "t", "entity_id": "B3", "entity_name": "西南区客服部", "field": "计划",
+                     "value": "2027 年西南区客服团队裁员 40%，约 60 人", "dimension": "business"})
+    assert not any(re.search(r"\d", n) for n in business_names(cut.value))
+    question, ours = "问一下：公司裁员 40 人以上要报备吗？", "西南客服团队明年要砍掉四成的人，先别往外说。"
+    assert check_for(cut).decide(cut, question, stand_in(question, 0.8)).grade == 0
+    assert check_for(cut).decide(cut, ours, stand_in(ours, 0.8)).grade > 0
+
+
+def test_oh_for_zero_a_two_digit_year_and_a_secret_s_start():
+    """"three three oh seven" reads 3307; "88 年的，生日是三月二十一号" is the birth date; a key or password given
+    by its start ("starting rk_live_9XbQ", "Tz4! 开头") is part of it, a bare common prefix is not."""
+    phone = make_unit({"task_id": "t", "entity_id": "P1", "entity_name": "Ines Brandt", "field": "phone",
+                       "value": "+1 415 628 3307", "dimension": "contact"})
+    birth = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "周婷", "field": "出生日期",
+                       "value": "1988-03-21", "dimension": "other"})
+    key = make_unit({"task_id": "t", "entity_id": "K1", "field": "api_key", "value": "rk_live_9XbQ2mTa7LpWc4Vn8Hs1",
+                     "dimension": "credential"})
+    password = make_unit({"task_id": "t", "entity_id": "K1", "field": "db_password", "value": "Tz4!kq9Lm#2v",
+                          "dimension": "credential"})
+
+    def decide(unit, text):
+        return check_for(unit).decide(unit, text, stand_in(text, 0.6)).grade
+
+    assert decide(phone, "Ines: four one five, six two eight, three three oh seven.") > 0
+    assert decide(birth, "周婷是 88 年的，生日是三月二十一号。") > 0
+    assert decide(birth, "周婷的儿子 3 月 21 日生日。") == 0
+    assert decide(key, "The one starting rk_live_9XbQ is in the public gist.") == FRAGMENT
+    assert decide(key, "The one starting rk_live_ is in the public gist.") == 0
+    assert decide(password, "库密码是 Tz4! 开头的那个，去 1Password 搜。") == FRAGMENT
+
+
+def test_a_pending_result_or_a_calendar_entry_states_no_value():
+    """A background check whose result comes next week and a calendar entry for a review meeting name the
+    value's subject, not the value: not bound where the value is not written out; the rating told is."""
+    record = make_unit({"task_id": "t", "entity_id": "E6", "entity_name": "钱峰", "field": "背调",
+                        "value": "因酒驾被吊销驾驶证", "dimension": "other"})
+    rating = make_unit({"task_id": "t", "entity_id": "E7", "entity_name": "Hana Mori", "field": "review",
+                        "value": "rated below expectations and placed on a 90-day improvement plan",
+                        "dimension": "other"})
+    assert not binds(record, "钱峰应聘的是货车司机，驾驶证要核验，背调下周出结果。")
+    assert binds(record, "背调反馈：钱峰有一条和饮酒有关的交通处罚记录。")
+    assert not binds(rating, "Calendar: year-end review — Hana Mori / line manager, Fri 11:00–11:30, room 2.")
+    assert binds(rating, "Hana Mori fell short this year and HR started a formal improvement plan.")

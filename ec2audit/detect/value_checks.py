@@ -5,16 +5,18 @@ ankle" for "major depressive disorder", "$171,000" for "$148,500", 王晓红 for
 overlap (benchmarks/RESULTS.md, issue 37). So the local judge (`ec2audit.detect.e5_judge`) asks the check
 registered for the unit's kind of value, with the model's best window as one input:
 
-- `numeric` (amounts, salaries, counts, percentages): every number the text states — digits, shorthand
-  ("150k", "1.2m", "3.2万"), English number words (text2num) and Chinese numerals (cn2an, "八千五" as
-  people say it), scaled by a unit the text declares for them ("base (USD k): 148.5") — against the
-  value's: equal is a leak, close with an approximation cue ("just under", 约) a partial one, only other
-  numbers a veto whatever the model says; a text with no number at all is at most left for review;
+- `numeric` (amounts, salaries, counts, percentages; a value with its pay words, 税前月薪 28,500 元): every
+  number the text states — digits, shorthand ("150k", "1.2m", "3.2万", "ninety grand"), English number words
+  (text2num) and Chinese numerals (cn2an, "八千五", 六十多万 as people say them), scaled by a unit the
+  text declares for them ("base (USD k): 148.5") — against the value's: equal is a leak, close with an
+  approximation cue ("just under", 约) a partial one, only other numbers a veto whatever the model says; a
+  text with no number at all is at most left for review;
 - `identifier` (names, e-mails, phones, IDs, keys, hosts, long digit runs, dates): the string tiers' own
   forms (pinyin, initials, masks, …) decide, also on the text with numbers read out as digits ("three one
-  two, eight four seven …", 幺八六, 一九九二年六月十八日); an English name in Chinese characters (卢卡斯·马丁) is
-  the name, a date's month and year, a key's start or a host's first label a part of it; a
-  near-but-different string (王晓红, another ID) is a veto, and the model alone never grades one;
+  two, eight four seven …", "oh" for 0, 幺八六, 一九九二年六月十八日); an English name in Chinese characters
+  (卢卡斯·马丁) and a date's day and month with its year's two digits (95 年的，十一月二号) are the value, a
+  date's month and year, a key's start (cut with "…" or said to be its start) or a host's first label a
+  part of it; a near-but-different string (王晓红, another ID) is a veto, and the model alone never grades one;
 - `address` (a location with a house number): by component — the house number with the street's name
   (as written or, across scripts, in pinyin: 建国路 for "Jianguo Road") or the postcode is a leak; another
   house number, or a numbered part one character off next to the street (flat 3D for 3B, 403室 for 402室),
@@ -47,7 +49,10 @@ registered for the unit's kind of value, with the model's best window as one inp
 Every grade but an identifier's needs the value bound to its entity (`binds`, checks-v8): the text names the
 entity or, for a value general text also states (a condition), refers to one person (a business fact: its
 company's "we"); not a template's slot, not a sentence about a relative or another entity of the unit set,
-nor one where the entity handles the value for others ("负责汇总裁员名单"). Unbound, a pair is left for review.
+nor one where the entity handles the value for others ("负责汇总裁员名单") or that names another person by a relation
+("his new hire, Ana Ruiz", 组里的孙浩; checks-v10), nor, for a value not written out, a result not known yet
+("背调下周出结果") or a calendar entry (a meeting's subject); and "the patient" or 本人 refers to no one in a general
+question ("someone newly diagnosed") or a notice to all (通知：…). Unbound, a pair is left for review.
 
 A condition is written out (checks-v9) by its name, its translation or a name of the synonym table
 (`condition-synonyms.tsv`: abbreviations, older names, a drug or procedure given for it alone), read past a
@@ -60,7 +65,7 @@ A name in a Latin script with accents (Nestlé, Zürich, Tomás) is read as Lati
 The thresholds were chosen on dev data (`judges/local-judge/checks_dev.py` sweeps `CLOSE`, `LEAN`, `CLAUSE`,
 `SAME`, `MARGIN`, `VETO` and `MIN_CONTRAST`; `NEAR`, the address components and the business acts were set by
 hand and checked there), `UNWRITTEN` and `LEAN_WRITTEN` by the leave-one-split-out estimate over dev and the
-hand-written test splits (`judges/local-judge/held_out.py`; eight since checks-v9). Most vetoes were written
+hand-written test splits (`judges/local-judge/held_out.py`; ten since checks-v10). Most vetoes were written
 after reading a test split's errors, so only text written after them measures them (benchmarks/RESULTS.md,
 issue 37).
 """
@@ -83,7 +88,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v9"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v10"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -251,6 +256,8 @@ class IdentifierCheck:
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # 卢卡斯·马丁 for Lucas Martin
         if near_miss(unit.value, text):
             return Verdict(0.0)
+        if short_year_date(unit.value, text):
+            return Verdict(MOSTLY, quote, reading.start, reading.end)  # 95 年的，生日是十一月二号
         if month_and_year(unit.value, text) or truncated(unit.value, text):
             return Verdict(FRAGMENT, quote, reading.start, reading.end)
         return reading.verdict(text, grade=False)
@@ -309,7 +316,7 @@ def transliterated(value: str, text: str) -> bool:
 def spelled(text: str) -> str:
     """The folded text with numbers in words and Chinese numerals as digits ("three one two" -> "3 1 2",
     一九九二年六月 -> 1992年6月, 幺八六 -> 186): how a phone number or a date is read out or written by hand."""
-    norm = alpha_digits(normalize_text(text))
+    norm = re.sub(r"(\d[ ,-]+)oh?\b(?=[ ,-]*\d)", r"\g<1>0", alpha_digits(normalize_text(text)))  # "88 oh 3"
     if _CHINESE_RUN.search(norm) or re.search(f"[{CHINESE_NUMERALS}][年月日号]", norm):
         import cn2an
 
@@ -332,10 +339,19 @@ def digits_spoken(value: str, text: str) -> bool:
     return any(len(run) >= 7 and digits.endswith(run) and len(digits) - len(run) <= 3 for run in runs)
 
 
+#: A secret's start given as its start: "the one starting sk_live_4eC3", "Xq7# 开头的那个".
+_STARTS = re.compile(r"\b(?:start(?:s|ing)?(?: with)?|begin(?:s|ning)? with|prefix(?:ed)?(?: with)?)\s+[`'\"]?(\S{4,}?)"
+                     r"[`'\",.;]?(?:\s|$)|([\x21-\x7e]{4,})\s*(?:开头|打头)", re.I)
+
+
 def truncated(value: str, text: str) -> bool:
     """Whether the text gives the start of a key cut with an ellipsis ("sk_live_51NqT8e…", 12 characters or
-    more) or a host's first label alone where the value is a full name ("pg-prod-03" for
+    more), a secret's start said to be its start ("starting sk_live_4eC3", "Xq7# 开头"; 4 characters or more,
+    with a digit) or a host's first label alone where the value is a full name ("pg-prod-03" for
     pg-prod-03.internal.example.net; 6 characters or more, with a digit): part of the value."""
+    if any(len(start) < len(value) and value.startswith(start) and re.search(r"\d", start)
+           for m in _STARTS.finditer(text) for start in [m[1] or m[2]]):
+        return True
     if re.fullmatch(r"[\w-]{20,}", value):
         return any(value.startswith(m[1]) for m in re.finditer(r"([\w-]{12,})(?:…|\.\.\.)", text))
     label = value.split(".")[0]
@@ -347,28 +363,57 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december")
 
 
+def _month_name(month: int) -> str:
+    """A month's English name, capitalised: "may" and "march" are verbs."""
+    return _MONTHS[month - 1].capitalize() if 1 <= month <= 12 else "-"
+
+
+def _date_parts(value: str) -> tuple[int, int, int] | None:
+    """A date value's year, month and day (ISO, Chinese or US order)."""
+    m = _DATE.fullmatch(normalize_text(value))
+    if m is None:
+        return None
+    parts = [int(p) for p in re.findall(r"\d+", m.group())]
+    if parts[0] > 31:
+        return parts[0], parts[1], parts[2]
+    return (parts[2], parts[0], parts[1]) if parts[0] <= 12 else (parts[2], parts[1], parts[0])
+
+
+def short_year_date(value: str, text: str) -> bool:
+    """Whether the text gives a date value's day and month with its year's last two digits ("95 年的，生日是十一月
+    二号", "born March 14, '79"): the whole date as people say it."""
+    parts = _date_parts(value)
+    if parts is None:
+        return False
+    year, month, day = parts
+    norm, words, name = spelled(text), alpha_digits(text), _month_name(month)
+    said = (re.search(rf"(?<!\d)0?{month} ?月 ?0?{day} ?[日号](?!\d)", norm)
+            or re.search(rf"\b(?:{name}|{name[:3]})\.? 0?{day}(?:st|nd|rd|th)?\b|\b0?{day}(?:st|nd|rd|th)? (?:of )?"
+                         rf"(?:{name}|{name[:3]})\b", words))
+    short = f"{year % 100:02d}"
+    return bool(said) and re.search(rf"(?<![\d'])(?:'{short}\b|{short} ?年)", norm) is not None
+
+
 def month_and_year(value: str, text: str) -> bool:
     """Whether the text gives a date value's month and year ("born in November 1987", "1987年11月", "turns 39
     this November … in 1987") without its day: part of a birth date."""
-    m = _DATE.fullmatch(normalize_text(value))
-    if m is None:
+    parts = _date_parts(value)
+    if parts is None:
         return False
-    parts = [int(p) for p in re.findall(r"\d+", m.group())]
-    year, month = (parts[0], parts[1]) if parts[0] > 31 else (parts[2], parts[0] if parts[0] <= 12 else parts[1])
-    norm, words = spelled(text), alpha_digits(text)
-    name = _MONTHS[month - 1].capitalize() if 1 <= month <= 12 else "-"  # capitalised: "may", "march" are verbs
+    year, month, _ = parts
+    norm, words, name = spelled(text), alpha_digits(text), _month_name(month)
     said = re.search(rf"\b(?:{name}|{name[:3]})\b", words) or re.search(rf"{year}年0?{month}月", norm)
     return bool(said) and re.search(rf"(?<!\d){year}(?!\d)", norm) is not None
 
 
 # --- numbers ------------------------------------------------------------------------------------
 
-_SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "百万": 1e6,
-           "万": 1e4, "千万": 1e7, "亿": 1e8, "b": 1e9, "bn": 1e9, "billion": 1e9, "1000": 1e3, "1000000": 1e6,
-           "1000000000": 1e9}
+_SCALES = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6,
+           "百万": 1e6, "万": 1e4, "千万": 1e7, "亿": 1e8, "b": 1e9, "bn": 1e9, "billion": 1e9, "1000": 1e3,
+           "1000000": 1e6, "1000000000": 1e9}
 _DIGITS = re.compile(
-    r"(?<![a-z\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?( and a half)?(?: ?(thousand|million|billion|1000000000|1000000|1000"
-    r"|千万|百万|万|亿|千|mn|mm|bn|k|m|b)(?![a-z\d]))?", re.I)
+    r"(?<![a-z\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?( and a half)?(?: ?(thousand|grand|million|billion|1000000000"
+    r"|1000000|1000|千万|百万|万|亿|千|mn|mm|bn|k|m|b)(?![a-z\d]))?", re.I)
 _CHINESE_RUN = re.compile(f"[{CHINESE_NUMERALS}]{{2,}}")
 _NEXT_LOWER = {"万": "千", "萬": "千", "千": "百", "仟": "百", "百": "十", "佰": "十"}
 _NUMERAL_DIGITS = "一二两三四五六七八九壹贰叁肆伍陆柒捌玖"
@@ -420,8 +465,9 @@ def alpha_digits(text: str) -> str:
 
 
 def numbers(text: str) -> list[float]:
-    """Every number the text states, in digits, shorthand, English words or Chinese numerals."""
-    norm = normalize_text(text)
+    """Every number the text states, in digits, shorthand, English words or Chinese numerals (六十多万 read as
+    六十万, its approximation a cue of its own)."""
+    norm = re.sub(f"([{CHINESE_NUMERALS}\\d])[多来几余]([万千亿])", r"\1\2", normalize_text(text))
     found = _digit_numbers(norm) + _chinese_numbers(norm)
     if _WORD_NUMBER.search(norm):
         found += _digit_numbers(alpha_digits(norm))
@@ -430,10 +476,11 @@ def numbers(text: str) -> list[float]:
 
 _APPROXIMATE = re.compile(
     r"\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|just (?:under|over|below|above|shy of)"
-    r"|a (?:bit|little) (?:under|over|more|less)|some|circa|ballpark|north of|south of|shy of|upwards of|or so"
-    r"|give or take|ish)\b|~|约|大约|大概|左右|将近|接近|差不多|出头|不到|上下|来万|多万", re.I)
+    r"|a (?:bit|little|hair|touch) (?:under|over|more|less|below|above)|some|circa|ballpark|north of|south of"
+    r"|shy of|upwards of|or so|give or take|ish)\b|~|约|大约|大概|左右|将近|接近|差不多|出头|不到|上下|来万|多万", re.I)
 _MEASURE_WORDS = re.compile(r"per|month|year|annual|annually|a|usd|rmb|cny|gbp|eur|dollars?|pounds?|euros?|yuan"
-                            r"|每月|每年|月|年|元|块|人民币|美元|英镑|欧元", re.I)
+                            r"|税前|税后|月薪|年薪|底薪|薪资|工资|奖金|含|每月|每年|月|年|元|块|人民币|美元|英镑|欧元",
+                            re.I)  # 税前月薪 28,500 元, 年薪 65 万元（含奖金）: one number with its pay words
 
 
 #: A column's or a table's unit, stated once for its numbers: "base (USD k): 148.5", "in thousands", (万元).
@@ -750,7 +797,7 @@ _NEGATED = re.compile(r"(?:\bnon[- ]?|非)$")
 #: After a condition's name, what makes it a test, a vaccine or a service, not the condition someone has
 #: ("hepatitis B vaccination", 乙肝五项, "the HIV clinic").
 _NOT_HAD = re.compile(r" ?(?:tests?\b|testing|screening|screen\b|panel|vaccin|jab|shots?\b|clinic|specialist"
-                      r"|awareness|negative\b|五项|筛查|检查|检测|疫苗|抗体|专科|门诊|宣传|防治|阴性)")
+                      r"|awareness|negative\b|五项|两对半|筛查|检查|检测|疫苗|抗体|专科|门诊|宣传|防治|阴性)")
 #: Before it in its clause, a denial: "no history of epilepsy", "ruled out HCV", 否认糖尿病史.
 _DENIED = re.compile(r"(?:\b(?:no|not|never|denies|denied|without|ruled out|negative for|free of)\b"
                      r"|无|否认|未见|没有|排除)[^.;,!?。；，！？\n]{0,30}$")
@@ -810,6 +857,27 @@ _WE = re.compile(r"\b(?:we|we're|we'd|we've|we'll|our|ours|us)\b|我们|我司|�
 #: their own status ("孙丽负责汇总裁员名单": she compiles the list, she is not on it).
 _ROLE = re.compile(r"负责|汇总|整理|经办|审核|\b(?:in charge of|responsible for|compil(?:e|es|ed|ing)|in general terms"
                    r"|hypothetical(?:ly)?)\b", re.I)
+#: Another person by their relation to someone, then named ("his new hire, Ana Ruiz", 王丽娟的组长刘涛, 组里的孙浩,
+#: 内推的候选人 Kevin Xu): a value in that sentence is that person's (checks-v10).
+_RELATED = re.compile(
+    r"(?:\b(?:his|her|their|my|your|our|the)|'s)\s+(?:new\s+)?(?:hire|report|direct report|assistant|deputy"
+    r"|roommate|flatmate|housemate|colleague|co-?worker|candidate|referral|intern|manager|boss|team ?lead|teammate"
+    r"|neighbou?r|successor|predecessor)s?\b[,:]?\s+(?P<en>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
+    r"|(?:组长|组员|下属|同事|室友|候选人|助理|主管|领导|上司|徒弟|实习生|邻居|新人|组里的|手下的|团队里的)[:：,，]?\s*"
+    r"(?P<zh>[\u4e00-\u9fff]{2,3}|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
+#: Text about nobody in particular: a general question ("for someone newly diagnosed", "no patient details"),
+#: people in general ("people with …"), a notice to all (通知：…, "Reminder:"). Its "patient" or 本人 refers to
+#: no one person (checks-v10).
+_INDEFINITE = re.compile(r"\b(?:general question|in general|generally speaking|no (?:patient|personal|identifying)"
+                         r" (?:details|data|info)|someone|somebody|anyone|anybody|people (?:with|who)"
+                         r"|patients (?:with|who))\b|一般来说|有人|某人|任何人|全体|各位|员工可", re.I)
+_NOTICE = re.compile(r"\W*(?:notice|announcement|reminder|newsletter|faq|policy|通知|公告|提醒|温馨提示)\s*[:：]", re.I)
+#: A result not known yet ("背调下周出结果", "results are not back yet"): what it will say is stated by no one.
+_PENDING = re.compile(r"(?:下周|明天|过几天|稍后|还没|尚未|待)出结果|结果(?:还没出|未出|待定|出来前)"
+                      r"|\bresults? (?:are |is )?(?:due|pending|not (?:back|in) yet)|\bawaiting (?:the )?results?\b"
+                      r"|\bnot (?:back|known) yet\b", re.I)
+#: A calendar entry or an invite: it names a meeting's subject ("年度绩效面谈"), not its outcome.
+_SCHEDULE = re.compile(r"\W*(?:日历|日程|会议邀请|calendar|invite|agenda)\b", re.I)
 _SENTENCES = re.compile(r"[^.;!?。；！？\n]+")
 _HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学", "阿姨", "叔叔", "大爷", "奶奶", "爷爷")
 
@@ -836,6 +904,18 @@ def _names_entity(names: Sequence[str], text: str) -> bool:
     norm = normalize_text(text)
     return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", norm) if latin(n) else n in norm
                for n in names)  # a Latin name's bounds are its letters: "关于Mark Morales的" names him
+
+
+def another_person(names: Sequence[str], sentence: str) -> bool:
+    """Whether the sentence names someone by their relation to another ("her roommate Lily Chen", 组里的孙浩)
+    who is not the entity: a value there is that person's. A Chinese name starts with a surname."""
+    from ec2audit.detect.compiled import han_surname_chars
+
+    for m in _RELATED.finditer(sentence):
+        name = m["en"] or m["zh"]
+        if (latin(name) or name[0] in han_surname_chars()) and not _names_entity(names, name):
+            return True
+    return False
 
 
 def _without(names: Sequence[str], text: str) -> str:
@@ -868,11 +948,16 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)
                                     if n not in names and len(n) >= 3))
     if all(_KIN.search(_without(names, t)) or (_names_entity(strangers, t) and not _names_entity(names, t))
-           or (not specific and _ROLE.search(t)) for t in stating):
+           or another_person(names, t) or (not specific and (_ROLE.search(t) or _PENDING.search(t)))
+           for t in stating):
         return False  # "Tom's mother has type 1 diabetes": the kin word takes the value even with Tom named
+    if not (specific or written) and _SCHEDULE.match(text):
+        return False  # "Calendar: Sun Yue, annual review, 15:00": a meeting's subject, not what it decides
     if names and _names_entity(names, text):
         return True
-    return not _PLACEHOLDER.search(text) and (specific or not names or _PERSON.search(text) is not None
+    person = _PERSON.search(text) is not None and not (_NOTICE.match(text) or any(_INDEFINITE.search(t)
+                                                                                 for t in stating))
+    return not _PLACEHOLDER.search(text) and (specific or not names or person
                                               or (unit.kind == "business" and _WE.search(text) is not None))
 
 
@@ -1014,7 +1099,7 @@ ACTS: dict[str, tuple[str, ...]] = {
     "sell": ("sell", "selling", "sale", "divest", "offload", "dispose", "出售", "卖掉", "转让"),
     "merge": ("merge", "merger", "merging", "combine", "combining", "join forces", "joining forces", "合并"),
     "cut": ("lay off", "laying off", "layoff", "redundanc", "cuts", "cut jobs", "cutting", "headcount reduction",
-            "workforce reduction", "裁员", "减员"),
+            "workforce reduction", "裁员", "减员", "砍掉", "裁掉"),
     "hire": ("hire", "hiring", "recruit", "招聘", "扩招"),
     "move": ("move", "moving", "relocate", "relocating", "relocation", "搬迁", "迁往", "迁至"),
     "exit": ("exit", "pull out", "pulling out", "withdraw", "leave the", "退出", "撤出"),
@@ -1067,8 +1152,9 @@ def business_names(value: str) -> tuple[str, ...]:
             if not w.isascii():
                 rest = rest.replace(w, " ")
     rest = _TIMES.sub(" ", rest)
-    pairs = (run[i:i + 2] for run in rest.split() for i in range(0, len(run) - 1))
-    return tuple(p for p in dict.fromkeys(pairs) if p not in BUSINESS_GENERIC)
+    pairs = (run[i:i + 2] for run in re.findall(r"[\u4e00-\u9fff]+", rest) for i in range(0, len(run) - 1))
+    latin_words = re.findall(r"[a-z]{3,}", rest)  # a Latin name inside the Chinese fact (Acme); digits name nothing
+    return tuple(p for p in dict.fromkeys([*pairs, *latin_words]) if p not in BUSINESS_GENERIC)
 
 
 def amounts(value: str) -> list[float]:
