@@ -50,7 +50,8 @@ def split(cascade, text: str) -> tuple[Counter, list[str], list]:
         found = timed(f"tier {tier.name}, text view", tier.scan, ScanView(view, matches), hits, decided)
         hits += found
         decided.update(h.unit_index for h in found if h.grade >= LITERAL)
-    rewriters = [form.rewrite for form in cascade._rewriting if form.wanted(matches)]
+    wanted = [form for form in cascade._rewriting if form.wanted(matches)]
+    rewriters = [cascade._cues.rewriter(wanted)] if wanted else []
     views = derived_views(text, view, rewriters, cascade.reach, cascade._inner)
     while (derived := timed("derived views (decoding, rewrites, Simplified, windows)", next, views, None)):
         if not isinstance(derived, WindowedView):
@@ -99,13 +100,27 @@ def derivation(cascade, text: str) -> Counter:
     simplified = to_simplified(text)
     spent["Simplified (to_simplified)"] = time.process_time() - start
     passes = [(f"decoder {d.__name__}", d) for d in _decoders(simplified, simplified.lower())]
-    passes += [(f"rewrite {form.name}", form.rewrite) for form in cascade._rewriting if form.wanted(matches)]
+    wanted = [form for form in cascade._rewriting if form.wanted(matches)]
+    cues = cascade._cues
+    start = time.process_time()
+    stretches = dict(zip(map(id, cues.cued), cues.stretches(simplified, [f in wanted for f in cues.cued]),
+                         strict=True))
+    spent["the forms' cues (one pass, cues.CueScan)"] = time.process_time() - start
+    passes += [(f"rewrite {form.name}" + (" (whole text)" if form.cue is None else ""),
+                _cued(form, stretches.get(id(form)))) for form in wanted]
     for name, read in passes:
         start = time.process_time()
         for _ in read(simplified):
             pass
         spent[name] = time.process_time() - start
     return spent
+
+
+def _cued(form, stretches):
+    """A form's rewrite as the cascade runs it: over its cues' stretches, or the whole text without a cue."""
+    if stretches is None:
+        return form.rewrite
+    return lambda text: [r for start, end in stretches for r in form.rewrite(text[start:end])]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,8 +4,8 @@ A form does up to three things, each optional (`Form` gives the no-op defaults):
 
 - `rewrite` a text into one a reader sees plainly (an escaped line break undone, invisible characters
   dropped, look-alike letters mapped to their TR39 skeleton), where the automaton's matches in the text
-  view say it is `wanted`. Every form's replacements go into the
-  text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
+  view say it is `wanted`, and only on the lines around its `cue` (`cues.CueScan`). Every form's replacements
+  go into the text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
   characters the text really holds.
 - `compile` patterns for the run's units into the shared automaton, under kinds named after the form.
 - `confirm` the automaton's matches of those kinds in one view into graded hits, in the views where it
@@ -46,6 +46,12 @@ class Form:
     tier: ClassVar[str] = "forms"  # the string tier (`detect.tiers`) that runs `confirm`
     #: characters of the view's text that one hit and all that decides it lie within; None: unbounded
     reach: int | None = None
+    #: a regex every change `rewrite` makes lies near (Python's syntax in the subset Vectorscan reads too: no
+    #: look-arounds, no backreferences): the rewrite reads only the lines around its matches (`cues.CueScan`).
+    #: None: it reads the whole text, and the form says why
+    cue: ClassVar[str | None] = None
+    #: lines before and after a cue match's last line that one change and all that decides it lie within
+    cue_lines: ClassVar[int] = 0
 
     def __init__(self, units: Sequence[CompiledUnit], index: PatternIndex):
         """`compile` the form for the run's units."""
