@@ -21,6 +21,12 @@ DATA = Path(__file__).parent / "data"
 PIECES: dict[str, list[str]] = {
     "letter_spacing": ["a", "B", "7", "é", "漢", " ", "  ", "   ", "\n", "\r\n", "\t", ";", ".", "-", "\u00a0",
                        "\u3000", "\x1c", "a b c", "l e n a", "J o s é  N ú ñ e z", "x = a + b", "_"],
+    "gutters": ["\n", "\r\n", "1", "2", "3", "12", "a", "xyz", " ", "\t", ":", "-", "|", " | ", "c.txt:", "a/b-",
+                "1\tab\n2\tcd\n3\tef", "   7 x\n   8 y", "f.py:4:q\nf.py:5:r", "@@ -1,3 +1,3 @@", "+", "--- a",
+                "+++ b", "abcdefghijklmnopqrstuvwxyz", "٣"],
+    "id_prefixed": ["call_", "CALL_", "ca\u0130l_", "fc_", "toolu_", "file-", "\u017fess_", "tool_", "x", "eyJwaG9u",
+                    "ZSI6", "MTM5MjI4ODMzNjY=", "=", "+", "/", "-", "_", " ", "\n", "é", "abc", "12345678"],
+    "digits": ["١٣٩", "۱۳۹", "१३९", "٣", "12", "１２", "a", " ", "\n", "𝟘", "\U00011f50", "x٣y", "-"],
 }
 
 
