@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar
 
@@ -114,6 +115,20 @@ def char_class(codes: Iterable[int]) -> str:
     return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in ranges) + "]"
 
 
+#: what an ASCII letter matches under IGNORECASE besides its two cases: the letters Unicode folds to it
+_FOLDS = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+
+
+def any_case(literal: str) -> str:
+    """A cue matching lower-case ASCII `literal` wherever an IGNORECASE regex of it matches."""
+    return "".join(f"[{c}{c.upper()}{_FOLDS.get(c, '')}]" if c.isalpha() else re.escape(c) for c in literal)
+
+
+def decimal_class(test: Callable[[str], bool] = str.isdecimal) -> str:
+    """A class of the characters Python's `test` holds (a cue reads Python's tables: Vectorscan's may be older)."""
+    return char_class(c for c in range(sys.maxunicode + 1) if test(chr(c)))
+
+
 TAIL_WINDOW = 30  # characters after (or before) a context word that a piece or a cue is looked for in
 MEMO_SIZE = 65536  # neighbourhoods a form remembers what it found in
 #: what follows a word inside a handle or an address (`emily.r`, `emily@`, `emily%40`)
@@ -153,5 +168,5 @@ def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int,
             yield start, end, tuple(i for i in units if i not in decided)
 
 
-__all__ = ["CJK_RUN", "FORMS", "HANDLE_NEXT", "MEMO_SIZE", "TAIL_WINDOW", "Form", "Match",
-           "build_forms", "char_class", "is_cjk", "matched", "mentions", "register", "standalone"]
+__all__ = ["CJK_RUN", "FORMS", "HANDLE_NEXT", "MEMO_SIZE", "TAIL_WINDOW", "Form", "Match", "any_case",
+           "build_forms", "char_class", "decimal_class", "is_cjk", "matched", "mentions", "register", "standalone"]

@@ -6,11 +6,10 @@ number tiers read it."""
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
 from collections.abc import Iterator
 
-from ec2audit.detect.forms import Form, char_class, register
+from ec2audit.detect.forms import Form, decimal_class, register
 from ec2audit.detect.views import Replacement
 
 # a decimal digit (Unicode category Nd, a category test the regex engine makes in C) that is no ASCII digit and
@@ -22,7 +21,7 @@ _DIGIT_RUN = re.compile(r"[^\D0-9\uff10-\uff19]+")
 class ScriptDigits(Form):
     name = "digits"
     #: one such digit, as a class of the code points Python reads so (Vectorscan's Unicode tables may be older)
-    cue = char_class(c for c in range(0x80, sys.maxunicode + 1) if _DIGIT_RUN.fullmatch(chr(c)))
+    cue = decimal_class(lambda ch: _DIGIT_RUN.fullmatch(ch) is not None)
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:

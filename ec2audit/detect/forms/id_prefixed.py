@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms import Form, any_case, register
 from ec2audit.detect.views import Replacement, ascii_runs, base64_text, decoded_text
 
 #: Id prefixes of the OpenAI and Anthropic APIs (and the agents that copy them), each with its separator.
@@ -25,19 +25,11 @@ _LEAST = min(map(len, PREFIXES)) + 8
 _FOLDING = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
-#: what each letter of a prefix matches under IGNORECASE: itself in either case, and the letters Unicode folds to it
-_FOLDS = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
-
-
-def _any_case(prefix: str) -> str:
-    return "".join(f"[{c}{c.upper()}{_FOLDS.get(c, '')}]" if c.isalpha() else re.escape(c) for c in prefix)
-
-
 @register
 class IdPrefixed(Form):
     name = "id_prefixed"
     #: a prefix in any case; a match is one token, on one line
-    cue = "|".join(_any_case(prefix) for prefix in PREFIXES)
+    cue = "|".join(any_case(prefix) for prefix in PREFIXES)
     cue_lines = 0
 
     def compile(self, index) -> None:
