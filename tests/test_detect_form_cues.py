@@ -26,6 +26,14 @@ PIECES: dict[str, list[str]] = {
                 "+++ b", "abcdefghijklmnopqrstuvwxyz", "٣"],
     "id_prefixed": ["call_", "CALL_", "ca\u0130l_", "fc_", "toolu_", "file-", "\u017fess_", "tool_", "x", "eyJwaG9u",
                     "ZSI6", "MTM5MjI4ODMzNjY=", "=", "+", "/", "-", "_", " ", "\n", "é", "abc", "12345678"],
+    "brace_escapes": ["\\u{1F600}", "\\\\x{e9}", "\\u{110000}", "\\u{d800}", "{", "}", "\\", "u", "x", "4", "a",
+                      "\n", " "],
+    "ocr": ["O", "o", "I", "l", "S", "B", "0", "1", "5", "٣", "１", "a", "_", " ", "\n", "&#48;", "\\u0030",
+            "\\x41", "%41", "&amp;", ";", "#", "1O1", "B0B"],
+    "pdf_breaks": ["-", "\n", "\r\n", "lena", "hart", "@", "example", ".", "org", "漢字", "中", "3", "²", "٣", " ",
+                   "abcdefghijklm", "汉字汉字汉字汉字汉字汉字", "1234567", "x.y+z", "a-"],
+    "glued": ["tel", "TEL", "phone", "mobile", "whatsapp:", "wa.me/", "Wa.Me/", "tel:", "ſms:", "sms:",
+              "@s.whatsapp.net", "@c.us", "@C.uſ", "4915112345678", "123456", "1", "a", "é", " ", "\n", "_", "+"],
     "digits": ["١٣٩", "۱۳۹", "१३९", "٣", "12", "１２", "a", " ", "\n", "𝟘", "\U00011f50", "x٣y", "-"],
 }
 
