@@ -79,13 +79,15 @@ class CueScan:
         if data is None or self._database is None:
             found = [[m.end() for m in regex.finditer(text)] if w else [] for regex, w in zip(self._regexes, wanted,
                                                                                                 strict=True)]
+            lines = _Lines(text, None)
         else:
             found = [[] for _ in self.cued]
             scratch = getattr(self._local, "scratch", None)
             if scratch is None:
                 scratch = self._local.scratch = self._new_scratch()
             self._database.scan(data, match_event_handler=_collector(found), scratch=scratch)
-        return [_lines(text, np.array(ends, dtype=np.int64), data, form.cue_lines) if w else []
+            lines = _Lines(text, data)
+        return [lines.around(np.array(ends, dtype=np.int64), form.cue_lines) if w and ends else []
                 for form, ends, w in zip(self.cued, found, wanted, strict=True)]
 
     def rewriter(self, wanted: Sequence[Form]) -> Rewriter:
@@ -121,32 +123,37 @@ def _collector(found: list[list[int]]):
     return on_match
 
 
-def _lines(text: str, ends: np.ndarray, data: bytes | None, spread: int) -> list[Stretch]:
-    """The stretches of `text` around matches ending at `ends` (offsets in `data`'s bytes, or in characters where
-    `data` is None): the line holding each match's last character and `spread` lines either side, joined where
-    they meet."""
-    if not len(ends):
-        return []
-    units = np.frombuffer(data, dtype=np.uint8) if data is not None else None
-    if units is None:
-        breaks = np.array([m.start() for m in re.finditer("\n", text)], dtype=np.int64)
-    else:
-        breaks = np.flatnonzero(units == 10)
-    # the line of each match's last character: a match ending with a line break is on the line it ends
-    line = np.searchsorted(breaks, np.maximum(ends - 1, 0), side="left")
-    line = np.unique(line)
-    first, last = np.maximum(line - spread, 0), np.minimum(line + spread, len(breaks))
-    # join stretches that overlap or meet (the next starts on the line after this one's last)
-    keep = np.ones(len(first), dtype=bool)
-    top = np.maximum.accumulate(last)
-    keep[1:] = first[1:] > top[:-1] + 1
-    starts_line, ends_line = first[keep], top[np.append(np.flatnonzero(keep)[1:] - 1, len(first) - 1)]
-    length = len(text) if data is None else len(data)
-    bounds_start = np.concatenate(([0], breaks + 1))[starts_line]  # line i: from after break i - 1 to break i
-    bounds_end = np.concatenate((breaks, [length]))[ends_line]
-    if data is None or len(data) == len(text):
-        return list(zip(bounds_start.tolist(), bounds_end.tolist(), strict=True))
-    from ec2audit.detect.matchers import characters_at
+class _Lines:
+    """A text's line breaks, in characters, and the stretches of lines around offsets (in `data`'s bytes, where
+    given: each is a character's offset less the UTF-8 continuation bytes before it)."""
 
-    chars = characters_at(data, {*bounds_start.tolist(), *bounds_end.tolist()})
-    return [(chars[s], chars[e]) for s, e in zip(bounds_start.tolist(), bounds_end.tolist(), strict=True)]
+    def __init__(self, text: str, data: bytes | None):
+        self.length = len(text)
+        self._continuation = None
+        if data is None:
+            self.breaks = np.flatnonzero(np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32) == 10)
+            return
+        units = np.frombuffer(data, dtype=np.uint8)
+        self.breaks = np.flatnonzero(units == 10)
+        if len(data) != len(text):
+            self._continuation = np.flatnonzero((units & 0xC0) == 0x80)
+            self.breaks = self._characters(self.breaks)
+
+    def _characters(self, offsets: np.ndarray) -> np.ndarray:
+        if self._continuation is None:
+            return offsets
+        return offsets - np.searchsorted(self._continuation, offsets)
+
+    def around(self, ends: np.ndarray, spread: int) -> list[Stretch]:
+        """The line holding the character before each of `ends` (a match's last) and `spread` lines either side,
+        joined where they meet: a match ending with a line break is on the line it ends."""
+        breaks = self.breaks
+        line = np.unique(np.searchsorted(breaks, self._characters(ends) - 1, side="left"))
+        first, last = np.maximum(line - spread, 0), np.minimum(line + spread, len(breaks))
+        # join stretches that overlap or meet (the next starts on the line after this one's last)
+        top = np.maximum.accumulate(last)
+        keep = np.ones(len(first), dtype=bool)
+        keep[1:] = first[1:] > top[:-1] + 1
+        starts = np.concatenate(([0], breaks + 1))[first[keep]]  # line i: from after break i - 1 to break i
+        ends_at = np.concatenate((breaks, [self.length]))[top[np.append(np.flatnonzero(keep)[1:] - 1, len(first) - 1)]]
+        return list(zip(starts.tolist(), ends_at.tolist(), strict=True))
