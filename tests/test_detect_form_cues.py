@@ -4,6 +4,8 @@ up: line breaks, look-alike characters, Unicode spaces), with Vectorscan's cue s
 
 from __future__ import annotations
 
+import base64
+import textwrap
 from functools import cache
 from pathlib import Path
 
@@ -34,6 +36,22 @@ PIECES: dict[str, list[str]] = {
                    "abcdefghijklm", "汉字汉字汉字汉字汉字汉字", "1234567", "x.y+z", "a-"],
     "glued": ["tel", "TEL", "phone", "mobile", "whatsapp:", "wa.me/", "Wa.Me/", "tel:", "ſms:", "sms:",
               "@s.whatsapp.net", "@c.us", "@C.uſ", "4915112345678", "123456", "1", "a", "é", " ", "\n", "_", "+"],
+    "spoken_repeats": ["double", "Triple", "TRIPLE", "doUble", " ", "-", "four", "FIVE", "ſix", "six", "oh", "a",
+                       "\n", "1", "é"],
+    "defanged": ["[.]", "(.)", "{.}", "[@]", "[:]", "(@)", "a", "7", "_", "//", "hxxp", "hXxp", "HXXPS", "://",
+                 "[:]//", ":", "s", " ", "\n", "example", "org"],
+    "latex": ["\\'", "\\`", "\\^", '\\"', "\\~", "\\=", "\\.", "\\c{", "\\v", "{e}", "{", "}", "e", "J",
+              "os", "~", "{,}", "\\,", "\\;", "\\ ", "\\allowbreak", "\\hspace*{0pt}", "{}", "\\", " ", "\n",
+              "1"],
+    "punycode": ["xn--", "XN--", "xN--", "n--", "x", "mnchen-3ya", "bcher-kva", "-", ".", "de", "a", "9", " ",
+                 "\n", "é"],
+    "base64_lines": [*(line + "\n" for line in textwrap.wrap(base64.b64encode(b"lena.hartmann@example.org " * 5)
+                                                                     .decode(), 44)),
+                     "TWFu" * 10, "aGVsbG8gd29ybGQ=", "QUJD" * 11, "QQ==", "=", "\n", "\r\n", "+", "/", "a",
+                     " ", "Zm9v"],
+    "concatenation": ['"lena" + "hart"', "'ab' 'cd'", 'x"\n"y', '\\"ab\\" .. \\"cd',
+                      '"', "'", '\\"', "\\\\'", " + ", "+", " || ", "..", ".", " & ", "\n", "\r\n", " ",
+                      "\t", "a", "7", "_", "lena", "hart", "é"],
     "digits": ["١٣٩", "۱۳۹", "१३९", "٣", "12", "１２", "a", " ", "\n", "𝟘", "\U00011f50", "x٣y", "-"],
 }
 
