@@ -82,3 +82,23 @@ def test_a_forms_cued_rewrite_equals_its_rewrite_of_the_whole_text(name, engine)
         assert sorted(rewrite(text)) == sorted(form.rewrite(text))
 
     check()
+
+
+def _plain_wraps(lines):
+    """hard_wraps' wraps as it found them line by line (before its lengths were compared in numpy)."""
+    from ec2audit.detect.forms.hard_wraps import _LEAST_WIDTH, wrapped
+
+    lengths = [len(line) for line in lines]
+    return [k for k in range(len(lines) - 1) if lengths[k] >= _LEAST_WIDTH and (
+        lengths[k] in lengths[max(0, k - 2):k] or lengths[k] in lengths[k + 1:k + 3]) and wrapped(lines, k)]
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.sampled_from(["lena.hartmann@example.org ab", "mann@example.org and one mo", "x" * 27, "y" * 20,
+                                 "tail", "", "2024-01-01 a record line", "2024-01-01 b record line",
+                                 "a   b column row of width 27", "José Núñez wrote this line"]),
+                min_size=1, max_size=40))
+def test_hard_wraps_finds_the_wraps_its_line_by_line_form_finds(lines):
+    from ec2audit.detect.forms.hard_wraps import _wraps
+
+    assert list(_wraps(lines)) == _plain_wraps(lines)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
 
+import numpy as np
+
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
@@ -23,6 +25,9 @@ _RECORD_HEAD = 4
 
 @register
 class HardWraps(Form):
+    """No cue: a wrap is a line as long as its neighbours, which no regex finds (a break between two letters is on
+    most lines of prose). It reads the whole text, comparing the lines' lengths in numpy."""
+
     name = "hard_wraps"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
@@ -30,7 +35,7 @@ class HardWraps(Form):
             return
         lines = text.split("\n")
         ends = list(accumulate(len(line) + 1 for line in lines))  # where each line's break is, plus one
-        for k in _wraps([line.removesuffix("\r") for line in lines]):
+        for k in _wraps([line.removesuffix("\r") for line in lines] if "\r" in text else lines):
             cut = ends[k] - 1 - lines[k].endswith("\r")
             yield cut, ends[k], ""
 
@@ -39,12 +44,15 @@ def _wraps(lines: Sequence[str]) -> Iterator[int]:
     """The lines (by index) whose break is a hard wrap's: the lengths of all the lines, then the few lines one of
     three in a row as long read closer. (A terminal wraps Chinese text by columns, two a character: `pdf_breaks`
     joins a wrap between Han characters.)"""
-    lengths = [len(line) for line in lines]
-    if len(set(lengths)) == len(lengths):  # (no two lines as long: most texts)
-        return
-    for k in range(len(lines) - 1):
-        if lengths[k] >= _LEAST_WIDTH and (lengths[k] in lengths[max(0, k - 2):k] or
-                                           lengths[k] in lengths[k + 1:k + 3]) and wrapped(lines, k):
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    near = np.zeros(len(lines), dtype=bool)  # as long as one of the two lines before or after it
+    for d in (1, 2):
+        same = lengths[d:] == lengths[:-d]
+        near[d:] |= same
+        near[:-d] |= same
+    near[-1] = False  # (the last line ends with no break)
+    for k in np.flatnonzero(near & (lengths >= _LEAST_WIDTH)).tolist():
+        if wrapped(lines, k):
             yield k
 
 
