@@ -534,9 +534,9 @@ def _segments() -> _Segments:
     of its own, and segmentation restarts after it; a run of keyed characters without a character that changes
     alone or starts a phrase converts to itself."""
     phrases, characters = _dictionary_keys("TSPhrases"), _dictionary_keys("TSCharacters")
-    changed = _traditional().pattern[1:-1]
-    keyed = frozenset("".join(phrases) + "".join(characters) + changed)
-    return _Segments(re.compile(f"[{changed}{''.join(sorted({p[0] for p in phrases}))}]"), keyed,
+    changed = _changes().characters  # of every plane (CJK Extension B's too)
+    keyed = frozenset("".join(phrases) + "".join(characters) + "".join(map(chr, changed)))
+    return _Segments(re.compile(f"[{_class_of(sorted({*changed, *(ord(p[0]) for p in phrases)}))}]"), keyed,
                      re.compile(f"[^{re.escape(''.join(sorted(keyed)))}]"))
 
 
@@ -655,7 +655,7 @@ def to_simplified(text: str) -> str:
     (`_converting_runs`) go through OpenCC, in one call, joined by line breaks, which no key holds (the same
     result as the whole text, tests/test_detect_views.py; 8 MB of the dense payload: 0.77 → 0.08 s).
     """
-    if text.isascii() or not _traditional().search(text):
+    if text.isascii() or not _changes().changed.search(text):  # (an astral character t2s changes is one too)
         return text
     runs = _converting_runs(text)
     converted_runs = _converter().convert("\n".join(text[s:e] for s, e in runs)).split("\n")
