@@ -125,7 +125,7 @@ _CHINESE = st.lists(st.sampled_from(["瞭解", "藉口", "瞭", "解", "藉", "�
 
 def _simplified_whole(text: str) -> str:
     """The definition: OpenCC over the whole text (character by character where a phrase changes its length)."""
-    if text.isascii() or not views._changes().changed.search(text):
+    if text.isascii() or not views._holds_traditional(text):
         return text
     converted = views._converter().convert(text)
     return converted if len(converted) == len(text) else "".join(views._converter().convert(ch) for ch in text)
@@ -159,7 +159,7 @@ def _every_cued_run(text: str) -> list[tuple[int, int]]:
 def _each_run_converted(text: str) -> str:
     """`text` with every cued run converted by OpenCC: what `to_simplified` made before it left out the runs
     holding no candidate (`_changes`)."""
-    if text.isascii() or not views._changes().changed.search(text):
+    if text.isascii() or not views._holds_traditional(text):
         return text
     out, last = [], 0
     for start, end in _every_cued_run(text):

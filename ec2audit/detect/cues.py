@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 #: (start, end) of a stretch of a text: whole lines, without the line break after the last
 Stretch = tuple[int, int]
+#: characters below which every form reads the whole text (the claim: the same changes), with no cue pass: its
+#: fixed costs a call (Vectorscan's scan, numpy's) outweigh what a short text's forms' own gates cost
+_SHORT = 4096
 _PY_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
 
 
@@ -79,34 +82,39 @@ class CueScan:
         if data is None or self._database is None:
             found = [[m.end() for m in regex.finditer(text)] if w else [] for regex, w in zip(self._regexes, wanted,
                                                                                                 strict=True)]
-            lines = _Lines(text, None)
         else:
             found = [[] for _ in self.cued]
             scratch = getattr(self._local, "scratch", None)
             if scratch is None:
                 scratch = self._local.scratch = self._new_scratch()
             self._database.scan(data, match_event_handler=_collector(found), scratch=scratch)
-            lines = _Lines(text, data)
+        if "\n" not in text:  # one stretch: the whole text, where any cue stands
+            return [[(0, len(text))] if w and ends else [] for ends, w in zip(found, wanted, strict=True)]
+        lines = _Lines(text, data)
         return [lines.around(np.array(ends, dtype=np.int64), form.cue_lines) if w and ends else []
                 for form, ends, w in zip(self.cued, found, wanted, strict=True)]
 
     def rewriter(self, wanted: Sequence[Form]) -> Rewriter:
         """The `wanted` forms' rewrites as one: their changes to a text, form by form in `self.forms`' order (of
-        two changes alike, the first wins), each cued form's found in its stretches only."""
+        two changes alike, the first wins), each cued form's found in its stretches only (in a text shorter than
+        `_SHORT`, every form reads it whole: the same changes, without the cue pass's fixed costs)."""
         chosen = {id(form) for form in wanted}
+        forms = [form for form in self.forms if id(form) in chosen]
         cued_wanted = [id(form) in chosen for form in self.cued]
+        order = {id(form): k for k, form in enumerate(self.cued)}
 
         def rewrite(text: str) -> list[Replacement]:
-            stretches = iter(self.stretches(text, cued_wanted))
             out: list[Replacement] = []
-            for form in self.forms:
-                spans = next(stretches) if form.cue is not None else None
-                if id(form) not in chosen:
-                    continue
-                if spans is None:
+            if len(text) < _SHORT:
+                for form in forms:
+                    out += form.rewrite(text)
+                return out
+            stretches = self.stretches(text, cued_wanted)
+            for form in forms:
+                if form.cue is None:
                     out += form.rewrite(text)
                     continue
-                for start, end in spans:
+                for start, end in stretches[order[id(form)]]:
                     out += _offset(form.rewrite(text[start:end]), start)
             return out
         return rewrite

@@ -44,6 +44,9 @@ def _wraps(lines: Sequence[str]) -> Iterator[int]:
     """The lines (by index) whose break is a hard wrap's: the lengths of all the lines, then the few lines one of
     three in a row as long read closer. (A terminal wraps Chinese text by columns, two a character: `pdf_breaks`
     joins a wrap between Han characters.)"""
+    wide = [n for n in map(len, lines) if n >= _LEAST_WIDTH]
+    if len(set(wide)) == len(wide):  # (no two wide lines as long: most texts, read without numpy's fixed costs)
+        return
     lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     near = np.zeros(len(lines), dtype=bool)  # as long as one of the two lines before or after it
     for d in (1, 2):

@@ -28,9 +28,11 @@ class LetterSpacing(Form):
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if _CUE.search(text) is None:  # (a decoded token's text, read whole)
+        cue = _CUE.search(text)
+        if cue is None:
             return
-        for m in _SPACED.finditer(text):
+        # a run holds the cue from its second character on: none starts before the first cue's character before
+        for m in _SPACED.finditer(text, max(0, cue.start() - 1)):
             if sum(c.isalnum() for c in m.group()) >= _LEAST:  # (`x = a + b` is an expression)
                 yield m.start(), m.end(), " ".join(word.replace(" ", "") for word in _GAP.split(m.group()))
 
