@@ -31,6 +31,7 @@ import pkgutil
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from typing import ClassVar
 
 from ec2audit.detect.compiled import CompiledUnit, is_word_char
@@ -125,8 +126,15 @@ def any_case(literal: str) -> str:
 
 
 def decimal_class(test: Callable[[str], bool] = str.isdecimal) -> str:
-    """A class of the characters Python's `test` holds (a cue reads Python's tables: Vectorscan's may be older)."""
-    return char_class(c for c in range(sys.maxunicode + 1) if test(chr(c)))
+    """A class of the digits (`str.isdigit`) Python's `test` holds: a cue reads Python's tables, Vectorscan's may
+    be older."""
+    return char_class(c for c in _digits() if test(chr(c)))
+
+
+@cache
+def _digits() -> tuple[int, ...]:
+    """The code points `str.isdigit` holds (788), found in one pass a process (0.05 s)."""
+    return tuple(c for c in range(sys.maxunicode + 1) if chr(c).isdigit())
 
 
 TAIL_WINDOW = 30  # characters after (or before) a context word that a piece or a cue is looked for in
