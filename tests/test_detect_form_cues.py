@@ -104,3 +104,11 @@ def test_hard_wraps_finds_the_wraps_its_line_by_line_form_finds(lines):
     from ec2audit.detect.forms.hard_wraps import _wraps
 
     assert list(_wraps(lines)) == _plain_wraps(lines)
+
+
+@settings(max_examples=1000, deadline=None, database=None)
+@given(st.lists(st.sampled_from(PIECES["letter_spacing"]), max_size=60).map("".join))
+def test_letter_spacing_tries_its_runs_only_where_they_may_start(text):
+    from ec2audit.detect.forms import letter_spacing
+
+    assert [m.span() for m in letter_spacing._runs(text)] == [m.span() for m in letter_spacing._SPACED.finditer(text)]

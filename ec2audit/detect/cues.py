@@ -52,6 +52,7 @@ class CueScan:
         self._cues = [f.cue for f in self.cued if f.cue is not None]
         self._regexes = [re.compile(cue) for cue in self._cues]
         self._database: hyperscan.Database | None = None
+        self._rewriters: dict[tuple[int, ...], Rewriter] = {}
         if engine != "re" and self.cued:
             try:
                 import hyperscan
@@ -97,25 +98,33 @@ class CueScan:
     def rewriter(self, wanted: Sequence[Form]) -> Rewriter:
         """The `wanted` forms' rewrites as one: their changes to a text, form by form in `self.forms`' order (of
         two changes alike, the first wins), each cued form's found in its stretches only (in a text shorter than
-        `_SHORT`, every form reads it whole: the same changes, without the cue pass's fixed costs)."""
+        `_SHORT`, every form reads it whole: the same changes, without the cue pass's fixed costs). Built once
+        for each set of forms a text view calls for."""
+        key = tuple(map(id, wanted))
+        if (made := self._rewriters.get(key)) is None:
+            made = self._rewriters[key] = self._rewriter(wanted)
+        return made
+
+    def _rewriter(self, wanted: Sequence[Form]) -> Rewriter:
         chosen = {id(form) for form in wanted}
         forms = [form for form in self.forms if id(form) in chosen]
+        rewrites = [form.rewrite for form in forms]
         cued_wanted = [id(form) in chosen for form in self.cued]
         order = {id(form): k for k, form in enumerate(self.cued)}
+        # each form's rewrite and the index of its stretches (None: the whole text)
+        plan = [(form.rewrite, None if form.cue is None else order[id(form)]) for form in forms]
 
         def rewrite(text: str) -> list[Replacement]:
-            out: list[Replacement] = []
             if len(text) < _SHORT:
-                for form in forms:
-                    out += form.rewrite(text)
-                return out
+                return [r for rewrite in rewrites for r in rewrite(text)]
             stretches = self.stretches(text, cued_wanted)
-            for form in forms:
-                if form.cue is None:
-                    out += form.rewrite(text)
+            out: list[Replacement] = []
+            for read, k in plan:
+                if k is None:
+                    out += read(text)
                     continue
-                for start, end in stretches[order[id(form)]]:
-                    out += _offset(form.rewrite(text[start:end]), start)
+                for start, end in stretches[k]:
+                    out += _offset(read(text[start:end]), start)
             return out
         return rewrite
 

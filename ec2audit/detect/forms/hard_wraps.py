@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
 
-import numpy as np
-
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
@@ -26,7 +24,7 @@ _RECORD_HEAD = 4
 @register
 class HardWraps(Form):
     """No cue: a wrap is a line as long as its neighbours, which no regex finds (a break between two letters is on
-    most lines of prose). It reads the whole text, comparing the lines' lengths in numpy."""
+    most lines of prose). It reads the whole text."""
 
     name = "hard_wraps"
 
@@ -44,18 +42,13 @@ def _wraps(lines: Sequence[str]) -> Iterator[int]:
     """The lines (by index) whose break is a hard wrap's: the lengths of all the lines, then the few lines one of
     three in a row as long read closer. (A terminal wraps Chinese text by columns, two a character: `pdf_breaks`
     joins a wrap between Han characters.)"""
-    wide = [n for n in map(len, lines) if n >= _LEAST_WIDTH]
-    if len(set(wide)) == len(wide):  # (no two wide lines as long: most texts, read without numpy's fixed costs)
+    lengths = [len(line) for line in lines]
+    wide = [n for n in lengths if n >= _LEAST_WIDTH]
+    if len(set(wide)) == len(wide):  # (no two wide lines as long: most texts)
         return
-    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
-    near = np.zeros(len(lines), dtype=bool)  # as long as one of the two lines before or after it
-    for d in (1, 2):
-        same = lengths[d:] == lengths[:-d]
-        near[d:] |= same
-        near[:-d] |= same
-    near[-1] = False  # (the last line ends with no break)
-    for k in np.flatnonzero(near & (lengths >= _LEAST_WIDTH)).tolist():
-        if wrapped(lines, k):
+    for k in range(len(lines) - 1):
+        if lengths[k] >= _LEAST_WIDTH and (lengths[k] in lengths[max(0, k - 2):k] or
+                                           lengths[k] in lengths[k + 1:k + 3]) and wrapped(lines, k):
             yield k
 
 

@@ -28,13 +28,20 @@ class LetterSpacing(Form):
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        cue = _CUE.search(text)
-        if cue is None:
-            return
-        # a run holds the cue from its second character on: none starts before the first cue's character before
-        for m in _SPACED.finditer(text, max(0, cue.start() - 1)):
+        for m in _runs(text):
             if sum(c.isalnum() for c in m.group()) >= _LEAST:  # (`x = a + b` is an expression)
                 yield m.start(), m.end(), " ".join(word.replace(" ", "") for word in _GAP.split(m.group()))
 
 
 _CUE = re.compile(LetterSpacing.cue)
+
+
+def _runs(text: str) -> Iterator[re.Match]:
+    """`_SPACED.finditer(text)`, tried only where it may start: a run holds the cue from its second character on,
+    so it starts one character before a cue (the regex itself starts with a class, tried at every position)."""
+    end, pos = 0, 0
+    while cue := _CUE.search(text, pos):
+        start, pos = cue.start() - 1, cue.start() + 1
+        if start >= end and (m := _SPACED.match(text, start)):
+            yield m
+            end = pos = m.end()
