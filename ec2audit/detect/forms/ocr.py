@@ -30,7 +30,7 @@ _PAST_RUN = re.compile(r"[^\dOoIlSB]")
 # an encoded character right before or after a token (a character reference, a `\\u` or `\\x` escape, a percent
 # escape): where it is a letter or a digit, the token's word goes on in it
 _ENCODED = r"&#?[0-9A-Za-z]{1,8};|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}"
-_ENCODED_BEFORE = re.compile(f"(?:{_ENCODED})$")
+_ENCODED_BEFORE = re.compile(f"(?:{_ENCODED})\\Z")  # (`$` matched before a line break too)
 _ENCODED_AFTER = re.compile(_ENCODED)
 
 
