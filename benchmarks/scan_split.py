@@ -26,7 +26,14 @@ from dense_corpus import leak_sets, write_corpus, write_single  # noqa: E402
 from ec2audit.detect.cascade import best_hits, build_cascade  # noqa: E402
 from ec2audit.detect.finding import LITERAL  # noqa: E402
 from ec2audit.detect.normalize import TextView  # noqa: E402
-from ec2audit.detect.views import ScanView, WindowedView, _decoders, derived_views, to_simplified  # noqa: E402
+from ec2audit.detect.views import (  # noqa: E402
+    ScanView,
+    WindowedView,
+    _decoders,
+    decoded_text,
+    derived_views,
+    to_simplified,
+)
 from ec2audit.units import read_units  # noqa: E402
 
 
@@ -50,7 +57,8 @@ def split(cascade, text: str) -> tuple[Counter, list[str], list]:
         found = timed(f"tier {tier.name}, text view", tier.scan, ScanView(view, matches), hits, decided)
         hits += found
         decided.update(h.unit_index for h in found if h.grade >= LITERAL)
-    rewriters = [form.rewrite for form in cascade._rewriting if form.wanted(matches)]
+    wanted = [form for form in cascade._rewriting if form.wanted(matches)]
+    rewriters = [cascade._cues.rewriter(wanted)] if wanted else []
     views = derived_views(text, view, rewriters, cascade.reach, cascade._inner)
     while (derived := timed("derived views (decoding, rewrites, Simplified, windows)", next, views, None)):
         if not isinstance(derived, WindowedView):
@@ -99,7 +107,14 @@ def derivation(cascade, text: str) -> Counter:
     simplified = to_simplified(text)
     spent["Simplified (to_simplified)"] = time.process_time() - start
     passes = [(f"decoder {d.__name__}", d) for d in _decoders(simplified, simplified.lower())]
-    passes += [(f"rewrite {form.name}", form.rewrite) for form in cascade._rewriting if form.wanted(matches)]
+    wanted = [form for form in cascade._rewriting if form.wanted(matches)]
+    cues = cascade._cues
+    start = time.process_time()
+    stretches = dict(zip(map(id, cues.cued), cues.stretches(simplified, [f in wanted for f in cues.cued]),
+                         strict=True))
+    spent["the forms' cues (one pass, cues.CueScan)"] = time.process_time() - start
+    passes += [(f"rewrite {form.name}" + (" (whole text)" if form.cue is None else ""),
+                _cued(form, stretches.get(id(form)))) for form in wanted]
     for name, read in passes:
         start = time.process_time()
         for _ in read(simplified):
@@ -108,9 +123,40 @@ def derivation(cascade, text: str) -> Counter:
     return spent
 
 
+def _cued(form, stretches):
+    """A form's rewrite as the cascade runs it: over its cues' stretches, or the whole text without a cue."""
+    if stretches is None:
+        return form.rewrite
+    return lambda text: [r for start, end in stretches for r in form.rewrite(text[start:end])]
+
+
+def cued_against_whole(cascade, text: str, rounds: int) -> tuple[float, float]:
+    """Best CPU of deriving the decoded text with the forms' rewrites over the whole text (each form's own pass,
+    as before the cues) and over their cues' stretches (`cues.CueScan`), alternating in this process; the two
+    derived texts and their maps back must be equal."""
+    view = TextView.of(text)
+    matches = cascade.index.matches(view.text)
+    simplified = to_simplified(text)
+    folded = view.folded if simplified is text else None
+    wanted = [form for form in cascade._rewriting if form.wanted(matches)]
+    ways = {"whole": [form.rewrite for form in wanted], "cued": [cascade._cues.rewriter(wanted)]}
+    best = {way: float("inf") for way in ways}
+    out = {}
+    for _ in range(rounds):
+        for way, rewriters in ways.items():
+            start = time.process_time()
+            out[way] = decoded_text(simplified, folded, rewriters, cascade._inner)
+            best[way] = min(best[way], time.process_time() - start)
+    whole, cued = out["whole"], out["cued"]
+    if (whole is None) != (cued is None) or whole and cued and (whole[0] != cued[0] or whole[1].spans != cued[1].spans):
+        raise SystemExit("the cued rewrites derive another decoded text than the whole text's")
+    return best["whole"], best["cued"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=float, default=8, help="payload size in MB (default 8)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the cued-against-whole comparison")
     parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ec2audit-split-") as folder:
@@ -133,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the decoded view's passes over the whole text, timed apart: {sum(passes.values()):.2f} s")
     for step, seconds in passes.most_common():
         print(f"  {seconds:6.3f} s  {step}")
+    whole, cued = cued_against_whole(cascade, text, args.rounds)
+    print(f"the decoded text (decoders and every rewrite), best of {args.rounds} in this process: forms reading the "
+          f"whole text {whole:.3f} s, forms reading their cues' stretches {cued:.3f} s ({whole / cued:.2f}x); "
+          "the same text and map")
     return 0
 
 

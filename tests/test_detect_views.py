@@ -125,7 +125,7 @@ _CHINESE = st.lists(st.sampled_from(["瞭解", "藉口", "瞭", "解", "藉", "�
 
 def _simplified_whole(text: str) -> str:
     """The definition: OpenCC over the whole text (character by character where a phrase changes its length)."""
-    if text.isascii() or not views._traditional().search(text):
+    if text.isascii() or not views._holds_traditional(text):
         return text
     converted = views._converter().convert(text)
     return converted if len(converted) == len(text) else "".join(views._converter().convert(ch) for ch in text)
@@ -159,7 +159,7 @@ def _every_cued_run(text: str) -> list[tuple[int, int]]:
 def _each_run_converted(text: str) -> str:
     """`text` with every cued run converted by OpenCC: what `to_simplified` made before it left out the runs
     holding no candidate (`_changes`)."""
-    if text.isascii() or not views._traditional().search(text):
+    if text.isascii() or not views._holds_traditional(text):
         return text
     out, last = [], 0
     for start, end in _every_cued_run(text):
@@ -401,14 +401,14 @@ def test_glued_link_regex_matches_its_plain_form(text):
 
 
 def _glued_plain(form: glued.GluedNumbers, text: str) -> list[tuple[int, int, str]]:
-    """The plain definition of the glued numbers' rewrite: each regex over the whole text, cues in `text.lower()`."""
+    """The plain definition of the glued numbers' rewrite: each regex over the whole text, cues in its lower case."""
     out = []
     for m in re.finditer(r"[0-9]{6,}", text):
         if m.start() and text[m.start() - 1].isalpha():
             word = re.search(r"(?<![A-Za-z])[A-Za-z]+$", text[max(0, m.start() - 16):m.start()])
             if word and word.group().lower() in form._labels:
                 out.append((m.start(), m.start(), " "))
-    lower = text.lower()
+    lower = text.lower().replace("\u017f", "s")  # ("ſ" is an "s" to IGNORECASE, as `_LINK` and `_CHAT_AT` read it)
     if any(scheme in lower for scheme in ("wa.me/", "whatsapp:", "tel:", "sms:")):
         out += [(m.end(), m.end(), "+") for m in _LINK_PLAIN.finditer(text)]
     if any(domain in lower for domain in ("@s.whatsapp.net", "@c.us")):
@@ -454,3 +454,13 @@ def test_base64_of_text_spaced_by_typography_is_text():
 def test_base64_of_saved_terminal_output_is_text():
     text = "customers.txt:phone: 139\x1b[01;31m\x1b[K22883366\x1b[m\x1b[K\n"
     assert views.base64_text(base64.b64encode(text.encode()).decode()) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(["𩀨", "𨂐", "𠁞", "𠆿", "a", " ", "\n", "的", "中文", "𠀾"]), min_size=1,
+                     max_size=12).map("".join), long=st.booleans())
+def test_a_text_whose_only_traditional_characters_are_astral_is_simplified(text, long):
+    """CJK Extension B characters t2s changes alone (`𠁞` → `𠀾`) are Traditional characters too: a text holding
+    no other one is converted as OpenCC converts it whole (it was left as it was)."""
+    text = "a" * views._SHORT + text if long else text
+    assert views.to_simplified(text) == views._converter().convert(text)

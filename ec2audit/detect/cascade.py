@@ -20,6 +20,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ec2audit.detect.compiled import compile_units
+from ec2audit.detect.cues import CueScan
 from ec2audit.detect.finding import LITERAL, Finding, Hit
 from ec2audit.detect.forms import Form
 from ec2audit.detect.normalize import TextView
@@ -60,6 +61,7 @@ class Cascade:
         self.tiers = build_tiers(sources)  # every registered string tier, in its order
         self._rewriting = [f for f in sources.forms if type(f).rewrite is not Form.rewrite]
         self._inner = [f.rewrite for f in self._rewriting]  # inside a decoded token: no cue says which
+        self._cues = CueScan(self._rewriting)
         self.index = sources.index.build()  # every text-view pattern of the run, read once per view
         reaches = [tier.reach for tier in self.tiers]
         self.reach: int | None = max(r for r in reaches if r is not None) if None not in reaches else None
@@ -96,7 +98,8 @@ class Cascade:
         view = TextView.of(text)
         matches = self.index.matches(view.text)
         self._scan_view(ScanView(view, matches), hits, decided)
-        rewriters = [form.rewrite for form in self._rewriting if form.wanted(matches)]
+        wanted = [form for form in self._rewriting if form.wanted(matches)]
+        rewriters = [self._cues.rewriter(wanted)] if wanted else []
         for derived in derived_views(text, view, rewriters, self.reach, self._inner):
             if isinstance(derived, WindowedView):
                 try:

@@ -110,7 +110,7 @@ class VectorscanMatcher:
         self._ids = sorted(range(len(encoded)), key=encoded.__getitem__)
         self._lengths = [len(encoded[i]) for i in self._ids]
         self._local = threading.local()  # scratch space is per thread
-        self._database, self._local.scratch = _vectorscan_database([encoded[i] for i in self._ids])
+        self._database, self._local.scratch = vectorscan_database([encoded[i] for i in self._ids])
         self._new_scratch = lambda: hyperscan.Scratch(self._database)
 
     def find(self, text: str) -> list[Occurrence]:
@@ -125,20 +125,23 @@ class VectorscanMatcher:
         found.sort(key=_END_THEN_START)  # Vectorscan reports by end, but not longest first at one end
         if len(data) == len(text):  # ASCII: bytes are characters
             return found
-        chars = _characters_at(data, {o for _, start, end in found for o in (start, end)})
+        chars = characters_at(data, {o for _, start, end in found for o in (start, end)})
         return [(pid, chars[start], chars[end]) for pid, start, end in found]
 
 
 _CACHE_KEPT = 64  # cached databases kept, the most recently used
 
 
-def _vectorscan_database(encoded: list[bytes]) -> tuple[hyperscan.Database, hyperscan.Scratch]:
-    """(database, scratch) for the literals `encoded`: loaded from the cache when this pattern set was compiled
-    before, else compiled and cached. A cached file holds the unit values compiled, so it is private (0600 in
-    a 0700 folder) like a payload store; one that does not load or run here is compiled over."""
+def vectorscan_database(encoded: list[bytes], regex_flags: int | None = None) -> tuple[hyperscan.Database,
+                                                                                   hyperscan.Scratch]:
+    """(database, scratch) for the literals `encoded` (or, with `regex_flags`, the regexes): loaded from the cache
+    when this pattern set was compiled before, else compiled and cached. A cached file holds the unit values
+    compiled, so it is private (0600 in a 0700 folder) like a payload store; one that does not load or run here
+    is compiled over."""
     import hyperscan
 
-    key = hashlib.sha256(f"{version('hyperscan')} {_cpu()} literal block".encode())
+    mode = "literal" if regex_flags is None else f"regex {regex_flags}"
+    key = hashlib.sha256(f"{version('hyperscan')} {_cpu()} {mode} block".encode())
     for pattern in encoded:
         key.update(len(pattern).to_bytes(8, "little") + pattern)
     folder = layout().cache / "vectorscan"
@@ -151,8 +154,8 @@ def _vectorscan_database(encoded: list[bytes]) -> tuple[hyperscan.Database, hype
     except (OSError, hyperscan.error):
         pass
     database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    database.compile(expressions=encoded, ids=list(range(len(encoded))), elements=len(encoded), flags=0,
-                     literal=True)
+    database.compile(expressions=encoded, ids=list(range(len(encoded))), elements=len(encoded),
+                     flags=0 if regex_flags is None else [regex_flags] * len(encoded), literal=regex_flags is None)
     try:
         _store(folder, path, hyperscan.dumpb(database))
     except OSError:  # a cache that cannot be written costs the compile, nothing else
@@ -199,7 +202,7 @@ def _collector(found: list[Occurrence], ids: list[int],
 _END_THEN_START = itemgetter(2, 1)
 
 
-def _characters_at(data: bytes, offsets: set[int]) -> dict[int, int]:
+def characters_at(data: bytes, offsets: set[int]) -> dict[int, int]:
     """Character offsets of byte `offsets` (each at a character boundary) of UTF-8 `data`: every character
     has one byte that is not a continuation byte (0x80–0xBF), so it is the offset less the continuation
     bytes before it, counted in one pass between consecutive offsets."""

@@ -535,9 +535,24 @@ def _segments() -> _Segments:
     alone or starts a phrase converts to itself."""
     phrases, characters = _dictionary_keys("TSPhrases"), _dictionary_keys("TSCharacters")
     changed = _traditional().pattern[1:-1]
-    keyed = frozenset("".join(phrases) + "".join(characters) + changed)
-    return _Segments(re.compile(f"[{changed}{''.join(sorted({p[0] for p in phrases}))}]"), keyed,
+    keyed = frozenset("".join(phrases) + "".join(characters) + changed + "".join(_changes().astral))
+    # (any astral character may start a change: a class of the BMP's characters and one range the regex engine
+    # tests in C; the 354 astral ones t2s changes as single characters make it test each in turn, 100x slower)
+    return _Segments(re.compile(f"[{changed}{''.join(sorted({p[0] for p in phrases}))}{_ASTRAL}]"), keyed,
                      re.compile(f"[^{re.escape(''.join(sorted(keyed)))}]"))
+
+
+_ASTRAL = "\U00010000-\U0010ffff"
+_ASTRAL_CHARACTER = re.compile(f"[{_ASTRAL}]")
+
+
+def _holds_traditional(text: str) -> bool:
+    """Does `text` hold a character t2s changes alone: of the BMP (a class searched in C), or astral (CJK
+    Extension B: astral characters are few in a text, emoji mostly, and each is looked up)?"""
+    if _traditional().search(text):
+        return True
+    astral = _changes().astral
+    return any(m.group() in astral for m in _ASTRAL_CHARACTER.finditer(text))
 
 
 def prepare() -> None:
@@ -572,6 +587,7 @@ class _Changes(NamedTuple):
     pairs: frozenset[str]  # the first two characters of each of its phrases
     changed: re.Pattern  # one of `characters`
     first: re.Pattern  # the first character of a pair
+    astral: frozenset[str]  # the astral characters of `characters`
 
     def held(self, text: str, start: int, end: int) -> bool:
         """Does `text[start:end]` hold a character that changes alone or a pair (two class searches in C)?"""
@@ -591,7 +607,8 @@ def _changes() -> _Changes:
     changed = sorted(alone | set(map(ord, _traditional().pattern[1:-1])))
     pairs = frozenset(phrase[:2] for phrase in _dictionary_keys("TSPhrases"))
     return _Changes(changed, pairs, re.compile(f"[{_class_of(changed)}]"),
-                    re.compile(f"[{_class_of(sorted({ord(pair[0]) for pair in pairs}))}]"))
+                    re.compile(f"[{_class_of(sorted({ord(pair[0]) for pair in pairs}))}]"),
+                    frozenset(chr(c) for c in changed if c > 0xFFFF))
 
 
 @cache
@@ -655,7 +672,7 @@ def to_simplified(text: str) -> str:
     (`_converting_runs`) go through OpenCC, in one call, joined by line breaks, which no key holds (the same
     result as the whole text, tests/test_detect_views.py; 8 MB of the dense payload: 0.77 → 0.08 s).
     """
-    if text.isascii() or not _traditional().search(text):
+    if text.isascii() or not _holds_traditional(text):
         return text
     runs = _converting_runs(text)
     converted_runs = _converter().convert("\n".join(text[s:e] for s, e in runs)).split("\n")

@@ -4,8 +4,8 @@ A form does up to three things, each optional (`Form` gives the no-op defaults):
 
 - `rewrite` a text into one a reader sees plainly (an escaped line break undone, invisible characters
   dropped, look-alike letters mapped to their TR39 skeleton), where the automaton's matches in the text
-  view say it is `wanted`. Every form's replacements go into the
-  text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
+  view say it is `wanted`, and only on the lines around its `cue` (`cues.CueScan`). Every form's replacements
+  go into the text's decoded view (`views.decoded_view`), which every string tier reads; offsets map back to the
   characters the text really holds.
 - `compile` patterns for the run's units into the shared automaton, under kinds named after the form.
 - `confirm` the automaton's matches of those kinds in one view into graded hits, in the views where it
@@ -29,7 +29,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from typing import ClassVar
 
 from ec2audit.detect.compiled import CompiledUnit, is_word_char
@@ -46,6 +48,12 @@ class Form:
     tier: ClassVar[str] = "forms"  # the string tier (`detect.tiers`) that runs `confirm`
     #: characters of the view's text that one hit and all that decides it lie within; None: unbounded
     reach: int | None = None
+    #: a regex every change `rewrite` makes lies near (Python's syntax in the subset Vectorscan reads too: no
+    #: look-arounds, no backreferences): the rewrite reads only the lines around its matches (`cues.CueScan`).
+    #: None: it reads the whole text, and the form says why
+    cue: ClassVar[str | None] = None
+    #: lines before and after a cue match's last line that one change and all that decides it lie within
+    cue_lines: ClassVar[int] = 0
 
     def __init__(self, units: Sequence[CompiledUnit], index: PatternIndex):
         """`compile` the form for the run's units."""
@@ -108,6 +116,27 @@ def char_class(codes: Iterable[int]) -> str:
     return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in ranges) + "]"
 
 
+#: what an ASCII letter matches under IGNORECASE besides its two cases: the letters Unicode folds to it
+_FOLDS = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+
+
+def any_case(literal: str) -> str:
+    """A cue matching lower-case ASCII `literal` wherever an IGNORECASE regex of it matches."""
+    return "".join(f"[{c}{c.upper()}{_FOLDS.get(c, '')}]" if c.isalpha() else re.escape(c) for c in literal)
+
+
+def decimal_class(test: Callable[[str], bool] = str.isdecimal) -> str:
+    """A class of the digits (`str.isdigit`) Python's `test` holds: a cue reads Python's tables, Vectorscan's may
+    be older."""
+    return char_class(c for c in _digits() if test(chr(c)))
+
+
+@cache
+def _digits() -> tuple[int, ...]:
+    """The code points `str.isdigit` holds (788), found in one pass a process (0.05 s)."""
+    return tuple(c for c in range(sys.maxunicode + 1) if chr(c).isdigit())
+
+
 TAIL_WINDOW = 30  # characters after (or before) a context word that a piece or a cue is looked for in
 MEMO_SIZE = 65536  # neighbourhoods a form remembers what it found in
 #: what follows a word inside a handle or an address (`emily.r`, `emily@`, `emily%40`)
@@ -147,5 +176,5 @@ def matched(view: ScanView, kind: str, decided: set[int]) -> Iterator[tuple[int,
             yield start, end, tuple(i for i in units if i not in decided)
 
 
-__all__ = ["CJK_RUN", "FORMS", "HANDLE_NEXT", "MEMO_SIZE", "TAIL_WINDOW", "Form", "Match",
-           "build_forms", "char_class", "is_cjk", "matched", "mentions", "register", "standalone"]
+__all__ = ["CJK_RUN", "FORMS", "HANDLE_NEXT", "MEMO_SIZE", "TAIL_WINDOW", "Form", "Match", "any_case",
+           "build_forms", "char_class", "decimal_class", "is_cjk", "matched", "mentions", "register", "standalone"]

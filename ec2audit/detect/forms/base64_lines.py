@@ -18,6 +18,9 @@ _WRAPPED = re.compile(r"^[A-Za-z0-9+/]{40,}\r?\n(?:[A-Za-z0-9+/]{40,}\r?\n)*[A-Z
 @register
 class WrappedBase64(Form):
     name = "base64_lines"
+    #: a full line: each line of a block but its last holds one (one line after the last: the block's last)
+    cue = "[A-Za-z0-9+/]{40}"
+    cue_lines = 1
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\n" not in text:

@@ -17,6 +17,8 @@ _BRACED = re.compile(r"\\+[ux]\{([0-9A-Fa-f]{1,6})\}")
 @register
 class BraceEscapes(Form):
     name = "brace_escapes"
+    cue = r"\\[ux]\{"  # (an escape is one token, on one line)
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "{" not in text or "\\" not in text:

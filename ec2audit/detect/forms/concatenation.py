@@ -27,6 +27,9 @@ _QUOTE = re.compile(r"""\\*["']""")
 @register
 class Concatenation(Form):
     name = "concatenation"
+    #: `_JOIN` without its look-arounds (a closing quote, what joins, an opening quote); across one line break
+    cue = r"""["'](?: *(?:\+|\|\||\.\.?|&)[ \t]*(?:\r?\n[ \t]*)?| *\r?\n[ \t]*|)\\*["']"""
+    cue_lines = 1
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if '"' not in text and "'" not in text:

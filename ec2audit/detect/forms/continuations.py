@@ -18,6 +18,8 @@ _CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
 @register
 class LineContinuations(Form):
     name = "continuations"
+    cue = r"\\\r?\n"  # (the next line's indent goes with it)
+    cue_lines = 1
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\\\n" not in text and "\\\r\n" not in text:

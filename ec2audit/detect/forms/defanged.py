@@ -15,17 +15,19 @@ from ec2audit.detect.views import Replacement
 # starting with their characters is skipped ahead to in C) and before one (or before `//`)
 _BRACKETED = re.compile(r"(?:\[([.@:])\]|\(([.@:])\)|\{([.@:])\})(?<=[^\W_]...)(?=[^\W_]|//)")
 _HXXP = re.compile(r"\bhxxp(?=s?(?:\[:\]|:)//)", re.I)
+_XXP = re.compile("[xX][xX][pP]")  # in any case `_HXXP` reads
 
 
 @register
 class Defanged(Form):
     name = "defanged"
+    cue = r"\[[.@:]\]|\([.@:]\)|\{[.@:]\}|[hH][xX][xX][pP]"  # (each on one line)
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "[" not in text and "(" not in text and "{" not in text:
-            return
-        for m in _BRACKETED.finditer(text):
-            yield m.start(), m.end(), m.group(m.lastindex or 0)
-        if "xxp" in text or "XXP" in text:  # (`\\b` first: a pattern the regex engine tries at every position)
+        if "[" in text or "(" in text or "{" in text:
+            for m in _BRACKETED.finditer(text):
+                yield m.start(), m.end(), m.group(m.lastindex or 0)
+        if _XXP.search(text):  # (`\\b` first: a pattern the regex engine tries at every position)
             for m in _HXXP.finditer(text):
                 yield m.start(), m.end(), "http"

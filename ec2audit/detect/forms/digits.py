@@ -9,7 +9,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms import Form, decimal_class, register
 from ec2audit.detect.views import Replacement
 
 # a decimal digit (Unicode category Nd, a category test the regex engine makes in C) that is no ASCII digit and
@@ -20,6 +20,9 @@ _DIGIT_RUN = re.compile(r"[^\D0-9\uff10-\uff19]+")
 @register
 class ScriptDigits(Form):
     name = "digits"
+    #: one such digit, as a class of the code points Python reads so (Vectorscan's Unicode tables may be older)
+    cue = decimal_class(lambda ch: _DIGIT_RUN.fullmatch(ch) is not None)
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if text.isascii():

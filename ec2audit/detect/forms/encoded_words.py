@@ -33,6 +33,8 @@ def decode_word(charset: str, encoding: str, payload: str) -> str | None:
 
 @register
 class EncodedWords(Form):
+    """No cue: the white space joining two encoded words may span any number of lines."""
+
     name = "encoded_words"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms import Form, any_case, register
 from ec2audit.detect.views import Replacement, ascii_runs
 
 _WORD_BEFORE = re.compile(r"(?<![A-Za-z])[A-Za-z]+$")
@@ -22,15 +22,20 @@ _CHAT_AT = re.compile(r"@(?:s\.whatsapp\.net|c\.us)\b", re.IGNORECASE)  # what f
 _LONGEST_JID = 15
 _SCHEMES = ("wa.me/", "whatsapp:", "tel:", "sms:")
 _CHAT_DOMAINS = ("@s.whatsapp.net", "@c.us")
-# one of them in `text.lower()`: each is ASCII without "i" or "k", whose case Unicode folds from other letters
-_SCHEME_CUE = re.compile(r"[:/](?:(?<=wa\.me/)|(?<=whatsapp:)|(?<=tel:)|(?<=sms:))", re.IGNORECASE | re.ASCII)
-_DOMAIN_CUE = re.compile(r"@(?:s\.whatsapp\.net|c\.us)", re.IGNORECASE | re.ASCII)
+# one of them in any case `_LINK` and `_CHAT_AT` read (Unicode folds "ſ" to "s"): a stretch holds one where it
+# holds a link or an address
+_SCHEME_CUE = re.compile(r"[:/](?:(?<=wa\.me/)|(?<=whatsapp:)|(?<=tel:)|(?<=sms:))", re.IGNORECASE)
+_DOMAIN_CUE = re.compile(r"@(?:s\.whatsapp\.net|c\.us)", re.IGNORECASE)
 CUE = "glued.cue"
 
 
 @register
 class GluedNumbers(Form):
     name = "glued"
+    #: an ASCII letter glued to six digits, a scheme, a chat domain (in any case `re.IGNORECASE` reads): each
+    #: change is decided on its own line
+    cue = "|".join(("[A-Za-z][0-9]{6}", *map(any_case, (*_SCHEMES, *_CHAT_DOMAINS))))
+    cue_lines = 0
 
     def compile(self, index) -> None:
         """The labels of the run's numbers: their field names and the context words of their kind."""

@@ -24,9 +24,9 @@ from ec2audit.detect.views import Replacement
 # the number is a table's column
 _NUMBERED = re.compile(r"^(?:[^\s:]*[./][^\s:]*[:-])?[ \t]*(\d{1,7})"
                        r"(?:\t|:|-(?!\d)|[ \t]+[|│] ?|(?<=[ \t]\d) |(?<=\d\d) )", re.M)
-# a line after the first that starts with a number, alone or after a file name: the cue, searched for in C by its
-# "\\n" (text whose lines start otherwise is not read further)
-_CUE = re.compile(r"\n(?:[ \t]*\d|[^\s:]*[./][^\s:]*[:-]\d)")
+# a line after the first that starts as `_NUMBERED` does (a number, alone or after a file name): searched for in C
+# by its "\\n" (text whose lines start otherwise is not read further)
+_NUMBERED_CUE = r"\n[ \t]*\d|\n[^\s:]*[./][^\s:]*[:-][ \t]*\d"
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@.*$", re.M)
 _HUNK_LINE = re.compile(r"[-+ ][^\n]*")
 
@@ -34,6 +34,10 @@ _HUNK_LINE = re.compile(r"[-+ ][^\n]*")
 @register
 class Gutters(Form):
     name = "gutters"
+    #: each line of a numbered run after its first, a hunk's header and each line of a hunk (one line before a
+    #: run's second line: its first; one after a run's or a hunk's last: what ends it)
+    cue = f"{_NUMBERED_CUE}|@@ -|\\n[-+ ]"
+    cue_lines = 1
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\n" not in text:
@@ -42,6 +46,9 @@ class Gutters(Form):
             yield from _numbered(text)
         if "@@ -" in text:
             yield from _diff_markers(text)
+
+
+_CUE = re.compile(_NUMBERED_CUE)
 
 
 def _numbered(text: str) -> Iterator[Replacement]:

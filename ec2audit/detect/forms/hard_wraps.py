@@ -23,6 +23,9 @@ _RECORD_HEAD = 4
 
 @register
 class HardWraps(Form):
+    """No cue: a wrap is a line as long as its neighbours, which no regex finds (a break between two letters is on
+    most lines of prose). It reads the whole text."""
+
     name = "hard_wraps"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
@@ -30,7 +33,7 @@ class HardWraps(Form):
             return
         lines = text.split("\n")
         ends = list(accumulate(len(line) + 1 for line in lines))  # where each line's break is, plus one
-        for k in _wraps([line.removesuffix("\r") for line in lines]):
+        for k in _wraps([line.removesuffix("\r") for line in lines] if "\r" in text else lines):
             cut = ends[k] - 1 - lines[k].endswith("\r")
             yield cut, ends[k], ""
 
@@ -40,7 +43,8 @@ def _wraps(lines: Sequence[str]) -> Iterator[int]:
     three in a row as long read closer. (A terminal wraps Chinese text by columns, two a character: `pdf_breaks`
     joins a wrap between Han characters.)"""
     lengths = [len(line) for line in lines]
-    if len(set(lengths)) == len(lengths):  # (no two lines as long: most texts)
+    wide = [n for n in lengths if n >= _LEAST_WIDTH]
+    if len(set(wide)) == len(wide):  # (no two wide lines as long: most texts)
         return
     for k in range(len(lines) - 1):
         if lengths[k] >= _LEAST_WIDTH and (lengths[k] in lengths[max(0, k - 2):k] or

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms import Form, any_case, register
 from ec2audit.detect.views import Replacement, ascii_runs, base64_text, decoded_text
 
 #: Id prefixes of the OpenAI and Anthropic APIs (and the agents that copy them), each with its separator.
@@ -28,6 +28,9 @@ _FOLDING = ("\u0130", "\u0131", "\u017f", "\u212a")
 @register
 class IdPrefixed(Form):
     name = "id_prefixed"
+    #: a prefix in any case; a match is one token, on one line
+    cue = "|".join(any_case(prefix) for prefix in PREFIXES)
+    cue_lines = 0
 
     def compile(self, index) -> None:
         for prefix in PREFIXES:

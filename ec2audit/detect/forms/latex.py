@@ -28,6 +28,9 @@ _SPACING = re.compile(r"\\[,;:> ]|~(?<=[0-9A-Za-z]~)(?=[0-9A-Za-z])|\{,\}"
 @register
 class Latex(Form):
     name = "latex"
+    #: the start of an accent command or of a spacing token, each on one line
+    cue = r"\\['`^\"~=.]|\\[cvk]\{|\\[,;:> ]|~|\{,\}|\\(allowbreak|nobreak|relax|linebreak|hspace)"
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\\" in text:

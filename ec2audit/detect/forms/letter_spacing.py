@@ -15,9 +15,6 @@ from ec2audit.detect.views import Replacement
 # and before no letter (a value ends at a ";" as often as at a space); further runs after gaps of two or three
 # spaces
 _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?:  {1,2}\S(?: \S)+)*(?!\w)")
-# what every such run holds, starting with a literal space the regex engine searches for in C: ordinary text
-# has none, and is not read further
-_CUE = re.compile(r" \S \S(?!\S)")
 _GAP = re.compile(r" {2,3}")
 _LEAST = 5
 
@@ -25,11 +22,26 @@ _LEAST = 5
 @register
 class LetterSpacing(Form):
     name = "letter_spacing"
+    #: what every run holds (`\S \S \S`), starting with a literal space: ordinary text has few, and the run is
+    #: on one line (spaces only)
+    cue = r" \S \S"
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        cue = _CUE.search(text) if " " in text else None
-        if cue is None:
-            return
-        for m in _SPACED.finditer(text, max(0, cue.start() - 2)):
+        for m in _runs(text):
             if sum(c.isalnum() for c in m.group()) >= _LEAST:  # (`x = a + b` is an expression)
                 yield m.start(), m.end(), " ".join(word.replace(" ", "") for word in _GAP.split(m.group()))
+
+
+_CUE = re.compile(LetterSpacing.cue)
+
+
+def _runs(text: str) -> Iterator[re.Match]:
+    """`_SPACED.finditer(text)`, tried only where it may start: a run holds the cue from its second character on,
+    so it starts one character before a cue (the regex itself starts with a class, tried at every position)."""
+    end, pos = 0, 0
+    while cue := _CUE.search(text, pos):
+        start, pos = cue.start() - 1, cue.start() + 1
+        if start >= end and (m := _SPACED.match(text, start)):
+            yield m
+            end = pos = m.end()

@@ -28,6 +28,8 @@ _TAG = re.compile(rf"{_OPEN}/?(?:" + "|".join(sorted(_PHRASING, key=len, reverse
 
 @register
 class InlineMarkup(Form):
+    """No cue: a tag's attributes may run across any number of lines."""
+
     name = "markup"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:

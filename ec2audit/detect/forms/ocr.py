@@ -10,7 +10,7 @@ import html
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms import Form, decimal_class, register
 from ec2audit.detect.views import Replacement
 
 _OCR_DIGITS = str.maketrans("OoIlSB", "001158")
@@ -30,7 +30,7 @@ _PAST_RUN = re.compile(r"[^\dOoIlSB]")
 # an encoded character right before or after a token (a character reference, a `\\u` or `\\x` escape, a percent
 # escape): where it is a letter or a digit, the token's word goes on in it
 _ENCODED = r"&#?[0-9A-Za-z]{1,8};|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}"
-_ENCODED_BEFORE = re.compile(f"(?:{_ENCODED})$")
+_ENCODED_BEFORE = re.compile(f"(?:{_ENCODED})\\Z")  # (`$` matched before a line break too)
 _ENCODED_AFTER = re.compile(_ENCODED)
 
 
@@ -62,6 +62,9 @@ def _tokens(text: str) -> Iterator[re.Match]:
 @register
 class OcrDigits(Form):
     name = "ocr"
+    #: a pair (`_PAIR`): a token is a run of OCR digits and decimal digits, and reads past it only on its line
+    cue = f"[OoIlSB]{decimal_class()}|{decimal_class()}[OoIlSB]"
+    cue_lines = 0
 
     def compile(self, index) -> None:
         """Cue: a digit next to a letter OCR confuses with one, found by the automaton's pass."""

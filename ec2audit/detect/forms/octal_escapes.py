@@ -22,6 +22,8 @@ _ANSI_C = re.compile(r"\$'((?:[^'\\\n]|\\.)*)'")
 @register
 class OctalEscapes(Form):
     name = "octal_escapes"
+    cue = r"\\0?[0-3][0-7]{2}\\|\$'"  # (a run, a quoted string: each on one line)
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\\" not in text:

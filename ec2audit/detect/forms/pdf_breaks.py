@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms import Form, decimal_class, register
 from ec2audit.detect.views import Replacement
 
 # each starts with a literal character, so the regex engine skips ahead to it in C; what stands before the
@@ -27,6 +27,12 @@ _WRAP_WIDTH, _WIDTH_SLACK = 12, 2
 @register
 class PdfBreaks(Form):
     name = "pdf_breaks"
+    #: a hyphen before a break; a handle, or a domain's start, after one; a domain before one; a break after a Han
+    #: character or a digit (`str.isdigit`) before a Han character. Each change is a break, decided by its own
+    #: line, the one before and the one after (the cue ends on the line after the break)
+    cue = (r"-\r?\n|\n[^\s@]+@|@[^\s@]*\r?\n|[\u4e00-\u9fff]\r?\n[\u4e00-\u9fff0-9]"
+           f"|{decimal_class(str.isdigit)}\r?\n[\u4e00-\u9fff]")
+    cue_lines = 2
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "\n" not in text:

@@ -29,6 +29,9 @@ _SYLLABLES = re.compile(r"(?:(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|ua
 
 @register
 class PinyinTones(Form):
+    """No cue: where a name is read depends on the tone marks before it (each window starts where the last
+    ended), a chain no bound in lines holds."""
+
     name = "pinyin_tones"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:

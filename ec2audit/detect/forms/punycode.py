@@ -19,6 +19,8 @@ _LABEL = re.compile(r"[xX](?<![A-Za-z0-9-][xX])[nN]--([A-Za-z0-9-]{0,58}[A-Za-z0
 @register
 class Punycode(Form):
     name = "punycode"
+    cue = "[xX][nN]--"  # (a label, on one line)
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "xn--" not in text and "XN--" not in text and "Xn--" not in text and "xN--" not in text:

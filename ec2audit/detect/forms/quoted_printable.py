@@ -42,6 +42,8 @@ def decode_octets(run: str, latin1: bool = False) -> str | None:
 
 @register
 class QuotedPrintable(Form):
+    """No cue: whether Latin-1 bytes read as letters depends on a charset declared anywhere in the text."""
+
     name = "quoted_printable"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:

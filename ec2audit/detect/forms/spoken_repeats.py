@@ -21,6 +21,8 @@ _REPEAT = re.compile(r"(double|triple|Double|Triple|DOUBLE|TRIPLE)[ -](?i:(" + "
 @register
 class SpokenRepeats(Form):
     name = "spoken_repeats"
+    cue = "|".join(_CUES)  # (a repeat is words on one line)
+    cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if not any(cue in text for cue in _CUES):

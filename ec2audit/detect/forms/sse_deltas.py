@@ -33,6 +33,8 @@ def _deltas(event: object, key: str = "") -> Iterator[str]:
 
 @register
 class StreamDeltas(Form):
+    """No cue: one stream's events may stand any number of blank lines apart, past any bound in lines."""
+
     name = "sse_deltas"
 
     def rewrite(self, text: str) -> Iterator[Replacement]:

@@ -1,0 +1,176 @@
+"""Where the forms' rewrites may change a text: every form's cue found in one pass, and each rewrite run only
+on the lines around its cues.
+
+A form that rewrites (`forms.Form.rewrite`) declares a `cue`, a regex that every change it makes lies near, and
+`cue_lines`, how many lines before and after a cue's line that change and all that decides it read. The cues of
+every form are one Vectorscan database (compiled once per cue set and cached like the matchers' databases),
+scanned once over the text's UTF-8 bytes; each form's rewrite then reads only its stretches, the cued lines
+with their `cue_lines` either side (stretches that meet are one), and its changes are offset back. Scanning 8 MB
+once costs what one form's own regex pass over it did. Where the `hyperscan` wheel is missing, or the text holds
+a lone surrogate (no UTF-8), each cue is Python's regex, searched apart: the same stretches.
+
+A cue is a claim: the cued rewrite equals the whole text's (tests/test_detect_form_cues.py, per form, on
+generated text). A form without a cue (None) reads the whole text, and says why in its docstring.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ec2audit.detect.views import Replacement, Rewriter
+
+if TYPE_CHECKING:
+    import hyperscan
+
+    from ec2audit.detect.forms import Form
+
+#: (start, end) of a stretch of a text: whole lines, without the line break after the last
+Stretch = tuple[int, int]
+#: characters below which every form reads the whole text (the claim: the same changes), with no cue pass: its
+#: fixed costs a call (Vectorscan's scan, numpy's) outweigh what a short text's forms' own gates cost
+_SHORT = 4096
+_PY_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
+
+
+def vectorscan_syntax(cue: str) -> str:
+    """A cue in Vectorscan's syntax: Python's `\\uXXXX` is `\\x{XXXX}` there (the rest is common to both)."""
+    return _PY_ESCAPE.sub(r"\\x{\1}", cue)
+
+
+class CueScan:
+    """The cues of `forms` (those that declare one), found in one pass over a text."""
+
+    def __init__(self, forms: Sequence[Form], engine: str | None = None):
+        """`engine`: "vectorscan" or "re" (default: Vectorscan where it imports)."""
+        self.forms = list(forms)
+        self.cued = [f for f in self.forms if f.cue is not None]
+        self._cues = [f.cue for f in self.cued if f.cue is not None]
+        self._regexes = [re.compile(cue) for cue in self._cues]
+        self._database: hyperscan.Database | None = None
+        self._rewriters: dict[tuple[int, ...], Rewriter] = {}
+        if engine != "re" and self.cued:
+            try:
+                import hyperscan
+
+                from ec2audit.detect.matchers import vectorscan_database
+            except ImportError:
+                if engine == "vectorscan":
+                    raise
+            else:
+                flags = hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_UCP
+                patterns = [vectorscan_syntax(cue).encode() for cue in self._cues]
+                self._database, scratch = vectorscan_database(patterns, flags)
+                self._local = threading.local()  # scratch space is per thread
+                self._local.scratch = scratch
+                self._new_scratch = lambda: hyperscan.Scratch(self._database)
+
+    def stretches(self, text: str, wanted: Sequence[bool] | None = None) -> list[list[Stretch]]:
+        """Each cued form's stretches of `text`, in `self.cued`'s order (none for a form not `wanted`)."""
+        wanted = wanted or [True] * len(self.cued)
+        if not any(wanted):
+            return [[] for _ in self.cued]
+        data = None
+        if self._database is not None:
+            try:
+                data = text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate (JSON "\\ud83d"): no UTF-8 for Vectorscan to read
+                data = None
+        if data is None or self._database is None:
+            found = [[m.end() for m in regex.finditer(text)] if w else [] for regex, w in zip(self._regexes, wanted,
+                                                                                                strict=True)]
+        else:
+            found = [[] for _ in self.cued]
+            scratch = getattr(self._local, "scratch", None)
+            if scratch is None:
+                scratch = self._local.scratch = self._new_scratch()
+            self._database.scan(data, match_event_handler=_collector(found), scratch=scratch)
+        if "\n" not in text:  # one stretch: the whole text, where any cue stands
+            return [[(0, len(text))] if w and ends else [] for ends, w in zip(found, wanted, strict=True)]
+        lines = _Lines(text, data)
+        return [lines.around(np.array(ends, dtype=np.int64), form.cue_lines) if w and ends else []
+                for form, ends, w in zip(self.cued, found, wanted, strict=True)]
+
+    def rewriter(self, wanted: Sequence[Form]) -> Rewriter:
+        """The `wanted` forms' rewrites as one: their changes to a text, form by form in `self.forms`' order (of
+        two changes alike, the first wins), each cued form's found in its stretches only (in a text shorter than
+        `_SHORT`, every form reads it whole: the same changes, without the cue pass's fixed costs). Built once
+        for each set of forms a text view calls for."""
+        key = tuple(map(id, wanted))
+        if (made := self._rewriters.get(key)) is None:
+            made = self._rewriters[key] = self._rewriter(wanted)
+        return made
+
+    def _rewriter(self, wanted: Sequence[Form]) -> Rewriter:
+        chosen = {id(form) for form in wanted}
+        forms = [form for form in self.forms if id(form) in chosen]
+        rewrites = [form.rewrite for form in forms]
+        cued_wanted = [id(form) in chosen for form in self.cued]
+        order = {id(form): k for k, form in enumerate(self.cued)}
+        # each form's rewrite and the index of its stretches (None: the whole text)
+        plan = [(form.rewrite, None if form.cue is None else order[id(form)]) for form in forms]
+
+        def rewrite(text: str) -> list[Replacement]:
+            if len(text) < _SHORT:
+                return [r for rewrite in rewrites for r in rewrite(text)]
+            stretches = self.stretches(text, cued_wanted)
+            out: list[Replacement] = []
+            for read, k in plan:
+                if k is None:
+                    out += read(text)
+                    continue
+                for start, end in stretches[k]:
+                    out += _offset(read(text[start:end]), start)
+            return out
+        return rewrite
+
+
+def _offset(replacements: Iterable[Replacement], by: int) -> list[Replacement]:
+    return [(start + by, end + by, new) for start, end, new in replacements]
+
+
+def _collector(found: list[list[int]]):
+    """The match callback: a match's end (in bytes), by the cue's id."""
+    def on_match(cue: int, _start: int, end: int, _flags: int, _context: object) -> None:
+        found[cue].append(end)
+    return on_match
+
+
+class _Lines:
+    """A text's line breaks, in characters, and the stretches of lines around offsets (in `data`'s bytes, where
+    given: each is a character's offset less the UTF-8 continuation bytes before it)."""
+
+    def __init__(self, text: str, data: bytes | None):
+        self.length = len(text)
+        self._continuation = None
+        if data is None:
+            self.breaks = np.flatnonzero(np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32) == 10)
+            return
+        units = np.frombuffer(data, dtype=np.uint8)
+        self.breaks = np.flatnonzero(units == 10)
+        if len(data) != len(text):
+            self._continuation = np.flatnonzero((units & 0xC0) == 0x80)
+            self.breaks = self._characters(self.breaks)
+
+    def _characters(self, offsets: np.ndarray) -> np.ndarray:
+        if self._continuation is None:
+            return offsets
+        return offsets - np.searchsorted(self._continuation, offsets)
+
+    def around(self, ends: np.ndarray, spread: int) -> list[Stretch]:
+        """The line holding the character before each of `ends` (a match's last) and `spread` lines either side,
+        joined where they meet: a match ending with a line break is on the line it ends."""
+        breaks = self.breaks
+        line = np.unique(np.searchsorted(breaks, self._characters(ends) - 1, side="left"))
+        first, last = np.maximum(line - spread, 0), np.minimum(line + spread, len(breaks))
+        # join stretches that overlap or meet (the next starts on the line after this one's last)
+        top = np.maximum.accumulate(last)
+        keep = np.ones(len(first), dtype=bool)
+        keep[1:] = first[1:] > top[:-1] + 1
+        starts = np.concatenate(([0], breaks + 1))[first[keep]]  # line i: from after break i - 1 to break i
+        ends_at = np.concatenate((breaks, [self.length]))[top[np.append(np.flatnonzero(keep)[1:] - 1, len(first) - 1)]]
+        return list(zip(starts.tolist(), ends_at.tolist(), strict=True))

@@ -1,0 +1,117 @@
+"""Each form's cue is a claim: its rewrite over the lines around its cues (`cues.CueScan`) equals its rewrite of
+the whole text. Checked per form on generated text built from the pieces the form reads (and those that trip it
+up: line breaks, look-alike characters, Unicode spaces), with Vectorscan's cue scan and Python's."""
+
+from __future__ import annotations
+
+import base64
+import textwrap
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ec2audit.detect import cues
+from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cues import CueScan
+from ec2audit.units import read_units
+
+DATA = Path(__file__).parent / "data"
+
+#: the pieces each cued form's texts are made of (joined in any order, any number)
+PIECES: dict[str, list[str]] = {
+    "letter_spacing": ["a", "B", "7", "é", "漢", " ", "  ", "   ", "\n", "\r\n", "\t", ";", ".", "-", "\u00a0",
+                       "\u3000", "\x1c", "a b c", "l e n a", "J o s é  N ú ñ e z", "x = a + b", "_"],
+    "gutters": ["\n", "\r\n", "1", "2", "3", "12", "a", "xyz", " ", "\t", ":", "-", "|", " | ", "c.txt:", "a/b-",
+                "1\tab\n2\tcd\n3\tef", "   7 x\n   8 y", "f.py:4:q\nf.py:5:r", "@@ -1,3 +1,3 @@", "+", "--- a",
+                "+++ b", "abcdefghijklmnopqrstuvwxyz", "٣"],
+    "id_prefixed": ["call_", "CALL_", "ca\u0130l_", "fc_", "toolu_", "file-", "\u017fess_", "tool_", "x", "eyJwaG9u",
+                    "ZSI6", "MTM5MjI4ODMzNjY=", "=", "+", "/", "-", "_", " ", "\n", "é", "abc", "12345678"],
+    "brace_escapes": ["\\u{1F600}", "\\\\x{e9}", "\\u{110000}", "\\u{d800}", "{", "}", "\\", "u", "x", "4", "a",
+                      "\n", " "],
+    "ocr": ["O", "o", "I", "l", "S", "B", "0", "1", "5", "٣", "１", "a", "_", " ", "\n", "&#48;", "\\u0030",
+            "\\x41", "%41", "&amp;", ";", "#", "1O1", "B0B"],
+    "pdf_breaks": ["-", "\n", "\r\n", "lena", "hart", "@", "example", ".", "org", "漢字", "中", "3", "²", "٣", " ",
+                   "abcdefghijklm", "汉字汉字汉字汉字汉字汉字", "1234567", "x.y+z", "a-"],
+    "glued": ["tel", "TEL", "phone", "mobile", "whatsapp:", "wa.me/", "Wa.Me/", "tel:", "ſms:", "sms:",
+              "@s.whatsapp.net", "@c.us", "@C.uſ", "4915112345678", "123456", "1", "a", "é", " ", "\n", "_", "+"],
+    "spoken_repeats": ["double", "Triple", "TRIPLE", "doUble", " ", "-", "four", "FIVE", "ſix", "six", "oh", "a",
+                       "\n", "1", "é"],
+    "defanged": ["[.]", "(.)", "{.}", "[@]", "[:]", "(@)", "a", "7", "_", "//", "hxxp", "hXxp", "HXXPS", "://",
+                 "[:]//", ":", "s", " ", "\n", "example", "org"],
+    "latex": ["\\'", "\\`", "\\^", '\\"', "\\~", "\\=", "\\.", "\\c{", "\\v", "{e}", "{", "}", "e", "J",
+              "os", "~", "{,}", "\\,", "\\;", "\\ ", "\\allowbreak", "\\hspace*{0pt}", "{}", "\\", " ", "\n",
+              "1"],
+    "punycode": ["xn--", "XN--", "xN--", "n--", "x", "mnchen-3ya", "bcher-kva", "-", ".", "de", "a", "9", " ",
+                 "\n", "é"],
+    "base64_lines": [*(line + "\n" for line in textwrap.wrap(base64.b64encode(b"lena.hartmann@example.org " * 5)
+                                                                     .decode(), 44)),
+                     "TWFu" * 10, "aGVsbG8gd29ybGQ=", "QUJD" * 11, "QQ==", "=", "\n", "\r\n", "+", "/", "a",
+                     " ", "Zm9v"],
+    "concatenation": ['"lena" + "hart"', "'ab' 'cd'", 'x"\n"y', '\\"ab\\" .. \\"cd',
+                      '"', "'", '\\"', "\\\\'", " + ", "+", " || ", "..", ".", " & ", "\n", "\r\n", " ",
+                      "\t", "a", "7", "_", "lena", "hart", "é"],
+    "continuations": ["\\\n", "\\\r\n", "\\", "\n", "  ", "\t", "a", "lena", " ", "x\\\n  y"],
+    "octal_escapes": ["\\303\\251", "\\0303", "\\351", "\\101", "$'", "'", "\\'", "Jos", "a", " ", "\n", "\\",
+                      "$'Jos\\303\\251'", "\\377\\376"],
+    "digits": ["١٣٩", "۱۳۹", "१३९", "٣", "12", "１２", "a", " ", "\n", "𝟘", "\U00011f50", "x٣y", "-"],
+}
+
+
+@cache
+def _cascade() -> Cascade:
+    return Cascade(read_units(DATA / "leaks-forms" / "units.jsonl"))
+
+
+def _form(name: str):
+    return next(form for form in _cascade()._rewriting if form.name == name)
+
+
+def test_every_form_named_here_declares_a_cue():
+    """(a form converted, its pieces here: a form losing its cue would leave its claim untested)"""
+    assert all(_form(name).cue is not None for name in PIECES)
+
+
+@pytest.mark.parametrize("engine", ["vectorscan", "re"])
+@pytest.mark.parametrize("name", sorted(PIECES))
+def test_a_forms_cued_rewrite_equals_its_rewrite_of_the_whole_text(name, engine, monkeypatch):
+    monkeypatch.setattr(cues, "_SHORT", 0)  # every text read in its cues' stretches, as a long one is
+    form = _form(name)
+    rewrite = CueScan([form], engine).rewriter([form])
+
+    @settings(max_examples=400, deadline=None, database=None)
+    @given(st.lists(st.sampled_from(PIECES[name]), max_size=60).map("".join))
+    def check(text):
+        assert sorted(rewrite(text)) == sorted(form.rewrite(text))
+
+    check()
+
+
+def _plain_wraps(lines):
+    """hard_wraps' wraps as it found them line by line (before its lengths were compared in numpy)."""
+    from ec2audit.detect.forms.hard_wraps import _LEAST_WIDTH, wrapped
+
+    lengths = [len(line) for line in lines]
+    return [k for k in range(len(lines) - 1) if lengths[k] >= _LEAST_WIDTH and (
+        lengths[k] in lengths[max(0, k - 2):k] or lengths[k] in lengths[k + 1:k + 3]) and wrapped(lines, k)]
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.sampled_from(["lena.hartmann@example.org ab", "mann@example.org and one mo", "x" * 27, "y" * 20,
+                                 "tail", "", "2024-01-01 a record line", "2024-01-01 b record line",
+                                 "a   b column row of width 27", "José Núñez wrote this line"]),
+                min_size=1, max_size=40))
+def test_hard_wraps_finds_the_wraps_its_line_by_line_form_finds(lines):
+    from ec2audit.detect.forms.hard_wraps import _wraps
+
+    assert list(_wraps(lines)) == _plain_wraps(lines)
+
+
+@settings(max_examples=1000, deadline=None, database=None)
+@given(st.lists(st.sampled_from(PIECES["letter_spacing"]), max_size=60).map("".join))
+def test_letter_spacing_tries_its_runs_only_where_they_may_start(text):
+    from ec2audit.detect.forms import letter_spacing
+
+    assert [m.span() for m in letter_spacing._runs(text)] == [m.span() for m in letter_spacing._SPACED.finditer(text)]
