@@ -389,6 +389,14 @@ class LogAudit:
         yield -1, self._held(table).lazy()
         yield from ((at, s.scan(table)) for at, s in enumerate(self.spilled) if s.rows_of(table))
 
+    def _part_table(self, at: int, table: str) -> pl.LazyFrame:
+        """Part `at`'s `table` (one of `PART_SCHEMAS`, or its calls; `_part_tables`' index), made when read: a
+        scan once read keeps its file's metadata (≈ 33 kB a part: +40 MB over 1,225 parts held at once)."""
+        if at < 0:
+            return pl.LazyFrame(self.calls, schema=CALL_SCHEMA) if table == "calls" else self._held(table).lazy()
+        part = self.spilled[at]
+        return part.scan(table) if part.rows_of(table) else pl.LazyFrame(schema=PART_SCHEMAS.get(table, CALL_SCHEMA))
+
     def session_totals(self) -> tuple[int, int, int, int, int]:
         """Sessions read, and their calls, cloud calls and those of each without prompt text: summed over
         the parts' rows (a session several parts have counted once), not grouped by session."""
@@ -411,16 +419,14 @@ class LogAudit:
         """Every group's row (`_groups_by_part`) as one table."""
         return pl.concat(self._groups_by_part())
 
-    def _sessions_by_part(self) -> Iterator[pl.LazyFrame]:
+    def _sessions_by_part(self) -> Iterator[tuple[int, pl.LazyFrame]]:
         """Calls per session (`PART_SCHEMAS`, in order of each one's first call) with its group's row (a call
-        of no session is in no group), part by part: a session several parts have comes once, in the
-        first, with the row of `shared_sessions`."""
-        groups = dict(self._part_tables("groups"))
+        of no session is in no group), part by part, with the part's index (`_part_tables`): a session several
+        parts have comes once, in the first, with the row of `shared_sessions`."""
         for at, calls in self._part_tables("session-calls"):
             rows = calls.with_columns(group=pl.col("session").fill_null("")).join(
-                groups.get(at, pl.LazyFrame(schema=PART_SCHEMAS["groups"])), on="group", how="left",
-                maintain_order="left")
-            yield _first_in(at, rows, self.shared_sessions).with_columns(has_tasks=pl.col("tasks").is_not_null())
+                self._part_table(at, "groups"), on="group", how="left", maintain_order="left")
+            yield at, _first_in(at, rows, self.shared_sessions).with_columns(has_tasks=pl.col("tasks").is_not_null())
 
     def task_names(self) -> dict[int, list[str]]:
         """Each task set of the audit by its key (`groups_lazy`'s `tasks`): the task ids, sorted."""
@@ -539,7 +545,8 @@ class LogAudit:
         """Calls and exposure per session (the first `limit` only, when given), overall and per dimension
         (units 0 and exposure null where no cloud call was audited): every session read, clean ones too."""
         names = self.task_names()
-        return [r for chunk in self._rows(self._sessions_by_part(), limit) for r in self._session_rows(chunk, names)]
+        return [r for chunk in self._rows((rows for _, rows in self._sessions_by_part()), limit)
+                for r in self._session_rows(chunk, names)]
 
     def _session_rows(self, rows: list[dict], names: dict[int, list[str]]) -> list[dict]:
         """`sessions()`' rows of `_sessions_by_part` rows."""
@@ -578,21 +585,28 @@ class LogAudit:
 
     def sessions_lazy(self) -> pl.LazyFrame:
         """`sessions_frame()` made a part's sessions at a time as it is read (`write_sessions` never holds it
-        whole: a session's row has its task list, 100 tasks at the sizes measured), joined to its cloud usage."""
+        whole: a session's row has its task list, 100 tasks at the sizes measured), each with its cloud usage
+        summed over its part's calls (a session several parts have, over theirs): not grouped over every call,
+        a table of every session (+128 MB at 379,000 sessions; RESULTS.md, issue 35, session 18)."""
         schema = {k: v for k, v in SESSION_SCHEMA.items() if k not in CLOUD_USAGE}
+        usage_schema = {**schema, **{k: SESSION_SCHEMA[k] for k in CLOUD_USAGE}}
 
         def batches() -> Iterator[pl.DataFrame]:
             names = self.task_names()
-            for chunk in self._rows(self._sessions_by_part()):
-                yield pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                    for r in self._session_rows(chunk, names)], schema=schema)
-        usage = (self.calls_lazy().filter(pl.col("side") == CLOUD).group_by("session").agg(
-            cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
-            cloud_output_tokens=pl.col("output_tokens").sum(),
-            cloud_usd=_usd_sum()))
+            shared = [] if self.shared_sessions is None else self.shared_sessions["group"].to_list()
+            spanning = pl.col("session").fill_null("").is_in(shared)
+            across = _usage(self.calls_lazy().filter(spanning)) if shared else None
+            for at, rows in self._sessions_by_part():
+                calls = self._part_table(at, "calls")
+                usage = (_usage(calls) if across is None else pl.concat([_usage(calls.filter(~spanning)), across])
+                         ).collect(engine="streaming")
+                for chunk in self._rows([rows]):
+                    frame = pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                          for r in self._session_rows(chunk, names)], schema=schema)
+                    yield (frame.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
+                           .cast(usage_schema))  # type: ignore[arg-type]
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
-        return (_streamed(batches, schema)
-                .join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
+        return (_streamed(batches, usage_schema)
                 .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c) for c in CLOUD_USAGE[:3])
                 .with_columns(cloud_usd=pl.when(none).then(0.0).otherwise("cloud_usd"))
                 .select(list(SESSION_SCHEMA)).cast(pl.Schema(SESSION_SCHEMA)))
@@ -648,6 +662,13 @@ def _usd_sum() -> pl.Expr:
     figure is the same whatever order the rows come in: a query's threads add the parts' rows as they come."""
     return pl.when(pl.col("cost_usd").is_not_null().all()).then(
         pl.col("cost_usd").cast(pl.Decimal(38, 18)).sum().cast(pl.Float64))
+
+
+def _usage(calls: pl.LazyFrame) -> pl.LazyFrame:
+    """Per session, its cloud calls' tokens and USD (`CLOUD_USAGE`), as `providers()` sums them."""
+    return calls.filter(pl.col("side") == CLOUD).group_by("session").agg(
+        cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
+        cloud_output_tokens=pl.col("output_tokens").sum(), cloud_usd=_usd_sum())
 
 
 def _text_hash(text: str) -> int:
@@ -1473,17 +1494,18 @@ def _span(merged: LogAudit) -> set[str]:
     return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
 
 
-#: Parts' tables read in one polars query at most: a query over every part's scan (1,219 at 10 GB) took
-#: the driver +90 MB to group 378,000 sessions' keys, and polars its 512 blocking threads.
-_SCANS = 64
+#: Parts' tables read in one polars query at most, as one multi-file scan (`scan_parts`): a concatenation of
+#: a scan per part (64 a query) took the merge +130 MB at 1,225 parts (10 GB of logs), a reader with its
+#: buffers per scan at once (RESULTS.md, issue 35, session 18).
+_SCANS = 256
 
 
 def _batches(merged: LogAudit, table: str, key: pl.Expr) -> list[pl.LazyFrame]:
     """A `PART_SCHEMAS` table of every part, each row with its `group` (`key`) and its part's index (`_PART`),
     `_SCANS` parts a frame."""
-    scans = [s.scan(table).with_columns(key.alias("group"), pl.lit(i, pl.Int64).alias(_PART))
-             for i, s in enumerate(merged.spilled) if s.rows_of(table)]
-    return [pl.concat(scans[at:at + _SCANS]) for at in range(0, len(scans), _SCANS)] or [
+    parts = [(i, s) for i, s in enumerate(merged.spilled) if s.rows_of(table)]
+    return [scan_parts(parts[at:at + _SCANS], table, index=True).with_columns(key.alias("group"))
+            .select(pl.exclude(_PART), _PART) for at in range(0, len(parts), _SCANS)] or [
         pl.LazyFrame(schema=PART_SCHEMAS[table]).with_columns(key.alias("group"), pl.lit(None, pl.Int64).alias(_PART))]
 
 
