@@ -22,7 +22,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, 
 from ec2audit.logs.base import BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
+from ec2audit.logs.listing import Listing
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
 
@@ -938,7 +939,7 @@ class Reading:
 class _Progress:
     """Bytes of log files read so far, out of all passes over all files, for `on_progress`."""
 
-    def __init__(self, files: list[str], sizes: list[int], passes: int, report: Callable[[int, int], None]):
+    def __init__(self, files: Iterable[str], sizes: array, passes: int, report: Callable[[int, int], None]):
         """`files` (each of `sizes`) are told one by one (`file`) where read here; [] where read elsewhere."""
         self.sizes = dict(zip(files, sizes, strict=True)) if files else {}
         self.total, self.report = sum(sizes) * passes, report
@@ -990,9 +991,9 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     backend = backend or Local()
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
-    # held as strings for the whole audit (a `Path` costs ≈ 0.4 kB more), each made a `Path` where opened
-    found = in_time_order([str(p) for p in find_logs(paths, walk_errors.append)], fmt)
-    sizes = file_sizes(found) if on_progress or not backend.in_process else []  # each file's stat once
+    # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
+    found = in_time_order(Listing(str(p) for p in find_logs(paths, walk_errors.append)), fmt)
+    sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
     progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
                 if on_progress else None)
     token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
@@ -1007,15 +1008,17 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
                 presidio_analyzer.cache_clear()
             _return_freed_memory()
         assert units is not None
+        listed = [found, sizes]  # let go of once the batches are cut (`_audit_on`)
+        del found, sizes
         if backend.in_process:
             work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
                            on_file=progress.file if progress else None)
-            log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
+            log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
         else:
             folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
             try:
                 work = partial(audit_batch, reading=reading, units=units, spill=folder)
-                log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
+                log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
@@ -1030,22 +1033,25 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     return log
 
 
-def _audit_on(backend: Backend, found: list, sizes: list[int], cascade: Cascade | None, units: list[Unit],
+def _audit_on(backend: Backend, listed: list, cascade: Cascade | None, units: list[Unit],
               work: Callable[[Cascade, Batch], LogAudit], progress: _Progress | None,
               fmt: str | None) -> LogAudit:
-    """`work` over `blocks` of `found` on `backend` (the whole of `found` in one when it is
-    `in_process`, where progress is told file by file; `sizes`, their sizes, cut the blocks), merged in
-    file order. A batch that read a call a batch before it read too (`_logged_before`) is audited again
-    told those calls: its copies are passed over as a serial audit passes them over."""
+    """`work` over `blocks` of the files `listed` ([`Listing`, their sizes], emptied once the batches are
+    cut: the driver holds them packed) on `backend` (the whole listing in one when it is `in_process`, where
+    progress is told file by file), merged in file order. A batch that read a call a batch before it read
+    too (`_logged_before`) is audited again told those calls: its copies are passed over as a serial
+    audit passes them over."""
     batch_bytes: list[int] = []
     batches: list[Batch] = []
 
     def plan(workers: int) -> list[Batch]:
+        found, sizes = listed
+        listed.clear()
         if backend.in_process:
             return [(0, found, frozenset())]
         cut = blocks(found, sizes, workers, fmt)
-        batch_bytes[:] = [sum(_size(item, size) for item, size in b) for b in cut]
-        batches[:] = [(number, [item for item, _ in b], frozenset()) for number, b in enumerate(cut)]
+        batch_bytes[:] = [size for _, size in cut]
+        batches[:] = [(number, items, frozenset()) for number, (items, _) in enumerate(cut)]
         return batches
 
     def placed(part: LogAudit, where: str) -> LogAudit:
@@ -1103,7 +1109,7 @@ def _cascade(cascade: Cascade | None, units: list[Unit]) -> Cascade:
 
 #: A batch of files: its number, its files (paths or `Range`s), and the `call_id`s and `logged_id`s batches
 #: before it read (`_logged_before`: calls logged again there, ids reused).
-Batch = tuple[int, list, frozenset[str]]
+Batch = tuple[int, Iterable, frozenset[str]]
 
 
 def audit_batch(cascade: Cascade, batch: Batch, reading: Reading, units: list[Unit], spill: Path | None,
@@ -1123,7 +1129,7 @@ def audit_batch(cascade: Cascade, batch: Batch, reading: Reading, units: list[Un
     return part
 
 
-def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Cascade,
+def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: Cascade,
                 on_payload: Callable[[Payload], None] | None = None,
                 on_file: Callable[[LogFile], None] | None = None, hashes: bool = False) -> LogAudit:
     """Audit files in order: paths (`str`) are sniffed here; `LogFile`s and `InputError`s (files sniffed
@@ -1255,7 +1261,7 @@ def _first_sent(log: LogAudit) -> list[dict]:
     return rows
 
 
-def _read(found: list, fmt: str | None, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
+def _read(found: Iterable, fmt: str | None, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
     """The payloads of `found`, item by item: a `Range` read from its first line to its end."""
     for item in found:
         if not isinstance(item, Range):
@@ -1291,19 +1297,28 @@ def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
     return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
 
 
-def in_time_order(found: list[str], fmt: str | None) -> list[str]:
+def in_time_order(found: Listing, fmt: str | None) -> Listing:
     """`found` with the files whose first call has a time in the order of that time (in the places
     such files have in `found`; the others keep theirs): rotated logs of one session are read
-    oldest first, whatever their names, so its calls are numbered and first sent in time order."""
+    oldest first, whatever their names, so its calls are numbered and first sent in time order.
+    The times are held as microseconds in an array, not a `datetime` a file."""
     if len(found) < 2:
         return found  # nothing to order: a single large JSON document is not parsed twice
-    times = {at: _first_time(path, fmt) for at, path in enumerate(found)}
-    timed = [at for at, time in times.items() if time is not None]
-    ordered = sorted(timed, key=lambda at: (times[at], at))
-    moved = list(found)
+    timed, times = array("q"), array("q")  # the places of the files with a time, and their times
+    for at, path in enumerate(found):
+        time = _first_time(path, fmt)
+        if time is not None:
+            timed.append(at)
+            times.append((time - _EPOCH) // _MICROSECOND)
+    ordered = sorted(range(len(timed)), key=times.__getitem__)  # stable: equal times keep their places' order
+    del times
+    source = array("q", range(len(found)))
     for place, at in zip(timed, ordered, strict=True):
-        moved[place] = found[at]
-    return moved
+        source[place] = timed[at]
+    return Listing(found[at] for at in source)
+
+
+_EPOCH, _MICROSECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(microseconds=1)
 
 
 def _first_time(path: str, fmt: str | None) -> datetime | None:
@@ -1317,9 +1332,9 @@ def _first_time(path: str, fmt: str | None) -> datetime | None:
     return None
 
 
-def file_sizes(found: list[str]) -> list[int]:
+def file_sizes(found: Listing) -> array:
     """Each file's size in bytes to cut batches by; 0 for one gone since it was listed (its reader names why)."""
-    sizes = []
+    sizes = array("q")
     for path in found:
         try:
             sizes.append(os.stat(path).st_size)
@@ -1328,26 +1343,26 @@ def file_sizes(found: list[str]) -> list[int]:
     return sizes
 
 
-def blocks(found: list[str], sizes: list[int], workers: int, fmt: str | None) -> list[list[tuple]]:
-    """Contiguous batches of (file or `Range`, file size) of about a block each (`BLOCK_BYTES`):
-    small files together, a larger file of a `SPLITTABLE` format cut into ranges, each a batch."""
+def blocks(found: Listing, sizes: array, workers: int, fmt: str | None) -> list[tuple[Listing | list[Range], int]]:
+    """Contiguous batches of about a block each (`BLOCK_BYTES`), each with its bytes: small files together
+    (a packed `Listing`), a larger file of a `SPLITTABLE` format cut into ranges, each a batch."""
     block = max(MIN_BLOCK_BYTES, min(BLOCK_BYTES, sum(sizes) // (workers * 16)))
-    out: list[list[tuple]] = [[]]
+    out: list[tuple[Listing | list[Range], int]] = []
+    paths: list[str] = []
     filled = 0
     for path, size in zip(found, sizes, strict=True):
         ranges = line_ranges(Path(path), block, fmt) if size > block else []
-        items: list[str | Range] = [*ranges] or [path]
-        for item in items:
-            if out[-1] and (filled >= block or ranges or isinstance(out[-1][-1][0], Range)):
-                out.append([])
-                filled = 0
-            out[-1].append((item, size))
-            filled += _size(item, size)
-    return [b for b in out if b]
-
-
-def _size(item: str | Range, size: int) -> int:
-    return item.end - item.start if isinstance(item, Range) else size
+        if paths and (ranges or filled >= block):
+            out.append((Listing(paths, packed=True), filled))
+            paths, filled = [], 0
+        if ranges:
+            out += [([r], r.end - r.start) for r in ranges]
+            continue
+        paths.append(path)
+        filled += size
+    if paths:
+        out.append((Listing(paths, packed=True), filled))
+    return out
 
 
 #: Bytes read at a time when cutting a file into ranges.
