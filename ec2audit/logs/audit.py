@@ -992,7 +992,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
     # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
-    found = in_time_order(Listing(str(p) for p in find_logs(paths, walk_errors.append)), fmt)
+    found = in_time_order(Listing(find_logs(paths, walk_errors.append)), fmt)
     sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
     progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
                 if on_progress else None)
