@@ -605,7 +605,7 @@ class LogAudit:
                     frame = pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
                                           for r in self._session_rows(chunk, names)], schema=schema)
                     yield (frame.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
-                           .cast(usage_schema))  # type: ignore[arg-type]
+                           .cast(pl.Schema(usage_schema)))
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
         return (_streamed(batches, usage_schema)
                 .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c) for c in CLOUD_USAGE[:3])
