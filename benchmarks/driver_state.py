@@ -105,9 +105,13 @@ class Sampler:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--corpus", type=Path, required=True, help="a driver_memory.py corpus (logs/, units.jsonl)")
+    parser.add_argument("--corpus", type=Path, help="a driver_memory.py corpus (logs/, units.jsonl)")
+    parser.add_argument("--parts", type=Path, help="instead: a pickle of (parts, units) as `merge_parts` gets them "
+                        "(a replica of a large audit's parts, RESULTS.md): its end only, from the merge on")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
+    if (args.corpus is None) == (args.parts is None):
+        parser.error("give --corpus or --parts")
 
     import polars as pl
 
@@ -120,14 +124,24 @@ def main() -> None:
     sampler = Sampler()
     for name in AUDIT_STEPS:
         setattr(module, name, sampler.wrap(name, getattr(module, name)))
-    units = read_units(args.corpus / "units.jsonl")
     backend = get_backend("processes", workers=args.jobs)
-    log = step("audit_logs", lambda: audit_logs([args.corpus / "logs"], units, backend=backend))
+    if args.parts:
+        import pickle
+
+        parts, units = pickle.loads(args.parts.read_bytes())
+        print(f"{len(parts):,} parts; {_status()['VmRSS']:,.0f} MB")
+        module._logged_before([s for part in parts for s in part.spilled])
+        log = module.merge_parts(parts, units)
+        log.mode = "units"
+        del parts
+    else:
+        units = read_units(args.corpus / "units.jsonl")
+        log = step("audit_logs", lambda: audit_logs([args.corpus / "logs"], units, backend=backend))
     gc.collect()
     after_audit = memory()  # before the walk, whose own objects would count
     sessions = max(1, log.session_totals()[0])
     files = max(1, log.files_frame().height)
-    print(f"{args.corpus}: {sessions:,} sessions, {files:,} files, {log.finding_count():,} findings, "
+    print(f"{args.corpus or args.parts}: {sessions:,} sessions, {files:,} files, {log.finding_count():,} findings, "
           f"{len(log.spilled):,} parts")
     seen: set[int] = {id(units)}
     deep_size(units, seen)  # the units are the input's, not the audit's

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from ec2audit.audit import audit
 from ec2audit.cli import main
+from ec2audit.logs import audit as log_audit
 from ec2audit.payloads import payload_from_record
 from ec2audit.synth import make_payloads, make_units, write_jsonl
 from ec2audit.units import make_unit, read_units, write_units
@@ -170,16 +171,18 @@ def test_log_table_is_readable_at_80_columns_and_values_only_on_request(monkeypa
     assert "values shown in clear text" in plain.output and "415-555-0142" in plain.output
 
 
-def test_a_trace_rotated_over_two_files_is_numbered_and_attributed_in_time_order(tmp_path):
+def test_a_trace_rotated_over_two_files_is_numbered_and_attributed_in_time_order(tmp_path, monkeypatch):
     """Two rotated OpenTelemetry files of one trace, the older named traces-2.json (13:46:41–42: "hi",
     then the name) and the newer traces-1.json (13:46:47–49, the name again). By hand: the name was
     first sent by span b2 at 13:46:42, the session's call 2 of 5; the calls are numbered 1 to 5 once.
-    (Read in name order, the audit said call #1 at 13:46:47, and the timeline had two step 1s.)"""
+    (Read in name order, the audit said call #1 at 13:46:47, and the timeline had two step 1s.) With `--jobs 2`
+    the times are read here, then (`PROBE_FILES` 1) by the workers, a file a task."""
     units = tmp_path / "units.jsonl"
     write_units([make_unit({"task_id": "t1", "entity_id": "C-1", "field": "name", "value": "Hildegard Okonkwo",
                             "dimension": "person_name"})], units)
     rotated = LOGS / "otel-rotated"
-    for jobs in ("1", "2"):
+    for jobs, probe in (("1", 2_048), ("2", 2_048), ("2", 1)):
+        monkeypatch.setattr(log_audit, "PROBE_FILES", probe)
         result = CliRunner().invoke(main, ["audit", str(rotated), "--units", str(units), "--json", "--jobs", jobs])
         assert result.exit_code == 0, result.output
         summary = json.loads(result.output)

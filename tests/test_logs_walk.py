@@ -95,7 +95,7 @@ def test_unreadable_folder_is_named(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "scandir", scandir)
     errors = []
-    assert [p.name for p in find_logs([tmp_path], errors.append)] == ["a.jsonl"]
+    assert [Path(p).name for p in find_logs([tmp_path], errors.append)] == ["a.jsonl"]
     (error,) = errors
     assert str(error) == f"{tmp_path / 'locked'}: folder not read: Permission denied"
 

@@ -22,7 +22,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, 
 from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
+from ec2audit.logs.listing import Listing
 from ec2audit.payloads import Payload
 from ec2audit.units import Unit
 
@@ -393,6 +394,14 @@ class LogAudit:
         yield -1, self._held(table).lazy()
         yield from ((at, s.scan(table)) for at, s in enumerate(self.spilled) if s.rows_of(table))
 
+    def _part_table(self, at: int, table: str) -> pl.LazyFrame:
+        """Part `at`'s `table` (one of `PART_SCHEMAS`, or its calls; `_part_tables`' index), made when read: a
+        scan once read keeps its file's metadata (≈ 33 kB a part: +40 MB over 1,225 parts held at once)."""
+        if at < 0:
+            return pl.LazyFrame(self.calls, schema=CALL_SCHEMA) if table == "calls" else self._held(table).lazy()
+        part = self.spilled[at]
+        return part.scan(table) if part.rows_of(table) else pl.LazyFrame(schema=PART_SCHEMAS.get(table, CALL_SCHEMA))
+
     def session_totals(self) -> tuple[int, int, int, int, int]:
         """Sessions read, and their calls, cloud calls and those of each without prompt text: summed over
         the parts' rows (a session several parts have counted once), not grouped by session."""
@@ -415,16 +424,14 @@ class LogAudit:
         """Every group's row (`_groups_by_part`) as one table."""
         return pl.concat(self._groups_by_part())
 
-    def _sessions_by_part(self) -> Iterator[pl.LazyFrame]:
+    def _sessions_by_part(self) -> Iterator[tuple[int, pl.LazyFrame]]:
         """Calls per session (`PART_SCHEMAS`, in order of each one's first call) with its group's row (a call
-        of no session is in no group), part by part: a session several parts have comes once, in the
-        first, with the row of `shared_sessions`."""
-        groups = dict(self._part_tables("groups"))
+        of no session is in no group), part by part, with the part's index (`_part_tables`): a session several
+        parts have comes once, in the first, with the row of `shared_sessions`."""
         for at, calls in self._part_tables("session-calls"):
             rows = calls.with_columns(group=pl.col("session").fill_null("")).join(
-                groups.get(at, pl.LazyFrame(schema=PART_SCHEMAS["groups"])), on="group", how="left",
-                maintain_order="left")
-            yield _first_in(at, rows, self.shared_sessions).with_columns(has_tasks=pl.col("tasks").is_not_null())
+                self._part_table(at, "groups"), on="group", how="left", maintain_order="left")
+            yield at, _first_in(at, rows, self.shared_sessions).with_columns(has_tasks=pl.col("tasks").is_not_null())
 
     def task_names(self) -> dict[int, list[str]]:
         """Each task set of the audit by its key (`groups_lazy`'s `tasks`): the task ids, sorted."""
@@ -544,7 +551,8 @@ class LogAudit:
         every session read, clean ones too. A session whose calls all stayed on the device has exposure 0.0
         over the units it is scored against; units 0, exposure null and `NOTHING` only where there are none."""
         names = self.task_names()
-        return [r for chunk in self._rows(self._sessions_by_part(), limit) for r in self._session_rows(chunk, names)]
+        return [r for chunk in self._rows((rows for _, rows in self._sessions_by_part()), limit)
+                for r in self._session_rows(chunk, names)]
 
     def _session_rows(self, rows: list[dict], names: dict[int, list[str]]) -> list[dict]:
         """`sessions()`' rows of `_sessions_by_part` rows."""
@@ -583,21 +591,28 @@ class LogAudit:
 
     def sessions_lazy(self) -> pl.LazyFrame:
         """`sessions_frame()` made a part's sessions at a time as it is read (`write_sessions` never holds it
-        whole: a session's row has its task list, 100 tasks at the sizes measured), joined to its cloud usage."""
+        whole: a session's row has its task list, 100 tasks at the sizes measured), each with its cloud usage
+        summed over its part's calls (a session several parts have, over theirs): not grouped over every call,
+        a table of every session (+128 MB at 379,000 sessions; RESULTS.md, issue 35, session 18)."""
         schema = {k: v for k, v in SESSION_SCHEMA.items() if k not in CLOUD_USAGE}
+        usage_schema = {**schema, **{k: SESSION_SCHEMA[k] for k in CLOUD_USAGE}}
 
         def batches() -> Iterator[pl.DataFrame]:
             names = self.task_names()
-            for chunk in self._rows(self._sessions_by_part()):
-                yield pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                    for r in self._session_rows(chunk, names)], schema=schema)
-        usage = (self.calls_lazy().filter(pl.col("side") == CLOUD).group_by("session").agg(
-            cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
-            cloud_output_tokens=pl.col("output_tokens").sum(),
-            cloud_usd=_usd_sum()))
+            shared = [] if self.shared_sessions is None else self.shared_sessions["group"].to_list()
+            spanning = pl.col("session").fill_null("").is_in(shared)
+            across = _usage(self.calls_lazy().filter(spanning)) if shared else None
+            for at, rows in self._sessions_by_part():
+                calls = self._part_table(at, "calls")
+                usage = (_usage(calls) if across is None else pl.concat([_usage(calls.filter(~spanning)), across])
+                         ).collect(engine="streaming")
+                for chunk in self._rows([rows]):
+                    frame = pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
+                                          for r in self._session_rows(chunk, names)], schema=schema)
+                    yield (frame.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
+                           .cast(pl.Schema(usage_schema)))
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
-        return (_streamed(batches, schema)
-                .join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
+        return (_streamed(batches, usage_schema)
                 .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c) for c in CLOUD_USAGE[:3])
                 .with_columns(cloud_usd=pl.when(none).then(0.0).otherwise("cloud_usd"))
                 .select(list(SESSION_SCHEMA)).cast(pl.Schema(SESSION_SCHEMA)))
@@ -653,6 +668,13 @@ def _usd_sum() -> pl.Expr:
     figure is the same whatever order the rows come in: a query's threads add the parts' rows as they come."""
     return pl.when(pl.col("cost_usd").is_not_null().all()).then(
         pl.col("cost_usd").cast(pl.Decimal(38, 18)).sum().cast(pl.Float64))
+
+
+def _usage(calls: pl.LazyFrame) -> pl.LazyFrame:
+    """Per session, its cloud calls' tokens and USD (`CLOUD_USAGE`), as `providers()` sums them."""
+    return calls.filter(pl.col("side") == CLOUD).group_by("session").agg(
+        cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
+        cloud_output_tokens=pl.col("output_tokens").sum(), cloud_usd=_usd_sum())
 
 
 def _text_hash(text: str) -> int:
@@ -923,7 +945,7 @@ class Reading:
 class _Progress:
     """Bytes of log files read so far, out of all passes over all files, for `on_progress`."""
 
-    def __init__(self, files: list[str], sizes: list[int], passes: int, report: Callable[[int, int], None]):
+    def __init__(self, files: Iterable[str], sizes: array, passes: int, report: Callable[[int, int], None]):
         """`files` (each of `sizes`) are told one by one (`file`) where read here; [] where read elsewhere."""
         self.sizes = dict(zip(files, sizes, strict=True)) if files else {}
         self.total, self.report = sum(sizes) * passes, report
@@ -976,9 +998,9 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     backend = backend or Local()
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
     walk_errors: list[InputError] = []
-    # held as strings for the whole audit (a `Path` costs ≈ 0.4 kB more), each made a `Path` where opened
-    found = in_time_order([str(p) for p in find_logs(paths, walk_errors.append)], fmt)
-    sizes = file_sizes(found) if on_progress or not backend.in_process else []  # each file's stat once
+    # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
+    found = in_time_order(Listing(find_logs(paths, walk_errors.append)), fmt, backend)
+    sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
     progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
                 if on_progress else None)
     token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
@@ -993,15 +1015,17 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
                 presidio_analyzer.cache_clear()
             _return_freed_memory()
         assert units is not None
+        listed = [found, sizes]  # let go of once the batches are cut (`_audit_on`)
+        del found, sizes
         if backend.in_process:
             work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
                            on_file=progress.file if progress else None)
-            log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
+            log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
         else:
             folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
             try:
                 work = partial(audit_batch, reading=reading, units=units, spill=folder)
-                log = _audit_on(backend, found, sizes, cascade, units, work, progress, fmt)
+                log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
@@ -1016,22 +1040,25 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     return log
 
 
-def _audit_on(backend: Backend, found: list, sizes: list[int], cascade: Cascade | None, units: list[Unit],
+def _audit_on(backend: Backend, listed: list, cascade: Cascade | None, units: list[Unit],
               work: Callable[[Cascade, Batch], LogAudit], progress: _Progress | None,
               fmt: str | None) -> LogAudit:
-    """`work` over `blocks` of `found` on `backend` (the whole of `found` in one when it is
-    `in_process`, where progress is told file by file; `sizes`, their sizes, cut the blocks), merged in
-    file order. A batch that read a call a batch before it read too (`_logged_before`) is audited again
-    told those calls: its copies are passed over as a serial audit passes them over."""
+    """`work` over `blocks` of the files `listed` ([`Listing`, their sizes], emptied once the batches are
+    cut: the driver holds them packed) on `backend` (the whole listing in one when it is `in_process`, where
+    progress is told file by file), merged in file order. A batch that read a call a batch before it read
+    too (`_logged_before`) is audited again told those calls: its copies are passed over as a serial
+    audit passes them over."""
     batch_bytes: list[int] = []
     batches: list[Batch] = []
 
     def plan(workers: int) -> list[Batch]:
+        found, sizes = listed
+        listed.clear()
         if backend.in_process:
             return [(0, found, frozenset())]
         cut = blocks(found, sizes, workers, fmt)
-        batch_bytes[:] = [sum(_size(item, size) for item, size in b) for b in cut]
-        batches[:] = [(number, [item for item, _ in b], frozenset()) for number, b in enumerate(cut)]
+        batch_bytes[:] = [size for _, size in cut]
+        batches[:] = [(number, items, frozenset()) for number, (items, _) in enumerate(cut)]
         return batches
 
     def placed(part: LogAudit, where: str) -> LogAudit:
@@ -1089,7 +1116,7 @@ def _cascade(cascade: Cascade | None, units: list[Unit]) -> Cascade:
 
 #: A batch of files: its number, its files (paths or `Range`s), and the `call_id`s and `logged_id`s batches
 #: before it read (`_logged_before`: calls logged again there, ids reused).
-Batch = tuple[int, list, frozenset[str]]
+Batch = tuple[int, Iterable, frozenset[str]]
 
 
 def audit_batch(cascade: Cascade, batch: Batch, reading: Reading, units: list[Unit], spill: Path | None,
@@ -1109,7 +1136,7 @@ def audit_batch(cascade: Cascade, batch: Batch, reading: Reading, units: list[Un
     return part
 
 
-def audit_files(found: list, reading: Reading, units: list[Unit], cascade: Cascade,
+def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: Cascade,
                 on_payload: Callable[[Payload], None] | None = None,
                 on_file: Callable[[LogFile], None] | None = None, hashes: bool = False) -> LogAudit:
     """Audit files in order: paths (`str`) are sniffed here; `LogFile`s and `InputError`s (files sniffed
@@ -1256,7 +1283,7 @@ def _first_sent(log: LogAudit) -> list[dict]:
     return rows
 
 
-def _read(found: list, fmt: str | None, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
+def _read(found: Iterable, fmt: str | None, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
     """The payloads of `found`, item by item: a `Range` read from its first line to its end."""
     for item in found:
         if not isinstance(item, Range):
@@ -1292,19 +1319,50 @@ def _units_in(payload: Payload, cascade: Cascade, sent: set[str]) -> set[str]:
     return {f.unit_id for f in cascade.scan(Payload(payload.id, kept))} if kept else set()
 
 
-def in_time_order(found: list[str], fmt: str | None) -> list[str]:
+def in_time_order(found: Listing, fmt: str | None, backend: Backend | None = None) -> Listing:
     """`found` with the files whose first call has a time in the order of that time (in the places
     such files have in `found`; the others keep theirs): rotated logs of one session are read
-    oldest first, whatever their names, so its calls are numbered and first sent in time order."""
+    oldest first, whatever their names, so its calls are numbered and first sent in time order.
+    The times are held as microseconds in an array, not a `datetime` a file; with `backend`'s workers
+    outside this process and `PROBE_FILES` files or more, read by them (≈ 1 ms a file, serial here:
+    minutes at 10 GB), `PROBE_FILES` files a task."""
     if len(found) < 2:
         return found  # nothing to order: a single large JSON document is not parsed twice
-    times = {at: _first_time(path, fmt) for at, path in enumerate(found)}
-    timed = [at for at, time in times.items() if time is not None]
-    ordered = sorted(timed, key=lambda at: (times[at], at))
-    moved = list(found)
+    if backend is None or backend.in_process or len(found) < PROBE_FILES:
+        chunks: Iterable[array] = [_first_times(None, (found, fmt))]
+    else:
+        packed = [(Listing((found[at] for at in range(start, min(start + PROBE_FILES, len(found)))), packed=True), fmt)
+                  for start in range(0, len(found), PROBE_FILES)]
+        chunks = (times for times, _ in backend.map(_no_state, _first_times, lambda workers: packed))
+    timed, times = array("q"), array("q")  # the places of the files with a time, and their times
+    at = 0
+    for chunk in chunks:
+        for time in chunk:
+            if time != _NO_TIME:
+                timed.append(at)
+                times.append(time)
+            at += 1
+    ordered = sorted(range(len(timed)), key=times.__getitem__)  # stable: equal times keep their places' order
+    del times
+    source = array("q", range(len(found)))
     for place, at in zip(timed, ordered, strict=True):
-        moved[place] = found[at]
-    return moved
+        source[place] = timed[at]
+    return Listing(found[at] for at in source)
+
+
+#: Files whose first call's time a worker reads in one task (`in_time_order`).
+PROBE_FILES = 2_048
+_EPOCH, _MICROSECOND, _NO_TIME = datetime(1970, 1, 1, tzinfo=UTC), timedelta(microseconds=1), -(1 << 63)
+
+
+def _first_times(_state: None, item: tuple[Iterable[str], str | None]) -> array:
+    """The time of each file's first call (`_first_time`) in µs since 1970, `_NO_TIME` where it has none."""
+    found, fmt = item
+    times = array("q")
+    for path in found:
+        time = _first_time(path, fmt)
+        times.append(_NO_TIME if time is None else (time - _EPOCH) // _MICROSECOND)
+    return times
 
 
 def _first_time(path: str, fmt: str | None) -> datetime | None:
@@ -1318,9 +1376,9 @@ def _first_time(path: str, fmt: str | None) -> datetime | None:
     return None
 
 
-def file_sizes(found: list[str]) -> list[int]:
+def file_sizes(found: Listing) -> array:
     """Each file's size in bytes to cut batches by; 0 for one gone since it was listed (its reader names why)."""
-    sizes = []
+    sizes = array("q")
     for path in found:
         try:
             sizes.append(os.stat(path).st_size)
@@ -1329,26 +1387,26 @@ def file_sizes(found: list[str]) -> list[int]:
     return sizes
 
 
-def blocks(found: list[str], sizes: list[int], workers: int, fmt: str | None) -> list[list[tuple]]:
-    """Contiguous batches of (file or `Range`, file size) of about a block each (`BLOCK_BYTES`):
-    small files together, a larger file of a `SPLITTABLE` format cut into ranges, each a batch."""
+def blocks(found: Listing, sizes: array, workers: int, fmt: str | None) -> list[tuple[Listing | list[Range], int]]:
+    """Contiguous batches of about a block each (`BLOCK_BYTES`), each with its bytes: small files together
+    (a packed `Listing`), a larger file of a `SPLITTABLE` format cut into ranges, each a batch."""
     block = max(MIN_BLOCK_BYTES, min(BLOCK_BYTES, sum(sizes) // (workers * 16)))
-    out: list[list[tuple]] = [[]]
+    out: list[tuple[Listing | list[Range], int]] = []
+    paths: list[str] = []
     filled = 0
     for path, size in zip(found, sizes, strict=True):
         ranges = line_ranges(Path(path), block, fmt) if size > block else []
-        items: list[str | Range] = [*ranges] or [path]
-        for item in items:
-            if out[-1] and (filled >= block or ranges or isinstance(out[-1][-1][0], Range)):
-                out.append([])
-                filled = 0
-            out[-1].append((item, size))
-            filled += _size(item, size)
-    return [b for b in out if b]
-
-
-def _size(item: str | Range, size: int) -> int:
-    return item.end - item.start if isinstance(item, Range) else size
+        if paths and (ranges or filled >= block):
+            out.append((Listing(paths, packed=True), filled))
+            paths, filled = [], 0
+        if ranges:
+            out += [([r], r.end - r.start) for r in ranges]
+            continue
+        paths.append(path)
+        filled += size
+    if paths:
+        out.append((Listing(paths, packed=True), filled))
+    return out
 
 
 #: Bytes read at a time when cutting a file into ranges.
@@ -1495,17 +1553,18 @@ def _span(merged: LogAudit) -> set[str]:
     return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
 
 
-#: Parts' tables read in one polars query at most: a query over every part's scan (1,219 at 10 GB) took
-#: the driver +90 MB to group 378,000 sessions' keys, and polars its 512 blocking threads.
-_SCANS = 64
+#: Parts' tables read in one polars query at most, as one multi-file scan (`scan_parts`): a concatenation of
+#: a scan per part (64 a query) took the merge +130 MB at 1,225 parts (10 GB of logs), a reader with its
+#: buffers per scan at once (RESULTS.md, issue 35, session 18).
+_SCANS = 256
 
 
 def _batches(merged: LogAudit, table: str, key: pl.Expr) -> list[pl.LazyFrame]:
     """A `PART_SCHEMAS` table of every part, each row with its `group` (`key`) and its part's index (`_PART`),
     `_SCANS` parts a frame."""
-    scans = [s.scan(table).with_columns(key.alias("group"), pl.lit(i, pl.Int64).alias(_PART))
-             for i, s in enumerate(merged.spilled) if s.rows_of(table)]
-    return [pl.concat(scans[at:at + _SCANS]) for at in range(0, len(scans), _SCANS)] or [
+    parts = [(i, s) for i, s in enumerate(merged.spilled) if s.rows_of(table)]
+    return [scan_parts(parts[at:at + _SCANS], table, index=True).with_columns(key.alias("group"))
+            .select(pl.exclude(_PART), _PART) for at in range(0, len(parts), _SCANS)] or [
         pl.LazyFrame(schema=PART_SCHEMAS[table]).with_columns(key.alias("group"), pl.lit(None, pl.Int64).alias(_PART))]
 
 
