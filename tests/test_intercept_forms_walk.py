@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import csv
+import functools
 import html
 import io
 import json
@@ -224,15 +225,6 @@ def leaked(sent: dict, canonical: dict[str, str] = _CANONICAL, decodings=_decodi
 
 # --- the walk ----------------------------------------------------------------------------------------
 
-def test_the_reader_recovers_every_form_unguarded():
-    """The leak check is no weaker than the forms: unredacted, each form leaks every unit."""
-    for form, make in FORMS.items():
-        parts = make()
-        assert leaked({"body": {"t": parts}, "header_list": [], "query": ""}) == sorted(RECORD), form
-
-
-
-
 #: A header holds one line: a wrap inside a value cannot reach one.
 ONE_LINE = {"line_wrap"}
 #: Cells where the guard does not hold yet (none: an encoding inside an encoding, a base64 blob of JSON text with
@@ -277,11 +269,6 @@ def assert_cells_hold(proxy, form: str, outcomes: dict, known_gaps: dict[str, se
     gaps = known_gaps.get(form, set()) & set(outcomes)
     assert {c: o for c, o in broken.items() if c not in gaps} == {}, f"{proxy[0]} {form}: {len(broken)} cells fail"
     assert gaps <= set(broken), f"{proxy[0]} {form}: known gaps now hold: {sorted(gaps - set(broken))}"
-
-
-@pytest.mark.parametrize("form", sorted(FORMS))
-def test_every_position_holds_in_every_form(proxy, form):
-    assert_cells_hold(proxy, form, walk_form(proxy, form), KNOWN_GAPS)
 
 
 #: Values glued into tool names (`^[A-Za-z0-9_-]{1,64}$`: snake_case or kebab-case), in a tool's definition and
@@ -370,8 +357,31 @@ def large_body_outcomes(proxy, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaked, gap
     return outcomes
 
 
-def test_a_large_body_holds_in_every_form(proxy):
-    assert {f: o for f, o in large_body_outcomes(proxy).items() if o != "held"} == {}
+def walk_tests(forms: dict, unit_ids: set[str], leaks, one_line: set[str], known_gaps: dict[str, set],
+               record: dict[str, str]):
+    """A walk's cells of one form (`benchmarks/guard_forms_matrix.py` tables them) and the three tests every walk
+    runs over its forms, for its module to bind by name: the leak check recovers every form unguarded (it is no
+    weaker than the forms), every cell holds but the known gaps, a body large enough for the worker holds."""
+    cells = functools.partial(walk_form, forms=forms, unit_ids=unit_ids, leaks=leaks, one_line=one_line)
+
+    def test_the_reader_recovers_every_form_unguarded():
+        for form, make in forms.items():
+            assert leaks({"body": {"t": make()}, "header_list": [], "query": ""}) == sorted(record), form
+
+    @pytest.mark.parametrize("form", sorted(forms))
+    def test_every_position_holds_in_every_form(proxy, form):
+        assert_cells_hold(proxy, form, cells(proxy, form), known_gaps)
+
+    def test_a_large_body_holds_in_every_form(proxy):
+        outcomes = large_body_outcomes(proxy, forms, unit_ids, leaks, known_gaps)
+        assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+
+    return cells, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form, \
+        test_a_large_body_holds_in_every_form
+
+
+(_, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
+ test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaked, ONE_LINE, KNOWN_GAPS, RECORD)
 
 
 #: A value in the URL path under /v1 (an id of the API's own: threads, batches, files, Azure deployments),

@@ -37,12 +37,10 @@ from test_intercept_forms_walk import (
     DIMENSIONS,
     _canonical,
     _decodings,
-    assert_cells_hold,
     build,
-    large_body_outcomes,
     leaked,
+    walk_tests,
 )
-from test_intercept_forms_walk import walk_form as walk_cells
 
 from ec2audit.units import make_unit
 
@@ -310,12 +308,6 @@ def leaks(sent: dict) -> list[str]:
     return sorted({f.removesuffix(" (unaccented)") for f in found})
 
 
-def test_the_reader_recovers_every_form_unguarded():
-    """The leak check is no weaker than the forms: unredacted, each form leaks every unit."""
-    for form, make in FORMS.items():
-        assert leaks({"body": {"t": make()}, "header_list": [], "query": ""}) == sorted(RECORD), form
-
-
 # --- the walk ------------------------------------------------------------------------------------------
 
 
@@ -325,19 +317,9 @@ def test_the_reader_recovers_every_form_unguarded():
 KNOWN_GAPS: dict[str, set] = {}
 
 
-#: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 3` tables them)
-walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaks, one_line=ONE_LINE)
-
-
-@pytest.mark.parametrize("form", sorted(FORMS))
-def test_every_position_holds_in_every_form(proxy, form):
-    assert_cells_hold(proxy, form, walk_form(proxy, form), KNOWN_GAPS)
-
-
-def test_a_large_body_holds_in_every_form(proxy):
-    """The worker process that scans a body of 256 kB or more builds the same forms."""
-    outcomes = large_body_outcomes(proxy, FORMS, UNIT_IDS, leaks, KNOWN_GAPS)
-    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+#: The walk's cells of one form (`guard_forms_matrix.py --walk 3`) and its three tests (walk 1's `walk_tests`)
+(walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
+ test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaks, ONE_LINE, KNOWN_GAPS, RECORD)
 
 
 # --- near misses: forwarded untouched --------------------------------------------------------------------

@@ -24,8 +24,7 @@ import json
 import re
 
 import pytest
-from test_intercept_forms_walk import CELLS, _canonical, assert_cells_hold, large_body_outcomes, leaked
-from test_intercept_forms_walk import walk_form as walk_cells
+from test_intercept_forms_walk import CELLS, _canonical, leaked, walk_tests
 from test_intercept_forms_walk_3 import (
     NEAR,
     RECORD,
@@ -238,31 +237,15 @@ def leaks(sent: dict) -> list[str]:
     return sorted({f.split(" (")[0] for f in found})
 
 
-def test_the_reader_recovers_every_form_unguarded():
-    """The leak check is no weaker than the forms: unredacted, each form leaks every unit."""
-    for form, make in FORMS.items():
-        assert leaks({"body": {"t": make()}, "header_list": [], "query": ""}) == sorted(RECORD), form
-
-
 # --- the walk ------------------------------------------------------------------------------------------------
 
 #: Cells where the guard does not hold yet: form → {(api, position, stream)}
 KNOWN_GAPS: dict[str, set] = {}
 
-#: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 5` tables them, by `CELLS`)
-walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaks, one_line=ONE_LINE)
+#: The walk's cells of one form (`guard_forms_matrix.py --walk 5`) and its three tests (walk 1's `walk_tests`)
+(walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
+ test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaks, ONE_LINE, KNOWN_GAPS, RECORD)
 __all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
-
-
-@pytest.mark.parametrize("form", sorted(FORMS))
-def test_every_position_holds_in_every_form(proxy, form):
-    assert_cells_hold(proxy, form, walk_form(proxy, form), KNOWN_GAPS)
-
-
-def test_a_large_body_holds_in_every_form(proxy):
-    """The worker process that scans a body of 256 kB or more builds the same forms."""
-    outcomes = large_body_outcomes(proxy, FORMS, UNIT_IDS, leaks, KNOWN_GAPS)
-    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
 
 
 # --- structural positions: a value in text a part carries encoded, and in a tool call's streamed arguments --------

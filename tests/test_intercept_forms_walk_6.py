@@ -36,8 +36,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from intercept_helpers import json_strings
-from test_intercept_forms_walk import CELLS, _canonical, assert_cells_hold, large_body_outcomes, leaked
-from test_intercept_forms_walk import walk_form as walk_cells
+from test_intercept_forms_walk import CELLS, _canonical, leaked, walk_tests
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _ascii_folded, _more_decodings
 from test_intercept_forms_walk_3 import broken_near_misses as near_cells
 from test_intercept_forms_walk_4 import _halves, _these_decodings
@@ -391,28 +390,12 @@ def leaks(sent: dict) -> list[str]:
     return sorted({f.split(" (")[0] for f in found})
 
 
-def test_the_reader_recovers_every_form_unguarded():
-    """The leak check is no weaker than the forms: unredacted, each form leaks every unit."""
-    for form, make in FORMS.items():
-        assert leaks({"body": {"t": make()}, "header_list": [], "query": ""}) == sorted(RECORD), form
-
-
 #: Cells where the guard does not hold yet: form → {(api, position, stream)}
 KNOWN_GAPS: dict[str, set] = {}
 
-#: Each cell's outcome for one form (`benchmarks/guard_forms_matrix.py --walk 6` tables them, by `CELLS`)
-walk_form = functools.partial(walk_cells, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaks, one_line=ONE_LINE)
-
-
-@pytest.mark.parametrize("form", sorted(FORMS))
-def test_every_position_holds_in_every_form(proxy, form):
-    assert_cells_hold(proxy, form, walk_form(proxy, form), KNOWN_GAPS)
-
-
-def test_a_large_body_holds_in_every_form(proxy):
-    """The worker process that scans a body of 256 kB or more builds the same forms."""
-    outcomes = large_body_outcomes(proxy, FORMS, UNIT_IDS, leaks, KNOWN_GAPS)
-    assert {f: o for f, o in outcomes.items() if o != "held"} == {}
+#: The walk's cells of one form (`guard_forms_matrix.py --walk 6`) and its three tests (walk 1's `walk_tests`)
+(walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
+ test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaks, ONE_LINE, KNOWN_GAPS, RECORD)
 
 
 #: Texts in these forms that hold no unit (the third walk's near record), and hex and folds that are no text
