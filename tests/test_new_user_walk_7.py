@@ -319,6 +319,13 @@ def test_report_on_a_log_audit_shows_each_leak_in_its_logged_text(tmp_path):
     assert "Email <mark" in html and "</mark> the salary <mark" in html
     assert "maria.kessler@example.com" not in html and "185000" not in html
 
+    # the log moved away since the audit: said, by name, not silently shown without context
+    log.rename(tmp_path / "moved.jsonl")
+    code, output = _cli("report", findings, "--out", tmp_path / "r2.html")
+    assert code == 0, output
+    assert "anthropic.jsonl: not there any more" in " ".join(output.split())
+    assert "Email <mark" not in (tmp_path / "r2.html").read_text(encoding="utf-8")
+
 
 def test_an_unpriced_model_in_a_log_audit_is_said_without_an_option_audit_lacks(tmp_path, caplog):
     """A call to a model no price table knows, made cloud by `--cloud`: its cost is unknown, and the warning

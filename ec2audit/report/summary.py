@@ -455,12 +455,12 @@ def _cloud_cost(sessions: list[dict]) -> dict:
     return total | {"usd_per_episode": None if usd is None else usd / len(sessions)}
 
 
-def _logs_read(findings: pl.DataFrame, first: dict) -> list[Path]:
-    """The log files a log audit's first findings came from (`log_file`), those still there."""
+def _logs_read(findings: pl.DataFrame, first: dict) -> tuple[list[Path], list[str]]:
+    """The log files a log audit's first findings came from (`log_file`): those still there, and those gone."""
     if "log_file" not in findings.columns:
-        return []
-    files = {f.get("log_file") for f in first.values()} - {None}
-    return sorted(Path(f) for f in files if Path(f).is_file())
+        return [], []
+    files = sorted({f.get("log_file") for f in first.values()} - {None})
+    return [Path(f) for f in files if Path(f).is_file()], [f for f in files if not Path(f).is_file()]
 
 
 def _mean(values: list[float]) -> float | None:
@@ -521,19 +521,22 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
                                     for d in dims})
     wanted = {f["payload_id"] for f in first.values()}
     payloads: dict[str, Payload] = {}
-    logs = _logs_read(findings, first)
+    logs, gone = _logs_read(findings, first)
+    unread: list[InputError] = []  # a record or file no longer read: its leaks are shown without context, said
     if payloads_path is not None:
-        for payload in iter_payloads(payloads_path, on_error=lambda e: None):
+        for payload in iter_payloads(payloads_path, on_error=unread.append):
             if payload.id in wanted:
                 payloads[payload.id] = payload
-    elif logs:  # a log audit's findings name the files they came from: read again, their calls give the context
+    elif logs or gone:  # a log audit's findings name the files they came from: read again, their calls give context
         from ec2audit.logs import read_logs
 
-        for payload in read_logs(logs, on_error=lambda e: None):
+        for payload in read_logs(logs, on_error=unread.append):
             if payload.id in wanted:
                 payloads[payload.id] = payload
+        notes += [f"{source}: {f}: not there any more: its leaks shown without context" for f in gone]
     else:
         notes.append(f"{source}: no payloads found (give --payloads): evidence without context")
+    notes += [f"{source}: {e}: its leaks shown without context" for e in unread]
     spans = _spans(findings)
     tasks: dict[str, list[EpisodeView]] = defaultdict(list)
     for s in sessions:
