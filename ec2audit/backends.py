@@ -17,6 +17,7 @@ when `get_backend("ray")` first imports it; nothing here imports Ray or `ec2audi
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -37,6 +38,10 @@ class Backend:
             plan: Callable[[int], Sequence[Item]]) -> Iterator[tuple[Result, str]]:
         """`work(state, item)` for every item of `plan(workers)`, in their order, each with where it ran."""
         raise NotImplementedError
+
+    def connected(self) -> contextlib.AbstractContextManager:
+        """Held around the several `map`s of one command: a back-end that joins a cluster joins it once."""
+        return contextlib.nullcontext()
 
     def episodes(self, config: Any, tasks: dict[str, Any], todo: list[Any], console: Any) -> bool | None:
         """Run the episodes `todo` of a run's `config` (a `RunConfig`; tasks by id) where this back-end

@@ -5,6 +5,7 @@ Real audits of generated request logs through the CLI; no Ray (tests/test_scale_
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import stat
 from collections import defaultdict
@@ -199,3 +200,32 @@ def test_sessions_spanning_files_and_line_ranges_are_audited_as_locally(corpus, 
     assert len(steps) >= 4 and all(s == list(range(1, len(s) + 1)) for s in steps.values()), steps
     for ours, theirs in zip(_audit(tmp_path / "pool", (folder, units_path), "--jobs", "2"), serial, strict=True):
         assert ours == theirs if isinstance(ours, dict) else ours.equals(theirs)
+
+
+class _Joining(Processes):
+    """A pool that says when it is joined, left and used: a cluster's back-end pays a join (a local Ray cluster's
+    start, seconds) each time it is joined."""
+
+    def __init__(self):
+        super().__init__(2)
+        self.events: list[str] = []
+
+    @contextlib.contextmanager
+    def connected(self):
+        self.events.append("join")
+        yield
+        self.events.append("leave")
+
+    def map(self, start, work, plan):
+        self.events.append("map" if self.events and self.events[-1] != "leave" else "map outside")
+        yield from super().map(start, work, plan)
+
+
+def test_one_audit_joins_its_back_end_once_for_the_time_probe_and_the_audit(corpus, monkeypatch):
+    """With more files than a probe task takes, the workers read the files' first times, then audit them: both
+    inside one `connected()` (before: a local Ray cluster was started for the probe, stopped, started again)."""
+    monkeypatch.setattr(log_audit, "PROBE_FILES", 4)
+    logs, units = corpus
+    backend = _Joining()
+    audit_logs([logs], read_units(units), backend=backend)
+    assert backend.events == ["join", "map", "map", "leave"]

@@ -997,41 +997,42 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     check_format(fmt)
     backend = backend or Local()
     reading = Reading(fmt, classifier or Classifier(), discover, task_map or {})
-    walk_errors: list[InputError] = []
-    # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
-    found = in_time_order(Listing(find_logs(paths, walk_errors.append)), fmt, backend)
-    sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
-    progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
-                if on_progress else None)
-    token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
-    try:
-        if discover:
-            # bad files and lines are reported by the audit pass below
-            units = discover_units(read_files(sniff_logs(map(Path, found), fmt, lambda e: None), lambda e: None,
-                                              progress.file if progress else None), use_presidio)
-            if use_presidio:  # the audit needs it no more: spaCy's model would stay loaded under the audit's peak
-                from ec2audit.annotate.prelabel import presidio_analyzer
+    with backend.connected():  # a back-end that joins a cluster joins it once: for the time-order probe and the audit
+        walk_errors: list[InputError] = []
+        # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
+        found = in_time_order(Listing(find_logs(paths, walk_errors.append)), fmt, backend)
+        sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
+        progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
+                    if on_progress else None)
+        token = BYTES_READ.set(progress.read if progress and backend.in_process else None)
+        try:
+            if discover:
+                # bad files and lines are reported by the audit pass below
+                units = discover_units(read_files(sniff_logs(map(Path, found), fmt, lambda e: None), lambda e: None,
+                                                  progress.file if progress else None), use_presidio)
+                if use_presidio:  # the audit needs it no more: spaCy's model would stay loaded under the audit's peak
+                    from ec2audit.annotate.prelabel import presidio_analyzer
 
-                presidio_analyzer.cache_clear()
-            _return_freed_memory()
-        assert units is not None
-        listed = [found, sizes]  # let go of once the batches are cut (`_audit_on`)
-        del found, sizes
-        if backend.in_process:
-            work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
-                           on_file=progress.file if progress else None)
-            log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
-        else:
-            folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
-            try:
-                work = partial(audit_batch, reading=reading, units=units, spill=folder)
+                    presidio_analyzer.cache_clear()
+                _return_freed_memory()
+            assert units is not None
+            listed = [found, sizes]  # let go of once the batches are cut (`_audit_on`)
+            del found, sizes
+            if backend.in_process:
+                work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
+                               on_file=progress.file if progress else None)
                 log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
-            except BaseException:
-                shutil.rmtree(folder, ignore_errors=True)
-                raise
-            log.cleanup = weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
-    finally:
-        BYTES_READ.reset(token)
+            else:
+                folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
+                try:
+                    work = partial(audit_batch, reading=reading, units=units, spill=folder)
+                    log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
+                except BaseException:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    raise
+                log.cleanup = weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
+        finally:
+            BYTES_READ.reset(token)
     _return_freed_memory()  # the cascade is gone; the report is built next
     if progress:
         progress.finish()

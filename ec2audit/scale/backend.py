@@ -14,6 +14,7 @@ operator threads cost an audit of 64 MB seconds of CPU on the driver's and worke
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -54,6 +55,10 @@ class Ray(Backend):
 
     def __init__(self, address: str = "", workers: int | None = None):
         self.address, self.workers = address, workers
+
+    def connected(self) -> contextlib.AbstractContextManager:
+        """The cluster joined (a local one started) once for every `map` within; `map` alone joins it itself."""
+        return cluster(self.address, self.workers)
 
     def map(self, start: Callable[[], State], work: Callable[[State, Item], Result],
             plan: Callable[[int], Sequence[Item]]) -> Iterator[tuple[Result, str]]:
