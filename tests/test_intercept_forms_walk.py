@@ -357,6 +357,23 @@ def large_body_outcomes(proxy, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaked, gap
     return outcomes
 
 
+def assert_held(proxy, episode: str, path: str, unit_ids: set[str], leaks, **request) -> dict | None:
+    """Post one request through the proxy as `episode` (`request`: httpx's `json=`, `content=`, `headers=`) and
+    check it held: every unit found; in block mode refused with nothing forwarded, in redact mode forwarded with
+    at least one redaction and no unit `leaks` reads. Returns what the upstream received (None when blocked)."""
+    mode, app, client, store = proxy
+    seen = len(app.state.requests)
+    answer = client.post(f"/e/{episode}{path}", **request)
+    sent = app.state.requests[seen:]
+    [record] = store.records(episode)
+    assert {f["unit_id"] for f in record.findings} == unit_ids
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+        return None
+    assert answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
+    return sent[0]
+
+
 def walk_tests(forms: dict, unit_ids: set[str], leaks, one_line: set[str], known_gaps: dict[str, set],
                record: dict[str, str]):
     """A walk's cells of one form (`benchmarks/guard_forms_matrix.py` tables them) and the three tests every walk

@@ -33,7 +33,7 @@ import pytest
 import zstandard
 from test_detect_forms_walk_4 import _hexdump as hexdump
 from test_detect_forms_walk_4 import _xxd as xxd
-from test_intercept_forms_walk import CELLS, _canonical, leaked, walk_tests
+from test_intercept_forms_walk import CELLS, _canonical, assert_held, leaked, walk_tests
 from test_intercept_forms_walk_3 import (
     NEAR,
     RECORD,
@@ -318,18 +318,9 @@ _OTHER = sorted(_other_positions(""))
 @pytest.mark.parametrize("form", ["plain", "xxd", "letter_spaced"])
 @pytest.mark.parametrize("position", _OTHER)
 def test_the_positions_the_cells_leave_out_hold(proxy, position, form):
-    mode, app, client, store = proxy
     text = _line(RECORD) if form == "plain" else FORMS_4[form](RECORD)
     path, body = _other_positions(text)[position]
-    episode, seen = f"other-{position}-{form}", len(app.state.requests)
-    answer = client.post(f"/e/{episode}/v1{path}", json={"model": "echo", **body})
-    sent = app.state.requests[seen:]
-    [record] = store.records(episode)
-    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
-    if mode == "block":
-        assert answer.status_code == 403 and sent == []
-    else:
-        assert answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
+    assert_held(proxy, f"other-{position}-{form}", f"/v1{path}", UNIT_IDS, leaks, json={"model": "echo", **body})
 
 
 # --- request envelopes -----------------------------------------------------------------------------------------

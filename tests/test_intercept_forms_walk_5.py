@@ -24,7 +24,7 @@ import json
 import re
 
 import pytest
-from test_intercept_forms_walk import CELLS, _canonical, leaked, walk_tests
+from test_intercept_forms_walk import CELLS, _canonical, assert_held, leaked, walk_tests
 from test_intercept_forms_walk_3 import (
     NEAR,
     RECORD,
@@ -274,17 +274,8 @@ def _structural(text: str) -> dict[str, tuple[str, dict]]:
 @pytest.mark.parametrize("form", ["sse_deltas", "overstrike", "latex"])
 @pytest.mark.parametrize("position", sorted(_structural("")))
 def test_a_value_in_an_encoded_part_or_streamed_arguments_holds(proxy, position, form):
-    mode, app, client, store = proxy
     path, body = _structural(FORMS_5[form](RECORD))[position]
-    episode, seen = f"structural-{position}-{form}", len(app.state.requests)
-    answer = client.post(f"/e/{episode}/v1{path}", json={"model": "echo", **body})
-    sent = app.state.requests[seen:]
-    [record] = store.records(episode)
-    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
-    if mode == "block":
-        assert answer.status_code == 403 and sent == []
-    else:
-        assert answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
+    assert_held(proxy, f"structural-{position}-{form}", f"/v1{path}", UNIT_IDS, leaks, json={"model": "echo", **body})
 
 
 # --- an e-mail address whose domain is an IDN, as DNS and mail logs write it -----------------------------------
