@@ -235,6 +235,12 @@ def _env_proxy(url: str) -> str | None:
     return urllib.request.getproxies().get(target.scheme)
 
 
+#: Seconds an idle upstream connection is kept for reuse: under the 5 s after which uvicorn and Node servers (local
+#: model servers, the stand-ins) close theirs. aiohttp's 15 s default let a request go out on a connection the
+#: upstream was closing at that instant: a 502 "upstream unreachable (ClientOSError)" for a call nobody answered.
+UPSTREAM_KEEPALIVE_S = 4.0
+
+
 class _Endpoint:
     """An interceptor method as a raw ASGI endpoint: Starlette routes to it without wrapping it in
     Request/Response objects."""
@@ -267,7 +273,8 @@ class Interceptor:
         # no cookie jar (one agent's cookies must not reach another's requests), no redirects (see
         # _forward), no decompression (the stream is read as it comes)
         timeout = aiohttp.ClientTimeout(connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
-        async with aiohttp.ClientSession(timeout=timeout, connector=aiohttp.TCPConnector(limit=0),
+        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=UPSTREAM_KEEPALIVE_S)
+        async with aiohttp.ClientSession(timeout=timeout, connector=connector,
                                          cookie_jar=aiohttp.DummyCookieJar(), auto_decompress=False,
                                          proxy=self.upstream_proxy) as session:
             self.session = session
