@@ -40,7 +40,10 @@ class AuditResult:
     errors: list[InputError] = field(default_factory=list)
     grades: dict[str, dict[str, float]] = field(default_factory=dict)
     tasks: dict[str, set[str]] = field(default_factory=dict)
-    _every: set[str] | None = field(default=None, repr=False, compare=False)  # the units' tasks (`score`)
+    unit_tasks: set[str] = field(init=False, repr=False, compare=False)  # the units' tasks (`score`)
+
+    def __post_init__(self) -> None:
+        self.unit_tasks = {u.task_id for u in self.units}
 
     def score(self, payload: Payload) -> str:
         """Score `payload`'s group against its task's units (every unit where it names none of theirs),
@@ -49,9 +52,7 @@ class AuditResult:
         the proxy blocked) scores 0.0 over those units, not "nothing"; only a group scored against no unit
         has no exposure (docs/design.md §1)."""
         group = group_of(payload)
-        if self._every is None:
-            self._every = {u.task_id for u in self.units}
-        every = self._every
+        every = self.unit_tasks
         self.tasks.setdefault(group, set()).update({payload.task_id} if payload.task_id in every else every)
         return group
 
