@@ -52,8 +52,9 @@ def test_hand_written_set_exact_spans():
     found = _names([c["text"] for c in cases])
     right = sum(len(set(f) & set(c["names"])) for c, f in zip(cases, found, strict=True))
     proposed, gold = sum(map(len, found)), sum(len(c["names"]) for c in cases)
-    # before segmentation placed the end: 53 right of 65 proposed, 72 names (P 0.815, R 0.736)
-    assert (right, proposed, gold) == (63, 64, 72)
+    # session 18's 89 sentences (72 names): 53 right of 65 proposed before segmentation placed the end, 63 of 64
+    # after; with session 19's 50 sentences (titles, dictionary-word names), 68 right of 75 proposed, 112 names
+    assert (right, proposed, gold) == (68, 75, 112)
 
 
 def test_cli_prelabel_gives_the_name_as_the_unit(tmp_path):
