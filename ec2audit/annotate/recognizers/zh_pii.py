@@ -49,7 +49,8 @@ _ROLE = ("患者", "客户", "学生", "新生", "员工", "家长", "租客", "
          # a title or an office before the name (`主治医生王建华`, `总经理张宁`, `审判员白雪`, `班主任李娜老师`)
          "医生", "医师", "护士", "护士长", "药师", "经理", "总监", "主任", "董事长", "总裁", "店长", "顾问", "老师",
          "辅导员", "教授", "校长", "院长", "审判长", "审判员", "书记员", "法官", "检察官", "律师", "被告人", "面试官",
-         "收货人", "会计", "秘书", "助理", "组长", "队长", "科长", "处长", "部长", "专员",
+         "收货人", "会计", "秘书", "助理", "组长", "队长", "科长", "处长", "部长", "专员", "班长", "局长", "行长",
+         "厂长", "所长", "市长", "县长", "村长", "秘书长", "研究员", "工程师", "设计师",
          # a mention in a chat (`@李娜 明天开会`)
          "@")
 #: Two-character surnames: `欧阳静怡` is 欧阳 + 静怡, not a name starting 欧.
@@ -99,8 +100,8 @@ def _lexicon() -> _Lexicon:
                 common[word] = int(freq), tag
     in_words = Counter(c for word, (_, tag) in common.items() if not tag.startswith("nr") for c in set(word))
     given = frozenset(c for c, n in in_names.items() if n > in_words[c])
-    names = frozenset(w for w, (_, tag) in common.items()
-                      if tag.startswith("nr") and _given_part(w) and set(_given_part(w)) <= given)
+    names = frozenset(w for w, (_, tag) in common.items()  # 谢谢, 白白: a word said twice, not a name
+                      if tag.startswith("nr") and _given_part(w) and set(_given_part(w)) <= given and w[1] != w[0])
     not_names = frozenset(w for w, (freq, _) in common.items() if freq >= 100 and w not in names)
     return _Lexicon(frozenset(common), not_names, names, given)
 
@@ -176,7 +177,9 @@ def name_end(text: str, start: int, end: int) -> int:
     cuts = [lo + c for c in _word_ends(text[lo:hi])]
     before = max(c for c in [start, *cuts] if c < end)
     after = min([c for c in cuts if c > end], default=end)
-    known = before >= least and words.get(text[start:before], 0) > 0  # a name the dictionary knows ends there
+    if max(c for c in [lo, *cuts] if c < end) <= start and words.get(text[start:after]):
+        return start  # the candidate begins a dictionary word that runs on past it (孙子兵|法): no name
+    known = before >= least and text[start:before] in _lexicon().common  # a name the dictionary knows ends there
     if end in cuts:
         single = end - before == 1 and before >= least
         return before if single and (text[before] in _AFTER_NAME or (known and last not in given)) else end
@@ -215,9 +218,9 @@ def _not_a_word(value: str) -> bool:
 def _not_common(value: str) -> bool:
     """A name where the context already says a person is meant: refused only as a common word that is no name
     (`高兴`, `马上`; 李娜 and 高峰 are names too), a name whose head is such a word unless a given name's character
-    follows it (`高兴|地` is refused, 黄海涛 and 李子轩 are names), a title, or a team."""
+    follows it (`高兴|地` is refused, 黄海涛 and 李子轩 are names), a surname and a title (`张经理`), or a team."""
     common, not_names, names, given = _lexicon()
-    if is_team(value) or _addressed(value):
+    if is_team(value) or _addressed(value) or any(_given_part(value).startswith(h) for h in _HONORIFICS.split("|")):
         return False
     return value in names or (value not in common and (value[:2] in _COMPOUND or value[:2] not in not_names
                                                        or (len(value) == 3 and value[2] in given)))
