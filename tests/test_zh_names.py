@@ -78,13 +78,14 @@ def test_hand_written_set_exact_spans():
 def test_cli_prelabel_gives_the_name_as_the_unit(tmp_path):
     ws = tmp_path / "task-zh" / "workspace"
     ws.mkdir(parents=True)
-    (ws / "病历.txt").write_text("患者王芳确诊高血压，需长期服药。\n客户王小明确认了订单。\n员工张伟是经理。\n",
+    (ws / "病历.txt").write_text("患者王芳确诊高血压，需长期服药。\n客户王小明确认了订单。\n员工张伟是经理。\n"
+                                 "主治医生王建华查房。\n班主任李娜老师表扬了全班同学。\n医生张开处方后患者离开。\n",
                                  encoding="utf-8")
     out, units = tmp_path / "tasks.json", tmp_path / "units.jsonl"
     result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--units", str(units),
                                        "--no-presidio"])
     assert result.exit_code == 0, result.output
-    assert sorted(u.value for u in read_units(units) if u.dimension == "person_name") == ["张伟", "王小明", "王芳"]
+    assert sorted(u.value for u in read_units(units) if u.dimension == "person_name") == ["张伟", "李娜", "王小明", "王建华", "王芳"]
 
 
 def test_jieba_is_not_loaded_at_import():
