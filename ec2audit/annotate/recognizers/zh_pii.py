@@ -57,11 +57,13 @@ _ROLE = ("患者", "客户", "学生", "新生", "员工", "家长", "租客", "
 _COMPOUND = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟", "公孙", "慕容", "令狐", "司徒", "夏侯", "长孙",
              "宇文", "端木", "独孤", "南宫", "西门", "澹台", "轩辕")
 _SURNAME = "(?:" + "|".join(_COMPOUND) + f"|[{_ALL_SURNAMES}])"
-_AFTER_ROLE = "|".join(f"(?<={r}{gap})" for r in dict.fromkeys(_ROLE) for gap in ("", " "))
+#: The role words, longest first (`护士长` before `护士`): matched, not looked behind for, as one look-behind per
+#: role would be tried at every position of the text.
+_ROLES = "|".join(sorted(set(_ROLE), key=len, reverse=True))
 #: A particle or verb after a one-character given name ends the name: `客户张伟的手机号` names 张伟, not 张伟的.
 _AFTER_NAME = "的是在说已被将把也还要不"
 _GIVEN = rf"[{_HAN}](?:(?![{_AFTER_NAME}])[{_HAN}])"
-_ROLE_NAME = (rf"(?:{_AFTER_ROLE})(?P<value>(?:{'|'.join(_COMPOUND)}){_GIVEN}?|[{_ALL_SURNAMES}]{_GIVEN}?)")
+_ROLE_NAME = (rf"(?:{_ROLES}) ?(?P<value>(?:{'|'.join(_COMPOUND)}){_GIVEN}?|[{_ALL_SURNAMES}]{_GIVEN}?)")
 #: Function characters a name may follow inside a run of Han characters (`由王伟负责`, `联系人是王伟`).
 _BEFORE_NAME = rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))"
 #: A bare name: not inside a run of Han characters, except after or before a few function characters.
@@ -168,18 +170,18 @@ def name_end(text: str, start: int, end: int) -> int:
     least = start + (3 if text[start:start + 2] in _COMPOUND else 2)
     if end <= least or end == len(text) or not "\u4e00" <= text[end] <= "\u9fff":
         return end
-    words, given = _segmenter().FREQ, _lexicon().given  # FREQ: dictionary words and every word's prefixes (count 0)
+    words, (common, _, _, given) = _segmenter().FREQ, _lexicon()  # FREQ: words and every word's prefixes (count 0)
     last = text[end - 1]
-    if (last not in _AFTER_NAME and last in given
+    if (last not in _AFTER_NAME and (last in given or text[start:end - 1] not in common)
             and not any(text[b:end + 1] in words for b in range(least, end))):
-        return end  # no dictionary word could cross the end, nor a particle close it: nothing to segment
+        return end  # no dictionary word could cross the end, nor a particle or a known name's end close it
     lo, hi = max(0, start - _CONTEXT), min(len(text), end + _CONTEXT)
     cuts = [lo + c for c in _word_ends(text[lo:hi])]
     before = max(c for c in [start, *cuts] if c < end)
     after = min([c for c in cuts if c > end], default=end)
     if max(c for c in [lo, *cuts] if c < end) <= start and words.get(text[start:after]):
         return start  # the candidate begins a dictionary word that runs on past it (孙子兵|法): no name
-    known = before >= least and text[start:before] in _lexicon().common  # a name the dictionary knows ends there
+    known = before >= least and text[start:before] in common  # a name the dictionary knows ends there
     if end in cuts:
         single = end - before == 1 and before >= least
         return before if single and (text[before] in _AFTER_NAME or (known and last not in given)) else end
