@@ -59,6 +59,7 @@ def _names(texts: list[str]) -> list[list[str]]:
     ("客户服务热线：张经理 13912345678", []),  # a surname and a title is no name, in a list item too
     ("专员孙子兵法读得熟，经理谢谢大家。", []),  # inside a longer word; a word said twice
     ("秘书长李明宣布开会。", ["李明"]),
+    ("发件人：\n\n金桂花\n", ["金桂花"]),  # 桂花 is tagged a name too, but no surname starts it: kept as before
 ])
 def test_name_ends_where_the_word_does(text, names):
     assert _names([text]) == [sorted(names)]

@@ -102,9 +102,12 @@ def _lexicon() -> _Lexicon:
                 common[word] = int(freq), tag
     in_words = Counter(c for word, (_, tag) in common.items() if not tag.startswith("nr") for c in set(word))
     given = frozenset(c for c, n in in_names.items() if n > in_words[c])
-    names = frozenset(w for w, (_, tag) in common.items()  # 谢谢, 白白: a word said twice, not a name
-                      if tag.startswith("nr") and _given_part(w) and set(_given_part(w)) <= given and w[1] != w[0])
-    not_names = frozenset(w for w, (freq, _) in common.items() if freq >= 100 and w not in names)
+    # judged only where a surname starts the tagged word (桂花, tagged too, may end a name: 金桂花)
+    tagged = {w for w, (_, tag) in common.items() if tag.startswith("nr") and (w[0] in _ALL_SURNAMES or w[:2] in _COMPOUND)}
+    names = frozenset(w for w in tagged  # 谢谢, 白白: a word said twice, not a name
+                      if _given_part(w) and set(_given_part(w)) <= given and w[1] != w[0])
+    not_names = frozenset(w for w, (freq, tag) in common.items()
+                          if freq >= 100 and w not in names and (w in tagged or not tag.startswith("nr")))
     return _Lexicon(frozenset(common), not_names, names, given)
 
 
