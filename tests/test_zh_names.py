@@ -86,7 +86,8 @@ def test_cli_prelabel_gives_the_name_as_the_unit(tmp_path):
     result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--units", str(units),
                                        "--no-presidio"])
     assert result.exit_code == 0, result.output
-    assert sorted(u.value for u in read_units(units) if u.dimension == "person_name") == ["张伟", "李娜", "王小明", "王建华", "王芳"]
+    names = sorted(u.value for u in read_units(units) if u.dimension == "person_name")
+    assert names == ["张伟", "李娜", "王小明", "王建华", "王芳"]
 
 
 def test_jieba_is_not_loaded_at_import():

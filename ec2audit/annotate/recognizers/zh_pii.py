@@ -103,7 +103,8 @@ def _lexicon() -> _Lexicon:
     in_words = Counter(c for word, (_, tag) in common.items() if not tag.startswith("nr") for c in set(word))
     given = frozenset(c for c, n in in_names.items() if n > in_words[c])
     # judged only where a surname starts the tagged word (桂花, tagged too, may end a name: 金桂花)
-    tagged = {w for w, (_, tag) in common.items() if tag.startswith("nr") and (w[0] in _ALL_SURNAMES or w[:2] in _COMPOUND)}
+    tagged = {w for w, (_, tag) in common.items()
+              if tag.startswith("nr") and (w[0] in _ALL_SURNAMES or w[:2] in _COMPOUND)}
     names = frozenset(w for w in tagged  # 谢谢, 白白: a word said twice, not a name
                       if _given_part(w) and set(_given_part(w)) <= given and w[1] != w[0])
     not_names = frozenset(w for w, (freq, tag) in common.items()
