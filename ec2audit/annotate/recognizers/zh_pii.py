@@ -1,7 +1,8 @@
 """Chinese personal data: mobile numbers, 18-digit resident IDs (GB 11643 checksum), names.
 
 Presidio's English models see none of these. A name is proposed with a cue that a person is meant
-(`姓名：`, a surname followed by 先生/女士/经理…), or as a common surname and one or two characters
+(`姓名：`, a role or title before it, 先生/女士/经理… after it; then a name that is a dictionary word, 李娜, counts
+too), or as a common surname and one or two characters
 standing alone (between punctuation, quotes, spaces or a few function characters such as 是/的) that
 jieba's dictionary does not know as an ordinary word (`顾客`, `周六`, `高血压` are words, `王美玲` is not).
 Traditional forms of the surnames count too (陳雅琴). Where a candidate runs on into Han text, jieba's word
