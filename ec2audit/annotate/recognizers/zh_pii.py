@@ -206,11 +206,18 @@ def is_team(value: str) -> bool:
     return len(value) >= 3 and _TEAM.fullmatch(value) is not None
 
 
+def _unnamelike(value: str) -> bool:
+    """Two given characters of which neither is a given name's (`老师向我们介绍`, `白跑了`), or one that is a
+    particle (`客户钱还没付`)."""
+    part = _given_part(value)
+    return part in tuple(_AFTER_NAME) or (len(part) == 2 and not set(part) & _lexicon().given)
+
+
 def _not_a_word(value: str) -> bool:
     """A bare candidate is a name unless it (or its head or tail) is a common dictionary word, or
-    its given part is a title (`刘老师` is a surname fragment, found by the honorific pattern), or it
-    names a team."""
-    if is_team(value) or _addressed(value):
+    its given part is a title (`刘老师` is a surname fragment, found by the honorific pattern) or has no
+    given name's character, or it names a team."""
+    if is_team(value) or _addressed(value) or _unnamelike(value):
         return False
     common, not_names, _, _ = _lexicon()
     if value[:2] in _COMPOUND:  # 欧阳 is a word too: judge the given name
@@ -225,9 +232,11 @@ def _not_a_word(value: str) -> bool:
 def _not_common(value: str) -> bool:
     """A name where the context already says a person is meant: refused only as a common word that is no name
     (`高兴`, `马上`; 李娜 and 高峰 are names too), a name whose head is such a word unless a given name's character
-    follows it (`高兴|地` is refused, 黄海涛 and 李子轩 are names), a surname and a title (`张经理`), or a team."""
+    follows it (`高兴|地` is refused, 黄海涛 and 李子轩 are names), a surname and a title (`张经理`), two given
+    characters neither of which a given name uses, or a team."""
     common, not_names, names, given = _lexicon()
-    if is_team(value) or _addressed(value) or any(_given_part(value).startswith(h) for h in _HONORIFICS.split("|")):
+    if (is_team(value) or _addressed(value) or _unnamelike(value)
+            or any(_given_part(value).startswith(h) for h in _HONORIFICS.split("|"))):
         return False
     return value in names or (value not in common and (value[:2] in _COMPOUND or value[:2] not in not_names
                                                        or (len(value) == 3 and value[2] in given)))
