@@ -59,10 +59,12 @@ def _names(texts: list[str]) -> list[list[str]]:
     ("客户服务热线：张经理 13912345678", []),  # a surname and a title is no name, in a list item too
     ("专员孙子兵法读得熟，经理谢谢大家。", []),  # inside a longer word; a word said twice
     ("秘书长李明宣布开会。", ["李明"]),
-    ("发件人：\n\n金桂花\n", ["金桂花"]),
+    ("发件人：\n\n金桂花\n", ["金桂花"]),  # 桂花 is tagged a name too, but no surname starts it: kept as before
     # after a role, a surname character that starts no name: neither given character is a given name's
     ("患者向医生反映头痛，客户于昨日投诉，员工白跑了一趟，客户钱还没付。", []),
-    ("老师向我们介绍了新同学。", []),  # 桂花 is tagged a name too, but no surname starts it: kept as before
+    ("老师向我们介绍了新同学。", []),
+    ("人力资源部经理林立新签发了录用通知。", ["林立新"]),  # 林立 is a word and a name, but 新 ends given names too
+    ("班主任刘老师通知周一升旗。", []),  # not 任刘: 班主任 + 刘老师, a surname and a title
 ])
 def test_name_ends_where_the_word_does(text, names):
     assert _names([text]) == [sorted(names)]
@@ -74,9 +76,10 @@ def test_hand_written_set_exact_spans():
     right = sum(len(set(f) & set(c["names"])) for c, f in zip(cases, found, strict=True))
     proposed, gold = sum(map(len, found)), sum(len(c["names"]) for c in cases)
     # session 18's 89 sentences (72 names): 53 right of 65 proposed before segmentation placed the end, 63 of 64
-    # after; with session 19's 50 sentences (titles, dictionary-word names): 68 right of 75 proposed before its
-    # fixes (P 0.907, R 0.607), 101 of 101 after (P 1.000, R 0.902), 112 names
-    assert (right, proposed, gold) == (101, 101, 112)
+    # after. Session 19 added 50 (titles, dictionary-word names; 68 right of 75 proposed, 112 names, before its
+    # fixes) and later 24 written after them, measured once before their own two fixes (P 0.857, R 0.800):
+    # 163 sentences, 127 names: 72 right of 82 proposed at the branch point (P 0.878, R 0.567)
+    assert (right, proposed, gold) == (114, 114, 127)
 
 
 def test_cli_prelabel_gives_the_name_as_the_unit(tmp_path):

@@ -82,6 +82,7 @@ class _Lexicon(NamedTuple):
     not_names: frozenset[str]  # of those, used 100+ times and not a person's name
     names: frozenset[str]  # common words that are names too (李娜, 马超, 高峰): tagged `nr`, a given name's characters
     given: frozenset[str]  # characters found more often in people's given names than in ordinary words
+    rare: frozenset[str]  # characters found in given names less than half as often as in ordinary words
 
 
 @cache
@@ -103,6 +104,7 @@ def _lexicon() -> _Lexicon:
                 common[word] = int(freq), tag
     in_words = Counter(c for word, (_, tag) in common.items() if not tag.startswith("nr") for c in set(word))
     given = frozenset(c for c, n in in_names.items() if n > in_words[c])
+    rare = frozenset(c for c, n in in_words.items() if 2 * in_names[c] < n)  # 考, 住, 会; not 新 (立新), 生
     # judged only where a surname starts the tagged word (桂花, tagged too, may end a name: 金桂花)
     tagged = {w for w, (_, tag) in common.items()
               if tag.startswith("nr") and (w[0] in _ALL_SURNAMES or w[:2] in _COMPOUND)}
@@ -110,7 +112,7 @@ def _lexicon() -> _Lexicon:
                       if _given_part(w) and set(_given_part(w)) <= given and w[1] != w[0])
     not_names = frozenset(w for w, (freq, tag) in common.items()
                           if freq >= 100 and w not in names and (w in tagged or not tag.startswith("nr")))
-    return _Lexicon(frozenset(common), not_names, names, given)
+    return _Lexicon(frozenset(common), not_names, names, given, rare)
 
 
 def _given_part(value: str) -> str:
@@ -148,8 +150,8 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int]:
 
 def name_start(text: str, start: int, end: int) -> int:
     """A candidate whose first character ends a dictionary word before it starts after that word, where jieba's
-    segmentation agrees (`班主任李娜老师` is 班主任 + 李娜, not 任 + 李娜) and a surname and a given character
-    remain."""
+    segmentation agrees and a surname follows the word (`班主任李娜老师` is 班主任 + 李娜, not 任 + 李娜); with
+    that surname alone left (`班主任刘老师`) there is no name."""
     if start == 0 or not "\u4e00" <= text[start - 1] <= "\u9fff":
         return start
     words = _segmenter().FREQ
@@ -160,7 +162,9 @@ def name_start(text: str, start: int, end: int) -> int:
     if start in cuts:
         return start
     after = min(c for c in cuts if c > start)
-    return after if end - after >= 2 and text[after] in _ALL_SURNAMES else start
+    if text[after] not in _ALL_SURNAMES:
+        return start  # no surname after the word (`客户王|芳`: jieba's 客户王 is a dictionary oddity)
+    return after if end - after >= 2 else end  # a lone surname left (`班主任刘老师`): a form of address, no name
 
 
 def name_end(text: str, start: int, end: int) -> int:
@@ -169,15 +173,15 @@ def name_end(text: str, start: int, end: int) -> int:
     `赵国|栋续方`, is no evidence), unless it ends in a given name's character and the text after the whole
     candidate reads in fewer dictionary words (`周子健|康复出院`, not `周子|健康|复出|院`: the name jieba did not
     know is kept; `马超|会诊后` stays cut, as jieba's guess 诊后 is no word). One ending in a one-character
-    word gives it back only when that is a particle or copula (`张伟|是|经理`) or no given name's character
-    (`王明|考了`): a given name's last character can be a word of its own (`赵国|栋`). A surname and one given
-    character (two of a compound surname) are never cut."""
+    word gives it back only when that is a particle or copula (`张伟|是|经理`) or a character given names hardly
+    use (`王明|考了`; not 林立|新): a given name's last character can be a word of its own (`赵国|栋`). A surname
+    and one given character (two of a compound surname) are never cut."""
     least = start + (3 if text[start:start + 2] in _COMPOUND else 2)
     if end <= least or end == len(text) or not "\u4e00" <= text[end] <= "\u9fff":
         return end
-    words, (common, _, _, given) = _segmenter().FREQ, _lexicon()  # FREQ: words and every word's prefixes (count 0)
+    words, (common, _, _, given, rare) = _segmenter().FREQ, _lexicon()  # FREQ: words and their prefixes (count 0)
     last = text[end - 1]
-    if (last not in _AFTER_NAME and (last in given or text[start:end - 1] not in common)
+    if (last not in _AFTER_NAME and (last not in rare or text[start:end - 1] not in common)
             and not any(text[b:end + 1] in words for b in range(least, end))):
         return end  # no dictionary word could cross the end, nor a particle or a known name's end close it
     lo, hi = max(0, start - _CONTEXT), min(len(text), end + _CONTEXT)
@@ -189,8 +193,8 @@ def name_end(text: str, start: int, end: int) -> int:
     known = before >= least and text[start:before] in common  # a name the dictionary knows ends there
     if end in cuts:
         single = end - before == 1 and before >= least
-        return before if single and (text[before] in _AFTER_NAME or (known and last not in given)) else end
-    if before < least or (not words.get(text[before:after]) and (last in given or not known)):
+        return before if single and (text[before] in _AFTER_NAME or (known and last in rare)) else end
+    if before < least or (not words.get(text[before:after]) and (last not in rare or not known)):
         return end
     if last in given and len(_word_ends(text[end:hi], False)) < len(_word_ends(text[before:hi], False)):
         return end
@@ -219,7 +223,7 @@ def _not_a_word(value: str) -> bool:
     given name's character, or it names a team."""
     if is_team(value) or _addressed(value) or _unnamelike(value):
         return False
-    common, not_names, _, _ = _lexicon()
+    common, not_names, _, _, _ = _lexicon()
     if value[:2] in _COMPOUND:  # 欧阳 is a word too: judge the given name
         return len(value) > 2 and value[2:] not in not_names and value not in common
     if any(value[1:].startswith(h) for h in _HONORIFICS.split("|")):
@@ -234,7 +238,7 @@ def _not_common(value: str) -> bool:
     (`高兴`, `马上`; 李娜 and 高峰 are names too), a name whose head is such a word unless a given name's character
     follows it (`高兴|地` is refused, 黄海涛 and 李子轩 are names), a surname and a title (`张经理`), two given
     characters neither of which a given name uses, or a team."""
-    common, not_names, names, given = _lexicon()
+    common, not_names, names, given, _ = _lexicon()
     if (is_team(value) or _addressed(value) or _unnamelike(value)
             or any(_given_part(value).startswith(h) for h in _HONORIFICS.split("|"))):
         return False
