@@ -103,7 +103,7 @@ def _lexicon() -> _Lexicon:
             if 2 <= len(word) <= 4 and int(freq) >= 50:
                 common[word] = int(freq), tag
     in_words = Counter(c for word, (_, tag) in common.items() if not tag.startswith("nr") for c in set(word))
-    given = frozenset(c for c, n in in_names.items() if n > in_words[c])
+    given = frozenset(_with_traditional("".join(c for c, n in in_names.items() if n > in_words[c])))  # 华, 華
     rare = frozenset(c for c, n in in_words.items() if 2 * in_names[c] < n)  # 考, 住, 会; not 新 (立新), 生
     # judged only where a surname starts the tagged word (桂花, tagged too, may end a name: 金桂花)
     tagged = {w for w, (_, tag) in common.items()
@@ -211,10 +211,10 @@ def is_team(value: str) -> bool:
 
 
 def _unnamelike(value: str) -> bool:
-    """Two given characters of which neither is a given name's (`老师向我们介绍`, `白跑了`), or one that is a
-    particle (`客户钱还没付`)."""
+    """Two given characters that given names hardly use (`老师向我们介绍`, `白跑了`; 子墨 is a given name), or one
+    that is a particle (`客户钱还没付`)."""
     part = _given_part(value)
-    return part in tuple(_AFTER_NAME) or (len(part) == 2 and not set(part) & _lexicon().given)
+    return part in tuple(_AFTER_NAME) or (len(part) == 2 and set(part) <= _lexicon().rare)
 
 
 def _not_a_word(value: str) -> bool:
@@ -237,7 +237,7 @@ def _not_common(value: str) -> bool:
     """A name where the context already says a person is meant: refused only as a common word that is no name
     (`高兴`, `马上`; 李娜 and 高峰 are names too), a name whose head is such a word unless a given name's character
     follows it (`高兴|地` is refused, 黄海涛 and 李子轩 are names), a surname and a title (`张经理`), two given
-    characters neither of which a given name uses, or a team."""
+    characters given names hardly use, or a team."""
     common, not_names, names, given, _ = _lexicon()
     if (is_team(value) or _addressed(value) or _unnamelike(value)
             or any(_given_part(value).startswith(h) for h in _HONORIFICS.split("|"))):
