@@ -1,6 +1,8 @@
 """Chinese name boundaries in pre-labelling: exact-span precision / recall of the person names proposed on a
 hand-written set (`tests/data/zh_names/sentences.jsonl`: names of 2–4 characters before verbs, titles and
-particles, in lists, after role words, and hard negatives such as 王府井, 高兴, 张开), and the cost per MB.
+particles, in lists, after role words and titles, names that are dictionary words (李娜, 马超, 高峰) in medical
+notes, HR, court, school, chat and delivery addresses, and hard negatives such as 王府井, 高兴, 张开, 黄金, 周末),
+and the cost per MB.
 
 A proposal is right only with the gold offsets (`李娜确` for `李娜` is wrong twice: a false proposal and a
 missed name). Every occurrence of a listed name is a true span. A second, generated check (`grid`):

@@ -4,8 +4,9 @@ Kept free of Presidio so the same recognizers run alone (fast, no spaCy) and nex
 A pattern with a group named `value` reports only that group (e.g. the value of `password: ...`).
 A candidate the validator refuses loses its last `trim` piece, again and again, before it is given up:
 a pattern cannot tell a value's last group from the next token (`BE68 5390 0754 7034 CODE`).
-A recognizer with `bound` asks it where a candidate really ends, from the text around it, before validating: a
-Chinese name's last character is where word segmentation says the name's word ends (`李娜确诊` is 李娜 + 确诊).
+A recognizer with `bound` asks it where a candidate really starts and ends, from the text around it, before
+validating: a Chinese name's last character is where word segmentation says the name's word ends (`李娜确诊` is
+李娜 + 确诊), its first where a word before it does not run on into it (`班主任李娜` is 班主任 + 李娜, not 任李娜).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class PatternRecognizer:
     validate: Callable[[str], bool] | None = None
     flags: int = 0
     trim: str | None = None  # a candidate's trailing piece (anchored with `$`) to drop when it fails validation
-    bound: Callable[[str, int, int], int] | None = None  # (text, start, end) → where the candidate ends
+    bound: Callable[[str, int, int], tuple[int, int]] | None = None  # (text, start, end) → the candidate's span
     _compiled: tuple[tuple[re.Pattern, float], ...] = field(init=False, repr=False, compare=False)
     _trim: re.Pattern | None = field(init=False, repr=False, compare=False)
 
@@ -50,7 +51,7 @@ class PatternRecognizer:
                 group = "value" if "value" in pattern.groupindex else 0
                 start, end = m.span(group)
                 if self.bound:
-                    end = self.bound(text, start, end)
+                    start, end = self.bound(text, start, end)
                 while self.validate and start < end and not self.validate(text[start:end]):
                     cut = self._trim.search(text, start, end) if self._trim else None
                     end = cut.start() if cut else start
