@@ -56,6 +56,10 @@ PIECES: dict[str, list[str]] = {
     "continuations": ["\\\n", "\\\r\n", "\\", "\n", "  ", "\t", "a", "lena", " ", "x\\\n  y"],
     "octal_escapes": ["\\303\\251", "\\0303", "\\351", "\\101", "$'", "'", "\\'", "Jos", "a", " ", "\n", "\\",
                       "$'Jos\\303\\251'", "\\377\\376"],
+    # lines of twenty characters (a wrap's three in a row as long), and pieces that make a line longer or shorter
+    "hard_wraps": ["lena.hartmann@exampl\n", "e.org and one more x\n", "0123456789٣²x漢字yzéÑ\r\n",
+                   "ǅʰ〇Ⅻ½ abcdefghijklmn\n", "2024-01-01 record a\n", "a   b   column row x\n",
+                   "abcdefghijklmnopqrs\u0301\n", "tail\n", "\n", "\r\n", "a", "_", "²", "\u0301", " ", "-"],
     "digits": ["١٣٩", "۱۳۹", "१३९", "٣", "12", "１２", "a", " ", "\n", "𝟘", "\U00011f50", "x٣y", "-"],
 }
 
