@@ -20,6 +20,8 @@ from ec2audit.units import read_units
 
 DATA = Path(__file__).parent / "data"
 
+_XXD_LINE = b"lena.hartmann@example.org abcd".hex()  # 60 digits: a line of `xxd -p`
+
 #: the pieces each cued form's texts are made of (joined in any order, any number)
 PIECES: dict[str, list[str]] = {
     "letter_spacing": ["a", "B", "7", "é", "漢", " ", "  ", "   ", "\n", "\r\n", "\t", ";", ".", "-", "\u00a0",
@@ -56,6 +58,14 @@ PIECES: dict[str, list[str]] = {
     "continuations": ["\\\n", "\\\r\n", "\\", "\n", "  ", "\t", "a", "lena", " ", "x\\\n  y"],
     "octal_escapes": ["\\303\\251", "\\0303", "\\351", "\\101", "$'", "'", "\\'", "Jos", "a", " ", "\n", "\\",
                       "$'Jos\\303\\251'", "\\377\\376"],
+    # lines of twenty characters (a wrap's three in a row as long), and pieces that make a line longer or shorter
+    "hard_wraps": ["lena.hartmann@exampl\n", "e.org and one more x\n", "0123456789٣²x漢字yzéÑ\r\n",
+                   "ǅʰ〇Ⅻ½ abcdefghijklmn\n", "2024-01-01 record a\n", "a   b   column row x\n",
+                   "abcdefghijklmnopqrs\u0301\n", "tail\n", "\n", "\r\n", "a", "_", "²", "\u0301", " ", "-"],
+    # hex of text (an `xxd -p` line of 60 digits, a run of 26, lines of a few), and what a run's ends read
+    "hex_strings": [_XXD_LINE + "\n", _XXD_LINE, "6c656e612e686172746d616e6e", "6c656e612e686172746d616e6e\n",
+                    "\n6c65", "\n6e61\n", "\n1\n", "\n1\n1\n1\n", "deadbeef", "1", "\n", "\r\n", "\\x", "0x",
+                    "\\\\x", "x", "g", "_", " ", "é"],
     "digits": ["١٣٩", "۱۳۹", "१३९", "٣", "12", "１２", "a", " ", "\n", "𝟘", "\U00011f50", "x٣y", "-"],
 }
 

@@ -641,17 +641,31 @@ def _converting_runs_by_codes(text: str) -> list[tuple[int, int]]:
     import numpy as np
 
     keyed, cue = _keyed_tables()
-    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    inside = np.zeros(len(points) + 2, dtype=bool)
-    inside[1:-1] = keyed[points]
-    edges = np.flatnonzero(inside[1:] != inside[:-1])
-    starts, ends = _runs_holding(np.flatnonzero(cue[points]), edges[::2], edges[1::2])
     changed, first, pairs = _change_tables()
-    firsts = np.flatnonzero(first[points[:-1]])
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    # only the characters from the least key's on are looked up (no ASCII character is a key's: 8 MB of agent
+    # traffic, 15 % of it other, 0.11 → 0.04 s); a run is keyed characters at consecutive offsets
+    at = np.flatnonzero(points >= _least_key())
+    codes = points[at]
+    run = at[keyed[codes]]
+    cut = np.flatnonzero(np.diff(run) != 1)
+    starts = run[np.concatenate(([0], cut + 1))] if len(run) else run
+    ends = run[np.concatenate((cut, [len(run) - 1]))] + 1 if len(run) else run
+    starts, ends = _runs_holding(at[cue[codes]], starts, ends)
+    firsts = at[first[codes]]
+    firsts = firsts[firsts < len(points) - 1]
     keys = points[firsts].astype(np.int64) << 21 | points[firsts + 1]
-    candidates = np.union1d(np.flatnonzero(changed[points]), firsts[np.isin(keys, pairs)])
+    candidates = np.union1d(at[changed[codes]], firsts[np.isin(keys, pairs)])
     starts, ends = _runs_holding(candidates, starts, ends)
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+@cache
+def _least_key() -> int:
+    """The least code point any key of OpenCC's holds, or a phrase starts with, or t2s changes."""
+    import numpy as np
+
+    return int(min(np.flatnonzero(table)[0] for table in (*_keyed_tables(), *_change_tables()[:2]) if table.any()))
 
 
 def _runs_holding(where: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

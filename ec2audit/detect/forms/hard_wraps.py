@@ -23,10 +23,15 @@ _RECORD_HEAD = 4
 
 @register
 class HardWraps(Form):
-    """No cue: a wrap is a line as long as its neighbours, which no regex finds (a break between two letters is on
-    most lines of prose). It reads the whole text."""
+    """A wrap is a line as long as its neighbours, which no regex finds; its cue is what a regex can: a break
+    between two letters or digits (`str.isalnum`; on 8 MB of agent traffic, 27,000 of 245,000 breaks). The cue
+    holds no line width: `[^\\n]{19}` before it made the one cue pass 0.07 s slower, more than it saved."""
 
     name = "hard_wraps"
+    #: (`[^\W_]` is `str.isalnum` in Python's regex.) The cue ends on the line after the break; a wrap's
+    #: decision reads the two lines either side of the line it breaks: three before the cue's line, one after
+    cue = r"[^\W_]\r?\n[^\W_]"
+    cue_lines = 3
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if text.count("\n") < 2:  # (three lines or more)

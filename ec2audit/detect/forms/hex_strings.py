@@ -34,6 +34,11 @@ def hex_text(digits: str) -> str | None:
 @register
 class HexStrings(Form):
     name = "hex_strings"
+    #: a run of 16 digits, a line of hex digits alone (a run's lines after its first: each is a cue, so the
+    #: stretches of one run meet and are one, and no line inside a run starts another in a stretch) and a
+    #: prefixed run's start; a run's last line may only start with digits: the line after a cued one
+    cue = r"[0-9a-fA-F]{16}|\n[0-9a-fA-F]+\r?\n|[\\0]\\?x[0-9a-fA-F]{8}"
+    cue_lines = 1
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "x" in text:
