@@ -27,7 +27,8 @@ from functools import cache
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
-from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
+from ec2audit.annotate.recognizers.person import NAME_KEY_BEFORE, PLACEHOLDER_NAMES
+from ec2audit.annotate.recognizers.records import record_number
 from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.taxonomy import load_taxonomy
@@ -259,7 +260,10 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     if _DATE_SHAPED.match(value) and unit.dimension != "location" and not _keyed(unit):  # a `dob` column's is kept
         return "a date or a dated reference number"
     if unit.dimension == "person_name":
-        return _CODE.search(value) and "a code token" or _name_rejection(value, _keyed(unit))
+        keyed = _keyed(unit) or bool(NAME_KEY_BEFORE.search(before[-40:]))  # `Author: Oluwaseun Adeyemi <…>`
+        return _CODE.search(value) and "a code token" or _name_rejection(value, keyed)
+    if unit.dimension in ("financial", "health") and record_number(value, before):
+        return None  # `POL-88321-B`, `MRN 00482913`: its prefix says whose file it numbers
     if unit.dimension in ("contact", "government_id", "financial"):
         if "@" in value and unit.dimension == "contact":
             return _email_rejection(value, before)
@@ -316,6 +320,8 @@ def _kind(unit: Unit) -> str:
     """What a candidate's value is, in the word a field name would use."""
     value, dimension = unit.value.strip(), unit.dimension
     digits = len(_DIGITS.findall(value))
+    if dimension in ("financial", "health") and (record_number(value) or dimension == "health" and digits >= 4):
+        return "record_number"  # `POL-88321-B`; a health value with digits is no condition (`MRN 00482913`)
     if dimension == "contact":
         phone = re.fullmatch(r"[+\d\s().-]+", value) and digits >= 7
         return "email" if "@" in value else "phone" if phone else "handle"

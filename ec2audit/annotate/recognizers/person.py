@@ -9,6 +9,7 @@ capitalised last word that is a census surname (or follows a particle): `Sophie 
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -46,8 +47,12 @@ def _census_name(value: str) -> bool:
     return opener in first and opener not in _SENTENCE_OPENERS and (particle or words[-1].upper() in last)
 
 
-#: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`.
-_NAME_KEYS = r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name"
+#: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`, a git
+#: commit's `Author:` and its trailers (`Signed-off-by:`).
+_NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
+              r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by")
+#: Such a key just before a value: the value is a person's name even where no name list knows it.
+NAME_KEY_BEFORE = re.compile(rf"(?i:(?<![A-Za-z])(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?$")
 
 RECOGNIZERS = [
     PatternRecognizer("person-after-key", "PERSON", "person_name", (

@@ -1,0 +1,64 @@
+"""Session 19, eighth walk: figures a new user reads off `audit --discover`, `annotate prelabel`, OpenHands
+audits, the Parquet outputs, `intercept`, `run` and `report`, on inputs written here as users write theirs,
+each checked against a count made by hand."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ec2audit.cli import main
+
+
+def _cli(*args) -> tuple[int, str]:
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+_NOTES = """# Claims follow-up - week 48
+
+Called the claimant about claim CLM-2026-004417 on policy POL-88321-B.
+Her member number is MBR-5520193 and the hospital record is MRN 00482913.
+Second file: INS-20931-7 (motor), adjuster asked for the repair invoice.
+The deletions in the spreadsheet were reverted. Build 20260 passed; see PR-1182 for the CSV export fix.
+"""
+_GIT_LOG = """commit 3f9a2c1e7b4d8a6f5e0c1d2b3a4f5e6d7c8b9a01
+Author: Will Hartley <will.hartley@northwind-dev.co.uk>
+Date:   Tue Nov 24 16:02:11 2026 +0000
+
+    Fix claim export rounding
+
+commit 8b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b
+Author: Oluwaseun Adeyemi <seun.adeyemi@fastmail.com>
+Date:   Mon Nov 23 09:41:57 2026 +0000
+
+    Add member lookup
+"""
+
+
+def _agent_log(path: Path, *tool_results: str) -> Path:
+    """A request body as an OpenAI-compatible proxy logs it: one tool call per tool result."""
+    messages: list[dict] = [{"role": "user", "content": "Summarise the claims notes and who changed the export."}]
+    for i, result in enumerate(tool_results):
+        messages += [{"role": "assistant", "content": None, "tool_calls": [
+                         {"id": f"c{i}", "type": "function", "function": {"name": "read", "arguments": "{}"}}]},
+                     {"role": "tool", "tool_call_id": f"c{i}", "content": result}]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"model": "gpt-4o", "messages": messages}), encoding="utf-8")
+    return path
+
+
+def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
+    """An agent read claim notes and ran `git log`. By hand, 9 units: five record numbers (the claim, the policy,
+    the insurance file and the member number as written with their prefixes, the medical record's number after
+    `MRN`), the two commit authors and their two addresses. Not units: the build number, the pull request, the
+    commit hashes, `deletions` (an ICD-10 word) and the dates. Before: the policy, the insurance file and the
+    MRN were `too few digits` / `no words`, and `Oluwaseun Adeyemi` had `no known given name`."""
+    log = _agent_log(tmp_path / "logs" / "req.json", _NOTES, _GIT_LOG)
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
+    assert found == {("CLM-2026-004417", "financial"), ("POL-88321-B", "financial"), ("MBR-5520193", "financial"),
+                     ("INS-20931-7", "financial"), ("00482913", "health"),
+                     ("Will Hartley", "person_name"), ("will.hartley@northwind-dev.co.uk", "contact"),
+                     ("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact")}
