@@ -62,3 +62,37 @@ def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
                      ("INS-20931-7", "financial"), ("00482913", "health"),
                      ("Will Hartley", "person_name"), ("will.hartley@northwind-dev.co.uk", "contact"),
                      ("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact")}
+
+
+def test_prelabel_reads_the_people_a_workspaces_git_history_names(tmp_path):
+    """A workspace that is a git repository: two commits by two people, one with a `Signed-off-by:` trailer.
+    By hand: 3 names and 3 addresses (the notes file adds the five record numbers). Before: `.git/` was a tool
+    folder, not data, and none of its people were proposed, though an agent's `git log` sends them all."""
+    import subprocess
+
+    ws = tmp_path / "claims-export"
+    ws.mkdir()
+    (ws / "notes.md").write_text(_NOTES, encoding="utf-8")
+
+    def commit(name: str, email: str, message: str) -> None:
+        env = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": name,
+               "GIT_COMMITTER_EMAIL": email, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin:/usr/local/bin"}
+        subprocess.run(["git", "-C", str(ws), "add", "-A"], check=True, env=env)
+        subprocess.run(["git", "-C", str(ws), "commit", "-q", "--allow-empty", "-m", message], check=True, env=env)
+
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    commit("Ines Carvalho", "ines.carvalho@segurosnorte.pt", "Add notes")
+    commit("Tomasz Wojcik", "t.wojcik@segurosnorte.pt",
+           "Fix rounding\n\nSigned-off-by: Oluwaseun Adeyemi <seun.adeyemi@fastmail.com>")
+    units_file = tmp_path / "units.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--no-presidio", "--out", tmp_path / "ls.json",
+                        "--units", units_file)
+    assert code == 0, output
+    units = [json.loads(line) for line in units_file.read_text(encoding="utf-8").splitlines()]
+    people = {(u["value"], u["dimension"]) for u in units if u["entity_id"] == ".git (git log)"}
+    assert people == {("Ines Carvalho", "person_name"), ("ines.carvalho@segurosnorte.pt", "contact"),
+                      ("Tomasz Wojcik", "person_name"), ("t.wojcik@segurosnorte.pt", "contact"),
+                      ("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact")}
+    assert len(units) == 6 + 5
+    assert f"skipped {ws / '.git'}/: tool folder, not data (" in output
+    assert "; the people its commits name read as `git log` shows them" in output
