@@ -5,6 +5,7 @@ each checked against a count made by hand."""
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ec2audit.cli import main
@@ -96,3 +97,60 @@ def test_prelabel_reads_the_people_a_workspaces_git_history_names(tmp_path):
     assert len(units) == 6 + 5
     assert f"skipped {ws / '.git'}/: tool folder, not data (" in output
     assert "; the people its commits name read as `git log` shows them" in output
+
+
+def _openhands(path: Path, final_metrics: bool) -> Path:
+    """An OpenHands trajectory export: the user's task, one command (its response logged with usage), and
+    the agent's last `message`, which has no model response; each agent action carries OpenHands' running
+    totals (`llm_metrics`) when `final_metrics`, only the first when not."""
+    def totals(prompt: int, completion: int, cached: int) -> dict:
+        return {"accumulated_cost": 0.0, "accumulated_token_usage": {
+            "model": "", "prompt_tokens": prompt, "completion_tokens": completion, "cache_read_tokens": cached,
+            "cache_write_tokens": 0, "context_window": 200000, "per_turn_token": 0, "response_id": ""}}
+    response = {"id": "chatcmpl-1", "model": "claude-sonnet-4-5-20250929", "object": "chat.completion",
+                "usage": {"prompt_tokens": 1000, "completion_tokens": 50, "total_tokens": 1050}}
+    events = [
+        {"id": 0, "source": "agent", "action": "system", "args": {"content": "You are OpenHands agent."}},
+        {"id": 1, "source": "user", "action": "message", "args": {"content": "Why does the billing sync fail?"}},
+        {"id": 2, "source": "agent", "action": "run", "args": {"command": "cat sync.log"},
+         "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t1", "model_response": response},
+         "llm_metrics": totals(1000, 50, 0)},
+        {"id": 3, "source": "agent", "observation": "run", "cause": 2, "content": "ERROR 502 from billing",
+         "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t1", "model_response": response}},
+        {"id": 4, "source": "agent", "action": "message", "args": {"content": "The billing host answers 502."},
+         **({"llm_metrics": totals(2400, 170, 800)} if final_metrics else {})},
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(events), encoding="utf-8")
+    return path
+
+
+def _provider_row(output: str) -> dict:
+    (row,) = json.loads(output)["providers"]
+    return row
+
+
+def test_openhands_last_message_is_priced_from_the_running_totals(tmp_path):
+    """The last call's tokens are what OpenHands' running totals grew by: 2400 - 1000 = 1400 prompt (800 of them
+    cached), 170 - 50 = 120 completion. By hand at claude-sonnet-4-5's $3 / $0.30 cached / $15 per M: the
+    first call 1000·3 + 50·15 = $0.003750, the last 600·3 + 800·0.3 + 120·15 = $0.003840; $0.007590 in all.
+    Before: the last call was unpriced and the row's USD unknown."""
+    log = _openhands(tmp_path / "trajectory.json", final_metrics=True)
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--json")
+    assert code == 0, output
+    row = _provider_row(output)
+    assert (row["calls"], row["input_tokens"], row["cached_tokens"], row["output_tokens"]) == (2, 2400, 800, 170)
+    assert row["cost_usd"] == pytest.approx(0.00759)
+    assert row["unpriced_calls"] == 0
+
+
+def test_openhands_call_without_usage_says_why_it_is_unpriced(tmp_path):
+    """No running totals on the last message: its tokens cannot be counted. By hand: 1 of 2 calls unpriced, for
+    want of usage, and the table says so. Before: `unknown: 1 of 2 unpriced`, with no reason."""
+    log = _openhands(tmp_path / "trajectory.json", final_metrics=False)
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--json")
+    assert code == 0, output
+    row = _provider_row(output)
+    assert (row["calls"], row["unpriced_calls"], row["calls_without_usage"], row["cost_usd"]) == (2, 1, 1, None)
+    code, output = _cli("audit", log, "--discover", "--no-presidio")
+    assert "unknown: 1 of 2 unpriced (no usage logged)" in output

@@ -631,14 +631,16 @@ class LogAudit:
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model). The cost is null unless every call of the row
         had a price: a sum over the priced calls alone would read as the whole cost; `unpriced_calls` says
-        how many had none (no usage logged, or a model without a price). A provider is one row however its
+        how many had none (no usage logged, or a model without a price), `calls_without_usage` how many of
+        those logged no usage. A provider is one row however its
         logs spell it (OpenLLMetry writes `Anthropic`, the APIs' hosts `anthropic`)."""
         return (self.calls_lazy().with_columns(pl.col("provider").str.to_lowercase())
                 .group_by("side", "provider", "model", maintain_order=True).agg(
             calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=pl.col("input_tokens").sum(),
             cached_tokens=pl.col("cached_tokens").sum(), output_tokens=pl.col("output_tokens").sum(),
             cost_usd=_usd_sum(),
-            unpriced_calls=pl.col("cost_usd").is_null().sum())
+            unpriced_calls=pl.col("cost_usd").is_null().sum(),
+            calls_without_usage=(pl.col("input_tokens").is_null() & pl.col("output_tokens").is_null()).sum())
             .sort("side", "provider", "model", nulls_last=True).collect(engine="streaming").to_dicts())
 
     def timeline(self, limit: int | None = None) -> list[dict]:
