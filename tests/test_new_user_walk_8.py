@@ -154,3 +154,65 @@ def test_openhands_call_without_usage_says_why_it_is_unpriced(tmp_path):
     assert (row["calls"], row["unpriced_calls"], row["calls_without_usage"], row["cost_usd"]) == (2, 1, 1, None)
     code, output = _cli("audit", log, "--discover", "--no-presidio")
     assert "unknown: 1 of 2 unpriced (no usage logged)" in output
+
+
+def _conversation(path: Path, *tool_results: str) -> Path:
+    """A transcript (one call per assistant message): its last tool result is never sent."""
+    body = json.loads(_agent_log(path, *tool_results).read_text(encoding="utf-8"))
+    path.write_text(json.dumps({"messages": body["messages"], "metadata": {"model": "openai/gpt-4o"}}),
+                    encoding="utf-8")
+    return path
+
+
+def test_exposure_by_dimension_is_a_typed_column_polars_reads(tmp_path):
+    """`audit --out` on a session whose claim notes were sent and whose `git log` was not; four units of its
+    task. By hand, per dimension: financial 2 of 2 sent → 1.0, person_name (Will Hartley, Marguerite
+    Lindqvist) 0.0, contact 0.0; over all, weights 2.5 + 2.5 of 2.5·2 + 1.0·2 + 1.5 = 5 / 8.5 = 0.5882.
+    Before: the column was JSON text (`'{"contact": 0.0, …}'`) that a polars user had to parse."""
+    import polars as pl
+
+    log = _conversation(tmp_path / "logs" / "s1.json", _NOTES, _GIT_LOG)
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps({"task_id": "claims", "entity_id": e, "field": f, "value": v,
+                                         "dimension": d}) + "\n" for e, f, v, d in [
+        ("C1", "claim", "CLM-2026-004417", "financial"), ("C1", "policy", "POL-88321-B", "financial"),
+        ("P1", "name", "Will Hartley", "person_name"), ("P2", "name", "Marguerite Lindqvist", "person_name"),
+        ("P2", "phone", "+44 7700 900123", "contact")]), encoding="utf-8")
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"s1": "claims"}), encoding="utf-8")
+    out = tmp_path / "out" / "findings.parquet"
+    code, output = _cli("audit", log, "--units", units, "--task-map", task_map, "--out", out)
+    assert code == 0, output
+    sessions = pl.read_parquet(out.with_name("findings.sessions.parquet"))
+    assert sessions.schema["exposure_by_dimension"] == pl.List(pl.Struct({"dimension": pl.String,
+                                                                           "exposure": pl.Float64}))
+    (row,) = sessions.to_dicts()
+    assert row["exposure"] == pytest.approx(5 / 8.5)
+    per_dimension = (sessions.explode("exposure_by_dimension").unnest("exposure_by_dimension", separator=".")
+                     .select("exposure_by_dimension.dimension", "exposure_by_dimension.exposure").rows())
+    assert per_dimension == [("contact", 0.0), ("financial", 1.0), ("person_name", 0.0)]
+    code, output = _cli("report", out, "--json")
+    assert code == 0, output
+    assert json.loads(output)["strategies"][0]["by_dimension"] == {"contact": 0.0, "financial": 1.0,
+                                                                    "person_name": 0.0}
+
+
+def test_a_runs_episodes_table_types_exposure_by_dimension_and_reads_older_records(tmp_path):
+    """A run folder whose `record.json` files were written before (exposure per dimension as JSON text):
+    `episodes.parquet` is rebuilt with the typed column, and `report` reads it. By hand: cloud-only's contact
+    exposure (1.0 + 0.5) / 2 = 0.75."""
+    import polars as pl
+    from test_new_user_walk_7 import _run
+
+    run = _run(tmp_path / "run", [("edge-only", "A", 1.0, 0.0), ("cloud-only", "A", 0.6, 1.0),
+                                  ("edge-only", "B", 0.5, 0.0), ("cloud-only", "B", 0.9, 0.5)])
+    episodes = pl.read_parquet(run / "episodes.parquet")
+    assert episodes.schema["exposure_by_dimension"] == pl.List(pl.Struct({"dimension": pl.String,
+                                                                           "exposure": pl.Float64}))
+    cloud = episodes.filter(pl.col("strategy") == "cloud-only").sort("task_id")
+    assert cloud["exposure_by_dimension"].to_list() == [[{"dimension": "contact", "exposure": 1.0}],
+                                                        [{"dimension": "contact", "exposure": 0.5}]]
+    code, output = _cli("report", run, "--json")
+    assert code == 0, output
+    rows = {r["label"]: r["by_dimension"] for r in json.loads(output)["strategies"]}
+    assert rows["cloud-only"] == {"contact": 0.75}

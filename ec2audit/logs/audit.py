@@ -65,13 +65,13 @@ CALL_SCHEMA = {
 #: name an OpenTelemetry log's model-call span, which an exported leak span is a child of.
 _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
                  "log_line", "trace_id", "span_id")
-#: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object;
+#: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure a list of {dimension, exposure};
 #: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off);
 #: its cloud calls' tokens and USD as `providers()` sums them (the USD null unless each call had a price).
 SESSION_SCHEMA = {
     "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "calls_without_content": pl.Int64(),
     "units": pl.Int64(),
-    "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
+    "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": metrics.BY_DIMENSION,
     "scored_against": pl.String(), "tasks": pl.List(pl.String), "cloud_input_tokens": pl.Int64(),
     "cloud_cached_tokens": pl.Int64(), "cloud_output_tokens": pl.Int64(), "cloud_usd": pl.Float64(),
 }
@@ -607,8 +607,8 @@ class LogAudit:
                 usage = (_usage(calls) if across is None else pl.concat([_usage(calls.filter(~spanning)), across])
                          ).collect(engine="streaming")
                 for chunk in self._rows([rows]):
-                    frame = pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                          for r in self._session_rows(chunk, names)], schema=schema)
+                    frame = pl.DataFrame([{**r, "exposure_by_dimension": metrics.dimension_rows(
+                        r["exposure_by_dimension"])} for r in self._session_rows(chunk, names)], schema=schema)
                     yield (frame.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
                            .cast(pl.Schema(usage_schema)))
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
