@@ -3,6 +3,7 @@ audits, the Parquet outputs, `intercept`, `run` and `report`, on inputs written 
 each checked against a count made by hand."""
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,42 @@ def test_a_runs_episodes_table_types_exposure_by_dimension_and_reads_older_recor
     assert code == 0, output
     rows = {r["label"]: r["by_dimension"] for r in json.loads(output)["strategies"]}
     assert rows["cloud-only"] == {"contact": 0.75}
+
+
+def test_an_intercepted_sessions_cost_per_model_reads_to_two_significant_digits(tmp_path):
+    """Three requests through a real interceptor to the scripted stand-in API (not a model), one per API and
+    model, then `audit` of its store. By hand from the tokens each answer's usage gave, at gpt-4o's $2.50 /
+    $10, claude-sonnet-4-5's $3 / $15 and gpt-5.4's $2.50 / $15 per million. The cheapest, gpt-5.4's
+    $0.000135 or so, was printed `0.0001`: a quarter of it gone."""
+    import httpx
+    from intercept_helpers import running_proxy, standin_server, wait_for_records
+
+    standin = standin_server()
+    _, upstream = next(standin)
+    store = tmp_path / "intercept.sqlite"
+    with running_proxy(upstream, store) as (_, url, records), httpx.Client(base_url=url, timeout=30) as client:
+        text = "Policy POL-88321-B for Will Hartley, please summarise the claim."
+        client.post("/e/ep1/v1/chat/completions", json={"model": "gpt-4o", "messages": [
+            {"role": "user", "content": text}]}).raise_for_status()
+        client.post("/e/ep1/v1/messages", headers={"anthropic-version": "2023-06-01"}, json={
+            "model": "claude-sonnet-4-5-20250929", "max_tokens": 100,
+            "messages": [{"role": "user", "content": text}]}).raise_for_status()
+        client.post("/e/ep2/v1/responses", json={"model": "gpt-5.4", "input": text}).raise_for_status()
+        assert len(wait_for_records(records, 3)) == 3
+    next(standin, None)
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({"task_id": "claims", "entity_id": "C1", "field": "policy",
+                                 "value": "POL-88321-B", "dimension": "financial"}) + "\n", encoding="utf-8")
+    code, output = _cli("audit", store, "--units", units, "--json")
+    assert code == 0, output
+    rates = {"gpt-4o": (2.5, 10.0), "claude-sonnet-4-5-20250929": (3.0, 15.0), "gpt-5.4": (2.5, 15.0)}
+    rows = {r["model"]: r for r in json.loads(output)["providers"]}
+    assert sorted(rows) == sorted(rates)
+    by_hand = {m: (rows[m]["input_tokens"] * i + rows[m]["output_tokens"] * o) / 1e6 for m, (i, o) in rates.items()}
+    for model, usd in by_hand.items():
+        assert rows[model]["cost_usd"] == pytest.approx(usd), model
+    code, table = _cli("audit", store, "--units", units)
+    for model, usd in by_hand.items():
+        shown = next(line for line in table.splitlines() if f" {model} " in line and "cloud" in line)
+        two_digits = 1 - math.floor(math.log10(usd))  # each under a tenth of a cent: two significant digits
+        assert shown.split()[-1] == f"{usd:.{two_digits}f}", model
