@@ -23,6 +23,7 @@ Called the claimant about claim CLM-2026-004417 on policy POL-88321-B.
 Her member number is MBR-5520193 and the hospital record is MRN 00482913.
 Second file: INS-20931-7 (motor), adjuster asked for the repair invoice.
 The deletions in the spreadsheet were reverted. Build 20260 passed; see PR-1182 for the CSV export fix.
+The policy 2024 review is due; claim: 2026-03-01 was the filing date.
 """
 _GIT_LOG = """commit 3f9a2c1e7b4d8a6f5e0c1d2b3a4f5e6d7c8b9a01
 Author: Will Hartley <will.hartley@northwind-dev.co.uk>
@@ -54,7 +55,7 @@ def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
     """An agent read claim notes and ran `git log`. By hand, 9 units: five record numbers (the claim, the policy,
     the insurance file and the member number as written with their prefixes, the medical record's number after
     `MRN`), the two commit authors and their two addresses. Not units: the build number, the pull request, the
-    commit hashes, `deletions` (an ICD-10 word) and the dates. Before: the policy, the insurance file and the
+    commit hashes, `deletions` (an ICD-10 word), the dates, a year after `policy`, a date after `claim:`. Before: the policy, the insurance file and the
     MRN were `too few digits` / `no words`, and `Oluwaseun Adeyemi` had `no known given name`."""
     log = _agent_log(tmp_path / "logs" / "req.json", _NOTES, _GIT_LOG)
     code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")

@@ -25,12 +25,16 @@ _NUMBER = r"[A-Z]{0,3}\d[\dA-Z]*(?:-[\dA-Z]+){0,3}"
 _ALL_PREFIXES = "|".join(kind[3] for kind in _KINDS)
 _ALL_WORDS = "|".join(kind[4] for kind in _KINDS)
 _PREFIXED = re.compile(rf"(?:{_ALL_PREFIXES}){_GLUED}")
-_WORD_BEFORE = re.compile(rf"(?:^|[^\w-])(?:{_ALL_PREFIXES}|(?i:{_ALL_WORDS}))(?:\s*(?i:no\.?|nr\.?|number|num|id|#))?"
-                          r"\s*[:#]?\s*$")
+#: What says the number after a word is the record's: `policy no.`, `claim #`, `member ID:`. A word alone is not
+#: enough (`the policy 2024 update`); a prefix is (`MRN 00482913`).
+_MARKER = r"(?:\s*(?i:no\.?|nr\.?|number|num|id|#)\s*[:#]?|\s*[:#])"
+_WORD_BEFORE = re.compile(rf"(?:^|[^\w-])(?:(?:{_ALL_PREFIXES})(?:{_MARKER})?|(?i:{_ALL_WORDS}){_MARKER})\s*$")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d-\d\d-\d{4}")
 
 
 def _long_enough(value: str) -> bool:
-    return len(digits(value)) >= 4
+    """Four digits or more, and no date (`claim: 2026-03-01` is when, not which)."""
+    return len(digits(value)) >= 4 and not _DATE.fullmatch(value)
 
 
 def record_number(value: str, before: str = "") -> bool:
@@ -42,8 +46,7 @@ def record_number(value: str, before: str = "") -> bool:
 RECOGNIZERS = [
     PatternRecognizer(name, entity, dimension, (
         (rf"(?<![\w-])(?:{prefixes}){_GLUED}(?![\w-])", 0.6),
-        (rf"(?<![\w-])(?:{prefixes}|(?i:{words}))(?:\s*(?i:no\.?|nr\.?|number|num|id|#))?\s*[:#]?\s*"
-         rf"(?P<value>{_NUMBER})(?![\w-])", 0.6),
+        (rf"(?<![\w-])(?:(?:{prefixes})(?:{_MARKER})?|(?i:{words}){_MARKER})\s*(?P<value>{_NUMBER})(?![\w-])", 0.6),
     ), validate=_long_enough)
     for name, entity, dimension, prefixes, words in _KINDS
 ]
