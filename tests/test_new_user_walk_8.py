@@ -19,7 +19,7 @@ def _cli(*args) -> tuple[int, str]:
 
 _NOTES = """# Claims follow-up - week 48
 
-Called the claimant about claim CLM-2026-004417 on policy POL-88321-B.
+Called Marguerite Lindqvist about claim CLM-2026-004417 on policy POL-88321-B.
 Her member number is MBR-5520193 and the hospital record is MRN 00482913.
 Second file: INS-20931-7 (motor), adjuster asked for the repair invoice.
 The deletions in the spreadsheet were reverted. Build 20260 passed; see PR-1182 for the CSV export fix.
@@ -52,16 +52,18 @@ def _agent_log(path: Path, *tool_results: str) -> Path:
 
 
 def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
-    """An agent read claim notes and ran `git log`. By hand, 9 units: five record numbers (the claim, the policy,
-    the insurance file and the member number as written with their prefixes, the medical record's number after
-    `MRN`), the two commit authors and their two addresses. Not units: the build number, the pull request, the
+    """An agent read claim notes and ran `git log`. By hand, 10 units: the claimant, five record numbers (the
+    claim, the policy, the insurance file and the member number as written with their prefixes, the medical
+    record's number after `MRN`), the two commit authors and their two addresses. Not units: the build number, the pull request, the
     commit hashes, `deletions` (an ICD-10 word), the dates, a year after `policy`, a date after `claim:`. Before: the policy, the insurance file and the
-    MRN were `too few digits` / `no words`, and `Oluwaseun Adeyemi` had `no known given name`."""
+    MRN were `too few digits` / `no words`, `Oluwaseun Adeyemi` had `no known given name`, and `Marguerite
+    Lindqvist` after `Called` was no candidate (the census knows no Lindqvist; `Called Marguerite` was tried
+    and the search went on after it)."""
     log = _agent_log(tmp_path / "logs" / "req.json", _NOTES, _GIT_LOG)
     code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
     assert code == 0, output
     found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
-    assert found == {("CLM-2026-004417", "financial"), ("POL-88321-B", "financial"), ("MBR-5520193", "financial"),
+    assert found == {("Marguerite Lindqvist", "person_name"), ("CLM-2026-004417", "financial"), ("POL-88321-B", "financial"), ("MBR-5520193", "financial"),
                      ("INS-20931-7", "financial"), ("00482913", "health"),
                      ("Will Hartley", "person_name"), ("will.hartley@northwind-dev.co.uk", "contact"),
                      ("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact")}
@@ -69,7 +71,7 @@ def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
 
 def test_prelabel_reads_the_people_a_workspaces_git_history_names(tmp_path):
     """A workspace that is a git repository: two commits by two people, one with a `Signed-off-by:` trailer.
-    By hand: 3 names and 3 addresses (the notes file adds the five record numbers). Before: `.git/` was a tool
+    By hand: 3 names and 3 addresses (the notes file adds the claimant and the five record numbers). Before: `.git/` was a tool
     folder, not data, and none of its people were proposed, though an agent's `git log` sends them all."""
     import subprocess
 
@@ -96,7 +98,7 @@ def test_prelabel_reads_the_people_a_workspaces_git_history_names(tmp_path):
     assert people == {("Ines Carvalho", "person_name"), ("ines.carvalho@segurosnorte.pt", "contact"),
                       ("Tomasz Wojcik", "person_name"), ("t.wojcik@segurosnorte.pt", "contact"),
                       ("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact")}
-    assert len(units) == 6 + 5
+    assert len(units) == 6 + 6
     assert f"skipped {ws / '.git'}/: tool folder, not data (" in output
     assert "; the people its commits name read as `git log` shows them" in output
 
@@ -168,8 +170,8 @@ def _conversation(path: Path, *tool_results: str) -> Path:
 
 def test_exposure_by_dimension_is_a_typed_column_polars_reads(tmp_path):
     """`audit --out` on a session whose claim notes were sent and whose `git log` was not; four units of its
-    task. By hand, per dimension: financial 2 of 2 sent → 1.0, person_name (Will Hartley, Marguerite
-    Lindqvist) 0.0, contact 0.0; over all, weights 2.5 + 2.5 of 2.5·2 + 1.0·2 + 1.5 = 5 / 8.5 = 0.5882.
+    task. By hand, per dimension: financial 2 of 2 sent → 1.0, person_name Marguerite Lindqvist sent and Will
+    Hartley not → 0.5, contact 0.0; over all, weights 2.5 + 2.5 + 1.0 of 2.5·2 + 1.0·2 + 1.5 = 6 / 8.5 = 0.7059.
     Before: the column was JSON text (`'{"contact": 0.0, …}'`) that a polars user had to parse."""
     import polars as pl
 
@@ -189,14 +191,14 @@ def test_exposure_by_dimension_is_a_typed_column_polars_reads(tmp_path):
     assert sessions.schema["exposure_by_dimension"] == pl.List(pl.Struct({"dimension": pl.String,
                                                                            "exposure": pl.Float64}))
     (row,) = sessions.to_dicts()
-    assert row["exposure"] == pytest.approx(5 / 8.5)
+    assert row["exposure"] == pytest.approx(6 / 8.5)
     per_dimension = (sessions.explode("exposure_by_dimension").unnest("exposure_by_dimension", separator=".")
                      .select("exposure_by_dimension.dimension", "exposure_by_dimension.exposure").rows())
-    assert per_dimension == [("contact", 0.0), ("financial", 1.0), ("person_name", 0.0)]
+    assert per_dimension == [("contact", 0.0), ("financial", 1.0), ("person_name", 0.5)]
     code, output = _cli("report", out, "--json")
     assert code == 0, output
     assert json.loads(output)["strategies"][0]["by_dimension"] == {"contact": 0.0, "financial": 1.0,
-                                                                    "person_name": 0.0}
+                                                                    "person_name": 0.5}
 
 
 def test_a_runs_episodes_table_types_exposure_by_dimension_and_reads_older_records(tmp_path):

@@ -1,10 +1,12 @@
 """English person names from the US Census name lists (PyPI `names`): spaCy's small model misses
 most names in logs, tables and e-mail headers (`From: Emily Rutherford <…>`, `HF-1041,Emily Rutherford`).
 
-A name is a census first name, an optional initial, optional particles (`van der`, `de la`) and a
-capitalised last word that is a census surname (or follows a particle): `Sophie van der Meulen`,
-`Marcus Delaney`. `May Report` is not one: `Report` is no surname. A name the census does not know
-(`Priyanka Raman`) is proposed after a key that names a person (`CN=`, `candidate=`, `name:`).
+A name is a census first name, an optional second given name, an optional initial, optional particles
+(`van der`, `de la`) and a capitalised last word that is a census surname (or follows a particle):
+`Sophie van der Meulen`, `Marcus Delaney`. `May Report` is not one: `Report` is no surname. The census
+knows few European surnames (`Marguerite Lindqvist`): Faker's lists of the European locales add theirs.
+A name the census does not know (`Priyanka Raman`) is proposed after a key that names a person (`CN=`,
+`candidate=`, `name:`).
 """
 
 from __future__ import annotations
@@ -36,11 +38,30 @@ def _census() -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(line.split(maxsplit=1)[0] for f in files
                          for line in (folder / f).read_text().splitlines() if line.strip())
 
-    return read("dist.female.first", "dist.male.first"), read("dist.all.last")
+    return read("dist.female.first", "dist.male.first"), read("dist.all.last") | _faker_surnames()
+
+
+#: Locales whose surnames the US census lacks (a name's first word must still be a census first name).
+_SURNAME_LOCALES = ("en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_PT", "pl_PL", "nl_NL", "sv_SE", "da_DK",
+                    "no_NO", "fi_FI", "cs_CZ", "yo_NG")
+
+
+def _faker_surnames() -> frozenset[str]:
+    """Faker's surnames of `_SURNAME_LOCALES`, upper-case; only the ASCII ones, the only ones the pattern reads."""
+    import importlib
+
+    found: set[str] = set()
+    for locale in _SURNAME_LOCALES:
+        names = getattr(importlib.import_module(f"faker.providers.person.{locale}").Provider, "last_names", ())
+        found.update(n.upper() for n in (names.keys() if isinstance(names, dict) else names)
+                     if isinstance(n, str) and n.isascii() and n.isalpha())
+    return frozenset(found)
 
 
 def _census_name(value: str) -> bool:
     words = value.split()
+    if len(words) < 2:  # what trimming left of `May Report`
+        return False
     first, last = _census()
     particle = any(w in _PARTICLES.split("|") for w in words[1:-1])
     opener = words[0].upper()
@@ -59,8 +80,10 @@ RECOGNIZERS = [
         (rf"(?i:(?:(?<![A-Za-z])|(?<=\\n))(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?"
          r"(?P<value>[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,3})(?![\w@])", 0.55),
     )),
+    # looked for at every word, not after the last candidate: `Called Marguerite Lindqvist` is no name, but the
+    # two words after `Called` are
     PatternRecognizer("person-census", "PERSON", "person_name", (
-        (rf"(?<![\w.@-])[A-Z][a-z]+(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* [A-Z][a-z]+(?:[-'][A-Z][a-z]+)?(?![\w@])",
-         0.6),
-    ), validate=_census_name),
+        (rf"(?<![\w.@-])(?=(?P<value>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* "
+         r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?![\w@]))", 0.6),
+    ), validate=_census_name, trim=r" [A-Z][a-z]+$"),  # `Will Hartley Reviewed`: the last word is no surname
 ]
