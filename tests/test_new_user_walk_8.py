@@ -54,16 +54,17 @@ def _agent_log(path: Path, *tool_results: str) -> Path:
 def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
     """An agent read claim notes and ran `git log`. By hand, 10 units: the claimant, five record numbers (the
     claim, the policy, the insurance file and the member number as written with their prefixes, the medical
-    record's number after `MRN`), the two commit authors and their two addresses. Not units: the build number, the pull request, the
-    commit hashes, `deletions` (an ICD-10 word), the dates, a year after `policy`, a date after `claim:`. Before: the policy, the insurance file and the
-    MRN were `too few digits` / `no words`, `Oluwaseun Adeyemi` had `no known given name`, and `Marguerite
-    Lindqvist` after `Called` was no candidate (the census knows no Lindqvist; `Called Marguerite` was tried
-    and the search went on after it)."""
+    record's number after `MRN`), the two commit authors and their two addresses. Not units: the build number,
+    the pull request, the commit hashes, `deletions` (an ICD-10 word), the dates, a year after `policy`, a date
+    after `claim:`. Before: the policy, the insurance file and the MRN were `too few digits` / `no words`,
+    `Oluwaseun Adeyemi` had `no known given name`, and `Marguerite Lindqvist` after `Called` was no candidate
+    (the census knows no Lindqvist; `Called Marguerite` was tried and the search went on after it)."""
     log = _agent_log(tmp_path / "logs" / "req.json", _NOTES, _GIT_LOG)
     code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
     assert code == 0, output
     found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
-    assert found == {("Marguerite Lindqvist", "person_name"), ("CLM-2026-004417", "financial"), ("POL-88321-B", "financial"), ("MBR-5520193", "financial"),
+    assert found == {("Marguerite Lindqvist", "person_name"), ("CLM-2026-004417", "financial"),
+                     ("POL-88321-B", "financial"), ("MBR-5520193", "financial"),
                      ("INS-20931-7", "financial"), ("00482913", "health"),
                      ("Will Hartley", "person_name"), ("will.hartley@northwind-dev.co.uk", "contact"),
                      ("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact")}
@@ -71,8 +72,9 @@ def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
 
 def test_prelabel_reads_the_people_a_workspaces_git_history_names(tmp_path):
     """A workspace that is a git repository: two commits by two people, one with a `Signed-off-by:` trailer.
-    By hand: 3 names and 3 addresses (the notes file adds the claimant and the five record numbers). Before: `.git/` was a tool
-    folder, not data, and none of its people were proposed, though an agent's `git log` sends them all."""
+    By hand: 3 names and 3 addresses (the notes file adds the claimant and the five record numbers). Before:
+    `.git/` was a tool folder, not data, and none of its people were proposed, though an agent's `git log` sends
+    them all."""
     import subprocess
 
     ws = tmp_path / "claims-export"
@@ -259,3 +261,35 @@ def test_an_intercepted_sessions_cost_per_model_reads_to_two_significant_digits(
         shown = next(line for line in table.splitlines() if f" {model} " in line and "cloud" in line)
         two_digits = 1 - math.floor(math.log10(usd))  # each under a tenth of a cent: two significant digits
         assert shown.split()[-1] == f"{usd:.{two_digits}f}", model
+
+
+def test_prelabel_of_a_small_repository_proposes_its_people_not_its_package(tmp_path):
+    """A service's repository as an agent finds it. By hand, 8 units: the package's author and address, the
+    runbook's on-call and escalation people, a medical record number, a policy number, the database host and
+    its password. Not units: the package's own `name`, versions, an issue, a pull request, a duration, a
+    build number, `deletions`, `Grace Period`. Before: `claims-export` (the package.json's `name`) was a person
+    and `Priya Raman`, after `On-call:`, was not (the census knows no Priya)."""
+    repo = tmp_path / "claims-export"
+    files = {
+        "package.json": json.dumps({"name": "claims-export", "version": "2.4.1",
+                                    "author": "Ines Carvalho <ines.carvalho@segurosnorte.pt>", "license": "MIT",
+                                    "dependencies": {"express": "^4.19.2", "pg": "8.11.3"}}, indent=2),
+        "CHANGELOG.md": "# Changelog\n## 2.4.1 - 2026-11-20\n- Fix rounding in claim totals (#412)\n"
+                        "- Member lookup by MBR number (PR-1190)\n## 2.4.0 - 2026-10-02\n- Export deletions\n",
+        "src/config.py": 'DB_HOST = "10.20.4.17"\nDB_PASSWORD = "Xk82!mq9Lz-prod"\nRETRY_MS = 604800000\n'
+                         "BUILD = 20260\n",
+        "docs/runbook.md": "# Runbook\nOn-call: Priya Raman. Escalate to Marcus Delaney.\n"
+                           "Patient record lookups use MRN 00311274; never paste them into tickets.\n"
+                           "Grace Period handling: see policy no. 553201-A.\n",
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    units_file = tmp_path / "units.jsonl"
+    code, output = _cli("annotate", "prelabel", repo, "--no-presidio", "--out", tmp_path / "ls.json",
+                        "--units", units_file)
+    assert code == 0, output
+    units = {(u["value"], u["dimension"]) for u in map(json.loads, units_file.read_text("utf-8").splitlines())}
+    assert units == {("Ines Carvalho", "person_name"), ("ines.carvalho@segurosnorte.pt", "contact"),
+                     ("Priya Raman", "person_name"), ("Marcus Delaney", "person_name"), ("00311274", "health"),
+                     ("553201-A", "financial"), ("10.20.4.17", "network"), ("Xk82!mq9Lz-prod", "credential")}

@@ -69,9 +69,10 @@ def _census_name(value: str) -> bool:
 
 
 #: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`, a git
-#: commit's `Author:` and its trailers (`Signed-off-by:`).
+#: commit's `Author:` and its trailers (`Signed-off-by:`), a runbook's or a ticket's people (`On-call:`, `Assignee:`).
 _NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
-              r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by")
+              r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|"
+              r"on-?call|assignee|reporter|reviewer|maintainer|owner")
 #: Such a key just before a value: the value is a person's name even where no name list knows it.
 NAME_KEY_BEFORE = re.compile(rf"(?i:(?<![A-Za-z])(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?$")
 
