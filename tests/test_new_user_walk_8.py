@@ -293,3 +293,22 @@ def test_prelabel_of_a_small_repository_proposes_its_people_not_its_package(tmp_
     assert units == {("Ines Carvalho", "person_name"), ("ines.carvalho@segurosnorte.pt", "contact"),
                      ("Priya Raman", "person_name"), ("Marcus Delaney", "person_name"), ("00311274", "health"),
                      ("553201-A", "financial"), ("10.20.4.17", "network"), ("Xk82!mq9Lz-prod", "credential")}
+
+
+def test_discovery_reads_the_people_of_git_shortlog_and_blame(tmp_path):
+    """An agent ran `git shortlog -sne` and `git blame` on a file. By hand, 5 units: the two people of the
+    shortlog with their addresses, and the blame's second author; not the bot of the shortlog, the commit ids,
+    the dates or the code. Before: `Oluwaseun Adeyemi` (no census given name) was found in neither, nor
+    `Tomasz Wojcik` in the blame."""
+    shortlog = ("    12\tOluwaseun Adeyemi <seun.adeyemi@fastmail.com>\n"
+                "     3\tWill Hartley <will.hartley@northwind-dev.co.uk>\n"
+                "     2\tDependabot Bot <49699333+dependabot[bot]@users.noreply.github.com>\n")
+    blame = ("^3f9a2c1 (Oluwaseun Adeyemi 2026-11-23 09:41:57 +0000  1) import os\n"
+             "8b7a6c5d (Tomasz Wojcik     2026-11-24 16:02:11 +0000  2) RETRY_MS = 604800000\n")
+    log = _agent_log(tmp_path / "logs" / "req.json", shortlog, blame)
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
+    assert found == {("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact"),
+                     ("Will Hartley", "person_name"), ("will.hartley@northwind-dev.co.uk", "contact"),
+                     ("Tomasz Wojcik", "person_name")}

@@ -6,7 +6,7 @@ A name is a census first name, an optional second given name, an optional initia
 `Sophie van der Meulen`, `Marcus Delaney`. `May Report` is not one: `Report` is no surname. The census
 knows few European surnames (`Marguerite Lindqvist`): Faker's lists of the European locales add theirs.
 A name the census does not know (`Priyanka Raman`) is proposed after a key that names a person (`CN=`,
-`candidate=`, `name:`).
+`candidate=`, `name:`) or before a mailbox's address (`Priyanka Raman <p.raman@…>`).
 """
 
 from __future__ import annotations
@@ -73,6 +73,28 @@ def _census_name(value: str) -> bool:
 _NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
               r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|"
               r"on-?call|assignee|reporter|reviewer|maintainer|owner")
+#: A mailbox's address after its display name (`Oluwaseun Adeyemi <seun@…>` in `git shortlog -sne`, a `From:`
+#: header, a package's `author`), and git blame's date after its author (`(Oluwaseun Adeyemi 2026-11-23 09:41:57
+#: +0000  1)`): the words before are a person's name even where no name list knows it.
+NAME_AFTER = re.compile(r"[ \t]*<[^<>@\s]+@[^<>\s]+>|[ \t]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}[ \t]+\d+\)")
+_NAME_WORDS = r"[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*(?: [A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*){1,3}"
+#: Words of a mailbox's display name that make it a role's or a program's, not a person's (`Reply To`,
+#: `Dependabot Bot`, `GitHub Actions`, `Billing Team`).
+_ROLE_WORDS = frozenset({
+    "bot", "robot", "team", "support", "admin", "administrator", "reply", "noreply", "notifications", "notification",
+    "service", "services", "build", "builds", "automation", "system", "info", "sales", "billing", "help", "desk",
+    "helpdesk", "github", "gitlab", "actions", "dependabot", "renovate", "mailer", "daemon", "postmaster",
+    "webmaster", "security", "alerts", "newsletter"})
+
+
+def display_name_ok(value: str) -> bool:
+    """A display name that is a person's: no role's or program's word in it, not only everyday words."""
+    from ec2audit.detect.compiled import COMMON_WORDS
+
+    words = [w.lower() for w in re.split(r"[ '’-]+", value) if w]
+    return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)
+
+
 #: Such a key just before a value: the value is a person's name even where no name list knows it.
 NAME_KEY_BEFORE = re.compile(rf"(?i:(?<![A-Za-z])(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?$")
 
@@ -87,4 +109,7 @@ RECOGNIZERS = [
         (rf"(?<![\w.@-])(?=(?P<value>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* "
          r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?![\w@]))", 0.6),
     ), validate=_census_name, trim=r" [A-Z][a-z]+$"),  # `Will Hartley Reviewed`: the last word is no surname
+    PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
+        (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
+    ), validate=display_name_ok),
 ]
