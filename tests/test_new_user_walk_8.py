@@ -312,3 +312,40 @@ def test_discovery_reads_the_people_of_git_shortlog_and_blame(tmp_path):
     assert found == {("Oluwaseun Adeyemi", "person_name"), ("seun.adeyemi@fastmail.com", "contact"),
                      ("Will Hartley", "person_name"), ("will.hartley@northwind-dev.co.uk", "contact"),
                      ("Tomasz Wojcik", "person_name")}
+
+
+def test_a_stopped_interceptor_says_what_this_run_recorded_and_cost(standin, tmp_path):
+    """`intercept serve` run twice on one store: one call in the first run, two in the second, stopped by
+    SIGTERM. By hand from the second run's records' tokens, at gpt-4o's $2.50 / $10 and gpt-5.4's $2.50 / $15 per
+    million: each model's line, and 2 calls, not the store's 3. Before: the proxy stopped without a word, and
+    uvicorn's re-raised SIGTERM ended it before anything could be said."""
+    import signal
+
+    import httpx
+    from intercept_helpers import serve_cli
+
+    from ec2audit.intercept.store import read_records
+
+    _, upstream = standin
+    store = tmp_path / "intercept.sqlite"
+    text = "Policy POL-88321-B for Will Hartley, please summarise the claim."
+    for run, models in (("first", ["gpt-4o"]), ("second", ["gpt-4o", "gpt-5.4"])):
+        log = tmp_path / f"{run}.log"
+        proc, url = serve_cli(upstream, store, log, "sk-upstream")
+        try:
+            for model in models:
+                httpx.post(f"{url}/v1/chat/completions", timeout=20, json={
+                    "model": model, "messages": [{"role": "user", "content": text}]}).raise_for_status()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 0, log.read_text()
+    said = (tmp_path / "second.log").read_text()
+    records = read_records(store)
+    assert len(records) == 3
+    assert f"stopped: 2 calls recorded in {store} by this run" in said
+    for record, (rate_in, rate_out) in zip(records[1:], [(2.5, 10.0), (2.5, 15.0)], strict=True):
+        usd = (record.input_tokens * rate_in + record.output_tokens * rate_out) / 1e6
+        two_digits = 1 - math.floor(math.log10(usd))
+        assert (f"  {record.model}: 1 call, {record.input_tokens} input / {record.output_tokens} output tokens, "
+                f"USD {usd:.{two_digits}f}") in said
+    assert f"audit them: ec2audit audit {store} --units FILE" in said
