@@ -162,12 +162,15 @@ _GIT_PEOPLE = "--format=Author: %an <%ae>%nCommitter: %cn <%ce>%n%(trailers:only
 
 def _commit_people(repo: Path) -> str:
     """Who a repository's commits name, one `Author: Name <address>` line each, as `git log` shows them to an
-    agent that runs it: an agent's git history is data too, though its objects are compressed. The repository's
-    own configuration is not read (it could name programs to run)."""
+    agent that runs it: an agent's git history is data too, though its objects are compressed. What a
+    workspace's own git configuration could make `git log` run (a signature check's `gpg.program`, an
+    fsmonitor, a pager) is switched off, and no system or user configuration is read."""
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_PAGER": "cat"}
+    command = ["git", f"--git-dir={repo}", "-c", "core.fsmonitor=", "-c", "log.showSignature=false",
+               "-c", "gpg.program=false", "log", "--all", "--no-show-signature", "--no-color", _GIT_PEOPLE]
     try:
-        done = subprocess.run(["git", f"--git-dir={repo}", "-c", "core.fsmonitor=", "log", "--all", _GIT_PEOPLE],
-                              capture_output=True, text=True, errors="replace", env=env, timeout=60, check=False)
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", env=env, timeout=60,
+                              check=False, stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise OSError("no `git` on PATH to read its commits") from None
     if done.returncode:
