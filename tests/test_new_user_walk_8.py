@@ -349,3 +349,19 @@ def test_a_stopped_interceptor_says_what_this_run_recorded_and_cost(standin, tmp
         assert (f"  {record.model}: 1 call, {record.input_tokens} input / {record.output_tokens} output tokens, "
                 f"USD {usd:.{two_digits}f}") in said
     assert f"audit them: ec2audit audit {store} --units FILE" in said
+
+
+def test_discovery_tells_a_diffstat_from_a_diagnosis(tmp_path):
+    """An agent ran `git diff --stat` on a clinic's repository (files named after conditions), then read a
+    ticket. By hand, 2 health units: the ticket's `diabetes` and `hypertension` (Ana Ruiz's), not the diffstat's
+    `deletions` (an ICD-10 word: `Deletions from the autosomes`). Before: `6 deletions(-)` was a health leak (the
+    file names gave it a health context), and `diabetes` was judged only where it was first found, in
+    `patients/diabetes_form.py`, so the ticket's was lost."""
+    stat = (" patients/diabetes_form.py   | 12 ++++++++----\n clinic/diagnosis_codes.csv  |  4 ++--\n"
+            " 2 files changed, 10 insertions(+), 6 deletions(-)\n")
+    ticket = "Ticket 88: Ana Ruiz was diagnosed with diabetes last year; her hypertension is treated."
+    log = _agent_log(tmp_path / "logs" / "req.json", stat, ticket)
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    health = {f["evidence"] for f in json.loads(output)["leaked"] if f["dimension"] == "health"}
+    assert health == {"diabetes", "hypertension"}

@@ -852,8 +852,10 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
 
 
 def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | None:
-    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places its text
-    holds it (the first `places`) is worth reading, as `diabetes` is in a ticket below `models/diabetes.py`."""
+    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places the session's
+    texts hold it (the first `places`, its own text's first) is worth reading, as `diabetes` is in a ticket below
+    `models/diabetes.py`, or in notes read after a `git diff --stat` that names `patients/diabetes_form.py` (a
+    value is one candidate however many texts hold it, found first in one of them)."""
     why = None
     for before, after in _around(unit, texts, places):
         why = rejection(unit, before, after)
@@ -863,17 +865,23 @@ def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | Non
 
 
 def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> list[tuple[str, str]]:
-    """The text before and after a candidate where it was found, then at its next places in that text
-    (one empty pair when its source is unknown)."""
-    text = texts.get(unit.source.file, "") if unit.source else ""
-    if not text or unit.source is None:
+    """The text before and after a candidate where it was found, then at its next places in that text and in the
+    session's other texts (one empty pair when its source is unknown)."""
+    own = texts.get(unit.source.file, "") if unit.source else ""
+    if not own or unit.source is None:
         return [("", "")]
-    start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
-    start = unit.source.start if start < 0 else start
     found: list[tuple[str, str]] = []
-    while start >= 0 and len(found) < places:
-        found.append((text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]))
-        start = text.find(unit.value, start + len(unit.value))
+    others = [text for tid, text in texts.items() if tid != unit.source.file]
+    for text in [own, *others]:
+        if text is own:
+            start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
+            start = unit.source.start if start < 0 else start
+        else:
+            start = text.find(unit.value)
+        while start >= 0 and len(found) < places:
+            found.append((text[max(0, start - width):start],
+                          text[start + len(unit.value):start + len(unit.value) + width]))
+            start = text.find(unit.value, start + len(unit.value))
     return found
 
 

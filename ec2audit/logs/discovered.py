@@ -104,6 +104,8 @@ _TOPIC_AFTER = re.compile(
 #: A term glued to a path, a file extension or an identifier's other parts: code, not someone's health.
 _IDENTIFIER_BEFORE = re.compile(r"[/\\_]$")
 _IDENTIFIER_AFTER = re.compile(r"\.[A-Za-z]\w{0,4}\b|[_/\\]")
+#: A diffstat's count (`6 deletions(-)`, `1 insertion(+)`): git's words, whatever the changed files are about.
+_DIFFSTAT_AFTER = re.compile(r"\([+-]\)")
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -222,6 +224,8 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
+    if _DIFFSTAT_AFTER.match(after):
+        return "a diffstat's count of changed lines (`6 deletions(-)`), not someone's condition"
     if _IDENTIFIER_BEFORE.search(before) or _IDENTIFIER_AFTER.match(after):
         return "part of a file name or an identifier (`models/diabetes.py`, `asthma_risk`), not someone's condition"
     if _TOPIC_AFTER.match(after):
