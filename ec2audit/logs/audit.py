@@ -852,10 +852,12 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
 
 
 def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | None:
-    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places the session's
-    texts hold it (the first `places`, its own text's first) is worth reading, as `diabetes` is in a ticket below
-    `models/diabetes.py`, or in notes read after a `git diff --stat` that names `patients/diabetes_form.py` (a
-    value is one candidate however many texts hold it, found first in one of them)."""
+    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places its text holds
+    it (the first `places`) is worth reading, as `diabetes` is in a ticket below `models/diabetes.py`. A value is
+    one candidate however many texts hold it, found first in one: a condition, which its context alone makes
+    someone's, is also judged at its places in the session's other texts (notes read after a `git diff --stat`
+    that names `patients/diabetes_form.py`); other values, judged mostly by their own form, are not searched for
+    in every text (thousands of candidates over megabytes)."""
     why = None
     for before, after in _around(unit, texts, places):
         why = rejection(unit, before, after)
@@ -864,25 +866,24 @@ def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | Non
     return why
 
 
-def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> list[tuple[str, str]]:
-    """The text before and after a candidate where it was found, then at its next places in that text and in the
-    session's other texts (one empty pair when its source is unknown)."""
+def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> Iterator[tuple[str, str]]:
+    """The text before and after a candidate where it was found, then at its next places in that text and, for a
+    condition, in the session's other texts (one empty pair when its source is unknown)."""
     own = texts.get(unit.source.file, "") if unit.source else ""
     if not own or unit.source is None:
-        return [("", "")]
-    found: list[tuple[str, str]] = []
-    others = [text for tid, text in texts.items() if tid != unit.source.file]
+        yield "", ""
+        return
+    others = [text for tid, text in texts.items() if tid != unit.source.file] if unit.dimension == "health" else []
     for text in [own, *others]:
         if text is own:
             start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
             start = unit.source.start if start < 0 else start
         else:
             start = text.find(unit.value)
-        while start >= 0 and len(found) < places:
-            found.append((text[max(0, start - width):start],
-                          text[start + len(unit.value):start + len(unit.value) + width]))
+        while start >= 0 and places > 0:
+            places -= 1
+            yield text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]
             start = text.find(unit.value, start + len(unit.value))
-    return found
 
 
 def _return_freed_memory() -> None:
