@@ -24,6 +24,7 @@ Her member number is MBR-5520193 and the hospital record is MRN 00482913.
 Second file: INS-20931-7 (motor), adjuster asked for the repair invoice.
 The deletions in the spreadsheet were reverted. Build 20260 passed; see PR-1182 for the CSV export fix.
 The policy 2024 review is due; claim: 2026-03-01 was the filing date.
+Restarted the exporter (PID 48213); issue INS-2093 is closed.
 """
 _GIT_LOG = """commit 3f9a2c1e7b4d8a6f5e0c1d2b3a4f5e6d7c8b9a01
 Author: Will Hartley <will.hartley@northwind-dev.co.uk>
@@ -56,9 +57,10 @@ def test_discovery_finds_record_numbers_and_git_authors(tmp_path):
     claim, the policy, the insurance file and the member number as written with their prefixes, the medical
     record's number after `MRN`), the two commit authors and their two addresses. Not units: the build number,
     the pull request, the commit hashes, `deletions` (an ICD-10 word), the dates, a year after `policy`, a date
-    after `claim:`. Before: the policy, the insurance file and the MRN were `too few digits` / `no words`,
-    `Oluwaseun Adeyemi` had `no known given name`, and `Marguerite Lindqvist` after `Called` was no candidate
-    (the census knows no Lindqvist; `Called Marguerite` was tried and the search went on after it)."""
+    after `claim:`, a process id, an issue key. Before: the policy, the insurance file and the MRN were `too few
+    digits` / `no words`, `Oluwaseun Adeyemi` had `no known given name`, and `Marguerite Lindqvist` after
+    `Called` was no candidate (the census knows no Lindqvist; `Called Marguerite` was tried and the search went
+    on after it)."""
     log = _agent_log(tmp_path / "logs" / "req.json", _NOTES, _GIT_LOG)
     code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
     assert code == 0, output

@@ -4,7 +4,7 @@ patient's medical record (`MRN 00482913`). Presidio has none of them, and each o
 
 A prefix glued to its number by a hyphen is part of the id as it is written, so the unit is the whole token; a
 prefix or a word before a separate number (`MRN 00482913`, `policy no. 88321`) is context, the unit is the
-number. At least four digits: `CLM-12` is a row, not a claim; `PR-1182` and `JIRA-` keys are no such prefix.
+number. Four digits or more (five in a prefixed id): `CLM-12` is a row, not a claim, `INS-2093` an issue key as often.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ import re
 from ec2audit.annotate.recognizers.base import PatternRecognizer, digits
 
 #: (recognizer, entity, dimension, prefixes, words for the record)
-_KINDS = (("insurance-number", "INSURANCE_NUMBER", "financial", r"INS|POL|CLM|CLA|MBR|MEM|SUB|GRP",
+#: No prefix a developer's text uses for something else: `PID 48213` is a process, `PAT-` a personal access token,
+#: `SUB-`, `GRP-`, `MEM-` are issue keys as often as members.
+_KINDS = (("insurance-number", "INSURANCE_NUMBER", "financial", r"INS|POL|CLM|MBR",
            r"policy|claim|member(?:ship)?|subscriber|insurance"),
-          ("medical-record-number", "MEDICAL_RECORD_NUMBER", "health", r"MRN|PAT|PID|EHR|EMR",
+          ("medical-record-number", "MEDICAL_RECORD_NUMBER", "health", r"MRN|EHR|EMR",
            r"medical record|patient|chart"))
 #: The id after its prefix and a hyphen: digit groups, and letters only after a first digit (`-88321-B`).
 _GLUED = r"-\d[\dA-Z]*(?:-[\dA-Z]+){0,3}"
@@ -33,8 +35,9 @@ _DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d-\d\d-\d{4}")
 
 
 def _long_enough(value: str) -> bool:
-    """Four digits or more, and no date (`claim: 2026-03-01` is when, not which)."""
-    return len(digits(value)) >= 4 and not _DATE.fullmatch(value)
+    """Four digits or more after a word for it, five in a prefixed id (`INS-2093` is as often an issue key in
+    project INS as a file), and no date (`claim: 2026-03-01` is when, not which)."""
+    return len(digits(value)) >= (5 if _PREFIXED.fullmatch(value) else 4) and not _DATE.fullmatch(value)
 
 
 def record_number(value: str, before: str = "") -> bool:
