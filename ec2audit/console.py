@@ -27,9 +27,9 @@ def make_console(stderr: bool = False) -> Console:
 
 
 def usd(value: float, sign: str = "$") -> str:
-    """Dollars to the cent's hundredth, and a cost under that to its first two significant digits: a call
-    of a cheap model never reads as free ($0.0000) when it was billed."""
-    digits = 4 if value == 0 or abs(value) >= 0.0001 else 1 - math.floor(math.log10(abs(value)))
+    """Dollars to the cent's hundredth, and a cost under a tenth of a cent to its first two significant digits:
+    a call of a cheap model never reads as free ($0.0000) when it was billed, nor $0.000135 as $0.0001."""
+    digits = 4 if value == 0 or abs(value) >= 0.001 else 1 - math.floor(math.log10(abs(value)))
     return f"{sign}{value:,.{digits}f}"
 
 

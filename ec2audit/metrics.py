@@ -7,6 +7,8 @@ its findings; AceBench's privacy score is 1 − exposure. Also the unweighted sh
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 
 from ec2audit.detect.finding import MOSTLY
@@ -14,6 +16,24 @@ from ec2audit.units import Unit
 
 UNIT_SCHEMA = {"group": pl.String, "task_id": pl.String, "unit_id": pl.String, "entity_id": pl.String,
                "field": pl.String, "dimension": pl.String, "weight": pl.Float64, "grade": pl.Float64}
+
+
+#: Exposure per dimension as the Parquet tables carry it (`episodes.parquet`, an audit's sessions table): a list of
+#: {dimension, exposure}, a typed column polars and DuckDB explode and filter, not JSON text to parse.
+BY_DIMENSION = pl.List(pl.Struct({"dimension": pl.String, "exposure": pl.Float64}))
+
+
+def dimension_rows(by_dimension: dict[str, float]) -> list[dict]:
+    """`{dimension: exposure}` as a `BY_DIMENSION` value, by dimension name."""
+    return [{"dimension": d, "exposure": float(v)} for d, v in sorted(by_dimension.items())]
+
+
+def dimension_map(value: list[dict] | str | None) -> dict[str, float]:
+    """A `BY_DIMENSION` value as `{dimension: exposure}`; also the JSON object text that tables and episode
+    records written before session 19 carry."""
+    if isinstance(value, str):
+        return {d: float(v) for d, v in json.loads(value or "{}").items()}
+    return {r["dimension"]: r["exposure"] for r in value or []}
 
 
 def leaked(grade: float) -> bool:

@@ -412,11 +412,16 @@ def _continues_number(text: str, start: int, end: int) -> bool:
     return bool(re.match(r"\.?\d", text[end:end + 2])) or bool(re.search(r"\d\.?$", text[max(0, start - 2):start]))
 
 
+#: Lower-case words joined without a space: a package's, a repository's or a host's name (`"name": "claims-export"`
+#: in a package.json), never a person's.
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+")
+
+
 def _name_like(value: str) -> bool:
     """A name: a few words of letters (or up to six Han characters, not a team's), no digits or sentence
-    punctuation."""
+    punctuation, no slug."""
     v = value.strip()
-    if is_team(v):
+    if is_team(v) or _SLUG.fullmatch(v):
         return False
     return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
 

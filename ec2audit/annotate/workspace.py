@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,15 +132,18 @@ def read_file(path: Path, task_id: str, name: str | None = None) -> Document | s
     return make_document(task_id, name or path.name, text)
 
 
-def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
-    """Every file under `root`, sorted, hidden ones included; tool folders pruned and named once each."""
-    files, skipped = [], []
+def _walk(root: Path) -> tuple[list[Path], list[Skipped], list[int]]:
+    """Every file under `root`, sorted, hidden ones included; tool folders pruned and named once each; which
+    of those are `.git` folders (their commits name people: `_commit_people`)."""
+    files, skipped, repos = [], [], []
     for folder, dirs, names in os.walk(root):
         here = Path(folder)
         for d in sorted(dirs):
             if d in TOOL_DIRS:
                 count = sum(len(n) for _, _, n in os.walk(here / d))
                 skipped.append(Skipped(f"{here / d}/", f"tool folder, not data ({plural(count, 'file')})", tool=True))
+                if d == ".git":
+                    repos.append(len(skipped) - 1)
             elif (here / d).is_symlink():
                 skipped.append(Skipped(f"{here / d}/", "link to a folder, not followed"))
         dirs[:] = sorted(d for d in dirs if d not in TOOL_DIRS and not (here / d).is_symlink())
@@ -149,7 +153,29 @@ def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
                 files.append(path)
             else:
                 skipped.append(Skipped(str(path), "not a regular file"))
-    return sorted(files), skipped
+    return sorted(files), skipped, repos
+
+
+#: One line a person a commit names: its author, its committer, its trailers (`Signed-off-by: …`).
+_GIT_PEOPLE = "--format=Author: %an <%ae>%nCommitter: %cn <%ce>%n%(trailers:only,unfold)"
+
+
+def _commit_people(repo: Path) -> str:
+    """Who a repository's commits name, one `Author: Name <address>` line each, as `git log` shows them to an
+    agent that runs it: an agent's git history is data too, though its objects are compressed. What a
+    workspace's own git configuration could make `git log` run (a signature check's `gpg.program`, an
+    fsmonitor, a pager) is switched off, and no system or user configuration is read."""
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_PAGER": "cat"}
+    command = ["git", f"--git-dir={repo}", "-c", "core.fsmonitor=", "-c", "log.showSignature=false",
+               "-c", "gpg.program=false", "log", "--all", "--no-show-signature", "--no-color", _GIT_PEOPLE]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", env=env, timeout=60,
+                              check=False, stdin=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise OSError("no `git` on PATH to read its commits") from None
+    if done.returncode:
+        raise OSError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"git exited {done.returncode}")
+    return "".join(dict.fromkeys(line + "\n" for line in done.stdout.splitlines() if line.strip()))
 
 
 def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[Document], list[Skipped]]:
@@ -159,7 +185,7 @@ def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[D
         raise InputError("no such file or directory", file=str(root))
     task_id = task_id or (root.parent.name if root.name == "workspace" else root.stem if root.is_file()
                           else root.name)
-    files, skipped = ([root], []) if root.is_file() else _walk(root)
+    files, skipped, repos = ([root], [], []) if root.is_file() else _walk(root)
     docs = []
     for path in files:
         name = path.name if root.is_file() else path.relative_to(root).as_posix()
@@ -168,6 +194,17 @@ def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[D
             docs.append(doc)
         else:
             skipped.append(Skipped(str(path), doc))
+    for at in repos:
+        repo = Path(skipped[at].name)
+        try:
+            people = _commit_people(repo)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            said = f"; its commits not read ({exc})"
+        else:
+            said = "; the people its commits name read as `git log` shows them" if people else ""
+            if people:
+                docs.append(make_document(task_id, f"{repo.relative_to(root).as_posix()} (git log)", people))
+        skipped[at] = Skipped(skipped[at].name, skipped[at].reason + said, tool=True)
     return docs, skipped
 
 

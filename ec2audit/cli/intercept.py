@@ -70,7 +70,42 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
                f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
+    import signal
+    import time
+
+    def stopped(signum, frame):
+        raise KeyboardInterrupt  # uvicorn re-raises the SIGTERM it stopped on, once stopped: end here, then tell
+
+    started = time.time()
+    signal.signal(signal.SIGTERM, stopped)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
+    except KeyboardInterrupt:
+        pass
+    click.echo(_stopped(store, started), err=True)
+
+
+def _stopped(store: Path, since: float) -> str:
+    """What this run of the proxy recorded, per model (calls, tokens, USD: unknown where a call had no price),
+    and how to audit it: a store outlives the run and may hold earlier runs' records, which are left out."""
+    from ec2audit.console import usd
+    from ec2audit.intercept.store import read_records
+
+    calls = [r for r in read_records(store) if r.ts >= since and r.model_call]
+    per_model: dict[str, list[ProxyRecord]] = {}
+    for record in calls:
+        per_model.setdefault(record.model or "?", []).append(record)
+    lines = [f"stopped: {plural(len(calls), 'call')} recorded in {store} by this run"]
+    for model, rows in per_model.items():
+        costs = [r.billed_usd for r in rows]
+        unpriced = sum(c is None for c in costs)
+        cost = (f"USD unknown ({unpriced} of {len(rows)} unpriced)" if unpriced
+                else "USD " + usd(sum(c or 0.0 for c in costs), sign=""))
+        lines.append(f"  {model}: {plural(len(rows), 'call')}, {sum(r.input_tokens or 0 for r in rows):,} input / "
+                     f"{sum(r.output_tokens or 0 for r in rows):,} output tokens, {cost}")
+    if calls:
+        lines.append(f"audit them: ec2audit audit {store} --units FILE (or --discover)")
+    return "\n".join(lines)
 
 
 @command.command("standin")

@@ -65,13 +65,13 @@ CALL_SCHEMA = {
 #: name an OpenTelemetry log's model-call span, which an exported leak span is a child of.
 _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url", "side", "format", "log_file",
                  "log_line", "trace_id", "span_id")
-#: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure as a JSON object;
+#: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure a list of {dimension, exposure};
 #: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off);
 #: its cloud calls' tokens and USD as `providers()` sums them (the USD null unless each call had a price).
 SESSION_SCHEMA = {
     "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "calls_without_content": pl.Int64(),
     "units": pl.Int64(),
-    "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": pl.String(),
+    "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": metrics.BY_DIMENSION,
     "scored_against": pl.String(), "tasks": pl.List(pl.String), "cloud_input_tokens": pl.Int64(),
     "cloud_cached_tokens": pl.Int64(), "cloud_output_tokens": pl.Int64(), "cloud_usd": pl.Float64(),
 }
@@ -607,8 +607,8 @@ class LogAudit:
                 usage = (_usage(calls) if across is None else pl.concat([_usage(calls.filter(~spanning)), across])
                          ).collect(engine="streaming")
                 for chunk in self._rows([rows]):
-                    frame = pl.DataFrame([{**r, "exposure_by_dimension": json.dumps(r["exposure_by_dimension"])}
-                                          for r in self._session_rows(chunk, names)], schema=schema)
+                    frame = pl.DataFrame([{**r, "exposure_by_dimension": metrics.dimension_rows(
+                        r["exposure_by_dimension"])} for r in self._session_rows(chunk, names)], schema=schema)
                     yield (frame.join(usage, on="session", how="left", nulls_equal=True, maintain_order="left")
                            .cast(pl.Schema(usage_schema)))
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
@@ -631,14 +631,16 @@ class LogAudit:
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model). The cost is null unless every call of the row
         had a price: a sum over the priced calls alone would read as the whole cost; `unpriced_calls` says
-        how many had none (no usage logged, or a model without a price). A provider is one row however its
+        how many had none (no usage logged, or a model without a price), `calls_without_usage` how many of
+        those logged no usage. A provider is one row however its
         logs spell it (OpenLLMetry writes `Anthropic`, the APIs' hosts `anthropic`)."""
         return (self.calls_lazy().with_columns(pl.col("provider").str.to_lowercase())
                 .group_by("side", "provider", "model", maintain_order=True).agg(
             calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=pl.col("input_tokens").sum(),
             cached_tokens=pl.col("cached_tokens").sum(), output_tokens=pl.col("output_tokens").sum(),
             cost_usd=_usd_sum(),
-            unpriced_calls=pl.col("cost_usd").is_null().sum())
+            unpriced_calls=pl.col("cost_usd").is_null().sum(),
+            calls_without_usage=(pl.col("input_tokens").is_null() & pl.col("output_tokens").is_null()).sum())
             .sort("side", "provider", "model", nulls_last=True).collect(engine="streaming").to_dicts())
 
     def timeline(self, limit: int | None = None) -> list[dict]:
@@ -850,8 +852,12 @@ def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_
 
 
 def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | None:
-    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places its text
-    holds it (the first `places`) is worth reading, as `diabetes` is in a ticket below `models/diabetes.py`."""
+    """`discovered.rejection` of a candidate, told the text around it: kept when one of the places its text holds
+    it (the first `places`) is worth reading, as `diabetes` is in a ticket below `models/diabetes.py`. A value is
+    one candidate however many texts hold it, found first in one: a condition, which its context alone makes
+    someone's, is also judged at its places in the session's other texts (notes read after a `git diff --stat`
+    that names `patients/diabetes_form.py`); other values, judged mostly by their own form, are not searched for
+    in every text (thousands of candidates over megabytes)."""
     why = None
     for before, after in _around(unit, texts, places):
         why = rejection(unit, before, after)
@@ -860,19 +866,24 @@ def _rejection(unit: Unit, texts: dict[str, str], places: int = 20) -> str | Non
     return why
 
 
-def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> list[tuple[str, str]]:
-    """The text before and after a candidate where it was found, then at its next places in that text
-    (one empty pair when its source is unknown)."""
-    text = texts.get(unit.source.file, "") if unit.source else ""
-    if not text or unit.source is None:
-        return [("", "")]
-    start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
-    start = unit.source.start if start < 0 else start
-    found: list[tuple[str, str]] = []
-    while start >= 0 and len(found) < places:
-        found.append((text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]))
-        start = text.find(unit.value, start + len(unit.value))
-    return found
+def _around(unit: Unit, texts: dict[str, str], places: int, width: int = 80) -> Iterator[tuple[str, str]]:
+    """The text before and after a candidate where it was found, then at its next places in that text and, for a
+    condition, in the session's other texts (one empty pair when its source is unknown)."""
+    own = texts.get(unit.source.file, "") if unit.source else ""
+    if not own or unit.source is None:
+        yield "", ""
+        return
+    others = [text for tid, text in texts.items() if tid != unit.source.file] if unit.dimension == "health" else []
+    for text in [own, *others]:
+        if text is own:
+            start = text.find(unit.value, max(0, unit.source.start - len(unit.value)))
+            start = unit.source.start if start < 0 else start
+        else:
+            start = text.find(unit.value)
+        while start >= 0 and places > 0:
+            places -= 1
+            yield text[max(0, start - width):start], text[start + len(unit.value):start + len(unit.value) + width]
+            start = text.find(unit.value, start + len(unit.value))
 
 
 def _return_freed_memory() -> None:

@@ -27,7 +27,8 @@ from functools import cache
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
-from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
+from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, PLACEHOLDER_NAMES, display_name_ok
+from ec2audit.annotate.recognizers.records import record_number
 from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.taxonomy import load_taxonomy
@@ -103,6 +104,8 @@ _TOPIC_AFTER = re.compile(
 #: A term glued to a path, a file extension or an identifier's other parts: code, not someone's health.
 _IDENTIFIER_BEFORE = re.compile(r"[/\\_]$")
 _IDENTIFIER_AFTER = re.compile(r"\.[A-Za-z]\w{0,4}\b|[_/\\]")
+#: A diffstat's count (`6 deletions(-)`, `1 insertion(+)`): git's words, whatever the changed files are about.
+_DIFFSTAT_AFTER = re.compile(r"\([+-]\)")
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -221,6 +224,8 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
+    if _DIFFSTAT_AFTER.match(after):
+        return "a diffstat's count of changed lines (`6 deletions(-)`), not someone's condition"
     if _IDENTIFIER_BEFORE.search(before) or _IDENTIFIER_AFTER.match(after):
         return "part of a file name or an identifier (`models/diabetes.py`, `asthma_risk`), not someone's condition"
     if _TOPIC_AFTER.match(after):
@@ -259,7 +264,12 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     if _DATE_SHAPED.match(value) and unit.dimension != "location" and not _keyed(unit):  # a `dob` column's is kept
         return "a date or a dated reference number"
     if unit.dimension == "person_name":
-        return _CODE.search(value) and "a code token" or _name_rejection(value, _keyed(unit))
+        # `Author: Oluwaseun Adeyemi`, `Oluwaseun Adeyemi <seun@…>`: named a person by what is around it
+        keyed = _keyed(unit) or bool(NAME_KEY_BEFORE.search(before[-40:])) or bool(
+            NAME_AFTER.match(after)) and display_name_ok(value)
+        return _CODE.search(value) and "a code token" or _name_rejection(value, keyed)
+    if unit.dimension in ("financial", "health") and record_number(value, before):
+        return None  # `POL-88321-B`, `MRN 00482913`: its prefix says whose file it numbers
     if unit.dimension in ("contact", "government_id", "financial"):
         if "@" in value and unit.dimension == "contact":
             return _email_rejection(value, before)
@@ -316,6 +326,8 @@ def _kind(unit: Unit) -> str:
     """What a candidate's value is, in the word a field name would use."""
     value, dimension = unit.value.strip(), unit.dimension
     digits = len(_DIGITS.findall(value))
+    if dimension in ("financial", "health") and (record_number(value) or dimension == "health" and digits >= 4):
+        return "record_number"  # `POL-88321-B`; a health value with digits is no condition (`MRN 00482913`)
     if dimension == "contact":
         phone = re.fullmatch(r"[+\d\s().-]+", value) and digits >= 7
         return "email" if "@" in value else "phone" if phone else "handle"

@@ -6,7 +6,9 @@ Events become the messages OpenHands' conversation memory sends: the `system` ac
 `message` actions, agent actions as assistant tool calls (arguments from `args`), observations as
 tool results. Agent actions sharing a `tool_call_metadata.model_response.id` came from one model
 response: they are one call, and so is an agent `message` with no tool call. Usage comes from the
-response; the model from it or from `llm_config`, whose `base_url` gives the side.
+response; an agent's last `message` has none, and its call's tokens are what the running totals OpenHands
+keeps on its actions (`llm_metrics.accumulated_token_usage`) grew by since the call before. The model comes
+from the response or from `llm_config`, whose `base_url` gives the side.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ class _Conversation:
         self.tools: dict[str, dict] = {}
         self.responses: set[str] = set()
         self.step = 0
+        self.totals: dict[str, int] | None = {}  # `accumulated_token_usage` as of the call before; None: unknown
 
     def _add(self, role: str, origin: str, text: str, source: dict) -> None:
         index = len(self.sources)
@@ -125,16 +128,37 @@ class _Conversation:
             self._add("tool", "tool_result", _event_text(event),
                       {**source, **(tool or carrier(str(kind), extras))})
 
+    def _grown(self, event: dict) -> dict | None:
+        """The tokens the running totals on `event` grew by since the last call's, in OpenAI's usage shape
+        (OpenHands' `prompt_tokens` include the cache's reads and writes, as LiteLLM counts them)."""
+        metrics = event.get("llm_metrics") if isinstance(event.get("llm_metrics"), dict) else {}
+        totals = metrics.get("accumulated_token_usage")
+        if not isinstance(totals, dict):
+            self.totals = None  # a call without totals: the next one's growth would count it too
+            return None
+        keys = ("prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens")
+        now = {k: v if isinstance(v := totals.get(k), int) else 0 for k in keys}
+        before, self.totals = self.totals, now
+        if before is None:
+            return None
+        grown = {k: now[k] - before.get(k, 0) for k in keys}
+        if grown["prompt_tokens"] <= 0 or min(grown.values()) < 0:  # nothing new, or totals started over
+            return None
+        return {"prompt_tokens": grown["prompt_tokens"], "completion_tokens": grown["completion_tokens"],
+                "prompt_tokens_details": {"cached_tokens": grown["cache_read_tokens"]},
+                "cache_creation_input_tokens": grown["cache_write_tokens"]}
+
     def _call(self, event: dict, response: dict, line: int | None) -> Payload:
         self.step += 1
         if response.get("model"):  # a later call without a response (a plain message) keeps the last model
             provider, self.model = provider_of(response["model"])
             self.provider = provider or self.provider
+        grown = self._grown(event)
         return make_payload(
             pid=str(response.get("id") or f"{self.session}#{self.step}"), segments=list(self.segments),
             session=self.session, step=self.step, api="openai-chat", provider=self.provider,
             model=self.model, timestamp=event.get("timestamp"), path=self.path, line=line,
-            usage=normalize_usage(response.get("usage")), base_url=self.base_url, messages=dict(self.sources))
+            usage=normalize_usage(response.get("usage") or grown), base_url=self.base_url, messages=dict(self.sources))
 
 
 def _stream(events, session: str, path: Path, model: str | None = None, base_url: str | None = None,

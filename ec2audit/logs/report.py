@@ -189,7 +189,9 @@ def _usd(row: dict) -> str:
         return usd(row["cost_usd"], sign="")
     unpriced = row.get("unpriced_calls") or 0
     if 0 < unpriced < row["calls"]:
-        return f"unknown: {unpriced} of {row['calls']} unpriced"
+        bare = row.get("calls_without_usage") or 0
+        why = " (no usage logged)" if bare == unpriced else f" ({bare} with no usage logged)" if bare else ""
+        return f"unknown: {unpriced} of {row['calls']} unpriced{why}"
     if row["side"] != "cloud" or not unpriced:
         return "-"
     if not (row["input_tokens"] or row["output_tokens"]):

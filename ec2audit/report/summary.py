@@ -245,7 +245,7 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
         dims: dict[str, list[float]] = defaultdict(list)
         leaked = 0
         for raw_dims, raw_leaks in mine.select("exposure_by_dimension", "leaked_units").iter_rows():
-            for dim, value in json.loads(raw_dims or "{}").items():
+            for dim, value in metrics.dimension_map(raw_dims).items():
                 dims[dim].append(float(value))
             leaked += sum(1 for leak in json.loads(raw_leaks or "[]") if metrics.leaked(leak.get("grade", 0)))
         usd = stat["cloud_usd"]
@@ -406,7 +406,7 @@ def _session_rows(findings_path: Path) -> list[dict] | None:
         if name not in frame.columns:
             frame = frame.with_columns(pl.lit(None, SESSION_SCHEMA[name]).alias(name))
     frame = _require(frame, SESSION_SCHEMA, path)
-    return [dict(r, exposure_by_dimension=json.loads(r["exposure_by_dimension"] or "{}"))
+    return [dict(r, exposure_by_dimension=metrics.dimension_map(r["exposure_by_dimension"]))
             for r in frame.iter_rows(named=True)]
 
 

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ec2audit import metrics
 from ec2audit.audit import AuditResult, audit
 from ec2audit.files import open_private, write_table
 from ec2audit.intercept.record import ProxyRecord
@@ -169,7 +170,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         edge_calls=len(state.edge_calls), edge_input_tokens=edge_in, edge_output_tokens=edge_out,
         # no edge call costs no FLOPs, whatever the edge model's size; calls of a model of unknown size: unknown
         edge_flops=2.0 * (params or 0.0) * (edge_in + edge_out) if params or not state.edge_calls else None,
-        exposure=exposure, exposure_by_dimension=json.dumps(by_dimension),
+        exposure=exposure, exposure_by_dimension=metrics.dimension_rows(by_dimension),
         leaked_units=json.dumps(leaked, ensure_ascii=False), routes=json.dumps(state.routes), asks=state.asks,
         exit_code=result.exit_code, error="; ".join(state.errors) or
         (None if status in FINISHED else result.stderr_tail[-500:]), duration_s=round(duration, 3),

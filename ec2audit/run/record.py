@@ -2,7 +2,8 @@
 
 `EPISODE_SCHEMA` is derived from the dataclass's fields, as `FINDING_SCHEMA` is for findings, so the
 table, `record.json` and every reader (summaries, the CLI table, the report) agree on names and
-types. Nested values (criteria, exposure per dimension, leaked units, routes, isolation) are JSON text.
+types. Exposure per dimension is a typed list of {dimension, exposure} (`metrics.BY_DIMENSION`); the other
+nested values (criteria, leaked units, routes, isolation) are JSON text.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import polars as pl
+
+from ec2audit import metrics
 
 PASS_AT = 0.7
 #: statuses of an episode that ran as asked (the rest are failures): `budget` stopped after its
@@ -48,7 +51,7 @@ class EpisodeRecord:
     edge_output_tokens: int
     edge_flops: float | None
     exposure: float | None  # None for a task without units
-    exposure_by_dimension: str  # JSON
+    exposure_by_dimension: list  # [{dimension, exposure}] by dimension; a record.json written before: JSON text
     leaked_units: str  # JSON list
     routes: str  # JSON list of sides, one per request
     asks: int
@@ -60,6 +63,10 @@ class EpisodeRecord:
     isolation: str  # JSON: what the episode's sandbox gave it (`{"sandbox": "none"}` under --no-sandbox)
     launch: str | None = None  # per-episode (its own OpenClaw process) or warm-worker (docs/design.md §6)
     worker_episode: int | None = None  # warm-worker: the how-manieth episode of its worker's OpenClaw process
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.exposure_by_dimension, list):  # a record.json of a run before session 19
+            self.exposure_by_dimension = metrics.dimension_rows(metrics.dimension_map(self.exposure_by_dimension))
 
     @property
     def finished(self) -> bool:
@@ -74,10 +81,11 @@ class EpisodeRecord:
         return asdict(self)
 
 
-_POLARS = {str: pl.String, int: pl.Int64, float: pl.Float64, bool: pl.Boolean}
+_POLARS: dict[type, pl.DataType | type[pl.DataType]] = {str: pl.String, int: pl.Int64, float: pl.Float64,
+                                                         bool: pl.Boolean, list: metrics.BY_DIMENSION}
 
 
-def _column_type(hint) -> type[pl.DataType]:
+def _column_type(hint) -> pl.DataType | type[pl.DataType]:
     args = [a for a in typing.get_args(hint) if a is not type(None)]
     return _POLARS[args[0] if args else hint]
 

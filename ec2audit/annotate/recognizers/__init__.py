@@ -20,6 +20,7 @@ from ec2audit.annotate.recognizers import (
     location,
     network,
     person,
+    records,
     secrets,
     zh_pii,
 )
@@ -28,7 +29,7 @@ from ec2audit.annotate.recognizers.icd import IcdRecognizer
 
 FAMILIES = {"secrets": secrets, "contact": contact, "zh_pii": zh_pii, "person": person,
             "government_id": government_id, "finance": finance, "health": health, "icd": icd, "network": network,
-            "location": location, "business": business, "birth": birth}
+            "records": records, "location": location, "business": business, "birth": birth}
 
 ENTITY_DIMENSIONS = {
     "PERSON": "person_name",

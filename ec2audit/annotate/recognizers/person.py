@@ -1,14 +1,17 @@
 """English person names from the US Census name lists (PyPI `names`): spaCy's small model misses
 most names in logs, tables and e-mail headers (`From: Emily Rutherford <…>`, `HF-1041,Emily Rutherford`).
 
-A name is a census first name, an optional initial, optional particles (`van der`, `de la`) and a
-capitalised last word that is a census surname (or follows a particle): `Sophie van der Meulen`,
-`Marcus Delaney`. `May Report` is not one: `Report` is no surname. A name the census does not know
-(`Priyanka Raman`) is proposed after a key that names a person (`CN=`, `candidate=`, `name:`).
+A name is a census first name, an optional second given name, an optional initial, optional particles
+(`van der`, `de la`) and a capitalised last word that is a census surname (or follows a particle):
+`Sophie van der Meulen`, `Marcus Delaney`. `May Report` is not one: `Report` is no surname. The census
+knows few European surnames (`Marguerite Lindqvist`): Faker's lists of the European locales add theirs.
+A name the census does not know (`Priyanka Raman`) is proposed after a key that names a person (`CN=`,
+`candidate=`, `name:`) or before a mailbox's address (`Priyanka Raman <p.raman@…>`).
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -35,27 +38,78 @@ def _census() -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(line.split(maxsplit=1)[0] for f in files
                          for line in (folder / f).read_text().splitlines() if line.strip())
 
-    return read("dist.female.first", "dist.male.first"), read("dist.all.last")
+    return read("dist.female.first", "dist.male.first"), read("dist.all.last") | _faker_surnames()
+
+
+#: Locales whose surnames the US census lacks (a name's first word must still be a census first name).
+_SURNAME_LOCALES = ("en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_PT", "pl_PL", "nl_NL", "sv_SE", "da_DK",
+                    "no_NO", "fi_FI", "cs_CZ", "yo_NG")
+
+
+def _faker_surnames() -> frozenset[str]:
+    """Faker's surnames of `_SURNAME_LOCALES`, upper-case; only the ASCII ones, the only ones the pattern reads."""
+    import importlib
+
+    found: set[str] = set()
+    for locale in _SURNAME_LOCALES:
+        names = getattr(importlib.import_module(f"faker.providers.person.{locale}").Provider, "last_names", ())
+        found.update(n.upper() for n in (names.keys() if isinstance(names, dict) else names)
+                     if isinstance(n, str) and n.isascii() and n.isalpha())
+    return frozenset(found)
 
 
 def _census_name(value: str) -> bool:
     words = value.split()
+    if len(words) < 2:  # what trimming left of `May Report`
+        return False
     first, last = _census()
     particle = any(w in _PARTICLES.split("|") for w in words[1:-1])
     opener = words[0].upper()
     return opener in first and opener not in _SENTENCE_OPENERS and (particle or words[-1].upper() in last)
 
 
-#: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`.
-_NAME_KEYS = r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name"
+#: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`, a git
+#: commit's `Author:` and its trailers (`Signed-off-by:`), a runbook's or a ticket's people (`On-call:`, `Assignee:`).
+_NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
+              r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|"
+              r"on-?call|assignee|reporter|reviewer|maintainer|owner")
+#: A mailbox's address after its display name (`Oluwaseun Adeyemi <seun@…>` in `git shortlog -sne`, a `From:`
+#: header, a package's `author`), and git blame's date after its author (`(Oluwaseun Adeyemi 2026-11-23 09:41:57
+#: +0000  1)`): the words before are a person's name even where no name list knows it.
+NAME_AFTER = re.compile(r"[ \t]*<[^<>@\s]+@[^<>\s]+>|[ \t]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}[ \t]+\d+\)")
+_NAME_WORDS = r"[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*(?: [A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*){1,3}"
+#: Words of a mailbox's display name that make it a role's or a program's, not a person's (`Reply To`,
+#: `Dependabot Bot`, `GitHub Actions`, `Billing Team`).
+_ROLE_WORDS = frozenset({
+    "bot", "robot", "team", "support", "admin", "administrator", "reply", "noreply", "notifications", "notification",
+    "service", "services", "build", "builds", "automation", "system", "info", "sales", "billing", "help", "desk",
+    "helpdesk", "github", "gitlab", "actions", "dependabot", "renovate", "mailer", "daemon", "postmaster",
+    "webmaster", "security", "alerts", "newsletter"})
+
+
+def display_name_ok(value: str) -> bool:
+    """A display name that is a person's: no role's or program's word in it, not only everyday words."""
+    from ec2audit.detect.compiled import COMMON_WORDS
+
+    words = [w.lower() for w in re.split(r"[ '’-]+", value) if w]
+    return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)
+
+
+#: Such a key just before a value: the value is a person's name even where no name list knows it.
+NAME_KEY_BEFORE = re.compile(rf"(?i:(?<![A-Za-z])(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?$")
 
 RECOGNIZERS = [
     PatternRecognizer("person-after-key", "PERSON", "person_name", (
         (rf"(?i:(?:(?<![A-Za-z])|(?<=\\n))(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?"
          r"(?P<value>[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,3})(?![\w@])", 0.55),
     )),
+    # looked for at every word, not after the last candidate: `Called Marguerite Lindqvist` is no name, but the
+    # two words after `Called` are
     PatternRecognizer("person-census", "PERSON", "person_name", (
-        (rf"(?<![\w.@-])[A-Z][a-z]+(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* [A-Z][a-z]+(?:[-'][A-Z][a-z]+)?(?![\w@])",
-         0.6),
-    ), validate=_census_name),
+        (rf"(?<![\w.@-])(?=(?P<value>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* "
+         r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?![\w@]))", 0.6),
+    ), validate=_census_name, trim=r" [A-Z][a-z]+$"),  # `Will Hartley Reviewed`: the last word is no surname
+    PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
+        (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
+    ), validate=display_name_ok),
 ]
