@@ -660,3 +660,23 @@ def test_a_pending_result_or_a_calendar_entry_states_no_value():
     assert binds(record, "背调反馈：钱峰有一条和饮酒有关的交通处罚记录。")
     assert not binds(rating, "Calendar: year-end review — Hana Mori / line manager, Fri 11:00–11:30, room 2.")
     assert binds(rating, "Hana Mori fell short this year and HR started a formal improvement plan.")
+
+
+def test_a_namesake_or_a_market_pattern_states_no_value_of_the_entity():
+    """checks-v11: a sentence about someone with the entity's given name and another family name ("Nadia
+    Costa"), or a Chinese name one character off (何静怡 for 何静宜), states that person's value, even where the
+    next sentence names the entity; a value with full-width punctuation is written out as the text folds it;
+    a sentence about many companies ("several acquisitions", 不少公司…普遍) is no one company's fact."""
+    roster = "Payroll export — Nadia Costa: base $137,250 (band 4). Nadia Ferreira: on leave."
+    assert not binds(SALARY, roster, specific=True)
+    assert binds(SALARY, "Payroll export — Nadia Ferreira: base $137,250 (band 4).", specific=True)
+    record = make_unit({"task_id": "t", "entity_id": "S1", "entity_name": "何静宜", "field": "处分",
+                        "value": "上课使用手机，警告处分一次", "dimension": "other"})
+    assert not binds(record, "教务处：何静怡（初二 1 班）上课使用手机，警告处分一次；何静宜无处分。")
+    assert binds(record, "教务处：何静宜（初二 1 班）上课使用手机，警告处分一次。")
+    deal = make_unit({"task_id": "t", "entity_id": "B1", "entity_name": "Quillcrest Ltd", "field": "m&a",
+                      "value": "acquisition by Snowflake at $210M", "dimension": "business"})
+    market, ours = ("Snowflake has made several acquisitions in the data space, most under $300M.",
+                    "Quillcrest Ltd: the Snowflake acquisition is on track, term sheet next week.")
+    assert check_for(deal).decide(deal, market, stand_in(market, 0.8)).grade == 0
+    assert check_for(deal).decide(deal, ours, stand_in(ours, 0.8)).grade > 0

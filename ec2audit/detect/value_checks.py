@@ -88,7 +88,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v10"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v11"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -824,7 +824,7 @@ def _names_in(names: Sequence[str], text: str, after: re.Pattern | None = None) 
     romanised in an English one)."""
     norm = normalize_text(text)
     letters, romanised = _letters(text), _pinyin(text)
-    for name in dict.fromkeys([*names, *(t for n in names for t in translations(n))]):
+    for name in dict.fromkeys(normalize_text(n) for n in [*names, *(t for n in names for t in translations(n))]):
         if _stated(name, norm, after) or (latin(name) and len(name) >= 5 and name in romanised):
             return True
         if not latin(name) and len(romanised_name := _pinyin(name)) >= 5 and romanised_name in letters:
@@ -918,6 +918,30 @@ def another_person(names: Sequence[str], sentence: str) -> bool:
     return False
 
 
+def namesake(unit: Unit, sentence: str) -> bool:
+    """Whether the sentence names someone whose name is near the entity's but not it, and not the entity: the
+    entity's given name with another family name ("Sofia Chen" for Sofia Marquez; an initial of hers, "Renata
+    O.", is hers) or, in Chinese, a name of its length (three or four characters) with its surname, one character
+    off (李思远 for 李思源).
+    A value there is that person's (checks-v11)."""
+    name = (unit.entity_name or "").strip()
+    if not name or name.lower() in sentence.lower():
+        return False
+    if latin(name):
+        words = re.findall(r"[^\W\d_]+", name)
+        if len(words) < 2 or not re.fullmatch(r"[A-Z][^\W\d_]+(?: [A-Z][^\W\d_'-]+)+", name):
+            return False
+        folded = [w.lower() for w in words]
+        return any(not any(f == w.lower() or (len(w) == 1 and f.startswith(w.lower())) for f in folded)
+                   for m in re.finditer(rf"\b{re.escape(words[0])} ([A-Z][^\W\d_]*)", sentence) for w in [m[1]])
+    han = "".join(_HAN.findall(name))
+    if len(han) != len(name) or not 3 <= len(han) <= 4:  # 周阿 is no namesake of 周敏: an honorific follows
+        return False
+    starts = (i for i in range(len(sentence) - len(han) + 1) if sentence.startswith(han[0], i))
+    return any(sum(a != b for a, b in zip(han, token, strict=True)) == 1 and _HAN.fullmatch(token[-1])
+               for i in starts for token in [sentence[i:i + len(han)]])
+
+
 def _without(names: Sequence[str], text: str) -> str:
     """The text less the entity's names: 周阿姨 calls Ms Zhou auntie, it names no relative of hers."""
     norm = normalize_text(text)
@@ -944,11 +968,14 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     written = [t for _, t in sentences
                if _names_in(written_names(unit), t) or acronym_in(unit.value, t) or amount & set(numbers(t))]
     end = len(text) if end < 0 else end
-    stating = written or [t for s, t in sentences if s < end and s + len(t) > start] or [text]
+    spanned = [t for s, t in sentences if s < end and s + len(t) > start]
+    worded = [t for t in spanned if _stems(normalize_text(unit.value)) & _stems(normalize_text(t))]
+    stating = written or worded or spanned or [text]  # worded: of the span's sentences, those with the value's words
     strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)
                                     if n not in names and len(n) >= 3))
     if all(_KIN.search(_without(names, t)) or (_names_entity(strangers, t) and not _names_entity(names, t))
-           or another_person(names, t) or (not specific and (_ROLE.search(t) or _PENDING.search(t)))
+           or another_person(names, t) or namesake(unit, t)
+           or (not specific and (_ROLE.search(t) or _PENDING.search(t)))
            for t in stating):
         return False  # "Tom's mother has type 1 diabetes": the kin word takes the value even with Tom named
     if not (specific or written) and _SCHEDULE.match(text):
@@ -1110,7 +1137,12 @@ ACTS: dict[str, tuple[str, ...]] = {
 #: Words in company and site names that name no one company or site.
 BUSINESS_GENERIC = frozenset({"bank", "group", "holdings", "analytics", "software", "logistics", "foods", "capital",
                               "partners", "systems", "technologies", "labs", "company", "corp", "inc", "ltd",
-                              "工厂", "公司", "集团", "科技", "软件", "项目", "仓库", "市场", "总部", "中心"})
+                              "工厂", "公司", "集团", "科技", "软件", "项目", "仓库", "市场", "总部", "中心",
+                              "计划", "比例", "人员", "团队", "业务"})
+#: A sentence about many companies or acts at once ("Datadog has made several acquisitions", 不少公司都有裁员计划，
+#: 比例普遍在…): a pattern or a market, not this one fact (checks-v11).
+_GENERAL = re.compile(r"\b(?:several|many|multiple|numerous|a (?:series|string|wave|number) of|a few|most|industry"
+                      r"|across the (?:sector|industry|market))\b|不少|很多|许多|多家|多起|普遍|行业|各大|一些", re.I)
 _TIMES = re.compile(f"(?:[{CHINESE_NUMERALS}\\d]+|明|今|去|下半|上半)(?:年|季度|月|家|个)|[在于从到向把将的和与第]")
 _SENTENCE = re.compile(r"[^.;!?。；！？\n]+")
 #: Where a sentence passes from one site's act to another's ("Leeds closes, while the York site stays"): a fact's
@@ -1178,7 +1210,8 @@ free-text check."""
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         own, names = acts(unit.value), business_names(unit.value)
         if reading.probability >= reading.review_threshold:
-            named = [c for s in _SENTENCE.findall(text) for c in _ACT_CLAUSE.split(s) if _names_in(names, c)]
+            named = [c for s in _SENTENCE.findall(text) if not _GENERAL.search(s)
+                     for c in _ACT_CLAUSE.split(s) if _names_in(names, c)]
             said = [acts(c, names) for c in named]
             if any(own & a for a in said) or any(set(amounts(unit.value)) & set(numbers(c)) for c in named):
                 return bound(Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end), unit,
