@@ -18,6 +18,7 @@ from ec2audit.detect.value_checks import (
     binds,
     business_names,
     check_for,
+    contrary,
     contrast_values,
     near_miss,
     numbers,
@@ -680,3 +681,19 @@ def test_a_namesake_or_a_market_pattern_states_no_value_of_the_entity():
                     "Quillcrest Ltd: the Snowflake acquisition is on track, term sheet next week.")
     assert check_for(deal).decide(deal, market, stand_in(market, 0.8)).grade == 0
     assert check_for(deal).decide(deal, ours, stand_in(ours, 0.8)).grade > 0
+
+
+def test_a_denied_condition_or_the_other_side_of_a_lawsuit_is_not_graded():
+    """checks-v11: a condition named only where it is denied (排除甲减: its abbreviation ruled out) and a lawsuit
+    where the entity is the plaintiff, for a value that says it is sued, are left for review at most, whatever
+    the model says; the suit as stated is not contrary."""
+    thyroid = make_unit({"task_id": "t", "entity_id": "P7", "entity_name": "吴倩", "field": "诊断",
+                         "value": "甲状腺功能减退", "dimension": "health"})
+    checkup = "体检结论：吴倩 甲功三项正常，排除甲减，建议一年后复查。"
+    assert check_for(thyroid).decide(thyroid, checkup, stand_in(checkup, 0.9)).grade == 0
+    suit = make_unit({"task_id": "t", "entity_id": "L1", "entity_name": "Harriet Vance", "field": "litigation",
+                      "value": "sued by a former landlord for unpaid rent", "dimension": "other"})
+    sues = "Harriet Vance is the plaintiff: she filed a suit against her former landlord over the deposit."
+    sued = "Harriet Vance is being sued by her former landlord, who says she left owing rent."
+    assert check_for(suit).decide(suit, sues, stand_in(sues, 0.9)).grade == 0
+    assert contrary(suit, sues) and not contrary(suit, sued)

@@ -730,6 +730,7 @@ class FreeTextEvidence:
     margin: float
     written: bool
     bound: bool = True  # `binds`: the text ties the value to its entity
+    contrary: bool = False  # `contrary`: the text denies the value or gives its entity the other side
 
     def outcome(self, lean: float = LEAN, clause: float = CLAUSE, margin: float = MARGIN,
                 veto: float = VETO, unwritten: float = UNWRITTEN, lean_written: float = LEAN_WRITTEN) -> str:
@@ -737,7 +738,7 @@ class FreeTextEvidence:
         out needs the `unwritten` margin: the model and the clause scores read the same topic."""
         if self.margin <= -veto:
             return "veto"
-        if (self.bound and self.contrast >= self.minimum
+        if (self.bound and not self.contrary and self.contrast >= self.minimum
                 and self.probability >= (min(lean, lean_written) if self.written else lean)
                 and (self.written or self.margin >= max(margin, unwritten))
                 and (self.specific >= clause or self.written)):
@@ -761,7 +762,7 @@ def free_text_evidence(unit: Unit, text: str, reading: Reading, others: Sequence
                             else MIN_CONTRAST, scores.specific, scores.margin,
                             _names_in(written_names(unit), text, _NOT_HAD if unit.kind == "health" else None)
                             or acronym_in(unit.value, text),
-                            binds(unit, text, reading.start, reading.end, others))
+                            binds(unit, text, reading.start, reading.end, others), contrary(unit, text))
 
 
 def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
@@ -777,6 +778,26 @@ def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = 
     if outcome == "grade":
         return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
     return reading.verdict(text, grade=False)
+
+
+#: The two sides of a lawsuit: a value that says its entity is sued is not stated by a text where the entity sues.
+_DEFENDANT = re.compile(r"被[^，。,.;；]{0,10}?(?:起诉|告)|被告|\b(?:defendants?|sued by|being sued|was sued|(?:is|are)"
+                        r" being sued|respondent)\b", re.I)
+_PLAINTIFF = re.compile(r"原告|(?<!被)起诉了|\b(?:plaintiffs?|claimants?|is suing|sued|filed (?:a )?(?:suit|lawsuit"
+                        r"|claim|complaint) against)\b", re.I)
+
+
+def contrary(unit: Unit, text: str) -> bool:
+    """Whether the text says the opposite of the value (checks-v11): a condition named only where it is denied
+    ("排除甲亢", "ruled out epilepsy"), or a lawsuit's other side (the value: sued by a supplier; the text: 作为原告
+    起诉了供应商). The free-text check leaves such a pair for review at most."""
+    if unit.kind == "health":
+        names = written_names(unit)
+        return not _names_in(names, text, _DENIED_ONLY) and _names_in(names, text)
+    for side, other in ((_DEFENDANT, _PLAINTIFF), (_PLAINTIFF, _DEFENDANT)):
+        if side.search(unit.value) and not side.search(text) and other.search(text):
+            return True
+    return False
 
 
 def _pinyin(text: str) -> str:
@@ -801,6 +822,9 @@ _NOT_HAD = re.compile(r" ?(?:tests?\b|testing|screening|screen\b|panel|vaccin|ja
 #: Before it in its clause, a denial: "no history of epilepsy", "ruled out HCV", 否认糖尿病史.
 _DENIED = re.compile(r"(?:\b(?:no|not|never|denies|denied|without|ruled out|negative for|free of)\b"
                      r"|无|否认|未见|没有|排除)[^.;,!?。；，！？\n]{0,30}$")
+
+
+_DENIED_ONLY = re.compile(r"(?!)")  # an `after` nothing follows: `_stated` then reads the denial alone
 
 
 def _stated(name: str, norm: str, after: re.Pattern | None = None) -> bool:
