@@ -697,3 +697,28 @@ def test_a_denied_condition_or_the_other_side_of_a_lawsuit_is_not_graded():
     sued = "Harriet Vance is being sued by her former landlord, who says she left owing rent."
     assert check_for(suit).decide(suit, sues, stand_in(sues, 0.9)).grade == 0
     assert contrary(suit, sues) and not contrary(suit, sued)
+
+
+def test_an_address_said_aloud_a_network_and_host_and_a_foreign_month_name():
+    """checks-v11: an e-mail address said aloud ("lena dot park seventy-one at fastmail dot com"), an IPv4
+    address given as its network and host (the 10.8.3.0/24 subnet, host 44; 172.16.5 网段，主机号 9) and a date
+    with a French or Spanish month name are the value; the network with another host is not."""
+    mail = make_unit({"task_id": "t", "entity_id": "P3", "entity_name": "Lena Park", "field": "email",
+                      "value": "lena.park71@fastmail.com", "dimension": "contact"})
+    host = make_unit({"task_id": "t", "entity_id": "H1", "entity_name": "ledger-db", "field": "ip",
+                      "value": "10.8.3.44", "dimension": "network"})
+    nas = make_unit({"task_id": "t", "entity_id": "H2", "entity_name": "人事部 NAS", "field": "ip",
+                     "value": "172.16.5.9", "dimension": "network"})
+    born = make_unit({"task_id": "t", "entity_id": "P4", "entity_name": "Chloé Marin", "field": "dob",
+                      "value": "1987-10-02", "dimension": "other"})
+
+    def decide(unit, text):
+        return check_for(unit).decide(unit, text, stand_in(text, 0.6)).grade
+
+    assert decide(mail, "Send it to lena dot park seventy-one at fastmail dot com, her own inbox.") > 0
+    assert decide(host, "ledger-db sits on the 10.8.3.0/24 subnet, host 44.") > 0
+    assert decide(host, "ledger-db's replica is 10.8.3.46, same subnet, host 44 is down for now.") == 0
+    assert decide(nas, "人事部 NAS 在 172.16.5 网段，主机号 9。") > 0
+    assert decide(born, "Chloé Marin, née le 2 octobre 1987 à Nantes.") > 0
+    assert decide(born, "Chloé Marin, nacida el 2 de octubre de 1987.") > 0
+    assert decide(born, "Chloé Marin, arrivée le 2 octobre 2019.") == 0

@@ -254,6 +254,8 @@ class IdentifierCheck:
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # "three one two, eight four seven", 一九九二年
         if unit.kind == "person_name" and transliterated(unit.value, text):
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # 卢卡斯·马丁 for Lucas Martin
+        if spoken_address(unit.value, text) or host_in_subnet(unit.value, text) or foreign_date(unit.value, text):
+            return Verdict(MOSTLY, quote, reading.start, reading.end)  # "x dot y at z dot com", "10.1.2.0/24, host 9"
         if near_miss(unit.value, text):
             return Verdict(0.0)
         if short_year_date(unit.value, text):
@@ -357,6 +359,47 @@ def truncated(value: str, text: str) -> bool:
     label = value.split(".")[0]
     return ("." in value and len(label) >= 6 and re.search(r"\d", label) is not None
             and re.search(rf"(?<![\w.-]){re.escape(label)}(?![\w-]|\.\w)", text) is not None)
+
+
+def spoken_address(value: str, text: str) -> bool:
+    """Whether the text spells an e-mail address out as people say it ("ingrid dot solberg eighty-four at
+    protonmail dot com"): with "dot" and "at" read as their signs and numbers as digits, it holds the value."""
+    if "@" not in value:
+        return False
+    said = re.sub(r"\s+at\s+", "@", re.sub(r"\s+dot\s+", ".", spelled(text)))
+    return normalize_text(value) in re.sub(r"\s+", "", said)
+
+
+def host_in_subnet(value: str, text: str) -> bool:
+    """Whether the text gives an IPv4 address as its network and its host number ("the 10.42.7.0/24 subnet,
+    host octet 19", 192.168.20 网段，主机号 17); the network followed by another host is another address."""
+    m = re.fullmatch(r"(\d{1,3}\.\d{1,3}\.\d{1,3})\.(\d{1,3})", value.strip())
+    if m is None:
+        return False
+    network = rf"(?<![\d.]){re.escape(m[1])}(?:\.0/\d+|\.x|\.\*|/\d+)?(?![\d.]|\.\d)"
+    host = rf"(?:\bhost|\boctet|主机号?|主机位|末位)\D{{0,12}}(?<!\d){m[2]}(?!\d)"
+    return re.search(network, text) is not None and re.search(host, text, re.I) is not None
+
+
+#: Month names a date is written with in other languages (fr, es, de, it): "née le 14 mars 1991".
+_FOREIGN_MONTHS = (("janvier", "enero", "januar", "gennaio"), ("février", "febrero", "februar", "febbraio"),
+                   ("mars", "marzo", "märz", "marzo"), ("avril", "abril", "april", "aprile"),
+                   ("mai", "mayo", "mai", "maggio"), ("juin", "junio", "juni", "giugno"),
+                   ("juillet", "julio", "juli", "luglio"), ("août", "agosto", "august", "agosto"),
+                   ("septembre", "septiembre", "september", "settembre"), ("octobre", "octubre", "oktober", "ottobre"),
+                   ("novembre", "noviembre", "november", "novembre"), ("décembre", "diciembre", "dezember", "dicembre"))
+
+
+def foreign_date(value: str, text: str) -> bool:
+    """Whether the text writes a date value as day, month name and year in French, Spanish, German or Italian
+    ("14 mars 1991", "14 de marzo de 1991", "14. März 1991")."""
+    parts = _date_parts(value)
+    if parts is None:
+        return False
+    year, month, day = parts
+    names = "|".join(re.escape(n) for n in dict.fromkeys(_FOREIGN_MONTHS[month - 1])) if 1 <= month <= 12 else "-"
+    said = rf"(?<!\d)0?{day}(?:er|\.)? (?:de )?(?:{names}) (?:de )?{year}\b"
+    return re.search(said, normalize_text(text)) is not None
 
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -1218,6 +1261,14 @@ def amounts(value: str) -> list[float]:
     return [n for n in numbers(value) if n >= 1e4 and not (1900 <= n <= 2100)]
 
 
+def _sum_stated(sums: Sequence[float], clause: str) -> bool:
+    """Whether the clause states one of a fact's sums: as it is, or close to it with an approximation cue
+    ("around 0.3B" for about $310M; checks-v11)."""
+    found = numbers(clause)
+    return bool(set(sums) & set(found)) or (_APPROXIMATE.search(clause) is not None and any(
+        abs(n - v) <= CLOSE * v for n in found for v in sums))
+
+
 @register
 class BusinessCheck:
     """Business facts: a sentence that names the fact's company or place and states its act is this fact
@@ -1237,7 +1288,7 @@ free-text check."""
             named = [c for s in _SENTENCE.findall(text) if not _GENERAL.search(s)
                      for c in _ACT_CLAUSE.split(s) if _names_in(names, c)]
             said = [acts(c, names) for c in named]
-            if any(own & a for a in said) or any(set(amounts(unit.value)) & set(numbers(c)) for c in named):
+            if any(own & a for a in said) or any(_sum_stated(amounts(unit.value), c) for c in named):
                 return bound(Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end), unit,
                              text, others)
             if any(a - own for a in said):
