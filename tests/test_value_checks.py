@@ -722,3 +722,12 @@ def test_an_address_said_aloud_a_network_and_host_and_a_foreign_month_name():
     assert decide(born, "Chloé Marin, née le 2 octobre 1987 à Nantes.") > 0
     assert decide(born, "Chloé Marin, nacida el 2 de octubre de 1987.") > 0
     assert decide(born, "Chloé Marin, arrivée le 2 octobre 2019.") == 0
+
+
+def test_a_business_sum_approximated_across_a_decimal_point():
+    """checks-v11: "around 0.2B" states a fact's "about $215M" (close, with an approximation cue), and a decimal
+    point ends no sentence: the sum is read in the sentence that names the counterparty."""
+    deal = make_unit({"task_id": "t", "entity_id": "B2", "entity_name": "Quillcrest Ltd", "field": "m&a",
+                      "value": "in acquisition talks with Snowflake at about $215M", "dimension": "business"})
+    notes = "Quillcrest staff notes: the Snowflake deal is moving, number on the table is around 0.2B."
+    assert check_for(deal).decide(deal, notes, stand_in(notes, 0.8)).grade > 0

@@ -945,7 +945,7 @@ _PENDING = re.compile(r"(?:下周|明天|过几天|稍后|还没|尚未|待)出�
                       r"|\bnot (?:back|known) yet\b", re.I)
 #: A calendar entry or an invite: it names a meeting's subject ("年度绩效面谈"), not its outcome.
 _SCHEDULE = re.compile(r"\W*(?:日历|日程|会议邀请|calendar|invite|agenda)\b", re.I)
-_SENTENCES = re.compile(r"[^.;!?。；！？\n]+")
+_SENTENCES = re.compile(r"(?:[^.;!?。；！？\n]|(?<=\d)\.(?=\d))+")  # a decimal point ends no sentence (0.3B)
 _HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学", "阿姨", "叔叔", "大爷", "奶奶", "爷爷")
 
 
@@ -1211,7 +1211,6 @@ BUSINESS_GENERIC = frozenset({"bank", "group", "holdings", "analytics", "softwar
 _GENERAL = re.compile(r"\b(?:several|many|multiple|numerous|a (?:series|string|wave|number) of|a few|most|industry"
                       r"|across the (?:sector|industry|market))\b|不少|很多|许多|多家|多起|普遍|行业|各大|一些", re.I)
 _TIMES = re.compile(f"(?:[{CHINESE_NUMERALS}\\d]+|明|今|去|下半|上半)(?:年|季度|月|家|个)|[在于从到向把将的和与第]")
-_SENTENCE = re.compile(r"[^.;!?。；！？\n]+")
 #: Where a sentence passes from one site's act to another's ("Leeds closes, while the York site stays"): a fact's
 #: act counts only in the part that names its company or place (not at every comma: 深圳那个厂子…，…停产).
 _ACT_CLAUSE = re.compile(r"\b(?:while|whereas|but)\b|[,，] ?and\b|而|但是?|同时")
@@ -1285,7 +1284,7 @@ free-text check."""
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         own, names = acts(unit.value), business_names(unit.value)
         if reading.probability >= reading.review_threshold:
-            named = [c for s in _SENTENCE.findall(text) if not _GENERAL.search(s)
+            named = [c for s in _SENTENCES.findall(text) if not _GENERAL.search(s)
                      for c in _ACT_CLAUSE.split(s) if _names_in(names, c)]
             said = [acts(c, names) for c in named]
             if any(own & a for a in said) or any(_sum_stated(amounts(unit.value), c) for c in named):
