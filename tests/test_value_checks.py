@@ -731,3 +731,15 @@ def test_a_business_sum_approximated_across_a_decimal_point():
                       "value": "in acquisition talks with Snowflake at about $215M", "dimension": "business"})
     notes = "Quillcrest staff notes: the Snowflake deal is moving, number on the table is around 0.2B."
     assert check_for(deal).decide(deal, notes, stand_in(notes, 0.8)).grade > 0
+
+
+def test_a_treatment_s_condition_and_a_value_spaced_between_scripts_are_written_out():
+    """checks-v11: "undergoing radiotherapy for prostate cancer" is written out where the text names prostate
+    cancer (a condition by its form); "HIV 阳性" (a space between the scripts) has the synonym table's names
+    (HIV-positive) as "HIV阳性" has."""
+    treatment = make_unit({"task_id": "t", "entity_id": "P8", "entity_name": "Owen Hale", "field": "treatment",
+                           "value": "undergoing radiotherapy for prostate cancer", "dimension": "health"})
+    assert "prostate cancer" in written_names(treatment)
+    assert "hiv-positive" in synonyms("HIV 阳性")
+    assert written_names(make_unit({"task_id": "t", "entity_id": "P9", "field": "med", "value": "sertraline 100 mg",
+                                    "dimension": "health"})) == ("sertraline 100 mg",)

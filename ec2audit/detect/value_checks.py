@@ -672,11 +672,17 @@ def _glossary() -> dict[str, tuple[str, ...]]:
     return _name_table(GLOSSARY, lambda name, n: latin(n) != latin(name))
 
 
+def _joined(name: str) -> str:
+    """A folded name less the space between scripts that Chinese typesetting puts around Latin words ("hiv 阳性"
+    is the table's "hiv阳性"; checks-v11)."""
+    return re.sub(r"(?<=[a-z0-9]) (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) (?=[a-z0-9])", "", name)
+
+
 def translations(value: str) -> tuple[str, ...]:
     """The value's names in the other script (en <-> zh) where the glossary has it whole: "epilepsy" -> 癫痫,
     "Dublin" -> 都柏林. A transliteration has no pinyin match, and the bi-encoder cannot tell a translation of
     the value from a near value across languages."""
-    value = normalize_text(value)
+    value = _joined(normalize_text(value))
     glossary = _glossary()
     return glossary.get(value) or glossary.get(_SEVERITY.sub("", value).strip(), ())
 
@@ -698,7 +704,7 @@ def _synonyms() -> dict[str, tuple[str, ...]]:
 def synonyms(value: str) -> tuple[str, ...]:
     """A condition's well-known other names, any script ("HCV", 丙肝 for "hepatitis C"; 羊角风 for epilepsy),
     read past its severity and past a course after a comma ("alcohol use disorder, in recovery")."""
-    value = normalize_text(value)
+    value = _joined(normalize_text(value))
     table = _synonyms()
     for name in (value, value.split(",")[0].strip()):
         if found := table.get(name) or table.get(_SEVERITY.sub("", name).strip()):
@@ -712,13 +718,29 @@ def own_values(unit: Unit) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*own, *(t for v in own for t in translations(v))]))
 
 
+#: The last word of a condition's name: "breast cancer", "Crohn's disease" are conditions by their form.
+_CONDITION_HEADS = ("cancer", "carcinoma", "disease", "disorder", "syndrome", "infection", "failure", "diabetes",
+                    "lymphoma", "leukemia", "leukaemia", "tumou?r", "sclerosis", "arthritis")
+
+
+def treated(value: str) -> tuple[str, ...]:
+    """The condition a treatment value names after "for" ("undergoing chemotherapy for breast cancer" -> "breast
+    cancer"; checks-v11): a condition by its form (`_CONDITION_HEADS`) or known to the synonym table or the
+    glossary. A text stating it states what the treatment is for, the sensitive part of the value."""
+    m = re.search(r"\bfor ((?:[\w'-]+ ){0,3}[\w'-]+)$", normalize_text(value))
+    if m is None:
+        return ()
+    known = re.search(rf"\b(?:{'|'.join(_CONDITION_HEADS)})$", m[1]) or synonyms(m[1]) or translations(m[1])
+    return (m[1],) if known else ()
+
+
 def written_names(unit: Unit) -> tuple[str, ...]:
     """What a text that writes the value out writes: `own_values` and, for a condition, its synonyms and their
     translations ("HCV" for hepatitis C). Not among the clause scores' own values: a synonym's nearest clause
     (倒地抽搐 for 羊癫疯) is also near other conditions, and moved the margin below the bar on a true paraphrase."""
     if unit.kind != "health":
         return own_values(unit)
-    more = [n for v in own_values(unit) for n in synonyms(v)]
+    more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]
     return tuple(dict.fromkeys([*own_values(unit), *more, *(t for v in more for t in translations(v))]))
 
 
