@@ -743,3 +743,14 @@ def test_a_treatment_s_condition_and_a_value_spaced_between_scripts_are_written_
     assert "hiv-positive" in synonyms("HIV 阳性")
     assert written_names(make_unit({"task_id": "t", "entity_id": "P9", "field": "med", "value": "sertraline 100 mg",
                                     "dimension": "health"})) == ("sertraline 100 mg",)
+
+
+def test_the_street_s_hundred_block_holding_the_house_is_the_address():
+    """checks-v11: "the 2700 block of Alder Creek Road" holds 2745 Alder Creek Rd (graded); the 2800 block does
+    not (another stretch of the street: not graded)."""
+    home = make_unit({"task_id": "t", "entity_id": "P5", "entity_name": "Mara Quist", "field": "home",
+                      "value": "2745 Alder Creek Rd, Eugene, OR 97405", "dimension": "location"})
+    ours, other = ("Mara Quist lives on the 2700 block of Alder Creek Road.",
+                   "Mara Quist lives on the 2800 block of Alder Creek Road.")
+    assert check_for(home).decide(home, ours, stand_in(ours, 0.6)).grade > 0
+    assert check_for(home).decide(home, other, stand_in(other, 0.6)).grade == 0

@@ -1175,7 +1175,8 @@ def _one_off(a: str, b: str) -> bool:
 @register
 class AddressCheck:
     """Addresses with a house number: read by component. The house number with the street's name or the
-    postcode is this address in any words or script; another house number is another address (a veto, the
+    postcode is this address in any words or script, as is the street's hundred block holding the house ("the
+    1400 block" of the street for 1420; checks-v11); another house number is another address (a veto, the
     same street or postcode or not), and the postcode or the city and district alone a neighbourhood (review at
     most). Otherwise (a landmark, a description) the free-text check."""
 
@@ -1190,6 +1191,10 @@ class AddressCheck:
         houses = address.houses_in(text)
         street, postcode = address.places(text)
         ours = address.house in houses or address.house in numbers(text)
+        block = address.house >= 100 and re.search(rf"(?<![\d,.]){int(address.house) // 100 * 100} block\b", text)
+        if street and block and reading.probability >= reading.review_threshold:  # "the 1400 block" of the street
+            return bound(Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end), unit, text,
+                         others)
         if address.conflicts(text) or (not street and address.other_street(text)):
             return Verdict(0.0)  # a numbered part one off, or this number on another street: another address
         if (street or postcode) and ours and reading.probability >= reading.review_threshold:
