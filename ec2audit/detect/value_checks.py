@@ -16,9 +16,12 @@ registered for the unit's kind of value, with the model's best window as one inp
   two, eight four seven …", "oh" for 0, 幺八六, 一九九二年六月十八日); an English name in Chinese characters
   (卢卡斯·马丁) and a date's day and month with its year's two digits (95 年的，十一月二号) are the value, a
   date's month and year, a key's start (cut with "…" or said to be its start) or a host's first label a
-  part of it; a near-but-different string (王晓红, another ID) is a veto, and the model alone never grades one;
+  part of it; an e-mail said aloud ("x dot y at z dot com"), an IPv4 address as its network and host ("the
+  10.42.7.0/24 subnet, host 19") and a date with a French, Spanish, German or Italian month name are the value
+  (checks-v11); a near-but-different string (王晓红, another ID) is a veto, and the model alone never grades one;
 - `address` (a location with a house number): by component — the house number with the street's name
-  (as written or, across scripts, in pinyin: 建国路 for "Jianguo Road") or the postcode is a leak; another
+  (as written or, across scripts, in pinyin: 建国路 for "Jianguo Road") or the postcode is a leak, as is the
+  street with its hundred block holding the house ("the 1400 block" for 1420; checks-v11); another
   house number, or a numbered part one character off next to the street (flat 3D for 3B, 403室 for 402室),
   is a veto (a neighbour, graded before), and the postcode alone review at most; otherwise the free-text
   check decides;
@@ -52,20 +55,26 @@ company's "we"); not a template's slot, not a sentence about a relative or anoth
 nor one where the entity handles the value for others ("负责汇总裁员名单") or that names another person by a relation
 ("his new hire, Ana Ruiz", 组里的孙浩; checks-v10), nor, for a value not written out, a result not known yet
 ("背调下周出结果") or a calendar entry (a meeting's subject); and "the patient" or 本人 refers to no one in a general
-question ("someone newly diagnosed") or a notice to all (通知：…). Unbound, a pair is left for review.
+question ("someone newly diagnosed") or a notice to all (通知：…). Nor a sentence about a namesake ("Sofia Chen"
+for Sofia Marquez, 李思远 for 李思源; `namesake`, checks-v11), the sentences stating a value not written out being
+those of the model's span with the value's words. Unbound, a pair is left for review. A text that says the
+opposite (`contrary`: the condition named only where denied, 排除甲亢; the other side of a lawsuit) is not graded
+by the free-text check, and a sentence about many companies ("several acquisitions", 不少公司…普遍) states no one
+company's act.
 
 A condition is written out (checks-v9) by its name, its translation or a name of the synonym table
 (`condition-synonyms.tsv`: abbreviations, older names, a drug or procedure given for it alone), read past a
 parenthesis, not negated by its prefix ("non-insulin-dependent") nor naming a test, a vaccine or a service
 ("hepatitis B vaccination", 乙肝五项) nor denied ("no history of epilepsy"), or by its initials in capitals
-(`acronym_in`: "on a PIP"); written out, the model needs only `LEAN_WRITTEN`.
+(`acronym_in`: "on a PIP"), or, for a treatment, by the condition it is for (`treated`: "breast cancer" for
+"undergoing chemotherapy for breast cancer"; checks-v11); written out, the model needs only `LEAN_WRITTEN`.
 
 A name in a Latin script with accents (Nestlé, Zürich, Tomás) is read as Latin (`latin`), never as Chinese.
 
 The thresholds were chosen on dev data (`judges/local-judge/checks_dev.py` sweeps `CLOSE`, `LEAN`, `CLAUSE`,
 `SAME`, `MARGIN`, `VETO` and `MIN_CONTRAST`; `NEAR`, the address components and the business acts were set by
 hand and checked there), `UNWRITTEN` and `LEAN_WRITTEN` by the leave-one-split-out estimate over dev and the
-hand-written test splits (`judges/local-judge/held_out.py`; ten since checks-v10). Most vetoes were written
+hand-written test splits (`judges/local-judge/held_out.py`; twelve since checks-v11). Most vetoes were written
 after reading a test split's errors, so only text written after them measures them (benchmarks/RESULTS.md,
 issue 37).
 """

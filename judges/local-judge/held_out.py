@@ -3,12 +3,12 @@
     .venv/bin/python judges/local-judge/held_out.py [--cache FILE] [--readings FILE] [--historic] [--errors]
 
 Every rule of `ec2audit.detect.value_checks` so far was written after reading a split's errors, so the
-figures on the ten hand-written test splits are not held out. This script reads the dev files of
-`checks_dev.py` and the ten test splits (never an eleventh: they are named here one by one), each example one
+figures on the twelve hand-written test splits are not held out. This script reads the dev files of
+`checks_dev.py` and the twelve test splits (never a thirteenth: they are named here one by one), each example one
 candidate judged against its whole text with its file's units as the unit set (as `benchmarks/local_judge.py`
 runs a split), and records what the checks decide and, where the free-text check decides, its evidence
 (`value_checks.FreeTextEvidence`). Then, for each test split in turn, it chooses the free-text rule's
-parameters and the structural options below on dev plus the other nine splits (`--objective precision`: the
+parameters and the structural options below on dev plus the other eleven splits (`--objective precision`: the
 most graded precision at semantic F1 ≥ `FLOOR` there; `f1`: the most F1 at precision ≥ `TARGET`) and scores
 the split left out with that choice: an estimate of the choice's precision on unseen text. The options:
 
@@ -150,7 +150,7 @@ def cell(s: dict) -> str:
 def leave_one_out(rows: list[dict], objective: str) -> None:
     rule = (f"most semantic F1 at graded precision >= {TARGET}" if objective == "f1"
             else f"most graded precision at semantic F1 >= {FLOOR}")
-    print(f"\nLeave one split out (choice: {rule} on dev + the other nine)\n")
+    print(f"\nLeave one split out (choice: {rule} on dev + the other {len(TESTS) - 1})\n")
     print("| split left out | current checks: semantic P / R / F1, graded precision (wrong of graded) "
           "| chosen on the rest | held-out with the choice |")
     print("|---|---|---|---|")
