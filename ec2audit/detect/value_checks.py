@@ -16,9 +16,12 @@ registered for the unit's kind of value, with the model's best window as one inp
   two, eight four seven …", "oh" for 0, 幺八六, 一九九二年六月十八日); an English name in Chinese characters
   (卢卡斯·马丁) and a date's day and month with its year's two digits (95 年的，十一月二号) are the value, a
   date's month and year, a key's start (cut with "…" or said to be its start) or a host's first label a
-  part of it; a near-but-different string (王晓红, another ID) is a veto, and the model alone never grades one;
+  part of it; an e-mail said aloud ("x dot y at z dot com"), an IPv4 address as its network and host ("the
+  10.42.7.0/24 subnet, host 19") and a date with a French, Spanish, German or Italian month name are the value
+  (checks-v11); a near-but-different string (王晓红, another ID) is a veto, and the model alone never grades one;
 - `address` (a location with a house number): by component — the house number with the street's name
-  (as written or, across scripts, in pinyin: 建国路 for "Jianguo Road") or the postcode is a leak; another
+  (as written or, across scripts, in pinyin: 建国路 for "Jianguo Road") or the postcode is a leak, as is the
+  street with its hundred block holding the house ("the 1400 block" for 1420; checks-v11); another
   house number, or a numbered part one character off next to the street (flat 3D for 3B, 403室 for 402室),
   is a veto (a neighbour, graded before), and the postcode alone review at most; otherwise the free-text
   check decides;
@@ -52,20 +55,26 @@ company's "we"); not a template's slot, not a sentence about a relative or anoth
 nor one where the entity handles the value for others ("负责汇总裁员名单") or that names another person by a relation
 ("his new hire, Ana Ruiz", 组里的孙浩; checks-v10), nor, for a value not written out, a result not known yet
 ("背调下周出结果") or a calendar entry (a meeting's subject); and "the patient" or 本人 refers to no one in a general
-question ("someone newly diagnosed") or a notice to all (通知：…). Unbound, a pair is left for review.
+question ("someone newly diagnosed") or a notice to all (通知：…). Nor a sentence about a namesake ("Sofia Chen"
+for Sofia Marquez, 李思远 for 李思源; `namesake`, checks-v11), the sentences stating a value not written out being
+those of the model's span with the value's words. Unbound, a pair is left for review. A text that says the
+opposite (`contrary`: the condition named only where denied, 排除甲亢; the other side of a lawsuit) is not graded
+by the free-text check, and a sentence about many companies ("several acquisitions", 不少公司…普遍) states no one
+company's act.
 
 A condition is written out (checks-v9) by its name, its translation or a name of the synonym table
 (`condition-synonyms.tsv`: abbreviations, older names, a drug or procedure given for it alone), read past a
 parenthesis, not negated by its prefix ("non-insulin-dependent") nor naming a test, a vaccine or a service
 ("hepatitis B vaccination", 乙肝五项) nor denied ("no history of epilepsy"), or by its initials in capitals
-(`acronym_in`: "on a PIP"); written out, the model needs only `LEAN_WRITTEN`.
+(`acronym_in`: "on a PIP"), or, for a treatment, by the condition it is for (`treated`: "breast cancer" for
+"undergoing chemotherapy for breast cancer"; checks-v11); written out, the model needs only `LEAN_WRITTEN`.
 
 A name in a Latin script with accents (Nestlé, Zürich, Tomás) is read as Latin (`latin`), never as Chinese.
 
 The thresholds were chosen on dev data (`judges/local-judge/checks_dev.py` sweeps `CLOSE`, `LEAN`, `CLAUSE`,
 `SAME`, `MARGIN`, `VETO` and `MIN_CONTRAST`; `NEAR`, the address components and the business acts were set by
 hand and checked there), `UNWRITTEN` and `LEAN_WRITTEN` by the leave-one-split-out estimate over dev and the
-hand-written test splits (`judges/local-judge/held_out.py`; ten since checks-v10). Most vetoes were written
+hand-written test splits (`judges/local-judge/held_out.py`; twelve since checks-v11). Most vetoes were written
 after reading a test split's errors, so only text written after them measures them (benchmarks/RESULTS.md,
 issue 37).
 """
@@ -88,7 +97,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v10"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v11"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -254,6 +263,8 @@ class IdentifierCheck:
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # "three one two, eight four seven", 一九九二年
         if unit.kind == "person_name" and transliterated(unit.value, text):
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # 卢卡斯·马丁 for Lucas Martin
+        if spoken_address(unit.value, text) or host_in_subnet(unit.value, text) or foreign_date(unit.value, text):
+            return Verdict(MOSTLY, quote, reading.start, reading.end)  # "x dot y at z dot com", "10.1.2.0/24, host 9"
         if near_miss(unit.value, text):
             return Verdict(0.0)
         if short_year_date(unit.value, text):
@@ -357,6 +368,47 @@ def truncated(value: str, text: str) -> bool:
     label = value.split(".")[0]
     return ("." in value and len(label) >= 6 and re.search(r"\d", label) is not None
             and re.search(rf"(?<![\w.-]){re.escape(label)}(?![\w-]|\.\w)", text) is not None)
+
+
+def spoken_address(value: str, text: str) -> bool:
+    """Whether the text spells an e-mail address out as people say it ("ingrid dot solberg eighty-four at
+    protonmail dot com"): with "dot" and "at" read as their signs and numbers as digits, it holds the value."""
+    if "@" not in value:
+        return False
+    said = re.sub(r"\s+at\s+", "@", re.sub(r"\s+dot\s+", ".", spelled(text)))
+    return normalize_text(value) in re.sub(r"\s+", "", said)
+
+
+def host_in_subnet(value: str, text: str) -> bool:
+    """Whether the text gives an IPv4 address as its network and its host number ("the 10.42.7.0/24 subnet,
+    host octet 19", 192.168.20 网段，主机号 17); the network followed by another host is another address."""
+    m = re.fullmatch(r"(\d{1,3}\.\d{1,3}\.\d{1,3})\.(\d{1,3})", value.strip())
+    if m is None:
+        return False
+    network = rf"(?<![\d.]){re.escape(m[1])}(?:\.0/\d+|\.x|\.\*|/\d+)?(?![\d.]|\.\d)"
+    host = rf"(?:\bhost|\boctet|主机号?|主机位|末位)\D{{0,12}}(?<!\d){m[2]}(?!\d)"
+    return re.search(network, text) is not None and re.search(host, text, re.I) is not None
+
+
+#: Month names a date is written with in other languages (fr, es, de, it): "née le 14 mars 1991".
+_FOREIGN_MONTHS = (("janvier", "enero", "januar", "gennaio"), ("février", "febrero", "februar", "febbraio"),
+                   ("mars", "marzo", "märz", "marzo"), ("avril", "abril", "april", "aprile"),
+                   ("mai", "mayo", "mai", "maggio"), ("juin", "junio", "juni", "giugno"),
+                   ("juillet", "julio", "juli", "luglio"), ("août", "agosto", "august", "agosto"),
+                   ("septembre", "septiembre", "september", "settembre"), ("octobre", "octubre", "oktober", "ottobre"),
+                   ("novembre", "noviembre", "november", "novembre"), ("décembre", "diciembre", "dezember", "dicembre"))
+
+
+def foreign_date(value: str, text: str) -> bool:
+    """Whether the text writes a date value as day, month name and year in French, Spanish, German or Italian
+    ("14 mars 1991", "14 de marzo de 1991", "14. März 1991")."""
+    parts = _date_parts(value)
+    if parts is None:
+        return False
+    year, month, day = parts
+    names = "|".join(re.escape(n) for n in dict.fromkeys(_FOREIGN_MONTHS[month - 1])) if 1 <= month <= 12 else "-"
+    said = rf"(?<!\d)0?{day}(?:er|\.)? (?:de )?(?:{names}) (?:de )?{year}\b"
+    return re.search(said, normalize_text(text)) is not None
 
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -629,11 +681,17 @@ def _glossary() -> dict[str, tuple[str, ...]]:
     return _name_table(GLOSSARY, lambda name, n: latin(n) != latin(name))
 
 
+def _joined(name: str) -> str:
+    """A folded name less the space between scripts that Chinese typesetting puts around Latin words ("hiv 阳性"
+    is the table's "hiv阳性"; checks-v11)."""
+    return re.sub(r"(?<=[a-z0-9]) (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) (?=[a-z0-9])", "", name)
+
+
 def translations(value: str) -> tuple[str, ...]:
     """The value's names in the other script (en <-> zh) where the glossary has it whole: "epilepsy" -> 癫痫,
     "Dublin" -> 都柏林. A transliteration has no pinyin match, and the bi-encoder cannot tell a translation of
     the value from a near value across languages."""
-    value = normalize_text(value)
+    value = _joined(normalize_text(value))
     glossary = _glossary()
     return glossary.get(value) or glossary.get(_SEVERITY.sub("", value).strip(), ())
 
@@ -655,7 +713,7 @@ def _synonyms() -> dict[str, tuple[str, ...]]:
 def synonyms(value: str) -> tuple[str, ...]:
     """A condition's well-known other names, any script ("HCV", 丙肝 for "hepatitis C"; 羊角风 for epilepsy),
     read past its severity and past a course after a comma ("alcohol use disorder, in recovery")."""
-    value = normalize_text(value)
+    value = _joined(normalize_text(value))
     table = _synonyms()
     for name in (value, value.split(",")[0].strip()):
         if found := table.get(name) or table.get(_SEVERITY.sub("", name).strip()):
@@ -669,13 +727,29 @@ def own_values(unit: Unit) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*own, *(t for v in own for t in translations(v))]))
 
 
+#: The last word of a condition's name: "breast cancer", "Crohn's disease" are conditions by their form.
+_CONDITION_HEADS = ("cancer", "carcinoma", "disease", "disorder", "syndrome", "infection", "failure", "diabetes",
+                    "lymphoma", "leukemia", "leukaemia", "tumou?r", "sclerosis", "arthritis")
+
+
+def treated(value: str) -> tuple[str, ...]:
+    """The condition a treatment value names after "for" ("undergoing chemotherapy for breast cancer" -> "breast
+    cancer"; checks-v11): a condition by its form (`_CONDITION_HEADS`) or known to the synonym table or the
+    glossary. A text stating it states what the treatment is for, the sensitive part of the value."""
+    m = re.search(r"\bfor ((?:[\w'-]+ ){0,3}[\w'-]+)$", normalize_text(value))
+    if m is None:
+        return ()
+    known = re.search(rf"\b(?:{'|'.join(_CONDITION_HEADS)})$", m[1]) or synonyms(m[1]) or translations(m[1])
+    return (m[1],) if known else ()
+
+
 def written_names(unit: Unit) -> tuple[str, ...]:
     """What a text that writes the value out writes: `own_values` and, for a condition, its synonyms and their
     translations ("HCV" for hepatitis C). Not among the clause scores' own values: a synonym's nearest clause
     (倒地抽搐 for 羊癫疯) is also near other conditions, and moved the margin below the bar on a true paraphrase."""
     if unit.kind != "health":
         return own_values(unit)
-    more = [n for v in own_values(unit) for n in synonyms(v)]
+    more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]
     return tuple(dict.fromkeys([*own_values(unit), *more, *(t for v in more for t in translations(v))]))
 
 
@@ -730,6 +804,7 @@ class FreeTextEvidence:
     margin: float
     written: bool
     bound: bool = True  # `binds`: the text ties the value to its entity
+    contrary: bool = False  # `contrary`: the text denies the value or gives its entity the other side
 
     def outcome(self, lean: float = LEAN, clause: float = CLAUSE, margin: float = MARGIN,
                 veto: float = VETO, unwritten: float = UNWRITTEN, lean_written: float = LEAN_WRITTEN) -> str:
@@ -737,7 +812,7 @@ class FreeTextEvidence:
         out needs the `unwritten` margin: the model and the clause scores read the same topic."""
         if self.margin <= -veto:
             return "veto"
-        if (self.bound and self.contrast >= self.minimum
+        if (self.bound and not self.contrary and self.contrast >= self.minimum
                 and self.probability >= (min(lean, lean_written) if self.written else lean)
                 and (self.written or self.margin >= max(margin, unwritten))
                 and (self.specific >= clause or self.written)):
@@ -761,7 +836,7 @@ def free_text_evidence(unit: Unit, text: str, reading: Reading, others: Sequence
                             else MIN_CONTRAST, scores.specific, scores.margin,
                             _names_in(written_names(unit), text, _NOT_HAD if unit.kind == "health" else None)
                             or acronym_in(unit.value, text),
-                            binds(unit, text, reading.start, reading.end, others))
+                            binds(unit, text, reading.start, reading.end, others), contrary(unit, text))
 
 
 def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
@@ -777,6 +852,26 @@ def free_text(unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = 
     if outcome == "grade":
         return Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end)
     return reading.verdict(text, grade=False)
+
+
+#: The two sides of a lawsuit: a value that says its entity is sued is not stated by a text where the entity sues.
+_DEFENDANT = re.compile(r"被[^，。,.;；]{0,10}?(?:起诉|告)|被告|\b(?:defendants?|sued by|being sued|was sued|(?:is|are)"
+                        r" being sued|respondent)\b", re.I)
+_PLAINTIFF = re.compile(r"原告|(?<!被)起诉了|\b(?:plaintiffs?|claimants?|is suing|sued|filed (?:a )?(?:suit|lawsuit"
+                        r"|claim|complaint) against)\b", re.I)
+
+
+def contrary(unit: Unit, text: str) -> bool:
+    """Whether the text says the opposite of the value (checks-v11): a condition named only where it is denied
+    ("排除甲亢", "ruled out epilepsy"), or a lawsuit's other side (the value: sued by a supplier; the text: 作为原告
+    起诉了供应商). The free-text check leaves such a pair for review at most."""
+    if unit.kind == "health":
+        names = written_names(unit)
+        return not _names_in(names, text, _DENIED_ONLY) and _names_in(names, text)
+    for side, other in ((_DEFENDANT, _PLAINTIFF), (_PLAINTIFF, _DEFENDANT)):
+        if side.search(unit.value) and not side.search(text) and other.search(text):
+            return True
+    return False
 
 
 def _pinyin(text: str) -> str:
@@ -803,6 +898,9 @@ _DENIED = re.compile(r"(?:\b(?:no|not|never|denies|denied|without|ruled out|nega
                      r"|无|否认|未见|没有|排除)[^.;,!?。；，！？\n]{0,30}$")
 
 
+_DENIED_ONLY = re.compile(r"(?!)")  # an `after` nothing follows: `_stated` then reads the denial alone
+
+
 def _stated(name: str, norm: str, after: re.Pattern | None = None) -> bool:
     """Whether the folded text holds the name, a parenthesis read past ("insulin-dependent (juvenile-onset)
     diabetes" holds "juvenile-onset diabetes"), not negated by a prefix, and a short Latin name (HCV, MDD) as
@@ -824,7 +922,7 @@ def _names_in(names: Sequence[str], text: str, after: re.Pattern | None = None) 
     romanised in an English one)."""
     norm = normalize_text(text)
     letters, romanised = _letters(text), _pinyin(text)
-    for name in dict.fromkeys([*names, *(t for n in names for t in translations(n))]):
+    for name in dict.fromkeys(normalize_text(n) for n in [*names, *(t for n in names for t in translations(n))]):
         if _stated(name, norm, after) or (latin(name) and len(name) >= 5 and name in romanised):
             return True
         if not latin(name) and len(romanised_name := _pinyin(name)) >= 5 and romanised_name in letters:
@@ -878,7 +976,7 @@ _PENDING = re.compile(r"(?:下周|明天|过几天|稍后|还没|尚未|待)出�
                       r"|\bnot (?:back|known) yet\b", re.I)
 #: A calendar entry or an invite: it names a meeting's subject ("年度绩效面谈"), not its outcome.
 _SCHEDULE = re.compile(r"\W*(?:日历|日程|会议邀请|calendar|invite|agenda)\b", re.I)
-_SENTENCES = re.compile(r"[^.;!?。；！？\n]+")
+_SENTENCES = re.compile(r"(?:[^.;!?。；！？\n]|(?<=\d)\.(?=\d))+")  # a decimal point ends no sentence (0.3B)
 _HONORIFICS = ("先生", "女士", "小姐", "老师", "经理", "总", "医生", "同学", "阿姨", "叔叔", "大爷", "奶奶", "爷爷")
 
 
@@ -918,6 +1016,30 @@ def another_person(names: Sequence[str], sentence: str) -> bool:
     return False
 
 
+def namesake(unit: Unit, sentence: str) -> bool:
+    """Whether the sentence names someone whose name is near the entity's but not it, and not the entity: the
+    entity's given name with another family name ("Sofia Chen" for Sofia Marquez; an initial of hers, "Renata
+    O.", is hers) or, in Chinese, a name of its length (three or four characters) with its surname, one character
+    off (李思远 for 李思源).
+    A value there is that person's (checks-v11)."""
+    name = (unit.entity_name or "").strip()
+    if not name or name.lower() in sentence.lower():
+        return False
+    if latin(name):
+        words = re.findall(r"[^\W\d_]+", name)
+        if len(words) < 2 or not re.fullmatch(r"[A-Z][^\W\d_]+(?: [A-Z][^\W\d_'-]+)+", name):
+            return False
+        folded = [w.lower() for w in words]
+        return any(not any(f == w.lower() or (len(w) == 1 and f.startswith(w.lower())) for f in folded)
+                   for m in re.finditer(rf"\b{re.escape(words[0])} ([A-Z][^\W\d_]*)", sentence) for w in [m[1]])
+    han = "".join(_HAN.findall(name))
+    if len(han) != len(name) or not 3 <= len(han) <= 4:  # 周阿 is no namesake of 周敏: an honorific follows
+        return False
+    starts = (i for i in range(len(sentence) - len(han) + 1) if sentence.startswith(han[0], i))
+    return any(sum(a != b for a, b in zip(han, token, strict=True)) == 1 and _HAN.fullmatch(token[-1])
+               for i in starts for token in [sentence[i:i + len(han)]])
+
+
 def _without(names: Sequence[str], text: str) -> str:
     """The text less the entity's names: 周阿姨 calls Ms Zhou auntie, it names no relative of hers."""
     norm = normalize_text(text)
@@ -944,11 +1066,14 @@ def binds(unit: Unit, text: str, start: int = 0, end: int = -1, others: Sequence
     written = [t for _, t in sentences
                if _names_in(written_names(unit), t) or acronym_in(unit.value, t) or amount & set(numbers(t))]
     end = len(text) if end < 0 else end
-    stating = written or [t for s, t in sentences if s < end and s + len(t) > start] or [text]
+    spanned = [t for s, t in sentences if s < end and s + len(t) > start]
+    worded = [t for t in spanned if _stems(normalize_text(unit.value)) & _stems(normalize_text(t))]
+    stating = written or worded or spanned or [text]  # worded: of the span's sentences, those with the value's words
     strangers = tuple(dict.fromkeys(n for o in others if o.entity_id != unit.entity_id for n in entity_names(o)
                                     if n not in names and len(n) >= 3))
     if all(_KIN.search(_without(names, t)) or (_names_entity(strangers, t) and not _names_entity(names, t))
-           or another_person(names, t) or (not specific and (_ROLE.search(t) or _PENDING.search(t)))
+           or another_person(names, t) or namesake(unit, t)
+           or (not specific and (_ROLE.search(t) or _PENDING.search(t)))
            for t in stating):
         return False  # "Tom's mother has type 1 diabetes": the kin word takes the value even with Tom named
     if not (specific or written) and _SCHEDULE.match(text):
@@ -1059,7 +1184,8 @@ def _one_off(a: str, b: str) -> bool:
 @register
 class AddressCheck:
     """Addresses with a house number: read by component. The house number with the street's name or the
-    postcode is this address in any words or script; another house number is another address (a veto, the
+    postcode is this address in any words or script, as is the street's hundred block holding the house ("the
+    1400 block" of the street for 1420; checks-v11); another house number is another address (a veto, the
     same street or postcode or not), and the postcode or the city and district alone a neighbourhood (review at
     most). Otherwise (a landmark, a description) the free-text check."""
 
@@ -1074,6 +1200,10 @@ class AddressCheck:
         houses = address.houses_in(text)
         street, postcode = address.places(text)
         ours = address.house in houses or address.house in numbers(text)
+        block = address.house >= 100 and re.search(rf"(?<![\d,.]){int(address.house) // 100 * 100} block\b", text)
+        if street and block and reading.probability >= reading.review_threshold:  # "the 1400 block" of the street
+            return bound(Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end), unit, text,
+                         others)
         if address.conflicts(text) or (not street and address.other_street(text)):
             return Verdict(0.0)  # a numbered part one off, or this number on another street: another address
         if (street or postcode) and ours and reading.probability >= reading.review_threshold:
@@ -1110,9 +1240,13 @@ ACTS: dict[str, tuple[str, ...]] = {
 #: Words in company and site names that name no one company or site.
 BUSINESS_GENERIC = frozenset({"bank", "group", "holdings", "analytics", "software", "logistics", "foods", "capital",
                               "partners", "systems", "technologies", "labs", "company", "corp", "inc", "ltd",
-                              "工厂", "公司", "集团", "科技", "软件", "项目", "仓库", "市场", "总部", "中心"})
+                              "工厂", "公司", "集团", "科技", "软件", "项目", "仓库", "市场", "总部", "中心",
+                              "计划", "比例", "人员", "团队", "业务"})
+#: A sentence about many companies or acts at once ("Datadog has made several acquisitions", 不少公司都有裁员计划，
+#: 比例普遍在…): a pattern or a market, not this one fact (checks-v11).
+_GENERAL = re.compile(r"\b(?:several|many|multiple|numerous|a (?:series|string|wave|number) of|a few|most|industry"
+                      r"|across the (?:sector|industry|market))\b|不少|很多|许多|多家|多起|普遍|行业|各大|一些", re.I)
 _TIMES = re.compile(f"(?:[{CHINESE_NUMERALS}\\d]+|明|今|去|下半|上半)(?:年|季度|月|家|个)|[在于从到向把将的和与第]")
-_SENTENCE = re.compile(r"[^.;!?。；！？\n]+")
 #: Where a sentence passes from one site's act to another's ("Leeds closes, while the York site stays"): a fact's
 #: act counts only in the part that names its company or place (not at every comma: 深圳那个厂子…，…停产).
 _ACT_CLAUSE = re.compile(r"\b(?:while|whereas|but)\b|[,，] ?and\b|而|但是?|同时")
@@ -1162,6 +1296,14 @@ def amounts(value: str) -> list[float]:
     return [n for n in numbers(value) if n >= 1e4 and not (1900 <= n <= 2100)]
 
 
+def _sum_stated(sums: Sequence[float], clause: str) -> bool:
+    """Whether the clause states one of a fact's sums: as it is, or close to it with an approximation cue
+    ("around 0.3B" for about $310M; checks-v11)."""
+    found = numbers(clause)
+    return bool(set(sums) & set(found)) or (_APPROXIMATE.search(clause) is not None and any(
+        abs(n - v) <= CLOSE * v for n in found for v in sums))
+
+
 @register
 class BusinessCheck:
     """Business facts: a sentence that names the fact's company or place and states its act is this fact
@@ -1178,9 +1320,10 @@ free-text check."""
     def decide(self, unit: Unit, text: str, reading: Reading, others: Sequence[Unit] = ()) -> Verdict:
         own, names = acts(unit.value), business_names(unit.value)
         if reading.probability >= reading.review_threshold:
-            named = [c for s in _SENTENCE.findall(text) for c in _ACT_CLAUSE.split(s) if _names_in(names, c)]
+            named = [c for s in _SENTENCES.findall(text) if not _GENERAL.search(s)
+                     for c in _ACT_CLAUSE.split(s) if _names_in(names, c)]
             said = [acts(c, names) for c in named]
-            if any(own & a for a in said) or any(set(amounts(unit.value)) & set(numbers(c)) for c in named):
+            if any(own & a for a in said) or any(_sum_stated(amounts(unit.value), c) for c in named):
                 return bound(Verdict(MOSTLY, text[reading.start:reading.end], reading.start, reading.end), unit,
                              text, others)
             if any(a - own for a in said):

@@ -3,12 +3,12 @@
     .venv/bin/python judges/local-judge/held_out.py [--cache FILE] [--readings FILE] [--historic] [--errors]
 
 Every rule of `ec2audit.detect.value_checks` so far was written after reading a split's errors, so the
-figures on the ten hand-written test splits are not held out. This script reads the dev files of
-`checks_dev.py` and the ten test splits (never an eleventh: they are named here one by one), each example one
+figures on the twelve hand-written test splits are not held out. This script reads the dev files of
+`checks_dev.py` and the twelve test splits (never a thirteenth: they are named here one by one), each example one
 candidate judged against its whole text with its file's units as the unit set (as `benchmarks/local_judge.py`
 runs a split), and records what the checks decide and, where the free-text check decides, its evidence
 (`value_checks.FreeTextEvidence`). Then, for each test split in turn, it chooses the free-text rule's
-parameters and the structural options below on dev plus the other nine splits (`--objective precision`: the
+parameters and the structural options below on dev plus the other eleven splits (`--objective precision`: the
 most graded precision at semantic F1 ≥ `FLOOR` there; `f1`: the most F1 at precision ≥ `TARGET`) and scores
 the split left out with that choice: an estimate of the choice's precision on unseen text. The options:
 
@@ -52,7 +52,8 @@ TESTS = tuple(HERE / name for name in ("handwritten-test.jsonl", "handwritten-te
                                        "handwritten-test-3.jsonl", "handwritten-test-4.jsonl",
                                        "handwritten-test-5.jsonl", "handwritten-test-6.jsonl",
                                        "handwritten-test-7.jsonl", "handwritten-test-8.jsonl",
-                                       "handwritten-test-9.jsonl", "handwritten-test-10.jsonl"))
+                                       "handwritten-test-9.jsonl", "handwritten-test-10.jsonl",
+                                       "handwritten-test-11.jsonl", "handwritten-test-12.jsonl"))
 HISTORIC = ((TESTS[3], "dc2b5a7", "checks-v3"), (TESTS[4], "1d1974b", "checks-v4"), (TESTS[5], "bee03d1", "checks-v5"))
 TARGET = 0.97  # objective "f1": the graded precision a choice must keep on the tuning pool (above the bar)
 FLOOR = 0.75  # objective "precision": the semantic F1 a choice must keep there (above the bar of 0.7)
@@ -149,7 +150,7 @@ def cell(s: dict) -> str:
 def leave_one_out(rows: list[dict], objective: str) -> None:
     rule = (f"most semantic F1 at graded precision >= {TARGET}" if objective == "f1"
             else f"most graded precision at semantic F1 >= {FLOOR}")
-    print(f"\nLeave one split out (choice: {rule} on dev + the other nine)\n")
+    print(f"\nLeave one split out (choice: {rule} on dev + the other {len(TESTS) - 1})\n")
     print("| split left out | current checks: semantic P / R / F1, graded precision (wrong of graded) "
           "| chosen on the rest | held-out with the choice |")
     print("|---|---|---|---|")
