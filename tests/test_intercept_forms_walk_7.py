@@ -19,6 +19,7 @@ import zlib
 
 import pytest
 from intercept_helpers import enforcing_client, json_strings
+from test_intercept_forms_walk import _canonical, assert_held
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS
 from test_intercept_forms_walk_3 import leaks as leaked
 
@@ -343,6 +344,111 @@ def test_near_misses_in_every_position_go_out_untouched(proxy, api):
         if not (answer.status_code == 200 and same and record.redactions == 0 and not strong):
             broken[name] = (answer.status_code, record.redactions, strong)
     assert broken == {}
+
+
+# --- a value cut across the parts of a list the model reads as one text -----------------------------------------
+
+def _split(record: dict) -> list[str]:
+    """Parts cut inside every value: run together they read as the record."""
+    parts, head = [], ""
+    for k, v in record.items():
+        parts.append(f"{head}{k}: {v[:len(v) // 2]}")
+        head = v[len(v) // 2:] + "; "
+    return [*parts, head.removesuffix("; ")]
+
+
+def _typed(kind: str, parts: list[str]) -> list[dict]:
+    return [{"type": kind, "text": p} for p in parts]
+
+
+def _untyped(parts: list[str]) -> list[dict]:
+    return [{"text": p} for p in parts]
+
+
+#: name → (path, body) with the parts as one list: Gemini's and Bedrock's untyped text parts outside a message
+#: list, Anthropic's content lists outside a message, Responses' reasoning summary and content.
+PART_LISTS = {
+    "gemini.systemInstruction.parts": lambda ps: (GEMINI, {**_gemini({"text": "Hi."}), "systemInstruction": {
+        "parts": _untyped(ps)}}),
+    "gemini.user.parts": lambda ps: (GEMINI, {"contents": [{"role": "user", "parts": _untyped(ps)}]}),
+    "bedrock.system": lambda ps: (BEDROCK, {**_bedrock({"text": "Hi."}), "system": _untyped(ps)}),
+    "bedrock.user": lambda ps: (BEDROCK, _bedrock(*_untyped(ps))),
+    "bedrock.toolResult.content": lambda ps: (BEDROCK, {"messages": [
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": _untyped(ps)}}]}]}),
+    "bedrock.document.content": lambda ps: (BEDROCK, _bedrock({"document": {"format": "txt", "name": "crm",
+                                                                             "source": {"content": _untyped(ps)}}})),
+    "anthropic.document.content": lambda ps: (ANTHROPIC, _anthropic({"type": "document", "source": {
+        "type": "content", "content": _typed("text", ps)}})),
+    "anthropic.search_result": lambda ps: (ANTHROPIC, _anthropic({"type": "search_result", "source": "crm",
+                                                                  "title": "P1", "content": _typed("text", ps)})),
+    "anthropic.system.blocks": lambda ps: (ANTHROPIC, {**_hi(ANTHROPIC), "system": _typed("text", ps)}),
+    "chat.prediction.parts": lambda ps: (CHAT, _chat(prediction={"type": "content", "content": _typed("text", ps)})),
+    "responses.reasoning.summary": lambda ps: (RESPONSES, _items({"type": "reasoning", "id": "rs_1",
+                                                                  "summary": _typed("summary_text", ps)})),
+    "responses.reasoning.content": lambda ps: (RESPONSES, _items({"type": "reasoning", "id": "rs_1", "summary": [],
+                                                                  "content": _typed("reasoning_text", ps)})),
+    "moderations.input.parts": lambda ps: ("/v1/moderations", {"input": _typed("text", ps)}),
+}
+#: Lists whose items are texts apart, each read alone: a batch of embeddings inputs or of legacy prompts, stop
+#: sequences, citations' quotes. A value cut across two of them is in no text the model reads.
+APART_LISTS = {
+    "embeddings.input.list": lambda ps: ("/v1/embeddings", {"input": ps}),
+    "completions.prompt.batch": lambda ps: ("/v1/completions", {"prompt": ps}),
+    "gemini.stopSequences": lambda ps: (GEMINI, {**_gemini({"text": "Hi."}), "generationConfig": {
+        "stopSequences": ps}}),
+    "anthropic.citations": lambda ps: (ANTHROPIC, _anthropic({"type": "text", "text": "As cited.", "citations": [
+        {"type": "char_location", "cited_text": p, "document_index": 0, "start_char_index": 0, "end_char_index": 1}
+        for p in ps]}, role="assistant")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PART_LISTS))
+def test_a_value_cut_across_the_parts_of_a_list_is_caught(proxy, name):
+    """Judged on all the strings sent run together: no value reaches the upstream even read across parts."""
+    mode = proxy[0]
+    path, body = PART_LISTS[name](_split(RECORD))
+    answer, sent, record = _post(proxy, f"split-{name}".replace(".", "_"), path, body)
+    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+    else:
+        together = _canonical("".join(json_strings(sent[0]["body"])))
+        assert answer.status_code == 200 and leaked(sent[0]) == []
+        assert [k for k, v in RECORD.items() if _canonical(v) in together] == []
+
+
+@pytest.mark.parametrize("name", sorted(PART_LISTS) + sorted(APART_LISTS))
+def test_near_misses_cut_across_parts_and_items_read_apart_go_out_untouched(proxy, name):
+    """The near-miss record cut across one list's parts (read as one: no unit), and in a list whose items are read
+    apart, `1392288` ending one item and `3366` starting the next: two numbers, not the phone."""
+    make = {**PART_LISTS, **APART_LISTS}[name]
+    path, body = make(["order 1392288", "3366 units shipped"] if name in APART_LISTS else _split(NEAR))
+    answer, sent, record = _post(proxy, f"apart-{name}".replace(".", "_"), path, body)
+    strong = [f["matched_text"] for f in record.findings if f["grade"] >= 0.75]
+    assert answer.status_code == 200 and record.redactions == 0 and strong == []
+    assert set(json_strings(body)) <= set(json_strings(sent[0]["body"]))
+
+# --- a form the positions walk met: zero-width spaces written as escapes ----------------------------------------
+
+def _zero_width_repr(record: dict) -> str:
+    """Python's repr of values with a zero-width space between every character (`1\\u200b3\\u200b9…`), as code a
+    model ran, or a log of it, prints them."""
+    return f"print({_line({k: chr(0x200B).join(v) for k, v in record.items()})!r})"
+
+
+@pytest.mark.parametrize("name", ["chat.system", "responses.code_interpreter_call.code", "gemini.executableCode",
+                                  "anthropic.tool_use.input_deep"])
+def test_zero_width_spaces_written_as_escapes_hold(proxy, name):
+    path, body = POSITIONS[name](_zero_width_repr(RECORD))
+    assert_held(proxy, f"zw-{name}".replace(".", "_"), path, UNIT_IDS, leaked, json={"model": "echo", **body})
+
+
+def test_zero_width_escapes_around_near_misses_go_out_untouched(proxy):
+    path, body = POSITIONS["chat.system"](_zero_width_repr(NEAR))
+    answer, sent, record = _post(proxy, "zw-near", path, body)
+    assert answer.status_code == 200 and record.redactions == 0
+    assert [f for f in record.findings if f["grade"] >= 0.75] == []
 
 
 # --- parts the guard cannot read as text ----------------------------------------------------------------------
