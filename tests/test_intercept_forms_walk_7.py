@@ -18,10 +18,14 @@ import json
 import zlib
 
 import pytest
+from click.testing import CliRunner
 from intercept_helpers import enforcing_client, json_strings
 from test_intercept_forms_walk import _canonical, assert_held
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS
 from test_intercept_forms_walk_3 import leaks as leaked
+
+from ec2audit.cli import main
+from ec2audit.units import write_units
 
 __all__ = ["POSITIONS", "UNITS", "position_outcome"]
 
@@ -580,3 +584,19 @@ def test_refuse_unread_refuses_images_and_audio_and_passes_the_rest(standin, tmp
         records = {r.episode: r for r in store.records()}
         assert records["refuse-image_png"].unread[0]["media_type"] == "image/png"
         assert records["refuse-plain"].unread is None
+
+
+def test_intercept_audit_says_which_files_no_detector_read(standin, tmp_path):
+    """`intercept audit` over a store whose requests carried an image and a sound: one line on stderr counts them by
+    type, so a clean score is not read as "nothing was sent"."""
+    app, upstream = standin
+    with enforcing_client(upstream, tmp_path, UNITS, "redact") as (client, store):
+        for media_type, data in (("image/png", PNG), ("audio/wav", WAV), ("image/png", PNG)):
+            path, body = _file_positions(data, media_type)["chat.image_url_or_input_audio"]
+            assert client.post(f"/e/files{path}", json={"model": "echo", **body}).status_code == 200
+        client.post(f"/e/files{CHAT}", json={"model": "echo", **_hi(CHAT)})
+    write_units(UNITS, tmp_path / "units.jsonl")
+    result = CliRunner().invoke(main, ["intercept", "audit", str(tmp_path / "s.sqlite"), "--units",
+                                       str(tmp_path / "units.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "3 files sent that the proxy could not read inside (audio/wav ×1, image/png ×2)" in result.stderr

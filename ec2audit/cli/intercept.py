@@ -164,6 +164,11 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     if blocked:
         console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited "
                       "(their episodes are scored all the same: 0.0 where nothing of one was sent)", highlight=False)
+    unread = Counter(p["media_type"] for r in records if r.forwarded for p in r.unread or ())
+    if unread:  # what no detector saw inside, said rather than scored as clean
+        kinds = ", ".join(f"{kind} ×{n}" for kind, n in sorted(unread.items()))
+        console.print(f"{plural(unread.total(), 'file')} sent that the proxy could not read inside ({kinds}): not "
+                      "audited (`unread` on their records)", highlight=False)
     result = AuditResult(units)
     for record in records:
         if not record.forwarded:  # its episode is scored all the same: 0.0 where every request of it was blocked

@@ -40,6 +40,10 @@ SIGNATURES = (
     (8, b"WAVE", "audio/wav"), (0, b"ID3", "audio/mpeg"), (0, b"OggS", "audio/ogg"), (0, b"fLaC", "audio/flac"),
     (4, b"ftypM4A", "audio/mp4"), (0, b"\x1aE\xdf\xa3", "video/webm"), (4, b"ftyp", "video/mp4"),
 )
+#: The first four base64 characters a file of a known kind starts with (its first three bytes; RIFF's, and an MP4
+#: box's size under 16 MB, before the signatures at offsets 4 and 8): one set look-up turns away all other text.
+_LEADS = frozenset(base64.b64encode(head[:3]).decode() for head in
+                   [magic for offset, magic, _ in SIGNATURES if offset == 0] + [b"RIFF", b"\x00\x00\x00"])
 _DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[^;,]*)*;base64,")
 _HEAD = 24  # base64 characters decoded to sniff: 18 bytes, past the longest signature
 _B64 = re.compile(r"[A-Za-z0-9+/=\s]*")
@@ -56,14 +60,14 @@ class Part:
 
 def sniff(text: str) -> str | None:
     """The media type of the file a base64 string (bare or a data URL) holds, by its first bytes; None for anything
-    else. Cheap: at most 24 characters are decoded."""
+    else. Cheap: a set look-up for most text, at most 24 characters decoded for the rest."""
     at = 0
     if text.startswith("data:"):
         match = _DATA_URL.match(text)
         if match is None:
             return None
         at = match.end()
-    if len(text) - at < _HEAD:
+    if len(text) - at < _HEAD or text[at:at + 4] not in _LEADS:
         return None
     try:
         head = base64.b64decode(text[at:at + _HEAD], validate=True)
