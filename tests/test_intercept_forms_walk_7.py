@@ -558,6 +558,20 @@ def test_a_pdf_without_units_and_images_and_audio_go_out_named_as_unread(proxy, 
         assert record.unread[0]["path"].startswith(("/messages/", "/input/", "/contents/"))
 
 
+def test_a_file_in_url_safe_base64_is_known_and_read(proxy):
+    """Protobuf's JSON (Gemini's `inlineData`) takes base64's URL-safe alphabet too: a JPEG whose base64 starts `_9j_`
+    is an unread image, a PDF in it is read."""
+    jpeg = b"\xff\xd8\xff\xe0" + bytes(range(256))
+    answer, sent, record = _post(proxy, "urlsafe-jpeg", GEMINI, _gemini(
+        {"inlineData": {"mimeType": "image/jpeg", "data": base64.urlsafe_b64encode(jpeg).decode()}}))
+    assert answer.status_code == 200 and [u["media_type"] for u in record.unread] == ["image/jpeg"]
+    document = pdf([f"{k}: {v}" for k, v in IN_PDF.items()])
+    answer, sent, record = _post(proxy, "urlsafe-pdf", GEMINI, _gemini(
+        {"inlineData": {"mimeType": "application/pdf", "data": base64.urlsafe_b64encode(document).decode()}}))
+    assert answer.status_code == 403 and sent == []
+    assert {f["unit_id"] for f in record.findings if f["path"].startswith("pdf:")} == PDF_UNITS
+
+
 def test_a_damaged_pdf_is_named_unread_not_dropped(proxy):
     path, body = _file_positions(b"%PDF-1.7\n" + bytes(range(256)) * 4, "application/pdf")["chat.file.file_data"]
     answer, sent, record = _post(proxy, "damaged-pdf", path, body)

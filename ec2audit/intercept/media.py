@@ -42,11 +42,13 @@ SIGNATURES = (
 )
 #: The first four base64 characters a file of a known kind starts with (its first three bytes; RIFF's, and an MP4
 #: box's size under 16 MB, before the signatures at offsets 4 and 8): one set look-up turns away all other text.
-_LEADS = frozenset(base64.b64encode(head[:3]).decode() for head in
+_LEADS = frozenset(encode(head[:3]).decode() for encode in (base64.b64encode, base64.urlsafe_b64encode) for head in
                    [magic for offset, magic, _ in SIGNATURES if offset == 0] + [b"RIFF", b"\x00\x00\x00"])
+#: Base64's URL-safe alphabet (`-_` for `+/`), which protobuf's JSON (Gemini's `inlineData`) also takes.
+_STANDARD = str.maketrans("-_", "+/")
 _DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[^;,]*)*;base64,")
 _HEAD = 24  # base64 characters decoded to sniff: 18 bytes, past the longest signature
-_B64 = re.compile(r"[A-Za-z0-9+/=\s]*")
+_B64 = re.compile(r"[A-Za-z0-9+/_=\s-]*")
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def sniff(text: str) -> str | None:
     if len(text) - at < _HEAD or text[at:at + 4] not in _LEADS:
         return None
     try:
-        head = base64.b64decode(text[at:at + _HEAD], validate=True)
+        head = base64.b64decode(text[at:at + _HEAD].translate(_STANDARD), validate=True)
     except (binascii.Error, ValueError):
         return None
     return next((kind for offset, magic, kind in SIGNATURES if head[offset:offset + len(magic)] == magic), None)
@@ -86,7 +88,8 @@ def open_part(text: str) -> Part | None:
     if not _B64.fullmatch(data):
         return None
     try:
-        raw = base64.b64decode("".join(data.split()) + "=" * (-len(data.strip()) % 4))
+        data = "".join(data.split()).translate(_STANDARD)
+        raw = base64.b64decode(data + "=" * (-len(data) % 4))
     except (binascii.Error, ValueError):
         return None
     read = READERS.get(kind)
