@@ -558,6 +558,14 @@ def test_a_pdf_without_units_and_images_and_audio_go_out_named_as_unread(proxy, 
         assert record.unread[0]["path"].startswith(("/messages/", "/input/", "/contents/"))
 
 
+@pytest.mark.parametrize("place", FILE_PLACES)
+def test_a_text_file_in_every_file_place_holds(proxy, place):
+    """A text file (no signature: its base64 decodes to text, read as the earlier walks read it) where each API takes
+    a file; redact replaces the values inside the re-encoded base64."""
+    path, body = _file_positions(TEXT.encode(), "text/plain")[place]
+    assert_held(proxy, f"textfile-{place}".replace(".", "_"), path, UNIT_IDS, leaked, json={"model": "echo", **body})
+
+
 def test_a_file_in_url_safe_base64_is_known_and_read(proxy):
     """Protobuf's JSON (Gemini's `inlineData`) takes base64's URL-safe alphabet too: a JPEG whose base64 starts `_9j_`
     is an unread image, a PDF in it is read."""
