@@ -27,7 +27,7 @@ from test_intercept_forms_walk_3 import leaks as leaked
 from ec2audit.cli import main
 from ec2audit.units import write_units
 
-__all__ = ["POSITIONS", "UNITS", "position_outcome"]
+__all__ = ["GROUPS", "POSITIONS", "UNITS", "position_outcome"]
 
 
 def _line(record: dict) -> str:
@@ -407,19 +407,24 @@ APART_LISTS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(PART_LISTS))
-def test_a_value_cut_across_the_parts_of_a_list_is_caught(proxy, name):
-    """Judged on all the strings sent run together: no value reaches the upstream even read across parts."""
-    mode = proxy[0]
+def list_outcome(proxy, name: str) -> str:
+    """"held" where a value cut across a list's parts is found and, judged on all the strings sent run together,
+    none reaches the upstream even read across parts (block: a 403, nothing sent), else what went wrong."""
     path, body = PART_LISTS[name](_split(RECORD))
     answer, sent, record = _post(proxy, f"split-{name}".replace(".", "_"), path, body)
-    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
-    if mode == "block":
-        assert answer.status_code == 403 and sent == []
-    else:
-        together = _canonical("".join(json_strings(sent[0]["body"])))
-        assert answer.status_code == 200 and leaked(sent[0]) == []
-        assert [k for k, v in RECORD.items() if _canonical(v) in together] == []
+    missed = sorted(u.rsplit("/", 1)[1] for u in UNIT_IDS - {f["unit_id"] for f in record.findings})
+    if proxy[0] == "block":
+        ok = answer.status_code == 403 and sent == [] and not missed
+        return "held" if ok else f"{answer.status_code} missed {missed}"
+    together = _canonical("".join(json_strings(sent[0]["body"]))) if sent else ""
+    out = [k for k, v in RECORD.items() if _canonical(v) in together] + (leaked(sent[0]) if sent else ["(nothing)"])
+    ok = answer.status_code == 200 and not out and not missed
+    return "held" if ok else f"{answer.status_code} leaked {sorted(set(out))} missed {missed}"
+
+
+@pytest.mark.parametrize("name", sorted(PART_LISTS))
+def test_a_value_cut_across_the_parts_of_a_list_is_caught(proxy, name):
+    assert list_outcome(proxy, name) == "held"
 
 
 @pytest.mark.parametrize("name", sorted(PART_LISTS) + sorted(APART_LISTS))
@@ -441,11 +446,23 @@ def _zero_width_repr(record: dict) -> str:
     return f"print({_line({k: chr(0x200B).join(v) for k, v in record.items()})!r})"
 
 
-@pytest.mark.parametrize("name", ["chat.system", "responses.code_interpreter_call.code", "gemini.executableCode",
-                                  "anthropic.tool_use.input_deep"])
-def test_zero_width_spaces_written_as_escapes_hold(proxy, name):
+ZERO_WIDTH_PLACES = ["chat.system", "responses.code_interpreter_call.code", "gemini.executableCode",
+                     "anthropic.tool_use.input_deep"]
+
+
+def zero_width_outcome(proxy, name: str) -> str:
+    """"held" where the record written with zero-width escapes holds in the position (walk 1's `assert_held`)."""
     path, body = POSITIONS[name](_zero_width_repr(RECORD))
-    assert_held(proxy, f"zw-{name}".replace(".", "_"), path, UNIT_IDS, leaked, json={"model": "echo", **body})
+    try:
+        assert_held(proxy, f"zw-{name}".replace(".", "_"), path, UNIT_IDS, leaked, json={"model": "echo", **body})
+    except AssertionError as exc:
+        return f"not held: {str(exc)[:200]}"
+    return "held"
+
+
+@pytest.mark.parametrize("name", ZERO_WIDTH_PLACES)
+def test_zero_width_spaces_written_as_escapes_hold(proxy, name):
+    assert zero_width_outcome(proxy, name) == "held"
 
 
 def test_zero_width_escapes_around_near_misses_go_out_untouched(proxy):
@@ -522,21 +539,28 @@ def _file_positions(data: bytes, media_type: str) -> dict[str, tuple[str, dict]]
 FILE_PLACES = sorted(_file_positions(b"", "application/pdf"))
 
 
+def pdf_outcome(proxy, place: str, compress: bool, stream: bool) -> str:
+    """"held" where a PDF holding the record is read and the request refused in either mode (redact cannot put a
+    placeholder into a PDF's bytes): a 403 naming the units, not their values, and nothing sent."""
+    path, body = _file_positions(pdf([f"{k}: {v}" for k, v in IN_PDF.items()], compress), "application/pdf")[place]
+    answer, sent, record = _post(proxy, f"pdf-{place}-{compress}-{stream}".replace(".", "_"), path,
+                                 {**body, **({"stream": True} if stream else {})})
+    inside = {f["unit_id"] for f in (record.findings or []) if f["path"].startswith("pdf:/")}
+    said = "blocked by ec2audit" in answer.text and "lena.hartmann" not in answer.text and \
+        (proxy[0] == "block" or "cannot rewrite" in answer.text and record.redactions == 0)
+    ok = answer.status_code == 403 and sent == [] and inside == PDF_UNITS and said
+    return "held" if ok else f"{answer.status_code} sent {len(sent)} missed {sorted(PDF_UNITS - inside)}"
+
+
+PDF_CELLS = [(place, compress, stream) for place in FILE_PLACES for compress in (True, False)
+             for stream in (False, True)]
+
+
 @pytest.mark.parametrize("compress", [True, False], ids=["deflated", "plain"])
 @pytest.mark.parametrize("place", FILE_PLACES)
 def test_a_value_in_a_pdf_part_is_found_and_the_request_refused(proxy, place, compress):
-    """The PDF's text is read (pypdf) and scanned; redact cannot put a placeholder into a PDF's bytes, so both
-    modes refuse the request with a 403 naming the units, and nothing reaches the upstream."""
-    mode = proxy[0]
-    path, body = _file_positions(pdf([f"{k}: {v}" for k, v in IN_PDF.items()], compress), "application/pdf")[place]
-    for stream in (False, True):
-        answer, sent, record = _post(proxy, f"pdf-{place}-{compress}-{stream}".replace(".", "_"), path,
-                                     {**body, **({"stream": True} if stream else {})})
-        inside = {f["unit_id"] for f in record.findings if f["path"].startswith("pdf:/")}
-        assert (answer.status_code, sent, inside) == (403, [], PDF_UNITS), (mode, stream)
-        assert "blocked by ec2audit" in answer.text and "lena.hartmann" not in answer.text
-        if mode == "redact":
-            assert "cannot rewrite" in answer.text and record.redactions == 0
+    assert {stream: pdf_outcome(proxy, place, compress, stream) for stream in (False, True)} == \
+        {False: "held", True: "held"}
 
 
 @pytest.mark.parametrize("place", FILE_PLACES)
@@ -622,3 +646,9 @@ def test_intercept_audit_says_which_files_no_detector_read(standin, tmp_path):
                                        str(tmp_path / "units.jsonl")])
     assert result.exit_code == 0, result.output
     assert "3 files sent that the proxy could not read inside (audio/wav ×1, image/png ×2)" in result.stderr
+
+
+#: The walk's cells by group, and each cell's outcome (`benchmarks/guard_forms_matrix.py --walk 7` counts them).
+GROUPS = {"positions": (CELLS, position_outcome), "lists read as one": ([(n,) for n in PART_LISTS], list_outcome),
+          "zero-width escapes": ([(n,) for n in ZERO_WIDTH_PLACES], zero_width_outcome),
+          "pdf parts": (PDF_CELLS, pdf_outcome)}
