@@ -168,7 +168,7 @@ class Redactor:
         def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
             nonlocal site
             if not cuts and not literal_only:
-                self._read_part(pointer(path), text, found)
+                self._read_part(path, text, found)
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
             if cuts:  # the pieces' own spans, moved into the joined text (where the first piece's tail is)
@@ -194,11 +194,12 @@ class Redactor:
                 found.fields[i] = self._spans(hits)
         return found
 
-    def _read_part(self, where: str, text: str, found: Detection) -> None:
+    def _read_part(self, path: tuple, text: str, found: Detection) -> None:
         """A file the string holds as base64: its text scanned where a reader has it, else noted as unread."""
         part = open_part(text)
         if part is None:
             return
+        where = pointer(path)
         if part.text is None:
             found.unread.append({"path": where, "media_type": part.media_type, "bytes": part.size})
             return
