@@ -17,9 +17,10 @@ import base64
 import json
 import zlib
 
+import httpx
 import pytest
 from click.testing import CliRunner
-from intercept_helpers import enforcing_client, json_strings
+from intercept_helpers import enforcing_client, json_strings, serve_cli
 from test_intercept_forms_walk import _canonical, assert_held
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS
 from test_intercept_forms_walk_3 import leaks as leaked
@@ -630,6 +631,23 @@ def test_refuse_unread_refuses_images_and_audio_and_passes_the_rest(standin, tmp
         records = {r.episode: r for r in store.records()}
         assert records["refuse-image_png"].unread[0]["media_type"] == "image/png"
         assert records["refuse-plain"].unread is None
+
+
+def test_serve_refuse_unread_flag(standin, tmp_path):
+    """`ec2audit intercept serve --enforce block --refuse-unread`, as a user starts it: an image is refused."""
+    app, upstream = standin
+    write_units(UNITS, tmp_path / "units.jsonl")
+    proc, url = serve_cli(upstream + "/v1", tmp_path / "s.sqlite", tmp_path / "log", "sk-test", "--units",
+                          str(tmp_path / "units.jsonl"), "--enforce", "block", "--refuse-unread")
+    try:
+        path, body = _file_positions(PNG, "image/png")["anthropic.source"]
+        seen = len(app.state.requests)
+        answer = httpx.post(f"{url}/e/cli{path}", json={"model": "echo", **body}, timeout=30)
+        assert answer.status_code == 403 and "image/png at /messages/0/content/0/source/data" in answer.text
+        assert app.state.requests[seen:] == []
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def test_intercept_audit_says_which_files_no_detector_read(standin, tmp_path):
