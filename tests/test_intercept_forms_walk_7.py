@@ -651,10 +651,11 @@ def test_serve_refuse_unread_flag(standin, tmp_path):
 
 
 def test_intercept_audit_says_which_files_no_detector_read(standin, tmp_path):
-    """`intercept audit` over a store whose requests carried an image and a sound: one line on stderr counts them by
-    type, so a clean score is not read as "nothing was sent"."""
+    """`intercept audit` over a store whose requests carried an image and a sound (an observing proxy: its audit
+    beside the upstream call names them too): one line on stderr counts them by type, so a clean score is not read as
+    "nothing was sent"."""
     app, upstream = standin
-    with enforcing_client(upstream, tmp_path, UNITS, "redact") as (client, store):
+    with enforcing_client(upstream, tmp_path, UNITS, "observe") as (client, store):
         for media_type, data in (("image/png", PNG), ("audio/wav", WAV), ("image/png", PNG)):
             path, body = _file_positions(data, media_type)["chat.image_url_or_input_audio"]
             assert client.post(f"/e/files{path}", json={"model": "echo", **body}).status_code == 200
