@@ -1,6 +1,7 @@
 """The guard's positions × forms table: `tests/test_intercept_forms_walk.py`'s walk (or, `--walk 3`, the third
 walk's forms and units; `--walk 4`, the fourth's; `--walk 5`, the fifth's; `--walk 6`, the sixth's, and its
-values cut across two messages, `CUT_CELLS`), run in redact and block
+values cut across two messages, `CUT_CELLS`; `--walk 7`, the seventh's groups of cells, `GROUPS`: every position of
+the request schemas, lists read as one, PDF parts), run in redact and block
 mode against the code on PYTHONPATH, each cell's outcome written as JSON; with `--before` (an earlier run's
 JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md, session 14: per position and
 form, how many of the position's APIs held in both modes before → after (✓: all, both times).
@@ -28,7 +29,7 @@ _API = {"openai-chat": "C", "openai-responses": "R", "anthropic-messages": "A", 
 
 
 WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "4": "test_intercept_forms_walk_4",
-         "5": "test_intercept_forms_walk_5", "6": "test_intercept_forms_walk_6"}
+         "5": "test_intercept_forms_walk_5", "6": "test_intercept_forms_walk_6", "7": "test_intercept_forms_walk_7"}
 
 
 def run(walk) -> dict:
@@ -43,9 +44,11 @@ def run(walk) -> dict:
                 proxy = (mode, app, client, store)
                 out[mode] = {form: {"|".join(map(str, cell)): outcome for cell, outcome
                                     in walk.walk_form(proxy, form).items()}
-                             for form in walk.FORMS}
+                             for form in getattr(walk, "FORMS", {})}
                 if hasattr(walk, "CUT_CELLS"):
                     out[mode]["cut"] = {"|".join(cell): walk.cut_outcome(proxy, *cell) for cell in walk.CUT_CELLS}
+                for group, (cells, outcome) in getattr(walk, "GROUPS", {}).items():
+                    out[mode][group] = {"|".join(map(str, cell)): outcome(proxy, *cell) for cell in cells}
     next(server, None)
     return out
 
@@ -89,7 +92,10 @@ def main() -> None:
         if "cut" in outcomes["redact"]:
             print(f"{name}, values cut across two messages: "
                   + ", ".join(f"{mode} {held({'cells': outcomes[mode]['cut']})}" for mode in MODES))
-    if args.before:
+        for group in getattr(walk, "GROUPS", {}):
+            print(f"{name}, {group}: "
+                  + ", ".join(f"{mode} {held({'cells': outcomes[mode][group]})}" for mode in MODES))
+    if args.before and hasattr(walk, "FORMS"):
         print(table(walk, runs["before"], result))
 
 

@@ -49,10 +49,10 @@ def running_proxy(upstream: str, store, **options):
 
 
 @contextmanager
-def enforcing_client(upstream: str, folder: Path, units, enforce: str, timeout: float = 30):
-    """An interceptor enforcing `enforce` over `units` in front of `upstream`, and an HTTP client of it:
-    (client, the proxy's store)."""
-    with running_proxy(upstream, folder / "s.sqlite", units=units, enforce=enforce) as (_, url, store), \
+def enforcing_client(upstream: str, folder: Path, units, enforce: str, timeout: float = 30, **options):
+    """An interceptor enforcing `enforce` over `units` in front of `upstream` (`options`: more of its
+    `InterceptConfig`), and an HTTP client of it: (client, the proxy's store)."""
+    with running_proxy(upstream, folder / "s.sqlite", units=units, enforce=enforce, **options) as (_, url, store), \
             httpx.Client(base_url=url, timeout=timeout) as client:
         yield client, store
 

@@ -155,7 +155,8 @@ def test_a_store_of_dict_records_reads_typed_and_round_trips_unchanged(tmp_path)
     assert (first.status, first.stream, first.headers[0][1], first.findings[0]["matched_text"]) == \
         (200, True, "为 [NAME_001]", "###########")
     assert (second.stream, second.state, second.response, second.redactions) == (False, "interrupted", None, 0)
-    assert [r.to_row() for r in records] == [{**row, "stream": bool(row["stream"])} for row in _ROWS]
+    # (a column added since, `unread`, reads as None)
+    assert [r.to_row() for r in records] == [{**row, "stream": bool(row["stream"]), "unread": None} for row in _ROWS]
 
     # written again through the store: the same rows, and the same JSONL export, byte for byte
     new = RecordStore(tmp_path / "new.sqlite")
@@ -167,6 +168,6 @@ def test_a_store_of_dict_records_reads_typed_and_round_trips_unchanged(tmp_path)
     export_records(tmp_path / "new.sqlite", tmp_path / "new.jsonl")
     assert (tmp_path / "new.jsonl").read_bytes() == (tmp_path / "old.jsonl").read_bytes()
     lines = [json.loads(line) for line in (tmp_path / "old.jsonl").read_text().splitlines()]
-    assert lines == [{k: json.dumps(v, ensure_ascii=False) if k in _JSON and v is not None else
-                      bool(v) if k == "stream" else v for k, v in row.items()} for row in _ROWS]
-    assert list(lines[0]) == list(_ROWS[0])  # the export's keys, in their order
+    assert lines == [{**{k: json.dumps(v, ensure_ascii=False) if k in _JSON and v is not None else
+                         bool(v) if k == "stream" else v for k, v in row.items()}, "unread": None} for row in _ROWS]
+    assert list(lines[0]) == [*_ROWS[0], "unread"]  # the export's keys, in their order

@@ -45,8 +45,12 @@ def command() -> None:
               help="Seconds to wait for the upstream's next bytes.")
 @click.option("--keep-evidence", is_flag=True,
               help="Store each finding's matched text as it was (default: masked, e.g. ###-####-####).")
+@click.option("--refuse-unread", is_flag=True,
+              help="With --enforce block or redact, refuse (403) a request carrying a file the guard cannot read "
+                   "(an image, audio); without it such a file is forwarded and named on the record.")
 def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, enforce: str, store: Path,
-          pricing: Path | None, host: str, port: int, read_timeout: float, keep_evidence: bool) -> None:
+          pricing: Path | None, host: str, port: int, read_timeout: float, keep_evidence: bool,
+          refuse_unread: bool) -> None:
     """Forward every POST under /v1 (chat/completions, responses, messages, count_tokens, embeddings, …)
     and GET /v1/models to UPSTREAM, recording each exchange. Give an episode id per request with header
     X-EC2-Episode or URL prefix /e/<episode>, and its task with X-EC2-Task or /e/<episode>/t/<task>.
@@ -65,7 +69,8 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
             raise InputError(f"environment variable {upstream_key_env} is not set", field="--upstream-key-env")
     units = read_units(units_path) if units_path else []
     config = InterceptConfig(upstream=upstream, store=store, upstream_key=key, units=units, enforce=enforce,
-                             pricing=pricing, read_timeout=read_timeout, keep_evidence=keep_evidence)
+                             pricing=pricing, read_timeout=read_timeout, keep_evidence=keep_evidence,
+                             refuse_unread=refuse_unread)
     app = create_app(config)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
@@ -194,6 +199,11 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     if blocked:
         console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited "
                       "(their episodes are scored all the same: 0.0 where nothing of one was sent)", highlight=False)
+    unread = Counter(p["media_type"] for r in records if r.forwarded for p in r.unread or ())
+    if unread:  # what no detector saw inside, said rather than scored as clean
+        kinds = ", ".join(f"{kind} ×{n}" for kind, n in sorted(unread.items()))
+        console.print(f"{plural(unread.total(), 'file')} sent that the proxy could not read inside ({kinds}): not "
+                      "audited (`unread` on their records)", highlight=False)
     result = AuditResult(units)
     for record in records:
         if not record.forwarded:  # its episode is scored all the same: 0.0 where every request of it was blocked

@@ -180,7 +180,9 @@ def _u_escapes(text: str) -> Iterator[tuple[int, int, str]]:
         if any(u > 0x10FFFF for u in units):
             continue
         decoded = "".join(map(chr, units)).encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        if _printable(decoded):
+        if all(unicodedata.category(ch) == "Cf" for ch in decoded):  # `1\u200b3…` (Python's repr): shows as nothing
+            yield m.start(), m.end(), ""
+        elif _printable(decoded):
             yield m.start(), m.end(), decoded
 
 

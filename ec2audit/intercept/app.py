@@ -105,6 +105,7 @@ class InterceptConfig:
     max_body_bytes: int = 32 * 2**20
     keep_evidence: bool = False  # store findings' matched text as it was (else masked: `###-####`)
     large_lane: str = "process"  # where large bodies' detectors run (`lanes.py`): "process" or "thread"
+    refuse_unread: bool = False  # block/redact refuse a request carrying a file no detector reads (`media.py`)
 
     def __post_init__(self):
         if self.enforce not in ENFORCE_MODES:
@@ -263,7 +264,7 @@ class Interceptor:
         self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None, config.large_lane)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
-        self.policy = POLICIES[config.enforce](self.lanes, config.block_grade)
+        self.policy = POLICIES[config.enforce](self.lanes, config.block_grade, config.refuse_unread)
 
     @asynccontextmanager
     async def lifespan(self, app):

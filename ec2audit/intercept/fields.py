@@ -45,8 +45,10 @@ _PROTOCOL = frozenset(tuple(p.split(".")) for p in (
     "tools.*.function.name", "tools.*.cache_control.type",
 ))
 
-#: Content part types whose `text` the model reads run together with the next part's.
-_TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
+#: Content part types whose `text` the model reads run together with the next part's (a part without a type is
+#: Gemini's and Bedrock's text part: `{"text": …}` in `parts`, `system`, a `toolResult`'s or a document's content);
+#: a Responses reasoning item's summary and content are lists of them too.
+_TEXT_PARTS = frozenset({"text", "input_text", "output_text", "summary_text", "reasoning_text"})
 
 #: visit(path, text, literal_only, cuts) → edits `(start, end, replacement)`, sorted and disjoint (empty:
 #: keep the text). `cuts` is empty for one string; for texts scanned as one text (their original texts,
@@ -157,7 +159,7 @@ def replay(value, edits: dict[int, list[Edit]]):
 def _is_text_part(item) -> bool:
     """A prose part: a text part whose text is not JSON text (that is walked inside, and re-encoded
     when something in it is replaced, so it is no prose to run together with its neighbours)."""
-    return isinstance(item, dict) and item.get("type") in _TEXT_PARTS and isinstance(item.get("text"), str) \
+    return isinstance(item, dict) and item.get("type", "text") in _TEXT_PARTS and isinstance(item.get("text"), str) \
         and _json_text(item["text"]) is None
 
 
@@ -170,7 +172,8 @@ def _join_text_parts(items: list, out: list, visit: Visitor, path: tuple) -> lis
     for k, item in enumerate(items):
         if _is_text_part(item):
             run.append(k)
-        elif isinstance(item, dict) and item.get("type") in _TEXT_PARTS:  # JSON text, read in between
+        elif isinstance(item, dict) and (item.get("type") in _TEXT_PARTS or "type" not in item and "text" in item):
+            # a text part of JSON text: read in between
             runs.append(run)
             run = []
     result = None

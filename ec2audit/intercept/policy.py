@@ -23,7 +23,7 @@ from typing import TypeVar
 from ec2audit.intercept.dialects import Dialect
 from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.record import BLOCKED, ProxyRecord
-from ec2audit.intercept.redact import EpisodeMap, Field, Redactor, StreamRestorer
+from ec2audit.intercept.redact import Detection, EpisodeMap, Field, Redactor, StreamRestorer
 from ec2audit.intercept.shape import json_bytes
 
 log = logging.getLogger("ec2audit.intercept")
@@ -76,13 +76,27 @@ class Exchange:
 
 
 class Observe:
-    """Record, and audit inline when units are given; never change or stop anything."""
+    """Record, and audit inline when units are given; never change or stop anything. `refuse_unread`: the
+    enforcing modes refuse a request carrying a file the guard cannot read (an image, audio; `media.py`)."""
 
-    def __init__(self, lanes: ScanLanes, block_grade: float):
-        self.lanes, self.block_grade = lanes, block_grade
+    def __init__(self, lanes: ScanLanes, block_grade: float, refuse_unread: bool = False):
+        self.lanes, self.block_grade, self.refuse_unread = lanes, block_grade, refuse_unread
+
+    async def _detection(self, ex: Exchange) -> Detection:
+        found = await self.lanes.detect(ex.raw, ex.body, ex.fields)
+        ex.record.unread = found.unread or None
+        return found
 
     async def _findings(self, ex: Exchange) -> list[dict]:
-        return (await self.lanes.detect(ex.raw, ex.body, ex.fields)).rows
+        return (await self._detection(ex)).rows
+
+    def _refusal(self, found: Detection) -> Failure | None:
+        """The refusal of a request carrying files no detector could read inside, where the policy asks for it."""
+        if not (self.refuse_unread and found.unread):
+            return None
+        parts = ", ".join(f"{p['media_type']} at {p['path']}" for p in found.unread)
+        return Failure(403, f"{BLOCKED}: the request carries {len(found.unread)} part(s) the guard cannot read: "
+                            f"{parts}", "unread_part_blocked", {"unread": found.unread})
 
     async def _verdict(self, ex: Exchange, work: Awaitable[T]) -> T:
         """The scan an enforcing mode waits for; a detector failure refuses the request."""
@@ -107,19 +121,23 @@ class Block(Observe):
     """Refuse (403) a request in which any unit is found at `block_grade` or above."""
 
     async def before_forward(self, ex: Exchange) -> None:
-        ex.record.findings = findings = await self._verdict(ex, self._findings(ex))
-        blocked = sorted({f["unit_id"] for f in findings if f["grade"] >= self.block_grade})
+        found = await self._verdict(ex, self._detection(ex))
+        ex.record.findings = found.rows
+        blocked = sorted({f["unit_id"] for f in found.rows if f["grade"] >= self.block_grade})
         if blocked:
             raise Failure(403, f"{BLOCKED}: the request contains {len(blocked)} sensitive "
                                f"unit(s): {', '.join(blocked)}", "sensitive_data_blocked", {"units": blocked})
+        refusal = self._refusal(found)
+        if refusal is not None:
+            raise refusal
 
 
 class Redact(Observe):
     """Forward placeholders instead of unit values; put the values back into the answer. The
     detectors may run in another process; the placeholders are numbered here (`lanes.py`)."""
 
-    def __init__(self, lanes: ScanLanes, block_grade: float):
-        super().__init__(lanes, block_grade)
+    def __init__(self, lanes: ScanLanes, block_grade: float, refuse_unread: bool = False):
+        super().__init__(lanes, block_grade, refuse_unread)
         if lanes.redactor is None:
             raise ValueError("redact needs units to look for")
         self.redactor: Redactor = lanes.redactor
@@ -129,7 +147,9 @@ class Redact(Observe):
         body, fields, raw, redactor = ex.body, ex.fields, ex.raw, self.redactor
 
         async def work():
-            found = await self.lanes.detect(raw, body, fields)
+            found = await self._detection(ex)
+            if self._refusal(found) is not None:
+                return found, None
 
             def place():
                 new_body, new_fields, count, placed = redactor.place(body, fields, found, emap)
@@ -140,11 +160,29 @@ class Redact(Observe):
             new_body, new_fields, count, placed, out = await self.lanes.run(len(raw), place)
             if out is None:  # a large body is encoded where it was scanned: 0.1 s that holds the lock here
                 out = await self.lanes.encode(raw, placed)
-            return new_body, new_fields, found.rows, count, out
+            return found, (new_body, new_fields, count, out)
 
-        new_body, ex.fields, ex.record.findings, ex.record.redactions, ex.raw = await self._verdict(ex, work())
+        found, redacted = await self._verdict(ex, work())
+        ex.record.findings = found.rows
+        refusal = self._refusal(found)
+        if refusal is not None:
+            raise refusal
+        assert redacted is not None  # placed where nothing was refused
+        new_body, ex.fields, ex.record.redactions, ex.raw = redacted
         if new_body is not body:
             ex.body = ex.record.request = new_body  # the record holds what reached the cloud
+
+    def _refusal(self, found: Detection) -> Failure | None:
+        """A file read as text (a PDF) that holds a unit at `block_grade` cannot carry a placeholder: refused, never
+        forwarded with the value nor dropped unsaid; then, as every enforcing mode, files no detector could read."""
+        inside = [f for f in found.rows if f["path"] in found.sealed and f["grade"] >= self.block_grade]
+        if not inside:
+            return super()._refusal(found)
+        units = sorted({f["unit_id"] for f in inside})
+        files = ", ".join(sorted({f["path"] for f in inside}))
+        return Failure(403, f"{BLOCKED}: a file the request carries ({files}) contains {len(units)} sensitive "
+                            f"unit(s): {', '.join(units)}; redact cannot rewrite a file's bytes",
+                       "sensitive_data_blocked", {"units": units})
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
         return self.redactor.restore(response, ex.emap) if ex.emap is not None and ex.emap.back else None

@@ -54,6 +54,7 @@ class ProxyRecord:
     request: dict | None = None  # the body as forwarded (redacted when redact was on)
     response: dict | None = None
     findings: list[dict] | None = None  # inline audit rows; `matched_text` masked unless evidence is kept
+    unread: list[dict] | None = None  # files the body carries that no detector read inside (`intercept/media.py`)
 
     @property
     def model_call(self) -> bool:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import LITERAL
 from ec2audit.intercept.fields import Edit, apply_edits, pointer, replay, walk
+from ec2audit.intercept.media import open_part
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d{3,6}\]")
 _PARTIAL = re.compile(r"\[[A-Z_]*\d{0,6}")  # a possible placeholder cut off by a chunk boundary
@@ -98,6 +99,11 @@ class Detection:
     rows: list[dict] = field(default_factory=list)
     body: dict[int, list[Span]] = field(default_factory=dict)
     fields: dict[int, list[Span]] = field(default_factory=dict)
+    #: Files the body carries as base64 that no reader has (`media.py`: images, audio): {path, media_type, bytes}.
+    unread: list[dict] = field(default_factory=list)
+    #: The finding paths (`pdf:/messages/0/…`) of files that were read and hold findings: no placeholder can go
+    #: into a file's bytes, so redaction cannot forward them.
+    sealed: list[str] = field(default_factory=list)
 
 
 def _overlaps(hit, spans: list[Span]) -> bool:
@@ -161,6 +167,8 @@ class Redactor:
 
         def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
             nonlocal site
+            if not cuts and not literal_only:
+                self._read_part(path, text, found)
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
             if cuts:  # the pieces' own spans, moved into the joined text (where the first piece's tail is)
@@ -185,6 +193,21 @@ class Redactor:
             if hits:
                 found.fields[i] = self._spans(hits)
         return found
+
+    def _read_part(self, path: tuple, text: str, found: Detection) -> None:
+        """A file the string holds as base64: its text scanned where a reader has it, else noted as unread."""
+        part = open_part(text)
+        if part is None:
+            return
+        where = pointer(path)
+        if part.text is None:
+            found.unread.append({"path": where, "media_type": part.media_type, "bytes": part.size})
+            return
+        inside = f"{part.media_type.split('/')[1]}:{where}"
+        hits = self._hits(part.text, False)
+        found.rows.extend(self._row(inside, part.text, h) for h in hits)
+        if hits:
+            found.sealed.append(inside)
 
     def findings(self, body: dict, fields: list[Field] | tuple = ()) -> list[dict]:
         return self.detect(body, fields).rows

@@ -23,16 +23,16 @@ from ec2audit.files import open_private
 from ec2audit.intercept.record import COLUMNS as _COLUMNS
 from ec2audit.intercept.record import INTERRUPTED, PENDING, ProxyRecord
 
-_JSON_COLUMNS = ("headers", "request", "response", "findings")
+_JSON_COLUMNS = ("headers", "request", "response", "findings", "unread")
 _TEXT_COLUMNS = ("id", "episode", "task_id", "state", "api", "path", "model", "error")
 #: Columns added since the first stores: a store without them gets them when a proxy opens it.
-_ADDED = {"state": "TEXT", "task_id": "TEXT", "headers": "TEXT"}
+_ADDED = {"state": "TEXT", "task_id": "TEXT", "headers": "TEXT", "unread": "TEXT"}
 _PUT = (f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
         f"ON CONFLICT(id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}")
 #: What completing an exchange changes (not the indexed id and episode, nor the forwarded request):
 #: the second write of an exchange rewrites one table page and no index.
 _COMPLETE_COLUMNS = ("state", "status", "error", "latency_ms", "first_byte_ms", "input_tokens", "cached_tokens",
-                     "output_tokens", "cost_usd", "redactions", "response", "findings")
+                     "output_tokens", "cost_usd", "redactions", "response", "findings", "unread")
 _COMPLETE = f"UPDATE records SET {', '.join(f'{c} = ?' for c in _COMPLETE_COLUMNS)} WHERE id = ?"
 _MARK_INTERRUPTED = (f"UPDATE records SET state = '{INTERRUPTED}', error = COALESCE(error || '; ', '') || "
                      f"'interrupted: the proxy stopped before the exchange ended' WHERE state = '{PENDING}'")
@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS records (
     id TEXT UNIQUE NOT NULL, episode TEXT, task_id TEXT, ts REAL NOT NULL, state TEXT, api TEXT, path TEXT,
     model TEXT, stream INTEGER, status INTEGER, error TEXT, latency_ms REAL, first_byte_ms REAL,
     input_tokens INTEGER, cached_tokens INTEGER, output_tokens INTEGER, cost_usd REAL,
-    redactions INTEGER, headers TEXT, request TEXT, response TEXT, findings TEXT
+    redactions INTEGER, headers TEXT, request TEXT, response TEXT, findings TEXT, unread TEXT
 );
 CREATE INDEX IF NOT EXISTS records_episode ON records(episode);
 """
@@ -63,7 +63,7 @@ EXPORT_SCHEMA = {
     "model": pl.String, "stream": pl.Boolean, "status": pl.Int64, "error": pl.String,
     "latency_ms": pl.Float64, "first_byte_ms": pl.Float64, "input_tokens": pl.Int64,
     "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64, "redactions": pl.Int64,
-    "headers": pl.String, "request": pl.String, "response": pl.String, "findings": pl.String,
+    "headers": pl.String, "request": pl.String, "response": pl.String, "findings": pl.String, "unread": pl.String,
 }
 
 
