@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import zlib
 
 import brotli
@@ -176,3 +177,22 @@ def test_a_units_grade_in_a_session_is_its_best_not_its_last(tmp_path):
     (row,) = json.loads(output)["exposure"]
     assert (row["group"], row["units"], row["leaked"]) == ("ep-1", 3, 1)
     assert row["exposure"] == pytest.approx(1.5 / 5.5)
+
+
+# --- intercept/fields.py: where a value read across text parts is replaced --------------------------------
+
+def test_a_value_starting_a_text_part_is_replaced_in_that_part(standin, tmp_path):
+    """Three text parts `call ` + `1392288` + `3366 today`: the phone starts exactly where the second part does
+    and runs into the third. Redacted, the placeholder is the second part and the third loses `3366`; the first
+    part goes out as it was sent (`call `), not with the placeholder glued on."""
+    app, upstream = standin
+    parts = [{"type": "text", "text": t} for t in ("call ", "1392288", "3366 today")]
+    seen = len(app.state.requests)
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        answer = httpx.post(f"{url}/v1/chat/completions", timeout=20, json={
+            "model": "echo", "messages": [{"role": "user", "content": parts}]})
+        [record] = store.records()
+    assert answer.status_code == 200 and record.redactions == 1
+    [sent] = app.state.requests[seen:]
+    texts = [p["text"] for p in sent["body"]["messages"][0]["content"]]
+    assert texts[0] == "call " and re.fullmatch(r"\[PHONE_\d+\]", texts[1]) and texts[2] == " today"
