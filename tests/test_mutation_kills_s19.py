@@ -167,14 +167,17 @@ def _chat(text: str) -> dict:
 def test_a_units_grade_in_a_session_is_its_best_not_its_last(tmp_path):
     """One session: the phone sent whole (1.0), then masked in a later call (`139****3366`, 0.7). Its grade is
     1.0, whatever came after. By hand, over the task's three units (weights 3 + 1.5 + 1 = 5.5): exposure
-    1.5·1.0 / 5.5 = 0.2727 (not 1.5·0.7 / 5.5 = 0.1909), 1 unit leaked."""
+    1.5·1.0 / 5.5 = 0.2727 (not 1.5·0.7 / 5.5 = 0.1909), 1 unit leaked; 2 payloads of 14 characters each (`手机`,
+    a space, 11 more), 28 read."""
     write_units(PHONE_UNITS, tmp_path / "units.jsonl")
     (tmp_path / "p.jsonl").write_text("".join(json.dumps(
         {"id": f"req-{i}", "task_id": "t1", "episode": "ep-1", "request": _chat(text)}, ensure_ascii=False) + "\n"
         for i, text in enumerate(["手机 13922883366", "手机 139****3366"])), encoding="utf-8")
     code, output = _cli("audit", tmp_path / "p.jsonl", "--units", tmp_path / "units.jsonl", "--json")
     assert code == 0, output
-    (row,) = json.loads(output)["exposure"]
+    summary = json.loads(output)
+    assert (summary["payloads"], summary["characters"]) == (2, 28)
+    (row,) = summary["exposure"]
     assert (row["group"], row["units"], row["leaked"]) == ("ep-1", 3, 1)
     assert row["exposure"] == pytest.approx(1.5 / 5.5)
 
