@@ -16,6 +16,7 @@ import zstandard
 from click.testing import CliRunner
 from intercept_helpers import UNITS, running_proxy
 
+from ec2audit.audit import audit_file
 from ec2audit.cli import main
 from ec2audit.units import make_unit, write_units
 
@@ -180,6 +181,19 @@ def test_a_units_grade_in_a_session_is_its_best_not_its_last(tmp_path):
     (row,) = summary["exposure"]
     assert (row["group"], row["units"], row["leaked"]) == ("ep-1", 3, 1)
     assert row["exposure"] == pytest.approx(1.5 / 5.5)
+
+
+def test_the_library_audit_of_a_file_keeps_its_bad_lines_as_errors(tmp_path):
+    """`audit_file` (the README's library call) over three lines, the second cut off: 2 payloads audited, the
+    bad line kept in `errors` naming the file and line 2, not dropped unsaid."""
+    path = tmp_path / "p.jsonl"
+    path.write_text(json.dumps({"id": "r1", "task_id": "t1", "episode": "ep-1", "request": _chat("手机 13922883366")},
+                               ensure_ascii=False) + "\n{truncated\n"
+                    + json.dumps({"id": "r3", "task_id": "t1", "episode": "ep-1", "request": _chat("ok")}) + "\n",
+                    encoding="utf-8")
+    result = audit_file(path, PHONE_UNITS)
+    assert result.payload_count == 2
+    assert [(e.file, e.line) for e in result.errors] == [(str(path), 2)]
 
 
 # --- intercept/fields.py: where a value read across text parts is replaced --------------------------------
