@@ -181,6 +181,10 @@ def test_a_units_grade_in_a_session_is_its_best_not_its_last(tmp_path):
     (row,) = summary["exposure"]
     assert (row["group"], row["units"], row["leaked"]) == ("ep-1", 3, 1)
     assert row["exposure"] == pytest.approx(1.5 / 5.5)
+    # the library's audit of the same file (the README's `audit_file`) grades it the same
+    result = audit_file(tmp_path / "p.jsonl", PHONE_UNITS)
+    assert dict(result.exposure().select("group", "exposure").iter_rows()) == pytest.approx({"ep-1": 1.5 / 5.5})
+    assert result.grades == {"ep-1": {"t1/P1/phone": 1.0}}
 
 
 def test_the_library_audit_of_a_file_keeps_its_bad_lines_as_errors(tmp_path):
