@@ -217,3 +217,19 @@ def test_a_value_starting_a_text_part_is_replaced_in_that_part(standin, tmp_path
     [sent] = app.state.requests[seen:]
     texts = [p["text"] for p in sent["body"]["messages"][0]["content"]]
     assert texts[0] == "call " and re.fullmatch(r"\[PHONE_\d+\]", texts[1]) and texts[2] == " today"
+
+
+def test_text_parts_with_json_text_between_are_not_read_as_one(standin, tmp_path):
+    """Text parts `order 1392288`, a part of JSON text, `3366 units shipped`: the model reads the JSON between the
+    two numbers, so they are two numbers, not the phone 13922883366: nothing is replaced, the body goes out as
+    sent."""
+    app, upstream = standin
+    parts = [{"type": "text", "text": t} for t in ("order 1392288", '{"batch": 7}', "3366 units shipped")]
+    seen = len(app.state.requests)
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        answer = httpx.post(f"{url}/v1/chat/completions", timeout=20, json={
+            "model": "echo", "messages": [{"role": "user", "content": parts}]})
+        [record] = store.records()
+    assert answer.status_code == 200 and record.redactions == 0
+    [sent] = app.state.requests[seen:]
+    assert sent["body"]["messages"][0]["content"] == parts
