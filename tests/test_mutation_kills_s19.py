@@ -233,3 +233,30 @@ def test_text_parts_with_json_text_between_are_not_read_as_one(standin, tmp_path
     assert answer.status_code == 200 and record.redactions == 0
     [sent] = app.state.requests[seen:]
     assert sent["body"]["messages"][0]["content"] == parts
+
+
+# --- report/summary.py: an audit's cloud cost when one session's is unknown ---------------------------------
+
+def test_a_reports_usd_is_unknown_where_one_sessions_is_not_the_known_part(tmp_path):
+    """Two sessions to the cloud, 100 prompt and 10 output tokens each: s1 to gpt-4o ($2.50 in, $10 out per million:
+    100·2.50 + 10·10 = 350 µ$), s2 to a model no price list has (its USD unknown). The audit row's USD is unknown
+    (null), not s1's 350 µ$ read as the whole; its calls (2) and tokens (200 in, 20 out) are known."""
+    calls = [("s1", "gpt-4o"), ("s2", "acme-internal-llm-7")]
+    log = tmp_path / "requests.jsonl"
+    log.write_text("".join(json.dumps({
+        "id": f"r{i}", "timestamp": f"2026-12-06T10:00:0{i}Z", "url": "https://api.openai.com/v1/chat/completions",
+        "session_id": session, "request": {"model": model, "messages": [{"role": "user", "content": "Plan the day."}]},
+        "response": {"usage": {"prompt_tokens": 100, "completion_tokens": 10}}}) + "\n"
+        for i, (session, model) in enumerate(calls)), encoding="utf-8")
+    write_units(PHONE_UNITS, tmp_path / "units.jsonl")
+    out = tmp_path / "out"
+    out.mkdir()
+    code, output = _cli("audit", log, "--units", tmp_path / "units.jsonl", "--out", out / "findings.parquet")
+    assert code == 0, output
+    code, output = _cli("report", out, "--json")
+    assert code == 0, output
+    data = json.loads(output)
+    [row] = data["strategies"]
+    assert (row["cloud_calls"], row["cloud_input_tokens"], row["cloud_output_tokens"]) == (2, 200, 20)
+    assert row["cloud_usd"] is None and row["usd_per_episode"] is None
+    assert {g["label"]: g["cloud_usd"] for g in data["groups"]} == {"s1": pytest.approx(0.00035), "s2": None}
