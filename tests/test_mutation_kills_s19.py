@@ -235,6 +235,23 @@ def test_text_parts_with_json_text_between_are_not_read_as_one(standin, tmp_path
     assert sent["body"]["messages"][0]["content"] == parts
 
 
+def test_two_tool_calls_in_a_row_are_two_texts(standin, tmp_path):
+    """A Responses input with two `function_call` items one after the other, the first's argument ending
+    `1392288`, the second's starting `3366`: two calls the model made, each with its own arguments, so not the
+    phone 13922883366 cut in two: nothing is replaced, both calls go out as sent."""
+    app, upstream = standin
+    calls = [{"type": "function_call", "call_id": f"call_{i}", "name": "lookup", "arguments": json.dumps({"q": q})}
+             for i, q in enumerate(["order 1392288", "3366 units"])]
+    body = {"model": "echo", "input": [{"role": "user", "content": "Check the orders."}, *calls]}
+    seen = len(app.state.requests)
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        answer = httpx.post(f"{url}/v1/responses", timeout=20, json=body)
+        [record] = store.records()
+    assert answer.status_code == 200 and record.redactions == 0
+    [sent] = app.state.requests[seen:]
+    assert sent["body"]["input"][1:] == calls
+
+
 # --- report/summary.py: an audit's cloud cost when one session's is unknown ---------------------------------
 
 def test_a_reports_usd_is_unknown_where_one_sessions_is_not_the_known_part(tmp_path):
