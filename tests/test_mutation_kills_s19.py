@@ -149,6 +149,28 @@ def test_units_imported_from_a_relative_path_carry_their_tasks_ids(tmp_path, mon
         ("ACE_Bench_task_101_review", "mobile"), ("ACE_Bench_task_102_crawl", "contract_value")]
 
 
+def test_a_tasks_units_beside_its_workspace_folder_are_found(tmp_path):
+    """A task whose `## Workspace Path` names the agent's files (`…/task_101_review/files`) and whose ground truth
+    sits beside that folder (`…/task_101_review/gt/sensitive_items.json`): `tasks import-acebench` finds it. By
+    hand: 1 unit (mobile) of task ACE_Bench_task_101_review."""
+    root = tmp_path / "AceBench"
+    md = root / "tasks" / "ACE_Bench" / "ACE_Bench_task_101_review.md"
+    md.parent.mkdir(parents=True)
+    md.write_text("---\nid: ACE_Bench_task_101_review\nname: Task 101\ntimeout_seconds: 600\n"
+                  "agent_category: Data Analysis\n---\n## Prompt\n\nReview the accounts.\n\n## Grading Criteria\n\n"
+                  "- [ ] report (1.0): the report is written\n\n## Workspace Path\n\n"
+                  "```\nworkspace/ACE_Bench/task_101_review/files\n```\n", encoding="utf-8")
+    task = root / "workspace" / "ACE_Bench" / "task_101_review"
+    (task / "files").mkdir(parents=True)
+    (task / "gt").mkdir()
+    (task / "gt" / "sensitive_items.json").write_text(json.dumps({"items": [{"entity_id": "CUS-1", "sensitive_fields": [
+        {"field": "mobile", "value": "18621345678", "dimension": "phone"}]}]}), encoding="utf-8")
+    code, output = _cli("tasks", "import-acebench", root, "--out", tmp_path / "tasks")
+    assert code == 0, output
+    units = [json.loads(line) for line in (tmp_path / "tasks" / "units.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(u["task_id"], u["field"]) for u in units] == [("ACE_Bench_task_101_review", "mobile")]
+
+
 # --- audit.py: a group's grade of a unit, over its payloads ---------------------------------------------------
 
 PHONE_UNITS = [
