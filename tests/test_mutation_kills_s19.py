@@ -18,6 +18,8 @@ from intercept_helpers import UNITS, running_proxy
 
 from ec2audit.audit import audit_file
 from ec2audit.cli import main
+from ec2audit.intercept.pricing import price
+from ec2audit.intercept.usage import Usage
 from ec2audit.units import make_unit, write_units
 
 
@@ -49,6 +51,24 @@ def test_a_logged_call_is_priced_by_its_urls_provider_first_then_a_bare_name(tmp
     # one row per (provider the log names, model): the two `deepseek` calls 168 + 420 = 588 µ$
     rows = {p["provider"]: (p["calls"], round(p["cost_usd"] * 1e6, 6)) for p in data["providers"]}
     assert rows == {None: (1, 240.0), "deepseek": (2, 588.0)}
+
+
+def test_a_calls_price_splits_its_prompt_into_cached_written_and_plain_tokens():
+    """claude-sonnet-4-5 ($3 in, $0.30 cached, $3.75 written for 5 min, $6 written for 1 h, $15 out per million),
+    10,000 prompt tokens of which 2,000 read from cache and 4,000 written (1,000 of them for an hour), 1,000 out.
+    By hand: 4,000·3 + 2,000·0.30 + 3,000·3.75 + 1,000·6 + 1,000·15 = 44,850 µ$. A new dated snapshot
+    (`-20260101`, in no price list yet) costs what its undated name does."""
+    usage = Usage(10_000, 2_000, 1_000, 4_000, 1_000)
+    assert price("claude-sonnet-4-5", usage) == pytest.approx(0.04485)
+    assert price("claude-sonnet-4-5-20260101", usage) == pytest.approx(0.04485)
+
+
+def test_a_prompt_of_exactly_a_tiers_threshold_is_priced_below_it():
+    """gemini-2.5-pro costs $1.25 in and $10 out per million up to 200K prompt tokens, $2.50 and $15 above. By hand:
+    200,000 in and 1,000 out is 200,000·1.25 + 1,000·10 = 260,000 µ$; one more prompt token is above the tier:
+    200,001·2.50 + 1,000·15 = 515,002.5 µ$."""
+    assert price("gemini-2.5-pro", {"prompt_tokens": 200_000, "completion_tokens": 1_000}) == pytest.approx(0.26)
+    assert price("gemini-2.5-pro", {"prompt_tokens": 200_001, "completion_tokens": 1_000}) == pytest.approx(0.5150025)
 
 
 # --- intercept/app.py: a request body's limit, counted on what it decodes to -------------------------------
