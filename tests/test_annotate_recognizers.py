@@ -75,6 +75,8 @@ HITS = [
     ("zh_pii", "From: 王美玲 <mei@example.cn>", "王美玲"),
     ("zh_pii", "家长陳雅琴来电", "陳雅琴"),
     ("zh_pii", "关于患者赵国栋续方的咨询", "赵国栋"),
+    ("zh_pii", "患者王芳确诊了", "王芳"),  # 王芳确 ends inside the word 确诊: given back (name_end)
+    ("zh_pii", "联系人：张伟是经理", "张伟"),  # 张伟是: the copula is a word of its own, given back (name_end)
     ("person", "HF-1041,Emily Rutherford,QQ 48 21 73 B", "Emily Rutherford"),
     ("person", "From: Sophie van der Meulen <s@x.nl>", "Sophie van der Meulen"),
     ("government_id", "NI number QQ 48 21 73 B on file", "QQ 48 21 73 B"),

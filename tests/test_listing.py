@@ -3,6 +3,7 @@ order, read by place or packed, whatever bytes the file system allowed in it."""
 
 import os
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,3 +27,16 @@ def test_a_packed_listing_of_many_files_is_small() -> None:
     packed = Listing(paths, packed=True)
     assert list(packed) == paths
     assert len(packed._blob) < 10 * len(paths)  # < 10 bytes a file, not a 100-byte str each
+
+
+def test_a_place_past_either_end_or_in_a_packed_listing_is_an_error() -> None:
+    """Three files: places 0..2 read; 3 and -1 are IndexError (no wrap-around to the last file, no empty name);
+    a packed listing keeps no ends (8 bytes a file saved), so reading it by place is a TypeError."""
+    listing, packed = Listing(["/a", "/b", "/c"]), Listing(["/a", "/b", "/c"], packed=True)
+    assert [listing[at] for at in range(3)] == ["/a", "/b", "/c"]
+    for at in (3, -1):
+        with pytest.raises(IndexError):
+            listing[at]
+    with pytest.raises(TypeError, match="read in turn"):
+        packed[0]
+    assert len(packed._ends) == 0 and list(packed) == ["/a", "/b", "/c"]

@@ -67,3 +67,45 @@ def test_record_ids_and_bad_lines(tmp_path):
     with pytest.raises(InputError, match="p.jsonl:3"):
         list(iter_payloads(path))
     assert payload_from_record({"body": {"messages": [{"role": "user", "content": "a"}]}}, "x").segments[0].text == "a"
+
+
+def test_gemini_contents_parts_calls_and_results():
+    """Gemini's generateContent body: the system instruction is message 0, each of `contents` the next (from 1);
+    a part's text is the user's unless the role is `model`; a `functionCall`'s args are tool-call arguments and a
+    `functionResponse`'s response a tool result (camelCase or snake_case, as the SDKs send them); a content with
+    no role is the user's."""
+    body = {"systemInstruction": {"parts": [{"text": "be brief"}]}, "contents": [
+        {"parts": [{"text": "who is 张伟?"}]},
+        {"role": "model", "parts": [{"text": "looking"}, {"functionCall": {"name": "crm", "args": {"q": "张伟"}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "crm", "response": {"phone": "13922883366"}}}]},
+        {"role": "model", "parts": [{"function_call": {"name": "mail", "args": {"to": "zw@x.cn"}}}]},
+        {"role": "user", "parts": [{"function_response": {"name": "mail", "response": {"ok": True}}}]}]}
+    assert detect_api(body) == "gemini"
+    assert _seg(flatten(body)) == [
+        (0, "system", "system", "be brief"), (1, "user", "user", "who is 张伟?"),
+        (2, "model", "assistant", "looking"), (2, "model", "tool_call_args", '{"q": "张伟"}'),
+        (3, "user", "tool_result", '{"phone": "13922883366"}'), (4, "model", "tool_call_args", '{"to": "zw@x.cn"}'),
+        (5, "user", "tool_result", '{"ok": true}')]
+    snake = {"system_instruction": {"parts": [{"text": "sys"}]}, "contents": [{"parts": [{"text": "hi"}]}]}
+    assert _seg(flatten(snake)) == [(0, "system", "system", "sys"), (1, "user", "user", "hi")]
+    # a `contents` list whose items are not all {parts} is no Gemini request (a document's fields)
+    assert detect_api({"contents": [{"parts": []}, {"text": "x"}]}) != "gemini"
+
+
+def test_bedrock_converse_blocks_without_type():
+    """Bedrock's Converse body: `system` blocks are message 0, messages count from 1; `{"text"}` is the user's or
+    the assistant's by role, `{"toolUse"}`'s input the model's call, a `{"toolResult"}`'s `text` and `json`
+    blocks the tool's output. `inferenceConfig` alone marks a Converse body (its blocks may all be strings)."""
+    body = {"system": [{"text": "be brief"}], "messages": [
+        {"role": "user", "content": [{"text": "find 张伟"}]},
+        {"role": "assistant", "content": [{"text": "looking"}, {"toolUse": {"toolUseId": "t1", "name": "crm",
+                                                                           "input": {"q": "张伟"}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [
+            {"text": "found one"}, {"json": {"phone": "13922883366"}}]}}]}]}
+    assert detect_api(body) == "bedrock-converse"
+    assert _seg(flatten(body)) == [
+        (0, "system", "system", "be brief"), (1, "user", "user", "find 张伟"),
+        (2, "assistant", "assistant", "looking"), (2, "assistant", "tool_call_args", '{"q": "张伟"}'),
+        (3, "user", "tool_result", "found one"), (3, "user", "tool_result", '{"phone": "13922883366"}')]
+    assert detect_api({"inferenceConfig": {"maxTokens": 10}, "messages": [{"role": "user", "content": "hi"}]}) \
+        == "bedrock-converse"
