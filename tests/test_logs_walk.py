@@ -119,3 +119,30 @@ def test_library_walk_raises_on_the_first_skip_without_a_handler(tmp_path):
         assert "notes.txt" in str(exc) and "not a known log format" in str(exc)
     else:
         raise AssertionError("an unknown file passed silently")
+
+
+def test_a_log_reached_twice_is_listed_once_where_first_reached(tmp_path):
+    """Links, a folder named through a link to it, a file named beside its folder: one log each, listed
+    where first reached; a hidden file or a trace named on its own is still read."""
+    logs = tmp_path / "logs"
+    (logs / "b").mkdir(parents=True)
+    for name in ("b.jsonl", "d.jsonl", "s1.jsonl", "s1.trajectory.jsonl", ".hidden.jsonl"):
+        (logs / name).write_text(REQUESTS)
+    (logs / "b" / "e.jsonl").write_text(REQUESTS)
+    (logs / "a.jsonl").symlink_to("d.jsonl")  # a link before its file
+    (logs / "c.jsonl").symlink_to("b.jsonl")  # a link after its file
+    (logs / "b" / "f.jsonl").symlink_to(logs / "b" / "e.jsonl")
+    (tmp_path / "other").symlink_to(logs)
+    names = ["a.jsonl", "b.jsonl", "s1.jsonl", "b/e.jsonl"]
+
+    def listed(*paths):
+        errors = []
+        found = [str(Path(p).relative_to(tmp_path)) for p in find_logs(paths, errors.append)]
+        return found, [Path(e.file).name for e in errors]
+
+    assert listed(logs) == ([f"logs/{n}" for n in names], [".hidden.jsonl"])
+    assert listed(tmp_path / "other", logs) == ([f"other/{n}" for n in names], [".hidden.jsonl"] * 2)
+    assert listed(logs / "d.jsonl", logs / "b", logs / "s1.trajectory.jsonl", logs / ".hidden.jsonl") == (
+        ["logs/d.jsonl", "logs/b/e.jsonl", "logs/s1.trajectory.jsonl", "logs/.hidden.jsonl"], [])
+    assert listed(logs / "b" / "f.jsonl", logs, logs / "s1.trajectory.jsonl", logs / ".hidden.jsonl") == (
+        ["logs/b/f.jsonl", *(f"logs/{n}" for n in names[:3]), "logs/.hidden.jsonl"], [".hidden.jsonl"])

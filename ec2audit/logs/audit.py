@@ -1011,7 +1011,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     with backend.connected():  # a back-end that joins a cluster joins it once: for the time-order probe and the audit
         walk_errors: list[InputError] = []
         # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
-        found = in_time_order(Listing(find_logs(paths, walk_errors.append)), fmt, backend)
+        found = in_time_order(find_logs(paths, walk_errors.append), fmt, backend)
         sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
         progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
                     if on_progress else None)
@@ -1354,6 +1354,8 @@ def in_time_order(found: Listing, fmt: str | None, backend: Backend | None = Non
                 timed.append(at)
                 times.append(time)
             at += 1
+    if all(times[at] <= times[at + 1] for at in range(len(times) - 1)):
+        return found  # in time order already: nothing moves, and no list of places nor a second listing is made
     ordered = sorted(range(len(timed)), key=times.__getitem__)  # stable: equal times keep their places' order
     del times
     source = array("q", range(len(found)))
