@@ -15,12 +15,13 @@ import pytest
 import zstandard
 from click.testing import CliRunner
 from intercept_helpers import UNITS, running_proxy
+from test_audit_cli import UNITS as AUDIT_UNITS
 
 from ec2audit.audit import audit_file
 from ec2audit.cli import main
 from ec2audit.intercept.pricing import price
 from ec2audit.intercept.usage import Usage
-from ec2audit.units import make_unit, write_units
+from ec2audit.units import write_units
 
 
 def _cli(*args) -> tuple[int, str]:
@@ -193,14 +194,7 @@ def test_a_tasks_units_beside_its_workspace_folder_are_found(tmp_path):
 
 # --- audit.py: a group's grade of a unit, over its payloads ---------------------------------------------------
 
-PHONE_UNITS = [
-    make_unit({"task_id": "t1", "entity_id": "P1", "field": "national_id", "value": "110105198803153418",
-               "dimension": "government_id", "weight": 3.0}),
-    make_unit({"task_id": "t1", "entity_id": "P1", "field": "phone", "value": "13922883366",
-               "dimension": "contact", "weight": 1.5}),
-    make_unit({"task_id": "t1", "entity_id": "P1", "field": "name", "value": "欧阳娜娜",
-               "dimension": "person_name", "weight": 1.0}),
-]
+PHONE_UNITS = AUDIT_UNITS  # a national ID (3.0), a phone (1.5), a name (1.0) of P1, task t1
 
 
 def _chat(text: str) -> dict:
@@ -244,20 +238,26 @@ def test_the_library_audit_of_a_file_keeps_its_bad_lines_as_errors(tmp_path):
 
 # --- intercept/fields.py: where a value read across text parts is replaced --------------------------------
 
+def _redacted(standin, tmp_path, path: str, body: dict) -> tuple[httpx.Response, int, dict]:
+    """`body` through a redacting proxy to the stand-in: the answer, the redactions recorded, the body sent on."""
+    app, upstream = standin
+    seen = len(app.state.requests)
+    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
+        answer = httpx.post(f"{url}{path}", timeout=20, json=body)
+        [record] = store.records()
+    [sent] = app.state.requests[seen:]
+    return answer, record.redactions, sent["body"]
+
+
 def test_a_value_starting_a_text_part_is_replaced_in_that_part(standin, tmp_path):
     """Three text parts `call ` + `1392288` + `3366 today`: the phone starts exactly where the second part does
     and runs into the third. Redacted, the placeholder is the second part and the third loses `3366`; the first
     part goes out as it was sent (`call `), not with the placeholder glued on."""
-    app, upstream = standin
     parts = [{"type": "text", "text": t} for t in ("call ", "1392288", "3366 today")]
-    seen = len(app.state.requests)
-    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
-        answer = httpx.post(f"{url}/v1/chat/completions", timeout=20, json={
-            "model": "echo", "messages": [{"role": "user", "content": parts}]})
-        [record] = store.records()
-    assert answer.status_code == 200 and record.redactions == 1
-    [sent] = app.state.requests[seen:]
-    texts = [p["text"] for p in sent["body"]["messages"][0]["content"]]
+    answer, redactions, sent = _redacted(standin, tmp_path, "/v1/chat/completions",
+                                         {"model": "echo", "messages": [{"role": "user", "content": parts}]})
+    assert answer.status_code == 200 and redactions == 1
+    texts = [p["text"] for p in sent["messages"][0]["content"]]
     assert texts[0] == "call " and re.fullmatch(r"\[PHONE_\d+\]", texts[1]) and texts[2] == " today"
 
 
@@ -265,33 +265,23 @@ def test_text_parts_with_json_text_between_are_not_read_as_one(standin, tmp_path
     """Text parts `order 1392288`, a part of JSON text, `3366 units shipped`: the model reads the JSON between the
     two numbers, so they are two numbers, not the phone 13922883366: nothing is replaced, the body goes out as
     sent."""
-    app, upstream = standin
     parts = [{"type": "text", "text": t} for t in ("order 1392288", '{"batch": 7}', "3366 units shipped")]
-    seen = len(app.state.requests)
-    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
-        answer = httpx.post(f"{url}/v1/chat/completions", timeout=20, json={
-            "model": "echo", "messages": [{"role": "user", "content": parts}]})
-        [record] = store.records()
-    assert answer.status_code == 200 and record.redactions == 0
-    [sent] = app.state.requests[seen:]
-    assert sent["body"]["messages"][0]["content"] == parts
+    answer, redactions, sent = _redacted(standin, tmp_path, "/v1/chat/completions",
+                                         {"model": "echo", "messages": [{"role": "user", "content": parts}]})
+    assert answer.status_code == 200 and redactions == 0
+    assert sent["messages"][0]["content"] == parts
 
 
 def test_two_tool_calls_in_a_row_are_two_texts(standin, tmp_path):
     """A Responses input with two `function_call` items one after the other, the first's argument ending
     `1392288`, the second's starting `3366`: two calls the model made, each with its own arguments, so not the
     phone 13922883366 cut in two: nothing is replaced, both calls go out as sent."""
-    app, upstream = standin
     calls = [{"type": "function_call", "call_id": f"call_{i}", "name": "lookup", "arguments": json.dumps({"q": q})}
              for i, q in enumerate(["order 1392288", "3366 units"])]
     body = {"model": "echo", "input": [{"role": "user", "content": "Check the orders."}, *calls]}
-    seen = len(app.state.requests)
-    with running_proxy(upstream, tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store):
-        answer = httpx.post(f"{url}/v1/responses", timeout=20, json=body)
-        [record] = store.records()
-    assert answer.status_code == 200 and record.redactions == 0
-    [sent] = app.state.requests[seen:]
-    assert sent["body"]["input"][1:] == calls
+    answer, redactions, sent = _redacted(standin, tmp_path, "/v1/responses", body)
+    assert answer.status_code == 200 and redactions == 0
+    assert sent["input"][1:] == calls
 
 
 # --- report/summary.py: an audit's cloud cost when one session's is unknown ---------------------------------
