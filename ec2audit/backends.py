@@ -115,6 +115,29 @@ class Processes(Backend):
         from concurrent.futures import ProcessPoolExecutor
 
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
-                                 initializer=_start_worker, initargs=(start,)) as pool:
+        with _stopped_by_sigterm(), ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
+                                                        initializer=_start_worker, initargs=(start,)) as pool:
             yield from pool.map(partial(_work_in_worker, work), plan(self.workers))
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """While a pool runs, SIGTERM (`timeout`, a job scheduler, `kill`) stops it as Ctrl-C does: raised as
+    KeyboardInterrupt, the pool is shut down after the items running. Ended outright, the process left its
+    fork server and workers running for ever. Only where nothing else handles SIGTERM, in the main thread."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -7,7 +7,12 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
+import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 from collections import defaultdict
 from itertools import zip_longest
 from pathlib import Path
@@ -229,3 +234,56 @@ def test_one_audit_joins_its_back_end_once_for_the_time_probe_and_the_audit(corp
     backend = _Joining()
     audit_logs([logs], read_units(units), backend=backend)
     assert backend.events == ["join", "map", "map", "leave"]
+
+
+POOLED_WORK = '''
+import os, time
+
+def no_state():
+    return None
+
+def mark(state, item):
+    """Note the worker's process id, then take a moment: the pool stays busy."""
+    with open(MARKS, "a") as marks:
+        marks.write(f"{os.getpid()}\\n")
+    time.sleep(0.2)
+    return item
+'''
+
+POOLED_AUDIT = '''
+import pooled
+from ec2audit.backends import get_backend
+
+if __name__ == "__main__":
+    for _ in get_backend("processes", workers=2).map(pooled.no_state, pooled.mark, lambda workers: range(200)):
+        pass
+'''
+
+
+def test_sigterm_stops_a_pool_with_its_workers(tmp_path):
+    """`timeout` or a job scheduler ends an `audit --jobs 2` with SIGTERM. Ended outright, the driver left its
+    two workers (and their fork server) running for ever; now the pool is shut down as on Ctrl-C, and no
+    worker outlives the driver."""
+    marks = tmp_path / "marks.txt"
+    (tmp_path / "pooled.py").write_text(f"MARKS = {str(marks)!r}\n" + POOLED_WORK)
+    (tmp_path / "audit.py").write_text(POOLED_AUDIT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(PACKAGE.parent)])}
+    driver = subprocess.Popen([sys.executable, str(tmp_path / "audit.py")], env=env, stderr=subprocess.PIPE)
+    while not marks.exists() or len(set(marks.read_text().split())) < 2:  # both workers at work
+        assert driver.poll() is None, driver.stderr.read() if driver.stderr else ""
+        time.sleep(0.05)
+    driver.terminate()
+    driver.wait(timeout=120)
+    workers = {int(pid) for pid in marks.read_text().split()}
+    alive = [pid for pid in workers if _alive(pid)]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert alive == [] and driver.returncode != 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
