@@ -326,7 +326,7 @@ class StreamRestorer:
         kind, index = data.get("type"), data.get("index", 0)
         if kind == "content_block_delta":
             delta = data.get("delta") or {}
-            key = {"text_delta": "text", "input_json_delta": "partial_json"}.get(delta.get("type"))
+            key = {"text_delta": "text", "input_json_delta": "partial_json"}.get(str(delta.get("type")))
             if key and isinstance(delta.get(key), str):
                 self._delta_kinds[index] = delta["type"]
                 delta[key] = self.feed(("a", index), delta[key], key == "partial_json")

@@ -51,7 +51,7 @@ CREATE INDEX IF NOT EXISTS records_episode ON records(episode);
 """
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | int | float | None:
     """A text column's value as SQLite takes it (lone surrogates escaped, odd types as their text)."""
     if value is None or isinstance(value, int | float):
         return value

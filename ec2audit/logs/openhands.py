@@ -68,8 +68,13 @@ def event_files(first: Path) -> tuple[Path, ...]:
     return _event_files(first.parent)[1:] if first_event_file(first) == first else ()
 
 
+def _dict(value: object) -> dict:
+    """`value` where it is a JSON object, else an empty one (an event's optional parts)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _event_text(event: dict) -> str:
-    args = event.get("args") if isinstance(event.get("args"), dict) else {}
+    args = _dict(event.get("args"))
     for value in (args.get("content"), event.get("content"), args.get("thought"), event.get("message")):
         if isinstance(value, str) and value:
             return value
@@ -98,8 +103,8 @@ class _Conversation:
     def event(self, event: dict, line: int | None) -> Iterator[Payload]:
         kind = event.get("action") or event.get("observation")
         source = {"entry": f"event {event.get('id')}", "kind": kind}
-        args = event.get("args") if isinstance(event.get("args"), dict) else {}
-        metadata = event.get("tool_call_metadata") if isinstance(event.get("tool_call_metadata"), dict) else {}
+        args = _dict(event.get("args"))
+        metadata = _dict(event.get("tool_call_metadata"))
         if "action" in event:
             if kind in _SILENT_ACTIONS:
                 return
@@ -108,7 +113,7 @@ class _Conversation:
             elif event.get("source") == "user":
                 self._add("user", "user", _event_text(event), source)
             else:
-                response = metadata.get("model_response") if isinstance(metadata.get("model_response"), dict) else {}
+                response = _dict(metadata.get("model_response"))
                 response_id = str(response.get("id") or f"event {event.get('id')}")
                 if response_id not in self.responses:
                     self.responses.add(response_id)
@@ -124,14 +129,14 @@ class _Conversation:
                     self._add("assistant", "tool_call_args", json.dumps(tool_args, ensure_ascii=False), source)
         elif kind not in _SILENT_OBSERVATIONS:
             tool = self.tools.get(str(metadata.get("tool_call_id")), {})
-            extras = event.get("extras") if isinstance(event.get("extras"), dict) else {}
+            extras = _dict(event.get("extras"))
             self._add("tool", "tool_result", _event_text(event),
                       {**source, **(tool or carrier(str(kind), extras))})
 
     def _grown(self, event: dict) -> dict | None:
         """The tokens the running totals on `event` grew by since the last call's, in OpenAI's usage shape
         (OpenHands' `prompt_tokens` include the cache's reads and writes, as LiteLLM counts them)."""
-        metrics = event.get("llm_metrics") if isinstance(event.get("llm_metrics"), dict) else {}
+        metrics = _dict(event.get("llm_metrics"))
         totals = metrics.get("accumulated_token_usage")
         if not isinstance(totals, dict):
             self.totals = None  # a call without totals: the next one's growth would count it too
