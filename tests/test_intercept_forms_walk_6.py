@@ -37,6 +37,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from intercept_helpers import json_strings
 from test_intercept_forms_walk import CELLS, _canonical, assert_held, leaked, walk_tests
+from test_intercept_forms_walk_2 import _send as exchange
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _ascii_folded, _more_decodings
 from test_intercept_forms_walk_3 import broken_near_misses as near_cells
 from test_intercept_forms_walk_4 import _halves, _these_decodings
@@ -126,11 +127,8 @@ def _cut(field: str) -> tuple[str, str]:
 
 
 def _send(proxy, episode: str, path: str, body: dict):
-    mode, app, client, store = proxy
-    seen = len(app.state.requests)
-    answer = client.post(f"/e/{episode}/v1{path}", json={"model": "echo", **body})
-    [record] = store.records(episode)
-    return answer, app.state.requests[seen:], record
+    """(answer, what the stand-in received, the store's row) of one request to the API's `path`."""
+    return exchange(proxy, episode, body, f"/v1{path}")
 
 
 def cut_outcome(proxy, place: str, field: str) -> str:

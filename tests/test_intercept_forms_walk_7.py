@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 from intercept_helpers import enforcing_client, json_strings, serve_cli
 from test_intercept_forms_walk import _canonical, assert_held
+from test_intercept_forms_walk_2 import _send as exchange
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS
 from test_intercept_forms_walk_3 import leaks as leaked
 
@@ -306,11 +307,8 @@ CELLS = [(name, False) for name in POSITIONS] + \
 
 
 def _post(proxy, episode: str, path: str, body: dict):
-    mode, app, client, store = proxy
-    seen = len(app.state.requests)
-    answer = client.post(f"/e/{episode}{path}", json={"model": "echo", **body})
-    [record] = store.records(episode)
-    return answer, app.state.requests[seen:], record
+    """(answer, what the stand-in received, the store's row) of one request to `path`."""
+    return exchange(proxy, episode, body, path)
 
 
 def position_outcome(proxy, name: str, stream: bool) -> str:
