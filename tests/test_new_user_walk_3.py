@@ -26,8 +26,8 @@ def _openai_record(rid: str, at: str, messages: list) -> dict:
 def test_a_request_logged_twice_is_one_call_and_a_reused_id_is_said(tmp_path):
     """Four lines: req-1 written twice alike (one call logged twice), req-2 twice with two requests (the
     provider reused its id: two calls). By hand: 3 calls, 3,000 input and 300 output tokens, gpt-4o at
-    $2.50 / $10 per million = $0.0075 + $0.003 = $0.0105; the phone is first sent by call #2 at 10:00:05.
-    Before: 4 calls, 4,000 tokens, $0.014, the phone at #3."""
+    $2.50 / $10 per million = $0.0075 + $0.003 = $0.0105; the customer's name is first sent by call #1 at
+    10:00:00, the phone by call #2 at 10:00:05. Before: 4 calls, 4,000 tokens, $0.014, the phone at #3."""
     ask = {"role": "user", "content": "Customer Dana Whitfield wants a refund."}
     phone = {"role": "user", "content": "Her phone is +1 415-555-0199"}
     lines = [_openai_record("req-1", "2026-11-03T10:00:00Z", [ask]),
@@ -41,8 +41,8 @@ def test_a_request_logged_twice_is_one_call_and_a_reused_id_is_said(tmp_path):
     (row,) = out["providers"]
     assert (row["calls"], row["input_tokens"], row["output_tokens"]) == (3, 3000, 300)
     assert abs(row["cost_usd"] - 0.0105) < 1e-9
-    (leak,) = out["leaked"]
-    assert (leak["first_call"], leak["step"], leak["timestamp"]) == ("req-2", 2, "2026-11-03T10:00:05Z")
+    assert [(leak["dimension"], leak["first_call"], leak["step"], leak["timestamp"]) for leak in out["leaked"]] == [
+        ("person_name", "req-1", 1, "2026-11-03T10:00:00Z"), ("contact", "req-2", 2, "2026-11-03T10:00:05Z")]
     (cover,) = out["coverage"]
     assert (cover["read"], cover["logged_again"], cover["reused_ids"]) == (3, 1, 1)
     table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
