@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,7 +15,7 @@ import click
 
 from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
-from ec2audit.console import make_console, plural
+from ec2audit.console import make_console, plural, usd
 from ec2audit.errors import InputError
 
 if TYPE_CHECKING:
@@ -75,8 +77,6 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
                f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
-    import signal
-    import time
 
     def stopped(signum, frame):
         raise KeyboardInterrupt  # uvicorn re-raises the SIGTERM it stopped on, once stopped: end here, then tell
@@ -93,7 +93,6 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
 def _stopped(store: Path, since: float) -> str:
     """What this run of the proxy recorded, per model (calls, tokens, USD: unknown where a call had no price),
     and how to audit it: a store outlives the run and may hold earlier runs' records, which are left out."""
-    from ec2audit.console import usd
     from ec2audit.intercept.store import read_records
 
     calls = [r for r in read_records(store) if r.ts >= since and r.model_call]
