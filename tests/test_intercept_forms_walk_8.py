@@ -5,19 +5,27 @@ and as Latin-1), RTF source with its `\\'hh` and `\\uN?` escapes, the XML inside
 (a `.docx` paragraph, an `.xlsx`'s shared strings, a `.pptx` slide, an `.odt`'s content, each value cut across two
 runs of formatting), and amounts grouped the Indian way (`₹4,86,000`).
 
+Then Office files themselves, as a request carries them where each API takes a file: a `.docx`, `.xlsx`, `.pptx` or
+`.odt` holding the record is read (its XML's text) and refused in both modes, as a PDF is; one holding near misses
+goes out as sent; a legacy `.doc` (OLE2), a zip inflating past the reader's limit and a damaged zip go out named as
+unread; an RTF file is a text file, whose values redact replaces inside the re-encoded base64.
+
 Judged as the earlier walks judge, on what the upstream RECEIVED read with every encoding of the earlier walks and
 this one undone: redact forwards no value, block forwards nothing. Near misses go out untouched."""
 
 from __future__ import annotations
 
 import functools
+import io
 import re
+import zipfile
+import zlib
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from intercept_helpers import json_strings
-from test_intercept_forms_walk import CELLS, leaked, walk_tests
+from test_intercept_forms_walk import CELLS, assert_held, leaked, walk_tests
 from test_intercept_forms_walk_3 import (
     _CANONICAL,
     _PLAIN,
@@ -28,7 +36,7 @@ from test_intercept_forms_walk_3 import (
     _ascii_folded,
     _more_decodings,
 )
-from test_intercept_forms_walk_7 import _post
+from test_intercept_forms_walk_7 import FILE_PLACES, _file_positions, _post
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.cues import CueScan
@@ -215,3 +223,119 @@ def test_a_cued_rewrite_equals_the_rewrite_of_the_whole_text(name, engine, monke
         assert sorted(rewrite(text)) == sorted(form.rewrite(text))
 
     check()
+
+
+# --- Office files a request carries ------------------------------------------------------------------------------
+
+def _zip(members: dict[str, str | bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+_XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+_NS = ('xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+       'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+       'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+       'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+       'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"')
+
+
+def office_file(kind: str, r: dict) -> bytes:
+    """A minimal file of `kind` with `r` in its body (each value cut across two runs) and its author in its
+    properties, the parts where the application writes them."""
+    types = _XML + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'
+    core = (_XML + '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/'
+            'core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>Records Office</dc:creator>'
+            '</cp:coreProperties>')
+    if kind == "docx":
+        body = f"<w:document {_NS}>{_docx_xml(r)}</w:document>"
+        return _zip({"[Content_Types].xml": types, "word/document.xml": _XML + body, "docProps/core.xml": core})
+    if kind == "xlsx":
+        sheet = f'<worksheet><sheetData><row r="1"><c r="A1"><v>{len(r)}</v></c></row></sheetData></worksheet>'
+        return _zip({"[Content_Types].xml": types, "xl/sharedStrings.xml": _XML + _xlsx_xml(r),
+                     "xl/worksheets/sheet1.xml": _XML + sheet, "docProps/core.xml": core})
+    if kind == "pptx":
+        slide = f"<p:sld {_NS}><p:cSld><p:spTree><p:sp>{_pptx_xml(r)}</p:sp></p:spTree></p:cSld></p:sld>"
+        return _zip({"[Content_Types].xml": types, "ppt/slides/slide1.xml": _XML + slide, "docProps/core.xml": core})
+    content = f"<office:document-content {_NS}><office:body>{_odt_xml(r)}</office:body></office:document-content>"
+    return _zip({"mimetype": "application/vnd.oasis.opendocument.text", "content.xml": _XML + content})
+
+
+OFFICE = {"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+          "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+          "odt": "application/vnd.oasis.opendocument.text"}
+
+
+@pytest.mark.parametrize("kind", sorted(OFFICE))
+@pytest.mark.parametrize("place", FILE_PLACES)
+def test_an_office_file_holding_the_record_is_read_and_the_request_refused(proxy, place, kind):
+    """As a PDF: redact cannot put a placeholder into a zip's bytes, so both modes refuse (403 naming the units,
+    not their values) and nothing is sent."""
+    path, body = _file_positions(office_file(kind, RECORD), OFFICE[kind])[place]
+    answer, sent, record = _post(proxy, f"office-{place}-{kind}".replace(".", "_"), path, body)
+    inside = {f["unit_id"] for f in record.findings if f["path"].startswith("zip:/")}
+    assert (answer.status_code, sent, inside) == (403, [], UNIT_IDS)
+    assert "blocked by ec2audit" in answer.text and leaks({"body": answer.text, "header_list": [], "query": ""}) == []
+    assert proxy[0] == "block" or ("cannot rewrite" in answer.text and record.redactions == 0)
+
+
+@pytest.mark.parametrize("kind", sorted(OFFICE))
+def test_an_office_file_of_near_misses_goes_out_as_sent(proxy, kind):
+    path, body = _file_positions(office_file(kind, NEAR), OFFICE[kind])["responses.input_file"]
+    answer, sent, record = _post(proxy, f"office-near-{kind}", path, body)
+    assert (answer.status_code, record.findings, record.unread) == (200, [], None)
+    assert set(json_strings(body)) <= set(json_strings(sent[0]["body"]))
+
+
+def _bomb() -> bytes:
+    """A zip whose one member inflates past the reader's limit (`media.UNZIPPED_LIMIT`) from 64 KB."""
+    from ec2audit.intercept.media import UNZIPPED_LIMIT
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            member.write(_line(RECORD).encode())
+            block = bytes(2**20)
+            for _ in range(UNZIPPED_LIMIT // len(block) + 1):
+                member.write(block)
+    return out.getvalue()
+
+
+UNREAD = {"legacy .doc (OLE2)": (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + _line(RECORD).encode("utf-16-le"),
+                                 "application/x-ole-storage"),
+          "zip bomb": (None, "application/zip"),
+          "damaged zip": (b"PK\x03\x04" + zlib.compress(_line(RECORD).encode()) + bytes(64), "application/zip")}
+
+
+@pytest.mark.parametrize("case", sorted(UNREAD))
+def test_an_office_file_the_guard_cannot_read_goes_out_named_as_unread(proxy, case):
+    """(The default policy, as for an image; `--refuse-unread` refuses them: walk 7.)"""
+    data, media_type = UNREAD[case]
+    data = data if data is not None else _bomb()
+    path, body = _file_positions(data, "application/msword")["chat.file.file_data"]
+    answer, sent, record = _post(proxy, f"unread-{case}".replace(" ", "_").replace(".", ""), path, body)
+    assert answer.status_code == 200 and len(sent) == 1
+    assert [(u["media_type"], u["bytes"]) for u in record.unread] == [(media_type, len(data))]
+
+
+@pytest.mark.parametrize("place", FILE_PLACES)
+def test_an_rtf_file_in_every_file_place_holds(proxy, place):
+    """An RTF file has no signature of a binary file: its base64 is text, read down to its escapes; redact replaces
+    the values inside the re-encoded base64."""
+    path, body = _file_positions(_rtf(RECORD).encode(), "application/rtf")[place]
+    assert_held(proxy, f"rtffile-{place}".replace(".", "_"), path, UNIT_IDS, leaks, json={"model": "echo", **body})
+
+
+def test_a_docx_value_reads_whole_in_the_extracted_text():
+    """The reader joins a paragraph's runs and keeps cells and paragraphs apart: `<v>4</v></c><c><v>86000` are two
+    numbers."""
+    from ec2audit.intercept.media import zip_text
+
+    text = zip_text(office_file("docx", RECORD))
+    assert all(f"{k}: {v}" in text for k, v in RECORD.items()) and "Records Office" in text
+    cells = _zip({"xl/worksheets/sheet1.xml": '<sheetData><row><c><v>4</v></c><c><v>86000</v></c></row></sheetData>'})
+    assert "486000" not in zip_text(cells)
