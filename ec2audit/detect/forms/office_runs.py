@@ -19,7 +19,7 @@ _ATTRS = r"(?:\s[^<>]*)?"
 #: text) and SpreadsheetML's rich text (no prefix): the markup of runs, their properties and the marks Word puts
 #: between them; the same prefix throughout
 _GAP = re.compile(
-    r"</(?P<ns>(?:w:|a:)?)t>(?:\s+"
+    r"</(?P<ns>(?:w:|a:)?)t>(?:\s"
     rf"|</(?P=ns)r>|<(?P=ns)r{_ATTRS}>|<(?P=ns)rPr{_ATTRS}/>"
     rf"|<(?P=ns)rPr{_ATTRS}>[^<>]*(?:<(?!/(?P=ns)rPr>)[^<>]*>[^<>]*)*</(?P=ns)rPr>"
     r"|<(?P=ns)(?:proofErr|bookmarkStart|bookmarkEnd|lastRenderedPageBreak|softHyphen|commentRangeStart"
