@@ -10,6 +10,10 @@ Then Office files themselves, as a request carries them where each API takes a f
 goes out as sent; a legacy `.doc` (OLE2), a zip inflating past the reader's limit and a damaged zip go out named as
 unread; an RTF file is a text file, whose values redact replaces inside the re-encoded base64.
 
+Then the names a request forwards besides its body's keys: a value as a query parameter's name (`?lena@…`, a bare
+parameter) is found and, in redact, replaced by its placeholder; one in a header's name (`X-Customer-139…`) is
+refused in both modes (a placeholder is no header token).
+
 Judged as the earlier walks judge, on what the upstream RECEIVED read with every encoding of the earlier walks and
 this one undone: redact forwards no value, block forwards nothing. Near misses go out untouched."""
 
@@ -339,3 +343,53 @@ def test_a_docx_value_reads_whole_in_the_extracted_text():
     assert all(f"{k}: {v}" in text for k, v in RECORD.items()) and "Records Office" in text
     cells = _zip({"xl/worksheets/sheet1.xml": '<sheetData><row><c><v>4</v></c><c><v>86000</v></c></row></sheetData>'})
     assert "486000" not in zip_text(cells)
+
+
+# --- names: a query parameter's, a header's ----------------------------------------------------------------------
+
+QUERY_NAMES = [RECORD["email"], f"{RECORD['phone']}=1", f"customer={RECORD['iban']}&{RECORD['national_id']}",
+               "%E6%AC%A7%E9%98%B3%E5%A8%9C%E5%A8%9C"]
+
+
+@pytest.mark.parametrize("query", QUERY_NAMES)
+def test_a_value_as_a_query_parameters_name_is_caught(proxy, query):
+    mode, app, client, store = proxy
+    episode, seen = f"qname-{QUERY_NAMES.index(query)}", len(app.state.requests)
+    answer = client.post(f"/e/{episode}/v1/chat/completions?{query}",
+                         json={"model": "echo", "messages": [{"role": "user", "content": "Hi."}]})
+    sent = app.state.requests[seen:]
+    [record] = store.records(episode)
+    assert any(f["path"].startswith("query-name:") for f in record.findings)
+    if mode == "block":
+        assert answer.status_code == 403 and sent == []
+        return
+    assert answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
+    assert "%5B" in sent[0]["query"] and leaks({"body": [], "header_list": [], "query": record.path}) == []
+
+
+@pytest.mark.parametrize("route", ["chat", "model list"])
+def test_a_value_in_a_header_name_is_refused_in_both_modes(proxy, route):
+    mode, app, client, store = proxy
+    episode, seen = f"hname-{route}".replace(" ", "-"), len(app.state.requests)
+    headers = {f"X-Customer-{RECORD['phone']}": "yes"}
+    answer = client.get(f"/e/{episode}/v1/models", headers=headers) if route == "model list" else \
+        client.post(f"/e/{episode}/v1/chat/completions", headers=headers,
+                    json={"model": "echo", "messages": [{"role": "user", "content": "Hi."}]})
+    [record] = store.records(episode)
+    assert (answer.status_code, app.state.requests[seen:]) == (403, [])
+    assert RECORD["phone"] not in answer.text
+    assert [f["path"].split(":")[0] for f in record.findings] == ["header-name"]
+    assert mode == "block" or "no valid header name" in answer.text
+
+
+def test_ordinary_names_go_out_untouched(proxy):
+    mode, app, client, store = proxy
+    seen = len(app.state.requests)
+    answer = client.post("/e/names-plain/v1/chat/completions?api-version=2024-10-21&stream_check",
+                         headers={"X-Request-Id": "req_7f3a", "OpenAI-Organization": "org-acme"},
+                         json={"model": "echo", "messages": [{"role": "user", "content": "Hi."}]})
+    [record] = store.records("names-plain")
+    assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
+    sent = app.state.requests[seen:]
+    assert sent[0]["query"] == "api-version=2024-10-21&stream_check="
+    assert ("x-request-id", "req_7f3a") in [(k.lower(), v) for k, v in sent[0]["header_list"]]
