@@ -170,8 +170,9 @@ def leaks(sent: dict) -> list[str]:
 # --- the walk ------------------------------------------------------------------------------------------------
 
 #: Cells where the guard does not hold yet: form → {(api, position, stream)}. Latin-1's mojibake holds C1 controls
-#: (`\x98`): in a document's text file (a data URL) the base64 decoder takes bytes holding controls for no text
-#: (`views._printable`), so the text inside is never read.
+#: (`\x98`): in a document's text file (a data URL) the base64 decoder takes bytes holding a control character (any
+#: but `\n\r\t\x1b\b`: a form feed, a NUL too) for no text (`views._printable`), so no value in the file is read,
+#: and the file is not named unread either (it has no binary signature). The fix belongs in the views.
 KNOWN_GAPS: dict[str, set] = {"mojibake_latin1": {("openai-chat", "document", False),
                                                   ("openai-responses", "document", False)}}
 
