@@ -5,8 +5,13 @@ A part is known by its bytes, not by the field it sits in: the first bytes of ev
 a `data:` URL) are decoded and matched against the file signatures below, so a PDF is read wherever an API puts
 it (OpenAI's `file_data`, Anthropic's `document.source.data`, Gemini's `inlineData.data`, Bedrock's `bytes`), and
 a string that is not a known file costs one 18-byte decode. A kind with a reader (`READERS`: PDF → its text) is
-scanned as text; a kind without one (images, audio) is an unread part, named and counted on the request's record
-(`ProxyRecord.unread`), since no detector saw inside it.
+scanned as text; a kind without one (images, audio, a legacy Office file) is an unread part, named and counted on the
+request's record (`ProxyRecord.unread`), since no detector saw inside it.
+
+Office documents are zips of XML (`.docx`, `.xlsx`, `.pptx`; OpenDocument's `.odt`, `.ods`; EPUB): a zip is read as the
+text of its XML and text members, which is where such a file keeps what it shows (and its author, comments and tracked
+changes), so a value in a Word file is found as one in a PDF is. Legacy Office files (OLE2 compound files: `.doc`,
+`.xls`, and every password-protected Office file) have no reader here: unread, and named.
 """
 
 from __future__ import annotations
@@ -15,8 +20,10 @@ import base64
 import binascii
 import io
 import re
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from xml.etree.ElementTree import ParseError, XMLParser
 
 #: media type → the text a reader of that kind of file sees in it (raises ValueError where it cannot read it).
 Reader = Callable[[bytes], str]
@@ -39,6 +46,7 @@ SIGNATURES = (
     (0, b"II*\x00", "image/tiff"), (0, b"MM\x00*", "image/tiff"), (4, b"ftypheic", "image/heic"),
     (8, b"WAVE", "audio/wav"), (0, b"ID3", "audio/mpeg"), (0, b"OggS", "audio/ogg"), (0, b"fLaC", "audio/flac"),
     (4, b"ftypM4A", "audio/mp4"), (0, b"\x1aE\xdf\xa3", "video/webm"), (4, b"ftyp", "video/mp4"),
+    (0, b"PK\x03\x04", "application/zip"), (0, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "application/x-ole-storage"),
 )
 #: The first four base64 characters a file of a known kind starts with (its first three bytes; RIFF's, and an MP4
 #: box's size under 16 MB, before the signatures at offsets 4 and 8): one set look-up turns away all other text.
@@ -115,3 +123,91 @@ def pdf_text(data: bytes) -> str:
         return "\n".join([*meta, *(page.extract_text() or "" for page in pdf.pages)])
     except Exception as exc:  # a parser of untrusted bytes fails in many ways: each one is a file left unread
         raise ValueError(f"unreadable PDF ({type(exc).__name__})") from None
+
+
+#: Bytes a zip's members may inflate to, all together (a zip bomb is an unread file, not a stalled proxy): twice the
+#: proxy's default body limit, past what the text of any real document inflates to.
+UNZIPPED_LIMIT = 64 * 2**20
+#: Elements of Office Open XML, OpenDocument and XHTML that end a paragraph, a cell or a line: their text and the next
+#: element's are two values (`<c><v>486000</v></c><c><v>1</v></c>` is no 4860001), while the runs a paragraph is cut
+#: into (`<w:t>Jo</w:t></w:r><w:r><w:t>hn</w:t>`) read as one text, as the document shows them.
+_BREAKS = frozenset({"p", "h", "br", "cr", "tab", "tc", "tr", "c", "si", "row", "is", "v", "f", "table-cell",
+                     "table-row", "line-break", "tab-stop", "list-item", "note", "annotation", "comment", "li",
+                     "div", "td", "th", "title", "creator", "description", "subject", "keywords", "lastModifiedBy"})
+#: Elements standing for white space (OpenDocument's `<text:s/>`).
+_SPACES = frozenset({"s", "space"})
+
+
+class _XmlText:
+    """An XMLParser target collecting the text a document's XML shows, then its attributes' values (where Word keeps
+    a tracked change's or a comment's author), one a line after the text: between the runs they would cut it."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.values: dict[str, None] = {}
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        if tag.rsplit("}", 1)[-1] in _SPACES:
+            self.parts.append(" ")
+        self.values.update(dict.fromkeys(attrib.values()))
+
+    def end(self, tag: str) -> None:
+        if tag.rsplit("}", 1)[-1] in _BREAKS:
+            self.parts.append("\n")
+
+    def data(self, text: str) -> None:
+        self.parts.append(text)
+
+    def text(self) -> str:
+        return "".join(self.parts) + "\n" + "\n".join(self.values)
+
+
+def _member_text(data: bytes) -> str | None:
+    """A zip member's text: an XML member's as a reader of the document sees it, a UTF-8 one as it is; None for a
+    binary member (an image a document embeds is as unread as one in a PDF)."""
+    if data.lstrip()[:1] == b"<":
+        if b"<!ENTITY" in data:  # Office never declares entities: one that does is a bomb, not a document
+            raise ValueError("XML declaring entities")
+        target = _XmlText()
+        parser = XMLParser(target=target)
+        try:
+            parser.feed(data)
+            parser.close()
+            return target.text()
+        except ParseError:
+            pass  # HTML in an EPUB, say: read as text
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+@reader("application/zip")
+def zip_text(data: bytes) -> str:
+    """The text of a zip's XML and text members (an Office document's body, sheets, slides, comments, properties),
+    member after member; a zip within it read the same way."""
+    texts: list[str] = []
+    budget = UNZIPPED_LIMIT
+    pending = [data]
+    try:
+        while pending:
+            with zipfile.ZipFile(io.BytesIO(pending.pop())) as archive:
+                for info in archive.infolist():
+                    if info.is_dir():
+                        continue
+                    with archive.open(info) as member:
+                        content = member.read(budget + 1)
+                    budget -= len(content)
+                    if budget < 0:
+                        raise ValueError(f"inflates past {UNZIPPED_LIMIT} bytes")
+                    if content[:4] == b"PK\x03\x04":
+                        pending.append(content)
+                        continue
+                    text = _member_text(content)
+                    if text is not None:
+                        texts.append(text)
+    except ValueError:  # (over the limit, entities)
+        raise
+    except Exception as exc:  # a damaged, encrypted or unsupported zip: a file left unread
+        raise ValueError(f"unreadable zip ({type(exc).__name__})") from None
+    return "\n".join(texts)

@@ -173,16 +173,23 @@ class Redact(Observe):
             ex.body = ex.record.request = new_body  # the record holds what reached the cloud
 
     def _refusal(self, found: Detection) -> Failure | None:
-        """A file read as text (a PDF) that holds a unit at `block_grade` cannot carry a placeholder: refused, never
-        forwarded with the value nor dropped unsaid; then, as every enforcing mode, files no detector could read."""
-        inside = [f for f in found.rows if f["path"] in found.sealed and f["grade"] >= self.block_grade]
-        if not inside:
-            return super()._refusal(found)
-        units = sorted({f["unit_id"] for f in inside})
-        files = ", ".join(sorted({f["path"] for f in inside}))
-        return Failure(403, f"{BLOCKED}: a file the request carries ({files}) contains {len(units)} sensitive "
-                            f"unit(s): {', '.join(units)}; redact cannot rewrite a file's bytes",
-                       "sensitive_data_blocked", {"units": units})
+        """A file read as text (a PDF) or a header's name that holds a unit at `block_grade` cannot carry a
+        placeholder (a name's `[`, `]` are no header token): refused, never forwarded with the value nor dropped
+        unsaid; then, as every enforcing mode, files no detector could read."""
+        grave = [f for f in found.rows if f["grade"] >= self.block_grade]
+        inside = [f for f in grave if f["path"] in found.sealed]
+        named = [f for f in grave if f["path"].startswith("header-name:")]
+        if inside:
+            units = sorted({f["unit_id"] for f in inside})
+            files = ", ".join(sorted({f["path"] for f in inside}))
+            return Failure(403, f"{BLOCKED}: a file the request carries ({files}) contains {len(units)} sensitive "
+                                f"unit(s): {', '.join(units)}; redact cannot rewrite a file's bytes",
+                           "sensitive_data_blocked", {"units": units})
+        if named:
+            units = sorted({f["unit_id"] for f in named})
+            return Failure(403, f"{BLOCKED}: a header name holds {len(units)} sensitive unit(s): {', '.join(units)}; "
+                                "a placeholder is no valid header name", "sensitive_data_blocked", {"units": units})
+        return super()._refusal(found)
 
     def on_response(self, ex: Exchange, response: dict) -> dict | None:
         return self.redactor.restore(response, ex.emap) if ex.emap is not None and ex.emap.back else None

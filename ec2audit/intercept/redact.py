@@ -17,6 +17,7 @@ model to "repeat [PHONE_001]" restores nothing (docs/design.md, the interceptor'
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import re
 import threading
@@ -104,6 +105,8 @@ class Detection:
     #: The finding paths (`pdf:/messages/0/…`) of files that were read and hold findings: no placeholder can go
     #: into a file's bytes, so redaction cannot forward them.
     sealed: list[str] = field(default_factory=list)
+    #: Spans to replace in the names of query parameters (`?lena@example.org`, a bare parameter), by field index.
+    names: dict[int, list[Span]] = field(default_factory=dict)
 
 
 def _overlaps(hit, spans: list[Span]) -> bool:
@@ -192,7 +195,28 @@ class Redactor:
             found.rows.extend(self._row(f"{kind}:{name}", value, h) for h in hits)
             if hits:
                 found.fields[i] = self._spans(hits)
+        self._detect_names(fields, found)
         return found
+
+    def _detect_names(self, fields: list[Field] | tuple, found: Detection) -> None:
+        """Header and query parameter names are forwarded too (`?lena@example.org`, `X-Customer-13922883366`): all
+        of a request's scanned as one text, a name a line (one scan, not one a header). A finding's path names the
+        field by its index (`query-name:3`), never by the name it is in."""
+        named = [(i, kind, name) for i, (kind, name, _) in enumerate(fields) if kind != "path"]
+        text = "\n".join(name for _, _, name in named)
+        if not text:
+            return
+        starts = list(itertools.accumulate((len(name) + 1 for _, _, name in named), initial=0))
+        by_field: dict[int, list] = defaultdict(list)
+        for hit in self._hits(text, False):
+            k = bisect.bisect_right(starts, hit.start) - 1
+            if hit.end > starts[k] + len(named[k][2]):
+                continue  # across two names: no name holds it
+            i, kind, name = named[k]
+            hit = hit._replace(start=hit.start - starts[k], end=hit.end - starts[k])
+            found.rows.append(self._row(f"{kind}-name:{i}", name, hit))
+            by_field[i].append(hit)
+        found.names.update({i: self._spans(hits) for i, hits in by_field.items() if fields[i][0] == "query"})
 
     def _read_part(self, path: tuple, text: str, found: Detection) -> None:
         """A file the string holds as base64: its text scanned where a reader has it, else noted as unread."""
@@ -220,9 +244,14 @@ class Redactor:
         """The body and fields with the detected spans replaced by the episode's placeholders, how many
         spans were replaced, and the body's edits by scanning site (for `fields.replay` elsewhere)."""
         placed = {site: self._edits(text, found.body[site], emap) for site, text in _site_texts(body, found.body)}
-        new_fields = [(kind, name, apply_edits(value, self._edits(value, found.fields[i], emap)))
-                      if i in found.fields else (kind, name, value) for i, (kind, name, value) in enumerate(fields)]
-        replaced = sum(map(len, found.body.values())) + sum(map(len, found.fields.values()))
+
+        def edited(text: str, spans: list[Span] | None) -> str:
+            return text if spans is None else apply_edits(text, self._edits(text, spans, emap))
+
+        new_fields = [(kind, edited(name, found.names.get(i)), edited(value, found.fields.get(i)))
+                      for i, (kind, name, value) in enumerate(fields)]
+        replaced = sum(map(len, found.body.values())) + sum(map(len, found.fields.values())) + \
+            sum(map(len, found.names.values()))
         return replay(body, placed), new_fields, replaced, placed
 
     def redact(self, body: dict, emap: EpisodeMap) -> tuple[dict, list[dict], int]:
