@@ -242,10 +242,10 @@ def _hex_plain(token: str) -> str | None:
     return decoded if decoded and any(ch.isalpha() for ch in decoded) else None
 
 
-# base64 and hex tokens of text, parts of them, what may stand around them ("=", "é", "张", "_", "-", "+")
+# base64 and hex tokens of text, parts of them, what may stand around them ("=", "é", "张", "٣", "?", "_", "-", "+")
 _ENCODED_TEXT = st.lists(st.sampled_from([base64.b64encode(b"Ann Lee 13900112233").decode(), "U2VjcmV0",
                                           "5byg5LiJ", "aGVsbG8gd29ybGQ", "416e6e204c6565", "e5bca0e4b889", "0A", "ff",
-                                          *"0123456789aAgZ+/=_-. :é张\n"]), max_size=24).map("".join)
+                                          *"0123456789aAgZ+/=_-. :é张٣?\n", "\u00a0", "😀"]), max_size=24).map("".join)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -481,3 +481,4 @@ def test_a_base64_hint_in_full_width_is_read_in_a_traditional_text_as_in_a_simpl
         start = text.index(token)
         assert (start, start + len(token)) in {(h.start, h.end) for h in cascade.scan_text(text)
                                                if h.unit_index == number}, words
+
