@@ -7,13 +7,18 @@ of `Cascade.tier_hits` as it runs there, and counts, per windowed view, the wind
 match of any kind and of each kind, and the changes with a match within the tiers' reach. The hits must
 equal `Cascade.scan_text`'s (checked: a split that reads otherwise would time another scan).
 
-    nice .venv/bin/python benchmarks/scan_split.py --mb 8 [--shared /work/shared]
+    nice .venv/bin/python benchmarks/scan_split.py --mb 8 [--shared /work/shared] [--baseline REV]
+
+With `--baseline REV` the derived views (`views.derived_views`) of that commit's `ec2audit/detect/views.py` are
+timed against this tree's in this process, alternating, best of `--rounds`; their texts must be equal.
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import importlib.util
+import subprocess
 import sys
 import tempfile
 import time
@@ -153,11 +158,52 @@ def cued_against_whole(cascade, text: str, rounds: int) -> tuple[float, float]:
     return best["whole"], best["cued"]
 
 
+def views_of(rev: str, folder: Path):
+    """The `views` module of commit `rev` (`git show`), imported beside this tree's (the rest of the package is
+    this tree's)."""
+    source = subprocess.run(["git", "show", f"{rev}:ec2audit/detect/views.py"], check=True, capture_output=True,
+                            cwd=Path(__file__).resolve().parent, text=True).stdout
+    path = folder / f"views_{rev}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(f"views_{rev}", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+def derived_against(cascade, text: str, baseline, rounds: int) -> tuple[float, float]:
+    """Best CPU of deriving every view of `text` (`derived_views`, windows built) with the `baseline` views module
+    and with this tree's, alternating in this process; the views' texts must be equal."""
+    from ec2audit.detect import views
+
+    view = TextView.of(text)
+    matches = cascade.index.matches(view.text)
+    hits: list = []
+    for tier in cascade.tiers:  # the spans the tiers read further (`TextView.reached`), which windows hold
+        hits += tier.scan(ScanView(view, matches), hits, set())
+    wanted = [form for form in cascade._rewriting if form.wanted(matches)]
+    rewriters = [cascade._cues.rewriter(wanted)] if wanted else []
+    best, texts = {"baseline": float("inf"), "this tree": float("inf")}, {}
+    for _ in range(rounds):
+        for way, module in (("baseline", baseline), ("this tree", views)):
+            start = time.process_time()
+            derived = list(module.derived_views(text, view, rewriters, cascade.reach, cascade._inner))
+            best[way] = min(best[way], time.process_time() - start)
+            texts[way] = [d.text for d in derived]
+    if texts["baseline"] != texts["this tree"]:
+        raise SystemExit("the baseline derives other views than this tree")
+    return best["baseline"], best["this tree"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=float, default=8, help="payload size in MB (default 8)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the cued-against-whole comparison")
     parser.add_argument("--shared", type=Path, help="a folder with more leaks-* sets (default: ../shared)")
+    parser.add_argument("--baseline", metavar="REV", help="also time the derived views of this commit's views.py")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ec2audit-split-") as folder:
         sets = leak_sets(args.shared)
@@ -165,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         write_single(sets, Path(folder) / "single.txt", args.mb)
         text = (Path(folder) / "single.txt").read_text(encoding="utf-8")[:int(args.mb * 1e6)]
         cascade = build_cascade(read_units(units))
+        baseline = views_of(args.baseline, Path(folder)) if args.baseline else None
     cascade.scan_text(text[:300_000])  # lazy imports and tables, outside the timed scan
     spent, lines, hits = split(cascade, text)
     if hits != cascade.scan_text(text):
@@ -183,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the decoded text (decoders and every rewrite), best of {args.rounds} in this process: forms reading the "
           f"whole text {whole:.3f} s, forms reading their cues' stretches {cued:.3f} s ({whole / cued:.2f}x); "
           "the same text and map")
+    if baseline is not None:
+        before, after = derived_against(cascade, text, baseline, args.rounds)
+        print(f"derived views, best of {args.rounds} in this process: {args.baseline} {before:.3f} s, this tree "
+              f"{after:.3f} s ({before / after:.2f}x); the same views")
     return 0
 
 

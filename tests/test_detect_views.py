@@ -7,11 +7,13 @@ import base64
 import binascii
 import re
 import sys
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import views
+from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.forms import char_class, escapes, glued, id_prefixed, invisible, markup, masked, ocr
 from ec2audit.detect.forms import quoted_printable as qp
 from ec2audit.detect.normalize import (
@@ -27,6 +29,7 @@ from ec2audit.detect.normalize import (
     fold,
 )
 from ec2audit.detect.patterns import PatternIndex
+from ec2audit.units import read_units
 
 # ASCII, characters that fold to several ("…", "ß", "ﬁ", "㎡"), to one other ("Ａ", "Ⅲ"), CJK, astral ones
 _FOLDING = st.lists(st.sampled_from([*"aZ 9.\t\n\x1f\x7f\x85\xa0\u3000é", "…", "ß", "ﬁ", "㎡", "Ａ", "Ⅲ", "张", "😀",
@@ -239,10 +242,10 @@ def _hex_plain(token: str) -> str | None:
     return decoded if decoded and any(ch.isalpha() for ch in decoded) else None
 
 
-# base64 and hex tokens of text, parts of them, what may stand around them ("=", "é", "张", "_", "-", "+")
+# base64 and hex tokens of text, parts of them, what may stand around them ("=", "é", "张", "٣", "?", "_", "-", "+")
 _ENCODED_TEXT = st.lists(st.sampled_from([base64.b64encode(b"Ann Lee 13900112233").decode(), "U2VjcmV0",
                                           "5byg5LiJ", "aGVsbG8gd29ybGQ", "416e6e204c6565", "e5bca0e4b889", "0A", "ff",
-                                          *"0123456789aAgZ+/=_-. :é张\n"]), max_size=24).map("".join)
+                                          *"0123456789aAgZ+/=_-. :é张٣?\n", "\u00a0", "😀"]), max_size=24).map("".join)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -464,3 +467,18 @@ def test_a_text_whose_only_traditional_characters_are_astral_is_simplified(text,
     no other one is converted as OpenCC converts it whole (it was left as it was)."""
     text = "a" * views._SHORT + text if long else text
     assert views.to_simplified(text) == views._converter().convert(text)
+
+
+def test_a_base64_hint_in_full_width_is_read_in_a_traditional_text_as_in_a_simplified_one():
+    """The decoders' gates read the text view's fold whether or not the text holds Traditional characters: a
+    hint written in full-width letters (`ｔｏｋｅｎ`) calls for the base64 decoder in both."""
+    units = read_units(Path(__file__).parent / "data" / "leaks-handwritten" / "units.jsonl")
+    number = next(k for k, unit in enumerate(units) if unit.value == "330106199007231428")
+    token = base64.b64encode(b"330106199007231428").decode()  # no "=": the padding is a hint of its own
+    cascade = Cascade(units)
+    for words in ("这个", "這個"):  # Simplified; Traditional
+        text = f"{words} ｔｏｋｅｎ：{token} 结束"
+        start = text.index(token)
+        assert (start, start + len(token)) in {(h.start, h.end) for h in cascade.scan_text(text)
+                                               if h.unit_index == number}, words
+

@@ -426,7 +426,8 @@ def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
 
 
 def _decoders(text: str, lower: str) -> list[Rewriter]:
-    """The decoders a text calls for, found with plain substring checks (`lower`: its folded view)."""
+    """The decoders a text calls for, found with plain substring checks (`lower`: its folded view, or its lower case
+    where no fold is at hand)."""
     out: list[Rewriter] = []
     if "%" in text:
         out.append(_percent)
@@ -462,7 +463,8 @@ def decoded_text(text: str, folded: str | None = None, rewriters: Sequence[Rewri
     back, or None when nothing changes. Where replacements overlap, the earliest (then the longest) wins.
 
     What a token decodes to is read the same way again, `depth` levels deep, with the `inner` rewriters
-    (the text view's cues say nothing of what is encoded): the decoded span maps back to the whole token."""
+    (the text view's cues say nothing of what is encoded): the decoded span maps back to the whole token.
+    `folded`: the fold of the text (or of the text it was Simplified from) that the decoders' gates read."""
     replacements = [(start, end, _inner(decoded, inner, depth)) for decoder in _decoders(text, folded or text.lower())
                     for start, end, decoded in decoder(text)]
     # a form's rewrite of lines (a numbered listing without its gutters) is read again as a decoded token is
@@ -727,7 +729,8 @@ def derived_views(text: str, view: TextView, rewriters: Sequence[Rewriter] = (),
         whole_simplified = lambda: TextView.of(simplified)  # noqa: E731
         yield (reach is not None and windowed(simplified, _changed_spans(text, simplified), reach, whole_simplified,
                                               held=view.reached)) or whole_simplified()
-    decoded = decoded_text(simplified, view.folded if simplified is text else None, rewriters, inner)
+    # the decoders' gates read the text view's fold: their hints are ASCII, which Simplification leaves as they are
+    decoded = decoded_text(simplified, view.folded, rewriters, inner)
     if decoded is not None:
         rewritten, back = decoded
         whole = lambda: _rewritten_view(rewritten, back, simplified)  # noqa: E731
