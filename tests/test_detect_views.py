@@ -459,6 +459,23 @@ def test_base64_of_saved_terminal_output_is_text():
     assert views.base64_text(base64.b64encode(text.encode()).decode()) == text
 
 
+def test_base64_of_a_text_file_with_a_page_break_or_latin1_mojibake_is_text():
+    """A form feed between pages, Latin-1 mojibake's C1 controls (`欧阳` read as Latin-1 holds `\x98`): one
+    control character must not make a whole file unread (guard walk 8's document cells)."""
+    page_break = "Patient: Lena Hartmann\nphone +49 30 1234567\n\f\nPage 2: allergies none\n"
+    mojibake = "客户 欧阳娜娜 电话 13922883366 地址 上海".encode().decode("latin-1")
+    for text in (page_break, mojibake):
+        assert views.base64_text(base64.b64encode(text.encode()).decode()) == text
+
+
+def test_base64_of_binary_stays_unread_however_long():
+    """A NUL, or control characters past half (UTF-16 text, packed integers), mark bytes that are no text."""
+    for raw in (b"Lena Hartmann, +49 30 1234567\x00 and more text",
+                "Lena Hartmann 13922883366".encode("utf-16-le"),
+                bytes(range(1, 32)) * 2 + b"Lena"):
+        assert views.base64_text(base64.b64encode(raw).decode()) is None
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=st.lists(st.sampled_from(["𩀨", "𨂐", "𠁞", "𠆿", "a", " ", "\n", "的", "中文", "𠀾"]), min_size=1,
                      max_size=12).map("".join), long=st.booleans())

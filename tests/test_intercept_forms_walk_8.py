@@ -169,12 +169,9 @@ def leaks(sent: dict) -> list[str]:
 
 # --- the walk ------------------------------------------------------------------------------------------------
 
-#: Cells where the guard does not hold yet: form → {(api, position, stream)}. Latin-1's mojibake holds C1 controls
-#: (`\x98`): in a document's text file (a data URL) the base64 decoder takes bytes holding a control character (any
-#: but `\n\r\t\x1b\b`: a form feed, a NUL too) for no text (`views._printable`), so no value in the file is read,
-#: and the file is not named unread either (it has no binary signature). The fix belongs in the views.
-KNOWN_GAPS: dict[str, set] = {"mojibake_latin1": {("openai-chat", "document", False),
-                                                  ("openai-responses", "document", False)}}
+#: Cells where the guard does not hold yet: none (a document's Latin-1 mojibake, whose C1 controls once made its
+#: text file unread, is read since `views._bytes_text` takes a text file's few controls as text).
+KNOWN_GAPS: dict[str, set] = {}
 
 #: The walk's cells of one form (`guard_forms_matrix.py --walk 8`) and its three tests (walk 1's `walk_tests`)
 (walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,

@@ -186,12 +186,28 @@ def _u_escapes(text: str) -> Iterator[tuple[int, int, str]]:
             yield m.start(), m.end(), decoded
 
 
+#: From this many characters, bytes that decode as UTF-8 are a text file despite a few control characters.
+_TEXT_FILE = 32
+
+
 def _bytes_text(raw: bytes) -> str | None:
+    """Decoded bytes that are text: printable throughout, or, from `_TEXT_FILE` characters, a file whose control
+    characters are at most half of it and none a NUL. Real text files carry a form feed (a page break), a
+    vertical tab or the C1 controls of Latin-1 mojibake (`\x98` in `æ¬§`); one of them must not hide the
+    whole file. Strict UTF-8 over that many bytes already rules out random bytes; a NUL marks binary (as git
+    reads it), and so do controls past half (UTF-16 text, packed integers)."""
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return decoded if len(decoded) >= 4 and _printable(decoded) else None
+    if len(decoded) < 4:
+        return None
+    if _printable(decoded):
+        return decoded
+    if len(decoded) < _TEXT_FILE or "\x00" in decoded:
+        return None
+    controls = sum(1 for ch in decoded if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\x1b\x08")
+    return decoded if 2 * controls <= len(decoded) else None
 
 
 def _x_escapes(text: str) -> Iterator[tuple[int, int, str]]:
