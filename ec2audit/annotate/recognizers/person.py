@@ -6,7 +6,8 @@ A name is a census first name, an optional second given name, an optional initia
 `Sophie van der Meulen`, `Marcus Delaney`. `May Report` is not one: `Report` is no surname. The census
 knows few European surnames (`Marguerite Lindqvist`): Faker's lists of the European locales add theirs.
 A name the census does not know (`Priyanka Raman`) is proposed after a key that names a person (`CN=`,
-`candidate=`, `name:`) or before a mailbox's address (`Priyanka Raman <p.raman@…>`).
+`candidate=`, `name:`), before a mailbox's address (`Priyanka Raman <p.raman@…>`) or as a copyright's holder
+(`Copyright (c) 2024 Priyanka Raman`, `© 2023 Wei Zhang`, `SPDX-FileCopyrightText: 2023 Siobhán Ní Bhriain`).
 """
 
 from __future__ import annotations
@@ -84,7 +85,11 @@ _ROLE_WORDS = frozenset({
     "bot", "robot", "team", "support", "admin", "administrator", "reply", "noreply", "notifications", "notification",
     "service", "services", "build", "builds", "automation", "system", "info", "sales", "billing", "help", "desk",
     "helpdesk", "github", "gitlab", "actions", "dependabot", "renovate", "mailer", "daemon", "postmaster",
-    "webmaster", "security", "alerts", "newsletter"})
+    "webmaster", "security", "alerts", "newsletter",
+    # a company's or a project's (`Google LLC`, `The Linux Foundation`, `The Rust Project Developers`)
+    "the", "llc", "inc", "ltd", "limited", "corp", "corporation", "company", "co", "gmbh", "ag", "bv", "plc",
+    "foundation", "authors", "contributors", "developers", "project", "university", "institute", "software",
+    "technologies", "technology", "labs", "systems", "group", "holdings", "partners", "community"})
 
 
 def display_name_ok(value: str) -> bool:
@@ -93,6 +98,24 @@ def display_name_ok(value: str) -> bool:
 
     words = [w.lower() for w in re.split(r"[ '’-]+", value) if w]
     return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)
+
+
+#: A copyright line up to its holder: `Copyright (c) 2019-2024`, `(C) 2021,`, `©`, `SPDX-FileCopyrightText: © 2023`.
+_YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*,?[ \t]+"
+#: `(c)` and `©` alone only before a year: `(c) Send The Report` is a list's third item.
+_COPYRIGHT = (rf"(?:(?i:spdx-filecopyrighttext:|(?<![\w-])copyright\b)[ \t]*(?:(?i:\(c\))[ \t]*|©[ \t]*)?"
+              rf"(?:{_YEARS})?|(?i:\(c\))[ \t]*{_YEARS}|©[ \t]*{_YEARS})")
+#: A holder's words, any script's capitalised letters (`Tomasz Wiśniewski`, `Siobhán Ní Bhriain`): capitals are
+#: checked by `_holder_ok`, the pattern only reads letters.
+_HOLDER = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*(?: [^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*){1,3}"
+
+
+def _holder_ok(value: str) -> bool:
+    """A copyright's holder that is a person: two to four capitalised words, no company's, role's or
+    everyday words only (`Google LLC`, `The Authors`, `All Rights`)."""
+    words = value.split()
+    return (len(words) >= 2 and all(w[0].isupper() for w in words) and value.lower() not in PLACEHOLDER_NAMES
+            and display_name_ok(value))
 
 
 #: Such a key just before a value: the value is a person's name even where no name list knows it.
@@ -112,4 +135,8 @@ RECOGNIZERS = [
     PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
     ), validate=display_name_ok),
+    # a licence's or a source file's holder; ` and contributors`, `<mail>` and `, Inc.` end it (lower case, no letter)
+    PatternRecognizer("person-copyright-holder", "PERSON", "person_name", (
+        (rf"{_COPYRIGHT}(?P<value>{_HOLDER})(?![\w@])", 0.55),
+    ), validate=_holder_ok, trim=r" [^ ]+$"),
 ]
