@@ -29,11 +29,13 @@ def test_a_copyright_lines_holder_is_a_person_to_label_and_to_discover(tmp_path)
     """A licence and a source file's SPDX and copyright headers, as GitHub's MIT template and REUSE write them. By
     hand: 4 people (the licence's holder, two SPDX holders, one of a `Copyright (C) 2019-2021,` line without its
     `and contributors`) and a company (`Google LLC`, business, as before); not people: `The TensorFlow Authors`,
-    `Google LLC`, a list's `(c)` item, `Jane Doe` (a placeholder). Before: none was proposed (no name list knows Thandiwe, Oluwaseun or Siobhán, and no key said
-    `name`); `audit --discover` over an agent that read both files found none of them either."""
+    `Google LLC`, a list's `(c)` item, `Jane Doe` (a placeholder). Before: none was proposed (no name list knows
+    Thandiwe, Oluwaseun or Siobhán, and no key said `name`); `audit --discover` over an agent that read both files
+    found none of them either."""
     units = _prelabel(tmp_path, {"LICENSE": _LICENSE, "export.py": _HEADER})
-    assert _values(units) == [("business", "Google LLC"), ("person_name", "Oluwaseun Adeyemi"), ("person_name", "Siobhán Ní Bhriain"),
-                              ("person_name", "Thandiwe Mahlangu"), ("person_name", "Tomasz Wiśniewski")]
+    assert _values(units) == [("business", "Google LLC"), ("person_name", "Oluwaseun Adeyemi"),
+                              ("person_name", "Siobhán Ní Bhriain"), ("person_name", "Thandiwe Mahlangu"),
+                              ("person_name", "Tomasz Wiśniewski")]
     log = _agent_log(tmp_path / "logs" / "req.json", _LICENSE, _HEADER)
     code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
     assert code == 0, output
@@ -41,3 +43,30 @@ def test_a_copyright_lines_holder_is_a_person_to_label_and_to_discover(tmp_path)
     assert found == {("Thandiwe Mahlangu", "person_name"), ("Oluwaseun Adeyemi", "person_name"),
                      ("Siobhán Ní Bhriain", "person_name"), ("Tomasz Wiśniewski", "person_name"),
                      ("Google LLC", "business")}
+
+
+def test_numbers_in_fictional_ranges_are_the_phones_to_label_and_their_leak_is_scored(tmp_path):
+    """Benchmark notes as AceBench and TV scripts write them: a desk on 555-0142 (North America's fictional
+    555-0100…0199, no area code, no word for a phone before it), a porter on `020 7946 0321` and a landlord on
+    `01632 960155` (Ofcom's drama ranges; libphonenumber calls 01632 invalid). Not phones: an order `555-1234`, a
+    ticket 4415550. By hand: 4 units, Dana Whitfield (person_name, 1.0) and three phones (contact, 1.5 each). The
+    agent's one cloud call sent the desk line and the landlord's: exposure (1.5 + 1.5) / (1.0 + 3 × 1.5) = 0.545,
+    2 of 4 units leaked. Before: only Dana Whitfield was proposed, and the call's exposure was 0.000."""
+    units = _prelabel(tmp_path, {"notes.md": (
+        "Dana Whitfield's desk line is 555-0142; after hours the porter picks up on 020 7946 0321.\n"
+        "The landlord, 01632 960155, wants the keys back by Friday.\n"
+        "Order 555-1234 shipped; ticket 4415550 closed.\n")})
+    assert _values(units) == [("contact", "01632 960155"), ("contact", "020 7946 0321"), ("contact", "555-0142"),
+                              ("person_name", "Dana Whitfield")]
+    log = tmp_path / "requests.jsonl"
+    log.write_text(json.dumps({
+        "id": "r1", "timestamp": "2026-11-03T10:00:00Z", "url": "https://api.openai.com/v1/chat/completions",
+        "session_id": "s1", "request": {"model": "gpt-4o", "messages": [
+            {"role": "user", "content": "Draft a text: ring 555-0142 first, then the landlord on 01632 960155."}]},
+        "response": {"usage": {"prompt_tokens": 40, "completion_tokens": 12}}}) + "\n", encoding="utf-8")
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"s1": "ws"}), encoding="utf-8")
+    code, output = _cli("audit", log, "--units", tmp_path / "auto.jsonl", "--task-map", task_map, "--json")
+    assert code == 0, output
+    (session,) = json.loads(output)["sessions"]
+    assert (session["leaked"], session["units"], round(session["exposure"], 3)) == (2, 4, 0.545)
