@@ -70,3 +70,44 @@ def test_numbers_in_fictional_ranges_are_the_phones_to_label_and_their_leak_is_s
     assert code == 0, output
     (session,) = json.loads(output)["sessions"]
     assert (session["leaked"], session["units"], round(session["exposure"], 3)) == (2, 4, 0.545)
+
+
+def _logged_call(i: int, session: str, model: str, response: dict, text: str) -> str:
+    """A request-log record as an OpenAI-compatible gateway writes one: url, session, request and response."""
+    url = ("https://api.anthropic.com/v1/messages" if model.startswith("claude")
+           else "https://api.openai.com/v1/chat/completions")
+    return json.dumps({"id": f"r{i}", "timestamp": f"2026-11-03T10:0{i}:00Z", "url": url, "session_id": session,
+                       "request": {"model": model, "max_tokens": 100,
+                                   "messages": [{"role": "user", "content": text}]},
+                       "response": response})
+
+
+def test_report_says_why_a_cost_is_unknown_in_the_words_audit_uses(tmp_path):
+    """Three sessions, one call each: gpt-4o with usage (priced), claude-sonnet-4-20250514 with usage (no price
+    in the pinned map), gpt-4o whose response logged no usage. By hand: 3 calls, 100 + 100 = 200 input and 20
+    output tokens, 2 of 3 calls unpriced, 1 of them for want of usage; `audit`'s provider table says `unknown: no
+    price for the model` and `unknown: 1 of 2 unpriced (no usage logged)`, so the whole audit's USD is `unknown:
+    2 of 3 unpriced (1 with no usage logged)` in `report`'s terminal, HTML and JSON. Before: a bare `unknown`."""
+    log = tmp_path / "requests.jsonl"
+    log.write_text("\n".join([
+        _logged_call(1, "s1", "gpt-4o", {"usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+                     "Call Dana Whitfield on +1 415-555-0199."),
+        _logged_call(2, "s2", "claude-sonnet-4-20250514",
+                     {"type": "message", "usage": {"input_tokens": 100, "output_tokens": 10}},
+                     "Mail dana.whitfield@acme.io today."),
+        _logged_call(3, "s3", "gpt-4o", {"choices": []}, "Mail dana.whitfield@acme.io again.")]) + "\n",
+        encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--out", out / "findings.parquet")
+    assert code == 0, output
+    why = "unknown: 2 of 3 unpriced (1 with no usage logged)"
+    code, output = _cli("report", out, "--json")
+    assert code == 0, output
+    (row,) = json.loads(output)["strategies"]
+    assert (row["cloud_calls"], row["cloud_input_tokens"], row["cloud_output_tokens"], row["cloud_usd"],
+            row["cloud_usd_unknown"]) == (3, 200, 20, None, why)
+    code, output = _cli("report", out, "--out", tmp_path / "report.html")
+    assert code == 0, output
+    assert why in " ".join(output.split())
+    assert f">{why}</td>" in (tmp_path / "report.html").read_text(encoding="utf-8")

@@ -21,6 +21,7 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.console import unknown_cost
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
 from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, sessions_path
@@ -82,6 +83,7 @@ class StrategyRow:
     cloud_cached_tokens: int | None = None
     cloud_output_tokens: int | None = None
     cloud_usd: float | None = None
+    cloud_usd_unknown: str | None = None  # why `cloud_usd` is None, in `audit`'s words, where the audit said
     usd_per_episode: float | None = None
     edge_flops: float | None = None
     exposure: float | None = None
@@ -446,13 +448,19 @@ def _coverage_note(name: str, sessions: list[dict]) -> list[str]:
 def _cloud_cost(sessions: list[dict]) -> dict:
     """The cloud calls, tokens and USD of audited sessions, as `audit` counted them: each unknown (null)
     where one session's is (a findings table alone, an older sessions table; a USD where a call had no
-    price), never the known part read as the whole."""
+    price), never the known part read as the whole; an unknown USD with why, in the words of `audit`'s
+    provider table (`unknown_cost`), where the sessions table counts its calls without a cost."""
     total: dict[str, float | None] = {}
     for name in ("cloud_calls", *CLOUD_USAGE):
         values = [s.get(name) for s in sessions]
         total[name] = None if not values or None in values else sum(v for v in values if v is not None)
-    usd = total["cloud_usd"]
-    return total | {"usd_per_episode": None if usd is None else usd / len(sessions)}
+    usd, calls, unpriced, bare, no_price = (total[k] for k in (
+        "cloud_usd", "cloud_calls", "cloud_unpriced_calls", "cloud_calls_without_usage", "cloud_calls_without_price"))
+    why = None
+    if usd is None and calls and unpriced and bare is not None and no_price is not None:
+        why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price))
+    return ({k: total[k] for k in ("cloud_calls", *CLOUD_USAGE[:4])}
+            | {"cloud_usd_unknown": why, "usd_per_episode": None if usd is None else usd / len(sessions)})
 
 
 def _logs_read(findings: pl.DataFrame, first: dict) -> tuple[list[Path], list[str]]:
