@@ -20,6 +20,7 @@ _HEADER = """# SPDX-FileCopyrightText: 2023 Oluwaseun Adeyemi
 # Copyright 2018 The TensorFlow Authors. All Rights Reserved.
 # Copyright (c) 2024 Google LLC
 # Copyright (C) 2019-2021, Tomasz Wiśniewski and contributors
+# Copyright © 2020-present by Kofi Boateng
 # (c) Send The Report Now
 \"\"\"Export helpers. © 2021 Jane Doe\"\"\"
 """
@@ -27,13 +28,14 @@ _HEADER = """# SPDX-FileCopyrightText: 2023 Oluwaseun Adeyemi
 
 def test_a_copyright_lines_holder_is_a_person_to_label_and_to_discover(tmp_path):
     """A licence and a source file's SPDX and copyright headers, as GitHub's MIT template and REUSE write them. By
-    hand: 4 people (the licence's holder, two SPDX holders, one of a `Copyright (C) 2019-2021,` line without its
-    `and contributors`) and a company (`Google LLC`, business, as before); not people: `The TensorFlow Authors`,
-    `Google LLC`, a list's `(c)` item, `Jane Doe` (a placeholder). Before: none was proposed (no name list knows
-    Thandiwe, Oluwaseun or Siobhán, and no key said `name`); `audit --discover` over an agent that read both files
-    found none of them either."""
+    hand: 5 people (the licence's holder, two SPDX holders, one of a `Copyright (C) 2019-2021,` line without its
+    `and contributors`, one of `© 2020-present by`) and a company (`Google LLC`, business, as before); not people:
+    `The TensorFlow Authors`, `Google LLC`, a list's `(c)` item, `Jane Doe` (a placeholder). Before: none was
+    proposed (no name list knows Thandiwe, Oluwaseun or Siobhán, and no key said `name`); `audit --discover` over
+    an agent that read both files found none of them either."""
     units = _prelabel(tmp_path, {"LICENSE": _LICENSE, "export.py": _HEADER})
-    assert _values(units) == [("business", "Google LLC"), ("person_name", "Oluwaseun Adeyemi"),
+    assert _values(units) == [("business", "Google LLC"), ("person_name", "Kofi Boateng"),
+                              ("person_name", "Oluwaseun Adeyemi"),
                               ("person_name", "Siobhán Ní Bhriain"), ("person_name", "Thandiwe Mahlangu"),
                               ("person_name", "Tomasz Wiśniewski")]
     log = _agent_log(tmp_path / "logs" / "req.json", _LICENSE, _HEADER)
@@ -42,7 +44,7 @@ def test_a_copyright_lines_holder_is_a_person_to_label_and_to_discover(tmp_path)
     found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
     assert found == {("Thandiwe Mahlangu", "person_name"), ("Oluwaseun Adeyemi", "person_name"),
                      ("Siobhán Ní Bhriain", "person_name"), ("Tomasz Wiśniewski", "person_name"),
-                     ("Google LLC", "business")}
+                     ("Kofi Boateng", "person_name"), ("Google LLC", "business")}
 
 
 def test_numbers_in_fictional_ranges_are_the_phones_to_label_and_their_leak_is_scored(tmp_path):

@@ -100,8 +100,9 @@ def display_name_ok(value: str) -> bool:
     return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)
 
 
-#: A copyright line up to its holder: `Copyright (c) 2019-2024`, `(C) 2021,`, `©`, `SPDX-FileCopyrightText: © 2023`.
-_YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*,?[ \t]+"
+#: A copyright line up to its holder: `Copyright (c) 2019-2024`, `(C) 2021,`, `©`, `SPDX-FileCopyrightText: © 2023`,
+#: `Copyright 2020-present`, `© 2024 by`.
+_YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*(?:\d{4}|present|now))*,?[ \t]+(?:by[ \t]+)?"
 #: `(c)` and `©` alone only before a year: `(c) Send The Report` is a list's third item.
 _COPYRIGHT = (rf"(?:(?i:spdx-filecopyrighttext:|(?<![\w-])copyright\b)[ \t]*(?:(?i:\(c\))[ \t]*|©[ \t]*)?"
               rf"(?:{_YEARS})?|(?i:\(c\))[ \t]*{_YEARS}|©[ \t]*{_YEARS})")
