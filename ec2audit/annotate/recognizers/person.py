@@ -103,20 +103,23 @@ def display_name_ok(value: str) -> bool:
 #: A copyright line up to its holder: `Copyright (c) 2019-2024`, `(C) 2021,`, `©`, `SPDX-FileCopyrightText: © 2023`,
 #: `Copyright 2020-present`, `© 2024 by`.
 _YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*(?:\d{4}|present|now))*,?[ \t]+(?:by[ \t]+)?"
-#: `(c)` and `©` alone only before a year: `(c) Send The Report` is a list's third item.
-_COPYRIGHT = (rf"(?:(?i:spdx-filecopyrighttext:|(?<![\w-])copyright\b)[ \t]*(?:(?i:\(c\))[ \t]*|©[ \t]*)?"
-              rf"(?:{_YEARS})?|(?i:\(c\))[ \t]*{_YEARS}|©[ \t]*{_YEARS})")
-#: A holder's words, any script's capitalised letters (`Tomasz Wiśniewski`, `Siobhán Ní Bhriain`): capitals are
-#: checked by `_holder_ok`, the pattern only reads letters.
-_HOLDER = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*(?: [^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*){1,3}"
+_MARK = r"(?:(?i:\(c\))|©)[ \t]*"
+#: `Copyright` needs a year or a mark after it (`Copyright Infringement Claims` is a heading), `(c)` and `©` a year
+#: (`(c) Send The Report` is a list's third item); an SPDX tag nothing more.
+_COPYRIGHT = (rf"(?:(?i:spdx-filecopyrighttext:)[ \t]*(?:{_MARK})?(?:{_YEARS})?"
+              rf"|(?i:(?<![\w-])copyright)[ \t]+(?:{_MARK}(?:{_YEARS})?|{_YEARS})|{_MARK}{_YEARS})")
+#: A holder's capitalised words, in any Latin script (`Tomasz Wiśniewski`, `Siobhán Ní Bhriain`), with particles
+#: (`van der`); ` and contributors`, `<mail>` end it, and a company's suffix after it makes it none (`Kofi
+#: Boateng, Inc.`, `Hugging Face Inc`).
+_CAPITALISED = r"[A-ZÀ-ÖØ-ÞĀ-ž][^\W\d_]*(?:['’-][^\W\d_]+)*"
+_HOLDER = rf"{_CAPITALISED}(?: (?:(?:{_PARTICLES}) )*{_CAPITALISED}){{1,3}}"
+_COMPANY_AFTER = r"(?!,?[ \t]+(?i:inc|llc|ltd|limited|corp|corporation|co|gmbh|ag|bv|plc|labs|group|holdings)\b)"
 
 
 def _holder_ok(value: str) -> bool:
-    """A copyright's holder that is a person: two to four capitalised words, no company's, role's or
-    everyday words only (`Google LLC`, `The Authors`, `All Rights`)."""
-    words = value.split()
-    return (len(words) >= 2 and all(w[0].isupper() for w in words) and value.lower() not in PLACEHOLDER_NAMES
-            and display_name_ok(value))
+    """A copyright's holder that is a person: no company's or role's words, not everyday words only (`Google
+    LLC`, `The Authors`, `All Rights`), no placeholder."""
+    return value.lower() not in PLACEHOLDER_NAMES and display_name_ok(value)
 
 
 #: Such a key just before a value: the value is a person's name even where no name list knows it.
@@ -136,8 +139,8 @@ RECOGNIZERS = [
     PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
     ), validate=display_name_ok),
-    # a licence's or a source file's holder; ` and contributors`, `<mail>` and `, Inc.` end it (lower case, no letter)
+    # a licence's or a source file's holder
     PatternRecognizer("person-copyright-holder", "PERSON", "person_name", (
-        (rf"{_COPYRIGHT}(?P<value>{_HOLDER})(?![\w@])", 0.55),
-    ), validate=_holder_ok, trim=r" [^ ]+$"),
+        (rf"{_COPYRIGHT}(?P<value>{_HOLDER})(?![\w@]){_COMPANY_AFTER}", 0.55),
+    ), validate=_holder_ok),
 ]
