@@ -115,3 +115,17 @@ def test_report_says_why_a_cost_is_unknown_in_the_words_audit_uses(tmp_path):
     assert code == 0, output
     assert why in " ".join(output.split())
     assert f">{why}</td>" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_a_verb_that_opens_a_sentence_is_no_part_of_the_name_after_it(tmp_path):
+    """A to-do file an agent read, in imperatives: `Ping Dana Whitfield …`, `- Chase Tomas Lindgren …`
+    (`Ping`, `Chase` and `Mark` are given names in the US census, so each was read as a first name before a
+    second given name). By hand, `audit --discover` finds 3 units, the two people and the desk line, each sent
+    by the one call. Before: `Ping Dana Whitfield` and `Chase Tomas Lindgren` were the units, which a later call
+    naming `Dana Whitfield` alone would not have sent whole."""
+    log = _agent_log(tmp_path / "logs" / "req.json", "Ping Dana Whitfield about the lease; her desk is 555-0142.\n"
+                     "- Chase Tomas Lindgren for the deposit.\n")
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
+    assert found == {("Dana Whitfield", "person_name"), ("Tomas Lindgren", "person_name"), ("555-0142", "contact")}

@@ -69,6 +69,21 @@ def _census_name(value: str) -> bool:
     return opener in first and opener not in _SENTENCE_OPENERS and (particle or words[-1].upper() in last)
 
 
+#: Where a sentence, a line or a list item starts: the place of an imperative's verb.
+_SENTENCE_START = re.compile(r"(?:\A|[.!?:;][ \t]+|\n[ \t]*(?:[-*•>][ \t]+|\d+[.)][ \t]+)?|[\"'“‘(][ \t]*)\Z")
+
+
+def _after_imperative(text: str, start: int, end: int) -> tuple[int, int]:
+    """No candidate (an empty span) for a sentence's first word before a name (`Ping Dana Whitfield about the
+    lease`, `Mark Dana Whitfield as paid`): an imperative's verb that the census also lists as a given name. The
+    name after it is a candidate of its own (the pattern is looked for at every word)."""
+    words = text[start:end].split(" ")
+    second_given = len(words) >= 3 and words[1][0].isupper()  # not a particle: `From: Sophie van der Meulen`
+    if second_given and _SENTENCE_START.search(text, max(0, start - 8), start) and _census_name(" ".join(words[1:])):
+        return start, start
+    return start, end
+
+
 #: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`, a git
 #: commit's `Author:` and its trailers (`Signed-off-by:`), a runbook's or a ticket's people (`On-call:`, `Assignee:`).
 _NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
@@ -135,7 +150,8 @@ RECOGNIZERS = [
     PatternRecognizer("person-census", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?=(?P<value>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* "
          r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?![\w@]))", 0.6),
-    ), validate=_census_name, trim=r" [A-Z][a-z]+$"),  # `Will Hartley Reviewed`: the last word is no surname
+    ), validate=_census_name, trim=r" [A-Z][a-z]+$",  # `Will Hartley Reviewed`: the last word is no surname
+        bound=_after_imperative),
     PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
     ), validate=display_name_ok),
