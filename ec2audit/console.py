@@ -33,6 +33,12 @@ def usd(value: float, sign: str = "$") -> str:
     return f"{sign}{value:,.{digits}f}"
 
 
+def unpriced_episodes(unpriced: int, priced: float) -> str:
+    """An unknown cost over episodes, `unpriced` of them without one: `run`'s progress line and `report`'s Cost
+    table say it in these words, the priced part beside it, never read as the whole."""
+    return f"unknown ({plural(unpriced, 'episode')} unpriced, {usd(priced)} priced)"
+
+
 def unknown_cost(calls: int, unpriced: int, without_usage: int, without_price: int) -> str:
     """Why the cost of `calls` is unknown, `unpriced` of them without one: a part of them had no price, no call
     logged its usage, the model has none (claude-sonnet-4-20250514 is not in the price map), or the answer was

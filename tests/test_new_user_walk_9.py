@@ -129,3 +129,32 @@ def test_a_verb_that_opens_a_sentence_is_no_part_of_the_name_after_it(tmp_path):
     assert code == 0, output
     found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
     assert found == {("Dana Whitfield", "person_name"), ("Tomas Lindgren", "person_name"), ("555-0142", "contact")}
+
+
+def test_report_on_a_run_says_how_much_of_its_cost_is_unknown_as_run_does(tmp_path):
+    """A run folder as `ec2audit run` leaves it: three cloud-only episodes of two calls each, two priced at
+    $0.0044 (2 × $0.0022), one whose cloud model had no price. By hand: 6 calls, USD unknown, $0.0088 of it
+    priced, in `run`'s own words: `unknown (1 episode unpriced, $0.0088 priced)`. Before: a bare `unknown`."""
+    from test_new_user_walk_2 import _episode
+
+    from ec2audit.run.episodes import RECORD, EpisodeSpec
+    from ec2audit.run.scheduler import write_results
+
+    out = tmp_path / "run"
+    specs = []
+    for task, usd in (("A", 0.0044), ("B", 0.0044), ("C", None)):
+        record = _episode(task, "cloud-only", 0, 1.0, 2, usd, None).to_dict()
+        folder = out / "episodes" / record["episode_id"]
+        folder.mkdir(parents=True)
+        (folder / RECORD).write_text(json.dumps(record), encoding="utf-8")
+        specs.append(EpisodeSpec(task, "cloud-only", 0))
+    write_results(out, specs)
+    why = "unknown (1 episode unpriced, $0.0088 priced)"
+    code, output = _cli("report", out, "--json")
+    assert code == 0, output
+    (row,) = json.loads(output)["strategies"]
+    assert (row["cloud_calls"], row["cloud_usd"], row["cloud_usd_unknown"]) == (6, None, why)
+    code, output = _cli("report", out, "--out", tmp_path / "report.html")
+    assert code == 0, output
+    assert why in " ".join(output.split())
+    assert f">{why}</td>" in (tmp_path / "report.html").read_text(encoding="utf-8")

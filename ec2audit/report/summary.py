@@ -21,7 +21,7 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
-from ec2audit.console import unknown_cost
+from ec2audit.console import unknown_cost, unpriced_episodes
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
 from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, sessions_path
@@ -83,7 +83,7 @@ class StrategyRow:
     cloud_cached_tokens: int | None = None
     cloud_output_tokens: int | None = None
     cloud_usd: float | None = None
-    cloud_usd_unknown: str | None = None  # why `cloud_usd` is None, in `audit`'s words, where the audit said
+    cloud_usd_unknown: str | None = None  # why `cloud_usd` is None, in the words of `audit` or `run`, where known
     usd_per_episode: float | None = None
     edge_flops: float | None = None
     exposure: float | None = None
@@ -236,6 +236,7 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
         cloud_output_tokens=pl.col("cloud_output_tokens").sum(),
         # an unknown price (or edge model size) makes the total unknown, not smaller, as in summary.json
         cloud_usd=pl.when(pl.col("cloud_usd").null_count() == 0).then(pl.col("cloud_usd").sum()),
+        unpriced=pl.col("cloud_usd").null_count(), priced=pl.col("cloud_usd").sum(),
         edge_flops=pl.when(pl.col("edge_flops").null_count() == 0).then(pl.col("edge_flops").sum()),
         exposure=pl.col("exposure").mean(),
     ).join(passes, on=keys, how="left", nulls_equal=True)
@@ -250,10 +251,11 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
             for dim, value in metrics.dimension_map(raw_dims).items():
                 dims[dim].append(float(value))
             leaked += sum(1 for leak in json.loads(raw_leaks or "[]") if metrics.leaked(leak.get("grade", 0)))
-        usd = stat["cloud_usd"]
+        usd, unpriced, priced = stat["cloud_usd"], stat.pop("unpriced"), stat.pop("priced")
         rows.append(StrategyRow(
             source=source, label=_label(stat, vary), **{k: stat[k] for k in keys},
-            **{k: stat[k] for k in stats.columns if k not in keys},
+            **{k: v for k, v in stat.items() if k not in keys},
+            cloud_usd_unknown=unpriced_episodes(unpriced, priced) if unpriced else None,
             usd_per_episode=None if usd is None else usd / stat["episodes"], leaked_units=leaked,
             by_dimension={d: sum(v) / len(v) for d, v in sorted(dims.items())}))
     return rows
