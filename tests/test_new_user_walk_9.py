@@ -21,6 +21,7 @@ _HEADER = """# SPDX-FileCopyrightText: 2023 Oluwaseun Adeyemi
 # Copyright (c) 2024 Google LLC
 # Copyright (C) 2019-2021, Tomasz Wiśniewski and contributors
 # Copyright © 2020-present by Kofi Boateng
+# © Ngozi Okafor 2022
 # (c) Send The Report Now
 # Copyright Infringement Claims: see NOTICE. Copyright 2024 Hugging Face Inc
 \"\"\"Export helpers. © 2021 Jane Doe\"\"\"
@@ -28,15 +29,17 @@ _HEADER = """# SPDX-FileCopyrightText: 2023 Oluwaseun Adeyemi
 
 
 def test_a_copyright_lines_holder_is_a_person_to_label_and_to_discover(tmp_path):
-    """A licence and a source file's SPDX and copyright headers, as GitHub's MIT template and REUSE write them. By
-    hand: 5 people (the licence's holder, two SPDX holders, one of a `Copyright (C) 2019-2021,` line without its
-    `and contributors`, one of `© 2020-present by`) and two companies (`Google LLC`, `Hugging Face Inc`: business,
-    as before); not people: `The TensorFlow Authors`, either company, a list's `(c)` item, a heading after
-    `Copyright`, `Jane Doe` (a placeholder). Before: none was proposed (no name list knows Thandiwe, Oluwaseun or
-    Siobhán, and no key said `name`); `audit --discover` over an agent that read both files found none either."""
+    """A licence and a source file's SPDX and copyright headers, as GitHub's MIT template and REUSE write them.
+    By hand: 6 people (the licence's holder, two SPDX holders, one of a `Copyright (C) 2019-2021,` line without
+    its `and contributors`, one of `© 2020-present by`, one before its year) and two companies (`Google LLC`,
+    `Hugging Face Inc`: business, as before); not people: `The TensorFlow Authors`, either company, a list's
+    `(c)` item, a heading after `Copyright`, `Jane Doe` (a placeholder). Before: none was proposed (no name list
+    knows Thandiwe, Oluwaseun or Siobhán, and no key said `name`); `audit --discover` over an agent that read
+    both files found none either."""
     units = _prelabel(tmp_path, {"LICENSE": _LICENSE, "export.py": _HEADER})
     assert _values(units) == [("business", "Google LLC"), ("business", "Hugging Face Inc"),
-                              ("person_name", "Kofi Boateng"), ("person_name", "Oluwaseun Adeyemi"),
+                              ("person_name", "Kofi Boateng"), ("person_name", "Ngozi Okafor"),
+                              ("person_name", "Oluwaseun Adeyemi"),
                               ("person_name", "Siobhán Ní Bhriain"), ("person_name", "Thandiwe Mahlangu"),
                               ("person_name", "Tomasz Wiśniewski")]
     log = _agent_log(tmp_path / "logs" / "req.json", _LICENSE, _HEADER)
@@ -45,7 +48,7 @@ def test_a_copyright_lines_holder_is_a_person_to_label_and_to_discover(tmp_path)
     found = {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
     assert found == {("Thandiwe Mahlangu", "person_name"), ("Oluwaseun Adeyemi", "person_name"),
                      ("Siobhán Ní Bhriain", "person_name"), ("Tomasz Wiśniewski", "person_name"),
-                     ("Kofi Boateng", "person_name"), ("Google LLC", "business"),
+                     ("Kofi Boateng", "person_name"), ("Ngozi Okafor", "person_name"), ("Google LLC", "business"),
                      ("Hugging Face Inc", "business")}
 
 

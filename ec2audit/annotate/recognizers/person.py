@@ -158,5 +158,7 @@ RECOGNIZERS = [
     # a licence's or a source file's holder
     PatternRecognizer("person-copyright-holder", "PERSON", "person_name", (
         (rf"{_COPYRIGHT}(?P<value>{_HOLDER})(?![\w@]){_COMPANY_AFTER}", 0.55),
+        # the year after the holder, after a mark (`Copyright Law Review 2023` is a journal): `© Priya Raman 2024`
+        (rf"{_MARK}(?P<value>{_HOLDER}),?[ \t]+\d{{4}}\b", 0.55),
     ), validate=_holder_ok),
 ]
