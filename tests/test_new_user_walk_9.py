@@ -161,3 +161,25 @@ def test_report_on_a_run_says_how_much_of_its_cost_is_unknown_as_run_does(tmp_pa
     assert code == 0, output
     assert why in " ".join(output.split())
     assert f">{why}</td>" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_a_name_before_its_possessive_is_labelled_without_it_when_presidio_runs(tmp_path):
+    """`annotate prelabel` as it runs by default, with Presidio, over `Dana Whitfield's desk line is 555-0142`:
+    spaCy's NER ends the person at `Whitfield's`, and that span, longer than ours, won. By hand: the units are
+    `Dana Whitfield` and the phone; a call that names `Dana Whitfield` alone leaks 1 of the 2, exposure
+    1.0 / (1.0 + 1.5) = 0.400. Before: the unit was `Dana Whitfield's`, and the call's exposure 0.000."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.md").write_text("Dana Whitfield's desk line is 555-0142.\n", encoding="utf-8")
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    assert _values([json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]) == [
+        ("contact", "555-0142"), ("person_name", "Dana Whitfield")]
+    log = _agent_log(tmp_path / "logs" / "req.json", "Whose desk is it? Dana Whitfield, the office says.")
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"req": "ws"}), encoding="utf-8")
+    code, output = _cli("audit", log, "--units", units, "--task-map", task_map, "--json")
+    assert code == 0, output
+    (session,) = json.loads(output)["sessions"]
+    assert (session["leaked"], session["units"], round(session["exposure"], 3)) == (1, 2, 0.4)
