@@ -183,3 +183,18 @@ def test_a_name_before_its_possessive_is_labelled_without_it_when_presidio_runs(
     assert code == 0, output
     (session,) = json.loads(output)["sessions"]
     assert (session["leaked"], session["units"], round(session["exposure"], 3)) == (1, 2, 0.4)
+
+
+def test_a_drama_number_ending_in_zeros_is_a_phone_not_a_round_number(tmp_path):
+    """A hotel's contact page an agent read, in Ofcom's drama ranges, whose numbers run from 0000: `020 7946
+    0000`, `0113 496 0000`. By hand, `audit --discover` finds 2 units, both sent by the one call: exposure 1.0.
+    Before: each was proposed, then rejected as `a round number (a duration or size)`, and the session had
+    nothing to score (exposure null)."""
+    log = _agent_log(tmp_path / "logs" / "req.json", "Front desk: 020 7946 0000. Leeds office: 0113 496 0000.")
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    summary = json.loads(output)
+    assert {(f["evidence"], f["dimension"]) for f in summary["leaked"]} == {
+        ("020 7946 0000", "contact"), ("0113 496 0000", "contact")}
+    (session,) = summary["sessions"]
+    assert (session["leaked"], session["units"], session["exposure"]) == (2, 2, 1.0)

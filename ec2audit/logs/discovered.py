@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
-from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
+from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, fictional_phone
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
 from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, PLACEHOLDER_NAMES, display_name_ok
@@ -275,6 +275,8 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return _email_rejection(value, before)
         if _GLUED.search(value):
             return "several values glued together (a `key: value, …` line read whole)"
+        if unit.dimension == "contact" and fictional_phone(value):
+            return None  # Ofcom's drama numbers end in 0000 as often as not: a phone, not a round number
         return _number_rejection(value, before) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
         return _health_rejection(value, before, after, _keyed(unit))
