@@ -198,3 +198,69 @@ def test_a_drama_number_ending_in_zeros_is_a_phone_not_a_round_number(tmp_path):
         ("020 7946 0000", "contact"), ("0113 496 0000", "contact")}
     (session,) = summary["sessions"]
     assert (session["leaked"], session["units"], session["exposure"]) == (2, 2, 1.0)
+
+
+def _codex_line(at: str, kind: str, payload: dict) -> str:
+    return json.dumps({"timestamp": f"2025-12-08T00:{at}Z", "type": kind, "payload": payload})
+
+
+def _token_count(last: tuple[int, int, int], total: tuple[int, int, int]) -> dict:
+    def usage(n: tuple[int, int, int]) -> dict:
+        return {"input_tokens": n[0], "cached_input_tokens": n[1], "output_tokens": n[2],
+                "reasoning_output_tokens": n[2] // 2, "total_tokens": n[0] + n[2]}
+    return {"type": "token_count", "info": {"total_token_usage": usage(total), "last_token_usage": usage(last),
+                                            "model_context_window": 272000},
+            "rate_limits": {"primary": {"used_percent": 7.0, "window_minutes": 300}}}
+
+
+def test_a_codex_cli_rollout_is_read_and_each_response_priced(tmp_path):
+    """A Codex CLI session as it writes one (`~/.codex/sessions/2025/12/08/rollout-….jsonl`): the user's task,
+    a `shell` call whose output holds a claimant's notes, the answer; a `token_count` event after each model
+    response (the first before its tool's output, as Codex writes it). By hand: 2 calls of gpt-5-codex ($1.25 /
+    $0.125 cached / $10 per million): 1,200·1.25 + 1,500·0.125 + 60·10 = 2,287.5 µ$ and 440·1.25 + 2,560·0.125
+    + 45·10 = 1,320 µ$, $0.0036075 in all; 5,700 input tokens (4,060 cached), 105 out (the running totals not
+    added again); 3 units, each first sent by call #2, the one after the output, exposure 1.0 (the OS user
+    `ines` in the working folder is 4 letters, too short for a contact value the audit finds without a word
+    for one: no unit). Before: `not a known log format`, nothing read, exit 1; and, read, `ines` was a fourth
+    unit that no call could leak (exposure 0.769)."""
+    day = tmp_path / "sessions" / "2025" / "12" / "08"
+    day.mkdir(parents=True)
+    notes = "Call Dana Whitfield on 555-0142 about claim CLM-2026-004417.\n"
+    (day / "rollout-2025-12-08T00-37-46-019a2d7a.jsonl").write_text("\n".join([
+        _codex_line("37:46.317", "session_meta", {"id": "019a2d7a", "timestamp": "2025-12-08T00:37:46.308Z",
+                                                  "cwd": "/home/ines/claims", "originator": "codex_cli_rs",
+                                                  "cli_version": "0.65.0", "source": "cli",
+                                                  "model_provider": "openai"}),
+        _codex_line("37:46.317", "response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "<environment_context>\n  <cwd>/home/ines/claims</cwd>\n"
+                                           "</environment_context>"}]}),
+        _codex_line("37:46.318", "turn_context", {"cwd": "/home/ines/claims", "approval_policy": "on-request",
+                                                  "model": "gpt-5-codex", "effort": "medium"}),
+        _codex_line("37:46.320", "response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "Summarise notes.md"}]}),
+        _codex_line("37:46.320", "event_msg", {"type": "user_message", "message": "Summarise notes.md",
+                                               "kind": "plain"}),
+        _codex_line("37:48.050", "response_item", {"type": "reasoning", "summary": [],
+                                                   "encrypted_content": "gAAAAABo"}),
+        _codex_line("37:48.100", "response_item", {"type": "function_call", "name": "shell", "call_id": "call_1",
+                                                   "arguments": json.dumps({"command": ["cat", "notes.md"]})}),
+        _codex_line("37:48.150", "event_msg", _token_count((2700, 1500, 60), (2700, 1500, 60))),
+        _codex_line("37:48.200", "response_item", {"type": "function_call_output", "call_id": "call_1",
+                                                   "output": json.dumps({"output": notes, "metadata": {
+                                                       "exit_code": 0, "duration_seconds": 0.0}})}),
+        _codex_line("37:50.100", "response_item", {"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "Ines should call the claimant about the open claim."}]}),
+        _codex_line("37:50.150", "event_msg", _token_count((3000, 2560, 45), (5700, 4060, 105))),
+        _codex_line("37:50.160", "event_msg", {"type": "agent_message", "message": "Ines should call …"}),
+    ]) + "\n", encoding="utf-8")
+    code, output = _cli("audit", tmp_path / "sessions", "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    summary = json.loads(output)
+    (provider,) = summary["providers"]
+    assert (provider["model"], provider["calls"], provider["input_tokens"], provider["cached_tokens"],
+            provider["output_tokens"], provider["cost_usd"]) == ("gpt-5-codex", 2, 5700, 4060, 105, 0.0036075)
+    assert sorted((f["evidence"], f["step"]) for f in summary["leaked"]) == [
+        ("555-0142", 2), ("CLM-2026-004417", 2), ("Dana Whitfield", 2)]
+    (session,) = summary["sessions"]
+    (session,) = summary["sessions"]
+    assert (session["session"], session["leaked"], session["units"], session["exposure"]) == ("019a2d7a", 3, 3, 1.0)

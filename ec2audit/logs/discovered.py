@@ -455,8 +455,11 @@ def log_identifiers(texts: list[tuple[str, str]], session: str) -> list[Unit]:
             for match, field in ((_HANDLE.search(who), "handle"), (_CHAT_ID.search(who), "id")):
                 if match:
                     found.setdefault(match[1], (f"chat_{field}", "contact"))
+        shortest = load_taxonomy().rules("contact").min_length
         for match in _HOME.finditer(text):
-            if match["user"].lower() not in _SYSTEM_USERS:
+            # one shorter than a contact value's minimum is found only beside a word for a contact, never in a path:
+            # a unit the audit could not find would only lower the session's exposure (`/home/ines/`)
+            if match["user"].lower() not in _SYSTEM_USERS and len(match["user"]) >= shortest:
                 found.setdefault(match["user"], ("os_user", "contact"))
     return [make_unit({"task_id": session, "entity_id": "LOG", "field": f"{field}_{i}", "value": value,
                        "dimension": dimension})
