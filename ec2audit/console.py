@@ -33,6 +33,26 @@ def usd(value: float, sign: str = "$") -> str:
     return f"{sign}{value:,.{digits}f}"
 
 
+def unpriced_episodes(unpriced: int, priced: float) -> str:
+    """An unknown cost over episodes, `unpriced` of them without one: `run`'s progress line and `report`'s Cost
+    table say it in these words, the priced part beside it, never read as the whole."""
+    return f"unknown ({plural(unpriced, 'episode')} unpriced, {usd(priced)} priced)"
+
+
+def unknown_cost(calls: int, unpriced: int, without_usage: int, without_price: int) -> str:
+    """Why the cost of `calls` is unknown, `unpriced` of them without one: a part of them had no price, no call
+    logged its usage, the model has none (claude-sonnet-4-20250514 is not in the price map), or the answer was
+    cut off (the provider bills output the usage never counted). `audit`'s provider table and `report`'s Cost
+    table say it in these words."""
+    if unpriced < calls:
+        why = (" (no usage logged)" if without_usage == unpriced else
+               f" ({without_usage} with no usage logged)" if without_usage else "")
+        return f"unknown: {unpriced} of {calls} unpriced{why}"
+    if without_usage == calls:
+        return "unknown: no usage logged"
+    return "unknown: no price for the model" if without_price else "unknown: answer cut off"
+
+
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """`1 file`, `2 files`, `0 files`; `nouns` when the plural is not noun + s (`1 entity`, `2 entities`)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"

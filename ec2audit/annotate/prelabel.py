@@ -214,12 +214,17 @@ class Prelabeler:
 
     @staticmethod
     def _presidio_matches(doc: Document, offset: int, found: list) -> list[Match]:
-        """Presidio's results for the chunk of `doc` at `offset`, kept to cells (`_cells`)."""
+        """Presidio's results for the chunk of `doc` at `offset`, kept to cells (`_cells`), a name's or a place's
+        without the possessive spaCy's NER keeps (`Dana Whitfield's desk`: a call naming `Dana Whitfield` sends it)."""
         kept = []
         for r in found:
             if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(doc.text, r.start + offset, r.end + offset):
                 continue
-            for start, end in _cells(doc, r.start + offset, r.end + offset, r.entity_type):
+            stop = r.end + offset
+            possessive = _POSSESSIVE.search(doc.text, max(0, stop - 2), stop)
+            if possessive and r.entity_type in ("PERSON", "LOCATION"):
+                stop = possessive.start()
+            for start, end in _cells(doc, r.start + offset, stop, r.entity_type):
                 kept.append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score, "presidio"))
         return kept
 
@@ -405,6 +410,10 @@ def _a_version(doc: Document, m: Match) -> bool:
 
 def _in_message_id(doc: Document, m: Match) -> bool:
     return bool(MESSAGE_ID_HEADER.search(doc.text, max(0, m.start - 40), m.start))
+
+
+#: A possessive at a name's end: `Whitfield's`, `Whitfield’s`, `Davies'`.
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s?$")
 
 
 def _continues_number(text: str, start: int, end: int) -> bool:

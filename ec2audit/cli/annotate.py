@@ -82,7 +82,8 @@ def pull_options(func):
 @click.option("--task-id", help="Task id for a plain workspace (default: its folder name).")
 @click.option("--no-presidio", is_flag=True,
               help="Our recognizers and file structure only (fast, no spaCy): secrets, e-mails, phones (North "
-                   "American, Chinese, any with a +country code), cards, IBANs, amounts, SSN/NI/passport numbers, "
+                   "American, Chinese, any with a +country code, fictional 555-01xx and Ofcom drama ranges), "
+                   "cards, IBANs, amounts, SSN/NI/passport numbers, "
                    "census and Chinese names, addresses, ICD-10 conditions, private IPs, internal hosts. Only "
                    "Presidio adds names and places its NER finds beyond those, national phone numbers without a "
                    "country code, public IPs, crypto wallets, US ITIN/driver's licence/bank numbers, UK NHS "

@@ -59,9 +59,9 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     """Audit request logs or agent logs (files or directories; format detected per file).
 
     Every file under the paths is read or named as skipped with its reason (exit 1 then). Formats:
-    OpenClaw transcripts (JSONL, rotated, SQLite), trajectories and cron run logs, Claude Code sessions, OpenAI /
-    Anthropic / Gemini request logs and plain JSON conversations, HAR, VCR.py cassettes, OpenTelemetry GenAI
-    and OpenInference spans, LiteLLM and Langfuse exports, Inspect AI eval logs, tau-bench,
+    OpenClaw transcripts (JSONL, rotated, SQLite), trajectories and cron run logs, Claude Code sessions, Codex
+    CLI rollouts, OpenAI / Anthropic / Gemini request logs and plain JSON conversations, HAR, VCR.py cassettes,
+    OpenTelemetry GenAI and OpenInference spans, LiteLLM and Langfuse exports, Inspect AI eval logs, tau-bench,
     SWE-agent, mini-swe-agent and OpenHands trajectories, AgentDojo and Invariant traces, and
     ec2audit's interceptor store. Only calls to cloud models are scanned; each leak is attributed to
     the first cloud call that sent it.

@@ -20,6 +20,7 @@ from pathlib import Path
 from ec2audit.errors import InputError
 from ec2audit.logs import (
     claude_code,
+    codex_cli,
     har,
     inspect_ai,
     intercept_store,
@@ -46,7 +47,8 @@ from ec2audit.payloads import Payload
 #: Sniffing order matters: specific formats first, the generic request log last; sniffers that read
 #: only the first line before those that outline a document's head.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
-    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, inspect_ai,
+    openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, codex_cli,
+    inspect_ai,
     otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
     openai_log)}
 

@@ -74,9 +74,13 @@ SESSION_SCHEMA = {
     "leaked": pl.Int64(), "exposure": pl.Float64(), "exposure_by_dimension": metrics.BY_DIMENSION,
     "scored_against": pl.String(), "tasks": pl.List(pl.String), "cloud_input_tokens": pl.Int64(),
     "cloud_cached_tokens": pl.Int64(), "cloud_output_tokens": pl.Int64(), "cloud_usd": pl.Float64(),
+    "cloud_unpriced_calls": pl.Int64(), "cloud_calls_without_usage": pl.Int64(),
+    "cloud_calls_without_price": pl.Int64(),
 }
-#: The cloud usage columns of `SESSION_SCHEMA`, which `sessions()` does not give.
-CLOUD_USAGE = ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd")
+#: The cloud usage columns of `SESSION_SCHEMA`, which `sessions()` does not give: tokens, USD, and why a USD is
+#: null (`report.unknown_cost`): its calls without a cost, those that logged no usage, those whose model has no price.
+CLOUD_USAGE = ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd",
+               "cloud_unpriced_calls", "cloud_calls_without_usage", "cloud_calls_without_price")
 #: What the audit counts per format read (`LogAudit.format_calls`, `report.coverage`): its calls, those that
 #: carried no prompt text, the records passed over (`base.PASSED_OVER`) or reusing an earlier call's id, and
 #: the requests a proxy refused (`base.BLOCKED`).
@@ -601,10 +605,12 @@ class LogAudit:
             names = self.task_names()
             shared = [] if self.shared_sessions is None else self.shared_sessions["group"].to_list()
             spanning = pl.col("session").fill_null("").is_in(shared)
-            across = _usage(self.calls_lazy().filter(spanning)) if shared else None
+            no_price = self._models_without_price()
+            across = _usage(self.calls_lazy().filter(spanning), no_price) if shared else None
             for at, rows in self._sessions_by_part():
                 calls = self._part_table(at, "calls")
-                usage = (_usage(calls) if across is None else pl.concat([_usage(calls.filter(~spanning)), across])
+                usage = (_usage(calls, no_price) if across is None
+                         else pl.concat([_usage(calls.filter(~spanning), no_price), across])
                          ).collect(engine="streaming")
                 for chunk in self._rows([rows]):
                     frame = pl.DataFrame([{**r, "exposure_by_dimension": metrics.dimension_rows(
@@ -613,9 +619,22 @@ class LogAudit:
                            .cast(pl.Schema(usage_schema)))
         none = pl.col("cloud_calls") == 0  # no cloud call: nothing spent, known
         return (_streamed(batches, usage_schema)
-                .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c) for c in CLOUD_USAGE[:3])
+                .with_columns(pl.when(none).then(0).otherwise(pl.col(c)).alias(c)
+                              for c in CLOUD_USAGE if c != "cloud_usd")
                 .with_columns(cloud_usd=pl.when(none).then(0.0).otherwise("cloud_usd"))
                 .select(list(SESSION_SCHEMA)).cast(pl.Schema(SESSION_SCHEMA)))
+
+    def _models_without_price(self) -> list[str]:
+        """The models of cloud calls that logged usage and got no cost, which no price table knows (the others'
+        answers were cut off): what `report` says of a session's unknown USD, as `audit` does of a provider's."""
+        from ec2audit.intercept.pricing import Pricing
+
+        unpriced = (self.calls_lazy().filter((pl.col("side") == CLOUD) & pl.col("cost_usd").is_null() & _USAGE)
+                    .select(pl.col("model").drop_nulls().unique()).collect(engine="streaming")["model"].to_list())
+        if not unpriced:
+            return []
+        pricing = Pricing()
+        return [m for m in unpriced if pricing.lookup(m) is None]
 
     def write_sessions(self, path: Path) -> None:
         """The sessions table (Parquet, or JSONL for `.jsonl`), private, streamed a part at a time."""
@@ -672,11 +691,19 @@ def _usd_sum() -> pl.Expr:
         pl.col("cost_usd").cast(pl.Decimal(38, 18)).sum().cast(pl.Float64))
 
 
-def _usage(calls: pl.LazyFrame) -> pl.LazyFrame:
-    """Per session, its cloud calls' tokens and USD (`CLOUD_USAGE`), as `providers()` sums them."""
+#: A call that logged its usage (a token count in or out).
+_USAGE = pl.col("input_tokens").is_not_null() | pl.col("output_tokens").is_not_null()
+
+
+def _usage(calls: pl.LazyFrame, no_price: list[str]) -> pl.LazyFrame:
+    """Per session, its cloud calls' tokens and USD (`CLOUD_USAGE`), as `providers()` sums them, and its calls
+    without a cost: all, those without usage, those of a model in `no_price`."""
+    unpriced = pl.col("cost_usd").is_null()
     return calls.filter(pl.col("side") == CLOUD).group_by("session").agg(
         cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
-        cloud_output_tokens=pl.col("output_tokens").sum(), cloud_usd=_usd_sum())
+        cloud_output_tokens=pl.col("output_tokens").sum(), cloud_usd=_usd_sum(),
+        cloud_unpriced_calls=unpriced.sum(), cloud_calls_without_usage=(~_USAGE).sum(),
+        cloud_calls_without_price=(unpriced & _USAGE & pl.col("model").is_in(no_price)).sum())
 
 
 def _text_hash(text: str) -> int:

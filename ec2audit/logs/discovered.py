@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
-from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
+from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, fictional_phone
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
 from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, PLACEHOLDER_NAMES, display_name_ok
@@ -275,6 +275,8 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return _email_rejection(value, before)
         if _GLUED.search(value):
             return "several values glued together (a `key: value, …` line read whole)"
+        if unit.dimension == "contact" and fictional_phone(value):
+            return None  # Ofcom's drama numbers end in 0000 as often as not: a phone, not a round number
         return _number_rejection(value, before) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
         return _health_rejection(value, before, after, _keyed(unit))
@@ -453,8 +455,11 @@ def log_identifiers(texts: list[tuple[str, str]], session: str) -> list[Unit]:
             for match, field in ((_HANDLE.search(who), "handle"), (_CHAT_ID.search(who), "id")):
                 if match:
                     found.setdefault(match[1], (f"chat_{field}", "contact"))
+        shortest = load_taxonomy().rules("contact").min_length
         for match in _HOME.finditer(text):
-            if match["user"].lower() not in _SYSTEM_USERS:
+            # one shorter than a contact value's minimum is found only beside a word for a contact, never in a path:
+            # a unit the audit could not find would only lower the session's exposure (`/home/ines/`)
+            if match["user"].lower() not in _SYSTEM_USERS and len(match["user"]) >= shortest:
                 found.setdefault(match["user"], ("os_user", "contact"))
     return [make_unit({"task_id": session, "entity_id": "LOG", "field": f"{field}_{i}", "value": value,
                        "dimension": dimension})

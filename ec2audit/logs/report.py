@@ -9,7 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ec2audit.console import plural, usd
+from ec2audit.console import plural, unknown_cost, usd
 from ec2audit.logs.audit import FORMAT_COUNTS, FOUND, NOTHING, LogAudit
 from ec2audit.report.summary import masked_evidence
 
@@ -182,24 +182,20 @@ def _clean(summary: dict) -> str:
 
 
 def _usd(row: dict) -> str:
-    """A provider row's cost, or why there is none: a part of its calls had no price, the model has none
-    (claude-sonnet-4-20250514 is not in the price map), no call logged its usage, or the answer was cut
-    off (the provider bills output the usage never counted). A bare dash read as nothing to pay."""
+    """A provider row's cost, or why there is none (`unknown_cost`). A bare dash read as nothing to pay."""
     if row["cost_usd"] is not None:
         return usd(row["cost_usd"], sign="")
     unpriced = row.get("unpriced_calls") or 0
-    if 0 < unpriced < row["calls"]:
-        bare = row.get("calls_without_usage") or 0
-        why = " (no usage logged)" if bare == unpriced else f" ({bare} with no usage logged)" if bare else ""
-        return f"unknown: {unpriced} of {row['calls']} unpriced{why}"
-    if row["side"] != "cloud" or not unpriced:
+    if not unpriced or unpriced == row["calls"] and row["side"] != "cloud":
         return "-"
-    if not (row["input_tokens"] or row["output_tokens"]):
-        return "unknown: no usage logged"
+    bare = row.get("calls_without_usage") or 0
+    if unpriced == row["calls"] and not (row["input_tokens"] or row["output_tokens"]):
+        bare = unpriced
     from ec2audit.intercept.pricing import Pricing  # the price map is read only where a cost is missing
 
     # a priced model left unpriced by the proxy that recorded it: its streamed answer was cut off
-    return "unknown: no price for the model" if Pricing().lookup(row["model"]) is None else "unknown: answer cut off"
+    no_price = unpriced > bare and Pricing().lookup(row["model"]) is None
+    return unknown_cost(row["calls"], unpriced, bare, unpriced - bare if no_price else 0)
 
 
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:

@@ -75,8 +75,9 @@ def _int(v: int | None) -> str:
     return "–" if v is None else f"{v:,}"
 
 
-def _usd(v: float | None) -> str:
-    return "unknown" if v is None else usd(v)
+def _usd(v: float | None, why: str | None = None) -> str:
+    """A USD figure, or `unknown` with why where it is known (`StrategyRow.cloud_usd_unknown`)."""
+    return (why or "unknown") if v is None else usd(v)
 
 
 def _si(v: float | None) -> str:
@@ -113,10 +114,10 @@ def nice_ticks(hi: float, most: int = 5) -> list[float]:
 def scatter(rows: list[StrategyRow], x_of: Callable[[StrategyRow], float | None], x_label: str,
             x_format: Callable[[float], str], plot_id: str, x_max: float | None = None) -> str:
     """Completion (y) against a cost (x); the Pareto front is a dashed step line through ringed points."""
-    data = [(r, x_of(r)) for r in rows if x_of(r) is not None and r.completion is not None]
+    data = [(r, x, r.completion) for r in rows if (x := x_of(r)) is not None and r.completion is not None]
     if not data:
         return f'<p class="notes" id="{plot_id}">no {escape(x_label)} figures to plot</p>'
-    xs = [x for _, x in data]
+    xs = [x for _, x, _ in data]
     x_ticks = nice_ticks(x_max or max(xs))
     x_hi = x_ticks[-1]
     sx = lambda v: PAD_L + (W - PAD_L - PAD_R) * v / x_hi  # noqa: E731
@@ -136,22 +137,22 @@ def scatter(rows: list[StrategyRow], x_of: Callable[[StrategyRow], float | None]
                f'{escape(x_label)}</text>'
                f'<text transform="translate(14 {(PAD_T + H - PAD_B) / 2}) rotate(-90)" font-size="12" '
                'text-anchor="middle">completion</text>')
-    front = pareto_front([(x, r.completion) for r, x in data])
+    front = pareto_front([(x, y) for _, x, y in data])
     if len(front) > 1:
         path, last_y = [], None
         for i in front:
-            r, x = data[i]
+            _, x, y = data[i]
             if last_y is not None:
                 path.append(f"{sx(x):.1f},{sy(last_y):.1f}")
-            path.append(f"{sx(x):.1f},{sy(r.completion):.1f}")
-            last_y = r.completion
+            path.append(f"{sx(x):.1f},{sy(y):.1f}")
+            last_y = y
         out.append(f'<polyline class="pareto" points="{" ".join(path)}" fill="none" stroke="#333" '
                    'stroke-dasharray="5 4" stroke-width="1.5"/>')
     # points drawn at the same spot share one label ("a, b +2"); labels sit right of their point (left
     # of it in the right half) and step away from labels already placed, upward in the lower half
     spots: dict[tuple[int, int], list[str]] = {}
-    for r, x in data:
-        spots.setdefault((round(sx(x)), round(sy(r.completion))), []).append(r.label)
+    for r, x, y in data:
+        spots.setdefault((round(sx(x)), round(sy(y))), []).append(r.label)
     taken: list[tuple[float, float, float]] = []  # label boxes already placed: left, right, baseline
     for (cx, cy), names in spots.items() if len(data) <= MAX_LABELLED else ():
         text = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
@@ -163,9 +164,9 @@ def scatter(rows: list[StrategyRow], x_of: Callable[[StrategyRow], float | None]
         taken.append((left_edge, right_edge, ly))
         out.append(f'<text class="label" x="{lx:.1f}" y="{ly:.1f}" font-size="11" '
                    f'text-anchor="{"start" if right else "end"}">{escape(text)}</text>')
-    for i, (r, x) in enumerate(data):
+    for i, (r, x, y) in enumerate(data):
         colour = PALETTE[rows.index(r) % len(PALETTE)]
-        cx, cy = sx(x), sy(r.completion)
+        cx, cy = sx(x), sy(y)
         ring = (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="10" fill="none" stroke="#333" stroke-width="1.5"/>'
                 if i in front else "")
         out.append(f'<g class="point{" front" if i in front else ""}">{ring}'
@@ -248,7 +249,7 @@ def strategy_table(summary: Summary) -> str:
                       _cell(_int(r.cloud_input_tokens), r.cloud_input_tokens),
                       _cell(_int(r.cloud_cached_tokens), r.cloud_cached_tokens),
                       _cell(_int(r.cloud_output_tokens), r.cloud_output_tokens),
-                      _cell(_usd(r.cloud_usd), r.cloud_usd),
+                      _cell(_usd(r.cloud_usd, r.cloud_usd_unknown), r.cloud_usd),
                       _cell(_usd(r.usd_per_episode), r.usd_per_episode)]
         if runs:
             cells += [_cell(_si(r.edge_flops), r.edge_flops)]

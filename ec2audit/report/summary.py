@@ -21,6 +21,7 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
+from ec2audit.console import unknown_cost, unpriced_episodes
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
 from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, sessions_path
@@ -82,6 +83,7 @@ class StrategyRow:
     cloud_cached_tokens: int | None = None
     cloud_output_tokens: int | None = None
     cloud_usd: float | None = None
+    cloud_usd_unknown: str | None = None  # why `cloud_usd` is None, in the words of `audit` or `run`, where known
     usd_per_episode: float | None = None
     edge_flops: float | None = None
     exposure: float | None = None
@@ -234,6 +236,7 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
         cloud_output_tokens=pl.col("cloud_output_tokens").sum(),
         # an unknown price (or edge model size) makes the total unknown, not smaller, as in summary.json
         cloud_usd=pl.when(pl.col("cloud_usd").null_count() == 0).then(pl.col("cloud_usd").sum()),
+        unpriced=pl.col("cloud_usd").null_count(), priced=pl.col("cloud_usd").sum(),
         edge_flops=pl.when(pl.col("edge_flops").null_count() == 0).then(pl.col("edge_flops").sum()),
         exposure=pl.col("exposure").mean(),
     ).join(passes, on=keys, how="left", nulls_equal=True)
@@ -248,10 +251,11 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
             for dim, value in metrics.dimension_map(raw_dims).items():
                 dims[dim].append(float(value))
             leaked += sum(1 for leak in json.loads(raw_leaks or "[]") if metrics.leaked(leak.get("grade", 0)))
-        usd = stat["cloud_usd"]
+        usd, unpriced, priced = stat["cloud_usd"], stat.pop("unpriced"), stat.pop("priced")
         rows.append(StrategyRow(
             source=source, label=_label(stat, vary), **{k: stat[k] for k in keys},
-            **{k: stat[k] for k in stats.columns if k not in keys},
+            **{k: v for k, v in stat.items() if k not in keys},
+            cloud_usd_unknown=unpriced_episodes(unpriced, priced) if unpriced else None,
             usd_per_episode=None if usd is None else usd / stat["episodes"], leaked_units=leaked,
             by_dimension={d: sum(v) / len(v) for d, v in sorted(dims.items())}))
     return rows
@@ -446,13 +450,19 @@ def _coverage_note(name: str, sessions: list[dict]) -> list[str]:
 def _cloud_cost(sessions: list[dict]) -> dict:
     """The cloud calls, tokens and USD of audited sessions, as `audit` counted them: each unknown (null)
     where one session's is (a findings table alone, an older sessions table; a USD where a call had no
-    price), never the known part read as the whole."""
+    price), never the known part read as the whole; an unknown USD with why, in the words of `audit`'s
+    provider table (`unknown_cost`), where the sessions table counts its calls without a cost."""
     total: dict[str, float | None] = {}
     for name in ("cloud_calls", *CLOUD_USAGE):
         values = [s.get(name) for s in sessions]
         total[name] = None if not values or None in values else sum(v for v in values if v is not None)
-    usd = total["cloud_usd"]
-    return total | {"usd_per_episode": None if usd is None else usd / len(sessions)}
+    usd, calls, unpriced, bare, no_price = (total[k] for k in (
+        "cloud_usd", "cloud_calls", "cloud_unpriced_calls", "cloud_calls_without_usage", "cloud_calls_without_price"))
+    why = None
+    if usd is None and calls and unpriced and bare is not None and no_price is not None:
+        why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price))
+    return ({k: total[k] for k in ("cloud_calls", *CLOUD_USAGE[:4])}
+            | {"cloud_usd_unknown": why, "usd_per_episode": None if usd is None else usd / len(sessions)})
 
 
 def _logs_read(findings: pl.DataFrame, first: dict) -> tuple[list[Path], list[str]]:

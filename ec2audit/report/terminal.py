@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -41,8 +41,10 @@ def audit_summary(result: AuditResult, top: int = 10) -> dict:
 def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
     summary = audit_summary(result, top)
     table = Table(title=f"Exposure ({plural(summary['payloads'], 'payload')}, {plural(summary['units'], 'unit')})")
-    for name, justify in (("episode/task", "left"), ("task", "left"), ("units", "right"),
-                          ("leaked ≥0.7", "right"), ("exposure", "right"), ("privacy", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("episode/task", "left"), ("task", "left"), ("units", "right"), ("leaked ≥0.7", "right"),
+        ("exposure", "right"), ("privacy", "right"))
+    for name, justify in columns:
         table.add_column(name, justify=justify)
     for row in summary["exposure"]:
         table.add_row(row["group"], row["task_id"], str(row["units"]), str(row["leaked"]),
@@ -76,7 +78,9 @@ def _table(title: str, summary: Summary, columns: list[tuple[str, str, str]]) ->
     for name, _, _ in columns:
         table.add_column(name, justify="right", no_wrap=True)
     for row in summary.rows:
-        table.add_row(Text(row.label), *[_fmt(getattr(row, attr), kind) for _, attr, kind in columns])
+        # an unknown USD says why, as `audit` does, where the audit counted it
+        table.add_row(Text(row.label), *[row.cloud_usd_unknown or "unknown" if attr == "cloud_usd" and row.cloud_usd
+                                         is None else _fmt(getattr(row, attr), kind) for _, attr, kind in columns])
     return table
 
 

@@ -33,7 +33,7 @@ from rich.table import Table
 
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.backends import Backend
-from ec2audit.console import make_console, plural
+from ec2audit.console import make_console, unpriced_episodes
 from ec2audit.console import usd as dollars
 from ec2audit.files import open_private, write_table
 from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
@@ -226,8 +226,7 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
             now = list(running.values())
         shown = ", ".join(now[:2]) + (f" +{len(now) - 2}" if len(now) > 2 else "")
         # an episode whose cost is unknown makes the total unknown, not the priced part read as the whole
-        cost = (f"unknown ({plural(unpriced, 'episode')} unpriced, {dollars(usd)} priced)" if unpriced
-                else dollars(usd))
+        cost = unpriced_episodes(unpriced, usd) if unpriced else dollars(usd)
         return f"failed {failures}  cloud {cost}  " + (f"now {shown}" if shown else "")
 
     columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -299,6 +298,8 @@ def summarize(records: list[EpisodeRecord]) -> dict:
             "cloud_cached_tokens": sum(r.cloud_cached_tokens for r in rows),
             "cloud_output_tokens": sum(r.cloud_output_tokens for r in rows),
             "cloud_usd": None if any(u is None for u in usd) else sum(u or 0.0 for u in usd),
+            # what an unknown USD is made of: its episodes without a cost, and the cost of the others
+            "cloud_unpriced_episodes": sum(u is None for u in usd), "cloud_usd_priced": sum(u or 0.0 for u in usd),
             "edge_input_tokens": sum(r.edge_input_tokens for r in rows),
             "edge_output_tokens": sum(r.edge_output_tokens for r in rows),
             "edge_flops": None if any(f is None for f in flops) else sum(f or 0.0 for f in flops),
@@ -321,7 +322,8 @@ def summary_table(result: RunResult) -> Table:
     for variant, s in summarize(result.records).items():
         tokens = s["cloud_input_tokens"] + s["cloud_output_tokens"]
         table.add_row(variant, str(s["episodes"]), f"{s['completion_mean']:.2f}", f"{s['pass_hat_k']:.2f}",
-                      str(tokens), "unknown" if s["cloud_usd"] is None else dollars(s["cloud_usd"], sign=""),
+                      str(tokens), unpriced_episodes(s["cloud_unpriced_episodes"], s["cloud_usd_priced"])
+                      if s["cloud_usd"] is None else dollars(s["cloud_usd"], sign=""),
                       "-" if s["edge_flops"] is None else f"{s['edge_flops']:.3g}",
                       "-" if s["exposure_mean"] is None else f"{s['exposure_mean']:.3f}")
     return table

@@ -4,6 +4,9 @@ international numbers written with their `+` country code and national ones afte
 Presidio has these (with context scoring); these keep `use_presidio=False` useful on logs and mail.
 An international candidate counts only when `phonenumbers` (Google's libphonenumber metadata, which
 Presidio also uses) parses it as a valid number of its country: versions and offsets (`+1.2.3`, `+01:00`) fail.
+Numbers reserved for fiction are phones wherever they stand, though libphonenumber calls some invalid: North
+America's 555-0100 to 555-0199 and Ofcom's drama ranges (`020 7946 0xxx`, `01632 960xxx`, `07700 900xxx`, …).
+Benchmarks and examples (AceBench's tasks) write exactly these, so there they are the values to protect.
 """
 
 from __future__ import annotations
@@ -31,7 +34,26 @@ def _national_phone_ok(value: str) -> bool:
     return 7 <= len(re.sub(r"\D", "", value)) <= 12 and not re.search(r"\d[.]\d{1,2}$|^\d{4}[-/.]\d\d[-/.]", value)
 
 
+#: Ofcom's numbers for drama, national digits without their last three or four: London, the big cities,
+#: Northern Ireland, Cardiff, the 01632 area, mobiles, freephone, premium rate, UK-wide.
+_DRAMA_UK = ("02079460", "01134960", "01144960", "01154960", "01164960", "01174960", "01184960", "01214960",
+             "01314960", "01414960", "01514960", "01614960", "02896496", "02920180", "01632960", "07700900",
+             "08081570", "09098790", "03069990")
+
+
+def fictional_phone(value: str) -> bool:
+    """A number reserved for fiction: 555-0100 to 555-0199 (with or without an area code and +1), or one of
+    Ofcom's drama ranges (national, or +44 with or without its `(0)`)."""
+    d = re.sub(r"\D", "", value)
+    if re.fullmatch(r"(?:1?\d{3})?55501\d\d", d):
+        return True
+    uk = "0" + d[2:].removeprefix("0") if value.lstrip().startswith("+44") else d
+    return len(uk) == 11 and uk.startswith(_DRAMA_UK)
+
+
 def _international_phone_ok(value: str) -> bool:
+    if fictional_phone(value):
+        return True
     try:
         return phonenumbers.is_valid_number(phonenumbers.parse(value, None))
     except phonenumbers.NumberParseException:
@@ -49,6 +71,11 @@ RECOGNIZERS = [
     PatternRecognizer("phone-international", "PHONE_NUMBER", "contact", (
         (r"(?<![\w+.:/-])\+[1-9]\d{0,2}(?:[ .-]?(?:\(\d{1,5}\)|\d{1,5})){1,7}(?![\w+]|[.-]?\d)", 0.7),
     ), validate=_international_phone_ok, trim=r"[ .-](?:\(\d{1,5}\)|\d{1,5})$"),
+    # a number reserved for fiction is one wherever it stands; a random 555-1234 is not
+    PatternRecognizer("phone-fictional", "PHONE_NUMBER", "contact", (
+        (r"(?<![\w.+-])(?:(?:\+?1[ .-]?)?(?:\(\d{3}\)|\d{3})[ .-]?555[ .-]?|555[ .-])01\d\d(?![\w-]|\.\d)", 0.6),
+        (r"(?<![\w.+-])(?:\+44[ .-]?(?:\(0\)[ .-]?)?|\(?0)\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?![\w-]|\.\d)", 0.6),
+    ), validate=fictional_phone),
     # without a country code a number is a phone only where a word says so
     PatternRecognizer("phone-after-word", "PHONE_NUMBER", "contact", (
         (rf"(?i:\b(?:{_PHONE_WORDS})(?:[_-]?(?:number|num|no|nr))?\b)[^\n\d+]{{0,12}}?"

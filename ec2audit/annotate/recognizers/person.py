@@ -6,7 +6,8 @@ A name is a census first name, an optional second given name, an optional initia
 `Sophie van der Meulen`, `Marcus Delaney`. `May Report` is not one: `Report` is no surname. The census
 knows few European surnames (`Marguerite Lindqvist`): Faker's lists of the European locales add theirs.
 A name the census does not know (`Priyanka Raman`) is proposed after a key that names a person (`CN=`,
-`candidate=`, `name:`) or before a mailbox's address (`Priyanka Raman <p.raman@…>`).
+`candidate=`, `name:`), before a mailbox's address (`Priyanka Raman <p.raman@…>`) or as a copyright's holder
+(`Copyright (c) 2024 Priyanka Raman`, `© 2023 Wei Zhang`, `SPDX-FileCopyrightText: 2023 Siobhán Ní Bhriain`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,21 @@ def _census_name(value: str) -> bool:
     return opener in first and opener not in _SENTENCE_OPENERS and (particle or words[-1].upper() in last)
 
 
+#: Where a sentence, a line or a list item starts: the place of an imperative's verb.
+_SENTENCE_START = re.compile(r"(?:\A|[.!?:;][ \t]+|\n[ \t]*(?:[-*•>][ \t]+|\d+[.)][ \t]+)?|[\"'“‘(][ \t]*)\Z")
+
+
+def _after_imperative(text: str, start: int, end: int) -> tuple[int, int]:
+    """No candidate (an empty span) for a sentence's first word before a name (`Ping Dana Whitfield about the
+    lease`, `Mark Dana Whitfield as paid`): an imperative's verb that the census also lists as a given name. The
+    name after it is a candidate of its own (the pattern is looked for at every word)."""
+    words = text[start:end].split(" ")
+    second_given = len(words) >= 3 and words[1][0].isupper()  # not a particle: `From: Sophie van der Meulen`
+    if second_given and _SENTENCE_START.search(text, max(0, start - 8), start) and _census_name(" ".join(words[1:])):
+        return start, start
+    return start, end
+
+
 #: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`, a git
 #: commit's `Author:` and its trailers (`Signed-off-by:`), a runbook's or a ticket's people (`On-call:`, `Assignee:`).
 _NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
@@ -84,7 +100,11 @@ _ROLE_WORDS = frozenset({
     "bot", "robot", "team", "support", "admin", "administrator", "reply", "noreply", "notifications", "notification",
     "service", "services", "build", "builds", "automation", "system", "info", "sales", "billing", "help", "desk",
     "helpdesk", "github", "gitlab", "actions", "dependabot", "renovate", "mailer", "daemon", "postmaster",
-    "webmaster", "security", "alerts", "newsletter"})
+    "webmaster", "security", "alerts", "newsletter",
+    # a company's or a project's (`Google LLC`, `The Linux Foundation`, `The Rust Project Developers`)
+    "the", "llc", "inc", "ltd", "limited", "corp", "corporation", "company", "co", "gmbh", "ag", "bv", "plc",
+    "foundation", "authors", "contributors", "developers", "project", "university", "institute", "software",
+    "technologies", "technology", "labs", "systems", "group", "holdings", "partners", "community"})
 
 
 def display_name_ok(value: str) -> bool:
@@ -93,6 +113,28 @@ def display_name_ok(value: str) -> bool:
 
     words = [w.lower() for w in re.split(r"[ '’-]+", value) if w]
     return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)
+
+
+#: A copyright line up to its holder: `Copyright (c) 2019-2024`, `(C) 2021,`, `©`, `SPDX-FileCopyrightText: © 2023`,
+#: `Copyright 2020-present`, `© 2024 by`.
+_YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*(?:\d{4}|present|now))*,?[ \t]+(?:by[ \t]+)?"
+_MARK = r"(?:(?i:\(c\))|©)[ \t]*"
+#: `Copyright` needs a year or a mark after it (`Copyright Infringement Claims` is a heading), `(c)` and `©` a year
+#: (`(c) Send The Report` is a list's third item); an SPDX tag nothing more.
+_COPYRIGHT = (rf"(?:(?i:spdx-filecopyrighttext:)[ \t]*(?:{_MARK})?(?:{_YEARS})?"
+              rf"|(?i:(?<![\w-])copyright)[ \t]+(?:{_MARK}(?:{_YEARS})?|{_YEARS})|{_MARK}{_YEARS})")
+#: A holder's capitalised words, in any Latin script (`Tomasz Wiśniewski`, `Siobhán Ní Bhriain`), with particles
+#: (`van der`); ` and contributors`, `<mail>` end it, and a company's suffix after it makes it none (`Kofi
+#: Boateng, Inc.`, `Hugging Face Inc`).
+_CAPITALISED = r"[A-ZÀ-ÖØ-ÞĀ-ž][^\W\d_]*(?:['’-][^\W\d_]+)*"
+_HOLDER = rf"{_CAPITALISED}(?: (?:(?:{_PARTICLES}) )*{_CAPITALISED}){{1,3}}"
+_COMPANY_AFTER = r"(?!,?[ \t]+(?i:inc|llc|ltd|limited|corp|corporation|co|gmbh|ag|bv|plc|labs|group|holdings)\b)"
+
+
+def _holder_ok(value: str) -> bool:
+    """A copyright's holder that is a person: no company's or role's words, not everyday words only (`Google
+    LLC`, `The Authors`, `All Rights`), no placeholder."""
+    return value.lower() not in PLACEHOLDER_NAMES and display_name_ok(value)
 
 
 #: Such a key just before a value: the value is a person's name even where no name list knows it.
@@ -108,8 +150,15 @@ RECOGNIZERS = [
     PatternRecognizer("person-census", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?=(?P<value>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: [A-Z]\.)?(?: (?:{_PARTICLES}))* "
          r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?![\w@]))", 0.6),
-    ), validate=_census_name, trim=r" [A-Z][a-z]+$"),  # `Will Hartley Reviewed`: the last word is no surname
+    ), validate=_census_name, trim=r" [A-Z][a-z]+$",  # `Will Hartley Reviewed`: the last word is no surname
+        bound=_after_imperative),
     PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
     ), validate=display_name_ok),
+    # a licence's or a source file's holder
+    PatternRecognizer("person-copyright-holder", "PERSON", "person_name", (
+        (rf"{_COPYRIGHT}(?P<value>{_HOLDER})(?![\w@]){_COMPANY_AFTER}", 0.55),
+        # the year after the holder, after a mark (`Copyright Law Review 2023` is a journal): `© Priya Raman 2024`
+        (rf"{_MARK}(?P<value>{_HOLDER}),?[ \t]+\d{{4}}\b", 0.55),
+    ), validate=_holder_ok),
 ]
