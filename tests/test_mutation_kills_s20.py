@@ -85,6 +85,18 @@ def test_a_patient_named_after_a_bed_number_is_a_name():
     assert _names(["12床王建国今日出院。", "3床陈伟昨晚发热。"]) == [["王建国"], ["陈伟"]]
 
 
+@pytest.mark.parametrize("text,names", [
+    ("院长江高明宣布开会。", ["江高明"]),  # jieba reads 院|长江|高明: a role ends where the name starts
+    ("班长江林涛负责。", ["江林涛"]),
+    ("班主任李娜老师表扬了全班同学。", ["李娜"]),  # the word over the start is a title itself: 班主任 + 李娜
+])
+def test_a_name_right_after_a_title_starts_there_whatever_word_jieba_reads_over_it(text, names):
+    """A title ends where the name begins (院长 + 江高明): the name starts there, though jieba reads a dictionary
+    word over its start (长江, the river) and a surname after that word (高). Before: 高明 was proposed and 江高明
+    lost. Where the word over the start is a title (班主任), the name still starts after it."""
+    assert _names([text]) == [names]
+
+
 # --- annotate/workspace.py: the people a workspace's git history names ------------------------------------------
 
 def _git(repo: Path, *args: str, who: str = "", when: str = "") -> None:
