@@ -339,3 +339,52 @@ def test_gemini_text_parts_with_json_text_between_are_not_read_as_one(standin, t
     answer, redactions, sent = _redacted(standin, tmp_path, GEMINI, _gemini(*parts))
     assert answer.status_code == 200 and redactions == 0
     assert sent["contents"][0]["parts"] == parts
+
+
+# --- intercept/media.py: what the guard reads of a file a request carries ----------------------------------------
+
+def _pdf_with(names: list[str], author: str = "", user_password: str | None = None) -> bytes:
+    """walk 7's one-page PDF of `names`, with an author in its metadata, encrypted when `user_password` is given
+    (with an owner password as well: the permissions-only encryption bank statements carry when it is '')."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from test_intercept_forms_walk_7 import pdf
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf(names))))
+    if author:
+        writer.add_metadata({"/Author": author})
+    if user_password is not None:
+        writer.encrypt(user_password=user_password, owner_password="owner-secret")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_pdfs_metadata_and_a_pdf_any_viewer_opens_are_read(tmp_path):
+    """A PDF whose author is a person (its metadata is read before its pages), sent as unpadded base64 (a JSON
+    writer that drops the `=`), and one encrypted with an owner password alone: every viewer opens it without
+    asking, and so does the model. Both read: the names are in the text the guard scans. One that needs a password
+    to open stays unread (kills M6, M7, M8)."""
+    import base64
+
+    from ec2audit.intercept.media import open_part
+
+    plain = _pdf_with(["Will Hartley, 0412 555 019"], author="Marguerite Lindqvist")
+    unpadded = base64.b64encode(plain).decode().rstrip("=")
+    assert len(plain) % 3  # the base64 had padding to drop
+    part = open_part(unpadded)
+    assert part is not None and part.media_type == "application/pdf" and part.size == len(plain)
+    assert part.text is not None and "Marguerite Lindqvist" in part.text and "Will Hartley" in part.text
+    statement = open_part(base64.b64encode(_pdf_with(["Will Hartley, 0412 555 019"], user_password="")).decode())
+    assert statement is not None and statement.text is not None and "Will Hartley" in statement.text
+    locked = open_part(base64.b64encode(_pdf_with(["Will Hartley, 0412 555 019"], user_password="pw")).decode())
+    assert locked is not None and locked.text is None
+
+
+def test_a_short_string_that_starts_like_a_file_is_text():
+    """`JVBERi0xLjQK` is base64 of `%PDF-1.4`: 12 characters, no file (a file's head is 24 characters of base64 or
+    more), so it is text to scan, not an unread PDF on the record (kills M5)."""
+    from ec2audit.intercept.media import open_part, sniff
+
+    assert sniff("JVBERi0xLjQK") is None and open_part("JVBERi0xLjQK") is None
