@@ -4,9 +4,10 @@ git does not ignore) is copied to a scratch folder once, each mutant is applied 
 occur exactly once in its file), the group's tests run with `pytest -x`, the file is restored. Never touches the
 checkout. Prints one Markdown row a mutant: killed (by its first failing test) or survived.
 
-    python benchmarks/hand_mutants.py [--only ID ...] [--before] [--scratch DIR]
+    python benchmarks/hand_mutants.py [--only ID ...] [--before | --new-only] [--scratch DIR]
 
-`--before` leaves out the tests added with this table (`tests/test_mutation_kills_s20.py`): the score before them.
+`--before` leaves out the tests added with this table (`tests/test_mutation_kills_s20.py`): the score before them;
+`--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
 from __future__ import annotations
@@ -66,6 +67,31 @@ GROUPS: dict[str, tuple[str, list[str]]] = {
         "tests/test_intercept_guard.py::test_a_value_split_across_text_parts_is_caught"]),
 }
 
+#: group → the tests of NEW_TESTS written for its survivors (`--new-only`: run these alone against each mutant, the
+#: group's own tests having let it live before)
+NEW_FOR: dict[str, list[str]] = {
+    "R": ["test_a_recognizer_proposes_the_whole_value", "test_a_recognizer_leaves_a_look_alike_alone",
+          "test_discovery_keeps_a_short_record_number_after_its_word_and_names_an_account_an_account"],
+    "P": ["test_a_recognizer_proposes_the_whole_value", "test_a_recognizer_leaves_a_look_alike_alone"],
+    "G": ["test_prelabel_reads_every_branch_and_each_person_once", "test_prelabel_says_a_git_folder_it_cannot_read"],
+    "Z": ["test_a_name_after_a_role_jieba_glues_to_it_keeps_its_surname",
+          "test_a_patient_named_after_a_bed_number_is_a_name",
+          "test_a_name_right_after_a_title_starts_there_whatever_word_jieba_reads_over_it"],
+    "L": ["test_a_log_named_twice_under_two_spellings_is_read_once",
+          "test_a_subagents_transcript_named_after_its_folder_is_listed_when_its_session_is_not"],
+    "T": ["test_a_log_named_twice_under_two_spellings_is_read_once"],
+    "B": ["test_a_process_pool_gives_sigterm_back_when_it_is_done"],
+    "X": [],
+    "D": ["test_a_thousand_dollars_and_a_free_call_read_as_such_in_the_providers_table"],
+    "S": ["test_a_stopped_interceptor_counts_model_calls_only_and_says_an_unpriced_models_cost_is_unknown"],
+    "O": ["test_openhands_calls_take_their_responses_usage_else_what_the_totals_grew_by",
+          "test_an_openhands_message_whose_tokens_the_totals_cannot_tell_is_unpriced"],
+    "Q": ["test_a_rows_unknown_cost_says_how_many_of_its_unpriced_calls_logged_no_usage"],
+    "M": ["test_a_pdfs_metadata_and_a_pdf_any_viewer_opens_are_read",
+          "test_a_short_string_that_starts_like_a_file_is_text"],
+    "J": ["test_gemini_text_parts_with_json_text_between_are_not_read_as_one"],
+}
+
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
 MUTANTS: list[tuple[str, str, str]] = []
 
@@ -78,6 +104,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="mutant ids (default: all)")
     parser.add_argument("--before", action="store_true", help=f"without {NEW_TESTS}")
+    parser.add_argument("--new-only", action="store_true", help=f"only the group's tests in {NEW_TESTS}")
     parser.add_argument("--scratch", type=Path, help="copy of the tree to mutate (default: a temporary folder)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds a mutant's tests may run (killed after)")
     args = parser.parse_args()
@@ -87,8 +114,14 @@ def main() -> int:
     killed = 0
     print("| id | module | mutant (`old` → `new`) | result |\n|---|---|---|---|", flush=True)
     for ident, old, new in chosen:
-        path, tests = GROUPS[ident.rstrip("0123456789")]
-        if not args.before and (scratch / NEW_TESTS).exists():
+        group = ident.rstrip("0123456789")
+        path, tests = GROUPS[group]
+        if args.new_only:
+            tests = [f"{NEW_TESTS}::{name}" for name in NEW_FOR[group]]
+            if not tests:
+                print(f"| {ident} | {path.removeprefix('ec2audit/')} | | **survived** (no test added) |", flush=True)
+                continue
+        elif not args.before and (scratch / NEW_TESTS).exists():
             tests = [*tests, NEW_TESTS]
         result = _run(scratch, path, old, new, tests, args.timeout)
         killed += result.startswith("killed")
