@@ -81,7 +81,7 @@ NEW_FOR: dict[str, list[str]] = {
           "test_a_subagents_transcript_named_after_its_folder_is_listed_when_its_session_is_not"],
     "T": ["test_a_log_named_twice_under_two_spellings_is_read_once"],
     "B": ["test_a_process_pool_gives_sigterm_back_when_it_is_done"],
-    "X": [],
+    "X": ["test_an_older_episode_records_dimensions_are_written_in_name_order"],
     "D": ["test_a_thousand_dollars_and_a_free_call_read_as_such_in_the_providers_table"],
     "S": ["test_a_stopped_interceptor_counts_model_calls_only_and_says_an_unpriced_models_cost_is_unknown"],
     "O": ["test_openhands_calls_take_their_responses_usage_else_what_the_totals_grew_by",

@@ -273,6 +273,27 @@ def test_a_process_pool_gives_sigterm_back_when_it_is_done():
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
+# --- metrics.py: exposure per dimension in episodes.parquet ----------------------------------------------------
+
+def test_an_older_episode_records_dimensions_are_written_in_name_order(tmp_path):
+    """A run folder with a `record.json` written before session 19 by another tool, its exposure per dimension JSON
+    text in no order (`health` before `contact`): `episodes.parquet`'s typed column lists them by name, as every
+    episode written since does (kills X1)."""
+    import polars as pl
+    from test_new_user_walk_2 import _episode
+
+    from ec2audit.run.episodes import RECORD, EpisodeSpec
+    from ec2audit.run.scheduler import write_results
+
+    record = _episode("A", "cloud-only", 0, 0.9, 2, 0.0044, None).to_dict()
+    record.update(exposure=0.75, exposure_by_dimension=json.dumps({"health": 0.5, "contact": 1.0}))
+    (tmp_path / "episodes" / record["episode_id"]).mkdir(parents=True)
+    (tmp_path / "episodes" / record["episode_id"] / RECORD).write_text(json.dumps(record), encoding="utf-8")
+    write_results(tmp_path, [EpisodeSpec("A", "cloud-only", 0)])
+    assert pl.read_parquet(tmp_path / "episodes.parquet")["exposure_by_dimension"].to_list() == [
+        [{"dimension": "contact", "exposure": 1.0}, {"dimension": "health", "exposure": 0.5}]]
+
+
 # --- cli/intercept.py: what a stopped `intercept serve` says ----------------------------------------------------
 
 def test_a_stopped_interceptor_counts_model_calls_only_and_says_an_unpriced_models_cost_is_unknown(standin, tmp_path):
