@@ -112,12 +112,13 @@ def open_part(text: str) -> Part | None:
 @reader("application/pdf")
 def pdf_text(data: bytes) -> str:
     """A PDF's text as its pages show it (pypdf: content streams decompressed, fonts' encodings and ToUnicode maps
-    applied), page after page; its metadata (title, author, subject) first."""
+    applied), page after page; its metadata (title, author, subject) first. An encrypted PDF is read when it opens
+    without a password (an owner password alone, as on bank statements); one that asks for a password is not."""
     from pypdf import PdfReader
 
     try:
         pdf = PdfReader(io.BytesIO(data))
-        if pdf.is_encrypted:
+        if pdf.is_encrypted and not pdf.decrypt(""):  # an owner password alone: every viewer opens it, as the model
             raise ValueError("encrypted")
         meta = [str(v) for v in (pdf.metadata or {}).values() if isinstance(v, str)]
         return "\n".join([*meta, *(page.extract_text() or "" for page in pdf.pages)])

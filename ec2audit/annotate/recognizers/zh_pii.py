@@ -64,6 +64,9 @@ _ROLES = "|".join(sorted(set(_ROLE), key=len, reverse=True))
 #: A particle or verb after a one-character given name ends the name: `客户张伟的手机号` names 张伟, not 张伟的.
 _AFTER_NAME = "的是在说已被将把也还要不"
 _GIVEN = rf"[{_HAN}](?:(?![{_AFTER_NAME}])[{_HAN}])"
+#: A role word ending where the text searched ends (searched from `_LONGEST_ROLE` characters before).
+_ROLE_ENDS = re.compile(rf"(?:{_ROLES})$")
+_LONGEST_ROLE = max(map(len, _ROLE))
 _ROLE_NAME = (rf"(?:{_ROLES}) ?(?P<value>(?:{'|'.join(_COMPOUND)}){_GIVEN}?|[{_ALL_SURNAMES}]{_GIVEN}?)")
 #: Function characters a name may follow inside a run of Han characters (`由王伟负责`, `联系人是王伟`).
 _BEFORE_NAME = rf"(?:(?<![{_HAN}])|(?<=[是叫给与和跟对向由班及的个]))"
@@ -151,7 +154,8 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int]:
 def name_start(text: str, start: int, end: int) -> int:
     """A candidate whose first character ends a dictionary word before it starts after that word, where jieba's
     segmentation agrees and a surname follows the word (`班主任李娜老师` is 班主任 + 李娜, not 任 + 李娜); with
-    that surname alone left (`班主任刘老师`) there is no name."""
+    that surname alone left (`班主任刘老师`) there is no name. Not where a title ends right before the candidate and
+    the word is none (`院长江高明` is 院长 + 江高明, though jieba reads 长江, the river)."""
     if start == 0 or not "\u4e00" <= text[start - 1] <= "\u9fff":
         return start
     words = _segmenter().FREQ
@@ -164,6 +168,9 @@ def name_start(text: str, start: int, end: int) -> int:
     after = min(c for c in cuts if c > start)
     if text[after] not in _ALL_SURNAMES:
         return start  # no surname after the word (`客户王|芳`: jieba's 客户王 is a dictionary oddity)
+    if _ROLE_ENDS.search(text, max(0, start - _LONGEST_ROLE), start) and \
+            not _ROLE_ENDS.search(text, max(0, after - _LONGEST_ROLE), after):
+        return start  # a title ends here, not in the word read over it (院长|江高明, jieba's 院|长江|高明)
     return after if end - after >= 2 else end  # a lone surname left (`班主任刘老师`): a form of address, no name
 
 
