@@ -18,6 +18,7 @@ from ec2audit.detect.compiled import (
     ipv4_groups,
     is_word_char,
 )
+from ec2audit.detect.digit_regions import DigitRegions, Regions
 from ec2audit.detect.finding import LITERAL, Hit
 from ec2audit.detect.normalize import (
     DIGIT_WORD_PAIRS,
@@ -66,6 +67,8 @@ class ExactDetector:
         self._alnum = alnum.build()
         self._has_alnum = any(cu.alnum_forms for cu in units)
         self._has_digits = any(cu.digit_forms for cu in units) or bool(self._banks)
+        self._regions = DigitRegions([f for cu in units for f in cu.digit_forms],
+                                     [account.number for account in self._banks.values()])
         # the longest stretch a hit and what decides it cover (`forms.Form.reach`): a number's digits spelled in
         # words and their separators (8 characters a digit; 4 written in digits), and the 5 words around that
         # make a run of them. An account's bank is named up to 80 digit-view characters away: where the text
@@ -131,10 +134,27 @@ class ExactDetector:
                 if not (currency and (other := currency_next_to(text, start, end)) and other != currency):
                     yield Hit(i, *view.to_original(start, end), "exact.amount", LITERAL)
 
-    def _scan_digits(self, view: TextView, english: list[int]) -> Iterator[Hit]:
-        """Phone, ID and card numbers in the digit view; `english`: where digit words stand two in a row."""
-        digits = view.digits(english)
+    def _scan_digits(self, view: TextView, english: list[int]) -> list[Hit]:
+        """Phone, ID and card numbers in the digit view; `english`: where digit words stand two in a row. The
+        digit view is built over the regions where the units' numbers may stand (`digit_regions`), read as one
+        text (each region starts and ends with a character no number crosses), or over the whole view."""
+        regions = self._regions.regions(view.text, english)
+        if regions is not None:
+            found = self._digit_hits(view, english, Regions(view.text, regions))
+            if found is not None:
+                return found
+        return self._digit_hits(view, english) or []
+
+    def _digit_hits(self, view: TextView, english: list[int], regions: Regions | None = None) -> list[Hit] | None:
+        """The hits of the digit view of `view`, or of its `regions` read as one text. None: an account whose
+        bank its region cannot show as the whole view does (80 digit-view characters either side)."""
+        if regions is None:
+            digits, to_view = view.digits(english), None
+        else:
+            part = regions.text
+            digits, to_view = TextView(part, part, part).digits(regions.inside(english)), regions.to_view
         found = self._digits.matches(digits.text, anchored=False)
+        out = []
         for kind in (DIGITS, ACCOUNT):
             for d_start, d_end, indices in found.get(kind, ()):
                 start, end = digits.to_numbers(d_start, d_end)
@@ -142,17 +162,23 @@ class ExactDetector:
                     continue
                 if kind == ACCOUNT:  # an IBAN follows from the account number and its bank, not from the number
                     lo, hi = max(0, d_start - _BANK_WINDOW), d_end + _BANK_WINDOW
-                    read = view.to_original(*digits.to_base(*digits.to_numbers(lo, min(hi, len(digits.text)))))
+                    b_start, b_end = digits.to_base(*digits.to_numbers(lo, min(hi, len(digits.text))))
+                    if regions is not None:
+                        if not regions.shows(b_start, b_end, lo == d_start - _BANK_WINDOW, hi <= len(digits.text)):
+                            return None
+                        b_start, b_end = regions.to_view(b_start, b_end)
+                    read = view.to_original(b_start, b_end)
                     if not isinstance(view, WindowedView):
                         view.reached.append(read)
                     elif not view.holds(*read):
                         raise WholeViewNeeded  # the bank may be named outside the window
                     indices = tuple(i for i in indices if self._banks[i].named_in(
                         digits.text[lo:d_start] + " " + digits.text[d_end:hi]))
-                s, e = view.to_original(*digits.to_base(start, end))
+                s, e = digits.to_base(start, end)
+                s, e = view.to_original(*(to_view(s, e) if to_view else (s, e)))
                 for i in indices:
-                    yield Hit(i, s, e, "exact.account" if kind == ACCOUNT else "exact.digits", LITERAL)
-
+                    out.append(Hit(i, s, e, "exact.account" if kind == ACCOUNT else "exact.digits", LITERAL))
+        return out
 
     def _scan_alnum(self, view: TextView, found_already: set[int]) -> Iterator[Hit]:
         """Identifiers with their separators changed or dropped; the match must start and end a word of
