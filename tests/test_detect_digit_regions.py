@@ -4,6 +4,7 @@ country code, inside longer numbers, and accounts whose bank is named near or fa
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,16 @@ def test_an_account_whose_bank_lies_beyond_its_region_is_read_in_the_whole_view(
     hits = exact._scan_digits(view, [])
     assert [h.detector for h in hits if text[h.start:h.end] == account.number] == ["exact.account"]
     assert hits == exact._digit_hits(whole, [])
+
+
+def test_without_vectorscan_the_whole_digit_view_is_read_with_the_same_hits(cascade, monkeypatch):
+    exact = _exact(cascade)
+    numbers = _numbers(cascade)
+    text = " note: ".join(f"call {n[:3]} {n[3:]}; id {n}7; {n.translate(_NUMERALS)}" for n in numbers) * 20
+    view = TextView.of(text)
+    with_regions = exact._scan_digits(view, [])
+    monkeypatch.setitem(sys.modules, "hyperscan", None)  # the wheel missing: its import fails
+    fallback = digit_regions.DigitRegions(numbers, [])
+    assert fallback.regions(view.text, []) is None
+    monkeypatch.setattr(exact, "_regions", fallback)
+    assert exact._scan_digits(TextView.of(text), []) == with_regions and len(with_regions) > len(numbers)
