@@ -124,3 +124,10 @@ def test_without_vectorscan_the_whole_digit_view_is_read_with_the_same_hits(casc
     assert fallback.regions(view.text, []) is None
     monkeypatch.setattr(exact, "_regions", fallback)
     assert exact._scan_digits(TextView.of(text), []) == with_regions and len(with_regions) > len(numbers)
+
+
+def test_a_run_with_more_numbers_than_are_compiled_reads_the_whole_digit_view():
+    """Vectorscan compiles these regexes slowly (seconds for hundreds): past the bound, no database is built."""
+    numbers = [f"139{k:08d}" for k in range(digit_regions.MOST_NUMBERS + 1)]
+    assert digit_regions.DigitRegions(numbers, []).regions("call 13900000001 " * 300, []) is None
+    assert digit_regions.DigitRegions(numbers[:3], []).regions("call 13900000001 " * 300, []) is not None

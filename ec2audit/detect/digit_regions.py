@@ -14,8 +14,9 @@ lie inside its run of unsafe characters; a region spans the runs it touches and 
 either end, so the digit view of a region is the whole view's digit view of those characters, letter for
 letter. An account's bank is named up to 80 digit-view characters away: its region starts and ends
 `ACCOUNT_MARGIN` characters further, and where that still holds fewer, the exact tier reads the whole view.
-Where the `hyperscan` wheel is missing, or a text has a lone surrogate (no UTF-8), the whole view is read: the
-same hits either way (tests/test_detect_digit_regions.py).
+Where the `hyperscan` wheel is missing, a run has more than `MOST_NUMBERS` numbers (their compile would take
+seconds), or a text has a lone surrogate (no UTF-8), the whole view is read: the same hits either way
+(tests/test_detect_digit_regions.py).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
 
 #: texts shorter than this are read whole (the fixed costs of a Vectorscan scan outweigh the digit view's)
 SHORT = 4096
+#: the most numbers compiled: Vectorscan compiles these regexes in ~7 ms each at 60 and ~20 ms each at 500 (once per
+#: unit set, then cached); a run with more units' numbers reads the whole digit view, as before
+MOST_NUMBERS = 100
 #: characters either side of an account number a region holds (its bank: 80 digit-view characters away)
 ACCOUNT_MARGIN = 240
 #: Chinese numerals the digit view reads as digits (`normalize._CJK_DIGITS`: runs of six or more)
@@ -61,30 +65,42 @@ def number_pattern(number: str) -> str:
 
 class DigitRegions:
     """The regions of a text view the digit view must read to find `numbers` (and `accounts`, the numbers
-    whose bank is read around them)."""
+    whose bank is read around them). The database is compiled for the first text long enough to read by
+    regions: a run that scans only short texts (the interceptor's chat turns) never compiles it."""
 
     def __init__(self, numbers: Iterable[str], accounts: Iterable[str]):
         self._accounts = sorted(set(accounts))
         self._patterns = sorted(set(numbers) - set(self._accounts)) + self._accounts
         self._first_account = len(self._patterns) - len(self._accounts)
         self._database: hyperscan.Database | None = None
-        if self._patterns:
+        self._compiled = not self._patterns or len(self._patterns) > MOST_NUMBERS  # True: nothing (more) to compile
+        self._compiling = threading.Lock()
+        self._local = threading.local()  # scratch space is per thread
+
+    def _compile(self) -> None:
+        with self._compiling:
+            if self._compiled:
+                return
             try:
                 import hyperscan
 
                 from ec2audit.detect.matchers import vectorscan_database
             except ImportError:
+                self._compiled = True
                 return
             encoded = [number_pattern(p).encode() for p in self._patterns]
-            self._database, scratch = vectorscan_database(encoded, hyperscan.HS_FLAG_UTF8)
-            self._local = threading.local()  # scratch space is per thread
-            self._local.scratch = scratch
+            self._database, self._local.scratch = vectorscan_database(encoded, hyperscan.HS_FLAG_UTF8)
             self._new_scratch: Callable[[], hyperscan.Scratch] = lambda: hyperscan.Scratch(self._database)
+            self._compiled = True
 
     def regions(self, text: str, english: Sequence[int]) -> list[Region] | None:
         """Sorted disjoint regions of `text` holding every number (`english`: where digit words start); None:
         read the whole text (short, no Vectorscan, no UTF-8)."""
-        if self._database is None or len(text) < SHORT:
+        if len(text) < SHORT:
+            return None
+        if not self._compiled:
+            self._compile()
+        if self._database is None:
             return None
         try:
             data = text.encode("utf-8")
