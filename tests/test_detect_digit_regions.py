@@ -131,3 +131,13 @@ def test_a_run_with_more_numbers_than_are_compiled_reads_the_whole_digit_view():
     numbers = [f"139{k:08d}" for k in range(digit_regions.MOST_NUMBERS + 1)]
     assert digit_regions.DigitRegions(numbers, []).regions("call 13900000001 " * 300, []) is None
     assert digit_regions.DigitRegions(numbers[:3], []).regions("call 13900000001 " * 300, []) is not None
+
+
+def test_the_numerals_and_separators_are_those_the_digit_view_reads():
+    """`digit_regions` spells out what `normalize` reads as a digit and a separator: the two must not drift."""
+    from ec2audit.detect.normalize import _CJK_DIGIT_RUN, _CJK_DIGITS, _DIGIT_SEP
+
+    assert {chr(code): chr(digit) for code, digit in _CJK_DIGITS.items()} == \
+        {numeral: digit for digit, numerals in digit_regions._NUMERALS.items() for numeral in numerals}
+    separators = digit_regions._SEPARATORS.removesuffix("{0,3}")
+    assert _DIGIT_SEP.pattern.startswith(f"({separators}") and separators in _CJK_DIGIT_RUN.pattern
