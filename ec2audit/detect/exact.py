@@ -8,7 +8,7 @@ length, not with units × payload.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from ec2audit.detect.compiled import (
@@ -18,6 +18,7 @@ from ec2audit.detect.compiled import (
     ipv4_groups,
     is_word_char,
 )
+from ec2audit.detect.digit_regions import DigitRegions, Regions
 from ec2audit.detect.finding import LITERAL, Hit
 from ec2audit.detect.normalize import (
     DIGIT_WORD_PAIRS,
@@ -66,6 +67,8 @@ class ExactDetector:
         self._alnum = alnum.build()
         self._has_alnum = any(cu.alnum_forms for cu in units)
         self._has_digits = any(cu.digit_forms for cu in units) or bool(self._banks)
+        self._regions = DigitRegions([f for cu in units for f in cu.digit_forms],
+                                     [account.number for account in self._banks.values()])
         # the longest stretch a hit and what decides it cover (`forms.Form.reach`): a number's digits spelled in
         # words and their separators (8 characters a digit; 4 written in digits), and the 5 words around that
         # make a run of them. An account's bank is named up to 80 digit-view characters away: where the text
@@ -131,10 +134,27 @@ class ExactDetector:
                 if not (currency and (other := currency_next_to(text, start, end)) and other != currency):
                     yield Hit(i, *view.to_original(start, end), "exact.amount", LITERAL)
 
-    def _scan_digits(self, view: TextView, english: list[int]) -> Iterator[Hit]:
-        """Phone, ID and card numbers in the digit view; `english`: where digit words stand two in a row."""
-        digits = view.digits(english)
+    def _scan_digits(self, view: TextView, english: list[int]) -> list[Hit]:
+        """Phone, ID and card numbers in the digit view; `english`: where digit words stand two in a row. The
+        digit view is built over the regions where the units' numbers may stand (`digit_regions`), read as one
+        text (each region starts and ends with a character no number crosses), or over the whole view."""
+        regions = self._regions.regions(view.text, english)
+        if regions is not None:
+            found = self._digit_hits(view, english, Regions(view.text, regions))
+            if found is not None:
+                return found
+        return self._digit_hits(view, english) or []
+
+    def _digit_hits(self, view: TextView, english: list[int], regions: Regions | None = None) -> list[Hit] | None:
+        """The hits of the digit view of `view`, or of its `regions` read as one text. None: an account whose
+        bank its region cannot show as the whole view does (80 digit-view characters either side)."""
+        if regions is None:
+            digits, to_view = view.digits(english), None
+        else:
+            part = regions.text
+            digits, to_view = TextView(part, part, part).digits(regions.inside(english)), regions.to_view
         found = self._digits.matches(digits.text, anchored=False)
+        out = []
         for kind in (DIGITS, ACCOUNT):
             for d_start, d_end, indices in found.get(kind, ()):
                 start, end = digits.to_numbers(d_start, d_end)
@@ -142,17 +162,23 @@ class ExactDetector:
                     continue
                 if kind == ACCOUNT:  # an IBAN follows from the account number and its bank, not from the number
                     lo, hi = max(0, d_start - _BANK_WINDOW), d_end + _BANK_WINDOW
-                    read = view.to_original(*digits.to_base(*digits.to_numbers(lo, min(hi, len(digits.text)))))
+                    b_start, b_end = digits.to_base(*digits.to_numbers(lo, min(hi, len(digits.text))))
+                    if regions is not None:
+                        if not regions.shows(b_start, b_end, lo == d_start - _BANK_WINDOW, hi <= len(digits.text)):
+                            return None
+                        b_start, b_end = regions.to_view(b_start, b_end)
+                    read = view.to_original(b_start, b_end)
                     if not isinstance(view, WindowedView):
                         view.reached.append(read)
                     elif not view.holds(*read):
                         raise WholeViewNeeded  # the bank may be named outside the window
                     indices = tuple(i for i in indices if self._banks[i].named_in(
                         digits.text[lo:d_start] + " " + digits.text[d_end:hi]))
-                s, e = view.to_original(*digits.to_base(start, end))
+                s, e = digits.to_base(start, end)
+                s, e = view.to_original(*(to_view(s, e) if to_view else (s, e)))
                 for i in indices:
-                    yield Hit(i, s, e, "exact.account" if kind == ACCOUNT else "exact.digits", LITERAL)
-
+                    out.append(Hit(i, s, e, "exact.account" if kind == ACCOUNT else "exact.digits", LITERAL))
+        return out
 
     def _scan_alnum(self, view: TextView, found_already: set[int]) -> Iterator[Hit]:
         """Identifiers with their separators changed or dropped; the match must start and end a word of
@@ -161,9 +187,10 @@ class ExactDetector:
                  if not found_already.issuperset(m[2])]
         if not found:
             return
-        back, text = view.alnum_map(), view.text
+        text = view.text
+        back = alnum_offsets(text, [o for a_start, a_end, _ in found for o in (a_start, a_end - 1)])
         for a_start, a_end, indices in found:
-            start, end = back(a_start), back(a_end - 1) + 1
+            start, end = back[a_start], back[a_end - 1] + 1
             if end - start > _ALNUM_SPREAD * (a_end - a_start) or _runs_on(text, start, end):
                 continue
             groups = ipv4_groups(text[start:end])
@@ -171,6 +198,29 @@ class ExactDetector:
                 expected = ipv4_groups(self.units[i].forms[0])
                 if expected is None or groups == expected:
                     yield Hit(i, *view.to_original(start, end), "exact.alnum", LITERAL)
+
+
+_ALNUM_SEPARATORS = " -.:/_"  # what `TextView.alnum` deletes
+_ALNUM_SEPARATOR_RUN = re.compile(r"[ \-.:/_]+")
+
+
+def alnum_offsets(text: str, offsets: Iterable[int]) -> dict[int, int]:
+    """The text view's offsets of alphanumeric-view `offsets` (`TextView.alnum` of `text`): the offset of the
+    text's n-th character that is no separator, counted chunk by chunk in C from one offset to the next (a chunk
+    of `n` characters holds at most `n` such), not by a map of every separator run of the text (the 8 MB
+    payload: 0.47 s for 4,000 offsets; `TextView.alnum_map` gives the same offsets)."""
+    out: dict[int, int] = {}
+    at = kept = 0  # a text offset, and the characters before it that are no separator
+    for target in sorted(set(offsets)):
+        while kept < target:
+            gap = target - kept
+            chunk = text[at:at + gap]
+            kept += gap - sum(map(chunk.count, _ALNUM_SEPARATORS))
+            at += gap
+        if run := _ALNUM_SEPARATOR_RUN.match(text, at):
+            at = run.end()
+        out[target] = at
+    return out
 
 
 class BankAccount(NamedTuple):
