@@ -4,9 +4,10 @@ Hand-written value checks (`ec2audit.detect.value_checks`) gain on the text they
 on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the same evidence — the
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script —
-by weights fitted on every hand-written split and the dev data (`judges/local-judge/learned_grader.py`, which also
-measures it leave-one-split-out). Its probability at or above `threshold` grades (the check's grade where
-the check graded, `MOSTLY` otherwise); between `review_threshold` and it, the pair is left for a person.
+as trees fitted on the fourteen hand-written test splits (`judges/local-judge/learned_grader.py`, which also
+measures them leave-one-split-out; not on the dev files, where the cross-encoder's probabilities are
+in-sample). Its probability at or above `threshold` grades (the check's grade where the check graded,
+`MOSTLY` otherwise); between `review_threshold` and it, the pair is left for a person.
 
 The trees are package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits them (a dev dependency) and is not needed to use them. The text's length is not a feature: the
