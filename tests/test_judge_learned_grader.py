@@ -87,7 +87,7 @@ def stump(value: float, feature: str) -> learned_grader.LearnedGrader:
 
 def test_the_grader_grades_reviews_or_leaves_a_candidate_by_its_probability():
     """Above the grade threshold: the check's own verdict where it graded, else `MOSTLY` on the model's span;
-    in the review band: left for a person; under it: nothing."""
+    in the review band, or where the check graded or reviewed: left for a person; else nothing."""
     text = "Dana has been living with MS since 2021."
     reading = Reading(0.6, 0, 22, 0.83, 0.2)
     row = [0.0] * len(learned_grader.names())
@@ -95,6 +95,10 @@ def test_the_grader_grades_reviews_or_leaves_a_candidate_by_its_probability():
     grader = stump(3.0, "check_graded")  # p = 0.95 where the check graded, 0.05 where not
     assert grader.decide([*row[:3], 1.0, *row[4:]], reading, checked, text) == checked
     assert grader.decide(row, reading, Verdict(0.0), text) == Verdict(0.0)
+    unsure_check = Verdict(0.0, "MS", 26, 28, review=True)  # what the check left for review stays there
+    assert grader.decide(row, reading, unsure_check, text) == unsure_check
+    doubted = grader.decide(row, reading, Verdict(LITERAL, "MS", 26, 28), text)  # graded by the check, not by it
+    assert doubted == Verdict(0.0, "MS", 26, 28, review=True)
     model = stump(3.0, "model_reviews")
     row[learned_grader.names().index("model_reviews")] = 1.0
     assert model.decide(row, reading, Verdict(0.0), text) == Verdict(MOSTLY, text[0:22], 0, 22)

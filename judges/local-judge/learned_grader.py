@@ -193,6 +193,7 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
     kinds = np.asarray([r["kind"] for r in rows])
     files = np.asarray([r["file"] for r in rows])
     checks = np.asarray([r["grade"] > 0 for r in rows])
+    reviewed = np.asarray([r["review"] for r in rows])
     tests = np.isin(files, [t.name for t in TESTS])
     pooled = {"checks-v11": np.zeros(len(rows), bool), "logistic": np.zeros(len(rows), bool),
               "trees": np.zeros(len(rows), bool)}
@@ -208,8 +209,8 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
             p = probability(model, x[held])
             pooled[name][held] = p >= grade
             cells.append(p >= grade)
-            if name == "trees":
-                review[held] = (p >= floor) & (p < grade)
+            if name == "trees":  # the review band, and what the check graded or reviewed (`decide`)
+                review[held] = ((p >= floor) | checks[held] | reviewed[held]) & (p < grade)
                 chosen = (grade, floor)
         pooled["checks-v11"][held] = checks[held]
         text = []
