@@ -1,8 +1,9 @@
 """Judges side by side on a labelled split: P/R/F1 per kind with bootstrap 95 % CIs, CPU per candidate.
 
-    .venv/bin/python benchmarks/local_judge.py                      # the local judge, and its model alone
+    .venv/bin/python benchmarks/local_judge.py                      # the local judge, its checks, its model alone
     .venv/bin/python benchmarks/local_judge.py --adapter X.npz      # … with another fine-tuning
     .venv/bin/python benchmarks/local_judge.py --threshold 0.5      # … grading at one threshold, no review band
+    .venv/bin/python benchmarks/local_judge.py --learned-grader G.json   # … with another learned grader
     .venv/bin/python benchmarks/local_judge.py --gguf PATH.gguf     # an instruct LLM on llama.cpp
     .venv/bin/python benchmarks/local_judge.py --judge-url URL --judge-model M   # any endpoint
     .venv/bin/python benchmarks/local_judge.py --split judges/local-judge/handwritten-test-2.jsonl   # the second
@@ -12,9 +13,10 @@
     options: --split FILE (default: judges/local-judge/handwritten-test.jsonl), --limit N, --json OUT (with
     every example's verdict)
 
-The local judge is measured twice in one process: with its checks by value type (`--local-judge`,
-`ec2audit.detect.value_checks`) and its cross-encoder alone (`--local-judge --no-value-checks`, session 13's
-judge with its review band); the model is loaded once for both.
+The local judge is measured three times in one process: as shipped (`--local-judge`: its checks by value type,
+`ec2audit.detect.value_checks`, and the learned grader over them, `ec2audit.detect.learned_grader`), with its
+checks alone (`--no-learned-grader`) and its cross-encoder alone (`--no-value-checks`, session 13's judge with
+its review band); the model is loaded once for all.
 Every example is one candidate: the judge grades its unit against its whole text, as
 `judge --calibrate` does on test. "semantic" is what only a paraphrase judge can find (paraphrase,
 translation, description positives) against every negative; precision is over every graded example.
@@ -41,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from ec2audit.detect.calibrate import bootstrap, read_split  # noqa: E402
 from ec2audit.detect.e5_judge import ADAPTER_PATH, CrossEncoderJudge  # noqa: E402
 from ec2audit.detect.judge import judge_session  # noqa: E402
+from ec2audit.detect.learned_grader import GRADER_PATH  # noqa: E402
 
 SEMANTIC = ("paraphrase", "translation", "description")
 DEFAULT_SPLIT = ROOT / "judges" / "local-judge" / "handwritten-test.jsonl"
@@ -52,10 +55,11 @@ def cpu_seconds() -> float:
 
 
 def measure(examples, adapter: Path | None = None, threshold: float | None = None, checks: bool = True,
-            **session) -> dict:
+            grader: Path | None = None, **session) -> dict:
     cpu, wall = cpu_seconds(), time.monotonic()
     local = adapter or threshold is not None or not (session.get("url") or session.get("gguf"))
-    with (closing(CrossEncoderJudge(adapter or ADAPTER_PATH, checks=checks and threshold is None)) if local
+    with (closing(CrossEncoderJudge(adapter or ADAPTER_PATH, checks=checks and threshold is None,
+                                    grader=grader if checks else None)) if local
           else judge_session(**session)) as judge:
         if threshold is not None:
             judge.head = replace(judge.head, threshold=threshold, review_threshold=threshold)
@@ -64,6 +68,7 @@ def measure(examples, adapter: Path | None = None, threshold: float | None = Non
         name, usage = f"{judge.model} {judge.version}", judge.usage.as_dict()
         if local:
             name += " with value checks" if judge.checks else " (the model alone)"
+            name += " and the learned grader" if judge.grader else ""
         if threshold is not None:
             name += f" at {threshold}, no review band"
         load_cpu = started_cpu - cpu
@@ -123,6 +128,8 @@ def main() -> None:
     parser.add_argument("--adapter", type=Path, help="the local cross-encoder with this fine-tuning (train.py --out)")
     parser.add_argument("--threshold", type=float, help="the local cross-encoder grading at this probability and "
                                                         "leaving nothing for review")
+    parser.add_argument("--learned-grader", type=Path, default=GRADER_PATH, help="the local judge's learned grader "
+                        "(learned_grader.py --out; default: the shipped one)")
     parser.add_argument("--judge-url")
     parser.add_argument("--judge-model")
     parser.add_argument("--limit", type=int, help="the first N examples only")
@@ -135,6 +142,8 @@ def main() -> None:
     runs = [True] if remote or args.threshold is not None else [True, False]  # the local judge, then its model
     results = [measure(examples, args.adapter, args.threshold, checks, url=args.judge_url, model=args.judge_model,
                        gguf=args.gguf, **options) for checks in runs]
+    if not remote and args.threshold is None:  # the local judge, then its checks alone, then its model alone
+        results.insert(0, measure(examples, args.adapter, grader=args.learned_grader))
     for result in results:
         result["split"] = os.path.relpath(args.split, ROOT)
         print(markdown(result) + "\n")

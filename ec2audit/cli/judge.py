@@ -35,6 +35,12 @@ def _judge_options(f):
         click.option("--value-checks/--no-value-checks", default=None,
                      help="With --local-judge: decide each unit by the check of its kind of value (the default), or "
                           "grade with the cross-encoder alone (--no-value-checks; it grades few paraphrases)."),
+        click.option("--learned-grader/--no-learned-grader", default=None,
+                     help="With --local-judge and its value checks: small gradient-boosted trees fitted on the "
+                          "hand-written splits (judges/local-judge/learned-grader.json) decide each grade from the "
+                          "check's verdict, the cross-encoder's reading and the free-text evidence (the default), or "
+                          "the checks alone decide (--no-learned-grader) (benchmarks/RESULTS.md, issue 37, "
+                          "session 20)."),
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),
@@ -149,8 +155,8 @@ class _JudgeCommand(click.Command):
                    "shortlist (default: the calibration's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, semantic_model, recall_target,
-            report_path, judge_url, judge_model, gguf, local_judge, value_checks, prompt, cache, concurrency, stream,
-            judge_timeout, no_judge, out, per_unit, as_json) -> None:
+            report_path, judge_url, judge_model, gguf, local_judge, value_checks, learned_grader, prompt, cache,
+            concurrency, stream, judge_timeout, no_judge, out, per_unit, as_json) -> None:
     """Catch paraphrased, translated and described leaks (semantic tier + LLM judge).
 
     \b
@@ -171,13 +177,16 @@ def command(units_path, payloads, calibrate, set_dir, limit, calibration_path, s
         calibration_path = resources.layout().calibration if calibrate else resources.calibration_settings()
     if value_checks is not None and not local_judge:
         raise click.UsageError("--value-checks / --no-value-checks go with --local-judge")
+    if learned_grader is not None and (not local_judge or value_checks is False):
+        raise click.UsageError("--learned-grader / --no-learned-grader go with --local-judge and its value checks")
     if not (no_judge or judge_url or gguf or local_judge):
         console.print("no judge named (--judge-url, --model or --local-judge): the shortlisted candidates are "
                       "listed for review, not graded", highlight=False)
         no_judge = True
     session = nullcontext(None) if no_judge else judge_session(
         judge_url, judge_model, gguf=gguf, prompt=prompt, cache_path=cache or resources.layout().cache / "judge.sqlite",
-        concurrency=concurrency, stream=stream, timeout=judge_timeout, value_checks=value_checks is not False)
+        concurrency=concurrency, stream=stream, timeout=judge_timeout, value_checks=value_checks is not False,
+        learned_grader=learned_grader is not False)
     try:
         with session as judge:
             if calibrate:

@@ -31,8 +31,9 @@ import numpy as np
 
 from ec2audit import resources
 from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
+from ec2audit.detect.learned_grader import LearnedGrader, features
 from ec2audit.detect.semantic import windows
-from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for
+from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for, free_text_evidence
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
@@ -106,12 +107,17 @@ class CrossEncoderJudge:
     """Grades (text, units) requests on this machine; the interface of `ec2audit.detect.judge.Judge`."""
 
     def __init__(self, adapter: str | Path = ADAPTER_PATH, *, cache_path: str | Path | None = None,
-                 checks: bool = False):
+                 checks: bool = False, grader: str | Path | None = None):
         """`checks`: decide each unit with the check of its kind of value (`ec2audit.detect.value_checks`),
-        the model's reading one input (`judge --local-judge`); False: the model alone (`--no-value-checks`)."""
+        the model's reading one input (`judge --local-judge`); False: the model alone (`--no-value-checks`).
+        `grader` (with `checks`): a learned grader's file (`ec2audit.detect.learned_grader`) that decides the grade
+        from the model's reading, the check's verdict and the free-text evidence."""
         self.head, self.checks = Head.load(adapter), checks
+        self.grader = LearnedGrader.load(grader) if checks and grader else None
         self.model = NAME
         self.version = f"{self.head.version}+{CHECKS_VERSION}" if checks else self.head.version
+        if self.grader:
+            self.version += f"+{self.grader.version}"
         self.encoder = _encoder(Path(adapter))
         self.cache = VerdictCache(cache_path) if cache_path else None
         self.usage = JudgeUsage()
@@ -169,10 +175,19 @@ class CrossEncoderJudge:
 
     def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
         started = time.process_time()
-        verdicts = [check_for(unit).decide(unit, text, reading, self.unit_set) if self.checks else reading.verdict(text)
+        verdicts = [self._decide(unit, text, reading) if self.checks else reading.verdict(text)
                     for unit, reading in zip(units, self.readings(text, units), strict=True)]
         self.cpu_seconds += time.process_time() - started
         return verdicts
+
+    def _decide(self, unit: Unit, text: str, reading: Reading) -> Verdict:
+        """The check's verdict, or the learned grader's over it and the free-text evidence."""
+        check = check_for(unit)
+        verdict = check.decide(unit, text, reading, self.unit_set)
+        if self.grader is None:
+            return verdict
+        evidence = free_text_evidence(unit, text, reading, self.unit_set)
+        return self.grader.decide(features(unit, text, reading, check.name, verdict, evidence), reading, verdict, text)
 
     def close(self) -> None:
         if self.cache:

@@ -397,12 +397,14 @@ def _price(model: str, usage: dict) -> float | None:
 
 @contextmanager
 def judge_session(url: str | None = None, model: str | None = None, *, gguf: str | Path | None = None,
-                  n_ctx: int = 4096, value_checks: bool = True, **options) -> Iterator[Grader]:
+                  n_ctx: int = 4096, value_checks: bool = True, learned_grader: bool = True,
+                  **options) -> Iterator[Grader]:
     """A judge for the block: the LLM at `url`; an LLM served from the GGUF file `gguf` by a local
     llama.cpp server; else the local cross-encoder (`ec2audit.detect.e5_judge`), which needs no model
     server and no network, with `value_checks` deciding each unit by its kind of value
-    (`ec2audit.detect.value_checks`; False: its model alone). `options` go to `Judge` (the cross-encoder
-    reads `cache_path` only)."""
+    (`ec2audit.detect.value_checks`; False: its model alone) and `learned_grader` deciding the grade from the
+    check's verdict, the model's reading and the free-text evidence (`ec2audit.detect.learned_grader`).
+    `options` go to `Judge` (the cross-encoder reads `cache_path` only)."""
     judge: Grader
     if url:
         if not model:
@@ -415,8 +417,10 @@ def judge_session(url: str | None = None, model: str | None = None, *, gguf: str
         return
     if gguf is None:
         from ec2audit.detect.e5_judge import CrossEncoderJudge
+        from ec2audit.detect.learned_grader import GRADER_PATH
 
-        judge = CrossEncoderJudge(cache_path=options.get("cache_path"), checks=value_checks)
+        judge = CrossEncoderJudge(cache_path=options.get("cache_path"), checks=value_checks,
+                                  grader=GRADER_PATH if learned_grader else None)
         try:
             yield judge
         finally:

@@ -1,0 +1,135 @@
+"""A learned grader over what the local judge already reads: small gradient-boosted trees decide the grade.
+
+Hand-written value checks (`ec2audit.detect.value_checks`) gain on the text they were written on and little
+on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the same evidence — the
+cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
+(clause scores, margin to other values, written out, bound, contrary), the kind of value and the script —
+as trees fitted on the fourteen hand-written test splits (`judges/local-judge/learned_grader.py`, which also
+measures them leave-one-split-out; not on the dev files, where the cross-encoder's probabilities are
+in-sample). Its probability at or above `threshold` grades (the check's grade where the check graded,
+`MOSTLY` otherwise); between `review_threshold` and it, the pair is left for a person.
+
+The trees are package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
+fits them (a dev dependency) and is not needed to use them. The text's length is not a feature: the
+hand-written splits' leaks are longer than their negatives, which a judge's windows of real traffic are not.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ec2audit import resources
+from ec2audit.detect.finding import MOSTLY
+from ec2audit.detect.judge import Verdict
+from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
+from ec2audit.errors import InputError
+from ec2audit.units import Unit
+
+GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")
+KINDS = ("health", "business", "financial", "person_name", "contact", "location", "government_id", "credential",
+         "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
+    return min(max(x, low), high)
+
+
+def features(unit: Unit, text: str, reading: Reading, check: str, verdict: Verdict,
+             evidence: FreeTextEvidence) -> list[float]:
+    """One candidate's features, in `names()` order: the model's reading, the check's decision, the free-text
+    evidence (computed for every candidate, whatever its check) and the value's kind and script."""
+    p = _clip(reading.probability, 1e-4, 1 - 1e-4)
+    veto = verdict.grade <= 0 and not verdict.review and reading.probability >= reading.review_threshold
+    return [math.log(p / (1 - p)), float(p >= reading.threshold), float(p >= reading.review_threshold),
+            float(verdict.grade > 0), verdict.grade, float(verdict.review), float(veto),
+            *(float(check == c.name) for c in CHECKS),
+            _clip(evidence.specific), _clip(evidence.margin), float(evidence.margin >= 1.0), float(evidence.written),
+            float(evidence.bound), float(evidence.contrary), float(evidence.contrast >= evidence.minimum),
+            math.log1p(evidence.contrast), float(bool(_HAN.search(text))), float(bool(_HAN.search(unit.value))),
+            *(float(unit.kind == k) for k in KINDS)]
+
+
+def names() -> list[str]:
+    return ["logit", "model_grades", "model_reviews", "check_graded", "check_grade", "check_review", "check_veto",
+            *(f"check={c.name}" for c in CHECKS), "specific", "margin", "no_contrast", "written", "bound",
+            "contrary", "enough_contrast", "log_contrast", "han_text", "han_value",
+            *(f"kind={k}" for k in KINDS)]
+
+
+@dataclass(frozen=True)
+class LearnedGrader:
+    """Gradient-boosted trees (scikit-learn's, exported): per tree and node the feature read, the threshold
+    (at or under it: the left child), the children, whether it is a leaf and a leaf's value; the sum of the
+    leaves reached and `baseline` is the log-odds of a leak. `threshold` grades; `review_threshold` reviews."""
+
+    version: str
+    names: tuple[str, ...]
+    baseline: float
+    feature: np.ndarray  # [tree, node], and the same shape for the five below
+    split: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    leaf: np.ndarray
+    value: np.ndarray
+    threshold: float
+    review_threshold: float
+
+    def probability(self, rows: np.ndarray) -> np.ndarray:
+        x = np.asarray(rows, dtype=float)
+        trees, at = np.arange(self.feature.shape[0]), np.arange(len(x))[:, None]
+        node: np.ndarray = np.zeros((len(x), len(trees)), dtype=int)
+        while not self.leaf[trees, node].all():
+            below = x[at, self.feature[trees, node]] <= self.split[trees, node]
+            node = np.where(self.leaf[trees, node], node,
+                            np.where(below, self.left[trees, node], self.right[trees, node]))
+        return 1.0 / (1.0 + np.exp(-(self.baseline + self.value[trees, node].sum(axis=1))))
+
+    def decide(self, row: Sequence[float], reading: Reading, verdict: Verdict, text: str) -> Verdict:
+        """The grader's verdict on one candidate: graded with the check's grade and span where it graded. What
+        the check graded or left for review is left for review at least: the grader's review band alone kept
+        fewer of the realistic split's paraphrases for a person (benchmarks/RESULTS.md, session 20)."""
+        p = float(self.probability(np.asarray([row], dtype=float))[0])
+        span = text[reading.start:reading.end]
+        if p >= self.threshold:
+            return verdict if verdict.grade > 0 else Verdict(MOSTLY, span, reading.start, reading.end)
+        if p >= self.review_threshold or verdict.grade > 0 or verdict.review:
+            if verdict.evidence:
+                return Verdict(0.0, verdict.evidence, verdict.start, verdict.end, review=True)
+            return Verdict(0.0, span, reading.start, reading.end, review=True)
+        return Verdict(0.0)
+
+    def as_dict(self) -> dict:
+        return {"version": self.version, "names": list(self.names), "baseline": self.baseline,
+                "feature": self.feature.tolist(), "split": self.split.tolist(), "left": self.left.tolist(),
+                "right": self.right.tolist(), "leaf": self.leaf.astype(int).tolist(), "value": self.value.tolist(),
+                "threshold": self.threshold, "review_threshold": self.review_threshold}
+
+    @classmethod
+    def load(cls, path: str | Path = GRADER_PATH) -> LearnedGrader:
+        """The shipped grader; a file that is not one (or was fitted on other features) is a one-line error."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            arrays = [np.asarray(data[k], dtype=t) for k, t in (("feature", int), ("split", float), ("left", int),
+                                                                 ("right", int), ("leaf", bool), ("value", float))]
+            grader = cls(str(data["version"]), tuple(data["names"]), float(data["baseline"]), arrays[0], arrays[1],
+                         arrays[2], arrays[3], arrays[4], arrays[5], float(data["threshold"]),
+                         float(data["review_threshold"]))
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"not a local judge learned grader ({exc}); rebuild it with "
+                             "judges/local-judge/learned_grader.py", file=str(path)) from None
+        shapes = {a.shape for a in arrays}
+        if list(grader.names) != names() or len(shapes) != 1 or arrays[0].ndim != 2 or not (
+                (0 <= grader.feature).all() and (grader.feature < len(grader.names)).all()
+                and (0 <= grader.left).all() and (grader.left < arrays[0].shape[1]).all()
+                and (0 <= grader.right).all() and (grader.right < arrays[0].shape[1]).all()):
+            raise InputError("a learned grader fitted on other features or malformed; rebuild it with "
+                             "judges/local-judge/learned_grader.py", file=str(path))
+        return grader

@@ -1,0 +1,274 @@
+"""The local judge's learned grader (issue 37): measured leave-one-split-out, then fitted on every split.
+
+    .venv/bin/python judges/local-judge/learned_grader.py --cache FILE        # measure (readings cached)
+    .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader.json
+
+Every example of the dev files (`checks_dev.DEV`) and of the fourteen hand-written test splits (named here
+one by one; no later split is read) is one candidate judged against its whole text with its file's units
+as the unit set, as `benchmarks/local_judge.py` runs a split. For each the cross-encoder's reading, the
+value check's verdict and the free-text evidence are recorded once (`--cache`), and
+`ec2audit.detect.learned_grader.features` turns them into the grader's features.
+
+Leave one split out: for each test split, a grader is fitted on the other thirteen splits, its grade
+threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
+leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
+whole training files); then the split left out is scored. The same folds score the checks as shipped
+(checks-v11) and, for comparison, a logistic regression. Pooled and per-split semantic P/R/F1 and graded
+precision, with bootstrap 95 % intervals over the pooled examples. The dev files are not fitted on
+(`--with-dev` does): the cross-encoder was trained on them, so its probabilities there are in-sample, and a
+grader fitted on them trusts the model more than new text warrants (benchmarks/RESULTS.md, session 20).
+
+`--out`: the trees fitted on all fourteen splits, its thresholds chosen the same way, written as
+JSON (deterministic: the same cache gives the same file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from checks_dev import DEV, SEMANTIC  # noqa: E402
+
+from ec2audit.detect import learned_grader as learned  # noqa: E402
+from ec2audit.detect import value_checks  # noqa: E402
+from ec2audit.detect.calibrate import read_split  # noqa: E402
+from ec2audit.detect.judge import Verdict  # noqa: E402
+from ec2audit.units import Unit  # noqa: E402
+
+TESTS = tuple(HERE / name for name in (
+    "handwritten-test.jsonl", "handwritten-test-2.jsonl", "handwritten-test-3.jsonl", "handwritten-test-4.jsonl",
+    "handwritten-test-5.jsonl", "handwritten-test-6.jsonl", "handwritten-test-7.jsonl", "handwritten-test-8.jsonl",
+    "handwritten-test-9.jsonl", "handwritten-test-10.jsonl", "handwritten-test-11.jsonl",
+    "handwritten-test-12.jsonl", "handwritten-test-13.jsonl", "handwritten-test-14.jsonl"))
+TARGET = 0.95  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9)
+REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
+INNER = 5  # folds of whole files the thresholds are chosen on (files sorted by name, dealt round)
+C = 1.0  # inverse L2 strength of the logistic regression (the comparison)
+DEPTH, TREES, RATE = 3, 150, 0.05  # the shipped trees: depth, how many, learning rate
+VERSION = "learned-grader-v1"
+
+
+def record(paths, limit: int | None = None) -> list[dict]:
+    """Per example: its file, id, kind, gold, unit and text, the model's reading, the check's verdict and the
+    free-text evidence."""
+    from ec2audit.detect.e5_judge import CrossEncoderJudge
+
+    judge = CrossEncoderJudge()
+    rows = []
+    for path in paths:
+        started = time.process_time()
+        examples = read_split(path)[:limit]
+        units = tuple(dict.fromkeys(e.unit for e in examples))
+        for e in examples:
+            reading = judge.readings(e.text, [e.unit])[0]
+            check = value_checks.check_for(e.unit)
+            verdict = check.decide(e.unit, e.text, reading, units)
+            evidence = value_checks.free_text_evidence(e.unit, e.text, reading, units)
+            rows.append({"file": path.name, "id": e.id, "kind": e.kind, "gold": e.grade > 0,
+                         "unit": e.unit.model_dump(mode="json"), "text": e.text, "reading": asdict(reading),
+                         "check": check.name, "grade": verdict.grade, "review": verdict.review,
+                         "evidence": asdict(evidence)})
+        print(f"{path.name}: {len(examples)} examples, {time.process_time() - started:.1f} s CPU", file=sys.stderr)
+    return rows
+
+
+def features(row: dict) -> list[float]:
+    """The grader's features of a recorded example (computed here, so a change of them needs no new readings)."""
+    return learned.features(Unit(**row["unit"]), row["text"], value_checks.Reading(**row["reading"]), row["check"],
+                            Verdict(row["grade"], review=row["review"]),
+                            value_checks.FreeTextEvidence(**row["evidence"]))
+
+
+def scores(gold: np.ndarray, pred: np.ndarray, kinds: np.ndarray) -> dict:
+    """Semantic P/R/F1 (paraphrase, translation, description positives against every negative) and graded
+    precision over every kind, as `benchmarks/local_judge.py` counts them."""
+    semantic = np.isin(kinds, SEMANTIC) | ~gold
+    tp = int((gold & pred & semantic).sum())
+    p = tp / max(1, int((pred & semantic).sum()))
+    r = tp / max(1, int((gold & semantic).sum()))
+    return {"P": p, "R": r, "F1": 2 * p * r / (p + r) if p + r else 0.0,
+            "precision": float(gold[pred].mean()) if pred.any() else 1.0, "graded": int(pred.sum()),
+            "wrong": int((pred & ~gold).sum())}
+
+
+def bootstrap(gold: np.ndarray, pred: np.ndarray, kinds: np.ndarray, rounds: int = 1000) -> dict:
+    """95 % intervals of semantic F1 and graded precision over examples resampled with replacement."""
+    rng = np.random.default_rng(0)
+    draws = [scores(gold[i], pred[i], kinds[i]) for i in rng.integers(0, len(gold), (rounds, len(gold)))]
+    return {k: tuple(np.percentile([d[k] for d in draws], (2.5, 97.5)).round(2)) for k in ("F1", "precision")}
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray):
+    """The comparison: a standardised logistic regression (not shipped)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    return make_pipeline(StandardScaler(), LogisticRegression(C=C, max_iter=2000)).fit(x, y)
+
+
+def fit_trees(x: np.ndarray, y: np.ndarray):
+    """The shipped kind: small gradient-boosted trees, on one thread (the same data gives the same trees)."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        return HistGradientBoostingClassifier(max_depth=DEPTH, max_iter=TREES, learning_rate=RATE,
+                                              random_state=0).fit(x, y)
+
+
+def export(model, grade: float, review: float) -> learned.LearnedGrader:
+    """The fitted trees as the arrays `LearnedGrader` walks with numpy."""
+    nodes = [tree[0].nodes for tree in model._predictors]
+    width = max(len(n) for n in nodes)
+
+    def padded(field: str, dtype) -> np.ndarray:
+        out = np.zeros((len(nodes), width), dtype=dtype)
+        for t, n in enumerate(nodes):
+            out[t, :len(n)] = n[field]
+        return out
+
+    leaf = padded("is_leaf", bool)
+    for t, n in enumerate(nodes):
+        leaf[t, len(n):] = True  # padding: never reached
+    return learned.LearnedGrader(VERSION, tuple(learned.names()), float(model._baseline_prediction.ravel()[0]),
+                                 padded("feature_idx", int), padded("num_threshold", float), padded("left", int),
+                                 padded("right", int), leaf, padded("value", float), grade, review)
+
+
+def probability(model, x: np.ndarray) -> np.ndarray:
+    return model.predict_proba(x)[:, 1]
+
+
+def thresholds(p: np.ndarray, gold: np.ndarray, target: float = TARGET) -> tuple[float, float]:
+    """The lowest probability at or above which `TARGET` of the graded are leaks (most recall), and the one
+    at or above which `REVIEW_RECALL` of the leaks are (the review band's floor, never above the grade's)."""
+    order = np.argsort(-p, kind="stable")
+    hits = np.cumsum(gold[order])
+    ok = np.nonzero(hits / np.arange(1, len(p) + 1) >= target)[0]
+    grade = float(p[order][ok[-1]]) if len(ok) else 1.0
+    leaks = np.sort(p[gold])[::-1]
+    review = float(leaks[min(len(leaks) - 1, int(np.ceil(REVIEW_RECALL * len(leaks))) - 1)]) if len(leaks) else grade
+    return grade, min(review, grade)
+
+
+def train(fit, x: np.ndarray, gold: np.ndarray, files: np.ndarray, target: float = TARGET):
+    """A model fitted on every row, with thresholds chosen on probabilities of these rows from models fitted
+    without them (`INNER` folds of whole files)."""
+    model, names = fit(x, gold), np.unique(files)
+    if len(names) < 2:  # one file: its own probabilities
+        return model, thresholds(probability(model, x), gold, target)
+    out_of_fold = np.zeros(len(gold))
+    for fold in range(min(INNER, len(names))):
+        inner = np.isin(files, names[fold::INNER])
+        out_of_fold[inner] = probability(fit(x[~inner], gold[~inner]), x[inner])
+    return model, thresholds(out_of_fold, gold, target)
+
+
+def table_row(label: str, gold, pred, kinds) -> str:
+    s, ci = scores(gold, pred, kinds), bootstrap(gold, pred, kinds)
+    return (f"| {label} | {s['P']:.2f} / {s['R']:.2f} / **{s['F1']:.2f}** [{ci['F1'][0]:.2f}, {ci['F1'][1]:.2f}] "
+            f"| **{s['precision']:.2f}** [{ci['precision'][0]:.2f}, {ci['precision'][1]:.2f}] "
+            f"({s['wrong']} of {s['graded']}) |")
+
+
+def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[str, ...] = (),
+                        target: float = TARGET) -> None:
+    """`drop`: features left out (by the start of their names), the logistic and the trees fitted without them."""
+    keep = [i for i, n in enumerate(learned.names()) if not n.startswith(drop)] if drop else None
+    x = np.asarray([features(r) for r in rows], dtype=float)[:, keep] if drop else np.asarray(
+        [features(r) for r in rows], dtype=float)
+    gold = np.asarray([r["gold"] for r in rows])
+    kinds = np.asarray([r["kind"] for r in rows])
+    files = np.asarray([r["file"] for r in rows])
+    checks = np.asarray([r["grade"] > 0 for r in rows])
+    reviewed = np.asarray([r["review"] for r in rows])
+    tests = np.isin(files, [t.name for t in TESTS])
+    pooled = {"checks-v11": np.zeros(len(rows), bool), "logistic": np.zeros(len(rows), bool),
+              "trees": np.zeros(len(rows), bool)}
+    review = np.zeros(len(rows), bool)
+    print("| split left out | checks-v11 semantic P / R / F1, precision (wrong of graded) | logistic grader | "
+          "gradient-boosted trees | trees' thresholds (grade, review) |\n|---|---|---|---|---|")
+    for test in TESTS:
+        held = files == test.name
+        train_rows = ~held & (tests | with_dev)
+        cells = [checks[held]]
+        for name, fit in (("logistic", fit_logistic), ("trees", fit_trees)):
+            model, (grade, floor) = train(fit, x[train_rows], gold[train_rows], files[train_rows], target)
+            p = probability(model, x[held])
+            pooled[name][held] = p >= grade
+            cells.append(p >= grade)
+            if name == "trees":  # the review band, and what the check graded or reviewed (`decide`)
+                review[held] = ((p >= floor) | checks[held] | reviewed[held]) & (p < grade)
+                chosen = (grade, floor)
+        pooled["checks-v11"][held] = checks[held]
+        text = []
+        for pred in cells:
+            s = scores(gold[held], pred, kinds[held])
+            text.append(f"{s['P']:.2f} / {s['R']:.2f} / **{s['F1']:.2f}**, {s['precision']:.2f} "
+                        f"({s['wrong']} of {s['graded']})")
+        print(f"| {test.name} ({held.sum()}) | " + " | ".join(text) + f" | {chosen[0]:.3f}, {chosen[1]:.3f} |")
+    print(f"\nPooled over the fourteen splits ({tests.sum()} examples), 95 % bootstrap intervals:\n")
+    print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
+    for name, pred in pooled.items():
+        print(table_row(name, gold[tests], pred[tests], kinds[tests]))
+    blind = np.isin(files, ["handwritten-test-13.jsonl", "handwritten-test-14.jsonl"])
+    print("\nSplits 13 and 14 only (no rule was written on them):\n")
+    print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
+    for name, pred in pooled.items():
+        print(table_row(name, gold[blind], pred[blind], kinds[blind]))
+    print(f"\ntrees: left for review {review[tests].mean():.0%} of the splits' examples; semantic leaks graded "
+          f"or left for review {((pooled['trees'] | review) & gold & np.isin(kinds, SEMANTIC))[tests].sum()} "
+          f"of {(gold & np.isin(kinds, SEMANTIC))[tests].sum()}")
+
+
+def ship(rows: list[dict], out: Path) -> None:
+    """The trees fitted on all fourteen splits, thresholds chosen on out-of-fold probabilities, as JSON; the
+    numpy walk of the written file must give scikit-learn's probabilities."""
+    rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
+    x = np.asarray([features(r) for r in rows], dtype=float)
+    gold = np.asarray([r["gold"] for r in rows])
+    model, (grade, floor) = train(fit_trees, x, gold, np.asarray([r["file"] for r in rows]))
+    out.write_text(json.dumps(export(model, grade, floor).as_dict()) + "\n", encoding="utf-8")
+    walked = learned.LearnedGrader.load(out).probability(x)
+    assert np.allclose(walked, probability(model, x), atol=1e-9), "the exported trees disagree with scikit-learn"
+    print(f"wrote {out}: {TREES} trees, threshold {grade:.3f}, review threshold {floor:.3f}, {len(rows)} examples")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cache", type=Path, help="readings, verdicts and features as JSON (written when missing)")
+    parser.add_argument("--files", type=Path, nargs="+", help="record these files instead of dev and the splits")
+    parser.add_argument("--limit", type=int, help="the first N examples of each file only")
+    parser.add_argument("--with-dev", action="store_true", help="leave-one-split-out trained on the dev files too")
+    parser.add_argument("--drop", nargs="+", default=(), help="leave-one-split-out without the features whose "
+                        "names start so (ec2audit.detect.learned_grader.names)")
+    parser.add_argument("--target", type=float, default=TARGET, help="leave-one-split-out: the graded precision "
+                        "the grade threshold keeps on out-of-fold training probabilities")
+    parser.add_argument("--out", type=Path, help="fit on every file and write the grader here")
+    args = parser.parse_args()
+    if args.cache and args.cache.exists():
+        rows = json.loads(args.cache.read_text(encoding="utf-8"))
+    else:
+        rows = record(args.files or [*DEV, *TESTS], args.limit)
+        if args.cache:
+            args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.out:
+        ship(rows, args.out)
+    else:
+        leave_one_split_out(rows, args.with_dev, tuple(args.drop), args.target)
+
+
+if __name__ == "__main__":
+    main()

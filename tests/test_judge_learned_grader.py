@@ -1,0 +1,120 @@
+"""The local judge's learned grader (issue 37, session 20): gradient-boosted trees over the cross-encoder's
+reading, the value check's verdict and the free-text evidence decide the grade; `ec2audit judge
+--local-judge` grades with them unless told `--no-learned-grader`; their file is rebuilt by
+judges/local-judge/learned_grader.py, the same data giving the same file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from test_judge_e5_cross import write_inputs
+
+from ec2audit.cli import main
+from ec2audit.detect import learned_grader
+from ec2audit.detect.e5_judge import CrossEncoderJudge
+from ec2audit.detect.finding import LITERAL, MOSTLY
+from ec2audit.detect.judge import Verdict
+from ec2audit.detect.value_checks import Reading
+from ec2audit.errors import InputError
+
+SCRIPT = learned_grader.GRADER_PATH.parent / "learned_grader.py"
+
+
+def run_judge(tmp_path, *extra: str) -> dict:
+    units, payloads, cal = write_inputs(tmp_path)
+    result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal), "--cache",
+                                       str(tmp_path / "c.sqlite"), "--local-judge", "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_path):
+    """The default local judge's verdicts carry the grader's version (cached apart from the checks' alone);
+    `--no-learned-grader` is the checks alone."""
+    shipped = learned_grader.LearnedGrader.load()
+    graded = run_judge(tmp_path)
+    assert graded["judge"]["model"] == "e5-cross" and graded["judge"]["calls"] >= 1
+    alone = run_judge(tmp_path, "--no-learned-grader")
+    assert alone["judge"]["calls"] >= 1  # not answered from the grader's cached verdicts
+    again = run_judge(tmp_path)
+    assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
+    judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v1"
+
+
+def test_the_learned_grader_goes_with_the_local_judges_checks(tmp_path):
+    units, payloads, cal = write_inputs(tmp_path)
+    for extra in (["--learned-grader"], ["--local-judge", "--no-value-checks", "--learned-grader"]):
+        result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal), *extra])
+        assert result.exit_code == 2 and "--learned-grader" in result.output
+
+
+@pytest.mark.parametrize("content", [None, "{not json", json.dumps({"version": "x"})])
+def test_a_missing_or_wrong_grader_file_is_a_one_line_error(tmp_path, monkeypatch, content):
+    bad = tmp_path / "learned-grader.json"
+    if content is not None:
+        bad.write_text(content)
+    monkeypatch.setattr(learned_grader, "GRADER_PATH", bad)
+    units, payloads, cal = write_inputs(tmp_path)
+    result = CliRunner().invoke(main, ["judge", str(units), str(payloads), "--calibration", str(cal),
+                                       "--local-judge", "--cache", str(tmp_path / "c.sqlite")])
+    assert result.exit_code != 0
+    message = result.output.strip()
+    assert len(message.splitlines()) == 1 and str(bad) in message and "learned_grader.py" in message
+
+
+def test_a_grader_fitted_on_other_features_is_refused(tmp_path):
+    data = json.loads(learned_grader.GRADER_PATH.read_text())
+    data["names"] = data["names"][:-1]
+    other = tmp_path / "g.json"
+    other.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="other features"):
+        learned_grader.LearnedGrader.load(other)
+
+
+def stump(value: float, feature: str) -> learned_grader.LearnedGrader:
+    """One tree of one split: `feature` at or under 0.5 -> -value, above -> +value."""
+    f = learned_grader.names().index(feature)
+    return learned_grader.LearnedGrader("t", tuple(learned_grader.names()), 0.0, np.array([[f, 0, 0]]),
+                                        np.array([[0.5, 0.0, 0.0]]), np.array([[1, 0, 0]]), np.array([[2, 0, 0]]),
+                                        np.array([[False, True, True]]), np.array([[0.0, -value, value]]), 0.8, 0.3)
+
+
+def test_the_grader_grades_reviews_or_leaves_a_candidate_by_its_probability():
+    """Above the grade threshold: the check's own verdict where it graded, else `MOSTLY` on the model's span;
+    in the review band, or where the check graded or reviewed: left for a person; else nothing."""
+    text = "Dana has been living with MS since 2021."
+    reading = Reading(0.6, 0, 22, 0.83, 0.2)
+    row = [0.0] * len(learned_grader.names())
+    checked = Verdict(LITERAL, "MS", 26, 28)
+    grader = stump(3.0, "check_graded")  # p = 0.95 where the check graded, 0.05 where not
+    assert grader.decide([*row[:3], 1.0, *row[4:]], reading, checked, text) == checked
+    assert grader.decide(row, reading, Verdict(0.0), text) == Verdict(0.0)
+    unsure_check = Verdict(0.0, "MS", 26, 28, review=True)  # what the check left for review stays there
+    assert grader.decide(row, reading, unsure_check, text) == unsure_check
+    doubted = grader.decide(row, reading, Verdict(LITERAL, "MS", 26, 28), text)  # graded by the check, not by it
+    assert doubted == Verdict(0.0, "MS", 26, 28, review=True)
+    model = stump(3.0, "model_reviews")
+    row[learned_grader.names().index("model_reviews")] = 1.0
+    assert model.decide(row, reading, Verdict(0.0), text) == Verdict(MOSTLY, text[0:22], 0, 22)
+    unsure = stump(0.5, "model_reviews")  # p = 0.62: the review band
+    assert unsure.decide(row, reading, Verdict(0.0), text) == Verdict(0.0, text[0:22], 0, 22, review=True)
+
+
+def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_path):
+    """A small version of the shipped file (two splits' first examples): recorded once, fitted twice, the
+    same bytes; the file loads and its numpy walk is what the script checked against scikit-learn."""
+    cache = tmp_path / "rows.json"
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 3)]
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "25", "--cache", str(cache),
+                        "--out", str(out)], check=True, capture_output=True, text=True)
+    assert first.read_bytes() == second.read_bytes()
+    grader = learned_grader.LearnedGrader.load(first)
+    assert grader.version == "learned-grader-v1" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
