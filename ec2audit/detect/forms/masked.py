@@ -145,11 +145,10 @@ class MaskedValues(Form):
         out = []
         for i, visible in self._match_masked(token, pieces):
             unit_len = len(self.units[i].compact)
-            if prefix := self._public_prefix[i]:  # a key's published prefix shows nothing of the secret
-                visible -= min(len(pieces[0]), prefix)
-                unit_len -= prefix
-            grade = MOSTLY if (visible / unit_len >= _BOTH_SIDES if both_sides else visible / unit_len > 0.5) \
-                else FRAGMENT if visible >= 4 else 0.0
+            prefix = self._public_prefix[i]  # a key's published prefix shows nothing of the secret
+            secret, secret_len = visible - min(len(pieces[0]), prefix), unit_len - prefix
+            grade = MOSTLY if (secret / secret_len >= _BOTH_SIDES if both_sides else secret / secret_len > 0.5) \
+                else FRAGMENT if secret >= 4 else 0.0
             if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
                 grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
             if not grade and self.units[i].rules.fragment == "surname" and is_cjk(token[0]) \
