@@ -46,3 +46,29 @@ def test_a_mask_showing_characters_beyond_the_prefix_stays_a_fragment(value, tex
 def test_a_masked_value_without_a_published_prefix_is_graded_as_before():
     assert _scan("13922883366", "contact", "手机 139****3366") == [("partial.masked", 0.7)]
     assert _scan("Tr0ub4dor&3xQ", "credential", "password Tr0u*********") == [("partial.masked", 0.3)]
+
+
+# -- 2. the English plural of a one-word unit names it --------------------------------------------------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("penicillin", "Handover for bed 12: do not give him any penicillins — he had anaphylaxis.", "penicillins"),
+    ("penicillin", "Allergies: Penicillins (rash, 2019).", "Penicillins"),
+    ("migraine", "She gets two migraines a week since the accident.", "migraines"),
+    ("abscess", "drained both abscesses on Tuesday", "abscesses"),
+])
+def test_the_plural_of_a_one_word_unit_is_the_unit(value, text, found):
+    unit = make_unit({"task_id": "t20", "entity_id": "e", "entity_name": None, "field": "allergy", "value": value,
+                      "dimension": "health"})
+    hits = Cascade([unit]).scan_text(text)
+    assert [(h.detector, h.grade, text[h.start:h.end]) for h in hits] == [("exact", 1.0, found)]
+
+
+@pytest.mark.parametrize(("value", "dimension", "text"), [
+    ("penicillin", "health", "resistant to penicillinase-producing strains"),  # a longer word
+    ("penicillin", "health", "the penicillinses"),
+    ("penicillin", "health", "antipenicillins"),
+    ("rash", "health", "no rashes seen"),  # under five letters: too many words end so
+    ("Rosen", "person_name", "the Rosens came to dinner"),  # a capitalised value is a name: another family
+])
+def test_longer_words_short_values_and_names_take_no_plural(value, dimension, text):
+    assert _scan(value, dimension, text) == []

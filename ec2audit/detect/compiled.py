@@ -92,6 +92,13 @@ class CompiledUnit:
         return public_key_prefix(self.forms[0])
 
     @cached_property
+    def inflects(self) -> bool:
+        """A single lower-case word of ≥ 5 letters (a condition, a drug, an allergen): its English plural
+        ("penicillins", "migraines") names it too. Capitalised values are names: "Rosens" is another family."""
+        value = self.unit.value.strip()
+        return len(value) >= 5 and value.isalpha() and value.islower()
+
+    @cached_property
     def currency(self) -> str | None:
         """The currency of an amount: the same number in another currency is another amount."""
         return currency_of(self.unit.value) if self.amount is not None else None
