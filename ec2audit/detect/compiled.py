@@ -79,7 +79,24 @@ class CompiledUnit:
     def compact(self) -> str:
         """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234",
         "3c:52:82" → "3c5282"."""
-        return re.sub(r"[\s\-./():]", "", self.forms[0])
+        return compact_form(self.forms[0])
+
+    @cached_property
+    def public_prefix(self) -> str:
+        """The published prefix a credential's normalised value starts with (`sk_live_`, `ghp_`, `akia`): every
+        key of its kind shows it, so showing it shows nothing of this one; "" for other values."""
+        if self.rules.name != "credential":
+            return ""
+        from ec2audit.annotate.recognizers.secrets import public_key_prefix  # the recognizers load on first ask
+
+        return public_key_prefix(self.forms[0])
+
+    @cached_property
+    def inflects(self) -> bool:
+        """A single lower-case word of ≥ 5 letters (a condition, a drug, an allergen): its English plural
+        ("penicillins", "migraines") names it too. Capitalised values are names: "Rosens" is another family."""
+        value = self.unit.value.strip()
+        return len(value) >= 5 and value.isalpha() and value.islower()
 
     @cached_property
     def currency(self) -> str | None:
@@ -101,6 +118,11 @@ class CompiledUnit:
         window = view.text[lo:start] + " " + view.text[end:hi]
         pattern = words_pattern(self.context_words)
         return bool(pattern and pattern.search(window))
+
+
+def compact_form(text: str) -> str:
+    """`text` without the separators a masked or split form drops: spaces, "-./():"."""
+    return re.sub(r"[\s\-./():]", "", text)
 
 
 def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:

@@ -107,11 +107,13 @@ class ExactDetector:
             alone = span = None  # worked out once per match, when a unit asks
             for i in indices:
                 cu = units[i]
+                hit_end = end
                 if cu.rules.word_boundary:
                     if alone is None:
                         alone = bounded(text, start, end)
                     if not alone:
-                        continue
+                        if not (cu.inflects and (hit_end := plural_end(text, start, end))):
+                            continue
                 if cu.han_name_of_two and end < len(text) and end - start == 2 and _continues_name(text[end]):
                     continue
                 if cu.han_name and _APART.search(text, start, end) and _name_goes_on(view, end):
@@ -119,6 +121,9 @@ class ExactDetector:
                 if cu.needs_context and not cu.has_context(view, start, end):
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
+                    continue
+                if hit_end != end:
+                    yield Hit(i, *view.to_original(start, hit_end), detector, LITERAL)
                     continue
                 if span is None:
                     span = view.to_original(start, end)
@@ -316,6 +321,16 @@ _NUMBER_BEFORE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*[.,]$")
 _NUMBER_AFTER = re.compile(r"[.,]\d+(?:[.,]\d+)*")
 _NUMBER_TAIL, _NUMBER_HEAD = re.compile(r"[\d.,]*$"), re.compile(r"[\d.,]*")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
+
+
+_PLURAL = re.compile(r"e?s")
+
+
+def plural_end(text: str, start: int, end: int) -> int:
+    """Where an English plural of the word at `start:end` ends ("penicillins", "rashes"); 0 if none does
+    ("penicillinase" is another word)."""
+    m = _PLURAL.match(text, end)
+    return m.end() if m and bounded(text, start, m.end()) else 0
 
 
 def bounded(text: str, start: int, end: int) -> bool:

@@ -13,6 +13,24 @@ import re
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer
 
+#: The providers' published key prefixes (Stripe, OpenAI, Anthropic, GitHub, GitLab, Slack, AWS, Google, Hugging Face,
+#: Alibaba Cloud, npm, PyPI, SendGrid, Shopify): every key of its kind starts with one, so showing it shows nothing
+#: of the secret (`sk_live_****` is a placeholder, not a fragment). Longest first: the first that fits is the prefix.
+PUBLIC_KEY_PREFIXES = tuple(sorted((
+    "sk_live_", "sk_test_", "pk_live_", "pk_test_", "rk_live_", "rk_test_", "whsec_",
+    "sk-proj-", "sk-svcacct-", "sk-admin-", "sk-ant-api03-", "sk-ant-admin01-", "sk-",
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
+    "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xapp-",
+    "akia", "asia", "aiza", "ya29.", "hf_", "ltai", "npm_", "pypi-", "sg.", "shpat_", "shpss_",
+), key=len, reverse=True))
+
+
+def public_key_prefix(value: str) -> str:
+    """The published prefix `value` starts with (in any case), as the value writes it; "" if none."""
+    folded = value.casefold()
+    return next((value[:len(p)] for p in PUBLIC_KEY_PREFIXES if folded.startswith(p) and len(folded) > len(p)), "")
+
+
 _PLACEHOLDERS = {"none", "null", "true", "false", "required", "optional", "changeme", "password", "secret",
                  "example", "redacted", "hidden", "string", "your_password", "your-password"}
 

@@ -2,6 +2,7 @@
 `周**`), graded on AceBench's scale below a literal match: 0.7 when at least half of the value's characters
 are visible (40 % when characters survive on both sides of the mask), 0.3 when a smaller but recognisable
 part (≥ 4 characters) is, or the mail domain of a firm, or a Chinese surname with the given name starred.
+A key's published prefix is not counted: every key of its kind shows it (`sk_live_****` is a placeholder).
 
 A mask has no literal cue worth compiling: one `*`, `#` or `x0` cue per occurrence would cost the
 automaton more matches than the regex below costs (a run of 8,000 x's alone). The form reads the text for
@@ -14,7 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from ec2audit.detect.compiled import is_word_char
+from ec2audit.detect.compiled import compact_form, is_word_char
 from ec2audit.detect.finding import FRAGMENT, MOSTLY, Hit
 from ec2audit.detect.forms import MEMO_SIZE, Form, Match, is_cjk, register
 from ec2audit.detect.forms.mail_domains import shared_mail_domain
@@ -69,6 +70,7 @@ class MaskedValues(Form):
         self._near: dict[tuple[str, int, int, bool, bool], list[tuple[int, int]]] = {}
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
+        self._public_prefix = [len(compact_form(cu.public_prefix)) for cu in self.units]
         for i, cu in enumerate(self.units):
             compact = cu.compact
             if len(compact) >= 3:
@@ -143,8 +145,10 @@ class MaskedValues(Form):
         out = []
         for i, visible in self._match_masked(token, pieces):
             unit_len = len(self.units[i].compact)
-            grade = MOSTLY if (visible / unit_len >= _BOTH_SIDES if both_sides else visible / unit_len > 0.5) \
-                else FRAGMENT if visible >= 4 else 0.0
+            prefix = self._public_prefix[i]  # a key's published prefix shows nothing of the secret
+            secret, secret_len = visible - min(len(pieces[0]), prefix), unit_len - prefix
+            grade = MOSTLY if (secret / secret_len >= _BOTH_SIDES if both_sides else secret / secret_len > 0.5) \
+                else FRAGMENT if secret >= 4 else 0.0
             if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
                 grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
             if not grade and self.units[i].rules.fragment == "surname" and is_cjk(token[0]) \
