@@ -35,8 +35,10 @@ def usd(value: float, sign: str = "$") -> str:
 
 def unpriced_episodes(unpriced: int, priced: float) -> str:
     """An unknown cost over episodes, `unpriced` of them without one: `run`'s progress line and `report`'s Cost
-    table say it in these words, the priced part beside it, never read as the whole."""
-    return f"unknown ({plural(unpriced, 'episode')} unpriced, {usd(priced)} priced)"
+    table say it in these words, the priced part beside it, never read as the whole (none where it is $0: nothing
+    priced to read as the whole)."""
+    beside = f", {usd(priced)} priced" if priced else ""
+    return f"unknown ({plural(unpriced, 'episode')} unpriced{beside})"
 
 
 def unknown_cost(calls: int, unpriced: int, without_usage: int, without_price: int) -> str:

@@ -83,7 +83,9 @@ def test_run_report_draws_plots_and_tables(browser, tmp_path):
         assert shown["Pass^k"] == f"{100 * row['pass_hat_k']:.1f}%"
         assert shown["cloud input tok"] == f"{row['cloud_input_tokens']:,}"
         assert shown["exposure"] == f"{row['exposure']:.3f}"
-        assert shown["cloud USD"] == ("unknown" if row["cloud_usd"] is None else usd(row["cloud_usd"]))
+        # an unknown cost says why, in `run`'s words (`unknown (4 episodes unpriced)`), as report.json does
+        assert shown["cloud USD"] == (row["cloud_usd_unknown"] if row["cloud_usd"] is None else usd(row["cloud_usd"]))
+        assert row["cloud_usd"] is not None or shown["cloud USD"].startswith("unknown (")
 
     page.locator("#strategies thead th", has_text="completion").click()
     first = page.locator("#strategies tbody tr").first.locator("td").first.inner_text()
