@@ -1,0 +1,41 @@
+"""E-mail addresses read aloud with their punctuation as words: `r dot okafor at brightline hyphen logistics dot
+com`, `jane underscore doe at example dot co dot uk` (a call's summary, a voicemail's transcript). The views read
+`at` and `dot` between words (`views._obfuscated_emails`); a hyphen, dash, minus or underscore said as a word
+breaks that reading, so this form reads the whole address, every joining word as its character."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.forms import Form, any_case, register
+from ec2audit.detect.views import Replacement
+
+#: the words said for the characters inside an address that the views do not read
+_JOINERS = {"hyphen": "-", "dash": "-", "minus": "-", "underscore": "_"}
+_CHARACTERS = {"dot": ".", "period": ".", "point": ".", **_JOINERS}
+_WORD = r"[^\W_]+(?:[.\-_+][^\W_]+)*"  # a word of the address as written, with what is written as a character
+_JOIN = rf"\s+(?:{'|'.join(_CHARACTERS)})\s+"
+_PART = rf"{_WORD}(?:{_JOIN}{_WORD})*"
+_SPOKEN_EMAIL = re.compile(rf"(?<![\w.+\-])({_PART})(?:\s+at\s+|\s*@\s*)({_PART})(?![\w@])", re.IGNORECASE)
+_JOIN_WORD = re.compile(_JOIN, re.IGNORECASE)
+_JOINER_WORD = re.compile(rf"\s(?:{'|'.join(_JOINERS)})\s", re.IGNORECASE)
+
+
+def _written(spoken: str) -> str:
+    return _JOIN_WORD.sub(lambda m: _CHARACTERS[m.group().strip().lower()], spoken)
+
+
+@register
+class SpokenEmails(Form):
+    name = "spoken_emails"
+    cue = "|".join(f" {any_case(word)} " for word in _JOINERS)  # (an address is words on one line)
+    cue_lines = 0
+
+    def rewrite(self, text: str) -> Iterator[Replacement]:
+        if not _JOINER_WORD.search(text):
+            return
+        for m in _SPOKEN_EMAIL.finditer(text):
+            domain = _written(m.group(2))
+            if "." in domain.strip(".") and _JOINER_WORD.search(m.group()):
+                yield m.start(), m.end(), f"{_written(m.group(1))}@{domain}"
