@@ -9,9 +9,11 @@ from ec2audit.detect.cascade import Cascade
 from ec2audit.units import Unit
 
 
-def _hits(value: str, text: str) -> list[tuple[str, float]]:
+def _hits(value: str, text: str, dimension: str = "contact") -> list[tuple[str, float]]:
+    """(text, grade) of each hit of one unit of `value` in `text` (a dimension's values are read their way: an
+    ID's in its letters and digits alone)."""
     unit = Unit.model_validate({"task_id": "t", "entity_id": "e", "entity_name": "Someone", "field": "f",
-                                "value": value, "dimension": "contact", "weight": 1.0})
+                                "value": value, "dimension": dimension, "weight": 1.0})
     return [(text[hit.start:hit.end], hit.grade) for hit in Cascade([unit]).scan_text(text)]
 
 
@@ -42,3 +44,48 @@ def test_an_underscore_word_is_read_in_the_local_part() -> None:
 ])
 def test_another_spoken_address_is_no_hit(text: str) -> None:
     assert _hits(EMAIL, text) == []
+
+
+NI_NUMBER = "NH 48 27 93 B"
+
+
+@pytest.mark.parametrize("text", [
+    "Owen Pritchard: \"Yeah, it's N for November, H for hotel, four eight, two seven, nine three, B for bravo.\"",
+    "NI number: November Hotel four eight two seven nine three Bravo, thanks.",
+    "that's N as in Nancy, H as in Harry, 4 8, 2 7, 9 3 and B as in Bob",
+])
+def test_a_value_spelled_with_phonetic_letters_is_the_value(text: str) -> None:
+    hits = _hits(NI_NUMBER, text, "government_id")
+    assert hits and hits[0][1] == 1.0
+
+
+@pytest.mark.parametrize("text", [
+    "Yeah, it's N for November, H for hotel, four eight, two seven, nine three, D for delta.",  # another letter
+    "Yeah, it's N for November, H for hotel, four eight, two seven, nine four, B for bravo.",  # another digit
+    "Yeah, it's N for Hotel, H for November, four eight, two seven, nine three, B for bravo.",  # no spelling
+])
+def test_another_phonetic_spelling_is_no_hit(text: str) -> None:
+    assert _hits(NI_NUMBER, text, "government_id") == []
+
+
+PASSWORD = "Tr0ub4dor&Mango!92"
+
+
+@pytest.mark.parametrize("text", [
+    "I read it out character by character: capital T, r, zero, u, b, four, d, o, r, ampersand, capital M, a, n, "
+    "g, o, exclamation mark, nine, two.",
+    "It is an uppercase T, lowercase r, 0, u, b, 4, d, o, r, ampersand, upper case M, a, n, g, o, exclamation "
+    "point, 9, 2",
+])
+def test_a_secret_spelled_with_case_words_is_the_secret(text: str) -> None:
+    hits = _hits(PASSWORD, text, "credential")
+    assert hits and hits[0][1] == 1.0
+
+
+@pytest.mark.parametrize("text", [
+    "capital T, r, zero, u, b, four, d, o, r, ampersand, capital M, a, n, g, o, question mark, nine, two.",
+    "capital T, r, zero, u, b, four, d, o, r, at sign, capital M, a, n, g, o, exclamation mark, nine, two.",
+    "capital T, r, zero, u, b, four, d, o, r, ampersand, capital M, a, n, g, o, exclamation mark, nine, three.",
+])
+def test_another_spelled_secret_is_no_hit(text: str) -> None:
+    assert _hits(PASSWORD, text, "credential") == []
