@@ -89,3 +89,25 @@ def test_a_secret_spelled_with_case_words_is_the_secret(text: str) -> None:
 ])
 def test_another_spelled_secret_is_no_hit(text: str) -> None:
     assert _hits(PASSWORD, text, "credential") == []
+
+
+IP = "192.168.31.108"
+
+
+@pytest.mark.parametrize("text", [
+    "电话里跟新来的会计说的：财务NAS地址是一九二点一六八点三一点一零八，用Finder连smb就行。",
+    "内网地址：幺九二点幺六八点三幺点幺零八",
+    "位址是一九二點一六八點三一點一零八。",
+    "IP 是 一九二 点 一六八 点 三一 点 一零八 ，记一下",
+])
+def test_chinese_digits_with_dian_for_the_dot_are_the_number(text: str) -> None:
+    hits = _hits(IP, text, "network")
+    assert hits and hits[0][1] == 1.0
+
+
+@pytest.mark.parametrize("text", [
+    "财务NAS地址是一九二点一六八点三一点一零九，用Finder连smb就行。",
+    "财务NAS地址是一九二点一六八点三二点一零八，用Finder连smb就行。",
+])
+def test_another_number_said_in_chinese_is_no_hit(text: str) -> None:
+    assert _hits(IP, text, "network") == []
