@@ -111,3 +111,23 @@ def test_chinese_digits_with_dian_for_the_dot_are_the_number(text: str) -> None:
 ])
 def test_another_number_said_in_chinese_is_no_hit(text: str) -> None:
     assert _hits(IP, text, "network") == []
+
+
+ROOT_PASSWORD = "Hx#2026!qiuFeng"
+
+
+@pytest.mark.parametrize("text", [
+    "交接时口头说的那个：大写H，小写x，井号，2026，感叹号，然后qiuFeng，F大写。就是jump-bj-01的root密码。",
+    "密码是大写的H、小写x、井号、2026、感叹号、qiu、大写F、eng",
+])
+def test_a_secret_spelled_in_chinese_is_the_secret(text: str) -> None:
+    hits = _hits(ROOT_PASSWORD, text, "credential")
+    assert hits and hits[0][1] == 1.0
+
+
+@pytest.mark.parametrize("text", [
+    "交接时口头说的那个：大写H，小写x，井号，2027，感叹号，然后qiuFeng，F大写。",
+    "交接时口头说的那个：大写H，小写x，星号，2026，感叹号，然后qiuFeng，F大写。",
+])
+def test_another_secret_spelled_in_chinese_is_no_hit(text: str) -> None:
+    assert _hits(ROOT_PASSWORD, text, "credential") == []

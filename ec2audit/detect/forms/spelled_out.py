@@ -1,7 +1,8 @@
 """A value spelled out character by character, as one reads it over the phone: letters in the phonetic alphabet
 (`November Hotel`, `N for November`, `B as in bravo`), letters with their case said (`capital T, r, zero`),
-digits as words, symbols by name (`ampersand`, `exclamation mark`). Read as the characters it names
-(`NH482793B`, `Tr0ub4dor&Mango!92`), the run is the value the tiers read.
+digits as words, symbols by name (`ampersand`, `exclamation mark`); in Chinese, `大写H，小写x，井号，2026`.
+Read as the characters it names (`NH482793B`, `Tr0ub4dor&Mango!92`, `Hx#2026`), the run is the value the tiers
+read.
 
 A run is six or more such items in a row, separated by commas or spaces, of which two at least are no digit
 or bare letter (a phonetic word, a letter with its case or its word, a symbol's name): a list of single letters
@@ -10,7 +11,7 @@ or a number read out is no spelling (the digit view reads the number)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from ec2audit.detect.forms import Form, any_case, register
@@ -59,54 +60,92 @@ _CUE = "|".join([*(any_case(max(w.split(), key=len)) for w in sorted({*_PHONETIC
 class _Item(NamedTuple):
     chars: str  # the characters it names
     named: bool  # named unmistakably: no digit, no bare letter
-    bare: bool  # a letter alone, read as one only between commas (not the article in "is a capital T")
+    bare: bool = False  # a letter alone, read as one only between commas (not the article in "is a capital T")
+    remark: bool = False  # a letter's case said after it (`F大写`): of a letter in the word before, no character
 
 
 def _item(m: re.Match[str]) -> _Item | None:
     """What one item names; None for a letter whose word starts with another letter."""
     times = _TIMES.get((m.group("times") or "").lower(), 1)
     if m.group("case"):
-        return _Item(_CASES[re.sub(r"\s+", " ", m.group("case").lower())](m.group("cased")) * times, True, False)
+        return _Item(_CASES[re.sub(r"\s+", " ", m.group("case").lower())](m.group("cased")) * times, True)
     if m.group("letter"):
         same = m.group("name")[0].lower() == m.group("letter").lower()
-        return _Item(m.group("letter").upper() * times, True, False) if same else None
+        return _Item(m.group("letter").upper() * times, True) if same else None
     if m.group("named"):
         word = re.sub(r"\s+", " ", m.group("named").lower())
-        return _Item(_NAMED[word] * times, word not in ENGLISH_DIGITS, False)
+        return _Item(_NAMED[word] * times, word not in ENGLISH_DIGITS)
     return _Item((m.group("digits") or m.group("bare")) * times, False, m.group("bare") is not None)
+
+
+# The same in Chinese: `大写H，小写x，井号，2026，感叹号，然后qiuFeng，F大写` (letters and their case, symbols by
+# name, digits and words as written, separated by Chinese or ASCII commas and `然后`)
+_ZH_SYMBOLS = {
+    "井号": "#", "感叹号": "!", "叹号": "!", "艾特": "@", "at号": "@", "星号": "*", "下划线": "_", "减号": "-",
+    "横杠": "-", "中划线": "-", "短横线": "-", "连字符": "-", "加号": "+", "等号": "=", "句号": ".", "点号": ".",
+    "斜杠": "/", "反斜杠": "\\", "问号": "?", "美元符号": "$", "美元符": "$", "百分号": "%", "与号": "&", "和号": "&",
+    "冒号": ":", "分号": ";", "波浪号": "~", "脱字符": "^"}
+_ZH_CASES = {"大写": str.upper, "小写": str.lower}
+_ZH_CASE = "|".join(_ZH_CASES)
+_ZH_ITEM = re.compile(rf"(?:(?P<case>{_ZH_CASE})的?(?P<cased>[A-Za-z])(?![A-Za-z0-9])"
+                      rf"|(?<![A-Za-z0-9])(?P<letter>[A-Za-z])(?P<after>{_ZH_CASE})"
+                      rf"|(?P<named>{_words(_ZH_SYMBOLS)})|(?<![A-Za-z0-9])(?P<word>[A-Za-z0-9]+)(?![A-Za-z0-9]))")
+_ZH_SEPARATOR = re.compile(r"[ \t]*[，,、；;][ \t]*(?:然后是?|接着是?|再是?|最后是?|后面是)?[ \t]*")
+
+
+def _zh_item(m: re.Match[str]) -> _Item:
+    if m.group("case"):
+        return _Item(_ZH_CASES[m.group("case")](m.group("cased")), True)
+    if m.group("letter"):
+        return _Item(_ZH_CASES[m.group("after")](m.group("letter")), True, remark=True)
+    if m.group("named"):
+        return _Item(_ZH_SYMBOLS[m.group("named")], True)
+    return _Item(m.group("word"), False)
+
+
+class _Spelling(NamedTuple):
+    item: re.Pattern[str]
+    separator: re.Pattern[str]
+    read: Callable[[re.Match[str]], _Item | None]
+
+
+_ENGLISH = _Spelling(_ITEM, _SEPARATOR, _item)
+_CHINESE = _Spelling(_ZH_ITEM, _ZH_SEPARATOR, _zh_item)
 
 
 @register
 class SpelledOut(Form):
     name = "spelled_out"
-    cue = _CUE
+    cue = "|".join([_CUE, *_ZH_CASES, *_ZH_SYMBOLS])
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        pos = 0
-        while first := _ITEM.search(text, pos):
-            run = self._run(text, first)
-            pos = max(run[1], first.end()) if run else first.end()
-            if run:
-                yield run
+        for spelling in (_ENGLISH,) if text.isascii() else (_ENGLISH, _CHINESE):
+            pos = 0
+            while first := spelling.item.search(text, pos):
+                run = _run(spelling, text, first)
+                pos = max(run[1], first.end()) if run else first.end()
+                if run:
+                    yield run
 
-    @staticmethod
-    def _run(text: str, first: re.Match[str]) -> Replacement | None:
-        """The spelled run from `first` on, or None where it is no spelling."""
-        items: list[_Item] = []
-        start = end = first.start()
-        m: re.Match[str] | None = first
-        spaced = False  # the separator before `m` is whitespace alone
-        while m and (item := _item(m)):
-            if spaced and (item.bare or items[-1].bare):
-                if len(items) > 1 or item.bare:
-                    break
-                items, start = [], m.start()  # a bare letter (an article) before the run
+
+def _run(spelling: _Spelling, text: str, first: re.Match[str]) -> Replacement | None:
+    """The spelled run from `first` on, or None where it is no spelling."""
+    items: list[_Item] = []
+    start = end = first.start()
+    m: re.Match[str] | None = first
+    spaced = False  # the separator before `m` is whitespace alone
+    while m and (item := spelling.read(m)):
+        if spaced and (item.bare or items[-1].bare):
+            if len(items) > 1 or item.bare:
+                break
+            items, start = [], m.start()  # a bare letter (an article) before the run
+        if not (item.remark and items and len(items[-1].chars) > 1 and item.chars.lower() in items[-1].chars.lower()):
             items.append(item)
-            end = m.end()
-            separator = _SEPARATOR.match(text, end)
-            spaced = separator is not None and not separator.group().strip()
-            m = _ITEM.match(text, separator.end()) if separator else None
-        if len(items) < _MIN_ITEMS or sum(item.named for item in items) < _MIN_NAMED:
-            return None
-        return start, end, "".join(item.chars for item in items)
+        end = m.end()
+        separator = spelling.separator.match(text, end)
+        spaced = separator is not None and not separator.group().strip()
+        m = spelling.item.match(text, separator.end()) if separator else None
+    if len(items) < _MIN_ITEMS or sum(item.named for item in items) < _MIN_NAMED:
+        return None
+    return start, end, "".join(item.chars for item in items)
