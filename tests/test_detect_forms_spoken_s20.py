@@ -99,8 +99,12 @@ IP = "192.168.31.108"
     "内网地址：幺九二点幺六八点三幺点幺零八",
     "位址是一九二點一六八點三一點一零八。",
     "IP 是 一九二 点 一六八 点 三一 点 一零八 ，记一下",
+    "NAS：一九二．一六八．三一．一零八",
+    "the NAS is at one nine two dot one six eight dot three one dot one zero eight, ok",
+    "the NAS is at one nine two point one six eight point three one point one zero eight",
+    "NAS: 192 dot 168 dot 31 dot 108",
 ])
-def test_chinese_digits_with_dian_for_the_dot_are_the_number(text: str) -> None:
+def test_digits_said_with_dots_are_the_number(text: str) -> None:
     hits = _hits(IP, text, "network")
     assert hits and hits[0][1] == 1.0
 
@@ -108,8 +112,9 @@ def test_chinese_digits_with_dian_for_the_dot_are_the_number(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "财务NAS地址是一九二点一六八点三一点一零九，用Finder连smb就行。",
     "财务NAS地址是一九二点一六八点三二点一零八，用Finder连smb就行。",
+    "the NAS is at one nine two dot one six eight dot three one dot one zero nine, ok",
 ])
-def test_another_number_said_in_chinese_is_no_hit(text: str) -> None:
+def test_another_number_said_with_dots_is_no_hit(text: str) -> None:
     assert _hits(IP, text, "network") == []
 
 
@@ -131,3 +136,8 @@ def test_a_secret_spelled_in_chinese_is_the_secret(text: str) -> None:
 ])
 def test_another_secret_spelled_in_chinese_is_no_hit(text: str) -> None:
     assert _hits(ROOT_PASSWORD, text, "credential") == []
+
+
+def test_digit_words_inside_a_number_said_as_a_number_are_no_spelling() -> None:
+    text = "Firewall change for ten dot nine dot five dot one hundred and eighty-eight, please."
+    assert _hits("9.5.1", text, "network") == []

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, char_class, register
 from ec2audit.detect.views import Replacement
 
-_DIGITS = str.maketrans("〇零一二三四五六七八九幺点點", "001234567891..")
+_DIGITS = str.maketrans("〇零一二三四五六七八九幺点點．", "001234567891...")
 _DIGIT = char_class(map(ord, "〇零一二三四五六七八九幺"))
-_DOT = " ?[点點] ?"  # (a space either side, as a transcript may set the digits apart)
+# 点, or a dot written (the digit view drops it); a space either side, as a transcript may set the digits apart
+_DOT = " ?[点點.．] ?"
 _DOTTED = re.compile(rf"{_DIGIT}+(?:{_DOT}{_DIGIT}+)+")
 _MIN_DIGITS = 5  # fewer is a time or a small decimal said as words (三点一刻, 一点一), not a value read out
 
@@ -24,7 +25,7 @@ class CjkDottedDigits(Form):
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "点" not in text and "點" not in text:
+        if text.isascii():
             return
         for m in _DOTTED.finditer(text):
             number = m.group().replace(" ", "").translate(_DIGITS)

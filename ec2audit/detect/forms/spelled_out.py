@@ -26,7 +26,8 @@ _SYMBOLS = {
     "ampersand": "&", "exclamation mark": "!", "exclamation point": "!", "at sign": "@", "at symbol": "@",
     "hash": "#", "hash sign": "#", "pound sign": "#", "number sign": "#", "dollar sign": "$", "percent sign": "%",
     "caret": "^", "asterisk": "*", "underscore": "_", "hyphen": "-", "dash": "-", "plus sign": "+",
-    "equals sign": "=", "equal sign": "=", "full stop": ".", "period": ".", "slash": "/", "forward slash": "/",
+    "equals sign": "=", "equal sign": "=", "full stop": ".", "period": ".", "dot": ".", "point": ".", "slash": "/",
+    "forward slash": "/",
     "backslash": "\\", "question mark": "?", "tilde": "~", "colon": ":", "semicolon": ";"}
 _NAMED = {**_PHONETIC, **_SYMBOLS, **ENGLISH_DIGITS}
 _UPPER = ("capital", "uppercase", "upper case", "upper-case", "big")
@@ -50,6 +51,13 @@ _ITEM = re.compile(rf"(?<![\w'\u2019-])(?:(?P<times>double|triple){_GAP})?"
                    rf"|(?P<named>{_words(_NAMED)})|(?P<digits>\d+)|(?P<bare>[a-z]))(?![\w-])", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*(?:(?:and|then)[ \t]+)?|[ \t]+(?:(?:and|then)[ \t]+)?", re.IGNORECASE)
 _MIN_ITEMS, _MIN_NAMED = 6, 2
+# a number said as a number, not digit by digit (`ten dot nine dot five dot one hundred and eighty-eight`): digit
+# words next to it are part of it, and a run beside one is no spelling
+_CARDINAL = (r"(?:ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
+             r"|thousand|million|billion)")
+_CARDINAL_BEFORE = re.compile(rf"\b{_CARDINAL}[ \t,;-]*$", re.IGNORECASE)
+_CARDINAL_AFTER = re.compile(rf"[ \t,;-]*(?:and[ \t]+)?{_CARDINAL}\b", re.IGNORECASE)
+_BEFORE = 30  # characters before a run that the number word before it is looked for in
 _TIMES = {"double": 2, "triple": 3}
 # a line worth reading: a word of a phonetic letter, a case word, a symbol's name (its longest word), or a letter
 # and its word; a run names two such items
@@ -146,6 +154,7 @@ def _run(spelling: _Spelling, text: str, first: re.Match[str]) -> Replacement | 
         separator = spelling.separator.match(text, end)
         spaced = separator is not None and not separator.group().strip()
         m = spelling.item.match(text, separator.end()) if separator else None
-    if len(items) < _MIN_ITEMS or sum(item.named for item in items) < _MIN_NAMED:
+    if len(items) < _MIN_ITEMS or sum(item.named for item in items) < _MIN_NAMED \
+            or _CARDINAL_AFTER.match(text, end) or _CARDINAL_BEFORE.search(text, max(0, start - _BEFORE), start):
         return None
     return start, end, "".join(item.chars for item in items)
