@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import NamedTuple
 
 from ec2audit.detect.forms import Form, any_case, register
@@ -115,10 +116,12 @@ class _Spelling(NamedTuple):
     item: re.Pattern[str]
     separator: re.Pattern[str]
     read: Callable[[re.Match[str]], _Item | None]
+    named: re.Pattern[str]  # what may be a named item: a text with fewer than `_MIN_NAMED` holds no run
 
 
-_ENGLISH = _Spelling(_ITEM, _SEPARATOR, _item)
-_CHINESE = _Spelling(_ZH_ITEM, _ZH_SEPARATOR, _zh_item)
+_ENGLISH = _Spelling(_ITEM, _SEPARATOR, _item, re.compile(
+    rf"\b(?:{_words([*_PHONETIC, *_SYMBOLS, *_CASES])})\b|\b[a-z]{_GAP}(?:for|as{_GAP}in){_GAP}[a-z]", re.IGNORECASE))
+_CHINESE = _Spelling(_ZH_ITEM, _ZH_SEPARATOR, _zh_item, re.compile("|".join([*_ZH_CASES, *_ZH_SYMBOLS])))
 
 
 @register
@@ -129,6 +132,8 @@ class SpelledOut(Form):
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         for spelling in (_ENGLISH,) if text.isascii() else (_ENGLISH, _CHINESE):
+            if len(list(islice(spelling.named.finditer(text), _MIN_NAMED))) < _MIN_NAMED:
+                continue
             pos = 0
             while first := spelling.item.search(text, pos):
                 run = _run(spelling, text, first)
