@@ -32,6 +32,20 @@ def test_a_spoken_email_with_hyphen_words_is_the_address(text: str) -> None:
     assert hits[0][0].lower().startswith("r") and hits[0][0].lower().endswith("com")
 
 
+@pytest.mark.parametrize("text", [
+    "他的邮箱是r点okafor艾特brightline横杠logistics点com，别再用旧的了。",
+    "邮箱：r.okafor 艾特 brightline-logistics.com",
+    "邮箱 r 点 okafor @ brightline 中划线 logistics 点 com",
+])
+def test_an_address_said_in_chinese_is_the_address(text: str) -> None:
+    hits = _hits(EMAIL, text)
+    assert hits and hits[0][1] == 1.0
+
+
+def test_another_address_said_in_chinese_is_no_hit() -> None:
+    assert _hits(EMAIL, "他的邮箱是r点okafor艾特brightline横杠freight点com，别再用旧的了。") == []
+
+
 def test_an_underscore_word_is_read_in_the_local_part() -> None:
     assert _hits("jane_doe@example.co.uk", "mail jane underscore doe at example dot co dot uk today")
 

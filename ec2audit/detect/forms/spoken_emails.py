@@ -1,5 +1,6 @@
 """E-mail addresses read aloud with their punctuation as words: `r dot okafor at brightline hyphen logistics dot
-com`, `jane underscore doe at example dot co dot uk` (a call's summary, a voicemail's transcript). The views read
+com`, `jane underscore doe at example dot co dot uk`, `r点okafor艾特brightline横杠logistics点com` (a call's summary, a
+voicemail's transcript). The views read
 `at` and `dot` between words (`views._obfuscated_emails`); a hyphen, dash, minus or underscore said as a word
 breaks that reading, so this form reads the whole address, every joining word as its character."""
 
@@ -26,16 +27,36 @@ def _written(spoken: str) -> str:
     return _JOIN_WORD.sub(lambda m: _CHARACTERS[m.group().strip().lower()], spoken)
 
 
+# The same in Chinese, the address's words in ASCII: `r点okafor艾特brightline横杠logistics点com`
+_ZH_CHARACTERS = {"点": ".", "點": ".", "横杠": "-", "中划线": "-", "减号": "-", "杠": "-", "下划线": "_"}
+_ZH_WORDS = "|".join(sorted(_ZH_CHARACTERS, key=len, reverse=True))
+_ZH_JOIN = rf"[ \t]*(?:{_ZH_WORDS}|[.\-_])[ \t]*"
+_ZH_PART = rf"[A-Za-z0-9+]+(?:{_ZH_JOIN}[A-Za-z0-9+]+)*"
+_ZH_AT = r"[ \t]*(?:艾特|圈a|@)[ \t]*|[ \t]+at[ \t]+"
+_ZH_EMAIL = re.compile(rf"(?<![A-Za-z0-9.\-_+])({_ZH_PART})(?:{_ZH_AT})({_ZH_PART})(?![A-Za-z0-9])")
+_ZH_SAID = re.compile(rf"{_ZH_WORDS}|艾特|圈a")  # a match holds one such word, or the views read it already
+
+
+def _zh_written(spoken: str) -> str:
+    return re.sub(_ZH_JOIN, lambda m: _ZH_CHARACTERS.get(m.group().strip(), m.group().strip()), spoken)
+
+
 @register
 class SpokenEmails(Form):
     name = "spoken_emails"
-    cue = "|".join(f" {any_case(word)} " for word in _JOINERS)  # (an address is words on one line)
+    # (an address is words on one line)
+    cue = "|".join([*(f" {any_case(word)} " for word in _JOINERS),
+                    f"[A-Za-z0-9] ?(?:{_ZH_WORDS}|艾特|圈a) ?[A-Za-z0-9]"])
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if not _JOINER_WORD.search(text):
-            return
-        for m in _SPOKEN_EMAIL.finditer(text):
-            domain = _written(m.group(2))
-            if "." in domain.strip(".") and _JOINER_WORD.search(m.group()):
-                yield m.start(), m.end(), f"{_written(m.group(1))}@{domain}"
+        if _JOINER_WORD.search(text):
+            for m in _SPOKEN_EMAIL.finditer(text):
+                domain = _written(m.group(2))
+                if "." in domain.strip(".") and _JOINER_WORD.search(m.group()):
+                    yield m.start(), m.end(), f"{_written(m.group(1))}@{domain}"
+        if not text.isascii():
+            for m in _ZH_EMAIL.finditer(text):
+                domain = _zh_written(m.group(2))
+                if "." in domain.strip(".") and _ZH_SAID.search(m.group()):
+                    yield m.start(), m.end(), f"{_zh_written(m.group(1))}@{domain}"
