@@ -114,6 +114,7 @@ IP = "192.168.31.108"
     "位址是一九二點一六八點三一點一零八。",
     "IP 是 一九二 点 一六八 点 三一 点 一零八 ，记一下",
     "NAS：一九二．一六八．三一．一零八",
+    "财务NAS地址是192点168点31点108，用Finder连smb就行。",
     "the NAS is at one nine two dot one six eight dot three one dot one zero eight, ok",
     "the NAS is at one nine two point one six eight point three one point one zero eight",
     "NAS: 192 dot 168 dot 31 dot 108",
@@ -126,6 +127,7 @@ def test_digits_said_with_dots_are_the_number(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "财务NAS地址是一九二点一六八点三一点一零九，用Finder连smb就行。",
     "财务NAS地址是一九二点一六八点三二点一零八，用Finder连smb就行。",
+    "财务NAS地址是192点168点31点109，用Finder连smb就行。",
     "the NAS is at one nine two dot one six eight dot three one dot one zero nine, ok",
 ])
 def test_another_number_said_with_dots_is_no_hit(text: str) -> None:

@@ -11,9 +11,11 @@ from ec2audit.detect.forms import Form, char_class, register
 from ec2audit.detect.views import Replacement
 
 _DIGITS = str.maketrans("〇零一二三四五六七八九幺点點．", "001234567891...")
-_DIGIT = char_class(map(ord, "〇零一二三四五六七八九幺"))
+_CJK_DIGIT = char_class(map(ord, "〇零一二三四五六七八九幺"))
+_DIGIT = char_class(map(ord, "〇零一二三四五六七八九幺0123456789"))  # (ASCII digits too: `192点168`)
+_CJK_DOT = "[点點．]"
 # 点, or a dot written (the digit view drops it); a space either side, as a transcript may set the digits apart
-_DOT = " ?[点點.．] ?"
+_DOT = " ?[点點．.] ?"
 _DOTTED = re.compile(rf"{_DIGIT}+(?:{_DOT}{_DIGIT}+)+")
 _MIN_DIGITS = 5  # fewer is a time or a small decimal said as words (三点一刻, 一点一), not a value read out
 
@@ -21,7 +23,8 @@ _MIN_DIGITS = 5  # fewer is a time or a small decimal said as words (三点一�
 @register
 class CjkDottedDigits(Form):
     name = "cjk_dotted_digits"
-    cue = f"{_DIGIT}{_DOT}{_DIGIT}"  # (a number is on one line)
+    # a Chinese dot or digit in the number (a number is on one line)
+    cue = f"{_DIGIT} ?{_CJK_DOT} ?{_DIGIT}|{_CJK_DIGIT} ?\\. ?{_DIGIT}|{_DIGIT} ?\\. ?{_CJK_DIGIT}"
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
@@ -29,5 +32,5 @@ class CjkDottedDigits(Form):
             return
         for m in _DOTTED.finditer(text):
             number = m.group().replace(" ", "").translate(_DIGITS)
-            if sum(c.isdigit() for c in number) >= _MIN_DIGITS:
+            if number != m.group() and sum(c.isdigit() for c in number) >= _MIN_DIGITS:
                 yield m.start(), m.end(), number
