@@ -136,14 +136,14 @@ class SpelledOut(Form):
                 continue
             pos = 0
             while first := spelling.item.search(text, pos):
-                run = _run(spelling, text, first)
-                pos = max(run[1], first.end()) if run else first.end()
+                pos, run = _run(spelling, text, first)
                 if run:
                     yield run
 
 
-def _run(spelling: _Spelling, text: str, first: re.Match[str]) -> Replacement | None:
-    """The spelled run from `first` on, or None where it is no spelling."""
+def _run(spelling: _Spelling, text: str, first: re.Match[str]) -> tuple[int, Replacement | None]:
+    """Where the items from `first` on end, and their spelled run, or None where it is no spelling (nor is any
+    run starting inside it: fewer items, no more named; so the next is looked for after it, in linear time)."""
     items: list[_Item] = []
     start = end = first.start()
     m: re.Match[str] | None = first
@@ -161,5 +161,5 @@ def _run(spelling: _Spelling, text: str, first: re.Match[str]) -> Replacement | 
         m = spelling.item.match(text, separator.end()) if separator else None
     if len(items) < _MIN_ITEMS or sum(item.named for item in items) < _MIN_NAMED \
             or _CARDINAL_AFTER.match(text, end) or _CARDINAL_BEFORE.search(text, max(0, start - _BEFORE), start):
-        return None
-    return start, end, "".join(item.chars for item in items)
+        return max(end, first.end()), None
+    return end, (start, end, "".join(item.chars for item in items))

@@ -17,7 +17,8 @@ _JOINERS = {"hyphen": "-", "dash": "-", "minus": "-", "underscore": "_"}
 _CHARACTERS = {"dot": ".", "period": ".", "point": ".", **_JOINERS}
 _WORD = r"[^\W_]+(?:[.\-_+][^\W_]+)*"  # a word of the address as written, with what is written as a character
 _JOIN = rf"\s+(?:{'|'.join(_CHARACTERS)})\s+"
-_PART = rf"{_WORD}(?:{_JOIN}{_WORD})*"
+_MOST_JOINS = 8  # in one part of an address: a bound, so a long run of such words is read in linear time
+_PART = rf"{_WORD}(?:{_JOIN}{_WORD}){{0,{_MOST_JOINS}}}"
 _SPOKEN_EMAIL = re.compile(rf"(?<![\w.+\-])({_PART})(?:\s+at\s+|\s*@\s*)({_PART})(?![\w@])", re.IGNORECASE)
 _JOIN_WORD = re.compile(_JOIN, re.IGNORECASE)
 _JOINER_WORD = re.compile(rf"\s(?:{'|'.join(_JOINERS)})\s", re.IGNORECASE)
@@ -31,7 +32,7 @@ def _written(spoken: str) -> str:
 _ZH_CHARACTERS = {"点": ".", "點": ".", "横杠": "-", "中划线": "-", "减号": "-", "杠": "-", "下划线": "_"}
 _ZH_WORDS = "|".join(sorted(_ZH_CHARACTERS, key=len, reverse=True))
 _ZH_JOIN = rf"[ \t]*(?:{_ZH_WORDS}|[.\-_])[ \t]*"
-_ZH_PART = rf"[A-Za-z0-9+]+(?:{_ZH_JOIN}[A-Za-z0-9+]+)*"
+_ZH_PART = rf"[A-Za-z0-9+]+(?:{_ZH_JOIN}[A-Za-z0-9+]+){{0,{_MOST_JOINS}}}"
 _ZH_AT = r"[ \t]*(?:艾特|圈a|@)[ \t]*|[ \t]+at[ \t]+"
 _ZH_EMAIL = re.compile(rf"(?<![A-Za-z0-9.\-_+])({_ZH_PART})(?:{_ZH_AT})({_ZH_PART})(?![A-Za-z0-9])")
 _ZH_SAID = re.compile(rf"{_ZH_WORDS}|艾特|圈a")  # a match holds one such word, or the views read it already
