@@ -16,7 +16,8 @@ _DIGIT = char_class(map(ord, "〇零一二三四五六七八九幺0123456789")) 
 _CJK_DOT = "[点點．]"
 # 点, or a dot written (the digit view drops it); a space either side, as a transcript may set the digits apart
 _DOT = " ?[点點．.] ?"
-_DOTTED = re.compile(rf"{_DIGIT}+(?:{_DOT}{_DIGIT}+)+")
+# from a run's first digit, each run read whole (a long run of digits without a dot is tried once: linear time)
+_DOTTED = re.compile(rf"(?<!{_DIGIT}){_DIGIT}++(?:{_DOT}{_DIGIT}++)+")
 _MIN_DIGITS = 5  # fewer is a time or a small decimal said as words (三点一刻, 一点一), not a value read out
 
 
