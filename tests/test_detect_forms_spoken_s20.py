@@ -4,8 +4,11 @@ the spoken run as the value, and a different value spelled the same way is no hi
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.forms import spelled_out
 from ec2audit.units import Unit
 
 
@@ -157,3 +160,23 @@ def test_another_secret_spelled_in_chinese_is_no_hit(text: str) -> None:
 def test_digit_words_inside_a_number_said_as_a_number_are_no_spelling() -> None:
     text = "Firewall change for ten dot nine dot five dot one hundred and eighty-eight, please."
     assert _hits("9.5.1", text, "network") == []
+
+
+_SPELLING_PIECES = ["capital", "T", "r", "zero", "dot", "point", "N for November", "alpha", "bravo", "ampersand", "a",
+                    "9", "\n", "大写", "H", "井号", "，", "2026", "small", "x", "then", "hundred", "one", "two"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SPELLING_PIECES), st.sampled_from([" ", ", ", ",", ""])),
+                max_size=30).map(lambda items: "".join(piece + sep for piece, sep in items)))
+def test_spellings_read_line_by_line_are_those_of_a_walk_over_the_whole_text(text):
+    """The form walks items only on lines with two named words; a walk over every item of the text (the
+    definition) finds the same runs."""
+    form = object.__new__(spelled_out.SpelledOut)
+    whole = []
+    for spelling in (spelled_out._ENGLISH,) if text.isascii() else (spelled_out._ENGLISH, spelled_out._CHINESE):
+        pos = 0
+        while first := spelling.item.search(text, pos):
+            pos, run = spelled_out._run(spelling, text, first)
+            whole += [run] if run else []
+    assert list(form.rewrite(text)) == whole

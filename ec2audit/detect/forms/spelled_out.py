@@ -11,8 +11,8 @@ or a number read out is no spelling (the digit view reads the number)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
 from typing import NamedTuple
 
 from ec2audit.detect.forms import Form, any_case, register
@@ -131,14 +131,19 @@ class SpelledOut(Form):
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
+        """Items are walked only on the lines where the named words of a run may stand: a run is on one line and
+        names two items, each at a match of `named` (in dense text most lines name none or one: `dot`, `small`)."""
         for spelling in (_ENGLISH,) if text.isascii() else (_ENGLISH, _CHINESE):
-            if len(list(islice(spelling.named.finditer(text), _MIN_NAMED))) < _MIN_NAMED:
-                continue
-            pos = 0
-            while first := spelling.item.search(text, pos):
-                pos, run = _run(spelling, text, first)
-                if run:
-                    yield run
+            named_on = Counter(text.rfind("\n", 0, m.start()) + 1 for m in spelling.named.finditer(text))
+            for line, named in sorted(named_on.items()):
+                if named < _MIN_NAMED:
+                    continue
+                line_end = text.find("\n", line)
+                pos, line_end = line, len(text) if line_end < 0 else line_end
+                while first := spelling.item.search(text, pos, line_end):
+                    pos, run = _run(spelling, text, first)
+                    if run:
+                        yield run
 
 
 def _run(spelling: _Spelling, text: str, first: re.Match[str]) -> tuple[int, Replacement | None]:
