@@ -56,7 +56,7 @@ class SpokenEmails(Form):
                 domain = _written(m.group(2))
                 if "." in domain.strip(".") and _JOINER_WORD.search(m.group()):
                     yield m.start(), m.end(), f"{_written(m.group(1))}@{domain}"
-        if not text.isascii():
+        if not text.isascii() and _ZH_SAID.search(text):  # (every address read names one: a text naming none, none)
             for m in _ZH_EMAIL.finditer(text):
                 domain = _zh_written(m.group(2))
                 if "." in domain.strip(".") and _ZH_SAID.search(m.group()):
