@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ec2audit.detect.matchers import characters_at
+from ec2audit.detect.normalize import CJK_NUMERALS, DIGIT_SEPARATOR
 
 if TYPE_CHECKING:
     import hyperscan
@@ -40,10 +41,9 @@ SHORT = 4096
 MOST_NUMBERS = 100
 #: characters either side of an account number a region holds (its bank: 80 digit-view characters away)
 ACCOUNT_MARGIN = 240
-#: Chinese numerals the digit view reads as digits (`normalize._CJK_DIGITS`: runs of six or more)
-_NUMERALS = {"0": "〇零", "1": "一幺", "2": "二", "3": "三", "4": "四", "5": "五", "6": "六", "7": "七", "8": "八",
-             "9": "九"}
-_SEPARATORS = r"[ \-./()]{0,3}"  # `normalize._DIGIT_SEP`: one to three of them between two digits
+#: Chinese numerals the digit view reads as digits, by digit (`normalize.CJK_NUMERALS`: runs of six or more)
+_NUMERALS = {digit: "".join(n for n, d in CJK_NUMERALS.items() if d == digit) for digit in "0123456789"}
+_SEPARATORS = DIGIT_SEPARATOR + "{0,3}"  # as `normalize._DIGIT_SEP` reads them: up to three between two digits
 # a character no digit-view rewrite reads as part of a longer run (see the module's docstring); "+" too, and
 # every space, to be safe
 _SAFE = re.compile(rf"[^\d\sa-z,+\-./(){''.join(_NUMERALS.values())}]")

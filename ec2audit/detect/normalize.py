@@ -28,15 +28,17 @@ _MULTI_SPACE = re.compile(r"(   *)")
 # Separators people put inside phone, ID and card numbers: "139-2288-3366", "6222 0000 1234" — 1 to 3
 # of them between two digits. Written to start with a character class rather than a lookbehind, so
 # the regex engine can skip ahead to candidate characters (2× faster on our payloads).
-_DIGIT_SEP = re.compile(r"([ \-./()](?<=\d[ \-./()])[ \-./()]{0,2}(?=\d))")
+DIGIT_SEPARATOR = r"[ \-./()]"  # one separator between two digits (`digit_regions` reads numbers with it too)
+_DIGIT_SEP = re.compile(rf"({DIGIT_SEPARATOR}(?<=\d{DIGIT_SEPARATOR}){DIGIT_SEPARATOR}{{0,2}}(?=\d))")
 # Separators inside identifiers (IBANs, MACs, passport and licence numbers, spaced-out IPs).
 _ALNUM_SEPARATORS = b" -.:/_"  # as bytes: `TextView.alnum` deletes them from the UTF-8 bytes
 _ALNUM_SEP = re.compile(r"([ \-.:/_]+)")
 # Phone and ID numbers spelled digit by digit in Chinese numerals ("四一五二七五四零六八"): in the digit
 # view, runs of six or more (separators as between digits allowed) become ASCII digits, one character
 # for one, so offsets stay put. Starting with the character class lets the regex engine skip ahead.
-_CJK_DIGIT_RUN = re.compile(r"[〇零一二三四五六七八九幺](?:[ \-./()]{0,3}[〇零一二三四五六七八九幺]){5,}")
-_CJK_DIGITS = str.maketrans("〇零一二三四五六七八九幺", "001234567891")
+CJK_NUMERALS = dict(zip("〇零一二三四五六七八九幺", "001234567891", strict=True))  # numeral → the digit it reads as
+_CJK_DIGIT_RUN = re.compile(rf"[{''.join(CJK_NUMERALS)}](?:{DIGIT_SEPARATOR}{{0,3}}[{''.join(CJK_NUMERALS)}]){{5,}}")
+_CJK_DIGITS = str.maketrans("".join(CJK_NUMERALS), "".join(CJK_NUMERALS.values()))
 # The English twin ("four one five two seven five four zero six eight"): runs of six or more digit
 # words become digits. Words are longer than digits, so this one keeps a map back to the text. The
 # regex costs 11-15 ns a character, so it is only tried where the automaton saw two digit words in a row
