@@ -262,5 +262,17 @@ def test_a_codex_cli_rollout_is_read_and_each_response_priced(tmp_path):
     assert sorted((f["evidence"], f["step"]) for f in summary["leaked"]) == [
         ("555-0142", 2), ("CLM-2026-004417", 2), ("Dana Whitfield", 2)]
     (session,) = summary["sessions"]
-    (session,) = summary["sessions"]
     assert (session["session"], session["leaked"], session["units"], session["exposure"]) == ("019a2d7a", 3, 3, 1.0)
+
+
+def test_a_codex_cli_line_without_a_payload_object_is_named(tmp_path):
+    """A rollout line whose `payload` is no object is named with its file, line and field, not dropped unseen."""
+    rollout = tmp_path / "rollout-2025-12-08T00-37-46-019a2d7b.jsonl"
+    rollout.write_text("\n".join([
+        _codex_line("37:46.317", "session_meta", {"id": "019a2d7b", "model_provider": "openai"}),
+        _codex_line("37:46.320", "response_item", "cut off"),  # type: ignore[arg-type]
+        _codex_line("37:46.330", "response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "Summarise notes.md"}]}),
+    ]) + "\n", encoding="utf-8")
+    code, output = _cli("audit", rollout, "--discover", "--no-presidio")
+    assert f"{rollout}:2: field 'payload': no payload object" in output

@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from ec2audit.errors import InputError
 from ec2audit.logs.base import OnError, first_record, read_jsonl
 from ec2audit.logs.messages import conversation_calls
 from ec2audit.payloads import Payload
@@ -48,9 +49,10 @@ def _usage(info) -> dict | None:
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     session, provider, model = path.stem.removeprefix("rollout-"), "openai", None
     messages: list[dict] = []
-    for _, record in read_jsonl(path, on_error):
+    for number, record in read_jsonl(path, on_error):
         kind, item = record.get("type"), record.get("payload")
         if not isinstance(item, dict):
+            on_error(InputError("no payload object", file=str(path), line=number, field="payload"))
             continue
         if kind == "session_meta":
             session, provider = str(item.get("id") or session), str(item.get("model_provider") or provider)
