@@ -107,12 +107,32 @@ _ROLE_WORDS = frozenset({
     "technologies", "technology", "labs", "systems", "group", "holdings", "partners", "community"})
 
 
+@cache
+def _english_words() -> frozenset[str]:
+    """English's nouns, verbs, adjectives and adverbs: WordNet's index, as spaCy's English model (the
+    `annotate` extra's) ships it for its lemmatizer, read without loading the model."""
+    import importlib.util
+
+    import srsly
+
+    from ec2audit.annotate.prelabel import SPACY_MODEL
+
+    spec = importlib.util.find_spec(SPACY_MODEL)
+    assert spec is not None and spec.origin, f"{SPACY_MODEL} is not installed"
+    (tables,) = Path(spec.origin).parent.glob("*/lemmatizer/lookups/lookups.bin")
+    return frozenset(w for words in srsly.msgpack_loads(tables.read_bytes())["lemma_index"].values() for w in words)
+
+
 def display_name_ok(value: str) -> bool:
-    """A display name that is a person's: no role's or program's word in it, not only everyday words."""
+    """A display name that is a person's: no role's or program's word in it, not only everyday words, and not
+    only dictionary words unless it opens with a given name: `Red Hat`, `Weekly Digest`, `Hugging Face` are a
+    company's, a newsletter's, a product's; `Rose Baker` and `Kofi Boateng` are people."""
     from ec2audit.detect.compiled import COMMON_WORDS
 
     words = [w.lower() for w in re.split(r"[ '’-]+", value) if w]
-    return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)
+    if any(w in _ROLE_WORDS for w in words) or all(w in COMMON_WORDS for w in words):
+        return False
+    return words[0].upper() in _census()[0] or not all(w in _english_words() for w in words)
 
 
 #: A copyright line up to its holder: `Copyright (c) 2019-2024`, `(C) 2021,`, `©`, `SPDX-FileCopyrightText: © 2023`,
