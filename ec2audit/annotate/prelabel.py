@@ -24,7 +24,7 @@ from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
-from ec2audit.annotate.recognizers.zh_pii import is_team
+from ec2audit.annotate.recognizers.zh_pii import is_team, placed_name_ok
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
@@ -282,13 +282,20 @@ def _crosses_fields(doc: Document, start: int, end: int) -> bool:
     return doc.field_at(start, end) is None and any(f.start < end and start < f.end for f in doc.fields)
 
 
+#: A line's label around a word in it, up to its colon: a few words before (`Reception (`, a list's `- `) and
+#: after (`) `, ` office`): `Reception (UK): +44 …`, `- London office: …`.
+_LABEL_START = re.compile(r"[-#*>•\s]*(?:[^\W\d_][\w'’-]*[ \t]+){0,3}[(（\[]?")
+_LABEL_END = re.compile(r"(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[)）\]]?[ \t]*[:：]")
+
+
 def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, int]]:
     """Where an NER match really is. NER reads across cells (`INV-803008,Deanna Davis` as one name,
     `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
     crosses structured values or lines is dropped. A person is letters, two words or more, or one word
     after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a place that is a
     whole line is a heading, one that is a code or an identifier (`C-1001`, `customer_id`) no place; a name
-    with a street word is a street."""
+    with a street word is a street, one in a line's label (`Reception (UK): +44 …`) names whose line it is, not
+    where someone lives."""
     text = doc.text
     breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
     pieces, at = [], start
@@ -310,8 +317,11 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
             continue
         if entity == "LOCATION" and _CODE.fullmatch(value):
             continue
-        if entity == "LOCATION" and not text[text.rfind("\n", 0, b) + 1:b].strip("#*> \t") \
-                and not text[e:text.find("\n", e) if "\n" in text[e:] else len(text)].strip(":：*# \t"):
+        line_before = text[text.rfind("\n", 0, b) + 1:b]
+        line_after = text[e:text.find("\n", e) if "\n" in text[e:] else len(text)]
+        if entity == "LOCATION" and not line_before.strip("#*> \t") and not line_after.strip(":：*# \t"):
+            continue
+        if entity == "LOCATION" and _LABEL_START.fullmatch(line_before) and _LABEL_END.match(line_after):
             continue
         kept.append((b, e))
     return kept
@@ -428,10 +438,13 @@ _SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+")
 
 def _name_like(value: str) -> bool:
     """A name: a few words of letters (or up to six Han characters, not a team's), no digits or sentence
-    punctuation, no slug."""
+    punctuation, no slug. A Chinese name of two to four characters is judged as one a label places
+    (`placed_name_ok`): `客户：马上办` is a phrase (马上, at once), `客户：黄海涛` a name."""
     v = value.strip()
     if is_team(v) or _SLUG.fullmatch(v):
         return False
+    if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", v):
+        return placed_name_ok(v)
     return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
 
 
