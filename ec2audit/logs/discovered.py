@@ -28,7 +28,7 @@ from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, fictional_p
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
 from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, PLACEHOLDER_NAMES, display_name_ok
-from ec2audit.annotate.recognizers.records import record_number
+from ec2audit.annotate.recognizers.records import RECORD_FIELDS, record_number
 from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.taxonomy import load_taxonomy
@@ -321,6 +321,8 @@ def contained(unit: Unit) -> list[Unit]:
             for value, dimension in inner.items() if value]
 
 
+#: What follows a field's name where it was numbered within its entity or found inside another value.
+_FIELD_NUMBER = re.compile(r"(?:_part)?(?:_\d+)?$")
 _KIND_WORDS = ("email", "phone", "mobile", "tel", "address", "name")
 
 
@@ -328,7 +330,9 @@ def _kind(unit: Unit) -> str:
     """What a candidate's value is, in the word a field name would use."""
     value, dimension = unit.value.strip(), unit.dimension
     digits = len(_DIGITS.findall(value))
-    if dimension in ("financial", "health") and (record_number(value) or dimension == "health" and digits >= 4):
+    found_as_record = _FIELD_NUMBER.sub("", unit.field) in RECORD_FIELDS  # `policy no. 12345`: by the word before
+    if dimension in ("financial", "health") and (record_number(value) or found_as_record
+                                                 or dimension == "health" and digits >= 4):
         return "record_number"  # `POL-88321-B`; a health value with digits is no condition (`MRN 00482913`)
     if dimension == "contact":
         phone = re.fullmatch(r"[+\d\s().-]+", value) and digits >= 7
@@ -367,7 +371,7 @@ def named(units: list[Unit]) -> list[Unit]:
     out = []
     for unit in units:
         kind = _kind(unit)
-        key = re.sub(r"\W+", "_", re.sub(r"(?:_part)?(?:_\d+)?$", "", unit.field)).strip("_").lower()
+        key = re.sub(r"\W+", "_", _FIELD_NUMBER.sub("", unit.field)).strip("_").lower()
         base = key if _says(key, unit, kind) else kind
         field, n = base, 1
         while (unit.entity_id, field) in used:
