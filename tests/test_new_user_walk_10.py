@@ -2,7 +2,11 @@
 --discover`, `audit` and `report` on inputs written here as other tools and authors write theirs, each checked
 against a count made by hand."""
 
+import json
 import signal
+
+from test_new_user_walk_5 import _prelabel, _values
+from test_new_user_walk_8 import _agent_log, _cli
 
 
 def test_a_stopped_interceptor_says_why_a_cost_is_unknown_in_the_words_audit_uses(standin, tmp_path):
@@ -34,3 +38,84 @@ def test_a_stopped_interceptor_says_why_a_cost_is_unknown_in_the_words_audit_use
     assert "  gpt-4o: 1 call, 9 input / 10 output tokens, USD 0.00012\n" in said  # (9 × 2.5 + 10 × 10) / 1e6
     assert "  acme-ft-7b: 1 call, 9 input / 10 output tokens, USD unknown: no price for the model\n" in said
     assert "  fault-cut: 1 call, 0 input / 0 output tokens, USD unknown: no usage logged\n" in said
+
+
+def _discovered(tmp_path, text: str) -> set[tuple[str, str]]:
+    """(value, dimension) of each unit `audit --discover --no-presidio` finds in an agent's one tool result."""
+    log = _agent_log(tmp_path / "logs" / "req.json", text)
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    return {(f["evidence"], f["dimension"]) for f in json.loads(output)["leaked"]}
+
+
+_MAIL = """From: Weekly Digest <digest@news.example.com>
+From: Rose Baker <rose.baker@fastmail.com>
+Cc: Kofi Boateng <kofi.boateng@acme.io>
+
+Copyright 2024 Red Hat
+Copyright (c) 2023 Hugging Face
+Copyright (c) 2022 Grace Hunter
+© 2021 Siobhán Ní Bhriain
+"""
+
+
+def test_a_newsletter_or_a_company_of_dictionary_words_is_nobody(tmp_path):
+    """A mailbox's headers and a file's copyright lines, as mail clients and licences write them. `Weekly
+    Digest`, `Red Hat`, `Hugging Face` are a newsletter's and companies' names: English words only, none a given
+    name. People: `Rose Baker`, `Grace Hunter` (dictionary words, but each opens with a given name), `Kofi
+    Boateng`, `Siobhán Ní Bhriain` (no dictionary's words). By hand: 4 people and 3 addresses, in `annotate
+    prelabel` and in `audit --discover`. Before: the three names were people too (10 units)."""
+    people = [("person_name", "Grace Hunter"), ("person_name", "Kofi Boateng"), ("person_name", "Rose Baker"),
+              ("person_name", "Siobhán Ní Bhriain")]
+    mailboxes = [("contact", "digest@news.example.com"), ("contact", "kofi.boateng@acme.io"),
+                 ("contact", "rose.baker@fastmail.com")]
+    assert _values(_prelabel(tmp_path, {"mail.txt": _MAIL})) == mailboxes + people
+    assert _discovered(tmp_path, _MAIL) == {(value, dimension) for dimension, value in mailboxes + people}
+
+
+def test_a_phrase_after_a_chinese_label_for_a_person_is_no_name(tmp_path):
+    """A support log in Chinese: `客户：马上办` (the customer says `on it`: 马上, at once, and 办, do) and
+    `客户：黄海涛` (a name whose head 黄海, the Yellow Sea, is a word too, and 涛 a given name's character).
+    By hand: one person, 黄海涛, in `annotate prelabel` and in `audit --discover`. Before: 马上办 was a second
+    person (the label made any two to four characters a name)."""
+    text = "客户：马上办\n客户：黄海涛\n"
+    assert _values(_prelabel(tmp_path, {"chat.txt": text})) == [("person_name", "黄海涛")]
+    assert _discovered(tmp_path, text) == {("黄海涛", "person_name")}
+
+
+def test_a_policy_number_after_its_word_is_discovered_as_a_record_number(tmp_path):
+    """Claim notes: `policy no. 12345` (a record number by the word before it: financial, as docs/design.md
+    gives `POL-88321-B`) and `account no. 12345678`. By hand, `audit --discover` names them
+    `record_number` (as it names `POL-88321-B`) and `bank_account`. Before: the policy number was an `account`."""
+    log = _agent_log(tmp_path / "logs" / "req.json",
+                     "Claim filed under policy no. 12345 last week; refund to account no. 12345678.")
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    found = {(f["evidence"], f["dimension"], f["unit_id"].rsplit("/", 1)[1]) for f in json.loads(output)["leaked"]}
+    assert found == {("12345", "financial", "record_number"), ("12345678", "financial", "bank_account")}
+
+
+def test_a_country_in_a_lines_label_is_no_place_to_label_when_presidio_runs(tmp_path):
+    """`annotate prelabel` as it runs by default, with Presidio, over a contact sheet: `Reception (UK): +44 …`,
+    `- Front desk (US): +1 …`, then `Dana Whitfield moved to Leeds in May.` spaCy's NER calls UK and US places,
+    but in a line's label they say whose number it is, not where someone lives. By hand: 4 units, two phones
+    (contact, 1.5 each), Dana Whitfield (1.0) and Leeds (location, 1.5); a call that sends the UK desk's number
+    and her name leaks (1.5 + 1.0) / (1.5 + 1.5 + 1.0 + 1.5) = 0.455. Before: UK and US were two more places,
+    and the call's exposure 2.5 / 8.5 = 0.294."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "contacts.md").write_text("Reception (UK): +44 20 7946 0958\n- Front desk (US): +1 415 555 0142\n"
+                                    "Dana Whitfield moved to Leeds in May.\n", encoding="utf-8")
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    assert _values([json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]) == [
+        ("contact", "+1 415 555 0142"), ("contact", "+44 20 7946 0958"), ("location", "Leeds"),
+        ("person_name", "Dana Whitfield")]
+    log = _agent_log(tmp_path / "logs" / "req.json", "Ring +44 20 7946 0958 and ask for Dana Whitfield.")
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"req": "ws"}), encoding="utf-8")
+    code, output = _cli("audit", log, "--units", units, "--task-map", task_map, "--json")
+    assert code == 0, output
+    (session,) = json.loads(output)["sessions"]
+    assert (session["leaked"], session["units"], round(session["exposure"], 3)) == (2, 4, 0.455)
