@@ -90,10 +90,15 @@ _NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attend
               r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|"
               r"on-?call|assignee|reporter|reviewer|maintainer|owner")
 #: A mailbox's address after its display name (`Oluwaseun Adeyemi <seun@…>` in `git shortlog -sne`, a `From:`
-#: header, a package's `author`), and git blame's date after its author (`(Oluwaseun Adeyemi 2026-11-23 09:41:57
-#: +0000  1)`): the words before are a person's name even where no name list knows it.
-NAME_AFTER = re.compile(r"[ \t]*<[^<>@\s]+@[^<>\s]+>|[ \t]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}[ \t]+\d+\)")
-_NAME_WORDS = r"[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*(?: [A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*){1,3}"
+#: header, a package's `author`; `Renée Dubois (renee@…)` in a forwarded mail), and git blame's date after its
+#: author (`(Oluwaseun Adeyemi 2026-11-23 09:41:57 +0000  1)`): the words before are a person's name even where no
+#: name list knows it.
+NAME_AFTER = re.compile(r"[ \t]*<[^<>@\s]+@[^<>\s]+>|[ \t]*\([^()@\s]+@[^()\s]+\)|"
+                        r"[ \t]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}[ \t]+\d+\)")
+#: A capitalised word of a name in any Latin script (`Tomás`, `Łukasz`, `Zoë`), its lower-case letters after the first.
+_UPPER, _LOWER = "A-ZÀ-ÖØ-ÞĀ-Ž", "a-zß-öø-ÿā-ž"
+_NAME_WORD = rf"[{_UPPER}][{_LOWER}]+"
+_NAME_WORDS = rf"{_NAME_WORD}(?:['’-][{_UPPER}]?[{_LOWER}]+)*(?: {_NAME_WORD}(?:['’-][{_UPPER}]?[{_LOWER}]+)*){{1,3}}"
 #: Words of a mailbox's display name that make it a role's or a program's, not a person's (`Reply To`,
 #: `Dependabot Bot`, `GitHub Actions`, `Billing Team`).
 _ROLE_WORDS = frozenset({
@@ -163,8 +168,8 @@ NAME_KEY_BEFORE = re.compile(rf"(?i:(?<![A-Za-z])(?:{_NAME_KEYS}))[ \t]*[=:][ \t
 RECOGNIZERS = [
     PatternRecognizer("person-after-key", "PERSON", "person_name", (
         (rf"(?i:(?:(?<![A-Za-z])|(?<=\\n))(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?"
-         r"(?P<value>[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,3})(?![\w@])", 0.55),
-    )),
+         rf"(?P<value>{_NAME_WORD}(?:[ '-]{_NAME_WORD}){{1,3}})(?![\w@])", 0.55),
+    ), validate=display_name_ok),  # `On-call: Platform Team` is a team's
     # looked for at every word, not after the last candidate: `Called Marguerite Lindqvist` is no name, but the
     # two words after `Called` are
     PatternRecognizer("person-census", "PERSON", "person_name", (
