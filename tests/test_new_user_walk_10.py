@@ -119,3 +119,53 @@ def test_a_country_in_a_lines_label_is_no_place_to_label_when_presidio_runs(tmp_
     assert code == 0, output
     (session,) = json.loads(output)["sessions"]
     assert (session["leaked"], session["units"], round(session["exposure"], 3)) == (2, 4, 0.455)
+
+
+_SIGNATURE = """Best regards,
+Hannah Schmidt
+Senior Account Manager | Northwind Traders
+Tel: +49 89 1234 5678 | Mobile: 0151 23456789
+"""
+
+
+def test_each_pair_of_a_signatures_barred_line_is_its_own_value(tmp_path):
+    """An e-mail signature as Outlook users write it: `Tel: +49 89 1234 5678 | Mobile: 0151 23456789`. By
+    hand: 3 units, Hannah Schmidt and two phones (the mobile is a German national number after its word), in
+    `annotate prelabel` and in `audit --discover`. Before: the line was one phone, `+49 89 1234 5678 | Mobile:
+    0151 23456789`, a value no call would send whole."""
+    expected = [("contact", "+49 89 1234 5678"), ("contact", "0151 23456789"), ("person_name", "Hannah Schmidt")]
+    assert _values(_prelabel(tmp_path, {"mail.txt": _SIGNATURE})) == expected
+    assert _discovered(tmp_path, _SIGNATURE) == {(value, dimension) for dimension, value in expected}
+
+
+_RUNBOOK = """On-call: Tomás Herrera
+Assignee: Łukasz Nowak
+Reviewed-by: Zoë Brontë <zoe.bronte@example.org>
+On-call: Platform Team
+"""
+
+
+def test_a_name_with_accents_after_its_key_is_a_person_and_a_team_is_not(tmp_path):
+    """A runbook's rota and a commit trailer, in names as their owners spell them. By hand: 3 people (Tomás
+    Herrera, Łukasz Nowak, Zoë Brontë) and one address, in `annotate prelabel` and in `audit --discover`; `Platform
+    Team` is a team. Before: none of the three was proposed (a name was ASCII letters only), and `Platform Team`
+    was a person."""
+    expected = [("contact", "zoe.bronte@example.org"), ("person_name", "Tomás Herrera"),
+                ("person_name", "Zoë Brontë"), ("person_name", "Łukasz Nowak")]
+    assert _values(_prelabel(tmp_path, {"runbook.md": _RUNBOOK})) == expected
+    assert _discovered(tmp_path, _RUNBOOK) == {(value, dimension) for dimension, value in expected}
+
+
+_FORWARD = """> Hi team, forwarding from Renée Dubois (renee.dubois@orange.fr):
+> "Please ring me on 06 12 34 56 78 before Friday."
+"""
+
+
+def test_a_forwarded_mail_gives_its_senders_name_and_the_number_she_asked_to_be_rung_on(tmp_path):
+    """A forwarded message as mail clients quote it: the sender's name with her address in brackets, and a French
+    mobile after `ring me on` (British English for `call me on`). By hand: 3 units, Renée Dubois, her address and
+    the number, in `annotate prelabel` and in `audit --discover`. Before: only the address (a name was one only
+    before `<address>`, a national number only after `call me on`)."""
+    expected = [("contact", "06 12 34 56 78"), ("contact", "renee.dubois@orange.fr"), ("person_name", "Renée Dubois")]
+    assert _values(_prelabel(tmp_path, {"mail.txt": _FORWARD})) == expected
+    assert _discovered(tmp_path, _FORWARD) == {(value, dimension) for dimension, value in expected}
