@@ -169,3 +169,19 @@ def test_a_forwarded_mail_gives_its_senders_name_and_the_number_she_asked_to_be_
     expected = [("contact", "06 12 34 56 78"), ("contact", "renee.dubois@orange.fr"), ("person_name", "Renée Dubois")]
     assert _values(_prelabel(tmp_path, {"mail.txt": _FORWARD})) == expected
     assert _discovered(tmp_path, _FORWARD) == {(value, dimension) for dimension, value in expected}
+
+
+_REFERRAL = """Dear Ms. Whitfield,
+Contact: Ms. Amara Nwosu
+Contact: Dr. Kwame Mensah, +233 24 123 4567
+"""
+
+
+def test_a_title_before_a_given_name_and_a_surname_names_a_person(tmp_path):
+    """A referral letter: `Contact: Ms. Amara Nwosu`, `Contact: Dr. Kwame Mensah, +233 …` (no name list knows
+    Kwame or Mensah; the key names a contact, and a name has no digits). By hand: 3 units, the two people and the
+    Ghanaian number, in `annotate prelabel` and in `audit --discover`; `Ms. Whitfield` (a surname alone) is how she
+    is addressed, no name. Before: only the number."""
+    expected = [("contact", "+233 24 123 4567"), ("person_name", "Amara Nwosu"), ("person_name", "Kwame Mensah")]
+    assert _values(_prelabel(tmp_path, {"referral.txt": _REFERRAL})) == expected
+    assert _discovered(tmp_path, _REFERRAL) == {(value, dimension) for dimension, value in expected}

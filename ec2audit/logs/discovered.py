@@ -27,7 +27,13 @@ from functools import cache
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, fictional_phone
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
-from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, PLACEHOLDER_NAMES, display_name_ok
+from ec2audit.annotate.recognizers.person import (
+    NAME_AFTER,
+    NAME_KEY_BEFORE,
+    PLACEHOLDER_NAMES,
+    TITLE_BEFORE,
+    display_name_ok,
+)
 from ec2audit.annotate.recognizers.records import RECORD_FIELDS, record_number
 from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
 from ec2audit.detect.normalize import normalize_text
@@ -273,7 +279,7 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
         return "a date or a dated reference number"
     if unit.dimension == "person_name":
         # `Author: Oluwaseun Adeyemi`, `Oluwaseun Adeyemi <seun@…>`: named a person by what is around it
-        keyed = _keyed(unit) or bool(NAME_KEY_BEFORE.search(before[-40:])) or bool(
+        keyed = _keyed(unit) or bool(NAME_KEY_BEFORE.search(before[-40:]) or TITLE_BEFORE.search(before[-40:])) or bool(
             NAME_AFTER.match(after)) and display_name_ok(value)
         return _CODE.search(value) and "a code token" or _name_rejection(value, keyed)
     if unit.dimension in ("financial", "health") and record_number(value, before):

@@ -162,6 +162,10 @@ def _holder_ok(value: str) -> bool:
     return value.lower() not in PLACEHOLDER_NAMES and display_name_ok(value)
 
 
+#: A title just before a value (`Dr. Kwame Mensah`): a given name and a surname after it are a person's even where
+#: no name list knows them.
+_TITLE = r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof)\.?[ \t]+"
+TITLE_BEFORE = re.compile(rf"{_TITLE}$")
 #: Such a key just before a value: the value is a person's name even where no name list knows it.
 NAME_KEY_BEFORE = re.compile(rf"(?i:(?<![A-Za-z])(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?$")
 
@@ -177,6 +181,11 @@ RECOGNIZERS = [
          r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?![\w@]))", 0.6),
     ), validate=_census_name, trim=r" [A-Z][a-z]+$",  # `Will Hartley Reviewed`: the last word is no surname
         bound=_after_imperative),
+    # a title before a given name and a surname (`Contact: Ms. Amara Nwosu`, `Dr. Kwame Mensah reviewed`); a title
+    # before a surname alone (`Ms. Whitfield`) is how someone is addressed, no name
+    PatternRecognizer("person-after-title", "PERSON", "person_name", (
+        (rf"{_TITLE}(?P<value>{_NAME_WORD} {_NAME_WORD})(?![\w@])", 0.55),
+    ), validate=display_name_ok),
     PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
     ), validate=display_name_ok),
