@@ -431,9 +431,9 @@ def _continues_number(text: str, start: int, end: int) -> bool:
     return bool(re.match(r"\.?\d", text[end:end + 2])) or bool(re.search(r"\d\.?$", text[max(0, start - 2):start]))
 
 
-#: Lower-case words joined without a space: a package's, a repository's or a host's name (`"name": "claims-export"`
-#: in a package.json), never a person's.
-_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+")
+#: Lower-case words joined without a space, or one lower-case word: a package's, a repository's or a host's name
+#: (`"name": "claims-export"` in a package.json, `name = "tripplanner"` in a pyproject.toml), never a person's.
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 
 
 def _name_like(value: str) -> bool:
