@@ -185,3 +185,49 @@ def test_a_title_before_a_given_name_and_a_surname_names_a_person(tmp_path):
     expected = [("contact", "+233 24 123 4567"), ("person_name", "Amara Nwosu"), ("person_name", "Kwame Mensah")]
     assert _values(_prelabel(tmp_path, {"referral.txt": _REFERRAL})) == expected
     assert _discovered(tmp_path, _REFERRAL) == {(value, dimension) for dimension, value in expected}
+
+
+def test_a_claude_code_calls_web_searches_are_billed_beside_its_tokens(tmp_path):
+    """A Claude Code session (`~/.claude/projects/<project>/<session>.jsonl`) whose one answer ran three web searches,
+    counted as Claude Code writes them, in `usage.server_tool_use.web_search_requests`. By hand, at
+    claude-sonnet-4-5's $3 / $15 per million tokens and Anthropic's $10 per thousand searches: (1200 × 3 + 300 × 15)
+    / 1e6 + 3 × 0.01 = $0.0081 + $0.03 = $0.0381. Before: $0.0081, the searches left out."""
+    session = "8f0c2a4e-5b1d-4c3e-9a7f-2d6e1b0c9a11"
+    common = {"isSidechain": False, "userType": "external", "cwd": "/home/dana/trip", "sessionId": session,
+              "version": "2.0.14", "gitBranch": "main"}
+    transcript = tmp_path / "projects" / "-home-dana-trip" / f"{session}.jsonl"
+    transcript.parent.mkdir(parents=True)
+    transcript.write_text("\n".join(json.dumps(line) for line in [
+        {**common, "parentUuid": None, "type": "user", "uuid": "u1", "timestamp": "2026-11-03T10:00:00.000Z",
+         "message": {"role": "user", "content": "Find hotels in Lisbon for Dana Whitfield, +1 415-555-0199."}},
+        {**common, "parentUuid": "u1", "type": "assistant", "uuid": "a1", "timestamp": "2026-11-03T10:00:09.000Z",
+         "requestId": "req_01", "message": {
+             "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+             "content": [{"type": "text", "text": "Here are three hotels."}], "stop_reason": "end_turn",
+             "stop_sequence": None, "usage": {
+                 "input_tokens": 1200, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                 "output_tokens": 300, "server_tool_use": {"web_search_requests": 3, "web_fetch_requests": 0},
+                 "service_tier": "standard"}}}]) + "\n", encoding="utf-8")
+    code, output = _cli("audit", transcript, "--discover", "--no-presidio", "--json")
+    assert code == 0, output
+    (row,) = json.loads(output)["providers"]
+    assert (row["model"], row["input_tokens"], row["output_tokens"], round(row["cost_usd"], 6)) == (
+        "claude-sonnet-4-5-20250929", 1200, 300, 0.0381)
+
+
+_PYPROJECT = """[project]
+name = "tripplanner"
+authors = [{name = "Thandiwe Mahlangu", email = "thandi@mahlangu.dev"}]
+maintainers = [
+  {name = "Oluwaseun Adeyemi", email = "seun.adeyemi@fastmail.com"},
+]
+"""
+
+
+def test_a_pyprojects_package_name_is_no_person_and_its_authors_are(tmp_path):
+    """A workspace's `pyproject.toml` as PEP 621 writes it: the package's `name = "tripplanner"`, its authors and
+    maintainers as inline tables. By hand: 4 units, the two people and their two addresses. Before: `tripplanner`
+    was a fifth, a person (a one-word package name has no hyphen for the slug rule to see)."""
+    assert _values(_prelabel(tmp_path, {"pyproject.toml": _PYPROJECT})) == [
+        ("contact", "seun.adeyemi@fastmail.com"), ("contact", "thandi@mahlangu.dev"),
+        ("person_name", "Oluwaseun Adeyemi"), ("person_name", "Thandiwe Mahlangu")]
