@@ -231,3 +231,22 @@ def test_a_pyprojects_package_name_is_no_person_and_its_authors_are(tmp_path):
     assert _values(_prelabel(tmp_path, {"pyproject.toml": _PYPROJECT})) == [
         ("contact", "seun.adeyemi@fastmail.com"), ("contact", "thandi@mahlangu.dev"),
         ("person_name", "Oluwaseun Adeyemi"), ("person_name", "Thandiwe Mahlangu")]
+
+
+def test_each_person_a_key_lists_is_a_unit_and_the_calls_exposure_counts_them(tmp_path):
+    """Meeting notes as people write them: `Attendees: Amara Nwosu, Li Wei and Björn Andersson` (a plural of
+    `attendee`, a key for a person), and `Patient: Cummings, Brandon` (surname first: one name, not a list). By hand:
+    4 units of 1.0 each; a call that sends `Amara Nwosu` and `Li Wei` leaks 2 of them, exposure 2 / 4 = 0.500.
+    Before: the list was no name (too many words for one), only Li Wei (in the census lists) and the patient were
+    units, and the same call's exposure read 1 / 2 = 0.500 over half the people."""
+    units = _prelabel(tmp_path, {"minutes.md": "Attendees: Amara Nwosu, Li Wei and Björn Andersson\n"
+                                               "Patient: Cummings, Brandon\n"})
+    assert _values(units) == [("person_name", "Amara Nwosu"), ("person_name", "Björn Andersson"),
+                              ("person_name", "Cummings, Brandon"), ("person_name", "Li Wei")]
+    log = _agent_log(tmp_path / "logs" / "req.json", "Book a room for Amara Nwosu and Li Wei on Friday.")
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"req": "ws"}), encoding="utf-8")
+    code, output = _cli("audit", log, "--units", tmp_path / "auto.jsonl", "--task-map", task_map, "--json")
+    assert code == 0, output
+    (session,) = json.loads(output)["sessions"]
+    assert (session["leaked"], session["units"], round(session["exposure"], 3)) == (2, 4, 0.5)

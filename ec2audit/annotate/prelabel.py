@@ -232,6 +232,8 @@ class Prelabeler:
         key = re.sub(r"[\s\-]+", "_", key.strip().lower()).rsplit(".", 1)[-1]
         if key in KEY_HINTS:
             return KEY_HINTS[key]
+        if key.endswith("s") and key[:-1] in KEY_HINTS:  # `Attendees:`, `emails`: a list of the singular's
+            return KEY_HINTS[key[:-1]]
         dim = self.taxonomy.resolve(key)
         if dim is not None and dim.name != "other":
             return dim.name
@@ -244,7 +246,7 @@ class Prelabeler:
         for f in doc.fields:
             dim = self._key_dimension(f.field)
             value = doc.text[f.start:f.end]
-            if dim == "person_name" and not _name_like(value):
+            if dim == "person_name" and not (_name_like(value) or _name_list(value)):
                 continue  # `客户：你好，我想…` is a speaker's line, `HR 周老师 0512-…` a signature
             if dim in ("contact", "financial", "government_id") and not re.search(r"[\d@]", value):
                 continue  # a phone, an address, a card, an amount or an ID has digits or an @: `on file` has none
@@ -350,6 +352,25 @@ def _bracketed(text: str, start: int, at: int) -> bool:
     return opened > 0 or span.count('"') % 2 == 1
 
 
+#: A name of two to four capitalised words, an item of a list of people (`Attendees: Amara Nwosu, Li Wei`).
+_LISTED_NAME = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*(?: [^\W\d_]+(?:['’-][^\W\d_]+)*){1,3}")
+_NAME_SEPARATOR = re.compile(r"\s*(?:[,;，；、]|\band\b|&)\s*")
+
+
+def _name_list(value: str) -> list[tuple[int, int]]:
+    """Where the people a key for one lists are in its value (`Attendees: Amara Nwosu, Li Wei and Björn
+    Andersson`): each item a name of two to four capitalised words; none where an item is not (`Cummings,
+    Brandon`, `Brandon Cummings, MD` stay one value)."""
+    spans, at = [], 0
+    for cut in [*_NAME_SEPARATOR.finditer(value), None]:
+        item = value[at:cut.start() if cut else len(value)].rstrip(".")
+        if not (_LISTED_NAME.fullmatch(item) and all(w[0].isupper() for w in item.split())):
+            return []
+        spans.append((at, at + len(item)))
+        at = cut.end() if cut else len(value)
+    return spans if len(spans) > 1 else []
+
+
 def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     """A key-named value that lists more than one value is not one value: `Phone: 555-0100; fax (415)
     555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）`. Where a
@@ -361,6 +382,10 @@ def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     kept = []
     for m in found:
         inside = [v for v in values if m.start <= v.start and v.end <= m.end and v.end - v.start < m.end - m.start]
+        names = _name_list(text[m.start:m.end]) if m.recognizer == "field-key" and m.dimension == "person_name" else []
+        if names:
+            kept += [Match(m.start + b, m.start + e, m.entity, m.dimension, m.score, m.recognizer) for b, e in names]
+            continue
         if m.recognizer != "field-key" or m.dimension in _ONE_VALUE or not any(v.dimension == m.dimension
                                                                                 for v in inside):
             kept.append(m)
