@@ -162,7 +162,7 @@ class Pricing:
         self.sources = "ec2audit's pricing.toml" + (f", {path}" if path else "") + " and LiteLLM's price map"
         self.provider = _provider(upstream)
         self.shared = litellm_prices()  # read once, up front: not on the event loop at the first answer
-        self._warned: set[str] = set()
+        self._warned: set[str | None] = set()  # a call without a model is warned once too
 
     def lookup(self, model: str | None, provider: str | None = None) -> ModelPrice | None:
         """`provider`: the LiteLLM prefix of this call's provider, in place of the upstream's."""
