@@ -300,8 +300,8 @@ def test_an_older_episode_records_dimensions_are_written_in_name_order(tmp_path)
 
 def test_a_stopped_interceptor_counts_model_calls_only_and_says_an_unpriced_models_cost_is_unknown(standin, tmp_path):
     """A first run that forwarded nothing says so, with nothing to audit. A second run forwards the model list (no
-    model call) and one call of a fine-tuned model no price list knows: by hand, 1 call, its USD unknown, 1 of 1
-    unpriced (not $0), and how to audit it (kills S2, S3, S5)."""
+    model call) and one call of a fine-tuned model no price list knows: by hand, 1 call, its USD unknown for want of
+    a price (not $0), and how to audit it (kills S2, S3, S5)."""
     import signal
 
     import httpx
@@ -327,7 +327,7 @@ def test_a_stopped_interceptor_counts_model_calls_only_and_says_an_unpriced_mode
     assert "audit them" not in said["idle"]
     assert f"stopped: 1 call recorded in {store} by this run" in said["busy"]
     assert "  ft:acme-claims-7: 1 call, " in said["busy"]
-    assert said["busy"].rstrip().endswith("output tokens, USD unknown (1 of 1 unpriced)\n"
+    assert said["busy"].rstrip().endswith("output tokens, USD unknown: no price for the model\n"
                                           f"audit them: ec2audit audit {store} --units FILE (or --discover)")
 
 

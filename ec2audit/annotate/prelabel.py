@@ -24,7 +24,7 @@ from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
-from ec2audit.annotate.recognizers.zh_pii import is_team
+from ec2audit.annotate.recognizers.zh_pii import is_team, placed_name_ok
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
 from ec2audit.taxonomy import Taxonomy, load_taxonomy
@@ -232,6 +232,8 @@ class Prelabeler:
         key = re.sub(r"[\s\-]+", "_", key.strip().lower()).rsplit(".", 1)[-1]
         if key in KEY_HINTS:
             return KEY_HINTS[key]
+        if key.endswith("s") and key[:-1] in KEY_HINTS:  # `Attendees:`, `emails`: a list of the singular's
+            return KEY_HINTS[key[:-1]]
         dim = self.taxonomy.resolve(key)
         if dim is not None and dim.name != "other":
             return dim.name
@@ -244,7 +246,7 @@ class Prelabeler:
         for f in doc.fields:
             dim = self._key_dimension(f.field)
             value = doc.text[f.start:f.end]
-            if dim == "person_name" and not _name_like(value):
+            if dim == "person_name" and not (_name_like(value) or _name_list(value)):
                 continue  # `客户：你好，我想…` is a speaker's line, `HR 周老师 0512-…` a signature
             if dim in ("contact", "financial", "government_id") and not re.search(r"[\d@]", value):
                 continue  # a phone, an address, a card, an amount or an ID has digits or an @: `on file` has none
@@ -282,13 +284,20 @@ def _crosses_fields(doc: Document, start: int, end: int) -> bool:
     return doc.field_at(start, end) is None and any(f.start < end and start < f.end for f in doc.fields)
 
 
+#: A line's label around a word in it, up to its colon: a few words before (`Reception (`, a list's `- `) and
+#: after (`) `, ` office`): `Reception (UK): +44 …`, `- London office: …`.
+_LABEL_START = re.compile(r"[-#*>•\s]*(?:[^\W\d_][\w'’-]*[ \t]+){0,3}[(（\[]?")
+_LABEL_END = re.compile(r"(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[)）\]]?[ \t]*[:：]")
+
+
 def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, int]]:
     """Where an NER match really is. NER reads across cells (`INV-803008,Deanna Davis` as one name,
     `South,Monitor` as one place): a person is kept as its pieces between breaks, anything else that
     crosses structured values or lines is dropped. A person is letters, two words or more, or one word
     after a title (one capitalised word is too often `Bearer`, `Dialysis`, a CSV header); a place that is a
     whole line is a heading, one that is a code or an identifier (`C-1001`, `customer_id`) no place; a name
-    with a street word is a street."""
+    with a street word is a street, one in a line's label (`Reception (UK): +44 …`) names whose line it is, not
+    where someone lives."""
     text = doc.text
     breaks = _CELL_BREAK if entity == "PERSON" else _LINE_BREAK
     pieces, at = [], start
@@ -310,8 +319,11 @@ def _cells(doc: Document, start: int, end: int, entity: str) -> list[tuple[int, 
             continue
         if entity == "LOCATION" and _CODE.fullmatch(value):
             continue
-        if entity == "LOCATION" and not text[text.rfind("\n", 0, b) + 1:b].strip("#*> \t") \
-                and not text[e:text.find("\n", e) if "\n" in text[e:] else len(text)].strip(":：*# \t"):
+        line_before = text[text.rfind("\n", 0, b) + 1:b]
+        line_after = text[e:text.find("\n", e) if "\n" in text[e:] else len(text)]
+        if entity == "LOCATION" and not line_before.strip("#*> \t") and not line_after.strip(":：*# \t"):
+            continue
+        if entity == "LOCATION" and _LABEL_START.fullmatch(line_before) and _LABEL_END.match(line_after):
             continue
         kept.append((b, e))
     return kept
@@ -340,6 +352,25 @@ def _bracketed(text: str, start: int, at: int) -> bool:
     return opened > 0 or span.count('"') % 2 == 1
 
 
+#: A name of two to four capitalised words, an item of a list of people (`Attendees: Amara Nwosu, Li Wei`).
+_LISTED_NAME = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*(?: [^\W\d_]+(?:['’-][^\W\d_]+)*){1,3}")
+_NAME_SEPARATOR = re.compile(r"\s*(?:[,;，；、]|\band\b|&)\s*")
+
+
+def _name_list(value: str) -> list[tuple[int, int]]:
+    """Where the people a key for one lists are in its value (`Attendees: Amara Nwosu, Li Wei and Björn
+    Andersson`): each item a name of two to four capitalised words; none where an item is not (`Cummings,
+    Brandon`, `Brandon Cummings, MD` stay one value)."""
+    spans, at = [], 0
+    for cut in [*_NAME_SEPARATOR.finditer(value), None]:
+        item = value[at:cut.start() if cut else len(value)].rstrip(".")
+        if not (_LISTED_NAME.fullmatch(item) and all(w[0].isupper() for w in item.split())):
+            return []
+        spans.append((at, at + len(item)))
+        at = cut.end() if cut else len(value)
+    return spans if len(spans) > 1 else []
+
+
 def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     """A key-named value that lists more than one value is not one value: `Phone: 555-0100; fax (415)
     555-0199`, `Contact: Dana Whitfield, +1 415-555-0199`, `诊断：心力衰竭（呋塞米）；心房颤动（阿哌沙班）`. Where a
@@ -351,6 +382,10 @@ def _split_lists(doc: Document, found: list[Match]) -> list[Match]:
     kept = []
     for m in found:
         inside = [v for v in values if m.start <= v.start and v.end <= m.end and v.end - v.start < m.end - m.start]
+        names = _name_list(text[m.start:m.end]) if m.recognizer == "field-key" and m.dimension == "person_name" else []
+        if names:
+            kept += [Match(m.start + b, m.start + e, m.entity, m.dimension, m.score, m.recognizer) for b, e in names]
+            continue
         if m.recognizer != "field-key" or m.dimension in _ONE_VALUE or not any(v.dimension == m.dimension
                                                                                 for v in inside):
             kept.append(m)
@@ -421,17 +456,20 @@ def _continues_number(text: str, start: int, end: int) -> bool:
     return bool(re.match(r"\.?\d", text[end:end + 2])) or bool(re.search(r"\d\.?$", text[max(0, start - 2):start]))
 
 
-#: Lower-case words joined without a space: a package's, a repository's or a host's name (`"name": "claims-export"`
-#: in a package.json), never a person's.
-_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+")
+#: Lower-case words joined without a space, or one lower-case word: a package's, a repository's or a host's name
+#: (`"name": "claims-export"` in a package.json, `name = "tripplanner"` in a pyproject.toml), never a person's.
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 
 
 def _name_like(value: str) -> bool:
     """A name: a few words of letters (or up to six Han characters, not a team's), no digits or sentence
-    punctuation, no slug."""
+    punctuation, no slug. A Chinese name of two to four characters is judged as one a label places
+    (`placed_name_ok`): `客户：马上办` is a phrase (马上, at once), `客户：黄海涛` a name."""
     v = value.strip()
     if is_team(v) or _SLUG.fullmatch(v):
         return False
+    if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", v):
+        return placed_name_ok(v)
     return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
 
 

@@ -35,9 +35,10 @@ NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "c
 _LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?(?:export[ \t]+)?[\"']?"
                        r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
                        r"[\"']?[ \t]*[:=：](?!//)[ \t]*[\"']?(?P<value>[^\n]*?)[\"']?,?[ \t]*$", re.M)
-#: A further `key: value` on a `key: value` line, after a comma or a semicolon (`快递单号：SF…，收件人：陈静，
-#: 电话：139…`, `Name: Dana, Phone: 415…`): its value is its own field. The separator is in neither value.
-_NEXT_PAIR = re.compile(r"[ \t]*[,，;；][ \t]*(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})"
+#: A further `key: value` on a `key: value` line, after a comma, a semicolon or a bar (`快递单号：SF…，收件人：陈静，
+#: 电话：139…`, `Name: Dana, Phone: 415…`, a signature's `Tel: +49 … | Mobile: 0151 …`): its value is its own field.
+#: The separator is in neither value.
+_NEXT_PAIR = re.compile(r"[ \t]*[,，;；|｜][ \t]*(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})"
                         r"[ \t]*[:：](?!//)[ \t]*")
 #: A first line of column names (`claim_id,claimant,dob`): what makes a text file a table.
 _HEADER = re.compile(r"[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30}(?:,[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30})+"

@@ -15,12 +15,13 @@ import click
 
 from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
-from ec2audit.console import make_console, plural, usd
+from ec2audit.console import make_console, plural, unknown_cost, usd
 from ec2audit.errors import InputError
 
 if TYPE_CHECKING:
     import polars as pl
 
+    from ec2audit.intercept.pricing import Pricing
     from ec2audit.intercept.record import ProxyRecord
 
 
@@ -87,12 +88,12 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
         uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
     except KeyboardInterrupt:
         pass
-    click.echo(_stopped(store, started), err=True)
+    click.echo(_stopped(store, started, app.state.interceptor.pricing), err=True)
 
 
-def _stopped(store: Path, since: float) -> str:
-    """What this run of the proxy recorded, per model (calls, tokens, USD: unknown where a call had no price),
-    and how to audit it: a store outlives the run and may hold earlier runs' records, which are left out."""
+def _stopped(store: Path, since: float, pricing: Pricing) -> str:
+    """What this run of the proxy recorded, per model (calls, tokens, USD: unknown where a call had no price,
+    and why), and how to audit it: a store outlives the run and may hold earlier runs' records, left out."""
     from ec2audit.intercept.store import read_records
 
     calls = [r for r in read_records(store) if r.ts >= since and r.model_call]
@@ -101,15 +102,23 @@ def _stopped(store: Path, since: float) -> str:
         per_model.setdefault(record.model or "?", []).append(record)
     lines = [f"stopped: {plural(len(calls), 'call')} recorded in {store} by this run"]
     for model, rows in per_model.items():
-        costs = [r.billed_usd for r in rows]
-        unpriced = sum(c is None for c in costs)
-        cost = (f"USD unknown ({unpriced} of {len(rows)} unpriced)" if unpriced
-                else "USD " + usd(sum(c or 0.0 for c in costs), sign=""))
+        unpriced = [r for r in rows if r.billed_usd is None]
+        cost = ("USD " + _unknown_cost(rows, unpriced, pricing) if unpriced
+                else "USD " + usd(sum(r.billed_usd or 0.0 for r in rows), sign=""))
         lines.append(f"  {model}: {plural(len(rows), 'call')}, {sum(r.input_tokens or 0 for r in rows):,} input / "
                      f"{sum(r.output_tokens or 0 for r in rows):,} output tokens, {cost}")
     if calls:
         lines.append(f"audit them: ec2audit audit {store} --units FILE (or --discover)")
     return "\n".join(lines)
+
+
+def _unknown_cost(rows: list[ProxyRecord], unpriced: list[ProxyRecord], pricing: Pricing) -> str:
+    """Why a model's cost is unknown, in `audit`'s and `report`'s words (`unknown_cost`): calls whose answer
+    counted no tokens, a model the proxy's prices (`--pricing`, the packaged ones) do not know, else a cut-off
+    answer."""
+    bare = sum(r.input_tokens is None and r.output_tokens is None for r in unpriced)
+    no_price = len(unpriced) - bare if pricing.lookup(rows[0].model) is None else 0
+    return unknown_cost(len(rows), len(unpriced), bare, no_price)
 
 
 @command.command("standin")

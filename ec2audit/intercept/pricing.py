@@ -53,6 +53,7 @@ class Rate:
 @dataclass(frozen=True)
 class ModelPrice:
     rates: tuple[Rate, ...]  # ascending by `above`; the base rate has above = 0
+    web_search: float = 0.0  # USD per server-side web search (`web_search` in a price table; LiteLLM's per query)
 
     def rate(self, prompt_tokens: int) -> Rate:
         return [r for r in self.rates if prompt_tokens > r.above or r.above == 0][-1]
@@ -65,6 +66,12 @@ def _rate(data: dict, where: str, file: str, above: int = 0) -> Rate:
                     values.get("cache_write"), above, values.get("cache_write_1h"))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"needs numeric input and output prices ({exc})", file=file, field=where) from None
+
+
+def _web_search(value: object, where: str, file: str) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    raise InputError("web_search needs a price in USD per search", file=file, field=f"{where}.web_search")
 
 
 def load_pricing(path: str | Path | None = None) -> dict[str, ModelPrice]:
@@ -85,7 +92,8 @@ def load_pricing(path: str | Path | None = None) -> dict[str, ModelPrice]:
         for name, data in models.items():
             where = f"models.{name}"
             tiers = [_rate(t, f"{where}.tiers", file, int(t.get("above", 0))) for t in data.get("tiers", [])]
-            table[name] = ModelPrice(tuple(sorted([_rate(data, where, file), *tiers], key=lambda r: r.above)))
+            table[name] = ModelPrice(tuple(sorted([_rate(data, where, file), *tiers], key=lambda r: r.above)),
+                                     _web_search(data.get("web_search", 0.0), where, file))
     return table
 
 
@@ -109,7 +117,10 @@ def _litellm_price(entry: dict) -> ModelPrice | None:
         return None
     tiers = [rate(f"_above_{m.group(1)}k_tokens", int(m.group(1)) * 1000)
              for m in filter(None, map(_ABOVE.match, entry))]
-    return ModelPrice(tuple(sorted([base, *filter(None, tiers)], key=lambda r: r.above)))
+    searches = entry.get("search_context_cost_per_query")
+    search = searches.get("search_context_size_medium") if isinstance(searches, dict) else None
+    return ModelPrice(tuple(sorted([base, *filter(None, tiers)], key=lambda r: r.above)),
+                      float(search) if isinstance(search, int | float) and not isinstance(search, bool) else 0.0)
 
 
 @cache
@@ -151,7 +162,7 @@ class Pricing:
         self.sources = "ec2audit's pricing.toml" + (f", {path}" if path else "") + " and LiteLLM's price map"
         self.provider = _provider(upstream)
         self.shared = litellm_prices()  # read once, up front: not on the event loop at the first answer
-        self._warned: set[str] = set()
+        self._warned: set[str | None] = set()  # a call without a model is warned once too
 
     def lookup(self, model: str | None, provider: str | None = None) -> ModelPrice | None:
         """`provider`: the LiteLLM prefix of this call's provider, in place of the upstream's."""
@@ -187,7 +198,8 @@ class Pricing:
         hour_rate = rate.cache_write_1h if rate.cache_write_1h is not None else write_rate
         written_5m = usage.cache_write - usage.cache_write_1h
         return (uncached * rate.input + usage.cached * rate.cached_input + written_5m * write_rate
-                + usage.cache_write_1h * hour_rate + usage.output * rate.output) / 1e6
+                + usage.cache_write_1h * hour_rate + usage.output * rate.output) / 1e6 \
+            + usage.web_searches * entry.web_search
 
 
 _DEFAULT: Pricing | None = None

@@ -15,6 +15,7 @@ class Usage:
     output: int = 0
     cache_write: int = 0
     cache_write_1h: int = 0  # the part of `cache_write` kept for an hour (Anthropic bills it at 2× input, not 1.25×)
+    web_searches: int = 0  # server-side web searches, billed per search (`server_tool_use.web_search_requests`)
 
 
 def _int(value) -> int:
@@ -27,6 +28,13 @@ def _output(usage: dict, prompt: int, key: str) -> int:
     `total_tokens`, and bills them as output. OpenAI's own totals are prompt + completion exactly."""
     output = _int(usage.get(key))
     return max(output, _int(usage.get("total_tokens")) - prompt)
+
+
+def _web_searches(usage: dict) -> int:
+    """Anthropic's web searches (`server_tool_use.web_search_requests`, also in LiteLLM's OpenAI-shaped usage of a
+    Claude call): $10 per thousand besides the tokens."""
+    tools = usage.get("server_tool_use")
+    return _int(tools.get("web_search_requests")) if isinstance(tools, dict) else 0
 
 
 def parse_usage(usage) -> Usage | None:
@@ -60,7 +68,8 @@ def parse_usage(usage) -> Usage | None:
         read = (_int(details.get("cached_tokens")) or _int(usage.get("cache_read_input_tokens"))
                 or _int(usage.get("prompt_cache_hit_tokens")))
         return Usage(prompt, min(read, prompt), _output(usage, prompt, "completion_tokens"),
-                     min(written, prompt), min(_int(ttl.get("ephemeral_1h_input_tokens")), written))
+                     min(written, prompt), min(_int(ttl.get("ephemeral_1h_input_tokens")), written),
+                     _web_searches(usage))
     anthropic = {"cache_read_input_tokens", "cache_creation_input_tokens"} & usage.keys()
     if "input_tokens_details" in usage or ("total_tokens" in usage and not anthropic):
         details = usage.get("input_tokens_details") or {}
@@ -72,7 +81,7 @@ def parse_usage(usage) -> Usage | None:
         ttl = ttl if isinstance(ttl, dict) else {}
         prompt = _int(usage.get("input_tokens")) + read + write  # a gateway's `total_tokens` counts them all
         return Usage(prompt, read, _output(usage, prompt, "output_tokens"), write,
-                     min(_int(ttl.get("ephemeral_1h_input_tokens")), write))
+                     min(_int(ttl.get("ephemeral_1h_input_tokens")), write), _web_searches(usage))
     return None
 
 

@@ -835,7 +835,7 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
 
         cost = price(payload.model, Usage(usage.get("input_tokens") or 0, usage.get("cached_tokens") or 0,
                                           usage.get("output_tokens") or 0, usage.get("cache_write_tokens") or 0,
-                                          usage.get("cache_write_1h_tokens") or 0),
+                                          usage.get("cache_write_1h_tokens") or 0, usage.get("web_searches") or 0),
                      provider_prefix(meta.get("base_url"), meta.get("provider")))
     source = meta.get("source") or {}
     return {"call": index, "payload_id": payload.id, "session": meta.get("session") or payload.episode,

@@ -268,7 +268,8 @@ def normalize_usage(usage) -> dict | None:
     if parsed is None:
         return None
     return {"input_tokens": parsed.input, "cached_tokens": parsed.cached, "output_tokens": parsed.output,
-            "cache_write_tokens": parsed.cache_write, "cache_write_1h_tokens": parsed.cache_write_1h, "cost_usd": cost}
+            "cache_write_tokens": parsed.cache_write, "cache_write_1h_tokens": parsed.cache_write_1h,
+            "web_searches": parsed.web_searches, "cost_usd": cost}
 
 
 def instant(value: object) -> datetime | None:

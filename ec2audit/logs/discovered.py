@@ -27,8 +27,14 @@ from functools import cache
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, fictional_phone
 from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 from ec2audit.annotate.recognizers.network import INTERNAL_HOST
-from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, PLACEHOLDER_NAMES, display_name_ok
-from ec2audit.annotate.recognizers.records import record_number
+from ec2audit.annotate.recognizers.person import (
+    NAME_AFTER,
+    NAME_KEY_BEFORE,
+    PLACEHOLDER_NAMES,
+    TITLE_BEFORE,
+    display_name_ok,
+)
+from ec2audit.annotate.recognizers.records import RECORD_FIELDS, record_number
 from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.taxonomy import load_taxonomy
@@ -39,7 +45,6 @@ _CODE = re.compile(r"[{}\[\]<>=;`|\\]|\(\)|^\W|\w\.\w+\(|::|->|=>|^\$|\$\{|%[sd]
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _PROSE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # two words with a space between: a secret has no such
 _HASH = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})$", re.I)
-_NAME_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*|[A-Z]\.?)$")
 _HAN_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
 _DIGITS = re.compile(r"\d")
 _GLUED = re.compile(r"[,;]\s|@|[^\W\d_]{3,}\s+[^\W\d_]{3,}")
@@ -143,6 +148,16 @@ def _keyed(unit: Unit) -> bool:
     return (KEY_HINTS.get(key) or getattr(named_by, "name", None)) == unit.dimension
 
 
+def _name_shaped(word: str) -> bool:
+    """A capital and lower-case letters (`Jean-Luc`, `Łukasz`, `Zoë`: in any cased script; not `McAdams`), or an
+    initial (`J.`)."""
+    if re.fullmatch(r"[^\W\d_]\.?", word):
+        return word[0].isupper()
+    first, *rest = re.split(r"[-'’]", word)
+    return (len(first) > 1 and first.isalpha() and first[0].isupper() and first[1:].islower()
+            and all(p.isalpha() and p[-1:].islower() and (p[1:].islower() or len(p) == 1) for p in rest))
+
+
 def _name_rejection(value: str, keyed: bool = False) -> str | None:
     if _plain(value) in PLACEHOLDER_NAMES:
         return "a placeholder name (John Doe, 张三)"
@@ -151,8 +166,7 @@ def _name_rejection(value: str, keyed: bool = False) -> str | None:
     words = value.replace(",", " ").split()
     if len(words) < 2 or len(words) > 4:
         return "a person's name has two to four words"
-    if not all(_NAME_WORD.match(unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode() or "x")
-               for w in words):
+    if not all(_name_shaped(w) for w in words):
         return "not name-shaped words"
     known = _given_names()
     if not keyed and not any(_plain(w.strip(".")) in known for w in words if len(w.strip(".")) > 1):
@@ -265,7 +279,7 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
         return "a date or a dated reference number"
     if unit.dimension == "person_name":
         # `Author: Oluwaseun Adeyemi`, `Oluwaseun Adeyemi <seun@…>`: named a person by what is around it
-        keyed = _keyed(unit) or bool(NAME_KEY_BEFORE.search(before[-40:])) or bool(
+        keyed = _keyed(unit) or bool(NAME_KEY_BEFORE.search(before[-40:]) or TITLE_BEFORE.search(before[-40:])) or bool(
             NAME_AFTER.match(after)) and display_name_ok(value)
         return _CODE.search(value) and "a code token" or _name_rejection(value, keyed)
     if unit.dimension in ("financial", "health") and record_number(value, before):
@@ -321,6 +335,8 @@ def contained(unit: Unit) -> list[Unit]:
             for value, dimension in inner.items() if value]
 
 
+#: What follows a field's name where it was numbered within its entity or found inside another value.
+_FIELD_NUMBER = re.compile(r"(?:_part)?(?:_\d+)?$")
 _KIND_WORDS = ("email", "phone", "mobile", "tel", "address", "name")
 
 
@@ -328,7 +344,9 @@ def _kind(unit: Unit) -> str:
     """What a candidate's value is, in the word a field name would use."""
     value, dimension = unit.value.strip(), unit.dimension
     digits = len(_DIGITS.findall(value))
-    if dimension in ("financial", "health") and (record_number(value) or dimension == "health" and digits >= 4):
+    found_as_record = _FIELD_NUMBER.sub("", unit.field) in RECORD_FIELDS  # `policy no. 12345`: by the word before
+    if dimension in ("financial", "health") and (record_number(value) or found_as_record
+                                                 or dimension == "health" and digits >= 4):
         return "record_number"  # `POL-88321-B`; a health value with digits is no condition (`MRN 00482913`)
     if dimension == "contact":
         phone = re.fullmatch(r"[+\d\s().-]+", value) and digits >= 7
@@ -367,7 +385,7 @@ def named(units: list[Unit]) -> list[Unit]:
     out = []
     for unit in units:
         kind = _kind(unit)
-        key = re.sub(r"\W+", "_", re.sub(r"(?:_part)?(?:_\d+)?$", "", unit.field)).strip("_").lower()
+        key = re.sub(r"\W+", "_", _FIELD_NUMBER.sub("", unit.field)).strip("_").lower()
         base = key if _says(key, unit, kind) else kind
         field, n = base, 1
         while (unit.entity_id, field) in used:

@@ -22,8 +22,10 @@ MESSAGE_ID_HEADER = re.compile(
     r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id)\s*[:=]\s*[\"'<]?\s*$", re.I)
 
 
-#: Words that introduce a phone number, in the languages our users write in (`call me on 655 482 193`).
-_PHONE_WORDS = (r"phone|tel|telephone|mobile|cell|call (?:me|us|him|her) (?:on|at)|whatsapp|sms|"
+#: Words that introduce a phone number, in the languages our users write in (`call me on 655 482 193`, `ring me
+#: on 06 12 34 56 78`, `text us at …`).
+_PHONE_WORDS = (r"phone|tel|telephone|mobile|cell|(?:call|ring|text|reach) (?:me|us|him|her|them) (?:on|at)|"
+                r"whatsapp|sms|"
                 r"móvil|movil|teléfono|telefono|telefone|telemóvel|téléphone|portable|handy|telefon|"
                 r"ring (?:meg|mig|mij) (?:på|op)|llámame al?|chiamami al|appelle-moi au|ruf mich an unter|"
                 r"liga-me para|ligue para|电话|手机|座机|(?:my|his|her|their|your) number")

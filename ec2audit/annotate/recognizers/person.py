@@ -90,10 +90,15 @@ _NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attend
               r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|"
               r"on-?call|assignee|reporter|reviewer|maintainer|owner")
 #: A mailbox's address after its display name (`Oluwaseun Adeyemi <seun@…>` in `git shortlog -sne`, a `From:`
-#: header, a package's `author`), and git blame's date after its author (`(Oluwaseun Adeyemi 2026-11-23 09:41:57
-#: +0000  1)`): the words before are a person's name even where no name list knows it.
-NAME_AFTER = re.compile(r"[ \t]*<[^<>@\s]+@[^<>\s]+>|[ \t]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}[ \t]+\d+\)")
-_NAME_WORDS = r"[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*(?: [A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*){1,3}"
+#: header, a package's `author`; `Renée Dubois (renee@…)` in a forwarded mail), and git blame's date after its
+#: author (`(Oluwaseun Adeyemi 2026-11-23 09:41:57 +0000  1)`): the words before are a person's name even where no
+#: name list knows it.
+NAME_AFTER = re.compile(r"[ \t]*<[^<>@\s]+@[^<>\s]+>|[ \t]*\([^()@\s]+@[^()\s]+\)|"
+                        r"[ \t]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}[ \t]+\d+\)")
+#: A capitalised word of a name in any Latin script (`Tomás`, `Łukasz`, `Zoë`), its lower-case letters after the first.
+_UPPER, _LOWER = "A-ZÀ-ÖØ-ÞĀ-Ž", "a-zß-öø-ÿā-ž"
+_NAME_WORD = rf"[{_UPPER}][{_LOWER}]+"
+_NAME_WORDS = rf"{_NAME_WORD}(?:['’-][{_UPPER}]?[{_LOWER}]+)*(?: {_NAME_WORD}(?:['’-][{_UPPER}]?[{_LOWER}]+)*){{1,3}}"
 #: Words of a mailbox's display name that make it a role's or a program's, not a person's (`Reply To`,
 #: `Dependabot Bot`, `GitHub Actions`, `Billing Team`).
 _ROLE_WORDS = frozenset({
@@ -107,12 +112,32 @@ _ROLE_WORDS = frozenset({
     "technologies", "technology", "labs", "systems", "group", "holdings", "partners", "community"})
 
 
+@cache
+def _english_words() -> frozenset[str]:
+    """English's nouns, verbs, adjectives and adverbs: WordNet's index, as spaCy's English model (the
+    `annotate` extra's) ships it for its lemmatizer, read without loading the model."""
+    import importlib.util
+
+    import srsly
+
+    from ec2audit.annotate.prelabel import SPACY_MODEL
+
+    spec = importlib.util.find_spec(SPACY_MODEL)
+    assert spec is not None and spec.origin, f"{SPACY_MODEL} is not installed"
+    (tables,) = Path(spec.origin).parent.glob("*/lemmatizer/lookups/lookups.bin")
+    return frozenset(w for words in srsly.msgpack_loads(tables.read_bytes())["lemma_index"].values() for w in words)
+
+
 def display_name_ok(value: str) -> bool:
-    """A display name that is a person's: no role's or program's word in it, not only everyday words."""
+    """A display name that is a person's: no role's or program's word in it, not only everyday words, and not
+    only dictionary words unless it opens with a given name: `Red Hat`, `Weekly Digest`, `Hugging Face` are a
+    company's, a newsletter's, a product's; `Rose Baker` and `Kofi Boateng` are people."""
     from ec2audit.detect.compiled import COMMON_WORDS
 
     words = [w.lower() for w in re.split(r"[ '’-]+", value) if w]
-    return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)
+    if any(w in _ROLE_WORDS for w in words) or all(w in COMMON_WORDS for w in words):
+        return False
+    return words[0].upper() in _census()[0] or not all(w in _english_words() for w in words)
 
 
 #: A copyright line up to its holder: `Copyright (c) 2019-2024`, `(C) 2021,`, `©`, `SPDX-FileCopyrightText: © 2023`,
@@ -137,14 +162,18 @@ def _holder_ok(value: str) -> bool:
     return value.lower() not in PLACEHOLDER_NAMES and display_name_ok(value)
 
 
+#: A title just before a value (`Dr. Kwame Mensah`): a given name and a surname after it are a person's even where
+#: no name list knows them.
+_TITLE = r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof)\.?[ \t]+"
+TITLE_BEFORE = re.compile(rf"{_TITLE}$")
 #: Such a key just before a value: the value is a person's name even where no name list knows it.
 NAME_KEY_BEFORE = re.compile(rf"(?i:(?<![A-Za-z])(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?$")
 
 RECOGNIZERS = [
     PatternRecognizer("person-after-key", "PERSON", "person_name", (
         (rf"(?i:(?:(?<![A-Za-z])|(?<=\\n))(?:{_NAME_KEYS}))[ \t]*[=:][ \t]*[\"']?"
-         r"(?P<value>[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,3})(?![\w@])", 0.55),
-    )),
+         rf"(?P<value>{_NAME_WORD}(?:[ '-]{_NAME_WORD}){{1,3}})(?![\w@])", 0.55),
+    ), validate=display_name_ok),  # `On-call: Platform Team` is a team's
     # looked for at every word, not after the last candidate: `Called Marguerite Lindqvist` is no name, but the
     # two words after `Called` are
     PatternRecognizer("person-census", "PERSON", "person_name", (
@@ -152,6 +181,11 @@ RECOGNIZERS = [
          r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?![\w@]))", 0.6),
     ), validate=_census_name, trim=r" [A-Z][a-z]+$",  # `Will Hartley Reviewed`: the last word is no surname
         bound=_after_imperative),
+    # a title before a given name and a surname (`Contact: Ms. Amara Nwosu`, `Dr. Kwame Mensah reviewed`); a title
+    # before a surname alone (`Ms. Whitfield`) is how someone is addressed, no name
+    PatternRecognizer("person-after-title", "PERSON", "person_name", (
+        (rf"{_TITLE}(?P<value>{_NAME_WORD} {_NAME_WORD})(?![\w@])", 0.55),
+    ), validate=display_name_ok),
     PatternRecognizer("person-before-mailbox", "PERSON", "person_name", (
         (rf"(?<![\w.@-])(?P<value>{_NAME_WORDS})(?={NAME_AFTER.pattern})", 0.55),
     ), validate=display_name_ok),

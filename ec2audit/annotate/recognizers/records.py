@@ -24,6 +24,8 @@ _KINDS = (("insurance-number", "INSURANCE_NUMBER", "financial", r"INS|POL|CLM|MB
 _GLUED = r"-\d[\dA-Z]*(?:-[\dA-Z]+){0,3}"
 #: A separate number (`00482913`, `4417-22`) after a word for it.
 _NUMBER = r"[A-Z]{0,3}\d[\dA-Z]*(?:-[\dA-Z]+){0,3}"
+#: The fields the recognizers propose a record number under (`insurance_number`, `medical_record_number`).
+RECORD_FIELDS = frozenset(kind[1].lower() for kind in _KINDS)
 _ALL_PREFIXES = "|".join(kind[3] for kind in _KINDS)
 _ALL_WORDS = "|".join(kind[4] for kind in _KINDS)
 _PREFIXED = re.compile(rf"(?:{_ALL_PREFIXES}){_GLUED}")

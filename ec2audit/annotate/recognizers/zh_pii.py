@@ -240,7 +240,7 @@ def _not_a_word(value: str) -> bool:
     return not any(part in not_names for part in (value[:2], value[1:]))
 
 
-def _not_common(value: str) -> bool:
+def placed_name_ok(value: str) -> bool:
     """A name where the context already says a person is meant: refused only as a common word that is no name
     (`高兴`, `马上`; 李娜 and 高峰 are names too), a name whose head is such a word unless a given name's character
     follows it (`高兴|地` is refused, 黄海涛 and 李子轩 are names), a surname and a title (`张经理`), two given
@@ -289,5 +289,5 @@ RECOGNIZERS = [
          0.7),
         (rf"(?P<value>{_SURNAME}{_GIVEN}??)(?:{_HONORIFICS})", 0.5),
         (_ROLE_NAME, 0.45), (_NAME_ACTING, 0.45), (_CELL_NAME, 0.45),
-    ), validate=_not_common, bound=name_span),
+    ), validate=placed_name_ok, bound=name_span),
 ]
