@@ -118,12 +118,14 @@ def _english_words() -> frozenset[str]:
     `annotate` extra's) ships it for its lemmatizer, read without loading the model."""
     import importlib.util
 
+    from ec2audit.annotate.prelabel import SPACY_MODEL
+    from ec2audit.extras import require_extra
+
+    require_extra("annotate")  # the model and srsly (spaCy's) come with it: one line where it is missing
     import srsly
 
-    from ec2audit.annotate.prelabel import SPACY_MODEL
-
     spec = importlib.util.find_spec(SPACY_MODEL)
-    assert spec is not None and spec.origin, f"{SPACY_MODEL} is not installed"
+    assert spec is not None and spec.origin  # require_extra found it
     (tables,) = Path(spec.origin).parent.glob("*/lemmatizer/lookups/lookups.bin")
     return frozenset(w for words in srsly.msgpack_loads(tables.read_bytes())["lemma_index"].values() for w in words)
 
