@@ -24,8 +24,10 @@ _MIN_DIGITS = 5  # fewer is a time or a small decimal said as words (三点一�
 @register
 class CjkDottedDigits(Form):
     name = "cjk_dotted_digits"
-    # a Chinese dot or digit in the number (a number is on one line)
-    cue = f"{_DIGIT} ?{_CJK_DOT} ?{_DIGIT}|{_CJK_DIGIT} ?\\. ?{_DIGIT}|{_DIGIT} ?\\. ?{_CJK_DIGIT}"
+    # a Chinese dot or digit in the number, or a space beside a dot (`10 . 38 . 12 . 207`: the rewrite drops the
+    # spaces); a number is on one line
+    cue = (f"{_DIGIT} ?{_CJK_DOT} ?{_DIGIT}|{_CJK_DIGIT} ?\\. ?{_DIGIT}|{_DIGIT} ?\\. ?{_CJK_DIGIT}"
+           f"|{_DIGIT} [点點．.]|[点點．.] {_DIGIT}")
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
