@@ -24,9 +24,9 @@ _MIN_DIGITS = 5  # fewer is a time or a small decimal said as words (三点一�
 @register
 class CjkDottedDigits(Form):
     name = "cjk_dotted_digits"
-    # a Chinese dot or digit in the number, or a space beside a dot (`10 . 38 . 12 . 207`: the rewrite drops the
-    # spaces); a number is on one line
-    cue = (f"{_DIGIT} ?{_CJK_DOT} ?{_DIGIT}|{_CJK_DIGIT} ?\\. ?{_DIGIT}|{_DIGIT} ?\\. ?{_CJK_DIGIT}"
+    # what the rewrite changes: a Chinese dot, a Chinese digit in a group before a dot or after one (`一一一1.1`),
+    # a space beside a dot (`10 . 38 . 12 . 207`); a number is on one line
+    cue = (f"{_DIGIT} ?{_CJK_DOT} ?{_DIGIT}|{_CJK_DIGIT}{_DIGIT}* ?\\. ?{_DIGIT}|{_DIGIT} ?\\. ?{_DIGIT}*{_CJK_DIGIT}"
            f"|{_DIGIT} [点點．.]|[点點．.] {_DIGIT}")
     cue_lines = 0
 
