@@ -35,5 +35,11 @@ class CjkDottedDigits(Form):
             return
         for m in _DOTTED.finditer(text):
             number = m.group().replace(" ", "").translate(_DIGITS)
-            if number != m.group() and sum(c.isdigit() for c in number) >= _MIN_DIGITS:
+            if number != m.group() and sum(c.isdigit() for c in number) >= _MIN_DIGITS and not _line(text, m).isascii():
                 yield m.start(), m.end(), number
+
+
+def _line(text: str, m: re.Match) -> str:
+    """The line a number stands on: spaced ASCII digits are read as one number on a line of Chinese text (the
+    line, not the whole text: the cue's stretch is the line)."""
+    return text[text.rfind("\n", 0, m.start()) + 1:len(text) if (end := text.find("\n", m.end())) < 0 else end]
