@@ -68,7 +68,7 @@ def run(calls: list[list[str]], units: list[Unit], rounds: int, mb: float) -> in
             if digests.setdefault(name, digest.hexdigest()) != digest.hexdigest():
                 raise SystemExit(f"{name}: hits differ between rounds")
     print(f"start-up (the first cascade's build): {builds[0]:.2f} s CPU; the later builds {min(builds[1:]):.2f}–"
-          f"{max(builds[1:]):.2f} s (the units' compiled forms are remembered by the process)")
+          f"{max(builds[1:]):.2f} s (reusing the process's caches)")
     for name, spent in best.items():
         print(f"{name}: {spent:.2f} s CPU, {mb / spent:.2f} MB/s per core, hits {digests[name][:16]}")
     alone, batch = best.values()
