@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import itertools
 from collections import defaultdict
+from collections.abc import Sequence
 from contextlib import contextmanager
 from operator import itemgetter
 from typing import TYPE_CHECKING
@@ -81,7 +83,16 @@ class Cascade:
         session had sent a while before). The key is the text's digest, so the cache holds no text alive
         (a proxy's 4,096 tool results of 100 kB would be 400 MB).
         """
-        key = text_digest(text)
+        return self._scan_known(text, text_digest(text), allowed)
+
+    def scan_texts(self, texts: Sequence[str], allowed: set[int] | None = None) -> list[list[Hit]]:
+        """Each text's hits, as `scan_text` gives them. The forms' cues of the texts not cached are found in one
+        pass over them all (`CueScan.batch`): a short text is read only by the forms whose cue it holds."""
+        keys = [text_digest(text) for text in texts]
+        with self._cues.batch([text for text, key in zip(texts, keys, strict=True) if key not in self._cache]):
+            return [self._scan_known(text, key, allowed) for text, key in zip(texts, keys, strict=True)]
+
+    def _scan_known(self, text: str, key: bytes, allowed: set[int] | None) -> list[Hit]:
         hits = self._cache.pop(key, None)
         if hits is None:
             with _collector_paused():
@@ -134,11 +145,13 @@ class Cascade:
         allowed = self._by_task.get(payload.task_id) if payload.task_id else None
         findings = []
         ids, pid = self._ids, payload.id
-        for k, segment in enumerate(payload.segments):
-            text = segment.text
+        seams = _seams(payload)
+        texts = [segment.text for segment in payload.segments]
+        found = self.scan_texts(texts + [head + tail for _, head, tail in seams], allowed)
+        for k, (text, hits) in enumerate(zip(texts, found[:len(texts)], strict=True)):
             findings += [Finding(ids[unit], pid, k, start, end, text[start:end], detector, grade, confidence)
-                         for unit, start, end, detector, grade, confidence in self.scan_text(text, allowed)]
-        findings += self._across_parts(payload, allowed)
+                         for unit, start, end, detector, grade, confidence in hits]
+        findings += self._across_parts(payload, seams, found[len(texts):])
         if self.semantic is not None:
             decided = {(f.segment, f.unit_id) for f in findings}
             # a unit a string tier found literally cannot be graded higher: no tier asks about it again
@@ -147,22 +160,18 @@ class Cascade:
             findings += self._paraphrases(self.semantic, payload, allowed, decided)
         return findings
 
-    def _across_parts(self, payload: Payload, allowed: set[int] | None) -> list[Finding]:
+    def _across_parts(self, payload: Payload, seams: list[tuple[int, str, str]],
+                      found: list[list[Hit]]) -> list[Finding]:
         """Values split across two adjacent text parts of one message (a tool result streamed in pieces):
-        the end of one part and the start of the next are scanned as one text, and a hit that spans the
-        seam becomes one finding in each part, on the characters that part holds."""
+        the end of one part and the start of the next (`_seams`) were scanned as one text (`found`), and a
+        hit that spans the seam becomes one finding in each part, on the characters that part holds."""
         out: list[Finding] = []
         segments = payload.segments
-        for k in range(len(segments) - 1):
-            first, second = segments[k], segments[k + 1]
-            if (first.message_index, first.origin) != (second.message_index, second.origin) \
-                    or not first.text or not second.text:
-                continue
-            head, tail = first.text[-_SEAM:], second.text[:_SEAM]
-            offset = len(first.text) - len(head)
-            for unit, start, end, detector, grade, confidence in self.scan_text(head + tail, allowed):
+        for (k, head, tail), hits in zip(seams, found, strict=True):
+            offset = len(segments[k].text) - len(head)
+            for unit, start, end, detector, grade, confidence in hits:
                 if start < len(head) < end:
-                    out.append(Finding(self._ids[unit], payload.id, k, offset + start, len(first.text),
+                    out.append(Finding(self._ids[unit], payload.id, k, offset + start, len(segments[k].text),
                                        head[start:], detector, grade, confidence))
                     out.append(Finding(self._ids[unit], payload.id, k + 1, 0, end - len(head),
                                        tail[:end - len(head)], detector, grade, confidence))
@@ -204,6 +213,15 @@ class Cascade:
                                 text[lo + v.start:lo + v.end], CANDIDATE if v.review else "judge", v.grade, m.score)
                         for m, v in zip(matches, verdicts, strict=True) if v.grade > 0 or v.review]
         return out
+
+
+def _seams(payload: Payload) -> list[tuple[int, str, str]]:
+    """(k, the end of part k, the start of part k + 1) for each two adjacent text parts of one message."""
+    segments = payload.segments
+    return [(k, first.text[-_SEAM:], second.text[:_SEAM])
+            for k, (first, second) in enumerate(itertools.pairwise(segments))
+            if (first.message_index, first.origin) == (second.message_index, second.origin)
+            and first.text and second.text]
 
 
 @contextmanager

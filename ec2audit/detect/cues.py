@@ -11,13 +11,19 @@ a lone surrogate (no UTF-8), each cue is Python's regex, searched apart: the sam
 
 A cue is a claim: the cued rewrite equals the whole text's (tests/test_detect_form_cues.py, per form, on
 generated text). A form without a cue (None) reads the whole text, and says why in its docstring.
+
+A short text (a chat turn, a tool result) is read whole by every form whose cue it holds: the cues of a batch of
+short texts (`CueScan.batch`) are found in one Vectorscan pass over the texts joined, and a form whose cue is
+nowhere in a text makes no change there (by its claim: it has no stretch), so it is not run.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,6 +40,8 @@ Stretch = tuple[int, int]
 #: characters below which every form reads the whole text (the claim: the same changes), with no cue pass: its
 #: fixed costs a call (Vectorscan's scan, numpy's) outweigh what a short text's forms' own gates cost
 _SHORT = 4096
+#: bytes of short texts joined for one cue pass (`CueScan.batch`)
+_BATCH = 1 << 16
 _PY_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
 
 
@@ -53,6 +61,7 @@ class CueScan:
         self._regexes = [re.compile(cue) for cue in self._cues]
         self._database: hyperscan.Database | None = None
         self._rewriters: dict[tuple[int, ...], Rewriter] = {}
+        self._local = threading.local()  # Vectorscan's scratch space and the open batch's cues, per thread
         if engine != "re" and self.cued:
             try:
                 import hyperscan
@@ -65,7 +74,6 @@ class CueScan:
                 flags = hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_UCP
                 patterns = [vectorscan_syntax(cue).encode() for cue in self._cues]
                 self._database, scratch = vectorscan_database(patterns, flags)
-                self._local = threading.local()  # scratch space is per thread
                 self._local.scratch = scratch
                 self._new_scratch = lambda: hyperscan.Scratch(self._database)
 
@@ -85,21 +93,74 @@ class CueScan:
                                                                                                 strict=True)]
         else:
             found = [[] for _ in self.cued]
-            scratch = getattr(self._local, "scratch", None)
-            if scratch is None:
-                scratch = self._local.scratch = self._new_scratch()
-            self._database.scan(data, match_event_handler=_collector(found), scratch=scratch)
+            self._database.scan(data, match_event_handler=_collector(found), scratch=self._scratch())
         if "\n" not in text:  # one stretch: the whole text, where any cue stands
             return [[(0, len(text))] if w and ends else [] for ends, w in zip(found, wanted, strict=True)]
         lines = _Lines(text, data)
         return [lines.around(np.array(ends, dtype=np.int64), form.cue_lines) if w and ends else []
                 for form, ends, w in zip(self.cued, found, wanted, strict=True)]
 
+    def _scratch(self) -> hyperscan.Scratch:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._new_scratch()
+        return scratch
+
+    @contextmanager
+    def batch(self, texts: Iterable[str]) -> Iterator[None]:
+        """While open (in this thread), a rewriter reading one of `texts` shorter than `_SHORT` runs only the cued
+        forms whose cue the text holds, each over the whole text, and every form without a cue. The cues are
+        found in one Vectorscan pass per `_BATCH` bytes of the texts joined by a line break; each match is the
+        text's that holds its last byte. A match inside a text is found there joined as alone (a cue has no
+        anchors or look-arounds); one across two texts only makes a form read one more text whole, as it would
+        without the batch. Without Vectorscan, and for a text with a lone surrogate, every form reads it."""
+        short = [text for text in dict.fromkeys(texts) if len(text) < _SHORT]
+        outer = getattr(self._local, "held", None)
+        self._local.held = self._cues_of(short) if self._database is not None and short else None
+        try:
+            yield
+        finally:
+            self._local.held = outer
+
+    def _cues_of(self, texts: list[str]) -> dict[str, set[int]]:
+        """Each text's cues (their indexes in `self.cued`), texts joined up to `_BATCH` bytes a scan."""
+        held: dict[str, set[int]] = {}
+        chunk: list[tuple[str, bytes]] = []
+        size = 0
+        for text in texts:
+            try:
+                data = text.encode("utf-8")
+            except UnicodeEncodeError:  # no UTF-8 to scan: read by every form, as without the batch
+                continue
+            if chunk and size + len(data) > _BATCH:
+                self._scan_joined(chunk, held)
+                chunk, size = [], 0
+            chunk.append((text, data))
+            size += len(data) + 1
+        if chunk:
+            self._scan_joined(chunk, held)
+        return held
+
+    def _scan_joined(self, chunk: list[tuple[str, bytes]], held: dict[str, set[int]]) -> None:
+        assert self._database is not None
+        starts, at = [], 0
+        for _, data in chunk:
+            starts.append(at)
+            at += len(data) + 1
+        owned: list[set[int]] = [set() for _ in chunk]
+
+        def on_match(cue: int, _start: int, end: int, _flags: int, _context: object) -> None:
+            owned[bisect_right(starts, end - 1) - 1].add(cue)
+
+        self._database.scan(b"\n".join(data for _, data in chunk), match_event_handler=on_match,
+                            scratch=self._scratch())
+        held.update((text, cues) for (text, _), cues in zip(chunk, owned, strict=True))
+
     def rewriter(self, wanted: Sequence[Form]) -> Rewriter:
         """The `wanted` forms' rewrites as one: their changes to a text, form by form in `self.forms`' order (of
         two changes alike, the first wins), each cued form's found in its stretches only (in a text shorter than
-        `_SHORT`, every form reads it whole: the same changes, without the cue pass's fixed costs). Built once
-        for each set of forms a text view calls for."""
+        `_SHORT`, every form reads it whole: the same changes, without the cue pass's fixed costs; in an open
+        `batch`, only the forms whose cue it holds). Built once for each set of forms a text view calls for."""
         key = tuple(map(id, wanted))
         if (made := self._rewriters.get(key)) is None:
             made = self._rewriters[key] = self._rewriter(wanted)
@@ -116,7 +177,11 @@ class CueScan:
 
         def rewrite(text: str) -> list[Replacement]:
             if len(text) < _SHORT:
-                return [r for rewrite in rewrites for r in rewrite(text)]
+                held = getattr(self._local, "held", None)
+                cues = held.get(text) if held else None
+                if cues is None:
+                    return [r for rewrite in rewrites for r in rewrite(text)]
+                return [r for read, k in plan if k is None or k in cues for r in read(text)]
             stretches = self.stretches(text, cued_wanted)
             out: list[Replacement] = []
             for read, k in plan:

@@ -24,8 +24,10 @@ _MIN_DIGITS = 5  # fewer is a time or a small decimal said as words (三点一�
 @register
 class CjkDottedDigits(Form):
     name = "cjk_dotted_digits"
-    # a Chinese dot or digit in the number (a number is on one line)
-    cue = f"{_DIGIT} ?{_CJK_DOT} ?{_DIGIT}|{_CJK_DIGIT} ?\\. ?{_DIGIT}|{_DIGIT} ?\\. ?{_CJK_DIGIT}"
+    # what the rewrite changes: a Chinese dot, a Chinese digit in a group before a dot or after one (`一一一1.1`),
+    # a space beside a dot (`10 . 38 . 12 . 207`); a number is on one line
+    cue = (f"{_DIGIT} ?{_CJK_DOT} ?{_DIGIT}|{_CJK_DIGIT}{_DIGIT}* ?\\. ?{_DIGIT}|{_DIGIT} ?\\. ?{_DIGIT}*{_CJK_DIGIT}"
+           f"|{_DIGIT} [点點．.]|[点點．.] {_DIGIT}")
     cue_lines = 0
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
@@ -33,5 +35,11 @@ class CjkDottedDigits(Form):
             return
         for m in _DOTTED.finditer(text):
             number = m.group().replace(" ", "").translate(_DIGITS)
-            if number != m.group() and sum(c.isdigit() for c in number) >= _MIN_DIGITS:
+            if number != m.group() and sum(c.isdigit() for c in number) >= _MIN_DIGITS and not _line(text, m).isascii():
                 yield m.start(), m.end(), number
+
+
+def _line(text: str, m: re.Match) -> str:
+    """The line a number stands on: spaced ASCII digits are read as one number on a line of Chinese text (the
+    line, not the whole text: the cue's stretch is the line)."""
+    return text[text.rfind("\n", 0, m.start()) + 1:len(text) if (end := text.find("\n", m.end())) < 0 else end]
