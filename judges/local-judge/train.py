@@ -119,14 +119,15 @@ def near_misses(pairs: list[tuple[Unit, str, float, str]], units: list[Unit],
     return out
 
 
-def training_pairs() -> list[tuple[Unit, str, float, str]]:
-    """(unit, judge window, grade, task of the window's text) from the shipped dev data, near misses
-    included; the task decides whether a pair is held out."""
+def training_pairs(splits: tuple[Path, ...] = ()) -> list[tuple[Unit, str, float, str]]:
+    """(unit, judge window, grade, task of the window's text) from the shipped dev data and the hand-written
+    `splits` named, near misses included; the task decides whether a pair is held out."""
     units, cases = read_cases(SET / "realistic-dev")
     by_id = {u.id: u for u in units}
     pairs = [(by_id[uid], case.text, grade) for case in cases for uid, grade in case.expected.items()]
     pairs += [(e.unit, e.text, e.grade) for e in read_split(SET / "dev.jsonl")]
-    pairs += [(e.unit, e.text, e.grade) for e in read_split(HERE / "handwritten-dev.jsonl")]
+    for path in (HERE / "handwritten-dev.jsonl", *splits):
+        pairs += [(e.unit, e.text, e.grade) for e in read_split(path)]
     leaks = {(u.id, text) for u, text, grade in pairs if grade > 0}
     task = {text: u.task_id for u, text, _ in pairs}
     judged = judged_windows(pairs)
@@ -217,11 +218,12 @@ def thresholds(probability: np.ndarray, labels: np.ndarray) -> tuple[float, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ADAPTER_PATH)
+    parser.add_argument("--splits", type=Path, nargs="+", default=(), help="hand-written splits trained on too")
     args = parser.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)
     encoder = load_model("e5")
-    pairs = training_pairs()
+    pairs = training_pairs(tuple(args.splits))
     ids = [encoder.token_ids(pair_text(u, text), True, MAX_TOKENS) for u, text, _, _ in pairs]
     labels = np.array([g > 0 for _, _, g, _ in pairs], dtype=np.float32)
     held = np.array([int(hashlib.sha256(task.encode()).hexdigest(), 16) % 5 == 0 for _, _, _, task in pairs])
