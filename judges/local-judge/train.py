@@ -120,15 +120,20 @@ def near_misses(pairs: list[tuple[Unit, str, float, str]], units: list[Unit],
     return out
 
 
-def training_pairs(splits: tuple[Path, ...] = ()) -> list[tuple[Unit, str, float, str]]:
-    """(unit, judge window, grade, task of the window's text) from the shipped dev data and the hand-written
-    `splits` named, near misses included; the task decides whether a pair is held out."""
+def labelled_pairs(splits: tuple[Path, ...] = ()) -> list[tuple[Unit, str, float]]:
+    """(unit, text, grade) of the shipped dev data and of the hand-written `splits` named (no other split)."""
     units, cases = read_cases(SET / "realistic-dev")
     by_id = {u.id: u for u in units}
     pairs = [(by_id[uid], case.text, grade) for case in cases for uid, grade in case.expected.items()]
-    pairs += [(e.unit, e.text, e.grade) for e in read_split(SET / "dev.jsonl")]
-    for path in (HERE / "handwritten-dev.jsonl", *splits):
+    for path in (SET / "dev.jsonl", HERE / "handwritten-dev.jsonl", *splits):
         pairs += [(e.unit, e.text, e.grade) for e in read_split(path)]
+    return pairs
+
+
+def training_pairs(splits: tuple[Path, ...] = ()) -> list[tuple[Unit, str, float, str]]:
+    """(unit, judge window, grade, task of the window's text) from `labelled_pairs`, near misses included;
+    the task decides whether a pair is held out."""
+    pairs = labelled_pairs(splits)
     leaks = {(u.id, text) for u, text, grade in pairs if grade > 0}
     task = {text: u.task_id for u, text, _ in pairs}
     judged = judged_windows(pairs)
