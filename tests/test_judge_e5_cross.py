@@ -182,15 +182,30 @@ def test_an_unsure_verdict_is_left_for_review_through_the_cascade_and_the_cache(
     assert usage.calls == 0 and usage.cached == 1
 
 
-def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
-    """The training negatives next to each leak (judges/local-judge/train.py): another entity's unit of
-    the same dimension, the same entity's other field, generic statements; never a unit whose value is
-    in the window or that the text is labelled to leak."""
+def training_script():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("train", ADAPTER_PATH.parent / "train.py")
     train = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train)
+    return train
+
+
+def test_the_training_data_holds_a_hand_written_split_only_where_named():
+    """`train.py --splits`: the named splits' cases join the dev data; by default no test split is read."""
+    train = training_script()
+    split = ADAPTER_PATH.parent / "handwritten-test-2.jsonl"
+    cases = {(e.unit.id, e.text) for e in read_split(split)}
+    default = {(u.id, text) for u, text, _ in train.labelled_pairs()}
+    named = {(u.id, text) for u, text, _ in train.labelled_pairs((split,))}
+    assert not cases & default and cases <= named and named - cases == default
+
+
+def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
+    """The training negatives next to each leak (judges/local-judge/train.py): another entity's unit of
+    the same dimension, the same entity's other field, generic statements; never a unit whose value is
+    in the window or that the text is labelled to leak."""
+    train = training_script()
 
     def unit(task, entity, field, value, dimension):
         return make_unit({"task_id": task, "entity_id": entity, "entity_name": "Tom", "field": field,

@@ -754,3 +754,21 @@ def test_the_street_s_hundred_block_holding_the_house_is_the_address():
                    "Mara Quist lives on the 2800 block of Alder Creek Road.")
     assert check_for(home).decide(home, ours, stand_in(ours, 0.6)).grade > 0
     assert check_for(home).decide(home, other, stand_in(other, 0.6)).grade == 0
+
+
+def test_chinese_shares_and_counted_hundreds_of_millions_are_numbers():
+    """三个多亿 and 两个亿 are hundreds of millions said with a measure word, 七分之一 and 两成 shares (checks-v12);
+    成 in a word (成都, 一成不变) is no share."""
+    assert numbers("准备花三个多亿把它拿下") == [3e8] and numbers("两个亿人民币") == [2e8]
+    assert [round(n, 1) for n in numbers("砍掉差不多七分之一的人")] == [14.3] and numbers("少了将近两成") == [20.0]
+    assert numbers("成都的工厂") == [] and numbers("一成不变") == [] and numbers("三个人") == []
+
+
+def test_a_foreign_name_in_chinese_characters_after_other_words_is_the_name():
+    """The middle-dotted transliteration is read from where the name starts, not from the words before it
+    (发给托马什·诺瓦克; checks-v12); another family name is still not the name."""
+    name = make_unit({"task_id": "t", "entity_id": "E1", "field": "name", "value": "Tomasz Nowak",
+                      "dimension": "person_name"})
+    ours, other = "请把合同副本发给托马什·诺瓦克律师，抄送合伙人。", "请把合同副本发给托马什·布朗律师，抄送合伙人。"
+    assert check_for(name).decide(name, ours, stand_in(ours, 0.8)).grade > 0
+    assert check_for(name).decide(name, other, stand_in(other, 0.8)).grade == 0

@@ -4,7 +4,7 @@ Hand-written value checks (`ec2audit.detect.value_checks`) gain on the text they
 on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the same evidence — the
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script —
-as trees fitted on the fourteen hand-written test splits (`judges/local-judge/learned_grader.py`, which also
+as trees fitted on the sixteen hand-written test splits (`judges/local-judge/learned_grader.py`, which also
 measures them leave-one-split-out; not on the dev files, where the cross-encoder's probabilities are
 in-sample). Its probability at or above `threshold` grades (the check's grade where the check graded,
 `MOSTLY` otherwise); between `review_threshold` and it, the pair is left for a person.

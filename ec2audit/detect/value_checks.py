@@ -7,16 +7,18 @@ registered for the unit's kind of value, with the model's best window as one inp
 
 - `numeric` (amounts, salaries, counts, percentages; a value with its pay words, 税前月薪 28,500 元): every
   number the text states — digits, shorthand ("150k", "1.2m", "3.2万", "ninety grand"), English number words
-  (text2num) and Chinese numerals (cn2an, "八千五", 六十多万 as people say them), scaled by a unit the
+  (text2num) and Chinese numerals (cn2an, "八千五", 六十多万, 三个多亿 as people say them; 七分之一 and 两成 as
+  percentages, checks-v12), scaled by a unit the
   text declares for them ("base (USD k): 148.5") — against the value's: equal is a leak, close with an
   approximation cue ("just under", 约) a partial one, only other numbers a veto whatever the model says; a
   text with no number at all is at most left for review;
 - `identifier` (names, e-mails, phones, IDs, keys, hosts, long digit runs, dates): the string tiers' own
   forms (pinyin, initials, masks, …) decide, also on the text with numbers read out as digits ("three one
   two, eight four seven …", "oh" for 0, 幺八六, 一九九二年六月十八日); an English name in Chinese characters
-  (卢卡斯·马丁) and a date's day and month with its year's two digits (95 年的，十一月二号) are the value, a
-  date's month and year, a key's start (cut with "…" or said to be its start) or a host's first label a
-  part of it; an e-mail said aloud ("x dot y at z dot com"), an IPv4 address as its network and host ("the
+  (卢卡斯·马丁, also right after other words: 发给托马什·诺瓦克, checks-v12) and a date's day and month with
+  its year's two digits (95 年的，十一月二号) are the value, a date's month and year, a key's start (cut with
+  "…" or said to be its start) or a host's first label a part of it; an e-mail said aloud ("x dot y at z
+  dot com"), an IPv4 address as its network and host ("the
   10.42.7.0/24 subnet, host 19") and a date with a French, Spanish, German or Italian month name are the value
   (checks-v11); a near-but-different string (王晓红, another ID) is a veto, and the model alone never grades one;
 - `address` (a location with a house number): by component — the house number with the street's name
@@ -97,7 +99,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v11"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v12"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -311,13 +313,18 @@ _TRANSLITERATING = frozenset("斯尔特德克森顿内兹茨夫曼伯恩逊罗�
 def transliterated(value: str, text: str) -> bool:
     """Whether the text writes a Latin name of two or more words in Chinese characters, its parts joined by a
     middle dot as foreign names are (卢卡斯·马丁 for Lucas Martin), each part `_sounds_like` its word (the
-    last part read up to each of its lengths, not inside a longer name: 马丁下周 holds 马丁, 马丁内斯 does not)."""
+    first part read from each of its starts, the words before it not part of it: 发给托马什·诺瓦克 holds 托马什,
+    checks-v12; the last part read up to each of its lengths, not inside a longer name: 马丁下周 holds 马丁,
+    马丁内斯 does not)."""
     words = re.findall(r"[^\W\d_]+", value)
     if len(words) < 2 or not latin(value):
         return False
-    for m in re.finditer(r"[\u4e00-\u9fff]{1,5}(?:[·•・][\u4e00-\u9fff]{1,5})+", text):
+    for m in re.finditer(r"[\u4e00-\u9fff]{1,12}(?:[·•・][\u4e00-\u9fff]{1,12})+", text):
         parts = re.split(r"[·•・]", m.group())
-        if len(parts) == len(words) and all(_sounds_like(w, p) for w, p in zip(words[:-1], parts, strict=False)) \
+        if len(parts) == len(words) and any(
+                _sounds_like(words[0], parts[0][k:]) and parts[0][k - 1:k] not in _TRANSLITERATING
+                for k in range(len(parts[0]))) \
+                and all(_sounds_like(w, p) for w, p in zip(words[1:-1], parts[1:-1], strict=True)) \
                 and any(_sounds_like(words[-1], parts[-1][:n]) and parts[-1][n:n + 1] not in _TRANSLITERATING
                         for n in range(1, len(parts[-1]) + 1)):
             return True
@@ -516,11 +523,27 @@ def alpha_digits(text: str) -> str:
     return alpha2digit(text, "en")
 
 
+_FRACTION = re.compile(f"([{CHINESE_NUMERALS}\\d]+)分之([{CHINESE_NUMERALS}\\d]+)")
+_TENTHS = re.compile(f"(?<![{CHINESE_NUMERALS}\\d])([一二两三四五六七八九])成(?![都功本员立果为交长绩熟年不])")
+
+
+def _shares(norm: str) -> list[float]:
+    """A share said the Chinese way, as a percentage: 七分之一 (14.3), 两成 (20)."""
+    out = []
+    for m in _FRACTION.finditer(norm):
+        whole, part = (_numeral(g) if not g.isdigit() else [float(g)] for g in m.groups())
+        if whole and part and whole[0]:
+            out.append(100 * part[0] / whole[0])
+    for m in _TENTHS.finditer(norm):
+        out += [10 * n for n in _numeral(m[1])]
+    return out
+
+
 def numbers(text: str) -> list[float]:
-    """Every number the text states, in digits, shorthand, English words or Chinese numerals (六十多万 read as
-    六十万, its approximation a cue of its own)."""
-    norm = re.sub(f"([{CHINESE_NUMERALS}\\d])[多来几余]([万千亿])", r"\1\2", normalize_text(text))
-    found = _digit_numbers(norm) + _chinese_numbers(norm)
+    """Every number the text states, in digits, shorthand, English words or Chinese numerals (六十多万 and
+    三个多亿 read as 六十万 and 三亿, their approximation a cue of its own; 七分之一 and 两成 as percentages)."""
+    norm = re.sub(f"([{CHINESE_NUMERALS}\\d])(?:个?[多来几余]个?|个)([万千亿])", r"\1\2", normalize_text(text))
+    found = _digit_numbers(norm) + _chinese_numbers(norm) + _shares(norm)
     if _WORD_NUMBER.search(norm):
         found += _digit_numbers(alpha_digits(norm))
     return found

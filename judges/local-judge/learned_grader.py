@@ -3,22 +3,23 @@
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE        # measure (readings cached)
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader.json
 
-Every example of the dev files (`checks_dev.DEV`) and of the fourteen hand-written test splits (named here
+Every example of the dev files (`checks_dev.DEV`) and of the sixteen hand-written test splits (named here
 one by one; no later split is read) is one candidate judged against its whole text with its file's units
 as the unit set, as `benchmarks/local_judge.py` runs a split. For each the cross-encoder's reading, the
 value check's verdict and the free-text evidence are recorded once (`--cache`), and
 `ec2audit.detect.learned_grader.features` turns them into the grader's features.
 
-Leave one split out: for each test split, a grader is fitted on the other thirteen splits, its grade
+Leave one split out: for each test split, a grader is fitted on the other fifteen splits, its grade
 threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
 leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
-whole training files); then the split left out is scored. The same folds score the checks as shipped
-(checks-v11) and, for comparison, a logistic regression. Pooled and per-split semantic P/R/F1 and graded
-precision, with bootstrap 95 % intervals over the pooled examples. The dev files are not fitted on
-(`--with-dev` does): the cross-encoder was trained on them, so its probabilities there are in-sample, and a
-grader fitted on them trusts the model more than new text warrants (benchmarks/RESULTS.md, session 20).
+whole training files); then the split left out is scored. The same folds score the checks as recorded
+in the cache and, for comparison, a logistic regression. Pooled (all, English, Chinese, splits 13-16) and
+per-split semantic P/R/F1 and graded precision, with bootstrap 95 % intervals over the pooled examples. The
+dev files are not fitted on (`--with-dev` does): the cross-encoder was trained on them, so its probabilities
+there are in-sample, and a grader fitted on them trusts the model more than new text warrants
+(benchmarks/RESULTS.md, session 20).
 
-`--out`: the trees fitted on all fourteen splits, its thresholds chosen the same way, written as
+`--out`: the trees fitted on all sixteen splits, its thresholds chosen the same way, written as
 JSON (deterministic: the same cache gives the same file).
 """
 
@@ -50,21 +51,23 @@ TESTS = tuple(HERE / name for name in (
     "handwritten-test.jsonl", "handwritten-test-2.jsonl", "handwritten-test-3.jsonl", "handwritten-test-4.jsonl",
     "handwritten-test-5.jsonl", "handwritten-test-6.jsonl", "handwritten-test-7.jsonl", "handwritten-test-8.jsonl",
     "handwritten-test-9.jsonl", "handwritten-test-10.jsonl", "handwritten-test-11.jsonl",
-    "handwritten-test-12.jsonl", "handwritten-test-13.jsonl", "handwritten-test-14.jsonl"))
+    "handwritten-test-12.jsonl", "handwritten-test-13.jsonl", "handwritten-test-14.jsonl",
+    "handwritten-test-15.jsonl", "handwritten-test-16.jsonl"))
+BLIND = TESTS[12:]  # written after checks-v11: no rule before checks-v12 was written on them
 TARGET = 0.95  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
 INNER = 5  # folds of whole files the thresholds are chosen on (files sorted by name, dealt round)
 C = 1.0  # inverse L2 strength of the logistic regression (the comparison)
 DEPTH, TREES, RATE = 3, 150, 0.05  # the shipped trees: depth, how many, learning rate
-VERSION = "learned-grader-v1"
+VERSION = "learned-grader-v2"
 
 
-def record(paths, limit: int | None = None) -> list[dict]:
+def record(paths, limit: int | None = None, adapter: Path | None = None) -> list[dict]:
     """Per example: its file, id, kind, gold, unit and text, the model's reading, the check's verdict and the
     free-text evidence."""
     from ec2audit.detect.e5_judge import CrossEncoderJudge
 
-    judge = CrossEncoderJudge()
+    judge = CrossEncoderJudge(adapter) if adapter else CrossEncoderJudge()
     rows = []
     for path in paths:
         started = time.process_time()
@@ -75,7 +78,7 @@ def record(paths, limit: int | None = None) -> list[dict]:
             check = value_checks.check_for(e.unit)
             verdict = check.decide(e.unit, e.text, reading, units)
             evidence = value_checks.free_text_evidence(e.unit, e.text, reading, units)
-            rows.append({"file": path.name, "id": e.id, "kind": e.kind, "gold": e.grade > 0,
+            rows.append({"file": path.name, "id": e.id, "kind": e.kind, "lang": e.lang, "gold": e.grade > 0,
                          "unit": e.unit.model_dump(mode="json"), "text": e.text, "reading": asdict(reading),
                          "check": check.name, "grade": verdict.grade, "review": verdict.review,
                          "evidence": asdict(evidence)})
@@ -195,13 +198,15 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
     checks = np.asarray([r["grade"] > 0 for r in rows])
     reviewed = np.asarray([r["review"] for r in rows])
     tests = np.isin(files, [t.name for t in TESTS])
-    pooled = {"checks-v11": np.zeros(len(rows), bool), "logistic": np.zeros(len(rows), bool),
+    pooled = {"checks": np.zeros(len(rows), bool), "logistic": np.zeros(len(rows), bool),
               "trees": np.zeros(len(rows), bool)}
     review = np.zeros(len(rows), bool)
-    print("| split left out | checks-v11 semantic P / R / F1, precision (wrong of graded) | logistic grader | "
+    print("| split left out | checks (recorded) semantic P / R / F1, precision (wrong of graded) | logistic grader | "
           "gradient-boosted trees | trees' thresholds (grade, review) |\n|---|---|---|---|---|")
     for test in TESTS:
         held = files == test.name
+        if not held.any():  # a split not recorded (`--files`)
+            continue
         train_rows = ~held & (tests | with_dev)
         cells = [checks[held]]
         for name, fit in (("logistic", fit_logistic), ("trees", fit_trees)):
@@ -212,29 +217,30 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
             if name == "trees":  # the review band, and what the check graded or reviewed (`decide`)
                 review[held] = ((p >= floor) | checks[held] | reviewed[held]) & (p < grade)
                 chosen = (grade, floor)
-        pooled["checks-v11"][held] = checks[held]
+        pooled["checks"][held] = checks[held]
         text = []
         for pred in cells:
             s = scores(gold[held], pred, kinds[held])
             text.append(f"{s['P']:.2f} / {s['R']:.2f} / **{s['F1']:.2f}**, {s['precision']:.2f} "
                         f"({s['wrong']} of {s['graded']})")
         print(f"| {test.name} ({held.sum()}) | " + " | ".join(text) + f" | {chosen[0]:.3f}, {chosen[1]:.3f} |")
-    print(f"\nPooled over the fourteen splits ({tests.sum()} examples), 95 % bootstrap intervals:\n")
-    print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
-    for name, pred in pooled.items():
-        print(table_row(name, gold[tests], pred[tests], kinds[tests]))
-    blind = np.isin(files, ["handwritten-test-13.jsonl", "handwritten-test-14.jsonl"])
-    print("\nSplits 13 and 14 only (no rule was written on them):\n")
-    print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
-    for name, pred in pooled.items():
-        print(table_row(name, gold[blind], pred[blind], kinds[blind]))
+    langs = np.asarray([r.get("lang", "") for r in rows])
+    slices = {f"the {len(np.unique(files[tests]))} splits": tests,
+              "English (en, es)": tests & np.isin(langs, ["en", "es"]),
+              "Chinese (zh, mixed)": tests & np.isin(langs, ["zh", "mixed"]),
+              "splits 13-16 (no rule before checks-v12 was written on them)": np.isin(files, [t.name for t in BLIND])}
+    for title, where in slices.items():
+        print(f"\nPooled over {title} ({where.sum()} examples), 95 % bootstrap intervals:\n")
+        print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
+        for name, pred in pooled.items():
+            print(table_row(name, gold[where], pred[where], kinds[where]))
     print(f"\ntrees: left for review {review[tests].mean():.0%} of the splits' examples; semantic leaks graded "
           f"or left for review {((pooled['trees'] | review) & gold & np.isin(kinds, SEMANTIC))[tests].sum()} "
           f"of {(gold & np.isin(kinds, SEMANTIC))[tests].sum()}")
 
 
 def ship(rows: list[dict], out: Path) -> None:
-    """The trees fitted on all fourteen splits, thresholds chosen on out-of-fold probabilities, as JSON; the
+    """The trees fitted on all sixteen splits, thresholds chosen on out-of-fold probabilities, as JSON; the
     numpy walk of the written file must give scikit-learn's probabilities."""
     rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
     x = np.asarray([features(r) for r in rows], dtype=float)
@@ -251,6 +257,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="readings, verdicts and features as JSON (written when missing)")
     parser.add_argument("--files", type=Path, nargs="+", help="record these files instead of dev and the splits")
     parser.add_argument("--limit", type=int, help="the first N examples of each file only")
+    parser.add_argument("--adapter", type=Path, help="record with this cross-encoder (train.py --out)")
     parser.add_argument("--with-dev", action="store_true", help="leave-one-split-out trained on the dev files too")
     parser.add_argument("--drop", nargs="+", default=(), help="leave-one-split-out without the features whose "
                         "names start so (ec2audit.detect.learned_grader.names)")
@@ -261,7 +268,7 @@ def main() -> None:
     if args.cache and args.cache.exists():
         rows = json.loads(args.cache.read_text(encoding="utf-8"))
     else:
-        rows = record(args.files or [*DEV, *TESTS], args.limit)
+        rows = record(args.files or [*DEV, *TESTS], args.limit, args.adapter)
         if args.cache:
             args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.out:
