@@ -101,6 +101,7 @@ def test_three_pieces_join_too_and_a_short_one_breaks_the_chain():
     ("it ends 3HsY6fJ1aE", []),  # under 12 characters: no piece
     ("second half: 8wBc3HsY6fJ1aE, first half: kX9dQ2mVt7RzL4pN", [0.3, 0.7]),  # out of order: two pieces
     ("part 1 kX9dQ2mVt7RzL4pN" + " and some forty characters of other words" + " part 2 8wBc3HsY6fJ1aE", [0.7, 0.3]),
+    ("is the start kX9dQ2mVt7RzL4pN? the rest is 8 more", [0.7]),  # a question mark ending a sentence
 ])
 def test_a_piece_alone_is_part_of_the_credential(text, grades):
     assert _scan(SECRET, "credential", text) == [("forms.concatenation.piece", g) for g in grades]
@@ -110,6 +111,8 @@ def test_a_piece_alone_is_part_of_the_credential(text, grades):
     (SECRET, "token=kX9dQ2mVt7RzL4pNzzzzqqqq"),  # another token that starts alike
     ("tundra-Plover-83!", "DATABASE_URL=postgres://ledger_svc:tundra-Plover-38!@172.20.41.63:5432/ledger"),
     (STRIPE, "the Stripe key starts sk_live_7Qm"),  # 3 characters beyond the published prefix
+    (SECRET, "token kX9dQ2mVt7RzL4pN?8wB is another"),  # a question mark inside another key
+    (SECRET, "token ab.kX9dQ2mVt7RzL4pN is another"),  # a full stop inside another key
 ])
 def test_a_piece_of_another_value_or_only_the_prefix_is_no_piece(value, text):
     assert [d for d, _ in _scan(value, "credential", text) if d.startswith("forms.concatenation")] == []

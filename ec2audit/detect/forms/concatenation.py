@@ -102,18 +102,22 @@ def _pieces(text: str, value: str, starts: list[int]) -> list[tuple[int, int, in
         while v_end < len(value) and end < len(text) and text[end] == value[v_end]:
             end, v_end = end + 1, v_end + 1
         read_to = end
-        if v_end - v_start < len(value) and not _continues_key(text, start - 1) and not _continues_key(text, end):
+        alone = not _continues_key(text, start - 1, -1) and not _continues_key(text, end, 1)
+        if v_end - v_start < len(value) and alone:
             pieces.append((start, end, v_start, v_end))
     return pieces
 
 
-def _continues_key(text: str, k: int) -> bool:
-    """Does the character at `k`, next to a piece, continue it as a key's characters? ("tundra-Plover-38!" is
-    another password than tundra-Plover-83!, `kX9dQ2mV****` a mask, read as one; a full stop ends a sentence.)"""
+def _continues_key(text: str, k: int, outward: int) -> bool:
+    """Does the character at `k`, next to a piece (`outward`: -1 before it, 1 after it), continue it as a key's
+    characters? ("tundra-Plover-38!" is another password than tundra-Plover-83!, `kX9dQ2mV****` a mask, read as
+    one.) A full stop or a question mark continues it where a key's character follows (`Tr0ub4dor&Mango?92` is
+    another password); where a space or the text's end follows, it ends a sentence."""
     if not 0 <= k < len(text):
         return False
-    ch = text[k]
-    return is_word_char(ch) or ch in _KEY_SYMBOLS or (ch == "." and k + 1 < len(text) and is_word_char(text[k + 1]))
+    ch, beyond = text[k], k + outward
+    return is_word_char(ch) or ch in _KEY_SYMBOLS or (
+        ch in ".?" and 0 <= beyond < len(text) and (is_word_char(text[beyond]) or text[beyond] in _KEY_SYMBOLS))
 
 
 def _joined(pieces: list[tuple[int, int, int, int]], length: int) -> list[tuple[int, int]]:
