@@ -110,6 +110,8 @@ EXAMPLES = {
     "two joins": _said("x " + KEY[:5], [KEY[5:20], KEY[20:] + " y"]),
     # the first turn's own hit starts before the stretch of it the join reads: its head stays its own edit
     "beyond the join's reach": _said("x " + TOKEN[:250], TOKEN[250:] + " y"),
+    # a body the large lane reads (`lanes.LARGE_BODY`): detected and encoded in the worker process, placed here
+    "in a large body": _said("ok " * 90_000 + "\n", "call " + KEY[:11], KEY[11:] + " call"),
 }
 
 
