@@ -72,3 +72,47 @@ def test_the_plural_of_a_one_word_unit_is_the_unit(value, text, found):
 ])
 def test_longer_words_short_values_and_names_take_no_plural(value, dimension, text):
     assert _scan(value, dimension, text) == []
+
+
+# -- 3. a credential sent in labelled pieces is the credential; one piece is part of it ------------------
+
+SECRET = "kX9dQ2mVt7RzL4pN8wBc3HsY6fJ1aE"
+
+
+@pytest.mark.parametrize("text", [
+    "私聊发你，Secret太长我分两段发：\n第一段 kX9dQ2mVt7RzL4pN\n第二段 8wBc3HsY6fJ1aE\n拼起来就是oss-prod的Secret。",
+    "first half: kX9dQ2mVt7RzL4pN, second half: 8wBc3HsY6fJ1aE",
+    "Key, first part kX9dQ2mVt7RzL4, and then pN8wBc3HsY6fJ1aE.",
+])
+def test_pieces_that_join_to_the_whole_credential_are_the_credential(text):
+    assert _scan(SECRET, "credential", text) == [("forms.concatenation", 1.0)]
+
+
+def test_three_pieces_join_too_and_a_short_one_breaks_the_chain():
+    value = SECRET + "Zq7Wm2Lp9Rt4"
+    three = "part 1 kX9dQ2mVt7RzL4pN\npart 2 8wBc3HsY6fJ1aE\npart 3 Zq7Wm2Lp9Rt4"
+    assert _scan(value, "credential", three) == [("forms.concatenation", 1.0)]
+    short = "part 1 kX9dQ2mVt7RzL4pN8wBc3HsY\npart 2 6fJ1aE\npart 3 Zq7Wm2Lp9Rt4"  # a 6-character piece
+    assert _scan(value, "credential", short) == [("forms.concatenation.piece", 0.7), ("forms.concatenation.piece", 0.3)]
+
+
+@pytest.mark.parametrize(("text", "grades"), [
+    ("the start is kX9dQ2mVt7RzL4pN (rest later)", [0.7]),  # more than half of it
+    ("it ends 3HsY6fJ1aE", []),  # under 12 characters: no piece
+    ("second half: 8wBc3HsY6fJ1aE, first half: kX9dQ2mVt7RzL4pN", [0.3, 0.7]),  # out of order: two pieces
+    ("part 1 kX9dQ2mVt7RzL4pN" + " and some forty characters of other words" + " part 2 8wBc3HsY6fJ1aE", [0.7, 0.3]),
+    ("is the start kX9dQ2mVt7RzL4pN? the rest is 8 more", [0.7]),  # a question mark ending a sentence
+])
+def test_a_piece_alone_is_part_of_the_credential(text, grades):
+    assert _scan(SECRET, "credential", text) == [("forms.concatenation.piece", g) for g in grades]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (SECRET, "token=kX9dQ2mVt7RzL4pNzzzzqqqq"),  # another token that starts alike
+    ("tundra-Plover-83!", "DATABASE_URL=postgres://ledger_svc:tundra-Plover-38!@172.20.41.63:5432/ledger"),
+    (STRIPE, "the Stripe key starts sk_live_7Qm"),  # 3 characters beyond the published prefix
+    (SECRET, "token kX9dQ2mVt7RzL4pN?8wB is another"),  # a question mark inside another key
+    (SECRET, "token ab.kX9dQ2mVt7RzL4pN is another"),  # a full stop inside another key
+])
+def test_a_piece_of_another_value_or_only_the_prefix_is_no_piece(value, text):
+    assert [d for d, _ in _scan(value, "credential", text) if d.startswith("forms.concatenation")] == []

@@ -189,11 +189,13 @@ def _join_run(items: list, out: list, run: tuple[int, ...], visit: Visitor, path
 
 
 def _join_pieces(items: list, out: list, pieces: list[tuple], visit: Visitor, path: tuple) -> list | None:
-    """Texts inside `items` (each at a path relative to the list) scanned as one text. A joined edit spans a
-    cut and overlaps none of the pieces' own edits, so it is placed by distances their own edits do not move:
-    the placeholder ends the piece where the value starts (its own edits all lie before: measured from its end),
-    the pieces it covers are emptied, the piece where it ends loses its head (its own edits all lie after:
-    measured from its start)."""
+    """Texts inside `items` (each at a path relative to the list) scanned as one text. A joined edit reaches a
+    cut, and every other edit of the pieces lies before it or after it (one it overlapped, it replaces: the
+    detectors' walk dropped it, `redact.Redactor.detect`), so it is placed by distances they do not move: the
+    placeholder ends the piece where the edit starts (the others lie before: measured from its end), the pieces
+    it covers are emptied, the piece where it ends loses its head (the others lie after: measured from its
+    start). An edit within one piece (what an earlier join's edit left of it) ends the first piece or starts
+    another."""
     texts = [_at(items, piece) for piece in pieces]
     texts[0], texts[-1] = texts[0][-JOIN_REACH:], texts[-1][:JOIN_REACH]
     offsets = [0]
@@ -206,8 +208,10 @@ def _join_pieces(items: list, out: list, pieces: list[tuple], visit: Visitor, pa
         result = result if result is not None else list(out)
         for n in range(first, last + 1):
             text = _at(result, pieces[n])
-            head = text[:len(text) - (offsets[n + 1] - start)] + replacement if n == first else ""
-            tail = text[end - offsets[n]:] if n == last else ""
+            # the first piece's stretch is its tail, and an edit that runs on past a piece lies after its others
+            to = len(text) - offsets[n + 1] if n == 0 or end > offsets[n + 1] else -offsets[n]
+            head = text[:start + to] + replacement if n == first else ""
+            tail = text[end + to:] if n == last else ""
             result = _put(result, pieces[n], head + tail)
     return result
 

@@ -109,8 +109,67 @@ class Detection:
     names: dict[int, list[Span]] = field(default_factory=dict)
 
 
-def _overlaps(hit, spans: list[Span]) -> bool:
-    return any(start < hit.end and hit.start < end for start, end, _ in spans)
+def _union(spans: list[tuple[int, int, int, tuple]]) -> list[Span]:
+    """`(start, end, unit, rank)` as spans to replace, sorted: overlapping ones become one, their union, so no
+    character of any is forwarded; the highest-ranked names it (its unit gives the placeholder's type)."""
+    out: list[Span] = []
+    ranks: list[tuple] = []
+    for start, end, unit, rank in sorted(spans):
+        if out and start < out[-1][1]:
+            first, last, named = out[-1]
+            if rank > ranks[-1]:
+                named, ranks[-1] = unit, rank
+            out[-1] = (first, max(last, end), named)
+        else:
+            out.append((start, end, unit))
+            ranks.append(rank)
+    return out
+
+
+@dataclass
+class _Placed:
+    """What the detectors' walk placed in one text so far (a join reads it as a piece): its scanning site, its
+    length, its own spans (the list `Detection.body` holds for the site) and the stretches edits of joined texts
+    cover in it, in its own offsets."""
+
+    site: int
+    size: int
+    own: list[Span]
+    joined: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _cover(spans: list[Span], pieces: list[_Placed], windows: list[tuple[int, int, int]],
+           found: Detection) -> list[Span]:
+    """A joined text's spans (`windows`: each piece's stretch of the joined text and where the piece's offset 0
+    falls in it) grown over the pieces' own spans they overlap, which they replace (what of an own span lies
+    beyond the joined text stays the piece's); less what an earlier join's edits cover in the pieces. Every
+    character of every hit is replaced, once. The result is noted in the pieces."""
+    ranked = [(s, e, u, (e - s, 1)) for s, e, u in spans]  # a joined span names what it grows over
+    grown = True
+    while grown:
+        grown = False
+        spans = _union(ranked)
+        for piece, (lo, hi, origin) in zip(pieces, windows, strict=True):
+            kept: list[Span] = []
+            for s, e, u in piece.own:
+                at, to = s + origin, e + origin  # in the joined text
+                if not any(a < to and at < b for a, b, _ in spans):
+                    kept.append((s, e, u))
+                    continue
+                ranked.append((max(at, lo), min(to, hi), u, (e - s, 0)))
+                kept += [(s, lo - origin, u)] if at < lo else []
+                kept += [(hi - origin, e, u)] if to > hi else []
+                grown = True
+            piece.own[:] = kept
+            if not kept:
+                found.body.pop(piece.site, None)
+    for piece, (_, _, origin) in zip(pieces, windows, strict=True):
+        for a, b in piece.joined:
+            spans = [part for s, e, u in spans for part in ((s, min(e, a + origin), u), (max(s, b + origin), e, u))
+                     if part[0] < part[1]]
+    for piece, (lo, hi, origin) in zip(pieces, windows, strict=True):
+        piece.joined += [(max(s, lo) - origin, min(e, hi) - origin) for s, e, _ in spans if s < hi and lo < e]
+    return spans
 
 
 class Redactor:
@@ -165,7 +224,7 @@ class Redactor:
         """Inline audit: every unit found anywhere in the body (by JSON path) and in `fields`
         (`header:<name>`, `query:<name>`, `path:path`), and the spans redaction replaces."""
         found = Detection()
-        plain: dict[tuple, tuple[int, list[Span]]] = {}  # a text's length and spans by path: what a join leaves
+        placed: dict[tuple, _Placed] = {}  # by path, what each text holds: what a join of it finds placed
         site = 0
 
         def visit(path: tuple, text: str, literal_only: bool, cuts: tuple[int, ...]) -> list[Edit]:
@@ -174,18 +233,17 @@ class Redactor:
                 self._read_part(path, text, found)
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
-            if cuts:  # the pieces' own spans, moved into the joined text (where the first piece's tail is)
-                taken = []
-                for k, (piece, lo) in enumerate(zip(path[-1], (0, *cuts), strict=True)):
-                    size, spans = plain.get(piece, (0, []))
-                    shift = lo - (size - cuts[0]) if k == 0 else lo
-                    taken += [(s + shift, e + shift, u) for s, e, u in spans]
-                hits = [h for h in hits if not _overlaps(h, taken)]
             spans = self._spans(hits)
+            if cuts and spans:  # each piece's stretch of the joined text (the first piece's tail) and its offset 0
+                pieces = [placed[piece] for piece in path[-1]]
+                bounds = (0, *cuts, len(text))
+                windows = [(lo, hi, lo - (piece.size - hi) if k == 0 else lo)
+                           for k, (piece, lo, hi) in enumerate(zip(pieces, bounds[:-1], bounds[1:], strict=True))]
+                spans = _cover(spans, pieces, windows, found)
             if spans:
                 found.body[site] = spans
             if not cuts:
-                plain[path] = (len(text), spans)
+                placed[path] = _Placed(site, len(text), spans)
             site += 1
             return []
 
