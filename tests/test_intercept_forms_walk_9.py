@@ -1,0 +1,185 @@
+"""The guard's ninth walk (session 21), walked as `test_intercept_forms_walk_8.py` walks: over loopback HTTP in
+front of the scripted stand-in upstream, the third walk's customer record in every request position of the wire
+APIs, streamed too, written as three more kinds of tool output carry it, each of which forwarded values before:
+
+- a spreadsheet's CSV export, whose number columns Excel shows in scientific notation (`4.86E+05` for a salary,
+  `1.3922883366E+10` for a phone stored as a number): a number with zeros at its end read only as its mantissa;
+- RTF source as Word writes it, each run of formatting a group of control words (`{\\rtlch\\fcs1 \\b\\insrsid7 139}
+  {\\insrsid7 22883366}`), or as other writers toggle formatting between characters (`139\\b 2288\\b0 3366`);
+- a man page's bold (`s\\bsk\\bk`), whose struck letters OCR's form read as digits before the backspaces were gone
+  (`vB\\bB8` as `v88`): an API key printed bold went out.
+
+Judged as the earlier walks judge, on what the upstream RECEIVED read with every encoding of the earlier walks and
+this one undone: redact forwards no value, block forwards nothing. Near misses go out untouched, and text that
+only looks like a form (a version, a float, LaTeX) is read as it stands."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from intercept_helpers import json_strings
+from test_intercept_forms_walk import CELLS, leaked, walk_tests
+from test_intercept_forms_walk_2 import _send as exchange
+from test_intercept_forms_walk_3 import (
+    _CANONICAL,
+    _PLAIN,
+    NEAR,
+    RECORD,
+    UNIT_IDS,
+    UNITS,
+    _ascii_folded,
+    _more_decodings,
+)
+from test_intercept_forms_walk_8 import _halves, _rtf, _these
+
+from ec2audit.detect.cascade import Cascade
+from ec2audit.detect.cues import CueScan
+
+__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
+
+
+# --- the forms: a record → the text that carries it ----------------------------------------------------------
+
+def _scientific(number: str) -> str:
+    """As Excel's General format shows a number wider than its column: one digit, the rest as decimals."""
+    digits = number.rstrip("0")
+    return f"{digits[0]}.{digits[1:]}E+{len(number) - 1:02d}"
+
+
+def _excel_csv(r: dict) -> str:
+    """A CSV file as Excel saves a sheet whose phone and salary columns hold numbers."""
+    numbers = {**r, "phone": _scientific(r["phone"]), "salary": _scientific(r["salary"])}
+    return ",".join(r) + "\r\n" + ",".join(numbers.values()) + "\r\n"
+
+
+def _escaped(v: str) -> str:
+    """A value's characters as walk 8's RTF writes them (`\\'e9`, `\\u27431?`)."""
+    return _rtf({"x": v}).split("{\\b ")[1].split("}\\par")[0]
+
+
+_HEADER = "{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\fswiss Calibri;}}\n"
+
+
+def _rtf_runs(r: dict) -> str:
+    """Word's RTF: each value in two runs, the first bold, each run a group of its formatting words."""
+    def runs(v: str) -> str:
+        a, b = map(_escaped, _halves(v))
+        run = "{\\rtlch\\fcs1 \\af0 \\ltrch\\fcs0 %s\\insrsid7 %s}"
+        return run % ("\\b", a) + run % ("", b)
+    return _HEADER + "".join(f"\\pard\\plain {k}: {runs(v)}\\par\n" for k, v in r.items()) + "}"
+
+
+def _rtf_toggles(r: dict) -> str:
+    """RTF that switches bold on and off inside each value (`139\\b 22883\\b0 366`)."""
+    def toggled(v: str) -> str:
+        a, b = map(_escaped, _halves(v))
+        return f"{a}\\b {b}\\b0"
+    return _HEADER + "".join(f"{k}: {toggled(v)}\\par\n" for k, v in r.items()) + "}"
+
+
+def _bold(text: str) -> str:
+    """As `man` and `nroff` print bold: each character, a backspace, the character again."""
+    return "".join(f"{c}\b{c}" if c.strip() else c for c in text)
+
+
+def _man_page(r: dict) -> str:
+    return "".join(f"       {k}\n              {_bold(v)}\n" for k, v in r.items())
+
+
+FORMS_9 = {"excel_csv": _excel_csv, "rtf_runs": _rtf_runs, "rtf_toggles": _rtf_toggles, "man_bold": _man_page}
+FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_9.items()}
+ONE_LINE = set(FORMS_9)  # each is lines
+
+
+# --- the reader: what the upstream received, read with this walk's encodings undone too -------------------------
+
+_SCIENTIFIC = re.compile(r"\b([0-9])\.([0-9]+)[Ee]\+?([0-9]{1,2})\b")
+_RTF_WORD = re.compile(r"\\(?!u-?[0-9])[a-zA-Z]+-?[0-9]* ?|[{}]")
+_STRUCK = re.compile(r"[^\x08\n]\x08")
+
+
+def _expanded(m: re.Match) -> str:
+    decimals, exponent = m.group(2), int(m.group(3))
+    return m.group(1) + decimals + "0" * (exponent - len(decimals)) if len(decimals) <= exponent else m.group()
+
+
+def _these_9(text: str) -> set[str]:
+    unformatted = _RTF_WORD.sub("", text)
+    return {_SCIENTIFIC.sub(_expanded, text), unformatted, *_these(unformatted), _STRUCK.sub("", text)}
+
+
+def leaks(sent: dict) -> list[str]:
+    found = leaked(sent, {**_CANONICAL, **_PLAIN},
+                   lambda t: _more_decodings(t) | _these(t) | _these_9(t) | {_ascii_folded(t)})
+    return sorted({f.split(" (")[0] for f in found})
+
+
+# --- the walk ------------------------------------------------------------------------------------------------
+
+#: Cells where the guard does not hold yet: none.
+KNOWN_GAPS: dict[str, set] = {}
+
+#: The walk's cells of one form (`guard_forms_matrix.py --walk 9`) and its three tests (walk 1's `walk_tests`)
+(walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
+ test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaks, ONE_LINE, KNOWN_GAPS, RECORD)
+
+
+@pytest.mark.parametrize("form", sorted(FORMS_9))
+def test_near_misses_go_out_untouched(proxy, form):
+    """Another record of the same shape in each form (`4.865E+05` is 486500): no finding, forwarded as sent."""
+    text = FORMS_9[form](NEAR)
+    answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
+    assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
+    assert text in json_strings(sent[0]["body"])
+
+
+#: Text that only looks like a form: floats and versions, a hex literal, LaTeX and a Windows path (no `{\\rtf`),
+#: RTF's paragraph and tab words (they write something), a lone backspace.
+LOOKALIKES = ["x = 1.5e-3, 2.25E+01, 0x1e5, v1.2e10, 14.86E+05", "\\textbf{139}2288 \\emph{3366}",
+              "C:\\Users\\lena\\b0\\x", "{\\rtf1 139\\par 2288\\tab 3366}", "ab\b"]
+
+
+@functools.cache
+def _cascade() -> Cascade:
+    return Cascade(UNITS)
+
+
+def _form(name: str):
+    return next(f for f in _cascade()._rewriting if f.name == name)
+
+
+@pytest.mark.parametrize("text", LOOKALIKES)
+def test_text_that_only_looks_like_a_form_is_read_as_it_stands(text):
+    assert [h for h in _cascade().scan_text(text) if h.grade >= 0.7] == []
+    for name in ("scientific", "rtf_groups"):
+        assert list(_form(name).rewrite(text)) == [], name
+
+
+# --- each cued form's cue is a claim (as tests/test_detect_form_cues.py checks the others) ----------------------
+
+PIECES = {
+    "scientific": ["4", ".", "86", "E", "e", "+", "-", "05", "1", "0", "x", "_", " ", "\n", "٣", "1.3922883366E+10"],
+    "rtf_groups": ["{", "}", "\\b", "\\b0", " ", "\\par", "\\u27431?", "\\'e9", "\\rtlch", "\\fcs1 ", "\\insrsid7",
+                   "139", "a", "-", "\n", "\\", "{\\*\\bkmk x}", "\\u", "é"],
+}
+
+
+@pytest.mark.parametrize("engine", ["vectorscan", "re"])
+@pytest.mark.parametrize("name", sorted(PIECES))
+def test_a_cued_rewrite_equals_the_rewrite_of_the_whole_text(name, engine, monkeypatch):
+    from ec2audit.detect import cues
+
+    monkeypatch.setattr(cues, "_SHORT", 0)  # every text read in its cues' stretches, as a long one is
+    form = _form(name)
+    rewrite = CueScan([form], engine).rewriter([form])
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(st.lists(st.sampled_from(PIECES[name]), max_size=40).map("".join))
+    def check(text):
+        assert sorted(rewrite(text)) == sorted(form.rewrite(text))
+
+    check()
