@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import functools
 import re
+from urllib.parse import quote
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from intercept_helpers import json_strings
-from test_intercept_forms_walk import CELLS, leaked, walk_tests
+from test_intercept_forms_walk import CELLS, assert_held, leaked, walk_tests
 from test_intercept_forms_walk_2 import _send as exchange
 from test_intercept_forms_walk_3 import (
     _CANONICAL,
@@ -34,7 +35,7 @@ from test_intercept_forms_walk_3 import (
     _ascii_folded,
     _more_decodings,
 )
-from test_intercept_forms_walk_8 import _halves, _rtf, _these
+from test_intercept_forms_walk_8 import _halves, _line, _rtf, _these
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.cues import CueScan
@@ -90,9 +91,26 @@ def _man_page(r: dict) -> str:
     return "".join(f"       {k}\n              {_bold(v)}\n" for k, v in r.items())
 
 
-FORMS_9 = {"excel_csv": _excel_csv, "rtf_runs": _rtf_runs, "rtf_toggles": _rtf_toggles, "man_bold": _man_page}
+def _node_buffers(r: dict) -> str:
+    """Node's `console.log` of each field's Buffer (its first 50 bytes, each value fewer)."""
+    return "".join(f"{k}: <Buffer {' '.join(f'{b:02x}' for b in v.encode())}>\n" for k, v in r.items())
+
+
+def _java_bytes(r: dict) -> str:
+    """A Java log line of `Arrays.toString(line.getBytes(UTF_8))`: signed bytes."""
+    signed = ", ".join(str(b - 256 if b > 127 else b) for b in _line(r).encode())
+    return f"2026-12-06 17:02:11 DEBUG c.a.crm.RecordWriter - payload bytes: [{signed}]"
+
+
+def _double_encoded(r: dict) -> str:
+    """A link whose `next` parameter is a URL carrying the record, encoded twice (as a redirect writes it)."""
+    return "https://crm.example.net/login?next=" + quote(quote(f"/search?q={_line(r)}", safe=""), safe="")
+
+
+FORMS_9 = {"excel_csv": _excel_csv, "rtf_runs": _rtf_runs, "rtf_toggles": _rtf_toggles, "man_bold": _man_page,
+           "node_buffers": _node_buffers, "java_bytes": _java_bytes, "double_encoded": _double_encoded}
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_9.items()}
-ONE_LINE = set(FORMS_9)  # each is lines
+ONE_LINE = {"excel_csv", "rtf_runs", "rtf_toggles", "man_bold", "node_buffers"}  # lines; the rest fits a header
 
 
 # --- the reader: what the upstream received, read with this walk's encodings undone too -------------------------
@@ -100,6 +118,8 @@ ONE_LINE = set(FORMS_9)  # each is lines
 _SCIENTIFIC = re.compile(r"\b([0-9])\.([0-9]+)[Ee]\+?([0-9]{1,2})\b")
 _RTF_WORD = re.compile(r"\\(?!u-?[0-9])[a-zA-Z]+-?[0-9]* ?|[{}]")
 _STRUCK = re.compile(r"[^\x08\n]\x08")
+_BYTES = re.compile(r"\[(-?[0-9]{1,3}(?:, ?-?[0-9]{1,3})+)\]")
+_BUFFER = re.compile(r"<Buffer((?: [0-9a-f]{2})+)>")
 
 
 def _expanded(m: re.Match) -> str:
@@ -107,9 +127,15 @@ def _expanded(m: re.Match) -> str:
     return m.group(1) + decimals + "0" * (exponent - len(decimals)) if len(decimals) <= exponent else m.group()
 
 
+def _decoded_bytes(m: re.Match) -> str:
+    return bytes(int(n) % 256 for n in m.group(1).split(",")).decode("utf-8", "replace")
+
+
 def _these_9(text: str) -> set[str]:
     unformatted = _RTF_WORD.sub("", text)
-    return {_SCIENTIFIC.sub(_expanded, text), unformatted, *_these(unformatted), _STRUCK.sub("", text)}
+    return {_SCIENTIFIC.sub(_expanded, text), unformatted, *_these(unformatted), _STRUCK.sub("", text),
+            text.replace("\x00", ""), _BYTES.sub(_decoded_bytes, text),
+            _BUFFER.sub(lambda m: bytes.fromhex(m.group(1)).decode("utf-8", "replace"), text)}
 
 
 def leaks(sent: dict) -> list[str]:
@@ -137,9 +163,12 @@ def test_near_misses_go_out_untouched(proxy, form):
     assert text in json_strings(sent[0]["body"])
 
 
-#: Text that only looks like a form: floats and versions, a hex literal, LaTeX and a Windows path (no `{\\rtf`),
-#: RTF's paragraph and tab words (they write something), a lone backspace.
-LOOKALIKES = ["x = 1.5e-3, 2.25E+01, 0x1e5, v1.2e10, 14.86E+05", "\\textbf{139}2288 \\emph{3366}",
+#: Text that only looks like a form: floats and versions, a hex literal, lists of ports and counts and a Buffer of
+#: control bytes, a literal `%25`, three characters beside NULs, LaTeX and a Windows path (no `{\\rtf`), RTF's
+#: paragraph and tab words (they write something), a lone backspace.
+LOOKALIKES = ["x = 1.5e-3, 2.25E+01, 0x1e5, v1.2e10, 14.86E+05", "ports [8080, 443, 22, 80, 3306, 5432, 6379]",
+              "[1, 2, 3, 4, 5, 6, 7, 8]", "<Buffer 00 01 02 ff fe 7f>", "50%25 off, %25E6%25", "a\x00b\x00c\x00",
+              "\\textbf{139}2288 \\emph{3366}",
               "C:\\Users\\lena\\b0\\x", "{\\rtf1 139\\par 2288\\tab 3366}", "ab\b"]
 
 
@@ -155,14 +184,34 @@ def _form(name: str):
 @pytest.mark.parametrize("text", LOOKALIKES)
 def test_text_that_only_looks_like_a_form_is_read_as_it_stands(text):
     assert [h for h in _cascade().scan_text(text) if h.grade >= 0.7] == []
-    for name in ("scientific", "rtf_groups"):
+    for name in ("scientific", "rtf_groups", "byte_lists", "double_percent", "utf16_nuls"):
         assert list(_form(name).rewrite(text)) == [], name
+
+
+# --- a UTF-16 file read as UTF-8 -----------------------------------------------------------------------------
+
+ASCII_FIELDS = {k: v for k, v in RECORD.items() if v.isascii()}
+
+
+@pytest.mark.parametrize("endian", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/messages"])
+def test_a_utf16_file_read_as_utf8_holds(proxy, endian, path):
+    """PowerShell's `> out.txt` read back by a tool that decodes UTF-8 (a BOM and each non-ASCII character
+    replaced): the ASCII values beside their NULs are found; redact replaces them, block refuses."""
+    text = (_line(ASCII_FIELDS) + "\r\n").encode(endian).decode("utf-8", "replace")
+    body = {"model": "echo", "max_tokens": 20, "messages": [{"role": "user", "content": f"out.txt:\n{text}"}]}
+    units = {u.id for u in UNITS if u.id.rsplit("/", 1)[1] in ASCII_FIELDS}
+    assert_held(proxy, f"utf16-{endian}-{path.count('messages')}", path, units, leaks, json=body)
 
 
 # --- each cued form's cue is a claim (as tests/test_detect_form_cues.py checks the others) ----------------------
 
 PIECES = {
     "scientific": ["4", ".", "86", "E", "e", "+", "-", "05", "1", "0", "x", "_", " ", "\n", "٣", "1.3922883366E+10"],
+    "byte_lists": ["[", "]", "1", "08", "101", "-26", "255", "300", "0x6c", ",", ", ", " ", "\n", "a", ".",
+                   "<Buffer ", "6c", " 65", ">", "é"],
+    "double_percent": ["%25", "%", "25", "E6", "40", "AC", "zz", "a", " ", "\n", "é", "%2540"],
+    "utf16_nuls": ["\x00", "a", "@", " ", "\n", "é", "\ufffd", "l\x00e\x00n\x00a\x00"],
     "rtf_groups": ["{", "}", "\\b", "\\b0", " ", "\\par", "\\u27431?", "\\'e9", "\\rtlch", "\\fcs1 ", "\\insrsid7",
                    "139", "a", "-", "\n", "\\", "{\\*\\bkmk x}", "\\u", "é"],
 }
