@@ -17,6 +17,9 @@ _LEAST_BYTES = 6
 _BYTE = r"(?:0[xX][0-9a-fA-F]{1,2}|-?[0-9]{1,3})"
 #: numbers separated by commas on one line, not inside a longer number or word (`1.5, 2`, `v1, 2`)
 _LIST = re.compile(rf"(?<![\w.-]){_BYTE}(?:,[ \t]*{_BYTE}){{{_LEAST_BYTES - 1},}}(?![\w.])")
+#: a comma between two numbers (the comma first: the regex engine skips ahead to it in C): a text without one holds
+#: no list
+_PAIR = re.compile(r",(?<=[0-9a-fA-F],)[ \t]*-?[0-9]")
 #: Node's inspection of a Buffer: its first 50 bytes in hex, and how many more there are
 _BUFFER = re.compile(r"<Buffer((?: [0-9a-f]{2})+)(?: \.\.\. [0-9]+ more bytes?)?>")
 
@@ -39,7 +42,7 @@ class ByteLists(Form):
     cue = rf"{_BYTE},[ \t]*{_BYTE},[ \t]*{_BYTE},|<Buffer "
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "," in text:
+        if _PAIR.search(text):
             for m in _LIST.finditer(text):
                 decoded = _text(re.split(r",[ \t]*", m.group()))
                 if decoded is not None:
