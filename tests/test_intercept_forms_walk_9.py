@@ -16,6 +16,8 @@ only looks like a form (a version, a float, LaTeX) is read as it stands."""
 from __future__ import annotations
 
 import functools
+import ipaddress
+import json
 import re
 from urllib.parse import quote
 
@@ -39,8 +41,14 @@ from test_intercept_forms_walk_8 import _halves, _line, _rtf, _these
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.cues import CueScan
+from ec2audit.units import make_unit
 
 __all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
+
+#: the server's address, as the customer database holds it (in full); the proxy guards it with the record
+IPV6 = "2001:0db8:0000:0000:0000:ff00:0042:8329"
+IPV6_UNIT = make_unit({"task_id": "t1", "entity_id": "P1", "field": "server_ip", "value": IPV6, "dimension": "network"})
+GUARDED_UNITS = [*UNITS, IPV6_UNIT]
 
 
 # --- the forms: a record → the text that carries it ----------------------------------------------------------
@@ -174,7 +182,7 @@ LOOKALIKES = ["x = 1.5e-3, 2.25E+01, 0x1e+5, v1.2e+10, 14.86E+05", "ports [8080,
 
 @functools.cache
 def _cascade() -> Cascade:
-    return Cascade(UNITS)
+    return Cascade(GUARDED_UNITS)
 
 
 def _form(name: str):
@@ -184,7 +192,7 @@ def _form(name: str):
 @pytest.mark.parametrize("text", LOOKALIKES)
 def test_text_that_only_looks_like_a_form_is_read_as_it_stands(text):
     assert [h for h in _cascade().scan_text(text) if h.grade >= 0.7] == []
-    for name in ("scientific", "rtf_groups", "byte_lists", "double_percent", "utf16_nuls"):
+    for name in ("scientific", "rtf_groups", "byte_lists", "double_percent", "utf16_nuls", "ipv6"):
         assert list(_form(name).rewrite(text)) == [], name
 
 
@@ -204,6 +212,46 @@ def test_a_utf16_file_read_as_utf8_holds(proxy, endian, path):
     assert_held(proxy, f"utf16-{endian}-{path.count('messages')}", path, units, leaks, json=body)
 
 
+# --- an IPv6 address spelled another way ---------------------------------------------------------------------
+
+#: as `ip -6 addr` prints it (RFC 5952: compressed, lower case), as curl prints a URL's host, groups unpadded
+SPELLINGS = ["3: eth0    inet6 2001:db8::ff00:42:8329/64 scope global", "* Connected to [2001:DB8::FF00:42:8329]:443",
+             "peer 2001:db8:0:0:0:ff00:42:8329 state ESTABLISHED"]
+_HEX_COLONS = re.compile(r"[0-9A-Fa-f:]{2,39}")
+
+
+def _addresses(text: str) -> set[ipaddress.IPv6Address]:
+    out = set()
+    for token in _HEX_COLONS.findall(text):
+        try:
+            out.add(ipaddress.IPv6Address(token))
+        except ValueError:
+            continue
+    return out
+
+
+@pytest.mark.parametrize("text", SPELLINGS)
+def test_an_ipv6_unit_spelled_another_way_holds(proxy, text):
+    """The unit is held in full; the traffic spells it compressed, in upper case, unpadded: found, replaced in what
+    was sent and stored (redact), refused (block)."""
+    answer, sent, record = exchange(proxy, f"ipv6-{SPELLINGS.index(text)}",
+                                    {"messages": [{"role": "user", "content": text}]})
+    assert [f["unit_id"] for f in record.findings] == [IPV6_UNIT.id]
+    if proxy[0] == "block":
+        assert (answer.status_code, sent) == (403, [])
+        return
+    forwarded = json.dumps([sent[0]["body"], record.request], ensure_ascii=False)
+    assert answer.status_code == 200 and record.redactions == 1
+    assert ipaddress.IPv6Address(IPV6) not in _addresses(forwarded)
+
+
+def test_another_address_goes_out_as_sent(proxy):
+    text = "inet6 2001:db8::ff00:42:8328/64 and fe80::1%eth0, 12:30:45, aa:bb:cc:dd:ee:ff"
+    answer, sent, record = exchange(proxy, "ipv6-near", {"messages": [{"role": "user", "content": text}]})
+    assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
+    assert text in json_strings(sent[0]["body"])
+
+
 # --- each cued form's cue is a claim (as tests/test_detect_form_cues.py checks the others) ----------------------
 
 PIECES = {
@@ -212,6 +260,8 @@ PIECES = {
                    "<Buffer ", "6c", " 65", ">", "é"],
     "double_percent": ["%25", "%", "25", "E6", "40", "AC", "zz", "a", " ", "\n", "é", "%2540"],
     "utf16_nuls": ["\x00", "a", "@", " ", "\n", "é", "\ufffd", "l\x00e\x00n\x00a\x00"],
+    "ipv6": ["2001", ":", "::", "db8", "0db8", "DB8", "ff00", "42", "8329", "0", "[", "]", "%eth0", " ", "\n", "a",
+             ".", "192.168.1.1", "g"],
     "rtf_groups": ["{", "}", "\\b", "\\b0", " ", "\\par", "\\u27431?", "\\'e9", "\\rtlch", "\\fcs1 ", "\\insrsid7",
                    "139", "a", "-", "\n", "\\", "{\\*\\bkmk x}", "\\u", "é"],
 }
