@@ -1,11 +1,15 @@
 """The guard's ninth walk (session 21), walked as `test_intercept_forms_walk_8.py` walks: over loopback HTTP in
 front of the scripted stand-in upstream, the third walk's customer record in every request position of the wire
-APIs, streamed too, written as three more kinds of tool output carry it, each of which forwarded values before:
+APIs, streamed too, written as more kinds of tool output carry it, each of which forwarded values before:
 
 - a spreadsheet's CSV export, whose number columns Excel shows in scientific notation (`4.86E+05` for a salary,
   `1.3922883366E+10` for a phone stored as a number): a number with zeros at its end read only as its mantissa;
 - RTF source as Word writes it, each run of formatting a group of control words (`{\\rtlch\\fcs1 \\b\\insrsid7 139}
   {\\insrsid7 22883366}`), or as other writers toggle formatting between characters (`139\\b 2288\\b0 3366`);
+- bytes printed as numbers: a Java log line's `Arrays.toString`, Node's `<Buffer 6c 65 …>`, `JSON.stringify` of a
+  Buffer (held where the string is read as text; where the proxy walks its JSON inside, `KNOWN_GAPS`);
+- a link encoded twice (`%2540`); a UTF-16 file read back as UTF-8 (NULs beside the characters); an IPv6 unit
+  spelled as `ip -6 addr` prints it;
 - a man page's bold (`s\\bsk\\bk`), whose struck letters OCR's form read as digits before the backspaces were gone
   (`vB\\bB8` as `v88`): an API key printed bold went out.
 
@@ -104,6 +108,11 @@ def _node_buffers(r: dict) -> str:
     return "".join(f"{k}: <Buffer {' '.join(f'{b:02x}' for b in v.encode())}>\n" for k, v in r.items())
 
 
+def _buffer_json(r: dict) -> str:
+    """`JSON.stringify` of a Node Buffer holding the record's line: a tool result that is all JSON text."""
+    return json.dumps({"type": "Buffer", "data": list(_line(r).encode())}, separators=(",", ":"))
+
+
 def _java_bytes(r: dict) -> str:
     """A Java log line of `Arrays.toString(line.getBytes(UTF_8))`: signed bytes."""
     signed = ", ".join(str(b - 256 if b > 127 else b) for b in _line(r).encode())
@@ -116,7 +125,8 @@ def _double_encoded(r: dict) -> str:
 
 
 FORMS_9 = {"excel_csv": _excel_csv, "rtf_runs": _rtf_runs, "rtf_toggles": _rtf_toggles, "man_bold": _man_page,
-           "node_buffers": _node_buffers, "java_bytes": _java_bytes, "double_encoded": _double_encoded}
+           "node_buffers": _node_buffers, "buffer_json": _buffer_json, "java_bytes": _java_bytes,
+           "double_encoded": _double_encoded}
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_9.items()}
 ONE_LINE = {"excel_csv", "rtf_runs", "rtf_toggles", "man_bold", "node_buffers"}  # lines; the rest fits a header
 
@@ -154,8 +164,12 @@ def leaks(sent: dict) -> list[str]:
 
 # --- the walk ------------------------------------------------------------------------------------------------
 
-#: Cells where the guard does not hold yet: none.
-KNOWN_GAPS: dict[str, set] = {}
+#: Cells where the guard does not hold yet: a Buffer's JSON text where the proxy walks a string's JSON inside only (a
+#: text part, a tool call's arguments, a legacy prompt: `intercept/fields.py`), each byte a number read alone; where
+#: the string is read as text too (a message's string content, metadata, a header) `byte_lists` reads it.
+_WALKED_AS_JSON = {"user.parts", "system.blocks", "tool_result.blocks", "tool_call.current", "tool_call.history",
+                   "prompt", "prompt.list"}
+KNOWN_GAPS: dict[str, set] = {"buffer_json": {cell for cell in CELLS if cell[1] in _WALKED_AS_JSON}}
 
 #: The walk's cells of one form (`guard_forms_matrix.py --walk 9`) and its three tests (walk 1's `walk_tests`)
 (walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
