@@ -5,7 +5,8 @@ APIs, streamed too, written as more kinds of tool output carry it, each of which
 - a spreadsheet's CSV export, whose number columns Excel shows in scientific notation (`4.86E+05` for a salary,
   `1.3922883366E+10` for a phone stored as a number): a number with zeros at its end read only as its mantissa;
 - RTF source as Word writes it, each run of formatting a group of control words (`{\\rtlch\\fcs1 \\b\\insrsid7 139}
-  {\\insrsid7 22883366}`), or as other writers toggle formatting between characters (`139\\b 2288\\b0 3366`);
+  {\\insrsid7 22883366}`), or as other writers toggle formatting between characters (`139\\b 2288\\b0 3366`), and
+  as WordPad writes it on a Chinese system (`\\ansicpg936` in the header, 欧 as its GBK bytes `\\'c5\\'b7`);
 - bytes printed as numbers: a Java log line's `Arrays.toString`, Node's `<Buffer 6c 65 …>`, `JSON.stringify` of a
   Buffer (held where the string is read as text; where the proxy walks its JSON inside, `KNOWN_GAPS`);
 - a link encoded twice (`%2540`); a UTF-16 file read back as UTF-8 (NULs beside the characters); an IPv6 unit
@@ -94,6 +95,25 @@ def _rtf_toggles(r: dict) -> str:
     return _HEADER + "".join(f"{k}: {toggled(v)}\\par\n" for k, v in r.items()) + "}"
 
 
+def _wordpad_gbk(r: dict) -> str:
+    """RTF as WordPad saves it on a Chinese system: the code page declared once (`\\ansicpg936`), each character GBK
+    has as its bytes (`\\'c5\\'b7`), the rest as `\\uN?`."""
+    def escaped(v: str) -> str:
+        return "".join(c if c.isascii() else "".join(f"\\'{b:02x}" for b in c.encode("gbk")) if _in_gbk(c)
+                       else f"\\u{ord(c)}?" for c in v)
+    return ("{\\rtf1\\ansi\\ansicpg936\\deff0\\deflang1033\\deflangfe2052{\\fonttbl{\\f0\\fnil\\fcharset134 "
+            "\\'cb\\'ce\\'cc\\'e5;}}\n{\\*\\generator Riched20 10.0.19041}\\viewkind4\\uc1 \n\\pard\\sa200\\sl276"
+            "\\slmult1\\f0\\fs22\\lang2052 " + "".join(f"{k}: {escaped(v)}\\par\n" for k, v in r.items()) + "}")
+
+
+def _in_gbk(c: str) -> bool:
+    try:
+        c.encode("gbk")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _bold(text: str) -> str:
     """As `man` and `nroff` print bold: each character, a backspace, the character again."""
     return "".join(f"{c}\b{c}" if c.strip() else c for c in text)
@@ -124,11 +144,13 @@ def _double_encoded(r: dict) -> str:
     return "https://crm.example.net/login?next=" + quote(quote(f"/search?q={_line(r)}", safe=""), safe="")
 
 
-FORMS_9 = {"excel_csv": _excel_csv, "rtf_runs": _rtf_runs, "rtf_toggles": _rtf_toggles, "man_bold": _man_page,
+FORMS_9 = {"excel_csv": _excel_csv, "rtf_runs": _rtf_runs, "rtf_toggles": _rtf_toggles, "wordpad_gbk": _wordpad_gbk,
+           "man_bold": _man_page,
            "node_buffers": _node_buffers, "buffer_json": _buffer_json, "java_bytes": _java_bytes,
            "double_encoded": _double_encoded}
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_9.items()}
-ONE_LINE = {"excel_csv", "rtf_runs", "rtf_toggles", "man_bold", "node_buffers"}  # lines; the rest fits a header
+#: lines; the rest fits a header
+ONE_LINE = {"excel_csv", "rtf_runs", "rtf_toggles", "wordpad_gbk", "man_bold", "node_buffers"}
 
 
 # --- the reader: what the upstream received, read with this walk's encodings undone too -------------------------
@@ -138,6 +160,7 @@ _RTF_WORD = re.compile(r"\\(?!u-?[0-9])[a-zA-Z]+-?[0-9]* ?|[{}]")
 _STRUCK = re.compile(r"[^\x08\n]\x08")
 _BYTES = re.compile(r"\[(-?[0-9]{1,3}(?:, ?-?[0-9]{1,3})+)\]")
 _BUFFER = re.compile(r"<Buffer((?: [0-9a-f]{2})+)>")
+_BYTE_ESCAPES = re.compile(r"(?:\\'[0-9a-fA-F]{2})+")
 
 
 def _expanded(m: re.Match) -> str:
@@ -153,7 +176,9 @@ def _these_9(text: str) -> set[str]:
     unformatted = _RTF_WORD.sub("", text)
     return {_SCIENTIFIC.sub(_expanded, text), unformatted, *_these(unformatted), _STRUCK.sub("", text),
             text.replace("\x00", ""), _BYTES.sub(_decoded_bytes, text),
-            _BUFFER.sub(lambda m: bytes.fromhex(m.group(1)).decode("utf-8", "replace"), text)}
+            _BUFFER.sub(lambda m: bytes.fromhex(m.group(1)).decode("utf-8", "replace"), text),
+            *_these(_BYTE_ESCAPES.sub(lambda m: bytes.fromhex(m.group().replace("\\'", "")).decode("gbk", "replace"),
+                                      text))}
 
 
 def leaks(sent: dict) -> list[str]:
@@ -206,7 +231,7 @@ def _form(name: str):
 @pytest.mark.parametrize("text", LOOKALIKES)
 def test_text_that_only_looks_like_a_form_is_read_as_it_stands(text):
     assert [h for h in _cascade().scan_text(text) if h.grade >= 0.7] == []
-    for name in ("scientific", "rtf_groups", "byte_lists", "double_percent", "utf16_nuls", "ipv6"):
+    for name in ("scientific", "rtf_groups", "byte_lists", "double_percent", "utf16_nuls", "ipv6", "rtf_code_pages"):
         assert list(_form(name).rewrite(text)) == [], name
 
 
