@@ -184,6 +184,7 @@ NEW_FOR: dict[str, list[str]] = {
     "CU": ["test_a_cost_unknown_for_every_call_says_why"],
     "LR": ["test_a_providers_row_says_why_its_cost_is_unknown_where_it_is"],
     "RS": ["test_report_counts_the_unpriced_calls_without_usage_apart_from_those_without_a_price"],
+    "LA": ["test_the_sessions_table_counts_without_a_price_only_the_calls_that_logged_usage"],
     "FE": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
     "FS": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
     "FC": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],

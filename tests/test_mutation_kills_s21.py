@@ -306,6 +306,28 @@ def test_report_counts_the_unpriced_calls_without_usage_apart_from_those_without
     assert row["cloud_usd_unknown"] == "unknown: 3 of 4 unpriced (1 with no usage logged)"
 
 
+def test_the_sessions_table_counts_without_a_price_only_the_calls_that_logged_usage(tmp_path):
+    """One session of two claude-sonnet-4-20250514 calls (no price in the pinned map), the second logging no usage.
+    By hand, in the sessions table `audit --out` writes: 2 calls unpriced, 1 for want of usage, 1 for want of a
+    price; not 2 without a price (the call without usage counted there too: LA2)."""
+    import polars as pl
+
+    from ec2audit.logs.audit import sessions_path
+
+    log = tmp_path / "requests.jsonl"
+    log.write_text("\n".join([
+        _logged_call(1, "s1", "claude-sonnet-4-20250514",
+                     {"type": "message", "usage": {"input_tokens": 100, "output_tokens": 10}},
+                     "Mail dana.whitfield@acme.io today."),
+        _logged_call(2, "s1", "claude-sonnet-4-20250514", {"type": "message"}, "Mail dana.whitfield@acme.io again."),
+    ]) + "\n", encoding="utf-8")
+    findings = tmp_path / "out" / "findings.parquet"
+    findings.parent.mkdir()
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--out", findings)
+    assert code == 0, output
+    columns = ("cloud_calls", "cloud_unpriced_calls", "cloud_calls_without_usage", "cloud_calls_without_price")
+    assert pl.read_parquet(sessions_path(findings)).select(columns).rows() == [(2, 2, 1, 1)]
+
 # --- the forms: what each rewrites, and what it leaves ----------------------------------------------------------
 
 @pytest.mark.parametrize(("form", "text", "read"), [
