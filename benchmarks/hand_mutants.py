@@ -1,12 +1,13 @@
-"""Hand-written one-line mutants of the code changed in session 19, each run against the tests that reach its module
-(RESULTS.md: "Hand mutants in the code changed in session 19"). Re-checkable: the tree (tracked and untracked files
-git does not ignore) is copied to a scratch folder once, each mutant is applied there alone (its `old` text must
-occur exactly once in its file), the group's tests run with `pytest -x`, the file is restored. Never touches the
-checkout. Prints one Markdown row a mutant: killed (by its first failing test) or survived.
+"""Hand-written one-line mutants of the code changed in sessions 19 and 20, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20"). Re-checkable: the tree
+(tracked and untracked files git does not ignore) is copied to a scratch folder once, each mutant is applied there
+alone (its `old` text must occur exactly once in its file), the group's tests run with `pytest -x`, the file is
+restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its first failing test) or survived.
 
     python benchmarks/hand_mutants.py [--only ID ...] [--before | --new-only] [--scratch DIR]
 
-`--before` leaves out the tests added with this table (`tests/test_mutation_kills_s20.py`): the score before them;
+`--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
+`tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -22,8 +23,26 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NEW_TESTS = "tests/test_mutation_kills_s20.py"
 W8 = "tests/test_new_user_walk_8.py::"
+W9 = "tests/test_new_user_walk_9.py::"
+W8F = "tests/test_intercept_forms_walk_8.py::"
+W7F = "tests/test_intercept_forms_walk_7.py::"
+S20 = "tests/test_mutation_kills_s20.py::"
+LEARNED = "tests/test_judge_learned_grader.py::"
+FORMS_W8 = [W8F + name for name in (
+    "test_near_misses_go_out_untouched", "test_text_that_only_looks_like_a_form_is_read_as_it_stands",
+    "test_a_cued_rewrite_equals_the_rewrite_of_the_whole_text", "test_every_position_holds_in_every_form",
+    "test_an_rtf_file_in_every_file_place_holds")]
+JUDGE = [LEARNED + "test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to",
+         LEARNED + "test_the_learned_grader_goes_with_the_local_judges_checks"]
+COST = [W9 + "test_report_says_why_a_cost_is_unknown_in_the_words_audit_uses",
+        W9 + "test_report_on_a_run_says_how_much_of_its_cost_is_unknown_as_run_does",
+        W8 + "test_openhands_call_without_usage_says_why_it_is_unpriced",
+        S20 + "test_a_rows_unknown_cost_says_how_many_of_its_unpriced_calls_logged_no_usage"]
+NAMES = [W9 + "test_a_copyright_lines_holder_is_a_person_to_label_and_to_discover",
+         W9 + "test_numbers_in_fictional_ranges_are_the_phones_to_label_and_their_leak_is_scored",
+         W9 + "test_a_verb_that_opens_a_sentence_is_no_part_of_the_name_after_it",
+         W9 + "test_a_drama_number_ending_in_zeros_is_a_phone_not_a_round_number", "tests/test_annotate_recognizers.py"]
 
 #: group → (file mutated, tests run against each of its mutants)
 GROUPS: dict[str, tuple[str, list[str]]] = {
@@ -66,9 +85,65 @@ GROUPS: dict[str, tuple[str, list[str]]] = {
         "tests/test_intercept_forms_walk_7.py::test_near_misses_cut_across_parts_and_items_read_apart_go_out_untouched",
         "tests/test_intercept_guard.py::test_a_value_split_across_text_parts_is_caught"]),
 }
+#: session 21's groups: the code changed in session 20
+GROUPS_S21: dict[str, tuple[str, list[str]]] = {
+    "LG": ("ec2audit/detect/learned_grader.py", ["tests/test_judge_learned_grader.py"]),
+    "LE": ("ec2audit/detect/e5_judge.py", JUDGE),
+    "LJ": ("ec2audit/detect/judge.py", JUDGE),
+    "LC": ("ec2audit/cli/judge.py", JUDGE),
+    "DR": ("ec2audit/detect/digit_regions.py", ["tests/test_detect_digit_regions.py"]),
+    "DX": ("ec2audit/detect/exact.py", ["tests/test_detect_digit_regions.py"]),
+    "AO": ("ec2audit/detect/exact.py", ["tests/test_detect_alnum_offsets.py", "tests/test_detect_forms_masks_s20.py"]),
+    "CP": ("ec2audit/detect/compiled.py", ["tests/test_detect_forms_masks_s20.py"]),
+    "PK": ("ec2audit/annotate/recognizers/secrets.py", ["tests/test_detect_forms_masks_s20.py"]),
+    "MK": ("ec2audit/detect/forms/masked.py", ["tests/test_detect_forms_masks_s20.py"]),
+    "CX": ("ec2audit/logs/codex_cli.py", [W9 + "test_a_codex_cli_rollout_is_read_and_each_response_priced",
+                                          W9 + "test_a_codex_cli_line_without_a_payload_object_is_named"]),
+    "MZ": ("ec2audit/intercept/media.py", [W8F + name for name in (
+        "test_an_office_file_holding_the_record_is_read_and_the_request_refused",
+        "test_an_office_file_of_near_misses_goes_out_as_sent",
+        "test_an_office_file_the_guard_cannot_read_goes_out_named_as_unread",
+        "test_a_docx_value_reads_whole_in_the_extracted_text")]),
+    "MP": ("ec2audit/intercept/media.py", [S20 + "test_a_pdfs_metadata_and_a_pdf_any_viewer_opens_are_read",
+                                           W7F + "test_a_value_in_a_pdf_part_is_found_and_the_request_refused",
+                                           W7F + "test_a_damaged_pdf_is_named_unread_not_dropped"]),
+    "VB": ("ec2audit/detect/views.py", ["tests/test_detect_views.py", *FORMS_W8]),
+    "RN": ("ec2audit/intercept/redact.py", [W8F + name for name in (
+        "test_a_value_as_a_query_parameters_name_is_caught", "test_a_value_in_a_header_name_is_refused_in_both_modes",
+        "test_ordinary_names_go_out_untouched")]),
+    "PO": ("ec2audit/intercept/policy.py", [W8F + "test_a_value_in_a_header_name_is_refused_in_both_modes"]),
+    "CU": ("ec2audit/console.py", ["tests/test_console.py", *COST]),
+    "LR": ("ec2audit/logs/report.py", COST),
+    "LA": ("ec2audit/logs/audit.py", COST),
+    "RS": ("ec2audit/report/summary.py", [*COST, "tests/test_report_browser.py"]),
+    "RT": ("ec2audit/report/terminal.py", COST),
+    "RH": ("ec2audit/report/html.py", [*COST, "tests/test_report_browser.py"]),
+    "RU": ("ec2audit/run/scheduler.py",
+           [*COST, "tests/test_new_user_walk_6.py::"
+                   "test_a_run_on_a_cloud_model_without_a_price_says_its_cost_is_unknown"]),
+    "FM": ("ec2audit/detect/forms/mojibake.py", ["tests/test_detect_views.py", *FORMS_W8]),
+    "FR": ("ec2audit/detect/forms/rtf.py", FORMS_W8),
+    "FO": ("ec2audit/detect/forms/office_runs.py",
+           [*FORMS_W8, W8F + "test_a_docx_value_reads_whole_in_the_extracted_text"]),
+    "FL": ("ec2audit/detect/forms/lakh.py", FORMS_W8),
+    "FE": ("ec2audit/detect/forms/spoken_emails.py", ["tests/test_detect_forms_spoken_s20.py"]),
+    "FS": ("ec2audit/detect/forms/spelled_out.py", ["tests/test_detect_forms_spoken_s20.py"]),
+    "FC": ("ec2audit/detect/forms/cjk_dotted_digits.py", ["tests/test_detect_forms_spoken_s20.py"]),
+    "PA": ("ec2audit/annotate/recognizers/person.py", NAMES),
+    "CT": ("ec2audit/annotate/recognizers/contact.py", NAMES),
+    "PL": ("ec2audit/annotate/prelabel.py",
+           [W9 + "test_a_name_before_its_possessive_is_labelled_without_it_when_presidio_runs"]),
+    "ZR": ("ec2audit/annotate/recognizers/zh_pii.py", [
+        "tests/test_zh_names.py",
+        S20 + "test_a_name_right_after_a_title_starts_there_whatever_word_jieba_reads_over_it"]),
+}
+GROUPS.update(GROUPS_S21)
+#: group → the tests file added with the round that planted its mutants
+ADDED_WITH = {g: "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
+              for g in GROUPS}
 
-#: group → the tests of NEW_TESTS written for its survivors (`--new-only`: run these alone against each mutant, the
-#: group's own tests having let it live before)
+#: group → the tests of its round's file (`ADDED_WITH`) written for its survivors (`--new-only`: run these alone
+#: against each mutant, the group's own tests having let it live before)
 NEW_FOR: dict[str, list[str]] = {
     "R": ["test_a_recognizer_proposes_the_whole_value", "test_a_recognizer_leaves_a_look_alike_alone",
           "test_discovery_keeps_a_short_record_number_after_its_word_and_names_an_account_an_account"],
@@ -90,6 +165,34 @@ NEW_FOR: dict[str, list[str]] = {
     "M": ["test_a_pdfs_metadata_and_a_pdf_any_viewer_opens_are_read",
           "test_a_short_string_that_starts_like_a_file_is_text"],
     "J": ["test_gemini_text_parts_with_json_text_between_are_not_read_as_one"],
+    "LG": ["test_a_feature_at_a_split_goes_left_and_a_probability_at_the_threshold_grades",
+           "test_a_grader_file_with_a_value_of_the_wrong_type_is_a_one_line_error",
+           "test_a_grader_whose_node_reads_a_feature_past_the_last_is_refused"],
+    "LE": ["test_the_model_alone_never_reads_the_learned_graders_file"],
+    "DR": ["test_a_number_is_read_in_its_run_and_an_account_with_its_margin_for_the_bank",
+           "test_a_run_with_as_many_numbers_as_are_compiled_is_read_by_regions",
+           "test_an_account_whose_bank_is_named_after_it_beyond_its_region_is_read_in_the_whole_view"],
+    "AO": ["test_an_identifier_written_with_other_separators_is_found_to_its_last_character"],
+    "CP": ["test_only_a_keys_own_published_prefix_goes_uncounted"],
+    "PK": ["test_only_a_keys_own_published_prefix_goes_uncounted"],
+    "MK": ["test_only_a_keys_own_published_prefix_goes_uncounted"],
+    "CX": ["test_a_custom_tools_output_is_read_and_two_responses_in_a_row_are_two_calls",
+           "test_codexs_developer_instructions_are_the_system_prompt"],
+    "MZ": ["test_a_document_inside_a_zip_is_read_and_xml_declaring_entities_is_refused",
+           "test_an_opendocument_space_and_an_attribute_after_the_last_text_keep_values_whole"],
+    "RN": ["test_a_number_read_across_two_query_parameters_names_is_in_no_name"],
+    "CU": ["test_a_cost_unknown_for_every_call_says_why"],
+    "LR": ["test_a_providers_row_says_why_its_cost_is_unknown_where_it_is"],
+    "RS": ["test_report_counts_the_unpriced_calls_without_usage_apart_from_those_without_a_price"],
+    "LA": ["test_the_sessions_table_counts_without_a_price_only_the_calls_that_logged_usage"],
+    "FE": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "FS": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "FC": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "FR": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "FO": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "FL": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "PA": ["test_a_recognizer_proposes_a_holder_and_a_drama_number_and_no_look_alike"],
+    "CT": ["test_a_recognizer_proposes_a_holder_and_a_drama_number_and_no_look_alike"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -103,8 +206,8 @@ def mutant(ident: str, old: str, new: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="mutant ids (default: all)")
-    parser.add_argument("--before", action="store_true", help=f"without {NEW_TESTS}")
-    parser.add_argument("--new-only", action="store_true", help=f"only the group's tests in {NEW_TESTS}")
+    parser.add_argument("--before", action="store_true", help="without the tests added with a mutant's round")
+    parser.add_argument("--new-only", action="store_true", help="only the group's tests added with its round")
     parser.add_argument("--scratch", type=Path, help="copy of the tree to mutate (default: a temporary folder)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds a mutant's tests may run (killed after)")
     args = parser.parse_args()
@@ -116,13 +219,14 @@ def main() -> int:
     for ident, old, new in chosen:
         group = ident.rstrip("0123456789")
         path, tests = GROUPS[group]
+        added = ADDED_WITH[group]
         if args.new_only:
-            tests = [f"{NEW_TESTS}::{name}" for name in NEW_FOR[group]]
+            tests = [f"{added}::{name}" for name in NEW_FOR.get(group, [])]
             if not tests:
                 print(f"| {ident} | {path.removeprefix('ec2audit/')} | | **survived** (no test added) |", flush=True)
                 continue
-        elif not args.before and (scratch / NEW_TESTS).exists():
-            tests = [*tests, NEW_TESTS]
+        elif not args.before and (scratch / added).exists():
+            tests = [*tests, added]
         result = _run(scratch, path, old, new, tests, args.timeout)
         killed += result.startswith("killed")
         module = path.removeprefix("ec2audit/")
@@ -338,6 +442,194 @@ mutant("J1", '"output_text", "summary_text", "reasoning_text"})', '"output_text"
 mutant("J2", '"output_text", "summary_text", "reasoning_text"})', '"output_text", "summary_text"})')
 mutant("J3", 'item.get("type", "text") in _TEXT_PARTS', 'item.get("type") in _TEXT_PARTS')
 mutant("J4", 'or "type" not in item and "text" in item):', '):')
+
+
+# ---- session 21 (branch s21-mutants4): the code changed in session 20 ----
+# learned_grader.py: the tree walk, the thresholds, loading; and where the judge turns it on
+mutant("LG1", "below = x[at, self.feature[trees, node]] <= self.split[trees, node]",
+       "below = x[at, self.feature[trees, node]] < self.split[trees, node]")
+mutant("LG2", "np.where(below, self.left[trees, node], self.right[trees, node]))",
+       "np.where(below, self.right[trees, node], self.left[trees, node]))")
+mutant("LG3", "np.exp(-(self.baseline + self.value[trees, node].sum(axis=1)))",
+       "np.exp(-(self.value[trees, node].sum(axis=1)))")
+mutant("LG4", "if p >= self.threshold:", "if p > self.threshold:")
+mutant("LG5", "return verdict if verdict.grade > 0 else Verdict(MOSTLY, span, reading.start, reading.end)",
+       "return Verdict(MOSTLY, span, reading.start, reading.end)")
+mutant("LG6", "if p >= self.review_threshold or verdict.grade > 0 or verdict.review:",
+       "if p >= self.review_threshold:")
+mutant("LG7", "if p >= self.review_threshold or verdict.grade > 0 or verdict.review:",
+       "if p >= self.review_threshold or verdict.grade > 0:")
+mutant("LG8", "            if verdict.evidence:\n", "            if False:\n")
+mutant("LG9", "except (OSError, KeyError, ValueError, TypeError) as exc:",
+       "except (OSError, KeyError, ValueError) as exc:")
+mutant("LG10", "if list(grader.names) != names() or len(shapes) != 1", "if len(shapes) != 1")
+mutant("LG11", "(grader.feature < len(grader.names)).all()", "(grader.feature <= len(grader.names)).all()")
+mutant("LE1", "self.grader = LearnedGrader.load(grader) if checks and grader else None",
+       "self.grader = LearnedGrader.load(grader) if grader else None")
+mutant("LE2", '            self.version += f"+{self.grader.version}"\n', "            pass\n")
+mutant("LJ1", "grader=GRADER_PATH if learned_grader else None)", "grader=GRADER_PATH)")
+mutant("LC1", "if learned_grader is not None and (not local_judge or value_checks is False):",
+       "if learned_grader is not None and not local_judge:")
+mutant("LC2", "learned_grader=learned_grader is not False)", "learned_grader=bool(learned_grader))")
+# digit_regions.py: where the digit view is built
+mutant("DR2", "len(self._patterns) > MOST_NUMBERS", "len(self._patterns) >= MOST_NUMBERS")
+mutant("DR3", "ends.append((end, pattern >= first_account))", "ends.append((end, pattern > first_account))")
+mutant("DR4", "(end - 1 - ACCOUNT_MARGIN, end + ACCOUNT_MARGIN) if account",
+       "(end - 1, end + ACCOUNT_MARGIN) if account")
+mutant("DR5", "spans += [(start, start + 1) for start in english]", "spans += []")
+mutant("DR6", "        if out and hi <= out[-1][1]:\n            continue", "        if False:\n            continue")
+mutant("DR7", "after = _SAFE.search(text, max(lo, hi - 1))", "after = _SAFE.search(text, max(lo, hi))")
+mutant("DR8", "hi = after.end() if after else n", "hi = after.start() if after else n")
+mutant("DR11", "if k >= 0 and offset < self.regions[k][1]:", "if k >= 0 and offset <= self.regions[k][1]:")
+mutant("DR12", "and (whole_start or lo == 0) and (whole_end", "and (whole_end")
+mutant("DR13", "and (whole_end or hi == self._length)", "")
+mutant("DR15", 'if k and ch != "x":', "if k:")
+mutant("DR16", "        if len(data) == len(text):\n            chars = None",
+       "        if True:\n            chars = None")
+mutant("DX1", "if not regions.shows(b_start, b_end, lo == d_start - _BANK_WINDOW, hi <= len(digits.text)):",
+       "if False:")
+# exact.py: alnum_offsets, a one-word unit's plural
+mutant("AO1", "kept += gap - sum(map(chunk.count, _ALNUM_SEPARATORS))", "kept += gap")
+mutant("AO2", "        if run := _ALNUM_SEPARATOR_RUN.match(text, at):", "        if run := None:")
+mutant("AO5", "start, end = back[a_start], back[a_end - 1] + 1", "start, end = back[a_start], back[a_end - 1]")
+mutant("AO6", '_PLURAL = re.compile(r"e?s")', '_PLURAL = re.compile(r"s")')
+mutant("AO7", "return m.end() if m and bounded(text, start, m.end()) else 0", "return m.end() if m else 0")
+mutant("AO8", "if not (cu.inflects and (hit_end := plural_end(text, start, end))):",
+       "if not (hit_end := plural_end(text, start, end)):")
+# compiled.py: inflects, public_prefix; secrets.py: the published prefixes; masked.py: the prefix not counted
+mutant("CP1", "return len(value) >= 5 and value.isalpha() and value.islower()",
+       "return len(value) >= 4 and value.isalpha() and value.islower()")
+mutant("CP2", "return len(value) >= 5 and value.isalpha() and value.islower()",
+       "return len(value) >= 5 and value.isalpha()")
+mutant("CP4", '        if self.rules.name != "credential":\n            return ""',
+       '        if False:\n            return ""')
+mutant("PK1", '"sk_live_", "sk_test_", "pk_live_"', '"sk_test_", "pk_live_"')
+mutant("PK2", "), key=len, reverse=True))", "), key=len))")
+mutant("PK3", "folded.startswith(p) and len(folded) > len(p)", "folded.startswith(p)")
+mutant("PK4", "folded = value.casefold()", "folded = value")
+mutant("MK1", "secret, secret_len = visible - min(len(pieces[0]), prefix), unit_len - prefix",
+       "secret, secret_len = visible - prefix, unit_len - prefix")
+# logs/codex_cli.py
+mutant("CX1", 'record.get("type") in _TYPES and isinstance(record.get("payload"), dict)',
+       'record.get("type") in _TYPES')
+mutant("CX2", '{"cached_tokens": last.get("cached_input_tokens") or 0}}', '{"cached_tokens": 0}}')
+mutant("CX3", 'session, provider = str(item.get("id") or session), str(item.get("model_provider") or provider)',
+       'session, provider = session, str(item.get("model_provider") or provider)')
+mutant("CX4", 'model = item.get("model") or model', "model = model")
+mutant("CX5", 'elif kind == "event_msg" and item.get("type") == "token_count":', 'elif kind == "event_msg":')
+mutant("CX6", 'if usage and last is not None and "usage" not in last:', "if usage and last is not None:")
+mutant("CX7", 'if last is None or last["role"] != "assistant" or "usage" in last:',
+       'if last is None or last["role"] != "assistant":')
+mutant("CX9", 'messages.append({"role": "system" if role == "developer" else "user",',
+       'messages.append({"role": "user",')
+mutant("CX10", '            on_error(InputError("no payload object", file=str(path), line=number, field="payload"))\n',
+       "")
+mutant("CX11", '_OUTPUTS = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}',
+       '_OUTPUTS = {"function_call_output", "local_shell_call_output"}')
+# intercept/media.py: zip_text (caps, members, XML text), unread legacy Office, owner-password PDFs
+mutant("MZ1", '(0, b"PK\\x03\\x04", "application/zip"), ', "")
+mutant("MZ2", '(0, b"\\xd0\\xcf\\x11\\xe0\\xa1\\xb1\\x1a\\xe1", "application/x-ole-storage"),', "")
+mutant("MZ3", "if budget < 0:", "if budget < -1:")
+mutant("MZ5", '                    if content[:4] == b"PK\\x03\\x04":\n', "                    if False:\n")
+mutant("MZ6", 'if b"<!ENTITY" in data:', "if False:")
+mutant("MZ7", '"tr", "c", "si",', '"tr", "si",')
+mutant("MZ8", '_BREAKS = frozenset({"p", "h",', '_BREAKS = frozenset({"h",')
+mutant("MZ9", '        if tag.rsplit("}", 1)[-1] in _SPACES:', "        if False:")
+mutant("MZ11", 'return "".join(self.parts) + "\\n" + "\\n".join(self.values)',
+       'return "".join(self.parts) + "\\n".join(self.values)')
+mutant("MZ14", "    except ValueError:  # (over the limit, entities)\n        raise\n", "")
+mutant("MP1", 'if pdf.is_encrypted and not pdf.decrypt(""):', "if pdf.is_encrypted:")
+# views.py: bytes that are a text file, the decoders' fold
+mutant("VB1", "_TEXT_FILE = 32", "_TEXT_FILE = 64")
+mutant("VB2", 'if len(decoded) < _TEXT_FILE or "\\x00" in decoded:', "if len(decoded) < _TEXT_FILE:")
+mutant("VB3", "return decoded if 2 * controls <= len(decoded) else None",
+       "return decoded if controls <= len(decoded) else None")
+mutant("VB4", "decoded = decoded_text(simplified, view.folded, rewriters, inner)",
+       "decoded = decoded_text(simplified, view.folded if simplified is text else None, rewriters, inner)")
+# intercept/redact.py: names of headers and query parameters; policy.py: a header name refused
+mutant("RN1", 'for i, (kind, name, _) in enumerate(fields) if kind != "path"]',
+       "for i, (kind, name, _) in enumerate(fields)]")
+mutant("RN2", "            if hit.end > starts[k] + len(named[k][2]):\n", "            if False:\n")
+mutant("RN3", "accumulate((len(name) + 1 for _, _, name in named), initial=0))",
+       "accumulate((len(name) for _, _, name in named), initial=0))")
+mutant("RN4", 'for i, hits in by_field.items() if fields[i][0] == "query"})', "for i, hits in by_field.items()})")
+mutant("RN6", 'found.rows.append(self._row(f"{kind}-name:{i}", name, hit))',
+       'found.rows.append(self._row(f"{kind}:{i}", name, hit))')
+mutant("RN7", "        self._detect_names(fields, found)\n", "")
+mutant("RN8", "new_fields = [(kind, edited(name, found.names.get(i)),", "new_fields = [(kind, name,")
+mutant("PO1", 'named = [f for f in grave if f["path"].startswith("header-name:")]',
+       'named = [f for f in grave if f["path"].startswith("query-name:")]')
+# console.py: unknown_cost, unpriced_episodes; the report's reasons and the sessions table's columns
+mutant("CU1", 'beside = f", {usd(priced)} priced" if priced else ""', 'beside = ""')
+mutant("CU2", "    if unpriced < calls:\n", "    if unpriced <= calls:\n")
+mutant("CU3", 'why = (" (no usage logged)" if without_usage == unpriced else',
+       'why = (" (no usage logged)" if without_usage else')
+mutant("CU4", "    if without_usage == calls:\n", "    if without_usage:\n")
+mutant("CU5", 'return "unknown: no price for the model" if without_price else "unknown: answer cut off"',
+       'return "unknown: no price for the model"')
+mutant("LR1", 'if not unpriced or unpriced == row["calls"] and row["side"] != "cloud":', "if not unpriced:")
+mutant("LR2", '    if unpriced == row["calls"] and not (row["input_tokens"] or row["output_tokens"]):\n',
+       "    if False:\n")
+mutant("LR3", 'no_price = unpriced > bare and Pricing().lookup(row["model"]) is None',
+       'no_price = Pricing().lookup(row["model"]) is None')
+mutant("LA1", "cloud_calls_without_usage=(~_USAGE).sum(),", "cloud_calls_without_usage=_USAGE.sum(),")
+mutant("LA2", 'cloud_calls_without_price=(unpriced & _USAGE & pl.col("model").is_in(no_price)).sum())',
+       'cloud_calls_without_price=(unpriced & pl.col("model").is_in(no_price)).sum())')
+mutant("LA3", "return [m for m in unpriced if pricing.lookup(m) is None]", "return unpriced")
+mutant("RS1", "cloud_usd_unknown=unpriced_episodes(unpriced, priced) if unpriced else None,", "cloud_usd_unknown=None,")
+mutant("RS3", "why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price))",
+       "why = unknown_cost(int(calls), int(unpriced), int(no_price), int(bare))")
+mutant("RT1", 'row.cloud_usd_unknown or "unknown" if attr == "cloud_usd"', '"unknown" if attr == "cloud_usd"')
+mutant("RH1", "_cell(_usd(r.cloud_usd, r.cloud_usd_unknown), r.cloud_usd),", "_cell(_usd(r.cloud_usd), r.cloud_usd),")
+mutant("RU1", 'cost = unpriced_episodes(unpriced, usd) if unpriced else dollars(usd)',
+       'cost = "unknown" if unpriced else dollars(usd)')
+# forms: mojibake, rtf, office_runs, lakh, spoken_emails, spelled_out, cjk_dotted_digits
+mutant("FM1", "_DEPTH = 3", "_DEPTH = 1")
+mutant("FM2", "table = {chr(b): b for b in range(0x80, 0x100)}", "table = {chr(b): b for b in range(0xA0, 0x100)}")
+mutant("FM3", r"[\\u00e0-\\u00ef]{_CONT}{{2}}", r"[\\u00e0-\\u00ef]{_CONT}{{1}}")
+mutant("FR1", "if not -32768 <= unit <= 65535:", "if not 0 <= unit <= 65535:")
+mutant("FR2", 'out.append((unit % 65536).to_bytes(2, "little"))', 'out.append((unit % 65536).to_bytes(2, "big"))')
+mutant("FR3", r' ?(?:\?|(?:{_HEX}){{1,2}})?"', r' ?(?:\?)?"')
+mutant("FO1", "|</(?P=ns)r>|<(?P=ns)r{_ATTRS}>|<(?P=ns)rPr{_ATTRS}/>\"", "|</(?P=ns)r>|<(?P=ns)r{_ATTRS}>\"")
+mutant("FO2", 'r"</(?P<ns>(?:w:|a:)?)t>(?:\\s"', 'r"</(?P<ns>(?:w:)?)t>(?:\\s"')
+mutant("FO3", '        if "text:span" in text:\n', "        if False:\n")
+mutant("FL1", 'r"(?<![0-9,])[0-9]{1,2}(?:,', 'r"(?<![0-9])[0-9]{1,2}(?:,')
+mutant("FL2", ",[0-9]{3}(?![0-9]|,[0-9])\")", ",[0-9]{3}(?![0-9])\")")
+mutant("FE1", '_JOINERS = {"hyphen": "-", "dash": "-",', '_JOINERS = {"hyphen": "-",')
+mutant("FE2", 'if "." in domain.strip(".") and _JOINER_WORD.search(m.group()):', 'if _JOINER_WORD.search(m.group()):')
+mutant("FE3", "_MOST_JOINS = 8", "_MOST_JOINS = 2")
+mutant("FE4", '_ZH_CHARACTERS = {"点": ".", "點": ".", "横杠": "-",', '_ZH_CHARACTERS = {"点": ".", "點": ".",')
+mutant("FE7", 'if "." in domain.strip(".") and _ZH_SAID.search(m.group()):', 'if "." in domain.strip("."):')
+mutant("FS1", "_MIN_ITEMS, _MIN_NAMED = 6, 2", "_MIN_ITEMS, _MIN_NAMED = 5, 2")
+mutant("FS2", "_MIN_ITEMS, _MIN_NAMED = 6, 2", "_MIN_ITEMS, _MIN_NAMED = 6, 1")
+mutant("FS3", 'same = m.group("name")[0].lower() == m.group("letter").lower()', "same = True")
+mutant("FS5", "return _Item(_NAMED[word] * times, word not in ENGLISH_DIGITS)",
+       "return _Item(_NAMED[word] * times, True)")
+mutant("FS6", "if spaced and (item.bare or items[-1].bare):", "if spaced and item.bare:")
+mutant("FS7", "or _CARDINAL_AFTER.match(text, end) or _CARDINAL_BEFORE", "or _CARDINAL_BEFORE")
+mutant("FS9", "                if named < _MIN_NAMED:\n", "                if named < 1:\n")
+mutant("FC1", "_MIN_DIGITS = 5", "_MIN_DIGITS = 3")
+mutant("FC3", '_DOT = " ?[点點．.] ?"', '_DOT = " ?[点點．] ?"')
+mutant("FC4", '"001234567891..."', '"001234567897..."')
+# annotate: the imperative before a name, copyright holders, fictional phones, the possessive, titles before names
+mutant("PA2", "second_given = len(words) >= 3 and words[1][0].isupper()", "second_given = len(words) >= 3")
+mutant("PA3", "if second_given and _SENTENCE_START.search(text, max(0, start - 8), start) and _census_name(",
+       "if second_given and _census_name(")
+mutant("PA4", "        bound=_after_imperative),", "        ),")
+mutant("PA5", '"foundation", "authors",', '"foundation",')
+mutant("PA6", '_COMPANY_AFTER = r"(?!,?[ \\t]+', '_COMPANY_AFTER = r"(?![ \\t]+')
+mutant("PA7", "return value.lower() not in PLACEHOLDER_NAMES and display_name_ok(value)",
+       "return display_name_ok(value)")
+mutant("PA8", '        (rf"{_MARK}(?P<value>{_HOLDER}),?[ \\t]+\\d{{4}}\\b", 0.55),\n', "")
+mutant("PA10", "|{_YEARS})|{_MARK}{_YEARS})\")", "|{_YEARS})|{_MARK}(?:{_YEARS})?)\")")
+mutant("CT2", 'uk = "0" + d[2:].removeprefix("0") if value.lstrip().startswith("+44") else d', "uk = d")
+mutant("CT3", "return len(uk) == 11 and uk.startswith(_DRAMA_UK)", "return uk.startswith(_DRAMA_UK)")
+mutant("CT5", "    if fictional_phone(value):\n        return True", "    if False:\n        return True")
+mutant("CT6", "[ .-]?555[ .-]?|555[ .-])01\\d\\d", "[ .-]?555[ .-]?)01\\d\\d")
+mutant("PL1", 'if possessive and r.entity_type in ("PERSON", "LOCATION"):', "if False:")
+mutant("PL2", "_POSSESSIVE = re.compile(r\"(?<=\\w)['’]s?$\")", "_POSSESSIVE = re.compile(r\"(?<=\\w)'s?$\")")
+mutant("ZR1", "            not _ROLE_ENDS.search(text, max(0, after - _LONGEST_ROLE), after):",
+       "            _ROLE_ENDS.search(text, max(0, after - _LONGEST_ROLE), after):")
 
 
 if __name__ == "__main__":
