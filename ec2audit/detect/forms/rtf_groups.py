@@ -4,7 +4,11 @@ toggle formatting between the characters (`139\\b 2288\\b0 3366`). A reader show
 other: inside an RTF document (the text holds `{\\rtf`), a group of formatting words around plain text reads as the
 text (its `\\'hh` and `\\uN?` escapes read as the `rtf` form reads them), and formatting words inside a line (after
 a character or a space, before a character) read as nothing. Words that write something (`\\par`, `\\tab`,
-`\\cell`, quotes and dashes) and destinations (`{\\*\\…}`, `{\\fonttbl …}`) are left as they are."""
+`\\cell`, quotes and dashes) and destinations (`{\\*\\…}`, `{\\fonttbl …}`) are left as they are.
+
+Outside an RTF document `\\xE9 N` is Python's or YAML's escape, not a control word: the rewrite itself checks for
+the header, so it holds where no automaton's gate is asked (inside a decoded token: a base64 YAML file). The header
+stands far above the groups, so there is no cue: the rewrite reads the whole text (a literal check first)."""
 
 from __future__ import annotations
 
@@ -15,7 +19,6 @@ from ec2audit.detect.forms import Form, register
 from ec2audit.detect.forms.rtf import _RUN, _text
 from ec2audit.detect.views import Replacement
 
-CUE = "rtf_groups.cue"
 #: control words that write a character or a break, or start a destination: never read as nothing
 _WRITES = frozenset(
     "par line tab cell row nestcell nestrow sect page column lbr softline softpage emdash endash emspace enspace "
@@ -46,16 +49,9 @@ def _read(text: str) -> str:
 @register
 class RtfGroups(Form):
     name = "rtf_groups"
-    cue = r"\{\\[a-zA-Z]|[^\r\n{}\\]\\[a-zA-Z]"
-
-    def compile(self, index) -> None:
-        index.add("{\\rtf", CUE, -1)
-
-    def wanted(self, matches) -> bool:
-        return CUE in matches
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
-        if "\\" not in text:
+        if "{\\rtf" not in text:
             return
         for m in _GROUP.finditer(text):
             if _formatting(m.group(1)):
