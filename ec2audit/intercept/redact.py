@@ -234,10 +234,11 @@ class Redactor:
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
             spans = self._spans(hits)
-            if cuts and spans:  # each piece's stretch of the joined text (the first piece's tail) and its offset 0
+            if cuts and spans:  # each piece's stretch of the joined text (the first piece's tail, or all of it and
+                # the comma after it: an array's numbers, `fields._read_spelled`) and its offset 0
                 pieces = [placed[piece] for piece in path[-1]]
                 bounds = (0, *cuts, len(text))
-                windows = [(lo, hi, lo - (piece.size - hi) if k == 0 else lo)
+                windows = [(lo, hi, min(0, hi - piece.size) if k == 0 else lo)
                            for k, (piece, lo, hi) in enumerate(zip(pieces, bounds[:-1], bounds[1:], strict=True))]
                 spans = _cover(spans, pieces, windows, found)
             if spans:
