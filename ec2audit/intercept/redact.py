@@ -100,7 +100,8 @@ class Detection:
     rows: list[dict] = field(default_factory=list)
     body: dict[int, list[Span]] = field(default_factory=dict)
     fields: dict[int, list[Span]] = field(default_factory=dict)
-    #: Files the body carries as base64 that no reader has (`media.py`: images, audio): {path, media_type, bytes}.
+    #: Files the body carries as base64 that no reader has (`media.py`: images, audio): {path, media_type, bytes};
+    #: and the members of files read that their reader could not read (`member`: a picture's path in a `.docx`).
     unread: list[dict] = field(default_factory=list)
     #: The finding paths (`pdf:/messages/0/…`) of files that were read and hold findings: no placeholder can go
     #: into a file's bytes, so redaction cannot forward them.
@@ -278,7 +279,8 @@ class Redactor:
         found.names.update({i: self._spans(hits) for i, hits in by_field.items() if fields[i][0] == "query"})
 
     def _read_part(self, path: tuple, text: str, found: Detection) -> None:
-        """A file the string holds as base64: its text scanned where a reader has it, else noted as unread."""
+        """A file the string holds as base64: its text scanned where a reader has it, else noted as unread; so are the
+        members inside it its reader could not read (an image in a `.docx`: its path in the file as `member`)."""
         part = open_part(text)
         if part is None:
             return
@@ -286,6 +288,8 @@ class Redactor:
         if part.text is None:
             found.unread.append({"path": where, "media_type": part.media_type, "bytes": part.size})
             return
+        found.unread.extend({"path": where, "member": member.path, "media_type": member.media_type,
+                             "bytes": member.size} for member in part.unread)
         inside = f"{part.media_type.split('/')[1]}:{where}"
         hits = self._hits(part.text, False)
         found.rows.extend(self._row(inside, part.text, h) for h in hits)
