@@ -8,7 +8,7 @@ APIs, streamed too, written as more kinds of tool output carry it, each of which
   {\\insrsid7 22883366}`), or as other writers toggle formatting between characters (`139\\b 2288\\b0 3366`), and
   as WordPad writes it on a Chinese system (`\\ansicpg936` in the header, 欧 as its GBK bytes `\\'c5\\'b7`);
 - bytes printed as numbers: a Java log line's `Arrays.toString`, Node's `<Buffer 6c 65 …>`, `JSON.stringify` of a
-  Buffer (where the proxy walks a string's JSON inside, its array read as the text it spells: session 21's guard10);
+  Buffer (where the proxy walks a string's JSON inside, its array read as the text it spells: `fields._read_spelled`);
 - a link encoded twice (`%2540`); a UTF-16 file read back as UTF-8 (NULs beside the characters); an IPv6 unit
   spelled as `ip -6 addr` prints it;
 - a man page's bold (`s\\bsk\\bk`), whose struck letters OCR's form read as digits before the backspaces were gone
