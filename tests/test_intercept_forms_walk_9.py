@@ -8,7 +8,7 @@ APIs, streamed too, written as more kinds of tool output carry it, each of which
   {\\insrsid7 22883366}`), or as other writers toggle formatting between characters (`139\\b 2288\\b0 3366`), and
   as WordPad writes it on a Chinese system (`\\ansicpg936` in the header, 欧 as its GBK bytes `\\'c5\\'b7`);
 - bytes printed as numbers: a Java log line's `Arrays.toString`, Node's `<Buffer 6c 65 …>`, `JSON.stringify` of a
-  Buffer (held where the string is read as text; where the proxy walks its JSON inside, `KNOWN_GAPS`);
+  Buffer (where the proxy walks a string's JSON inside, its array read as the text it spells: `fields._read_spelled`);
 - a link encoded twice (`%2540`); a UTF-16 file read back as UTF-8 (NULs beside the characters); an IPv6 unit
   spelled as `ip -6 addr` prints it;
 - a man page's bold (`s\\bsk\\bk`), whose struck letters OCR's form read as digits before the backspaces were gone
@@ -46,6 +46,7 @@ from test_intercept_forms_walk_8 import _halves, _line, _rtf, _these
 
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.cues import CueScan
+from ec2audit.intercept.redact import PLACEHOLDER
 from ec2audit.units import make_unit
 
 __all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
@@ -189,12 +190,9 @@ def leaks(sent: dict) -> list[str]:
 
 # --- the walk ------------------------------------------------------------------------------------------------
 
-#: Cells where the guard does not hold yet: a Buffer's JSON text where the proxy walks a string's JSON inside only (a
-#: text part, a tool call's arguments, a legacy prompt: `intercept/fields.py`), each byte a number read alone; where
-#: the string is read as text too (a message's string content, metadata, a header) `byte_lists` reads it.
-_WALKED_AS_JSON = {"user.parts", "system.blocks", "tool_result.blocks", "tool_call.current", "tool_call.history",
-                   "prompt", "prompt.list"}
-KNOWN_GAPS: dict[str, set] = {"buffer_json": {cell for cell in CELLS if cell[1] in _WALKED_AS_JSON}}
+#: Cells where the guard does not hold yet (none: a Buffer's JSON text in a text part, a tool call's arguments or a
+#: legacy prompt, where the proxy walks the string's JSON inside, has its array of bytes read as the text it spells).
+KNOWN_GAPS: dict[str, set] = {}
 
 #: The walk's cells of one form (`guard_forms_matrix.py --walk 9`) and its three tests (walk 1's `walk_tests`)
 (walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
@@ -208,6 +206,51 @@ def test_near_misses_go_out_untouched(proxy, form):
     answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
     assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
     assert text in json_strings(sent[0]["body"])
+
+
+# --- an array that spells a text, inside JSON text -----------------------------------------------------------
+
+#: A string as an array: its UTF-8 bytes (`JSON.stringify` of a Buffer, Java's bytes as JSON), its characters
+#: (JavaScript's `[...text]`, Python's `list(text)`).
+SPELLED = {"bytes": lambda r: list(_line(r).encode()), "characters": lambda r: list(_line(r))}
+
+
+def _tool_call(data: list) -> dict:
+    """A chat body whose history holds a tool call writing `data` (its arguments: JSON text, walked inside)."""
+    arguments = json.dumps({"path": "/tmp/record.bin", "data": data})
+    call = {"id": "call_1", "type": "function", "function": {"name": "write", "arguments": arguments}}
+    return {"messages": [{"role": "user", "content": "Save the record."},
+                         {"role": "assistant", "content": None, "tool_calls": [call]},
+                         {"role": "tool", "tool_call_id": "call_1", "content": "saved"}]}
+
+
+def _written(sent: dict) -> list:
+    return json.loads(sent["body"]["messages"][1]["tool_calls"][0]["function"]["arguments"])["data"]
+
+
+@pytest.mark.parametrize("kind", sorted(SPELLED))
+def test_an_array_spelling_the_record_in_json_text_holds(proxy, kind):
+    """The array is read as the text it spells (bytes as the `byte_lists` form reads a list of numbers, characters
+    run together): every unit found, block refuses; redact makes the elements each value covers one element, its
+    placeholder, and keeps the others as they were."""
+    data = SPELLED[kind](RECORD)
+    sent = assert_held(proxy, f"spelled-{kind}", "/v1/chat/completions", UNIT_IDS, leaks,
+                       json={"model": "echo", **_tool_call(data)})
+    if sent is None:
+        return
+    written = _written(sent)
+    placeholders = [e for e in written if isinstance(e, str) and PLACEHOLDER.fullmatch(e)]
+    assert placeholders and len(written) < len(data)
+    kept = [e for e in written if e not in placeholders]
+    assert all(e in data for e in kept)  # the elements no value covers, as they were
+
+
+@pytest.mark.parametrize("kind", sorted(SPELLED))
+def test_an_array_spelling_a_near_miss_goes_out_as_sent(proxy, kind):
+    body = _tool_call(SPELLED[kind](NEAR))
+    answer, sent, record = exchange(proxy, f"spelled-near-{kind}", body)
+    assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
+    assert _written(sent[0]) == SPELLED[kind](NEAR)
 
 
 #: Text that only looks like a form: floats and versions, a hex literal, lists of ports and counts and a Buffer of

@@ -7,13 +7,14 @@ three APIs put protocol tokens (a message's `role`, a tool call's `id`, a block'
 is a value taken as structure, and even there a unit's literal value counts: protocol positions are
 held to literal hits only, so a partial look-alike never rewrites a model or tool name, while a
 phone number used as a tool-call id is still caught. Strings that are JSON text (tool arguments)
-are walked inside, so values escaped as `\\u5f20` are found too. The text parts of one content list
-(`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text": "3366"}]`) are read by the model as
-one text, so they are also scanned as one, across any other part between them (an image): a value split
-across parts is found. So are two texts of one message that sit in different lists (a `tool_result`'s last
-text and the text part after it), and the last text of a message with the first of the next where both come
-from the same side of the conversation (a tool result cut in two, two user turns) and the cut falls inside a
-word (`_join_messages`); a value is never joined across an assistant turn or a line break.
+are walked inside, so values escaped as `\\u5f20` are found too. An array that spells a text (bytes as
+numbers, `JSON.stringify` of a Buffer; characters one a string) is also read as that text (`_read_spelled`).
+The text parts of one content list (`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text":
+"3366"}]`) are read by the model as one text, so they are also scanned as one, across any other part between them
+(an image): a value split across parts is found. So are two texts of one message that sit in different lists (a
+`tool_result`'s last text and the text part after it), and the last text of a message with the first of the next
+where both come from the same side of the conversation (a tool result cut in two, two user turns) and the cut
+falls inside a word (`_join_messages`); a value is never joined across an assistant turn or a line break.
 
 The scanning sites a body has, and the order `walk` visits them in, depend on the body alone (never on
 what was replaced), so detection and replacement can run as two walks, even in two processes: the
@@ -23,6 +24,7 @@ detectors' walk numbers the sites, the placing walk replays the numbers (`redact
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 from collections.abc import Callable
 
@@ -127,6 +129,10 @@ def walk(value, visit: Visitor, path: tuple = ()):
             new = walk(item, visit, (*path, i))
             changed |= new is not item
             items.append(new)
+        spelling = _spelling(value)
+        if spelling is not None:  # (numbers or characters: no parts or messages to join)
+            spelled = _read_spelled(items, spelling, visit, path)
+            return spelled if spelled is not None else items if changed else value
         grouped = _join_text_parts(value, items, visit, path)
         grouped = _join_messages(value, items if grouped is None else grouped, visit, path) or grouped
         return grouped if grouped is not None else items if changed else value
@@ -154,6 +160,44 @@ def replay(value, edits: dict[int, list[Edit]]):
         return made
 
     return walk(value, visit) if edits else value
+
+
+def _spelling(value: list) -> tuple[list[str], str] | None:
+    """The texts of an array's elements and what joins them where the array spells a text, else None: numbers
+    (`JSON.stringify` of a Node Buffer, `{"data": [108, 101, …]}`, read as `108,101,…`, which the forms read as the
+    text those bytes are: `detect/forms/byte_lists.py`) or one-character strings (`[...text]`, `list(text)`, run
+    together). Offered element by element only, no text would hold the value."""
+    if len(value) < 2:
+        return None
+    if all(isinstance(v, str) and len(v) == 1 for v in value):
+        return list(value), ""
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return [str(v) for v in value], ","
+    return None
+
+
+def _read_spelled(items: list, spelling: tuple[list[str], str], visit: Visitor, path: tuple) -> list | None:
+    """An array that spells a text (`_spelling`) scanned as that text, its elements the pieces (a number held to
+    literal hits, as alone). An edit replaces every element it covers, in whole, by one element, its replacement
+    (`[108, 101, …]` becomes `["[NAME_001]"]`; `["L", "e", "n", "a", " "]`, `["[NAME_001]", " "]`), so no byte or
+    character of the value is forwarded; the others stay as they are. `items` (the elements with their own edits)
+    with that done, or None when nothing was."""
+    texts, joint = spelling
+    starts = list(itertools.accumulate((len(t) + len(joint) for t in texts[:-1]), initial=0))
+    ends = [start + len(t) for start, t in zip(starts, texts, strict=True)]
+    pieces = tuple((*path, k) for k in range(len(texts)))
+    literal_only = joint == "," or is_protocol(pieces[0])
+    edits = visit((pieces,), joint.join(texts), literal_only, tuple(starts[1:]))
+    if not edits:
+        return None
+    out: list = []
+    at = 0
+    for start, end, replacement in edits:
+        first, last = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end) - 1
+        out += items[at:first]
+        out.append(replacement)
+        at = max(at, last + 1)
+    return out + items[at:]
 
 
 def _is_text_part(item) -> bool:

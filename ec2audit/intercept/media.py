@@ -10,8 +10,10 @@ request's record (`ProxyRecord.unread`), since no detector saw inside it.
 
 Office documents are zips of XML (`.docx`, `.xlsx`, `.pptx`; OpenDocument's `.odt`, `.ods`; EPUB): a zip is read as the
 text of its XML and text members, which is where such a file keeps what it shows (and its author, comments and tracked
-changes), so a value in a Word file is found as one in a PDF is. Legacy Office files (OLE2 compound files: `.doc`,
-`.xls`, and every password-protected Office file) have no reader here: unread, and named.
+changes), so a value in a Word file is found as one in a PDF is; its binary members (the pictures a document embeds,
+its fonts) are named as unread members of it (`Member`: their path in the zip), as unread as an image part. Legacy
+Office files (OLE2 compound files: `.doc`, `.xls`, and every password-protected Office file) have no reader here:
+unread, and named.
 """
 
 from __future__ import annotations
@@ -23,10 +25,30 @@ import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 from xml.etree.ElementTree import ParseError, XMLParser
 
-#: media type → the text a reader of that kind of file sees in it (raises ValueError where it cannot read it).
-Reader = Callable[[bytes], str]
+
+@dataclass(frozen=True)
+class Member:
+    """A file inside a file that was read, which no reader reads (an image a `.docx` embeds, a font): its path in
+    the file (`word/media/image1.png`; in a zip within the zip, the inner zip's path first), its media type by its
+    signature (`application/octet-stream`: none known), its size in bytes."""
+
+    path: str
+    media_type: str
+    size: int
+
+
+class Reading(NamedTuple):
+    """What a reader of a kind of file sees in one: its text, and the members inside it that it could not read."""
+
+    text: str
+    unread: tuple[Member, ...] = ()
+
+
+#: media type → what a reader of that kind of file sees in it (raises ValueError where it cannot read it).
+Reader = Callable[[bytes], Reading]
 READERS: dict[str, Reader] = {}
 
 
@@ -66,6 +88,12 @@ class Part:
     media_type: str
     size: int
     text: str | None  # None: the guard cannot read it
+    unread: tuple[Member, ...] = ()  # what the reader of a file it read could not read inside it
+
+
+def signature(head: bytes) -> str | None:
+    """The media type of a file by its first bytes (`SIGNATURES`), None for no known kind."""
+    return next((kind for offset, magic, kind in SIGNATURES if head[offset:offset + len(magic)] == magic), None)
 
 
 def sniff(text: str) -> str | None:
@@ -83,7 +111,7 @@ def sniff(text: str) -> str | None:
         head = base64.b64decode(text[at:at + _HEAD].translate(_STANDARD), validate=True)
     except (binascii.Error, ValueError):
         return None
-    return next((kind for offset, magic, kind in SIGNATURES if head[offset:offset + len(magic)] == magic), None)
+    return signature(head)
 
 
 def open_part(text: str) -> Part | None:
@@ -104,13 +132,14 @@ def open_part(text: str) -> Part | None:
     if read is None:
         return Part(kind, len(raw), None)
     try:
-        return Part(kind, len(raw), read(raw))
+        text, unread = read(raw)
+        return Part(kind, len(raw), text, unread)
     except ValueError:  # a damaged or encrypted file: unread, and said so
         return Part(kind, len(raw), None)
 
 
 @reader("application/pdf")
-def pdf_text(data: bytes) -> str:
+def pdf_text(data: bytes) -> Reading:
     """A PDF's text as its pages show it (pypdf: content streams decompressed, fonts' encodings and ToUnicode maps
     applied), page after page; its metadata (title, author, subject) first. An encrypted PDF is read when it opens
     without a password (an owner password alone, as on bank statements); one that asks for a password is not."""
@@ -121,7 +150,7 @@ def pdf_text(data: bytes) -> str:
         if pdf.is_encrypted and not pdf.decrypt(""):  # an owner password alone: every viewer opens it, as the model
             raise ValueError("encrypted")
         meta = [str(v) for v in (pdf.metadata or {}).values() if isinstance(v, str)]
-        return "\n".join([*meta, *(page.extract_text() or "" for page in pdf.pages)])
+        return Reading("\n".join([*meta, *(page.extract_text() or "" for page in pdf.pages)]))
     except Exception as exc:  # a parser of untrusted bytes fails in many ways: each one is a file left unread
         raise ValueError(f"unreadable PDF ({type(exc).__name__})") from None
 
@@ -184,15 +213,18 @@ def _member_text(data: bytes) -> str | None:
 
 
 @reader("application/zip")
-def zip_text(data: bytes) -> str:
+def zip_text(data: bytes) -> Reading:
     """The text of a zip's XML and text members (an Office document's body, sheets, slides, comments, properties),
-    member after member; a zip within it read the same way."""
+    member after member; a zip within it read the same way. Its binary members (pictures, fonts, embedded objects)
+    are named as unread: no detector sees inside them."""
     texts: list[str] = []
+    unread: list[Member] = []
     budget = UNZIPPED_LIMIT
-    pending = [data]
+    pending = [("", data)]  # (the path of a zip within the zip, its bytes)
     try:
         while pending:
-            with zipfile.ZipFile(io.BytesIO(pending.pop())) as archive:
+            inside, zipped = pending.pop()
+            with zipfile.ZipFile(io.BytesIO(zipped)) as archive:
                 for info in archive.infolist():
                     if info.is_dir():
                         continue
@@ -202,13 +234,16 @@ def zip_text(data: bytes) -> str:
                     if budget < 0:
                         raise ValueError(f"inflates past {UNZIPPED_LIMIT} bytes")
                     if content[:4] == b"PK\x03\x04":
-                        pending.append(content)
+                        pending.append((f"{inside}{info.filename}/", content))
                         continue
                     text = _member_text(content)
                     if text is not None:
                         texts.append(text)
+                    else:
+                        media_type = signature(content) or "application/octet-stream"
+                        unread.append(Member(inside + info.filename, media_type, len(content)))
     except ValueError:  # (over the limit, entities)
         raise
     except Exception as exc:  # a damaged, encrypted or unsupported zip: a file left unread
         raise ValueError(f"unreadable zip ({type(exc).__name__})") from None
-    return "\n".join(texts)
+    return Reading("\n".join(texts), tuple(unread))

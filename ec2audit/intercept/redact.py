@@ -100,7 +100,8 @@ class Detection:
     rows: list[dict] = field(default_factory=list)
     body: dict[int, list[Span]] = field(default_factory=dict)
     fields: dict[int, list[Span]] = field(default_factory=dict)
-    #: Files the body carries as base64 that no reader has (`media.py`: images, audio): {path, media_type, bytes}.
+    #: Files the body carries as base64 that no reader has (`media.py`: images, audio): {path, media_type, bytes};
+    #: and the members of files read that their reader could not read (`member`: a picture's path in a `.docx`).
     unread: list[dict] = field(default_factory=list)
     #: The finding paths (`pdf:/messages/0/…`) of files that were read and hold findings: no placeholder can go
     #: into a file's bytes, so redaction cannot forward them.
@@ -234,10 +235,11 @@ class Redactor:
             hits = self._hits(text, literal_only, cuts)
             found.rows.extend(self._row(pointer(path), text, h) for h in hits)
             spans = self._spans(hits)
-            if cuts and spans:  # each piece's stretch of the joined text (the first piece's tail) and its offset 0
+            if cuts and spans:  # each piece's stretch of the joined text (the first piece's tail, or all of it and
+                # the comma after it: an array's numbers, `fields._read_spelled`) and its offset 0
                 pieces = [placed[piece] for piece in path[-1]]
                 bounds = (0, *cuts, len(text))
-                windows = [(lo, hi, lo - (piece.size - hi) if k == 0 else lo)
+                windows = [(lo, hi, min(0, hi - piece.size) if k == 0 else lo)
                            for k, (piece, lo, hi) in enumerate(zip(pieces, bounds[:-1], bounds[1:], strict=True))]
                 spans = _cover(spans, pieces, windows, found)
             if spans:
@@ -277,7 +279,8 @@ class Redactor:
         found.names.update({i: self._spans(hits) for i, hits in by_field.items() if fields[i][0] == "query"})
 
     def _read_part(self, path: tuple, text: str, found: Detection) -> None:
-        """A file the string holds as base64: its text scanned where a reader has it, else noted as unread."""
+        """A file the string holds as base64: its text scanned where a reader has it, else noted as unread; so are the
+        members inside it its reader could not read (an image in a `.docx`: its path in the file as `member`)."""
         part = open_part(text)
         if part is None:
             return
@@ -285,6 +288,8 @@ class Redactor:
         if part.text is None:
             found.unread.append({"path": where, "media_type": part.media_type, "bytes": part.size})
             return
+        found.unread.extend({"path": where, "member": member.path, "media_type": member.media_type,
+                             "bytes": member.size} for member in part.unread)
         inside = f"{part.media_type.split('/')[1]}:{where}"
         hits = self._hits(part.text, False)
         found.rows.extend(self._row(inside, part.text, h) for h in hits)

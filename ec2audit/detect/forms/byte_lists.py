@@ -2,8 +2,8 @@
 for 欧), Python's `list(b"…")`, a C array of hex bytes (`0x6c, 0x65, …`), Node's `console.log` of a Buffer
 (`<Buffer 6c 65 6e 61 …>`). A reader that decodes them reads the text; so do the tiers, where a list of at least
 `_LEAST_BYTES` numbers on one line reads as UTF-8 text with no control character in it (a list of counts, ports or
-scores reads as no such text and stays). (Where the proxy walks a string of JSON text inside only, a text part's or
-a tool call's arguments, an array's numbers are offered one by one: `intercept/fields.py`.)"""
+scores reads as no such text and stays). (A JSON array of numbers, `JSON.stringify` of a Buffer, the proxy reads as
+such a list: `intercept/fields.py`'s `_spelling`.)"""
 
 from __future__ import annotations
 
