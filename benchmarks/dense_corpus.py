@@ -256,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             rg_cpu, _, _ = measured(["rg", "-F", "-c", "-f", str(values), str(corpus)])
             print(f"rg -F -f: {rg_cpu:.2f} s CPU, {size / rg_cpu:.0f} MB/s")
         handwritten = handwritten_corpora(sets, folder)
-        runs = [(f"{args.baseline} (before)", baseline_tree(args.baseline, folder), None)] if args.baseline else []
+        runs: list[tuple[str, Path, str | None]] = \
+            [(f"{args.baseline} (before)", baseline_tree(args.baseline, folder), None)] if args.baseline else []
         runs += [(name, REPO, name) for name in available()[:1 if args.default_only else None]]
         digests: dict[str, list[tuple[int, str]]] = {}
         for label, tree, matcher in runs:

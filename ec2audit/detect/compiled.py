@@ -1,4 +1,5 @@
-"""Units prepared once for matching: normalised forms, canonical views and false-positive guards."""
+"""Units prepared once for matching: normalised forms, canonical views and false-positive guards; what a compile
+derives is cached on disk per units, rules and code (`compile_units`), so a later audit of the same units skips it."""
 
 from __future__ import annotations
 
