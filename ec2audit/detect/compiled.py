@@ -1,8 +1,12 @@
-"""Units prepared once for matching: normalised forms, canonical views and false-positive guards."""
+"""Units prepared once for matching: normalised forms, canonical views and false-positive guards; what a compile
+derives is cached on disk per units, rules and code (`compile_units`), so a later audit of the same units skips it."""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import hashlib
+import json
 import re
 import sys
 import threading
@@ -11,6 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, cached_property
+from importlib.metadata import version
+from pathlib import Path
 
 from faker.providers.lorem.en_US import Provider as _EnglishWords
 
@@ -39,10 +45,16 @@ def han_given_name_chars() -> frozenset[str]:
     return frozenset("".join([*Provider.first_names_male, *Provider.first_names_female]))
 
 
+#: `given_name_syllables` as the compile cache holds it (`compile_units`): read so, pypinyin is not imported.
+_cached_syllables: list[frozenset[str]] = []
+
+
 @cache
 def given_name_syllables() -> frozenset[str]:
     """The pinyin of those characters: after a romanised name, one of them, written as the name is, makes a
     longer name ("Zhang Wei Ming" is 张伟明, not 张伟)."""
+    if _cached_syllables:
+        return _cached_syllables[0]
     from pypinyin import lazy_pinyin
 
     return frozenset(lazy_pinyin("".join(sorted(han_given_name_chars()))))
@@ -309,15 +321,81 @@ _ADDRESS_CITY = re.compile(r"(?:^|省|自治区)([\u4e00-\u9fff]{2,3}?)市")
 
 
 def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[CompiledUnit]:
+    """Every unit compiled, read from the compile cache when these units were compiled before with these rules
+    and this code (`_cache_path`): the compile imports pypinyin and reads Faker's and OpenCC's tables, ~0.25 s
+    of an audit's start that loading the cached forms skips."""
     taxonomy = taxonomy or load_taxonomy()
+    path = _cache_path(units, taxonomy)
+    if (cached := _read_cached(path, units, taxonomy)) is not None:
+        return cached
     # the cities of the run's own addresses: the city a firm's registered name may start with
     cities = tuple(sorted({m.group(1) for u in units if taxonomy.rules(u.dimension).name == "location"
                            for m in _ADDRESS_CITY.finditer(u.value)}, key=len, reverse=True))
     with _pinyin_loaded():
         compiled = [compile_unit(u, taxonomy, cities) for u in units]
-        if any(c.romanized for c in compiled):
-            given_name_syllables()  # read by the exact tier's romanised names: made while pypinyin is here
+        syllables = sorted(given_name_syllables()) if any(c.romanized for c in compiled) else None
+        # (read by the exact tier's romanised names: made while pypinyin is here)
+    _write_cached(path, compiled, syllables)
     return compiled
+
+
+#: The fields of a CompiledUnit that `compile_unit` derives (the rest: the unit and its rules), as cached.
+_DERIVED = [f.name for f in dataclasses.fields(CompiledUnit)][2:]
+
+
+@cache
+def _code_version() -> str:
+    """All a compile reads besides the units and their rules: this package's source (every module, so no
+    helper is missed), Python's (its Unicode tables) and the versions of the packages whose data it reads."""
+    import ec2audit
+
+    key = hashlib.sha256(" ".join([sys.version, *(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an"))])
+                         .encode())
+    root = Path(ec2audit.__file__).parent
+    for source in sorted(root.rglob("*.py")):
+        key.update(f"{source.relative_to(root)} {source.stat().st_size} ".encode() + source.read_bytes())
+    return key.hexdigest()
+
+
+def _cache_path(units: list[Unit], taxonomy: Taxonomy) -> Path:
+    """The compile cache's file for these units: keyed by the code's version and, per unit in order, the unit and
+    its dimension's rules, so a changed unit, rule or line of code compiles again."""
+    from ec2audit.resources import layout
+
+    key = hashlib.sha256(_code_version().encode())
+    for unit in units:
+        rules = json.dumps(dataclasses.asdict(taxonomy.rules(unit.dimension)), default=sorted, sort_keys=True)
+        key.update(f"{unit.model_dump_json()}\n{rules}\n".encode())
+    return layout().cache / "compiled" / f"{key.hexdigest()[:32]}.json"
+
+
+def _read_cached(path: Path, units: list[Unit], taxonomy: Taxonomy) -> list[CompiledUnit] | None:
+    """The compiled units in `path`, or None when there are none (or it does not read whole: compiled over)."""
+    try:
+        data = json.loads(path.read_bytes())
+        if len(data["units"]) != len(units):
+            return None
+        compiled = [CompiledUnit(unit, taxonomy.rules(unit.dimension), tuple(forms), tuple(digit_forms),
+                                 tuple(alnum_forms), tuple(romanized), amount, needs_context, tuple(context_words))
+                    for unit, (forms, digit_forms, alnum_forms, romanized, amount, needs_context, context_words)
+                    in zip(units, data["units"], strict=True)]
+        syllables = data["syllables"]
+        path.touch()  # the most recently used are kept
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if syllables is not None and not _cached_syllables:
+        _cached_syllables.append(frozenset(syllables))
+    return compiled
+
+
+def _write_cached(path: Path, compiled: list[CompiledUnit], syllables: list[str] | None) -> None:
+    from ec2audit.detect.matchers import store_cached
+
+    data = {"units": [[getattr(c, name) for name in _DERIVED] for c in compiled], "syllables": syllables}
+    try:
+        store_cached(path.parent, path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+    except OSError:  # a cache that cannot be written costs the compile, nothing else
+        pass
 
 
 _PINYIN = threading.Lock()

@@ -157,7 +157,7 @@ def vectorscan_database(encoded: list[bytes], regex_flags: int | None = None) ->
     database.compile(expressions=encoded, ids=list(range(len(encoded))), elements=len(encoded),
                      flags=0 if regex_flags is None else [regex_flags] * len(encoded), literal=regex_flags is None)
     try:
-        _store(folder, path, hyperscan.dumpb(database))
+        store_cached(folder, path, hyperscan.dumpb(database))
     except OSError:  # a cache that cannot be written costs the compile, nothing else
         pass
     return database, hyperscan.Scratch(database)
@@ -175,8 +175,9 @@ def _cpu() -> str:
     return f"{platform.machine()} {platform.processor()} {hashlib.sha256(flags.encode()).hexdigest()[:16]}"
 
 
-def _store(folder: Path, path: Path, data: bytes) -> None:
-    """Write `data` to `path` atomically and privately, and drop all but the `_CACHE_KEPT` newest files."""
+def store_cached(folder: Path, path: Path, data: bytes) -> None:
+    """Write `data` to `path` atomically and privately (0600 in a 0700 `folder`: a cache of compiled units holds
+    their values), and drop all but the `_CACHE_KEPT` newest files of its kind (suffix) there."""
     from ec2audit.files import open_private
 
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -185,7 +186,7 @@ def _store(folder: Path, path: Path, data: bytes) -> None:
     with open_private(partial, "wb") as out:
         out.write(data)
     os.replace(partial, path)
-    for old in sorted(folder.glob("*.db"), key=lambda f: f.stat().st_mtime, reverse=True)[_CACHE_KEPT:]:
+    for old in sorted(folder.glob(f"*{path.suffix}"), key=lambda f: f.stat().st_mtime, reverse=True)[_CACHE_KEPT:]:
         old.unlink(missing_ok=True)
 
 
