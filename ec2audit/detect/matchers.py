@@ -186,8 +186,16 @@ def store_cached(folder: Path, path: Path, data: bytes) -> None:
     with open_private(partial, "wb") as out:
         out.write(data)
     os.replace(partial, path)
-    for old in sorted(folder.glob(f"*{path.suffix}"), key=lambda f: f.stat().st_mtime, reverse=True)[_CACHE_KEPT:]:
+    for old in sorted(folder.glob(f"*{path.suffix}"), key=_modified, reverse=True)[_CACHE_KEPT:]:
         old.unlink(missing_ok=True)
+
+
+def _modified(path: Path) -> float:
+    """When `path` was written; 0 where another process (a Ray worker pruning too) removed it meanwhile."""
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
 
 
 def _collector(found: list[Occurrence], ids: list[int],
