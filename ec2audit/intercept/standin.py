@@ -11,6 +11,8 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
   fault-hang             a stream that stops sending after one event and never ends (without
                          stream: an answer that never comes)
   keepalive              a stream with an SSE comment (`: keep-alive`) before every event
+A request that names OpenAI's `service_tier` is answered as served at it (`auto`: `default`), in the Chat and
+Responses answers and their streams' events.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
@@ -75,6 +77,8 @@ class _Script:
         self.text = json.dumps({"text": user}, ensure_ascii=False) if self.tool else f"echo: {user}"
         prompt = sum(len(s.text) for s in flatten(body))
         self.prompt_tokens, self.output_tokens = max(prompt // 4, 1), max(len(self.text) // 4, 1)
+        tier = body.get("service_tier")
+        self.served = {} if tier is None else {"service_tier": "default" if tier == "auto" else tier}
 
     def fault_events(self, events: list[bytes], cancelled: list):
         """Apply the stream faults to a list of encoded events."""
@@ -98,7 +102,7 @@ class _Script:
 
 def _chat(script: _Script) -> tuple[dict, list[bytes]]:
     base = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": int(time.time()),
-            "model": script.model}
+            "model": script.model, **script.served}
     usage = {"prompt_tokens": script.prompt_tokens, "completion_tokens": script.output_tokens,
              "total_tokens": script.prompt_tokens + script.output_tokens,
              "prompt_tokens_details": {"cached_tokens": 0}}
@@ -162,7 +166,7 @@ def _responses(script: _Script) -> tuple[dict, list[bytes]]:
         item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
                 "content": [{"type": "output_text", "text": script.text, "annotations": []}]}
     whole = {"id": "resp_standin", "object": "response", "created_at": int(time.time()), "status": "completed",
-             "model": script.model, "output": [item], "usage": usage}
+             "model": script.model, "output": [item], "usage": usage, **script.served}
     kind = "response.function_call_arguments" if script.tool else "response.output_text"
     ids = {"item_id": item["id"], "output_index": 0} | ({} if script.tool else {"content_index": 0})
     events = [{"type": "response.created", "response": {**whole, "status": "in_progress", "output": []}}]

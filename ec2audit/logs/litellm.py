@@ -70,6 +70,12 @@ def _usage(record: dict, metadata: dict) -> dict | None:
     return tokens or None
 
 
+def _served(record: dict) -> str | None:
+    """The service tier the logged response says served the call (priced at it where LiteLLM gave no cost)."""
+    response = json_field(record.get("response"))
+    return response.get("service_tier") if isinstance(response, dict) else None
+
+
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     steps: Counter = Counter()
     passed_over = PASSED_OVER.get()
@@ -86,7 +92,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                 "model": record.get("model"), "timestamp": _time(record.get("startTime")),
                 "session_id": record.get("session_id") or metadata.get("session_id") or requester.get("session_id")
                 or record.get("trace_id") or record.get("end_user") or path.stem,
-                "usage": _usage(record, metadata),
+                "usage": _usage(record, metadata), "service_tier": _served(record),
                 "cost_usd": None if json_field(record.get("response_cost_failure_debug_info"))
                 else _number(record.get("response_cost", record.get("spend")))}
         try:

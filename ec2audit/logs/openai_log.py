@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from ec2audit.errors import InputError
 from ec2audit.intercept.dialects import model_in_path
 from ec2audit.intercept.record import free_path
+from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import (
     LOGGED_BEFORE,
     PASSED_OVER,
@@ -71,6 +72,8 @@ def response_data(text: str) -> dict:
             inner = event.get("message") or event.get("response") or {}
             found["model"] = event.get("model") or inner.get("model") or event.get("modelVersion") \
                 or found.get("model")
+            found["service_tier"] = event.get("service_tier") or inner.get("service_tier") \
+                or found.get("service_tier")
             usage = event.get("usage") or inner.get("usage") or event.get("usageMetadata")
             if isinstance(usage, dict):  # a gateway's null in message_delta leaves message_start's count
                 found["usage"].update({k: v for k, v in usage.items() if v is not None})
@@ -115,8 +118,11 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         path=path, line=line, usage=normalize_usage(
             response.get("usage") or response.get("usageMetadata") or record.get("usage")) or _unbilled(
             record, response, url), task_id=payload.task_id)
-    if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
-        out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
+    if out.meta["usage"] is not None:
+        # priced at the tier that served it: the response's (or the record's, as a gateway logged it), else asked
+        out.meta["usage"]["service_tier"] = service_tier(response if "service_tier" in response else record, body)
+        if isinstance(record.get("cost_usd"), int | float):
+            out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
     return out
 
 

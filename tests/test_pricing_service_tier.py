@@ -1,0 +1,95 @@
+"""OpenAI's service tiers priced as billed: a call served at `flex` costs about half the standard rate, one at
+`priority` about twice; a model with no price at the tier that served it is unknown, and says so. Each figure
+worked out by hand from the pinned LiteLLM map's rates (USD per million tokens):
+  gpt-5       default 1.25 in / 0.125 cached / 10 out;  flex 0.625 / 0.0625 / 5;  priority 2.50 / 0.25 / 20
+  gpt-5-mini  priority 0.45 in / 3.60 out
+  gpt-4o      default and priority only: no flex rate."""
+
+import json
+import signal
+
+from click.testing import CliRunner
+from pytest import approx
+
+from ec2audit.cli import main
+from ec2audit.intercept.store import read_records
+
+_PROMPT = "Summarise the claim of Will Hartley."  # 36 characters: the stand-in counts 9 tokens, 10 in its echo
+_USER_PRICES = """
+[models."acme-ft-7b"]
+input = 1.00
+output = 3.00
+
+[models."acme-ft-7b".service_tier.flex]
+input = 0.40
+output = 1.20
+"""
+
+
+def test_the_proxy_prices_each_call_at_the_tier_that_served_it(standin, tmp_path):
+    """`intercept serve --pricing FILE` in front of the stand-in, which answers each call as served at the
+    `service_tier` it asked for. By hand, 9 input and 10 output tokens each:
+      gpt-5 at flex, plain JSON:       (9 × 0.625 + 10 × 5) / 1e6 = $0.000055625 (standard: $0.00011125)
+      gpt-5-mini at priority, streamed: (9 × 0.45 + 10 × 3.60) / 1e6 = $0.00004005 (standard: $0.00002225)
+      acme-ft-7b at flex, the user's table's flex rates: (9 × 0.40 + 10 × 1.20) / 1e6 = $0.0000156
+      gpt-4o at flex: no flex rate, unknown and why (not the standard $0.000122).
+    Before: every call at the standard rate."""
+    import httpx
+    from intercept_helpers import serve_cli
+
+    _, upstream = standin
+    prices, store, log = tmp_path / "prices.toml", tmp_path / "intercept.sqlite", tmp_path / "serve.log"
+    prices.write_text(_USER_PRICES, encoding="utf-8")
+    proc, url = serve_cli(upstream, store, log, "sk-upstream", "--pricing", str(prices))
+    try:
+        for model, tier, stream in (("gpt-5", "flex", False), ("gpt-5-mini", "priority", True),
+                                    ("acme-ft-7b", "flex", False), ("gpt-4o", "flex", False)):
+            httpx.post(f"{url}/v1/chat/completions", timeout=20, json={
+                "model": model, "service_tier": tier, "stream": stream, "stream_options": {"include_usage": True},
+                "messages": [{"role": "user", "content": _PROMPT}]}).raise_for_status()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0, log.read_text()
+    costs = {r.model: r.cost_usd for r in read_records(store)}
+    assert costs == {"gpt-5": approx(55.625e-6, abs=1e-15), "gpt-5-mini": approx(40.05e-6, abs=1e-15),
+                     "acme-ft-7b": approx(15.6e-6, abs=1e-15), "gpt-4o": None}
+    said = log.read_text()
+    assert "  gpt-5: 1 call, 9 input / 10 output tokens, USD 0.000056\n" in said
+    assert "  gpt-5-mini: 1 call, 9 input / 10 output tokens, USD 0.000040\n" in said
+    assert "  acme-ft-7b: 1 call, 9 input / 10 output tokens, USD 0.000016\n" in said
+    assert "  gpt-4o: 1 call, 9 input / 10 output tokens, USD unknown: no price for the model at the flex tier\n" \
+        in said
+
+
+def _call(rid: str, model: str, asked: str, served: str, prompt: int, cached: int, output: int) -> dict:
+    """A call as an OpenAI SDK hook or a logging proxy writes it: the request, and the answer with its
+    `service_tier` (the tier that served it) and usage."""
+    return {"id": rid, "timestamp": "2026-12-06T10:00:00Z", "url": "https://api.openai.com/v1/chat/completions",
+            "session_id": "s1",
+            "request": {"model": model, "service_tier": asked, "messages": [{"role": "user", "content": "Hi"}]},
+            "response": {"object": "chat.completion", "model": model, "service_tier": served, "usage": {
+                "prompt_tokens": prompt, "completion_tokens": output, "total_tokens": prompt + output,
+                "prompt_tokens_details": {"cached_tokens": cached}}}}
+
+
+def test_the_log_audit_prices_each_call_at_the_tier_that_served_it(tmp_path):
+    """`audit` of an OpenAI request log. By hand, gpt-5:
+      r1 flex, 1,000 prompt (400 cached), 200 out: (600 × 0.625 + 400 × 0.0625 + 200 × 5) / 1e6 = $0.0014
+      r2 priority, 1,000 prompt, 100 out:           (1000 × 2.50 + 100 × 20) / 1e6 = $0.0045
+      r3 flex asked, served at default (the answer says which): (1000 × 1.25 + 100 × 10) / 1e6 = $0.00225
+    the row $0.00815 (at the standard rate throughout: $0.0073); gpt-4o at flex has no rate: unknown, and the
+    table says why. Before: $0.0073, and gpt-4o at its standard rate."""
+    log = tmp_path / "requests.jsonl"
+    calls = [_call("r1", "gpt-5", "flex", "flex", 1000, 400, 200),
+             _call("r2", "gpt-5", "priority", "priority", 1000, 0, 100),
+             _call("r3", "gpt-5", "flex", "default", 1000, 0, 100),
+             _call("r4", "gpt-4o", "flex", "flex", 100, 0, 10)]
+    log.write_text("".join(json.dumps(c) + "\n" for c in calls), encoding="utf-8")
+    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["model"]: r for r in json.loads(result.stdout)["providers"]}
+    assert abs(rows["gpt-5"]["cost_usd"] - 0.00815) < 1e-12
+    assert (rows["gpt-4o"]["cost_usd"], rows["gpt-4o"]["unpriced_calls"]) == (None, 1)
+    table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
+    lines = {line.split()[1]: line for line in table.output.splitlines() if line.strip().startswith("cloud ")}
+    assert lines["openai/gpt-4o"].rstrip().endswith("unknown: no price for the model at the flex tier")
