@@ -42,7 +42,8 @@ def command() -> None:
 @click.option("--store", type=click.Path(dir_okay=False, path_type=Path), default=Path("intercept.sqlite"),
               show_default=True, help="SQLite record store (created 0600).")
 @click.option("--pricing", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Price table (TOML) adding to or overriding the packaged one.")
+              help="Price table (TOML) adding to or overriding the packaged one; "
+                   "[models.\"NAME\".service_tier.flex] prices OpenAI's flex tier.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8787, show_default=True, type=int)
 @click.option("--read-timeout", default=300.0, show_default=True, type=float,
