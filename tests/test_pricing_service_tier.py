@@ -32,8 +32,8 @@ def test_the_proxy_prices_each_call_at_the_tier_that_served_it(standin, tmp_path
       gpt-5 at flex, plain JSON:       (9 × 0.625 + 10 × 5) / 1e6 = $0.000055625 (standard: $0.00011125)
       gpt-5-mini at priority, streamed: (9 × 0.45 + 10 × 3.60) / 1e6 = $0.00004005 (standard: $0.00002225)
       acme-ft-7b at flex, the user's table's flex rates: (9 × 0.40 + 10 × 1.20) / 1e6 = $0.0000156
-      gpt-4o at flex: no flex rate, unknown and why (not the standard $0.000122).
-    Before: every call at the standard rate."""
+      gpt-4o at flex: no flex rate, unknown and why (not the standard $0.000122), in the stop summary and in
+    `audit` of the store. Before: every call at the standard rate."""
     import httpx
     from intercept_helpers import serve_cli
 
@@ -59,6 +59,9 @@ def test_the_proxy_prices_each_call_at_the_tier_that_served_it(standin, tmp_path
     assert "  acme-ft-7b: 1 call, 9 input / 10 output tokens, USD 0.000016\n" in said
     assert "  gpt-4o: 1 call, 9 input / 10 output tokens, USD unknown: no price for the model at the flex tier\n" \
         in said
+    audit = CliRunner().invoke(main, ["audit", str(store), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
+    lines = {line.split()[1]: line for line in audit.output.splitlines() if line.strip().startswith("cloud ")}
+    assert lines["gpt-4o"].rstrip().endswith("unknown: no price for the model at the flex tier")  # `audit`'s words
 
 
 def _call(rid: str, model: str, asked: str, served: str, prompt: int, cached: int, output: int) -> dict:
