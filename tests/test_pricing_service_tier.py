@@ -64,35 +64,56 @@ def test_the_proxy_prices_each_call_at_the_tier_that_served_it(standin, tmp_path
     assert lines["gpt-4o"].rstrip().endswith("unknown: no price for the model at the flex tier")  # `audit`'s words
 
 
-def _call(rid: str, model: str, asked: str, served: str, prompt: int, cached: int, output: int) -> dict:
-    """A call as an OpenAI SDK hook or a logging proxy writes it: the request, and the answer with its
-    `service_tier` (the tier that served it) and usage."""
+def _call(rid: str, model: str, asked: str | None, served: str, prompt: int, cached: int, output: int) -> dict:
+    """A call as an OpenAI SDK hook or a logging proxy writes it: the request (`asked`: its `service_tier`, None
+    for none: the project's tier), and the answer with its `service_tier` (the tier that served it) and usage."""
+    request = {"model": model, "messages": [{"role": "user", "content": "Hi"}]} | (
+        {} if asked is None else {"service_tier": asked})
     return {"id": rid, "timestamp": "2026-12-06T10:00:00Z", "url": "https://api.openai.com/v1/chat/completions",
-            "session_id": "s1",
-            "request": {"model": model, "service_tier": asked, "messages": [{"role": "user", "content": "Hi"}]},
+            "session_id": "s1", "request": request,
             "response": {"object": "chat.completion", "model": model, "service_tier": served, "usage": {
                 "prompt_tokens": prompt, "completion_tokens": output, "total_tokens": prompt + output,
                 "prompt_tokens_details": {"cached_tokens": cached}}}}
 
 
+def _streamed_har(path, model: str, served: str, prompt: int, output: int) -> None:
+    """A browser's HAR export of one streamed Chat call sent without a tier: each chunk names the tier that
+    served it (a project set to it), the last the usage."""
+    base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": model, "service_tier": served}
+    chunks = [base | {"choices": [{"index": 0, "delta": {"content": "Hello"}}]},
+              base | {"choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": output,
+                                               "total_tokens": prompt + output}}]
+    body = {"model": model, "stream": True, "stream_options": {"include_usage": True},
+            "messages": [{"role": "user", "content": "Hi"}]}
+    path.write_text(json.dumps({"log": {"entries": [{
+        "startedDateTime": "2026-12-06T10:00:05.000Z",
+        "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
+                    "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+        "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": "".join(
+            f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"}}}]}}), encoding="utf-8")
+
+
 def test_the_log_audit_prices_each_call_at_the_tier_that_served_it(tmp_path):
-    """`audit` of an OpenAI request log. By hand, gpt-5:
+    """`audit` of an OpenAI request log and a HAR export. By hand, gpt-5:
       r1 flex, 1,000 prompt (400 cached), 200 out: (600 × 0.625 + 400 × 0.0625 + 200 × 5) / 1e6 = $0.0014
-      r2 priority, 1,000 prompt, 100 out:           (1000 × 2.50 + 100 × 20) / 1e6 = $0.0045
+      r2 none asked, served at priority, 1,000 prompt, 100 out: (1000 × 2.50 + 100 × 20) / 1e6 = $0.0045
       r3 flex asked, served at default (the answer says which): (1000 × 1.25 + 100 × 10) / 1e6 = $0.00225
-    the row $0.00815 (at the standard rate throughout: $0.0073); gpt-4o at flex has no rate: unknown, and the
-    table says why. Before: $0.0073, and gpt-4o at its standard rate."""
-    log = tmp_path / "requests.jsonl"
+      the HAR's stream, none asked, served at priority, 1,000 prompt, 100 out: $0.0045
+    the row $0.01265 (at the standard rate throughout: $0.00955); gpt-4o at flex has no rate: unknown, and the
+    table says why. Before: $0.00955, and gpt-4o at its standard rate."""
     calls = [_call("r1", "gpt-5", "flex", "flex", 1000, 400, 200),
-             _call("r2", "gpt-5", "priority", "priority", 1000, 0, 100),
+             _call("r2", "gpt-5", None, "priority", 1000, 0, 100),
              _call("r3", "gpt-5", "flex", "default", 1000, 0, 100),
              _call("r4", "gpt-4o", "flex", "flex", 100, 0, 10)]
-    log.write_text("".join(json.dumps(c) + "\n" for c in calls), encoding="utf-8")
-    result = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio", "--json"])
+    (tmp_path / "requests.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls), encoding="utf-8")
+    _streamed_har(tmp_path / "browser.har", "gpt-5", "priority", 1000, 100)
+    result = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio", "--json"])
     assert result.exit_code == 0, result.output
-    rows = {r["model"]: r for r in json.loads(result.stdout)["providers"]}
-    assert abs(rows["gpt-5"]["cost_usd"] - 0.00815) < 1e-12
+    summary = json.loads(result.stdout)
+    assert (summary["calls"], {f["format"] for f in summary["files"]}) == (5, {"openai-log", "har"})
+    rows = {r["model"]: r for r in summary["providers"]}
+    assert abs(rows["gpt-5"]["cost_usd"] - 0.01265) < 1e-12
     assert (rows["gpt-4o"]["cost_usd"], rows["gpt-4o"]["unpriced_calls"]) == (None, 1)
-    table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
+    table = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
     lines = {line.split()[1]: line for line in table.output.splitlines() if line.strip().startswith("cloud ")}
     assert lines["openai/gpt-4o"].rstrip().endswith("unknown: no price for the model at the flex tier")
