@@ -100,20 +100,27 @@ def test_the_log_audit_prices_each_call_at_the_tier_that_served_it(tmp_path):
       r3 flex asked, served at default (the answer says which): (1000 × 1.25 + 100 × 10) / 1e6 = $0.00225
       the HAR's stream, none asked, served at priority, 1,000 prompt, 100 out: $0.0045
     the row $0.01265 (at the standard rate throughout: $0.00955); gpt-4o at flex has no rate: unknown, and the
-    table says why. Before: $0.00955, and gpt-4o at its standard rate."""
+    table says why. Before: $0.00955, and gpt-4o at its standard rate. Anthropic's `standard_only` is its standard
+    rate: claude-sonnet-4-5, 100 in and 10 out at $3 / $15: $0.00045 (not unknown)."""
     calls = [_call("r1", "gpt-5", "flex", "flex", 1000, 400, 200),
              _call("r2", "gpt-5", None, "priority", 1000, 0, 100),
              _call("r3", "gpt-5", "flex", "default", 1000, 0, 100),
-             _call("r4", "gpt-4o", "flex", "flex", 100, 0, 10)]
+             _call("r4", "gpt-4o", "flex", "flex", 100, 0, 10),
+             {"id": "r5", "url": "https://api.anthropic.com/v1/messages", "session_id": "s1",
+              "request": {"model": "claude-sonnet-4-5", "max_tokens": 64, "service_tier": "standard_only",
+                          "messages": [{"role": "user", "content": "Hi"}]},
+              "response": {"type": "message", "usage": {"input_tokens": 100, "output_tokens": 10,
+                                                        "service_tier": "standard"}}}]
     (tmp_path / "requests.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls), encoding="utf-8")
     _streamed_har(tmp_path / "browser.har", "gpt-5", "priority", 1000, 100)
     result = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert (summary["calls"], {f["format"] for f in summary["files"]}) == (5, {"openai-log", "har"})
+    assert (summary["calls"], {f["format"] for f in summary["files"]}) == (6, {"openai-log", "har"})
     rows = {r["model"]: r for r in summary["providers"]}
     assert abs(rows["gpt-5"]["cost_usd"] - 0.01265) < 1e-12
     assert (rows["gpt-4o"]["cost_usd"], rows["gpt-4o"]["unpriced_calls"]) == (None, 1)
+    assert abs(rows["claude-sonnet-4-5"]["cost_usd"] - 0.00045) < 1e-12
     table = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
     lines = {line.split()[1]: line for line in table.output.splitlines() if line.strip().startswith("cloud ")}
     assert lines["openai/gpt-4o"].rstrip().endswith("unknown: no price for the model at the flex tier")

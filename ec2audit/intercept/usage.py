@@ -7,6 +7,9 @@ from dataclasses import dataclass, replace
 
 #: The tier of a call sent without one, or with `auto`, served at the standard rates (OpenAI's `service_tier`).
 DEFAULT_TIER = "default"
+#: The `service_tier` values billed at the standard rates: OpenAI's `auto` (its project's tier, the default
+#: unless set), Anthropic's `standard_only` and its answers' `standard`, Groq's `on_demand`.
+_STANDARD = frozenset({"auto", DEFAULT_TIER, "standard", "standard_only", "on_demand"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +94,12 @@ def parse_usage(usage) -> Usage | None:
 
 def service_tier(response: dict | None, request: dict | None = None) -> str:
     """The tier a call was billed at: OpenAI's `service_tier`, the response's where it was recorded (the tier
-    that served it: a `flex` request may be served at `default`), else the request's; `auto` or none: default."""
+    that served it: a request sent with `auto` is served at its project's), else the request's; none or a
+    standard one (`_STANDARD`): the default."""
     for body in (response, request):
         tier = body.get("service_tier") if isinstance(body, dict) else None
         if isinstance(tier, str) and tier:
-            return DEFAULT_TIER if tier == "auto" else tier
+            return DEFAULT_TIER if tier in _STANDARD else tier
     return DEFAULT_TIER
 
 
