@@ -93,14 +93,30 @@ def _streamed_har(path, model: str, served: str, prompt: int, output: int) -> No
             f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"}}}]}}), encoding="utf-8")
 
 
+def _otel_span(path, model: str, served: str, prompt: int, output: int) -> None:
+    """One chat span as OpenTelemetry's OpenAI instrumentation exports it (OTLP JSON), with the tier that served
+    the call in `openai.response.service_tier`."""
+    attributes = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": model,
+                  "server.address": "api.openai.com", "openai.response.service_tier": served,
+                  "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Hi"}]}]),
+                  "gen_ai.usage.input_tokens": prompt, "gen_ai.usage.output_tokens": output}
+    span = {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b175", "name": f"chat {model}",
+            "kind": 3, "startTimeUnixNano": "1793800001000000000", "endTimeUnixNano": "1793800001900000000",
+            "attributes": [{"key": k, "value": {"intValue": str(v)} if isinstance(v, int) else {"stringValue": v}}
+                           for k, v in attributes.items()]}
+    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [
+        {"scope": {"name": "opentelemetry.instrumentation.openai_v2"}, "spans": [span]}]}]}), encoding="utf-8")
+
+
 def test_the_log_audit_prices_each_call_at_the_tier_that_served_it(tmp_path):
-    """`audit` of an OpenAI request log and a HAR export. By hand, gpt-5:
+    """`audit` of an OpenAI request log, a HAR export and an OpenTelemetry trace. By hand, gpt-5:
       r1 flex, 1,000 prompt (400 cached), 200 out: (600 × 0.625 + 400 × 0.0625 + 200 × 5) / 1e6 = $0.0014
       r2 none asked, served at priority, 1,000 prompt, 100 out: (1000 × 2.50 + 100 × 20) / 1e6 = $0.0045
       r3 flex asked, served at default (the answer says which): (1000 × 1.25 + 100 × 10) / 1e6 = $0.00225
       the HAR's stream, none asked, served at priority, 1,000 prompt, 100 out: $0.0045
-    the row $0.01265 (at the standard rate throughout: $0.00955); gpt-4o at flex has no rate: unknown, and the
-    table says why. Before: $0.00955, and gpt-4o at its standard rate. Anthropic's `standard_only` is its standard
+      the trace's span, served at flex, 1,000 prompt, 100 out: (1000 × 0.625 + 100 × 5) / 1e6 = $0.001125
+    the row $0.013775 (at the standard rate throughout: $0.0118); gpt-4o at flex has no rate: unknown, and the
+    table says why. Before: $0.0118, and gpt-4o at its standard rate. Anthropic's `standard_only` is its standard
     rate: claude-sonnet-4-5, 100 in and 10 out at $3 / $15: $0.00045 (not unknown)."""
     calls = [_call("r1", "gpt-5", "flex", "flex", 1000, 400, 200),
              _call("r2", "gpt-5", None, "priority", 1000, 0, 100),
@@ -113,12 +129,13 @@ def test_the_log_audit_prices_each_call_at_the_tier_that_served_it(tmp_path):
                                                         "service_tier": "standard"}}}]
     (tmp_path / "requests.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls), encoding="utf-8")
     _streamed_har(tmp_path / "browser.har", "gpt-5", "priority", 1000, 100)
+    _otel_span(tmp_path / "traces.json", "gpt-5", "flex", 1000, 100)
     result = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert (summary["calls"], {f["format"] for f in summary["files"]}) == (6, {"openai-log", "har"})
+    assert (summary["calls"], {f["format"] for f in summary["files"]}) == (7, {"openai-log", "har", "otel-genai"})
     rows = {r["model"]: r for r in summary["providers"]}
-    assert abs(rows["gpt-5"]["cost_usd"] - 0.01265) < 1e-12
+    assert abs(rows["gpt-5"]["cost_usd"] - 0.013775) < 1e-12
     assert (rows["gpt-4o"]["cost_usd"], rows["gpt-4o"]["unpriced_calls"]) == (None, 1)
     assert abs(rows["claude-sonnet-4-5"]["cost_usd"] - 0.00045) < 1e-12
     table = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio"], env={"COLUMNS": "200"})

@@ -92,11 +92,11 @@ def parse_usage(usage) -> Usage | None:
     return None
 
 
-def service_tier(response: dict | None, request: dict | None = None) -> str:
-    """The tier a call was billed at: OpenAI's `service_tier`, the response's where it was recorded (the tier
-    that served it: a request sent with `auto` is served at its project's), else the request's; none or a
-    standard one (`_STANDARD`): the default."""
-    for body in (response, request):
+def service_tier(*bodies: dict | None) -> str:
+    """The tier a call was billed at: OpenAI's `service_tier`, the first of `bodies` that names one, the response
+    where it was recorded (the tier that served it: a request sent with `auto` is served at its project's), then
+    the request; none or a standard one (`_STANDARD`): the default."""
+    for body in bodies:
         tier = body.get("service_tier") if isinstance(body, dict) else None
         if isinstance(tier, str) and tier:
             return DEFAULT_TIER if tier in _STANDARD else tier

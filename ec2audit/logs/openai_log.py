@@ -116,13 +116,12 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         or (model_in_path(urlsplit(url).path) if isinstance(url, str) else None), base_url=url,
         timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
         path=path, line=line, usage=normalize_usage(
-            response.get("usage") or response.get("usageMetadata") or record.get("usage")) or _unbilled(
+            response.get("usage") or response.get("usageMetadata") or record.get("usage"),
+            # the tier that served it: the response's (or the record's, as a gateway logged it), else the one asked
+            service_tier(response if "service_tier" in response else record, body)) or _unbilled(
             record, response, url), task_id=payload.task_id)
-    if out.meta["usage"] is not None:
-        # priced at the tier that served it: the response's (or the record's, as a gateway logged it), else asked
-        out.meta["usage"]["service_tier"] = service_tier(response if "service_tier" in response else record, body)
-        if isinstance(record.get("cost_usd"), int | float):
-            out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
+    if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
+        out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
     return out
 
 
