@@ -76,21 +76,59 @@ def _call(rid: str, model: str, asked: str | None, served: str, prompt: int, cac
                 "prompt_tokens_details": {"cached_tokens": cached}}}}
 
 
-def _streamed_har(path, model: str, served: str, prompt: int, output: int) -> None:
-    """A browser's HAR export of one streamed Chat call sent without a tier: each chunk names the tier that
-    served it (a project set to it), the last the usage."""
+def _stream(model: str, served: str, prompt: int, output: int) -> str:
+    """A streamed Chat answer as OpenAI sends it: each chunk names the tier that served it, the last the usage."""
     base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": model, "service_tier": served}
     chunks = [base | {"choices": [{"index": 0, "delta": {"content": "Hello"}}]},
               base | {"choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": output,
                                                "total_tokens": prompt + output}}]
-    body = {"model": model, "stream": True, "stream_options": {"include_usage": True},
+    return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
+def _stream_request(model: str) -> dict:
+    """A streamed Chat request sent without a tier: served at its project's."""
+    return {"model": model, "stream": True, "stream_options": {"include_usage": True},
             "messages": [{"role": "user", "content": "Hi"}]}
+
+
+def test_the_proxy_prices_a_stream_at_the_tier_its_chunks_name(tmp_path):
+    """A cloud whose project is set to priority (a scripted stand-in answering every stream as served at
+    `priority`), and a client asking no tier. By hand, gpt-5-mini, 1,000 prompt and 100 output tokens:
+    (1000 × 0.45 + 100 × 3.60) / 1e6 = $0.00081 (standard: $0.00045). Before: the standard rate (the tier
+    the chunks named was dropped when the stream was put together)."""
+    import httpx
+    from intercept_helpers import running_proxy, wait_for_records
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    from ec2audit.intercept.server import serve_in_thread
+
+    async def answer(request: Request) -> Response:
+        body = await request.json()
+        return Response(_stream(body["model"], "priority", 1000, 100), media_type="text/event-stream")
+
+    cloud, stop = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", answer, methods=["POST"])]))
+    try:
+        with running_proxy(cloud + "/v1", tmp_path / "s.sqlite") as (_, url, store):
+            httpx.post(f"{url}/v1/chat/completions", json=_stream_request("gpt-5-mini"), timeout=20).raise_for_status()
+            [record] = wait_for_records(store, 1)
+    finally:
+        stop()
+    assert (record.input_tokens, record.output_tokens) == (1000, 100)
+    assert record.cost_usd == approx(0.00081, abs=1e-15)
+
+
+def _streamed_har(path, model: str, served: str, prompt: int, output: int) -> None:
+    """A browser's HAR export of one streamed Chat call sent without a tier (`_stream`)."""
     path.write_text(json.dumps({"log": {"entries": [{
         "startedDateTime": "2026-12-06T10:00:05.000Z",
         "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
-                    "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
-        "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": "".join(
-            f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"}}}]}}), encoding="utf-8")
+                    "postData": {"mimeType": "application/json", "text": json.dumps(_stream_request(model))}},
+        "response": {"status": 200, "content": {"mimeType": "text/event-stream",
+                                                "text": _stream(model, served, prompt, output)}}}]}}),
+        encoding="utf-8")
 
 
 def _otel_span(path, model: str, served: str, prompt: int, output: int) -> None:
