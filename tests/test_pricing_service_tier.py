@@ -146,15 +146,31 @@ def _otel_span(path, model: str, served: str, prompt: int, output: int) -> None:
         {"scope": {"name": "opentelemetry.instrumentation.openai_v2"}, "spans": [span]}]}]}), encoding="utf-8")
 
 
+def _litellm_payload(path, model: str, asked: str, prompt: int, output: int) -> None:
+    """LiteLLM's standard logging payload of a call it could not price (`response_cost` null, and why), the tier
+    asked among the request's `model_parameters`, the answer logged without one."""
+    path.write_text(json.dumps({
+        "id": "chatcmpl-9", "call_type": "acompletion", "stream": False, "response_cost": None,
+        "response_cost_failure_debug_info": {"error_message": "This model isn't mapped yet."}, "status": "success",
+        "custom_llm_provider": "openai", "prompt_tokens": prompt, "completion_tokens": output,
+        "total_tokens": prompt + output, "startTime": 1793900000.5, "endTime": 1793900001.7, "model": model,
+        "api_base": "https://api.openai.com/v1", "metadata": {"requester_metadata": {"session_id": "s2"}},
+        "messages": [{"role": "user", "content": "Hi"}], "model_parameters": {"service_tier": asked},
+        "response": {"id": "chatcmpl-9", "object": "chat.completion", "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "Hello"}, "finish_reason": "stop"}]}}) + "\n",
+        encoding="utf-8")
+
+
 def test_the_log_audit_prices_each_call_at_the_tier_that_served_it(tmp_path):
-    """`audit` of an OpenAI request log, a HAR export and an OpenTelemetry trace. By hand, gpt-5:
+    """`audit` of an OpenAI request log, a HAR export, an OpenTelemetry trace and a LiteLLM log. By hand, gpt-5:
       r1 flex, 1,000 prompt (400 cached), 200 out: (600 × 0.625 + 400 × 0.0625 + 200 × 5) / 1e6 = $0.0014
       r2 none asked, served at priority, 1,000 prompt, 100 out: (1000 × 2.50 + 100 × 20) / 1e6 = $0.0045
       r3 flex asked, served at default (the answer says which): (1000 × 1.25 + 100 × 10) / 1e6 = $0.00225
       the HAR's stream, none asked, served at priority, 1,000 prompt, 100 out: $0.0045
       the trace's span, served at flex, 1,000 prompt, 100 out: (1000 × 0.625 + 100 × 5) / 1e6 = $0.001125
-    the row $0.013775 (at the standard rate throughout: $0.0118); gpt-4o at flex has no rate: unknown, and the
-    table says why. Before: $0.0118, and gpt-4o at its standard rate. Anthropic's `standard_only` is its standard
+      LiteLLM's call asked at flex, unpriced there, 1,000 prompt, 100 out: $0.001125
+    the row $0.0149 (at the standard rate throughout: $0.01405); gpt-4o at flex has no rate: unknown, and the
+    table says why. Before: $0.01405, and gpt-4o at its standard rate. Anthropic's `standard_only` is its standard
     rate: claude-sonnet-4-5, 100 in and 10 out at $3 / $15: $0.00045 (not unknown)."""
     calls = [_call("r1", "gpt-5", "flex", "flex", 1000, 400, 200),
              _call("r2", "gpt-5", None, "priority", 1000, 0, 100),
@@ -168,12 +184,14 @@ def test_the_log_audit_prices_each_call_at_the_tier_that_served_it(tmp_path):
     (tmp_path / "requests.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls), encoding="utf-8")
     _streamed_har(tmp_path / "browser.har", "gpt-5", "priority", 1000, 100)
     _otel_span(tmp_path / "traces.json", "gpt-5", "flex", 1000, 100)
+    _litellm_payload(tmp_path / "standard_logging_payloads.jsonl", "gpt-5", "flex", 1000, 100)
     result = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert (summary["calls"], {f["format"] for f in summary["files"]}) == (7, {"openai-log", "har", "otel-genai"})
+    formats = {f["format"] for f in summary["files"]}
+    assert (summary["calls"], formats) == (8, {"openai-log", "har", "otel-genai", "litellm"})
     rows = {r["model"]: r for r in summary["providers"]}
-    assert abs(rows["gpt-5"]["cost_usd"] - 0.013775) < 1e-12
+    assert abs(rows["gpt-5"]["cost_usd"] - 0.0149) < 1e-12
     assert (rows["gpt-4o"]["cost_usd"], rows["gpt-4o"]["unpriced_calls"]) == (None, 1)
     assert abs(rows["claude-sonnet-4-5"]["cost_usd"] - 0.00045) < 1e-12
     table = CliRunner().invoke(main, ["audit", str(tmp_path), "--discover", "--no-presidio"], env={"COLUMNS": "200"})

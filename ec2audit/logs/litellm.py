@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ec2audit.errors import InputError
+from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import PASSED_OVER, OnError, csv_header, json_field, outline, read_records
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
@@ -71,9 +72,10 @@ def _usage(record: dict, metadata: dict) -> dict | None:
 
 
 def _served(record: dict) -> str | None:
-    """The service tier the logged response says served the call (priced at it where LiteLLM gave no cost)."""
-    response = json_field(record.get("response"))
-    return response.get("service_tier") if isinstance(response, dict) else None
+    """The service tier of the call (priced at it where LiteLLM gave no cost): the one the logged response says
+    served it, else the one asked (`model_parameters`, the request's optional parameters)."""
+    asked = json_field(record.get("model_parameters"))
+    return service_tier(json_field(record.get("response")), asked if isinstance(asked, dict) else None)
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
