@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -123,7 +124,7 @@ def _chat(script: _Script) -> tuple[dict, list[bytes]]:
             call = {"index": 0, "function": {"arguments": piece}}
             if k == 0:
                 call.update(id="call_1", type="function", function={"name": "send", "arguments": piece})
-            delta = {"tool_calls": [call]}
+            delta: dict[str, object] = {"tool_calls": [call]}
         else:
             delta = {"content": piece}
         events.append({**base, **extra, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
@@ -159,6 +160,7 @@ def _anthropic(script: _Script) -> tuple[dict, list[bytes]]:
 def _responses(script: _Script) -> tuple[dict, list[bytes]]:
     usage = {"input_tokens": script.prompt_tokens, "input_tokens_details": {"cached_tokens": 0},
              "output_tokens": script.output_tokens, "total_tokens": script.prompt_tokens + script.output_tokens}
+    item: dict[str, object]
     if script.tool:
         item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "send",
                 "arguments": script.text, "status": "completed"}
@@ -168,8 +170,9 @@ def _responses(script: _Script) -> tuple[dict, list[bytes]]:
     whole = {"id": "resp_standin", "object": "response", "created_at": int(time.time()), "status": "completed",
              "model": script.model, "output": [item], "usage": usage, **script.served}
     kind = "response.function_call_arguments" if script.tool else "response.output_text"
-    ids = {"item_id": item["id"], "output_index": 0} | ({} if script.tool else {"content_index": 0})
-    events = [{"type": "response.created", "response": {**whole, "status": "in_progress", "output": []}}]
+    ids: dict[str, object] = {"item_id": item["id"], "output_index": 0} | ({} if script.tool else {"content_index": 0})
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {**whole, "status": "in_progress", "output": []}}]
     events += [{"type": f"{kind}.delta", **ids, "delta": p} for p in _pieces(script.text)]
     done_key = "arguments" if script.tool else "text"
     events += [{"type": f"{kind}.done", **ids, done_key: script.text},

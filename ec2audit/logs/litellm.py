@@ -56,7 +56,7 @@ def _request(record: dict) -> dict:
         return {"model": record.get("model"), "messages": messages}
     server = json_field(record.get("proxy_server_request"))
     body = server.get("body") if isinstance(server, dict) and isinstance(server.get("body"), dict) else server
-    return body if is_request_body(body) else {"model": record.get("model"), "messages": []}
+    return body if isinstance(body, dict) and is_request_body(body) else {"model": record.get("model"), "messages": []}
 
 
 def _usage(record: dict, metadata: dict) -> dict | None:
@@ -86,9 +86,9 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             if passed_over:
                 passed_over(name, "cache_hits")
             continue
-        metadata = json_field(record.get("metadata"))
-        metadata = metadata if isinstance(metadata, dict) else {}
-        requester = metadata.get("requester_metadata") if isinstance(metadata.get("requester_metadata"), dict) else {}
+        logged = json_field(record.get("metadata"))
+        metadata: dict = logged if isinstance(logged, dict) else {}
+        requester = given if isinstance(given := metadata.get("requester_metadata"), dict) else {}
         data = {"id": record.get("id") or record.get("request_id"), "request": _request(record),
                 "provider": record.get("custom_llm_provider") or None, "url": record.get("api_base") or None,
                 "model": record.get("model"), "timestamp": _time(record.get("startTime")),

@@ -87,8 +87,9 @@ def _record(data: dict) -> dict:
 
 
 def _is_record(data: dict | None) -> bool:
-    return bool(data) and (is_request_body(data) or any(is_request_body(data.get(k)) for k in
-                                                         ("request", "body", "request_body")))
+    if not data:
+        return False
+    return is_request_body(data) or any(is_request_body(data.get(k)) for k in ("request", "body", "request_body"))
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -102,9 +103,9 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
     """One logged call (body or record) as a payload with its provenance."""
     record = _record(data)
     payload = payload_from_record(record, default_id)
-    body = next((record[k] for k in ("request", "body") if is_request_body(record.get(k))), record)
-    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
-    response = next((record[k] for k in ("response", "response_body") if isinstance(record.get(k), dict)), {})
+    body: dict = next((record[k] for k in ("request", "body") if is_request_body(record.get(k))), record)
+    meta = given if isinstance(given := body.get("metadata"), dict) else {}
+    response: dict = next((record[k] for k in ("response", "response_body") if isinstance(record.get(k), dict)), {})
     url = record.get("url") or record.get("base_url") or record.get("endpoint")
     session = str(payload.episode or record.get("session_id") or meta.get("session_id") or payload.task_id
                   or path.stem)
@@ -138,8 +139,8 @@ def _unbilled(record: dict, response: dict, url) -> dict | None:
 
 def _logged_id(data: dict) -> str | None:
     """The id a record was logged under (its own, or its request's `metadata.id`), None without one."""
-    body = next((data[k] for k in ("request", "body", "request_body") if isinstance(data.get(k), dict)), data)
-    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    body: dict = next((data[k] for k in ("request", "body", "request_body") if isinstance(data.get(k), dict)), data)
+    meta = given if isinstance(given := body.get("metadata"), dict) else {}
     found = data.get("id") or meta.get("id")
     return None if found is None else str(found)
 
