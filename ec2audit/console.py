@@ -16,6 +16,8 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
+from ec2audit.intercept.usage import DEFAULT_TIER
+
 PIPED_WIDTH = 10_000  # wider than any row: rich sizes a table to its content, so nothing is cut or wrapped
 
 
@@ -41,18 +43,21 @@ def unpriced_episodes(unpriced: int, priced: float) -> str:
     return f"unknown ({plural(unpriced, 'episode')} unpriced{beside})"
 
 
-def unknown_cost(calls: int, unpriced: int, without_usage: int, without_price: int) -> str:
+def unknown_cost(calls: int, unpriced: int, without_usage: int, without_price: int, tier: str | None = None) -> str:
     """Why the cost of `calls` is unknown, `unpriced` of them without one: a part of them had no price, no call
-    logged its usage, the model has none (claude-sonnet-4-20250514 is not in the price map), or the answer was
-    cut off (the provider bills output the usage never counted). `audit`'s provider table and `report`'s Cost
-    table say it in these words."""
+    logged its usage, the model has none (claude-sonnet-4-20250514 is not in the price map) or none at the
+    service tier `tier` that served them (gpt-4o has no `flex` price), or the answer was cut off (the provider
+    bills output the usage never counted). `audit`'s provider table and `report`'s Cost table say it in these
+    words."""
+    at = f" at the {tier} tier" if tier and tier != DEFAULT_TIER else ""
     if unpriced < calls:
         why = (" (no usage logged)" if without_usage == unpriced else
-               f" ({without_usage} with no usage logged)" if without_usage else "")
+               f" ({without_usage} with no usage logged)" if without_usage else
+               f" (no price{at})" if without_price and at else "")
         return f"unknown: {unpriced} of {calls} unpriced{why}"
     if without_usage == calls:
         return "unknown: no usage logged"
-    return "unknown: no price for the model" if without_price else "unknown: answer cut off"
+    return f"unknown: no price for the model{at}" if without_price else "unknown: answer cut off"
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:

@@ -17,6 +17,7 @@ from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
 from ec2audit.console import make_console, plural, unknown_cost, usd
 from ec2audit.errors import InputError
+from ec2audit.intercept.usage import DEFAULT_TIER, service_tier
 
 if TYPE_CHECKING:
     import polars as pl
@@ -41,7 +42,8 @@ def command() -> None:
 @click.option("--store", type=click.Path(dir_okay=False, path_type=Path), default=Path("intercept.sqlite"),
               show_default=True, help="SQLite record store (created 0600).")
 @click.option("--pricing", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Price table (TOML) adding to or overriding the packaged one.")
+              help="Price table (TOML) adding to or overriding the packaged one; "
+                   "[models.\"NAME\".service_tier.flex] prices OpenAI's flex tier.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8787, show_default=True, type=int)
 @click.option("--read-timeout", default=300.0, show_default=True, type=float,
@@ -114,11 +116,13 @@ def _stopped(store: Path, since: float, pricing: Pricing) -> str:
 
 def _unknown_cost(rows: list[ProxyRecord], unpriced: list[ProxyRecord], pricing: Pricing) -> str:
     """Why a model's cost is unknown, in `audit`'s and `report`'s words (`unknown_cost`): calls whose answer
-    counted no tokens, a model the proxy's prices (`--pricing`, the packaged ones) do not know, else a cut-off
-    answer."""
-    bare = sum(r.input_tokens is None and r.output_tokens is None for r in unpriced)
-    no_price = len(unpriced) - bare if pricing.lookup(rows[0].model) is None else 0
-    return unknown_cost(len(rows), len(unpriced), bare, no_price)
+    counted no tokens, a model the proxy's prices (`--pricing`, the packaged ones) do not know at the service
+    tier that served them, else a cut-off answer."""
+    counted = [(r, service_tier(r.response, r.request)) for r in unpriced
+               if r.input_tokens is not None or r.output_tokens is not None]
+    unknown = [tier for r, tier in counted if not pricing.priced(r.model, tier)]
+    return unknown_cost(len(rows), len(unpriced), len(unpriced) - len(counted), len(unknown),
+                        next((t for t in unknown if t != DEFAULT_TIER), None))
 
 
 @command.command("standin")

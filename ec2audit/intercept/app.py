@@ -345,7 +345,7 @@ class Interceptor:
         self._mask_evidence(record)
         if response is not None:
             record.response = response
-            usage = response_usage(response)
+            usage = response_usage(response, record.request)
             model = response.get("model") or response.get("modelVersion") or record.model
             if usage is not None:
                 record.input_tokens, record.cached_tokens = usage.input, usage.cached

@@ -5,7 +5,10 @@ LiteLLM ships `model_prices_and_context_window_backup.json` (thousands of models
 provider, updated with each release; pinned in pyproject). It is read as data, from the installed
 distribution's files: the `litellm` package itself is never imported. Names are matched exactly,
 as `provider/model` for the provider the upstream URL belongs to, or without a `provider/` prefix or
-a date suffix; a model found nowhere costs None (warned once), never a near name's price.
+a date suffix; a model found nowhere costs None (warned once), never a near name's price. A call served at
+another service tier than the default (OpenAI's `flex`, `priority`) is priced at that tier's rates (LiteLLM's
+`*_flex` / `*_priority` keys, a price table's `service_tier.NAME`); a model without them for its tier costs None
+(warned once), never the default rate.
 """
 
 from __future__ import annotations
@@ -15,13 +18,13 @@ import logging
 import re
 import tomllib
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.intercept.usage import Usage, parse_usage
+from ec2audit.intercept.usage import DEFAULT_TIER, Usage, parse_usage
 
 log = logging.getLogger("ec2audit.intercept")
 
@@ -29,6 +32,8 @@ _DATE_SUFFIX = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8})$")
 _PRICE_KEYS = ("input", "cached_input", "output", "cache_write", "cache_write_1h")
 LITELLM_MAP = "litellm/model_prices_and_context_window_backup.json"
 _ABOVE = re.compile(r"^input_cost_per_token_above_(\d+)k_tokens$")
+#: The service tiers LiteLLM's map prices apart, as the suffix of its keys (`input_cost_per_token_flex`).
+_LITELLM_TIERS = ("flex", "priority")
 #: Upstream hosts → the provider prefix LiteLLM's map files their prices under.
 _PROVIDERS = {"api.openai.com": "openai", "api.anthropic.com": "anthropic",
               "generativelanguage.googleapis.com": "gemini", "api.deepseek.com": "deepseek",
@@ -54,9 +59,12 @@ class Rate:
 class ModelPrice:
     rates: tuple[Rate, ...]  # ascending by `above`; the base rate has above = 0
     web_search: float = 0.0  # USD per server-side web search (`web_search` in a price table; LiteLLM's per query)
+    service_tiers: dict[str, tuple[Rate, ...]] = field(default_factory=dict)  # `flex`, `priority`: their rates
 
-    def rate(self, prompt_tokens: int) -> Rate:
-        return [r for r in self.rates if prompt_tokens > r.above or r.above == 0][-1]
+    def rate(self, prompt_tokens: int, tier: str = DEFAULT_TIER) -> Rate | None:
+        """The rate of a prompt this long at `tier`; None where the model has no price at that tier."""
+        rates = self.rates if tier == DEFAULT_TIER else self.service_tiers.get(tier)
+        return None if rates is None else [r for r in rates if prompt_tokens > r.above or r.above == 0][-1]
 
 
 def _rate(data: dict, where: str, file: str, above: int = 0) -> Rate:
@@ -66,6 +74,18 @@ def _rate(data: dict, where: str, file: str, above: int = 0) -> Rate:
                     values.get("cache_write"), above, values.get("cache_write_1h"))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"needs numeric input and output prices ({exc})", file=file, field=where) from None
+
+
+def _rates(data: dict, where: str, file: str) -> tuple[Rate, ...]:
+    """A price table's rates of one model (or one of its service tiers): the base, and its `tiers` by length."""
+    tiers = [_rate(t, f"{where}.tiers", file, int(t.get("above", 0))) for t in data.get("tiers", [])]
+    return tuple(sorted([_rate(data, where, file), *tiers], key=lambda r: r.above))
+
+
+def _service_tiers(data: object, where: str, file: str) -> dict[str, tuple[Rate, ...]]:
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise InputError("service_tier needs a table of prices per tier", file=file, field=f"{where}.service_tier")
+    return {tier: _rates(rates, f"{where}.service_tier.{tier}", file) for tier, rates in data.items()}
 
 
 def _web_search(value: object, where: str, file: str) -> float:
@@ -91,14 +111,14 @@ def load_pricing(path: str | Path | None = None) -> dict[str, ModelPrice]:
             raise InputError(f"not valid TOML ({exc})", file=file) from None
         for name, data in models.items():
             where = f"models.{name}"
-            tiers = [_rate(t, f"{where}.tiers", file, int(t.get("above", 0))) for t in data.get("tiers", [])]
-            table[name] = ModelPrice(tuple(sorted([_rate(data, where, file), *tiers], key=lambda r: r.above)),
-                                     _web_search(data.get("web_search", 0.0), where, file))
+            table[name] = ModelPrice(_rates(data, where, file), _web_search(data.get("web_search", 0.0), where, file),
+                                     _service_tiers(data.get("service_tier", {}), where, file))
     return table
 
 
 def _litellm_price(entry: dict) -> ModelPrice | None:
-    """LiteLLM's per-token prices (and their `_above_NNNk_tokens` tiers) as a ModelPrice."""
+    """LiteLLM's per-token prices (and their `_above_NNNk_tokens` tiers), at each service tier (`_flex`,
+    `_priority` after them), as a ModelPrice."""
     def per_million(key: str, suffix: str = "") -> float | None:
         value = entry.get(key + suffix)
         return value * 1e6 if isinstance(value, int | float) and not isinstance(value, bool) else None
@@ -112,15 +132,22 @@ def _litellm_price(entry: dict) -> ModelPrice | None:
                     per_million("cache_creation_input_token_cost", suffix), above,
                     per_million("cache_creation_input_token_cost_above_1hr", suffix))
 
-    base = rate("", 0)
-    if base is None:
+    def rates(served: str) -> tuple[Rate, ...] | None:
+        base = rate(served, 0)
+        if base is None:
+            return None
+        tiers = [rate(f"_above_{m.group(1)}k_tokens{served}", int(m.group(1)) * 1000)
+                 for m in filter(None, map(_ABOVE.match, entry))]
+        return tuple(sorted([base, *filter(None, tiers)], key=lambda r: r.above))
+
+    default = rates("")
+    if default is None:
         return None
-    tiers = [rate(f"_above_{m.group(1)}k_tokens", int(m.group(1)) * 1000)
-             for m in filter(None, map(_ABOVE.match, entry))]
+    served = {tier: found for tier in _LITELLM_TIERS if (found := rates(f"_{tier}")) is not None}
     searches = entry.get("search_context_cost_per_query")
     search = searches.get("search_context_size_medium") if isinstance(searches, dict) else None
-    return ModelPrice(tuple(sorted([base, *filter(None, tiers)], key=lambda r: r.above)),
-                      float(search) if isinstance(search, int | float) and not isinstance(search, bool) else 0.0)
+    return ModelPrice(default, float(search) if isinstance(search, int | float) and not isinstance(search, bool)
+                      else 0.0, served)
 
 
 @cache
@@ -162,7 +189,7 @@ class Pricing:
         self.sources = "ec2audit's pricing.toml" + (f", {path}" if path else "") + " and LiteLLM's price map"
         self.provider = _provider(upstream)
         self.shared = litellm_prices()  # read once, up front: not on the event loop at the first answer
-        self._warned: set[str | None] = set()  # a call without a model is warned once too
+        self._warned: set[tuple[str | None, str]] = set()  # per model and tier; a call without a model once too
 
     def lookup(self, model: str | None, provider: str | None = None) -> ModelPrice | None:
         """`provider`: the LiteLLM prefix of this call's provider, in place of the upstream's."""
@@ -182,17 +209,24 @@ class Pricing:
                 return shared[name]
         return None
 
+    def priced(self, model: str | None, tier: str | None = None, provider: str | None = None) -> bool:
+        """Whether the model has a price at the service tier (`tier` None: the default): a call of it left
+        without a cost had its answer cut off, not its price missing."""
+        entry = self.lookup(model, provider)
+        return entry is not None and entry.rate(0, tier or DEFAULT_TIER) is not None
+
     def price(self, model: str | None, usage: Usage | None, provider: str | None = None) -> float | None:
         if usage is None:
             return None
         entry = self.lookup(model, provider)
-        if entry is None:
-            if model not in self._warned:
-                self._warned.add(model)
+        rate = None if entry is None else entry.rate(usage.input, usage.tier)
+        if entry is None or rate is None:
+            if (model, usage.tier) not in self._warned:
+                self._warned.add((model, usage.tier))
                 # named by where prices were looked for, not by an option: a log audit takes no price file
-                log.warning("no price for model %r in %s: cost recorded as null", model, self.sources)
+                tier = "" if entry is None else f" at the {usage.tier} service tier"
+                log.warning("no price for model %r%s in %s: cost recorded as null", model, tier, self.sources)
             return None
-        rate = entry.rate(usage.input)
         uncached = max(usage.input - usage.cached - usage.cache_write, 0)
         write_rate = rate.cache_write if rate.cache_write is not None else rate.input
         hour_rate = rate.cache_write_1h if rate.cache_write_1h is not None else write_rate

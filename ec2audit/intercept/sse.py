@@ -85,7 +85,7 @@ class Assembler:
         self.response = data
 
     def _head(self, chunk: dict) -> None:
-        for key in ("id", "model", "created", "system_fingerprint"):
+        for key in ("id", "model", "created", "system_fingerprint", "service_tier"):
             if key in chunk:
                 self.response.setdefault(key, chunk[key])
         if isinstance(chunk.get("usage"), dict):

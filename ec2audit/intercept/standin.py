@@ -11,6 +11,8 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
   fault-hang             a stream that stops sending after one event and never ends (without
                          stream: an answer that never comes)
   keepalive              a stream with an SSE comment (`: keep-alive`) before every event
+A request that names OpenAI's `service_tier` is answered as served at it (`auto`: `default`), in the Chat and
+Responses answers and their streams' events.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
@@ -26,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -75,6 +78,8 @@ class _Script:
         self.text = json.dumps({"text": user}, ensure_ascii=False) if self.tool else f"echo: {user}"
         prompt = sum(len(s.text) for s in flatten(body))
         self.prompt_tokens, self.output_tokens = max(prompt // 4, 1), max(len(self.text) // 4, 1)
+        tier = body.get("service_tier")
+        self.served = {} if tier is None else {"service_tier": "default" if tier == "auto" else tier}
 
     def fault_events(self, events: list[bytes], cancelled: list):
         """Apply the stream faults to a list of encoded events."""
@@ -98,7 +103,7 @@ class _Script:
 
 def _chat(script: _Script) -> tuple[dict, list[bytes]]:
     base = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": int(time.time()),
-            "model": script.model}
+            "model": script.model, **script.served}
     usage = {"prompt_tokens": script.prompt_tokens, "completion_tokens": script.output_tokens,
              "total_tokens": script.prompt_tokens + script.output_tokens,
              "prompt_tokens_details": {"cached_tokens": 0}}
@@ -119,7 +124,7 @@ def _chat(script: _Script) -> tuple[dict, list[bytes]]:
             call = {"index": 0, "function": {"arguments": piece}}
             if k == 0:
                 call.update(id="call_1", type="function", function={"name": "send", "arguments": piece})
-            delta = {"tool_calls": [call]}
+            delta: dict[str, object] = {"tool_calls": [call]}
         else:
             delta = {"content": piece}
         events.append({**base, **extra, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
@@ -155,6 +160,7 @@ def _anthropic(script: _Script) -> tuple[dict, list[bytes]]:
 def _responses(script: _Script) -> tuple[dict, list[bytes]]:
     usage = {"input_tokens": script.prompt_tokens, "input_tokens_details": {"cached_tokens": 0},
              "output_tokens": script.output_tokens, "total_tokens": script.prompt_tokens + script.output_tokens}
+    item: dict[str, object]
     if script.tool:
         item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "send",
                 "arguments": script.text, "status": "completed"}
@@ -162,10 +168,11 @@ def _responses(script: _Script) -> tuple[dict, list[bytes]]:
         item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
                 "content": [{"type": "output_text", "text": script.text, "annotations": []}]}
     whole = {"id": "resp_standin", "object": "response", "created_at": int(time.time()), "status": "completed",
-             "model": script.model, "output": [item], "usage": usage}
+             "model": script.model, "output": [item], "usage": usage, **script.served}
     kind = "response.function_call_arguments" if script.tool else "response.output_text"
-    ids = {"item_id": item["id"], "output_index": 0} | ({} if script.tool else {"content_index": 0})
-    events = [{"type": "response.created", "response": {**whole, "status": "in_progress", "output": []}}]
+    ids: dict[str, object] = {"item_id": item["id"], "output_index": 0} | ({} if script.tool else {"content_index": 0})
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {**whole, "status": "in_progress", "output": []}}]
     events += [{"type": f"{kind}.delta", **ids, "delta": p} for p in _pieces(script.text)]
     done_key = "arguments" if script.tool else "text"
     events += [{"type": f"{kind}.done", **ids, done_key: script.text},

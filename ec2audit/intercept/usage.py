@@ -1,9 +1,15 @@
 """Token usage from the APIs' usage objects (OpenAI Chat and Responses, Anthropic Messages, Gemini's
-`usageMetadata`, Bedrock Converse), in one shape the price table reads."""
+`usageMetadata`, Bedrock Converse), in one shape the price table reads, with the service tier that served it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+#: The tier of a call sent without one, or with `auto`, served at the standard rates (OpenAI's `service_tier`).
+DEFAULT_TIER = "default"
+#: The `service_tier` values billed at the standard rates: OpenAI's `auto` (its project's tier, the default
+#: unless set), Anthropic's `standard_only` and its answers' `standard`, Groq's `on_demand`.
+_STANDARD = frozenset({"auto", DEFAULT_TIER, "standard", "standard_only", "on_demand"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +22,7 @@ class Usage:
     cache_write: int = 0
     cache_write_1h: int = 0  # the part of `cache_write` kept for an hour (Anthropic bills it at 2× input, not 1.25×)
     web_searches: int = 0  # server-side web searches, billed per search (`server_tool_use.web_search_requests`)
+    tier: str = DEFAULT_TIER  # OpenAI's service tier that served the call (`flex`: about half; `priority`: ~2×)
 
 
 def _int(value) -> int:
@@ -85,6 +92,19 @@ def parse_usage(usage) -> Usage | None:
     return None
 
 
-def response_usage(response: dict) -> Usage | None:
-    """A whole answer's usage, where its API puts it (`usage`, Gemini's `usageMetadata`)."""
-    return parse_usage(response.get("usage") or response.get("usageMetadata"))
+def service_tier(*bodies: dict | None) -> str:
+    """The tier a call was billed at: OpenAI's `service_tier`, the first of `bodies` that names one, the response
+    where it was recorded (the tier that served it: a request sent with `auto` is served at its project's), then
+    the request; none or a standard one (`_STANDARD`): the default."""
+    for body in bodies:
+        tier = body.get("service_tier") if isinstance(body, dict) else None
+        if isinstance(tier, str) and tier:
+            return DEFAULT_TIER if tier in _STANDARD else tier
+    return DEFAULT_TIER
+
+
+def response_usage(response: dict, request: dict | None = None) -> Usage | None:
+    """A whole answer's usage, where its API puts it (`usage`, Gemini's `usageMetadata`), at the tier that
+    served it (`service_tier`)."""
+    usage = parse_usage(response.get("usage") or response.get("usageMetadata"))
+    return None if usage is None else replace(usage, tier=service_tier(response, request))

@@ -38,6 +38,7 @@ from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
+from ec2audit.intercept.usage import DEFAULT_TIER
 from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
 from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
@@ -58,7 +59,7 @@ CALL_SCHEMA = {
     "call": pl.Int64, "payload_id": pl.String, "session": pl.String, "step": pl.Int64, "timestamp": pl.String,
     "provider": pl.String, "model": pl.String, "base_url": pl.String, "side": pl.String, "format": pl.String,
     "log_file": pl.String, "log_line": pl.Int64, "characters": pl.Int64, "input_tokens": pl.Int64,
-    "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64,
+    "cached_tokens": pl.Int64, "output_tokens": pl.Int64, "cost_usd": pl.Float64, "service_tier": pl.String,
     "trace_id": pl.String, "span_id": pl.String,
 }
 #: The call columns a finding row carries (`findings_frame`, `leaked`); `trace_id` and `span_id` (hex)
@@ -625,16 +626,18 @@ class LogAudit:
                 .select(list(SESSION_SCHEMA)).cast(pl.Schema(SESSION_SCHEMA)))
 
     def _models_without_price(self) -> list[str]:
-        """The models of cloud calls that logged usage and got no cost, which no price table knows (the others'
-        answers were cut off): what `report` says of a session's unknown USD, as `audit` does of a provider's."""
+        """The models of cloud calls that logged usage and got no cost, which no price table knows at the service
+        tier that served them (`_price_key`: the others' answers were cut off): what `report` says of a session's
+        unknown USD, as `audit` does of a provider's."""
         from ec2audit.intercept.pricing import Pricing
 
-        unpriced = (self.calls_lazy().filter((pl.col("side") == CLOUD) & pl.col("cost_usd").is_null() & _USAGE)
-                    .select(pl.col("model").drop_nulls().unique()).collect(engine="streaming")["model"].to_list())
+        unpriced = (self.calls_lazy().filter((pl.col("side") == CLOUD) & pl.col("cost_usd").is_null() & _USAGE
+                                             & pl.col("model").is_not_null())
+                    .select("model", _TIER).unique().collect(engine="streaming").rows())
         if not unpriced:
             return []
         pricing = Pricing()
-        return [m for m in unpriced if pricing.lookup(m) is None]
+        return [_price_key(m, t) for m, t in unpriced if not pricing.priced(m, t)]
 
     def write_sessions(self, path: Path) -> None:
         """The sessions table (Parquet, or JSONL for `.jsonl`), private, streamed a part at a time."""
@@ -651,7 +654,8 @@ class LogAudit:
         """Calls, tokens and cost per (side, provider, model). The cost is null unless every call of the row
         had a price: a sum over the priced calls alone would read as the whole cost; `unpriced_calls` says
         how many had none (no usage logged, or a model without a price), `calls_without_usage` how many of
-        those logged no usage. A provider is one row however its
+        those logged no usage, `unpriced_tier` the service tier (`flex`, `priority`) of one that logged usage
+        and was served at another tier than the default, which the reason names. A provider is one row however its
         logs spell it (OpenLLMetry writes `Anthropic`, the APIs' hosts `anthropic`)."""
         return (self.calls_lazy().with_columns(pl.col("provider").str.to_lowercase())
                 .group_by("side", "provider", "model", maintain_order=True).agg(
@@ -659,7 +663,9 @@ class LogAudit:
             cached_tokens=pl.col("cached_tokens").sum(), output_tokens=pl.col("output_tokens").sum(),
             cost_usd=_usd_sum(),
             unpriced_calls=pl.col("cost_usd").is_null().sum(),
-            calls_without_usage=(pl.col("input_tokens").is_null() & pl.col("output_tokens").is_null()).sum())
+            calls_without_usage=(pl.col("input_tokens").is_null() & pl.col("output_tokens").is_null()).sum(),
+            unpriced_tier=pl.col("service_tier").filter(
+                pl.col("cost_usd").is_null() & _USAGE & (pl.col("service_tier") != DEFAULT_TIER)).first())
             .sort("side", "provider", "model", nulls_last=True).collect(engine="streaming").to_dicts())
 
     def timeline(self, limit: int | None = None) -> list[dict]:
@@ -693,17 +699,25 @@ def _usd_sum() -> pl.Expr:
 
 #: A call that logged its usage (a token count in or out).
 _USAGE = pl.col("input_tokens").is_not_null() | pl.col("output_tokens").is_not_null()
+#: The service tier of a call, the default where none was logged.
+_TIER = pl.col("service_tier").fill_null(DEFAULT_TIER)
+
+
+def _price_key(model: str, tier: str) -> str:
+    """A model at a service tier, as `_usage` matches calls to the models without a price at theirs."""
+    return f"{model}\x00{tier}"
 
 
 def _usage(calls: pl.LazyFrame, no_price: list[str]) -> pl.LazyFrame:
     """Per session, its cloud calls' tokens and USD (`CLOUD_USAGE`), as `providers()` sums them, and its calls
-    without a cost: all, those without usage, those of a model in `no_price`."""
+    without a cost: all, those without usage, those of a model at a tier in `no_price` (`_price_key`)."""
     unpriced = pl.col("cost_usd").is_null()
     return calls.filter(pl.col("side") == CLOUD).group_by("session").agg(
         cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
         cloud_output_tokens=pl.col("output_tokens").sum(), cloud_usd=_usd_sum(),
         cloud_unpriced_calls=unpriced.sum(), cloud_calls_without_usage=(~_USAGE).sum(),
-        cloud_calls_without_price=(unpriced & _USAGE & pl.col("model").is_in(no_price)).sum())
+        cloud_calls_without_price=(unpriced & _USAGE & pl.concat_str("model", pl.lit("\x00"), _TIER)
+                                   .is_in(no_price)).sum())
 
 
 def _text_hash(text: str) -> int:
@@ -835,7 +849,8 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
 
         cost = price(payload.model, Usage(usage.get("input_tokens") or 0, usage.get("cached_tokens") or 0,
                                           usage.get("output_tokens") or 0, usage.get("cache_write_tokens") or 0,
-                                          usage.get("cache_write_1h_tokens") or 0, usage.get("web_searches") or 0),
+                                          usage.get("cache_write_1h_tokens") or 0, usage.get("web_searches") or 0,
+                                          usage.get("service_tier") or DEFAULT_TIER),
                      provider_prefix(meta.get("base_url"), meta.get("provider")))
     source = meta.get("source") or {}
     return {"call": index, "payload_id": payload.id, "session": meta.get("session") or payload.episode,
@@ -844,7 +859,8 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
             "side": side, "format": meta.get("format"), "log_file": source.get("file"), "log_line": source.get("line"),
             "characters": payload.size, "input_tokens": usage.get("input_tokens"),
             "cached_tokens": usage.get("cached_tokens"), "output_tokens": usage.get("output_tokens"),
-            "cost_usd": cost, "trace_id": meta.get("trace_id"), "span_id": meta.get("span_id")}
+            "cost_usd": cost, "service_tier": usage.get("service_tier"), "trace_id": meta.get("trace_id"),
+            "span_id": meta.get("span_id")}
 
 
 def discover_units(payloads: Iterable[Payload], use_presidio: bool = True, keep_all: bool = False) -> list[Unit]:

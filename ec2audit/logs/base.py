@@ -247,10 +247,11 @@ def load_json(path: Path, on_error: OnError):
         return None
 
 
-def normalize_usage(usage) -> dict | None:
+def normalize_usage(usage, tier: str | None = None) -> dict | None:
     """Token counts in one shape, prompt tokens including cached ones and those written to the cache (priced
     apart: Anthropic's cache writes cost 1.25× input; docs/design.md §1 Cost): the API shapes via the
-    interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cacheWrite`, `cost.total`)."""
+    interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cacheWrite`, `cost.total`); `tier`: the service
+    tier that served the call (`intercept.usage.service_tier`), None where the log does not say."""
     from ec2audit.intercept.usage import Usage, parse_usage
 
     if not isinstance(usage, dict):
@@ -269,7 +270,7 @@ def normalize_usage(usage) -> dict | None:
         return None
     return {"input_tokens": parsed.input, "cached_tokens": parsed.cached, "output_tokens": parsed.output,
             "cache_write_tokens": parsed.cache_write, "cache_write_1h_tokens": parsed.cache_write_1h,
-            "web_searches": parsed.web_searches, "cost_usd": cost}
+            "web_searches": parsed.web_searches, "cost_usd": cost, "service_tier": tier}
 
 
 def instant(value: object) -> datetime | None:

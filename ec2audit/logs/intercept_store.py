@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ec2audit.errors import InputError
+from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import BLOCKED, OnError
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.logs.openclaw_sqlite import SQLITE_MAGIC, tables
@@ -67,5 +68,5 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             payload.meta["usage"] = {"input_tokens": record.input_tokens or 0,
                                      "cached_tokens": record.cached_tokens or 0,
                                      "output_tokens": record.output_tokens or 0, "cost_usd": record.billed_usd,
-                                     "priced": True}
+                                     "priced": True, "service_tier": service_tier(record.response, record.request)}
         yield payload

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ec2audit.errors import InputError
+from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import PASSED_OVER, OnError, csv_header, json_field, outline, read_records
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
@@ -55,7 +56,7 @@ def _request(record: dict) -> dict:
         return {"model": record.get("model"), "messages": messages}
     server = json_field(record.get("proxy_server_request"))
     body = server.get("body") if isinstance(server, dict) and isinstance(server.get("body"), dict) else server
-    return body if is_request_body(body) else {"model": record.get("model"), "messages": []}
+    return body if isinstance(body, dict) and is_request_body(body) else {"model": record.get("model"), "messages": []}
 
 
 def _usage(record: dict, metadata: dict) -> dict | None:
@@ -70,6 +71,13 @@ def _usage(record: dict, metadata: dict) -> dict | None:
     return tokens or None
 
 
+def _served(record: dict) -> str | None:
+    """The service tier of the call (priced at it where LiteLLM gave no cost): the one the logged response says
+    served it, else the one asked (`model_parameters`, the request's optional parameters)."""
+    asked = json_field(record.get("model_parameters"))
+    return service_tier(json_field(record.get("response")), asked if isinstance(asked, dict) else None)
+
+
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     steps: Counter = Counter()
     passed_over = PASSED_OVER.get()
@@ -78,15 +86,15 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             if passed_over:
                 passed_over(name, "cache_hits")
             continue
-        metadata = json_field(record.get("metadata"))
-        metadata = metadata if isinstance(metadata, dict) else {}
-        requester = metadata.get("requester_metadata") if isinstance(metadata.get("requester_metadata"), dict) else {}
+        logged = json_field(record.get("metadata"))
+        metadata: dict = logged if isinstance(logged, dict) else {}
+        requester = given if isinstance(given := metadata.get("requester_metadata"), dict) else {}
         data = {"id": record.get("id") or record.get("request_id"), "request": _request(record),
                 "provider": record.get("custom_llm_provider") or None, "url": record.get("api_base") or None,
                 "model": record.get("model"), "timestamp": _time(record.get("startTime")),
                 "session_id": record.get("session_id") or metadata.get("session_id") or requester.get("session_id")
                 or record.get("trace_id") or record.get("end_user") or path.stem,
-                "usage": _usage(record, metadata),
+                "usage": _usage(record, metadata), "service_tier": _served(record),
                 "cost_usd": None if json_field(record.get("response_cost_failure_debug_info"))
                 else _number(record.get("response_cost", record.get("spend")))}
         try:

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from ec2audit.errors import InputError
 from ec2audit.intercept.dialects import model_in_path
 from ec2audit.intercept.record import free_path
+from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import (
     LOGGED_BEFORE,
     PASSED_OVER,
@@ -71,6 +72,8 @@ def response_data(text: str) -> dict:
             inner = event.get("message") or event.get("response") or {}
             found["model"] = event.get("model") or inner.get("model") or event.get("modelVersion") \
                 or found.get("model")
+            found["service_tier"] = event.get("service_tier") or inner.get("service_tier") \
+                or found.get("service_tier")
             usage = event.get("usage") or inner.get("usage") or event.get("usageMetadata")
             if isinstance(usage, dict):  # a gateway's null in message_delta leaves message_start's count
                 found["usage"].update({k: v for k, v in usage.items() if v is not None})
@@ -84,8 +87,9 @@ def _record(data: dict) -> dict:
 
 
 def _is_record(data: dict | None) -> bool:
-    return bool(data) and (is_request_body(data) or any(is_request_body(data.get(k)) for k in
-                                                         ("request", "body", "request_body")))
+    if not data:
+        return False
+    return is_request_body(data) or any(is_request_body(data.get(k)) for k in ("request", "body", "request_body"))
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -99,9 +103,9 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
     """One logged call (body or record) as a payload with its provenance."""
     record = _record(data)
     payload = payload_from_record(record, default_id)
-    body = next((record[k] for k in ("request", "body") if is_request_body(record.get(k))), record)
-    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
-    response = next((record[k] for k in ("response", "response_body") if isinstance(record.get(k), dict)), {})
+    body: dict = next((record[k] for k in ("request", "body") if is_request_body(record.get(k))), record)
+    meta = given if isinstance(given := body.get("metadata"), dict) else {}
+    response: dict = next((record[k] for k in ("response", "response_body") if isinstance(record.get(k), dict)), {})
     url = record.get("url") or record.get("base_url") or record.get("endpoint")
     session = str(payload.episode or record.get("session_id") or meta.get("session_id") or payload.task_id
                   or path.stem)
@@ -113,7 +117,9 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         or (model_in_path(urlsplit(url).path) if isinstance(url, str) else None), base_url=url,
         timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
         path=path, line=line, usage=normalize_usage(
-            response.get("usage") or response.get("usageMetadata") or record.get("usage")) or _unbilled(
+            response.get("usage") or response.get("usageMetadata") or record.get("usage"),
+            # the tier that served it: the response's (or the record's, as a gateway logged it), else the one asked
+            service_tier(response if "service_tier" in response else record, body)) or _unbilled(
             record, response, url), task_id=payload.task_id)
     if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
         out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
@@ -133,8 +139,8 @@ def _unbilled(record: dict, response: dict, url) -> dict | None:
 
 def _logged_id(data: dict) -> str | None:
     """The id a record was logged under (its own, or its request's `metadata.id`), None without one."""
-    body = next((data[k] for k in ("request", "body", "request_body") if isinstance(data.get(k), dict)), data)
-    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    body: dict = next((data[k] for k in ("request", "body", "request_body") if isinstance(data.get(k), dict)), data)
+    meta = given if isinstance(given := body.get("metadata"), dict) else {}
     found = data.get("id") or meta.get("id")
     return None if found is None else str(found)
 

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import OnError, make_payload, normalize_usage, open_log, outline
 from ec2audit.logs.messages import normalize, sources
 from ec2audit.payloads import Payload, detect_api, flatten, is_request_body
@@ -302,6 +303,12 @@ _CACHE = {"cached_tokens": ("gen_ai.usage.cache_read.input_tokens", "gen_ai.usag
                                  "llm.token_count.prompt_details.cache_write")}
 
 
+#: The OpenAI service tier of a call, the one that served it, then the one asked: the conventions' attributes
+#: (current, then their older `gen_ai.openai.*` names).
+_TIERS = ("openai.response.service_tier", "gen_ai.openai.response.service_tier", "openai.request.service_tier",
+          "gen_ai.openai.request.service_tier")
+
+
 def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]]) -> Payload:
     attrs = _attributes(span.get("attributes"))
     span_id = _span_id(span.get("spanId") or (span.get("context") or {}).get("span_id"))
@@ -329,7 +336,8 @@ def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]])
         or attrs.get("llm.system"),
         model=attrs.get("gen_ai.request.model") or attrs.get("gen_ai.response.model") or attrs.get("llm.model_name"),
         base_url=f"{host}:{port}" if host and port else host, timestamp=_time(span),
-        usage=normalize_usage(usage) if usage else None,
+        usage=normalize_usage(usage, service_tier(*({"service_tier": attrs.get(n)} for n in _TIERS)))
+        if usage else None,
         messages=sources(body["messages"]) if api == "openai-chat" else {})
     payload.meta |= {"trace_id": _hex_id(trace, 32), "span_id": _hex_id(span_id, 16)}
     if payload.meta["trace_id"] and payload.meta["span_id"]:  # a span exported twice is one call

@@ -194,8 +194,9 @@ def _usd(row: dict) -> str:
     from ec2audit.intercept.pricing import Pricing  # the price map is read only where a cost is missing
 
     # a priced model left unpriced by the proxy that recorded it: its streamed answer was cut off
-    no_price = unpriced > bare and Pricing().lookup(row["model"]) is None
-    return unknown_cost(row["calls"], unpriced, bare, unpriced - bare if no_price else 0)
+    tier = row.get("unpriced_tier")
+    no_price = unpriced > bare and not Pricing().priced(row["model"], tier)
+    return unknown_cost(row["calls"], unpriced, bare, unpriced - bare if no_price else 0, tier)
 
 
 def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
