@@ -17,6 +17,7 @@ from decimal import Decimal
 from functools import cache, cached_property
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from faker.providers.lorem.en_US import Provider as _EnglishWords
 
@@ -375,10 +376,8 @@ def _read_cached(path: Path, units: list[Unit], taxonomy: Taxonomy) -> list[Comp
         data = json.loads(path.read_bytes())
         if len(data["units"]) != len(units):
             return None
-        compiled = [CompiledUnit(unit, taxonomy.rules(unit.dimension), tuple(forms), tuple(digit_forms),
-                                 tuple(alnum_forms), tuple(romanized), amount, needs_context, tuple(context_words))
-                    for unit, (forms, digit_forms, alnum_forms, romanized, amount, needs_context, context_words)
-                    in zip(units, data["units"], strict=True)]
+        compiled = [CompiledUnit(unit, taxonomy.rules(unit.dimension), **_derived(row))
+                    for unit, row in zip(units, data["units"], strict=True)]
         syllables = data["syllables"]
         path.touch()  # the most recently used are kept
     except (OSError, ValueError, KeyError, TypeError):
@@ -386,6 +385,14 @@ def _read_cached(path: Path, units: list[Unit], taxonomy: Taxonomy) -> list[Comp
     if syllables is not None and not _cached_syllables:
         _cached_syllables.append(frozenset(syllables))
     return compiled
+
+
+def _derived(row: list) -> dict[str, Any]:
+    """A cached unit's derived fields by name (`_DERIVED`'s order; JSON's lists as the tuples they were); a row of
+    another length is another CompiledUnit's."""
+    if len(row) != len(_DERIVED):
+        raise ValueError("a cached unit of another shape")
+    return {name: tuple(v) if isinstance(v, list) else v for name, v in zip(_DERIVED, row, strict=True)}
 
 
 def _write_cached(path: Path, compiled: list[CompiledUnit], syllables: list[str] | None) -> None:
