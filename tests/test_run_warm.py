@@ -115,16 +115,23 @@ def test_the_second_episode_finds_nothing_of_the_first(two_episodes):
     assert not list((out / "workers" / "w0").iterdir())  # both episodes moved out of the worker
 
 
-def test_closing_the_pool_removes_empty_folders_a_late_timer_left_and_keeps_any_file(tmp_path):
-    """OpenClaw can recreate an episode's empty state folder after the episode moved out of the worker:
-    gone once the worker ended; a folder holding a file stays, to be seen."""
+def test_closing_the_pool_hands_late_files_to_their_episode_and_keeps_any_other(tmp_path):
+    """OpenClaw can write at an episode's old path in the worker after the episode moved out (its exit
+    handlers reopen a state database by path): once the worker ended, that file joins the episode's folder
+    under `after-turn/` and the empty folders go; a folder of no moved-out episode stays, to be seen."""
     from ec2audit.run.warm import WorkerPool
 
-    pool = WorkerPool(tmp_path / "workers", 1, None, "http://127.0.0.1:9")
-    (tmp_path / "workers" / "w0" / "t.cloud-only.r0" / "state" / "state").mkdir(parents=True)
-    kept = tmp_path / "workers" / "w0" / "t.cloud-only.r1" / "state"
+    pool = WorkerPool(tmp_path / "workers", tmp_path / "episodes", 1, None, "http://127.0.0.1:9")
+    w0 = tmp_path / "workers" / "w0"
+    (tmp_path / "episodes" / "t.cloud-only.r0" / "workspace").mkdir(parents=True)
+    (w0 / "t.cloud-only.r0" / "state" / "state").mkdir(parents=True)
+    (w0 / "t.cloud-only.r0" / "state" / "state" / "openclaw.sqlite").write_bytes(b"late")
+    (w0 / "t.cloud-only.r0" / "state" / "empty").mkdir()
+    kept = w0 / "t.cloud-only.r1" / "state"  # never moved out: not this episode's late write
     kept.mkdir(parents=True)
     (kept / "sessions.json").write_text("{}")
     pool.close()
-    assert [p.name for p in (tmp_path / "workers" / "w0").iterdir()] == ["t.cloud-only.r1"]
+    late = tmp_path / "episodes" / "t.cloud-only.r0" / "after-turn" / "state" / "state" / "openclaw.sqlite"
+    assert late.read_bytes() == b"late"
+    assert [p.name for p in w0.iterdir()] == ["t.cloud-only.r1"]
     assert (kept / "sessions.json").read_text() == "{}"

@@ -181,7 +181,7 @@ def open_episodes(config: RunConfig, out: Path, stack: contextlib.ExitStack, edg
     ctx = EpisodeContext(out, gateway, serve(gateway.app), store, config.sandbox, edge_name, cloud_name,
                          oracles, config.timeout, config.max_model_calls, config.warm_start)
     if config.warm_workers:  # closed before the servers its OpenClaw talks to (the stack unwinds backwards)
-        ctx.workers = WorkerPool(out / "workers", slots, config.sandbox, ctx.gateway_url)
+        ctx.workers = WorkerPool(out / "workers", out / "episodes", slots, config.sandbox, ctx.gateway_url)
         stack.callback(ctx.workers.close)
     return ctx
 

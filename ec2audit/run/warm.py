@@ -219,9 +219,11 @@ class WarmWorker:
 
 
 class WorkerPool:
-    """Warm workers for a run's scheduler threads: an episode takes one, runs, and gives it back."""
+    """Warm workers for a run's scheduler threads: an episode takes one, runs, and gives it back. Episodes
+    move out of a worker into `episodes` once their turn ended."""
 
-    def __init__(self, root: Path, size: int, sandbox: Sandbox | None, gateway_url: str):
+    def __init__(self, root: Path, episodes: Path, size: int, sandbox: Sandbox | None, gateway_url: str):
+        self.episodes = Path(episodes)
         self._free: queue.Queue[WarmWorker] = queue.Queue()
         self._all = [WarmWorker(Path(root) / f"w{i}", sandbox, gateway_url) for i in range(max(1, size))]
         for worker in self._all:
@@ -240,13 +242,20 @@ class WorkerPool:
     def close(self) -> None:
         for worker in self._all:
             worker.close(wait_s=10)
-            _prune_empty_folders(worker.root)
+            hand_over_late_files(worker.root, self.episodes)
 
 
-def _prune_empty_folders(root: Path) -> None:
-    """Remove the folders under `root` that hold no file, once its worker has ended: a timer of OpenClaw's
-    can recreate an episode's state folder (`<episode>/state/state`, empty) after the episode moved out.
-    A folder holding any file is left where it is, to be seen."""
+def hand_over_late_files(root: Path, episodes: Path) -> None:
+    """Once its worker has ended, what OpenClaw wrote at an episode's old path after the episode moved out
+    (its exit handlers and timers reopen a state folder or database by path) joins that episode's folder
+    under `after-turn/`, and the folders left empty go. A folder of no moved-out episode stays, to be seen."""
+    for folder in sorted(root.iterdir()) if root.is_dir() else ():
+        moved = episodes / folder.name
+        if folder.is_dir() and (moved / "workspace").is_dir():
+            for path in sorted(p for p in folder.rglob("*") if not p.is_dir()):
+                target = moved / "after-turn" / path.relative_to(folder)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, target)
     for folder, _, _ in os.walk(root, topdown=False):  # a folder's subfolders first
         if Path(folder) != Path(root):
             with contextlib.suppress(OSError):  # not empty: holds a file
