@@ -72,15 +72,15 @@ def wait_for_records(store, count: int, timeout: float = 10.0) -> list[dict]:
 CLI = str(Path(sys.executable).parent / "ec2audit")
 
 
-def serve_cli(upstream: str, store: Path, log: Path, key: str, *extra: str) -> tuple[subprocess.Popen, str]:
-    """`intercept serve --port 0` in a process, its output appended to `log`, and its URL once its banner names
-    it: the proxy's socket listens by then. Not a port looked up free here and handed over, which another
-    process could take in between."""
+def serve_cli(upstream: str, store: Path, log: Path, key: str | None, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`intercept serve --port 0` in a process (upstream key `key`, else the client's), its output appended to
+    `log`, and its URL once its banner names it: the proxy's socket listens by then. Not a port looked up free
+    here and handed over, which another process could take in between."""
     start = log.stat().st_size if log.exists() else 0
-    env = {**os.environ, "EC2_TEST_UPSTREAM_KEY": key}
-    proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream, "--upstream-key-env",
-                             "EC2_TEST_UPSTREAM_KEY", "--store", str(store), "--port", "0", *extra],
-                            env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    env = {**os.environ, "EC2_TEST_UPSTREAM_KEY": key or ""}
+    keyed = ["--upstream-key-env", "EC2_TEST_UPSTREAM_KEY"] if key else []
+    proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream, *keyed, "--store", str(store),
+                             "--port", "0", *extra], env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 120  # bounds only how long a proxy that never starts hangs the test
     while not (banner := re.search(rb"ec2audit intercept: (http://\S+)/v1 ", log.read_bytes()[start:])):
         if proc.poll() is not None or time.monotonic() > deadline:
