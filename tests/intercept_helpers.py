@@ -74,20 +74,26 @@ CLI = str(Path(sys.executable).parent / "ec2audit")
 
 def serve_cli(upstream: str, store: Path, log: Path, key: str | None, *extra: str) -> tuple[subprocess.Popen, str]:
     """`intercept serve --port 0` in a process (upstream key `key`, else the client's), its output appended to
-    `log`, and its URL once its banner names it: the proxy's socket listens by then. Not a port looked up free
-    here and handed over, which another process could take in between."""
+    `log`, and the URL its banner names. Not a port looked up free here and handed over, which another process
+    could take in between."""
     start = log.stat().st_size if log.exists() else 0
     env = {**os.environ, "EC2_TEST_UPSTREAM_KEY": key or ""}
     keyed = ["--upstream-key-env", "EC2_TEST_UPSTREAM_KEY"] if key else []
     proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream, *keyed, "--store", str(store),
                              "--port", "0", *extra], env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    return proc, banner_url(proc, log, start)
+
+
+def banner_url(proc: subprocess.Popen, log: Path, start: int = 0) -> str:
+    """The URL an `intercept serve` process names in its banner, written to `log` after byte `start`: its socket
+    listens by then."""
     deadline = time.monotonic() + 120  # bounds only how long a proxy that never starts hangs the test
     while not (banner := re.search(rb"ec2audit intercept: (http://\S+)/v1 ", log.read_bytes()[start:])):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             raise AssertionError(f"proxy did not start: {log.read_text()}")
         time.sleep(0.05)
-    return proc, banner[1].decode()
+    return banner[1].decode()
 
 
 def json_strings(value):
