@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
+import select
 import subprocess
 import sys
 import time
@@ -39,12 +39,6 @@ def default_model_path() -> Path:
     raise FileNotFoundError(f"no default model ({DEFAULT_GGUF}): run `ec2audit setup models`, or give a GGUF path")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class LocalModelServer:
     """`with LocalModelServer() as base_url:` → `http://127.0.0.1:PORT/v1` until the block ends."""
 
@@ -69,33 +63,37 @@ class LocalModelServer:
         return self.base_url.removesuffix("/v1") if self.base_url else ""
 
     def start(self) -> str:
-        if self.process is not None:
+        """Start the server; returns its base URL once it answers. The child binds the port itself (`port`, or
+        any free one when None) and says which through a pipe once serving: a port looked up free here and bound
+        by the child seconds later could be taken in between (and the wait would then hear another server)."""
+        if self.process is not None and self.base_url is not None:
             return self.base_url
-        port = self.port or free_port()
+        read_end, write_end = os.pipe()
         cmd = [sys.executable, "-m", "ec2audit.localmodel", "--model", str(self.model_path),
-               "--port", str(port), "--n-ctx", str(self.n_ctx), "--threads", str(self.threads)]
+               "--port", str(self.port or 0), "--n-ctx", str(self.n_ctx), "--threads", str(self.threads),
+               "--address-fd", str(write_end)]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         try:
-            self.process = subprocess.Popen(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                            pass_fds=(write_end,))
+        except BaseException:
+            os.close(read_end)
+            raise
         finally:
-            if log is not subprocess.DEVNULL:
+            os.close(write_end)
+            if not isinstance(log, int):
                 log.close()
-        root = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + self.startup_timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                self.process = None
-                raise RuntimeError(f"llama.cpp server exited while loading {self.model_path} "
-                                   f"(port {port} busy, or not a GGUF?)")
-            try:
-                if httpx.get(f"{root}/health", timeout=2).status_code == 200:
-                    self.base_url = f"{root}/v1"
-                    return self.base_url
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        self.stop()
-        raise TimeoutError(f"llama.cpp server not ready after {self.startup_timeout:.0f} s")
+        with os.fdopen(read_end, "rb") as said:
+            ready, _, _ = select.select([said], [], [], self.startup_timeout)
+            address = said.readline().decode().strip() if ready else None  # "": the child exited first
+        if not address:
+            self.stop()
+            if address is None:
+                raise TimeoutError(f"llama.cpp server not ready after {self.startup_timeout:.0f} s")
+            busy = f"port {self.port} busy, or " if self.port else ""
+            raise RuntimeError(f"llama.cpp server exited while loading {self.model_path} ({busy}not a GGUF?)")
+        self.base_url = f"{address.rstrip('/')}/v1"
+        return self.base_url
 
     def stop(self) -> None:
         if self.process is None:
@@ -122,8 +120,9 @@ def tokenize(root_url: str, text: str) -> int:
     return len(response.json()["tokens"])
 
 
-def _serve(model: str, port: int, n_ctx: int, threads: int) -> None:
-    """Child-process entry: load the model, serve until terminated."""
+def _serve(model: str, port: int, n_ctx: int, threads: int, address_fd: int) -> None:
+    """Child-process entry: load the model, serve (on any free port when `port` is 0), write the URL it listens
+    at to `address_fd` once it answers, serve until terminated."""
     import signal
 
     import xllamacpp
@@ -138,6 +137,8 @@ def _serve(model: str, port: int, n_ctx: int, threads: int) -> None:
     parent = os.getppid()
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server = xllamacpp.Server(params)  # returns once /health answers; serves on its own threads
+    with os.fdopen(address_fd, "w") as address:
+        address.write(server.listening_address + "\n")
     while os.getppid() == parent:  # the parent died without stopping us: do not linger
         time.sleep(1)
     del server
@@ -150,5 +151,6 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--address-fd", type=int, required=True, help="where to write the URL once serving")
     args = parser.parse_args()
-    _serve(args.model, args.port, args.n_ctx, args.threads)
+    _serve(args.model, args.port, args.n_ctx, args.threads, args.address_fd)

@@ -13,12 +13,19 @@ from types import SimpleNamespace
 
 import httpx
 import pytest
+from hypothesis import settings
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from ec2audit.intercept.server import serve_in_thread
+
+#: Property tests have no per-example deadline: Hypothesis's default (200 ms, and 1 s of drawing before its
+#: too_slow health check) fails a test whose process a loaded machine paused once ("Unreliable test timings").
+#: A test's own `@settings` keeps this for what it does not set.
+settings.register_profile("ec2audit", deadline=None)
+settings.load_profile("ec2audit")
 
 #: Fixtures that start a real server, and the marker a test using one carries (`make test-fast` deselects it).
 SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio", "phoenix": "phoenix"}

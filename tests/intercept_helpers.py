@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -72,28 +72,28 @@ def wait_for_records(store, count: int, timeout: float = 10.0) -> list[dict]:
 CLI = str(Path(sys.executable).parent / "ec2audit")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def serve_cli(upstream: str, store: Path, log: Path, key: str | None, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`intercept serve --port 0` in a process (upstream key `key`, else the client's), its output appended to
+    `log`, and the URL its banner names. Not a port looked up free here and handed over, which another process
+    could take in between."""
+    start = log.stat().st_size if log.exists() else 0
+    env = {**os.environ, "EC2_TEST_UPSTREAM_KEY": key or ""}
+    keyed = ["--upstream-key-env", "EC2_TEST_UPSTREAM_KEY"] if key else []
+    proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream, *keyed, "--store", str(store),
+                             "--port", "0", *extra], env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    return proc, banner_url(proc, log, start)
 
 
-def serve_cli(upstream: str, store: Path, log: Path, key: str, *extra: str) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    env = {**os.environ, "EC2_TEST_UPSTREAM_KEY": key}
-    proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream, "--upstream-key-env",
-                             "EC2_TEST_UPSTREAM_KEY", "--store", str(store), "--port", str(port), *extra],
-                            env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"{url}/", timeout=1)  # any answer (a 404): up; the model list would be a recorded call
-            return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError(f"proxy did not start: {log.read_text()}")
+def banner_url(proc: subprocess.Popen, log: Path, start: int = 0) -> str:
+    """The URL an `intercept serve` process names in its banner, written to `log` after byte `start`: its socket
+    listens by then."""
+    deadline = time.monotonic() + 120  # bounds only how long a proxy that never starts hangs the test
+    while not (banner := re.search(rb"ec2audit intercept: (http://\S+)/v1 ", log.read_bytes()[start:])):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"proxy did not start: {log.read_text()}")
+        time.sleep(0.05)
+    return banner[1].decode()
 
 
 def json_strings(value):

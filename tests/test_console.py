@@ -41,14 +41,20 @@ def test_plural():
 
 
 def test_progress_prints_lines_where_there_is_no_terminal():
+    """The stage and count are set before the ticker starts, and the test waits for its second line: set inside,
+    a loaded machine that paused this thread for 50 ms had a line say `embedding` or `judging: 0/10`, and one
+    that paused the ticker missed a second line in a fixed 0.3 s."""
     out = io.StringIO()
     console = Console(file=out, width=200)  # a file: no terminal, no bar
     calls = iter(range(100))
-    with RunProgress(console, every=0.05, detail=lambda: f"{next(calls)} judge calls") as progress:
-        progress.stage("embedding")
-        progress.stage("judging", 10)
-        progress.advance(3)
-        time.sleep(0.3)
+    progress = RunProgress(console, every=0.05, detail=lambda: f"{next(calls)} judge calls")
+    progress.stage("embedding")
+    progress.stage("judging", 10)
+    progress.advance(3)
+    with progress:
+        deadline = time.monotonic() + 30  # bounds only how long a failing test hangs
+        while out.getvalue().count("\n") < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
     lines = out.getvalue().splitlines()
     assert len(lines) >= 2 and all(line.startswith("judging: 3/10 (30 %), ") for line in lines)
     assert "judge calls" in lines[0] and "in this stage" in lines[0]

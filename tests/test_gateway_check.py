@@ -2,21 +2,17 @@
 (redact, block, observe), with the probe units it exports, and with the setup mistakes a user makes."""
 
 import json
-import os
 import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 from click.testing import CliRunner
+from intercept_helpers import serve_cli
 
 from ec2audit.cli import main
 from ec2audit.gateway.positions import POSITIONS
 
-CLI = str(Path(sys.executable).parent / "ec2audit")
 #: The ec2audit proxy guarantees every position: headers are audited and redacted, and adjacent text
 #: parts of one message are scanned as one text.
 GUARANTEED = list(POSITIONS)
@@ -38,21 +34,10 @@ def probe_units(tmp_path_factory) -> Path:
 
 def _serve(tmp_path: Path, units: Path, enforce: str) -> tuple[subprocess.Popen, str, int]:
     """`ec2audit intercept serve` forwarding to a port gateway-check will listen on."""
-    port, upstream_port = _free_port(), _free_port()
-    log = tmp_path / f"{enforce}.log"
-    store = tmp_path / f"{enforce}.sqlite"
-    proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", f"http://127.0.0.1:{upstream_port}/v1",
-                             "--units", str(units), "--enforce", enforce, "--store", str(store), "--port", str(port)],
-                            stdout=log.open("wb"), stderr=subprocess.STDOUT, env=os.environ)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=1)  # 502: up, upstream not yet there
-            return proc, f"http://127.0.0.1:{port}/v1", upstream_port
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError(f"proxy did not start: {log.read_text()}")
+    upstream_port = _free_port()
+    proc, url = serve_cli(f"http://127.0.0.1:{upstream_port}/v1", tmp_path / f"{enforce}.sqlite",
+                          tmp_path / f"{enforce}.log", None, "--units", str(units), "--enforce", enforce)
+    return proc, url + "/v1", upstream_port
 
 
 def _check(url: str, upstream_port: int, *extra: str):

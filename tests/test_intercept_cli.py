@@ -4,6 +4,7 @@ acknowledged records survive, logs and store scanned for API keys), then `export
 import json
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -87,6 +88,19 @@ def test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs(standin, tmp
     [interrupted] = [r for r in after if r.id == pending.id]
     assert interrupted.state == "interrupted" and "interrupted" in interrupted.error
     assert [r.state for r in after].count("complete") == acknowledged + 1
+
+
+def test_serve_on_a_taken_port_says_so_in_one_line(tmp_path):
+    """Another server holds the port: one line naming it and the option, exit 2, no store made."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["intercept", "serve", "--upstream", "http://127.0.0.1:9/v1",
+                                           "--store", str(tmp_path / "s.sqlite"), "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: field '--port': cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert not (tmp_path / "s.sqlite").exists()
 
 
 def _filled_store(path: Path) -> RecordStore:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,18 @@ def test_stop_frees_the_process_and_port():
     assert process.poll() is not None
     with pytest.raises(httpx.ConnectError):
         httpx.get(url.removesuffix("/v1") + "/health", timeout=2)
+
+
+def test_a_port_in_use_is_named_not_waited_for():
+    """The child says where it listens, or exits: a port another server holds ends the start at once."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = LocalModelServer(n_ctx=256, port=port)
+        with pytest.raises(RuntimeError, match=f"port {port} busy"):
+            server.start()
+    assert server.process is None and server.base_url is None
 
 
 def test_missing_model_file_is_reported(tmp_path):

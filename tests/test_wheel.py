@@ -13,13 +13,12 @@ import os
 import socket
 import stat
 import subprocess
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import httpx
 import pytest
-from intercept_helpers import SECRET_TEXT, UNITS, standin_server
+from intercept_helpers import SECRET_TEXT, UNITS, banner_url, standin_server
 
 from ec2audit.tasks import load_suite
 from ec2audit.units import write_units
@@ -70,20 +69,12 @@ def test_intercept_serve_then_audit_then_report(installed):
     write_units(UNITS, installed.work / "units.jsonl")
     stand_in = standin_server()
     app, upstream = next(stand_in)
-    port = _free_port()
+    log = installed.work / "proxy.log"
     proxy = subprocess.Popen([installed.cli, "intercept", "serve", "--upstream", upstream, "--store", "cloud.sqlite",
-                              "--port", str(port), "--units", "units.jsonl"], cwd=installed.work, env=installed.env,
-                             stdout=subprocess.DEVNULL, stderr=(installed.work / "proxy.log").open("w"))
+                              "--port", "0", "--units", "units.jsonl"], cwd=installed.work, env=installed.env,
+                             stdout=subprocess.DEVNULL, stderr=log.open("w"))
     try:
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(600):  # start-up on a loaded machine: poll until it answers or exits
-            if proxy.poll() is not None:
-                raise AssertionError((installed.work / "proxy.log").read_text())
-            try:
-                if httpx.get(f"{url}/v1/models", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        url = banner_url(proxy, log)
         answer = httpx.post(f"{url}/e/ep-1/v1/chat/completions", timeout=60,
                             json={"model": "echo", "messages": [{"role": "user", "content": SECRET_TEXT}]})
         assert answer.status_code == 200 and len(app.state.requests) == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sys
 import time
 from collections import Counter
@@ -45,7 +46,8 @@ def command() -> None:
               help="Price table (TOML) adding to or overriding the packaged one; "
                    "[models.\"NAME\".service_tier.flex] prices OpenAI's flex tier.")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8787, show_default=True, type=int)
+@click.option("--port", default=8787, show_default=True, type=int,
+              help="0: any free port; the first line printed names the one taken.")
 @click.option("--read-timeout", default=300.0, show_default=True, type=float,
               help="Seconds to wait for the upstream's next bytes.")
 @click.option("--keep-evidence", is_flag=True,
@@ -76,9 +78,10 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     config = InterceptConfig(upstream=upstream, store=store, upstream_key=key, units=units, enforce=enforce,
                              pricing=pricing, read_timeout=read_timeout, keep_evidence=keep_evidence,
                              refuse_unread=refuse_unread)
+    listening = _listen(host, port)
     app = create_app(config)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    click.echo(f"ec2audit intercept: http://{host}:{port}/v1 → {config.upstream} "
+    click.echo(f"ec2audit intercept: http://{host}:{listening.getsockname()[1]}/v1 → {config.upstream} "
                f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
 
     def stopped(signum, frame):
@@ -86,11 +89,30 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
 
     started = time.time()
     signal.signal(signal.SIGTERM, stopped)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                           proxy_headers=False))
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, proxy_headers=False)
+        server.run(sockets=[listening])
     except KeyboardInterrupt:
         pass
+    if not server.started:
+        sys.exit(3)  # uvicorn's startup failure (said in its log), as `uvicorn.run` ends on it
     click.echo(_stopped(store, started, app.state.interceptor.pricing), err=True)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The proxy's socket, listening before the banner names its port: connections made from then on wait in
+    the backlog until the proxy serves, and `--port 0` gets any free port, said in the banner (a port looked up
+    free and bound later can be taken in between)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a restart beside TIME_WAIT works
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}", field="--port") from None
+    sock.listen(2048)  # uvicorn's backlog
+    return sock
 
 
 def _stopped(store: Path, since: float, pricing: Pricing) -> str:

@@ -26,7 +26,10 @@ def serve_in_thread(app, host: str = "127.0.0.1", port: int = 0,
     bound = server.servers[0].sockets[0].getsockname()
 
     def stop() -> None:
+        """Returns once the server stopped (open connections get uvicorn's 5 s, then the app's shutdown runs:
+        the proxy joins its scanning process), bounded only against a hang: a loaded machine's slow stop was
+        cut at 10 s, and its caller went on as if the server and its workers were gone."""
         server.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=120)
 
     return f"http://{bound[0]}:{bound[1]}", stop
