@@ -1,5 +1,6 @@
 """The CLI loads what the command it runs needs: a command's module only when that command runs or help lists
-it, and an audit of given units not the annotate recognizers, which only discovery reads (start-up time)."""
+it, and an audit of given units not the annotate recognizers, which only discovery reads, nor numpy, which only
+texts of 4,096 characters or more need (start-up time)."""
 
 import json
 import subprocess
@@ -11,10 +12,10 @@ from test_audit_cli import REQUEST, UNITS
 from ec2audit.cli import main
 from ec2audit.units import write_units
 
-#: runs the CLI with the arguments after it, then prints the CLI's modules and the annotate modules it loaded
+#: runs the CLI with the arguments after it, then prints the CLI's modules, the annotate modules and numpy's it loaded
 _LOADED = ("import sys\nfrom ec2audit.cli import main\n"
            "try:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
-           "print(sorted(m for m in sys.modules if m.startswith(('ec2audit.cli.', 'ec2audit.annotate'))))")
+           "print(sorted(m for m in sys.modules if m.startswith(('ec2audit.cli.', 'ec2audit.annotate', 'numpy'))))")
 
 
 def _loaded(*args: str) -> list[str]:
@@ -23,7 +24,7 @@ def _loaded(*args: str) -> list[str]:
     return json.loads(done.stdout.strip().splitlines()[-1].replace("'", '"'))
 
 
-def test_an_audit_of_units_loads_no_other_command_and_no_recognizer(tmp_path):
+def test_an_audit_of_units_loads_no_other_command_no_recognizer_and_no_numpy(tmp_path):
     write_units(UNITS, tmp_path / "units.jsonl")
     log = tmp_path / "payloads.jsonl"
     log.write_text(json.dumps({"id": "req-1", "task_id": "t1", "request": REQUEST}, ensure_ascii=False) + "\n",
