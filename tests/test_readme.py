@@ -66,8 +66,8 @@ def _command_of(args: list[str]) -> tuple[click.Command, list[str]]:
     """The click command the leading words name (`tasks list`, `judge review push`), and the words used."""
     command, path = main, []
     for word in args:
-        if isinstance(command, click.Group) and word in command.commands:
-            command = command.commands[word]
+        if isinstance(command, click.Group) and (sub := command.get_command(click.Context(command), word)):
+            command = sub  # `main` loads a command's module when asked for it (cli/__init__.py)
         elif command.name == "judge" and word == "review":  # routed by `judge` itself (cli/judge.py)
             command = review
         else:

@@ -87,22 +87,16 @@ class CompiledUnit:
     amount: int | None              # amount in hundredths when the value is an amount
     needs_context: bool
     context_words: tuple[str, ...]  # words that must stand near a short or common value
+    #: the published prefix a credential's normalised value starts with (`sk_live_`, `ghp_`, `akia`): every key of
+    #: its kind shows it, so showing it shows nothing of this one; "" for other values. Compiled (and so cached)
+    #: with the rest: reading it needs the annotate recognizers, which load with all their families (0.13 s)
+    public_prefix: str
 
     @cached_property
     def compact(self) -> str:
         """The value without separators, as masked forms are compared: "6222 0000 1234" → "622200001234",
         "3c:52:82" → "3c5282"."""
         return compact_form(self.forms[0])
-
-    @cached_property
-    def public_prefix(self) -> str:
-        """The published prefix a credential's normalised value starts with (`sk_live_`, `ghp_`, `akia`): every
-        key of its kind shows it, so showing it shows nothing of this one; "" for other values."""
-        if self.rules.name != "credential":
-            return ""
-        from ec2audit.annotate.recognizers.secrets import public_key_prefix  # the recognizers load on first ask
-
-        return public_key_prefix(self.forms[0])
 
     @cached_property
     def inflects(self) -> bool:
@@ -308,7 +302,15 @@ def compile_unit(unit: Unit, taxonomy: Taxonomy, cities: tuple[str, ...] = ()) -
     romanized = _pinyin_forms(main) if "pinyin" in rules.views and HAN_NAME.fullmatch(main) else ()
     digit_forms = _digit_forms(unit.value, rules)
     return CompiledUnit(unit, rules, forms, digit_forms, _alnum_forms(main, rules, digit_forms), romanized, amount,
-                        needs_context, tuple(c for c in context if len(c) >= 2))
+                        needs_context, tuple(c for c in context if len(c) >= 2), _public_prefix(forms, rules))
+
+
+def _public_prefix(forms: tuple[str, ...], rules: Dimension) -> str:
+    if rules.name != "credential" or not forms:
+        return ""
+    from ec2audit.annotate.recognizers.secrets import public_key_prefix  # the recognizers load on first ask
+
+    return public_key_prefix(forms[0])
 
 
 @cache

@@ -26,12 +26,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ec2audit.detect.views import Replacement, Rewriter
 
 if TYPE_CHECKING:
     import hyperscan
+    import numpy as np
 
     from ec2audit.detect.forms import Form
 
@@ -97,7 +96,7 @@ class CueScan:
         if "\n" not in text:  # one stretch: the whole text, where any cue stands
             return [[(0, len(text))] if w and ends else [] for ends, w in zip(found, wanted, strict=True)]
         lines = _Lines(text, data)
-        return [lines.around(np.array(ends, dtype=np.int64), form.cue_lines) if w and ends else []
+        return [lines.around(ends, form.cue_lines) if w and ends else []
                 for form, ends, w in zip(self.cued, found, wanted, strict=True)]
 
     def _scratch(self) -> hyperscan.Scratch:
@@ -207,9 +206,12 @@ def _collector(found: list[list[int]]):
 
 class _Lines:
     """A text's line breaks, in characters, and the stretches of lines around offsets (in `data`'s bytes, where
-    given: each is a character's offset less the UTF-8 continuation bytes before it)."""
+    given: each is a character's offset less the UTF-8 continuation bytes before it). numpy is imported here, on
+    the first text of `_SHORT` characters or more: an audit of short texts does not load it (0.1 s, 11 MB)."""
 
     def __init__(self, text: str, data: bytes | None):
+        import numpy as np
+
         self.length = len(text)
         self._continuation = None
         if data is None:
@@ -222,15 +224,19 @@ class _Lines:
             self.breaks = self._characters(self.breaks)
 
     def _characters(self, offsets: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         if self._continuation is None:
             return offsets
         return offsets - np.searchsorted(self._continuation, offsets)
 
-    def around(self, ends: np.ndarray, spread: int) -> list[Stretch]:
+    def around(self, ends: list[int], spread: int) -> list[Stretch]:
         """The line holding the character before each of `ends` (a match's last) and `spread` lines either side,
         joined where they meet: a match ending with a line break is on the line it ends."""
+        import numpy as np
+
         breaks = self.breaks
-        line = np.unique(np.searchsorted(breaks, self._characters(ends) - 1, side="left"))
+        line = np.unique(np.searchsorted(breaks, self._characters(np.array(ends, dtype=np.int64)) - 1, side="left"))
         first, last = np.maximum(line - spread, 0), np.minimum(line + spread, len(breaks))
         # join stretches that overlap or meet (the next starts on the line after this one's last)
         top = np.maximum.accumulate(last)

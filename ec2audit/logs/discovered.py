@@ -14,6 +14,9 @@ Added: chat senders, handles and ids from the channel envelopes agents receive (
 (@ana_s) id:123 …]`) and from OpenClaw's runtime context blocks (`Conversation info: ⟦openclaw:ctx⟧`
 JSON, chat-history lines), names given as first and last name, dates of birth, and OS user names
 from home folders (`/home/ana/`, `/Users/jdoe/`, `C:\\Users\\jdoe\\`).
+
+The annotate recognizers this borrows from load with all their families (0.13 s), so they are imported in
+the functions that read them: an audit of given units, which never discovers, does not pay for them.
 """
 
 from __future__ import annotations
@@ -24,17 +27,6 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
-from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, fictional_phone
-from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
-from ec2audit.annotate.recognizers.network import INTERNAL_HOST
-from ec2audit.annotate.recognizers.person import (
-    NAME_AFTER,
-    NAME_KEY_BEFORE,
-    PLACEHOLDER_NAMES,
-    TITLE_BEFORE,
-    display_name_ok,
-)
-from ec2audit.annotate.recognizers.records import RECORD_FIELDS, record_number
 from ec2audit.detect.compiled import COMMON_WORDS, CONTEXT_WINDOW, compile_unit, words_pattern
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.taxonomy import load_taxonomy
@@ -159,6 +151,8 @@ def _name_shaped(word: str) -> bool:
 
 
 def _name_rejection(value: str, keyed: bool = False) -> str | None:
+    from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
+
     if _plain(value) in PLACEHOLDER_NAMES:
         return "a placeholder name (John Doe, 张三)"
     if _HAN_NAME.match(value):
@@ -221,6 +215,8 @@ def cleaned(unit: Unit) -> Unit:
 
 
 def _email_rejection(value: str, before: str) -> str | None:
+    from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
+
     mailbox = value.split("@")[0]
     if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", mailbox)) >= 8:
         return "not an e-mail address (a message id?)"
@@ -236,6 +232,8 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
     """A condition term is kept when it is several words (`type 2 diabetes`) or, one word, when the text
     around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`). A term that
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
+    from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
+
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
     if _DIFFSTAT_AFTER.match(after):
@@ -270,6 +268,11 @@ def _findable(unit: Unit, before: str, after: str) -> bool:
 def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     """Why a discovered candidate is not worth reading, or None to keep it; `before` and `after` are
     the text around it where it was found (a header name, a health context)."""
+    from ec2audit.annotate.recognizers.contact import fictional_phone
+    from ec2audit.annotate.recognizers.network import INTERNAL_HOST
+    from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, TITLE_BEFORE, display_name_ok
+    from ec2audit.annotate.recognizers.records import record_number
+
     value = unit.value.strip()
     if _REDACTED.search(value):
         return "a redaction token"
@@ -342,6 +345,8 @@ _KIND_WORDS = ("email", "phone", "mobile", "tel", "address", "name")
 
 def _kind(unit: Unit) -> str:
     """What a candidate's value is, in the word a field name would use."""
+    from ec2audit.annotate.recognizers.records import RECORD_FIELDS, record_number
+
     value, dimension = unit.value.strip(), unit.dimension
     digits = len(_DIGITS.findall(value))
     found_as_record = _FIELD_NUMBER.sub("", unit.field) in RECORD_FIELDS  # `policy no. 12345`: by the word before
