@@ -44,7 +44,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v2"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v3"
 
 
 def test_the_learned_grader_goes_with_the_local_judges_checks(tmp_path):
@@ -117,5 +117,5 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_pat
                         "--out", str(out)], check=True, capture_output=True, text=True)
     assert first.read_bytes() == second.read_bytes()
     grader = learned_grader.LearnedGrader.load(first)
-    assert grader.version == "learned-grader-v2" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+    assert grader.version == "learned-grader-v3" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
 
