@@ -44,7 +44,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v2"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v3"
 
 
 def test_the_learned_grader_goes_with_the_local_judges_checks(tmp_path):
@@ -117,5 +117,18 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_pat
                         "--out", str(out)], check=True, capture_output=True, text=True)
     assert first.read_bytes() == second.read_bytes()
     grader = learned_grader.LearnedGrader.load(first)
-    assert grader.version == "learned-grader-v2" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+    assert grader.version == "learned-grader-v3" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+
+
+def test_leave_one_split_out_writes_each_held_out_verdict(tmp_path):
+    """`--verdicts`: one line per example of the splits left out, with the trees' probability and decision."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 3)]
+    verdicts = tmp_path / "v.jsonl"
+    result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "6", "--cache",
+                             str(tmp_path / "rows.json"), "--verdicts", str(verdicts)],
+                            check=True, capture_output=True, text=True)
+    lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-2.jsonl", "handwritten-test-3.jsonl"}
+    assert all(0.0 <= v["probability"] <= 1.0 and not (v["graded"] and v["review"]) for v in lines)
+    assert "| handwritten-test-2.jsonl (6) |" in result.stdout
 

@@ -772,3 +772,19 @@ def test_a_foreign_name_in_chinese_characters_after_other_words_is_the_name():
     ours, other = "请把合同副本发给托马什·诺瓦克律师，抄送合伙人。", "请把合同副本发给托马什·布朗律师，抄送合伙人。"
     assert check_for(name).decide(name, ours, stand_in(ours, 0.8)).grade > 0
     assert check_for(name).decide(name, other, stand_in(other, 0.8)).grade == 0
+
+
+def test_a_translation_s_european_numbers_and_a_condition_before_its_qualifier():
+    """checks-v13: a salary a German text writes with dots between thousands, a price a French one writes with
+    a decimal comma and its scale word, are the value; a condition's name before a bracketed qualifier in words
+    is written out ("kein Penicillin"), one before a bracket with a number ("type 2") is not."""
+    german = "Nadia Ferreira verdient derzeit 137.250 US-Dollar brutto im Jahr."
+    assert check_for(SALARY).decide(SALARY, german, stand_in(german, 0.3)).grade == LITERAL
+    assert 42.5e6 in numbers("le projet prévoit un prix de 42,5 millions de dollars")
+    assert 3.5e9 in numbers("Kaufpreis 3,5 Mrd. Euro") and numbers("version 3.2.1") == [3.2]
+    allergy = make_unit({"task_id": "t", "entity_id": "P1", "field": "allergy", "value": "penicillin (anaphylaxis)",
+                         "dimension": "health"})
+    assert "penicillin" in written_names(allergy)
+    typed = make_unit({"task_id": "t", "entity_id": "P2", "field": "dx", "value": "diabetes (type 2)",
+                       "dimension": "health"})
+    assert "diabetes" not in written_names(typed)

@@ -3,8 +3,9 @@
 Hand-written value checks (`ec2audit.detect.value_checks`) gain on the text they were written on and little
 on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the same evidence — the
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
-(clause scores, margin to other values, written out, bound, contrary), the kind of value and the script —
-as trees fitted on the sixteen hand-written test splits (`judges/local-judge/learned_grader.py`, which also
+(clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
+whether the text names a category of the value's condition (`descriptions`, since session 22) —
+as trees fitted on the eighteen hand-written test splits (`judges/local-judge/learned_grader.py`, which also
 measures them leave-one-split-out; not on the dev files, where the cross-encoder's probabilities are
 in-sample). Its probability at or above `threshold` grades (the check's grade where the check graded,
 `MOSTLY` otherwise); between `review_threshold` and it, the pair is left for a person.
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ec2audit import resources
+from ec2audit.detect import descriptions
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import Verdict
 from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
@@ -45,7 +47,8 @@ def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
 def features(unit: Unit, text: str, reading: Reading, check: str, verdict: Verdict,
              evidence: FreeTextEvidence) -> list[float]:
     """One candidate's features, in `names()` order: the model's reading, the check's decision, the free-text
-    evidence (computed for every candidate, whatever its check) and the value's kind and script."""
+    evidence (computed for every candidate, whatever its check), the value's kind and script, and whether the
+    text describes its condition by category."""
     p = _clip(reading.probability, 1e-4, 1 - 1e-4)
     veto = verdict.grade <= 0 and not verdict.review and reading.probability >= reading.review_threshold
     return [math.log(p / (1 - p)), float(p >= reading.threshold), float(p >= reading.review_threshold),
@@ -54,14 +57,20 @@ def features(unit: Unit, text: str, reading: Reading, check: str, verdict: Verdi
             _clip(evidence.specific), _clip(evidence.margin), float(evidence.margin >= 1.0), float(evidence.written),
             float(evidence.bound), float(evidence.contrary), float(evidence.contrast >= evidence.minimum),
             math.log1p(evidence.contrast), float(bool(_HAN.search(text))), float(bool(_HAN.search(unit.value))),
-            *(float(unit.kind == k) for k in KINDS)]
+            *(float(unit.kind == k) for k in KINDS), *describes(unit, text)]
+
+
+def describes(unit: Unit, text: str) -> list[float]:
+    """How the text may describe the value without naming it (`descriptions`): whether the value's condition
+    has a category, and how many of its categories the text names a cue of."""
+    return [float(bool(descriptions.categories(unit))), float(descriptions.category_cues(unit, text))]
 
 
 def names() -> list[str]:
     return ["logit", "model_grades", "model_reviews", "check_graded", "check_grade", "check_review", "check_veto",
             *(f"check={c.name}" for c in CHECKS), "specific", "margin", "no_contrast", "written", "bound",
             "contrary", "enough_contrast", "log_contrast", "han_text", "han_value",
-            *(f"kind={k}" for k in KINDS)]
+            *(f"kind={k}" for k in KINDS), "desc_category_known", "desc_category_cues"]
 
 
 @dataclass(frozen=True)

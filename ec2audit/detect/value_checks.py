@@ -8,7 +8,8 @@ registered for the unit's kind of value, with the model's best window as one inp
 - `numeric` (amounts, salaries, counts, percentages; a value with its pay words, 税前月薪 28,500 元): every
   number the text states — digits, shorthand ("150k", "1.2m", "3.2万", "ninety grand"), English number words
   (text2num) and Chinese numerals (cn2an, "八千五", 六十多万, 三个多亿 as people say them; 七分之一 and 两成 as
-  percentages, checks-v12), scaled by a unit the
+  percentages, checks-v12; a translation's European forms, "187.500 US-Dollar", "42,5 millions", checks-v13),
+  scaled by a unit the
   text declares for them ("base (USD k): 148.5") — against the value's: equal is a leak, close with an
   approximation cue ("just under", 约) a partial one, only other numbers a veto whatever the model says; a
   text with no number at all is at most left for review;
@@ -69,7 +70,9 @@ A condition is written out (checks-v9) by its name, its translation or a name of
 parenthesis, not negated by its prefix ("non-insulin-dependent") nor naming a test, a vaccine or a service
 ("hepatitis B vaccination", 乙肝五项) nor denied ("no history of epilepsy"), or by its initials in capitals
 (`acronym_in`: "on a PIP"), or, for a treatment, by the condition it is for (`treated`: "breast cancer" for
-"undergoing chemotherapy for breast cancer"; checks-v11); written out, the model needs only `LEAN_WRITTEN`.
+"undergoing chemotherapy for breast cancer"; checks-v11), or by its name before a bracketed qualifier in words
+(`qualified`: "penicillin" for "penicillin (anaphylaxis)"; checks-v13); written out, the model needs only
+`LEAN_WRITTEN`.
 
 A name in a Latin script with accents (Nestlé, Zürich, Tomás) is read as Latin (`latin`), never as Chinese.
 
@@ -99,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v12"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v13"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -539,13 +542,30 @@ def _shares(norm: str) -> list[float]:
     return out
 
 
+#: A number written the continental European way: dots between thousands, a decimal comma (187.500; 42,5).
+_EUROPEAN = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d]|[.,]\d)")
+#: Their scale words (German, French, Spanish, Italian, Dutch): millions and billions.
+_EUROPEAN_SCALES = re.compile(r"\b(?:(mio|millionen|millions?|millones|milioni|miljoen)|"
+                              r"(mrd|milliarden?|milliards?|miliardi|miljard))\b\.?")
+
+
+def european(norm: str) -> str:
+    """A text's European-written numbers and scale words as English writes them ("42,5 millions" -> "42.5
+    million"; checks-v13): a translation keeps the value in the target language's form."""
+    text = _EUROPEAN.sub(lambda m: m[1].replace(".", "").replace(",", "."), norm)
+    return _EUROPEAN_SCALES.sub(lambda m: "million" if m[1] else "billion", text)
+
+
 def numbers(text: str) -> list[float]:
     """Every number the text states, in digits, shorthand, English words or Chinese numerals (六十多万 and
-    三个多亿 read as 六十万 and 三亿, their approximation a cue of its own; 七分之一 and 两成 as percentages)."""
+    三个多亿 read as 六十万 and 三亿, their approximation a cue of its own; 七分之一 and 两成 as percentages),
+    and read the European way where a number may be written so (187.500, 42,5)."""
     norm = re.sub(f"([{CHINESE_NUMERALS}\\d])(?:个?[多来几余]个?|个)([万千亿])", r"\1\2", normalize_text(text))
     found = _digit_numbers(norm) + _chinese_numbers(norm) + _shares(norm)
     if _WORD_NUMBER.search(norm):
         found += _digit_numbers(alpha_digits(norm))
+    if _EUROPEAN.search(norm):
+        found += _digit_numbers(european(norm))
     return found
 
 
@@ -766,13 +786,21 @@ def treated(value: str) -> tuple[str, ...]:
     return (m[1],) if known else ()
 
 
+def qualified(value: str) -> tuple[str, ...]:
+    """A condition's name before a bracketed qualifier in words ("penicillin (anaphylaxis)" -> "penicillin";
+    checks-v13): a text naming it names the sensitive part, as "kein Penicillin" does. Not a bracket with a
+    number ("diabetes (type 2)"): that one tells the condition apart."""
+    head = re.sub(r"\s*\([^)\d]*\)", "", value).strip()
+    return (head,) if head and head != value.strip() else ()
+
+
 def written_names(unit: Unit) -> tuple[str, ...]:
     """What a text that writes the value out writes: `own_values` and, for a condition, its synonyms and their
     translations ("HCV" for hepatitis C). Not among the clause scores' own values: a synonym's nearest clause
     (倒地抽搐 for 羊癫疯) is also near other conditions, and moved the margin below the bar on a true paraphrase."""
     if unit.kind != "health":
         return own_values(unit)
-    more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]
+    more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v), *qualified(v)]]
     return tuple(dict.fromkeys([*own_values(unit), *more, *(t for v in more for t in translations(v))]))
 
 

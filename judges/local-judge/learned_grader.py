@@ -3,23 +3,23 @@
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE        # measure (readings cached)
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader.json
 
-Every example of the dev files (`checks_dev.DEV`) and of the sixteen hand-written test splits (named here
+Every example of the dev files (`checks_dev.DEV`) and of the eighteen hand-written test splits (named here
 one by one; no later split is read) is one candidate judged against its whole text with its file's units
 as the unit set, as `benchmarks/local_judge.py` runs a split. For each the cross-encoder's reading, the
 value check's verdict and the free-text evidence are recorded once (`--cache`), and
 `ec2audit.detect.learned_grader.features` turns them into the grader's features.
 
-Leave one split out: for each test split, a grader is fitted on the other fifteen splits, its grade
+Leave one split out: for each test split, a grader is fitted on the other seventeen splits, its grade
 threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
 leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
 whole training files); then the split left out is scored. The same folds score the checks as recorded
-in the cache and, for comparison, a logistic regression. Pooled (all, English, Chinese, splits 13-16) and
+in the cache and, for comparison, a logistic regression. Pooled (all, English, Chinese, splits 13-18) and
 per-split semantic P/R/F1 and graded precision, with bootstrap 95 % intervals over the pooled examples. The
 dev files are not fitted on (`--with-dev` does): the cross-encoder was trained on them, so its probabilities
 there are in-sample, and a grader fitted on them trusts the model more than new text warrants
 (benchmarks/RESULTS.md, session 20).
 
-`--out`: the trees fitted on all sixteen splits, its thresholds chosen the same way, written as
+`--out`: the trees fitted on all eighteen splits, its thresholds chosen the same way, written as
 JSON (deterministic: the same cache gives the same file).
 """
 
@@ -52,14 +52,15 @@ TESTS = tuple(HERE / name for name in (
     "handwritten-test-5.jsonl", "handwritten-test-6.jsonl", "handwritten-test-7.jsonl", "handwritten-test-8.jsonl",
     "handwritten-test-9.jsonl", "handwritten-test-10.jsonl", "handwritten-test-11.jsonl",
     "handwritten-test-12.jsonl", "handwritten-test-13.jsonl", "handwritten-test-14.jsonl",
-    "handwritten-test-15.jsonl", "handwritten-test-16.jsonl"))
-BLIND = TESTS[12:]  # written after checks-v11: no rule before checks-v12 was written on them
+    "handwritten-test-15.jsonl", "handwritten-test-16.jsonl", "handwritten-test-17.jsonl",
+    "handwritten-test-18.jsonl"))
+BLIND = TESTS[12:]  # written after checks-v11 (checks-v12 read 1-16, checks-v13 the misses of 17)
 TARGET = 0.95  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
 INNER = 5  # folds of whole files the thresholds are chosen on (files sorted by name, dealt round)
 C = 1.0  # inverse L2 strength of the logistic regression (the comparison)
 DEPTH, TREES, RATE = 3, 150, 0.05  # the shipped trees: depth, how many, learning rate
-VERSION = "learned-grader-v2"
+VERSION = "learned-grader-v3"
 
 
 def record(paths, limit: int | None = None, adapter: Path | None = None) -> list[dict]:
@@ -187,8 +188,10 @@ def table_row(label: str, gold, pred, kinds) -> str:
 
 
 def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[str, ...] = (),
-                        target: float = TARGET) -> None:
-    """`drop`: features left out (by the start of their names), the logistic and the trees fitted without them."""
+                        target: float = TARGET, verdicts: Path | None = None) -> None:
+    """`drop`: features left out (by the start of their names), the logistic and the trees fitted without them.
+    `verdicts`: each held-out example's trees' probability and decision written there (JSON lines), to read
+    the misses by class."""
     keep = [i for i, n in enumerate(learned.names()) if not n.startswith(drop)] if drop else None
     x = np.asarray([features(r) for r in rows], dtype=float)[:, keep] if drop else np.asarray(
         [features(r) for r in rows], dtype=float)
@@ -200,7 +203,7 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
     tests = np.isin(files, [t.name for t in TESTS])
     pooled = {"checks": np.zeros(len(rows), bool), "logistic": np.zeros(len(rows), bool),
               "trees": np.zeros(len(rows), bool)}
-    review = np.zeros(len(rows), bool)
+    review, held_out = np.zeros(len(rows), bool), np.zeros(len(rows))
     print("| split left out | checks (recorded) semantic P / R / F1, precision (wrong of graded) | logistic grader | "
           "gradient-boosted trees | trees' thresholds (grade, review) |\n|---|---|---|---|---|")
     for test in TESTS:
@@ -215,6 +218,7 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
             pooled[name][held] = p >= grade
             cells.append(p >= grade)
             if name == "trees":  # the review band, and what the check graded or reviewed (`decide`)
+                held_out[held] = p
                 review[held] = ((p >= floor) | checks[held] | reviewed[held]) & (p < grade)
                 chosen = (grade, floor)
         pooled["checks"][held] = checks[held]
@@ -224,11 +228,18 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
             text.append(f"{s['P']:.2f} / {s['R']:.2f} / **{s['F1']:.2f}**, {s['precision']:.2f} "
                         f"({s['wrong']} of {s['graded']})")
         print(f"| {test.name} ({held.sum()}) | " + " | ".join(text) + f" | {chosen[0]:.3f}, {chosen[1]:.3f} |")
+    if verdicts:
+        with verdicts.open("w", encoding="utf-8") as out:
+            for i in np.nonzero(tests)[0]:
+                out.write(json.dumps({"file": files[i], "id": rows[i]["id"], "kind": kinds[i], "gold": bool(gold[i]),
+                                      "probability": round(float(held_out[i]), 4), "graded": bool(pooled["trees"][i]),
+                                      "review": bool(review[i]), "check_grade": rows[i]["grade"]},
+                                     ensure_ascii=False) + "\n")
     langs = np.asarray([r.get("lang", "") for r in rows])
     slices = {f"the {len(np.unique(files[tests]))} splits": tests,
               "English (en, es)": tests & np.isin(langs, ["en", "es"]),
               "Chinese (zh, mixed)": tests & np.isin(langs, ["zh", "mixed"]),
-              "splits 13-16 (no rule before checks-v12 was written on them)": np.isin(files, [t.name for t in BLIND])}
+              "splits 13-18 (no rule before checks-v12 was written on them)": np.isin(files, [t.name for t in BLIND])}
     for title, where in slices.items():
         print(f"\nPooled over {title} ({where.sum()} examples), 95 % bootstrap intervals:\n")
         print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
@@ -240,7 +251,7 @@ def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[st
 
 
 def ship(rows: list[dict], out: Path) -> None:
-    """The trees fitted on all sixteen splits, thresholds chosen on out-of-fold probabilities, as JSON; the
+    """The trees fitted on all eighteen splits, thresholds chosen on out-of-fold probabilities, as JSON; the
     numpy walk of the written file must give scikit-learn's probabilities."""
     rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
     x = np.asarray([features(r) for r in rows], dtype=float)
@@ -263,6 +274,8 @@ def main() -> None:
                         "names start so (ec2audit.detect.learned_grader.names)")
     parser.add_argument("--target", type=float, default=TARGET, help="leave-one-split-out: the graded precision "
                         "the grade threshold keeps on out-of-fold training probabilities")
+    parser.add_argument("--verdicts", type=Path, help="leave-one-split-out: write each held-out example's trees' "
+                        "probability and decision here (JSON lines)")
     parser.add_argument("--out", type=Path, help="fit on every file and write the grader here")
     args = parser.parse_args()
     if args.cache and args.cache.exists():
@@ -274,7 +287,7 @@ def main() -> None:
     if args.out:
         ship(rows, args.out)
     else:
-        leave_one_split_out(rows, args.with_dev, tuple(args.drop), args.target)
+        leave_one_split_out(rows, args.with_dev, tuple(args.drop), args.target, args.verdicts)
 
 
 if __name__ == "__main__":
