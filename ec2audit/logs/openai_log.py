@@ -119,7 +119,7 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         path=path, line=line, usage=normalize_usage(
             response.get("usage") or response.get("usageMetadata") or record.get("usage"),
             # the tier that served it: the response's (or the record's, as a gateway logged it), else the one asked
-            service_tier(response if "service_tier" in response else record, body)) or _unbilled(
+            service_tier(response, record, body)) or _unbilled(
             record, response, url), task_id=payload.task_id)
     if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
         out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
