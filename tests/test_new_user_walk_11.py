@@ -55,3 +55,69 @@ def test_report_names_the_tier_a_logged_calls_cost_is_unknown_at(tmp_path):
     assert code == 0, output
     assert why in " ".join(output.split())
     assert why in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def _prelabelled(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, str, str, str]]:
+    """(entity, field, dimension, value) of each unit `annotate prelabel --no-presidio` proposes for `files`."""
+    from test_new_user_walk_5 import _prelabel
+
+    return [(u["entity_id"], u["field"], u["dimension"], u["value"]) for u in _prelabel(tmp_path, files)]
+
+
+#: Two cards as a phone's contacts export writes them (vCard 3.0, CRLF line ends, property parameters).
+CONTACTS = "\r\n".join([
+    "BEGIN:VCARD", "VERSION:3.0", "N:Kessler;Maria;;Dr.;", "FN:Dr. Maria Kessler", "ORG:Kessler & Partner GmbH",
+    "TEL;TYPE=WORK,VOICE:+49 30 901820", "TEL;TYPE=CELL:+1 415 555 0142",
+    "EMAIL;TYPE=INTERNET:maria.kessler@example.com",
+    "ADR;TYPE=HOME:;;742 Evergreen Terrace;Springfield;OR;97403;USA", "BDAY:1984-03-12", "END:VCARD",
+    "BEGIN:VCARD", "VERSION:3.0", "N:Okafor;Chidi;;;", "FN:Chidi Okafor", "TEL;TYPE=CELL:+44 7700 900123",
+    "EMAIL:chidi.okafor@example.org", "END:VCARD", ""])
+
+
+def test_a_contacts_export_gives_each_card_its_person_with_their_phones_and_birthday(tmp_path):
+    """A `.vcf` of two people. By hand, card 1: Maria Kessler, her firm, two phones (`TEL;…:+49 30 901820` right
+    after the colon), her mailbox, street and birthday (vCard's `BDAY`); card 2: Chidi Okafor, a phone, a mailbox:
+    10 units, each of its card. Before: 7 units, all of one entity `contacts.vcf`; no Chidi Okafor (`FN` is no key
+    a name follows), no German phone (a `+` after a colon was never a phone's start), no birthday."""
+    units = _prelabelled(tmp_path, {"contacts.vcf": CONTACTS})
+    assert units == [
+        ("contacts.vcf#1", "FN", "person_name", "Maria Kessler"),
+        ("contacts.vcf#1", "ORG", "business", "Kessler & Partner GmbH"),
+        ("contacts.vcf#1", "TEL", "contact", "+49 30 901820"),
+        ("contacts.vcf#1", "TEL_2", "contact", "+1 415 555 0142"),
+        ("contacts.vcf#1", "EMAIL", "contact", "maria.kessler@example.com"),
+        ("contacts.vcf#1", "ADR", "location", "742 Evergreen Terrace"),
+        ("contacts.vcf#1", "BDAY", "other", "1984-03-12"),
+        ("contacts.vcf#2", "FN", "person_name", "Chidi Okafor"),
+        ("contacts.vcf#2", "TEL", "contact", "+44 7700 900123"),
+        ("contacts.vcf#2", "EMAIL", "contact", "chidi.okafor@example.org")]
+
+
+def test_an_events_uid_a_gmail_message_id_and_a_calendars_maker_are_nobodys(tmp_path):
+    """A Google Calendar invitation (`.ics`) and the mail that followed (`.eml`). By hand: the organiser and the
+    attendee with their mailboxes (4), the place, the patient id, the IBAN and three phones, two in the signature
+    right after their colons (`Mobil:+49 151 23456789`): 10 values. The event's `UID:…@google.com`, Gmail's
+    `Message-ID: <CAH8yC8k=pZ0T7…@mail.gmail.com>` (an address would start after its `=`) and
+    `PRODID:-//Google Inc//…` (the software that wrote the file) are no one's. Before: those three were units,
+    the mobile was `151 23456789` (its country code left out) and the office number none."""
+    invite = "\r\n".join([
+        "BEGIN:VCALENDAR", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "VERSION:2.0", "BEGIN:VEVENT",
+        "DTSTART:20241105T150000Z", "DTEND:20241105T160000Z", "UID:7kukuqrfedlm2f9t0vqn@google.com",
+        "ORGANIZER;CN=Maria Kessler:mailto:maria.kessler@example.com",
+        "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Chidi Okafor:",
+        " mailto:chidi.okafor@example.org",
+        "SUMMARY:Follow-up", "LOCATION:Charité Campus Mitte, Charitéplatz 1, 10117 Berlin",
+        "DESCRIPTION:Bring MRI results. Patient ID 4471-223.", "END:VEVENT", "END:VCALENDAR", ""])
+    mail = ("From: Maria Kessler <maria.kessler@example.com>\nTo: Chidi Okafor <chidi.okafor@example.org>\n"
+            "Subject: Invoice 2024-117\nDate: Mon, 4 Nov 2024 09:12:33 +0100\n"
+            "Message-ID: <CAH8yC8k=pZ0T7+fGxyz@mail.gmail.com>\nMIME-Version: 1.0\n\n"
+            "Hi Chidi,\n\nplease wire the balance to IBAN DE89 3704 0044 0532 0130 00 by Friday.\n"
+            "You can reach me on +1 415 555 0142.\n\nMaria\n--\nMobil:+49 151 23456789 · Tel.:+49 30 901820\n")
+    units = _prelabelled(tmp_path, {"invite.ics": invite, "reply.eml": mail})
+    assert sorted((dimension, value) for _, _, dimension, value in units) == [
+        ("contact", "+1 415 555 0142"), ("contact", "+49 151 23456789"), ("contact", "+49 30 901820"),
+        ("contact", "chidi.okafor@example.org"), ("contact", "maria.kessler@example.com"),
+        ("financial", "DE89 3704 0044 0532 0130 00"), ("health", "4471-223"),
+        ("location", "Charité Campus Mitte, Charitéplatz 1, 10117 Berlin"),
+        ("person_name", "Chidi Okafor"), ("person_name", "Maria Kessler")]
+    assert ("invite.ics#1", "ATTENDEE_2", "contact", "chidi.okafor@example.org") in units  # the folded line's

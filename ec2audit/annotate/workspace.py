@@ -47,6 +47,13 @@ _XML_ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.:-]{0,38})(?:\s[^<>]*)?>(?P<val
 #: `"key": "value"` of JSON quoted inside other text (a tool result in a transcript, a log line).
 _QUOTED_PAIR = re.compile(r'"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,38})"\s*:\s*'
                           r'"(?P<value>[^"\\\n]{1,200})"')
+#: The line that starts a record of `key: value` lines, by suffix: a YAML list's item.
+_RECORD_START = {".yaml": re.compile("- "), ".yml": re.compile("- ")}
+#: vCard's and iCalendar's content lines (RFC 6350, 5545): `NAME;PARAM=…:VALUE`, a line that starts with a space
+#: continuing the one before; the line that starts a record: a card (a person), an event or a to-do.
+_CONTENT_LINE = re.compile(r"^(?P<key>[A-Za-z][\w-]*)(?:;(?P<params>[^:\r\n]*))?:"
+                           r"(?P<value>[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)", re.M)
+_CARD_START = {".vcf": re.compile(r"BEGIN:VCARD$", re.I), ".ics": re.compile(r"BEGIN:V(?:EVENT|TODO|JOURNAL)$", re.I)}
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -98,12 +105,14 @@ def make_document(task_id: str, file: str, text: str) -> Document:
                 offset += len(line)
         elif suffix in (".csv", ".tsv"):
             fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else ",")
+        elif suffix in _CARD_START:
+            fields = _content_lines(text, file, _CARD_START[suffix])
         elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
             fields = _csv_fields(text, file, ",")
         else:
-            fields = _line_fields(text, file, records=suffix in (".yaml", ".yml")) + _markdown_tables(text, file)
+            fields = _line_fields(text, file, _RECORD_START.get(suffix)) + _markdown_tables(text, file)
     except (ValueError, csv.Error):
-        fields = _line_fields(text, file, records=False)
+        fields = _line_fields(text, file, None)
     return Document(task_id, file, text, fields)
 
 
@@ -396,13 +405,28 @@ def _markdown_tables(text: str, file: str) -> list[Field]:
     return fields
 
 
-def _line_fields(text: str, file: str, records: bool) -> list[Field]:
-    """`key: value` lines (in YAML every `- ` list item starts a new entity), `<Tag>value</Tag>` elements (XML
-    payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the field."""
+def _content_lines(text: str, file: str, record: re.Pattern) -> list[Field]:
+    """A vCard's or a calendar's properties, each its own field of the card or event it is in (`file#n`): its
+    parameters (`ATTENDEE;CN=Chidi Okafor:…`) and its value (`TEL;TYPE=CELL:+1 415 555 0142`)."""
+    fields: list[Field] = []
+    entity, n = file, 0
+    for m in _CONTENT_LINE.finditer(text):
+        if record.match(m.group(0)):
+            n += 1
+            entity = f"{file}#{n}"
+        fields += [Field(*m.span(part), entity, m.group("key")) for part in ("params", "value")
+                   if m.group(part) and m.group(part).strip()]
+    return fields
+
+
+def _line_fields(text: str, file: str, record: re.Pattern | None) -> list[Field]:
+    """`key: value` lines (each line `record` matches starts a new entity: `_RECORD_START`), `<Tag>value</Tag>`
+    elements (XML payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the
+    field."""
     fields: list[Field] = []
     entity, n = file, 0
     for m in _LINE_KEY.finditer(text):
-        if records and m.group(0).lstrip().startswith("- "):
+        if record and record.match(m.group(0).lstrip()):
             n += 1
             entity = f"{file}#{n}"
         if m.group("value"):
