@@ -121,3 +121,52 @@ def test_an_events_uid_a_gmail_message_id_and_a_calendars_maker_are_nobodys(tmp_
         ("location", "Charité Campus Mitte, Charitéplatz 1, 10117 Berlin"),
         ("person_name", "Chidi Okafor"), ("person_name", "Maria Kessler")]
     assert ("invite.ics#1", "ATTENDEE_2", "contact", "chidi.okafor@example.org") in units  # the folded line's
+
+
+def _xlsx(path: Path, rows: list[list[str]]) -> None:
+    """A workbook of one sheet as Excel saves it: the cells' strings in `xl/sharedStrings.xml`, the sheet's cells
+    pointing at them by index, the parts named in `[Content_Types].xml` and the relationships."""
+    import zipfile
+
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rels = "http://schemas.openxmlformats.org/package/2006/relationships"
+    office = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    strings = sorted({v for row in rows for v in row}, key=[v for row in rows for v in row].index)
+    cells = "".join(f'<row r="{r}">' + "".join(f'<c r="{"ABCD"[c]}{r}" t="s"><v>{strings.index(v)}</v></c>'
+                                               for c, v in enumerate(row)) + "</row>"
+                    for r, row in enumerate(rows, start=1))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr("[Content_Types].xml", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                      '<Default Extension="xml" ContentType="application/xml"/></Types>')
+        book.writestr("_rels/.rels", f'<Relationships xmlns="{rels}"><Relationship Id="rId1" '
+                      f'Type="{office}/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+        book.writestr("xl/workbook.xml", f'<workbook xmlns="{main}" xmlns:r="{office}"><sheets>'
+                      '<sheet name="Payroll" sheetId="1" r:id="rId1"/></sheets></workbook>')
+        book.writestr("xl/worksheets/sheet1.xml",
+                      f'<worksheet xmlns="{main}"><sheetData>{cells}</sheetData></worksheet>')
+        book.writestr("xl/sharedStrings.xml", f'<sst xmlns="{main}" count="{len(strings)}">'
+                      + "".join(f"<si><t>{v}</t></si>" for v in strings) + "</sst>")
+
+
+def test_a_workbook_in_a_workspace_is_prelabelled_from_the_text_the_guard_reads_in_it(tmp_path):
+    """`payroll.xlsx` (two employees: name, mailbox, IBAN) beside a picture. The guard reads a workbook an agent
+    sends as its XML's text, one cell a line, so pre-labelling reads the same. By hand: both mailboxes, both IBANs
+    and Maria Kessler (a census name; Chidi Okafor, one cell alone with nothing to say it is a name, is left to
+    Presidio or a reviewer): 5 units. The PNG is named with why. Before: the workbook skipped as binary, 0 units."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    _xlsx(ws / "payroll.xlsx", [["Employee", "Email", "IBAN"],
+                                ["Maria Kessler", "maria.kessler@example.com", "DE89 3704 0044 0532 0130 00"],
+                                ["Chidi Okafor", "chidi.okafor@example.org", "GB29 NWBK 6016 1331 9268 19"]])
+    (ws / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--no-presidio", "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 1, output  # a file skipped: said, and the exit status says so
+    assert f"skipped {ws / 'logo.png'}: binary (image/png: no reader of its text)" in output
+    found = [json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]
+    assert sorted((u["dimension"], u["value"]) for u in found) == [
+        ("contact", "chidi.okafor@example.org"), ("contact", "maria.kessler@example.com"),
+        ("financial", "DE89 3704 0044 0532 0130 00"), ("financial", "GB29 NWBK 6016 1331 9268 19"),
+        ("person_name", "Maria Kessler")]
+    assert {u["source"]["file"] for u in found} == {"payroll.xlsx"}

@@ -136,10 +136,26 @@ def read_file(path: Path, task_id: str, name: str | None = None) -> Document | s
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return "binary (not UTF-8 text)"
+        return _file_text(raw, task_id, name or path.name, "binary (not UTF-8 text)")
     if "\x00" in text:
-        return "binary (holds NUL bytes)"
+        return _file_text(raw, task_id, name or path.name, "binary (holds NUL bytes)")
     return make_document(task_id, name or path.name, text)
+
+
+def _file_text(raw: bytes, task_id: str, name: str, binary: str) -> Document | str:
+    """A binary file the guard reads when an agent sends it (`intercept.media`: a PDF, an Office or OpenDocument
+    file, any zip) as the text it reads in it, so its values are proposed as they would be found (offsets are
+    that text's); another binary (`binary` says why it is one), or one its reader cannot read, is named with why."""
+    from ec2audit.intercept import media
+
+    kind = media.signature(raw)
+    read = media.READERS.get(kind or "")
+    if read is None:
+        return f"binary ({kind}: no reader of its text)" if kind else binary
+    try:
+        return make_document(task_id, name, read(raw).text)
+    except ValueError as exc:
+        return f"binary ({kind}) whose text cannot be read ({exc})"
 
 
 def _walk(root: Path) -> tuple[list[Path], list[Skipped], list[int]]:
