@@ -170,3 +170,27 @@ def test_a_workbook_in_a_workspace_is_prelabelled_from_the_text_the_guard_reads_
         ("financial", "DE89 3704 0044 0532 0130 00"), ("financial", "GB29 NWBK 6016 1331 9268 19"),
         ("person_name", "Maria Kessler")]
     assert {u["source"]["file"] for u in found} == {"payroll.xlsx"}
+
+
+def test_a_bedrock_invoke_model_call_is_priced_under_bedrock_by_the_model_its_path_names(tmp_path):
+    """Claude on Bedrock's InvokeModel (`/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/invoke`: the body is
+    Anthropic's with `anthropic_version` and no `model`, the answer Anthropic's without one either), 1,000 in and
+    100 out. By hand at $3 / $15 per million: $0.0045, provider bedrock. Before: `?/?`, `unknown: no price for the
+    model` (only Converse's path was read for its model, and no Bedrock host named a provider)."""
+    url = ("https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0"
+           "/invoke")
+    request = {"anthropic_version": "bedrock-2023-05-31", "max_tokens": 500, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "Email maria.kessler@example.com the summary."}]}]}
+    response = {"id": "msg_bdrk_01Xyz", "type": "message", "role": "assistant", "stop_reason": "end_turn",
+                "content": [{"type": "text", "text": "Sent."}], "stop_sequence": None,
+                "usage": {"input_tokens": 1000, "output_tokens": 100}}
+    log = tmp_path / "invoke.jsonl"
+    log.write_text(json.dumps({"url": url, "session_id": "i1", "request": request, "response": response}) + "\n",
+                   encoding="utf-8")
+    code, output = _cli("audit", log, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    provider, = data["providers"]
+    assert (provider["provider"], provider["model"]) == ("bedrock", "anthropic.claude-3-5-sonnet-20240620-v1:0")
+    assert provider["cost_usd"] == 0.0045
+    assert [(s["leaked"], s["units"]) for s in data["sessions"]] == [(1, 1)]

@@ -44,8 +44,11 @@ _PROVIDER_HOSTS = {"openai.com": "openai", "chatgpt.com": "openai", "anthropic.c
 
 
 def provider_from_url(url: str | None) -> str | None:
-    """A provider name from a well-known API host; None for anything else."""
+    """A provider name from a well-known API host (Bedrock's runtime in any region:
+    `bedrock-runtime.us-east-1.amazonaws.com`); None for anything else."""
     host = (urlsplit(url).hostname or "") if url else ""
+    if host.startswith(("bedrock-runtime.", "bedrock-runtime-fips.")) and host.endswith(".amazonaws.com"):
+        return "bedrock"
     return next((p for suffix, p in _PROVIDER_HOSTS.items() if host == suffix or host.endswith("." + suffix)), None)
 
 
