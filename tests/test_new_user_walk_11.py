@@ -194,3 +194,34 @@ def test_a_bedrock_invoke_model_call_is_priced_under_bedrock_by_the_model_its_pa
     assert (provider["provider"], provider["model"]) == ("bedrock", "anthropic.claude-3-5-sonnet-20240620-v1:0")
     assert provider["cost_usd"] == 0.0045
     assert [(s["leaked"], s["units"]) for s in data["sessions"]] == [(1, 1)]
+
+
+def test_a_rotated_gzip_log_is_read_decompressed_and_a_gzip_of_no_log_is_named(tmp_path):
+    """A request log as logrotate leaves it: `requests.jsonl` and yesterday's `requests.jsonl.1.gz`, one
+    gpt-4o-mini call each (1,000 in, 100 out), and a gzipped README. By hand at $0.15 / $0.60 per million: 2 calls,
+    2 × $0.00021 = $0.00042, both sessions leaked the mailbox; the README named as no log. Before: the `.gz` was
+    `binary data, not a known log format (--format FORMAT reads it as one…)`, which no --format could: 1 call,
+    $0.00021."""
+    import gzip
+
+    def record(session: str) -> str:
+        return json.dumps({"url": "https://api.openai.com/v1/chat/completions", "session_id": session, "request": {
+            "model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Email maria.kessler@example.com"}]},
+            "response": {"model": "gpt-4o-mini", "choices": [{"message": {"role": "assistant", "content": "Done."}}],
+                         "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}}}) + "\n"
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "requests.jsonl").write_text(record("today"), encoding="utf-8")
+    (logs / "requests.jsonl.1.gz").write_bytes(gzip.compress(record("yesterday").encode()))
+    (logs / "README.md.gz").write_bytes(gzip.compress(b"# Proxy logs\n\nRotated daily.\n"))
+    code, output = _cli("audit", logs, "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 1, output  # the README is skipped, and said
+    said = " ".join(output.split())
+    assert f"read {logs / 'requests.jsonl.1.gz'} decompressed (gzip)" in said
+    assert f"skipped {logs / 'README.md.gz'}: gzip of not a known log format" in said
+    code, output = _cli("audit", logs, "--units", tmp_path / "units.jsonl", "--json")
+    data = json.loads(output[output.index("{\n"):])
+    assert sorted((s["session"], s["leaked"]) for s in data["sessions"]) == [("today", 1), ("yesterday", 1)]
+    provider, = data["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["cost_usd"]) == (2, 2000, 0.00042)
