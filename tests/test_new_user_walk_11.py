@@ -5,6 +5,7 @@ against a count made by hand."""
 import json
 from pathlib import Path
 
+import pytest
 from test_new_user_walk_7 import _cli
 
 
@@ -225,3 +226,34 @@ def test_a_rotated_gzip_log_is_read_decompressed_and_a_gzip_of_no_log_is_named(t
     assert sorted((s["session"], s["leaked"]) for s in data["sessions"]) == [("today", 1), ("yesterday", 1)]
     provider, = data["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["cost_usd"]) == (2, 2000, 0.00042)
+
+
+def test_the_cost_openrouter_states_in_a_calls_usage_is_its_cost(tmp_path):
+    """OpenRouter's usage accounting puts what it charged in the answer's `usage.cost` (USD): a free model's call
+    ($0), a GLM-4.6 call ($0.00062), and one on the user's own provider key (`is_byok`: OpenRouter's $0.000031 fee
+    plus the provider's $0.00062 in `cost_details.upstream_inference_cost`). By hand: $0 for the free model, and
+    $0.00062 + $0.000651 = $0.001271 for GLM-4.6's two calls. Before: all three `unknown: no price for the model`
+    (LiteLLM's map prices none of them)."""
+    def call(session: str, model: str, usage: dict) -> str:
+        return json.dumps({"url": "https://openrouter.ai/api/v1/chat/completions", "session_id": session,
+                           "request": {"model": model, "usage": {"include": True}, "messages": [
+                               {"role": "user", "content": "Email maria.kessler@example.com"}]},
+                           "response": {"id": f"gen-{session}", "provider": "Z.AI", "model": model,
+                                        "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": "Done."}}],
+                                        "usage": {"prompt_tokens": 1000, "completion_tokens": 100,
+                                                  "total_tokens": 1100, **usage}}}) + "\n"
+
+    log = tmp_path / "openrouter.jsonl"
+    log.write_text(
+        call("free", "mistralai/devstral-2512:free", {"cost": 0, "is_byok": False})
+        + call("paid", "z-ai/glm-4.6", {"cost": 0.00062, "is_byok": False,
+                                        "cost_details": {"upstream_inference_cost": None}})
+        + call("byok", "z-ai/glm-4.6", {"cost": 0.000031, "is_byok": True,
+                                             "cost_details": {"upstream_inference_cost": 0.00062}}),
+        encoding="utf-8")
+    code, output = _cli("audit", log, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    costs = {p["model"]: p["cost_usd"] for p in data["providers"]}
+    assert costs == {"mistralai/devstral-2512:free": 0.0, "z-ai/glm-4.6": pytest.approx(0.001271)}
