@@ -257,3 +257,21 @@ def test_the_cost_openrouter_states_in_a_calls_usage_is_its_cost(tmp_path):
     data = json.loads(output[output.index("{\n"):])
     costs = {p["model"]: p["cost_usd"] for p in data["providers"]}
     assert costs == {"mistralai/devstral-2512:free": 0.0, "z-ai/glm-4.6": pytest.approx(0.001271)}
+
+
+def test_claude_on_vertex_ai_is_priced_by_the_model_its_path_names(tmp_path):
+    """A gateway's log of Claude on Vertex AI (`…/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict`
+    in region us-east5; the body Anthropic's with `anthropic_version` and no `model`), keeping the usage and not the
+    answer: 1,000 in, 100 out. By hand at LiteLLM's `vertex_ai/claude-sonnet-4-5@20250929` ($3 / $15 per million):
+    $0.0045. Before: `unknown: no price for the model` (Vertex's hosts named no price list)."""
+    url = ("https://us-east5-aiplatform.googleapis.com/v1/projects/acme-prod/locations/us-east5/publishers/anthropic"
+           "/models/claude-sonnet-4-5@20250929:rawPredict")
+    request = {"anthropic_version": "vertex-2023-10-16", "max_tokens": 800, "messages": [
+        {"role": "user", "content": "Email maria.kessler@example.com the summary."}]}
+    log = tmp_path / "gateway.jsonl"
+    log.write_text(json.dumps({"url": url, "session_id": "v1", "request": request, "status_code": 200,
+                               "usage": {"input_tokens": 1000, "output_tokens": 100}}) + "\n", encoding="utf-8")
+    code, output = _cli("audit", log, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    provider, = json.loads(output[output.index("{\n"):])["providers"]
+    assert (provider["model"], provider["cost_usd"]) == ("claude-sonnet-4-5@20250929", 0.0045)
