@@ -275,3 +275,25 @@ def test_claude_on_vertex_ai_is_priced_by_the_model_its_path_names(tmp_path):
     assert code == 0, output
     provider, = json.loads(output[output.index("{\n"):])["providers"]
     assert (provider["model"], provider["cost_usd"]) == ("claude-sonnet-4-5@20250929", 0.0045)
+
+
+def test_a_bedrock_call_sent_at_flex_through_the_proxy_is_priced_at_flex(standin, tmp_path):
+    """`intercept serve` in front of the stand-in, a Converse call to gpt-oss-120b asking `serviceTier: {"type":
+    "flex"}` (the stand-in's answer names no tier: the request's is the tier). By hand from the usage it answered
+    with (32 in, 32 more read from cache, 10 out): (64 × $0.075 + 10 × $0.30) / 1e6 = $0.0000078, half the
+    standard rates (LiteLLM's map gives gpt-oss no cache rate: cached tokens at the input's). Before: $0.0000156
+    at the standard $0.15 / $0.60."""
+    import httpx
+    from intercept_helpers import running_proxy
+
+    _, upstream = standin
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store), \
+            httpx.Client(base_url=url, timeout=30) as client:
+        answer = client.post("/v1/model/openai.gpt-oss-120b-1%3A0/converse", json={
+            "messages": [{"role": "user", "content": [{"text": "Summarise the claim of Will Hartley."}]}],
+            "serviceTier": {"type": "flex"}}).json()
+        record, = store.records()
+    usage = answer["usage"]
+    prompt = usage["inputTokens"] + usage["cacheReadInputTokens"]  # LiteLLM has no flex cache rate: the input one
+    assert record.model == "openai.gpt-oss-120b-1:0"
+    assert record.cost_usd == pytest.approx((prompt * 0.075 + usage["outputTokens"] * 0.30) / 1e6)
