@@ -297,3 +297,31 @@ def test_a_bedrock_call_sent_at_flex_through_the_proxy_is_priced_at_flex(standin
     prompt = usage["inputTokens"] + usage["cacheReadInputTokens"]  # LiteLLM has no flex cache rate: the input one
     assert record.model == "openai.gpt-oss-120b-1:0"
     assert record.cost_usd == pytest.approx((prompt * 0.075 + usage["outputTokens"] * 0.30) / 1e6)
+
+
+def test_a_mail_whose_body_is_base64_or_quoted_printable_is_prelabelled_as_its_reader_shows_it(tmp_path):
+    """A `.eml` as mail clients save one: the sender's name in an RFC 2047 encoded word (`=?utf-8?q?Ren=C3=A9e…`),
+    the text part in base64, its HTML twin in quoted-printable (whose soft line break cuts the IBAN). By hand: Renée
+    Dubois and Chidi Okafor, their two mailboxes, the IBAN and the mobile: 6 units. Before: 4, the encoded name no
+    name and the IBAN found in neither part."""
+    from email.message import EmailMessage
+
+    mail = EmailMessage()
+    mail["From"] = "Renée Dubois <renee.dubois@example.fr>"
+    mail["To"] = "Chidi Okafor <chidi.okafor@example.org>"
+    mail["Subject"] = "Virement"
+    body = "please wire the balance to IBAN DE89 3704 0044 0532 0130 00 by Friday.\nMy mobile: +49 151 23456789."
+    mail.set_content(f"Hi Chidi,\n\n{body}\n\nRenée\n", cte="base64")
+    mail.add_alternative(f"<p>Hi Chidi,</p><p>{body}</p><p>Renée</p>", subtype="html", cte="quoted-printable")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "virement.eml").write_bytes(bytes(mail))
+    assert b"=?utf-8?q?Ren=C3=A9e" in bytes(mail) and b"0130 0=\n0" in bytes(mail)  # written as mail clients do
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--no-presidio", "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    found = [json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]
+    assert sorted((u["dimension"], u["value"]) for u in found) == [
+        ("contact", "+49 151 23456789"), ("contact", "chidi.okafor@example.org"),
+        ("contact", "renee.dubois@example.fr"), ("financial", "DE89 3704 0044 0532 0130 00"),
+        ("person_name", "Chidi Okafor"), ("person_name", "Renée Dubois")]

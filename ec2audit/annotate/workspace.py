@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import bisect
 import csv
+import email
+import email.policy
 import io
 import json
 import os
@@ -133,6 +135,8 @@ def read_file(path: Path, task_id: str, name: str | None = None) -> Document | s
         raw = path.read_bytes()
     except OSError as exc:
         return f"cannot read it ({exc.strerror or exc})"
+    if path.suffix.lower() == ".eml" and (shown := _mail_text(raw)) is not None:
+        return make_document(task_id, name or path.name, shown)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -140,6 +144,29 @@ def read_file(path: Path, task_id: str, name: str | None = None) -> Document | s
     if "\x00" in text:
         return _file_text(raw, task_id, name or path.name, "binary (holds NUL bytes)")
     return make_document(task_id, name or path.name, text)
+
+
+#: What hides a mail's text from a reader of its bytes: a part's base64 or quoted-printable (whose soft line breaks
+#: cut a value: `DE89 … 0130 0=` / `0`), a header's RFC 2047 encoded word (`=?utf-8?q?Ren=C3=A9e?=`).
+_MAIL_ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(?:base64|quoted-printable)|=\?[\w-]+\?[bq]\?",
+                           re.I | re.M)
+
+
+def _mail_text(raw: bytes) -> str | None:
+    """A mail (`.eml`) a transfer encoding hides (`_MAIL_ENCODED`) as its reader shows it: its headers decoded (not
+    the MIME ones), then each text part (an attached CSV too) decoded from its encoding and charset; offsets are
+    that text's. None for
+    a mail readable as written, read as its text (offsets the file's)."""
+    if not _MAIL_ENCODED.search(raw):
+        return None
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    try:
+        headers = [f"{key}: {value}" for key, value in message.items()  # not its parts' layout (a boundary's digits)
+                   if not key.lower().startswith(("content-", "mime-"))]
+        parts = [part.get_content() for part in message.walk() if part.get_content_maintype() == "text"]
+    except (LookupError, ValueError):  # a charset Python does not know, a header it cannot parse: as written
+        return None
+    return "\n".join(headers) + "\n\n" + "\n\n".join(parts)
 
 
 def _file_text(raw: bytes, task_id: str, name: str, binary: str) -> Document | str:
