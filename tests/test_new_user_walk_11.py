@@ -325,3 +325,25 @@ def test_a_mail_whose_body_is_base64_or_quoted_printable_is_prelabelled_as_its_r
         ("contact", "+49 151 23456789"), ("contact", "chidi.okafor@example.org"),
         ("contact", "renee.dubois@example.fr"), ("financial", "DE89 3704 0044 0532 0130 00"),
         ("person_name", "Chidi Okafor"), ("person_name", "Renée Dubois")]
+
+
+def test_a_csv_excel_saved_in_a_european_locale_gives_each_row_its_person(tmp_path):
+    """`kunden.csv` as Excel on a German Windows saves "CSV": cells split by `;` (the comma is the decimal mark),
+    text in cp1252 (`Jürgen Müller`), CRLF. By hand: two rows of name, mailbox, phone and IBAN: 8 units, each of its
+    row, named by its column. Before: the file was skipped as `binary (not UTF-8 text)`, 0 units (and once read, its
+    `;` rows were no table: no names, every value of one entity)."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "kunden.csv").write_bytes(
+        "Name;E-Mail;Telefon;IBAN\r\n"
+        "Jürgen Müller;juergen.mueller@example.de;+49 30 901820;DE89 3704 0044 0532 0130 00\r\n"
+        "Renée Dubois;renee.dubois@example.fr;+33 1 42 68 53 00;FR14 2004 1010 0505 0001 3M02 606\r\n".encode("cp1252"))
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--no-presidio", "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    found = [json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]
+    assert [(u["entity_id"], u["field"], u["value"]) for u in found] == [
+        ("kunden.csv:2", "Name", "Jürgen Müller"), ("kunden.csv:2", "E-Mail", "juergen.mueller@example.de"),
+        ("kunden.csv:2", "Telefon", "+49 30 901820"), ("kunden.csv:2", "IBAN", "DE89 3704 0044 0532 0130 00"),
+        ("kunden.csv:3", "Name", "Renée Dubois"), ("kunden.csv:3", "E-Mail", "renee.dubois@example.fr"),
+        ("kunden.csv:3", "Telefon", "+33 1 42 68 53 00"), ("kunden.csv:3", "IBAN", "FR14 2004 1010 0505 0001 3M02 606")]

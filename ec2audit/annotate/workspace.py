@@ -106,7 +106,7 @@ def make_document(task_id: str, file: str, text: str) -> Document:
                     fields += _json_fields(line, offset, f"{file}:{n}")
                 offset += len(line)
         elif suffix in (".csv", ".tsv"):
-            fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else ",")
+            fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else _delimiter(text))
         elif suffix in _CARD_START:
             fields = _content_lines(text, file, _CARD_START[suffix])
         elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
@@ -138,12 +138,32 @@ def read_file(path: Path, task_id: str, name: str | None = None) -> Document | s
     if path.suffix.lower() == ".eml" and (shown := _mail_text(raw)) is not None:
         return make_document(task_id, name or path.name, shown)
     try:
-        text = raw.decode("utf-8")
+        text: str | None = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return _file_text(raw, task_id, name or path.name, "binary (not UTF-8 text)")
-    if "\x00" in text:
-        return _file_text(raw, task_id, name or path.name, "binary (holds NUL bytes)")
+        text = None
+    if text is None or "\x00" in text:  # another encoding (UTF-16 has NULs), or binary
+        decoded = _decoded(raw)
+        if decoded is None or "\x00" in decoded:
+            why = "binary (not UTF-8 text)" if text is None else "binary (holds NUL bytes)"
+            return _file_text(raw, task_id, name or path.name, why)
+        text = decoded
     return make_document(task_id, name or path.name, text)
+
+
+def _decoded(raw: bytes) -> str | None:
+    """Text in another encoding than UTF-8 (a CSV Excel saved on Windows: cp1252; UTF-16), decoded as the log
+    audit decodes its files (`logs.encoding`); None for a binary file (one with a known file signature, or
+    data no text encoding explains or decodes whole)."""
+    from ec2audit.intercept.media import signature
+    from ec2audit.logs.encoding import BINARY, text_encoding
+
+    encoding = None if signature(raw) else text_encoding(raw, complete=True)
+    if encoding in (None, BINARY):
+        return None
+    try:
+        return raw.decode(encoding)
+    except (UnicodeDecodeError, LookupError):  # bytes that only look like it (a BOM before binary data)
+        return None
 
 
 #: What hides a mail's text from a reader of its bytes: a part's base64 or quoted-printable (whose soft line breaks
@@ -382,6 +402,13 @@ def _id_keys(keys) -> list[str]:
     present = list(keys)
     return [k for k in ID_KEYS if k in present] + [k for k in present if k not in ID_KEYS
                                                    and re.search(r"(?:_id|Id|ID|编号)$", k)]
+
+
+def _delimiter(text: str) -> str:
+    """A CSV's delimiter: `;` where its first line has more of them than commas (Excel's CSV in a locale whose
+    decimal mark is the comma: German, French…), else `,`."""
+    head = text.lstrip("\ufeff").split("\n", 1)[0]
+    return ";" if head.count(";") > head.count(",") else ","
 
 
 def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
