@@ -347,3 +347,31 @@ def test_a_csv_excel_saved_in_a_european_locale_gives_each_row_its_person(tmp_pa
         ("kunden.csv:2", "Telefon", "+49 30 901820"), ("kunden.csv:2", "IBAN", "DE89 3704 0044 0532 0130 00"),
         ("kunden.csv:3", "Name", "Renée Dubois"), ("kunden.csv:3", "E-Mail", "renee.dubois@example.fr"),
         ("kunden.csv:3", "Telefon", "+33 1 42 68 53 00"), ("kunden.csv:3", "IBAN", "FR14 2004 1010 0505 0001 3M02 606")]
+
+
+def test_a_byte_order_mark_is_no_part_of_a_files_first_key(tmp_path):
+    """What Windows tools write with a UTF-8 BOM: Windows PowerShell's `ConvertTo-Json | Out-File -Encoding utf8`
+    (two customers with an `id`) and Excel's "CSV UTF-8". By hand: JSON, 6 units of entities C-1 and C-2, each
+    named by its `name`; CSV, `name` and `email` of row 2, named Maria Kessler; every span's offsets cut its value
+    out of the file's text. Before: the JSON was no JSON (6 units of one entity `customers.json`) and the CSV's
+    first column was `\\ufeffname`, so its row had no name."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    customers = [{"id": "C-1", "name": "Jürgen Müller", "email": "juergen.mueller@example.de"},
+                 {"id": "C-2", "name": "Renée Dubois", "email": "renee.dubois@example.fr"}]
+    (ws / "customers.json").write_text("\ufeff" + json.dumps(customers, indent=4, ensure_ascii=False) + "\r\n",
+                                       encoding="utf-8")
+    (ws / "export.csv").write_text("\ufeffname,email\r\nMaria Kessler,maria.kessler@example.com\r\n", encoding="utf-8")
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--no-presidio", "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    found = [json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]
+    assert sorted((u["entity_id"], u["field"], u.get("entity_name"), u["value"]) for u in found) == [
+        ("C-1", "email", "Jürgen Müller", "juergen.mueller@example.de"),
+        ("C-1", "name", "Jürgen Müller", "Jürgen Müller"),
+        ("C-2", "email", "Renée Dubois", "renee.dubois@example.fr"), ("C-2", "name", "Renée Dubois", "Renée Dubois"),
+        ("export.csv:2", "email", "Maria Kessler", "maria.kessler@example.com"),
+        ("export.csv:2", "name", "Maria Kessler", "Maria Kessler")]
+    for u in found:
+        text = (ws / u["source"]["file"]).read_bytes().decode("utf-8")  # CRLF kept, as prelabel reads it
+        assert text[u["source"]["start"]:u["source"]["end"]] == u["value"]

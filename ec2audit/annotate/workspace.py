@@ -96,12 +96,13 @@ class Document:
 def make_document(task_id: str, file: str, text: str) -> Document:
     """A document with its structure, chosen by the file name's suffix (plain text when it does not parse)."""
     suffix = Path(file).suffix.lower()
+    bom = 1 if text.startswith("\ufeff") else 0  # a BOM (Excel's "CSV UTF-8", PowerShell's JSON) is no part of it
     try:
         if suffix == ".json":
-            fields = _json_fields(text, 0, file)
+            fields = _json_fields(text[bom:], bom, file)
         elif suffix in (".jsonl", ".ndjson"):
-            fields, offset = [], 0
-            for n, line in enumerate(text.splitlines(keepends=True), start=1):
+            fields, offset = [], bom
+            for n, line in enumerate(text[bom:].splitlines(keepends=True), start=1):
                 if line.strip():
                     fields += _json_fields(line, offset, f"{file}:{n}")
                 offset += len(line)
@@ -421,7 +422,7 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
         raise ValueError("not a table")
     offset = sum(len(line) for line in lines[:start])
     rows = csv.reader(io.StringIO(text[offset:], newline=""), delimiter=delimiter)
-    keys = [h.strip() for h in next(rows)]
+    keys = [h.lstrip("\ufeff").strip() for h in next(rows)]
     cursor = offset + len(lines[start])
     fields = []
     for number, row in enumerate(rows, start=start + 2):
