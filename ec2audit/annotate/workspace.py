@@ -3,7 +3,10 @@
 A unit is entity/field/value, so where a file has structure we keep it: every JSON object that is a
 record (the root, or an element of a list) is an entity, its keys are field names; every CSV row is
 an entity, its header names the fields; `key: value` lines (YAML, e-mail headers, .env, logs) give a
-field name. Offsets are characters of the file's text exactly as read, so spans point into the file.
+field name; a vCard's or a calendar's cards and events are entities, their properties fields. Offsets are
+characters of the file's text exactly as read (decoded from its encoding), so spans point into the file; only a
+binary document (a PDF, an Office file) and a mail whose parts a transfer encoding hides are read as the text their
+reader shows, and spans point into that text.
 """
 
 from __future__ import annotations
@@ -176,8 +179,7 @@ _MAIL_ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(?:base64|quoted-
 def _mail_text(raw: bytes) -> str | None:
     """A mail (`.eml`) a transfer encoding hides (`_MAIL_ENCODED`) as its reader shows it: its headers decoded (not
     the MIME ones), then each text part (an attached CSV too) decoded from its encoding and charset; offsets are
-    that text's. None for
-    a mail readable as written, read as its text (offsets the file's)."""
+    that text's. None for a mail readable as written, read as its text (offsets the file's)."""
     if not _MAIL_ENCODED.search(raw):
         return None
     message = email.message_from_bytes(raw, policy=email.policy.default)
