@@ -3,13 +3,18 @@
 A unit is entity/field/value, so where a file has structure we keep it: every JSON object that is a
 record (the root, or an element of a list) is an entity, its keys are field names; every CSV row is
 an entity, its header names the fields; `key: value` lines (YAML, e-mail headers, .env, logs) give a
-field name. Offsets are characters of the file's text exactly as read, so spans point into the file.
+field name; a vCard's or a calendar's cards and events are entities, their properties fields. Offsets are
+characters of the file's text exactly as read (decoded from its encoding), so spans point into the file; only a
+binary document (a PDF, an Office file) and a mail whose parts a transfer encoding hides are read as the text their
+reader shows, and spans point into that text.
 """
 
 from __future__ import annotations
 
 import bisect
 import csv
+import email
+import email.policy
 import io
 import json
 import os
@@ -47,6 +52,13 @@ _XML_ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.:-]{0,38})(?:\s[^<>]*)?>(?P<val
 #: `"key": "value"` of JSON quoted inside other text (a tool result in a transcript, a log line).
 _QUOTED_PAIR = re.compile(r'"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,38})"\s*:\s*'
                           r'"(?P<value>[^"\\\n]{1,200})"')
+#: The line that starts a record of `key: value` lines, by suffix: a YAML list's item.
+_RECORD_START = {".yaml": re.compile("- "), ".yml": re.compile("- ")}
+#: vCard's and iCalendar's content lines (RFC 6350, 5545): `NAME;PARAM=…:VALUE`, a line that starts with a space
+#: continuing the one before; the line that starts a record: a card (a person), an event or a to-do.
+_CONTENT_LINE = re.compile(r"^(?P<key>[A-Za-z][\w-]*)(?:;(?P<params>[^:\r\n]*))?:"
+                           r"(?P<value>[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)", re.M)
+_CARD_START = {".vcf": re.compile(r"BEGIN:VCARD$", re.I), ".ics": re.compile(r"BEGIN:V(?:EVENT|TODO|JOURNAL)$", re.I)}
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -87,23 +99,26 @@ class Document:
 def make_document(task_id: str, file: str, text: str) -> Document:
     """A document with its structure, chosen by the file name's suffix (plain text when it does not parse)."""
     suffix = Path(file).suffix.lower()
+    bom = 1 if text.startswith("\ufeff") else 0  # a BOM (Excel's "CSV UTF-8", PowerShell's JSON) is no part of it
     try:
         if suffix == ".json":
-            fields = _json_fields(text, 0, file)
+            fields = _json_fields(text[bom:], bom, file)
         elif suffix in (".jsonl", ".ndjson"):
-            fields, offset = [], 0
-            for n, line in enumerate(text.splitlines(keepends=True), start=1):
+            fields, offset = [], bom
+            for n, line in enumerate(text[bom:].splitlines(keepends=True), start=1):
                 if line.strip():
                     fields += _json_fields(line, offset, f"{file}:{n}")
                 offset += len(line)
         elif suffix in (".csv", ".tsv"):
-            fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else ",")
+            fields = _csv_fields(text, file, "\t" if suffix == ".tsv" else _delimiter(text))
+        elif suffix in _CARD_START:
+            fields = _content_lines(text, file, _CARD_START[suffix])
         elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
             fields = _csv_fields(text, file, ",")
         else:
-            fields = _line_fields(text, file, records=suffix in (".yaml", ".yml")) + _markdown_tables(text, file)
+            fields = _line_fields(text, file, _RECORD_START.get(suffix)) + _markdown_tables(text, file)
     except (ValueError, csv.Error):
-        fields = _line_fields(text, file, records=False)
+        fields = _line_fields(text, file, None)
     return Document(task_id, file, text, fields)
 
 
@@ -124,13 +139,73 @@ def read_file(path: Path, task_id: str, name: str | None = None) -> Document | s
         raw = path.read_bytes()
     except OSError as exc:
         return f"cannot read it ({exc.strerror or exc})"
+    if path.suffix.lower() == ".eml" and (shown := _mail_text(raw)) is not None:
+        return make_document(task_id, name or path.name, shown)
     try:
-        text = raw.decode("utf-8")
+        text: str | None = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return "binary (not UTF-8 text)"
-    if "\x00" in text:
-        return "binary (holds NUL bytes)"
+        text = None
+    if text is None or "\x00" in text:  # another encoding (UTF-16 has NULs), or binary
+        decoded = _decoded(raw)
+        if decoded is None or "\x00" in decoded:
+            why = "binary (not UTF-8 text)" if text is None else "binary (holds NUL bytes)"
+            return _file_text(raw, task_id, name or path.name, why)
+        text = decoded
     return make_document(task_id, name or path.name, text)
+
+
+def _decoded(raw: bytes) -> str | None:
+    """Text in another encoding than UTF-8 (a CSV Excel saved on Windows: cp1252; UTF-16), decoded as the log
+    audit decodes its files (`logs.encoding`); None for a binary file (one with a known file signature, or
+    data no text encoding explains or decodes whole)."""
+    from ec2audit.intercept.media import signature
+    from ec2audit.logs.encoding import BINARY, text_encoding
+
+    encoding = None if signature(raw) else text_encoding(raw, complete=True)
+    if encoding in (None, BINARY):
+        return None
+    try:
+        return raw.decode(encoding)
+    except (UnicodeDecodeError, LookupError):  # bytes that only look like it (a BOM before binary data)
+        return None
+
+
+#: What hides a mail's text from a reader of its bytes: a part's base64 or quoted-printable (whose soft line breaks
+#: cut a value: `DE89 … 0130 0=` / `0`), a header's RFC 2047 encoded word (`=?utf-8?q?Ren=C3=A9e?=`).
+_MAIL_ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(?:base64|quoted-printable)|=\?[\w-]+\?[bq]\?",
+                           re.I | re.M)
+
+
+def _mail_text(raw: bytes) -> str | None:
+    """A mail (`.eml`) a transfer encoding hides (`_MAIL_ENCODED`) as its reader shows it: its headers decoded (not
+    the MIME ones), then each text part (an attached CSV too) decoded from its encoding and charset; offsets are
+    that text's. None for a mail readable as written, read as its text (offsets the file's)."""
+    if not _MAIL_ENCODED.search(raw):
+        return None
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    try:
+        headers = [f"{key}: {value}" for key, value in message.items()  # not its parts' layout (a boundary's digits)
+                   if not key.lower().startswith(("content-", "mime-"))]
+        parts = [part.get_content() for part in message.walk() if part.get_content_maintype() == "text"]
+    except (LookupError, ValueError):  # a charset Python does not know, a header it cannot parse: as written
+        return None
+    return "\n".join(headers) + "\n\n" + "\n\n".join(parts)
+
+
+def _file_text(raw: bytes, task_id: str, name: str, binary: str) -> Document | str:
+    """A binary file the guard reads when an agent sends it (`intercept.media`: a PDF, an Office or OpenDocument
+    file, any zip) as the text it reads in it, so its values are proposed as they would be found (offsets are
+    that text's); another binary (`binary` says why it is one), or one its reader cannot read, is named with why."""
+    from ec2audit.intercept import media
+
+    kind = media.signature(raw)
+    read = media.READERS.get(kind or "")
+    if read is None:
+        return f"binary ({kind}: no reader of its text)" if kind else binary
+    try:
+        return make_document(task_id, name, read(raw).text)
+    except ValueError as exc:
+        return f"binary ({kind}) whose text cannot be read ({exc})"
 
 
 def _walk(root: Path) -> tuple[list[Path], list[Skipped], list[int]]:
@@ -332,6 +407,13 @@ def _id_keys(keys) -> list[str]:
                                                    and re.search(r"(?:_id|Id|ID|编号)$", k)]
 
 
+def _delimiter(text: str) -> str:
+    """A CSV's delimiter: `;` where its first line has more of them than commas (Excel's CSV in a locale whose
+    decimal mark is the comma: German, French…), else `,`."""
+    head = text.lstrip("\ufeff").split("\n", 1)[0]
+    return ";" if head.count(";") > head.count(",") else ","
+
+
 def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
     """Cells of a table; its header is the first line that a line of as many cells follows (an export
     often starts with a title or a filter line before the header)."""
@@ -342,7 +424,7 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
         raise ValueError("not a table")
     offset = sum(len(line) for line in lines[:start])
     rows = csv.reader(io.StringIO(text[offset:], newline=""), delimiter=delimiter)
-    keys = [h.strip() for h in next(rows)]
+    keys = [h.lstrip("\ufeff").strip() for h in next(rows)]
     cursor = offset + len(lines[start])
     fields = []
     for number, row in enumerate(rows, start=start + 2):
@@ -396,13 +478,28 @@ def _markdown_tables(text: str, file: str) -> list[Field]:
     return fields
 
 
-def _line_fields(text: str, file: str, records: bool) -> list[Field]:
-    """`key: value` lines (in YAML every `- ` list item starts a new entity), `<Tag>value</Tag>` elements (XML
-    payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the field."""
+def _content_lines(text: str, file: str, record: re.Pattern) -> list[Field]:
+    """A vCard's or a calendar's properties, each its own field of the card or event it is in (`file#n`): its
+    parameters (`ATTENDEE;CN=Chidi Okafor:…`) and its value (`TEL;TYPE=CELL:+1 415 555 0142`)."""
+    fields: list[Field] = []
+    entity, n = file, 0
+    for m in _CONTENT_LINE.finditer(text):
+        if record.match(m.group(0)):
+            n += 1
+            entity = f"{file}#{n}"
+        fields += [Field(*m.span(part), entity, m.group("key")) for part in ("params", "value")
+                   if m.group(part) and m.group(part).strip()]
+    return fields
+
+
+def _line_fields(text: str, file: str, record: re.Pattern | None) -> list[Field]:
+    """`key: value` lines (each line `record` matches starts a new entity: `_RECORD_START`), `<Tag>value</Tag>`
+    elements (XML payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the
+    field."""
     fields: list[Field] = []
     entity, n = file, 0
     for m in _LINE_KEY.finditer(text):
-        if records and m.group(0).lstrip().startswith("- "):
+        if record and record.match(m.group(0).lstrip()):
             n += 1
             entity = f"{file}#{n}"
         if m.group("value"):

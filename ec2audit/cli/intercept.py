@@ -44,7 +44,8 @@ def command() -> None:
               show_default=True, help="SQLite record store (created 0600).")
 @click.option("--pricing", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Price table (TOML) adding to or overriding the packaged one; "
-                   "[models.\"NAME\".service_tier.flex] prices OpenAI's flex tier.")
+                   "[models.\"NAME\".service_tier.flex] prices the flex tier (OpenAI's service_tier, "
+                   "Bedrock's serviceTier).")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8787, show_default=True, type=int,
               help="0: any free port; the first line printed names the one taken.")

@@ -83,8 +83,9 @@ def get_dialect(name: str | None) -> Dialect:
 
 
 #: APIs that name the model in the path, not the body: Gemini (`/models/{model}:generateContent`) and
-#: Bedrock Converse (`/model/{model id}/converse`, the id's `:` often escaped)
-_MODEL_IN_PATH = re.compile(r"/models/([^/:]+):\w+$|/model/([^/]+)/converse(?:-stream)?$")
+#: Bedrock's Converse and InvokeModel (`/model/{model id}/converse`, `/invoke`, the id's `:` often escaped)
+_MODEL_IN_PATH = re.compile(r"/models/([^/:]+):\w+$|"
+                            r"/model/([^/]+)/(?:converse(?:-stream)?|invoke(?:-with-response-stream)?)$")
 
 
 #: Gemini's streamed answer (`/models/{model}:streamGenerateContent`): `GenerateContentResponse` chunks, as SSE

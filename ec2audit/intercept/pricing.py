@@ -41,6 +41,9 @@ _PROVIDERS = {"api.openai.com": "openai", "api.anthropic.com": "anthropic",
               "api.mistral.ai": "mistral", "api.x.ai": "xai", "api.moonshot.ai": "moonshot",
               "api.moonshot.cn": "moonshot", "api.groq.com": "groq", "openrouter.ai": "openrouter",
               "api.together.xyz": "together_ai", "api.fireworks.ai": "fireworks_ai"}
+#: Vertex AI's host, after a region in most of its URLs: LiteLLM files its prices (Claude's
+#: `vertex_ai/claude-sonnet-4-5@20250929`, as Vertex's paths name it) under `vertex_ai`.
+_VERTEX = "aiplatform.googleapis.com"
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +174,8 @@ def litellm_prices() -> dict[str, ModelPrice]:
 
 def _provider(upstream: str | None) -> str | None:
     host = urllib.parse.urlsplit(upstream or "").hostname or ""
+    if host == _VERTEX or host.endswith("-" + _VERTEX):  # any region's: `us-east5-aiplatform.googleapis.com`
+        return "vertex_ai"
     return _PROVIDERS.get(host)
 
 

@@ -1,5 +1,6 @@
 """Token usage from the APIs' usage objects (OpenAI Chat and Responses, Anthropic Messages, Gemini's
-`usageMetadata`, Bedrock Converse), in one shape the price table reads, with the service tier that served it."""
+`usageMetadata`, Bedrock Converse), in one shape the price table reads, with the service tier that served it
+(OpenAI's `service_tier`, Bedrock's `serviceTier`)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ class Usage:
     cache_write: int = 0
     cache_write_1h: int = 0  # the part of `cache_write` kept for an hour (Anthropic bills it at 2× input, not 1.25×)
     web_searches: int = 0  # server-side web searches, billed per search (`server_tool_use.web_search_requests`)
-    tier: str = DEFAULT_TIER  # OpenAI's service tier that served the call (`flex`: about half; `priority`: ~2×)
+    tier: str = DEFAULT_TIER  # the service tier that served the call (`flex`: about half; `priority`: ~2×)
 
 
 def _int(value) -> int:
@@ -92,13 +93,22 @@ def parse_usage(usage) -> Usage | None:
     return None
 
 
+def _named_tier(body: object) -> str | None:
+    """The tier a body names: OpenAI's `service_tier` (`"flex"`), or Bedrock Converse's `serviceTier`
+    (`{"type": "flex"}` in its request and response; a bare string from SDKs that flatten it)."""
+    if not isinstance(body, dict):
+        return None
+    tier = body.get("service_tier") or body.get("serviceTier")
+    tier = tier.get("type") if isinstance(tier, dict) else tier
+    return tier if isinstance(tier, str) and tier else None
+
+
 def service_tier(*bodies: dict | None) -> str:
-    """The tier a call was billed at: OpenAI's `service_tier`, the first of `bodies` that names one, the response
-    where it was recorded (the tier that served it: a request sent with `auto` is served at its project's), then
-    the request; none or a standard one (`_STANDARD`): the default."""
+    """The tier a call was billed at (`_named_tier`), the first of `bodies` that names one, the response where it
+    was recorded (the tier that served it: a request sent with `auto` is served at its project's), then the
+    request; none or a standard one (`_STANDARD`): the default."""
     for body in bodies:
-        tier = body.get("service_tier") if isinstance(body, dict) else None
-        if isinstance(tier, str) and tier:
+        if (tier := _named_tier(body)) is not None:
             return DEFAULT_TIER if tier in _STANDARD else tier
     return DEFAULT_TIER
 

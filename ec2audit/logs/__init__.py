@@ -9,6 +9,7 @@ without stopping: nothing under a given path is passed over in silence.
 
 from __future__ import annotations
 
+import gzip
 import os
 import sqlite3
 import stat
@@ -40,7 +41,15 @@ from ec2audit.logs import (
     vcr_cassette,
 )
 from ec2audit.logs.base import Adapter, OnError
-from ec2audit.logs.encoding import BINARY, decoded_head, text_encoding, utf8_copy
+from ec2audit.logs.encoding import (
+    BINARY,
+    GZIP_MAGIC,
+    decoded_head,
+    gzip_encoding,
+    text_encoding,
+    uncompressed_name,
+    utf8_copy,
+)
 from ec2audit.logs.listing import Listing
 from ec2audit.payloads import Payload
 
@@ -88,6 +97,8 @@ def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
     with path.open("rb") as handle:
         head = handle.read(HEAD_BYTES)
         complete = not handle.read(1)
+    if head.startswith(GZIP_MAGIC):
+        return _detect_gzip(path, fmt)
     if not head.strip():
         return InputError("empty file" if not head else "empty file (whitespace only)", file=str(path))
     found = fmt or _sniff(path, head)
@@ -107,6 +118,25 @@ def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
         if found is None:
             return InputError(f"{encoding} text, {NOT_A_LOG}", file=str(path))
     return LogFile(path, found, encoding) if found else _unknown(path)
+
+
+def _detect_gzip(path: Path, fmt: str | None) -> LogFile | InputError:
+    """A gzip-compressed log (`requests.jsonl.1.gz`, as logrotate leaves it) by its decompressed text, sniffed
+    under its name without `.gz`: read through a decompressed copy (`utf8_copy`)."""
+    try:
+        with gzip.open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+            complete = not handle.read(1)
+    except (OSError, EOFError) as exc:
+        return InputError(f"gzip file that cannot be decompressed ({exc})", file=str(path))
+    if not head.strip():
+        return InputError("empty file once decompressed (gzip)", file=str(path))
+    encoding = text_encoding(head, complete)
+    if encoding == BINARY:
+        return InputError(f"gzip of binary data, {NOT_A_LOG}", file=str(path))
+    found = fmt or _sniff(uncompressed_name(path), decoded_head(head, encoding) if encoding else head)
+    return LogFile(path, found, gzip_encoding(encoding)) if found else InputError(f"gzip of {NOT_A_LOG}",
+                                                                                 file=str(path))
 
 
 def _tables(path: Path) -> str:

@@ -76,12 +76,15 @@ SESSION_SCHEMA = {
     "scored_against": pl.String(), "tasks": pl.List(pl.String), "cloud_input_tokens": pl.Int64(),
     "cloud_cached_tokens": pl.Int64(), "cloud_output_tokens": pl.Int64(), "cloud_usd": pl.Float64(),
     "cloud_unpriced_calls": pl.Int64(), "cloud_calls_without_usage": pl.Int64(),
-    "cloud_calls_without_price": pl.Int64(),
+    "cloud_calls_without_price": pl.Int64(), "cloud_unpriced_tier": pl.String(),
 }
 #: The cloud usage columns of `SESSION_SCHEMA`, which `sessions()` does not give: tokens, USD, and why a USD is
 #: null (`report.unknown_cost`): its calls without a cost, those that logged no usage, those whose model has no price.
 CLOUD_USAGE = ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens", "cloud_usd",
                "cloud_unpriced_calls", "cloud_calls_without_usage", "cloud_calls_without_price")
+#: The service tier (`flex`, `priority`) of a session's cloud call that logged usage and got no cost, served at
+#: another tier than the default: the tier `report`'s unknown USD names, as `audit`'s provider table does.
+UNPRICED_TIER = "cloud_unpriced_tier"
 #: What the audit counts per format read (`LogAudit.format_calls`, `report.coverage`): its calls, those that
 #: carried no prompt text, the records passed over (`base.PASSED_OVER`) or reusing an earlier call's id, and
 #: the requests a proxy refused (`base.BLOCKED`).
@@ -599,8 +602,8 @@ class LogAudit:
         whole: a session's row has its task list, 100 tasks at the sizes measured), each with its cloud usage
         summed over its part's calls (a session several parts have, over theirs): not grouped over every call,
         a table of every session (+128 MB at 379,000 sessions; RESULTS.md, issue 35, session 18)."""
-        schema = {k: v for k, v in SESSION_SCHEMA.items() if k not in CLOUD_USAGE}
-        usage_schema = {**schema, **{k: SESSION_SCHEMA[k] for k in CLOUD_USAGE}}
+        schema = {k: v for k, v in SESSION_SCHEMA.items() if k not in (*CLOUD_USAGE, UNPRICED_TIER)}
+        usage_schema = {**schema, **{k: SESSION_SCHEMA[k] for k in (*CLOUD_USAGE, UNPRICED_TIER)}}
 
         def batches() -> Iterator[pl.DataFrame]:
             names = self.task_names()
@@ -710,14 +713,16 @@ def _price_key(model: str, tier: str) -> str:
 
 def _usage(calls: pl.LazyFrame, no_price: list[str]) -> pl.LazyFrame:
     """Per session, its cloud calls' tokens and USD (`CLOUD_USAGE`), as `providers()` sums them, and its calls
-    without a cost: all, those without usage, those of a model at a tier in `no_price` (`_price_key`)."""
+    without a cost: all, those without usage, those of a model at a tier in `no_price` (`_price_key`), and the
+    tier of one served at another than the default (`UNPRICED_TIER`)."""
     unpriced = pl.col("cost_usd").is_null()
     return calls.filter(pl.col("side") == CLOUD).group_by("session").agg(
         cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
         cloud_output_tokens=pl.col("output_tokens").sum(), cloud_usd=_usd_sum(),
         cloud_unpriced_calls=unpriced.sum(), cloud_calls_without_usage=(~_USAGE).sum(),
         cloud_calls_without_price=(unpriced & _USAGE & pl.concat_str("model", pl.lit("\x00"), _TIER)
-                                   .is_in(no_price)).sum())
+                                   .is_in(no_price)).sum(),
+        cloud_unpriced_tier=_TIER.filter(unpriced & _USAGE & (_TIER != DEFAULT_TIER)).first())
 
 
 def _text_hash(text: str) -> int:

@@ -3,12 +3,15 @@ through a UTF-8 copy, never misread or passed over.
 
 UTF-16 and UTF-32 are recognised by their byte-order mark or, without one, by the zero bytes every
 ASCII character carries; a UTF-8 BOM is dropped; any other non-UTF-8 text is decoded with the
-encoding charset-normalizer finds most likely, and that guess is said wherever the file is listed.
+encoding charset-normalizer finds most likely, and that guess is said wherever the file is listed. A gzip-compressed
+log (a rotated `requests.jsonl.1.gz`) is read the same way, through a decompressed copy: its `encoding` is `gzip`, or
+`gzip+ENCODING` for text in another encoding inside.
 """
 
 from __future__ import annotations
 
 import codecs
+import gzip
 import os
 import tempfile
 from collections.abc import Iterator
@@ -47,6 +50,34 @@ def _wide(head: bytes) -> str | None:
 
 
 BINARY = "binary"
+#: The first bytes of a gzip file, and the `encoding` of a file compressed with it (`gzip_encoding`).
+GZIP_MAGIC, GZIP = b"\x1f\x8b", "gzip"
+
+
+def gzip_encoding(inner: str | None) -> str:
+    """The `encoding` of a gzip file whose decompressed text is in `inner` (None: UTF-8)."""
+    return GZIP if inner is None else f"{GZIP}+{inner}"
+
+
+def _parts(encoding: str) -> tuple[bool, str]:
+    """Whether `encoding` says gzip, and the text encoding (of what is inside)."""
+    compressed = encoding == GZIP or encoding.startswith(GZIP + "+")
+    return compressed, (encoding.partition("+")[2] or "utf-8") if compressed else encoding
+
+
+def how_read(encoding: str) -> str:
+    """How a file of `encoding` was read, in the audit's words: `as utf-16 text (converted to UTF-8)`,
+    `decompressed (gzip)`."""
+    compressed, text = _parts(encoding)
+    converted = f"{text} text (converted to UTF-8)"
+    if not compressed:
+        return f"as {converted}"
+    return "decompressed (gzip)" + ("" if encoding == GZIP else f", {converted}")
+
+
+def uncompressed_name(path: Path) -> Path:
+    """`requests.jsonl` for `requests.jsonl.gz`: the name a decompressed log is sniffed and read by."""
+    return path.with_suffix("") if path.suffix.lower() == ".gz" else path
 
 
 def text_encoding(head: bytes, complete: bool) -> str | None:
@@ -69,11 +100,14 @@ def decoded_head(head: bytes, encoding: str) -> bytes:
 @contextmanager
 def utf8_copy(path: Path, encoding: str) -> Iterator[Path]:
     """A UTF-8 copy of `path` in a private temporary directory, removed afterwards; streamed, so a
-    large file costs disk, not memory. Undecodable bytes become U+FFFD."""
+    large file costs disk, not memory; decompressed first where `encoding` says gzip (`gzip_encoding`), and named
+    without its `.gz`. Undecodable bytes become U+FFFD."""
+    compressed, text = _parts(encoding)
     with tempfile.TemporaryDirectory(prefix="ec2audit-") as folder:
-        copy = Path(folder) / path.name
-        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-        with path.open("rb") as source, open(os.open(copy, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as target:
+        copy = Path(folder) / (uncompressed_name(path).name if compressed else path.name)
+        decoder = codecs.getincrementaldecoder(text)(errors="replace")
+        with (gzip.open(path, "rb") if compressed else path.open("rb")) as source, \
+                open(os.open(copy, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as target:
             while chunk := source.read(_CHUNK):
                 target.write(decoder.decode(chunk).encode("utf-8"))
             target.write(decoder.decode(b"", final=True).encode("utf-8"))

@@ -44,8 +44,11 @@ _PROVIDER_HOSTS = {"openai.com": "openai", "chatgpt.com": "openai", "anthropic.c
 
 
 def provider_from_url(url: str | None) -> str | None:
-    """A provider name from a well-known API host; None for anything else."""
+    """A provider name from a well-known API host (Bedrock's runtime in any region:
+    `bedrock-runtime.us-east-1.amazonaws.com`); None for anything else."""
     host = (urlsplit(url).hostname or "") if url else ""
+    if host.startswith(("bedrock-runtime.", "bedrock-runtime-fips.")) and host.endswith(".amazonaws.com"):
+        return "bedrock"
     return next((p for suffix, p in _PROVIDER_HOSTS.items() if host == suffix or host.endswith("." + suffix)), None)
 
 
@@ -119,7 +122,7 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         path=path, line=line, usage=normalize_usage(
             response.get("usage") or response.get("usageMetadata") or record.get("usage"),
             # the tier that served it: the response's (or the record's, as a gateway logged it), else the one asked
-            service_tier(response if "service_tier" in response else record, body)) or _unbilled(
+            service_tier(response, record, body)) or _unbilled(
             record, response, url), task_id=payload.task_id)
     if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
         out.meta["usage"]["cost_usd"] = float(record["cost_usd"])

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ec2audit.console import plural, unknown_cost, usd
 from ec2audit.logs.audit import FORMAT_COUNTS, FOUND, NOTHING, LogAudit
+from ec2audit.logs.encoding import how_read
 from ec2audit.report.summary import masked_evidence
 
 MODES = {"units": "units: annotated units file", "discover": "discover: candidate units from the "
@@ -211,7 +212,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
                   f"{summary['calls']} model calls ({summary['cloud_calls']} cloud, {summary['edge_calls']} edge), "
                   f"{summary['units']} units", highlight=False)
     for f in converted:
-        console.print(f"read {f['file']} as {f['encoding']} text (converted to UTF-8)", highlight=False)
+        console.print(f"read {f['file']} {how_read(f['encoding'])}", highlight=False)
     for c in summary["coverage"]:
         if c["without_content"] or c["format"] in RECORDS:
             why = NO_CONTENT.get(c["format"]) if c["without_content"] else None

@@ -24,7 +24,7 @@ from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.console import unknown_cost, unpriced_episodes
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
-from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, sessions_path
+from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, UNPRICED_TIER, sessions_path
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
 from ec2audit.run.record import FINISHED
 from ec2audit.units import Unit, read_units
@@ -406,7 +406,7 @@ def _session_rows(findings_path: Path) -> list[dict] | None:
     if not path.exists():
         return None
     frame = _read_table(path)
-    for name in ("calls_without_content", *CLOUD_USAGE):  # written before these were counted: unknown
+    for name in ("calls_without_content", *CLOUD_USAGE, UNPRICED_TIER):  # written before these were counted: unknown
         if name not in frame.columns:
             frame = frame.with_columns(pl.lit(None, SESSION_SCHEMA[name]).alias(name))
     frame = _require(frame, SESSION_SCHEMA, path)
@@ -460,7 +460,8 @@ def _cloud_cost(sessions: list[dict]) -> dict:
         "cloud_usd", "cloud_calls", "cloud_unpriced_calls", "cloud_calls_without_usage", "cloud_calls_without_price"))
     why = None
     if usd is None and calls and unpriced and bare is not None and no_price is not None:
-        why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price))
+        tier = next((s[UNPRICED_TIER] for s in sessions if s.get(UNPRICED_TIER)), None)
+        why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price), tier)
     return ({k: total[k] for k in ("cloud_calls", *CLOUD_USAGE[:4])}
             | {"cloud_usd_unknown": why, "usd_per_episode": None if usd is None else usd / len(sessions)})
 

@@ -68,7 +68,8 @@ RECOGNIZERS = [
     PatternRecognizer("company-zh", "ORGANIZATION", "business", (
         (rf"(?:(?<![{_HAN}])|(?<=[在于是为的与和及、：]))(?![在于是为的与和及])[{_HAN}]{{2,18}}?(?:{_ZH_FORM})", 0.6),
     )),
+    # not the maker a public identifier names (an iCalendar's `PRODID:-//Google Inc//Google Calendar//EN`)
     PatternRecognizer("company-en", "ORGANIZATION", "business", (
-        (rf"\b[A-Z][\w&'-]*(?: (?:[A-Z][\w&'-]*|&|and|of))*,? {_EN_FORM}(?![\w])", 0.6),
+        (rf"\b(?<!//)[A-Z][\w&'-]*(?: (?:[A-Z][\w&'-]*|&|and|of))*,? {_EN_FORM}(?![\w])", 0.6),
     )),
 ]

@@ -17,9 +17,12 @@ import phonenumbers
 
 from ec2audit.annotate.recognizers.base import PatternRecognizer
 
-#: The mail header before an `x@y.z` that is a message's id, no mailbox (`Message-ID: <CAF8x9…@mail.example.com>`).
+#: The header before an `x@y.z` that is a message's or an event's id, no mailbox (`Message-ID:
+#: <CAF8x9…@mail.example.com>`, Gmail's `<CAH+k=Yb…@mail.gmail.com>` whose `=` no address starts after; an
+#: iCalendar event's `UID:7kukuq…@google.com`).
 MESSAGE_ID_HEADER = re.compile(
-    r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id)\s*[:=]\s*[\"'<]?\s*$", re.I)
+    r"(?:message-id|in-reply-to|references|thread-index|x-[\w-]*-id|(?<![\w-])(?-i:UID))\s*[:=]\s*[\"'<]?[^\s\"'<>@]*$",
+    re.I)
 
 
 #: Words that introduce a phone number, in the languages our users write in (`call me on 655 482 193`, `ring me
@@ -71,7 +74,8 @@ RECOGNIZERS = [
         (r"(?<![\w.-])(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-]|\.\d)", 0.6),
     )),
     PatternRecognizer("phone-international", "PHONE_NUMBER", "contact", (
-        (r"(?<![\w+.:/-])\+[1-9]\d{0,2}(?:[ .-]?(?:\(\d{1,5}\)|\d{1,5})){1,7}(?![\w+]|[.-]?\d)", 0.7),
+        # after a key's colon with no space (a vCard's `TEL;TYPE=WORK:+49 30 901820`), not after a time's
+        (r"(?<![\w+./-])(?<!\d:)\+[1-9]\d{0,2}(?:[ .-]?(?:\(\d{1,5}\)|\d{1,5})){1,7}(?![\w+]|[.-]?\d)", 0.7),
     ), validate=_international_phone_ok, trim=r"[ .-](?:\(\d{1,5}\)|\d{1,5})$"),
     # a number reserved for fiction is one wherever it stands; a random 555-1234 is not
     PatternRecognizer("phone-fictional", "PHONE_NUMBER", "contact", (

@@ -84,9 +84,10 @@ def _after_imperative(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-#: Keys whose value is a person wherever they stand: a calendar's `CN=`, a log's `candidate=`, `name:`, a git
-#: commit's `Author:` and its trailers (`Signed-off-by:`), a runbook's or a ticket's people (`On-call:`, `Assignee:`).
-_NAME_KEYS = (r"CN|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
+#: Keys whose value is a person wherever they stand: a calendar's `CN=`, a vCard's `FN:`, a log's `candidate=`,
+#: `name:`, a git commit's `Author:` and its trailers (`Signed-off-by:`), a runbook's or a ticket's people
+#: (`On-call:`, `Assignee:`).
+_NAME_KEYS = (r"CN|(?-i:FN)|candidate|applicant|claimant|patient|customer|employee|attendee|organizer|full_?name|name|"
               r"author|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|"
               r"on-?call|assignee|reporter|reviewer|maintainer|owner")
 #: A mailbox's address after its display name (`Oluwaseun Adeyemi <seun@…>` in `git shortlog -sne`, a `From:`
