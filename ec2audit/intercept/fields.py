@@ -49,6 +49,11 @@ _PROTOCOL = frozenset(tuple(p.split(".")) for p in (
     "tools.*.function.name", "tools.*.cache_control.type",
 ))
 
+#: Lists of strings whose items are texts apart, each its own text to the model (a batch of embeddings inputs or
+#: moderations, of legacy prompts; stop sequences): not read run together as a text's chunks (`_chunked`).
+_APART = frozenset(tuple(p.split(".")) for p in ("input", "prompt", "stop", "stop_sequences",
+                                                 "generationConfig.stopSequences"))
+
 #: Content part types whose `text` the model reads run together with the next part's (a part without a type is
 #: Gemini's and Bedrock's text part: `{"text": …}` in `parts`, `system`, a `toolResult`'s or a document's content);
 #: a Responses reasoning item's summary and content are lists of them too.
@@ -206,24 +211,26 @@ def _read_spelled(items: list, spelling: tuple[list[str], str], visit: Visitor, 
 
 
 def _chunked(value: list, path: tuple) -> bool:
-    """Whether an array may hold a text cut into chunks: two or more strings, none JSON text (walked inside) and
-    none in a protocol position (an `include` list). A tool writes a value so as often as not: a base64 file as its
-    76-character lines, a phone as `["+86 139", "2288 3366"]`, a CSV row's cells, a stream's pieces collected."""
-    return len(value) >= 2 and not is_protocol((*path, 0)) \
+    """Whether an array may hold a text cut into chunks: two or more strings, none JSON text (walked inside), not in
+    a protocol position (an `include` list) nor a list read apart (`_APART`). A tool writes a value so as often as
+    not: a base64 file as its 76-character lines, a phone as `["+86 139", "2288 3366"]`, a CSV row's cells."""
+    return len(value) >= 2 and not is_protocol((*path, 0)) and _shape(path) not in _APART \
         and all(isinstance(v, str) and _json_text(v) is None for v in value)
 
 
 def _chains(sizes: list[int], links: list[tuple[int, int]]) -> list[list[int]]:
-    """`links` (pairs of neighbouring texts, by index, in reading order; `sizes`: the texts' lengths) run together
-    where one pair's second text is the next pair's first and no longer than `JOIN_REACH`: a value cut in three or
-    more pieces is read whole, and a long text between two joins is read as their two ends, not whole again."""
+    """The texts read as one: each of `links` (pairs of neighbouring texts, by index, in reading order; `sizes`: the
+    texts' lengths), then, where pairs run on (one's second text the next one's first, no longer than `JOIN_REACH`),
+    the run of three or more: a value cut across three texts is read whole. The pairs stay, read first: a run's
+    ends are not its pairs' ends (`DE89…000` then `call`), and a hit the run finds again is no new finding
+    (`redact`)."""
     chains: list[list[int]] = []
     for a, b in links:
         if chains and chains[-1][-1] == a and sizes[a] <= JOIN_REACH:
             chains[-1].append(b)
         else:
             chains.append([a, b])
-    return chains
+    return [[a, b] for a, b in links] + [chain for chain in chains if len(chain) > 2]
 
 
 def _join_chunks(items: list, out: list, visit: Visitor, path: tuple) -> list | None:
