@@ -6,7 +6,9 @@ APIs, streamed too, written as more tool output carries it, each of which forwar
 - `git diff --word-diff-regex=.`: a value changed in one character, cut around its change (`1392288336[-5-]{+6+}`),
   the record's value on the new side of some lines and on the old side of others;
 - PowerShell's `Format-List` on a Chinese console, a long value cut at the console's width under its column;
-- a mail's Subject in RFC 2047 encoded words cut every 30 bytes, a character's bytes in two words, base64 and Q.
+- a mail's Subject in RFC 2047 encoded words cut every 30 bytes, a character's bytes in two words, base64 and Q (the
+  cells held before: each value the cut splits has a neighbour found in its words; a sender's name alone, cut inside
+  a character, went out: `test_a_name_cut_inside_a_character_holds`).
 
 Then a request's structure: a value cut into the chunks of a JSON array (`["+86 139", "2288 3366"]`, a base64 file as
 its 76-character lines, a name as CSV cells) and a value cut across three messages or tool results (read two at a
@@ -168,6 +170,19 @@ def test_near_misses_go_out_untouched(proxy, form):
     answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
     assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
     assert text in json_strings(sent[0]["body"])
+
+
+@pytest.mark.parametrize("encoding", ["B", "Q"])
+def test_a_name_cut_inside_a_character_holds(proxy, encoding):
+    """A sender's name in two encoded words, 阳's bytes in both (`=?UTF-8?B?5qyn6Q==?= =?UTF-8?B?mLPlqJzlqJw=?=`): read
+    as one, as `email.header` reads them; found, replaced (redact) or refused (block)."""
+    name = RECORD["name"].encode()
+    words = [f"=?UTF-8?B?{base64.b64encode(p).decode()}?=" if encoding == "B"
+             else "=?UTF-8?Q?" + "".join(_q(b) for b in p) + "?=" for p in (name[:4], name[4:])]
+    text = f"From: {words[0]}\r\n {words[1]} <crm@example.net>\r\nSubject: Rechnung\r\n"
+    body = {"model": "echo", "messages": [{"role": "user", "content": text}]}
+    unit = {u for u in UNIT_IDS if u.endswith("/name")}
+    assert_held(proxy, f"cut-name-{encoding}", "/v1/chat/completions", unit, leaks, json=body)
 
 
 # --- a value cut into a JSON array's chunks --------------------------------------------------------------------
