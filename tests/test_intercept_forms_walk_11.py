@@ -320,6 +320,16 @@ def test_a_value_cut_across_three_messages_holds(proxy, api, place):
     assert {k: o for k, o in outcomes.items() if o != "held"} == {}
 
 
+def test_a_value_two_messages_hold_is_found_once_in_a_run_of_three(proxy):
+    """`call 1392288`, `3366`, `ok`: the join of the first two finds the phone, the run of three reads it again; one
+    finding, one placeholder, the third message as sent."""
+    messages = [{"role": "user", "content": t} for t in ("call 1392288", "3366", "ok")]
+    answer, sent, record = exchange(proxy, "three-once", {"messages": messages})
+    assert [f["unit_id"].rsplit("/", 1)[1] for f in record.findings] == ["phone"]
+    if proxy[0] == "redact":
+        assert [m["content"] for m in sent[0]["body"]["messages"]] == ["call [PHONE_001]", "", "ok"]
+
+
 def test_three_messages_of_a_near_miss_go_out_as_sent(proxy):
     """The near phone cut in three (`139`, `2288`, `3376`), and the phone's thirds a line break apart: no finding."""
     for n, texts in enumerate([("tel 139", "2288", "3376 ok"), ("tel 139\n", "2288", "3366 ok")]):
