@@ -14,7 +14,9 @@ The text parts of one content list (`[{"type": "text", "text": "call 1392288"}, 
 (an image): a value split across parts is found. So are two texts of one message that sit in different lists (a
 `tool_result`'s last text and the text part after it), and the last text of a message with the first of the next
 where both come from the same side of the conversation (a tool result cut in two, two user turns) and the cut
-falls inside a word (`_join_messages`); a value is never joined across an assistant turn or a line break.
+falls inside a word (`_join_messages`), three or more in a row where the texts between are short; a value is never
+joined across an assistant turn or a line break. An array of strings is read run together the same way, a text cut
+into chunks (`_join_chunks`: a base64 file's lines, a phone's groups).
 
 The scanning sites a body has, and the order `walk` visits them in, depend on the body alone (never on
 what was replaced), so detection and replacement can run as two walks, even in two processes: the
@@ -46,6 +48,11 @@ _PROTOCOL = frozenset(tuple(p.split(".")) for p in (
     "system.*.type", "system.*.cache_control.type", "tools.*.type", "tools.*.name",
     "tools.*.function.name", "tools.*.cache_control.type",
 ))
+
+#: Lists of strings whose items are texts apart, each its own text to the model (a batch of embeddings inputs or
+#: moderations, of legacy prompts; stop sequences): not read run together as a text's chunks (`_chunked`).
+_APART = frozenset(tuple(p.split(".")) for p in ("input", "prompt", "stop", "stop_sequences",
+                                                 "generationConfig.stopSequences"))
 
 #: Content part types whose `text` the model reads run together with the next part's (a part without a type is
 #: Gemini's and Bedrock's text part: `{"text": …}` in `parts`, `system`, a `toolResult`'s or a document's content);
@@ -133,6 +140,9 @@ def walk(value, visit: Visitor, path: tuple = ()):
         if spelling is not None:  # (numbers or characters: no parts or messages to join)
             spelled = _read_spelled(items, spelling, visit, path)
             return spelled if spelled is not None else items if changed else value
+        if _chunked(value, path):  # (strings: no parts or messages either)
+            joined = _join_chunks(value, items, visit, path)
+            return joined if joined is not None else items if changed else value
         grouped = _join_text_parts(value, items, visit, path)
         grouped = _join_messages(value, items if grouped is None else grouped, visit, path) or grouped
         return grouped if grouped is not None else items if changed else value
@@ -198,6 +208,39 @@ def _read_spelled(items: list, spelling: tuple[list[str], str], visit: Visitor, 
         out.append(replacement)
         at = max(at, last + 1)
     return out + items[at:]
+
+
+def _chunked(value: list, path: tuple) -> bool:
+    """Whether an array may hold a text cut into chunks: two or more strings, none JSON text (walked inside), not in
+    a protocol position (an `include` list) nor a list read apart (`_APART`). A tool writes a value so as often as
+    not: a base64 file as its 76-character lines, a phone as `["+86 139", "2288 3366"]`, a CSV row's cells."""
+    return len(value) >= 2 and not is_protocol((*path, 0)) and _shape(path) not in _APART \
+        and all(isinstance(v, str) and _json_text(v) is None for v in value)
+
+
+def _chains(sizes: list[int], links: list[tuple[int, int]]) -> list[list[int]]:
+    """The texts read as one: each of `links` (pairs of neighbouring texts, by index, in reading order; `sizes`: the
+    texts' lengths), then, where pairs run on (one's second text the next one's first, no longer than `JOIN_REACH`),
+    the run of three or more: a value cut across three texts is read whole. The pairs stay, read first: a run's
+    ends are not its pairs' ends (`DE89…000` then `call`), and a hit the run finds again is no new finding
+    (`redact`)."""
+    chains: list[list[int]] = []
+    for a, b in links:
+        if chains and chains[-1][-1] == a and sizes[a] <= JOIN_REACH:
+            chains[-1].append(b)
+        else:
+            chains.append([a, b])
+    return [[a, b] for a, b in links] + [chain for chain in chains if len(chain) > 2]
+
+
+def _join_chunks(items: list, out: list, visit: Visitor, path: tuple) -> list | None:
+    """An array of chunks (`_chunked`) scanned as the text they make run together, through every chunk up to
+    `JOIN_REACH` characters long (`_chains`); placed as a join of text parts is (`_join_pieces`), so the array
+    keeps its length: the placeholder ends the chunk where the value starts, the chunks it covers are emptied."""
+    result = None
+    for chain in _chains([len(t) for t in items], [(k - 1, k) for k in range(1, len(items))]):
+        result = _join_pieces(items, out if result is None else result, [(k,) for k in chain], visit, path) or result
+    return result
 
 
 def _is_text_part(item) -> bool:
@@ -370,7 +413,8 @@ def _inside_value(tail: str, head: str) -> bool:
 
 
 def _join_messages(items: list, out: list, visit: Visitor, path: tuple) -> list | None:
-    """A list of messages: each two neighbouring texts a value may be cut across scanned as one, two at a time.
+    """A list of messages: neighbouring texts a value may be cut across scanned as one, in chains (`_chains`: a
+    value cut across three messages is read whole).
     Within a message, texts in different lists (a tool result's last line, the text part after it; texts of
     one list are `_join_text_parts`'; an assistant's text and its tool call's first argument). Across
     messages, the last text of one and the first of the next, where both are on the same side (`_SIDES`: a
@@ -379,20 +423,23 @@ def _join_messages(items: list, out: list, visit: Visitor, path: tuple) -> list 
     (`_inside_value`)."""
     if not items or _side(items[0]) is None:
         return None
-    pairs: list[list[tuple]] = []
+    texts: list[tuple] = []  # the prose paths in reading order, and which neighbours join
+    links: list[tuple[int, int]] = []
     last: tuple | None = None
     for i, item in enumerate(items):
         prose = [(i, *rel) for rel in _prose(item)]
-        pairs += [[a, b] for a, b in zip(prose, prose[1:], strict=False)
-                  if not _siblings(items, a, b) and _inside_value(_at(items, a), _at(items, b))]
         if last is not None and prose and _side(items[last[0]]) == _side(item) is not None and last[0] == i - 1 \
                 and not items[last[0]].get("type") == item.get("type") == "function_call":  # (two calls)
             if _inside_value(_at(items, last), _at(items, prose[0])):
-                pairs.append([last, prose[0]])
+                links.append((len(texts) - 1, len(texts)))
+        links += [(len(texts) + k, len(texts) + k + 1) for k, (a, b) in enumerate(zip(prose, prose[1:], strict=False))
+                  if not _siblings(items, a, b) and _inside_value(_at(items, a), _at(items, b))]
+        texts += prose
         last = prose[-1] if prose else None
     result = None
-    for pair in pairs:
-        result = _join_pieces(items, out if result is None else result, pair, visit, path) or result
+    for chain in _chains([len(_at(items, t)) for t in texts], links):
+        result = _join_pieces(items, out if result is None else result, [texts[k] for k in chain], visit, path) \
+            or result
     return result
 
 

@@ -173,6 +173,16 @@ def _cover(spans: list[Span], pieces: list[_Placed], windows: list[tuple[int, in
     return spans
 
 
+def _placed_before(hit, pieces: list[_Placed], windows: list[tuple[int, int, int]]) -> bool:
+    """Whether earlier joins' edits cover every character of a joined text's hit in the pieces (a run of three texts
+    reads again what the join of two of them found, `fields._chains`): no new finding."""
+    for piece, (lo, hi, origin) in zip(pieces, windows, strict=True):
+        start, end = max(hit.start, lo) - origin, min(hit.end, hi) - origin
+        if start < end and not any(a <= start and end <= b for a, b in piece.joined):
+            return False
+    return True
+
+
 class Redactor:
     """Inline audit and redaction of whole request bodies (every field, see `fields`) and of the
     headers and query parameters forwarded with them."""
@@ -233,14 +243,16 @@ class Redactor:
             if not cuts and not literal_only:
                 self._read_part(path, text, found)
             hits = self._hits(text, literal_only, cuts)
-            found.rows.extend(self._row(pointer(path), text, h) for h in hits)
-            spans = self._spans(hits)
-            if cuts and spans:  # each piece's stretch of the joined text (the first piece's tail, or all of it and
+            if cuts and hits:  # each piece's stretch of the joined text (the first piece's tail, or all of it and
                 # the comma after it: an array's numbers, `fields._read_spelled`) and its offset 0
                 pieces = [placed[piece] for piece in path[-1]]
                 bounds = (0, *cuts, len(text))
                 windows = [(lo, hi, min(0, hi - piece.size) if k == 0 else lo)
                            for k, (piece, lo, hi) in enumerate(zip(pieces, bounds[:-1], bounds[1:], strict=True))]
+                hits = [h for h in hits if not _placed_before(h, pieces, windows)]
+            found.rows.extend(self._row(pointer(path), text, h) for h in hits)
+            spans = self._spans(hits)
+            if cuts and spans:
                 spans = _cover(spans, pieces, windows, found)
             if spans:
                 found.body[site] = spans
