@@ -8,8 +8,8 @@ Over loopback HTTP in front of the scripted stand-in upstream, in both enforcing
 of 4 of the value's characters and records as the request exactly what it forwarded; block forwards nothing.
 The values are credentials of random characters behind common prefixes (the pieces form reads credentials), and
 the third walk's record; each is cut where a single scan reads it whole, or in pieces of it (a token longer than
-what a join reads of either text), never across three messages (read two at a time, a value cut across three is
-never whole: no placing can replace what no scan found). Named examples add a value placed by two joins and one
+what a join reads of either text); cuts across three messages, read in chains since session 22, are walked by
+`tests/test_intercept_forms_walk_11.py`. Named examples add a value placed by two joins and one
 whose own hit starts before what a join reads."""
 
 from __future__ import annotations
