@@ -1,13 +1,15 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 and 20, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20"). Re-checkable: the tree
-(tracked and untracked files git does not ignore) is copied to a scratch folder once, each mutant is applied there
-alone (its `old` text must occur exactly once in its file), the group's tests run with `pytest -x`, the file is
-restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its first failing test) or survived.
+"""Hand-written one-line mutants of the code changed in sessions 19 to 21, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", "… in session 21").
+Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
+mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
+`pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
+first failing test) or survived.
 
     python benchmarks/hand_mutants.py [--only ID ...] [--before | --new-only] [--scratch DIR]
 
 `--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
-`tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`): the score before them;
+`tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
+`tests/test_mutation_kills_s22.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -242,6 +244,34 @@ NEW_FOR: dict[str, list[str]] = {
     "FL": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
     "PA": ["test_a_recognizer_proposes_a_holder_and_a_drama_number_and_no_look_alike"],
     "CT": ["test_a_recognizer_proposes_a_holder_and_a_drama_number_and_no_look_alike"],
+    "SU": ["test_the_proxy_prices_a_call_at_the_tier_its_answer_names_else_the_one_asked",
+           "test_a_logged_call_pays_its_web_searches_and_a_long_flex_prompt_its_flex_rate_above_the_bound"],
+    "SP": ["test_a_logged_call_pays_its_web_searches_and_a_long_flex_prompt_its_flex_rate_above_the_bound",
+           "test_a_price_tables_bad_web_search_or_service_tier_is_a_one_line_error",
+           "test_a_model_without_a_price_at_a_tier_is_warned_of_once"],
+    "SI": ["test_the_proxy_prices_a_call_at_the_tier_its_answer_names_else_the_one_asked"],
+    "KC": ["test_the_compile_cache_keeps_the_most_recently_used_files_of_its_kind",
+           "test_another_python_is_another_version_of_the_code"],
+    "KM": ["test_the_compile_cache_keeps_the_most_recently_used_files_of_its_kind",
+           "test_a_file_another_process_pruned_sorts_as_the_oldest"],
+    "BC": ["test_a_value_cut_across_two_parts_of_one_message_is_found_in_each_where_it_lies"],
+    "BQ": ["test_in_a_batch_a_form_without_a_cue_still_reads_and_each_text_keeps_its_own_cues"],
+    "RC": ["test_a_tokens_own_hit_running_past_the_joins_reach_goes_out_nowhere",
+           "test_overlapping_spans_become_their_union_named_by_the_highest_ranked",
+           "test_a_value_that_is_an_arrays_first_number_replaces_that_number_alone"],
+    "JS": ["test_a_value_spelled_in_characters_becomes_one_element_and_its_neighbours_stay",
+           "test_an_array_of_sentences_keeps_each_ones_words_around_a_value"],
+    "NS": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NG": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NC": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NB": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NI": ["test_an_ipv6_unit_written_in_brackets_reads_its_other_spellings"],
+    "LV": ["test_the_graders_trees_are_each_walked_to_their_own_leaf",
+           "test_a_grader_of_the_wrong_shape_or_a_child_past_the_last_node_is_refused",
+           "test_the_grader_loads_its_own_review_threshold"],
+    "AP": ["test_a_mailboxs_display_name_of_words_is_a_person_where_it_opens_with_a_given_name"],
+    "AL": ["test_a_list_of_people_ending_in_a_full_stop_is_each_person"],
+    "AD": ["test_every_policy_number_after_its_word_is_discovered_as_a_record_number"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

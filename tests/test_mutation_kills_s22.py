@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import signal
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pytest import approx
 from test_detect_batch import _cascades, _cue_scan
@@ -23,7 +25,9 @@ from test_intercept_forms_walk_9 import GUARDED_UNITS as WALK_9_UNITS
 from test_intercept_forms_walk_9 import _tool_call, _written
 from test_intercept_placing import TOKEN, _said, assert_placed
 from test_intercept_placing import UNITS as PLACING_UNITS
-from test_new_user_walk_8 import _cli
+from test_mutation_kills_s20 import _spans
+from test_new_user_walk_5 import _prelabel, _values
+from test_new_user_walk_8 import _agent_log, _cli
 from test_pricing_service_tier import _call
 
 from ec2audit.detect import compiled, learned_grader, matchers, views
@@ -316,6 +320,24 @@ def test_a_grader_of_the_wrong_shape_or_a_child_past_the_last_node_is_refused(tm
         learned_grader.LearnedGrader.load(_grader_file(tmp_path, change))
 
 
+def test_the_graders_trees_are_each_walked_to_their_own_leaf():
+    """The shipped trees walked all at once equal each tree walked node by node: a tree whose leaf is reached first
+    stays there while the deeper ones go on (LV1: it moved on from its leaf)."""
+    grader = learned_grader.LearnedGrader.load()
+    rows = np.random.default_rng(22).choice([-2.0, -0.5, 0.0, 0.5, 1.0, 3.0], (64, len(grader.names)))
+
+    def leaf_value(tree: int, row: np.ndarray) -> float:
+        node = 0
+        while not grader.leaf[tree, node]:
+            below = row[grader.feature[tree, node]] <= grader.split[tree, node]
+            node = grader.left[tree, node] if below else grader.right[tree, node]
+        return float(grader.value[tree, node])
+
+    walked = [1 / (1 + math.exp(-(grader.baseline + sum(leaf_value(t, r) for t in range(len(grader.leaf))))))
+              for r in rows]
+    assert grader.probability(rows) == approx(walked, abs=1e-12)
+
+
 def test_the_grader_loads_its_own_review_threshold():
     """The review band's floor is the file's `review_threshold`, below its grade threshold (LV4: the grade's)."""
     data = json.loads(learned_grader.GRADER_PATH.read_text())
@@ -350,10 +372,45 @@ def test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes(form, text, r
 
 
 def test_an_ipv6_unit_written_in_brackets_reads_its_other_spellings():
-    """A unit as a URL holds it (`[2001:db8::8a2e:370:7334]`): the address written in full reads as the unit's own
-    spelling (NI2: the brackets kept, no address parsed, nothing read)."""
+    """A unit as a URL holds it (`[2001:db8::8a2e:370:7334]`): the address written in full, all 39 characters, reads
+    as the unit's own spelling (NI2: the brackets kept, no address parsed, nothing read; NI4: a token of at most 29
+    characters, no address in full)."""
     unit = make_unit({"task_id": "t1", "entity_id": "S", "field": "server_ip", "value": "[2001:db8::8a2e:370:7334]",
                       "dimension": "network"})
     form = Ipv6Spellings(compile_units([unit]), PatternIndex())
-    text = "ssh root@2001:0db8:0000:0000:0000:8a2e:0370:7334 now"
-    assert views._rewrite(text, list(form.rewrite(text)))[0] == "ssh root@2001:db8::8a2e:370:7334 now"
+    for written in ("2001:0db8:0000:0000:0000:8a2e:0370:7334", "2001:0DB8:0000:0000:0000:8A2E:0370:7334"):
+        text = f"ssh root@{written} now"  # in full, as a config file holds it; in upper case, as Windows prints it
+        assert views._rewrite(text, list(form.rewrite(text)))[0] == "ssh root@2001:db8::8a2e:370:7334 now"
+
+
+# --- annotate: a display name that is a person's ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "values"), [
+    # all dictionary words, opening with a given name the census knows: a person, by the mailbox and by the census
+    # (AP1: dictionary words alone, nobody by the mailbox)
+    ("From: Grace Hunter <grace.hunter@acme.io>", ["Grace Hunter", "Grace Hunter"]),
+    # a given name no list knows before a surname that is a word: a person (AP2: one dictionary word, nobody)
+    ("From: Kwame Hunter <kwame.hunter@acme.io>", ["Kwame Hunter"]),
+    ("From: Red Hat <noreply@redhat.com>", []),
+])
+def test_a_mailboxs_display_name_of_words_is_a_person_where_it_opens_with_a_given_name(text, values):
+    assert _spans("person", text) == values
+
+
+
+def test_every_policy_number_after_its_word_is_discovered_as_a_record_number(tmp_path):
+    """Two policy numbers in one call: the second unit's field is numbered (`…_2`) and is a record number too (AD1:
+    by its numbered field, an account)."""
+    log = _agent_log(tmp_path / "logs" / "req.json",
+                     "Claim filed under policy no. 12345 last week; the old policy no. 67890 lapsed.")
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    found = {(f["evidence"], f["unit_id"].rsplit("/", 1)[1]) for f in json.loads(output)["leaked"]}
+    assert found == {("12345", "record_number"), ("67890", "record_number_2")}
+
+
+def test_a_list_of_people_ending_in_a_full_stop_is_each_person(tmp_path):
+    """`Attendees: Amara Nwosu, Li Wei.`: the sentence's full stop ends the list, no part of the last name (AL9: the
+    last item no name, the list one value)."""
+    units = _prelabel(tmp_path, {"minutes.md": "Attendees: Amara Nwosu, Li Wei.\n"})
+    assert _values(units) == [("person_name", "Amara Nwosu"), ("person_name", "Li Wei")]
