@@ -414,3 +414,11 @@ def test_a_list_of_people_ending_in_a_full_stop_is_each_person(tmp_path):
     last item no name, the list one value)."""
     units = _prelabel(tmp_path, {"minutes.md": "Attendees: Amara Nwosu, Li Wei.\n"})
     assert _values(units) == [("person_name", "Amara Nwosu"), ("person_name", "Li Wei")]
+
+
+def test_a_name_with_a_typographic_apostrophe_after_its_key_is_a_person(tmp_path):
+    """`Patient: Dana O’Neil`, the apostrophe as a word processor's autocorrect writes it, is the person `Dana O'Neil`
+    is. Found by AL3's survivor (a single name read by the list path was kept): before, `_name_like` knew only the
+    ASCII apostrophe, and the name was no unit, though within a list of people it was."""
+    units = _prelabel(tmp_path, {"notes.md": "Patient: Dana O’Neil\nReviewer: Amara Nwosu\n"})
+    assert ("person_name", "Dana O’Neil") in _values(units)
