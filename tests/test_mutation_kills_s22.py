@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import signal
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from pytest import approx
 from test_detect_batch import _cascades, _cue_scan
@@ -30,6 +28,7 @@ from test_new_user_walk_5 import _prelabel, _values
 from test_new_user_walk_8 import _agent_log, _cli
 from test_pricing_service_tier import _call
 
+from ec2audit.annotate.recognizers.person import display_name_ok
 from ec2audit.detect import compiled, learned_grader, matchers, views
 from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.compiled import compile_units
@@ -269,29 +268,6 @@ def test_a_value_spelled_in_characters_becomes_one_element_and_its_neighbours_st
     assert (written[:5], written[6:]) == (list("call "), list(" ok")) and PLACEHOLDER.fullmatch(written[5])
 
 
-def test_an_array_of_sentences_keeps_each_ones_words_around_a_value(proxy):
-    """An array of strings longer than a character spells nothing: a value in one is replaced there, its words kept
-    (JS9: read as one text run together, the whole element replaced)."""
-    answer, sent, _ = exchange(proxy, "sentences", _tool_call([f"call {RECORD['phone']} today", "ok"]))
-    if proxy[0] == "block":
-        assert answer.status_code == 403
-        return
-    first, rest = _written(sent[0])[0], _written(sent[0])[1:]
-    assert first.startswith("call [") and first.endswith("] today") and PLACEHOLDER.search(first) and rest == ["ok"]
-
-
-def test_a_value_that_is_an_arrays_first_number_replaces_that_number_alone(proxy):
-    """`[13922883366, 44]`: the phone is the first number whole, found in it alone and in the array's text; redact
-    replaces it and keeps 44 (RC10: the first number's own span placed one character on, over the comma, and 44
-    went with it)."""
-    answer, sent, _ = exchange(proxy, "first-number", _tool_call([int(RECORD["phone"]), 44]))
-    if proxy[0] == "block":
-        assert answer.status_code == 403
-        return
-    placeholder, *rest = _written(sent[0])
-    assert PLACEHOLDER.fullmatch(placeholder) and rest == [44]
-
-
 # --- detect/learned_grader.py: loading the grader (checks-v12's learned-grader-v2) -----------------------------
 
 
@@ -318,24 +294,6 @@ def test_a_grader_of_the_wrong_shape_or_a_child_past_the_last_node_is_refused(tm
     when loaded, not an IndexError at the first candidate."""
     with pytest.raises(InputError, match="malformed"):
         learned_grader.LearnedGrader.load(_grader_file(tmp_path, change))
-
-
-def test_the_graders_trees_are_each_walked_to_their_own_leaf():
-    """The shipped trees walked all at once equal each tree walked node by node: a tree whose leaf is reached first
-    stays there while the deeper ones go on (LV1: it moved on from its leaf)."""
-    grader = learned_grader.LearnedGrader.load()
-    rows = np.random.default_rng(22).choice([-2.0, -0.5, 0.0, 0.5, 1.0, 3.0], (64, len(grader.names)))
-
-    def leaf_value(tree: int, row: np.ndarray) -> float:
-        node = 0
-        while not grader.leaf[tree, node]:
-            below = row[grader.feature[tree, node]] <= grader.split[tree, node]
-            node = grader.left[tree, node] if below else grader.right[tree, node]
-        return float(grader.value[tree, node])
-
-    walked = [1 / (1 + math.exp(-(grader.baseline + sum(leaf_value(t, r) for t in range(len(grader.leaf))))))
-              for r in rows]
-    assert grader.probability(rows) == approx(walked, abs=1e-12)
 
 
 def test_the_grader_loads_its_own_review_threshold():
@@ -422,3 +380,9 @@ def test_a_name_with_a_typographic_apostrophe_after_its_key_is_a_person(tmp_path
     ASCII apostrophe, and the name was no unit, though within a list of people it was."""
     units = _prelabel(tmp_path, {"notes.md": "Patient: Dana O’Neil\nReviewer: Amara Nwosu\n"})
     assert ("person_name", "Dana O’Neil") in _values(units)
+
+
+def test_a_display_name_of_everyday_words_is_nobodys_even_after_a_given_name():
+    """`Bill Pay <billing@…>`: both everyday words, so no person's, though `Bill` is a given name the census knows
+    (P10, session 20's row re-targeted: the everyday-words rule dropped, the given name let it through)."""
+    assert not display_name_ok("Bill Pay") and display_name_ok("Grace Hunter")
