@@ -581,8 +581,7 @@ mutant("CP1", "return len(value) >= 5 and value.isalpha() and value.islower()",
        "return len(value) >= 4 and value.isalpha() and value.islower()")
 mutant("CP2", "return len(value) >= 5 and value.isalpha() and value.islower()",
        "return len(value) >= 5 and value.isalpha()")
-mutant("CP4", '        if self.rules.name != "credential":\n            return ""',
-       '        if False:\n            return ""')
+mutant("CP4", 'if rules.name != "credential" or not forms:\n        return ""', 'if not forms:\n        return ""')
 mutant("PK1", '"sk_live_", "sk_test_", "pk_live_"', '"sk_test_", "pk_live_"')
 mutant("PK2", "), key=len, reverse=True))", "), key=len))")
 mutant("PK3", "folded.startswith(p) and len(folded) > len(p)", "folded.startswith(p)")
@@ -658,8 +657,8 @@ mutant("LA2", 'cloud_calls_without_price=(unpriced & _USAGE & pl.concat_str("mod
 mutant("LA3", "return [_price_key(m, t) for m, t in unpriced if not pricing.priced(m, t)]",
        "return [_price_key(m, t) for m, t in unpriced]")
 mutant("RS1", "cloud_usd_unknown=unpriced_episodes(unpriced, priced) if unpriced else None,", "cloud_usd_unknown=None,")
-mutant("RS3", "why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price))",
-       "why = unknown_cost(int(calls), int(unpriced), int(no_price), int(bare))")
+mutant("RS3", "why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price), tier)",
+       "why = unknown_cost(int(calls), int(unpriced), int(no_price), int(bare), tier)")
 mutant("RT1", 'row.cloud_usd_unknown or "unknown" if attr == "cloud_usd"', '"unknown" if attr == "cloud_usd"')
 mutant("RH1", "_cell(_usd(r.cloud_usd, r.cloud_usd_unknown), r.cloud_usd),", "_cell(_usd(r.cloud_usd), r.cloud_usd),")
 mutant("RU1", 'cost = unpriced_episodes(unpriced, usd) if unpriced else dollars(usd)',
@@ -717,7 +716,8 @@ mutant("ZR1", "            not _ROLE_ENDS.search(text, max(0, after - _LONGEST_R
 mutant("SU1", "return DEFAULT_TIER if tier in _STANDARD else tier", "return tier")
 mutant("SU2", '_STANDARD = frozenset({"auto", DEFAULT_TIER, "standard", "standard_only", "on_demand"})',
        '_STANDARD = frozenset({DEFAULT_TIER, "standard", "standard_only", "on_demand"})')
-mutant("SU3", "        if isinstance(tier, str) and tier:\n", "        if isinstance(tier, str):\n")
+mutant("SU3", "return tier if isinstance(tier, str) and tier else None",
+       "return tier if isinstance(tier, str) else None")
 mutant("SU4", "return None if usage is None else replace(usage, tier=service_tier(response, request))",
        "return None if usage is None else replace(usage, tier=service_tier(request, response))")
 mutant("SU5", 'return _int(tools.get("web_search_requests")) if isinstance(tools, dict) else 0', "return 0")
@@ -873,7 +873,7 @@ mutant("NC3", '"936": "gbk",', '"936": "cp1252",')
 mutant("NC4", "            start += len(line)\n", "")
 mutant("NB1", "_LEAST_BYTES = 6", "_LEAST_BYTES = 2")
 mutant("NB2", "if not all(-128 <= v <= 255 for v in values):", "if not all(0 <= v <= 255 for v in values):")
-mutant("NB3", "return text if text.isprintable() else None", "return text")
+mutant("NB3", 'return text if all(c.isprintable() or c in "\\t\\n\\r" for c in text) else None', "return text")
 mutant("NB4", 'decoded = _text(["0x" + h for h in m.group(1).split()])', 'decoded = _text(m.group(1).split())')
 mutant("NB5", "        if _PAIR.search(text):\n", "        if False:\n")
 mutant("ND1", 'yield m.start(), m.end(), bytes.fromhex(m.group().replace("%25", "")).decode("utf-8")',
