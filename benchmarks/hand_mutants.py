@@ -581,7 +581,8 @@ mutant("CP1", "return len(value) >= 5 and value.isalpha() and value.islower()",
        "return len(value) >= 4 and value.isalpha() and value.islower()")
 mutant("CP2", "return len(value) >= 5 and value.isalpha() and value.islower()",
        "return len(value) >= 5 and value.isalpha()")
-mutant("CP4", 'if rules.name != "credential" or not forms:\n        return ""', 'if not forms:\n        return ""')
+mutant("CP4", '    if rules.name != "credential" or not forms:\n        return ""',
+       '    if not forms:\n        return ""')
 mutant("PK1", '"sk_live_", "sk_test_", "pk_live_"', '"sk_test_", "pk_live_"')
 mutant("PK2", "), key=len, reverse=True))", "), key=len))")
 mutant("PK3", "folded.startswith(p) and len(folded) > len(p)", "folded.startswith(p)")
