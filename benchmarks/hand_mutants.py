@@ -1,13 +1,15 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 and 20, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20"). Re-checkable: the tree
-(tracked and untracked files git does not ignore) is copied to a scratch folder once, each mutant is applied there
-alone (its `old` text must occur exactly once in its file), the group's tests run with `pytest -x`, the file is
-restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its first failing test) or survived.
+"""Hand-written one-line mutants of the code changed in sessions 19 to 21, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", "… in session 21").
+Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
+mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
+`pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
+first failing test) or survived.
 
     python benchmarks/hand_mutants.py [--only ID ...] [--before | --new-only] [--scratch DIR]
 
 `--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
-`tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`): the score before them;
+`tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
+`tests/test_mutation_kills_s22.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -53,7 +55,8 @@ GROUPS: dict[str, tuple[str, list[str]]] = {
         "tests/test_annotate_recognizers.py", W8 + "test_discovery_finds_record_numbers_and_git_authors",
         W8 + "test_prelabel_reads_the_people_a_workspaces_git_history_names",
         W8 + "test_prelabel_of_a_small_repository_proposes_its_people_not_its_package",
-        W8 + "test_discovery_reads_the_people_of_git_shortlog_and_blame"]),
+        W8 + "test_discovery_reads_the_people_of_git_shortlog_and_blame",
+        "tests/test_mutation_kills_s22.py::test_a_display_name_of_everyday_words_is_nobodys_even_after_a_given_name"]),
     "G": ("ec2audit/annotate/workspace.py", [
         W8 + "test_prelabel_reads_the_people_a_workspaces_git_history_names",
         W8 + "test_prelabel_of_a_small_repository_proposes_its_people_not_its_package",
@@ -138,8 +141,57 @@ GROUPS_S21: dict[str, tuple[str, list[str]]] = {
         S20 + "test_a_name_right_after_a_title_starts_there_whatever_word_jieba_reads_over_it"]),
 }
 GROUPS.update(GROUPS_S21)
+W10 = "tests/test_new_user_walk_10.py::"
+W9F = "tests/test_intercept_forms_walk_9.py::"
+TIERS = ["tests/test_pricing_service_tier.py",
+         W10 + "test_a_claude_code_calls_web_searches_are_billed_beside_its_tokens",
+         "tests/test_intercept_proxy.py::test_price_table_tiers_and_usage_shapes",
+         "tests/test_intercept_proxy.py::test_prices_of_the_major_providers_from_litellm_and_null_for_unknown"]
+STOPPED = [W10 + "test_a_stopped_interceptor_says_why_a_cost_is_unknown_in_the_words_audit_uses",
+           "tests/test_pricing_service_tier.py::test_the_proxy_prices_each_call_at_the_tier_that_served_it"]
+FORMS_W9 = [W9F + name for name in (
+    "test_near_misses_go_out_untouched", "test_text_that_only_looks_like_a_form_is_read_as_it_stands",
+    "test_a_utf16_file_read_as_utf8_holds", "test_an_ipv6_unit_spelled_another_way_holds",
+    "test_another_address_goes_out_as_sent", "test_a_cued_rewrite_equals_the_rewrite_of_the_whole_text",
+    "test_every_position_holds_in_every_form")]
+PEOPLE = ["tests/test_new_user_walk_10.py", "tests/test_annotate_recognizers.py"]
+#: session 22's groups: the code changed in session 21
+GROUPS_S22: dict[str, tuple[str, list[str]]] = {
+    "SU": ("ec2audit/intercept/usage.py", TIERS),
+    "SP": ("ec2audit/intercept/pricing.py", TIERS),
+    "SI": ("ec2audit/cli/intercept.py", STOPPED),
+    "SR": ("ec2audit/logs/report.py", ["tests/test_pricing_service_tier.py"]),
+    "SA": ("ec2audit/logs/audit.py", TIERS),
+    "KC": ("ec2audit/detect/compiled.py", ["tests/test_detect_compile_cache.py"]),
+    "KM": ("ec2audit/detect/matchers.py", ["tests/test_detect_compile_cache.py"]),
+    "BC": ("ec2audit/detect/cascade.py", ["tests/test_detect_batch.py", "tests/test_intercept_guard.py::"
+                                          "test_a_value_split_across_text_parts_is_caught"]),
+    "BQ": ("ec2audit/detect/cues.py", ["tests/test_detect_batch.py",
+                                       W9F + "test_a_cued_rewrite_equals_the_rewrite_of_the_whole_text"]),
+    "RC": ("ec2audit/intercept/redact.py",
+           ["tests/test_intercept_placing.py", "tests/test_intercept_office_unread.py"]),
+    "JS": ("ec2audit/intercept/fields.py", [W9F + "test_an_array_spelling_the_record_in_json_text_holds",
+                                            W9F + "test_an_array_spelling_a_near_miss_goes_out_as_sent"]),
+    "MM": ("ec2audit/intercept/media.py", ["tests/test_intercept_office_unread.py"]),
+    "NS": ("ec2audit/detect/forms/scientific.py", FORMS_W9),
+    "NG": ("ec2audit/detect/forms/rtf_groups.py", FORMS_W9),
+    "NC": ("ec2audit/detect/forms/rtf_code_pages.py", FORMS_W9),
+    "NB": ("ec2audit/detect/forms/byte_lists.py", FORMS_W9),
+    "ND": ("ec2audit/detect/forms/double_percent.py", FORMS_W9),
+    "NU": ("ec2audit/detect/forms/utf16_nuls.py", FORMS_W9),
+    "NI": ("ec2audit/detect/forms/ipv6.py", FORMS_W9),
+    "NO": ("ec2audit/detect/forms/overstrike.py", FORMS_W9),
+    "AP": ("ec2audit/annotate/recognizers/person.py", PEOPLE),
+    "AC": ("ec2audit/annotate/recognizers/contact.py", PEOPLE),
+    "AL": ("ec2audit/annotate/prelabel.py", PEOPLE),
+    "AW": ("ec2audit/annotate/workspace.py", PEOPLE),
+    "AD": ("ec2audit/logs/discovered.py", PEOPLE),
+    "LV": ("ec2audit/detect/learned_grader.py", ["tests/test_judge_learned_grader.py"]),
+}
+GROUPS.update(GROUPS_S22)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
+ADDED_WITH = {g: "tests/test_mutation_kills_s22.py" if g in GROUPS_S22 else
+              "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
               for g in GROUPS}
 
 #: group → the tests of its round's file (`ADDED_WITH`) written for its survivors (`--new-only`: run these alone
@@ -193,6 +245,33 @@ NEW_FOR: dict[str, list[str]] = {
     "FL": ["test_a_form_reads_what_it_names_and_leaves_its_look_alikes"],
     "PA": ["test_a_recognizer_proposes_a_holder_and_a_drama_number_and_no_look_alike"],
     "CT": ["test_a_recognizer_proposes_a_holder_and_a_drama_number_and_no_look_alike"],
+    "SU": ["test_the_proxy_prices_a_call_at_the_tier_its_answer_names_else_the_one_asked",
+           "test_a_logged_call_pays_its_web_searches_and_a_long_flex_prompt_its_flex_rate_above_the_bound"],
+    "SP": ["test_a_logged_call_pays_its_web_searches_and_a_long_flex_prompt_its_flex_rate_above_the_bound",
+           "test_a_price_tables_bad_web_search_or_service_tier_is_a_one_line_error",
+           "test_a_model_without_a_price_at_a_tier_is_warned_of_once"],
+    "SI": ["test_the_proxy_prices_a_call_at_the_tier_its_answer_names_else_the_one_asked"],
+    "KC": ["test_the_compile_cache_keeps_the_most_recently_used_files_of_its_kind",
+           "test_another_python_is_another_version_of_the_code"],
+    "KM": ["test_the_compile_cache_keeps_the_most_recently_used_files_of_its_kind",
+           "test_a_file_another_process_pruned_sorts_as_the_oldest"],
+    "BC": ["test_a_value_cut_across_two_parts_of_one_message_is_found_in_each_where_it_lies"],
+    "BQ": ["test_in_a_batch_a_form_without_a_cue_still_reads_and_each_text_keeps_its_own_cues"],
+    "RC": ["test_a_tokens_own_hit_running_past_the_joins_reach_goes_out_nowhere",
+           "test_overlapping_spans_become_their_union_named_by_the_highest_ranked",
+           "test_a_value_that_is_an_arrays_first_number_replaces_that_number_alone"],
+    "JS": ["test_a_value_spelled_in_characters_becomes_one_element_and_its_neighbours_stay",
+           "test_an_array_of_sentences_keeps_each_ones_words_around_a_value"],
+    "NS": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NG": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NC": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NB": ["test_a_new_form_reads_what_it_names_and_leaves_its_look_alikes"],
+    "NI": ["test_an_ipv6_unit_written_in_brackets_reads_its_other_spellings"],
+    "LV": ["test_a_grader_of_the_wrong_shape_or_a_child_past_the_last_node_is_refused",
+           "test_the_grader_loads_its_own_review_threshold"],
+    "AP": ["test_a_mailboxs_display_name_of_words_is_a_person_where_it_opens_with_a_given_name"],
+    "AL": ["test_a_list_of_people_ending_in_a_full_stop_is_each_person"],
+    "AD": ["test_every_policy_number_after_its_word_is_discovered_as_a_record_number"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -295,13 +374,14 @@ mutant("P4", 'for w in words[1:-1])', 'for w in words[1:])')
 mutant("P5", 'r"on-?call|assignee|reporter|reviewer|maintainer|owner")', 'r"on-?call|reporter|reviewer|maintainer")')
 mutant("P6", '"[ \\t]*<[^<>@\\s]+@[^<>\\s]+>|', '"[ \\t]+<[^<>@\\s]+@[^<>\\s]+>|')
 mutant("P7", '\\d\\d:\\d\\d:\\d\\d [+-]\\d{4}[ \\t]+\\d+\\)")', '\\d\\d:\\d\\d:\\d\\d [+-]\\d{4}[ \\t]+\\d+\\) ")')
-mutant("P8", "(?: [A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*){1,3}\"", "(?: [A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*){2,3}\"")
-mutant("P9", 'return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)',
-       'return not any(w in _ROLE_WORDS for w in words)')
-mutant("P10", 'return not any(w in _ROLE_WORDS for w in words) and not all(w in COMMON_WORDS for w in words)',
-       'return not all(w in COMMON_WORDS for w in words)')
+mutant("P8", "(?: {_NAME_WORD}(?:['’-][{_UPPER}]?[{_LOWER}]+)*){{1,3}}\"",
+       "(?: {_NAME_WORD}(?:['’-][{_UPPER}]?[{_LOWER}]+)*){{2,3}}\"")
+mutant("P9", "if any(w in _ROLE_WORDS for w in words) or all(w in COMMON_WORDS for w in words):",
+       "if all(w in COMMON_WORDS for w in words):")
+mutant("P10", "if any(w in _ROLE_WORDS for w in words) or all(w in COMMON_WORDS for w in words):",
+       "if any(w in _ROLE_WORDS for w in words):")
 mutant("P11", '"bot", "robot", "team",', '"robot", "team",')
-mutant("P12", 'trim=r" [A-Z][a-z]+$"),', 'trim=None),')
+mutant("P12", 'trim=r" [A-Z][a-z]+$",', 'trim=None,')
 mutant("P13", '(?: [A-Z][a-z]+)?(?: [A-Z]\\.)?', '(?: [A-Z]\\.)?')
 mutant("P14", 'read("dist.all.last") | _faker_surnames()', 'read("dist.all.last")')
 mutant("P15", 'if isinstance(n, str) and n.isascii() and n.isalpha())', 'if isinstance(n, str))')
@@ -402,7 +482,7 @@ mutant("D6", 'return f"{sign}{value:,.{digits}f}"', 'return f"{sign}{value:.{dig
 # cli/intercept.py: the stop summary
 mutant("S1", 'if r.ts >= since and r.model_call]', 'if r.model_call]')
 mutant("S2", 'if r.ts >= since and r.model_call]', 'if r.ts >= since]')
-mutant("S3", 'unpriced = sum(c is None for c in costs)', 'unpriced = 0')
+mutant("S3", "unpriced = [r for r in rows if r.billed_usd is None]", "unpriced: list[ProxyRecord] = []")
 mutant("S4", "{sum(r.input_tokens or 0 for r in rows):,} input / \"",
        "{sum(r.output_tokens or 0 for r in rows):,} input / \"")
 mutant("S5", '    if calls:\n        lines.append(f"audit them', '    if True:\n        lines.append(f"audit them')
@@ -424,8 +504,8 @@ mutant("O7", 'usage=normalize_usage(response.get("usage") or grown)',
 mutant("O8", '"cache_creation_input_tokens": grown["cache_write_tokens"]}', '}')
 mutant("O9", 'self.totals: dict[str, int] | None = {}', 'self.totals: dict[str, int] | None = None')
 # logs/report.py: why calls are unpriced
-mutant("Q1", 'why = " (no usage logged)" if bare == unpriced else', 'why = " (no usage logged)" if bare else')
-mutant("Q2", 'f" ({bare} with no usage logged)" if bare else ""', '""')
+mutant("Q1", 'bare = row.get("calls_without_usage") or 0', "bare = unpriced")
+mutant("Q2", 'bare = row.get("calls_without_usage") or 0', "bare = 0")
 # intercept/media.py: files a request carries
 mutant("M1", '_HEAD = 24', '_HEAD = 12')
 mutant("M2", '(0, b"%PDF-", "application/pdf"), ', '')
@@ -434,8 +514,8 @@ mutant("M4", '    except ValueError:  # a damaged or encrypted file',
        '    except KeyError:  # a damaged or encrypted file')
 mutant("M5", 'if len(text) - at < _HEAD or text[at:at + 4] not in _LEADS:', 'if text[at:at + 4] not in _LEADS:')
 mutant("M6", 'raw = base64.b64decode(data + "=" * (-len(data) % 4))', 'raw = base64.b64decode(data)')
-mutant("M7", 'return "\\n".join([*meta, *(page.extract_text() or "" for page in pdf.pages)])',
-       'return "\\n".join([*(page.extract_text() or "" for page in pdf.pages)])')
+mutant("M7", 'return Reading("\\n".join([*meta, *(page.extract_text() or "" for page in pdf.pages)]))',
+       'return Reading("\\n".join([*(page.extract_text() or "" for page in pdf.pages)]))')
 mutant("M8", '            raise ValueError("encrypted")\n', '            pass\n')
 # intercept/fields.py: Gemini/Bedrock untyped parts, Responses reasoning parts read as one text
 mutant("J1", '"output_text", "summary_text", "reasoning_text"})', '"output_text", "reasoning_text"})')
@@ -565,20 +645,21 @@ mutant("CU2", "    if unpriced < calls:\n", "    if unpriced <= calls:\n")
 mutant("CU3", 'why = (" (no usage logged)" if without_usage == unpriced else',
        'why = (" (no usage logged)" if without_usage else')
 mutant("CU4", "    if without_usage == calls:\n", "    if without_usage:\n")
-mutant("CU5", 'return "unknown: no price for the model" if without_price else "unknown: answer cut off"',
-       'return "unknown: no price for the model"')
+mutant("CU5", 'return f"unknown: no price for the model{at}" if without_price else "unknown: answer cut off"',
+       'return f"unknown: no price for the model{at}"')
 mutant("LR1", 'if not unpriced or unpriced == row["calls"] and row["side"] != "cloud":', "if not unpriced:")
 mutant("LR2", '    if unpriced == row["calls"] and not (row["input_tokens"] or row["output_tokens"]):\n',
        "    if False:\n")
-mutant("LR3", 'no_price = unpriced > bare and Pricing().lookup(row["model"]) is None',
-       'no_price = Pricing().lookup(row["model"]) is None')
+mutant("LR3", 'no_price = unpriced > bare and not Pricing().priced(row["model"], tier)',
+       'no_price = not Pricing().priced(row["model"], tier)')
 mutant("LA1", "cloud_calls_without_usage=(~_USAGE).sum(),", "cloud_calls_without_usage=_USAGE.sum(),")
-mutant("LA2", 'cloud_calls_without_price=(unpriced & _USAGE & pl.col("model").is_in(no_price)).sum())',
-       'cloud_calls_without_price=(unpriced & pl.col("model").is_in(no_price)).sum())')
-mutant("LA3", "return [m for m in unpriced if pricing.lookup(m) is None]", "return unpriced")
+mutant("LA2", 'cloud_calls_without_price=(unpriced & _USAGE & pl.concat_str("model"',
+       'cloud_calls_without_price=(unpriced & pl.concat_str("model"')
+mutant("LA3", "return [_price_key(m, t) for m, t in unpriced if not pricing.priced(m, t)]",
+       "return [_price_key(m, t) for m, t in unpriced]")
 mutant("RS1", "cloud_usd_unknown=unpriced_episodes(unpriced, priced) if unpriced else None,", "cloud_usd_unknown=None,")
-mutant("RS3", "why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price))",
-       "why = unknown_cost(int(calls), int(unpriced), int(no_price), int(bare))")
+mutant("RS3", "why = unknown_cost(int(calls), int(unpriced), int(bare), int(no_price), tier)",
+       "why = unknown_cost(int(calls), int(unpriced), int(no_price), int(bare), tier)")
 mutant("RT1", 'row.cloud_usd_unknown or "unknown" if attr == "cloud_usd"', '"unknown" if attr == "cloud_usd"')
 mutant("RH1", "_cell(_usd(r.cloud_usd, r.cloud_usd_unknown), r.cloud_usd),", "_cell(_usd(r.cloud_usd), r.cloud_usd),")
 mutant("RU1", 'cost = unpriced_episodes(unpriced, usd) if unpriced else dollars(usd)',
@@ -630,6 +711,229 @@ mutant("PL1", 'if possessive and r.entity_type in ("PERSON", "LOCATION"):', "if 
 mutant("PL2", "_POSSESSIVE = re.compile(r\"(?<=\\w)['’]s?$\")", "_POSSESSIVE = re.compile(r\"(?<=\\w)'s?$\")")
 mutant("ZR1", "            not _ROLE_ENDS.search(text, max(0, after - _LONGEST_ROLE), after):",
        "            _ROLE_ENDS.search(text, max(0, after - _LONGEST_ROLE), after):")
+
+# --- session 22's round: the code changed in session 21 (GROUPS_S22) ---------------------------------------------
+# intercept/usage.py: the service tier, web searches
+mutant("SU1", "return DEFAULT_TIER if tier in _STANDARD else tier", "return tier")
+mutant("SU2", '_STANDARD = frozenset({"auto", DEFAULT_TIER, "standard", "standard_only", "on_demand"})',
+       '_STANDARD = frozenset({DEFAULT_TIER, "standard", "standard_only", "on_demand"})')
+mutant("SU3", "return tier if isinstance(tier, str) and tier else None",
+       "return tier if isinstance(tier, str) else None")
+mutant("SU4", "return None if usage is None else replace(usage, tier=service_tier(response, request))",
+       "return None if usage is None else replace(usage, tier=service_tier(request, response))")
+mutant("SU5", 'return _int(tools.get("web_search_requests")) if isinstance(tools, dict) else 0', "return 0")
+mutant("SU6", "                     _web_searches(usage))\n", "                     0)\n")
+mutant("SU7", "min(_int(ttl.get(\"ephemeral_1h_input_tokens\")), write), _web_searches(usage))",
+       "min(_int(ttl.get(\"ephemeral_1h_input_tokens\")), write), 0)")
+# intercept/pricing.py: rates per tier, `priced`, web searches, LiteLLM's `_flex`/`_priority` keys
+mutant("SP1", "rates = self.rates if tier == DEFAULT_TIER else self.service_tiers.get(tier)",
+       "rates = self.rates if tier == DEFAULT_TIER else self.service_tiers.get(tier, self.rates)")
+mutant("SP2", "rates = self.rates if tier == DEFAULT_TIER else self.service_tiers.get(tier)", "rates = self.rates")
+mutant("SP3", "return None if rates is None else [r for r in rates if prompt_tokens > r.above or r.above == 0][-1]",
+       "return None if rates is None else [r for r in rates if prompt_tokens > r.above or r.above == 0][0]")
+mutant("SP4", '_LITELLM_TIERS = ("flex", "priority")', '_LITELLM_TIERS = ("flex",)')
+mutant("SP5", 'served = {tier: found for tier in _LITELLM_TIERS if (found := rates(f"_{tier}")) is not None}',
+       "served: dict[str, tuple[Rate, ...]] = {}")
+mutant("SP6", 'tiers = [rate(f"_above_{m.group(1)}k_tokens{served}", int(m.group(1)) * 1000)',
+       'tiers = [rate(f"_above_{m.group(1)}k_tokens", int(m.group(1)) * 1000)')
+mutant("SP7", 'search = searches.get("search_context_size_medium") if isinstance(searches, dict) else None',
+       'search = searches.get("search_context_size_low") if isinstance(searches, dict) else None')
+mutant("SP8", "            + usage.web_searches * entry.web_search\n", "\n")
+mutant("SP9", 'if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:',
+       "if isinstance(value, int | float):")
+mutant("SP10", 'return {tier: _rates(rates, f"{where}.service_tier.{tier}", file) for tier, rates in data.items()}',
+       "return {}")
+mutant("SP11", "return entry is not None and entry.rate(0, tier or DEFAULT_TIER) is not None",
+       "return entry is not None")
+mutant("SP12", "if (model, usage.tier) not in self._warned:", "if model not in self._warned:")
+mutant("SP13", 'if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):',
+       "if not isinstance(data, dict):")
+# cli/intercept.py: the stop summary's reasons
+mutant("SI1", "if r.input_tokens is not None or r.output_tokens is not None]",
+       "if r.input_tokens is not None]")
+mutant("SI2", "unknown = [tier for r, tier in counted if not pricing.priced(r.model, tier)]",
+       "unknown = [tier for r, tier in counted if not pricing.priced(r.model)]")
+mutant("SI3", "next((t for t in unknown if t != DEFAULT_TIER), None))", "None)")
+mutant("SI4", "counted = [(r, service_tier(r.response, r.request)) for r in unpriced",
+       "counted = [(r, service_tier(r.request)) for r in unpriced")
+mutant("SI5", "click.echo(_stopped(store, started, app.state.interceptor.pricing), err=True)",
+       "click.echo(_stopped(store, started, Pricing()), err=True)")
+# logs: the tier a log names (report's providers table, audit's sessions table)
+mutant("SR1", 'tier = row.get("unpriced_tier")', "tier = None")
+mutant("SA1", "pl.col(\"cost_usd\").is_null() & _USAGE & (pl.col(\"service_tier\") != DEFAULT_TIER)).first())",
+       "pl.col(\"cost_usd\").is_null() & _USAGE).first())")
+mutant("SA2", 'usage.get("service_tier") or DEFAULT_TIER),', "DEFAULT_TIER),")
+mutant("SA3", 'usage.get("cache_write_1h_tokens") or 0, usage.get("web_searches") or 0,',
+       'usage.get("cache_write_1h_tokens") or 0, 0,')
+# detect/compiled.py: the compile cache (its key, reading back, writing)
+mutant("KC1", "if (cached := _read_cached(path, units, taxonomy)) is not None:\n        return cached",
+       "if False:\n        return None")
+mutant("KC2", 'key.update(f"{unit.model_dump_json()}\\n{rules}\\n".encode())', 'key.update(f"{rules}\\n".encode())')
+mutant("KC3", 'key.update(f"{unit.model_dump_json()}\\n{rules}\\n".encode())',
+       'key.update(f"{unit.model_dump_json()}\\n".encode())')
+mutant("KC4", 'key.update(f"{source.relative_to(root)} {source.stat().st_size} ".encode() + source.read_bytes())',
+       'key.update(f"{source.relative_to(root)} {source.stat().st_size} ".encode())')
+mutant("KC5", "        if len(data[\"units\"]) != len(units):\n            return None\n", "")
+mutant("KC6", "    except (OSError, ValueError, KeyError, TypeError):\n        return None",
+       "    except (OSError, KeyError, TypeError):\n        return None")
+mutant("KC7", "        path.touch()  # the most recently used are kept\n", "")
+mutant("KC8", "if syllables is not None and not _cached_syllables:", "if False:")
+mutant("KC9", "syllables = sorted(given_name_syllables()) if any(c.romanized for c in compiled) else None",
+       "syllables = None")
+mutant("KC10", "return {name: tuple(v) if isinstance(v, list) else v for name, v in zip(_DERIVED, row, strict=True)}",
+       "return {name: v for name, v in zip(_DERIVED, row, strict=True)}")
+mutant("KC11", "    if len(row) != len(_DERIVED):\n", "    if False:\n")
+mutant("KC12", '" ".join([sys.version, *(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an"))])',
+       '" ".join([*(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an"))])')
+# detect/matchers.py: store_cached (private, pruned per kind, a file pruned meanwhile)
+mutant("KM1", 'for old in sorted(folder.glob(f"*{path.suffix}"), key=_modified, reverse=True)[_CACHE_KEPT:]:',
+       'for old in sorted(folder.glob("*"), key=_modified, reverse=True)[_CACHE_KEPT:]:')
+mutant("KM2", 'for old in sorted(folder.glob(f"*{path.suffix}"), key=_modified, reverse=True)[_CACHE_KEPT:]:',
+       'for old in sorted(folder.glob(f"*{path.suffix}"), key=_modified)[_CACHE_KEPT:]:')
+mutant("KM3", "    folder.chmod(0o700)\n", "")
+mutant("KM4", "    except FileNotFoundError:\n        return 0.0", "    except OSError:\n        raise")
+mutant("KM5", '    with open_private(partial, "wb") as out:', '    with open(partial, "wb") as out:')
+# detect/cascade.py: scan_texts, the seams scanned in the same batch
+mutant("BC1", "if key not in self._cache]):", "]):")
+mutant("BC2", "if (first.message_index, first.origin) == (second.message_index, second.origin)",
+       "if first.message_index == second.message_index")
+mutant("BC3", "            and first.text and second.text]", "            ]")
+mutant("BC4", "offset = len(segments[k].text) - len(head)", "offset = 0")
+mutant("BC5", "return [(k, first.text[-_SEAM:], second.text[:_SEAM])",
+       "return [(k, first.text[-_SEAM:], second.text[:_SEAM - 1])")
+# detect/cues.py: the batched cue pass
+mutant("BQ1", "short = [text for text in dict.fromkeys(texts) if len(text) < _SHORT]",
+       "short = [text for text in dict.fromkeys(texts) if len(text) <= _SHORT]")
+mutant("BQ2", "owned[bisect_right(starts, end - 1) - 1].add(cue)", "owned[bisect_right(starts, end) - 1].add(cue)")
+mutant("BQ3", "            at += len(data) + 1\n        owned", "            at += len(data)\n        owned")
+mutant("BQ4", "            size += len(data) + 1\n", "            size += 1\n")
+mutant("BQ5", "return [r for read, k in plan if k is None or k in cues for r in read(text)]",
+       "return [r for read, k in plan if k in cues for r in read(text)]")
+mutant("BQ6", "            self._local.held = outer\n", "            self._local.held = None\n")
+mutant("BQ7", "if chunk and size + len(data) > _BATCH:", "if chunk:")
+mutant("BQ8", "held.update((text, cues) for (text, _), cues in zip(chunk, owned, strict=True))",
+       "held.update((text, cues) for (text, _), cues in zip(chunk, owned[1:] + owned[:1], strict=True))")
+mutant("BQ9", "_SHORT = 4096", "_SHORT = 40960")
+# intercept/redact.py: _cover and _union (a joined text's spans over the pieces' own)
+mutant("RC1", "if out and start < out[-1][1]:", "if out and start < out[-1][0]:")
+mutant("RC2", "            if rank > ranks[-1]:\n", "            if rank < ranks[-1]:\n")
+mutant("RC3", "out[-1] = (first, max(last, end), named)", "out[-1] = (first, end, named)")
+mutant("RC4", "                kept += [(s, lo - origin, u)] if at < lo else []\n", "")
+mutant("RC5", "                kept += [(hi - origin, e, u)] if to > hi else []\n", "")
+mutant("RC6", "ranked.append((max(at, lo), min(to, hi), u, (e - s, 0)))", "ranked.append((at, to, u, (e - s, 0)))")
+mutant("RC7", "            if not kept:\n                found.body.pop(piece.site, None)\n", "")
+mutant("RC8", 'ranked = [(s, e, u, (e - s, 1)) for s, e, u in spans]',
+       'ranked = [(s, e, u, (e - s, 0)) for s, e, u in spans]')
+mutant("RC9", "        for a, b in piece.joined:\n", "        for a, b in []:\n")
+mutant("RC10", "windows = [(lo, hi, min(0, hi - piece.size) if k == 0 else lo)",
+       "windows = [(lo, hi, hi - piece.size if k == 0 else lo)")
+mutant("RC11", 'found.unread.extend({"path": where, "member": member.path, "media_type": member.media_type,',
+       'found.unread.extend({"path": where, "media_type": member.media_type,')
+# intercept/fields.py: an array that spells a text
+mutant("JS1", "    if len(value) < 2:\n        return None\n", "")
+mutant("JS2", 'if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):',
+       "if all(isinstance(v, int | float) for v in value):")
+mutant("JS3", 'return [str(v) for v in value], ","', 'return [str(v) for v in value], ", "')
+mutant("JS4", 'literal_only = joint == "," or is_protocol(pieces[0])', "literal_only = is_protocol(pieces[0])")
+mutant("JS5", "first, last = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end) - 1",
+       "first, last = bisect.bisect_left(ends, start), bisect.bisect_left(starts, end) - 1")
+mutant("JS6", "first, last = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end) - 1",
+       "first, last = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end)")
+mutant("JS7", "        at = max(at, last + 1)\n", "        at = last + 1\n")
+mutant("JS8", "return spelled if spelled is not None else items if changed else value", "return items")
+mutant("JS9", "if all(isinstance(v, str) and len(v) == 1 for v in value):",
+       "if all(isinstance(v, str) for v in value):")
+# intercept/media.py: an Office file's members named unread
+mutant("MM1", 'media_type = signature(content) or "application/octet-stream"',
+       'media_type = "application/octet-stream"')
+mutant("MM2", 'pending.append((f"{inside}{info.filename}/", content))', 'pending.append(("", content))')
+mutant("MM3", "unread.append(Member(inside + info.filename, media_type, len(content)))",
+       "unread.append(Member(info.filename, media_type, len(content)))")
+mutant("MM4", "return Reading(\"\\n\".join(texts), tuple(unread))", "return Reading(\"\\n\".join(texts))")
+mutant("MM5", "        text, unread = read(raw)\n        return Part(kind, len(raw), text, unread)",
+       "        text, unread = read(raw)\n        return Part(kind, len(raw), text)")
+# the new forms
+mutant("NS1", "_LEAST_EXPONENT = 3", "_LEAST_EXPONENT = 1")
+mutant("NS2", "if len(decimals) <= exponent:", "if len(decimals) <= exponent + 1:")
+mutant("NS3", 'return start > 0 and (text[start - 1].isalnum() or text[start - 1] in "._")',
+       "return start > 0 and text[start - 1].isalnum()")
+mutant("NS4", 'yield mantissa.start(), m.end(), whole + decimals + "0" * (exponent - len(decimals))',
+       'yield mantissa.start(), m.end(), whole + decimals')
+mutant("NS5", '_EXPONENT = re.compile(r"\\+(?<=[0-9][Ee]\\+)([0-9]{1,2})(?!\\w|\\.[0-9])")',
+       '_EXPONENT = re.compile(r"\\+(?<=[0-9][Ee]\\+)([0-9]{1,2})(?!\\w)")')
+mutant("NG1", '        if "{\\\\rtf" not in text:\n            return\n', "")
+mutant("NG2", "            if _formatting(m.group(1)):\n                yield m.start(), m.end(), _read(m.group(2))",
+       "            yield m.start(), m.end(), _read(m.group(2))")
+mutant("NG3", 'yield m.start(), m.end(), _read(m.group(2))', 'yield m.start(), m.end(), m.group(2)')
+mutant("NG4", '_BETWEEN = re.compile(rf"(?<=[^\\r\\n{{}}\\\\])((?:{_WORD})+)(?=[^\\s{{}}\\\\]|{_ESCAPE})")',
+       '_BETWEEN = re.compile(rf"((?:{_WORD})+)(?=[^\\s{{}}\\\\]|{_ESCAPE})")')
+mutant("NC1", 'codec = _CODECS.get(declared.group(1)) if declared else None', 'codec = "gbk"')
+mutant("NC2", "        if _FALLBACK_AFTER.search(line, max(0, run.start() - _UNIT_BEFORE), run.start()):\n",
+       "        if False:\n")
+mutant("NC3", '"936": "gbk",', '"936": "cp1252",')
+mutant("NC4", "            start += len(line)\n", "")
+mutant("NB1", "_LEAST_BYTES = 6", "_LEAST_BYTES = 2")
+mutant("NB2", "if not all(-128 <= v <= 255 for v in values):", "if not all(0 <= v <= 255 for v in values):")
+mutant("NB3", 'return text if all(c.isprintable() or c in "\\t\\n\\r" for c in text) else None', "return text")
+mutant("NB4", 'decoded = _text(["0x" + h for h in m.group(1).split()])', 'decoded = _text(m.group(1).split())')
+mutant("NB5", "        if _PAIR.search(text):\n", "        if False:\n")
+mutant("ND1", 'yield m.start(), m.end(), bytes.fromhex(m.group().replace("%25", "")).decode("utf-8")',
+       'yield m.start(), m.end(), bytes.fromhex(m.group().replace("%25", "")).decode("latin-1")')
+mutant("ND2", '_RUN = re.compile(r"(?:%25[0-9A-Fa-f]{2})+")', '_RUN = re.compile(r"%25[0-9A-Fa-f]{2}")')
+mutant("NU1", "_LEAST_CHARACTERS = 4", "_LEAST_CHARACTERS = 1")
+mutant("NU2", '_PAIRS = re.compile(rf"(?:[ -~]\\x00){{{_LEAST_CHARACTERS},}}|(?:\\x00[ -~]){{{_LEAST_CHARACTERS},}}")',
+       '_PAIRS = re.compile(rf"(?:[ -~]\\x00){{{_LEAST_CHARACTERS},}}")')
+mutant("NI1", "if spelling is not None and spelling != m.group():", "if spelling is not None:")
+mutant("NI2", 'value = compiled.unit.value.strip().strip("[]")', "value = compiled.unit.value.strip()")
+mutant("NI3", "        return bool(self.spellings)\n", "        return True\n")
+mutant("NI4", '_TOKEN = re.compile(r"(?<![\\w:.])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{2,39}"',
+       '_TOKEN = re.compile(r"(?<![\\w:.])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{2,29}"')
+mutant("NO1", "if run and m.start() - 1 > run[-1] + 3:", "if run and m.start() - 1 > run[-1] + 2:")
+mutant("NO2", "    end += end < len(text) and text[end] not in \"\\x08\\n\"\n", "")
+mutant("NO3", "hidden = {*struck, *(k + 1 for k in struck)}", "hidden = {*(k + 1 for k in struck)}")
+# annotate: person rules, plural keys, lists of people, labels, `|` pairs, ring-me phones, record fields
+mutant("AP1", "return words[0].upper() in _census()[0] or not all(w in _english_words() for w in words)",
+       "return not all(w in _english_words() for w in words)")
+mutant("AP2", "return words[0].upper() in _census()[0] or not all(w in _english_words() for w in words)",
+       "return words[0].upper() in _census()[0] or not any(w in _english_words() for w in words)")
+mutant("AP3", '_TITLE = r"(?<![\\w.])(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof)\\.?[ \\t]+"',
+       '_TITLE = r"(?<![\\w.])(?:Mr|Mrs|Ms|Mx|Miss|Prof)\\.?[ \\t]+"')
+mutant("AP4", '(rf"{_TITLE}(?P<value>{_NAME_WORD} {_NAME_WORD})(?![\\w@])", 0.55),',
+       '(rf"{_TITLE}(?P<value>{_NAME_WORD}(?: {_NAME_WORD})?)(?![\\w@])", 0.55),')
+mutant("AP5", '_UPPER, _LOWER = "A-ZÀ-ÖØ-ÞĀ-Ž", "a-zß-öø-ÿā-ž"', '_UPPER, _LOWER = "A-Z", "a-z"')
+mutant("AP6", 'r"[ \\t]*<[^<>@\\s]+@[^<>\\s]+>|[ \\t]*\\([^()@\\s]+@[^()\\s]+\\)|"',
+       'r"[ \\t]*<[^<>@\\s]+@[^<>\\s]+>|"')
+mutant("AP7", "    ), validate=display_name_ok),  # `On-call: Platform Team` is a team's",
+       "    )),  # `On-call: Platform Team` is a team's")
+mutant("AC1", '(?:call|ring|text|reach) (?:me|us|him|her|them) (?:on|at)|', "call (?:me|us|him|her) (?:on|at)|")
+mutant("AL1", "        if key.endswith(\"s\") and key[:-1] in KEY_HINTS:", "        if False:")
+mutant("AL2", "if dim == \"person_name\" and not (_name_like(value) or _name_list(value)):",
+       "if dim == \"person_name\" and not _name_like(value):")
+mutant("AL3", "return spans if len(spans) > 1 else []", "return spans")
+mutant("AL4", "if not (_LISTED_NAME.fullmatch(item) and all(w[0].isupper() for w in item.split())):",
+       "if not _LISTED_NAME.fullmatch(item):")
+mutant("AL5", '_NAME_SEPARATOR = re.compile(r"\\s*(?:[,;，；、]|\\band\\b|&)\\s*")',
+       '_NAME_SEPARATOR = re.compile(r"\\s*(?:[,;，；、]|&)\\s*")')
+mutant("AL6", "        if entity == \"LOCATION\" and _LABEL_START.fullmatch(line_before) "
+       "and _LABEL_END.match(line_after):\n",
+       "        if False:\n")
+mutant("AL7", '_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")',
+       '_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+")')
+mutant("AL8", "    if re.fullmatch(r\"[\\u4e00-\\u9fff]{2,4}\", v):\n        return placed_name_ok(v)\n", "")
+mutant("AL9", "item = value[at:cut.start() if cut else len(value)].rstrip(\".\")",
+       "item = value[at:cut.start() if cut else len(value)]")
+mutant("AW1", '_NEXT_PAIR = re.compile(r"[ \\t]*[,，;；|｜][ \\t]*', '_NEXT_PAIR = re.compile(r"[ \\t]*[,，;；][ \\t]*')
+mutant("AD1", 'found_as_record = _FIELD_NUMBER.sub("", unit.field) in RECORD_FIELDS',
+       "found_as_record = unit.field in RECORD_FIELDS")
+mutant("AD2", "if dimension in (\"financial\", \"health\") and (record_number(value) or found_as_record",
+       "if dimension in (\"financial\", \"health\") and (record_number(value)")
+# detect/learned_grader.py: the tree walk, loading and thresholds not reached by session 21's round
+mutant("LV1", "node = np.where(self.leaf[trees, node], node,", "node = np.where(False, node,")
+mutant("LV2", "(0 <= grader.left).all() and (grader.left < arrays[0].shape[1]).all()",
+       "(0 <= grader.left).all()")
+mutant("LV3", "or len(shapes) != 1 or arrays[0].ndim != 2 or not (", "or len(shapes) != 1 or not (")
+mutant("LV4", "float(data[\"threshold\"]),\n                         float(data[\"review_threshold\"]))",
+       "float(data[\"threshold\"]),\n                         float(data[\"threshold\"]))")
 
 
 if __name__ == "__main__":

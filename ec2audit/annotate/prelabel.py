@@ -470,7 +470,7 @@ def _name_like(value: str) -> bool:
         return False
     if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", v):
         return placed_name_ok(v)
-    return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '.,-]+[^\W\d_]+){0,4}\.?", v))
+    return bool(re.fullmatch(r"[\u3400-\u9fff·•]{2,6}|[^\W\d_]+(?:[ '’.,-]+[^\W\d_]+){0,4}\.?", v))
 
 
 #: A value that points elsewhere or says there is none (`Diagnosis: see the attached letter`, `Phone: ask
