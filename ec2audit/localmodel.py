@@ -120,9 +120,9 @@ def tokenize(root_url: str, text: str) -> int:
     return len(response.json()["tokens"])
 
 
-def _serve(model: str, port: int, n_ctx: int, threads: int, address_fd: int) -> None:
+def _serve(model: str, port: int, n_ctx: int, threads: int, address_fd: int | None) -> None:
     """Child-process entry: load the model, serve (on any free port when `port` is 0), write the URL it listens
-    at to `address_fd` once it answers, serve until terminated."""
+    at to `address_fd` (when given) once it answers, serve until terminated."""
     import signal
 
     import xllamacpp
@@ -137,8 +137,9 @@ def _serve(model: str, port: int, n_ctx: int, threads: int, address_fd: int) -> 
     parent = os.getppid()
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server = xllamacpp.Server(params)  # returns once /health answers; serves on its own threads
-    with os.fdopen(address_fd, "w") as address:
-        address.write(server.listening_address + "\n")
+    if address_fd is not None:
+        with os.fdopen(address_fd, "w") as address:
+            address.write(server.listening_address + "\n")
     while os.getppid() == parent:  # the parent died without stopping us: do not linger
         time.sleep(1)
     del server
@@ -151,6 +152,6 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--address-fd", type=int, required=True, help="where to write the URL once serving")
+    parser.add_argument("--address-fd", type=int, help="where to write the URL once serving (LocalModelServer)")
     args = parser.parse_args()
     _serve(args.model, args.port, args.n_ctx, args.threads, args.address_fd)
