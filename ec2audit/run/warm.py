@@ -249,11 +249,11 @@ def hand_over_late_files(root: Path, episodes: Path) -> None:
     """Once its worker has ended, what OpenClaw wrote at an episode's old path after the episode moved out
     (its exit handlers and timers reopen a state folder or database by path) joins that episode's folder
     under `after-turn/`, and the folders left empty go. A folder of no moved-out episode stays, to be seen."""
-    for folder in sorted(root.iterdir()) if root.is_dir() else ():
-        moved = episodes / folder.name
-        if folder.is_dir() and (moved / "workspace").is_dir():
-            for path in sorted(p for p in folder.rglob("*") if not p.is_dir()):
-                target = moved / "after-turn" / path.relative_to(folder)
+    for left in sorted(root.iterdir()) if root.is_dir() else ():
+        moved = episodes / left.name
+        if left.is_dir() and (moved / "workspace").is_dir():
+            for path in sorted(p for p in left.rglob("*") if not p.is_dir()):
+                target = moved / "after-turn" / path.relative_to(left)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(path, target)
     for folder, _, _ in os.walk(root, topdown=False):  # a folder's subfolders first
