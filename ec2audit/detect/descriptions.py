@@ -13,7 +13,7 @@ than another of the same category stays the grader's to weigh, with the check's 
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from ec2audit import resources
 from ec2audit.detect.normalize import normalize_text
@@ -42,15 +42,25 @@ def _categories() -> tuple[tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, 
 
 def categories(unit: Unit) -> tuple[str, ...]:
     """The categories a health value is of, by its name, its aliases, their synonyms and translations."""
-    if unit.kind != "health":
-        return ()
-    names = [unit.value, *unit.aliases]
+    return _categories_of((unit.value, *unit.aliases)) if unit.kind == "health" else ()
+
+
+@lru_cache(maxsize=4096)
+def _categories_of(names: tuple[str, ...]) -> tuple[str, ...]:
+    """`categories` of a value and its aliases, read once per value (the grader asks for every candidate)."""
     folded = [normalize_text(n) for n in [*names, *(m for v in names for m in (*synonyms(v), *translations(v)))]]
     return tuple(name for name, members, _ in _categories() if any(m.search(n) for m in members for n in folded))
 
 
+@cache
+def _cues() -> dict[str, tuple[re.Pattern, ...]]:
+    return {name: words for name, _, words in _categories()}
+
+
 def category_cues(unit: Unit, text: str) -> int:
     """How many of the value's categories the text names a cue of (an organ, a specialist, a class of drug)."""
+    found = categories(unit)
+    if not found:
+        return 0
     norm = normalize_text(text)
-    cues = {name: words for name, _, words in _categories()}
-    return sum(any(c.search(norm) for c in cues[name]) for name in categories(unit))
+    return sum(any(c.search(norm) for c in _cues()[name]) for name in found)
