@@ -16,7 +16,7 @@ import openai
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from intercept_helpers import SECRET_TEXT, UNITS, serve_cli
+from intercept_helpers import CLI, SECRET_TEXT, UNITS, serve_cli
 
 from ec2audit.cli import main
 from ec2audit.intercept.record import ProxyRecord
@@ -101,6 +101,30 @@ def test_serve_on_a_taken_port_says_so_in_one_line(tmp_path):
     assert result.exit_code == 2, result.output
     assert result.stderr == f"error: field '--port': cannot listen on 127.0.0.1:{port}: Address already in use\n"
     assert not (tmp_path / "s.sqlite").exists()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serve_stopped_the_moment_its_banner_names_the_port_stops_cleanly(standin, tmp_path, signum):
+    """A supervisor may signal as soon as the banner is out, before uvicorn has installed its handlers: each stop
+    is still clean (exit 0, the stop summary said). Before, the signal raised KeyboardInterrupt in between: exit 3
+    with `Server.serve` never awaited, or a process that never ended (CI, session 22)."""
+    _, upstream = standin
+    log = tmp_path / "serve.log"
+    for run in range(6):
+        start = log.stat().st_size if log.exists() else 0
+        proc = subprocess.Popen([CLI, "intercept", "serve", "--upstream", upstream,
+                                 "--store", str(tmp_path / "s.sqlite"), "--port", "0"],
+                                stdout=log.open("ab"), stderr=subprocess.STDOUT)
+        while b"ec2audit intercept: http" not in log.read_bytes()[start:]:
+            assert proc.poll() is None, log.read_text()
+        proc.send_signal(signum)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError(f"run {run}: no stop within 60 s\n{log.read_text()}") from None
+        said = log.read_bytes()[start:].decode()
+        assert code == 0 and "stopped: 0 calls recorded" in said and "never awaited" not in said, (run, said)
 
 
 def _filled_store(path: Path) -> RecordStore:

@@ -82,20 +82,17 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     listening = _listen(host, port)
     app = create_app(config)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    click.echo(f"ec2audit intercept: http://{host}:{listening.getsockname()[1]}/v1 → {config.upstream} "
-               f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
-
-    def stopped(signum, frame):
-        raise KeyboardInterrupt  # uvicorn re-raises the SIGTERM it stopped on, once stopped: end here, then tell
-
-    started = time.time()
-    signal.signal(signal.SIGTERM, stopped)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                                            proxy_headers=False))
-    try:
-        server.run(sockets=[listening])
-    except KeyboardInterrupt:
-        pass
+    # uvicorn's own stop from here on, before the banner lets anyone signal: a SIGTERM or Ctrl-C that lands
+    # before uvicorn installs it (or after it restores these and re-raises the signal) still asks for a clean stop,
+    # where raising KeyboardInterrupt in between left the server half started (exit 3, or a hang at exit)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, server.handle_exit)
+    click.echo(f"ec2audit intercept: http://{host}:{listening.getsockname()[1]}/v1 → {config.upstream} "
+               f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
+    started = time.time()
+    server.run(sockets=[listening])
     if not server.started:
         sys.exit(3)  # uvicorn's startup failure (said in its log), as `uvicorn.run` ends on it
     click.echo(_stopped(store, started, app.state.interceptor.pricing), err=True)
