@@ -62,7 +62,7 @@ from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
 from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter
 from ec2audit.intercept.store import RecordStore
-from ec2audit.intercept.usage import response_usage
+from ec2audit.intercept.usage import billed_cost, response_usage
 from ec2audit.units import Unit
 
 log = logging.getLogger("ec2audit.intercept")
@@ -82,6 +82,15 @@ _JSON_HEADERS = [(b"content-type", b"application/json")]
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
 _CANCELLED = "client disconnected before the answer: upstream call cancelled"
 _EVIDENCE = re.compile(r"\w")
+
+
+def _asks_usage(body: dict) -> bool:
+    """Whether a streamed Chat request asks for its usage: OpenAI's `stream_options.include_usage`, or OpenRouter's
+    usage accounting (`usage: {"include": true}`, which streams usage and cost in a last event); one that does not
+    is sent asking for it, and that event is kept from its client."""
+    options, accounting = body.get("stream_options"), body.get("usage")
+    return (isinstance(options, dict) and bool(options.get("include_usage"))) or (
+        isinstance(accounting, dict) and accounting.get("include") is True)
 
 
 def mask_evidence(text: str) -> str:
@@ -351,7 +360,9 @@ class Interceptor:
                 record.input_tokens, record.cached_tokens = usage.input, usage.cached
                 record.output_tokens = usage.output
                 if whole:
-                    record.cost_usd = self.pricing.price(model if isinstance(model, str) else None, usage)
+                    billed = billed_cost(response.get("usage"))
+                    record.cost_usd = billed if billed is not None else self.pricing.price(
+                        model if isinstance(model, str) else None, usage)
         record.latency_ms = (time.perf_counter() - ex.t0) * 1000
         record.state = COMPLETE
         ex.committed = True
@@ -490,7 +501,7 @@ class Interceptor:
         record, body, raw = ex.record, ex.body, ex.raw
         stream = bool(body.get("stream"))
         strip_usage = False
-        if stream and ex.dialect.usage_on_request and not (body.get("stream_options") or {}).get("include_usage"):
+        if stream and ex.dialect.usage_on_request and not _asks_usage(body):
             # usage only comes in a final chunk the client did not ask for: request it, hide it later
             options = {**(body.get("stream_options") or {}), "include_usage": True}
             raw, strip_usage = json_bytes({**body, "stream_options": options}), True

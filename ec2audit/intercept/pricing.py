@@ -6,9 +6,9 @@ provider, updated with each release; pinned in pyproject). It is read as data, f
 distribution's files: the `litellm` package itself is never imported. Names are matched exactly,
 as `provider/model` for the provider the upstream URL belongs to, or without a `provider/` prefix or
 a date suffix; a model found nowhere costs None (warned once), never a near name's price. A call served at
-another service tier than the default (OpenAI's `flex`, `priority`) is priced at that tier's rates (LiteLLM's
-`*_flex` / `*_priority` keys, a price table's `service_tier.NAME`); a model without them for its tier costs None
-(warned once), never the default rate.
+another service tier than the default (OpenAI's `flex`, `priority`; `batch`, a Batch API's call) is priced at that
+tier's rates (LiteLLM's `*_flex` / `*_priority` / `*_batches` keys, a price table's `service_tier.NAME`); a model
+without them for its tier costs None (warned once), never the default rate.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ _DATE_SUFFIX = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8})$")
 _PRICE_KEYS = ("input", "cached_input", "output", "cache_write", "cache_write_1h")
 LITELLM_MAP = "litellm/model_prices_and_context_window_backup.json"
 _ABOVE = re.compile(r"^input_cost_per_token_above_(\d+)k_tokens$")
-#: The service tiers LiteLLM's map prices apart, as the suffix of its keys (`input_cost_per_token_flex`).
-_LITELLM_TIERS = ("flex", "priority")
+#: The service tiers LiteLLM's map prices apart → the suffix of its keys (`input_cost_per_token_flex`); the Batch
+#: APIs' calls (`batch`, `logs.openai_batch`) at its `_batches` prices.
+_LITELLM_TIERS = {"flex": "_flex", "priority": "_priority", "batch": "_batches"}
 #: Upstream hosts → the provider prefix LiteLLM's map files their prices under.
 _PROVIDERS = {"api.openai.com": "openai", "api.anthropic.com": "anthropic",
               "generativelanguage.googleapis.com": "gemini", "api.deepseek.com": "deepseek",
@@ -146,7 +147,7 @@ def _litellm_price(entry: dict) -> ModelPrice | None:
     default = rates("")
     if default is None:
         return None
-    served = {tier: found for tier in _LITELLM_TIERS if (found := rates(f"_{tier}")) is not None}
+    served = {tier: found for tier, suffix in _LITELLM_TIERS.items() if (found := rates(suffix)) is not None}
     searches = entry.get("search_context_cost_per_query")
     search = searches.get("search_context_size_medium") if isinstance(searches, dict) else None
     return ModelPrice(default, float(search) if isinstance(search, int | float) and not isinstance(search, bool)

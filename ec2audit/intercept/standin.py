@@ -12,7 +12,9 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
                          stream: an answer that never comes)
   keepalive              a stream with an SSE comment (`: keep-alive`) before every event
 A request that names OpenAI's `service_tier` is answered as served at it (`auto`: `default`), in the Chat and
-Responses answers and their streams' events.
+Responses answers and their streams' events. A Chat request asking OpenRouter's usage accounting (`usage:
+{"include": true}`) is answered with the USD it was charged in its usage (`cost`, at `STANDIN_USD_PER_TOKEN`),
+the stream's in a last event of usage, as OpenRouter sends it.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
@@ -38,6 +40,8 @@ from starlette.routing import Route
 from ec2audit.payloads import flatten
 
 STANDIN_CHUNK = 3
+#: What the stand-in charges per token, prompt or output, where a request asks what it cost (OpenRouter's `usage`).
+STANDIN_USD_PER_TOKEN = 1e-6
 
 
 def _last_user_text(body: dict, api: str | None) -> str:
@@ -80,6 +84,8 @@ class _Script:
         self.prompt_tokens, self.output_tokens = max(prompt // 4, 1), max(len(self.text) // 4, 1)
         tier = body.get("service_tier")
         self.served = {} if tier is None else {"service_tier": "default" if tier == "auto" else tier}
+        accounting = body.get("usage")
+        self.accounting = isinstance(accounting, dict) and accounting.get("include") is True
 
     def fault_events(self, events: list[bytes], cancelled: list):
         """Apply the stream faults to a list of encoded events."""
@@ -107,6 +113,8 @@ def _chat(script: _Script) -> tuple[dict, list[bytes]]:
     usage = {"prompt_tokens": script.prompt_tokens, "completion_tokens": script.output_tokens,
              "total_tokens": script.prompt_tokens + script.output_tokens,
              "prompt_tokens_details": {"cached_tokens": 0}}
+    if script.accounting:
+        usage |= {"cost": (script.prompt_tokens + script.output_tokens) * STANDIN_USD_PER_TOKEN, "is_byok": False}
     if script.tool:
         message = {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "send", "arguments": script.text}}]}
@@ -115,7 +123,7 @@ def _chat(script: _Script) -> tuple[dict, list[bytes]]:
     finish = "tool_calls" if script.tool else "stop"
     whole = {**base, "object": "chat.completion", "usage": usage,
              "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
-    include_usage = bool((script.body.get("stream_options") or {}).get("include_usage"))
+    include_usage = bool((script.body.get("stream_options") or {}).get("include_usage")) or script.accounting
     extra = {"usage": None} if include_usage else {}
     events = [{**base, **extra, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""},
                                               "finish_reason": None}]}]

@@ -93,6 +93,24 @@ def parse_usage(usage) -> Usage | None:
     return None
 
 
+def billed_cost(usage: object) -> float | None:
+    """What the call cost as the API's usage says it (OpenRouter's usage accounting: `cost`, the USD it charged, 0
+    for a free model; with the user's own provider key, `is_byok`, its fee, the provider's bill beside it in
+    `cost_details.upstream_inference_cost`); None where it does not say. The proxy and the log audit both take it
+    before any price list: it is the bill."""
+    def number(value: object) -> float | None:
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else None
+
+    if not isinstance(usage, dict):
+        return None
+    cost = number(usage.get("cost"))
+    details = usage.get("cost_details")
+    upstream = number(details.get("upstream_inference_cost")) if isinstance(details, dict) else None
+    if cost is None or (usage.get("is_byok") and upstream is None):
+        return None
+    return cost + (upstream or 0.0) if usage.get("is_byok") else cost
+
+
 def _named_tier(body: object) -> str | None:
     """The tier a body names: OpenAI's `service_tier` (`"flex"`), or Bedrock Converse's `serviceTier`
     (`{"type": "flex"}` in its request and response; a bare string from SDKs that flatten it)."""

@@ -247,28 +247,13 @@ def load_json(path: Path, on_error: OnError):
         return None
 
 
-def _billed(usage: dict) -> float | None:
-    """What the call cost as the API's usage says it (OpenRouter's usage accounting: `cost`, the USD it charged, 0
-    for a free model; with the user's own provider key, `is_byok`, its fee, the provider's bill beside it in
-    `cost_details.upstream_inference_cost`); None where it does not say."""
-    def number(value: object) -> float | None:
-        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else None
-
-    cost = number(usage.get("cost"))
-    details = usage.get("cost_details")
-    upstream = number(details.get("upstream_inference_cost")) if isinstance(details, dict) else None
-    if cost is None or (usage.get("is_byok") and upstream is None):
-        return None
-    return cost + (upstream or 0.0) if usage.get("is_byok") else cost
-
-
 def normalize_usage(usage, tier: str | None = None) -> dict | None:
     """Token counts in one shape, prompt tokens including cached ones and those written to the cache (priced
     apart: Anthropic's cache writes cost 1.25× input; docs/design.md §1 Cost): the API shapes via the
     interceptor's parser, plus OpenClaw's (`input`, `cacheRead`, `cacheWrite`, `cost.total`), with the cost the usage
-    states (`_billed`) where it does; `tier`: the service
+    states (`billed_cost`) where it does; `tier`: the service
     tier that served the call (`intercept.usage.service_tier`), None where the log does not say."""
-    from ec2audit.intercept.usage import Usage, parse_usage
+    from ec2audit.intercept.usage import Usage, billed_cost, parse_usage
 
     if not isinstance(usage, dict):
         return None
@@ -282,7 +267,7 @@ def normalize_usage(usage, tier: str | None = None) -> dict | None:
         cost = float(total) if isinstance(total, int | float) and total > 0 else None  # 0 = no price set
     else:
         parsed = parse_usage(usage)
-        cost = _billed(usage)
+        cost = billed_cost(usage)
     if parsed is None:
         return None
     return {"input_tokens": parsed.input, "cached_tokens": parsed.cached, "output_tokens": parsed.output,

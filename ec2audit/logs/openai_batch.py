@@ -1,0 +1,154 @@
+"""OpenAI Batch API files: the input file a user uploads (`{"custom_id", "method", "url", "body"}` lines, each
+body a request as the `url` endpoint takes it) and the output and error files the batch leaves (`{"id",
+"custom_id", "response": {"status_code", "request_id", "body"}, "error"}` lines, in any order). Groq's and
+Together's batch files have the same lines.
+
+A batch's calls are read from its input file: each line is a request sent, answered by the lines of the output
+and error files beside it (in the same folder) with its `custom_id`, and billed at the Batch API's rates (the
+`batch` service tier: LiteLLM's `*_batches` prices; a model without them costs `unknown`, never the standard
+rate). An output file belongs to the input file in its folder whose `custom_id`s include all of its own; its lines
+are read with that input's requests, not again. An output file without its input beside it (or whose ids two input
+files hold: each batch numbers its lines `request-1`…) is read on its own: its answers are calls whose request was
+not logged (their usage counts; no text is scanned: the audit says they carried no prompt content). A request
+answered by no line (a batch not finished, expired) is a call without usage; one answered by an error (`response`
+null, or a status ≥ 400) cost nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from ec2audit.errors import InputError
+from ec2audit.logs import openai_log
+from ec2audit.logs.base import MAX_LINE_BYTES, OnError, first_record, read_jsonl
+from ec2audit.payloads import Payload
+
+name = "openai-batch"
+#: The service tier of a call made through a batch (`pricing`: LiteLLM's `_batches` keys).
+BATCH_TIER = "batch"
+
+
+def _is_input(record: dict | None) -> bool:
+    return isinstance(record, dict) and "custom_id" in record and isinstance(record.get("body"), dict) \
+        and "url" in record
+
+
+def _is_output(record: dict | None) -> bool:
+    return isinstance(record, dict) and "custom_id" in record and "response" in record and "error" in record
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    record = first_record(head)
+    return _is_input(record) or _is_output(record)
+
+
+def _kind(path: Path) -> str | None:
+    """`input` or `output` for a batch file, by its first line; None for any other file."""
+    try:
+        with path.open("rb") as handle:  # a batch's first line: one request, whole
+            record = first_record(handle.readline(MAX_LINE_BYTES))
+    except OSError:
+        return None
+    return "input" if _is_input(record) else "output" if _is_output(record) else None
+
+
+def _ids(path: Path) -> frozenset[str]:
+    ids = set()
+    with path.open("rb") as handle:
+        for raw in handle:
+            try:
+                record = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                continue
+            if isinstance(record, dict) and "custom_id" in record:
+                ids.add(str(record["custom_id"]))
+    return frozenset(ids)
+
+
+@lru_cache(maxsize=8)
+def _owners(folder: Path, _listing: tuple[tuple[str, float], ...]) -> dict[Path, Path | None]:
+    """Each batch output file of `folder` → the input file it answers (None: none, or more than one, holds all
+    of its ids). `_listing` (names and modification times) keys the cache."""
+    kinds = {p: k for name, _ in _listing if (k := _kind(p := folder / name)) is not None}
+    inputs = {p: _ids(p) for p, k in kinds.items() if k == "input"}
+    owners: dict[Path, Path | None] = {}
+    for path in (p for p, k in kinds.items() if k == "output"):
+        ids = _ids(path)
+        holders = [p for p, held in inputs.items() if ids <= held]
+        owners[path] = holders[0] if len(holders) == 1 else None
+    return owners
+
+
+def _folder_owners(path: Path) -> dict[Path, Path | None]:
+    folder = path.parent
+    listing = []
+    for entry in sorted(folder.iterdir()):
+        if entry.suffix in (".jsonl", ".ndjson") and entry.is_file():
+            listing.append((entry.name, entry.stat().st_mtime))
+    return _owners(folder, tuple(listing))
+
+
+def _answers(outputs: list[Path], on_error: OnError) -> dict[str, list[dict]]:
+    """The output lines of `outputs`, by `custom_id`."""
+    found: dict[str, list[dict]] = defaultdict(list)
+    for output in outputs:
+        with output.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    record = json.loads(raw)
+                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                    on_error(InputError(f"not valid JSON, truncated? ({exc})", file=str(output), line=number))
+                    continue
+                if isinstance(record, dict) and "custom_id" in record:
+                    found[str(record["custom_id"])].append(record)
+    return found
+
+
+def _object(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _call(request: dict, answer: dict | None, path: Path, line: int, steps: Counter) -> Payload:
+    """One batch call as the request log reads it: the request, and the answer's body (an error line: the error,
+    at its status) as its response, at the batch tier."""
+    record: dict = {"body": request.get("body"), "url": request.get("url"), "id": request.get("custom_id")}
+    if answer is not None:
+        response = _object(answer.get("response"))
+        body = _object(response.get("body"))
+        record["response"] = body or ({"error": answer.get("error")} if answer.get("error") else {})
+        if isinstance(response.get("status_code"), int):
+            record["status_code"] = response["status_code"]
+    payload = openai_log.to_payload(record, f"{path.name}:{line}", path, line, steps)
+    usage = payload.meta["usage"]
+    if usage is not None and not usage.get("priced"):
+        usage["service_tier"] = BATCH_TIER
+    return payload
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    owners = _folder_owners(path)
+    steps: Counter = Counter()
+    if path in owners:  # an output file
+        if owners[path] is not None:
+            return  # read with its input file's requests
+        for number, answer in read_jsonl(path, on_error):
+            body = _object(_object(answer.get("response")).get("body"))
+            model = body.get("model")
+            unlogged: dict = {"custom_id": answer.get("custom_id"), "body": {"model": model, "messages": []}}
+            yield _call(unlogged, answer, path, number, steps)
+        return
+    answers = _answers(sorted(p for p, owner in owners.items() if owner == path), on_error)
+    for number, request in read_jsonl(path, on_error):
+        replies: list[dict | None] = [*answers.get(str(request.get("custom_id")), [])] or [None]
+        for reply in replies:
+            try:
+                yield _call(request, reply, path, number, steps)
+            except InputError as exc:
+                on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
+                break

@@ -1,0 +1,96 @@
+"""Session 23, twelfth walk: figures a new user reads off `audit`, `report` and `intercept` on inputs written here
+as other tools write theirs (OpenAI Batch API files, OpenRouter's usage accounting through the proxy, …), each
+checked against a count made by hand."""
+
+import json
+from pathlib import Path
+
+import pytest
+from test_new_user_walk_7 import _cli
+from test_new_user_walk_11 import _units
+
+
+def _lines(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def _batch_request(custom_id: str, model: str, text: str) -> dict:
+    """One line of a Batch API input file, as OpenAI's guide writes it."""
+    return {"custom_id": custom_id, "method": "POST", "url": "/v1/chat/completions",
+            "body": {"model": model, "messages": [{"role": "system", "content": "You are a helpful assistant."},
+                                                  {"role": "user", "content": text}], "max_tokens": 1000}}
+
+
+def _batch_answer(custom_id: str, model: str, prompt: int, completion: int) -> dict:
+    """One line of a batch's output file, as OpenAI writes it (`response.body` a whole Chat Completion)."""
+    return {"id": f"batch_req_{custom_id}", "custom_id": custom_id, "error": None, "response": {
+        "status_code": 200, "request_id": f"req_{custom_id}", "body": {
+            "id": f"chatcmpl-{custom_id}", "object": "chat.completion", "created": 1711652795, "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "Done."}, "logprobs": None,
+                         "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+            "system_fingerprint": "fp_3ba"}}}
+
+
+def test_a_batch_input_and_its_output_files_are_one_batchs_calls_at_the_batch_rates(tmp_path):
+    """A Batch API job of gpt-4o-mini as its user downloads it: the input file (3 requests, the leak in
+    `request-1`), the output file (answers to `request-2` then `request-1`, out of order as batches write them)
+    and the error file (`request-3` failed: `response` null). By hand at LiteLLM's batch prices ($0.075 / $0.30
+    per million, half the standard $0.15 / $0.60): request-1 1,000,000 in, 200,000 out = $0.075 + $0.06; request-2
+    22 in, 2 out = $0.00000165 + $0.0000006; request-3 nothing billed: 3 calls, 1,000,022 in, 200,002 out,
+    $0.13500225. Before: the output and error files were `not a known log format` and the input's 2 calls…
+    3 calls had `unknown: no usage logged`."""
+    folder = tmp_path / "batch_abc123"
+    folder.mkdir()
+    model = "gpt-4o-mini"
+    _lines(folder / "batchinput.jsonl", [
+        _batch_request("request-1", model, "Draft a reply to maria.kessler@example.com about her claim."),
+        _batch_request("request-2", model, "Hello world!"), _batch_request("request-3", model, "Hello again.")])
+    _lines(folder / "batch_abc123_output.jsonl", [_batch_answer("request-2", "gpt-4o-mini-2024-07-18", 22, 2),
+                                                   _batch_answer("request-1", "gpt-4o-mini-2024-07-18", 10**6,
+                                                                 200_000)])
+    _lines(folder / "batch_abc123_error.jsonl", [{"id": "batch_req_3", "custom_id": "request-3", "response": None,
+                                                  "error": {"code": "invalid_request", "message": "Bad request."}}])
+    code, output = _cli("audit", folder, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    provider, = data["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (3, 1_000_022, 200_002)
+    assert provider["cost_usd"] == pytest.approx(0.13500225)
+    session, = data["sessions"]
+    assert session["leaked"] == 1
+
+
+def test_a_batch_of_a_model_without_batch_prices_costs_unknown_not_the_standard_rate(tmp_path):
+    """gpt-3.5-turbo through the Batch API: LiteLLM's map has no batch price for it, so its cost is `unknown: no
+    price for the model at the batch tier`, not the standard $0.0007 (1,000 × $0.5 + 100 × $1.5 per million)."""
+    _lines(tmp_path / "input.jsonl", [_batch_request("r1", "gpt-3.5-turbo", "Email maria.kessler@example.com")])
+    _lines(tmp_path / "output.jsonl", [_batch_answer("r1", "gpt-3.5-turbo-0125", 1000, 100)])
+    code, output = _cli("audit", tmp_path / "input.jsonl", tmp_path / "output.jsonl",
+                        "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, output
+    assert "unknown: no price for the model at the batch tier" in " ".join(output.split())
+
+
+def test_the_cost_openrouter_states_is_the_cost_the_proxy_records(standin, tmp_path):
+    """`intercept serve` in front of the stand-in, two Chat calls asking OpenRouter's usage accounting (`usage:
+    {"include": true}`), one whole and one streamed (its cost in the last event, as OpenRouter sends it): each
+    record's cost is the `usage.cost` the answer stated, whatever gpt-4o-mini's list price ($0.15 / $0.60 per
+    million) would make of its tokens; the same rule as the log audit (walk 11). Before: the list price."""
+    import httpx
+    from intercept_helpers import running_proxy
+
+    _, upstream = standin
+    request = {"model": "openai/gpt-4o-mini", "usage": {"include": True},
+               "messages": [{"role": "user", "content": "Summarise the claim of Will Hartley, please."}]}
+    with running_proxy(upstream, tmp_path / "s.sqlite") as (_, url, store), \
+            httpx.Client(base_url=url, timeout=30) as client:
+        whole = client.post("/v1/chat/completions", json=request).json()["usage"]
+        events = [json.loads(line[5:]) for line in client.post("/v1/chat/completions", json={
+            **request, "stream": True}).text.splitlines() if line.startswith("data: {")]
+        streamed = next(e["usage"] for e in events if e.get("usage"))
+        records = sorted(store.records(), key=lambda r: r.ts)
+    listed = (whole["prompt_tokens"] * 0.15 + whole["completion_tokens"] * 0.60) / 1e6
+    assert whole["cost"] != pytest.approx(listed)  # the bill is not the list price: the test tells them apart
+    assert [r.cost_usd for r in records] == [pytest.approx(whole["cost"]), pytest.approx(streamed["cost"])]
