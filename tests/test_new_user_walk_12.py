@@ -94,3 +94,33 @@ def test_the_cost_openrouter_states_is_the_cost_the_proxy_records(standin, tmp_p
     listed = (whole["prompt_tokens"] * 0.15 + whole["completion_tokens"] * 0.60) / 1e6
     assert whole["cost"] != pytest.approx(listed)  # the bill is not the list price: the test tells them apart
     assert [r.cost_usd for r in records] == [pytest.approx(whole["cost"]), pytest.approx(streamed["cost"])]
+
+
+def test_an_anthropic_message_batchs_results_are_its_requests_calls_at_claudes_batch_rates(tmp_path):
+    """Anthropic's Message Batches: the requests one per line (`{"custom_id", "params"}`) and the results file as
+    the API streams it (`result.type` `succeeded` with its message, or `errored`, which is not billed). By hand at
+    LiteLLM's batch prices of claude-sonnet-4-5 ($1.50 in, $0.15 cache read, $7.50 out per million, half the
+    standard): 2,000 × 1.5 + 10,000 × 0.15 + 500 × 7.5 = $0.00825 for the first; $0 for the errored one; 2 calls,
+    12,000 tokens in. Before: neither file was a known log format."""
+    params = {"model": "claude-sonnet-4-5-20250929", "max_tokens": 1024}
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    _lines(folder / "requests.jsonl", [
+        {"custom_id": "claim-1", "params": {**params, "messages": [
+            {"role": "user", "content": "Summarise the claim of maria.kessler@example.com."}]}},
+        {"custom_id": "claim-2", "params": {**params, "messages": [{"role": "user", "content": "Hello, world"}]}}])
+    message = {"id": "msg_014VwiXbi91y3JMjcpyGBHX5", "type": "message", "role": "assistant",
+               "model": "claude-sonnet-4-5-20250929", "content": [{"type": "text", "text": "The claim is…"}],
+               "stop_reason": "end_turn", "stop_sequence": None,
+               "usage": {"input_tokens": 2000, "cache_read_input_tokens": 10000, "cache_creation_input_tokens": 0,
+                         "output_tokens": 500}}
+    _lines(folder / "msgbatch_013Zva2CMHLNnXjNJJKqJ2EF_results.jsonl", [
+        {"custom_id": "claim-2", "result": {"type": "errored", "error": {"type": "error", "error": {
+            "type": "invalid_request_error", "message": "max_tokens: Field required"}}}},
+        {"custom_id": "claim-1", "result": {"type": "succeeded", "message": message}}])
+    code, output = _cli("audit", folder, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    provider, = data["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["cost_usd"]) == (2, 12_000, pytest.approx(0.00825))
+    assert [s["leaked"] for s in data["sessions"]] == [1]

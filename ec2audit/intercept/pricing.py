@@ -33,7 +33,7 @@ _PRICE_KEYS = ("input", "cached_input", "output", "cache_write", "cache_write_1h
 LITELLM_MAP = "litellm/model_prices_and_context_window_backup.json"
 _ABOVE = re.compile(r"^input_cost_per_token_above_(\d+)k_tokens$")
 #: The service tiers LiteLLM's map prices apart → the suffix of its keys (`input_cost_per_token_flex`); the Batch
-#: APIs' calls (`batch`, `logs.openai_batch`) at its `_batches` prices.
+#: APIs' calls (`batch`, `logs.batch_api`) at its `_batches` prices.
 _LITELLM_TIERS = {"flex": "_flex", "priority": "_priority", "batch": "_batches"}
 #: Upstream hosts → the provider prefix LiteLLM's map files their prices under.
 _PROVIDERS = {"api.openai.com": "openai", "api.anthropic.com": "anthropic",

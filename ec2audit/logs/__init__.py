@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ec2audit.errors import InputError
 from ec2audit.logs import (
+    batch_api,
     claude_code,
     codex_cli,
     har,
@@ -29,7 +30,6 @@ from ec2audit.logs import (
     langfuse,
     litellm,
     mini_swe_agent,
-    openai_batch,
     openai_log,
     openclaw_cron,
     openclaw_jsonl,
@@ -60,7 +60,7 @@ FORMATS: dict[str, Adapter] = {m.name: m for m in (
     openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, codex_cli,
     inspect_ai,
     otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
-    openai_batch, openai_log)}
+    batch_api, openai_log)}
 
 #: Formats kept in SQLite databases, and the signatures of binary files (never converted from a text
 #: encoding).

@@ -1,7 +1,9 @@
-"""OpenAI Batch API files: the input file a user uploads (`{"custom_id", "method", "url", "body"}` lines, each
+"""Batch API files. OpenAI's: the input file a user uploads (`{"custom_id", "method", "url", "body"}` lines, each
 body a request as the `url` endpoint takes it) and the output and error files the batch leaves (`{"id",
-"custom_id", "response": {"status_code", "request_id", "body"}, "error"}` lines, in any order). Groq's and
-Together's batch files have the same lines.
+"custom_id", "response": {"status_code", "request_id", "body"}, "error"}` lines, in any order); Groq's and
+Together's batch files have the same lines. Anthropic's Message Batches the same roles: its requests one per line
+(`{"custom_id", "params"}`, a Messages request) and its results file (`{"custom_id", "result": {"type":
+"succeeded", "message"}}`; `errored`, `canceled`, `expired` are not billed).
 
 A batch's calls are read from its input file: each line is a request sent, answered by the lines of the output
 and error files beside it (in the same folder) with its `custom_id`, and billed at the Batch API's rates (the
@@ -27,18 +29,23 @@ from ec2audit.logs import openai_log
 from ec2audit.logs.base import MAX_LINE_BYTES, OnError, first_record, read_jsonl
 from ec2audit.payloads import Payload
 
-name = "openai-batch"
+name = "batch-api"
 #: The service tier of a call made through a batch (`pricing`: LiteLLM's `_batches` keys).
 BATCH_TIER = "batch"
 
 
+#: Where Anthropic's Message Batches send each request (its lines name no endpoint).
+_ANTHROPIC_MESSAGES = "https://api.anthropic.com/v1/messages"
+
+
 def _is_input(record: dict | None) -> bool:
-    return isinstance(record, dict) and "custom_id" in record and isinstance(record.get("body"), dict) \
-        and "url" in record
+    return isinstance(record, dict) and "custom_id" in record and (
+        (isinstance(record.get("body"), dict) and "url" in record) or isinstance(record.get("params"), dict))
 
 
 def _is_output(record: dict | None) -> bool:
-    return isinstance(record, dict) and "custom_id" in record and "response" in record and "error" in record
+    return isinstance(record, dict) and "custom_id" in record and (
+        ("response" in record and "error" in record) or isinstance(record.get("result"), dict))
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -117,8 +124,14 @@ def _object(value: object) -> dict:
 def _call(request: dict, answer: dict | None, path: Path, line: int, steps: Counter) -> Payload:
     """One batch call as the request log reads it: the request, and the answer's body (an error line: the error,
     at its status) as its response, at the batch tier."""
-    record: dict = {"body": request.get("body"), "url": request.get("url"), "id": request.get("custom_id")}
-    if answer is not None:
+    anthropic = "params" in request
+    record: dict = {"body": request.get("params") if anthropic else request.get("body"),
+                    "url": _ANTHROPIC_MESSAGES if anthropic else request.get("url"), "id": request.get("custom_id")}
+    if answer is not None and isinstance(answer.get("result"), dict):  # Anthropic's: billed only if it succeeded
+        result = answer["result"]
+        record["response"] = _object(result.get("message")) if result.get("type") == "succeeded" else {
+            "error": result.get("error") or result.get("type")}
+    elif answer is not None:
         response = _object(answer.get("response"))
         body = _object(response.get("body"))
         record["response"] = body or ({"error": answer.get("error")} if answer.get("error") else {})
@@ -138,7 +151,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         if owners[path] is not None:
             return  # read with its input file's requests
         for number, answer in read_jsonl(path, on_error):
-            body = _object(_object(answer.get("response")).get("body"))
+            body = _object(_object(answer.get("response")).get("body")) or _object(
+                _object(answer.get("result")).get("message"))
             model = body.get("model")
             unlogged: dict = {"custom_id": answer.get("custom_id"), "body": {"model": model, "messages": []}}
             yield _call(unlogged, answer, path, number, steps)
