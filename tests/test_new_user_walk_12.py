@@ -124,3 +124,53 @@ def test_an_anthropic_message_batchs_results_are_its_requests_calls_at_claudes_b
     provider, = data["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["cost_usd"]) == (2, 12_000, pytest.approx(0.00825))
     assert [s["leaked"] for s in data["sessions"]] == [1]
+
+
+def _har(path: Path, entries: list[tuple[dict, str]]) -> Path:
+    """A HAR as a browser's or mitmproxy's export writes it: each (request body, streamed answer's text) a POST to
+    Anthropic's Messages API."""
+    path.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "mitmproxy", "version": "11.0"},
+                                        "entries": [{
+        "startedDateTime": f"2026-03-0{n}T10:00:00.000Z", "time": 900,
+        "request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "httpVersion": "HTTP/1.1",
+                    "headers": [], "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+        "response": {"status": 200, "statusText": "OK", "headers": [],
+                     "content": {"mimeType": "text/event-stream", "text": text}}}
+        for n, (body, text) in enumerate(entries, start=1)]}}), encoding="utf-8")
+    return path
+
+
+def _anthropic_stream(output: int, ended: bool) -> str:
+    """An Anthropic Messages stream of claude-sonnet-4-5 (1,000 tokens in): `message_start` counts 1 output token,
+    `message_delta` the final count; a stream cut short stops after a text delta."""
+    def event(kind: str, data: dict) -> str:
+        return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
+
+    text = event("message_start", {"message": {
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929", "content": [],
+        "stop_reason": None, "usage": {"input_tokens": 1000, "output_tokens": 1}}}) + event(
+        "content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}}) + event(
+        "content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": "The claim"}})
+    if ended:
+        text += event("content_block_stop", {"index": 0}) + event(
+            "message_delta", {"delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                              "usage": {"output_tokens": output}}) + event("message_stop", {})
+    return text
+
+
+def test_a_stream_cut_short_in_a_har_has_an_unknown_cost_not_its_first_events_price(tmp_path):
+    """A HAR of two Claude calls streamed: one whole (1,000 in, 400 out: 1,000 × $3 + 400 × $15 per million =
+    $0.009), one the user stopped after its first words (`message_start` counted 1 output token; the provider bills
+    what it made before it stopped). By hand: the session's cost is unknown, `unknown: 1 of 2 unpriced`, its
+    tokens 2,000 in as logged. Before: $0.009 + $0.003015 = $0.012015, as if the cut call had made one token."""
+    body = {"model": "claude-sonnet-4-5-20250929", "max_tokens": 1024, "stream": True,
+            "messages": [{"role": "user", "content": "Summarise the claim of maria.kessler@example.com."}]}
+    har = _har(tmp_path / "claude.har", [(body, _anthropic_stream(400, ended=True)),
+                                          (body, _anthropic_stream(0, ended=False))])
+    code, output = _cli("audit", har, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    provider, = json.loads(output[output.index("{\n"):])["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["cost_usd"]) == (2, 2000, None)
+    assert provider["unpriced_calls"] == 1
+    code, output = _cli("audit", har, "--units", tmp_path / "units.jsonl")
+    assert "unknown: 1 of 2 unpriced" in " ".join(output.split())

@@ -52,10 +52,31 @@ def provider_from_url(url: str | None) -> str | None:
     return next((p for suffix, p in _PROVIDER_HOSTS.items() if host == suffix or host.endswith("." + suffix)), None)
 
 
+#: The key `response_data` sets on a stream that broke off before its end: its usage does not count the output
+#: the provider made (and bills) before it stopped, so its cost is unknown, as the interceptor records such a call.
+CUT_OFF = "stream_cut_off"
+#: The events that end a stream: Anthropic's, OpenAI Responses'.
+_END_EVENTS = frozenset({"message_stop", "response.completed", "response.incomplete", "response.failed"})
+
+
+def _ends(event: object) -> bool:
+    """Whether a stream's event is (or carries) its end: an end event, a stop reason (Anthropic's `message_delta`),
+    a choice's `finish_reason` or a Gemini candidate's `finishReason`."""
+    if not isinstance(event, dict):
+        return False
+    delta = event.get("delta")
+    if event.get("type") in _END_EVENTS or (isinstance(delta, dict) and delta.get("stop_reason")):
+        return True
+    choices = event.get("choices") or event.get("candidates") or []
+    return isinstance(choices, list) and any(
+        isinstance(c, dict) and (c.get("finish_reason") or c.get("finishReason")) for c in choices)
+
+
 def response_data(text: str) -> dict:
     """A response body as data: its JSON, or for a stream — SSE events, or the JSON array of chunks Gemini
     streams without `alt=sse` — its model and the usage fields merged over its events (streams send usage
-    in pieces)."""
+    in pieces), marked `CUT_OFF` where no event (nor OpenAI's `[DONE]`) ended it."""
+    ended = False
     try:
         data = json.loads(text)
         if not isinstance(data, list):
@@ -65,11 +86,14 @@ def response_data(text: str) -> dict:
         events = []
         for line in text.splitlines():
             if line.startswith("data:"):
+                ended |= line[5:].strip() == "[DONE]"
                 try:
                     events.append(json.loads(line[5:]))
                 except json.JSONDecodeError:
                     continue
     found: dict = {"usage": {}}
+    if events and not (ended or any(map(_ends, events))):
+        found[CUT_OFF] = True
     for event in events:
         if isinstance(event, dict):
             inner = event.get("message") or event.get("response") or {}
@@ -126,6 +150,8 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
             record, response, url), task_id=payload.task_id)
     if isinstance(record.get("cost_usd"), int | float) and out.meta["usage"] is not None:
         out.meta["usage"]["cost_usd"] = float(record["cost_usd"])
+    elif response.get(CUT_OFF) and out.meta["usage"] is not None:  # tokens as far as it went; no cost
+        out.meta["usage"] |= {"cost_usd": None, "priced": True}
     return out
 
 
