@@ -174,3 +174,51 @@ def test_a_stream_cut_short_in_a_har_has_an_unknown_cost_not_its_first_events_pr
     assert provider["unpriced_calls"] == 1
     code, output = _cli("audit", har, "--units", tmp_path / "units.jsonl")
     assert "unknown: 1 of 2 unpriced" in " ".join(output.split())
+
+
+def test_a_cline_tasks_calls_carry_the_tokens_and_cost_its_ui_messages_logged(tmp_path):
+    """A Cline task folder as the extension leaves it: `api_conversation_history.json` (two requests, the leak in
+    the task), `ui_messages.json` (each request's `api_req_started`: 3 in + 12,000 written to the cache, 120 out,
+    $0.046809; then 4 in + 300 written + 12,000 read, 80 out, $0.005937, Claude Sonnet 4's rates: 3 × 3 + 120 × 15
+    + 12,000 × 3.75 and 4 × 3 + 80 × 15 + 300 × 3.75 + 12,000 × 0.3, per million) and `task_metadata.json` (the
+    model). By hand: 2 calls of claude-sonnet-4-20250514, 24,307 tokens in, 200 out, $0.052746, the task's id as
+    the session, every file read. Before: `ui_messages.json` and `task_metadata.json` were `not a known log
+    format` (exit 1), the calls `unknown: no usage logged` under `?/?`, the session `api_conversation_history`."""
+    task = tmp_path / "saoudrizwan.claude-dev" / "tasks" / "1733412345678"
+    task.mkdir(parents=True)
+    (task / "api_conversation_history.json").write_text(json.dumps([
+        {"role": "user", "content": [
+            {"type": "text", "text": "<task>\nEmail maria.kessler@example.com the claim summary\n</task>"},
+            {"type": "text", "text": "<environment_details>\n# VSCode Visible Files\nclaim.md\n"
+                                     "</environment_details>"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "<thinking>I should read the file.</thinking>\n\n"
+                                                                     "<read_file>\n<path>claim.md</path>\n</read_file>"}]},
+        {"role": "user", "content": [{"type": "text", "text": "[read_file for 'claim.md'] Result:"},
+                                     {"type": "text", "text": "Claim 4411, filed 2024-11-02."}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "<attempt_completion>\n<result>Sent.</result>\n"
+                                                                     "</attempt_completion>"}]}]), encoding="utf-8")
+
+    def started(ts: int, tokens_in: int, out: int, writes: int, reads: int, cost: float) -> dict:
+        return {"ts": ts, "type": "say", "say": "api_req_started", "text": json.dumps({
+            "request": "<task>…</task>", "tokensIn": tokens_in, "tokensOut": out, "cacheWrites": writes,
+            "cacheReads": reads, "cost": cost})}
+
+    said = {"type": "say", "say": "text", "text": "Email maria.kessler@example.com the claim summary"}
+    tool = {"type": "say", "say": "tool", "text": json.dumps({"tool": "readFile", "path": "claim.md"})}
+    (task / "ui_messages.json").write_text(json.dumps([
+        {"ts": 1733412345678, **said}, started(1733412345700, 3, 120, 12000, 0, 0.046809),
+        {"ts": 1733412347000, **tool},
+        started(1733412349000, 4, 80, 300, 12000, 0.005937),
+        {"ts": 1733412351000, "type": "say", "say": "completion_result", "text": "Sent."}]), encoding="utf-8")
+    (task / "task_metadata.json").write_text(json.dumps({"files_in_context": [], "model_usage": [
+        {"ts": 1733412345690, "model_id": "claude-sonnet-4-20250514", "model_provider_id": "anthropic",
+         "mode": "act"}]}), encoding="utf-8")
+    code, output = _cli("audit", tmp_path / "saoudrizwan.claude-dev", "--units", _units(tmp_path / "units.jsonl"),
+                        "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    provider, = data["providers"]
+    assert (provider["model"], provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (
+        "claude-sonnet-4-20250514", 2, 24_307, 200)
+    assert provider["cost_usd"] == pytest.approx(0.052746)
+    assert [(s["session"], s["leaked"]) for s in data["sessions"]] == [("1733412345678", 1)]

@@ -22,6 +22,7 @@ from ec2audit.errors import InputError
 from ec2audit.logs import (
     batch_api,
     claude_code,
+    cline,
     codex_cli,
     har,
     inspect_ai,
@@ -58,7 +59,7 @@ from ec2audit.payloads import Payload
 #: only the first line before those that outline a document's head.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
     openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, codex_cli,
-    inspect_ai,
+    cline, inspect_ai,
     otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
     batch_api, openai_log)}
 
@@ -270,11 +271,11 @@ def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None) -> L
 def _owner(path: Path) -> Path | None:
     """The log a file is read as part of: a transcript's trajectory trace, a SQLite database's
     write-ahead log and shared-memory files, an OpenHands conversation's first event file, a Claude
-    Code subagent's session; None for a file that stands alone."""
+    Code subagent's session, a Cline task's UI messages and metadata; None for a file that stands alone."""
     first = openhands.first_event_file(path)
     if first is not None and first != path:
         return first
-    session = claude_code.session_file(path)
+    session = claude_code.session_file(path) or cline.owner(path)
     if session is not None:
         return session
     for suffix, owner_suffix in ((".trajectory.jsonl", ".jsonl"), *((s, "") for s in _SQLITE_SIDECARS)):
@@ -290,6 +291,8 @@ def companions(log: LogFile) -> list[Path]:
     session's subagents)."""
     if log.format == claude_code.name:
         return claude_code.companions(log.path)
+    if log.format == cline.name:
+        return cline.companions(log.path)
     if log.format == openclaw_jsonl.name and log.path.name.endswith(".jsonl"):
         candidates = [openclaw_jsonl.trajectory_path(log.path)]
     elif log.format in DATABASE_FORMATS:

@@ -1,0 +1,88 @@
+"""Cline's (and Roo Code's) task folders (`…/globalStorage/saoudrizwan.claude-dev/tasks/<task id>/`).
+
+`api_conversation_history.json` is the conversation as sent to the model (Anthropic's message shape): one call per
+assistant message, its request every message before it. Its usage is not there but in `ui_messages.json` beside
+it: each request's `api_req_started` message holds, as JSON text, `tokensIn` (the prompt without the cache, as
+Anthropic counts it), `tokensOut`, `cacheWrites`, `cacheReads` and the `cost` Cline worked out, given to the
+assistant messages in order (a request cancelled before its answer was saved leaves the last without usage).
+`task_metadata.json` names the model (`model_usage[].model_id`, its last). The task is the session: its folder's
+name. The two sidecars are read with the conversation, not as logs of their own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from ec2audit.errors import InputError
+from ec2audit.logs.base import OnError, load_json
+from ec2audit.logs.messages import conversation_calls
+from ec2audit.payloads import Payload
+
+name = "cline"
+CONVERSATION = "api_conversation_history.json"
+_SIDECARS = ("ui_messages.json", "task_metadata.json")
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    return path.name == CONVERSATION and head.lstrip()[:1] == b"["
+
+
+def owner(path: Path) -> Path | None:
+    """The conversation a sidecar (`ui_messages.json`, `task_metadata.json`) is read with; None for other files."""
+    if path.name not in _SIDECARS:
+        return None
+    conversation = path.with_name(CONVERSATION)
+    return conversation if conversation.is_file() else None
+
+
+def companions(path: Path) -> list[Path]:
+    return [p for p in (path.with_name(n) for n in _SIDECARS) if p.is_file()]
+
+
+def _usages(path: Path, on_error: OnError) -> list[dict]:
+    """Each request's usage from `ui_messages.json`, in order, in the shape `normalize_usage` reads (OpenClaw's:
+    prompt without the cache, and Cline's cost)."""
+    ui = path.with_name("ui_messages.json")
+    messages = load_json(ui, on_error) if ui.is_file() else None
+    found = []
+    for number, message in enumerate(messages if isinstance(messages, list) else [], start=1):
+        if not isinstance(message, dict) or message.get("say") != "api_req_started":
+            continue
+        try:
+            info = json.loads(message.get("text") or "")
+        except (json.JSONDecodeError, TypeError):
+            on_error(InputError("api_req_started without its JSON", file=str(ui), line=number, field="text"))
+            continue
+        if isinstance(info, dict) and ("tokensIn" in info or "tokensOut" in info):
+            cost = info.get("cost")
+            found.append({"input": info.get("tokensIn"), "output": info.get("tokensOut"),
+                          "cacheRead": info.get("cacheReads"), "cacheWrite": info.get("cacheWrites"),
+                          "cost": {"total": cost} if isinstance(cost, int | float) else None})
+    return found
+
+
+def _model(path: Path, on_error: OnError) -> str | None:
+    meta_path = path.with_name("task_metadata.json")
+    meta = load_json(meta_path, on_error) if meta_path.is_file() else None
+    used = meta.get("model_usage") if isinstance(meta, dict) else None
+    last = used[-1] if isinstance(used, list) and used and isinstance(used[-1], dict) else {}
+    model = last.get("model_id")
+    return model if isinstance(model, str) and model else None
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    messages = load_json(path, on_error)
+    if not isinstance(messages, list):
+        if messages is not None:
+            on_error(InputError("expected a list of messages", file=str(path)))
+        return
+    usages = iter(_usages(path, on_error))
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            usage = next(usages, None)
+            if usage is not None:
+                message["usage"] = usage
+    yield from conversation_calls(messages, session=path.parent.name, path=path, line=None, provider=None,
+                                  model=_model(path, on_error))
