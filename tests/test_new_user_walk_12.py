@@ -222,3 +222,21 @@ def test_a_cline_tasks_calls_carry_the_tokens_and_cost_its_ui_messages_logged(tm
         "claude-sonnet-4-20250514", 2, 24_307, 200)
     assert provider["cost_usd"] == pytest.approx(0.052746)
     assert [(s["session"], s["leaked"]) for s in data["sessions"]] == [("1733412345678", 1)]
+
+
+def test_an_ollama_calls_tokens_are_its_prompt_and_eval_counts(tmp_path):
+    """A request log of an agent that asks a local Ollama (`/api/chat`, its native answer: the counts beside the
+    message, `prompt_eval_count` 26 and `eval_count` 282, as Ollama's API docs show them) before a cloud model. By
+    hand: the edge row has 26 tokens in and 282 out. Before: 0 and 0 (its counts were read from `usage` only)."""
+    log = tmp_path / "requests.jsonl"
+    _lines(log, [{"url": "http://localhost:11434/api/chat", "session_id": "o1", "request": {
+        "model": "llama3.1:8b", "stream": False,
+        "messages": [{"role": "user", "content": "Email maria.kessler@example.com"}]}, "response": {
+        "model": "llama3.1:8b", "created_at": "2024-07-22T20:33:28.123Z", "done": True, "done_reason": "stop",
+        "message": {"role": "assistant", "content": "Sure."}, "total_duration": 4883583458,
+        "load_duration": 1334875, "prompt_eval_count": 26, "prompt_eval_duration": 342546000, "eval_count": 282,
+        "eval_duration": 4535599000}}])
+    code, output = _cli("audit", log, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    edge, = [p for p in json.loads(output[output.index("{\n"):])["providers"] if p["side"] == "edge"]
+    assert (edge["model"], edge["input_tokens"], edge["output_tokens"]) == ("llama3.1:8b", 26, 282)

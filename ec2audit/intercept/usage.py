@@ -48,9 +48,12 @@ def _web_searches(usage: dict) -> int:
 def parse_usage(usage) -> Usage | None:
     """OpenAI Chat (`prompt_tokens`…, the gateways' cache writes within), Responses (`input_tokens`,
     `input_tokens_details`), Anthropic (`input_tokens` excluding cache reads and writes), Gemini
-    (`promptTokenCount`…) or Bedrock Converse (`inputTokens`…) usage; None when there is none."""
+    (`promptTokenCount`…), Bedrock Converse (`inputTokens`…) or Ollama's native (`prompt_eval_count`,
+    `eval_count`) usage; None when there is none."""
     if not isinstance(usage, dict):
         return None
+    if "prompt_eval_count" in usage or "eval_count" in usage:  # Ollama's /api/chat and /api/generate
+        return Usage(_int(usage.get("prompt_eval_count")), 0, _int(usage.get("eval_count")))
     if "promptTokenCount" in usage or "candidatesTokenCount" in usage:
         # Gemini: cached content is part of the prompt count; thoughts and tool-use prompts are billed
         # (as output and input) but counted apart from candidates and prompt
@@ -131,8 +134,17 @@ def service_tier(*bodies: dict | None) -> str:
     return DEFAULT_TIER
 
 
+def usage_object(response: dict) -> dict | None:
+    """Where an answer's API puts its usage: `usage`, Gemini's `usageMetadata`, or Ollama's native answer itself
+    (its counts beside the message, `prompt_eval_count` and `eval_count`)."""
+    found = response.get("usage") or response.get("usageMetadata")
+    if found is None and ("prompt_eval_count" in response or "eval_count" in response):
+        return response
+    return found if isinstance(found, dict) else None
+
+
 def response_usage(response: dict, request: dict | None = None) -> Usage | None:
-    """A whole answer's usage, where its API puts it (`usage`, Gemini's `usageMetadata`), at the tier that
-    served it (`service_tier`)."""
-    usage = parse_usage(response.get("usage") or response.get("usageMetadata"))
+    """A whole answer's usage, where its API puts it (`usage_object`), at the tier that served it
+    (`service_tier`)."""
+    usage = parse_usage(usage_object(response))
     return None if usage is None else replace(usage, tier=service_tier(response, request))

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from ec2audit.errors import InputError
 from ec2audit.intercept.dialects import model_in_path
 from ec2audit.intercept.record import free_path
-from ec2audit.intercept.usage import service_tier
+from ec2audit.intercept.usage import service_tier, usage_object
 from ec2audit.logs.base import (
     LOGGED_BEFORE,
     PASSED_OVER,
@@ -144,7 +144,7 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
         or (model_in_path(urlsplit(url).path) if isinstance(url, str) else None), base_url=url,
         timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
         path=path, line=line, usage=normalize_usage(
-            response.get("usage") or response.get("usageMetadata") or record.get("usage"),
+            usage_object(response) or record.get("usage"),
             # the tier that served it: the response's (or the record's, as a gateway logged it), else the one asked
             service_tier(response, record, body)) or _unbilled(
             record, response, url), task_id=payload.task_id)
