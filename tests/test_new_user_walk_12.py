@@ -240,3 +240,34 @@ def test_an_ollama_calls_tokens_are_its_prompt_and_eval_counts(tmp_path):
     assert code == 0, output
     edge, = [p for p in json.loads(output[output.index("{\n"):])["providers"] if p["side"] == "edge"]
     assert (edge["model"], edge["input_tokens"], edge["output_tokens"]) == ("llama3.1:8b", 26, 282)
+
+
+def test_a_bedrock_batch_inference_output_is_read_whole_and_its_input_beside_it_not_again(tmp_path):
+    """Bedrock batch inference as its job leaves it in S3, downloaded: the input `claims.jsonl` (`{"recordId",
+    "modelInput"}` lines, Claude's Messages body) and the output `claims.jsonl.out` (each line the input with its
+    `modelOutput`, or its `error`). By hand at LiteLLM's batch prices of claude-sonnet-4-5 ($1.50 / $7.50 per
+    million): 2,000 × 1.5 + 300 × 7.5 = $0.00525 for CALL01, $0 for CALL02 (not billed): 2 calls, not 4, 2,000
+    tokens in. Before: neither file was a known log format."""
+    def line(record_id: str, text: str) -> dict:
+        return {"recordId": record_id, "modelInput": {"anthropic_version": "bedrock-2023-05-31", "max_tokens": 1024,
+                                                      "messages": [{"role": "user", "content": text}]}}
+
+    folder = tmp_path / "job-0a1b2c3d"
+    folder.mkdir()
+    sent = [line("CALL01", "Summarise the claim of maria.kessler@example.com."), line("CALL02", "Hello")]
+    _lines(folder / "claims.jsonl", sent)
+    _lines(folder / "claims.jsonl.out", [
+        {**sent[0], "modelOutput": {"id": "msg_bdrk_01", "type": "message", "role": "assistant",
+                                    "model": "claude-sonnet-4-5-20250929", "content": [{"type": "text", "text": "…"}],
+                                    "stop_reason": "end_turn", "stop_sequence": None,
+                                    "usage": {"input_tokens": 2000, "output_tokens": 300}}},
+        {**sent[1], "error": {"errorCode": 400, "errorMessage": "Malformed input request"}}])
+    code, output = _cli("audit", folder, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    data = json.loads(output[output.index("{\n"):])
+    calls = sum(p["calls"] for p in data["providers"])
+    tokens = sum(p["input_tokens"] or 0 for p in data["providers"])
+    costs = [p["cost_usd"] for p in data["providers"]]
+    assert (calls, tokens) == (2, 2000)
+    assert sum(costs) == pytest.approx(0.00525)
+    assert [s["leaked"] for s in data["sessions"]] == [1]

@@ -3,7 +3,9 @@ body a request as the `url` endpoint takes it) and the output and error files th
 "custom_id", "response": {"status_code", "request_id", "body"}, "error"}` lines, in any order); Groq's and
 Together's batch files have the same lines. Anthropic's Message Batches the same roles: its requests one per line
 (`{"custom_id", "params"}`, a Messages request) and its results file (`{"custom_id", "result": {"type":
-"succeeded", "message"}}`; `errored`, `canceled`, `expired` are not billed).
+"succeeded", "message"}}`; `errored`, `canceled`, `expired` are not billed). Bedrock's batch inference writes
+each output line whole (`{"recordId", "modelInput", "modelOutput"}`, or `error`), in `NAME.jsonl.out` beside its
+input `NAME.jsonl` (read with it).
 
 A batch's calls are read from its input file: each line is a request sent, answered by the lines of the output
 and error files beside it (in the same folder) with its `custom_id`, and billed at the Batch API's rates (the
@@ -48,9 +50,13 @@ def _is_output(record: dict | None) -> bool:
         ("response" in record and "error" in record) or isinstance(record.get("result"), dict))
 
 
+def _is_bedrock(record: dict | None) -> bool:
+    return isinstance(record, dict) and "recordId" in record and isinstance(record.get("modelInput"), dict)
+
+
 def sniff(path: Path, head: bytes) -> bool:
     record = first_record(head)
-    return _is_input(record) or _is_output(record)
+    return _is_input(record) or _is_output(record) or _is_bedrock(record)
 
 
 def _kind(path: Path) -> str | None:
@@ -144,7 +150,26 @@ def _call(request: dict, answer: dict | None, path: Path, line: int, steps: Coun
     return payload
 
 
+def _bedrock(path: Path, on_error: OnError) -> Iterator[Payload]:
+    """A Bedrock batch inference file: its output (`NAME.jsonl.out`) is read; its input, beside it, with it."""
+    steps: Counter = Counter()
+    for number, line in read_jsonl(path, on_error):
+        answered = "modelOutput" in line or "error" in line
+        if not answered and path.with_name(path.name + ".out").is_file():
+            return  # an input file whose output is beside it: read there
+        request = {"custom_id": line.get("recordId"), "body": line.get("modelInput"), "url": None}
+        answer = {"response": {"body": line.get("modelOutput")}, "error": line.get("error")} if answered else None
+        try:
+            yield _call(request, answer, path, number, steps)
+        except InputError as exc:
+            on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
+
+
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    with path.open("rb") as handle:
+        if _is_bedrock(first_record(handle.readline(MAX_LINE_BYTES))):
+            yield from _bedrock(path, on_error)
+            return
     owners = _folder_owners(path)
     steps: Counter = Counter()
     if path in owners:  # an output file
