@@ -271,3 +271,38 @@ def test_a_bedrock_batch_inference_output_is_read_whole_and_its_input_beside_it_
     assert (calls, tokens) == (2, 2000)
     assert sum(costs) == pytest.approx(0.00525)
     assert [s["leaked"] for s in data["sessions"]] == [1]
+
+
+def test_gemini_batch_mode_and_vertex_batch_prediction_outputs_are_priced_at_geminis_batch_rates(tmp_path):
+    """Gemini's Batch Mode as its docs show it (`{"key", "request"}` lines in, `{"key", "response"}` out) and a
+    Vertex AI batch prediction's output (each line `status`, `processed_time`, `request`, `response`; the model
+    `gemini-2.5-flash@default`). By hand at LiteLLM's batch prices of gemini-2.5-flash ($0.15 in, $1.25 out per
+    million, half the standard): Batch Mode 10,000 in, 1,000 + 1,000 thought tokens out = $0.0015 + $0.0025 =
+    $0.004; Vertex 29,180 in, 36 out = $0.004377 + $0.000045 = $0.004422. Before: Batch Mode's files were not a
+    known log format; Vertex's was priced at the standard rates, $0.008844."""
+    gemini, vertex = tmp_path / "gemini", tmp_path / "vertex"
+    gemini.mkdir()
+    vertex.mkdir()
+    _lines(gemini / "batch_requests.jsonl", [{"key": "request-1", "request": {
+        "contents": [{"parts": [{"text": "Summarise the claim of maria.kessler@example.com."}]}],
+        "generation_config": {"temperature": 0.7}}}])
+    _lines(gemini / "batch_results.jsonl", [{"key": "request-1", "response": {
+        "candidates": [{"content": {"parts": [{"text": "The claim…"}], "role": "model"}, "finishReason": "STOP"}],
+        "usageMetadata": {"promptTokenCount": 10000, "candidatesTokenCount": 1000, "thoughtsTokenCount": 1000,
+                          "totalTokenCount": 12000}, "modelVersion": "gemini-2.5-flash", "responseId": "b1"}}])
+    _lines(vertex / "predictions.jsonl", [{
+        "status": "", "processed_time": "2024-11-01T18:13:16.826+00:00",
+        "request": {"contents": [{"role": "user", "parts": [{"text": "Is maria.kessler@example.com on file?"}]}]},
+        "response": {"candidates": [{"content": {"parts": [{"text": "Yes."}], "role": "model"},
+                                     "finishReason": "STOP", "avgLogprobs": -0.578}],
+                     "modelVersion": "gemini-2.5-flash@default",
+                     "usageMetadata": {"candidatesTokenCount": 36, "promptTokenCount": 29180,
+                                       "totalTokenCount": 29216}}}])
+    units = _units(tmp_path / "units.jsonl")
+    for folder, usd in ((gemini, 0.004), (vertex, 0.004422)):
+        code, output = _cli("audit", folder, "--units", units, "--json")
+        assert code == 0, output
+        data = json.loads(output[output.index("{\n"):])
+        provider, = data["providers"]
+        assert (provider["calls"], provider["cost_usd"]) == (1, pytest.approx(usd))
+        assert [s["leaked"] for s in data["sessions"]] == [1]

@@ -1,11 +1,13 @@
-"""Batch API files. OpenAI's: the input file a user uploads (`{"custom_id", "method", "url", "body"}` lines, each
-body a request as the `url` endpoint takes it) and the output and error files the batch leaves (`{"id",
-"custom_id", "response": {"status_code", "request_id", "body"}, "error"}` lines, in any order); Groq's and
-Together's batch files have the same lines. Anthropic's Message Batches the same roles: its requests one per line
-(`{"custom_id", "params"}`, a Messages request) and its results file (`{"custom_id", "result": {"type":
-"succeeded", "message"}}`; `errored`, `canceled`, `expired` are not billed). Bedrock's batch inference writes
-each output line whole (`{"recordId", "modelInput", "modelOutput"}`, or `error`), in `NAME.jsonl.out` beside its
-input `NAME.jsonl` (read with it).
+"""Batch API files (OpenAI, Anthropic, Gemini, Bedrock, Vertex AI). OpenAI's: the input file a user uploads
+(`{"custom_id", "method", "url", "body"}` lines, each body a request as the `url` endpoint takes it) and the output
+and error files the batch leaves (`{"id", "custom_id", "response": {"status_code", "request_id", "body"}, "error"}`
+lines, in any order); Groq's and Together's batch files have the same lines. Anthropic's Message Batches the same
+roles: its requests one per line (`{"custom_id", "params"}`, a Messages request) and its results file
+(`{"custom_id", "result": {"type": "succeeded", "message"}}`; `errored`, `canceled`, `expired` are not billed).
+Gemini's Batch Mode the same, by `key`: `{"key", "request"}` lines and `{"key", "response"}` (a
+`GenerateContentResponse`) or `{"key", "error"}`. Vertex AI's batch prediction writes each output line whole
+(`{"status", "processed_time", "request", "response"}`), and so does Bedrock's batch inference (`{"recordId",
+"modelInput", "modelOutput"}`, or `error`), in `NAME.jsonl.out` beside its input `NAME.jsonl` (read with it).
 
 A batch's calls are read from its input file: each line is a request sent, answered by the lines of the output
 and error files beside it (in the same folder) with its `custom_id`, and billed at the Batch API's rates (the
@@ -36,27 +38,41 @@ name = "batch-api"
 BATCH_TIER = "batch"
 
 
-#: Where Anthropic's Message Batches send each request (its lines name no endpoint).
+#: Where Anthropic's Message Batches and Gemini's Batch Mode send each request (their lines name no endpoint).
 _ANTHROPIC_MESSAGES = "https://api.anthropic.com/v1/messages"
+_GEMINI = "https://generativelanguage.googleapis.com/v1beta/models"
+
+
+def _line_id(record: dict) -> str | None:
+    """A line's id in its batch: OpenAI's and Anthropic's `custom_id`, Gemini's `key`."""
+    found = record.get("custom_id", record.get("key"))
+    return None if found is None else str(found)
 
 
 def _is_input(record: dict | None) -> bool:
-    return isinstance(record, dict) and "custom_id" in record and (
-        (isinstance(record.get("body"), dict) and "url" in record) or isinstance(record.get("params"), dict))
+    return isinstance(record, dict) and _line_id(record) is not None and (
+        (isinstance(record.get("body"), dict) and "url" in record) or isinstance(record.get("params"), dict)
+        or ("key" in record and isinstance(record.get("request"), dict)))
 
 
 def _is_output(record: dict | None) -> bool:
-    return isinstance(record, dict) and "custom_id" in record and (
-        ("response" in record and "error" in record) or isinstance(record.get("result"), dict))
+    return isinstance(record, dict) and _line_id(record) is not None and "request" not in record and (
+        ("response" in record and ("error" in record or "key" in record)) or isinstance(record.get("result"), dict)
+        or ("key" in record and "error" in record))
 
 
-def _is_bedrock(record: dict | None) -> bool:
-    return isinstance(record, dict) and "recordId" in record and isinstance(record.get("modelInput"), dict)
+def _is_whole(record: dict | None) -> bool:
+    """A line holding its request and its answer: Bedrock's batch inference output (`recordId`, `modelInput`,
+    `modelOutput`, or its input alone), Vertex AI's batch prediction output (`request`, `response`, `status`,
+    `processed_time`)."""
+    return isinstance(record, dict) and (
+        ("recordId" in record and isinstance(record.get("modelInput"), dict))
+        or (isinstance(record.get("request"), dict) and "processed_time" in record))
 
 
 def sniff(path: Path, head: bytes) -> bool:
     record = first_record(head)
-    return _is_input(record) or _is_output(record) or _is_bedrock(record)
+    return _is_input(record) or _is_output(record) or _is_whole(record)
 
 
 def _kind(path: Path) -> str | None:
@@ -77,8 +93,8 @@ def _ids(path: Path) -> frozenset[str]:
                 record = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError):
                 continue
-            if isinstance(record, dict) and "custom_id" in record:
-                ids.add(str(record["custom_id"]))
+            if isinstance(record, dict) and (line_id := _line_id(record)) is not None:
+                ids.add(line_id)
     return frozenset(ids)
 
 
@@ -118,8 +134,8 @@ def _answers(outputs: list[Path], on_error: OnError) -> dict[str, list[dict]]:
                 except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                     on_error(InputError(f"not valid JSON, truncated? ({exc})", file=str(output), line=number))
                     continue
-                if isinstance(record, dict) and "custom_id" in record:
-                    found[str(record["custom_id"])].append(record)
+                if isinstance(record, dict) and (line_id := _line_id(record)) is not None:
+                    found[line_id].append(record)
     return found
 
 
@@ -130,17 +146,22 @@ def _object(value: object) -> dict:
 def _call(request: dict, answer: dict | None, path: Path, line: int, steps: Counter) -> Payload:
     """One batch call as the request log reads it: the request, and the answer's body (an error line: the error,
     at its status) as its response, at the batch tier."""
-    anthropic = "params" in request
-    record: dict = {"body": request.get("params") if anthropic else request.get("body"),
-                    "url": _ANTHROPIC_MESSAGES if anthropic else request.get("url"), "id": request.get("custom_id")}
+    url: str | None
+    if "params" in request:
+        body, url = request.get("params"), _ANTHROPIC_MESSAGES
+    elif "key" in request:
+        body, url = request.get("request"), _GEMINI
+    else:
+        body, url = request.get("body"), request.get("url")
+    record: dict = {"body": body, "url": url, "id": _line_id(request)}
     if answer is not None and isinstance(answer.get("result"), dict):  # Anthropic's: billed only if it succeeded
         result = answer["result"]
         record["response"] = _object(result.get("message")) if result.get("type") == "succeeded" else {
             "error": result.get("error") or result.get("type")}
     elif answer is not None:
         response = _object(answer.get("response"))
-        body = _object(response.get("body"))
-        record["response"] = body or ({"error": answer.get("error")} if answer.get("error") else {})
+        found = response if "key" in answer else _object(response.get("body"))  # Gemini's: the answer itself
+        record["response"] = found or ({"error": answer.get("error")} if answer.get("error") else {})
         if isinstance(response.get("status_code"), int):
             record["status_code"] = response["status_code"]
     payload = openai_log.to_payload(record, f"{path.name}:{line}", path, line, steps)
@@ -150,15 +171,23 @@ def _call(request: dict, answer: dict | None, path: Path, line: int, steps: Coun
     return payload
 
 
-def _bedrock(path: Path, on_error: OnError) -> Iterator[Payload]:
-    """A Bedrock batch inference file: its output (`NAME.jsonl.out`) is read; its input, beside it, with it."""
+def _whole(path: Path, on_error: OnError) -> Iterator[Payload]:
+    """A file of lines each holding its request and answer (`_is_whole`); a Bedrock input file whose output
+    (`NAME.jsonl.out`) is beside it is read there."""
     steps: Counter = Counter()
     for number, line in read_jsonl(path, on_error):
-        answered = "modelOutput" in line or "error" in line
-        if not answered and path.with_name(path.name + ".out").is_file():
-            return  # an input file whose output is beside it: read there
-        request = {"custom_id": line.get("recordId"), "body": line.get("modelInput"), "url": None}
-        answer = {"response": {"body": line.get("modelOutput")}, "error": line.get("error")} if answered else None
+        if "recordId" in line:
+            answered = "modelOutput" in line or "error" in line
+            if not answered and path.with_name(path.name + ".out").is_file():
+                return
+            request = {"custom_id": line.get("recordId"), "body": line.get("modelInput"), "url": None}
+            answer = {"response": {"body": line.get("modelOutput")}, "error": line.get("error")} if answered else None
+        else:  # Vertex AI's: `status` is empty, or the error; the model `gemini-2.5-flash@default`
+            response = _object(line.get("response"))
+            if isinstance(version := response.get("modelVersion"), str):
+                response = {**response, "modelVersion": version.removesuffix("@default")}
+            request = {"custom_id": number, "body": line.get("request"), "url": None}
+            answer = {"response": {"body": response}, "error": line.get("status") or None}
         try:
             yield _call(request, answer, path, number, steps)
         except InputError as exc:
@@ -167,8 +196,8 @@ def _bedrock(path: Path, on_error: OnError) -> Iterator[Payload]:
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     with path.open("rb") as handle:
-        if _is_bedrock(first_record(handle.readline(MAX_LINE_BYTES))):
-            yield from _bedrock(path, on_error)
+        if _is_whole(first_record(handle.readline(MAX_LINE_BYTES))):
+            yield from _whole(path, on_error)
             return
     owners = _folder_owners(path)
     steps: Counter = Counter()
@@ -179,12 +208,12 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             body = _object(_object(answer.get("response")).get("body")) or _object(
                 _object(answer.get("result")).get("message"))
             model = body.get("model")
-            unlogged: dict = {"custom_id": answer.get("custom_id"), "body": {"model": model, "messages": []}}
+            unlogged: dict = {"custom_id": _line_id(answer), "body": {"model": model, "messages": []}}
             yield _call(unlogged, answer, path, number, steps)
         return
     answers = _answers(sorted(p for p, owner in owners.items() if owner == path), on_error)
     for number, request in read_jsonl(path, on_error):
-        replies: list[dict | None] = [*answers.get(str(request.get("custom_id")), [])] or [None]
+        replies: list[dict | None] = [*answers.get(_line_id(request) or "", [])] or [None]
         for reply in replies:
             try:
                 yield _call(request, reply, path, number, steps)
