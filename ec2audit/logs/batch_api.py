@@ -52,7 +52,7 @@ def _line_id(record: dict) -> str | None:
 def _is_input(record: dict | None) -> bool:
     return isinstance(record, dict) and _line_id(record) is not None and (
         (isinstance(record.get("body"), dict) and "url" in record) or isinstance(record.get("params"), dict)
-        or ("key" in record and isinstance(record.get("request"), dict)))
+        or ("key" in record and "response" not in record and "contents" in _object(record.get("request"))))
 
 
 def _is_output(record: dict | None) -> bool:
