@@ -306,3 +306,23 @@ def test_gemini_batch_mode_and_vertex_batch_prediction_outputs_are_priced_at_gem
         provider, = data["providers"]
         assert (provider["calls"], provider["cost_usd"]) == (1, pytest.approx(usd))
         assert [s["leaked"] for s in data["sessions"]] == [1]
+
+
+def test_langfuses_reasoning_tokens_are_output_tokens(tmp_path):
+    """A Langfuse observations export of an o3 generation as its OpenAI integration ingests the usage: `output`
+    200 and `output_reasoning_tokens` 800, disjoint buckets (Langfuse's SDKs subtract each detail from `output`),
+    `total` 2,000; self-hosted without a price for it (`calculatedTotalCost` 0). By hand: 1,000 in, 1,000 out,
+    1,000 × $2 + 1,000 × $8 per million = $0.01. Before: 200 out, $0.0036."""
+    export = tmp_path / "observations.json"
+    export.write_text(json.dumps([{
+        "id": "obs-1", "traceId": "tr-1", "type": "GENERATION", "name": "OpenAI-generation",
+        "startTime": "2026-11-09T09:00:01.000Z", "endTime": "2026-11-09T09:00:09.000Z", "model": "o3",
+        "input": [{"role": "user", "content": "Email maria.kessler@example.com the plan."}],
+        "output": {"role": "assistant", "content": "Done."},
+        "usageDetails": {"input": 1000, "output": 200, "output_reasoning_tokens": 800, "total": 2000},
+        "costDetails": {}, "calculatedTotalCost": 0}], indent=1), encoding="utf-8")
+    code, output = _cli("audit", export, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    provider, = json.loads(output[output.index("{\n"):])["providers"]
+    assert (provider["input_tokens"], provider["output_tokens"]) == (1000, 1000)
+    assert provider["cost_usd"] == pytest.approx(0.01)

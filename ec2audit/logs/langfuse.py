@@ -4,7 +4,8 @@ CSV.
 
 Every `GENERATION` observation is one call: its `input` is the request (a message list, a
 `{messages}` body or a prompt string), `model` and `usage`/`usageDetails` (or `promptTokens`; `input`
-there counts the prompt tokens not read from or written to the cache, which have keys of their own),
+there counts the prompt tokens not read from or written to the cache, which have keys of their own, and `output`
+the output tokens not in another `output_*` key, `output_reasoning_tokens`: each key a bucket of its own),
 `calculatedTotalCost`/`costDetails.total`. Calls are grouped by the trace's `sessionId` when the
 trace is in the export, else by `traceId`. Spans and events are not model calls.
 """
@@ -56,6 +57,15 @@ _CACHE_READ = ("cache_read_input_tokens", "input_cached_tokens", "input_cache_re
 _CACHE_WRITE = ("cache_creation_input_tokens", "input_cache_creation")
 
 
+def _bucket(usage: dict, kind: str) -> float:
+    """The tokens of `usageDetails`' other `input_*` / `output_*` keys (`input_audio_tokens`,
+    `output_reasoning_tokens`, LangChain's `output_reasoning`): Langfuse's keys are disjoint buckets, each left out
+    of `input` / `output` (its SDKs subtract each detail), so each is part of the prompt or the output. The cache's
+    keys are read apart; `*_modality_*` keys split a count again and are not added."""
+    return sum(_number(value) or 0 for key, value in usage.items() if key.startswith(f"{kind}_")
+               and key not in _CACHE_READ + _CACHE_WRITE and "_modality_" not in key)
+
+
 def _usage(observation: dict) -> dict | None:
     """Token counts in Anthropic's shape, whose `input_tokens` also leaves the cached ones out."""
     usage = json_field(observation.get("usageDetails")) or json_field(observation.get("usage")) or {}
@@ -64,7 +74,8 @@ def _usage(observation: dict) -> dict | None:
     completion = _number(usage.get("output", observation.get("completionTokens")))
     if prompt is None and completion is None:
         return None
-    return {"input_tokens": int(prompt or 0), "output_tokens": int(completion or 0),
+    return {"input_tokens": int((prompt or 0) + _bucket(usage, "input")),
+            "output_tokens": int((completion or 0) + _bucket(usage, "output")),
             "cache_read_input_tokens": int(sum(_number(usage.get(k)) or 0 for k in _CACHE_READ)),
             "cache_creation_input_tokens": int(sum(_number(usage.get(k)) or 0 for k in _CACHE_WRITE))}
 
