@@ -326,3 +326,26 @@ def test_langfuses_reasoning_tokens_are_output_tokens(tmp_path):
     provider, = json.loads(output[output.index("{\n"):])["providers"]
     assert (provider["input_tokens"], provider["output_tokens"]) == (1000, 1000)
     assert provider["cost_usd"] == pytest.approx(0.01)
+
+
+def test_a_stream_a_request_log_keeps_as_its_text_is_read_for_its_usage(tmp_path):
+    """A gateway's request log that keeps a streamed answer as the text it relayed (`response_body`: the SSE
+    events of an OpenAI Chat stream asked with `include_usage`, its last chunk the usage: 1,000 in, 100 out). By
+    hand at gpt-4o-mini's $0.15 / $0.60 per million: $0.00021. Before: the text was passed over, `unknown: no
+    usage logged`."""
+    chunk = {"id": "chatcmpl-9", "object": "chat.completion.chunk", "created": 1733412345, "model": "gpt-4o-mini"}
+    events = [{**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Done."},
+                                     "finish_reason": None}], "usage": None},
+              {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": None},
+              {**chunk, "choices": [], "usage": {"prompt_tokens": 1000, "completion_tokens": 100,
+                                                 "total_tokens": 1100}}]
+    log = _lines(tmp_path / "gateway.jsonl", [{
+        "url": "https://api.openai.com/v1/chat/completions", "session_id": "s1", "status_code": 200,
+        "request_body": {"model": "gpt-4o-mini", "stream": True, "stream_options": {"include_usage": True},
+                         "messages": [{"role": "user", "content": "Email maria.kessler@example.com"}]},
+        "response_body": "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"}])
+    code, output = _cli("audit", log, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    provider, = json.loads(output[output.index("{\n"):])["providers"]
+    assert (provider["input_tokens"], provider["output_tokens"]) == (1000, 100)
+    assert provider["cost_usd"] == pytest.approx(0.00021)

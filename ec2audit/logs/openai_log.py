@@ -132,7 +132,9 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
     payload = payload_from_record(record, default_id)
     body: dict = next((record[k] for k in ("request", "body") if is_request_body(record.get(k))), record)
     meta = given if isinstance(given := body.get("metadata"), dict) else {}
-    response: dict = next((record[k] for k in ("response", "response_body") if isinstance(record.get(k), dict)), {})
+    logged: dict | str = next((record[k] for k in ("response", "response_body")
+                               if isinstance(record.get(k), dict | str)), {})
+    response: dict = response_data(logged) if isinstance(logged, str) else logged  # a stream logged as its text
     url = record.get("url") or record.get("base_url") or record.get("endpoint")
     session = str(payload.episode or record.get("session_id") or meta.get("session_id") or payload.task_id
                   or path.stem)
