@@ -102,7 +102,7 @@ def _ids(path: Path) -> frozenset[str]:
 def _owners(folder: Path, _listing: tuple[tuple[str, float], ...]) -> dict[Path, Path | None]:
     """Each batch output file of `folder` → the input file it answers (None: none, or more than one, holds all
     of its ids). `_listing` (names and modification times) keys the cache."""
-    kinds = {p: k for name, _ in _listing if (k := _kind(p := folder / name)) is not None}
+    kinds = {p: k for file, _ in _listing if (k := _kind(p := folder / file)) is not None}
     inputs = {p: _ids(p) for p, k in kinds.items() if k == "input"}
     owners: dict[Path, Path | None] = {}
     for path in (p for p, k in kinds.items() if k == "output"):
