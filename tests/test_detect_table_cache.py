@@ -18,7 +18,8 @@ segments, changes = views._segments(), views._changes()
 children = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"opencc": "opencc" in sys.modules, "children": children.ru_utime + children.ru_stime > 0,
                   "segments": [segments.cue.pattern, sorted(segments.keyed), segments.unkeyed.pattern],
-                  "changes": [changes.characters, sorted(changes.pairs), changes.changed.pattern, changes.first.pattern],
+                  "changes": [changes.characters, sorted(changes.pairs), changes.changed.pattern,
+                              changes.first.pattern],
                   "digits": list(_digits()), "converted": views.to_simplified("這個電話號碼")}))
 """
 

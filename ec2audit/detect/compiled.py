@@ -373,7 +373,7 @@ def cached_table(name: str, build: Callable[[], Any], valid: Callable[[Any], boo
     try:
         table = json.loads(path.read_bytes())
         if valid(table):
-            path.touch()  # the most recently used are kept
+            path.touch()  # kept among the most recently used
             return table
     except (OSError, ValueError):  # none yet, or one that does not read whole: built again
         pass
