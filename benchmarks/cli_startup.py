@@ -1,6 +1,7 @@
 """What the CLI costs before it does any work: `ec2audit --help`, `ec2audit audit --help` and the audit of one
-call (`dense_corpus.py`'s units, every hand-written set's), for a baseline commit and this tree, alternating,
-each a child process (CPU: user + system; wall), the best of `--rounds` after one that fills the caches.
+call (`dense_corpus.py`'s units, every hand-written set's), and the tables the scan's views and forms build at
+start-up (OpenCC's, Unicode's digits; with the detect package's import), for a baseline commit and this tree,
+alternating, each a child process (CPU: user + system; wall), the best of `--rounds` after one that fills the caches.
 
     nice .venv/bin/python benchmarks/cli_startup.py --baseline main [--rounds 5] [--shared /work/shared]
 """
@@ -17,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dense_corpus import REPO, audit_command, baseline_tree, leak_sets, measured, write_corpus  # noqa: E402
 
 _HELP = [sys.executable, "-c", "from ec2audit.cli import main; main()"]
+_TABLES = [sys.executable, "-c", "from ec2audit.detect import forms, views; views.prepare(); forms._digits()"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     tiny = folder / "tiny.jsonl"
     tiny.write_text(corpus.open(encoding="utf-8").readline(), encoding="utf-8")
     commands = {"ec2audit --help": [*_HELP, "--help"], "ec2audit audit --help": [*_HELP, "audit", "--help"],
-                "audit of one call": audit_command(tiny, units, folder / "out.jsonl")}
+                "audit of one call": audit_command(tiny, units, folder / "out.jsonl"),
+                "the views' tables (imports, views.prepare, the forms' digits)": _TABLES}
     trees = {f"{args.baseline} (before)": baseline_tree(args.baseline, folder), "this tree": REPO}
     best: dict[tuple[str, str], tuple[float, float]] = {}
     for round_ in range(args.rounds + 1):

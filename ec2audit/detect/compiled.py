@@ -10,7 +10,7 @@ import json
 import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
@@ -358,6 +358,31 @@ def _code_version() -> str:
     for source in sorted(root.rglob("*.py")):
         key.update(f"{source.relative_to(root)} {source.stat().st_size} ".encode() + source.read_bytes())
     return key.hexdigest()
+
+
+def cached_table(name: str, build: Callable[[], Any], valid: Callable[[Any], bool]) -> Any:
+    """A table a process derives at start-up from the data of Python or a package (what OpenCC's t2s changes, the
+    digits of Unicode): read from the cache (JSON under `layout().cache / "tables"`) where this code derived it before
+    and it is `valid`, else built and cached. Keyed like the compile cache (`_code_version`: this package's source,
+    Python's version and the packages' whose data the tables read), so a new version of either builds it again."""
+    from ec2audit.detect.matchers import store_cached
+    from ec2audit.resources import layout
+
+    key = hashlib.sha256(f"{_code_version()} {name}".encode()).hexdigest()[:32]
+    path = layout().cache / "tables" / f"{name}-{key}.json"
+    try:
+        table = json.loads(path.read_bytes())
+        if valid(table):
+            path.touch()  # kept among the most recently used
+            return table
+    except (OSError, ValueError):  # none yet, or one that does not read whole: built again
+        pass
+    table = build()
+    try:
+        store_cached(path.parent, path, json.dumps(table, ensure_ascii=False).encode("utf-8"))
+    except (OSError, ValueError):  # a cache that cannot be written costs the derivation, nothing else
+        pass
+    return table
 
 
 def _cache_path(units: list[Unit], taxonomy: Taxonomy) -> Path:

@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote
 
-from ec2audit.detect.compiled import PLACEHOLDER_LONGEST
+from ec2audit.detect.compiled import PLACEHOLDER_LONGEST, cached_table
 from ec2audit.detect.normalize import TextView, _class_of, prepare_folding
 from ec2audit.detect.patterns import Match
 
@@ -521,14 +521,38 @@ def _converter():
 
 @cache
 def _traditional() -> re.Pattern:
-    """The characters OpenCC's t2s changes, read from OpenCC itself once (0.1 s)."""
-    chars = [chr(c) for c in range(0x3400, 0xA000)] + [chr(c) for c in range(0xF900, 0xFB00)]
-    converted = _converter().convert("\n".join(chars)).split("\n")
-    changed = "".join(a for a, b in zip(chars, converted, strict=True) if a != b)
-    return re.compile(f"[{changed}]")
+    """The characters of the BMP's CJK blocks that OpenCC's t2s changes (`_t2s_tables`)."""
+    return re.compile(f"[{_t2s_tables()['traditional']}]")
 
 
 @cache
+def _t2s_tables() -> dict[str, Any]:
+    """What OpenCC's t2s can change, as `_segments` and `_changes` read it: its dictionaries' keys (`phrases`,
+    `characters`), the characters of the BMP's CJK blocks it changes (`traditional`) and the code points of
+    `characters` it changes alone (`alone`). Read from OpenCC once (0.04 s of CPU, two `opencc_dict` processes and
+    loading the converter: ~0.1 s) and cached (`compiled.cached_table`): a later process reads a file, and loads
+    OpenCC only to convert a text that holds a Traditional character."""
+    return cached_table("opencc-t2s", _read_t2s_tables, _t2s_shape)
+
+
+_T2S_FIELDS = {"phrases": list, "characters": list, "traditional": str, "alone": list}
+
+
+def _t2s_shape(table: Any) -> bool:
+    return isinstance(table, dict) and table.keys() == _T2S_FIELDS.keys() and all(
+        isinstance(table[name], kind) for name, kind in _T2S_FIELDS.items())
+
+
+def _read_t2s_tables() -> dict[str, Any]:
+    phrases, characters = _dictionary_keys("TSPhrases"), _dictionary_keys("TSCharacters")
+    blocks = [chr(c) for c in range(0x3400, 0xA000)] + [chr(c) for c in range(0xF900, 0xFB00)]
+    converted = _converter().convert("\n".join(blocks)).split("\n")
+    traditional = "".join(a for a, b in zip(blocks, converted, strict=True) if a != b)
+    converted = _converter().convert("\n".join(characters)).split("\n")
+    alone = sorted({ord(a) for a, b in zip(characters, converted, strict=True) if a != b})
+    return {"phrases": phrases, "characters": characters, "traditional": traditional, "alone": alone}
+
+
 def _dictionary_keys(name: str) -> list[str]:
     """The keys of one of OpenCC's dictionaries, listed by the package's own `opencc_dict`."""
     import opencc
@@ -553,7 +577,8 @@ def _segments() -> _Segments:
     278 phrases, and `TSCharacters`) and single characters outside them, so: a character in no key is a segment
     of its own, and segmentation restarts after it; a run of keyed characters without a character that changes
     alone or starts a phrase converts to itself."""
-    phrases, characters = _dictionary_keys("TSPhrases"), _dictionary_keys("TSCharacters")
+    tables = _t2s_tables()
+    phrases, characters = tables["phrases"], tables["characters"]
     changed = _traditional().pattern[1:-1]
     keyed = frozenset("".join(phrases) + "".join(characters) + changed + "".join(_changes().astral))
     # (any astral character may start a change: a class of the BMP's characters and one range the regex engine
@@ -621,11 +646,9 @@ def _changes() -> _Changes:
     (`_traditional` reads the BMP's; 354 astral ones change too), or one of its phrases, which starts with its
     first two characters. In a run holding neither, t2s's longest-match segmentation finds no key longer than a
     character, and each character converts as it does alone: to itself."""
-    characters = _dictionary_keys("TSCharacters")
-    converted = _converter().convert("\n".join(characters)).split("\n")
-    alone = {ord(a) for a, b in zip(characters, converted, strict=True) if a != b}
-    changed = sorted(alone | set(map(ord, _traditional().pattern[1:-1])))
-    pairs = frozenset(phrase[:2] for phrase in _dictionary_keys("TSPhrases"))
+    tables = _t2s_tables()
+    changed = sorted(set(tables["alone"]) | set(map(ord, tables["traditional"])))
+    pairs = frozenset(phrase[:2] for phrase in tables["phrases"])
     return _Changes(changed, pairs, re.compile(f"[{_class_of(changed)}]"),
                     re.compile(f"[{_class_of(sorted({ord(pair[0]) for pair in pairs}))}]"),
                     frozenset(chr(c) for c in changed if c > 0xFFFF))
