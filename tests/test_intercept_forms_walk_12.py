@@ -1,0 +1,100 @@
+"""The guard's twelfth walk (session 23), walked as `test_intercept_forms_walk_11.py` walks: over loopback HTTP in
+front of the scripted stand-in upstream, the third walk's customer record in every request position of the wire
+APIs, streamed too, written as more tool output carries it, each of which forwarded values before:
+
+- a Windows file as base64, as PowerShell shows it (`[Convert]::ToBase64String([IO.File]::ReadAllBytes(…))`): Windows
+  PowerShell's `Out-File` and `>` write UTF-16LE after a byte order mark, and its base64 was taken for binary;
+- a PowerShell command line with `-EncodedCommand`, a script as base64 of its UTF-16LE (no byte order mark), as a
+  scheduled task, an agent's shell history or a process list shows it.
+
+Judged as the earlier walks judge, on what the upstream RECEIVED read with every encoding of the earlier walks and
+this one undone: redact forwards no value, block forwards nothing. Near misses go out untouched."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import re
+
+import pytest
+from intercept_helpers import json_strings
+from test_intercept_forms_walk import CELLS, leaked, walk_tests
+from test_intercept_forms_walk_2 import _send as exchange
+from test_intercept_forms_walk_3 import (
+    _CANONICAL,
+    _PLAIN,
+    NEAR,
+    RECORD,
+    UNIT_IDS,
+    UNITS,
+    _ascii_folded,
+    _more_decodings,
+)
+from test_intercept_forms_walk_8 import _line, _these
+from test_intercept_forms_walk_9 import _these_9
+from test_intercept_forms_walk_11 import _these_11
+
+__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
+
+
+# --- the forms: a record → the text that carries it ----------------------------------------------------------
+
+def _powershell_file(r: dict) -> str:
+    """A file `Out-File` wrote (UTF-16LE after its byte order mark), shown as base64 in a PowerShell session."""
+    data = b"\xff\xfe" + (_line(r) + "\r\n").encode("utf-16-le")
+    return ("PS C:\\crm> Get-Content .\\P1.txt | Out-File -FilePath .\\export\\P1.txt\r\n"
+            "PS C:\\crm> [Convert]::ToBase64String([IO.File]::ReadAllBytes('C:\\crm\\export\\P1.txt'))\r\n"
+            f"{base64.b64encode(data).decode()}\r\nPS C:\\crm> ")
+
+
+def _encoded_command(r: dict) -> str:
+    """A scheduled task's command line: the script that writes the record, base64 of its UTF-16LE."""
+    script = f"Set-Content -Path C:\\crm\\P1.txt -Value '{_line(r)}'"
+    return ("TaskName : \\CRM\\ExportP1\r\nTask To Run : powershell.exe -NoProfile -WindowStyle Hidden "
+            f"-EncodedCommand {base64.b64encode(script.encode('utf-16-le')).decode()}\r\n")
+
+
+FORMS_12 = {"powershell_base64_file": _powershell_file, "powershell_encoded_command": _encoded_command}
+FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_12.items()}
+#: a header holds one line: these are several
+ONE_LINE = set(FORMS_12)
+
+
+# --- the reader: what the upstream received, read with this walk's encodings undone too -------------------------
+
+_B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+
+
+def _utf16(token: str) -> str:
+    raw = base64.b64decode(token + "=" * (-len(token) % 4))
+    return raw.decode("utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-16-le", "replace")
+
+
+def _these_12(text: str) -> set[str]:
+    """Every base64 token of the text read as UTF-16 (a token of UTF-8 decodes to noise, which reads as no value)."""
+    return {"\n".join(_utf16(token) for token in _B64.findall(text) if len(token.rstrip("=")) % 4 != 1)}
+
+
+def leaks(sent: dict) -> list[str]:
+    found = leaked(sent, {**_CANONICAL, **_PLAIN}, lambda t: _more_decodings(t) | _these(t) | _these_9(t)
+                   | _these_11(t) | _these_12(t) | {_ascii_folded(t)})
+    return sorted({f.split(" (")[0] for f in found})
+
+
+# --- the walk ------------------------------------------------------------------------------------------------
+
+#: Cells where the guard does not hold yet (none)
+KNOWN_GAPS: dict[str, set] = {}
+
+#: The walk's cells of one form (`guard_forms_matrix.py --walk 12`) and its three tests (walk 1's `walk_tests`)
+(walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
+ test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaks, ONE_LINE, KNOWN_GAPS, RECORD)
+
+
+@pytest.mark.parametrize("form", sorted(FORMS_12))
+def test_near_misses_go_out_untouched(proxy, form):
+    """Another record of the same shape in each form: no finding, forwarded as sent."""
+    text = FORMS_12[form](NEAR)
+    answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
+    assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
+    assert text in json_strings(sent[0]["body"])
