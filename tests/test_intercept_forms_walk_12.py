@@ -5,7 +5,9 @@ APIs, streamed too, written as more tool output carries it, each of which forwar
 - a Windows file as base64, as PowerShell shows it (`[Convert]::ToBase64String([IO.File]::ReadAllBytes(…))`): Windows
   PowerShell's `Out-File` and `>` write UTF-16LE after a byte order mark, and its base64 was taken for binary;
 - a PowerShell command line with `-EncodedCommand`, a script as base64 of its UTF-16LE (no byte order mark), as a
-  scheduled task, an agent's shell history or a process list shows it.
+  scheduled task, an agent's shell history or a process list shows it;
+- a browser's history of map and search links whose path writes a name's spaces as `+` and its other letters
+  percent-encoded (`/maps/search/Jos%C3%A9+N%C3%BA%C3%B1ez`): the decoders kept the `+` between two encoded words.
 
 Judged as the earlier walks judge, on what the upstream RECEIVED read with every encoding of the earlier walks and
 this one undone: redact forwards no value, block forwards nothing. Near misses go out untouched."""
@@ -15,6 +17,7 @@ from __future__ import annotations
 import base64
 import functools
 import re
+from urllib.parse import quote_plus
 
 import pytest
 from intercept_helpers import json_strings
@@ -54,7 +57,14 @@ def _encoded_command(r: dict) -> str:
             f"-EncodedCommand {base64.b64encode(script.encode('utf-16-le')).decode()}\r\n")
 
 
-FORMS_12 = {"powershell_base64_file": _powershell_file, "powershell_encoded_command": _encoded_command}
+def _map_links(r: dict) -> str:
+    """A browser's history, exported: the agent looked each field up on a map, the link's path the field's value."""
+    return "url,title,visit_count\n" + "".join(f"https://www.google.com/maps/search/{quote_plus(f'{k} {v}')},"
+                                                f"Google Maps,1\n" for k, v in r.items())
+
+
+FORMS_12 = {"powershell_base64_file": _powershell_file, "powershell_encoded_command": _encoded_command,
+            "map_links_plus": _map_links}
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_12.items()}
 #: a header holds one line: these are several
 ONE_LINE = set(FORMS_12)
