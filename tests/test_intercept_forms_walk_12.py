@@ -6,6 +6,8 @@ APIs, streamed too, written as more tool output carries it, each of which forwar
   PowerShell's `Out-File` and `>` write UTF-16LE after a byte order mark, and its base64 was taken for binary;
 - a PowerShell command line with `-EncodedCommand`, a script as base64 of its UTF-16LE (no byte order mark), as a
   scheduled task, an agent's shell history or a process list shows it;
+- the PowerShell file itself where each API takes a file (a data URL, a document's or an image's base64 `data`, Gemini's
+  `inlineData`, Bedrock's `bytes`, Ollama's `images`);
 - a browser's history of map and search links whose path writes a name's spaces as `+` and its other letters
   percent-encoded (`/maps/search/Jos%C3%A9+N%C3%BA%C3%B1ez`): the decoders kept the `+` between two encoded words.
 
@@ -21,7 +23,7 @@ from urllib.parse import quote_plus
 
 import pytest
 from intercept_helpers import json_strings
-from test_intercept_forms_walk import CELLS, leaked, walk_tests
+from test_intercept_forms_walk import CELLS, assert_held, leaked, walk_tests
 from test_intercept_forms_walk_2 import _send as exchange
 from test_intercept_forms_walk_3 import (
     _CANONICAL,
@@ -33,11 +35,12 @@ from test_intercept_forms_walk_3 import (
     _ascii_folded,
     _more_decodings,
 )
+from test_intercept_forms_walk_7 import FILE_PLACES, _file_positions
 from test_intercept_forms_walk_8 import _line, _these
 from test_intercept_forms_walk_9 import _these_9
 from test_intercept_forms_walk_11 import _these_11
 
-__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
+__all__ = ["CELLS", "FORMS", "GROUPS", "UNITS", "walk_form"]
 
 
 # --- the forms: a record → the text that carries it ----------------------------------------------------------
@@ -108,3 +111,26 @@ def test_near_misses_go_out_untouched(proxy, form):
     answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
     assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
     assert text in json_strings(sent[0]["body"])
+
+
+# --- a UTF-16 file where each API takes a file --------------------------------------------------------------------
+
+def utf16_file_outcome(proxy, place: str) -> str:
+    """"held" where the record's file as `Out-File` writes it, sent where the API takes a file as text/plain, has every
+    unit found and none forwarded (redact replaces the file's base64, a token, by its placeholders)."""
+    path, body = _file_positions(b"\xff\xfe" + (_line(RECORD) + "\r\n").encode("utf-16-le"), "text/plain")[place]
+    try:
+        assert_held(proxy, f"utf16-file-{place}".replace(".", "_"), path, UNIT_IDS, leaks,
+                    json={"model": "echo", **body})
+    except AssertionError as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+def test_a_utf16_file_holds_in_every_file_place(proxy):
+    outcomes = {place: utf16_file_outcome(proxy, place) for place in FILE_PLACES}
+    assert {k: o for k, o in outcomes.items() if o != "held"} == {}
+
+
+#: The walk's groups of cells beside its forms' (`benchmarks/guard_forms_matrix.py --walk 12` counts them).
+GROUPS = {"UTF-16 file places": ([(place,) for place in FILE_PLACES], utf16_file_outcome)}
