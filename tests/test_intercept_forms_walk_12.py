@@ -6,6 +6,8 @@ APIs, streamed too, written as more tool output carries it, each of which forwar
   PowerShell's `Out-File` and `>` write UTF-16LE after a byte order mark, and its base64 was taken for binary;
 - a PowerShell command line with `-EncodedCommand`, a script as base64 of its UTF-16LE (no byte order mark), as a
   scheduled task, an agent's shell history or a process list shows it;
+- `sqlcmd` showing SQL Server's `nvarchar` cast to `varbinary`: `0x` and the hex of the value's UTF-16LE
+  (`0x4A006F007300E900…`), which the hex form read as UTF-8 only;
 - the PowerShell file itself where each API takes a file (a data URL, a document's or an image's base64 `data`, Gemini's
   `inlineData`, Bedrock's `bytes`, Ollama's `images`);
 - a browser's history of map and search links whose path writes a name's spaces as `+` and its other letters
@@ -60,6 +62,12 @@ def _encoded_command(r: dict) -> str:
             f"-EncodedCommand {base64.b64encode(script.encode('utf-16-le')).decode()}\r\n")
 
 
+def _sqlcmd_varbinary(r: dict) -> str:
+    """`sqlcmd -Q "SELECT field, CAST(value AS varbinary(max)) FROM customer_fields WHERE id = 'P1'"`."""
+    rows = "".join(f"{k:<12} 0x{v.encode('utf-16-le').hex().upper()}\r\n" for k, v in r.items())
+    return f"field        value\r\n------------ -----\r\n{rows}\r\n({len(r)} rows affected)\r\n"
+
+
 def _map_links(r: dict) -> str:
     """A browser's history, exported: the agent looked each field up on a map, the link's path the field's value."""
     return "url,title,visit_count\n" + "".join(f"https://www.google.com/maps/search/{quote_plus(f'{k} {v}')},"
@@ -67,7 +75,7 @@ def _map_links(r: dict) -> str:
 
 
 FORMS_12 = {"powershell_base64_file": _powershell_file, "powershell_encoded_command": _encoded_command,
-            "map_links_plus": _map_links}
+            "sqlcmd_varbinary": _sqlcmd_varbinary, "map_links_plus": _map_links}
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_12.items()}
 #: a header holds one line: these are several
 ONE_LINE = set(FORMS_12)
@@ -76,6 +84,7 @@ ONE_LINE = set(FORMS_12)
 # --- the reader: what the upstream received, read with this walk's encodings undone too -------------------------
 
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_HEX_UTF16 = re.compile(r"0x((?:[0-9A-Fa-f]{4})+)")
 
 
 def _utf16(token: str) -> str:
@@ -84,8 +93,10 @@ def _utf16(token: str) -> str:
 
 
 def _these_12(text: str) -> set[str]:
-    """Every base64 token of the text read as UTF-16 (a token of UTF-8 decodes to noise, which reads as no value)."""
-    return {"\n".join(_utf16(token) for token in _B64.findall(text) if len(token.rstrip("=")) % 4 != 1)}
+    """Every base64 token and `0x` hex run of the text read as UTF-16 (one of UTF-8 decodes to noise, which reads as
+    no value)."""
+    return {"\n".join(_utf16(token) for token in _B64.findall(text) if len(token.rstrip("=")) % 4 != 1),
+            "\n".join(bytes.fromhex(digits).decode("utf-16-le", "replace") for digits in _HEX_UTF16.findall(text))}
 
 
 def leaks(sent: dict) -> list[str]:
