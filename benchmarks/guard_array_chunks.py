@@ -1,7 +1,8 @@
 """What reading an array's strings run together (`intercept/fields._join_chunks`, session 22) costs the guard's inline
 audit: one process, a tool call whose arguments hold `--lines` log lines as an array of strings (about 60 characters
-each, the third walk's phone in one), detected with the join and without it (`fields._chunked` replaced by a no),
-alternating, the scan cache emptied before each, lowest of the rounds (CPU).
+each, the third walk's phone in one), detected with the join and without it (`fields._chunked` replaced by a no), each
+with the body's texts scanned ahead in one batch (`Redactor._scan_ahead`, session 23) and without (one by one, as
+before), alternating, the scan cache emptied before each, lowest of the rounds (CPU).
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/guard_array_chunks.py [--lines 2000] [--rounds 5]
 """
@@ -38,21 +39,27 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     request, redactor, chunked = body(args.lines), Redactor(Cascade(UNITS)), fields._chunked
-    times: dict[str, list[float]] = {"without": [], "with": []}
+    ahead = Redactor._scan_ahead
+    variants = [(join, batch) for batch in ("one by one", "scanned ahead") for join in ("without", "with")]
+    times: dict[tuple[str, str], list[float]] = {v: [] for v in variants}
     findings = {}
     for _ in range(args.rounds):
-        for name in times:
-            fields._chunked = chunked if name == "with" else (lambda value, path: False)
+        for join, batch in variants:
+            fields._chunked = chunked if join == "with" else (lambda value, path: False)
+            redactor._scan_ahead = ahead.__get__(redactor) if batch == "scanned ahead" else (lambda body: None)
             redactor.cascade._cache.clear()
             start = time.process_time()
-            findings[name] = len(redactor.detect(request).rows)
-            times[name].append(time.process_time() - start)
+            findings[join, batch] = len(redactor.detect(request).rows)
+            times[join, batch].append(time.process_time() - start)
     fields._chunked = chunked
-    without, with_ = min(times["without"]), min(times["with"])
-    print(f"{args.lines} strings in an array, lowest of {args.rounds} rounds (CPU): without the join "
-          f"{without * 1000:.0f} ms, with it {with_ * 1000:.0f} ms ({with_ / without:.2f}×); "
-          f"findings {findings['without']} → {findings['with']}")
-
+    least = {v: min(t) * 1000 for v, t in times.items()}
+    for batch in ("one by one", "scanned ahead"):
+        without, with_ = least["without", batch], least["with", batch]
+        print(f"{args.lines} strings in an array, texts {batch}, lowest of {args.rounds} rounds (CPU): without the "
+              f"join {without:.0f} ms, with it {with_:.0f} ms ({with_ / without:.2f}×); findings "
+              f"{findings['without', batch]} → {findings['with', batch]}")
+    ratio = least["with", "scanned ahead"] / least["with", "one by one"]
+    print(f"scanned ahead / one by one, with the join: {ratio:.2f}×")
 
 if __name__ == "__main__":
     main()

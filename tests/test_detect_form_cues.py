@@ -29,6 +29,8 @@ PIECES: dict[str, list[str]] = {
     "gutters": ["\n", "\r\n", "1", "2", "3", "12", "a", "xyz", " ", "\t", ":", "-", "|", " | ", "c.txt:", "a/b-",
                 "1\tab\n2\tcd\n3\tef", "   7 x\n   8 y", "f.py:4:q\nf.py:5:r", "@@ -1,3 +1,3 @@", "+", "--- a",
                 "+++ b", "abcdefghijklmnopqrstuvwxyz", "٣"],
+    "url_plus": ["/", "=", "+", "%C3%A9", "%E6%AC%A7", "%20", "%2B", "%", "Jos", "N", "é", "欧阳", "1", "_", " ", "\n",
+                 "?q", "&", "%C3", "ab", "\r\n"],
     "id_prefixed": ["call_", "CALL_", "ca\u0130l_", "fc_", "toolu_", "file-", "\u017fess_", "tool_", "x", "eyJwaG9u",
                     "ZSI6", "MTM5MjI4ODMzNjY=", "=", "+", "/", "-", "_", " ", "\n", "é", "abc", "12345678"],
     "brace_escapes": ["\\u{1F600}", "\\\\x{e9}", "\\u{110000}", "\\u{d800}", "{", "}", "\\", "u", "x", "4", "a",

@@ -469,11 +469,21 @@ def test_base64_of_a_text_file_with_a_page_break_or_latin1_mojibake_is_text():
 
 
 def test_base64_of_binary_stays_unread_however_long():
-    """A NUL, or control characters past half (UTF-16 text, packed integers), mark bytes that are no text."""
-    for raw in (b"Lena Hartmann, +49 30 1234567\x00 and more text",
-                "Lena Hartmann 13922883366".encode("utf-16-le"),
-                bytes(range(1, 32)) * 2 + b"Lena"):
+    """A NUL, or control characters past half (packed integers), mark bytes that are no text (UTF-16 text is read
+    as text: `test_base64_of_utf16_text_is_read`)."""
+    for raw in (b"Lena Hartmann, +49 30 1234567\x00 and more text", bytes(range(1, 32)) * 2 + b"Lena",
+                bytes(range(1, 32)) * 2 + "Lena".encode("utf-16-le")):
         assert views.base64_text(base64.b64encode(raw).decode()) is None
+
+
+def test_base64_of_utf16_text_is_read():
+    """Windows PowerShell's files (UTF-16LE after a byte order mark, or big-endian) and `-EncodedCommand` scripts
+    (UTF-16LE, no mark, mostly ASCII) are text; bytes that only decode as UTF-16 to scattered CJK are not."""
+    text = "Lena Hartmann 13922883366 欧阳娜娜"
+    for raw in (b"\xff\xfe" + text.encode("utf-16-le"), b"\xfe\xff" + text.encode("utf-16-be"),
+                text.encode("utf-16-le")):
+        assert views.base64_text(base64.b64encode(raw).decode()) == text
+    assert views.base64_text(base64.b64encode("欧阳娜娜欧阳娜娜".encode("utf-16-le")).decode()) is None
 
 
 @settings(max_examples=300, deadline=None)

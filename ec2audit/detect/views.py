@@ -126,7 +126,8 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/_-](?<![\w+/-][A-Za-z0-9+/_-])(?:(?<=[0-9+/])
                      r"[A-Za-z0-9+/_-]{7,}={0,2}(?![\w+/=-])")
 # (?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Za-z])
 _HEX = re.compile(r"[0-9A-Fa-f](?<![0-9A-Za-z][0-9A-Fa-f])[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])")
-_HINTS_B64 = ("basic ", "bearer ", "base64", "data:", "secret", "token", "=", "eyj")  # eyJ: base64 of '{"'
+#: eyJ: base64 of '{"'; -enc: PowerShell's -EncodedCommand (a script as base64 of its UTF-16LE)
+_HINTS_B64 = ("basic ", "bearer ", "base64", "data:", "secret", "token", "=", "eyj", "-enc")
 _HINTS_HEX = ("hex", "0x")
 
 
@@ -195,19 +196,34 @@ def _bytes_text(raw: bytes) -> str | None:
     characters are at most half of it and none a NUL. Real text files carry a form feed (a page break), a
     vertical tab or the C1 controls of Latin-1 mojibake (`\x98` in `æ¬§`); one of them must not hide the
     whole file. Strict UTF-8 over that many bytes already rules out random bytes; a NUL marks binary (as git
-    reads it), and so do controls past half (UTF-16 text, packed integers)."""
+    reads it), and so do controls past half (packed integers), unless the bytes are UTF-16 text (`utf16_text`)."""
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return None
+        return utf16_text(raw)
     if len(decoded) < 4:
         return None
     if _printable(decoded):
         return decoded
     if len(decoded) < _TEXT_FILE or "\x00" in decoded:
-        return None
+        return utf16_text(raw)
     controls = sum(1 for ch in decoded if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\x1b\x08")
     return decoded if 2 * controls <= len(decoded) else None
+
+
+def utf16_text(raw: bytes, marked: bool = False) -> str | None:
+    """Bytes that are UTF-16 text: Windows PowerShell's `Out-File` and `>` write UTF-16LE after a byte order mark,
+    and `-EncodedCommand` takes a script's UTF-16LE base64 without one (read then only where half its characters or
+    more are ASCII, as a script's are: random bytes decode to scattered CJK), unless what holds the bytes is `marked`
+    as text's (SQL Server's `0x…` of an `nvarchar`: a Chinese name is no ASCII at all)."""
+    bom = raw[:2] in (b"\xff\xfe", b"\xfe\xff")
+    if len(raw) % 2 or len(raw) < 8 or not (bom or marked or raw[1::2].count(0) * 2 >= len(raw) // 2):
+        return None
+    try:
+        decoded = raw.decode("utf-16" if bom else "utf-16-le")
+    except UnicodeDecodeError:
+        return None
+    return decoded if _printable(decoded) else None
 
 
 def _x_escapes(text: str) -> Iterator[tuple[int, int, str]]:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from ec2audit.detect.forms import Form, register
-from ec2audit.detect.views import Replacement
+from ec2audit.detect.views import Replacement, utf16_text
 
 # even runs of hex digits after `\x`, `\\x` or `0x`, and runs of 16 or more with the lines after them; each starts
 # with a class, which the regex engine skips ahead to in C (a look-behind first is tried at every position)
@@ -22,13 +22,21 @@ _XXD_LINE = 60  # digits a line of `xxd -p`
 _LAYOUT = re.compile(r"[\t\r\n]")  # a file's lines and tabs are text too
 
 
-def hex_text(digits: str) -> str | None:
-    """The text hex digits spell, where their bytes are UTF-8 that prints; else None."""
+def hex_text(digits: str, prefixed: bool = False) -> str | None:
+    """The text hex digits spell, where their bytes are UTF-8 that prints, or UTF-16 text (SQL Server's `0x…` of an
+    `nvarchar` cast to `varbinary`: `0x4A006F00…`, without a byte order mark, read as `prefixed` by its `0x`); else
+    None."""
     try:
-        decoded = bytes.fromhex(digits).decode("utf-8")  # (fromhex passes over the line breaks)
-    except (UnicodeDecodeError, ValueError):
+        raw = bytes.fromhex(digits)  # (fromhex passes over the line breaks)
+    except ValueError:
         return None
-    return decoded if _LAYOUT.sub("", decoded).isprintable() and not decoded.isspace() else None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return utf16_text(raw, prefixed)
+    if _LAYOUT.sub("", decoded).isprintable() and not decoded.isspace():
+        return decoded
+    return utf16_text(raw, prefixed)
 
 
 @register
@@ -43,7 +51,7 @@ class HexStrings(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if "x" in text:
             for m in _PREFIXED.finditer(text):
-                decoded = hex_text(m.group(1))
+                decoded = hex_text(m.group(1), prefixed=True)
                 if decoded is not None:
                     yield m.start(), m.end(), decoded
         for m in _RUN.finditer(text):
