@@ -124,7 +124,8 @@ class Processes(Backend):
 def _stopped_by_sigterm() -> Iterator[None]:
     """While a pool runs, SIGTERM (`timeout`, a job scheduler, `kill`) stops it as Ctrl-C does: raised as
     KeyboardInterrupt, the pool is shut down after the items running. Ended outright, the process left its
-    fork server and workers running for ever. Only where nothing else handles SIGTERM, in the main thread."""
+    fork server and workers running for ever. A SIGTERM again while the pool shuts down is ignored (raised there, it
+    left the process hung with its workers). Only where nothing else handles SIGTERM, in the main thread."""
     import signal
     import threading
 
@@ -134,6 +135,7 @@ def _stopped_by_sigterm() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: another raised inside the pool's shutdown hung it
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)

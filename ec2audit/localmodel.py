@@ -74,18 +74,19 @@ class LocalModelServer:
                "--address-fd", str(write_end)]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         try:
-            self.process = subprocess.Popen(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                            pass_fds=(write_end,))
-        except BaseException:
-            os.close(read_end)
+            with os.fdopen(read_end, "rb") as said:
+                try:
+                    self.process = subprocess.Popen(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                                    pass_fds=(write_end,))
+                finally:
+                    os.close(write_end)
+                    if not isinstance(log, int):
+                        log.close()
+                ready, _, _ = select.select([said], [], [], self.startup_timeout)
+                address = said.readline().decode().strip() if ready else None  # "": the child exited first
+        except BaseException:  # Ctrl-C while the model loads, say: the child ends now, not once loaded and orphaned
+            self.stop()
             raise
-        finally:
-            os.close(write_end)
-            if not isinstance(log, int):
-                log.close()
-        with os.fdopen(read_end, "rb") as said:
-            ready, _, _ = select.select([said], [], [], self.startup_timeout)
-            address = said.readline().decode().strip() if ready else None  # "": the child exited first
         if not address:
             self.stop()
             if address is None:

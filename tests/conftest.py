@@ -146,20 +146,20 @@ def labelstudio(tmp_path_factory):
     from ec2audit.annotate import server
 
     data = tmp_path_factory.mktemp("labelstudio") / "data"
-    port = server.free_port()
+    # --port 0: `serve` looks the port up just before Label Studio starts, not a test that hands it over later
     proc = subprocess.Popen([sys.executable, "-c", "from ec2audit.cli import main; main()", "annotate", "serve",
-                             "--data-dir", str(data), "--port", str(port)],
+                             "--data-dir", str(data), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     banner = proc.stdout.readline()
     try:
-        assert f"at http://127.0.0.1:{port}" in banner, banner + proc.stdout.read()
         creds = server.load_credentials(data)
+        assert creds and f"at {creds['url']} " in banner, banner + proc.stdout.read()
         yield SimpleNamespace(url=creds["url"], token=creds["token"], data_dir=data, ml_backend=creds["ml_backend"])
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
     with pytest.raises(httpx.HTTPError):
-        httpx.get(f"http://127.0.0.1:{port}/api/version", timeout=5)
+        httpx.get(f"{creds['url']}/api/version", timeout=5)
 
 
 @pytest.fixture(scope="session")

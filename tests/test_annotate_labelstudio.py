@@ -7,6 +7,13 @@ up through the web form and copies their own API token; both create annotations 
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -325,3 +332,48 @@ def test_ml_backend_predicts_documents_added_later(labelstudio, workspace, tmp_p
                                       "Live", "--ml-backend", labelstudio.ml_backend],
                                env={"LABEL_STUDIO_API_KEY": labelstudio.token})
     assert again.exit_code == 0 and len(ls.ml.list(project=pid)) == 1  # connected once
+
+
+def test_serve_stopped_the_moment_its_banner_names_the_server_stops_both(tmp_path):
+    """A supervisor may send SIGTERM to `annotate serve` as soon as its banner names the server, and a user may
+    press Ctrl-C while it stops: Label Studio (its own session, so no signal reaches it but ours) and the ML backend
+    stop, and the exit is clean. Before, the second signal raised KeyboardInterrupt inside the stop: exit 1
+    ("Aborted!"), and had it landed before Label Studio's terminate, that server left running; so did a first
+    signal landing between the banner and the wait (now inside the stop's try, a window this test rarely hits)."""
+    data, log = tmp_path / "data", tmp_path / "serve.log"
+    for run in range(2):
+        start = log.stat().st_size if log.exists() else 0
+        proc = subprocess.Popen([sys.executable, "-c", "from ec2audit.cli import main; main()", "annotate", "serve",
+                                 "--data-dir", str(data), "--port", "0"],
+                                stdout=log.open("ab"), stderr=subprocess.STDOUT)
+        try:
+            while not (banner := re.search(rb"at (http://\S+) .*ML backend at (http://\S+)",
+                                           log.read_bytes()[start:])):
+                assert proc.poll() is None, log.read_text()
+            proc.send_signal(signal.SIGTERM)
+            deadline = time.monotonic() + 120  # bounds only how long a stop that never comes hangs the test
+            while proc.poll() is None and _processes_serving(data) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            proc.send_signal(signal.SIGINT)  # Ctrl-C once Label Studio ended: lands while the ML backend stops
+            code = proc.wait(timeout=120)
+        finally:
+            left = _processes_serving(data)
+            for pid in left:
+                os.kill(pid, signal.SIGKILL)
+        said = log.read_bytes()[start:].decode()
+        assert code == 0 and "Aborted" not in said and left == [], (run, code, left, said)
+        for url in banner.groups():
+            with pytest.raises(httpx.HTTPError):
+                httpx.get(f"{url.decode()}/", timeout=5)
+
+
+def _processes_serving(data) -> list[int]:
+    """The processes whose command line names `data` (this test's Label Studio), by id."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if str(data).encode() in cmdline.read_bytes() and "label-studio" in cmdline.read_text():
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            pass
+    return found

@@ -29,7 +29,7 @@ def test_sigterm_checkpoints_so_the_store_file_alone_holds_every_record(standin,
     finally:
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=30)
-    assert code in (0, -signal.SIGTERM), (tmp_path / "serve.log").read_text()  # uvicorn re-raises it once stopped
+    assert code == 0, (tmp_path / "serve.log").read_text()  # a clean stop: uvicorn's re-raised SIGTERM is handled
     copy = tmp_path / "copy" / "s.sqlite"  # what `docker cp` or a backup of the one file gets
     copy.parent.mkdir()
     shutil.copy(store, copy)

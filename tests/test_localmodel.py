@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -12,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 from openai import OpenAI
+from test_intercept_lanes import children
 
 from ec2audit.localmodel import LocalModelServer, default_model_path, tokenize
 
@@ -72,3 +74,31 @@ def test_models_serve_runs_until_interrupted():
             proc.kill()
     with pytest.raises(httpx.ConnectError):
         httpx.get(base_url + "/models", timeout=2)
+
+
+def test_models_serve_interrupted_while_the_model_loads_leaves_no_server():
+    """Ctrl-C while the model loads (minutes for a large GGUF): `models serve` ends its server child before it
+    exits. Before, the interrupted start left the child loading on, orphaned, until it noticed its parent gone."""
+    cli = Path(sys.executable).with_name("ec2audit")
+    proc = subprocess.Popen([str(cli), "models", "serve", "--n-ctx", "256"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = None
+    try:
+        while child is None or "xllamacpp" not in _maps(child):  # its server imported, so the model loads now
+            assert proc.poll() is None, proc.stderr.read()
+            child = next(iter(children(proc.pid)), None)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    finally:
+        left = child is not None and Path(f"/proc/{child}").exists()
+        for pid in [proc.pid, *([child] if left else [])]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert not left, f"the server child {child} outlived `models serve`"
+
+
+def _maps(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/maps").read_text()
+    except OSError:  # the child exited while we looked
+        return ""

@@ -243,8 +243,11 @@ def test_a_deadline_that_lands_inside_a_tool_call_is_a_timeout(tasks, tmp_path):
     assert not _processes_writing_to(tmp_path / "slow")  # the deadline ended `sleep 90` too
 
 
-def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_path):
-    """The episode's only step is `sleep 90`, so it is still running when OpenClaw's transcript appears."""
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_path, presses):
+    """The episode's only step is `sleep 90`, so it is still running when OpenClaw's transcript appears. Ctrl-C
+    pressed again while the run stops changes nothing: before, it raised KeyboardInterrupt inside the stop
+    ("Aborted!", exit 1, no run tables)."""
     task, out = tasks[0], tmp_path / "interrupted"
     copy = shutil.copytree(task.dir, tmp_path / "tasks" / task.scenario / task.id)
     (copy / "oracle.json").write_text(json.dumps({"steps": [{"tool": "exec", "arguments": {"command": "sleep 90"}}],
@@ -258,7 +261,15 @@ def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_pat
     while not started.exists() and process.poll() is None:
         time.sleep(0.05)  # polling for the event, not a guess at how long start-up takes
     process.send_signal(signal.SIGINT)
-    output, _ = process.communicate(timeout=120)
+    said = []
+    if presses == 2:  # again once the run says it stops: lands while its workers and servers stop
+        assert process.stdout is not None
+        for line in iter(process.stdout.readline, ""):
+            said.append(line)
+            if "interrupted" in line:
+                break
+        process.send_signal(signal.SIGINT)
+    output = "".join(said) + process.communicate(timeout=120)[0]
     assert process.returncode == 130, output
     assert "re-run the command to resume" in output
     assert pl.read_parquet(out / "episodes.parquet").height == 0

@@ -332,8 +332,13 @@ def serve(data_dir: Path, port: int, ml_port: int, ml_presidio: bool) -> None:
     from ec2audit.annotate import mlbackend, server
     from ec2audit.intercept.server import serve_in_thread
 
+    stopping = False
+
     def _interrupt(signum, frame):
-        raise KeyboardInterrupt
+        nonlocal stopping
+        if not stopping:  # once: a second Ctrl-C must not cut short the stop the first began (Label Studio left)
+            stopping = True
+            raise KeyboardInterrupt
 
     for signum in (signal.SIGINT, signal.SIGTERM):  # stop Label Studio too (even where SIGINT was ignored)
         signal.signal(signum, _interrupt)
@@ -343,18 +348,19 @@ def serve(data_dir: Path, port: int, ml_port: int, ml_presidio: bool) -> None:
     except BaseException:
         stop_ml()
         raise
-    server.remember(data_dir, ml_backend=ml_url)
-    creds = data_dir / server.CREDENTIALS_FILE
-    click.echo(f"Label Studio {server.LABEL_STUDIO_VERSION} at {srv.url} (admin {srv.username}); "
-               f"password and API token in {creds} (0600); ML backend at {ml_url}")
-    click.echo(f"  export LABEL_STUDIO_API_KEY=$(python -c \"import json;print(json.load(open('{creds}'))['token'])\")",
-               nl=True)
-    sys.stdout.flush()
-    try:
+    try:  # the banner inside: a supervisor signals once it names the server, and that stop must stop both
+        server.remember(data_dir, ml_backend=ml_url)
+        creds = data_dir / server.CREDENTIALS_FILE
+        click.echo(f"Label Studio {server.LABEL_STUDIO_VERSION} at {srv.url} (admin {srv.username}); "
+                   f"password and API token in {creds} (0600); ML backend at {ml_url}")
+        read_token = f"python -c \"import json;print(json.load(open('{creds}'))['token'])\""
+        click.echo(f"  export LABEL_STUDIO_API_KEY=$({read_token})")
+        sys.stdout.flush()
         srv.process.wait()
     except KeyboardInterrupt:
         pass
     finally:
+        stopping = True
         srv.stop()
         stop_ml()
 

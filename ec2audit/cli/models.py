@@ -29,9 +29,9 @@ def serve(gguf: Path | None, port: int | None, n_ctx: int, threads: int) -> None
     except FileNotFoundError as exc:
         raise InputError(str(exc)) from None
     with server as base_url:
-        click.echo(f"serving {server.model_path.name} at {base_url} (model id: {server.model_name}); Ctrl-C stops",
-                   err=False)
-        try:
+        try:  # the banner inside: a supervisor may stop the server the moment it is named
+            click.echo(f"serving {server.model_path.name} at {base_url} (model id: {server.model_name}); "
+                       "Ctrl-C stops", err=False)
             while server.process.poll() is None:
                 time.sleep(0.5)
         except KeyboardInterrupt:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -113,16 +114,17 @@ def run(config: RunConfig, console: Console | None = None, backend: Backend | No
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
                   f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
     interrupted = backend.episodes(config, tasks, todo, console) if backend else None
-    if interrupted is None:
-        with contextlib.ExitStack() as stack:
-            ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env), api_key(config.cloud.api_key_env),
-                                console, slots=config.parallel)
-            if (config.warm_start or config.warm_workers) and todo:
-                with console.status("warming OpenClaw's compile cache (once per install) …"):
-                    warm_compile_cache(config.sandbox)
-            interrupted = drive(lambda spec: run_episode(ctx, tasks[spec.task_id], spec), todo, config.parallel,
-                                console, out, ctx.cancel.set)
-    records = write_results(out, specs)
+    with _interrupts_restored():
+        if interrupted is None:
+            with contextlib.ExitStack() as stack:
+                ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env),
+                                    api_key(config.cloud.api_key_env), console, slots=config.parallel)
+                if (config.warm_start or config.warm_workers) and todo:
+                    with console.status("warming OpenClaw's compile cache (once per install) …"):
+                        warm_compile_cache(config.sandbox)
+                interrupted = drive(lambda spec: run_episode(ctx, tasks[spec.task_id], spec), todo, config.parallel,
+                                    console, out, ctx.cancel.set)
+        records = write_results(out, specs)
     skipped = len(specs) - len(todo)
     return RunResult(out, records, len(records) - skipped, skipped, interrupted,
                      standin_notes(config.edge, config.cloud))
@@ -254,12 +256,26 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
                     unpriced += record.cloud_usd is None
                 progress.update(bar, info=info())
         except KeyboardInterrupt:
+            if threading.current_thread() is threading.main_thread():  # Ctrl-C again must not cut this stop short:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # OpenClaw workers and servers would outlive the run
             stop()
             for future in pending:
                 future.cancel()
             console.print("[yellow]interrupted[/]: finished episodes are kept; re-run the command to resume")
             return True
     return False
+
+
+@contextlib.contextmanager
+def _interrupts_restored() -> Iterator[None]:
+    """Ctrl-C as it was before the run, once its episodes and servers stopped and its tables are written (`drive`
+    ignores Ctrl-C from the first until then)."""
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        if previous is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, previous)
 
 
 def write_results(out: Path, specs: list[EpisodeSpec]) -> list[EpisodeRecord]:
