@@ -86,8 +86,8 @@ def states_numbers(unit: Unit, text: str) -> float:
 def finds_nothing(unit: Unit, text: str) -> bool:
     """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
     normal or negative result): the grader never grades such a text, it leaves it for review at most. On the
-    twenty hand-written splits such texts are 16 negatives (negated, ruled out, normal results; 6 graded by the
-    trees) and no leak (benchmarks/RESULTS.md, session 23)."""
+    twenty hand-written splits such texts are 16 negatives (negated, ruled out, normal results; 8 graded by the
+    trees leave-one-split-out) and no leak (benchmarks/RESULTS.md, session 23)."""
     return unit.kind == "health" and bool(_NOTHING_FOUND.search(text))
 
 
