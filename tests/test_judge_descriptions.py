@@ -38,4 +38,17 @@ def test_the_grader_reads_them_last_among_its_features():
     assert named["desc_category_known"] == 1.0 and named["desc_category_cues"] == 2.0
     other = learned_grader.features(unit("Boise", "location", "home_city"), text, Reading(0.4, 0, len(text), 0.8, 0.2),
                                     "free-text", Verdict(0.0), FreeTextEvidence(0.4, 3, 2, 0.1, 0.0, False))
-    assert other[-2:] == [0.0, 0.0]
+    assert dict(zip(learned_grader.names(), other, strict=True))["desc_category_cues"] == 0.0
+
+
+def test_the_grader_reads_whether_the_text_states_each_of_the_value_s_numbers():
+    """`numbers_stated` (session 23): a translation keeps the value's numbers in another form (1,236.8万元 as
+    "RMB 12.368 million", a date's day, month and year); a number near it or one of them alone is not."""
+    bid = unit("投标报价1,236.8万元", "financial", "bid")
+    date = unit("November 18, 2025", "business", "launch_date")
+    assert learned_grader.states_numbers(bid, "Our bid for Phase I is RMB 12.368 million, do not share.")
+    assert learned_grader.states_numbers(bid, "我们报的是一千二百三十六万八千元。")
+    assert not learned_grader.states_numbers(bid, "报价大约1240万，最后几位数周三定稿。")
+    assert learned_grader.states_numbers(date, "Aurora 手环定在2025年11月18日正式发布。")
+    assert not learned_grader.states_numbers(date, "Aurora 手环在2025年11月发布。")
+    assert not learned_grader.states_numbers(unit("multiple sclerosis", "health"), "no numbers at all: 42")

@@ -21,6 +21,7 @@ from ec2audit.detect.finding import LITERAL, MOSTLY
 from ec2audit.detect.judge import Verdict
 from ec2audit.detect.value_checks import Reading
 from ec2audit.errors import InputError
+from ec2audit.units import make_unit
 
 SCRIPT = learned_grader.GRADER_PATH.parent / "learned_grader.py"
 
@@ -44,7 +45,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v3"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v4"
 
 
 def test_the_learned_grader_goes_with_the_local_judges_checks(tmp_path):
@@ -117,7 +118,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_pat
                         "--out", str(out)], check=True, capture_output=True, text=True)
     assert first.read_bytes() == second.read_bytes()
     grader = learned_grader.LearnedGrader.load(first)
-    assert grader.version == "learned-grader-v3" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+    assert grader.version == "learned-grader-v4" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
 
 
 def test_leave_one_split_out_writes_each_held_out_verdict(tmp_path):
@@ -132,3 +133,40 @@ def test_leave_one_split_out_writes_each_held_out_verdict(tmp_path):
     assert all(0.0 <= v["probability"] <= 1.0 and not (v["graded"] and v["review"]) for v in lines)
     assert "| handwritten-test-2.jsonl (6) |" in result.stdout
 
+
+def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
+    """`--rounds`: one grader fitted on the splits before the last two blind rounds scores only those (here
+    split 17 against split 2's first examples); the splits it was fitted on are not scored."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 17)]
+    verdicts = tmp_path / "v.jsonl"
+    result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache",
+                             str(tmp_path / "rows.json"), "--verdicts", str(verdicts), "--rounds"],
+                            check=True, capture_output=True, text=True)
+    lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-17.jsonl"}
+    assert "| handwritten-test-17.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
+    assert "fitted without handwritten-test-17.jsonl, handwritten-test-18.jsonl" in result.stderr
+
+
+
+def test_a_text_that_finds_nothing_about_a_condition_is_left_for_review():
+    """A denial, a condition ruled out, a normal or negative result states no condition (session 23): the
+    grader leaves such a text for review however sure its trees are; another kind of value is not so read."""
+    hiv = make_unit({"task_id": "t", "entity_id": "P1", "entity_name": "Zhao Lei", "field": "dx",
+                     "value": "HIV抗体阳性", "dimension": "health"})
+    texts = ["赵磊 术前四项：乙肝表面抗原、丙肝抗体、HIV抗体均为阴性。",
+             "Past history for Zhao Lei: CBC within normal limits, no evidence of any blood disease."]
+    assert all(learned_grader.finds_nothing(hiv, t) for t in texts)
+    assert not learned_grader.finds_nothing(hiv, "赵磊的HIV抗体检测结果为阳性，已转感染科。")
+    deal = make_unit({"task_id": "t", "entity_id": "F1", "field": "plan", "value": "sale of the Lyon plant",
+                      "dimension": "business"})
+    assert not learned_grader.finds_nothing(deal, "The board denied the Lyon sale rumours.")
+    text = texts[0]
+    reading = Reading(0.9, 0, len(text), 0.83, 0.2)
+    row = [0.0] * len(learned_grader.names())
+    row[learned_grader.names().index("check_graded")] = 1.0
+    checked = Verdict(MOSTLY, text[:10], 0, 10)
+    grader = stump(3.0, "check_graded")
+    assert grader.decide(row, reading, checked, text) == checked
+    row[learned_grader.names().index("nothing_found")] = 1.0
+    assert grader.decide(row, reading, checked, text) == Verdict(0.0, text[:10], 0, 10, review=True)

@@ -788,3 +788,15 @@ def test_a_translation_s_european_numbers_and_a_condition_before_its_qualifier()
     typed = make_unit({"task_id": "t", "entity_id": "P2", "field": "dx", "value": "diabetes (type 2)",
                        "dimension": "health"})
     assert "diabetes" not in written_names(typed)
+
+
+def test_a_text_in_traditional_script_is_read_as_simplified():
+    """checks-v14: the checks read a Traditional text folded to Simplified (their acts and place words are
+    Simplified), and quote the evidence as the text writes it."""
+    closure = make_unit({"task_id": "t", "entity_id": "D7", "entity_name": "星衡科技", "field": "plan",
+                         "value": "关闭苏州工厂", "dimension": "business", "description": "unannounced site closure"})
+    texts = ["内部消息：星衡科技计划年底关闭苏州的工厂，先别外传。",
+             "內部消息：星衡科技計劃年底關閉蘇州的工廠，先別外傳。"]
+    simplified, traditional = grades(closure, texts)
+    assert simplified.grade > 0 and traditional.grade == simplified.grade
+    assert traditional.evidence and traditional.evidence in texts[1] and traditional.evidence not in texts[0]

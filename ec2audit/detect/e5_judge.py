@@ -33,7 +33,7 @@ from ec2audit import resources
 from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
 from ec2audit.detect.learned_grader import LearnedGrader, features
 from ec2audit.detect.semantic import windows
-from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for, free_text_evidence
+from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for, folded, free_text_evidence, quoted
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
@@ -182,12 +182,12 @@ class CrossEncoderJudge:
 
     def _decide(self, unit: Unit, text: str, reading: Reading) -> Verdict:
         """The check's verdict, or the learned grader's over it and the free-text evidence."""
-        check = check_for(unit)
-        verdict = check.decide(unit, text, reading, self.unit_set)
+        check, read = check_for(unit), folded(text)
+        verdict = quoted(check.decide(unit, read, reading, self.unit_set), text)
         if self.grader is None:
             return verdict
-        evidence = free_text_evidence(unit, text, reading, self.unit_set)
-        return self.grader.decide(features(unit, text, reading, check.name, verdict, evidence), reading, verdict, text)
+        evidence = free_text_evidence(unit, read, reading, self.unit_set)
+        return self.grader.decide(features(unit, read, reading, check.name, verdict, evidence), reading, verdict, text)
 
     def close(self) -> None:
         if self.cache:

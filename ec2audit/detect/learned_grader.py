@@ -4,11 +4,13 @@ Hand-written value checks (`ec2audit.detect.value_checks`) gain on the text they
 on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the same evidence — the
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
-whether the text names a category of the value's condition (`descriptions`, since session 22) —
-as trees fitted on the eighteen hand-written test splits (`judges/local-judge/learned_grader.py`, which also
-measures them leave-one-split-out; not on the dev files, where the cross-encoder's probabilities are
-in-sample). Its probability at or above `threshold` grades (the check's grade where the check graded,
-`MOSTLY` otherwise); between `review_threshold` and it, the pair is left for a person.
+whether the text names a category of the value's condition (`descriptions`, since session 22) and states
+each of the value's numbers (since session 23) — as trees fitted on the twenty hand-written test splits
+(`judges/local-judge/learned_grader.py`, which also measures them leave-one-split-out and leaving the last
+blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Its
+probability at or above `threshold` grades (the check's grade where the check graded, `MOSTLY` otherwise);
+between `review_threshold` and it, the pair is left for a person. A text that finds nothing about a health
+value (`finds_nothing`: a denial, a normal or negative result) is never graded, only left for review.
 
 The trees are package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits them (a dev dependency) and is not needed to use them. The text's length is not a feature: the
@@ -27,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ec2audit import resources
-from ec2audit.detect import descriptions
+from ec2audit.detect import descriptions, value_checks
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import Verdict
 from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
@@ -38,6 +40,12 @@ GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")
 KINDS = ("health", "business", "financial", "person_name", "contact", "location", "government_id", "credential",
          "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
 _HAN = re.compile(r"[\u3400-\u9fff]")
+#: A finding of nothing: a denial, a condition ruled out, a normal or negative result. A text that says so
+#: states no condition, though it names the condition's organ or test (the category cues) or the condition.
+_NOTHING_FOUND = re.compile(
+    r"\b(?:no (?:evidence|sign|signs|history|record) of|ruled out|rules out|denie[sd]|negative (?:for|result)"
+    r"|tested negative|within normal (?:limits|range)|(?:all|both) (?:normal|negative)|unremarkable)\b"
+    r"|阴性|正常范围|均正常|未见|排除|否认|无[^，。,.]{0,8}(?:病史|疾病)", re.I)
 
 
 def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
@@ -57,7 +65,8 @@ def features(unit: Unit, text: str, reading: Reading, check: str, verdict: Verdi
             _clip(evidence.specific), _clip(evidence.margin), float(evidence.margin >= 1.0), float(evidence.written),
             float(evidence.bound), float(evidence.contrary), float(evidence.contrast >= evidence.minimum),
             math.log1p(evidence.contrast), float(bool(_HAN.search(text))), float(bool(_HAN.search(unit.value))),
-            *(float(unit.kind == k) for k in KINDS), *describes(unit, text)]
+            *(float(unit.kind == k) for k in KINDS), *describes(unit, text), states_numbers(unit, text),
+            float(finds_nothing(unit, text))]
 
 
 def describes(unit: Unit, text: str) -> list[float]:
@@ -66,11 +75,28 @@ def describes(unit: Unit, text: str) -> list[float]:
     return [float(bool(descriptions.categories(unit))), float(descriptions.category_cues(unit, text))]
 
 
+def states_numbers(unit: Unit, text: str) -> float:
+    """1.0 where the value holds a number and the text states each of its numbers, in whatever form
+    (`value_checks.numbers`: 1,236.8万 and "RMB 12.368 million", 2025年11月18日 and "November 18, 2025"):
+    a translation or paraphrase keeps a value's numbers."""
+    own = {round(n, 6) for n in value_checks.numbers(unit.value)}
+    return float(bool(own) and own <= {round(n, 6) for n in value_checks.numbers(text)})
+
+
+def finds_nothing(unit: Unit, text: str) -> bool:
+    """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
+    normal or negative result): the grader never grades such a text, it leaves it for review at most. On the
+    twenty hand-written splits such texts are 16 negatives (negated, ruled out, normal results; 8 graded by the
+    trees leave-one-split-out) and no leak (benchmarks/RESULTS.md, session 23)."""
+    return unit.kind == "health" and bool(_NOTHING_FOUND.search(text))
+
+
 def names() -> list[str]:
     return ["logit", "model_grades", "model_reviews", "check_graded", "check_grade", "check_review", "check_veto",
             *(f"check={c.name}" for c in CHECKS), "specific", "margin", "no_contrast", "written", "bound",
             "contrary", "enough_contrast", "log_contrast", "han_text", "han_value",
-            *(f"kind={k}" for k in KINDS), "desc_category_known", "desc_category_cues"]
+            *(f"kind={k}" for k in KINDS), "desc_category_known", "desc_category_cues",
+            "numbers_stated", "nothing_found"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +133,7 @@ class LearnedGrader:
         fewer of the realistic split's paraphrases for a person (benchmarks/RESULTS.md, session 20)."""
         p = float(self.probability(np.asarray([row], dtype=float))[0])
         span = text[reading.start:reading.end]
-        if p >= self.threshold:
+        if p >= self.threshold and not row[self.names.index("nothing_found")]:
             return verdict if verdict.grade > 0 else Verdict(MOSTLY, span, reading.start, reading.end)
         if p >= self.review_threshold or verdict.grade > 0 or verdict.review:
             if verdict.evidence:

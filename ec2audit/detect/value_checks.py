@@ -89,7 +89,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
 from typing import Protocol
@@ -102,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v13"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v14"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -160,6 +160,22 @@ def register(cls: type) -> type:
 
 def check_for(unit: Unit) -> ValueCheck:
     return next(c for c in CHECKS if c.claims(unit))
+
+
+def folded(text: str) -> str:
+    """The text as the checks read it: Traditional characters as Simplified (OpenCC, as the string tiers fold
+    them; the same length, so offsets hold; checks-v14). The checks' acts, place words, glossary and tables are
+    written in Simplified: 關閉上海研發中心 is 关闭上海研发中心, 徐匯區 is 徐汇区."""
+    from ec2audit.detect.views import to_simplified
+
+    return to_simplified(text)
+
+
+def quoted(verdict: Verdict, text: str) -> Verdict:
+    """A verdict decided on the folded text, its evidence quoted from the text as written."""
+    if 0 <= verdict.start < verdict.end <= len(text) and verdict.evidence:
+        return replace(verdict, evidence=text[verdict.start:verdict.end])
+    return verdict
 
 
 _HAN = re.compile(r"[\u3400-\u9fff]")

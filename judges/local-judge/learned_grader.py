@@ -1,25 +1,35 @@
-"""The local judge's learned grader (issue 37): measured leave-one-split-out, then fitted on every split.
+"""The local judge's learned grader (issue 37): measured leave-one-split-out and leaving the last rounds out,
+then fitted on every split.
 
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE        # measure (readings cached)
+    .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --rounds   # the last rounds left out
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader.json
 
-Every example of the dev files (`checks_dev.DEV`) and of the eighteen hand-written test splits (named here
+Every example of the dev files (`checks_dev.DEV`) and of the twenty hand-written test splits (named here
 one by one; no later split is read) is one candidate judged against its whole text with its file's units
 as the unit set, as `benchmarks/local_judge.py` runs a split. For each the cross-encoder's reading, the
 value check's verdict and the free-text evidence are recorded once (`--cache`), and
 `ec2audit.detect.learned_grader.features` turns them into the grader's features.
 
-Leave one split out: for each test split, a grader is fitted on the other seventeen splits, its grade
+Leave one split out: for each test split, a grader is fitted on the other nineteen splits, its grade
 threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
 leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
 whole training files); then the split left out is scored. The same folds score the checks as recorded
-in the cache and, for comparison, a logistic regression. Pooled (all, English, Chinese, splits 13-18) and
+in the cache and, for comparison, a logistic regression. Pooled (all, English, Chinese, splits 13-20) and
 per-split semantic P/R/F1 and graded precision, with bootstrap 95 % intervals over the pooled examples. The
 dev files are not fitted on (`--with-dev` does): the cross-encoder was trained on them, so its probabilities
 there are in-sample, and a grader fitted on them trusts the model more than new text warrants
 (benchmarks/RESULTS.md, session 20).
 
-`--out`: the trees fitted on all eighteen splits, its thresholds chosen the same way, written as
+Leave the last rounds out (`--rounds`): one grader fitted on splits 1-16, its thresholds chosen the same way,
+scores splits 17-20, the last two rounds written blind by authors no earlier split had. Across three blind
+rounds leave-one-split-out's pooled F1 overstated held-out F1 by ~0.2: it pools older splits whose authors
+recur and on which the rules were tuned; this pool holds only the latest rounds (benchmarks/RESULTS.md,
+session 23). The trees' settings
+(`--depth`, `--trees`, `--rate`, `--leaf`, `--l2`, `--monotone`) and `--target` are options, to compare both
+estimates.
+
+`--out`: the trees fitted on all twenty splits, its thresholds chosen the same way, written as
 JSON (deterministic: the same cache gives the same file).
 """
 
@@ -29,7 +39,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -53,14 +63,18 @@ TESTS = tuple(HERE / name for name in (
     "handwritten-test-9.jsonl", "handwritten-test-10.jsonl", "handwritten-test-11.jsonl",
     "handwritten-test-12.jsonl", "handwritten-test-13.jsonl", "handwritten-test-14.jsonl",
     "handwritten-test-15.jsonl", "handwritten-test-16.jsonl", "handwritten-test-17.jsonl",
-    "handwritten-test-18.jsonl"))
+    "handwritten-test-18.jsonl", "handwritten-test-19.jsonl", "handwritten-test-20.jsonl"))
 BLIND = TESTS[12:]  # written after checks-v11 (checks-v12 read 1-16, checks-v13 the misses of 17)
-TARGET = 0.95  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9)
+ROUNDS = TESTS[16:]  # the last two blind rounds (17/18, 19/20), by authors no earlier split had
+TARGET = 0.93  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
 INNER = 5  # folds of whole files the thresholds are chosen on (files sorted by name, dealt round)
 C = 1.0  # inverse L2 strength of the logistic regression (the comparison)
 DEPTH, TREES, RATE = 3, 150, 0.05  # the shipped trees: depth, how many, learning rate
-VERSION = "learned-grader-v3"
+LEAF, L2 = 20, 5.0  # … fewest examples a leaf (scikit-learn's default), L2 penalty of the leaves' values
+MONOTONE = {"logit": 1, "check_grade": 1, "specific": 1, "margin": 1, "contrary": -1, "desc_category_cues": 1}
+# `--monotone`: the features a leak's probability may only rise (1) or fall (-1) with
+VERSION = "learned-grader-v4"
 
 
 def record(paths, limit: int | None = None, adapter: Path | None = None) -> list[dict]:
@@ -76,11 +90,11 @@ def record(paths, limit: int | None = None, adapter: Path | None = None) -> list
         units = tuple(dict.fromkeys(e.unit for e in examples))
         for e in examples:
             reading = judge.readings(e.text, [e.unit])[0]
-            check = value_checks.check_for(e.unit)
-            verdict = check.decide(e.unit, e.text, reading, units)
-            evidence = value_checks.free_text_evidence(e.unit, e.text, reading, units)
+            check, read = value_checks.check_for(e.unit), value_checks.folded(e.text)
+            verdict = value_checks.quoted(check.decide(e.unit, read, reading, units), e.text)
+            evidence = value_checks.free_text_evidence(e.unit, read, reading, units)
             rows.append({"file": path.name, "id": e.id, "kind": e.kind, "lang": e.lang, "gold": e.grade > 0,
-                         "unit": e.unit.model_dump(mode="json"), "text": e.text, "reading": asdict(reading),
+                         "unit": e.unit.model_dump(mode="json"), "text": read, "reading": asdict(reading),
                          "check": check.name, "grade": verdict.grade, "review": verdict.review,
                          "evidence": asdict(evidence)})
         print(f"{path.name}: {len(examples)} examples, {time.process_time() - started:.1f} s CPU", file=sys.stderr)
@@ -122,14 +136,33 @@ def fit_logistic(x: np.ndarray, y: np.ndarray):
     return make_pipeline(StandardScaler(), LogisticRegression(C=C, max_iter=2000)).fit(x, y)
 
 
-def fit_trees(x: np.ndarray, y: np.ndarray):
-    """The shipped kind: small gradient-boosted trees, on one thread (the same data gives the same trees)."""
-    from sklearn.ensemble import HistGradientBoostingClassifier
-    from threadpoolctl import threadpool_limits
+@dataclass(frozen=True)
+class TreeSetting:
+    """How the trees are fitted (`--depth`, `--trees`, `--rate`, `--leaf`, `--l2`, `--monotone`); `columns`:
+    the names of the features fitted on, in order."""
 
-    with threadpool_limits(1):
-        return HistGradientBoostingClassifier(max_depth=DEPTH, max_iter=TREES, learning_rate=RATE,
-                                              random_state=0).fit(x, y)
+    depth: int = DEPTH
+    trees: int = TREES
+    rate: float = RATE
+    leaf: int = LEAF
+    l2: float = L2
+    monotone: bool = False
+    columns: tuple[str, ...] = tuple(learned.names())
+
+    def __call__(self, x: np.ndarray, y: np.ndarray):
+        """Small gradient-boosted trees, on one thread (the same data gives the same trees)."""
+        from sklearn.ensemble import HistGradientBoostingClassifier
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1):
+            return HistGradientBoostingClassifier(max_depth=self.depth, max_iter=self.trees,
+                                                  learning_rate=self.rate, min_samples_leaf=self.leaf,
+                                                  l2_regularization=self.l2, random_state=0,
+                                                  monotonic_cst=[MONOTONE.get(c, 0) for c in self.columns]
+                                                  if self.monotone else None).fit(x, y)
+
+
+fit_trees = TreeSetting()  # the shipped kind
 
 
 def export(model, grade: float, review: float) -> learned.LearnedGrader:
@@ -187,80 +220,91 @@ def table_row(label: str, gold, pred, kinds) -> str:
             f"({s['wrong']} of {s['graded']}) |")
 
 
-def leave_one_split_out(rows: list[dict], with_dev: bool = False, drop: tuple[str, ...] = (),
-                        target: float = TARGET, verdicts: Path | None = None) -> None:
-    """`drop`: features left out (by the start of their names), the logistic and the trees fitted without them.
+def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = False, with_dev: bool = False,
+             drop: tuple[str, ...] = (), target: float = TARGET, verdicts: Path | None = None) -> None:
+    """Leave one split out, or (`rounds`) leave the last rounds out: one grader fitted on the splits before
+    `ROUNDS` and scored on them, the blind rounds' authors unseen in training (a harder estimate: across
+    three blind rounds leave-one-split-out's pool overstated held-out F1 by ~0.2, benchmarks/RESULTS.md).
+    `drop`: features left out (by the start of their names), the logistic and the trees fitted without them.
     `verdicts`: each held-out example's trees' probability and decision written there (JSON lines), to read
     the misses by class."""
-    keep = [i for i, n in enumerate(learned.names()) if not n.startswith(drop)] if drop else None
-    x = np.asarray([features(r) for r in rows], dtype=float)[:, keep] if drop else np.asarray(
-        [features(r) for r in rows], dtype=float)
+    columns = [n for n in learned.names() if not n.startswith(drop)] if drop else learned.names()
+    keep = [learned.names().index(n) for n in columns]
+    every = np.asarray([features(r) for r in rows], dtype=float)
+    x, fit = every[:, keep], replace(fit, columns=tuple(columns))
+    # the grader's rule (`LearnedGrader.decide`): a text that finds nothing is never graded
+    nothing = (every[:, learned.names().index("nothing_found")] > 0) & ("nothing_found" in columns)
     gold = np.asarray([r["gold"] for r in rows])
     kinds = np.asarray([r["kind"] for r in rows])
     files = np.asarray([r["file"] for r in rows])
     checks = np.asarray([r["grade"] > 0 for r in rows])
     reviewed = np.asarray([r["review"] for r in rows])
     tests = np.isin(files, [t.name for t in TESTS])
-    pooled = {"checks": np.zeros(len(rows), bool), "logistic": np.zeros(len(rows), bool),
-              "trees": np.zeros(len(rows), bool)}
-    review, held_out = np.zeros(len(rows), bool), np.zeros(len(rows))
-    print("| split left out | checks (recorded) semantic P / R / F1, precision (wrong of graded) | logistic grader | "
-          "gradient-boosted trees | trees' thresholds (grade, review) |\n|---|---|---|---|---|")
-    for test in TESTS:
-        held = files == test.name
+    folds = [[t.name for t in ROUNDS]] if rounds else [[t.name] for t in TESTS]
+    pooled = {"checks": checks.copy(), "logistic": np.zeros(len(rows), bool), "trees": np.zeros(len(rows), bool)}
+    review, probabilities, scored = np.zeros(len(rows), bool), np.zeros(len(rows)), np.zeros(len(rows), bool)
+    for fold in folds:
+        held = np.isin(files, fold)
         if not held.any():  # a split not recorded (`--files`)
             continue
-        train_rows = ~held & (tests | with_dev)
-        cells = [checks[held]]
-        for name, fit in (("logistic", fit_logistic), ("trees", fit_trees)):
-            model, (grade, floor) = train(fit, x[train_rows], gold[train_rows], files[train_rows], target)
+        scored |= held
+        before = np.isin(files, [t.name for t in TESTS[:TESTS.index(ROUNDS[0])]]) if rounds else tests
+        train_rows = ~held & (before | with_dev)
+        for name, fitter in (("logistic", fit_logistic), ("trees", fit)):
+            model, (grade, floor) = train(fitter, x[train_rows], gold[train_rows], files[train_rows], target)
             p = probability(model, x[held])
-            pooled[name][held] = p >= grade
-            cells.append(p >= grade)
+            pooled[name][held] = (p >= grade) & ~nothing[held]
             if name == "trees":  # the review band, and what the check graded or reviewed (`decide`)
-                held_out[held] = p
-                review[held] = ((p >= floor) | checks[held] | reviewed[held]) & (p < grade)
-                chosen = (grade, floor)
-        pooled["checks"][held] = checks[held]
-        text = []
-        for pred in cells:
-            s = scores(gold[held], pred, kinds[held])
-            text.append(f"{s['P']:.2f} / {s['R']:.2f} / **{s['F1']:.2f}**, {s['precision']:.2f} "
-                        f"({s['wrong']} of {s['graded']})")
-        print(f"| {test.name} ({held.sum()}) | " + " | ".join(text) + f" | {chosen[0]:.3f}, {chosen[1]:.3f} |")
+                probabilities[held] = p
+                review[held] = ((p >= floor) | checks[held] | reviewed[held]) & ~pooled[name][held]
+        print(f"trees fitted without {', '.join(fold)}: thresholds {grade:.3f} (grade), {floor:.3f} (review)",
+              file=sys.stderr)
+    print("| split held out | checks (recorded) semantic P / R / F1, precision (wrong of graded) | logistic grader | "
+          "gradient-boosted trees |\n|---|---|---|---|")
+    for test in TESTS:
+        held = (files == test.name) & scored
+        if held.any():
+            text = []
+            for pred in pooled.values():
+                s = scores(gold[held], pred[held], kinds[held])
+                text.append(f"{s['P']:.2f} / {s['R']:.2f} / **{s['F1']:.2f}**, {s['precision']:.2f} "
+                            f"({s['wrong']} of {s['graded']})")
+            print(f"| {test.name} ({held.sum()}) | " + " | ".join(text) + " |")
     if verdicts:
         with verdicts.open("w", encoding="utf-8") as out:
-            for i in np.nonzero(tests)[0]:
+            for i in np.nonzero(scored)[0]:
                 out.write(json.dumps({"file": files[i], "id": rows[i]["id"], "kind": kinds[i], "gold": bool(gold[i]),
-                                      "probability": round(float(held_out[i]), 4), "graded": bool(pooled["trees"][i]),
-                                      "review": bool(review[i]), "check_grade": rows[i]["grade"]},
-                                     ensure_ascii=False) + "\n")
+                                      "probability": round(float(probabilities[i]), 4),
+                                      "graded": bool(pooled["trees"][i]), "review": bool(review[i]),
+                                      "check_grade": rows[i]["grade"]}, ensure_ascii=False) + "\n")
     langs = np.asarray([r.get("lang", "") for r in rows])
-    slices = {f"the {len(np.unique(files[tests]))} splits": tests,
-              "English (en, es)": tests & np.isin(langs, ["en", "es"]),
-              "Chinese (zh, mixed)": tests & np.isin(langs, ["zh", "mixed"]),
-              "splits 13-18 (no rule before checks-v12 was written on them)": np.isin(files, [t.name for t in BLIND])}
+    slices = {f"the {len(np.unique(files[scored]))} splits held out": scored,
+              "English (en, es)": scored & np.isin(langs, ["en", "es"]),
+              "Chinese (zh, mixed)": scored & np.isin(langs, ["zh", "mixed"])}
+    if not rounds:
+        slices["splits 13-20 (no rule before checks-v12 was written on them)"] = np.isin(
+            files, [t.name for t in BLIND])
     for title, where in slices.items():
         print(f"\nPooled over {title} ({where.sum()} examples), 95 % bootstrap intervals:\n")
         print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
         for name, pred in pooled.items():
             print(table_row(name, gold[where], pred[where], kinds[where]))
-    print(f"\ntrees: left for review {review[tests].mean():.0%} of the splits' examples; semantic leaks graded "
-          f"or left for review {((pooled['trees'] | review) & gold & np.isin(kinds, SEMANTIC))[tests].sum()} "
-          f"of {(gold & np.isin(kinds, SEMANTIC))[tests].sum()}")
+    print(f"\ntrees: left for review {review[scored].mean():.0%} of the held-out examples; semantic leaks graded "
+          f"or left for review {((pooled['trees'] | review) & gold & np.isin(kinds, SEMANTIC))[scored].sum()} "
+          f"of {(gold & np.isin(kinds, SEMANTIC))[scored].sum()}")
 
 
-def ship(rows: list[dict], out: Path) -> None:
-    """The trees fitted on all eighteen splits, thresholds chosen on out-of-fold probabilities, as JSON; the
+def ship(rows: list[dict], out: Path, fit: TreeSetting = fit_trees) -> None:
+    """The trees fitted on all twenty splits, thresholds chosen on out-of-fold probabilities, as JSON; the
     numpy walk of the written file must give scikit-learn's probabilities."""
     rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
     x = np.asarray([features(r) for r in rows], dtype=float)
     gold = np.asarray([r["gold"] for r in rows])
-    model, (grade, floor) = train(fit_trees, x, gold, np.asarray([r["file"] for r in rows]))
+    model, (grade, floor) = train(fit, x, gold, np.asarray([r["file"] for r in rows]))
     out.write_text(json.dumps(export(model, grade, floor).as_dict()) + "\n", encoding="utf-8")
     walked = learned.LearnedGrader.load(out).probability(x)
     assert np.allclose(walked, probability(model, x), atol=1e-9), "the exported trees disagree with scikit-learn"
-    print(f"wrote {out}: {TREES} trees, threshold {grade:.3f}, review threshold {floor:.3f}, {len(rows)} examples")
+    print(f"wrote {out}: {fit.trees} trees, threshold {grade:.3f}, review threshold {floor:.3f}, {len(rows)} examples")
 
 
 def main() -> None:
@@ -269,15 +313,22 @@ def main() -> None:
     parser.add_argument("--files", type=Path, nargs="+", help="record these files instead of dev and the splits")
     parser.add_argument("--limit", type=int, help="the first N examples of each file only")
     parser.add_argument("--adapter", type=Path, help="record with this cross-encoder (train.py --out)")
-    parser.add_argument("--with-dev", action="store_true", help="leave-one-split-out trained on the dev files too")
-    parser.add_argument("--drop", nargs="+", default=(), help="leave-one-split-out without the features whose "
+    parser.add_argument("--rounds", action="store_true", help="leave the last rounds out (fit on the splits "
+                        "before 17, score 17-20) instead of one split at a time")
+    parser.add_argument("--with-dev", action="store_true", help="measuring: trained on the dev files too")
+    parser.add_argument("--drop", nargs="+", default=(), help="measuring without the features whose "
                         "names start so (ec2audit.detect.learned_grader.names)")
-    parser.add_argument("--target", type=float, default=TARGET, help="leave-one-split-out: the graded precision "
+    parser.add_argument("--target", type=float, default=TARGET, help="the graded precision "
                         "the grade threshold keeps on out-of-fold training probabilities")
-    parser.add_argument("--verdicts", type=Path, help="leave-one-split-out: write each held-out example's trees' "
+    parser.add_argument("--verdicts", type=Path, help="measuring: write each held-out example's trees' "
                         "probability and decision here (JSON lines)")
     parser.add_argument("--out", type=Path, help="fit on every file and write the grader here")
+    for name, value in ((n, v) for n, v in asdict(fit_trees).items() if n not in ("columns", "monotone")):
+        parser.add_argument(f"--{name}", type=type(value), default=value, help=f"trees: {name} (default {value})")
+    parser.add_argument("--monotone", action="store_true", help="trees: a leak's probability only rises or "
+                        "falls with the features of MONOTONE")
     args = parser.parse_args()
+    fit = TreeSetting(args.depth, args.trees, args.rate, args.leaf, args.l2, args.monotone)
     if args.cache and args.cache.exists():
         rows = json.loads(args.cache.read_text(encoding="utf-8"))
     else:
@@ -285,9 +336,9 @@ def main() -> None:
         if args.cache:
             args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.out:
-        ship(rows, args.out)
+        ship(rows, args.out, fit)
     else:
-        leave_one_split_out(rows, args.with_dev, tuple(args.drop), args.target, args.verdicts)
+        held_out(rows, fit, args.rounds, args.with_dev, tuple(args.drop), args.target, args.verdicts)
 
 
 if __name__ == "__main__":
