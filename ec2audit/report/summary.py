@@ -335,10 +335,8 @@ def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
     first: dict[tuple[str, str], dict] = {}
     for row in findings.iter_rows(named=True):
         key = (row["group"], row["unit_id"])
-        if key not in first:
+        if key not in first or row["grade"] > first[key]["best"]:  # an earlier, lower grade is no first leak
             first[key] = dict(row, first_call=row.get("step"), best=row["grade"])
-        else:
-            first[key]["best"] = max(first[key]["best"], row["grade"])
     return first
 
 

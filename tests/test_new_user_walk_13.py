@@ -1,0 +1,38 @@
+"""Session 23, thirteenth walk: figures a new user reads off the commands that are not log audits (`report` on an
+audit's output, `units`, `tasks import-acebench`, `annotate`), on inputs written here as their authors write them,
+each checked against a count made by hand."""
+
+import json
+from pathlib import Path
+
+from test_new_user_walk import _openclaw
+from test_new_user_walk_7 import _cli
+
+
+def _jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_report_names_the_call_that_first_sent_a_unit_at_its_best_grade_as_audit_does(tmp_path):
+    """A session whose second call (#2) carries `Ms. Kessler` and `…0130 00` (fragments, 0.3 each) and whose fourth
+    (#4) carries the name and the IBAN whole (1.0). By hand, as `audit` prints it: both units first leaked at call #4,
+    grade 1.0, the evidence the whole values. Before: `report` named call #2 and showed its fragments under the
+    grade 1.0."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _openclaw(logs, "s1", ["Ms. Kessler asked about the account ending 0130 00.", "The weather.",
+                           "Maria Kessler, IBAN DE89 3704 0044 0532 0130 00, confirmed."])
+    units = _jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t", "entity_id": "E1", "field": "name", "dimension": "person_name", "value": "Maria Kessler"},
+        {"task_id": "t", "entity_id": "E1", "field": "iban", "dimension": "financial",
+         "value": "DE89 3704 0044 0532 0130 00"}])
+    (tmp_path / "map.json").write_text('{"s1": "t"}', encoding="utf-8")
+    out = tmp_path / "out" / "findings.parquet"
+    code, output = _cli("audit", logs, "--units", units, "--task-map", tmp_path / "map.json", "--out", out)
+    assert code == 0, output
+    code, output = _cli("report", out.parent, "--json", "--show-values")
+    assert code == 0, output
+    (episode,) = json.loads(output)["tasks"]["t"]
+    assert sorted((leak["unit_id"], leak["grade"], leak["step"], leak["shown"]) for leak in episode["leaks"]) == [
+        ("t/E1/iban", 1.0, 4, "DE89 3704 0044 0532 0130 00"), ("t/E1/name", 1.0, 4, "Maria Kessler")]
