@@ -36,3 +36,37 @@ def test_report_names_the_call_that_first_sent_a_unit_at_its_best_grade_as_audit
     (episode,) = json.loads(output)["tasks"]["t"]
     assert sorted((leak["unit_id"], leak["grade"], leak["step"], leak["shown"]) for leak in episode["leaks"]) == [
         ("t/E1/iban", 1.0, 4, "DE89 3704 0044 0532 0130 00"), ("t/E1/name", 1.0, 4, "Maria Kessler")]
+
+
+def test_acebench_checklists_weights_written_after_the_item_and_items_wrapped_onto_two_lines(tmp_path):
+    """A task's Grading Criteria as AceBench writes them: task 33's generated checklist ends each item with its
+    weight (`… — weight 0.2`), task 1's wraps a long item onto an indented second line. By hand: the weights are
+    0.2, 0.4 and 0.4 (they sum to 1: no note), and the wrapped item reads whole. Before: the three shared 1 equally
+    (1/3 each, `— weight 0.2` kept in the text) and the second line was dropped."""
+    md = tmp_path / "tasks" / "ACE_Bench" / "ACE_Bench_task_33_contact_lookup.md"
+    md.parent.mkdir(parents=True)
+    md.write_text("""---
+id: ACE_Bench_task_33_contact_lookup
+name: Contact lookup
+timeout_seconds: 300
+agent_category: Office & Daily Tasks
+---
+## Prompt
+
+帮我找一下技术部的张伟的联系方式。
+
+## Grading Criteria
+
+- [ ] search_performed: tool `contacts_search` called >= 1 times — weight 0.2
+- [ ] disambiguation: response contains keywords [张伟, 张卫, 张伟东] — weight 0.4
+- [ ] correct_recommendation: the agent recommended the right Zhang Wei
+      (技术部, 高级工程师) and said why — weight 0.4
+""", encoding="utf-8")
+    code, output = _cli("tasks", "import-acebench", md, "--json")
+    assert code == 0, output
+    (task,) = json.loads(output)["tasks"]
+    assert [(c["key"], c["weight"]) for c in task["criteria"]] == [
+        ("search_performed", 0.2), ("disambiguation", 0.4), ("correct_recommendation", 0.4)]
+    assert task["criteria"][2]["description"] == (
+        "the agent recommended the right Zhang Wei (技术部, 高级工程师) and said why")
+    assert task["meta"]["grading_notes"] == []
