@@ -9,7 +9,7 @@ the workspace. Whatever cannot be mapped is reported as a `Problem`, never dropp
 Grading: every list item of the Grading Criteria section is a criterion, in whichever form AceBench
 wrote it — `key (0.15): text`, `key (dynamic): text`, `**名称（50%）**：text`, `Criterion 1 - Name
 (17%)`, `key: text — weight 0.2`, or plain text without key or weight (the key is made from the text); an item
-wrapped onto the lines below it reads whole, as Markdown reads it. `**HARD GATE**` marks a
+wrapped onto the lines below it reads whole, as Markdown reads it. `**HARD GATE**` (or `**[Gating]**`) marks a
 gate (weight 0 unless one is written: it passes or fails the task, it does not score). Subsections
 with a weight (`### Deterministic checks (weight 0.15, …)`) scale their items. Missing weights split
 what the written ones leave of 1 equally, as the Automated Checks' formula does; totals other than 1
@@ -50,7 +50,8 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
 _FENCE_LINE = re.compile(r"^```.*$", re.M)  # a fence opens or closes on a line that starts with ```
 _FULL_WIDTH = str.maketrans({"（": "(", "）": ")", "：": ":"})
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]?\]\s*)?(.*\S)\s*$")
-_GATE = re.compile(r"\*{0,2}\s*HARD[\s_-]*GATE\s*\*{0,2}\s*[:—–-]?\s*", re.I)
+#: `**HARD GATE**: text`, `text — **HARD GATES**`, `**[Gating]** text` (the dash before a trailing marker goes with it)
+_GATE = re.compile(r"(?:\s+[—–-]+\s*)?\*{0,2}\s*(?:\bHARD[\s_-]*GATES?\b|\[GATING\])\s*\*{0,2}\s*[:—–-]?\s*", re.I)
 _KEYED = re.compile(r"^`?([A-Za-z_][\w.-]*)`?\s*(?:\(\s*(\d+(?:\.\d+)?\s*%?|[A-Za-z]+)\s*\)\s*:?|:)\s*(.*)$")
 _BOLD = re.compile(r"^\*\*(.+?)\*\*\s*:?\s*(.*)$")
 _PERCENT = re.compile(r"\s*\(\s*(\d+(?:\.\d+)?\s*%)\s*\)")

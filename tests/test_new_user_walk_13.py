@@ -38,35 +38,52 @@ def test_report_names_the_call_that_first_sent_a_unit_at_its_best_grade_as_audit
         ("t/E1/iban", 1.0, 4, "DE89 3704 0044 0532 0130 00"), ("t/E1/name", 1.0, 4, "Maria Kessler")]
 
 
+def _acebench_md(folder: Path, task_id: str, prompt: str, criteria: str) -> Path:
+    """A task Markdown as AceBench ships it under tasks/ACE_Bench, its Grading Criteria as given."""
+    md = folder / "tasks" / "ACE_Bench" / f"{task_id}.md"
+    md.parent.mkdir(parents=True, exist_ok=True)
+    md.write_text(f"---\nid: {task_id}\nname: {task_id}\ntimeout_seconds: 300\nagent_category: Office & Daily Tasks\n"
+                  f"---\n## Prompt\n\n{prompt}\n\n## Grading Criteria\n\n{criteria}", encoding="utf-8")
+    return md
+
+
+def _imported(md: Path) -> dict:
+    code, output = _cli("tasks", "import-acebench", md, "--json")
+    assert code == 0, output
+    (task,) = json.loads(output)["tasks"]
+    return task
+
+
 def test_acebench_checklists_weights_written_after_the_item_and_items_wrapped_onto_two_lines(tmp_path):
     """A task's Grading Criteria as AceBench writes them: task 33's generated checklist ends each item with its
     weight (`… — weight 0.2`), task 1's wraps a long item onto an indented second line. By hand: the weights are
     0.2, 0.4 and 0.4 (they sum to 1: no note), and the wrapped item reads whole. Before: the three shared 1 equally
     (1/3 each, `— weight 0.2` kept in the text) and the second line was dropped."""
-    md = tmp_path / "tasks" / "ACE_Bench" / "ACE_Bench_task_33_contact_lookup.md"
-    md.parent.mkdir(parents=True)
-    md.write_text("""---
-id: ACE_Bench_task_33_contact_lookup
-name: Contact lookup
-timeout_seconds: 300
-agent_category: Office & Daily Tasks
----
-## Prompt
-
-帮我找一下技术部的张伟的联系方式。
-
-## Grading Criteria
-
+    task = _imported(_acebench_md(tmp_path, "ACE_Bench_task_33_contact_lookup", "找一下张伟的联系方式。", """\
 - [ ] search_performed: tool `contacts_search` called >= 1 times — weight 0.2
 - [ ] disambiguation: response contains keywords [张伟, 张卫, 张伟东] — weight 0.4
 - [ ] correct_recommendation: the agent recommended the right Zhang Wei
       (技术部, 高级工程师) and said why — weight 0.4
-""", encoding="utf-8")
-    code, output = _cli("tasks", "import-acebench", md, "--json")
-    assert code == 0, output
-    (task,) = json.loads(output)["tasks"]
+"""))
     assert [(c["key"], c["weight"]) for c in task["criteria"]] == [
         ("search_performed", 0.2), ("disambiguation", 0.4), ("correct_recommendation", 0.4)]
     assert task["criteria"][2]["description"] == (
         "the agent recommended the right Zhang Wei (技术部, 高级工程师) and said why")
     assert task["meta"]["grading_notes"] == []
+
+
+def test_acebench_gating_items_are_gates_in_both_of_its_spellings(tmp_path):
+    """Task 105's checklist opens with `**[Gating]** output.pdf 存在。不通过则所有评分归零。` (no file: every
+    score 0), task 7's ends an item with `— **HARD GATES**` after the words `hard-gated`. By hand: two gates of
+    weight 0, and the two scored items share 1: 0.5 each; the gate's text without its marker, `hard-gated` kept.
+    Before: `[Gating]` was a criterion weighing 1/3 (its key `[Gating]`), and the marker was cut out of
+    `hard-gated` (`6d categories`)."""
+    task = _imported(_acebench_md(tmp_path, "ACE_Bench_task_105_repo_to_slides", "把这个仓库做成幻灯片。", """\
+- [ ] **[Gating]** `output.pdf` 存在。不通过则所有评分归零。
+- [ ] 文本内容涵盖项目关键主题（VLM 评估）
+- [ ] 视觉设计质量：配色统一、版式专业（VLM 评估）
+- [ ] Chat does NOT echo any of the 6 hard-gated categories above — **HARD GATES**
+"""))
+    assert [(c["weight"], c["gate"]) for c in task["criteria"]] == [
+        (0.0, True), (0.5, False), (0.5, False), (0.0, True)]
+    assert task["criteria"][3]["description"] == "Chat does NOT echo any of the 6 hard-gated categories above"
