@@ -423,11 +423,9 @@ def _groups_from_findings(findings: pl.DataFrame, grades: dict[str, dict[str, fl
     if units is not None:
         unit_tasks = {u.task_id for u in units}
         table = metrics.unit_table(units, dict(grades), {g: t & unit_tasks for g, t in tasks.items()})
-        weighted = (pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum()
-        for g, count, value in table.group_by("group").agg(pl.len(), exposure=weighted).iter_rows():
-            rows[g].update(units=count, exposure=value)
-        for g, dim, value in table.group_by("group", "dimension").agg(exposure=weighted).sort("dimension").iter_rows():
-            rows[g]["exposure_by_dimension"][dim] = value
+        for g, scored in metrics.by_group(table).items():
+            rows[g].update(units=scored["units"], exposure=scored["exposure"],
+                           exposure_by_dimension=scored["exposure_by_dimension"])
         for row in rows.values():
             row["tasks"] = sorted(set(row["tasks"]) & unit_tasks)
     return list(rows.values())
