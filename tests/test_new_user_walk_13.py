@@ -115,3 +115,26 @@ def test_report_on_intercept_audits_findings_counts_the_episodes_that_sent_nothi
     (row,) = summary["strategies"]
     assert (row["episodes"], row["exposure"], row["cloud_calls"]) == (2, 0.3125, 3)
     assert {g["label"]: g["exposure"] for g in summary["groups"]} == {"ep1": 0.625, "ep2": 0.0}
+
+
+def test_a_stripe_secret_key_is_a_credential_to_prelabel_and_to_discover(tmp_path):
+    """A service's config.json, written as Stripe's docs show a key: a live secret key under `stripe_key`, a
+    restricted test key in an env line, a publishable key (public by design). By hand: two credentials, the two
+    secret keys, in `annotate prelabel` and in `audit --discover` of an agent that read the file. Before: neither
+    (the prefixes were known only to show a key masked; no key like `stripe_key` names a secret)."""
+    secret, restricted = "sk_live_51HxQ2eLkJ8s9Vb7Tz0aWc3Rm", "rk_test_51Mz7QaBcD3eF9gH2iJ4kL6mN8o"
+    text = json.dumps({"stripe_key": secret, "publishable": "pk_live_51HxQ2eLkJ8s9Vb7Tz0aWc3Rm"}) + (
+        f"\nSTRIPE_RESTRICTED={restricted}\n")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "config.json").write_text(text, encoding="utf-8")
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--no-presidio", "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    prelabelled = [json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]
+    assert sorted(u["value"] for u in prelabelled if u["dimension"] == "credential") == [restricted, secret]
+    log = _openclaw(tmp_path, "stripe", [text])
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--json", "--show-values")
+    assert code == 0, output
+    found = json.loads(output)["leaked"]
+    assert sorted(leak["evidence"] for leak in found if leak["dimension"] == "credential") == [restricted, secret]
