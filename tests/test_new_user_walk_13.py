@@ -138,3 +138,24 @@ def test_a_stripe_secret_key_is_a_credential_to_prelabel_and_to_discover(tmp_pat
     assert code == 0, output
     found = json.loads(output)["leaked"]
     assert sorted(leak["evidence"] for leak in found if leak["dimension"] == "credential") == [restricted, secret]
+
+
+def test_prelabel_of_a_patient_table_with_split_names_and_insurance_ids(tmp_path):
+    """A clinic's export as its system writes it: `first_name`, `last_name`, `dob`, `phone`, `diagnosis`,
+    `insurance_id` per patient. By hand, 6 units a row, 12: the insurance ids are record numbers of the patient's
+    insurance file (financial, weight 2.5, as `POL-…` and `INS-…` are in prose), and each row's units are
+    Amelia Hart's or Jonas Weber's. Before: 10 units (no insurance id), named `Amelia` and `Jonas` alone."""
+    ws = tmp_path / "clinic"
+    ws.mkdir()
+    (ws / "patients.csv").write_text(
+        "patient_id,first_name,last_name,dob,phone,diagnosis,insurance_id\n"
+        "P-1001,Amelia,Hart,1984-03-12,(415) 555-0142,Hypertension,BCBS-88213-A\n"
+        "P-1002,Jonas,Weber,1979-11-02,+49 30 901820,Type 2 diabetes,AOK-553201\n", encoding="utf-8")
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--no-presidio", "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    found = [json.loads(line) for line in units.read_text(encoding="utf-8").splitlines()]
+    assert len(found) == 12
+    assert sorted((u["value"], u["dimension"], u["weight"]) for u in found if u["field"] == "insurance_id") == [
+        ("AOK-553201", "financial", 2.5), ("BCBS-88213-A", "financial", 2.5)]
+    assert {u["entity_id"]: u["entity_name"] for u in found} == {"P-1001": "Amelia Hart", "P-1002": "Jonas Weber"}
