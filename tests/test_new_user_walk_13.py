@@ -159,3 +159,36 @@ def test_prelabel_of_a_patient_table_with_split_names_and_insurance_ids(tmp_path
     assert sorted((u["value"], u["dimension"], u["weight"]) for u in found if u["field"] == "insurance_id") == [
         ("AOK-553201", "financial", 2.5), ("BCBS-88213-A", "financial", 2.5)]
     assert {u["entity_id"]: u["entity_name"] for u in found} == {"P-1001": "Amelia Hart", "P-1002": "Jonas Weber"}
+
+
+def test_report_in_the_terminal_says_how_many_episodes_of_a_strategy_failed(tmp_path):
+    """A run folder as `ec2audit run` leaves it: cloud-only on tasks A (twice) and B, its second run of A crashed
+    (completion 0); edge-only once each, B timed out. By hand: cloud-only 3 episodes, 1 failed, completion
+    (1.0 + 0.0 + 0.8) / 3 = 60.0 %; edge-only 2, 1 failed, (0.9 + 0.2) / 2 = 55.0 %, as the HTML report's `failed`
+    column says. Before: the terminal's table had no `failed`: 60 % read as three finished episodes' mean."""
+    from dataclasses import replace
+
+    from test_new_user_walk_2 import _episode
+
+    from ec2audit.run.episodes import RECORD, EpisodeSpec
+    from ec2audit.run.scheduler import write_results
+
+    out = tmp_path / "run"
+    specs = []
+    for task, strategy, run, completion, status in (
+            ("A", "cloud-only", 0, 1.0, "ok"), ("A", "cloud-only", 1, 0.0, "crash"), ("B", "cloud-only", 0, 0.8, "ok"),
+            ("A", "edge-only", 0, 0.9, "ok"), ("B", "edge-only", 0, 0.2, "timeout")):
+        record = replace(_episode(task, strategy, run, completion, 0, 0.0, None), status=status).to_dict()
+        (out / "episodes" / record["episode_id"]).mkdir(parents=True)
+        (out / "episodes" / record["episode_id"] / RECORD).write_text(json.dumps(record), encoding="utf-8")
+        specs.append(EpisodeSpec(task, strategy, run))
+    write_results(out, specs)
+    code, output = _cli("report", out, "--out", tmp_path / "report.html")
+    assert code == 0, output
+    header = next(line for line in output.splitlines() if "configuration" in line and "completion" in line)
+    names = [cell.strip() for cell in header.split("┃")[2:-1]]
+    rows = {cells[1].strip(): dict(zip(names, (c.strip() for c in cells[2:-1]), strict=True))
+            for line in output.splitlines() if (cells := line.split("│"))[1:2] and "-only" in cells[1]
+            and len(cells) == len(names) + 3}
+    assert {label: (row["episodes"], row["failed"], row["completion"]) for label, row in rows.items()} == {
+        "cloud-only": ("3", "1", "60.0%"), "edge-only": ("2", "1", "55.0%")}
