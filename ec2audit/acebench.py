@@ -8,7 +8,8 @@ the workspace. Whatever cannot be mapped is reported as a `Problem`, never dropp
 
 Grading: every list item of the Grading Criteria section is a criterion, in whichever form AceBench
 wrote it — `key (0.15): text`, `key (dynamic): text`, `**名称（50%）**：text`, `Criterion 1 - Name
-(17%)`, or plain text without key or weight (the key is made from the text). `**HARD GATE**` marks a
+(17%)`, `key: text — weight 0.2`, or plain text without key or weight (the key is made from the text); an item
+wrapped onto the lines below it reads whole, as Markdown reads it. `**HARD GATE**` (or `**[Gating]**`) marks a
 gate (weight 0 unless one is written: it passes or fails the task, it does not score). Subsections
 with a weight (`### Deterministic checks (weight 0.15, …)`) scale their items. Missing weights split
 what the written ones leave of 1 equally, as the Automated Checks' formula does; totals other than 1
@@ -18,6 +19,7 @@ is out of scope: imported tasks carry no oracle and no checker.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import asdict, dataclass, field
@@ -48,12 +50,15 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
 _FENCE_LINE = re.compile(r"^```.*$", re.M)  # a fence opens or closes on a line that starts with ```
 _FULL_WIDTH = str.maketrans({"（": "(", "）": ")", "：": ":"})
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]?\]\s*)?(.*\S)\s*$")
-_GATE = re.compile(r"\*{0,2}\s*HARD[\s_-]*GATE\s*\*{0,2}\s*[:—–-]?\s*", re.I)
+#: `**HARD GATE**: text`, `text — **HARD GATES**`, `**[Gating]** text` (the dash before a trailing marker goes with it)
+_GATE = re.compile(r"(?:\s+[—–-]+\s*)?\*{0,2}\s*(?:\bHARD[\s_-]*GATES?\b|\[GATING\])\s*\*{0,2}\s*[:—–-]?\s*", re.I)
 _KEYED = re.compile(r"^`?([A-Za-z_][\w.-]*)`?\s*(?:\(\s*(\d+(?:\.\d+)?\s*%?|[A-Za-z]+)\s*\)\s*:?|:)\s*(.*)$")
 _BOLD = re.compile(r"^\*\*(.+?)\*\*\s*:?\s*(.*)$")
 _PERCENT = re.compile(r"\s*\(\s*(\d+(?:\.\d+)?\s*%)\s*\)")
 _GROUP_WEIGHT = re.compile(r"\bweight\s*[:=]?\s*(\d+(?:\.\d+)?\s*%?)|\(\s*(\d+(?:\.\d+)?\s*%)\s*[,)]", re.I)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+#: A weight written after the criterion, as AceBench's generated checklists end an item: `… — weight 0.2`.
+_TRAILING_WEIGHT = re.compile(r"\s+[—–-]+\s*weight\s*[:=]?\s*(\d+(?:\.\d+)?\s*%?)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -127,22 +132,31 @@ def _slug(text: str, index: int) -> str:
 
 
 def _item(line: str, index: int) -> tuple[str, float | None, str, bool]:
-    """(key, weight or None, description, gate) of one checklist line, whatever its form."""
+    """(key, weight or None, description, gate) of one checklist item, whatever its form."""
     gate = bool(_GATE.search(line))
     line = _GATE.sub("", line, count=1).strip()
+    trailing = _TRAILING_WEIGHT.search(line)
+    if trailing:
+        line = line[:trailing.start()].rstrip()
+    key, weight, description = _named(line, index)
+    return key, weight if weight is not None or not trailing else _weight(trailing.group(1)), description, gate
+
+
+def _named(line: str, index: int) -> tuple[str, float | None, str]:
+    """(key, weight or None, description) of an item's text: `key (0.15): text`, `**name (50%)**: text`, …"""
     keyed = _KEYED.match(line)
     if keyed:
-        return keyed.group(1), _weight(keyed.group(2) or ""), keyed.group(3).strip(), gate
+        return keyed.group(1), _weight(keyed.group(2) or ""), keyed.group(3).strip()
     bold = _BOLD.match(line)
     name, rest = (bold.group(1), bold.group(2).strip()) if bold else (None, line)
     found = _PERCENT.search(name if name is not None else line)
     weight = _weight(found.group(1)) if found else None
     if name is not None:
         name = _PERCENT.sub("", name).strip()
-        return name, weight, rest or name, gate
+        return name, weight, rest or name
     if found and found.end() == len(line):  # `Criterion 1 - Completeness (17%)`
         line = line[:found.start()].strip()
-    return _slug(line, index), weight, line, gate
+    return _slug(line, index), weight, line
 
 
 def _fill(weights: list[float | None], gates: list[bool], what: str, notes: list[str]) -> list[float]:
@@ -158,18 +172,22 @@ def _fill(weights: list[float | None], gates: list[bool], what: str, notes: list
 
 def _criteria(text: str, notes: list[str]) -> list[Criterion]:
     text = text.translate(_FULL_WIDTH)
-    groups: list[tuple[float | None, list[tuple[str, float | None, str, bool]]]] = [(None, [])]
-    index = 0
+    lines: list[tuple[float | None, list[str]]] = [(None, [])]  # each subsection's weight and its items' text
+    in_item = False
     for line in text.splitlines():
         if line.lstrip().startswith("#"):
             found = _GROUP_WEIGHT.search(line)
-            groups.append((_weight(found.group(1) or found.group(2)) if found else None, []))
-            continue
-        item = _ITEM.match(line)
-        if item:
-            index += 1
-            groups[-1][1].append(_item(item.group(1), index))
-    groups = [g for g in groups if g[1]]
+            lines.append((_weight(found.group(1) or found.group(2)) if found else None, []))
+            in_item = False
+        elif item := _ITEM.match(line):
+            lines[-1][1].append(item.group(1))
+            in_item = True
+        elif in_item and line.strip():  # the item's text wrapped onto the next line, as Markdown reads it
+            lines[-1][1][-1] += " " + line.strip()
+        else:
+            in_item = False
+    index = itertools.count(1)
+    groups = [(weight, [_item(item, next(index)) for item in items]) for weight, items in lines if items]
     rows: list[tuple[str, float, str, bool]] = []
     weighted_groups = any(weight is not None for weight, _ in groups)
     group_weights = _fill([w for w, _ in groups], [False] * len(groups), "subsections", notes) \

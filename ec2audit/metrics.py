@@ -72,3 +72,15 @@ def exposure(table: pl.DataFrame) -> pl.DataFrame:
 def exposure_by_dimension(table: pl.DataFrame) -> pl.DataFrame:
     """Exposure per (group, task, dimension)."""
     return _aggregate(table, ["group", "task_id", "dimension"])
+
+
+def by_group(table: pl.DataFrame) -> dict[str, dict]:
+    """Per group of a `unit_table`, over all its units: how many, how many leaked, its exposure and its exposure
+    per dimension (`{dimension: exposure}`), as a sessions table carries them."""
+    weighted = (pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum()
+    groups = {g: {"units": n, "leaked": leaked, "exposure": value, "exposure_by_dimension": {}}
+              for g, n, leaked, value in table.group_by("group").agg(
+                  pl.len(), leaked=(pl.col("grade") >= MOSTLY).sum(), exposure=weighted).iter_rows()}
+    for g, dim, value in table.group_by("group", "dimension").agg(exposure=weighted).sort("dimension").iter_rows():
+        groups[g]["exposure_by_dimension"][dim] = value
+    return groups

@@ -215,9 +215,9 @@ def write_audit(folder: Path, with_units: bool = True, with_payloads: bool = Tru
             "origin": "user", "detector": "exact", "confidence": 1.0}
     salary = dict(base, unit_id=SALARY.id, field="salary", dimension="financial", weight=2.0)
     diagnosis = dict(base, unit_id=DIAGNOSIS.id, field="diagnosis", dimension="health", weight=1.0)
-    rows = [dict(salary, group="g1", payload_id="q1", start=10, end=17, matched_text="205,000", grade=0.7),
+    rows = [dict(salary, group="g1", payload_id="q1", start=10, end=17, matched_text="205,000", grade=1.0),
             dict(diagnosis, group="g1", payload_id="q1", start=0, end=3, matched_text="Ana", grade=0.3),
-            dict(salary, group="g1", payload_id="q2", start=10, end=17, matched_text="205,000", grade=1.0),
+            dict(salary, group="g1", payload_id="q2", start=10, end=17, matched_text="205,000", grade=0.7),
             dict(salary, group="g2", payload_id="q3", start=10, end=13, matched_text="205", grade=0.3)]
     write_table(pl.DataFrame(rows, schema=FINDING_SCHEMA), folder / "findings.parquet")
     if with_units:
@@ -248,7 +248,7 @@ def test_audit_output_exposure_per_group_and_its_mean(tmp_path):
     first, second = summary.tasks["t1"]
     assert (first.episode_id, first.exposure, second.episode_id) == ("g1", pytest.approx(2.3 / 3), "g2")
     salary, diagnosis = first.leaks
-    # the first payload that carried the salary (q1), at its best grade in g1 (1.0); these findings
+    # the first payload that carried the salary at its best grade in g1 (q1's 1.0; q2's 0.7 is later); these findings
     # have no `step` column, so no call number is made up
     assert (salary.grade, salary.step, salary.payload_id, diagnosis.grade) == (1.0, None, "q1", 0.3)
     # q1's text around it: the diagnosis finding there ("Ana", 0..3) masked too; the phone is no finding here

@@ -48,6 +48,9 @@ KEY_HINTS = {
     "银行卡": "financial", "银行卡号": "financial", "卡号": "financial", "绑定卡号": "financial",
     "工资": "financial", "薪资": "financial", "月薪": "financial", "年薪": "financial",
     "diagnosis": "health", "condition": "health", "病情": "health", "诊断": "health",
+    # a file's number says whose record it is, as its prefix does in prose (`MRN 00482913`, `POL-88321-B`)
+    "mrn": "health", "病历号": "health", "insurance_id": "financial", "member_number": "financial",
+    "claim_number": "financial", "保单号": "financial",
     "secret": "credential", "session": "credential", "session_id": "credential", "cookie": "credential",
     "密码": "credential",
     "host": "network", "ip_address": "network", "server": "network",

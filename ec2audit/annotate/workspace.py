@@ -20,6 +20,7 @@ import json
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,8 @@ ID_KEYS = ("entity_id", "id", "uid", "employee_id", "emp_id", "customer_id", "us
            "发票号")
 NAME_KEYS = ("name", "full_name", "fullname", "display_name", "contact_name", "customer_name", "patient_name",
              "employee_name", "姓名", "名字", "客户姓名")
+#: A person's name split over two fields, given name first: `first_name` and `last_name` are one name.
+SPLIT_NAME_KEYS = (("first_name", "firstname", "given_name"), ("last_name", "lastname", "surname", "family_name"))
 #: `key: value` / `KEY=value` lines; a shell's `export` before a `.env` key is no part of it.
 _LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?(?:export[ \t]+)?[\"']?"
                        r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w .\-\u4e00-\u9fff]{0,38}?)"
@@ -367,6 +370,14 @@ def _scalar(text: str, node) -> str | None:
     return text[node[1]:node[2]] if node[0] == "leaf" else None
 
 
+def record_name(value: Callable[[str], str | None]) -> str | None:
+    """Whose a record is: its name field (`NAME_KEYS`), else its given and family names joined (`first_name`
+    `Amelia`, `last_name` `Hart`: `Amelia Hart`, not the first name alone); `value` gives a field's value by key."""
+    name = next((v for k in NAME_KEYS if (v := value(k))), None)
+    parts = [next((v for k in keys if (v := value(k))), None) for keys in SPLIT_NAME_KEYS]
+    return name or " ".join(p.strip() for p in parts if p) or None
+
+
 def _json_fields(text: str, offset: int, where: str) -> list[Field]:
     root, end = _parse_json(text, 0)
     if text[end:].strip():
@@ -376,7 +387,7 @@ def _json_fields(text: str, offset: int, where: str) -> list[Field]:
     def record(node, path: str) -> None:
         keys = dict(node[1])
         ident = next((_scalar(text, keys[k]) for k in _id_keys(keys) if _scalar(text, keys[k])), None)
-        name = next((_scalar(text, keys[k]) for k in NAME_KEYS if k in keys and _scalar(text, keys[k])), None)
+        name = record_name(lambda k: _scalar(text, keys[k]) if k in keys else None)
         walk(node, ident or f"{where}#{path or '/'}", name, "", path)
 
     def walk(node, entity: str, name: str | None, prefix: str, path: str) -> None:
@@ -430,7 +441,7 @@ def _csv_fields(text: str, file: str, delimiter: str) -> list[Field]:
     for number, row in enumerate(rows, start=start + 2):
         cells = dict(zip(keys, row, strict=False))
         ident = next((cells[k] for k in _id_keys(keys) if cells.get(k)), None) or f"{file}:{number}"
-        name = next((cells[k] for k in NAME_KEYS if cells.get(k)), None)
+        name = record_name(cells.get)
         for key, cell in zip(keys, row, strict=False):
             if not cell:
                 continue
@@ -473,7 +484,7 @@ def _markdown_tables(text: str, file: str) -> list[Field]:
         values = {k: text[b:e] for k, (b, e) in zip(keys, cells, strict=False)}
         lowered = {k.lower(): v for k, v in values.items()}
         ident = next((lowered[k] for k in _id_keys(list(lowered)) if lowered.get(k)), None) or f"{file}:{n + 1}"
-        name = next((lowered[k] for k in NAME_KEYS if lowered.get(k)), None)
+        name = record_name(lowered.get)
         fields += [Field(b, e, ident, key, name) for key, (b, e) in zip(keys, cells, strict=False) if e > b]
     return fields
 

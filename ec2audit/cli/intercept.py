@@ -23,6 +23,7 @@ from ec2audit.intercept.usage import DEFAULT_TIER, service_tier
 if TYPE_CHECKING:
     import polars as pl
 
+    from ec2audit.audit import AuditResult
     from ec2audit.intercept.pricing import Pricing
     from ec2audit.intercept.record import ProxyRecord
 
@@ -193,6 +194,46 @@ def _with_steps(findings: pl.DataFrame, records: list[ProxyRecord]) -> pl.DataFr
     return findings.with_columns(step=pl.col("payload_id").replace_strict(steps, default=None, return_dtype=pl.Int64))
 
 
+def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
+    """One row per episode, as `audit --out` writes its sessions table beside the findings, so that `report` counts
+    every episode audited, those that sent nothing of their task too (0.0), not only those with findings: its
+    model calls, those forwarded to the cloud and their usage, and its exposure over its task's units."""
+    import polars as pl
+
+    from ec2audit import metrics
+    from ec2audit.audit import group_of
+    from ec2audit.logs.audit import NOTHING, SESSION_SCHEMA
+    from ec2audit.payloads import Payload
+
+    calls: dict[str, list[ProxyRecord]] = {}
+    for record in records:
+        calls.setdefault(group_of(Payload(record.id, [], task_id=record.task_id, episode=record.episode)),
+                         []).append(record)
+    scored = metrics.by_group(result.unit_frame())
+    rows = []
+    for group, mine in calls.items():
+        sent = [r for r in mine if r.forwarded]
+        unpriced = [r for r in sent if r.billed_usd is None]
+        tasks = sorted(result.tasks.get(group, set()) & result.unit_tasks)
+        score = scored.get(group, {"units": 0, "leaked": 0, "exposure": None, "exposure_by_dimension": {}})
+        rows.append({
+            "session": group, "calls": len(mine), "cloud_calls": len(sent), "calls_without_content": 0,
+            "units": score["units"], "leaked": score["leaked"], "exposure": score["exposure"],
+            "exposure_by_dimension": metrics.dimension_rows(score["exposure_by_dimension"]),
+            "scored_against": NOTHING if group not in scored
+            else f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks",
+            "tasks": tasks,
+            **{f"cloud_{k}": sum(getattr(r, k) or 0 for r in sent)
+               for k in ("input_tokens", "cached_tokens", "output_tokens")},
+            "cloud_usd": None if unpriced else sum(r.billed_usd or 0.0 for r in sent),
+            "cloud_unpriced_calls": len(unpriced),
+            "cloud_calls_without_usage": sum(r.input_tokens is None and r.output_tokens is None for r in sent),
+            "cloud_calls_without_price": sum(r.input_tokens is not None or r.output_tokens is not None
+                                             for r in unpriced),
+            "cloud_unpriced_tier": None})
+    return pl.DataFrame(rows, schema=SESSION_SCHEMA)
+
+
 @command.command("audit")
 @click.argument("store", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--units", "units_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -213,6 +254,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     from ec2audit.audit import audit as run_audit
     from ec2audit.files import write_table
     from ec2audit.intercept.store import read_records
+    from ec2audit.logs.audit import sessions_path
     from ec2audit.payloads import Payload, payload_from_record
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
@@ -255,6 +297,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
     if out:
         write_table(_with_steps(result.findings_frame(), records), out)
+        write_table(_sessions(result, records), sessions_path(out))
     if as_json:
         click.echo(json.dumps(audit_summary(result), ensure_ascii=False, indent=2))
     else:

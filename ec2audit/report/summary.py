@@ -335,10 +335,8 @@ def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
     first: dict[tuple[str, str], dict] = {}
     for row in findings.iter_rows(named=True):
         key = (row["group"], row["unit_id"])
-        if key not in first:
+        if key not in first or row["grade"] > first[key]["best"]:  # an earlier, lower grade is no first leak
             first[key] = dict(row, first_call=row.get("step"), best=row["grade"])
-        else:
-            first[key]["best"] = max(first[key]["best"], row["grade"])
     return first
 
 
@@ -425,11 +423,9 @@ def _groups_from_findings(findings: pl.DataFrame, grades: dict[str, dict[str, fl
     if units is not None:
         unit_tasks = {u.task_id for u in units}
         table = metrics.unit_table(units, dict(grades), {g: t & unit_tasks for g, t in tasks.items()})
-        weighted = (pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum()
-        for g, count, value in table.group_by("group").agg(pl.len(), exposure=weighted).iter_rows():
-            rows[g].update(units=count, exposure=value)
-        for g, dim, value in table.group_by("group", "dimension").agg(exposure=weighted).sort("dimension").iter_rows():
-            rows[g]["exposure_by_dimension"][dim] = value
+        for g, scored in metrics.by_group(table).items():
+            rows[g].update(units=scored["units"], exposure=scored["exposure"],
+                           exposure_by_dimension=scored["exposure_by_dimension"])
         for row in rows.values():
             row["tasks"] = sorted(set(row["tasks"]) & unit_tasks)
     return list(rows.values())

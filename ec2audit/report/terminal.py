@@ -89,8 +89,8 @@ def print_summary(summary: Summary, console: Console) -> None:
     for note in summary.notes:
         console.print(f"[yellow]note[/] {escape(note)}", highlight=False)
     headline = [("episodes", "episodes", "int")]
-    if summary.has_completion:
-        headline += [("completion", "completion", "pct"), ("Pass^k", "pass_hat_k", "pct"),
+    if summary.has_completion:  # the episodes that crashed or timed out are in the completion at 0, so say how many
+        headline += [("failed", "failed", "int"), ("completion", "completion", "pct"), ("Pass^k", "pass_hat_k", "pct"),
                      ("Pass@k", "pass_at_k", "pct")]
     headline += [("exposure", "exposure", "f3"), ("leaked ≥0.7", "leaked_units", "int")]
     console.print(_table("Strategies", summary, headline))

@@ -80,6 +80,10 @@ RECOGNIZERS = [
         (r"(?<![\w-])sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}", 0.95),
         (r"(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0.85),
     ), validate=_random_looking),
+    # Stripe's secret and restricted keys (`sk_live_…`, `rk_test_…`; `pk_` keys are published, no secret)
+    PatternRecognizer("stripe-key", "API_KEY", "credential", (
+        (r"(?<![\w-])[sr]k_(?:live|test)_[A-Za-z0-9]{24,}(?![\w-])", 0.95),
+    ), validate=_random_looking),
     PatternRecognizer("aws-access-key", "AWS_ACCESS_KEY", "credential", (
         (r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])", 0.95),
     )),
