@@ -341,6 +341,9 @@ NEW_FOR: dict[str, list[str]] = {
     "JC": ["test_a_list_of_texts_each_sent_apart_is_never_read_run_together"],
     "FX": ["test_a_byte_list_of_one_number_a_line_reads_in_a_short_text_and_a_long_one"],
     "FW": ["test_a_word_diff_line_reads_each_change_and_a_change_to_the_same_character"],
+    "FN": ["test_a_characters_bytes_join_only_across_words_a_blank_alone_parts"],
+    "FQ": ["test_quoted_printables_ascii_escapes_read_only_where_an_encoder_writes_them"],
+    "CL": ["test_a_command_module_that_defines_another_command_is_refused"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

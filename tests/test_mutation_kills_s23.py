@@ -282,3 +282,43 @@ def test_a_word_diff_line_reads_each_change_and_a_change_to_the_same_character()
 
     assert _read(WordDiff, "phone: 13922[-7-]{+8+}833[-5-]{+6+}6\n") == "phone: 13922783356\nphone: 13922883366\n"
     assert "13922883366" in _read(WordDiff, "phone: 139228[-8-]{+8+}3366\n")
+
+
+def test_a_characters_bytes_join_only_across_words_a_blank_alone_parts():
+    """FN1: mailers cut a character across two adjacent encoded words (`5qyn6Q==` / `mLPl…`: 欧阳娜娜, 阳 in both) and
+    readers join them; words with text between, or none at all, are not adjacent (Python's `email.header` reads
+    them apart), so the first word's cut bytes are no text and the name is not read across them."""
+    from ec2audit.detect.forms.encoded_words import EncodedWords
+
+    first, second = "=?UTF-8?B?5qyn6Q==?=", "=?UTF-8?B?mLPlqJzlqJw=?="
+    assert _read(EncodedWords, f"Subject: {first} {second}") == "Subject: 欧阳娜娜"
+    for apart in (f"Subject: {first} x {second}", f"Subject: {first}{second}"):
+        assert _read(EncodedWords, apart) == apart
+
+
+def test_quoted_printables_ascii_escapes_read_only_where_an_encoder_writes_them():
+    """FQ2, FQ3, FQ4, FQ6: `=2E` is a "." an encoder writes only at a line's start (`ratio=2E5` is a number in a log
+    line), a run of `=20=3D` a space only where it ends a line; a text that declares quoted-printable, in whatever
+    case its header is written (`content-transfer-encoding:\\tquoted-printable`), has its escapes read anywhere;
+    escapes of text outside ASCII are read wherever they stand, declared or not."""
+    from ec2audit.detect.forms.quoted_printable import QuotedPrintable
+
+    assert _read(QuotedPrintable, "contact: Jos=C3=A9 N=C3=BA=C3=B1ez") == "contact: José Núñez"
+    for stays in ("ratio=2E5 ok", "k=20=3D v"):
+        assert _read(QuotedPrintable, stays) == stays
+    assert _read(QuotedPrintable, "x\n=2Eok") == "x\n.ok"
+    declared = "content-transfer-encoding:\tquoted-printable\n\nName:=20Lena"
+    assert _read(QuotedPrintable, declared) == declared.replace("=20", " ")
+
+
+def test_a_command_module_that_defines_another_command_is_refused(monkeypatch):
+    """CL2: a command's module must define the command it is named for (the CLI imports a module by the command
+    asked for): one that defines another is a developer's error said in one line, not another command run."""
+    from click.testing import CliRunner
+
+    from ec2audit import cli
+
+    monkeypatch.setitem(cli._COMMAND_MODULES, "grade", "judge")
+    result = CliRunner().invoke(cli.main, ["grade", "--help"])
+    assert isinstance(result.exception, RuntimeError)
+    assert str(result.exception) == "'judge' is defined in judge.py: a command's module must be named as the command"
