@@ -227,6 +227,8 @@ GROUPS_S23: dict[str, tuple[str, list[str]]] = {
     "WH": ("ec2audit/run/warm.py", ["tests/test_run_warm.py"]),
     "SV": ("ec2audit/cli/intercept.py", ["tests/test_intercept_cli.py::test_serve_on_a_taken_port_says_so_in_one_line",
                                          "tests/test_intercept_cli.py::"
+                                         "test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs",
+                                         "tests/test_intercept_cli.py::"
                                          "test_serve_stopped_the_moment_its_banner_names_the_port_stops_cleanly"]),
     "ST": ("ec2audit/intercept/server.py", ["tests/test_intercept_lanes.py"]),
     "LM": ("ec2audit/localmodel.py", ["tests/test_localmodel.py"]),
@@ -344,6 +346,7 @@ NEW_FOR: dict[str, list[str]] = {
     "FN": ["test_a_characters_bytes_join_only_across_words_a_blank_alone_parts"],
     "FQ": ["test_quoted_printables_ascii_escapes_read_only_where_an_encoder_writes_them"],
     "CL": ["test_a_command_module_that_defines_another_command_is_refused"],
+    "LM": ["test_a_started_local_model_server_is_started_once"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

@@ -322,3 +322,21 @@ def test_a_command_module_that_defines_another_command_is_refused(monkeypatch):
     result = CliRunner().invoke(cli.main, ["grade", "--help"])
     assert isinstance(result.exception, RuntimeError)
     assert str(result.exception) == "'judge' is defined in judge.py: a command's module must be named as the command"
+
+
+@pytest.mark.model_server
+def test_a_started_local_model_server_is_started_once():
+    """LM3: `start()` on a server already serving gives its URL again, with the same process: a second child
+    would hold a second model in memory, and the first would outlive `stop()`."""
+    from ec2audit.localmodel import LocalModelServer
+
+    server = LocalModelServer(n_ctx=256)
+    url = server.start()
+    first = server.process
+    try:
+        assert server.start() == url and server.process is first
+    finally:
+        server.stop()
+        if first.poll() is None:  # (a second start's first child, stopped here too)
+            first.kill()
+            first.wait()
