@@ -347,6 +347,8 @@ NEW_FOR: dict[str, list[str]] = {
     "FQ": ["test_quoted_printables_ascii_escapes_read_only_where_an_encoder_writes_them"],
     "CL": ["test_a_command_module_that_defines_another_command_is_refused"],
     "LM": ["test_a_started_local_model_server_is_started_once"],
+    "VC": ["test_a_number_in_a_longer_run_of_commas_is_not_read_the_european_way"],
+    "DC": ["test_a_conditions_category_is_read_from_its_aliases_and_cues_at_a_words_start"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

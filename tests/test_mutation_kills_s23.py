@@ -340,3 +340,25 @@ def test_a_started_local_model_server_is_started_once():
         if first.poll() is None:  # (a second start's first child, stopped here too)
             first.kill()
             first.wait()
+
+
+def test_a_number_in_a_longer_run_of_commas_is_not_read_the_european_way():
+    """VC1: a decimal comma ends its number: `12,50,000` (Indian grouping) and a list `1,5,7` hold no 12.5 or 1.5,
+    where `7,25 Mio` is 7.25 million."""
+    from ec2audit.detect.value_checks import numbers
+
+    assert 12.5 not in numbers("12,50,000 rupees") and numbers("1,5,7") == [1.0, 5.0, 7.0]
+    assert 7.25e6 in numbers("Kaufpreis 7,25 Mio")
+
+
+def test_a_conditions_category_is_read_from_its_aliases_and_cues_at_a_words_start():
+    """DC2, DC3: a value written as an abbreviation (`RRMS`) has the categories of its aliases (multiple sclerosis:
+    nervous, autoimmune); a cue is a word's start, so `unnerved` names no nerve, where `neurological` names one."""
+    from ec2audit.detect import descriptions
+    from ec2audit.units import make_unit
+
+    ms = make_unit({"task_id": "t", "entity_id": "E1", "field": "diagnosis", "value": "RRMS",
+                    "aliases": ["multiple sclerosis"], "dimension": "health"})
+    assert descriptions.categories(ms) == ("nervous", "autoimmune")
+    assert descriptions.category_cues(ms, "The delay unnerved her.") == 0
+    assert descriptions.category_cues(ms, "A neurological condition.") == 1
