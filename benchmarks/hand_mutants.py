@@ -72,7 +72,9 @@ GROUPS: dict[str, tuple[str, list[str]]] = {
         "tests/test_mutation_kills_report.py"]),
     "D": ("ec2audit/console.py", [
         "tests/test_console.py", W8 + "test_an_intercepted_sessions_cost_per_model_reads_to_two_significant_digits"]),
-    "S": ("ec2audit/cli/intercept.py", [W8 + "test_a_stopped_interceptor_says_what_this_run_recorded_and_cost"]),
+    "S": ("ec2audit/cli/intercept.py", [W8 + "test_a_stopped_interceptor_says_what_this_run_recorded_and_cost",
+                                        "tests/test_intercept_cli.py::"
+                                        "test_serve_stopped_the_moment_its_banner_names_the_port_stops_cleanly"]),
     "O": ("ec2audit/logs/openhands.py", [
         W8 + "test_openhands_last_message_is_priced_from_the_running_totals",
         W8 + "test_openhands_call_without_usage_says_why_it_is_unpriced", "tests/test_logs_more_formats.py"]),

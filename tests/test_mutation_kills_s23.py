@@ -352,8 +352,9 @@ def test_a_number_in_a_longer_run_of_commas_is_not_read_the_european_way():
 
 
 def test_a_conditions_category_is_read_from_its_aliases_and_cues_at_a_words_start():
-    """DC2, DC3: a value written as an abbreviation (`RRMS`) has the categories of its aliases (multiple sclerosis:
-    nervous, autoimmune); a cue is a word's start, so `unnerved` names no nerve, where `neurological` names one."""
+    """DC2, DC3, DC7: a value written as an abbreviation (`RRMS`) has the categories of its aliases (multiple
+    sclerosis: nervous, autoimmune); a cue is a word's start, so `unnerved` names no nerve, where `neurological`
+    names one; a value of another kind than health has none, whatever organ its name holds."""
     from ec2audit.detect import descriptions
     from ec2audit.units import make_unit
 
@@ -362,3 +363,6 @@ def test_a_conditions_category_is_read_from_its_aliases_and_cues_at_a_words_star
     assert descriptions.categories(ms) == ("nervous", "autoimmune")
     assert descriptions.category_cues(ms, "The delay unnerved her.") == 0
     assert descriptions.category_cues(ms, "A neurological condition.") == 1
+    employer = make_unit({"task_id": "t", "entity_id": "E1", "field": "employer", "value": "British Heart Foundation",
+                          "dimension": "other"})
+    assert descriptions.categories(employer) == ()  # no condition: a charity's name
