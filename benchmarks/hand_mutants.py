@@ -1,5 +1,6 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 21, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", "… in session 21").
+"""Hand-written one-line mutants of the code changed in sessions 19 to 22, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", "… in session 21", "… in
+session 22").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -9,7 +10,7 @@ first failing test) or survived.
 
 `--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
 `tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
-`tests/test_mutation_kills_s22.py`): the score before them;
+`tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -71,7 +72,9 @@ GROUPS: dict[str, tuple[str, list[str]]] = {
         "tests/test_mutation_kills_report.py"]),
     "D": ("ec2audit/console.py", [
         "tests/test_console.py", W8 + "test_an_intercepted_sessions_cost_per_model_reads_to_two_significant_digits"]),
-    "S": ("ec2audit/cli/intercept.py", [W8 + "test_a_stopped_interceptor_says_what_this_run_recorded_and_cost"]),
+    "S": ("ec2audit/cli/intercept.py", [W8 + "test_a_stopped_interceptor_says_what_this_run_recorded_and_cost",
+                                        "tests/test_intercept_cli.py::"
+                                        "test_serve_stopped_the_moment_its_banner_names_the_port_stops_cleanly"]),
     "O": ("ec2audit/logs/openhands.py", [
         W8 + "test_openhands_last_message_is_priced_from_the_running_totals",
         W8 + "test_openhands_call_without_usage_says_why_it_is_unpriced", "tests/test_logs_more_formats.py"]),
@@ -189,8 +192,62 @@ GROUPS_S22: dict[str, tuple[str, list[str]]] = {
     "LV": ("ec2audit/detect/learned_grader.py", ["tests/test_judge_learned_grader.py"]),
 }
 GROUPS.update(GROUPS_S22)
+W11 = ["tests/test_new_user_walk_11.py"]
+F11 = "tests/test_intercept_forms_walk_11.py::"
+FORMS_11 = [F11 + name for name in (
+    "test_near_misses_go_out_untouched", "test_a_name_cut_inside_a_character_holds",
+    "test_an_ipv6_unit_after_an_equals_sign_holds", "test_every_position_holds_in_every_form")]
+CHUNKS = [F11 + name for name in (
+    "test_a_value_cut_into_an_arrays_chunks_holds", "test_chunks_of_a_near_miss_go_out_as_sent",
+    "test_an_arrays_separate_words_are_no_value", "test_a_value_cut_across_three_messages_holds",
+    "test_a_value_two_messages_hold_is_found_once_in_a_run_of_three",
+    "test_three_messages_of_a_near_miss_go_out_as_sent")]
+#: session 23's groups: the code changed in session 22
+GROUPS_S23: dict[str, tuple[str, list[str]]] = {
+    "TU": ("ec2audit/intercept/usage.py", [*W11, "tests/test_pricing_service_tier.py"]),
+    "TA": ("ec2audit/logs/audit.py", W11),
+    "TS": ("ec2audit/report/summary.py", W11),
+    "BD": ("ec2audit/intercept/dialects.py", [*W11, "tests/test_intercept_forms_walk_6.py"]),
+    "BH": ("ec2audit/logs/openai_log.py", W11),
+    "VX": ("ec2audit/intercept/pricing.py", W11),
+    "OB": ("ec2audit/logs/base.py", W11),
+    "GZ": ("ec2audit/logs/__init__.py", W11),
+    "GE": ("ec2audit/logs/encoding.py", W11),
+    "GR": ("ec2audit/logs/report.py", W11),
+    "WS": ("ec2audit/annotate/workspace.py", [*W11, "tests/test_annotate_prelabel.py"]),
+    "WB": ("ec2audit/annotate/recognizers/birth.py", [*W11, "tests/test_annotate_recognizers.py"]),
+    "WU": ("ec2audit/annotate/recognizers/business.py", [*W11, "tests/test_annotate_recognizers.py"]),
+    "WC": ("ec2audit/annotate/recognizers/contact.py", [*W11, "tests/test_annotate_recognizers.py"]),
+    "WP": ("ec2audit/annotate/recognizers/person.py", [*W11, "tests/test_annotate_recognizers.py"]),
+    "JC": ("ec2audit/intercept/fields.py", [*CHUNKS, "tests/test_intercept_placing.py"]),
+    "JR": ("ec2audit/intercept/redact.py", [*CHUNKS, "tests/test_intercept_placing.py"]),
+    "FX": ("ec2audit/detect/forms/byte_lists.py", FORMS_11),
+    "FW": ("ec2audit/detect/forms/word_diff.py", FORMS_11),
+    "FF": ("ec2audit/detect/forms/format_list.py", FORMS_11),
+    "FN": ("ec2audit/detect/forms/encoded_words.py", FORMS_11),
+    "FQ": ("ec2audit/detect/forms/quoted_printable.py", FORMS_11),
+    "WH": ("ec2audit/run/warm.py", ["tests/test_run_warm.py"]),
+    "SV": ("ec2audit/cli/intercept.py", ["tests/test_intercept_cli.py::test_serve_on_a_taken_port_says_so_in_one_line",
+                                         "tests/test_intercept_cli.py::"
+                                         "test_serve_survives_kill_9_and_keeps_keys_out_of_store_and_logs",
+                                         "tests/test_intercept_cli.py::"
+                                         "test_serve_stopped_the_moment_its_banner_names_the_port_stops_cleanly"]),
+    "ST": ("ec2audit/intercept/server.py", ["tests/test_intercept_lanes.py"]),
+    "LM": ("ec2audit/localmodel.py", ["tests/test_localmodel.py"]),
+    "CL": ("ec2audit/cli/__init__.py", ["tests/test_cli_lazy.py"]),
+    "KP": ("ec2audit/detect/compiled.py", ["tests/test_detect_compile_cache.py",
+                                           "tests/test_detect_forms_masks_s20.py"]),
+    "NP": ("ec2audit/detect/cues.py", ["tests/test_cli_lazy.py", "tests/test_detect_batch.py"]),
+    "VC": ("ec2audit/detect/value_checks.py", ["tests/test_value_checks.py"]),
+    "DC": ("ec2audit/detect/descriptions.py", ["tests/test_judge_descriptions.py",
+                                               "tests/test_judge_learned_grader.py"]),
+    "LW": ("ec2audit/detect/learned_grader.py", ["tests/test_judge_descriptions.py",
+                                                 "tests/test_judge_learned_grader.py"]),
+}
+GROUPS.update(GROUPS_S23)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s22.py" if g in GROUPS_S22 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s23.py" if g in GROUPS_S23 else
+              "tests/test_mutation_kills_s22.py" if g in GROUPS_S22 else
               "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
               for g in GROUPS}
 
@@ -272,6 +329,28 @@ NEW_FOR: dict[str, list[str]] = {
     "AP": ["test_a_mailboxs_display_name_of_words_is_a_person_where_it_opens_with_a_given_name"],
     "AL": ["test_a_list_of_people_ending_in_a_full_stop_is_each_person"],
     "AD": ["test_every_policy_number_after_its_word_is_discovered_as_a_record_number"],
+    "TU": ["test_a_body_that_is_no_json_object_names_no_tier"],
+    "TA": ["test_report_names_the_tier_of_an_unpriced_call_whatever_default_tier_call_went_before"],
+    "TS": ["test_report_reads_a_sessions_table_written_before_the_unpriced_tier_was_kept"],
+    "BH": ["test_a_bedrock_call_that_asked_for_flex_is_priced_at_flex_when_its_answer_names_no_tier"],
+    "OB": ["test_openrouters_cost_is_the_fee_plus_the_providers_bill_only_on_the_users_own_key"],
+    "GZ": ["test_gzip_logs_in_another_encoding_and_gzips_of_no_text_are_each_said",
+           "test_a_gzip_log_is_sniffed_and_read_by_its_name_without_gz"],
+    "GE": ["test_gzip_logs_in_another_encoding_and_gzips_of_no_text_are_each_said",
+           "test_a_gzip_log_is_sniffed_and_read_by_its_name_without_gz"],
+    "WS": ["test_a_mails_csv_attachment_is_read_and_its_mime_layout_is_no_value",
+           "test_a_pdf_in_another_encoding_than_utf8_is_read_as_its_reader_shows_it",
+           "test_a_quoted_printable_mail_and_a_yaml_lists_people_are_read_as_written"],
+    "WB": ["test_a_vcard_4_birthday_with_its_value_parameter_is_a_birth_date"],
+    "JC": ["test_a_list_of_texts_each_sent_apart_is_never_read_run_together"],
+    "FX": ["test_a_byte_list_of_one_number_a_line_reads_in_a_short_text_and_a_long_one"],
+    "FW": ["test_a_word_diff_line_reads_each_change_and_a_change_to_the_same_character"],
+    "FN": ["test_a_characters_bytes_join_only_across_words_a_blank_alone_parts"],
+    "FQ": ["test_quoted_printables_ascii_escapes_read_only_where_an_encoder_writes_them"],
+    "CL": ["test_a_command_module_that_defines_another_command_is_refused"],
+    "LM": ["test_a_started_local_model_server_is_started_once"],
+    "VC": ["test_a_number_in_a_longer_run_of_commas_is_not_read_the_european_way"],
+    "DC": ["test_a_conditions_category_is_read_from_its_aliases_and_cues_at_a_words_start"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -488,8 +567,8 @@ mutant("S4", "{sum(r.input_tokens or 0 for r in rows):,} input / \"",
 mutant("S5", '    if calls:\n        lines.append(f"audit them', '    if True:\n        lines.append(f"audit them')
 mutant("S6", 'per_model.setdefault(record.model or "?", []).append(record)',
        'per_model.setdefault("?", []).append(record)')
-mutant("S7", '    signal.signal(signal.SIGTERM, stopped)\n', '')
-mutant("S8", "        raise KeyboardInterrupt  # uvicorn", "        return  # uvicorn")
+mutant("S7", "    for signum in (signal.SIGINT, signal.SIGTERM):\n", "    for signum in (signal.SIGINT,):\n")
+mutant("S8", "        signal.signal(signum, server.handle_exit)\n", "        signal.signal(signum, signal.SIG_IGN)\n")
 mutant("S9", '    started = time.time()\n', '    started = 0.0\n')
 # logs/openhands.py: a call priced from the running totals
 mutant("O1", 'if grown["prompt_tokens"] <= 0 or min(grown.values()) < 0:',
@@ -935,6 +1014,228 @@ mutant("LV3", "or len(shapes) != 1 or arrays[0].ndim != 2 or not (", "or len(sha
 mutant("LV4", "float(data[\"threshold\"]),\n                         float(data[\"review_threshold\"]))",
        "float(data[\"threshold\"]),\n                         float(data[\"threshold\"]))")
 
+# --- session 23's round: the code changed in session 22 (GROUPS_S23) ---------------------------------------------
+# intercept/usage.py: Bedrock's serviceTier
+mutant("TU1", 'tier = body.get("service_tier") or body.get("serviceTier")', 'tier = body.get("service_tier")')
+mutant("TU2", 'tier = tier.get("type") if isinstance(tier, dict) else tier', 'tier = tier')
+mutant("TU3", "    if not isinstance(body, dict):\n        return None\n    tier = body.get(",
+       "    if not body:\n        return None\n    tier = body.get(")
+mutant("TU4", "        if (tier := _named_tier(body)) is not None:\n            return",
+       "        if (tier := _named_tier(body)) is not None and body is bodies[0]:\n            return")
+# logs/audit.py, report/summary.py: the sessions table's unpriced tier
+mutant("TA1", "cloud_unpriced_tier=_TIER.filter(unpriced & _USAGE & (_TIER != DEFAULT_TIER)).first())",
+       "cloud_unpriced_tier=_TIER.filter(unpriced & _USAGE).first())")
+mutant("TA2", "cloud_unpriced_tier=_TIER.filter(unpriced & _USAGE & (_TIER != DEFAULT_TIER)).first())",
+       "cloud_unpriced_tier=pl.lit(None, pl.String))")
+mutant("TA3", "if k not in (*CLOUD_USAGE, UNPRICED_TIER)}", "if k not in CLOUD_USAGE}")
+mutant("TS1", "tier = next((s[UNPRICED_TIER] for s in sessions if s.get(UNPRICED_TIER)), None)", "tier = None")
+mutant("TS2", 'for name in ("calls_without_content", *CLOUD_USAGE, UNPRICED_TIER):',
+       'for name in ("calls_without_content", *CLOUD_USAGE):')
+# intercept/dialects.py: Bedrock InvokeModel's path
+mutant("BD1", "invoke(?:-with-response-stream)?)$", "invoke-with-response-stream)$")
+mutant("BD2", "return unquote(match.group(1) or match.group(2)) if match else None",
+       "return (match.group(1) or match.group(2)) if match else None")
+mutant("BD3", 'r"/model/([^/]+)/(?:converse', 'r"/model/([^/:]+)/(?:converse')
+# logs/openai_log.py: bedrock-runtime hosts
+mutant("BH1", 'if host.startswith(("bedrock-runtime.", "bedrock-runtime-fips.")) and host.endswith(".amazonaws.com"):',
+       'if host.startswith(("bedrock-runtime-fips.",)) and host.endswith(".amazonaws.com"):')
+mutant("BH2", 'and host.endswith(".amazonaws.com"):', 'and host.endswith(".amazonaws.com.cn"):')
+mutant("BH3", "service_tier(response, record, body)) or _unbilled(", "service_tier(response, record)) or _unbilled(")
+# intercept/pricing.py: Vertex AI's hosts
+mutant("VX1", 'if host == _VERTEX or host.endswith("-" + _VERTEX):', "if host == _VERTEX:")
+mutant("VX2", 'if host == _VERTEX or host.endswith("-" + _VERTEX):',
+       'if host == _VERTEX or host.endswith("." + _VERTEX):')
+mutant("VX3", '        return "vertex_ai"\n', '        return "vertex"\n')
+# logs/base.py: OpenRouter's usage.cost
+mutant("OB1", "if cost is None or (usage.get(\"is_byok\") and upstream is None):", "if cost is None:")
+mutant("OB2", "return cost + (upstream or 0.0) if usage.get(\"is_byok\") else cost", "return cost")
+mutant("OB3", "return cost + (upstream or 0.0) if usage.get(\"is_byok\") else cost",
+       "return cost + (upstream or 0.0)")
+mutant("OB4", "and not isinstance(value, bool) and value >= 0 else None",
+       "and not isinstance(value, bool) and value > 0 else None")
+mutant("OB5", "        cost = _billed(usage)\n", "        cost = None\n")
+mutant("OB6", 'upstream = number(details.get("upstream_inference_cost")) if isinstance(details, dict) else None',
+       'upstream = None')
+# logs/__init__.py, encoding.py, report.py: gzip-rotated logs
+mutant("GZ1", "    if head.startswith(GZIP_MAGIC):\n        return _detect_gzip(path, fmt)\n", "")
+mutant("GZ2", "found = fmt or _sniff(uncompressed_name(path), decoded_head(head, encoding) if encoding else head)",
+       "found = fmt or _sniff(path, decoded_head(head, encoding) if encoding else head)")
+mutant("GZ3", "    if not head.strip():\n        return InputError(\"empty file once decompressed (gzip)\"",
+       "    if not head:\n        return InputError(\"empty file once decompressed (gzip)\"")
+mutant("GZ4", "return LogFile(path, found, gzip_encoding(encoding)) if found",
+       "return LogFile(path, found, encoding) if found")
+mutant("GZ5", 'return InputError(f"gzip of binary data, {NOT_A_LOG}", file=str(path))',
+       'pass')
+mutant("GE1", 'return GZIP if inner is None else f"{GZIP}+{inner}"', "return GZIP")
+mutant("GE2", 'compressed = encoding == GZIP or encoding.startswith(GZIP + "+")', "compressed = encoding == GZIP")
+mutant("GE3", 'return path.with_suffix("") if path.suffix.lower() == ".gz" else path', "return path")
+mutant("GE4", 'return "decompressed (gzip)" + ("" if encoding == GZIP else f", {converted}")',
+       'return "decompressed (gzip)"')
+mutant("GE5", "copy = Path(folder) / (uncompressed_name(path).name if compressed else path.name)",
+       "copy = Path(folder) / path.name")
+mutant("GE6", 'return compressed, (encoding.partition("+")[2] or "utf-8") if compressed else encoding',
+       'return compressed, encoding.partition("+")[2] or "utf-8"')
+mutant("GR1", "converted = [f for f in summary[\"files\"] if f[\"encoding\"]]",
+       "converted = [f for f in summary[\"files\"] if f[\"encoding\"] and \"gzip\" not in f[\"encoding\"]]")
+# annotate/workspace.py: the readers (cards, events, binary documents, mails, encodings, `;` CSVs, the BOM)
+mutant("WS1", 'bom = 1 if text.startswith("\\ufeff") else 0', "bom = 0")
+mutant("WS2", 'keys = [h.lstrip("\\ufeff").strip() for h in next(rows)]', "keys = [h.strip() for h in next(rows)]")
+mutant("WS3", 'return ";" if head.count(";") > head.count(",") else ","', 'return ","')
+mutant("WS4", 'return ";" if head.count(";") > head.count(",") else ","',
+       'return ";" if head.count(";") >= head.count(",") else ","')
+mutant("WS5", "            n += 1\n            entity = f\"{file}#{n}\"\n        fields += [",
+       "            entity = f\"{file}#{n}\"\n        fields += [")
+mutant("WS6", 'for part in ("params", "value")', 'for part in ("value",)')
+mutant("WS7", '".ics": re.compile(r"BEGIN:V(?:EVENT|TODO|JOURNAL)$", re.I)}',
+       '".ics": re.compile(r"BEGIN:V(?:TODO|JOURNAL)$", re.I)}')
+mutant("WS8", "if path.suffix.lower() == \".eml\" and (shown := _mail_text(raw)) is not None:",
+       "if False and (shown := _mail_text(raw)) is not None:")
+mutant("WS9", "if not key.lower().startswith((\"content-\", \"mime-\"))]", "]")
+mutant("WS10", "parts = [part.get_content() for part in message.walk() if part.get_content_maintype() == \"text\"]",
+       "parts = [message.get_body().get_content()]")
+mutant("WS11", "encoding = None if signature(raw) else text_encoding(raw, complete=True)",
+       "encoding = text_encoding(raw, complete=True)")
+mutant("WS12", "        if decoded is None or \"\\x00\" in decoded:\n", "        if decoded is None:\n")
+mutant("WS13", "    read = media.READERS.get(kind or \"\")\n    if read is None:",
+       "    read = None\n    if read is None:")
+mutant("WS14", '_MAIL_ENCODED = re.compile(rb"^content-transfer-encoding:[ \\t]*(?:base64|quoted-printable)|',
+       '_MAIL_ENCODED = re.compile(rb"^content-transfer-encoding:[ \\t]*(?:base64)|')
+mutant("WS15", "        if record and record.match(m.group(0).lstrip()):\n", "        if False:\n")
+mutant("WB1", 'r"BDAY(?:;[\\w=-]+)*)\\b)"', 'r"BDAY)\\b)"')
+mutant("WU1", '(rf"\\b(?<!//)[A-Z]', '(rf"\\b[A-Z]')
+mutant("WC1", "(?<![\\w-])(?-i:UID))\\s*[:=]", "(?<![\\w-])(?-i:XUID))\\s*[:=]")
+mutant("WC2", '(r"(?<![\\w+./-])(?<!\\d:)\\+[1-9]', '(r"(?<![\\w+./:-])(?<!\\d:)\\+[1-9]')
+mutant("WP1", '_NAME_KEYS = (r"CN|(?-i:FN)|candidate', '_NAME_KEYS = (r"CN|candidate')
+# intercept/fields.py: an array's chunks (`_chunked`, `_APART`, `_join_chunks`) and chained joins (`_chains`)
+mutant("JC1", 'return len(value) >= 2 and not is_protocol((*path, 0)) and _shape(path) not in _APART',
+       'return len(value) >= 3 and not is_protocol((*path, 0)) and _shape(path) not in _APART')
+mutant("JC2", 'return len(value) >= 2 and not is_protocol((*path, 0)) and _shape(path) not in _APART',
+       'return len(value) >= 2 and not is_protocol((*path, 0))')
+mutant("JC3", '_APART = frozenset(tuple(p.split(".")) for p in ("input", "prompt", "stop", "stop_sequences",',
+       '_APART = frozenset(tuple(p.split(".")) for p in ("prompt", "stop", "stop_sequences",')
+mutant("JC4", "and all(isinstance(v, str) and _json_text(v) is None for v in value)",
+       "and all(isinstance(v, str) for v in value)")
+mutant("JC5", "if chains and chains[-1][-1] == a and sizes[a] <= JOIN_REACH:",
+       "if chains and chains[-1][-1] == a and sizes[a] < JOIN_REACH:")
+mutant("JC6", "if chains and chains[-1][-1] == a and sizes[a] <= JOIN_REACH:",
+       "if chains and chains[-1][-1] == a:")
+mutant("JC7", "return [[a, b] for a, b in links] + [chain for chain in chains if len(chain) > 2]",
+       "return [chain for chain in chains]")
+mutant("JC8", "return [[a, b] for a, b in links] + [chain for chain in chains if len(chain) > 2]",
+       "return [[a, b] for a, b in links]")
+mutant("JC9", "for chain in _chains([len(t) for t in items], [(k - 1, k) for k in range(1, len(items))]):",
+       "for chain in _chains([len(t) for t in items], [(k - 1, k) for k in range(2, len(items))]):")
+mutant("JC10", "return joined if joined is not None else items if changed else value",
+       "return items if changed else value")
+mutant("JC11", '"generationConfig.stopSequences"))', '))')
+# intercept/redact.py: a run of three reads what a pair found
+mutant("JR1", "hits = [h for h in hits if not _placed_before(h, pieces, windows)]", "hits = hits")
+mutant("JR2", "if start < end and not any(a <= start and end <= b for a, b in piece.joined):",
+       "if start < end and not any(a < start and end <= b for a, b in piece.joined):")
+mutant("JR3", "if start < end and not any(a <= start and end <= b for a, b in piece.joined):",
+       "if not any(a <= start and end <= b for a, b in piece.joined):")
+# detect/forms: xxd -i, word_diff, format_list, encoded words cut inside a character, the quoted-printable gate
+mutant("FX1", '_COMMA = r",[ \\t]*(?:\\r?\\n[ \\t]*)?"', '_COMMA = r",[ \\t]*"')
+mutant("FX2", "    cue_lines = 2\n", "    cue_lines = 1\n")
+mutant("FX3", '_PAIR = re.compile(r",(?<=[0-9a-fA-F],)[ \\t]*(?:\\r?\\n[ \\t]*)?-?[0-9]")',
+       '_PAIR = re.compile(r",(?<=[0-9a-fA-F],)[ \\t]*-?[0-9]")')
+mutant("FW1", 'old = _CHANGE.sub(lambda m: m.group(1) or "", line.group())',
+       'old = _CHANGE.sub(lambda m: m.group(2) or "", line.group())')
+mutant("FW2", '            if old != line.group():\n', '            if old != new:\n')
+mutant("FW3", 'yield line.start(), line.end(), f"{old}\\n{new}"', 'yield line.start(), line.end(), new')
+mutant("FW4", '_CHANGE = re.compile(r"\\[-([^\\n]*?)-\\]|\\{\\+([^\\n]*?)\\+\\}")',
+       '_CHANGE = re.compile(r"\\[-([^\\n]*)-\\]|\\{\\+([^\\n]*)\\+\\}")')
+mutant("FF1", "_LEAST_WIDTH = 40", "_LEAST_WIDTH = 80")
+mutant("FF2", 'return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)', "return len(line)")
+mutant("FF3", "if len(value) < 2 or len(widths) != 1 or widths.pop() < _LEAST_WIDTH:",
+       "if len(value) < 2 or widths.pop() < _LEAST_WIDTH:")
+mutant("FF4", "indent = lines[0].index(\" : \") + 3", "indent = lines[0].index(\" : \") + 2")
+mutant("FF5", 'yield at + len(line.removesuffix("\\r")), at + len(line) + 1 + indent, ""',
+       'yield at + len(line), at + len(line) + 1 + indent, ""')
+mutant("FF6", "widths = {_cells(line.removesuffix(\"\\r\")) for line in value[:-1]}",
+       "widths = {_cells(line.removesuffix(\"\\r\")) for line in value}")
+mutant("FN1", "if raw is None or not adjacent or held is not None and held[1] != charset:",
+       "if raw is None or held is not None and held[1] != charset:")
+mutant("FN2", "                held = (start, charset, raw)\n", "                held = None\n")
+mutant("FN3", "start, raw = (held[0], held[2] + raw) if held is not None else (m.start(), raw)",
+       "start, raw = (held[0], raw + held[2]) if held is not None else (m.start(), raw)")
+mutant("FN4", "if held is None and adjacent:", "if adjacent:")
+mutant("FN5", "adjacent = after >= 0 and m.start() > after and text[after:m.start()].isspace()",
+       "adjacent = after >= 0 and text[after:m.start()].isspace()")
+mutant("FQ1", "    if written != decoded and _LINE_END.match(text, m.end()) is None:\n        return False\n", "")
+mutant("FQ2", 'if written.startswith(".") and (m.start() == 0 or text[m.start() - 1] == "\\n"):',
+       'if written.startswith("."):')
+mutant("FQ3", 'return set(written) <= {"="}', 'return set(written) <= {"=", " "}')
+mutant("FQ4", "    if not decoded.isascii():\n        return True\n", "")
+mutant("FQ5", "            if declared:\n", "            if not declared:\n")
+mutant("FQ6", '_DECLARED = re.compile(r"[cC](?i:ontent-transfer-encoding:[ \\t]*quoted-printable)")',
+       '_DECLARED = re.compile(r"Content-Transfer-Encoding: quoted-printable")')
+# run/warm.py: late files handed over
+mutant("WH1", 'if left.is_dir() and (moved / "workspace").is_dir():', "if left.is_dir():")
+mutant("WH2", 'target = moved / "after-turn" / path.relative_to(left)', 'target = moved / path.relative_to(left)')
+mutant("WH3", "        if Path(folder) != Path(root):\n", "        if True:\n")
+mutant("WH4", "            hand_over_late_files(worker.root, self.episodes)\n", "")
+# cli/intercept.py: the port, the bind, the banner
+mutant("SV1", "sock.bind((host, port))", "sock.bind((host, 0))")
+mutant("SV2", 'raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}", field="--port") from None',
+       "raise")
+mutant("SV3", "click.echo(f\"ec2audit intercept: http://{host}:{listening.getsockname()[1]}/v1",
+       "click.echo(f\"ec2audit intercept: http://{host}:{port}/v1")
+mutant("SV4", "    server.run(sockets=[listening])\n", "    server.run()\n")
+mutant("SV5", "    if not server.started:\n        sys.exit(3)", "    if False:\n        sys.exit(3)")
+# intercept/server.py: serve_in_thread's stop
+mutant("ST1", "        thread.join(timeout=120)\n", "        thread.join(timeout=0.01)\n")
+mutant("ST2", "        server.should_exit = True\n        thread.join(timeout=120)\n",
+       "        thread.join(timeout=120)\n")
+# localmodel.py: --address-fd
+mutant("LM1", "    if address_fd is not None:\n        with os.fdopen(address_fd",
+       "    if False:\n        with os.fdopen(address_fd")
+mutant("LM2", 'busy = f"port {self.port} busy, or " if self.port else ""', 'busy = ""')
+mutant("LM3", "        if self.process is not None and self.base_url is not None:\n            return self.base_url\n",
+       "")
+mutant("LM4", '               "--address-fd", str(write_end)]', '               ]')
+# cli/__init__.py: lazy commands
+mutant("CL1", "return sorted({*self.commands, *_COMMAND_MODULES})", "return sorted(self.commands)")
+mutant("CL2", "            if command.name != cmd_name:\n", "            if False:\n")
+mutant("CL3", 'if not info.name.startswith("_")}', "}")
+mutant("CL4", '_COMMAND_MODULES = {info.name.replace("_", "-"): info.name',
+       '_COMMAND_MODULES = {info.name: info.name')
+# detect/compiled.py: a credential's prefix compiled with its unit
+mutant("KP1", 'if rules.name != "credential" or not forms:', 'if rules.name == "credential" or not forms:')
+mutant("KP2", "return public_key_prefix(forms[0])", "return public_key_prefix(forms[-1])")
+# detect/cues.py: numpy for long texts only
+mutant("NP1", "_SHORT = 4096", "_SHORT = 4095")
+mutant("NP2", "short = [text for text in dict.fromkeys(texts) if len(text) < _SHORT]",
+       "short = [text for text in dict.fromkeys(texts) if len(text) <= _SHORT]")
+# detect/value_checks.py: checks-v13
+mutant("VC1", r'_EUROPEAN = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d]|[.,]\d)")',
+       r'_EUROPEAN = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d])")')
+mutant("VC2", 'return _EUROPEAN_SCALES.sub(lambda m: "million" if m[1] else "billion", text)',
+       'return _EUROPEAN_SCALES.sub(lambda m: "million", text)')
+mutant("VC3", 'text = _EUROPEAN.sub(lambda m: m[1].replace(".", "").replace(",", "."), norm)',
+       'text = _EUROPEAN.sub(lambda m: m[1].replace(",", "."), norm)')
+mutant("VC4", "    if _EUROPEAN.search(norm):\n        found += _digit_numbers(european(norm))\n", "")
+mutant("VC5", 'head = re.sub(r"\\s*\\([^)\\d]*\\)", "", value).strip()',
+       'head = re.sub(r"\\s*\\([^)]*\\)", "", value).strip()')
+mutant("VC6", "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v), *qualified(v)]]",
+       "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]")
+mutant("VC7", 'CHECKS_VERSION = "checks-v13"', 'CHECKS_VERSION = "checks-v12"')
+# detect/descriptions.py, learned_grader.py: the grader v3's category features (the table's loading, the reading)
+mutant("DC1", "        if line and not line.startswith(\"#\"):\n", "        if line:\n")
+mutant("DC2", 're.compile(re.escape(w) if _HAN.search(w) else rf"\\b{re.escape(w)}")', "re.compile(re.escape(w))")
+mutant("DC3", 'return _categories_of((unit.value, *unit.aliases)) if unit.kind == "health" else ()',
+       'return _categories_of((unit.value,)) if unit.kind == "health" else ()')
+mutant("DC4", "for m in (*synonyms(v), *translations(v)))]]", "for m in synonyms(v))]]")
+mutant("DC5", "return sum(any(c.search(norm) for c in _cues()[name]) for name in found)",
+       "return int(any(c.search(norm) for name in found for c in _cues()[name]))")
+mutant("DC6", "rows.append((name, _words(normalize_text(members)), _words(normalize_text(cues))))",
+       "rows.append((name, _words(members), _words(cues)))")
+mutant("DC7", 'return _categories_of((unit.value, *unit.aliases)) if unit.kind == "health" else ()',
+       "return _categories_of((unit.value, *unit.aliases))")
+mutant("LW1", "return [float(bool(descriptions.categories(unit))), float(descriptions.category_cues(unit, text))]",
+       "return [float(descriptions.category_cues(unit, text)), float(bool(descriptions.categories(unit)))]")
+mutant("LW2", "*(float(unit.kind == k) for k in KINDS), *describes(unit, text)]",
+       "*(float(unit.kind == k) for k in KINDS), 0.0, 0.0]")
 
 if __name__ == "__main__":
     sys.exit(main())
