@@ -210,7 +210,7 @@ GROUPS_S23: dict[str, tuple[str, list[str]]] = {
     "BD": ("ec2audit/intercept/dialects.py", [*W11, "tests/test_intercept_forms_walk_6.py"]),
     "BH": ("ec2audit/logs/openai_log.py", W11),
     "VX": ("ec2audit/intercept/pricing.py", W11),
-    "OB": ("ec2audit/logs/base.py", W11),
+    "OB": ("ec2audit/intercept/usage.py", [*W11, "tests/test_new_user_walk_12.py"]),
     "GZ": ("ec2audit/logs/__init__.py", W11),
     "GE": ("ec2audit/logs/encoding.py", W11),
     "GR": ("ec2audit/logs/report.py", W11),
@@ -611,7 +611,7 @@ mutant("LG2", "np.where(below, self.left[trees, node], self.right[trees, node]))
        "np.where(below, self.right[trees, node], self.left[trees, node]))")
 mutant("LG3", "np.exp(-(self.baseline + self.value[trees, node].sum(axis=1)))",
        "np.exp(-(self.value[trees, node].sum(axis=1)))")
-mutant("LG4", "if p >= self.threshold:", "if p > self.threshold:")
+mutant("LG4", "if p >= self.threshold and", "if p > self.threshold and")
 mutant("LG5", "return verdict if verdict.grade > 0 else Verdict(MOSTLY, span, reading.start, reading.end)",
        "return Verdict(MOSTLY, span, reading.start, reading.end)")
 mutant("LG6", "if p >= self.review_threshold or verdict.grade > 0 or verdict.review:",
@@ -810,8 +810,9 @@ mutant("SP1", "rates = self.rates if tier == DEFAULT_TIER else self.service_tier
 mutant("SP2", "rates = self.rates if tier == DEFAULT_TIER else self.service_tiers.get(tier)", "rates = self.rates")
 mutant("SP3", "return None if rates is None else [r for r in rates if prompt_tokens > r.above or r.above == 0][-1]",
        "return None if rates is None else [r for r in rates if prompt_tokens > r.above or r.above == 0][0]")
-mutant("SP4", '_LITELLM_TIERS = ("flex", "priority")', '_LITELLM_TIERS = ("flex",)')
-mutant("SP5", 'served = {tier: found for tier in _LITELLM_TIERS if (found := rates(f"_{tier}")) is not None}',
+mutant("SP4", '_LITELLM_TIERS = {"flex": "_flex", "priority": "_priority", "batch": "_batches"}',
+       '_LITELLM_TIERS = {"flex": "_flex", "batch": "_batches"}')
+mutant("SP5", 'served = {tier: found for tier, suffix in _LITELLM_TIERS.items() if (found := rates(suffix)) is not None}',
        "served: dict[str, tuple[Rate, ...]] = {}")
 mutant("SP6", 'tiers = [rate(f"_above_{m.group(1)}k_tokens{served}", int(m.group(1)) * 1000)',
        'tiers = [rate(f"_above_{m.group(1)}k_tokens", int(m.group(1)) * 1000)')
@@ -1046,14 +1047,14 @@ mutant("VX1", 'if host == _VERTEX or host.endswith("-" + _VERTEX):', "if host ==
 mutant("VX2", 'if host == _VERTEX or host.endswith("-" + _VERTEX):',
        'if host == _VERTEX or host.endswith("." + _VERTEX):')
 mutant("VX3", '        return "vertex_ai"\n', '        return "vertex"\n')
-# logs/base.py: OpenRouter's usage.cost
+# intercept/usage.py: OpenRouter's usage.cost (billed_cost, the proxy's and the log audit's)
 mutant("OB1", "if cost is None or (usage.get(\"is_byok\") and upstream is None):", "if cost is None:")
 mutant("OB2", "return cost + (upstream or 0.0) if usage.get(\"is_byok\") else cost", "return cost")
 mutant("OB3", "return cost + (upstream or 0.0) if usage.get(\"is_byok\") else cost",
        "return cost + (upstream or 0.0)")
 mutant("OB4", "and not isinstance(value, bool) and value >= 0 else None",
        "and not isinstance(value, bool) and value > 0 else None")
-mutant("OB5", "        cost = _billed(usage)\n", "        cost = None\n")
+mutant("OB5", 'cost = number(usage.get("cost"))', "cost = None")
 mutant("OB6", 'upstream = number(details.get("upstream_inference_cost")) if isinstance(details, dict) else None',
        'upstream = None')
 # logs/__init__.py, encoding.py, report.py: gzip-rotated logs
@@ -1219,7 +1220,7 @@ mutant("VC5", 'head = re.sub(r"\\s*\\([^)\\d]*\\)", "", value).strip()',
        'head = re.sub(r"\\s*\\([^)]*\\)", "", value).strip()')
 mutant("VC6", "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v), *qualified(v)]]",
        "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]")
-mutant("VC7", 'CHECKS_VERSION = "checks-v13"', 'CHECKS_VERSION = "checks-v12"')
+mutant("VC7", 'CHECKS_VERSION = "checks-v14"', 'CHECKS_VERSION = "checks-v13"')
 # detect/descriptions.py, learned_grader.py: the grader v3's category features (the table's loading, the reading)
 mutant("DC1", "        if line and not line.startswith(\"#\"):\n", "        if line:\n")
 mutant("DC2", 're.compile(re.escape(w) if _HAN.search(w) else rf"\\b{re.escape(w)}")', "re.compile(re.escape(w))")
@@ -1234,8 +1235,8 @@ mutant("DC7", 'return _categories_of((unit.value, *unit.aliases)) if unit.kind =
        "return _categories_of((unit.value, *unit.aliases))")
 mutant("LW1", "return [float(bool(descriptions.categories(unit))), float(descriptions.category_cues(unit, text))]",
        "return [float(descriptions.category_cues(unit, text)), float(bool(descriptions.categories(unit)))]")
-mutant("LW2", "*(float(unit.kind == k) for k in KINDS), *describes(unit, text)]",
-       "*(float(unit.kind == k) for k in KINDS), 0.0, 0.0]")
+mutant("LW2", "*(float(unit.kind == k) for k in KINDS), *describes(unit, text),",
+       "*(float(unit.kind == k) for k in KINDS), 0.0, 0.0,")
 
 if __name__ == "__main__":
     sys.exit(main())
