@@ -812,7 +812,8 @@ mutant("SP3", "return None if rates is None else [r for r in rates if prompt_tok
        "return None if rates is None else [r for r in rates if prompt_tokens > r.above or r.above == 0][0]")
 mutant("SP4", '_LITELLM_TIERS = {"flex": "_flex", "priority": "_priority", "batch": "_batches"}',
        '_LITELLM_TIERS = {"flex": "_flex", "batch": "_batches"}')
-mutant("SP5", 'served = {tier: found for tier, suffix in _LITELLM_TIERS.items() if (found := rates(suffix)) is not None}',
+mutant("SP5", 'served = {tier: found for tier, suffix in _LITELLM_TIERS.items() if (found := rates(suffix)) '
+              'is not None}',
        "served: dict[str, tuple[Rate, ...]] = {}")
 mutant("SP6", 'tiers = [rate(f"_above_{m.group(1)}k_tokens{served}", int(m.group(1)) * 1000)',
        'tiers = [rate(f"_above_{m.group(1)}k_tokens", int(m.group(1)) * 1000)')
