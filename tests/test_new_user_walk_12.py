@@ -62,6 +62,27 @@ def test_a_batch_input_and_its_output_files_are_one_batchs_calls_at_the_batch_ra
     assert session["leaked"] == 1
 
 
+def test_a_batch_output_line_cut_short_is_named_and_the_other_answers_kept(tmp_path):
+    """An output file with a line cut short and a line that is no JSON object (an answer wrapped in a list): each
+    is named with its file and line (before, the list was dropped unsaid), exit 1, and the first answer still
+    counts: 2 calls, 22 in / 2 out; request-1 has no answer, so the cost is unknown, not $0."""
+    folder = tmp_path / "batch_cut"
+    folder.mkdir()
+    _lines(folder / "batchinput.jsonl", [_batch_request("request-1", "gpt-4o-mini", "Hello world!"),
+                                         _batch_request("request-2", "gpt-4o-mini", "Hello again.")])
+    output = folder / "batch_cut_output.jsonl"
+    _lines(output, [_batch_answer("request-2", "gpt-4o-mini-2024-07-18", 22, 2)])
+    with output.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(_batch_answer("request-1", "gpt-4o-mini-2024-07-18", 10, 1))[:40] + "\n")
+        handle.write(json.dumps([_batch_answer("request-1", "gpt-4o-mini-2024-07-18", 10, 1)]) + "\n")
+    code, said = _cli("audit", folder, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 1 and f"{output}:2: not valid JSON" in said and f"{output}:3: expected a JSON object" in said, said
+    data = json.loads(said[said.index("{\n"):])
+    provider, = data["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 22, 2)
+    assert provider["cost_usd"] is None and provider["unpriced_calls"] == 1
+
+
 def test_a_batch_of_a_model_without_batch_prices_costs_unknown_not_the_standard_rate(tmp_path):
     """gpt-3.5-turbo through the Batch API: LiteLLM's map has no batch price for it, so its cost is `unknown: no
     price for the model at the batch tier`, not the standard $0.0007 (1,000 × $0.5 + 100 × $1.5 per million)."""

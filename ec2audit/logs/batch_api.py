@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ec2audit.errors import InputError
 from ec2audit.logs import openai_log
-from ec2audit.logs.base import MAX_LINE_BYTES, OnError, first_record, read_jsonl
+from ec2audit.logs.base import LINE_RANGE, MAX_LINE_BYTES, OnError, first_record, read_jsonl
 from ec2audit.payloads import Payload
 
 name = "batch-api"
@@ -122,20 +122,17 @@ def _folder_owners(path: Path) -> dict[Path, Path | None]:
 
 
 def _answers(outputs: list[Path], on_error: OnError) -> dict[str, list[dict]]:
-    """The output lines of `outputs`, by `custom_id`."""
+    """The output lines of `outputs`, by `custom_id`: read whole, as `read_jsonl` reads any log (a line range set
+    for the input file being read is no range of its output files)."""
     found: dict[str, list[dict]] = defaultdict(list)
-    for output in outputs:
-        with output.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    record = json.loads(raw)
-                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                    on_error(InputError(f"not valid JSON, truncated? ({exc})", file=str(output), line=number))
-                    continue
-                if isinstance(record, dict) and (line_id := _line_id(record)) is not None:
+    whole = LINE_RANGE.set(None)
+    try:
+        for output in outputs:
+            for _, record in read_jsonl(output, on_error):
+                if (line_id := _line_id(record)) is not None:
                     found[line_id].append(record)
+    finally:
+        LINE_RANGE.reset(whole)
     return found
 
 
