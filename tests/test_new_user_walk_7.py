@@ -74,8 +74,8 @@ def test_two_runs_written_under_one_folder_name_stay_two_in_every_table(tmp_path
                                       ("edge-only", "B", 0.7, 0.0), ("cloud-only", "B", 0.9, 0.75)])
     code, output = _cli("report", a, b, "--out", tmp_path / "r.html")
     assert code == 0, output
-    assert "│ edge-only [a/out]  │        2 │      75.0% │" in output
-    assert "│ edge-only [b/out]  │        2 │      45.0% │" in output
+    assert "│ edge-only [a/out]  │        2 │      0 │      75.0% │" in output  # none failed
+    assert "│ edge-only [b/out]  │        2 │      0 │      45.0% │" in output
     code, output = _cli("report", a, b, "--json")
     data = json.loads(output)
     rows = {r["label"]: r for r in data["strategies"]}

@@ -247,7 +247,8 @@ def test_a_deadline_that_lands_inside_a_tool_call_is_a_timeout(tasks, tmp_path):
 def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_path, presses):
     """The episode's only step is `sleep 90`, so it is still running when OpenClaw's transcript appears. Ctrl-C
     pressed again while the run stops changes nothing: before, it raised KeyboardInterrupt inside the stop
-    ("Aborted!", exit 1, no run tables)."""
+    ("Aborted!", exit 1, no run tables). The run starts with SIGINT ignored, as a script's background job starts it:
+    SIGINT still stops it (before, the run went on to its end: CI, session 23)."""
     task, out = tasks[0], tmp_path / "interrupted"
     copy = shutil.copytree(task.dir, tmp_path / "tasks" / task.scenario / task.id)
     (copy / "oracle.json").write_text(json.dumps({"steps": [{"tool": "exec", "arguments": {"command": "sleep 90"}}],
@@ -255,7 +256,7 @@ def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_pat
     ec2audit = str(Path(sys.executable).parent / "ec2audit")
     process = subprocess.Popen([ec2audit, "run", "--edge", "oracle", "--strategy", "edge-only", "--tasks", task.id,
                                 "--tasks-root", str(tmp_path / "tasks"), "--out", str(out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=sigint_ignored)
     # the episode's folder is in its warm worker's folder while it runs (and in episodes/ once it ended)
     started = out / "workers" / "w0" / f"{task.id}.edge-only.r0" / TRANSCRIPT
     while not started.exists() and process.poll() is None:
@@ -275,6 +276,11 @@ def test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder(tasks, tmp_pat
     assert pl.read_parquet(out / "episodes.parquet").height == 0
     assert not list(out.glob("episodes/*/record.json"))
     assert not _processes_writing_to(out)  # no OpenClaw (or sandbox) left behind
+
+
+def sigint_ignored() -> None:
+    """A child's start with SIGINT ignored, as `cmd &` in a script (or `nohup`) starts it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _processes_writing_to(folder: Path) -> list[int]:

@@ -30,6 +30,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from log_corpus import session_logs
+from test_run_openclaw import sigint_ignored
 
 from ec2audit.cli import main
 
@@ -147,7 +148,7 @@ class Cluster:
         environment = {**self.env, **(env or {})}
         if background:
             return subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True)
+                                    text=True, preexec_fn=sigint_ignored)  # SIGINT still stops it
         return subprocess.run(command, env=environment, capture_output=True, text=True, timeout=DEADLINE_S)
 
 

@@ -113,8 +113,8 @@ def run(config: RunConfig, console: Console | None = None, backend: Backend | No
         console.print(f"[yellow]sandbox without[/] {gap}", highlight=False)
     console.print(f"edge: [bold]{edge_name}[/]   cloud: [bold]{cloud_name}[/]   "
                   f"episodes: {len(specs)} ({len(specs) - len(todo)} already done)", highlight=False)
-    interrupted = backend.episodes(config, tasks, todo, console) if backend else None
-    with _interrupts_restored():
+    with _ctrl_c_stops_the_run():
+        interrupted = backend.episodes(config, tasks, todo, console) if backend else None
         if interrupted is None:
             with contextlib.ExitStack() as stack:
                 ctx = open_episodes(config, out, stack, api_key(config.edge.api_key_env),
@@ -267,15 +267,19 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
 
 
 @contextlib.contextmanager
-def _interrupts_restored() -> Iterator[None]:
-    """Ctrl-C as it was before the run, once its episodes and servers stopped and its tables are written (`drive`
-    ignores Ctrl-C from the first until then)."""
-    previous = signal.getsignal(signal.SIGINT)
+def _ctrl_c_stops_the_run() -> Iterator[None]:
+    """Ctrl-C (SIGINT) stops the run cleanly, even where it started with SIGINT ignored (a script's background job,
+    `nohup`, a parent that ignored it): a supervisor's `kill -INT` must still stop its episodes and servers, where
+    before the run went on to its end. `drive` ignores Ctrl-C from the first press until the run's tables are
+    written; then it is as it was."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:
-        if previous is not None and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
 
 def write_results(out: Path, specs: list[EpisodeSpec]) -> list[EpisodeRecord]:
