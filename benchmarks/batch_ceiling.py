@@ -24,6 +24,7 @@ import bisect
 import gc
 import itertools
 import json
+import re
 import sys
 import tempfile
 import time
@@ -34,10 +35,10 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dense_corpus import leak_sets, write_corpus, write_single  # noqa: E402
 
-from ec2audit.detect import forms, normalize  # noqa: E402
+from ec2audit.detect import digit_regions, forms, normalize  # noqa: E402
 from ec2audit.detect.cascade import Cascade  # noqa: E402
-from ec2audit.detect.exact import ExactDetector  # noqa: E402
-from ec2audit.detect.matchers import VectorscanMatcher  # noqa: E402
+from ec2audit.detect.exact import DIGIT_WORDS, ExactDetector  # noqa: E402
+from ec2audit.detect.matchers import VectorscanMatcher, characters_at  # noqa: E402
 from ec2audit.detect.patterns import PatternIndex  # noqa: E402
 from ec2audit.units import Unit, read_units  # noqa: E402
 
@@ -94,6 +95,17 @@ def per_text_cost(units: list[Unit], lengths: list[int], rounds: int) -> tuple[f
             engine_find(exact._digits, view.digits().text)
             engine_find(exact._alnum, view.alnum())
     return min(scans), best(rounds, passes)[0]
+
+
+def number_ends(regions: digit_regions.DigitRegions, data: bytes, ends: list[int]) -> int:
+    """The byte ends of the units' numbers' regex matches over UTF-8 `data` (kept in `ends`), their count."""
+    ends.clear()
+    assert regions._database is not None
+
+    def on_match(_pattern: int, _start: int, end: int, _flags: int, _context: object) -> None:
+        ends.append(end)
+    regions._database.scan(data, match_event_handler=on_match, scratch=regions._local.scratch)
+    return len(ends)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,6 +191,23 @@ def main(argv: list[str] | None = None) -> int:
     alnum_views = [v.alnum() for v in views]
     timed("engine over the alnum view (find)", lambda: engine_find(exact._alnum, alnum_text),
           lambda n: f"{n:,} matches", per_text=lambda: [engine_find(exact._alnum, a) for a in alnum_views])
+
+    regions = exact._regions
+    regions.regions("0" * digit_regions.SHORT, [])  # compiles the units' numbers' database
+    if regions._database is not None:  # the suggested piece's gate, bounded: the text views the batch's one pass
+        # over the units' numbers' regexes finds none in (nor digit words) would skip the exact tier's digit view
+        ends: list[int] = []
+        timed("the units' numbers over the batch (`digit_regions`' database)", lambda: number_ends(regions, data, ends),
+              lambda n: f"{n:,} matches", needed=False)
+        view_starts = [0] + [m.end() for m in re.finditer(SEPARATOR, view)]  # each text's start in the view
+        assert len(view_starts) == len(texts)
+        chars = characters_at(data, set(ends))
+        owners = {bisect.bisect_right(view_starts, chars[end] - 1) - 1 for end in ends}
+        spelled = {k for k, v in enumerate(views) if cascade.index.matches(v.text).get(DIGIT_WORDS)}
+        skipped = [v for k, v in enumerate(views) if k not in owners and k not in spelled]
+        timed("— the digit views it would skip (today's `_scan_digits` of those text views)",
+              lambda: [exact._scan_digits(v, []) for v in skipped], lambda _: f"{len(skipped):,} of {len(views):,}",
+              needed=False)
 
     matches = [m for kind in found.values() for m in kind]
 
