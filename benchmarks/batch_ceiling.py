@@ -1,20 +1,23 @@
 """The ceiling of the issue's batch design: the C-level passes it needs over the dense corpus's distinct texts read
-as one batch, timed one by one, and the MB/s they would allow if nothing else ran.
+as one batch, timed one by one beside the same work text by text, and the MB/s they would allow if nothing else ran.
 
 The batch is every distinct message text of the corpus's calls (the audit scans each distinct text once: its cache
 answers the rest), joined by a NUL (no pattern holds one, so no match crosses two texts). The passes: the join;
 the text view (`normalize.fold` of the whole batch, the whitespace runs collapsed with their map); its UTF-8
-bytes; the engine over them (the run's shared automaton: the raw scan with a counting callback, then
-`PatternIndex.matches` as the tiers receive its output); the digit view (Chinese digit runs translated, the
-separators between digits dropped: one `re` pass with its map) and its engine pass; the alnum view (separators
-deleted from the bytes) and its engine pass; and mapping every match of the text view back to its text and
-original offset (a bisection on the texts' bounds and on the whitespace map). Each pass is the best of `--rounds`.
+bytes; the engine over them (the default matcher's `find`, Vectorscan's raw scan with a counting callback and its
+`find`, then `PatternIndex.matches` as the tiers receive its output); the digit view (Chinese digit runs
+translated, the separators between digits dropped: one `re` pass with its map) and its engine pass; the alnum view
+(separators deleted from the bytes) and its engine pass; and mapping every match of the text view back to its text
+and original offsets. Rows marked "–" in the share column are alternatives or bounds, not in the total. Each pass
+is the best of `--rounds`.
 
-It prints each pass's CPU, its share and the MB/s per core of the passes together, against the MB of the corpus
-file (what the audit's MB/s counts) and of the distinct texts. The real scan of the same texts (`scan_texts` over
-one fresh cascade) is timed for comparison.
+Beside them: the gate of the exact tier's digit view (`digit_regions`' database of the units' numbers over the
+batch, and today's digit view of the text views it would skip); today's scan of the calls (a fresh cascade per
+round, best of `--scans`), optionally without some registered forms (`--without`: a bound, their findings lost);
+and the per-text fixed cost (today's scan of as many texts holding no match, and the C passes' part of it).
 
-    PYTHONPATH=$PWD nice .venv/bin/python benchmarks/batch_ceiling.py --mb 2 --shared /work/shared
+    PYTHONPATH=$PWD nice .venv/bin/python benchmarks/batch_ceiling.py --mb 2 --shared /work/shared [--without FORM ...]
+    PYTHONPATH=$PWD nice .venv/bin/python benchmarks/batch_ceiling.py --single 8 --shared /work/shared --rounds 3
 """
 
 from __future__ import annotations
