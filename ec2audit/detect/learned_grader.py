@@ -101,9 +101,11 @@ def names() -> list[str]:
 
 @dataclass(frozen=True)
 class LearnedGrader:
-    """Gradient-boosted trees (scikit-learn's, exported): per tree and node the feature read, the threshold
-    (at or under it: the left child), the children, whether it is a leaf and a leaf's value; the sum of the
-    leaves reached and `baseline` is the log-odds of a leak. `threshold` grades; `review_threshold` reviews."""
+    """An additive model of the log-odds of a leak (scikit-learn's, exported): `baseline`, plus `weights` (one
+    per feature, a logistic regression's; None: no linear part), plus gradient-boosted trees — per tree and
+    node the feature read, the threshold (at or under it: the left child), the children, whether it is a leaf
+    and a leaf's value; none where the trees' arrays have no rows. `threshold` grades; `review_threshold`
+    reviews."""
 
     version: str
     names: tuple[str, ...]
@@ -116,6 +118,7 @@ class LearnedGrader:
     value: np.ndarray
     threshold: float
     review_threshold: float
+    weights: np.ndarray | None = None
 
     def probability(self, rows: np.ndarray) -> np.ndarray:
         x = np.asarray(rows, dtype=float)
@@ -125,7 +128,8 @@ class LearnedGrader:
             below = x[at, self.feature[trees, node]] <= self.split[trees, node]
             node = np.where(self.leaf[trees, node], node,
                             np.where(below, self.left[trees, node], self.right[trees, node]))
-        return 1.0 / (1.0 + np.exp(-(self.baseline + self.value[trees, node].sum(axis=1))))
+        linear = x @ self.weights if self.weights is not None else 0.0
+        return 1.0 / (1.0 + np.exp(-(self.baseline + linear + self.value[trees, node].sum(axis=1))))
 
     def decide(self, row: Sequence[float], reading: Reading, verdict: Verdict, text: str) -> Verdict:
         """The grader's verdict on one candidate: graded with the check's grade and span where it graded. What
@@ -145,7 +149,8 @@ class LearnedGrader:
         return {"version": self.version, "names": list(self.names), "baseline": self.baseline,
                 "feature": self.feature.tolist(), "split": self.split.tolist(), "left": self.left.tolist(),
                 "right": self.right.tolist(), "leaf": self.leaf.astype(int).tolist(), "value": self.value.tolist(),
-                "threshold": self.threshold, "review_threshold": self.review_threshold}
+                "threshold": self.threshold, "review_threshold": self.review_threshold,
+                **({"weights": self.weights.tolist()} if self.weights is not None else {})}
 
     @classmethod
     def load(cls, path: str | Path = GRADER_PATH) -> LearnedGrader:
@@ -154,14 +159,17 @@ class LearnedGrader:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             arrays = [np.asarray(data[k], dtype=t) for k, t in (("feature", int), ("split", float), ("left", int),
                                                                  ("right", int), ("leaf", bool), ("value", float))]
+            arrays = [a.reshape(0, 1) if a.size == 0 else a for a in arrays]  # no trees: a linear grader
+            weights = np.asarray(data["weights"], dtype=float) if "weights" in data else None
             grader = cls(str(data["version"]), tuple(data["names"]), float(data["baseline"]), arrays[0], arrays[1],
                          arrays[2], arrays[3], arrays[4], arrays[5], float(data["threshold"]),
-                         float(data["review_threshold"]))
+                         float(data["review_threshold"]), weights)
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise InputError(f"not a local judge learned grader ({exc}); rebuild it with "
                              "judges/local-judge/learned_grader.py", file=str(path)) from None
         shapes = {a.shape for a in arrays}
-        if list(grader.names) != names() or len(shapes) != 1 or arrays[0].ndim != 2 or not (
+        if list(grader.names) != names() or len(shapes) != 1 or arrays[0].ndim != 2 or (
+                weights is not None and weights.shape != (len(grader.names),)) or not (
                 (0 <= grader.feature).all() and (grader.feature < len(grader.names)).all()
                 and (0 <= grader.left).all() and (grader.left < arrays[0].shape[1]).all()
                 and (0 <= grader.right).all() and (grader.right < arrays[0].shape[1]).all()):
