@@ -1,7 +1,8 @@
 """The local judge's learned grader (issue 37, session 20): a model over the cross-encoder's reading, the value
-check's verdict and the free-text evidence decides the grade (gradient-boosted trees; the file may hold a logistic
-regression's weights too); `ec2audit judge --local-judge` grades with it unless told `--no-learned-grader`; its
-file is rebuilt by judges/local-judge/learned_grader.py, the same data giving the same file."""
+check's verdict and the free-text evidence decides the grade (gradient-boosted trees until learned-grader-v4, a
+logistic regression since v5; the file holds either); `ec2audit judge --local-judge` grades with it unless told
+`--no-learned-grader`; its file is rebuilt by judges/local-judge/learned_grader.py, the same data giving the
+same file."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v4"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v5"
+    assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 
 def test_the_learned_grader_goes_with_the_local_judges_checks(tmp_path):
@@ -120,7 +122,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_pat
                             "--out", str(out), "--model", model], check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v4" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.version == "learned-grader-v5" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 
 
@@ -187,6 +189,13 @@ def test_a_text_that_finds_nothing_about_a_condition_is_left_for_review():
     deal = make_unit({"task_id": "t", "entity_id": "F1", "field": "plan", "value": "sale of the Lyon plant",
                       "dimension": "business"})
     assert not learned_grader.finds_nothing(deal, "The board denied the Lyon sale rumours.")
+    wrist = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "Ana Ruiz", "field": "dx",
+                       "value": "scaphoid fracture", "dimension": "health"})
+    found_nothing = ["Ana Ruiz, ER note: CT of the right wrist negative.", "Ana Ruiz: no fracture of the scaphoid.",
+                     "Intake form, Ana Ruiz: Any broken bones this year? -- No. Smoker? -- No.",
+                     "Pre-op questionnaire: 'Recent fractures?' Ana Ruiz ticked No."]
+    assert all(learned_grader.finds_nothing(wrist, t) for t in found_nothing)  # session 24's forms
+    assert not learned_grader.finds_nothing(wrist, "Ana Ruiz broke her scaphoid skiing; no surgery so far.")
     text = texts[0]
     reading = Reading(0.9, 0, len(text), 0.83, 0.2)
     row = [0.0] * len(learned_grader.names())

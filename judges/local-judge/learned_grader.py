@@ -1,6 +1,6 @@
 """The local judge's learned grader (issue 37): measured leave-one-split-out and leaving the last rounds out,
-then fitted on every split. Two models are fitted side by side: gradient-boosted trees (`--model trees`,
-shipped) and a logistic regression (`--model logistic`).
+then fitted on every split. Two models are fitted side by side: a logistic regression (`--model logistic`,
+shipped since learned-grader-v5) and gradient-boosted trees (`--model trees`, shipped v1-v4).
 
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE        # measure (readings cached)
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --rounds   # the last rounds left out
@@ -71,13 +71,13 @@ ROUNDS = TESTS[18:]  # the last two blind rounds (19/20, 21/22), by authors no e
 TARGET = 0.93  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
 INNER = 5  # folds of whole files the thresholds are chosen on (files sorted by name, dealt round)
-C = 1.0  # inverse L2 strength of the logistic regression
+C = 1.0  # inverse L2 strength of the logistic regression (the shipped model)
 DEPTH, TREES, RATE = 3, 150, 0.05  # the shipped trees: depth, how many, learning rate
 LEAF, L2 = 20, 5.0  # … fewest examples a leaf (scikit-learn's default), L2 penalty of the leaves' values
 MONOTONE = {"logit": 1, "check_grade": 1, "specific": 1, "margin": 1, "contrary": -1, "desc_category_cues": 1}
 # `--monotone`: the features a leak's probability may only rise (1) or fall (-1) with
-VERSION = "learned-grader-v4"
-MODELS = ("trees", "logistic")  # `--model`: what is shipped (and whose verdicts `--verdicts` writes)
+VERSION = "learned-grader-v5"
+MODELS = ("logistic", "trees")  # `--model`: what is shipped (and whose verdicts `--verdicts` writes)
 
 
 def record(paths, limit: int | None = None, adapter: Path | None = None) -> list[dict]:
@@ -131,7 +131,7 @@ def bootstrap(gold: np.ndarray, pred: np.ndarray, kinds: np.ndarray, rounds: int
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray):
-    """A standardised logistic regression."""
+    """A standardised logistic regression (shipped since learned-grader-v5)."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -307,7 +307,7 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
           f"of {(gold & np.isin(kinds, SEMANTIC))[scored].sum()}")
 
 
-def ship(rows: list[dict], out: Path, fit=fit_trees) -> None:
+def ship(rows: list[dict], out: Path, fit=fit_logistic) -> None:
     """The model fitted on all twenty-two splits, thresholds chosen on out-of-fold probabilities, as JSON; the
     numpy reading of the written file must give scikit-learn's probabilities."""
     rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
