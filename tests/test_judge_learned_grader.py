@@ -1,7 +1,8 @@
-"""The local judge's learned grader (issue 37, session 20): gradient-boosted trees over the cross-encoder's
-reading, the value check's verdict and the free-text evidence decide the grade; `ec2audit judge
---local-judge` grades with them unless told `--no-learned-grader`; their file is rebuilt by
-judges/local-judge/learned_grader.py, the same data giving the same file."""
+"""The local judge's learned grader (issue 37, session 20): a model over the cross-encoder's reading, the value
+check's verdict and the free-text evidence decides the grade (gradient-boosted trees until learned-grader-v4, a
+logistic regression since v5; the file holds either); `ec2audit judge --local-judge` grades with it unless told
+`--no-learned-grader`; its file is rebuilt by judges/local-judge/learned_grader.py, the same data giving the
+same file."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v4"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v5"
+    assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 
 def test_the_learned_grader_goes_with_the_local_judges_checks(tmp_path):
@@ -108,17 +110,42 @@ def test_the_grader_grades_reviews_or_leaves_a_candidate_by_its_probability():
 
 
 def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_path):
-    """A small version of the shipped file (two splits' first examples): recorded once, fitted twice, the
-    same bytes; the file loads and its numpy walk is what the script checked against scikit-learn."""
+    """A small version of the shipped file (two splits' first examples): recorded once, fitted twice per model,
+    the same bytes; the file loads and its numpy reading is what the script checked against scikit-learn: a
+    logistic regression's weights and no trees, or the trees and no weights."""
     cache = tmp_path / "rows.json"
     splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 3)]
-    first, second = tmp_path / "a.json", tmp_path / "b.json"
-    for out in (first, second):
-        subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "25", "--cache", str(cache),
-                        "--out", str(out)], check=True, capture_output=True, text=True)
-    assert first.read_bytes() == second.read_bytes()
-    grader = learned_grader.LearnedGrader.load(first)
-    assert grader.version == "learned-grader-v4" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+    for model in ("logistic", "trees"):
+        first, second = tmp_path / "a.json", tmp_path / "b.json"
+        for out in (first, second):
+            subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "25", "--cache", str(cache),
+                            "--out", str(out), "--model", model], check=True, capture_output=True, text=True)
+        assert first.read_bytes() == second.read_bytes()
+        grader = learned_grader.LearnedGrader.load(first)
+        assert grader.version == "learned-grader-v5" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
+
+
+def test_a_linear_grader_reads_its_weights_and_a_wrong_length_is_refused(tmp_path):
+    """A grader of weights alone (no trees): the probability is the logistic of the baseline plus each feature
+    times its weight; weights of another length than the features are refused as malformed, one line."""
+    names = learned_grader.names()
+    data = stump(3.0, "check_graded").as_dict()
+    for key in ("feature", "split", "left", "right", "leaf", "value"):
+        data[key] = []
+    data["baseline"], data["weights"] = -1.0, [0.0] * len(names)
+    data["weights"][names.index("logit")] = 0.5
+    path = tmp_path / "linear.json"
+    path.write_text(json.dumps(data))
+    grader = learned_grader.LearnedGrader.load(path)
+    rows = np.zeros((2, len(names)))
+    rows[1, names.index("logit")] = 4.0
+    assert grader.probability(rows) == pytest.approx([1 / (1 + np.exp(1.0)), 1 / (1 + np.exp(-1.0))])
+    data["weights"] = data["weights"][:-1]
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="malformed") as error:
+        learned_grader.LearnedGrader.load(path)
+    assert len(str(error.value).splitlines()) == 1 and str(path) in str(error.value)
 
 
 def test_leave_one_split_out_writes_each_held_out_verdict(tmp_path):
@@ -136,16 +163,17 @@ def test_leave_one_split_out_writes_each_held_out_verdict(tmp_path):
 
 def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
     """`--rounds`: one grader fitted on the splits before the last two blind rounds scores only those (here
-    split 17 against split 2's first examples); the splits it was fitted on are not scored."""
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 17)]
+    split 19 against split 2's first examples); the splits it was fitted on are not scored."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 19)]
     verdicts = tmp_path / "v.jsonl"
     result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache",
                              str(tmp_path / "rows.json"), "--verdicts", str(verdicts), "--rounds"],
                             check=True, capture_output=True, text=True)
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
-    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-17.jsonl"}
-    assert "| handwritten-test-17.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
-    assert "fitted without handwritten-test-17.jsonl, handwritten-test-18.jsonl" in result.stderr
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-19.jsonl"}
+    assert "| handwritten-test-19.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
+    assert ("fitted without handwritten-test-19.jsonl, handwritten-test-20.jsonl, handwritten-test-21.jsonl, "
+            "handwritten-test-22.jsonl") in result.stderr
 
 
 
@@ -161,6 +189,13 @@ def test_a_text_that_finds_nothing_about_a_condition_is_left_for_review():
     deal = make_unit({"task_id": "t", "entity_id": "F1", "field": "plan", "value": "sale of the Lyon plant",
                       "dimension": "business"})
     assert not learned_grader.finds_nothing(deal, "The board denied the Lyon sale rumours.")
+    wrist = make_unit({"task_id": "t", "entity_id": "P2", "entity_name": "Ana Ruiz", "field": "dx",
+                       "value": "scaphoid fracture", "dimension": "health"})
+    found_nothing = ["Ana Ruiz, ER note: CT of the right wrist negative.", "Ana Ruiz: no fracture of the scaphoid.",
+                     "Intake form, Ana Ruiz: Any broken bones this year? -- No. Smoker? -- No.",
+                     "Pre-op questionnaire: 'Recent fractures?' Ana Ruiz ticked No."]
+    assert all(learned_grader.finds_nothing(wrist, t) for t in found_nothing)  # session 24's forms
+    assert not learned_grader.finds_nothing(wrist, "Ana Ruiz broke her scaphoid skiing; no surgery so far.")
     text = texts[0]
     reading = Reading(0.9, 0, len(text), 0.83, 0.2)
     row = [0.0] * len(learned_grader.names())

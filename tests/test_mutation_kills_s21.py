@@ -70,7 +70,7 @@ def test_a_grader_file_with_a_value_of_the_wrong_type_is_a_one_line_error(tmp_pa
 def test_a_grader_whose_node_reads_a_feature_past_the_last_is_refused(tmp_path):
     """A node reading feature `len(names)`, one past the last, would index past every row: refused as malformed
     when loaded, not an IndexError at the first candidate (LG11)."""
-    data = json.loads(learned_grader.GRADER_PATH.read_text())
+    data = stump(3.0, "check_graded").as_dict()  # a grader with trees
     data["feature"][0][0] = len(data["names"])
     bad = tmp_path / "g.json"
     bad.write_text(json.dumps(data))

@@ -23,6 +23,7 @@ from test_intercept_forms_walk_9 import GUARDED_UNITS as WALK_9_UNITS
 from test_intercept_forms_walk_9 import _tool_call, _written
 from test_intercept_placing import TOKEN, _said, assert_placed
 from test_intercept_placing import UNITS as PLACING_UNITS
+from test_judge_learned_grader import stump
 from test_mutation_kills_s20 import _spans
 from test_new_user_walk_5 import _prelabel, _values
 from test_new_user_walk_8 import _agent_log, _cli
@@ -272,7 +273,7 @@ def test_a_value_spelled_in_characters_becomes_one_element_and_its_neighbours_st
 
 
 def _grader_file(tmp_path, change) -> Path:
-    data = json.loads(learned_grader.GRADER_PATH.read_text())
+    data = stump(3.0, "check_graded").as_dict()  # a grader with trees
     change(data)
     path = tmp_path / "g.json"
     path.write_text(json.dumps(data))

@@ -36,12 +36,12 @@ def _judge_options(f):
                      help="With --local-judge: decide each unit by the check of its kind of value (the default), or "
                           "grade with the cross-encoder alone (--no-value-checks; it grades few paraphrases)."),
         click.option("--learned-grader/--no-learned-grader", default=None,
-                     help="With --local-judge and its value checks: small gradient-boosted trees fitted on the "
+                     help="With --local-judge and its value checks: a logistic regression fitted on the "
                           "hand-written splits (judges/local-judge/learned-grader.json) decide each grade from the "
                           "check's verdict, the cross-encoder's reading, the free-text evidence, whether the text "
                           "names the category of the value's condition and states the value's numbers (the "
                           "default), or the checks alone decide (--no-learned-grader) (benchmarks/RESULTS.md, "
-                          "issue 37, sessions 20-23)."),
+                          "issue 37, sessions 20-24)."),
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),

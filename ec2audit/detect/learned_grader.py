@@ -1,19 +1,22 @@
-"""A learned grader over what the local judge already reads: small gradient-boosted trees decide the grade.
+"""A learned grader over what the local judge already reads: a logistic regression decides the grade.
 
 Hand-written value checks (`ec2audit.detect.value_checks`) gain on the text they were written on and little
 on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the same evidence — the
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
 whether the text names a category of the value's condition (`descriptions`, since session 22) and states
-each of the value's numbers (since session 23) — as trees fitted on the twenty hand-written test splits
-(`judges/local-judge/learned_grader.py`, which also measures them leave-one-split-out and leaving the last
-blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Its
+each of the value's numbers (since session 23) — fitted on the twenty-two hand-written test splits
+(`judges/local-judge/learned_grader.py`, which also measures it leave-one-split-out and leaving the last
+blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Since
+learned-grader-v5 a logistic regression: gradient-boosted trees (v1-v4) read as well leave-one-split-out and
+worse on the latest blind rounds, whose authors no training split shares (benchmarks/RESULTS.md, session
+24); the file format holds both, linear weights and trees, summed as log-odds. Its
 probability at or above `threshold` grades (the check's grade where the check graded, `MOSTLY` otherwise);
 between `review_threshold` and it, the pair is left for a person. A text that finds nothing about a health
 value (`finds_nothing`: a denial, a normal or negative result) is never graded, only left for review.
 
-The trees are package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
-fits them (a dev dependency) and is not needed to use them. The text's length is not a feature: the
+The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
+fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
 hand-written splits' leaks are longer than their negatives, which a judge's windows of real traffic are not.
 """
 
@@ -40,12 +43,17 @@ GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")
 KINDS = ("health", "business", "financial", "person_name", "contact", "location", "government_id", "credential",
          "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
 _HAN = re.compile(r"[\u3400-\u9fff]")
-#: A finding of nothing: a denial, a condition ruled out, a normal or negative result. A text that says so
+#: A finding of nothing: a denial, a condition ruled out, a normal or negative result (a test read negative,
+#: "no fracture of"), a yes/no question answered no. A text that says so
 #: states no condition, though it names the condition's organ or test (the category cues) or the condition.
 _NOTHING_FOUND = re.compile(
     r"\b(?:no (?:evidence|sign|signs|history|record) of|ruled out|rules out|denie[sd]|negative (?:for|result)"
-    r"|tested negative|within normal (?:limits|range)|(?:all|both) (?:normal|negative)|unremarkable)\b"
-    r"|阴性|正常范围|均正常|未见|排除|否认|无[^，。,.]{0,8}(?:病史|疾病)", re.I)
+    r"|tested negative|within normal (?:limits|range)|(?:all|both) (?:normal|negative)|unremarkable"
+    r"|no (?:\w+ ){1,2}(?:of|seen|found|detected)|without (?:any )?(?:history|evidence|signs?) of|not on"
+    r"|never (?:had|been diagnosed)|(?:x-?ray|scan|test|screen|mri|ct|biopsy|culture|result)s?\b[^.;\n]{0,30}"
+    r"\bnegative|(?:ticked|answered|checked|marked|circled|said) \W?no)\b"
+    r"|[?？]\W{0,4}(?:no\b|否|无|没有)"  # a yes/no question answered no (a form, a questionnaire)
+    r"|阴性|正常范围|均正常|未见|排除|否认|未发现|没有发现|未患|无[^，。,.]{0,8}(?:病史|疾病)", re.I)
 
 
 def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
@@ -85,9 +93,9 @@ def states_numbers(unit: Unit, text: str) -> float:
 
 def finds_nothing(unit: Unit, text: str) -> bool:
     """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
-    normal or negative result): the grader never grades such a text, it leaves it for review at most. On the
-    twenty hand-written splits such texts are 16 negatives (negated, ruled out, normal results; 8 graded by the
-    trees leave-one-split-out) and no leak (benchmarks/RESULTS.md, session 23)."""
+    normal or negative result, a yes/no question answered no): the grader never grades such a text, it leaves
+    it for review at most. On the twenty-two hand-written splits such texts are 20 negatives (negated, ruled
+    out, normal results, a form's "No") and no leak (benchmarks/RESULTS.md, sessions 23 and 24)."""
     return unit.kind == "health" and bool(_NOTHING_FOUND.search(text))
 
 
@@ -101,9 +109,11 @@ def names() -> list[str]:
 
 @dataclass(frozen=True)
 class LearnedGrader:
-    """Gradient-boosted trees (scikit-learn's, exported): per tree and node the feature read, the threshold
-    (at or under it: the left child), the children, whether it is a leaf and a leaf's value; the sum of the
-    leaves reached and `baseline` is the log-odds of a leak. `threshold` grades; `review_threshold` reviews."""
+    """An additive model of the log-odds of a leak (scikit-learn's, exported): `baseline`, plus `weights` (one
+    per feature, a logistic regression's; None: no linear part), plus gradient-boosted trees — per tree and
+    node the feature read, the threshold (at or under it: the left child), the children, whether it is a leaf
+    and a leaf's value; none where the trees' arrays have no rows. `threshold` grades; `review_threshold`
+    reviews."""
 
     version: str
     names: tuple[str, ...]
@@ -116,6 +126,7 @@ class LearnedGrader:
     value: np.ndarray
     threshold: float
     review_threshold: float
+    weights: np.ndarray | None = None
 
     def probability(self, rows: np.ndarray) -> np.ndarray:
         x = np.asarray(rows, dtype=float)
@@ -125,7 +136,8 @@ class LearnedGrader:
             below = x[at, self.feature[trees, node]] <= self.split[trees, node]
             node = np.where(self.leaf[trees, node], node,
                             np.where(below, self.left[trees, node], self.right[trees, node]))
-        return 1.0 / (1.0 + np.exp(-(self.baseline + self.value[trees, node].sum(axis=1))))
+        linear = x @ self.weights if self.weights is not None else 0.0
+        return 1.0 / (1.0 + np.exp(-(self.baseline + linear + self.value[trees, node].sum(axis=1))))
 
     def decide(self, row: Sequence[float], reading: Reading, verdict: Verdict, text: str) -> Verdict:
         """The grader's verdict on one candidate: graded with the check's grade and span where it graded. What
@@ -145,7 +157,8 @@ class LearnedGrader:
         return {"version": self.version, "names": list(self.names), "baseline": self.baseline,
                 "feature": self.feature.tolist(), "split": self.split.tolist(), "left": self.left.tolist(),
                 "right": self.right.tolist(), "leaf": self.leaf.astype(int).tolist(), "value": self.value.tolist(),
-                "threshold": self.threshold, "review_threshold": self.review_threshold}
+                "threshold": self.threshold, "review_threshold": self.review_threshold,
+                **({"weights": self.weights.tolist()} if self.weights is not None else {})}
 
     @classmethod
     def load(cls, path: str | Path = GRADER_PATH) -> LearnedGrader:
@@ -154,14 +167,17 @@ class LearnedGrader:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             arrays = [np.asarray(data[k], dtype=t) for k, t in (("feature", int), ("split", float), ("left", int),
                                                                  ("right", int), ("leaf", bool), ("value", float))]
+            arrays = [a.reshape(0, 1) if a.size == 0 else a for a in arrays]  # no trees: a linear grader
+            weights = np.asarray(data["weights"], dtype=float) if "weights" in data else None
             grader = cls(str(data["version"]), tuple(data["names"]), float(data["baseline"]), arrays[0], arrays[1],
                          arrays[2], arrays[3], arrays[4], arrays[5], float(data["threshold"]),
-                         float(data["review_threshold"]))
+                         float(data["review_threshold"]), weights)
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise InputError(f"not a local judge learned grader ({exc}); rebuild it with "
                              "judges/local-judge/learned_grader.py", file=str(path)) from None
         shapes = {a.shape for a in arrays}
-        if list(grader.names) != names() or len(shapes) != 1 or arrays[0].ndim != 2 or not (
+        if list(grader.names) != names() or len(shapes) != 1 or arrays[0].ndim != 2 or (
+                weights is not None and weights.shape != (len(grader.names),)) or not (
                 (0 <= grader.feature).all() and (grader.feature < len(grader.names)).all()
                 and (0 <= grader.left).all() and (grader.left < arrays[0].shape[1]).all()
                 and (0 <= grader.right).all() and (grader.right < arrays[0].shape[1]).all()):

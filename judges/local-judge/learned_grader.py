@@ -1,35 +1,36 @@
 """The local judge's learned grader (issue 37): measured leave-one-split-out and leaving the last rounds out,
-then fitted on every split.
+then fitted on every split. Two models are fitted side by side: a logistic regression (`--model logistic`,
+shipped since learned-grader-v5) and gradient-boosted trees (`--model trees`, shipped v1-v4).
 
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE        # measure (readings cached)
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --rounds   # the last rounds left out
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader.json
 
-Every example of the dev files (`checks_dev.DEV`) and of the twenty hand-written test splits (named here
+Every example of the dev files (`checks_dev.DEV`) and of the twenty-two hand-written test splits (named here
 one by one; no later split is read) is one candidate judged against its whole text with its file's units
 as the unit set, as `benchmarks/local_judge.py` runs a split. For each the cross-encoder's reading, the
 value check's verdict and the free-text evidence are recorded once (`--cache`), and
 `ec2audit.detect.learned_grader.features` turns them into the grader's features.
 
-Leave one split out: for each test split, a grader is fitted on the other nineteen splits, its grade
+Leave one split out: for each test split, a grader is fitted on the other splits, its grade
 threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
 leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
 whole training files); then the split left out is scored. The same folds score the checks as recorded
-in the cache and, for comparison, a logistic regression. Pooled (all, English, Chinese, splits 13-20) and
+in the cache and both models. Pooled (all, English, Chinese, splits 13-22) and
 per-split semantic P/R/F1 and graded precision, with bootstrap 95 % intervals over the pooled examples. The
 dev files are not fitted on (`--with-dev` does): the cross-encoder was trained on them, so its probabilities
 there are in-sample, and a grader fitted on them trusts the model more than new text warrants
 (benchmarks/RESULTS.md, session 20).
 
-Leave the last rounds out (`--rounds`): one grader fitted on splits 1-16, its thresholds chosen the same way,
-scores splits 17-20, the last two rounds written blind by authors no earlier split had. Across three blind
+Leave the last rounds out (`--rounds`): one grader fitted on splits 1-18, its thresholds chosen the same way,
+scores splits 19-22, the last two rounds written blind by authors no earlier split had. Across three blind
 rounds leave-one-split-out's pooled F1 overstated held-out F1 by ~0.2: it pools older splits whose authors
 recur and on which the rules were tuned; this pool holds only the latest rounds (benchmarks/RESULTS.md,
-session 23). The trees' settings
+sessions 23 and 24). The trees' settings
 (`--depth`, `--trees`, `--rate`, `--leaf`, `--l2`, `--monotone`) and `--target` are options, to compare both
 estimates.
 
-`--out`: the trees fitted on all twenty splits, its thresholds chosen the same way, written as
+`--out`: the `--model` fitted on all twenty-two splits, its thresholds chosen the same way, written as
 JSON (deterministic: the same cache gives the same file).
 """
 
@@ -63,18 +64,20 @@ TESTS = tuple(HERE / name for name in (
     "handwritten-test-9.jsonl", "handwritten-test-10.jsonl", "handwritten-test-11.jsonl",
     "handwritten-test-12.jsonl", "handwritten-test-13.jsonl", "handwritten-test-14.jsonl",
     "handwritten-test-15.jsonl", "handwritten-test-16.jsonl", "handwritten-test-17.jsonl",
-    "handwritten-test-18.jsonl", "handwritten-test-19.jsonl", "handwritten-test-20.jsonl"))
+    "handwritten-test-18.jsonl", "handwritten-test-19.jsonl", "handwritten-test-20.jsonl",
+    "handwritten-test-21.jsonl", "handwritten-test-22.jsonl"))
 BLIND = TESTS[12:]  # written after checks-v11 (checks-v12 read 1-16, checks-v13 the misses of 17)
-ROUNDS = TESTS[16:]  # the last two blind rounds (17/18, 19/20), by authors no earlier split had
+ROUNDS = TESTS[18:]  # the last two blind rounds (19/20, 21/22), by authors no earlier split had
 TARGET = 0.93  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
 INNER = 5  # folds of whole files the thresholds are chosen on (files sorted by name, dealt round)
-C = 1.0  # inverse L2 strength of the logistic regression (the comparison)
+C = 1.0  # inverse L2 strength of the logistic regression (the shipped model)
 DEPTH, TREES, RATE = 3, 150, 0.05  # the shipped trees: depth, how many, learning rate
 LEAF, L2 = 20, 5.0  # … fewest examples a leaf (scikit-learn's default), L2 penalty of the leaves' values
 MONOTONE = {"logit": 1, "check_grade": 1, "specific": 1, "margin": 1, "contrary": -1, "desc_category_cues": 1}
 # `--monotone`: the features a leak's probability may only rise (1) or fall (-1) with
-VERSION = "learned-grader-v4"
+VERSION = "learned-grader-v5"
+MODELS = ("logistic", "trees")  # `--model`: what is shipped (and whose verdicts `--verdicts` writes)
 
 
 def record(paths, limit: int | None = None, adapter: Path | None = None) -> list[dict]:
@@ -128,7 +131,7 @@ def bootstrap(gold: np.ndarray, pred: np.ndarray, kinds: np.ndarray, rounds: int
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray):
-    """The comparison: a standardised logistic regression (not shipped)."""
+    """A standardised logistic regression (shipped since learned-grader-v5)."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -166,7 +169,16 @@ fit_trees = TreeSetting()  # the shipped kind
 
 
 def export(model, grade: float, review: float) -> learned.LearnedGrader:
-    """The fitted trees as the arrays `LearnedGrader` walks with numpy."""
+    """The fitted model as the arrays `LearnedGrader` evaluates with numpy: a logistic regression's weights on
+    the unscaled features (no trees), or the trees."""
+    if not hasattr(model, "_predictors"):
+        scaler, regression = model[0], model[-1]
+        weights = regression.coef_[0] / scaler.scale_
+        none = np.zeros((0, 1))
+        return learned.LearnedGrader(VERSION, tuple(learned.names()),
+                                     float(regression.intercept_[0] - weights @ scaler.mean_), none.astype(int), none,
+                                     none.astype(int), none.astype(int), none.astype(bool), none, grade, review,
+                                     weights)
     nodes = [tree[0].nodes for tree in model._predictors]
     width = max(len(n) for n in nodes)
 
@@ -221,13 +233,14 @@ def table_row(label: str, gold, pred, kinds) -> str:
 
 
 def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = False, with_dev: bool = False,
-             drop: tuple[str, ...] = (), target: float = TARGET, verdicts: Path | None = None) -> None:
+             drop: tuple[str, ...] = (), target: float = TARGET, verdicts: Path | None = None,
+             shipped: str = MODELS[0]) -> None:
     """Leave one split out, or (`rounds`) leave the last rounds out: one grader fitted on the splits before
     `ROUNDS` and scored on them, the blind rounds' authors unseen in training (a harder estimate: across
     three blind rounds leave-one-split-out's pool overstated held-out F1 by ~0.2, benchmarks/RESULTS.md).
     `drop`: features left out (by the start of their names), the logistic and the trees fitted without them.
-    `verdicts`: each held-out example's trees' probability and decision written there (JSON lines), to read
-    the misses by class."""
+    `verdicts`: each held-out example's probability and decision by the `shipped` model written there (JSON
+    lines), to read the misses by class."""
     columns = [n for n in learned.names() if not n.startswith(drop)] if drop else learned.names()
     keep = [learned.names().index(n) for n in columns]
     every = np.asarray([features(r) for r in rows], dtype=float)
@@ -254,7 +267,7 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
             model, (grade, floor) = train(fitter, x[train_rows], gold[train_rows], files[train_rows], target)
             p = probability(model, x[held])
             pooled[name][held] = (p >= grade) & ~nothing[held]
-            if name == "trees":  # the review band, and what the check graded or reviewed (`decide`)
+            if name == shipped:  # the review band, and what the check graded or reviewed (`decide`)
                 probabilities[held] = p
                 review[held] = ((p >= floor) | checks[held] | reviewed[held]) & ~pooled[name][held]
         print(f"trees fitted without {', '.join(fold)}: thresholds {grade:.3f} (grade), {floor:.3f} (review)",
@@ -275,28 +288,28 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
             for i in np.nonzero(scored)[0]:
                 out.write(json.dumps({"file": files[i], "id": rows[i]["id"], "kind": kinds[i], "gold": bool(gold[i]),
                                       "probability": round(float(probabilities[i]), 4),
-                                      "graded": bool(pooled["trees"][i]), "review": bool(review[i]),
+                                      "graded": bool(pooled[shipped][i]), "review": bool(review[i]),
                                       "check_grade": rows[i]["grade"]}, ensure_ascii=False) + "\n")
     langs = np.asarray([r.get("lang", "") for r in rows])
     slices = {f"the {len(np.unique(files[scored]))} splits held out": scored,
               "English (en, es)": scored & np.isin(langs, ["en", "es"]),
               "Chinese (zh, mixed)": scored & np.isin(langs, ["zh", "mixed"])}
     if not rounds:
-        slices["splits 13-20 (no rule before checks-v12 was written on them)"] = np.isin(
+        slices["splits 13-22 (no rule before checks-v12 was written on them)"] = np.isin(
             files, [t.name for t in BLIND])
     for title, where in slices.items():
         print(f"\nPooled over {title} ({where.sum()} examples), 95 % bootstrap intervals:\n")
         print("| grader | semantic P / R / F1 [CI] | graded precision [CI] (wrong of graded) |\n|---|---|---|")
         for name, pred in pooled.items():
             print(table_row(name, gold[where], pred[where], kinds[where]))
-    print(f"\ntrees: left for review {review[scored].mean():.0%} of the held-out examples; semantic leaks graded "
-          f"or left for review {((pooled['trees'] | review) & gold & np.isin(kinds, SEMANTIC))[scored].sum()} "
+    print(f"\n{shipped}: left for review {review[scored].mean():.0%} of the held-out examples; semantic leaks graded "
+          f"or left for review {((pooled[shipped] | review) & gold & np.isin(kinds, SEMANTIC))[scored].sum()} "
           f"of {(gold & np.isin(kinds, SEMANTIC))[scored].sum()}")
 
 
-def ship(rows: list[dict], out: Path, fit: TreeSetting = fit_trees) -> None:
-    """The trees fitted on all twenty splits, thresholds chosen on out-of-fold probabilities, as JSON; the
-    numpy walk of the written file must give scikit-learn's probabilities."""
+def ship(rows: list[dict], out: Path, fit=fit_logistic) -> None:
+    """The model fitted on all twenty-two splits, thresholds chosen on out-of-fold probabilities, as JSON; the
+    numpy reading of the written file must give scikit-learn's probabilities."""
     rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
     x = np.asarray([features(r) for r in rows], dtype=float)
     gold = np.asarray([r["gold"] for r in rows])
@@ -304,7 +317,7 @@ def ship(rows: list[dict], out: Path, fit: TreeSetting = fit_trees) -> None:
     out.write_text(json.dumps(export(model, grade, floor).as_dict()) + "\n", encoding="utf-8")
     walked = learned.LearnedGrader.load(out).probability(x)
     assert np.allclose(walked, probability(model, x), atol=1e-9), "the exported trees disagree with scikit-learn"
-    print(f"wrote {out}: {fit.trees} trees, threshold {grade:.3f}, review threshold {floor:.3f}, {len(rows)} examples")
+    print(f"wrote {out}: threshold {grade:.3f}, review threshold {floor:.3f}, {len(rows)} examples")
 
 
 def main() -> None:
@@ -314,7 +327,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="the first N examples of each file only")
     parser.add_argument("--adapter", type=Path, help="record with this cross-encoder (train.py --out)")
     parser.add_argument("--rounds", action="store_true", help="leave the last rounds out (fit on the splits "
-                        "before 17, score 17-20) instead of one split at a time")
+                        "before 19, score 19-22) instead of one split at a time")
+    parser.add_argument("--model", choices=MODELS, default=MODELS[0], help="the model shipped by --out, and "
+                        "whose verdicts --verdicts writes (default %(default)s)")
     parser.add_argument("--with-dev", action="store_true", help="measuring: trained on the dev files too")
     parser.add_argument("--drop", nargs="+", default=(), help="measuring without the features whose "
                         "names start so (ec2audit.detect.learned_grader.names)")
@@ -336,9 +351,9 @@ def main() -> None:
         if args.cache:
             args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.out:
-        ship(rows, args.out, fit)
+        ship(rows, args.out, fit if args.model == "trees" else fit_logistic)
     else:
-        held_out(rows, fit, args.rounds, args.with_dev, tuple(args.drop), args.target, args.verdicts)
+        held_out(rows, fit, args.rounds, args.with_dev, tuple(args.drop), args.target, args.verdicts, args.model)
 
 
 if __name__ == "__main__":
