@@ -42,3 +42,42 @@ def test_a_batchs_input_and_output_in_two_folders_are_paired_and_a_lone_output_i
     assert code == 1 and f"{output}: batch output read without its requests: no input file audited holds" in said
     provider, = data["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 1_000_022, 200_002)
+
+
+def _cline_task(root, provider: str, model: str, requests: list[dict]) -> None:
+    """A Cline task folder as the extension writes it: one request and answer a `requests` item (its
+    `api_req_started` the item as Cline's `updateApiReqMsg` writes it), the model and provider in the metadata."""
+    task = root / "saoudrizwan.claude-dev" / "tasks" / "1733412345678"
+    task.mkdir(parents=True)
+    history, ui = [], []
+    for n, info in enumerate(requests):
+        history += [{"role": "user", "content": [{"type": "text", "text": "<task>\nEmail maria.kessler@example.com "
+                                                                          "the claim summary\n</task>" if not n else
+                                                  "[read_file for 'claim.md'] Result: Claim 4411."}]},
+                    {"role": "assistant", "content": [{"type": "text", "text": f"<read_file>\n<path>claim.md</path>"
+                                                                               f"\n</read_file> {n}"}]}]
+        ui.append({"ts": 1733412345700 + n, "type": "say", "say": "api_req_started",
+                   "text": json.dumps({"request": "<task>…</task>", **info})})
+    (task / "api_conversation_history.json").write_text(json.dumps(history), encoding="utf-8")
+    (task / "ui_messages.json").write_text(json.dumps(ui), encoding="utf-8")
+    (task / "task_metadata.json").write_text(json.dumps({"files_in_context": [], "model_usage": [
+        {"ts": 1733412345690, "model_id": model, "model_provider_id": provider, "mode": "act"}]}), encoding="utf-8")
+
+
+def test_a_cline_task_on_an_openai_compatible_provider_counts_its_cached_tokens_once(tmp_path):
+    """Cline's `openai` provider (an OpenAI-compatible base URL) writes `tokensIn` as the API's `prompt_tokens`,
+    its cached tokens in it, and `cacheReads` as `prompt_tokens_details.cached_tokens` (cline/cline
+    `src/core/api/providers/openai.ts`); its cost is Anthropic's formula on those, billing the cache twice. Two
+    requests of gpt-4.1 ($2 in, $0.50 cached, $8 out per million): 12,000 in, 100 out (Cline's cost $0.0248);
+    then 12,500 in of which 11,904 cached, 200 out (Cline's $0.032552). By hand: 24,500 tokens in;
+    12,000 × 2 + 100 × 8 = $0.0248, then 596 × 2 + 11,904 × 0.5 + 200 × 8 = $0.008744: $0.033544. Before: 36,404
+    tokens in (the cache counted twice) and Cline's $0.057352."""
+    _cline_task(tmp_path, "openai", "gpt-4.1", [
+        {"tokensIn": 12_000, "tokensOut": 100, "cacheWrites": 0, "cacheReads": 0, "cost": 0.0248},
+        {"tokensIn": 12_500, "tokensOut": 200, "cacheWrites": 0, "cacheReads": 11_904, "cost": 0.032552}])
+    code, said, data = _audited(tmp_path / "saoudrizwan.claude-dev", "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    provider, = data["providers"]
+    assert (provider["model"], provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (
+        "gpt-4.1", 2, 24_500, 300)
+    assert provider["cost_usd"] == pytest.approx(0.033544)

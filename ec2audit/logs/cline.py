@@ -2,10 +2,14 @@
 
 `api_conversation_history.json` is the conversation as sent to the model (Anthropic's message shape): one call per
 assistant message, its request every message before it. Its usage is not there but in `ui_messages.json` beside
-it: each request's `api_req_started` message holds, as JSON text, `tokensIn` (the prompt without the cache, as
-Anthropic counts it), `tokensOut`, `cacheWrites`, `cacheReads` and the `cost` Cline worked out, given to the
-assistant messages in order (a request cancelled before its answer was saved leaves the last without usage).
-`task_metadata.json` names the model (`model_usage[].model_id`, its last). The task is the session: its folder's
+it: each request's `api_req_started` message holds, as JSON text, `tokensIn`, `tokensOut`, `cacheWrites`,
+`cacheReads` and the `cost` Cline worked out, given to the assistant messages in order (a request cancelled before
+its answer was saved leaves the last without usage). `tokensIn` is the prompt without the cache as Anthropic counts
+it, but the whole `prompt_tokens` (its cached tokens in it) for the providers whose handler passes an
+OpenAI-compatible usage on as it is (`OPENAI_STYLE`: Cline's `openai.ts`, `xai.ts`, …): there the cache is taken
+out of it. Where such a handler states no cost, Cline's is Anthropic's formula on that `tokensIn`, which bills the
+cached tokens twice: with a cache, that cost is left out and the tokens priced. `task_metadata.json` names the
+model and its provider (`model_usage[].model_id`, `model_provider_id`, its last). The task is the session: its folder's
 name. The two sidecars are read with the conversation, not as logs of their own.
 """
 
@@ -23,6 +27,14 @@ from ec2audit.payloads import Payload
 name = "cline"
 CONVERSATION = "api_conversation_history.json"
 _SIDECARS = ("ui_messages.json", "task_metadata.json")
+#: Cline's providers (`model_provider_id`) whose `tokensIn` holds the cached tokens too (`prompt_tokens` as the
+#: API counts it; cline/cline `src/core/api/providers/*.ts`, v3.x).
+OPENAI_STYLE = frozenset({
+    "openai", "litellm", "xai", "fireworks", "lmstudio", "zai", "qwen", "qwen-code", "doubao", "hicap", "oca",
+    "requesty", "sapaicore", "together", "mistral", "sambanova", "nebius", "cerebras", "baseten", "huawei-cloud-maas",
+    "wandb", "nousresearch", "ollama"})
+#: Those of them whose handler states the call's cost (Cline's own, worked out on the uncached prompt).
+_STATE_COST = frozenset({"litellm", "oca", "requesty", "cerebras", "baseten"})
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -41,9 +53,9 @@ def companions(path: Path) -> list[Path]:
     return [p for p in (path.with_name(n) for n in _SIDECARS) if p.is_file()]
 
 
-def _usages(path: Path, on_error: OnError) -> list[dict]:
+def _usages(path: Path, on_error: OnError, provider: str | None) -> list[dict]:
     """Each request's usage from `ui_messages.json`, in order, in the shape `normalize_usage` reads (OpenClaw's:
-    prompt without the cache, and Cline's cost)."""
+    prompt without the cache, and Cline's cost), as `provider` counts it."""
     ui = path.with_name("ui_messages.json")
     messages = load_json(ui, on_error) if ui.is_file() else None
     found = []
@@ -56,20 +68,26 @@ def _usages(path: Path, on_error: OnError) -> list[dict]:
             on_error(InputError("api_req_started without its JSON", file=str(ui), line=number, field="text"))
             continue
         if isinstance(info, dict) and ("tokensIn" in info or "tokensOut" in info):
-            cost = info.get("cost")
-            found.append({"input": info.get("tokensIn"), "output": info.get("tokensOut"),
+            cost, tokens_in = info.get("cost"), info.get("tokensIn")
+            cache = sum(n for n in (info.get("cacheReads"), info.get("cacheWrites")) if isinstance(n, int))
+            if provider in OPENAI_STYLE and isinstance(tokens_in, int):
+                tokens_in = max(0, tokens_in - cache)
+                cost = cost if provider in _STATE_COST or not cache else None
+            found.append({"input": tokens_in, "output": info.get("tokensOut"),
                           "cacheRead": info.get("cacheReads"), "cacheWrite": info.get("cacheWrites"),
                           "cost": {"total": cost} if isinstance(cost, int | float) else None})
     return found
 
 
-def _model(path: Path, on_error: OnError) -> str | None:
+def _model(path: Path, on_error: OnError) -> tuple[str | None, str | None]:
+    """The task's model and its provider's id in Cline (`model_usage`, its last)."""
     meta_path = path.with_name("task_metadata.json")
     meta = load_json(meta_path, on_error) if meta_path.is_file() else None
     used = meta.get("model_usage") if isinstance(meta, dict) else None
     last = used[-1] if isinstance(used, list) and used and isinstance(used[-1], dict) else {}
-    model = last.get("model_id")
-    return model if isinstance(model, str) and model else None
+    model, provider = last.get("model_id"), last.get("model_provider_id")
+    return (model if isinstance(model, str) and model else None,
+            provider if isinstance(provider, str) and provider else None)
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
@@ -78,11 +96,12 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         if messages is not None:
             on_error(InputError("expected a list of messages", file=str(path)))
         return
-    usages = iter(_usages(path, on_error))
+    model, provider = _model(path, on_error)
+    usages = iter(_usages(path, on_error, provider))
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "assistant":
             usage = next(usages, None)
             if usage is not None:
                 message["usage"] = usage
     yield from conversation_calls(messages, session=path.parent.name, path=path, line=None, provider=None,
-                                  model=_model(path, on_error))
+                                  model=model)
