@@ -3,6 +3,9 @@ as other tools write theirs (OpenAI Batch API files downloaded into two folders,
 OpenAI-compatible provider, the proxy run from a script), each checked against a count made by hand."""
 
 import json
+import os
+import signal
+import threading
 
 import pytest
 from test_new_user_walk_7 import _cli
@@ -81,3 +84,32 @@ def test_a_cline_task_on_an_openai_compatible_provider_counts_its_cached_tokens_
     assert (provider["model"], provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (
         "gpt-4.1", 2, 24_500, 300)
     assert provider["cost_usd"] == pytest.approx(0.033544)
+
+
+def test_intercept_serve_run_in_process_gives_the_callers_signal_handlers_back(tmp_path):
+    """`intercept serve` run from a Python script (click's `main`, in this process), stopped by a SIGTERM once it
+    has taken the signals: it says it stopped, 0 calls recorded (none was sent), and SIGINT and SIGTERM are the
+    script's own handlers again. Before: the proxy's stop stayed installed, so the script's Ctrl-C did nothing."""
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    returned = threading.Event()
+
+    def stop() -> None:  # the proxy has taken SIGTERM once its handler is no longer the script's
+        while not returned.wait(0.01):
+            if signal.getsignal(signal.SIGTERM) != before[signal.SIGTERM]:
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+
+    stopper = threading.Thread(target=stop)
+    stopper.start()
+    store = tmp_path / "intercept.sqlite"
+    try:
+        code, said = _cli("intercept", "serve", "--upstream", "http://127.0.0.1:9/v1", "--port", "0",
+                          "--store", store)
+        after = {signum: signal.getsignal(signum) for signum in before}
+    finally:
+        returned.set()
+        stopper.join()
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+    assert code == 0 and f"stopped: 0 calls recorded in {store} by this run" in said, said
+    assert after == before
