@@ -8,6 +8,7 @@ import signal
 import threading
 
 import pytest
+from test_logs_otel_coverage import _span
 from test_new_user_walk_7 import _cli
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request, _lines
@@ -113,3 +114,29 @@ def test_intercept_serve_run_in_process_gives_the_callers_signal_handlers_back(t
             signal.signal(signum, handler)
     assert code == 0 and f"stopped: 0 calls recorded in {store} by this run" in said, said
     assert after == before
+
+
+def test_a_vercel_ai_sdk_calls_cache_is_priced_at_the_cache_rates(tmp_path):
+    """The Vercel AI SDK 6's `ai.generateText.doGenerate` span of claude-sonnet-4-5 as its OTLP exporter writes
+    it: `gen_ai.usage.input_tokens` 12,000, the whole prompt (`inputTokens.total`), of which
+    `ai.usage.inputTokenDetails.cacheReadTokens` 10,000 and `cacheWriteTokens` 1,000; 500 out. By hand at
+    Claude Sonnet 4.5's $3 in, $0.30 cache read, $3.75 cache write, $15 out per million: 1,000 × 3 + 10,000 ×
+    0.3 + 1,000 × 3.75 + 500 × 15 = $0.01725, 12,000 tokens in. Before: all 12,000 at $3, $0.0435."""
+    span = _span("c1", 1, "ai.generateText.doGenerate", {
+        "operation.name": "ai.generateText.doGenerate", "ai.operationId": "ai.generateText.doGenerate",
+        "ai.model.provider": "anthropic.messages", "ai.model.id": "claude-sonnet-4-5",
+        "gen_ai.system": "anthropic.messages", "gen_ai.request.model": "claude-sonnet-4-5",
+        "ai.prompt.messages": json.dumps([{"role": "user", "content": [
+            {"type": "text", "text": "Email maria.kessler@example.com the claim summary."}]}]),
+        "ai.usage.inputTokens": 12_000, "ai.usage.inputTokenDetails.noCacheTokens": 1_000,
+        "ai.usage.inputTokenDetails.cacheReadTokens": 10_000, "ai.usage.inputTokenDetails.cacheWriteTokens": 1_000,
+        "ai.usage.outputTokens": 500, "ai.usage.cachedInputTokens": 10_000,
+        "gen_ai.usage.input_tokens": 12_000, "gen_ai.usage.output_tokens": 500})
+    trace = tmp_path / "traces.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "ai"}, "spans": [span]}]}]}), encoding="utf-8")
+    code, said, data = _audited(trace, "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    provider, = data["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (1, 12_000, 500)
+    assert provider["cost_usd"] == pytest.approx(0.01725)

@@ -296,11 +296,14 @@ def _events_attribute(attrs: dict) -> list[dict]:
 
 
 #: Prompt tokens read from and written to the provider's cache, part of the input tokens: the GenAI
-#: conventions' attributes (current, then OpenLLMetry's older names) and OpenInference's.
+#: conventions' attributes (current, then OpenLLMetry's older names), OpenInference's and the Vercel AI SDK's
+#: (6 and later: its `gen_ai.usage.input_tokens` the whole prompt, `inputTokens.total`; not AI SDK 5's
+#: `ai.usage.cachedInputTokens`, outside the input tokens of some of its providers, Anthropic's).
 _CACHE = {"cached_tokens": ("gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens",
-                            "llm.token_count.prompt_details.cache_read"),
+                            "llm.token_count.prompt_details.cache_read", "ai.usage.inputTokenDetails.cacheReadTokens"),
           "cache_write_tokens": ("gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_creation_input_tokens",
-                                 "llm.token_count.prompt_details.cache_write")}
+                                 "llm.token_count.prompt_details.cache_write",
+                                 "ai.usage.inputTokenDetails.cacheWriteTokens")}
 
 
 #: The OpenAI service tier of a call, the one that served it, then the one asked: the conventions' attributes
