@@ -9,6 +9,7 @@ import threading
 
 import pytest
 from test_logs_otel_coverage import _span
+from test_new_user_walk import _openclaw
 from test_new_user_walk_7 import _cli
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request, _lines
@@ -140,3 +141,15 @@ def test_a_vercel_ai_sdk_calls_cache_is_priced_at_the_cache_rates(tmp_path):
     provider, = data["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (1, 12_000, 500)
     assert provider["cost_usd"] == pytest.approx(0.01725)
+
+
+def test_an_audit_against_an_empty_units_file_says_nothing_was_looked_for(tmp_path):
+    """A units file left empty (the export that wrote it found nothing) and an OpenClaw session of 2 cloud calls
+    whose tool result holds a card number: nothing was looked for in the 2 calls, and the audit says so. Before: it
+    said no sensitive value was found on the local side of the sessions, as `--discover` says of clean logs."""
+    log = _openclaw(tmp_path, "s1", ["Card 4111 1111 1111 1111 on file."])
+    empty = tmp_path / "units.jsonl"
+    empty.write_text("", encoding="utf-8")
+    code, said = _cli("audit", log, "--units", empty)
+    assert code == 0 and "no leak was looked for: the units file holds no unit (its 2 cloud call(s) not audited)" in (
+        " ".join(said.split())), said
