@@ -153,3 +153,24 @@ def test_an_audit_against_an_empty_units_file_says_nothing_was_looked_for(tmp_pa
     code, said = _cli("audit", log, "--units", empty)
     assert code == 0 and "no leak was looked for: the units file holds no unit (its 2 cloud call(s) not audited)" in (
         " ".join(said.split())), said
+
+
+def test_a_together_or_fireworks_model_named_with_its_organisation_is_priced_under_its_provider(tmp_path):
+    """Calls to Together and Fireworks logged as their OpenAI-compatible APIs answer, the model named as they name
+    it (`meta-llama/Llama-3.3-70B-Instruct-Turbo`, `accounts/fireworks/models/deepseek-v3`), which LiteLLM's map files
+    under the provider's prefix (`together_ai/meta-llama/…`). By hand: Llama 3.3 70B Turbo (10,000 + 500) × $1.04
+    per million = $0.01092; DeepSeek V3 on Fireworks (1,000 + 100) × $0.90 = $0.00099. Before: both unknown (the
+    prefix was tried only before a name without a slash)."""
+    calls = [("https://api.together.xyz/v1/chat/completions", "meta-llama/Llama-3.3-70B-Instruct-Turbo", 10_000, 500),
+             ("https://api.fireworks.ai/inference/v1/chat/completions", "accounts/fireworks/models/deepseek-v3",
+              1_000, 100)]
+    log = tmp_path / "calls.jsonl"
+    _lines(log, [{"url": url, "session_id": "s", "timestamp": f"2026-11-04T10:0{i}:00Z",
+                  "request": {"model": model, "messages": [{"role": "user", "content": "Summarise the notes."}]},
+                  "response": {"model": model, "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
+                                                         "total_tokens": prompt + completion}}}
+                 for i, (url, model, prompt, completion) in enumerate(calls)])
+    code, said, data = _audited(log, "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    assert {p["model"]: p["cost_usd"] for p in data["providers"]} == pytest.approx({
+        "meta-llama/Llama-3.3-70B-Instruct-Turbo": 0.01092, "accounts/fireworks/models/deepseek-v3": 0.00099})
