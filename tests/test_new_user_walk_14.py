@@ -11,6 +11,7 @@ import pytest
 from test_logs_otel_coverage import _span
 from test_new_user_walk import _openclaw
 from test_new_user_walk_7 import _cli
+from test_new_user_walk_9 import _codex_line, _token_count
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request, _lines
 
@@ -174,3 +175,34 @@ def test_a_together_or_fireworks_model_named_with_its_organisation_is_priced_und
     assert code == 0, said
     assert {p["model"]: p["cost_usd"] for p in data["providers"]} == pytest.approx({
         "meta-llama/Llama-3.3-70B-Instruct-Turbo": 0.01092, "accounts/fireworks/models/deepseek-v3": 0.00099})
+
+
+def test_a_codex_oss_session_stays_on_the_device(tmp_path):
+    """`codex --oss` (Codex's built-in `oss` provider: gpt-oss on Ollama at localhost:11434, as its rollout's
+    `session_meta.model_provider` names it) reading a file with a claimant's phone number. By hand: 2 calls, both
+    edge, 0 cloud; the session scored all the same, exposure 0.0 (nothing reached a cloud model). Before: both
+    cloud calls, the number leaked, exposure 1.0."""
+    day = tmp_path / "sessions" / "2025" / "12" / "08"
+    day.mkdir(parents=True)
+    (day / "rollout-2025-12-08T00-37-46-019a2d7b.jsonl").write_text("\n".join([
+        _codex_line("37:46.317", "session_meta", {"id": "019a2d7b", "timestamp": "2025-12-08T00:37:46.308Z",
+                                                  "cwd": "/home/dev/claims", "originator": "codex_cli_rs",
+                                                  "cli_version": "0.36.0", "model_provider": "oss"}),
+        _codex_line("37:46.318", "turn_context", {"cwd": "/home/dev/claims", "model": "gpt-oss:20b"}),
+        _codex_line("37:46.320", "response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "Summarise notes.md"}]}),
+        _codex_line("37:48.100", "response_item", {"type": "function_call", "name": "shell", "call_id": "call_1",
+                                                   "arguments": json.dumps({"command": ["cat", "notes.md"]})}),
+        _codex_line("37:48.150", "event_msg", _token_count((900, 0, 30), (900, 0, 30))),
+        _codex_line("37:48.200", "response_item", {"type": "function_call_output", "call_id": "call_1",
+                                                   "output": "Call Dana Whitfield on +1 415-555-0199."}),
+        _codex_line("37:50.100", "response_item", {"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "Call the claimant."}]}),
+        _codex_line("37:50.150", "event_msg", _token_count((1000, 0, 20), (1900, 0, 50)))]) + "\n",
+        encoding="utf-8")
+    units = _lines(tmp_path / "units.jsonl", [{"task_id": "claims", "entity_id": "C1", "field": "phone",
+                                               "value": "+1 415-555-0199", "dimension": "contact"}])
+    code, said, data = _audited(tmp_path / "sessions", "--units", units)
+    assert code == 0, said
+    assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (2, 0, 2)
+    assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]
