@@ -206,3 +206,16 @@ def test_a_codex_oss_session_stays_on_the_device(tmp_path):
     assert code == 0, said
     assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (2, 0, 2)
     assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]
+
+
+def test_a_cline_task_on_ollama_stays_on_the_device(tmp_path):
+    """A Cline task run on its `ollama` provider (`task_metadata.json`'s `model_provider_id`), the task naming a
+    claimant's address. By hand: 2 calls, both edge; the session scored, nothing leaked, exposure 0.0. Before:
+    the provider was not read, so both were cloud calls and the address leaked (exposure 1.0)."""
+    _cline_task(tmp_path, "ollama", "qwen2.5-coder:32b", [
+        {"tokensIn": 2_000, "tokensOut": 100, "cacheWrites": 0, "cacheReads": 0, "cost": 0},
+        {"tokensIn": 2_400, "tokensOut": 80, "cacheWrites": 0, "cacheReads": 0, "cost": 0}])
+    code, said, data = _audited(tmp_path / "saoudrizwan.claude-dev", "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (2, 0, 2)
+    assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]

@@ -9,7 +9,8 @@ it, but the whole `prompt_tokens` (its cached tokens in it) for the providers wh
 OpenAI-compatible usage on as it is (`OPENAI_STYLE`: Cline's `openai.ts`, `xai.ts`, …): there the cache is taken
 out of it. Where such a handler states no cost, Cline's is Anthropic's formula on that `tokensIn`, which bills the
 cached tokens twice: with a cache, that cost is left out and the tokens priced. `task_metadata.json` names the
-model and its provider (`model_usage[].model_id`, `model_provider_id`, its last). The task is the session: its folder's
+model and its provider (`model_usage[].model_id`, `model_provider_id`, its last: `ollama`, `lmstudio` are
+edge). The task is the session: its folder's
 name. The two sidecars are read with the conversation, not as logs of their own.
 """
 
@@ -103,5 +104,5 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             usage = next(usages, None)
             if usage is not None:
                 message["usage"] = usage
-    yield from conversation_calls(messages, session=path.parent.name, path=path, line=None, provider=None,
+    yield from conversation_calls(messages, session=path.parent.name, path=path, line=None, provider=provider,
                                   model=model)
