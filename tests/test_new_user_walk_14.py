@@ -219,3 +219,28 @@ def test_a_cline_task_on_ollama_stays_on_the_device(tmp_path):
     assert code == 0, said
     assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (2, 0, 2)
     assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]
+
+
+def test_a_langfuse_generation_of_langchains_ollama_model_stays_on_the_device(tmp_path):
+    """A LangChain app's observations as Langfuse's public API pages them (`GET /api/public/observations` saved
+    whole: `{"data": [...], "meta": {...}}`): a `ChatOllama` generation (the metadata Langfuse's LangChain handler
+    records names `ls_provider: ollama`) that read the claimant's address, then a gpt-4o generation that did not.
+    By hand: 2 calls, 1 edge and 1 cloud; nothing reached the cloud, exposure 0.0. Before: the page was `not a
+    known log format`, and, its `data` read, the Ollama call was a cloud call that leaked the address (1.0)."""
+    def generation(oid: str, model: str, metadata: dict, text: str) -> dict:
+        return {"id": oid, "traceId": "tr-7", "type": "GENERATION", "name": model,
+                "startTime": f"2026-11-09T09:00:0{oid[-1]}.000Z", "model": model, "metadata": metadata,
+                "input": [{"role": "user", "content": text}],
+                "usageDetails": {"input": 120, "output": 20, "total": 140}}
+
+    export = tmp_path / "observations.json"
+    export.write_text(json.dumps({"data": [
+        generation("obs-1", "llama3.1:8b", {"ls_provider": "ollama", "ls_model_name": "llama3.1:8b",
+                                            "ls_model_type": "chat", "ls_temperature": 0.0},
+                   "Email maria.kessler@example.com the claim summary."),
+        generation("obs-2", "gpt-4o", {"ls_provider": "openai", "ls_model_name": "gpt-4o", "ls_model_type": "chat"},
+                   "Write a polite summary of a claim.")], "meta": {"page": 1, "totalItems": 2}}), encoding="utf-8")
+    code, said, data = _audited(export, "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (2, 1, 1)
+    assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]
