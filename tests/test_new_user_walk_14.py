@@ -244,3 +244,23 @@ def test_a_langfuse_generation_of_langchains_ollama_model_stays_on_the_device(tm
     assert code == 0, said
     assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (2, 1, 1)
     assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]
+
+
+def test_an_inspect_eval_of_a_transformers_model_on_the_machine_is_edge(tmp_path):
+    """An Inspect AI eval log (`.json`) of `hf/meta-llama/Llama-3.2-1B-Instruct`: Inspect's `hf` provider runs the
+    model with Transformers in its own process (its Hugging Face API provider is `hf-inference-providers`). Its
+    one model call read a claimant's address. By hand: 1 call, edge; nothing reached a cloud model, exposure 0.0.
+    Before: a cloud call that leaked the address (exposure 1.0)."""
+    model = "hf/meta-llama/Llama-3.2-1B-Instruct"
+    event = {"event": "model", "uuid": "ev-1", "timestamp": "2026-11-10T12:00:01+00:00", "model": model,
+             "input": [{"role": "user", "content": "Email maria.kessler@example.com the claim summary."}],
+             "output": {"model": "meta-llama/Llama-3.2-1B-Instruct", "choices": [],
+                        "usage": {"input_tokens": 40, "output_tokens": 12, "total_tokens": 52}}}
+    log = tmp_path / "2026-11-10T12-00-00+00-00_claims.json"
+    log.write_text(json.dumps({"version": 2, "status": "success", "eval": {
+        "task": "claims", "model": model, "created": "2026-11-10T12:00:00+00:00"},
+        "samples": [{"id": 1, "epoch": 1, "input": "Summarise the claim.", "events": [event]}]}), encoding="utf-8")
+    code, said, data = _audited(log, "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (1, 0, 1)
+    assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]
