@@ -264,3 +264,30 @@ def test_an_inspect_eval_of_a_transformers_model_on_the_machine_is_edge(tmp_path
     assert code == 0, said
     assert (data["calls"], data["cloud_calls"], data["edge_calls"]) == (1, 0, 1)
     assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(0, 0.0)]
+
+
+def test_vercel_ai_sdk_5_cache_reads_are_priced_as_each_provider_counts_them(tmp_path):
+    """AI SDK 5's `ai.generateText.doGenerate` spans name the cache reads `ai.usage.cachedInputTokens` only, inside
+    `gen_ai.usage.input_tokens` for OpenAI (its `prompt_tokens`) but outside for Anthropic (its `input_tokens`; the
+    tokens written to the cache in `ai.response.providerMetadata`). By hand: gpt-4o 10,000 in of which 8,000 read,
+    200 out: 2,000 × 2.5 + 8,000 × 1.25 + 200 × 10 = $0.017; claude-sonnet-4-5 500 + 10,000 read + 1,500
+    written = 12,000 in, 300 out: 500 × 3 + 10,000 × 0.3 + 1,500 × 3.75 + 300 × 15 = $0.014625. Before: $0.027
+    (the reads at the input rate) and $0.006 on 500 tokens in (the cache not counted)."""
+    def span(span_id: str, system: str, model: str, tokens_in: int, read: int, out: int, metadata: dict) -> dict:
+        return _span(span_id, int(span_id[-1]), "ai.generateText.doGenerate", {
+            "operation.name": "ai.generateText.doGenerate", "ai.model.provider": system, "ai.model.id": model,
+            "gen_ai.system": system, "gen_ai.request.model": model,
+            "ai.prompt.messages": json.dumps([{"role": "user", "content": [{"type": "text", "text": "Summarise."}]}]),
+            "ai.usage.promptTokens": tokens_in, "ai.usage.completionTokens": out, "ai.usage.cachedInputTokens": read,
+            "ai.response.providerMetadata": json.dumps(metadata),
+            "gen_ai.usage.input_tokens": tokens_in, "gen_ai.usage.output_tokens": out})
+
+    trace = tmp_path / "traces.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {"name": "ai"}, "spans": [
+        span("d1", "openai.chat", "gpt-4o", 10_000, 8_000, 200, {"openai": {"cachedPromptTokens": 8_000}}),
+        span("d2", "anthropic.messages", "claude-sonnet-4-5", 500, 10_000, 300,
+             {"anthropic": {"cacheCreationInputTokens": 1_500}})]}]}]}), encoding="utf-8")
+    code, said, data = _audited(trace, "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    assert {p["model"]: (p["input_tokens"], p["cached_tokens"], p["cost_usd"]) for p in data["providers"]} == {
+        "gpt-4o": (10_000, 8_000, pytest.approx(0.017)), "claude-sonnet-4-5": (12_000, 10_000, pytest.approx(0.014625))}
