@@ -121,9 +121,12 @@ def _owners(_listing: tuple[tuple[str, float], ...]) -> dict[Path, tuple[Path, .
     return owners
 
 
+#: The names a batch file has: JSON Lines, or none (an output saved under its batch's or file's id, `batch_abc123`).
+_SUFFIXES = (".jsonl", ".ndjson", "")
+
+
 def _pairing(path: Path) -> dict[Path, tuple[Path, ...]]:
-    """`_owners` of the files beside `path` and in the folders `FOLDERS` names: any file, whatever its name (an
-    output saved under its batch's id, `batch_abc123`, has no suffix), sniffed by its first line."""
+    """`_owners` of the files beside `path` and in the folders `FOLDERS` names, sniffed by their first line."""
     listing = []
     for folder in sorted({str(path.parent), *(FOLDERS.get() or ())}):
         try:
@@ -131,7 +134,7 @@ def _pairing(path: Path) -> dict[Path, tuple[Path, ...]]:
         except OSError:
             continue
         for entry in entries:
-            if not entry.name.startswith(".") and entry.is_file():
+            if entry.suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():
                 listing.append((str(entry), entry.stat().st_mtime))
     return _owners(tuple(listing))
 
