@@ -1,6 +1,7 @@
 """Session 24, fourteenth walk: figures a new user reads off `audit` and `intercept serve` on inputs written here
-as other tools write theirs (OpenAI Batch API files downloaded into two folders, Cline task folders of an
-OpenAI-compatible provider, the proxy run from a script), each checked against a count made by hand."""
+as other tools write theirs (OpenAI Batch API files downloaded into two folders, Cline task folders, the proxy run
+from a script, Vercel AI SDK spans, Together and Fireworks request logs, Codex `--oss` rollouts, Langfuse API
+pages, Inspect evals of a local model), each checked against a count made by hand."""
 
 import json
 import os
