@@ -51,24 +51,32 @@ def test_a_batchs_input_and_output_in_two_folders_are_paired_and_a_lone_output_i
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 1_000_022, 200_002)
 
 
-def _cline_task(root, provider: str, model: str, requests: list[dict]) -> None:
+def _cline_task(root, served: list[tuple[str, str]], requests: list[dict], model_info: bool = False) -> None:
     """A Cline task folder as the extension writes it: one request and answer a `requests` item (its
-    `api_req_started` the item as Cline's `updateApiReqMsg` writes it), the model and provider in the metadata."""
+    `api_req_started` the item as Cline's `updateApiReqMsg` writes it), each served by the `served` item (provider,
+    model) of its place, recorded in the metadata's `model_usage` when it starts serving (Plan, then Act); with
+    `model_info`, named on each message too, as later Cline does (its `model_usage` then left with the last)."""
     task = root / "saoudrizwan.claude-dev" / "tasks" / "1733412345678"
     task.mkdir(parents=True)
-    history, ui = [], []
-    for n, info in enumerate(requests):
+    history, ui, used = [], [], []
+    for n, (info, (provider, model)) in enumerate(zip(requests, served, strict=True)):
         history += [{"role": "user", "content": [{"type": "text", "text": "<task>\nEmail maria.kessler@example.com "
                                                                           "the claim summary\n</task>" if not n else
                                                   "[read_file for 'claim.md'] Result: Claim 4411."}]},
                     {"role": "assistant", "content": [{"type": "text", "text": f"<read_file>\n<path>claim.md</path>"
                                                                                f"\n</read_file> {n}"}]}]
-        ui.append({"ts": 1733412345700 + n, "type": "say", "say": "api_req_started",
-                   "text": json.dumps({"request": "<task>…</task>", **info})})
+        ts = 1733412345700 + 60_000 * n
+        if not used or (used[-1]["model_provider_id"], used[-1]["model_id"]) != (provider, model):
+            used.append({"ts": ts - 10, "model_id": model, "model_provider_id": provider,
+                         "mode": "plan" if not used else "act"})
+        ui.append({"ts": ts, "type": "say", "say": "api_req_started",
+                   "text": json.dumps({"request": "<task>…</task>", **info}),
+                   **({"modelInfo": {"modelId": model, "providerId": provider, "mode": used[-1]["mode"]}}
+                      if model_info else {})})
     (task / "api_conversation_history.json").write_text(json.dumps(history), encoding="utf-8")
     (task / "ui_messages.json").write_text(json.dumps(ui), encoding="utf-8")
-    (task / "task_metadata.json").write_text(json.dumps({"files_in_context": [], "model_usage": [
-        {"ts": 1733412345690, "model_id": model, "model_provider_id": provider, "mode": "act"}]}), encoding="utf-8")
+    (task / "task_metadata.json").write_text(json.dumps({"files_in_context": [], "model_usage": used[-1:] if model_info
+                                                         else used}), encoding="utf-8")
 
 
 def test_a_cline_task_on_an_openai_compatible_provider_counts_its_cached_tokens_once(tmp_path):
@@ -79,7 +87,7 @@ def test_a_cline_task_on_an_openai_compatible_provider_counts_its_cached_tokens_
     then 12,500 in of which 11,904 cached, 200 out (Cline's $0.032552). By hand: 24,500 tokens in;
     12,000 × 2 + 100 × 8 = $0.0248, then 596 × 2 + 11,904 × 0.5 + 200 × 8 = $0.008744: $0.033544. Before: 36,404
     tokens in (the cache counted twice) and Cline's $0.057352."""
-    _cline_task(tmp_path, "openai", "gpt-4.1", [
+    _cline_task(tmp_path, [("openai", "gpt-4.1")] * 2, [
         {"tokensIn": 12_000, "tokensOut": 100, "cacheWrites": 0, "cacheReads": 0, "cost": 0.0248},
         {"tokensIn": 12_500, "tokensOut": 200, "cacheWrites": 0, "cacheReads": 11_904, "cost": 0.032552}])
     code, said, data = _audited(tmp_path / "saoudrizwan.claude-dev", "--units", _units(tmp_path / "units.jsonl"))
@@ -213,7 +221,7 @@ def test_a_cline_task_on_ollama_stays_on_the_device(tmp_path):
     """A Cline task run on its `ollama` provider (`task_metadata.json`'s `model_provider_id`), the task naming a
     claimant's address. By hand: 2 calls, both edge; the session scored, nothing leaked, exposure 0.0. Before:
     the provider was not read, so both were cloud calls and the address leaked (exposure 1.0)."""
-    _cline_task(tmp_path, "ollama", "qwen2.5-coder:32b", [
+    _cline_task(tmp_path, [("ollama", "qwen2.5-coder:32b")] * 2, [
         {"tokensIn": 2_000, "tokensOut": 100, "cacheWrites": 0, "cacheReads": 0, "cost": 0},
         {"tokensIn": 2_400, "tokensOut": 80, "cacheWrites": 0, "cacheReads": 0, "cost": 0}])
     code, said, data = _audited(tmp_path / "saoudrizwan.claude-dev", "--units", _units(tmp_path / "units.jsonl"))
@@ -292,3 +300,23 @@ def test_vercel_ai_sdk_5_cache_reads_are_priced_as_each_provider_counts_them(tmp
     assert code == 0, said
     assert {p["model"]: (p["input_tokens"], p["cached_tokens"], p["cost_usd"]) for p in data["providers"]} == {
         "gpt-4o": (10_000, 8_000, pytest.approx(0.017)), "claude-sonnet-4-5": (12_000, 10_000, pytest.approx(0.014625))}
+
+
+@pytest.mark.parametrize("model_info", [False, True], ids=["model_usage", "modelInfo"])
+def test_a_cline_task_planned_on_claude_and_acted_on_ollama_has_one_call_on_each(tmp_path, model_info):
+    """Cline with a Plan model and an Act model of their own: the task's first request planned on Claude Sonnet 4.5
+    (`anthropic`), its second acted on Ollama's qwen2.5-coder (`model_usage` records each when it starts serving;
+    later Cline names them on each message, `modelInfo`).
+    By hand: 1 cloud call of claude-sonnet-4-5, 3 + 12,000 written to the cache in, 120 out, Cline's $0.046809
+    (3 × 3 + 12,000 × 3.75 + 120 × 15 per million); 1 edge call; the address in the task reached the cloud at call
+    #1, exposure 1.0. Before: both calls were the last model's, on Ollama: no cloud call, exposure 0.0."""
+    _cline_task(tmp_path, [("anthropic", "claude-sonnet-4-5"), ("ollama", "qwen2.5-coder:32b")], [
+        {"tokensIn": 3, "tokensOut": 120, "cacheWrites": 12_000, "cacheReads": 0, "cost": 0.046809},
+        {"tokensIn": 2_400, "tokensOut": 80, "cacheWrites": 0, "cacheReads": 0, "cost": 0}], model_info)
+    code, said, data = _audited(tmp_path / "saoudrizwan.claude-dev", "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    assert [(p["side"], p["model"], p["calls"], p["input_tokens"]) for p in data["providers"]] == [
+        ("cloud", "claude-sonnet-4-5", 1, 12_003), ("edge", "qwen2.5-coder:32b", 1, 2_400)]
+    assert data["providers"][0]["cost_usd"] == pytest.approx(0.046809)
+    assert [(s["leaked"], s["exposure"]) for s in data["sessions"]] == [(1, 1.0)]
+    assert [leak["step"] for leak in data["leaked"]] == [1]
