@@ -567,8 +567,8 @@ mutant("S4", "{sum(r.input_tokens or 0 for r in rows):,} input / \"",
 mutant("S5", '    if calls:\n        lines.append(f"audit them', '    if True:\n        lines.append(f"audit them')
 mutant("S6", 'per_model.setdefault(record.model or "?", []).append(record)',
        'per_model.setdefault("?", []).append(record)')
-mutant("S7", "    for signum in (signal.SIGINT, signal.SIGTERM):\n", "    for signum in (signal.SIGINT,):\n")
-mutant("S8", "        signal.signal(signum, server.handle_exit)\n", "        signal.signal(signum, signal.SIG_IGN)\n")
+mutant("S7", "for signum in (signal.SIGINT, signal.SIGTERM)}\n", "for signum in (signal.SIGINT,)}\n")
+mutant("S8", "signal.signal(signum, server.handle_exit) for signum", "signal.signal(signum, signal.SIG_IGN) for signum")
 mutant("S9", '    started = time.time()\n', '    started = 0.0\n')
 # logs/openhands.py: a call priced from the running totals
 mutant("O1", 'if grown["prompt_tokens"] <= 0 or min(grown.values()) < 0:',

@@ -88,12 +88,16 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
     # uvicorn's own stop from here on, before the banner lets anyone signal: a SIGTERM or Ctrl-C that lands
     # before uvicorn installs it (or after it restores these and re-raises the signal) still asks for a clean stop,
     # where raising KeyboardInterrupt in between left the server half started (exit 3, or a hang at exit)
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, server.handle_exit)
-    click.echo(f"ec2audit intercept: http://{host}:{listening.getsockname()[1]}/v1 → {config.upstream} "
-               f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
-    started = time.time()
-    server.run(sockets=[listening])
+    # (the caller's handlers are put back once it has stopped: run in-process, it leaves them as it found them)
+    callers = {signum: signal.signal(signum, server.handle_exit) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        click.echo(f"ec2audit intercept: http://{host}:{listening.getsockname()[1]}/v1 → {config.upstream} "
+                   f"({enforce}, {plural(len(units), 'unit')}, store {store})", err=True)
+        started = time.time()
+        server.run(sockets=[listening])
+    finally:
+        for signum, handler in callers.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
     if not server.started:
         sys.exit(3)  # uvicorn's startup failure (said in its log), as `uvicorn.run` ends on it
     click.echo(_stopped(store, started, app.state.interceptor.pricing), err=True)

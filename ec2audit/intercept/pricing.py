@@ -208,8 +208,8 @@ class Pricing:
                 return self.table[name]
         shared = self.shared
         provider = provider or self.provider
-        if provider:
-            names = [f"{provider}/{n}" for n in names if "/" not in n] + names
+        if provider:  # Together's `meta-llama/Llama-3.3-70B-Instruct-Turbo` is `together_ai/meta-llama/…`
+            names = [f"{provider}/{n}" for n in names if not n.startswith(f"{provider}/")] + names
         for name in dict.fromkeys(names):
             if name in shared:
                 return shared[name]

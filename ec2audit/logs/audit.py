@@ -39,7 +39,7 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.intercept.usage import DEFAULT_TIER
-from ec2audit.logs import LogFile, check_format, companions, detect, find_logs, read_files, sniff_logs
+from ec2audit.logs import LogFile, batch_api, check_format, companions, detect, find_logs, read_files, sniff_logs
 from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
@@ -999,6 +999,8 @@ class Reading:
     classifier: Classifier
     discover: bool
     task_map: dict[str, str]
+    #: the folders of the files listed, where a batch's files pair (`batch_api.FOLDERS`)
+    folders: frozenset[str] = frozenset()
 
 
 class _Progress:
@@ -1060,6 +1062,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
         walk_errors: list[InputError] = []
         # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
         found = in_time_order(find_logs(paths, walk_errors.append), fmt, backend)
+        reading = replace(reading, folders=frozenset(map(os.path.dirname, found)))
         sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
         progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
                     if on_progress else None)
@@ -1244,7 +1247,7 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
             if on_file:
                 on_file(f)
 
-        for payload in _read(found, reading.fmt, log, started):
+        for payload in _read(found, reading, log, started):
             call_id = payload.meta.get("call_id")
             key = payload.meta.get("session") or payload.episode
             if payload.meta.get(BLOCKED):  # no call: its session is listed and scored, with nothing sent
@@ -1343,18 +1346,24 @@ def _first_sent(log: LogAudit) -> list[dict]:
     return rows
 
 
-def _read(found: Iterable, fmt: str | None, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
-    """The payloads of `found`, item by item: a `Range` read from its first line to its end."""
-    for item in found:
-        if not isinstance(item, Range):
-            yield from read_files(_sniffed([item], fmt, log.errors.append), log.errors.append, on_file)
-            continue
-        log.split = str(item.path)
-        token = LINE_RANGE.set((item.start, item.end, item.line))
-        try:
-            yield from read_files(sniff_logs([item.path], fmt, log.errors.append), log.errors.append, on_file)
-        finally:
-            LINE_RANGE.reset(token)
+def _read(found: Iterable, reading: Reading, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
+    """The payloads of `found`, item by item: a `Range` read from its first line to its end; a batch's files
+    paired across `reading.folders`."""
+    folders = batch_api.FOLDERS.set(reading.folders or None)
+    try:
+        for item in found:
+            if not isinstance(item, Range):
+                yield from read_files(_sniffed([item], reading.fmt, log.errors.append), log.errors.append, on_file)
+                continue
+            log.split = str(item.path)
+            token = LINE_RANGE.set((item.start, item.end, item.line))
+            try:
+                yield from read_files(sniff_logs([item.path], reading.fmt, log.errors.append), log.errors.append,
+                                      on_file)
+            finally:
+                LINE_RANGE.reset(token)
+    finally:
+        batch_api.FOLDERS.reset(folders)
 
 
 def _sniffed(found: list, fmt: str | None, on_error: Callable[[InputError], None]) -> Iterator[LogFile]:

@@ -10,12 +10,14 @@ Gemini's Batch Mode the same, by `key`: `{"key", "request"}` lines and `{"key", 
 "modelInput", "modelOutput"}`, or `error`), in `NAME.jsonl.out` beside its input `NAME.jsonl` (read with it).
 
 A batch's calls are read from its input file: each line is a request sent, answered by the lines of the output
-and error files beside it (in the same folder) with its `custom_id`, and billed at the Batch API's rates (the
+and error files beside it (in the same folder, or in another folder of the files audited: `FOLDERS`; an output
+saved under its batch's id alone, `batch_abc123`, too) with its `custom_id`, billed at the Batch API's rates (the
 `batch` service tier: LiteLLM's `*_batches` prices; a model without them costs `unknown`, never the standard
-rate). An output file belongs to the input file in its folder whose `custom_id`s include all of its own; its lines
-are read with that input's requests, not again. An output file without its input beside it (or whose ids two input
-files hold: each batch numbers its lines `request-1`…) is read on its own: its answers are calls whose request was
-not logged (their usage counts; no text is scanned: the audit says they carried no prompt content). A request
+rate). An output file belongs to the input file whose `custom_id`s include all of its own (one in its own folder
+first); its lines are read with that input's requests, not again. An output file without its input (or whose ids
+two input files hold: each batch numbers its lines `request-1`…) is read on its own, and named with why: its
+answers are calls whose request was not logged (their usage counts; no text is scanned: the audit says they
+carried no prompt content). An input file no output or error file answers is named too. A request
 answered by no line (a batch not finished, expired) is a call without usage; one answered by an error (`response`
 null, or a status ≥ 400) cost nothing.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -98,27 +101,42 @@ def _ids(path: Path) -> frozenset[str]:
     return frozenset(ids)
 
 
+#: The folders of the files an audit lists: batch files in any of them pair with each other (a batch's input file
+#: in one folder, its output and error files in another, all pointed at); None: each file's own folder only.
+FOLDERS: ContextVar[frozenset[str] | None] = ContextVar("batch_folders", default=None)
+
+
 @lru_cache(maxsize=8)
-def _owners(folder: Path, _listing: tuple[tuple[str, float], ...]) -> dict[Path, Path | None]:
-    """Each batch output file of `folder` → the input file it answers (None: none, or more than one, holds all
-    of its ids). `_listing` (names and modification times) keys the cache."""
-    kinds = {p: k for file, _ in _listing if (k := _kind(p := folder / file)) is not None}
+def _owners(_listing: tuple[tuple[str, float], ...]) -> dict[Path, tuple[Path, ...]]:
+    """Each batch output file of the listing → the input files holding all of its ids (those in its own folder
+    when one there does): it answers the one, if only one. `_listing` (paths and modification times) keys the
+    cache."""
+    kinds = {p: k for file, _ in _listing if (k := _kind(p := Path(file))) is not None}
     inputs = {p: _ids(p) for p, k in kinds.items() if k == "input"}
-    owners: dict[Path, Path | None] = {}
+    owners: dict[Path, tuple[Path, ...]] = {}
     for path in (p for p, k in kinds.items() if k == "output"):
         ids = _ids(path)
-        holders = [p for p, held in inputs.items() if ids <= held]
-        owners[path] = holders[0] if len(holders) == 1 else None
+        holders = tuple(p for p, held in inputs.items() if ids <= held)
+        owners[path] = tuple(p for p in holders if p.parent == path.parent) or holders
     return owners
 
 
-def _folder_owners(path: Path) -> dict[Path, Path | None]:
-    folder = path.parent
+#: The names a batch file has: JSON Lines, or none (an output saved under its batch's or file's id, `batch_abc123`).
+_SUFFIXES = (".jsonl", ".ndjson", "")
+
+
+def _pairing(path: Path) -> dict[Path, tuple[Path, ...]]:
+    """`_owners` of the files beside `path` and in the folders `FOLDERS` names, sniffed by their first line."""
     listing = []
-    for entry in sorted(folder.iterdir()):
-        if entry.suffix in (".jsonl", ".ndjson") and entry.is_file():
-            listing.append((entry.name, entry.stat().st_mtime))
-    return _owners(folder, tuple(listing))
+    for folder in sorted({str(path.parent), *(FOLDERS.get() or ())}):
+        try:
+            entries = sorted(Path(folder).iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():
+                listing.append((str(entry), entry.stat().st_mtime))
+    return _owners(tuple(listing))
 
 
 def _answers(outputs: list[Path], on_error: OnError) -> dict[str, list[dict]]:
@@ -196,10 +214,10 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         if _is_whole(first_record(handle.readline(MAX_LINE_BYTES))):
             yield from _whole(path, on_error)
             return
-    owners = _folder_owners(path)
+    owners = _pairing(path)
     steps: Counter = Counter()
     if path in owners:  # an output file
-        if owners[path] is not None:
+        if len(owners[path]) == 1:
             return  # read with its input file's requests
         for number, answer in read_jsonl(path, on_error):
             body = _object(_object(answer.get("response")).get("body")) or _object(
@@ -207,9 +225,17 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             model = body.get("model")
             unlogged: dict = {"custom_id": _line_id(answer), "body": {"model": model, "messages": []}}
             yield _call(unlogged, answer, path, number, steps)
+        holders = owners[path]
+        why = (f"{len(holders)} input files hold its ids ({', '.join(map(str, holders))})" if holders
+               else "no input file audited holds its ids")
+        on_error(InputError(f"batch output read without its requests: {why}; its calls are counted, no text read",
+                            file=str(path)))
         return
-    answers = _answers(sorted(p for p, owner in owners.items() if owner == path), on_error)
+    outputs = sorted(p for p, held in owners.items() if held == (path,))
+    answers = _answers(outputs, on_error)
+    count = 0
     for number, request in read_jsonl(path, on_error):
+        count += 1
         replies: list[dict | None] = [*answers.get(_line_id(request) or "", [])] or [None]
         for reply in replies:
             try:
@@ -217,3 +243,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             except InputError as exc:
                 on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
                 break
+    if count and not outputs:
+        on_error(InputError("batch input without its output file: no output or error file audited answers it "
+                            "(a batch not finished, or its results not downloaded): its calls have no usage",
+                            file=str(path)))

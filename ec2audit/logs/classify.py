@@ -19,7 +19,10 @@ CLOUD, EDGE = "cloud", "edge"
 
 LOCAL_PROVIDERS = frozenset({
     "ollama", "ollama_chat", "lm_studio", "llamacpp", "llama.cpp", "llama-cpp", "vllm", "lmstudio", "lm-studio",
-    "hosted_vllm", "localai", "local", "edge", "mlx", "sglang", "tgi", "jan", "gpt4all", "xllamacpp", "llamafile"})
+    "hosted_vllm", "localai", "local", "edge", "mlx", "sglang", "tgi", "jan", "gpt4all", "xllamacpp", "llamafile",
+    # Inspect AI's providers that run the model in its own process: `hf/` (Transformers; its Hugging Face API
+    # provider is `hf-inference-providers/`), `llama-cpp-python/`, `transformer_lens/`
+    "hf", "llama-cpp-python", "transformer_lens"})
 
 
 def _prefix(model: str | None) -> str:

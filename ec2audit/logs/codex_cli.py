@@ -1,6 +1,7 @@
 """Codex CLI session rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`).
 
-Each line is `{timestamp, type, payload}`: `session_meta` (the session's id and model provider),
+Each line is `{timestamp, type, payload}`: `session_meta` (the session's id and model provider: `--oss`'s
+built-in `oss` is Ollama on this machine, named so),
 `turn_context` (the turn's model), `response_item`s (the conversation: messages, function, custom and shell
 tool calls, their outputs, reasoning) and `event_msg`s, of which only `token_count` is read: each model
 response's usage (`info.last_token_usage`; its `output_tokens` hold the reasoning's). The request is not
@@ -24,6 +25,8 @@ name = "codex-cli"
 _TYPES = {"session_meta", "response_item", "turn_context", "event_msg", "compacted"}
 _CALLS = {"function_call", "custom_tool_call", "local_shell_call"}
 _OUTPUTS = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
+#: Codex's built-in providers named for what serves them: `oss` (`codex --oss`) is Ollama on localhost:11434.
+_BUILT_IN = {"oss": "ollama"}
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -56,6 +59,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             continue
         if kind == "session_meta":
             session, provider = str(item.get("id") or session), str(item.get("model_provider") or provider)
+            provider = _BUILT_IN.get(provider, provider)
         elif kind == "turn_context":
             model = item.get("model") or model
         elif kind == "event_msg" and item.get("type") == "token_count":

@@ -1,13 +1,14 @@
 """Langfuse exports: observations (the observations table or the public API's
-`/api/public/observations` data) and traces with their observations nested, as JSON, JSON Lines or
-CSV.
+`/api/public/observations` answer, its `data` list or the whole page, `{"data", "meta"}`) and traces with their
+observations nested, as JSON, JSON Lines or CSV.
 
 Every `GENERATION` observation is one call: its `input` is the request (a message list, a
 `{messages}` body or a prompt string), `model` and `usage`/`usageDetails` (or `promptTokens`; `input`
 there counts the prompt tokens not read from or written to the cache, which have keys of their own, and `output`
 the output tokens not in another `output_*` key, `output_reasoning_tokens`: each key a bucket of its own),
-`calculatedTotalCost`/`costDetails.total`. Calls are grouped by the trace's `sessionId` when the
-trace is in the export, else by `traceId`. Spans and events are not model calls.
+`calculatedTotalCost`/`costDetails.total`. The provider is a `provider/model` name's, else the one LangChain
+names in the metadata its Langfuse handler records (`ls_provider`: `ollama` is edge). Calls are grouped by the
+trace's `sessionId` when the trace is in the export, else by `traceId`. Spans and events are not model calls.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ name = "langfuse"
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    columns = csv_header(head) or {k.removeprefix("item.") for k in outline(head)}
+    columns = csv_header(head) or {k.removeprefix("data.").removeprefix("item.") for k in outline(head)}
     observation = {"traceId", "type", "startTime"} <= columns
     trace = {"observations", "sessionId"} <= columns or "observations.item.traceId" in columns
     return observation or trace
@@ -81,6 +82,12 @@ def _usage(observation: dict) -> dict | None:
 
 
 def _observations(record: dict, sessions: dict[str, str]) -> Iterator[dict]:
+    page = record.get("data")
+    if isinstance(page, list) and "traceId" not in record:  # a page of the public API: its `data`
+        for item in page:
+            if isinstance(item, dict):
+                yield from _observations(item, sessions)
+        return
     nested = json_field(record.get("observations"))
     if isinstance(nested, list) and "traceId" not in record:  # a trace with its observations
         if record.get("sessionId") and record.get("id"):
@@ -98,7 +105,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             if str(observation.get("type", "")).upper() != "GENERATION":
                 continue
             model = observation.get("model") or None
-            provider, _ = provider_of(model)
+            metadata = json_field(observation.get("metadata"))
+            provider = provider_of(model)[0] or (metadata.get("ls_provider") if isinstance(metadata, dict) else None)
             cost = json_field(observation.get("costDetails"))
             trace = str(observation.get("traceId") or path.stem)
             data = {"id": observation.get("id"), "request": _request(observation.get("input"), model),

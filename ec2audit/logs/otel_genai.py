@@ -296,11 +296,35 @@ def _events_attribute(attrs: dict) -> list[dict]:
 
 
 #: Prompt tokens read from and written to the provider's cache, part of the input tokens: the GenAI
-#: conventions' attributes (current, then OpenLLMetry's older names) and OpenInference's.
+#: conventions' attributes (current, then OpenLLMetry's older names), OpenInference's and the Vercel AI SDK's
+#: (6 and later: its `gen_ai.usage.input_tokens` the whole prompt, `inputTokens.total`; not AI SDK 5's
+#: `ai.usage.cachedInputTokens`, outside the input tokens of some of its providers, Anthropic's).
 _CACHE = {"cached_tokens": ("gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens",
-                            "llm.token_count.prompt_details.cache_read"),
+                            "llm.token_count.prompt_details.cache_read", "ai.usage.inputTokenDetails.cacheReadTokens"),
           "cache_write_tokens": ("gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_creation_input_tokens",
-                                 "llm.token_count.prompt_details.cache_write")}
+                                 "llm.token_count.prompt_details.cache_write",
+                                 "ai.usage.inputTokenDetails.cacheWriteTokens")}
+
+
+#: The Vercel AI SDK 5's providers whose `gen_ai.usage.input_tokens` leaves the cache out (Anthropic's
+#: `input_tokens`, Bedrock Converse's `inputTokens`); its other providers' count it (OpenAI's, Google's).
+_CACHE_OUTSIDE = ("anthropic", "amazon-bedrock")
+
+
+def _ai_sdk_5_cache(attrs: dict, usage: dict, cache: dict) -> None:
+    """The Vercel AI SDK 5's cache reads (`ai.usage.cachedInputTokens`; AI SDK 6 names them apart,
+    `inputTokenDetails`, read with `_CACHE`) into `cache`, and, where its provider leaves them out of the input
+    tokens, into `usage`'s prompt with the tokens Anthropic wrote to its cache (its provider metadata's)."""
+    read = attrs.get("ai.usage.cachedInputTokens")
+    if not isinstance(read, int) or "ai.usage.inputTokenDetails.cacheReadTokens" in attrs or any(cache.values()):
+        return
+    cache["cached_tokens"] = read
+    if str(attrs.get("gen_ai.system") or "").startswith(_CACHE_OUTSIDE):
+        metadata = _json(attrs.get("ai.response.providerMetadata"))
+        anthropic = metadata.get("anthropic") if isinstance(metadata, dict) else None
+        written = anthropic.get("cacheCreationInputTokens") if isinstance(anthropic, dict) else None
+        cache["cache_write_tokens"] = written if isinstance(written, int) else 0
+        usage["prompt_tokens"] = usage.get("prompt_tokens", 0) + read + cache["cache_write_tokens"]
 
 
 #: The OpenAI service tier of a call, the one that served it, then the one asked: the conventions' attributes
@@ -326,6 +350,8 @@ def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]])
                  "gen_ai.usage.completion_tokens", attrs.get("llm.token_count.completion")))}
     usage = {k: v for k, v in usage.items() if isinstance(v, int)}
     cache = {key: next((attrs[n] for n in names if isinstance(attrs.get(n), int)), 0) for key, names in _CACHE.items()}
+    if usage:
+        _ai_sdk_5_cache(attrs, usage, cache)
     if usage and any(cache.values()):  # within the input tokens, as the conventions count them
         usage |= {"prompt_tokens": usage.get("prompt_tokens", 0), "prompt_tokens_details": cache}
     segments = flatten(body, api)

@@ -164,6 +164,9 @@ def _clean(summary: dict) -> str:
     """What an audit of cloud calls that found no leak says: how many calls were looked at for what;
     never "no leak" over calls that carried no prompt text."""
     cloud, scanned = summary["cloud_calls"], summary["payloads"]
+    if not summary["units"] and summary["mode"] == "units":  # an empty units file: nothing was looked for
+        return (f"[bold red]no leak was looked for[/]: the units file holds no unit (its {cloud} cloud call(s) not "
+                "audited)")
     if not summary["units"]:
         return (f"no sensitive value found on the local side (user inputs, tool results) of the sessions: "
                 f"nothing to look for in their {cloud} cloud call(s)")
