@@ -1,0 +1,144 @@
+"""The guard's thirteenth walk (session 24): the third walk's customer record in the requests the proxy refused to
+read before, multipart uploads, now read, audited and redacted or blocked (`intercept/form_data.py`):
+
+- a Batch API input file (`/v1/files`, `purpose=batch`): a JSONL whose lines' `body`s are chat requests;
+- a tool's text output uploaded as a file (`/v1/files`, `/v1/uploads/{id}/parts`), its file name holding the name too;
+- a Windows `.reg` export uploaded as it is written (UTF-16LE after a byte order mark);
+- an audio transcription's `prompt` beside its audio (`/v1/audio/transcriptions`): the audio is named unread;
+- a part the guard cannot read (bytes of no kind it knows): refused in both modes and named, never forwarded;
+- a malformed form (no closing boundary): refused (400), as any body the guard cannot read.
+
+Judged as the earlier walks judge, over loopback HTTP in front of the scripted stand-in upstream, on what the
+stand-in RECEIVED (its form parser's reading, every encoding of walk 12 undone) and on the store's row: redact
+forwards no value, block forwards nothing. A form without a value reaches the stand-in as it was sent."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_intercept_forms_walk import assert_held
+from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
+from test_intercept_forms_walk_12 import leaks
+
+__all__ = ["UNITS"]
+
+
+def _batch_file(record: dict) -> bytes:
+    """A Batch API input: one chat request a line, the record's fields in the users' turns."""
+    lines = [{"custom_id": f"req-{k}", "method": "POST", "url": "/v1/chat/completions",
+              "body": {"model": "gpt-4.1-mini", "messages": [{"role": "system", "content": "Summarise the row."},
+                                                             {"role": "user", "content": f"{field}: {value}"}]}}
+             for k, (field, value) in enumerate(record.items())]
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode()
+
+
+def _reg_export(record: dict) -> bytes:
+    """`reg export HKCU\\Software\\CRM crm.reg`: UTF-16LE after its byte order mark, string values quoted."""
+    values = "".join(f'"{field}"="{value}"\r\n' for field, value in record.items())
+    return "\ufeff".encode("utf-16-le") + ("Windows Registry Editor Version 5.00\r\n\r\n"
+                                           f"[HKEY_CURRENT_USER\\Software\\CRM\\P1]\r\n{values}").encode("utf-16-le")
+
+
+_WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + b"\x10\x00\x00\x00\x01\x00\x01\x00\x40\x1f\x00\x00\x80\x3e\x00\x00" \
+    b"\x02\x00\x10\x00data\x00\x00\x00\x00"
+
+#: upload → (path, form fields, files as httpx takes them)
+UPLOADS = {
+    "batch_input": ("/v1/files", {"purpose": "batch"},
+                    {"file": ("batch.jsonl", _batch_file(RECORD), "application/jsonl")}),
+    "tool_output": ("/v1/files", {"purpose": "user_data"},
+                    {"file": (f"{RECORD['name']}.txt", _line(RECORD).encode(), "text/plain")}),
+    "upload_part": ("/v1/uploads/upload_abc123/parts", {}, {"data": ("blob", _line(RECORD).encode(), None)}),
+    "reg_export": ("/v1/files", {"purpose": "user_data"}, {"file": ("crm.reg", _reg_export(RECORD), None)}),
+    "field_names": ("/v1/files", {value: field for field, value in RECORD.items()},
+                    {"file": ("notes.txt", b"see the field names", "text/plain")}),
+    "transcription_prompt": ("/v1/audio/transcriptions", {"model": "whisper-1", "prompt": _line(RECORD)},
+                             {"file": ("call.wav", _WAV, "audio/wav")}),
+}
+
+
+@pytest.mark.parametrize("upload", sorted(UPLOADS))
+def test_a_value_in_a_multipart_upload_is_held(proxy, upload):
+    path, data, files = UPLOADS[upload]
+    sent = assert_held(proxy, f"upload-{upload}", path, UNIT_IDS, leaks, data=data, files=files)
+    if sent is not None:  # redact: the stand-in's form parser read as many fields, values replaced
+        assert len(sent["body"]) == len({*data, *files})
+        assert "[NAME_" in json.dumps(sent["body"], ensure_ascii=False)
+        [record] = proxy[3].records(f"upload-{upload}")  # the store holds the form as forwarded
+        assert leaks({"body": record.request, "header_list": [], "query": ""}) == []
+
+
+def test_a_large_batch_file_holds(proxy):
+    """Over the large lane's size: detected in the worker process from the form's audited object."""
+    filler = _batch_file({f"note {k}": "The build passed; nothing to report. " * 55 for k in range(140)})
+    files = {"file": ("batch.jsonl", _batch_file(RECORD) + filler, "application/jsonl")}
+    assert_held(proxy, "upload-large", "/v1/files", UNIT_IDS, leaks, data={"purpose": "batch"}, files=files)
+
+
+def test_the_audio_beside_a_prompt_is_named_unread(proxy):
+    mode, _, client, store = proxy
+    path, data, files = UPLOADS["transcription_prompt"]
+    client.post(f"/e/unread-audio{path}", data=data, files=files)
+    [record] = store.records("unread-audio")
+    assert [(u["path"], u["media_type"]) for u in record.unread] == [("/file/data", "audio/wav")]
+
+
+def test_a_part_the_guard_cannot_read_is_refused_and_named(proxy):
+    mode, app, client, store = proxy
+    seen = len(app.state.requests)
+    files = {"file": ("dump.bin", b"\x00\x01\x02\xfe" + _line(RECORD).encode("utf-32-le"), None)}
+    answer = client.post("/e/unreadable-part/v1/files", data={"purpose": "user_data"}, files=files)
+    [record] = store.records("unreadable-part")
+    assert answer.status_code == record.status == 403 and app.state.requests[seen:] == []
+    assert "file (application/octet-stream" in answer.json()["error"]["message"]
+
+
+def test_a_truncated_form_is_refused(proxy):
+    mode, app, client, store = proxy
+    seen = len(app.state.requests)
+    body = f'--b0\r\nContent-Disposition: form-data; name="purpose"\r\n\r\n{_line(RECORD)}\r\n'.encode()
+    answer = client.post("/e/truncated-form/v1/files", content=body,
+                         headers={"content-type": "multipart/form-data; boundary=b0"})
+    [record] = store.records("truncated-form")
+    assert answer.status_code == record.status == 400 and app.state.requests[seen:] == []
+    assert "boundary" in answer.json()["error"]["message"] and record.request is None
+
+
+@pytest.mark.parametrize("upload", sorted(UPLOADS))
+def test_a_form_without_a_value_is_forwarded_as_sent(proxy, upload):
+    mode, app, client, store = proxy
+    path, data, files = UPLOADS[upload]
+    near = {_near(k): _near(v) for k, v in data.items()}
+    near_files = {k: (_near(name), _near_bytes(content), kind)
+                  for k, (name, content, kind) in files.items()}
+    seen = len(app.state.requests)
+    answer = client.post(f"/e/near-{upload}{path}", data=near, files=near_files)
+    [sent] = app.state.requests[seen:]
+    [record] = store.records(f"near-{upload}")
+    assert answer.status_code == 200 and record.findings == [] and record.redactions == 0
+    want = {**near, **{k: _received(name, content, kind) for k, (name, content, kind) in near_files.items()}}
+    assert sent["body"] == want
+
+
+def _near(text: str) -> str:
+    """The text with each of the record's values the near customer's."""
+    for field, value in RECORD.items():
+        text = text.replace(value, NEAR[field])
+    return text
+
+
+def _near_bytes(content: bytes) -> bytes:
+    """A file's text, UTF-16 after its byte order mark or UTF-8, with the near customer's values; bytes as they are."""
+    codec = "utf-16" if content[:2] == b"\xff\xfe" else "utf-8"
+    try:
+        return _near(content.decode(codec)).encode(codec)
+    except UnicodeDecodeError:
+        return content
+
+
+def _received(name: str, content: bytes, kind: str | None) -> dict:
+    """A file as the stand-in's form parser reads it (`standin._form`)."""
+    utf16 = content[:2] in (b"\xff\xfe", b"\xfe\xff")
+    text = content.decode("utf-16") if utf16 else content.decode("utf-8", "replace")
+    return {"filename": name, "content_type": kind or "application/octet-stream", "data": text}
