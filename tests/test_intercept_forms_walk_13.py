@@ -8,20 +8,109 @@ read before, multipart uploads, now read, audited and redacted or blocked (`inte
 - a part the guard cannot read (bytes of no kind it knows): refused in both modes and named, never forwarded;
 - a malformed form (no closing boundary): refused (400), as any body the guard cannot read.
 
+And one more form tool output carries, in every request position of the wire APIs (walk 1's cells): a Windows
+registry export's values as bytes, `hex(2):` and `hex(7):` (UTF-16LE as comma-separated hex, lines continued with
+`\\`), which no form read (`detect/forms/reg_hex.py`). (Java's and .NET's `toString`, PHP's `serialize`, Ruby's
+`inspect` of binary strings, Erlang's `<<…>>` byte lists, Perl's `Data::Dumper` `\\x{…}` and `jq -c` escaping twice
+were checked against the cascade: each was read already.)
+
 Judged as the earlier walks judge, over loopback HTTP in front of the scripted stand-in upstream, on what the
 stand-in RECEIVED (its form parser's reading, every encoding of walk 12 undone) and on the store's row: redact
 forwards no value, block forwards nothing. A form without a value reaches the stand-in as it was sent."""
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 
 import pytest
-from test_intercept_forms_walk import assert_held
-from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
-from test_intercept_forms_walk_12 import leaks
+from intercept_helpers import json_strings
+from test_intercept_forms_walk import CELLS, assert_held, leaked, walk_tests
+from test_intercept_forms_walk_2 import _send as exchange
+from test_intercept_forms_walk_3 import (
+    _CANONICAL,
+    _PLAIN,
+    NEAR,
+    RECORD,
+    UNIT_IDS,
+    UNITS,
+    _ascii_folded,
+    _line,
+    _more_decodings,
+)
+from test_intercept_forms_walk_8 import _these
+from test_intercept_forms_walk_9 import _these_9
+from test_intercept_forms_walk_11 import _these_11
+from test_intercept_forms_walk_12 import _these_12
 
-__all__ = ["UNITS"]
+__all__ = ["CELLS", "FORMS", "GROUPS", "UNITS", "walk_form"]
+
+
+# --- the form: a record → the text that carries it ----------------------------------------------------------------
+
+def _reg_hex(name: str, kind: str, data: bytes) -> str:
+    """A value as `reg export` writes bytes: two hex digits a byte, a line continued with `,\\` at 80 columns."""
+    line, lines = f'"{name}"=hex({kind}):', []
+    for k, byte in enumerate(data):
+        piece = f"{byte:02x}" + ("," if k < len(data) - 1 else "")
+        if len(line) + len(piece) > 77:
+            lines.append(line + "\\")
+            line = "  "
+        line += piece
+    return "\r\n".join([*lines, line])
+
+
+def _reg_hex_export(r: dict) -> str:
+    """`reg export HKCU\\Software\\CRM crm.reg` of a key whose values are REG_EXPAND_SZ, and one REG_MULTI_SZ of them
+    all (each UTF-16LE, NUL-ended; the list ends in two NULs)."""
+    values = [_reg_hex(k, "2", (v + "\0").encode("utf-16-le")) for k, v in r.items()]
+    every = _reg_hex("All", "7", "".join(v + "\0" for v in r.values()).encode("utf-16-le") + b"\0\0")
+    return "Windows Registry Editor Version 5.00\r\n\r\n[HKEY_CURRENT_USER\\Software\\CRM\\P1]\r\n" + \
+        "\r\n".join([*values, every]) + "\r\n"
+
+
+FORMS_13 = {"reg_hex_export": _reg_hex_export}
+FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_13.items()}
+#: a header holds one line: these are several
+ONE_LINE = set(FORMS_13)
+
+
+# --- the reader: what the upstream received, read with this walk's encodings undone too -------------------------
+
+_REG_VALUE = re.compile(r"hex(?:\([0-9a-f]\))?:([0-9a-fA-F,\\\s]+)")
+
+
+def _these_13(text: str) -> set[str]:
+    """Every `hex(…):` value of the text read as UTF-16LE, a NUL a line's end."""
+    return {"\n".join(bytes.fromhex(re.sub(r"[^0-9a-fA-F]", "", m.group(1))).decode("utf-16-le", "replace")
+                      .replace("\0", "\n") for m in _REG_VALUE.finditer(text))}
+
+
+def leaks(sent: dict) -> list[str]:
+    found = leaked(sent, {**_CANONICAL, **_PLAIN}, lambda t: _more_decodings(t) | _these(t) | _these_9(t)
+                   | _these_11(t) | _these_12(t) | _these_13(t) | {_ascii_folded(t)})
+    return sorted({f.split(" (")[0] for f in found})
+
+
+#: Cells where the guard does not hold yet (none)
+KNOWN_GAPS: dict[str, set] = {}
+
+#: The walk's cells of its form (`guard_forms_matrix.py --walk 13`) and its three tests (walk 1's `walk_tests`)
+(walk_form, test_the_reader_recovers_every_form_unguarded, test_every_position_holds_in_every_form,
+ test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaks, ONE_LINE, KNOWN_GAPS, RECORD)
+
+
+@pytest.mark.parametrize("form", sorted(FORMS_13))
+def test_near_misses_go_out_untouched(proxy, form):
+    """Another record of the same shape in each form: no finding, forwarded as sent."""
+    text = FORMS_13[form](NEAR)
+    answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
+    assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
+    assert text in json_strings(sent[0]["body"])
+
+
+# --- multipart uploads ---------------------------------------------------------------------------------------------
 
 
 def _batch_file(record: dict) -> bytes:
@@ -58,15 +147,29 @@ UPLOADS = {
 }
 
 
+def upload_outcome(proxy, upload: str) -> str:
+    """"held" where the upload has every unit found, and in redact mode reaches the stand-in's form parser with as
+    many fields and no value, and is stored so; in block mode is refused with nothing forwarded."""
+    path, data, files = UPLOADS[upload]
+    try:
+        sent = assert_held(proxy, f"upload-{upload}", path, UNIT_IDS, leaks, data=data, files=files)
+        if sent is not None:
+            assert len(sent["body"]) == len({*data, *files})
+            assert "[NAME_" in json.dumps(sent["body"], ensure_ascii=False)
+            [record] = proxy[3].records(f"upload-{upload}")
+            assert leaks({"body": record.request, "header_list": [], "query": ""}) == []
+    except AssertionError as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
 @pytest.mark.parametrize("upload", sorted(UPLOADS))
 def test_a_value_in_a_multipart_upload_is_held(proxy, upload):
-    path, data, files = UPLOADS[upload]
-    sent = assert_held(proxy, f"upload-{upload}", path, UNIT_IDS, leaks, data=data, files=files)
-    if sent is not None:  # redact: the stand-in's form parser read as many fields, values replaced
-        assert len(sent["body"]) == len({*data, *files})
-        assert "[NAME_" in json.dumps(sent["body"], ensure_ascii=False)
-        [record] = proxy[3].records(f"upload-{upload}")  # the store holds the form as forwarded
-        assert leaks({"body": record.request, "header_list": [], "query": ""}) == []
+    assert upload_outcome(proxy, upload) == "held"
+
+
+#: The walk's groups of cells beside its form's (`benchmarks/guard_forms_matrix.py --walk 13` counts them).
+GROUPS = {"multipart uploads": ([(upload,) for upload in UPLOADS], upload_outcome)}
 
 
 def test_a_large_batch_file_holds(proxy):
