@@ -8,6 +8,10 @@ read before, multipart uploads, now read, audited and redacted or blocked (`inte
 - a part the guard cannot read (bytes of no kind it knows): refused in both modes and named, never forwarded;
 - a malformed form (no closing boundary): refused (400), as any body the guard cannot read.
 
+A request position no walk read: a text as the token ids OpenAI's embeddings `input` and completions `prompt` take
+(`cl100k_base`; LangChain's `OpenAIEmbeddings` sends every text so), one array or a batch, cut inside a character
+too (`intercept/tokens.py`).
+
 And one more form tool output carries, in every request position of the wire APIs (walk 1's cells): a Windows
 registry export's values as bytes, `hex(2):` and `hex(7):` (UTF-16LE as comma-separated hex, lines continued with
 `\\`), which no form read (`detect/forms/reg_hex.py`). (Java's and .NET's `toString`, PHP's `serialize`, Ruby's
@@ -43,6 +47,8 @@ from test_intercept_forms_walk_8 import _these
 from test_intercept_forms_walk_9 import _these_9
 from test_intercept_forms_walk_11 import _these_11
 from test_intercept_forms_walk_12 import _these_12
+
+from ec2audit.intercept import tokens
 
 __all__ = ["CELLS", "FORMS", "GROUPS", "UNITS", "walk_form"]
 
@@ -108,6 +114,42 @@ def test_near_misses_go_out_untouched(proxy, form):
     answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
     assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
     assert text in json_strings(sent[0]["body"])
+
+
+# --- token ids ------------------------------------------------------------------------------------------------------
+
+def _ids(text: str) -> list[int]:
+    return tokens.encoding().encode(text)
+
+
+#: request → (path, body): the record's line as token ids where the APIs take them
+TOKEN_REQUESTS = {
+    "embeddings_one": ("/v1/embeddings", {"model": "text-embedding-3-small", "input": _ids(_line(RECORD))}),
+    "embeddings_batch": ("/v1/embeddings", {"model": "text-embedding-3-small", "encoding_format": "base64",
+                                            "input": [_ids(f"{k}: {v}") for k, v in RECORD.items()]}),
+    # a long text's ids sent in chunks as LangChain cuts them: here inside the name's second character
+    "embeddings_chunks": ("/v1/embeddings", {"model": "text-embedding-3-small", "input": [
+        _ids(_line(RECORD))[:7], _ids(_line(RECORD))[7:]]}),
+    "completions_prompt": ("/v1/completions", {"model": "gpt-3.5-turbo-instruct", "prompt": _ids(_line(RECORD))}),
+}
+
+
+def _token_texts(body: dict) -> list[str]:
+    """What a reader of the token ids a body carries reads: each array's text."""
+    value = body.get("input", body.get("prompt"))
+    arrays = value if value and isinstance(value[0], list) else [value]
+    return [tokens.encoding().decode(ids, errors="replace") for ids in arrays]
+
+
+@pytest.mark.parametrize("request_", sorted(TOKEN_REQUESTS))
+def test_a_value_sent_as_token_ids_is_held(proxy, request_):
+    path, body = TOKEN_REQUESTS[request_]
+    found = UNIT_IDS - {u.id for u in UNITS if u.field == "name"} if request_ == "embeddings_chunks" else UNIT_IDS
+    token_leaks = lambda sent: leaks({"body": _token_texts(sent["body"]), "header_list": [], "query": ""})  # noqa: E731
+    sent = assert_held(proxy, f"tokens-{request_}", path, found, token_leaks, json=body)
+    if sent is not None:  # still token ids, as the API takes them
+        value = sent["body"].get("input", sent["body"].get("prompt"))
+        assert all(type(i) is int for ids in (value if isinstance(value[0], list) else [value]) for i in ids)
 
 
 # --- multipart uploads ---------------------------------------------------------------------------------------------
