@@ -239,6 +239,15 @@ def test_a_part_the_guard_cannot_read_is_refused_and_named(proxy):
     assert "file (application/octet-stream" in answer.json()["error"]["message"]
 
 
+def test_a_boundary_holding_a_value_is_not_forwarded(proxy):
+    """The client's boundary is in the Content-Type the upstream would get: the form goes in a boundary of its own."""
+    boundary = f"{RECORD['phone']}-{RECORD['api_key']}"
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\n{_line(RECORD)}\r\n'
+            f"--{boundary}--\r\n").encode()
+    assert_held(proxy, "boundary", "/v1/files", UNIT_IDS, leaks, content=body,
+                headers={"content-type": f"multipart/form-data; boundary={boundary}"})
+
+
 def test_a_truncated_form_is_refused(proxy):
     mode, app, client, store = proxy
     seen = len(app.state.requests)

@@ -12,8 +12,9 @@ refuse the request and name it (`Form.unreadable`).
 
 A part with a filename or a media type is the object `{"filename": …, "content_type": …, "data": …}`: both are
 forwarded, so both are audited. The body forwarded is always the form rebuilt from the audited object (redacted or
-not): each part's headers written from it (a part's other headers are dropped), in the same boundary unless a value
-now holds it; a preamble, an epilogue, a second reading of the bytes by the upstream's parser have nothing to carry.
+not): each part's headers written from it (a part's other headers are dropped), in a boundary of its own (the
+client's may hold a value, and is no field audited); a preamble, an epilogue, a second reading of the bytes by the
+upstream's parser have nothing to carry.
 """
 
 from __future__ import annotations
@@ -57,7 +58,6 @@ class Form:
     """A multipart body as the object the guard audits (`body`) and how to write that object back (`encode`)."""
 
     media_type: str
-    boundary: bytes
     parts: list[_Part]
     body: dict
     unreadable: list[str]  # each part no detector could read: `file (application/octet-stream, 812 bytes)`
@@ -81,8 +81,8 @@ class Form:
                 data = item.get("data", "") if isinstance(item, dict) else item
                 values.append(_value_bytes(data, part))
                 heads.append(_head(part, sent_name, item if isinstance(item, dict) else {}))
-        boundary = self.boundary
-        if any(b"--" + boundary in v for v in values):
+        boundary = uuid.uuid4().hex.encode()  # the client's is forwarded in no form: a value may be in it
+        while any(boundary in v for v in values):
             boundary = uuid.uuid4().hex.encode()
         out = bytearray()
         for head, value in zip(heads, values, strict=True):
@@ -215,4 +215,4 @@ def read_form(raw: bytes, content_type: str) -> Form:
             body[part.name] = [*held, value] if sum(p.name == part.name for p in parts[:k]) > 1 else [held, value]
         else:
             body[part.name] = value
-    return Form(media_type.decode("latin-1"), boundary, parts, body, unreadable)
+    return Form(media_type.decode("latin-1"), parts, body, unreadable)
