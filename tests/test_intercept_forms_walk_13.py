@@ -12,11 +12,13 @@ A request position no walk read: a text as the token ids OpenAI's embeddings `in
 (`cl100k_base`; LangChain's `OpenAIEmbeddings` sends every text so), one array or a batch, cut inside a character
 too (`intercept/tokens.py`).
 
-And one more form tool output carries, in every request position of the wire APIs (walk 1's cells): a Windows
+And two more forms tool output carries, in every request position of the wire APIs (walk 1's cells): a Windows
 registry export's values as bytes, `hex(2):` and `hex(7):` (UTF-16LE as comma-separated hex, lines continued with
-`\\`), which no form read (`detect/forms/reg_hex.py`). (Java's and .NET's `toString`, PHP's `serialize`, Ruby's
-`inspect` of binary strings, Erlang's `<<…>>` byte lists, Perl's `Data::Dumper` `\\x{…}` and `jq -c` escaping twice
-were checked against the cascade: each was read already.)
+`\\`; `detect/forms/reg_hex.py`), and a text as the list of its code points, as Erlang's shell prints a Unicode
+string and Python's `[ord(c) for c in s]` writes one (`detect/forms/code_point_lists.py`; a Latin-1 name's code
+points are no UTF-8 bytes, which is all `byte_lists` read). No form read either. (Java's and .NET's `toString`,
+PHP's `serialize`, Ruby's `inspect` of binary strings, Erlang's `<<…>>` byte lists, Perl's `Data::Dumper`
+`\\x{…}` and `jq -c` escaping twice were checked against the cascade: each was read already.)
 
 Judged as the earlier walks judge, over loopback HTTP in front of the scripted stand-in upstream, on what the
 stand-in RECEIVED (its form parser's reading, every encoding of walk 12 undone) and on the store's row: redact
@@ -76,7 +78,12 @@ def _reg_hex_export(r: dict) -> str:
         "\r\n".join([*values, every]) + "\r\n"
 
 
-FORMS_13 = {"reg_hex_export": _reg_hex_export}
+def _code_points(r: dict) -> str:
+    """A debugging print of the record's values as their code points (`{k: [ord(c) for c in v] for k, v in …}`)."""
+    return repr({k: [ord(c) for c in v] for k, v in r.items()})
+
+
+FORMS_13 = {"reg_hex_export": _reg_hex_export, "code_point_lists": _code_points}
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_13.items()}
 #: a header holds one line: these are several
 ONE_LINE = set(FORMS_13)
@@ -85,12 +92,15 @@ ONE_LINE = set(FORMS_13)
 # --- the reader: what the upstream received, read with this walk's encodings undone too -------------------------
 
 _REG_VALUE = re.compile(r"hex(?:\([0-9a-f]\))?:([0-9a-fA-F,\\\s]+)")
+_NUMBERS = re.compile(r"[0-9]+(?:,\s*[0-9]+)+")
 
 
 def _these_13(text: str) -> set[str]:
-    """Every `hex(…):` value of the text read as UTF-16LE, a NUL a line's end."""
+    """Every `hex(…):` value of the text read as UTF-16LE, a NUL a line's end; every list of numbers as code points."""
     return {"\n".join(bytes.fromhex(re.sub(r"[^0-9a-fA-F]", "", m.group(1))).decode("utf-16-le", "replace")
-                      .replace("\0", "\n") for m in _REG_VALUE.finditer(text))}
+                      .replace("\0", "\n") for m in _REG_VALUE.finditer(text)),
+            "\n".join("".join(chr(min(int(n), 0x10FFFF)) for n in m.group().split(","))
+                      for m in _NUMBERS.finditer(text))}
 
 
 def leaks(sent: dict) -> list[str]:
@@ -114,6 +124,16 @@ def test_near_misses_go_out_untouched(proxy, form):
     answer, sent, record = exchange(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
     assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
     assert text in json_strings(sent[0]["body"])
+
+
+def test_code_points_in_a_json_array_are_held(proxy):
+    """A tool's arguments holding the record's values as arrays of code points (`fields._spelling` reads an array of
+    numbers as the list `code_point_lists` reads)."""
+    arguments = json.dumps({k: [ord(c) for c in v] for k, v in RECORD.items()})
+    body = {"model": "echo", "messages": [{"role": "user", "content": "Save the customer."}, {
+        "role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "save", "arguments": arguments}}]}]}
+    assert_held(proxy, "code-point-array", "/v1/chat/completions", UNIT_IDS, leaks, json=body)
 
 
 # --- token ids ------------------------------------------------------------------------------------------------------
