@@ -14,7 +14,8 @@ size (`lanes.py`; a large body's detectors in a worker process), while the upstr
 
 What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
 read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
-with a recorded 400, a compressed one is decoded first), every client header but the hop-by-hop ones
+with a recorded 400, a compressed one is decoded first, a multipart form is rebuilt from the object it was read as:
+`form_data.py`), every client header but the hop-by-hop ones
 and the proxy's own `X-EC2-*`, the URL path under `/v1` and the query string. Key headers (`dialects.KEY_HEADERS`) are
 forwarded but never scanned, and recorded masked.
 """
@@ -521,8 +522,9 @@ class Interceptor:
         stream = bool(body.get("stream"))
         strip_usage = False
         content_type = "application/json"
-        if ex.form is not None:  # forwarded as a form, rebuilt from what was audited
-            raw, content_type = ex.form.encode(body)
+        if ex.form is not None:  # forwarded as a form, rebuilt from what was audited (decoding its files' base64)
+            form = ex.form
+            raw, content_type = await self.lanes.run(len(raw), lambda: form.encode(body))
         elif stream and ex.dialect.usage_on_request and not _asks_usage(body):
             # usage only comes in a final chunk the client did not ask for: request it, hide it later
             options = {**(body.get("stream_options") or {}), "include_usage": True}
