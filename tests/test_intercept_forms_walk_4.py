@@ -375,7 +375,7 @@ UNREADABLE = {
     "unknown coding": (_body(), "application/json", "x-snappy", 415, "'x-snappy'"),
     "gzip, then unknown": (gzip.compress(_body()), "application/json", "gzip, x-lz4", 415, "'x-lz4'"),
     "not gzip": (_body(), "application/json", "gzip", 400, "gzip"),
-    "multipart": (*_multipart(), "", 400, "JSON"),
+    "multipart": (*_multipart(), "", 400, "messages"),  # read since walk 13: a form is no chat request
     "form-urlencoded": ("purpose=" + _line(RECORD).replace(" ", "+"), "application/x-www-form-urlencoded", "", 400,
                         "JSON"),
     "utf-16": (_body().decode().encode("utf-16"), "application/json; charset=utf-16", "", 400, "UTF-8"),

@@ -14,7 +14,8 @@ size (`lanes.py`; a large body's detectors in a worker process), while the upstr
 
 What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
 read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
-with a recorded 400, a compressed one is decoded first), every client header but the hop-by-hop ones
+with a recorded 400, a compressed one is decoded first, a multipart form is rebuilt from the object it was read as:
+`form_data.py`), every client header but the hop-by-hop ones
 and the proxy's own `X-EC2-*`, the URL path under `/v1` and the query string. Key headers (`dialects.KEY_HEADERS`) are
 forwarded but never scanned, and recorded masked.
 """
@@ -54,10 +55,11 @@ from ec2audit.intercept.dialects import (
     model_in_path,
     stream_in_path,
 )
+from ec2audit.intercept.form_data import MEDIA_TYPES, Form, read_form
 from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
-from ec2audit.intercept.record import COMPLETE, MODEL_LIST_PATH, PENDING, ProxyRecord
+from ec2audit.intercept.record import BLOCKED, COMPLETE, MODEL_LIST_PATH, PENDING, ProxyRecord
 from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
 from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter
@@ -429,6 +431,19 @@ class Interceptor:
             raise Failure(400, str(exc), "invalid_request_error") from None
         return body
 
+    def _parse_form(self, raw: bytes, content_type: str, dialect: Dialect) -> Form:
+        """A multipart body as the object audited (`form_data.py`); in an enforcing mode, refused where a part is
+        none the guard could read."""
+        try:
+            form = read_form(raw, content_type)
+            validate({k: v for k, v in form.body.items() if k != "stream"}, dialect.name)  # (a form's is text)
+        except BadRequest as exc:
+            raise Failure(400, str(exc), "invalid_request_error") from None
+        if form.unreadable and self.config.enforce != "observe":
+            raise Failure(403, f"{BLOCKED}: the request carries {len(form.unreadable)} part(s) the guard cannot read: "
+                               f"{', '.join(form.unreadable)}", "unread_part_blocked", {"unread": form.unreadable})
+        return form
+
     async def proxy(self, scope, receive, send) -> None:
         params = scope["path_params"]
         tail = "/" + params["rest"]
@@ -445,12 +460,17 @@ class Interceptor:
         try:
             raw = await self._read_body(scope, receive)
             ex.raw = raw
-            if ScanLanes.is_large(len(raw)):  # parsing megabytes must not stall the other exchanges
+            content_type = next((_text(v) for k, v in scope["headers"] if k == b"content-type"), "")
+            if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES:
+                form = ex.form = await self.lanes.run(len(raw), lambda: self._parse_form(raw, content_type, dialect))
+                body, ex.raw = form.body, json_bytes(form.body)  # audited, stored and redacted as JSON
+            elif ScanLanes.is_large(len(raw)):  # parsing megabytes must not stall the other exchanges
                 body = await self.lanes.run(len(raw), lambda: self._parse(raw, dialect))
             else:
                 body = self._parse(raw, dialect)
             ex.body = body
-            record.request, record.stream = body, bool(body.get("stream")) or ex.path_stream is not None
+            streams = ex.form.streams if ex.form is not None else bool(body.get("stream"))
+            record.request, record.stream = body, streams or ex.path_stream is not None
             record.model = body.get("model") or model_in_path(tail)
             record.headers = _recorded_headers(ex.fields, keys)
             await self.policy.before_forward(ex)
@@ -501,11 +521,15 @@ class Interceptor:
         record, body, raw = ex.record, ex.body, ex.raw
         stream = bool(body.get("stream"))
         strip_usage = False
-        if stream and ex.dialect.usage_on_request and not _asks_usage(body):
+        content_type = "application/json"
+        if ex.form is not None:  # forwarded as a form, rebuilt from what was audited (decoding its files' base64)
+            form = ex.form
+            raw, content_type = await self.lanes.run(len(raw), lambda: form.encode(body))
+        elif stream and ex.dialect.usage_on_request and not _asks_usage(body):
             # usage only comes in a final chunk the client did not ask for: request it, hide it later
             options = {**(body.get("stream_options") or {}), "include_usage": True}
             raw, strip_usage = json_bytes({**body, "stream_options": options}), True
-        headers = [*self._upstream_headers(ex.fields, keys, ex.dialect), ("content-type", "application/json")]
+        headers = [*self._upstream_headers(ex.fields, keys, ex.dialect), ("content-type", content_type)]
         query = [(n, v) for kind, n, v in ex.fields + keys if kind == "query"]
         # sent as encoded here, the query the record holds (aiohttp would unquote `%3A` to `:`)
         path = urllib.parse.quote(tail, safe="/:@!$&'()*+,;=")  # Starlette gave it decoded

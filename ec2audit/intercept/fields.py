@@ -8,7 +8,9 @@ is a value taken as structure, and even there a unit's literal value counts: pro
 held to literal hits only, so a partial look-alike never rewrites a model or tool name, while a
 phone number used as a tool-call id is still caught. Strings that are JSON text (tool arguments)
 are walked inside, so values escaped as `\\u5f20` are found too. An array that spells a text (bytes as
-numbers, `JSON.stringify` of a Buffer; characters one a string) is also read as that text (`_read_spelled`).
+numbers, `JSON.stringify` of a Buffer; characters one a string) is also read as that text (`_read_spelled`); an
+array of token ids where OpenAI's embeddings and completions take one for a text is read as that text alone
+(`tokens.py`, `_read_tokens`).
 The text parts of one content list (`[{"type": "text", "text": "call 1392288"}, {"type": "text", "text":
 "3366"}]`) are read by the model as one text, so they are also scanned as one, across any other part between them
 (an image): a value split across parts is found. So are two texts of one message that sit in different lists (a
@@ -29,6 +31,8 @@ import bisect
 import itertools
 import json
 from collections.abc import Callable
+
+from ec2audit.intercept import tokens
 
 #: Deepest nesting walked (request bodies are validated to this depth; JSON text inside strings
 #: nested deeper is scanned as plain text).
@@ -53,6 +57,9 @@ _PROTOCOL = frozenset(tuple(p.split(".")) for p in (
 #: moderations, of legacy prompts; stop sequences): not read run together as a text's chunks (`_chunked`).
 _APART = frozenset(tuple(p.split(".")) for p in ("input", "prompt", "stop", "stop_sequences",
                                                  "generationConfig.stopSequences"))
+
+#: Where OpenAI's embeddings and legacy completions take a text as an array of token ids, or a batch of such arrays.
+_TOKEN_ARRAYS = frozenset({("input",), ("input", "*"), ("prompt",), ("prompt", "*")})
 
 #: Content part types whose `text` the model reads run together with the next part's (a part without a type is
 #: Gemini's and Bedrock's text part: `{"text": …}` in `parts`, `system`, a `toolResult`'s or a document's content);
@@ -131,6 +138,10 @@ def walk(value, visit: Visitor, path: tuple = ()):
         edits = visit(path, str(value), True, ())
         return apply_edits(str(value), edits) if edits else value
     if isinstance(value, list):
+        reading = tokens.token_text(value) if _shape(path) in _TOKEN_ARRAYS else None
+        if reading is not None:  # one text, its ids no numbers of their own
+            edits = visit(path, reading[0], False, ())
+            return _read_tokens(value, reading, edits) if edits else value
         items, changed = [], False
         for i, item in enumerate(value):
             new = walk(item, visit, (*path, i))
@@ -208,6 +219,30 @@ def _read_spelled(items: list, spelling: tuple[list[str], str], visit: Visitor, 
         out.append(replacement)
         at = max(at, last + 1)
     return out + items[at:]
+
+
+def _read_tokens(ids: list[int], reading: tuple[str, list[int]], edits: list[Edit]) -> list[int]:
+    """A token array (`tokens.token_text`: its text and where each id's text starts) with `edits` made to its text:
+    the ids an edit touches, widened to whole characters (a Chinese character may be two ids), are replaced by the
+    ids of their text with the edit made (`… 13, 16, 19 …` → the ids of ` at [PHONE_001]`); the others stay."""
+    text, starts = reading
+    whole = tokens.encoding().decode_single_token_bytes
+
+    def continues(k: int) -> bool:  # the id's bytes start inside a character an earlier id began
+        return 0 < k < len(ids) and 0x80 <= whole(ids[k])[0] < 0xC0
+
+    out: list[int] = []
+    at = 0
+    for start, end, replacement in edits:
+        first, last = bisect.bisect_right(starts, start) - 1, bisect.bisect_left(starts, end)
+        while continues(first):
+            first -= 1
+        while continues(last):
+            last += 1
+        stop = starts[last] if last < len(ids) else len(text)
+        out += ids[at:first] + tokens.encode(text[starts[first]:start] + replacement + text[end:stop])
+        at = last
+    return out + ids[at:]
 
 
 def _chunked(value: list, path: tuple) -> bool:

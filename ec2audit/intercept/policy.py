@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ec2audit.intercept.dialects import Dialect
+from ec2audit.intercept.form_data import Form
 from ec2audit.intercept.lanes import ScanLanes
 from ec2audit.intercept.record import BLOCKED, ProxyRecord
 from ec2audit.intercept.redact import Detection, EpisodeMap, Field, Redactor, StreamRestorer
@@ -47,7 +48,8 @@ class Exchange:
     episode: str | None
     t0: float
     body: dict = field(default_factory=dict)  # the parsed request (empty until parsed)
-    raw: bytes = b""  # the bytes forwarded upstream
+    raw: bytes = b""  # the bytes forwarded upstream (a form's: the JSON of the object audited; `form_data.py`)
+    form: Form | None = None  # a multipart body: written back from `body` when forwarded
     fields: list[Field] = field(default_factory=list)  # headers and query parameters forwarded (no keys)
     scan: asyncio.Future | None = None  # observe: the inline audit, running beside the upstream call
     path_stream: str | None = None  # the stream shape its path names (Gemini's `:streamGenerateContent`)

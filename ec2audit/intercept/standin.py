@@ -16,7 +16,8 @@ Responses answers and their streams' events. A Chat request asking OpenRouter's 
 {"include": true}`) is answered with the USD it was charged in its usage (`cost`, at `STANDIN_USD_PER_TOKEN`),
 the stream's in a last event of usage, as OpenRouter sends it.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
-A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo.
+A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo; a multipart
+form (a file upload) too, its body kept as a server's form parser reads it (`_form`).
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
 assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
 whose client went away before it ended is counted in `app.state.cancelled`.
@@ -33,6 +34,7 @@ import time
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
@@ -247,9 +249,28 @@ _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/res
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
 
 
+async def _form(request: Request) -> dict:
+    """A `multipart/form-data` body as an upload endpoint reads it (Starlette's form parser): field → value, a file
+    as `{"filename", "content_type", "data"}` with its bytes as text (UTF-16 by its byte order mark, else UTF-8), a
+    name sent twice → the list of its values."""
+    fields: dict[str, list] = {}
+    async with request.form() as form:
+        for name, value in form.multi_items():
+            if isinstance(value, UploadFile):
+                data = await value.read()
+                utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+                text = data.decode("utf-16") if utf16 else data.decode("utf-8", "replace")
+                fields.setdefault(name, []).append({"filename": value.filename, "content_type": value.content_type,
+                                                    "data": text})
+            else:
+                fields.setdefault(name, []).append(value)
+    return {name: values[0] if len(values) == 1 else values for name, values in fields.items()}
+
+
 async def _answer(request: Request):
     raw = await request.body()
-    body = json.loads(raw)
+    form = request.headers.get("content-type", "").startswith("multipart/form-data")
+    body = await _form(request) if form else json.loads(raw)
     request.app.state.requests.append({"path": request.url.path, "query": request.url.query, "raw": raw,
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})

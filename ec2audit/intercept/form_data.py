@@ -1,0 +1,218 @@
+"""Multipart bodies (`multipart/form-data`: OpenAI's `/v1/files`, `/v1/uploads/{id}/parts`, an audio transcription's
+`prompt` beside its file, Anthropic's `/v1/files`) read as the JSON object the
+guard audits, and written back from it, so what reaches the upstream is exactly what was audited.
+
+A form becomes an object of its fields by name (`{"purpose": "batch", "file": …}`; a name sent twice, a list of its
+values; a part without a name, `part-<n>`). A part's value is its text where it is text (UTF-8, or UTF-8/UTF-16 with a
+BOM, as a Windows `.reg` export is): a JSONL file (the Batch API's input) as the list of its lines' objects, whose
+`body`s are then read as requests are; any other file as base64, which `media.py` reads as a file of a JSON request is
+(a PDF's text, a `.docx`'s XML; an image or audio, named unread). A part that is neither (bytes of no kind `media.py`
+knows, a `Content-Transfer-Encoding` other than the identity ones) is no value the guard read: the enforcing modes
+refuse the request and name it (`Form.unreadable`).
+
+A part with a filename or a media type is the object `{"filename": …, "content_type": …, "data": …}`: both are
+forwarded, so both are audited. The body forwarded is always the form rebuilt from the audited object (redacted or
+not): each part's headers written from it (a part's other headers are dropped), in a boundary of its own (the
+client's may hold a value, and is no field audited); a preamble, an epilogue, a second reading of the bytes by the
+upstream's parser have nothing to carry.
+"""
+
+from __future__ import annotations
+
+import base64
+import codecs
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from python_multipart.exceptions import MultipartParseError
+from python_multipart.multipart import MultipartParser, parse_options_header
+
+from ec2audit.intercept.media import sniff
+from ec2audit.intercept.shape import BadRequest, parse
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
+
+MEDIA_TYPES = ("multipart/form-data",)
+_IDENTITY = frozenset({b"", b"7bit", b"8bit", b"binary"})
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+@dataclass
+class _Part:
+    """One part as received: its field name, whether it is a form field (`Content-Disposition: form-data`), its
+    headers, its bytes, and how its value is written back."""
+
+    headers: list[tuple[bytes, bytes]] = field(default_factory=list)
+    data: bytearray = field(default_factory=bytearray)
+    name: str = ""
+    form_field: bool = False
+    encoding: str = "utf-8"  # a codec, "jsonl" (its lines' objects, UTF-8), or "base64"
+    final_newline: bool = False  # (a JSONL file's)
+
+
+@dataclass
+class Form:
+    """A multipart body as the object the guard audits (`body`) and how to write that object back (`encode`)."""
+
+    media_type: str
+    parts: list[_Part]
+    body: dict
+    unreadable: list[str]  # each part no detector could read: `file (application/octet-stream, 812 bytes)`
+
+    @property
+    def streams(self) -> bool:
+        """Whether it asks for a streamed answer (a transcription's `stream` field)."""
+        return self.body.get("stream") == "true"
+
+    def encode(self, body: dict) -> tuple[bytes, str]:
+        """The form for `body` (the audited object, redacted or not): (its bytes, its Content-Type). A name the
+        redaction replaced is the field's name as forwarded; a list of values, one part each."""
+        values: list[bytes] = []
+        heads: list[bytes] = []
+        names = list(dict.fromkeys(p.name for p in self.parts))
+        for (sent_name, value), name in zip(body.items(), names, strict=True):
+            own = [p for p in self.parts if p.name == name]
+            items = value if len(own) > 1 and isinstance(value, list) else [value]
+            for k, item in enumerate(items):
+                part = own[min(k, len(own) - 1)]
+                data = item.get("data", "") if isinstance(item, dict) else item
+                values.append(_value_bytes(data, part))
+                heads.append(_head(part, sent_name, item if isinstance(item, dict) else {}))
+        boundary = uuid.uuid4().hex.encode()  # the client's is forwarded in no form: a value may be in it
+        while any(boundary in v for v in values):
+            boundary = uuid.uuid4().hex.encode()
+        out = bytearray()
+        for head, value in zip(heads, values, strict=True):
+            out += b"--" + boundary + b"\r\n" + head + b"\r\n" + value + b"\r\n"
+        out += b"--" + boundary + b"--\r\n"
+        return bytes(out), f"{self.media_type}; boundary={boundary.decode('latin-1')}"
+
+
+def _quoted(text: str) -> str:
+    """A name or filename as a form's Content-Disposition quotes it (HTML's form encoding)."""
+    return '"' + text.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A") + '"'
+
+
+def _head(part: _Part, name: str, meta: dict) -> bytes:
+    """A part's headers as forwarded: written from what was audited (its name, filename, media type)."""
+    lines = []
+    if part.form_field:
+        filename = meta.get("filename")
+        lines.append("Content-Disposition: form-data; name=" + _quoted(name) +
+                     ("; filename=" + _quoted(str(filename)) if filename is not None else ""))
+    if meta.get("content_type") is not None:
+        lines.append("Content-Type: " + str(meta["content_type"]).replace("\r", " ").replace("\n", " "))
+    return "".join(line + "\r\n" for line in lines).encode()
+
+
+def _value_bytes(value, part: _Part) -> bytes:
+    if part.encoding == "base64":
+        return base64.b64decode(value) if isinstance(value, str) else str(value).encode()
+    if part.encoding == "jsonl" and isinstance(value, list):
+        lines = "\n".join(json.dumps(line, ensure_ascii=False) for line in value)
+        return (lines + ("\n" if part.final_newline else "")).encode()
+    return (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)).encode(part.encoding)
+
+
+def _value(part: _Part, unreadable: list[str]):
+    """A part's value as audited (see the module's docstring); its encoding set for `encode`."""
+    data = bytes(part.data)
+    ctype = next((v for k, v in part.headers if k.lower() == b"content-type"), b"")
+    transfer = next((v for k, v in part.headers if k.lower() == b"content-transfer-encoding"), b"")
+    if transfer.strip().lower() not in _IDENTITY:
+        unreadable.append(f"{part.name} (Content-Transfer-Encoding {transfer.decode('latin-1')})")
+        return ""
+    codec = next((c for bom, c in _BOMS if data.startswith(bom)), "utf-8")
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and "\x00" not in text:
+        part.encoding = codec
+        lines = text.splitlines()
+        if codec == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines if line):
+            try:
+                part.encoding, part.final_newline = "jsonl", text.endswith("\n")
+                return [parse(line.encode()) for line in lines if line]
+            except BadRequest:
+                part.encoding = codec
+        return text
+    part.encoding = "base64"
+    value = base64.b64encode(data).decode()
+    if sniff(value) is None:
+        kind = parse_options_header(ctype)[0].decode("latin-1") or "application/octet-stream"
+        unreadable.append(f"{part.name} ({kind}, {len(data)} bytes)")
+    return value
+
+
+class _Collector:
+    """python-multipart's parser callbacks: the parts with their headers and bytes."""
+
+    def __init__(self) -> None:
+        self.parts: list[_Part] = []
+        self.field, self.value = b"", b""
+        self.ended = False
+
+    def callbacks(self) -> MultipartCallbacks:
+        return {"on_part_begin": lambda: self.parts.append(_Part()), "on_header_field": self.on_field,
+                "on_header_value": self.on_value, "on_header_end": self.on_header_end,
+                "on_part_data": lambda data, start, end: self.parts[-1].data.extend(data[start:end]),
+                "on_end": self.on_end}
+
+    def on_field(self, data: bytes, start: int, end: int) -> None:
+        self.field += data[start:end]
+
+    def on_value(self, data: bytes, start: int, end: int) -> None:
+        self.value += data[start:end]
+
+    def on_header_end(self) -> None:
+        self.parts[-1].headers.append((self.field, self.value))
+        self.field, self.value = b"", b""
+
+    def on_end(self) -> None:
+        self.ended = True
+
+
+def read_form(raw: bytes, content_type: str) -> Form:
+    """The multipart body `raw` as a Form; BadRequest (400) naming what is wrong: no boundary, a malformed or
+    truncated body, a part with no headers' end."""
+    media_type, options = parse_options_header(content_type)
+    boundary = options.get(b"boundary")
+    if not boundary:
+        raise BadRequest(f"{media_type.decode('latin-1')} body without a boundary in its Content-Type")
+    collected = _Collector()
+    try:
+        parser = MultipartParser(boundary, collected.callbacks())
+        parser.write(raw)
+        parser.finalize()
+    except MultipartParseError as exc:
+        raise BadRequest(f"multipart body is malformed ({exc})") from None
+    parts = collected.parts
+    if not collected.ended:
+        raise BadRequest("multipart body ends before its closing boundary")
+    body: dict = {}
+    unreadable: list[str] = []
+    for k, part in enumerate(parts):
+        disposition = next((v for n, v in part.headers if n.lower() == b"content-disposition"), None)
+        kind, options = parse_options_header(disposition)
+        part.form_field = kind == b"form-data"
+        try:
+            name, filename, ctype = (None if v is None else v.decode() for v in (
+                options.get(b"name"), options.get(b"filename"),
+                next((v for n, v in part.headers if n.lower() == b"content-type"), None)))
+        except UnicodeDecodeError:
+            raise BadRequest(f"multipart part {k}'s headers are not UTF-8") from None
+        part.name = name if name is not None else f"part-{k}"
+        value = _value(part, unreadable)
+        if filename is not None or ctype is not None:  # audited as any value: both are forwarded
+            value = {**({"filename": filename} if filename is not None else {}),
+                     **({"content_type": ctype} if ctype is not None else {}), "data": value}
+        if part.name in body:
+            held = body[part.name]
+            body[part.name] = [*held, value] if sum(p.name == part.name for p in parts[:k]) > 1 else [held, value]
+        else:
+            body[part.name] = value
+    return Form(media_type.decode("latin-1"), parts, body, unreadable)
