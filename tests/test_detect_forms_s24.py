@@ -115,3 +115,91 @@ def test_another_position_is_no_hit(text):
 def test_a_southern_and_eastern_position():
     text = "Sydney office at 33°52'7.7\"S 151°12'33.5\"E."
     assert _scan("-33.8688, 151.2093", "location", text) == [("forms.coordinates", 1.0, "33°52'7.7\"S 151°12'33.5\"E")]
+
+
+# -- 5. an identifier sent with its separators dropped or changed --------------------------------------------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("沪A·7K39B", '"vehicle": {"plate": "沪A7K39B", "model": "特斯拉 Model Y"}', "沪A7K39B"),
+    ("沪A·7K39B", "车牌沪A7K39B，白色", "沪A7K39B"),
+    ("沪A·7K39B", "车牌 沪A 7K39B", "沪A 7K39B"),
+    ("KX-4471-B", "ref KX4471B attached", "KX4471B"),
+    ("KX-4471-B", "ref KX 4471 B attached", "KX 4471 B"),
+])
+def test_an_identifier_without_its_separators_is_the_identifier(value, text, found):
+    assert _scan(value, "other", text, "license_plate") == [("forms.separators", 1.0, found)]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("沪A·7K39B", "车牌沪A7K38B"),  # another plate
+    ("沪A·7K39B", "订单沪A7K39BX2"),  # inside a longer code
+    ("KX-4471-B", "ref KX4471BB"),
+    ("1847 Larkspur Lane", "1847larkspurlane"),  # an address's words are no identifier's groups
+])
+def test_another_identifier_or_a_longer_code_is_no_hit(value, text):
+    assert _scan(value, "other", text, "license_plate") == []
+
+
+# -- 6. a Chinese address with its section in numerals or digits and its floor as F ----------------------------
+
+TAIPEI = "臺北市大安區復興南路一段219巷12號4樓"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("美玲的新地址是 台北市大安區復興南路1段219巷12號4F，年終禮盒寄這裡就好。", "台北市大安區復興南路1段219巷12號4F"),
+    ("新地址 大安區復興南路一段219巷12號4樓", "大安區復興南路一段219巷12號4樓"),
+    ("寄到台北市大安区复兴南路一段219巷12号4层", "台北市大安区复兴南路一段219巷12号4层"),
+])
+def test_a_section_and_floor_written_either_way_are_the_address(text, found):
+    assert _scan(TAIPEI, "location", text, "home_address") == [("forms.address.whole", 1.0, found)]
+
+
+@pytest.mark.parametrize("text", [
+    "寄到大安區復興南路1段219巷12號5F",  # another floor
+    "寄到大安區復興南路2段219巷12號4F",  # another section
+    "退件通知：寄件人 林美鈴，地址 臺北市大安區復興南路一段291巷12號4樓，收件人拒收。",  # another lane: no fragment
+])
+def test_another_floor_section_or_lane_is_no_hit(text):
+    assert _scan(TAIPEI, "location", text, "home_address") == []
+
+
+# -- 7. a street line with its town or ZIP code in the next fields is the whole address ------------------------
+
+BOISE = "1847 Larkspur Lane, Boise, ID 83706"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ('{"standardized": "1847 LARKSPUR LN", "city": "BOISE", "state": "ID", "zip5": "83706"}', "1847 LARKSPUR LN"),
+    ("ship to 1847 Larkspur Ln (zip 83706)", "1847 Larkspur Ln"),
+    ('{"zip": "83706", "line1": "1847 Larkspur Ln"}', "1847 Larkspur Ln"),
+])
+def test_a_street_line_with_its_town_or_zip_is_the_address(text, found):
+    assert ("forms.address.street", 1.0, found) in _scan(BOISE, "location", text, "home_address")
+
+
+@pytest.mark.parametrize("text", [
+    "ship to 1847 Larkspur Ln",  # the town not said
+    '{"standardized": "1847 LARKSPUR LN", "city": "MERIDIAN", "zip5": "83642"}',  # another town's street
+])
+def test_a_street_line_without_its_town_stays_mostly(text):
+    assert [h[:2] for h in _scan(BOISE, "location", text, "home_address")] == [("forms.address.street", 0.7)]
+
+
+# -- 8. the small network a host lies in -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("db-primary-03 lives somewhere in 10.42.17.0/24 along with the replicas", "10.42.17.0/24"),
+    ("allow 10.42.17.192/26 on 5432", "10.42.17.192/26"),
+])
+def test_the_hosts_subnet_is_a_fragment(text, found):
+    assert _scan("10.42.17.203", "network", text, "private_ip") == [("partial.subnet", 0.3, found)]
+
+
+@pytest.mark.parametrize("text", [
+    "allow 10.42.17.0/25",  # a /25 that does not hold .203
+    "allow 10.42.0.0/16",  # a whole site
+    "allow 10.42.18.0/24",
+    "allow 110.42.17.0/24",
+])
+def test_another_or_a_wide_network_is_no_hit(text):
+    assert _scan("10.42.17.203", "network", text, "private_ip") == []
