@@ -10,9 +10,10 @@ from ec2audit.detect.cascade import Cascade
 from ec2audit.units import make_unit
 
 
-def _scan(value: str, dimension: str, text: str, field: str = "f") -> list[tuple[str, float, str]]:
+def _scan(value: str, dimension: str, text: str, field: str = "f",
+          entity_name: str | None = None) -> list[tuple[str, float, str]]:
     """(detector, grade, text found) of each hit of the one unit in `text`."""
-    unit = make_unit({"task_id": "t24", "entity_id": "e", "entity_name": None, "field": field, "value": value,
+    unit = make_unit({"task_id": "t24", "entity_id": "e", "entity_name": entity_name, "field": field, "value": value,
                       "dimension": dimension})
     return [(hit.detector, hit.grade, text[hit.start:hit.end]) for hit in Cascade([unit]).scan_text(text)]
 
@@ -185,21 +186,25 @@ def test_a_street_line_without_its_town_stays_mostly(text):
     assert [h[:2] for h in _scan(BOISE, "location", text, "home_address")] == [("forms.address.street", 0.7)]
 
 
-# -- 8. the small network a host lies in -------------------------------------------------------------------------
+# -- 8. the small network a host lies in, said of the host ------------------------------------------------------
+
+HOST = "db-primary-03"
+
 
 @pytest.mark.parametrize(("text", "found"), [
     ("db-primary-03 lives somewhere in 10.42.17.0/24 along with the replicas", "10.42.17.0/24"),
-    ("allow 10.42.17.192/26 on 5432", "10.42.17.192/26"),
+    ("allow 10.42.17.192/26 on 5432 for DB-PRIMARY-03", "10.42.17.192/26"),
 ])
 def test_the_hosts_subnet_is_a_fragment(text, found):
-    assert _scan("10.42.17.203", "network", text, "private_ip") == [("partial.subnet", 0.3, found)]
+    assert _scan("10.42.17.203", "network", text, "private_ip", HOST) == [("partial.subnet", 0.3, found)]
 
 
 @pytest.mark.parametrize("text", [
-    "allow 10.42.17.0/25",  # a /25 that does not hold .203
-    "allow 10.42.0.0/16",  # a whole site
-    "allow 10.42.18.0/24",
-    "allow 110.42.17.0/24",
+    "db-primary-03: allow 10.42.17.0/25",  # a /25 that does not hold .203
+    "db-primary-03: allow 10.42.0.0/16",  # a whole site
+    "db-primary-03: allow 10.42.18.0/24",
+    "db-primary-03: allow 110.42.17.0/24",
+    '"db-replica-01": "10.42.17.31", "subnets": ["10.42.17.0/24", "10.42.18.0/24"]',  # a listing: the host unnamed
 ])
-def test_another_or_a_wide_network_is_no_hit(text):
-    assert _scan("10.42.17.203", "network", text, "private_ip") == []
+def test_another_or_a_wide_network_or_one_not_said_of_the_host_is_no_hit(text):
+    assert _scan("10.42.17.203", "network", text, "private_ip", HOST) == []

@@ -1,6 +1,8 @@
-"""The small network a host's IPv4 address lies in, written in CIDR (`10.42.17.0/24` for 10.42.17.203): a
-fragment (0.3) — a few hundred addresses at most, the host octet left out. A /16 or wider names a whole site,
-not the host (no hit); a network that does not hold the address is another one."""
+"""The small network a host's IPv4 address lies in, written in CIDR (`10.42.17.0/24` for 10.42.17.203), said
+of the host (its name within a few lines: "db-primary-03 lives somewhere in 10.42.17.0/24"): a fragment (0.3) —
+a few hundred addresses at most, the host octet left out. A subnet in a listing that does not name the host
+(a Terraform output of every network) says nothing of it; a /16 or wider names a whole site, not the host;
+a network that does not hold the address is another one."""
 
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ from collections.abc import Iterator
 from ec2audit.detect.exact import bounded
 from ec2audit.detect.finding import FRAGMENT, Hit
 from ec2audit.detect.forms import Form, matched, register
+from ec2audit.detect.normalize import normalize_text
 from ec2audit.detect.views import ScanView
 
 KIND = "subnet"
+_NAME_WINDOW = 80  # how far from the subnet the host's name may stand
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 NARROWEST, WIDEST = 31, 24  # the prefix lengths read: a /24 holds 256 addresses
 
@@ -42,15 +46,21 @@ class Subnets(Form):
     tier = "partial"
 
     def compile(self, index) -> None:
+        self._names: dict[int, str] = {}
         for i, cu in enumerate(self.units):
-            for form in subnet_forms(cu.unit.value):
-                index.add(form, KIND, i)
-        self.reach = self.bound(index, 42)  # number boundaries (`bounded`): 40 characters and 2
+            name = normalize_text(cu.unit.entity_name or "").strip()
+            if len(name) >= 3 and (forms := subnet_forms(cu.unit.value)):
+                self._names[i] = name
+                for form in forms:
+                    index.add(form, KIND, i)
+        self.reach = self.bound(index, _NAME_WINDOW)
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text
         for start, end, units in matched(view, KIND, decided):
             if bounded(text, start, end):
                 span = view.view.to_original(start, end)
+                near = text[max(0, start - _NAME_WINDOW):end + _NAME_WINDOW]
                 for i in units:
-                    yield Hit(i, *span, "partial.subnet", FRAGMENT)
+                    if self._names[i] in near:
+                        yield Hit(i, *span, "partial.subnet", FRAGMENT)
