@@ -208,3 +208,42 @@ def test_the_hosts_subnet_is_a_fragment(text, found):
 ])
 def test_another_or_a_wide_network_or_one_not_said_of_the_host_is_no_hit(text):
     assert _scan("10.42.17.203", "network", text, "private_ip", HOST) == []
+
+
+# -- 9. a Chinese address spaced off its numbers, and down to the building without the flat --------------------
+
+TIANLIN = "上海市徐汇区田林东路75弄21号604室"
+ANZHEN = "北京市朝阳区安贞西里四区12号楼3单元502室"
+
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    (TIANLIN, "我的收货地址是田林东路 75 弄 21 号 604 室，你们不会退到别人那去了吧？", "田林东路 75 弄 21 号 604 室"),
+    (TIANLIN, "寄到上海市徐汇区田林东路 75 弄 21 号 604 室", "上海市徐汇区田林东路 75 弄 21 号 604 室"),
+])
+def test_an_address_spaced_off_its_numbers_is_read_without_the_spaces(value, text, found):
+    assert [h[2] for h in _scan(value, "location", text, "home_address")] == [found]
+
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    (TIANLIN, "柜机位置：田林东路 75 弄 21 号楼下，编号 SH-XH-0417", "田林东路 75 弄 21 号"),
+    (TIANLIN, "您的包裹已放入田林东路75弄21号楼下丰巢柜", "田林东路75弄21号"),
+    (ANZHEN, "住址写安贞西里四区12号楼就行，不用写门牌号。", "安贞西里四区12号楼"),
+    (ANZHEN, "我们小区安贞西里四区 12 号楼 3 单元有位独居的韩女士", "安贞西里四区 12 号楼 3 单元"),
+])
+def test_the_address_down_to_the_building_is_mostly_the_address(value, text, found):
+    assert _scan(value, "location", text, "home_address") == [("forms.address.building", 0.7, found)]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (TIANLIN, "地址是田林东路 75 弄 21 号 605 室"),  # another flat
+    (TIANLIN, "地址是田林东路 75 弄 12 号"),  # another building
+    (ANZHEN, "住址: 北京市朝阳区安贞西里四区12号楼3单元205室"),  # another flat; the city part of that address
+    (ANZHEN, "住址：北京市朝阳区安贞西里四区21号楼3单元502室"),  # another building
+])
+def test_another_flat_or_building_is_no_hit(value, text):
+    assert _scan(value, "location", text, "home_address") == []
+
+
+def test_the_city_next_to_a_word_about_living_there_stays_a_fragment():
+    assert _scan(ANZHEN, "location", "她住在北京市朝阳区望京那边", "home_address") == [
+        ("partial.fragment", 0.3, "北京市")]

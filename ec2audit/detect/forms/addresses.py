@@ -12,7 +12,8 @@
   1.0 when the city or district is named within a few characters around it (the address in another order:
   `文三路90号东部软件园5幢301室（杭州西湖区）`). A section and a floor as Taiwan and Hong Kong write them
   either way: `一段`/`1段`, `4楼`/`4F`/`4层` (a Traditional address is read in its Simplified form, as the views
-  fold the text).
+  fold the text). Down to the building without the flat (`田林东路75弄21号`, `安贞西里四区12号楼3单元`): 0.7 —
+  unless the text goes on to another flat (`…12号楼3单元205室`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ec2audit.detect.forms import Form, matched, register
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.views import ScanView
 
-WHOLE, STREET, LOCAL = "address.whole", "address.street", "address.local"
+WHOLE, STREET, LOCAL, BUILDING = "address.whole", "address.street", "address.local", "address.building"
 _AS4590 = {"close": "cl", "grove": "gr", "parade": "pde", "esplanade": "esp", "terrace": "tce"}
 _MAX_VARIANTS = 64
 _AREA_WINDOW = 24  # how far from the local part a city or district may be named
@@ -107,6 +108,34 @@ def local_variants(local: str) -> list[str]:
     return list(dict.fromkeys(sections + forms))
 
 
+_BUILDING_CUT = re.compile(r"\d+(?:号楼|号|幢|栋|座|单元)")
+_FILLER = re.compile(r"[\s,，、]*")
+
+
+def building_prefixes(local: str) -> list[tuple[str, str]]:
+    """(the local part down to a building or entrance, the flat it leaves out) of a Chinese address:
+    `田林东路75弄21号604室` → (`田林东路75弄21号`, `604室`)."""
+    out = []
+    for m in _BUILDING_CUT.finditer(local):
+        head, rest = local[:m.end()], local[m.end():]
+        if len(head) >= 5 and any(c.isdigit() for c in rest):
+            out.append((head, rest))
+    return out
+
+
+def _other_flat(text: str, end: int, rest: str) -> bool:
+    """Does the text go on from a building to a flat that is not the value's (`12号楼3单元205室` for 502室)?
+    Also True where it goes on to the value's own flat: the whole local part is graded, not its building."""
+    filler = _FILLER.match(text, end)
+    at = filler.end() if filler else end
+    same = 0
+    while same < len(rest) and at + same < len(text) and text[at + same] == rest[same]:
+        same += 1
+    if same == len(rest):
+        return True
+    return at + same < len(text) and text[at + same].isdigit()
+
+
 def chinese_forms(form: str) -> tuple[list[str], list[str], list[str]]:
     """(forms without the province / city, the local part below the district in its variants, the area
     names) of a Chinese address."""
@@ -128,11 +157,12 @@ def chinese_forms(form: str) -> tuple[list[str], list[str], list[str]]:
 @register
 class Addresses(Form):
     name = "addresses"
-    kinds = (WHOLE, STREET, LOCAL)
+    kinds = (WHOLE, STREET, LOCAL, BUILDING)
 
     def compile(self, index) -> None:
         self._areas: dict[int, list[str]] = {}
         self._towns: dict[int, re.Pattern] = {}
+        self._flats: dict[tuple[int, str], str] = {}  # (unit, building) → the flat it leaves out
         for i, cu in enumerate(self.units):
             if cu.rules.name != "location":  # a home or postal address
                 continue
@@ -153,6 +183,9 @@ class Addresses(Form):
                 for local in locals_:
                     index.add(local, LOCAL, i)
                     self._areas.setdefault(i, []).extend(a for a in areas if a not in self._areas.get(i, ()))
+                    for building, flat in building_prefixes(local):
+                        index.add(building, BUILDING, i)
+                        self._flats[i, building] = flat
         # number boundaries (`bounded`): 40 characters and 2 on either side; after a street, the next flat or
         # town (a word compared with the value's own, so read no further than the value is long)
         own = max((len(cu.forms[0]) for cu in self.units if cu.rules.name == "location"), default=0)
@@ -186,3 +219,8 @@ class Addresses(Form):
             for i in units:
                 named = any(a in around for a in self._areas[i])
                 yield Hit(i, *span, "forms.address.local", LITERAL if named else MOSTLY)
+        for start, end, units in matched(view, BUILDING, decided):
+            span = view.view.to_original(start, end)
+            for i in units:
+                if not _other_flat(text, end, self._flats[i, text[start:end]]):
+                    yield Hit(i, *span, "forms.address.building", MOSTLY)

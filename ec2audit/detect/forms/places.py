@@ -26,7 +26,8 @@ _HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d{1,12}[号號巷弄]")
 # a whole address right before a postcode: "Oudegracht 241-B, ", "77 Hollis Ave, "; a number right before a street
 _HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+ ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")
 _NUMBER_BEFORE = re.compile(r"\d+[a-z]?(?:-[a-z])? ?$")
-_STREET_AFTER = re.compile(r"[^\W\d_]{0,8}?(?:路|街|道|巷|弄|号)")  # "苏州市星湖街…": the start of a whole address
+# "苏州市星湖街…", "北京市朝阳区安贞西里四区21号…": the start of a whole address (a street, or a numbered house)
+_STREET_AFTER = re.compile(r"[^\W\d_]{0,8}?(?:路|街|道|巷|弄|号)|[^\W_]{0,16}?\d+[号號弄巷]")
 
 
 @register
