@@ -247,3 +247,27 @@ def test_another_flat_or_building_is_no_hit(value, text):
 def test_the_city_next_to_a_word_about_living_there_stays_a_fragment():
     assert _scan(ANZHEN, "location", "她住在北京市朝阳区望京那边", "home_address") == [
         ("partial.fragment", 0.3, "北京市")]
+
+
+# -- 10. an identifier printed in groups of four, after a Chinese label -------------------------------------------
+
+USCC = "91440300MA5FX3QK8R"
+
+
+@pytest.mark.parametrize(("dimension", "text", "detector"), [
+    ("business", "USCC 9144 0300 MA5F X3QK 8R (verified with the registry)", "forms.separators"),
+    ("business", "贵司（统一社会信用代码：9144 0300 MA5F X3QK 8R）的入驻协议", "forms.separators"),
+    ("business", "code 9144-0300-MA5F-X3QK-8R", "forms.separators"),
+    ("government_id", "贵司（统一社会信用代码：9144 0300 MA5F X3QK 8R）的入驻协议", "exact.alnum"),  # a label's colon
+])
+def test_an_identifier_in_groups_of_four_is_the_identifier(dimension, text, detector):
+    assert _scan(USCC, dimension, text) == [(detector, 1.0, "9144 0300 MA5F X3QK 8R".replace(" ", "-" if "-" in text
+                                                                                          else " "))]
+
+
+@pytest.mark.parametrize(("dimension", "text"), [
+    ("business", "USCC 9144 0300 MA5F X3QK 8P"),  # another code
+    ("business", "USCC 9144 0300 MA5F X3QK 8R7"),  # a longer one
+])
+def test_another_or_a_longer_grouped_identifier_is_no_hit(dimension, text):
+    assert _scan(USCC, dimension, text) == []

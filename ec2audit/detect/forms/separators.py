@@ -1,9 +1,10 @@
 """An identifier a record writes with separators (a plate `沪A·7K39B`, a reference `KX-4471-B`) sent with them
-dropped or changed (`沪A7K39B`, `KX 4471 B`, `KX.4471.B`) — for every dimension: the exact tier's alphanumeric
-view does this only for the dimensions that name it, and never for a middle dot. An identifier here is groups of
-letters (or Han) and digits, at least two digits and six characters in all, each group with a digit or at most
-four characters (an address's words are no identifier); the value found must not continue into another letter
-or digit."""
+dropped or changed (`沪A7K39B`, `KX 4471 B`, `KX.4471.B`), and one written without them sent in groups of four
+as a licence or a bank prints it (`91440300MA5FX3QK8R` as `9144 0300 MA5F X3QK 8R`) — for every dimension: the
+exact tier's alphanumeric view does this only for the dimensions that name it, and never for a middle dot.
+An identifier here is groups of letters (or Han) and digits, at least two digits and six characters in all,
+each group with a digit or at most four characters (an address's words are no identifier); the value found
+must not continue into another letter or digit."""
 
 from __future__ import annotations
 
@@ -21,12 +22,18 @@ _IDENTIFIER = re.compile(rf"[^\W_]+(?:[{_SEPARATOR}][^\W_]+)+")
 _GROUPS = re.compile(rf"[{_SEPARATOR}]")
 
 
+_GROUPED_FROM = 10  # an identifier this long without separators is printed in groups of four
+
+
 def separator_forms(value: str) -> list[str]:
     """The identifier's groups joined by nothing and by each other separator, as the text view reads them."""
     norm = normalize_text(value).strip()
-    if not _IDENTIFIER.fullmatch(norm):
+    if len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isalnum():
+        groups = [norm[k:k + 4] for k in range(0, len(norm), 4)]
+    elif _IDENTIFIER.fullmatch(norm):
+        groups = _GROUPS.split(norm)
+    else:
         return []
-    groups = _GROUPS.split(norm)
     joined = "".join(groups)
     if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or joined.isdigit() \
             or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):
