@@ -271,3 +271,21 @@ def test_an_identifier_in_groups_of_four_is_the_identifier(dimension, text, dete
 ])
 def test_another_or_a_longer_grouped_identifier_is_no_hit(dimension, text):
     assert _scan(USCC, dimension, text) == []
+
+
+# -- 11. the same number in another currency is another amount ----------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Rafael Dutra,YC284716,BRL 48,250",
+    "balance: R$ 48,250",
+    "balance 48,250 AUD",
+    "残高 48,250 JPY",
+])
+def test_the_number_in_another_currency_is_no_hit(text):
+    assert _scan("USD 48,250", "financial", text, "bank_balance") == []
+
+
+@pytest.mark.parametrize("text", ["balance 48,250 dollars", "saldo 48,250", "balance: US$ 48,250"])
+def test_the_number_in_its_own_currency_or_none_is_the_amount(text):
+    assert [h[:2] for h in _scan("USD 48,250", "financial", text, "bank_balance")] in (
+        [("exact.amount", 1.0)], [("exact", 1.0)])

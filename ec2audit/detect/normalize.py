@@ -327,6 +327,8 @@ _CURRENCIES = {
     "hkd": ("港元", "港币", "hk$", "hkd"), "usd": ("美元", "us$", "usd", "dollars", "dollar", "$"),
     "cny": ("人民币", "元", "块", "¥", "rmb", "cny", "yuan"), "gbp": ("英镑", "£", "gbp", "pounds", "pound"),
     "eur": ("欧元", "€", "eur", "euros", "euro"),
+    "jpy": ("日元", "jpy"), "brl": ("r$", "brl"), "inr": ("₹", "inr"), "aud": ("a$", "aud"), "cad": ("c$", "cad"),
+    "chf": ("chf",), "sgd": ("s$", "sgd"), "krw": ("₩", "krw"), "mxn": ("mxn",), "nzd": ("nzd",),
 }
 _MARKERS = sorted(((m, c) for c, ms in _CURRENCIES.items() for m in ms), key=lambda mc: -len(mc[0]))
 _MARKER_CURRENCY = dict(_MARKERS)
