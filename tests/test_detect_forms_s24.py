@@ -289,3 +289,21 @@ def test_the_number_in_another_currency_is_no_hit(text):
 def test_the_number_in_its_own_currency_or_none_is_the_amount(text):
     assert [h[:2] for h in _scan("USD 48,250", "financial", text, "bank_balance")] in (
         [("exact.amount", 1.0)], [("exact", 1.0)])
+
+
+# -- 12. a postcode that ends another house's address is part of that address ------------------------------------
+
+LEEDS = "48 Larkspur Road, Leeds LS6 2QF"
+
+
+@pytest.mark.parametrize("text", [
+    "Her address is 84 Larkspur Road, Leeds LS6 2QF - yes, the same street, she lives opposite.",
+    "Our former tenant at 84 Larkspur Road, Leeds LS6 2QF (Mr D. Ashworth) disputes the deduction.",
+])
+def test_the_postcode_of_another_house_is_no_fragment(text):
+    assert _scan(LEEDS, "location", text, "home_address") == []
+
+
+@pytest.mark.parametrize("text", ["she lives in LS6 2QF", "postcode LS6 2QF, Leeds"])
+def test_the_postcode_alone_stays_a_fragment(text):
+    assert _scan(LEEDS, "location", text, "home_address") == [("partial.fragment", 0.3, "LS6 2QF")]
