@@ -81,6 +81,17 @@ def latin_forms(form: str) -> tuple[list[str], list[str]]:
     return [w for w in dict.fromkeys(whole) if w != form], [s for s in street if len(s) >= 8 and s != own]
 
 
+def _word_in(text: str, word: str) -> bool:
+    """Does `word` stand in `text` as a word of its own (not inside a longer word or number)?"""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and text[at - 1].isalnum()) and not (end < len(text) and text[end].isalnum()):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def town_words(form: str) -> list[str]:
     """The town and ZIP code of a Latin address, after its street line: "boise", "83706"."""
     words = [w.strip(".") for chunk in form.split(",")[1:] for w in chunk.split()]
@@ -161,7 +172,7 @@ class Addresses(Form):
 
     def compile(self, index) -> None:
         self._areas: dict[int, list[str]] = {}
-        self._towns: dict[int, re.Pattern] = {}
+        self._towns: dict[int, list[str]] = {}
         self._flats: dict[tuple[int, str], str] = {}  # (unit, building) → the flat it leaves out
         for i, cu in enumerate(self.units):
             if cu.rules.name != "location":  # a home or postal address
@@ -174,7 +185,7 @@ class Addresses(Form):
                 for f in street:
                     index.add(f, STREET, i)
                 if towns := town_words(form):
-                    self._towns[i] = re.compile(rf"(?<![0-9a-z])(?:{'|'.join(map(re.escape, towns))})(?![0-9a-z])")
+                    self._towns[i] = towns
                 continue
             for written in cu.forms:  # a Traditional address and its Simplified form
                 whole, locals_, areas = chinese_forms(written)
@@ -207,10 +218,9 @@ class Addresses(Form):
                     own = f" {self.units[i].forms[0]}"
                     if not (other and f" {other.group(1)}" not in own) and not (
                             place and f" {place.group(1).lower()}" not in own):
-                        town = self._towns.get(i)
                         near = text[max(0, start - _TOWN_WINDOW):start] + " " + text[end:end + _TOWN_WINDOW]
-                        yield Hit(i, *span, "forms.address.street",
-                                  LITERAL if town and town.search(near) else MOSTLY)
+                        named = any(_word_in(near, w) for w in self._towns.get(i, ()))
+                        yield Hit(i, *span, "forms.address.street", LITERAL if named else MOSTLY)
         for start, end, units in matched(view, LOCAL, decided):
             if end < len(text) and text[end].isdigit():
                 continue
