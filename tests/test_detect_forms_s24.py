@@ -307,3 +307,26 @@ def test_the_postcode_of_another_house_is_no_fragment(text):
 @pytest.mark.parametrize("text", ["she lives in LS6 2QF", "postcode LS6 2QF, Leeds"])
 def test_the_postcode_alone_stays_a_fragment(text):
     assert _scan(LEEDS, "location", text, "home_address") == [("partial.fragment", 0.3, "LS6 2QF")]
+
+
+# -- 13. a masked password that ends in "!" -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("- 生产库 app_order 账号密码（旧密码形如 Qz7#****X9!）", "Qz7#****X9!"),
+    ("| 生产库 app_order 密码 | Qz7#\\*\\*\\*\\*X9! | 2024-05-06 |", "Qz7#\\*\\*\\*\\*X9!"),  # Markdown's escaped stars
+    ("old password Qz7#****X9! rotated", "Qz7#****X9!"),
+])
+def test_a_masked_password_keeps_its_last_symbol(text, found):
+    assert _scan("Qz7#mLp2wX9!", "credential", text, "db_password") == [("partial.masked", 0.7, found)]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("Qz7#mLp2wX9!", "old password Qz7#****X8! rotated"),  # another password
+    ("Qz7#mLp2wX9!", "old password Qz7#****X9 rotated"),  # what it shows last is not how the value ends
+])
+def test_another_masked_password_is_no_hit(value, text):
+    assert _scan(value, "credential", text, "db_password") == []
+
+
+def test_a_sentences_exclamation_mark_after_a_masked_phone_is_still_left_out():
+    assert _scan("13922883366", "contact", "call 139****3366! now") == [("partial.masked", 0.7, "139****3366")]

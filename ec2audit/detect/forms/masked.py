@@ -251,7 +251,8 @@ def _kind(ch: str) -> int:
 
 def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
-    groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR)."""
+    groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR); and with a
+    "!" after it kept (a password's last symbol, "Qz7#****X9!")."""
     none, digits, groups = _expand_token(text, start, end)
     spans = [digits, groups, none]
     if head := _SYMBOLS_BEFORE.search(text, max(0, start - 40), start):  # a secret's symbols: "vf8#qlz2!rm7***"
@@ -259,6 +260,8 @@ def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if head := _PHONE_BEFORE.search(text, max(0, start - 20), start):  # an area code in brackets: "+1 (614) 555-01**"
         spans.append((head.start(), spans[2][1]))
     for s, e in list(spans):
+        if text[e:e + 1] == "!":
+            spans.append((s, e + 1))
         glued = _GLUED_LETTERS.match(text, s, e)
         if glued and glued.end() < start:
             spans.append((glued.end(), e))
