@@ -330,3 +330,22 @@ def test_another_masked_password_is_no_hit(value, text):
 
 def test_a_sentences_exclamation_mark_after_a_masked_phone_is_still_left_out():
     assert _scan("13922883366", "contact", "call 139****3366! now") == [("partial.masked", 0.7, "139****3366")]
+
+
+# -- 14. a name as a card or a bill prints it: the initial without its full stop -----------------------------------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("Siobhan Kearney", '{"card":{"pan":"4716 29** **** 6604","holder":"S KEARNEY"}}', "S KEARNEY"),
+    ("Harriet Ashdown", "YORKSHIRE WATER\nMS H ASHDOWN\n48 LARKSPUR ROAD", "H ASHDOWN"),
+])
+def test_an_initial_without_a_full_stop_before_the_surname_is_the_name_masked(value, text, found):
+    assert _scan(value, "person_name", text, "name") == [("partial.masked", 0.7, found)]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("Siobhan Kearney", '{"holder":"D KEARNEY"}'),  # another initial
+    ("Siobhan Kearney", "Mrs Kearney called"),  # a title's last letter
+    ("Alice Kearney", "it's a Kearney family thing"),  # "a" is a word
+])
+def test_another_initial_a_title_or_an_article_is_no_masked_name(value, text):
+    assert [h for h in _scan(value, "person_name", text, "name") if h[0] == "partial.masked"] == []

@@ -1,6 +1,7 @@
 """A Latin name with one part cut to its initial — "emily r." and "sophie v." (the given name kept),
-"e. rutherford", "rutherford, e." and "rutherford e" (a bank file's payee field) — standing as words of
-their own: the name masked, 0.7."""
+"e. rutherford", "rutherford, e." and "rutherford e" (a bank file's payee field), "e rutherford" (a card's
+holder, a utility bill's "MS E RUTHERFORD"; not for an initial "a" or "i", English words) — standing as words
+of their own: the name masked, 0.7."""
 
 from __future__ import annotations
 
@@ -35,11 +36,12 @@ class Initials(Form):
 
 def _initial_patterns(cu: CompiledUnit) -> list[str]:
     """A Latin name with one part cut to its initial (masked, 0.7): "emily r." and "sophie v." (the given
-    name kept), "e. rutherford", "rutherford, e." and "rutherford e" (a bank file's payee field)."""
+    name kept), "e. rutherford", "rutherford, e.", "rutherford e" (a bank file's payee field) and "e rutherford"."""
     name = cu.forms[0]
     surname = latin_surname(name)
     parts = name.split()
     if surname is None or len(parts[0]) < 3:
         return []
     given = parts[0]
-    return [f"{given} {surname[0]}.", f"{given[0]}. {surname}", f"{surname}, {given[0]}.", f"{surname} {given[0]}"]
+    patterns = [f"{given} {surname[0]}.", f"{given[0]}. {surname}", f"{surname}, {given[0]}.", f"{surname} {given[0]}"]
+    return patterns + ([f"{given[0]} {surname}"] if given[0] not in "ai" else [])
