@@ -349,3 +349,12 @@ def test_an_initial_without_a_full_stop_before_the_surname_is_the_name_masked(va
 ])
 def test_another_initial_a_title_or_an_article_is_no_masked_name(value, text):
     assert [h for h in _scan(value, "person_name", text, "name") if h[0] == "partial.masked"] == []
+
+
+@pytest.mark.parametrize("text", [
+    '{"traveller": {"name": "Sanne van der Meulen"}, "payment": {"holder": "S VAN DER MEULEN"}}',
+    "Signed: S. van der Meulen (Sanne van der Meulen, the director)",
+])
+def test_an_initial_that_stands_for_a_namesake_in_the_text_is_no_masked_name(text):
+    assert [h for h in _scan("Sophie van der Meulen", "person_name", text, "name") if h[0] == "partial.masked"] == []
+
