@@ -15,6 +15,11 @@ translation and description, which are totalled apart).
 
 `--tiers string` (default): exact + partial, no model. `--tiers all`: the string tiers, then the
 semantic tier deciding alone with the settings of `judges/calibration.toml` (no LLM judge).
+
+    .venv/bin/python benchmarks/leak_eval.py --split judges/local-judge/handwritten-test-15.jsonl [--split …]
+
+`--split FILE` (repeatable): a judge's labelled split instead (`ec2audit.detect.calibrate.read_split`), each
+example one case grading its own unit, the split's units the unit set (as `benchmarks/local_judge.py` runs it).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from ec2audit.audit import audit
-from ec2audit.detect.calibrate import bootstrap
+from ec2audit.detect.calibrate import bootstrap, read_split
 from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.errors import InputError
 from ec2audit.payloads import payload_from_record
@@ -158,6 +163,14 @@ def _case(data, by_task: dict[str, set[str]]) -> Case:
                 {uid: float(g) for uid, g in data["expected"].items()}, dict(data["kinds"]))
 
 
+def read_split_cases(path: Path) -> tuple[list[Case], list[Unit]]:
+    """A judge's split as cases (one per example, its unit alone graded) and the split's units."""
+    examples = read_split(path)
+    units = list(dict.fromkeys(e.unit for e in examples))
+    cases = [Case(e.id, e.unit.task_id, e.text, {e.unit.id: e.grade}, {e.unit.id: e.kind}) for e in examples]
+    return cases, units
+
+
 def cascade_for(units: list[Unit], tiers: str) -> Cascade:
     """The string tiers alone, or the cascade an audit without a judge runs (calibrated semantic tier)."""
     if tiers == "string":
@@ -243,23 +256,36 @@ def print_report(report: Report, title: str, console: Console) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("cases", type=Path)
-    parser.add_argument("units", type=Path)
+    parser.add_argument("cases", type=Path, nargs="?")
+    parser.add_argument("units", type=Path, nargs="?")
+    parser.add_argument("--split", type=Path, action="append", help="a judge's labelled split (repeatable)")
     parser.add_argument("--tiers", choices=("string", "all"), default="string")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
+    if (args.split and (args.cases or args.units)) or not (args.split or (args.cases and args.units)):
+        parser.error("give CASES and UNITS, or --split FILE")
     err = Console(stderr=True)
     try:
-        units = read_units(args.units)
-        cases = read_cases(args.cases, units)
-        report = score(cases, predict(cases, units, args.tiers, err))
+        if args.split:
+            cases: list[Case] = []
+            predicted: dict[tuple[str, str], float] = {}
+            for path in args.split:  # each split with its own units, as the judge runs it
+                split_cases, units = read_split_cases(path)
+                cases += split_cases
+                predicted |= predict(split_cases, units, args.tiers, err)
+        else:
+            units = read_units(args.units)
+            cases = read_cases(args.cases, units)
+            predicted = predict(cases, units, args.tiers, err)
+        report = score(cases, predicted)
     except InputError as exc:
         err.print(f"[red]error[/] {exc}", highlight=False, soft_wrap=True)
         return 2
+    source = ", ".join(map(str, args.split)) if args.split else str(args.cases)
     if args.json:
-        print(json.dumps({"cases": str(args.cases), "tiers": args.tiers, **report.as_dict()}, indent=2))
+        print(json.dumps({"cases": source, "tiers": args.tiers, **report.as_dict()}, indent=2))
     else:
-        print_report(report, f"{args.cases} · {len(cases)} cases · {args.tiers} tiers", Console(width=120))
+        print_report(report, f"{source} · {len(cases)} cases · {args.tiers} tiers", Console(width=120))
     return 0
 
 

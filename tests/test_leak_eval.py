@@ -135,6 +135,22 @@ def test_leak_eval_rejects_a_case_that_skips_a_unit(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_leak_eval_reads_a_judge_split_one_unit_per_example(tmp_path):
+    unit = {"task_id": "t9", "entity_id": "p1", "entity_name": "Ada", "field": "email", "value": "ada@corp.example",
+            "dimension": "contact"}
+    rows = [("s-1", "mail ada@corp.example now", 1.0, "verbatim"), ("s-2", "mail her", 1.0, "paraphrase"),
+            ("s-3", "mail ada@corp.example later", 0.0, "distractor")]  # labelled against the text: a false leak
+    split = tmp_path / "split.jsonl"
+    split.write_text("".join(json.dumps({"id": i, "unit": unit, "text": t, "grade": g, "kind": k, "lang": "en"}) + "\n"
+                             for i, t, g, k in rows), encoding="utf-8")
+    done = _python(SCRIPT, "--split", split, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["by_kind"]["verbatim"]["found"], report["by_kind"]["distractor"]["false_leaks"]) == (1, 1)
+    assert [m["case_id"] for m in report["misses"]] == ["s-2"]
+    assert _python(SCRIPT, "--split", split, split.parent / "cases.jsonl").returncode == 2  # not both
+
+
 EXTRA = REPO / "tests" / "data" / "leaks-dev-extra"
 KIND_GRADES = {"verbatim": {1.0}, "reformatted": {1.0}, "masked": {0.7}, "fragment": {0.3}, "distractor": {0.0},
                "placeholder": {0.0}, "topic_only": {0.0}, "absent": {0.0}}

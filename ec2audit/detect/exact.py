@@ -310,11 +310,16 @@ def _glued(text: str, start: int, end: int, at: int) -> bool:
 
 def _runs_on(text: str, start: int, end: int) -> bool:
     """Does an identifier continue on either side ("118.25.66.17" in "10.118.25.66.173", a MAC in a
-    longer one)?"""
+    longer one)? Only into ASCII letters and digits."""
     if (start and _glued(text, start, end, start - 1)) or (end < len(text) and _glued(text, start, end, end)):
         return True
-    return (start > 1 and text[start - 1] in ".:-" and text[start - 2].isalnum()) or (
-        end + 1 < len(text) and text[end] in ".:-" and text[end + 1].isalnum())
+    return (start > 1 and text[start - 1] in ".:-" and _latin_alnum(text[start - 2])) or (
+        end + 1 < len(text) and text[end] in ".:-" and _latin_alnum(text[end + 1]))
+
+
+def _latin_alnum(ch: str) -> bool:
+    """A character an identifier may run on with: not a Chinese label's ("信用代码：9144 0300 …")."""
+    return ch.isascii() and ch.isalnum()
 
 
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*[.,]$")

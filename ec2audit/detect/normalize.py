@@ -327,6 +327,8 @@ _CURRENCIES = {
     "hkd": ("港元", "港币", "hk$", "hkd"), "usd": ("美元", "us$", "usd", "dollars", "dollar", "$"),
     "cny": ("人民币", "元", "块", "¥", "rmb", "cny", "yuan"), "gbp": ("英镑", "£", "gbp", "pounds", "pound"),
     "eur": ("欧元", "€", "eur", "euros", "euro"),
+    "jpy": ("日元", "jpy"), "brl": ("r$", "brl"), "inr": ("₹", "inr"), "aud": ("a$", "aud"), "cad": ("c$", "cad"),
+    "chf": ("chf",), "sgd": ("s$", "sgd"), "krw": ("₩", "krw"), "mxn": ("mxn",), "nzd": ("nzd",),
 }
 _MARKERS = sorted(((m, c) for c, ms in _CURRENCIES.items() for m in ms), key=lambda mc: -len(mc[0]))
 _MARKER_CURRENCY = dict(_MARKERS)
@@ -358,6 +360,11 @@ def parse_amount(text: str) -> int | None:
         return amount_key(number, m["m1"] or m["m2"])
     if re.fullmatch(r"\d+(?:\.\d+)?", norm):
         return amount_key(norm)
+    # one amount inside a label and a note ("年薪48万元（税前）", "投标报价1,236.8万元"): nothing else holds a digit
+    found = [m for m in AMOUNT.finditer(norm) if m["n2"] or m["n3"] or m["cur"]]
+    if len(found) == 1 and not any(c.isdigit() for c in norm[:found[0].start()] + norm[found[0].end():]):
+        m = found[0]
+        return amount_key(m["n1"] or m["n2"] or m["n3"], m["m1"] or m["m2"])
     return None
 
 

@@ -5,11 +5,15 @@
   Apartment/Apt/#, Suite/Ste, North/N…), plus the Australian and British street types Pub 28 lacks
   (AS 4590: Close/Cl, Grove/Gr, Parade/Pde, Esplanade/Esp, Terrace/Tce) — with or without the commas: the
   whole address 1.0; the house number and street alone 0.7 (the town not said; another flat or another town
-  named after it is another address).
+  named after it is another address), and 1.0 again where the town or the ZIP code is named in the
+  next few fields (a validation service's `"standardized": "1847 LARKSPUR LN", "city": "BOISE"`).
 - Chinese addresses: without the province, or without province and city (`杭州市西湖区文三路90号…`,
   `西湖区文三路90号…`): 1.0; the part below the district (street, number, building, room) alone: 0.7, and
   1.0 when the city or district is named within a few characters around it (the address in another order:
-  `文三路90号东部软件园5幢301室（杭州西湖区）`).
+  `文三路90号东部软件园5幢301室（杭州西湖区）`). A section and a floor as Taiwan and Hong Kong write them
+  either way: `一段`/`1段`, `4楼`/`4F`/`4层` (a Traditional address is read in its Simplified form, as the views
+  fold the text). Down to the building without the flat (`田林东路75弄21号`, `安贞西里四区12号楼3单元`): 0.7 —
+  unless the text goes on to another flat (`…12号楼3单元205室`).
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from ec2audit.detect.forms import Form, matched, register
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.views import ScanView
 
-WHOLE, STREET, LOCAL = "address.whole", "address.street", "address.local"
+WHOLE, STREET, LOCAL, BUILDING = "address.whole", "address.street", "address.local", "address.building"
 _AS4590 = {"close": "cl", "grove": "gr", "parade": "pde", "esplanade": "esp", "terrace": "tce"}
 _MAX_VARIANTS = 64
 _AREA_WINDOW = 24  # how far from the local part a city or district may be named
 _OTHER_UNIT = re.compile(r",? ?(?:apt\.?|apartment|unit|suite|ste\.?|#) ?([0-9a-z-]+)")
 _NEXT_PLACE = re.compile(r",? ?([A-Z][A-Za-z]+)")  # the town that follows a street line, as written
+_TOWN_WINDOW = 80  # how far after a street line (or before it) its town or ZIP code may be named
 
 
 @cache
@@ -76,32 +81,99 @@ def latin_forms(form: str) -> tuple[list[str], list[str]]:
     return [w for w in dict.fromkeys(whole) if w != form], [s for s in street if len(s) >= 8 and s != own]
 
 
+def _word_in(text: str, word: str) -> bool:
+    """Does `word` stand in `text` as a word of its own (not inside a longer word or number)?"""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and text[at - 1].isalnum()) and not (end < len(text) and text[end].isalnum()):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def town_words(form: str) -> list[str]:
+    """The town and ZIP code of a Latin address, after its street line: "boise", "83706"."""
+    words = [w.strip(".") for chunk in form.split(",")[1:] for w in chunk.split()]
+    return [w for w in words if (w.isalpha() and len(w) >= 4) or (w.isdigit() and len(w) >= 5)]
+
+
 _ADMIN = re.compile(r"^(?P<province>[\u4e00-\u9fff]{2,7}?(?:省|自治区))?(?P<city>[\u4e00-\u9fff]{2,4}?市)?"
                     r"(?P<district>[\u4e00-\u9fff]{1,4}?(?:区|县|旗))?(?P<local>.+)$")
 
 
-def chinese_forms(form: str) -> tuple[list[str], str | None, list[str]]:
-    """(forms without the province / city, the local part below the district, the area names) of a Chinese
-    address."""
+_NUMERALS = "一二三四五六七八九"
+_SECTION = re.compile(rf"([{_NUMERALS}]|[1-9])段")
+_FLOOR = re.compile(r"(\d{1,2})(?:楼|层|f)(?!\w)")
+
+
+def local_variants(local: str) -> list[str]:
+    """The local part of a Chinese address with its section in digits or numerals and its floor written 楼, F
+    or 层: `复兴南路一段219巷12号4楼` → `复兴南路1段219巷12号4f`, …"""
+    def section(m: re.Match) -> str:
+        n = m[1]
+        return f"{_NUMERALS.index(n) + 1 if n in _NUMERALS else _NUMERALS[int(n) - 1]}段"
+
+    sections = [local, _SECTION.sub(section, local)]
+    forms = [_FLOOR.sub(rf"\g<1>{floor}", s) for s in sections for floor in ("楼", "f", "层")]
+    return list(dict.fromkeys(sections + forms))
+
+
+_BUILDING_CUT = re.compile(r"\d+(?:号楼|号|幢|栋|座|单元)")
+_FILLER = re.compile(r"[\s,，、]*")
+
+
+def building_prefixes(local: str) -> list[tuple[str, str]]:
+    """(the local part down to a building or entrance, the flat it leaves out) of a Chinese address:
+    `田林东路75弄21号604室` → (`田林东路75弄21号`, `604室`)."""
+    out = []
+    for m in _BUILDING_CUT.finditer(local):
+        head, rest = local[:m.end()], local[m.end():]
+        if len(head) >= 5 and any(c.isdigit() for c in rest):
+            out.append((head, rest))
+    return out
+
+
+def _other_flat(text: str, end: int, rest: str) -> bool:
+    """Does the text go on from a building to a flat that is not the value's (`12号楼3单元205室` for 502室)?
+    Also True where it goes on to the value's own flat: the whole local part is graded, not its building."""
+    filler = _FILLER.match(text, end)
+    at = filler.end() if filler else end
+    same = 0
+    while same < len(rest) and at + same < len(text) and text[at + same] == rest[same]:
+        same += 1
+    if same == len(rest):
+        return True
+    return at + same < len(text) and text[at + same].isdigit()
+
+
+def chinese_forms(form: str) -> tuple[list[str], list[str], list[str]]:
+    """(forms without the province / city, the local part below the district in its variants, the area
+    names) of a Chinese address."""
     m = _ADMIN.match(form)
     if not m or not (m["city"] or m["district"]):
-        return [], None, []
-    local = m["local"]
-    if len(local) < 5 or not any(c.isdigit() for c in local):
-        return [], None, []
+        return [], [], []
+    if len(m["local"]) < 5 or not any(c.isdigit() for c in m["local"]):
+        return [], [], []
     city, district = m["city"] or "", m["district"] or ""
-    forms = [city + district + local, district + local, city.removesuffix("市") + district + local]
+    locals_ = local_variants(m["local"])
+    forms = [f"{area}{local}" for local in locals_
+             for area in (city + district, district, city.removesuffix("市") + district)]
+    forms += [f"{m['province'] or ''}{city}{district}{local}" for local in locals_[1:]]
     areas = [a for a in (city, city.removesuffix("市"), district, district[:-1]) if len(a) >= 2]
-    return [f for f in dict.fromkeys(forms) if f != form and f != local], local, list(dict.fromkeys(areas))
+    return ([f for f in dict.fromkeys(forms) if f != form and f not in locals_], locals_,
+            list(dict.fromkeys(areas)))
 
 
 @register
 class Addresses(Form):
     name = "addresses"
-    kinds = (WHOLE, STREET, LOCAL)
+    kinds = (WHOLE, STREET, LOCAL, BUILDING)
 
     def compile(self, index) -> None:
         self._areas: dict[int, list[str]] = {}
+        self._towns: dict[int, list[str]] = {}
+        self._flats: dict[tuple[int, str], str] = {}  # (unit, building) → the flat it leaves out
         for i, cu in enumerate(self.units):
             if cu.rules.name != "location":  # a home or postal address
                 continue
@@ -112,17 +184,23 @@ class Addresses(Form):
                     index.add(f, WHOLE, i)
                 for f in street:
                     index.add(f, STREET, i)
+                if towns := town_words(form):
+                    self._towns[i] = towns
                 continue
-            whole, local, areas = chinese_forms(form)
-            for f in whole:
-                index.add(f, WHOLE, i)
-            if local:
-                index.add(local, LOCAL, i)
-                self._areas[i] = areas
+            for written in cu.forms:  # a Traditional address and its Simplified form
+                whole, locals_, areas = chinese_forms(written)
+                for f in whole:
+                    index.add(f, WHOLE, i)
+                for local in locals_:
+                    index.add(local, LOCAL, i)
+                    self._areas.setdefault(i, []).extend(a for a in areas if a not in self._areas.get(i, ()))
+                    for building, flat in building_prefixes(local):
+                        index.add(building, BUILDING, i)
+                        self._flats[i, building] = flat
         # number boundaries (`bounded`): 40 characters and 2 on either side; after a street, the next flat or
         # town (a word compared with the value's own, so read no further than the value is long)
         own = max((len(cu.forms[0]) for cu in self.units if cu.rules.name == "location"), default=0)
-        self.reach = index.longest(*self.kinds) + 42 + max(42, own + 14)
+        self.reach = index.longest(*self.kinds) + 42 + max(42, own + 14, _TOWN_WINDOW)
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text
@@ -140,7 +218,9 @@ class Addresses(Form):
                     own = f" {self.units[i].forms[0]}"
                     if not (other and f" {other.group(1)}" not in own) and not (
                             place and f" {place.group(1).lower()}" not in own):
-                        yield Hit(i, *span, "forms.address.street", MOSTLY)
+                        near = text[max(0, start - _TOWN_WINDOW):start] + " " + text[end:end + _TOWN_WINDOW]
+                        named = any(_word_in(near, w) for w in self._towns.get(i, ()))
+                        yield Hit(i, *span, "forms.address.street", LITERAL if named else MOSTLY)
         for start, end, units in matched(view, LOCAL, decided):
             if end < len(text) and text[end].isdigit():
                 continue
@@ -149,3 +229,8 @@ class Addresses(Form):
             for i in units:
                 named = any(a in around for a in self._areas[i])
                 yield Hit(i, *span, "forms.address.local", LITERAL if named else MOSTLY)
+        for start, end, units in matched(view, BUILDING, decided):
+            span = view.view.to_original(start, end)
+            for i in units:
+                if not _other_flat(text, end, self._flats[i, text[start:end]]):
+                    yield Hit(i, *span, "forms.address.building", MOSTLY)

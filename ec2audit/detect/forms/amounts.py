@@ -1,7 +1,7 @@
 """Amounts in locale formats the exact tier's forms (`amount_forms`) leave out: a decimal comma without
 grouping (`12480,50 EUR`), thousands grouped with dots and no cents (`2.315.000` — only from a million up:
 `74.500` reads as 74.5 elsewhere), with spaces or apostrophes (`1 250,00 €`, `2 315 000`, `CHF 1'250.00`),
-and a grouped figure before 万/亿 (`3,280万`).
+a grouped figure before 万/亿 (`3,280万`), and a JSON float's one decimal (`48250.0`).
 The number must stand alone and, where a currency is written next to it, be in the value's currency."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ def locale_forms(key: int) -> list[str]:
     grouped = f"{value:,.2f}"  # "1,250.00"
     integer = grouped.split(".")[0]
     forms = [grouped.replace(",", " ").replace(".", ","), grouped.replace(",", "'"), f"{value:.2f}".replace(".", ",")]
+    if value * 10 == (value * 10).to_integral_value():  # a float as JSON writes it: "48250.0", "1250.5"
+        forms.append(f"{value:.1f}")
     if whole:
         forms += [integer.replace(",", "'"), integer.replace(",", "’")]
         if integer.count(",") >= 2:  # a million and up: dots can only group thousands

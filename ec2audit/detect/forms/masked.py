@@ -71,12 +71,15 @@ class MaskedValues(Form):
         self._prefix: dict[str, list[int]] = defaultdict(list)
         self._suffix: dict[str, list[int]] = defaultdict(list)
         self._public_prefix = [len(compact_form(cu.public_prefix)) for cu in self.units]
-        for i, cu in enumerate(self.units):
-            compact = cu.compact
-            if len(compact) >= 3:
-                for k in (1, 2, 3):
-                    self._prefix[compact[:k]].append(i)
-                    self._suffix[compact[-k:]].append(i)
+        # a phone number with its country code may be shown without it, or without its "+": "(312) 555-01••"
+        self._shapes = [(cu.compact, *cu.digit_forms) if cu.compact.startswith("+") else (cu.compact,)
+                        for cu in self.units]
+        for i, shapes in enumerate(self._shapes):
+            for compact in shapes:
+                if len(compact) >= 3:
+                    for k in (1, 2, 3):
+                        self._prefix[compact[:k]].append(i)
+                        self._suffix[compact[-k:]].append(i)
         self.longest_token = max([_SHORTEST_CAP] + [len(cu.compact) + _TOKEN_SLACK for cu in self.units])
         # a token, the 41 characters a secret's symbols are looked for before its mask, and the characters
         # that stop its growth on either side (a crossing looks up to 6 ahead)
@@ -143,8 +146,7 @@ class MaskedValues(Form):
         pieces = MASK_SPLIT.split(token)
         both_sides = pieces[0] != "" and pieces[-1] != ""
         out = []
-        for i, visible in self._match_masked(token, pieces):
-            unit_len = len(self.units[i].compact)
+        for i, visible, unit_len in self._match_masked(token, pieces):
             prefix = self._public_prefix[i]  # a key's published prefix shows nothing of the secret
             secret, secret_len = visible - min(len(pieces[0]), prefix), unit_len - prefix
             grade = MOSTLY if (secret / secret_len >= _BOTH_SIDES if both_sides else secret / secret_len > 0.5) \
@@ -158,8 +160,9 @@ class MaskedValues(Form):
                 out.append((i, grade, min(1.0, visible / unit_len + 0.3)))
         return out
 
-    def _match_masked(self, token: str, pieces: list[str]) -> Iterator[tuple[int, int]]:
-        """(unit, visible characters) of each unit the token's visible `pieces` fit."""
+    def _match_masked(self, token: str, pieces: list[str]) -> Iterator[tuple[int, int, int]]:
+        """(unit, visible characters, the length of the shape they show) of each unit the token's visible
+        `pieces` fit."""
         visible_parts = [p for k, p in enumerate(pieces) if k % 2 == 0]
         head, tail = visible_parts[0], visible_parts[-1]
         cjk = any(map(is_cjk, token))
@@ -173,13 +176,14 @@ class MaskedValues(Form):
                 found = set(index.get(key, ()))
                 candidates = found if candidates is None else candidates | found if cjk else candidates & found
         for i in sorted(candidates or ()):
-            compact = self.units[i].compact
-            if cjk:
-                visible = _loose_visible(compact, head, tail, sum(len(p) for p in pieces[1::2]))
-            else:
-                visible = sum(map(len, visible_parts)) if fits_mask(compact, visible_parts) else 0
-            if visible and visible < len(compact):
-                yield i, visible
+            for compact in self._shapes[i]:
+                if cjk:
+                    visible = _loose_visible(compact, head, tail, sum(len(p) for p in pieces[1::2]))
+                else:
+                    visible = sum(map(len, visible_parts)) if fits_mask(compact, visible_parts) else 0
+                if visible and visible < len(compact):
+                    yield i, visible, len(compact)
+                    break
 
 
 #: how far a masked token may cross single spaces, hyphens and colons, least first (`_walk`)
@@ -247,14 +251,17 @@ def _kind(ch: str) -> int:
 
 def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
-    groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR)."""
+    groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR); and with a
+    "!" after it kept (a password's last symbol, "Qz7#****X9!")."""
     none, digits, groups = _expand_token(text, start, end)
     spans = [digits, groups, none]
     if head := _SYMBOLS_BEFORE.search(text, max(0, start - 40), start):  # a secret's symbols: "vf8#qlz2!rm7***"
         spans.append((head.start(), spans[-1][1]))
-    if head := _PHONE_BEFORE.search(text, max(0, start - 20), start):  # an area code in brackets: "(614) 555-01**"
+    if head := _PHONE_BEFORE.search(text, max(0, start - 20), start):  # an area code in brackets: "+1 (614) 555-01**"
         spans.append((head.start(), spans[2][1]))
     for s, e in list(spans):
+        if text[e:e + 1] == "!":
+            spans.append((s, e + 1))
         glued = _GLUED_LETTERS.match(text, s, e)
         if glued and glued.end() < start:
             spans.append((glued.end(), e))
@@ -281,7 +288,7 @@ def _last_barrier(text: str, pos: int) -> int:
     return -1
 
 
-_PHONE_BEFORE = re.compile(r"(?<![\w(])\(\d{2,5}\) ?\d+(?:[ .-]\d+)*[ .-]?$")
+_PHONE_BEFORE = re.compile(r"(?<![\w(+])(?:\+\d{1,3} ?)?\(\d{2,5}\) ?\d+(?:[ .-]\d+)*[ .-]?$")
 _TOKEN_CHAR = r"[^\s\"'=:,;()\[\]{}<>]"
 # the characters of a token before a mask when one of them is a symbol ("vf8#qlz2!rm7" before "***")
 _SYMBOLS_BEFORE = re.compile(rf"(?<!{_TOKEN_CHAR}){_TOKEN_CHAR}*[^\w\s\"'=:,;()\[\]{{}}<>]{_TOKEN_CHAR}*$")

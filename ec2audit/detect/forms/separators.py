@@ -1,0 +1,67 @@
+"""An identifier a record writes with separators (a plate `沪A·7K39B`, a reference `KX-4471-B`) sent with them
+dropped or changed (`沪A7K39B`, `KX 4471 B`, `KX.4471.B`), and one written without them sent in groups of four
+as a licence or a bank prints it (`91440300MA5FX3QK8R` as `9144 0300 MA5F X3QK 8R`) — for every dimension: the
+exact tier's alphanumeric view does this only for the dimensions that name it, and never for a middle dot.
+An identifier here is groups of letters (or Han) and digits, at least two digits and six characters in all,
+each group with a digit or at most four characters (an address's words are no identifier); the value found
+must not continue into another letter or digit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ec2audit.detect.finding import LITERAL, Hit
+from ec2audit.detect.forms import Form, matched, register
+from ec2audit.detect.normalize import normalize_text
+from ec2audit.detect.views import ScanView
+
+KIND = "separators.identifier"
+_SEPARATOR = "·・‧ -./"
+_IDENTIFIER = re.compile(rf"[^\W_]+(?:[{_SEPARATOR}][^\W_]+)+")
+_GROUPS = re.compile(rf"[{_SEPARATOR}]")
+
+
+_GROUPED_FROM = 10  # an identifier this long without separators is printed in groups of four
+
+
+def separator_forms(value: str) -> list[str]:
+    """The identifier's groups joined by nothing and by each other separator, as the text view reads them."""
+    norm = normalize_text(value).strip()
+    if len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isalnum():
+        groups = [norm[k:k + 4] for k in range(0, len(norm), 4)]
+    elif _IDENTIFIER.fullmatch(norm):
+        groups = _GROUPS.split(norm)
+    else:
+        return []
+    joined = "".join(groups)
+    if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or joined.isdigit() \
+            or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):
+        return []
+    return [f for f in dict.fromkeys([joined, *(sep.join(groups) for sep in " -.·")]) if f != norm]
+
+
+def _alone(text: str, start: int, end: int) -> bool:
+    """Not inside a longer ASCII word or number (Chinese text runs on into a plate: "车牌沪A7K39B")."""
+    return not ((start and text[start - 1].isascii() and text[start - 1].isalnum())
+                or (end < len(text) and text[end].isascii() and text[end].isalnum()))
+
+
+@register
+class Separators(Form):
+    name = "separators"
+    kinds = (KIND,)
+
+    def compile(self, index) -> None:
+        for i, cu in enumerate(self.units):
+            for form in separator_forms(cu.unit.value):
+                index.add(form, KIND, i)
+        self.reach = self.bound(index, 1)  # the characters right around the identifier
+
+    def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
+        text = view.view.text
+        for start, end, units in matched(view, KIND, decided):
+            if _alone(text, start, end):
+                span = view.view.to_original(start, end)
+                for i in units:
+                    yield Hit(i, *span, "forms.separators", LITERAL)
