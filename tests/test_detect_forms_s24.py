@@ -358,3 +358,20 @@ def test_another_initial_a_title_or_an_article_is_no_masked_name(value, text):
 def test_an_initial_that_stands_for_a_namesake_in_the_text_is_no_masked_name(text):
     assert [h for h in _scan("Sophie van der Meulen", "person_name", text, "name") if h[0] == "partial.masked"] == []
 
+
+
+# -- a CSV row's numbers are no code point list: only a bracketed list, or a JSON array's numbers alone -----------
+
+def test_numbers_run_together_in_a_csv_row_are_not_read_as_code_points():
+    """`0491 570 165,84 Corella Street` (a mobile column, then a house number) once read as the code points
+    `165,84` (`¥T`): with the house number gone, another suburb's house on the unit's street was graded a fragment. A list
+    printed in brackets (Erlang's shell, Python's `[ord(c) …]`) or a JSON array's numbers read alone still decode."""
+    value = "84 Corella Street, Brunswick VIC 3056"
+    rows = ("customer,email,mobile,address\n"
+            "Siobhan Kearny,wattlebird.hone@example.com,0491 570 516,48 Corella Street Brunswick VIC 3056\n"
+            "Declan Kearney,declan.k@example.com,0491 570 165,84 Corella Street Brunswick West VIC 3055\n")
+    assert _scan(value, "location", rows) == []
+    name = "欧阳娜娜"
+    points = [ord(c) for c in name]
+    for text in (f"name={points}", f"name=[{','.join(map(str, points))}]", ",".join(map(str, points))):
+        assert 1.0 in [grade for _, grade, _ in _scan(name, "person_name", text)], text

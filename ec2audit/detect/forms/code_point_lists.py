@@ -15,8 +15,9 @@ from ec2audit.detect.views import Replacement
 
 #: what parts two numbers: a comma, blanks, at most one line break (and the next line's indent)
 _COMMA = r",[ \t]*(?:\r?\n[ \t]*)?"
-#: two or more numbers of up to 7 digits, not inside a longer number or word
-_LIST = re.compile(rf"(?<![\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+(?![\w.])")
+#: two or more numbers of up to 7 digits in brackets (as every printer above writes a list), or the whole text (a
+#: JSON array's numbers as `fields` offers them): a bare `516,48` inside a CSV row or a table is no such list
+_LIST = re.compile(rf"(?:(?<=\[)[ \t]*|\A)((?<![\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \t]*(?=\])|\Z)")
 _MAX = 0x10FFFF
 
 
@@ -43,6 +44,6 @@ class CodePointLists(Form):
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         for m in _LIST.finditer(text):
-            decoded = _text([int(n) for n in re.split(_COMMA, m.group())])
+            decoded = _text([int(n) for n in re.split(_COMMA, m.group(1))])
             if decoded is not None:
-                yield m.start(), m.end(), decoded
+                yield m.start(1), m.end(1), decoded
