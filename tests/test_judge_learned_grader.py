@@ -46,7 +46,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v5"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v6"
     assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 
@@ -122,7 +122,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_pat
                             "--out", str(out), "--model", model], check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v5" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.version == "learned-grader-v6" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 
 
@@ -163,17 +163,17 @@ def test_leave_one_split_out_writes_each_held_out_verdict(tmp_path):
 
 def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
     """`--rounds`: one grader fitted on the splits before the last two blind rounds scores only those (here
-    split 19 against split 2's first examples); the splits it was fitted on are not scored."""
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 19)]
+    split 23 against split 2's first examples); the splits it was fitted on are not scored."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 23)]
     verdicts = tmp_path / "v.jsonl"
     result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache",
                              str(tmp_path / "rows.json"), "--verdicts", str(verdicts), "--rounds"],
                             check=True, capture_output=True, text=True)
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
-    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-19.jsonl"}
-    assert "| handwritten-test-19.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
-    assert ("fitted without handwritten-test-19.jsonl, handwritten-test-20.jsonl, handwritten-test-21.jsonl, "
-            "handwritten-test-22.jsonl") in result.stderr
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-23.jsonl"}
+    assert "| handwritten-test-23.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
+    assert ("fitted without handwritten-test-21.jsonl, handwritten-test-22.jsonl, handwritten-test-23.jsonl, "
+            "handwritten-test-24.jsonl") in result.stderr
 
 
 
@@ -196,6 +196,13 @@ def test_a_text_that_finds_nothing_about_a_condition_is_left_for_review():
                      "Pre-op questionnaire: 'Recent fractures?' Ana Ruiz ticked No."]
     assert all(learned_grader.finds_nothing(wrist, t) for t in found_nothing)  # session 24's forms
     assert not learned_grader.finds_nothing(wrist, "Ana Ruiz broke her scaphoid skiing; no surgery so far.")
+    awaited = ["Ana Ruiz: the wrist films are not back from radiology yet, call her Monday.",
+               "The clinic wants Ana Ruiz's orthopaedic report; it hasn't arrived yet.",
+               "阿娜·鲁伊斯的手腕片子还没出，明天再联系。"]
+    assert all(learned_grader.finds_nothing(wrist, t) for t in awaited)  # session 24: a result not back
+    stated = ["Ana Ruiz: scaphoid fracture confirmed, bone density testing pending.",
+              "阿娜·鲁伊斯，舟骨骨折，不符合排除标准，可以入组。"]
+    assert not any(learned_grader.finds_nothing(wrist, t) for t in stated)  # another result awaited, criteria
     text = texts[0]
     reading = Reading(0.9, 0, len(text), 0.83, 0.2)
     row = [0.0] * len(learned_grader.names())

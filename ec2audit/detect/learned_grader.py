@@ -5,7 +5,7 @@ on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the sa
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
 whether the text names a category of the value's condition (`descriptions`, since session 22) and states
-each of the value's numbers (since session 23) — fitted on the twenty-two hand-written test splits
+each of the value's numbers (since session 23) — fitted on the twenty-four hand-written test splits
 (`judges/local-judge/learned_grader.py`, which also measures it leave-one-split-out and leaving the last
 blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Since
 learned-grader-v5 a logistic regression: gradient-boosted trees (v1-v4) read as well leave-one-split-out and
@@ -13,7 +13,8 @@ worse on the latest blind rounds, whose authors no training split shares (benchm
 24); the file format holds both, linear weights and trees, summed as log-odds. Its
 probability at or above `threshold` grades (the check's grade where the check graded, `MOSTLY` otherwise);
 between `review_threshold` and it, the pair is left for a person. A text that finds nothing about a health
-value (`finds_nothing`: a denial, a normal or negative result) is never graded, only left for review.
+value (`finds_nothing`: a denial, a normal or negative result, a result not back yet) is never graded, only
+left for review.
 
 The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
@@ -44,7 +45,7 @@ KINDS = ("health", "business", "financial", "person_name", "contact", "location"
          "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
 _HAN = re.compile(r"[\u3400-\u9fff]")
 #: A finding of nothing: a denial, a condition ruled out, a normal or negative result (a test read negative,
-#: "no fracture of"), a yes/no question answered no. A text that says so
+#: "no fracture of"), a yes/no question answered no, a result awaited. A text that says so
 #: states no condition, though it names the condition's organ or test (the category cues) or the condition.
 _NOTHING_FOUND = re.compile(
     r"\b(?:no (?:evidence|sign|signs|history|record) of|ruled out|rules out|denie[sd]|negative (?:for|result)"
@@ -53,7 +54,10 @@ _NOTHING_FOUND = re.compile(
     r"|never (?:had|been diagnosed)|(?:x-?ray|scan|test|screen|mri|ct|biopsy|culture|result)s?\b[^.;\n]{0,30}"
     r"\bnegative|(?:ticked|answered|checked|marked|circled|said) \W?no)\b"
     r"|[?？]\W{0,4}(?:no\b|否|无|没有)"  # a yes/no question answered no (a form, a questionnaire)
-    r"|阴性|正常范围|均正常|未见|排除|否认|未发现|没有发现|未患|无[^，。,.]{0,8}(?:病史|疾病)", re.I)
+    r"|阴性|正常范围|均正常|未见|排除(?!标准)|否认|未发现|没有发现|未患|无[^，。,.]{0,8}(?:病史|疾病)"
+    # a result or record awaited: nothing is known yet ("stim test results not back", "hasn't arrived yet")
+    r"|\b(?:not back (?:yet|from)|not (?:in|here) yet|(?:has|have)(?:n't| not) (?:yet )?(?:arrived|come (?:back|in))"
+    r"|still waiting (?:for|on))\b|还没出|尚未出|尚未回|待回报|未回报|还没回来", re.I)
 
 
 def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
@@ -93,9 +97,11 @@ def states_numbers(unit: Unit, text: str) -> float:
 
 def finds_nothing(unit: Unit, text: str) -> bool:
     """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
-    normal or negative result, a yes/no question answered no): the grader never grades such a text, it leaves
-    it for review at most. On the twenty-two hand-written splits such texts are 20 negatives (negated, ruled
-    out, normal results, a form's "No") and no leak (benchmarks/RESULTS.md, sessions 23 and 24)."""
+    normal or negative result, a yes/no question answered no, a result or record not back yet): the grader
+    never grades such a text, it leaves it for review at most. On the twenty-four hand-written splits such
+    texts are 27 negatives (negated, ruled out, normal results, a form's "No", a test not back) and no leak
+    (benchmarks/RESULTS.md, sessions 23 and 24; "pending" is not read: "EGFR testing pending" follows a
+    stated diagnosis, and 排除 is not read in 排除标准, a trial's exclusion criteria)."""
     return unit.kind == "health" and bool(_NOTHING_FOUND.search(text))
 
 
