@@ -24,6 +24,7 @@ from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
+from ec2audit.annotate.recognizers.secrets import documented_example
 from ec2audit.annotate.recognizers.zh_pii import is_team, placed_name_ok
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
@@ -256,6 +257,11 @@ class Prelabeler:
             # the sentence's full stop is no part of a condition or a number (`diagnosis: asthma.`); of a name or a
             # company it can be (`Jr.`, `Inc.`)
             end = f.end - (value.endswith((".", "。")) and dim not in ("person_name", "business"))
+            if dim == "location" and _HOST_NAME.fullmatch(value.strip(" \"'")):
+                continue  # a database's `address` in a Terraform state is its host, no place: internal ones are
+                # found as hosts, public ones are the service's
+            if dim == "credential" and documented_example(value):
+                continue  # `AWS_SECRET_ACCESS_KEY=wJalr…EXAMPLEKEY` in a `.env.example`: the docs' key, nobody's
             if dim and len(value.strip()) >= self.taxonomy.rules(dim).min_length and not _placeholder(value):
                 found.append(Match(f.start, end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
         return found
@@ -271,6 +277,8 @@ class Prelabeler:
         return spans
 
 
+#: A host name or an IPv4 address: what a machine's `address` holds.
+_HOST_NAME = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\.?|\d{1,3}(?:\.\d{1,3}){3}")
 _CELL_BREAK = re.compile(r"[,;|\t\n]+")
 _LINE_BREAK = re.compile(r"[|\t\n]+")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")

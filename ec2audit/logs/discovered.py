@@ -52,9 +52,11 @@ _ACCOUNT_BEFORE = re.compile(r"(?i)\b(?:account|acct|card|policy|member|patient|
 #: Words before an id that make the number a CI run's, job's or build's (`(runner ubuntu-24.04, id 7731024598)`).
 _RUN_BEFORE = re.compile(r"(?i)\b(?:run|job|build|pipeline|workflow|runner|deployment)s?"
                          r"(?:[ _-]?(?:id|#|no\.?|number)|\s+\S+,\s*id)[\"']?\s*[:=#]?\s*[\"']?\s*$")
-#: A condition's holder just before it (`I have epilepsy`, `her diabetes`): someone's health, whatever surrounds it.
+#: A condition's holder just before it (`I have epilepsy`, `her diabetes`, `I'm diabetic`): someone's health, whatever
+#: surrounds it.
 _HOLDER_BEFORE = re.compile(r"(?i)(?:\b(?:i|he|she|they|we)\s+(?:have|has|had|live with|lives with|suffer from|"
-                            r"suffers from)|\bdiagnosed with|\bliving with|\b(?:my|his|her|their|our))\s+$")
+                            r"suffers from)|\bdiagnosed with|\bliving with|\b(?:my|his|her|their|our)"
+                            r"|\b(?:i['’]m|i am|(?:he|she)(?:['’]s| is)|(?:they|we)(?:['’]re| are))(?:\s+an?)?)\s+$")
 #: What a Chinese address names below a city: a street, a building, a room, a village.
 _ZH_PLACE = re.compile(r"[路街道巷弄号栋幢室村镇乡]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
