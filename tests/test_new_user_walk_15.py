@@ -102,6 +102,24 @@ def test_a_terraform_states_values_are_named_by_their_keys_and_a_databases_addre
         ("person_name", "attributes.tags.Owner", "Rafael Souza")]
 
 
+def test_an_instance_type_is_no_drivers_licence_when_presidio_runs(tmp_path):
+    """`annotate prelabel` as it runs by default, with Presidio, over an EC2 instance's description saved as JSON
+    (`aws ec2 describe-instances` output cut down to one line): Presidio's driver's licence pattern reads `t3` in
+    `"instance_type": "t3.micro"` after the addresses. By hand: two units, the private IP (ours) and the public one
+    (Presidio's). Before: three, `t3` a government ID."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "bastion.json").write_text(json.dumps({
+        "id": "i-0abcd1234efgh5678", "private_ip": "10.20.1.15", "public_ip": "52.31.204.17",
+        "ami": "ami-0c55b159cbfafe1f0", "instance_type": "t3.micro"}), encoding="utf-8")
+    units = tmp_path / "auto.jsonl"
+    code, output = _cli("annotate", "prelabel", ws, "--units", units, "--out", tmp_path / "ls.json")
+    assert code == 0, output
+    assert sorted((json.loads(line)["dimension"], json.loads(line)["value"])
+                  for line in units.read_text(encoding="utf-8").splitlines()) == [
+        ("network", "10.20.1.15"), ("network", "52.31.204.17")]
+
+
 MINUTES = """# 产品周会纪要 2024-06-12
 
 参会人：刘建国、陈思远

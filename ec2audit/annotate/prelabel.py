@@ -216,20 +216,25 @@ class Prelabeler:
             done = {i for i, _, _ in pieces[at:end]} - {i for i, _, _ in pieces[end:end + 1]}
             tick(len(done))
 
-    @staticmethod
-    def _presidio_matches(doc: Document, offset: int, found: list) -> list[Match]:
+    def _presidio_matches(self, doc: Document, offset: int, found: list) -> list[Match]:
         """Presidio's results for the chunk of `doc` at `offset`, kept to cells (`_cells`), a name's or a place's
-        without the possessive spaCy's NER keeps (`Dana Whitfield's desk`: a call naming `Dana Whitfield` sends it)."""
+        without the possessive spaCy's NER keeps (`Dana Whitfield's desk`: a call naming `Dana Whitfield` sends it).
+        An ID or an account number shorter than its dimension's shortest value is a token's piece, no one's (its
+        driver's licence pattern reads `t3` in an instance type `t3.micro`)."""
         kept = []
         for r in found:
             if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(doc.text, r.start + offset, r.end + offset):
+                continue
+            dimension = ENTITY_DIMENSIONS[r.entity_type]
+            shortest = self.taxonomy.rules(dimension).min_length
+            if dimension in ("government_id", "financial") and r.end - r.start < shortest:
                 continue
             stop = r.end + offset
             possessive = _POSSESSIVE.search(doc.text, max(0, stop - 2), stop)
             if possessive and r.entity_type in ("PERSON", "LOCATION"):
                 stop = possessive.start()
             for start, end in _cells(doc, r.start + offset, stop, r.entity_type):
-                kept.append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score, "presidio"))
+                kept.append(Match(start, end, r.entity_type, dimension, r.score, "presidio"))
         return kept
 
     def _key_dimension(self, key: str) -> str | None:
