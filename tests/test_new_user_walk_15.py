@@ -44,6 +44,18 @@ def test_the_aws_keys_documentation_prints_are_nobodys_and_the_env_files_keys_ar
     assert _discovered(tmp_path, [ENV_EXAMPLE, ENV]) == [("credential", value) for value in real]
 
 
+def test_a_host_under_a_companys_internal_zone_is_an_internal_host(tmp_path):
+    """A `.env` whose database lives at `db.internal.acme-corp.net` (the company's internal zone under its own domain,
+    not a `.internal` top level) beside a public API's host. By hand: two units, the password and the internal host,
+    in `prelabel` and in `--discover`. Before: the password alone (the host was read as a public service's)."""
+    env = "DATABASE_URL=postgres://app:Xk29vLq7TzPw@db.internal.acme-corp.net:5432/orders\n" \
+          "PAYMENTS_API=https://api.stripe.com/v1\n"
+    expected = [("credential", "Xk29vLq7TzPw"), ("network", "db.internal.acme-corp.net")]
+    found = _prelabelled(tmp_path, {".env": env})
+    assert sorted((u["dimension"], u["value"]) for u in found) == expected
+    assert _discovered(tmp_path, [env]) == expected
+
+
 NOTEBOOK = json.dumps({"cells": [
     {"cell_type": "code", "execution_count": 4, "metadata": {}, "outputs": [
         {"name": "stdout", "output_type": "stream", "text": ["accuracy 0.913, true positive rate 0.88\n"]}],
