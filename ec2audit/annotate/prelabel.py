@@ -22,6 +22,7 @@ from functools import cache
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
+from ec2audit.annotate.recognizers.health import TOPIC_AFTER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
 from ec2audit.annotate.recognizers.secrets import documented_example
@@ -430,12 +431,13 @@ def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     field's name (a CSV header `customer_id`, a JSON key) standing outside every value, and no address
     is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`). A phone number glued to a code
     (`CLM-2024-…`) or after a number sign (`Order #123-456-7890`) is a reference, whoever found it; John Doe and
-    张三 are anybody, no one."""
+    张三 are anybody, no one; a condition before `classifier` or `dataset` names a topic, no one's health."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
     found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
              and not (m.dimension == "contact" and _in_message_id(doc, m)) and not _a_version(doc, m)
              and not (m.entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(text[max(0, m.start - 12):m.start]))
-             and not (m.dimension == "person_name" and text[m.start:m.end].strip().lower() in PLACEHOLDER_NAMES)]
+             and not (m.dimension == "person_name" and text[m.start:m.end].strip().lower() in PLACEHOLDER_NAMES)
+             and not (m.dimension == "health" and TOPIC_AFTER.match(text[m.end:m.end + 40]))]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found

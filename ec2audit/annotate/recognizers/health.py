@@ -36,6 +36,11 @@ _EN_PROCEDURES = (r"(?:knee|hip|back|spinal|spine|shoulder|heart|open-heart|bypa
 _EN_HOLDER_IS = r"\b(?:i['’]m|i am|i was|(?:he|she)(?:['’]s| is| was)|(?:they|we)(?:['’]re| are| were)) (?:an? )?"
 _EN_ADJECTIVES = (r"(?:type [12] )?(?:pre-?)?diabetic|epileptic|asthmatic|an(?:a)?emic|autistic|schizophrenic|bipolar"
                   r"|hypertensive|co?eliac|anorexic|bulimic|hiv[- ]positive")
+#: What a condition names when it is followed by one of these words: a topic, not someone's health (`the cancer
+#: classifier`, `the breast cancer dataset`, `Alzheimer's disease research`).
+TOPIC_AFTER = re.compile(
+    r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
+    r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
 _ZH_TERMS = ("糖尿病", "高血压", "抑郁症", "抑郁障碍", "焦虑症", "焦虑障碍", "双相情感障碍", "精神分裂症", "哮喘",
              "白血病", "淋巴瘤", "肿瘤", "[肺胃肝肠乳腺宫颈食管胰腺甲状腺鼻咽前列腺]{1,3}癌", "乙肝", "丙肝",
              "肝炎", "肺结核", "癫痫", "肾病", "肾衰竭", "心力衰竭", "冠心病", "心脏病", "关节炎",
