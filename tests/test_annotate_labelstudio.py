@@ -317,7 +317,7 @@ def test_ml_backend_predicts_documents_added_later(labelstudio, workspace, tmp_p
     pid = _project_id(ls, "Live")
     [backend] = ls.ml.list(project=pid)
     assert backend.url == labelstudio.ml_backend
-    text = "Later note: call Zhang at 13922883366, key AKIAIOSFODNN7EXAMPLE, host db01.prod.internal.\n"
+    text = "Later note: call Zhang at 13922883366, key AKIA2E0A8F3B244C9986, host db01.prod.internal.\n"
     ls.projects.import_tasks(pid, request=[{"data": {"text": text, "task_id": "task-crm", "file": "later.txt",
                                                      "key": "task-crm:later.txt"}}])
     [later] = [t for t in ls.tasks.list(project=pid, fields="task_only") if t.data["file"] == "later.txt"]
@@ -325,7 +325,7 @@ def test_ml_backend_predicts_documents_added_later(labelstudio, workspace, tmp_p
     [prediction] = ls.tasks.get(str(later.id)).predictions
     labels = {r["value"]["text"]: (r["value"]["labels"][0], r["score"]) for r in prediction.result
               if r["type"] == "labels"}
-    assert {k: v[0] for k, v in labels.items()} == {"13922883366": "contact", "AKIAIOSFODNN7EXAMPLE": "credential",
+    assert {k: v[0] for k, v in labels.items()} == {"13922883366": "contact", "AKIA2E0A8F3B244C9986": "credential",
                                                     "db01.prod.internal": "network"}
     assert all(0 < score <= 1 for _, score in labels.values())  # a score per region
     again = CliRunner().invoke(main, ["annotate", "push", str(tasks_file), "--url", labelstudio.url, "--project",

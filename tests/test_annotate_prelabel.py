@@ -192,7 +192,7 @@ def test_cli_prelabel_reads_hidden_files_and_names_what_it_leaves_out(tmp_path):
     (ws / ".git" / "refs").mkdir(parents=True)
     (ws / ".env").write_text("DB_PASSWORD=Xk82!mq9Lz\nOPENAI_API_KEY=sk-proj-abcD3fGhIjkLmn0pQrStUvWx12\n")
     (ws / ".env.production").write_text("ADMIN_PHONE=13922883366\n")
-    (ws / ".aws" / "credentials").write_text("[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")
+    (ws / ".aws" / "credentials").write_text("[default]\naws_access_key_id = AKIA2E0A8F3B244C9986\n")
     (ws / ".git" / "config").write_text("[remote]\n  token = ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n")
     (ws / ".git" / "refs" / "HEAD").write_text("ref: main\n")
     (ws / "README").write_text("nothing here\n")
@@ -205,7 +205,7 @@ def test_cli_prelabel_reads_hidden_files_and_names_what_it_leaves_out(tmp_path):
     assert sorted(tasks) == [".aws/credentials", ".env", ".env.production", "README"]
     proposed = {r["value"]["text"] for t in tasks.values() for p in t.get("predictions", []) for r in p["result"]
                 if r["type"] == "labels"}
-    assert {"Xk82!mq9Lz", "sk-proj-abcD3fGhIjkLmn0pQrStUvWx12", "13922883366", "AKIAIOSFODNN7EXAMPLE"} <= proposed
+    assert {"Xk82!mq9Lz", "sk-proj-abcD3fGhIjkLmn0pQrStUvWx12", "13922883366", "AKIA2E0A8F3B244C9986"} <= proposed
     assert "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789" not in proposed
 
 

@@ -28,7 +28,7 @@ HITS = [
     ("secrets", "OPENAI_API_KEY=sk-proj-abcD3fGhIjkLmn0pQrStUvWx12 in .env", "sk-proj-abcD3fGhIjkLmn0pQrStUvWx12"),
     ("secrets", "key sk-ant-api03-Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE then",
      "sk-ant-api03-Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE"),
-    ("secrets", "aws_access_key_id AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
+    ("secrets", "aws_access_key_id AKIA2E0A8F3B244C9986", "AKIA2E0A8F3B244C9986"),
     ("secrets", "push with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 now", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
     ("secrets", "SLACK=xoxb-1234567890-ab12cd34ef56", "xoxb-1234567890-ab12cd34ef56"),
     ("secrets", "auth eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVPmB92K27uhbUJU1p1r",

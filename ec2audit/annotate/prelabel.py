@@ -22,8 +22,10 @@ from functools import cache
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
+from ec2audit.annotate.recognizers.health import TOPIC_AFTER
 from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
+from ec2audit.annotate.recognizers.secrets import documented_example
 from ec2audit.annotate.recognizers.zh_pii import is_team, placed_name_ok
 from ec2audit.annotate.workspace import Document, make_document
 from ec2audit.detect.compiled import PLACEHOLDER
@@ -215,20 +217,25 @@ class Prelabeler:
             done = {i for i, _, _ in pieces[at:end]} - {i for i, _, _ in pieces[end:end + 1]}
             tick(len(done))
 
-    @staticmethod
-    def _presidio_matches(doc: Document, offset: int, found: list) -> list[Match]:
+    def _presidio_matches(self, doc: Document, offset: int, found: list) -> list[Match]:
         """Presidio's results for the chunk of `doc` at `offset`, kept to cells (`_cells`), a name's or a place's
-        without the possessive spaCy's NER keeps (`Dana Whitfield's desk`: a call naming `Dana Whitfield` sends it)."""
+        without the possessive spaCy's NER keeps (`Dana Whitfield's desk`: a call naming `Dana Whitfield` sends it).
+        An ID or an account number shorter than its dimension's shortest value is a token's piece, no one's (its
+        driver's licence pattern reads `t3` in an instance type `t3.micro`)."""
         kept = []
         for r in found:
             if r.entity_type not in ENTITY_DIMENSIONS or _continues_number(doc.text, r.start + offset, r.end + offset):
+                continue
+            dimension = ENTITY_DIMENSIONS[r.entity_type]
+            shortest = self.taxonomy.rules(dimension).min_length
+            if dimension in ("government_id", "financial") and r.end - r.start < shortest:
                 continue
             stop = r.end + offset
             possessive = _POSSESSIVE.search(doc.text, max(0, stop - 2), stop)
             if possessive and r.entity_type in ("PERSON", "LOCATION"):
                 stop = possessive.start()
             for start, end in _cells(doc, r.start + offset, stop, r.entity_type):
-                kept.append(Match(start, end, r.entity_type, ENTITY_DIMENSIONS[r.entity_type], r.score, "presidio"))
+                kept.append(Match(start, end, r.entity_type, dimension, r.score, "presidio"))
         return kept
 
     def _key_dimension(self, key: str) -> str | None:
@@ -256,6 +263,11 @@ class Prelabeler:
             # the sentence's full stop is no part of a condition or a number (`diagnosis: asthma.`); of a name or a
             # company it can be (`Jr.`, `Inc.`)
             end = f.end - (value.endswith((".", "。")) and dim not in ("person_name", "business"))
+            if dim == "location" and _HOST_NAME.fullmatch(value.strip(" \"'")):
+                continue  # a database's `address` in a Terraform state is its host, no place: internal ones are
+                # found as hosts, public ones are the service's
+            if dim == "credential" and documented_example(value):
+                continue  # `AWS_SECRET_ACCESS_KEY=wJalr…EXAMPLEKEY` in a `.env.example`: the docs' key, nobody's
             if dim and len(value.strip()) >= self.taxonomy.rules(dim).min_length and not _placeholder(value):
                 found.append(Match(f.start, end, f"FIELD:{f.field}", dim, 0.9, "field-key"))
         return found
@@ -271,6 +283,8 @@ class Prelabeler:
         return spans
 
 
+#: A host name or an IPv4 address: what a machine's `address` holds.
+_HOST_NAME = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\.?|\d{1,3}(?:\.\d{1,3}){3}")
 _CELL_BREAK = re.compile(r"[,;|\t\n]+")
 _LINE_BREAK = re.compile(r"[|\t\n]+")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?|先生|女士)\s*$")
@@ -417,12 +431,13 @@ def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     field's name (a CSV header `customer_id`, a JSON key) standing outside every value, and no address
     is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`). A phone number glued to a code
     (`CLM-2024-…`) or after a number sign (`Order #123-456-7890`) is a reference, whoever found it; John Doe and
-    张三 are anybody, no one."""
+    张三 are anybody, no one; a condition before `classifier` or `dataset` names a topic, no one's health."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
     found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
              and not (m.dimension == "contact" and _in_message_id(doc, m)) and not _a_version(doc, m)
              and not (m.entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(text[max(0, m.start - 12):m.start]))
-             and not (m.dimension == "person_name" and text[m.start:m.end].strip().lower() in PLACEHOLDER_NAMES)]
+             and not (m.dimension == "person_name" and text[m.start:m.end].strip().lower() in PLACEHOLDER_NAMES)
+             and not (m.dimension == "health" and TOPIC_AFTER.match(text[m.end:m.end + 40]))]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]
     if not holes:
         return found

@@ -55,6 +55,8 @@ _XML_ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.:-]{0,38})(?:\s[^<>]*)?>(?P<val
 #: `"key": "value"` of JSON quoted inside other text (a tool result in a transcript, a log line).
 _QUOTED_PAIR = re.compile(r'"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,38})"\s*:\s*'
                           r'"(?P<value>[^"\\\n]{1,200})"')
+#: Files that are JSON under another suffix: Terraform state (`attributes.private_ip`, not a line's `instances`).
+_JSON_SUFFIXES = (".json", ".tfstate")
 #: The line that starts a record of `key: value` lines, by suffix: a YAML list's item.
 _RECORD_START = {".yaml": re.compile("- "), ".yml": re.compile("- ")}
 #: vCard's and iCalendar's content lines (RFC 6350, 5545): `NAME;PARAM=…:VALUE`, a line that starts with a space
@@ -104,7 +106,7 @@ def make_document(task_id: str, file: str, text: str) -> Document:
     suffix = Path(file).suffix.lower()
     bom = 1 if text.startswith("\ufeff") else 0  # a BOM (Excel's "CSV UTF-8", PowerShell's JSON) is no part of it
     try:
-        if suffix == ".json":
+        if suffix in _JSON_SUFFIXES:
             fields = _json_fields(text[bom:], bom, file)
         elif suffix in (".jsonl", ".ndjson"):
             fields, offset = [], bom
@@ -503,6 +505,17 @@ def _content_lines(text: str, file: str, record: re.Pattern) -> list[Field]:
     return fields
 
 
+def _unquoted(text: str, start: int, end: int) -> tuple[int, int]:
+    """A value a quote opens, without its quotes: it ends at that quote's partner. A line of code inside
+    JSON-escaped text (a notebook's `"api_key = 'sk-…'\\n",`) runs on past it, and nothing after the partner is
+    the value's; a further pair's value (`Name: "Dana", Phone: "415…"`) starts with its own quote."""
+    if text[start:start + 1] in ("'", '"') and start + 1 < end:
+        start += 1
+    quote = text[start - 1:start]
+    close = text.find(quote, start, end) if quote in ("'", '"') else -1
+    return start, close if close > start else end
+
+
 def _line_fields(text: str, file: str, record: re.Pattern | None) -> list[Field]:
     """`key: value` lines (each line `record` matches starts a new entity: `_RECORD_START`), `<Tag>value</Tag>`
     elements (XML payment files, SOAP) and `"key": "value"` pairs of JSON inside text: the key or the tag names the
@@ -517,10 +530,10 @@ def _line_fields(text: str, file: str, record: re.Pattern | None) -> list[Field]
             key, at = m.group("key").strip(), m.start("value")
             for pair in _NEXT_PAIR.finditer(text, at, m.end("value")):  # `收件人：陈静，电话：139…`: each its own key
                 if pair.start() > at:
-                    fields.append(Field(at, pair.start(), entity, key))
+                    fields.append(Field(*_unquoted(text, at, pair.start()), entity, key))
                 key, at = pair.group("key"), pair.end()
             if m.end("value") > at:
-                fields.append(Field(at, m.end("value"), entity, key))
+                fields.append(Field(*_unquoted(text, at, m.end("value")), entity, key))
     taken = [(f.start, f.end) for f in fields]
     for pattern, marker in ((_XML_ELEMENT, "</"), (_QUOTED_PAIR, '":')):
         if marker in text.replace('": ', '":'):

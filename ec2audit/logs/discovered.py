@@ -52,9 +52,11 @@ _ACCOUNT_BEFORE = re.compile(r"(?i)\b(?:account|acct|card|policy|member|patient|
 #: Words before an id that make the number a CI run's, job's or build's (`(runner ubuntu-24.04, id 7731024598)`).
 _RUN_BEFORE = re.compile(r"(?i)\b(?:run|job|build|pipeline|workflow|runner|deployment)s?"
                          r"(?:[ _-]?(?:id|#|no\.?|number)|\s+\S+,\s*id)[\"']?\s*[:=#]?\s*[\"']?\s*$")
-#: A condition's holder just before it (`I have epilepsy`, `her diabetes`): someone's health, whatever surrounds it.
+#: A condition's holder just before it (`I have epilepsy`, `her diabetes`, `I'm diabetic`): someone's health, whatever
+#: surrounds it.
 _HOLDER_BEFORE = re.compile(r"(?i)(?:\b(?:i|he|she|they|we)\s+(?:have|has|had|live with|lives with|suffer from|"
-                            r"suffers from)|\bdiagnosed with|\bliving with|\b(?:my|his|her|their|our))\s+$")
+                            r"suffers from)|\bdiagnosed with|\bliving with|\b(?:my|his|her|their|our)"
+                            r"|\b(?:i['’]m|i am|(?:he|she)(?:['’]s| is)|(?:they|we)(?:['’]re| are))(?:\s+an?)?)\s+$")
 #: What a Chinese address names below a city: a street, a building, a room, a village.
 _ZH_PLACE = re.compile(r"[路街道巷弄号栋幢室村镇乡]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -94,10 +96,6 @@ _BIRTH_DATE = re.compile(
     r"(?:\b(?:dob|d\.o\.b\.?|date[ _-]?of[ _-]?birth|birth[ _-]?date|birthdate|birthday|born(?: on)?)\b|出生日期|生日)"
     r"[\"'\s:：=]*(?:(?:is|was|on)\s+)?(?P<date>\d{4}-\d\d-\d\d|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
     r"\d{1,2} " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2},? \d{4}|\d{4}年\d{1,2}月\d{1,2}日)", re.I)
-#: What a condition names when it is followed by one of these words: a topic, not someone's health.
-_TOPIC_AFTER = re.compile(
-    r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
-    r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
 #: A term glued to a path, a file extension or an identifier's other parts: code, not someone's health.
 _IDENTIFIER_BEFORE = re.compile(r"[/\\_]$")
 _IDENTIFIER_AFTER = re.compile(r"\.[A-Za-z]\w{0,4}\b|[_/\\]")
@@ -232,6 +230,7 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
     """A condition term is kept when it is several words (`type 2 diabetes`) or, one word, when the text
     around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`). A term that
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
+    from ec2audit.annotate.recognizers.health import TOPIC_AFTER
     from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 
     if not re.search(r"[^\W\d_]{3,}", value):
@@ -240,7 +239,7 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
         return "a diffstat's count of changed lines (`6 deletions(-)`), not someone's condition"
     if _IDENTIFIER_BEFORE.search(before) or _IDENTIFIER_AFTER.match(after):
         return "part of a file name or an identifier (`models/diabetes.py`, `asthma_risk`), not someone's condition"
-    if _TOPIC_AFTER.match(after):
+    if TOPIC_AFTER.match(after):
         return "names a topic (a data set, research, an organisation), not someone's condition"
     if " " in value.strip() or keyed:  # a one-word `Asthma` in a `diagnosis` column is someone's condition
         return None

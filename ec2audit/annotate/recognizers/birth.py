@@ -1,6 +1,7 @@
 """Dates of birth: a date right after a word that says it is one (`DOB: 03/14/1961`, `born on March 8, 1987`,
-a vCard's `BDAY:1984-03-12`, `出生日期：1987年3月8日`), in the forms people write dates. A date alone is not
-proposed: most dates in task data are when something happened, not when someone was born.
+a vCard's `BDAY:1984-03-12`, `my date of birth is 1971-09-14`, `出生日期：1987年3月8日`), in the forms people
+write dates. A date alone is not proposed: most dates in task data are when something happened, not when someone
+was born.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ DATE = (r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|\d{4}�
 RECOGNIZERS = [
     PatternRecognizer("date-of-birth", "DATE_OF_BIRTH", "other", (
         (rf"(?i:\b(?:DOB|D\.O\.B\.|date of birth|birth ?date|birthday|born(?: on)?|geboren(?: am)?|né(?:e)? le|"
-         r"BDAY(?:;[\w=-]+)*)\b)"
+         r"BDAY(?:;[\w=-]+)*)\b)(?:\s+(?:is|was)\b)?"
          rf"[\s:=\"'-]{{0,4}}(?P<value>{DATE})(?![\d])", 0.7),
         (rf"(?:出生日期|出生年月日|出生年月|生日|出生于|出生)[\s:：为是]{{0,3}}(?P<value>{DATE})(?![\d])", 0.7),
     )),

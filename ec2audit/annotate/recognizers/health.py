@@ -31,6 +31,16 @@ _EN_TAIL = r"(?: (?:stage (?:[1-4]|i{1,3}|iv)|type [12])| with (?:" + "|".join(_
 _EN_PROCEDURES = (r"(?:knee|hip|back|spinal|spine|shoulder|heart|open-heart|bypass|brain|eye|cardiac|bariatric|"
                   r"hernia|cataract|gallbladder|acl|ankle|wrist|cancer|kidney|liver|lung) "
                   r"(?:surgery|operation|replacement|transplant)|bone marrow transplant|chemotherapy|dialysis")
+#: A condition said of its holder as what they are (`I'm diabetic`, `she is epileptic`, `I'm a type 1 diabetic`):
+#: the adjective alone is no one's (`diabetic-friendly recipes`), so only after its holder.
+_EN_HOLDER_IS = r"\b(?:i['’]m|i am|i was|(?:he|she)(?:['’]s| is| was)|(?:they|we)(?:['’]re| are| were)) (?:an? )?"
+_EN_ADJECTIVES = (r"(?:type [12] )?(?:pre-?)?diabetic|epileptic|asthmatic|an(?:a)?emic|autistic|schizophrenic|bipolar"
+                  r"|hypertensive|co?eliac|anorexic|bulimic|hiv[- ]positive")
+#: What a condition names when it is followed by one of these words: a topic, not someone's health (`the cancer
+#: classifier`, `the breast cancer dataset`, `Alzheimer's disease research`).
+TOPIC_AFTER = re.compile(
+    r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
+    r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
 _ZH_TERMS = ("糖尿病", "高血压", "抑郁症", "抑郁障碍", "焦虑症", "焦虑障碍", "双相情感障碍", "精神分裂症", "哮喘",
              "白血病", "淋巴瘤", "肿瘤", "[肺胃肝肠乳腺宫颈食管胰腺甲状腺鼻咽前列腺]{1,3}癌", "乙肝", "丙肝",
              "肝炎", "肺结核", "癫痫", "肾病", "肾衰竭", "心力衰竭", "冠心病", "心脏病", "关节炎",
@@ -46,6 +56,7 @@ RECOGNIZERS = [
         (rf"(?i:\b(?<!tropical )(?<!economic )(?<!great ){_EN_QUALIFIER}(?:{'|'.join(_EN_TERMS)}){_EN_TAIL}\b)", 0.7),
         (r"\bAIDS\b", 0.7),
         (rf"(?i:\b(?:{_EN_PROCEDURES})\b)", 0.6),
+        (rf"(?i:{_EN_HOLDER_IS}(?P<value>{_EN_ADJECTIVES})\b)", 0.7),
     )),
     PatternRecognizer("lab-value", "LAB_VALUE", "health", (
         (r"(?i:\b(?:hba1c|a1c|glycated ha?emoglobin)|糖化血红蛋白)[^\d\n]{0,20}?"

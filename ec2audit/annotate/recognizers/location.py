@@ -22,16 +22,18 @@ _FLOOR = r"(?:,? (?:\d{1,2} ?[ºª°]|piso \d{1,2}|int\. ?\d{1,3})(?: ?[A-Z]\b)?
 _POSTCODE_TOWN = r"(?:,? \d{4,5} [A-ZÀ-Þ][a-zà-ÿ]+(?:[ -][A-ZÀ-Þ][a-zà-ÿ]+)?\b)?"
 _CITY_TAIL = r",? (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+, [A-Z]{2} \d{5}(?:-\d{4})?"
 #: China's provinces, autonomous regions, SARs and municipalities by name: any two to six characters before 省
-#: took the words before the address with it (`他住在广东省…`, `公司位于浙江省…`).
+#: took the words before the address with it (`他住在广东省…`, `公司位于浙江省…`). A municipality is written without its
+#: 市 before a district as often as with it (`北京朝阳区建国路88号`).
 _PROVINCE = (r"(?:(?:河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南"
              r"|四川|贵州|云南|陕西|甘肃|青海|台湾)省|(?:内蒙古|广西(?:壮族)?|西藏|宁夏(?:回族)?|新疆(?:维吾尔)?)自治区|(?:香港|澳门)特别行政区"
-             r"|北京市|上海市|天津市|重庆市)")
+             r"|(?:北京|上海|天津|重庆)(?:市|(?=[\u4e00-\u9fff]{1,5}?[区县])))")
 _CITY = r"(?:[\u4e00-\u9fff]{2,3}?市)"
 _CN_ADDRESS = (
     rf"(?:{_PROVINCE}|(?<![\u4e00-\u9fff])(?![在于住到寄])(?:{_CITY})|(?<=[在于住址：:])(?![在于住到寄])[\u4e00-\u9fff]{{2,3}}?市)(?:[\u4e00-\u9fff]{{1,6}}?(?:市|县|区|州|盟))*[\u4e00-\u9fff]{{0,8}}?"
     # the numbers are written with spaces around them too (`漕溪北路 88 号 3 楼`)
     r"(?:路|街|大道|道|巷|胡同|弄)(?: ?[0-9一二三四五六七八九十百]+ ?号)?"
-    r"(?:(?: ?[\u4e00-\u9fffA-Za-z0-9]{1,8}? ?)?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\d{6}(?!\d))?"
+    # a building's name in words apart (`SOHO 现代城 5 号楼 1203 室`)
+    r"(?:(?:(?: ?[\u4e00-\u9fffA-Za-z0-9]{1,8}?){1,3} ?)?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\d{6}(?!\d))?"
 )
 
 RECOGNIZERS = [

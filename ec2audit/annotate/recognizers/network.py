@@ -1,7 +1,8 @@
 """Internal infrastructure: private IPv4 addresses (RFC 1918, CGNAT), MAC addresses, internal host names.
 
 Public addresses are Presidio's IP recognizer's job; what leaks a company's layout is the private
-range and names under internal zones (`db01.prod.internal`, `*.svc.cluster.local`, `*.corp`).
+range and names under internal zones (`db01.prod.internal`, `*.svc.cluster.local`, `*.corp`, a company's own
+`*.internal.acme-corp.net`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,12 @@ from ec2audit.annotate.recognizers.base import PatternRecognizer
 
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
 _INTERNAL_ZONES = r"(?:internal|intranet|corp|lan|local|localdomain|private|home\.arpa|svc|cluster\.local)"
+#: An internal zone of a company's own domain (`db.internal.acme-corp.net`, `git.corp.example.co.uk`): the word
+#: alone is a label of the domain's, never its name (`internal.net` is a company's).
+_INTERNAL_SUBZONES = r"(?:internal|intranet|corp)(?:\.[a-z0-9-]+)+\.[a-z]{2,}"
 #: A host name under an internal zone.
-INTERNAL_HOST = re.compile(rf"(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+{_INTERNAL_ZONES}(?![\w.-]*\w)")
+INTERNAL_HOST = re.compile(rf"(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+"
+                           rf"(?:{_INTERNAL_SUBZONES}|{_INTERNAL_ZONES})(?![\w.-]*\w)")
 
 
 def _private_ip(value: str) -> bool:

@@ -35,8 +35,17 @@ _PLACEHOLDERS = {"none", "null", "true", "false", "required", "optional", "chang
                  "example", "redacted", "hidden", "string", "your_password", "your-password"}
 
 
+def documented_example(value: str) -> bool:
+    """A key documentation prints to look real and never work: AWS's `AKIAIOSFODNN7EXAMPLE` and
+    `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` (copied into every `.env.example`), `sk_test_EXAMPLE…`. No random
+    key spells the word."""
+    return "example" in value.casefold()
+
+
 def _random_looking(value: str) -> bool:
     """Real keys mix digits or cases; words like `sk-learn-compatible-models` do not."""
+    if documented_example(value):
+        return False
     body = value.split("-", 1)[-1] if value.startswith("sk-") else value
     mixed = any(c.isdigit() for c in body) or (any(c.isupper() for c in body) and any(c.islower() for c in body))
     return mixed and any(c.isalpha() for c in body) and len(set(body)) >= 8
@@ -53,7 +62,8 @@ def _jwt(value: str) -> bool:
 
 def _config_secret(value: str) -> bool:
     stripped = value.strip("'\"")
-    return (len(stripped) >= 6 and stripped.lower() not in _PLACEHOLDERS and len(set(stripped)) > 2
+    return (len(stripped) >= 6 and not documented_example(stripped) and stripped.lower() not in _PLACEHOLDERS
+            and len(set(stripped)) > 2
             and stripped[0] not in "$<{%*" and not re.fullmatch(r"[xX*.#-]+", stripped))
 
 
@@ -71,8 +81,9 @@ def _keyed(keys: str) -> str:
 
 
 def _keyed_zh(keys: str) -> str:
-    """The same after a Chinese key (`密码：…`), full-width colon and punctuation included."""
-    return rf"(?:{keys})\s*[:：=]\s*(?P<value>[^\s\"'，,；;]{{6,}})"
+    """The same after a Chinese key (`密码：…`), full-width colon and punctuation included, or a space alone before
+    a value in Latin letters, digits and symbols (`测试账号 test01 / 密码 Passw0rd!2024`); `密码错误` has neither."""
+    return rf"(?:{keys})(?:\s*[:：=]\s*|[ \t]+(?=[!-~]{{6}}))(?P<value>[^\s\"'，,；;]{{6,}})"
 
 
 RECOGNIZERS = [
@@ -86,7 +97,7 @@ RECOGNIZERS = [
     ), validate=_random_looking),
     PatternRecognizer("aws-access-key", "AWS_ACCESS_KEY", "credential", (
         (r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])", 0.95),
-    )),
+    ), validate=lambda value: not documented_example(value)),
     PatternRecognizer("github-token", "GITHUB_TOKEN", "credential", (
         (r"(?<!\w)gh[pousr]_[A-Za-z0-9]{36}(?!\w)", 0.95),
         (r"(?<!\w)github_pat_[A-Za-z0-9_]{22,}", 0.95),
