@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from intercept_helpers import json_strings
 from test_intercept_forms_walk import FORMS, RECORD, UNIT_IDS, UNITS, leaked
 
 from ec2audit.gateway.positions import ANTHROPIC, API_PATHS, APIS, CHAT, RESPONSES
@@ -29,6 +30,20 @@ def _send(proxy, episode: str, body: dict, path: str = "/v1/chat/completions"):
     answer = client.post(f"/e/{episode}{path}", json={"model": "echo", **body})
     [record] = store.records(episode)
     return answer, app.state.requests[seen:], record
+
+
+def near_misses_test(forms: dict, near: dict):
+    """The near-miss test every later walk runs over its forms, for its module to bind by name: another record of
+    the same shape, written in each form, is forwarded as sent with no finding."""
+
+    @pytest.mark.parametrize("form", sorted(forms))
+    def test_near_misses_go_out_untouched(proxy, form):
+        text = forms[form](near)
+        answer, sent, record = _send(proxy, f"near-{form}", {"messages": [{"role": "user", "content": text}]})
+        assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
+        assert text in json_strings(sent[0]["body"])
+
+    return test_near_misses_go_out_untouched
 
 
 # --- 1. a spaced or romanised name inside a longer one is another person ---------------------------------

@@ -30,6 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from intercept_helpers import json_strings
 from test_intercept_forms_walk import CELLS, assert_held, leaked, walk_tests
+from test_intercept_forms_walk_2 import near_misses_test
 from test_intercept_forms_walk_3 import (
     _CANONICAL,
     _PLAIN,
@@ -178,15 +179,7 @@ KNOWN_GAPS: dict[str, set] = {}
  test_a_large_body_holds_in_every_form) = walk_tests(FORMS, UNIT_IDS, leaks, ONE_LINE, KNOWN_GAPS, RECORD)
 
 
-@pytest.mark.parametrize("form", sorted(FORMS_8))
-def test_near_misses_go_out_untouched(proxy, form):
-    """Another record of the same shape in each form: no finding, forwarded as sent."""
-    mode, app, client, store = proxy
-    text = FORMS_8[form](NEAR)
-    answer, sent, record = _post(proxy, f"near-{form}", "/v1/chat/completions",
-                                 {"messages": [{"role": "user", "content": text}]})
-    assert (answer.status_code, record.findings, record.redactions) == (200, [], 0)
-    assert text in json_strings(sent[0]["body"])
+test_near_misses_go_out_untouched = near_misses_test(FORMS_8, NEAR)
 
 
 #: Text that only looks like a form: accented words whose letters spell no UTF-8, a CSV row of small numbers.
