@@ -1,6 +1,5 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 22, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", "… in session 21", "… in
-session 22").
+"""Hand-written one-line mutants of the code changed in sessions 19 to 23, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 23").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -10,7 +9,8 @@ first failing test) or survived.
 
 `--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
 `tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
-`tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`): the score before them;
+`tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
+`tests/test_mutation_kills_s24.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -245,8 +245,44 @@ GROUPS_S23: dict[str, tuple[str, list[str]]] = {
                                                  "tests/test_judge_learned_grader.py"]),
 }
 GROUPS.update(GROUPS_S23)
+W12 = ["tests/test_new_user_walk_12.py"]
+W13 = ["tests/test_new_user_walk_13.py"]
+FORMS_12 = ["tests/test_intercept_forms_walk_12.py"]
+#: session 24's groups: the code changed in session 23
+GROUPS_S24: dict[str, tuple[str, list[str]]] = {
+    "YB": ("ec2audit/logs/batch_api.py", W12),
+    "YC": ("ec2audit/logs/cline.py", W12),
+    "YO": ("ec2audit/intercept/usage.py", W12),
+    "YF": ("ec2audit/logs/langfuse.py", W12),
+    "YH": ("ec2audit/logs/openai_log.py", W12),
+    "YN": ("ec2audit/intercept/app.py", W12),
+    "YR": ("ec2audit/report/summary.py", W13),
+    "YT": ("ec2audit/report/terminal.py", W13),
+    "YM": ("ec2audit/metrics.py", W13),
+    "YI": ("ec2audit/cli/intercept.py", W13),
+    "YA": ("ec2audit/acebench.py", [*W13, "tests/test_tasks_acebench.py"]),
+    "YK": ("ec2audit/annotate/recognizers/secrets.py", W13),
+    "YW": ("ec2audit/annotate/workspace.py", [*W13, "tests/test_annotate_prelabel.py"]),
+    "YL": ("ec2audit/annotate/prelabel.py", [*W13, "tests/test_annotate_prelabel.py"]),
+    "YX": ("ec2audit/detect/forms/hex_strings.py", [*FORMS_12, "tests/test_detect_form_cues.py"]),
+    "YU": ("ec2audit/detect/forms/url_plus.py", [*FORMS_12, "tests/test_detect_form_cues.py"]),
+    "YV": ("ec2audit/detect/views.py", [*FORMS_12, "tests/test_detect_views.py", "tests/test_detect_table_cache.py"]),
+    "YS": ("ec2audit/intercept/redact.py", FORMS_12),
+    "YE": ("ec2audit/detect/compiled.py", ["tests/test_detect_table_cache.py", "tests/test_detect_compile_cache.py"]),
+    "YQ": ("ec2audit/detect/value_checks.py", ["tests/test_value_checks.py"]),
+    "YG": ("ec2audit/detect/learned_grader.py", ["tests/test_judge_descriptions.py",
+                                                 "tests/test_judge_learned_grader.py"]),
+    "YD": ("ec2audit/run/scheduler.py", ["tests/test_run_openclaw.py::"
+                                         "test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder"]),
+    "YZ": ("ec2audit/backends.py", ["tests/test_backends.py::test_sigterm_stops_a_pool_with_its_workers"]),
+    "YJ": ("ec2audit/localmodel.py", ["tests/test_localmodel.py"]),
+    "YY": ("ec2audit/cli/annotate.py", ["tests/test_annotate_labelstudio.py::"
+                                        "test_serve_stopped_the_moment_its_banner_names_the_server_stops_both"]),
+}
+GROUPS.update(GROUPS_S24)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s23.py" if g in GROUPS_S23 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s24.py" if g in GROUPS_S24 else
+              "tests/test_mutation_kills_s23.py" if g in GROUPS_S23 else
               "tests/test_mutation_kills_s22.py" if g in GROUPS_S22 else
               "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
               for g in GROUPS}
@@ -351,6 +387,27 @@ NEW_FOR: dict[str, list[str]] = {
     "LM": ["test_a_started_local_model_server_is_started_once"],
     "VC": ["test_a_number_in_a_longer_run_of_commas_is_not_read_the_european_way"],
     "DC": ["test_a_conditions_category_is_read_from_its_aliases_and_cues_at_a_words_start"],
+    "YB": ["test_a_batch_output_answers_the_one_input_holding_all_of_its_ids",
+           "test_a_batch_request_that_expired_was_cancelled_or_failed_cost_nothing",
+           "test_a_batch_inputs_line_range_is_no_range_of_its_output",
+           "test_a_log_beside_a_batch_is_no_answer_file_of_it"],
+    "YC": ["test_a_cline_task_names_its_last_model_and_tells_cache_reads_from_writes"],
+    "YO": ["test_an_ollama_embedding_counts_its_prompt_tokens"],
+    "YF": ["test_langfuses_usage_buckets_are_each_counted_once"],
+    "YH": ["test_a_stream_that_ended_is_priced_whichever_way_it_says_so",
+           "test_an_answer_logged_as_empty_text_beside_its_usage_is_priced"],
+    "YR": ["test_report_names_the_first_call_of_a_units_best_grade_not_a_later_one_as_good"],
+    "YM": ["test_a_unit_sent_mostly_is_a_leak_in_its_groups_count"],
+    "YI": ["test_intercept_audits_sessions_table_counts_what_went_to_the_cloud_and_what_it_cost"],
+    "YA": ["test_an_acebench_items_text_ends_at_a_blank_line_or_a_heading_and_its_weight_may_be_a_percentage"],
+    "YK": ["test_a_stripe_keys_placeholder_is_no_credential_and_a_surname_column_completes_a_name"],
+    "YW": ["test_a_stripe_keys_placeholder_is_no_credential_and_a_surname_column_completes_a_name"],
+    "YL": ["test_a_stripe_keys_placeholder_is_no_credential_and_a_surname_column_completes_a_name"],
+    "YU": ["test_a_links_plus_joined_words_are_read_as_a_name_only_where_they_are_one"],
+    "YV": ["test_utf16_text_is_read_by_its_byte_order_mark_or_where_its_holder_says_it_is_text",
+           "test_a_powershell_encoded_command_is_read_without_any_other_hint_of_base64"],
+    "YE": ["test_a_cached_table_is_kept_fresh_built_again_for_other_code_and_survives_a_cache_it_cannot_write"],
+    "YG": ["test_a_normal_result_or_a_denial_finds_nothing_and_a_decimal_is_stated_only_as_written"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -394,7 +451,8 @@ def main() -> int:
 
 
 def _copy_tree(scratch: Path) -> None:
-    """The checkout's files as git sees them (no .git), with its virtual environment linked, not copied."""
+    """The checkout's files as git sees them (no .git), with its virtual environments, caches and OpenClaw's
+    `node_modules` linked, not copied (the Label Studio, OpenClaw and model-server tests need them)."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
                             check=True).stdout.decode().split("\0")
     for name in filter(None, listed):
@@ -402,8 +460,9 @@ def _copy_tree(scratch: Path) -> None:
         if source.is_file() and not source.is_symlink():
             (scratch / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, scratch / name)
-    for link in (".venv", ".cache"):
+    for link in (".venv", ".cache", ".venv-labelstudio", ".venv-phoenix", "runner/node_modules"):
         if (ROOT / link).exists() and not (scratch / link).exists():
+            (scratch / link).parent.mkdir(parents=True, exist_ok=True)
             (scratch / link).symlink_to((ROOT / link).resolve())
 
 
@@ -1238,6 +1297,214 @@ mutant("LW1", "return [float(bool(descriptions.categories(unit))), float(descrip
        "return [float(descriptions.category_cues(unit, text)), float(bool(descriptions.categories(unit)))]")
 mutant("LW2", "*(float(unit.kind == k) for k in KINDS), *describes(unit, text),",
        "*(float(unit.kind == k) for k in KINDS), 0.0, 0.0,")
+
+# --- session 24's round: the code changed in session 23 (GROUPS_S24) ---------------------------------------------
+# logs/batch_api.py: which file is which, pairing by `custom_id`, the batch tier, the unlogged and the whole lines
+mutant("YB1", 'found = record.get("custom_id", record.get("key"))', 'found = record.get("custom_id")')
+mutant("YB2", '(isinstance(record.get("body"), dict) and "url" in record) or isinstance(record.get("params"), dict)',
+       '(isinstance(record.get("body"), dict) and "url" in record)')
+mutant("YB3", "holders = [p for p, held in inputs.items() if ids <= held]",
+       "holders = [p for p, held in inputs.items() if ids & held]")
+mutant("YB4", "owners[path] = holders[0] if len(holders) == 1 else None",
+       "owners[path] = holders[0] if holders else None")
+mutant("YB5", "if entry.suffix in (\".jsonl\", \".ndjson\") and entry.is_file():",
+       "if entry.suffix == \".jsonl\" and entry.is_file():")
+mutant("YB6", "    whole = LINE_RANGE.set(None)\n", "    whole = LINE_RANGE.set(LINE_RANGE.get())\n")
+mutant("YB7", 'if result.get("type") == "succeeded" else {', 'if result.get("type") != "errored" else {')
+mutant("YB8", 'found = response if "key" in answer else _object(response.get("body"))',
+       'found = _object(response.get("body"))')
+mutant("YB9", 'if isinstance(response.get("status_code"), int):\n            record["status_code"]',
+       'if False:\n            record["status_code"]')
+mutant("YB10", "if usage is not None and not usage.get(\"priced\"):\n        usage[\"service_tier\"] = BATCH_TIER",
+       "if usage is not None and not usage.get(\"priced\"):\n        pass")
+mutant("YB11", "            if not answered and path.with_name(path.name + \".out\").is_file():\n                retur"
+       "n\n",
+       "")
+mutant("YB12", 'response = {**response, "modelVersion": version.removesuffix("@default")}', "pass")
+mutant("YB13", 'answer = {"response": {"body": response}, "error": line.get("status") or None}',
+       'answer = {"response": {"body": response}, "error": None}')
+mutant("YB14", "        if owners[path] is not None:\n            return  # read with its input file's requests\n", "")
+mutant("YB15", "replies: list[dict | None] = [*answers.get(_line_id(request) or \"\", [])] or [None]",
+       "replies: list[dict | None] = [*answers.get(_line_id(request) or \"\", [])][:1] or [None]")
+mutant("YB16", 'return "input" if _is_input(record) else "output" if _is_output(record) else None',
+       'return "input" if _is_input(record) else "output"')
+mutant("YB17", 'unlogged: dict = {"custom_id": _line_id(answer), "body": {"model": model, "messages": []}}',
+       'unlogged: dict = {"custom_id": _line_id(answer), "body": {"model": None, "messages": []}}')
+# logs/cline.py: the sidecars, the usage of each request in order, the model
+mutant("YC1", 'if not isinstance(message, dict) or message.get("say") != "api_req_started":',
+       'if not isinstance(message, dict):')
+mutant("YC2", 'if isinstance(info, dict) and ("tokensIn" in info or "tokensOut" in info):',
+       'if isinstance(info, dict) and "tokensIn" in info:')
+mutant("YC3", 'found.append({"input": info.get("tokensIn"), "output": info.get("tokensOut"),',
+       'found.append({"input": info.get("tokensOut"), "output": info.get("tokensIn"),')
+mutant("YC4", '"cacheRead": info.get("cacheReads"), "cacheWrite": info.get("cacheWrites"),',
+       '"cacheRead": info.get("cacheWrites"), "cacheWrite": info.get("cacheReads"),')
+mutant("YC5", '"cost": {"total": cost} if isinstance(cost, int | float) else None})', '"cost": None})')
+mutant("YC6", "last = used[-1] if isinstance(used, list) and used and isinstance(used[-1], dict) else {}",
+       "last = used[0] if isinstance(used, list) and used and isinstance(used[0], dict) else {}")
+mutant("YC7", '        if isinstance(message, dict) and message.get("role") == "assistant":\n            usage = next(',
+       '        if isinstance(message, dict):\n            usage = next(')
+mutant("YC8", 'yield from conversation_calls(messages, session=path.parent.name,',
+       'yield from conversation_calls(messages, session=path.name,')
+mutant("YC9", '_SIDECARS = ("ui_messages.json", "task_metadata.json")', '_SIDECARS = ("ui_messages.json",)')
+mutant("YC10", 'return path.name == CONVERSATION and head.lstrip()[:1] == b"["', 'return path.name == CONVERSATION')
+# intercept/usage.py: Ollama's counts, where an answer's usage lies
+mutant("YO1", "return Usage(_int(usage.get(\"prompt_eval_count\")), 0, _int(usage.get(\"eval_count\")))",
+       "return Usage(_int(usage.get(\"eval_count\")), 0, _int(usage.get(\"prompt_eval_count\")))")
+mutant("YO2", 'if found is None and ("prompt_eval_count" in response or "eval_count" in response):',
+       'if found is None and "eval_count" in response:')
+mutant("YO3", "    return found if isinstance(found, dict) else None\n", "    return found\n")
+# logs/langfuse.py: the other input_* / output_* buckets
+mutant("YF1", '"output_tokens": int((completion or 0) + _bucket(usage, "output")),',
+       '"output_tokens": int(completion or 0),')
+mutant("YF2", 'and key not in _CACHE_READ + _CACHE_WRITE and "_modality_" not in key)',
+       'and key not in _CACHE_READ + _CACHE_WRITE)')
+mutant("YF3", 'and key not in _CACHE_READ + _CACHE_WRITE and "_modality_" not in key)', 'and "_modality_" not in key)')
+mutant("YF4", 'return {"input_tokens": int((prompt or 0) + _bucket(usage, "input")),',
+       'return {"input_tokens": int(prompt or 0),')
+# logs/openai_log.py: an SSE answer cut short
+mutant("YH1", 'ended |= line[5:].strip() == "[DONE]"', 'ended |= False')
+mutant("YH2", 'if events and not (ended or any(map(_ends, events))):', 'if not (ended or any(map(_ends, events))):')
+mutant("YH3", "_END_EVENTS = frozenset({\"message_stop\", \"response.completed\", \"response.incomplete\", \"response."
+       "failed\"})",
+       "_END_EVENTS = frozenset({\"response.completed\", \"response.incomplete\", \"response.failed\"})")
+mutant("YH4", 'if event.get("type") in _END_EVENTS or (isinstance(delta, dict) and delta.get("stop_reason")):',
+       'if event.get("type") in _END_EVENTS:')
+mutant("YH5", 'isinstance(c, dict) and (c.get("finish_reason") or c.get("finishReason")) for c in choices)',
+       'isinstance(c, dict) and c.get("finish_reason") for c in choices)')
+mutant("YH6", '        out.meta["usage"] |= {"cost_usd": None, "priced": True}\n', '        pass\n')
+mutant("YH7", 'if isinstance(record.get(k), dict | str)), {})', 'if isinstance(record.get(k), dict)), {})')
+# report/summary.py, report/terminal.py, metrics.py: the first leak at the best grade, failed episodes, by_group
+mutant("YR1", 'if key not in first or row["grade"] > first[key]["best"]:', 'if key not in first:')
+mutant("YR2", 'if key not in first or row["grade"] > first[key]["best"]:',
+       'if key not in first or row["grade"] >= first[key]["best"]:')
+mutant("YT1", 'headline += [("failed", "failed", "int"), ("completion"', 'headline += [("completion"')
+mutant("YM1", 'pl.len(), leaked=(pl.col("grade") >= MOSTLY).sum(), exposure=weighted).iter_rows()}',
+       'pl.len(), leaked=(pl.col("grade") > MOSTLY).sum(), exposure=weighted).iter_rows()}')
+mutant("YM2", 'weighted = (pl.col("grade") * pl.col("weight")).sum() / pl.col("weight").sum()\n    groups',
+       'weighted = pl.col("grade").mean()\n    groups')
+# cli/intercept.py: `intercept audit --out`'s sessions table
+mutant("YI1", "        write_table(_sessions(result, records), sessions_path(out))\n", "")
+mutant("YI2", '"cloud_usd": None if unpriced else sum(r.billed_usd or 0.0 for r in sent),',
+       '"cloud_usd": sum(r.billed_usd or 0.0 for r in sent),')
+mutant("YI3", 'sent = [r for r in mine if r.forwarded]', 'sent = mine')
+mutant("YI4", '"scored_against": NOTHING if group not in scored', '"scored_against": NOTHING if not scored')
+mutant("YI5", '"cloud_calls_without_usage": sum(r.input_tokens is None and r.output_tokens is None for r in sent),',
+       '"cloud_calls_without_usage": 0,')
+mutant("YI6", 'else f"task {\', \'.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks",',
+       'else f"task {\', \'.join(tasks)}" if len(tasks) < 3 else f"{len(tasks)} tasks",')
+# acebench.py: weights after the item, wrapped items, [Gating]
+mutant("YA1", r'_TRAILING_WEIGHT = re.compile(r"\s+[—–-]+\s*weight\s*[:=]?\s*(\d+(?:\.\d+)?\s*%?)\s*$", re.I)',
+       r'_TRAILING_WEIGHT = re.compile(r"\s+[—–-]+\s*weight\s*[:=]?\s*(\d+(?:\.\d+)?)\s*$", re.I)')
+mutant("YA2", "return key, weight if weight is not None or not trailing else _weight(trailing.group(1)), description, "
+       "gate",
+       "return key, weight, description, gate")
+mutant("YA3", "        line = line[:trailing.start()].rstrip()\n", "        pass\n")
+mutant("YA4", r'(?:\bHARD[\s_-]*GATES?\b|\[GATING\])', r'(?:\bHARD[\s_-]*GATES?\b)')
+mutant("YA5", r'_GATE = re.compile(r"(?:\s+[—–-]+\s*)?\*{0,2}', r'_GATE = re.compile(r"\*{0,2}')
+mutant("YA6", '            lines[-1][1][-1] += " " + line.strip()\n', '            pass\n')
+mutant("YA7", "elif in_item and line.strip():", "elif in_item:")
+mutant("YA8", "            lines.append((_weight(found.group(1) or found.group(2)) if found else None, []))\n"
+       "            in_item = False\n",
+       "            lines.append((_weight(found.group(1) or found.group(2)) if found else None, []))\n")
+mutant("YA9", "        else:\n            in_item = False\n", "")
+# annotate: Stripe keys, split names, id columns
+mutant("YK1", r'(r"(?<![\w-])[sr]k_(?:live|test)_[A-Za-z0-9]{24,}(?![\w-])", 0.95)',
+       r'(r"(?<![\w-])sk_(?:live|test)_[A-Za-z0-9]{24,}(?![\w-])", 0.95)')
+mutant("YK2", r'(r"(?<![\w-])[sr]k_(?:live|test)_[A-Za-z0-9]{24,}(?![\w-])", 0.95)',
+       r'(r"(?<![\w-])[sr]k_(?:live|test)_[A-Za-z0-9]{34,}(?![\w-])", 0.95)')
+mutant("YK3", '    ), validate=_random_looking),\n    PatternRecognizer("aws-access-key"',
+       '    )),\n    PatternRecognizer("aws-access-key"')
+mutant("YW1", 'return name or " ".join(p.strip() for p in parts if p) or None', 'return name or parts[0] or None')
+mutant("YW2", "SPLIT_NAME_KEYS = ((\"first_name\", \"firstname\", \"given_name\"), (\"last_name\", \"lastname\", \"sur"
+       "name\", \"family_name\"))",
+       "SPLIT_NAME_KEYS = ((\"first_name\", \"firstname\", \"given_name\"), (\"last_name\", \"lastname\", \"family_nam"
+       "e\"))")
+mutant("YW3", "        name = record_name(cells.get)\n",
+       "        name = next((cells[k] for k in NAME_KEYS if cells.get(k)), None)\n")
+mutant("YW4", 'name = next((v for k in NAME_KEYS if (v := value(k))), None)', 'name = None')
+mutant("YL1", '"mrn": "health", "病历号": "health", "insurance_id": "financial", "member_number": "financial",',
+       '"病历号": "health", "insurance_id": "financial", "member_number": "financial",')
+mutant("YL2", '"mrn": "health", "病历号": "health", "insurance_id": "financial", "member_number": "financial",',
+       '"mrn": "health", "病历号": "health", "member_number": "financial",')
+# detect/forms: `0x` UTF-16LE, `+` in links
+mutant("YX1", "                decoded = hex_text(m.group(1), prefixed=True)\n",
+       "                decoded = hex_text(m.group(1))\n")
+mutant("YX2", "    except UnicodeDecodeError:\n        return utf16_text(raw, prefixed)\n",
+       "    except UnicodeDecodeError:\n        return None\n")
+mutant("YX3", "        return decoded\n    return utf16_text(raw, prefixed)\n",
+       "        return decoded\n    return None\n")
+mutant("YU1", r'_WORD = r"(?:[^\W\d_]|%[0-9A-Fa-f]{2})+"', r'_WORD = r"(?:[^\W\d_])+"')
+mutant("YU2", r'_SEGMENT = re.compile(rf"[/=]({_WORD}(?:\+{_WORD})+)(?![\w%+])")',
+       r'_SEGMENT = re.compile(rf"[/=]({_WORD}(?:\+{_WORD})+)")')
+mutant("YU3", 'if "%" in m.group(1) or "=" != text[m.start()]:', 'if "%" in m.group(1):')
+mutant("YU4", 'if all(c.isalpha() or c == " " for c in words):', 'if True:')
+mutant("YU5", 'words = unquote_plus(m.group(1), errors="strict")', 'words = unquote_plus(m.group(1))')
+mutant("YU6", r'_SEGMENT = re.compile(rf"[/=]({_WORD}(?:\+{_WORD})+)(?![\w%+])")',
+       r'_SEGMENT = re.compile(rf"[/]({_WORD}(?:\+{_WORD})+)(?![\w%+])")')
+# detect/views.py: UTF-16 in base64, `-enc`
+mutant("YV1", 'if len(raw) % 2 or len(raw) < 8 or not (bom or marked or raw[1::2].count(0) * 2 >= len(raw) // 2):',
+       'if len(raw) % 2 or len(raw) < 8 or not (bom or marked):')
+mutant("YV2", 'if len(raw) % 2 or len(raw) < 8 or not (bom or marked or raw[1::2].count(0) * 2 >= len(raw) // 2):',
+       'if len(raw) % 2 or len(raw) < 8 or not (bom or raw[1::2].count(0) * 2 >= len(raw) // 2):')
+mutant("YV3", 'if len(raw) % 2 or len(raw) < 8 or not (bom or marked or raw[1::2].count(0) * 2 >= len(raw) // 2):',
+       'if len(raw) % 2 or len(raw) < 8 or not (bom or marked or raw[0::2].count(0) * 2 >= len(raw) // 2):')
+mutant("YV4", 'decoded = raw.decode("utf-16" if bom else "utf-16-le")', 'decoded = raw.decode("utf-16-le")')
+mutant("YV5", '"=", "eyj", "-enc")', '"=", "eyj")')
+mutant("YV6", 'bom = raw[:2] in (b"\\xff\\xfe", b"\\xfe\\xff")', 'bom = raw[:2] == b"\\xff\\xfe"')
+mutant("YV7", 'if len(raw) % 2 or len(raw) < 8 or not (bom or marked or raw[1::2].count(0) * 2 >= len(raw) // 2):',
+       'if len(raw) % 2 or len(raw) < 16 or not (bom or marked or raw[1::2].count(0) * 2 >= len(raw) // 2):')
+# intercept/redact.py: texts scanned ahead
+mutant("YS1", "        if 1 < len(texts) <= SCAN_AHEAD_TEXTS:\n", "        if 1 < len(texts) < 0:\n")
+mutant("YS2", "            texts.append(text)\n            return []\n", "            return []\n")
+# detect/compiled.py: cached_table
+mutant("YE1", "        if valid(table):\n            path.touch()", "        if True:\n            path.touch()")
+mutant("YE2", "    except (OSError, ValueError):  # none yet, or one that does not read whole: built again\n        pa"
+       "ss\n",
+       "    except OSError:  # none yet, or one that does not read whole: built again\n        pass\n")
+mutant("YE3", 'key = hashlib.sha256(f"{_code_version()} {name}".encode()).hexdigest()[:32]',
+       'key = hashlib.sha256(f"{name}".encode()).hexdigest()[:32]')
+mutant("YE4", "            path.touch()  # kept among the most recently used\n", "")
+mutant("YE5", "    except (OSError, ValueError):  # a cache that cannot be written costs the derivation, nothing else"
+       "\n",
+       "    except ValueError:  # a cache that cannot be written costs the derivation, nothing else\n")
+mutant("YV8", "return isinstance(table, dict) and table.keys() == _T2S_FIELDS.keys() and all(",
+       "return isinstance(table, dict) and all(")
+# detect/value_checks.py, e5_judge.py: checks-v14 (Traditional read as Simplified, evidence quoted as written)
+mutant("YQ1", "    return to_simplified(text)\n", "    return text\n")
+mutant("YQ2", "if 0 <= verdict.start < verdict.end <= len(text) and verdict.evidence:",
+       "if False:")
+# detect/learned_grader.py: grader v4's numbers_stated and finds_nothing
+mutant("YG1", "return float(bool(own) and own <= {round(n, 6) for n in value_checks.numbers(text)})",
+       "return float(own <= {round(n, 6) for n in value_checks.numbers(text)})")
+mutant("YG2", "return float(bool(own) and own <= {round(n, 6) for n in value_checks.numbers(text)})",
+       "return float(bool(own) and bool(own & {round(n, 6) for n in value_checks.numbers(text)}))")
+mutant("YG3", "return unit.kind == \"health\" and bool(_NOTHING_FOUND.search(text))",
+       "return bool(_NOTHING_FOUND.search(text))")
+mutant("YG4", 'if p >= self.threshold and not row[self.names.index("nothing_found")]:', "if p >= self.threshold:")
+mutant("YG5", '|tested negative|within normal (?:limits|range)|', '|tested negative|')
+mutant("YG6", 'r"|阴性|正常范围|均正常|未见|排除|否认|', 'r"|阴性|正常范围|均正常|未见|排除|')
+mutant("YG7", "own = {round(n, 6) for n in value_checks.numbers(unit.value)}",
+       "own = {round(n) for n in value_checks.numbers(unit.value)}")
+# intercept/app.py: OpenRouter's cost in the proxy, its usage accounting asked
+mutant("YN1", "record.cost_usd = billed if billed is not None else self.pricing.price(",
+       "record.cost_usd = self.pricing.price(")
+mutant("YN2", 'isinstance(accounting, dict) and accounting.get("include") is True)', "False)")
+# run/scheduler.py, backends.py, localmodel.py, cli/annotate.py: signals
+mutant("YD1", "    previous = signal.signal(signal.SIGINT, signal.default_int_handler)\n",
+       "    previous = signal.getsignal(signal.SIGINT)\n")
+mutant("YD2", "    with _ctrl_c_stops_the_run():\n", "    with contextlib.nullcontext():\n")
+mutant("YD3", "                signal.signal(signal.SIGINT, signal.SIG_IGN)  # OpenClaw",
+       "                pass  # OpenClaw")
+mutant("YD4", "        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)\n",
+       "        pass\n")
+mutant("YZ1", "        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once", "        pass  # once")
+mutant("YJ1", "        except BaseException:  # Ctrl-C while the model loads, say: the child ends now, not once loaded"
+       " and orphaned\n            self.stop()\n",
+       "        except BaseException:  # Ctrl-C while the model loads, say: the child ends now, not once loaded and or"
+       "phaned\n")
+mutant("YY1", "        if not stopping:  # once", "        if True:  # once")
+mutant("YY2", "    finally:\n        stopping = True\n        srv.stop()", "    finally:\n        srv.stop()")
 
 if __name__ == "__main__":
     sys.exit(main())
