@@ -668,8 +668,8 @@ mutant("LG1", "below = x[at, self.feature[trees, node]] <= self.split[trees, nod
        "below = x[at, self.feature[trees, node]] < self.split[trees, node]")
 mutant("LG2", "np.where(below, self.left[trees, node], self.right[trees, node]))",
        "np.where(below, self.right[trees, node], self.left[trees, node]))")
-mutant("LG3", "np.exp(-(self.baseline + self.value[trees, node].sum(axis=1)))",
-       "np.exp(-(self.value[trees, node].sum(axis=1)))")
+mutant("LG3", "np.exp(-(self.baseline + linear + self.value[trees, node].sum(axis=1)))",
+       "np.exp(-(linear + self.value[trees, node].sum(axis=1)))")
 mutant("LG4", "if p >= self.threshold and", "if p > self.threshold and")
 mutant("LG5", "return verdict if verdict.grade > 0 else Verdict(MOSTLY, span, reading.start, reading.end)",
        "return Verdict(MOSTLY, span, reading.start, reading.end)")
@@ -1071,9 +1071,9 @@ mutant("AD2", "if dimension in (\"financial\", \"health\") and (record_number(va
 mutant("LV1", "node = np.where(self.leaf[trees, node], node,", "node = np.where(False, node,")
 mutant("LV2", "(0 <= grader.left).all() and (grader.left < arrays[0].shape[1]).all()",
        "(0 <= grader.left).all()")
-mutant("LV3", "or len(shapes) != 1 or arrays[0].ndim != 2 or not (", "or len(shapes) != 1 or not (")
-mutant("LV4", "float(data[\"threshold\"]),\n                         float(data[\"review_threshold\"]))",
-       "float(data[\"threshold\"]),\n                         float(data[\"threshold\"]))")
+mutant("LV3", "or len(shapes) != 1 or arrays[0].ndim != 2 or (", "or len(shapes) != 1 or (")
+mutant("LV4", "float(data[\"threshold\"]),\n                         float(data[\"review_threshold\"]), weights)",
+       "float(data[\"threshold\"]),\n                         float(data[\"threshold\"]), weights)")
 
 # --- session 23's round: the code changed in session 22 (GROUPS_S23) ---------------------------------------------
 # intercept/usage.py: Bedrock's serviceTier
@@ -1162,7 +1162,7 @@ mutant("WS13", "    read = media.READERS.get(kind or \"\")\n    if read is None:
 mutant("WS14", '_MAIL_ENCODED = re.compile(rb"^content-transfer-encoding:[ \\t]*(?:base64|quoted-printable)|',
        '_MAIL_ENCODED = re.compile(rb"^content-transfer-encoding:[ \\t]*(?:base64)|')
 mutant("WS15", "        if record and record.match(m.group(0).lstrip()):\n", "        if False:\n")
-mutant("WB1", 'r"BDAY(?:;[\\w=-]+)*)\\b)"', 'r"BDAY)\\b)"')
+mutant("WB1", 'r"BDAY(?:;[\\w=-]+)*)\\b)(?:', 'r"BDAY)\\b)(?:')
 mutant("WU1", '(rf"\\b(?<!//)[A-Z]', '(rf"\\b[A-Z]')
 mutant("WC1", "(?<![\\w-])(?-i:UID))\\s*[:=]", "(?<![\\w-])(?-i:XUID))\\s*[:=]")
 mutant("WC2", '(r"(?<![\\w+./-])(?<!\\d:)\\+[1-9]', '(r"(?<![\\w+./:-])(?<!\\d:)\\+[1-9]')
@@ -1303,12 +1303,11 @@ mutant("LW2", "*(float(unit.kind == k) for k in KINDS), *describes(unit, text),"
 mutant("YB1", 'found = record.get("custom_id", record.get("key"))', 'found = record.get("custom_id")')
 mutant("YB2", '(isinstance(record.get("body"), dict) and "url" in record) or isinstance(record.get("params"), dict)',
        '(isinstance(record.get("body"), dict) and "url" in record)')
-mutant("YB3", "holders = [p for p, held in inputs.items() if ids <= held]",
-       "holders = [p for p, held in inputs.items() if ids & held]")
-mutant("YB4", "owners[path] = holders[0] if len(holders) == 1 else None",
-       "owners[path] = holders[0] if holders else None")
-mutant("YB5", "if entry.suffix in (\".jsonl\", \".ndjson\") and entry.is_file():",
-       "if entry.suffix == \".jsonl\" and entry.is_file():")
+mutant("YB3", "holders = tuple(p for p, held in inputs.items() if ids <= held)",
+       "holders = tuple(p for p, held in inputs.items() if ids & held)")
+mutant("YB4", "owners[path] = tuple(p for p in holders if p.parent == path.parent) or holders",
+       "owners[path] = (tuple(p for p in holders if p.parent == path.parent) or holders)[:1]")
+mutant("YB5", '_SUFFIXES = (".jsonl", ".ndjson", "")', '_SUFFIXES = (".jsonl", "")')
 mutant("YB6", "    whole = LINE_RANGE.set(None)\n", "    whole = LINE_RANGE.set(LINE_RANGE.get())\n")
 mutant("YB7", 'if result.get("type") == "succeeded" else {', 'if result.get("type") != "errored" else {')
 mutant("YB8", 'found = response if "key" in answer else _object(response.get("body"))',
@@ -1323,7 +1322,7 @@ mutant("YB11", "            if not answered and path.with_name(path.name + \".ou
 mutant("YB12", 'response = {**response, "modelVersion": version.removesuffix("@default")}', "pass")
 mutant("YB13", 'answer = {"response": {"body": response}, "error": line.get("status") or None}',
        'answer = {"response": {"body": response}, "error": None}')
-mutant("YB14", "        if owners[path] is not None:\n            return  # read with its input file's requests\n", "")
+mutant("YB14", "        if len(owners[path]) == 1:\n            return  # read with its input file's requests\n", "")
 mutant("YB15", "replies: list[dict | None] = [*answers.get(_line_id(request) or \"\", [])] or [None]",
        "replies: list[dict | None] = [*answers.get(_line_id(request) or \"\", [])][:1] or [None]")
 mutant("YB16", 'return "input" if _is_input(record) else "output" if _is_output(record) else None',
@@ -1335,17 +1334,17 @@ mutant("YC1", 'if not isinstance(message, dict) or message.get("say") != "api_re
        'if not isinstance(message, dict):')
 mutant("YC2", 'if isinstance(info, dict) and ("tokensIn" in info or "tokensOut" in info):',
        'if isinstance(info, dict) and "tokensIn" in info:')
-mutant("YC3", 'found.append({"input": info.get("tokensIn"), "output": info.get("tokensOut"),',
-       'found.append({"input": info.get("tokensOut"), "output": info.get("tokensIn"),')
+mutant("YC3", 'found.append(({"input": tokens_in, "output": info.get("tokensOut"),',
+       'found.append(({"input": info.get("tokensOut"), "output": tokens_in,')
 mutant("YC4", '"cacheRead": info.get("cacheReads"), "cacheWrite": info.get("cacheWrites"),',
        '"cacheRead": info.get("cacheWrites"), "cacheWrite": info.get("cacheReads"),')
-mutant("YC5", '"cost": {"total": cost} if isinstance(cost, int | float) else None})', '"cost": None})')
-mutant("YC6", "last = used[-1] if isinstance(used, list) and used and isinstance(used[-1], dict) else {}",
-       "last = used[0] if isinstance(used, list) and used and isinstance(used[0], dict) else {}")
-mutant("YC7", '        if isinstance(message, dict) and message.get("role") == "assistant":\n            usage = next(',
-       '        if isinstance(message, dict):\n            usage = next(')
-mutant("YC8", 'yield from conversation_calls(messages, session=path.parent.name,',
-       'yield from conversation_calls(messages, session=path.name,')
+mutant("YC5", '"cost": {"total": cost} if isinstance(cost, int | float) else None}, model, provider))',
+       '"cost": None}, model, provider))')
+mutant("YC6", "next((m for m in reversed(models) if m[0] <= when), models[0])",
+       "next((m for m in models if m[0] <= when), models[0])")
+mutant("YC7", 'if isinstance(message, dict) and message.get("role") == "assistant":', 'if isinstance(message, dict):')
+mutant("YC8", 'for payload in conversation_calls(messages, session=path.parent.name,',
+       'for payload in conversation_calls(messages, session=path.name,')
 mutant("YC9", '_SIDECARS = ("ui_messages.json", "task_metadata.json")', '_SIDECARS = ("ui_messages.json",)')
 mutant("YC10", 'return path.name == CONVERSATION and head.lstrip()[:1] == b"["', 'return path.name == CONVERSATION')
 # intercept/usage.py: Ollama's counts, where an answer's usage lies
@@ -1483,7 +1482,7 @@ mutant("YG3", "return unit.kind == \"health\" and bool(_NOTHING_FOUND.search(tex
        "return bool(_NOTHING_FOUND.search(text))")
 mutant("YG4", 'if p >= self.threshold and not row[self.names.index("nothing_found")]:', "if p >= self.threshold:")
 mutant("YG5", '|tested negative|within normal (?:limits|range)|', '|tested negative|')
-mutant("YG6", 'r"|阴性|正常范围|均正常|未见|排除|否认|', 'r"|阴性|正常范围|均正常|未见|排除|')
+mutant("YG6", '|排除(?!标准)|否认|未发现|', '|排除(?!标准)|未发现|')
 mutant("YG7", "own = {round(n, 6) for n in value_checks.numbers(unit.value)}",
        "own = {round(n) for n in value_checks.numbers(unit.value)}")
 # intercept/app.py: OpenRouter's cost in the proxy, its usage accounting asked
