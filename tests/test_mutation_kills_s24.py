@@ -38,18 +38,29 @@ def _calls(data: dict) -> tuple[int, int, int]:
             sum(p["input_tokens"] or 0 for p in providers))
 
 
-@pytest.mark.parametrize(("inputs", "outputs", "expected"), [
+_UNANSWERED = "batch input without its output file"
+
+
+@pytest.mark.parametrize(("inputs", "outputs", "expected", "named"), [
     # two batches both numbered r1, r2 and an output file whose ids both hold: read on its own (2 answers whose
-    # request was not logged), the 4 requests unanswered (YB4)
-    ({"a.jsonl": ["r1", "r2"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2"]}, (6, 4, 2000)),
+    # request was not logged), the 4 requests unanswered (YB4), each file named with why
+    ({"a.jsonl": ["r1", "r2"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2"]}, (6, 4, 2000),
+     {"a.jsonl": _UNANSWERED, "b.jsonl": _UNANSWERED,
+      "out.jsonl": "batch output read without its requests: 2 input files hold its ids"}),
     # an output whose ids only one input holds all of, though another holds some: that input's answers (YB3)
-    ({"a.jsonl": ["r1", "r2", "r3"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2", "r3"]}, (5, 2, 3000)),
+    ({"a.jsonl": ["r1", "r2", "r3"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2", "r3"]}, (5, 2, 3000),
+     {"b.jsonl": _UNANSWERED}),
     # an output file named .ndjson answers the input beside it (YB5)
-    ({"a.jsonl": ["r1"]}, {"out.ndjson": ["r1"]}, (1, 0, 1000)),
+    ({"a.jsonl": ["r1"]}, {"out.ndjson": ["r1"]}, (1, 0, 1000), {}),
 ])
-def test_a_batch_output_answers_the_one_input_holding_all_of_its_ids(tmp_path, inputs, outputs, expected):
-    """By hand, each answer 1,000 tokens in: the calls, the unpriced among them and the tokens in."""
-    assert _calls(_audit_json(_batch(tmp_path / "batch", inputs, outputs), tmp_path)) == expected
+def test_a_batch_output_answers_the_one_input_holding_all_of_its_ids(tmp_path, inputs, outputs, expected, named):
+    """By hand, each answer 1,000 tokens in: the calls, the unpriced among them and the tokens in; the files read
+    without their partner named, each with why (exit 1), and no other."""
+    folder = _batch(tmp_path / "batch", inputs, outputs)
+    code, said = _cli("audit", folder, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == (1 if named else 0) and said.count("skipped ") == len(named), said
+    assert all(f"{folder / name}: {why}" in said for name, why in named.items()), said
+    assert _calls(json.loads(said[said.index("{\n"):])) == expected
 
 
 def test_a_batch_request_that_expired_was_cancelled_or_failed_cost_nothing(tmp_path):
