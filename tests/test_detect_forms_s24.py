@@ -395,6 +395,7 @@ def test_a_credential_in_its_own_case_is_the_credential(value, text, found):
     ("Qz#8vL2!mT6r", "old password was qz#8vl2!mt6r"),
     ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "key: SK_LIVE_4EC39HQLYJWDARJTT1ZDP7DC"),
     ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "key: sk live 4Ec39HqLyjWDarjtT1zdp7dc"),
+    ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "key: sk live 4ec39hqlyjwdarjtt1zdp7dc"),  # a piece in lower case
 ])
 def test_a_credential_differing_only_in_case_is_no_literal(value, text):
-    assert [h for h in _scan(value, "credential", text, "db_password") if h[1] == 1.0] == []
+    assert [h for h in _scan(value, "credential", text, "db_password") if h[1] > 0.3] == []

@@ -122,15 +122,15 @@ class CompiledUnit:
         return self.rules.fragment == "surname" and bool(HAN_NAME.fullmatch(self.forms[0]))
 
     def case_differs(self, found: str) -> bool:
-        """A credential is case-sensitive: `found`, whose letters are the value's (or an alias's) but for their
-        case (`Qz#8vL2!mT6R` for `Qz#8vL2!mT6r`), is another secret. A hexadecimal value reads the same in
-        either case."""
+        """A credential is case-sensitive: `found`, whose letters are the value's (or an alias's, or a piece of
+        either) but for their case (`Qz#8vL2!mT6R` for `Qz#8vL2!mT6r`), is another secret. A hexadecimal value
+        reads the same in either case."""
         if self.rules.name != "credential":
             return False
         letters = _ascii_letters(found)
         same = [r for r in (_ascii_letters(v) for v in (self.unit.value, *self.unit.aliases))
-                if r.lower() == letters.lower() and not _HEX.fullmatch(r)]
-        return bool(same) and letters not in same
+                if letters.lower() in r.lower() and not _HEX.fullmatch(r)]
+        return bool(same) and not any(letters in r for r in same)
 
     def has_context(self, view: TextView, start: int, end: int) -> bool:
         lo, hi = max(0, start - CONTEXT_WINDOW), end + CONTEXT_WINDOW
