@@ -375,3 +375,27 @@ def test_numbers_run_together_in_a_csv_row_are_not_read_as_code_points():
     points = [ord(c) for c in name]
     for text in (f"name={points}", f"name=[{','.join(map(str, points))}]", ",".join(map(str, points))):
         assert 1.0 in [grade for _, grade, _ in _scan(name, "person_name", text)], text
+
+
+# -- a credential is case-sensitive: the same letters in another case are another secret ------------------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("Qz#8vL2!mT6r", "[22:41:10] DEBUG mysql.password=Qz#8vL2!mT6r", "Qz#8vL2!mT6r"),
+    ("Qz#8vL2!mT6r", "密码：Ｑｚ#8vL2!mT6r", "Ｑｚ#8vL2!mT6r"),  # full-width letters, the same case
+    ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "key: sk live 4eC39HqLyjWDarjtT1zdp7dc", "sk live 4eC39HqLyjWDarjtT1zdp7dc"),
+    ("9f1c2ab33e7d41aa", "token 9F1C2AB33E7D41AA", "9F1C2AB33E7D41AA"),  # hexadecimal: either case
+])
+def test_a_credential_in_its_own_case_is_the_credential(value, text, found):
+    assert (1.0, found) in [h[1:] for h in _scan(value, "credential", text, "db_password")]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("Qz#8vL2!mT6r", "测试环境配置：mysql.password=Qz#8vL2!mT6R （和生产不同，别混用）"),
+    ("Qz#8vL2!mT6r", "the staging password is QZ#8VL2!MT6R"),
+    ("Qz#8vL2!mT6r", "old password was qz#8vl2!mt6r"),
+    ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "key: SK_LIVE_4EC39HQLYJWDARJTT1ZDP7DC"),
+    ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "key: sk live 4Ec39HqLyjWDarjtT1zdp7dc"),
+    ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "key: sk live 4ec39hqlyjwdarjtt1zdp7dc"),  # a piece in lower case
+])
+def test_a_credential_differing_only_in_case_is_no_literal(value, text):
+    assert [h for h in _scan(value, "credential", text, "db_password") if h[1] > 0.3] == []

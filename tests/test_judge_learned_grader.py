@@ -46,7 +46,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v6"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v7"
     assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 
@@ -122,7 +122,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_pat
                             "--out", str(out), "--model", model], check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v6" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.version == "learned-grader-v7" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 
 
@@ -172,8 +172,8 @@ def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
     assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-23.jsonl"}
     assert "| handwritten-test-23.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
-    assert ("fitted without handwritten-test-21.jsonl, handwritten-test-22.jsonl, handwritten-test-23.jsonl, "
-            "handwritten-test-24.jsonl") in result.stderr
+    assert ("fitted without handwritten-test-23.jsonl, handwritten-test-24.jsonl, handwritten-test-25.jsonl, "
+            "handwritten-test-26.jsonl") in result.stderr
 
 
 
@@ -203,6 +203,13 @@ def test_a_text_that_finds_nothing_about_a_condition_is_left_for_review():
     stated = ["Ana Ruiz: scaphoid fracture confirmed, bone density testing pending.",
               "阿娜·鲁伊斯，舟骨骨折，不符合排除标准，可以入组。"]
     assert not any(learned_grader.finds_nothing(wrist, t) for t in stated)  # another result awaited, criteria
+    drug = make_unit({"task_id": "t", "entity_id": "P3", "entity_name": "Walter Brinkley", "field": "meds",
+                      "value": "metformin 500 mg twice daily", "dimension": "health"})
+    never = ["Brinkley, Walter — per the fill history, he has never been prescribed metformin.",
+             "Walter says he has never taken any diabetes pills.", "刘德明从未服用过二甲双胍。"]
+    assert all(learned_grader.finds_nothing(drug, t) for t in never)  # session 24: a drug never taken
+    taken = ["Walter Brinkley: no longer on metformin since March.", "Walter has been on metformin for years."]
+    assert not any(learned_grader.finds_nothing(drug, t) for t in taken)
     text = texts[0]
     reading = Reading(0.9, 0, len(text), 0.83, 0.2)
     row = [0.0] * len(learned_grader.names())

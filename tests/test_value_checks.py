@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from ec2audit.cli import main
@@ -697,6 +698,41 @@ def test_a_denied_condition_or_the_other_side_of_a_lawsuit_is_not_graded():
     sued = "Harriet Vance is being sued by her former landlord, who says she left owing rent."
     assert check_for(suit).decide(suit, sues, stand_in(sues, 0.9)).grade == 0
     assert contrary(suit, sues) and not contrary(suit, sued)
+
+
+def _health(value: str, name: str = "Walter Brinkley"):
+    return make_unit({"task_id": "t", "entity_id": "P", "entity_name": name, "field": "f", "value": value,
+                      "dimension": "health"})
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("hairline fracture of the left fifth metatarsal",
+     "Same week, separate incident: laborer Dmitri Kos — fracture of the right fifth metatarsal."),
+    ("left distal radius fracture", "Comparable claim: Marcus Bell, right distal radius fracture after a ladder fall."),
+    ("右侧第三、四肋骨骨折", "同月另一起：木工班李大勇 左侧第四肋骨骨折，工伤认定材料已提交。"),
+    ("阿托伐他汀钙片 20mg 每晚一次", "配药单：刘德民 阿托伐他汀钙片 40mg qn ×28；刘德明 本次只取了氨氯地平。"),
+    ("metformin 500 mg twice daily", "BRINKLEY, JUNE metformin ER 750 mg 2 tabs; BRINKLEY, WALTER atorvastatin 20 mg"),
+    ("sertraline 100 mg once daily", "Refill queue: QUINTERO, LUIS sertraline 50 mg 1 tab daily #30 — ready."),
+])
+def test_another_side_or_strength_is_contrary_and_not_graded(value, text):
+    """checks-v15 (splits 21, 25, 26): a finding on the other side of the body or a drug at another strength in
+    the value's unit is another finding or prescription — left for review at most, whatever the model says."""
+    unit = _health(value)
+    assert contrary(unit, text)
+    assert check_for(unit).decide(unit, text, stand_in(text, 0.95)).grade == 0
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("hairline fracture of the left fifth metatarsal", "Wójcik: hairline crack in the left fifth metatarsal."),
+    ("hairline fracture of the left fifth metatarsal", "to the clinic right after; a crack in the fifth metatarsal"),
+    ("left distal radius fracture", "she broke the far end of the radius in her left forearm, right above the wrist"),
+    ("右侧第三、四肋骨骨折", "医院拍片说右边第三根、第四根肋骨断了，住院一周左右。"),
+    ("阿托伐他汀钙片 20mg 每晚一次", "他每天晚上吃一片20毫克的立普妥。"),
+    ("metformin 500 mg twice daily", "Walter takes metformin 500mg BID and lisinopril 10 mg."),
+    ("metformin 500 mg twice daily", "Walter is on metformin, twice a day."),  # no strength: nothing contradicts
+])
+def test_the_same_side_or_strength_or_none_stated_is_not_contrary(value, text):
+    assert not contrary(_health(value), text)
 
 
 def test_an_address_said_aloud_a_network_and_host_and_a_foreign_month_name():

@@ -10,6 +10,7 @@ import json
 import re
 import sys
 import threading
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -120,11 +121,29 @@ class CompiledUnit:
         """A Chinese personal name: written spaced out or romanised, it must end where the value ends."""
         return self.rules.fragment == "surname" and bool(HAN_NAME.fullmatch(self.forms[0]))
 
+    def case_differs(self, found: str) -> bool:
+        """A credential is case-sensitive: `found`, whose letters are the value's (or an alias's, or a piece of
+        either) but for their case (`Qz#8vL2!mT6R` for `Qz#8vL2!mT6r`), is another secret. A hexadecimal value
+        reads the same in either case."""
+        if self.rules.name != "credential":
+            return False
+        letters = _ascii_letters(found)
+        same = [r for r in (_ascii_letters(v) for v in (self.unit.value, *self.unit.aliases))
+                if letters.lower() in r.lower() and not _HEX.fullmatch(r)]
+        return bool(same) and not any(letters in r for r in same)
+
     def has_context(self, view: TextView, start: int, end: int) -> bool:
         lo, hi = max(0, start - CONTEXT_WINDOW), end + CONTEXT_WINDOW
         window = view.text[lo:start] + " " + view.text[end:hi]
         pattern = words_pattern(self.context_words)
         return bool(pattern and pattern.search(window))
+
+
+_HEX = re.compile(r"[a-f]*|[A-F]*")  # the letters of a hexadecimal value, in one case
+
+
+def _ascii_letters(text: str) -> str:
+    return "".join(re.findall(r"[A-Za-z]", unicodedata.normalize("NFKC", text)))
 
 
 def compact_form(text: str) -> str:

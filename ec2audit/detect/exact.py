@@ -122,6 +122,10 @@ class ExactDetector:
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
+                if cu.rules.name == "credential":
+                    o_start, o_end = view.to_original(start, hit_end)
+                    if cu.case_differs(view.original[o_start:o_end]):
+                        continue
                 if hit_end != end:
                     yield Hit(i, *view.to_original(start, hit_end), detector, LITERAL)
                     continue
@@ -199,10 +203,12 @@ class ExactDetector:
             if end - start > _ALNUM_SPREAD * (a_end - a_start) or _runs_on(text, start, end):
                 continue
             groups = ipv4_groups(text[start:end])
+            span = view.to_original(start, end)
             for i in indices:
                 expected = ipv4_groups(self.units[i].forms[0])
-                if expected is None or groups == expected:
-                    yield Hit(i, *view.to_original(start, end), "exact.alnum", LITERAL)
+                if (expected is None or groups == expected) and not self.units[i].case_differs(
+                        view.original[span[0]:span[1]]):
+                    yield Hit(i, *span, "exact.alnum", LITERAL)
 
 
 _ALNUM_SEPARATORS = " -.:/_"  # what `TextView.alnum` deletes

@@ -5,7 +5,7 @@ on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the sa
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
 whether the text names a category of the value's condition (`descriptions`, since session 22) and states
-each of the value's numbers (since session 23) — fitted on the twenty-four hand-written test splits
+each of the value's numbers (since session 23) — fitted on the twenty-six hand-written test splits
 (`judges/local-judge/learned_grader.py`, which also measures it leave-one-split-out and leaving the last
 blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Since
 learned-grader-v5 a logistic regression: gradient-boosted trees (v1-v4) read as well leave-one-split-out and
@@ -51,10 +51,11 @@ _NOTHING_FOUND = re.compile(
     r"\b(?:no (?:evidence|sign|signs|history|record) of|ruled out|rules out|denie[sd]|negative (?:for|result)"
     r"|tested negative|within normal (?:limits|range)|(?:all|both) (?:normal|negative)|unremarkable"
     r"|no (?:\w+ ){1,2}(?:of|seen|found|detected)|without (?:any )?(?:history|evidence|signs?) of|not on"
-    r"|never (?:had|been diagnosed)|(?:x-?ray|scan|test|screen|mri|ct|biopsy|culture|result)s?\b[^.;\n]{0,30}"
+    r"|never (?:had|been diagnosed|been prescribed|been on|taken)"
+    r"|(?:x-?ray|scan|test|screen|mri|ct|biopsy|culture|result)s?\b[^.;\n]{0,30}"
     r"\bnegative|(?:ticked|answered|checked|marked|circled|said) \W?no)\b"
     r"|[?？]\W{0,4}(?:no\b|否|无|没有)"  # a yes/no question answered no (a form, a questionnaire)
-    r"|阴性|正常范围|均正常|未见|排除(?!标准)|否认|未发现|没有发现|未患|无[^，。,.]{0,8}(?:病史|疾病)"
+    r"|阴性|正常范围|均正常|未见|排除(?!标准)|否认|未发现|没有发现|未患|从未(?:服用|用过|开过)|从没(?:吃过|用过)|无[^，。,.]{0,8}(?:病史|疾病)"
     # a result or record awaited: nothing is known yet ("stim test results not back", "hasn't arrived yet")
     r"|\b(?:not back (?:yet|from)|not (?:in|here) yet|(?:has|have)(?:n't| not) (?:yet )?(?:arrived|come (?:back|in))"
     r"|still waiting (?:for|on))\b|还没出|尚未出|尚未回|待回报|未回报|还没回来", re.I)
@@ -98,8 +99,9 @@ def states_numbers(unit: Unit, text: str) -> float:
 def finds_nothing(unit: Unit, text: str) -> bool:
     """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
     normal or negative result, a yes/no question answered no, a result or record not back yet): the grader
-    never grades such a text, it leaves it for review at most. On the twenty-four hand-written splits such
-    texts are 27 negatives (negated, ruled out, normal results, a form's "No", a test not back) and no leak
+    never grades such a text, it leaves it for review at most. On the twenty-six hand-written splits such
+    texts are 33 negatives (negated, ruled out, normal results, a form's "No", a test not back, a drug never
+    prescribed) and no leak
     (benchmarks/RESULTS.md, sessions 23 and 24; "pending" is not read: "EGFR testing pending" follows a
     stated diagnosis, and 排除 is not read in 排除标准, a trial's exclusion criteria)."""
     return unit.kind == "health" and bool(_NOTHING_FOUND.search(text))

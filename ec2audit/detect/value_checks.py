@@ -102,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v14"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v15"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -928,13 +928,52 @@ _PLAINTIFF = re.compile(r"原告|(?<!被)起诉了|\b(?:plaintiffs?|claimants?|i
                         r"|claim|complaint) against)\b", re.I)
 
 
+#: A side of the body, as an adjective before a part of it within two words ("left fifth metatarsal", "right
+#: 3rd and 4th ribs"; not "right above the wrist", "left the site"), or 左/右 (not 左右, "about").
+_SIDE = re.compile(r"\b(left|right)(?![ -]+(?:above|below|before|after|at|on|in|under|next|by|behind|away|now|through"
+                   r"|into|to|the|of|from|over|here|there|then|off|back)\b)(?:[ -]+[a-z]+){0,2}?[ -]+(?:side|sided"
+                   r"|foot|feet|leg|knee|ankle|hip|arm|forearm|hand"
+                   r"|wrist|elbow|shoulder|eye|ear|lung|kidney|breast|ribs?|metatarsals?|femur|tibia|fibula|radius"
+                   r"|ulna|humerus|clavicle|fingers?|toes?|thumb|ovary|lobe|heel|shin|thigh|calf|\d+(?:st|nd|rd|th)"
+                   r"|first|second|third|fourth|fifth|upper|lower)\b|(左)(?!右)|(?<!左)(右)")
+#: A strength: a number with its unit (20mg, 750 mg, 20毫克), the unit in one spelling.
+_STRENGTH = re.compile(r"(\d+(?:\.\d+)?) ?(mg|毫克|mcg|µg|μg|微克|ml|毫升|iu|units?|单位)(?![a-z])")
+_STRENGTH_UNITS = {"毫克": "mg", "µg": "mcg", "μg": "mcg", "微克": "mcg", "毫升": "ml", "unit": "iu", "units": "iu",
+                   "单位": "iu"}
+
+
+def _sides(text: str) -> set[str]:
+    return {{"左": "left", "右": "right"}.get(side, side) for m in _SIDE.finditer(normalize_text(text))
+            for side in m.groups() if side}
+
+
+def _strengths(text: str) -> set[tuple[float, str]]:
+    return {(float(n), _STRENGTH_UNITS.get(u, u)) for n, u in _STRENGTH.findall(normalize_text(text))}
+
+
+def other_side_or_strength(value: str, text: str) -> bool:
+    """Whether the text gives the value's distinguishing part another value (checks-v15): only the other side of
+    the body (the right fifth metatarsal for the left one, 左侧第四肋骨 for 右侧第三、四肋骨), or only other
+    strengths in the value's unit (metformin 750 mg, 阿托伐他汀钙片 40mg for 20mg): another finding, another
+    prescription, not this one said another way."""
+    sides, stated = _sides(value), _sides(text)
+    if len(sides) == 1 and stated and not sides & stated:
+        return True
+    strengths, given = _strengths(value), _strengths(text)
+    units = {u for _, u in strengths}
+    given = {s for s in given if s[1] in units}
+    return bool(strengths and given and not strengths & given)
+
+
 def contrary(unit: Unit, text: str) -> bool:
     """Whether the text says the opposite of the value (checks-v11): a condition named only where it is denied
-    ("排除甲亢", "ruled out epilepsy"), or a lawsuit's other side (the value: sued by a supplier; the text: 作为原告
-    起诉了供应商). The free-text check leaves such a pair for review at most."""
+    ("排除甲亢", "ruled out epilepsy"), a finding on the other side or another strength (`other_side_or_strength`,
+    checks-v15), or a lawsuit's other side (the value: sued by a supplier; the text: 作为原告起诉了供应商). The
+    free-text check leaves such a pair for review at most."""
     if unit.kind == "health":
         names = written_names(unit)
-        return not _names_in(names, text, _DENIED_ONLY) and _names_in(names, text)
+        return (not _names_in(names, text, _DENIED_ONLY) and _names_in(names, text)
+                or other_side_or_strength(unit.value, text))
     for side, other in ((_DEFENDANT, _PLAINTIFF), (_PLAINTIFF, _DEFENDANT)):
         if side.search(unit.value) and not side.search(text) and other.search(text):
             return True

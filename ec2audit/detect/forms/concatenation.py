@@ -68,7 +68,8 @@ class Concatenation(Form):
                 starts[i].append(start)
         for i, found in starts.items():
             value = self._values[i]
-            pieces = _pieces(text, value, sorted(found))
+            pieces = [p for p in _pieces(text, value, sorted(found))
+                      if not self.units[i].case_differs(view.original[slice(*view.to_original(*p[:2]))])]
             joined = _joined(pieces, len(value))
             for start, end in joined:
                 yield Hit(i, *view.to_original(start, end), "forms.concatenation", LITERAL, 0.9)
