@@ -364,8 +364,9 @@ def test_an_initial_that_stands_for_a_namesake_in_the_text_is_no_masked_name(tex
 
 def test_numbers_run_together_in_a_csv_row_are_not_read_as_code_points():
     """`0491 570 165,84 Corella Street` (a mobile column, then a house number) once read as the code points
-    `165,84` (`¥T`): with the house number gone, another suburb's house on the unit's street was graded a fragment. A list
-    printed in brackets (Erlang's shell, Python's `[ord(c) …]`) or a JSON array's numbers read alone still decode."""
+    `165,84` (`¥T`): with the house number gone, another suburb's house on the unit's street was graded a
+    fragment. A list printed in brackets (Erlang's shell, Python's `[ord(c) …]`) or a JSON array's numbers read
+    alone still decode."""
     value = "84 Corella Street, Brunswick VIC 3056"
     rows = ("customer,email,mobile,address\n"
             "Siobhan Kearny,wattlebird.hone@example.com,0491 570 516,48 Corella Street Brunswick VIC 3056\n"
