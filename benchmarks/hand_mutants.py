@@ -1493,8 +1493,8 @@ mutant("YN2", 'isinstance(accounting, dict) and accounting.get("include") is Tru
 mutant("YD1", "    previous = signal.signal(signal.SIGINT, signal.default_int_handler)\n",
        "    previous = signal.getsignal(signal.SIGINT)\n")
 mutant("YD2", "    with _ctrl_c_stops_the_run():\n", "    with contextlib.nullcontext():\n")
-mutant("YD3", "                signal.signal(signal.SIGINT, signal.SIG_IGN)  # OpenClaw",
-       "                pass  # OpenClaw")
+mutant("YD3", "        else:\n            signal.signal(signal.SIGINT, signal.SIG_IGN)\n",
+       "        else:\n            signal.signal(signal.SIGINT, previous)\n")
 mutant("YD4", "        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)\n",
        "        pass\n")
 mutant("YZ1", "        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once", "        pass  # once")

@@ -209,7 +209,10 @@ def failure_line(record: EpisodeRecord, run_dir: Path) -> str:
 def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], parallel: int, console: Console,
           run_dir: Path, stop: Callable[[], None]) -> bool:
     """Run `one(spec)` for every episode, `parallel` at a time, with live progress; Ctrl-C calls `stop`
-    (which ends the running episodes) and returns True."""
+    (which ends the running episodes) and returns True. Ctrl-C is noted by a handler and acted on between waits,
+    never raised as KeyboardInterrupt into this loop: raised there it could land inside a lock's acquire (the
+    progress lock the episode threads share, a future's condition), leave it held, and the thread pool's shutdown
+    then waited for an episode thread blocked on it forever (CI, session 24: a run hung 120 s after Ctrl-C)."""
     failures, usd, unpriced = 0, 0.0, 0
     running: dict[str, str] = {}  # episode id → "task · strategy", while it runs
     lock = threading.Lock()
@@ -233,12 +236,13 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
 
     columns = [TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[info]}")]
-    with Progress(*columns, console=console) as progress, ThreadPoolExecutor(max(1, parallel)) as pool:
+    with _ctrl_c_noted() as pressed, Progress(*columns, console=console) as progress, \
+            ThreadPoolExecutor(max(1, parallel)) as pool:
         bar = progress.add_task("run", total=len(todo), info="")
         specs = {pool.submit(tracked, s): s for s in todo}
         pending: set[Future] = set(specs)
         try:
-            while pending:
+            while pending and not pressed:
                 done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
                 for future in done:
                     progress.advance(bar)
@@ -255,15 +259,34 @@ def drive(one: Callable[[EpisodeSpec], EpisodeRecord], todo: list[EpisodeSpec], 
                     usd += record.cloud_usd or 0.0
                     unpriced += record.cloud_usd is None
                 progress.update(bar, info=info())
-        except KeyboardInterrupt:
-            if threading.current_thread() is threading.main_thread():  # Ctrl-C again must not cut this stop short:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # OpenClaw workers and servers would outlive the run
+        except KeyboardInterrupt:  # raised by another handler (a caller's SIGTERM turned into it): the same stop
+            pressed.append(signal.SIGINT)
+        if pressed:
             stop()
             for future in pending:
                 future.cancel()
             console.print("[yellow]interrupted[/]: finished episodes are kept; re-run the command to resume")
             return True
     return False
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted() -> Iterator[list[int]]:
+    """A list that Ctrl-C appends to while the episodes run. After the loop sees it, Ctrl-C stays ignored (the
+    handler still only appends) until the run's tables are written: OpenClaw workers and servers would outlive a
+    stop cut short. Off the main thread no handler can be installed, and the list stays empty."""
+    pressed: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: pressed.append(signum))
+    try:
+        yield pressed
+    finally:
+        if not pressed:
+            signal.signal(signal.SIGINT, previous)
+        else:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextlib.contextmanager
