@@ -25,7 +25,7 @@ ceiling is its F1 on the labelled pairs with a perfect judge. With `--judge-url/
 `--local-judge`) both judges also run for real on `--f1-tasks` seeded tasks.
 
     .venv/bin/python benchmarks/judge_cost.py [--per-task 6] [--budget 0.2 | --recall 0.95] [--per-unit 1]
-        [--semantic-model e5|minilm] [--windows 96,192] [--no-sweep]
+        [--semantic-model e5|minilm] [--windows 96,192] [--no-sweep] [--limit 4 --tasks ID,...]
         [--local-judge --f1-tasks 2 --f1-max-tokens 7000 | --judge-url URL --judge-model M --f1-tasks 45]
 """
 
@@ -274,6 +274,8 @@ def main() -> None:
     parser.add_argument("--no-sweep", action="store_true", help="only the headline row on the test bench")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--limit", type=int, help="a seeded sample of this many examples per split (a quick run)")
+    parser.add_argument("--tasks", help="only these tasks of tasks/, comma-separated ids (a quick run; default: "
+                                        "every task with units)")
     parser.add_argument("--f1-tasks", type=int, default=0, help="run both judges for real on this many tasks")
     parser.add_argument("--f1-max-tokens", type=int, default=10 ** 9,
                         help="draw the F1 tasks among those whose one-shot call fits this many tokens")
@@ -290,6 +292,13 @@ def main() -> None:
     windows = sorted({window, *map(int, args.windows.split(","))})
     recalls = sorted({*RECALLS, recall} - {None})
 
+    suite = [t for t in load_suite(ROOT / "tasks") if t.units]
+    if args.tasks:
+        wanted = args.tasks.split(",")
+        unknown = sorted(set(wanted) - {t.id for t in suite})
+        if unknown:
+            parser.error(f"--tasks: no task with units named {', '.join(unknown)}")
+        suite = [t for t in suite if t.id in wanted]
     print(f"embedding the dev split ({model}) …", file=sys.stderr)
     def split(name: str) -> list[Example]:
         examples = read_split(DEFAULT_SET / f"{name}.jsonl")
@@ -301,7 +310,6 @@ def main() -> None:
     if args.budget is None and args.recall is None:  # the calibration's own threshold (a judge may have raised it)
         thresholds[window][recall] = settings.shortlist
     print("rebuilding the tasks' traffic …", file=sys.stderr)
-    suite = [t for t in load_suite(ROOT / "tasks") if t.units]
     traffic = {t.id: oracle_messages(t) for t in suite}
     benches = {"test": build_tasks(suite, traffic, split("test"), args.per_task, args.seed)}
     if args.budget is not None:

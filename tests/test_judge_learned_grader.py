@@ -109,17 +109,28 @@ def test_the_grader_grades_reviews_or_leaves_a_candidate_by_its_probability():
     assert unsure.decide(row, reading, Verdict(0.0), text) == Verdict(0.0, text[0:22], 0, 22, review=True)
 
 
-def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(tmp_path):
+@pytest.fixture(scope="module")
+def held_out(tmp_path_factory):
+    """Splits 2 and 3's first 25 examples recorded once (the slow part: the cross-encoder reads each) and measured
+    leaving one split out: (the readings' cache, the run, its `--verdicts`)."""
+    folder = tmp_path_factory.mktemp("grader")
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 3)]
+    cache, verdicts = folder / "rows.json", folder / "v.jsonl"
+    result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "25", "--cache", str(cache),
+                             "--verdicts", str(verdicts)], check=True, capture_output=True, text=True)
+    return cache, result, verdicts
+
+
+def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(held_out, tmp_path):
     """A small version of the shipped file (two splits' first examples): recorded once, fitted twice per model,
     the same bytes; the file loads and its numpy reading is what the script checked against scikit-learn: a
     logistic regression's weights and no trees, or the trees and no weights."""
-    cache = tmp_path / "rows.json"
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 3)]
+    cache, _, _ = held_out
     for model in ("logistic", "trees"):
         first, second = tmp_path / "a.json", tmp_path / "b.json"
         for out in (first, second):
-            subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "25", "--cache", str(cache),
-                            "--out", str(out), "--model", model], check=True, capture_output=True, text=True)
+            subprocess.run([sys.executable, str(SCRIPT), "--cache", str(cache), "--out", str(out), "--model", model],
+                           check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
         assert grader.version == "learned-grader-v7" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
@@ -148,17 +159,13 @@ def test_a_linear_grader_reads_its_weights_and_a_wrong_length_is_refused(tmp_pat
     assert len(str(error.value).splitlines()) == 1 and str(path) in str(error.value)
 
 
-def test_leave_one_split_out_writes_each_held_out_verdict(tmp_path):
+def test_leave_one_split_out_writes_each_held_out_verdict(held_out):
     """`--verdicts`: one line per example of the splits left out, with the trees' probability and decision."""
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 3)]
-    verdicts = tmp_path / "v.jsonl"
-    result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "6", "--cache",
-                             str(tmp_path / "rows.json"), "--verdicts", str(verdicts)],
-                            check=True, capture_output=True, text=True)
+    _, result, verdicts = held_out
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
-    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-2.jsonl", "handwritten-test-3.jsonl"}
+    assert len(lines) == 50 and {v["file"] for v in lines} == {"handwritten-test-2.jsonl", "handwritten-test-3.jsonl"}
     assert all(0.0 <= v["probability"] <= 1.0 and not (v["graded"] and v["review"]) for v in lines)
-    assert "| handwritten-test-2.jsonl (6) |" in result.stdout
+    assert "| handwritten-test-2.jsonl (25) |" in result.stdout
 
 
 def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
