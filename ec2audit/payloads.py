@@ -285,7 +285,8 @@ def detect_api(body: dict) -> str:
 _FLATTENERS = {"openai-chat": _openai_chat, "openai-responses": _openai_responses,
                "anthropic-messages": _anthropic, "openai-completions": _openai_completions,
                "openai-embeddings": _openai_embeddings, "gemini": _gemini,
-               "bedrock-converse": _converse, "generic": _generic}
+               "bedrock-converse": _converse, "generic": _generic,
+               "ollama": _generic, "cohere": _generic, "gemini-files": _generic}  # the proxy's other roots' APIs
 
 
 def flatten(body: dict, api: str | None = None) -> list[Segment]:

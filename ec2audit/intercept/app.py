@@ -14,15 +14,16 @@ size (`lanes.py`; a large body's detectors in a worker process), while the upstr
 
 What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
 read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
-with a recorded 400, a compressed one is decoded first, a multipart form is rebuilt from the object it was read as:
-`form_data.py`), every client header but the hop-by-hop ones
-and the proxy's own `X-EC2-*`, the URL path under `/v1` and the query string. Key headers (`dialects.KEY_HEADERS`) are
-forwarded but never scanned, and recorded masked.
+with a recorded 400, a compressed one is decoded first, a multipart or URL-encoded form is rebuilt from the
+object it was read as: `form_data.py`), every client header but the hop-by-hop ones and the proxy's own
+`X-EC2-*`, the URL path under its root (`/v1`, `/api`…) and the query string. Key headers
+(`dialects.KEY_HEADERS`) are forwarded but never scanned, and recorded masked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -50,6 +51,7 @@ from ec2audit.intercept.dialects import (
     DIALECTS,
     KEY_HEADERS,
     KEY_PARAMS,
+    ROOTS,
     Dialect,
     dialect_of,
     model_in_path,
@@ -222,11 +224,11 @@ def _unbrotli(raw: bytes, limit: int) -> tuple[bytes, bool]:
     return out, False
 
 
-def _recorded_path(tail: str, fields: list[Field], keys: list[Field]) -> str:
+def _recorded_path(root: str, tail: str, fields: list[Field], keys: list[Field]) -> str:
     """The path as recorded: the query string with key parameters masked."""
     query = [(n, v) for kind, n, v in fields if kind == "query"] + \
         [(n, MASKED) for kind, n, _ in keys if kind == "query"]
-    return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")
+    return root + tail + ("?" + urllib.parse.urlencode(query) if query else "")
 
 
 def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]:
@@ -444,19 +446,26 @@ class Interceptor:
                                f"{', '.join(form.unreadable)}", "unread_part_blocked", {"unread": form.unreadable})
         return form
 
-    async def proxy(self, scope, receive, send) -> None:
+    def base(self, root: str) -> str:
+        """Where a root's paths go: `/v1`'s under the upstream URL, another root's under the upstream's origin."""
+        if root == "/v1":
+            return self.config.upstream
+        url = urllib.parse.urlsplit(self.config.upstream)
+        return f"{url.scheme}://{url.netloc}{root}"
+
+    async def proxy(self, scope, receive, send, root: str = "/v1") -> None:
         params = scope["path_params"]
         tail = "/" + params["rest"]
-        dialect = dialect_of(tail)
+        dialect = dialect_of(tail, root)
         episode = params.get("episode") or next(
             (_text(v) for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
         task = params.get("task") or next((_text(v) for k, v in scope["headers"] if k == b"x-ec2-task"), None)
         fields, keys = request_fields(scope)
         fields.insert(0, ("path", "path", tail))  # forwarded too (`/v1/threads/<id>/…`): audited like the query
         record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
-                             path=_recorded_path(tail, fields, keys))
+                             path=_recorded_path(root, tail, fields, keys))
         ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields,
-                      path_stream=stream_in_path(tail))
+                      path_stream=stream_in_path(tail), root=root)
         try:
             raw = await self._read_body(scope, receive)
             ex.raw = raw
@@ -476,7 +485,8 @@ class Interceptor:
             await self.policy.before_forward(ex)
             # as forwarded (redacted)
             tail = next(value for kind, _, value in ex.fields if kind == "path")
-            record.headers, record.path = _recorded_headers(ex.fields, keys), _recorded_path(tail, ex.fields, keys)
+            record.headers = _recorded_headers(ex.fields, keys)
+            record.path = _recorded_path(root, tail, ex.fields, keys)
             await self._forward_watched(scope, receive, send, ex, keys, tail)
         except Failure as failure:
             record.status, record.error = failure.status, failure.message
@@ -533,7 +543,7 @@ class Interceptor:
         query = [(n, v) for kind, n, v in ex.fields + keys if kind == "query"]
         # sent as encoded here, the query the record holds (aiohttp would unquote `%3A` to `:`)
         path = urllib.parse.quote(tail, safe="/:@!$&'()*+,;=")  # Starlette gave it decoded
-        url = yarl.URL(self.config.upstream + path + ("?" + urllib.parse.urlencode(query) if query else ""),
+        url = yarl.URL(self.base(ex.root) + path + ("?" + urllib.parse.urlencode(query) if query else ""),
                        encoded=True)
         record.state = PENDING
         self._mask_evidence(record)
@@ -689,14 +699,15 @@ class Interceptor:
 def create_app(config: InterceptConfig) -> Starlette:
     """The interceptor as a Starlette app; serve it with uvicorn (`server.serve_in_thread` in-process).
 
-    Every POST under `/v1` is proxied (a known API's route by its dialect, any other as `generic`),
-    plain or under an episode prefix `/e/<episode>` or `/e/<episode>/t/<task>`."""
+    Every POST under `/v1` and the other APIs' roots (`dialects.ROOTS`) is proxied (a known API's route by its
+    dialect, any other as `generic`), plain or under an episode prefix `/e/<episode>` or `/e/<episode>/t/<task>`."""
     interceptor = Interceptor(config)
-    proxy, models = _Endpoint(interceptor.proxy), _Endpoint(interceptor.models)
+    models = _Endpoint(interceptor.models)
+    proxies = {root: _Endpoint(functools.partial(interceptor.proxy, root=root)) for root in ROOTS}
     routes = []
     for prefix in ("", "/e/{episode}", "/e/{episode}/t/{task}"):
         routes.append(Route(f"{prefix}/v1/models", models, methods=["GET"]))
-        routes.append(Route(f"{prefix}/v1/{{rest:path}}", proxy, methods=["POST"]))
+        routes += [Route(f"{prefix}{root}/{{rest:path}}", proxy, methods=["POST"]) for root, proxy in proxies.items()]
     app = Starlette(routes=routes, lifespan=interceptor.lifespan)
     app.state.interceptor = interceptor
     return app
