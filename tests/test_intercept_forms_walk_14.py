@@ -7,6 +7,9 @@ forwarded before, now read, audited and redacted or blocked:
   forwarded to the same path on the upstream's origin (they got a 404);
 - Gemini's multipart upload (`/upload/v1beta/files?uploadType=multipart`, `multipart/related`: a JSON metadata part
   and the file's bytes), forwarded rebuilt in a boundary of its own (it got a 404, and a 400 under `/v1`);
+- Gemini's resumable upload, google-genai's `files.upload`: the session URL the upstream answers the `start` with
+  (`X-Goog-Upload-URL`) named the upstream, so the file's bytes went to it past the proxy; it names the proxy now,
+  and the `upload` request's body, the file itself, is read as a form's file is;
 - `application/x-www-form-urlencoded` bodies: their key/value pairs (they got a 400).
 
 And a form tool output carries, in every request position of the wire APIs (walk 1's cells): a record's values
@@ -209,6 +212,52 @@ def test_a_gemini_upload_without_a_value_is_forwarded_as_sent(proxy):
                                       {"content_type": "text/plain", "data": _line(NEAR)}]}
 
 
+def _session(client, episode: str, metadata: dict) -> str:
+    """The session URL of a resumable upload `start` sent through the proxy as `episode`."""
+    start = client.post(f"/e/{episode}/upload/v1beta/files", json=metadata, headers={
+        "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start",
+        "x-goog-upload-header-content-type": "text/plain"})
+    assert start.status_code == 200
+    return start.headers["x-goog-upload-url"]
+
+
+def resumable_upload_outcome(proxy, upload: str) -> str:
+    """"held" where the session URL names the proxy (episode prefix kept) and the file sent to it is held: every unit
+    found; in redact mode the stand-in gets the file with no value, in block mode nothing."""
+    mode, app, client, store = proxy
+    content = _line(RECORD).encode("utf-16" if upload == "utf16_file" else "utf-8")
+    try:
+        session = _session(client, f"resumable-start-{upload}", {"file": {"display_name": "crm-export.txt"}})
+        own = f"{client.base_url}".rstrip("/") + f"/e/resumable-start-{upload}"
+        assert session.startswith(own + "/upload/v1beta/files?upload_id="), session
+        sent = assert_held(proxy, f"resumable-{upload}", session[len(own):], UNIT_IDS, leaks, content=content,
+                           headers={"x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0"})
+        if sent is not None:
+            assert sent["query"].startswith("upload_id=") and "[NAME_" in sent["body"]["file"]
+            [record] = store.records(f"resumable-{upload}")
+            assert leaks({"body": record.request, "header_list": [], "query": ""}) == []
+    except (AssertionError, TypeError, KeyError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+RESUMABLE = ("utf8_file", "utf16_file")
+
+
+@pytest.mark.parametrize("upload", RESUMABLE)
+def test_a_value_in_a_gemini_resumable_upload_is_held(proxy, upload):
+    assert resumable_upload_outcome(proxy, upload) == "held"
+
+
+def test_a_gemini_resumable_upload_without_a_value_is_forwarded_as_sent(proxy):
+    mode, app, client, store = proxy
+    session = _session(client, "resumable-near-start", {"file": {"display_name": "notes.txt"}})
+    seen = len(app.state.requests)
+    answer = client.post(session, content=_line(NEAR).encode(), headers={"x-goog-upload-command": "upload, finalize"})
+    [sent] = app.state.requests[seen:]
+    assert answer.status_code == 200 and sent["raw"] == _line(NEAR).encode()
+
+
 # --- URL-encoded bodies ----------------------------------------------------------------------------------------
 
 #: body → (path, the pairs sent)
@@ -263,4 +312,5 @@ def test_a_urlencoded_body_that_is_not_utf8_is_refused(proxy):
 #: The walk's groups of cells (`benchmarks/guard_forms_matrix.py --walk 14` counts them).
 GROUPS = {"APIs outside /v1": ([(request,) for request in REQUESTS], request_outcome),
           "Gemini multipart uploads": ([(upload,) for upload in GEMINI_UPLOADS], gemini_upload_outcome),
+          "Gemini resumable uploads": ([(upload,) for upload in RESUMABLE], resumable_upload_outcome),
           "URL-encoded bodies": ([(body,) for body in URLENCODED], urlencoded_outcome)}

@@ -57,7 +57,7 @@ from ec2audit.intercept.dialects import (
     model_in_path,
     stream_in_path,
 )
-from ec2audit.intercept.form_data import MEDIA_TYPES, Form, read_form
+from ec2audit.intercept.form_data import MEDIA_TYPES, Form, read_file_body, read_form
 from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
@@ -83,6 +83,11 @@ MASKED = "[masked]"
 _DROP_RESPONSE = frozenset({b"content-length", b"content-encoding", b"transfer-encoding", b"connection",
                             b"keep-alive", b"server", b"date"})
 _JSON_HEADERS = [(b"content-type", b"application/json")]
+#: Response headers naming the URL the client sends its next request to: Gemini's resumable upload session, where
+#: the file's bytes go. Pointed back at the proxy, or the file would go to the upstream unguarded.
+_NEXT_URL = frozenset({b"x-goog-upload-url"})
+#: Gemini's resumable upload sends the file as the body itself, with this header naming the command `upload`
+_UPLOAD_COMMAND = b"x-goog-upload-command"
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
 _CANCELLED = "client disconnected before the answer: upstream call cancelled"
 _EVIDENCE = re.compile(r"\w")
@@ -224,6 +229,12 @@ def _unbrotli(raw: bytes, limit: int) -> tuple[bytes, bool]:
     return out, False
 
 
+def _proxy_url(scope, path: str) -> str:
+    """The proxy's URL as the client reached it, up to `path` (its episode prefix kept)."""
+    host = next((_text(v) for k, v in scope["headers"] if k == b"host"), "")
+    return f"{scope.get('scheme', 'http')}://{host}{scope['path'][:len(scope['path']) - len(path)]}"
+
+
 def _recorded_path(root: str, tail: str, fields: list[Field], keys: list[Field]) -> str:
     """The path as recorded: the query string with key parameters masked."""
     query = [(n, v) for kind, n, v in fields if kind == "query"] + \
@@ -236,8 +247,18 @@ def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]
                                                                      if kind == "header"]
 
 
-def _client_headers(upstream: aiohttp.ClientResponse) -> list[tuple[bytes, bytes]]:
-    return [(k, v) for k, v in upstream.raw_headers if k.lower() not in _DROP_RESPONSE]
+def _client_headers(upstream: aiohttp.ClientResponse,
+                    moved: tuple[str, str] | None = None) -> list[tuple[bytes, bytes]]:
+    """The upstream's response headers the client gets; `moved` (the upstream's origin, the proxy's URL as the client
+    reached it): a URL the client is to send its next request to is pointed at the proxy."""
+    out = []
+    for k, v in upstream.raw_headers:
+        if k.lower() in _DROP_RESPONSE:
+            continue
+        if moved and k.lower() in _NEXT_URL and _text(v).startswith(moved[0] + "/"):
+            v = (moved[1] + _text(v)[len(moved[0]):]).encode()
+        out.append((k, v))
+    return out
 
 
 def _env_proxy(url: str) -> str | None:
@@ -433,11 +454,11 @@ class Interceptor:
             raise Failure(400, str(exc), "invalid_request_error") from None
         return body
 
-    def _parse_form(self, raw: bytes, content_type: str, dialect: Dialect) -> Form:
-        """A multipart body as the object audited (`form_data.py`); in an enforcing mode, refused where a part is
-        none the guard could read."""
+    def _parse_form(self, raw: bytes, content_type: str, dialect: Dialect, file_body: bool = False) -> Form:
+        """A form body (or, `file_body`, a body that is one file) as the object audited (`form_data.py`); in an
+        enforcing mode, refused where a part is none the guard could read."""
         try:
-            form = read_form(raw, content_type)
+            form = read_file_body(raw, content_type) if file_body else read_form(raw, content_type)
             validate({k: v for k, v in form.body.items() if k != "stream"}, dialect.name)  # (a form's is text)
         except BadRequest as exc:
             raise Failure(400, str(exc), "invalid_request_error") from None
@@ -465,13 +486,15 @@ class Interceptor:
         record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
                              path=_recorded_path(root, tail, fields, keys))
         ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields,
-                      path_stream=stream_in_path(tail), root=root)
+                      path_stream=stream_in_path(tail), root=root, proxy_url=_proxy_url(scope, root + tail))
         try:
             raw = await self._read_body(scope, receive)
             ex.raw = raw
             content_type = next((_text(v) for k, v in scope["headers"] if k == b"content-type"), "")
-            if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES:
-                form = ex.form = await self.lanes.run(len(raw), lambda: self._parse_form(raw, content_type, dialect))
+            file_body = "upload" in next((_text(v) for k, v in scope["headers"] if k == _UPLOAD_COMMAND), "")
+            if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES or file_body:
+                form = ex.form = await self.lanes.run(
+                    len(raw), lambda: self._parse_form(raw, content_type, dialect, file_body))
                 body, ex.raw = form.body, json_bytes(form.body)  # audited, stored and redacted as JSON
             elif ScanLanes.is_large(len(raw)):  # parsing megabytes must not stall the other exchanges
                 body = await self.lanes.run(len(raw), lambda: self._parse(raw, dialect))
@@ -590,7 +613,12 @@ class Interceptor:
         stored = answer if answer is not None else {"raw": content.decode("utf-8", "replace")[:10000]}
         await self._commit(ex, stored)
         ex.answered = True
-        await _answer(send, upstream.status, _client_headers(upstream), content)
+        await _answer(send, upstream.status, _client_headers(upstream, self._moved(ex)), content)
+
+    def _moved(self, ex: Exchange) -> tuple[str, str]:
+        """(the upstream's origin, the proxy's URL as this exchange's client reached it): `_client_headers`' `moved`."""
+        url = urllib.parse.urlsplit(self.config.upstream)
+        return f"{url.scheme}://{url.netloc}", ex.proxy_url
 
     def _restored_chunks(self, ex: Exchange, chunks: list) -> list | None:
         """A stream answered as one JSON array, rewritten chunk by chunk as its events would be (a placeholder

@@ -2,7 +2,9 @@
 exactly what was audited: multipart ones (`multipart/form-data`: OpenAI's `/v1/files`, `/v1/uploads/{id}/parts`, an
 audio transcription's `prompt` beside its file, Anthropic's `/v1/files`; `multipart/related`: Gemini's
 `/upload/v1beta/files?uploadType=multipart`, a JSON metadata part and the file's bytes) and URL-encoded ones
-(`application/x-www-form-urlencoded`: key/value pairs, UTF-8 after percent-decoding, forwarded re-encoded).
+(`application/x-www-form-urlencoded`: key/value pairs, UTF-8 after percent-decoding, forwarded re-encoded). And a
+file sent as the body itself (Gemini's resumable upload, `X-Goog-Upload-Command: upload`), read as a form of one
+file part, `{"file": {"content_type"?, "data"}}`, and forwarded as that part's bytes.
 
 A form becomes an object of its fields by name (`{"purpose": "batch", "file": …}`; a name sent twice, a list of its
 values; a part without a name, `part-<n>`). A part's value is its text where it is text (UTF-8, or UTF-8/UTF-16 with a
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
     from python_multipart.multipart import MultipartCallbacks
 
 URLENCODED = "application/x-www-form-urlencoded"
+FILE_BODY = "file"  # (no media type: a body that is one file)
+_OCTETS = "application/octet-stream"  # a file body's media type where the client named none (as an HTTP client sends)
 MEDIA_TYPES = ("multipart/form-data", "multipart/related", "multipart/mixed", URLENCODED)
 _IDENTITY = frozenset({b"", b"7bit", b"8bit", b"binary"})
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -84,6 +88,10 @@ class Form:
             pairs = [(name, item if isinstance(item, str) else json.dumps(item, ensure_ascii=False))
                      for _, name, item in items]
             return urllib.parse.urlencode(pairs).encode(), URLENCODED
+        if self.media_type == FILE_BODY:
+            [(part, _, item)] = items
+            return _value_bytes(item.get("data", "") if isinstance(item, dict) else item, part), \
+                str(item.get("content_type") or _OCTETS) if isinstance(item, dict) else _OCTETS
         values = [_value_bytes(item.get("data", "") if isinstance(item, dict) else item, part)
                   for part, _, item in items]
         heads = [_head(part, name, item if isinstance(item, dict) else {}) for part, name, item in items]
@@ -195,6 +203,15 @@ def _read_urlencoded(raw: bytes) -> Form:
         held = body.get(name)
         body[name] = value if name not in body else [*held, value] if isinstance(held, list) else [held, value]
     return Form(URLENCODED, parts, body, [])
+
+
+def read_file_body(raw: bytes, content_type: str) -> Form:
+    """A body that is one file as a Form of one part (`file`), its value read as a form's file is."""
+    part = _Part(data=bytearray(raw), name="file", headers=[(b"content-type", content_type.encode())])
+    unreadable: list[str] = []
+    value = _value(part, unreadable)
+    return Form(FILE_BODY, [part], {"file": {**({"content_type": content_type} if content_type else {}),
+                                             "data": value}}, unreadable)
 
 
 def read_form(raw: bytes, content_type: str) -> Form:
