@@ -34,10 +34,14 @@ import json
 import urllib.parse
 
 import pytest
+from click.testing import CliRunner
 from test_intercept_forms_walk import CELLS, assert_held, walk_tests
 from test_intercept_forms_walk_2 import near_misses_test
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
 from test_intercept_forms_walk_13 import leaks
+
+from ec2audit.cli import main
+from ec2audit.units import write_units
 
 __all__ = ["CELLS", "FORMS", "GROUPS", "UNITS", "walk_form"]
 
@@ -144,6 +148,21 @@ def test_an_api_outside_v1_is_recorded_as_its_dialect(proxy):
     client.post("/e/root-dialects/v2/embed", json=REQUESTS["cohere.embed.texts"][1])
     client.post("/e/root-dialects/api/pull", json={"model": TEXT})  # a route no dialect names: generic
     assert sorted(r.api for r in store.records("root-dialects")) == ["cohere", "generic", "ollama"]
+
+
+def test_intercept_audit_reads_the_apis_outside_v1(proxy, tmp_path):
+    """`ec2audit intercept audit` re-reads every stored request of those APIs that reached the cloud (an Ollama
+    `prompt` is no chat body; a blocked request reached nothing)."""
+    mode, app, client, store = proxy
+    for request in ("ollama.generate.prompt", "cohere.rerank.documents"):
+        path, body = REQUESTS[request]
+        client.post(f"/e/reaudit{path}", json=body)
+    units = tmp_path / "units.jsonl"
+    write_units(UNITS, units)
+    result = CliRunner().invoke(main, ["intercept", "audit", str(store.path), "--units", str(units), "--episode",
+                                       "reaudit", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["payloads"] == (0 if mode == "block" else 2)
 
 
 @pytest.mark.parametrize("request_", sorted(REQUESTS))
