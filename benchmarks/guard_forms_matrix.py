@@ -4,7 +4,8 @@ values cut across two messages, `CUT_CELLS`; `--walk 7`, the seventh's groups of
 the request schemas, lists read as one, PDF parts; `--walk 8`, the eighth's; `--walk 9`, the ninth's; `--walk 11`, the
 eleventh's, and its groups: values cut into an array's chunks and across three messages; `--walk 12`, the twelfth's,
 and its group: a UTF-16 file in every file place; `--walk 13`, the thirteenth's, and its group: multipart
-uploads), run in redact and block mode against the code on PYTHONPATH, each cell's outcome written as JSON; with
+uploads; `--walk 14`, the fourteenth's, and its groups: the APIs outside `/v1`, Gemini's multipart uploads,
+URL-encoded bodies), run in redact and block mode against the code on PYTHONPATH, each cell's outcome written as JSON; with
 `--before` (an earlier run's JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md,
 session 14: per position and form, how many of the position's APIs held in both modes before → after (✓: all, both
 times).
@@ -34,7 +35,8 @@ _API = {"openai-chat": "C", "openai-responses": "R", "anthropic-messages": "A", 
 WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "4": "test_intercept_forms_walk_4",
          "5": "test_intercept_forms_walk_5", "6": "test_intercept_forms_walk_6", "7": "test_intercept_forms_walk_7",
          "8": "test_intercept_forms_walk_8", "9": "test_intercept_forms_walk_9", "11": "test_intercept_forms_walk_11",
-         "12": "test_intercept_forms_walk_12", "13": "test_intercept_forms_walk_13"}
+         "12": "test_intercept_forms_walk_12", "13": "test_intercept_forms_walk_13",
+         "14": "test_intercept_forms_walk_14"}
 
 
 def run(walk) -> dict:

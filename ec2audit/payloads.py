@@ -97,7 +97,7 @@ def _openai_chat(body: dict) -> Iterator[Segment]:
     for i, msg in enumerate(body.get("messages") or []):
         if not isinstance(msg, dict):
             continue
-        author = msg.get("author") if isinstance(msg.get("author"), dict) else {}  # ChatGPT's web app
+        author: dict = msg["author"] if isinstance(msg.get("author"), dict) else {}  # ChatGPT's web app
         role = str(msg.get("role") or author.get("role") or "user")
         origin = {"system": "system", "developer": "system", "assistant": "assistant",
                   "tool": "tool_result", "function": "tool_result"}.get(role, "user")
@@ -205,7 +205,8 @@ def _converse(body: dict) -> Iterator[Segment]:
         if not isinstance(msg, dict):
             continue
         role = str(msg.get("role", "user"))
-        for block in msg.get("content") if isinstance(msg.get("content"), list) else []:
+        blocks: list = msg["content"] if isinstance(msg.get("content"), list) else []
+        for block in blocks:
             if not isinstance(block, dict):
                 continue
             if isinstance(block.get("text"), str):
@@ -285,7 +286,8 @@ def detect_api(body: dict) -> str:
 _FLATTENERS = {"openai-chat": _openai_chat, "openai-responses": _openai_responses,
                "anthropic-messages": _anthropic, "openai-completions": _openai_completions,
                "openai-embeddings": _openai_embeddings, "gemini": _gemini,
-               "bedrock-converse": _converse, "generic": _generic}
+               "bedrock-converse": _converse, "generic": _generic,
+               "ollama": _generic, "cohere": _generic, "gemini-files": _generic}  # the proxy's other roots' APIs
 
 
 def flatten(body: dict, api: str | None = None) -> list[Segment]:
@@ -318,7 +320,7 @@ def payload_from_record(record: dict, default_id: str) -> Payload:
     if api is None and not is_request_body(body):
         raise InputError("no request body: expected 'messages', 'input' or 'contents', or a 'request'/'body' object",
                          field="request")
-    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    meta: dict = body["metadata"] if isinstance(body.get("metadata"), dict) else {}
     pid = record.get("id") or meta.get("id") or record.get("episode_step") or default_id
     api = api or detect_api(body)
     segments = flatten(body, api)

@@ -14,15 +14,16 @@ size (`lanes.py`; a large body's detectors in a worker process), while the upstr
 
 What reaches the upstream is exactly what was audited: the body as parsed (a body two readers could
 read differently — a repeated key, a lone surrogate, a number past what a parser takes — is refused
-with a recorded 400, a compressed one is decoded first, a multipart form is rebuilt from the object it was read as:
-`form_data.py`), every client header but the hop-by-hop ones
-and the proxy's own `X-EC2-*`, the URL path under `/v1` and the query string. Key headers (`dialects.KEY_HEADERS`) are
-forwarded but never scanned, and recorded masked.
+with a recorded 400, a compressed one is decoded first, a multipart or URL-encoded form is rebuilt from the
+object it was read as: `form_data.py`), every client header but the hop-by-hop ones and the proxy's own
+`X-EC2-*`, the URL path under its root (`/v1`, `/api`…) and the query string. Key headers
+(`dialects.KEY_HEADERS`) are forwarded but never scanned, and recorded masked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -50,12 +51,13 @@ from ec2audit.intercept.dialects import (
     DIALECTS,
     KEY_HEADERS,
     KEY_PARAMS,
+    ROOTS,
     Dialect,
     dialect_of,
     model_in_path,
     stream_in_path,
 )
-from ec2audit.intercept.form_data import MEDIA_TYPES, Form, read_form
+from ec2audit.intercept.form_data import MEDIA_TYPES, Form, read_file_body, read_form
 from ec2audit.intercept.lanes import LARGE_LANES, ScanLanes
 from ec2audit.intercept.policy import POLICIES, Exchange, Failure, json_bytes
 from ec2audit.intercept.pricing import Pricing
@@ -81,6 +83,11 @@ MASKED = "[masked]"
 _DROP_RESPONSE = frozenset({b"content-length", b"content-encoding", b"transfer-encoding", b"connection",
                             b"keep-alive", b"server", b"date"})
 _JSON_HEADERS = [(b"content-type", b"application/json")]
+#: Response headers naming the URL the client sends its next request to: Gemini's resumable upload session, where
+#: the file's bytes go. Pointed back at the proxy, or the file would go to the upstream unguarded.
+_NEXT_URL = frozenset({b"x-goog-upload-url"})
+#: Gemini's resumable upload sends the file as the body itself, with this header naming the command `upload`
+_UPLOAD_COMMAND = b"x-goog-upload-command"
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
 _CANCELLED = "client disconnected before the answer: upstream call cancelled"
 _EVIDENCE = re.compile(r"\w")
@@ -222,11 +229,17 @@ def _unbrotli(raw: bytes, limit: int) -> tuple[bytes, bool]:
     return out, False
 
 
-def _recorded_path(tail: str, fields: list[Field], keys: list[Field]) -> str:
+def _proxy_url(scope, path: str) -> str:
+    """The proxy's URL as the client reached it, up to `path` (its episode prefix kept)."""
+    host = next((_text(v) for k, v in scope["headers"] if k == b"host"), "")
+    return f"{scope.get('scheme', 'http')}://{host}{scope['path'][:len(scope['path']) - len(path)]}"
+
+
+def _recorded_path(root: str, tail: str, fields: list[Field], keys: list[Field]) -> str:
     """The path as recorded: the query string with key parameters masked."""
     query = [(n, v) for kind, n, v in fields if kind == "query"] + \
         [(n, MASKED) for kind, n, _ in keys if kind == "query"]
-    return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")
+    return root + tail + ("?" + urllib.parse.urlencode(query) if query else "")
 
 
 def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]:
@@ -234,8 +247,18 @@ def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]
                                                                      if kind == "header"]
 
 
-def _client_headers(upstream: aiohttp.ClientResponse) -> list[tuple[bytes, bytes]]:
-    return [(k, v) for k, v in upstream.raw_headers if k.lower() not in _DROP_RESPONSE]
+def _client_headers(upstream: aiohttp.ClientResponse,
+                    moved: tuple[str, str] | None = None) -> list[tuple[bytes, bytes]]:
+    """The upstream's response headers the client gets; `moved` (the upstream's origin, the proxy's URL as the client
+    reached it): a URL the client is to send its next request to is pointed at the proxy."""
+    out = []
+    for k, v in upstream.raw_headers:
+        if k.lower() in _DROP_RESPONSE:
+            continue
+        if moved and k.lower() in _NEXT_URL and _text(v).startswith(moved[0] + "/"):
+            v = (moved[1] + _text(v)[len(moved[0]):]).encode()
+        out.append((k, v))
+    return out
 
 
 def _env_proxy(url: str) -> str | None:
@@ -431,11 +454,11 @@ class Interceptor:
             raise Failure(400, str(exc), "invalid_request_error") from None
         return body
 
-    def _parse_form(self, raw: bytes, content_type: str, dialect: Dialect) -> Form:
-        """A multipart body as the object audited (`form_data.py`); in an enforcing mode, refused where a part is
-        none the guard could read."""
+    def _parse_form(self, raw: bytes, content_type: str, dialect: Dialect, file_body: bool = False) -> Form:
+        """A form body (or, `file_body`, a body that is one file) as the object audited (`form_data.py`); in an
+        enforcing mode, refused where a part is none the guard could read."""
         try:
-            form = read_form(raw, content_type)
+            form = read_file_body(raw, content_type) if file_body else read_form(raw, content_type)
             validate({k: v for k, v in form.body.items() if k != "stream"}, dialect.name)  # (a form's is text)
         except BadRequest as exc:
             raise Failure(400, str(exc), "invalid_request_error") from None
@@ -444,25 +467,34 @@ class Interceptor:
                                f"{', '.join(form.unreadable)}", "unread_part_blocked", {"unread": form.unreadable})
         return form
 
-    async def proxy(self, scope, receive, send) -> None:
+    def base(self, root: str) -> str:
+        """Where a root's paths go: `/v1`'s under the upstream URL, another root's under the upstream's origin."""
+        if root == "/v1":
+            return self.config.upstream
+        url = urllib.parse.urlsplit(self.config.upstream)
+        return f"{url.scheme}://{url.netloc}{root}"
+
+    async def proxy(self, scope, receive, send, root: str = "/v1") -> None:
         params = scope["path_params"]
         tail = "/" + params["rest"]
-        dialect = dialect_of(tail)
+        dialect = dialect_of(tail, root)
         episode = params.get("episode") or next(
             (_text(v) for k, v in scope["headers"] if k == b"x-ec2-episode"), None)
         task = params.get("task") or next((_text(v) for k, v in scope["headers"] if k == b"x-ec2-task"), None)
         fields, keys = request_fields(scope)
         fields.insert(0, ("path", "path", tail))  # forwarded too (`/v1/threads/<id>/…`): audited like the query
         record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
-                             path=_recorded_path(tail, fields, keys))
+                             path=_recorded_path(root, tail, fields, keys))
         ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields,
-                      path_stream=stream_in_path(tail))
+                      path_stream=stream_in_path(tail), root=root, proxy_url=_proxy_url(scope, root + tail))
         try:
             raw = await self._read_body(scope, receive)
             ex.raw = raw
             content_type = next((_text(v) for k, v in scope["headers"] if k == b"content-type"), "")
-            if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES:
-                form = ex.form = await self.lanes.run(len(raw), lambda: self._parse_form(raw, content_type, dialect))
+            file_body = "upload" in next((_text(v) for k, v in scope["headers"] if k == _UPLOAD_COMMAND), "")
+            if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES or file_body:
+                form = ex.form = await self.lanes.run(
+                    len(raw), lambda: self._parse_form(raw, content_type, dialect, file_body))
                 body, ex.raw = form.body, json_bytes(form.body)  # audited, stored and redacted as JSON
             elif ScanLanes.is_large(len(raw)):  # parsing megabytes must not stall the other exchanges
                 body = await self.lanes.run(len(raw), lambda: self._parse(raw, dialect))
@@ -476,7 +508,8 @@ class Interceptor:
             await self.policy.before_forward(ex)
             # as forwarded (redacted)
             tail = next(value for kind, _, value in ex.fields if kind == "path")
-            record.headers, record.path = _recorded_headers(ex.fields, keys), _recorded_path(tail, ex.fields, keys)
+            record.headers = _recorded_headers(ex.fields, keys)
+            record.path = _recorded_path(root, tail, ex.fields, keys)
             await self._forward_watched(scope, receive, send, ex, keys, tail)
         except Failure as failure:
             record.status, record.error = failure.status, failure.message
@@ -533,7 +566,7 @@ class Interceptor:
         query = [(n, v) for kind, n, v in ex.fields + keys if kind == "query"]
         # sent as encoded here, the query the record holds (aiohttp would unquote `%3A` to `:`)
         path = urllib.parse.quote(tail, safe="/:@!$&'()*+,;=")  # Starlette gave it decoded
-        url = yarl.URL(self.config.upstream + path + ("?" + urllib.parse.urlencode(query) if query else ""),
+        url = yarl.URL(self.base(ex.root) + path + ("?" + urllib.parse.urlencode(query) if query else ""),
                        encoded=True)
         record.state = PENDING
         self._mask_evidence(record)
@@ -580,7 +613,12 @@ class Interceptor:
         stored = answer if answer is not None else {"raw": content.decode("utf-8", "replace")[:10000]}
         await self._commit(ex, stored)
         ex.answered = True
-        await _answer(send, upstream.status, _client_headers(upstream), content)
+        await _answer(send, upstream.status, _client_headers(upstream, self._moved(ex)), content)
+
+    def _moved(self, ex: Exchange) -> tuple[str, str]:
+        """(the upstream's origin, the proxy's URL as this exchange's client reached it): `_client_headers`' `moved`."""
+        url = urllib.parse.urlsplit(self.config.upstream)
+        return f"{url.scheme}://{url.netloc}", ex.proxy_url
 
     def _restored_chunks(self, ex: Exchange, chunks: list) -> list | None:
         """A stream answered as one JSON array, rewritten chunk by chunk as its events would be (a placeholder
@@ -689,14 +727,15 @@ class Interceptor:
 def create_app(config: InterceptConfig) -> Starlette:
     """The interceptor as a Starlette app; serve it with uvicorn (`server.serve_in_thread` in-process).
 
-    Every POST under `/v1` is proxied (a known API's route by its dialect, any other as `generic`),
-    plain or under an episode prefix `/e/<episode>` or `/e/<episode>/t/<task>`."""
+    Every POST under `/v1` and the other APIs' roots (`dialects.ROOTS`) is proxied (a known API's route by its
+    dialect, any other as `generic`), plain or under an episode prefix `/e/<episode>` or `/e/<episode>/t/<task>`."""
     interceptor = Interceptor(config)
-    proxy, models = _Endpoint(interceptor.proxy), _Endpoint(interceptor.models)
+    models = _Endpoint(interceptor.models)
+    proxies = {root: _Endpoint(functools.partial(interceptor.proxy, root=root)) for root in ROOTS}
     routes = []
     for prefix in ("", "/e/{episode}", "/e/{episode}/t/{task}"):
         routes.append(Route(f"{prefix}/v1/models", models, methods=["GET"]))
-        routes.append(Route(f"{prefix}/v1/{{rest:path}}", proxy, methods=["POST"]))
+        routes += [Route(f"{prefix}{root}/{{rest:path}}", proxy, methods=["POST"]) for root, proxy in proxies.items()]
     app = Starlette(routes=routes, lifespan=interceptor.lifespan)
     app.state.interceptor = interceptor
     return app

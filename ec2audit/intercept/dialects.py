@@ -1,12 +1,15 @@
 """The wire APIs the proxy speaks, one `Dialect` each, in a registry like the run strategies.
 
-A dialect says where an API lives (its POST routes under `/v1`), where its SDKs put the API key,
+A dialect says where an API lives (its root, `/v1` for most, and its POST routes under it), where its SDKs put the
+API key,
 how it answers an error (the shape its SDK parses), the shape of its stream events (which the
 stream assembler in `sse` and the placeholder restorer in `redact` each read by name) and which of
 them end an answer. The proxy
-serves every route of every dialect; a POST to any other `/v1` path is the `generic` dialect: it is
+serves every route of every dialect; a POST to any other path under a root is the `generic` dialect: it is
 forwarded and audited like the rest (every string of the body is scanned), so an endpoint added by a
-provider is never an unaudited way out.
+provider is never an unaudited way out. An API whose root is not `/v1` (Ollama's native `/api`, Cohere's `/v2`,
+Gemini's file uploads under `/upload`) is forwarded to the same path on the upstream's origin: an upstream of
+`https://ollama.com/v1` takes `/api/chat` at `https://ollama.com/api/chat`.
 
 Adding an API is one `Dialect` here, its request reader in `ec2audit.payloads` (what `intercept
 audit` reads back) and, if it streams a new event shape, that shape's assembler in `sse` and
@@ -44,6 +47,7 @@ class Dialect:
     #: as the OpenTelemetry GenAI conventions name them (`gen_ai.provider.name`, `gen_ai.operation.name`)
     provider: str | None = None
     operation: str = "chat"
+    root: str = "/v1"  # the path its routes are under
 
     def error_body(self, kind: str, message: str, extra: dict | None = None) -> dict:
         """An error in the shape the client's SDK parses for this API."""
@@ -67,15 +71,24 @@ DIALECTS = {d.name: d for d in (
     Dialect("anthropic-messages", ("/messages", "/messages/count_tokens"), key_header="x-api-key",
             anthropic_errors=True, terminal_events=frozenset({"message_stop"}), stream="anthropic",
             provider="anthropic"),
+    # Ollama's native API (Ollama Cloud: https://ollama.com/api/...): `messages`, `prompt`, `system`, `images`, `input`
+    Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api"),
+    # Cohere's v2 API: chat `messages` and `documents`, embed `texts`/`inputs`, rerank `query` and `documents`
+    Dialect("cohere", ("/chat", "/embed", "/rerank"), provider="cohere", root="/v2"),
+    # Gemini's Files API upload (`/upload/v1beta/files?uploadType=multipart`: JSON metadata and the file's bytes)
+    Dialect("gemini-files", ("/v1beta/files", "/v1/files"), key_header="x-goog-api-key", provider="gcp.gemini",
+            operation="upload", root="/upload"),
     Dialect("generic", ()),
 )}
-#: Route (path under /v1) → its dialect.
-ROUTES = {route: d for d in DIALECTS.values() for route in d.routes}
+#: (root, route) → its dialect.
+ROUTES = {(d.root, route): d for d in DIALECTS.values() for route in d.routes}
+#: The roots the proxy serves, `/v1` first.
+ROOTS = tuple(dict.fromkeys(["/v1", *(d.root for d in DIALECTS.values())]))
 
 
-def dialect_of(tail: str) -> Dialect:
-    """The dialect of a POST to `/v1<tail>`: a known route's, else `generic`."""
-    return ROUTES.get(tail.rstrip("/"), DIALECTS["generic"])
+def dialect_of(tail: str, root: str = "/v1") -> Dialect:
+    """The dialect of a POST to `<root><tail>`: a known route's, else `generic`."""
+    return ROUTES.get((root, tail.rstrip("/")), DIALECTS["generic"])
 
 
 def get_dialect(name: str | None) -> Dialect:

@@ -1,6 +1,10 @@
-"""Multipart bodies (`multipart/form-data`: OpenAI's `/v1/files`, `/v1/uploads/{id}/parts`, an audio transcription's
-`prompt` beside its file, Anthropic's `/v1/files`) read as the JSON object the
-guard audits, and written back from it, so what reaches the upstream is exactly what was audited.
+"""Form bodies read as the JSON object the guard audits, and written back from it, so what reaches the upstream is
+exactly what was audited: multipart ones (`multipart/form-data`: OpenAI's `/v1/files`, `/v1/uploads/{id}/parts`, an
+audio transcription's `prompt` beside its file, Anthropic's `/v1/files`; `multipart/related`: Gemini's
+`/upload/v1beta/files?uploadType=multipart`, a JSON metadata part and the file's bytes) and URL-encoded ones
+(`application/x-www-form-urlencoded`: key/value pairs, UTF-8 after percent-decoding, forwarded re-encoded). And a
+file sent as the body itself (Gemini's resumable upload, `X-Goog-Upload-Command: upload`), read as a form of one
+file part, `{"file": {"content_type"?, "data"}}`, and forwarded as that part's bytes.
 
 A form becomes an object of its fields by name (`{"purpose": "batch", "file": …}`; a name sent twice, a list of its
 values; a part without a name, `part-<n>`). A part's value is its text where it is text (UTF-8, or UTF-8/UTF-16 with a
@@ -22,6 +26,7 @@ from __future__ import annotations
 import base64
 import codecs
 import json
+import urllib.parse
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -35,7 +40,10 @@ from ec2audit.intercept.shape import BadRequest, parse
 if TYPE_CHECKING:
     from python_multipart.multipart import MultipartCallbacks
 
-MEDIA_TYPES = ("multipart/form-data",)
+URLENCODED = "application/x-www-form-urlencoded"
+FILE_BODY = "file"  # (no media type: a body that is one file)
+_OCTETS = "application/octet-stream"  # a file body's media type where the client named none (as an HTTP client sends)
+MEDIA_TYPES = ("multipart/form-data", "multipart/related", "multipart/mixed", URLENCODED)
 _IDENTITY = frozenset({b"", b"7bit", b"8bit", b"binary"})
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
@@ -70,17 +78,23 @@ class Form:
     def encode(self, body: dict) -> tuple[bytes, str]:
         """The form for `body` (the audited object, redacted or not): (its bytes, its Content-Type). A name the
         redaction replaced is the field's name as forwarded; a list of values, one part each."""
-        values: list[bytes] = []
-        heads: list[bytes] = []
+        items: list[tuple[_Part, str, object]] = []  # (its part as received, its name as forwarded, its value)
         names = list(dict.fromkeys(p.name for p in self.parts))
         for (sent_name, value), name in zip(body.items(), names, strict=True):
             own = [p for p in self.parts if p.name == name]
-            items = value if len(own) > 1 and isinstance(value, list) else [value]
-            for k, item in enumerate(items):
-                part = own[min(k, len(own) - 1)]
-                data = item.get("data", "") if isinstance(item, dict) else item
-                values.append(_value_bytes(data, part))
-                heads.append(_head(part, sent_name, item if isinstance(item, dict) else {}))
+            many = value if len(own) > 1 and isinstance(value, list) else [value]
+            items += [(own[min(k, len(own) - 1)], sent_name, item) for k, item in enumerate(many)]
+        if self.media_type == URLENCODED:
+            pairs = [(name, item if isinstance(item, str) else json.dumps(item, ensure_ascii=False))
+                     for _, name, item in items]
+            return urllib.parse.urlencode(pairs).encode(), URLENCODED
+        if self.media_type == FILE_BODY:
+            [(part, _, item)] = items
+            return _value_bytes(item.get("data", "") if isinstance(item, dict) else item, part), \
+                str(item.get("content_type") or _OCTETS) if isinstance(item, dict) else _OCTETS
+        values = [_value_bytes(item.get("data", "") if isinstance(item, dict) else item, part)
+                  for part, _, item in items]
+        heads = [_head(part, name, item if isinstance(item, dict) else {}) for part, name, item in items]
         boundary = uuid.uuid4().hex.encode()  # the client's is forwarded in no form: a value may be in it
         while any(boundary in v for v in values):
             boundary = uuid.uuid4().hex.encode()
@@ -176,10 +190,36 @@ class _Collector:
         self.ended = True
 
 
+def _read_urlencoded(raw: bytes) -> Form:
+    """A URL-encoded body as a Form (a field with no `=` is one with an empty value, as servers read it); BadRequest
+    where a byte or a percent-escape is not UTF-8."""
+    try:
+        pairs = urllib.parse.parse_qsl(raw.decode(), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise BadRequest(f"{URLENCODED} body is not UTF-8 once percent-decoded") from None
+    parts = [_Part(name=name) for name, _ in pairs]
+    body: dict = {}
+    for name, value in pairs:
+        held = body.get(name)
+        body[name] = value if name not in body else [*held, value] if isinstance(held, list) else [held, value]
+    return Form(URLENCODED, parts, body, [])
+
+
+def read_file_body(raw: bytes, content_type: str) -> Form:
+    """A body that is one file as a Form of one part (`file`), its value read as a form's file is."""
+    part = _Part(data=bytearray(raw), name="file", headers=[(b"content-type", content_type.encode())])
+    unreadable: list[str] = []
+    value = _value(part, unreadable)
+    return Form(FILE_BODY, [part], {"file": {**({"content_type": content_type} if content_type else {}),
+                                             "data": value}}, unreadable)
+
+
 def read_form(raw: bytes, content_type: str) -> Form:
-    """The multipart body `raw` as a Form; BadRequest (400) naming what is wrong: no boundary, a malformed or
-    truncated body, a part with no headers' end."""
+    """The form body `raw` as a Form; BadRequest (400) naming what is wrong: no boundary, a malformed or truncated
+    multipart body, a part with no headers' end, a URL-encoded one that is not UTF-8."""
     media_type, options = parse_options_header(content_type)
+    if media_type.lower() == URLENCODED.encode():
+        return _read_urlencoded(raw)
     boundary = options.get(b"boundary")
     if not boundary:
         raise BadRequest(f"{media_type.decode('latin-1')} body without a boundary in its Content-Type")

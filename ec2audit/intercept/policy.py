@@ -53,6 +53,8 @@ class Exchange:
     fields: list[Field] = field(default_factory=list)  # headers and query parameters forwarded (no keys)
     scan: asyncio.Future | None = None  # observe: the inline audit, running beside the upstream call
     path_stream: str | None = None  # the stream shape its path names (Gemini's `:streamGenerateContent`)
+    root: str = "/v1"  # the root its path is under (`dialects.ROOTS`)
+    proxy_url: str = ""  # the proxy's URL as the client reached it (an upload session's URL is pointed back at it)
     emap: EpisodeMap | None = None  # redact: the placeholders this request used (all it may restore)
     restorer: StreamRestorer | None = None
     started: bool = False  # the client's response has begun (headers sent)

@@ -16,8 +16,11 @@ Responses answers and their streams' events. A Chat request asking OpenRouter's 
 {"include": true}`) is answered with the USD it was charged in its usage (`cost`, at `STANDIN_USD_PER_TOKEN`),
 the stream's in a last event of usage, as OpenRouter sends it.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
-A POST to any other path under /v1 (embeddings, count_tokens, …) is answered with a small JSON echo; a multipart
-form (a file upload) too, its body kept as a server's form parser reads it (`_form`).
+A POST to any other path under /v1 or another API's root (`dialects.ROOTS`: Ollama's `/api`, Cohere's `/v2`,
+Gemini's `/upload`) is answered with a small JSON echo; a form (a file upload, a URL-encoded body) too, its body kept
+as a server's form parser reads it (`_form`, `_related`). Gemini's resumable upload is served as Google serves it:
+a `start` command is answered with the session's URL (`X-Goog-Upload-URL`, on the stand-in's own origin), an
+`upload` command's body is the file's bytes (kept as `{"file": <its text>}`).
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
 assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
 whose client went away before it ended is counted in `app.state.cancelled`.
@@ -31,6 +34,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from email.parser import BytesParser
+from email.policy import HTTP
 from typing import Any
 
 from starlette.applications import Starlette
@@ -39,6 +44,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
+from ec2audit.intercept.dialects import ROOTS
 from ec2audit.payloads import flatten
 
 STANDIN_CHUNK = 3
@@ -249,6 +255,11 @@ _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/res
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
 
 
+def _file_text(data: bytes) -> str:
+    """A file's bytes as text: UTF-16 by its byte order mark, else UTF-8."""
+    return data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data.decode("utf-8", "replace")
+
+
 async def _form(request: Request) -> dict:
     """A `multipart/form-data` body as an upload endpoint reads it (Starlette's form parser): field → value, a file
     as `{"filename", "content_type", "data"}` with its bytes as text (UTF-16 by its byte order mark, else UTF-8), a
@@ -257,24 +268,40 @@ async def _form(request: Request) -> dict:
     async with request.form() as form:
         for name, value in form.multi_items():
             if isinstance(value, UploadFile):
-                data = await value.read()
-                utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
-                text = data.decode("utf-16") if utf16 else data.decode("utf-8", "replace")
                 fields.setdefault(name, []).append({"filename": value.filename, "content_type": value.content_type,
-                                                    "data": text})
+                                                    "data": _file_text(await value.read())})
             else:
                 fields.setdefault(name, []).append(value)
     return {name: values[0] if len(values) == 1 else values for name, values in fields.items()}
 
 
+def _related(raw: bytes, content_type: str) -> dict:
+    """A `multipart/related` body (Gemini's multipart upload) as the standard library's MIME parser reads it:
+    `{"parts": [{"content_type", "data"}, …]}`, each part's bytes as UTF-8 text."""
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    return {"parts": [{"content_type": part.get_content_type(),
+                       "data": bytes(part.get_payload(decode=True)).decode("utf-8", "replace")}
+                      for part in message.iter_parts()]}
+
+
 async def _answer(request: Request):
     raw = await request.body()
-    form = request.headers.get("content-type", "").startswith("multipart/form-data")
-    body = await _form(request) if form else json.loads(raw)
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        body = await _form(request)
+    elif content_type.startswith("multipart/related"):
+        body = _related(raw, content_type)
+    elif "upload" in request.headers.get("x-goog-upload-command", ""):
+        body = {"file": _file_text(raw)}
+    else:
+        body = json.loads(raw)
     request.app.state.requests.append({"path": request.url.path, "query": request.url.query, "raw": raw,
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})
     script = _Script(body, _APIS.get(request.url.path))
+    if request.headers.get("x-goog-upload-command") == "start":
+        session = f"{request.base_url}upload/v1beta/files?upload_id=standin-{len(request.app.state.requests)}"
+        return JSONResponse({}, headers={"x-goog-upload-url": session, "x-goog-upload-status": "active"})
     if request.url.path.endswith(":streamGenerateContent"):  # SSE with `alt=sse`, else one JSON array
         chunks = _gemini_stream(request.url.path, script)
         if request.query_params.get("alt") == "sse":
@@ -306,7 +333,7 @@ async def _models(request: Request):
 
 def create_app() -> Starlette:
     app = Starlette(routes=[Route("/v1/models", _models, methods=["GET"]),
-                            Route("/v1/{rest:path}", _answer, methods=["POST"])])
+                            *(Route(f"{root}/{{rest:path}}", _answer, methods=["POST"]) for root in ROOTS)])
     app.state.requests, app.state.cancelled, app.state.listings = [], [], []
     return app
 

@@ -33,6 +33,9 @@ _JOIN = re.compile(r"""["'\\](?:(?<=["'])|\\*["'])"""  # the closing quote
                    r"""(?: *(?:\+|\|\||\.\.?|&)[ \t]*(?:\r?\n[ \t]*)?| *\r?\n[ \t]*|)"""  # operator, line break
                    r"""\\*["'](?=[^\W_])""")  # the opening quote
 _QUOTE = re.compile(r"""\\*["']""")
+# a literal closing its line and one opening the next at its first column: each line a whole string, as `jq -a` and
+# `print(json.dumps(v))` print them (a literal continued in source is indented, or after an operator or a space)
+_LINES_APART = re.compile(r"""\\*["']\r?\n\\*["']""")
 PIECE = "concatenation.piece"
 _PIECE_LEAST = 12  # characters of the shortest piece (and of the grams the automaton reports)
 _PIECE_GAP = 40  # characters between two pieces of one value: a label, a line break
@@ -86,7 +89,8 @@ class Concatenation(Form):
         for m in _JOIN.finditer(text):
             start, joined = m.start(), m.group()
             opening = _QUOTE.match(joined)
-            if start and text[start - 1].isalnum() and opening and joined.endswith(opening.group()):
+            if start and text[start - 1].isalnum() and opening and joined.endswith(opening.group()) and \
+                    not _LINES_APART.fullmatch(joined):
                 yield start, m.end(), ""
 
 
