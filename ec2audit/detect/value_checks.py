@@ -965,6 +965,38 @@ def other_side_or_strength(value: str, text: str) -> bool:
     return bool(strengths and given and not strengths & given)
 
 
+#: A site a health finding is bound to by its number: a tooth (#19, tooth 19, 19号牙), a bed, a level.
+_SITE = re.compile(r"#\s?(\d+)|\b(?:tooth|teeth|site|level|bed)\s(?:no\.?\s|#\s?)?(\d+)|(\d+)\s?号(?:牙|床)", re.I)
+
+
+def _sites(text: str) -> set[str]:
+    return {next(g for g in m.groups() if g) for m in _SITE.finditer(text)}
+
+
+def _same_shape(token: str, text: str) -> set[str]:
+    """The tokens of the text written in the token's shape (digits for digits, letters for letters, the same
+    punctuation between): BB-00932 for BB-00931, 1988-07-14 for 1990-01-02."""
+    shape = re.escape(re.sub(r"[^\W\d_]", "A", re.sub(r"\d", "9", token)))
+    pattern = shape.replace("9", r"\d").replace("A", r"[^\W\d_]")
+    return set(re.findall(rf"(?<![\w-]){pattern}(?![\w-])", text))
+
+
+def another_instance(unit: Unit, text: str) -> bool:
+    """Whether the text states the value's kind of finding about another instance, not this one (session 25):
+    a health finding bound only to another site number (pulpitis on #18 for #19), another entity of the
+    entity's numbered kind and not the entity (donor BB-00932 for BB-00931, subjects 0412, 0415 for 0417), or a
+    roster of other values of the value's own shape without it (other crew members' birth dates for hers).
+    The learned grader does not grade such a text on its own reading (`learned_grader.withheld`)."""
+    sites, given = _sites(unit.value), _sites(text)
+    if unit.kind == "health" and sites and given and not sites & given:
+        return True
+    ids = [t for t in re.findall(r"[\w-]+", unit.entity_name or "") if sum(c.isdigit() for c in t) >= 3]
+    if any((found := _same_shape(t, text)) and t not in found for t in ids):
+        return True
+    value = unit.value.strip()
+    return sum(c.isdigit() for c in value) >= 4 and len(found := _same_shape(value, text)) >= 2 and value not in found
+
+
 def contrary(unit: Unit, text: str) -> bool:
     """Whether the text says the opposite of the value (checks-v11): a condition named only where it is denied
     ("排除甲亢", "ruled out epilepsy"), a finding on the other side or another strength (`other_side_or_strength`,
@@ -1108,6 +1140,11 @@ def _names_entity(names: Sequence[str], text: str) -> bool:
     norm = normalize_text(text)
     return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", norm) if latin(n) else n in norm
                for n in names)  # a Latin name's bounds are its letters: "关于Mark Morales的" names him
+
+
+def names_the_entity(unit: Unit, text: str) -> bool:
+    """Whether the text names the unit's entity in any of its forms (`entity_names`)."""
+    return _names_entity(entity_names(unit), text)
 
 
 def another_person(names: Sequence[str], sentence: str) -> bool:
