@@ -102,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v15"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v16"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -609,6 +609,22 @@ def declared_scales(text: str) -> set[str]:
     return found
 
 
+_YEARLY = re.compile(r"\b(?:per year|a year|annual(?:ly)?|yearly|per annum)\b|年薪|每年|一年|/年|年收入", re.I)
+_MONTHLY = re.compile(r"\b(?:per month|a month|monthly)\b|月薪|每月|一个月|/月|月收入", re.I)
+
+
+def per_period(value: str, text: str) -> tuple[float, ...]:
+    """What the text's amounts are multiplied by to be the value's where the two state them per different
+    periods (checks-v16): 12 for a monthly amount of a yearly value ($11,875 a month for $142,500 per year),
+    1/12 for a yearly amount of a monthly one (46.2万 a year for 月薪38,500). None where the value states no
+    period or the text states the value's."""
+    if _YEARLY.search(value) and _MONTHLY.search(text) and not _YEARLY.search(text):
+        return (12.0,)
+    if _MONTHLY.search(value) and _YEARLY.search(text) and not _MONTHLY.search(text):
+        return (1 / 12,)
+    return ()
+
+
 @register
 class NumericCheck:
     """Amounts, salaries, counts, percentages: the number decides, not the model."""
@@ -633,6 +649,9 @@ class NumericCheck:
             return bound(Verdict(LITERAL, quote, reading.start, reading.end), unit, text, others)
         if _APPROXIMATE.search(text) and any(abs(n - target) <= CLOSE * abs(target) for n in found):
             return bound(Verdict(FRAGMENT, quote, reading.start, reading.end), unit, text, others)
+        if any(abs(n * ratio - target) <= 1e-6 * max(abs(target), 1.0) for n in found
+               for ratio in per_period(unit.value, text)):
+            return bound(Verdict(MOSTLY, quote, reading.start, reading.end), unit, text, others)
         return Verdict(0.0)  # only other numbers: another value of the same kind
 
 
