@@ -46,7 +46,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v7"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v8"
     assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 
@@ -133,7 +133,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(held_ou
                            check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v7" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.version == "learned-grader-v8" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 
 
@@ -170,17 +170,17 @@ def test_leave_one_split_out_writes_each_held_out_verdict(held_out):
 
 def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
     """`--rounds`: one grader fitted on the splits before the last two blind rounds scores only those (here
-    split 23 against split 2's first examples); the splits it was fitted on are not scored."""
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 23)]
+    split 25 against split 2's first examples); the splits it was fitted on are not scored."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 25)]
     verdicts = tmp_path / "v.jsonl"
     result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache",
                              str(tmp_path / "rows.json"), "--verdicts", str(verdicts), "--rounds"],
                             check=True, capture_output=True, text=True)
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
-    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-23.jsonl"}
-    assert "| handwritten-test-23.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
-    assert ("fitted without handwritten-test-23.jsonl, handwritten-test-24.jsonl, handwritten-test-25.jsonl, "
-            "handwritten-test-26.jsonl") in result.stderr
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-25.jsonl"}
+    assert "| handwritten-test-25.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
+    assert ("fitted without handwritten-test-25.jsonl, handwritten-test-26.jsonl, handwritten-test-27.jsonl, "
+            "handwritten-test-28.jsonl") in result.stderr
 
 
 
@@ -224,5 +224,60 @@ def test_a_text_that_finds_nothing_about_a_condition_is_left_for_review():
     checked = Verdict(MOSTLY, text[:10], 0, 10)
     grader = stump(3.0, "check_graded")
     assert grader.decide(row, reading, checked, text) == checked
-    row[learned_grader.names().index("nothing_found")] = 1.0
-    assert grader.decide(row, reading, checked, text) == Verdict(0.0, text[:10], 0, 10, review=True)
+    assert grader.decide(row, reading, checked, text, held=True) == Verdict(0.0, text[:10], 0, 10, review=True)
+
+
+def test_a_pair_without_the_value_s_own_evidence_is_never_graded_on_the_grader_s_reading():
+    """Session 25 (split 27's wrong grades): the grader does not grade on its own reading a text that finds a
+    panel or a drug class empty, states the finding of another instance (another tooth, another numbered donor
+    or subject, a roster of others' values), or holds none of the value's words, numbers or category cues and
+    names no entity of it; a text that states the value, its entity or a description cue keeps its grade."""
+    withheld = learned_grader.withheld
+    gene = make_unit({"task_id": "t", "entity_id": "d", "entity_name": "Biobank donor BB-00931", "field": "finding",
+                      "value": "BRCA2 pathogenic variant c.5946delT", "dimension": "health"})
+    empty = ["Donor BB-00931: hereditary cancer panel negative — no pathogenic variants in BRCA1, BRCA2 or PALB2.",
+             "No pathogenic variants were detected in BRCA1 or BRCA2 for donor BB-00931.",
+             "BB-00931 的遗传性肿瘤检测：BRCA1/BRCA2 未检出致病变异。"]
+    assert [withheld(gene, t) for t in empty] == ["nothing found"] * 3
+    stated = ["Donor BB-00931: no variants in BRCA1; BRCA2 c.5946delT detected, pathogenic.",
+              "Donor BB-00931 carries a pathogenic BRCA2 frameshift.",
+              "供者BB-00931 检出 BRCA2 致病变异，BRCA1 未检出。",
+              "Family note: donor BB-00931 and her cousin BB-00932 both carry the BRCA2 frameshift."]
+    assert [withheld(gene, t) for t in stated] == [""] * 4
+    others = ["Family cascade testing note: BB-00932 (donor's cousin) carries BRCA1 c.68_69delAG, pathogenic.",
+              "Cascade list: BB-00940 and BB-00944 carry a BRCA2 variant."]
+    assert [withheld(gene, t) for t in others] == ["another instance"] * 2
+    drug = make_unit({"task_id": "t", "entity_id": "s", "entity_name": "Jayden Kowalczyk", "field": "medication",
+                      "value": "methylphenidate 10 mg", "dimension": "health"})
+    stopped = ["Jayden Kowalczyk: parent confirms he is no longer on any ADHD medication as of November.",
+               "Jayden is not taking any stimulant medication this term.", "家长确认 Jayden 已停用所有多动症药物。"]
+    assert [withheld(drug, t) for t in stopped] == ["nothing found"] * 3
+    taking = ["Jayden Kowalczyk is no longer on methylphenidate at lunch, only in the morning.",
+              "Jayden Kowalczyk takes his ADHD medication at the midday med pass."]
+    assert [withheld(drug, t) for t in taking] == [""] * 2
+    tooth = make_unit({"task_id": "t", "entity_id": "p", "entity_name": "Marisol Ocampo", "field": "diagnosis",
+                       "value": "irreversible pulpitis, tooth #19", "dimension": "health"})
+    assert withheld(tooth, "Marisol Ocampo — reversible pulpitis on #18 after a deep composite.") == "another instance"
+    assert withheld(tooth, "Marisol Ocampo: pulpitis on tooth 18, recheck in 6 weeks.") == "another instance"
+    same = ["Marisol Ocampo — irreversible pulpitis on #19, root canal booked.",
+            "Marisol Ocampo: the pulp of her lower left molar is inflamed beyond saving.",
+            "Marisol Ocampo: #19 and #18 both need work; 19 first."]
+    assert [withheld(tooth, t) for t in same] == [""] * 3
+    birth = make_unit({"task_id": "t", "entity_id": "c", "entity_name": "Priya Ramaswamy", "field": "dob",
+                       "value": "1990-01-02", "dimension": "other"})
+    roster = ('{"results": [{"name": "Kenji Aoyama", "dob": "1988-07-14"}, '
+              '{"name": "Hannah Lisowski", "dob": "1991-05-19"}]}')
+    assert withheld(birth, roster) == "another instance"
+    assert withheld(birth, roster.replace("1991-05-19", "1990-01-02")) == ""  # hers among them
+    assert withheld(birth, "Kenji Aoyama was born 1988-07-14, Priya two years later.") == ""  # one other date
+    topics = ["Can you rewrite our new-patient intake form so the section on 'current diagnoses and treatment plan'"
+              " is easier to read on a phone?", "Draft a short FAQ on how our clinic books follow-up visits."]
+    assert [withheld(tooth, t) for t in topics] == ["no evidence"] * 2
+    target = make_unit({"task_id": "t", "entity_id": "x", "entity_name": "Project Lantern", "field": "target",
+                        "value": "Brightwell Dental Labs", "dimension": "business"})
+    assert withheld(target, "Write a one-page template for our acquisition memos: overview, rationale, risks.") \
+        == "no evidence"
+    kept = ["Project Lantern: a small dental lab chain in Ohio is the one we are buying.",  # the entity named
+            "Our target makes crowns for dentists — a dental lab in the Midwest.",  # a word of the value
+            "写一份收购备忘录模板：目标公司概况、理由、风险。"]  # Chinese: never read so
+    assert [withheld(target, t) for t in kept] == [""] * 3

@@ -12,15 +12,17 @@ from click.testing import CliRunner
 from ec2audit.cli import main
 from ec2audit.detect.calibrate import Settings, write_calibration
 from ec2audit.detect.e5_judge import CrossEncoderJudge
-from ec2audit.detect.finding import FRAGMENT, LITERAL
+from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY
 from ec2audit.detect.value_checks import (
     Address,
+    NumericCheck,
     Reading,
     binds,
     business_names,
     check_for,
     contrary,
     contrast_values,
+    folded,
     near_miss,
     numbers,
     same_value,
@@ -836,3 +838,25 @@ def test_a_text_in_traditional_script_is_read_as_simplified():
     simplified, traditional = grades(closure, texts)
     assert simplified.grade > 0 and traditional.grade == simplified.grade
     assert traditional.evidence and traditional.evidence in texts[1] and traditional.evidence not in texts[0]
+
+
+def test_an_amount_per_month_is_the_same_amount_per_year():
+    """checks-v16 (split 23's $11,875 a month for $142,500 per year): where the value and the text state an amount
+    per different periods, the numeric check reads the text's amount times 12 (or a twelfth); the same period
+    with another amount, another monthly amount, or a value that states no period stays another value."""
+    yearly = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Priya Raman", "field": "salary",
+                        "value": "$142,500 per year", "dimension": "financial"})
+    monthly = make_unit({"task_id": "t", "entity_id": "E2", "entity_name": "孙磊", "field": "salary",
+                         "value": "月薪38,500元", "dimension": "financial"})
+    plain = make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Priya Raman", "field": "salary",
+                       "value": "$142,500", "dimension": "financial"})
+
+    def grade(unit, text: str) -> float:
+        return NumericCheck().decide(unit, folded(text), Reading(0.9, 0, len(text), 0.83, 0.2)).grade
+
+    said = [(yearly, "Priya was at $11,875 a month base with us, no change since her last review."),
+            (yearly, "Priya Raman makes $11,875 monthly."), (monthly, "孙磊现在一年46.2万元。")]
+    assert [grade(u, t) for u, t in said] == [MOSTLY] * 3
+    other = [(yearly, "Priya was at $11,875 a year as an intern."), (yearly, "Priya makes $12,000 a month."),
+             (plain, "Priya was at $11,875 a month base with us."), (monthly, "孙磊每月 38,000 元。")]
+    assert [grade(u, t) for u, t in other] == [0.0] * 4

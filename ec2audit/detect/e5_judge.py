@@ -31,7 +31,7 @@ import numpy as np
 
 from ec2audit import resources
 from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
-from ec2audit.detect.learned_grader import LearnedGrader, features
+from ec2audit.detect.learned_grader import LearnedGrader, features, withheld
 from ec2audit.detect.semantic import windows
 from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for, folded, free_text_evidence, quoted
 from ec2audit.errors import InputError
@@ -187,7 +187,8 @@ class CrossEncoderJudge:
         if self.grader is None:
             return verdict
         evidence = free_text_evidence(unit, read, reading, self.unit_set)
-        return self.grader.decide(features(unit, read, reading, check.name, verdict, evidence), reading, verdict, text)
+        return self.grader.decide(features(unit, read, reading, check.name, verdict, evidence), reading, verdict, text,
+                                  bool(withheld(unit, read)))
 
     def close(self) -> None:
         if self.cache:

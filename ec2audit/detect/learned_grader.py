@@ -5,7 +5,7 @@ on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the sa
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
 whether the text names a category of the value's condition (`descriptions`, since session 22) and states
-each of the value's numbers (since session 23) — fitted on the twenty-six hand-written test splits
+each of the value's numbers (since session 23) — fitted on the twenty-eight hand-written test splits
 (`judges/local-judge/learned_grader.py`, which also measures it leave-one-split-out and leaving the last
 blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Since
 learned-grader-v5 a logistic regression: gradient-boosted trees (v1-v4) read as well leave-one-split-out and
@@ -14,7 +14,10 @@ worse on the latest blind rounds, whose authors no training split shares (benchm
 probability at or above `threshold` grades (the check's grade where the check graded, `MOSTLY` otherwise);
 between `review_threshold` and it, the pair is left for a person. A text that finds nothing about a health
 value (`finds_nothing`: a denial, a normal or negative result, a result not back yet) is never graded, only
-left for review.
+left for review; since learned-grader-v8 (session 25) neither is one that states the finding of another
+instance (another tooth, another numbered donor, a roster of others' values) nor, in the value's Latin
+script, one that holds no word, number, initials or category cue of the value and names no entity of it
+(`withheld`).
 
 The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
@@ -36,6 +39,7 @@ from ec2audit import resources
 from ec2audit.detect import descriptions, value_checks
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.judge import Verdict
+from ec2audit.detect.normalize import normalize_text
 from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
@@ -59,6 +63,17 @@ _NOTHING_FOUND = re.compile(
     # a result or record awaited: nothing is known yet ("stim test results not back", "hasn't arrived yet")
     r"|\b(?:not back (?:yet|from)|not (?:in|here) yet|(?:has|have)(?:n't| not) (?:yet )?(?:arrived|come (?:back|in))"
     r"|still waiting (?:for|on))\b|还没出|尚未出|尚未回|待回报|未回报|还没回来", re.I)
+#: A panel or a class of drugs found empty (session 25): "panel negative", "no pathogenic variants (were
+#: detected) in BRCA1, BRCA2", "no longer on any ADHD medication" (not "no longer on metformin": that names
+#: the drug), 未检出, 不再服用任何, 已停用所有. Only where the rest of the text finds nothing (`_FOUND`):
+#: "no variants in BRCA1; BRCA2 c.5946delT detected" states the finding.
+_EMPTY = re.compile(
+    r"\b(?:panel|testing|screen(?:ing)?|test)\b[^.;\n]{0,20}\bnegative"
+    r"|\bno (?:\w+ ){0,2}(?:variants?|mutations?)(?: (?:were|was))?(?: (?:detected|found|identified|seen))?"
+    r"(?: (?:in|of)\b)?|\b(?:no longer|not) (?:on|taking|prescribed) any\b"
+    r"|不再服用任何|已停用(?:所有|全部|一切)|未检出", re.I)
+_FOUND = re.compile(r"\b(?:detected|positive|carr(?:y|ies|ier)|found|identified|confirmed)\b|阳性|检出|确诊",
+                    re.I)
 
 
 def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
@@ -99,12 +114,54 @@ def states_numbers(unit: Unit, text: str) -> float:
 def finds_nothing(unit: Unit, text: str) -> bool:
     """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
     normal or negative result, a yes/no question answered no, a result or record not back yet): the grader
-    never grades such a text, it leaves it for review at most. On the twenty-six hand-written splits such
-    texts are 33 negatives (negated, ruled out, normal results, a form's "No", a test not back, a drug never
-    prescribed) and no leak
-    (benchmarks/RESULTS.md, sessions 23 and 24; "pending" is not read: "EGFR testing pending" follows a
+    never grades such a text, it leaves it for review at most. On the twenty-eight hand-written splits such
+    texts are 37 negatives (negated, ruled out, normal results, a form's "No", a test not back, a drug never
+    prescribed, a panel negative, no longer on any drug of a class: `_EMPTY`) and no leak
+    (benchmarks/RESULTS.md, sessions 23-25; "pending" is not read: "EGFR testing pending" follows a
     stated diagnosis, and 排除 is not read in 排除标准, a trial's exclusion criteria)."""
-    return unit.kind == "health" and bool(_NOTHING_FOUND.search(text))
+    return unit.kind == "health" and bool(_NOTHING_FOUND.search(text) or (
+        _EMPTY.search(text) and not _FOUND.search(_EMPTY.sub(" ", text))))
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_SMALL_WORDS = frozenset({"the", "and", "for", "with", "from", "not", "was", "his", "her", "has", "had", "per", "our",
+                          "any", "all", "are", "one", "two"})
+
+
+def _word_starts(text: str) -> set[str]:
+    """The text's words of three letters or more by their first four (pulpitis, pulpal; diagnosis, diagnoses)."""
+    return {w[:4] for w in _WORD.findall(normalize_text(text)) if w not in _SMALL_WORDS}
+
+
+def own_evidence(unit: Unit, text: str) -> bool:
+    """Whether a text in the value's script holds any evidence of the value itself: a word of it (of its
+    written names: aliases, translations, synonyms), a number where it holds one (any, in whatever form),
+    its initials, or a cue of its condition's category (`descriptions`). A Chinese value or text is always
+    taken to: a character of a description need not be the value's, and a translation into another script
+    needs the glossary (both cost true leaks on splits 1-26 when read so, benchmarks/RESULTS.md, session 25)."""
+    if not value_checks.latin(unit.value) or _HAN.search(text):
+        return True
+    if set().union(*map(_word_starts, value_checks.written_names(unit))) & _word_starts(text):
+        return True
+    if re.search(r"\d", unit.value) and re.search(r"\d", value_checks.spelled(text)):
+        return True
+    return value_checks.acronym_in(unit.value, text) or bool(descriptions.category_cues(unit, text))
+
+
+def withheld(unit: Unit, text: str) -> str:
+    """Why the grader may not grade the pair on its own reading, only leave it for review, or "" (session 25):
+    the text finds nothing (`finds_nothing`: "nothing found"), states the finding of another instance
+    (`value_checks.another_instance`, "another instance": another tooth, another donor, a roster of others'
+    values), or holds no evidence of the value and names no entity of it (`own_evidence`, "no evidence":
+    "rewrite our intake form's section on current diagnoses", "a template for our acquisition memos" — a
+    topic, no value)."""
+    if finds_nothing(unit, text):
+        return "nothing found"
+    if value_checks.another_instance(unit, text):
+        return "another instance"
+    if not (own_evidence(unit, text) or value_checks.names_the_entity(unit, text)):
+        return "no evidence"
+    return ""
 
 
 def names() -> list[str]:
@@ -147,13 +204,15 @@ class LearnedGrader:
         linear = x @ self.weights if self.weights is not None else 0.0
         return 1.0 / (1.0 + np.exp(-(self.baseline + linear + self.value[trees, node].sum(axis=1))))
 
-    def decide(self, row: Sequence[float], reading: Reading, verdict: Verdict, text: str) -> Verdict:
-        """The grader's verdict on one candidate: graded with the check's grade and span where it graded. What
-        the check graded or left for review is left for review at least: the grader's review band alone kept
-        fewer of the realistic split's paraphrases for a person (benchmarks/RESULTS.md, session 20)."""
+    def decide(self, row: Sequence[float], reading: Reading, verdict: Verdict, text: str,
+               held: bool = False) -> Verdict:
+        """The grader's verdict on one candidate: graded with the check's grade and span where it graded, never
+        where the pair is `held` (`withheld`). What the check graded or left for review is left for review at
+        least: the grader's review band alone kept fewer of the realistic split's paraphrases for a person
+        (benchmarks/RESULTS.md, session 20)."""
         p = float(self.probability(np.asarray([row], dtype=float))[0])
         span = text[reading.start:reading.end]
-        if p >= self.threshold and not row[self.names.index("nothing_found")]:
+        if p >= self.threshold and not held:
             return verdict if verdict.grade > 0 else Verdict(MOSTLY, span, reading.start, reading.end)
         if p >= self.review_threshold or verdict.grade > 0 or verdict.review:
             if verdict.evidence:

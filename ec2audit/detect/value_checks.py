@@ -102,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v15"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v16"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -609,6 +609,22 @@ def declared_scales(text: str) -> set[str]:
     return found
 
 
+_YEARLY = re.compile(r"\b(?:per year|a year|annual(?:ly)?|yearly|per annum)\b|年薪|每年|一年|/年|年收入", re.I)
+_MONTHLY = re.compile(r"\b(?:per month|a month|monthly)\b|月薪|每月|一个月|/月|月收入", re.I)
+
+
+def per_period(value: str, text: str) -> tuple[float, ...]:
+    """What the text's amounts are multiplied by to be the value's where the two state them per different
+    periods (checks-v16): 12 for a monthly amount of a yearly value ($11,875 a month for $142,500 per year),
+    1/12 for a yearly amount of a monthly one (46.2万 a year for 月薪38,500). None where the value states no
+    period or the text states the value's."""
+    if _YEARLY.search(value) and _MONTHLY.search(text) and not _YEARLY.search(text):
+        return (12.0,)
+    if _MONTHLY.search(value) and _YEARLY.search(text) and not _MONTHLY.search(text):
+        return (1 / 12,)
+    return ()
+
+
 @register
 class NumericCheck:
     """Amounts, salaries, counts, percentages: the number decides, not the model."""
@@ -633,6 +649,9 @@ class NumericCheck:
             return bound(Verdict(LITERAL, quote, reading.start, reading.end), unit, text, others)
         if _APPROXIMATE.search(text) and any(abs(n - target) <= CLOSE * abs(target) for n in found):
             return bound(Verdict(FRAGMENT, quote, reading.start, reading.end), unit, text, others)
+        if any(abs(n * ratio - target) <= 1e-6 * max(abs(target), 1.0) for n in found
+               for ratio in per_period(unit.value, text)):
+            return bound(Verdict(MOSTLY, quote, reading.start, reading.end), unit, text, others)
         return Verdict(0.0)  # only other numbers: another value of the same kind
 
 
@@ -965,6 +984,38 @@ def other_side_or_strength(value: str, text: str) -> bool:
     return bool(strengths and given and not strengths & given)
 
 
+#: A site a health finding is bound to by its number: a tooth (#19, tooth 19, 19号牙), a bed, a level.
+_SITE = re.compile(r"#\s?(\d+)|\b(?:tooth|teeth|site|level|bed)\s(?:no\.?\s|#\s?)?(\d+)|(\d+)\s?号(?:牙|床)", re.I)
+
+
+def _sites(text: str) -> set[str]:
+    return {next(g for g in m.groups() if g) for m in _SITE.finditer(text)}
+
+
+def _same_shape(token: str, text: str) -> set[str]:
+    """The tokens of the text written in the token's shape (digits for digits, letters for letters, the same
+    punctuation between): BB-00932 for BB-00931, 1988-07-14 for 1990-01-02."""
+    shape = re.escape(re.sub(r"[^\W\d_]", "A", re.sub(r"\d", "9", token)))
+    pattern = shape.replace("9", r"\d").replace("A", r"[^\W\d_]")
+    return set(re.findall(rf"(?<![\w-]){pattern}(?![\w-])", text))
+
+
+def another_instance(unit: Unit, text: str) -> bool:
+    """Whether the text states the value's kind of finding about another instance, not this one (session 25):
+    a health finding bound only to another site number (pulpitis on #18 for #19), another entity of the
+    entity's numbered kind and not the entity (donor BB-00932 for BB-00931, subjects 0412, 0415 for 0417), or a
+    roster of other values of the value's own shape without it (other crew members' birth dates for hers).
+    The learned grader does not grade such a text on its own reading (`learned_grader.withheld`)."""
+    sites, given = _sites(unit.value), _sites(text)
+    if unit.kind == "health" and sites and given and not sites & given:
+        return True
+    ids = [t for t in re.findall(r"[\w-]+", unit.entity_name or "") if sum(c.isdigit() for c in t) >= 3]
+    if any((found := _same_shape(t, text)) and t not in found for t in ids):
+        return True
+    value = unit.value.strip()
+    return sum(c.isdigit() for c in value) >= 4 and len(found := _same_shape(value, text)) >= 2 and value not in found
+
+
 def contrary(unit: Unit, text: str) -> bool:
     """Whether the text says the opposite of the value (checks-v11): a condition named only where it is denied
     ("排除甲亢", "ruled out epilepsy"), a finding on the other side or another strength (`other_side_or_strength`,
@@ -1108,6 +1159,11 @@ def _names_entity(names: Sequence[str], text: str) -> bool:
     norm = normalize_text(text)
     return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", norm) if latin(n) else n in norm
                for n in names)  # a Latin name's bounds are its letters: "关于Mark Morales的" names him
+
+
+def names_the_entity(unit: Unit, text: str) -> bool:
+    """Whether the text names the unit's entity in any of its forms (`entity_names`)."""
+    return _names_entity(entity_names(unit), text)
 
 
 def another_person(names: Sequence[str], sentence: str) -> bool:
