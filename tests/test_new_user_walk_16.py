@@ -6,6 +6,7 @@ import gzip
 import json
 
 import pytest
+from test_logs_otel_coverage import _span
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request
 from test_new_user_walk_14 import _audited
@@ -37,3 +38,28 @@ def test_a_gzipped_batchs_input_and_output_in_two_folders_are_paired(tmp_path):
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 1_000_022, 200_002)
     assert provider["cost_usd"] == pytest.approx(0.13500225)
     assert [s["leaked"] for s in data["sessions"]] == [1]
+
+
+def test_a_vercel_ai_sdk_5_bedrock_calls_cache_writes_are_priced(tmp_path):
+    """AI SDK 5's `ai.generateText.doGenerate` span of Claude Sonnet 4.5 on Amazon Bedrock (`amazon-bedrock`, whose
+    Converse `inputTokens` leave the cache out): 500 in, `ai.usage.cachedInputTokens` 10,000 read, and the 1,500
+    written in `ai.response.providerMetadata` as `@ai-sdk/amazon-bedrock` 2 puts it, `bedrock.usage
+    .cacheWriteInputTokens`; 300 out. By hand at Bedrock's US cross-region rates (10% over $3 in, $0.30 read, $3.75
+    write, $15 out per million): 500 × 3.3 + 10,000 × 0.33 + 1,500 × 4.125 + 300 × 16.5 = $0.0160875 on 12,000
+    tokens in. Before: the writes not counted, $0.0099 on 10,500 tokens in."""
+    model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    span = _span("b1", 1, "ai.generateText.doGenerate", {
+        "operation.name": "ai.generateText.doGenerate", "ai.model.provider": "amazon-bedrock", "ai.model.id": model,
+        "gen_ai.system": "amazon-bedrock", "gen_ai.request.model": model,
+        "ai.prompt.messages": json.dumps([{"role": "user", "content": [{"type": "text", "text": "Summarise."}]}]),
+        "ai.usage.promptTokens": 500, "ai.usage.completionTokens": 300, "ai.usage.cachedInputTokens": 10_000,
+        "ai.response.providerMetadata": json.dumps({"bedrock": {"usage": {"cacheWriteInputTokens": 1_500}}}),
+        "gen_ai.usage.input_tokens": 500, "gen_ai.usage.output_tokens": 300})
+    trace = tmp_path / "traces.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "ai"}, "spans": [span]}]}]}), encoding="utf-8")
+    code, said, data = _audited(trace, "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    provider, = data["providers"]
+    assert (provider["input_tokens"], provider["cached_tokens"], provider["output_tokens"]) == (12_000, 10_000, 300)
+    assert provider["cost_usd"] == pytest.approx(0.0160875)
