@@ -10,6 +10,7 @@ from test_logs_otel_coverage import _span
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request
 from test_new_user_walk_14 import _audited
+from test_new_user_walk_15 import _discovered, _prelabelled
 
 
 def _gzipped(path, records: list[dict]):
@@ -63,3 +64,20 @@ def test_a_vercel_ai_sdk_5_bedrock_calls_cache_writes_are_priced(tmp_path):
     provider, = data["providers"]
     assert (provider["input_tokens"], provider["cached_tokens"], provider["output_tokens"]) == (12_000, 10_000, 300)
     assert provider["cost_usd"] == pytest.approx(0.0160875)
+
+
+ENV_TEMPLATE = ("# Copy to .env and fill in\nSUPPORT_EMAIL=support@example.com\nADMIN_EMAIL=admin@yourcompany.com\n"
+                "REPORTS_TO=payroll@example.com\nPORT=8080\n")
+ENV_FILLED = "SUPPORT_EMAIL=hilfe@praxis-kessler.de\nREPORTS_TO=lena.hartmann@praxis-kessler.de\n"
+
+
+def test_a_templates_support_address_is_nobodys_and_the_filled_in_ones_are(tmp_path):
+    """A repository's `.env.example` writes `support@example.com` and `admin@yourcompany.com` for "an address goes
+    here", and a team's mailbox at the documentation domain (`payroll@example.com`, an example's data); its `.env`
+    holds the practice's two. By hand: three contacts, `payroll@example.com` and the `.env`'s two, in `prelabel`;
+    in `--discover` of an agent that read both files the same three. Before: `support@example.com` too (and in
+    `prelabel` `admin@yourcompany.com`)."""
+    expected = ["hilfe@praxis-kessler.de", "lena.hartmann@praxis-kessler.de", "payroll@example.com"]
+    found = _prelabelled(tmp_path, {".env.example": ENV_TEMPLATE, ".env": ENV_FILLED})
+    assert sorted(u["value"] for u in found if u["dimension"] == "contact") == expected
+    assert _discovered(tmp_path, [ENV_TEMPLATE, ENV_FILLED]) == [("contact", value) for value in expected]

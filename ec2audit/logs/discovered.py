@@ -213,7 +213,7 @@ def cleaned(unit: Unit) -> Unit:
 
 
 def _email_rejection(value: str, before: str) -> str | None:
-    from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
+    from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, placeholder_mailbox
 
     mailbox = value.split("@")[0]
     if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", mailbox)) >= 8:
@@ -221,7 +221,7 @@ def _email_rejection(value: str, before: str) -> str | None:
     if MESSAGE_ID_HEADER.search(before[-40:]) or _GENERATED.search(mailbox):
         return "a message id, not a mailbox"
     mailbox, domain = value.lower().split("@", 1)
-    if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")):
+    if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")) or placeholder_mailbox(value):
         return "a placeholder mailbox"
     return "a bot's mailbox" if _BOT_MAILBOX.search(mailbox) else None
 
