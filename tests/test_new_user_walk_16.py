@@ -81,3 +81,44 @@ def test_a_templates_support_address_is_nobodys_and_the_filled_in_ones_are(tmp_p
     found = _prelabelled(tmp_path, {".env.example": ENV_TEMPLATE, ".env": ENV_FILLED})
     assert sorted(u["value"] for u in found if u["dimension"] == "contact") == expected
     assert _discovered(tmp_path, [ENV_TEMPLATE, ENV_FILLED]) == [("contact", value) for value in expected]
+
+
+#: `df` of a clinic's patients as pandas 3 prints it (`repr(df)`, `pd.set_option("display.max_rows", 4)`): the
+#: middle row left out.
+FRAME = """   patient_id           name         dob        diagnosis
+0      P-1001  Maria Kessler  1984-03-12           asthma
+1      P-1002    Ayşe Yıldız  1990-11-02  type 2 diabetes
+..        ...            ...         ...              ...
+3      P-1004  Lena Hartmann  1969-01-21         epilepsy
+4      P-1005    Omar Haddad  2001-09-09           asthma
+
+[5 rows x 4 columns]"""
+
+
+def _notebook(output: str) -> str:
+    """A Jupyter notebook whose cell showed `output` (`df` as the cell's last line), as Jupyter saves it."""
+    lines = output.split("\n")
+    return json.dumps({"cells": [{
+        "cell_type": "code", "execution_count": 3, "id": "a1b2c3", "metadata": {}, "outputs": [{
+            "data": {"text/plain": [line + "\n" for line in lines[:-1]] + lines[-1:]}, "execution_count": 3,
+            "metadata": {}, "output_type": "execute_result"}],
+        "source": ["df = pd.read_csv('patients.csv')\n", "df"]}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5}, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_a_dataframe_printed_in_a_notebook_is_read_column_by_column(tmp_path):
+    """A notebook's output of a DataFrame of 4 patients shown (pandas right-aligns each column's name and values;
+    `..` stands for the row left out). By hand: 4 patients × name, dob, diagnosis = 12 values, 11 units (one a
+    value: `P-1005`'s asthma is `P-1001`'s unit), each of its patient (`P-1001`…) and named by its column, in
+    `prelabel` of the notebook; the same 11 values in `--discover` of an agent that printed the frame. Before: 6
+    in `prelabel`, of the file, not the patient (no dob; `Ayşe Yıldız` missed), and 5 in `--discover`."""
+    rows = [("P-1001", "Maria Kessler", "1984-03-12", "asthma"), ("P-1002", "Ayşe Yıldız", "1990-11-02",
+            "type 2 diabetes"), ("P-1004", "Lena Hartmann", "1969-01-21", "epilepsy"),
+            ("P-1005", "Omar Haddad", "2001-09-09", "asthma")]
+    expected = sorted((patient, field, value) for patient, *values in rows
+                      for field, value in zip(("name", "dob", "diagnosis"), values, strict=True))
+    expected.remove(("P-1005", "diagnosis", "asthma"))
+    found = _prelabelled(tmp_path, {"patients.ipynb": _notebook(FRAME)})
+    assert sorted((u["entity_id"], u["field"], u["value"]) for u in found) == expected
+    assert sorted(value for _, value in _discovered(tmp_path, [FRAME])) == sorted({v for _, _, v in expected})
