@@ -122,3 +122,27 @@ def test_a_dataframe_printed_in_a_notebook_is_read_column_by_column(tmp_path):
     found = _prelabelled(tmp_path, {"patients.ipynb": _notebook(FRAME)})
     assert sorted((u["entity_id"], u["field"], u["value"]) for u in found) == expected
     assert sorted(value for _, value in _discovered(tmp_path, [FRAME])) == sorted({v for _, _, v in expected})
+
+
+#: A pull request of a clinic's app as `gh api repos/OWNER/REPO/pulls/42` writes it (the fields that matter here),
+#: and the summary an agent wrote of it.
+PULL = json.dumps({"url": "https://api.github.com/repos/acme-health/intake/pulls/42", "number": 42, "state": "closed",
+                   "title": "Patient intake: medication and diagnosis fields", "merged": True, "commits": 3,
+                   "additions": 120, "deletions": 45, "changed_files": 3}, indent=2)
+SUMMARY = "Merged #42 for the patient medication form: 120 additions and 45 deletions across 3 files."
+
+
+def test_a_changes_count_of_deletions_is_no_condition_and_a_chromosomes_is(tmp_path):
+    """A health app's pull request, read by an agent: GitHub's `"deletions": 45` and its summary's `45 deletions`
+    beside `patient`, `medication` and `diagnosis` (the health context a one-word condition needs); and a genetic
+    clinic's note of a patient's deletions on chromosome 22. By hand: one unit, the note's `deletions`, in `prelabel` of
+    the three files and in `--discover` of an agent that read them. Before: `deletions` proposed from the pull
+    request's summary (the one unit of `deletions` was the summary's, and `--discover` found it in the pull request
+    and its summary alone)."""
+    note = "Genetics clinic: the patient has deletions on chromosome 22 (22q11.2 deletion syndrome)."
+    found = _prelabelled(tmp_path, {"a_pull.json": PULL, "b_summary.txt": SUMMARY, "c_note.txt": note})
+    assert [(u["dimension"], u["value"], u["source"]["file"]) for u in found
+            if u["dimension"] == "health"] == [("health", "deletions", "c_note.txt")]
+    assert [(dimension, value) for dimension, value in _discovered(tmp_path, [PULL, SUMMARY, note])
+            if dimension == "health"] == [("health", "deletions")]
+    assert _discovered(tmp_path, [PULL, SUMMARY]) == []
