@@ -7,6 +7,8 @@ import json
 
 import pytest
 from test_logs_otel_coverage import _span
+from test_new_user_walk import _openclaw
+from test_new_user_walk_7 import _cli
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request
 from test_new_user_walk_14 import _audited
@@ -146,3 +148,21 @@ def test_a_changes_count_of_deletions_is_no_condition_and_a_chromosomes_is(tmp_p
     assert [(dimension, value) for dimension, value in _discovered(tmp_path, [PULL, SUMMARY, note])
             if dimension == "health"] == [("health", "deletions")]
     assert _discovered(tmp_path, [PULL, SUMMARY]) == []
+
+
+def test_the_report_of_a_clean_audit_counts_its_session_and_claims_no_missing_evidence(tmp_path):
+    """An OpenClaw session of task `t` (named after it) that read nothing of the units file's one unit, audited
+    with `--out`, then `report --json` on the findings table. By hand: 1 session, exposure 0.000, 0 leaked, 2 cloud
+    calls, and no note (there is no leak whose evidence could lack context). Before: the report noted `no payloads
+    found (give --payloads): evidence without context` of an audit with nothing to show."""
+    (tmp_path / "logs").mkdir()
+    _openclaw(tmp_path / "logs", "t", ["Nothing sensitive here."])
+    findings = tmp_path / "findings.parquet"
+    code, said = _cli("audit", tmp_path / "logs", "--units", _units(tmp_path / "units.jsonl"), "--out", findings)
+    assert code == 0, said
+    code, said = _cli("report", findings, "--json")
+    assert code == 0, said
+    data = json.loads(said[said.index("{"):])
+    row, = data["strategies"]
+    assert (row["episodes"], row["exposure"], row["leaked_units"], row["cloud_calls"]) == (1, 0.0, 0, 2)
+    assert data["notes"] == []
