@@ -166,3 +166,19 @@ def test_the_report_of_a_clean_audit_counts_its_session_and_claims_no_missing_ev
     row, = data["strategies"]
     assert (row["episodes"], row["exposure"], row["leaked_units"], row["cloud_calls"]) == (1, 0.0, 0, 2)
     assert data["notes"] == []
+
+
+ENV_SAMPLE = ("DATABASE_URL=postgres://user:password@localhost:5432/mydb\nSECRET_KEY=your-secret-key-here\n"
+              "STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx\nOPENAI_API_KEY=sk-...\nJWT_SECRET=changeme\n"
+              "SENTRY_TOKEN=sntrys_eyJpYXQiOjE3MzI5MDAwMDB9_Qm9uSm91cg7Xk2LpZ\n")
+
+
+def test_a_templates_blank_keys_are_nobodys_and_a_real_token_beside_them_is(tmp_path):
+    """An `.env.sample` whose keys are a template's blanks (`your-secret-key-here`, `sk_test_xxxx…`, `sk-...`,
+    `changeme`, `user:password` at localhost) and one real Sentry token left in. By hand: one credential, the
+    token, in `prelabel` and in `--discover` of an agent that read the file. Before: `prelabel` proposed four
+    (the blanks `your-secret-key-here`, `sk_test_xxxx…` and `sk-...` too)."""
+    token = "sntrys_eyJpYXQiOjE3MzI5MDAwMDB9_Qm9uSm91cg7Xk2LpZ"
+    found = _prelabelled(tmp_path, {".env.sample": ENV_SAMPLE})
+    assert [(u["dimension"], u["value"]) for u in found] == [("credential", token)]
+    assert _discovered(tmp_path, [ENV_SAMPLE]) == [("credential", token)]
