@@ -182,3 +182,28 @@ def test_a_templates_blank_keys_are_nobodys_and_a_real_token_beside_them_is(tmp_
     found = _prelabelled(tmp_path, {".env.sample": ENV_SAMPLE})
     assert [(u["dimension"], u["value"]) for u in found] == [("credential", token)]
     assert _discovered(tmp_path, [ENV_SAMPLE]) == [("credential", token)]
+
+
+def test_a_value_two_tasks_hold_is_one_unit_of_a_session_with_no_task(tmp_path):
+    """Units of two tasks that share a customer's address (`t1`'s and `t2`'s `maria.kessler@…`, `t2` also her phone),
+    sessions `a` and `b` of those tasks (`--task-map`) and a session `c` of none, whose calls sent the address and
+    the phone (scored against the units found in its calls). By hand: `a` 1 of 1 leaked, `b` 0 of 2, `c` 2 of 2
+    (two values sent: the address once, whichever task's unit names it), in one process and in two. Before: `c`
+    3 of 3, the address counted once per task holding it."""
+    (tmp_path / "logs").mkdir()
+    _openclaw(tmp_path / "logs", "a", ["Email maria.kessler@example.com the claim."])
+    _openclaw(tmp_path / "logs", "b", ["Nothing here."])
+    _openclaw(tmp_path / "logs", "c", ["Call +49 30 1234567 about maria.kessler@example.com"])
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in [
+        {"task_id": task, "entity_id": "E1", "field": field, "dimension": "contact", "value": value}
+        for task, field, value in [("t1", "email", "maria.kessler@example.com"),
+                                   ("t2", "email", "maria.kessler@example.com"), ("t2", "phone", "+49 30 1234567")]]),
+        encoding="utf-8")
+    task_map = tmp_path / "map.json"
+    task_map.write_text(json.dumps({"a": "t1", "b": "t2"}), encoding="utf-8")
+    for jobs in ("1", "2"):
+        code, said, data = _audited(tmp_path / "logs", "--units", units, "--task-map", task_map, "--jobs", jobs)
+        assert code == 0, said
+        assert {s["session"]: (s["leaked"], s["units"]) for s in data["sessions"]} == {
+            "a": (1, 1), "b": (0, 2), "c": (2, 2)}
