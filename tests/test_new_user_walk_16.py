@@ -207,3 +207,14 @@ def test_a_value_two_tasks_hold_is_one_unit_of_a_session_with_no_task(tmp_path):
         assert code == 0, said
         assert {s["session"]: (s["leaked"], s["units"]) for s in data["sessions"]} == {
             "a": (1, 1), "b": (0, 2), "c": (2, 2)}
+
+
+def test_an_audit_of_a_folder_without_a_model_call_is_no_clean_audit(tmp_path):
+    """`audit` pointed at the folder an agent's logs were to be written to, still empty (the agent never ran, or
+    logs elsewhere), as a CI step would: by hand, 0 calls read, `nothing was read`, and a non-zero exit (1, as
+    for files skipped) so the step fails. Before: exit 0, the step passed on an audit of nothing."""
+    (tmp_path / "logs").mkdir()
+    code, said = _cli("audit", tmp_path / "logs", "--units", _units(tmp_path / "units.jsonl"))
+    assert code == 1 and "nothing was read" in said, said
+    code, said, data = _audited(tmp_path / "logs", "--units", tmp_path / "units.jsonl")
+    assert (code, data["calls"]) == (1, 0)
