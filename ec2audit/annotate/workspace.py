@@ -121,7 +121,9 @@ def make_document(task_id: str, file: str, text: str) -> Document:
         elif _HEADER.match(text.lstrip("\ufeff")):  # a table pasted into a text file or a chat
             fields = _csv_fields(text, file, ",")
         else:
-            fields = _line_fields(text, file, _RECORD_START.get(suffix)) + _markdown_tables(text, file)
+            aligned = _aligned_tables(text, file)
+            fields = _outside(_line_fields(text, file, _RECORD_START.get(suffix)), aligned) + _markdown_tables(
+                text, file) + aligned
     except (ValueError, csv.Error):
         fields = _line_fields(text, file, None)
     return Document(task_id, file, text, fields)
@@ -488,6 +490,68 @@ def _markdown_tables(text: str, file: str) -> list[Field]:
         ident = next((lowered[k] for k in _id_keys(list(lowered)) if lowered.get(k)), None) or f"{file}:{n + 1}"
         name = record_name(lowered.get)
         fields += [Field(b, e, ident, key, name) for key, (b, e) in zip(keys, cells, strict=False) if e > b]
+    return fields
+
+
+#: A line of a notebook's output as its `.ipynb` keeps it: a JSON string, `"…\\n",` (its text between the quotes).
+_JSON_STRING_LINE = re.compile(r'^[ \t]*"(?P<text>[^"]*?)(?:\\n)?",?[ \t]*$')
+#: A printed DataFrame's header: a blank over its index, then column names at least two spaces apart.
+_ALIGNED_HEADER = re.compile(r"^ +\S+(?: \S+)*(?: {2,}\S+(?: \S+)*)+ *$")
+
+
+def _outside(fields: list[Field], cells: list[Field]) -> list[Field]:
+    """`fields` that overlap none of `cells` (in order of their starts): a printed table's row is no `key: value`
+    line (`12:30` in a cell)."""
+    if not cells:
+        return fields
+    starts = [c.start for c in cells]
+    kept = []
+    for f in fields:
+        i = bisect.bisect_left(starts, f.end)
+        if i == 0 or cells[i - 1].end <= f.start:
+            kept.append(f)
+    return kept
+
+
+def _aligned_cells(line: str, edges: list[int]) -> list[tuple[int, int]] | None:
+    """The cells of a row of a printed DataFrame whose columns end at `edges` (pandas right-aligns its names and
+    values): after the index, each cell's text ends at its column's edge; None for a line that is no such row."""
+    if not line[:1].strip() or len(line.rstrip()) != edges[-1]:
+        return None
+    cells, start = [], len(line.split(" ", 1)[0])
+    for edge in edges:
+        if start >= edge or not line[edge - 1].strip() or line[start:edge].strip() == "":
+            return None
+        lead = len(line[start:edge]) - len(line[start:edge].lstrip())
+        cells.append((start + lead, edge))
+        start = edge
+    return cells
+
+
+def _aligned_tables(text: str, file: str) -> list[Field]:
+    """Cells of DataFrames printed as pandas prints them (`print(df)`, a notebook's output, plain or kept in an
+    `.ipynb`'s JSON strings): a header of column names over rows that start with their index, each column's name
+    and values right-aligned to the same edge. As a CSV's, each row is an entity (its id column's value, else
+    `file:line`), its column's name each cell's field; the `...` of a row or column left out is no value."""
+    fields: list[Field] = []
+    at = 0
+    keys: list[str] = []
+    edges: list[int] = []
+    for n, raw in enumerate(text.splitlines(keepends=True)):
+        quoted = _JSON_STRING_LINE.match(raw.rstrip("\r\n"))
+        offset, line = (at + quoted.start("text"), quoted["text"]) if quoted else (at, raw.rstrip("\r\n"))
+        at += len(raw)
+        cells = _aligned_cells(line, edges) if edges else None
+        if cells is None:
+            header = _ALIGNED_HEADER.match(line)
+            keys = [k.strip() for k in re.split(r" {2,}", line.strip())] if header else []
+            edges = [m.end() for m in re.finditer(r"\S+(?: \S+)*", line)] if header else []
+            continue
+        values = {k: line[b:e] for k, (b, e) in zip(keys, cells, strict=True)}
+        lowered = {k.lower(): v for k, v in values.items()}
+        ident = next((lowered[k] for k in _id_keys(list(lowered)) if lowered.get(k)), None) or f"{file}:{n + 1}"
+        fields += [Field(offset + b, offset + e, ident, key, record_name(lowered.get))
+                   for key, (b, e) in zip(keys, cells, strict=True) if key != "..." and values[key] != "..."]
     return fields
 
 

@@ -58,7 +58,8 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
             keep_evidence: bool) -> None:
     """Audit request logs or agent logs (files or directories; format detected per file).
 
-    Every file under the paths is read or named as skipped with its reason (exit 1 then). Formats:
+    Every file under the paths is read or named as skipped with its reason (exit 1 then, as when no model call
+    was found in them). Formats:
     OpenClaw transcripts (JSONL, rotated, SQLite), trajectories and cron run logs, Claude Code sessions, Codex
     CLI rollouts, Cline / Roo Code task folders, OpenAI / Anthropic / Gemini request logs and plain JSON
     conversations, OpenAI, Anthropic, Gemini, Vertex AI and Bedrock batch files (input, output and error files in
@@ -134,5 +135,5 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         counts = {k: summary[k] for k in ("calls", "cloud_calls", "cloud_calls_without_content", "units")}
         sent = export(from_log_audit(leaks), otlp_endpoint, keep_evidence=keep_evidence, counts=counts)
         click.echo(f"exported {plural(sent, 'span')} to {otlp_endpoint}", err=True)
-    if log.errors:
+    if log.errors or not summary["calls"]:  # nothing read (no model call in the paths) is no clean audit
         sys.exit(EXIT_SKIPPED)

@@ -42,7 +42,7 @@ from ec2audit.logs import (
     tau_bench,
     vcr_cassette,
 )
-from ec2audit.logs.base import Adapter, OnError
+from ec2audit.logs.base import READING, Adapter, OnError
 from ec2audit.logs.encoding import (
     BINARY,
     GZIP_MAGIC,
@@ -358,11 +358,15 @@ def _read(log: LogFile, report: OnError) -> Iterator[Payload]:
                 error = InputError(error.reason, file=original, line=error.line, field=error.field)
             report(error)
 
-        for payload in FORMATS[log.format].read(path, relay):
-            payload.meta["format"] = log.format
-            if log.encoding:
-                payload.meta["source"] = {**(payload.meta.get("source") or {}), "file": original}
-            yield payload
+        reading = READING.set(log.path)
+        try:
+            for payload in FORMATS[log.format].read(path, relay):
+                payload.meta["format"] = log.format
+                if log.encoding:
+                    payload.meta["source"] = {**(payload.meta.get("source") or {}), "file": original}
+                yield payload
+        finally:
+            READING.reset(reading)
 
 
 def _raise(error: InputError) -> None:

@@ -20,7 +20,7 @@ import tempfile
 import weakref
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -744,15 +744,34 @@ def _dimensions(units: Iterable[Unit]) -> dict[str | None, int]:
     return {d: i for i, d in enumerate((None, *sorted({u.kind for u in units})))}
 
 
-def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> Exposed:
+def _one_per_value(units: dict[str, Unit]) -> dict[str, Unit]:
+    """Each unit id → the unit a session scored against the units found in its calls counts for its value: the
+    first by id of the units of its dimension and value (a value two tasks hold, `t1`'s and `t2`'s, is one value
+    sent, not two)."""
+    first: dict[tuple[str, str], Unit] = {}
+    for unit_id in sorted(units):
+        first.setdefault((units[unit_id].kind, units[unit_id].value), units[unit_id])
+    return {unit_id: first[(unit.kind, unit.value)] for unit_id, unit in units.items()}
+
+
+def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit],
+             found: Collection[str] = ()) -> Exposed:
     """`LogAudit.exposed` from (session, unit id, best grade) rows, in order of each unit's first
-    finding: the same order, so the same sums, wherever the rows were found."""
+    finding: the same order, so the same sums, wherever the rows were found. A session of `found` (scored
+    against the units found in its calls) counts each value once (`_one_per_value`)."""
     dimensions = _dimensions(units.values())
+    canonical = _one_per_value(units) if found else {}
+    counted: set[tuple[str, str]] = set()
     sums: Exposed = {}
     for group, unit_id, grade in rows:
         if grade <= 0:
             continue
         unit = units[unit_id]
+        if group in found:
+            unit = canonical[unit_id]
+            if (group, unit.id) in counted:
+                continue
+            counted.add((group, unit.id))
         if group not in sums:
             sums[group] = array("d", bytes(16 * len(dimensions)))
         for at in (0, dimensions[unit.kind]):
@@ -764,10 +783,11 @@ def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit]) -> 
 def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
     """`LogAudit.scope` from the units found in each session's calls."""
     dimensions = _dimensions(units.values())
+    canonical = _one_per_value(units)
     sums: Exposed = {}
     for group, unit_ids in found.items():
         sums[group] = array("d", bytes(16 * len(dimensions)))
-        for unit in (units[i] for i in sorted(unit_ids)):
+        for _, unit in sorted({canonical[i].id: canonical[i] for i in unit_ids}.items()):
             for at in (0, dimensions[unit.kind]):
                 sums[group][2 * at] += 1
                 sums[group][2 * at + 1] += unit.weight
@@ -1326,7 +1346,7 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
     log.scope = _scope(log.found_in_calls, {u.id: u for u in units})
     log.first_sent = _first_sent(log)
     log.exposed = _exposed(((r["group"], r["unit_id"], r["grade"]) for r in log.first_sent),
-                           {u.id: u for u in units})
+                           {u.id: u for u in units}, log.found_in_calls.keys())
     return log
 
 
@@ -1575,7 +1595,7 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
         spanning = _best(rows).sort(_ORDER).select("group", "unit_id", "grade").collect(engine="streaming")
         for group in merged.spanning:
             merged.exposed.pop(group, None)
-        merged.exposed |= _exposed(spanning.iter_rows(), {u.id: u for u in units})
+        merged.exposed |= _exposed(spanning.iter_rows(), {u.id: u for u in units}, merged.found_in_calls.keys())
     if found_spanning:  # the units found in a session's calls: those found in any part
         union = {group: set(merged.found_in_calls.get(group, ())) for group in found_spanning}
         for found in (s.scan("found") for s in merged.spilled if s.found):

@@ -46,6 +46,9 @@ BLOCKED = "blocked"
 #: The `call_id`s (and `logged_id`s) of calls logged in the parts of the audit before this one, when the audit
 #: splits its files between workers: such a call is logged again, such an id reused (`logs.audit._logged_before`).
 LOGGED_BEFORE: ContextVar[frozenset[str]] = ContextVar("logged_before", default=frozenset())
+#: The file an adapter reads, when it is given a UTF-8 copy (a gzipped or UTF-16 log): an adapter that pairs a
+#: file with others beside it (`batch_api`) looks beside this one.
+READING: ContextVar[Path | None] = ContextVar("reading", default=None)
 
 
 def logged_key(kind: str, *fields: str) -> str:

@@ -9,31 +9,35 @@ Gemini's Batch Mode the same, by `key`: `{"key", "request"}` lines and `{"key", 
 (`{"status", "processed_time", "request", "response"}`), and so does Bedrock's batch inference (`{"recordId",
 "modelInput", "modelOutput"}`, or `error`), in `NAME.jsonl.out` beside its input `NAME.jsonl` (read with it).
 
-A batch's calls are read from its input file: each line is a request sent, answered by the lines of the output
-and error files beside it (in the same folder, or in another folder of the files audited: `FOLDERS`; an output
-saved under its batch's id alone, `batch_abc123`, too) with its `custom_id`, billed at the Batch API's rates (the
-`batch` service tier: LiteLLM's `*_batches` prices; a model without them costs `unknown`, never the standard
-rate). An output file belongs to the input file whose `custom_id`s include all of its own (one in its own folder
-first); its lines are read with that input's requests, not again. An output file without its input (or whose ids
-two input files hold: each batch numbers its lines `request-1`…) is read on its own, and named with why: its
-answers are calls whose request was not logged (their usage counts; no text is scanned: the audit says they
-carried no prompt content). An input file no output or error file answers is named too. A request
-answered by no line (a batch not finished, expired) is a call without usage; one answered by an error (`response`
-null, or a status ≥ 400) cost nothing.
+A batch's calls are read from its input file: each line is a request sent, answered by the lines of the output and
+error files beside it (in the same folder, or in another folder of the files audited: `FOLDERS`; an output saved
+under its batch's id alone, `batch_abc123`, too; each gzipped or not) with its `custom_id`, billed at the Batch
+API's rates (the `batch` service tier: LiteLLM's `*_batches` prices; a model without them costs `unknown`, never the
+standard rate). An output file belongs to the input file whose `custom_id`s include all of its own (one in its own
+folder first); its lines are read with that input's requests, not again. An output file without its input (or whose
+ids two input files hold: each batch numbers its lines `request-1`…) is read on its own, and named with why: its
+answers are calls whose request was not logged (their usage counts; no text is scanned: the audit says they carried
+no prompt content). An input file no output or error file answers is named too. A request answered by no line (a
+batch not finished, expired) is a call without usage; one answered by an error (`response` null, or a status ≥ 400)
+cost nothing.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from contextlib import nullcontext
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO, cast
 
 from ec2audit.errors import InputError
 from ec2audit.logs import openai_log
-from ec2audit.logs.base import LINE_RANGE, MAX_LINE_BYTES, OnError, first_record, read_jsonl
+from ec2audit.logs.base import LINE_RANGE, MAX_LINE_BYTES, READING, OnError, first_record, read_jsonl
+from ec2audit.logs.encoding import GZIP, uncompressed_name, utf8_copy
 from ec2audit.payloads import Payload
 
 name = "batch-api"
@@ -78,19 +82,28 @@ def sniff(path: Path, head: bytes) -> bool:
     return _is_input(record) or _is_output(record) or _is_whole(record)
 
 
+def _compressed(path: Path) -> bool:
+    return path.suffix.lower() == ".gz"
+
+
+def _opened(path: Path) -> BinaryIO:
+    """A batch file's lines, decompressed where it is gzipped (`NAME.jsonl.gz`)."""
+    return cast(BinaryIO, gzip.open(path, "rb")) if _compressed(path) else path.open("rb")
+
+
 def _kind(path: Path) -> str | None:
     """`input` or `output` for a batch file, by its first line; None for any other file."""
     try:
-        with path.open("rb") as handle:  # a batch's first line: one request, whole
+        with _opened(path) as handle:  # a batch's first line: one request, whole
             record = first_record(handle.readline(MAX_LINE_BYTES))
-    except OSError:
+    except (OSError, EOFError):
         return None
     return "input" if _is_input(record) else "output" if _is_output(record) else None
 
 
 def _ids(path: Path) -> frozenset[str]:
     ids = set()
-    with path.open("rb") as handle:
+    with _opened(path) as handle:
         for raw in handle:
             try:
                 record = json.loads(raw)
@@ -121,7 +134,8 @@ def _owners(_listing: tuple[tuple[str, float], ...]) -> dict[Path, tuple[Path, .
     return owners
 
 
-#: The names a batch file has: JSON Lines, or none (an output saved under its batch's or file's id, `batch_abc123`).
+#: The names a batch file has: JSON Lines, or none (an output saved under its batch's or file's id, `batch_abc123`);
+#: gzipped or not.
 _SUFFIXES = (".jsonl", ".ndjson", "")
 
 
@@ -134,7 +148,7 @@ def _pairing(path: Path) -> dict[Path, tuple[Path, ...]]:
         except OSError:
             continue
         for entry in entries:
-            if entry.suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():
+            if uncompressed_name(entry).suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():
                 listing.append((str(entry), entry.stat().st_mtime))
     return _owners(tuple(listing))
 
@@ -146,9 +160,14 @@ def _answers(outputs: list[Path], on_error: OnError) -> dict[str, list[dict]]:
     whole = LINE_RANGE.set(None)
     try:
         for output in outputs:
-            for _, record in read_jsonl(output, on_error):
-                if (line_id := _line_id(record)) is not None:
-                    found[line_id].append(record)
+            with utf8_copy(output, GZIP) if _compressed(output) else nullcontext(output) as text:
+                def relay(error: InputError, text: Path = text, output: Path = output) -> None:
+                    on_error(error if error.file != str(text) else InputError(
+                        error.reason, file=str(output), line=error.line, field=error.field))
+
+                for _, record in read_jsonl(text, relay):
+                    if (line_id := _line_id(record)) is not None:
+                        found[line_id].append(record)
     finally:
         LINE_RANGE.reset(whole)
     return found
@@ -214,10 +233,11 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         if _is_whole(first_record(handle.readline(MAX_LINE_BYTES))):
             yield from _whole(path, on_error)
             return
-    owners = _pairing(path)
+    original = READING.get() or path  # `path` may be its decompressed copy
+    owners = _pairing(original)
     steps: Counter = Counter()
-    if path in owners:  # an output file
-        if len(owners[path]) == 1:
+    if original in owners:  # an output file
+        if len(owners[original]) == 1:
             return  # read with its input file's requests
         for number, answer in read_jsonl(path, on_error):
             body = _object(_object(answer.get("response")).get("body")) or _object(
@@ -225,13 +245,13 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             model = body.get("model")
             unlogged: dict = {"custom_id": _line_id(answer), "body": {"model": model, "messages": []}}
             yield _call(unlogged, answer, path, number, steps)
-        holders = owners[path]
+        holders = owners[original]
         why = (f"{len(holders)} input files hold its ids ({', '.join(map(str, holders))})" if holders
                else "no input file audited holds its ids")
         on_error(InputError(f"batch output read without its requests: {why}; its calls are counted, no text read",
                             file=str(path)))
         return
-    outputs = sorted(p for p, held in owners.items() if held == (path,))
+    outputs = sorted(p for p, held in owners.items() if held == (original,))
     answers = _answers(outputs, on_error)
     count = 0
     for number, request in read_jsonl(path, on_error):

@@ -100,7 +100,6 @@ _BIRTH_DATE = re.compile(
 _IDENTIFIER_BEFORE = re.compile(r"[/\\_]$")
 _IDENTIFIER_AFTER = re.compile(r"\.[A-Za-z]\w{0,4}\b|[_/\\]")
 #: A diffstat's count (`6 deletions(-)`, `1 insertion(+)`): git's words, whatever the changed files are about.
-_DIFFSTAT_AFTER = re.compile(r"\([+-]\)")
 _SYSTEM_USERS = frozenset({"root", "runner", "ubuntu", "admin", "user", "shared", "public", "default", "guest",
                            "openhands", "node", "app", "vscode", "codespace", "ec2-user", "administrator",
                            "all users", "default user", "linuxbrew", "git", "www-data", "nobody", "test"})
@@ -213,7 +212,7 @@ def cleaned(unit: Unit) -> Unit:
 
 
 def _email_rejection(value: str, before: str) -> str | None:
-    from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER
+    from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, placeholder_mailbox
 
     mailbox = value.split("@")[0]
     if not _EMAIL.fullmatch(value) or len(re.findall(r"\d", mailbox)) >= 8:
@@ -221,7 +220,7 @@ def _email_rejection(value: str, before: str) -> str | None:
     if MESSAGE_ID_HEADER.search(before[-40:]) or _GENERATED.search(mailbox):
         return "a message id, not a mailbox"
     mailbox, domain = value.lower().split("@", 1)
-    if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")):
+    if mailbox in _DUMMY_MAILBOXES or {"noreply", "no-reply"} & set(domain.split(".")) or placeholder_mailbox(value):
         return "a placeholder mailbox"
     return "a bot's mailbox" if _BOT_MAILBOX.search(mailbox) else None
 
@@ -230,13 +229,13 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
     """A condition term is kept when it is several words (`type 2 diabetes`) or, one word, when the text
     around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`). A term that
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
-    from ec2audit.annotate.recognizers.health import TOPIC_AFTER
+    from ec2audit.annotate.recognizers.health import TOPIC_AFTER, change_count
     from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
 
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
-    if _DIFFSTAT_AFTER.match(after):
-        return "a diffstat's count of changed lines (`6 deletions(-)`), not someone's condition"
+    if change_count(value, before, after):
+        return "a count of a change's lines (`6 deletions(-)`, `\"deletions\": 45`), not someone's condition"
     if _IDENTIFIER_BEFORE.search(before) or _IDENTIFIER_AFTER.match(after):
         return "part of a file name or an identifier (`models/diabetes.py`, `asthma_risk`), not someone's condition"
     if TOPIC_AFTER.match(after):

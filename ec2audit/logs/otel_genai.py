@@ -311,19 +311,30 @@ _CACHE = {"cached_tokens": ("gen_ai.usage.cache_read.input_tokens", "gen_ai.usag
 _CACHE_OUTSIDE = ("anthropic", "amazon-bedrock")
 
 
+#: Where the AI SDK 5's provider metadata holds the tokens written to the cache: Anthropic's, Bedrock's.
+_CACHE_WRITTEN = (("anthropic", "cacheCreationInputTokens"), ("bedrock", "usage", "cacheWriteInputTokens"))
+
+
+def _dig(value: object, keys: tuple[str, ...]) -> object:
+    """`value[k1][k2]…`, or None where a level is no object."""
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
 def _ai_sdk_5_cache(attrs: dict, usage: dict, cache: dict) -> None:
     """The Vercel AI SDK 5's cache reads (`ai.usage.cachedInputTokens`; AI SDK 6 names them apart,
     `inputTokenDetails`, read with `_CACHE`) into `cache`, and, where its provider leaves them out of the input
-    tokens, into `usage`'s prompt with the tokens Anthropic wrote to its cache (its provider metadata's)."""
+    tokens, into `usage`'s prompt with the tokens written to the cache (its provider metadata's: Anthropic's
+    `anthropic.cacheCreationInputTokens`, Bedrock's `bedrock.usage.cacheWriteInputTokens`)."""
     read = attrs.get("ai.usage.cachedInputTokens")
     if not isinstance(read, int) or "ai.usage.inputTokenDetails.cacheReadTokens" in attrs or any(cache.values()):
         return
     cache["cached_tokens"] = read
     if str(attrs.get("gen_ai.system") or "").startswith(_CACHE_OUTSIDE):
         metadata = _json(attrs.get("ai.response.providerMetadata"))
-        anthropic = metadata.get("anthropic") if isinstance(metadata, dict) else None
-        written = anthropic.get("cacheCreationInputTokens") if isinstance(anthropic, dict) else None
-        cache["cache_write_tokens"] = written if isinstance(written, int) else 0
+        written = next((found for keys in _CACHE_WRITTEN if isinstance(found := _dig(metadata, keys), int)), 0)
+        cache["cache_write_tokens"] = written
         usage["prompt_tokens"] = usage.get("prompt_tokens", 0) + read + cache["cache_write_tokens"]
 
 

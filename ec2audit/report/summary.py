@@ -541,7 +541,7 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
             if payload.id in wanted:
                 payloads[payload.id] = payload
         notes += [f"{source}: {f}: not there any more: its leaks shown without context" for f in gone]
-    else:
+    elif wanted:  # a clean audit has no evidence to show
         notes.append(f"{source}: no payloads found (give --payloads): evidence without context")
     notes += [f"{source}: {e}: its leaks shown without context" for e in unread]
     spans = _spans(findings)

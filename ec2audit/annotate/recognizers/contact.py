@@ -25,6 +25,30 @@ MESSAGE_ID_HEADER = re.compile(
     re.I)
 
 
+#: Domains reserved for documentation and tests (RFC 2606, 6761): `example.com`, `corp.example`, `*.test`.
+_DOCUMENTATION_DOMAIN = re.compile(r"(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$")
+#: A template's blank for a domain: `yourcompany.com`, `your-domain.org`, `mydomain.com`.
+_BLANK_DOMAIN = re.compile(r"(?:(?:your|my)[-_]?(?:domain|company|org|organi[sz]ation|business|site|website|server)"
+                           r"|domain|company)\.[a-z]{2,}(?:\.[a-z]{2})?")
+#: The mailboxes a template writes at such a domain for "an address goes here" (`support@example.com`,
+#: `you@example.com`): no one's. A person's (`maria.kessler@example.com`) or a team's there (`payroll@`) is what a
+#: benchmark's or an example's data protects.
+_TEMPLATE_MAILBOXES = frozenset({
+    "support", "info", "help", "contact", "hello", "hi", "sales", "you", "your.name", "yourname", "your-name",
+    "your.email", "youremail", "your-email", "your_email", "name", "email", "mail", "user", "username", "test",
+    "foo", "bar", "someone", "somebody", "nobody", "admin", "root", "noreply", "no-reply", "webmaster",
+    "postmaster", "me", "example"})
+
+
+def placeholder_mailbox(value: str) -> bool:
+    """An address a template writes for "an address goes here": one of its mailboxes at a domain reserved for
+    documentation (`support@example.com` in an `.env.example`), or any mailbox at a blank domain
+    (`admin@yourcompany.com`)."""
+    mailbox, at, domain = value.strip().lower().rpartition("@")
+    return bool(at) and (bool(_BLANK_DOMAIN.fullmatch(domain)) or (
+        mailbox in _TEMPLATE_MAILBOXES and bool(_DOCUMENTATION_DOMAIN.search(domain))))
+
+
 #: Words that introduce a phone number, in the languages our users write in (`call me on 655 482 193`, `ring me
 #: on 06 12 34 56 78`, `text us at …`).
 _PHONE_WORDS = (r"phone|tel|telephone|mobile|cell|(?:call|ring|text|reach) (?:me|us|him|her|them) (?:on|at)|"

@@ -41,6 +41,25 @@ _EN_ADJECTIVES = (r"(?:type [12] )?(?:pre-?)?diabetic|epileptic|asthmatic|an(?:a
 TOPIC_AFTER = re.compile(
     r"^['’]?s?[\s-]*(?:data(?:\s?sets?|base|\b)|corpus|benchmark|classifier|registry|research|awareness|"
     r"foundation|society|association|institute|charity|数据集|数据库|研究|基金会|协会)", re.I)
+#: What makes `deletions` (ICD-10's Q93 chromosome deletions) a count of a change's removed lines: git's diffstat
+#: (`6 deletions(-)`), a number just before (`45 deletions`, `-45 (deletions)`), a number after it as its key's
+#: (GitHub's `"deletions": 45`), or a change's other counts near it (`additions`, `files changed`).
+_DIFFSTAT_AFTER = re.compile(r"\([+-]\)")
+_CHANGE_COUNT_BEFORE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*\s*\(?$")
+_CHANGE_COUNT_AFTER = re.compile(r"[\"']?\s*[:=]\s*\d")
+_CHANGE_COUNTS_AROUND = re.compile(r"(?i)\b(?:additions|insertions|changed[ _]files|files? changed|changes)\b")
+
+
+def change_count(value: str, before: str, after: str) -> bool:
+    """Whether `value`, with `before` and `after` the text around it, counts a change's lines (`12 deletions`),
+    no one's condition."""
+    if _DIFFSTAT_AFTER.match(after):
+        return True
+    return value.strip().lower() in ("deletion", "deletions") and bool(
+        _CHANGE_COUNT_BEFORE.search(before) or _CHANGE_COUNT_AFTER.match(after)
+        or _CHANGE_COUNTS_AROUND.search(before[-80:] + " " + after[:80]))
+
+
 _ZH_TERMS = ("糖尿病", "高血压", "抑郁症", "抑郁障碍", "焦虑症", "焦虑障碍", "双相情感障碍", "精神分裂症", "哮喘",
              "白血病", "淋巴瘤", "肿瘤", "[肺胃肝肠乳腺宫颈食管胰腺甲状腺鼻咽前列腺]{1,3}癌", "乙肝", "丙肝",
              "肝炎", "肺结核", "癫痫", "肾病", "肾衰竭", "心力衰竭", "冠心病", "心脏病", "关节炎",

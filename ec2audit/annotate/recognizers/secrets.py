@@ -35,11 +35,17 @@ _PLACEHOLDERS = {"none", "null", "true", "false", "required", "optional", "chang
                  "example", "redacted", "hidden", "string", "your_password", "your-password"}
 
 
+#: A template's blank for a key (`.env.sample`'s `your-secret-key-here`, `sk_test_xxxxxxxx`, `sk-...`,
+#: `<your-token>`): a word for "yours goes here", a run of one filler character, or an ellipsis. No random key has
+#: these.
+_TEMPLATE_BLANK = re.compile(r"(?i)(?:^|[-_ <{])your[-_ ]|[-_ ]here\W*$|x{6,}|\*{4,}|0{8,}|(?:\.\.\.|…)\W*$")
+
+
 def documented_example(value: str) -> bool:
     """A key documentation prints to look real and never work: AWS's `AKIAIOSFODNN7EXAMPLE` and
-    `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` (copied into every `.env.example`), `sk_test_EXAMPLE…`. No random
-    key spells the word."""
-    return "example" in value.casefold()
+    `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` (copied into every `.env.example`), `sk_test_EXAMPLE…`, or a
+    template's blank (`your-secret-key-here`, `sk_test_xxxxxxxx`, `sk-...`). No random key spells these."""
+    return "example" in value.casefold() or bool(_TEMPLATE_BLANK.search(value))
 
 
 def _random_looking(value: str) -> bool:
