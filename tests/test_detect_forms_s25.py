@@ -1,0 +1,154 @@
+"""Session 25's misses and false hits in the string tiers on other authors' hand-written splits (23–28), by class,
+each read as `Cascade([unit]).scan_text(text)` in several phrasings, with the near misses (another value in the same
+form, another person of the same family name) that must give no hit."""
+
+from __future__ import annotations
+
+import pytest
+from test_detect_forms_s24 import _scan
+
+from ec2audit.detect.cascade import Cascade
+from ec2audit.units import make_unit
+
+# -- 1. an identifier without separators, sent split where its letters and digits meet ----------------------------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("7KDW392", "Visitor parking: Rashid Almasi (HVAC vendor), plate 7-KDW-392, Dec 9 08:00", "7-KDW-392"),
+    ("7KDW392", "plate 7 KDW 392 at gate B", "7 KDW 392"),
+    ("7KDW392", "CA plate 7KDW-392", "7KDW-392"),
+    ("粤B7K29Q", "物流车辆登记:司机黄志强,车牌 粤B·7K29Q,进园区时间 08:30。", "粤B·7K29Q"),
+    ("粤B7K29Q", "车牌：粤B 7K29Q", "粤B 7K29Q"),
+    ("粤B7K29Q", "plate 粤B-7K29Q", "粤B-7K29Q"),
+])
+def test_an_identifier_split_where_letters_and_digits_meet_is_the_value(value, text, found):
+    assert ("forms.separators", 1.0, found) in _scan(value, "other", text, "license_plate")
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("7KDW392", "plate 7-KDW-393"),  # another plate
+    ("7KDW392", "plate 17-KDW-392"),  # inside a longer one
+    ("7KDW392", "plate 7-KDW-3921"),
+    ("粤B7K29Q", "车牌 粤B·7K29R"),
+    ("粤B7K29Q", "车牌 粤A·7K29Q"),
+])
+def test_another_identifier_split_the_same_way_is_no_hit(value, text):
+    assert _scan(value, "other", text, "license_plate") == []
+
+
+# -- 2. a number behind a letter prefix, sent without it ----------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("I-765 prep for Amara: box 3 A-Number 219-448-703 (from her 2024 approval notice)", "219-448-703"),
+    ("USCIS A# 219448703", "219448703"),
+    ("alien registration no. 219 448 703", "219 448 703"),
+])
+def test_a_prefixed_number_without_its_prefix_is_the_value(text, found):
+    assert ("forms.separators", 1.0, found) in _scan("A219448703", "government_id", text, "alien_number")
+
+
+@pytest.mark.parametrize("text", [
+    "box 3 A-Number 219-448-704",  # another number
+    "receipt 1219-448-703",  # inside a longer one
+    "box 3 A-Number 219-448-7030",
+])
+def test_another_number_behind_no_prefix_is_no_hit(text):
+    assert _scan("A219448703", "government_id", text, "alien_number") == []
+
+
+# -- 3. a date in Han numerals and in the Republic of China's years --------------------------------------------
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("台灣親屬關係證明摘錄：周文博，生於民國七十九年二月十四日，籍貫廣東。", "民國七十九年二月十四日"),
+    ("出生日期：民國79年2月14日", "民國79年2月14日"),
+    ("生于民国79年2月14号", "民国79年2月14号"),
+    ("出生日期：一九九〇年二月十四日", "一九九〇年二月十四日"),
+    ("生于一九九零年二月十四日", "一九九零年二月十四日"),
+    ("生于1990年2月14日", "1990年2月14日"),  # Chinese runs on into a date
+])
+def test_a_date_in_han_numerals_or_roc_years_is_the_value(text, found):
+    assert ("forms.date", 1.0, found) in _scan("1990-02-14", "other", text, "date_of_birth")
+
+
+@pytest.mark.parametrize("text", [
+    "生於民國七十九年二月十五日",  # another day
+    "生於民國八十九年二月十四日",  # another year (2000)
+    "生於民國七十九年十二月十四日",  # another month that ends like it
+    "出生日期：一九九一年二月十四日",
+    "编号 11990年2月14日",  # inside a longer number
+])
+def test_another_date_in_han_numerals_is_no_hit(text):
+    assert _scan("1990-02-14", "other", text, "date_of_birth") == []
+
+
+# -- 4. a Latin family name after a word that says it is one --------------------------------------------------
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Update for Lauren: we're fairly confident your birth mother's surname was Vos, a common Dutch name",
+     "surname was Vos"),
+    ("birth register, mother: last name: Vos, first names illegible", "last name: Vos"),
+    ("Margaretha, née Vos, was baptised in 1961", "née Vos"),
+    ("her maiden name is Vos", "maiden name is Vos"),
+])
+def test_a_family_name_after_a_word_naming_it_is_a_fragment(text, found):
+    assert ("partial.fragment", 0.3, found) in _scan("Margaretha Elisabeth Vos", "person_name", text,
+                                                     "birth_mother_name", "Lauren Pike")
+
+
+@pytest.mark.parametrize(("text", "entity"), [
+    ("your birth mother's surname was Voss", "Lauren Pike"),  # another family name
+    ("your birth mother's surname was Pike", "Lauren Pike"),
+    ("your birth mother's surname was Vos", "Lauren Vos"),  # the person's own family name
+])
+def test_another_family_name_or_the_persons_own_is_no_hit(text, entity):
+    assert _scan("Margaretha Elisabeth Vos", "person_name", text, "birth_mother_name", entity) == []
+
+
+def test_a_family_name_two_people_of_the_task_share_is_no_hit_after_surname():
+    """A passport's "Surname: DUARTE" is the applicant's as much as his wife's."""
+    units = [make_unit({"task_id": "h12", "entity_id": entity, "entity_name": name, "field": "name", "value": name,
+                        "dimension": "person_name"}) for entity, name in (("a1", "Rafael Duarte"),
+                                                                          ("a2", "Camila Duarte"))]
+    text = "Sobrenome/Surname: DUARTE\nNome/Given names: RAFAEL"
+    assert [units[h.unit_index].value for h in Cascade(units).scan_text(text)] == ["Rafael Duarte"]
+
+
+# -- 5. a relative's name sharing the family name of the record's person ---------------------------------------
+
+@pytest.mark.parametrize(("value", "entity", "text"), [
+    ("吴茂松", "吴志强", "吴先生问曾祖父的名字查到没有，回复他：在1936年的宗谱里找到了线索。"),
+    ("吴茂松", "吴志强", "老吴说周五再打电话"),
+    ("Margaretha Vos", "Lauren Vos", "Mrs. Vos called about her grandmother's file"),
+])
+def test_the_family_name_of_the_records_person_is_not_a_relatives_fragment(value, entity, text):
+    assert _scan(value, "person_name", text, "great_grandparent_name", entity) == []
+
+
+@pytest.mark.parametrize(("value", "entity", "text", "found"), [
+    ("吴茂松", "李志强", "吴先生的档案找到了", "吴先生"),  # another family name
+    ("吴茂松", "吴茂松", "吴先生的档案找到了", "吴先生"),  # the person himself
+    ("Raymond Delgado", "Dr. Ray Delgado", "Mr. Delgado called", "Mr. Delgado"),  # the person, by a short name
+    ("Raymond Delgado", "Raymond J. Delgado", "Mr. Delgado called", "Mr. Delgado"),
+    ("Raymond Delgado", "Dr. Ray Delgado", "the installer's last name: Delgado", "last name: Delgado"),
+])
+def test_a_family_name_of_another_family_or_of_the_person_is_still_a_fragment(value, entity, text, found):
+    assert ("partial.fragment", 0.3, found) in _scan(value, "person_name", text, "name", entity)
+
+
+# -- 6. the last digits after Taiwan's words for them (末四碼, 後四碼) ---------------------------------------------
+
+@pytest.mark.parametrize(("value", "dimension", "text"), [
+    ("F224871936", "government_id", "林怡君小姐電話核身時已確認身分證末四碼1936,可以辦理。"),
+    ("F224871936", "government_id", "身分證後四碼:1936"),
+    ("F224871936", "government_id", "她的ID末4碼：1936"),
+    ("6222020200112233", "financial", "轉帳那筆的末四碼是2233，請核對"),
+])
+def test_the_last_digits_after_the_words_for_them_are_a_fragment(value, dimension, text):
+    assert [h[1] for h in _scan(value, dimension, text)] == [0.3]
+
+
+@pytest.mark.parametrize(("value", "dimension", "text"), [
+    ("F224871936", "government_id", "身分證末四碼1937,可以辦理。"),
+    ("6222020200112233", "financial", "卡號末四碼2234"),
+])
+def test_other_last_digits_are_no_hit(value, dimension, text):
+    assert _scan(value, dimension, text) == []
