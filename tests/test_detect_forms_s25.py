@@ -152,3 +152,28 @@ def test_the_last_digits_after_the_words_for_them_are_a_fragment(value, dimensio
 ])
 def test_other_last_digits_are_no_hit(value, dimension, text):
     assert _scan(value, dimension, text) == []
+
+
+# -- 7. a name written as its initials alone, where a word says so or a hyphenated part makes them three -----------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("Tomasz Wierzbicki", "The initials 'T.W.' on the routing slip in the leaked memo match CASTLE", "initials 'T.W."),
+    ("Tomasz Wierzbicki", "the page is initialled T. W. at the foot", "initialled T. W."),
+    ("Tomasz Wierzbicki", "initials: TW.", None),  # no full stops: two letters are anyone's
+    ("Teodora Vasquez-Lindqvist", "Client T. V.-L. (file 3307) has a hearing Jan 14", "T. V.-L."),
+    ("Teodora Vasquez-Lindqvist", "Re T.V.-L., holdover petition", "T.V.-L."),
+])
+def test_a_name_as_its_initials_is_a_fragment_where_they_say_whose(value, text, found):
+    expected = [] if found is None else [("partial.fragment", 0.3, found)]
+    assert _scan(value, "person_name", text, "real_name", "source CASTLE") == expected
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("Tomasz Wierzbicki", "The initials 'T.M.' on the routing slip"),  # another person's
+    ("Tomasz Wierzbicki", "the initials T. W. H. on the routing slip"),  # three initials, not his two
+    ("Tomasz Wierzbicki", "T.W. said the memo was ready"),  # two initials, no word naming them
+    ("Teodora Vasquez-Lindqvist", "Client T. V.-K. (file 3307)"),
+    ("Teodora Vasquez-Lindqvist", "Client A. T. V.-L. (file 3307)"),  # inside a longer run of initials
+])
+def test_other_initials_are_no_hit(value, text):
+    assert _scan(value, "person_name", text, "real_name", "source CASTLE") == []
