@@ -177,3 +177,55 @@ def test_a_name_as_its_initials_is_a_fragment_where_they_say_whose(value, text, 
 ])
 def test_other_initials_are_no_hit(value, text):
     assert _scan(value, "person_name", text, "real_name", "source CASTLE") == []
+
+
+# -- 8. a genetic variant in the other notations (HGVS without the deleted base, a transcript, protein codes) -------
+
+@pytest.mark.parametrize(("value", "text", "found", "grade"), [
+    ("BRCA2 pathogenic variant c.5946delT",
+     "LIMS export row: BB-00931 | gene=BRCA2 | HGVS=NM_000059.4:c.5946del | ACMG=Pathogenic | consent_recontact=Y",
+     "c.5946del", 1.0),
+    ("BRCA2 pathogenic variant c.5946delT", "donor carries BRCA2 c.5946delT (pathogenic)", "c.5946delT", 1.0),
+    ("BRCA2 pathogenic variant c.5946delT", "the variant c.5946del was confirmed by Sanger", "c.5946del", 0.7),
+    ("BRAF V600E mutation", "melanoma, BRAF p.Val600Glu positive", "p.Val600Glu", 1.0),
+    ("BRAF V600E mutation", "BRAF: p.(V600E) detected", "p.(V600E)", 1.0),
+    ("EGFR p.Leu858Arg", "EGFR L858R on cfDNA", "L858R", 1.0),
+])
+def test_a_variant_in_another_notation_is_the_value(value, text, found, grade):
+    assert _scan(value, "health", text, "genetic_finding") == [("forms.variant", grade, found)]
+
+
+@pytest.mark.parametrize(("value", "dimension", "text"), [
+    ("BRCA2 pathogenic variant c.5946delT", "health", "BRCA2 c.5947delT"),  # another position
+    ("BRCA2 pathogenic variant c.5946delT", "health", "BRCA2 c.5946delTG"),  # other bases deleted
+    ("BRCA2 pathogenic variant c.5946delT", "health", "BRCA2 c.5946dup"),  # another change
+    ("BRAF V600E mutation", "health", "BRAF p.Val600Lys"),
+    ("BRAF V600E mutation", "health", "BRAF wild-type, no V600 change"),
+    ("Unit A12C, 45 Main St", "location", "parcel for unit A12C"),  # a code of a value that is no health finding
+])
+def test_another_variant_is_no_hit(value, dimension, text):
+    assert [h for h in _scan(value, dimension, text, "genetic_finding") if h[0] == "forms.variant"] == []
+
+
+# -- 9. a health value with three or more of its words as their initials, the rest kept -------------------------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("major depressive disorder, recurrent, moderate", "周静怡 ICD-10: F33.1 (MDD, recurrent, moderate) — 请按此编码。",
+     "MDD, recurrent, moderate"),
+    ("major depressive disorder, recurrent, moderate", "dx MDD recurrent moderate", "MDD recurrent moderate"),
+    ("chronic kidney disease stage 3", "CKD stage 3 per eGFR", "CKD stage 3"),
+    ("recurrent major depressive disorder", "history of recurrent MDD", "recurrent MDD"),
+])
+def test_a_health_value_with_words_as_initials_is_the_value(value, text, found):
+    assert _scan(value, "health", text, "diagnosis") == [("forms.acronym", 1.0, found)]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("major depressive disorder, recurrent, moderate", "dx MDD, recurrent, severe"),  # another severity
+    ("major depressive disorder, recurrent, moderate", "dx MDD, single episode, moderate"),
+    ("chronic kidney disease stage 3", "CKD stage 3a per eGFR"),  # another stage
+    ("chronic kidney disease stage 3", "CKD stage 4"),
+    ("generalized anxiety disorder", "GAD-7 score 3 (minimal)"),  # the initials alone
+])
+def test_other_words_or_the_initials_alone_are_no_hit(value, text):
+    assert _scan(value, "health", text, "diagnosis") == []
