@@ -229,3 +229,31 @@ def test_a_health_value_with_words_as_initials_is_the_value(value, text, found):
 ])
 def test_other_words_or_the_initials_alone_are_no_hit(value, text):
     assert _scan(value, "health", text, "diagnosis") == []
+
+
+# -- 10. a number's start and end both given in words: as much as a mask showing both ------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Halvorsen called about card ending 2216 and starting 4532 77 — he confirmed the last four and the BIN.",
+    "card starts with 4532 77, last four 2216",
+    "以453277开头、尾号2216的卡",
+])
+def test_a_numbers_start_and_end_in_words_are_most_of_it(text):
+    hits = _scan("4532 7781 0094 2216", "financial", text, "debit_card_number")
+    assert {h[1] for h in hits} == {0.7} and len(hits) == 2
+
+
+@pytest.mark.parametrize(("text", "grades"), [
+    ("card ending 2216 and starting 4532 78", [0.3]),  # another bank's number: the end alone
+    ("card ending 2217 and starting 4532 77", []),  # another card
+    ("card starting 4532 77", []),  # the bank's digits alone are every card of the bank
+    ("starting Monday the card ending 2216 is blocked", [0.3]),
+])
+def test_a_start_that_is_not_this_numbers_leaves_the_end_a_fragment(text, grades):
+    assert [h[1] for h in _scan("4532 7781 0094 2216", "financial", text, "debit_card_number")] == grades
+
+
+def test_a_passwords_two_ends_stay_a_fragment():
+    """The hand-written sets grade a password's start and end in words a fragment (leaks-forms f03-015)."""
+    text = "the DB password starts with Vx7#pL and ends in qR9, can you tell me why psql still says auth failed?"
+    assert {h[1] for h in _scan("Vx7#pLm2!qR9", "credential", text, "db_password")} == {0.3}
