@@ -41,15 +41,26 @@ def test_another_identifier_split_the_same_way_is_no_hit(value, text):
     ("I-765 prep for Amara: box 3 A-Number 219-448-703 (from her 2024 approval notice)", "219-448-703"),
     ("USCIS A# 219448703", "219448703"),
     ("alien registration no. 219 448 703", "219 448 703"),
+    ("A-Number: A 219 448 703", "A 219 448 703"),
 ])
 def test_a_prefixed_number_without_its_prefix_is_the_value(text, found):
-    assert ("forms.separators", 1.0, found) in _scan("A219448703", "government_id", text, "alien_number")
+    assert ("forms.separators", 1.0, found) in _scan("A219448703", "other", text, "alien_number")
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("passport no. 12345678", "12345678"), ("passport E 12345678", "E 12345678"),
+    ("passport E-12345678 issued 2019", "E-12345678"), ("passport no. 12345679", None), ("ref 912345678", None),
+])
+def test_a_passport_number_apart_from_its_letter_is_the_value(text, found):
+    expected = [] if found is None else [("forms.separators", 1.0, found)]
+    assert _scan("E12345678", "other", text, "passport") == expected
 
 
 @pytest.mark.parametrize("text", [
     "box 3 A-Number 219-448-704",  # another number
     "receipt 1219-448-703",  # inside a longer one
     "box 3 A-Number 219-448-7030",
+    "A 219 448 713",
 ])
 def test_another_number_behind_no_prefix_is_no_hit(text):
     assert _scan("A219448703", "government_id", text, "alien_number") == []
@@ -257,3 +268,20 @@ def test_a_passwords_two_ends_stay_a_fragment():
     """The hand-written sets grade a password's start and end in words a fragment (leaks-forms f03-015)."""
     text = "the DB password starts with Vx7#pL and ends in qR9, can you tell me why psql still says auth failed?"
     assert {h[1] for h in _scan("Vx7#pLm2!qR9", "credential", text, "db_password")} == {0.3}
+
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("1990-02-14", "生年月日：平成2年2月14日", "平成2年2月14日"),
+    ("1990-02-14", "生年月日 H2.2.14", "H2.2.14"),
+    ("1990-02-14", "生年月日 H02.02.14（申請書より）", "H02.02.14"),
+    ("1989-01-08", "平成元年1月8日生まれ", "平成元年1月8日"),  # an era's first year
+    ("1989-01-07", "昭和64年1月7日生まれ", "昭和64年1月7日"),  # the day before: the era before
+    ("1987-03-08", "昭和六十二年三月八日", "昭和六十二年三月八日"),
+])
+def test_a_date_in_japanese_era_years_is_the_value(value, text, found):
+    assert ("forms.date", 1.0, found) in _scan(value, "other", text, "date_of_birth")
+
+
+@pytest.mark.parametrize("text", ["生年月日：平成3年2月14日", "生年月日 H2.2.15", "ref CH2.2.14", "昭和2年2月14日"])
+def test_another_date_in_era_years_is_no_hit(text):
+    assert _scan("1990-02-14", "other", text, "date_of_birth") == []

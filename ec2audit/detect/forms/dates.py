@@ -1,11 +1,11 @@
 """Dates (of birth, of admission, of a hearing) in the forms people write them: `1987-03-08`, `03/08/1987`
 (US), `08/03/1987` and `08.03.1987` (day first), `March 8, 1987`, `8 Mar 1987`, `8th of March 1987`,
 `1987年3月8日`, in Han numerals (`一九八七年三月八日`), in the Republic of China's years as Taiwan writes them
-(`民國76年3月8日`, `民國七十六年三月八日`: 1987 is year 76), and in ISO with a time after it
-(`1987-03-08T09:30`). A unit is a date when its value reads as one without doubt (year first, a month name,
-Chinese, day-first with dots, or a slash date whose day is over 12); every form of it then counts as the value
-(1.0). A date inside a longer number (an ID holding the birth date, `19870308` in `330106198703081234`) is not
-one."""
+(`民國76年3月8日`, `民國七十六年三月八日`: 1987 is year 76) and in Japan's era years (`昭和62年3月8日`,
+`S62.3.8`), and in ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as one
+without doubt (year first, a month name, Chinese, day-first with dots, or a slash date whose day is over 12);
+every form of it then counts as the value (1.0). A date inside a longer number (an ID holding the birth date,
+`19870308` in `330106198703081234`) is not one."""
 
 from __future__ import annotations
 
@@ -74,6 +74,9 @@ def date_forms(date: dt.date) -> list[str]:
 
 _HAN_DIGITS = "〇一二三四五六七八九"
 _ROC_EPOCH = 1911  # year 1 of the Republic of China (民國) is 1912
+#: Japan's eras since 1868, latest first: name, the letter forms abbreviate it by, first day
+_ERAS = (("令和", "r", dt.date(2019, 5, 1)), ("平成", "h", dt.date(1989, 1, 8)), ("昭和", "s", dt.date(1926, 12, 25)),
+         ("大正", "t", dt.date(1912, 7, 30)), ("明治", "m", dt.date(1868, 10, 23)))
 
 
 def _han_number(n: int) -> str:
@@ -89,14 +92,22 @@ def _han_number(n: int) -> str:
 
 
 def _han_forms(y: int, m: int, d: int) -> list[str]:
-    """The date in Han numerals (the year digit by digit, 〇 or 零 for zero) and in the Republic of China's years
-    (民国, as the text view folds 民國), in Arabic or Han numerals."""
+    """The date in Han numerals (the year digit by digit, 〇 or 零 for zero), in the Republic of China's years
+    (民国, as the text view folds 民國) and in its Japanese era's (平成2年, 平成元年, `H2.2.14`), in Arabic or Han
+    numerals."""
     month_day = [f"{m}月{d}{day}" for day in "日号"] + [f"{_han_number(m)}月{_han_number(d)}{day}" for day in "日号"]
     years = ["".join(_HAN_DIGITS[int(c)] for c in str(y))]
     years.append(years[0].replace("〇", "零"))
     forms = [f"{year}年{md}" for year in dict.fromkeys(years) for md in month_day[2:]]
     if (roc := y - _ROC_EPOCH) > 0:
         forms += [f"民国{year}年{md}" for year in (str(roc), _han_number(roc)) for md in month_day]
+    era = next(((name, letter, y - first.year + 1) for name, letter, first in _ERAS
+                if dt.date(y, m, d) >= first), None)
+    if era is not None:
+        name, letter, year = era
+        written = [str(year), _han_number(year)] + (["元"] if year == 1 else [])
+        forms += [f"{name}{w}年{md}" for w in written for md in month_day]
+        forms += [f"{letter}{a}.{b}.{c}" for a, b, c in ((year, m, d), (f"{year:02d}", f"{m:02d}", f"{d:02d}"))]
     return forms
 
 
