@@ -285,3 +285,8 @@ def test_a_date_in_japanese_era_years_is_the_value(value, text, found):
 @pytest.mark.parametrize("text", ["生年月日：平成3年2月14日", "生年月日 H2.2.15", "ref CH2.2.14", "昭和2年2月14日"])
 def test_another_date_in_era_years_is_no_hit(text):
     assert _scan("1990-02-14", "other", text, "date_of_birth") == []
+
+
+def test_a_name_of_three_parts_without_a_hyphen_is_no_hit_as_initials():
+    """Only a hyphenated family name makes initials alone a fragment: "S. V. D. M." is anyone's."""
+    assert _scan("Sophie van der Meulen", "person_name", "S. V. D. M. signed it", "name") == []

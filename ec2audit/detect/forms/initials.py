@@ -66,7 +66,7 @@ def _initial_patterns(cu: CompiledUnit) -> list[str]:
     return patterns + ([f"{given[0]} {surname}"] if given[0] not in "ai" else [])
 
 
-_INITIALS_WORDS = ("initials", "initials:", "initialled", "initialed")
+_INITIALS_WORDS = ("initials", "initials:", "initialled", "initialed")  # words that say initials follow
 _INITIAL_BEFORE, _INITIAL_AFTER = re.compile(r"[^\W\d_]\. ?$"), re.compile(r" ?[^\W\d_]\.")
 
 
@@ -79,7 +79,7 @@ def _initials_only(name: str) -> list[str]:
     letters = [".-".join(piece[0] for piece in part.split("-") if piece) + "." for part in parts]
     forms = ["".join(letters), " ".join(letters)]
     patterns = [f"{word} {q}{form}" for word in _INITIALS_WORDS for q in ("", "'", '"') for form in forms]
-    return patterns + (forms if sum(part.count("-") + 1 for part in parts) >= 3 else [])
+    return patterns + (forms if any("-" in part for part in parts) else [])
 
 
 def _initials_stand_alone(text: str, start: int, end: int) -> bool:
