@@ -290,3 +290,43 @@ def test_another_date_in_era_years_is_no_hit(text):
 def test_a_name_of_three_parts_without_a_hyphen_is_no_hit_as_initials():
     """Only a hyphenated family name makes initials alone a fragment: "S. V. D. M." is anyone's."""
     assert _scan("Sophie van der Meulen", "person_name", "S. V. D. M. signed it", "name") == []
+
+
+# -- 11. a date with its month named in another European language ---------------------------------------------
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Übersetzung der Geburtsurkunde: Amara Nwosu, geboren am 24. Dezember 1987 in Enugu", "24. Dezember 1987"),
+    ("la socia Keisha Arnold nació el 24 de diciembre de 1987; aplicar tarifa de adulto", "24 de diciembre de 1987"),
+    ("née le 24 décembre 1987 à Lagos", "24 décembre 1987"),
+    ("nata il 24 dicembre 1987", "24 dicembre 1987"),
+    ("geboren op 24 december 1987", "24 december 1987"),
+])
+def test_a_date_with_a_foreign_month_name_is_the_value(text, found):
+    assert _scan("1987-12-24", "other", text, "date_of_birth") == [("forms.date", 1.0, found)]
+
+
+@pytest.mark.parametrize("text", ["geboren am 25. Dezember 1987", "nació el 24 de diciembre de 1988",
+                                  "am 124. Dezember 1987", "le 24 novembre 1987"])
+def test_another_date_with_a_foreign_month_name_is_no_hit(text):
+    assert _scan("1987-12-24", "other", text, "date_of_birth") == []
+
+
+# -- 12. an amount inside a label, a plain number with its currency after it ----------------------------------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("税前月薪28500元", "Candidate brief: Sun Lei currently earns RMB 28,500 per month before tax.", "28,500"),
+    ("税前月薪28500元", "他的月薪是28500元", "28500"),
+    ("年终奖 36000 元（税前）", "bonus CNY 36,000", "36,000"),
+])
+def test_a_plain_amount_inside_a_label_is_the_amount(value, text, found):
+    assert ("exact.amount", 1.0, found) in _scan(value, "financial", text, "salary")
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("税前月薪28500元", "earns RMB 28,600 per month"),  # another amount
+    ("税前月薪28500元", "earns USD 28,500 per month"),  # another currency
+    ("2024年月薪28500元", "earns RMB 28,500 per month"),  # two numbers in the value: no one amount
+    ("月薪28500元，另有补贴300元", "earns RMB 28,500"),
+])
+def test_another_amount_or_a_label_of_two_numbers_is_no_amount(value, text):
+    assert [h for h in _scan(value, "financial", text, "salary") if h[0] == "exact.amount"] == []

@@ -2,10 +2,11 @@
 (US), `08/03/1987` and `08.03.1987` (day first), `March 8, 1987`, `8 Mar 1987`, `8th of March 1987`,
 `1987年3月8日`, in Han numerals (`一九八七年三月八日`), in the Republic of China's years as Taiwan writes them
 (`民國76年3月8日`, `民國七十六年三月八日`: 1987 is year 76) and in Japan's era years (`昭和62年3月8日`,
-`S62.3.8`), and in ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as one
-without doubt (year first, a month name, Chinese, day-first with dots, or a slash date whose day is over 12);
-every form of it then counts as the value (1.0). A date inside a longer number (an ID holding the birth date,
-`19870308` in `330106198703081234`) is not one."""
+`S62.3.8`), with the month named in another European language (`8. März 1987`, `8 de marzo de 1987`), and in
+ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as one without doubt (year
+first, a month name, Chinese, day-first with dots, or a slash date whose day is over 12); every form of it then
+counts as the value (1.0). A date inside a longer number (an ID holding the birth date, `19870308` in
+`330106198703081234`) is not one."""
 
 from __future__ import annotations
 
@@ -64,12 +65,40 @@ def date_forms(date: dt.date) -> list[str]:
     forms = [f"{y}{sep}{a}{sep}{b}" for sep in "-/." for a, b in ((mm, dd), (m, d))]
     forms += [f"{y}{mm}{dd}", f"{y}年{m}月{d}日", f"{y}年{mm}月{dd}日", f"{y}年{m}月{d}号"]
     forms += _han_forms(y, m, d)
+    forms += _foreign_forms(y, m, d)
     forms += [f"{a}{sep}{b}{sep}{y}" for sep in "/.-" for a, b in ((mm, dd), (m, d), (dd, mm), (d, m))]
     for name in dict.fromkeys((month, mon, "sept" if m == 9 else mon)):
         for day in (str(d), _ordinal(d)):
             forms += [f"{name} {day}, {y}", f"{name} {day} {y}", f"{day} {name} {y}", f"{day} of {name} {y}"]
         forms += [f"{name}. {d}, {y}", f"{d} {name}. {y}", f"{dd} {name} {y}", f"{d}-{name}-{y}", f"{dd}-{name}-{y}"]
     return list(dict.fromkeys(forms))
+
+
+#: month names of the languages a translated record is written in, January first (lower case, as the text view)
+_FOREIGN_MONTHS = {
+    "de": "januar februar märz april mai juni juli august september oktober november dezember",
+    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "pt": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+    "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
+    "nl": "januari februari maart april mei juni juli augustus september oktober november december",
+}
+
+
+def _foreign_forms(y: int, m: int, d: int) -> list[str]:
+    """The date with its month named in German, French, Spanish, Portuguese, Italian or Dutch, as each writes it:
+    `24. dezember 1987`, `24 décembre 1987` (`1er`), `24 de diciembre de 1987`."""
+    forms = []
+    for language, months in _FOREIGN_MONTHS.items():
+        name = months.split()[m - 1]
+        forms += [f"{d} {name} {y}", f"{d:02d} {name} {y}"]
+        if language == "de":
+            forms += [f"{d}. {name} {y}", f"{d:02d}. {name} {y}"]
+        elif language in ("es", "pt"):
+            forms += [f"{d} de {name} de {y}", f"{d:02d} de {name} de {y}"]
+        elif language == "fr" and d == 1:
+            forms.append(f"1er {name} {y}")
+    return forms
 
 
 _HAN_DIGITS = "〇一二三四五六七八九"
