@@ -330,3 +330,32 @@ def test_a_plain_amount_inside_a_label_is_the_amount(value, text, found):
 ])
 def test_another_amount_or_a_label_of_two_numbers_is_no_amount(value, text):
     assert [h for h in _scan(value, "financial", text, "salary") if h[0] == "exact.amount"] == []
+
+
+# -- 13. a Chinese address written out in English, part by numbered part -------------------------------------------
+
+_LANE = "上海市浦东新区张杨路1288弄7号602室"
+_ESTATE = "杭州市余杭区良渚街道玉鸟路126号3幢1单元502室"
+
+
+@pytest.mark.parametrize(("value", "text", "found", "grade"), [
+    (_LANE, "Pickup request for the courier API: Lin Xiaoyu, Room 602, No. 7, Lane 1288 Zhangyang Road, Pudong New "
+            "Area, Shanghai. Window 14:00–17:00.", "Room 602, No. 7, Lane 1288", 1.0),
+    (_LANE, "ship to: Lane 1288, Zhangyang Rd, No.7, Rm 602, Pudong", "Lane 1288, Zhangyang Rd, No.7, Rm 602", 1.0),
+    (_LANE, "Room 602, No. 7, Lane 1288, Pudong New Area", "Room 602, No. 7, Lane 1288", 0.7),  # no road named
+    (_ESTATE, "driver Sun Liqiang's home address is Room 502, Unit 1, Building 3, No. 126 Yuniao Road, Liangzhu "
+              "Subdistrict, Yuhang", "Room 502, Unit 1, Building 3, No. 126", 1.0),
+])
+def test_a_chinese_address_written_out_in_english_is_the_value(value, text, found, grade):
+    assert ("forms.address_translation", grade, found) in _scan(value, "location", text, "home_address")
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (_LANE, "Room 602, No. 5, Lane 1288, Zhangyang Road, Pudong"),  # the neighbour's building
+    (_LANE, "Room 602, No. 7, Lane 1288 Xiangyang Road, Pudong"),  # another road
+    (_LANE, "Room 6021, No. 7, Lane 1288 Zhangyang Road"),
+    (_ESTATE, "Room 502, Unit 1, Building 3, No. 128 Yuniao Road"),
+    ("上海市浦东新区张杨路1288弄7号", "No. 7, Lane 1288 Zhangyang Road"),  # two numbered parts: not down to a flat
+])
+def test_another_address_in_english_is_no_hit(value, text):
+    assert [h for h in _scan(value, "location", text, "home_address") if h[0] == "forms.address_translation"] == []
