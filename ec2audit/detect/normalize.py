@@ -365,7 +365,15 @@ def parse_amount(text: str) -> int | None:
     if len(found) == 1 and not any(c.isdigit() for c in norm[:found[0].start()] + norm[found[0].end():]):
         m = found[0]
         return amount_key(m["n1"] or m["n2"] or m["n3"], m["m1"] or m["m2"])
+    # ... or a plain number with its currency after it ("税前月薪28500元", "每飞行小时 235 美元")
+    whole = normalize_text(text)
+    found = list(_NUMBER_THEN_CURRENCY.finditer(whole))
+    if len(found) == 1 and sum(c.isdigit() for c in whole) == len(found[0][1].replace(".", "")):
+        return amount_key(found[0][1])
     return None
+
+
+_NUMBER_THEN_CURRENCY = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?) ?(?:元|美元|欧元|英镑|日元|港元|块)")
 
 
 def _plain(value: Decimal) -> str | None:

@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from ec2audit.detect.compiled import CompiledUnit
-from ec2audit.detect.finding import FRAGMENT, Hit
+from ec2audit.detect.finding import FRAGMENT, MOSTLY, Hit
 from ec2audit.detect.forms import MEMO_SIZE, TAIL_WINDOW, Form, register, standalone
 from ec2audit.detect.forms.mail_domains import shared_mail_domain
 from ec2audit.detect.patterns import PatternIndex
@@ -20,15 +20,17 @@ TAIL_CONTEXT = "tail_context"
 _PIECE = re.compile(r"[^\s,;，。；：:()（）\"'`?？!！\u2e80-\u9fff]+")
 _BEFORE_CONTEXT = frozenset({"开头", "结尾"})
 _IS = frozenset("是为:：")
-_PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "prefix",
-                             "first four", "first 4", "first six", "first 6",
+_PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "starts",
+                             "starting", "prefix", "first four", "first 4", "first six", "first 6",
                              "开头", "前缀", "前四位", "前4位", "前六位", "前6位"})
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out
 _KEY_CONTEXT = frozenset({"last4", "last_4", "last_four"})  # context words that are written as keys
 _PIECE_SHARE = 0.6  # a piece shows at most this share of the value
+_BOTH_SIDES = 0.4  # the share a start and an end piece together show for "mostly" (as `masked` grades a mask)
 _BARE = str.maketrans("", "", " \t\n-./():_,")
 _DIGIT = re.compile(r"\d")
+_DIGITS_ON = re.compile(r"[ \-]?\d")
 
 
 @register
@@ -43,7 +45,7 @@ class ContextFragments(Form):
         self._issuer_digits: dict[int, int] = {}
         self._starts: dict[str, list[int]] = defaultdict(list)
         self._ends: dict[str, list[int]] = defaultdict(list)
-        self._memo: dict[tuple[str, int, int], list[tuple[int, int, int]]] = {}
+        self._memo: dict[tuple[str, int, int], list[tuple[int, int, int, bool, bool]]] = {}
         for i, cu in enumerate(self.units):
             bare = _bare(cu.forms[0])
             if cu.rules.fragment == "tail" and len(bare) >= 8:
@@ -57,12 +59,17 @@ class ContextFragments(Form):
         self.reach = self.bound(index, TAIL_WINDOW + 4)  # pieces in the neighbourhood of the context word
 
     def confirm(self, scan_view: ScanView, decided: set[int]) -> Iterator[Hit]:
-        """A piece that is the last group of a whole number written out is another number's.
+        """A piece that is the last group of a whole number written out is another number's. A number whose
+        start and end both stand in the text ("ending 2216 and starting 4532 77", a card as PCI DSS lets it be
+        shown) shows as much as a mask showing both (`masked`): most of it (0.7) where the two show 40 % of it,
+        the issuer's digits counted then. (A password's two ends stay a fragment, as the hand-written sets grade
+        them.)
 
         What a context word finds depends only on the characters around it, so it is worked out once per
         distinct neighbourhood: agent logs repeat the same lines many times."""
         view = scan_view.view
         text = view.text
+        pieces: dict[int, list[tuple[int, int, bool, bool]]] = defaultdict(list)
         for c_start, c_end, _ in scan_view.matches.get(TAIL_CONTEXT, ()):
             lo, hi = max(0, c_start - TAIL_WINDOW - 4), c_end + TAIL_WINDOW + 1
             key = (text[lo:hi], c_start - lo, c_end - lo)
@@ -71,12 +78,22 @@ class ContextFragments(Form):
                 if len(self._memo) >= MEMO_SIZE:
                     self._memo.clear()
                 found = self._memo[key] = list(self._fragments_near(key[0], key[1], key[2]))
-            for start, end, i in found:
+            for start, end, i, prefix, issuer in found:
                 if i not in decided:
-                    yield Hit(i, *view.to_original(lo + start, lo + end), "partial.fragment", FRAGMENT, 0.6)
+                    pieces[i].append((lo + start, lo + end, prefix, issuer))
+        for i, found_pieces in pieces.items():
+            shown = {prefix: max((len(_bare(text[s:e])) for s, e, p, _ in found_pieces if p == prefix), default=0)
+                     for prefix in (True, False)}
+            whole = self._bare[i]
+            both = whole.isdigit() and all(shown.values()) and sum(shown.values()) >= _BOTH_SIDES * len(whole)
+            for start, end, _, issuer in found_pieces:
+                if both or not issuer:
+                    yield Hit(i, *view.to_original(start, end), "partial.masked" if both else "partial.fragment",
+                              MOSTLY if both else FRAGMENT, 0.6)
 
-    def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int]]:
-        """(start, end, unit) of each piece the context word at `c_start:c_end` of `text` introduces."""
+    def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int, bool, bool]]:
+        """(start, end, unit, a start piece?, only the issuer's digits?) of each piece the context word at
+        `c_start:c_end` of `text` introduces."""
         word = text[c_start:c_end]
         if word.isascii() and not standalone(text, c_start, c_end) and not (
                 word in _KEY_CONTEXT and standalone(text.replace("_", " "), c_start, c_end)):
@@ -108,9 +125,11 @@ class ContextFragments(Form):
                 if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
                         and shared_mail_domain(self.units[i].forms[0]):
                     continue  # only a mail provider's domain: it does not identify anyone
-                if prefix and piece.isdigit() and len(piece) <= self._issuer_digits[i]:
-                    continue  # the issuer's part of a number: a carrier's or a bank's, not the person's
-                yield start, end, i
+                # the issuer's part of a number, a carrier's or a bank's, is not the person's: alone, no fragment;
+                # written on into other digits ("4532 78"), no part of this number
+                issuer = prefix and piece.isdigit() and len(piece) <= self._issuer_digits[i]
+                if not (issuer and _DIGITS_ON.match(text, end)):
+                    yield start, end, i, prefix, issuer
 
 
 def _issuer_digits(cu: CompiledUnit, bare: str) -> int:

@@ -1,7 +1,10 @@
 """An identifier a record writes with separators (a plate `沪A·7K39B`, a reference `KX-4471-B`) sent with them
 dropped or changed (`沪A7K39B`, `KX 4471 B`, `KX.4471.B`), and one written without them sent in groups of four
-as a licence or a bank prints it (`91440300MA5FX3QK8R` as `9144 0300 MA5F X3QK 8R`) — for every dimension: the
-exact tier's alphanumeric view does this only for the dimensions that name it, and never for a middle dot.
+as a licence or a bank prints it (`91440300MA5FX3QK8R` as `9144 0300 MA5F X3QK 8R`), or split where its letters
+and digits meet as a plate is printed (`7KDW392` as `7-KDW-392`, `粤B7K29Q` as `粤B·7K29Q`) — for every dimension:
+the exact tier's alphanumeric view does this only for the dimensions that name it, and never for a middle dot.
+A number of eight or nine digits behind a one- or two-letter prefix is also sent without it, and nine in threes
+as its form's box asks for it (an A-Number `A219448703` as `A-Number 219-448-703`, `A-219-448-703`).
 An identifier here is groups of letters (or Han) and digits, at least two digits and six characters in all,
 each group with a digit or at most four characters (an address's words are no identifier); the value found
 must not continue into another letter or digit."""
@@ -23,22 +26,50 @@ _GROUPS = re.compile(rf"[{_SEPARATOR}]")
 
 
 _GROUPED_FROM = 10  # an identifier this long without separators is printed in groups of four
+_LONG_CUTS = 2  # ... and cut where letters and digits meet only where they meet at most this often (`a-219448703`)
+_PREFIXED_NUMBER = re.compile(r"([a-z]{1,2})(\d{8,9})")  # a letter prefix before a number (an A-Number, a passport)
 
 
 def separator_forms(value: str) -> list[str]:
     """The identifier's groups joined by nothing and by each other separator, as the text view reads them."""
     norm = normalize_text(value).strip()
     if len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isalnum():
-        groups = [norm[k:k + 4] for k in range(0, len(norm), 4)]
+        groupings = [[norm[k:k + 4] for k in range(0, len(norm), 4)], *_script_groupings(norm, _LONG_CUTS)]
     elif _IDENTIFIER.fullmatch(norm):
-        groups = _GROUPS.split(norm)
+        groupings = [_GROUPS.split(norm)]
+    elif norm.isalnum():
+        groupings = _script_groupings(norm)
     else:
         return []
-    joined = "".join(groups)
-    if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or joined.isdigit() \
-            or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):
+    forms = []
+    for groups in groupings:
+        joined = "".join(groups)
+        if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or joined.isdigit() \
+                or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):
+            return []
+        forms += [joined, *(sep.join(groups) for sep in " -.·")]
+    if m := _PREFIXED_NUMBER.fullmatch(norm):
+        number, prefix = m[2], m[1]
+        forms.append(number)
+        if len(number) == 9:
+            for sep in " -":
+                threes = sep.join((number[:3], number[3:6], number[6:]))
+                forms += [threes, prefix + threes, prefix + sep + threes]
+    return [f for f in dict.fromkeys(forms) if f != norm]
+
+
+def _script(ch: str) -> int:
+    return 0 if ch.isdigit() else 1 if ch.isascii() else 2
+
+
+def _script_groupings(norm: str, most: int | None = None) -> list[list[str]]:
+    """An identifier without separators cut where digits, Latin letters and Han meet: at every such place, and
+    at each one alone (`粤b·7k29q`, `7kdw-392`); none for one of a single script, or with more places than `most`."""
+    cuts = [k for k in range(1, len(norm)) if _script(norm[k]) != _script(norm[k - 1])]
+    if not cuts or (most is not None and len(cuts) > most):
         return []
-    return [f for f in dict.fromkeys([joined, *(sep.join(groups) for sep in " -.·")]) if f != norm]
+    every = [norm[a:b] for a, b in zip([0, *cuts], [*cuts, len(norm)], strict=True)]
+    return [every, *([norm[:k], norm[k:]] for k in cuts)]
 
 
 def _alone(text: str, start: int, end: int) -> bool:

@@ -1,6 +1,9 @@
 """A name's family name with an honorific or title, in either script — "mr. smith", "dr smith", "ms van der
 meulen", "tanaka女士" for Latin names; "张先生", "张总", "ms. zhang", "zhang先生" (the pinyin surname) for Chinese
-ones — and "老钟", "小孙", how colleagues call one another: a fragment of the name (0.3).
+ones — and "老钟", "小孙", how colleagues call one another, and a Latin family name after a word that says it is
+one ("her surname was Vos", "last name: Vos", "née Vos"): a fragment of the name (0.3).
+A relative's name (a mother's, a great-grandfather's) that shares the family name of the person the record is
+about gives none: "吴先生" is 吴志强 himself, not his great-grandfather 吴茂松.
 
 The name helpers the other name forms share (`latin_surname`, `han_surname`) live here."""
 
@@ -12,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from ec2audit.detect.compiled import COMPOUND_SURNAMES, HAN_NAME, CompiledUnit
 from ec2audit.detect.finding import FRAGMENT, Hit
 from ec2audit.detect.forms import Form, mentions, register, standalone
+from ec2audit.detect.normalize import normalize_text
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView
 
@@ -26,10 +30,14 @@ class Surnames(Form):
 
     def compile(self, index: PatternIndex) -> None:
         genders = entity_genders(self.units)
+        shared = _shared_latin_surnames(self.units)
         for i, cu in enumerate(self.units):
-            if cu.rules.fragment == "surname":
+            if cu.rules.fragment == "surname" and not _shares_entity_surname(cu):
                 for pattern in _surname_patterns(cu, genders.get((cu.unit.task_id, cu.unit.entity_id))):
                     index.add(pattern, SURNAME, i)
+                if (surname := latin_surname(cu.forms[0])) and (cu.unit.task_id, surname) not in shared:
+                    for word in _SURNAME_WORDS:
+                        index.add(f"{word} {surname}", SURNAME, i)
                 if HAN_NAME.fullmatch(cu.forms[0]):
                     for pattern in ("老" + han_surname(cu.forms[0]), "小" + han_surname(cu.forms[0])):
                         index.add(pattern, FAMILIAR, i)
@@ -101,6 +109,45 @@ def _surname_patterns(cu: CompiledUnit, gender: str | None = None) -> list[str]:
     if surname is None:
         return []
     return [f"{h}{dot} {surname}" for h in latin for dot in ("", ".")] + [surname + h for h in han]
+
+
+#: words that say the next one is a family name: it names whoever alone has it in the task
+_SURNAME_WORDS = [f"{noun}{verb}" for noun in ("surname", "last name", "family name", "maiden name")
+                  for verb in ("", " was", " is", ":", " was listed as", " is listed as")] + ["née", "nee"]
+
+
+def _shared_latin_surnames(units: Sequence[CompiledUnit]) -> set[tuple[str, str]]:
+    """(task, family name) of the Latin family names two people of a task share (a passport's "Surname: DUARTE"
+    is the applicant's as much as his wife's)."""
+    people: dict[tuple[str, str], set[str]] = {}
+    for cu in units:
+        names = [normalize_text(cu.unit.entity_name or "")] + ([cu.forms[0]] if cu.rules.fragment == "surname" else [])
+        for name in names:
+            if surname := latin_surname(name):
+                people.setdefault((cu.unit.task_id, surname), set()).add(_given_name(name, cu.rules.context))
+    return {key for key, given in people.items() if any(not _same_given(a, b) for a in given for b in given)}
+
+
+def _shares_entity_surname(cu: CompiledUnit) -> bool:
+    """Is this the name of someone else than the record's person, of the same family name?"""
+    entity, name = normalize_text(cu.unit.entity_name or ""), cu.forms[0]
+    if HAN_NAME.fullmatch(name):
+        if not HAN_NAME.fullmatch(entity) or han_surname(entity) != han_surname(name):
+            return False
+        return not _same_given(name[len(han_surname(name)):], entity[len(han_surname(entity)):])
+    if latin_surname(name) is None or latin_surname(entity) != latin_surname(name):
+        return False
+    return not _same_given(_given_name(name, cu.rules.context), _given_name(entity, cu.rules.context))
+
+
+def _given_name(name: str, titles: tuple[str, ...]) -> str:
+    """The first word of a Latin name that is no title ("ray" of "dr. ray delgado")."""
+    return next((w for w in name.split() if w.rstrip(".") not in titles), "")
+
+
+def _same_given(a: str, b: str) -> bool:
+    """One person's given names: the same, or one the other's start ("ray" is raymond)."""
+    return a.startswith(b) or b.startswith(a)
 
 
 def han_surname(name: str) -> str:
