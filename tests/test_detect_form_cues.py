@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ec2audit.detect import cues
@@ -107,7 +107,17 @@ def test_a_forms_cued_rewrite_equals_its_rewrite_of_the_whole_text(name, engine,
     def check(text):
         assert sorted(rewrite(text)) == sorted(form.rewrite(text))
 
+    for text in FOUND.get(name, ()):
+        check = example(text)(check)
     check()
+
+
+#: texts the random pieces once found a form's cued rewrite different in, checked every run
+FOUND = {
+    # a list's lines after a first line of no number: read as a list in its stretch (the stretch began at its first
+    # number, where `\A` matched), not in the whole text (session 25)
+    "code_point_lists": [",\n27431,\n27431", "a\n27431,\n27431"],
+}
 
 
 def _plain_wraps(lines):

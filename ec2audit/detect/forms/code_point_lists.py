@@ -15,9 +15,12 @@ from ec2audit.detect.views import Replacement
 
 #: what parts two numbers: a comma, blanks, at most one line break (and the next line's indent)
 _COMMA = r",[ \t]*(?:\r?\n[ \t]*)?"
-#: two or more numbers of up to 7 digits in brackets (as every printer above writes a list), or the whole text (a
-#: JSON array's numbers as `fields` offers them): a bare `516,48` inside a CSV row or a table is no such list
-_LIST = re.compile(rf"(?:(?<=\[)[ \t]*|\A)((?<![\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \t]*(?=\])|\Z)")
+#: two or more numbers of up to 7 digits in brackets (as every printer above writes a list), or whole lines of
+#: nothing else (a JSON array's numbers as `fields` offers them: `27431,38451`): a bare `516,48` inside a CSV row or
+#: a table is no such list. Lines, not the whole text: the cue scan hands a form whole lines of a text, and a
+#: form reads the same there as in the whole text (`tests/test_detect_form_cues.py`)
+_LIST = re.compile(rf"(?:(?<=\[)[ \t]*|^)((?<![\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \t]*(?=\])|(?=\r?$))",
+                   re.MULTILINE)
 _MAX = 0x10FFFF
 
 
