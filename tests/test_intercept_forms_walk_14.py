@@ -10,7 +10,10 @@ forwarded before, now read, audited and redacted or blocked:
 - Gemini's resumable upload, google-genai's `files.upload`: the session URL the upstream answers the `start` with
   (`X-Goog-Upload-URL`) named the upstream, so the file's bytes went to it past the proxy; it names the proxy now,
   and the `upload` request's body, the file itself, is read as a form's file is;
-- `application/x-www-form-urlencoded` bodies: their key/value pairs (they got a 400).
+- `application/x-www-form-urlencoded` bodies: their key/value pairs (they got a 400);
+- (second part) Gemini's `/v1beta`, google-genai's default API version (`/v1beta/models/{m}:generateContent`,
+  `:streamGenerateContent`, `:countTokens`, `:embedContent`, `:batchEmbedContents`, `cachedContents`): a 404, now
+  read as `/v1`'s Gemini calls are, its usage and cost recorded alike.
 
 And a form tool output carries, in every request position of the wire APIs (walk 1's cells): a record's values
 printed one JSON string a line, as `jq -a '.[]'` and a script's `print(json.dumps(value))` print them (non-ASCII as
@@ -80,7 +83,7 @@ _B64 = base64.b64encode(TEXT.encode()).decode()
 
 def _requests(text: str, b64: str) -> dict[str, tuple[str, dict]]:
     """request → (path, JSON body), `text` (or its base64 `b64`) in one position each."""
-    ollama, cohere = "/api", "/v2"
+    ollama, cohere, gemini = "/api", "/v2", "/v1beta/models/gemini-2.5-flash"
     return {
         "ollama.chat.user": (f"{ollama}/chat", {"model": "gpt-oss:120b", "messages": [
             {"role": "user", "content": text}]}),
@@ -116,6 +119,18 @@ def _requests(text: str, b64: str) -> dict[str, tuple[str, dict]]:
                                                    "embedding_types": ["float"], "texts": [text]}),
         "cohere.rerank.documents": (f"{cohere}/rerank", {"model": "rerank-v3.5", "query": "the customer's phone",
                                                          "documents": ["Unrelated.", text]}),
+        **{f"gemini.v1beta.{name}": (f"{gemini}{path}", body) for name, (path, body) in {
+            "generate.contents": (":generateContent", {"contents": [{"role": "user", "parts": [{"text": text}]}]}),
+            "generate.system": (":generateContent", {"systemInstruction": {"parts": [{"text": text}]},
+                                                     "contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}),
+            "stream.contents": (":streamGenerateContent", {"contents": [{"role": "user", "parts": [{"text": text}]}]}),
+            "count_tokens": (":countTokens", {"contents": [{"parts": [{"text": text}]}]}),
+            "embed": (":embedContent", {"content": {"parts": [{"text": text}]}}),
+            "batch_embed": (":batchEmbedContents", {"requests": [
+                {"model": "models/gemini-embedding-001", "content": {"parts": [{"text": text}]}}]}),
+        }.items()},
+        "gemini.v1beta.cached_contents": ("/v1beta/cachedContents", {
+            "model": "models/gemini-2.5-flash", "contents": [{"role": "user", "parts": [{"text": text}]}]}),
     }
 
 
@@ -148,6 +163,21 @@ def test_an_api_outside_v1_is_recorded_as_its_dialect(proxy):
     client.post("/e/root-dialects/v2/embed", json=REQUESTS["cohere.embed.texts"][1])
     client.post("/e/root-dialects/api/pull", json={"model": TEXT})  # a route no dialect names: generic
     assert sorted(r.api for r in store.records("root-dialects")) == ["cohere", "generic", "ollama"]
+
+
+def test_a_gemini_v1beta_answer_has_its_usage_and_cost_recorded(proxy):
+    """google-genai's default API version, `/v1beta`, is recorded as `/v1`'s Gemini calls are: the model named in
+    the path, the answer's `usageMetadata` as tokens, the price of them."""
+    mode, app, client, store = proxy
+    body = {"contents": [{"role": "user", "parts": [{"text": "What is new today?"}]}]}
+    for version in ("v1", "v1beta"):
+        answer = client.post(f"/e/usage-{version}/{version}/models/gemini-2.5-flash:generateContent", json=body)
+        assert answer.status_code == 200 and answer.json()["candidates"][0]["content"]["parts"][0]["text"]
+    [v1], [v1beta] = store.records("usage-v1"), store.records("usage-v1beta")
+    assert v1beta.path == "/v1beta/models/gemini-2.5-flash:generateContent" and v1beta.model == "gemini-2.5-flash"
+    assert (v1beta.input_tokens, v1beta.cached_tokens, v1beta.output_tokens, v1beta.cost_usd) == (
+        v1.input_tokens, v1.cached_tokens, v1.output_tokens, v1.cost_usd)
+    assert v1beta.input_tokens > 0 and v1beta.cost_usd > 0
 
 
 def test_intercept_audit_reads_the_apis_outside_v1(proxy, tmp_path):

@@ -17,10 +17,11 @@ Responses answers and their streams' events. A Chat request asking OpenRouter's 
 the stream's in a last event of usage, as OpenRouter sends it.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 or another API's root (`dialects.ROOTS`: Ollama's `/api`, Cohere's `/v2`,
-Gemini's `/upload`) is answered with a small JSON echo; a form (a file upload, a URL-encoded body) too, its body kept
-as a server's form parser reads it (`_form`, `_related`). Gemini's resumable upload is served as Google serves it:
-a `start` command is answered with the session's URL (`X-Goog-Upload-URL`, on the stand-in's own origin), an
-`upload` command's body is the file's bytes (kept as `{"file": <its text>}`).
+Gemini's `/v1beta` and `/upload`) is answered with a small JSON echo (Gemini's calls as Gemini answers); a form (a
+file upload, a URL-encoded body) too, its body kept as a server's form parser reads it (`_form`, `_related`).
+Gemini's resumable upload is served as Google serves it: a `start` command is answered with the session's URL
+(`X-Goog-Upload-URL`, on the stand-in's own origin), an `upload` command's body is the file's bytes (kept as
+`{"file": <its text>}`).
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
 assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
 whose client went away before it ended is counted in `app.state.cancelled`.
