@@ -44,6 +44,7 @@ from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
 from test_intercept_forms_walk_13 import leaks
 
 from ec2audit.cli import main
+from ec2audit.intercept.redact import PLACEHOLDER
 from ec2audit.units import write_units
 
 __all__ = ["CELLS", "FORMS", "GROUPS", "UNITS", "walk_form"]
@@ -203,6 +204,37 @@ def test_a_request_outside_v1_without_a_value_is_forwarded_as_sent(proxy, reques
     answer = client.post(f"/e/near-{request_.replace('.', '-')}{path}", json=body)
     [sent] = app.state.requests[seen:]
     assert answer.status_code == 200 and sent["path"] == path and sent["body"] == body
+
+
+#: Ollama's answers as it streams them by default (NDJSON): api → (path, request, a line's text)
+OLLAMA_STREAMS = {
+    "chat": ("/api/chat", {"model": "gpt-oss:120b", "messages": [{"role": "user", "content": TEXT}]},
+             lambda line: line["message"]["content"]),
+    "generate": ("/api/generate", {"model": "gpt-oss:20b", "prompt": TEXT}, lambda line: line["response"]),
+}
+
+
+@pytest.mark.parametrize("api", sorted(OLLAMA_STREAMS))
+def test_an_ollama_ndjson_stream_is_restored_line_by_line_and_its_tokens_recorded(proxy, api):
+    """Ollama streams unless told `stream: false`, one JSON object a line: the client gets its values back (a
+    placeholder cut across lines), the record keeps the answer assembled, its tokens from the `done` line."""
+    mode, app, client, store = proxy
+    path, body, text_of = OLLAMA_STREAMS[api]
+    episode = f"ollama-stream-{api}"
+    if mode == "block":
+        assert assert_held(proxy, episode, path, UNIT_IDS, leaks, json=body) is None
+        return
+    seen = len(app.state.requests)
+    answer = client.post(f"/e/{episode}{path}", json=body)
+    [sent], [record] = app.state.requests[seen:], store.records(episode)
+    lines = [json.loads(line) for line in answer.text.splitlines()]
+    text = "".join(map(text_of, lines))
+    assert answer.headers["content-type"].startswith("application/x-ndjson") and lines[-1]["done"] is True
+    assert TEXT in text and not PLACEHOLDER.search(text) and leaks(sent) == []
+    assert record.error is None and record.stream and record.redactions >= 1
+    assert (record.input_tokens, record.output_tokens) == (lines[-1]["prompt_eval_count"], lines[-1]["eval_count"])
+    assert PLACEHOLDER.search(text_of(record.response)) and leaks({"body": record.response, "header_list": [],
+                                                                   "query": ""}) == []
 
 
 # --- Gemini's multipart upload -------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ from ec2audit.intercept.pricing import Pricing
 from ec2audit.intercept.record import BLOCKED, COMPLETE, MODEL_LIST_PATH, PENDING, ProxyRecord
 from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
-from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter
+from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter, LineSplitter
 from ec2audit.intercept.store import RecordStore
 from ec2audit.intercept.usage import billed_cost, response_usage
 from ec2audit.units import Unit
@@ -155,6 +155,15 @@ def _assembled(response, stream: str | None) -> dict | None:
 def _sse(name: str | None, data) -> bytes:
     head = f"event: {name}\n".encode() if name else b""
     return head + b"data: " + json_bytes(data) + b"\n\n"
+
+
+def _ndjson(name: str | None, data) -> bytes:
+    """One line of an NDJSON stream (Ollama's), which names no events."""
+    return json_bytes(data) + b"\n"
+
+
+#: A streamed answer's media type → how its bytes split into events, and how an event the proxy rewrites is written
+_STREAMED = {"text/event-stream": (EventSplitter, _sse), "application/x-ndjson": (LineSplitter, _ndjson)}
 
 
 async def _answer(send, status: int, headers: list[tuple[bytes, bytes]], content: bytes) -> None:
@@ -586,7 +595,8 @@ class Interceptor:
         except aiohttp.ClientError as exc:
             raise Failure(502, f"upstream unreachable ({type(exc).__name__})", "upstream_unreachable") from None
         record.status = upstream.status
-        if upstream.status < 400 and upstream.content_type == "text/event-stream":
+        if upstream.status < 400 and upstream.content_type in _STREAMED:
+            record.stream = True  # (an Ollama request streams unless it says `stream: false`)
             return await self._relay(upstream, send, ex, strip_usage)
         try:
             content = await upstream.read()
@@ -632,11 +642,12 @@ class Interceptor:
         return out if rewritten else None
 
     async def _relay(self, upstream: aiohttp.ClientResponse, send, ex: Exchange, strip_usage: bool) -> None:
-        """Relay an SSE stream event by event; commit the record just before the final event.
+        """Relay a stream (SSE, or NDJSON lines) event by event; commit the record just before the final event.
 
         The watcher in `_forward_watched` cancels the relay when the client goes away; the record is
         committed either way and names what went wrong."""
-        splitter, assembler = EventSplitter(), Assembler(ex.stream)
+        splitter_of, encode = _STREAMED[upstream.content_type]
+        splitter, assembler = splitter_of(), Assembler(ex.stream)
         terminals = ex.dialect.terminal_events
         record, errors = ex.record, ex.errors
         finished = False
@@ -667,10 +678,12 @@ class Interceptor:
                             errors.append("malformed SSE event from upstream (dropped)")
                             continue
                         assembler.add(data)
-                        terminal = isinstance(data, dict) and data.get("type") in terminals
+                        # an event its dialect names, or the one the assembler sees end the answer (Ollama's `done`)
+                        terminal = (isinstance(data, dict) and data.get("type") in terminals) or (
+                            assembler.done and not finished)
                         if strip_usage and isinstance(data, dict) and data.get("usage") and not data.get("choices"):
                             continue  # the usage chunk we asked for on the client's behalf
-                    piece = self._client_event(ex, event, data, strip_usage)
+                    piece = self._client_event(ex, event, data, strip_usage, encode)
                     if terminal:
                         finished = True
                         ex.first_byte()
@@ -708,17 +721,17 @@ class Interceptor:
                     await commit()
         if not finished:  # tell the client's SDK the answer is incomplete (it raises on an error event)
             body = ex.dialect.error_body("upstream_error", "ec2audit: " + "; ".join(dict.fromkeys(errors)))
-            await emit(_sse(ex.dialect.error_event, body))
+            await emit(encode(ex.dialect.error_event, body))
         ex.answered = True
         await send({"type": "http.response.body", "body": b""})
 
-    def _client_event(self, ex: Exchange, event: Event, data, strip_usage: bool) -> bytes:
+    def _client_event(self, ex: Exchange, event: Event, data, strip_usage: bool, encode=_sse) -> bytes:
         if data is not None:
             if strip_usage and isinstance(data, dict) and "usage" in data and data["usage"] is None:
                 data = {k: v for k, v in data.items() if k != "usage"}
             rewritten = self.policy.on_stream_event(ex, event.event, data)
             if rewritten is not None:
-                return b"".join(_sse(name, payload) for name, payload in rewritten)
+                return b"".join(encode(name, payload) for name, payload in rewritten)
         if strip_usage:
             return _NULL_USAGE.sub(b"", event.raw)
         return event.raw

@@ -29,8 +29,8 @@ KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-ke
 #: Query parameters that carry a key (Google's `?key=`): masked in the record.
 KEY_PARAMS = frozenset({"key", "api_key", "api-key", "access_token"})
 #: Stream event shapes: chat completion chunks (`choices[].delta`), legacy completion chunks
-#: (`choices[].text`), Responses events, Anthropic Messages events.
-STREAM_SHAPES = ("chat", "completions", "responses", "anthropic", "gemini")
+#: (`choices[].text`), Responses events, Anthropic Messages events, Gemini chunks, Ollama's NDJSON lines.
+STREAM_SHAPES = ("chat", "completions", "responses", "anthropic", "gemini", "ollama")
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,8 @@ DIALECTS = {d.name: d for d in (
             anthropic_errors=True, terminal_events=frozenset({"message_stop"}), stream="anthropic",
             provider="anthropic"),
     # Ollama's native API (Ollama Cloud: https://ollama.com/api/...): `messages`, `prompt`, `system`, `images`, `input`
-    Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api"),
+    Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api",
+            stream="ollama"),  # (its answer streams, as NDJSON, unless asked `stream: false`: `sse.LineSplitter`)
     # Cohere's v2 API: chat `messages` and `documents`, embed `texts`/`inputs`, rerank `query` and `documents`
     Dialect("cohere", ("/chat", "/embed", "/rerank"), provider="cohere", root="/v2"),
     # Gemini's Files API upload (`/upload/v1beta/files?uploadType=multipart`: JSON metadata and the file's bytes)
