@@ -349,6 +349,42 @@ def test_a_gemini_resumable_upload_without_a_value_is_forwarded_as_sent(proxy):
     assert answer.status_code == 200 and sent["raw"] == _line(NEAR).encode()
 
 
+def test_a_value_cut_across_two_chunks_of_a_resumable_upload_is_held(proxy):
+    """google-genai sends a file over 8 MiB in chunks (`upload`, then `upload, finalize` at the next offset): a value
+    cut across two chunks is audited in the whole file; redact forwards the file once, at offset 0, with no value;
+    block forwards none of it."""
+    mode, app, client, store = proxy
+    content = TEXT.encode()
+    cut = content.index(RECORD["phone"].encode()) + 5
+    session = _session(client, "resumable-chunks-start", {"file": {"display_name": "crm-export.txt"}})
+    path = session[len(f"{client.base_url}".rstrip("/") + "/e/resumable-chunks-start"):]
+    seen = len(app.state.requests)
+    first = client.post(f"/e/resumable-chunks{path}", content=content[:cut],
+                        headers={"x-goog-upload-command": "upload", "x-goog-upload-offset": "0"})
+    last = client.post(f"/e/resumable-chunks{path}", content=content[cut:],
+                       headers={"x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": str(cut)})
+    sent, [record] = app.state.requests[seen:], store.records("resumable-chunks")
+    assert first.status_code == 200 and first.headers["x-goog-upload-status"] == "active"
+    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
+    if mode == "block":
+        assert last.status_code == 403 and sent == []
+        return
+    [whole] = sent
+    assert last.status_code == 200 and leaks(whole) == [] and "[PHONE_" in whole["body"]["file"]
+    assert (whole["headers"]["x-goog-upload-command"], whole["headers"]["x-goog-upload-offset"]) == (
+        "upload, finalize", "0")
+
+
+def test_a_resumable_upload_chunk_at_an_offset_not_held_is_refused(proxy):
+    mode, app, client, store = proxy
+    session = _session(client, "resumable-offset-start", {"file": {"display_name": "notes.txt"}})
+    seen = len(app.state.requests)
+    answer = client.post(session, content=b"notes", headers={"x-goog-upload-command": "upload, finalize",
+                                                             "x-goog-upload-offset": "8388608"})
+    assert answer.status_code == 400 and "offset 8388608" in answer.json()["error"]["message"]
+    assert app.state.requests[seen:] == []
+
+
 # --- URL-encoded bodies ----------------------------------------------------------------------------------------
 
 #: body → (path, the pairs sent)

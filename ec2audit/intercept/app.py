@@ -4,7 +4,8 @@ Every exchange is recorded: a request the proxy refuses (malformed, too large, b
 reason; a request it forwards first as a pending record committed before the first byte leaves, then
 completed (response reassembled from the stream, usage, cost, inline audit findings) before the client
 gets the response's last byte. Nothing the client saw completed is lost, and nothing forwarded goes
-unrecorded. What an enforce mode does to an exchange lives in its policy (`policy.py`).
+unrecorded (a resumable upload's chunks before its last are held, not forwarded: recorded as the file,
+whole). What an enforce mode does to an exchange lives in its policy (`policy.py`).
 
 The proxy is a hop on every model call of an agent, so its own work per exchange is kept small
 (benchmarks/proxy_overhead.py): Starlette only routes, the endpoints speak raw ASGI (no Request or
@@ -88,6 +89,9 @@ _JSON_HEADERS = [(b"content-type", b"application/json")]
 _NEXT_URL = frozenset({b"x-goog-upload-url"})
 #: Gemini's resumable upload sends the file as the body itself, with this header naming the command `upload`
 _UPLOAD_COMMAND = b"x-goog-upload-command"
+_UPLOAD_OFFSET = "x-goog-upload-offset"
+#: The answer to a resumable upload's chunk the proxy holds (Google's to a chunk before the last)
+_HELD_CHUNK = [(b"x-goog-upload-status", b"active")]
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
 _CANCELLED = "client disconnected before the answer: upstream call cancelled"
 _EVIDENCE = re.compile(r"\w")
@@ -307,6 +311,8 @@ class Interceptor:
         self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None, config.large_lane)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
+        #: resumable upload session (its path and query) → the bytes of its chunks held so far (`_whole_file`)
+        self.held_uploads: dict[tuple, bytes] = {}
         self.policy = POLICIES[config.enforce](self.lanes, config.block_grade, config.refuse_unread)
 
     @asynccontextmanager
@@ -476,6 +482,28 @@ class Interceptor:
                                f"{', '.join(form.unreadable)}", "unread_part_blocked", {"unread": form.unreadable})
         return form
 
+    def _whole_file(self, ex: Exchange, chunk: bytes, last: bool) -> bytes | None:
+        """A resumable upload's file, whole (google-genai sends one over 8 MiB in chunks, `upload` then `upload,
+        finalize`). A chunk before the last is held, none of it forwarded or recorded yet (None: answered as Google
+        answers it), so a value cut across two chunks is audited whole and a redacted chunk shifts no offset; the
+        last brings the file, forwarded as one `upload, finalize` at offset 0."""
+        session = tuple(f for f in ex.fields if f[0] in ("path", "query"))
+        held = self.held_uploads.pop(session, b"")
+        offset = next((value for kind, name, value in ex.fields if kind == "header" and name == _UPLOAD_OFFSET), "0")
+        if offset.strip() != str(len(held)):
+            raise Failure(400, f"upload chunk at offset {offset.strip()[:20]} where {len(held)} bytes were held: "
+                               "send the file again from offset 0", "invalid_request_error")
+        whole = held + chunk
+        if len(whole) > self.config.max_body_bytes:
+            raise Failure(413, f"uploaded file is over the {self.config.max_body_bytes}-byte limit",
+                          "request_too_large")
+        if not last:
+            self.held_uploads[session] = whole
+            return None
+        ex.fields = [(kind, name, "0" if kind == "header" and name == _UPLOAD_OFFSET else value)
+                     for kind, name, value in ex.fields]
+        return whole
+
     def base(self, root: str) -> str:
         """Where a root's paths go: `/v1`'s under the upstream URL, another root's under the upstream's origin."""
         if root == "/v1":
@@ -498,9 +526,15 @@ class Interceptor:
                       path_stream=stream_in_path(tail), root=root, proxy_url=_proxy_url(scope, root + tail))
         try:
             raw = await self._read_body(scope, receive)
-            ex.raw = raw
             content_type = next((_text(v) for k, v in scope["headers"] if k == b"content-type"), "")
-            file_body = "upload" in next((_text(v) for k, v in scope["headers"] if k == _UPLOAD_COMMAND), "")
+            command = next((_text(v) for k, v in scope["headers"] if k == _UPLOAD_COMMAND), "")
+            file_body = "upload" in command
+            if file_body:
+                whole = self._whole_file(ex, raw, "finalize" in command)
+                if whole is None:
+                    return await _answer(send, 200, _HELD_CHUNK, b"")
+                raw = whole
+            ex.raw = raw
             if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES or file_body:
                 form = ex.form = await self.lanes.run(
                     len(raw), lambda: self._parse_form(raw, content_type, dialect, file_body))

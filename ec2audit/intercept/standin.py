@@ -22,7 +22,7 @@ Gemini's `/v1beta` and `/upload`) is answered with a small JSON echo (Gemini's c
 file upload, a URL-encoded body) too, its body kept as a server's form parser reads it (`_form`, `_related`).
 Gemini's resumable upload is served as Google serves it: a `start` command is answered with the session's URL
 (`X-Goog-Upload-URL`, on the stand-in's own origin), an `upload` command's body is the file's bytes (kept as
-`{"file": <its text>}`).
+`{"file": <its text>}`), a chunk before the last (`upload` without `finalize`) answered `active`.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
 assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
 whose client went away before it ended is counted in `app.state.cancelled`.
@@ -319,9 +319,12 @@ async def _answer(request: Request):
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})
     script = _Script(body, _APIS.get(request.url.path))
-    if request.headers.get("x-goog-upload-command") == "start":
+    command = request.headers.get("x-goog-upload-command", "")
+    if command == "start":
         session = f"{request.base_url}upload/v1beta/files?upload_id=standin-{len(request.app.state.requests)}"
         return JSONResponse({}, headers={"x-goog-upload-url": session, "x-goog-upload-status": "active"})
+    if "upload" in command and "finalize" not in command:  # a chunk before the last
+        return JSONResponse({}, headers={"x-goog-upload-status": "active"})
     if request.url.path.endswith(":streamGenerateContent"):  # SSE with `alt=sse`, else one JSON array
         chunks = _gemini_stream(request.url.path, script)
         if request.query_params.get("alt") == "sse":
