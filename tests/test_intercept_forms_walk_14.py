@@ -13,7 +13,11 @@ forwarded before, now read, audited and redacted or blocked:
 - `application/x-www-form-urlencoded` bodies: their key/value pairs (they got a 400);
 - (second part) Gemini's `/v1beta`, google-genai's default API version (`/v1beta/models/{m}:generateContent`,
   `:streamGenerateContent`, `:countTokens`, `:embedContent`, `:batchEmbedContents`, `cachedContents`): a 404, now
-  read as `/v1`'s Gemini calls are, its usage and cost recorded alike.
+  read as `/v1`'s Gemini calls are, its usage and cost recorded alike;
+- (second part) Ollama's default answer, an NDJSON stream: relayed whole, recorded as no JSON object, its
+  placeholders never restored; read line by line now;
+- (second part) a resumable upload sent in chunks: a value cut across two went out, half in each; the chunks are
+  held until the last now, the file audited whole.
 
 And a form tool output carries, in every request position of the wire APIs (walk 1's cells): a record's values
 printed one JSON string a line, as `jq -a '.[]'` and a script's `print(json.dumps(value))` print them (non-ASCII as
