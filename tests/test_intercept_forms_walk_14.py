@@ -10,7 +10,14 @@ forwarded before, now read, audited and redacted or blocked:
 - Gemini's resumable upload, google-genai's `files.upload`: the session URL the upstream answers the `start` with
   (`X-Goog-Upload-URL`) named the upstream, so the file's bytes went to it past the proxy; it names the proxy now,
   and the `upload` request's body, the file itself, is read as a form's file is;
-- `application/x-www-form-urlencoded` bodies: their key/value pairs (they got a 400).
+- `application/x-www-form-urlencoded` bodies: their key/value pairs (they got a 400);
+- (second part) Gemini's `/v1beta`, google-genai's default API version (`/v1beta/models/{m}:generateContent`,
+  `:streamGenerateContent`, `:countTokens`, `:embedContent`, `:batchEmbedContents`, `cachedContents`): a 404, now
+  read as `/v1`'s Gemini calls are, its usage and cost recorded alike;
+- (second part) Ollama's default answer, an NDJSON stream: relayed whole, recorded as no JSON object, its
+  placeholders never restored; read line by line now;
+- (second part) a resumable upload sent in chunks: a value cut across two went out, half in each; the chunks are
+  held until the last now, the file audited whole.
 
 And a form tool output carries, in every request position of the wire APIs (walk 1's cells): a record's values
 printed one JSON string a line, as `jq -a '.[]'` and a script's `print(json.dumps(value))` print them (non-ASCII as
@@ -41,6 +48,7 @@ from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
 from test_intercept_forms_walk_13 import leaks
 
 from ec2audit.cli import main
+from ec2audit.intercept.redact import PLACEHOLDER
 from ec2audit.units import write_units
 
 __all__ = ["CELLS", "FORMS", "GROUPS", "UNITS", "walk_form"]
@@ -80,7 +88,7 @@ _B64 = base64.b64encode(TEXT.encode()).decode()
 
 def _requests(text: str, b64: str) -> dict[str, tuple[str, dict]]:
     """request → (path, JSON body), `text` (or its base64 `b64`) in one position each."""
-    ollama, cohere = "/api", "/v2"
+    ollama, cohere, gemini = "/api", "/v2", "/v1beta/models/gemini-2.5-flash"
     return {
         "ollama.chat.user": (f"{ollama}/chat", {"model": "gpt-oss:120b", "messages": [
             {"role": "user", "content": text}]}),
@@ -116,6 +124,18 @@ def _requests(text: str, b64: str) -> dict[str, tuple[str, dict]]:
                                                    "embedding_types": ["float"], "texts": [text]}),
         "cohere.rerank.documents": (f"{cohere}/rerank", {"model": "rerank-v3.5", "query": "the customer's phone",
                                                          "documents": ["Unrelated.", text]}),
+        **{f"gemini.v1beta.{name}": (f"{gemini}{path}", body) for name, (path, body) in {
+            "generate.contents": (":generateContent", {"contents": [{"role": "user", "parts": [{"text": text}]}]}),
+            "generate.system": (":generateContent", {"systemInstruction": {"parts": [{"text": text}]},
+                                                     "contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}),
+            "stream.contents": (":streamGenerateContent", {"contents": [{"role": "user", "parts": [{"text": text}]}]}),
+            "count_tokens": (":countTokens", {"contents": [{"parts": [{"text": text}]}]}),
+            "embed": (":embedContent", {"content": {"parts": [{"text": text}]}}),
+            "batch_embed": (":batchEmbedContents", {"requests": [
+                {"model": "models/gemini-embedding-001", "content": {"parts": [{"text": text}]}}]}),
+        }.items()},
+        "gemini.v1beta.cached_contents": ("/v1beta/cachedContents", {
+            "model": "models/gemini-2.5-flash", "contents": [{"role": "user", "parts": [{"text": text}]}]}),
     }
 
 
@@ -150,6 +170,21 @@ def test_an_api_outside_v1_is_recorded_as_its_dialect(proxy):
     assert sorted(r.api for r in store.records("root-dialects")) == ["cohere", "generic", "ollama"]
 
 
+def test_a_gemini_v1beta_answer_has_its_usage_and_cost_recorded(proxy):
+    """google-genai's default API version, `/v1beta`, is recorded as `/v1`'s Gemini calls are: the model named in
+    the path, the answer's `usageMetadata` as tokens, the price of them."""
+    mode, app, client, store = proxy
+    body = {"contents": [{"role": "user", "parts": [{"text": "What is new today?"}]}]}
+    for version in ("v1", "v1beta"):
+        answer = client.post(f"/e/usage-{version}/{version}/models/gemini-2.5-flash:generateContent", json=body)
+        assert answer.status_code == 200 and answer.json()["candidates"][0]["content"]["parts"][0]["text"]
+    [v1], [v1beta] = store.records("usage-v1"), store.records("usage-v1beta")
+    assert v1beta.path == "/v1beta/models/gemini-2.5-flash:generateContent" and v1beta.model == "gemini-2.5-flash"
+    assert (v1beta.input_tokens, v1beta.cached_tokens, v1beta.output_tokens, v1beta.cost_usd) == (
+        v1.input_tokens, v1.cached_tokens, v1.output_tokens, v1.cost_usd)
+    assert v1beta.input_tokens > 0 and v1beta.cost_usd > 0
+
+
 def test_intercept_audit_reads_the_apis_outside_v1(proxy, tmp_path):
     """`ec2audit intercept audit` re-reads every stored request of those APIs that reached the cloud (an Ollama
     `prompt` is no chat body; a blocked request reached nothing)."""
@@ -173,6 +208,47 @@ def test_a_request_outside_v1_without_a_value_is_forwarded_as_sent(proxy, reques
     answer = client.post(f"/e/near-{request_.replace('.', '-')}{path}", json=body)
     [sent] = app.state.requests[seen:]
     assert answer.status_code == 200 and sent["path"] == path and sent["body"] == body
+
+
+#: Ollama's answers as it streams them by default (NDJSON): api → (path, request, a line's text)
+OLLAMA_STREAMS = {
+    "chat": ("/api/chat", {"model": "gpt-oss:120b", "messages": [{"role": "user", "content": TEXT}]},
+             lambda line: line["message"]["content"]),
+    "generate": ("/api/generate", {"model": "gpt-oss:20b", "prompt": TEXT}, lambda line: line["response"]),
+}
+
+
+def ollama_stream_outcome(proxy, api: str) -> str:
+    """"held" where block refuses the request, or redact forwards no value and the client gets its values back
+    from the NDJSON lines (a placeholder cut across lines), the record keeping the answer assembled (placeholders,
+    as the cloud sent it) and its tokens from the `done` line."""
+    mode, app, client, store = proxy
+    path, body, text_of = OLLAMA_STREAMS[api]
+    episode = f"ollama-stream-{api}"
+    try:
+        if mode == "block":
+            assert assert_held(proxy, episode, path, UNIT_IDS, leaks, json=body) is None
+            return "held"
+        seen = len(app.state.requests)
+        answer = client.post(f"/e/{episode}{path}", json=body)
+        [sent], [record] = app.state.requests[seen:], store.records(episode)
+        lines = [json.loads(line) for line in answer.text.splitlines()]
+        text = "".join(map(text_of, lines))
+        assert answer.headers["content-type"].startswith("application/x-ndjson") and lines[-1]["done"] is True
+        assert TEXT in text and not PLACEHOLDER.search(text) and leaks(sent) == [], text
+        assert record.error is None and record.stream and record.redactions >= 1, record.error
+        assert (record.input_tokens, record.output_tokens) == (lines[-1]["prompt_eval_count"],
+                                                               lines[-1]["eval_count"])
+        assert PLACEHOLDER.search(text_of(record.response)) and leaks({"body": record.response, "header_list": [],
+                                                                       "query": ""}) == []
+    except (AssertionError, TypeError, KeyError, ValueError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+@pytest.mark.parametrize("api", sorted(OLLAMA_STREAMS))
+def test_an_ollama_ndjson_stream_is_restored_line_by_line_and_its_tokens_recorded(proxy, api):
+    assert ollama_stream_outcome(proxy, api) == "held"
 
 
 # --- Gemini's multipart upload -------------------------------------------------------------------------------------
@@ -277,6 +353,42 @@ def test_a_gemini_resumable_upload_without_a_value_is_forwarded_as_sent(proxy):
     assert answer.status_code == 200 and sent["raw"] == _line(NEAR).encode()
 
 
+def test_a_value_cut_across_two_chunks_of_a_resumable_upload_is_held(proxy):
+    """google-genai sends a file over 8 MiB in chunks (`upload`, then `upload, finalize` at the next offset): a value
+    cut across two chunks is audited in the whole file; redact forwards the file once, at offset 0, with no value;
+    block forwards none of it."""
+    mode, app, client, store = proxy
+    content = TEXT.encode()
+    cut = content.index(RECORD["phone"].encode()) + 5
+    session = _session(client, "resumable-chunks-start", {"file": {"display_name": "crm-export.txt"}})
+    path = session[len(f"{client.base_url}".rstrip("/") + "/e/resumable-chunks-start"):]
+    seen = len(app.state.requests)
+    first = client.post(f"/e/resumable-chunks{path}", content=content[:cut],
+                        headers={"x-goog-upload-command": "upload", "x-goog-upload-offset": "0"})
+    last = client.post(f"/e/resumable-chunks{path}", content=content[cut:],
+                       headers={"x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": str(cut)})
+    sent, [record] = app.state.requests[seen:], store.records("resumable-chunks")
+    assert first.status_code == 200 and first.headers["x-goog-upload-status"] == "active"
+    assert {f["unit_id"] for f in record.findings} == UNIT_IDS
+    if mode == "block":
+        assert last.status_code == 403 and sent == []
+        return
+    [whole] = sent
+    assert last.status_code == 200 and leaks(whole) == [] and "[PHONE_" in whole["body"]["file"]
+    assert (whole["headers"]["x-goog-upload-command"], whole["headers"]["x-goog-upload-offset"]) == (
+        "upload, finalize", "0")
+
+
+def test_a_resumable_upload_chunk_at_an_offset_not_held_is_refused(proxy):
+    mode, app, client, store = proxy
+    session = _session(client, "resumable-offset-start", {"file": {"display_name": "notes.txt"}})
+    seen = len(app.state.requests)
+    answer = client.post(session, content=b"notes", headers={"x-goog-upload-command": "upload, finalize",
+                                                             "x-goog-upload-offset": "8388608"})
+    assert answer.status_code == 400 and "offset 8388608" in answer.json()["error"]["message"]
+    assert app.state.requests[seen:] == []
+
+
 # --- URL-encoded bodies ----------------------------------------------------------------------------------------
 
 #: body → (path, the pairs sent)
@@ -332,4 +444,5 @@ def test_a_urlencoded_body_that_is_not_utf8_is_refused(proxy):
 GROUPS = {"APIs outside /v1": ([(request,) for request in REQUESTS], request_outcome),
           "Gemini multipart uploads": ([(upload,) for upload in GEMINI_UPLOADS], gemini_upload_outcome),
           "Gemini resumable uploads": ([(upload,) for upload in RESUMABLE], resumable_upload_outcome),
-          "URL-encoded bodies": ([(body,) for body in URLENCODED], urlencoded_outcome)}
+          "URL-encoded bodies": ([(body,) for body in URLENCODED], urlencoded_outcome),
+          "Ollama NDJSON streams": ([(api,) for api in OLLAMA_STREAMS], ollama_stream_outcome)}

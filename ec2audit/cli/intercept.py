@@ -62,7 +62,7 @@ def serve(upstream: str, upstream_key_env: str | None, units_path: Path | None, 
           refuse_unread: bool) -> None:
     """Forward every POST under /v1 (chat/completions, responses, messages, count_tokens, embeddings, …)
     and GET /v1/models to UPSTREAM, recording each exchange; POSTs under Ollama's /api, Cohere's /v2 and
-    Gemini's /upload go to the same path on UPSTREAM's host. Give an episode id per request with header
+    Gemini's /v1beta and /upload go to the same path on UPSTREAM's host. Give an episode id per request with header
     X-EC2-Episode or URL prefix /e/<episode>, and its task with X-EC2-Task or /e/<episode>/t/<task>.
     SIGTERM or Ctrl-C stops it cleanly: every record is then in the store file itself."""
     import logging

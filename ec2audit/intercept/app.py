@@ -4,7 +4,8 @@ Every exchange is recorded: a request the proxy refuses (malformed, too large, b
 reason; a request it forwards first as a pending record committed before the first byte leaves, then
 completed (response reassembled from the stream, usage, cost, inline audit findings) before the client
 gets the response's last byte. Nothing the client saw completed is lost, and nothing forwarded goes
-unrecorded. What an enforce mode does to an exchange lives in its policy (`policy.py`).
+unrecorded (a resumable upload's chunks before its last are held, not forwarded: recorded as the file,
+whole). What an enforce mode does to an exchange lives in its policy (`policy.py`).
 
 The proxy is a hop on every model call of an agent, so its own work per exchange is kept small
 (benchmarks/proxy_overhead.py): Starlette only routes, the endpoints speak raw ASGI (no Request or
@@ -64,7 +65,7 @@ from ec2audit.intercept.pricing import Pricing
 from ec2audit.intercept.record import BLOCKED, COMPLETE, MODEL_LIST_PATH, PENDING, ProxyRecord
 from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
-from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter
+from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter, LineSplitter
 from ec2audit.intercept.store import RecordStore
 from ec2audit.intercept.usage import billed_cost, response_usage
 from ec2audit.units import Unit
@@ -88,6 +89,9 @@ _JSON_HEADERS = [(b"content-type", b"application/json")]
 _NEXT_URL = frozenset({b"x-goog-upload-url"})
 #: Gemini's resumable upload sends the file as the body itself, with this header naming the command `upload`
 _UPLOAD_COMMAND = b"x-goog-upload-command"
+_UPLOAD_OFFSET = "x-goog-upload-offset"
+#: The answer to a resumable upload's chunk the proxy holds (Google's to a chunk before the last)
+_HELD_CHUNK = [(b"x-goog-upload-status", b"active")]
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
 _CANCELLED = "client disconnected before the answer: upstream call cancelled"
 _EVIDENCE = re.compile(r"\w")
@@ -155,6 +159,15 @@ def _assembled(response, stream: str | None) -> dict | None:
 def _sse(name: str | None, data) -> bytes:
     head = f"event: {name}\n".encode() if name else b""
     return head + b"data: " + json_bytes(data) + b"\n\n"
+
+
+def _ndjson(name: str | None, data) -> bytes:
+    """One line of an NDJSON stream (Ollama's), which names no events."""
+    return json_bytes(data) + b"\n"
+
+
+#: A streamed answer's media type → how its bytes split into events, and how an event the proxy rewrites is written
+_STREAMED = {"text/event-stream": (EventSplitter, _sse), "application/x-ndjson": (LineSplitter, _ndjson)}
 
 
 async def _answer(send, status: int, headers: list[tuple[bytes, bytes]], content: bytes) -> None:
@@ -298,6 +311,8 @@ class Interceptor:
         self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None, config.large_lane)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
+        #: resumable upload session (its path and query) → the bytes of its chunks held so far (`_whole_file`)
+        self.held_uploads: dict[tuple, bytes] = {}
         self.policy = POLICIES[config.enforce](self.lanes, config.block_grade, config.refuse_unread)
 
     @asynccontextmanager
@@ -467,6 +482,28 @@ class Interceptor:
                                f"{', '.join(form.unreadable)}", "unread_part_blocked", {"unread": form.unreadable})
         return form
 
+    def _whole_file(self, ex: Exchange, chunk: bytes, last: bool) -> bytes | None:
+        """A resumable upload's file, whole (google-genai sends one over 8 MiB in chunks, `upload` then `upload,
+        finalize`). A chunk before the last is held, none of it forwarded or recorded yet (None: answered as Google
+        answers it), so a value cut across two chunks is audited whole and a redacted chunk shifts no offset; the
+        last brings the file, forwarded as one `upload, finalize` at offset 0."""
+        session = tuple(f for f in ex.fields if f[0] in ("path", "query"))
+        held = self.held_uploads.pop(session, b"")
+        offset = next((value for kind, name, value in ex.fields if kind == "header" and name == _UPLOAD_OFFSET), "0")
+        if offset.strip() != str(len(held)):
+            raise Failure(400, f"upload chunk at offset {offset.strip()[:20]} where {len(held)} bytes were held: "
+                               "send the file again from offset 0", "invalid_request_error")
+        whole = held + chunk
+        if len(whole) > self.config.max_body_bytes:
+            raise Failure(413, f"uploaded file is over the {self.config.max_body_bytes}-byte limit",
+                          "request_too_large")
+        if not last:
+            self.held_uploads[session] = whole
+            return None
+        ex.fields = [(kind, name, "0" if kind == "header" and name == _UPLOAD_OFFSET else value)
+                     for kind, name, value in ex.fields]
+        return whole
+
     def base(self, root: str) -> str:
         """Where a root's paths go: `/v1`'s under the upstream URL, another root's under the upstream's origin."""
         if root == "/v1":
@@ -489,9 +526,15 @@ class Interceptor:
                       path_stream=stream_in_path(tail), root=root, proxy_url=_proxy_url(scope, root + tail))
         try:
             raw = await self._read_body(scope, receive)
-            ex.raw = raw
             content_type = next((_text(v) for k, v in scope["headers"] if k == b"content-type"), "")
-            file_body = "upload" in next((_text(v) for k, v in scope["headers"] if k == _UPLOAD_COMMAND), "")
+            command = next((_text(v) for k, v in scope["headers"] if k == _UPLOAD_COMMAND), "")
+            file_body = "upload" in command
+            if file_body:
+                whole = self._whole_file(ex, raw, "finalize" in command)
+                if whole is None:
+                    return await _answer(send, 200, _HELD_CHUNK, b"")
+                raw = whole
+            ex.raw = raw
             if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES or file_body:
                 form = ex.form = await self.lanes.run(
                     len(raw), lambda: self._parse_form(raw, content_type, dialect, file_body))
@@ -586,7 +629,8 @@ class Interceptor:
         except aiohttp.ClientError as exc:
             raise Failure(502, f"upstream unreachable ({type(exc).__name__})", "upstream_unreachable") from None
         record.status = upstream.status
-        if upstream.status < 400 and upstream.content_type == "text/event-stream":
+        if upstream.status < 400 and upstream.content_type in _STREAMED:
+            record.stream = True  # (an Ollama request streams unless it says `stream: false`)
             return await self._relay(upstream, send, ex, strip_usage)
         try:
             content = await upstream.read()
@@ -632,11 +676,12 @@ class Interceptor:
         return out if rewritten else None
 
     async def _relay(self, upstream: aiohttp.ClientResponse, send, ex: Exchange, strip_usage: bool) -> None:
-        """Relay an SSE stream event by event; commit the record just before the final event.
+        """Relay a stream (SSE, or NDJSON lines) event by event; commit the record just before the final event.
 
         The watcher in `_forward_watched` cancels the relay when the client goes away; the record is
         committed either way and names what went wrong."""
-        splitter, assembler = EventSplitter(), Assembler(ex.stream)
+        splitter_of, encode = _STREAMED[upstream.content_type]
+        splitter, assembler = splitter_of(), Assembler(ex.stream)
         terminals = ex.dialect.terminal_events
         record, errors = ex.record, ex.errors
         finished = False
@@ -667,10 +712,12 @@ class Interceptor:
                             errors.append("malformed SSE event from upstream (dropped)")
                             continue
                         assembler.add(data)
-                        terminal = isinstance(data, dict) and data.get("type") in terminals
+                        # an event its dialect names, or the one the assembler sees end the answer (Ollama's `done`)
+                        terminal = (isinstance(data, dict) and data.get("type") in terminals) or (
+                            assembler.done and not finished)
                         if strip_usage and isinstance(data, dict) and data.get("usage") and not data.get("choices"):
                             continue  # the usage chunk we asked for on the client's behalf
-                    piece = self._client_event(ex, event, data, strip_usage)
+                    piece = self._client_event(ex, event, data, strip_usage, encode)
                     if terminal:
                         finished = True
                         ex.first_byte()
@@ -708,17 +755,17 @@ class Interceptor:
                     await commit()
         if not finished:  # tell the client's SDK the answer is incomplete (it raises on an error event)
             body = ex.dialect.error_body("upstream_error", "ec2audit: " + "; ".join(dict.fromkeys(errors)))
-            await emit(_sse(ex.dialect.error_event, body))
+            await emit(encode(ex.dialect.error_event, body))
         ex.answered = True
         await send({"type": "http.response.body", "body": b""})
 
-    def _client_event(self, ex: Exchange, event: Event, data, strip_usage: bool) -> bytes:
+    def _client_event(self, ex: Exchange, event: Event, data, strip_usage: bool, encode=_sse) -> bytes:
         if data is not None:
             if strip_usage and isinstance(data, dict) and "usage" in data and data["usage"] is None:
                 data = {k: v for k, v in data.items() if k != "usage"}
             rewritten = self.policy.on_stream_event(ex, event.event, data)
             if rewritten is not None:
-                return b"".join(_sse(name, payload) for name, payload in rewritten)
+                return b"".join(encode(name, payload) for name, payload in rewritten)
         if strip_usage:
             return _NULL_USAGE.sub(b"", event.raw)
         return event.raw

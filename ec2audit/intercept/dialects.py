@@ -8,8 +8,8 @@ them end an answer. The proxy
 serves every route of every dialect; a POST to any other path under a root is the `generic` dialect: it is
 forwarded and audited like the rest (every string of the body is scanned), so an endpoint added by a
 provider is never an unaudited way out. An API whose root is not `/v1` (Ollama's native `/api`, Cohere's `/v2`,
-Gemini's file uploads under `/upload`) is forwarded to the same path on the upstream's origin: an upstream of
-`https://ollama.com/v1` takes `/api/chat` at `https://ollama.com/api/chat`.
+Gemini's `/v1beta` and its file uploads under `/upload`) is forwarded to the same path on the upstream's
+origin: an upstream of `https://ollama.com/v1` takes `/api/chat` at `https://ollama.com/api/chat`.
 
 Adding an API is one `Dialect` here, its request reader in `ec2audit.payloads` (what `intercept
 audit` reads back) and, if it streams a new event shape, that shape's assembler in `sse` and
@@ -29,8 +29,8 @@ KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-ke
 #: Query parameters that carry a key (Google's `?key=`): masked in the record.
 KEY_PARAMS = frozenset({"key", "api_key", "api-key", "access_token"})
 #: Stream event shapes: chat completion chunks (`choices[].delta`), legacy completion chunks
-#: (`choices[].text`), Responses events, Anthropic Messages events.
-STREAM_SHAPES = ("chat", "completions", "responses", "anthropic", "gemini")
+#: (`choices[].text`), Responses events, Anthropic Messages events, Gemini chunks, Ollama's NDJSON lines.
+STREAM_SHAPES = ("chat", "completions", "responses", "anthropic", "gemini", "ollama")
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,8 @@ DIALECTS = {d.name: d for d in (
             anthropic_errors=True, terminal_events=frozenset({"message_stop"}), stream="anthropic",
             provider="anthropic"),
     # Ollama's native API (Ollama Cloud: https://ollama.com/api/...): `messages`, `prompt`, `system`, `images`, `input`
-    Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api"),
+    Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api",
+            stream="ollama"),  # (its answer streams, as NDJSON, unless asked `stream: false`: `sse.LineSplitter`)
     # Cohere's v2 API: chat `messages` and `documents`, embed `texts`/`inputs`, rerank `query` and `documents`
     Dialect("cohere", ("/chat", "/embed", "/rerank"), provider="cohere", root="/v2"),
     # Gemini's Files API upload (`/upload/v1beta/files?uploadType=multipart`: JSON metadata and the file's bytes)
@@ -82,8 +83,11 @@ DIALECTS = {d.name: d for d in (
 )}
 #: (root, route) → its dialect.
 ROUTES = {(d.root, route): d for d in DIALECTS.values() for route in d.routes}
+#: Roots no dialect has routes under, their requests read as `/v1`'s unnamed ones are (`generic`): Gemini's `/v1beta`,
+#: google-genai's default API version (`/v1beta/models/{model}:generateContent`, `cachedContents`…)
+GENERIC_ROOTS = ("/v1beta",)
 #: The roots the proxy serves, `/v1` first.
-ROOTS = tuple(dict.fromkeys(["/v1", *(d.root for d in DIALECTS.values())]))
+ROOTS = tuple(dict.fromkeys(["/v1", *GENERIC_ROOTS, *(d.root for d in DIALECTS.values())]))
 
 
 def dialect_of(tail: str, root: str = "/v1") -> Dialect:

@@ -495,8 +495,26 @@ class StreamRestorer:
                     part.update(self.redactor.restore(part, self.emap))
         return [(name, chunk)]
 
+    def _ollama(self, name: str | None, line: dict) -> list[tuple[str | None, object]]:
+        """An Ollama NDJSON line: a chat's `message` content and thinking, a generate's `response` and `thinking`,
+        each a channel; tool calls come whole (their arguments an object); the `done` line releases what is held."""
+        message = line.get("message") if isinstance(line.get("message"), dict) else None
+        texts = [(line, "response"), (line, "thinking")] + ([] if message is None else [
+            (message, "content"), (message, "thinking")])
+        for holder, key in texts:
+            if isinstance(holder.get(key), str):
+                holder[key] = self.feed(("o", holder is message, key), holder[key])
+        if message is not None and message.get("tool_calls"):
+            message["tool_calls"] = self.redactor.restore(message["tool_calls"], self.emap)
+        if line.get("done") is True:
+            for channel in self.channels(("o",)):
+                _, in_message, key = channel
+                holder = line.setdefault("message", {"role": "assistant"}) if in_message else line
+                holder[key] = (holder.get(key) or "") + self.flush(channel)
+        return [(name, line)]
+
 
 #: Stream shape (`dialects.STREAM_SHAPES`) → how its events are restored.
 _SHAPES = {"chat": StreamRestorer._chat, "completions": StreamRestorer._completions,
            "responses": StreamRestorer._responses, "anthropic": StreamRestorer._anthropic,
-           "gemini": StreamRestorer._gemini}
+           "gemini": StreamRestorer._gemini, "ollama": StreamRestorer._ollama}

@@ -1,9 +1,10 @@
-"""Server-sent events: split a byte stream into events as they arrive, and rebuild the full response.
+"""Streamed answers: split a byte stream into events as they arrive, and rebuild the full response.
 
-The splitter holds back only an event's incomplete tail, so the proxy forwards each event the moment
-its last byte arrives. The assembler turns the events of each API it knows (OpenAI Chat, Completions and
-Responses, Anthropic Messages, Gemini) into the body the non-streaming endpoint would have answered, for
-the record store and for usage.
+Most APIs stream server-sent events; Ollama's native API streams NDJSON, one JSON object a line
+(`application/x-ndjson`), each line an event here (`LineSplitter`). A splitter holds back only an event's
+incomplete tail, so the proxy forwards each event the moment its last byte arrives. The assembler turns the events
+of each API it knows (OpenAI Chat, Completions and Responses, Anthropic Messages, Gemini, Ollama) into the body the
+non-streaming endpoint would have answered, for the record store and for usage.
 """
 
 from __future__ import annotations
@@ -52,6 +53,15 @@ class EventSplitter:
     def rest(self) -> bytes:
         rest, self._buffer = self._buffer, b""
         return rest
+
+
+class LineSplitter(EventSplitter):
+    """An NDJSON stream's events: a line each, its text the event's data (a blank line has none)."""
+
+    def feed(self, chunk: bytes) -> list[Event]:
+        self._buffer += chunk
+        *lines, self._buffer = self._buffer.split(b"\n")
+        return [Event(line + b"\n", None, line.decode("utf-8", "replace").strip() or None) for line in lines]
 
 
 #: Stream shapes whose API sends no end-of-stream marker (an unknown one's, Gemini's): the stream's clean
@@ -162,6 +172,21 @@ class Assembler:
                     parts.append(dict(part))
             slot.update({k: v for k, v in candidate.items() if k not in ("content", "index")})
 
+    def _ollama(self, line: dict) -> None:
+        """An Ollama NDJSON line: a chat's `message` text and thinking appended, its tool calls kept, a generate's
+        `response` and `thinking` appended; the `done` line brings the counts (`prompt_eval_count`, `eval_count`)."""
+        message = line.get("message")
+        if isinstance(message, dict):
+            whole = self.response.setdefault("message", {"role": message.get("role", "assistant")})
+            _text_add(whole, "content", message.get("content"))
+            _text_add(whole, "thinking", message.get("thinking"))
+            if isinstance(message.get("tool_calls"), list):
+                whole.setdefault("tool_calls", []).extend(message["tool_calls"])
+        _text_add(self.response, "response", line.get("response"))
+        _text_add(self.response, "thinking", line.get("thinking"))
+        self.response.update({k: v for k, v in line.items() if k not in ("message", "response", "thinking")})
+        self.done = line.get("done") is True
+
     def result(self) -> dict:
         """The reassembled body (partial when the stream broke off)."""
         if self.shape in ("chat", "completions"):
@@ -190,4 +215,4 @@ class Assembler:
 
 #: Stream shape (`dialects.STREAM_SHAPES`) → how its events are assembled.
 _ADD = {"chat": Assembler._chat, "completions": Assembler._completions, "anthropic": Assembler._anthropic,
-        "responses": Assembler._responses, "gemini": Assembler._gemini}
+        "responses": Assembler._responses, "gemini": Assembler._gemini, "ollama": Assembler._ollama}

@@ -17,10 +17,12 @@ Responses answers and their streams' events. A Chat request asking OpenRouter's 
 the stream's in a last event of usage, as OpenRouter sends it.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 or another API's root (`dialects.ROOTS`: Ollama's `/api`, Cohere's `/v2`,
-Gemini's `/upload`) is answered with a small JSON echo; a form (a file upload, a URL-encoded body) too, its body kept
-as a server's form parser reads it (`_form`, `_related`). Gemini's resumable upload is served as Google serves it:
-a `start` command is answered with the session's URL (`X-Goog-Upload-URL`, on the stand-in's own origin), an
-`upload` command's body is the file's bytes (kept as `{"file": <its text>}`).
+Gemini's `/v1beta` and `/upload`) is answered with a small JSON echo (Gemini's calls as Gemini answers, Ollama's
+`/api/chat` and `/api/generate` as Ollama does: NDJSON lines unless `stream: false`); a form (a
+file upload, a URL-encoded body) too, its body kept as a server's form parser reads it (`_form`, `_related`).
+Gemini's resumable upload is served as Google serves it: a `start` command is answered with the session's URL
+(`X-Goog-Upload-URL`, on the stand-in's own origin), an `upload` command's body is the file's bytes (kept as
+`{"file": <its text>}`), a chunk before the last (`upload` without `finalize`) answered `active`.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
 assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
 whose client went away before it ended is counted in `app.state.cancelled`.
@@ -250,6 +252,24 @@ def _gemini_stream(path: str, script: _Script) -> list[dict]:
     return chunks
 
 
+def _ollama(path: str, script: _Script) -> tuple[dict, list[bytes]]:
+    """Ollama's native `/api/chat` (the text in `message.content`) or `/api/generate` (in `response`): streamed as
+    NDJSON, a line per piece, the last one `done` with the counts (`prompt_eval_count`, `eval_count`)."""
+    chat = path == "/api/chat"
+    if not chat:
+        prompt = script.body.get("prompt")
+        script.text = f"echo: {prompt if isinstance(prompt, str) else ''}"
+    base = {"model": script.model, "created_at": "2026-01-01T00:00:00Z"}
+
+    def line(text: str) -> dict:
+        return {**base, **({"message": {"role": "assistant", "content": text}} if chat else {"response": text})}
+
+    counts = {"done": True, "done_reason": "stop", "total_duration": 1000, "prompt_eval_count": script.prompt_tokens,
+              "eval_count": script.output_tokens}
+    lines = [{**line(piece), "done": False} for piece in _pieces(script.text)] + [{**line(""), **counts}]
+    return {**line(script.text), **counts}, [(_dumps(each) + "\n").encode() for each in lines]
+
+
 _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses,
              "/v1/completions": _completions}
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
@@ -299,15 +319,24 @@ async def _answer(request: Request):
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})
     script = _Script(body, _APIS.get(request.url.path))
-    if request.headers.get("x-goog-upload-command") == "start":
+    command = request.headers.get("x-goog-upload-command", "")
+    if command == "start":
         session = f"{request.base_url}upload/v1beta/files?upload_id=standin-{len(request.app.state.requests)}"
         return JSONResponse({}, headers={"x-goog-upload-url": session, "x-goog-upload-status": "active"})
+    if "upload" in command and "finalize" not in command:  # a chunk before the last
+        return JSONResponse({}, headers={"x-goog-upload-status": "active"})
     if request.url.path.endswith(":streamGenerateContent"):  # SSE with `alt=sse`, else one JSON array
         chunks = _gemini_stream(request.url.path, script)
         if request.query_params.get("alt") == "sse":
             return StreamingResponse(script.fault_events([_sse(c) for c in chunks], request.app.state.cancelled),
                                      media_type="text/event-stream")
         return _JSON(chunks)
+    if request.url.path in ("/api/chat", "/api/generate"):  # Ollama streams unless told not to
+        whole, lines = _ollama(request.url.path, script)
+        if body.get("stream", True) is not False:
+            return StreamingResponse(script.fault_events(lines, request.app.state.cancelled),
+                                     media_type="application/x-ndjson")
+        return _JSON(whole)
     if request.url.path not in _BUILDERS:
         return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":

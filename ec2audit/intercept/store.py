@@ -32,7 +32,7 @@ _PUT = (f"INSERT INTO records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * l
 #: What completing an exchange changes (not the indexed id and episode, nor the forwarded request):
 #: the second write of an exchange rewrites one table page and no index.
 _COMPLETE_COLUMNS = ("state", "status", "error", "latency_ms", "first_byte_ms", "input_tokens", "cached_tokens",
-                     "output_tokens", "cost_usd", "redactions", "response", "findings", "unread")
+                     "output_tokens", "cost_usd", "redactions", "response", "findings", "unread", "stream")
 _COMPLETE = f"UPDATE records SET {', '.join(f'{c} = ?' for c in _COMPLETE_COLUMNS)} WHERE id = ?"
 _MARK_INTERRUPTED = (f"UPDATE records SET state = '{INTERRUPTED}', error = COALESCE(error || '; ', '') || "
                      f"'interrupted: the proxy stopped before the exchange ended' WHERE state = '{PENDING}'")
