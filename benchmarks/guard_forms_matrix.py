@@ -5,10 +5,10 @@ the request schemas, lists read as one, PDF parts; `--walk 8`, the eighth's; `--
 eleventh's, and its groups: values cut into an array's chunks and across three messages; `--walk 12`, the twelfth's,
 and its group: a UTF-16 file in every file place; `--walk 13`, the thirteenth's, and its group: multipart
 uploads; `--walk 14`, the fourteenth's, and its groups: the APIs outside `/v1`, Gemini's multipart uploads,
-URL-encoded bodies), run in redact and block mode against the code on PYTHONPATH, each cell's outcome written as JSON; with
-`--before` (an earlier run's JSON, e.g. of a `git archive` tree) it prints the markdown table of RESULTS.md,
-session 14: per position and form, how many of the position's APIs held in both modes before → after (✓: all, both
-times).
+URL-encoded bodies, Ollama's streams), run in redact and block mode against the code on PYTHONPATH, each cell's
+outcome written as JSON; with `--before` (an earlier run's JSON, e.g. of a `git archive` tree) it prints the
+markdown table of RESULTS.md, session 14: per position and form, how many of the position's APIs held in both
+modes before → after (✓: all, both times).
 
     PYTHONPATH=<tree> .venv/bin/python benchmarks/guard_forms_matrix.py --out before.json
     PYTHONPATH=$PWD .venv/bin/python benchmarks/guard_forms_matrix.py --out after.json --before before.json
