@@ -1,5 +1,5 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 23, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 23").
+"""Hand-written one-line mutants of the code changed in sessions 19 to 24, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 24").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -10,7 +10,7 @@ first failing test) or survived.
 `--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
 `tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
-`tests/test_mutation_kills_s24.py`): the score before them;
+`tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -280,8 +280,72 @@ GROUPS_S24: dict[str, tuple[str, list[str]]] = {
                                         "test_serve_stopped_the_moment_its_banner_names_the_server_stops_both"]),
 }
 GROUPS.update(GROUPS_S24)
+W14 = "tests/test_new_user_walk_14.py::"
+S24 = "tests/test_mutation_kills_s24.py::"
+W15 = ["tests/test_new_user_walk_15.py"]
+F13 = "tests/test_intercept_forms_walk_13.py::"
+FORMS_S24 = ["tests/test_detect_forms_s24.py"]
+CLINE = [W14 + name for name in (
+    "test_a_cline_task_on_an_openai_compatible_provider_counts_its_cached_tokens_once",
+    "test_a_cline_task_on_ollama_stays_on_the_device",
+    "test_a_cline_task_planned_on_claude_and_acted_on_ollama_has_one_call_on_each")] + [
+    S24 + "test_a_cline_task_names_its_last_model_and_tells_cache_reads_from_writes"]
+BATCH = [W14 + "test_a_batchs_input_and_output_in_two_folders_are_paired_and_a_lone_output_is_named",
+         S24 + "test_a_batch_output_answers_the_one_input_holding_all_of_its_ids"]
+VERCEL = [W14 + "test_a_vercel_ai_sdk_calls_cache_is_priced_at_the_cache_rates",
+          W14 + "test_vercel_ai_sdk_5_cache_reads_are_priced_as_each_provider_counts_them"]
+MULTIPART = [F13 + name for name in (
+    "test_a_value_in_a_multipart_upload_is_held", "test_a_large_batch_file_holds",
+    "test_the_audio_beside_a_prompt_is_named_unread", "test_a_part_the_guard_cannot_read_is_refused_and_named",
+    "test_a_boundary_holding_a_value_is_not_forwarded", "test_a_truncated_form_is_refused",
+    "test_a_form_without_a_value_is_forwarded_as_sent")]
+TOKEN_IDS = [F13 + "test_a_value_sent_as_token_ids_is_held"]
+#: session 25's groups: the code changed in session 24
+GROUPS_S25: dict[str, tuple[str, list[str]]] = {
+    "UB": ("ec2audit/logs/batch_api.py", BATCH),
+    "UA": ("ec2audit/logs/audit.py", BATCH),
+    "UC": ("ec2audit/logs/cline.py", CLINE),
+    "UV": ("ec2audit/logs/otel_genai.py", VERCEL),
+    "UX": ("ec2audit/logs/codex_cli.py", [W14 + "test_a_codex_oss_session_stays_on_the_device"]),
+    "UI": ("ec2audit/logs/classify.py", [W14 + "test_an_inspect_eval_of_a_transformers_model_on_the_machine_is_edge"]),
+    "UF": ("ec2audit/logs/langfuse.py",
+           [W14 + "test_a_langfuse_generation_of_langchains_ollama_model_stays_on_the_device"]),
+    "UP": ("ec2audit/intercept/pricing.py",
+           [W14 + "test_a_together_or_fireworks_model_named_with_its_organisation_is_priced_under_its_provider"]),
+    "US": ("ec2audit/cli/intercept.py",
+           [W14 + "test_intercept_serve_run_in_process_gives_the_callers_signal_handlers_back"]),
+    "UD": ("ec2audit/intercept/form_data.py", MULTIPART),
+    "UN": ("ec2audit/intercept/app.py", MULTIPART),
+    "UT": ("ec2audit/intercept/tokens.py", TOKEN_IDS),
+    "UJ": ("ec2audit/intercept/fields.py", TOKEN_IDS),
+    "UR": ("ec2audit/detect/forms/reg_hex.py", ["tests/test_intercept_forms_walk_13.py"]),
+    "UL": ("ec2audit/detect/forms/code_point_lists.py",
+           ["tests/test_intercept_forms_walk_13.py", "tests/test_detect_forms_s24.py::"
+                                                     "test_numbers_run_together_in_a_csv_row_are_not_read_as_code_points"]),
+    "UO": ("ec2audit/detect/forms/coordinates.py", FORMS_S24),
+    "UE": ("ec2audit/detect/forms/separators.py", FORMS_S24),
+    "UU": ("ec2audit/detect/forms/subnets.py", FORMS_S24),
+    "UH": ("ec2audit/detect/forms/cjk_spacing.py", FORMS_S24),
+    "UCD": ("ec2audit/detect/compiled.py", FORMS_S24),
+    "UK": ("ec2audit/annotate/recognizers/secrets.py", W15),
+    "UG": ("ec2audit/annotate/recognizers/network.py", W15),
+    "UQ": ("ec2audit/annotate/recognizers/birth.py", W15),
+    "UY": ("ec2audit/annotate/recognizers/health.py", W15),
+    "UZ": ("ec2audit/annotate/recognizers/location.py", W15),
+    "UW": ("ec2audit/annotate/workspace.py", W15),
+    "UM": ("ec2audit/annotate/prelabel.py", W15),
+    "UDH": ("ec2audit/logs/discovered.py", W15),
+    "VS": ("ec2audit/detect/value_checks.py", [
+        "tests/test_value_checks.py::test_another_side_or_strength_is_contrary_and_not_graded",
+        "tests/test_value_checks.py::test_the_same_side_or_strength_or_none_stated_is_not_contrary"]),
+    "UGR": ("ec2audit/detect/learned_grader.py", [
+        "tests/test_judge_learned_grader.py::test_a_text_that_finds_nothing_about_a_condition_is_left_for_review",
+        "tests/test_judge_learned_grader.py::test_a_linear_grader_reads_its_weights_and_a_wrong_length_is_refused"]),
+}
+GROUPS.update(GROUPS_S25)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s24.py" if g in GROUPS_S24 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s25.py" if g in GROUPS_S25 else
+              "tests/test_mutation_kills_s24.py" if g in GROUPS_S24 else
               "tests/test_mutation_kills_s23.py" if g in GROUPS_S23 else
               "tests/test_mutation_kills_s22.py" if g in GROUPS_S22 else
               "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
@@ -408,6 +472,30 @@ NEW_FOR: dict[str, list[str]] = {
            "test_a_powershell_encoded_command_is_read_without_any_other_hint_of_base64"],
     "YE": ["test_a_cached_table_is_kept_fresh_built_again_for_other_code_and_survives_a_cache_it_cannot_write"],
     "YG": ["test_a_normal_result_or_a_denial_finds_nothing_and_a_decimal_is_stated_only_as_written"],
+    "UB": ["test_a_hidden_copy_of_a_batch_input_is_no_second_owner_of_its_output",
+           "test_a_batch_output_answers_the_input_in_its_own_folder_before_one_elsewhere"],
+    "UC": ["test_an_openai_style_providers_cache_writes_are_taken_out_of_its_prompt_and_its_cost_kept_without_a_"
+           "cache",
+           "test_a_request_sent_the_moment_a_model_starts_serving_is_that_models"],
+    "UD": ["test_a_part_in_base64_transfer_encoding_is_named_unread",
+           "test_a_forwarded_forms_boundary_is_in_none_of_its_values",
+           "test_a_jsonl_file_of_two_lines_is_read_as_its_objects_and_forwarded_as_written",
+           "test_bytes_holding_nuls_are_no_text_and_a_file_of_no_known_kind_is_named_unread",
+           "test_a_name_sent_three_times_is_a_list_and_each_value_is_forwarded_as_its_own_part_was"],
+    "UN": ["test_a_form_whose_media_type_is_capitalised_is_read_and_its_stream_false_is_no_stream"],
+    "UT": ["test_token_ids_are_two_ints_at_least_and_a_character_cut_at_the_end_reads_as_a_replacement"],
+    "UJ": ["test_a_value_in_token_ids_is_replaced_by_whole_characters_only"],
+    "UR": ["test_a_registry_values_bytes_read_as_the_text_its_type_says"],
+    "UL": ["test_code_points_are_read_in_a_list_not_out_of_a_comma_separated_row"],
+    "UO": ["test_a_position_off_by_its_last_digit_or_a_value_that_is_no_position_is_no_hit",
+           "test_a_position_to_a_finer_value_is_the_position"],
+    "UE": ["test_an_identifier_is_read_with_middle_dots_and_a_number_is_left_to_the_digit_views"],
+    "UU": ["test_a_host_named_in_two_letters_is_no_name_to_find_its_subnet_by"],
+    "UH": ["test_a_number_spaced_off_han_on_both_sides_loses_its_spaces_and_one_after_a_label_keeps_them"],
+    "UK": ["test_a_lower_case_example_key_and_a_sentence_after_a_password_word_are_no_credential"],
+    "UY": ["test_a_condition_said_as_what_its_holder_is_reads_epileptic"],
+    "VS": ["test_another_side_or_strength_is_read_across_units_and_languages"],
+    "UCD": ["test_a_credential_in_another_case_is_no_literal_however_its_letters_are_written"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -1280,7 +1368,7 @@ mutant("VC5", 'head = re.sub(r"\\s*\\([^)\\d]*\\)", "", value).strip()',
        'head = re.sub(r"\\s*\\([^)]*\\)", "", value).strip()')
 mutant("VC6", "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v), *qualified(v)]]",
        "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]")
-mutant("VC7", 'CHECKS_VERSION = "checks-v14"', 'CHECKS_VERSION = "checks-v13"')
+mutant("VC7", 'CHECKS_VERSION = "checks-v15"', 'CHECKS_VERSION = "checks-v14"')
 # detect/descriptions.py, learned_grader.py: the grader v3's category features (the table's loading, the reading)
 mutant("DC1", "        if line and not line.startswith(\"#\"):\n", "        if line:\n")
 mutant("DC2", 're.compile(re.escape(w) if _HAN.search(w) else rf"\\b{re.escape(w)}")', "re.compile(re.escape(w))")
@@ -1504,6 +1592,253 @@ mutant("YJ1", "        except BaseException:  # Ctrl-C while the model loads, sa
        "phaned\n")
 mutant("YY1", "        if not stopping:  # once", "        if True:  # once")
 mutant("YY2", "    finally:\n        stopping = True\n        srv.stop()", "    finally:\n        srv.stop()")
+
+
+# --- session 25's round: the code changed in session 24 (GROUPS_S25) ---------------------------------------------
+# logs/batch_api.py: pairing across folders, names without a suffix, unpaired files named
+mutant('UB1', '        owners[path] = tuple(p for p in holders if p.parent == path.parent) or holders\n',
+       '        owners[path] = holders\n')
+mutant('UB2', 'for folder in sorted({str(path.parent), *(FOLDERS.get() or ())}):', 'for folder in [str(path.parent)]:')
+mutant('UB3', '_SUFFIXES = (".jsonl", ".ndjson", "")', '_SUFFIXES = (".jsonl", ".ndjson")')
+mutant('UB4', 'if entry.suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():',
+       'if entry.suffix in _SUFFIXES and entry.is_file():')
+mutant('UB5', '        if len(owners[path]) == 1:\n', '        if len(owners[path]) >= 1:\n')
+mutant('UB6', '        on_error(InputError(f"batch output read without its requests: {why}; its calls are counted, no t'
+       'ext read",\n                            file=str(path)))\n',
+       '')
+mutant('UB7', '    if count and not outputs:\n', '    if not outputs:\n')
+mutant('UB8', '    if count and not outputs:\n', '    if count and outputs:\n')
+mutant('UB9', 'outputs = sorted(p for p, held in owners.items() if held == (path,))',
+       'outputs = sorted(p for p, held in owners.items() if path in held)')
+mutant('UA1', '        reading = replace(reading, folders=frozenset(map(os.path.dirname, found)))\n', '')
+mutant('UA2', 'folders = batch_api.FOLDERS.set(reading.folders or None)', 'folders = batch_api.FOLDERS.set(None)')
+# logs/cline.py: tokensIn per provider, the model serving each request
+mutant('UC1', '            if provider in OPENAI_STYLE and isinstance(tokens_in, int):\n',
+       '            if False and provider in OPENAI_STYLE and isinstance(tokens_in, int):\n')
+mutant('UC2', '                tokens_in = max(0, tokens_in - cache)\n', '                tokens_in = tokens_in\n')
+mutant('UC3', 'cost = cost if provider in _STATE_COST or not cache else None',
+       'cost = cost if provider in _STATE_COST else None')
+mutant('UC4', 'cost = cost if provider in _STATE_COST or not cache else None', 'cost = cost')
+mutant('UC5', 'cache = sum(n for n in (info.get("cacheReads"), info.get("cacheWrites")) if isinstance(n, int))',
+       'cache = sum(n for n in (info.get("cacheReads"),) if isinstance(n, int))')
+mutant('UC6', 'if isinstance(said, dict) and isinstance(said.get("modelId"), str):', 'if False:')
+mutant('UC7', 'model, provider = said["modelId"], said.get("providerId") or provider',
+       'model, provider = said["modelId"], provider')
+mutant('UC8', 'next((m for m in reversed(models) if m[0] <= when), models[0])',
+       'next((m for m in reversed(models) if m[0] < when), models[0])')
+mutant('UC9', 'when = ts if isinstance(ts, int | float) else float("inf")', 'when = float("inf")')
+mutant('UC10', 'message["usage"], message["model"] = usage, model or last_model',
+       'message["usage"], message["model"] = usage, last_model')
+mutant('UC11', 'payload.meta["provider"] = providers.get(payload.model, last_provider)',
+       'payload.meta["provider"] = last_provider')
+mutant('UC12', '"wandb", "nousresearch", "ollama"})', '"wandb", "nousresearch"})')
+mutant('UC13', 'ts, model, provider = entry.get("ts"), entry.get("model_id"), entry.get("model_provider_id")',
+       'ts, model, provider = entry.get("ts"), entry.get("model_id"), None')
+# logs/otel_genai.py: the Vercel AI SDK's cache
+mutant('UV1', '"llm.token_count.prompt_details.cache_read", "ai.usage.inputTokenDetails.cacheReadTokens"),',
+       '"llm.token_count.prompt_details.cache_read"),')
+mutant('UV2', '                                 "ai.usage.inputTokenDetails.cacheWriteTokens")}',
+       '                                 )}')
+mutant('UV3', '_CACHE_OUTSIDE = ("anthropic", "amazon-bedrock")', '_CACHE_OUTSIDE = ("amazon-bedrock",)')
+mutant('UV4', 'if not isinstance(read, int) or "ai.usage.inputTokenDetails.cacheReadTokens" in attrs or any(cache.value'
+       's()):',
+       'if not isinstance(read, int) or any(cache.values()):')
+mutant('UV5', 'usage["prompt_tokens"] = usage.get("prompt_tokens", 0) + read + cache["cache_write_tokens"]',
+       'usage["prompt_tokens"] = usage.get("prompt_tokens", 0) + read')
+mutant('UV6', 'cache["cache_write_tokens"] = written if isinstance(written, int) else 0',
+       'cache["cache_write_tokens"] = 0')
+mutant('UV7', '    if usage:\n        _ai_sdk_5_cache(attrs, usage, cache)\n', '')
+# logs/codex_cli.py, classify.py, langfuse.py, intercept/pricing.py: local providers, pages, slash names
+mutant('UX1', '_BUILT_IN = {"oss": "ollama"}', '_BUILT_IN = {"oss": "oss"}')
+mutant('UI1', '"hf", "llama-cpp-python", "transformer_lens"})', '"llama-cpp-python", "transformer_lens"})')
+mutant('UF1', 'if isinstance(page, list) and "traceId" not in record:  # a page of the public API: its `data`',
+       'if False:  # a page of the public API: its `data`')
+mutant('UF2', 'provider = provider_of(model)[0] or (metadata.get("ls_provider") if isinstance(metadata, dict) else None'
+       ')',
+       'provider = provider_of(model)[0]')
+mutant('UF3', 'columns = csv_header(head) or {k.removeprefix("data.").removeprefix("item.") for k in outline(head)}',
+       'columns = csv_header(head) or {k.removeprefix("item.") for k in outline(head)}')
+mutant('UP1', 'names = [f"{provider}/{n}" for n in names if not n.startswith(f"{provider}/")] + names',
+       'names = [f"{provider}/{n}" for n in names if "/" not in n] + names')
+# cli/intercept.py: `intercept serve` gives the caller's signal handlers back
+mutant('US1', '            signal.signal(signum, signal.SIG_DFL if handler is None else handler)\n',
+       '            pass\n')
+mutant('US2', 'callers = {signum: signal.signal(signum, server.handle_exit) for signum in (signal.SIGINT, signal.SIGTER'
+       'M)}',
+       'callers = {signum: signal.signal(signum, server.handle_exit) for signum in (signal.SIGINT,)}')
+# intercept/form_data.py: multipart bodies read as objects and written back
+mutant('UD1', '_IDENTITY = frozenset({b"", b"7bit", b"8bit", b"binary"})',
+       '_IDENTITY = frozenset({b"", b"7bit", b"8bit", b"binary", b"base64"})')
+mutant('UD2', '_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"'
+       '))',
+       '_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"),)')
+mutant('UD3', '        while any(boundary in v for v in values):\n', '        while False:\n')
+mutant('UD4', 'if codec == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines if line):'
+       '',
+       'if False:')
+mutant('UD5', 'if codec == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines if line):'
+       '',
+       'if codec == "utf-8" and len(lines) > 2 and all(line.lstrip().startswith("{") for line in lines if line):')
+mutant('UD6', '    if text is not None and "\\x00" not in text:\n', '    if text is not None:\n')
+mutant('UD7', '    if sniff(value) is None:\n', '    if False:\n')
+mutant('UD8', '    if not collected.ended:\n', '    if False:\n')
+mutant('UD9', '        if filename is not None or ctype is not None:  # audited',
+       '        if filename is not None:  # audited')
+mutant('UD10', '[*held, value] if sum(p.name == part.name for p in parts[:k]) > 1 else [held, value]',
+       '[*held, value] if sum(p.name == part.name for p in parts[:k]) > 0 else [held, value]')
+mutant('UD11', 'return (lines + ("\\n" if part.final_newline else "")).encode()', 'return lines.encode()')
+mutant('UD12', 'return \'"\' + text.replace(\'"\', "%22").replace("\\r", "%0D").replace("\\n", "%0A") + \'"\'',
+       'return \'"\' + text + \'"\'')
+mutant('UD13', '        part.form_field = kind == b"form-data"\n', '        part.form_field = True\n')
+mutant('UD14', '                part = own[min(k, len(own) - 1)]\n', '                part = own[0]\n')
+# intercept/tokens.py, fields.py: token ids read as their text
+mutant('UT1', '    if len(value) < 2 or not all(type(v) is int for v in value):\n',
+       '    if len(value) < 1 or not all(type(v) is int for v in value):\n')
+mutant('UT2', '    if len(value) < 2 or not all(type(v) is int for v in value):\n',
+       '    if len(value) < 2 or not all(isinstance(v, int) for v in value):\n')
+mutant('UT3', '    if not all(0 <= v < enc.n_vocab for v in value):\n',
+       '    if not all(0 <= v <= enc.n_vocab for v in value):\n')
+mutant('UT4', '    pieces.append(decoder.decode(b"", final=True))\n', '')
+mutant('UT5', 'return encoding().encode(text, disallowed_special=())', 'return encoding().encode(text)')
+mutant('UJ1', '_TOKEN_ARRAYS = frozenset({("input",), ("input", "*"), ("prompt",), ("prompt", "*")})',
+       '_TOKEN_ARRAYS = frozenset({("input",), ("prompt",)})')
+mutant('UJ2', '        while continues(first):\n            first -= 1\n', '')
+mutant('UJ3', '        while continues(last):\n            last += 1\n', '')
+mutant('UJ4', 'return 0 < k < len(ids) and 0x80 <= whole(ids[k])[0] < 0xC0',
+       'return 0 < k < len(ids) and 0x80 <= whole(ids[k])[0] < 0xBF')
+mutant('UJ5', 'first, last = bisect.bisect_right(starts, start) - 1, bisect.bisect_left(starts, end)',
+       'first, last = bisect.bisect_right(starts, start) - 1, bisect.bisect_right(starts, end)')
+mutant('UJ6', '    return out + ids[at:]\n', '    return out\n')
+# intercept/app.py: a form parsed, refused where unread, forwarded as a form
+mutant('UN1', '        if form.unreadable and self.config.enforce != "observe":\n', '        if False:\n')
+mutant('UN2', 'streams = ex.form.streams if ex.form is not None else bool(body.get("stream"))',
+       'streams = bool(body.get("stream"))')
+mutant('UN3', 'if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES:',
+       'if content_type.partition(";")[0].strip() in MEDIA_TYPES:')
+# detect/forms: reg_hex, code_point_lists, coordinates, separators, subnets, cjk_spacing
+mutant('UR1', '_UTF16_TYPES = frozenset({"1", "2", "7"})', '_UTF16_TYPES = frozenset({"1", "2"})')
+mutant('UR2', 'text = raw.decode(codec).rstrip("\\x00").replace("\\x00", "\\n")',
+       'text = raw.decode(codec).rstrip("\\x00")')
+mutant('UR3', '_NEXT = r",(?:\\\\\\r?\\n[ \\t]*)?"', '_NEXT = r","')
+mutant('UR4', 'codecs = ("utf-16-le",) if kind is not None and kind.lstrip("0") in _UTF16_TYPES else ("utf-8", "utf-16-'
+       'le")',
+       'codecs = ("utf-16-le",) if kind is not None and kind in _UTF16_TYPES else ("utf-8", "utf-16-le")')
+mutant('UR5', 'if text.strip() and all(c.isprintable() or c in "\\t\\r\\n" for c in text):', 'if text.strip():')
+mutant('UL1', '    if max(numbers) < 0x80 or max(numbers) > _MAX:\n', '    if max(numbers) > _MAX:\n')
+mutant('UL2', '    if max(numbers) < 0x100:\n', '    if max(numbers) < 0x80:\n')
+mutant('UL3', '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|\\A)((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\t'
+       ']*(?=\\])|\\Z)")',
+       '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|\\A|(?<=,))((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\'
+       't]*(?=\\])|\\Z|(?=,))")')
+mutant('UL4', 'return text if all(c.isprintable() or c in "\\t\\n\\r" for c in text) else None', 'return text')
+mutant('UO1', '    if Decimal(minutes) >= 60 or (seconds is not None and Decimal(seconds) >= 60):\n',
+       '    if Decimal(minutes) > 60 or (seconds is not None and Decimal(seconds) > 60):\n')
+mutant('UO2', '(-value if hemisphere in "sw" else value)', '(value)')
+mutant('UO3', '("lat" if hemisphere in "ns" else "lon")', '("lat" if hemisphere in "n" else "lon")')
+mutant('UO4', '    if not second or second[2] == first[2]:\n', '    if not second:\n')
+mutant('UO5', 'if abs(lat - want_lat) <= value_rounding + lat_rounding \\\n',
+       'if abs(lat - want_lat) <= value_rounding + lat_rounding + Decimal("0.001") \\\n')
+mutant('UO6', 'rounding = Decimal(5) / 10 ** (len(last.partition(".")[2]) + 1) / scale',
+       'rounding = Decimal(5) / 10 ** (len(last.partition(".")[2])) / scale')
+mutant('UO7', '            if (start and text[start - 1].isdigit()) or not (pair := read_pair(text, start)):\n',
+       '            if not (pair := read_pair(text, start)):\n')
+mutant('UO8', '    if abs(lat) > 90 or abs(lon) > 180:\n', '    if abs(lat) > 90:\n')
+mutant('UO9', '_DECIMAL_PAIR = re.compile(r"(-?\\d{1,2}\\.\\d{3,})\\s*[,;/ ]\\s*(-?\\d{1,3}\\.\\d{3,})")',
+       '_DECIMAL_PAIR = re.compile(r"(-?\\d{1,2}\\.\\d{1,})\\s*[,;/ ]\\s*(-?\\d{1,3}\\.\\d{1,})")')
+mutant('UE1', '_GROUPED_FROM = 10', '_GROUPED_FROM = 20')
+mutant('UE2', '    if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or joined.isdigit() \\\n',
+       '    if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 \\\n')
+mutant('UE3', '            or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):\n',
+       '            or False:\n')
+mutant('UE4', 'or (end < len(text) and text[end].isascii() and text[end].isalnum()))', 'or False)')
+mutant('UE5', 'return not ((start and text[start - 1].isascii() and text[start - 1].isalnum())',
+       'return not ((start and text[start - 1].isalnum())')
+mutant('UE6', '_SEPARATOR = "·・‧ -./"', '_SEPARATOR = " -./"')
+mutant('UE7', 'return [f for f in dict.fromkeys([joined, *(sep.join(groups) for sep in " -.·")]) if f != norm]',
+       'return [f for f in dict.fromkeys([joined, *(sep.join(groups) for sep in " -.")]) if f != norm]')
+mutant('UU1', 'NARROWEST, WIDEST = 31, 24', 'NARROWEST, WIDEST = 31, 16')
+mutant('UU2', '        if network.network_address != address:  # the address', '        if True:  # the address')
+mutant('UU3', '                    if self._names[i] in near:\n', '                    if True:\n')
+mutant('UU4', '_NAME_WINDOW = 80', '_NAME_WINDOW = 8')
+mutant('UU5', '            if len(name) >= 3 and (forms := subnet_forms(cu.unit.value)):\n',
+       '            if (forms := subnet_forms(cu.unit.value)):\n')
+mutant('UU6', '            if bounded(text, start, end):\n', '            if True:\n')
+mutant('UH1', '_SPACED = re.compile(rf" (?<=[{_HAN}] )(\\d+) (?=[{_HAN}])")',
+       '_SPACED = re.compile(rf" (?<=[{_HAN}] )(\\d+) ")')
+mutant('UH2', '            yield m.end() - 1, m.end(), ""\n', '')
+# annotate (walk 15): AWS EXAMPLE keys, quoted values, DOB after "is", `.tfstate`, internal zones, Chinese
+# addresses and passwords, a condition said as what its holder is, an instance type no licence
+mutant('UK1', '    return "example" in value.casefold()\n', '    return "EXAMPLE" in value\n')
+mutant('UK2', '    if documented_example(value):\n        return False\n    body =', '    body =')
+mutant('UK3', 'return (len(stripped) >= 6 and not documented_example(stripped) and stripped.lower() not in _PLACEHOLDER'
+       'S',
+       'return (len(stripped) >= 6 and stripped.lower() not in _PLACEHOLDERS')
+mutant('UK4', '    ), validate=lambda value: not documented_example(value)),\n', '    )),\n')
+mutant('UK5', 'return rf"(?:{keys})(?:\\s*[:：=]\\s*|[ \\t]+(?=[!-~]{{6}}))(?P<value>[^\\s\\"\'，,；;]{{6,}})"',
+       'return rf"(?:{keys})(?:\\s*[:：=]\\s*)(?P<value>[^\\s\\"\'，,；;]{{6,}})"')
+mutant('UK6', '|[ \\t]+(?=[!-~]{{6}}))', '|[ \\t]+)')
+mutant('UG1', '_INTERNAL_SUBZONES = r"(?:internal|intranet|corp)(?:\\.[a-z0-9-]+)+\\.[a-z]{2,}"',
+       '_INTERNAL_SUBZONES = r"(?:intranet|corp)(?:\\.[a-z0-9-]+)+\\.[a-z]{2,}"')
+mutant('UG2', 'rf"(?:{_INTERNAL_SUBZONES}|{_INTERNAL_ZONES})(?![\\w.-]*\\w)")',
+       'rf"(?:{_INTERNAL_ZONES})(?![\\w.-]*\\w)")')
+mutant('UQ1', 'r"BDAY(?:;[\\w=-]+)*)\\b)(?:\\s+(?:is|was)\\b)?"', 'r"BDAY(?:;[\\w=-]+)*)\\b)"')
+mutant('UY1', '        (rf"(?i:{_EN_HOLDER_IS}(?P<value>{_EN_ADJECTIVES})\\b)", 0.7),\n', '')
+mutant('UY2', '"(?:type [12] )?(?:pre-?)?diabetic|epileptic|', '"(?:type [12] )?(?:pre-?)?diabetic|')
+mutant('UY3', 'r"^[\'’]?s?[\\s-]*(?:data(?:\\s?sets?|base|\\b)|corpus|benchmark|classifier|',
+       'r"^[\'’]?s?[\\s-]*(?:data(?:\\s?sets?|base|\\b)|corpus|benchmark|')
+mutant('UZ1', 'r"|(?:北京|上海|天津|重庆)(?:市|(?=[\\u4e00-\\u9fff]{1,5}?[区县])))")',
+       'r"|(?:北京|上海|天津|重庆)市)")')
+mutant('UZ2', 'r"(?:(?:(?: ?[\\u4e00-\\u9fffA-Za-z0-9]{1,8}?){1,3} ?)?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\\d{6}(?!\\d))'
+       '?"',
+       'r"(?:(?:(?: ?[\\u4e00-\\u9fffA-Za-z0-9]{1,8}?){1,1} ?)?(?:座|栋|幢|号楼|楼|单元|室))*(?: ?\\d{6}(?!\\d))?"')
+mutant('UW1', '_JSON_SUFFIXES = (".json", ".tfstate")', '_JSON_SUFFIXES = (".json",)')
+mutant('UW2', '    if text[start:start + 1] in ("\'", \'"\') and start + 1 < end:\n        start += 1\n', '')
+mutant('UW3', '    return start, close if close > start else end\n', '    return start, end\n')
+mutant('UW4', 'fields.append(Field(*_unquoted(text, at, pair.start()), entity, key))',
+       'fields.append(Field(at, pair.start(), entity, key))')
+mutant('UW5', 'fields.append(Field(*_unquoted(text, at, m.end("value")), entity, key))',
+       'fields.append(Field(at, m.end("value"), entity, key))')
+mutant('UM1', 'if dimension in ("government_id", "financial") and r.end - r.start < shortest:',
+       'if dimension in ("financial",) and r.end - r.start < shortest:')
+mutant('UM2', 'if dimension in ("government_id", "financial") and r.end - r.start < shortest:',
+       'if dimension in ("government_id", "financial") and r.end - r.start < shortest - 2:')
+mutant('UM3', '            if dim == "location" and _HOST_NAME.fullmatch(value.strip(" \\"\'")):\n',
+       '            if False:\n')
+mutant('UM4', '            if dim == "credential" and documented_example(value):\n', '            if False:\n')
+mutant('UM5', '             and not (m.dimension == "health" and TOPIC_AFTER.match(text[m.end:m.end + 40]))]',
+       '             ]')
+mutant('UM6', '_HOST_NAME = re.compile(r"(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,}\\.?|\\d{1,3}(?:\\.\\d{1,3}){3}")',
+       '_HOST_NAME = re.compile(r"\\d{1,3}(?:\\.\\d{1,3}){3}")')
+mutant('UDH1', 'r"|\\b(?:i[\'’]m|i am|(?:he|she)(?:[\'’]s| is)|(?:they|we)(?:[\'’]re| are))(?:\\s+an?)?)\\s+$")',
+       'r")\\s+$")')
+# detect/value_checks.py: checks-v15, another side or strength
+mutant('VS1', '    if len(sides) == 1 and stated and not sides & stated:\n',
+       '    if len(sides) >= 1 and stated and sides != stated:\n')
+mutant('VS2', '    if len(sides) == 1 and stated and not sides & stated:\n', '    if False:\n')
+mutant('VS3', '    given = {s for s in given if s[1] in units}\n', '')
+mutant('VS4', '    return bool(strengths and given and not strengths & given)\n', '    return False\n')
+mutant('VS5', '"毫升": "ml", "unit": "iu", "units": "iu",', '"毫升": "ml", "unit": "iu",')
+mutant('VS6', '    return {{"左": "left", "右": "right"}.get(side, side) for m in _SIDE.finditer(normalize_text(text))',
+       '    return {side for m in _SIDE.finditer(normalize_text(text))')
+mutant('VS7', '                or other_side_or_strength(unit.value, text))', '                )')
+mutant('VS8', '|into|to|the|of|from|over|here|there|then|off|back)\\b)',
+       '|into|to|the|of|from|over|here|there|then|off)\\b)')
+mutant('VS9', '_STRENGTH = re.compile(r"(\\d+(?:\\.\\d+)?) ?(mg|', '_STRENGTH = re.compile(r"(\\d+) ?(mg|')
+# detect/compiled.py, exact.py: a credential in another case is another secret
+mutant('UCD1', '        if self.rules.name != "credential":\n', '        if False:\n')
+mutant('UCD2', 'if letters.lower() in r.lower() and not _HEX.fullmatch(r)]', 'if letters.lower() in r.lower()]')
+mutant('UCD3', '        return bool(same) and not any(letters in r for r in same)\n',
+       '        return not any(letters in r for r in same)\n')
+mutant('UCD4', '_HEX = re.compile(r"[a-f]*|[A-F]*")', '_HEX = re.compile(r"[a-fA-F]*")')
+mutant('UCD5', 'return "".join(re.findall(r"[A-Za-z]", unicodedata.normalize("NFKC", text)))',
+       'return "".join(re.findall(r"[A-Za-z]", text))')
+# detect/learned_grader.py: learned-grader-v7 (linear weights, more findings of nothing)
+mutant('UGR1', 'linear = x @ self.weights if self.weights is not None else 0.0', 'linear = 0.0')
+mutant('UGR2', 'weights is not None and weights.shape != (len(grader.names),)) or not (', 'False) or not (')
+mutant('UGR3', 'r"|never (?:had|been diagnosed|been prescribed|been on|taken)"', 'r"|never (?:had|been diagnosed)"')
+mutant('UGR4', 'r"|[?？]\\W{0,4}(?:no\\b|否|无|没有)"', 'r""')
+mutant('UGR5', 'r"|\\b(?:not back (?:yet|from)|not (?:in|here) yet|', 'r"|\\b(?:not (?:in|here) yet|')
+mutant('UGR6', 'r"|阴性|正常范围|均正常|未见|排除(?!标准)|否认|', 'r"|阴性|正常范围|均正常|未见|排除|否认|')
 
 if __name__ == "__main__":
     sys.exit(main())
