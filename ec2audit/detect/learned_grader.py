@@ -5,7 +5,7 @@ on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the sa
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
 whether the text names a category of the value's condition (`descriptions`, since session 22) and states
-each of the value's numbers (since session 23) — fitted on the twenty-eight hand-written test splits
+each of the value's numbers (since session 23) — fitted on the thirty hand-written test splits
 (`judges/local-judge/learned_grader.py`, which also measures it leave-one-split-out and leaving the last
 blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Since
 learned-grader-v5 a logistic regression: gradient-boosted trees (v1-v4) read as well leave-one-split-out and
@@ -16,8 +16,9 @@ between `review_threshold` and it, the pair is left for a person. A text that fi
 value (`finds_nothing`: a denial, a normal or negative result, a result not back yet) is never graded, only
 left for review; since learned-grader-v8 (session 25) neither is one that states the finding of another
 instance (another tooth, another numbered donor, a roster of others' values) nor, in the value's Latin
-script, one that holds no word, number, initials or category cue of the value and names no entity of it
-(`withheld`).
+script, one that holds no word, number, initials or category cue of the value and names no entity of it;
+since learned-grader-v9 neither one that gives the value's number one slip away (digits swapped, one digit
+off) nor one whose slot for the value holds a placeholder (`withheld`).
 
 The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
@@ -152,13 +153,19 @@ def withheld(unit: Unit, text: str) -> str:
     """Why the grader may not grade the pair on its own reading, only leave it for review, or "" (session 25):
     the text finds nothing (`finds_nothing`: "nothing found"), states the finding of another instance
     (`value_checks.another_instance`, "another instance": another tooth, another donor, a roster of others'
-    values), or holds no evidence of the value and names no entity of it (`own_evidence`, "no evidence":
-    "rewrite our intake form's section on current diagnoses", "a template for our acquisition memos" — a
-    topic, no value)."""
+    values), gives the value's number one slip away and not the number (`value_checks.another_number`,
+    "another number": "$2,580" for "$2,850"; since session 25's learned-grader-v9), holds a placeholder in the
+    value's slot (`value_checks.placeholder_slot`, "placeholder": "AMH: [LAB_VALUE_1]"; v9), or holds no
+    evidence of the value and names no entity of it (`own_evidence`, "no evidence": "rewrite our intake form's
+    section on current diagnoses", "a template for our acquisition memos" — a topic, no value)."""
     if finds_nothing(unit, text):
         return "nothing found"
     if value_checks.another_instance(unit, text):
         return "another instance"
+    if value_checks.another_number(unit, text):
+        return "another number"
+    if value_checks.placeholder_slot(unit, text):
+        return "placeholder"
     if not (own_evidence(unit, text) or value_checks.names_the_entity(unit, text)):
         return "no evidence"
     return ""
