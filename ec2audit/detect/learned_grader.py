@@ -149,18 +149,41 @@ def own_evidence(unit: Unit, text: str) -> bool:
     return value_checks.acronym_in(unit.value, text) or bool(descriptions.category_cues(unit, text))
 
 
+def _states_part(unit: Unit, line: str) -> bool:
+    """Whether the line holds a word of the value's written names (by its first four letters) or, for a Chinese
+    value, two of its characters in a row (韧带 of 右膝前交叉韧带完全断裂)."""
+    if set().union(*map(_word_starts, value_checks.written_names(unit))) & _word_starts(line):
+        return True
+    pairs = (unit.value[i:i + 2] for i in range(len(unit.value) - 1))
+    return any(_HAN.search(pair) and pair in line for pair in pairs)
+
+
+def others_rows(unit: Unit, text: str) -> bool:
+    """Whether the text is a list (three lines or more) whose rows naming the entity state no part of a health
+    value and whose other rows do (session 25, blind splits 29/30: a caseload's "D. Kowalczyk — follow-up" beside
+    "R. Kowalski — grade II sprain, right MCL"; 周思远：术前评估 beside 周思源：左膝…韧带损伤): the finding is
+    another person's."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if unit.kind != "health" or len(lines) < 3:
+        return False
+    own = [line for line in lines if value_checks.names_the_entity(unit, line)]
+    return (bool(own) and not any(_states_part(unit, line) for line in own)
+            and any(_states_part(unit, line) for line in lines if line not in own))
+
+
 def withheld(unit: Unit, text: str) -> str:
     """Why the grader may not grade the pair on its own reading, only leave it for review, or "" (session 25):
     the text finds nothing (`finds_nothing`: "nothing found"), states the finding of another instance
     (`value_checks.another_instance`, "another instance": another tooth, another donor, a roster of others'
-    values), gives the value's number one slip away and not the number (`value_checks.another_number`,
-    "another number": "$2,580" for "$2,850"; since session 25's learned-grader-v9), holds a placeholder in the
+    values; since learned-grader-v9 `others_rows`: a list whose entity's rows state none of it and others' rows
+    do), gives the value's number one slip away and not the number (`value_checks.another_number`, "another
+    number": "$2,580" for "$2,850"; v9), holds a placeholder in the
     value's slot (`value_checks.placeholder_slot`, "placeholder": "AMH: [LAB_VALUE_1]"; v9), or holds no
     evidence of the value and names no entity of it (`own_evidence`, "no evidence": "rewrite our intake form's
     section on current diagnoses", "a template for our acquisition memos" — a topic, no value)."""
     if finds_nothing(unit, text):
         return "nothing found"
-    if value_checks.another_instance(unit, text):
+    if value_checks.another_instance(unit, text) or others_rows(unit, text):
         return "another instance"
     if value_checks.another_number(unit, text):
         return "another number"

@@ -16,7 +16,7 @@ Leave one split out: for each test split, a grader is fitted on the other splits
 threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
 leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
 whole training files); then the split left out is scored. The same folds score the checks as recorded
-in the cache and both models. Pooled (all, English, Chinese, splits 13-28) and
+in the cache and both models. Pooled (all, English, Chinese, splits 13-30) and
 per-split semantic P/R/F1 and graded precision, with bootstrap 95 % intervals over the pooled examples. The
 dev files are not fitted on (`--with-dev` does): the cross-encoder was trained on them, so its probabilities
 there are in-sample, and a grader fitted on them trusts the model more than new text warrants
@@ -301,7 +301,7 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
               "English (en, es)": scored & np.isin(langs, ["en", "es"]),
               "Chinese (zh, mixed)": scored & np.isin(langs, ["zh", "mixed"])}
     if not rounds:
-        slices["splits 13-28 (no rule before checks-v12 was written on them)"] = np.isin(
+        slices["splits 13-30 (no rule before checks-v12 was written on them)"] = np.isin(
             files, [t.name for t in BLIND])
     for title, where in slices.items():
         print(f"\nPooled over {title} ({where.sum()} examples), 95 % bootstrap intervals:\n")
