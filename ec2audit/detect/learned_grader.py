@@ -115,7 +115,7 @@ def states_numbers(unit: Unit, text: str) -> float:
 def finds_nothing(unit: Unit, text: str) -> bool:
     """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
     normal or negative result, a yes/no question answered no, a result or record not back yet): the grader
-    never grades such a text, it leaves it for review at most. On the twenty-eight hand-written splits such
+    never grades such a text, it leaves it for review at most. On the first twenty-eight hand-written splits such
     texts are 37 negatives (negated, ruled out, normal results, a form's "No", a test not back, a drug never
     prescribed, a panel negative, no longer on any drug of a class: `_EMPTY`) and no leak
     (benchmarks/RESULTS.md, sessions 23-25; "pending" is not read: "EGFR testing pending" follows a
