@@ -46,7 +46,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v8"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v9"
     assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 
@@ -133,7 +133,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(held_ou
                            check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v8" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.version == "learned-grader-v9" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 
 
@@ -170,17 +170,17 @@ def test_leave_one_split_out_writes_each_held_out_verdict(held_out):
 
 def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
     """`--rounds`: one grader fitted on the splits before the last two blind rounds scores only those (here
-    split 25 against split 2's first examples); the splits it was fitted on are not scored."""
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 25)]
+    split 27 against split 2's first examples); the splits it was fitted on are not scored."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 27)]
     verdicts = tmp_path / "v.jsonl"
     result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache",
                              str(tmp_path / "rows.json"), "--verdicts", str(verdicts), "--rounds"],
                             check=True, capture_output=True, text=True)
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
-    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-25.jsonl"}
-    assert "| handwritten-test-25.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
-    assert ("fitted without handwritten-test-25.jsonl, handwritten-test-26.jsonl, handwritten-test-27.jsonl, "
-            "handwritten-test-28.jsonl") in result.stderr
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-27.jsonl"}
+    assert "| handwritten-test-27.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
+    assert ("fitted without handwritten-test-27.jsonl, handwritten-test-28.jsonl, handwritten-test-29.jsonl, "
+            "handwritten-test-30.jsonl") in result.stderr
 
 
 
@@ -281,3 +281,59 @@ def test_a_pair_without_the_value_s_own_evidence_is_never_graded_on_the_grader_s
             "Our target makes crowns for dentists — a dental lab in the Midwest.",  # a word of the value
             "写一份收购备忘录模板：目标公司概况、理由、风险。"]  # Chinese: never read so
     assert [withheld(target, t) for t in kept] == [""] * 3
+
+
+def test_a_number_one_slip_away_or_a_placeholder_in_the_value_s_slot_is_never_graded():
+    """Session 25 (blind splits 29/30's wrong grades): a text giving the value's number with two neighbouring
+    digits swapped or one digit changed, and not the number, states another value; a text whose slot for the
+    value holds a placeholder names the field, not the value. Neither is graded on the grader's reading; the
+    number itself, a rounding, a number derived from another, a masked ID's own digits and a person's
+    placeholder beside the value written out keep their grade."""
+    withheld = learned_grader.withheld
+    rate = make_unit({"task_id": "t", "entity_id": "L-1", "entity_name": "Blue Ridge Freight", "field": "rate",
+                      "value": "$4,715 flat", "dimension": "business"})
+    slips = ["Blue Ridge Freight confirmed $4,175 flat for Tuesday's pickup.",  # transposed
+             "Blue Ridge Freight's rate con says $4,716 flat.",  # one digit off
+             "蓝岭货运（Blue Ridge Freight）这单的运价是 $4,751 一口价。"]
+    assert [withheld(rate, t) for t in slips] == ["another number"] * 3
+    kept = ["Blue Ridge Freight confirmed $4,715 flat; the other lane was $4,175.",  # its own number too
+            "Blue Ridge Freight: roughly $4,700 flat for this one.",  # a rounding
+            "Blue Ridge Freight is $40 more than the $4,675 we paid last week."]  # derived from another
+    assert [withheld(rate, t) for t in kept] == [""] * 3
+    card = make_unit({"task_id": "t", "entity_id": "R-9", "entity_name": "周海燕", "field": "bank_card",
+                      "value": "6217000010045583921", "dimension": "financial"})
+    assert withheld(card, "周海燕的收款卡登记成了6217000010045583912，请核对。") == "another number"
+    assert withheld(card, "周海燕的收款卡：6217 0000 1004 5583 921。") == ""  # the value in groups
+    lab = make_unit({"task_id": "t", "entity_id": "P-3", "entity_name": "Dana Whitfield", "field": "ferritin",
+                     "value": "14 ng/mL", "dimension": "health", "description": "serum ferritin before the infusion"})
+    slots = ["De-identified: patient [NAME_1], ferritin: [LAB_VALUE_1] ng/mL; please explain iron infusions.",
+             "Template: Dear {{patient_name}}, your ferritin result is {{ferritin}}.",
+             "Patient Dana Whitfield — serum ferritin <REDACTED>, infusion booked."]
+    assert [withheld(lab, t) for t in slots] == ["placeholder"] * 3
+    kept = ["Patient [NAME_1], ferritin 14 ng/mL, infusion booked.",  # a person's slot; the value written
+            "Dana Whitfield's ferritin: 14 ng/mL, token ***."]  # a lone mask beside another field
+    assert [withheld(lab, t) for t in kept] == [""] * 2
+    diagnosis = make_unit({"task_id": "t", "entity_id": "E-2", "entity_name": "梁淑芬", "field": "diagnosis",
+                           "value": "左眼青光眼", "dimension": "health", "description": "眼科门诊诊断"})
+    assert withheld(diagnosis, "病人 [PERSON_1]，诊断：[DIAGNOSIS_1]，请写一份病假证明。") == "placeholder"
+    assert withheld(diagnosis, "病人 [PERSON_1]，诊断：左眼青光眼，请写一份病假证明。") == ""
+    ident = make_unit({"task_id": "t", "entity_id": "I-4", "entity_name": "王建国", "field": "id_number",
+                       "value": "110105196803124518", "dimension": "government_id"})
+    assert withheld(ident, "姓名 王建国，身份证号 11010519680312****，申请已受理。") == ""  # its own digits shown
+
+
+def test_a_list_whose_entity_s_row_states_none_of_the_finding_is_another_person_s():
+    """Session 25 (splits 29/30): in a list, the rows naming the entity state no part of the value and other
+    rows do — the finding is someone else's (a near name's, another patient's), never graded; the entity's own
+    row stating it, or a text of fewer lines, keeps its grade."""
+    sprain = make_unit({"task_id": "t", "entity_id": "P-7", "entity_name": "Halina Wrobel", "field": "diagnosis",
+                        "value": "grade II sprain of the left anterior talofibular ligament", "dimension": "health"})
+    caseload = ("Clinic list, Tuesday:\n09:00  H. Wrobel   — review, see referral\n"
+                "09:30  H. Wróblewska — grade II sprain, right MCL\n10:00  T. Okafor — post-op week 4")
+    assert learned_grader.withheld(sprain, caseload) == "another instance"
+    assert learned_grader.withheld(sprain, caseload.replace("review, see referral", "left ATFL sprain, grade II")) == ""
+    knee = make_unit({"task_id": "t", "entity_id": "S-1", "entity_name": "陈宇航", "field": "diagnosis",
+                      "value": "左膝半月板撕裂", "dimension": "health"})
+    roster = "今日康复排班：\n- 陈宇行：右膝半月板损伤，理疗\n- 陈宇航：复查，详见病历\n- 王磊：腰肌劳损"
+    assert learned_grader.withheld(knee, roster) == "another instance"
+    assert learned_grader.withheld(knee, "陈宇航：复查，详见病历。陈宇行：右膝半月板损伤。") == ""  # one line

@@ -5,7 +5,7 @@ on text nobody read (benchmarks/RESULTS.md, issue 37). This grader weighs the sa
 cross-encoder's probability, which check claimed the unit and what it decided, the free-text evidence
 (clause scores, margin to other values, written out, bound, contrary), the kind of value and the script, and
 whether the text names a category of the value's condition (`descriptions`, since session 22) and states
-each of the value's numbers (since session 23) — fitted on the twenty-eight hand-written test splits
+each of the value's numbers (since session 23) — fitted on the thirty hand-written test splits
 (`judges/local-judge/learned_grader.py`, which also measures it leave-one-split-out and leaving the last
 blind rounds out; not on the dev files, where the cross-encoder's probabilities are in-sample). Since
 learned-grader-v5 a logistic regression: gradient-boosted trees (v1-v4) read as well leave-one-split-out and
@@ -16,8 +16,9 @@ between `review_threshold` and it, the pair is left for a person. A text that fi
 value (`finds_nothing`: a denial, a normal or negative result, a result not back yet) is never graded, only
 left for review; since learned-grader-v8 (session 25) neither is one that states the finding of another
 instance (another tooth, another numbered donor, a roster of others' values) nor, in the value's Latin
-script, one that holds no word, number, initials or category cue of the value and names no entity of it
-(`withheld`).
+script, one that holds no word, number, initials or category cue of the value and names no entity of it;
+since learned-grader-v9 neither one that gives the value's number one slip away (digits swapped, one digit
+off) nor one whose slot for the value holds a placeholder (`withheld`).
 
 The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
@@ -114,7 +115,7 @@ def states_numbers(unit: Unit, text: str) -> float:
 def finds_nothing(unit: Unit, text: str) -> bool:
     """Whether the text reports a finding of nothing about a health value (a denial, a condition ruled out, a
     normal or negative result, a yes/no question answered no, a result or record not back yet): the grader
-    never grades such a text, it leaves it for review at most. On the twenty-eight hand-written splits such
+    never grades such a text, it leaves it for review at most. On the first twenty-eight hand-written splits such
     texts are 37 negatives (negated, ruled out, normal results, a form's "No", a test not back, a drug never
     prescribed, a panel negative, no longer on any drug of a class: `_EMPTY`) and no leak
     (benchmarks/RESULTS.md, sessions 23-25; "pending" is not read: "EGFR testing pending" follows a
@@ -148,17 +149,46 @@ def own_evidence(unit: Unit, text: str) -> bool:
     return value_checks.acronym_in(unit.value, text) or bool(descriptions.category_cues(unit, text))
 
 
+def _states_part(unit: Unit, line: str) -> bool:
+    """Whether the line holds a word of the value's written names (by its first four letters) or, for a Chinese
+    value, two of its characters in a row (韧带 of 右膝前交叉韧带完全断裂)."""
+    if set().union(*map(_word_starts, value_checks.written_names(unit))) & _word_starts(line):
+        return True
+    pairs = (unit.value[i:i + 2] for i in range(len(unit.value) - 1))
+    return any(_HAN.search(pair) and pair in line for pair in pairs)
+
+
+def others_rows(unit: Unit, text: str) -> bool:
+    """Whether the text is a list (three lines or more) whose rows naming the entity state no part of a health
+    value and whose other rows do (session 25, blind splits 29/30: a caseload's "D. Kowalczyk — follow-up" beside
+    "R. Kowalski — grade II sprain, right MCL"; 周思远：术前评估 beside 周思源：左膝…韧带损伤): the finding is
+    another person's."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if unit.kind != "health" or len(lines) < 3:
+        return False
+    own = [line for line in lines if value_checks.names_the_entity(unit, line)]
+    return (bool(own) and not any(_states_part(unit, line) for line in own)
+            and any(_states_part(unit, line) for line in lines if line not in own))
+
+
 def withheld(unit: Unit, text: str) -> str:
     """Why the grader may not grade the pair on its own reading, only leave it for review, or "" (session 25):
     the text finds nothing (`finds_nothing`: "nothing found"), states the finding of another instance
     (`value_checks.another_instance`, "another instance": another tooth, another donor, a roster of others'
-    values), or holds no evidence of the value and names no entity of it (`own_evidence`, "no evidence":
-    "rewrite our intake form's section on current diagnoses", "a template for our acquisition memos" — a
-    topic, no value)."""
+    values; since learned-grader-v9 `others_rows`: a list whose entity's rows state none of it and others' rows
+    do), gives the value's number one slip away and not the number (`value_checks.another_number`, "another
+    number": "$2,580" for "$2,850"; v9), holds a placeholder in the
+    value's slot (`value_checks.placeholder_slot`, "placeholder": "AMH: [LAB_VALUE_1]"; v9), or holds no
+    evidence of the value and names no entity of it (`own_evidence`, "no evidence": "rewrite our intake form's
+    section on current diagnoses", "a template for our acquisition memos" — a topic, no value)."""
     if finds_nothing(unit, text):
         return "nothing found"
-    if value_checks.another_instance(unit, text):
+    if value_checks.another_instance(unit, text) or others_rows(unit, text):
         return "another instance"
+    if value_checks.another_number(unit, text):
+        return "another number"
+    if value_checks.placeholder_slot(unit, text):
+        return "placeholder"
     if not (own_evidence(unit, text) or value_checks.names_the_entity(unit, text)):
         return "no evidence"
     return ""

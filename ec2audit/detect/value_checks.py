@@ -102,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v16"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v17"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -1014,6 +1014,75 @@ def another_instance(unit: Unit, text: str) -> bool:
         return True
     value = unit.value.strip()
     return sum(c.isdigit() for c in value) >= 4 and len(found := _same_shape(value, text)) >= 2 and value not in found
+
+
+_DIGIT_RUN = re.compile(r"(?<!\d)(?<!\d[.,])\d[\d,]*(?:\.\d+)?")
+
+
+def _digit_runs(text: str) -> set[str]:
+    """The text's numbers as their digits (thousands separators dropped, the decimal point kept): 2,850 is 2850."""
+    return {run.replace(",", "").rstrip(".") for run in _DIGIT_RUN.findall(text)}
+
+
+def _misread(value: str, other: str) -> bool:
+    """Whether `other` is the value's number with two neighbouring digits swapped or one digit changed (2580 or
+    2860 for 2850), not a rounding of it (2800, 2000): a number one slip away is another value."""
+    if len(value) != len(other) or value == other or value.count(".") != other.count("."):
+        return False
+    apart = [i for i, (a, b) in enumerate(zip(value, other, strict=True)) if a != b]
+    if len(apart) == 2 and apart[1] == apart[0] + 1:
+        return value[apart[0]] == other[apart[1]] and value[apart[1]] == other[apart[0]]
+    return len(apart) == 1 and other[apart[0]:].strip("0.") != ""
+
+
+#: A number stated relative to another ("$9,000 more than her $178,400", 只差最后一位): the value may be derived.
+_RELATIVE = re.compile(r"\b(?:more|less|fewer|higher|lower|plus|minus|than|differs?)\b|差|比|多出|少了", re.I)
+
+
+def another_number(unit: Unit, text: str) -> bool:
+    """Whether the text gives, where the value has a number of three digits or more, that number one slip away
+    (digits transposed or one digit off: "$2,580 all-in" for "$2,850 all-in", card …7562 for …7526, AMH 0.68
+    for 0.62) and none of the value's own numbers, nor a number relative to another (session 25, checks-v17):
+    another value, never this one."""
+    own = {run for run in _digit_runs(unit.value) if sum(c.isdigit() for c in run) >= 3}
+    given = _digit_runs(text)
+    if not own or own & given or re.sub(r"\D", "", unit.value) in re.sub(r"[\s,.-]", "", text) \
+            or _RELATIVE.search(text):
+        return False  # the value's number stated, or its digits run together (an IBAN's groups)
+    return any(_misread(v, g) for v in own for g in given)
+
+
+#: A redaction's slot in a text ([LAB_VALUE_1], {{diagnosis}}, <REDACTED>, a lone ***): what stands there is not
+#: written. Stars beside characters (440304********5629) mask part of a value, and the rest may be its own.
+_SLOT = re.compile(r"\[([A-Z][A-Z_ ]*?)_?\d*\]|\{\{?\s*(\w+?)_?\d*\s*\}\}?"
+                   r"|<([A-Z_]*(?:REDACTED|MASKED|REMOVED)[A-Z_]*)>|(?<!\w)(\*{3,}|█+|x{4,})(?!\w)", re.I)
+_LABEL = re.compile(r"([\w()/\u3400-\u9fff-]+(?: [\w()/-]+){0,2}) ?(?:[:：=]|\bis\b|\bwas\b|为|是)? ?$")
+
+
+def placeholder_slot(unit: Unit, text: str) -> bool:
+    """Whether the value's slot in the text holds a placeholder ("AMH: [LAB_VALUE_1] ng/mL", "診斷：[DIAGNOSIS_1]",
+    "diagnosis: {{diagnosis}}") and the value is written nowhere else in it (session 25, checks-v17): the text
+    names the field, not the value. The slot is the value's where the placeholder's name or the label before it
+    shares a word (by its first four letters) or, in Chinese, two characters with the unit's field, description
+    or value; a person's slot ("[NAME_1]") for a value of another field is not."""
+    norm = text.lower()
+    if any(name.lower() in norm for name in written_names(unit) if len(name) >= 2):
+        return False
+    own = {run for run in _digit_runs(unit.value) if sum(c.isdigit() for c in run) >= 2}
+    if own & _digit_runs(text):
+        return False
+    about = f"{unit.field} {unit.description or ''} {unit.value}".replace("_", " ").lower()
+    words = {w[:4] for w in re.findall(r"[a-z]{3,}", about)} - {"valu", "resu", "leve", "numb", "this", "with"}
+    pairs = {about[i:i + 2] for i in range(len(about) - 1)} if _HAN.search(about) else set()
+    for slot in _SLOT.finditer(text):
+        name = next((g for g in slot.groups() if g), "").replace("_", " ").lower()
+        label = _LABEL.search(text[max(0, slot.start() - 30):slot.start()])
+        said = f"{name} {label.group(1).lower() if label else ''}"
+        if {w[:4] for w in re.findall(r"[a-z]{3,}", said)} & words:
+            return True
+        if any(said[i:i + 2] in pairs for i in range(len(said) - 1) if _HAN.search(said[i:i + 2])):
+            return True
+    return False
 
 
 def contrary(unit: Unit, text: str) -> bool:
