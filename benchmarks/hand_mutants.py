@@ -1368,7 +1368,7 @@ mutant("VC5", 'head = re.sub(r"\\s*\\([^)\\d]*\\)", "", value).strip()',
        'head = re.sub(r"\\s*\\([^)]*\\)", "", value).strip()')
 mutant("VC6", "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v), *qualified(v)]]",
        "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]")
-mutant("VC7", 'CHECKS_VERSION = "checks-v15"', 'CHECKS_VERSION = "checks-v14"')
+mutant("VC7", 'CHECKS_VERSION = "checks-v17"', 'CHECKS_VERSION = "checks-v16"')
 # detect/descriptions.py, learned_grader.py: the grader v3's category features (the table's loading, the reading)
 mutant("DC1", "        if line and not line.startswith(\"#\"):\n", "        if line:\n")
 mutant("DC2", 're.compile(re.escape(w) if _HAN.search(w) else rf"\\b{re.escape(w)}")', "re.compile(re.escape(w))")
@@ -1566,9 +1566,9 @@ mutant("YG1", "return float(bool(own) and own <= {round(n, 6) for n in value_che
        "return float(own <= {round(n, 6) for n in value_checks.numbers(text)})")
 mutant("YG2", "return float(bool(own) and own <= {round(n, 6) for n in value_checks.numbers(text)})",
        "return float(bool(own) and bool(own & {round(n, 6) for n in value_checks.numbers(text)}))")
-mutant("YG3", "return unit.kind == \"health\" and bool(_NOTHING_FOUND.search(text))",
-       "return bool(_NOTHING_FOUND.search(text))")
-mutant("YG4", 'if p >= self.threshold and not row[self.names.index("nothing_found")]:', "if p >= self.threshold:")
+mutant("YG3", "return unit.kind == \"health\" and bool(_NOTHING_FOUND.search(text) or (",
+       "return bool(_NOTHING_FOUND.search(text) or (")
+mutant("YG4", "if p >= self.threshold and not held:", "if p >= self.threshold:")
 mutant("YG5", '|tested negative|within normal (?:limits|range)|', '|tested negative|')
 mutant("YG6", '|排除(?!标准)|否认|未发现|', '|排除(?!标准)|未发现|')
 mutant("YG7", "own = {round(n, 6) for n in value_checks.numbers(unit.value)}",
