@@ -1410,7 +1410,8 @@ mutant("YB11", "            if not answered and path.with_name(path.name + \".ou
 mutant("YB12", 'response = {**response, "modelVersion": version.removesuffix("@default")}', "pass")
 mutant("YB13", 'answer = {"response": {"body": response}, "error": line.get("status") or None}',
        'answer = {"response": {"body": response}, "error": None}')
-mutant("YB14", "        if len(owners[path]) == 1:\n            return  # read with its input file's requests\n", "")
+mutant("YB14", "        if len(owners[original]) == 1:\n            return  # read with its input file's requests\n",
+       "")
 mutant("YB15", "replies: list[dict | None] = [*answers.get(_line_id(request) or \"\", [])] or [None]",
        "replies: list[dict | None] = [*answers.get(_line_id(request) or \"\", [])][:1] or [None]")
 mutant("YB16", 'return "input" if _is_input(record) else "output" if _is_output(record) else None',
@@ -1600,16 +1601,16 @@ mutant('UB1', '        owners[path] = tuple(p for p in holders if p.parent == pa
        '        owners[path] = holders\n')
 mutant('UB2', 'for folder in sorted({str(path.parent), *(FOLDERS.get() or ())}):', 'for folder in [str(path.parent)]:')
 mutant('UB3', '_SUFFIXES = (".jsonl", ".ndjson", "")', '_SUFFIXES = (".jsonl", ".ndjson")')
-mutant('UB4', 'if entry.suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():',
-       'if entry.suffix in _SUFFIXES and entry.is_file():')
-mutant('UB5', '        if len(owners[path]) == 1:\n', '        if len(owners[path]) >= 1:\n')
+mutant('UB4', 'if uncompressed_name(entry).suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():',
+       'if uncompressed_name(entry).suffix in _SUFFIXES and entry.is_file():')
+mutant('UB5', '        if len(owners[original]) == 1:\n', '        if len(owners[original]) >= 1:\n')
 mutant('UB6', '        on_error(InputError(f"batch output read without its requests: {why}; its calls are counted, no t'
        'ext read",\n                            file=str(path)))\n',
        '')
 mutant('UB7', '    if count and not outputs:\n', '    if not outputs:\n')
 mutant('UB8', '    if count and not outputs:\n', '    if count and outputs:\n')
-mutant('UB9', 'outputs = sorted(p for p, held in owners.items() if held == (path,))',
-       'outputs = sorted(p for p, held in owners.items() if path in held)')
+mutant('UB9', 'outputs = sorted(p for p, held in owners.items() if held == (original,))',
+       'outputs = sorted(p for p, held in owners.items() if original in held)')
 mutant('UA1', '        reading = replace(reading, folders=frozenset(map(os.path.dirname, found)))\n', '')
 mutant('UA2', 'folders = batch_api.FOLDERS.set(reading.folders or None)', 'folders = batch_api.FOLDERS.set(None)')
 # logs/cline.py: tokensIn per provider, the model serving each request
@@ -1645,8 +1646,7 @@ mutant('UV4', 'if not isinstance(read, int) or "ai.usage.inputTokenDetails.cache
        'if not isinstance(read, int) or any(cache.values()):')
 mutant('UV5', 'usage["prompt_tokens"] = usage.get("prompt_tokens", 0) + read + cache["cache_write_tokens"]',
        'usage["prompt_tokens"] = usage.get("prompt_tokens", 0) + read')
-mutant('UV6', 'cache["cache_write_tokens"] = written if isinstance(written, int) else 0',
-       'cache["cache_write_tokens"] = 0')
+mutant('UV6', '        cache["cache_write_tokens"] = written\n', '        cache["cache_write_tokens"] = 0\n')
 mutant('UV7', '    if usage:\n        _ai_sdk_5_cache(attrs, usage, cache)\n', '')
 # logs/codex_cli.py, classify.py, langfuse.py, intercept/pricing.py: local providers, pages, slash names
 mutant('UX1', '_BUILT_IN = {"oss": "ollama"}', '_BUILT_IN = {"oss": "oss"}')
@@ -1690,7 +1690,7 @@ mutant('UD11', 'return (lines + ("\\n" if part.final_newline else "")).encode()'
 mutant('UD12', 'return \'"\' + text.replace(\'"\', "%22").replace("\\r", "%0D").replace("\\n", "%0A") + \'"\'',
        'return \'"\' + text + \'"\'')
 mutant('UD13', '        part.form_field = kind == b"form-data"\n', '        part.form_field = True\n')
-mutant('UD14', '                part = own[min(k, len(own) - 1)]\n', '                part = own[0]\n')
+mutant('UD14', 'items += [(own[min(k, len(own) - 1)], sent_name, item)', 'items += [(own[0], sent_name, item)')
 # intercept/tokens.py, fields.py: token ids read as their text
 mutant('UT1', '    if len(value) < 2 or not all(type(v) is int for v in value):\n',
        '    if len(value) < 1 or not all(type(v) is int for v in value):\n')
@@ -1713,8 +1713,8 @@ mutant('UJ6', '    return out + ids[at:]\n', '    return out\n')
 mutant('UN1', '        if form.unreadable and self.config.enforce != "observe":\n', '        if False:\n')
 mutant('UN2', 'streams = ex.form.streams if ex.form is not None else bool(body.get("stream"))',
        'streams = bool(body.get("stream"))')
-mutant('UN3', 'if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES:',
-       'if content_type.partition(";")[0].strip() in MEDIA_TYPES:')
+mutant('UN3', 'if content_type.partition(";")[0].strip().lower() in MEDIA_TYPES or file_body:',
+       'if content_type.partition(";")[0].strip() in MEDIA_TYPES or file_body:')
 # detect/forms: reg_hex, code_point_lists, coordinates, separators, subnets, cjk_spacing
 mutant('UR1', '_UTF16_TYPES = frozenset({"1", "2", "7"})', '_UTF16_TYPES = frozenset({"1", "2"})')
 mutant('UR2', 'text = raw.decode(codec).rstrip("\\x00").replace("\\x00", "\\n")',
@@ -1726,10 +1726,10 @@ mutant('UR4', 'codecs = ("utf-16-le",) if kind is not None and kind.lstrip("0") 
 mutant('UR5', 'if text.strip() and all(c.isprintable() or c in "\\t\\r\\n" for c in text):', 'if text.strip():')
 mutant('UL1', '    if max(numbers) < 0x80 or max(numbers) > _MAX:\n', '    if max(numbers) > _MAX:\n')
 mutant('UL2', '    if max(numbers) < 0x100:\n', '    if max(numbers) < 0x80:\n')
-mutant('UL3', '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|\\A)((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\t'
-       ']*(?=\\])|\\Z)")',
-       '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|\\A|(?<=,))((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\'
-       't]*(?=\\])|\\Z|(?=,))")')
+mutant('UL3', '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|^)((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\t]*'
+       '(?=\\])|(?=\\r?$))",',
+       '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|^|(?<=,))((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\t'
+       ']*(?=\\])|(?=\\r?$)|(?=,))",')
 mutant('UL4', 'return text if all(c.isprintable() or c in "\\t\\n\\r" for c in text) else None', 'return text')
 mutant('UO1', '    if Decimal(minutes) >= 60 or (seconds is not None and Decimal(seconds) >= 60):\n',
        '    if Decimal(minutes) > 60 or (seconds is not None and Decimal(seconds) > 60):\n')
@@ -1754,8 +1754,8 @@ mutant('UE4', 'or (end < len(text) and text[end].isascii() and text[end].isalnum
 mutant('UE5', 'return not ((start and text[start - 1].isascii() and text[start - 1].isalnum())',
        'return not ((start and text[start - 1].isalnum())')
 mutant('UE6', '_SEPARATOR = "·・‧ -./"', '_SEPARATOR = " -./"')
-mutant('UE7', 'return [f for f in dict.fromkeys([joined, *(sep.join(groups) for sep in " -.·")]) if f != norm]',
-       'return [f for f in dict.fromkeys([joined, *(sep.join(groups) for sep in " -.")]) if f != norm]')
+mutant('UE7', 'forms += [joined, *(sep.join(groups) for sep in " -.·")]',
+       'forms += [joined, *(sep.join(groups) for sep in " -.")]')
 mutant('UU1', 'NARROWEST, WIDEST = 31, 24', 'NARROWEST, WIDEST = 31, 16')
 mutant('UU2', '        if network.network_address != address:  # the address', '        if True:  # the address')
 mutant('UU3', '                    if self._names[i] in near:\n', '                    if True:\n')
@@ -1768,7 +1768,7 @@ mutant('UH1', '_SPACED = re.compile(rf" (?<=[{_HAN}] )(\\d+) (?=[{_HAN}])")',
 mutant('UH2', '            yield m.end() - 1, m.end(), ""\n', '')
 # annotate (walk 15): AWS EXAMPLE keys, quoted values, DOB after "is", `.tfstate`, internal zones, Chinese
 # addresses and passwords, a condition said as what its holder is, an instance type no licence
-mutant('UK1', '    return "example" in value.casefold()\n', '    return "EXAMPLE" in value\n')
+mutant('UK1', 'return "example" in value.casefold() or', 'return "EXAMPLE" in value or')
 mutant('UK2', '    if documented_example(value):\n        return False\n    body =', '    body =')
 mutant('UK3', 'return (len(stripped) >= 6 and not documented_example(stripped) and stripped.lower() not in _PLACEHOLDER'
        'S',
@@ -1805,8 +1805,8 @@ mutant('UM2', 'if dimension in ("government_id", "financial") and r.end - r.star
 mutant('UM3', '            if dim == "location" and _HOST_NAME.fullmatch(value.strip(" \\"\'")):\n',
        '            if False:\n')
 mutant('UM4', '            if dim == "credential" and documented_example(value):\n', '            if False:\n')
-mutant('UM5', '             and not (m.dimension == "health" and TOPIC_AFTER.match(text[m.end:m.end + 40]))]',
-       '             ]')
+mutant('UM5', 'and not (m.dimension == "health" and (TOPIC_AFTER.match(text[m.end:m.end + 40]) or change_count(',
+       'and not (m.dimension == "health" and (False or change_count(')
 mutant('UM6', '_HOST_NAME = re.compile(r"(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,}\\.?|\\d{1,3}(?:\\.\\d{1,3}){3}")',
        '_HOST_NAME = re.compile(r"\\d{1,3}(?:\\.\\d{1,3}){3}")')
 mutant('UDH1', 'r"|\\b(?:i[\'’]m|i am|(?:he|she)(?:[\'’]s| is)|(?:they|we)(?:[\'’]re| are))(?:\\s+an?)?)\\s+$")',
