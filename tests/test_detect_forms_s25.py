@@ -359,3 +359,20 @@ def test_a_chinese_address_written_out_in_english_is_the_value(value, text, foun
 ])
 def test_another_address_in_english_is_no_hit(value, text):
     assert [h for h in _scan(value, "location", text, "home_address") if h[0] == "forms.address_translation"] == []
+
+
+# -- a key's type alone after "starting (with)" is every such key's start, not this key's (the lead, session 25) ----
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("rk_live_9XbQ2mTa7LpWc4Vn8Hs1", "The one starting rk_live_ is in the public gist.", None),
+    ("rk_live_9XbQ2mTa7LpWc4Vn8Hs1", "rotate the key starting with rk_live_ today", None),
+    ("rk_live_9XbQ2mTa7LpWc4Vn8Hs1", "prefix rk_live_ (Stripe restricted key)", None),
+    ("sk-proj-c49kQz8LmWp2Xv7", "the one that starts with sk-proj- was revoked", None),
+    ("rk_live_9XbQ2mTa7LpWc4Vn8Hs1", "The one starting with rk_live_9XbQ is in the gist.", "rk_live_9XbQ"),
+    ("sk-proj-c49kQz8LmWp2Xv7", "密钥开头是sk-proj-c49k，请轮换", "sk-proj-c49k"),
+])
+def test_a_keys_start_is_a_fragment_only_past_its_type(value, text, found):
+    """strings25 made "starting" a start word; a vendor's prefix ("rk_live_") after it was then graded a fragment of
+    the key, as after "starting with" it already was: every live key of that vendor starts so."""
+    assert _scan(value, "credential", text, "api_key") == ([] if found is None else
+                                                           [("partial.fragment", 0.3, found)])

@@ -31,6 +31,8 @@ _BOTH_SIDES = 0.4  # the share a start and an end piece together show for "mostl
 _BARE = str.maketrans("", "", " \t\n-./():_,")
 _DIGIT = re.compile(r"\d")
 _DIGITS_ON = re.compile(r"[ \-]?\d")
+#: a key's type before its secret part: words and their separators at its start ("rk_live_", "sk-proj-", "ghp_")
+_KEY_TYPE = re.compile(r"(?:[A-Za-z]{1,10}[_-])+")
 
 
 @register
@@ -43,6 +45,7 @@ class ContextFragments(Form):
         """Every start and end piece short enough to be one, by its characters without separators."""
         self._bare: dict[int, str] = {}
         self._issuer_digits: dict[int, int] = {}
+        self._key_type: dict[int, int] = {}
         self._starts: dict[str, list[int]] = defaultdict(list)
         self._ends: dict[str, list[int]] = defaultdict(list)
         self._memo: dict[tuple[str, int, int], list[tuple[int, int, int, bool, bool]]] = {}
@@ -51,6 +54,8 @@ class ContextFragments(Form):
             if cu.rules.fragment == "tail" and len(bare) >= 8:
                 self._bare[i] = bare
                 self._issuer_digits[i] = _issuer_digits(cu, bare)
+                key_type = _KEY_TYPE.match(cu.forms[0])
+                self._key_type[i] = len(_bare(key_type.group())) if key_type else 0
                 for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):
                     self._starts[bare[:k]].append(i)
                     self._ends[bare[-k:]].append(i)
@@ -128,6 +133,8 @@ class ContextFragments(Form):
                 # the issuer's part of a number, a carrier's or a bank's, is not the person's: alone, no fragment;
                 # written on into other digits ("4532 78"), no part of this number
                 issuer = prefix and piece.isdigit() and len(piece) <= self._issuer_digits[i]
+                if prefix and len(piece) <= self._key_type[i]:
+                    continue  # "starting with rk_live_": every live key of that vendor starts so, not this one
                 if not (issuer and _DIGITS_ON.match(text, end)):
                     yield start, end, i, prefix, issuer
 
