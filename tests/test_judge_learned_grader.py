@@ -46,7 +46,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v9"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v10"
     assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 
@@ -133,7 +133,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(held_ou
                            check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v9" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.version == "learned-grader-v10" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 
 
@@ -168,20 +168,25 @@ def test_leave_one_split_out_writes_each_held_out_verdict(held_out):
     assert "| handwritten-test-2.jsonl (25) |" in result.stdout
 
 
-def test_leaving_the_last_rounds_out_scores_only_them(tmp_path):
+def test_leaving_the_last_rounds_out_and_forward_chaining_score_only_the_rounds(tmp_path):
     """`--rounds`: one grader fitted on the splits before the last two blind rounds scores only those (here
-    split 27 against split 2's first examples); the splits it was fitted on are not scored."""
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 27)]
-    verdicts = tmp_path / "v.jsonl"
-    result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache",
-                             str(tmp_path / "rows.json"), "--verdicts", str(verdicts), "--rounds"],
-                            check=True, capture_output=True, text=True)
+    split 29 against split 2's first examples); the splits it was fitted on are not scored. `--forward`: each
+    blind round recorded is scored by a grader fitted on the splits before it only (split 2, not split 29)."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 29)]
+    verdicts, cache = tmp_path / "v.jsonl", str(tmp_path / "rows.json")
+    result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache", cache,
+                             "--verdicts", str(verdicts), "--rounds"], check=True, capture_output=True, text=True)
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
-    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-27.jsonl"}
-    assert "| handwritten-test-27.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
-    assert ("fitted without handwritten-test-27.jsonl, handwritten-test-28.jsonl, handwritten-test-29.jsonl, "
-            "handwritten-test-30.jsonl") in result.stderr
-
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-29.jsonl"}
+    assert "| handwritten-test-29.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
+    assert ("fitted without handwritten-test-29.jsonl, handwritten-test-30.jsonl, handwritten-test-31.jsonl, "
+            "handwritten-test-32.jsonl") in result.stderr
+    forward = subprocess.run([sys.executable, str(SCRIPT), "--cache", cache, "--forward"], check=True,
+                             capture_output=True, text=True).stdout
+    rounds = [line for line in forward.splitlines() if line.startswith("| handwritten-test-")]
+    assert len(rounds) == 1 and rounds[0].startswith(
+        "| handwritten-test-29.jsonl + handwritten-test-30.jsonl | 1 splits before it, threshold ")
+    assert "| logistic |" in forward
 
 
 def test_a_text_that_finds_nothing_about_a_condition_is_left_for_review():

@@ -28,10 +28,10 @@ def _judge_options(f):
                      help="Grade locally (multilingual-e5-small on this CPU, nothing sent anywhere): each unit by "
                           "the check of its kind of value — numbers read as numbers, names and IDs by the string "
                           "tiers, free text by a cross-encoder and whether the text names this value or another "
-                          "of its kind; what it is unsure of is left for review. On three hand-written test "
-                          "splits semantic F1 0.63 / 0.68 / 0.73 at graded precision 1.00 / 1.00 / 0.92 (the "
-                          "cross-encoder alone: 0.32 / 0.39 / 0.42); on realistic traffic precision 1.00, F1 0.76 "
-                          "(alone: 0.87 / 0.68) (benchmarks/RESULTS.md, issue 37)."),
+                          "of its kind; what it is unsure of is left for review. Held out once on each blind round of "
+                          "hand-written splits (23/24 to 31/32, the default of the day): semantic F1 0.70 / 0.79 / "
+                          "0.71 / 0.67 / 0.78 at graded precision 0.94 / 0.89 / 0.89 / 0.85 / 0.88; on realistic "
+                          "traffic precision 1.00, F1 0.76 (benchmarks/RESULTS.md, issue 37)."),
         click.option("--value-checks/--no-value-checks", default=None,
                      help="With --local-judge: decide each unit by the check of its kind of value (the default), or "
                           "grade with the cross-encoder alone (--no-value-checks; it grades few paraphrases)."),
@@ -40,8 +40,9 @@ def _judge_options(f):
                           "hand-written splits (judges/local-judge/learned-grader.json) decide each grade from the "
                           "check's verdict, the cross-encoder's reading, the free-text evidence, whether the text "
                           "names the category of the value's condition and states the value's numbers (the "
-                          "default), or the checks alone decide (--no-learned-grader) (benchmarks/RESULTS.md, "
-                          "issue 37, sessions 20-24)."),
+                          "default; since learned-grader-v10 it grades where held-out folds of its training splits "
+                          "keep precision 0.97), or the checks alone decide (--no-learned-grader) "
+                          "(benchmarks/RESULTS.md, issue 37, sessions 20-25)."),
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),
