@@ -22,6 +22,14 @@ def _audited(*args) -> tuple[int, str, dict]:
     return code, output, json.loads(output[output.index("{\n"):])
 
 
+def _audited_spans(tmp_path, *spans: dict) -> tuple[int, str, dict]:
+    """`audit --json` of an OTLP JSON trace holding the Vercel AI SDK's `ai` spans, against walk 11's units."""
+    trace = tmp_path / "traces.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
+        {"scope": {"name": "ai"}, "spans": list(spans)}]}]}), encoding="utf-8")
+    return _audited(trace, "--units", _units(tmp_path / "units.jsonl"))
+
+
 def test_a_batchs_input_and_output_in_two_folders_are_paired_and_a_lone_output_is_named(tmp_path):
     """A Batch API job of gpt-4o-mini: its input file uploaded from `requests/`, its output downloaded with the
     OpenAI SDK into `results/` under the batch's id alone (`batch_abc123`, no suffix). By hand at the batch
@@ -143,10 +151,7 @@ def test_a_vercel_ai_sdk_calls_cache_is_priced_at_the_cache_rates(tmp_path):
         "ai.usage.inputTokenDetails.cacheReadTokens": 10_000, "ai.usage.inputTokenDetails.cacheWriteTokens": 1_000,
         "ai.usage.outputTokens": 500, "ai.usage.cachedInputTokens": 10_000,
         "gen_ai.usage.input_tokens": 12_000, "gen_ai.usage.output_tokens": 500})
-    trace = tmp_path / "traces.json"
-    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
-        {"scope": {"name": "ai"}, "spans": [span]}]}]}), encoding="utf-8")
-    code, said, data = _audited(trace, "--units", _units(tmp_path / "units.jsonl"))
+    code, said, data = _audited_spans(tmp_path, span)
     assert code == 0, said
     provider, = data["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (1, 12_000, 500)
@@ -291,12 +296,10 @@ def test_vercel_ai_sdk_5_cache_reads_are_priced_as_each_provider_counts_them(tmp
             "ai.response.providerMetadata": json.dumps(metadata),
             "gen_ai.usage.input_tokens": tokens_in, "gen_ai.usage.output_tokens": out})
 
-    trace = tmp_path / "traces.json"
-    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {"name": "ai"}, "spans": [
-        span("d1", "openai.chat", "gpt-4o", 10_000, 8_000, 200, {"openai": {"cachedPromptTokens": 8_000}}),
+    code, said, data = _audited_spans(
+        tmp_path, span("d1", "openai.chat", "gpt-4o", 10_000, 8_000, 200, {"openai": {"cachedPromptTokens": 8_000}}),
         span("d2", "anthropic.messages", "claude-sonnet-4-5", 500, 10_000, 300,
-             {"anthropic": {"cacheCreationInputTokens": 1_500}})]}]}]}), encoding="utf-8")
-    code, said, data = _audited(trace, "--units", _units(tmp_path / "units.jsonl"))
+             {"anthropic": {"cacheCreationInputTokens": 1_500}}))
     assert code == 0, said
     assert {p["model"]: (p["input_tokens"], p["cached_tokens"], p["cost_usd"]) for p in data["providers"]} == {
         "gpt-4o": (10_000, 8_000, pytest.approx(0.017)), "claude-sonnet-4-5": (12_000, 10_000, pytest.approx(0.014625))}

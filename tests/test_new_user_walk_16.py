@@ -11,7 +11,7 @@ from test_new_user_walk import _openclaw
 from test_new_user_walk_7 import _cli
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request
-from test_new_user_walk_14 import _audited
+from test_new_user_walk_14 import _audited, _audited_spans
 from test_new_user_walk_15 import _discovered, _prelabelled
 
 
@@ -58,10 +58,7 @@ def test_a_vercel_ai_sdk_5_bedrock_calls_cache_writes_are_priced(tmp_path):
         "ai.usage.promptTokens": 500, "ai.usage.completionTokens": 300, "ai.usage.cachedInputTokens": 10_000,
         "ai.response.providerMetadata": json.dumps({"bedrock": {"usage": {"cacheWriteInputTokens": 1_500}}}),
         "gen_ai.usage.input_tokens": 500, "gen_ai.usage.output_tokens": 300})
-    trace = tmp_path / "traces.json"
-    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [
-        {"scope": {"name": "ai"}, "spans": [span]}]}]}), encoding="utf-8")
-    code, said, data = _audited(trace, "--units", _units(tmp_path / "units.jsonl"))
+    code, said, data = _audited_spans(tmp_path, span)
     assert code == 0, said
     provider, = data["providers"]
     assert (provider["input_tokens"], provider["cached_tokens"], provider["output_tokens"]) == (12_000, 10_000, 300)
