@@ -1,11 +1,9 @@
 """The wire APIs the proxy speaks, one `Dialect` each, in a registry like the run strategies.
 
 A dialect says where an API lives (its root, `/v1` for most, and its POST routes under it), where its SDKs put the
-API key,
-how it answers an error (the shape its SDK parses), the shape of its stream events (which the
-stream assembler in `sse` and the placeholder restorer in `redact` each read by name) and which of
-them end an answer. The proxy
-serves every route of every dialect; a POST to any other path under a root is the `generic` dialect: it is
+API key, how it answers an error (the shape its SDK parses), the shape of its stream events (which the stream
+assembler in `sse` and the placeholder restorer in `redact` each read by name) and which of them end an answer.
+The proxy serves every route of every dialect; a POST to any other path under a root is the `generic` dialect: it is
 forwarded and audited like the rest (every string of the body is scanned), so an endpoint added by a
 provider is never an unaudited way out. An API whose root is not `/v1` (Ollama's native `/api`, Cohere's `/v2`,
 Gemini's `/v1beta` and its file uploads under `/upload`) is forwarded to the same path on the upstream's
