@@ -377,7 +377,7 @@ UNREADABLE = {
     "not gzip": (_body(), "application/json", "gzip", 400, "gzip"),
     "multipart": (*_multipart(), "", 400, "messages"),  # read since walk 13: a form is no chat request
     "form-urlencoded": ("purpose=" + _line(RECORD).replace(" ", "+"), "application/x-www-form-urlencoded", "", 400,
-                        "JSON"),
+                        "messages"),  # read since walk 14: a form is no chat request
     "utf-16": (_body().decode().encode("utf-16"), "application/json; charset=utf-16", "", 400, "UTF-8"),
     "utf-8 bom": (b"\xef\xbb\xbf" + _body(), "application/json", "", 400, "BOM"),
 }
