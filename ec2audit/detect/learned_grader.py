@@ -143,17 +143,22 @@ def own_evidence(unit: Unit, text: str) -> bool:
     needs the glossary (both cost true leaks on splits 1-26 when read so, benchmarks/RESULTS.md, session 25)."""
     if not value_checks.latin(unit.value) or _HAN.search(text):
         return True
-    if set().union(*map(_word_starts, value_checks.written_names(unit))) & _word_starts(text):
+    if _name_starts(unit) & _word_starts(text):
         return True
     if re.search(r"\d", unit.value) and re.search(r"\d", value_checks.spelled(text)):
         return True
     return value_checks.acronym_in(unit.value, text) or bool(descriptions.category_cues(unit, text))
 
 
-def _states_part(unit: Unit, line: str) -> bool:
-    """Whether the line holds a word of the value's written names (by its first four letters) or, for a Chinese
+def _name_starts(unit: Unit) -> set[str]:
+    """The words of the value's written names (aliases, translations, synonyms) by their first four letters."""
+    return set().union(*map(_word_starts, value_checks.written_names(unit)))
+
+
+def _states_part(unit: Unit, starts: set[str], line: str) -> bool:
+    """Whether the line holds a word of the value's written names (`starts`, `_name_starts`) or, for a Chinese
     value, two of its characters in a row (韧带 of 右膝前交叉韧带完全断裂)."""
-    if set().union(*map(_word_starts, value_checks.written_names(unit))) & _word_starts(line):
+    if starts & _word_starts(line):
         return True
     pairs = (unit.value[i:i + 2] for i in range(len(unit.value) - 1))
     return any(_HAN.search(pair) and pair in line for pair in pairs)
@@ -168,8 +173,9 @@ def others_rows(unit: Unit, text: str) -> bool:
     if unit.kind != "health" or len(lines) < 3:
         return False
     own = [line for line in lines if value_checks.names_the_entity(unit, line)]
-    return (bool(own) and not any(_states_part(unit, line) for line in own)
-            and any(_states_part(unit, line) for line in lines if line not in own))
+    starts = _name_starts(unit)
+    return (bool(own) and not any(_states_part(unit, starts, line) for line in own)
+            and any(_states_part(unit, starts, line) for line in lines if line not in own))
 
 
 def withheld(unit: Unit, text: str) -> str:
