@@ -246,6 +246,19 @@ def _units_file(md: Path, task_id: str, workspace: Path | None) -> tuple[Path | 
     return next((p for p in tried if p.is_file()), None), tried
 
 
+def _missing(task_id: str, folder: Path, found_root: bool) -> str:
+    """Why a task's workspace folder is not there, in words that name it: the folder itself, or the folder above
+    it that every task's workspace is under (the task data not downloaded: said once for all tasks), and, when
+    no AceBench folder was found above the file, where the Workspace Path was read from."""
+    gone = folder.resolve()
+    while not gone.parent.is_dir():
+        gone = gone.parent
+    said = f"its workspace folder {folder.resolve()} is missing (task {task_id})" if gone == folder.resolve() \
+        else f"the folder {gone} that the tasks' workspaces are under is missing"
+    return said if found_root else f"{said}; no AceBench folder (one holding tasks/) above the task file: give it " \
+                                   "with --root"
+
+
 def _strip_fence(text: str) -> str:
     """A section's text without the code fence around it (``` or ```lang), as AceBench strips it."""
     text = re.sub(r"^```[^\n]*\n?", "", text.strip())
@@ -317,7 +330,7 @@ def parse_task_markdown(path: str | Path, root: str | Path | None = None) -> tup
         if resolved is None:
             where = f"no Workspace Path, and none in {tried[0].parents[1]} or beside the file"
         elif not resolved[1].is_dir():
-            where = f"its Workspace Path is not under {resolved[0].resolve()} (AceBench's folder: give it with --root)"
+            where = _missing(task_id, resolved[1], found_root=bool(root or acebench_root(path)))
         else:
             where = f"its workspace under {resolved[0].resolve()} has neither {' nor '.join(GT_FILES)}"
         problems.append(Problem(file, f"privacy_note is set but no units were found: {where}"))
