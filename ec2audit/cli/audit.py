@@ -61,11 +61,12 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     Every file under the paths is read or named as skipped with its reason (exit 1 then, as when no model call
     was found in them). Formats:
     OpenClaw transcripts (JSONL, rotated, SQLite), trajectories and cron run logs, Claude Code sessions, Codex
-    CLI rollouts, Cline / Roo Code task folders, OpenAI / Anthropic / Gemini request logs and plain JSON
-    conversations, OpenAI, Anthropic, Gemini, Vertex AI and Bedrock batch files (input, output and error files,
-    gzipped or not, paired across the paths given; one left unpaired is named), HAR, VCR.py cassettes, OpenTelemetry
-    GenAI and OpenInference spans, LiteLLM and Langfuse exports, Inspect AI eval logs, tau-bench, SWE-agent,
-    mini-swe-agent and OpenHands trajectories, AgentDojo and Invariant traces, and ec2audit's interceptor store.
+    CLI rollouts, Gemini CLI sessions, Cline / Roo Code task folders, OpenAI / Anthropic / Gemini request logs and
+    plain JSON conversations, OpenAI, Anthropic, Gemini, Vertex AI and Bedrock batch files (input, output and error
+    files, gzipped or not, paired across the paths given; one left unpaired is named), HAR, VCR.py cassettes,
+    OpenTelemetry GenAI and OpenInference spans, LiteLLM and Langfuse exports, Inspect AI eval logs, tau-bench,
+    SWE-agent, mini-swe-agent and OpenHands trajectories, AgentDojo and Invariant traces, and ec2audit's interceptor
+    store.
     Only calls to cloud models are scanned; each leak is attributed to the first cloud call that sent it.
     """
     if bool(units_path) == discover:

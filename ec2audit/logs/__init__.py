@@ -24,6 +24,7 @@ from ec2audit.logs import (
     claude_code,
     cline,
     codex_cli,
+    gemini_cli,
     har,
     inspect_ai,
     intercept_store,
@@ -59,7 +60,7 @@ from ec2audit.payloads import Payload
 #: only the first line before those that outline a document's head.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
     openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, codex_cli,
-    cline, inspect_ai,
+    gemini_cli, cline, inspect_ai,
     otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
     batch_api, openai_log)}
 

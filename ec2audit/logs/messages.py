@@ -17,7 +17,7 @@ from pathlib import Path
 from ec2audit.logs.base import make_payload, normalize_usage
 from ec2audit.payloads import Payload, detect_api, flatten
 
-FILE_ARGS = ("file_path", "path", "filePath", "filename", "file", "notebook_path")
+FILE_ARGS = ("file_path", "path", "filePath", "filename", "file", "notebook_path", "absolute_path")
 COMMAND_ARGS = ("command", "cmd", "code", "bash")
 _ROLES = {"human": "user", "ai": "assistant", "model": "assistant", "bot": "assistant", "observation": "tool",
           "function": "tool", "ipython": "tool", "environment": "tool", "developer": "system"}
