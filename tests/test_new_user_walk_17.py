@@ -6,6 +6,7 @@ import json
 import shutil
 
 import pytest
+from test_new_user_walk import _openclaw
 from test_new_user_walk_7 import _cli
 from test_new_user_walk_14 import _audited
 from test_tasks_acebench import _acebench_replica
@@ -100,3 +101,101 @@ def test_a_gemini_cli_session_is_read_priced_and_counted_once_in_its_resumed_cop
     assert (session["session"], session["leaked"]) == ("a1b2c3d4-1111-2222-3333-444455556666", 2)
     assert sorted((leak["unit_id"], leak["step"], leak["tool"], leak["file"]) for leak in data["leaked"]) == [
         ("t/P1/email", 1, None, None), ("t/P1/phone", 2, "read_file", "/home/u/clinic/patients.csv")]
+
+
+def _helicone(request_id: str, session: str, text: str, minute: int) -> dict:
+    """One request as `npx @helicone/export --include-body` writes it (Helicone's `HeliconeRequest` row, the bodies
+    fetched from its signed URL): a gpt-4o call made through Helicone with a `Helicone-Session-Id` header."""
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": text}]}
+    answer = {"id": f"chatcmpl-{request_id}", "object": "chat.completion", "model": "gpt-4o-2024-08-06",
+              "choices": [{"index": 0, "message": {"role": "assistant", "content": "Done."}, "finish_reason": "stop"}],
+              "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}}
+    return {"response_id": f"r-{request_id}", "response_created_at": f"2025-10-01T10:{minute:02d}:02.000Z",
+            "response_body": answer, "response_status": 200, "response_model": "gpt-4o-2024-08-06",
+            "request_id": request_id, "request_created_at": f"2025-10-01T10:{minute:02d}:00.000Z",
+            "request_body": body, "request_path": "/v1/chat/completions", "request_user_id": "u-42",
+            "request_properties": {"Helicone-Session-Id": session, "Helicone-Session-Name": "claims"},
+            "request_model": "gpt-4o", "model_override": None, "helicone_user": None, "provider": "OPENAI",
+            "delay_ms": 812, "time_to_first_token": 305, "total_tokens": 1100, "prompt_tokens": 1000,
+            "prompt_cache_write_tokens": 0, "prompt_cache_read_tokens": 0, "completion_tokens": 100,
+            "prompt_id": None, "signed_body_url": "https://s3.example/bodies/" + request_id, "country_code": "DE",
+            "asset_ids": None, "asset_urls": None, "scores": None, "costUSD": 0.0035,
+            "properties": {"Helicone-Session-Id": session, "Helicone-Session-Name": "claims"}, "assets": [],
+            "target_url": "https://api.openai.com/v1/chat/completions", "model": "gpt-4o",
+            "cache_reference_id": "00000000-0000-0000-0000-000000000000", "cache_enabled": False}
+
+
+HELICONE = [_helicone("3f9a", "claim-1001", "Email maria.kessler@example.com about claim 1001.", 5),
+            _helicone("7c2e", "claim-1002", "Call +49 30 1234567 about claim 1002.", 9)]
+
+
+def _contact_units(path):
+    path.write_text("".join(json.dumps({"task_id": "t", "entity_id": "P1", "field": field, "dimension": "contact",
+                                        "value": value}) + "\n"
+                            for field, value in [("email", "maria.kessler@example.com"),
+                                                 ("phone", "+49 30 1234567")]), encoding="utf-8")
+    return path
+
+
+def test_a_helicone_export_keeps_its_sessions_and_times(tmp_path):
+    """Two calls of two Helicone sessions (`Helicone-Session-Id` claim-1001, claim-1002) exported as JSONL. By hand:
+    2 sessions of 1 call each, claim-1001 leaking the address and claim-1002 the phone, each first sent at the time
+    Helicone logged its request (10:05, 10:09), 2,000 in, 200 out, 2 × ($0.0025 + $0.001) = $0.007 at gpt-4o's $2.50
+    / $10. Before: one session named after the file (`output`, 2 of 2 leaked) and no time of day."""
+    export = tmp_path / "output.jsonl"
+    export.write_text("".join(json.dumps(record) + "\n" for record in HELICONE), encoding="utf-8")
+    code, said, data = _audited(export, "--units", _contact_units(tmp_path / "units.jsonl"))
+    assert code == 0, said
+    assert {s["session"]: (s["calls"], s["leaked"]) for s in data["sessions"]} == {
+        "claim-1001": (1, 1), "claim-1002": (1, 1)}
+    assert sorted((leak["session"], leak["unit_id"], leak["timestamp"][:19]) for leak in data["leaked"]) == [
+        ("claim-1001", "t/P1/email", "2025-10-01T10:05:00"), ("claim-1002", "t/P1/phone", "2025-10-01T10:09:00")]
+    provider, = data["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 2_000, 200)
+    assert provider["cost_usd"] == pytest.approx(0.007)
+
+
+def test_a_helicone_json_export_is_read_and_its_trailing_comma_said_in_one_line(tmp_path):
+    """The same calls exported with `--format json`: the tool writes each record followed by `,` (the last too), then
+    `]`. By hand: both calls read, in their two sessions, and one line saying the document breaks off after item
+    2, exit 1. Before: `not a known log format` (a JSON array of `request_body` records), nothing read."""
+    export = tmp_path / "output.json"
+    export.write_text("[\n" + "".join(json.dumps(record, indent=2) + ",\n" for record in HELICONE) + "]\n",
+                      encoding="utf-8")
+    code, said, data = _audited(export, "--units", _contact_units(tmp_path / "units.jsonl"))
+    assert code == 1
+    assert {s["session"]: s["leaked"] for s in data["sessions"]} == {"claim-1001": 1, "claim-1002": 1}
+    broken = [line for line in said.splitlines() if line.startswith("skipped ")]
+    assert len(broken) == 1 and broken[0].endswith("(right here) ------^)"), said
+    assert f"{export}: not valid JSON after item 2, rest skipped (parse error: " in broken[0]
+
+
+def test_files_saved_with_a_byte_order_mark_are_read(tmp_path):
+    """Units written on Windows by PowerShell 5 (`… | Out-File -Encoding utf8 units.jsonl`: a UTF-8 byte order mark,
+    CRLF line ends), and an AceBench task and its `gt/sensitive_items.json` saved by an editor that writes the mark.
+    By hand: `units check` 3 units (contact 2, financial 1), the audit of a session that sent the address 1 of them
+    leaked; the task imported with its 2 units and no problem. Before: `a CSV table, not units JSONL` (exit 2), the
+    task `no YAML front matter` and the ground truth `cannot read AceBench items: Unexpected UTF-8 BOM`."""
+    rows = [("email", "maria.kessler@example.com", "contact"), ("phone", "+49 30 1234567", "contact"),
+            ("salary", "84,500", "financial")]
+    units = tmp_path / "units.jsonl"
+    units.write_bytes(b"\xef\xbb\xbf" + "".join(json.dumps({"task_id": "t", "entity_id": "P1", "field": field,
+                                                             "value": value, "dimension": dimension}) + "\r\n"
+                                                 for field, value, dimension in rows).encode("utf-8"))
+    code, said = _cli("units", "check", units)
+    assert code == 0 and f"{units}: 3 units" in said, said
+    (tmp_path / "logs").mkdir()
+    _openclaw(tmp_path / "logs", "t", ["Email maria.kessler@example.com the claim."])
+    code, said, data = _audited(tmp_path / "logs", "--units", units)
+    assert code == 0, said
+    assert [(s["leaked"], s["units"]) for s in data["sessions"]] == [(1, 3)]
+    root = tmp_path / "AceBench"
+    _acebench_replica(root)
+    for path in (root / "tasks" / "ACE_Bench" / "ACE_Bench_task_101_quarterly_customer_review.md",
+                 root / "workspace" / "ACE_Bench" / "task_101_quarterly_customer_review" / "gt" /
+                 "sensitive_items.json"):
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    code, said = _cli("tasks", "import-acebench", root / "tasks" / "ACE_Bench" /
+                      "ACE_Bench_task_101_quarterly_customer_review.md")
+    assert "2 units in 1 task" in said, said
+    assert all("front matter key 'qwen_" in line for line in said.splitlines() if line.startswith("not mapped")), said

@@ -216,7 +216,14 @@ def read_records(path: Path, on_error: OnError) -> Iterator[tuple[int, dict]]:
             else:
                 on_error(InputError("expected a JSON object", file=str(path), line=number))
     except ijson.JSONError as exc:
-        on_error(InputError(f"not valid JSON after item {number}, rest skipped ({exc})", file=str(path)))
+        on_error(broken_json(path, number, exc))
+
+
+def broken_json(path: Path, number: int, exc: Exception) -> InputError:
+    """A JSON document that breaks off after item `number`, in one line: the parser's message shows the text at
+    the error over several lines."""
+    return InputError(f"not valid JSON after item {number}, rest skipped ({' '.join(str(exc).split())})",
+                      file=str(path))
 
 
 def json_field(value):

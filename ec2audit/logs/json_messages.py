@@ -3,7 +3,7 @@ datasets), transcripts wrapped in records (`{"messages": [...], "metadata": {...
 one per line; Invariant's first line `{"metadata": …}` describes the dataset and gives its traces
 defaults) and AgentDojo task results (`suite_name`, `pipeline_name`, `messages`).
 
-A request body (it names a `model`, or is a list of bodies or `{request}` records) is one call each,
+A request body (it names a `model`, or is a list of bodies or `{request}` / `{request_body}` records) is one call each,
 read as request logs are. A conversation is one call per assistant message, its request everything
 before it; a list of messages without any assistant message is the one request it holds. Documents
 are streamed item by item, so a large array costs one item of memory at a time.
@@ -16,13 +16,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, json_values, outline
+from ec2audit.logs.base import OnError, broken_json, json_values, outline
 from ec2audit.logs.messages import conversation_calls, provider_of
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
 
 name = "json-messages"
 _REQUEST_KEYS = ("model", "max_tokens", "max_completion_tokens", "temperature", "tools", "stream")
+#: Where a logged record keeps its request body (`request_body`: a gateway's export, Helicone's)
+_RECORD_KEYS = ("request", "body", "request_body")
 
 
 def _is_message(item) -> bool:
@@ -30,7 +32,7 @@ def _is_message(item) -> bool:
 
 
 def _is_request(item) -> bool:
-    return isinstance(item, dict) and (any(is_request_body(item.get(k)) for k in ("request", "body")) or (
+    return isinstance(item, dict) and (any(is_request_body(item.get(k)) for k in _RECORD_KEYS) or (
         is_request_body(item) and any(k in item for k in _REQUEST_KEYS)))
 
 
@@ -42,7 +44,7 @@ def sniff(path: Path, head: bytes) -> bool:
     start = head.lstrip()[:1]
     keys = outline(head)
     if start == b"[":
-        return bool({"item.role", "item.item.role", "item.messages", "item.request", "item.body"} & keys)
+        return bool({"item.role", "item.item.role", "item.messages", *(f"item.{k}" for k in _RECORD_KEYS)} & keys)
     traces = "messages.item.role" in keys or "metadata" in keys and "item.role" in keys  # Invariant's metadata line
     return start == b"{" and (traces or "input" in keys and "model" in keys) and not (
         {"request", "body", "traj", "trajectory", "history", "samples", "eval"} & keys)
@@ -98,6 +100,6 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                 on_error(InputError("item is neither a message, a conversation nor a request, skipped",
                                     file=str(path), line=index))
     except ijson.JSONError as exc:
-        on_error(InputError(f"not valid JSON after item {index}, rest skipped ({exc})", file=str(path)))
+        on_error(broken_json(path, index, exc))
     if messages:
         yield from _conversation(messages, {}, path.stem, path, None)

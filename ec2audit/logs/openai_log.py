@@ -1,6 +1,8 @@
 """Request logs as proxies and SDK hooks write them: JSONL of OpenAI Chat Completions, OpenAI
 Responses or Anthropic Messages request bodies, or records `{request|body|request_body,
-response|response_body, url|base_url, provider, model, timestamp, episode|session_id, task_id}`.
+response|response_body, url|base_url, provider, model, timestamp, episode|session_id, task_id}`; a Helicone export
+(`npx @helicone/export`: `request_body`, `response_body`, `target_url`, `request_created_at`) keeps each call's
+session in its properties (`Helicone-Session-Id`).
 
 Each line is one call. The response (when logged) gives usage; the URL and provider give the side.
 A line equal to an earlier line of the file that has the same id (request and response alike: a record
@@ -135,16 +137,17 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
     logged: dict | str = next((record[k] for k in ("response", "response_body")
                                if isinstance(record.get(k), dict | str)), {})
     response: dict = response_data(logged) if isinstance(logged, str) else logged  # a stream logged as its text
-    url = record.get("url") or record.get("base_url") or record.get("endpoint")
-    session = str(payload.episode or record.get("session_id") or meta.get("session_id") or payload.task_id
-                  or path.stem)
+    url = record.get("url") or record.get("base_url") or record.get("endpoint") or record.get("target_url")
+    session = str(payload.episode or record.get("session_id") or meta.get("session_id") or _tagged_session(record)
+                  or payload.task_id or path.stem)
     steps[session] += 1
     out = make_payload(
         pid=payload.id, segments=payload.segments, session=session, step=steps[session], api=payload.api,
         provider=record.get("provider") or provider_from_url(url),
         model=payload.model or response.get("model") or response.get("modelVersion")
         or (model_in_path(urlsplit(url).path) if isinstance(url, str) else None), base_url=url,
-        timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at"),
+        timestamp=record.get("timestamp") or record.get("ts") or record.get("created_at")
+        or record.get("request_created_at"),
         path=path, line=line, usage=normalize_usage(
             usage_object(response) or record.get("usage"),
             # the tier that served it: the response's (or the record's, as a gateway logged it), else the one asked
@@ -155,6 +158,22 @@ def to_payload(data: dict, default_id: str, path: Path, line: int | None, steps:
     elif response.get(CUT_OFF) and out.meta["usage"] is not None:  # tokens as far as it went; no cost
         out.meta["usage"] |= {"cost_usd": None, "priced": True}
     return out
+
+
+#: The property a gateway's export keeps a request's session in: Helicone's `Helicone-Session-Id` header.
+_SESSION_PROPERTY = "helicone-session-id"
+
+
+def _tagged_session(record: dict) -> str | None:
+    """The session a gateway tagged the call with in its export's properties (Helicone's `request_properties`,
+    `properties`), whatever the header's case."""
+    for key in ("request_properties", "properties"):
+        tags = record.get(key)
+        found = next((v for k, v in tags.items() if k.lower() == _SESSION_PROPERTY and v), None) \
+            if isinstance(tags, dict) else None
+        if found is not None:
+            return str(found)
+    return None
 
 
 def _unbilled(record: dict, response: dict, url) -> dict | None:

@@ -21,7 +21,7 @@ from itertools import chain
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, json_values, make_payload, normalize_usage, outline
+from ec2audit.logs.base import OnError, broken_json, json_values, make_payload, normalize_usage, outline
 from ec2audit.logs.messages import carrier, provider_of
 from ec2audit.payloads import Payload, Segment
 
@@ -197,4 +197,4 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             else:
                 on_error(InputError("not an OpenHands event or instance, skipped", file=str(path), line=number))
     except ijson.JSONError as exc:
-        on_error(InputError(f"not valid JSON after item {number}, rest skipped ({exc})", file=str(path)))
+        on_error(broken_json(path, number, exc))

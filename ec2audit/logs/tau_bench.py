@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, json_values, outline
+from ec2audit.logs.base import OnError, broken_json, json_values, outline
 from ec2audit.logs.messages import conversation_calls, provider_of
 from ec2audit.payloads import Payload
 
@@ -59,4 +59,4 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             else:
                 on_error(InputError("not a tau-bench result (no 'traj' list), skipped", file=str(path), line=number))
     except ijson.JSONError as exc:
-        on_error(InputError(f"not valid JSON after item {number}, rest skipped ({exc})", file=str(path)))
+        on_error(broken_json(path, number, exc))
