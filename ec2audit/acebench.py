@@ -272,7 +272,7 @@ def parse_task_markdown(path: str | Path, root: str | Path | None = None) -> tup
     path = Path(path)
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read: {exc}", file=file) from None
     front, body = _front_matter(text, file)
@@ -355,7 +355,7 @@ def workspace_task_ids(path: str | Path) -> dict[Path, str]:
     ids: dict[Path, str] = {}
     for md in sorted((root / "tasks").rglob("*.md")):
         try:
-            front, body = _front_matter(md.read_text(encoding="utf-8"), str(md))
+            front, body = _front_matter(md.read_text(encoding="utf-8-sig"), str(md))
         except (OSError, UnicodeDecodeError, InputError):
             continue  # not a task file (a skill's notes): `tasks import-acebench` names those
         workspace = _workspace(md, _strip_fence(_sections(body)[0].get("workspace_path") or "") or None, root)

@@ -128,7 +128,7 @@ def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]
     named, with the command that converts it."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read units: {exc}", file=str(path)) from exc
     units: list[Unit] = []
@@ -210,7 +210,7 @@ def read_acebench(path: str | Path, task_id: str | None = None,
                 units.append(unit)
         return units
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"cannot read AceBench items: {exc}", file=str(path)) from None
     task_id = task_id or data.get("task_id") or _acebench_task_id(path, task_ids or {})
