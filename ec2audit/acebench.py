@@ -13,7 +13,9 @@ wrapped onto the lines below it reads whole, as Markdown reads it. `**HARD GATE*
 gate (weight 0 unless one is written: it passes or fails the task, it does not score). Subsections
 with a weight (`### Deterministic checks (weight 0.15, …)`) scale their items. Missing weights split
 what the written ones leave of 1 equally, as the Automated Checks' formula does; totals other than 1
-are normalised. Each assumption is kept in `meta["grading_notes"]`. Running AceBench tasks needs their Docker image and
+are normalised. A hybrid task's `grading_weights` (`{automated: 0.4, llm_judge: 0.6}` in the front
+matter) split the score between the checklist and the criteria of its `## LLM Judge Rubric`. Each
+assumption is kept in `meta["grading_notes"]`. Running AceBench tasks needs their Docker image and
 is out of scope: imported tasks carry no oracle and no checker.
 """
 
@@ -213,6 +215,36 @@ def _criteria(text: str, notes: list[str]) -> list[Criterion]:
     return criteria
 
 
+#: A judge rubric's criterion: `### Skill File Quality (Weight: 20%)`, `### Criterion 1: Depth (Weight: 17%)`
+_RUBRIC_HEAD = re.compile(r"^#{2,6}\s+(.+?)\s*\(\s*weight\s*[:：]?\s*(\d+(?:\.\d+)?\s*%?)\s*\)\s*:?\s*$", re.I | re.M)
+
+
+def _two_channels(criteria: list[Criterion], front: dict, sections: dict[str, str],
+                  notes: list[str]) -> list[Criterion]:
+    """The checklist and the LLM judge's rubric as AceBench's hybrid tasks grade them: `grading_weights` (or
+    `qwen_grading_weights`) in the front matter, `{automated: 0.4, llm_judge: 0.6}`, splits the score between the
+    checklist (its mean, in the Automated Checks) and the judge, whose criteria are the `## LLM Judge Rubric`'s
+    `### Name (Weight: 20%)` headings (one `llm_judge` criterion where it names none). A Grading Criteria section
+    with weighted subsections already holds both channels and is kept as written."""
+    split = front.get("grading_weights") or front.get("qwen_grading_weights")
+    shares = {k: _weight(str(split.get(k))) for k in ("automated", "llm_judge")} if isinstance(split, dict) else {}
+    checklist, judge = shares.get("automated"), shares.get("llm_judge")
+    text = sections.get("grading_criteria", "").translate(_FULL_WIDTH)
+    if checklist is None or not judge or not criteria or any(
+            _GROUP_WEIGHT.search(line) for line in text.splitlines() if line.lstrip().startswith("#")):
+        return criteria
+    rubric = [(name.strip(), _weight(weight) or 0.0) for name, weight in
+              _RUBRIC_HEAD.findall(sections.get("llm_judge_rubric", "").translate(_FULL_WIDTH))]
+    rubric = rubric if sum(w for _, w in rubric) > 0 else [("LLM judge rubric", 1.0)]
+    total, rubric_total = sum(c.weight for c in criteria), sum(w for _, w in rubric)
+    notes.append(f"grading_weights: the checklist shares {checklist:g} of the score, the LLM judge's "
+                 f"{len(rubric)} rubric criteria {judge:g}")
+    scale = checklist + judge
+    return [Criterion(c.key, c.weight / total * checklist / scale if total else 0.0, c.description, c.gate)
+            for c in criteria] + [Criterion(f"llm_judge_{_slug(name, i)}", w / rubric_total * judge / scale, name)
+                                  for i, (name, w) in enumerate(rubric, start=1)]
+
+
 GT_FILES = ("gt/sensitive_items.json", "gt/gt/sensitive_items.json")  # where AceBench's checks look
 
 
@@ -306,7 +338,7 @@ def parse_task_markdown(path: str | Path, root: str | Path | None = None) -> tup
         id=task_id, scenario=scenario or "unknown", title=str(front.get("name") or task_id),
         language="zh" if len(_CJK.findall(sections["prompt"])) > 10 else "en", instruction=sections["prompt"],
         timeout=timeout, privacy_note=str(privacy_note) if privacy_note else None,
-        criteria=_criteria(sections.get("grading_criteria", ""), notes),
+        criteria=_two_channels(_criteria(sections.get("grading_criteria", ""), notes), front, sections, notes),
         meta={
             "format": "acebench", "file": file,
             **{k: front[k] for k in front if k not in ("id", "name", "timeout_seconds", "privacy_note")},

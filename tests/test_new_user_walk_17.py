@@ -199,3 +199,83 @@ def test_files_saved_with_a_byte_order_mark_are_read(tmp_path):
                       "ACE_Bench_task_101_quarterly_customer_review.md")
     assert "2 units in 1 task" in said, said
     assert all("front matter key 'qwen_" in line for line in said.splitlines() if line.startswith("not mapped")), said
+
+
+def _hybrid_task(root, number: int, split: str, grading: str, rubric: str) -> None:
+    """A task of AceBench's hybrid kind (its QwenClawBench tasks): the score split between the checklist and an LLM
+    judge in the front matter, the judge's rubric under `## LLM Judge Rubric`."""
+    md = root / "tasks" / "ACE_Bench" / f"ACE_Bench_task_{number}_hybrid.md"
+    md.parent.mkdir(parents=True, exist_ok=True)
+    md.write_text(f"""---
+id: ACE_Bench_task_{number}_hybrid
+name: '[QCB] Onboarding skill {number}'
+source: QwenClawBench
+original_id: task_{number:05d}_onboarding
+category: ACE_Bench
+timeout_seconds: 1800
+{split}
+agent_category: "Automation"
+---
+## Prompt
+
+Create the onboarding skill and run it on this workspace.
+
+## Grading Criteria
+
+{grading}
+
+## Automated Checks
+
+```python
+def grade(transcript: list, workspace_path: str) -> dict:
+    return {{"skill_exists": 1.0}}
+```
+
+## LLM Judge Rubric
+
+{rubric}
+## Workspace Path
+
+```
+workspace/ACE_Bench/task_{number}_hybrid
+```
+""", encoding="utf-8")
+
+
+CHECKLIST = ("- [ ] `SKILL.md` exists with YAML frontmatter\n- [ ] `AGENTS.md` names the session id\n"
+             "- [ ] `.openclaw/workspace-state.json` holds the heartbeat count\n")
+RUBRIC = ("### Skill File Quality (Weight: 20%)\n- 1.0: complete.\n- 0.0: missing.\n\n"
+          "### Scaffold File Grounding (Weight: 35%)\n- 1.0: grounded.\n\n"
+          "### Workspace State Tracking (Weight: 20%)\n- 1.0: all fields.\n\n"
+          "### Inconsistency Detection and Analysis (Weight: 25%)\n- 1.0: found.\n\n")
+
+
+def test_an_acebench_hybrid_tasks_score_is_split_between_its_checklist_and_its_judge(tmp_path):
+    """AceBench's hybrid tasks grade `overall = 0.4 × checklist + 0.6 × LLM judge` (`qwen_grading_weights` in the front
+    matter; the task's `grade()` uses the same two numbers), the judge scoring the rubric's weighted criteria. By
+    hand, for 3 checklist items and a rubric of 20/35/20/25 %: each item 0.4 / 3 = 0.1333, the rubric 0.12, 0.21,
+    0.12, 0.15; a task naming no rubric criterion keeps one judge criterion of 0.6. Near misses: a task whose
+    Grading Criteria already weighs both channels (`### Deterministic checks (weight 0.15, …)`) and one of `automated:
+    1.0, llm_judge: 0.0` keep their checklist as written (1/3 each). Before: the checklist alone, 1/3 each, the judge's
+    0.6 of the score nowhere."""
+    root = tmp_path / "AceBench"
+    _hybrid_task(root, 111, "qwen_grading_type: hybrid\nqwen_grading_weights:\n  automated: 0.4\n  llm_judge: 0.6",
+                 CHECKLIST, RUBRIC)
+    _hybrid_task(root, 112, "grading_type: hybrid\ngrading_weights:\n  automated: 0.4\n  llm_judge: 0.6",
+                 CHECKLIST, "Judge the report's quality as a whole.\n")
+    _hybrid_task(root, 113, "grading_weights:\n  automated: 0.15\n  llm_judge: 0.85",
+                 "### Deterministic checks (weight 0.15, 1 item):\n- [ ] report_exists: the report exists\n\n"
+                 "### LLM-Judge Rubric (weight 0.85, see `## LLM Judge Rubric`):\n"
+                 "- [ ] Criterion 1 - Depth (60%)\n- [ ] Criterion 2 - Structure (40%)\n", RUBRIC)
+    _hybrid_task(root, 114, "qwen_grading_weights:\n  automated: 1.0\n  llm_judge: 0.0", CHECKLIST, "")
+    code, said = _cli("tasks", "import-acebench", root, "--json")
+    tasks = {t["id"].split("_")[3]: [(c["key"], round(c["weight"], 4)) for c in t["criteria"]]
+             for t in json.loads(said[said.index("{"):])["tasks"]}
+    items = ["skill_md_exists_with_yaml_frontmatter", "agents_md_names_the_session_id",
+             "openclaw_workspace_state_json_holds_the"]
+    assert tasks["111"] == [(key, 0.1333) for key in items] + [
+        ("llm_judge_skill_file_quality", 0.12), ("llm_judge_scaffold_file_grounding", 0.21),
+        ("llm_judge_workspace_state_tracking", 0.12), ("llm_judge_inconsistency_detection_and_analysis", 0.15)]
+    assert tasks["112"] == [(key, 0.1333) for key in items] + [("llm_judge_llm_judge_rubric", 0.6)]
+    assert [w for _, w in tasks["113"]] == [0.15, 0.51, 0.34]
+    assert tasks["114"] == [(key, 0.3333) for key in items]
