@@ -279,3 +279,61 @@ def test_an_acebench_hybrid_tasks_score_is_split_between_its_checklist_and_its_j
     assert tasks["112"] == [(key, 0.1333) for key in items] + [("llm_judge_llm_judge_rubric", 0.6)]
     assert [w for _, w in tasks["113"]] == [0.15, 0.51, 0.34]
     assert tasks["114"] == [(key, 0.3333) for key in items]
+
+
+TASK_44 = "ACE_Bench_task_44_ambiguous_contact_email"
+
+
+def _cloud_audit(folder, records: list[dict]) -> None:
+    """AceBench's `cloud_assistant_audit.jsonl` of one run, where `eval/run_batch.py` collects it:
+    `output/<category>/<task id>/<model + strategy + time + run id>/`."""
+    folder.mkdir(parents=True)
+    (folder / "cloud_assistant_audit.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records),
+                                                        encoding="utf-8")
+
+
+def test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced(tmp_path):
+    """Two runs of AceBench's task 44: one under its advisor strategy (the advisor plugin's two lines: the messages
+    sent, 12,000 prompt tokens of which 8,000 read from the cache, 800 out; then 3,000 and 200), one under its step
+    router (one line with `session_id` and `decision`, the input without the system prompt, 2,000 and 100). Units of
+    the task: email and phone (contact, 1.5 each) and a salary (financial, 2.5). By hand: the advisor run leaks
+    email and phone, 3.0 / 5.5 = 0.545; the step-router run the salary, 2.5 / 5.5 = 0.455; gpt-5.4 at $2.50 / $0.25
+    cached / $15: 4,000 × 2.5 + 8,000 × 0.25 + 800 × 15 = $0.024, 3,000 × 2.5 + 200 × 15 = $0.0105, 2,000 × 2.5 +
+    100 × 15 = $0.0065; $0.041 on 17,000 tokens in. Before: one session per file name (`cloud_assistant_audit`, the
+    two runs' calls in one), scored against the units in its calls (1.000), no usage read, cost unknown."""
+    output = tmp_path / "output" / "ACE_Bench" / TASK_44
+    system = {"role": "system", "content": "You are the advisor for a smaller executor agent."}
+    _cloud_audit(output / "Qwen3.5-27B_advisor-gpt-5.4_20260420_0801_a1b2c3_run1", [
+        {"timestamp": "2026-04-20T08:01:02.123Z", "model": "gpt-5.4", "prompt_tokens": 12000, "completion_tokens": 800,
+         "total_tokens": 12800, "cache_read_tokens": 8000, "cache_write_tokens": 0, "latency_ms": 5321,
+         "query": "Which contact should get the email?", "transcript_chars": 20311, "input": [system, {
+             "role": "user", "content": "[TOOL RESULT read]\nname,email\nMaria Kessler,maria.kessler@example.com"}],
+         "output": "Send it to the account owner."},
+        {"timestamp": "2026-04-20T08:03:10.000Z", "model": "gpt-5.4", "prompt_tokens": 3000, "completion_tokens": 200,
+         "total_tokens": 3200, "cache_read_tokens": 0, "cache_write_tokens": 0, "latency_ms": 1200,
+         "query": "Confirm the phone format", "transcript_chars": 900,
+         "input": [system, {"role": "user", "content": "Is +49 30 1234567 written right?"}], "output": "Yes."}])
+    _cloud_audit(output / "Qwen3.5-27B_step-router-gpt-5.4_20260420_0915_d4e5f6_run2", [
+        {"timestamp": "2026-04-20T09:15:40+00:00", "model": "gpt-5.4", "session_id": "s-9f2c", "decision": "cloud",
+         "prompt_tokens": 2000, "completion_tokens": 100, "total_tokens": 2100, "cache_read_tokens": 0,
+         "cache_write_tokens": 0, "latency_ms": 900, "input": [
+             {"role": "user", "content": "Draft the offer letter."},
+             {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                 "name": "read", "arguments": "{\"path\": \"hr/offer.md\"}"}}]},
+             {"role": "tool", "tool_call_id": "c1", "content": "Base salary: 84,500 EUR"}],
+         "output": "Dear candidate, …", "output_tool_calls": [], "context_messages": 3, "n_redacted_tokens": 0,
+         "redact_enabled": False, "incremental": False, "catchup_messages": 0}])
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps({"task_id": TASK_44, "entity_id": "E1", "field": field, "value": value,
+                                         "dimension": dimension}) + "\n"
+                             for field, value, dimension in [("email", "maria.kessler@example.com", "contact"),
+                                                             ("phone", "+49 30 1234567", "contact"),
+                                                             ("salary", "84,500", "financial")]), encoding="utf-8")
+    code, said, data = _audited(tmp_path / "output", "--units", units)
+    assert code == 0, said
+    assert {s["session"].split("/")[1].split("_")[1]: (s["calls"], s["leaked"], round(s["exposure"], 3))
+            for s in data["sessions"]} == {"advisor-gpt-5.4": (2, 2, 0.545), "step-router-gpt-5.4": (1, 1, 0.455)}
+    assert all(s["session"].startswith(f"{TASK_44}/") for s in data["sessions"])
+    provider, = data["providers"]
+    assert (provider["input_tokens"], provider["cached_tokens"], provider["output_tokens"]) == (17_000, 8_000, 1_100)
+    assert provider["cost_usd"] == pytest.approx(0.041)

@@ -65,8 +65,8 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
     plain JSON conversations, OpenAI, Anthropic, Gemini, Vertex AI and Bedrock batch files (input, output and error
     files, gzipped or not, paired across the paths given; one left unpaired is named), HAR, VCR.py cassettes,
     OpenTelemetry GenAI and OpenInference spans, LiteLLM and Langfuse exports, Inspect AI eval logs, tau-bench,
-    SWE-agent, mini-swe-agent and OpenHands trajectories, AgentDojo and Invariant traces, and ec2audit's interceptor
-    store.
+    SWE-agent, mini-swe-agent and OpenHands trajectories, AgentDojo and Invariant traces, AceBench's cloud audit
+    (`cloud_assistant_audit.jsonl`) and ec2audit's interceptor store.
     Only calls to cloud models are scanned; each leak is attributed to the first cloud call that sent it.
     """
     if bool(units_path) == discover:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ec2audit.errors import InputError
 from ec2audit.logs import (
+    acebench_audit,
     batch_api,
     claude_code,
     cline,
@@ -60,7 +61,7 @@ from ec2audit.payloads import Payload
 #: only the first line before those that outline a document's head.
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
     openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, codex_cli,
-    gemini_cli, cline, inspect_ai,
+    gemini_cli, cline, inspect_ai, acebench_audit,
     otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
     batch_api, openai_log)}
 

@@ -1,0 +1,49 @@
+"""AceBench's cloud audit (`cloud_assistant_audit.jsonl`): what its edge-cloud strategies sent to the cloud model, the
+file its privacy score is judged on. Its cloud-assistant proxy, advisor plugin and step router each append one line a
+call: `{timestamp, model, input, output, prompt_tokens, completion_tokens, total_tokens, cache_read_tokens,
+cache_write_tokens, latency_ms, query | session_id, …}`, `input` the messages sent (OpenAI's shape; the step router's
+without the system prompt), the token counts flat as the OpenAI-compatible usage had them (cache reads and writes
+within `prompt_tokens`). `eval/run_batch.py` collects it into `output/<category>/<task id>/<run>/`: the task is the
+folder above the run's, and each run (episode) is one session, as AceBench scores it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from ec2audit.errors import InputError
+from ec2audit.logs.base import OnError, first_record, read_jsonl
+from ec2audit.logs.openai_log import to_payload
+from ec2audit.payloads import Payload
+
+name = "acebench-cloud-audit"
+_KEYS = {"input", "output", "prompt_tokens", "completion_tokens", "latency_ms"}
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    record = first_record(head)
+    return record is not None and _KEYS <= record.keys() and isinstance(record.get("input"), list)
+
+
+def _usage(record: dict) -> dict:
+    def count(key: str) -> int:
+        value = record.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+    return {"prompt_tokens": count("prompt_tokens"), "completion_tokens": count("completion_tokens"),
+            "total_tokens": count("total_tokens"), "prompt_tokens_details": {
+                "cached_tokens": count("cache_read_tokens"), "cache_creation_tokens": count("cache_write_tokens")}}
+
+
+def read(path: Path, on_error: OnError) -> Iterator[Payload]:
+    task, run = path.parent.parent.name, path.parent.name
+    steps: Counter = Counter()
+    for number, record in read_jsonl(path, on_error):
+        data = {"request": {"model": record.get("model"), "messages": record.get("input")}, "task_id": task,
+                "session_id": f"{task}/{run}", "usage": _usage(record), "timestamp": record.get("timestamp")}
+        try:
+            yield to_payload(data, f"{path.name}:{number}", path, number, steps)
+        except InputError as exc:
+            on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
