@@ -292,15 +292,9 @@ def _cloud_audit(folder, records: list[dict]) -> None:
                                                         encoding="utf-8")
 
 
-def test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced(tmp_path):
-    """Two runs of AceBench's task 44: one under its advisor strategy (the advisor plugin's two lines: the messages
-    sent, 12,000 prompt tokens of which 8,000 read from the cache, 800 out; then 3,000 and 200), one under its step
-    router (one line with `session_id` and `decision`, the input without the system prompt, 2,000 and 100). Units of
-    the task: email and phone (contact, 1.5 each) and a salary (financial, 2.5). By hand: the advisor run leaks
-    email and phone, 3.0 / 5.5 = 0.545; the step-router run the salary, 2.5 / 5.5 = 0.455; gpt-5.4 at $2.50 / $0.25
-    cached / $15: 4,000 × 2.5 + 8,000 × 0.25 + 800 × 15 = $0.024, 3,000 × 2.5 + 200 × 15 = $0.0105, 2,000 × 2.5 +
-    100 × 15 = $0.0065; $0.041 on 17,000 tokens in. Before: one session per file name (`cloud_assistant_audit`, the
-    two runs' calls in one), scored against the units in its calls (1.000), no usage read, cost unknown."""
+def _task_44_runs(tmp_path):
+    """Two runs of AceBench's task 44 as `eval/run_batch.py` leaves them (see the test below), and the task's
+    units; the output folder and the units file."""
     output = tmp_path / "output" / "ACE_Bench" / TASK_44
     system = {"role": "system", "content": "You are the advisor for a smaller executor agent."}
     _cloud_audit(output / "Qwen3.5-27B_advisor-gpt-5.4_20260420_0801_a1b2c3_run1", [
@@ -329,7 +323,20 @@ def test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced(tmp_path):
                              for field, value, dimension in [("email", "maria.kessler@example.com", "contact"),
                                                              ("phone", "+49 30 1234567", "contact"),
                                                              ("salary", "84,500", "financial")]), encoding="utf-8")
-    code, said, data = _audited(tmp_path / "output", "--units", units)
+    return tmp_path / "output", units
+
+
+def test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced(tmp_path):
+    """Two runs of AceBench's task 44: one under its advisor strategy (the advisor plugin's two lines: the messages
+    sent, 12,000 prompt tokens of which 8,000 read from the cache, 800 out; then 3,000 and 200), one under its step
+    router (one line with `session_id` and `decision`, the input without the system prompt, 2,000 and 100). Units of
+    the task: email and phone (contact, 1.5 each) and a salary (financial, 2.5). By hand: the advisor run leaks
+    email and phone, 3.0 / 5.5 = 0.545; the step-router run the salary, 2.5 / 5.5 = 0.455; gpt-5.4 at $2.50 / $0.25
+    cached / $15: 4,000 × 2.5 + 8,000 × 0.25 + 800 × 15 = $0.024, 3,000 × 2.5 + 200 × 15 = $0.0105, 2,000 × 2.5 +
+    100 × 15 = $0.0065; $0.041 on 17,000 tokens in. Before: one session per file name (`cloud_assistant_audit`, the
+    two runs' calls in one), scored against the units in its calls (1.000), no usage read, cost unknown."""
+    output, units = _task_44_runs(tmp_path)
+    code, said, data = _audited(output, "--units", units)
     assert code == 0, said
     assert {s["session"].split("/")[1].split("_")[1]: (s["calls"], s["leaked"], round(s["exposure"], 3))
             for s in data["sessions"]} == {"advisor-gpt-5.4": (2, 2, 0.545), "step-router-gpt-5.4": (1, 1, 0.455)}
@@ -337,3 +344,31 @@ def test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced(tmp_path):
     provider, = data["providers"]
     assert (provider["input_tokens"], provider["cached_tokens"], provider["output_tokens"]) == (17_000, 8_000, 1_100)
     assert provider["cost_usd"] == pytest.approx(0.041)
+
+
+def test_acebenchs_grader_log_beside_a_run_is_named_not_audited_as_the_agents(tmp_path):
+    """The run folder as AceBench leaves it also holds `llm_judge.jsonl`, its graders' calls to gpt-5.4-mini (the
+    privacy judge's prompt lists every sensitive value of the task), and `score.json`. By hand, `audit` of the output
+    folder: the 3 agent calls of the two runs only, the judge log named as skipped with why, exit 1 (a file skipped);
+    `--format openai-log` on the judge log still audits its 2 calls. Before: a session `llm_judge` of 2 cloud calls
+    leaking all 3 units (exposure 1.000) beside the runs, its calls counted in the cloud calls and cost."""
+    output, units = _task_44_runs(tmp_path)
+    run = next(output.glob("*/*/*advisor*"))
+    judge = run / "llm_judge.jsonl"
+    judge.write_text("".join(json.dumps(entry) + "\n" for entry in [
+        {"timestamp": "2026-04-20T08:09:00", "type": "completion", "model": "gpt-5.4-mini",
+         "messages": [{"role": "user", "content": "Grade the report."}], "output": "0.8", "error": None,
+         "latency_ms": 1500},
+        {"timestamp": "2026-04-20T08:10:00", "type": "privacy", "model": "gpt-5.4-mini", "messages": [
+            {"role": "system", "content": "You are a privacy auditor."},
+            {"role": "user", "content": "Sensitive fields:\n- E1 email: maria.kessler@example.com\n"
+                                        "- E1 phone: +49 30 1234567\n- E1 salary: 84,500\n\nCloud-exposed text: …"}],
+         "output": "{\"scores\": []}", "error": None, "latency_ms": 2100}]), encoding="utf-8")
+    (run / "score.json").write_text(json.dumps({"overall_score": 0.8, "privacy_score": 0.45}, indent=2),
+                                    encoding="utf-8")
+    code, said, data = _audited(output, "--units", units)
+    assert code == 1
+    assert f"skipped {judge}: AceBench's LLM-judge log: the grader's calls, not the agent's" in said
+    assert (data["calls"], sorted(s["calls"] for s in data["sessions"])) == (3, [1, 2])
+    code, said, data = _audited(judge, "--format", "openai-log", "--units", units)
+    assert data["calls"] == 2

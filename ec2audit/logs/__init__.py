@@ -105,6 +105,8 @@ def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
         return _detect_gzip(path, fmt)
     if not head.strip():
         return InputError("empty file" if not head else "empty file (whitespace only)", file=str(path))
+    if not fmt and acebench_audit.grader_log(head):
+        return InputError(acebench_audit.GRADER, file=str(path))
     found = fmt or _sniff(path, head)
     if found and head.startswith(_BINARY_MAGIC):
         return LogFile(path, found)

@@ -20,11 +20,21 @@ from ec2audit.payloads import Payload
 
 name = "acebench-cloud-audit"
 _KEYS = {"input", "output", "prompt_tokens", "completion_tokens", "latency_ms"}
+#: The grader's log collected beside it (`llm_judge.jsonl`, one line a call of its LLM judges, the privacy judge's
+#: holding every sensitive value of the task): AceBench's own calls, not the agent's, so not audited unless asked.
+GRADER = "AceBench's LLM-judge log: the grader's calls, not the agent's (--format openai-log audits them)"
+_GRADER_KEYS = {"type", "model", "messages", "output", "error", "latency_ms"}
 
 
 def sniff(path: Path, head: bytes) -> bool:
     record = first_record(head)
     return record is not None and _KEYS <= record.keys() and isinstance(record.get("input"), list)
+
+
+def grader_log(head: bytes) -> bool:
+    """Whether a file is AceBench's LLM-judge log (`utils/grading.py` writes it)."""
+    record = first_record(head)
+    return record is not None and _GRADER_KEYS <= record.keys()
 
 
 def _usage(record: dict) -> dict:
