@@ -120,8 +120,8 @@ def conversation_calls(messages: list, *, session: str, path: Path, line: int | 
         if message["role"] != "assistant" or k == 0:
             continue
         step += 1
-        extra = logged[k].get("extra") if isinstance(logged[k].get("extra"), dict) else {}
-        response = extra.get("response") if isinstance(extra.get("response"), dict) else {}
+        extra = given if isinstance(given := logged[k].get("extra"), dict) else {}
+        response = given if isinstance(given := extra.get("response"), dict) else {}
         usage = logged[k].get("usage") or response.get("usage")
         yield make_payload(
             pid=f"{pid or session}#{step}", segments=[s for s in segments if s.message_index < k + offset],

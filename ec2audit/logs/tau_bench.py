@@ -29,8 +29,8 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def _tau2(document: dict, path: Path) -> Iterator[Payload]:
-    info = document.get("info") if isinstance(document.get("info"), dict) else {}
-    agent = info.get("agent_info") if isinstance(info.get("agent_info"), dict) else {}
+    info = given if isinstance(given := document.get("info"), dict) else {}
+    agent = given if isinstance(given := info.get("agent_info"), dict) else {}
     provider, model = provider_of(agent.get("llm"))
     for number, simulation in enumerate(document.get("simulations") or [], start=1):
         if not isinstance(simulation, dict):
