@@ -372,3 +372,26 @@ def test_acebenchs_grader_log_beside_a_run_is_named_not_audited_as_the_agents(tm
     assert (data["calls"], sorted(s["calls"] for s in data["sessions"])) == (3, [1, 2])
     code, said, data = _audited(judge, "--format", "openai-log", "--units", units)
     assert data["calls"] == 2
+
+
+def test_an_acebench_cloud_only_runs_transcript_is_that_run_of_its_task(tmp_path):
+    """A cloud-only run of task 44: AceBench copies the agent's OpenClaw transcript out of its container as
+    `chat.jsonl` into the run's folder, beside the `usage.json` it writes for every run (cloud-only has no cloud
+    audit: its privacy judge reads this transcript). The agent (gpt-5.4) read the address; the units of the task as
+    above. By hand: one session `<task 44>/<run>`, scored against the task: 1.5 / 5.5 = 0.273. Near miss: an OpenClaw
+    transcript of the same name outside a run folder (no `usage.json`) keeps its own session id and its units. Before:
+    the session `chat` (its id), scored against the units in its calls: 1 of 1, 1.000."""
+    output, units = _task_44_runs(tmp_path)
+    run = output / "ACE_Bench" / TASK_44 / "Qwen3.5-27B_cloud-only-gpt-5.4_20260420_1010_0a1b2c_run1"
+    run.mkdir()
+    _openclaw(run, "chat", ["name,email\nMaria Kessler,maria.kessler@example.com"])
+    (run / "usage.json").write_text(json.dumps({"input_tokens": 200, "output_tokens": 20, "request_count": 2}),
+                                    encoding="utf-8")
+    code, said, data = _audited(run, "--units", units)
+    assert code == 1  # usage.json: not a log, named
+    session, = data["sessions"]
+    assert (session["session"], session["leaked"], round(session["exposure"], 3)) == (
+        f"{TASK_44}/{run.name}", 1, 0.273)
+    (run / "usage.json").unlink()
+    code, said, data = _audited(run, "--units", units)
+    assert [(s["session"], s["leaked"], s["units"]) for s in data["sessions"]] == [("chat", 1, 1)]

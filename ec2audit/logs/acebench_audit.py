@@ -31,6 +31,14 @@ def sniff(path: Path, head: bytes) -> bool:
     return record is not None and _KEYS <= record.keys() and isinstance(record.get("input"), list)
 
 
+def run_of(path: Path) -> tuple[str, str] | None:
+    """(task id, run) of a file AceBench collected into a run's output folder (`output/<category>/<task id>/<run>/`,
+    where `eval/run_batch.py` writes `usage.json` for every run: the OpenClaw transcript `chat.jsonl` beside it is
+    that run's agent); None elsewhere."""
+    folder = path.parent
+    return (folder.parent.name, folder.name) if (folder / "usage.json").is_file() else None
+
+
 def grader_log(head: bytes) -> bool:
     """Whether a file is AceBench's LLM-judge log (`utils/grading.py` writes it)."""
     record = first_record(head)

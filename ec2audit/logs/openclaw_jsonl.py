@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ec2audit.errors import InputError
+from ec2audit.logs import acebench_audit
 from ec2audit.logs.base import OnError, first_record, make_payload, normalize_usage, read_jsonl
 from ec2audit.payloads import Payload, Segment
 
@@ -57,8 +58,8 @@ def message_parts(message: dict) -> tuple[list[tuple[str, str, str]], int]:
         return ([("user", "user", text)] if text else []), 0
     if role in ("compactionSummary", "branchSummary") and isinstance(message.get("summary"), str):
         return [("user", "user", message["summary"])], 0
-    origin = {"assistant": "assistant", "toolResult": "tool_result"}.get(role, "user")
-    out_role = {"assistant": "assistant", "toolResult": "tool"}.get(role, "user")
+    origin = {"assistant": "assistant", "toolResult": "tool_result"}.get(str(role), "user")
+    out_role = {"assistant": "assistant", "toolResult": "tool"}.get(str(role), "user")
     for block in _blocks(message.get("content")):
         if not isinstance(block, dict):
             continue
@@ -77,7 +78,7 @@ class _Entry:
     id: str
     parent: str | None
     line: int
-    kind: str
+    kind: str | None
     data: dict
     parts: list[tuple[str, str, str]] = field(default_factory=list)
     source: dict = field(default_factory=dict)
@@ -121,7 +122,7 @@ class Transcript:
                 self._error(f"{images} image block(s) not audited", line)
             for block in _blocks(message.get("content")):
                 if isinstance(block, dict) and block.get("type") == "toolCall" and block.get("id"):
-                    args = block.get("arguments") if isinstance(block.get("arguments"), dict) else {}
+                    args = given if isinstance(given := block.get("arguments"), dict) else {}
                     self.tool_calls[str(block["id"])] = (str(block.get("name", "")), args)
             if message.get("role") == "toolResult":
                 item.source["tool_call"] = message.get("toolCallId")
@@ -175,7 +176,7 @@ class Transcript:
                 entry.source["command"] = args["command"][:200]
         return entry.source
 
-    def payloads(self, system_prompt: str | None = None) -> Iterator[Payload]:
+    def payloads(self, system_prompt: str | None = None, task_id: str | None = None) -> Iterator[Payload]:
         session = self.session or self.path.stem
         step = 0
         system = [Segment(0, "system", "system", system_prompt)] if system_prompt else []
@@ -195,7 +196,7 @@ class Transcript:
                 pid=f"{session}#{step}", segments=segments, session=session, step=step,
                 api=str(message.get("api") or "openclaw"), provider=message.get("provider"),
                 model=message.get("model"), timestamp=entry.data.get("timestamp"), path=self.path,
-                line=entry.line, usage=normalize_usage(message.get("usage")), messages=sources)
+                line=entry.line, usage=normalize_usage(message.get("usage")), messages=sources, task_id=task_id)
 
 
 def trajectory_path(path: Path) -> Path:
@@ -218,12 +219,15 @@ def sniff(path: Path, head: bytes) -> bool:
     if path.name.endswith(".trajectory.jsonl"):
         return False
     record = first_record(head)
-    return bool(record) and (record.get("type") == "session" or (
+    return record is not None and (record.get("type") == "session" or (
         record.get("type") in _CONTEXT | _SILENT and "parentId" in record))
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
-    transcript = Transcript(path, on_error)
+    """A transcript AceBench collected from a run (`chat.jsonl` in its output folder) is that run's session, of the
+    task its folder names, as the run's cloud audit beside it is (`acebench_audit`)."""
+    run = acebench_audit.run_of(path) if path.name == "chat.jsonl" else None
+    transcript = Transcript(path, on_error, "/".join(run) if run else None)
     for number, entry in read_jsonl(path, on_error):
         transcript.add(entry, number)
-    yield from transcript.payloads(_system_prompt(path))
+    yield from transcript.payloads(_system_prompt(path), task_id=run[0] if run else None)
