@@ -51,7 +51,7 @@ class ExactDetector:
             for form in cu.forms:
                 index.add(form, VALUE, i)
             if cu.amount is not None:
-                for form in amount_forms(cu.amount):
+                for form in amount_forms(cu.amount, cu.currency):
                     if form not in cu.forms:
                         index.add(form, AMOUNT, i)
             for form in cu.digit_forms:
