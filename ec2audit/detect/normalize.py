@@ -426,7 +426,8 @@ _EUROPEAN = str.maketrans(",.", ".,")
 _FOREIGN_NAMES = {"usd": ("dólares", "dolares", "dollars", "dollari", "dolarów", "dollar", "usd"),
                   "eur": ("euros", "euro", "eur", "€"), "gbp": ("libras", "livres", "pfund", "pounds", "sterlina", "gbp"),
                   "cny": ("yuanes", "yuans", "yuan", "元", "cny", "rmb")}
-_FOREIGN_SYMBOLS = {"usd": ("$", "us$"), "eur": ("€",), "gbp": ("£",), "cny": ("¥",)}
+#: ... and the symbols before it that name one currency only ("$" is also the peso's, and ends "R$")
+_FOREIGN_SYMBOLS = {"usd": ("us$",), "eur": ("€",), "gbp": ("£",)}
 
 
 def amount_forms(key: int, currency: str | None = None) -> list[str]:
@@ -435,7 +436,7 @@ def amount_forms(key: int, currency: str | None = None) -> list[str]:
     `3200000` becomes "3,200,000", "3200000", "3 200 000", "320万", "3.2m", "3.2 million", "3200k", … — so amounts
     are found by the same automaton as every other value instead of parsing every number in the text. With its
     `currency`, also grouped with full stops as most of Europe and Latin America write it, which only the currency
-    beside it tells from a decimal: "92.400 dólares", "$ 92.400".
+    beside it tells from a decimal: "92.400 dólares", "US$ 92.400".
     """
     value = Decimal(key) / 100
     whole = value == value.to_integral_value()
