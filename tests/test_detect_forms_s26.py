@@ -153,8 +153,10 @@ def test_another_birth_year_or_no_birth_date_is_no_hit(field, text):
 
 @pytest.mark.parametrize(("value", "field", "text"), [
     ("1987-12-24", "date_of_birth", "MRZ line 2: EV60312984POL8712246M3104095<<<<<<<<<<<<<<06"),
-    ("1987-12-24", "date_of_birth", "P<POLELLERY<VOSS<<TOMASZ<<<<<<<<<<<<<<<<<<<\nEV60312984POL8712246M3104095<<<<<<<<<<<<<<06"),
+    ("1987-12-24", "date_of_birth",
+     "P<POLELLERY<VOSS<<TOMASZ<<<<<<<<<<<<<<<<<<<\nEV60312984POL8712246M3104095<<<<<<<<<<<<<<06"),
     ("1987-12-24", "date_of_birth", "visa MRZ: L898902C36UTO8712249F1204159ZE184226B<<<<<10"),
+    ("2012-04-15", "passport_expiry", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"),
     ("2031-04-09", "passport_expiry", "EV60312984POL8712246M3104095<<<<<<<<<<<<<<06"),
 ])
 def test_a_date_in_a_machine_readable_zone_is_the_value(value, field, text):

@@ -424,7 +424,8 @@ _EUROPEAN = str.maketrans(",.", ".,")
 
 #: a currency's names in the languages a translated record is written in, after a number grouped the European way
 _FOREIGN_NAMES = {"usd": ("dólares", "dolares", "dollars", "dollari", "dolarów", "dollar", "usd"),
-                  "eur": ("euros", "euro", "eur", "€"), "gbp": ("libras", "livres", "pfund", "pounds", "sterlina", "gbp"),
+                  "eur": ("euros", "euro", "eur", "€"),
+                  "gbp": ("libras", "livres", "pfund", "pounds", "sterlina", "gbp"),
                   "cny": ("yuanes", "yuans", "yuan", "元", "cny", "rmb")}
 #: ... and the symbols before it that name one currency only ("$" is also the peso's, and ends "R$")
 _FOREIGN_SYMBOLS = {"usd": ("us$",), "eur": ("€",), "gbp": ("£",)}

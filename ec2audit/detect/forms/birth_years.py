@@ -22,7 +22,8 @@ def birth_year_forms(year: int) -> list[str]:
     """The year after (or, in Chinese, before) the words for a birth."""
     forms = [f"{w} {year}" for w in ("born", "born in", "b.", "year of birth", "year of birth:", "birth year",
                                      "birth year:", "yob", "yob:")]
-    return forms + [f"{year}年生", f"{year}年出生", f"生于{year}年", f"出生于{year}年", f"出生年份:{year}", f"出生年份 {year}"]
+    return forms + [f"{year}年生", f"{year}年出生", f"生于{year}年", f"出生于{year}年", f"出生年份:{year}",
+                    f"出生年份 {year}"]
 
 
 @register

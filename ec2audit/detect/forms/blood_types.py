@@ -1,7 +1,7 @@
-"""A blood type (ABO group and RhD) in another of its notations: `AB型 Rh阴性` sent as `AB negative`, `AB Rh(D)-negative`,
-`AB-` or `Rh阴性AB型`, and back. A blood type is a code: one letter more or less is another group (`A型 Rh阴性` is not
-`AB型 Rh阴性`), so no near-verbatim variant of it is read (`is_blood_type`). A value without its Rh factor is left to
-the exact tier: "type A" is too common a phrase to read as a group."""
+"""A blood type (ABO group and RhD) in another of its notations: `AB型 Rh阴性` sent as `AB negative`,
+`AB Rh(D)-negative`, `AB-` or `Rh阴性AB型`, and back. A blood type is a code: one letter more or less is another
+group (`A型 Rh阴性` is not `AB型 Rh阴性`), so no near-verbatim variant of it is read (`is_blood_type`). A value
+without its Rh factor is left to the exact tier: "type A" is too common a phrase to read as a group."""
 
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ def blood_type_forms(value: str) -> list[str]:
     rh = [*(f"rh{d}{s}{w}" for d in ("", "d", "(d)") for s in (" ", "-") for w in _RH_WORDS[sign]),
           *(f"rh{d}{s}" for d in ("", "d", "(d)") for s in _RH_SIGNS[sign])]
     forms = [f"{group}{sep}{r}" for sep in (" ", ", ", "/", " type, ") for r in (*rh, *_RH_WORDS[sign])]
-    forms += [f"{group}{s}" for s in _RH_SIGNS[sign]] + [f"{r} {group}" for r in rh] + [f"{r}, type {group}" for r in rh]
+    forms += [f"{group}{s}" for s in _RH_SIGNS[sign]]
+    forms += [f"{r}{sep}{group}" for r in rh for sep in (" ", ", type ")]
     han = _RH_HAN[sign]
     for rh_han in (f"rh{han}", f"rhd{han}", f"rh(d){han}", f"rh{_RH_SIGNS[sign][0]}", f"rh({_RH_SIGNS[sign][0]})"):
         forms += [f"{group}型{sep}{rh_han}" for sep in ("", " ", ",", "，")]
@@ -67,7 +68,7 @@ class BloodTypes(Form):
 
 
 def _alone(text: str, start: int, end: int) -> bool:
-    """Not the end of a word (`lab negative`), and a sign not the start of a code or a longer sign (`AB-1234`, `A++`)."""
+    """Not the end of a word (`lab negative`); a sign not the start of a code or a longer sign (`AB-1234`, `A++`)."""
     before = start and is_word_char(text[start - 1])
     after = end < len(text) and (is_word_char(text[end - 1]) or text[end - 1] in "+-−") \
         and (is_word_char(text[end]) or text[end] in "+-−")

@@ -1,6 +1,6 @@
-"""Chinese capital numerals (大写数字: 壹 贰 叁 … 柒 … 拾 佰 仟), written where a number must not be altered: a cheque, an
-invoice, and certificates and records that print a grade or a stage so (`伤残等级 柒级`, `矽肺壹期` for 矽肺一期). A
-reader reads them as the common numerals; the tiers read them so too.
+"""Chinese capital numerals (大写数字: 壹 贰 叁 … 柒 … 拾 佰 仟), written where a number must not be altered: a
+cheque, an invoice, and certificates and records that print a grade or a stage so (`柒级伤残`, `矽肺壹期` for
+矽肺一期). A reader reads them as the common numerals; the tiers read them so too.
 
 陆 (六) and 伍 (五) are also family names (陆先生, 伍佰): either alone is read as a numeral only before a measure word
 (`陆级`, `伍万元`); in a run with another capital numeral (`伍拾`) always."""

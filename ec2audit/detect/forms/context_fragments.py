@@ -1,7 +1,7 @@
 """The start or the end of an identifier next to a word that says so: "card ending 2291", "ends in 73 B",
-"the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291", "以mike.r开头", "a microchip ending in
-1203": a fragment (0.3). The automaton reports the context words (each unit's taxonomy `context`); the form reads the pieces
-next to them and confirms the units whose value starts or ends with one."""
+"the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291", "以mike.r开头", "a microchip
+ending in 1203": a fragment (0.3). The automaton reports the context words (each unit's taxonomy `context`); the
+form reads the pieces next to them and confirms the units whose value starts or ends with one."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@
 `S62.3.8`), with the month named in another European language (`8. März 1987`, `8 de marzo de 1987`,
 `8 marca 1987`), and in ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as
 one without doubt (year first, a month name, Chinese, day-first with dots, or a slash date whose day is over 12);
-every form of it then counts as the value (1.0). A date inside a longer number (an ID holding the birth date, `19870308` in
-`330106198703081234`) is not one."""
+every form of it then counts as the value (1.0). A date inside a longer number (an ID holding the birth date,
+`19870308` in `330106198703081234`) is not one."""
 
 from __future__ import annotations
 

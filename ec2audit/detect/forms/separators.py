@@ -35,8 +35,8 @@ _PREFIXED_NUMBER = re.compile(r"([a-z]{1,2})(\d{8,9})")  # a letter prefix befor
 def separator_forms(value: str) -> list[str]:
     """The identifier's groups joined by nothing and by each other separator, as the text view reads them."""
     norm = normalize_text(value).strip()
-    number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()
-    if number:  # a long number (a microchip, an IMEI) in fours, in threes, in threes from its end
+    long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()
+    if long_number:  # a long number (a microchip, an IMEI) in fours, in threes, in threes from its end
         groupings = [[norm[k:k + n] for k in range(0, len(norm), n)] for n in (4, 3)]
         groupings.append([norm[max(0, k - 3):k] for k in range(len(norm) % 3 or 3, len(norm) + 1, 3)])
     elif len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isalnum():
@@ -50,7 +50,7 @@ def separator_forms(value: str) -> list[str]:
     forms = []
     for groups in groupings:
         joined = "".join(groups)
-        if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or (joined.isdigit() and not number) \
+        if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or (joined.isdigit() and not long_number) \
                 or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):
             return []
         forms += [joined, *(sep.join(groups) for sep in " -.·")]
