@@ -230,3 +230,23 @@ def test_a_plate_with_its_province_in_pinyin_is_the_value(value, text, found):
 @pytest.mark.parametrize("text", ["plate Su A·7K3M9", "plate Hu A·7K3M8", "plate Shu A·7K3M9", "plate Hu B·7K3M9"])
 def test_another_plate_in_pinyin_is_no_hit(text):
     assert _scan("沪A·7K3M9", "other", text, "license_plate") == []
+
+
+# -- 12. a secret dictated in Chinese: capitals after 大写, a letter's case in brackets after its word ---------------
+
+@pytest.mark.parametrize("text", [
+    "星桥数据的独立Wi-Fi密码我口述一下：大写XQ，横杠，Office（O大写），井号，2026，最后一个感叹号。",
+    "密码：大写XQ，横杠，office（O大写），井号，2026，最后一个感叹号",  # the case said makes `office` `Office`
+    "WiFi：大写XQ，横杠，Office，井号，2026，最后一个是感叹号",
+])
+def test_a_secret_dictated_in_chinese_is_the_value(text):
+    assert [(d, g) for d, g, _ in _scan("XQ-Office#2026!", "credential", text, "wifi_password")] == [("exact", 1.0)]
+
+
+@pytest.mark.parametrize("text", [
+    "大写XQ，横杠，Office（O大写），井号，2025，最后一个感叹号。",  # another year
+    "大写XQ，横杠，Office（O大写），下划线，2026，最后一个感叹号。",  # another symbol
+    "大写XZ，横杠，Office（O大写），井号，2026，最后一个感叹号。",
+])
+def test_another_secret_dictated_in_chinese_is_no_hit(text):
+    assert _scan("XQ-Office#2026!", "credential", text, "wifi_password") == []
