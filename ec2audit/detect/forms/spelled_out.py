@@ -101,8 +101,8 @@ _ZH_ITEM = re.compile(rf"(?:(?P<case>{_ZH_CASE})的?(?P<cased>[A-Za-z]+)(?![A-Za
                       rf"|(?P<open>[（(])?(?<![A-Za-z0-9])(?P<letter>[A-Za-z])(?P<after>{_ZH_CASE})(?(open)[)）])"
                       rf"|(?P<named>{_words(_ZH_SYMBOLS)})|(?<![A-Za-z0-9])(?P<word>[A-Za-z0-9]+)(?![A-Za-z0-9]))")
 # (a letter's case said in brackets right after its word, `Office（O大写）`, needs no comma before it)
-_ZH_SEPARATOR = re.compile(r"[ \t]*[，,、；;][ \t]*(?:然后是?|接着是?|再是?|最后一个是?|最后一位是?|最后是?|后面是)?[ \t]*"
-                           r"|(?=[（(][A-Za-z](?:大写|小写)[)）])")
+_ZH_SEPARATOR = re.compile(r"[ \t]*[，,、；;][ \t]*(?:然后是?|接着是?|再是?|最后一个是?|最后一位是?|最后是?"
+                           r"|后面是)?[ \t]*|(?=[（(][A-Za-z](?:大写|小写)[)）])")
 
 
 def _zh_item(m: re.Match[str]) -> _Item:
