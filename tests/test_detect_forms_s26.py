@@ -250,3 +250,26 @@ def test_a_secret_dictated_in_chinese_is_the_value(text):
 ])
 def test_another_secret_dictated_in_chinese_is_no_hit(text):
     assert _scan("XQ-Office#2026!", "credential", text, "wifi_password") == []
+
+
+# -- 13. a home address's US ZIP code next to a word naming it ------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Customer in the 59715 ZIP reports an obstruction warning. Which tech covers that area on Tuesday?",
+    "her zip code: 59715, nothing else on file",
+    "ZIP 59715 has two open tickets",
+    "postcode 59715-1234",
+])
+def test_a_zip_code_named_as_one_is_a_fragment(text):
+    assert _scan("1147 Ridgecrest Rd, Bozeman, MT 59715", "location", text, "install_address") == [
+        ("partial.fragment", 0.3, "59715")]
+
+
+@pytest.mark.parametrize("text", [
+    "zip code: 59716",  # another ZIP
+    "ticket 59715 open",  # the number, no word for a ZIP
+    "Route: 08:00 1174 Ridgecrest Rd, Bozeman MT 59715 - new install",  # inside another whole address
+    "order 459715 zip",
+])
+def test_another_zip_or_a_zip_in_another_address_is_no_hit(text):
+    assert _scan("1147 Ridgecrest Rd, Bozeman, MT 59715", "location", text, "install_address") == []
