@@ -273,3 +273,29 @@ def test_a_zip_code_named_as_one_is_a_fragment(text):
 ])
 def test_another_zip_or_a_zip_in_another_address_is_no_hit(text):
     assert _scan("1147 Ridgecrest Rd, Bozeman, MT 59715", "location", text, "install_address") == []
+
+
+# -- 14. a Chinese term and its grade, stage or type the other way round, in other numerals, under a label ----------
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("七级伤残", "伤残军人证信息：姓名 刘卫东；伤残等级 柒级；伤残性质 因战。", "伤残等级 柒级"),
+    ("七级伤残", "鉴定结论：伤残等级：7级", "伤残等级：7级"),
+    ("七级伤残", "工伤鉴定为伤残七级", "伤残七级"),
+    ("2型糖尿病", "既往史：糖尿病（2型）十年", "糖尿病（2型）"),
+    ("2型糖尿病", "二型糖尿病，口服二甲双胍", "二型糖尿病"),
+    ("高血压3级", "诊断：三级高血压", "三级高血压"),
+])
+def test_a_graded_term_written_another_way_is_the_value(value, text, found):
+    assert _scan(value, "health", text, "diagnosis") == [("forms.graded_term", 1.0, found)]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("七级伤残", "伤残等级：八级"),  # another grade
+    ("七级伤残", "伤残等级：17级"),  # a number that goes on
+    ("2型糖尿病", "1型糖尿病"),
+    ("高血压3级", "二级高血压"),
+    ("高血压3级", "高血压13级"),
+    ("七级伤残", "鉴定为27级伤残"),  # (no such grade: a number that goes on)
+])
+def test_another_grade_of_the_term_is_no_hit(value, text):
+    assert _scan(value, "health", text, "diagnosis") == []

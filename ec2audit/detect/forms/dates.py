@@ -113,7 +113,7 @@ _ERAS = (("令和", "r", dt.date(2019, 5, 1)), ("平成", "h", dt.date(1989, 1, 
          ("大正", "t", dt.date(1912, 7, 30)), ("明治", "m", dt.date(1868, 10, 23)))
 
 
-def _han_number(n: int) -> str:
+def han_number(n: int) -> str:
     """1–199 in Han numerals as a date writes them: 十四, 二十, 七十九, 一百一十三."""
     hundreds, rest = divmod(n, 100)
     tens, units = divmod(rest, 10)
@@ -129,17 +129,17 @@ def _han_forms(y: int, m: int, d: int) -> list[str]:
     """The date in Han numerals (the year digit by digit, 〇 or 零 for zero), in the Republic of China's years
     (民国, as the text view folds 民國) and in its Japanese era's (平成2年, 平成元年, `H2.2.14`), in Arabic or Han
     numerals."""
-    month_day = [f"{m}月{d}{day}" for day in "日号"] + [f"{_han_number(m)}月{_han_number(d)}{day}" for day in "日号"]
+    month_day = [f"{m}月{d}{day}" for day in "日号"] + [f"{han_number(m)}月{han_number(d)}{day}" for day in "日号"]
     years = ["".join(_HAN_DIGITS[int(c)] for c in str(y))]
     years.append(years[0].replace("〇", "零"))
     forms = [f"{year}年{md}" for year in dict.fromkeys(years) for md in month_day[2:]]
     if (roc := y - _ROC_EPOCH) > 0:
-        forms += [f"民国{year}年{md}" for year in (str(roc), _han_number(roc)) for md in month_day]
+        forms += [f"民国{year}年{md}" for year in (str(roc), han_number(roc)) for md in month_day]
     era = next(((name, letter, y - first.year + 1) for name, letter, first in _ERAS
                 if dt.date(y, m, d) >= first), None)
     if era is not None:
         name, letter, year = era
-        written = [str(year), _han_number(year)] + (["元"] if year == 1 else [])
+        written = [str(year), han_number(year)] + (["元"] if year == 1 else [])
         forms += [f"{name}{w}年{md}" for w in written for md in month_day]
         forms += [f"{letter}{a}.{b}.{c}" for a, b, c in ((year, m, d), (f"{year:02d}", f"{m:02d}", f"{d:02d}"))]
     return forms
