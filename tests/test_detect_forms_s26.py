@@ -197,6 +197,7 @@ def test_another_date_with_another_month_name_is_no_hit(text):
     ("$92,400", "salario anual: US$ 92.400", "US$ 92.400"),
     ("$250,000", "la coalition a reçu une subvention de 250 000 dollars pour le tutorat", "250 000"),
     ("€48,250", "Gehalt 48.250 Euro brutto", "48.250 euro"),
+    ("$250,000", "subvention : 250 000,00 dollars", "250 000,00"),
 ])
 def test_an_amount_grouped_the_european_way_is_the_value(value, text, found):
     assert [(d, g, f.lower()) for d, g, f in _scan(value, "business", text, "award_amount")] == [
@@ -209,6 +210,7 @@ def test_an_amount_grouped_the_european_way_is_the_value(value, text, found):
     ("$92,400", "lote de 92.400 kg"),  # no currency: a decimal as much as a thousand
     ("$92,400", "cobra 92.401 dólares"),
     ("$250,000", "1 250 000 dollars"),
+    ("$250,000", "une subvention de 250 000,50 dollars"),  # its decimals after it
 ])
 def test_another_amount_or_a_bare_dotted_number_is_no_amount(value, text):
     assert _scan(value, "business", text, "award_amount") == []

@@ -38,7 +38,8 @@ _CONTEXT = 42  # characters a literal match reads on either side: number boundar
 _DIGIT_RUN = 48  # characters around a digit word or a Chinese numeral that decide whether its run is a number
 _ALNUM_SPREAD = 3  # an identifier in the text spans at most this many characters per alphanumeric one
 _NUMERAL_RUN = 32  # the longest run of Chinese numerals read as an amount
-_GROUP_BEFORE = re.compile(r"\d $")  # a group of a number written with spaces before a match
+_GROUP_BEFORE = re.compile(r"\d $")  # a group of a number written with spaces before a match ...
+_DECIMALS_AFTER = re.compile(r"[.,]\d")  # ... or its decimals after it
 
 
 class ExactDetector:
@@ -123,9 +124,9 @@ class ExactDetector:
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
-                if detector == "exact.amount" and _GROUP_BEFORE.search(text, max(0, start - 2), start) \
-                        and text[start:end].replace(" ", "").isdigit():
-                    continue  # "250 000" in "1 250 000": the end of a larger number grouped with spaces
+                if detector == "exact.amount" and text[start:end].replace(" ", "").isdigit() and (
+                        _GROUP_BEFORE.search(text, max(0, start - 2), start) or _DECIMALS_AFTER.match(text, end)):
+                    continue  # "250 000" in "1 250 000" or in "250 000,50": a part of a larger number
                 if cu.rules.name == "credential":
                     o_start, o_end = view.to_original(start, hit_end)
                     if cu.case_differs(view.original[o_start:o_end]):

@@ -445,7 +445,8 @@ def amount_forms(key: int, currency: str | None = None) -> list[str]:
     if whole:
         forms.update({f"{int(value):,}.00", f"{int(value)}.00"})
         if value >= 1000:
-            forms.add(f"{int(value):,}".replace(",", " "))  # as French, Polish, Swedish … group it
+            spaced = f"{int(value):,}".replace(",", " ")  # as French, Polish, Swedish … group it
+            forms.update({spaced, f"{spaced},00"})
             dotted = f"{int(value):,}".translate(_EUROPEAN)
             forms.update(f"{dotted} {name}" for name in _FOREIGN_NAMES.get(currency or "", ()))
             forms.update(f"{symbol}{space}{dotted}" for symbol in _FOREIGN_SYMBOLS.get(currency or "", ())
