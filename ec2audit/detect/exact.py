@@ -38,7 +38,8 @@ _CONTEXT = 42  # characters a literal match reads on either side: number boundar
 _DIGIT_RUN = 48  # characters around a digit word or a Chinese numeral that decide whether its run is a number
 _ALNUM_SPREAD = 3  # an identifier in the text spans at most this many characters per alphanumeric one
 _NUMERAL_RUN = 32  # the longest run of Chinese numerals read as an amount
-_GROUP_BEFORE = re.compile(r"\d $")  # a group of a number written with spaces before a match ...
+_SPACED = re.compile(r"\d+(?: \d{3})+")  # an amount grouped with spaces, whose neighbours may be more of it:
+_GROUP_BEFORE = re.compile(r"\d $")  # a group of a number written with spaces before it ...
 _DECIMALS_AFTER = re.compile(r"[.,]\d")  # ... or its decimals after it
 
 
@@ -124,7 +125,7 @@ class ExactDetector:
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
-                if detector == "exact.amount" and text[start:end].replace(" ", "").isdigit() and (
+                if detector == "exact.amount" and _SPACED.fullmatch(text, start, end) and (
                         _GROUP_BEFORE.search(text, max(0, start - 2), start) or _DECIMALS_AFTER.match(text, end)):
                     continue  # "250 000" in "1 250 000" or in "250 000,50": a part of a larger number
                 if cu.rules.name == "credential":
