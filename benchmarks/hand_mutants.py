@@ -1746,8 +1746,7 @@ mutant('UO8', '    if abs(lat) > 90 or abs(lon) > 180:\n', '    if abs(lat) > 90
 mutant('UO9', '_DECIMAL_PAIR = re.compile(r"(-?\\d{1,2}\\.\\d{3,})\\s*[,;/ ]\\s*(-?\\d{1,3}\\.\\d{3,})")',
        '_DECIMAL_PAIR = re.compile(r"(-?\\d{1,2}\\.\\d{1,})\\s*[,;/ ]\\s*(-?\\d{1,3}\\.\\d{1,})")')
 mutant('UE1', '_GROUPED_FROM = 10', '_GROUPED_FROM = 20')
-mutant('UE2', '    if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or joined.isdigit() \\\n',
-       '    if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 \\\n')
+mutant('UE2', ' < 2 or (joined.isdigit() and not long_number) \\\n', ' < 2 \\\n')
 mutant('UE3', '            or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):\n',
        '            or False:\n')
 mutant('UE4', 'or (end < len(text) and text[end].isascii() and text[end].isalnum()))', 'or False)')

@@ -13,7 +13,7 @@ from pathlib import Path
 from ec2audit import resources
 from ec2audit.errors import InputError
 
-_FRAGMENT_KINDS = {"none", "tail", "surname"}
+_FRAGMENT_KINDS = {"none", "tail", "code", "surname"}
 _VIEWS = {"digits", "amount", "pinyin", "alnum", "numerals"}
 
 

@@ -161,9 +161,11 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
     if len(digits) < 6 or len(alnum) - len(digits) - int(tail_x) > 0:
         return ()
     forms = [digits + ("x" if tail_x else "")]
-    if norm.startswith("+"):  # also without the country code: "+86 139…" is sent as "139…"
+    if norm.startswith("+"):  # also without the country code: "+86 139…" is sent as "139…", and in the national
+        # format, the trunk prefix 0 in its place: "+44 7700 900461" as "07700 900461"
         if m := re.match(r"\+(\d{1,3})[\s\-]", norm):
-            forms.append(forms[0][len(m.group(1)):])
+            national = forms[0][len(m.group(1)):]
+            forms += [national, *(["0" + national] if not national.startswith("0") else [])]
     elif norm.startswith("0") and not norm.startswith("00") and len(digits) >= 9:
         forms.append(forms[0][1:])  # a national number after a country code: "07700 900418" as "+44 7700 900418"
     return tuple(f for f in forms if len(f) >= 6)

@@ -38,6 +38,9 @@ _CONTEXT = 42  # characters a literal match reads on either side: number boundar
 _DIGIT_RUN = 48  # characters around a digit word or a Chinese numeral that decide whether its run is a number
 _ALNUM_SPREAD = 3  # an identifier in the text spans at most this many characters per alphanumeric one
 _NUMERAL_RUN = 32  # the longest run of Chinese numerals read as an amount
+_SPACED = re.compile(r"\d+(?: \d{3})+")  # an amount grouped with spaces, whose neighbours may be more of it:
+_GROUP_BEFORE = re.compile(r"\d $")  # a group of a number written with spaces before it ...
+_DECIMALS_AFTER = re.compile(r"[.,]\d")  # ... or its decimals after it
 
 
 class ExactDetector:
@@ -51,7 +54,7 @@ class ExactDetector:
             for form in cu.forms:
                 index.add(form, VALUE, i)
             if cu.amount is not None:
-                for form in amount_forms(cu.amount):
+                for form in amount_forms(cu.amount, cu.currency):
                     if form not in cu.forms:
                         index.add(form, AMOUNT, i)
             for form in cu.digit_forms:
@@ -122,6 +125,9 @@ class ExactDetector:
                     continue
                 if cu.currency and (other := currency_next_to(text, start, end)) and other != cu.currency:
                     continue
+                if detector == "exact.amount" and _SPACED.fullmatch(text, start, end) and (
+                        _GROUP_BEFORE.search(text, max(0, start - 2), start) or _DECIMALS_AFTER.match(text, end)):
+                    continue  # "250 000" in "1 250 000" or in "250 000,50": a part of a larger number
                 if cu.rules.name == "credential":
                     o_start, o_end = view.to_original(start, hit_end)
                     if cu.case_differs(view.original[o_start:o_end]):

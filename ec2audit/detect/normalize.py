@@ -422,17 +422,35 @@ def _amount_of(run: str) -> int | None:
 _EUROPEAN = str.maketrans(",.", ".,")
 
 
-def amount_forms(key: int) -> list[str]:
+#: a currency's names in the languages a translated record is written in, after a number grouped the European way
+_FOREIGN_NAMES = {"usd": ("dólares", "dolares", "dollars", "dollari", "dolarów", "dollar", "usd"),
+                  "eur": ("euros", "euro", "eur", "€"),
+                  "gbp": ("libras", "livres", "pfund", "pounds", "sterlina", "gbp"),
+                  "cny": ("yuanes", "yuans", "yuan", "元", "cny", "rmb")}
+#: ... and the symbols before it that name one currency only ("$" is also the peso's, and ends "R$")
+_FOREIGN_SYMBOLS = {"usd": ("us$",), "eur": ("€",), "gbp": ("£",)}
+
+
+def amount_forms(key: int, currency: str | None = None) -> list[str]:
     """The normalised surface forms of an amount (in hundredths), for matching them literally.
 
-    `3200000` becomes "3,200,000", "3200000", "320万", "3.2m", "3.2 million", "3200k", … — so amounts
-    are found by the same automaton as every other value instead of parsing every number in the text.
+    `3200000` becomes "3,200,000", "3200000", "3 200 000", "320万", "3.2m", "3.2 million", "3200k", … — so amounts
+    are found by the same automaton as every other value instead of parsing every number in the text. With its
+    `currency`, also grouped with full stops as most of Europe and Latin America write it, which only the currency
+    beside it tells from a decimal: "92.400 dólares", "US$ 92.400".
     """
     value = Decimal(key) / 100
     whole = value == value.to_integral_value()
     forms = {f"{int(value):,}", str(int(value))} if whole else {f"{value:,.2f}", f"{value:.2f}"}
     if whole:
         forms.update({f"{int(value):,}.00", f"{int(value)}.00"})
+        if value >= 1000:
+            spaced = f"{int(value):,}".replace(",", " ")  # as French, Polish, Swedish … group it
+            forms.update({spaced, f"{spaced},00"})
+            dotted = f"{int(value):,}".translate(_EUROPEAN)
+            forms.update(f"{dotted} {name}" for name in _FOREIGN_NAMES.get(currency or "", ()))
+            forms.update(f"{symbol}{space}{dotted}" for symbol in _FOREIGN_SYMBOLS.get(currency or "", ())
+                         for space in ("", " "))
     # the European way, with the cents (without them "74.500" reads as 74.5 elsewhere): "74.500,00"
     forms.add(f"{value:,.2f}".translate(_EUROPEAN))
     for scale, templates in _SCALED_FORMS:

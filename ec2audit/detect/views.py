@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import datetime
 import html
 import re
 import subprocess
@@ -445,7 +446,8 @@ _MRZ_BEFORE_SEX = 20
 
 
 def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
-    """The names ("van der meulen, sophie") and fields of a passport's machine-readable zone."""
+    """The names ("van der meulen, sophie") and fields of a passport's machine-readable zone, its dates as ISO dates
+    (`871224` as 1987-12-24)."""
     for m in _MRZ_NAMES.finditer(text):
         yield m.start(), m.end(), f"P {m.group(1)} {m.group(2).replace('<', ' ')}, {m.group(3).replace('<', ' ')}"
     floor = 0
@@ -454,7 +456,21 @@ def _mrz(text: str) -> Iterator[tuple[int, int, str]]:
         fields = _MRZ_FIELDS.match(text, start) if start >= floor else None
         if fields:
             floor = fields.end()
-            yield start, floor, " ".join(g.strip("<") for g in fields.groups())
+            groups = [g.strip("<") for g in fields.groups()]
+            groups[3], groups[6] = _mrz_date(groups[3], past=True), _mrz_date(groups[6], past=False)
+            yield start, floor, " ".join(groups)
+
+
+def _mrz_date(yymmdd: str, past: bool) -> str:
+    """A date of the zone, its year of two digits read as a birth in the last hundred years (`past`) or an expiry
+    from 2000 on; as written where it is no date."""
+    year = 2000 + int(yymmdd[:2])
+    if past and year > datetime.date.today().year:
+        year -= 100
+    try:
+        return datetime.date(year, int(yymmdd[2:4]), int(yymmdd[4:])).isoformat()
+    except ValueError:
+        return yymmdd
 
 
 def _decoders(text: str, lower: str) -> list[Rewriter]:

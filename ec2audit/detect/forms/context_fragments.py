@@ -1,7 +1,7 @@
 """The start or the end of an identifier next to a word that says so: "card ending 2291", "ends in 73 B",
-"the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291", "以mike.r开头": a fragment
-(0.3). The automaton reports the context words (each unit's taxonomy `context`); the form reads the pieces
-next to them and confirms the units whose value starts or ends with one."""
+"the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291", "以mike.r开头", "a microchip
+ending in 1203": a fragment (0.3). The automaton reports the context words (each unit's taxonomy `context`); the
+form reads the pieces next to them and confirms the units whose value starts or ends with one."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ _IS = frozenset("是为:：")
 _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "starts",
                              "starting", "prefix", "first four", "first 4", "first six", "first 6",
                              "开头", "前缀", "前四位", "前4位", "前六位", "前6位"})
+_RUN_BEFORE = re.compile(r"(?<=[\u2e80-\u9fff])[^\s\u2e80-\u9fff]+$")  # a Latin piece after Han, before the word
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out
 _KEY_CONTEXT = frozenset({"last4", "last_4", "last_four"})  # context words that are written as keys
@@ -51,7 +52,7 @@ class ContextFragments(Form):
         self._memo: dict[tuple[str, int, int], list[tuple[int, int, int, bool, bool]]] = {}
         for i, cu in enumerate(self.units):
             bare = _bare(cu.forms[0])
-            if cu.rules.fragment == "tail" and len(bare) >= 8:
+            if len(bare) >= 8 and (cu.rules.fragment == "tail" or (cu.rules.fragment == "code" and _code(cu.forms[0]))):
                 self._bare[i] = bare
                 self._issuer_digits[i] = _issuer_digits(cu, bare)
                 key_type = _KEY_TYPE.match(cu.forms[0])
@@ -105,8 +106,10 @@ class ContextFragments(Form):
             return  # a word of its own; "last4" also as one part of a key's name ("ssn_last4": "4410")
         if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
             pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + TAIL_WINDOW))
-        elif word in _BEFORE_CONTEXT:  # "以mike.r开头": the piece stands before the word
+        elif word in _BEFORE_CONTEXT:  # "以mike.r开头", "是Lin@开头的": the piece stands before the word
             k = text.rfind("以", max(0, c_start - TAIL_WINDOW), c_start)
+            if k < 0 and (run := _RUN_BEFORE.search(text, max(0, c_start - TAIL_WINDOW), c_start)):
+                k = run.start() - 1
             pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
         elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + TAIL_WINDOW):
             pieces = _pieces(text, c_end, min(len(text), c_end + TAIL_WINDOW))
@@ -121,7 +124,7 @@ class ContextFragments(Form):
             piece = _bare(text[start:end])
             prefix = word in _PREFIX_CONTEXT
             # four letters at the start are a key type's ("AKIA", "LTAI"), not the key's own
-            if len(piece) < 3 or (len(piece) < 4 + prefix and not any(c.isdigit() for c in piece)):
+            if len(piece) < 3 or (len(piece) < 4 + prefix and piece.isalpha()):
                 continue
             for i in (self._starts if prefix else self._ends).get(piece, ()):
                 whole = self._bare[i]
@@ -148,6 +151,12 @@ def _issuer_digits(cu: CompiledUnit, bare: str) -> int:
 
 
 _ISSUER, _CARD_ISSUER = 4, 6
+
+
+def _code(value: str) -> bool:
+    """One token showing digits (a microchip, a plate, a policy number): what a dimension of codes and words keeps
+    fragments of (taxonomy `fragment = "code"`)."""
+    return not any(c.isspace() for c in value) and sum(c.isdigit() for c in value) >= 2
 
 
 def _bare(text: str) -> str:

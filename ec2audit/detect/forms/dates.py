@@ -2,11 +2,11 @@
 (US), `08/03/1987` and `08.03.1987` (day first), `March 8, 1987`, `8 Mar 1987`, `8th of March 1987`,
 `1987年3月8日`, in Han numerals (`一九八七年三月八日`), in the Republic of China's years as Taiwan writes them
 (`民國76年3月8日`, `民國七十六年三月八日`: 1987 is year 76) and in Japan's era years (`昭和62年3月8日`,
-`S62.3.8`), with the month named in another European language (`8. März 1987`, `8 de marzo de 1987`), and in
-ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as one without doubt (year
-first, a month name, Chinese, day-first with dots, or a slash date whose day is over 12); every form of it then
-counts as the value (1.0). A date inside a longer number (an ID holding the birth date, `19870308` in
-`330106198703081234`) is not one."""
+`S62.3.8`), with the month named in another European language (`8. März 1987`, `8 de marzo de 1987`,
+`8 marca 1987`), and in ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as
+one without doubt (year first, a month name, Chinese, day-first with dots, or a slash date whose day is over 12);
+every form of it then counts as the value (1.0). A date inside a longer number (an ID holding the birth date,
+`19870308` in `330106198703081234`) is not one."""
 
 from __future__ import annotations
 
@@ -82,17 +82,22 @@ _FOREIGN_MONTHS = {
     "pt": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
     "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
     "nl": "januari februari maart april mei juni juli augustus september oktober november december",
+    # Polish and Czech name the month of a date in the genitive ("24 grudnia 1987", "24. prosince 1987")
+    "pl": "stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października listopada grudnia",
+    "cs": "ledna února března dubna května června července srpna září října listopadu prosince",
+    "sv": "januari februari mars april maj juni juli augusti september oktober november december",
+    "tr": "ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık",
 }
 
 
 def _foreign_forms(y: int, m: int, d: int) -> list[str]:
-    """The date with its month named in German, French, Spanish, Portuguese, Italian or Dutch, as each writes it:
-    `24. dezember 1987`, `24 décembre 1987` (`1er`), `24 de diciembre de 1987`."""
+    """The date with its month named in German, French, Spanish, Portuguese, Italian, Dutch, Polish, Czech, Swedish
+    or Turkish, as each writes it: `24. dezember 1987`, `24 décembre 1987` (`1er`), `24 de diciembre de 1987`."""
     forms = []
     for language, months in _FOREIGN_MONTHS.items():
         name = months.split()[m - 1]
         forms += [f"{d} {name} {y}", f"{d:02d} {name} {y}"]
-        if language == "de":
+        if language in ("de", "cs"):
             forms += [f"{d}. {name} {y}", f"{d:02d}. {name} {y}"]
         elif language in ("es", "pt"):
             forms += [f"{d} de {name} de {y}", f"{d:02d} de {name} de {y}"]
@@ -108,7 +113,7 @@ _ERAS = (("令和", "r", dt.date(2019, 5, 1)), ("平成", "h", dt.date(1989, 1, 
          ("大正", "t", dt.date(1912, 7, 30)), ("明治", "m", dt.date(1868, 10, 23)))
 
 
-def _han_number(n: int) -> str:
+def han_number(n: int) -> str:
     """1–199 in Han numerals as a date writes them: 十四, 二十, 七十九, 一百一十三."""
     hundreds, rest = divmod(n, 100)
     tens, units = divmod(rest, 10)
@@ -124,17 +129,17 @@ def _han_forms(y: int, m: int, d: int) -> list[str]:
     """The date in Han numerals (the year digit by digit, 〇 or 零 for zero), in the Republic of China's years
     (民国, as the text view folds 民國) and in its Japanese era's (平成2年, 平成元年, `H2.2.14`), in Arabic or Han
     numerals."""
-    month_day = [f"{m}月{d}{day}" for day in "日号"] + [f"{_han_number(m)}月{_han_number(d)}{day}" for day in "日号"]
+    month_day = [f"{m}月{d}{day}" for day in "日号"] + [f"{han_number(m)}月{han_number(d)}{day}" for day in "日号"]
     years = ["".join(_HAN_DIGITS[int(c)] for c in str(y))]
     years.append(years[0].replace("〇", "零"))
     forms = [f"{year}年{md}" for year in dict.fromkeys(years) for md in month_day[2:]]
     if (roc := y - _ROC_EPOCH) > 0:
-        forms += [f"民国{year}年{md}" for year in (str(roc), _han_number(roc)) for md in month_day]
+        forms += [f"民国{year}年{md}" for year in (str(roc), han_number(roc)) for md in month_day]
     era = next(((name, letter, y - first.year + 1) for name, letter, first in _ERAS
                 if dt.date(y, m, d) >= first), None)
     if era is not None:
         name, letter, year = era
-        written = [str(year), _han_number(year)] + (["元"] if year == 1 else [])
+        written = [str(year), han_number(year)] + (["元"] if year == 1 else [])
         forms += [f"{name}{w}年{md}" for w in written for md in month_day]
         forms += [f"{letter}{a}.{b}.{c}" for a, b, c in ((year, m, d), (f"{year:02d}", f"{m:02d}", f"{d:02d}"))]
     return forms

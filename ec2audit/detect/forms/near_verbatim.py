@@ -20,6 +20,7 @@ from rapidfuzz.utils import default_process
 from ec2audit.detect.compiled import COMMON_WORDS, CompiledUnit, is_word_char
 from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import CJK_RUN, MEMO_SIZE, Form, is_cjk, register, standalone
+from ec2audit.detect.forms.blood_types import is_blood_type
 from ec2audit.detect.forms.masked import MASK_CHARS, MASK_SPLIT, fits_mask
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
@@ -236,10 +237,10 @@ def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _fuzzy_eligible(cu: CompiledUnit) -> bool:
     """Typos and reordering are near-verbatim only for multi-word text (names, addresses, diagnoses);
-    one character off in an e-mail, key or number is another identity."""
+    one character off in an e-mail, key, number or blood type is another identity."""
     form = cu.forms[0]
     return (not cu.digit_forms and not cu.alnum_forms and cu.amount is None and len(form) >= _FUZZY_MIN_LENGTH
-            and (" " in form or bool(CJK_RUN.search(form))) and "@" not in form)
+            and (" " in form or bool(CJK_RUN.search(form))) and "@" not in form and not is_blood_type(form))
 
 
 def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int) -> Iterator[tuple[int, int]]:

@@ -3,7 +3,8 @@ fragment (0.3).
 
 - the street without its house number, the postcode or the estate ("tamarack lane", "星湖街", "澜岸花园",
   "3511 nr") standing alone, not inside a whole address (another house on the street);
-- the city, district or neighbourhood ("columbus", "苏州", "玉林") only next to a word about living there."""
+- the city, district or neighbourhood ("columbus", "苏州", "玉林") only next to a word about living there, and a
+  US ZIP code next to a word naming it ("the 59715 ZIP", "zip code: 59715")."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def _place_alone(text: str, start: int, end: int) -> bool:
 
 def _lives_there(text: str, start: int, end: int) -> bool:
     """The city, district or neighbourhood of a home address where the text says someone lives there ("lives
-    in Columbus", "travelling from Utrecht", "住苏州园区那边", "玉林片区", `"current_city":"苏州"`). Without such
+    in Columbus", "travelling from Utrecht", "住苏州园区那边", "玉林片区", `"current_city":"苏州"`), a ZIP code where
+    it says it is one. Without such
     a word a city is where the employer, the school or anyone else is."""
     return bool(_AREA_AFTER.match(text, end) or _RESIDENCE_BEFORE.search(text, max(0, start - 24), start)) \
         and not _NOT_HOME.search(text, max(0, start - 24), start) and _place_alone(text, start, end)  # rarest first
@@ -78,16 +80,18 @@ _CJK_STREET_SUFFIX = re.compile(r"[东西南北中]?(?:大道|大街|路|街|巷
 _RESIDENCE_BEFORE = re.compile(
     r"(?:(?:住|居)[在于]?|家在|来自|(?<![a-z])(?:lives?|living|lived|resides?|residing|resident|based|home|moved"
     r"|relocated|from)(?: (?:in|at|to|of|near|around|outside))?(?: the)?"
-    r"|(?:city|district|town|area|residence|住址|现居地?|居住地)[\"']?\s*[:=：]\s*[\"']?) ?$")
+    r"|(?:city|district|town|area|residence|住址|现居地?|居住地)[\"']?\s*[:=：]\s*[\"']?"
+    r"|(?<![a-z])(?:zip|zip ?code|post ?code|postal code|邮编|邮政编码)[\"']?\s*[:=：]?\s*[\"']?) ?$")
 # where someone was born or is registered is not where they live (a hukou address is another address)
 _NOT_HOME = re.compile(r"户籍|户口|籍贯|出生|老家|hukou|hometown|birth|born|native")
-_AREA_AFTER = re.compile(r" ?(?:那边|那一片|那一带|一带|片区|附近|那块|area(?![a-z])|-based| resident)")
+_AREA_AFTER = re.compile(r" ?(?:那边|那一片|那一带|一带|片区|附近|那块|area(?![a-z])|-based| resident"
+                         r"|(?:zip|post ?code|postal code)(?![a-z]))")
 
 
 def address_areas(form: str) -> list[str]:
     """The areas a home address lies in, which identify only next to a word about living there: the city
     and district with and without their suffix ("苏州市", "苏州", "武侯"), a street's name without "路"
-    ("玉林" of 玉林南路), a Latin address's city ("columbus", "utrecht")."""
+    ("玉林" of 玉林南路), a Latin address's city ("columbus", "utrecht") and ZIP code ("59715")."""
     areas = []
     if CJK_RUN.search(form):
         for m in _CJK_PLACE.finditer(form):
@@ -101,6 +105,7 @@ def address_areas(form: str) -> list[str]:
         words = _FINE_POSTCODE.sub("", chunk).split()
         if words and words[0] not in _UNIT_WORDS and all(w.isalpha() for w in words):
             areas.append(" ".join(words))
+        areas += _ZIP.findall(chunk)
     return [a for a in areas if len(a) >= 4 and a not in COMMON_WORDS]
 
 
@@ -125,4 +130,5 @@ def address_parts(form: str) -> list[str]:
     return [p for p in parts if p not in COMMON_WORDS]
 
 
+_ZIP = re.compile(r"(?<=[a-z] )\d{5}(?=(?:-\d{4})?$)")  # a US ZIP code after its state ("mt 59715"): an area
 _FINE_POSTCODE = re.compile(r"\b\d{4} ?[a-z]{2}\b|\b[a-z]{1,2}\d[a-z\d]? \d[a-z]{2}\b")  # "3511 nr", "cb2 1tn"

@@ -1,10 +1,12 @@
 """An identifier a record writes with separators (a plate `沪A·7K39B`, a reference `KX-4471-B`) sent with them
 dropped or changed (`沪A7K39B`, `KX 4471 B`, `KX.4471.B`), and one written without them sent in groups of four
 as a licence or a bank prints it (`91440300MA5FX3QK8R` as `9144 0300 MA5F X3QK 8R`), or split where its letters
-and digits meet as a plate is printed (`7KDW392` as `7-KDW-392`, `粤B7K29Q` as `粤B·7K29Q`) — for every dimension:
+and digits meet as a plate is printed (`7KDW392` as `7-KDW-392`, `粤B7K29Q` as `粤B·7K29Q`), a Chinese plate's
+province in pinyin (`沪A·7K3M9` as `Hu A·7K3M9`) — for every dimension:
 the exact tier's alphanumeric view does this only for the dimensions that name it, and never for a middle dot.
 A number of eight or nine digits behind a one- or two-letter prefix is also sent without it, and nine in threes
-as its form's box asks for it (an A-Number `A219448703` as `A-Number 219-448-703`, `A-219-448-703`).
+as its form's box asks for it (an A-Number `A219448703` as `A-Number 219-448-703`, `A-219-448-703`); a number of
+ten digits or more (a microchip, an IMEI) is sent in fours or threes (`985112004471203` as `985 112 004 471 203`).
 An identifier here is groups of letters (or Han) and digits, at least two digits and six characters in all,
 each group with a digit or at most four characters (an address's words are no identifier); the value found
 must not continue into another letter or digit."""
@@ -33,7 +35,11 @@ _PREFIXED_NUMBER = re.compile(r"([a-z]{1,2})(\d{8,9})")  # a letter prefix befor
 def separator_forms(value: str) -> list[str]:
     """The identifier's groups joined by nothing and by each other separator, as the text view reads them."""
     norm = normalize_text(value).strip()
-    if len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isalnum():
+    long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()
+    if long_number:  # a long number (a microchip, an IMEI) in fours, in threes, in threes from its end
+        groupings = [[norm[k:k + n] for k in range(0, len(norm), n)] for n in (4, 3)]
+        groupings.append([norm[max(0, k - 3):k] for k in range(len(norm) % 3 or 3, len(norm) + 1, 3)])
+    elif len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isalnum():
         groupings = [[norm[k:k + 4] for k in range(0, len(norm), 4)], *_script_groupings(norm, _LONG_CUTS)]
     elif _IDENTIFIER.fullmatch(norm):
         groupings = [_GROUPS.split(norm)]
@@ -44,7 +50,7 @@ def separator_forms(value: str) -> list[str]:
     forms = []
     for groups in groupings:
         joined = "".join(groups)
-        if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or joined.isdigit() \
+        if len(joined) < 6 or sum(c.isdigit() for c in joined) < 2 or (joined.isdigit() and not long_number) \
                 or any(len(g) > 4 and not any(c.isdigit() for c in g) for g in groups):
             return []
         forms += [joined, *(sep.join(groups) for sep in " -.·")]
@@ -55,7 +61,15 @@ def separator_forms(value: str) -> list[str]:
             for sep in " -":
                 threes = sep.join((number[:3], number[3:6], number[6:]))
                 forms += [threes, prefix + threes, prefix + sep + threes]
+    if norm[0] in _PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():  # a plate romanised: "Hu A·7K3M9"
+        forms += [f"{_PROVINCES[norm[0]]}{sep}{form[1:]}" for form in (norm, *forms) for sep in (" ", "-")]
     return [f for f in dict.fromkeys(forms) if f != norm]
+
+
+#: the one-character names of China's provinces a plate starts with, as their pinyin spells them (藏 Zang, 陕 Shaan)
+_PROVINCES = dict(zip("京津沪渝冀晋蒙辽吉黑苏浙皖闽赣鲁豫鄂湘粤桂琼川贵云藏陕甘青宁新", (
+    "jing jin hu yu ji jin meng liao ji hei su zhe wan min gan lu yu e xiang yue gui qiong chuan gui yun zang shaan "
+    "gan qing ning xin").split(), strict=True))
 
 
 def _script(ch: str) -> int:

@@ -1,6 +1,7 @@
 """A value spelled out character by character, as one reads it over the phone: letters in the phonetic alphabet
 (`November Hotel`, `N for November`, `B as in bravo`), letters with their case said (`capital T, r, zero`),
-digits as words, symbols by name (`ampersand`, `exclamation mark`); in Chinese, `大写H，小写x，井号，2026`.
+digits as words, symbols by name (`ampersand`, `exclamation mark`); in Chinese, `大写H，小写x，井号，2026`, `大写XQ`
+for two capitals, `Office（O大写）` for a case said after the word.
 Read as the characters it names (`NH482793B`, `Tr0ub4dor&Mango!92`, `Hx#2026`), the run is the value the tiers
 read.
 
@@ -96,10 +97,12 @@ _ZH_SYMBOLS = {
     "冒号": ":", "分号": ";", "波浪号": "~", "脱字符": "^"}
 _ZH_CASES = {"大写": str.upper, "小写": str.lower}
 _ZH_CASE = "|".join(_ZH_CASES)
-_ZH_ITEM = re.compile(rf"(?:(?P<case>{_ZH_CASE})的?(?P<cased>[A-Za-z])(?![A-Za-z0-9])"
-                      rf"|(?<![A-Za-z0-9])(?P<letter>[A-Za-z])(?P<after>{_ZH_CASE})"
+_ZH_ITEM = re.compile(rf"(?:(?P<case>{_ZH_CASE})的?(?P<cased>[A-Za-z]+)(?![A-Za-z0-9])"
+                      rf"|(?P<open>[（(])?(?<![A-Za-z0-9])(?P<letter>[A-Za-z])(?P<after>{_ZH_CASE})(?(open)[)）])"
                       rf"|(?P<named>{_words(_ZH_SYMBOLS)})|(?<![A-Za-z0-9])(?P<word>[A-Za-z0-9]+)(?![A-Za-z0-9]))")
-_ZH_SEPARATOR = re.compile(r"[ \t]*[，,、；;][ \t]*(?:然后是?|接着是?|再是?|最后是?|后面是)?[ \t]*")
+# (a letter's case said in brackets right after its word, `Office（O大写）`, needs no comma before it)
+_ZH_SEPARATOR = re.compile(r"[ \t]*[，,、；;][ \t]*(?:然后是?|接着是?|再是?|最后一个是?|最后一位是?|最后是?"
+                           r"|后面是)?[ \t]*|(?=[（(][A-Za-z](?:大写|小写)[)）])")
 
 
 def _zh_item(m: re.Match[str]) -> _Item:
@@ -162,7 +165,11 @@ def _run(spelling: _Spelling, text: str, first: re.Match[str]) -> tuple[int, Rep
             if len(items) > 1 or item.bare:
                 break
             items, start = [], m.start()  # a bare letter (an article) before the run
-        if not (item.remark and items and len(items[-1].chars) > 1 and item.chars.lower() in items[-1].chars.lower()):
+        if item.remark and items and len(items[-1].chars) > 1 and item.chars.lower() in items[-1].chars.lower():
+            word = items[-1].chars  # the case said of a letter of the word before: `office（O大写）` is `Office`
+            k = word.lower().index(item.chars.lower())
+            items[-1] = items[-1]._replace(chars=word[:k] + item.chars + word[k + 1:])
+        else:
             items.append(item)
         end = m.end()
         separator = spelling.separator.match(text, end)
