@@ -353,7 +353,7 @@ def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[C
     # the cities of the run's own addresses: the city a firm's registered name may start with
     cities = tuple(sorted({m.group(1) for u in units if taxonomy.rules(u.dimension).name == "location"
                            for m in _ADDRESS_CITY.finditer(u.value)}, key=len, reverse=True))
-    with _pinyin_loaded():
+    with pinyin_loaded():
         compiled = [compile_unit(u, taxonomy, cities) for u in units]
         syllables = sorted(given_name_syllables()) if any(c.romanized for c in compiled) else None
         # (read by the exact tier's romanised names: made while pypinyin is here)
@@ -457,11 +457,12 @@ _pinyin_state = {"users": 0, "kept": False}
 
 
 @contextmanager
-def _pinyin_loaded() -> Iterator[None]:
+def pinyin_loaded() -> Iterator[None]:
     """pypinyin importable inside, and let go after when it was not loaded before: its dictionaries
     (the phrases' JSON, a segmenter over every phrase) are ~50 MB of a process that reads names only
-    while units are compiled — a tenth of the 64 MB dense audit's peak (RESULTS.md, issue 34). What it
-    read stays (`_pinyin_forms`, `given_name_syllables` are cached); a later use imports it again."""
+    while units and forms are compiled (`compile_units`, `forms.build_forms`) — a tenth of the 64 MB dense
+    audit's peak (RESULTS.md, issue 34). What it read stays (`_pinyin_forms`, `given_name_syllables` are
+    cached, a form keeps what its compile read); a later use imports it again."""
     with _PINYIN:
         if not _pinyin_state["users"]:
             _pinyin_state["kept"] = "pypinyin" in sys.modules
