@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import ClassVar
 
-from ec2audit.detect.compiled import CompiledUnit, cached_table, is_word_char, pinyin_loaded
+from ec2audit.detect.compiled import CompiledUnit, cached_table, is_word_char
 from ec2audit.detect.finding import Hit
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import Replacement, ScanView
@@ -96,11 +96,10 @@ def register(cls: type[Form]) -> type[Form]:
 
 
 def build_forms(units: Sequence[CompiledUnit], index: PatternIndex) -> list[Form]:
-    """Every registered form, compiled for `units`; pypinyin, where a form's compile reads it, let go after."""
+    """Every registered form, compiled for `units`."""
     for module in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{module.name}")
-    with pinyin_loaded():
-        return [cls(units, index) for cls in FORMS.values()]
+    return [cls(units, index) for cls in FORMS.values()]
 
 
 # -- helpers the forms share ------------------------------------------------------------------------
