@@ -77,6 +77,47 @@ def test_the_process_pool_writes_what_the_local_audit_writes(corpus, tmp_path):
     assert pooled[2].equals(sessions)
 
 
+def test_a_local_audit_writes_its_findings_a_few_rows_at_a_time_the_same_bytes(corpus, tmp_path, monkeypatch):
+    """The findings an audit run here holds are made into frames (and joined with their calls) `HELD_ROWS` rows at
+    a time as they are written, never all at once: the same JSONL and Parquet, byte for byte, as one frame of all
+    of them; an audit that found nothing writes an empty table with every column."""
+    logs, units = corpus
+    made: list[int] = []
+    held = LogAudit._held_findings
+
+    def counted(self):
+        for frame in held(self):
+            made.append(frame.height)
+            yield frame
+
+    written = {}
+    for rows in (1 << 30, 7):
+        monkeypatch.setattr(log_audit, "HELD_ROWS", rows)
+        monkeypatch.setattr(LogAudit, "_held_findings", counted)
+        made.clear()
+        for name in ("findings.jsonl", "findings.parquet"):
+            out = tmp_path / str(rows) / name
+            result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--json", "--out", str(out)])
+            assert result.exit_code == 1, result.output  # a file or a line was skipped
+            written[rows, name] = out.read_bytes()
+        found = json.loads(result.stdout)["findings"]
+        assert found > 100 and sum(made) == 2 * found and max(made) == min(rows, found)
+    assert written[7, "findings.jsonl"] == written[1 << 30, "findings.jsonl"]
+    assert written[7, "findings.parquet"] == written[1 << 30, "findings.parquet"]
+    lines = written[7, "findings.jsonl"].decode().splitlines()
+    frame = pl.read_parquet(tmp_path / "7" / "findings.parquet")
+    assert [json.loads(line) for line in lines] == frame.to_dicts() and frame.columns == list(log_audit.FINDINGS_SCHEMA)
+    assert frame["call"].is_sorted() and frame["session"].n_unique() >= 4  # each row joined to its own call
+
+    nobody = tmp_path / "nobody.jsonl"
+    nobody.write_text(json.dumps({"task_id": "t9", "entity_id": "X", "field": "code", "value": "QZ-no-such-value-77",
+                                  "dimension": "other", "weight": 1.0}) + "\n", encoding="utf-8")
+    out = tmp_path / "none.parquet"
+    result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(nobody), "--json", "--out", str(out)])
+    assert result.exit_code == 1 and json.loads(result.stdout)["findings"] == 0, result.output
+    assert pl.read_parquet(out).schema == pl.Schema(log_audit.FINDINGS_SCHEMA)
+
+
 class Recording(Processes):
     """The process pool, keeping what its workers sent back."""
 

@@ -28,7 +28,7 @@ syllables = sorted(compiled.given_name_syllables())
 print(json.dumps({"compiled": len(calls), "pypinyin": "pypinyin" in sys.modules, "syllables": syllables,
                   "recognizers": "ec2audit.annotate.recognizers" in sys.modules,
                   "units": [[c.forms, c.digit_forms, c.alnum_forms, c.romanized, c.amount, c.needs_context,
-                             c.context_words, c.public_prefix] for c in units]}))
+                             c.context_words, c.public_prefix, c.road] for c in units]}))
 """
 
 
@@ -44,7 +44,8 @@ def test_a_later_process_loads_the_compiled_units_privately_cached(tmp_path):
     assert second["units"] == first["units"] and second["syllables"] == first["syllables"]
     assert any(romanized for _, _, _, romanized, *_ in second["units"]) and len(second["syllables"]) > 50
     assert not second["pypinyin"]  # the romanised names and the given names' syllables came from the cache
-    assert "ghp_" in {prefix for *_, prefix in second["units"]}  # a GitHub token's published prefix (h09)
+    assert "ghp_" in {prefix for *_, prefix, _ in second["units"]}  # a GitHub token's published prefix (h09)
+    assert "tianlindong" in {road for *_, road in second["units"]}  # 田林东路 (h03), read without pypinyin
     assert first["recognizers"] and not second["recognizers"]  # the prefixes too: the recognizers are not loaded
     folder = tmp_path / "cache" / "compiled"
     [cached] = folder.glob("*.json")

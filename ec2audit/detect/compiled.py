@@ -92,6 +92,10 @@ class CompiledUnit:
     #: its kind shows it, so showing it shows nothing of this one; "" for other values. Compiled (and so cached)
     #: with the rest: reading it needs the annotate recognizers, which load with all their families (0.13 s)
     public_prefix: str
+    #: the pinyin of the road a Chinese address value names, without spaces ("zhangyang" for 张杨路1288弄…), or None:
+    #: how an address written out in English names it (`forms.address_translations`). Compiled with the names'
+    #: readings, so a cached unit set never imports pypinyin for it
+    road: str | None
 
     @cached_property
     def compact(self) -> str:
@@ -323,7 +327,20 @@ def compile_unit(unit: Unit, taxonomy: Taxonomy, cities: tuple[str, ...] = ()) -
     romanized = _pinyin_forms(main) if "pinyin" in rules.views and HAN_NAME.fullmatch(main) else ()
     digit_forms = _digit_forms(unit.value, rules)
     return CompiledUnit(unit, rules, forms, digit_forms, _alnum_forms(main, rules, digit_forms), romanized, amount,
-                        needs_context, tuple(c for c in context if len(c) >= 2), _public_prefix(forms, rules))
+                        needs_context, tuple(c for c in context if len(c) >= 2), _public_prefix(forms, rules),
+                        _road_pinyin(main))
+
+
+_ROAD = re.compile(r"(?:.*(?:市|区|县|镇|街道|乡))?([\u4e00-\u9fff]{1,6}?)(?:路|街|大道|巷)(?=\d)")
+
+
+def _road_pinyin(form: str) -> str | None:
+    m = _ROAD.match(form)
+    if m is None:
+        return None
+    from pypinyin import lazy_pinyin  # let go after the compile (`_pinyin_loaded` in `compile_units`)
+
+    return "".join(lazy_pinyin(m[1]))
 
 
 def _public_prefix(forms: tuple[str, ...], rules: Dimension) -> str:
@@ -461,9 +478,10 @@ _pinyin_state = {"users": 0, "kept": False}
 @contextmanager
 def _pinyin_loaded() -> Iterator[None]:
     """pypinyin importable inside, and let go after when it was not loaded before: its dictionaries
-    (the phrases' JSON, a segmenter over every phrase) are ~50 MB of a process that reads names only
-    while units are compiled — a tenth of the 64 MB dense audit's peak (RESULTS.md, issue 34). What it
-    read stays (`_pinyin_forms`, `given_name_syllables` are cached); a later use imports it again."""
+    (the phrases' JSON, a segmenter over every phrase) are ~50 MB of a process that reads names and roads
+    only while units are compiled — a tenth of the 64 MB dense audit's peak (RESULTS.md, issue 34). What it
+    read stays (`_pinyin_forms`, `given_name_syllables` are cached, `CompiledUnit.road` is compiled); a later
+    use imports it again."""
     with _PINYIN:
         if not _pinyin_state["users"]:
             _pinyin_state["kept"] = "pypinyin" in sys.modules

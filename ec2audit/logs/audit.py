@@ -307,11 +307,19 @@ class LogAudit:
                      for part in parts]
         parts = [part.drop(_HASH, _PART) for part in parts]
         if self.result.finding_rows or not parts:
-            findings = pl.concat([self.result.findings_frame(),
-                                  pl.DataFrame(self.carriers, schema=CARRIER_SCHEMA)], how="horizontal")
-            calls = self.calls_frame().select("call", *_CALL_COLUMNS)
-            parts.insert(0, findings.join(calls, on="call", how="left", maintain_order="left").lazy())
+            parts.insert(0, _streamed(self._held_findings, FINDINGS_SCHEMA))
         return parts
+
+    def _held_findings(self) -> Iterator[pl.DataFrame]:
+        """The findings held here with their carrier and call, `HELD_ROWS` rows at a time: the frame of every
+        row and its join with the calls cost the 64 MB dense audit +135 MB on top of the rows it holds, at its
+        end (`write_findings`; RESULTS.md, issue 34, session 26)."""
+        rows, carriers = self.result.finding_rows, self.carriers
+        calls = self.calls_frame().select("call", *_CALL_COLUMNS)
+        for at in range(0, max(len(rows), 1), HELD_ROWS):
+            findings = pl.concat([pl.DataFrame(rows[at:at + HELD_ROWS], schema=FINDING_SCHEMA, orient="row"),
+                                  pl.DataFrame(carriers[at:at + HELD_ROWS], schema=CARRIER_SCHEMA)], how="horizontal")
+            yield findings.join(calls, on="call", how="left", maintain_order="left")
 
     def finding_parts(self) -> Iterator[pl.DataFrame]:
         """The findings part by part (one per spilled file), each small enough to hold."""
@@ -806,6 +814,8 @@ def _listed(sums: array | None) -> list[float] | None:
 #: Rows per row group of a streamed Parquet table: polars' own default (512² rows) buffers a whole
 #: row group before writing it, i.e. every finding of an audit of up to ~100 MB of logs.
 SINK_ROW_GROUP = 20_000
+#: Finding rows an audit run here makes into one frame at a time when its findings are read (`_held_findings`).
+HELD_ROWS = 20_000
 #: The sessions table's: a session's row holds its task list (100 tasks in the corpora measured), and a
 #: 20,000-row group of them took the driver +121 MB to write at 24,000 sessions, 1,000 rows +15 MB.
 SESSION_ROW_GROUP = 1_000

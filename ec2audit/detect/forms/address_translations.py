@@ -31,18 +31,7 @@ def address_parts(value: str) -> list[tuple[str, tuple[str, ...]]]:
     return parts if len(parts) >= _LEAST_PARTS else []
 
 
-_ROAD = re.compile(r"(?:.*(?:市|区|县|镇|街道|乡))?([\u4e00-\u9fff]{1,6}?)(?:路|街|大道|巷)(?=\d)")
 _ENGLISH_ROAD = re.compile(r"(?<![0-9a-z])([a-z]+(?: [a-z]+)?) (?:road|rd|street|st|avenue|ave|lu)(?![a-z])")
-
-
-def road_pinyin(value: str) -> str | None:
-    """The pinyin of the road a Chinese address value names, without spaces ("zhangyang"), or None."""
-    m = _ROAD.match(normalize_text(value))
-    if m is None:
-        return None
-    from pypinyin import lazy_pinyin  # pypinyin's tables load on first use
-
-    return "".join(lazy_pinyin(m[1]))
 
 
 def _part_regex(number: str, words: tuple[str, ...]) -> re.Pattern:
@@ -60,7 +49,7 @@ class AddressTranslations(Form):
         for i, cu in enumerate(self.units):
             if parts := address_parts(cu.unit.value):
                 self._parts[i] = [_part_regex(number, words) for number, words in parts]
-                self._roads[i] = road_pinyin(cu.unit.value)
+                self._roads[i] = cu.road  # compiled (and cached) with the unit: pypinyin not imported here
                 number, words = parts[-1]  # the flat: the rarest part, the one to look from
                 for word in words:
                     for sep in ("", " "):
