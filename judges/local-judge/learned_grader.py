@@ -93,12 +93,20 @@ WITHHOLD = ("nothing found", "another instance", "another number", "placeholder"
 MODELS = ("logistic", "trees")  # `--model`: what is shipped (and whose verdicts `--verdicts` writes)
 
 
-def record(paths, limit: int | None = None, adapter: Path | None = None) -> list[dict]:
+def record(paths, limit: int | None = None, adapter: Path | None = None, head: Path | None = None) -> list[dict]:
     """Per example: its file, id, kind, gold, unit and text, the model's reading, the check's verdict and the
-    free-text evidence."""
-    from ec2audit.detect.e5_judge import CrossEncoderJudge
+    free-text evidence. `head`: an update of the same layers as `adapter`'s (`train.py --head-only`) whose head
+    and thresholds read the encoder's vectors (the encoder is exported once, not again per head)."""
+    from ec2audit.detect.e5_judge import ADAPTER_PATH, CrossEncoderJudge, Head
 
+    if head:
+        with np.load(head) as new, np.load(adapter or ADAPTER_PATH) as old:
+            if {k for k in new.files if k[0] == "l"} != {k for k in old.files if k[0] == "l"} or any(
+                    not np.array_equal(new[k], old[k]) for k in old.files if k[0] == "l"):
+                sys.exit(f"{head}: its layers' updates are not the encoder's ({adapter or ADAPTER_PATH})")
     judge = CrossEncoderJudge(adapter) if adapter else CrossEncoderJudge()
+    if head:
+        judge.head = Head.load(head)
     rows = []
     for path in paths:
         started = time.process_time()
@@ -370,6 +378,8 @@ def main() -> None:
     parser.add_argument("--files", type=Path, nargs="+", help="record these files instead of dev and the splits")
     parser.add_argument("--limit", type=int, help="the first N examples of each file only")
     parser.add_argument("--adapter", type=Path, help="record with this cross-encoder (train.py --out)")
+    parser.add_argument("--head", type=Path, help="record with this update's head over the same layers "
+                        "(train.py --head-only)")
     parser.add_argument("--rounds", action="store_true", help="leave the last rounds out (fit on the splits "
                         "before 31, score 31-34) instead of one split at a time")
     parser.add_argument("--forward", action="store_true", help="forward-chaining: each blind round (23/24 to "
@@ -395,7 +405,7 @@ def main() -> None:
     if args.cache and args.cache.exists():
         rows = json.loads(args.cache.read_text(encoding="utf-8"))
     else:
-        rows = record(args.files or [*DEV, *TESTS], args.limit, args.adapter)
+        rows = record(args.files or [*DEV, *TESTS], args.limit, args.adapter, args.head)
         if args.cache:
             args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.forward:
