@@ -8,6 +8,7 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
   fault-500              a 500 error       fault-slow     waits 3 s before answering
   fault-cut              a stream that breaks off (connection dropped) after two events
   fault-malformed        a stream with one event that is not JSON
+  fault-error            a stream that sends its API's error event after two events, and ends
   fault-hang             a stream that stops sending after one event and never ends (without
                          stream: an answer that never comes)
   keepalive              a stream with an SSE comment (`: keep-alive`) before every event
@@ -83,6 +84,14 @@ def _sse(data, event: str | None = None) -> bytes:
     return f"{head}data: {_dumps(data)}\n\n".encode()
 
 
+#: An error as the APIs send one mid-stream (OpenAI's and Gemini's as `{"error": …}`; `_STREAM_ERRORS`: the others)
+_ERROR = {"message": "scripted stand-in error mid-stream", "type": "server_error"}
+_STREAM_ERRORS = {"/v1/messages": _sse({"type": "error", "error": {**_ERROR, "type": "overloaded_error"}}, "error"),
+                  "/v1/responses": _sse({"type": "error", "code": "server_error", "message": _ERROR["message"]},
+                                        "error"),
+                  "ollama": (_dumps({"error": _ERROR["message"]}) + "\n").encode()}
+
+
 class _Script:
     def __init__(self, body: dict, api: str | None = None):
         self.body = body
@@ -97,10 +106,13 @@ class _Script:
         accounting = body.get("usage")
         self.accounting = isinstance(accounting, dict) and accounting.get("include") is True
 
-    def fault_events(self, events: list[bytes], cancelled: list):
-        """Apply the stream faults to a list of encoded events."""
+    def fault_events(self, events: list[bytes], cancelled: list, error: bytes = _sse({"error": _ERROR})):
+        """Apply the stream faults to a list of encoded events (`error`: the API's error event, encoded)."""
         async def gen():
             for i, event in enumerate(events):
+                if self.model == "fault-error" and i == 2:
+                    yield error
+                    return
                 if self.model == "keepalive":
                     yield b": keep-alive\n\n"
                 if self.model == "fault-cut" and i == 2:
@@ -334,8 +346,8 @@ async def _answer(request: Request):
     if request.url.path in ("/api/chat", "/api/generate"):  # Ollama streams unless told not to
         whole, lines = _ollama(request.url.path, script)
         if body.get("stream", True) is not False:
-            return StreamingResponse(script.fault_events(lines, request.app.state.cancelled),
-                                     media_type="application/x-ndjson")
+            return StreamingResponse(script.fault_events(lines, request.app.state.cancelled,
+                                                         _STREAM_ERRORS["ollama"]), media_type="application/x-ndjson")
         return _JSON(whole)
     if request.url.path not in _BUILDERS:
         return _JSON(_native(request.url.path, script))
@@ -350,7 +362,8 @@ async def _answer(request: Request):
         return JSONResponse({})
     whole, events = _BUILDERS[request.url.path](script)
     if body.get("stream"):
-        return StreamingResponse(script.fault_events(events, request.app.state.cancelled),
+        error = _STREAM_ERRORS.get(request.url.path, _sse({"error": _ERROR}))
+        return StreamingResponse(script.fault_events(events, request.app.state.cancelled, error),
                                  media_type="text/event-stream")
     return _JSON(whole)
 
