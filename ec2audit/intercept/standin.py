@@ -338,6 +338,7 @@ async def _answer(request: Request):
     if "upload" in command and "finalize" not in command:  # a chunk before the last
         return JSONResponse({}, headers={"x-goog-upload-status": "active"})
     if request.url.path.endswith(":streamGenerateContent"):  # SSE with `alt=sse`, else one JSON array
+        script.model = request.url.path.rpartition("/")[2].partition(":")[0]  # (Gemini names it in the path)
         chunks = _gemini_stream(request.url.path, script)
         if request.query_params.get("alt") == "sse":
             return StreamingResponse(script.fault_events([_sse(c) for c in chunks], request.app.state.cancelled),
