@@ -16,16 +16,17 @@ from ec2audit.detect.views import Replacement
 
 _LEAST_BYTES = 8
 _BYTE = r"(?:0[xX])?[0-9a-fA-F]{2}"
-#: bytes one space or colon apart (or a line break and the next line's indent), not inside a longer number or word
-_RUN = re.compile(rf"(?<![\w:.]){_BYTE}(?:(?:[ :]|[ \t]*\r?\n[ \t]*){_BYTE}){{{_LEAST_BYTES - 1},}}(?![\w:])")
+_APART = r"(?:[ :]|[ \t]*\r?\n[ \t]*)"  # a space or a colon, or a line break and the next line's indent
+#: bytes one separator apart, not inside a longer number or word
+_RUN = re.compile(rf"(?<![\w:.]){_BYTE}(?:{_APART}{_BYTE}){{{_LEAST_BYTES - 1},}}(?![\w:])")
 _DIGITS = re.compile(r"[0-9a-fA-F]{2}(?![0-9a-fA-F])")
 
 
 @register
 class SpacedHex(Form):
     name = "spaced_hex"
-    #: four bytes one separator apart (a run's lines after its first: its line holds them, or is the line after)
-    cue = r"[0-9a-fA-F]{2}[ :](?:0[xX])?[0-9a-fA-F]{2}[ :](?:0[xX])?[0-9a-fA-F]{2}[ :](?:0[xX])?[0-9a-fA-F]{2}"
+    #: three bytes one separator apart: every byte of a run (eight or more) is inside one, on whatever lines
+    cue = f"{_BYTE}{_APART}{_BYTE}{_APART}{_BYTE}"
     cue_lines = 1
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
