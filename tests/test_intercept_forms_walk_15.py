@@ -9,7 +9,9 @@ went out, in every request position of the wire APIs (walk 1's cells), and the f
   `toString('base64url')` and Go's `RawURLEncoding` write it, unpadded): read only near a hint (`=`, "base64",
   "token"…); a token of 20 characters or more is read without one now;
 - bytes in hex one separator apart (`od -An -tx1`, Go's `% x`, Python's `bytes.hex(":")`, `0x` each): no form read
-  them (form `spaced_hex` now);
+  them (form `spaced_hex` now); a hex dump with upper-case digits, three spaces after its offset or a 4-digit one
+  (PowerShell's `Format-Hex`, Wireshark's hex dump): `dumps` read only xxd's and hexdump's layout, so only the ASCII
+  bytes of its character column were read, a value cut across lines or outside ASCII went out;
 - a Gemini resumable upload abandoned after a chunk: its bytes stayed in the proxy's memory until it stopped; the
   held chunks are bounded by age and by total bytes now, the oldest dropped, the drop recorded, and a later chunk
   of a dropped upload refused (410), never forwarded unaudited;
@@ -68,6 +70,26 @@ def _od(r: dict) -> str:
     return "".join("".join(f" {b:02x}" for b in data[i:i + 16]) + "\n" for i in range(0, len(data), 16))
 
 
+def _ascii(chunk: bytes) -> str:
+    return "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+
+
+def _format_hex(r: dict) -> str:
+    """Windows PowerShell's `Format-Hex` of the record's line: a header of columns, 8-digit offsets in upper case,
+    sixteen bytes a line, the bytes as characters (outside ASCII, dots)."""
+    data = _line(r).encode()
+    head = "           " + " ".join(f"{k:02X}" for k in range(16)) + "\n\n"
+    return head + "".join(f"{i:08X}   " + " ".join(f"{b:02X}" for b in data[i:i + 16]).ljust(47) + "  "
+                          + _ascii(data[i:i + 16]) + "\n" for i in range(0, len(data), 16))
+
+
+def _wireshark(r: dict) -> str:
+    """Wireshark's "Copy as Hex Dump" of a packet's bytes: 4-digit offsets, sixteen bytes a line, then characters."""
+    data = _line(r).encode()
+    return "".join(f"{i:04x}  " + " ".join(f"{b:02x}" for b in data[i:i + 16]).ljust(47) + "   "
+                   + _ascii(data[i:i + 16]) + "\n" for i in range(0, len(data), 16))
+
+
 def _go_hex(r: dict) -> str:
     """Go's `fmt.Printf("% X", b)`: the bytes in upper-case hex, a space apart, on one line."""
     return " ".join(f"{b:02X}" for b in _line(r).encode())
@@ -80,10 +102,10 @@ def _colon_hex(r: dict) -> str:
 
 FORMS_15 = {"yaml_quoted_nested": _yaml_nested, "yaml_quoted_list": _yaml_list, "base64url_unpadded": _base64url,
             "base64_without_padding": _base64_whole, "od_hex_bytes": _od, "go_spaced_hex": _go_hex,
-            "colon_hex": _colon_hex}
+            "colon_hex": _colon_hex, "format_hex": _format_hex, "wireshark_hex_dump": _wireshark}
 FORMS = {name: functools.partial(lambda make: [make(RECORD)], make) for name, make in FORMS_15.items()}
 #: a header holds one line: these are several
-ONE_LINE = {"yaml_quoted_nested", "yaml_quoted_list", "od_hex_bytes"}
+ONE_LINE = {"yaml_quoted_nested", "yaml_quoted_list", "od_hex_bytes", "format_hex", "wireshark_hex_dump"}
 #: Cells where the guard does not hold yet (none)
 KNOWN_GAPS: dict[str, set] = {}
 
