@@ -111,12 +111,16 @@ KNOWN_GAPS: dict[str, set] = {}
 
 _SPACED = re.compile(r"(?:0[xX])?[0-9a-fA-F]{2}(?:(?:[ :]|\s+)(?:0[xX])?[0-9a-fA-F]{2}){7,}")
 _TOKEN = re.compile(r"[A-Za-z0-9+/_-]{16,}")
+_DUMP_LINE = re.compile(r"^[0-9a-fA-F]{4,16} +((?:[0-9a-fA-F]{2} )*[0-9a-fA-F]{2})", re.M)
 
 
 def _these_15(text: str) -> set[str]:
-    """Every run of hex bytes one separator apart decoded, every base64 token decoded with its padding put back."""
+    """Every run of hex bytes one separator apart decoded, a hex dump's lines' bytes decoded together, every base64
+    token decoded with its padding put back."""
     out = {"\n".join(bytes.fromhex(re.sub(r"0[xX]|[^0-9a-fA-F]", "", m.group())).decode("utf-8", "replace")
-                     for m in _SPACED.finditer(text))}
+                     for m in _SPACED.finditer(text)),
+           bytes.fromhex("".join(m.group(1) for m in _DUMP_LINE.finditer(text)).replace(" ", "")).decode(
+               "utf-8", "replace")}
     for m in _TOKEN.finditer(text):
         token = m.group().replace("-", "+").replace("_", "/")
         try:
