@@ -15,6 +15,8 @@ went out, in every request position of the wire APIs (walk 1's cells), and the f
 - a Gemini resumable upload abandoned after a chunk: its bytes stayed in the proxy's memory until it stopped; the
   held chunks are bounded by age and by total bytes now, the oldest dropped, the drop recorded, and a later chunk
   of a dropped upload refused (410), never forwarded unaudited;
+- Azure OpenAI's paths (`/openai/deployments/{deployment}/chat/completions?api-version=…`, `/openai/v1/…`) got a
+  404: never forwarded, nor usable through the proxy; read as OpenAI's dialects now (root `/openai`);
 - an error the upstream sends mid-stream (Ollama's `{"error": …}` line, OpenAI's and Gemini's `{"error": {…}}`,
   Anthropic's and the Responses API's `error` events) was relayed but never copied to the record's `error`.
 
@@ -38,7 +40,7 @@ from test_intercept_forms_walk_2 import near_misses_test
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
 from test_intercept_forms_walk_13 import leaks as leaks_13
 
-__all__ = ["CELLS", "FORMS", "UNITS", "walk_form"]
+__all__ = ["CELLS", "FORMS", "GROUPS", "UNITS", "walk_form"]
 
 
 # --- the forms: a record → the text that carries it ----------------------------------------------------------------
@@ -190,6 +192,70 @@ def test_python_literals_continued_across_lines_are_still_joined(proxy):
     [record] = store.records("continued")
     assert {f["unit_id"] for f in record.findings} == {u.id for u in UNITS if u.field == "email"}
     assert answer.status_code == (403 if mode == "block" else 200)
+
+
+# --- Azure OpenAI's paths -------------------------------------------------------------------------------------------
+
+_AZURE_TEXT = _line(RECORD)
+#: request → (path with its query, body, the dialect it is read as): `AzureOpenAI(azure_endpoint=<the proxy>)` sends
+#: to a deployment with an `api-version`; the v1 API (`OpenAI(base_url=<endpoint>/openai/v1)`) to `/openai/v1/…`
+AZURE = {
+    "deployment.chat": ("/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21",
+                        {"messages": [{"role": "user", "content": _AZURE_TEXT}]}, "openai-chat"),
+    "deployment.chat.stream": ("/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21",
+                               {"model": "echo", "stream": True,
+                                "messages": [{"role": "user", "content": _AZURE_TEXT}]}, "openai-chat"),
+    "deployment.embeddings": ("/openai/deployments/text-embedding-3-small/embeddings?api-version=2024-10-21",
+                              {"input": ["Row 1", _AZURE_TEXT]}, "openai-embeddings"),
+    "v1.responses": ("/openai/v1/responses", {"model": "gpt-4.1", "input": _AZURE_TEXT}, "openai-responses"),
+}
+
+
+def azure_outcome(proxy, request: str) -> str:
+    """"held" where every unit is found and the request is read as its OpenAI dialect; in redact mode it reaches the
+    stand-in at its own path and query with no value, stored so, a streamed answer's values restored for the client;
+    in block mode it is refused with nothing forwarded (it got a 404 before, never forwarded nor usable)."""
+    mode, app, client, store = proxy
+    path, body, api = AZURE[request]
+    episode = f"azure-{request.replace('.', '-')}"
+    try:
+        seen = len(app.state.requests)
+        answer = client.post(f"/e/{episode}{path}", json=body)
+        sent, [record] = app.state.requests[seen:], store.records(episode)
+        assert {f["unit_id"] for f in record.findings} == UNIT_IDS and record.api == api, record.api
+        if mode == "block":
+            assert answer.status_code == 403 and sent == []
+            return "held"
+        [forwarded] = sent
+        assert answer.status_code == 200 and leaks(forwarded) == [] and record.redactions >= 1
+        assert f"{forwarded['path']}?{forwarded['query']}".rstrip("?") == path and record.path == path
+        assert leaks({"body": record.request, "header_list": [], "query": ""}) == []
+        if body.get("stream"):
+            events = [json.loads(line[6:]) for line in answer.text.splitlines() if line.startswith("data: {")]
+            text = "".join((c.get("delta") or {}).get("content") or "" for e in events for c in e.get("choices", []))
+            assert _AZURE_TEXT in text, text
+    except (AssertionError, TypeError, ValueError, KeyError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+@pytest.mark.parametrize("request_", sorted(AZURE))
+def test_a_value_in_an_azure_openai_request_is_held(proxy, request_):
+    assert azure_outcome(proxy, request_) == "held"
+
+
+def test_an_azure_request_without_a_value_is_forwarded_as_sent(proxy):
+    mode, app, client, store = proxy
+    path, body, api = AZURE["deployment.chat"]
+    body = {"messages": [{"role": "user", "content": _line(NEAR)}]}
+    seen = len(app.state.requests)
+    answer = client.post(f"/e/azure-near{path}", json=body)
+    [sent] = app.state.requests[seen:]
+    assert answer.status_code == 200 and sent["body"] == body and f"{sent['path']}?{sent['query']}" == path
+
+
+#: The walk's groups of cells (`benchmarks/guard_forms_matrix.py --walk 15` counts them)
+GROUPS = {"Azure OpenAI paths": ([(request,) for request in AZURE], azure_outcome)}
 
 
 # --- a resumable upload abandoned: its held chunks bounded -----------------------------------------------------------

@@ -18,7 +18,8 @@ Responses answers and their streams' events. A Chat request asking OpenRouter's 
 the stream's in a last event of usage, as OpenRouter sends it.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 or another API's root (`dialects.ROOTS`: Ollama's `/api`, Cohere's `/v2`,
-Gemini's `/v1beta` and `/upload`) is answered with a small JSON echo (Gemini's calls as Gemini answers, Ollama's
+Gemini's `/v1beta` and `/upload`; Azure OpenAI's `/openai/deployments/{d}/…` and `/openai/v1/…` are answered as
+OpenAI's) is answered with a small JSON echo (Gemini's calls as Gemini answers, Ollama's
 `/api/chat` and `/api/generate` as Ollama does: NDJSON lines unless `stream: false`); a form (a
 file upload, a URL-encoded body) too, its body kept as a server's form parser reads it (`_form`, `_related`).
 Gemini's resumable upload is served as Google serves it: a `start` command is answered with the session's URL
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -285,6 +287,8 @@ def _ollama(path: str, script: _Script) -> tuple[dict, list[bytes]]:
 _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses,
              "/v1/completions": _completions}
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
+#: Azure OpenAI's root and deployment (`/openai/deployments/{d}/…`) or v1 API (`/openai/v1/…`)
+_AZURE = re.compile(r"^/openai/(?:deployments/[^/]+|v1)(?=/)")
 
 
 def _file_text(data: bytes) -> str:
@@ -330,7 +334,8 @@ async def _answer(request: Request):
     request.app.state.requests.append({"path": request.url.path, "query": request.url.query, "raw": raw,
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})
-    script = _Script(body, _APIS.get(request.url.path))
+    path = _AZURE.sub("/v1", request.url.path, count=1)  # Azure OpenAI's paths answered as OpenAI's
+    script = _Script(body, _APIS.get(path))
     command = request.headers.get("x-goog-upload-command", "")
     if command == "start":
         session = f"{request.base_url}upload/v1beta/files?upload_id=standin-{len(request.app.state.requests)}"
@@ -350,7 +355,7 @@ async def _answer(request: Request):
             return StreamingResponse(script.fault_events(lines, request.app.state.cancelled,
                                                          _STREAM_ERRORS["ollama"]), media_type="application/x-ndjson")
         return _JSON(whole)
-    if request.url.path not in _BUILDERS:
+    if path not in _BUILDERS:
         return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
@@ -361,9 +366,9 @@ async def _answer(request: Request):
             await asyncio.sleep(0.05)
         request.app.state.cancelled.append(script.model)
         return JSONResponse({})
-    whole, events = _BUILDERS[request.url.path](script)
+    whole, events = _BUILDERS[path](script)
     if body.get("stream"):
-        error = _STREAM_ERRORS.get(request.url.path, _sse({"error": _ERROR}))
+        error = _STREAM_ERRORS.get(path, _sse({"error": _ERROR}))
         return StreamingResponse(script.fault_events(events, request.app.state.cancelled, error),
                                  media_type="text/event-stream")
     return _JSON(whole)
