@@ -259,21 +259,37 @@ _HEX_DIGITS = "0123456789ABCDEFabcdef"
 _ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
-def _base64(text: str) -> Iterator[tuple[int, int, str]]:
+def _base64(text: str, least: int = 8) -> Iterator[tuple[int, int, str]]:
     """A token is a whole run of the alphabet holding a digit, "+" or "/" (`_BASE64`'s lookarounds): only such
     runs are matched and decoded (8 MB of the dense payload: 0.35 → 0.1 s). A run one longer than a multiple of
     four is no token's base64 ("=" is no character of the run), and tokens repeat in agent traffic (the 8 MB
-    payload: 43,407 runs, 783 distinct tokens): each short one is decoded once (`_short_token_text`)."""
-    for start, end in ascii_runs(text, _BASE64_ALPHABET, 8, holding="0123456789+/"):
-        if (end - start) % 4 == 1:
+    payload: 43,407 runs, 783 distinct tokens): each short one is decoded once (`_short_token_text`). A run that is
+    no text whole may be a label joined to a token by "-" or "_" (`user-<base64url>`, an id's prefix): the run after
+    each of its first such characters is tried too."""
+    for start, end in ascii_runs(text, _BASE64_ALPHABET, least, holding="0123456789+/"):
+        labelled = "-" in text[start:start + _LABEL] or "_" in text[start:start + _LABEL]
+        if (end - start) % 4 == 1 and not labelled:
             continue
         m = _BASE64.match(text, start, min(len(text), end + 3))  # "==" and the character after them
         if not m:
             continue
-        token = m.group()
-        decoded = _short_token_text(token) if len(token) <= _SHORT_TOKEN else base64_text(token)
-        if decoded:
-            yield m.start(), m.end(), decoded
+        run = m.group()
+        for at in [0, *[k + 1 for k, ch in enumerate(run[:_LABEL]) if ch in "-_"][:3]] if labelled else [0]:
+            token = run[at:]
+            decoded = _short_token_text(token) if len(token) <= _SHORT_TOKEN else base64_text(token)
+            if decoded:
+                yield m.start() + at, m.end(), decoded
+                break
+
+
+#: A token with no hint about it (no `=` padding: a third of all base64, and base64url as Node and Go write it) is
+#: read from this many characters (15 bytes): a shorter run is more often a word or an id than text in base64
+_UNHINTED_LEAST = 20
+_LABEL = 24  # characters at a run's start where a label may end
+
+
+def _long_base64(text: str) -> Iterator[tuple[int, int, str]]:
+    return _base64(text, _UNHINTED_LEAST)
 
 
 _SHORT_TOKEN = 128  # characters: tokens up to this long are remembered, at most 4,096 of them (≤ 1 MB)
@@ -489,8 +505,7 @@ def _decoders(text: str, lower: str) -> list[Rewriter]:
         out.append(_x_escapes)
     if "\\3" in text:  # a UTF-8 lead byte (0xC2-0xF4) in octal
         out.append(_octal_escapes)
-    if any(h in lower for h in _HINTS_B64):
-        out.append(_base64)
+    out.append(_base64 if any(h in lower for h in _HINTS_B64) else _long_base64)
     if any(h in lower for h in _HINTS_HEX):
         out.append(_hex)
     if "<<" in text:

@@ -5,7 +5,8 @@ reason; a request it forwards first as a pending record committed before the fir
 completed (response reassembled from the stream, usage, cost, inline audit findings) before the client
 gets the response's last byte. Nothing the client saw completed is lost, and nothing forwarded goes
 unrecorded (a resumable upload's chunks before its last are held, not forwarded: recorded as the file,
-whole). What an enforce mode does to an exchange lives in its policy (`policy.py`).
+whole, or as their drop where the upload was abandoned: `uploads.py`). What an enforce mode does to an exchange
+lives in its policy (`policy.py`).
 
 The proxy is a hop on every model call of an agent, so its own work per exchange is kept small
 (benchmarks/proxy_overhead.py): Starlette only routes, the endpoints speak raw ASGI (no Request or
@@ -65,8 +66,9 @@ from ec2audit.intercept.pricing import Pricing
 from ec2audit.intercept.record import BLOCKED, COMPLETE, MODEL_LIST_PATH, PENDING, ProxyRecord
 from ec2audit.intercept.redact import Field, Redactor
 from ec2audit.intercept.shape import BadRequest, parse, validate
-from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter, LineSplitter
+from ec2audit.intercept.sse import ENDS_AT_CLOSE, Assembler, Event, EventSplitter, LineSplitter, stream_error
 from ec2audit.intercept.store import RecordStore
+from ec2audit.intercept.uploads import Held, HeldUploads
 from ec2audit.intercept.usage import billed_cost, response_usage
 from ec2audit.units import Unit
 
@@ -128,6 +130,8 @@ class InterceptConfig:
     keep_evidence: bool = False  # store findings' matched text as it was (else masked: `###-####`)
     large_lane: str = "process"  # where large bodies' detectors run (`lanes.py`): "process" or "thread"
     refuse_unread: bool = False  # block/redact refuse a request carrying a file no detector reads (`media.py`)
+    held_upload_s: float = 1800.0  # a resumable upload's chunks are dropped this long after its latest (`uploads.py`)
+    held_upload_bytes: int = 128 * 2**20  # all uploads' chunks held at once, at most (the oldest dropped first)
 
     def __post_init__(self):
         if self.enforce not in ENFORCE_MODES:
@@ -311,8 +315,8 @@ class Interceptor:
         self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None, config.large_lane)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
-        #: resumable upload session (its path and query) → the bytes of its chunks held so far (`_whole_file`)
-        self.held_uploads: dict[tuple, bytes] = {}
+        #: resumable upload session (its path and query) → its chunks held so far (`_whole_file`)
+        self.held_uploads = HeldUploads(config.held_upload_s, config.held_upload_bytes)
         self.policy = POLICIES[config.enforce](self.lanes, config.block_grade, config.refuse_unread)
 
     @asynccontextmanager
@@ -486,23 +490,49 @@ class Interceptor:
         """A resumable upload's file, whole (google-genai sends one over 8 MiB in chunks, `upload` then `upload,
         finalize`). A chunk before the last is held, none of it forwarded or recorded yet (None: answered as Google
         answers it), so a value cut across two chunks is audited whole and a redacted chunk shifts no offset; the
-        last brings the file, forwarded as one `upload, finalize` at offset 0."""
+        last brings the file, forwarded as one `upload, finalize` at offset 0. A later chunk of an upload whose
+        chunks were dropped (`uploads.py`) is refused: the file is sent again from offset 0."""
         session = tuple(f for f in ex.fields if f[0] in ("path", "query"))
-        held = self.held_uploads.pop(session, b"")
-        offset = next((value for kind, name, value in ex.fields if kind == "header" and name == _UPLOAD_OFFSET), "0")
-        if offset.strip() != str(len(held)):
-            raise Failure(400, f"upload chunk at offset {offset.strip()[:20]} where {len(held)} bytes were held: "
+        offset = next((value for kind, name, value in ex.fields if kind == "header" and name == _UPLOAD_OFFSET),
+                      "0").strip()
+        why = self.held_uploads.dropped(session)
+        if why is not None and offset != "0":
+            raise Failure(410, f"resumable upload {why}, none of it forwarded: send the file again from offset 0",
+                          "upload_dropped")
+        self.held_uploads.restart(session)
+        taken = self.held_uploads.take(session)
+        held = taken.data if taken is not None else b""
+        if offset != str(len(held)):
+            raise Failure(400, f"upload chunk at offset {offset[:20]} where {len(held)} bytes were held: "
                                "send the file again from offset 0", "invalid_request_error")
         whole = held + chunk
         if len(whole) > self.config.max_body_bytes:
             raise Failure(413, f"uploaded file is over the {self.config.max_body_bytes}-byte limit",
                           "request_too_large")
         if not last:
-            self.held_uploads[session] = whole
+            record = ex.record
+            try:
+                dropped = self.held_uploads.hold(session, Held(whole, 0.0, record.episode, record.task_id,
+                                                               record.api, record.path))
+            except ValueError as exc:
+                raise Failure(413, f"resumable upload not held: {exc}", "request_too_large") from None
+            self._record_drops(dropped)
             return None
         ex.fields = [(kind, name, "0" if kind == "header" and name == _UPLOAD_OFFSET else value)
                      for kind, name, value in ex.fields]
         return whole
+
+    def _record_drops(self, dropped: list[tuple[Held, str]]) -> None:
+        """A record of each upload whose held chunks were dropped: nothing of it forwarded, none of it stored."""
+        for held, why in dropped:
+            log.warning("resumable upload %s (episode %s): %d bytes %s", held.path, held.episode, len(held.data), why)
+            record = ProxyRecord(id=uuid.uuid4().hex, episode=held.episode, task_id=held.task_id, ts=time.time(),
+                                 state=COMPLETE, api=held.api, path=held.path, status=410,
+                                 error=f"resumable upload {why}: {len(held.data)} bytes held, none forwarded")
+            try:
+                self.store.add(record)
+            except Exception:
+                log.exception("could not record dropped upload %s", record.id)
 
     def base(self, root: str) -> str:
         """Where a root's paths go: `/v1`'s under the upstream URL, another root's under the upstream's origin."""
@@ -512,6 +542,7 @@ class Interceptor:
         return f"{url.scheme}://{url.netloc}{root}"
 
     async def proxy(self, scope, receive, send, root: str = "/v1") -> None:
+        self._record_drops(self.held_uploads.expire())
         params = scope["path_params"]
         tail = "/" + params["rest"]
         dialect = dialect_of(tail, root)
@@ -712,6 +743,9 @@ class Interceptor:
                             errors.append("malformed SSE event from upstream (dropped)")
                             continue
                         assembler.add(data)
+                        failed = stream_error(data)
+                        if failed:  # the answer names what went wrong upstream: so does its record
+                            errors.append(f"upstream sent an error mid-stream: {failed}")
                         # an event its dialect names, or the one the assembler sees end the answer (Ollama's `done`)
                         terminal = (isinstance(data, dict) and data.get("type") in terminals) or (
                             assembler.done and not finished)

@@ -6,8 +6,8 @@ assembler in `sse` and the placeholder restorer in `redact` each read by name) a
 The proxy serves every route of every dialect; a POST to any other path under a root is the `generic` dialect: it is
 forwarded and audited like the rest (every string of the body is scanned), so an endpoint added by a
 provider is never an unaudited way out. An API whose root is not `/v1` (Ollama's native `/api`, Cohere's `/v2`,
-Gemini's `/v1beta` and its file uploads under `/upload`) is forwarded to the same path on the upstream's
-origin: an upstream of `https://ollama.com/v1` takes `/api/chat` at `https://ollama.com/api/chat`.
+Gemini's `/v1beta` and its file uploads under `/upload`, Azure OpenAI's `/openai`) is forwarded to the same path
+on the upstream's origin: an upstream of `https://ollama.com/v1` takes `/api/chat` at `https://ollama.com/api/chat`.
 
 Adding an API is one `Dialect` here, its request reader in `ec2audit.payloads` (what `intercept
 audit` reads back) and, if it streams a new event shape, that shape's assembler in `sse` and
@@ -84,12 +84,18 @@ ROUTES = {(d.root, route): d for d in DIALECTS.values() for route in d.routes}
 #: Roots no dialect has routes under, their requests read as `/v1`'s unnamed ones are (`generic`): Gemini's `/v1beta`,
 #: google-genai's default API version (`/v1beta/models/{model}:generateContent`, `cachedContents`…)
 GENERIC_ROOTS = ("/v1beta",)
+#: Azure OpenAI's root: OpenAI's routes under a deployment (`/openai/deployments/{deployment}/chat/completions?
+#: api-version=…`, the deployment naming the model) or under its v1 API (`/openai/v1/responses`), read as `/v1`'s
+AZURE_ROOT = "/openai"
+_AZURE_PREFIX = re.compile(r"/(?:deployments/[^/]+|v1)(?=/)")
 #: The roots the proxy serves, `/v1` first.
-ROOTS = tuple(dict.fromkeys(["/v1", *GENERIC_ROOTS, *(d.root for d in DIALECTS.values())]))
+ROOTS = tuple(dict.fromkeys(["/v1", *GENERIC_ROOTS, AZURE_ROOT, *(d.root for d in DIALECTS.values())]))
 
 
 def dialect_of(tail: str, root: str = "/v1") -> Dialect:
     """The dialect of a POST to `<root><tail>`: a known route's, else `generic`."""
+    if root == AZURE_ROOT:
+        tail, root = _AZURE_PREFIX.sub("", tail, count=1), "/v1"
     return ROUTES.get((root, tail.rstrip("/")), DIALECTS["generic"])
 
 

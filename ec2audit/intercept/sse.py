@@ -69,6 +69,22 @@ class LineSplitter(EventSplitter):
 ENDS_AT_CLOSE = frozenset({None, "gemini"})
 
 
+def stream_error(data) -> str | None:
+    """The message of an error the upstream sends as a stream's event: OpenAI's and Gemini's `{"error": {…}}`,
+    Ollama's `{"error": "…"}` line, Anthropic's `error` event, the Responses API's `error` event and the error of its
+    `response.failed`; None for any other event (a `null` error included)."""
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error")
+    if error is None and data.get("type") == "error":
+        error = data
+    if error is None and isinstance(data.get("response"), dict):
+        error = data["response"].get("error")
+    if isinstance(error, dict):
+        error = error.get("message") or json.dumps(error, ensure_ascii=False)
+    return error[:300] if isinstance(error, str) and error else None
+
+
 def _text_add(target: dict, key: str, piece) -> None:
     if isinstance(piece, str):
         target[key] = (target.get(key) or "") + piece

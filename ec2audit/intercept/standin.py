@@ -8,6 +8,7 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
   fault-500              a 500 error       fault-slow     waits 3 s before answering
   fault-cut              a stream that breaks off (connection dropped) after two events
   fault-malformed        a stream with one event that is not JSON
+  fault-error            a stream that sends its API's error event after two events, and ends
   fault-hang             a stream that stops sending after one event and never ends (without
                          stream: an answer that never comes)
   keepalive              a stream with an SSE comment (`: keep-alive`) before every event
@@ -17,7 +18,8 @@ Responses answers and their streams' events. A Chat request asking OpenRouter's 
 the stream's in a last event of usage, as OpenRouter sends it.
 Streams cut the text into `STANDIN_CHUNK` characters per event so values cross event boundaries.
 A POST to any other path under /v1 or another API's root (`dialects.ROOTS`: Ollama's `/api`, Cohere's `/v2`,
-Gemini's `/v1beta` and `/upload`) is answered with a small JSON echo (Gemini's calls as Gemini answers, Ollama's
+Gemini's `/v1beta` and `/upload`; Azure OpenAI's `/openai/deployments/{d}/…` and `/openai/v1/…` are answered as
+OpenAI's) is answered with a small JSON echo (Gemini's calls as Gemini answers, Ollama's
 `/api/chat` and `/api/generate` as Ollama does: NDJSON lines unless `stream: false`); a form (a
 file upload, a URL-encoded body) too, its body kept as a server's form parser reads it (`_form`, `_related`).
 Gemini's resumable upload is served as Google serves it: a `start` command is answered with the session's URL
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -83,6 +86,14 @@ def _sse(data, event: str | None = None) -> bytes:
     return f"{head}data: {_dumps(data)}\n\n".encode()
 
 
+#: An error as the APIs send one mid-stream (OpenAI's and Gemini's as `{"error": …}`; `_STREAM_ERRORS`: the others)
+_ERROR = {"message": "scripted stand-in error mid-stream", "type": "server_error"}
+_STREAM_ERRORS = {"/v1/messages": _sse({"type": "error", "error": {**_ERROR, "type": "overloaded_error"}}, "error"),
+                  "/v1/responses": _sse({"type": "error", "code": "server_error", "message": _ERROR["message"]},
+                                        "error"),
+                  "ollama": (_dumps({"error": _ERROR["message"]}) + "\n").encode()}
+
+
 class _Script:
     def __init__(self, body: dict, api: str | None = None):
         self.body = body
@@ -97,10 +108,13 @@ class _Script:
         accounting = body.get("usage")
         self.accounting = isinstance(accounting, dict) and accounting.get("include") is True
 
-    def fault_events(self, events: list[bytes], cancelled: list):
-        """Apply the stream faults to a list of encoded events."""
+    def fault_events(self, events: list[bytes], cancelled: list, error: bytes = _sse({"error": _ERROR})):
+        """Apply the stream faults to a list of encoded events (`error`: the API's error event, encoded)."""
         async def gen():
             for i, event in enumerate(events):
+                if self.model == "fault-error" and i == 2:
+                    yield error
+                    return
                 if self.model == "keepalive":
                     yield b": keep-alive\n\n"
                 if self.model == "fault-cut" and i == 2:
@@ -273,6 +287,8 @@ def _ollama(path: str, script: _Script) -> tuple[dict, list[bytes]]:
 _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/responses": _responses,
              "/v1/completions": _completions}
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
+#: Azure OpenAI's root and deployment (`/openai/deployments/{d}/…`) or v1 API (`/openai/v1/…`)
+_AZURE = re.compile(r"^/openai/(?:deployments/[^/]+|v1)(?=/)")
 
 
 def _file_text(data: bytes) -> str:
@@ -318,7 +334,8 @@ async def _answer(request: Request):
     request.app.state.requests.append({"path": request.url.path, "query": request.url.query, "raw": raw,
                                        "headers": dict(request.headers), "header_list": request.headers.items(),
                                        "body": body})
-    script = _Script(body, _APIS.get(request.url.path))
+    path = _AZURE.sub("/v1", request.url.path, count=1)  # Azure OpenAI's paths answered as OpenAI's
+    script = _Script(body, _APIS.get(path))
     command = request.headers.get("x-goog-upload-command", "")
     if command == "start":
         session = f"{request.base_url}upload/v1beta/files?upload_id=standin-{len(request.app.state.requests)}"
@@ -326,6 +343,7 @@ async def _answer(request: Request):
     if "upload" in command and "finalize" not in command:  # a chunk before the last
         return JSONResponse({}, headers={"x-goog-upload-status": "active"})
     if request.url.path.endswith(":streamGenerateContent"):  # SSE with `alt=sse`, else one JSON array
+        script.model = request.url.path.rpartition("/")[2].partition(":")[0]  # (Gemini names it in the path)
         chunks = _gemini_stream(request.url.path, script)
         if request.query_params.get("alt") == "sse":
             return StreamingResponse(script.fault_events([_sse(c) for c in chunks], request.app.state.cancelled),
@@ -334,10 +352,10 @@ async def _answer(request: Request):
     if request.url.path in ("/api/chat", "/api/generate"):  # Ollama streams unless told not to
         whole, lines = _ollama(request.url.path, script)
         if body.get("stream", True) is not False:
-            return StreamingResponse(script.fault_events(lines, request.app.state.cancelled),
-                                     media_type="application/x-ndjson")
+            return StreamingResponse(script.fault_events(lines, request.app.state.cancelled,
+                                                         _STREAM_ERRORS["ollama"]), media_type="application/x-ndjson")
         return _JSON(whole)
-    if request.url.path not in _BUILDERS:
+    if path not in _BUILDERS:
         return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
@@ -348,9 +366,10 @@ async def _answer(request: Request):
             await asyncio.sleep(0.05)
         request.app.state.cancelled.append(script.model)
         return JSONResponse({})
-    whole, events = _BUILDERS[request.url.path](script)
+    whole, events = _BUILDERS[path](script)
     if body.get("stream"):
-        return StreamingResponse(script.fault_events(events, request.app.state.cancelled),
+        error = _STREAM_ERRORS.get(path, _sse({"error": _ERROR}))
+        return StreamingResponse(script.fault_events(events, request.app.state.cancelled, error),
                                  media_type="text/event-stream")
     return _JSON(whole)
 

@@ -36,6 +36,9 @@ _QUOTE = re.compile(r"""\\*["']""")
 # a literal closing its line and one opening the next at its first column: each line a whole string, as `jq -a` and
 # `print(json.dumps(v))` print them (a literal continued in source is indented, or after an operator or a space)
 _LINES_APART = re.compile(r"""\\*["']\r?\n\\*["']""")
+# the literal on the next line is a mapping's key (`"email": …`: YAML with quoted keys, a JSON object a key a line):
+# the line before ended a value, it did not continue one
+_KEY_NEXT = re.compile(r"""[^"'\r\n]{0,200}?["'][ \t]*:(?=[ \t\r\n\\]|$)""")
 PIECE = "concatenation.piece"
 _PIECE_LEAST = 12  # characters of the shortest piece (and of the grams the automaton reports)
 _PIECE_GAP = 40  # characters between two pieces of one value: a label, a line break
@@ -90,7 +93,7 @@ class Concatenation(Form):
             start, joined = m.start(), m.group()
             opening = _QUOTE.match(joined)
             if start and text[start - 1].isalnum() and opening and joined.endswith(opening.group()) and \
-                    not _LINES_APART.fullmatch(joined):
+                    not _LINES_APART.fullmatch(joined) and not ("\n" in joined and _KEY_NEXT.match(text, m.end())):
                 yield start, m.end(), ""
 
 

@@ -14,18 +14,19 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement, decoded_text
 
-# xxd (`00000010: 6e61 6d65  name`), hexdump -C (`00000010  6e 61 6d 65 …  |name|`): the offset in hex, then
-# hex groups one or two spaces apart, then (after two or more spaces) the bytes as characters; the last line
-# may be the offset alone (the length of what was dumped). A dump's first line may follow a label on its line (a
-# tool's output after `notes.txt:`), not a letter or a digit; the lines after it start lines.
-_HEX_LINE = re.compile(r"(?<![0-9A-Za-z])([0-9a-f]{6,8}):?((?: {1,2}[0-9a-f]{2}(?:[0-9a-f]{2})*)*)(?: {2,}\|?.*)?$",
-                       re.M)
+# xxd (`00000010: 6e61 6d65  name`), hexdump -C (`00000010  6e 61 6d 65 …  |name|`), PowerShell's `Format-Hex`
+# (`00000010   6E 61 6D 65 …   name`; PowerShell 7: a 16-digit offset) and Wireshark's hex dump (`0010   6e 61 …`):
+# the offset in hex, then hex groups one to three spaces apart, then (after two or more spaces) the bytes as
+# characters; the last line may be the offset alone (the length of what was dumped). A dump's first line may follow
+# a label on its line (a tool's output after `notes.txt:`), not a letter or a digit; the lines after it start lines.
+_HEX_LINE = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{4,16}):?((?: {1,3}[0-9a-fA-F]{2}(?:[0-9a-fA-F]{2})*)*)"
+                       r"(?: {2,}\|?.*)?$", re.M)
 # od -c: the offset in octal, then a cell four characters wide for each byte (a character, an escape, or the
 # byte in octal)
 _OD_LINE = re.compile(r"(?<![0-9A-Za-z])([0-7]{7})((?:   [^\s\\]|  \\[0abfnrtv\\]|    | [0-3][0-7]{2})*)$", re.M)
 _OD_ESCAPES = {"\\\\": 92, "\\0": 0, "\\a": 7, "\\b": 8, "\\f": 12, "\\n": 10, "\\r": 13, "\\t": 9, "\\v": 11}
 _LEAST_BYTES = 8
-_START = "0000000"  # the first line's offset, in hex (8 digits) or octal (7)
+_START = "0000"  # the first line's offset, in hex (4 to 16 digits) or octal (7)
 
 
 @register
