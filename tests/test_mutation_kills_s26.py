@@ -9,9 +9,11 @@ import pytest
 from test_detect_forms_s24 import _scan
 from test_intercept_forms_walk_3 import RECORD, UNIT_IDS, UNITS
 from test_intercept_forms_walk_13 import leaks
-from test_intercept_forms_walk_14 import TEXT, _session
+from test_intercept_forms_walk_14 import REQUESTS, TEXT, _session
 
 from ec2audit.detect import learned_grader
+from ec2audit.detect.finding import MOSTLY
+from ec2audit.detect.value_checks import NumericCheck, Reading, folded
 from ec2audit.units import make_unit
 
 __all__ = ["UNITS"]  # the units the `proxy` fixture guards (walk 3's record)
@@ -119,3 +121,72 @@ def test_a_list_that_never_names_the_entity_is_no_other_persons_row():
     roster = ("Clinic list, Tuesday:\n09:30  M. Novak — grade II sprain, left ATFL\n10:00  T. Okafor — post-op "
               "week 4\n10:30  J. Berg — review")
     assert learned_grader.withheld(sprain, roster) == ""
+
+
+def test_every_route_of_ollama_and_cohere_is_recorded_as_its_dialect(proxy):
+    """Ollama's `/api/embed` and Cohere's `/v2/rerank` are their APIs' own routes, recorded as such, not as a route
+    no dialect names (`generic`) (ED2, ED3)."""
+    mode, app, client, store = proxy
+    for request in ("ollama.embed.input", "cohere.rerank.documents", "cohere.chat.user"):
+        path, body = REQUESTS[request]
+        client.post(f"/e/every-route{path}", json=body)
+    assert sorted((r.path, r.api) for r in store.records("every-route")) == [
+        ("/api/embed", "ollama"), ("/v2/chat", "cohere"), ("/v2/rerank", "cohere")]
+
+
+def _salary(value: str) -> object:
+    return make_unit({"task_id": "t", "entity_id": "E1", "entity_name": "Priya Raman", "field": "salary",
+                      "value": value, "dimension": "financial"})
+
+
+@pytest.mark.parametrize(("value", "text", "grade"), [
+    ("$142,500 a year", "Priya was at $11,875 a month base.", MOSTLY),  # "a year" is yearly
+    ("$142,500 per year", "Priya was at $11,875 a year as an intern, paid monthly.", 0.0),  # the value's period
+])
+def test_an_amount_a_year_is_yearly_and_a_text_stating_the_values_period_is_not_converted(value, text, grade):
+    """checks-v16: "a year" states a yearly value as "per year" does (EC1); a text that states the value's own
+    period ("a year ... paid monthly") gives its amount per that period, not per month (EC2)."""
+    assert NumericCheck().decide(_salary(value), folded(text), Reading(0.9, 0, len(text), 0.83, 0.2)).grade == grade
+
+
+_RATE = make_unit({"task_id": "t", "entity_id": "L-1", "entity_name": "Blue Ridge Freight", "field": "rate",
+                   "value": "$4,715 flat", "dimension": "business"})
+
+
+@pytest.mark.parametrize(("unit", "text", "why"), [
+    (make_unit({"task_id": "t", "entity_id": "F", "entity_name": "Acme Tools", "field": "invoice",
+                "value": "invoice #4471", "dimension": "business"}),
+     "Acme Tools: invoice #5120 was paid on Friday.", ""),  # a site number binds a health finding only (EC5)
+    (make_unit({"task_id": "t", "entity_id": "d", "entity_name": "Biobank donor BB-00931", "field": "finding",
+                "value": "BRCA2 pathogenic variant c.5946delT", "dimension": "health"}),
+     "The donor carries a pathogenic BRCA2 frameshift.", ""),  # no numbered entity at all (EC6)
+    (_RATE, "Blue Ridge Freight confirmed $1,745 flat for Tuesday.", ""),  # two digits apart swapped (EC8)
+    (_RATE, "Blue Ridge Freight: about $4,710 flat.", ""),  # a rounding (EC9)
+    (make_unit({"task_id": "t", "entity_id": "L-2", "entity_name": "Blue Ridge Freight", "field": "deposit",
+                "value": "$850 deposit", "dimension": "business"}),
+     "Blue Ridge Freight asked for a $580 deposit.", "another number"),  # three digits are enough (EC10)
+])
+def test_another_instance_or_number_only_where_its_rules_say(unit, text, why):
+    """checks-v17's `another_instance` and `another_number` as their docstrings bound them: a site for health
+    values, an entity's number only where the text gives one of its shape, neighbouring digits swapped or one digit
+    changed and not rounded, the value's numbers of three digits or more."""
+    assert learned_grader.withheld(unit, text) == why
+
+
+_LAB = make_unit({"task_id": "t", "entity_id": "P-3", "entity_name": "Dana Whitfield", "field": "ferritin",
+                  "value": "14 ng/mL", "dimension": "health", "description": "serum ferritin before the infusion"})
+
+
+@pytest.mark.parametrize(("unit", "text", "why"), [
+    (make_unit({"task_id": "t", "entity_id": "E-2", "entity_name": "梁淑芬", "field": "diagnosis",
+                "value": "左眼青光眼", "dimension": "health", "description": "眼科门诊诊断"}),
+     "病人 [PERSON_1]，诊断：[DIAGNOSIS_1]（上次门诊写的是左眼青光眼），请写一份病假证明。", ""),  # written too (EC13)
+    (_LAB, "Patient [NAME_1], ferritin: [LAB_VALUE_1] ng/mL (14 at the last draw).", ""),  # its number too (EC14)
+    (make_unit({"task_id": "t", "entity_id": "E-2", "entity_name": "梁淑芬", "field": "dx",
+                "value": "左眼青光眼", "dimension": "health", "description": "眼科门诊诊断"}),
+     "病人 {{姓名}}，诊断：{{诊断}}，请写一份病假证明。", "placeholder"),  # a Chinese slot name (EC15)
+])
+def test_a_placeholder_is_the_values_slot_only_where_the_value_is_written_nowhere_else(unit, text, why):
+    """checks-v17's `placeholder_slot`: the value written out (EC13) or its number given (EC14) beside the slot is
+    stated; a slot named in Chinese after the description's characters is the value's (EC15)."""
+    assert learned_grader.withheld(unit, text) == why
