@@ -5,7 +5,15 @@ where the CLI cannot reach it, by what the library function gives."""
 
 from __future__ import annotations
 
+import json
+
+import httpx
 import pytest
+from intercept_helpers import running_proxy
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 from test_detect_forms_s24 import _scan
 from test_intercept_forms_walk_3 import RECORD, UNIT_IDS, UNITS
 from test_intercept_forms_walk_13 import leaks
@@ -14,6 +22,7 @@ from test_intercept_forms_walk_14 import REQUESTS, TEXT, _session
 from ec2audit.detect import learned_grader
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.detect.value_checks import NumericCheck, Reading, folded
+from ec2audit.intercept.server import serve_in_thread
 from ec2audit.units import make_unit
 
 __all__ = ["UNITS"]  # the units the `proxy` fixture guards (walk 3's record)
@@ -190,3 +199,76 @@ def test_a_placeholder_is_the_values_slot_only_where_the_value_is_written_nowher
     """checks-v17's `placeholder_slot`: the value written out (EC13) or its number given (EC14) beside the slot is
     stated; a slot named in Chinese after the description's characters is the value's (EC15)."""
     assert learned_grader.withheld(unit, text) == why
+
+
+@pytest.mark.parametrize(("value", "dimension", "text", "found"), [
+    ("KX44719982B", "other", "ref KX-44719982-B on file", "KX-44719982-B"),  # a long one cut twice
+    ("A219448703", "other", "USCIS file A-219448703 (approval notice)", "A-219448703"),  # and once
+    ("粤B7K29Q", "other", "车牌 粤 B7K29Q", "粤 B7K29Q"),  # Han and a Latin letter meet
+])
+def test_an_identifier_is_cut_where_digits_latin_letters_and_han_meet(value, dimension, text, found):
+    """A long identifier is also cut where its scripts meet when they meet at most twice (ES1: once; ES3: never,
+    its prefix then dropped); Han and Latin letters are two scripts (ES7: one)."""
+    assert _scan(value, dimension, text, "reference") == [("forms.separators", 1.0, found)]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("card starting 4532 and ending 2216", ["4532", "2216"]),  # half of it shown: most of it (ECF1: 0.6 of it)
+    ("the card starts 4532 77, ends 2216", ["4532 77", "2216"]),  # "starts" alone (ECF2)
+])
+def test_a_cards_start_and_end_showing_forty_percent_of_it_are_most_of_it(text, found):
+    """As a mask showing both ends (`masked`): a start and an end showing 40 % of the number are most of it."""
+    assert _scan("4532 7781 0094 2216", "financial", text, "debit_card_number") == [
+        ("partial.masked", MOSTLY, piece) for piece in found]
+
+
+async def _ollama_echo(request: Request) -> Response:
+    """An Ollama server that streams the request's text back in every channel an NDJSON line has: a chat's
+    `message.thinking` (cut in two), `message.content` and two tool calls (the first's arguments the text), a blank
+    line, a trailing ` see [` and the `done` line; a generate's `response` and `thinking` at the line's top level."""
+    body = await request.json()
+    if request.url.path == "/api/generate":
+        text = body["prompt"]
+        lines = [{"response": text, "thinking": text, "done": False}, {"response": "", "done": True, "eval_count": 5}]
+    else:
+        text = body["messages"][-1]["content"]
+        half = len(text) // 2
+
+        def said(**message) -> dict:
+            return {"message": {"role": "assistant", **message}, "done": False}
+
+        lines = [said(thinking=text[:half]), said(thinking=text[half:]), said(content=text, tool_calls=[
+            {"function": {"name": "crm_lookup", "arguments": {"row": text}}}]), said(content=" see [", tool_calls=[
+                {"function": {"name": "crm_note", "arguments": {}}}]),
+            {"message": {"role": "assistant", "content": ""}, "done": True, "prompt_eval_count": 10, "eval_count": 5}]
+    raw = "".join(json.dumps(line, ensure_ascii=False) + "\n" + ("\n" if k == 1 else "") for k, line in enumerate(lines))
+    return Response(raw.encode(), media_type="application/x-ndjson")
+
+
+def test_every_channel_of_an_ollama_stream_is_restored_and_assembled(tmp_path):
+    """Ollama's NDJSON answer to a redacted request, streamed back in each of its channels: the client gets the
+    values back in a chat's thinking (ER2) and tool calls (ER3), the held ` [` at the `done` line (ER4), a generate's
+    `thinking` (ER1); the record keeps the answer assembled as the cloud sent it: its thinking (ESS3), both tool
+    calls (ESS4), the `done` line's counts with the stream not ended before it (ESS5), and no error for the blank
+    line (ESS2)."""
+    upstream, stop = serve_in_thread(Starlette(routes=[Route("/api/{rest:path}", _ollama_echo, methods=["POST"])]))
+    try:
+        with running_proxy(upstream + "/v1", tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store), \
+                httpx.Client(base_url=url, timeout=30) as client:
+            chat = client.post("/e/ollama-chat/api/chat", json={"model": "qwen3", "messages": [
+                {"role": "user", "content": TEXT}]})
+            generate = client.post("/e/ollama-generate/api/generate", json={"model": "qwen3", "prompt": TEXT})
+            [record] = store.records("ollama-chat")
+    finally:
+        stop()
+    lines = [json.loads(line) for line in chat.text.splitlines() if line.strip()]
+    messages = [line.get("message", {}) for line in lines]
+    assert "".join(m.get("thinking", "") for m in messages) == TEXT
+    assert "".join(m.get("content", "") for m in messages) == TEXT + " see ["
+    assert [c["function"]["arguments"] for m in messages for c in m.get("tool_calls", [])] == [{"row": TEXT}, {}]
+    [first, last] = [json.loads(line) for line in generate.text.splitlines() if line.strip()]
+    assert (first["response"], first["thinking"]) == (TEXT, TEXT)
+    whole = record.response["message"]
+    assert record.error is None and (record.input_tokens, record.output_tokens) == (10, 5)
+    assert leaks({"body": whole["thinking"], "header_list": [], "query": ""}) == [] and len(whole["thinking"]) > 20
+    assert [c["function"]["name"] for c in whole["tool_calls"]] == ["crm_lookup", "crm_note"]
