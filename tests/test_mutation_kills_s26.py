@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from test_detect_forms_s24 import _scan
-from test_intercept_forms_walk_3 import RECORD, UNIT_IDS, UNITS
+from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
 from test_intercept_forms_walk_13 import leaks
 from test_intercept_forms_walk_14 import REQUESTS, TEXT, _session
 
@@ -250,7 +250,7 @@ def test_every_channel_of_an_ollama_stream_is_restored_and_assembled(tmp_path):
     values back in a chat's thinking (ER2) and tool calls (ER3), the held ` [` at the `done` line (ER4), a generate's
     `thinking` (ER1); the record keeps the answer assembled as the cloud sent it: its thinking (ESS3), both tool
     calls (ESS4), the `done` line's counts with the stream not ended before it (ESS5), and no error for the blank
-    line (ESS2)."""
+    line (ESS2). A stream with nothing to restore is relayed line by line as it came (ESS1)."""
     upstream, stop = serve_in_thread(Starlette(routes=[Route("/api/{rest:path}", _ollama_echo, methods=["POST"])]))
     try:
         with running_proxy(upstream + "/v1", tmp_path / "s.sqlite", units=UNITS, enforce="redact") as (_, url, store), \
@@ -258,6 +258,7 @@ def test_every_channel_of_an_ollama_stream_is_restored_and_assembled(tmp_path):
             chat = client.post("/e/ollama-chat/api/chat", json={"model": "qwen3", "messages": [
                 {"role": "user", "content": TEXT}]})
             generate = client.post("/e/ollama-generate/api/generate", json={"model": "qwen3", "prompt": TEXT})
+            near = client.post("/e/ollama-near/api/generate", json={"model": "qwen3", "prompt": _line(NEAR)})
             [record] = store.records("ollama-chat")
     finally:
         stop()
@@ -268,6 +269,8 @@ def test_every_channel_of_an_ollama_stream_is_restored_and_assembled(tmp_path):
     assert [c["function"]["arguments"] for m in messages for c in m.get("tool_calls", [])] == [{"row": TEXT}, {}]
     [first, last] = [json.loads(line) for line in generate.text.splitlines() if line.strip()]
     assert (first["response"], first["thinking"]) == (TEXT, TEXT)
+    # nothing redacted: the lines are relayed as they came, each ended by its newline (ESS1)
+    assert [json.loads(line)["response"] for line in near.text.splitlines() if line.strip()] == [_line(NEAR), ""]
     whole = record.response["message"]
     assert record.error is None and (record.input_tokens, record.output_tokens) == (10, 5)
     assert leaks({"body": whole["thinking"], "header_list": [], "query": ""}) == [] and len(whole["thinking"]) > 20
