@@ -310,3 +310,16 @@ def test_a_batch_gzipped_under_an_upper_case_suffix_is_paired_and_read(tmp_path)
     assert code == 0, said
     provider, = data["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 1_000_022, 200_002)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_json_strings_and_code_points_a_line_read_with_windows_line_ends(newline):
+    """A record printed one JSON string a line (`jq -a`) and a name's code points alone on a line, as a Windows
+    console writes them (CRLF): each line's string is no continuation of the one before (ECC2: the name ran into its
+    neighbours across `\r\n`), and the code points are a whole line before its `\r` (ECP2)."""
+    record = {"name": "欧阳娜娜", "contact": "José Núñez", "api_key": "sk-proj-7fK2mQ9xL4vB8nR3tY6w"}
+    lines = "".join(json.dumps(k) + newline + json.dumps(v) + newline for k, v in record.items())
+    assert _scan("José Núñez", "person_name", lines, "contact") == [("exact", 1.0, "Jos\\u00e9 N\\u00fa\\u00f1ez")]
+    points = ",".join(str(ord(c)) for c in "José Núñez")
+    assert _scan("José Núñez", "person_name", f"row 1{newline}{points}{newline}row 3{newline}", "contact") == [
+        ("exact", 1.0, points)]
