@@ -21,6 +21,7 @@ from test_intercept_forms_walk_14 import REQUESTS, TEXT, _session
 from test_new_user_walk_11 import _units
 from test_new_user_walk_12 import _batch_answer, _batch_request
 from test_new_user_walk_14 import _audited
+from test_new_user_walk_15 import _prelabelled
 from test_new_user_walk_16 import _gzipped
 
 from ec2audit.detect import learned_grader
@@ -323,3 +324,15 @@ def test_json_strings_and_code_points_a_line_read_with_windows_line_ends(newline
     points = ",".join(str(ord(c)) for c in "José Núñez")
     assert _scan("José Núñez", "person_name", f"row 1{newline}{points}{newline}row 3{newline}", "contact") == [
         ("exact", 1.0, points)]
+
+
+def test_an_address_at_a_domain_that_only_ends_like_a_template_domain_is_someones(tmp_path):
+    """`support@counterexample.com` is no `example.com` address (ECT1: a reserved domain read at any letter, not at
+    a label's start) and `lena.hartmann@acme-company.com` no template's `company.com` (ECT2: the blank domain searched
+    inside the domain, not matched as all of it); `info@example.com` beside them is a template's. By hand: the two
+    proposed as contacts in `prelabel`."""
+    env = ("SUPPORT_EMAIL=support@counterexample.com\nOWNER_EMAIL=lena.hartmann@acme-company.com\n"
+           "TEMPLATE_EMAIL=info@example.com\n")
+    found = _prelabelled(tmp_path, {".env": env})
+    assert sorted(u["value"] for u in found if u["dimension"] == "contact") == [
+        "lena.hartmann@acme-company.com", "support@counterexample.com"]
