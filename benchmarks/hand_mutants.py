@@ -1,5 +1,5 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 24, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 24").
+"""Hand-written one-line mutants of the code changed in sessions 19 to 25, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -10,7 +10,8 @@ first failing test) or survived.
 `--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
 `tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
-`tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`): the score before them;
+`tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
+`tests/test_mutation_kills_s26.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -564,6 +565,28 @@ NEW_FOR: dict[str, list[str]] = {
     "UY": ["test_a_condition_said_as_what_its_holder_is_reads_epileptic"],
     "VS": ["test_another_side_or_strength_is_read_across_units_and_languages"],
     "UCD": ["test_a_credential_in_another_case_is_no_literal_however_its_letters_are_written"],
+    "EA": ["test_two_words_as_their_initials_are_too_many_things_to_be_the_value"],
+    "EAT": ["test_an_address_form_filled_line_by_line_is_read_from_its_flat"],
+    "EV": ["test_a_variant_of_a_value_naming_no_gene_is_the_value"],
+    "EDT": ["test_a_roc_year_past_a_hundred_and_a_french_first_of_the_month_read_as_written"],
+    "ES": ["test_an_identifier_is_cut_where_digits_latin_letters_and_han_meet"],
+    "ECF": ["test_a_cards_start_and_end_showing_forty_percent_of_it_are_most_of_it"],
+    "ECP": ["test_json_strings_and_code_points_a_line_read_with_windows_line_ends"],
+    "ECC": ["test_json_strings_and_code_points_a_line_read_with_windows_line_ends"],
+    "EG": ["test_a_health_result_negative_a_few_words_on_finds_nothing",
+           "test_a_number_of_a_value_without_one_is_no_evidence_and_an_entity_or_initials_are",
+           "test_a_list_that_never_names_the_entity_is_no_other_persons_row"],
+    "EC": ["test_an_amount_a_year_is_yearly_and_a_text_stating_the_values_period_is_not_converted",
+           "test_another_instance_or_number_only_where_its_rules_say",
+           "test_a_placeholder_is_the_values_slot_only_where_the_value_is_written_nowhere_else",
+           "test_a_number_of_a_value_without_one_is_no_evidence_and_an_entity_or_initials_are"],
+    "EP": ["test_a_resumable_upload_in_three_chunks_is_audited_and_forwarded_whole"],
+    "ED": ["test_every_route_of_ollama_and_cohere_is_recorded_as_its_dialect"],
+    "EF": ["test_a_resumable_upload_the_guard_cannot_read_is_refused_naming_its_media_type"],
+    "ER": ["test_every_channel_of_an_ollama_stream_is_restored_and_assembled"],
+    "ESS": ["test_every_channel_of_an_ollama_stream_is_restored_and_assembled"],
+    "EB": ["test_a_batch_gzipped_under_an_upper_case_suffix_is_paired_and_read"],
+    "ECT": ["test_an_address_at_a_domain_that_only_ends_like_a_template_domain_is_someones"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

@@ -246,7 +246,8 @@ async def _ollama_echo(request: Request) -> Response:
             {"function": {"name": "crm_lookup", "arguments": {"row": text}}}]), said(content=" see [", tool_calls=[
                 {"function": {"name": "crm_note", "arguments": {}}}]),
             {"message": {"role": "assistant", "content": ""}, "done": True, "prompt_eval_count": 10, "eval_count": 5}]
-    raw = "".join(json.dumps(line, ensure_ascii=False) + "\n" + ("\n" if k == 1 else "") for k, line in enumerate(lines))
+    raw = "".join(json.dumps(line, ensure_ascii=False) + "\n" + ("\n" if k == 1 else "")  # a blank line after the 2nd
+                  for k, line in enumerate(lines))
     return Response(raw.encode(), media_type="application/x-ndjson")
 
 
