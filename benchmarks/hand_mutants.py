@@ -587,6 +587,7 @@ NEW_FOR: dict[str, list[str]] = {
     "ESS": ["test_every_channel_of_an_ollama_stream_is_restored_and_assembled"],
     "EB": ["test_a_batch_gzipped_under_an_upper_case_suffix_is_paired_and_read"],
     "ECT": ["test_an_address_at_a_domain_that_only_ends_like_a_template_domain_is_someones"],
+    "EH": ["test_deletions_beside_a_changes_other_counts_are_none_and_a_bands_are_a_condition"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

@@ -337,3 +337,14 @@ def test_an_address_at_a_domain_that_only_ends_like_a_template_domain_is_someone
     found = _prelabelled(tmp_path, {".env": env})
     assert sorted(u["value"] for u in found if u["dimension"] == "contact") == [
         "lena.hartmann@acme-company.com", "support@counterexample.com"]
+
+
+def test_deletions_beside_a_changes_other_counts_are_none_and_a_bands_are_a_condition(tmp_path):
+    """A pull request's summary that names its `additions and deletions` counts a change (EH3: read as a condition
+    without a number beside it); a microarray's `22q11.2 deletions` count no lines: the number before belongs to a
+    band (EH1: `2 deletions` read out of `22q11.2`). By hand: one unit, the report's `deletions`, in `prelabel`."""
+    found = _prelabelled(tmp_path, {
+        "a_summary.txt": "Patient intake PR #42: additions and deletions to the medication and diagnosis form.",
+        "b_report.txt": "Genetics clinic, patient record: microarray shows 22q11.2 deletions; cardiology referral."})
+    assert [(u["value"], u["source"]["file"]) for u in found if u["dimension"] == "health"] == [
+        ("deletions", "b_report.txt")]
