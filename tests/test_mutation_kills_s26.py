@@ -179,11 +179,16 @@ _RATE = make_unit({"task_id": "t", "entity_id": "L-1", "entity_name": "Blue Ridg
     (make_unit({"task_id": "t", "entity_id": "L-2", "entity_name": "Blue Ridge Freight", "field": "deposit",
                 "value": "$850 deposit", "dimension": "business"}),
      "Blue Ridge Freight asked for a $580 deposit.", "another number"),  # three digits are enough (EC10)
+    (_RATE, "Blue Ridge Freight is $40 more than the $4,175 we paid last week.", ""),  # stated relative (EC12)
+    (make_unit({"task_id": "t", "entity_id": "R-9", "entity_name": "周海燕", "field": "bank_card",
+                "value": "6217000010045583921", "dimension": "financial"}),
+     "周海燕的新卡：6217 0000 1004 5583 921；旧卡6217000010045583912已注销。", ""),  # the value in groups (EC11)
 ])
 def test_another_instance_or_number_only_where_its_rules_say(unit, text, why):
     """checks-v17's `another_instance` and `another_number` as their docstrings bound them: a site for health
     values, an entity's number only where the text gives one of its shape, neighbouring digits swapped or one digit
-    changed and not rounded, the value's numbers of three digits or more."""
+    changed and not rounded, the value's numbers of three digits or more, and none where the text states the
+    value (in groups) or a number relative to another."""
     assert learned_grader.withheld(unit, text) == why
 
 
