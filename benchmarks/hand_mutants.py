@@ -1,5 +1,5 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 24, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 24").
+"""Hand-written one-line mutants of the code changed in sessions 19 to 25, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -10,7 +10,8 @@ first failing test) or survived.
 `--before` leaves out the tests added with the round that planted a mutant (`ADDED_WITH`: session 20's round added
 `tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
-`tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`): the score before them;
+`tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
+`tests/test_mutation_kills_s26.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -343,8 +344,76 @@ GROUPS_S25: dict[str, tuple[str, list[str]]] = {
         "tests/test_judge_learned_grader.py::test_a_linear_grader_reads_its_weights_and_a_wrong_length_is_refused"]),
 }
 GROUPS.update(GROUPS_S25)
+W14F = "tests/test_intercept_forms_walk_14.py::"
+W16 = ["tests/test_new_user_walk_16.py"]
+FORMS_S25 = ["tests/test_detect_forms_s25.py"]
+#: walk 14's tests of the APIs outside /v1 (OUTSIDE), Ollama's NDJSON streams, Gemini's uploads, URL-encoded bodies
+OUTSIDE = [W14F + name for name in (
+    "test_a_value_in_an_api_outside_v1_is_held", "test_an_api_outside_v1_is_recorded_as_its_dialect",
+    "test_a_gemini_v1beta_answer_has_its_usage_and_cost_recorded", "test_intercept_audit_reads_the_apis_outside_v1",
+    "test_a_request_outside_v1_without_a_value_is_forwarded_as_sent")]
+NDJSON = [W14F + "test_an_ollama_ndjson_stream_is_restored_line_by_line_and_its_tokens_recorded"]
+UPLOADS = [W14F + name for name in (
+    "test_a_value_in_a_gemini_multipart_upload_is_held", "test_a_gemini_upload_without_a_value_is_forwarded_as_sent",
+    "test_a_value_in_a_gemini_resumable_upload_is_held",
+    "test_a_gemini_resumable_upload_without_a_value_is_forwarded_as_sent",
+    "test_a_value_cut_across_two_chunks_of_a_resumable_upload_is_held",
+    "test_a_resumable_upload_chunk_at_an_offset_not_held_is_refused")]
+URLENCODED = [W14F + name for name in (
+    "test_a_value_in_a_urlencoded_body_is_held", "test_a_urlencoded_body_without_a_value_is_forwarded_as_sent",
+    "test_a_urlencoded_body_that_is_not_utf8_is_refused")]
+ROOTS_S25 = [*OUTSIDE, *NDJSON, *UPLOADS, *URLENCODED]
+#: walk 14's JSON strings a line (`jq -a`), which `code_point_lists` and `concatenation` were changed for
+LINES_S25 = [W14F + name for name in (
+    "test_the_reader_recovers_every_form_unguarded", "test_every_position_holds_in_every_form",
+    "test_near_misses_go_out_untouched")] + ["tests/test_detect_form_cues.py"]
+WITHHELD = ["tests/test_judge_learned_grader.py::" + name for name in (
+    "test_a_text_that_finds_nothing_about_a_condition_is_left_for_review",
+    "test_a_pair_without_the_value_s_own_evidence_is_never_graded_on_the_grader_s_reading",
+    "test_a_number_one_slip_away_or_a_placeholder_in_the_value_s_slot_is_never_graded",
+    "test_a_list_whose_entity_s_row_states_none_of_the_finding_is_another_person_s")]
+#: session 26's groups: the code changed in session 25
+GROUPS_S26: dict[str, tuple[str, list[str]]] = {
+    "EA": ("ec2audit/detect/forms/acronyms.py", FORMS_S25),
+    "EAT": ("ec2audit/detect/forms/address_translations.py", FORMS_S25),
+    "EV": ("ec2audit/detect/forms/variants.py", FORMS_S25),
+    "EDT": ("ec2audit/detect/forms/dates.py", FORMS_S25),
+    "ESN": ("ec2audit/detect/forms/surnames.py", FORMS_S25),
+    "EI": ("ec2audit/detect/forms/initials.py", FORMS_S25),
+    "ES": ("ec2audit/detect/forms/separators.py", FORMS_S25),
+    "ECF": ("ec2audit/detect/forms/context_fragments.py", FORMS_S25),
+    "EN": ("ec2audit/detect/normalize.py", FORMS_S25),
+    "ECP": ("ec2audit/detect/forms/code_point_lists.py", LINES_S25),
+    "ECC": ("ec2audit/detect/forms/concatenation.py", LINES_S25),
+    "EG": ("ec2audit/detect/learned_grader.py", WITHHELD),
+    "EC": ("ec2audit/detect/value_checks.py",
+           ["tests/test_value_checks.py::test_an_amount_per_month_is_the_same_amount_per_year", *WITHHELD]),
+    "EP": ("ec2audit/intercept/app.py", ROOTS_S25),
+    "ED": ("ec2audit/intercept/dialects.py", [*OUTSIDE, *NDJSON]),
+    "EF": ("ec2audit/intercept/form_data.py", [*URLENCODED, *UPLOADS, *MULTIPART]),
+    "ER": ("ec2audit/intercept/redact.py", NDJSON),
+    "ESS": ("ec2audit/intercept/sse.py", NDJSON),
+    "EST": ("ec2audit/intercept/store.py", NDJSON),
+    "EPY": ("ec2audit/payloads.py", [W14F + "test_intercept_audit_reads_the_apis_outside_v1"]),
+    "ELA": ("ec2audit/logs/audit.py", W16),
+    "EL": ("ec2audit/logs/__init__.py", [*W16, *BATCH]),
+    "EB": ("ec2audit/logs/batch_api.py", [*W16, *BATCH]),
+    "EDH": ("ec2audit/logs/discovered.py", W16),
+    "EO": ("ec2audit/logs/otel_genai.py", [*W16, *VERCEL]),
+    "EPL": ("ec2audit/annotate/prelabel.py", W16),
+    "ECT": ("ec2audit/annotate/recognizers/contact.py", W16),
+    "EH": ("ec2audit/annotate/recognizers/health.py", W16),
+    "EK": ("ec2audit/annotate/recognizers/secrets.py", W16),
+    "EW": ("ec2audit/annotate/workspace.py", W16),
+    "ECA": ("ec2audit/cli/audit.py", W16),
+    "ERP": ("ec2audit/report/summary.py", W16),
+    "ERS": ("ec2audit/run/scheduler.py",
+            ["tests/test_run_openclaw.py::test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder"]),
+}
+GROUPS.update(GROUPS_S26)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s25.py" if g in GROUPS_S25 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s26.py" if g in GROUPS_S26 else
+              "tests/test_mutation_kills_s25.py" if g in GROUPS_S25 else
               "tests/test_mutation_kills_s24.py" if g in GROUPS_S24 else
               "tests/test_mutation_kills_s23.py" if g in GROUPS_S23 else
               "tests/test_mutation_kills_s22.py" if g in GROUPS_S22 else
@@ -496,6 +565,29 @@ NEW_FOR: dict[str, list[str]] = {
     "UY": ["test_a_condition_said_as_what_its_holder_is_reads_epileptic"],
     "VS": ["test_another_side_or_strength_is_read_across_units_and_languages"],
     "UCD": ["test_a_credential_in_another_case_is_no_literal_however_its_letters_are_written"],
+    "EA": ["test_two_words_as_their_initials_are_too_many_things_to_be_the_value"],
+    "EAT": ["test_an_address_form_filled_line_by_line_is_read_from_its_flat"],
+    "EV": ["test_a_variant_of_a_value_naming_no_gene_is_the_value"],
+    "EDT": ["test_a_roc_year_past_a_hundred_and_a_french_first_of_the_month_read_as_written"],
+    "ES": ["test_an_identifier_is_cut_where_digits_latin_letters_and_han_meet"],
+    "ECF": ["test_a_cards_start_and_end_showing_forty_percent_of_it_are_most_of_it"],
+    "ECP": ["test_json_strings_and_code_points_a_line_read_with_windows_line_ends"],
+    "ECC": ["test_json_strings_and_code_points_a_line_read_with_windows_line_ends"],
+    "EG": ["test_a_health_result_negative_a_few_words_on_finds_nothing",
+           "test_a_number_of_a_value_without_one_is_no_evidence_and_an_entity_or_initials_are",
+           "test_a_list_that_never_names_the_entity_is_no_other_persons_row"],
+    "EC": ["test_an_amount_a_year_is_yearly_and_a_text_stating_the_values_period_is_not_converted",
+           "test_another_instance_or_number_only_where_its_rules_say",
+           "test_a_placeholder_is_the_values_slot_only_where_the_value_is_written_nowhere_else",
+           "test_a_number_of_a_value_without_one_is_no_evidence_and_an_entity_or_initials_are"],
+    "EP": ["test_a_resumable_upload_in_three_chunks_is_audited_and_forwarded_whole"],
+    "ED": ["test_every_route_of_ollama_and_cohere_is_recorded_as_its_dialect"],
+    "EF": ["test_a_resumable_upload_the_guard_cannot_read_is_refused_naming_its_media_type"],
+    "ER": ["test_every_channel_of_an_ollama_stream_is_restored_and_assembled"],
+    "ESS": ["test_every_channel_of_an_ollama_stream_is_restored_and_assembled"],
+    "EB": ["test_a_batch_gzipped_under_an_upper_case_suffix_is_paired_and_read"],
+    "ECT": ["test_an_address_at_a_domain_that_only_ends_like_a_template_domain_is_someones"],
+    "EH": ["test_deletions_beside_a_changes_other_counts_are_none_and_a_bands_are_a_condition"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -1838,6 +1930,245 @@ mutant('UGR3', 'r"|never (?:had|been diagnosed|been prescribed|been on|taken)"',
 mutant('UGR4', 'r"|[?？]\\W{0,4}(?:no\\b|否|无|没有)"', 'r""')
 mutant('UGR5', 'r"|\\b(?:not back (?:yet|from)|not (?:in|here) yet|', 'r"|\\b(?:not (?:in|here) yet|')
 mutant('UGR6', 'r"|阴性|正常范围|均正常|未见|排除(?!标准)|否认|', 'r"|阴性|正常范围|均正常|未见|排除|否认|')
+
+# ---- session 26's round: the code changed in session 25 (`git diff 4f47c3b 4d08ba3 -- ec2audit`) ----
+# detect/forms/acronyms.py: a health value with a run of its words as their initials
+mutant('EA1', '_SHORTEST, _LONGEST = 3, 5', '_SHORTEST, _LONGEST = 2, 5')
+mutant('EA2', '    if not norm.isascii():\n        return []\n', '')
+mutant('EA3', 'forms += [form, re.sub(r"\\s*,\\s*", " ", form)]', 'forms += [form]')
+mutant('EA4', '            if standalone(text, start, end):\n', '            if True:\n')
+# detect/forms/address_translations.py: a Chinese address written out in English
+mutant('EAT1', '_LEAST_PARTS = 3', '_LEAST_PARTS = 2')
+mutant('EAT2', 'number, words = parts[-1]', 'number, words = parts[0]')
+mutant('EAT3', '            if end < len(text) and text[end].isdigit():\n                continue\n', '')
+mutant('EAT4', 'return 0.0 if named else MOSTLY', 'return MOSTLY')
+mutant('EAT5', 'if road is None or any(name.replace(" ", "").endswith(road) for name in named):',
+       'if road is None or bool(named):')
+# detect/forms/variants.py: a genetic variant in another notation
+mutant('EV1', 'forms += [stem, stem + m[3].lower()]', 'forms += [stem + m[3].lower()]')
+mutant('EV2', 'forms += [one, f"p.{one}", f"p.({one})", f"p.{three}", f"p.({three})", three]',
+       'forms += [one, f"p.{one}", f"p.({one})"]')
+mutant('EV3', 'return code if code in _AMINO else _ONE_LETTER.get(code.lower())',
+       'return code if code in _AMINO else None')
+mutant('EV4', 'if (start and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):', 'if False:')
+mutant('EV5', 'named = not genes or any(', 'named = any(')
+mutant('EV6', 'if cu.rules.name == "health" and (forms := variant_forms(cu.unit.value)):',
+       'if (forms := variant_forms(cu.unit.value)):')
+# detect/forms/dates.py: Han numerals, ROC and Japanese era years, foreign month names, Chinese before a date
+mutant('EDT1', '    forms += _han_forms(y, m, d)\n', '')
+mutant('EDT2', '    forms += _foreign_forms(y, m, d)\n', '')
+mutant('EDT3', 'elif language == "fr" and d == 1:', 'elif language == "fr":')
+mutant('EDT4', '_ROC_EPOCH = 1911', '_ROC_EPOCH = 1912')
+mutant('EDT5', 'out += ("" if tens == 1 and not hundreds else _HAN_DIGITS[tens]) + "十"',
+       'out += _HAN_DIGITS[tens] + "十"')
+mutant('EDT6', '    elif hundreds and units:\n        out += "零"\n', '')
+mutant('EDT7', 'if dt.date(y, m, d) >= first), None)', 'if dt.date(y, m, d) > first), None)')
+mutant('EDT8', 'written = [str(year), _han_number(year)] + (["元"] if year == 1 else [])',
+       'written = [str(year), _han_number(year)]')
+mutant('EDT9', 'return ch.isdigit() or ch in _HAN_DIGITS or ch in "十百零" or (ch.isalpha() and ch.isascii())',
+       'return ch.isalnum()')
+# detect/forms/surnames.py: a family name after a word naming it; a relative of the same family name
+mutant('ESN1', 'if cu.rules.fragment == "surname" and not _shares_entity_surname(cu):',
+       'if cu.rules.fragment == "surname":')
+mutant('ESN2', 'if (surname := latin_surname(cu.forms[0])) and (cu.unit.task_id, surname) not in shared:',
+       'if (surname := latin_surname(cu.forms[0])):')
+mutant('ESN3', 'if any(not _same_given(a, b) for a in given for b in given)}', 'if len(given) > 1}')
+mutant('ESN4', 'return not _same_given(name[len(han_surname(name)):], entity[len(han_surname(entity)):])',
+       'return True')
+mutant('ESN5', 'if not HAN_NAME.fullmatch(entity) or han_surname(entity) != han_surname(name):',
+       'if not HAN_NAME.fullmatch(entity):')
+mutant('ESN6', 'if latin_surname(name) is None or latin_surname(entity) != latin_surname(name):',
+       'if latin_surname(name) is None:')
+mutant('ESN7', 'return a.startswith(b) or b.startswith(a)', 'return a == b')
+# detect/forms/initials.py: a name as its initials alone
+mutant('EI1', '                for pattern in _initials_only(cu.forms[0]):\n'
+       '                    index.add(pattern, INITIALS_ONLY, i)\n', '')
+mutant('EI2', 'letters = [".-".join(piece[0] for piece in part.split("-") if piece) + "." for part in parts]',
+       'letters = [part[0] + "." for part in parts]')
+mutant('EI3', 'return patterns + (forms if any("-" in part for part in parts) else [])', 'return patterns + forms')
+mutant('EI4', 'return standalone(text, start, end) and not _INITIAL_AFTER.match(text, end) \\',
+       'return standalone(text, start, end) \\')
+mutant('EI5', 'and not _INITIAL_BEFORE.search(text, max(0, start - 3), start)', 'and True')
+# detect/forms/separators.py: an identifier cut where letters and digits meet; a prefixed number
+mutant('ES1', '_LONG_CUTS = 2', '_LONG_CUTS = 1')
+mutant('ES2', '_PREFIXED_NUMBER = re.compile(r"([a-z]{1,2})(\\d{8,9})")',
+       '_PREFIXED_NUMBER = re.compile(r"([a-z]{1,2})(\\d{9})")')
+mutant('ES3', 'groupings = [[norm[k:k + 4] for k in range(0, len(norm), 4)], *_script_groupings(norm, _LONG_CUTS)]',
+       'groupings = [[norm[k:k + 4] for k in range(0, len(norm), 4)]]')
+mutant('ES4', '    elif norm.isalnum():\n        groupings = _script_groupings(norm)\n', '')
+mutant('ES5', '        if len(number) == 9:\n', '        if len(number) >= 8:\n')
+mutant('ES6', 'forms += [threes, prefix + threes, prefix + sep + threes]', 'forms += [threes]')
+mutant('ES7', 'return 0 if ch.isdigit() else 1 if ch.isascii() else 2', 'return 0 if ch.isdigit() else 1')
+# detect/forms/context_fragments.py: a number's start and end both shown; a key's type; the issuer's digits
+mutant('ECF1', '_BOTH_SIDES = 0.4', '_BOTH_SIDES = 0.6')
+mutant('ECF2', '"begins", "starts",', '"begins",')
+mutant('ECF3', '_DIGITS_ON = re.compile(r"[ \\-]?\\d")', '_DIGITS_ON = re.compile(r"\\d")')
+mutant('ECF4', '_KEY_TYPE = re.compile(r"(?:[A-Za-z]{1,10}[_-])+")',
+       '_KEY_TYPE = re.compile(r"(?:[A-Za-z]{1,10}[_-])")')
+mutant('ECF5', 'both = whole.isdigit() and all(shown.values()) and', 'both = all(shown.values()) and')
+mutant('ECF6', '                if both or not issuer:\n', '                if not issuer:\n')
+mutant('ECF7', 'if prefix and len(piece) <= self._key_type[i]:', 'if prefix and len(piece) < self._key_type[i]:')
+mutant('ECF8', 'if not (issuer and _DIGITS_ON.match(text, end)):', 'if not issuer:')
+# detect/forms/code_point_lists.py, concatenation.py: whole lines, JSON strings a line
+mutant('ECP1', '(?:[ \\t]*(?=\\])|(?=\\r?$))",\n                   re.MULTILINE)', '(?:[ \\t]*(?=\\])|(?=\\r?$))")')
+mutant('ECP2', '|(?=\\r?$))",', '|(?=$))",')
+mutant('ECC1', 'not _LINES_APART.fullmatch(joined):', 'True:')
+mutant('ECC2', '_LINES_APART = re.compile(r"""\\\\*["\']\\r?\\n\\\\*["\']""")',
+       '_LINES_APART = re.compile(r"""\\\\*["\']\\n\\\\*["\']""")')
+# detect/normalize.py: a plain number with its currency after it
+mutant('EN1', 'if len(found) == 1 and sum(c.isdigit() for c in whole) == len(found[0][1].replace(".", "")):',
+       'if len(found) == 1:')
+mutant('EN2', '_NUMBER_THEN_CURRENCY = re.compile(r"(?<![\\d.,])(\\d+(?:\\.\\d+)?)',
+       '_NUMBER_THEN_CURRENCY = re.compile(r"(\\d+(?:\\.\\d+)?)')
+# detect/learned_grader.py: learned-grader-v8/v9 (`withheld`: nothing found, another instance, no evidence)
+mutant('EG1', 'r"\\b(?:panel|testing|screen(?:ing)?|test)\\b[^.;\\n]{0,20}\\bnegative"',
+       'r"\\b(?:panel|testing|screen(?:ing)?|test)\\b[^.;\\n]{0,2}\\bnegative"')
+mutant('EG2', '|\\b(?:no longer|not) (?:on|taking|prescribed) any\\b"',
+       '|\\b(?:no longer) (?:on|taking|prescribed) any\\b"')
+mutant('EG3', '_EMPTY.search(text) and not _FOUND.search(_EMPTY.sub(" ", text))))', '_EMPTY.search(text)))')
+mutant('EG4', 'not _FOUND.search(_EMPTY.sub(" ", text))', 'not _FOUND.search(text)')
+mutant('EG5', 'if not value_checks.latin(unit.value) or _HAN.search(text):', 'if not value_checks.latin(unit.value):')
+mutant('EG6', 'if re.search(r"\\d", unit.value) and re.search(r"\\d", value_checks.spelled(text)):',
+       'if re.search(r"\\d", value_checks.spelled(text)):')
+mutant('EG7', 'return value_checks.acronym_in(unit.value, text) or bool(descriptions.category_cues(unit, text))',
+       'return bool(descriptions.category_cues(unit, text))')
+mutant('EG8', 'return any(_HAN.search(pair) and pair in line for pair in pairs)', 'return False')
+mutant('EG9', 'return (bool(own) and not any(', 'return (not any(')
+mutant('EG10', 'if value_checks.another_instance(unit, text) or others_rows(unit, text):',
+       'if value_checks.another_instance(unit, text):')
+mutant('EG11', '    if value_checks.another_number(unit, text):\n', '    if False:\n')
+mutant('EG12', '    if value_checks.placeholder_slot(unit, text):\n', '    if False:\n')
+mutant('EG13', 'if not (own_evidence(unit, text) or value_checks.names_the_entity(unit, text)):',
+       'if not own_evidence(unit, text):')
+mutant('EG14', 'if p >= self.threshold and not held:', 'if p >= self.threshold:')
+# detect/value_checks.py: checks-v16 (per period), checks-v17 (another instance, number, placeholder)
+mutant('EC1', 'r"\\b(?:per year|a year|annual(?:ly)?|yearly|per annum)\\b|年薪',
+       'r"\\b(?:per year|annual(?:ly)?|yearly|per annum)\\b|年薪')
+mutant('EC2', 'if _YEARLY.search(value) and _MONTHLY.search(text) and not _YEARLY.search(text):',
+       'if _YEARLY.search(value) and _MONTHLY.search(text):')
+mutant('EC3', '        return (1 / 12,)\n', '        return (12.0,)\n')
+mutant('EC4', '            return bound(Verdict(MOSTLY, quote, reading.start, reading.end), unit, text, others)\n',
+       '            return bound(Verdict(LITERAL, quote, reading.start, reading.end), unit, text, others)\n')
+mutant('EC5', 'if unit.kind == "health" and sites and given and not sites & given:',
+       'if sites and given and not sites & given:')
+mutant('EC6', 'if any((found := _same_shape(t, text)) and t not in found for t in ids):',
+       'if any(t not in _same_shape(t, text) for t in ids):')
+mutant('EC7', 'len(found := _same_shape(value, text)) >= 2 and value not in found',
+       'len(found := _same_shape(value, text)) >= 1 and value not in found')
+mutant('EC8', 'if len(apart) == 2 and apart[1] == apart[0] + 1:', 'if len(apart) == 2:')
+mutant('EC9', 'return len(apart) == 1 and other[apart[0]:].strip("0.") != ""', 'return len(apart) == 1')
+mutant('EC10', 'own = {run for run in _digit_runs(unit.value) if sum(c.isdigit() for c in run) >= 3}',
+       'own = {run for run in _digit_runs(unit.value) if sum(c.isdigit() for c in run) >= 4}')
+mutant('EC11', 'if not own or own & given or re.sub(r"\\D", "", unit.value) in re.sub(r"[\\s,.-]", "", text) \\',
+       'if not own or own & given \\')
+mutant('EC12', '            or _RELATIVE.search(text):\n', '            or False:\n')
+mutant('EC13', 'if any(name.lower() in norm for name in written_names(unit) if len(name) >= 2):', 'if False:')
+mutant('EC14', '    if own & _digit_runs(text):\n', '    if False:\n')
+mutant('EC15', 'if any(said[i:i + 2] in pairs for i in range(len(said) - 1) if _HAN.search(said[i:i + 2])):',
+       'if False:')
+mutant('EC16', '    return _names_entity(entity_names(unit), text)\n', '    return False\n')
+# intercept/app.py: other APIs' roots, Ollama's NDJSON streams, Gemini's resumable uploads
+mutant('EP1', '_NEXT_URL = frozenset({b"x-goog-upload-url"})', '_NEXT_URL: frozenset[bytes] = frozenset()')
+mutant('EP2', 'if moved and k.lower() in _NEXT_URL and _text(v).startswith(moved[0] + "/"):',
+       'if moved and k.lower() in _NEXT_URL:')
+mutant('EP3', 'v = (moved[1] + _text(v)[len(moved[0]):]).encode()', 'v = (moved[1] + _text(v)).encode()')
+mutant('EP4', "return f\"{scope.get('scheme', 'http')}://{host}{scope['path'][:len(scope['path']) - len(path)]}\"",
+       "return f\"{scope.get('scheme', 'http')}://{host}\"")
+mutant('EP5', 'if offset.strip() != str(len(held)):', 'if False:')
+mutant('EP6', 'ex.fields = [(kind, name, "0" if kind == "header" and name == _UPLOAD_OFFSET else value)',
+       'ex.fields = [(kind, name, value)')
+mutant('EP7', 'whole = self._whole_file(ex, raw, "finalize" in command)', 'whole = self._whole_file(ex, raw, True)')
+mutant('EP8', '        if root == "/v1":\n', '        if True:\n')
+mutant('EP9', 'return f"{url.scheme}://{url.netloc}{root}"', 'return f"{url.scheme}://{url.netloc}"')
+mutant('EP10', 'assembler.done and not finished)', 'False)')
+mutant('EP11', '"application/x-ndjson": (LineSplitter, _ndjson)}', '"application/x-ndjson": (LineSplitter, _sse)}')
+mutant('EP12', 'return root + tail + ("?" + urllib.parse.urlencode(query) if query else "")',
+       'return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")')
+mutant('EP13', '        self.held_uploads[session] = whole\n', '        self.held_uploads[session] = chunk\n')
+mutant('EP14', '_client_headers(upstream, self._moved(ex))', '_client_headers(upstream)')
+# intercept/dialects.py: the roots
+mutant('ED1', 'GENERIC_ROOTS = ("/v1beta",)', 'GENERIC_ROOTS: tuple[str, ...] = ()')
+mutant('ED2', 'Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api",',
+       'Dialect("ollama", ("/chat", "/generate", "/embeddings"), provider="ollama", root="/api",')
+mutant('ED3', 'Dialect("cohere", ("/chat", "/embed", "/rerank"), provider="cohere", root="/v2"),',
+       'Dialect("cohere", ("/chat", "/embed"), provider="cohere", root="/v2"),')
+mutant('ED4', '            stream="ollama"),  #', '            ),  #')
+# intercept/form_data.py: URL-encoded bodies, multipart/related, a body that is one file
+mutant('EF1', 'MEDIA_TYPES = ("multipart/form-data", "multipart/related", "multipart/mixed", URLENCODED)',
+       'MEDIA_TYPES = ("multipart/form-data", "multipart/mixed", URLENCODED)')
+mutant('EF2', 'keep_blank_values=True, errors="strict")', 'keep_blank_values=False, errors="strict")')
+mutant('EF3', 'body[name] = value if name not in body else [*held, value] if isinstance(held, list) else [held, value]',
+       'body[name] = value')
+mutant('EF4', 'if media_type.lower() == URLENCODED.encode():', 'if media_type == URLENCODED.encode():')
+mutant('EF5', 'headers=[(b"content-type", content_type.encode())])', 'headers=[])')
+# intercept/redact.py, sse.py: Ollama's NDJSON lines restored and assembled
+mutant('ER1', 'texts = [(line, "response"), (line, "thinking")] + (', 'texts = [(line, "response")] + (')
+mutant('ER2', '(message, "content"), (message, "thinking")])', '(message, "content")])')
+mutant('ER3', '        if message is not None and message.get("tool_calls"):\n', '        if False:\n')
+mutant('ER4', '        if line.get("done") is True:\n', '        if False:\n')
+mutant('ESS1', 'return [Event(line + b"\\n", None,', 'return [Event(line, None,')
+mutant('ESS2', '.strip() or None) for line in lines]', '.strip()) for line in lines]')
+mutant('ESS3', '            _text_add(whole, "thinking", message.get("thinking"))\n', '')
+mutant('ESS4', 'whole.setdefault("tool_calls", []).extend(message["tool_calls"])',
+       'whole["tool_calls"] = message["tool_calls"]')
+mutant('ESS5', 'self.done = line.get("done") is True', 'self.done = "done" in line')
+# intercept/store.py: the stream flag written when an exchange completes
+mutant('EST1', '"findings", "unread", "stream")', '"findings", "unread")')
+# payloads.py: the proxy's other roots' APIs read by their dialect's name
+mutant('EPY1', '"ollama": _generic, "cohere": _generic,', '"cohere": _generic,')
+# logs/audit.py: a value two tasks hold is one value of a session scored against the units found in its calls
+mutant('ELA1', '        if group in found:\n', '        if False:\n')
+mutant('ELA2', '            if (group, unit.id) in counted:\n                continue\n', '')
+mutant('ELA3', 'for _, unit in sorted({canonical[i].id: canonical[i] for i in unit_ids}.items()):',
+       'for unit in (units[i] for i in sorted(unit_ids)):')
+mutant('ELA4', '{u.id: u for u in units}, log.found_in_calls.keys())', '{u.id: u for u in units})')
+# logs/__init__.py, batch_api.py: a gzipped batch paired with the files beside the log, not beside its copy
+mutant('EL1', 'reading = READING.set(log.path)', 'reading = READING.set(None)')
+mutant('EB1', 'return path.suffix.lower() == ".gz"', 'return path.suffix == ".gz"')
+mutant('EB2', 'if uncompressed_name(entry).suffix in _SUFFIXES and', 'if entry.suffix in _SUFFIXES and')
+mutant('EB3', 'with utf8_copy(output, GZIP) if _compressed(output) else nullcontext(output) as text:',
+       'with nullcontext(output) as text:')
+mutant('EB4', 'original = READING.get() or path', 'original = path')
+# logs/discovered.py, logs/otel_genai.py
+mutant('EDH1', '{"noreply", "no-reply"} & set(domain.split(".")) or placeholder_mailbox(value):',
+       '{"noreply", "no-reply"} & set(domain.split(".")):')
+mutant('EDH2', '    if change_count(value, before, after):\n', '    if False:\n')
+mutant('EO1', '_CACHE_WRITTEN = (("anthropic", "cacheCreationInputTokens"), ("bedrock", "usage", '
+       '"cacheWriteInputTokens"))',
+       '_CACHE_WRITTEN = (("anthropic", "cacheCreationInputTokens"), ("bedrock", "cacheWriteInputTokens"))')
+# annotate/prelabel.py, recognizers/contact.py, health.py, secrets.py: a template's blanks, a change's counts
+mutant('EPL1', '(_in_message_id(doc, m) or placeholder_mailbox(text[m.start:m.end]))', '_in_message_id(doc, m)')
+mutant('EPL2', 'text[m.start:m.end], text[max(0, m.start - 80):m.start], text[m.end:m.end + 80])',
+       'text[m.start:m.end], "", text[m.end:m.end + 80])')
+mutant('ECT1', 'r"(?:^|\\.)(?:example\\.(?:com|net|org)|example|test|invalid|localhost)$"',
+       'r"(?:example\\.(?:com|net|org)|example|test|invalid|localhost)$"')
+mutant('ECT2', 'bool(_BLANK_DOMAIN.fullmatch(domain))', 'bool(_BLANK_DOMAIN.search(domain))')
+mutant('ECT3', 'mailbox in _TEMPLATE_MAILBOXES and bool(_DOCUMENTATION_DOMAIN.search(domain))',
+       'bool(_DOCUMENTATION_DOMAIN.search(domain))')
+mutant('EH1', '_CHANGE_COUNT_BEFORE = re.compile(r"(?<![\\w.])[-+−]?', '_CHANGE_COUNT_BEFORE = re.compile(r"[-+−]?')
+mutant('EH2', 'return value.strip().lower() in ("deletion", "deletions") and bool(', 'return bool(')
+mutant('EH3', '\n        or _CHANGE_COUNTS_AROUND.search(before[-80:] + " " + after[:80]))', ')')
+mutant('EK1', '|x{6,}|\\*{4,}|0{8,}|', '|\\*{4,}|0{8,}|')
+mutant('EK2', 'return "example" in value.casefold() or bool(_TEMPLATE_BLANK.search(value))',
+       'return "example" in value.casefold()')
+# annotate/workspace.py: a DataFrame printed as pandas prints it
+mutant('EW1', 'fields = _outside(_line_fields(text, file, _RECORD_START.get(suffix)), aligned) + _markdown_tables(',
+       'fields = _line_fields(text, file, _RECORD_START.get(suffix)) + _markdown_tables(')
+mutant('EW2', 'if i == 0 or cells[i - 1].end <= f.start:', 'if i == 0 or cells[i - 1].end < f.start:')
+mutant('EW3', 'if not line[:1].strip() or len(line.rstrip()) != edges[-1]:', 'if len(line.rstrip()) != edges[-1]:')
+mutant('EW4', 'if start >= edge or not line[edge - 1].strip() or line[start:edge].strip() == "":',
+       'if start >= edge or line[start:edge].strip() == "":')
+mutant('EW5', 'cells.append((start + lead, edge))', 'cells.append((start, edge))')
+mutant('EW6', 'if key != "..." and values[key] != "..."]', 'if key != "..."]')
+# cli/audit.py, report/summary.py: no model call is no clean audit; a clean audit has no evidence to show
+mutant('ECA1', 'if log.errors or not summary["calls"]:', 'if log.errors:')
+mutant('ERP1', '    elif wanted:  # a clean audit', '    else:  # a clean audit')
+# run/scheduler.py: Ctrl-C noted by a handler, acted on between waits
+mutant('ERS1', 'while pending and not pressed:', 'while pending:')
+mutant('ERS2', '        if not pressed:\n            signal.signal(signal.SIGINT, previous)',
+       '        if True:\n            signal.signal(signal.SIGINT, previous)')
+mutant('ERS3', 'previous = signal.signal(signal.SIGINT, lambda signum, _frame: pressed.append(signum))',
+       'previous = signal.getsignal(signal.SIGINT)')
 
 if __name__ == "__main__":
     sys.exit(main())
