@@ -1963,8 +1963,8 @@ mutant('EDT5', 'out += ("" if tens == 1 and not hundreds else _HAN_DIGITS[tens])
        'out += _HAN_DIGITS[tens] + "十"')
 mutant('EDT6', '    elif hundreds and units:\n        out += "零"\n', '')
 mutant('EDT7', 'if dt.date(y, m, d) >= first), None)', 'if dt.date(y, m, d) > first), None)')
-mutant('EDT8', 'written = [str(year), _han_number(year)] + (["元"] if year == 1 else [])',
-       'written = [str(year), _han_number(year)]')
+mutant('EDT8', 'written = [str(year), han_number(year)] + (["元"] if year == 1 else [])',
+       'written = [str(year), han_number(year)]')
 mutant('EDT9', 'return ch.isdigit() or ch in _HAN_DIGITS or ch in "十百零" or (ch.isalpha() and ch.isascii())',
        'return ch.isalnum()')
 # detect/forms/surnames.py: a family name after a word naming it; a relative of the same family name
@@ -2012,7 +2012,7 @@ mutant('ECF8', 'if not (issuer and _DIGITS_ON.match(text, end)):', 'if not issue
 # detect/forms/code_point_lists.py, concatenation.py: whole lines, JSON strings a line
 mutant('ECP1', '(?:[ \\t]*(?=\\])|(?=\\r?$))",\n                   re.MULTILINE)', '(?:[ \\t]*(?=\\])|(?=\\r?$))")')
 mutant('ECP2', '|(?=\\r?$))",', '|(?=$))",')
-mutant('ECC1', 'not _LINES_APART.fullmatch(joined):', 'True:')
+mutant('ECC1', 'not _LINES_APART.fullmatch(joined) and', 'True and')
 mutant('ECC2', '_LINES_APART = re.compile(r"""\\\\*["\']\\r?\\n\\\\*["\']""")',
        '_LINES_APART = re.compile(r"""\\\\*["\']\\n\\\\*["\']""")')
 # detect/normalize.py: a plain number with its currency after it
@@ -2074,7 +2074,7 @@ mutant('EP2', 'if moved and k.lower() in _NEXT_URL and _text(v).startswith(moved
 mutant('EP3', 'v = (moved[1] + _text(v)[len(moved[0]):]).encode()', 'v = (moved[1] + _text(v)).encode()')
 mutant('EP4', "return f\"{scope.get('scheme', 'http')}://{host}{scope['path'][:len(scope['path']) - len(path)]}\"",
        "return f\"{scope.get('scheme', 'http')}://{host}\"")
-mutant('EP5', 'if offset.strip() != str(len(held)):', 'if False:')
+mutant('EP5', 'if offset != str(len(held)):', 'if False:')
 mutant('EP6', 'ex.fields = [(kind, name, "0" if kind == "header" and name == _UPLOAD_OFFSET else value)',
        'ex.fields = [(kind, name, value)')
 mutant('EP7', 'whole = self._whole_file(ex, raw, "finalize" in command)', 'whole = self._whole_file(ex, raw, True)')
@@ -2084,7 +2084,7 @@ mutant('EP10', 'assembler.done and not finished)', 'False)')
 mutant('EP11', '"application/x-ndjson": (LineSplitter, _ndjson)}', '"application/x-ndjson": (LineSplitter, _sse)}')
 mutant('EP12', 'return root + tail + ("?" + urllib.parse.urlencode(query) if query else "")',
        'return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")')
-mutant('EP13', '        self.held_uploads[session] = whole\n', '        self.held_uploads[session] = chunk\n')
+mutant('EP13', 'Held(whole, 0.0, record.episode', 'Held(chunk, 0.0, record.episode')
 mutant('EP14', '_client_headers(upstream, self._moved(ex))', '_client_headers(upstream)')
 # intercept/dialects.py: the roots
 mutant('ED1', 'GENERIC_ROOTS = ("/v1beta",)', 'GENERIC_ROOTS: tuple[str, ...] = ()')
