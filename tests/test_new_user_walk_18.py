@@ -96,3 +96,46 @@ def test_units_kept_in_another_table_format_are_named_as_that_format(tmp_path):
         units.write_text(first + "\n" + json.dumps(UNIT) + "\n", encoding="utf-8")
         code, said = _cli("audit", log, "--units", units)
         assert code == 2 and said.startswith(f"error: {units}:1: not valid JSON ("), said
+
+
+def _claude_and_gpt_log(path: Path) -> Path:
+    """A proxy's log of one session: a Claude call that read 100,000 tokens from the prompt cache and wrote
+    20,000 to it, and a GPT-4o call with 40,000 of its 50,000 prompt tokens cached."""
+    claude = {"id": "msg-1", "timestamp": "2026-11-07T09:00:01Z", "url": "https://api.anthropic.com/v1/messages",
+              "session_id": "s1", "request": {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [
+                  {"role": "user", "content": "Email maria.kessler@example.com"}]},
+              "response": {"usage": {"input_tokens": 1000, "cache_creation_input_tokens": 20_000,
+                                     "cache_read_input_tokens": 100_000, "output_tokens": 500}}}
+    gpt = {"id": "chatcmpl-2", "timestamp": "2026-11-07T09:00:02Z", "url": "https://api.openai.com/v1/chat/completions",
+           "session_id": "s1", "request": {"model": "gpt-4o", "messages": [{"role": "user", "content": "Hello"}]},
+           "response": {"model": "gpt-4o-2024-08-06", "usage": {
+               "prompt_tokens": 50_000, "completion_tokens": 1000, "prompt_tokens_details": {"cached_tokens": 40_000}}}}
+    path.write_text(json.dumps(claude) + "\n" + json.dumps(gpt) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", ["FINDINGS.JSONL", "Findings.Jsonl", "findings.jsonl"])
+def test_findings_written_under_an_upper_case_jsonl_name_are_json_lines_and_reported(tmp_path, name):
+    """`audit --out out/FINDINGS.JSONL`, then `report out`. By hand: Claude Sonnet 4.5 at $3 / $3.75 cache write
+    / $0.30 cache read / $15 per million: 1,000 × 3 + 20,000 × 3.75 + 100,000 × 0.30 + 500 × 15 = $0.1155; GPT-4o at
+    $2.50 / $1.25 cached / $10: 10,000 × 2.5 + 40,000 × 1.25 + 1,000 × 10 = $0.085; 2 calls, 171,000 in (140,000
+    cached), 1,500 out, $0.2005; of task s1's units the e-mail leaked, the phone not: contact 1/2 = 0.5. Before:
+    the findings were Parquet under the JSONL name (no line of it JSON) and `report out` said `not a run directory
+    … nor a folder holding one`."""
+    out = tmp_path / "out"
+    out.mkdir()
+    units = tmp_path / "units.jsonl"
+    rows = [{**UNIT, "task_id": "s1", "field": field, "value": value}
+            for field, value in (("email", "maria.kessler@example.com"), ("phone", "+49 30 1234567"))]
+    units.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    code, said = _cli("audit", _claude_and_gpt_log(tmp_path / "log.jsonl"), "--units", units, "--out", out / name)
+    assert code == 0, said
+    rows = [json.loads(line) for line in (out / name).read_text(encoding="utf-8").splitlines()]
+    assert [(row["unit_id"], row["grade"]) for row in rows] == [("s1/E1/email", 1.0)]
+    code, said = _cli("report", out, "--json")
+    assert code == 0, said
+    strategy, = json.loads(said)["strategies"]
+    assert (strategy["cloud_calls"], strategy["cloud_input_tokens"], strategy["cloud_cached_tokens"],
+            strategy["cloud_output_tokens"]) == (2, 171_000, 140_000, 1_500)
+    assert strategy["cloud_usd"] == pytest.approx(0.2005)
+    assert strategy["exposure"] == pytest.approx(0.5) and strategy["by_dimension"] == {"contact": 0.5}
