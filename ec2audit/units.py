@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
+from difflib import get_close_matches
 from functools import cache
 from pathlib import Path
 
@@ -94,7 +95,21 @@ def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
         return Unit(**data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise InputError(err["msg"], field=".".join(str(p) for p in err["loc"]) or None) from None
+        field = ".".join(str(p) for p in err["loc"]) or None
+        raise InputError(err["msg"] + _misspelled(err["type"], field or "", data), field=field) from None
+
+
+def _misspelled(error: str, field: str, data: dict) -> str:
+    """The key of the line that a missing field's name is misspelled as (`dimensoin`), or the field an unknown key
+    misspells (`wieght`): said beside the error."""
+    known = list(Unit.model_fields)
+    if error == "missing":
+        near = get_close_matches(field, [k for k in data if isinstance(k, str) and k not in known], n=1, cutoff=0.7)
+        return f" (the line has '{near[0]}': a misspelling of '{field}'?)" if near else ""
+    if error == "extra_forbidden":
+        near = get_close_matches(field, known, n=1, cutoff=0.7)
+        return f" (a misspelling of '{near[0]}'?)" if near else ""
+    return ""
 
 
 def _check_unique(units: list[Unit], file: str, lines: list[int]) -> None:

@@ -139,3 +139,29 @@ def test_findings_written_under_an_upper_case_jsonl_name_are_json_lines_and_repo
             strategy["cloud_output_tokens"]) == (2, 171_000, 140_000, 1_500)
     assert strategy["cloud_usd"] == pytest.approx(0.2005)
     assert strategy["exposure"] == pytest.approx(0.5) and strategy["by_dimension"] == {"contact": 0.5}
+
+
+def test_a_units_line_with_a_key_misspelled_names_the_key_it_has(tmp_path):
+    """Units JSONL typed by hand, one key misspelled a line: the error names the field, the line and the key the
+    line has instead (a missing field beside its misspelling; an unknown key beside the field it misspells).
+    Near misses: a key of another name (`note`, `comment`) gets no guess. Before: `field 'dimension': Field
+    required` of a line holding `dimensoin`, nothing said of it."""
+    log = tmp_path / "requests.jsonl"
+    log.write_text(json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}]}) + "\n")
+    base = dict(UNIT)
+    cases = [
+        ({**{k: v for k, v in base.items() if k != "dimension"}, "dimensoin": "contact"}, "dimension",
+         "Field required (the line has 'dimensoin': a misspelling of 'dimension'?)"),
+        ({**{k: v for k, v in base.items() if k != "entity_id"}, "entityid": "E1"}, "entity_id",
+         "Field required (the line has 'entityid': a misspelling of 'entity_id'?)"),
+        ({**{k: v for k, v in base.items() if k != "value"}, "Value": "x@example.com"}, "value",
+         "Field required (the line has 'Value': a misspelling of 'value'?)"),
+        ({**base, "wieght": 2}, "wieght", "Extra inputs are not permitted (a misspelling of 'weight'?)"),
+        ({**{k: v for k, v in base.items() if k != "value"}, "note": "x@example.com"}, "value", "Field required"),
+        ({**base, "comment": "typed by hand"}, "comment", "Extra inputs are not permitted"),
+    ]
+    for record, field, said_of_it in cases:
+        units = tmp_path / "units.jsonl"
+        units.write_text(json.dumps({**base, "entity_id": "E0"}) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
+        code, said = _cli("audit", log, "--units", units)
+        assert code == 2 and said.strip() == f"error: {units}:2: field '{field}': {said_of_it}", said
