@@ -3,6 +3,7 @@ theirs (Batch API files saved under upper-case names, …), each checked against
 
 import gzip
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -62,11 +63,11 @@ def _spreadsheet(path: Path, columns: list[str], delimiter: str = ",") -> Path:
 
 def test_units_kept_in_another_table_format_are_named_as_that_format(tmp_path):
     """Units as people keep them before they have ours: a CSV with a column misspelled (`dimensoin`) or named
-    otherwise (`text` for the value), a `;` CSV, a tab-separated table, a Parquet table written by polars, a
-    gzipped JSONL. Each: exit 2, one line naming the file and what it is; a JSONL whose first line is cut short,
-    a line with a comma but no unit column, a header with no delimiter stay `FILE:1: not valid JSON`. Before:
-    `:1: not valid JSON (Expecting value, column 1)` of the CSVs without a `value` column and of the TSV, and
-    `cannot read units: 'utf-8' codec can't decode byte 0xb5` of the Parquet (0x8b of the gzip)."""
+    otherwise (`text` for the value), a `;` CSV, a tab-separated table, a Parquet table written by polars, an
+    Excel workbook, a gzipped JSONL. Each: exit 2, one line naming the file and what it is; a JSONL whose first
+    line is cut short, a line with a comma but no unit column, a header with no delimiter stay `FILE:1: not valid
+    JSON`. Before: `:1: not valid JSON (Expecting value, column 1)` of the CSVs without a `value` column and of
+    the TSV, and `cannot read units: 'utf-8' codec can't decode byte 0xb5` of the Parquet (0x8b of the gzip)."""
     import polars as pl
 
     log = tmp_path / "requests.jsonl"
@@ -82,6 +83,11 @@ def test_units_kept_in_another_table_format_are_named_as_that_format(tmp_path):
     parquet = tmp_path / "units.parquet"
     pl.DataFrame([UNIT]).write_parquet(parquet)
     tables[parquet] = "a Parquet table"
+    workbook = tmp_path / "units.xlsx"  # an .xlsx is a zip archive of XML parts
+    with zipfile.ZipFile(workbook, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+    tables[workbook] = "a zip archive (an Excel workbook?)"
     for path, kind in tables.items():
         code, said = _cli("audit", log, "--units", path)
         assert code == 2 and said.strip() == (f"error: {path}: {kind}, not units JSONL (one JSON object a line, "
