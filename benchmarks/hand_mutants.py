@@ -1693,8 +1693,8 @@ mutant('UB1', '        owners[path] = tuple(p for p in holders if p.parent == pa
        '        owners[path] = holders\n')
 mutant('UB2', 'for folder in sorted({str(path.parent), *(FOLDERS.get() or ())}):', 'for folder in [str(path.parent)]:')
 mutant('UB3', '_SUFFIXES = (".jsonl", ".ndjson", "")', '_SUFFIXES = (".jsonl", ".ndjson")')
-mutant('UB4', 'if uncompressed_name(entry).suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():',
-       'if uncompressed_name(entry).suffix in _SUFFIXES and entry.is_file():')
+mutant('UB4', 'if suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():',
+       'if suffix in _SUFFIXES and entry.is_file():')
 mutant('UB5', '        if len(owners[original]) == 1:\n', '        if len(owners[original]) >= 1:\n')
 mutant('UB6', '        on_error(InputError(f"batch output read without its requests: {why}; its calls are counted, no t'
        'ext read",\n                            file=str(path)))\n',
@@ -2125,7 +2125,7 @@ mutant('ELA4', '{u.id: u for u in units}, log.found_in_calls.keys())', '{u.id: u
 # logs/__init__.py, batch_api.py: a gzipped batch paired with the files beside the log, not beside its copy
 mutant('EL1', 'reading = READING.set(log.path)', 'reading = READING.set(None)')
 mutant('EB1', 'return path.suffix.lower() == ".gz"', 'return path.suffix == ".gz"')
-mutant('EB2', 'if uncompressed_name(entry).suffix in _SUFFIXES and', 'if entry.suffix in _SUFFIXES and')
+mutant('EB2', 'uncompressed_name(entry).suffix.lower()', 'entry.suffix.lower()')
 mutant('EB3', 'with utf8_copy(output, GZIP) if _compressed(output) else nullcontext(output) as text:',
        'with nullcontext(output) as text:')
 mutant('EB4', 'original = READING.get() or path', 'original = path')

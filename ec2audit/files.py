@@ -18,10 +18,16 @@ def open_private(path: str | Path, mode: str = "w", **kwargs):
     return os.fdopen(fd, mode, **kwargs)
 
 
+def is_jsonl(path: Path) -> bool:
+    """A table named `.jsonl` in any case (`FINDINGS.JSONL`) is JSON Lines; any other name is Parquet: one rule
+    for every table written and read back."""
+    return path.suffix.lower() == ".jsonl"
+
+
 def write_table(frame: pl.DataFrame, path: str | Path) -> Path:
     """Write a table as Parquet, or JSONL when the name ends in .jsonl; private either way."""
     path = Path(path)
-    if path.suffix == ".jsonl":
+    if is_jsonl(path):
         with open_private(path, "w", encoding="utf-8") as out:
             frame.write_ndjson(out)
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
+from difflib import get_close_matches
 from functools import cache
 from pathlib import Path
 
@@ -94,7 +95,21 @@ def make_unit(data: dict, taxonomy: Taxonomy | None = None) -> Unit:
         return Unit(**data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise InputError(err["msg"], field=".".join(str(p) for p in err["loc"]) or None) from None
+        field = ".".join(str(p) for p in err["loc"]) or None
+        raise InputError(err["msg"] + _misspelled(err["type"], field or "", data), field=field) from None
+
+
+def _misspelled(error: str, field: str, data: dict) -> str:
+    """The key of the line that a missing field's name is misspelled as (`dimensoin`), or the field an unknown key
+    misspells (`wieght`): said beside the error."""
+    known = list(Unit.model_fields)
+    if error == "missing":
+        near = get_close_matches(field, [k for k in data if isinstance(k, str) and k not in known], n=1, cutoff=0.7)
+        return f" (the line has '{near[0]}': a misspelling of '{field}'?)" if near else ""
+    if error == "extra_forbidden":
+        near = get_close_matches(field, known, n=1, cutoff=0.7)
+        return f" (a misspelling of '{near[0]}'?)" if near else ""
+    return ""
 
 
 def _check_unique(units: list[Unit], file: str, lines: list[int]) -> None:
@@ -106,16 +121,35 @@ def _check_unique(units: list[Unit], file: str, lines: list[int]) -> None:
         seen[unit.id] = line
 
 
+_ROW_AS_JSON = "not units JSONL (one JSON object a line, README §Units): write each row as one"
+#: Files people keep units in, by their first bytes: named as what they are, not a UTF-8 decoding error.
+_BINARY = ((b"PAR1", f"a Parquet table, {_ROW_AS_JSON}"),
+           (b"PK\x03\x04", f"a zip archive (an Excel workbook?), {_ROW_AS_JSON}"),
+           (b"\x1f\x8b", "gzip-compressed, not units JSONL: decompress it first (`gunzip`)"))
+#: A table's header line, by its delimiter.
+_HEADERS = ((",", "a CSV table"), ("\t", "a tab-separated table"), (";", "a CSV table"))
+
+
+def _header(line: str) -> str | None:
+    """The kind of table whose header `line` is: one naming a unit's column (`value`, `entity_id`, …), with any
+    other spelling beside it (`dimensoin`, `text`)."""
+    if line.lstrip().startswith(("{", "[")):
+        return None
+    for delimiter, kind in _HEADERS:
+        cells = [cell.strip().strip("\"'").lower() for cell in line.split(delimiter)]
+        if len(cells) > 1 and any(cell in Unit.model_fields or "value" in cell for cell in cells):
+            return kind
+    return None
+
+
 def _other_kind(text: str, path: Path) -> str | None:
     """What a file that is no units JSONL is instead, and the command that converts it: the files people
     hold units in before they have ours (a Label Studio export, AceBench's sensitive_items.json, a CSV)."""
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        first = next((line for line in text.splitlines() if line.strip()), "")
-        if "," in first and "value" in first.lower() and not first.lstrip().startswith(("{", "[")):
-            return "a CSV table, not units JSONL (one JSON object a line, README §Units): write each row as one"
-        return None
+        kind = _header(next((line for line in text.splitlines() if line.strip()), ""))
+        return f"{kind}, {_ROW_AS_JSON}" if kind else None
     if isinstance(data, list) and data and isinstance(data[0], dict) and isinstance(data[0].get("data"), dict):
         return f"a Label Studio export, not units JSONL: `ec2audit annotate from-labelstudio {path} --out units.jsonl`"
     if isinstance(data, dict) and isinstance(data.get("items"), list):
@@ -128,7 +162,10 @@ def read_units(path: str | Path, taxonomy: Taxonomy | None = None) -> list[Unit]
     named, with the command that converts it."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
+        if binary := next((what for magic, what in _BINARY if data.startswith(magic)), None):
+            raise InputError(binary, file=str(path))
+        text = data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read units: {exc}", file=str(path)) from exc
     units: list[Unit] = []

@@ -37,7 +37,7 @@ from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
-from ec2audit.files import open_private, write_table
+from ec2audit.files import is_jsonl, open_private, write_table
 from ec2audit.intercept.usage import DEFAULT_TIER
 from ec2audit.logs import LogFile, batch_api, check_format, companions, detect, find_logs, read_files, sniff_logs
 from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
@@ -852,7 +852,7 @@ def _sink(frame: pl.LazyFrame, path: Path, row_group: int = SINK_ROW_GROUP) -> N
     """`frame` streamed to `path` (Parquet, or JSONL for `.jsonl`), created private (0600) first."""
     with open_private(path, "wb"):
         pass  # created 0600 here; the sink writes into it
-    if path.suffix == ".jsonl":
+    if is_jsonl(path):
         frame.sink_ndjson(path)
     else:
         frame.sink_parquet(path, row_group_size=row_group)

@@ -148,7 +148,8 @@ def _pairing(path: Path) -> dict[Path, tuple[Path, ...]]:
         except OSError:
             continue
         for entry in entries:
-            if uncompressed_name(entry).suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():
+            suffix = uncompressed_name(entry).suffix.lower()  # `BATCHINPUT.JSONL.GZ` too
+            if suffix in _SUFFIXES and not entry.name.startswith(".") and entry.is_file():
                 listing.append((str(entry), entry.stat().st_mtime))
     return _owners(tuple(listing))
 

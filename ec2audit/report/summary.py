@@ -24,6 +24,7 @@ from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.console import unknown_cost, unpriced_episodes
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
+from ec2audit.files import is_jsonl
 from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, UNPRICED_TIER, sessions_path
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
 from ec2audit.run.record import FINISHED
@@ -179,7 +180,7 @@ def _is_sqlite(path: Path) -> bool:
 
 def _read_table(path: Path) -> pl.DataFrame:
     try:
-        return pl.read_ndjson(path) if path.suffix == ".jsonl" else pl.read_parquet(path)
+        return pl.read_ndjson(path) if is_jsonl(path) else pl.read_parquet(path)
     except Exception as exc:  # polars raises several types for unreadable files
         raise InputError(f"cannot read table: {exc}", file=str(path)) from None
 
@@ -561,7 +562,7 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
 def _named_findings(folder: Path) -> list[Path]:
     """The findings tables of a folder that `audit --out` wrote under a name of the user's: those beside
     which it wrote their sessions table (`NAME.sessions.parquet`)."""
-    return sorted(p for p in folder.iterdir() if p.suffix in (".parquet", ".jsonl")
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".parquet", ".jsonl")
                   and not p.stem.endswith(".sessions") and sessions_path(p).exists())
 
 
