@@ -86,11 +86,15 @@ MASKED = "[masked]"
 _DROP_RESPONSE = frozenset({b"content-length", b"content-encoding", b"transfer-encoding", b"connection",
                             b"keep-alive", b"server", b"date"})
 _JSON_HEADERS = [(b"content-type", b"application/json")]
-#: Response headers naming the URL the client sends its next request to: Gemini's resumable upload session, where
-#: the file's bytes go. Pointed back at the proxy, or the file would go to the upstream unguarded.
-_NEXT_URL = frozenset({b"x-goog-upload-url"})
 #: Gemini's resumable upload sends the file as the body itself, with this header naming the command `upload`
 _UPLOAD_COMMAND = b"x-goog-upload-command"
+#: Response headers naming the URL the client sends its next request to: Gemini's resumable upload session, where
+#: the file's bytes go (and, in the answer to an upload, `Location`, where Google's other upload APIs name it).
+#: Pointed back at the proxy, or the file would go to the upstream unguarded.
+_NEXT_URL = frozenset({b"x-goog-upload-url"})
+_UPLOAD_NEXT_URL = _NEXT_URL | {b"location"}
+#: A request header that makes a request part of an upload (its answer's `Location` names where the file goes)
+_UPLOAD_HEADERS = frozenset({"x-goog-upload-protocol", _UPLOAD_COMMAND.decode()})
 _UPLOAD_OFFSET = "x-goog-upload-offset"
 #: The answer to a resumable upload's chunk the proxy holds (Google's to a chunk before the last)
 _HELD_CHUNK = [(b"x-goog-upload-status", b"active")]
@@ -264,16 +268,25 @@ def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]
                                                                      if kind == "header"]
 
 
-def _client_headers(upstream: aiohttp.ClientResponse,
-                    moved: tuple[str, str] | None = None) -> list[tuple[bytes, bytes]]:
+def _client_headers(upstream: aiohttp.ClientResponse, moved: tuple[str, str] | None = None, upload: bool = False,
+                    enforcing: bool = False) -> list[tuple[bytes, bytes]]:
     """The upstream's response headers the client gets; `moved` (the upstream's origin, the proxy's URL as the client
-    reached it): a URL the client is to send its next request to is pointed at the proxy."""
+    reached it): a URL the client is to send its next request to (`upload`: an upload's `Location` too) is pointed at
+    the proxy. One on another origin cannot be: the proxy forwards only to its upstream. `enforcing`, it is refused
+    (Failure 502) rather than handed on, or the client would send its file there, past the guard; `observe` hands it
+    on as it came."""
     out = []
     for k, v in upstream.raw_headers:
         if k.lower() in _DROP_RESPONSE:
             continue
-        if moved and k.lower() in _NEXT_URL and _text(v).startswith(moved[0] + "/"):
-            v = (moved[1] + _text(v)[len(moved[0]):]).encode()
+        if moved and k.lower() in (_UPLOAD_NEXT_URL if upload else _NEXT_URL):
+            url = _text(v)
+            if url.startswith(moved[0] + "/"):
+                v = (moved[1] + url[len(moved[0]):]).encode()
+            elif enforcing and (urllib.parse.urlsplit(url).scheme or url.startswith("//")):
+                host = urllib.parse.urlsplit(url).netloc or url
+                raise Failure(502, f"{BLOCKED}: the upstream named an upload URL on another host ({host[:100]}), "
+                                   "which would take the file past the guard: not passed on", "upload_url_elsewhere")
         out.append((k, v))
     return out
 
@@ -686,9 +699,11 @@ class Interceptor:
             if rewritten is not None:
                 content = json_bytes(rewritten)
         stored = answer if answer is not None else {"raw": content.decode("utf-8", "replace")[:10000]}
+        upload = any(kind == "header" and name in _UPLOAD_HEADERS for kind, name, _ in ex.fields)
+        answer_headers = _client_headers(upstream, self._moved(ex), upload, self.config.enforce != "observe")
         await self._commit(ex, stored)
         ex.answered = True
-        await _answer(send, upstream.status, _client_headers(upstream, self._moved(ex)), content)
+        await _answer(send, upstream.status, answer_headers, content)
 
     def _moved(self, ex: Exchange) -> tuple[str, str]:
         """(the upstream's origin, the proxy's URL as this exchange's client reached it): `_client_headers`' `moved`."""
