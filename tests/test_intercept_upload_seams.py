@@ -4,14 +4,20 @@ scripted stand-in (session 26, guard16):
 - a resumable upload's session URL (`X-Goog-Upload-URL`, or an upload's `Location`) on a host other than the
   upstream's: handed on as it came, the client sent its file straight there. An enforcing proxy refuses the
   exchange now (502, the host named, recorded); a URL on the upstream's own origin is pointed at the proxy, and
-  `observe` hands the other host's on as before.
+  `observe` hands the other host's on as before;
+- OpenAI's Uploads API (`/v1/uploads/{id}/parts`, each part a form with the file's bytes in `data`): a value cut
+  across two parts reached the upstream in two parts, each audited alone. The end of each part is kept now and
+  audited with the next part's start; a value across the seam refuses the later part (403, both enforcing modes:
+  the earlier part is already sent, no redaction can take it back), recorded with its finding.
 """
 
 from __future__ import annotations
 
 import pytest
 from intercept_helpers import enforcing_client
-from test_intercept_forms_walk_3 import RECORD, UNITS, _line
+from test_intercept_forms_walk_3 import NEAR, RECORD, UNITS, _line
+
+PHONE = RECORD["phone"]
 
 
 def _start(client, episode: str, name: str):
@@ -59,3 +65,56 @@ def test_an_upload_location_on_the_upstreams_origin_is_pointed_at_the_proxy(enfo
     [record] = store.records("near")
     assert record.findings and sent.status_code == (403 if mode == "block" else 200)
     assert mode == "block" or RECORD["phone"].encode() not in app.state.requests[-1]["raw"]
+
+
+# --- OpenAI's Uploads API: a value cut across two parts --------------------------------------------------------------
+
+NEAR_PHONE, NAME = NEAR["phone"], RECORD["name"]
+#: form → the file in two parts with the phone number cut after its fifth digit, and a near miss in the same form
+#: (another number cut at the same place, or one only starting like the phone's): as written, spaced, in a CSV row
+CUT = {"written": (("customer notes\nphone: " + PHONE[:5], PHONE[5:] + "\nthanks\n"),
+                   ("customer notes\nphone: " + NEAR_PHONE[:5], NEAR_PHONE[5:] + "\nthanks\n")),
+       "spaced": (("call back on " + f"{PHONE[:3]} {PHONE[3:5]}", f"{PHONE[5:7]} {PHONE[7:]} before noon\n"),
+                  ("call back on " + f"{PHONE[:3]} {PHONE[3:5]}", "-7 before noon\n")),
+       "csv": (("id,phone,plan\n7," + PHONE[:5], PHONE[5:] + ",gold\n"),
+               ("id,phone,plan\n7," + PHONE[:5] + "\n8,", "12,gold\n")),
+       # (a name in Han characters cut after its second, the near miss the near record's shorter name)
+       "han_name": (("客户: " + NAME[:2], NAME[2:] + "\n"), ("客户: " + NAME[:2], NEAR["name"][2:] + "\n"))}
+#: form → the unit cut, and its value (as redact must not forward it)
+UNIT = {"han_name": ("t1/P1/name", NAME)}
+
+
+def _part(client, episode: str, upload: str, data: str, filename: bool = True):
+    """A part as the OpenAI SDK sends it (`data` a file) or as a plain form field."""
+    files = {"data": ("blob", data.encode(), "application/octet-stream") if filename else (None, data.encode())}
+    return client.post(f"/e/{episode}/v1/uploads/{upload}/parts", files=files)
+
+
+@pytest.mark.parametrize("form", sorted(CUT))
+def test_a_value_cut_across_two_upload_parts_refuses_the_second(enforcing, form):
+    """The first part goes out (none of the value in it is found alone); the second is refused, naming the unit
+    and why, recorded with its finding; the upstream never gets it. The near miss's two parts are forwarded; a
+    value wholly inside a part is handled as any form's (redacted, or the part blocked); `complete` forgets the
+    upload's end."""
+    mode, app, client, store = enforcing
+    (first, second), near = CUT[form]
+    upload = f"upload_{form}_{mode}"
+    unit, value = UNIT.get(form, ("t1/P1/phone", PHONE))
+    assert _part(client, f"cut-{form}", upload, first).status_code == 200
+    seen = len(app.state.requests)
+    refused = _part(client, f"cut-{form}-2", upload, second, filename=form != "csv")
+    assert refused.status_code == 403 and app.state.requests[seen:] == []
+    assert unit in refused.json()["error"]["message"]
+    assert "previous part is already sent" in refused.json()["error"]["message"]
+    [record] = store.records(f"cut-{form}-2")
+    assert record.status == 403 and {f["unit_id"] for f in record.findings} == {unit}
+    for part in near:
+        assert _part(client, f"near-{form}", f"near_{form}_{mode}", part).status_code == 200
+        assert app.state.requests[-1]["body"]["data"]["data"] == part
+    whole = _part(client, f"whole-{form}", f"whole_{form}_{mode}", first + second)
+    [record] = store.records(f"whole-{form}")
+    assert {f["unit_id"] for f in record.findings} == {unit}
+    assert whole.status_code == (403 if mode == "block" else 200)
+    assert mode == "block" or value not in app.state.requests[-1]["body"]["data"]["data"].replace(" ", "")
+    client.post(f"/e/done/v1/uploads/{upload}/complete", json={"part_ids": ["part_1"]})
+    assert _part(client, f"done-{form}", upload, second).status_code == 200
