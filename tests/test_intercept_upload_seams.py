@@ -33,38 +33,47 @@ def enforcing(request, standin, tmp_path):
         yield request.param, app, client, store
 
 
-@pytest.mark.parametrize("name, header", [("fault-elsewhere", "x-goog-upload-url"),
-                                          ("fault-location-elsewhere", "location")])
-def test_an_upload_url_on_another_host_is_refused(standin, tmp_path, name, header):
-    """The stand-in names the session on another host: an enforcing proxy answers a 502 naming it, never the URL,
-    recorded; `observe` only records, the URL reaching the client as the upstream sent it."""
-    app, upstream = standin
-    for mode in ("redact", "block", "observe"):
-        with enforcing_client(upstream, tmp_path / mode, UNITS, mode) as (client, store):
-            answer = _start(client, "far", name)
-            [record] = store.records("far")
-        if mode == "observe":
-            assert answer.status_code == record.status == 200
-            assert answer.headers[header].startswith("https://upload.elsewhere.invalid/")
-            continue
-        assert answer.status_code == 502 and header not in answer.headers
-        assert "upload.elsewhere.invalid" in answer.json()["error"]["message"]
-        assert record.status == 502 and "another host (upload.elsewhere.invalid)" in record.error
+#: the stand-in's script (the file's display name) → the header naming the session, and whether on another host
+URLS = {"fault-elsewhere": ("x-goog-upload-url", True), "fault-location-elsewhere": ("location", True),
+        "fault-location": ("location", False)}
 
 
-def test_an_upload_location_on_the_upstreams_origin_is_pointed_at_the_proxy(enforcing):
-    """A session named in `Location` on the upstream's own origin goes through the proxy: a value in the file sent
-    there is found (redacted or blocked), as with `X-Goog-Upload-URL`."""
-    mode, app, client, store = enforcing
-    start = _start(client, "near-start", "fault-location")
-    session = start.headers["location"]
-    assert start.status_code == 200 and session.startswith(str(client.base_url) + "/e/near-start/upload/")
-    content = _line(RECORD).encode()
-    sent = client.post(session.replace("/e/near-start", "/e/near"), content=content,
-                       headers={"x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0"})
-    [record] = store.records("near")
-    assert record.findings and sent.status_code == (403 if mode == "block" else 200)
-    assert mode == "block" or RECORD["phone"].encode() not in app.state.requests[-1]["raw"]
+def url_outcome(proxy, name: str) -> str:
+    """"held" where a session on another host is refused (502 naming it, never the URL, recorded), and one named in
+    an upload's `Location` on the upstream's origin is pointed at the proxy, a value in the file sent there found
+    (redacted, or the file blocked), as with `X-Goog-Upload-URL`."""
+    mode, app, client, store = proxy
+    header, elsewhere = URLS[name]
+    try:
+        start = _start(client, f"{name}-start", name)
+        if elsewhere:
+            [record] = store.records(f"{name}-start")
+            assert start.status_code == 502 and header not in start.headers, start.headers.get(header)
+            assert "upload.elsewhere.invalid" in start.json()["error"]["message"]
+            assert record.status == 502 and "another host (upload.elsewhere.invalid)" in record.error
+            return "held"
+        session = start.headers[header]
+        assert start.status_code == 200 and session.startswith(f"{client.base_url}/e/{name}-start/upload/"), session
+        sent = client.post(session.replace(f"/e/{name}-start", f"/e/{name}"), content=_line(RECORD).encode(),
+                           headers={"x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0"})
+        [record] = store.records(name)
+        assert record.findings and sent.status_code == (403 if mode == "block" else 200)
+        assert mode == "block" or PHONE.encode() not in app.state.requests[-1]["raw"]
+    except (AssertionError, KeyError, ValueError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+@pytest.mark.parametrize("name", sorted(URLS))
+def test_an_upload_url_on_another_host_is_refused_and_the_upstreams_own_goes_through_the_proxy(enforcing, standin,
+                                                                                            tmp_path, name):
+    """`observe` only records: the other host's URL reaches the client as the upstream sent it."""
+    assert url_outcome(enforcing, name) == "held"
+    header, elsewhere = URLS[name]
+    with enforcing_client(standin[1], tmp_path / "observe", UNITS, "observe") as (client, store):
+        answer = _start(client, "seen", name)
+    assert answer.status_code == 200 and answer.headers[header].startswith(
+        "https://upload.elsewhere.invalid/" if elsewhere else f"{client.base_url}/e/seen/upload/")
 
 
 # --- OpenAI's Uploads API: a value cut across two parts --------------------------------------------------------------
@@ -90,31 +99,45 @@ def _part(client, episode: str, upload: str, data: str, filename: bool = True):
     return client.post(f"/e/{episode}/v1/uploads/{upload}/parts", files=files)
 
 
+def seam_outcome(proxy, form: str) -> str:
+    """"held" where the first part goes out (none of the value in it is found alone) and the second is refused,
+    naming the unit and why, recorded with its finding, the upstream never getting it; the near miss's two parts
+    are forwarded; a value wholly inside a part is handled as any form's (redacted, or the part blocked); and
+    `complete` forgets the upload's end."""
+    mode, app, client, store = proxy
+    (first, second), near = CUT[form]
+    try:
+        upload = f"upload_{form}_{mode}"
+        unit, value = UNIT.get(form, ("t1/P1/phone", PHONE))
+        assert _part(client, f"cut-{form}", upload, first).status_code == 200
+        seen = len(app.state.requests)
+        refused = _part(client, f"cut-{form}-2", upload, second, filename=form != "csv")
+        assert refused.status_code == 403 and app.state.requests[seen:] == []
+        assert unit in refused.json()["error"]["message"]
+        assert "previous part is already sent" in refused.json()["error"]["message"]
+        [record] = store.records(f"cut-{form}-2")
+        assert record.status == 403 and {f["unit_id"] for f in record.findings} == {unit}
+        for part in near:
+            assert _part(client, f"near-{form}", f"near_{form}_{mode}", part).status_code == 200
+            assert app.state.requests[-1]["body"]["data"]["data"] == part
+        whole = _part(client, f"whole-{form}", f"whole_{form}_{mode}", first + second)
+        [record] = store.records(f"whole-{form}")
+        assert {f["unit_id"] for f in record.findings} == {unit}
+        assert whole.status_code == (403 if mode == "block" else 200)
+        assert mode == "block" or value not in app.state.requests[-1]["body"]["data"]["data"].replace(" ", "")
+        client.post(f"/e/done/v1/uploads/{upload}/complete", json={"part_ids": ["part_1"]})
+        assert _part(client, f"done-{form}", upload, second).status_code == 200
+    except (AssertionError, KeyError, ValueError, TypeError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
 @pytest.mark.parametrize("form", sorted(CUT))
 def test_a_value_cut_across_two_upload_parts_refuses_the_second(enforcing, form):
-    """The first part goes out (none of the value in it is found alone); the second is refused, naming the unit
-    and why, recorded with its finding; the upstream never gets it. The near miss's two parts are forwarded; a
-    value wholly inside a part is handled as any form's (redacted, or the part blocked); `complete` forgets the
-    upload's end."""
-    mode, app, client, store = enforcing
-    (first, second), near = CUT[form]
-    upload = f"upload_{form}_{mode}"
-    unit, value = UNIT.get(form, ("t1/P1/phone", PHONE))
-    assert _part(client, f"cut-{form}", upload, first).status_code == 200
-    seen = len(app.state.requests)
-    refused = _part(client, f"cut-{form}-2", upload, second, filename=form != "csv")
-    assert refused.status_code == 403 and app.state.requests[seen:] == []
-    assert unit in refused.json()["error"]["message"]
-    assert "previous part is already sent" in refused.json()["error"]["message"]
-    [record] = store.records(f"cut-{form}-2")
-    assert record.status == 403 and {f["unit_id"] for f in record.findings} == {unit}
-    for part in near:
-        assert _part(client, f"near-{form}", f"near_{form}_{mode}", part).status_code == 200
-        assert app.state.requests[-1]["body"]["data"]["data"] == part
-    whole = _part(client, f"whole-{form}", f"whole_{form}_{mode}", first + second)
-    [record] = store.records(f"whole-{form}")
-    assert {f["unit_id"] for f in record.findings} == {unit}
-    assert whole.status_code == (403 if mode == "block" else 200)
-    assert mode == "block" or value not in app.state.requests[-1]["body"]["data"]["data"].replace(" ", "")
-    client.post(f"/e/done/v1/uploads/{upload}/complete", json={"part_ids": ["part_1"]})
-    assert _part(client, f"done-{form}", upload, second).status_code == 200
+    """Each form's cut value refused at the seam, its near miss forwarded (`seam_outcome`)."""
+    assert seam_outcome(enforcing, form) == "held"
+
+
+#: The cells `benchmarks/guard_forms_matrix.py --walk upload-seams` counts
+GROUPS = {"upload URLs": ([(name,) for name in sorted(URLS)], url_outcome),
+          "Uploads API seams": ([(form,) for form in sorted(CUT)], seam_outcome)}
