@@ -2085,6 +2085,13 @@ mutant('EP12', 'return root + tail + ("?" + urllib.parse.urlencode(query) if que
        'return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")')
 mutant('EP13', 'Held(whole, 0.0, record.episode', 'Held(chunk, 0.0, record.episode')
 mutant('EP14', '_client_headers(upstream, self._moved(ex), upload', '_client_headers(upstream, None, upload')
+mutant('EP15', 'elif enforcing and (urllib.parse.urlsplit(url).scheme',
+       'elif False and (urllib.parse.urlsplit(url).scheme')
+mutant('EP16', 'upload = any(kind == "header" and name in _UPLOAD_HEADERS',
+       'upload = any(False and name in _UPLOAD_HEADERS')
+mutant('EP17', 'f["start"] < cut < f["end"]', 'f["start"] < cut <= f["start"]')
+mutant('EP18', 'self.part_ends.hold(session, Held((before + data)[-self.seam_bytes:]',
+       'self.part_ends.hold(session, Held(data[-self.seam_bytes:]')
 # intercept/dialects.py: the roots
 mutant('ED1', 'GENERIC_ROOTS = ("/v1beta",)', 'GENERIC_ROOTS: tuple[str, ...] = ()')
 mutant('ED2', 'Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api",',

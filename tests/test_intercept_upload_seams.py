@@ -79,7 +79,7 @@ def test_an_upload_url_on_another_host_is_refused_and_the_upstreams_own_goes_thr
 # --- OpenAI's Uploads API: a value cut across two parts --------------------------------------------------------------
 
 NEAR_PHONE, NAME = NEAR["phone"], RECORD["name"]
-#: form → the file in two parts with the phone number cut after its fifth digit, and a near miss in the same form
+#: form → the file in parts with the phone number cut after its fifth digit, and a near miss in the same form
 #: (another number cut at the same place, or one only starting like the phone's): as written, spaced, in a CSV row
 CUT = {"written": (("customer notes\nphone: " + PHONE[:5], PHONE[5:] + "\nthanks\n"),
                    ("customer notes\nphone: " + NEAR_PHONE[:5], NEAR_PHONE[5:] + "\nthanks\n")),
@@ -88,7 +88,10 @@ CUT = {"written": (("customer notes\nphone: " + PHONE[:5], PHONE[5:] + "\nthanks
        "csv": (("id,phone,plan\n7," + PHONE[:5], PHONE[5:] + ",gold\n"),
                ("id,phone,plan\n7," + PHONE[:5] + "\n8,", "12,gold\n")),
        # (a name in Han characters cut after its second, the near miss the near record's shorter name)
-       "han_name": (("客户: " + NAME[:2], NAME[2:] + "\n"), ("客户: " + NAME[:2], NEAR["name"][2:] + "\n"))}
+       "han_name": (("客户: " + NAME[:2], NAME[2:] + "\n"), ("客户: " + NAME[:2], NEAR["name"][2:] + "\n")),
+       # (the phone across three parts, the middle one shorter than the number)
+       "three_parts": (("phone: " + PHONE[:3], PHONE[3:6], PHONE[6:] + "\n"),
+                       ("phone: " + PHONE[:3], PHONE[3:6], NEAR_PHONE[6:] + "\n"))}
 #: form → the unit cut, and its value (as redact must not forward it)
 UNIT = {"han_name": ("t1/P1/name", NAME)}
 
@@ -105,11 +108,12 @@ def seam_outcome(proxy, form: str) -> str:
     are forwarded; a value wholly inside a part is handled as any form's (redacted, or the part blocked); and
     `complete` forgets the upload's end."""
     mode, app, client, store = proxy
-    (first, second), near = CUT[form]
+    (*firsts, second), near = CUT[form]
     try:
         upload = f"upload_{form}_{mode}"
         unit, value = UNIT.get(form, ("t1/P1/phone", PHONE))
-        assert _part(client, f"cut-{form}", upload, first).status_code == 200
+        for first in firsts:
+            assert _part(client, f"cut-{form}", upload, first).status_code == 200
         seen = len(app.state.requests)
         refused = _part(client, f"cut-{form}-2", upload, second, filename=form != "csv")
         assert refused.status_code == 403 and app.state.requests[seen:] == []
@@ -120,7 +124,7 @@ def seam_outcome(proxy, form: str) -> str:
         for part in near:
             assert _part(client, f"near-{form}", f"near_{form}_{mode}", part).status_code == 200
             assert app.state.requests[-1]["body"]["data"]["data"] == part
-        whole = _part(client, f"whole-{form}", f"whole_{form}_{mode}", first + second)
+        whole = _part(client, f"whole-{form}", f"whole_{form}_{mode}", "".join([*firsts, second]))
         [record] = store.records(f"whole-{form}")
         assert {f["unit_id"] for f in record.findings} == {unit}
         assert whole.status_code == (403 if mode == "block" else 200)
