@@ -388,7 +388,7 @@ GROUPS_S26: dict[str, tuple[str, list[str]]] = {
     "EG": ("ec2audit/detect/learned_grader.py", WITHHELD),
     "EC": ("ec2audit/detect/value_checks.py",
            ["tests/test_value_checks.py::test_an_amount_per_month_is_the_same_amount_per_year", *WITHHELD]),
-    "EP": ("ec2audit/intercept/app.py", ROOTS_S25),
+    "EP": ("ec2audit/intercept/app.py", [*ROOTS_S25, "tests/test_intercept_upload_seams.py"]),
     "ED": ("ec2audit/intercept/dialects.py", [*OUTSIDE, *NDJSON]),
     "EF": ("ec2audit/intercept/form_data.py", [*URLENCODED, *UPLOADS, *MULTIPART]),
     "ER": ("ec2audit/intercept/redact.py", NDJSON),
@@ -2069,9 +2069,8 @@ mutant('EC15', 'if any(said[i:i + 2] in pairs for i in range(len(said) - 1) if _
 mutant('EC16', '    return _names_entity(entity_names(unit), text)\n', '    return False\n')
 # intercept/app.py: other APIs' roots, Ollama's NDJSON streams, Gemini's resumable uploads
 mutant('EP1', '_NEXT_URL = frozenset({b"x-goog-upload-url"})', '_NEXT_URL: frozenset[bytes] = frozenset()')
-mutant('EP2', 'if moved and k.lower() in _NEXT_URL and _text(v).startswith(moved[0] + "/"):',
-       'if moved and k.lower() in _NEXT_URL:')
-mutant('EP3', 'v = (moved[1] + _text(v)[len(moved[0]):]).encode()', 'v = (moved[1] + _text(v)).encode()')
+mutant('EP2', 'if url.startswith(moved[0] + "/"):', 'if True:')
+mutant('EP3', 'v = (moved[1] + url[len(moved[0]):]).encode()', 'v = (moved[1] + url).encode()')
 mutant('EP4', "return f\"{scope.get('scheme', 'http')}://{host}{scope['path'][:len(scope['path']) - len(path)]}\"",
        "return f\"{scope.get('scheme', 'http')}://{host}\"")
 mutant('EP5', 'if offset != str(len(held)):', 'if False:')
@@ -2085,7 +2084,14 @@ mutant('EP11', '"application/x-ndjson": (LineSplitter, _ndjson)}', '"application
 mutant('EP12', 'return root + tail + ("?" + urllib.parse.urlencode(query) if query else "")',
        'return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")')
 mutant('EP13', 'Held(whole, 0.0, record.episode', 'Held(chunk, 0.0, record.episode')
-mutant('EP14', '_client_headers(upstream, self._moved(ex))', '_client_headers(upstream)')
+mutant('EP14', '_client_headers(upstream, self._moved(ex), upload', '_client_headers(upstream, None, upload')
+mutant('EP15', 'elif enforcing and (urllib.parse.urlsplit(url).scheme',
+       'elif False and (urllib.parse.urlsplit(url).scheme')
+mutant('EP16', 'upload = any(kind == "header" and name in _UPLOAD_HEADERS',
+       'upload = any(False and name in _UPLOAD_HEADERS')
+mutant('EP17', 'f["start"] < cut < f["end"]', 'f["start"] < cut <= f["start"]')
+mutant('EP18', 'self.part_ends.hold(session, Held((before + data)[-self.seam_bytes:]',
+       'self.part_ends.hold(session, Held(data[-self.seam_bytes:]')
 # intercept/dialects.py: the roots
 mutant('ED1', 'GENERIC_ROOTS = ("/v1beta",)', 'GENERIC_ROOTS: tuple[str, ...] = ()')
 mutant('ED2', 'Dialect("ollama", ("/chat", "/generate", "/embed", "/embeddings"), provider="ollama", root="/api",',

@@ -86,14 +86,24 @@ MASKED = "[masked]"
 _DROP_RESPONSE = frozenset({b"content-length", b"content-encoding", b"transfer-encoding", b"connection",
                             b"keep-alive", b"server", b"date"})
 _JSON_HEADERS = [(b"content-type", b"application/json")]
-#: Response headers naming the URL the client sends its next request to: Gemini's resumable upload session, where
-#: the file's bytes go. Pointed back at the proxy, or the file would go to the upstream unguarded.
-_NEXT_URL = frozenset({b"x-goog-upload-url"})
 #: Gemini's resumable upload sends the file as the body itself, with this header naming the command `upload`
 _UPLOAD_COMMAND = b"x-goog-upload-command"
+#: Response headers naming the URL the client sends its next request to: Gemini's resumable upload session, where
+#: the file's bytes go (and, in the answer to an upload, `Location`, where Google's other upload APIs name it).
+#: Pointed back at the proxy, or the file would go to the upstream unguarded.
+_NEXT_URL = frozenset({b"x-goog-upload-url"})
+_UPLOAD_NEXT_URL = _NEXT_URL | {b"location"}
+#: A request header that makes a request part of an upload (its answer's `Location` names where the file goes)
+_UPLOAD_HEADERS = frozenset({"x-goog-upload-protocol", _UPLOAD_COMMAND.decode()})
 _UPLOAD_OFFSET = "x-goog-upload-offset"
 #: The answer to a resumable upload's chunk the proxy holds (Google's to a chunk before the last)
 _HELD_CHUNK = [(b"x-goog-upload-status", b"active")]
+#: OpenAI's Uploads API: a file sent in parts (`/uploads/{id}/parts`, each a form with its bytes in `data`), then
+#: `/uploads/{id}/complete` (or `cancel`)
+_UPLOAD_PART = re.compile(r"/uploads/([^/]+)/(parts|complete|cancel)/?$")
+#: The end of an Uploads API part kept to audit with the next part's start: the longest unit value, this many times
+#: over (a value written spaced, escaped or in hex is longer), at most `_SEAM_CAP` bytes
+_SEAM_TIMES, _SEAM_CAP = 4, 4096
 _NULL_USAGE = re.compile(rb',\s*"usage":\s*null')
 _CANCELLED = "client disconnected before the answer: upstream call cancelled"
 _EVIDENCE = re.compile(r"\w")
@@ -264,16 +274,25 @@ def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]
                                                                      if kind == "header"]
 
 
-def _client_headers(upstream: aiohttp.ClientResponse,
-                    moved: tuple[str, str] | None = None) -> list[tuple[bytes, bytes]]:
+def _client_headers(upstream: aiohttp.ClientResponse, moved: tuple[str, str] | None = None, upload: bool = False,
+                    enforcing: bool = False) -> list[tuple[bytes, bytes]]:
     """The upstream's response headers the client gets; `moved` (the upstream's origin, the proxy's URL as the client
-    reached it): a URL the client is to send its next request to is pointed at the proxy."""
+    reached it): a URL the client is to send its next request to (`upload`: an upload's `Location` too) is pointed at
+    the proxy. One on another origin cannot be: the proxy forwards only to its upstream. `enforcing`, it is refused
+    (Failure 502) rather than handed on, or the client would send its file there, past the guard; `observe` hands it
+    on as it came."""
     out = []
     for k, v in upstream.raw_headers:
         if k.lower() in _DROP_RESPONSE:
             continue
-        if moved and k.lower() in _NEXT_URL and _text(v).startswith(moved[0] + "/"):
-            v = (moved[1] + _text(v)[len(moved[0]):]).encode()
+        if moved and k.lower() in (_UPLOAD_NEXT_URL if upload else _NEXT_URL):
+            url = _text(v)
+            if url.startswith(moved[0] + "/"):
+                v = (moved[1] + url[len(moved[0]):]).encode()
+            elif enforcing and (urllib.parse.urlsplit(url).scheme or url.startswith("//")):
+                host = urllib.parse.urlsplit(url).netloc or url
+                raise Failure(502, f"{BLOCKED}: the upstream named an upload URL on another host ({host[:100]}), "
+                                   "which would take the file past the guard: not passed on", "upload_url_elsewhere")
         out.append((k, v))
     return out
 
@@ -317,6 +336,10 @@ class Interceptor:
         self.upstream_proxy = _env_proxy(config.upstream)
         #: resumable upload session (its path and query) → its chunks held so far (`_whole_file`)
         self.held_uploads = HeldUploads(config.held_upload_s, config.held_upload_bytes)
+        #: Uploads API upload id → the end of its latest part (`_audit_seam`), within the same bounds
+        self.part_ends = HeldUploads(config.held_upload_s, config.held_upload_bytes)
+        self.seam_bytes = min(_SEAM_CAP, config.held_upload_bytes,
+                              _SEAM_TIMES * max((len(u.value.encode()) for u in config.units), default=1))
         self.policy = POLICIES[config.enforce](self.lanes, config.block_grade, config.refuse_unread)
 
     @asynccontextmanager
@@ -522,6 +545,46 @@ class Interceptor:
                      for kind, name, value in ex.fields]
         return whole
 
+    async def _audit_seam(self, ex: Exchange, tail: str) -> None:
+        """An OpenAI Uploads API part audited together with the end of the upload's previous part (kept, bounded,
+        in `part_ends`), so a value cut across two parts, each audited alone, is found. The previous part is already
+        at the upstream: a value across the seam cannot be redacted, so this part is refused (403) in both enforcing
+        modes, its findings recorded. A part after one whose end was dropped (`uploads.py`) is refused too: its seam
+        cannot be audited. `complete` or `cancel` forgets the upload's end."""
+        match = _UPLOAD_PART.search(tail)
+        if match is None or self.config.enforce == "observe":
+            return
+        session = ("openai-upload", match.group(1))
+        if match.group(2) != "parts" or ex.form is None:
+            self.part_ends.take(session)
+            return
+        why = self.part_ends.dropped(session)
+        if why is not None:
+            raise Failure(410, f"upload {match.group(1)[:64]}: its previous part's end was {why}; the seam cannot be "
+                               "audited: send the file again as a new upload", "upload_dropped")
+        data = b"".join(bytes(p.data) for p in ex.form.parts if p.name == "data")
+        previous = self.part_ends.take(session)
+        before = previous.data if previous is not None else b""
+        if previous is not None:
+            seam = (before + data[:self.seam_bytes]).decode("utf-8", "replace")
+            cut = len(before.decode("utf-8", "replace"))
+            redactor = self.lanes.redactor
+            assert redactor is not None  # (an enforcing mode has units)
+            found = await self.lanes.run(len(seam), lambda: redactor.detect({"seam": seam}))
+            across = [f for f in found.rows if f["path"] == "/seam" and f["start"] < cut < f["end"]
+                      and f["grade"] >= self.config.block_grade]
+            if across:
+                ex.record.findings = across
+                self.part_ends.hold(session, previous)
+                units = sorted({f["unit_id"] for f in across})
+                raise Failure(403, f"{BLOCKED}: {len(units)} sensitive unit(s) cut across this part and the previous "
+                                   f"one: {', '.join(units)}; the previous part is already sent, so neither redaction "
+                                   "nor a retry of this part can keep it out: cancel the upload",
+                              "sensitive_data_blocked", {"units": units})
+        record = ex.record  # (an end dropped is no loss to record: none of it is held back from the upstream)
+        self.part_ends.hold(session, Held((before + data)[-self.seam_bytes:], 0.0, record.episode, record.task_id,
+                                          record.api, record.path))
+
     def _record_drops(self, dropped: list[tuple[Held, str]]) -> None:
         """A record of each upload whose held chunks were dropped: nothing of it forwarded, none of it stored."""
         for held, why in dropped:
@@ -543,6 +606,7 @@ class Interceptor:
 
     async def proxy(self, scope, receive, send, root: str = "/v1") -> None:
         self._record_drops(self.held_uploads.expire())
+        self.part_ends.expire()
         params = scope["path_params"]
         tail = "/" + params["rest"]
         dialect = dialect_of(tail, root)
@@ -575,6 +639,7 @@ class Interceptor:
             else:
                 body = self._parse(raw, dialect)
             ex.body = body
+            await self._audit_seam(ex, tail)
             streams = ex.form.streams if ex.form is not None else bool(body.get("stream"))
             record.request, record.stream = body, streams or ex.path_stream is not None
             record.model = body.get("model") or model_in_path(tail)
@@ -686,9 +751,11 @@ class Interceptor:
             if rewritten is not None:
                 content = json_bytes(rewritten)
         stored = answer if answer is not None else {"raw": content.decode("utf-8", "replace")[:10000]}
+        upload = any(kind == "header" and name in _UPLOAD_HEADERS for kind, name, _ in ex.fields)
+        answer_headers = _client_headers(upstream, self._moved(ex), upload, self.config.enforce != "observe")
         await self._commit(ex, stored)
         ex.answered = True
-        await _answer(send, upstream.status, _client_headers(upstream, self._moved(ex)), content)
+        await _answer(send, upstream.status, answer_headers, content)
 
     def _moved(self, ex: Exchange) -> tuple[str, str]:
         """(the upstream's origin, the proxy's URL as this exchange's client reached it): `_client_headers`' `moved`."""

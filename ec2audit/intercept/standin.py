@@ -24,7 +24,9 @@ OpenAI's) is answered with a small JSON echo (Gemini's calls as Gemini answers, 
 file upload, a URL-encoded body) too, its body kept as a server's form parser reads it (`_form`, `_related`).
 Gemini's resumable upload is served as Google serves it: a `start` command is answered with the session's URL
 (`X-Goog-Upload-URL`, on the stand-in's own origin), an `upload` command's body is the file's bytes (kept as
-`{"file": <its text>}`), a chunk before the last (`upload` without `finalize`) answered `active`.
+`{"file": <its text>}`), a chunk before the last (`upload` without `finalize`) answered `active`. A `start` for a
+file named `fault-elsewhere` names its session on another host (`_ELSEWHERE`), one named `fault-location` in
+`Location` (as Google's other upload APIs do), `fault-location-elsewhere` both.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
 assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
 whose client went away before it ended is counted in `app.state.cancelled`.
@@ -288,6 +290,8 @@ _BUILDERS = {"/v1/chat/completions": _chat, "/v1/messages": _anthropic, "/v1/res
              "/v1/completions": _completions}
 _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does not tell
 #: Azure OpenAI's root and deployment (`/openai/deployments/{d}/…`) or v1 API (`/openai/v1/…`)
+#: Where a `start` for a file named `…-elsewhere` puts its upload session: a host other than the stand-in's
+_ELSEWHERE = "https://upload.elsewhere.invalid/"
 _AZURE = re.compile(r"^/openai/(?:deployments/[^/]+|v1)(?=/)")
 
 
@@ -338,8 +342,11 @@ async def _answer(request: Request):
     script = _Script(body, _APIS.get(path))
     command = request.headers.get("x-goog-upload-command", "")
     if command == "start":
-        session = f"{request.base_url}upload/v1beta/files?upload_id=standin-{len(request.app.state.requests)}"
-        return JSONResponse({}, headers={"x-goog-upload-url": session, "x-goog-upload-status": "active"})
+        name = str((body.get("file") or {}).get("display_name", ""))
+        origin = _ELSEWHERE if name.endswith("-elsewhere") else str(request.base_url)
+        session = f"{origin}upload/v1beta/files?upload_id=standin-{len(request.app.state.requests)}"
+        named = "location" if name.startswith("fault-location") else "x-goog-upload-url"
+        return JSONResponse({}, headers={named: session, "x-goog-upload-status": "active"})
     if "upload" in command and "finalize" not in command:  # a chunk before the last
         return JSONResponse({}, headers={"x-goog-upload-status": "active"})
     if request.url.path.endswith(":streamGenerateContent"):  # SSE with `alt=sse`, else one JSON array
