@@ -2084,11 +2084,13 @@ mutant('EP11', '"application/x-ndjson": (LineSplitter, _ndjson)}', '"application
 mutant('EP12', 'return root + tail + ("?" + urllib.parse.urlencode(query) if query else "")',
        'return "/v1" + tail + ("?" + urllib.parse.urlencode(query) if query else "")')
 mutant('EP13', 'Held(whole, 0.0, record.episode', 'Held(chunk, 0.0, record.episode')
-mutant('EP14', '_client_headers(upstream, self._moved(ex), upload', '_client_headers(upstream, None, upload')
+mutant('EP14', '_client_headers(upstream, self._moved(ex), location', '_client_headers(upstream, None, location')
 mutant('EP15', 'elif enforcing and (urllib.parse.urlsplit(url).scheme',
        'elif False and (urllib.parse.urlsplit(url).scheme')
-mutant('EP16', 'upload = any(kind == "header" and name in _UPLOAD_HEADERS',
-       'upload = any(False and name in _UPLOAD_HEADERS')
+mutant('EP16', '"an upload" if any(kind == "header" and name in _UPLOAD_HEADERS',
+       '"an upload" if any(False and name in _UPLOAD_HEADERS')
+mutant('EP19', 'location = ("a redirect" if upstream.status in _BODY_REDIRECTS else',
+       'location = ("a redirect" if upstream.status in () else')
 mutant('EP17', 'f["start"] < cut < f["end"]', 'f["start"] < cut <= f["start"]')
 mutant('EP18', 'self.part_ends.hold(session, Held((before + data)[-self.seam_bytes:]',
        'self.part_ends.hold(session, Held(data[-self.seam_bytes:]')

@@ -1,4 +1,4 @@
-"""Two ways a file could reach the upstream past the guard, through the proxy over loopback HTTP in front of the
+"""Ways a file or a body could get past the guard, through the proxy over loopback HTTP in front of the
 scripted stand-in (session 26, guard16):
 
 - a resumable upload's session URL (`X-Goog-Upload-URL`, or an upload's `Location`) on a host other than the
@@ -8,7 +8,9 @@ scripted stand-in (session 26, guard16):
 - OpenAI's Uploads API (`/v1/uploads/{id}/parts`, each part a form with the file's bytes in `data`): a value cut
   across two parts reached the upstream in two parts, each audited alone. The end of each part is kept now and
   audited with the next part's start; a value across the seam refuses the later part (403, both enforcing modes:
-  the earlier part is already sent, no redaction can take it back), recorded with its finding.
+  the earlier part is already sent, no redaction can take it back), recorded with its finding;
+- a 307/308 redirect (the client sends the same body again to its `Location`): refused on another host, pointed at
+  the proxy on the upstream's origin, as an upload's URL is (session 26, lead).
 """
 
 from __future__ import annotations
@@ -145,3 +147,31 @@ def test_a_value_cut_across_two_upload_parts_refuses_the_second(enforcing, form)
 #: The cells `benchmarks/guard_forms_matrix.py --walk upload-seams` counts
 GROUPS = {"upload URLs": ([(name,) for name in sorted(URLS)], url_outcome),
           "Uploads API seams": ([(form,) for form in sorted(CUT)], seam_outcome)}
+
+
+# --- a redirect that keeps the body (307/308) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("elsewhere", [True, False], ids=["another_host", "own_origin"])
+def test_a_redirect_that_resends_the_body_never_takes_it_past_the_guard(enforcing, standin, tmp_path, elsewhere):
+    """A 307 (or 308) makes the client send the same body again to its `Location`: httpx and the OpenAI SDK follow it
+    with the request as the client wrote it, unredacted. On another host an enforcing proxy refuses it (502 naming the
+    host, recorded, no `Location` handed on); on the upstream's own origin it is pointed at the proxy, so the body
+    sent again is audited again. `observe` hands the other host's on as it came. (In block mode the body holds no
+    unit: one with a unit is refused before it is forwarded.)"""
+    mode, app, client, store = enforcing
+    model = "fault-redirect-elsewhere" if elsewhere else "fault-redirect"
+    text = f"call {PHONE} back" if mode == "redact" else "call me back tomorrow"
+    body = {"model": model, "messages": [{"role": "user", "content": text}]}
+    answer = client.post("/e/moved/v1/chat/completions", json=body)
+    [record] = store.records("moved")
+    if elsewhere:
+        assert answer.status_code == 502 and "location" not in answer.headers
+        assert "upload.elsewhere.invalid" in answer.json()["error"]["message"]
+        assert record.status == 502 and "a redirect URL on another host (upload.elsewhere.invalid)" in record.error
+        with enforcing_client(standin[1], tmp_path / "observe", UNITS, "observe") as (seen, _):
+            handed = seen.post("/e/seen/v1/chat/completions", json=body)
+        assert handed.status_code == 307 and handed.headers["location"].startswith("https://upload.elsewhere.invalid/")
+    else:
+        assert answer.status_code == 307 and PHONE not in app.state.requests[-1]["raw"].decode()
+        assert answer.headers["location"] == f"{client.base_url}/e/moved/v1/chat/completions"

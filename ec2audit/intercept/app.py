@@ -93,6 +93,9 @@ _UPLOAD_COMMAND = b"x-goog-upload-command"
 #: Pointed back at the proxy, or the file would go to the upstream unguarded.
 _NEXT_URL = frozenset({b"x-goog-upload-url"})
 _UPLOAD_NEXT_URL = _NEXT_URL | {b"location"}
+#: Redirects whose client sends the same body again, to their `Location` (RFC 9110 15.4.8-9): a 301, 302 or 303 is
+#: followed with a GET and no body
+_BODY_REDIRECTS = frozenset({307, 308})
 #: A request header that makes a request part of an upload (its answer's `Location` names where the file goes)
 _UPLOAD_HEADERS = frozenset({"x-goog-upload-protocol", _UPLOAD_COMMAND.decode()})
 _UPLOAD_OFFSET = "x-goog-upload-offset"
@@ -274,25 +277,26 @@ def _recorded_headers(fields: list[Field], keys: list[Field]) -> list[list[str]]
                                                                      if kind == "header"]
 
 
-def _client_headers(upstream: aiohttp.ClientResponse, moved: tuple[str, str] | None = None, upload: bool = False,
+def _client_headers(upstream: aiohttp.ClientResponse, moved: tuple[str, str] | None = None, location: str = "",
                     enforcing: bool = False) -> list[tuple[bytes, bytes]]:
     """The upstream's response headers the client gets; `moved` (the upstream's origin, the proxy's URL as the client
-    reached it): a URL the client is to send its next request to (`upload`: an upload's `Location` too) is pointed at
-    the proxy. One on another origin cannot be: the proxy forwards only to its upstream. `enforcing`, it is refused
-    (Failure 502) rather than handed on, or the client would send its file there, past the guard; `observe` hands it
-    on as it came."""
+    reached it): a URL the client is to send its next request to (`location`, what the answer is, "an upload" or "a
+    redirect": its `Location` too) is pointed at the proxy. One on another origin cannot be: the proxy forwards only
+    to its upstream. `enforcing`, it is refused (Failure 502) rather than handed on, or the client would send its
+    file or its unredacted body there, past the guard; `observe` hands it on as it came."""
     out = []
     for k, v in upstream.raw_headers:
         if k.lower() in _DROP_RESPONSE:
             continue
-        if moved and k.lower() in (_UPLOAD_NEXT_URL if upload else _NEXT_URL):
+        if moved and k.lower() in (_UPLOAD_NEXT_URL if location else _NEXT_URL):
             url = _text(v)
             if url.startswith(moved[0] + "/"):
                 v = (moved[1] + url[len(moved[0]):]).encode()
             elif enforcing and (urllib.parse.urlsplit(url).scheme or url.startswith("//")):
                 host = urllib.parse.urlsplit(url).netloc or url
-                raise Failure(502, f"{BLOCKED}: the upstream named an upload URL on another host ({host[:100]}), "
-                                   "which would take the file past the guard: not passed on", "upload_url_elsewhere")
+                raise Failure(502, f"{BLOCKED}: the upstream named {location or 'an upload'} URL on another host "
+                                   f"({host[:100]}), which would take the request past the guard: not passed on",
+                              "upload_url_elsewhere")
         out.append((k, v))
     return out
 
@@ -751,8 +755,10 @@ class Interceptor:
             if rewritten is not None:
                 content = json_bytes(rewritten)
         stored = answer if answer is not None else {"raw": content.decode("utf-8", "replace")[:10000]}
-        upload = any(kind == "header" and name in _UPLOAD_HEADERS for kind, name, _ in ex.fields)
-        answer_headers = _client_headers(upstream, self._moved(ex), upload, self.config.enforce != "observe")
+        location = ("a redirect" if upstream.status in _BODY_REDIRECTS else
+                    "an upload" if any(kind == "header" and name in _UPLOAD_HEADERS for kind, name, _ in ex.fields)
+                    else "")
+        answer_headers = _client_headers(upstream, self._moved(ex), location, self.config.enforce != "observe")
         await self._commit(ex, stored)
         ex.answered = True
         await _answer(send, upstream.status, answer_headers, content)

@@ -6,6 +6,7 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
   echo (any other name)  text "echo: <last user text>"
   tool-echo              a `send` tool call whose arguments are {"text": <last user text>}
   fault-500              a 500 error       fault-slow     waits 3 s before answering
+  fault-redirect         a 307 to the same path on its own origin (`-elsewhere`: on another host)
   fault-cut              a stream that breaks off (connection dropped) after two events
   fault-malformed        a stream with one event that is not JSON
   fault-error            a stream that sends its API's error event after two events, and ends
@@ -48,7 +49,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import JSONResponse, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ec2audit.intercept.dialects import ROOTS
@@ -366,6 +367,9 @@ async def _answer(request: Request):
         return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
+    if script.model.startswith("fault-redirect"):  # a 307: the client sends the same body again, there
+        origin = _ELSEWHERE if script.model.endswith("-elsewhere") else str(request.base_url)
+        return Response(status_code=307, headers={"location": origin + request.url.path.lstrip("/")})
     if script.model == "fault-slow":
         await asyncio.sleep(3)
     if script.model == "fault-hang" and not body.get("stream"):
