@@ -18,11 +18,8 @@ from test_detect_forms_s24 import _scan
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
 from test_intercept_forms_walk_13 import leaks
 from test_intercept_forms_walk_14 import REQUESTS, TEXT, _session
-from test_new_user_walk_11 import _units
-from test_new_user_walk_12 import _batch_answer, _batch_request
-from test_new_user_walk_14 import _audited
 from test_new_user_walk_15 import _prelabelled
-from test_new_user_walk_16 import _gzipped
+from test_new_user_walk_16 import gzipped_batch_audited
 
 from ec2audit.detect import learned_grader
 from ec2audit.detect.finding import MOSTLY
@@ -305,18 +302,7 @@ def test_a_batch_gzipped_under_an_upper_case_suffix_is_paired_and_read(tmp_path)
     """`batchinput.jsonl.GZ` and `batch_abc123_output.jsonl.GZ` (`gzip -S .GZ`, as the log readers' own
     `uncompressed_name` takes it): `.gz` is read in any case, so the output answers its input (EB1: the `.GZ` files
     were opened as text). By hand: 2 calls, 1,000,022 in, 200,002 out, as walk 16's lower-case pair."""
-    (tmp_path / "requests").mkdir()
-    (tmp_path / "results").mkdir()
-    _gzipped(tmp_path / "requests" / "batchinput.jsonl.GZ", [
-        _batch_request("request-1", "gpt-4o-mini", "Draft a reply to maria.kessler@example.com about her claim."),
-        _batch_request("request-2", "gpt-4o-mini", "Hello world!")])
-    _gzipped(tmp_path / "results" / "batch_abc123_output.jsonl.GZ", [
-        _batch_answer("request-2", "gpt-4o-mini-2024-07-18", 22, 2),
-        _batch_answer("request-1", "gpt-4o-mini-2024-07-18", 10**6, 200_000)])
-    code, said, data = _audited(tmp_path / "requests", tmp_path / "results", "--units", _units(tmp_path / "u.jsonl"))
-    assert code == 0, said
-    provider, = data["providers"]
-    assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 1_000_022, 200_002)
+    gzipped_batch_audited(tmp_path, ".GZ")
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])

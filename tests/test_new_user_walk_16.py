@@ -21,24 +21,31 @@ def _gzipped(path, records: list[dict]):
     return path
 
 
-def test_a_gzipped_batchs_input_and_output_in_two_folders_are_paired(tmp_path):
-    """A Batch API job of gpt-4o-mini kept gzipped: `requests/batchinput.jsonl.gz` and, downloaded into another
-    folder, `results/batch_abc123_output.jsonl.gz`. By hand at the batch prices ($0.075 / $0.30 per million):
-    request-1 1,000,000 in, 200,000 out = $0.075 + $0.06; request-2 22 in, 2 out = $0.00000165 + $0.0000006:
-    2 calls, 1,000,022 in, 200,002 out, $0.13500225, the leak in request-1 scored, exit 0. Before: the input
-    read without its output (2 calls without usage, $0) and the output named as read without its requests."""
+def gzipped_batch_audited(tmp_path, suffix: str) -> tuple[dict, dict]:
+    """A gpt-4o-mini Batch API job, its input and its output gzipped under `suffix` in two folders (`requests/`,
+    `results/`), audited: (its one provider's row, the audit's JSON), the calls and tokens checked as paired."""
     (tmp_path / "requests").mkdir()
     (tmp_path / "results").mkdir()
-    _gzipped(tmp_path / "requests" / "batchinput.jsonl.gz", [
+    _gzipped(tmp_path / "requests" / f"batchinput.jsonl{suffix}", [
         _batch_request("request-1", "gpt-4o-mini", "Draft a reply to maria.kessler@example.com about her claim."),
         _batch_request("request-2", "gpt-4o-mini", "Hello world!")])
-    _gzipped(tmp_path / "results" / "batch_abc123_output.jsonl.gz", [
+    _gzipped(tmp_path / "results" / f"batch_abc123_output.jsonl{suffix}", [
         _batch_answer("request-2", "gpt-4o-mini-2024-07-18", 22, 2),
         _batch_answer("request-1", "gpt-4o-mini-2024-07-18", 10**6, 200_000)])
     code, said, data = _audited(tmp_path / "requests", tmp_path / "results", "--units", _units(tmp_path / "u.jsonl"))
     assert code == 0, said
     provider, = data["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 1_000_022, 200_002)
+    return provider, data
+
+
+def test_a_gzipped_batchs_input_and_output_in_two_folders_are_paired(tmp_path):
+    """A Batch API job of gpt-4o-mini kept gzipped: `requests/batchinput.jsonl.gz` and, downloaded into another
+    folder, `results/batch_abc123_output.jsonl.gz`. By hand at the batch prices ($0.075 / $0.30 per million):
+    request-1 1,000,000 in, 200,000 out = $0.075 + $0.06; request-2 22 in, 2 out = $0.00000165 + $0.0000006:
+    2 calls, 1,000,022 in, 200,002 out, $0.13500225, the leak in request-1 scored, exit 0. Before: the input
+    read without its output (2 calls without usage, $0) and the output named as read without its requests."""
+    provider, data = gzipped_batch_audited(tmp_path, ".gz")
     assert provider["cost_usd"] == pytest.approx(0.13500225)
     assert [s["leaked"] for s in data["sessions"]] == [1]
 
