@@ -11,6 +11,8 @@ from test_new_user_walk_7 import _cli
 from test_new_user_walk_14 import _audited
 from test_tasks_acebench import _acebench_replica
 
+from ec2audit.logs import acebench_audit
+
 
 def test_an_acebench_tasks_missing_workspace_folder_is_named_as_missing(tmp_path):
     """AceBench's folder as cloned, three privacy-annotated tasks (101 and 102 with ground truth, 103 without): by
@@ -286,10 +288,13 @@ TASK_44 = "ACE_Bench_task_44_ambiguous_contact_email"
 
 def _cloud_audit(folder, records: list[dict]) -> None:
     """AceBench's `cloud_assistant_audit.jsonl` of one run, where `eval/run_batch.py` collects it:
-    `output/<category>/<task id>/<model + strategy + time + run id>/`."""
+    `output/<category>/<task id>/<model + strategy + time + run id>/`, beside the `usage.json` its `cal_cost` writes
+    for every run (the agent's own tokens, read from the transcript)."""
     folder.mkdir(parents=True)
     (folder / "cloud_assistant_audit.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records),
                                                         encoding="utf-8")
+    (folder / "usage.json").write_text(json.dumps({"input_tokens": 0, "output_tokens": 0, "request_count": 0}),
+                                       encoding="utf-8")
 
 
 def _task_44_runs(tmp_path):
@@ -337,7 +342,9 @@ def test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced(tmp_path):
     two runs' calls in one), scored against the units in its calls (1.000), no usage read, cost unknown."""
     output, units = _task_44_runs(tmp_path)
     code, said, data = _audited(output, "--units", units)
-    assert code == 0, said
+    skipped = [line for line in said.splitlines() if line.startswith("skipped ")]
+    assert code == 1 and len(skipped) == 2, said  # the runs' usage.json, named as what they are
+    assert all(line.endswith("usage.json: " + acebench_audit.USAGE) for line in skipped)
     assert {s["session"].split("/")[1].split("_")[1]: (s["calls"], s["leaked"], round(s["exposure"], 3))
             for s in data["sessions"]} == {"advisor-gpt-5.4": (2, 2, 0.545), "step-router-gpt-5.4": (1, 1, 0.455)}
     assert all(s["session"].startswith(f"{TASK_44}/") for s in data["sessions"])
@@ -395,3 +402,22 @@ def test_an_acebench_cloud_only_runs_transcript_is_that_run_of_its_task(tmp_path
     (run / "usage.json").unlink()
     code, said, data = _audited(run, "--units", units)
     assert [(s["session"], s["leaked"], s["units"]) for s in data["sessions"]] == [("chat", 1, 1)]
+
+
+def test_acebenchs_cloud_audit_copied_out_of_its_container_names_no_task_from_its_folders(tmp_path):
+    """The advisor run's and the step-router run's audit lines (above) each copied out of their containers by hand
+    (`docker cp <task>:/tmp/cloud_assistant_audit.jsonl`) into `cases/advisor/` and `cases/router/`, with no
+    `usage.json` beside them: no run folder, so the folders name no task. By hand: the advisor file is one session
+    of its file's name, `cloud_assistant_audit`, of no task, its 2 calls leaking the email and the phone of the 2
+    units they carry: 1.000; the step-router file one session `s-9f2c` (its lines' `session_id`), the salary: 1.000.
+    Before: the sessions `cases/advisor` and `cases/router` of a task `cases` that does not exist."""
+    output, units = _task_44_runs(tmp_path)
+    for run in output.glob("*/*/*_run*"):
+        copy = tmp_path / "cases" / run.name.split("_")[1].split("-")[0] / "cloud_assistant_audit.jsonl"
+        copy.parent.mkdir(parents=True)
+        shutil.copy(run / "cloud_assistant_audit.jsonl", copy)
+    code, said, data = _audited(tmp_path / "cases", "--units", units)
+    assert code == 0, said
+    assert sorted((s["session"], s["calls"], s["leaked"], s["exposure"]) for s in data["sessions"]) == [
+        ("cloud_assistant_audit", 2, 2, 1.0), ("s-9f2c", 1, 1, 1.0)]
+    assert not any(s.get("task_id") for s in data["sessions"])

@@ -4,7 +4,9 @@ call: `{timestamp, model, input, output, prompt_tokens, completion_tokens, total
 cache_write_tokens, latency_ms, query | session_id, …}`, `input` the messages sent (OpenAI's shape; the step router's
 without the system prompt), the token counts flat as the OpenAI-compatible usage had them (cache reads and writes
 within `prompt_tokens`). `eval/run_batch.py` collects it into `output/<category>/<task id>/<run>/`: the task is the
-folder above the run's, and each run (episode) is one session, as AceBench scores it.
+folder above the run's, and each run (episode) is one session, as AceBench scores it. A copy taken out of a
+container by hand (`docker cp …:/tmp/cloud_assistant_audit.jsonl .`) is in no run folder: its folders name no task,
+so its session is the step router's `session_id` where a line has one, else the file's name, and its task unknown.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ _KEYS = {"input", "output", "prompt_tokens", "completion_tokens", "latency_ms"}
 #: holding every sensitive value of the task): AceBench's own calls, not the agent's, so not audited unless asked.
 GRADER = "AceBench's LLM-judge log: the grader's calls, not the agent's (--format openai-log audits them)"
 _GRADER_KEYS = {"type", "model", "messages", "output", "error", "latency_ms"}
+#: The token summary `eval/run_batch.py` writes into every run's folder (`cal_cost`), beside the run's logs.
+USAGE = "AceBench's token summary of its run (counts read from its transcript, no requests): not a log"
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -37,6 +41,12 @@ def run_of(path: Path) -> tuple[str, str] | None:
     that run's agent); None elsewhere."""
     folder = path.parent
     return (folder.parent.name, folder.name) if (folder / "usage.json").is_file() else None
+
+
+def run_summary(path: Path) -> bool:
+    """Whether a file is the `usage.json` of a run's folder (one beside the run's transcript or cloud audit)."""
+    return path.name == "usage.json" and any(
+        (path.parent / log).is_file() for log in ("chat.jsonl", "cloud_assistant_audit.jsonl"))
 
 
 def grader_log(head: bytes) -> bool:
@@ -56,11 +66,12 @@ def _usage(record: dict) -> dict:
 
 
 def read(path: Path, on_error: OnError) -> Iterator[Payload]:
-    task, run = path.parent.parent.name, path.parent.name
+    run = run_of(path)
     steps: Counter = Counter()
     for number, record in read_jsonl(path, on_error):
-        data = {"request": {"model": record.get("model"), "messages": record.get("input")}, "task_id": task,
-                "session_id": f"{task}/{run}", "usage": _usage(record), "timestamp": record.get("timestamp")}
+        data = {"request": {"model": record.get("model"), "messages": record.get("input")},
+                "task_id": run[0] if run else None, "session_id": "/".join(run) if run else record.get("session_id"),
+                "usage": _usage(record), "timestamp": record.get("timestamp")}
         try:
             yield to_payload(data, f"{path.name}:{number}", path, number, steps)
         except InputError as exc:
