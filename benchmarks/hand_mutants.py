@@ -1968,10 +1968,10 @@ mutant('EDT8', 'written = [str(year), han_number(year)] + (["元"] if year == 1 
 mutant('EDT9', 'return ch.isdigit() or ch in _HAN_DIGITS or ch in "十百零" or (ch.isalpha() and ch.isascii())',
        'return ch.isalnum()')
 # detect/forms/surnames.py: a family name after a word naming it; a relative of the same family name
-mutant('ESN1', 'if cu.rules.fragment == "surname" and not _shares_entity_surname(cu):',
-       'if cu.rules.fragment == "surname":')
-mutant('ESN2', 'if (surname := latin_surname(cu.forms[0])) and (cu.unit.task_id, surname) not in shared:',
-       'if (surname := latin_surname(cu.forms[0])):')
+mutant('ESN1', 'return cu.rules.fragment == "surname" and not _shares_entity_surname(cu)',
+       'return cu.rules.fragment == "surname"')
+mutant('ESN2', 'words = _SURNAME_WORDS if surname and (cu.unit.task_id, surname) not in shared else []',
+       'words = _SURNAME_WORDS if surname else []')
 mutant('ESN3', 'if any(not _same_given(a, b) for a in given for b in given)}', 'if len(given) > 1}')
 mutant('ESN4', 'return not _same_given(name[len(han_surname(name)):], entity[len(han_surname(entity)):])',
        'return True')
