@@ -995,7 +995,7 @@ mutant("FO3", '        if "text:span" in text:\n', "        if False:\n")
 mutant("FL1", 'r"(?<![0-9,])[0-9]{1,2}(?:,', 'r"(?<![0-9])[0-9]{1,2}(?:,')
 mutant("FL2", ",[0-9]{3}(?![0-9]|,[0-9])\")", ",[0-9]{3}(?![0-9])\")")
 mutant("FE1", '_JOINERS = {"hyphen": "-", "dash": "-",', '_JOINERS = {"hyphen": "-",')
-mutant("FE2", 'if "." in domain.strip(".") and _JOINER_WORD.search(m.group()):', 'if _JOINER_WORD.search(m.group()):')
+mutant("FE2", 'if "." in domain.strip(".") and _UNREAD.search(m.group()):', 'if _UNREAD.search(m.group()):')
 mutant("FE3", "_MOST_JOINS = 8", "_MOST_JOINS = 2")
 mutant("FE4", '_ZH_CHARACTERS = {"点": ".", "點": ".", "横杠": "-",', '_ZH_CHARACTERS = {"点": ".", "點": ".",')
 mutant("FE7", 'if "." in domain.strip(".") and _ZH_SAID.search(m.group()):', 'if "." in domain.strip("."):')
@@ -1968,10 +1968,10 @@ mutant('EDT8', 'written = [str(year), han_number(year)] + (["元"] if year == 1 
 mutant('EDT9', 'return ch.isdigit() or ch in _HAN_DIGITS or ch in "十百零" or (ch.isalpha() and ch.isascii())',
        'return ch.isalnum()')
 # detect/forms/surnames.py: a family name after a word naming it; a relative of the same family name
-mutant('ESN1', 'if cu.rules.fragment == "surname" and not _shares_entity_surname(cu):',
-       'if cu.rules.fragment == "surname":')
-mutant('ESN2', 'if (surname := latin_surname(cu.forms[0])) and (cu.unit.task_id, surname) not in shared:',
-       'if (surname := latin_surname(cu.forms[0])):')
+mutant('ESN1', 'return cu.rules.fragment == "surname" and not _shares_entity_surname(cu)',
+       'return cu.rules.fragment == "surname"')
+mutant('ESN2', 'words = _SURNAME_WORDS if surname and (cu.unit.task_id, surname) not in shared else []',
+       'words = _SURNAME_WORDS if surname else []')
 mutant('ESN3', 'if any(not _same_given(a, b) for a in given for b in given)}', 'if len(given) > 1}')
 mutant('ESN4', 'return not _same_given(name[len(han_surname(name)):], entity[len(han_surname(entity)):])',
        'return True')
@@ -1983,9 +1983,8 @@ mutant('ESN7', 'return a.startswith(b) or b.startswith(a)', 'return a == b')
 # detect/forms/initials.py: a name as its initials alone
 mutant('EI1', '                for pattern in _initials_only(cu.forms[0]):\n'
        '                    index.add(pattern, INITIALS_ONLY, i)\n', '')
-mutant('EI2', 'letters = [".-".join(piece[0] for piece in part.split("-") if piece) + "." for part in parts]',
-       'letters = [part[0] + "." for part in parts]')
-mutant('EI3', 'return patterns + (forms if any("-" in part for part in parts) else [])', 'return patterns + forms')
+mutant('EI2', 'letters = [piece[0] for piece in part.split("-") if piece]', 'letters = [part[0]]')
+mutant('EI3', 'return patterns + [form for form in forms if "-" in form]', 'return patterns + forms')
 mutant('EI4', 'return standalone(text, start, end) and not _INITIAL_AFTER.match(text, end) \\',
        'return standalone(text, start, end) \\')
 mutant('EI5', 'and not _INITIAL_BEFORE.search(text, max(0, start - 3), start)', 'and True')

@@ -30,7 +30,7 @@ import importlib
 import pkgutil
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import ClassVar
 
@@ -84,6 +84,17 @@ class Form:
     def bound(self, index: PatternIndex, context: int) -> int:
         """The reach of a form whose hits are its matches, read with `context` characters on either side."""
         return index.longest(*self.kinds) + 2 * context
+
+    def compile_forms(self, index: PatternIndex, forms: Mapping[str, Callable[[CompiledUnit], Iterable[str]]],
+                      context: int = 1) -> None:
+        """Add each unit's `forms[kind](unit)` under `kind` (the unit's position in `units` its id), and bound the
+        form's reach for hits that are those matches read with `context` characters on either side: the
+        `compile` of a form whose patterns are written-out forms of each value."""
+        for kind, forms_of in forms.items():
+            for i, cu in enumerate(self.units):
+                for form in forms_of(cu):
+                    index.add(form, kind, i)
+        self.reach = self.bound(index, context)
 
 
 #: name → form class, in registration order

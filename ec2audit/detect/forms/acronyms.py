@@ -47,11 +47,7 @@ class Acronyms(Form):
     kinds = (KIND,)
 
     def compile(self, index) -> None:
-        for i, cu in enumerate(self.units):
-            if cu.rules.name == "health":
-                for form in acronym_forms(cu.unit.value):
-                    index.add(form, KIND, i)
-        self.reach = self.bound(index, 1)
+        self.compile_forms(index, {KIND: lambda cu: acronym_forms(cu.unit.value) if cu.rules.name == "health" else []})
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text

@@ -26,6 +26,7 @@ from functools import cache
 from ec2audit.detect.exact import bounded
 from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register
+from ec2audit.detect.forms.dates import han_number
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.views import ScanView
 
@@ -67,13 +68,46 @@ def _word_variants(words: list[str]) -> list[list[str]]:
     return [list(spellings.get(w, (w,))) for w in words]
 
 
+#: numbered roads named by who keeps them, in the ways they are shortened (`County Road 212`, `CR-212`, `CR 212`,
+#: `SR 9`, `Hwy-287`, `FM 1960`); a name in two groups (`cr`) reads as either
+_ROAD_GROUPS = [("county road", "county rd", "co rd", "co road", "cr"), ("county route", "co rte", "cr"),
+                ("state route", "state rte", "sr"), ("state road", "state rd", "sr"),
+                ("state highway", "state hwy", "sh"), ("us highway", "us hwy", "us route", "us"),
+                ("farm to market road", "farm to market", "farm road", "fm"), ("ranch to market road", "rm"),
+                ("highway", "hwy"), ("route", "rte"), ("interstate", "i")]
+_ROAD_NAMES = {name: tuple(dict.fromkeys(n for g in _ROAD_GROUPS if name in g for n in g))
+               for group in _ROAD_GROUPS for name in group}
+_ROAD = re.compile(rf"(?<![\w-])({'|'.join(sorted(_ROAD_NAMES, key=len, reverse=True))})\.?[ -]?(\d+[a-z]?)(?!\w)")
+
+
+def road_variants(line: str) -> list[str]:
+    """A street line with its numbered road in every spelling (the line as written first): `4410 county road 212`
+    → `4410 cr-212`, `4410 cr 212`, `4410 co rd 212`, … An abbreviation takes its number after a hyphen, a space or
+    nothing; a name of words, after a space."""
+    m = _ROAD.search(line)
+    if not m:
+        return [line]
+    written = [f"{name}{sep}{m[2]}" for name in _ROAD_NAMES[m[1]]
+               for sep in ((" ",) if " " in name or len(name) > 3 else ("-", " ", ""))]
+    return list(dict.fromkeys([line] + [line[:m.start()] + w + line[m.end():] for w in written]))
+
+
+def _line_variants(line: str, most: int) -> list[str]:
+    """A street line's spellings: each numbered-road spelling, with up to `most` spellings of its other words."""
+    lines = road_variants(line)
+    per_line = max(4, most // len(lines))
+    return list(dict.fromkeys(" ".join(v) for road in lines
+                              for v in itertools.islice(itertools.product(*_word_variants(road.split())), per_line)))
+
+
 def latin_forms(form: str) -> tuple[list[str], list[str]]:
     """(whole-address variants, street-line variants) of a normalised Latin address."""
     chunks = [c.split() for c in form.split(",") if c.strip()]
     if not chunks or not any(w[:1].isdigit() for w in chunks[0]):
         return [], []
-    street = [" ".join(v) for v in itertools.islice(itertools.product(*_word_variants(chunks[0])), _MAX_VARIANTS)]
+    street = _line_variants(" ".join(chunks[0]), _MAX_VARIANTS)
     options = [[" ".join(v) for v in itertools.islice(itertools.product(*_word_variants(c)), 8)] for c in chunks]
+    options[0] = _line_variants(" ".join(chunks[0]), 8)
     whole = []
     for combo in itertools.islice(itertools.product(*options), _MAX_VARIANTS):
         whole += [joined for sep in (", ", " ") for joined in (sep.join(combo), sep.join(combo).replace("# ", "#"))]
@@ -98,7 +132,9 @@ def town_words(form: str) -> list[str]:
     return [w for w in words if (w.isalpha() and len(w) >= 4) or (w.isdigit() and len(w) >= 5)]
 
 
-_ADMIN = re.compile(r"^(?P<province>[\u4e00-\u9fff]{2,7}?(?:省|自治区))?(?P<city>[\u4e00-\u9fff]{2,4}?市)?"
+# (a prefecture-level city, an autonomous prefecture `黔东南州`/`…自治州`, a region `…地区`, a league `…盟`)
+_ADMIN = re.compile(r"^(?P<province>[\u4e00-\u9fff]{2,7}?(?:省|自治区))?"
+                    r"(?P<city>[\u4e00-\u9fff]{2,9}?(?:市|州|地区|盟))?"
                     r"(?P<district>[\u4e00-\u9fff]{1,4}?(?:区|县|旗))?(?P<local>.+)$")
 
 
@@ -107,16 +143,44 @@ _SECTION = re.compile(rf"([{_NUMERALS}]|[1-9])段")
 _FLOOR = re.compile(r"(\d{1,2})(?:楼|层|f)(?!\w)")
 
 
+#: a numbered village group, team, house or building, its number in Arabic or Han numerals (`3组`, `三组`, `十二号`)
+_NUMBERED = re.compile(r"(?<![\d〇零一二三四五六七八九十百])([〇零一二三四五六七八九十百]+|\d{1,3})"
+                       r"(组|队|社|号|栋|幢|单元)")
+_HAN_VALUES = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0}
+
+
+def han_value(numeral: str) -> int:
+    """A number in Han numerals as an address writes it: 三 → 3, 十二 → 12, 二十 → 20, 一百零三 → 103."""
+    total = digit = 0
+    for ch in numeral:
+        if ch in "十百":
+            total, digit = total + (digit or 1) * (10 if ch == "十" else 100), 0
+        else:
+            digit = digit * 10 + _HAN_VALUES[ch]
+    return total + digit
+
+
+def _numbers_as(local: str, han: bool) -> str:
+    """The local part with every numbered group, house or building in Han numerals (`han`) or Arabic digits."""
+    def written(m: re.Match) -> str:
+        n = int(m[1]) if m[1].isdigit() else han_value(m[1])
+        return f"{han_number(n) if han and 0 < n < 200 else n}{m[2]}"
+
+    return _NUMBERED.sub(written, local)
+
+
 def local_variants(local: str) -> list[str]:
-    """The local part of a Chinese address with its section in digits or numerals and its floor written 楼, F
-    or 层: `复兴南路一段219巷12号4楼` → `复兴南路1段219巷12号4f`, …"""
+    """The local part of a Chinese address with its section in digits or numerals, its floor written 楼, F
+    or 层, and its numbered group or house in digits or numerals: `复兴南路一段219巷12号4楼` → `复兴南路1段219巷12号4f`,
+    …; `羊排村三组` → `羊排村3组`."""
     def section(m: re.Match) -> str:
         n = m[1]
         return f"{_NUMERALS.index(n) + 1 if n in _NUMERALS else _NUMERALS[int(n) - 1]}段"
 
     sections = [local, _SECTION.sub(section, local)]
     forms = [_FLOOR.sub(rf"\g<1>{floor}", s) for s in sections for floor in ("楼", "f", "层")]
-    return list(dict.fromkeys(sections + forms))
+    forms = list(dict.fromkeys(sections + forms))
+    return list(dict.fromkeys(forms + [_numbers_as(f, han) for han in (False, True) for f in forms]))
 
 
 _BUILDING_CUT = re.compile(r"\d+(?:号楼|号|幢|栋|座|单元)")
@@ -153,14 +217,14 @@ def chinese_forms(form: str) -> tuple[list[str], list[str], list[str]]:
     m = _ADMIN.match(form)
     if not m or not (m["city"] or m["district"]):
         return [], [], []
-    if len(m["local"]) < 5 or not any(c.isdigit() for c in m["local"]):
+    locals_ = local_variants(m["local"])
+    if len(m["local"]) < 5 or not any(c.isdigit() for local in locals_ for c in local):
         return [], [], []
     city, district = m["city"] or "", m["district"] or ""
-    locals_ = local_variants(m["local"])
-    forms = [f"{area}{local}" for local in locals_
-             for area in (city + district, district, city.removesuffix("市") + district)]
+    short_city = re.sub(r"(?:自治州|市|州|地区|盟)$", "", city)
+    forms = [f"{area}{local}" for local in locals_ for area in (city + district, district, short_city + district)]
     forms += [f"{m['province'] or ''}{city}{district}{local}" for local in locals_[1:]]
-    areas = [a for a in (city, city.removesuffix("市"), district, district[:-1]) if len(a) >= 2]
+    areas = [a for a in (city, short_city, district, district[:-1]) if len(a) >= 2]
     return ([f for f in dict.fromkeys(forms) if f != form and f not in locals_], locals_,
             list(dict.fromkeys(areas)))
 

@@ -53,10 +53,7 @@ class BloodTypes(Form):
     kinds = (KIND,)
 
     def compile(self, index) -> None:
-        for i, cu in enumerate(self.units):
-            for form in blood_type_forms(cu.unit.value):
-                index.add(form, KIND, i)
-        self.reach = self.bound(index, 1)
+        self.compile_forms(index, {KIND: lambda cu: blood_type_forms(cu.unit.value)})
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text

@@ -55,7 +55,7 @@ class ContextFragments(Form):
             if len(bare) >= 8 and (cu.rules.fragment == "tail" or (cu.rules.fragment == "code" and _code(cu.forms[0]))):
                 self._bare[i] = bare
                 self._issuer_digits[i] = _issuer_digits(cu, bare)
-                key_type = _KEY_TYPE.match(cu.forms[0])
+                key_type = _KEY_TYPE.match(cu.forms[0]) if "@" not in cu.forms[0] else None  # (`tianzh_` is a name's)
                 self._key_type[i] = len(_bare(key_type.group())) if key_type else 0
                 for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):
                     self._starts[bare[:k]].append(i)
@@ -104,6 +104,7 @@ class ContextFragments(Form):
         if word.isascii() and not standalone(text, c_start, c_end) and not (
                 word in _KEY_CONTEXT and standalone(text.replace("_", " "), c_start, c_end)):
             return  # a word of its own; "last4" also as one part of a key's name ("ssn_last4": "4410")
+        provider = None
         if word in _BEFORE_CONTEXT and text[c_end:c_end + 1] in _IS:  # "开头是sk-proj-c49k"
             pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + TAIL_WINDOW))
         elif word in _BEFORE_CONTEXT:  # "以mike.r开头", "是Lin@开头的": the piece stands before the word
@@ -111,6 +112,7 @@ class ContextFragments(Form):
             if k < 0 and (run := _RUN_BEFORE.search(text, max(0, c_start - TAIL_WINDOW), c_start)):
                 k = run.start() - 1
             pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
+            provider = _PROVIDER_AFTER.match(text, c_end)  # "tianzh开头的163邮箱": the mailbox's provider named too
         elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + TAIL_WINDOW):
             pieces = _pieces(text, c_end, min(len(text), c_end + TAIL_WINDOW))
         else:  # an end piece shows a digit: no digit, no piece
@@ -130,6 +132,8 @@ class ContextFragments(Form):
                 whole = self._bare[i]
                 if word not in self.units[i].rules.context:
                     continue
+                if provider and not _at_provider(self.units[i].forms[0], provider[1]):
+                    continue  # a mailbox of that start at another provider is another mailbox
                 if "@" in whole and not prefix and len(piece) <= len(whole) - whole.index("@") \
                         and shared_mail_domain(self.units[i].forms[0]):
                     continue  # only a mail provider's domain: it does not identify anyone
@@ -140,6 +144,15 @@ class ContextFragments(Form):
                     continue  # "starting with rk_live_": every live key of that vendor starts so, not this one
                 if not (issuer and _DIGITS_ON.match(text, end)):
                     yield start, end, i, prefix, issuer
+
+
+_PROVIDER_AFTER = re.compile(r"的?\s*([0-9a-z]+)\s*(?:邮箱|信箱)")
+
+
+def _at_provider(value: str, provider: str) -> bool:
+    """Is a mail address at the provider a text names (`163` for `@163.com`, `gmail` for `@gmail.com`)? A value
+    that is no address has no provider to differ from."""
+    return "@" not in value or value.split("@")[-1].split(".")[0] == provider
 
 
 def _issuer_digits(cu: CompiledUnit, bare: str) -> int:

@@ -46,10 +46,8 @@ class GradedTerms(Form):
     kinds = (KIND,)
 
     def compile(self, index) -> None:
-        for i, cu in enumerate(self.units):
-            for form in graded_forms(cu.unit.value):
-                index.add(form, KIND, i)
-        self.reach = self.bound(index, 1)  # the characters right around the term
+        # context: the characters right around the term
+        self.compile_forms(index, {KIND: lambda cu: graded_forms(cu.unit.value)})
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         return mentions(view, KIND, decided, _number_alone, "forms.graded_term", LITERAL, 1.0)

@@ -8,6 +8,7 @@ A name written as its initials alone is a fragment (0.3) where a word says they 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -71,15 +72,24 @@ _INITIAL_BEFORE, _INITIAL_AFTER = re.compile(r"[^\W\d_]\. ?$"), re.compile(r" ?[
 
 
 def _initials_only(name: str) -> list[str]:
-    """The initials of every part of a Latin name ("t.w.", "t. w."; "t. v.-l." for Teodora Vasquez-Lindqvist),
-    after a word naming them, or alone when a hyphenated part makes them three."""
+    """The initials of every part of a Latin name ("t.w.", "t. w."; "t. v.-l." for Teodora Vasquez-Lindqvist, and
+    a hyphenated part's initials as people write them: "v-l.", "v.l.", "v-l"), after a word naming them, or alone
+    when a hyphenated part makes them three."""
     parts = name.split()
     if len(parts) < 2 or not all(p.replace("-", "").isascii() and p.replace("-", "").isalpha() for p in parts):
         return []
-    letters = [".-".join(piece[0] for piece in part.split("-") if piece) + "." for part in parts]
-    forms = ["".join(letters), " ".join(letters)]
+    forms = [sep.join(letters) for letters in itertools.product(*map(_part_initials, parts)) for sep in ("", " ")]
     patterns = [f"{word} {q}{form}" for word in _INITIALS_WORDS for q in ("", "'", '"') for form in forms]
-    return patterns + (forms if any("-" in part for part in parts) else [])
+    return patterns + [form for form in forms if "-" in form]  # ("b.h.s." alone is any three words' initials)
+
+
+def _part_initials(part: str) -> list[str]:
+    """The ways one part of a name is written as its initials: "b." for Beatrix; "h.-s.", "h-s.", "h.s.", "h-s" for
+    Holloway-Sands."""
+    letters = [piece[0] for piece in part.split("-") if piece]
+    if len(letters) == 1:
+        return [f"{letters[0]}."]
+    return [".-".join(letters) + ".", "-".join(letters) + ".", ".".join(letters) + ".", "-".join(letters)]
 
 
 def _initials_stand_alone(text: str, start: int, end: int) -> bool:

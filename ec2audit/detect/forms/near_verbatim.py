@@ -137,9 +137,17 @@ def aligned_span(text: str, lo: int, hi: int, form: str) -> tuple[int, int, floa
     masked = _FUZZY_COVERAGE > coverage >= _MASKED_VISIBLE and any(c in aligned for c in MASK_CHARS) \
         and _masks_fit(form, aligned)
     if (coverage < _FUZZY_COVERAGE and not masked) or not reads_as(form, aligned) \
-            or _replaced_at_edge(form, text, start, end):
+            or _replaced_at_edge(form, text, start, end) or _replaced_first(form, text, start):
         return None
     return start, end, round(coverage, 3)
+
+
+def _replaced_first(form: str, text: str, start: int) -> bool:
+    """Is the value's first Han character, and it alone, missing from the span, another Han character standing
+    in its place (`轻度阿尔茨海默病` for `中度…`, `左侧…` for `右侧…`)? A qualifier replaced is another stage or side
+    (`reads_as` lets Han characters be left out, and the alignment trims the text's own at the edges)."""
+    return (0 < start and len(form) > 3 and is_cjk(form[0]) and is_cjk(text[start - 1])
+            and text[start - 1] not in form and text.startswith(form[1:3], start))
 
 
 _MASKED_VISIBLE = 0.5  # a masked region must show at least this share of the value

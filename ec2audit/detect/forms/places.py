@@ -22,8 +22,9 @@ _CJK_PLACE = re.compile(r"(.{2,8}?(?:省|自治区|市|自治州|区|县|旗|镇
                         r"|(.{2,10}?(?:花园|小区|公寓|家园|苑|村|大厦|广场|新城|园))")
 _NUMBER_PART = re.compile(r"[\d\-#]+[a-z]?(?:-?[a-z])?|\d+号.*")
 _UNIT_WORDS = frozenset({"apt", "apartment", "unit", "suite", "ste", "flat", "floor", "room", "rm", "bldg"})
-# "漕溪路84号", "玉林南路无71号", "复兴南路一段291巷", "Tamarack Lane 12": another house on the street
-_HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d{1,12}[号號巷弄]")
+# "漕溪路84号", "玉林南路无71号", "复兴南路一段291巷", "Tamarack Lane 12": another house on the street; "羊排村四组",
+# "星湖街十二号": a group of the village, a house on the street, numbered in Han numerals as often as in digits
+_HOUSE_AFTER = re.compile(r" ?\d|[^\W\d_]{1,2}\d{1,12}[号號巷弄]|[〇零一二三四五六七八九十百]{1,4}[组队社号號栋幢]")
 # a whole address right before a postcode: "Oudegracht 241-B, ", "77 Hollis Ave, ", "84 Larkspur Road, Leeds "; a
 # number right before a street
 _HOUSE_BEFORE = re.compile(r"(?:\d+[a-z]?(?:-[a-z])? (?:[^\W\d_]+,? ){1,3}?|[^\W\d_]{3,} \d+-?[a-z]?),? ?$")

@@ -98,10 +98,8 @@ class Separators(Form):
     kinds = (KIND,)
 
     def compile(self, index) -> None:
-        for i, cu in enumerate(self.units):
-            for form in separator_forms(cu.unit.value):
-                index.add(form, KIND, i)
-        self.reach = self.bound(index, 1)  # the characters right around the identifier
+        # context: the characters right around the identifier
+        self.compile_forms(index, {KIND: lambda cu: separator_forms(cu.unit.value)})
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text

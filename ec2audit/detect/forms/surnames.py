@@ -31,17 +31,22 @@ class Surnames(Form):
     def compile(self, index: PatternIndex) -> None:
         genders = entity_genders(self.units)
         shared = _shared_latin_surnames(self.units)
-        for i, cu in enumerate(self.units):
-            if cu.rules.fragment == "surname" and not _shares_entity_surname(cu):
-                for pattern in _surname_patterns(cu, genders.get((cu.unit.task_id, cu.unit.entity_id))):
-                    index.add(pattern, SURNAME, i)
-                if (surname := latin_surname(cu.forms[0])) and (cu.unit.task_id, surname) not in shared:
-                    for word in _SURNAME_WORDS:
-                        index.add(f"{word} {surname}", SURNAME, i)
-                if HAN_NAME.fullmatch(cu.forms[0]):
-                    for pattern in ("老" + han_surname(cu.forms[0]), "小" + han_surname(cu.forms[0])):
-                        index.add(pattern, FAMILIAR, i)
-        self.reach = self.bound(index, 1)  # word boundaries, the character next to a familiar name
+
+        def titled(cu: CompiledUnit) -> list[str]:
+            if not _own_surname(cu):
+                return []
+            surname = latin_surname(cu.forms[0])
+            words = _SURNAME_WORDS if surname and (cu.unit.task_id, surname) not in shared else []
+            return _surname_patterns(cu, genders.get((cu.unit.task_id, cu.unit.entity_id))) + [
+                f"{word} {surname}" for word in words]
+
+        def familiar(cu: CompiledUnit) -> list[str]:
+            if not (_own_surname(cu) and HAN_NAME.fullmatch(cu.forms[0])):
+                return []
+            return ["老" + han_surname(cu.forms[0]), "小" + han_surname(cu.forms[0])]
+
+        # context: word boundaries, the character next to a familiar name
+        self.compile_forms(index, {SURNAME: titled, FAMILIAR: familiar})
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         yield from mentions(view, SURNAME, decided, standalone, "partial.fragment", FRAGMENT, 0.5)
@@ -126,6 +131,11 @@ def _shared_latin_surnames(units: Sequence[CompiledUnit]) -> set[tuple[str, str]
             if surname := latin_surname(name):
                 people.setdefault((cu.unit.task_id, surname), set()).add(_given_name(name, cu.rules.context))
     return {key for key, given in people.items() if any(not _same_given(a, b) for a in given for b in given)}
+
+
+def _own_surname(cu: CompiledUnit) -> bool:
+    """Is this a person's name whose family name may be looked for alone (no relative of the record's person)?"""
+    return cu.rules.fragment == "surname" and not _shares_entity_surname(cu)
 
 
 def _shares_entity_surname(cu: CompiledUnit) -> bool:
