@@ -860,7 +860,7 @@ mutant("LG7", "if p >= self.review_threshold or verdict.grade > 0 or verdict.rev
 mutant("LG8", "            if verdict.evidence:\n", "            if False:\n")
 mutant("LG9", "except (OSError, KeyError, ValueError, TypeError) as exc:",
        "except (OSError, KeyError, ValueError) as exc:")
-mutant("LG10", "if list(grader.names) != names() or len(shapes) != 1", "if len(shapes) != 1")
+mutant("LG10", "if known != list(grader.names) or len(shapes) != 1", "if len(shapes) != 1")
 mutant("LG11", "(grader.feature < len(grader.names)).all()", "(grader.feature <= len(grader.names)).all()")
 mutant("LE1", "self.grader = LearnedGrader.load(grader) if checks and grader else None",
        "self.grader = LearnedGrader.load(grader) if grader else None")

@@ -126,7 +126,7 @@ def test_precise_threshold_by_hand():
 
 def test_the_shipped_update_loads_and_a_broken_one_is_a_clean_error(tmp_path):
     head = Head.load()
-    assert head.version == "e5-cross-v2" and head.weights.shape == (384,)
+    assert head.version == "e5-cross-v5" and head.weights.shape == (384,) and head.splits[0].shape == (384,)
     assert 0 < head.review_threshold < head.threshold < 1
     np.savez(tmp_path / "bad.npz", version=np.array("x"))
     try:
@@ -228,6 +228,21 @@ def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
     assert [u.id for u, w, _, _ in labelled if w == window] == ["b/E2/condition"]  # a labelled leak is kept out
 
 
+def tiny_splits(tmp_path, count: int, each: int = 4) -> list:
+    """`count` small split files cut from split 2: `each` leaks and `each` negatives apiece, none shared."""
+    source = ADAPTER_PATH.parent / "handwritten-test-2.jsonl"
+    rows = read_split(source)
+    leaks = [e.id for e in rows if e.grade > 0]
+    others = [e.id for e in rows if e.grade <= 0]
+    lines = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
+    splits = []
+    for n in range(count):
+        keep = {*leaks[n * each:(n + 1) * each], *others[n * each:(n + 1) * each]}
+        splits.append(tmp_path / f"s{n}.jsonl")
+        splits[-1].write_text("".join(json.dumps(r) + "\n" for r in lines if r["id"] in keep), encoding="utf-8")
+    return splits
+
+
 def test_a_head_refitted_on_splits_keeps_the_layers_and_rebuilds_the_same_file(tmp_path, monkeypatch):
     """`train.py --head-only START --splits …`: the layers' updates of START kept as they are, the head and both
     thresholds refitted on the splits' windows; the same data gives the same bytes; the learned grader's
@@ -236,16 +251,7 @@ def test_a_head_refitted_on_splits_keeps_the_layers_and_rebuilds_the_same_file(t
     import subprocess
     import sys
 
-    rows = read_split(ADAPTER_PATH.parent / "handwritten-test-2.jsonl")
-    leaks = [e for e in rows if e.grade > 0][:8]
-    others = [e for e in rows if e.grade <= 0][:8]
-    splits = []
-    for n, chosen in enumerate((leaks[:4] + others[:4], leaks[4:] + others[4:])):
-        lines = [json.loads(line) for line in (ADAPTER_PATH.parent / "handwritten-test-2.jsonl").read_text(
-            encoding="utf-8").splitlines() if line.strip()]
-        keep = {e.id for e in chosen}
-        splits.append(tmp_path / f"s{n}.jsonl")
-        splits[-1].write_text("".join(json.dumps(r) + "\n" for r in lines if r["id"] in keep), encoding="utf-8")
+    splits = tiny_splits(tmp_path, 2)
     script = ADAPTER_PATH.parent / "train.py"
     outs = [tmp_path / "a.npz", tmp_path / "b.npz"]
     for out in outs:

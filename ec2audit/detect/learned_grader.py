@@ -21,6 +21,9 @@ script, one that holds no word, number, initials or category cue of the value an
 since learned-grader-v9 neither one that gives the value's number one slip away (digits swapped, one digit
 off) nor one whose slot for the value holds a placeholder (`withheld`).
 
+A candidate beside the default, learned-grader-v11 (`learned-grader-v11.json`, session 27), also reads the logit of
+the cross-encoder's second head (`SPLITS_LOGIT`, `e5_judge.Head`), fitted on the splits: v10's recipe fitted on
+thirty-six splits recorded with, for each, a second head fitted without it; a grader reads the features it names.
 The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
 hand-written splits' leaks are longer than their negatives, which a judge's windows of real traffic are not.
@@ -46,7 +49,7 @@ from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
-GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")
+GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")  # the default (v10); v11 beside it
 KINDS = ("health", "business", "financial", "person_name", "contact", "location", "government_id", "credential",
          "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -78,6 +81,12 @@ _FOUND = re.compile(r"\b(?:detected|positive|carr(?:y|ies|ier)|found|identified|
                     re.I)
 
 
+#: The second head's logit (`e5_judge.Head.splits`), read since learned-grader-v11; a grader that does not name it
+#: (v10) reads it from no update, and one that does needs an update with a second head (e5-cross-v5).
+SPLITS_LOGIT = "splits_head_logit"
+LOGIT = math.log(9999.0)  # the second head's logit is clipped as the first's is (its probability to 1e-4)
+
+
 def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
     return min(max(x, low), high)
 
@@ -85,8 +94,8 @@ def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
 def features(unit: Unit, text: str, reading: Reading, check: str, verdict: Verdict,
              evidence: FreeTextEvidence) -> list[float]:
     """One candidate's features, in `names()` order: the model's reading, the check's decision, the free-text
-    evidence (computed for every candidate, whatever its check), the value's kind and script, and whether the
-    text describes its condition by category."""
+    evidence (computed for every candidate, whatever its check), the value's kind and script, whether the
+    text describes its condition by category, and the second head's logit (NaN where the update has none)."""
     p = _clip(reading.probability, 1e-4, 1 - 1e-4)
     veto = verdict.grade <= 0 and not verdict.review and reading.probability >= reading.review_threshold
     return [math.log(p / (1 - p)), float(p >= reading.threshold), float(p >= reading.review_threshold),
@@ -96,7 +105,8 @@ def features(unit: Unit, text: str, reading: Reading, check: str, verdict: Verdi
             float(evidence.bound), float(evidence.contrary), float(evidence.contrast >= evidence.minimum),
             math.log1p(evidence.contrast), float(bool(_HAN.search(text))), float(bool(_HAN.search(unit.value))),
             *(float(unit.kind == k) for k in KINDS), *describes(unit, text), states_numbers(unit, text),
-            float(finds_nothing(unit, text))]
+            float(finds_nothing(unit, text)),
+            math.nan if reading.splits_logit is None else _clip(reading.splits_logit, -LOGIT, LOGIT)]
 
 
 def describes(unit: Unit, text: str) -> list[float]:
@@ -206,7 +216,7 @@ def names() -> list[str]:
             *(f"check={c.name}" for c in CHECKS), "specific", "margin", "no_contrast", "written", "bound",
             "contrary", "enough_contrast", "log_contrast", "han_text", "han_value",
             *(f"kind={k}" for k in KINDS), "desc_category_known", "desc_category_cues",
-            "numbers_stated", "nothing_found"]
+            "numbers_stated", "nothing_found", SPLITS_LOGIT]
 
 
 @dataclass(frozen=True)
@@ -231,7 +241,9 @@ class LearnedGrader:
     weights: np.ndarray | None = None
 
     def probability(self, rows: np.ndarray) -> np.ndarray:
-        x = np.asarray(rows, dtype=float)
+        """Of rows of every feature (`features`, `names()` order); the grader reads the columns it names."""
+        every = names()
+        x = np.asarray(rows, dtype=float)[:, [every.index(n) for n in self.names]]
         trees, at = np.arange(self.feature.shape[0]), np.arange(len(x))[:, None]
         node: np.ndarray = np.zeros((len(x), len(trees)), dtype=int)
         while not self.leaf[trees, node].all():
@@ -280,7 +292,8 @@ class LearnedGrader:
             raise InputError(f"not a local judge learned grader ({exc}); rebuild it with "
                              "judges/local-judge/learned_grader.py", file=str(path)) from None
         shapes = {a.shape for a in arrays}
-        if list(grader.names) != names() or len(shapes) != 1 or arrays[0].ndim != 2 or (
+        known = [n for n in names() if n in grader.names]  # a grader reads some of the features, in their order
+        if known != list(grader.names) or len(shapes) != 1 or arrays[0].ndim != 2 or (
                 weights is not None and weights.shape != (len(grader.names),)) or not (
                 (0 <= grader.feature).all() and (grader.feature < len(grader.names)).all()
                 and (0 <= grader.left).all() and (grader.left < arrays[0].shape[1]).all()

@@ -120,14 +120,16 @@ IDENTIFIER_DIMENSIONS = frozenset({"person_name", "contact", "credential", "gove
 
 @dataclass(frozen=True)
 class Reading:
-    """What the model said of a (unit, text) pair: its best window's probability and span, and the
-    judge's two thresholds."""
+    """What the model said of a (unit, text) pair: its best window's probability and span, the judge's two
+    thresholds, and its second head's best logit where the update has one (`e5_judge.Head`: fitted on the
+    hand-written splits, read by the learned grader alone)."""
 
     probability: float
     start: int
     end: int
     threshold: float
     review_threshold: float
+    splits_logit: float | None = None
 
     def verdict(self, text: str, grade: bool = True) -> Verdict:
         """The model's own verdict (graded at its threshold when `grade`; else review at most)."""

@@ -4,19 +4,23 @@ shipped since learned-grader-v5) and gradient-boosted trees (`--model trees`, sh
 
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE        # measure (readings cached)
     .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --rounds   # the last rounds left out
-    .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader.json
+    .venv/bin/python judges/local-judge/learned_grader.py --cache FILE --out judges/local-judge/learned-grader-v11.json
+    .venv/bin/python judges/local-judge/learned_grader.py --stack --vectors DIR --cache FILE   # v11's recording
 
-Every example of the dev files (`checks_dev.DEV`) and of the thirty-four hand-written test splits (named here
+Every example of the dev files (`checks_dev.DEV`) and of the thirty-six hand-written test splits (named here
 one by one; no later split is read) is one candidate judged against its whole text with its file's units
 as the unit set, as `benchmarks/local_judge.py` runs a split. For each the cross-encoder's reading, the
 value check's verdict and the free-text evidence are recorded once (`--cache`), and
-`ec2audit.detect.learned_grader.features` turns them into the grader's features.
+`ec2audit.detect.learned_grader.features` turns them into the grader's features. Since learned-grader-v11 one
+of them is the logit of the cross-encoder's second head, fitted on the splits (`train.py --head-only --beside`):
+`--stack` records each split with a second head fitted without it (`stacked_heads`), as a new text is read;
+`--drop splits_head` fits v10's features.
 
 Leave one split out: for each test split, a grader is fitted on the other splits, its grade
 threshold chosen there for graded precision >= `TARGET` and its review threshold for `REVIEW_RECALL` of the
 leaks graded or left for review, both on probabilities the training rows did not fit (`INNER` folds of
 whole training files); then the split left out is scored. The same folds score the checks as recorded
-in the cache and both models. Pooled (all, English, Chinese, splits 13-34) and
+in the cache and both models. Pooled (all, English, Chinese, splits 13-36) and
 per-split semantic P/R/F1 and graded precision, with bootstrap 95 % intervals over the pooled examples. The
 dev files are not fitted on (`--with-dev` does): the cross-encoder was trained on them, so its probabilities
 there are in-sample, and a grader fitted on them trusts the model more than new text warrants
@@ -28,14 +32,14 @@ rounds leave-one-split-out's pooled F1 overstated held-out F1 by ~0.2: it pools 
 recur and on which the rules were tuned; this pool holds only the latest rounds (benchmarks/RESULTS.md,
 sessions 23 and 24).
 
-Forward-chaining (`--forward`): each blind round (23/24 to 33/34) scored by the logistic grader fitted on the
+Forward-chaining (`--forward`): each blind round (23/24 to 35/36) scored by the logistic grader fitted on the
 splits before it only, as the round was measured. Both estimates above overstated the blind rounds' graded
 precision by 0.05-0.10 at `TARGET` 0.93 (the rules read splits then in hand); forward-chained, the last round
 reproduces its held-out figure, which is how `TARGET` was chosen (benchmarks/RESULTS.md, session 25).
 The trees' settings (`--depth`, `--trees`, `--rate`, `--leaf`, `--l2`, `--monotone`) and `--target` are options,
 to compare the estimates.
 
-`--out`: the `--model` fitted on all thirty-four splits, its thresholds chosen the same way, written as
+`--out`: the `--model` fitted on all thirty-six splits, its thresholds chosen the same way, written as
 JSON (deterministic: the same cache gives the same file).
 """
 
@@ -74,10 +78,12 @@ TESTS = tuple(HERE / name for name in (
     "handwritten-test-24.jsonl", "handwritten-test-25.jsonl", "handwritten-test-26.jsonl",
     "handwritten-test-27.jsonl", "handwritten-test-28.jsonl", "handwritten-test-29.jsonl",
     "handwritten-test-30.jsonl", "handwritten-test-31.jsonl", "handwritten-test-32.jsonl",
-    "handwritten-test-33.jsonl", "handwritten-test-34.jsonl"))
+    "handwritten-test-33.jsonl", "handwritten-test-34.jsonl", "handwritten-test-35.jsonl",
+    "handwritten-test-36.jsonl"))
 BLIND = TESTS[12:]  # written after checks-v11 (checks-v12 read 1-16, checks-v13 the misses of 17)
-ROUNDS = TESTS[30:]  # the last two blind rounds (31/32, 33/34), by authors no earlier split had
-BLIND_ROUNDS = tuple(zip(TESTS[22::2], TESTS[23::2], strict=True))  # blind rounds, 23/24 to 33/34
+ROUNDS = TESTS[30:34]  # `--rounds`: blind rounds 31/32 and 33/34, by authors no earlier split had
+BLIND_ROUNDS = tuple(zip(TESTS[22::2], TESTS[23::2], strict=True))  # blind rounds, 23/24 to 35/36
+STACKED = TESTS[:34]  # `--stack`: read by second heads fitted without their fold; later files by one fitted on all
 TARGET = 0.97  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9;
 # 0.93 until v9: forward-chained, the blind rounds' precision fell 0.05-0.10 below it, benchmarks/RESULTS.md s. 25)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
@@ -87,16 +93,19 @@ DEPTH, TREES, RATE = 3, 150, 0.05  # the shipped trees: depth, how many, learnin
 LEAF, L2 = 20, 5.0  # … fewest examples a leaf (scikit-learn's default), L2 penalty of the leaves' values
 MONOTONE = {"logit": 1, "check_grade": 1, "specific": 1, "margin": 1, "contrary": -1, "desc_category_cues": 1}
 # `--monotone`: the features a leak's probability may only rise (1) or fall (-1) with
-VERSION = "learned-grader-v10"
+VERSION = "learned-grader-v11"
 # `--withhold`: `learned.withheld`'s reasons
 WITHHOLD = ("nothing found", "another instance", "another number", "placeholder", "no evidence")
 MODELS = ("logistic", "trees")  # `--model`: what is shipped (and whose verdicts `--verdicts` writes)
 
 
-def record(paths, limit: int | None = None, adapter: Path | None = None, head: Path | None = None) -> list[dict]:
+def record(paths, limit: int | None = None, adapter: Path | None = None, head: Path | None = None,
+           second: dict[str, tuple[np.ndarray, float]] | None = None) -> list[dict]:
     """Per example: its file, id, kind, gold, unit and text, the model's reading, the check's verdict and the
     free-text evidence. `head`: an update of the same layers as `adapter`'s (`train.py --head-only`) whose head
-    and thresholds read the encoder's vectors (the encoder is exported once, not again per head)."""
+    and thresholds read the encoder's vectors (the encoder is exported once, not again per head). `second`: per
+    file name, the second head (weights, bias) whose logit the reading records (`stacked_heads`) in place of the
+    update's own."""
     from ec2audit.detect.e5_judge import ADAPTER_PATH, CrossEncoderJudge, Head
 
     if head:
@@ -112,6 +121,8 @@ def record(paths, limit: int | None = None, adapter: Path | None = None, head: P
         started = time.process_time()
         examples = read_split(path)[:limit]
         units = tuple(dict.fromkeys(e.unit for e in examples))
+        if second:
+            judge.head = replace(judge.head, splits=second[path.name])
         for e in examples:
             reading = judge.readings(e.text, [e.unit])[0]
             check, read = value_checks.check_for(e.unit), value_checks.folded(e.text)
@@ -123,6 +134,29 @@ def record(paths, limit: int | None = None, adapter: Path | None = None, head: P
                          "evidence": asdict(evidence)})
         print(f"{path.name}: {len(examples)} examples, {time.process_time() - started:.1f} s CPU", file=sys.stderr)
     return rows
+
+
+def stacked_heads(start: Path | None, vectors: Path | None) -> dict[str, tuple[np.ndarray, float]]:
+    """`--stack`, session 26's protocol: per file, the second head (`train.fit_head`, over the vectors of `start`'s
+    encoder, default the shipped update's) whose logit its readings record, never one fitted on the file itself:
+    for each of `STACKED`, a head fitted on the others outside its fold (whole blind rounds dealt round `INNER`
+    folds: split i in fold (i-1)//2 mod 5, so a round's two splits share one); for every later split and the dev
+    files, the head fitted on all of `STACKED`. A grader fitted on these readings learns how far to trust a
+    second head on text it was not fitted on, as the shipped one reads new text. `vectors`: the folder
+    `train.py --vectors` keeps."""
+    import train
+
+    from ec2audit.detect.e5_judge import ADAPTER_PATH
+
+    read = {t.name: train.split_vectors(start or ADAPTER_PATH, t, vectors) for t in STACKED}
+    fold = {t.name: (n // 2) % INNER for n, t in enumerate(STACKED)}
+
+    def fit(names: list[str]) -> tuple[np.ndarray, float]:
+        return train.fit_head(np.concatenate([read[n][0] for n in names]), np.concatenate([read[n][1] for n in names]))
+
+    heads = {k: fit([n for n in read if fold[n] != k]) for k in range(INNER)}
+    last = fit(list(read))
+    return {t.name: heads[fold[t.name]] if t.name in fold else last for t in (*DEV, *TESTS)}
 
 
 def features(row: dict) -> list[float]:
@@ -189,17 +223,28 @@ class TreeSetting:
 fit_trees = TreeSetting()  # the shipped kind
 
 
-def export(model, grade: float, review: float) -> learned.LearnedGrader:
+def columns(drop: tuple[str, ...] = ()) -> list[str]:
+    """The grader's features, without those whose names start with one of `drop` (`--drop`)."""
+    return [n for n in learned.names() if not n.startswith(drop)] if drop else learned.names()
+
+
+def matrix(rows: list[dict], drop: tuple[str, ...] = ()) -> np.ndarray:
+    """The recorded examples' features, the `columns` kept."""
+    keep = [learned.names().index(n) for n in columns(drop)]
+    return np.asarray([features(r) for r in rows], dtype=float)[:, keep]
+
+
+def export(model, grade: float, review: float, drop: tuple[str, ...] = ()) -> learned.LearnedGrader:
     """The fitted model as the arrays `LearnedGrader` evaluates with numpy: a logistic regression's weights on
-    the unscaled features (no trees), or the trees."""
+    the unscaled features (no trees), or the trees; it reads the `columns` it was fitted on."""
+    names = tuple(columns(drop))
     if not hasattr(model, "_predictors"):
         scaler, regression = model[0], model[-1]
         weights = regression.coef_[0] / scaler.scale_
         none = np.zeros((0, 1))
-        return learned.LearnedGrader(VERSION, tuple(learned.names()),
-                                     float(regression.intercept_[0] - weights @ scaler.mean_), none.astype(int), none,
-                                     none.astype(int), none.astype(int), none.astype(bool), none, grade, review,
-                                     weights)
+        return learned.LearnedGrader(VERSION, names, float(regression.intercept_[0] - weights @ scaler.mean_),
+                                     none.astype(int), none, none.astype(int), none.astype(int), none.astype(bool),
+                                     none, grade, review, weights)
     nodes = [tree[0].nodes for tree in model._predictors]
     width = max(len(n) for n in nodes)
 
@@ -212,7 +257,7 @@ def export(model, grade: float, review: float) -> learned.LearnedGrader:
     leaf = padded("is_leaf", bool)
     for t, n in enumerate(nodes):
         leaf[t, len(n):] = True  # padding: never reached
-    return learned.LearnedGrader(VERSION, tuple(learned.names()), float(model._baseline_prediction.ravel()[0]),
+    return learned.LearnedGrader(VERSION, names, float(model._baseline_prediction.ravel()[0]),
                                  padded("feature_idx", int), padded("num_threshold", float), padded("left", int),
                                  padded("right", int), leaf, padded("value", float), grade, review)
 
@@ -263,10 +308,7 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
     `verdicts`: each held-out example's probability and decision by the `shipped` model written there (JSON
     lines), to read the misses by class. `withhold`: the reasons of `learned.withheld` the grader heeds (to
     measure each rule)."""
-    columns = [n for n in learned.names() if not n.startswith(drop)] if drop else learned.names()
-    keep = [learned.names().index(n) for n in columns]
-    every = np.asarray([features(r) for r in rows], dtype=float)
-    x, fit = every[:, keep], replace(fit, columns=tuple(columns))
+    x, fit = matrix(rows, drop), replace(fit, columns=tuple(columns(drop)))
     # the grader's rule (`LearnedGrader.decide`): a pair `withheld` is never graded
     nothing = np.asarray([learned.withheld(Unit(**r["unit"]), r["text"]) in withhold for r in rows])
     gold = np.asarray([r["gold"] for r in rows])
@@ -317,7 +359,7 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
               "English (en, es)": scored & np.isin(langs, ["en", "es"]),
               "Chinese (zh, mixed)": scored & np.isin(langs, ["zh", "mixed"])}
     if not rounds:
-        slices["splits 13-34 (no rule before checks-v12 was written on them)"] = np.isin(
+        slices["splits 13-36 (no rule before checks-v12 was written on them)"] = np.isin(
             files, [t.name for t in BLIND])
     for title, where in slices.items():
         print(f"\nPooled over {title} ({where.sum()} examples), 95 % bootstrap intervals:\n")
@@ -329,12 +371,14 @@ def held_out(rows: list[dict], fit: TreeSetting = fit_trees, rounds: bool = Fals
           f"of {(gold & np.isin(kinds, SEMANTIC))[scored].sum()}")
 
 
-def forward(rows: list[dict], target: float = TARGET, withhold: tuple[str, ...] = WITHHOLD) -> None:
+def forward(rows: list[dict], target: float = TARGET, withhold: tuple[str, ...] = WITHHOLD,
+            drop: tuple[str, ...] = ()) -> None:
     """Forward-chaining, as the blind rounds were measured: for each blind round, the logistic grader fitted on
     the splits before it only (thresholds chosen as `train` does), scored on the round; per round and pooled,
     semantic F1 and graded precision. The withholding rules and the checks are today's, written from the errors
-    of rounds up to 29/30, so only the last round's figure is free of them."""
-    x = np.asarray([features(r) for r in rows], dtype=float)
+    of rounds up to 29/30, so only the last rounds' figures are free of them. `drop`: features left out (v10's,
+    `--drop splits_head`)."""
+    x = matrix(rows, drop)
     gold = np.asarray([r["gold"] for r in rows])
     kinds = np.asarray([r["kind"] for r in rows])
     files = np.asarray([r["file"] for r in rows])
@@ -359,15 +403,16 @@ def forward(rows: list[dict], target: float = TARGET, withhold: tuple[str, ...] 
     print(table_row("logistic", gold[scored], pooled[scored], kinds[scored]))
 
 
-def ship(rows: list[dict], out: Path, fit=fit_logistic) -> None:
-    """The model fitted on all thirty-four splits, thresholds chosen on out-of-fold probabilities, as JSON; the
-    numpy reading of the written file must give scikit-learn's probabilities."""
+def ship(rows: list[dict], out: Path, fit=fit_logistic, drop: tuple[str, ...] = ()) -> None:
+    """The model fitted on all thirty-six splits, thresholds chosen on out-of-fold probabilities, as JSON; the
+    numpy reading of the written file (of every feature, reading its own) must give scikit-learn's
+    probabilities."""
     rows = [r for r in rows if r["file"] in {t.name for t in TESTS}]
-    x = np.asarray([features(r) for r in rows], dtype=float)
+    x = matrix(rows, drop)
     gold = np.asarray([r["gold"] for r in rows])
     model, (grade, floor) = train(fit, x, gold, np.asarray([r["file"] for r in rows]))
-    out.write_text(json.dumps(export(model, grade, floor).as_dict()) + "\n", encoding="utf-8")
-    walked = learned.LearnedGrader.load(out).probability(x)
+    out.write_text(json.dumps(export(model, grade, floor, drop).as_dict()) + "\n", encoding="utf-8")
+    walked = learned.LearnedGrader.load(out).probability(np.asarray([features(r) for r in rows], dtype=float))
     assert np.allclose(walked, probability(model, x), atol=1e-9), "the exported trees disagree with scikit-learn"
     print(f"wrote {out}: threshold {grade:.3f}, review threshold {floor:.3f}, {len(rows)} examples")
 
@@ -380,15 +425,19 @@ def main() -> None:
     parser.add_argument("--adapter", type=Path, help="record with this cross-encoder (train.py --out)")
     parser.add_argument("--head", type=Path, help="record with this update's head over the same layers "
                         "(train.py --head-only)")
+    parser.add_argument("--stack", action="store_true", help="record each split's second-head logit from a "
+                        "head fitted without its fold (stacked_heads; the encoder's vectors kept in --vectors)")
+    parser.add_argument("--vectors", type=Path, help="--stack: the folder of each split's vectors "
+                        "(train.py --vectors)")
     parser.add_argument("--rounds", action="store_true", help="leave the last rounds out (fit on the splits "
                         "before 31, score 31-34) instead of one split at a time")
     parser.add_argument("--forward", action="store_true", help="forward-chaining: each blind round (23/24 to "
-                        "33/34) scored by the logistic grader fitted on the splits before it")
+                        "35/36) scored by the logistic grader fitted on the splits before it")
     parser.add_argument("--model", choices=MODELS, default=MODELS[0], help="the model shipped by --out, and "
                         "whose verdicts --verdicts writes (default %(default)s)")
     parser.add_argument("--with-dev", action="store_true", help="measuring: trained on the dev files too")
-    parser.add_argument("--drop", nargs="+", default=(), help="measuring without the features whose "
-                        "names start so (ec2audit.detect.learned_grader.names)")
+    parser.add_argument("--drop", nargs="+", default=(), help="without the features whose names start so "
+                        "(ec2audit.detect.learned_grader.names; v10's: --drop splits_head)")
     parser.add_argument("--target", type=float, default=TARGET, help="the graded precision "
                         "the grade threshold keeps on out-of-fold training probabilities")
     parser.add_argument("--verdicts", type=Path, help="measuring: write each held-out example's trees' "
@@ -405,13 +454,14 @@ def main() -> None:
     if args.cache and args.cache.exists():
         rows = json.loads(args.cache.read_text(encoding="utf-8"))
     else:
-        rows = record(args.files or [*DEV, *TESTS], args.limit, args.adapter, args.head)
+        second = stacked_heads(args.adapter, args.vectors) if args.stack else None
+        rows = record(args.files or [*DEV, *TESTS], args.limit, args.adapter, args.head, second)
         if args.cache:
             args.cache.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.forward:
-        forward(rows, args.target, tuple(args.withhold))
+        forward(rows, args.target, tuple(args.withhold), tuple(args.drop))
     elif args.out:
-        ship(rows, args.out, fit if args.model == "trees" else fit_logistic)
+        ship(rows, args.out, fit if args.model == "trees" else fit_logistic, tuple(args.drop))
     else:
         held_out(rows, fit, args.rounds, args.with_dev, tuple(args.drop), args.target, args.verdicts, args.model,
                  tuple(args.withhold))

