@@ -448,9 +448,10 @@ def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     return [m for m in found if not any(m.start < e and b < m.end for b, e in holes)]
 
 
-#: A word for a version just before a value: `version 10.2.3.4`, `"version": "10.2.3.4"`, `build 192.168.1.10`.
+#: A word for a version just before a value: `version 10.2.3.4`, `"version": "10.2.3.4"`, `build 192.168.1.10`,
+#: or glued to it as file names and tags are (`app-build-10.2.3.4.tar.gz`, `release_10.20.1.7.zip`, `fw-192.168.4.2`).
 _VERSION_BEFORE = re.compile(r"(?:(?<![a-z])(?:version|ver|v|build|release|firmware|fw)|版本号?)"
-                             r"[\"']?\s*[:=：]?\s*[\"']?\s*$", re.IGNORECASE)
+                             r"[\"']?\s*[:=：_-]?\s*[\"']?\s*$", re.IGNORECASE)
 
 
 def _a_version(doc: Document, m: Match) -> bool:

@@ -66,8 +66,10 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
 
 
 def _fmt(value, kind: str) -> str:
-    if value is None:  # a cost no price was known for is unknown, as the HTML report says; not a dash read as none
-        return "unknown" if kind == "usd" else "–"
+    # a cost no price was known for, and calls or tokens nobody counted, are unknown, as the HTML report says;
+    # not a dash read as none
+    if value is None:
+        return "unknown" if kind in ("usd", "int") else "–"
     return {"pct": f"{100 * value:.1f}%", "int": f"{value:,}", "usd": usd(value), "f3": f"{value:.3f}",
             "sci": f"{value:.2e}"}[kind]
 
