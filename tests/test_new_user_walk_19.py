@@ -174,3 +174,40 @@ def test_the_time_of_a_first_call_is_shown_in_utc_whatever_offset_the_log_wrote(
     assert code == 0, output
     rows = {line.split()[0]: line for line in output.splitlines() if line.strip().startswith("E1/")}
     assert "#1 09:00:00Z" in rows["E1/phone"] and "#2 08:30:00Z" in rows["E1/ssn"], output
+
+
+def test_a_salary_its_key_names_is_discovered_however_few_its_digits(tmp_path):
+    """An agent read an HR note: a name, a monthly and a yearly pay in yuan (`¥25,000`, `30万元`), a salary in
+    dollars, and a plan's list price. By hand, 4 units: 王芳 and the three amounts their keys (月薪, 年薪, Salary)
+    name as pay, each financial (weight 2.5); not the plan's `$1,200`, which no key names. Before: only 王芳, every
+    amount rejected for having fewer than 7 digits, the rule for account numbers."""
+    from test_new_user_walk_10 import _discovered
+
+    found = _discovered(tmp_path, "姓名：王芳\n月薪：¥25,000\n年薪：30万元\nSalary: $182,500\n"
+                                  "Enterprise plan: $1,200 per seat\n")
+    assert found == {("王芳", "person_name"), ("¥25,000", "financial"), ("30万元", "financial"),
+                     ("$182,500", "financial")}
+
+
+def test_intercept_audit_calls_no_fragment_a_leaked_unit(standin, tmp_path):
+    """The proxy recorded one request naming only the last four digits of Maria's SSN (`ends in 6789`, a fragment,
+    grade 0.3). By hand: task t1's exposure (0.3 × 3) / (1 + 3) = 0.225, 0 units leaked (grade ≥ 0.7), as the
+    exposure table's `leaked ≥0.7` column says; the units table lists the SSN at 0.3 without calling it leaked.
+    Before: it was titled `Top leaked units` under a table that counted 0 leaked."""
+    import httpx
+    from intercept_helpers import serve_cli
+
+    _, upstream = standin
+    store, log = tmp_path / "s.sqlite", tmp_path / "serve.log"
+    proc, url = serve_cli(upstream, store, log, "sk-upstream")
+    try:
+        httpx.post(f"{url}/e/ep1/t/t1/v1/chat/completions", timeout=20, json={
+            "model": "gpt-4o", "messages": [{"role": "user", "content": "Her SSN ends in 6789."}]}).raise_for_status()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0, log.read_text()
+    code, output = _cli("intercept", "audit", store, "--units", _write_jsonl(tmp_path / "units.jsonl", _UNITS))
+    assert code == 0, output
+    [row] = [line.split("│")[1:-1] for line in output.splitlines() if "ep1" in line]
+    assert [cell.strip() for cell in row] == ["ep1", "t1", "2", "0", "0.225", "0.775"], output
+    assert "Top leaked units" not in output and "leaked: grade ≥ 0.7" in output, output

@@ -43,6 +43,8 @@ _GLUED = re.compile(r"[,;]\s|@|[^\W\d_]{3,}\s+[^\W\d_]{3,}")
 _EMAIL = re.compile(r"(?<![^\s|,;:=<(\"'])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply", "no-reply", "donotreply",
                               "do-not-reply", "nobody", "someone", "email", "mail", "admin", "root"})
+#: A currency or a Chinese unit of amount in a value: it is a sum of money, not a bare number (`¥25,000`, `30万元`).
+_AMOUNT_MARK = re.compile(r"[¥￥$€£]|[元万亿]|\b(?:USD|RMB|CNY|EUR|GBP)\b")
 _DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
 _NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
 _EDGE_PUNCTUATION = "'\"`|,;:"
@@ -292,6 +294,8 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return "several values glued together (a `key: value, …` line read whole)"
         if unit.dimension == "contact" and fictional_phone(value):
             return None  # Ofcom's drama numbers end in 0000 as often as not: a phone, not a round number
+        if unit.dimension == "financial" and _AMOUNT_MARK.search(value) and _keyed(unit):
+            return None  # `Salary: $182,500`, `月薪：¥25,000`: an amount its key names as pay, however few its digits
         return _number_rejection(value, before) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
         return _health_rejection(value, before, after, _keyed(unit))
