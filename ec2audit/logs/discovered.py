@@ -66,7 +66,6 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SHORT_GIVEN_NAMES = frozenset({"will", "rob", "matt", "pat", "meg", "jen", "ed", "nate", "zach", "gabe", "ollie",
                                 "abby", "vicky"})
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
-_VERSION_BEFORE = re.compile(r"(?:\bversion|\brelease|\bv)\s*$", re.I)
 _DNS_NAME = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
 _BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _BOT_MAILBOX = re.compile(r"(?:^|[-_.+])bot(?:$|[-_.+\[])|\[bot\]", re.I)
@@ -268,6 +267,7 @@ def _findable(unit: Unit, before: str, after: str) -> bool:
 def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     """Why a discovered candidate is not worth reading, or None to keep it; `before` and `after` are
     the text around it where it was found (a header name, a health context)."""
+    from ec2audit.annotate.prelabel import VERSION_BEFORE
     from ec2audit.annotate.recognizers.contact import fictional_phone
     from ec2audit.annotate.recognizers.network import INTERNAL_HOST
     from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, TITLE_BEFORE, display_name_ok
@@ -310,7 +310,7 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     if unit.dimension == "network":
         if re.search(r"\s", value) or value.isalpha():
             return "words, not a host or an address (`Infrastructure: add proper configuration …`, `bytes`)"
-        if _IPV4.fullmatch(value) and (re.match(r"[-~+]\d", after) or _VERSION_BEFORE.search(before[-20:])):
+        if _IPV4.fullmatch(value) and (re.match(r"[-~+]\d", after) or VERSION_BEFORE.search(before[-24:])):
             return "a version number (`alsa-ucm-conf (1.2.7.2-1)`, `version 4.3.0.38`)"
     if unit.dimension == "network" and value.lower() in _NOT_HOSTS:
         return "a local or unspecified address"
