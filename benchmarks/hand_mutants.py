@@ -75,7 +75,11 @@ GROUPS: dict[str, tuple[str, list[str]]] = {
         "tests/test_console.py", W8 + "test_an_intercepted_sessions_cost_per_model_reads_to_two_significant_digits"]),
     "S": ("ec2audit/cli/intercept.py", [W8 + "test_a_stopped_interceptor_says_what_this_run_recorded_and_cost",
                                         "tests/test_intercept_cli.py::"
-                                        "test_serve_stopped_the_moment_its_banner_names_the_port_stops_cleanly"]),
+                                        "test_serve_stopped_the_moment_its_banner_names_the_port_stops_cleanly",
+                                        "tests/test_new_user_walk_19.py::test_a_stopped_blocking_interceptor_"
+                                        "counts_the_requests_it_blocked_apart_from_its_calls",
+                                        "tests/test_new_user_walk_19.py::test_a_stopped_redacting_interceptor_"
+                                        "says_how_many_values_it_redacted_and_a_cut_streams_tokens_are_unknown"]),
     "O": ("ec2audit/logs/openhands.py", [
         W8 + "test_openhands_last_message_is_priced_from_the_running_totals",
         W8 + "test_openhands_call_without_usage_says_why_it_is_unpriced", "tests/test_logs_more_formats.py"]),
@@ -801,14 +805,16 @@ mutant("D6", 'return f"{sign}{value:,.{digits}f}"', 'return f"{sign}{value:.{dig
 mutant("S1", 'if r.ts >= since and r.model_call]', 'if r.model_call]')
 mutant("S2", 'if r.ts >= since and r.model_call]', 'if r.ts >= since]')
 mutant("S3", "unpriced = [r for r in rows if r.billed_usd is None]", "unpriced: list[ProxyRecord] = []")
-mutant("S4", "{sum(r.input_tokens or 0 for r in rows):,} input / \"",
-       "{sum(r.output_tokens or 0 for r in rows):,} input / \"")
-mutant("S5", '    if calls:\n        lines.append(f"audit them', '    if True:\n        lines.append(f"audit them')
+mutant("S4", "{_shown(counts[0])} input / \"", "{_shown(counts[1])} input / \"")
+mutant("S5", '    if recorded:\n        lines.append(f"audit them', '    if True:\n        lines.append(f"audit them')
 mutant("S6", 'per_model.setdefault(record.model or "?", []).append(record)',
        'per_model.setdefault("?", []).append(record)')
 mutant("S7", "for signum in (signal.SIGINT, signal.SIGTERM)}\n", "for signum in (signal.SIGINT,)}\n")
 mutant("S8", "signal.signal(signum, server.handle_exit) for signum", "signal.signal(signum, signal.SIG_IGN) for signum")
 mutant("S9", '    started = time.time()\n', '    started = 0.0\n')
+mutant("S10", "calls = [r for r in recorded if r.forwarded]", "calls = recorded")
+mutant("S11", "{plural(sum(r.redactions or 0 for r in redacted), 'value')}", "{plural(len(redacted), 'value')}")
+mutant("S12", "or r.output_tokens is not None or r.billed_usd == 0]", "or r.output_tokens is not None or True]")
 # logs/openhands.py: a call priced from the running totals
 mutant("O1", 'if grown["prompt_tokens"] <= 0 or min(grown.values()) < 0:',
        'if grown["prompt_tokens"] < 0 or min(grown.values()) < 0:')

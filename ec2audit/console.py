@@ -35,6 +35,11 @@ def usd(value: float, sign: str = "$") -> str:
     return f"{sign}{value:,.{digits}f}"
 
 
+def tokens(value: int | None) -> str:
+    """A token total, or `unknown` where a call of it logged no usage: never a 0 read as nothing sent."""
+    return "unknown" if value is None else str(value)
+
+
 def unpriced_episodes(unpriced: int, priced: float) -> str:
     """An unknown cost over episodes, `unpriced` of them without one: `run`'s progress line and `report`'s Cost
     table say it in these words, the priced part beside it, never read as the whole (none where it is $0: nothing

@@ -265,7 +265,8 @@ def test_audit_output_without_units_or_payloads_says_what_is_missing(tmp_path):
     summary = load([write_audit(tmp_path / "audit", with_units=False, with_payloads=False)])
     assert summary.rows[0].exposure is None
     assert summary.notes == [NO_SESSIONS, "findings.parquet: no units found (give --units): exposure not computed",
-                             "findings.parquet: no payloads found (give --payloads): evidence without context"]
+                             "findings.parquet: no payloads found (give --payloads: the payloads file, or the "
+                             "interceptor's store `intercept audit` read): evidence without context"]
     assert summary.tasks["t1"][0].leaks[0].evidence is None
 
 

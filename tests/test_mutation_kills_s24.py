@@ -31,11 +31,13 @@ def _batch(folder: Path, inputs: dict[str, list[str]], outputs: dict[str, list[s
     return folder
 
 
-def _calls(data: dict) -> tuple[int, int, int]:
-    """(calls, of them unpriced, input tokens) over the audit's providers."""
+def _calls(data: dict) -> tuple[int, int, int | None]:
+    """(calls, of them unpriced, input tokens) over the audit's providers; the tokens unknown (None) where a call
+    of a row logged no usage (an unanswered request), as the audit says them since walk 19."""
     providers = data["providers"]
+    tokens = [p["input_tokens"] for p in providers]
     return (sum(p["calls"] for p in providers), sum(p["unpriced_calls"] for p in providers),
-            sum(p["input_tokens"] or 0 for p in providers))
+            None if None in tokens else sum(tokens))
 
 
 _UNANSWERED = "batch input without its output file"
@@ -44,11 +46,11 @@ _UNANSWERED = "batch input without its output file"
 @pytest.mark.parametrize(("inputs", "outputs", "expected", "named"), [
     # two batches both numbered r1, r2 and an output file whose ids both hold: read on its own (2 answers whose
     # request was not logged), the 4 requests unanswered (YB4), each file named with why
-    ({"a.jsonl": ["r1", "r2"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2"]}, (6, 4, 2000),
+    ({"a.jsonl": ["r1", "r2"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2"]}, (6, 4, None),
      {"a.jsonl": _UNANSWERED, "b.jsonl": _UNANSWERED,
       "out.jsonl": "batch output read without its requests: 2 input files hold its ids"}),
     # an output whose ids only one input holds all of, though another holds some: that input's answers (YB3)
-    ({"a.jsonl": ["r1", "r2", "r3"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2", "r3"]}, (5, 2, 3000),
+    ({"a.jsonl": ["r1", "r2", "r3"], "b.jsonl": ["r1", "r2"]}, {"out.jsonl": ["r1", "r2", "r3"]}, (5, 2, None),
      {"b.jsonl": _UNANSWERED}),
     # an output file named .ndjson answers the input beside it (YB5)
     ({"a.jsonl": ["r1"]}, {"out.ndjson": ["r1"]}, (1, 0, 1000), {}),

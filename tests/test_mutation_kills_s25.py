@@ -291,10 +291,11 @@ def test_a_credential_in_another_case_is_no_literal_however_its_letters_are_writ
 def test_a_batch_output_answers_the_input_in_its_own_folder_before_one_elsewhere(tmp_path):
     """Two batches numbered alike (`r1`, `r2`), each input in its own folder, one output beside the first: audited
     together, the output answers the input beside it, not read on its own as if the two held its ids alike (UB1).
-    By hand: 4 calls, 2 priced at 1,000 tokens in; the second input named as unanswered (exit 1), nothing else."""
+    By hand: 4 calls, 2 priced at 1,000 tokens in (the row's tokens unknown: 2 unanswered); the second input named
+    as unanswered (exit 1), nothing else."""
     first = _batch(tmp_path / "first", {"batchinput.jsonl": ["r1", "r2"]}, {"batch_abc123": ["r1", "r2"]})
     second = _batch(tmp_path / "second", {"batchinput.jsonl": ["r1", "r2"]}, {})
     code, said = _cli("audit", first, second, "--units", _units(tmp_path / "units.jsonl"), "--json")
     assert code == 1 and said.count("skipped ") == 1, said
     assert f"{second / 'batchinput.jsonl'}: batch input without its output file" in said
-    assert _calls(json.loads(said[said.index("{\n"):])) == (4, 2, 2000)
+    assert _calls(json.loads(said[said.index("{\n"):])) == (4, 2, None)  # 2 unanswered: tokens unknown

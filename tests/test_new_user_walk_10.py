@@ -37,7 +37,8 @@ def test_a_stopped_interceptor_says_why_a_cost_is_unknown_in_the_words_audit_use
     assert "stopped: 3 calls recorded in" in said
     assert "  gpt-4o: 1 call, 9 input / 10 output tokens, USD 0.00012\n" in said  # (9 × 2.5 + 10 × 10) / 1e6
     assert "  acme-ft-7b: 1 call, 9 input / 10 output tokens, USD unknown: no price for the model\n" in said
-    assert "  fault-cut: 1 call, 0 input / 0 output tokens, USD unknown: no usage logged\n" in said
+    # its tokens nobody counted: unknown, not 0 (walk 19)
+    assert "  fault-cut: 1 call, unknown input / unknown output tokens, USD unknown: no usage logged\n" in said
 
 
 def _discovered(tmp_path, text: str) -> set[tuple[str, str]]:

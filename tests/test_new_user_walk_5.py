@@ -104,7 +104,8 @@ def test_deepseeks_cache_hits_are_billed_at_its_cache_rate(tmp_path):
 def test_a_model_without_a_price_says_so_in_the_provider_table(tmp_path):
     """claude-sonnet-4-20250514 has no price in the pinned LiteLLM map, and a call that logged no usage cannot
     be priced: both rows showed a bare `-` under USD, read as nothing to pay. By hand: 100 input and 10
-    output tokens of Claude, cost unknown (null in JSON, one unpriced call); the gpt-4o call, no tokens."""
+    output tokens of Claude, cost unknown (null in JSON, one unpriced call); the gpt-4o call, tokens and cost unknown
+    (no usage: not 0 tokens, walk 19)."""
     def record(rid: str, url: str, model: str, response: dict) -> dict:
         return {"id": rid, "timestamp": "2026-11-03T10:00:00Z", "url": url, "session_id": "s1",
                 "request": {"model": model, "max_tokens": 100, "messages": [{"role": "user", "content": "Hi"}]},
@@ -118,7 +119,7 @@ def test_a_model_without_a_price_says_so_in_the_provider_table(tmp_path):
     claude, gpt = rows["claude-sonnet-4-20250514"], rows["gpt-4o"]
     assert (claude["input_tokens"], claude["output_tokens"], claude["cost_usd"], claude["unpriced_calls"]) == (
         100, 10, None, 1)
-    assert (gpt["input_tokens"], gpt["cost_usd"], gpt["unpriced_calls"]) == (0, None, 1)
+    assert (gpt["input_tokens"], gpt["cost_usd"], gpt["unpriced_calls"]) == (None, None, 1)
     table = CliRunner().invoke(main, ["audit", str(log), "--discover", "--no-presidio"], env={"COLUMNS": "200"})
     lines = {line.split()[1]: line for line in table.output.splitlines() if line.strip().startswith("cloud ")}
     assert lines["anthropic/claude-sonnet-4-20250514"].rstrip().endswith("unknown: no price for the model")

@@ -91,10 +91,11 @@ def _logged_call(i: int, session: str, model: str, response: dict, text: str) ->
 
 def test_report_says_why_a_cost_is_unknown_in_the_words_audit_uses(tmp_path):
     """Three sessions, one call each: gpt-4o with usage (priced), claude-sonnet-4-20250514 with usage (no price
-    in the pinned map), gpt-4o whose response logged no usage. By hand: 3 calls, 100 + 100 = 200 input and 20
-    output tokens, 2 of 3 calls unpriced, 1 of them for want of usage; `audit`'s provider table says `unknown: no
-    price for the model` and `unknown: 1 of 2 unpriced (no usage logged)`, so the whole audit's USD is `unknown:
-    2 of 3 unpriced (1 with no usage logged)` in `report`'s terminal, HTML and JSON. Before: a bare `unknown`."""
+    in the pinned map), gpt-4o whose response logged no usage. By hand: 3 calls, tokens unknown (100 + 100 and what
+    the third call sent uncounted: walk 19), 2 of 3 calls unpriced, 1 of them for want of usage; `audit`'s provider
+    table says `unknown: no price for the model` and `unknown: 1 of 2 unpriced (no usage logged)`, so the whole
+    audit's USD is `unknown: 2 of 3 unpriced (1 with no usage logged)` in `report`'s terminal, HTML and JSON.
+    Before: a bare `unknown`."""
     log = tmp_path / "requests.jsonl"
     log.write_text("\n".join([
         _logged_call(1, "s1", "gpt-4o", {"usage": {"prompt_tokens": 100, "completion_tokens": 10}},
@@ -113,7 +114,7 @@ def test_report_says_why_a_cost_is_unknown_in_the_words_audit_uses(tmp_path):
     assert code == 0, output
     (row,) = json.loads(output)["strategies"]
     assert (row["cloud_calls"], row["cloud_input_tokens"], row["cloud_output_tokens"], row["cloud_usd"],
-            row["cloud_usd_unknown"]) == (3, 200, 20, None, why)
+            row["cloud_usd_unknown"]) == (3, None, None, None, why)
     code, output = _cli("report", out, "--out", tmp_path / "report.html")
     assert code == 0, output
     assert why in " ".join(output.split())

@@ -448,9 +448,10 @@ def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     return [m for m in found if not any(m.start < e and b < m.end for b, e in holes)]
 
 
-#: A word for a version just before a value: `version 10.2.3.4`, `"version": "10.2.3.4"`, `build 192.168.1.10`.
-_VERSION_BEFORE = re.compile(r"(?:(?<![a-z])(?:version|ver|v|build|release|firmware|fw)|版本号?)"
-                             r"[\"']?\s*[:=：]?\s*[\"']?\s*$", re.IGNORECASE)
+#: A word for a version just before a value: `version 10.2.3.4`, `"version": "10.2.3.4"`, `build 192.168.1.10`,
+#: or glued to it as file names and tags are (`app-build-10.2.3.4.tar.gz`, `release_10.20.1.7.zip`, `fw-192.168.4.2`).
+VERSION_BEFORE = re.compile(r"(?:(?<![a-z])(?:version|ver|v|build|release|firmware|fw)|版本号?)"
+                             r"[\"']?\s*[:=：_-]?\s*[\"']?\s*$", re.IGNORECASE)
 
 
 def _a_version(doc: Document, m: Match) -> bool:
@@ -462,7 +463,7 @@ def _a_version(doc: Document, m: Match) -> bool:
     whole = where is not None and doc.text[where.start:where.end].strip(" \"'") == doc.text[m.start:m.end]
     field = re.sub(r"[\s\-]+", "_", where.field.lower()).rsplit(".", 1)[-1] if where and whole else ""
     return field.endswith(("version", "build", "release")) or field == "ver" \
-        or bool(_VERSION_BEFORE.search(doc.text[max(0, m.start - 24):m.start]))
+        or bool(VERSION_BEFORE.search(doc.text[max(0, m.start - 24):m.start]))
 
 
 def _in_message_id(doc: Document, m: Match) -> bool:

@@ -120,11 +120,14 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _stopped(store: Path, since: float, pricing: Pricing) -> str:
-    """What this run of the proxy recorded, per model (calls, tokens, USD: unknown where a call had no price,
-    and why), and how to audit it: a store outlives the run and may hold earlier runs' records, left out."""
+    """What this run of the proxy recorded, per model (calls, tokens — unknown where a call counted none —, USD:
+    unknown where a call had no price, and why), what its policy did (requests blocked, never sent and no call,
+    as `audit` counts them; values redacted), and how to audit it: a store outlives the run and may hold earlier
+    runs' records, left out."""
     from ec2audit.intercept.store import read_records
 
-    calls = [r for r in read_records(store) if r.ts >= since and r.model_call]
+    recorded = [r for r in read_records(store) if r.ts >= since and r.model_call]
+    calls = [r for r in recorded if r.forwarded]
     per_model: dict[str, list[ProxyRecord]] = {}
     for record in calls:
         per_model.setdefault(record.model or "?", []).append(record)
@@ -133,11 +136,28 @@ def _stopped(store: Path, since: float, pricing: Pricing) -> str:
         unpriced = [r for r in rows if r.billed_usd is None]
         cost = ("USD " + _unknown_cost(rows, unpriced, pricing) if unpriced
                 else "USD " + usd(sum(r.billed_usd or 0.0 for r in rows), sign=""))
-        lines.append(f"  {model}: {plural(len(rows), 'call')}, {sum(r.input_tokens or 0 for r in rows):,} input / "
-                     f"{sum(r.output_tokens or 0 for r in rows):,} output tokens, {cost}")
-    if calls:
+        counts = [_token_total(rows, name) for name in ("input_tokens", "output_tokens")]
+        lines.append(f"  {model}: {plural(len(rows), 'call')}, {_shown(counts[0])} input / "
+                     f"{_shown(counts[1])} output tokens, {cost}")
+    if blocked := len(recorded) - len(calls):
+        lines.append(f"  {plural(blocked, 'request')} blocked (403), never sent to the cloud: no call, no cost")
+    if redacted := [r for r in calls if r.redactions]:
+        lines.append(f"  {plural(sum(r.redactions or 0 for r in redacted), 'value')} redacted in "
+                     f"{plural(len(redacted), 'call')} before they were sent")
+    if recorded:
         lines.append(f"audit them: ec2audit audit {store} --units FILE (or --discover)")
     return "\n".join(lines)
+
+
+def _token_total(rows: list[ProxyRecord], name: str) -> int | None:
+    """The calls' tokens of `name`, unknown (None) where a billed call counted none (a stream cut off), as the log
+    audit sums them; a call refused without usage (a 429) and a free one were billed nothing, so they count none."""
+    counted = [r for r in rows if r.input_tokens is not None or r.output_tokens is not None or r.billed_usd == 0]
+    return sum(getattr(r, name) or 0 for r in counted) if len(counted) == len(rows) else None
+
+
+def _shown(count: int | None) -> str:
+    return "unknown" if count is None else f"{count:,}"
 
 
 def _unknown_cost(rows: list[ProxyRecord], unpriced: list[ProxyRecord], pricing: Pricing) -> str:
@@ -228,8 +248,7 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
             "scored_against": NOTHING if group not in scored
             else f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks",
             "tasks": tasks,
-            **{f"cloud_{k}": sum(getattr(r, k) or 0 for r in sent)
-               for k in ("input_tokens", "cached_tokens", "output_tokens")},
+            **{f"cloud_{k}": _token_total(sent, k) for k in ("input_tokens", "cached_tokens", "output_tokens")},
             "cloud_usd": None if unpriced else sum(r.billed_usd or 0.0 for r in sent),
             "cloud_unpriced_calls": len(unpriced),
             "cloud_calls_without_usage": sum(r.input_tokens is None and r.output_tokens is None for r in sent),

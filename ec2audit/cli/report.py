@@ -22,8 +22,9 @@ from ec2audit.report.terminal import print_summary
 @click.option("--units", "units_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Units of an audit output (default: units.jsonl next to the findings).")
 @click.option("--payloads", "payloads_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Payloads of an audit output, for evidence in context (default: payloads.jsonl beside, else "
-                   "the log files a log audit's findings name).")
+              help="Payloads of an audit output, for evidence in context: a payloads JSONL, or the interceptor's "
+                   "store `intercept audit` read (default: payloads.jsonl beside, else the log files a log audit's "
+                   "findings name).")
 def command(sources: tuple[Path, ...], out: Path | None, as_json: bool, show_values: bool, units_path: Path | None,
             payloads_path: Path | None) -> None:
     """Report on run directories (episodes.parquet) and `ec2audit audit --out` findings tables."""

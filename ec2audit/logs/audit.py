@@ -68,7 +68,8 @@ _CALL_COLUMNS = ("session", "step", "timestamp", "provider", "model", "base_url"
                  "log_line", "trace_id", "span_id")
 #: One row per session read (`LogAudit.sessions_frame`); per-dimension exposure a list of {dimension, exposure};
 #: `calls_without_content`: calls that carried no prompt text (OpenTelemetry spans with content capture off);
-#: its cloud calls' tokens and USD as `providers()` sums them (the USD null unless each call had a price).
+#: its cloud calls' tokens and USD as `providers()` sums them (the tokens null unless each call logged its usage,
+#: the USD unless each had a price).
 SESSION_SCHEMA = {
     "session": pl.String(), "calls": pl.Int64(), "cloud_calls": pl.Int64(), "calls_without_content": pl.Int64(),
     "units": pl.Int64(),
@@ -663,15 +664,16 @@ class LogAudit:
 
     def providers(self) -> list[dict]:
         """Calls, tokens and cost per (side, provider, model). The cost is null unless every call of the row
-        had a price: a sum over the priced calls alone would read as the whole cost; `unpriced_calls` says
+        had a price, and the tokens unless every call logged its usage (`_token_sum`): a sum over the priced calls
+        alone would read as the whole cost; `unpriced_calls` says
         how many had none (no usage logged, or a model without a price), `calls_without_usage` how many of
         those logged no usage, `unpriced_tier` the service tier (`flex`, `priority`) of one that logged usage
         and was served at another tier than the default, which the reason names. A provider is one row however its
         logs spell it (OpenLLMetry writes `Anthropic`, the APIs' hosts `anthropic`)."""
         return (self.calls_lazy().with_columns(pl.col("provider").str.to_lowercase())
                 .group_by("side", "provider", "model", maintain_order=True).agg(
-            calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=pl.col("input_tokens").sum(),
-            cached_tokens=pl.col("cached_tokens").sum(), output_tokens=pl.col("output_tokens").sum(),
+            calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=_token_sum("input_tokens"),
+            cached_tokens=_token_sum("cached_tokens"), output_tokens=_token_sum("output_tokens"),
             cost_usd=_usd_sum(),
             unpriced_calls=pl.col("cost_usd").is_null().sum(),
             calls_without_usage=(pl.col("input_tokens").is_null() & pl.col("output_tokens").is_null()).sum(),
@@ -710,6 +712,14 @@ def _usd_sum() -> pl.Expr:
 
 #: A call that logged its usage (a token count in or out).
 _USAGE = pl.col("input_tokens").is_not_null() | pl.col("output_tokens").is_not_null()
+
+
+def _token_sum(column: str) -> pl.Expr:
+    """The calls' tokens of `column` summed, null unless each call logged its usage: a call without usage (a
+    stream cut off, a log that keeps no usage) sent tokens nobody counted, so the sum of the others is not the
+    whole, as `_usd_sum` never reads the priced part as the whole cost (a call that logged usage without a
+    cache count cached none)."""
+    return pl.when(_USAGE.all()).then(pl.col(column).sum())
 #: The service tier of a call, the default where none was logged.
 _TIER = pl.col("service_tier").fill_null(DEFAULT_TIER)
 
@@ -725,8 +735,8 @@ def _usage(calls: pl.LazyFrame, no_price: list[str]) -> pl.LazyFrame:
     tier of one served at another than the default (`UNPRICED_TIER`)."""
     unpriced = pl.col("cost_usd").is_null()
     return calls.filter(pl.col("side") == CLOUD).group_by("session").agg(
-        cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=pl.col("cached_tokens").sum(),
-        cloud_output_tokens=pl.col("output_tokens").sum(), cloud_usd=_usd_sum(),
+        cloud_input_tokens=_token_sum("input_tokens"), cloud_cached_tokens=_token_sum("cached_tokens"),
+        cloud_output_tokens=_token_sum("output_tokens"), cloud_usd=_usd_sum(),
         cloud_unpriced_calls=unpriced.sum(), cloud_calls_without_usage=(~_USAGE).sum(),
         cloud_calls_without_price=(unpriced & _USAGE & pl.concat_str("model", pl.lit("\x00"), _TIER)
                                    .is_in(no_price)).sum(),

@@ -43,6 +43,8 @@ _GLUED = re.compile(r"[,;]\s|@|[^\W\d_]{3,}\s+[^\W\d_]{3,}")
 _EMAIL = re.compile(r"(?<![^\s|,;:=<(\"'])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _DUMMY_MAILBOXES = frozenset({"test", "user", "foo", "bar", "example", "noreply", "no-reply", "donotreply",
                               "do-not-reply", "nobody", "someone", "email", "mail", "admin", "root"})
+#: A currency or a Chinese unit of amount in a value: it is a sum of money, not a bare number (`¥25,000`, `30万元`).
+_AMOUNT_MARK = re.compile(r"[¥￥$€£]|[元万亿]|\b(?:USD|RMB|CNY|EUR|GBP)\b")
 _DATE_SHAPED = re.compile(r"^(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.]|$)")
 _NOT_HOSTS = frozenset({"0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "255.255.255.255"})
 _EDGE_PUNCTUATION = "'\"`|,;:"
@@ -64,7 +66,6 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SHORT_GIVEN_NAMES = frozenset({"will", "rob", "matt", "pat", "meg", "jen", "ed", "nate", "zach", "gabe", "ollie",
                                 "abby", "vicky"})
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
-_VERSION_BEFORE = re.compile(r"(?:\bversion|\brelease|\bv)\s*$", re.I)
 _DNS_NAME = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
 _BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _BOT_MAILBOX = re.compile(r"(?:^|[-_.+])bot(?:$|[-_.+\[])|\[bot\]", re.I)
@@ -266,6 +267,7 @@ def _findable(unit: Unit, before: str, after: str) -> bool:
 def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     """Why a discovered candidate is not worth reading, or None to keep it; `before` and `after` are
     the text around it where it was found (a header name, a health context)."""
+    from ec2audit.annotate.prelabel import VERSION_BEFORE
     from ec2audit.annotate.recognizers.contact import fictional_phone
     from ec2audit.annotate.recognizers.network import INTERNAL_HOST
     from ec2audit.annotate.recognizers.person import NAME_AFTER, NAME_KEY_BEFORE, TITLE_BEFORE, display_name_ok
@@ -292,6 +294,8 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
             return "several values glued together (a `key: value, …` line read whole)"
         if unit.dimension == "contact" and fictional_phone(value):
             return None  # Ofcom's drama numbers end in 0000 as often as not: a phone, not a round number
+        if unit.dimension == "financial" and _AMOUNT_MARK.search(value) and _keyed(unit):
+            return None  # `Salary: $182,500`, `月薪：¥25,000`: an amount its key names as pay, however few its digits
         return _number_rejection(value, before) if _DIGITS.search(value) else "no digits"
     if unit.dimension == "health":
         return _health_rejection(value, before, after, _keyed(unit))
@@ -306,7 +310,7 @@ def rejection(unit: Unit, before: str = "", after: str = "") -> str | None:
     if unit.dimension == "network":
         if re.search(r"\s", value) or value.isalpha():
             return "words, not a host or an address (`Infrastructure: add proper configuration …`, `bytes`)"
-        if _IPV4.fullmatch(value) and (re.match(r"[-~+]\d", after) or _VERSION_BEFORE.search(before[-20:])):
+        if _IPV4.fullmatch(value) and (re.match(r"[-~+]\d", after) or VERSION_BEFORE.search(before[-24:])):
             return "a version number (`alsa-ucm-conf (1.2.7.2-1)`, `version 4.3.0.38`)"
     if unit.dimension == "network" and value.lower() in _NOT_HOSTS:
         return "a local or unspecified address"

@@ -9,8 +9,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ec2audit.console import plural, unknown_cost, usd
+from ec2audit.console import plural, tokens, unknown_cost, usd
 from ec2audit.logs.audit import FORMAT_COUNTS, FOUND, NOTHING, LogAudit
+from ec2audit.logs.base import instant
 from ec2audit.logs.encoding import how_read
 from ec2audit.report.summary import masked_evidence
 
@@ -127,8 +128,11 @@ def _carrier(row: dict) -> str:
 
 
 def _first_call(row: dict) -> str:
-    time = (row["timestamp"] or "")[11:19]
-    return f"#{row['step']}" + (f" {time}" if time else "")
+    """The call's number in its session and its time of day in UTC (`Z`): a log may write each call at its own
+    offset (`10:30:00+02:00` is 08:30 UTC, before a call logged at `09:00:00Z`), and times of day shown as written
+    would put calls of one table out of order."""
+    moment = instant(row["timestamp"])
+    return f"#{row['step']}" + (moment.strftime(" %H:%M:%SZ") if moment else "")
 
 
 def _leaks(summary: dict, console: Console, limit: int) -> None:
@@ -271,6 +275,6 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     providers.columns[1].overflow = "fold"
     for p in summary["providers"]:
         providers.add_row(p["side"], provider_model(p["provider"], p["model"]), str(p["calls"]),
-                          str(p["input_tokens"] or 0), str(p["output_tokens"] or 0),
+                          tokens(p["input_tokens"]), tokens(p["output_tokens"]),
                           _usd(p))
     console.print(providers)

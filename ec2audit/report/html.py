@@ -71,8 +71,9 @@ def _pct(v: float | None) -> str:
     return "–" if v is None else f"{100 * v:.1f}%"
 
 
-def _int(v: int | None) -> str:
-    return "–" if v is None else f"{v:,}"
+def _int(v: int | None, none: str = "–") -> str:
+    """A count; `none` where it is unknown (`unknown` for calls and tokens: not a dash read as none)."""
+    return none if v is None else f"{v:,}"
 
 
 def _usd(v: float | None, why: str | None = None) -> str:
@@ -245,10 +246,10 @@ def strategy_table(summary: Summary) -> str:
                       _cell(_pct(r.completion), r.completion), _cell(_pct(r.pass_hat_k), r.pass_hat_k),
                       _cell(_pct(r.pass_at_k), r.pass_at_k)]
         if cost:
-            cells += [_cell(_int(r.cloud_calls), r.cloud_calls),
-                      _cell(_int(r.cloud_input_tokens), r.cloud_input_tokens),
-                      _cell(_int(r.cloud_cached_tokens), r.cloud_cached_tokens),
-                      _cell(_int(r.cloud_output_tokens), r.cloud_output_tokens),
+            cells += [_cell(_int(r.cloud_calls, "unknown"), r.cloud_calls),
+                      _cell(_int(r.cloud_input_tokens, "unknown"), r.cloud_input_tokens),
+                      _cell(_int(r.cloud_cached_tokens, "unknown"), r.cloud_cached_tokens),
+                      _cell(_int(r.cloud_output_tokens, "unknown"), r.cloud_output_tokens),
                       _cell(_usd(r.cloud_usd, r.cloud_usd_unknown), r.cloud_usd),
                       _cell(_usd(r.usd_per_episode), r.usd_per_episode)]
         if runs:

@@ -268,14 +268,19 @@ def _cloud_payloads(run_dir: Path, wanted: dict[str, set[str]]) -> dict[str, Pay
     store_path = run_dir / "cloud.sqlite"
     if not wanted or not store_path.exists():
         return {}
+    payloads = {}
+    for episode, ids in wanted.items():
+        payloads.update(_store_payloads(store_path, ids, episode))
+    return payloads
+
+
+def _store_payloads(store_path: Path, ids: set[str], episode: str | None = None) -> dict[str, Payload]:
+    """The requests of an interceptor's store (of one episode if given) whose record ids are `ids`, as
+    `intercept audit` read them: read-only, a report never changes the store it reads."""
     from ec2audit.intercept.store import read_records
 
-    payloads = {}
-    for episode, ids in wanted.items():  # read-only: a report never changes the run it reads
-        for record in read_records(store_path, episode):
-            if record.id in ids and isinstance(record.request, dict):
-                payloads[record.id] = payload_from_record(record.to_row(), record.id)
-    return payloads
+    return {r.id: payload_from_record(r.to_row(), r.id) for r in read_records(store_path, episode)
+            if r.id in ids and isinstance(r.request, dict)}
 
 
 def _evidence(payload: Payload | None, segment: int | None, start: int, end: int,
@@ -531,7 +536,9 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
     payloads: dict[str, Payload] = {}
     logs, gone = _logs_read(findings, first)
     unread: list[InputError] = []  # a record or file no longer read: its leaks are shown without context, said
-    if payloads_path is not None:
+    if payloads_path is not None and _is_sqlite(payloads_path):  # the store `intercept audit` read
+        payloads = _store_payloads(payloads_path, wanted)
+    elif payloads_path is not None:
         for payload in iter_payloads(payloads_path, on_error=unread.append):
             if payload.id in wanted:
                 payloads[payload.id] = payload
@@ -543,7 +550,8 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
                 payloads[payload.id] = payload
         notes += [f"{source}: {f}: not there any more: its leaks shown without context" for f in gone]
     elif wanted:  # a clean audit has no evidence to show
-        notes.append(f"{source}: no payloads found (give --payloads): evidence without context")
+        notes.append(f"{source}: no payloads found (give --payloads: the payloads file, or the interceptor's store "
+                     "`intercept audit` read): evidence without context")
     notes += [f"{source}: {e}: its leaks shown without context" for e in unread]
     spans = _spans(findings)
     tasks: dict[str, list[EpisodeView]] = defaultdict(list)

@@ -51,7 +51,8 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
                       f"{row['exposure']:.3f}", f"{1 - row['exposure']:.3f}")
     console.print(table)
     if summary["top_leaks"]:
-        leaks = Table(title="Top leaked units (evidence masked)")
+        # a fragment (0.3) reached the payloads too, but is no leaked unit (`metrics.leaked`): the title says so
+        leaks = Table(title="Top units that reached the payloads (evidence masked; leaked: grade ≥ 0.7)")
         for name in ("unit", "dimension", "grade", "detector", "payload", "origin", "evidence"):
             leaks.add_column(name)
         for r in summary["top_leaks"]:
@@ -66,8 +67,10 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
 
 
 def _fmt(value, kind: str) -> str:
-    if value is None:  # a cost no price was known for is unknown, as the HTML report says; not a dash read as none
-        return "unknown" if kind == "usd" else "–"
+    # a cost no price was known for, and calls or tokens nobody counted, are unknown, as the HTML report says;
+    # not a dash read as none
+    if value is None:
+        return "unknown" if kind in ("usd", "int") else "–"
     return {"pct": f"{100 * value:.1f}%", "int": f"{value:,}", "usd": usd(value), "f3": f"{value:.3f}",
             "sci": f"{value:.2e}"}[kind]
 
