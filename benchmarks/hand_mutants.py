@@ -1153,7 +1153,7 @@ mutant("RC11", 'found.unread.extend({"path": where, "member": member.path, "medi
 mutant("JS1", "    if len(value) < 2:\n        return None\n", "")
 mutant("JS2", 'if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):',
        "if all(isinstance(v, int | float) for v in value):")
-mutant("JS3", 'return [str(v) for v in value], ","', 'return [str(v) for v in value], ", "')
+mutant("JS3", 'return [number_text(v) for v in value], ","', 'return [number_text(v) for v in value], ", "')
 mutant("JS4", 'literal_only = joint == "," or is_protocol(pieces[0])', "literal_only = is_protocol(pieces[0])")
 mutant("JS5", "first, last = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end) - 1",
        "first, last = bisect.bisect_left(ends, start), bisect.bisect_left(starts, end) - 1")

@@ -221,8 +221,69 @@ def charset_outcome(proxy, charset: str) -> str:
 def test_a_file_part_is_read_in_the_charset_it_declares(enforcing, charset):
     assert charset_outcome(enforcing, charset) == "held"
 
+# --- numbers as written -----------------------------------------------------------------------------------------------
+
+NATIONAL_ID, NEAR_ID = RECORD["national_id"], NEAR["national_id"]
+
+
+#: place → (path, the raw body with the number written at `{}`): a JSON number with a fraction or an exponent, as
+#: a tool writes a decimal column (`110105198803153418.0`); the float it parses to holds only 17 of its digits
+NUMBERS = {
+    "chat_metadata": ("/v1/chat/completions",
+                      '{"model": "echo", "messages": [{"role": "user", "content": "hi"}], "metadata": {"id": %s}}'),
+    "chat_tool_arguments": ("/v1/chat/completions",
+                            '{"model": "echo", "messages": [{"role": "user", "content": "look it up"}, '
+                            '{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", '
+                            '"function": {"name": "lookup", "arguments": "{\\"id\\": %s}"}}]}, '
+                            '{"role": "tool", "tool_call_id": "c1", "content": "found"}]}'),
+    "anthropic_tool_use_input": ("/v1/messages",
+                                 '{"model": "echo", "max_tokens": 64, "messages": [{"role": "user", "content": "x"}, '
+                                 '{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "lookup", '
+                                 '"input": {"id": %s}}]}, {"role": "user", "content": [{"type": "tool_result", '
+                                 '"tool_use_id": "t1", "content": "found"}]}]}'),
+    "gemini_function_response": ("/v1beta/models/echo:generateContent",
+                                 '{"contents": [{"role": "user", "parts": [{"functionResponse": {"name": "lookup", '
+                                 '"response": {"rows": [{"id": %s}]}}}]}]}'),
+}
+#: how the number is written: with a fraction, and with an exponent (its digits then read with the point moved)
+WRITTEN = {"fraction": lambda n: n + ".0", "exponent": lambda n: f"{n[0]}.{n[1:]}e{len(n) - 1}"}
+NUMBER_CELLS = [(place, written) for place in NUMBERS for written in WRITTEN]
+
+
+def number_outcome(proxy, place: str, written: str) -> str:
+    """"held" where the id written as a JSON number with a fraction or an exponent is found (the record names it),
+    none of its digits run reach the upstream (redacted) or nothing does (blocked, 403); and the near record's id,
+    written the same way, goes out as it was written."""
+    mode, app, client, store = proxy
+    path, body = NUMBERS[place]
+    episode = f"number-{place}-{written}-{mode}"
+    try:
+        for number, near in ((NATIONAL_ID, False), (NEAR_ID, True)):
+            seen = len(app.state.requests)
+            text = WRITTEN[written](number)
+            answer = client.post(f"/e/{episode}-{near}{path}", content=(body % text).encode(),
+                                 headers={"content-type": "application/json"})
+            sent = [r["raw"].decode() for r in app.state.requests[seen:]]
+            [record] = store.records(f"{episode}-{near}")
+            if near:
+                assert answer.status_code == 200 and text in sent[0].replace("\\", ""), sent
+                continue
+            assert "t1/P1/national_id" in {f["unit_id"] for f in record.findings or []}
+            assert (answer.status_code, sent) == (403, []) if mode == "block" else \
+                answer.status_code == 200 and number[:12] not in sent[0].replace(".", ""), sent
+    except (AssertionError, KeyError, ValueError, TypeError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+@pytest.mark.parametrize(("place", "written"), NUMBER_CELLS)
+def test_a_number_is_read_as_it_was_written(enforcing, place, written):
+    assert number_outcome(enforcing, place, written) == "held"
+
+
 #: The cells `benchmarks/guard_forms_matrix.py --walk 17` counts
 GROUPS = {"seams in decoded views and characters": ([(form,) for form in sorted(CUT)], cut_outcome),
           "complete's order": ([(form,) for form in sorted(ORDER)], order_outcome),
           "redirects followed with a GET": (REDIRECTS, redirect_outcome),
-          "declared charsets": ([(charset,) for charset in sorted(CHARSETS)], charset_outcome)}
+          "declared charsets": ([(charset,) for charset in sorted(CHARSETS)], charset_outcome),
+          "numbers as written": (NUMBER_CELLS, number_outcome)}

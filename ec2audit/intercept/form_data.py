@@ -8,12 +8,13 @@ file part, `{"file": {"content_type"?, "data"}}`, and forwarded as that part's b
 
 A form becomes an object of its fields by name (`{"purpose": "batch", "file": …}`; a name sent twice, a list of its
 values; a part without a name, `part-<n>`). A part's value is its text where it is text (UTF-8, or UTF-8/UTF-16 with a
-BOM, as a Windows `.reg` export is, or the charset its media type declares: `_declared`; UTF-8 cut inside a character
-at either end, as an Uploads API part is, `_utf8_cut`): a JSONL file (the Batch API's input) as the list of its lines' objects, whose
-`body`s are then read as requests are; any other file as base64, which `media.py` reads as a file of a JSON request is
-(a PDF's text, a `.docx`'s XML; an image or audio, named unread). A part that is neither (bytes of no kind `media.py`
-knows, a `Content-Transfer-Encoding` other than the identity ones, text that reads two ways: as UTF-8 and in its
-declared charset) is no value the guard read: the enforcing modes refuse the request and name it (`Form.unreadable`).
+BOM, as a Windows `.reg` export is, or the charset its media type declares: `_declared`; UTF-8 cut inside a character at
+either end, as an Uploads API part is, `_utf8_cut`): a JSONL file (the Batch API's input) as the list of its lines'
+objects, whose `body`s are then read as requests are; any other file as base64, which `media.py` reads as a file of a
+JSON request is (a PDF's text, a `.docx`'s XML; an image or audio, named unread). A part that is neither (bytes of no
+kind `media.py` knows, a `Content-Transfer-Encoding` other than the identity ones, text that reads two ways: as UTF-8
+and in its declared charset) is no value the guard read: the enforcing modes refuse the request and name it
+(`Form.unreadable`).
 
 A part with a filename or a media type is the object `{"filename": …, "content_type": …, "data": …}`: both are
 forwarded, so both are audited. The body forwarded is always the form rebuilt from the audited object (redacted or
