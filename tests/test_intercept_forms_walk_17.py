@@ -151,6 +151,30 @@ def redirect_outcome(proxy, status: str, where: str) -> str:
     return "held"
 
 
+def listing_outcome(proxy, status: str, where: str) -> str:
+    """The same for the model list's GET (`/v1/models`), its redirect named to the stand-in in a header."""
+    mode, app, client, store = proxy
+    episode = f"listing-{status}-{where}-{mode}"
+    script = f"fault-redirect-{status}" + ("-elsewhere" if where == "elsewhere" else "")
+    try:
+        answer = client.get(f"/e/{episode}/v1/models", headers={"x-standin-script": script})
+        [record] = store.records(episode)
+        if where == "elsewhere":
+            assert answer.status_code == 502 and "location" not in answer.headers, answer.headers
+            assert record.status == 502 and "another host (upload.elsewhere.invalid)" in record.error
+        else:
+            assert answer.status_code == int(status), answer.status_code
+            assert answer.headers["location"] == f"{client.base_url}/e/{episode}/v1/models"
+    except (AssertionError, KeyError, ValueError, TypeError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+@pytest.mark.parametrize(("status", "where"), REDIRECTS)
+def test_the_model_lists_redirect_is_handled_as_a_posts(enforcing, status, where):
+    assert listing_outcome(enforcing, status, where) == "held"
+
+
 @pytest.mark.parametrize(("status", "where"), REDIRECTS)
 def test_a_redirect_followed_with_a_get_never_takes_the_headers_past_the_guard(enforcing, standin, tmp_path, status,
                                                                                where):
@@ -285,5 +309,6 @@ def test_a_number_is_read_as_it_was_written(enforcing, place, written):
 GROUPS = {"seams in decoded views and characters": ([(form,) for form in sorted(CUT)], cut_outcome),
           "complete's order": ([(form,) for form in sorted(ORDER)], order_outcome),
           "redirects followed with a GET": (REDIRECTS, redirect_outcome),
+          "the model list's redirects": (REDIRECTS, listing_outcome),
           "declared charsets": ([(charset,) for charset in sorted(CHARSETS)], charset_outcome),
           "numbers as written": (NUMBER_CELLS, number_outcome)}

@@ -7,7 +7,8 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
   tool-echo              a `send` tool call whose arguments are {"text": <last user text>}
   fault-500              a 500 error       fault-slow     waits 3 s before answering
   fault-redirect         a 307 to the same path on its own origin (`-elsewhere`: on another host;
-                         `fault-redirect-302`…: that status)
+                         `fault-redirect-302`…: that status; the model list's GET, named in
+                         `X-Standin-Script`)
   fault-cut              a stream that breaks off (connection dropped) after two events
   fault-malformed        a stream with one event that is not JSON
   fault-error            a stream that sends its API's error event after two events, and ends
@@ -375,11 +376,9 @@ async def _answer(request: Request):
         return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
-    redirect = _REDIRECT.fullmatch(script.model)
-    if redirect:  # a 307 (or the status named): the client follows it there
-        origin = _ELSEWHERE if redirect.group(2) else str(request.base_url)
-        return Response(status_code=int(redirect.group(1) or 307),
-                        headers={"location": origin + request.url.path.lstrip("/")})
+    moved = _redirect(script.model, request)  # a 307 (or the status named): the client follows it there
+    if moved is not None:
+        return moved
     if script.model == "fault-slow":
         await asyncio.sleep(3)
     if script.model == "fault-hang" and not body.get("stream"):
@@ -395,8 +394,23 @@ async def _answer(request: Request):
     return _JSON(whole)
 
 
+def _redirect(script: str, request: Request) -> Response | None:
+    """The redirect a script names (`fault-redirect-302-elsewhere`…), to the same path on its origin or another host."""
+    redirect = _REDIRECT.fullmatch(script)
+    if redirect is None:
+        return None
+    origin = _ELSEWHERE if redirect.group(2) else str(request.base_url)
+    return Response(status_code=int(redirect.group(1) or 307),
+                    headers={"location": origin + request.url.path.lstrip("/")})
+
+
 async def _models(request: Request):
+    """The model list; redirected where the request names a redirect's script in `X-Standin-Script` (a GET has no
+    model to name it)."""
     request.app.state.listings.append({"headers": dict(request.headers), "header_list": request.headers.items()})
+    moved = _redirect(request.headers.get("x-standin-script", ""), request)
+    if moved is not None:
+        return moved
     return JSONResponse({"object": "list", "data": [{"id": "echo", "object": "model", "owned_by": "standin"}]})
 
 
