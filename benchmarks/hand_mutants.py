@@ -2105,7 +2105,8 @@ mutant('ED4', '            stream="ollama"),  #', '            ),  #')
 # intercept/form_data.py: URL-encoded bodies, multipart/related, a body that is one file
 mutant('EF1', 'MEDIA_TYPES = ("multipart/form-data", "multipart/related", "multipart/mixed", URLENCODED)',
        'MEDIA_TYPES = ("multipart/form-data", "multipart/mixed", URLENCODED)')
-mutant('EF2', 'keep_blank_values=True, errors="strict")', 'keep_blank_values=False, errors="strict")')
+mutant('EF2', 'keep_blank_values=True, encoding=codec, errors="strict")',
+       'keep_blank_values=False, encoding=codec, errors="strict")')
 mutant('EF3', 'body[name] = value if name not in body else [*held, value] if isinstance(held, list) else [held, value]',
        'body[name] = value')
 mutant('EF4', 'if media_type.lower() == URLENCODED.encode():', 'if media_type == URLENCODED.encode():')

@@ -16,13 +16,16 @@ scripted stand-in, judged on what the stand-in RECEIVED and on the store's row.
   at the proxy on the upstream's origin, refused on another host), on the model list's GET too;
 - a file part whose media type declares a charset (`text/plain; charset=gbk`, Latin-1, UTF-16 without a byte order
   mark: refused as unreadable; UTF-7, whose text is ASCII: forwarded unread) is read in that charset now, and one
-  that reads two ways (as UTF-8 and as its charset) refused, named.
+  that reads two ways (as UTF-8 and as its charset) refused, named; a URL-encoded body too;
+- a JSON number with a fraction or an exponent (`110105198803153418.0`) was read as the float it parses to, whose
+  17 digits no literal matched, while the body went out as written; it is read as written now (`fields.Number`).
 """
 
 from __future__ import annotations
 
 import base64
 import functools
+import urllib.parse
 
 import httpx
 import pytest
@@ -245,6 +248,37 @@ def charset_outcome(proxy, charset: str) -> str:
 def test_a_file_part_is_read_in_the_charset_it_declares(enforcing, charset):
     assert charset_outcome(enforcing, charset) == "held"
 
+def urlencoded_outcome(proxy, charset: str) -> str:
+    """The same for a URL-encoded body declaring `charset` (`application/x-www-form-urlencoded; charset=gbk`): read in
+    it, the value found and redacted (percent-encoded in that charset) or blocked; one that reads two ways refused
+    (400) naming its charset. Before, GBK, Latin-1 and UTF-16 were refused as not UTF-8, UTF-7 (ASCII) went out."""
+    mode, app, client, store = proxy
+    field, text = CHARSETS[charset]
+    value = RECORD[field]
+    episode = f"urlencoded-{charset}-{mode}"
+    try:
+        seen = len(app.state.requests)
+        body = urllib.parse.urlencode([("model", "echo"), ("prompt", text)], encoding=charset).encode()
+        answer = client.post(f"/e/{episode}/v1/completions", content=body,
+                             headers={"content-type": f"application/x-www-form-urlencoded; charset={charset}"})
+        [record] = store.records(episode)
+        sent = [r["raw"] for r in app.state.requests[seen:]]
+        if charset in TWO_WAYS:
+            assert (answer.status_code, sent) == (400, []) and charset in answer.json()["error"]["message"]
+        else:
+            assert f"t1/P1/{field}" in {f["unit_id"] for f in record.findings or []}, answer.text
+            assert (answer.status_code, sent) == (403, []) if mode == "block" else answer.status_code == 200 and \
+                len(sent) == 1 and urllib.parse.quote_plus(value, encoding=charset).encode() not in sent[0]
+    except (AssertionError, KeyError, ValueError, TypeError) as e:
+        return f"not held: {str(e)[:200]}"
+    return "held"
+
+
+@pytest.mark.parametrize("charset", sorted(CHARSETS))
+def test_a_urlencoded_body_is_read_in_the_charset_it_declares(enforcing, charset):
+    assert urlencoded_outcome(enforcing, charset) == "held"
+
+
 # --- numbers as written -----------------------------------------------------------------------------------------------
 
 NATIONAL_ID, NEAR_ID = RECORD["national_id"], NEAR["national_id"]
@@ -311,4 +345,5 @@ GROUPS = {"seams in decoded views and characters": ([(form,) for form in sorted(
           "redirects followed with a GET": (REDIRECTS, redirect_outcome),
           "the model list's redirects": (REDIRECTS, listing_outcome),
           "declared charsets": ([(charset,) for charset in sorted(CHARSETS)], charset_outcome),
+          "URL-encoded charsets": ([(charset,) for charset in sorted(CHARSETS)], urlencoded_outcome),
           "numbers as written": (NUMBER_CELLS, number_outcome)}

@@ -2,9 +2,10 @@
 exactly what was audited: multipart ones (`multipart/form-data`: OpenAI's `/v1/files`, `/v1/uploads/{id}/parts`, an
 audio transcription's `prompt` beside its file, Anthropic's `/v1/files`; `multipart/related`: Gemini's
 `/upload/v1beta/files?uploadType=multipart`, a JSON metadata part and the file's bytes) and URL-encoded ones
-(`application/x-www-form-urlencoded`: key/value pairs, UTF-8 after percent-decoding, forwarded re-encoded). And a
-file sent as the body itself (Gemini's resumable upload, `X-Goog-Upload-Command: upload`), read as a form of one
-file part, `{"file": {"content_type"?, "data"}}`, and forwarded as that part's bytes.
+(`application/x-www-form-urlencoded`: key/value pairs, UTF-8 after percent-decoding, or the charset its media type
+declares, forwarded re-encoded in it). And a file sent as the body itself (Gemini's resumable upload,
+`X-Goog-Upload-Command: upload`), read as a form of one file part, `{"file": {"content_type"?, "data"}}`, and forwarded
+as that part's bytes.
 
 A form becomes an object of its fields by name (`{"purpose": "batch", "file": …}`; a name sent twice, a list of its
 values; a part without a name, `part-<n>`). A part's value is its text where it is text (UTF-8, or UTF-8/UTF-16 with a
@@ -72,6 +73,7 @@ class Form:
     parts: list[_Part]
     body: dict
     unreadable: list[str]  # each part no detector could read: `file (application/octet-stream, 812 bytes)`
+    charset: str = "utf-8"  # a URL-encoded body's, as it is written back
 
     @property
     def streams(self) -> bool:
@@ -90,7 +92,7 @@ class Form:
         if self.media_type == URLENCODED:
             pairs = [(name, item if isinstance(item, str) else json.dumps(item, ensure_ascii=False))
                      for _, name, item in items]
-            return urllib.parse.urlencode(pairs).encode(), URLENCODED
+            return urllib.parse.urlencode(pairs, encoding=self.charset).encode(), URLENCODED
         if self.media_type == FILE_BODY:
             [(part, _, item)] = items
             return _value_bytes(item.get("data", "") if isinstance(item, dict) else item, part), \
@@ -238,19 +240,35 @@ class _Collector:
         self.ended = True
 
 
-def _read_urlencoded(raw: bytes) -> Form:
-    """A URL-encoded body as a Form (a field with no `=` is one with an empty value, as servers read it); BadRequest
-    where a byte or a percent-escape is not UTF-8."""
+def _pairs(raw: bytes, codec: str) -> list[tuple[str, str]] | None:
+    """A URL-encoded body's pairs in `codec` (its percent-escapes' bytes; its bytes, where they are not all ASCII)."""
     try:
-        pairs = urllib.parse.parse_qsl(raw.decode(), keep_blank_values=True, errors="strict")
+        text = raw.decode("ascii") if raw.isascii() else raw.decode(codec)
+        return urllib.parse.parse_qsl(text, keep_blank_values=True, encoding=codec, errors="strict")
     except UnicodeDecodeError:
-        raise BadRequest(f"{URLENCODED} body is not UTF-8 once percent-decoded") from None
+        return None
+
+
+def _read_urlencoded(raw: bytes, declared: str | None) -> Form:
+    """A URL-encoded body as a Form (a field with no `=` is one with an empty value, as servers read it), in UTF-8 or
+    the charset its media type declares (`_declared`); BadRequest where a byte or a percent-escape is neither, or
+    where the body reads as two different forms in the two (the upstream may read either)."""
+    pairs = _pairs(raw, "utf-8")
+    other = _pairs(raw, declared) if declared else None
+    if pairs is not None and other is not None and other != pairs:
+        raise BadRequest(f"{URLENCODED} body reads two ways: as UTF-8 and as its charset {declared}")
+    charset = "utf-8"
+    if pairs is None:
+        if other is None:
+            raise BadRequest(f"{URLENCODED} body is not UTF-8{' nor ' + declared if declared else ''} once "
+                             "percent-decoded")
+        pairs, charset = other, str(declared)
     parts = [_Part(name=name) for name, _ in pairs]
     body: dict = {}
     for name, value in pairs:
         held = body.get(name)
         body[name] = value if name not in body else [*held, value] if isinstance(held, list) else [held, value]
-    return Form(URLENCODED, parts, body, [])
+    return Form(URLENCODED, parts, body, [], charset)
 
 
 def read_file_body(raw: bytes, content_type: str) -> Form:
@@ -267,7 +285,7 @@ def read_form(raw: bytes, content_type: str) -> Form:
     multipart body, a part with no headers' end, a URL-encoded one that is not UTF-8."""
     media_type, options = parse_options_header(content_type)
     if media_type.lower() == URLENCODED.encode():
-        return _read_urlencoded(raw)
+        return _read_urlencoded(raw, _declared(content_type.encode("latin-1")))
     boundary = options.get(b"boundary")
     if not boundary:
         raise BadRequest(f"{media_type.decode('latin-1')} body without a boundary in its Content-Type")
