@@ -1159,7 +1159,7 @@ mutant("RC11", 'found.unread.extend({"path": where, "member": member.path, "medi
 mutant("JS1", "    if len(value) < 2:\n        return None\n", "")
 mutant("JS2", 'if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):',
        "if all(isinstance(v, int | float) for v in value):")
-mutant("JS3", 'return [str(v) for v in value], ","', 'return [str(v) for v in value], ", "')
+mutant("JS3", 'return [number_text(v) for v in value], ","', 'return [number_text(v) for v in value], ", "')
 mutant("JS4", 'literal_only = joint == "," or is_protocol(pieces[0])', "literal_only = is_protocol(pieces[0])")
 mutant("JS5", "first, last = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end) - 1",
        "first, last = bisect.bisect_left(ends, start), bisect.bisect_left(starts, end) - 1")
@@ -1771,20 +1771,21 @@ mutant('UD2', '_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "u
        '))',
        '_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"),)')
 mutant('UD3', '        while any(boundary in v for v in values):\n', '        while False:\n')
-mutant('UD4', 'if codec == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines if line):'
-       '',
+mutant('UD4', 'if part.encoding == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines '
+       'if line):',
        'if False:')
-mutant('UD5', 'if codec == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines if line):'
-       '',
-       'if codec == "utf-8" and len(lines) > 2 and all(line.lstrip().startswith("{") for line in lines if line):')
-mutant('UD6', '    if text is not None and "\\x00" not in text:\n', '    if text is not None:\n')
+mutant('UD5', 'if part.encoding == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines '
+       'if line):',
+       'if part.encoding == "utf-8" and len(lines) > 2 and all(line.lstrip().startswith("{") for line in lines '
+       'if line):')
+mutant('UD6', '    if "\\x00" in text:\n', '    if False:\n')
 mutant('UD7', '    if sniff(value) is None:\n', '    if False:\n')
 mutant('UD8', '    if not collected.ended:\n', '    if False:\n')
 mutant('UD9', '        if filename is not None or ctype is not None:  # audited',
        '        if filename is not None:  # audited')
 mutant('UD10', '[*held, value] if sum(p.name == part.name for p in parts[:k]) > 1 else [held, value]',
        '[*held, value] if sum(p.name == part.name for p in parts[:k]) > 0 else [held, value]')
-mutant('UD11', 'return (lines + ("\\n" if part.final_newline else "")).encode()', 'return lines.encode()')
+mutant('UD11', 'text = (lines + ("\\n" if part.final_newline else "")).encode()', 'text = lines.encode()')
 mutant('UD12', 'return \'"\' + text.replace(\'"\', "%22").replace("\\r", "%0D").replace("\\n", "%0A") + \'"\'',
        'return \'"\' + text + \'"\'')
 mutant('UD13', '        part.form_field = kind == b"form-data"\n', '        part.form_field = True\n')
@@ -2094,9 +2095,9 @@ mutant('EP15', 'elif enforcing and (urllib.parse.urlsplit(url).scheme',
        'elif False and (urllib.parse.urlsplit(url).scheme')
 mutant('EP16', '"an upload" if any(kind == "header" and name in _UPLOAD_HEADERS',
        '"an upload" if any(False and name in _UPLOAD_HEADERS')
-mutant('EP19', 'location = ("a redirect" if upstream.status in _BODY_REDIRECTS else',
+mutant('EP19', 'location = ("a redirect" if upstream.status in _REDIRECTS else',
        'location = ("a redirect" if upstream.status in () else')
-mutant('EP17', 'f["start"] < cut < f["end"]', 'f["start"] < cut <= f["start"]')
+mutant('EP17', 'return seams.across(found.rows, cut, reach,', 'return seams.across(found.rows, 0, 0,')
 mutant('EP18', 'self.part_ends.hold(session, Held((before + data)[-self.seam_bytes:]',
        'self.part_ends.hold(session, Held(data[-self.seam_bytes:]')
 # intercept/dialects.py: the roots
@@ -2109,7 +2110,8 @@ mutant('ED4', '            stream="ollama"),  #', '            ),  #')
 # intercept/form_data.py: URL-encoded bodies, multipart/related, a body that is one file
 mutant('EF1', 'MEDIA_TYPES = ("multipart/form-data", "multipart/related", "multipart/mixed", URLENCODED)',
        'MEDIA_TYPES = ("multipart/form-data", "multipart/mixed", URLENCODED)')
-mutant('EF2', 'keep_blank_values=True, errors="strict")', 'keep_blank_values=False, errors="strict")')
+mutant('EF2', 'keep_blank_values=True, encoding=codec, errors="strict")',
+       'keep_blank_values=False, encoding=codec, errors="strict")')
 mutant('EF3', 'body[name] = value if name not in body else [*held, value] if isinstance(held, list) else [held, value]',
        'body[name] = value')
 mutant('EF4', 'if media_type.lower() == URLENCODED.encode():', 'if media_type == URLENCODED.encode():')

@@ -98,22 +98,24 @@ CUT = {"written": (("customer notes\nphone: " + PHONE[:5], PHONE[5:] + "\nthanks
 UNIT = {"han_name": ("t1/P1/name", NAME)}
 
 
-def _part(client, episode: str, upload: str, data: str, filename: bool = True):
-    """A part as the OpenAI SDK sends it (`data` a file) or as a plain form field."""
-    files = {"data": ("blob", data.encode(), "application/octet-stream") if filename else (None, data.encode())}
+def _part(client, episode: str, upload: str, data: str | bytes, filename: bool = True):
+    """A part as the OpenAI SDK sends it (`data` a file) or as a plain form field; text as UTF-8, bytes as they are
+    (a part cut inside a character: session 27's walk)."""
+    data = data.encode() if isinstance(data, str) else data
+    files = {"data": ("blob", data, "application/octet-stream") if filename else (None, data)}
     return client.post(f"/e/{episode}/v1/uploads/{upload}/parts", files=files)
 
 
-def seam_outcome(proxy, form: str) -> str:
+def seam_outcome(proxy, form: str, cut: dict = CUT, units: dict = UNIT) -> str:
     """"held" where the first part goes out (none of the value in it is found alone) and the second is refused,
     naming the unit and why, recorded with its finding, the upstream never getting it; the near miss's two parts
     are forwarded; a value wholly inside a part is handled as any form's (redacted, or the part blocked); and
     `complete` forgets the upload's end."""
     mode, app, client, store = proxy
-    (*firsts, second), near = CUT[form]
+    (*firsts, second), near = cut[form]
     try:
         upload = f"upload_{form}_{mode}"
-        unit, value = UNIT.get(form, ("t1/P1/phone", PHONE))
+        unit, value = units.get(form, ("t1/P1/phone", PHONE))
         for first in firsts:
             assert _part(client, f"cut-{form}", upload, first).status_code == 200
         seen = len(app.state.requests)
@@ -125,8 +127,8 @@ def seam_outcome(proxy, form: str) -> str:
         assert record.status == 403 and {f["unit_id"] for f in record.findings} == {unit}
         for part in near:
             assert _part(client, f"near-{form}", f"near_{form}_{mode}", part).status_code == 200
-            assert app.state.requests[-1]["body"]["data"]["data"] == part
-        whole = _part(client, f"whole-{form}", f"whole_{form}_{mode}", "".join([*firsts, second]))
+            assert (part.encode() if isinstance(part, str) else part) in app.state.requests[-1]["raw"]
+        whole = _part(client, f"whole-{form}", f"whole_{form}_{mode}", type(second)().join([*firsts, second]))
         [record] = store.records(f"whole-{form}")
         assert {f["unit_id"] for f in record.findings} == {unit}
         assert whole.status_code == (403 if mode == "block" else 200)

@@ -49,6 +49,7 @@ from starlette.routing import Route
 from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
+from ec2audit.intercept import seams
 from ec2audit.intercept.dialects import (
     DIALECTS,
     KEY_HEADERS,
@@ -93,9 +94,10 @@ _UPLOAD_COMMAND = b"x-goog-upload-command"
 #: Pointed back at the proxy, or the file would go to the upstream unguarded.
 _NEXT_URL = frozenset({b"x-goog-upload-url"})
 _UPLOAD_NEXT_URL = _NEXT_URL | {b"location"}
-#: Redirects whose client sends the same body again, to their `Location` (RFC 9110 15.4.8-9): a 301, 302 or 303 is
-#: followed with a GET and no body
-_BODY_REDIRECTS = frozenset({307, 308})
+#: Redirects a client follows to their `Location`: a 307 or 308 with the same body again (RFC 9110 15.4.8-9), a 301,
+#: 302 or 303 with a GET and no body, but every header the client set (httpx, so the OpenAI SDK, drops only
+#: `Authorization` on another origin, `Cookie` and the body's own): unredacted, past the guard, unless pointed at it
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 #: A request header that makes a request part of an upload (its answer's `Location` names where the file goes)
 _UPLOAD_HEADERS = frozenset({"x-goog-upload-protocol", _UPLOAD_COMMAND.decode()})
 _UPLOAD_OFFSET = "x-goog-upload-offset"
@@ -451,7 +453,7 @@ class Interceptor:
     async def models(self, scope, receive, send) -> None:
         """The model list, answered by the upstream. A cloud-bound request like any other: recorded (no body;
         the headers as forwarded, keys masked), and the client's headers audited first in an enforcing mode
-        (a 403, or placeholders)."""
+        (a 403, or placeholders); a redirect's `Location` is handled as a POST's is (`_client_headers`)."""
         dialect = DIALECTS["openai-chat"]
         params = scope["path_params"]
         episode = params.get("episode") or next(
@@ -461,7 +463,8 @@ class Interceptor:
         fields = [f for f in fields if f[0] == "header"]  # the list is asked for without the query
         record = ProxyRecord(id=uuid.uuid4().hex, episode=episode, task_id=task, ts=time.time(), api=dialect.name,
                              path=MODEL_LIST_PATH, headers=_recorded_headers(fields, keys))
-        ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields)
+        ex = Exchange(record, dialect, episode, time.perf_counter(), fields=fields,
+                      proxy_url=_proxy_url(scope, "/v1/models"))
         try:
             await self.policy.before_forward(ex)
             record.headers = _recorded_headers(ex.fields, keys)  # as forwarded (redacted)
@@ -489,8 +492,16 @@ class Interceptor:
         record.status = upstream.status
         if upstream.status >= 400:
             record.error = f"upstream answered {upstream.status}"
+        try:
+            headers = _client_headers(upstream, self._moved(ex), "a redirect" if upstream.status in _REDIRECTS else "",
+                                      self.config.enforce != "observe")
+        except Failure as failure:
+            record.status, record.error = failure.status, failure.message
+            await self._commit(ex)
+            return await _answer(send, failure.status, _JSON_HEADERS,
+                                 json_bytes(dialect.error_body(failure.kind, failure.message, failure.extra)))
         await self._commit(ex)
-        await _answer(send, upstream.status, _client_headers(upstream), content)
+        await _answer(send, upstream.status, headers, content)
 
     def _parse(self, raw: bytes, dialect: Dialect) -> dict:
         try:
@@ -554,40 +565,82 @@ class Interceptor:
         in `part_ends`), so a value cut across two parts, each audited alone, is found. The previous part is already
         at the upstream: a value across the seam cannot be redacted, so this part is refused (403) in both enforcing
         modes, its findings recorded. A part after one whose end was dropped (`uploads.py`) is refused too: its seam
-        cannot be audited. `complete` or `cancel` forgets the upload's end."""
+        cannot be audited. Each part's start and end are kept by the id the upstream answers it with
+        (`_keep_part`), for `complete`, which names the parts' order (`_audit_order`); `complete` or `cancel`
+        forgets the upload's end."""
         match = _UPLOAD_PART.search(tail)
         if match is None or self.config.enforce == "observe":
             return
-        session = ("openai-upload", match.group(1))
+        upload = match.group(1)
+        session = ("openai-upload", upload)
         if match.group(2) != "parts" or ex.form is None:
             self.part_ends.take(session)
+            if match.group(2) == "complete":
+                await self._audit_order(ex, upload)
             return
         why = self.part_ends.dropped(session)
         if why is not None:
-            raise Failure(410, f"upload {match.group(1)[:64]}: its previous part's end was {why}; the seam cannot be "
+            raise Failure(410, f"upload {upload[:64]}: its previous part's end was {why}; the seam cannot be "
                                "audited: send the file again as a new upload", "upload_dropped")
         data = b"".join(bytes(p.data) for p in ex.form.parts if p.name == "data")
         previous = self.part_ends.take(session)
         before = previous.data if previous is not None else b""
         if previous is not None:
-            seam = (before + data[:self.seam_bytes]).decode("utf-8", "replace")
-            cut = len(before.decode("utf-8", "replace"))
-            redactor = self.lanes.redactor
-            assert redactor is not None  # (an enforcing mode has units)
-            found = await self.lanes.run(len(seam), lambda: redactor.detect({"seam": seam}))
-            across = [f for f in found.rows if f["path"] == "/seam" and f["start"] < cut < f["end"]
-                      and f["grade"] >= self.config.block_grade]
+            across = await self._across(before, data[:self.seam_bytes])
             if across:
-                ex.record.findings = across
                 self.part_ends.hold(session, previous)
-                units = sorted({f["unit_id"] for f in across})
-                raise Failure(403, f"{BLOCKED}: {len(units)} sensitive unit(s) cut across this part and the previous "
-                                   f"one: {', '.join(units)}; the previous part is already sent, so neither redaction "
-                                   "nor a retry of this part can keep it out: cancel the upload",
-                              "sensitive_data_blocked", {"units": units})
+                self._refuse_seam(ex, across, "this part and the previous one", "the previous part is already sent, "
+                                  "so neither redaction nor a retry of this part can keep it out: cancel the upload")
         record = ex.record  # (an end dropped is no loss to record: none of it is held back from the upstream)
         self.part_ends.hold(session, Held((before + data)[-self.seam_bytes:], 0.0, record.episode, record.task_id,
                                           record.api, record.path))
+        ex.upload_part = (upload, data[:self.seam_bytes], data[-self.seam_bytes:])
+
+    async def _across(self, before: bytes, after: bytes) -> list[dict]:
+        """The findings of units cut across the seam of two pieces of an upload (`seams.py`)."""
+        texts, cut, reach = seams.views(before, after)
+        redactor = self.lanes.redactor
+        assert redactor is not None  # (an enforcing mode has units)
+        found = await self.lanes.run(sum(map(len, texts.values())), lambda: redactor.detect(texts))
+        return seams.across(found.rows, cut, reach, self.config.block_grade)
+
+    @staticmethod
+    def _refuse_seam(ex: Exchange, across: list[dict], where: str, why: str) -> None:
+        ex.record.findings = across
+        units = sorted({f["unit_id"] for f in across})
+        raise Failure(403, f"{BLOCKED}: {len(units)} sensitive unit(s) cut across {where}: {', '.join(units)}; {why}",
+                      "sensitive_data_blocked", {"units": units})
+
+    def _keep_part(self, ex: Exchange, answer) -> None:
+        """An Uploads API part's start and end kept by the id the upstream gave it (`_audit_order`), bounded as
+        the parts' ends are (`uploads.py`)."""
+        if ex.upload_part is None or not isinstance(answer, dict) or not isinstance(answer.get("id"), str):
+            return
+        upload, head, tail = ex.upload_part
+        record = ex.record
+        for end, data in (("head", head), ("tail", tail)):
+            self.part_ends.hold((end, upload, answer["id"]), Held(data, 0.0, record.episode, record.task_id,
+                                                                  record.api, record.path))
+
+    async def _audit_order(self, ex: Exchange, upload: str) -> None:
+        """`complete` names the parts in the order the upstream joins them, which need not be the order they came in
+        (a client sends parts at once, or again): each seam of that order is audited (`_across`) before the file is
+        made, a value across one refusing it (403). A part the proxy did not see answered, or whose ends were
+        dropped, is one whose seams cannot be audited: refused too (409)."""
+        ids = ex.body.get("part_ids")
+        running = b""
+        for k, part in enumerate(ids if isinstance(ids, list) else []):
+            head, tail = (self.part_ends.take((end, upload, str(part))) for end in ("head", "tail"))
+            if head is None or tail is None:
+                raise Failure(409, f"{BLOCKED}: upload {upload[:64]}: part {str(part)[:64]} was not sent through the "
+                                   "guard, or its ends were dropped, so the seams of this order cannot be audited: "
+                                   "send the file again as a new upload", "upload_part_unaudited")
+            if running:
+                across = await self._across(running, head.data)
+                if across:
+                    self._refuse_seam(ex, across, f"parts {k} and {k + 1} in the order `complete` names",
+                                      "the file is not made")
+            running = (running + head.data)[-self.seam_bytes:] if len(head.data) < self.seam_bytes else tail.data
 
     def _record_drops(self, dropped: list[tuple[Held, str]]) -> None:
         """A record of each upload whose held chunks were dropped: nothing of it forwarded, none of it stored."""
@@ -729,7 +782,7 @@ class Interceptor:
         except aiohttp.ClientError as exc:
             raise Failure(502, f"upstream unreachable ({type(exc).__name__})", "upstream_unreachable") from None
         record.status = upstream.status
-        if upstream.status < 400 and upstream.content_type in _STREAMED:
+        if 200 <= upstream.status < 300 and upstream.content_type in _STREAMED:  # (a redirect's is answered whole)
             record.stream = True  # (an Ollama request streams unless it says `stream: false`)
             return await self._relay(upstream, send, ex, strip_usage)
         try:
@@ -750,12 +803,13 @@ class Interceptor:
         elif answer is None:
             record.error = "upstream answer is not a JSON object"
         else:
+            self._keep_part(ex, response)
             rewritten = (self._restored_chunks(ex, response) if isinstance(response, list)
                          else self.policy.on_response(ex, response))
             if rewritten is not None:
                 content = json_bytes(rewritten)
         stored = answer if answer is not None else {"raw": content.decode("utf-8", "replace")[:10000]}
-        location = ("a redirect" if upstream.status in _BODY_REDIRECTS else
+        location = ("a redirect" if upstream.status in _REDIRECTS else
                     "an upload" if any(kind == "header" and name in _UPLOAD_HEADERS for kind, name, _ in ex.fields)
                     else "")
         answer_headers = _client_headers(upstream, self._moved(ex), location, self.config.enforce != "observe")

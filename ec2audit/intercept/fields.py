@@ -28,6 +28,7 @@ detectors' walk numbers the sites, the placing walk replays the numbers (`redact
 from __future__ import annotations
 
 import bisect
+import decimal
 import itertools
 import json
 from collections.abc import Callable
@@ -79,6 +80,37 @@ JOIN_REACH = 200
 Visitor = Callable[[tuple, str, bool, tuple[int, ...]], list[Edit]]
 
 
+#: The longest a number's exact decimal writing is read as (`number_text`): `1e308` is read as it stands
+_NUMBER_REACH = 40
+
+
+class Number(float):
+    """A JSON number with a fraction or an exponent, keeping the text it was written as: what reaches the upstream
+    where the body is forwarded as it came. `110105198803153418.0` is an 18-digit id there; the float it parses to,
+    `1.1010519880315342e+17`, is not."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> Number:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+    def __reduce__(self):  # (a body parsed in a worker process comes back whole)
+        return Number, (self.text,)
+
+
+def number_text(value: int | float) -> str:
+    """A number as the walk reads it: an integer's digits; a `Number`'s exact decimal value written out
+    (`1.3922883366e10` → `13922883366`, `110105198803153418.0` as it stands) where that is at most `_NUMBER_REACH`
+    characters, else as written; any other float as Python writes it."""
+    if isinstance(value, Number):
+        exact = format(decimal.Decimal(value.text), "f")
+        return exact if len(exact) <= _NUMBER_REACH else value.text
+    return str(value)
+
+
 def apply_edits(text: str, edits: list[Edit]) -> str:
     """The text with each `(start, end, replacement)` made; one pass, however many edits."""
     pieces: list[str] = []
@@ -113,7 +145,7 @@ def _json_text(text: str):
     if text[:1] not in '{["':
         return None
     try:
-        parsed = json.loads(text)
+        parsed = json.loads(text, parse_float=Number)
     except (ValueError, RecursionError):
         return None
     if isinstance(parsed, str) or (isinstance(parsed, dict | list) and not too_deep(parsed)):
@@ -123,8 +155,8 @@ def _json_text(text: str):
 
 def walk(value, visit: Visitor, path: tuple = ()):
     """`value` with every string, key and number offered to `visit`; containers are rebuilt only where
-    something was replaced (so an untouched body is returned as is). Numbers and keys are held to
-    literal hits; a replaced number becomes its placeholder string."""
+    something was replaced (so an untouched body is returned as is). Numbers (read as written: `number_text`) and
+    keys are held to literal hits; a replaced number becomes its placeholder string."""
     if isinstance(value, str):
         inner = _json_text(value) if len(path) < 3 * MAX_DEPTH else None  # JSON text in JSON text in…: bounded
         if inner is not None:  # JSON text: walk inside, re-encode only if something changed
@@ -135,8 +167,9 @@ def walk(value, visit: Visitor, path: tuple = ()):
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int | float):
-        edits = visit(path, str(value), True, ())
-        return apply_edits(str(value), edits) if edits else value
+        text = number_text(value)
+        edits = visit(path, text, True, ())
+        return apply_edits(text, edits) if edits else value
     if isinstance(value, list):
         reading = tokens.token_text(value) if _shape(path) in _TOKEN_ARRAYS else None
         if reading is not None:  # one text, its ids no numbers of their own
@@ -193,7 +226,7 @@ def _spelling(value: list) -> tuple[list[str], str] | None:
     if all(isinstance(v, str) and len(v) == 1 for v in value):
         return list(value), ""
     if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-        return [str(v) for v in value], ","
+        return [number_text(v) for v in value], ","
     return None
 
 

@@ -2,17 +2,20 @@
 exactly what was audited: multipart ones (`multipart/form-data`: OpenAI's `/v1/files`, `/v1/uploads/{id}/parts`, an
 audio transcription's `prompt` beside its file, Anthropic's `/v1/files`; `multipart/related`: Gemini's
 `/upload/v1beta/files?uploadType=multipart`, a JSON metadata part and the file's bytes) and URL-encoded ones
-(`application/x-www-form-urlencoded`: key/value pairs, UTF-8 after percent-decoding, forwarded re-encoded). And a
-file sent as the body itself (Gemini's resumable upload, `X-Goog-Upload-Command: upload`), read as a form of one
-file part, `{"file": {"content_type"?, "data"}}`, and forwarded as that part's bytes.
+(`application/x-www-form-urlencoded`: key/value pairs, UTF-8 after percent-decoding, or the charset its media type
+declares, forwarded re-encoded in it). And a file sent as the body itself (Gemini's resumable upload,
+`X-Goog-Upload-Command: upload`), read as a form of one file part, `{"file": {"content_type"?, "data"}}`, and forwarded
+as that part's bytes.
 
 A form becomes an object of its fields by name (`{"purpose": "batch", "file": …}`; a name sent twice, a list of its
 values; a part without a name, `part-<n>`). A part's value is its text where it is text (UTF-8, or UTF-8/UTF-16 with a
-BOM, as a Windows `.reg` export is): a JSONL file (the Batch API's input) as the list of its lines' objects, whose
-`body`s are then read as requests are; any other file as base64, which `media.py` reads as a file of a JSON request is
-(a PDF's text, a `.docx`'s XML; an image or audio, named unread). A part that is neither (bytes of no kind `media.py`
-knows, a `Content-Transfer-Encoding` other than the identity ones) is no value the guard read: the enforcing modes
-refuse the request and name it (`Form.unreadable`).
+BOM, as a Windows `.reg` export is, or the charset its media type declares: `_declared`; UTF-8 cut inside a character at
+either end, as an Uploads API part is, `_utf8_cut`): a JSONL file (the Batch API's input) as the list of its lines'
+objects, whose `body`s are then read as requests are; any other file as base64, which `media.py` reads as a file of a
+JSON request is (a PDF's text, a `.docx`'s XML; an image or audio, named unread). A part that is neither (bytes of no
+kind `media.py` knows, a `Content-Transfer-Encoding` other than the identity ones, text that reads two ways: as UTF-8
+and in its declared charset) is no value the guard read: the enforcing modes refuse the request and name it
+(`Form.unreadable`).
 
 A part with a filename or a media type is the object `{"filename": …, "content_type": …, "data": …}`: both are
 forwarded, so both are audited. The body forwarded is always the form rebuilt from the audited object (redacted or
@@ -58,6 +61,7 @@ class _Part:
     name: str = ""
     form_field: bool = False
     encoding: str = "utf-8"  # a codec, "jsonl" (its lines' objects, UTF-8), or "base64"
+    edges: tuple[bytes, bytes] = (b"", b"")  # a UTF-8 sequence cut at its start, at its end (`_utf8_cut`)
     final_newline: bool = False  # (a JSONL file's)
 
 
@@ -69,6 +73,7 @@ class Form:
     parts: list[_Part]
     body: dict
     unreadable: list[str]  # each part no detector could read: `file (application/octet-stream, 812 bytes)`
+    charset: str = "utf-8"  # a URL-encoded body's, as it is written back
 
     @property
     def streams(self) -> bool:
@@ -87,7 +92,7 @@ class Form:
         if self.media_type == URLENCODED:
             pairs = [(name, item if isinstance(item, str) else json.dumps(item, ensure_ascii=False))
                      for _, name, item in items]
-            return urllib.parse.urlencode(pairs).encode(), URLENCODED
+            return urllib.parse.urlencode(pairs, encoding=self.charset).encode(), URLENCODED
         if self.media_type == FILE_BODY:
             [(part, _, item)] = items
             return _value_bytes(item.get("data", "") if isinstance(item, dict) else item, part), \
@@ -127,8 +132,48 @@ def _value_bytes(value, part: _Part) -> bytes:
         return base64.b64decode(value) if isinstance(value, str) else str(value).encode()
     if part.encoding == "jsonl" and isinstance(value, list):
         lines = "\n".join(json.dumps(line, ensure_ascii=False) for line in value)
-        return (lines + ("\n" if part.final_newline else "")).encode()
-    return (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)).encode(part.encoding)
+        text = (lines + ("\n" if part.final_newline else "")).encode()
+    else:
+        codec = "utf-8" if part.encoding == "jsonl" else part.encoding
+        text = (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)).encode(codec)
+    return part.edges[0] + text + part.edges[1]
+
+
+def _decoded(data: bytes, codec: str, part: _Part) -> str | None:
+    """The part's bytes as text in `codec` (UTF-8: `_utf8_cut`), None where they are none, or hold a NUL."""
+    try:
+        text = _utf8_cut(data, part) if codec == "utf-8" else data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    if "\x00" in text:
+        part.edges = (b"", b"")
+        return None
+    return text
+
+
+def _declared(ctype: bytes) -> str | None:
+    """The codec of the charset a part's media type declares (`text/plain; charset=gbk`), where Python has it: a
+    text in GBK, Latin-1, UTF-16 without a byte order mark or UTF-7 read as UTF-8 would be no text, or the wrong one
+    (UTF-7's is ASCII), and go out unread."""
+    charset = parse_options_header(ctype)[1].get(b"charset")
+    try:
+        name = codecs.lookup(charset.decode("latin-1").strip()).name if charset else None
+    except LookupError:
+        return None
+    return None if name in ("utf-8", "ascii") else name
+
+
+def _utf8_cut(data: bytes, part: _Part) -> str:
+    """UTF-8 text that may be cut at a byte count (an Uploads API part): a character's bytes begun before its start
+    or ended after its end are kept apart, as they came (`_Part.edges`; the seam of two parts reads them whole,
+    `seams.py`), the rest decoded strictly."""
+    head = len(data) - len(data.lstrip(bytes(range(0x80, 0xC0))))
+    head = head if head <= 3 else 0
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    text = decoder.decode(data[head:])
+    tail = decoder.getstate()[0]
+    part.edges = (data[:head], tail)
+    return text
 
 
 def _value(part: _Part, unreadable: list[str]):
@@ -139,22 +184,27 @@ def _value(part: _Part, unreadable: list[str]):
     if transfer.strip().lower() not in _IDENTITY:
         unreadable.append(f"{part.name} (Content-Transfer-Encoding {transfer.decode('latin-1')})")
         return ""
-    codec = next((c for bom, c in _BOMS if data.startswith(bom)), "utf-8")
-    try:
-        text = data.decode(codec)
-    except UnicodeDecodeError:
-        text = None
-    if text is not None and "\x00" not in text:
-        part.encoding = codec
+    codec = next((c for bom, c in _BOMS if data.startswith(bom)), None)
+    text = _decoded(data, codec or "utf-8", part)
+    declared = _declared(ctype) if codec is None else None
+    if declared is not None:  # the text the upstream may read by its charset, or as UTF-8
+        other = _decoded(data, declared, part)
+        if text is not None and other is not None and other != text:
+            unreadable.append(f"{part.name} (text that reads two ways: as UTF-8 and as its charset {declared})")
+            return ""
+        if text is None:
+            text, codec, part.edges = other, declared, (b"", b"")
+    if text is not None:
+        part.encoding = codec or "utf-8"
         lines = text.splitlines()
-        if codec == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines if line):
+        if part.encoding == "utf-8" and len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines if line):
             try:
                 part.encoding, part.final_newline = "jsonl", text.endswith("\n")
                 return [parse(line.encode()) for line in lines if line]
             except BadRequest:
-                part.encoding = codec
+                part.encoding = "utf-8"
         return text
-    part.encoding = "base64"
+    part.encoding, part.edges = "base64", (b"", b"")
     value = base64.b64encode(data).decode()
     if sniff(value) is None:
         kind = parse_options_header(ctype)[0].decode("latin-1") or "application/octet-stream"
@@ -190,19 +240,35 @@ class _Collector:
         self.ended = True
 
 
-def _read_urlencoded(raw: bytes) -> Form:
-    """A URL-encoded body as a Form (a field with no `=` is one with an empty value, as servers read it); BadRequest
-    where a byte or a percent-escape is not UTF-8."""
+def _pairs(raw: bytes, codec: str) -> list[tuple[str, str]] | None:
+    """A URL-encoded body's pairs in `codec` (its percent-escapes' bytes; its bytes, where they are not all ASCII)."""
     try:
-        pairs = urllib.parse.parse_qsl(raw.decode(), keep_blank_values=True, errors="strict")
+        text = raw.decode("ascii") if raw.isascii() else raw.decode(codec)
+        return urllib.parse.parse_qsl(text, keep_blank_values=True, encoding=codec, errors="strict")
     except UnicodeDecodeError:
-        raise BadRequest(f"{URLENCODED} body is not UTF-8 once percent-decoded") from None
+        return None
+
+
+def _read_urlencoded(raw: bytes, declared: str | None) -> Form:
+    """A URL-encoded body as a Form (a field with no `=` is one with an empty value, as servers read it), in UTF-8 or
+    the charset its media type declares (`_declared`); BadRequest where a byte or a percent-escape is neither, or
+    where the body reads as two different forms in the two (the upstream may read either)."""
+    pairs = _pairs(raw, "utf-8")
+    other = _pairs(raw, declared) if declared else None
+    if pairs is not None and other is not None and other != pairs:
+        raise BadRequest(f"{URLENCODED} body reads two ways: as UTF-8 and as its charset {declared}")
+    charset = "utf-8"
+    if pairs is None:
+        if other is None:
+            raise BadRequest(f"{URLENCODED} body is not UTF-8{' nor ' + declared if declared else ''} once "
+                             "percent-decoded")
+        pairs, charset = other, str(declared)
     parts = [_Part(name=name) for name, _ in pairs]
     body: dict = {}
     for name, value in pairs:
         held = body.get(name)
         body[name] = value if name not in body else [*held, value] if isinstance(held, list) else [held, value]
-    return Form(URLENCODED, parts, body, [])
+    return Form(URLENCODED, parts, body, [], charset)
 
 
 def read_file_body(raw: bytes, content_type: str) -> Form:
@@ -219,7 +285,7 @@ def read_form(raw: bytes, content_type: str) -> Form:
     multipart body, a part with no headers' end, a URL-encoded one that is not UTF-8."""
     media_type, options = parse_options_header(content_type)
     if media_type.lower() == URLENCODED.encode():
-        return _read_urlencoded(raw)
+        return _read_urlencoded(raw, _declared(content_type.encode("latin-1")))
     boundary = options.get(b"boundary")
     if not boundary:
         raise BadRequest(f"{media_type.decode('latin-1')} body without a boundary in its Content-Type")

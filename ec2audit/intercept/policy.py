@@ -55,6 +55,7 @@ class Exchange:
     path_stream: str | None = None  # the stream shape its path names (Gemini's `:streamGenerateContent`)
     root: str = "/v1"  # the root its path is under (`dialects.ROOTS`)
     proxy_url: str = ""  # the proxy's URL as the client reached it (an upload session's URL is pointed back at it)
+    upload_part: tuple[str, bytes, bytes] | None = None  # an Uploads API part: (upload id, its start, its end)
     emap: EpisodeMap | None = None  # redact: the placeholders this request used (all it may restore)
     restorer: StreamRestorer | None = None
     started: bool = False  # the client's response has begun (headers sent)

@@ -12,7 +12,7 @@ import math
 import re
 import sys
 
-from ec2audit.intercept.fields import MAX_DEPTH, pointer, too_deep
+from ec2audit.intercept.fields import MAX_DEPTH, Number, pointer, too_deep
 from ec2audit.payloads import detect_api, flatten
 
 
@@ -48,7 +48,7 @@ def _integer(text: str) -> int:
 
 
 def _float(text: str) -> float:
-    value = float(text)
+    value = Number(text)  # (read as written: `fields.number_text`)
     if not math.isfinite(value):
         raise BadRequest(f"request body holds the number {text[:40]}, too large for a 64-bit float: refused")
     return value

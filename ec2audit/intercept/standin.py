@@ -6,7 +6,9 @@ one JSON array) and Bedrock Converse, and answers by a fixed script chosen with 
   echo (any other name)  text "echo: <last user text>"
   tool-echo              a `send` tool call whose arguments are {"text": <last user text>}
   fault-500              a 500 error       fault-slow     waits 3 s before answering
-  fault-redirect         a 307 to the same path on its own origin (`-elsewhere`: on another host)
+  fault-redirect         a 307 to the same path on its own origin (`-elsewhere`: on another host;
+                         `fault-redirect-302`…: that status; the model list's GET, named in
+                         `X-Standin-Script`)
   fault-cut              a stream that breaks off (connection dropped) after two events
   fault-malformed        a stream with one event that is not JSON
   fault-error            a stream that sends its API's error event after two events, and ends
@@ -28,6 +30,7 @@ Gemini's resumable upload is served as Google serves it: a `start` command is an
 `{"file": <its text>}`), a chunk before the last (`upload` without `finalize`) answered `active`. A `start` for a
 file named `fault-elsewhere` names its session on another host (`_ELSEWHERE`), one named `fault-location` in
 `Location` (as Google's other upload APIs do), `fault-location-elsewhere` both.
+An Uploads API part (`/v1/uploads/{id}/parts`) is answered with an id of its own, as OpenAI answers it.
 Every request (path, query, headers, body and its bytes) is kept in `app.state.requests` for
 assertions, the headers of each model list request (GET /v1/models) in `app.state.listings`, and each call
 whose client went away before it ended is counted in `app.state.cancelled`.
@@ -42,6 +45,7 @@ import asyncio
 import json
 import re
 import time
+import uuid
 from email.parser import BytesParser
 from email.policy import HTTP
 from typing import Any
@@ -247,6 +251,8 @@ def _native(path: str, script: _Script) -> dict:
         answer = {"role": "assistant", "content": [{"text": script.text}]}
         return {"output": {"message": answer}, "stopReason": "end_turn",
                 "usage": {"inputTokens": n, "cacheReadInputTokens": n, "outputTokens": out, "totalTokens": 2 * n + out}}
+    if _PART.search(path):  # an Uploads API part, named by an id of its own (`complete` lists the ids in order)
+        return {"id": f"part_{uuid.uuid4().hex[:16]}", "object": "upload.part", "path": path}
     return {"id": "standin", "object": "standin.echo", "path": path,
             "usage": {"input_tokens": script.prompt_tokens, "total_tokens": script.prompt_tokens}}
 
@@ -293,6 +299,9 @@ _APIS = {"/v1/completions": "openai-completions"}  # a body the shape alone does
 #: Azure OpenAI's root and deployment (`/openai/deployments/{d}/…`) or v1 API (`/openai/v1/…`)
 #: Where a `start` for a file named `…-elsewhere` puts its upload session: a host other than the stand-in's
 _ELSEWHERE = "https://upload.elsewhere.invalid/"
+#: `fault-redirect`, `fault-redirect-302`, `fault-redirect-303-elsewhere`…: the status, and whether on another host
+_REDIRECT = re.compile(r"fault-redirect(?:-(30[1-8]))?(-elsewhere)?")
+_PART = re.compile(r"/uploads/[^/]+/parts/?$")
 _AZURE = re.compile(r"^/openai/(?:deployments/[^/]+|v1)(?=/)")
 
 
@@ -367,9 +376,9 @@ async def _answer(request: Request):
         return _JSON(_native(request.url.path, script))
     if script.model == "fault-500":
         return JSONResponse({"error": {"message": "scripted stand-in failure", "type": "server_error"}}, 500)
-    if script.model.startswith("fault-redirect"):  # a 307: the client sends the same body again, there
-        origin = _ELSEWHERE if script.model.endswith("-elsewhere") else str(request.base_url)
-        return Response(status_code=307, headers={"location": origin + request.url.path.lstrip("/")})
+    moved = _redirect(script.model, request)  # a 307 (or the status named): the client follows it there
+    if moved is not None:
+        return moved
     if script.model == "fault-slow":
         await asyncio.sleep(3)
     if script.model == "fault-hang" and not body.get("stream"):
@@ -385,8 +394,23 @@ async def _answer(request: Request):
     return _JSON(whole)
 
 
+def _redirect(script: str, request: Request) -> Response | None:
+    """The redirect a script names (`fault-redirect-302-elsewhere`…), to the same path on its origin or another host."""
+    redirect = _REDIRECT.fullmatch(script)
+    if redirect is None:
+        return None
+    origin = _ELSEWHERE if redirect.group(2) else str(request.base_url)
+    return Response(status_code=int(redirect.group(1) or 307),
+                    headers={"location": origin + request.url.path.lstrip("/")})
+
+
 async def _models(request: Request):
+    """The model list; redirected where the request names a redirect's script in `X-Standin-Script` (a GET has no
+    model to name it)."""
     request.app.state.listings.append({"headers": dict(request.headers), "header_list": request.headers.items()})
+    moved = _redirect(request.headers.get("x-standin-script", ""), request)
+    if moved is not None:
+        return moved
     return JSONResponse({"object": "list", "data": [{"id": "echo", "object": "model", "owned_by": "standin"}]})
 
 
