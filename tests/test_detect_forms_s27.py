@@ -213,3 +213,26 @@ def test_another_stage_or_side_of_a_diagnosis_is_no_hit(value, text):
 ])
 def test_the_same_stage_is_still_found(value, text):
     assert _graded(value, "health", text, "diagnosis") >= 0.7
+
+
+# -- a date written with its year in two digits (the lead, from blind split 37's misses: `DOB 03/14/79`) ----------
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("14 March 1979", "Tenant: L. Farrow (DOB 03/14/79), unit B219"),
+    ("14 March 1979", "geb. 14.03.79 in Leipzig"),
+    ("1979-03-14", "dob 3/14/79 per the intake form"),
+    ("July 2, 1990", "born 02-07-90, Manchester"),
+])
+def test_a_date_with_a_two_digit_year_is_the_value(value, text):
+    assert _graded(value, "identity", text, "date_of_birth") == 1.0
+
+
+@pytest.mark.parametrize("text", [
+    "DOB 03/14/78",  # another year
+    "DOB 03/15/79",  # another day
+    "firmware 1.2.85 installed",  # for 1985-01-02: a version, not a date (dots unpadded)
+    "ref 103/14/79",  # inside a longer number
+])
+def test_another_short_date_or_a_version_is_no_hit(text):
+    value = "1985-01-02" if "firmware" in text else "14 March 1979"
+    assert _graded(value, "identity", text, "date_of_birth") == 0.0

@@ -1,6 +1,6 @@
 """Dates (of birth, of admission, of a hearing) in the forms people write them: `1987-03-08`, `03/08/1987`
 (US), `08/03/1987` and `08.03.1987` (day first), `March 8, 1987`, `8 Mar 1987`, `8th of March 1987`,
-`1987年3月8日`, in Han numerals (`一九八七年三月八日`), in the Republic of China's years as Taiwan writes them
+`1987年3月8日`, with the year in two digits (`03/08/87`, `08.03.87`), in Han numerals (`一九八七年三月八日`), in the Republic of China's years as Taiwan writes them
 (`民國76年3月8日`, `民國七十六年三月八日`: 1987 is year 76) and in Japan's era years (`昭和62年3月8日`,
 `S62.3.8`), with the month named in another European language (`8. März 1987`, `8 de marzo de 1987`,
 `8 marca 1987`), and in ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as
@@ -67,11 +67,20 @@ def date_forms(date: dt.date) -> list[str]:
     forms += _han_forms(y, m, d)
     forms += _foreign_forms(y, m, d)
     forms += [f"{a}{sep}{b}{sep}{y}" for sep in "/.-" for a, b in ((mm, dd), (m, d), (dd, mm), (d, m))]
+    forms += _short_year_forms(y % 100, m, d)
     for name in dict.fromkeys((month, mon, "sept" if m == 9 else mon)):
         for day in (str(d), _ordinal(d)):
             forms += [f"{name} {day}, {y}", f"{name} {day} {y}", f"{day} {name} {y}", f"{day} of {name} {y}"]
         forms += [f"{name}. {d}, {y}", f"{d} {name}. {y}", f"{dd} {name} {y}", f"{d}-{name}-{y}", f"{dd}-{name}-{y}"]
     return list(dict.fromkeys(forms))
+
+
+def _short_year_forms(yy: int, m: int, d: int) -> list[str]:
+    """The date with its year in two digits, as forms and records write a date of birth (`03/14/79`, `14.03.79`,
+    `3/14/79`): month and day padded with any separator, unpadded with slashes only (`1.2.85` is a version)."""
+    mm, dd = f"{m:02d}", f"{d:02d}"
+    padded = [f"{a}{sep}{b}{sep}{yy:02d}" for sep in "/.-" for a, b in ((mm, dd), (dd, mm))]
+    return padded + [f"{a}/{b}/{yy:02d}" for a, b in ((m, d), (d, m))]
 
 
 #: month names of the languages a translated record is written in, January first (lower case, as the text view)
