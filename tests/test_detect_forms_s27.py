@@ -236,3 +236,25 @@ def test_a_date_with_a_two_digit_year_is_the_value(value, text):
 def test_another_short_date_or_a_version_is_no_hit(text):
     value = "1985-01-02" if "firmware" in text else "14 March 1979"
     assert _graded(value, "identity", text, "date_of_birth") == 0.0
+
+
+# -- an identifier's end or start introduced by "ends", "last three", "前三位" (the lead, from blind split 37's
+#    `NI number ends 2916C`): the taxonomy's context words counted two to six, as it counted four and six --------
+
+@pytest.mark.parametrize(("value", "dimension", "text"), [
+    ("JT 47 29 16 C", "government_id", "Priya's NI number ends 2916C I think"),
+    ("330106198703081234", "government_id", "身份证后三位是234，别的我不记得"),
+    ("330106198703081234", "government_id", "身份证前五位是33010"),
+    ("GB29 NWBK 6016 1331 9268 19", "financial", "the account, last five 26819, is the one to credit"),
+])
+def test_a_piece_named_by_its_count_or_by_ends_is_a_fragment(value, dimension, text):
+    assert _graded(value, dimension, text, "id") == 0.3
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("JT 47 29 16 C", "Priya's NI number ends 2917C I think"),  # another end
+    ("JT 47 29 16 C", "the session ends 16:00 sharp"),  # no piece of the value
+    ("330106198703081234", "身份证后三位是235"),  # another end
+])
+def test_another_piece_after_the_words_is_no_hit(value, text):
+    assert _graded(value, "government_id", text, "id") == 0.0
