@@ -463,16 +463,15 @@ GROUPS_S27: dict[str, tuple[str, list[str]]] = {
     "HL": ("ec2audit/logs/__init__.py", [*ACEBENCH_AUDIT, *GEMINI_CLI]),
     "HG": ("ec2audit/logs/gemini_cli.py", GEMINI_CLI),
     "HO": ("ec2audit/logs/openai_log.py", HELICONE),
-    "HJ": ("ec2audit/logs/json_messages.py", HELICONE),
     "HBA": ("ec2audit/logs/base.py", HELICONE),
     "HF": ("ec2audit/files.py", JSONL_NAMES),
     "HAU": ("ec2audit/logs/audit.py", JSONL_NAMES),
-    "HRS": ("ec2audit/report/summary.py", JSONL_NAMES),
-    "HB": ("ec2audit/logs/batch_api.py", [W18 + "test_a_batch_saved_under_upper_case_names_is_paired_and_priced", *BATCH]),
+    "HB": ("ec2audit/logs/batch_api.py",
+           [W18 + "test_a_batch_saved_under_upper_case_names_is_paired_and_priced", *BATCH]),
     "HU": ("ec2audit/units.py", UNITS_FILES),
     "HAB": ("ec2audit/acebench.py", ACEBENCH_TASKS),
     "HUP": ("ec2audit/intercept/uploads.py", [*HELD, *UPLOADS]),
-    "HP": ("ec2audit/intercept/app.py", [*HELD, *STREAM_ERRORS, "tests/test_intercept_upload_seams.py", *UPLOADS]),
+    "HP": ("ec2audit/intercept/app.py", [*HELD, *STREAM_ERRORS, "tests/test_intercept_upload_seams.py"]),
     "HSS": ("ec2audit/intercept/sse.py", STREAM_ERRORS),
     "HD": ("ec2audit/intercept/dialects.py", AZURE),
     "HV": ("ec2audit/detect/views.py", BASE64_S26),
@@ -485,11 +484,8 @@ GROUPS_S27: dict[str, tuple[str, list[str]]] = {
     "HC": ("ec2audit/detect/compiled.py", ["tests/test_detect_pinyin_released.py", *FORMS_S26]),
     "HAT": ("ec2audit/detect/forms/address_translations.py", ["tests/test_detect_pinyin_released.py"]),
     "HE": ("ec2audit/detect/exact.py", FORMS_S26),
-    "HN": ("ec2audit/detect/normalize.py", FORMS_S26),
     "HS": ("ec2audit/detect/forms/separators.py", FORMS_S26),
     "HPL": ("ec2audit/detect/forms/places.py", FORMS_S26),
-    "HSO": ("ec2audit/detect/forms/spelled_out.py", FORMS_S26),
-    "HDT": ("ec2audit/detect/forms/dates.py", FORMS_S26),
 }
 GROUPS.update(GROUPS_S27)
 #: group → the tests file added with the round that planted its mutants
@@ -670,6 +666,37 @@ NEW_FOR: dict[str, list[str]] = {
     "EB": ["test_a_batch_gzipped_under_an_upper_case_suffix_is_paired_and_read"],
     "ECT": ["test_an_address_at_a_domain_that_only_ends_like_a_template_domain_is_someones"],
     "EH": ["test_deletions_beside_a_changes_other_counts_are_none_and_a_bands_are_a_condition"],
+    "HA": ["test_a_request_log_with_a_key_other_formats_use_is_audited_as_requests"],
+    "HG": ["test_a_request_log_with_a_key_other_formats_use_is_audited_as_requests",
+           "test_a_gemini_cli_prompt_written_as_one_part_or_holding_code_is_read",
+           "test_a_gemini_cli_jsonl_session_alone_is_its_session_with_each_message_as_last_written"],
+    "HO": ["test_a_helicone_export_keeping_its_session_in_properties_alone_keeps_its_sessions"],
+    "HU": ["test_a_two_column_csv_is_named_a_table_and_a_cut_json_line_naming_value_is_not"],
+    "HAB": ["test_a_hybrid_tasks_shares_and_rubric_weights_are_normalised_and_a_rubric_of_no_weight_is_one_criterion",
+            "test_a_task_file_imported_from_inside_acebenchs_folder_needs_no_root_hint"],
+    "HUP": ["test_chunks_that_fill_the_byte_bound_exactly_are_all_held",
+            "test_an_upload_dropped_and_sent_again_from_offset_0_in_chunks_completes",
+            "test_an_upload_is_dropped_only_past_its_age_counted_from_its_latest_chunk",
+            "test_the_upload_sent_to_least_recently_is_dropped_first"],
+    "HP": ["test_an_upload_dropped_and_sent_again_from_offset_0_in_chunks_completes",
+           "test_urls_the_upstream_names_elsewhere_are_refused_only_where_the_client_would_send_its_file_or_body",
+           "test_a_part_after_one_whose_end_was_dropped_is_refused_and_observe_refuses_no_part",
+           "test_a_value_starting_at_a_seam_is_redacted_and_a_refused_part_sent_again_is_refused_again",
+           "test_a_value_across_a_seam_found_at_the_blocking_grade_exactly_is_refused",
+           "test_a_value_written_longer_than_any_value_is_still_read_across_a_seam"],
+    "HSS": ["test_a_responses_stream_that_fails_has_its_error_recorded"],
+    "HV": ["test_a_birth_date_in_this_years_passport_zone_is_this_years"],
+    "HBT": ["test_a_blood_type_without_its_rh_factor_is_no_reading_of_a_group_with_one",
+            "test_a_blood_type_with_its_factor_first_or_as_neg_is_the_value",
+            "test_a_group_and_sign_that_a_longer_sign_follows_is_no_blood_type"],
+    "HBY": ["test_a_birth_year_is_read_for_a_field_named_dob_in_any_case",
+            "test_a_year_that_more_digits_follow_is_no_birth_year",
+            "test_a_birth_years_finding_is_written_as_a_fragment_of_the_confidence_of_an_age"],
+    "HGT": ["test_a_term_with_words_on_both_sides_of_its_grade_has_no_other_form",
+            "test_a_grade_of_ten_is_read_in_either_numerals",
+            "test_a_grade_that_ends_a_longer_han_number_is_no_grade_of_the_term"],
+    "HE": ["test_an_amount_with_its_decimals_after_a_full_stop_is_a_larger_amount"],
+    "HS": ["test_a_value_starting_with_a_province_but_no_plate_has_no_pinyin_form"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -2292,52 +2319,43 @@ mutant('HG5', '"cached": "cachedContentTokenCount",\n          ', '')
 mutant('HG6', '"thoughts": "thoughtsTokenCount", ', '')
 mutant('HG8', 'for c in calls if c.get("result") is not None]', 'for c in calls]')
 mutant('HG9', 'messages[record["id"]] = record', 'messages.setdefault(record["id"], record)')
-mutant('HG10', '        elif "sessionId" in record and "projectHash" in record:\n            session = str(record["sessionId"])\n',
-       '')
-mutant('HG11', 'return str(document.get("sessionId") or path.stem), [', 'return path.stem, [')
+mutant('HG10', '        elif "sessionId" in record and "projectHash" in record:\n'
+               '            session = str(record["sessionId"])\n', '')
 mutant('HG12', 'if isinstance(response, str) and response:', 'if False:')
-mutant('HG13', 'provider="google",', 'provider=None,')
-mutant('HG14', 'if kind == "user":', 'if kind in ("user", "info"):')
 # logs/openai_log.py, json_messages.py, base.py: Helicone's export, a broken document said in one line
-mutant('HO1', ' or record.get("target_url")', '')
 mutant('HO2', ' or _tagged_session(record)\n', '\n')
 mutant('HO3', 'k.lower() == _SESSION_PROPERTY', 'k == _SESSION_PROPERTY')
 mutant('HO4', 'for key in ("request_properties", "properties"):', 'for key in ("request_properties",):')
-mutant('HJ1', '_RECORD_KEYS = ("request", "body", "request_body")', '_RECORD_KEYS = ("request", "body")')
 mutant('HBA1', "({' '.join(str(exc).split())})", "({exc})")
-# files.py, logs/audit.py, report/summary.py, review.py: a table named .JSONL is JSON Lines; findings a few rows at a time
+# files.py, logs/audit.py: a table named .JSONL is JSON Lines; findings a few rows at a time
 mutant('HF1', 'return path.suffix.lower() == ".jsonl"', 'return path.suffix == ".jsonl"')
-mutant('HAU1', 'if is_jsonl(path):\n        frame.sink_ndjson(path)', 'if path.suffix == ".jsonl":\n        frame.sink_ndjson(path)')
-mutant('HAU2', 'for at in range(0, max(len(rows), 1), HELD_ROWS):', 'for at in range(0, max(len(rows), 1), HELD_ROWS + 1):')
-mutant('HAU3', 'for at in range(0, max(len(rows), 1), HELD_ROWS):', 'for at in range(0, len(rows), HELD_ROWS):')
-mutant('HRS1', 'return pl.read_ndjson(path) if is_jsonl(path) else', 'return pl.read_ndjson(path) if path.suffix == ".jsonl" else')
+mutant('HAU2', 'for at in range(0, max(len(rows), 1), HELD_ROWS):',
+       'for at in range(0, max(len(rows), 1), HELD_ROWS + 1):')
 # logs/batch_api.py: a batch under upper-case names
 mutant('HB1', 'suffix = uncompressed_name(entry).suffix.lower()', 'suffix = uncompressed_name(entry).suffix')
 # units.py: a misspelled key, a table of another format, a byte order mark
 mutant('HU1', 'n=1, cutoff=0.7)\n        return f" (the line has', 'n=1, cutoff=0.9)\n        return f" (the line has')
-mutant('HU2', 'return f" (a misspelling of \'{near[0]}\'?)" if near else ""', 'return ""')
 mutant('HU3', 'if error == "missing":', 'if error == "value_error":')
 mutant('HU4', '_HEADERS = ((",", "a CSV table"), ("\\t", "a tab-separated table"), (";", "a CSV table"))',
        '_HEADERS = ((",", "a CSV table"), (";", "a CSV table"))')
 mutant('HU5', 'if len(cells) > 1 and any(', 'if len(cells) > 2 and any(')
 mutant('HU7', '(b"PK\\x03\\x04", f"a zip archive (an Excel workbook?), {_ROW_AS_JSON}"),\n           ', '')
 mutant('HU8', 'text = data.decode("utf-8-sig")', 'text = data.decode("utf-8")')
-mutant('HU9', '    if line.lstrip().startswith(("{", "[")):\n        return None\n    for delimiter', '    for delimiter')
+mutant('HU9', '    if line.lstrip().startswith(("{", "[")):\n        return None\n    for delimiter',
+       '    for delimiter')
 # acebench.py: a hybrid task's two channels, a missing workspace named, a byte order mark
 mutant('HAB1', 'split = front.get("grading_weights") or front.get("qwen_grading_weights")',
        'split = front.get("grading_weights")')
-mutant('HAB2', 'if checklist is None or not judge or not criteria or any(', 'if checklist is None or not criteria or any(')
-mutant('HAB3', '_GROUP_WEIGHT.search(line) for line in text.splitlines() if line.lstrip().startswith("#")):',
-       'False for line in text.splitlines()):')
+mutant('HAB2', 'if checklist is None or not judge or not criteria or any(',
+       'if checklist is None or not criteria or any(')
 mutant('HAB4', 'rubric = rubric if sum(w for _, w in rubric) > 0 else [("LLM judge rubric", 1.0)]',
        'rubric = rubric or [("LLM judge rubric", 1.0)]')
 mutant('HAB5', 'scale = checklist + judge', 'scale = 1.0')
-mutant('HAB6', 'c.weight / total * checklist / scale if total else 0.0', 'c.weight * checklist / scale if total else 0.0')
+mutant('HAB6', 'c.weight / total * checklist / scale if total else 0.0',
+       'c.weight * checklist / scale if total else 0.0')
 mutant('HAB7', 'w / rubric_total * judge / scale', 'w * judge / scale')
-mutant('HAB8', '_RUBRIC_HEAD = re.compile(r"^#{2,6}\\s+', '_RUBRIC_HEAD = re.compile(r"^#{3,6}\\s+')
 mutant('HAB10', 'while not gone.parent.is_dir():', 'while not gone.is_dir():')
 mutant('HAB11', 'found_root=bool(root or acebench_root(path))', 'found_root=bool(root)')
-mutant('HAB12', 'text = path.read_text(encoding="utf-8-sig")', 'text = path.read_text(encoding="utf-8")')
 # intercept/uploads.py: held chunks bounded by age and bytes, drops remembered
 mutant('HUP1', 'if len(held.data) > self.max_bytes:', 'if len(held.data) >= self.max_bytes:')
 mutant('HUP2', 'while self._held and self.bytes + len(held.data) > self.max_bytes:',
@@ -2351,7 +2369,7 @@ mutant('HUP8', '    def restart(self, session: tuple) -> None:\n        self._dr
        '    def restart(self, session: tuple) -> None:\n        pass')
 mutant('HUP9', '        self._dropped[session] = why\n', '')
 mutant('HUP10', '        self.bytes += len(held.data)\n', '')
-# intercept/app.py: a chunk after a drop, the Uploads API's seams, an upload's or a redirect's URL elsewhere, errors mid-stream
+# intercept/app.py: a chunk after a drop, the Uploads API's seams, URLs elsewhere, errors mid-stream
 mutant('HP1', 'if why is not None and offset != "0":', 'if why is not None:')
 mutant('HP2', '        self.held_uploads.restart(session)\n', '')
 mutant('HP3', 'raise Failure(410, f"resumable upload {why}', 'raise Failure(400, f"resumable upload {why}')
@@ -2362,7 +2380,6 @@ mutant('HP7', 'if match is None or self.config.enforce == "observe":', 'if match
 mutant('HP9', 'f["start"] < cut < f["end"]', 'f["start"] <= cut < f["end"]')
 mutant('HP10', 'and f["grade"] >= self.config.block_grade]', 'and f["grade"] > self.config.block_grade]')
 mutant('HP11', '                self.part_ends.hold(session, previous)\n', '')
-mutant('HP12', 'Held((before + data)[-self.seam_bytes:]', 'Held(data[-self.seam_bytes:]')
 mutant('HP13', '_SEAM_TIMES, _SEAM_CAP = 4, 4096', '_SEAM_TIMES, _SEAM_CAP = 1, 4096')
 mutant('HP14', 'cut = len(before.decode("utf-8", "replace"))', 'cut = len(before)')
 mutant('HP15', 'why = self.part_ends.dropped(session)\n        if why is not None:',
@@ -2376,17 +2393,16 @@ mutant('HP20', '_UPLOAD_HEADERS = frozenset({"x-goog-upload-protocol", _UPLOAD_C
        '_UPLOAD_HEADERS = frozenset({_UPLOAD_COMMAND.decode()})')
 mutant('HP21', '_UPLOAD_NEXT_URL = _NEXT_URL | {b"location"}', '_UPLOAD_NEXT_URL = _NEXT_URL')
 mutant('HP22', 'location, self.config.enforce != "observe")', 'location, self.config.enforce == "block")')
-mutant('HP23', '                        if failed:  # the answer names', '                        if False:  # the answer names')
+mutant('HP23', '                        if failed:  # the answer names',
+       '                        if False:  # the answer names')
 # intercept/sse.py: the error an upstream sends mid-stream
 mutant('HSS1', '    if error is None and data.get("type") == "error":\n        error = data\n', '')
-mutant('HSS2', '    if error is None and isinstance(data.get("response"), dict):\n        error = data["response"].get("error")\n',
-       '')
-mutant('HSS3', 'error = error.get("message") or json.dumps(error, ensure_ascii=False)', 'error = error.get("message")')
+mutant('HSS2', '    if error is None and isinstance(data.get("response"), dict):\n'
+               '        error = data["response"].get("error")\n', '')
 mutant('HSS4', 'return error[:300] if isinstance(error, str) and error else None',
        'return error[:300] if isinstance(error, str) else None')
 # intercept/dialects.py: Azure OpenAI's root
 mutant('HD1', 'tail, root = _AZURE_PREFIX.sub("", tail, count=1), "/v1"', 'tail = _AZURE_PREFIX.sub("", tail, count=1)')
-mutant('HD2', '_AZURE_PREFIX = re.compile(r"/(?:deployments/[^/]+|v1)(?=/)")', '_AZURE_PREFIX = re.compile(r"/deployments/[^/]+(?=/)")')
 mutant('HD3', '*GENERIC_ROOTS, AZURE_ROOT, *(', '*GENERIC_ROOTS, *(')
 # detect/views.py: base64 without a hint, a label before it; the passport zone's dates
 mutant('HV1', '_UNHINTED_LEAST = 20', '_UNHINTED_LEAST = 8')
@@ -2398,13 +2414,10 @@ mutant('HV5', 'if (end - start) % 4 == 1 and not labelled:', 'if (end - start) %
 mutant('HV9', 'if past and year > datetime.date.today().year:', 'if past and year >= datetime.date.today().year:')
 mutant('HV10', 'if past and year > datetime.date.today().year:', 'if year > datetime.date.today().year:')
 mutant('HV11', '_mrz_date(groups[6], past=False)', 'groups[6]')
-mutant('HV12', 'year = 2000 + int(yymmdd[:2])', 'year = 1900 + int(yymmdd[:2])')
 # detect/forms/spaced_hex.py: bytes in hex one separator apart
 mutant('HX1', '_LEAST_BYTES = 8', '_LEAST_BYTES = 6')
 mutant('HX2', '_APART = r"(?:[ :]|[ \\t]*\\r?\\n[ \\t]*)"', '_APART = r"(?:[ :])"')
-mutant('HX3', '_RUN = re.compile(rf"(?<![\\w:.]){_BYTE}', '_RUN = re.compile(rf"(?<![\\w:]){_BYTE}')
 mutant('HX4', '{{{_LEAST_BYTES - 1},}}(?![\\w:])")', '{{{_LEAST_BYTES - 1},}}(?!\\w)")')
-mutant('HX5', '_BYTE = r"(?:0[xX])?[0-9a-fA-F]{2}"', '_BYTE = r"(?:0x)?[0-9a-fA-F]{2}"')
 # detect/forms/blood_types.py: a blood type in another notation
 mutant('HBT1', 'if not m or not m[2]:', 'if not m:')
 mutant('HBT2', '    forms += [f"{group}{s}" for s in _RH_SIGNS[sign]]\n', '')
@@ -2414,10 +2427,12 @@ mutant('HBT7', '    forms += [f"{r}{sep}{group}" for r in rh for sep in (" ", ",
 mutant('HBT8', '(阴性|阳性|negative|positive|neg|pos|[-+−])?")', '(阴性|阳性|negative|positive|[-+−])?")')
 mutant('HNV1', ' and not is_blood_type(form))', ')')
 # detect/forms/birth_years.py: a birth year after words naming it
-mutant('HBY1', '_BIRTH_FIELD = re.compile(r"birth|\\bdob\\b|born|出生|生日")', '_BIRTH_FIELD = re.compile(r"birth|born|出生|生日")')
+mutant('HBY1', '_BIRTH_FIELD = re.compile(r"birth|\\bdob\\b|born|出生|生日")',
+       '_BIRTH_FIELD = re.compile(r"birth|born|出生|生日")')
 mutant('HBY2', '_MORE_DATE = re.compile(r"\\d|[-/.]', '_MORE_DATE = re.compile(r"[-/.]')
 mutant('HBY3', '|年?\\d{1,2}月|', '|')
-mutant('HBY4', '(start and text[start - 1].isascii() and text[start - 1].isalnum())', '(start and text[start - 1].isalnum())')
+mutant('HBY4', '(start and text[start - 1].isascii() and text[start - 1].isalnum())',
+       '(start and text[start - 1].isalnum())')
 mutant('HBY5', '"partial.fragment", FRAGMENT, 0.6)', '"partial.fragment", FRAGMENT, 1.0)')
 mutant('HBY6', 'field = cu.unit.field.lower().replace("_", " ")', 'field = cu.unit.field.lower()')
 # detect/forms/cjk_capital_numerals.py: 壹 贰 叁 … read as the common numerals
@@ -2428,33 +2443,23 @@ mutant('HCN4', '_COMMON = str.maketrans(_CAPITALS, "一二二三三四五六六�
 mutant('HCN5', '_MEASURE = re.compile(r"[级級期', '_MEASURE = re.compile(r"[級期')
 # detect/forms/graded_terms.py: a term and its grade written another way
 mutant('HGT1', 'if not m or bool(m["pre"]) == bool(m["post"]):', 'if not m or not (m["pre"] or m["post"]):')
-mutant('HGT2', '_HAN_VALUES = {han_number(n): n for n in range(1, 100)}', '_HAN_VALUES = {han_number(n): n for n in range(1, 10)}')
+mutant('HGT2', '_HAN_VALUES = {han_number(n): n for n in range(1, 100)}',
+       '_HAN_VALUES = {han_number(n): n for n in range(1, 10)}')
 mutant('HGT3', 'for number in (str(n), han_number(n)):', 'for number in (str(n),):')
 mutant('HGT7', '_NUMERALS = "〇零一二三四五六七八九十百0123456789"', '_NUMERALS = "〇零一二三四五六七八九0123456789"')
 mutant('HGT8', 'return not (start and text[start - 1] in _NUMERALS)', 'return True')
-mutant('HGT9', 'forms += [f"{grade}{term}", ', 'forms += [')
 # detect/compiled.py, exact.py, normalize.py: the road's pinyin compiled; a phone's national format; amounts grouped
 mutant('HC1', '"".join(lazy_pinyin(m[1]))', '" ".join(lazy_pinyin(m[1]))')
 mutant('HC3', 'forms += [national, *(["0" + national] if not national.startswith("0") else [])]', 'forms += [national]')
 mutant('HAT1', 'self._roads[i] = cu.road', 'self._roads[i] = None')
 mutant('HE1', '_GROUP_BEFORE.search(text, max(0, start - 2), start) or ', '')
 mutant('HE2', ' or _DECIMALS_AFTER.match(text, end))', ')')
-mutant('HE3', 'for form in amount_forms(cu.amount, cu.currency):', 'for form in amount_forms(cu.amount):')
 mutant('HE4', '_DECIMALS_AFTER = re.compile(r"[.,]\\d")', '_DECIMALS_AFTER = re.compile(r",\\d")')
-mutant('HN1', '        if value >= 1000:\n            spaced', '        if value > 1000:\n            spaced')
-mutant('HN2', 'forms.update({spaced, f"{spaced},00"})', 'forms.update({spaced})')
-mutant('HN4', '_FOREIGN_SYMBOLS = {"usd": ("us$",),', '_FOREIGN_SYMBOLS = {"usd": ("us$", "$"),')
-# detect/forms/separators.py, places.py, spelled_out.py, dates.py: long numbers, plates in pinyin, ZIP codes, case said after
+# detect/forms/separators.py, places.py: long numbers, plates in pinyin, ZIP codes
 mutant('HS1', 'long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()', 'long_number = False')
-mutant('HS2', 'for k in range(0, len(norm), n)] for n in (4, 3)]', 'for k in range(0, len(norm), n)] for n in (4,)]')
 mutant('HS3', 'range(len(norm) % 3 or 3, len(norm) + 1, 3)', 'range(len(norm) % 3, len(norm) + 1, 3)')
-mutant('HS4', '(joined.isdigit() and not long_number)', 'joined.isdigit()')
 mutant('HS5', 'if norm[0] in _PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if norm[0] in _PROVINCES:')
-mutant('HPL1', '_ZIP = re.compile(r"(?<=[a-z] )\\d{5}(?=(?:-\\d{4})?$)")', '_ZIP = re.compile(r"(?<=[a-z] )\\d{5}(?=$)")')
 mutant('HPL2', '        areas += _ZIP.findall(chunk)\n', '')
-mutant('HSO1', '(?P<cased>[A-Za-z]+)(?![A-Za-z0-9])', '(?P<cased>[A-Za-z])(?![A-Za-z0-9])')
-mutant('HSO3', 'items[-1] = items[-1]._replace(chars=word[:k] + item.chars + word[k + 1:])', 'pass')
-mutant('HDT1', 'if language in ("de", "cs"):', 'if language == "de":')
 
 if __name__ == "__main__":
     sys.exit(main())
