@@ -695,7 +695,6 @@ NEW_FOR: dict[str, list[str]] = {
     "HGT": ["test_a_term_with_words_on_both_sides_of_its_grade_has_no_other_form",
             "test_a_grade_of_ten_is_read_in_either_numerals",
             "test_a_grade_that_ends_a_longer_han_number_is_no_grade_of_the_term"],
-    "HE": ["test_an_amount_with_its_decimals_after_a_full_stop_is_a_larger_amount"],
     "HS": ["test_a_value_starting_with_a_province_but_no_plate_has_no_pinyin_form"],
 }
 

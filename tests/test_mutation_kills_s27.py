@@ -113,12 +113,6 @@ def test_a_grade_that_ends_a_longer_han_number_is_no_grade_of_the_term():
     assert _scan("高血压3级", "health", "记录：十三级高血压", "diagnosis") == []
 
 
-def test_an_amount_with_its_decimals_after_a_full_stop_is_a_larger_amount():
-    """`250 000.50 dollars` is 250,000.50, not the award of 250,000 (HE4: only decimals after a comma ruled it
-    out)."""
-    assert _scan("$250,000", "business", "a grant of 250 000.50 dollars", "award_amount") == []
-
-
 def test_a_value_starting_with_a_province_but_no_plate_has_no_pinyin_form():
     """A plate is a province's character and a letter; `京123456` (a province's character and digits) is no plate,
     so `Jing 123456` is not it (HS5: any value starting with a province's character read as a plate)."""
