@@ -34,6 +34,7 @@ __all__ = ["UNITS", "bounded"]  # the units the `proxy` fixture guards (walk 3's
 
 # --- detect/forms: blood types, birth years, graded terms -------------------------------------------------------------
 
+
 def test_a_blood_type_without_its_rh_factor_is_no_reading_of_a_group_with_one():
     """`AB型` alone names no Rh factor: it has no other notation to read (`AB negative` is not it), and a unit set
     holding it compiles (HBT1: the sign of a missing factor was looked up, and the compile failed)."""
@@ -94,11 +95,13 @@ def test_a_birth_date_in_this_years_passport_zone_is_this_years():
     zone = f"EV60312984POL{year % 100:02d}01156M3104095<<<<<<<<<<<<<<06"
     assert [h[1] for h in _scan(f"{year}-01-15", "other", zone, "date_of_birth")] == [1.0]
 
+
 def test_a_term_with_words_on_both_sides_of_its_grade_has_no_other_form():
     """`高血压3级很高危` (grade 3 hypertension, very high risk) says more than the term and its grade: `三级高血压` is
     a part of it, not the value (HGT1: the words before the grade taken for the term, the rest let go, and
     `三级高血压` read as the whole value, 1.0)."""
     assert _scan("高血压3级很高危", "health", "诊断：三级高血压", "diagnosis") == []
+
 
 def test_a_grade_of_ten_is_read_in_either_numerals():
     """`十级伤残` (the tenth grade, the last of China's disability grades) written `伤残等级：10级` is the value
@@ -119,6 +122,7 @@ def test_a_value_starting_with_a_province_but_no_plate_has_no_pinyin_form():
     assert _scan("京123456", "other", "code Jing 123456", "license_plate") == []
 
 # --- intercept/uploads.py: the held chunks' byte bound ----------------------------------------------------------------
+
 
 def test_chunks_that_fill_the_byte_bound_exactly_are_all_held(bounded):
     """Under a 100-byte bound, a first chunk of exactly 100 bytes is held and the file forwarded whole with its last
@@ -158,6 +162,7 @@ def test_an_upload_dropped_and_sent_again_from_offset_0_in_chunks_completes(boun
         assert _chunk(client, "again-a", paths[0], a[60:], 60, last=True).status_code == 200
         assert [s["raw"] for s in app.state.requests[seen:]] == [a]
 
+
 def test_an_upload_is_dropped_only_past_its_age_counted_from_its_latest_chunk():
     """`HeldUploads` on a clock the test sets (the proxy's is the machine's monotonic one, whose seconds a test cannot
     place): a 60-s bound, a chunk held at second 1,000 is kept at 1,060 (60 s old: not over the bound) and dropped
@@ -173,9 +178,10 @@ def test_an_upload_is_dropped_only_past_its_age_counted_from_its_latest_chunk():
     assert held.data == b"x" * 10 and why == "dropped: no chunk for 61 s, over the 60-s bound"
     assert uploads.dropped(("path", "/upload/a")) == why and uploads.bytes == 0
 
+
 def test_the_upload_sent_to_least_recently_is_dropped_first(bounded):
-    """Three uploads' chunks of 30 bytes under a 100-byte bound, sent A, B, A again, C: A's two chunks (60) are the
-    latest sent but one, B's the oldest, so C's chunk (120 held in all) drops B, recorded, and A and C complete,
+    """Three uploads' chunks of 30 bytes under a 100-byte bound, sent A, B, A again, C: A's last chunk came after B's,
+    so B's is the least recently sent, and C's chunk (120 held in all) drops B, recorded, and A and C complete,
     each forwarded whole (HUP3: the upload held last was dropped, A, and B went on)."""
     mode, app, make = bounded
     files = {name: f"{name}: {_line(NEAR)}".encode()[:100] for name in "abc"}
@@ -192,6 +198,7 @@ def test_the_upload_sent_to_least_recently_is_dropped_first(bounded):
 
 
 # --- logs/acebench_audit.py: the grader's log, and only it, named -----------------------------------------------------
+
 
 @pytest.mark.parametrize("key", ["type", "sessionId"])
 def test_a_request_log_with_a_key_other_formats_use_is_audited_as_requests(tmp_path, key):
@@ -210,6 +217,7 @@ def test_a_request_log_with_a_key_other_formats_use_is_audited_as_requests(tmp_p
 
 
 # --- acebench.py: a hybrid task's two channels ------------------------------------------------------------------------
+
 
 def test_a_hybrid_tasks_shares_and_rubric_weights_are_normalised_and_a_rubric_of_no_weight_is_one_criterion(tmp_path):
     """Three hybrid tasks of 3 checklist items. By hand: shares written `automated: 40, llm_judge: 60` are 0.4 and
@@ -297,6 +305,7 @@ def test_urls_the_upstream_names_elsewhere_are_refused_only_where_the_client_wou
 
 # --- logs/gemini_cli.py: a message's parts as Gemini CLI writes them --------------------------------------------------
 
+
 def test_a_gemini_cli_prompt_written_as_one_part_or_holding_code_is_read(tmp_path):
     """Walk 17's session with its prompt written as one part (`{"text": …}`, not a list) and a second prompt holding
     a code part (`executableCode`, written as JSON): by hand, the address in the first prompt leaks at call 1 (HG4:
@@ -337,6 +346,7 @@ def test_a_gemini_cli_jsonl_session_alone_is_its_session_with_each_message_as_la
 
 # --- logs/openai_log.py: Helicone's session property ------------------------------------------------------------------
 
+
 def test_a_helicone_export_keeping_its_session_in_properties_alone_keeps_its_sessions(tmp_path):
     """Walk 17's two Helicone calls exported with their session in `properties` only (no `request_properties`, an
     export that keeps it there alone): by hand, 2 sessions claim-1001 and claim-1002 of
@@ -351,6 +361,7 @@ def test_a_helicone_export_keeping_its_session_in_properties_alone_keeps_its_ses
 
 
 # --- intercept/sse.py: a Responses API stream that fails --------------------------------------------------------------
+
 
 async def _failing_responses(request: Request):
     """A Responses API stream that fails after it starts, as OpenAI sends it: `response.created`, then
@@ -381,6 +392,7 @@ def test_a_responses_stream_that_fails_has_its_error_recorded(tmp_path):
 
 # --- units.py: what a file that is no units JSONL is named ---------------------------------------------------------
 
+
 def test_a_two_column_csv_is_named_a_table_and_a_cut_json_line_naming_value_is_not(tmp_path):
     """`units check` of a CSV of two columns (`field,value`): exit 2, named a CSV table (HU5: a header of two cells
     was no table's, `:1: not valid JSON`). A JSONL whose first line is cut short after its `value` key holds commas
@@ -397,6 +409,7 @@ def test_a_two_column_csv_is_named_a_table_and_a_cut_json_line_naming_value_is_n
 
 
 # --- intercept/app.py: the Uploads API's seams, bounded, and never refused in observe -------------------------------
+
 
 def test_a_part_after_one_whose_end_was_dropped_is_refused_and_observe_refuses_no_part(standin, tmp_path):
     """Redact mode holding part ends `held_upload_s=0` (each end dropped once any request comes after it): an
