@@ -1,5 +1,6 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 25, each run against the tests that reach its
-module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25").
+"""Hand-written one-line mutants of the code changed in sessions 19 to 26, each run against the tests that reach its
+module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
+"Session 27: hand mutants in session 26's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -11,7 +12,7 @@ first failing test) or survived.
 `tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
-`tests/test_mutation_kills_s26.py`): the score before them;
+`tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -415,8 +416,85 @@ GROUPS_S26: dict[str, tuple[str, list[str]]] = {
             ["tests/test_run_openclaw.py::test_ctrl_c_stops_openclaw_and_leaves_a_consistent_run_folder"]),
 }
 GROUPS.update(GROUPS_S26)
+W17 = "tests/test_new_user_walk_17.py::"
+W18 = "tests/test_new_user_walk_18.py::"
+F15 = "tests/test_intercept_forms_walk_15.py::"
+FORMS_S26 = ["tests/test_detect_forms_s26.py"]
+#: walk 17's AceBench cloud audit tests, its Gemini CLI session, Helicone's exports, files with a byte order mark
+ACEBENCH_AUDIT = [W17 + name for name in (
+    "test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced",
+    "test_acebenchs_grader_log_beside_a_run_is_named_not_audited_as_the_agents",
+    "test_an_acebench_cloud_only_runs_transcript_is_that_run_of_its_task")]
+GEMINI_CLI = [W17 + "test_a_gemini_cli_session_is_read_priced_and_counted_once_in_its_resumed_copy"]
+HELICONE = [W17 + "test_a_helicone_export_keeps_its_sessions_and_times",
+            W17 + "test_a_helicone_json_export_is_read_and_its_trailing_comma_said_in_one_line"]
+BOM = W17 + "test_files_saved_with_a_byte_order_mark_are_read"
+ACEBENCH_TASKS = [W17 + "test_an_acebench_tasks_missing_workspace_folder_is_named_as_missing",
+                  W17 + "test_an_acebench_hybrid_tasks_score_is_split_between_its_checklist_and_its_judge", BOM]
+#: walk 18's tables named in upper case, units kept in another format or with a key misspelled
+JSONL_NAMES = [W18 + "test_findings_written_under_an_upper_case_jsonl_name_are_json_lines_and_reported",
+               "tests/test_backends.py::test_a_local_audit_writes_its_findings_a_few_rows_at_a_time_the_same_bytes"]
+UNITS_FILES = [W18 + "test_units_kept_in_another_table_format_are_named_as_that_format",
+               W18 + "test_a_units_line_with_a_key_misspelled_names_the_key_it_has", BOM]
+#: walk 15's held uploads bounded, errors mid-stream, Azure OpenAI's paths, base64 and hex bytes in its cells
+HELD = [F15 + name for name in (
+    "test_an_abandoned_upload_is_dropped_past_its_age_and_a_later_chunk_refused",
+    "test_held_chunks_over_the_byte_bound_drop_the_oldest_upload",
+    "test_uploads_within_the_bounds_are_held_and_forwarded_whole")]
+STREAM_ERRORS = [F15 + "test_an_error_sent_mid_stream_is_the_records_error",
+                 F15 + "test_a_stream_without_an_error_has_none_recorded"]
+AZURE = [F15 + "test_a_value_in_an_azure_openai_request_is_held",
+         F15 + "test_an_azure_request_without_a_value_is_forwarded_as_sent"]
+BASE64_S26 = [F15 + f"{test}[redact-{form}]" for test in (
+    "test_every_position_holds_in_every_form", "test_near_misses_go_out_untouched")
+    for form in ("base64_without_padding", "base64url_unpadded")] + [
+    F15 + "test_a_near_text_goes_out_untouched[redact-random_base64]"] + [
+    "tests/test_detect_views.py::" + name for name in (
+        "test_base64_and_hex_decode_only_their_runs_what_their_regexes_decode",
+        "test_base64_of_binary_stays_unread_however_long", "test_base64_of_utf16_text_is_read",
+        "test_form_values_and_passport_fields_found_from_their_cues_as_by_their_regexes")] + [
+    "tests/test_detect_forms_s26.py::test_a_date_in_a_machine_readable_zone_is_the_value",
+    "tests/test_detect_forms_s26.py::test_another_date_in_a_machine_readable_zone_is_no_hit"]
+SPACED_HEX = [F15 + f"{test}[redact-{form}]" for test in (
+    "test_every_position_holds_in_every_form", "test_near_misses_go_out_untouched")
+    for form in ("colon_hex", "go_spaced_hex", "od_hex_bytes")] + [
+    F15 + f"test_a_near_text_goes_out_untouched[redact-{near}]" for near in (
+        "fingerprint", "mac_address", "two_digit_table")] + ["tests/test_detect_form_cues.py"]
+#: session 27's groups: the code changed in session 26
+GROUPS_S27: dict[str, tuple[str, list[str]]] = {
+    "HA": ("ec2audit/logs/acebench_audit.py", ACEBENCH_AUDIT),
+    "HOC": ("ec2audit/logs/openclaw_jsonl.py", ACEBENCH_AUDIT),
+    "HL": ("ec2audit/logs/__init__.py", [*ACEBENCH_AUDIT, *GEMINI_CLI]),
+    "HG": ("ec2audit/logs/gemini_cli.py", GEMINI_CLI),
+    "HO": ("ec2audit/logs/openai_log.py", HELICONE),
+    "HBA": ("ec2audit/logs/base.py", HELICONE),
+    "HF": ("ec2audit/files.py", JSONL_NAMES),
+    "HAU": ("ec2audit/logs/audit.py", JSONL_NAMES),
+    "HB": ("ec2audit/logs/batch_api.py",
+           [W18 + "test_a_batch_saved_under_upper_case_names_is_paired_and_priced", *BATCH]),
+    "HU": ("ec2audit/units.py", UNITS_FILES),
+    "HAB": ("ec2audit/acebench.py", ACEBENCH_TASKS),
+    "HUP": ("ec2audit/intercept/uploads.py", [*HELD, *UPLOADS]),
+    "HP": ("ec2audit/intercept/app.py", [*HELD, *STREAM_ERRORS, "tests/test_intercept_upload_seams.py"]),
+    "HSS": ("ec2audit/intercept/sse.py", STREAM_ERRORS),
+    "HD": ("ec2audit/intercept/dialects.py", AZURE),
+    "HV": ("ec2audit/detect/views.py", BASE64_S26),
+    "HX": ("ec2audit/detect/forms/spaced_hex.py", SPACED_HEX),
+    "HBT": ("ec2audit/detect/forms/blood_types.py", FORMS_S26),
+    "HNV": ("ec2audit/detect/forms/near_verbatim.py", FORMS_S26),
+    "HBY": ("ec2audit/detect/forms/birth_years.py", FORMS_S26),
+    "HCN": ("ec2audit/detect/forms/cjk_capital_numerals.py", FORMS_S26),
+    "HGT": ("ec2audit/detect/forms/graded_terms.py", FORMS_S26),
+    "HC": ("ec2audit/detect/compiled.py", ["tests/test_detect_pinyin_released.py", *FORMS_S26]),
+    "HAT": ("ec2audit/detect/forms/address_translations.py", ["tests/test_detect_pinyin_released.py"]),
+    "HE": ("ec2audit/detect/exact.py", FORMS_S26),
+    "HS": ("ec2audit/detect/forms/separators.py", FORMS_S26),
+    "HPL": ("ec2audit/detect/forms/places.py", FORMS_S26),
+}
+GROUPS.update(GROUPS_S27)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s26.py" if g in GROUPS_S26 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s27.py" if g in GROUPS_S27 else
+              "tests/test_mutation_kills_s26.py" if g in GROUPS_S26 else
               "tests/test_mutation_kills_s25.py" if g in GROUPS_S25 else
               "tests/test_mutation_kills_s24.py" if g in GROUPS_S24 else
               "tests/test_mutation_kills_s23.py" if g in GROUPS_S23 else
@@ -592,6 +670,36 @@ NEW_FOR: dict[str, list[str]] = {
     "EB": ["test_a_batch_gzipped_under_an_upper_case_suffix_is_paired_and_read"],
     "ECT": ["test_an_address_at_a_domain_that_only_ends_like_a_template_domain_is_someones"],
     "EH": ["test_deletions_beside_a_changes_other_counts_are_none_and_a_bands_are_a_condition"],
+    "HA": ["test_a_request_log_with_a_key_other_formats_use_is_audited_as_requests"],
+    "HG": ["test_a_request_log_with_a_key_other_formats_use_is_audited_as_requests",
+           "test_a_gemini_cli_prompt_written_as_one_part_or_holding_code_is_read",
+           "test_a_gemini_cli_jsonl_session_alone_is_its_session_with_each_message_as_last_written"],
+    "HO": ["test_a_helicone_export_keeping_its_session_in_properties_alone_keeps_its_sessions"],
+    "HU": ["test_a_two_column_csv_is_named_a_table_and_a_cut_json_line_naming_value_is_not"],
+    "HAB": ["test_a_hybrid_tasks_shares_and_rubric_weights_are_normalised_and_a_rubric_of_no_weight_is_one_criterion",
+            "test_a_task_file_imported_from_inside_acebenchs_folder_needs_no_root_hint"],
+    "HUP": ["test_chunks_that_fill_the_byte_bound_exactly_are_all_held",
+            "test_an_upload_dropped_and_sent_again_from_offset_0_in_chunks_completes",
+            "test_an_upload_is_dropped_only_past_its_age_counted_from_its_latest_chunk",
+            "test_the_upload_sent_to_least_recently_is_dropped_first"],
+    "HP": ["test_an_upload_dropped_and_sent_again_from_offset_0_in_chunks_completes",
+           "test_urls_the_upstream_names_elsewhere_are_refused_only_where_the_client_would_send_its_file_or_body",
+           "test_a_part_after_one_whose_end_was_dropped_is_refused_and_observe_refuses_no_part",
+           "test_a_value_starting_at_a_seam_is_redacted_and_a_refused_part_sent_again_is_refused_again",
+           "test_a_value_across_a_seam_found_at_the_blocking_grade_exactly_is_refused",
+           "test_a_value_written_longer_than_any_value_is_still_read_across_a_seam"],
+    "HSS": ["test_a_responses_stream_that_fails_has_its_error_recorded"],
+    "HV": ["test_a_birth_date_in_this_years_passport_zone_is_this_years"],
+    "HBT": ["test_a_blood_type_without_its_rh_factor_is_no_reading_of_a_group_with_one",
+            "test_a_blood_type_with_its_factor_first_or_as_neg_is_the_value",
+            "test_a_group_and_sign_that_a_longer_sign_follows_is_no_blood_type"],
+    "HBY": ["test_a_birth_year_is_read_for_a_field_named_dob_in_any_case",
+            "test_a_year_that_more_digits_follow_is_no_birth_year",
+            "test_a_birth_years_finding_is_written_as_a_fragment_of_the_confidence_of_an_age"],
+    "HGT": ["test_a_term_with_words_on_both_sides_of_its_grade_has_no_other_form",
+            "test_a_grade_of_ten_is_read_in_either_numerals",
+            "test_a_grade_that_ends_a_longer_han_number_is_no_grade_of_the_term"],
+    "HS": ["test_a_value_starting_with_a_province_but_no_plate_has_no_pinyin_form"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -2184,6 +2292,180 @@ mutant('ERS2', '        if not pressed:\n            signal.signal(signal.SIGINT
        '        if True:\n            signal.signal(signal.SIGINT, previous)')
 mutant('ERS3', 'previous = signal.signal(signal.SIGINT, lambda signum, _frame: pressed.append(signum))',
        'previous = signal.getsignal(signal.SIGINT)')
+
+# ---- session 27's round: the code changed in session 26 (`git diff 4d08ba3 7612eb1 -- ec2audit`) ----
+# logs/acebench_audit.py: AceBench's cloud audit, a run's folder, its grader's log
+mutant('HA1', 'return record is not None and _KEYS <= record.keys() and isinstance(record.get("input"), list)',
+       'return record is not None and _KEYS <= record.keys()')
+mutant('HA2', 'return (folder.parent.name, folder.name) if (folder / "usage.json").is_file() else None',
+       'return (folder.parent.name, folder.name)')
+mutant('HA3', 'return (folder.parent.name, folder.name) if', 'return (folder.name, folder.parent.name) if')
+mutant('HA4', 'return record is not None and _GRADER_KEYS <= record.keys()',
+       'return record is not None and {"type", "model", "messages"} <= record.keys()')
+mutant('HA5', 'return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0',
+       'return value if isinstance(value, int) else 0')
+mutant('HA6', '"cached_tokens": count("cache_read_tokens"), "cache_creation_tokens": count("cache_write_tokens")',
+       '"cached_tokens": count("cache_write_tokens"), "cache_creation_tokens": count("cache_read_tokens")')
+mutant('HA7', '"session_id": f"{task}/{run}"', '"session_id": run')
+mutant('HA8', 'task, run = path.parent.parent.name, path.parent.name', 'task, run = path.parent.name, path.parent.name')
+# logs/openclaw_jsonl.py, logs/__init__.py: a run's transcript, the grader's log named, the formats' order
+mutant('HOC1', 'run = acebench_audit.run_of(path) if path.name == "chat.jsonl" else None', 'run = None')
+mutant('HOC2', 'task_id=run[0] if run else None)', 'task_id=None)')
+mutant('HOC3', '"/".join(run) if run else None', 'run[1] if run else None')
+mutant('HL1', 'if not fmt and acebench_audit.grader_log(head):', 'if acebench_audit.grader_log(head):')
+mutant('HL2', '    gemini_cli, cline, inspect_ai, acebench_audit,\n', '    cline, inspect_ai, acebench_audit,\n')
+# logs/gemini_cli.py: Gemini CLI sessions, .json and .jsonl
+mutant('HG1', 'if record is not None and "sessionId" in record and "projectHash" in record:',
+       'if record is not None and "sessionId" in record:')
+mutant('HG2', 'texts.append(output if isinstance(output, str) else json.dumps(response, ensure_ascii=False))',
+       'texts.append(json.dumps(response, ensure_ascii=False))')
+mutant('HG3', '        elif part is not None:\n            texts.append(json.dumps(part, ensure_ascii=False))\n', '')
+mutant('HG4', '    if isinstance(parts, dict):\n        parts = [parts]\n', '')
+mutant('HG5', '"cached": "cachedContentTokenCount",\n          ', '')
+mutant('HG6', '"thoughts": "thoughtsTokenCount", ', '')
+mutant('HG8', 'for c in calls if c.get("result") is not None]', 'for c in calls]')
+mutant('HG9', 'messages[record["id"]] = record', 'messages.setdefault(record["id"], record)')
+mutant('HG10', '        elif "sessionId" in record and "projectHash" in record:\n'
+               '            session = str(record["sessionId"])\n', '')
+mutant('HG12', 'if isinstance(response, str) and response:', 'if False:')
+# logs/openai_log.py, json_messages.py, base.py: Helicone's export, a broken document said in one line
+mutant('HO2', ' or _tagged_session(record)\n', '\n')
+mutant('HO3', 'k.lower() == _SESSION_PROPERTY', 'k == _SESSION_PROPERTY')
+mutant('HO4', 'for key in ("request_properties", "properties"):', 'for key in ("request_properties",):')
+mutant('HBA1', "({' '.join(str(exc).split())})", "({exc})")
+# files.py, logs/audit.py: a table named .JSONL is JSON Lines; findings a few rows at a time
+mutant('HF1', 'return path.suffix.lower() == ".jsonl"', 'return path.suffix == ".jsonl"')
+mutant('HAU2', 'for at in range(0, max(len(rows), 1), HELD_ROWS):',
+       'for at in range(0, max(len(rows), 1), HELD_ROWS + 1):')
+# logs/batch_api.py: a batch under upper-case names
+mutant('HB1', 'suffix = uncompressed_name(entry).suffix.lower()', 'suffix = uncompressed_name(entry).suffix')
+# units.py: a misspelled key, a table of another format, a byte order mark
+mutant('HU1', 'n=1, cutoff=0.7)\n        return f" (the line has', 'n=1, cutoff=0.9)\n        return f" (the line has')
+mutant('HU3', 'if error == "missing":', 'if error == "value_error":')
+mutant('HU4', '_HEADERS = ((",", "a CSV table"), ("\\t", "a tab-separated table"), (";", "a CSV table"))',
+       '_HEADERS = ((",", "a CSV table"), (";", "a CSV table"))')
+mutant('HU5', 'if len(cells) > 1 and any(', 'if len(cells) > 2 and any(')
+mutant('HU7', '(b"PK\\x03\\x04", f"a zip archive (an Excel workbook?), {_ROW_AS_JSON}"),\n           ', '')
+mutant('HU8', 'text = data.decode("utf-8-sig")', 'text = data.decode("utf-8")')
+mutant('HU9', '    if line.lstrip().startswith(("{", "[")):\n        return None\n    for delimiter',
+       '    for delimiter')
+# acebench.py: a hybrid task's two channels, a missing workspace named, a byte order mark
+mutant('HAB1', 'split = front.get("grading_weights") or front.get("qwen_grading_weights")',
+       'split = front.get("grading_weights")')
+mutant('HAB2', 'if checklist is None or not judge or not criteria or any(',
+       'if checklist is None or not criteria or any(')
+mutant('HAB4', 'rubric = rubric if sum(w for _, w in rubric) > 0 else [("LLM judge rubric", 1.0)]',
+       'rubric = rubric or [("LLM judge rubric", 1.0)]')
+mutant('HAB5', 'scale = checklist + judge', 'scale = 1.0')
+mutant('HAB6', 'c.weight / total * checklist / scale if total else 0.0',
+       'c.weight * checklist / scale if total else 0.0')
+mutant('HAB7', 'w / rubric_total * judge / scale', 'w * judge / scale')
+mutant('HAB10', 'while not gone.parent.is_dir():', 'while not gone.is_dir():')
+mutant('HAB11', 'found_root=bool(root or acebench_root(path))', 'found_root=bool(root)')
+# intercept/uploads.py: held chunks bounded by age and bytes, drops remembered
+mutant('HUP1', 'if len(held.data) > self.max_bytes:', 'if len(held.data) >= self.max_bytes:')
+mutant('HUP2', 'while self._held and self.bytes + len(held.data) > self.max_bytes:',
+       'while self._held and self.bytes + len(held.data) >= self.max_bytes:')
+mutant('HUP3', 'oldest = next(iter(self._held))', 'oldest = next(reversed(self._held))')
+mutant('HUP4', '        held.since = self.clock()\n', '')
+mutant('HUP5', 'if now - oldest.since <= self.max_age_s:', 'if now - oldest.since < self.max_age_s:')
+mutant('HUP6', '            self.bytes -= len(held.data)\n', '            pass\n')
+mutant('HUP7', 'DROPPED_KEPT = 1024', 'DROPPED_KEPT = 0')
+mutant('HUP8', '    def restart(self, session: tuple) -> None:\n        self._dropped.pop(session, None)',
+       '    def restart(self, session: tuple) -> None:\n        pass')
+mutant('HUP9', '        self._dropped[session] = why\n', '')
+mutant('HUP10', '        self.bytes += len(held.data)\n', '')
+# intercept/app.py: a chunk after a drop, the Uploads API's seams, URLs elsewhere, errors mid-stream
+mutant('HP1', 'if why is not None and offset != "0":', 'if why is not None:')
+mutant('HP2', '        self.held_uploads.restart(session)\n', '')
+mutant('HP3', 'raise Failure(410, f"resumable upload {why}', 'raise Failure(400, f"resumable upload {why}')
+mutant('HP4', '            self._record_drops(dropped)\n            return None', '            return None')
+mutant('HP5', 'self._record_drops(self.held_uploads.expire())', 'self.held_uploads.expire()')
+mutant('HP6', '        self.part_ends.expire()\n', '')
+mutant('HP7', 'if match is None or self.config.enforce == "observe":', 'if match is None:')
+mutant('HP9', 'f["start"] < cut < f["end"]', 'f["start"] <= cut < f["end"]')
+mutant('HP10', 'and f["grade"] >= self.config.block_grade]', 'and f["grade"] > self.config.block_grade]')
+mutant('HP11', '                self.part_ends.hold(session, previous)\n', '')
+mutant('HP13', '_SEAM_TIMES, _SEAM_CAP = 4, 4096', '_SEAM_TIMES, _SEAM_CAP = 1, 4096')
+mutant('HP14', 'cut = len(before.decode("utf-8", "replace"))', 'cut = len(before)')
+mutant('HP15', 'why = self.part_ends.dropped(session)\n        if why is not None:',
+       'why = self.part_ends.dropped(session)\n        if False:')
+mutant('HP16', 'if url.startswith(moved[0] + "/"):', 'if url.startswith(moved[0]):')
+mutant('HP17', 'elif enforcing and (urllib.parse.urlsplit(url).scheme or url.startswith("//")):',
+       'elif enforcing and urllib.parse.urlsplit(url).scheme:')
+mutant('HP18', 'k.lower() in (_UPLOAD_NEXT_URL if location else _NEXT_URL)', 'k.lower() in _UPLOAD_NEXT_URL')
+mutant('HP19', '_BODY_REDIRECTS = frozenset({307, 308})', '_BODY_REDIRECTS = frozenset({307})')
+mutant('HP20', '_UPLOAD_HEADERS = frozenset({"x-goog-upload-protocol", _UPLOAD_COMMAND.decode()})',
+       '_UPLOAD_HEADERS = frozenset({_UPLOAD_COMMAND.decode()})')
+mutant('HP21', '_UPLOAD_NEXT_URL = _NEXT_URL | {b"location"}', '_UPLOAD_NEXT_URL = _NEXT_URL')
+mutant('HP22', 'location, self.config.enforce != "observe")', 'location, self.config.enforce == "block")')
+mutant('HP23', '                        if failed:  # the answer names',
+       '                        if False:  # the answer names')
+# intercept/sse.py: the error an upstream sends mid-stream
+mutant('HSS1', '    if error is None and data.get("type") == "error":\n        error = data\n', '')
+mutant('HSS2', '    if error is None and isinstance(data.get("response"), dict):\n'
+               '        error = data["response"].get("error")\n', '')
+mutant('HSS4', 'return error[:300] if isinstance(error, str) and error else None',
+       'return error[:300] if isinstance(error, str) else None')
+# intercept/dialects.py: Azure OpenAI's root
+mutant('HD1', 'tail, root = _AZURE_PREFIX.sub("", tail, count=1), "/v1"', 'tail = _AZURE_PREFIX.sub("", tail, count=1)')
+mutant('HD3', '*GENERIC_ROOTS, AZURE_ROOT, *(', '*GENERIC_ROOTS, *(')
+# detect/views.py: base64 without a hint, a label before it; the passport zone's dates
+mutant('HV1', '_UNHINTED_LEAST = 20', '_UNHINTED_LEAST = 8')
+mutant('HV3', '    out.append(_base64 if any(h in lower for h in _HINTS_B64) else _long_base64)\n',
+       '    if any(h in lower for h in _HINTS_B64):\n        out.append(_base64)\n')
+mutant('HV4', 'labelled = "-" in text[start:start + _LABEL] or "_" in text[start:start + _LABEL]',
+       'labelled = "-" in text[start:start + _LABEL]')
+mutant('HV5', 'if (end - start) % 4 == 1 and not labelled:', 'if (end - start) % 4 == 1:')
+mutant('HV9', 'if past and year > datetime.date.today().year:', 'if past and year >= datetime.date.today().year:')
+mutant('HV10', 'if past and year > datetime.date.today().year:', 'if year > datetime.date.today().year:')
+mutant('HV11', '_mrz_date(groups[6], past=False)', 'groups[6]')
+# detect/forms/spaced_hex.py: bytes in hex one separator apart
+mutant('HX1', '_LEAST_BYTES = 8', '_LEAST_BYTES = 6')
+mutant('HX2', '_APART = r"(?:[ :]|[ \\t]*\\r?\\n[ \\t]*)"', '_APART = r"(?:[ :])"')
+mutant('HX4', '{{{_LEAST_BYTES - 1},}}(?![\\w:])")', '{{{_LEAST_BYTES - 1},}}(?!\\w)")')
+# detect/forms/blood_types.py: a blood type in another notation
+mutant('HBT1', 'if not m or not m[2]:', 'if not m:')
+mutant('HBT2', '    forms += [f"{group}{s}" for s in _RH_SIGNS[sign]]\n', '')
+mutant('HBT4', 'before = start and is_word_char(text[start - 1])', 'before = False')
+mutant('HBT5', 'and (is_word_char(text[end]) or text[end] in "+-−")', 'and is_word_char(text[end])')
+mutant('HBT7', '    forms += [f"{r}{sep}{group}" for r in rh for sep in (" ", ", type ")]\n', '')
+mutant('HBT8', '(阴性|阳性|negative|positive|neg|pos|[-+−])?")', '(阴性|阳性|negative|positive|[-+−])?")')
+mutant('HNV1', ' and not is_blood_type(form))', ')')
+# detect/forms/birth_years.py: a birth year after words naming it
+mutant('HBY1', '_BIRTH_FIELD = re.compile(r"birth|\\bdob\\b|born|出生|生日")',
+       '_BIRTH_FIELD = re.compile(r"birth|born|出生|生日")')
+mutant('HBY2', '_MORE_DATE = re.compile(r"\\d|[-/.]', '_MORE_DATE = re.compile(r"[-/.]')
+mutant('HBY3', '|年?\\d{1,2}月|', '|')
+mutant('HBY4', '(start and text[start - 1].isascii() and text[start - 1].isalnum())',
+       '(start and text[start - 1].isalnum())')
+mutant('HBY5', '"partial.fragment", FRAGMENT, 0.6)', '"partial.fragment", FRAGMENT, 1.0)')
+mutant('HBY6', 'field = cu.unit.field.lower().replace("_", " ")', 'field = cu.unit.field.lower()')
+# detect/forms/cjk_capital_numerals.py: 壹 贰 叁 … read as the common numerals
+mutant('HCN1', '\n                                and not _MEASURE.match(text, m.end())):', '):')
+mutant('HCN2', '_SURNAMES = frozenset("陆陸伍")', '_SURNAMES = frozenset("陆伍")')
+mutant('HCN4', '_COMMON = str.maketrans(_CAPITALS, "一二二三三四五六六七八九十百千")',
+       '_COMMON = str.maketrans(_CAPITALS, "一二二三三四五六六八七九十百千")')
+mutant('HCN5', '_MEASURE = re.compile(r"[级級期', '_MEASURE = re.compile(r"[級期')
+# detect/forms/graded_terms.py: a term and its grade written another way
+mutant('HGT1', 'if not m or bool(m["pre"]) == bool(m["post"]):', 'if not m or not (m["pre"] or m["post"]):')
+mutant('HGT2', '_HAN_VALUES = {han_number(n): n for n in range(1, 100)}',
+       '_HAN_VALUES = {han_number(n): n for n in range(1, 10)}')
+mutant('HGT3', 'for number in (str(n), han_number(n)):', 'for number in (str(n),):')
+mutant('HGT7', '_NUMERALS = "〇零一二三四五六七八九十百0123456789"', '_NUMERALS = "〇零一二三四五六七八九0123456789"')
+mutant('HGT8', 'return not (start and text[start - 1] in _NUMERALS)', 'return True')
+# detect/compiled.py, exact.py, normalize.py: the road's pinyin compiled; a phone's national format; amounts grouped
+mutant('HC1', '"".join(lazy_pinyin(m[1]))', '" ".join(lazy_pinyin(m[1]))')
+mutant('HC3', 'forms += [national, *(["0" + national] if not national.startswith("0") else [])]', 'forms += [national]')
+mutant('HAT1', 'self._roads[i] = cu.road', 'self._roads[i] = None')
+mutant('HE1', '_GROUP_BEFORE.search(text, max(0, start - 2), start) or ', '')
+mutant('HE2', ' or _DECIMALS_AFTER.match(text, end))', ')')
+mutant('HE4', '_DECIMALS_AFTER = re.compile(r"[.,]\\d")', '_DECIMALS_AFTER = re.compile(r",\\d")')
+# detect/forms/separators.py, places.py: long numbers, plates in pinyin, ZIP codes
+mutant('HS1', 'long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()', 'long_number = False')
+mutant('HS3', 'range(len(norm) % 3 or 3, len(norm) + 1, 3)', 'range(len(norm) % 3, len(norm) + 1, 3)')
+mutant('HS5', 'if norm[0] in _PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if norm[0] in _PROVINCES:')
+mutant('HPL2', '        areas += _ZIP.findall(chunk)\n', '')
 
 if __name__ == "__main__":
     sys.exit(main())
