@@ -476,6 +476,7 @@ GROUPS_S27: dict[str, tuple[str, list[str]]] = {
     "HAB": ("ec2audit/acebench.py", ACEBENCH_TASKS),
     "HUP": ("ec2audit/intercept/uploads.py", [*HELD, *UPLOADS]),
     "HP": ("ec2audit/intercept/app.py", [*HELD, *STREAM_ERRORS, "tests/test_intercept_upload_seams.py"]),
+    "HSM": ("ec2audit/intercept/seams.py", ["tests/test_intercept_upload_seams.py"]),
     "HSS": ("ec2audit/intercept/sse.py", STREAM_ERRORS),
     "HD": ("ec2audit/intercept/dialects.py", AZURE),
     "HV": ("ec2audit/detect/views.py", BASE64_S26),
@@ -688,6 +689,9 @@ NEW_FOR: dict[str, list[str]] = {
            "test_a_value_starting_at_a_seam_is_redacted_and_a_refused_part_sent_again_is_refused_again",
            "test_a_value_across_a_seam_found_at_the_blocking_grade_exactly_is_refused",
            "test_a_value_written_longer_than_any_value_is_still_read_across_a_seam"],
+    "HSM": ["test_a_value_starting_at_a_seam_is_redacted_and_a_refused_part_sent_again_is_refused_again",
+            "test_a_value_across_a_seam_found_at_the_blocking_grade_exactly_is_refused",
+            "test_a_value_written_longer_than_any_value_is_still_read_across_a_seam"],
     "HSS": ["test_a_responses_stream_that_fails_has_its_error_recorded"],
     "HV": ["test_a_birth_date_in_this_years_passport_zone_is_this_years"],
     "HBT": ["test_a_blood_type_without_its_rh_factor_is_no_reading_of_a_group_with_one",
@@ -2306,8 +2310,8 @@ mutant('HA5', 'return value if isinstance(value, int) and not isinstance(value, 
        'return value if isinstance(value, int) else 0')
 mutant('HA6', '"cached_tokens": count("cache_read_tokens"), "cache_creation_tokens": count("cache_write_tokens")',
        '"cached_tokens": count("cache_write_tokens"), "cache_creation_tokens": count("cache_read_tokens")')
-mutant('HA7', '"session_id": f"{task}/{run}"', '"session_id": run')
-mutant('HA8', 'task, run = path.parent.parent.name, path.parent.name', 'task, run = path.parent.name, path.parent.name')
+mutant('HA7', '"session_id": "/".join(run) if run', '"session_id": run[1] if run')
+mutant('HA8', '"task_id": run[0] if run else None', '"task_id": run[1] if run else None')
 # logs/openclaw_jsonl.py, logs/__init__.py: a run's transcript, the grader's log named, the formats' order
 mutant('HOC1', 'run = acebench_audit.run_of(path) if path.name == "chat.jsonl" else None', 'run = None')
 mutant('HOC2', 'task_id=run[0] if run else None)', 'task_id=None)')
@@ -2383,18 +2387,19 @@ mutant('HP4', '            self._record_drops(dropped)\n            return None'
 mutant('HP5', 'self._record_drops(self.held_uploads.expire())', 'self.held_uploads.expire()')
 mutant('HP6', '        self.part_ends.expire()\n', '')
 mutant('HP7', 'if match is None or self.config.enforce == "observe":', 'if match is None:')
-mutant('HP9', 'f["start"] < cut < f["end"]', 'f["start"] <= cut < f["end"]')
-mutant('HP10', 'and f["grade"] >= self.config.block_grade]', 'and f["grade"] > self.config.block_grade]')
 mutant('HP11', '                self.part_ends.hold(session, previous)\n', '')
 mutant('HP13', '_SEAM_TIMES, _SEAM_CAP = 4, 4096', '_SEAM_TIMES, _SEAM_CAP = 1, 4096')
-mutant('HP14', 'cut = len(before.decode("utf-8", "replace"))', 'cut = len(before)')
 mutant('HP15', 'why = self.part_ends.dropped(session)\n        if why is not None:',
        'why = self.part_ends.dropped(session)\n        if False:')
 mutant('HP16', 'if url.startswith(moved[0] + "/"):', 'if url.startswith(moved[0]):')
 mutant('HP17', 'elif enforcing and (urllib.parse.urlsplit(url).scheme or url.startswith("//")):',
        'elif enforcing and urllib.parse.urlsplit(url).scheme:')
 mutant('HP18', 'k.lower() in (_UPLOAD_NEXT_URL if location else _NEXT_URL)', 'k.lower() in _UPLOAD_NEXT_URL')
-mutant('HP19', '_BODY_REDIRECTS = frozenset({307, 308})', '_BODY_REDIRECTS = frozenset({307})')
+mutant('HP19', '_REDIRECTS = frozenset({301, 302, 303, 307, 308})', '_REDIRECTS = frozenset({301, 302, 303, 307})')
+# the seam's reading moved to intercept/seams.py with guard17 (HP9, HP10 and HP14 retargeted there)
+mutant('HSM1', 'if row["start"] + shift < reach and', 'if row["start"] + shift <= reach and')
+mutant('HSM2', 'row["grade"] < grade or', 'row["grade"] <= grade or')
+mutant('HSM3', 'cut = len(decoder.decode(before))', 'cut = len(before)')
 mutant('HP20', '_UPLOAD_HEADERS = frozenset({"x-goog-upload-protocol", _UPLOAD_COMMAND.decode()})',
        '_UPLOAD_HEADERS = frozenset({_UPLOAD_COMMAND.decode()})')
 mutant('HP21', '_UPLOAD_NEXT_URL = _NEXT_URL | {b"location"}', '_UPLOAD_NEXT_URL = _NEXT_URL')

@@ -430,7 +430,7 @@ def test_a_part_after_one_whose_end_was_dropped_is_refused_and_observe_refuses_n
 
 def test_a_value_starting_at_a_seam_is_redacted_and_a_refused_part_sent_again_is_refused_again(standin, tmp_path):
     """Redact mode. A part whose text starts with the phone, the previous part ending just before it: the value lies
-    wholly in this part, which is redacted and forwarded as any part is (HP9: taken for a value across the seam,
+    wholly in this part, which is redacted and forwarded as any part is (HSM1: taken for a value across the seam,
     refused 403). A part refused for a value across the seam, sent again as it was, is refused again: the previous
     part's end is kept (HP11: the end forgotten at the refusal, the retry forwarded with the rest of the phone)."""
     app, upstream = standin
@@ -446,7 +446,7 @@ def test_a_value_starting_at_a_seam_is_redacted_and_a_refused_part_sent_again_is
 
 def test_a_value_across_a_seam_found_at_the_blocking_grade_exactly_is_refused(standin, tmp_path):
     """A proxy blocking at grade 1.0 (`block_grade`, "at this grade or above"): the phone cut across two parts is
-    found whole, 1.0, so the second part is refused 403 (HP10: only a grade above the bound refused it, none can be
+    found whole, 1.0, so the second part is refused 403 (HSM2: only a grade above the bound refused it, none can be
     above 1.0, and the rest of the phone went out)."""
     app, upstream = standin
     with enforcing_client(upstream, tmp_path, UNITS, "redact", block_grade=1.0) as (client, store):
