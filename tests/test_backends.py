@@ -12,6 +12,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from itertools import zip_longest
@@ -116,6 +117,51 @@ def test_a_local_audit_writes_its_findings_a_few_rows_at_a_time_the_same_bytes(c
     result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(nobody), "--json", "--out", str(out)])
     assert result.exit_code == 1 and json.loads(result.stdout)["findings"] == 0, result.output
     assert pl.read_parquet(out).schema == pl.Schema(log_audit.FINDINGS_SCHEMA)
+
+
+def test_a_serial_audit_writes_its_calls_and_findings_as_it_goes_the_same_results(corpus, tmp_path, monkeypatch):
+    """A serial audit writes the calls and findings it holds to its folder whenever `SPILL_ROWS` of either are
+    held, and the rest at its end, so what it holds does not grow with the log: with 7, it never holds more than 7
+    calls or rows plus one call's, every call and finding is written once, and the findings (JSONL, Parquet), the
+    sessions table (its cloud usage read from the written calls) and the summary are those of an audit that held
+    all of them to its end, which wrote nothing. Its folder is removed once the findings are written."""
+    logs, units = corpus
+    held: list[tuple[int, int]] = []  # (calls, finding rows) held at each write
+    spill = LogAudit.spill_held
+
+    def counted(self, prefix):
+        held.append((len(self.calls), len(self.result.finding_rows)))
+        spill(self, prefix)
+
+    monkeypatch.setattr(LogAudit, "spill_held", counted)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    out: dict = {}
+    for rows in (1 << 30, 7):
+        monkeypatch.setattr(log_audit, "SPILL_ROWS", rows)
+        for name in ("findings.jsonl", "findings.parquet"):  # `held`: the last audit's
+            held.clear()
+            path = tmp_path / str(rows) / name
+            result = CliRunner().invoke(main, ["audit", str(logs), "--units", str(units), "--json", "--out", str(path)])
+            assert result.exit_code == 1, result.output  # a file or a line was skipped
+            out[rows, name] = path.read_bytes()
+            assert list(scratch.iterdir()) == []
+        out[rows, "sessions"] = pl.read_parquet(tmp_path / str(rows) / "findings.sessions.parquet")
+        out[rows, "summary"] = json.loads(result.stdout)
+        out[rows, "held"] = list(held)
+    assert out[1 << 30, "held"] == []
+    written = out[7, "held"]
+    findings = out[7, "summary"]["findings"]
+    calls = pl.read_parquet(tmp_path / "7" / "findings.parquet")["call"]
+    per_call = calls.value_counts()["count"].max()
+    assert findings > 100 and len(written) > findings // (7 + per_call)
+    assert sum(r for _, r in written) == findings and sum(c for c, _ in written) >= calls.n_unique()
+    assert all(c <= 7 and r < 7 + per_call for c, r in written)
+    for name in ("findings.jsonl", "findings.parquet"):
+        assert out[7, name] == out[1 << 30, name]
+    assert out[7, "sessions"].equals(out[1 << 30, "sessions"]) and out[7, "summary"] == out[1 << 30, "summary"]
+    assert out[7, "sessions"]["cloud_calls_without_usage"].sum() > 0
 
 
 class Recording(Processes):

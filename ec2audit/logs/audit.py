@@ -312,11 +312,11 @@ class LogAudit:
         return parts
 
     def _held_findings(self) -> Iterator[pl.DataFrame]:
-        """The findings held here with their carrier and call, `HELD_ROWS` rows at a time: the frame of every
-        row and its join with the calls cost the 64 MB dense audit +135 MB on top of the rows it holds, at its
-        end (`write_findings`; RESULTS.md, issue 34, session 26)."""
+        """The findings held here with their carrier and call (held here too), `HELD_ROWS` rows at a time: the
+        frame of every row and its join with the calls cost the 64 MB dense audit +135 MB on top of the rows it
+        holds, at its end (`write_findings`; RESULTS.md, issue 34, session 26)."""
         rows, carriers = self.result.finding_rows, self.carriers
-        calls = self.calls_frame().select("call", *_CALL_COLUMNS)
+        calls = pl.DataFrame(self.calls, schema=CALL_SCHEMA).select("call", *_CALL_COLUMNS)
         for at in range(0, max(len(rows), 1), HELD_ROWS):
             findings = pl.concat([pl.DataFrame(rows[at:at + HELD_ROWS], schema=FINDING_SCHEMA, orient="row"),
                                   pl.DataFrame(carriers[at:at + HELD_ROWS], schema=CARRIER_SCHEMA)], how="horizontal")
@@ -378,6 +378,24 @@ class LogAudit:
         self.found_in_calls, self.exposed, self.scope, self.result.tasks = {}, {}, {}, {}
         self.result.grades = {}  # per (session, unit): `exposed` has their sums
 
+    def spill_held(self, prefix: Path) -> None:
+        """Write the calls and findings held here to Parquet at `prefix` as one more part (`Spilled`: its calls
+        numbered from the first held, as a worker's part from its batch's first) and let go of them. A serial
+        audit does so every `SPILL_ROWS`, so what it holds does not grow with the log: it held ~2 MB per MB of
+        a dense log to its end, 400 MB at ~90 MB (RESULTS.md, issue 34, sessions 26 and 27)."""
+        first = self.call_count() - len(self.calls)
+        part = Spilled(str(prefix), first, len(self.calls), len(self.result.finding_rows), 0)
+        local = pl.col("call") - first
+        if part.calls:
+            write_table(pl.DataFrame(self.calls, schema=CALL_SCHEMA).with_columns(local), Path(part.path("calls")))
+        if part.rows:  # as a worker writes them, with no text hash: a serial audit has no session in two parts
+            rows = _streamed(self._held_findings, FINDINGS_SCHEMA)
+            _sink(rows.with_columns(local, pl.lit(None, pl.Int64).alias(_HASH)), Path(part.path("findings")))
+        self.spilled.append(part)
+        self.calls.clear()  # in place: `audit` appends to the same list of rows
+        self.carriers.clear()
+        self.result.finding_rows.clear()
+
     def _held(self, table: str) -> pl.DataFrame:
         """One of `PART_SCHEMAS`' tables of what this audit holds (an audit run here, a part before `spill`)."""
         schema = PART_SCHEMAS[table]
@@ -415,9 +433,16 @@ class LogAudit:
         """Part `at`'s `table` (one of `PART_SCHEMAS`, or its calls; `_part_tables`' index), made when read: a
         scan once read keeps its file's metadata (≈ 33 kB a part: +40 MB over 1,225 parts held at once)."""
         if at < 0:
-            return pl.LazyFrame(self.calls, schema=CALL_SCHEMA) if table == "calls" else self._held(table).lazy()
+            return self._held_calls() if table == "calls" else self._held(table).lazy()
         part = self.spilled[at]
         return part.scan(table) if part.rows_of(table) else pl.LazyFrame(schema=PART_SCHEMAS.get(table, CALL_SCHEMA))
+
+    def _held_calls(self) -> pl.LazyFrame:
+        """The calls of the sessions held here: those held, and those `spill_held` wrote (parts of calls with no
+        sessions of their own, which a worker's part always has)."""
+        written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and not s.sessions]
+        held = pl.LazyFrame(self.calls, schema=CALL_SCHEMA)
+        return pl.concat([held, scan_parts(written, "calls")]) if written else held
 
     def session_totals(self) -> tuple[int, int, int, int, int]:
         """Sessions read, and their calls, cloud calls and those of each without prompt text: summed over
@@ -826,6 +851,8 @@ def _listed(sums: array | None) -> list[float] | None:
 SINK_ROW_GROUP = 20_000
 #: Finding rows an audit run here makes into one frame at a time when its findings are read (`_held_findings`).
 HELD_ROWS = 20_000
+#: Calls or finding rows a serial audit holds before it writes them to its folder (`LogAudit.spill_held`).
+SPILL_ROWS = 20_000
 #: The sessions table's: a session's row holds its task list (100 tasks in the corpora measured), and a
 #: 20,000-row group of them took the driver +121 MB to write at 24,000 sessions, 1,000 rows +15 MB.
 SESSION_ROW_GROUP = 1_000
@@ -1120,19 +1147,18 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
             assert units is not None
             listed = [found, sizes]  # let go of once the batches are cut (`_audit_on`)
             del found, sizes
-            if backend.in_process:
-                work = partial(audit_batch, reading=reading, units=units, spill=None, on_payload=on_payload,
-                               on_file=progress.file if progress else None)
-                log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
-            else:
-                folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
-                try:
+            folder = Path(tempfile.mkdtemp(prefix="ec2audit-findings-", dir=scratch))
+            try:
+                if backend.in_process:  # its calls and findings written there past `SPILL_ROWS`
+                    work = partial(audit_batch, reading=reading, units=units, spill=None, held=folder,
+                                   on_payload=on_payload, on_file=progress.file if progress else None)
+                else:
                     work = partial(audit_batch, reading=reading, units=units, spill=folder)
-                    log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
-                except BaseException:
-                    shutil.rmtree(folder, ignore_errors=True)
-                    raise
-                log.cleanup = weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
+                log = _audit_on(backend, listed, cascade, units, work, progress, fmt)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            log.cleanup = weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
         finally:
             BYTES_READ.reset(token)
     _return_freed_memory()  # the cascade is gone; the report is built next
@@ -1224,13 +1250,14 @@ Batch = tuple[int, Iterable, frozenset[str]]
 
 def audit_batch(cascade: Cascade, batch: Batch, reading: Reading, units: list[Unit], spill: Path | None,
                 on_payload: Callable[[Payload], None] | None = None,
-                on_file: Callable[[LogFile], None] | None = None) -> LogAudit:
+                on_file: Callable[[LogFile], None] | None = None, held: Path | None = None) -> LogAudit:
     """One numbered batch of files audited by a worker, for `merge_parts`; with `spill` (a folder),
-    its findings written there rather than sent back (`LogAudit.spill`)."""
+    its findings written there rather than sent back (`LogAudit.spill`); with `held` (a serial audit's
+    folder), its calls and findings written there as it goes (`audit_files`)."""
     index, found, logged = batch
     token = LOGGED_BEFORE.set(logged)
     try:
-        part = audit_files(found, reading, units, cascade, on_payload, on_file, hashes=spill is not None)
+        part = audit_files(found, reading, units, cascade, on_payload, on_file, hashes=spill is not None, held=held)
     finally:
         LOGGED_BEFORE.reset(token)
     if spill is not None:
@@ -1241,12 +1268,21 @@ def audit_batch(cascade: Cascade, batch: Batch, reading: Reading, units: list[Un
 
 def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: Cascade,
                 on_payload: Callable[[Payload], None] | None = None,
-                on_file: Callable[[LogFile], None] | None = None, hashes: bool = False) -> LogAudit:
+                on_file: Callable[[LogFile], None] | None = None, hashes: bool = False,
+                held: Path | None = None) -> LogAudit:
     """Audit files in order: paths (`str`) are sniffed here; `LogFile`s and `InputError`s (files sniffed
     already) are read or reported as they are; a `Range`, its lines only. With `hashes`, what
-    `merge_parts` needs to drop findings on texts another part sent first (`LogAudit.sent`)."""
+    `merge_parts` needs to drop findings on texts another part sent first (`LogAudit.sent`). With `held` (a
+    folder), the calls and findings are written there as parts (`LogAudit.spill_held`) whenever `SPILL_ROWS`
+    of either are held, and the rest at the end once one part is: then every one is read from there."""
     tasks = {u.task_id for u in units}
     log = LogAudit("", AuditResult(units))
+    best: dict[tuple[str, str], tuple] = {}  # per (session, unit): its first-sent row so far (`_fold_first`)
+
+    def spill_held() -> None:
+        assert held is not None
+        _fold_first(best, log)
+        log.spill_held(held / f"held-{len(log.spilled):06d}")
     edge_sent: dict[str, set[str]] = defaultdict(set)
     known: dict[str, dict[str, int]] = defaultdict(dict)  # per session: hash of each text sent
 
@@ -1288,6 +1324,8 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
                 on_file(f)
 
         for payload in _read(found, reading, log, started):
+            if held and max(len(log.calls), len(log.result.finding_rows)) >= SPILL_ROWS:  # the calls before are done
+                spill_held()
             call_id = payload.meta.get("call_id")
             key = payload.meta.get("session") or payload.episode
             if payload.meta.get(BLOCKED):  # no call: its session is listed and scored, with nothing sent
@@ -1313,7 +1351,7 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
                 payload.meta["step"] += before[key] - dropped[key]
             in_file[key] += 1
             side = reading.classifier.side(payload.meta.get("provider"), payload.model, payload.meta.get("base_url"))
-            call = _call_row(len(log.calls), payload, side)
+            call = _call_row(log.call_count(), payload, side)
             log.calls.append(call)
             empty = not call["characters"]
             counts = log.session_calls.setdefault(call["session"], [0, 0, 0, 0])
@@ -1340,7 +1378,7 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
 
     def carry(payload: Payload) -> None:
         messages = payload.meta.get("messages") or {}
-        call = len(log.calls) - 1  # this payload's row, appended just before it was scanned
+        call = log.call_count() - 1  # this payload's row, appended just before it was scanned
         carriers: dict[int, dict] = {}  # one per message: a message's findings share their carrier
         for row in log.result.finding_rows[len(log.carriers):]:
             index = row[MESSAGE_INDEX]
@@ -1364,26 +1402,31 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
     log.scope = _scope(log.found_in_calls, {u.id: u for u in units})
-    log.first_sent = _first_sent(log)
+    if log.spilled and log.calls:  # every call and finding in parts, in order
+        spill_held()
+    _fold_first(best, log)
+    log.first_sent = _first_sent(best)
     log.exposed = _exposed(((r["group"], r["unit_id"], r["grade"]) for r in log.first_sent),
                            {u.id: u for u in units}, log.found_in_calls.keys())
     return log
 
 
-def _first_sent(log: LogAudit) -> list[dict]:
-    """`leaked()`'s rows in order of each (session, unit)'s first finding — found in one pass over
-    the rows, not through a frame of every finding (which costs a large audit hundreds of MB)."""
-    best: dict[tuple[str, str], tuple] = {}
+def _fold_first(best: dict[tuple[str, str], tuple], log: LogAudit) -> None:
+    """The finding rows `log` holds folded into `best`: per (session, unit), in order of its first finding, the
+    rank, row, carrier and call of its best (`_rank`) — in one pass over the rows held, not through a frame of
+    every finding (which costs a large audit hundreds of MB), and before a serial audit lets go of them."""
+    first = log.call_count() - len(log.calls)
     for row, carrier in zip(log.result.finding_rows, log.carriers, strict=True):
         key = (row[GROUP], row[UNIT])
         rank = (-row[GRADE], carrier["call"], row[SEGMENT], row[START])
         if key not in best or rank < best[key][0]:
-            best[key] = (rank, row, carrier)
-    rows = []
-    for _, row, carrier in best.values():
-        call = log.calls[carrier["call"]]
-        rows.append({**dict(zip(FINDING_SCHEMA, row, strict=True)), **carrier, **{k: call[k] for k in _CALL_COLUMNS}})
-    return rows
+            best[key] = (rank, row, carrier, log.calls[carrier["call"] - first])
+
+
+def _first_sent(best: dict[tuple[str, str], tuple]) -> list[dict]:
+    """`leaked()`'s rows from `_fold_first`'s, in order of each (session, unit)'s first finding."""
+    return [{**dict(zip(FINDING_SCHEMA, row, strict=True)), **carrier, **{k: call[k] for k in _CALL_COLUMNS}}
+            for _, row, carrier, call in best.values()]
 
 
 def _read(found: Iterable, reading: Reading, log: LogAudit, on_file: Callable[[LogFile], None]) -> Iterator[Payload]:
