@@ -22,8 +22,8 @@ _BEFORE_CONTEXT = frozenset({"开头", "结尾"})
 _IS = frozenset("是为:：")
 _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "starts",
                              "starting", "prefix", "first four", "first 4", "first six", "first 6", "first three",
-                             "first 3", "first five", "first 5",
-                             "开头", "前缀", "前四位", "前4位", "前六位", "前6位", "前三位", "前3位", "前五位", "前5位"})
+                             "first 3", "first five", "first 5", "开头", "前缀", "前四位", "前4位", "前六位", "前6位",
+                             "前三位", "前3位", "前五位", "前5位"})
 _RUN_BEFORE = re.compile(r"(?<=[\u2e80-\u9fff])[^\s\u2e80-\u9fff]+$")  # a Latin piece after Han, before the word
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out

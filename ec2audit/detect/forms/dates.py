@@ -1,6 +1,7 @@
 """Dates (of birth, of admission, of a hearing) in the forms people write them: `1987-03-08`, `03/08/1987`
 (US), `08/03/1987` and `08.03.1987` (day first), `March 8, 1987`, `8 Mar 1987`, `8th of March 1987`,
-`1987年3月8日`, with the year in two digits (`03/08/87`, `08.03.87`), in Han numerals (`一九八七年三月八日`), in the Republic of China's years as Taiwan writes them
+`1987年3月8日`, with the year in two digits (`03/08/87`, `08.03.87`), in Han numerals (`一九八七年三月八日`), in the
+Republic of China's years as Taiwan writes them
 (`民國76年3月8日`, `民國七十六年三月八日`: 1987 is year 76) and in Japan's era years (`昭和62年3月8日`,
 `S62.3.8`), with the month named in another European language (`8. März 1987`, `8 de marzo de 1987`,
 `8 marca 1987`), and in ISO with a time after it (`1987-03-08T09:30`). A unit is a date when its value reads as
