@@ -141,17 +141,23 @@ def redirect_outcome(proxy, status: str, where: str) -> str:
     try:
         answer = client.post(f"/e/{episode}/v1/chat/completions", headers=headers,
                              json={"model": model, "messages": [{"role": "user", "content": "call me back"}]})
-        [record] = store.records(episode)
         assert PHONE not in app.state.requests[-1]["headers"].get(_HEADER, "")
-        if where == "elsewhere":
-            assert answer.status_code == 502 and "location" not in answer.headers, answer.headers
-            assert record.status == 502 and "another host (upload.elsewhere.invalid)" in record.error
-        else:
-            assert answer.status_code == int(status), answer.status_code
-            assert answer.headers["location"] == f"{client.base_url}/e/{episode}/v1/chat/completions"
+        _redirect_held(answer, store, episode, status, where, f"{client.base_url}/e/{episode}/v1/chat/completions")
     except (AssertionError, KeyError, ValueError, TypeError) as e:
         return f"not held: {str(e)[:200]}"
     return "held"
+
+
+def _redirect_held(answer, store, episode: str, status: str, where: str, own: str) -> None:
+    """A redirect to another host refused (502 naming it, no `Location`, recorded); one on the upstream's own
+    origin answered with its status and its `Location` pointed at the proxy (`own`)."""
+    [record] = store.records(episode)
+    if where == "elsewhere":
+        assert answer.status_code == 502 and "location" not in answer.headers, answer.headers
+        assert record.status == 502 and "another host (upload.elsewhere.invalid)" in record.error
+    else:
+        assert answer.status_code == int(status), answer.status_code
+        assert answer.headers["location"] == own
 
 
 def listing_outcome(proxy, status: str, where: str) -> str:
@@ -161,13 +167,7 @@ def listing_outcome(proxy, status: str, where: str) -> str:
     script = f"fault-redirect-{status}" + ("-elsewhere" if where == "elsewhere" else "")
     try:
         answer = client.get(f"/e/{episode}/v1/models", headers={"x-standin-script": script})
-        [record] = store.records(episode)
-        if where == "elsewhere":
-            assert answer.status_code == 502 and "location" not in answer.headers, answer.headers
-            assert record.status == 502 and "another host (upload.elsewhere.invalid)" in record.error
-        else:
-            assert answer.status_code == int(status), answer.status_code
-            assert answer.headers["location"] == f"{client.base_url}/e/{episode}/v1/models"
+        _redirect_held(answer, store, episode, status, where, f"{client.base_url}/e/{episode}/v1/models")
     except (AssertionError, KeyError, ValueError, TypeError) as e:
         return f"not held: {str(e)[:200]}"
     return "held"
