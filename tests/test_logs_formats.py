@@ -190,4 +190,4 @@ def test_a_live_stores_wal_and_shm_files_are_read_with_it_not_counted_as_logs(tm
     assert [(Path(f["file"]).name, f["read_with"] and Path(f["read_with"]).name) for f in summary["files"]] == [
         ("cloud.sqlite", None), ("cloud.sqlite-wal", "cloud.sqlite"), ("cloud.sqlite-shm", "cloud.sqlite")]
     assert summary["logs_read"] == 1
-    assert "; 1 file read, 1 model calls" in " ".join(plain.output.split()), plain.output
+    assert "; 1 file read, 1 model call (1 cloud, 0 edge), 5 units" in " ".join(plain.output.split()), plain.output

@@ -216,8 +216,8 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
     # a log's companions (a SQLite store's -wal and -shm) are listed in `files`, not counted as logs
     console.print(f"[bold]mode[/] {summary['mode_description']}; {plural(summary['logs_read'], 'file')} read"
                   f"{f', [bold red]{skipped} skipped[/] (listed above)' if skipped else ''}, "
-                  f"{summary['calls']} model calls ({summary['cloud_calls']} cloud, {summary['edge_calls']} edge), "
-                  f"{summary['units']} units", highlight=False)
+                  f"{plural(summary['calls'], 'model call')} ({summary['cloud_calls']} cloud, "
+                  f"{summary['edge_calls']} edge), {plural(summary['units'], 'unit')}", highlight=False)
     for f in converted:
         console.print(f"read {f['file']} {how_read(f['encoding'])}", highlight=False)
     for c in summary["coverage"]:
