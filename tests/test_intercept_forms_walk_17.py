@@ -339,6 +339,23 @@ def test_a_number_is_read_as_it_was_written(enforcing, place, written):
     assert number_outcome(enforcing, place, written) == "held"
 
 
+def test_a_number_with_a_vast_exponent_is_read_as_written_without_writing_it_out():
+    """`1e99999999` in a request is 100,000,000 digits written out: the walk reads it as it stands (no unit's
+    number has an exponent past `_NUMBER_REACH`), so one request never makes the proxy allocate it. By hand: the
+    written-out text alone is 100 MB; the reading keeps the peak under 1 MB."""
+    import tracemalloc
+
+    from ec2audit.intercept.fields import Number, number_text
+
+    tracemalloc.start()
+    try:
+        texts = [number_text(Number(text)) for text in ("1e99999999", "2.5e-99999999")]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert texts == ["1e99999999", "2.5e-99999999"] and peak < 1_000_000, peak
+
+
 #: The cells `benchmarks/guard_forms_matrix.py --walk 17` counts
 GROUPS = {"seams in decoded views and characters": ([(form,) for form in sorted(CUT)], cut_outcome),
           "complete's order": ([(form,) for form in sorted(ORDER)], order_outcome),

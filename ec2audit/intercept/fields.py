@@ -106,7 +106,10 @@ def number_text(value: int | float) -> str:
     (`1.3922883366e10` → `13922883366`, `110105198803153418.0` as it stands) where that is at most `_NUMBER_REACH`
     characters, else as written; any other float as Python writes it."""
     if isinstance(value, Number):
-        exact = format(decimal.Decimal(value.text), "f")
+        number = decimal.Decimal(value.text)
+        if not number.is_finite() or abs(number.adjusted()) > _NUMBER_REACH:  # (`1e999999999` written out: 1 GB)
+            return value.text
+        exact = format(number, "f")
         return exact if len(exact) <= _NUMBER_REACH else value.text
     return str(value)
 
