@@ -258,3 +258,27 @@ def test_a_piece_named_by_its_count_or_by_ends_is_a_fragment(value, dimension, t
 ])
 def test_another_piece_after_the_words_is_no_hit(value, text):
     assert _graded(value, "government_id", text, "id") == 0.0
+
+
+# -- a body weight or a height in the other system's unit (the lead, from blind split 37's load plan: `289 lb` for
+#    `131 kg`) --------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("131 kg", "LOAD PLAN pax 4 MARCHETTI-OYELOWO G   289 lb   compartment C"),
+    ("131 kg", "patient weighs 288.8 lbs per the US chart"),
+    ("289 lb", "Gewicht laut Waage: 131 kg"),
+    ("175 cm", "height 5'9\", build slim"),
+    ("175 cm", "he is 5 ft 9 in tall"),
+])
+def test_a_weight_or_height_converted_is_the_value(value, text):
+    assert _graded(value, "health", text, "body_weight") == 1.0
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("131 kg", "pax 5 HOLLIS R 176 lb compartment C"),  # another passenger's weight
+    ("131 kg", "1289 lb of cargo in the hold"),  # inside a longer number
+    ("131 kg", "290 lb"),  # another weight
+    ("175 cm", "height 5'10\""),  # another height
+])
+def test_another_weight_or_height_is_no_hit(value, text):
+    assert _graded(value, "health", text, "body_weight") == 0.0
