@@ -143,3 +143,41 @@ def test_the_same_litellm_calls_in_two_exports_are_counted_once(tmp_path):
     assert code == 0, output
     row = next(line for line in output.splitlines() if "openai/gpt-4o" in line)
     assert row.split()[2:6] == ["2", "2,000", "100", "0.0060"], row
+
+
+def test_a_langfuse_generation_in_its_observations_export_and_its_traces_export_is_one_call(tmp_path):
+    """Langfuse's observations table (the public API's `{data, meta}` page) and its traces export with the same two
+    GENERATION observations nested (600 and 400 input tokens, $0.002 each), both in the folder audited. By hand:
+    2 calls, 1,000 input tokens, $0.004, 2 observations logged again. Before: 4 calls, 2,000 tokens, $0.008."""
+    observations = [
+        {"id": f"obs-{i}", "traceId": "trace-1", "type": "GENERATION", "startTime": f"2026-12-07T10:00:0{i}.000Z",
+         "model": "gpt-4o", "input": [{"role": "user", "content": text}],
+         "output": {"role": "assistant", "content": "ok"},
+         "usage": {"input": tokens, "output": 40, "total": tokens + 40, "unit": "TOKENS"}, "calculatedTotalCost": 0.002}
+        for i, (text, tokens) in enumerate([("Call Maria at +1 415 555 0134", 600), ("SSN 123-45-6789", 400)])]
+    folder = tmp_path / "langfuse"
+    folder.mkdir()
+    (folder / "observations.json").write_text(json.dumps({"data": observations, "meta": {"page": 1, "totalItems": 2}}))
+    (folder / "traces.json").write_text(json.dumps([{"id": "trace-1", "sessionId": "chat-42", "name": "agent",
+                                                     "timestamp": "2026-12-07T10:00:00.000Z",
+                                                     "observations": observations}]))
+    code, output = _cli("audit", folder, "--units", _write_jsonl(tmp_path / "units.jsonl", _UNITS), "--json")
+    assert code == 0, output
+    summary = json.loads(output)
+    [provider] = summary["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["cost_usd"]) == (2, 1000, 0.004)
+    assert [c["logged_again"] for c in summary["coverage"]] == [2]
+
+
+def test_a_payment_processors_published_test_cards_are_nobodys_card(tmp_path):
+    """A payments README as integrations write it: Stripe's declined test card `4000 0000 0000 0002` and its 3-D
+    Secure card `4000 0027 6000 3184`, both Luhn-valid, then a customer's card on file. By hand: one card proposed,
+    the customer's `5500 0055 5555 5559`; the two test cards are printed in every Stripe integration's docs, nobody's
+    card, as AWS's `AKIAIOSFODNN7EXAMPLE` is nobody's key. Before: all three, so an agent that read the README
+    scored 1.0 over three financial values where one was someone's."""
+    from test_new_user_walk_5 import _prelabel
+
+    found = _prelabel(tmp_path, {"README.md": (
+        "# Payments\nIn test mode use the declined card 4000 0000 0000 0002 or the 3-D Secure card "
+        "4000 0027 6000 3184, any future expiry.\n\nCustomer on file: Priya Raman, card 5500 0055 5555 5559.\n")})
+    assert [u["value"] for u in found if u["dimension"] == "financial"] == ["5500 0055 5555 5559"]

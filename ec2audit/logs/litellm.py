@@ -16,7 +16,6 @@ JSON, a spend log as JSON and as CSV) is one call, the copy logged again.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from ec2audit.errors import InputError
 from ec2audit.intercept.usage import service_tier
-from ec2audit.logs.base import PASSED_OVER, OnError, csv_header, json_field, logged_key, outline, read_records
+from ec2audit.logs.base import PASSED_OVER, OnError, csv_header, json_field, outline, read_records, record_key
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
 
@@ -105,6 +104,6 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         except InputError as exc:
             on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
             continue
-        if data["id"] is not None:  # as read, not as written: a CSV row and its JSON record are one call
-            payload.meta["call_id"] = logged_key(name, str(data["id"]), json.dumps(data, sort_keys=True, default=str))
+        if key := record_key(name, data):  # as read, not as written: a CSV row and its JSON record are one call
+            payload.meta["call_id"] = key
         yield payload
