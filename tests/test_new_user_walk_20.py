@@ -181,3 +181,32 @@ def test_a_payment_processors_published_test_cards_are_nobodys_card(tmp_path):
         "# Payments\nIn test mode use the declined card 4000 0000 0000 0002 or the 3-D Secure card "
         "4000 0027 6000 3184, any future expiry.\n\nCustomer on file: Priya Raman, card 5500 0055 5555 5559.\n")})
     assert [u["value"] for u in found if u["dimension"] == "financial"] == ["5500 0055 5555 5559"]
+
+
+_REVIEW = ("Design review notes for the patient portal redesign:\n"
+           "- Set stroke width to 2px on the icons.\n"
+           "- Fix the memory leak; the depression in the chart at 14:00 is the backup job.\n"
+           "- Patient record for Omar Haddad: diagnosis Crohn's disease.\n"
+           "Diagnosis:\nAsthma\n")
+
+
+def test_a_medical_word_in_a_list_item_of_its_own_is_no_condition_by_its_neighbours_health_words(tmp_path):
+    """A design review's list under a patient portal's heading: `stroke width`, a `depression in the chart`, then a
+    patient's record with a diagnosis, and a form's `Diagnosis:` key alone above `Asthma`. By hand, `audit --discover`
+    finds two conditions, Crohn's disease (several words) and Asthma (its key on the line before), each of which
+    reached the cloud; `stroke` and `depression` have no health word in their own line, only in the heading and the
+    next item. `annotate prelabel` proposes no `stroke` either (its ICD-10 terms read the same line), and still
+    Asthma. Before: stroke and depression too, four conditions discovered, and `stroke` proposed."""
+    from test_new_user_walk_5 import _prelabel
+
+    proposed = [u["value"] for u in _prelabel(tmp_path, {"review.md": _REVIEW}) if u["dimension"] == "health"]
+    assert "stroke" not in proposed and "Asthma" in proposed, proposed
+    log = _write_jsonl(tmp_path / "log.jsonl", [{
+        "session_id": "s1", "url": "https://api.openai.com/v1/chat/completions",
+        "request": {"model": "gpt-4o", "messages": [{"role": "user", "content": "Summarise the review"},
+                                                    {"role": "tool", "tool_call_id": "c1", "content": _REVIEW}]},
+        "response": {"id": "x", "choices": [{"message": {"role": "assistant", "content": "ok"}}]}}])
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--show-values", "--json")
+    assert code == 0, output
+    assert sorted(leak["evidence"] for leak in json.loads(output)["leaked"] if leak["dimension"] == "health") == [
+        "Asthma", "Crohn's disease"]
