@@ -265,6 +265,11 @@ GROUPS_S24: dict[str, tuple[str, list[str]]] = {
     "YR": ("ec2audit/report/summary.py", W13),
     "YT": ("ec2audit/report/terminal.py", W13),
     "YM": ("ec2audit/metrics.py", W13),
+    # metrics.token_total, shared by `intercept serve`'s summary, `intercept audit --out` and a run's episodes
+    "TT": ("ec2audit/metrics.py", ["tests/test_new_user_walk_19.py::test_a_stopped_redacting_interceptor_"
+                                   "says_how_many_values_it_redacted_and_a_cut_streams_tokens_are_unknown",
+                                   "tests/test_new_user_walk_20.py::"
+                                   "test_a_runs_cloud_tokens_are_unknown_where_a_stream_was_cut_not_counted_0"]),
     "YI": ("ec2audit/cli/intercept.py", W13),
     "YA": ("ec2audit/acebench.py", [*W13, "tests/test_tasks_acebench.py"]),
     "YK": ("ec2audit/annotate/recognizers/secrets.py", W13),
@@ -917,7 +922,7 @@ mutant("D6", 'return f"{sign}{value:,.{digits}f}"', 'return f"{sign}{value:.{dig
 mutant("S1", 'if r.ts >= since and r.model_call]', 'if r.model_call]')
 mutant("S2", 'if r.ts >= since and r.model_call]', 'if r.ts >= since]')
 mutant("S3", "unpriced = [r for r in rows if r.billed_usd is None]", "unpriced: list[ProxyRecord] = []")
-mutant("S4", "{_shown(counts[0])} input / \"", "{_shown(counts[1])} input / \"")
+mutant("S4", "{tokens(counts[0])} input / \"", "{tokens(counts[1])} input / \"")
 mutant("S5", '    if recorded:\n        lines.append(f"audit them', '    if True:\n        lines.append(f"audit them')
 mutant("S6", 'per_model.setdefault(record.model or "?", []).append(record)',
        'per_model.setdefault("?", []).append(record)')
@@ -926,7 +931,7 @@ mutant("S8", "signal.signal(signum, server.handle_exit) for signum", "signal.sig
 mutant("S9", '    started = time.time()\n', '    started = 0.0\n')
 mutant("S10", "calls = [r for r in recorded if r.forwarded]", "calls = recorded")
 mutant("S11", "{plural(sum(r.redactions or 0 for r in redacted), 'value')}", "{plural(len(redacted), 'value')}")
-mutant("S12", "or r.output_tokens is not None or r.billed_usd == 0]", "or r.output_tokens is not None or True]")
+mutant("TT1", "or r.output_tokens is not None or r.billed_usd == 0]", "or r.output_tokens is not None or True]")
 # logs/openhands.py: a call priced from the running totals
 mutant("O1", 'if grown["prompt_tokens"] <= 0 or min(grown.values()) < 0:',
        'if grown["prompt_tokens"] < 0 or min(grown.values()) < 0:')

@@ -40,27 +40,32 @@ class AuditResult:
     errors: list[InputError] = field(default_factory=list)
     grades: dict[str, dict[str, float]] = field(default_factory=dict)
     tasks: dict[str, set[str]] = field(default_factory=dict)
+    #: per group that names no task of the units: the units found in its calls, the ones it is scored against
+    found: dict[str, set[str]] = field(default_factory=dict)
     unit_tasks: set[str] = field(init=False, repr=False, compare=False)  # the units' tasks (`score`)
 
     def __post_init__(self) -> None:
         self.unit_tasks = {u.task_id for u in self.units}
 
-    def score(self, payload: Payload) -> str:
-        """Score `payload`'s group against its task's units (every unit where it names none of theirs),
-        whether or not the payload reached the cloud, and return the group. What a group is scored against
-        is its exposure's denominator: a group whose calls all stayed on the device (edge calls, requests
-        the proxy blocked) scores 0.0 over those units, not "nothing"; only a group scored against no unit
-        has no exposure (docs/design.md §1)."""
+    def score(self, payload: Payload, found: Iterable[str] = ()) -> str:
+        """Score `payload`'s group against its task's units, whether or not the payload reached the cloud, and
+        return the group; a group that names no task of the units is scored against the units found in its calls:
+        those it sent (`audit` adds them) and `found`, those of a call that stayed on the device. What a group is
+        scored against is its exposure's denominator: a group whose calls all stayed on the device (edge calls,
+        requests the proxy blocked) scores 0.0 over those units, not "nothing"; only a group scored against no
+        unit has no exposure (docs/design.md §1)."""
         group = group_of(payload)
         every = self.unit_tasks
         self.tasks.setdefault(group, set()).update({payload.task_id} if payload.task_id in every else every)
+        if payload.task_id not in every:
+            self.found.setdefault(group, set()).update(found)
         return group
 
     def findings_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.finding_rows, schema=FINDING_SCHEMA, orient="row")
 
     def unit_frame(self) -> pl.DataFrame:
-        return metrics.unit_table(self.units, self.grades, self.tasks)
+        return metrics.unit_table(self.units, self.grades, self.tasks, self.found)
 
     def exposure(self) -> pl.DataFrame:
         return metrics.exposure(self.unit_frame())

@@ -37,7 +37,7 @@ def usd(value: float, sign: str = "$") -> str:
 
 def tokens(value: int | None) -> str:
     """A token total, or `unknown` where a call of it logged no usage: never a 0 read as nothing sent."""
-    return "unknown" if value is None else str(value)
+    return "unknown" if value is None else f"{value:,}"
 
 
 def unpriced_episodes(unpriced: int, priced: float) -> str:

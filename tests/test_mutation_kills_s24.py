@@ -251,9 +251,9 @@ def test_report_names_the_first_call_of_a_units_best_grade_not_a_later_one_as_go
 
 def test_intercept_audits_sessions_table_counts_what_went_to_the_cloud_and_what_it_cost(standin, tmp_path):
     """`intercept serve` blocking the task's units in front of the stand-in: ep1 asks one question (forwarded) and
-    sends the card (blocked), ep2 asks a model no price list knows, ep3 names no task of the three the units hold.
-    By hand, the sessions table `intercept audit --out` writes beside its findings: ep1 2 calls, 1 to the cloud
-    (YI3); ep2's cost unknown, not $0 (YI2); ep3 scored against each of the three tasks by name (YI6)."""
+    sends the card (blocked), ep2 asks a model no price list knows, ep3 asks once under each of the three tasks the
+    units hold. By hand, the sessions table `intercept audit --out` writes beside its findings: ep1 2 calls, 1 to the
+    cloud (YI3); ep2's cost unknown, not $0 (YI2); ep3 scored against each of the three tasks by name (YI6)."""
     import httpx
     import polars as pl
     from intercept_helpers import running_proxy
@@ -271,14 +271,15 @@ def test_intercept_audits_sessions_table_counts_what_went_to_the_cloud_and_what_
         for path, model, messages in (
                 (f"e/ep1/t/{TASK}", "gpt-4o", question),
                 (f"e/ep1/t/{TASK}", "gpt-4o", [{"role": "user", "content": "Her card is 4111 1111 1111 1111"}]),
-                (f"e/ep2/t/{TASK}", "mystery-model-7", question), ("e/ep3", "gpt-4o", question)):
+                (f"e/ep2/t/{TASK}", "mystery-model-7", question),
+                *((f"e/ep3/t/{task}", "gpt-4o", question) for task in (TASK, "hr", "travel"))):
             client.post(f"{url}/{path}/v1/chat/completions", json={"model": model, "messages": messages})
     out = tmp_path / "out" / "findings.parquet"
     code, output = _cli("intercept", "audit", tmp_path / "cloud.sqlite", "--units", units, "--out", out)
     assert code == 0, output
     rows = {r["session"]: r for r in pl.read_parquet(sessions_path(out)).to_dicts()}
     assert {s: (r["calls"], r["cloud_calls"], r["cloud_unpriced_calls"]) for s, r in rows.items()} == {
-        "ep1": (2, 1, 0), "ep2": (1, 1, 1), "ep3": (1, 1, 0)}
+        "ep1": (2, 1, 0), "ep2": (1, 1, 1), "ep3": (3, 3, 0)}
     assert rows["ep1"]["cloud_usd"] > 0 and rows["ep2"]["cloud_usd"] is None
     assert rows["ep3"]["scored_against"] == "task billing, hr, travel"
 

@@ -16,7 +16,7 @@ import click
 
 from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
-from ec2audit.console import make_console, plural, unknown_cost, usd
+from ec2audit.console import make_console, plural, tokens, unknown_cost, usd
 from ec2audit.errors import InputError
 from ec2audit.intercept.usage import DEFAULT_TIER, service_tier
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from ec2audit.audit import AuditResult
+    from ec2audit.detect.cascade import Cascade
     from ec2audit.intercept.pricing import Pricing
     from ec2audit.intercept.record import ProxyRecord
 
@@ -124,6 +125,7 @@ def _stopped(store: Path, since: float, pricing: Pricing) -> str:
     unknown where a call had no price, and why), what its policy did (requests blocked, never sent and no call,
     as `audit` counts them; values redacted), and how to audit it: a store outlives the run and may hold earlier
     runs' records, left out."""
+    from ec2audit import metrics
     from ec2audit.intercept.store import read_records
 
     recorded = [r for r in read_records(store) if r.ts >= since and r.model_call]
@@ -136,9 +138,9 @@ def _stopped(store: Path, since: float, pricing: Pricing) -> str:
         unpriced = [r for r in rows if r.billed_usd is None]
         cost = ("USD " + _unknown_cost(rows, unpriced, pricing) if unpriced
                 else "USD " + usd(sum(r.billed_usd or 0.0 for r in rows), sign=""))
-        counts = [_token_total(rows, name) for name in ("input_tokens", "output_tokens")]
-        lines.append(f"  {model}: {plural(len(rows), 'call')}, {_shown(counts[0])} input / "
-                     f"{_shown(counts[1])} output tokens, {cost}")
+        counts = [metrics.token_total(rows, name) for name in ("input_tokens", "output_tokens")]
+        lines.append(f"  {model}: {plural(len(rows), 'call')}, {tokens(counts[0])} input / "
+                     f"{tokens(counts[1])} output tokens, {cost}")
     if blocked := len(recorded) - len(calls):
         lines.append(f"  {plural(blocked, 'request')} blocked (403), never sent to the cloud: no call, no cost")
     if redacted := [r for r in calls if r.redactions]:
@@ -147,17 +149,6 @@ def _stopped(store: Path, since: float, pricing: Pricing) -> str:
     if recorded:
         lines.append(f"audit them: ec2audit audit {store} --units FILE (or --discover)")
     return "\n".join(lines)
-
-
-def _token_total(rows: list[ProxyRecord], name: str) -> int | None:
-    """The calls' tokens of `name`, unknown (None) where a billed call counted none (a stream cut off), as the log
-    audit sums them; a call refused without usage (a 429) and a free one were billed nothing, so they count none."""
-    counted = [r for r in rows if r.input_tokens is not None or r.output_tokens is not None or r.billed_usd == 0]
-    return sum(getattr(r, name) or 0 for r in counted) if len(counted) == len(rows) else None
-
-
-def _shown(count: int | None) -> str:
-    return "unknown" if count is None else f"{count:,}"
 
 
 def _unknown_cost(rows: list[ProxyRecord], unpriced: list[ProxyRecord], pricing: Pricing) -> str:
@@ -227,7 +218,7 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
 
     from ec2audit import metrics
     from ec2audit.audit import group_of
-    from ec2audit.logs.audit import NOTHING, SESSION_SCHEMA
+    from ec2audit.logs.audit import FOUND, NOTHING, SESSION_SCHEMA
     from ec2audit.payloads import Payload
 
     calls: dict[str, list[ProxyRecord]] = {}
@@ -239,16 +230,16 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
     for group, mine in calls.items():
         sent = [r for r in mine if r.forwarded]
         unpriced = [r for r in sent if r.billed_usd is None]
-        tasks = sorted(result.tasks.get(group, set()) & result.unit_tasks)
+        tasks = [] if group in result.found else sorted(result.tasks.get(group, set()) & result.unit_tasks)
         score = scored.get(group, {"units": 0, "leaked": 0, "exposure": None, "exposure_by_dimension": {}})
         rows.append({
             "session": group, "calls": len(mine), "cloud_calls": len(sent), "calls_without_content": 0,
             "units": score["units"], "leaked": score["leaked"], "exposure": score["exposure"],
             "exposure_by_dimension": metrics.dimension_rows(score["exposure_by_dimension"]),
-            "scored_against": NOTHING if group not in scored
+            "scored_against": NOTHING if group not in scored else FOUND if group in result.found
             else f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks",
             "tasks": tasks,
-            **{f"cloud_{k}": _token_total(sent, k) for k in ("input_tokens", "cached_tokens", "output_tokens")},
+            **{f"cloud_{k}": metrics.token_total(sent, k) for k in ("input_tokens", "cached_tokens", "output_tokens")},
             "cloud_usd": None if unpriced else sum(r.billed_usd or 0.0 for r in sent),
             "cloud_unpriced_calls": len(unpriced),
             "cloud_calls_without_usage": sum(r.input_tokens is None and r.output_tokens is None for r in sent),
@@ -256,6 +247,23 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
                                              for r in unpriced),
             "cloud_unpriced_tier": None})
     return pl.DataFrame(rows, schema=SESSION_SCHEMA)
+
+
+def _score_blocked(result: AuditResult, cascade: Cascade, record: ProxyRecord) -> None:
+    """Score the episode of a request the proxy blocked (it reached no cloud); one that names no task of the units
+    is scored over the units found in its calls, as `audit` scores a session matched to no task: the ones in this
+    unsent request count too (at 0.0, unless another call sent them)."""
+    from ec2audit.payloads import Payload, payload_from_record
+
+    empty = Payload(record.id, [], task_id=record.task_id, episode=record.episode)
+    if record.task_id in result.unit_tasks:
+        result.score(empty)
+        return
+    try:
+        payload = payload_from_record(record.to_row(), record.id)
+    except (InputError, TypeError, AttributeError, ValueError):  # no body to read: nothing found in it
+        payload = empty
+    result.score(payload, {f.unit_id for f in cascade.scan(payload)})
 
 
 @command.command("audit")
@@ -276,10 +284,11 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
 
     from ec2audit.audit import AuditResult
     from ec2audit.audit import audit as run_audit
+    from ec2audit.detect.cascade import build_cascade
     from ec2audit.files import write_table
     from ec2audit.intercept.store import read_records
     from ec2audit.logs.audit import sessions_path
-    from ec2audit.payloads import Payload, payload_from_record
+    from ec2audit.payloads import payload_from_record
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
 
@@ -302,10 +311,10 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
         kinds = ", ".join(f"{kind} ×{n}" for kind, n in sorted(unread.items()))
         console.print(f"{plural(unread.total(), 'file')} sent that the proxy could not read inside ({kinds}): not "
                       "audited (`unread` on their records)", highlight=False)
-    result = AuditResult(units)
+    result, cascade = AuditResult(units), build_cascade(units)
     for record in records:
         if not record.forwarded:  # its episode is scored all the same: 0.0 where every request of it was blocked
-            result.score(Payload(record.id, [], task_id=record.task_id, episode=record.episode))
+            _score_blocked(result, cascade, record)
             continue
         try:
             payloads.append(payload_from_record(record.to_row(), record.id))
@@ -316,7 +325,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
             skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
                                       file=str(store), field=f"record {record.id}"))
     with console.status(f"auditing {plural(len(payloads), 'record')} against {plural(len(units), 'unit')}"):
-        run_audit(payloads, units, result=result)
+        run_audit(payloads, units, cascade, result=result)
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
     if out:

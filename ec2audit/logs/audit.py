@@ -787,23 +787,13 @@ def _dimensions(units: Iterable[Unit]) -> dict[str | None, int]:
     return {d: i for i, d in enumerate((None, *sorted({u.kind for u in units})))}
 
 
-def _one_per_value(units: dict[str, Unit]) -> dict[str, Unit]:
-    """Each unit id → the unit a session scored against the units found in its calls counts for its value: the
-    first by id of the units of its dimension and value (a value two tasks hold, `t1`'s and `t2`'s, is one value
-    sent, not two)."""
-    first: dict[tuple[str, str], Unit] = {}
-    for unit_id in sorted(units):
-        first.setdefault((units[unit_id].kind, units[unit_id].value), units[unit_id])
-    return {unit_id: first[(unit.kind, unit.value)] for unit_id, unit in units.items()}
-
-
 def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit],
              found: Collection[str] = ()) -> Exposed:
     """`LogAudit.exposed` from (session, unit id, best grade) rows, in order of each unit's first
     finding: the same order, so the same sums, wherever the rows were found. A session of `found` (scored
-    against the units found in its calls) counts each value once (`_one_per_value`)."""
+    against the units found in its calls) counts each value once (`metrics.one_per_value`)."""
     dimensions = _dimensions(units.values())
-    canonical = _one_per_value(units) if found else {}
+    canonical = metrics.one_per_value(units) if found else {}
     counted: set[tuple[str, str]] = set()
     sums: Exposed = {}
     for group, unit_id, grade in rows:
@@ -826,7 +816,7 @@ def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit],
 def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
     """`LogAudit.scope` from the units found in each session's calls."""
     dimensions = _dimensions(units.values())
-    canonical = _one_per_value(units)
+    canonical = metrics.one_per_value(units)
     sums: Exposed = {}
     for group, unit_ids in found.items():
         sums[group] = array("d", bytes(16 * len(dimensions)))

@@ -58,6 +58,17 @@ def logged_key(kind: str, *fields: str) -> str:
     return f"{kind}:{digest}"
 
 
+def record_key(kind: str, data: dict) -> str | None:
+    """A logged call's `call_id` from what was read of its record (`openai_log.to_payload`'s `data`): its id with
+    its request, model, usage and cost, the same in every export of it whatever the layout (JSON or CSV, an
+    observation alone or nested in its trace, whose session it may name), so a copy is the call logged again, never a
+    second call; None without an id."""
+    if data.get("id") is None:
+        return None
+    kept = {k: data.get(k) for k in ("request", "model", "usage", "cost_usd")}
+    return logged_key(kind, str(data["id"]), json.dumps(kept, sort_keys=True, default=str))
+
+
 class _Counted:
     """A binary file that reports what is read from it to `BYTES_READ`."""
 

@@ -231,7 +231,7 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
     around it speaks of health: ICD-10 also names `Amelia` and `deletions` (`git diff --stat`). A term that
     names a topic (`the breast cancer dataset`, `Alzheimer's disease research`) is nobody's condition."""
     from ec2audit.annotate.recognizers.health import TOPIC_AFTER, change_count
-    from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT
+    from ec2audit.annotate.recognizers.icd import HEALTH_CONTEXT, statement
 
     if not re.search(r"[^\W\d_]{3,}", value):
         return "no words"
@@ -247,8 +247,7 @@ def _health_rejection(value: str, before: str, after: str, keyed: bool = False) 
         return "a given name"
     if _HOLDER_BEFORE.search(before[-40:]) and not re.fullmatch(r"[A-Z][a-z]+", value.strip()):
         return None  # `I have epilepsy`, `my ADHD`; `my Cancer horoscope` is a star sign
-    around = before[-80:] + " " + after[:80]
-    return None if HEALTH_CONTEXT.search(around) else "one medical word, no health context around it"
+    return None if HEALTH_CONTEXT.search(statement(before, after)) else "one medical word, no health context around it"
 
 
 def _findable(unit: Unit, before: str, after: str) -> bool:

@@ -45,18 +45,22 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     for number, record in enumerate(records, start=1):
         if not record.model_call:  # a model listing (GET /v1/models): no call, no prompt, not a step
             continue
-        if not record.forwarded:  # blocked by the proxy: no call, though it keeps its step number and its episode
-            session = str(record.episode or record.task_id or path.stem)  # is scored
-            steps[session] += 1
-            yield Payload(f"{path.name}#{number}", [], model=record.model, task_id=record.task_id, episode=session,
-                          meta={"session": session, "format": name, BLOCKED: True})
-            continue
         ts = record.ts
         # read as the API the proxy served it as (a Gemini body has neither `messages` nor `input`)
         data = {"id": record.id, "episode": record.episode, "task_id": record.task_id, "api": record.api,
                 "request": record.request,
                 "response": record.response or {}, "model": record.model,
                 "timestamp": datetime.fromtimestamp(ts, UTC).isoformat() if isinstance(ts, int | float) else None}
+        if not record.forwarded:  # blocked by the proxy: no call, though it keeps its step number and its episode
+            session = str(record.episode or record.task_id or path.stem)  # is scored
+            steps[session] += 1
+            try:  # its texts: what an episode that names no task found in its calls, unsent (docs/design.md §1)
+                segments = to_payload(data, f"{path.name}#{number}", path, number, Counter()).segments
+            except InputError:
+                segments = []
+            yield Payload(f"{path.name}#{number}", segments, model=record.model, task_id=record.task_id,
+                          episode=session, meta={"session": session, "format": name, BLOCKED: True})
+            continue
         try:
             payload = to_payload(data, f"{path.name}#{number}", path, number, steps)
         except InputError as exc:

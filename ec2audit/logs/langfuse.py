@@ -8,7 +8,9 @@ there counts the prompt tokens not read from or written to the cache, which have
 the output tokens not in another `output_*` key, `output_reasoning_tokens`: each key a bucket of its own),
 `calculatedTotalCost`/`costDetails.total`. The provider is a `provider/model` name's, else the one LangChain
 names in the metadata its Langfuse handler records (`ls_provider`: `ollama` is edge). Calls are grouped by the
-trace's `sessionId` when the trace is in the export, else by `traceId`. Spans and events are not model calls.
+trace's `sessionId` when the trace is in the export, else by `traceId`. Spans and events are not model calls. An
+observation in two exports (the observations table and its trace's, or one export downloaded twice) is one call,
+logged again (`base.record_key`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, csv_header, json_field, outline, read_records
+from ec2audit.logs.base import OnError, csv_header, json_field, outline, read_records, record_key
 from ec2audit.logs.messages import provider_of
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
@@ -115,6 +117,10 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                     "cost_usd": _number(observation.get("calculatedTotalCost")) or _number(
                         cost.get("total") if isinstance(cost, dict) else None)}
             try:
-                yield to_payload(data, f"{path.name}:{number}", path, number, steps)
+                payload = to_payload(data, f"{path.name}:{number}", path, number, steps)
             except InputError as exc:
                 on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
+                continue
+            if key := record_key(name, data):  # the observation in another export (alone, in its trace): logged again
+                payload.meta["call_id"] = key
+            yield payload

@@ -9,7 +9,9 @@ prompts are often not stored — the body in `proxy_server_request`), `model`,
 `spend` (not when `response_cost_failure_debug_info` says LiteLLM could not price the call: its 0 is no
 price, and the call is priced as any other).
 A record whose request was not stored is a call with no text, not an error. A record LiteLLM answered
-from its own cache (`cache_hit`) reached no provider: no call, counted apart (`base.PASSED_OVER`).
+from its own cache (`cache_hit`) reached no provider: no call, counted apart (`base.PASSED_OVER`). A record's
+`call_id` is its id and what was read of it, so the same call in two exports (a callback's JSONL and a bucket's
+JSON, a spend log as JSON and as CSV) is one call, the copy logged again.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from ec2audit.errors import InputError
 from ec2audit.intercept.usage import service_tier
-from ec2audit.logs.base import PASSED_OVER, OnError, csv_header, json_field, outline, read_records
+from ec2audit.logs.base import PASSED_OVER, OnError, csv_header, json_field, outline, read_records, record_key
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.payloads import Payload, is_request_body
 
@@ -98,6 +100,10 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                 "cost_usd": None if json_field(record.get("response_cost_failure_debug_info"))
                 else _number(record.get("response_cost", record.get("spend")))}
         try:
-            yield to_payload(data, f"{path.name}:{number}", path, number, steps)
+            payload = to_payload(data, f"{path.name}:{number}", path, number, steps)
         except InputError as exc:
             on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
+            continue
+        if key := record_key(name, data):  # as read, not as written: a CSV row and its JSON record are one call
+            payload.meta["call_id"] = key
+        yield payload

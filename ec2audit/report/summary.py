@@ -232,10 +232,10 @@ def _run_rows(episodes: pl.DataFrame, source: str, vary: set[str]) -> list[Strat
         episodes=pl.len(), tasks=pl.col("task_id").n_unique(), failed=(~pl.col("status").is_in(list(FINISHED))).sum(),
         completion=pl.col("completion").mean(),
         cloud_calls=pl.col("cloud_calls").sum(),
-        cloud_input_tokens=pl.col("cloud_input_tokens").sum(),
-        cloud_cached_tokens=pl.col("cloud_cached_tokens").sum(),
-        cloud_output_tokens=pl.col("cloud_output_tokens").sum(),
-        # an unknown price (or edge model size) makes the total unknown, not smaller, as in summary.json
+        # an unknown token count (a stream cut off), price or edge model size makes the total unknown, not smaller,
+        # as in summary.json
+        **{k: pl.when(pl.col(k).null_count() == 0).then(pl.col(k).sum())
+           for k in ("cloud_input_tokens", "cloud_cached_tokens", "cloud_output_tokens")},
         cloud_usd=pl.when(pl.col("cloud_usd").null_count() == 0).then(pl.col("cloud_usd").sum()),
         unpriced=pl.col("cloud_usd").null_count(), priced=pl.col("cloud_usd").sum(),
         edge_flops=pl.when(pl.col("edge_flops").null_count() == 0).then(pl.col("edge_flops").sum()),

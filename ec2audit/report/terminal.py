@@ -47,7 +47,8 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
     for name, justify in columns:
         table.add_column(name, justify=justify)
     for row in summary["exposure"]:
-        table.add_row(row["group"], row["task_id"], str(row["units"]), str(row["leaked"]),
+        # a group that names no task of the units is scored against the units found in its calls, as `audit` says
+        table.add_row(row["group"], row["task_id"] or "units in its calls", str(row["units"]), str(row["leaked"]),
                       f"{row['exposure']:.3f}", f"{1 - row['exposure']:.3f}")
     console.print(table)
     if summary["top_leaks"]:

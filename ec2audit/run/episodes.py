@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ec2audit import metrics
 from ec2audit.audit import AuditResult, audit
@@ -157,16 +158,12 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
     edge_in = sum(c["input_tokens"] for c in state.edge_calls)
     edge_out = sum(c["output_tokens"] for c in state.edge_calls)
     params = ctx.gateway.edge.params
-    costs = [r.billed_usd for r in cloud]
     record = EpisodeRecord(
         episode_id=eid, task_id=task.id, scenario=task.scenario, strategy=spec.strategy, variant=spec.variant,
         router=spec.router, cloud_context=spec.cloud_context if strategy.asks_cloud else None,
         edge_model=ctx.edge_name, cloud_model=ctx.cloud_name, run_index=spec.run_index, status=status,
         completion=completion, criteria=json.dumps(criteria, ensure_ascii=False), passed=completion >= PASS_AT,
-        cloud_calls=len(cloud), cloud_input_tokens=sum(r.input_tokens or 0 for r in cloud),
-        cloud_cached_tokens=sum(r.cached_tokens or 0 for r in cloud),
-        cloud_output_tokens=sum(r.output_tokens or 0 for r in cloud),
-        cloud_usd=None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),
+        **cloud_usage(cloud),
         edge_calls=len(state.edge_calls), edge_input_tokens=edge_in, edge_output_tokens=edge_out,
         # no edge call costs no FLOPs, whatever the edge model's size; calls of a model of unknown size: unknown
         edge_flops=2.0 * (params or 0.0) * (edge_in + edge_out) if params or not state.edge_calls else None,
@@ -183,6 +180,15 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         json.dump(record.to_dict(), out, ensure_ascii=False, indent=1)
     os.replace(tmp, folder / RECORD)
     return record
+
+
+def cloud_usage(cloud: list[ProxyRecord]) -> dict[str, Any]:
+    """An episode record's cloud figures from its calls' records: calls, tokens (unknown where a call counted none,
+    a stream cut off: never 0) and USD (unknown where a call had no price)."""
+    costs = [r.billed_usd for r in cloud]
+    return {"cloud_calls": len(cloud),
+            "cloud_usd": None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),
+            **{f"cloud_{k}": metrics.token_total(cloud, k) for k in ("input_tokens", "cached_tokens", "output_tokens")}}
 
 
 def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):

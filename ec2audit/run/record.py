@@ -42,9 +42,9 @@ class EpisodeRecord:
     criteria: str  # JSON: criterion → score (or checker_error)
     passed: bool
     cloud_calls: int
-    cloud_input_tokens: int
-    cloud_cached_tokens: int
-    cloud_output_tokens: int
+    cloud_input_tokens: int | None  # None when a call sent counted none (a stream cut off): unknown, never 0
+    cloud_cached_tokens: int | None
+    cloud_output_tokens: int | None
     cloud_usd: float | None  # None when a call had no price
     edge_calls: int
     edge_input_tokens: int

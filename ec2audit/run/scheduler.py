@@ -35,6 +35,7 @@ from rich.table import Table
 from ec2audit.audit import FINDING_SCHEMA
 from ec2audit.backends import Backend
 from ec2audit.console import make_console, unpriced_episodes
+from ec2audit.console import tokens as console_tokens
 from ec2audit.console import usd as dollars
 from ec2audit.files import open_private, write_table
 from ec2audit.run.config import ModelSpec, RunConfig, is_oracle
@@ -337,9 +338,9 @@ def summarize(records: list[EpisodeRecord]) -> dict:
             "pass_hat_k": sum(all(v) for v in by_task.values()) / len(by_task),
             "pass_at_k": sum(any(v) for v in by_task.values()) / len(by_task),
             "cloud_calls": sum(r.cloud_calls for r in rows),
-            "cloud_input_tokens": sum(r.cloud_input_tokens for r in rows),
-            "cloud_cached_tokens": sum(r.cloud_cached_tokens for r in rows),
-            "cloud_output_tokens": sum(r.cloud_output_tokens for r in rows),
+            # unknown where an episode's are (a stream cut off), as its USD is: never the rest read as the whole
+            **{f"cloud_{k}": _known_sum([getattr(r, f"cloud_{k}") for r in rows])
+               for k in ("input_tokens", "cached_tokens", "output_tokens")},
             "cloud_usd": None if any(u is None for u in usd) else sum(u or 0.0 for u in usd),
             # what an unknown USD is made of: its episodes without a cost, and the cost of the others
             "cloud_unpriced_episodes": sum(u is None for u in usd), "cloud_usd_priced": sum(u or 0.0 for u in usd),
@@ -353,6 +354,11 @@ def summarize(records: list[EpisodeRecord]) -> dict:
     return summary
 
 
+def _known_sum(values: list[int | None]) -> int | None:
+    """The sum of counts, unknown (None) where one of them is."""
+    return None if any(v is None for v in values) else sum(v or 0 for v in values)
+
+
 def summary_table(result: RunResult) -> Table:
     """The closing table of a run: one row per strategy variant, models named (stand-ins say so)."""
     first = result.records[0] if result.records else None
@@ -363,9 +369,9 @@ def summary_table(result: RunResult) -> Table:
     if result.standins:
         table.caption = "stand-ins — " + "; ".join(result.standins)
     for variant, s in summarize(result.records).items():
-        tokens = s["cloud_input_tokens"] + s["cloud_output_tokens"]
+        tokens = _known_sum([s["cloud_input_tokens"], s["cloud_output_tokens"]])
         table.add_row(variant, str(s["episodes"]), f"{s['completion_mean']:.2f}", f"{s['pass_hat_k']:.2f}",
-                      str(tokens), unpriced_episodes(s["cloud_unpriced_episodes"], s["cloud_usd_priced"])
+                      console_tokens(tokens), unpriced_episodes(s["cloud_unpriced_episodes"], s["cloud_usd_priced"])
                       if s["cloud_usd"] is None else dollars(s["cloud_usd"], sign=""),
                       "-" if s["edge_flops"] is None else f"{s['edge_flops']:.3g}",
                       "-" if s["exposure_mean"] is None else f"{s['exposure_mean']:.3f}")

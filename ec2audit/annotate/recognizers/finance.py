@@ -1,5 +1,5 @@
-"""Money: Luhn-valid bank and credit cards (UnionPay 62… included), account numbers after a word for one
-(`账号：`, `account no.`), IBANs and amounts in ¥/$/万/亿.
+"""Money: Luhn-valid bank and credit cards (UnionPay 62… included; not the test cards processors publish), account
+numbers after a word for one (`账号：`, `account no.`), IBANs and amounts in ¥/$/万/亿.
 
 Amounts below 1,000 are not proposed: a coffee price is not confidential, a salary is.
 """
@@ -18,9 +18,22 @@ _NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(万|亿|million|billion|[kKmM](?!
 AMOUNT = r"\d[\d,]*(?:\.\d+)?(?:\s?(?:[万亿]|[kKmM]\b|million\b|billion\b))?"
 
 
+#: Card numbers payment processors publish for testing (Stripe's list, Visa's, Mastercard's and Discover's samples),
+#: printed in every integration's README and test suite: nobody's card, as AWS's `AKIAIOSFODNN7EXAMPLE` is nobody's
+#: key (`secrets.py`). Stripe's declined, fraud and 3-D Secure cards are the `4000 0000 0000 …` family.
+TEST_CARDS = frozenset({
+    "4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222", "5200828282828210",
+    "5105105105105100", "6011111111111117", "6011000990139424", "3056930009020004", "3566002020360505",
+    "6200000000000005", "4111111111111111", "4012888888881881", "5424000000000015", "4000002500003155",
+    "4000002760003184", "4000000000003220", "4000000000000002", "4000000000009995", "4000000000009987",
+    "4000000000009979", "4000000000000069", "4000000000000127", "4000000000000119", "4000000000000341",
+    "4000000000000077", "4000000000000101", "4000000000000036", "4000000000000010", "4000000000000028",
+    "4100000000000019"})
+
+
 def _card_ok(value: str) -> bool:
     d = digits(value)
-    return 16 <= len(d) <= 19 and luhn_ok(d) and len(set(d)) > 2
+    return 16 <= len(d) <= 19 and luhn_ok(d) and len(set(d)) > 2 and d not in TEST_CARDS
 
 
 def _account_ok(value: str) -> bool:

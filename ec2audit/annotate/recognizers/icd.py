@@ -84,6 +84,16 @@ def _automaton():
     return AhoCorasick(terms, matchkind=MatchKind.LeftmostLongest), terms
 
 
+def statement(before: str, after: str) -> str:
+    """The text around a one-word condition that speaks of it, for `HEALTH_CONTEXT`: its own line (a list's or a log's
+    next line is another statement: `stroke width 2px` under a patient portal's heading), with a key alone on the line
+    before (`Diagnosis:` above `Asthma`), `_AROUND` characters each side at most."""
+    head, _, line = before[-_AROUND:].rpartition("\n")
+    if not line.strip() and head.rstrip().endswith((":", "：")):
+        line = head.rpartition("\n")[2] + " " + line
+    return line + " " + after[:_AROUND].split("\n", 1)[0]
+
+
 class IcdRecognizer:
     """Finds ICD-10-CM condition terms (case-insensitive, whole words)."""
 
@@ -98,9 +108,8 @@ class IcdRecognizer:
         for _, start, end in automaton.find_matches_as_indexes(lowered):
             if (start and lowered[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
                 continue
-            if " " not in lowered[start:end] and not (
-                    HEALTH_CONTEXT.search(lowered, max(0, start - _AROUND), start)
-                    or HEALTH_CONTEXT.search(lowered, end, end + _AROUND)):
+            if " " not in lowered[start:end] and not HEALTH_CONTEXT.search(
+                    statement(lowered[max(0, start - _AROUND):start], lowered[end:end + _AROUND])):
                 continue
             found.append(Match(start, end, self.entity, self.dimension, self.score, self.name))
         return found
