@@ -83,3 +83,28 @@ def test_a_plate_s_end_after_ends_in_is_a_fragment_and_a_four_digit_pin_has_no_p
 ])
 def test_a_piece_before_kaitou_with_spaces_or_after_tail_is_a_fragment(value, dimension, text, near_miss):
     assert (_graded(value, dimension, text), _graded(value, dimension, near_miss)) == (0.3, 0)
+
+
+# -- 5. a host's short name: its domain name's first label alone -------------------------------------------------
+
+@pytest.mark.parametrize(("value", "text", "near_miss"), [
+    ("redis-cache-7.svc.hallbrook.io", "timeout talking to redis-cache-7 on 6379", "redis-cache-8 is healthy"),
+    ("redis-cache-7.svc.hallbrook.io", "ssh ops@redis-cache-7", "redis-cache-7.staging.example.org answered"),
+    ("etl02.dc1.hallbrook.io", "cron on etl02 failed at 03:00", "cron on etl021 failed"),
+])
+def test_a_host_s_short_name_is_most_of_it(value, text, near_miss):
+    """The first label is 0.7; a longer name or another number is no hit."""
+    assert (_graded(value, "network", text), _graded(value, "network", near_miss)) == (0.7, 0)
+
+
+# -- 6. a lab concentration per decilitre written per litre, and back -----------------------------------------------
+
+@pytest.mark.parametrize(("value", "text", "near_miss"), [
+    ("38 µg/dL", "blood lead (Hartley, K.): 380 ug/L, retest in 4 weeks", "blood lead: 3800 ug/L"),  # a hundredfold
+    ("38 µg/dL", "2026-04-01,occhealth,PbB,380,µg/L,above action level", "2026-04-01,PbB,380,ng/L"),  # ng
+    ("12.7 g/dL", "haemoglobin 127 g/L on admission", "haemoglobin 127 mg/L on admission"),
+    ("127 g/L", "Hgb 12.7 g/dL", "Hgb 12.8 g/dL"),
+])
+def test_a_concentration_per_litre_is_the_value_per_decilitre(value, text, near_miss):
+    """380 µg/L = 38 µg/dL (a litre is ten decilitres); 127 g/L = 12.7 g/dL."""
+    assert (_graded(value, "health", text), _graded(value, "health", near_miss)) == (1, 0)
