@@ -47,6 +47,7 @@ def test_a_lab_result_as_code_and_flag_or_in_words_is_the_value(value, text, nea
     ("浙A·3M7K2", "小区道闸记录：车牌A3M7K2，未登记", "车牌沪A3M7K2，外地车"),  # another province's plate
     ("浙A3M7K2", "车牌号 A·3M7K2 的白色轿车", "车牌号 A·3M7K29 的货车"),  # runs on into another
     ("6TRJ244", "plate 6TRJ2 on the trailer", "plate 6TRJ2-44B on the trailer"),
+    ("沪A·7K3M9", "车牌 A·7K3M9，白色", "plate Su A·7K3M9"),  # another province romanised
 ])
 def test_most_of_a_plate_near_a_plate_word_is_most_of_it(value, text, near_miss):
     """Five of seven characters (71 %) and six of seven (86 %) are over `PIECE_SHARE` (60 %): 0.7."""

@@ -27,6 +27,9 @@ _BARE = str.maketrans("", "", _SEPARATORS)
 _PLATE_SHAPE = re.compile(r"[\u4e00-\u9fff]?[0-9a-z]{5,8}")
 _RUNS_ON = re.compile(r"[·・‧\-.]?[0-9a-z]")
 _RUNS_ON_BEFORE = re.compile(r"[0-9a-z][·・‧\-.]?$")
+_WORD_BEFORE = re.compile(r"(?<![0-9a-z])([a-z]+)[ -]$")
+#: a pinyin syllable, as a province's name is romanised before a plate's letter (`hu`, `su`, `shaan`, `yue`)
+_SYLLABLE = re.compile(r"(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?[aeiouv]{1,3}(?:ng|n)?")
 
 
 def is_plate(cu: CompiledUnit) -> bool:
@@ -75,7 +78,8 @@ class PlateParts(Form):
 
 
 def _alone(text: str, start: int, end: int) -> bool:
-    """Not inside a longer plate: no letter or digit (or a separator and one) on either side, no province's character
-    before."""
+    """Not inside a longer plate: no letter or digit (or a separator and one) on either side, no province before it,
+    as its character or romanised (`Su A·7K3M9` is Jiangsu's plate, not Shanghai's `沪A·7K3M9`)."""
+    word = _WORD_BEFORE.search(text, max(0, start - 8), start)
     return not (_RUNS_ON_BEFORE.search(text, max(0, start - 2), start) or (start and text[start - 1] in PROVINCES)
-                or _RUNS_ON.match(text, end))
+                or (word and text[start].isalpha() and _SYLLABLE.fullmatch(word[1])) or _RUNS_ON.match(text, end))
