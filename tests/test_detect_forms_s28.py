@@ -55,6 +55,14 @@ def test_most_of_a_plate_near_a_plate_word_is_most_of_it(value, text, near_miss)
         == (0.7, 0)
 
 
+def test_a_plate_is_a_unit_naming_a_vehicle_not_a_licence_number():
+    """The same value and text: most of it for a vehicle's registration, no piece for a driver's licence number (a
+    licence or a registration number alone is no plate)."""
+    text = "the licence plate reader logged D12345 at 09:12"
+    assert (_graded("D123456", "other", text, "vehicle_registration"),
+            _graded("D123456", "other", text, "drivers_license")) == (0.7, 0)
+
+
 # -- 3. the start or end of a short code (a PIN, a door code, a plate) next to words that say so -----------------
 
 @pytest.mark.parametrize(("value", "text", "near_miss"), [

@@ -20,8 +20,11 @@ from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView
 
 KIND = "plate_parts.piece"
-#: what names a plate in a unit's field or description, and in the text around a piece
+#: what names a plate in the text around a piece
 _PLATE = re.compile(r"plate|licen[cs]e|registration|\breg\b|vrm|车牌|牌照|号牌|车号")
+#: what names a vehicle's plate in a unit's field or description (a licence or a registration number alone is a
+#: driver's or a company's)
+_PLATE_UNIT = re.compile(r"plate|vehicle|\bcar\b|vrm|车牌|牌照|号牌|车号")
 _SEPARATORS = "·・‧ -./"
 _BARE = str.maketrans("", "", _SEPARATORS)
 _PLATE_SHAPE = re.compile(r"[\u4e00-\u9fff]?[0-9a-z]{5,8}")
@@ -36,7 +39,7 @@ def is_plate(cu: CompiledUnit) -> bool:
     """A unit whose field or description names a plate and whose value is one: 5–8 letters and digits, both
     shown, a Chinese province's character before them or none."""
     bare = normalize_text(cu.unit.value).strip().translate(_BARE)
-    named = _PLATE.search(normalize_text(f"{cu.unit.field} {cu.unit.description or ''}".replace("_", " ")))
+    named = _PLATE_UNIT.search(normalize_text(f"{cu.unit.field} {cu.unit.description or ''}".replace("_", " ")))
     return bool(named and _PLATE_SHAPE.fullmatch(bare) and (bare[0].isascii() or bare[0] in PROVINCES)
                 and any(c.isdigit() for c in bare) and any(c.isalpha() and c.isascii() for c in bare))
 
