@@ -2474,7 +2474,7 @@ mutant('HE4', '_DECIMALS_AFTER = re.compile(r"[.,]\\d")', '_DECIMALS_AFTER = re.
 # detect/forms/separators.py, places.py: long numbers, plates in pinyin, ZIP codes
 mutant('HS1', 'long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()', 'long_number = False')
 mutant('HS3', 'range(len(norm) % 3 or 3, len(norm) + 1, 3)', 'range(len(norm) % 3, len(norm) + 1, 3)')
-mutant('HS5', 'if norm[0] in _PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if norm[0] in _PROVINCES:')
+mutant('HS5', 'if norm[0] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if norm[0] in PROVINCES:')
 mutant('HPL2', '        areas += _ZIP.findall(chunk)\n', '')
 
 if __name__ == "__main__":

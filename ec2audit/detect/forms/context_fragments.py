@@ -24,11 +24,15 @@ _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beg
                              "starting", "prefix", "first four", "first 4", "first six", "first 6", "first three",
                              "first 3", "first five", "first 5", "开头", "前缀", "前四位", "前4位", "前六位", "前6位",
                              "前三位", "前3位", "前五位", "前5位"})
-_RUN_BEFORE = re.compile(r"(?<=[\u2e80-\u9fff])[^\s\u2e80-\u9fff]+$")  # a Latin piece after Han, before the word
+#: a Latin piece after Han, before the word, a space on either side or none ("是 Xq7# 开头", "是Lin@开头")
+_RUN_BEFORE = re.compile(r"(?<=[\u2e80-\u9fff]) ?([^\s\u2e80-\u9fff]+) ?$")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out
 _KEY_CONTEXT = frozenset({"last4", "last_4", "last_four"})  # context words that are written as keys
-_PIECE_SHARE = 0.6  # a piece shows at most this share of the value
+PIECE_SHARE = 0.6  # a piece shows at most this share of the value
+#: the shortest value read in pieces: a six-digit door code's first three ("前三位是958"), a plate's last three; a
+#: four-digit PIN has no piece of three within the share
+_SHORTEST = 5
 _BOTH_SIDES = 0.4  # the share a start and an end piece together show for "mostly" (as `masked` grades a mask)
 _BARE = str.maketrans("", "", " \t\n-./():_,")
 _DIGIT = re.compile(r"\d")
@@ -53,12 +57,13 @@ class ContextFragments(Form):
         self._memo: dict[tuple[str, int, int], list[tuple[int, int, int, bool, bool]]] = {}
         for i, cu in enumerate(self.units):
             bare = _bare(cu.forms[0])
-            if len(bare) >= 8 and (cu.rules.fragment == "tail" or (cu.rules.fragment == "code" and _code(cu.forms[0]))):
+            pieced = cu.rules.fragment == "tail" or (cu.rules.fragment == "code" and _code(cu.forms[0]))
+            if len(bare) >= _SHORTEST and pieced:
                 self._bare[i] = bare
                 self._issuer_digits[i] = _issuer_digits(cu, bare)
                 key_type = _KEY_TYPE.match(cu.forms[0]) if "@" not in cu.forms[0] else None  # (`tianzh_` is a name's)
                 self._key_type[i] = len(_bare(key_type.group())) if key_type else 0
-                for k in range(3, int(_PIECE_SHARE * len(bare)) + 1):
+                for k in range(3, int(PIECE_SHARE * len(bare)) + 1):
                     self._starts[bare[:k]].append(i)
                     self._ends[bare[-k:]].append(i)
                 for word in cu.rules.context:
@@ -110,9 +115,9 @@ class ContextFragments(Form):
             pieces = _pieces(text, c_end + 1, min(len(text), c_end + 1 + TAIL_WINDOW))
         elif word in _BEFORE_CONTEXT:  # "以mike.r开头", "是Lin@开头的": the piece stands before the word
             k = text.rfind("以", max(0, c_start - TAIL_WINDOW), c_start)
-            if k < 0 and (run := _RUN_BEFORE.search(text, max(0, c_start - TAIL_WINDOW), c_start)):
-                k = run.start() - 1
-            pieces = [(k + 1, c_start)] if k >= 0 and c_start - k > 3 else []
+            run = _RUN_BEFORE.search(text, max(0, c_start - TAIL_WINDOW), c_start) if k < 0 else None
+            start, end = (k + 1, c_start) if k >= 0 else run.span(1) if run else (0, 0)
+            pieces = [(start, end)] if end - start >= 3 else []
             provider = _PROVIDER_AFTER.match(text, c_end)  # "tianzh开头的163邮箱": the mailbox's provider named too
         elif word in _PREFIX_CONTEXT or _DIGIT.search(text, c_end, c_end + TAIL_WINDOW):
             pieces = _pieces(text, c_end, min(len(text), c_end + TAIL_WINDOW))
@@ -160,7 +165,10 @@ def _issuer_digits(cu: CompiledUnit, bare: str) -> int:
     """How many leading digits of a number its issuer shares with everyone it issued: a card's or an
     account's first six (the bank's IIN, ISO/IEC 7812: "以6217开头" is every card of one bank), a phone's
     or an ID's first four (a carrier's prefix "159", an area). "Starts with" a piece no longer than this
-    says which bank or carrier, not whose number; the ID's six-digit district code still narrows it."""
+    says which bank or carrier, not whose number; the ID's six-digit district code still narrows it. A secret (a
+    PIN, a door code) has no issuer: its first digits are its own."""
+    if cu.rules.name == "credential":
+        return 0
     return _CARD_ISSUER if cu.rules.name == "financial" and bare.isdigit() and len(bare) >= 12 else _ISSUER
 
 

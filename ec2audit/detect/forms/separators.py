@@ -61,13 +61,13 @@ def separator_forms(value: str) -> list[str]:
             for sep in " -":
                 threes = sep.join((number[:3], number[3:6], number[6:]))
                 forms += [threes, prefix + threes, prefix + sep + threes]
-    if norm[0] in _PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():  # a plate romanised: "Hu A·7K3M9"
-        forms += [f"{_PROVINCES[norm[0]]}{sep}{form[1:]}" for form in (norm, *forms) for sep in (" ", "-")]
+    if norm[0] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():  # a plate romanised: "Hu A·7K3M9"
+        forms += [f"{PROVINCES[norm[0]]}{sep}{form[1:]}" for form in (norm, *forms) for sep in (" ", "-")]
     return [f for f in dict.fromkeys(forms) if f != norm]
 
 
 #: the one-character names of China's provinces a plate starts with, as their pinyin spells them (藏 Zang, 陕 Shaan)
-_PROVINCES = dict(zip("京津沪渝冀晋蒙辽吉黑苏浙皖闽赣鲁豫鄂湘粤桂琼川贵云藏陕甘青宁新", (
+PROVINCES = dict(zip("京津沪渝冀晋蒙辽吉黑苏浙皖闽赣鲁豫鄂湘粤桂琼川贵云藏陕甘青宁新", (
     "jing jin hu yu ji jin meng liao ji hei su zhe wan min gan lu yu e xiang yue gui qiong chuan gui yun zang shaan "
     "gan qing ning xin").split(), strict=True))
 
