@@ -185,6 +185,8 @@ def local_variants(local: str) -> list[str]:
 
 _BUILDING_CUT = re.compile(r"\d+(?:号楼|号|幢|栋|座|单元)")
 _FILLER = re.compile(r"[\s,，、]*")
+_FLAT_LEAD = re.compile(r"[^\d\s一二三四五六七八九十]{2,}")  # a block's name before the flat's numbers (`融侨大厦`)
+_FLAT_WINDOW = 40
 
 
 def building_prefixes(local: str) -> list[tuple[str, str]]:
@@ -198,16 +200,25 @@ def building_prefixes(local: str) -> list[tuple[str, str]]:
     return out
 
 
-def _other_flat(text: str, end: int, rest: str) -> bool:
+def _other_flat(text: str, start: int, end: int, rest: str) -> bool:
     """Does the text go on from a building to a flat that is not the value's (`12号楼3单元205室` for 502室)?
-    Also True where it goes on to the value's own flat: the whole local part is graded, not its building."""
+    Also True where it goes on at once to the value's own flat: the whole local part is graded, not its building
+    (after a comma, `杨桥东路58号，融侨大厦2座1103`, no local part matches: the building is). And where the flat's
+    block is named near it with another number (`融侨大厦1座1103`, before or after `杨桥东路58号`, for
+    `融侨大厦2座1103`): the text is about a neighbour in that block."""
+    lead = _FLAT_LEAD.match(rest)
+    if lead:
+        near = text[max(0, start - _FLAT_WINDOW):start] + "\n" + text[end:end + _FLAT_WINDOW]
+        numbers = [m.end() for m in re.finditer(re.escape(lead.group()) + r"(?=[\d一二三四五六七八九十])", near)]
+        if numbers and not any(near.startswith(rest[lead.end():], k) for k in numbers):
+            return True
     filler = _FILLER.match(text, end)
     at = filler.end() if filler else end
     same = 0
     while same < len(rest) and at + same < len(text) and text[at + same] == rest[same]:
         same += 1
     if same == len(rest):
-        return True
+        return at == end
     return at + same < len(text) and text[at + same].isdigit()
 
 
@@ -296,5 +307,5 @@ class Addresses(Form):
         for start, end, units in matched(view, BUILDING, decided):
             span = view.view.to_original(start, end)
             for i in units:
-                if not _other_flat(text, end, self._flats[i, text[start:end]]):
+                if not _other_flat(text, start, end, self._flats[i, text[start:end]]):
                     yield Hit(i, *span, "forms.address.building", MOSTLY)
