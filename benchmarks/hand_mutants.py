@@ -1051,7 +1051,7 @@ mutant("CX11", '_OUTPUTS = {"function_call_output", "custom_tool_call_output", "
 mutant("MZ1", '(0, b"PK\\x03\\x04", "application/zip"), ', "")
 mutant("MZ2", '(0, b"\\xd0\\xcf\\x11\\xe0\\xa1\\xb1\\x1a\\xe1", "application/x-ole-storage"),', "")
 mutant("MZ3", "if budget < 0:", "if budget < -1:")
-mutant("MZ5", '                    if content[:4] == b"PK\\x03\\x04":\n', "                    if False:\n")
+mutant("MZ5", "                if media_type in UNPACKERS:\n", "                if False:\n")
 mutant("MZ6", 'if b"<!ENTITY" in data:', "if False:")
 mutant("MZ7", '"tr", "c", "si",', '"tr", "si",')
 mutant("MZ8", '_BREAKS = frozenset({"p", "h",', '_BREAKS = frozenset({"h",')
@@ -1289,9 +1289,9 @@ mutant("JS9", "if all(isinstance(v, str) and len(v) == 1 for v in value):",
 # intercept/media.py: an Office file's members named unread
 mutant("MM1", 'media_type = signature(content) or "application/octet-stream"',
        'media_type = "application/octet-stream"')
-mutant("MM2", 'pending.append((f"{inside}{info.filename}/", content))', 'pending.append(("", content))')
-mutant("MM3", "unread.append(Member(inside + info.filename, media_type, len(content)))",
-       "unread.append(Member(info.filename, media_type, len(content)))")
+mutant("MM2", 'pending.append((f"{inside}{name}/", content))', 'pending.append(("", content))')
+mutant("MM3", "unread.append(Member(inside + name, media_type, len(content)))",
+       "unread.append(Member(name, media_type, len(content)))")
 mutant("MM4", "return Reading(\"\\n\".join(texts), tuple(unread))", "return Reading(\"\\n\".join(texts))")
 mutant("MM5", "        text, unread = read(raw)\n        return Part(kind, len(raw), text, unread)",
        "        text, unread = read(raw)\n        return Part(kind, len(raw), text)")

@@ -331,12 +331,12 @@ def test_an_rtf_file_in_every_file_place_holds(proxy, place):
 def test_a_docx_value_reads_whole_in_the_extracted_text():
     """The reader joins a paragraph's runs and keeps cells and paragraphs apart: `<v>4</v></c><c><v>86000` are two
     numbers."""
-    from ec2audit.intercept.media import zip_text
+    from ec2audit.intercept.media import archive_text
 
-    text = zip_text(office_file("docx", RECORD)).text
+    text = archive_text(office_file("docx", RECORD)).text
     assert all(f"{k}: {v}" in text for k, v in RECORD.items()) and "Records Office" in text
     cells = _zip({"xl/worksheets/sheet1.xml": '<sheetData><row><c><v>4</v></c><c><v>86000</v></c></row></sheetData>'})
-    assert "486000" not in zip_text(cells).text
+    assert "486000" not in archive_text(cells).text
 
 
 # --- names: a query parameter's, a header's ----------------------------------------------------------------------

@@ -35,7 +35,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.value_checks import Reading
 from ec2audit.errors import InputError
-from ec2audit.intercept.media import zip_text
+from ec2audit.intercept.media import archive_text
 from ec2audit.units import make_unit
 
 # --- detect/learned_grader.py: the tree walk, the thresholds, loading -------------------------------------------
@@ -211,18 +211,18 @@ def test_codexs_developer_instructions_are_the_system_prompt(tmp_path):
     assert [(f["evidence"], f["kind"]) for f in json.loads(output)["leaked"]] == [("415-555-0142", "system")]
 
 
-# --- intercept/media.py: zip_text -------------------------------------------------------------------------------
+# --- intercept/media.py: archive_text ----------------------------------------------------------------------------
 
 def test_a_document_inside_a_zip_is_read_and_xml_declaring_entities_is_refused():
     """A `.docx` sent inside a zip (an archive of a case's files) is read as the `.docx` is (MZ5); a member whose
     XML declares entities is a bomb, not a document: the zip is unreadable (named unread), its expansion never
     read as text (MZ6)."""
-    text = zip_text(_zip({"case/contract.docx": office_file("docx", RECORD)})).text
+    text = archive_text(_zip({"case/contract.docx": office_file("docx", RECORD)})).text
     assert all(f"{k}: {v}" in text for k, v in RECORD.items())
     bomb = ('<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
             "<d>&b;&b;&b;&b;</d>")
     with pytest.raises(ValueError, match="entities"):
-        zip_text(_zip({"word/document.xml": bomb}))
+        archive_text(_zip({"word/document.xml": bomb}))
 
 
 def test_an_opendocument_space_and_an_attribute_after_the_last_text_keep_values_whole():
@@ -232,10 +232,10 @@ def test_an_opendocument_space_and_an_attribute_after_the_last_text_keep_values_
     content = ('<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
                'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><text:p>Contact: '
                'José<text:s/>Núñez</text:p></office:body></office:document-content>')
-    assert "Contact: José Núñez" in zip_text(_zip({"content.xml": content})).text
+    assert "Contact: José Núñez" in archive_text(_zip({"content.xml": content})).text
     app = ('<Properties><Company>13922883366</Company><HeadingPairs><vector size="2" baseType="variant"/>'
            '</HeadingPairs></Properties>')
-    assert "13922883366" in zip_text(_zip({"docProps/app.xml": app})).text.splitlines()
+    assert "13922883366" in archive_text(_zip({"docProps/app.xml": app})).text.splitlines()
 
 
 # --- intercept/redact.py: the names of query parameters ---------------------------------------------------------

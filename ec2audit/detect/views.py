@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
-from urllib.parse import unquote
 
 from ec2audit.detect.compiled import PLACEHOLDER_LONGEST, cached_table
 from ec2audit.detect.normalize import TextView, _class_of, prepare_folding
@@ -144,17 +143,24 @@ def _printable(decoded: str) -> bool:
 
 def _percent(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _PERCENT_RUN.finditer(text):
-        decoded = unquote(m.group(), errors="strict") if _utf8(m.group()) else None
+        decoded = _percent_text(bytes.fromhex(m.group().replace("%", "")))
         if decoded and _printable(decoded):
             yield m.start(), m.end(), decoded
 
 
-def _utf8(percent_run: str) -> bool:
+def _percent_text(raw: bytes) -> str | None:
+    """A percent run's bytes as UTF-8, or else as GB18030 (GBK's superset: `quote(name, encoding="gbk")`, a Chinese
+    site's form posted, a Baidu link's `wd=`) where every character it reads outside ASCII is a Han character:
+    other bytes that are no UTF-8 read as GB18030 scatter into symbols and letters of other scripts."""
     try:
-        bytes.fromhex(percent_run.replace("%", "")).decode("utf-8")
-    except (UnicodeDecodeError, ValueError):
-        return False
-    return True
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        decoded = raw.decode("gb18030")
+    except UnicodeDecodeError:
+        return None
+    return decoded if all(ch.isascii() or "\u4e00" <= ch <= "\u9fff" for ch in decoded) else None
 
 
 # a form-encoded value of words ("name=Lena+Hartmann"): "+" is a space there. The value is the group after

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bz2
+import gzip
 import io
+import lzma
 import re
+import tarfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 from xml.etree.ElementTree import ParseError, XMLParser
 
 
@@ -60,6 +64,8 @@ def reader(media_type: str):
     return register
 
 
+#: Where a tar's header says `ustar` (POSIX and GNU tar): past the head `sniff` decodes, so looked for apart.
+_TAR_MAGIC = 257
 #: File signatures: (offset, bytes, media type). Offsets past 0 (WebP's, WAV's, MP4's) follow a size field. None of
 #: two bytes (BMP's `BM`, an MPEG frame's sync): 16 bits of chance match too much base64 text.
 SIGNATURES = (
@@ -69,6 +75,8 @@ SIGNATURES = (
     (8, b"WAVE", "audio/wav"), (0, b"ID3", "audio/mpeg"), (0, b"OggS", "audio/ogg"), (0, b"fLaC", "audio/flac"),
     (4, b"ftypM4A", "audio/mp4"), (0, b"\x1aE\xdf\xa3", "video/webm"), (4, b"ftyp", "video/mp4"),
     (0, b"PK\x03\x04", "application/zip"), (0, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "application/x-ole-storage"),
+    (0, b"\x1f\x8b\x08", "application/gzip"), (0, b"BZh", "application/x-bzip2"),
+    (0, b"\xfd7zXZ\x00", "application/x-xz"), (_TAR_MAGIC, b"ustar", "application/x-tar"),
 )
 #: The first four base64 characters a file of a known kind starts with (its first three bytes; RIFF's, and an MP4
 #: box's size under 16 MB, before the signatures at offsets 4 and 8): one set look-up turns away all other text.
@@ -105,6 +113,8 @@ def sniff(text: str) -> str | None:
         if match is None:
             return None
         at = match.end()
+    if _is_tar(text, at):
+        return "application/x-tar"
     if len(text) - at < _HEAD or text[at:at + 4] not in _LEADS:
         return None
     try:
@@ -112,6 +122,23 @@ def sniff(text: str) -> str | None:
     except (binascii.Error, ValueError):
         return None
     return signature(head)
+
+
+#: A tar is three 512-byte blocks at least (a header, its member's data, the end), 2,048 base64 characters; its
+#: `ustar` (bytes 257-261) is in the base64 of bytes 255-263, characters 340-351.
+_TAR_LEAST, _TAR_CHARS = 2048, 340
+
+
+def _is_tar(text: str, at: int) -> bool:
+    """Whether the base64 from `at` holds a tar, which starts with its first member's name (any text): one 12-character
+    decode, of strings long enough to hold one."""
+    if len(text) - at < _TAR_LEAST:
+        return False
+    try:
+        chunk = base64.b64decode(text[at + _TAR_CHARS:at + _TAR_CHARS + 12].translate(_STANDARD), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return chunk[_TAR_MAGIC - 255:_TAR_MAGIC - 250] == b"ustar"
 
 
 def open_part(text: str) -> Part | None:
@@ -212,38 +239,80 @@ def _member_text(data: bytes) -> str | None:
         return None
 
 
-@reader("application/zip")
-def zip_text(data: bytes) -> Reading:
-    """The text of a zip's XML and text members (an Office document's body, sheets, slides, comments, properties),
-    member after member; a zip within it read the same way. Its binary members (pictures, fonts, embedded objects)
-    are named as unread: no detector sees inside them."""
+class _Stream(Protocol):
+    """A member's bytes as its archive or its compression opens them."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+#: An archive's members, or a compressed file's one: (its name, a stream of its bytes)
+_Members = Callable[[bytes], Iterator[tuple[str, _Stream]]]
+
+
+def _zip_members(data: bytes) -> Iterator[tuple[str, _Stream]]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if not info.is_dir():
+                with archive.open(info) as member:
+                    yield info.filename, member
+
+
+def _tar_members(data: bytes) -> Iterator[tuple[str, _Stream]]:
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
+        for info in archive:
+            member = archive.extractfile(info) if info.isfile() else None
+            if member is not None:
+                yield info.name, member
+
+
+def _compressed(open_stream: Callable[[io.BytesIO], io.BufferedIOBase]) -> _Members:
+    """The members of a compressed file: one, its content, named by nothing (its path is the file's)."""
+    def members(data: bytes) -> Iterator[tuple[str, _Stream]]:
+        with open_stream(io.BytesIO(data)) as stream:
+            yield "", stream
+    return members
+
+
+#: Files holding files, media type → their members as (name, a stream of the member's bytes): archives (a zip, a
+#: tar) and compressed files (gzip, bzip2, xz: one member). A tool's output, a log, a CSV export is sent as
+#: `notes.txt.gz` or `logs.tar.gz` as often as as text: each is read down to the text inside it.
+UNPACKERS: dict[str, _Members] = {
+    "application/zip": _zip_members, "application/x-tar": _tar_members,
+    "application/gzip": _compressed(lambda f: gzip.GzipFile(fileobj=f)),
+    "application/x-bzip2": _compressed(bz2.BZ2File), "application/x-xz": _compressed(lzma.LZMAFile)}
+
+
+def archive_text(data: bytes) -> Reading:
+    """The text of an archive's or a compressed file's XML and text members (an Office document's body, sheets,
+    slides, comments, properties; a `.txt.gz`; a `.tar.gz`'s files), member after member; an archive or a compressed
+    file within it read the same way, all of them inflating to `UNZIPPED_LIMIT` together. Its binary members
+    (pictures, fonts, embedded objects) are named as unread: no detector sees inside them."""
     texts: list[str] = []
     unread: list[Member] = []
     budget = UNZIPPED_LIMIT
-    pending = [("", data)]  # (the path of a zip within the zip, its bytes)
+    pending = [("", data)]  # (the path of an archive within the archive, its bytes)
     try:
         while pending:
-            inside, zipped = pending.pop()
-            with zipfile.ZipFile(io.BytesIO(zipped)) as archive:
-                for info in archive.infolist():
-                    if info.is_dir():
-                        continue
-                    with archive.open(info) as member:
-                        content = member.read(budget + 1)
-                    budget -= len(content)
-                    if budget < 0:
-                        raise ValueError(f"inflates past {UNZIPPED_LIMIT} bytes")
-                    if content[:4] == b"PK\x03\x04":
-                        pending.append((f"{inside}{info.filename}/", content))
-                        continue
-                    text = _member_text(content)
-                    if text is not None:
-                        texts.append(text)
-                    else:
-                        media_type = signature(content) or "application/octet-stream"
-                        unread.append(Member(inside + info.filename, media_type, len(content)))
+            inside, packed = pending.pop()
+            for name, member in UNPACKERS[signature(packed) or ""](packed):
+                content = member.read(budget + 1)
+                budget -= len(content)
+                if budget < 0:
+                    raise ValueError(f"inflates past {UNZIPPED_LIMIT} bytes")
+                media_type = signature(content) or "application/octet-stream"
+                if media_type in UNPACKERS:
+                    pending.append((f"{inside}{name}/", content))
+                    continue
+                text = _member_text(content)
+                if text is not None:
+                    texts.append(text)
+                else:
+                    unread.append(Member(inside + name, media_type, len(content)))
     except ValueError:  # (over the limit, entities)
         raise
-    except Exception as exc:  # a damaged, encrypted or unsupported zip: a file left unread
-        raise ValueError(f"unreadable zip ({type(exc).__name__})") from None
+    except Exception as exc:  # a damaged, encrypted or unsupported archive: a file left unread
+        raise ValueError(f"unreadable {(signature(data) or '').rsplit('/', 1)[-1]} ({type(exc).__name__})") from None
     return Reading("\n".join(texts), tuple(unread))
+
+
+READERS.update(dict.fromkeys(UNPACKERS, archive_text))

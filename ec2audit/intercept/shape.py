@@ -143,8 +143,8 @@ def validate(body: dict, api: str) -> None:
     _optional(body, "stream", (bool,))
     _optional(body, "stream_options", (dict,))
     _optional(body.get("stream_options") or {}, "include_usage", (bool,), "stream_options.include_usage")
-    if api == "openai-responses":
-        _expect(body.get("input"), (str, list), "input")
+    if api == "openai-responses":  # (no `input`: a stored prompt's `variables`, a conversation's next turn)
+        _optional(body, "input", (str, list))
         _optional(body, "instructions", (str,))
         for i, item in enumerate(body["input"] if isinstance(body.get("input"), list) else []):
             _expect(item, (dict,), f"input[{i}]")

@@ -21,12 +21,18 @@ from ec2audit.detect.views import Replacement, decoded_text
 # a label on its line (a tool's output after `notes.txt:`), not a letter or a digit; the lines after it start lines.
 _HEX_LINE = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{4,16}):?((?: {1,3}[0-9a-fA-F]{2}(?:[0-9a-fA-F]{2})*)*)"
                        r"(?: {2,}\|?.*)?$", re.M)
-# od -c: the offset in octal, then a cell four characters wide for each byte (a character, an escape, or the
-# byte in octal)
-_OD_LINE = re.compile(r"(?<![0-9A-Za-z])([0-7]{7})((?:   [^\s\\]|  \\[0abfnrtv\\]|    | [0-3][0-7]{2})*)$", re.M)
+# od -c and -b, hexdump -c and -b: the offset (od's in octal, hexdump's and `od -Ax`'s in hex), then a cell four
+# characters wide for each byte (a character, an escape, or the byte in octal)
+_OD_LINE = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{6,7})((?:   [^\s\\]|  \\[0abfnrtv\\]|    | [0-3][0-7]{2})*)$",
+                      re.M)
+# od's default (`od -x`, `-tx2`, `-tx4`) and hexdump's (and `-x`): the offset, then the bytes as 2- or 4-byte words
+# in hex, as a little-endian machine holds them (`6870` is `ph`), one to four spaces apart, no characters after (the
+# last line padded with spaces; xxd writes its groups of bytes in order, after a colon, the characters after them)
+_WORD_LINE = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{6,7})((?: {1,4}[0-9a-fA-F]{4})+|(?: {1,4}[0-9a-fA-F]{8})+) *$",
+                        re.M)
 _OD_ESCAPES = {"\\\\": 92, "\\0": 0, "\\a": 7, "\\b": 8, "\\f": 12, "\\n": 10, "\\r": 13, "\\t": 9, "\\v": 11}
 _LEAST_BYTES = 8
-_START = "0000"  # the first line's offset, in hex (4 to 16 digits) or octal (7)
+_START = "0000"  # the first line's offset, in hex (4 to 16 digits) or octal (6 or 7)
 
 
 @register
@@ -36,12 +42,18 @@ class ByteDumps(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         if _START not in text:
             return
+        for base in (8, 16):  # (a dump in the other base reads one line: its second offset is no sum)
+            yield from _dumps(text, _WORD_LINE, base, _words)  # (before xxd's: a dump of words is no xxd's)
+            yield from _dumps(text, _OD_LINE, base, _od_bytes)
         yield from _dumps(text, _HEX_LINE, 16, _hex_bytes)
-        yield from _dumps(text, _OD_LINE, 8, _od_bytes)
 
 
 def _hex_bytes(m: re.Match) -> bytes:
     return bytes.fromhex(m.group(2).replace(" ", ""))
+
+
+def _words(m: re.Match) -> bytes:
+    return b"".join(bytes.fromhex(word)[::-1] for word in m.group(2).split())
 
 
 def _od_bytes(m: re.Match) -> bytes:
@@ -60,15 +72,23 @@ def _dumps(text: str, line: re.Pattern, base: int, read) -> Iterator[Replacement
     pos = text.find(_START)
     while pos >= 0:
         m = line.match(text, pos)
-        if m is None or int(m.group(1), base):
+        if m is None or _offset(m, base) != 0:
             pos = text.find(_START, pos + 1)
             continue
         start, end, raw = m.start(), m.end(), bytearray(read(m))
-        while (m := line.match(text, end + 1)) is not None and int(m.group(1), base) == len(raw):
+        while (m := line.match(text, end + 1)) is not None and _offset(m, base) == len(raw):
             raw += read(m)
             end = m.end()
         yield from _decoded(start, end, raw)
         pos = text.find(_START, end)
+
+
+def _offset(m: re.Match, base: int) -> int | None:
+    """A dump line's offset in `base`, None where it is no number in it (a hex offset read as octal)."""
+    try:
+        return int(m.group(1), base)
+    except ValueError:
+        return None
 
 
 def _decoded(start: int, end: int, raw: bytearray) -> Iterator[Replacement]:
