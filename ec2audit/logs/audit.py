@@ -171,6 +171,9 @@ class Spilled:
     #: Its last file read (a `Range` part's file is listed once), and where it was audited (`LogAudit.node_rows`).
     last_file: str | None = None
     node: str | None = None
+    #: Written by a serial audit as it goes (`LogAudit.spill_held`): its calls numbered for the whole audit
+    #: already (`first_call` 0), its findings as they are written out, no session shared with another part.
+    serial: bool = False
 
     def path(self, table: str) -> str:
         return f"{self.prefix}.{table}.parquet"
@@ -297,16 +300,24 @@ class LogAudit:
         return pl.concat(self._finding_parts(whole=True))
 
     def _finding_parts(self, whole: bool = False) -> list[pl.LazyFrame]:
-        """The findings of each part (`whole`: of all, in one scan, `scan_parts`), and of those held here."""
+        """The findings of each part (`whole`: of all, in one scan, `scan_parts`), and of those held here. A
+        serial audit's parts (`Spilled.serial`) are read as written, one file at a time when `whole`: the
+        multi-file scan joined with the parts' call numbers took its end +98 MB at 64 MB of logs, +1.9 MB per
+        MB (RESULTS.md, issue 34, sessions 27 and 28)."""
         held = [(at, s) for at, s in enumerate(self.spilled) if s.rows]
-        parts = ([scan_parts(held, "findings", index=True)] if whole and held else
-                 [scan_parts([part], "findings", index=True) for part in held])
-        if self.spanning:  # a text is scanned once per session, as locally: by the first part that sent it
-            first = self._first_senders().lazy().rename({_PART: "_sent_by"})
-            parts = [part.join(first, on=["group", _HASH], how="left", maintain_order="left")
-                     .filter(pl.col("_sent_by").is_null() | (pl.col("_sent_by") == pl.col(_PART))).drop("_sent_by")
-                     for part in parts]
-        parts = [part.drop(_HASH, _PART) for part in parts]
+        if all(s.serial for _, s in held):
+            paths = [s.path("findings") for _, s in held]
+            parts = ([_streamed(lambda: map(pl.read_parquet, paths), FINDINGS_SCHEMA)] if whole and held else
+                     [pl.scan_parquet(path) for path in paths])
+        else:
+            parts = ([scan_parts(held, "findings", index=True)] if whole else
+                     [scan_parts([part], "findings", index=True) for part in held])
+            if self.spanning:  # a text is scanned once per session, as locally: by the first part that sent it
+                first = self._first_senders().lazy().rename({_PART: "_sent_by"})
+                parts = [part.join(first, on=["group", _HASH], how="left", maintain_order="left")
+                         .filter(pl.col("_sent_by").is_null() | (pl.col("_sent_by") == pl.col(_PART)))
+                         .drop("_sent_by") for part in parts]
+            parts = [part.drop(_HASH, _PART) for part in parts]
         if self.result.finding_rows or not parts:
             parts.insert(0, _streamed(self._held_findings, FINDINGS_SCHEMA))
         return parts
@@ -379,18 +390,15 @@ class LogAudit:
         self.result.grades = {}  # per (session, unit): `exposed` has their sums
 
     def spill_held(self, prefix: Path) -> None:
-        """Write the calls and findings held here to Parquet at `prefix` as one more part (`Spilled`: its calls
-        numbered from the first held, as a worker's part from its batch's first) and let go of them. A serial
-        audit does so every `SPILL_ROWS`, so what it holds does not grow with the log: it held ~2 MB per MB of
-        a dense log to its end, 400 MB at ~90 MB (RESULTS.md, issue 34, sessions 26 and 27)."""
-        first = self.call_count() - len(self.calls)
-        part = Spilled(str(prefix), first, len(self.calls), len(self.result.finding_rows), 0)
-        local = pl.col("call") - first
+        """Write the calls and findings held here to Parquet at `prefix` as one more part (`Spilled.serial`: its
+        calls numbered for the whole audit, so its findings are written out as they are) and let go of them. A
+        serial audit does so every `SPILL_ROWS`, so what it holds does not grow with the log: it held ~2 MB per
+        MB of a dense log to its end, 400 MB at ~90 MB (RESULTS.md, issue 34, sessions 26 and 27)."""
+        part = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), 0, serial=True)
         if part.calls:
-            write_table(pl.DataFrame(self.calls, schema=CALL_SCHEMA).with_columns(local), Path(part.path("calls")))
-        if part.rows:  # as a worker writes them, with no text hash: a serial audit has no session in two parts
-            rows = _streamed(self._held_findings, FINDINGS_SCHEMA)
-            _sink(rows.with_columns(local, pl.lit(None, pl.Int64).alias(_HASH)), Path(part.path("findings")))
+            write_table(pl.DataFrame(self.calls, schema=CALL_SCHEMA), Path(part.path("calls")))
+        if part.rows:
+            _sink(_streamed(self._held_findings, FINDINGS_SCHEMA), Path(part.path("findings")))
         self.spilled.append(part)
         self.calls.clear()  # in place: `audit` appends to the same list of rows
         self.carriers.clear()
@@ -438,9 +446,8 @@ class LogAudit:
         return part.scan(table) if part.rows_of(table) else pl.LazyFrame(schema=PART_SCHEMAS.get(table, CALL_SCHEMA))
 
     def _held_calls(self) -> pl.LazyFrame:
-        """The calls of the sessions held here: those held, and those `spill_held` wrote (parts of calls with no
-        sessions of their own, which a worker's part always has)."""
-        written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and not s.sessions]
+        """The calls of the sessions held here: those held, and those `spill_held` wrote (`Spilled.serial`)."""
+        written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and s.serial]
         held = pl.LazyFrame(self.calls, schema=CALL_SCHEMA)
         return pl.concat([held, scan_parts(written, "calls")]) if written else held
 
