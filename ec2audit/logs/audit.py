@@ -301,14 +301,14 @@ class LogAudit:
 
     def _finding_parts(self, whole: bool = False) -> list[pl.LazyFrame]:
         """The findings of each part (`whole`: of all, in one scan, `scan_parts`), and of those held here. A
-        serial audit's parts (`Spilled.serial`) are read as written, one file at a time when `whole`: the
-        multi-file scan joined with the parts' call numbers took its end +98 MB at 64 MB of logs, +1.9 MB per
-        MB (RESULTS.md, issue 34, sessions 27 and 28)."""
+        serial audit's parts (`Spilled.serial`) are read as written, one file at a time when `whole`
+        (`_serial_findings`): the multi-file scan joined with the parts' call numbers took its end +98 MB at
+        64 MB of logs, +1.9 MB per MB (RESULTS.md, issue 34, sessions 27 and 28)."""
         held = [(at, s) for at, s in enumerate(self.spilled) if s.rows]
-        if all(s.serial for _, s in held):
-            paths = [s.path("findings") for _, s in held]
-            parts = ([_streamed(lambda: map(pl.read_parquet, paths), FINDINGS_SCHEMA)] if whole and held else
-                     [pl.scan_parquet(path) for path in paths])
+        if self._serial():
+            if whole:
+                return [_streamed(self._serial_findings, FINDINGS_SCHEMA)]
+            parts = [pl.scan_parquet(s.path("findings")) for _, s in held]
         else:
             parts = ([scan_parts(held, "findings", index=True)] if whole else
                      [scan_parts([part], "findings", index=True) for part in held])
@@ -321,6 +321,16 @@ class LogAudit:
         if self.result.finding_rows or not parts:
             parts.insert(0, _streamed(self._held_findings, FINDINGS_SCHEMA))
         return parts
+
+    def _serial(self) -> bool:
+        """Its findings are those held here and a serial audit's parts (`Spilled.serial`), read as written."""
+        return all(s.serial for s in self.spilled if s.rows)
+
+    def _serial_findings(self) -> Iterator[pl.DataFrame]:
+        """`_serial`'s findings frame by frame: those held here, then each part's, one file read at a time."""
+        if self.result.finding_rows or not any(s.rows for s in self.spilled):
+            yield from self._held_findings()
+        yield from (pl.read_parquet(s.path("findings")) for s in self.spilled if s.rows)
 
     def _held_findings(self) -> Iterator[pl.DataFrame]:
         """The findings held here with their carrier and call (held here too), `HELD_ROWS` rows at a time: the
@@ -351,9 +361,16 @@ class LogAudit:
         """The findings as one table (Parquet, or JSONL for `.jsonl`), private, streamed from the parts; by
         a worker of `backend` where it has workers outside this process: polars' streaming sink peaks
         ≈ 50 MB above where it starts at 644 MB of logs, 25 MB at 66 MB (RESULTS.md, issue 35, eighth
-        pass), which the driver then never holds. The worker reads the parts where the driver would."""
+        pass), which the driver then never holds. The worker reads the parts where the driver would. A serial
+        audit's JSONL is written frame by frame (`_serial_findings`), with no sink: polars' sink over the same
+        frames took +36 MB at 16 MB of logs (RESULTS.md, issue 34, session 28)."""
         if backend is None or backend.in_process:
-            _sink(self.findings_lazy(), path)
+            if self._serial() and is_jsonl(path):
+                with open_private(path, "wb") as out:
+                    for frame in self._serial_findings():
+                        frame.write_ndjson(out)
+            else:
+                _sink(self.findings_lazy(), path)
             return
         item = (replace(self, cleanup=None), str(path))  # the driver removes the parts (`release`)
         for _ in backend.map(_no_state, _write_findings, lambda workers: [item]):
