@@ -171,6 +171,9 @@ class Spilled:
     #: Its last file read (a `Range` part's file is listed once), and where it was audited (`LogAudit.node_rows`).
     last_file: str | None = None
     node: str | None = None
+    #: Written by a serial audit as it goes (`LogAudit.spill_held`): its calls numbered for the whole audit
+    #: already (`first_call` 0), its findings as they are written out, no session shared with another part.
+    serial: bool = False
 
     def path(self, table: str) -> str:
         return f"{self.prefix}.{table}.parquet"
@@ -297,19 +300,37 @@ class LogAudit:
         return pl.concat(self._finding_parts(whole=True))
 
     def _finding_parts(self, whole: bool = False) -> list[pl.LazyFrame]:
-        """The findings of each part (`whole`: of all, in one scan, `scan_parts`), and of those held here."""
+        """The findings of each part (`whole`: of all, in one scan, `scan_parts`), and of those held here. A
+        serial audit's parts (`Spilled.serial`) are read as written, one file at a time when `whole`
+        (`_serial_findings`): the multi-file scan joined with the parts' call numbers took its end +98 MB at
+        64 MB of logs, +1.9 MB per MB (RESULTS.md, issue 34, sessions 27 and 28)."""
         held = [(at, s) for at, s in enumerate(self.spilled) if s.rows]
-        parts = ([scan_parts(held, "findings", index=True)] if whole and held else
-                 [scan_parts([part], "findings", index=True) for part in held])
-        if self.spanning:  # a text is scanned once per session, as locally: by the first part that sent it
-            first = self._first_senders().lazy().rename({_PART: "_sent_by"})
-            parts = [part.join(first, on=["group", _HASH], how="left", maintain_order="left")
-                     .filter(pl.col("_sent_by").is_null() | (pl.col("_sent_by") == pl.col(_PART))).drop("_sent_by")
-                     for part in parts]
-        parts = [part.drop(_HASH, _PART) for part in parts]
+        if self._serial():
+            if whole:
+                return [_streamed(self._serial_findings, FINDINGS_SCHEMA)]
+            parts = [pl.scan_parquet(s.path("findings")) for _, s in held]
+        else:
+            parts = ([scan_parts(held, "findings", index=True)] if whole else
+                     [scan_parts([part], "findings", index=True) for part in held])
+            if self.spanning:  # a text is scanned once per session, as locally: by the first part that sent it
+                first = self._first_senders().lazy().rename({_PART: "_sent_by"})
+                parts = [part.join(first, on=["group", _HASH], how="left", maintain_order="left")
+                         .filter(pl.col("_sent_by").is_null() | (pl.col("_sent_by") == pl.col(_PART)))
+                         .drop("_sent_by") for part in parts]
+            parts = [part.drop(_HASH, _PART) for part in parts]
         if self.result.finding_rows or not parts:
             parts.insert(0, _streamed(self._held_findings, FINDINGS_SCHEMA))
         return parts
+
+    def _serial(self) -> bool:
+        """Its findings are those held here and a serial audit's parts (`Spilled.serial`), read as written."""
+        return all(s.serial for s in self.spilled if s.rows)
+
+    def _serial_findings(self) -> Iterator[pl.DataFrame]:
+        """`_serial`'s findings frame by frame: those held here, then each part's, one file read at a time."""
+        if self.result.finding_rows or not any(s.rows for s in self.spilled):
+            yield from self._held_findings()
+        yield from (pl.read_parquet(s.path("findings")) for s in self.spilled if s.rows)
 
     def _held_findings(self) -> Iterator[pl.DataFrame]:
         """The findings held here with their carrier and call (held here too), `HELD_ROWS` rows at a time: the
@@ -340,9 +361,16 @@ class LogAudit:
         """The findings as one table (Parquet, or JSONL for `.jsonl`), private, streamed from the parts; by
         a worker of `backend` where it has workers outside this process: polars' streaming sink peaks
         ≈ 50 MB above where it starts at 644 MB of logs, 25 MB at 66 MB (RESULTS.md, issue 35, eighth
-        pass), which the driver then never holds. The worker reads the parts where the driver would."""
+        pass), which the driver then never holds. The worker reads the parts where the driver would. A serial
+        audit's JSONL is written frame by frame (`_serial_findings`), with no sink: polars' sink over the same
+        frames took +36 MB at 16 MB of logs (RESULTS.md, issue 34, session 28)."""
         if backend is None or backend.in_process:
-            _sink(self.findings_lazy(), path)
+            if self._serial() and is_jsonl(path):
+                with open_private(path, "wb") as out:
+                    for frame in self._serial_findings():
+                        frame.write_ndjson(out)
+            else:
+                _sink(self.findings_lazy(), path)
             return
         item = (replace(self, cleanup=None), str(path))  # the driver removes the parts (`release`)
         for _ in backend.map(_no_state, _write_findings, lambda workers: [item]):
@@ -379,18 +407,15 @@ class LogAudit:
         self.result.grades = {}  # per (session, unit): `exposed` has their sums
 
     def spill_held(self, prefix: Path) -> None:
-        """Write the calls and findings held here to Parquet at `prefix` as one more part (`Spilled`: its calls
-        numbered from the first held, as a worker's part from its batch's first) and let go of them. A serial
-        audit does so every `SPILL_ROWS`, so what it holds does not grow with the log: it held ~2 MB per MB of
-        a dense log to its end, 400 MB at ~90 MB (RESULTS.md, issue 34, sessions 26 and 27)."""
-        first = self.call_count() - len(self.calls)
-        part = Spilled(str(prefix), first, len(self.calls), len(self.result.finding_rows), 0)
-        local = pl.col("call") - first
+        """Write the calls and findings held here to Parquet at `prefix` as one more part (`Spilled.serial`: its
+        calls numbered for the whole audit, so its findings are written out as they are) and let go of them. A
+        serial audit does so every `SPILL_ROWS`, so what it holds does not grow with the log: it held ~2 MB per
+        MB of a dense log to its end, 400 MB at ~90 MB (RESULTS.md, issue 34, sessions 26 and 27)."""
+        part = Spilled(str(prefix), 0, len(self.calls), len(self.result.finding_rows), 0, serial=True)
         if part.calls:
-            write_table(pl.DataFrame(self.calls, schema=CALL_SCHEMA).with_columns(local), Path(part.path("calls")))
-        if part.rows:  # as a worker writes them, with no text hash: a serial audit has no session in two parts
-            rows = _streamed(self._held_findings, FINDINGS_SCHEMA)
-            _sink(rows.with_columns(local, pl.lit(None, pl.Int64).alias(_HASH)), Path(part.path("findings")))
+            write_table(pl.DataFrame(self.calls, schema=CALL_SCHEMA), Path(part.path("calls")))
+        if part.rows:
+            _sink(_streamed(self._held_findings, FINDINGS_SCHEMA), Path(part.path("findings")))
         self.spilled.append(part)
         self.calls.clear()  # in place: `audit` appends to the same list of rows
         self.carriers.clear()
@@ -438,9 +463,8 @@ class LogAudit:
         return part.scan(table) if part.rows_of(table) else pl.LazyFrame(schema=PART_SCHEMAS.get(table, CALL_SCHEMA))
 
     def _held_calls(self) -> pl.LazyFrame:
-        """The calls of the sessions held here: those held, and those `spill_held` wrote (parts of calls with no
-        sessions of their own, which a worker's part always has)."""
-        written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and not s.sessions]
+        """The calls of the sessions held here: those held, and those `spill_held` wrote (`Spilled.serial`)."""
+        written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and s.serial]
         held = pl.LazyFrame(self.calls, schema=CALL_SCHEMA)
         return pl.concat([held, scan_parts(written, "calls")]) if written else held
 
