@@ -126,7 +126,7 @@ def test_precise_threshold_by_hand():
 
 def test_the_shipped_update_loads_and_a_broken_one_is_a_clean_error(tmp_path):
     head = Head.load()
-    assert head.version == "e5-cross-v5" and head.weights.shape == (384,) and head.splits[0].shape == (384,)
+    assert head.version == "e5-cross-v6" and head.weights.shape == (384,) and head.splits[0].shape == (384,)
     assert 0 < head.review_threshold < head.threshold < 1
     np.savez(tmp_path / "bad.npz", version=np.array("x"))
     try:

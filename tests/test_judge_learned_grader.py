@@ -133,7 +133,7 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(held_ou
                            check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v11" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.version == "learned-grader-v12" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
         assert grader.names == tuple(learned_grader.names())  # the shipped update's second head read too (v11)
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 
@@ -343,3 +343,25 @@ def test_a_list_whose_entity_s_row_states_none_of_the_finding_is_another_person_
     roster = "今日康复排班：\n- 陈宇行：右膝半月板损伤，理疗\n- 陈宇航：复查，详见病历\n- 王磊：腰肌劳损"
     assert learned_grader.withheld(knee, roster) == "another instance"
     assert learned_grader.withheld(knee, "陈宇航：复查，详见病历。陈宇行：右膝半月板损伤。") == ""  # one line
+
+
+def test_a_number_with_another_unit_or_a_diagnosis_found_not_to_fit_is_never_graded():
+    """Session 28 (splits 37/38's wrong grades): a text giving the value's number with another unit of its measure
+    and never with its own (a wife's 131 lb beside his 131 kg, 131斤) states another quantity; a consult that
+    finds the diagnosis does not fit (不符合…的诊断, "does not meet criteria for") states no condition. Neither is
+    graded on the grader's reading; the value's own unit in any spelling, the number converted, a number of
+    another measure and another study's criteria keep their grade."""
+    withheld = learned_grader.withheld
+    weight = make_unit({"task_id": "t", "entity_id": "B-2", "entity_name": "Gideon Marchetti", "field": "weight",
+                        "value": "131 kg", "dimension": "other"})
+    others = ["Manifest, pax 3 MARCHETTI N (Mrs) 131 lb, compartment B.", "Gideon Marchetti 的行李登记：131斤。"]
+    assert [withheld(weight, t) for t in others] == ["another unit"] * 2
+    own = ["Gideon Marchetti weighs 131 kilos.", "Gideon Marchetti: 131 kg (289 lb), larger basket.",
+           "Gideon Marchetti 体重131公斤。", "Gideon Marchetti, 131 minutes late, 131 kg."]
+    assert [withheld(weight, t) for t in own] == [""] * 4
+    bipolar = make_unit({"task_id": "t", "entity_id": "P-5", "entity_name": "邹嘉怡", "field": "diagnosis",
+                         "value": "双相情感障碍I型", "dimension": "health"})
+    unfit = ["会诊结论：邹嘉怡不符合双相情感障碍的诊断，考虑为适应障碍。", "邹嘉怡：双相情感障碍诊断不成立。",
+             "Consult, Zou Jiayi: does not meet DSM-5 criteria for bipolar I; adjustment disorder."]
+    assert [withheld(bipolar, t) for t in unfit] == ["nothing found"] * 3
+    assert withheld(bipolar, "邹嘉怡，双相情感障碍I型，不符合排除标准，可以入组。") == ""

@@ -1,7 +1,8 @@
 """The local judge's second head (issue 37, session 27): e5-cross-v5 holds, beside e5-cross-v2's head, a head
 fitted on the hand-written splits over the same pooled vectors (`train.py --head-only --beside`); its logit is a
 feature of learned-grader-v11 (`learned-grader-v11.json`, a candidate beside the default v10), whose recordings
-read each split with a second head fitted without it (`learned_grader.py --stack`)."""
+read each split with a second head fitted without it (`learned_grader.py --stack`); e5-cross-v6 and
+learned-grader-v12 (session 28) are the same fitted on splits 1-38."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from ec2audit.units import make_unit
 
 HERE = ADAPTER_PATH.parent
 V11 = HERE / "learned-grader-v11.json"
+V12 = HERE / "learned-grader-v12.json"
 BENCH = HERE.parents[1] / "benchmarks" / "local_judge.py"
 DANA = make_unit({"task_id": "t1", "entity_id": "E1", "entity_name": "Dana Whitfield", "field": "diagnosis",
                   "value": "multiple sclerosis", "dimension": "health"})
@@ -53,7 +55,7 @@ def test_a_second_head_fitted_beside_keeps_the_first_and_rebuilds_the_same_file(
                         "--splits", *map(str, splits), "--out", str(out)], check=True, capture_output=True, text=True)
     assert outs[0].read_bytes() == outs[1].read_bytes()
     head, start = Head.load(outs[0]), Head.load(ADAPTER_PATH)
-    assert head.version == "e5-cross-v5" and head.splits is not None
+    assert head.version == "e5-cross-v6" and head.splits is not None
     assert np.array_equal(head.weights, start.weights) and (head.bias, head.threshold, head.review_threshold) == (
         start.bias, start.threshold, start.review_threshold)
     assert head.splits[0].shape == head.weights.shape and not np.allclose(head.splits[0], start.splits[0])
@@ -97,16 +99,18 @@ def _no_trees():
     return none.astype(int), none, none.astype(int), none.astype(int), none.astype(bool), none
 
 
-def test_learned_grader_v11_reads_the_second_head_and_v10_stays_the_default():
-    """v11 names the second head's logit and weighs it up (a leak's probability rises with it); v10, the default,
-    reads the features it was fitted on, without it, from the same rows."""
-    v11, v10 = learned_grader.LearnedGrader.load(V11), learned_grader.LearnedGrader.load()
-    assert v11.version == "learned-grader-v11" and v10.version == "learned-grader-v10"
-    assert learned_grader.SPLITS_LOGIT in v11.names and learned_grader.SPLITS_LOGIT not in v10.names
-    assert v11.weights is not None and v11.weights[v11.names.index(learned_grader.SPLITS_LOGIT)] > 0
+@pytest.mark.parametrize(("path", "version"), [(V11, "learned-grader-v11"), (V12, "learned-grader-v12")])
+def test_learned_graders_v11_and_v12_read_the_second_head_and_v10_stays_the_default(path, version):
+    """v11 and v12 (session 28: v11's recipe fitted on splits 1-38) name the second head's logit and weigh it up
+    (a leak's probability rises with it); v10, the default, reads the features it was fitted on, without it,
+    from the same rows."""
+    new, v10 = learned_grader.LearnedGrader.load(path), learned_grader.LearnedGrader.load()
+    assert new.version == version and v10.version == "learned-grader-v10"
+    assert learned_grader.SPLITS_LOGIT in new.names and learned_grader.SPLITS_LOGIT not in v10.names
+    assert new.weights is not None and new.weights[new.names.index(learned_grader.SPLITS_LOGIT)] > 0
     rows = np.zeros((2, len(learned_grader.names())))
     rows[1, -1] = 5.0
-    low, high = v11.probability(rows)
+    low, high = new.probability(rows)
     assert high > low and np.ptp(v10.probability(rows)) == 0.0
 
 
@@ -121,15 +125,15 @@ def test_a_grader_that_reads_the_second_head_needs_an_update_with_one(tmp_path):
     assert len(str(error.value).splitlines()) == 1 and str(old) in str(error.value)
 
 
-def test_the_benchmark_measures_v11_where_told(tmp_path):
-    """`benchmarks/local_judge.py --learned-grader learned-grader-v11.json` runs the local judge with v11 over
-    e5-cross-v5 (its verdicts cached apart from v10's: the version names both)."""
+def test_the_benchmark_measures_v12_where_told(tmp_path):
+    """`benchmarks/local_judge.py --learned-grader learned-grader-v12.json` runs the local judge with v12 over
+    e5-cross-v6 (its verdicts cached apart from v10's and v11's: the version names the update, the checks and the
+    grader)."""
     split, out = tiny_splits(tmp_path, 1, each=2)[0], tmp_path / "r.json"
     subprocess.run([sys.executable, str(BENCH), "--split", str(split), "--json", str(out), "--learned-grader",
-                    str(V11)], check=True, capture_output=True, text=True)
+                    str(V12)], check=True, capture_output=True, text=True)
     name = json.loads(out.read_text())[0]["judge"]
-    assert name.startswith("e5-cross e5-cross-v5+") and name.endswith(
-        "+learned-grader-v11 with value checks and the learned grader")
+    assert name == "e5-cross e5-cross-v6+checks-v18+learned-grader-v12 with value checks and the learned grader"
 
 
 def test_each_split_is_read_by_a_second_head_fitted_without_its_round(tmp_path, monkeypatch):

@@ -860,3 +860,17 @@ def test_an_amount_per_month_is_the_same_amount_per_year():
     other = [(yearly, "Priya was at $11,875 a year as an intern."), (yearly, "Priya makes $12,000 a month."),
              (plain, "Priya was at $11,875 a month base with us."), (monthly, "孙磊每月 38,000 元。")]
     assert [grade(u, t) for u, t in other] == [0.0] * 4
+
+
+def test_a_birth_date_said_with_its_year_s_last_two_digits_is_graded_though_near_as_a_string():
+    """Session 28 (split 38's miss): 09年5月22号 gives 2009年5月22日 whole as people say it, and is also near it as a
+    string, which vetoed it before; another day, or another year's last two digits, is still not the value."""
+    born = make_unit({"task_id": "t", "entity_id": "G-8", "entity_name": "伍子轩", "field": "date_of_birth",
+                      "value": "2009年5月22日", "dimension": "other"})
+
+    def grade(text: str) -> float:
+        return check_for(born).decide(born, folded(text), stand_in(text, 0.2)).grade
+
+    assert grade("806那个伍子轩是09年5月22号生的，还没满18岁。") == MOSTLY
+    assert grade("806那个伍子轩是09年5月23号生的，还没满18岁。") == 0.0
+    assert grade("806那个伍子轩是08年5月22号生的，还没满18岁。") == 0.0

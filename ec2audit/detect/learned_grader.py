@@ -24,6 +24,9 @@ off) nor one whose slot for the value holds a placeholder (`withheld`).
 A candidate beside the default, learned-grader-v11 (`learned-grader-v11.json`, session 27), also reads the logit of
 the cross-encoder's second head (`SPLITS_LOGIT`, `e5_judge.Head`), fitted on the splits: v10's recipe fitted on
 thirty-six splits recorded with, for each, a second head fitted without it; a grader reads the features it names.
+learned-grader-v12 (`learned-grader-v12.json`, session 28) is v11's recipe refitted on thirty-eight splits, the
+second head (e5-cross-v6) fitted on them too. Since session 28 the grader also withholds a number given with another
+unit of its measure and a diagnosis found not to fit, whichever grader reads them.
 The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
 hand-written splits' leaks are longer than their negatives, which a judge's windows of real traffic are not.
@@ -49,7 +52,7 @@ from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
-GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")  # the default (v10); v11 beside it
+GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")  # the default (v10); v11, v12 beside it
 KINDS = ("health", "business", "financial", "person_name", "contact", "location", "government_id", "credential",
          "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -64,6 +67,8 @@ _NOTHING_FOUND = re.compile(
     r"|(?:x-?ray|scan|test|screen|mri|ct|biopsy|culture|result)s?\b[^.;\n]{0,30}"
     r"\bnegative|(?:ticked|answered|checked|marked|circled|said) \W?no)\b"
     r"|[?？]\W{0,4}(?:no\b|否|无|没有)"  # a yes/no question answered no (a form, a questionnaire)
+    # a diagnosis found not to fit (session 28, split 38): "does not meet criteria for", 不符合…的诊断, 诊断不成立
+    r"|\b(?:does|did)(?: not|n't) meet (?:the )?(?:[\w-]+ )?criteria\b|不符合[^，。,.;；]{0,20}诊断|诊断不成立"
     r"|阴性|正常范围|均正常|未见|排除(?!标准)|否认|未发现|没有发现|未患|从未(?:服用|用过|开过)|从没(?:吃过|用过)|无[^，。,.]{0,8}(?:病史|疾病)"
     # a result or record awaited: nothing is known yet ("stim test results not back", "hasn't arrived yet")
     r"|\b(?:not back (?:yet|from)|not (?:in|here) yet|(?:has|have)(?:n't| not) (?:yet )?(?:arrived|come (?:back|in))"
@@ -82,7 +87,7 @@ _FOUND = re.compile(r"\b(?:detected|positive|carr(?:y|ies|ier)|found|identified|
 
 
 #: The second head's logit (`e5_judge.Head.splits`), read since learned-grader-v11; a grader that does not name it
-#: (v10) reads it from no update, and one that does needs an update with a second head (e5-cross-v5).
+#: (v10) reads it from no update, and one that does needs an update with a second head (e5-cross-v5 on).
 SPLITS_LOGIT = "splits_head_logit"
 LOGIT = math.log(9999.0)  # the second head's logit is clipped as the first's is (its probability to 1e-4)
 
@@ -194,7 +199,8 @@ def withheld(unit: Unit, text: str) -> str:
     (`value_checks.another_instance`, "another instance": another tooth, another donor, a roster of others'
     values; since learned-grader-v9 `others_rows`: a list whose entity's rows state none of it and others' rows
     do), gives the value's number one slip away and not the number (`value_checks.another_number`, "another
-    number": "$2,580" for "$2,850"; v9), holds a placeholder in the
+    number": "$2,580" for "$2,850"; v9) or with another unit of its measure (`value_checks.another_unit`, "another
+    unit": "131 lb" for 131 kg; session 28), holds a placeholder in the
     value's slot (`value_checks.placeholder_slot`, "placeholder": "AMH: [LAB_VALUE_1]"; v9), or holds no
     evidence of the value and names no entity of it (`own_evidence`, "no evidence": "rewrite our intake form's
     section on current diagnoses", "a template for our acquisition memos" — a topic, no value)."""
@@ -204,6 +210,8 @@ def withheld(unit: Unit, text: str) -> str:
         return "another instance"
     if value_checks.another_number(unit, text):
         return "another number"
+    if value_checks.another_unit(unit, text):
+        return "another unit"
     if value_checks.placeholder_slot(unit, text):
         return "placeholder"
     if not (own_evidence(unit, text) or value_checks.names_the_entity(unit, text)):

@@ -102,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v17"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v18"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -288,10 +288,10 @@ class IdentifierCheck:
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # 卢卡斯·马丁 for Lucas Martin
         if spoken_address(unit.value, text) or host_in_subnet(unit.value, text) or foreign_date(unit.value, text):
             return Verdict(MOSTLY, quote, reading.start, reading.end)  # "x dot y at z dot com", "10.1.2.0/24, host 9"
+        if short_year_date(unit.value, text):  # before a near miss: 09年5月22号 is near 2009年5月22日 as a string
+            return Verdict(MOSTLY, quote, reading.start, reading.end)  # 95 年的，生日是十一月二号
         if near_miss(unit.value, text):
             return Verdict(0.0)
-        if short_year_date(unit.value, text):
-            return Verdict(MOSTLY, quote, reading.start, reading.end)  # 95 年的，生日是十一月二号
         if month_and_year(unit.value, text) or truncated(unit.value, text):
             return Verdict(FRAGMENT, quote, reading.start, reading.end)
         return reading.verdict(text, grade=False)
@@ -1052,6 +1052,34 @@ def another_number(unit: Unit, text: str) -> bool:
             or _RELATIVE.search(text):
         return False  # the value's number stated, or its digits run together (an IBAN's groups)
     return any(_misread(v, g) for v in own for g in given)
+
+
+#: Units of one measure, each by its spellings: a body weight in kg and in lb, a height in cm and in inches.
+_UNITS = {"kg": "kg kgs kilo kilos kilogram kilograms 公斤 千克", "lb": "lb lbs pound pounds 磅",
+          "st": "st stone", "g": "g gram grams 克", "cm": "cm centimetre centimetres centimeter centimeters 厘米 公分",
+          "m": "m metre metres meter meters 米", "in": "in inch inches 英寸", "ft": "ft foot feet 英尺",
+          "mm": "mm millimetre millimetres millimeter millimeters 毫米", "°c": "°c ℃ celsius 摄氏度",
+          "°f": "°f ℉ fahrenheit 华氏度", "jin": "斤"}
+_SPELLING = {s: unit for unit, spellings in _UNITS.items() for s in spellings.split()}
+_MEASURE = {u: m for m, units in (("mass", "kg lb st g jin"), ("length", "cm m in ft mm"), ("temperature", "°c °f"))
+            for u in units.split()}
+_SPELLINGS = "|".join(sorted(map(re.escape, _SPELLING), key=len, reverse=True))  # the longest first
+_MEASURED = re.compile(rf"(?<![\d.])(\d+(?:\.\d+)?) ?({_SPELLINGS})(?![a-z])", re.I)
+
+
+def _measured(text: str) -> set[tuple[str, str]]:
+    """The text's numbers written with a unit of measure, as (digits, unit): "131 lb" -> ("131", "lb")."""
+    return {(n, _SPELLING[u.lower()]) for n, u in _MEASURED.findall(normalize_text(text)) if u.lower() in _SPELLING}
+
+
+def another_unit(unit: Unit, text: str) -> bool:
+    """Whether the text gives the value's number with another unit of the same measure, and never with the
+    value's own ("131 lb" for a body weight of 131 kg, 175 in for 175 cm; session 28, blind split 37's wrong
+    grade): another quantity, not this one (the same quantity converted is another number)."""
+    own = {(n, u) for n, u in _measured(unit.value) if u in _MEASURE}
+    given = _measured(text)
+    return bool(own) and not own & given and any(
+        n == m and u != v and _MEASURE.get(v) == _MEASURE[u] for n, u in own for m, v in given)
 
 
 #: A redaction's slot in a text ([LAB_VALUE_1], {{diagnosis}}, <REDACTED>, a lone ***): what stands there is not

@@ -20,8 +20,9 @@ are leaks, review down to where 0.95 of the leaks are kept); a hand-written test
 Deterministic on one thread: the same data gives the same file (about 25 min wall on the shared
 2-core machine, 3,255 pairs). `--head-only` keeps START's layer updates and refits the head alone on the
 named splits (`refit_head`: minutes; measured in benchmarks/RESULTS.md, session 26); `--beside` keeps START's
-head too and writes the refitted one as its second head: the shipped e5-cross-v5 is e5-cross-v2 with a second
-head fitted on splits 1-36, whose logit learned-grader-v11 reads (session 27).
+head too and writes the refitted one as its second head: e5-cross-v5 was e5-cross-v2 with a second head fitted on
+splits 1-36 (session 27); the shipped e5-cross-v6 is the same with it fitted on splits 1-38 (session 28), whose
+logit learned-grader-v11 and v12 read.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ from ec2audit.units import Unit  # noqa: E402
 
 VERSION = "e5-cross-v2"
 HEAD_VERSION = "e5-cross-v4"  # `--head-only`: v2's updates, the head refitted on hand-written splits
-SECOND_VERSION = "e5-cross-v5"  # `--head-only --beside`: v2 and a second head fitted on hand-written splits
+SECOND_VERSION = "e5-cross-v6"  # `--head-only --beside`: v2 and a second head fitted on hand-written splits
 SECOND = "splits_head"  # the second head's arrays, `splits_head.weight` and `splits_head.bias`
 FOLDS = 5  # `--head-only`: folds of whole split files the thresholds are chosen on
 SHORTLIST_WINDOW = 96  # the shipped calibration's judge window (judges/calibration.toml)
