@@ -282,7 +282,7 @@ def test_a_request_the_proxy_blocked_exposed_nothing(tmp_path):
     summary = json.loads(result.stdout)
     assert summary["payloads"] == 1 and [(e["units"], e["leaked"], e["exposure"]) for e in summary["exposure"]] == [
         (1, 0, 0.0)]
-    assert "1 record blocked by the proxy, never sent to the cloud: not audited" in result.stderr
+    assert "1 record blocked by the proxy, never sent to the cloud: scored as sending nothing" in result.stderr
     logged = CliRunner().invoke(main, ["audit", str(store), "--units", str(units), "--json"])
     assert logged.exit_code == 0, logged.output
     [session] = json.loads(logged.stdout)["sessions"]

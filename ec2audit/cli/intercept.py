@@ -304,8 +304,9 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     records = [r for r in records if r.model_call]  # a model listing (GET /v1/models) has no prompt to audit
     blocked = [r for r in records if not r.forwarded]
     if blocked:
-        console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: not audited "
-                      "(their episodes are scored all the same: 0.0 where nothing of one was sent)", highlight=False)
+        console.print(f"{plural(len(blocked), 'record')} blocked by the proxy, never sent to the cloud: scored as "
+                      "sending nothing (in an episode that names no task, the units found in them count as kept "
+                      "local)", highlight=False)
     unread = Counter(p["media_type"] for r in records if r.forwarded for p in r.unread or ())
     if unread:  # what no detector saw inside, said rather than scored as clean
         kinds = ", ".join(f"{kind} ×{n}" for kind, n in sorted(unread.items()))
