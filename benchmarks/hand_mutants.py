@@ -782,6 +782,10 @@ NEW_FOR: dict[str, list[str]] = {
     "IKP": [FORMS_NEAR_S28], "IRA": [FORMS_NEAR_S28], "IDP": [FORMS_NEAR_S28], "IMA": [FORMS_NEAR_S28],
     "ICF": ["test_a_piece_the_new_forms_read_is_found_as_a_fragment"],
     "ISE": [FORMS_WHOLE_S28], "IAD": [FORMS_WHOLE_S28],
+    "IAP": ["test_complete_reads_a_value_across_three_parts_the_middle_one_shorter_than_a_seam",
+            "test_an_observing_proxy_hands_on_the_model_lists_redirect_to_another_host"],
+    "ISN": ["test_a_piece_the_new_forms_read_is_found_as_a_fragment"],
+    "IRH": ["test_the_html_reports_strategy_table_says_tokens_nobody_counted_are_unknown"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

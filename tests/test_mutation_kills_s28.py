@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 import urllib.parse
 
 import pytest
 from click.testing import CliRunner
+from intercept_helpers import enforcing_client
 from test_detect_forms_s24 import _scan
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNITS
 from test_intercept_upload_seams import _part
@@ -72,6 +74,22 @@ def test_an_audit_of_one_call_against_one_unit_says_so_in_the_singular(tmp_path)
     result = CliRunner().invoke(main, ["audit", log, "--units", units])
     assert result.exit_code == 0, result.output
     assert "1 file read, 1 model call (1 cloud, 0 edge), 1 unit\n" in result.output, result.output
+
+
+def test_the_html_reports_strategy_table_says_tokens_nobody_counted_are_unknown(tmp_path):
+    """IRH1: `report --out report.html` of an audit of one gpt-4o-mini call logged without its usage: the strategy
+    table's row reads `1` cloud call and `unknown` input, cached and output tokens (no call counted any), not a dash."""
+    log = _write_jsonl(tmp_path / "requests.jsonl", [_call("s1", "gpt-4o-mini", "Call Maria at +1 415 555 0134", None)])
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
+    for args in (["audit", log, "--units", units, "--out", tmp_path / "out" / "findings.parquet"],
+                 ["report", tmp_path / "out", "--out", tmp_path / "report.html"]):
+        result = CliRunner().invoke(main, [str(a) for a in args])
+        assert result.exit_code == 0, result.output
+    table = (tmp_path / "report.html").read_text().split('<table id="strategies"', 1)[1].split("</table>", 1)[0]
+    head = re.findall(r"<th[^>]*>(.*?)</th>", table)
+    row = dict(zip(head, re.findall(r"<td[^>]*>(.*?)</td>", table), strict=False))
+    assert [row[h] for h in ("cloud calls", "cloud input tok", "cached tok", "output tok")] == [
+        "1", "unknown", "unknown", "unknown"], row
 
 
 # --- intercept/seams.py: the seam read at every alignment -------------------------------------------------------------
@@ -139,6 +157,33 @@ def test_too_little_of_a_value_or_another_number_is_no_hit_of_the_new_forms(valu
     assert _scan(value, dimension, text, "f") == []
 
 
+def test_complete_reads_a_value_across_three_parts_the_middle_one_shorter_than_a_seam(proxy):
+    """IAP6: the phone cut across three Uploads API parts (its first 5 digits end the first, 3 digits are the whole
+    second, the last 3 start the third), sent last-first (no seam of that order holds it): `complete` naming them in
+    order is refused (403, the phone's unit, nothing sent), the second part being shorter than a seam, so the seam
+    before the third reads the first's end and the second whole (`…13922` + `883` + `366…`)."""
+    mode, app, client, store = proxy
+    pieces = ("customer notes\nphone: " + PHONE[:5], PHONE[5:8], PHONE[8:] + "\nthanks\n")
+    upload, ids = f"three_{mode}", {}
+    for k in (2, 1, 0):
+        answer = _part(client, f"three-{k}", upload, pieces[k])
+        assert answer.status_code == 200, answer.text
+        ids[k] = answer.json()["id"]
+    seen = len(app.state.requests)
+    made = client.post(f"/e/three-{mode}/v1/uploads/{upload}/complete", json={"part_ids": [ids[0], ids[1], ids[2]]})
+    assert made.status_code == 403 and "t1/P1/phone" in made.text and app.state.requests[seen:] == [], made.text
+
+
+def test_an_observing_proxy_hands_on_the_model_lists_redirect_to_another_host(standin, tmp_path):
+    """IAP10: `--enforce observe` only records: the model list's GET answered with a 302 to another host reaches the
+    client as the upstream sent it (302, its `Location` there), as a POST's does; the enforcing modes refuse it (walk
+    17)."""
+    with enforcing_client(standin[1], tmp_path, UNITS, "observe") as (client, _):
+        answer = client.get("/e/listing/v1/models", headers={"x-standin-script": "fault-redirect-302-elsewhere"})
+    assert answer.status_code == 302, answer.text
+    assert answer.headers["location"].startswith("https://upload.elsewhere.invalid/")
+
+
 # --- intercept/form_data.py: a URL-encoded body written back in its charset -------------------------------------------
 
 def test_a_urlencoded_body_in_a_declared_charset_goes_out_in_that_charset(proxy):
@@ -157,10 +202,12 @@ def test_a_urlencoded_body_in_a_declared_charset_goes_out_in_that_charset(proxy)
 @pytest.mark.parametrize(("value", "dimension", "text", "found"), [
     ("330106198703081234", "government_id", "his ID number's first five are 33010", "33010"),  # ICF1
     ("330106198703081234", "government_id", "ID first 5: 33010", "33010"),  # ICF1
+    ("王建国", "person_name", "小王明天来上班", "小王"),  # ISN2
 ])
 def test_a_piece_the_new_forms_read_is_found_as_a_fragment(value, dimension, text, found):
     """What session 27's forms read: an identifier's start named by its count in English words or digits (`first
-    five`, `first 5`: the first 5 of the id card's 18 digits), a fragment (0.3)."""
+    five`, `first 5`: the first 5 of the id card's 18 digits); a person called by the familiar 小 or 老 before the
+    surname (小王 of 王建国), a fragment (0.3)."""
     assert _scan(value, dimension, text, "id") == [("partial.fragment", 0.3, found)]
 
 
