@@ -199,6 +199,13 @@ def test_a_urlencoded_body_in_a_declared_charset_goes_out_in_that_charset(proxy)
     assert urllib.parse.parse_qsl(sent, encoding="gbk") == pairs and sent.count("%") == 14, sent
 
 
+def test_a_relative_sharing_the_persons_surname_is_not_called_by_it():
+    """ISN3: the record's person is 王建国 and a unit names his relative 王小红: `老王` or `小王` (Wang, familiarly)
+    in a text is no fragment of the relative, whom the family name alone does not tell from him."""
+    assert [_scan("王小红", "person_name", text, "name", entity_name="王建国") for text in (
+        "小王明天来上班", "老王说他明天来")] == [[], []]
+
+
 @pytest.mark.parametrize(("value", "dimension", "text", "found"), [
     ("330106198703081234", "government_id", "his ID number's first five are 33010", "33010"),  # ICF1
     ("330106198703081234", "government_id", "ID first 5: 33010", "33010"),  # ICF1
