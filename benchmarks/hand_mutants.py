@@ -1,6 +1,6 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 26, each run against the tests that reach its
+"""Hand-written one-line mutants of the code changed in sessions 19 to 27, each run against the tests that reach its
 module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
-"Session 27: hand mutants in session 26's code").
+"Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -12,7 +12,8 @@ first failing test) or survived.
 `tests/test_mutation_kills_s20.py`, session 21's `tests/test_mutation_kills_s21.py`, session 22's
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
-`tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`): the score before them;
+`tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`, session 28's
+`tests/test_mutation_kills_s28.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -498,8 +499,72 @@ GROUPS_S27: dict[str, tuple[str, list[str]]] = {
     "HPL": ("ec2audit/detect/forms/places.py", FORMS_S26),
 }
 GROUPS.update(GROUPS_S27)
+W17F = "tests/test_intercept_forms_walk_17.py::"
+W19 = "tests/test_new_user_walk_19.py::"
+FORMS_S27 = ["tests/test_detect_forms_s27.py"]
+#: walk 17's seams read in every decoded view and in `complete`'s order, its redirects, charsets and numbers
+SEAMS_S27 = [W17F + "test_a_value_cut_in_a_decoded_view_or_inside_a_character_refuses_the_second_part",
+             W17F + "test_complete_in_another_order_than_the_parts_came_is_audited_seam_by_seam",
+             "tests/test_intercept_upload_seams.py::test_a_value_cut_across_two_upload_parts_refuses_the_second",
+             "tests/test_mutation_kills_s27.py::test_a_value_across_a_seam_found_at_the_blocking_grade_exactly_is_"
+             "refused"]
+CHARSETS_S27 = [W17F + "test_a_file_part_is_read_in_the_charset_it_declares",
+                W17F + "test_a_urlencoded_body_is_read_in_the_charset_it_declares",
+                W17F + "test_a_value_cut_in_a_decoded_view_or_inside_a_character_refuses_the_second_part"]
+NUMBERS_S27 = [W17F + "test_a_number_is_read_as_it_was_written",
+               W17F + "test_a_number_with_a_vast_exponent_is_read_as_written_without_writing_it_out"]
+#: walk 19's tokens unknown, the stop summary's blocked and redacted, the store as payloads, times in UTC
+TOKENS_S27 = [W19 + "test_tokens_of_calls_that_logged_no_usage_are_unknown_not_zero"]
+STOP_S27 = [W19 + "test_a_stopped_blocking_interceptor_counts_the_requests_it_blocked_apart_from_its_calls",
+            W19 + "test_a_stopped_redacting_interceptor_says_how_many_values_it_redacted_and_a_cut_streams_tokens_are_"
+                  "unknown"]
+SERIAL_S27 = ["tests/test_backends.py::test_a_serial_audit_writes_its_calls_and_findings_as_it_goes_the_same_results",
+              *TOKENS_S27]
+ACEBENCH_S27 = [W17 + name for name in (
+    "test_acebenchs_cloud_audit_is_read_per_run_of_its_task_and_priced",
+    "test_acebenchs_cloud_audit_copied_out_of_its_container_names_no_task_from_its_folders")]
+#: session 28's groups: the code changed in session 27
+GROUPS_S28: dict[str, tuple[str, list[str]]] = {
+    "ISM": ("ec2audit/intercept/seams.py", SEAMS_S27),
+    "IFD": ("ec2audit/intercept/form_data.py", CHARSETS_S27),
+    "IFL": ("ec2audit/intercept/fields.py", NUMBERS_S27),
+    "IAP": ("ec2audit/intercept/app.py", [*SEAMS_S27, W17F + "test_the_model_lists_redirect_is_handled_as_a_posts",
+                                          W17F + "test_a_redirect_followed_with_a_get_never_takes_the_headers_past_"
+                                                 "the_guard",
+                                          W17F + "test_an_sdk_client_following_a_302_comes_back_to_the_proxy",
+                                          "tests/test_intercept_upload_seams.py"]),
+    "IAU": ("ec2audit/logs/audit.py", SERIAL_S27),
+    "IAB": ("ec2audit/logs/acebench_audit.py", ACEBENCH_S27),
+    "ILI": ("ec2audit/logs/__init__.py", ACEBENCH_S27),
+    "IRP": ("ec2audit/logs/report.py",
+            [*TOKENS_S27, W19 + "test_the_time_of_a_first_call_is_shown_in_utc_whatever_offset_the_log_wrote"]),
+    "ICO": ("ec2audit/console.py", TOKENS_S27),
+    "ICI": ("ec2audit/cli/intercept.py", STOP_S27),
+    "IRS": ("ec2audit/report/summary.py",
+            [W19 + "test_report_reads_the_evidence_of_an_intercept_audit_from_the_store_it_audited"]),
+    "IRH": ("ec2audit/report/html.py", TOKENS_S27),
+    "IRT": ("ec2audit/report/terminal.py", [*TOKENS_S27, W19 + "test_intercept_audit_calls_no_fragment_a_leaked_unit"]),
+    "IKP": ("ec2audit/detect/forms/keyed_pins.py", FORMS_S27),
+    "IRA": ("ec2audit/detect/forms/ratios.py", FORMS_S27),
+    "IDP": ("ec2audit/detect/forms/digit_prefixes.py", FORMS_S27),
+    "ICV": ("ec2audit/detect/forms/conversions.py", FORMS_S27),
+    "IDT": ("ec2audit/detect/forms/dates.py", FORMS_S27),
+    "ICF": ("ec2audit/detect/forms/context_fragments.py", FORMS_S27),
+    "ISE": ("ec2audit/detect/forms/spoken_emails.py", FORMS_S27),
+    "IAD": ("ec2audit/detect/forms/addresses.py", FORMS_S27),
+    "IIN": ("ec2audit/detect/forms/initials.py", FORMS_S27),
+    "IMA": ("ec2audit/detect/forms/masked.py", FORMS_S27),
+    "INV": ("ec2audit/detect/forms/near_verbatim.py", FORMS_S27),
+    "IPL": ("ec2audit/detect/forms/places.py", FORMS_S27),
+    "ISN": ("ec2audit/detect/forms/surnames.py", FORMS_S27),
+    "ILR": ("ec2audit/detect/learned_grader.py",
+            ["tests/test_judge_splits_head.py", "tests/test_judge_learned_grader.py"]),
+    "IE": ("ec2audit/detect/e5_judge.py", ["tests/test_judge_splits_head.py"]),
+}
+GROUPS.update(GROUPS_S28)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s27.py" if g in GROUPS_S27 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s28.py" if g in GROUPS_S28 else
+              "tests/test_mutation_kills_s27.py" if g in GROUPS_S27 else
               "tests/test_mutation_kills_s26.py" if g in GROUPS_S26 else
               "tests/test_mutation_kills_s25.py" if g in GROUPS_S25 else
               "tests/test_mutation_kills_s24.py" if g in GROUPS_S24 else
@@ -508,6 +573,8 @@ ADDED_WITH = {g: "tests/test_mutation_kills_s27.py" if g in GROUPS_S27 else
               "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
               for g in GROUPS}
 
+FORMS_NEAR_S28 = "test_too_little_of_a_value_or_another_number_is_no_hit_of_the_new_forms"
+FORMS_WHOLE_S28 = "test_a_value_the_new_forms_read_is_found_whole_where_it_is_written"
 #: group → the tests of its round's file (`ADDED_WITH`) written for its survivors (`--new-only`: run these alone
 #: against each mutant, the group's own tests having let it live before)
 NEW_FOR: dict[str, list[str]] = {
@@ -709,6 +776,22 @@ NEW_FOR: dict[str, list[str]] = {
             "test_a_grade_of_ten_is_read_in_either_numerals",
             "test_a_grade_that_ends_a_longer_han_number_is_no_grade_of_the_term"],
     "HS": ["test_a_value_starting_with_a_province_but_no_plate_has_no_pinyin_form"],
+    "ISM": ["test_a_base64_run_cut_off_its_groups_at_both_ends_of_the_seam_is_read",
+            "test_a_file_that_is_the_value_alone_cut_in_two_parts_is_read_whole"],
+    "IFD": ["test_a_urlencoded_body_in_a_declared_charset_goes_out_in_that_charset",
+            "test_a_file_is_read_by_its_byte_order_mark_and_a_jsonl_file_goes_out_in_its_charset"],
+    "IFL": ["test_a_number_with_an_exponent_is_read_in_its_digits_within_forty_characters"],
+    "IAU": ["test_a_serial_audit_writes_its_calls_as_it_goes_where_they_hold_no_findings"],
+    "IRP": ["test_an_audit_of_one_call_against_one_unit_says_so_in_the_singular"],
+    "ICI": ["test_a_stopped_interceptor_counts_a_failed_calls_tokens_as_none_and_names_only_blocked_requests"],
+    "IKP": [FORMS_NEAR_S28], "IRA": [FORMS_NEAR_S28], "IDP": [FORMS_NEAR_S28], "IMA": [FORMS_NEAR_S28],
+    "ICF": ["test_a_piece_the_new_forms_read_is_found_as_a_fragment"],
+    "ISE": [FORMS_WHOLE_S28], "IAD": [FORMS_WHOLE_S28],
+    "IAP": ["test_complete_reads_a_value_across_three_parts_the_middle_one_shorter_than_a_seam",
+            "test_an_observing_proxy_hands_on_the_model_lists_redirect_to_another_host"],
+    "ISN": ["test_a_piece_the_new_forms_read_is_found_as_a_fragment",
+            "test_a_relative_sharing_the_persons_surname_is_not_called_by_it"],
+    "IRH": ["test_the_html_reports_strategy_table_says_tokens_nobody_counted_are_unknown"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -2476,6 +2559,224 @@ mutant('HS1', 'long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and n
 mutant('HS3', 'range(len(norm) % 3 or 3, len(norm) + 1, 3)', 'range(len(norm) % 3, len(norm) + 1, 3)')
 mutant('HS5', 'if norm[0] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if norm[0] in PROVINCES:')
 mutant('HPL2', '        areas += _ZIP.findall(chunk)\n', '')
+
+# ---- session 28's round: the code changed in session 27 (`git diff 7612eb1 fc60c30 -- ec2audit`) ----
+# intercept/seams.py: the seam's views, its cut and reach, the findings across it
+mutant('ISM1', 'reach = cut + (1 if decoder.getstate()[0] else 0)', 'reach = cut')
+mutant('ISM2', '_GROUP = 4', '_GROUP = 2')
+mutant('ISM3', ' | {(0, e) for e in range(_GROUP)}', '')
+mutant('ISM4', '{(s, (len(text) - s) % _GROUP) for s in range(_GROUP)}', '{(s, 0) for s in range(_GROUP)}')
+mutant('ISM5', 'if row["start"] + shift < reach and cut < row["end"] + shift:',
+       'if row["start"] + shift < cut and cut < row["end"] + shift:')
+mutant('ISM6', 'or row["grade"] < grade or', 'or row["grade"] <= grade or')
+mutant('ISM8', 'text = (before + after).decode("utf-8", "replace")',
+       'text = before.decode("utf-8", "replace") + after.decode("utf-8", "replace")')
+# intercept/form_data.py: a declared charset, UTF-8 cut at a part's ends
+mutant('IFD1', 'urllib.parse.urlencode(pairs, encoding=self.charset)', 'urllib.parse.urlencode(pairs)')
+mutant('IFD2', 'return part.edges[0] + text + part.edges[1]', 'return text + part.edges[1]')
+mutant('IFD3', 'return part.edges[0] + text + part.edges[1]', 'return part.edges[0] + text')
+mutant('IFD5', 'head = len(data) - len(data.lstrip(bytes(range(0x80, 0xC0))))', 'head = 0')
+mutant('IFD6', 'part.edges = (data[:head], tail)', 'part.edges = (data[:head], b"")')
+mutant('IFD7', 'return None if name in ("utf-8", "ascii") else name', 'return None')
+mutant('IFD9', 'if text is None:\n            text, codec, part.edges = other, declared, (b"", b"")',
+       'if other is not None:\n            text, codec, part.edges = other, declared, (b"", b"")')
+mutant('IFD10', 'declared = _declared(ctype) if codec is None else None', 'declared = _declared(ctype)')
+mutant('IFD11', 'if part.encoding == "utf-8" and len(lines) > 1 and all(', 'if len(lines) > 1 and all(')
+mutant('IFD12', 'part.encoding = codec or "utf-8"', 'part.encoding = "utf-8"')
+mutant('IFD14', 'keep_blank_values=True, encoding=codec, errors="strict")', 'keep_blank_values=True, errors="strict")')
+mutant('IFD16', 'pairs, charset = other, str(declared)', 'pairs = other')
+mutant('IFD17', 'return _read_urlencoded(raw, _declared(content_type.encode("latin-1")))',
+       'return _read_urlencoded(raw, None)')
+# intercept/fields.py: a number read as written
+mutant('IFL1', '_NUMBER_REACH = 40', '_NUMBER_REACH = 16')
+mutant('IFL2', 'if not number.is_finite() or abs(number.adjusted()) > _NUMBER_REACH:', 'if not number.is_finite():')
+mutant('IFL3', 'return exact if len(exact) <= _NUMBER_REACH else value.text', 'return exact')
+mutant('IFL4', 'exact = format(number, "f")', 'exact = str(number)')
+mutant('IFL5', 'return [number_text(v) for v in value], ","', 'return [str(v) for v in value], ","')
+mutant('IFL6', 'parsed = json.loads(text, parse_float=Number)', 'parsed = json.loads(text)')
+mutant('IFL7', 'text = number_text(value)\n        edits', 'text = str(value)\n        edits')
+# intercept/app.py: every redirect's Location, a streamed 2xx only, `complete`'s order of parts
+mutant('IAP1', '_REDIRECTS = frozenset({301, 302, 303, 307, 308})', '_REDIRECTS = frozenset({307, 308})')
+mutant('IAP2', '_REDIRECTS = frozenset({301, 302, 303, 307, 308})', '_REDIRECTS = frozenset({301, 302, 307, 308})')
+mutant('IAP3', 'if 200 <= upstream.status < 300 and upstream.content_type in _STREAMED:',
+       'if upstream.status < 400 and upstream.content_type in _STREAMED:')
+mutant('IAP4', '            if match.group(2) == "complete":\n                await self._audit_order(ex, upload)\n',
+       '')
+mutant('IAP5', 'across = await self._across(running, head.data)', 'across = await self._across(head.data, running)')
+mutant('IAP6', 'running = (running + head.data)[-self.seam_bytes:] if len(head.data) < self.seam_bytes else tail.data',
+       'running = tail.data')
+mutant('IAP7', 'ex.upload_part = (upload, data[:self.seam_bytes], data[-self.seam_bytes:])',
+       'ex.upload_part = (upload, data[:self.seam_bytes], data[:self.seam_bytes])')
+mutant('IAP8', '            self._keep_part(ex, response)\n', '')
+mutant('IAP10', '"a redirect" if upstream.status in _REDIRECTS else "",\n                                      self.'
+                'config.enforce != "observe")',
+       '"a redirect" if upstream.status in _REDIRECTS else "",\n                                      True)')
+# logs/audit.py: a serial audit's calls and findings written as it goes, the tokens summed only where all logged
+mutant('IAU1', 'SPILL_ROWS = 20_000', 'SPILL_ROWS = 200_000_000')
+mutant('IAU2', 'if held and max(len(log.calls), len(log.result.finding_rows)) >= SPILL_ROWS:',
+       'if held and len(log.result.finding_rows) >= SPILL_ROWS:')
+mutant('IAU3', 'if held and max(len(log.calls), len(log.result.finding_rows)) >= SPILL_ROWS:',
+       'if held and max(len(log.calls), len(log.result.finding_rows)) > SPILL_ROWS:')
+mutant('IAU4', '    if log.spilled and log.calls:  # every call and finding in parts, in order\n        spill_held()\n',
+       '')
+mutant('IAU5', '        assert held is not None\n        _fold_first(best, log)\n', '        assert held is not None\n')
+mutant('IAU7', 'best[key] = (rank, row, carrier, log.calls[carrier["call"] - first])',
+       'best[key] = (rank, row, carrier, log.calls[carrier["call"] - first - 1])')
+mutant('IAU8', 'first = self.call_count() - len(self.calls)\n        part', 'first = len(self.calls)\n        part')
+mutant('IAU9', 'written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and not s.sessions]',
+       'written: list = []')
+mutant('IAU10', 'return pl.when(_USAGE.all()).then(pl.col(column).sum())', 'return pl.col(column).sum()')
+mutant('IAU12', 'cloud_input_tokens=_token_sum("input_tokens"), cloud_cached_tokens=',
+       'cloud_input_tokens=pl.col("input_tokens").sum(), cloud_cached_tokens=')
+mutant('IAU13', 'calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=_token_sum("input_tokens"),',
+       'calls=pl.len(), characters=pl.col("characters").sum(), input_tokens=pl.col("input_tokens").sum(),')
+# logs/acebench_audit.py, logs/__init__.py: a run's usage.json named, a copy outside a run folder
+mutant('IAB1', '"session_id": "/".join(run) if run else record.get("session_id")',
+       '"session_id": "/".join(run) if run else None')
+mutant('IAB3', 'for log in ("chat.jsonl", "cloud_assistant_audit.jsonl"))', 'for log in ("chat.jsonl",))')
+mutant('IAB4', 'return path.name == "usage.json" and any(\n        (path.parent / log).is_file()',
+       'return path.name == "usage.json" or any(\n        (path.parent / log).is_file()')
+mutant('ILI1', '    if not fmt and acebench_audit.run_summary(path):\n        return InputError(acebench_audit.USAGE'
+               ', file=str(path))\n',
+       '')
+mutant('ILI2', 'if not fmt and acebench_audit.run_summary(path):', 'if acebench_audit.run_summary(path):')
+# logs/report.py: the time of a first call in UTC, plurals, unknown tokens
+mutant('IRP1', 'moment = instant(row["timestamp"])', 'moment = instant((row["timestamp"] or "")[:19])')
+mutant('IRP2', 'moment.strftime(" %H:%M:%SZ")', 'moment.strftime(" %H:%M:%S")')
+mutant('IRP3', 'tokens(p["input_tokens"]), tokens(p["output_tokens"])',
+       'str(p["input_tokens"] or 0), tokens(p["output_tokens"])')
+mutant('IRP4', "{plural(summary['units'], 'unit')}", "{summary['units']} units")
+# console.py, cli/intercept.py: tokens unknown, what the policy did
+mutant('ICO1', 'return "unknown" if value is None else str(value)', 'return "0" if value is None else str(value)')
+mutant('ICI1', 'calls = [r for r in recorded if r.forwarded]', 'calls = recorded')
+mutant('ICI2', 'if blocked := len(recorded) - len(calls):', 'if blocked := len(recorded) - len(calls) - 1:')
+mutant('ICI3', "plural(sum(r.redactions or 0 for r in redacted), 'value')", "plural(len(redacted), 'value')")
+mutant('ICI4', "{plural(len(redacted), 'call')} before", "{plural(len(calls), 'call')} before")
+mutant('ICI5', 'or r.output_tokens is not None or r.billed_usd == 0]', 'or r.output_tokens is not None]')
+mutant('ICI7', 'if len(counted) == len(rows) else None', 'if counted else None')
+mutant('ICI8', '    if recorded:\n        lines.append(f"audit them',
+       '    if calls:\n        lines.append(f"audit them')
+mutant('ICI9', '**{f"cloud_{k}": _token_total(sent, k) for k',
+       '**{f"cloud_{k}": sum(getattr(r, k) or 0 for r in sent) for k')
+# report/summary.py, html.py, terminal.py: the store as --payloads, unknown counts
+mutant('IRS1', 'if payloads_path is not None and _is_sqlite(payloads_path):', 'if False:')
+mutant('IRS2', 'if r.id in ids and isinstance(r.request, dict)}', 'if isinstance(r.request, dict)}')
+mutant('IRS3', 'payloads.update(_store_payloads(store_path, ids, episode))',
+       'payloads.update(_store_payloads(store_path, ids))')
+mutant('IRH1', '_cell(_int(r.cloud_input_tokens, "unknown"), r.cloud_input_tokens)',
+       '_cell(_int(r.cloud_input_tokens), r.cloud_input_tokens)')
+mutant('IRT1', 'return "unknown" if kind in ("usd", "int") else "–"', 'return "unknown" if kind == "usd" else "–"')
+mutant('IRT2', 'leaked: grade ≥ 0.7)', 'leaked: grade ≥ 0.3)')
+# detect/forms/keyed_pins.py: a code with its key said in words
+mutant('IKP1', '{{3,11}}"\n           rf"|{_WORD_DIGIT}', '{{2,11}}"\n           rf"|{_WORD_DIGIT}')
+mutant('IKP2', 'if m.group("key").isascii() and not _PRESSED.search(text, m.end("digits"), m.end()):', 'if False:')
+mutant('IKP3', 'yield m.start(), m.end(), _typed(m.group("digits")) + _KEYS[m.group("key").lower()]',
+       'yield m.start(), m.end(), _typed(m.group("digits"))')
+mutant('IKP4', '"hash": "#", "pound": "#",', '"hash": "#", "pound": "*",')
+mutant('IKP5', '_KEY_AFTER = re.compile(rf"(?<![0-9A-Za-z.\\-{\'\'.join(CJK_NUMERALS)}]){_DIGITS}',
+       '_KEY_AFTER = re.compile(rf"{_DIGITS}')
+# detect/forms/ratios.py: shares written as a ratio
+mutant('IRA1', 'abs(sum(float(s) for s in shares) - 100) > 0.01', 'abs(sum(float(s) for s in shares) - 100) > 1')
+mutant('IRA2', 'if len(shares) < 2 or abs(', 'if len(shares) < 1 or abs(')
+mutant('IRA3', 'and not _GOES_ON.match(text, end) \\\n                    and not _CONTINUES.match(text, max(0, star'
+               't - 2), start):\n                span = view.view.to_original(start, end)\n                for i in '
+               'units:\n                    yield Hit(i, *span, "forms.ratio"',
+       '\\\n                    and not _CONTINUES.match(text, max(0, start - 2), start):\n                span = vi'
+       'ew.view.to_original(start, end)\n                for i in units:\n                    yield Hit(i, *span, "f'
+       'orms.ratio"')
+mutant('IRA4', 'return [sep.join(f"{s}{sign}" for s in shares) for sep',
+       'return [sep.join(f"{s}{sign}" for s in sorted(shares)) for sep')
+# detect/forms/digit_prefixes.py: a grouped number cut short
+mutant('IDP1', '_LEAST_DIGITS = 6', '_LEAST_DIGITS = 4')
+mutant('IDP2', 'least = max(_LEAST_DIGITS, -(-2 * digits // 3))', 'least = max(_LEAST_DIGITS, 2 * digits // 3)')
+mutant('IDP3', 'if c.isdigit() and least <= seen < digits:', 'if c.isdigit() and least <= seen <= digits:')
+mutant('IDP4', 'if cu.rules.fragment != "tail" or not _GROUPED.fullmatch(form):', 'if not _GROUPED.fullmatch(form):')
+mutant('IDP6', 'if bounded(text, start, end) and not _GOES_ON.match(text, end) \\\n                    and not _CONT'
+               'INUES.search(text, max(0, start - 2), start):\n                span = view.view.to_original(start, e'
+               'nd)\n                for i in units:\n                    yield Hit(i, *span, "partial.prefix"',
+       'if bounded(text, start, end) \\\n                    and not _CONTINUES.search(text, max(0, start - 2), star'
+       't):\n                span = view.view.to_original(start, end)\n                for i in units:\n            '
+       '        yield Hit(i, *span, "partial.prefix"')
+# detect/forms/conversions.py: kg ↔ lb, cm → feet and inches
+mutant('ICV1', '_POUNDS_PER_KG = 2.20462262', '_POUNDS_PER_KG = 2.2')
+mutant('ICV2', 'numbers = dict.fromkeys((f"{round(number)}", f"{number:.1f}"))',
+       'numbers = dict.fromkeys((f"{round(number)}",))')
+mutant('ICV4', 'feet, inches = divmod(round(number / _CM_PER_INCH), 12)',
+       'feet, inches = divmod(int(number / _CM_PER_INCH), 12)')
+mutant('ICV5', 'return _written(number / _POUNDS_PER_KG, "kg")', 'return _written(number * _POUNDS_PER_KG, "kg")')
+mutant('ICV7', 'if bounded(text, start, end):\n                span = view.view.to_original(start, end)\n           '
+               '     for i in units:\n                    yield Hit(i, *span, "forms.conversion"',
+       'if True:\n                span = view.view.to_original(start, end)\n                for i in units:\n       '
+       '             yield Hit(i, *span, "forms.conversion"')
+# detect/forms/dates.py: a two-digit year
+mutant('IDT1', 'forms += _short_year_forms(y % 100, m, d)', 'forms += _short_year_forms(y % 1000, m, d)')
+mutant('IDT2', 'for sep in "/.-" for a, b in ((mm, dd), (dd, mm))]',
+       'for sep in "/." for a, b in ((mm, dd), (dd, mm))]')
+mutant('IDT3', 'return padded + [f"{a}/{b}/{yy:02d}" for a, b in ((m, d), (d, m))]',
+       'return padded + [f"{a}{sep}{b}{sep}{yy:02d}" for sep in "/." for a, b in ((m, d), (d, m))]')
+mutant('IDT5', 'return padded + [f"{a}/{b}/{yy:02d}" for a, b in ((m, d), (d, m))]', 'return padded')
+# detect/forms/context_fragments.py: first three or five, the mailbox's provider
+mutant('ICF1', '"first five", "first 5", "开头"', '"开头"')
+mutant('ICF2', '"前三位", "前3位", "前五位", "前5位"})', '})')
+mutant('ICF3', 'key_type = _KEY_TYPE.match(cu.forms[0]) if "@" not in cu.forms[0] else None',
+       'key_type = _KEY_TYPE.match(cu.forms[0])')
+mutant('ICF4', '            provider = _PROVIDER_AFTER.match(text, c_end)  # "tianzh',
+       '            provider = None  # "tianzh')
+mutant('ICF5', 'return "@" not in value or value.split("@")[-1].split(".")[0] == provider',
+       'return "@" in value and value.split("@")[-1].split(".")[0] == provider')
+# detect/forms/spoken_emails.py: letters spelled out, the NATO alphabet
+mutant('ISE1', '"golf": "g",', '"golf": "f",')
+mutant('ISE3', 'spoken = _SPELLED_RUN.sub(lambda m: "".join(_NATO.get(t.lower(), t) for t in m.group().split()), spo'
+               'ken)',
+       'spoken = _SPELLED_RUN.sub(lambda m: "".join(_NATO.get(t, t) for t in m.group().split()), spoken)')
+mutant('ISE4', '_UNREAD = re.compile(rf"\\s(?:{\'|\'.join(_JOINERS)})\\s|(?<!\\S){_SPELLED}", re.IGNORECASE)',
+       '_UNREAD = re.compile(rf"\\s(?:{\'|\'.join(_JOINERS)})\\s", re.IGNORECASE)')
+mutant('ISE5', 'for word in (*_JOINERS, "dot")),', 'for word in _JOINERS),')
+# detect/forms/addresses.py: numbered roads, prefectures, village groups in Han numerals
+mutant('IAD1', '("county road", "county rd", "co rd", "co road", "cr"), ',
+       '("county road", "county rd", "co rd", "co road"), ')
+mutant('IAD4', '(?P<city>[\\u4e00-\\u9fff]{2,9}?(?:市|州|地区|盟))?',
+       '(?P<city>[\\u4e00-\\u9fff]{2,9}?(?:市|地区|盟))?')
+mutant('IAD5', 'total, digit = total + (digit or 1) * (10 if ch == "十" else 100), 0',
+       'total, digit = total + digit * (10 if ch == "十" else 100), 0')
+mutant('IAD6', 'return f"{han_number(n) if han and 0 < n < 200 else n}{m[2]}"', 'return f"{n}{m[2]}"')
+mutant('IAD7', 'short_city = re.sub(r"(?:自治州|市|州|地区|盟)$", "", city)', 'short_city = city.removesuffix("市")')
+mutant('IAD8', 'not any(c.isdigit() for local in locals_ for c in local)', 'not any(c.isdigit() for c in m["local"])')
+mutant('IAD9', 'return list(dict.fromkeys(forms + [_numbers_as(f, han) for han in (False, True) for f in forms]))',
+       'return list(dict.fromkeys(forms + [_numbers_as(f, False) for f in forms]))')
+# detect/forms/initials.py: a hyphenated part's initials as people write them
+mutant('IIN1', 'return [".-".join(letters) + ".", "-".join(letters) + ".", ".".join(letters) + ".", "-".join(letters)]',
+       'return [".-".join(letters) + "."]')
+mutant('IIN2', 'return patterns + [form for form in forms if "-" in form]', 'return patterns + forms')
+mutant('IIN3', 'for sep in ("", " ")]', 'for sep in ("",)]')
+# detect/forms/masked.py: a short code masked to its length
+mutant('IMA1', '_SHORT_CODE = 8', '_SHORT_CODE = 4')
+mutant('IMA3', 'and len(token) == unit_len <= _SHORT_CODE', 'and unit_len <= _SHORT_CODE')
+mutant('IMA4', '        and self.units[i].rules.name == "credential"\n', '\n')
+# detect/forms/near_verbatim.py: a qualifier replaced is another stage or side
+mutant('INV1', ' or _replaced_first(form, text, start):', ':')
+mutant('INV2', 'and text[start - 1] not in form and text.startswith(form[1:3], start))',
+       'and text.startswith(form[1:3], start))')
+# detect/forms/places.py: a group or house numbered in Han numerals
+mutant('IPL1', '|[〇零一二三四五六七八九十百]{1,4}[组队社号號栋幢]")', '")')
+# detect/forms/surnames.py: titled and familiar surnames through compile_forms
+mutant('ISN1', 'words = _SURNAME_WORDS if surname and (cu.unit.task_id, surname) not in shared else []',
+       'words = _SURNAME_WORDS if surname else []')
+mutant('ISN2', 'return ["老" + han_surname(cu.forms[0]), "小" + han_surname(cu.forms[0])]',
+       'return ["老" + han_surname(cu.forms[0])]')
+mutant('ISN3', 'if not (_own_surname(cu) and HAN_NAME.fullmatch(cu.forms[0])):',
+       'if not HAN_NAME.fullmatch(cu.forms[0]):')
+# detect/learned_grader.py, e5_judge.py: the second head's logit
+mutant('ILR1', 'math.nan if reading.splits_logit is None else _clip(reading.splits_logit, -LOGIT, LOGIT)]',
+       'math.nan if reading.splits_logit is None else reading.splits_logit]')
+mutant('ILR2', 'math.nan if reading.splits_logit is None else _clip(',
+       '0.0 if reading.splits_logit is None else _clip(')
+mutant('ILR3', 'x = np.asarray(rows, dtype=float)[:, [every.index(n) for n in self.names]]',
+       'x = np.asarray(rows, dtype=float)[:, :len(self.names)]')
+mutant('ILR4', 'known = [n for n in names() if n in grader.names]', 'known = list(grader.names)')
+mutant('IE1', 'if self.grader and SPLITS_LOGIT in self.grader.names and self.head.splits is None:', 'if False:')
+mutant('IE2', 'second = [float(row.max()) for row in', 'second = [float(row.min()) for row in')
+mutant('IE4', '(vectors @ weights + bias)', '(vectors @ weights)')
 
 if __name__ == "__main__":
     sys.exit(main())
