@@ -270,7 +270,9 @@ GROUPS_S24: dict[str, tuple[str, list[str]]] = {
     "TT": ("ec2audit/metrics.py", ["tests/test_new_user_walk_19.py::test_a_stopped_redacting_interceptor_"
                                    "says_how_many_values_it_redacted_and_a_cut_streams_tokens_are_unknown",
                                    "tests/test_new_user_walk_20.py::"
-                                   "test_a_runs_cloud_tokens_are_unknown_where_a_stream_was_cut_not_counted_0"]),
+                                   "test_a_runs_cloud_tokens_are_unknown_where_a_stream_was_cut_not_counted_0",
+                                   "tests/test_mutation_kills_s28.py::test_a_stopped_interceptor_counts_a_failed_calls_"
+                                   "tokens_as_none_and_names_only_blocked_requests"]),
     "YI": ("ec2audit/cli/intercept.py", W13),
     "YA": ("ec2audit/acebench.py", [*W13, "tests/test_tasks_acebench.py"]),
     "YK": ("ec2audit/annotate/recognizers/secrets.py", W13),
@@ -1015,6 +1017,8 @@ mutant("S9", '    started = time.time()\n', '    started = 0.0\n')
 mutant("S10", "calls = [r for r in recorded if r.forwarded]", "calls = recorded")
 mutant("S11", "{plural(sum(r.redactions or 0 for r in redacted), 'value')}", "{plural(len(redacted), 'value')}")
 mutant("TT1", "or r.output_tokens is not None or r.billed_usd == 0]", "or r.output_tokens is not None or True]")
+mutant("TT2", "or r.output_tokens is not None or r.billed_usd == 0]", "or r.output_tokens is not None]")  # ICI5 before
+mutant("TT3", "if len(counted) == len(calls) else None", "if counted else None")  # ICI7 before
 # logs/openhands.py: a call priced from the running totals
 mutant("O1", 'if grown["prompt_tokens"] <= 0 or min(grown.values()) < 0:',
        'if grown["prompt_tokens"] < 0 or min(grown.values()) < 0:')
@@ -2622,8 +2626,9 @@ mutant('IAU4', '    if log.spilled and log.calls:  # every call and finding in p
 mutant('IAU5', '        assert held is not None\n        _fold_first(best, log)\n', '        assert held is not None\n')
 mutant('IAU7', 'best[key] = (rank, row, carrier, log.calls[carrier["call"] - first])',
        'best[key] = (rank, row, carrier, log.calls[carrier["call"] - first - 1])')
-mutant('IAU8', 'first = self.call_count() - len(self.calls)\n        part', 'first = len(self.calls)\n        part')
-mutant('IAU9', 'written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and not s.sessions]',
+mutant('IAU8', 'yield from (pl.read_parquet(s.path("findings")) for s in self.spilled if s.rows)',
+       'yield from (pl.read_parquet(s.path("findings")) for s in self.spilled[1:] if s.rows)')
+mutant('IAU9', 'written = [(at, s) for at, s in enumerate(self.spilled) if s.calls and s.serial]',
        'written: list = []')
 mutant('IAU10', 'return pl.when(_USAGE.all()).then(pl.col(column).sum())', 'return pl.col(column).sum()')
 mutant('IAU12', 'cloud_input_tokens=_token_sum("input_tokens"), cloud_cached_tokens=',
@@ -2647,16 +2652,14 @@ mutant('IRP3', 'tokens(p["input_tokens"]), tokens(p["output_tokens"])',
        'str(p["input_tokens"] or 0), tokens(p["output_tokens"])')
 mutant('IRP4', "{plural(summary['units'], 'unit')}", "{summary['units']} units")
 # console.py, cli/intercept.py: tokens unknown, what the policy did
-mutant('ICO1', 'return "unknown" if value is None else str(value)', 'return "0" if value is None else str(value)')
+mutant('ICO1', 'return "unknown" if value is None else f"{value:,}"', 'return "0" if value is None else f"{value:,}"')
 mutant('ICI1', 'calls = [r for r in recorded if r.forwarded]', 'calls = recorded')
 mutant('ICI2', 'if blocked := len(recorded) - len(calls):', 'if blocked := len(recorded) - len(calls) - 1:')
 mutant('ICI3', "plural(sum(r.redactions or 0 for r in redacted), 'value')", "plural(len(redacted), 'value')")
 mutant('ICI4', "{plural(len(redacted), 'call')} before", "{plural(len(calls), 'call')} before")
-mutant('ICI5', 'or r.output_tokens is not None or r.billed_usd == 0]', 'or r.output_tokens is not None]')
-mutant('ICI7', 'if len(counted) == len(rows) else None', 'if counted else None')
 mutant('ICI8', '    if recorded:\n        lines.append(f"audit them',
        '    if calls:\n        lines.append(f"audit them')
-mutant('ICI9', '**{f"cloud_{k}": _token_total(sent, k) for k',
+mutant('ICI9', '**{f"cloud_{k}": metrics.token_total(sent, k) for k',
        '**{f"cloud_{k}": sum(getattr(r, k) or 0 for r in sent) for k')
 # report/summary.py, html.py, terminal.py: the store as --payloads, unknown counts
 mutant('IRS1', 'if payloads_path is not None and _is_sqlite(payloads_path):', 'if False:')

@@ -260,10 +260,10 @@ def test_a_file_is_read_by_its_byte_order_mark_and_a_jsonl_file_goes_out_in_its_
 # --- cli/intercept.py: what a stopped interceptor says ----------------------------------------------------------------
 
 def test_a_stopped_interceptor_counts_a_failed_calls_tokens_as_none_and_names_only_blocked_requests(proxy):
-    """What `intercept serve` prints when stopped (`_stopped`, over the records of this test's requests): ICI5, in
-    redact mode, a call the upstream failed (500, no usage, billed nothing) sent no tokens anyone bills: `0 input /
-    0 output tokens`, not unknown; ICI8, in block mode, a run that only blocked a request (Maria's phone: 403) still
-    says how to audit its store, whose records hold that refusal."""
+    """What `intercept serve` prints when stopped (`_stopped`, over the records of this test's requests): TT2 (ICI5
+    before `metrics.token_total`), in redact mode, a call the upstream failed (500, no usage, billed nothing) sent
+    no tokens anyone bills: `0 input / 0 output tokens`, not unknown; ICI8, in block mode, a run that only blocked a
+    request (Maria's phone: 403) still says how to audit its store, whose records hold that refusal."""
     mode, app, client, store = proxy
     since = time.time()
     if mode == "redact":
