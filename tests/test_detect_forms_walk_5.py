@@ -43,9 +43,10 @@ def _read(form, text: str) -> str:
 @_SETTINGS
 @given(text=_WORDS.filter(lambda t: "\n" not in t), bold=st.lists(st.booleans(), min_size=60, max_size=60))
 def test_overstruck_text_reads_as_printed(text, bold):
-    """nroff's bold (`c\\bc`) and underline (`_\\bc`), character by character."""
+    """nroff's bold (`c\\bc`) and underline (`_\\bc`), character by character (the first 60: a text longer than the
+    flags is struck as far as they go)."""
     struck = "".join(f"{c}\b{c}" if b else f"_\b{c}" for c, b in zip(text, bold, strict=False))
-    assert _read(overstrike.Overstrike, struck) == text
+    assert _read(overstrike.Overstrike, struck) == text[:len(bold)]
 
 
 @_SETTINGS
