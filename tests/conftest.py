@@ -4,6 +4,7 @@ test session, and a scripted judge stand-in."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -31,11 +32,30 @@ settings.load_profile("ec2audit")
 SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio", "phoenix": "phoenix"}
 
 
+#: The heavy markers (pyproject), each one pytest-xdist group (`make test` runs `-n 3 --dist loadgroup`): the tests
+#: sharing a session server or a cluster run on one worker, so it starts once. A test with several takes the first
+#: here: the model server, Label Studio, Phoenix and Ray are shared state; OpenClaw episodes (own HOME, state dir,
+#: ports) are not, so `run_local_model` (its own model server) and `scale_ray` may run beside the other OpenClaw tests.
+HEAVY_GROUPS = ("model_server", "labelstudio", "phoenix", "ray", "litellm", "chromium", "wheel", "openclaw")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's hook, which appends each test's group to its node id
 def pytest_collection_modifyitems(config, items):
-    """A test that uses a server fixture, directly or through another fixture, gets that server's marker."""
+    """A test that uses a server fixture, directly or through another fixture, gets that server's marker.
+
+    Under xdist each test also gets a group: its heavy marker's, else its module's (a module's fixtures then run
+    once, not once per worker). The heavy groups are scheduled first: they are the longest units, and one
+    started last would leave the other workers idle."""
     for item in items:
         for fixture in set(getattr(item, "fixturenames", ())) & set(SERVER_FIXTURES):
             item.add_marker(SERVER_FIXTURES[fixture])
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    for item in items:
+        group = next((m for m in HEAVY_GROUPS if item.get_closest_marker(m)), None)
+        item.add_marker(pytest.mark.xdist_group(group or item.nodeid.split("::", 1)[0]))
+    first = {group: rank for rank, group in enumerate(HEAVY_GROUPS)}
+    items.sort(key=lambda item: first.get(item.get_closest_marker("xdist_group").args[0], len(first)))
 
 
 @pytest.fixture(autouse=True)
