@@ -39,7 +39,7 @@ SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio",
 HEAVY_GROUPS = ("model_server", "labelstudio", "phoenix", "ray", "litellm", "chromium", "wheel", "openclaw")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's hook, which appends each test's group to its node id
+@pytest.hookimpl(wrapper=True)  # around xdist's hook, which appends each test's group to its node id
 def pytest_collection_modifyitems(config, items):
     """A test that uses a server fixture, directly or through another fixture, gets that server's marker.
 
@@ -50,12 +50,27 @@ def pytest_collection_modifyitems(config, items):
         for fixture in set(getattr(item, "fixturenames", ())) & set(SERVER_FIXTURES):
             item.add_marker(SERVER_FIXTURES[fixture])
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return
+        return (yield)
     for item in items:
         group = next((m for m in HEAVY_GROUPS if item.get_closest_marker(m)), None)
         item.add_marker(pytest.mark.xdist_group(group or item.nodeid.split("::", 1)[0]))
     first = {group: rank for rank, group in enumerate(HEAVY_GROUPS)}
     items.sort(key=lambda item: first.get(item.get_closest_marker("xdist_group").args[0], len(first)))
+    result = yield
+    _keep_xdist_groups(items)
+    return result
+
+
+def _keep_xdist_groups(items) -> None:
+    """pytest 9.2 derives a test's node id from a structured id that xdist 3.8's `--dist loadgroup` does not update
+    (it sets the old `_nodeid`: pytest-dev/pytest-xdist#1386), so no group reached the scheduler and each test ran
+    wherever, starting the servers once per worker. Until xdist updates it, the id is set from the grouped one."""
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        grouped = getattr(item, "_nodeid", None)
+        if grouped and grouped != item.nodeid:
+            item._id = NodeId.parse(grouped)
 
 
 @pytest.fixture(autouse=True)
