@@ -33,32 +33,38 @@ SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio",
 
 
 #: The heavy markers (pyproject), each one pytest-xdist group (`make test` runs `-n 3 --dist loadgroup`): the tests
-#: sharing a session server or a cluster run on one worker, so it starts once. A test with several takes the first
-#: here: the model server, Label Studio, Phoenix and Ray are shared state; OpenClaw episodes (own HOME, state dir,
-#: ports) are not, so `run_local_model` (its own model server) and `scale_ray` may run beside the other OpenClaw tests.
-HEAVY_GROUPS = ("model_server", "labelstudio", "phoenix", "ray", "litellm", "chromium", "wheel", "openclaw")
+#: sharing a session server or a cluster run on one worker, so it starts once. Longest group first (the order they
+#: are scheduled in: `make test`'s slowest tests are OpenClaw's, then the model server's and Ray's).
+HEAVY_GROUPS = ("openclaw", "model_server", "ray", "wheel", "labelstudio", "litellm", "chromium", "phoenix")
 
 
 @pytest.hookimpl(wrapper=True)  # around xdist's hook, which appends each test's group to its node id
 def pytest_collection_modifyitems(config, items):
     """A test that uses a server fixture, directly or through another fixture, gets that server's marker.
 
-    Under xdist each test also gets a group: its heavy marker's, else its module's (a module's fixtures then run
-    once, not once per worker). The heavy groups are scheduled first: they are the longest units, and one
-    started last would leave the other workers idle."""
+    Under xdist each test also gets a group (`_group`), and the heavy groups are scheduled first: they are the
+    longest units, and one started last would leave the other workers idle."""
     for item in items:
         for fixture in set(getattr(item, "fixturenames", ())) & set(SERVER_FIXTURES):
             item.add_marker(SERVER_FIXTURES[fixture])
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return (yield)
     for item in items:
-        group = next((m for m in HEAVY_GROUPS if item.get_closest_marker(m)), None)
-        item.add_marker(pytest.mark.xdist_group(group or item.nodeid.split("::", 1)[0]))
+        item.add_marker(pytest.mark.xdist_group(_group(item)))
     first = {group: rank for rank, group in enumerate(HEAVY_GROUPS)}
     items.sort(key=lambda item: first.get(item.get_closest_marker("xdist_group").args[0], len(first)))
     result = yield
     _keep_xdist_groups(items)
     return result
+
+
+def _group(item) -> str:
+    """A test's heavy marker, else its module (whose fixtures then run once, not once per worker). OpenClaw's
+    episodes share nothing (each its own HOME, state dir and ports), so a test that also needs a shared server or
+    cluster (`run_local_model`: a model server; `scale_ray`: Ray) joins that one's group."""
+    heavy = [marker for marker in HEAVY_GROUPS if item.get_closest_marker(marker)]
+    shared = [marker for marker in heavy if marker != "openclaw"]
+    return (shared or heavy or [item.nodeid.split("::", 1)[0]])[0]
 
 
 def _keep_xdist_groups(items) -> None:
