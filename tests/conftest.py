@@ -38,6 +38,14 @@ SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio",
 HEAVY_GROUPS = ("openclaw", "model_server", "ray", "wheel", "labelstudio", "litellm", "chromium", "phoenix")
 
 
+def pytest_configure(config):
+    """An xdist worker starts with `COLUMNS=80` in its environment, where a serial run has none: every command's
+    console (`console.make_console`) then wrapped at 80 columns, and tests reading a path or a table row on one
+    line failed in parallel only. The worker's environment is made the serial run's."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ.pop("COLUMNS", None)
+
+
 @pytest.hookimpl(wrapper=True)  # around xdist's hook, which appends each test's group to its node id
 def pytest_collection_modifyitems(config, items):
     """A test that uses a server fixture, directly or through another fixture, gets that server's marker.
