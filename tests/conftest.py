@@ -34,8 +34,8 @@ SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio",
 
 #: The heavy markers (pyproject), each one pytest-xdist group (`make test` runs `-n 3 --dist loadgroup`): the tests
 #: sharing a session server or a cluster run on one worker, so it starts once. Longest group first (the order they
-#: are scheduled in: `make test`'s slowest tests are OpenClaw's, then the model server's and Ray's).
-HEAVY_GROUPS = ("openclaw", "model_server", "ray", "wheel", "labelstudio", "litellm", "chromium", "phoenix")
+#: are scheduled in), as measured in session 28's parallel run: 1268, 751, 749, 262, 239, 220, 199 and 34 s.
+HEAVY_GROUPS = ("model_server", "openclaw", "ray", "litellm", "labelstudio", "wheel", "phoenix", "chromium")
 
 
 def pytest_configure(config):
