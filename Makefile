@@ -28,13 +28,17 @@ $(CHROMIUM):
 demo: setup
 	$(BIN)/python -m ec2audit.demo --out demo-out
 
+# pytest-xdist: 3 workers on a 2-core machine (most tests wait on subprocesses and servers); a heavy marker's tests
+# share one worker, a module's tests too (tests/conftest.py). Serially: `.venv/bin/python -m pytest -q`.
+PARALLEL := -n 3 --dist loadgroup --no-loadscope-reorder
+
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PARALLEL)
 
 # Everything but the tests that need OpenClaw, Label Studio, a model server, Chromium, a Ray cluster, a
 # LiteLLM proxy or Phoenix (markers in pyproject).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not openclaw and not labelstudio and not model_server and not chromium and not ray and not litellm and not phoenix"
+	$(BIN)/python -m pytest -q $(PARALLEL) -m "not openclaw and not labelstudio and not model_server and not chromium and not ray and not litellm and not phoenix"
 
 bench: setup
 	$(BIN)/python benchmarks/audit_throughput.py

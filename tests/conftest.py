@@ -4,6 +4,7 @@ test session, and a scripted judge stand-in."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -31,11 +32,59 @@ settings.load_profile("ec2audit")
 SERVER_FIXTURES = {"llama_server": "model_server", "labelstudio": "labelstudio", "phoenix": "phoenix"}
 
 
+#: The heavy markers (pyproject), each one pytest-xdist group (`make test` runs `-n 3 --dist loadgroup`): the tests
+#: sharing a session server or a cluster run on one worker, so it starts once. Longest group first (the order they
+#: are scheduled in), as measured in session 28's parallel run: 1268, 751, 749, 262, 239, 220, 199 and 34 s.
+HEAVY_GROUPS = ("model_server", "openclaw", "ray", "litellm", "labelstudio", "wheel", "phoenix", "chromium")
+
+
+def pytest_configure(config):
+    """An xdist worker starts with `COLUMNS=80` in its environment, where a serial run has none: every command's
+    console (`console.make_console`) then wrapped at 80 columns, and tests reading a path or a table row on one
+    line failed in parallel only. The worker's environment is made the serial run's."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ.pop("COLUMNS", None)
+
+
+@pytest.hookimpl(wrapper=True)  # around xdist's hook, which appends each test's group to its node id
 def pytest_collection_modifyitems(config, items):
-    """A test that uses a server fixture, directly or through another fixture, gets that server's marker."""
+    """A test that uses a server fixture, directly or through another fixture, gets that server's marker.
+
+    Under xdist each test also gets a group (`_group`), and the heavy groups are scheduled first: they are the
+    longest units, and one started last would leave the other workers idle."""
     for item in items:
         for fixture in set(getattr(item, "fixturenames", ())) & set(SERVER_FIXTURES):
             item.add_marker(SERVER_FIXTURES[fixture])
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return (yield)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(_group(item)))
+    first = {group: rank for rank, group in enumerate(HEAVY_GROUPS)}
+    items.sort(key=lambda item: first.get(item.get_closest_marker("xdist_group").args[0], len(first)))
+    result = yield
+    _keep_xdist_groups(items)
+    return result
+
+
+def _group(item) -> str:
+    """A test's heavy marker, else its module (whose fixtures then run once, not once per worker). OpenClaw's
+    episodes share nothing (each its own HOME, state dir and ports), so a test that also needs a shared server or
+    cluster (`run_local_model`: a model server; `scale_ray`: Ray) joins that one's group."""
+    heavy = [marker for marker in HEAVY_GROUPS if item.get_closest_marker(marker)]
+    shared = [marker for marker in heavy if marker != "openclaw"]
+    return (shared or heavy or [item.nodeid.split("::", 1)[0]])[0]
+
+
+def _keep_xdist_groups(items) -> None:
+    """pytest 9.2 derives a test's node id from a structured id that xdist 3.8's `--dist loadgroup` does not update
+    (it sets the old `_nodeid`: pytest-dev/pytest-xdist#1386), so no group reached the scheduler and each test ran
+    wherever, starting the servers once per worker. Until xdist updates it, the id is set from the grouped one."""
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        grouped = getattr(item, "_nodeid", None)
+        if grouped and grouped != item.nodeid:
+            item._id = NodeId.parse(grouped)
 
 
 @pytest.fixture(autouse=True)

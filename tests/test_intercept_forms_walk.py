@@ -335,15 +335,15 @@ def test_a_request_body_sent_in_chunks_is_read_whole(proxy):
 def large_body_outcomes(proxy, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaked, gaps=KNOWN_GAPS) -> dict[str, str]:
     """Each form's outcome ("held", or what went wrong; none for a form with `gaps`) as a tool result after
     300 kB of earlier conversation: a body of 256 kB or more is scanned in a worker process and encoded there
-    (`intercept/lanes.py`)."""
+    (`intercept/lanes.py`). The earlier conversation (English, no value of the record) must arrive as it was
+    sent; `leaks` reads the rest (reading the 300 kB with every decoding, once per form, took most of a walk's
+    time: `_after_filler`)."""
     mode, app, client, store = proxy
-    filler = [{"role": "user", "content": "Summarise the build log."},
-              {"role": "assistant", "content": "The build passed; nothing to report. " * 8000}]
     outcomes = {}
     for form, make in forms.items():
         if form in gaps:
             continue
-        body = {"model": "echo", "messages": [*filler, {"role": "assistant", "content": None, "tool_calls": [
+        body = {"model": "echo", "messages": [*_FILLER, {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
             {"role": "tool", "tool_call_id": "call_1", "content": "".join(make())}]}
         seen = len(app.state.requests)
@@ -352,9 +352,22 @@ def large_body_outcomes(proxy, forms=FORMS, unit_ids=UNIT_IDS, leaks=leaked, gap
         [record] = store.records(f"large-{form}")
         missed = unit_ids - {f["unit_id"] for f in record.findings}
         held = answer.status_code == 403 and sent == [] if mode == "block" else \
-            answer.status_code == 200 and leaks(sent[0]) == [] and record.redactions >= 1
+            answer.status_code == 200 and leaks(_after_filler(sent[0])) == [] and record.redactions >= 1
         outcomes[form] = "held" if held and not missed else f"{answer.status_code} missed {sorted(missed)}"
     return outcomes
+
+
+#: A large body's earlier conversation: 296 kB of English in which no value of the record occurs
+_FILLER = [{"role": "user", "content": "Summarise the build log."},
+           {"role": "assistant", "content": "The build passed; nothing to report. " * 8000}]
+
+
+def _after_filler(sent: dict) -> dict:
+    """What the upstream received (`sent`) without the `_FILLER` messages its body opens with, which must have
+    arrived as the client sent them (a guard that changed them, or moved a value into them, fails here)."""
+    messages = sent["body"]["messages"]
+    assert messages[:len(_FILLER)] == _FILLER, "the earlier conversation did not arrive as sent"
+    return {**sent, "body": {**sent["body"], "messages": messages[len(_FILLER):]}}
 
 
 def assert_held(proxy, episode: str, path: str, unit_ids: set[str], leaks, **request) -> dict | None:
