@@ -137,14 +137,20 @@ def _messages(body: dict) -> None:
             _optional(call, "function", (dict,), f"{where}.tool_calls[{k}].function")
 
 
+#: what a Responses request may answer instead of an `input` of its own: a stored prompt (its `variables`), an
+#: earlier response or a conversation
+_CONTINUED = frozenset({"prompt", "previous_response_id", "conversation"})
+
+
 def validate(body: dict, api: str) -> None:
     """BadRequest when a field the proxy or the audit reads has the wrong type for `api`."""
     _optional(body, "model", (str,))
     _optional(body, "stream", (bool,))
     _optional(body, "stream_options", (dict,))
     _optional(body.get("stream_options") or {}, "include_usage", (bool,), "stream_options.include_usage")
-    if api == "openai-responses":  # (no `input`: a stored prompt's `variables`, a conversation's next turn)
-        _optional(body, "input", (str, list))
+    if api == "openai-responses":
+        if "input" in body or not _CONTINUED.intersection(body):  # no `input`: a stored prompt, an earlier turn
+            _expect(body.get("input"), (str, list), "input")
         _optional(body, "instructions", (str,))
         for i, item in enumerate(body["input"] if isinstance(body.get("input"), list) else []):
             _expect(item, (dict,), f"input[{i}]")
