@@ -182,33 +182,38 @@ def dump_bytes(text: str) -> bytes:
     return bytes(out)
 
 
-def dump_outcome(proxy, form: str, place: str) -> str:
-    """"held" where the record's line dumped as `form`, sent in `place` after a label, is found (every unit named),
-    forwarded with no value a reader of the dump reads (redact) or refused, nothing sent (block); the near record's
-    dump goes out as it was sent."""
+def sent_outcome(proxy, episode: str, place: str, text: str, near: str, units: set[str], leaked) -> str:
+    """"held" where `text`, sent in `place`, is found (every one of `units` named), forwarded with nothing
+    `leaked(sent text)` lists (redact) or refused, nothing sent (block); `near` goes out as it was sent, no finding."""
     mode, app, client, store = proxy
     path, body = DUMP_PLACES[place]
-    episode = f"dump-{form}-{place}-{mode}".replace(" ", "_")
     try:
         seen = len(app.state.requests)
-        text = "$ " + form + " notes.txt\n" + DUMPS[form](_line(RECORD).encode())
-        assert {v for v in RECORD.values() if v.encode() in dump_bytes(text)} == set(RECORD.values())
         answer = client.post(f"/e/{episode}{path}", json=body(text))
         sent = ["\n".join(json_strings(r["body"])) for r in app.state.requests[seen:]]
-        assert _findings(store, episode) == UNIT_IDS
+        assert _findings(store, episode) == units
         if mode == "block":
             assert (answer.status_code, sent) == (403, []), answer.text
         else:
             assert answer.status_code == 200 and len(sent) == 1, answer.text
-            read = dump_bytes(sent[0])
-            assert [v for v in RECORD.values() if v.encode() in read or v in sent[0]] == [], sent[0]
-        near = "$ " + form + " notes.txt\n" + DUMPS[form](_line(NEAR).encode())
+            assert leaked(sent[0]) == [], sent[0]
         answer = client.post(f"/e/{episode}-near{path}", json=body(near))
         assert answer.status_code == 200 and _findings(store, f"{episode}-near") == set()
         assert near in set(json_strings(app.state.requests[-1]["body"]))
     except (AssertionError, KeyError, ValueError, TypeError) as e:
         return f"not held: {str(e)[:200]}"
     return "held"
+
+
+def dump_outcome(proxy, form: str, place: str) -> str:
+    """`sent_outcome` of the record's line dumped as `form` after a label: no value a reader of the dump reads."""
+    text = "$ " + form + " notes.txt\n" + DUMPS[form](_line(RECORD).encode())
+    if {v for v in RECORD.values() if v.encode() in dump_bytes(text)} != set(RECORD.values()):
+        return "not held: the dump does not hold the record"
+    near = "$ " + form + " notes.txt\n" + DUMPS[form](_line(NEAR).encode())
+    episode = f"dump-{form}-{place}-{proxy[0]}".replace(" ", "_")
+    return sent_outcome(proxy, episode, place, text, near, UNIT_IDS,
+                        lambda sent: [v for v in RECORD.values() if v.encode() in dump_bytes(sent) or v in sent])
 
 
 @pytest.mark.parametrize("form", sorted(DUMPS))
@@ -304,31 +309,15 @@ def mail_read(text: str, charset: str) -> str:
 
 
 def mail_outcome(proxy, charset: str, encoding: str, place: str) -> str:
-    """"held" where a mail whose body is in `charset` is read: every unit its body carries is named, none reaches
-    the upstream in the body as its reader reads it (redact), or nothing is sent (block); the near record's mail goes
-    out as it was sent."""
-    mode, app, client, store = proxy
-    path, body = DUMP_PLACES[place]
-    episode = f"mail-{charset}-{encoding}-{place}-{mode}".replace(" ", "_")
-    units = {f"t1/P1/{field}" for field in MAIL_FIELDS[charset]}
-    try:
-        seen = len(app.state.requests)
-        answer = client.post(f"/e/{episode}{path}", json=body(_mail(RECORD, charset, encoding)))
-        sent = ["\n".join(json_strings(r["body"])) for r in app.state.requests[seen:]]
-        assert _findings(store, episode) == units
-        if mode == "block":
-            assert (answer.status_code, sent) == (403, []), answer.text
-        else:
-            assert answer.status_code == 200 and len(sent) == 1, answer.text
-            read = sent[0] + mail_read(sent[0][sent[0].index("From: "):], charset)
-            assert [f for f in MAIL_FIELDS[charset] if RECORD[f] in read] == [], read
-        near = _mail(NEAR, charset, encoding)
-        answer = client.post(f"/e/{episode}-near{path}", json=body(near))
-        assert answer.status_code == 200 and _findings(store, f"{episode}-near") == set()
-        assert near in set(json_strings(app.state.requests[-1]["body"]))
-    except (AssertionError, KeyError, ValueError, TypeError) as e:
-        return f"not held: {str(e)[:200]}"
-    return "held"
+    """`sent_outcome` of a mail whose body is in `charset`: none of the units its body carries in the body as its
+    reader reads it."""
+    def leaked(sent: str) -> list[str]:
+        read = sent + mail_read(sent[sent.index("From: "):], charset)
+        return [f for f in MAIL_FIELDS[charset] if RECORD[f] in read]
+
+    episode = f"mail-{charset}-{encoding}-{place}-{proxy[0]}".replace(" ", "_")
+    return sent_outcome(proxy, episode, place, _mail(RECORD, charset, encoding), _mail(NEAR, charset, encoding),
+                        {f"t1/P1/{field}" for field in MAIL_FIELDS[charset]}, leaked)
 
 
 @pytest.mark.parametrize(("charset", "encoding"), MAIL_CELLS)

@@ -22,7 +22,7 @@ def _cli(*args) -> tuple[int, str]:
 
 
 def _write_jsonl(path, rows) -> str:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     return str(path)
 
 

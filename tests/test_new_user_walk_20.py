@@ -3,9 +3,7 @@ commands, on inputs written here as other tools write theirs, each checked again
 
 import json
 
-from click.testing import CliRunner
-
-from ec2audit.cli import main
+from test_new_user_walk_19 import _cli, _write_jsonl
 
 _UNITS = [
     {"task_id": "t1", "entity_id": "E1", "entity_name": "Maria Kessler", "field": "phone", "value": "+1 415 555 0134",
@@ -15,16 +13,6 @@ _UNITS = [
     {"task_id": "t2", "entity_id": "E2", "entity_name": "Wang Lei", "field": "email", "value": "wang.lei@corp-mail.cn",
      "dimension": "contact", "weight": 1.0},
 ]
-
-
-def _cli(*args) -> tuple[int, str]:
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    return result.exit_code, result.output
-
-
-def _write_jsonl(path, rows) -> str:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return str(path)
 
 
 def test_one_episode_naming_no_task_has_one_exposure_in_intercept_audit_report_and_audit(standin, tmp_path):
