@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 from rich.console import Console
@@ -341,12 +342,12 @@ def summarize(records: list[EpisodeRecord]) -> dict:
             # unknown where an episode's are (a stream cut off), as its USD is: never the rest read as the whole
             **{f"cloud_{k}": _known_sum([getattr(r, f"cloud_{k}") for r in rows])
                for k in ("input_tokens", "cached_tokens", "output_tokens")},
-            "cloud_usd": None if any(u is None for u in usd) else sum(u or 0.0 for u in usd),
+            "cloud_usd": _known_sum(usd),
             # what an unknown USD is made of: its episodes without a cost, and the cost of the others
             "cloud_unpriced_episodes": sum(u is None for u in usd), "cloud_usd_priced": sum(u or 0.0 for u in usd),
             "edge_input_tokens": sum(r.edge_input_tokens for r in rows),
             "edge_output_tokens": sum(r.edge_output_tokens for r in rows),
-            "edge_flops": None if any(f is None for f in flops) else sum(f or 0.0 for f in flops),
+            "edge_flops": _known_sum(flops),
             "exposure_mean": sum(exposures) / len(exposures) if exposures else None,
             # episodes of a task without units: nothing to score against (an edge-only one scores 0.0, in the mean)
             "exposure_left_out": len(rows) - len(exposures),
@@ -354,9 +355,13 @@ def summarize(records: list[EpisodeRecord]) -> dict:
     return summary
 
 
-def _known_sum(values: list[int | None]) -> int | None:
-    """The sum of counts, unknown (None) where one of them is."""
+_N = TypeVar("_N", int, float)
+
+
+def _known_sum(values: list[_N | None]) -> _N | None:
+    """The sum of counts, dollars or FLOPs, unknown (None) where one of them is: never the rest read as the whole."""
     return None if any(v is None for v in values) else sum(v or 0 for v in values)
+
 
 
 def summary_table(result: RunResult) -> Table:
