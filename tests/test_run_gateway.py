@@ -305,3 +305,36 @@ def test_closing_an_episode_cancels_its_model_call_and_the_server_stops_without_
     release.set()
     stop_edge()
     assert "Traceback" not in err and "CancelledError" not in err and "graceful shutdown" not in err
+
+
+def test_a_model_call_may_take_as_long_as_its_episodes_deadline_not_the_gateways_default():
+    """A local model on a busy CPU can take minutes to read OpenClaw's prompt: `run --timeout 1200` must not be
+    cut at the gateway's own default. The same slow edge (1 s) behind a gateway whose default is 0.3 s: the
+    episode that says its deadline (30 s) gets its answer; one that says none is cut at the default (502)."""
+    import asyncio
+
+    import httpx
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def slow_edge(request):
+        await asyncio.sleep(1.0)
+        return JSONResponse({"choices": [{"message": {"role": "assistant", "content": "done reading"}}],
+                             "usage": {"prompt_tokens": 3, "completion_tokens": 2}})
+
+    edge_url, stop_edge = serve_in_thread(Starlette(routes=[Route("/v1/chat/completions", slow_edge,
+                                                                  methods=["POST"])]))
+    gateway = Gateway(Endpoint(edge_url + "/v1", "slow-edge"), Endpoint(edge_url + "/v1", "unused"), timeout=0.3)
+    gateway_url, stop_gateway = serve_in_thread(gateway.app)
+    try:
+        gateway.open(EpisodeState("g-deadline", "edge-only", "x", call_timeout=30))
+        gateway.open(EpisodeState("g-default", "edge-only", "x"))
+        ask = {"messages": [{"role": "user", "content": "hi"}], "stream": True}
+        patient = httpx.post(f"{gateway_url}/e/g-deadline/v1/chat/completions", json=ask, timeout=60)
+        hasty = httpx.post(f"{gateway_url}/e/g-default/v1/chat/completions", json=ask, timeout=60)
+    finally:
+        stop_gateway()
+        stop_edge()
+    assert patient.status_code == 200 and "done reading" in patient.text
+    assert hasty.status_code == 502 and "ReadTimeout" in hasty.json()["error"]["message"]

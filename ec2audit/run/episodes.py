@@ -120,9 +120,9 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
                 if worker and ctx.sandbox and ctx.sandbox.private_network:  # one fixed port inside, relayed
                     service_port, url = int(url.rsplit(":", 1)[1]), f"http://127.0.0.1:{SERVICE_PORT}"
                 env["EC2_SERVICE_URL"], instruction = url, instruction.replace("{service_url}", url)
-            state.instruction = instruction
-            ctx.gateway.open(state)
             base_url, timeout = f"{ctx.gateway_url}/e/{eid}/v1", ctx.timeout or task.timeout
+            state.instruction, state.call_timeout = instruction, timeout  # a slow local model is bound by the deadline
+            ctx.gateway.open(state)
             if worker:
                 result = worker.run(work, instruction, base_url, timeout, env, ctx.cancel, lambda: bool(state.errors),
                                     service_port, task.sandbox_paths)

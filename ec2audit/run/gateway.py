@@ -69,6 +69,7 @@ class EpisodeState:
     asks: int = 0
     errors: list[str] = field(default_factory=list)
     max_requests: int | None = None  # a budget in model calls: past it the episode is told to stop
+    call_timeout: float | None = None  # s a model call may take: the episode's deadline (None: the gateway's)
     budget_exhausted: bool = False
 
 
@@ -133,7 +134,7 @@ class Gateway:
         return StreamingResponse(sse_chunks(message, usage, "strategy"), media_type="text/event-stream")
 
     async def _answer(self, state: EpisodeState, body: dict) -> dict:
-        async with httpx.AsyncClient(timeout=self.timeout) as client:
+        async with httpx.AsyncClient(timeout=state.call_timeout or self.timeout) as client:
             return await get_strategy(state.strategy).answer(Turn(self, client, state), state, body)
 
     async def _post(self, client: httpx.AsyncClient, endpoint: Endpoint, state: EpisodeState, body: dict) -> dict:
