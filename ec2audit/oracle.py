@@ -11,7 +11,6 @@ arguments becomes its URL, and `EC2_SERVICE_URL` carries it to commands.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import shutil
 import socket
@@ -23,7 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ec2audit.tasks import CheckResult, Task, unit_problems
+from ec2audit.errors import InputError
+from ec2audit.tasks import CheckResult, Task, load_module, unit_problems
 
 
 class OracleError(Exception):
@@ -41,9 +41,7 @@ def serve_service(service_py: Path, log_path: Path) -> Iterator[str]:
     """Run a task's `create_app(log_path)` under uvicorn on a free loopback port; yields its URL."""
     import uvicorn
 
-    spec = importlib.util.spec_from_file_location(f"ec2audit_service_{service_py.parent.name}", service_py)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(f"ec2audit_service_{service_py.parent.name}", service_py)
     app = module.create_app(str(log_path))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -153,6 +151,8 @@ class Validation:
 
 def run_episode(task: Task, steps: list[dict], scratch: Path) -> CheckResult:
     """Copy the workspace into `scratch`, start the service if any, apply `steps`, score the result."""
+    if task.workspace is None:
+        raise InputError("the task has no workspace folder", file=task.id)
     workspace = scratch / "workspace"
     shutil.copytree(task.workspace, workspace)
     log = scratch / "service.jsonl"
@@ -166,6 +166,8 @@ def validate_task(task: Task) -> Validation:
     result = Validation(task.id, unit_problems=unit_problems(task))
     try:
         with tempfile.TemporaryDirectory(prefix=f"ec2-{task.id}-") as tmp:
+            if task.oracle is None:
+                raise InputError("the task has no oracle steps", file=task.id)
             result.oracle = run_episode(task, task.oracle["steps"], Path(tmp) / "oracle")
             result.empty = run_episode(task, [], Path(tmp) / "empty")
     except Exception as exc:  # any failure is this task's problem, reported in the table

@@ -145,7 +145,7 @@ def make_payloads(units: list[Unit], target_bytes: int, seed: int = 0, leak_rate
         task_id = tasks[n % len(tasks)]
         episode = f"{task_id}#{n // len(tasks) + 1}"
         lang = "zh" if task_id.startswith("synth-zh") else "en"
-        messages = [{"role": "system", "content": SYSTEM_PROMPT},
+        messages: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT},
                     {"role": "user", "content": f"Task {task_id}: tidy the records and notify the manager."}]
         leaks: list[tuple[Unit, str, str, float]] = []
         for step in range(rng.randint(2, 6)):

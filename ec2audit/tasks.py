@@ -16,6 +16,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from types import ModuleType
 
 from ec2audit import resources
 from ec2audit.errors import InputError
@@ -41,6 +42,16 @@ class CheckResult:
 
     completion: float
     criteria: dict[str, bool | float]
+
+
+def load_module(name: str, path: Path) -> ModuleType:
+    """Import a task's own Python file (its `check.py`, its mock `service.py`) under `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise InputError("not a Python module", file=str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @dataclass
@@ -90,9 +101,7 @@ class Task:
         checker = self.dir / "check.py" if self.dir else None
         if checker is None or not checker.is_file():
             raise InputError("this task has no check.py", file=str(checker or self.id))
-        spec = importlib.util.spec_from_file_location(f"ec2audit_check_{self.id.replace('-', '_')}", checker)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = load_module(f"ec2audit_check_{self.id.replace('-', '_')}", checker)
         log = Path(service_log_path) if service_log_path else None
         raw = module.check(Path(workspace_dir), log)
         keys = {c.key for c in self.criteria}
@@ -210,8 +219,8 @@ def load_task(task_dir: str | Path) -> Task:
         instruction=_require(data, "instruction", str, toml_path), timeout=timeout, privacy_note=privacy_note,
         criteria=parse_criteria(data.get("criteria"), toml_path), dir=task_dir, sandbox_paths=sandbox_paths,
     )
-    if not task.workspace.is_dir():
-        raise InputError("missing workspace/ folder", file=str(task.workspace))
+    if not (task_dir / "workspace").is_dir():
+        raise InputError("missing workspace/ folder", file=str(task_dir / "workspace"))
     if not (task_dir / "check.py").is_file():
         raise InputError("missing check.py", file=str(task_dir / "check.py"))
     task.oracle = parse_oracle(task_dir / "oracle.json")
@@ -236,15 +245,15 @@ def load_suite(root: str | Path | None = None, scenario: str | None = None) -> l
     root = Path(root) if root else resources.data("tasks")
     if not root.is_dir():
         raise InputError("no such task folder", file=str(root))
-    tasks = [load_task(p.parent) for p in sorted(root.glob("*/*/task.toml")) if not p.parts[-3].startswith("_")]
+    tomls = [p for p in sorted(root.glob("*/*/task.toml")) if not p.parts[-3].startswith("_")]
+    tasks = [load_task(p.parent) for p in tomls]
     ids = [t.id for t in tasks]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise InputError(f"duplicate task ids: {', '.join(duplicates)}", file=str(root))
-    for task in tasks:
-        if task.dir.parent.name != task.scenario:
-            raise InputError(f"task is filed under '{task.dir.parent.name}/'", file=str(task.dir / "task.toml"),
-                             field="scenario")
+    for toml, task in zip(tomls, tasks, strict=True):
+        if toml.parts[-3] != task.scenario:
+            raise InputError(f"task is filed under '{toml.parts[-3]}/'", file=str(toml), field="scenario")
     tasks = [t for t in tasks if scenario is None or t.scenario == scenario]
     return sorted(tasks, key=lambda t: t.id)
 
@@ -258,12 +267,15 @@ def find_task(task_id: str, root: str | Path | None = None) -> Task:
 
 def unit_problems(task: Task) -> list[str]:
     """Units whose value does not occur exactly at their source span in the workspace."""
+    workspace = task.workspace
+    if workspace is None:
+        return [f"{unit.id}: the task has no workspace" for unit in task.units]
     problems, texts = [], {}
     for unit in task.units:
         if unit.source is None:
             problems.append(f"{unit.id}: no source span")
             continue
-        path = task.workspace / unit.source.file
+        path = workspace / unit.source.file
         if unit.source.file not in texts:
             texts[unit.source.file] = path.read_text(encoding="utf-8") if path.is_file() else None
         text = texts[unit.source.file]

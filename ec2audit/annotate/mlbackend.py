@@ -25,9 +25,10 @@ def predict(tasks: list[dict], labeler: Prelabeler) -> list[dict]:
     docs = []
     for n, task in enumerate(tasks):
         data = task.get("data") or {}
-        text = data.get("text") if isinstance(data.get("text"), str) else ""
+        text = data.get("text")
         docs.append(make_document(str(data.get("task_id") or "labelstudio"),
-                                  str(data.get("file") or f"task-{task.get('id', n)}.txt"), text))
+                                  str(data.get("file") or f"task-{task.get('id', n)}.txt"),
+                                  text if isinstance(text, str) else ""))
     results = []
     for doc, spans in zip(docs, labeler.label(docs), strict=True):
         score = sum(s.score for s in spans) / len(spans) if spans else 0.0

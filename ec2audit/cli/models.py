@@ -32,7 +32,7 @@ def serve(gguf: Path | None, port: int | None, n_ctx: int, threads: int) -> None
         try:  # the banner inside: a supervisor may stop the server the moment it is named
             click.echo(f"serving {server.model_path.name} at {base_url} (model id: {server.model_name}); "
                        "Ctrl-C stops", err=False)
-            while server.process.poll() is None:
+            while server.process is not None and server.process.poll() is None:
                 time.sleep(0.5)
         except KeyboardInterrupt:
             click.echo("stopping", err=True)

@@ -276,12 +276,12 @@ class SemanticTier:
         passing = [self._passing(t, sp, cands) for t, sp, cands in zip(texts, spans, candidates, strict=True)]
         kept = [sorted({w for ws in p.values() for w in ws}) for p in passing]  # windows worth embedding
         flat = [t[sp[w][0]:sp[w][1]] for t, sp, ks in zip(texts, spans, kept, strict=True) for w in ks]
-        vectors = self._encode_windows(flat) if flat else None
+        vectors = self._encode_windows(flat) if flat else np.zeros((0, self._background.shape[1]), np.float32)
         out, offset = [], 0
         for sp, ks, cands, p in zip(spans, kept, candidates, passing, strict=True):
-            block = vectors[offset:offset + len(ks)] if ks else None
+            block = vectors[offset:offset + len(ks)]
             offset += len(ks)
-            base = (block @ self._background.T).mean(axis=1) if ks else None
+            base = (block @ self._background.T).mean(axis=1)
             row = {w: r for r, w in enumerate(ks)}
             matches = []
             for i in cands:

@@ -114,7 +114,8 @@ def _file_calls(path: Path, on_error: OnError) -> Iterator[Payload]:
             kept = usage.get(str(message["id"]))
             if kept is None or _output(message["usage"]) >= _output(kept):
                 usage[str(message["id"])] = message["usage"]
-        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+        content = message.get("content")
+        for block in content if isinstance(content, list) else []:
             if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id"):
                 tools[str(block["id"])] = (str(block.get("name", "")), block.get("input") or {})
     step = 0

@@ -48,9 +48,14 @@ def _resolve(value, attachments: dict):
     return value
 
 
+def _object(value) -> dict:
+    """`value` where it is a JSON object, else an empty one (a field an older or partial log lacks)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _body(event: dict) -> dict:
-    request = (event.get("call") or {}).get("request") if isinstance(event.get("call"), dict) else None
-    if is_request_body(request):
+    request = _object(event.get("call")).get("request")
+    if isinstance(request, dict) and is_request_body(request):
         return request
     messages = [m for m in event.get("input") or [] if isinstance(m, dict)]
     return {"messages": [normalize({**m, "name": m.get("function")} if m.get("role") == "tool" else m)
@@ -73,7 +78,7 @@ def _usage(usage) -> dict | None:
 
 
 def _sample_calls(sample: dict, spec: dict, path: Path) -> Iterator[Payload]:
-    attachments = sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
+    attachments = _object(sample.get("attachments"))
     session = f"{spec.get('task') or path.stem}/{sample.get('id')}/epoch {sample.get('epoch', 1)}"
     step = 0
     for event in sample.get("events") or []:
@@ -83,7 +88,7 @@ def _sample_calls(sample: dict, spec: dict, path: Path) -> Iterator[Payload]:
         body = _resolve(_body(event), attachments)
         api = detect_api(body)
         provider, model = provider_of(event.get("model") or spec.get("model"))
-        output = event.get("output") if isinstance(event.get("output"), dict) else {}
+        output = _object(event.get("output"))
         yield make_payload(
             pid=str(event.get("uuid") or f"{session}#{step}"), segments=flatten(body, api), session=session,
             step=step, api=api, provider=provider, model=model, timestamp=event.get("timestamp"), path=path,
@@ -95,7 +100,7 @@ def _zip_samples(path: Path, on_error: OnError) -> tuple[dict, Iterator[tuple[st
     archive = zipfile.ZipFile(path)
     names = archive.namelist()
     header_name = "header.json" if "header.json" in names else "_journal/start.json"
-    header = json.loads(archive.read(header_name)) if header_name in names else {}
+    header = _object(json.loads(archive.read(header_name))) if header_name in names else {}
 
     def samples() -> Iterator[tuple[str, dict]]:
         with archive:
@@ -112,7 +117,7 @@ def _json_samples(path: Path) -> tuple[dict, Iterator[tuple[str, dict]]]:
     import ijson
 
     with path.open("rb") as handle:
-        header = {"eval": next(ijson.items(handle, "eval", use_float=True), {})}
+        header: dict = {"eval": next(ijson.items(handle, "eval", use_float=True), {})}
 
     def samples() -> Iterator[tuple[str, dict]]:
         with path.open("rb") as handle:
@@ -126,7 +131,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     with path.open("rb") as handle:
         zipped = handle.read(4) == ZIP_MAGIC
     header, samples = _zip_samples(path, on_error) if zipped else _json_samples(path)
-    spec = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+    spec = _object(header.get("eval"))
     for where, sample in samples:
         if not isinstance(sample, dict):
             on_error(InputError(f"{where} is not a JSON object", file=str(path)))

@@ -28,7 +28,7 @@ def sniff(path: Path, head: bytes) -> bool:
 
 def _segments(system: str | None, messages: list) -> tuple[list[Segment], dict]:
     segments = [Segment(0, "system", "system", system)] if system else []
-    sources = {0: {"entry": "system-prompt"}} if system else {}
+    sources: dict[int, dict] = {0: {"entry": "system-prompt"}} if system else {}
     for i, message in enumerate(messages, start=1):
         if isinstance(message, dict):
             segments += [Segment(i, r, o, t) for r, o, t in message_parts(message)[0] if t]

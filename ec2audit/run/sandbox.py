@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -118,7 +118,7 @@ class Sandbox:
 
     @contextlib.contextmanager
     def launch(self, command: list[str], episode_dir: Path, mounts: dict[str, Path] | None = None,
-               binds: dict[str, Path] | None = None, services: list[str] = (),
+               binds: dict[str, Path] | None = None, services: Sequence[str] = (),
                slots: dict[int, Callable[[], int | None]] | None = None,
                read_only_root: bool = False) -> Iterator[Launch]:
         """`command` (with paths as seen inside) confined to `episode_dir`, mounted read-write at `/episode`.

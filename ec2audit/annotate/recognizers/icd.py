@@ -63,7 +63,10 @@ def icd_terms() -> frozenset[str]:
     from importlib.util import find_spec
 
     # The package's own import parses the whole classification (seconds); the data files are enough.
-    data = Path(find_spec("simple_icd_10_cm").submodule_search_locations[0]) / "data"
+    spec = find_spec("simple_icd_10_cm")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("simple_icd_10_cm (a pinned dependency) is not installed")
+    data = Path(spec.submodule_search_locations[0]) / "data"
     [tabular] = sorted(data.glob("icd10c-tabular-*.xml"))
     terms: set[str] = set()
     for chunk in tabular.read_text(encoding="utf-8").split("<diag>")[1:]:
