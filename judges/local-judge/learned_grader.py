@@ -39,8 +39,13 @@ reproduces its held-out figure, which is how `TARGET` was chosen (benchmarks/RES
 The trees' settings (`--depth`, `--trees`, `--rate`, `--leaf`, `--l2`, `--monotone`) and `--target` are options,
 to compare the estimates.
 
-`--out`: the `--model` fitted on all forty splits, its thresholds chosen the same way, written as
+`--out`: the `--model` fitted on every split the cache holds (v13: splits 1-38, session 28's recording; on all forty
+the grade threshold jumps to 0.992, benchmarks/RESULTS.md, session 29), its thresholds chosen the same way, written as
 JSON (deterministic: the same cache gives the same file).
+
+Since learned-grader-v13 every measurement and `--out` also choose a description band (`band_threshold`, at
+`--describe-target`; `--no-describe`: none, v12's recipe): under the grade threshold, a text that may describe the
+value (`ec2audit.detect.learned_grader.may_describe`) is graded 0.3 down to the band's floor.
 """
 
 from __future__ import annotations
