@@ -1462,8 +1462,8 @@ mutant("LV1", "node = np.where(self.leaf[trees, node], node,", "node = np.where(
 mutant("LV2", "(0 <= grader.left).all() and (grader.left < arrays[0].shape[1]).all()",
        "(0 <= grader.left).all()")
 mutant("LV3", "or len(shapes) != 1 or arrays[0].ndim != 2 or (", "or len(shapes) != 1 or (")
-mutant("LV4", "float(data[\"threshold\"]),\n                         float(data[\"review_threshold\"]), weights)",
-       "float(data[\"threshold\"]),\n                         float(data[\"threshold\"]), weights)")
+mutant("LV4", "float(data[\"threshold\"]),\n                         float(data[\"review_threshold\"]), weights, band)",
+       "float(data[\"threshold\"]),\n                         float(data[\"threshold\"]), weights, band)")
 
 # --- session 23's round: the code changed in session 22 (GROUPS_S23) ---------------------------------------------
 # intercept/usage.py: Bedrock's serviceTier

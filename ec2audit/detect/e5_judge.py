@@ -33,7 +33,7 @@ import numpy as np
 
 from ec2audit import resources
 from ec2audit.detect.judge import JudgeUsage, Verdict, VerdictCache, verdict_key
-from ec2audit.detect.learned_grader import SPLITS_LOGIT, LearnedGrader, features, withheld
+from ec2audit.detect.learned_grader import SPLITS_LOGIT, LearnedGrader, features, may_describe, withheld
 from ec2audit.detect.semantic import windows
 from ec2audit.detect.value_checks import CHECKS_VERSION, Reading, check_for, folded, free_text_evidence, quoted
 from ec2audit.errors import InputError
@@ -205,7 +205,7 @@ class CrossEncoderJudge:
             return verdict
         evidence = free_text_evidence(unit, read, reading, self.unit_set)
         return self.grader.decide(features(unit, read, reading, check.name, verdict, evidence), reading, verdict, text,
-                                  bool(withheld(unit, read)))
+                                  bool(withheld(unit, read)), may_describe(unit, read))
 
     def close(self) -> None:
         if self.cache:

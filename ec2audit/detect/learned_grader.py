@@ -27,6 +27,11 @@ thirty-six splits recorded with, for each, a second head fitted without it; a gr
 learned-grader-v12 (`learned-grader-v12.json`, session 28) is v11's recipe refitted on thirty-eight splits, the
 second head (e5-cross-v6) fitted on them too. Since session 28 the grader also withholds a number given with another
 unit of its measure and a diagnosis found not to fit, whichever grader reads them.
+learned-grader-v13 (`learned-grader-v13.json`, session 29) is v12's recipe fitted on forty splits with a description
+band (`describe_threshold`): a pair under the grade threshold but at or above this lower one is graded `FRAGMENT`
+(0.3, the grade a description of the value without the value earns) where the text may describe this entity's value
+(`may_describe`: it names the entity, asks nothing about the value and denies nothing) and nothing withholds it; the
+band's threshold keeps the graded precision of grade and band together at `DESCRIBE_TARGET` on held-out folds.
 The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
 hand-written splits' leaks are longer than their negatives, which a judge's windows of real traffic are not.
@@ -45,14 +50,14 @@ import numpy as np
 
 from ec2audit import resources
 from ec2audit.detect import descriptions, value_checks
-from ec2audit.detect.finding import MOSTLY
+from ec2audit.detect.finding import FRAGMENT, MOSTLY
 from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
-GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")  # the default (v10); v11, v12 beside it
+GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")  # the default (v10); v11-v13 beside it
 KINDS = ("health", "business", "financial", "person_name", "contact", "location", "government_id", "credential",
          "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -219,6 +224,31 @@ def withheld(unit: Unit, text: str) -> str:
     return ""
 
 
+#: A text that asks about the value, asks for it, or says it is missing or changing (session 29: the topic-only
+#: negatives of splits 1-40, "asked whether her base compensation changes", "hasn't sent her National Insurance
+#: number yet", 问…还欠多少, 让她把卡号…发过来): it gives nothing of the value, though it names the entity and the
+#: value's subject. 93 of the 136 topic-only negatives of rounds 23-40 match, 13 of their 126 descriptions.
+_ASKS = re.compile(
+    r"[?？]|\b(?:asks?|asked|asking|wants? to (?:know|revisit|change)|whether|can (?:you|someone|we)"
+    r"|please (?:send|confirm|update|pull|check)|(?:hasn't|has not|not yet) sent|missing|still waiting"
+    r"|changed?|new (?:one|number|card|account)|update (?:his|her|the)|rotat(?:e|ed|ing))\b"
+    r"|问|吗|多少|能不能|是不是|发过来|还没|重新|换一张|更新|轮换|补交|缺", re.I)
+#: A denial a finding-of-nothing reading (`finds_nothing`) does not read: "is not the diabetic", "does not have",
+#: 不是, 没有 — a negated value is not a description of it.
+_DENIES = re.compile(r"\b(?:not|never|isn't|wasn't|doesn't|didn't|hasn't|no longer)\b|不是|并非|没有|不再", re.I)
+
+
+def may_describe(unit: Unit, text: str) -> bool:
+    """Whether the text may describe the entity's value without giving it (a description, graded 0.3 by the
+    hand-written splits' authors: "has a condition on his offshore medical that means no solo climbs" for
+    epilepsy): it names the value's entity (`value_checks.names_the_entity`), asks nothing about the value
+    (`_ASKS`: a topic-only text) and denies nothing (`_DENIES`). A grader with a description band
+    (`LearnedGrader.describe_threshold`, v13) grades such a pair in its band `FRAGMENT`; an entity-only text
+    that passes is left to the band's threshold, which the grader's probability decides."""
+    return (value_checks.names_the_entity(unit, text) and not _ASKS.search(text)
+            and not _DENIES.search(text))
+
+
 def names() -> list[str]:
     return ["logit", "model_grades", "model_reviews", "check_graded", "check_grade", "check_review", "check_veto",
             *(f"check={c.name}" for c in CHECKS), "specific", "margin", "no_contrast", "written", "bound",
@@ -233,7 +263,8 @@ class LearnedGrader:
     per feature, a logistic regression's; None: no linear part), plus gradient-boosted trees — per tree and
     node the feature read, the threshold (at or under it: the left child), the children, whether it is a leaf
     and a leaf's value; none where the trees' arrays have no rows. `threshold` grades; `review_threshold`
-    reviews."""
+    reviews; `describe_threshold` (since v13; None: no band) grades `FRAGMENT` what `may_describe` lets in
+    under `threshold`."""
 
     version: str
     names: tuple[str, ...]
@@ -247,6 +278,7 @@ class LearnedGrader:
     threshold: float
     review_threshold: float
     weights: np.ndarray | None = None
+    describe_threshold: float | None = None
 
     def probability(self, rows: np.ndarray) -> np.ndarray:
         """Of rows of every feature (`features`, `names()` order); the grader reads the columns it names."""
@@ -262,27 +294,37 @@ class LearnedGrader:
         return 1.0 / (1.0 + np.exp(-(self.baseline + linear + self.value[trees, node].sum(axis=1))))
 
     def decide(self, row: Sequence[float], reading: Reading, verdict: Verdict, text: str,
-               held: bool = False) -> Verdict:
+               held: bool = False, describes: bool = False) -> Verdict:
         """The grader's verdict on one candidate: graded with the check's grade and span where it graded, never
-        where the pair is `held` (`withheld`). What the check graded or left for review is left for review at
-        least: the grader's review band alone kept fewer of the realistic split's paraphrases for a person
-        (benchmarks/RESULTS.md, session 20)."""
+        where the pair is `held` (`withheld`); in the description band (`describe_threshold`, where the text
+        `describes`: `may_describe`) `FRAGMENT` unless the check graded. What the check graded or left for
+        review is left for review at least: the grader's review band alone kept fewer of the realistic split's
+        paraphrases for a person (benchmarks/RESULTS.md, session 20)."""
         p = float(self.probability(np.asarray([row], dtype=float))[0])
         span = text[reading.start:reading.end]
         if p >= self.threshold and not held:
             return verdict if verdict.grade > 0 else Verdict(MOSTLY, span, reading.start, reading.end)
+        if self.in_band(p, describes) and not held:
+            return verdict if verdict.grade > 0 else Verdict(FRAGMENT, span, reading.start, reading.end)
         if p >= self.review_threshold or verdict.grade > 0 or verdict.review:
             if verdict.evidence:
                 return Verdict(0.0, verdict.evidence, verdict.start, verdict.end, review=True)
             return Verdict(0.0, span, reading.start, reading.end, review=True)
         return Verdict(0.0)
 
+    def in_band(self, p: float | np.ndarray, describes: bool | np.ndarray) -> np.ndarray:
+        """Whether a probability is in the description band of a text that `describes` (none without a band)."""
+        if self.describe_threshold is None:
+            return np.zeros(np.shape(p), dtype=bool)
+        return np.asarray(describes) & (np.asarray(p) >= self.describe_threshold)
+
     def as_dict(self) -> dict:
         return {"version": self.version, "names": list(self.names), "baseline": self.baseline,
                 "feature": self.feature.tolist(), "split": self.split.tolist(), "left": self.left.tolist(),
                 "right": self.right.tolist(), "leaf": self.leaf.astype(int).tolist(), "value": self.value.tolist(),
                 "threshold": self.threshold, "review_threshold": self.review_threshold,
-                **({"weights": self.weights.tolist()} if self.weights is not None else {})}
+                **({"weights": self.weights.tolist()} if self.weights is not None else {}),
+                **({"describe_threshold": self.describe_threshold} if self.describe_threshold is not None else {})}
 
     @classmethod
     def load(cls, path: str | Path = GRADER_PATH) -> LearnedGrader:
@@ -293,9 +335,10 @@ class LearnedGrader:
                                                                  ("right", int), ("leaf", bool), ("value", float))]
             arrays = [a.reshape(0, 1) if a.size == 0 else a for a in arrays]  # no trees: a linear grader
             weights = np.asarray(data["weights"], dtype=float) if "weights" in data else None
+            band = float(data["describe_threshold"]) if "describe_threshold" in data else None
             grader = cls(str(data["version"]), tuple(data["names"]), float(data["baseline"]), arrays[0], arrays[1],
                          arrays[2], arrays[3], arrays[4], arrays[5], float(data["threshold"]),
-                         float(data["review_threshold"]), weights)
+                         float(data["review_threshold"]), weights, band)
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise InputError(f"not a local judge learned grader ({exc}); rebuild it with "
                              "judges/local-judge/learned_grader.py", file=str(path)) from None
