@@ -100,11 +100,11 @@ def _no_trees():
 
 
 @pytest.mark.parametrize(("path", "version"), [(V11, "learned-grader-v11"), (V12, "learned-grader-v12")])
-def test_learned_graders_v11_and_v12_read_the_second_head_and_v10_stays_the_default(path, version):
+def test_learned_graders_v11_and_v12_read_the_second_head_and_v10_does_not(path, version):
     """v11 and v12 (session 28: v11's recipe fitted on splits 1-38) name the second head's logit and weigh it up
-    (a leak's probability rises with it); v10, the default, reads the features it was fitted on, without it,
-    from the same rows."""
-    new, v10 = learned_grader.LearnedGrader.load(path), learned_grader.LearnedGrader.load()
+    (a leak's probability rises with it); v10 (`learned-grader.json`, the default until session 29) reads the
+    features it was fitted on, without it, from the same rows."""
+    new, v10 = learned_grader.LearnedGrader.load(path), learned_grader.LearnedGrader.load(HERE / "learned-grader.json")
     assert new.version == version and v10.version == "learned-grader-v10"
     assert learned_grader.SPLITS_LOGIT in new.names and learned_grader.SPLITS_LOGIT not in v10.names
     assert new.weights is not None and new.weights[new.names.index(learned_grader.SPLITS_LOGIT)] > 0

@@ -39,12 +39,13 @@ def _judge_options(f):
                           "grade with the cross-encoder alone (--no-value-checks; it grades few paraphrases)."),
         click.option("--learned-grader/--no-learned-grader", default=None,
                      help="With --local-judge and its value checks: a logistic regression fitted on the "
-                          "hand-written splits (judges/local-judge/learned-grader.json) decide each grade from the "
+                          "hand-written splits (judges/local-judge/learned-grader-v13.json) decide each grade from the "
                           "check's verdict, the cross-encoder's reading, the free-text evidence, whether the text "
                           "names the category of the value's condition and states the value's numbers (the "
                           "default; since learned-grader-v10 it grades where held-out folds of its training splits "
-                          "keep precision 0.97), or the checks alone decide (--no-learned-grader) "
-                          "(benchmarks/RESULTS.md, issue 37, sessions 20-25)."),
+                          "keep precision 0.97; since v13 a text describing the value a little under that is graded "
+                          "0.3), or the checks alone decide (--no-learned-grader) "
+                          "(benchmarks/RESULTS.md, issue 37, sessions 20-29)."),
         click.option("--prompt", default="leak-v2", show_default=True,
                      help="Prompt version in judges/prompts/ or a path to a prompt TOML."),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path),

@@ -27,12 +27,13 @@ thirty-six splits recorded with, for each, a second head fitted without it; a gr
 learned-grader-v12 (`learned-grader-v12.json`, session 28) is v11's recipe refitted on thirty-eight splits, the
 second head (e5-cross-v6) fitted on them too. Since session 28 the grader also withholds a number given with another
 unit of its measure and a diagnosis found not to fit, whichever grader reads them.
-learned-grader-v13 (`learned-grader-v13.json`, session 29) is v12's recipe fitted on forty splits with a description
-band (`describe_threshold`): a pair under the grade threshold but at or above this lower one is graded `FRAGMENT`
+**The default since session 29 is learned-grader-v13** (`learned-grader-v13.json`; chosen by semantic F1 on blind
+splits 41/42, benchmarks/RESULTS.md; v10, the default before it, is `learned-grader.json`): v12's fit (thirty-eight
+splits) with a description band (`describe_threshold`, its floor chosen on held-out folds of forty splits): a pair under the grade threshold but at or above this lower one is graded `FRAGMENT`
 (0.3, the grade a description of the value without the value earns) where the text may describe this entity's value
 (`may_describe`: it names the entity, asks nothing about the value and denies nothing) and nothing withholds it; the
 band's threshold keeps the graded precision of grade and band together at `DESCRIBE_TARGET` on held-out folds.
-The grader is package data (`judges/local-judge/learned-grader.json`), evaluated with numpy: scikit-learn
+The graders are package data (`judges/local-judge/learned-grader*.json`), evaluated with numpy: scikit-learn
 fits it (a dev dependency) and is not needed to use it. The text's length is not a feature: the
 hand-written splits' leaks are longer than their negatives, which a judge's windows of real traffic are not.
 """
@@ -57,7 +58,7 @@ from ec2audit.detect.value_checks import CHECKS, FreeTextEvidence, Reading
 from ec2audit.errors import InputError
 from ec2audit.units import Unit
 
-GRADER_PATH = resources.data("judges/local-judge/learned-grader.json")  # the default (v10); v11-v13 beside it
+GRADER_PATH = resources.data("judges/local-judge/learned-grader-v13.json")  # the default; v10-v12 beside it
 KINDS = ("health", "business", "financial", "person_name", "contact", "location", "government_id", "credential",
          "network")  # the taxonomy's dimensions the hand-written data has; any other reads as none of them
 _HAN = re.compile(r"[\u3400-\u9fff]")
