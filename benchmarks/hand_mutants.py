@@ -1,6 +1,7 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 27, each run against the tests that reach its
+"""Hand-written one-line mutants of the code changed in sessions 19 to 28, each run against the tests that reach its
 module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
-"Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code").
+"Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code", "Session 29: … in session
+28's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -13,7 +14,7 @@ first failing test) or survived.
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
 `tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`, session 28's
-`tests/test_mutation_kills_s28.py`): the score before them;
+`tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
