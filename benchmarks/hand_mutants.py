@@ -1,6 +1,7 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 27, each run against the tests that reach its
+"""Hand-written one-line mutants of the code changed in sessions 19 to 28, each run against the tests that reach its
 module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
-"Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code").
+"Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code", "Session 29: … in session
+28's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -13,7 +14,7 @@ first failing test) or survived.
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
 `tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`, session 28's
-`tests/test_mutation_kills_s28.py`): the score before them;
+`tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -564,8 +565,74 @@ GROUPS_S28: dict[str, tuple[str, list[str]]] = {
     "IE": ("ec2audit/detect/e5_judge.py", ["tests/test_judge_splits_head.py"]),
 }
 GROUPS.update(GROUPS_S28)
+W18F = "tests/test_intercept_forms_walk_18.py::"
+W20 = "tests/test_new_user_walk_20.py::"
+FORMS_S28 = ["tests/test_detect_forms_s28.py"]
+FORMS_3940 = ["tests/test_detect_forms_3940.py"]
+#: walk 18's guard tests: packed files, word dumps, GBK percent runs, MIME charsets, stored prompts
+PACKED_S28 = [W18F + "test_a_compressed_or_packed_file_is_read_in_every_file_place",
+              "tests/test_mutation_kills_s21.py::test_a_document_inside_a_zip_is_read_and_xml_declaring_entities_is_"
+              "refused"]
+DUMPS_S28 = [W18F + "test_a_dump_in_words_or_after_a_hex_offset_is_read", "tests/test_detect_forms_walk_4.py"]
+#: walk 20's: one exposure for an episode naming no task, tokens unknown where a stream was cut
+NO_TASK_S28 = [W20 + "test_one_episode_naming_no_task_has_one_exposure_in_intercept_audit_report_and_audit"]
+RUN_TOKENS_S28 = [W20 + "test_a_runs_cloud_tokens_are_unknown_where_a_stream_was_cut_not_counted_0"]
+DEDUP_S28 = [W20 + "test_the_same_litellm_calls_in_two_exports_are_counted_once",
+             W20 + "test_a_langfuse_generation_in_its_observations_export_and_its_traces_export_is_one_call"]
+GRADER_S28 = ["tests/test_judge_learned_grader.py::test_a_number_with_another_unit_or_a_diagnosis_found_not_to_fit_"
+              "is_never_graded", "tests/test_judge_learned_grader.py::test_a_text_that_finds_nothing_about_a_condition_"
+              "is_left_for_review"]
+ICD_S28 = [W20 + "test_a_medical_word_in_a_list_item_of_its_own_is_no_condition_by_its_neighbours_health_words",
+           "tests/test_annotate_recognizers.py"]
+#: session 29's groups: the code changed in session 28
+GROUPS_S29: dict[str, tuple[str, list[str]]] = {
+    "QMD": ("ec2audit/intercept/media.py", PACKED_S28),
+    "QSH": ("ec2audit/intercept/shape.py",
+            [W18F + "test_a_stored_prompts_variables_are_read_and_forwarded"]),
+    "QVW": ("ec2audit/detect/views.py", [W18F + "test_a_name_percent_encoded_in_gbk_is_read"]),
+    "QDU": ("ec2audit/detect/forms/dumps.py", DUMPS_S28),
+    "QMB": ("ec2audit/detect/forms/mime_bodies.py",
+            [W18F + "test_a_mail_body_is_read_in_the_charset_its_headers_declare"]),
+    "QLR": ("ec2audit/detect/forms/lab_results.py", FORMS_S28),
+    "QPP": ("ec2audit/detect/forms/plate_parts.py", FORMS_S28),
+    "QHL": ("ec2audit/detect/forms/host_labels.py", FORMS_S28),
+    "QTR": ("ec2audit/detect/forms/truncated.py", FORMS_3940),
+    "QAD": ("ec2audit/detect/forms/addresses.py", FORMS_3940),
+    "QCF": ("ec2audit/detect/forms/context_fragments.py", FORMS_S28),
+    "QCV": ("ec2audit/detect/forms/conversions.py", FORMS_S28),
+    "QSE": ("ec2audit/detect/forms/separators.py", [*FORMS_S28, "tests/test_detect_forms_s26.py"]),
+    "QVC": ("ec2audit/detect/value_checks.py",
+            [*GRADER_S28, "tests/test_value_checks.py::test_a_birth_date_said_with_its_year_s_last_two_digits_is_"
+                          "graded_though_near_as_a_string"]),
+    "QLG": ("ec2audit/detect/learned_grader.py", GRADER_S28),
+    "QMT": ("ec2audit/metrics.py", [*NO_TASK_S28, *RUN_TOKENS_S28, "tests/test_mutation_kills_s28.py::test_a_stopped_"
+                                    "interceptor_counts_a_failed_calls_tokens_as_none_and_names_only_blocked_requests"]),
+    "QAU": ("ec2audit/audit.py", NO_TASK_S28),
+    "QIS": ("ec2audit/logs/intercept_store.py", NO_TASK_S28),
+    "QBA": ("ec2audit/logs/base.py", DEDUP_S28),
+    "QLL": ("ec2audit/logs/litellm.py", DEDUP_S28),
+    "QLF": ("ec2audit/logs/langfuse.py", DEDUP_S28),
+    "QLA": ("ec2audit/logs/audit.py",
+            [*NO_TASK_S28, "tests/test_backends.py::test_a_serial_audit_writes_its_calls_and_findings_as_it_goes_the_"
+                           "same_results",
+             "tests/test_mutation_kills_s28.py::test_a_serial_audit_writes_its_calls_as_it_goes_where_they_hold_no_"
+             "findings"]),
+    "QEP": ("ec2audit/run/episodes.py", RUN_TOKENS_S28),
+    "QSC": ("ec2audit/run/scheduler.py", RUN_TOKENS_S28),
+    "QRS": ("ec2audit/report/summary.py", RUN_TOKENS_S28),
+    "QRT": ("ec2audit/report/terminal.py", NO_TASK_S28),
+    "QCO": ("ec2audit/console.py", ["tests/test_console.py", *RUN_TOKENS_S28]),
+    "QCI": ("ec2audit/cli/intercept.py", [*NO_TASK_S28, *STOP_S27]),
+    "QFI": ("ec2audit/annotate/recognizers/finance.py",
+            [W20 + "test_a_payment_processors_published_test_cards_are_nobodys_card",
+             "tests/test_annotate_recognizers.py"]),
+    "QIC": ("ec2audit/annotate/recognizers/icd.py", ICD_S28),
+    "QDI": ("ec2audit/logs/discovered.py", ICD_S28),
+}
+GROUPS.update(GROUPS_S29)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s28.py" if g in GROUPS_S28 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s29.py" if g in GROUPS_S29 else
+              "tests/test_mutation_kills_s28.py" if g in GROUPS_S28 else
               "tests/test_mutation_kills_s27.py" if g in GROUPS_S27 else
               "tests/test_mutation_kills_s26.py" if g in GROUPS_S26 else
               "tests/test_mutation_kills_s25.py" if g in GROUPS_S25 else
@@ -575,6 +642,9 @@ ADDED_WITH = {g: "tests/test_mutation_kills_s28.py" if g in GROUPS_S28 else
               "tests/test_mutation_kills_s21.py" if g in GROUPS_S21 else "tests/test_mutation_kills_s20.py"
               for g in GROUPS}
 
+PLATE_HOST_S29 = "test_most_of_a_plate_is_more_than_sixty_percent_of_it_and_a_host_label_of_words_is_no_host"
+ONE_VALUE_S29 = "test_an_episode_naming_no_task_counts_a_value_two_tasks_hold_once"
+UNKNOWN_S29 = "test_a_cloud_cost_or_token_count_nobody_knows_is_unknown_per_episode_per_run_and_when_stopped"
 FORMS_NEAR_S28 = "test_too_little_of_a_value_or_another_number_is_no_hit_of_the_new_forms"
 FORMS_WHOLE_S28 = "test_a_value_the_new_forms_read_is_found_whole_where_it_is_written"
 #: group → the tests of its round's file (`ADDED_WITH`) written for its survivors (`--new-only`: run these alone
@@ -794,6 +864,19 @@ NEW_FOR: dict[str, list[str]] = {
     "ISN": ["test_a_piece_the_new_forms_read_is_found_as_a_fragment",
             "test_a_relative_sharing_the_persons_surname_is_not_called_by_it"],
     "IRH": ["test_the_html_reports_strategy_table_says_tokens_nobody_counted_are_unknown"],
+    "QPP": [PLATE_HOST_S29], "QHL": [PLATE_HOST_S29],
+    "QMD": ["test_a_gzip_inflating_past_the_limit_is_named_unread_not_read_in_part",
+            "test_a_damaged_gzip_in_a_workspace_is_named_with_its_kind"],
+    "QSH": ["test_a_responses_request_naming_a_prompt_with_an_input_of_the_wrong_type_is_refused"],
+    "QTR": ["test_a_key_cut_after_nine_of_its_characters_is_a_fragment"],
+    "QCF": [PLATE_HOST_S29],
+    "QMB": ["test_a_mail_body_is_read_whatever_its_headers_order_and_up_to_its_boundary"],
+    "QSE": ["test_a_plates_province_romanised_before_a_hyphen_is_the_plate"],
+    "QVC": ["test_another_unit_is_one_of_the_values_measure_and_the_value_never_given_in_its_own"],
+    "QBA": ["test_two_litellm_calls_an_upstream_answered_with_one_id_are_two_calls"],
+    "QMT": [ONE_VALUE_S29], "QLA": [ONE_VALUE_S29], "QCI": [ONE_VALUE_S29],
+    "QEP": [UNKNOWN_S29], "QSC": [UNKNOWN_S29], "QCO": [UNKNOWN_S29],
+    "QFI": ["test_unionpays_published_test_card_is_nobodys_card"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -2780,6 +2863,198 @@ mutant('ILR4', 'known = [n for n in names() if n in grader.names]', 'known = lis
 mutant('IE1', 'if self.grader and SPLITS_LOGIT in self.grader.names and self.head.splits is None:', 'if False:')
 mutant('IE2', 'second = [float(row.max()) for row in', 'second = [float(row.min()) for row in')
 mutant('IE4', '(vectors @ weights + bias)', '(vectors @ weights)')
+# ---- session 29's round: the code changed in session 28 (`git diff fc60c30 bf788fd -- ec2audit`) ----
+# intercept/media.py: gzip, bzip2, xz and tar read down to their text (`UNPACKERS`, `archive_text`, `_is_tar`)
+mutant('QMD1', '(0, b"\\x1f\\x8b\\x08", "application/gzip")', '(0, b"\\x1f\\x8b\\x09", "application/gzip")')
+mutant('QMD2', '"application/x-bzip2")', '"application/x-bzip")')
+mutant('QMD3', '_TAR_MAGIC = 257', '_TAR_MAGIC = 256')
+mutant('QMD4', '_TAR_LEAST, _TAR_CHARS = 2048, 340', '_TAR_LEAST, _TAR_CHARS = 16384, 340')
+mutant('QMD5', 'if _is_tar(text, at):\n        return "application/x-tar"',
+       'if False:\n        return "application/x-tar"')
+mutant('QMD6', 'return chunk[_TAR_MAGIC - 255:_TAR_MAGIC - 250] == b"ustar"',
+       'return chunk[_TAR_MAGIC - 254:_TAR_MAGIC - 249] == b"ustar"')
+mutant('QMD7', 'if len(text) - at < _TAR_LEAST:\n        return False',
+       'if len(text) - at > _TAR_LEAST:\n        return False')
+mutant('QMD10', '"application/gzip": _compressed(lambda f: gzip.GzipFile(fileobj=f)),',
+       '"application/gzip": _compressed(bz2.BZ2File),')
+mutant('QMD11', 'content = member.read(budget + 1)', 'content = member.read(budget)')
+mutant('QMD13', 'if media_type in UNPACKERS:', 'if media_type == "application/zip":')
+mutant('QMD15', ".rsplit('/', 1)[-1]}", ".rsplit('/', 1)[0]}")
+mutant('QMD16', 'READERS.update(dict.fromkeys(UNPACKERS, archive_text))',
+       'READERS.update({"application/zip": archive_text})')
+# intercept/shape.py: a Responses request continuing a stored prompt, a response or a conversation
+mutant('QSH1', '_CONTINUED = frozenset({"prompt", "previous_response_id", "conversation"})',
+       '_CONTINUED = frozenset({"previous_response_id", "conversation"})')
+mutant('QSH3', 'if "input" in body or not _CONTINUED.intersection(body):', 'if not _CONTINUED.intersection(body):')
+mutant('QSH4', 'if "input" in body or not _CONTINUED.intersection(body):',
+       'if "input" in body and not _CONTINUED.intersection(body):')
+# detect/views.py: a percent run's bytes as GB18030 where they read as Han
+mutant('QVW1', 'decoded = raw.decode("gb18030")', 'decoded = raw.decode("latin-1")')
+mutant('QVW2', 'return decoded if all(ch.isascii() or "\\u4e00" <= ch <= "\\u9fff" for ch in decoded) else None',
+       'return decoded')
+mutant('QVW4', 'return raw.decode("utf-8")', 'return raw.decode("utf-8", errors="replace")')
+# detect/forms/dumps.py: words in hex, od's and hexdump's hex offsets
+mutant('QDU1', '([0-9a-fA-F]{6,7})((?:   [^\\s\\\\]', '([0-7]{7})((?:   [^\\s\\\\]')
+mutant('QDU2', '((?: {1,4}[0-9a-fA-F]{4})+|(?: {1,4}[0-9a-fA-F]{8})+) *$"', '((?: {1,4}[0-9a-fA-F]{4})+) *$"')
+mutant('QDU3', 'return b"".join(bytes.fromhex(word)[::-1] for word in m.group(2).split())',
+       'return b"".join(bytes.fromhex(word) for word in m.group(2).split())')
+mutant('QDU4', 'for base in (8, 16):', 'for base in (8,):')
+mutant('QDU6', 'yield from _dumps(text, _WORD_LINE, base, _words)  # (before', 'pass  # (before')
+mutant('QDU7', 'if _START not in text:\n            return\n',
+       'if _START not in text:\n            return\n        yield from _dumps(text, _HEX_LINE, 16, _hex_bytes)\n')
+# detect/forms/mime_bodies.py: a MIME body in its declared charset
+mutant('QMB2', '(base64|quoted-printable)[ \\t]*\\r?$', '(base64)[ \\t]*\\r?$')
+mutant('QMB3', '_ENCODING = re.compile(r"(?im)^', '_ENCODING = re.compile(r"(?m)^')
+mutant('QMB4', 'block = text[text.rfind("\\n\\n", 0, m.start()) + 1:ends.start()]',
+       'block = text[m.start():ends.start()]')
+mutant('QMB5', 'boundary = _BOUNDARY.search(text, start)', 'boundary = None')
+mutant('QMB7', 'if encoding == "base64" else', 'if encoding == "quoted-printable" else')
+mutant('QMB8', 'return decoded if decoded.strip() and all(ch.isprintable() or ch in "\\r\\n\\t" for ch in decoded) el'
+               'se None',
+       'return decoded if decoded.strip() else None')
+mutant('QMB10', '[cC](?i:harset=\\"?(', '[cC](?i:harset=(')
+# detect/forms/lab_results.py: a test's name with its flag
+mutant('QLR4', '_REACH = 30', '_REACH = 3')
+mutant('QLR7', 'flag = (after["flag"] or after["sign"]) if after else before["flag"] if before else None',
+       'flag = (after["flag"] or after["sign"]) if after else None')
+mutant('QLR8', '\\s+(?:for\\s+)?(?:an?\\s+', '\\s+(?:an?\\s+')
+mutant('QLR9', 'if self._results[i] == found:', 'if self._results[i][0] == found[0]:')
+mutant('QLR12', 'sorted(_TEST_OF, key=len, reverse=True)', 'sorted(_TEST_OF, key=len)')
+mutant('QLR14', '"high": ("high", "h", "elevated"', '"high": ("high", "elevated"')
+mutant('QLR15', '"non-reactive", "elevated", "raised",', '"non-reactive", "elevated",')
+# detect/forms/plate_parts.py: most of a plate near a word naming one
+mutant('QPP1', 'r"plate|licen[cs]e|registration', 'r"licen[cs]e|registration')
+mutant('QPP2', '_PLATE_UNIT = re.compile(r"plate|vehicle|', '_PLATE_UNIT = re.compile(r"plate|licen[cs]e|vehicle|')
+mutant('QPP3', 'if PIECE_SHARE * whole < shown < whole', 'if 0.5 * whole < shown < whole')
+mutant('QPP5', '_RUNS_ON = re.compile(r"[·・‧\\-.]?[0-9a-z]")', '_RUNS_ON = re.compile(r"[0-9a-z]")')
+mutant('QPP6', ' or (start and text[start - 1] in PROVINCES)', '')
+mutant('QPP7', '\n                or (word and text[start].isalpha() and _SYLLABLE.fullmatch(word[1]))', '')
+mutant('QPP8', 'for spelling in (norm, *separator_forms(value)):', 'for spelling in (norm,):')
+mutant('QPP9', 'and (bare[0].isascii() or bare[0] in PROVINCES)', 'and bare[0].isascii()')
+mutant('QPP11', 'if _alone(text, start, end) and _PLATE.search(text, max(0, start - TAIL_WINDOW), end + TAIL_WINDOW):',
+       'if _alone(text, start, end):')
+# detect/forms/host_labels.py: a host's first label alone
+mutant('QHL2', ' and re.search(r"[\\d-]", label)', '')
+mutant('QHL3', '(?:\\.[a-z0-9-]+)+\\.[a-z]{2,6}', '(?:\\.[a-z0-9-]+)*\\.[a-z]{2,6}')
+mutant('QHL4', ' or text[start - 1:start] == "."', '')
+mutant('QHL5', '\n                    or _NAME_CHAR.match(text, end)):', '):')
+mutant('QHL6', '_NAME_CHAR = re.compile(r"[0-9a-z_-]|\\.[0-9a-z]")', '_NAME_CHAR = re.compile(r"[0-9a-z_-]")')
+mutant('QHL7', '"partial.host", MOSTLY, 0.6)', '"partial.host", 0.3, 0.6)')
+# detect/forms/truncated.py: a value cut off at an ellipsis
+mutant('QTR1', '_HEAD = 8', '_HEAD = 12')
+mutant('QTR2', '_SHORTEST = 12', '_SHORTEST = 20')
+mutant('QTR4', 'if start and _TOKEN_CHAR.match(text[start - 1]):\n                continue',
+       'if False:\n                continue')
+mutant('QTR5', 'if shown < len(form) and text.startswith(_ELLIPSIS, start + shown):', 'if shown < len(form):')
+mutant('QTR6', 'forms = [value, compact_form(value)] if _GROUPED.fullmatch(value) else [value]', 'forms = [value]')
+mutant('QTR7', '\n            and any(c.isdigit() for c in f)]', ']')
+mutant('QTR8', 'share = (shown - prefix) / (len(form) - prefix)', 'share = shown / len(form)')
+mutant('QTR9', '_ELLIPSIS = "..."', '_ELLIPSIS = "…"')
+# detect/forms/addresses.py: `_other_flat`, a neighbour's flat in the block named near
+mutant('QAD1', '_FLAT_LEAD = re.compile(r"[^\\d\\s一二三四五六七八九十]{2,}")',
+       '_FLAT_LEAD = re.compile(r"[^\\d\\s一二三四五六七八九十]{5,}")')
+mutant('QAD2', '_FLAT_WINDOW = 40', '_FLAT_WINDOW = 4')
+mutant('QAD3', 'if numbers and not any(', 'if not any(')
+mutant('QAD4', 'return at == end', 'return False')
+mutant('QAD5', 'near = text[max(0, start - _FLAT_WINDOW):start] + "\\n" + text[end:end + _FLAT_WINDOW]',
+       'near = text[end:end + _FLAT_WINDOW]')
+# detect/forms/context_fragments.py: pieces of a value of five characters or more, a run before 开头
+mutant('QCF1', '_SHORTEST = 5', '_SHORTEST = 7')
+mutant('QCF2', 'PIECE_SHARE = 0.6', 'PIECE_SHARE = 0.5')
+mutant('QCF3', 'pieced = cu.rules.fragment == "tail" or (cu.rules.fragment == "code" and _code(cu.forms[0]))',
+       'pieced = cu.rules.fragment == "tail"')
+mutant('QCF4', 'for k in range(3, int(PIECE_SHARE * len(bare)) + 1):',
+       'for k in range(4, int(PIECE_SHARE * len(bare)) + 1):')
+mutant('QCF5', 'run = _RUN_BEFORE.search(text, max(0, c_start - TAIL_WINDOW), c_start) if k < 0 else None',
+       'run = None')
+mutant('QCF7', '(?<=[\\u2e80-\\u9fff]) ?([', '(?<=[\\u2e80-\\u9fff])([')
+mutant('QCF8', 'if cu.rules.name == "credential":\n        return 0', 'if False:\n        return 0')
+# detect/forms/conversions.py: µg/dL ↔ µg/L
+mutant('QCV1', 'other = number / 10 if volume == "l" else number * 10',
+       'other = number * 10 if volume == "l" else number / 10')
+mutant('QCV2', 'for sep in ("", " ", ",")', 'for sep in ("", " ")')
+mutant('QCV4', 'written = format(other.normalize(), "f")', 'written = str(other)')
+mutant('QCV5', "/{'l' if volume == 'dl' else 'dl'}", '/{volume}')
+# detect/forms/separators.py: a plate's province romanised
+mutant('QSE1', 'if norm[0] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if False:')
+mutant('QSE2', 'for sep in (" ", "-")]', 'for sep in (" ",)]')
+mutant('QSE3', 'f"{PROVINCES[norm[0]]}{sep}{form[1:]}"', 'f"{PROVINCES[norm[0]]}{sep}{form}"')
+# detect/value_checks.py: `another_unit`, a two-digit year before a near miss
+mutant('QVC1', 'return bool(own) and not own & given and any(', 'return bool(own) and any(')
+mutant('QVC2', 'n == m and u != v and _MEASURE.get(v) == _MEASURE[u]', 'n == m and u != v')
+mutant('QVC4', '({_SPELLINGS})(?![a-z])', '({_SPELLINGS})')
+mutant('QVC5', '"lb": "lb lbs pound pounds 磅"', '"lb": "lb lbs pound pounds"')
+mutant('QVC6', 'if short_year_date(unit.value, text):  # before',
+       'if short_year_date(unit.value, text) and not near_miss(unit.value, text):  # before')
+# detect/learned_grader.py: another unit withheld, a diagnosis found not to fit
+mutant('QLG1', 'if value_checks.another_unit(unit, text):\n        return "another unit"',
+       'if False:\n        return "another unit"')
+mutant('QLG2', 'meet (?:the )?(?:[\\w-]+ )?criteria', 'meet (?:the )?criteria')
+mutant('QLG3', '|不符合[^，。,.;；]{0,20}诊断|诊断不成立', '|诊断不成立')
+# metrics.py: a session scored against the units found in its calls, one a value; `token_total`
+mutant('QMT1', 'if found and group in found:\n            continue', 'if False:\n            continue')
+mutant('QMT3', 'best[kept] = max(best.get(kept, 0.0), grades.get(unit_id, 0.0))',
+       'best[kept] = grades.get(unit_id, 0.0)')
+mutant('QMT4', 'canonical = one_per_value({u.id: u for u in units}) if found else {}',
+       'canonical = {u.id: u for u in units}')
+mutant('QMT7', ' or r.billed_usd == 0]', ']')
+mutant('QMT8', 'return sum(getattr(r, name) or 0 for r in counted) if len(counted) == len(calls) else None',
+       'return sum(getattr(r, name) or 0 for r in counted)')
+# audit.py: AuditResult.found
+mutant('QAU1', 'if payload.task_id not in every:\n            self.found', 'if False:\n            self.found')
+mutant('QAU3', 'return metrics.unit_table(self.units, self.grades, self.tasks, self.found)',
+       'return metrics.unit_table(self.units, self.grades, self.tasks)')
+# logs/intercept_store.py: a blocked record's texts
+mutant('QIS3', 'segments = to_payload(data, f"{path.name}#{number}", path, number, Counter()).segments',
+       'segments = []')
+mutant('QIS4', 'BLOCKED: True})', 'BLOCKED: False})')
+mutant('QIS5', 'if not record.forwarded:  # blocked by the proxy', 'if False:  # blocked by the proxy')
+# logs/base.py, litellm.py, langfuse.py: `record_key`, a call in two exports counted once
+mutant('QBA2', 'return logged_key(kind, str(data["id"]), json.dumps(kept, sort_keys=True, default=str))',
+       'return logged_key(kind, str(data["id"]))')
+mutant('QLL1', 'if key := record_key(name, data):  # as read', 'if key := None:  # as read')
+mutant('QLF1', 'if key := record_key(name, data):  # the observation', 'if key := None:  # the observation')
+# logs/audit.py: a serial audit's parts read as written; one per value
+mutant('QLA1', '0, serial=True)', '0, serial=False)')
+mutant('QLA4', 'yield from (pl.read_parquet(s.path("findings")) for s in self.spilled if s.rows)',
+       'yield from (pl.read_parquet(s.path("findings")) for s in self.spilled[1:] if s.rows)')
+mutant('QLA5', 'if self._serial() and is_jsonl(path):', 'if self._serial() and not is_jsonl(path):')
+mutant('QLA7', 'canonical = metrics.one_per_value(units) if found else {}',
+       'canonical = {k: u for k, u in units.items()}')
+mutant('QLA8', 'canonical = metrics.one_per_value(units)\n', 'canonical = dict(units)\n')
+# run/episodes.py, run/scheduler.py, report/summary.py, report/terminal.py, console.py: tokens unknown, not 0
+mutant('QEP1', '"cloud_usd": None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),',
+       '"cloud_usd": float(sum(c or 0.0 for c in costs)),')
+mutant('QEP2', '**{f"cloud_{k}": metrics.token_total(cloud, k) for k in',
+       '**{f"cloud_{k}": sum(getattr(r, k) or 0 for r in cloud) for k in')
+mutant('QSC1', 'return None if any(v is None for v in values) else sum(v or 0 for v in values)',
+       'return sum(v or 0 for v in values)')
+mutant('QSC2', 'tokens = _known_sum([s["cloud_input_tokens"], s["cloud_output_tokens"]])',
+       'tokens = (s["cloud_input_tokens"] or 0) + (s["cloud_output_tokens"] or 0)')
+mutant('QRS1', '**{k: pl.when(pl.col(k).null_count() == 0).then(pl.col(k).sum())', '**{k: pl.col(k).sum()')
+mutant('QRT1', 'row["task_id"] or "units in its calls"', 'row["task_id"] or ""')
+mutant('QCO2', 'return "unknown" if value is None else f"{value:,}"', 'return "0" if value is None else f"{value:,}"')
+# cli/intercept.py: token totals in the stop summary and the sessions table; blocked requests scored
+mutant('QCI1', 'for name in ("input_tokens", "output_tokens")]', 'for name in ("output_tokens", "input_tokens")]')
+mutant('QCI2', 'tasks = [] if group in result.found else sorted(', 'tasks = sorted(')
+mutant('QCI4', '**{f"cloud_{k}": metrics.token_total(sent, k) for k in',
+       '**{f"cloud_{k}": sum(getattr(r, k) or 0 for r in sent) for k in')
+mutant('QCI5', 'if record.task_id in result.unit_tasks:\n        result.score(empty)',
+       'if True:\n        result.score(empty)')
+mutant('QCI6', 'result.score(payload, {f.unit_id for f in cascade.scan(payload)})', 'result.score(payload)')
+mutant('QCI8', '            _score_blocked(result, cascade, record)\n', '            pass\n')
+mutant('QCI9', 'run_audit(payloads, units, cascade, result=result)', 'run_audit(payloads, units, cascade)')
+# annotate/recognizers/finance.py: processors' test cards; icd.py: `statement`; discovered.py reads it
+mutant('QFI1', ' and d not in TEST_CARDS', '')
+mutant('QFI2', '"4242424242424242", ', '')
+mutant('QFI5', '"6200000000000005", ', '')
+mutant('QIC1', 'head, _, line = before[-_AROUND:].rpartition("\\n")', 'head, line = "", before[-_AROUND:]')
+mutant('QIC3', 'return line + " " + after[:_AROUND].split("\\n", 1)[0]', 'return line + " " + after[:_AROUND]')
+mutant('QIC4', 'statement(lowered[max(0, start - _AROUND):start], lowered[end:end + _AROUND])',
+       '(lowered[max(0, start - _AROUND):start] + " " + lowered[end:end + _AROUND])')
+mutant('QDI1', 'return None if HEALTH_CONTEXT.search(statement(before, after)) else',
+       'return None if HEALTH_CONTEXT.search(before + " " + after) else')
+
 
 if __name__ == "__main__":
     sys.exit(main())
