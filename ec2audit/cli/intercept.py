@@ -218,7 +218,7 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
 
     from ec2audit import metrics
     from ec2audit.audit import group_of
-    from ec2audit.logs.audit import FOUND, NOTHING, SESSION_SCHEMA
+    from ec2audit.logs.audit import NOTHING, SESSION_SCHEMA, found_scope
     from ec2audit.payloads import Payload
 
     calls: dict[str, list[ProxyRecord]] = {}
@@ -236,7 +236,8 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
             "session": group, "calls": len(mine), "cloud_calls": len(sent), "calls_without_content": 0,
             "units": score["units"], "leaked": score["leaked"], "exposure": score["exposure"],
             "exposure_by_dimension": metrics.dimension_rows(score["exposure_by_dimension"]),
-            "scored_against": NOTHING if group not in scored else FOUND if group in result.found
+            "scored_against": NOTHING if group not in scored
+            else found_scope(len(result.unread.get(group, []))) if group in result.found
             else f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks",
             "tasks": tasks,
             **{f"cloud_{k}": metrics.token_total(sent, k) for k in ("input_tokens", "cached_tokens", "output_tokens")},
@@ -249,21 +250,29 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=SESSION_SCHEMA)
 
 
-def _score_blocked(result: AuditResult, cascade: Cascade, record: ProxyRecord) -> None:
+def _score_blocked(result: AuditResult, cascade: Cascade, record: ProxyRecord, store: Path) -> InputError | None:
     """Score the episode of a request the proxy blocked (it reached no cloud); one that names no task of the units
     is scored over the units found in its calls, as `audit` scores a session matched to no task: the ones in this
-    unsent request count too (at 0.0, unless another call sent them)."""
+    unsent request count too (at 0.0, unless another call sent them). A body that cannot be read is returned as
+    the error to name (`blocked_unread`), its episode's units a lower bound."""
+    from ec2audit.logs.intercept_store import blocked_unread
     from ec2audit.payloads import Payload, payload_from_record
 
     empty = Payload(record.id, [], task_id=record.task_id, episode=record.episode)
     if record.task_id in result.unit_tasks:
         result.score(empty)
-        return
+        return None
     try:
         payload = payload_from_record(record.to_row(), record.id)
-    except (InputError, TypeError, AttributeError, ValueError):  # no body to read: nothing found in it
-        payload = empty
-    result.score(payload, {f.unit_id for f in cascade.scan(payload)})
+    except InputError as exc:  # no body to read: its units unknown, said
+        reason = exc.reason
+    except (TypeError, AttributeError, ValueError) as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    else:
+        result.score(payload, {f.unit_id for f in cascade.scan(payload)})
+        return None
+    result.unread.setdefault(result.score(empty), []).append(record.id)
+    return blocked_unread(record, reason, store)
 
 
 @command.command("audit")
@@ -315,7 +324,8 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     result, cascade = AuditResult(units), build_cascade(units)
     for record in records:
         if not record.forwarded:  # its episode is scored all the same: 0.0 where every request of it was blocked
-            _score_blocked(result, cascade, record)
+            if unread_body := _score_blocked(result, cascade, record, store):
+                skipped.append(unread_body)
             continue
         try:
             payloads.append(payload_from_record(record.to_row(), record.id))
@@ -327,6 +337,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
                                       file=str(store), field=f"record {record.id}"))
     with console.status(f"auditing {plural(len(payloads), 'record')} against {plural(len(units), 'unit')}"):
         run_audit(payloads, units, cascade, result=result)
+    result.errors += skipped  # in `--json` too
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
     if out:

@@ -33,6 +33,7 @@ from polars.io.plugins import register_io_source
 from ec2audit import metrics
 from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit, group_of
 from ec2audit.backends import Backend, Local
+from ec2audit.console import plural
 from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.normalize import TextView
@@ -49,10 +50,20 @@ from ec2audit.units import Unit
 
 LOCAL_ORIGINS = ("user", "tool_result")
 FOUND = "units found in its own calls"
+#: How `FOUND` is marked where blocked requests of the session could not be read (`found_scope`).
+AT_LEAST = " (a lower bound:"
 LOCAL_SIDE = "values on its local side"
 #: What a session with no exposure is scored against: no unit (its task has none; matched to no task, its
 #: calls held none; `--discover`, no value on its local side). Left out of every mean, and counted.
 NOTHING = "nothing: no units to score against"
+
+
+def found_scope(unread: int) -> str:
+    """`FOUND`, or where `unread` blocked requests of the session could not be read (their units unknown), `FOUND`
+    marked as a lower bound, so that `report` says so of its exposure too."""
+    return FOUND if not unread else f"{FOUND}{AT_LEAST} {plural(unread, 'blocked request')} not read)"
+
+
 MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
     COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {

@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ec2audit.console import plural
 from ec2audit.errors import InputError
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import BLOCKED, OnError
 from ec2audit.logs.openai_log import to_payload
@@ -22,6 +24,19 @@ from ec2audit.logs.openclaw_sqlite import SQLITE_MAGIC, tables
 from ec2audit.payloads import Payload
 
 name = "intercept-store"
+
+
+def blocked_unread(record: ProxyRecord, reason: str, path: Path, line: int | None = None) -> InputError:
+    """What `intercept audit` and `audit` say of a blocked request whose body they cannot read (a body the store
+    kept truncated or encoded): the units it held are unknown, so an episode that names no task, scored over the
+    units found in its calls, has a denominator that is only a lower bound (docs/design.md §1)."""
+    if not isinstance(record.request, dict):
+        reason = (f"stored as {plural(len(record.request), 'character')} of text, not a JSON object: truncated, "
+                  "compressed or encoded?" if isinstance(record.request, str) else "none on record")
+    return InputError(f"blocked record {record.id} of {record.episode or record.task_id or '?'}: request body not "
+                      f"read ({reason}): the units it held are unknown, so an episode that names no task counts "
+                      "at least the units found in its other calls (its exposure at most the figure shown)",
+                      file=str(path), line=line, field="request")
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -56,7 +71,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             steps[session] += 1
             try:  # its texts: what an episode that names no task found in its calls, unsent (docs/design.md §1)
                 segments = to_payload(data, f"{path.name}#{number}", path, number, Counter()).segments
-            except InputError:
+            except InputError as exc:
+                on_error(blocked_unread(record, exc.reason, path, number))
                 segments = []
             yield Payload(f"{path.name}#{number}", segments, model=record.model, task_id=record.task_id,
                           episode=session, meta={"session": session, "format": name, BLOCKED: True})

@@ -148,8 +148,8 @@ def _leaks(summary: dict, console: Console, limit: int) -> None:
             break
         info = sessions.get(session, {})
         exposure = "-" if info.get("exposure") is None else f"{info['exposure']:.3f}"
-        table = _table(f"[bold]{session}[/]: exposure {exposure} ({info.get('leaked', 0)} of {info.get('units', 0)} "
-                       f"units ≥0.7, over {_scope(info.get('scored_against'))})",
+        table = _table(f"[bold]{session}[/]: exposure {exposure} ({info.get('leaked', 0)} of "
+                       f"{plural(info.get('units', 0), 'unit')} ≥0.7, over {_scope(info.get('scored_against'))})",
                        ["unit", "dimension", "grade", "first call", "carrier", "evidence"])
         table.columns[0].overflow = table.columns[4].overflow = table.columns[5].overflow = "fold"
         table.columns[1].no_wrap = table.columns[2].no_wrap = table.columns[3].no_wrap = True
@@ -186,7 +186,7 @@ def _clean(summary: dict) -> str:
     if scanned < cloud:
         return (f"no sensitive unit reached a cloud call ({scanned} of {cloud} cloud calls audited: the others are "
                 "in sessions where no sensitive value was found)")
-    return f"no sensitive unit reached a cloud call ({cloud} cloud calls audited)"
+    return f"no sensitive unit reached a cloud call ({plural(cloud, 'cloud call')} audited)"
 
 
 def _usd(row: dict) -> str:

@@ -1,0 +1,102 @@
+"""Session 29, twenty-first walk: figures a new user reads off `intercept audit`, `audit`, `report` and the other
+commands, on inputs written here as other tools write theirs, each checked against a count made by hand."""
+
+import json
+import sqlite3
+
+from test_new_user_walk_19 import _cli, _write_jsonl
+from test_new_user_walk_20 import _UNITS
+
+
+def _store_with_blocked_body(path, stored_body: str) -> str:
+    """A proxy's store for episode ep1 (no task): Maria's phone forwarded, then her SSN blocked (403), the blocked
+    request's body as the store kept it (`stored_body`, the text in its `request` column)."""
+    from ec2audit.intercept.record import BLOCKED, ProxyRecord
+    from ec2audit.intercept.store import RecordStore
+
+    store = RecordStore(path)
+    for rid, text, status in (("r1", "Call Maria at +1 415 555 0134", 200), ("r2", "Her SSN is 123-45-6789", 403)):
+        store.add(ProxyRecord(id=rid, episode="ep1", ts=float(status), api="openai-chat", path="/v1/chat/completions",
+                              model="gpt-4o", status=status, error=f"{BLOCKED}: ssn" if status == 403 else None,
+                              request={"model": "gpt-4o", "messages": [{"role": "user", "content": text}]}))
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE records SET request = ? WHERE id = 'r2'", (stored_body,))
+    return str(path)
+
+
+def test_a_blocked_record_whose_body_cannot_be_read_is_named_and_its_episodes_units_a_lower_bound(tmp_path):
+    """ep1 (no task) sent Maria's phone (weight 1); its blocked request held her SSN (3), but the store kept that
+    body cut off mid-string (not JSON). By hand: read, ep1 would score 1 · 1 / (1 + 3) = 0.25; unread, the units
+    found in its calls are the phone alone, 1 of 1 leaked, 1.000, and that is only an upper bound, its 1 unit a
+    lower bound. So `intercept audit` names r2 and why (exit 1), shows ≥1 unit and ≤1.000, `report` on its
+    `--out` says ep1's 1.000 is at most that, and `audit STORE` names r2 too (exit 1). Before: `intercept audit`
+    died on a JSONDecodeError traceback, `audit STORE` read nothing of the store ("reading stopped"), and with a
+    body kept as encoded text both printed 1.000 over 1 unit, silently."""
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
+    store = _store_with_blocked_body(tmp_path / "cloud.sqlite",
+                                     '{"model": "gpt-4o", "messages": [{"role": "user", "content": "Her SSN is 12')
+    out = tmp_path / "out" / "findings.parquet"
+    code, output = _cli("intercept", "audit", store, "--units", units, "--out", out)
+    assert code == 1, output
+    assert "blocked record r2 of ep1: request body not read" in output, output
+    row = next(line for line in output.splitlines() if line.startswith("│ ep1"))
+    assert [c.strip() for c in row.split("│")[2:6]] == ["units in its calls, at least", "≥1", "1", "≤1.000"], row
+    code, output = _cli("report", out, "--json")
+    assert code == 0, output
+    summary = json.loads(output)
+    [episode] = summary["groups"]
+    assert (episode["exposure"], episode["leaked_units"]) == (1.0, 1)
+    assert any("ep1: exposure 1.000 at most" in note for note in summary["notes"]), summary["notes"]
+    code, output = _cli("audit", store, "--units", units, "--json")
+    assert code == 1, output
+    summary = json.loads(output[output.index("{"):])
+    assert any("blocked record r2 of ep1: request body not read" in s for s in summary["skipped"]), summary["skipped"]
+    [session] = summary["sessions"]
+    assert (session["units"], session["leaked"]) == (1, 1)
+
+
+def test_a_blocked_body_kept_as_encoded_text_is_named_not_read_as_holding_nothing(tmp_path):
+    """The same store, its blocked body kept as a JSON string (base64 of gzip, as a store that compresses bodies
+    would): JSON, so the store reads, but no request. By hand as above: ep1 ≤ 1.000 over ≥ 1 unit, r2 named in
+    `intercept audit --json`'s skipped lines and `audit`'s. Before: 1.000 over 1 unit, exit 0, nothing said."""
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
+    store = _store_with_blocked_body(tmp_path / "cloud.sqlite", '"H4sIAAAAAAAAA+NKz8xLLUpVSMsvyk0tAgBP3E0yEQAAAA=="')
+    code, output = _cli("intercept", "audit", store, "--units", units, "--json")
+    assert code == 1, output
+    summary = json.loads(output[output.index("{"):])
+    assert any("r2 of ep1: request body not read (stored as 48 characters of text" in s
+               for s in summary["skipped_lines"]), summary["skipped_lines"]
+    code, output = _cli("audit", store, "--units", units)
+    assert code == 1 and "blocked record r2 of ep1: request body not read" in output, output
+
+
+def test_audits_counts_read_in_the_singular_where_there_is_one(tmp_path):
+    """A request log (as an SDK hook writes it) of one session of t1 whose one call sends Maria's phone, t1's one
+    unit here: by hand, 1 of 1 unit leaked, exposure 1 · 1 / 1 = 1.000. Then the same log with a call that sends
+    nothing of hers: 1 cloud call audited. Before: "1 of 1 units" and "1 cloud calls audited"."""
+    from test_new_user_walk_19 import _call
+
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS[:1])
+    for text, said in (("Call Maria at +1 415 555 0134", "exposure 1.000 (1 of 1 unit ≥0.7, over task t1)"),
+                       ("What time is it?", "no sensitive unit reached a cloud call (1 cloud call audited)")):
+        log = _write_jsonl(tmp_path / "requests.jsonl", [_call("s1", "gpt-4o", text, None)])
+        code, output = _cli("audit", log, "--units", units)
+        assert code == 0, output
+        assert said in " ".join(output.split()), output
+
+
+def test_a_findings_table_with_a_bad_line_is_named_by_its_line(tmp_path):
+    """A findings JSONL edited by hand (a spreadsheet's export pasted in): line 1 a finding row, line 2 empty, line 3
+    cut off. By hand: the first line that is no JSON object is line 3, so `report` says `findings.jsonl:3: not JSON`
+    (exit 2), and `judge review push` reading the same file names line 3 too. Before: polars' `cannot read table:
+    ... at character 0`, no line."""
+    rows = tmp_path / "findings.jsonl"
+    rows.write_text('{"group": "ep1", "unit_id": "t1/E1/phone"}\n\n{"group": "ep1", "unit_id": "t1/E1/ss\n',
+                    encoding="utf-8")
+    code, output = _cli("report", rows)
+    assert code == 2 and f"{rows}:3: not JSON" in output, output
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
+    code, output = _cli("judge", "review", "push", rows, "--units", units, "--url", "http://127.0.0.1:9",
+                        "--project", "walk21")
+    assert code == 2 and f"{rows}:3: not JSON" in output, output
