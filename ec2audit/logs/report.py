@@ -169,11 +169,11 @@ def _clean(summary: dict) -> str:
     never "no leak" over calls that carried no prompt text."""
     cloud, scanned = summary["cloud_calls"], summary["payloads"]
     if not summary["units"] and summary["mode"] == "units":  # an empty units file: nothing was looked for
-        return (f"[bold red]no leak was looked for[/]: the units file holds no unit (its {cloud} cloud call(s) not "
-                "audited)")
+        return (f"[bold red]no leak was looked for[/]: the units file holds no unit (its "
+                f"{plural(cloud, 'cloud call')} not audited)")
     if not summary["units"]:
         return (f"no sensitive value found on the local side (user inputs, tool results) of the sessions: "
-                f"nothing to look for in their {cloud} cloud call(s)")
+                f"nothing to look for in their {plural(cloud, 'cloud call')}")
     empty = summary["cloud_calls_without_content"]
     if empty:
         record = "span" if {c["record"] for c in summary["coverage"]} == {"span"} else "call"
