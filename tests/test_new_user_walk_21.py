@@ -100,3 +100,18 @@ def test_a_findings_table_with_a_bad_line_is_named_by_its_line(tmp_path):
     code, output = _cli("judge", "review", "push", rows, "--units", units, "--url", "http://127.0.0.1:9",
                         "--project", "walk21")
     assert code == 2 and f"{rows}:3: not JSON" in output, output
+
+
+def test_a_forwarded_body_the_store_kept_cut_off_is_named_as_such_not_as_no_body(tmp_path):
+    """The store of the first test, its forwarded record r1's body cut off after `{"model": "gpt` (14 characters):
+    by hand, both audits name r1's body as stored as 14 characters of text, not JSON. Before: `intercept audit`
+    died on a JSONDecodeError traceback and `audit STORE` read none of the store; a body kept as a JSON string read
+    as "no request body: expected 'messages'…", as though the client had sent none."""
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
+    store = _store_with_blocked_body(tmp_path / "cloud.sqlite", '"H4sIAAAA"')
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE records SET request = ? WHERE id = 'r1'", ('{"model": "gpt',))
+    said = "request body not read (stored as 14 characters of text, not a JSON object"
+    for command in (("intercept", "audit"), ("audit",)):
+        code, output = _cli(*command, store, "--units", units)
+        assert code == 1 and "r1" in output and said in " ".join(output.split()), output

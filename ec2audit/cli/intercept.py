@@ -297,6 +297,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     from ec2audit.files import write_table
     from ec2audit.intercept.store import read_records
     from ec2audit.logs.audit import sessions_path
+    from ec2audit.logs.intercept_store import unread_reason
     from ec2audit.payloads import payload_from_record
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
@@ -330,7 +331,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
         try:
             payloads.append(payload_from_record(record.to_row(), record.id))
         except InputError as exc:
-            skipped.append(InputError(f"record without a request body ({record.error or exc.reason})",
+            skipped.append(InputError(f"request body not read ({record.error or unread_reason(record, exc.reason)})",
                                       file=str(store), field=f"record {record.id}"))
         except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape the reader cannot take
             skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
