@@ -115,3 +115,30 @@ def test_a_forwarded_body_the_store_kept_cut_off_is_named_as_such_not_as_no_body
     for command in (("intercept", "audit"), ("audit",)):
         code, output = _cli(*command, store, "--units", units)
         assert code == 1 and "r1" in output and said in " ".join(output.split()), output
+
+
+def test_annotator_agreement_on_japanese_counts_each_kana_as_a_token(tmp_path):
+    """A Label Studio export of one Japanese note, 連絡先はタナカハナコ、電話は090-1234-5678です。: a@x marks the name
+    タナカハナコ (person_name) and the phone (contact), b@x the phone only. By hand, one character a token (Han and
+    kana alike; 090, 1234, 5678, the dashes and 、。 apart): 22 tokens, a's 6 name + 5 contact + 11 O, b's 5
+    contact + 17 O, agreeing on 16. p_o = 16/22, p_e = (11·17 + 5·5)/22² = 212/484, κ = (352 − 212)/(484 − 212) =
+    140/272 = 0.5147; span F1 2·1/(2 + 1) = 0.6667. Before: a kana run (はタナカハナコ, は090, 5678です) was one token
+    labelled by its first character, so a's name labelled nothing and κ read 1.0 beside a span F1 of 0.67."""
+    text = "連絡先はタナカハナコ、電話は090-1234-5678です。"
+
+    def region(value, label, n):
+        start = text.index(value)
+        return {"id": f"r{n}", "from_name": "label", "to_name": "text", "type": "labels",
+                "value": {"start": start, "end": start + len(value), "text": value, "labels": [label]}}
+
+    phone, name = region("090-1234-5678", "contact", 2), region("タナカハナコ", "person_name", 1)
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps([{"id": 1, "data": {"text": text, "task_id": "t", "file": "n.txt", "key": "t:n.txt"},
+                                   "annotations": [{"completed_by": {"email": "a@x"}, "result": [name, phone]},
+                                                   {"completed_by": {"email": "b@x"}, "result": [phone]}]}],
+                                 ensure_ascii=False), encoding="utf-8")
+    report = tmp_path / "agreement.json"
+    code, output = _cli("annotate", "agreement", export, "--report", report)
+    assert code == 0, output
+    [pair] = json.loads(report.read_text())["pairs"]
+    assert (pair["span_f1"], pair["kappa"]) == (0.6667, 0.5147), pair
