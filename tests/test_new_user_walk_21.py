@@ -142,3 +142,52 @@ def test_annotator_agreement_on_japanese_counts_each_kana_as_a_token(tmp_path):
     assert code == 0, output
     [pair] = json.loads(report.read_text())["pairs"]
     assert (pair["span_f1"], pair["kappa"]) == (0.6667, 0.5147), pair
+
+
+def test_a_reports_unknown_cost_says_which_calls_had_no_price(tmp_path):
+    """A request log of one session of t1: gpt-5.4 (1,000 tokens in, 100 out: 1,000 · $2.50 + 100 · $15.00 per
+    million = $0.0040) and a fine-tune no price table knows (500 in, 50 out). By hand: `audit` prices the first
+    and says the second has no price; `report` on its `--out`: 2 calls, 1,500 tokens in, USD unknown, 1 of 2
+    unpriced for want of a price. Before: `report` said "unknown: 1 of 2 unpriced" and not why."""
+    from test_new_user_walk_19 import _call
+
+    def answered(model: str, tokens_in: int, tokens_out: int) -> dict:
+        return _call("s1", model, "hi", {"prompt_tokens": tokens_in, "completion_tokens": tokens_out})
+
+    log = _write_jsonl(tmp_path / "requests.jsonl", [answered("gpt-5.4", 1000, 100),
+                                                     answered("acme-finetune-7", 500, 50)])
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS[:1])
+    out = tmp_path / "out" / "findings.parquet"
+    code, output = _cli("audit", log, "--units", units, "--out", out, "--json")
+    assert code == 0, output
+    assert {p["model"]: p["cost_usd"] for p in json.loads(output)["providers"]} == {
+        "gpt-5.4": 0.004, "acme-finetune-7": None}
+    code, output = _cli("report", out, "--json")
+    assert code == 0, output
+    [row] = json.loads(output)["strategies"]
+    assert (row["cloud_calls"], row["cloud_input_tokens"], row["cloud_usd"], row["cloud_usd_unknown"]) == (
+        2, 1500, None, "unknown: 1 of 2 unpriced (no price)")
+
+
+def test_an_intercepted_answer_cut_off_is_not_said_to_have_no_price(tmp_path):
+    """A proxy's store of episode ep1 (t1): two gpt-5.4 calls (a priced model), the first priced ($0.0040), the
+    second a stream cut off (usage 200 in, 10 out, cost unknown). By hand, in `report` on `intercept audit --out`:
+    2 calls, 1 of 2 unpriced, and not for want of a price (gpt-5.4 has one). Before, with `report` naming calls
+    without a price: the sessions table counted every unpriced call with usage as one without a price."""
+    from ec2audit.intercept.record import ProxyRecord
+    from ec2audit.intercept.store import RecordStore
+
+    store = RecordStore(tmp_path / "cloud.sqlite")
+    for rid, cost in (("r1", 0.004), ("r2", None)):
+        store.add(ProxyRecord(id=rid, episode="ep1", task_id="t1", ts=1.0, api="openai-chat", stream=cost is None,
+                              path="/v1/chat/completions", model="gpt-5.4", status=200, input_tokens=200,
+                              output_tokens=10, cost_usd=cost,
+                              request={"model": "gpt-5.4", "messages": [{"role": "user", "content": "hi"}]}))
+    store.close()
+    out = tmp_path / "out" / "findings.parquet"
+    code, output = _cli("intercept", "audit", store.path, "--units", _write_jsonl(tmp_path / "u.jsonl", _UNITS),
+                        "--out", out)
+    assert code == 0, output
+    code, output = _cli("report", out, "--json")
+    [row] = json.loads(output)["strategies"]
+    assert (row["cloud_calls"], row["cloud_usd_unknown"]) == (2, "unknown: 1 of 2 unpriced"), row

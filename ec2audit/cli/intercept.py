@@ -155,11 +155,22 @@ def _unknown_cost(rows: list[ProxyRecord], unpriced: list[ProxyRecord], pricing:
     """Why a model's cost is unknown, in `audit`'s and `report`'s words (`unknown_cost`): calls whose answer
     counted no tokens, a model the proxy's prices (`--pricing`, the packaged ones) do not know at the service
     tier that served them, else a cut-off answer."""
-    counted = [(r, service_tier(r.response, r.request)) for r in unpriced
-               if r.input_tokens is not None or r.output_tokens is not None]
-    unknown = [tier for r, tier in counted if not pricing.priced(r.model, tier)]
+    counted = [r for r in unpriced if _counted(r)]
+    unknown = _tiers_without_price(counted, pricing)
     return unknown_cost(len(rows), len(unpriced), len(unpriced) - len(counted), len(unknown),
                         next((t for t in unknown if t != DEFAULT_TIER), None))
+
+
+def _counted(record: ProxyRecord) -> bool:
+    """Whether the answer counted tokens (its usage was recorded)."""
+    return record.input_tokens is not None or record.output_tokens is not None
+
+
+def _tiers_without_price(counted: list[ProxyRecord], pricing: Pricing) -> list[str]:
+    """The service tiers of the calls among `counted` (unpriced, with usage) whose model the prices do not know at
+    the tier that served them; the others' answers were cut off."""
+    tiers = [service_tier(r.response, r.request) for r in counted]
+    return [tier for r, tier in zip(counted, tiers, strict=True) if not pricing.priced(r.model, tier)]
 
 
 @command.command("standin")
@@ -218,6 +229,7 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
 
     from ec2audit import metrics
     from ec2audit.audit import group_of
+    from ec2audit.intercept.pricing import Pricing
     from ec2audit.logs.audit import NOTHING, SESSION_SCHEMA, found_scope
     from ec2audit.payloads import Payload
 
@@ -227,9 +239,12 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
                          []).append(record)
     scored = metrics.by_group(result.unit_frame())
     rows = []
+    # the price map is read only where a cost is missing
+    pricing = Pricing() if any(r.forwarded and r.billed_usd is None and _counted(r) for r in records) else None
     for group, mine in calls.items():
         sent = [r for r in mine if r.forwarded]
         unpriced = [r for r in sent if r.billed_usd is None]
+        no_price = _tiers_without_price([r for r in unpriced if _counted(r)], pricing) if pricing else []
         tasks = [] if group in result.found else sorted(result.tasks.get(group, set()) & result.unit_tasks)
         score = scored.get(group, {"units": 0, "leaked": 0, "exposure": None, "exposure_by_dimension": {}})
         rows.append({
@@ -244,9 +259,8 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
             "cloud_usd": None if unpriced else sum(r.billed_usd or 0.0 for r in sent),
             "cloud_unpriced_calls": len(unpriced),
             "cloud_calls_without_usage": sum(r.input_tokens is None and r.output_tokens is None for r in sent),
-            "cloud_calls_without_price": sum(r.input_tokens is not None or r.output_tokens is not None
-                                             for r in unpriced),
-            "cloud_unpriced_tier": None})
+            "cloud_calls_without_price": len(no_price),
+            "cloud_unpriced_tier": next((t for t in no_price if t != DEFAULT_TIER), None)})
     return pl.DataFrame(rows, schema=SESSION_SCHEMA)
 
 
