@@ -201,7 +201,7 @@ def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None
     from ec2audit.intercept.store import export_records
 
     path, count = export_records(store, out, fmt, episode)
-    click.echo(f"records: {path} ({count} record{'' if count == 1 else 's'})")
+    click.echo(f"records: {path} ({plural(count, 'record')})")
     if not count:
         raise InputError("the store holds no records" + (f" of episode {episode}" if episode else ""),
                          file=str(store))
