@@ -30,7 +30,8 @@ def test_a_blocked_record_whose_body_cannot_be_read_is_named_and_its_episodes_un
     body cut off mid-string (not JSON). By hand: read, ep1 would score 1 · 1 / (1 + 3) = 0.25; unread, the units
     found in its calls are the phone alone, 1 of 1 leaked, 1.000, and that is only an upper bound, its 1 unit a
     lower bound. So `intercept audit` names r2 and why (exit 1), shows ≥1 unit and ≤1.000, `report` on its
-    `--out` says ep1's 1.000 is at most that, and `audit STORE` names r2 too (exit 1). Before: `intercept audit`
+    `--out` says ep1's 1.000 is at most that, and `audit STORE` names r2 too (exit 1), its sessions table marks
+    ep1's units a lower bound, which `report` says as well. Before: `intercept audit`
     died on a JSONDecodeError traceback, `audit STORE` read nothing of the store ("reading stopped"), and with a
     body kept as encoded text both printed 1.000 over 1 unit, silently."""
     units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
@@ -48,12 +49,16 @@ def test_a_blocked_record_whose_body_cannot_be_read_is_named_and_its_episodes_un
     [episode] = summary["groups"]
     assert (episode["exposure"], episode["leaked_units"]) == (1.0, 1)
     assert any("ep1: exposure 1.000 at most" in note for note in summary["notes"]), summary["notes"]
-    code, output = _cli("audit", store, "--units", units, "--json")
+    out = tmp_path / "logs" / "findings.parquet"
+    code, output = _cli("audit", store, "--units", units, "--json", "--out", out)
     assert code == 1, output
     summary = json.loads(output[output.index("{"):])
     assert any("blocked record r2 of ep1: request body not read" in s for s in summary["skipped"]), summary["skipped"]
     [session] = summary["sessions"]
-    assert (session["units"], session["leaked"]) == (1, 1)
+    assert (session["units"], session["leaked"], session["scored_against"]) == (
+        1, 1, "units found in its own calls (a lower bound: 1 blocked request not read)")
+    code, output = _cli("report", out, "--json")
+    assert any("ep1: exposure 1.000 at most" in note for note in json.loads(output)["notes"]), output
 
 
 def test_a_blocked_body_kept_as_encoded_text_is_named_not_read_as_holding_nothing(tmp_path):

@@ -18,7 +18,7 @@ from ec2audit.console import plural
 from ec2audit.errors import InputError
 from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.usage import service_tier
-from ec2audit.logs.base import BLOCKED, OnError
+from ec2audit.logs.base import BLOCKED, UNREAD_BODY, OnError
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.logs.openclaw_sqlite import SQLITE_MAGIC, tables
 from ec2audit.payloads import Payload
@@ -80,9 +80,10 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                 segments = to_payload(data, f"{path.name}#{number}", path, number, Counter()).segments
             except InputError as exc:
                 on_error(blocked_unread(record, exc.reason, path, number))
-                segments = []
-            yield Payload(f"{path.name}#{number}", segments, model=record.model, task_id=record.task_id,
-                          episode=session, meta={"session": session, "format": name, BLOCKED: True})
+                segments = None
+            yield Payload(f"{path.name}#{number}", segments or [], model=record.model, task_id=record.task_id,
+                          episode=session, meta={"session": session, "format": name, BLOCKED: True,
+                                                 UNREAD_BODY: segments is None})
             continue
         try:
             payload = to_payload(data, f"{path.name}#{number}", path, number, steps)

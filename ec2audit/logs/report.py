@@ -119,7 +119,9 @@ def _clip(text: str, width: int) -> str:
 
 
 def _scope(scored_against: str | None) -> str:
-    return "units in its calls" if scored_against == FOUND else scored_against or "-"
+    if scored_against and scored_against.startswith(FOUND):  # with `found_scope`'s mark where there is one
+        return "units in its calls" + scored_against.removeprefix(FOUND)
+    return scored_against or "-"
 
 
 def _carrier(row: dict) -> str:
@@ -242,7 +244,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
                           "cloud: no call; its session is scored all the same (0.0 where nothing of it was sent)",
                           highlight=False)
     # with a units file, a session scored against nothing is one that matched no task and sent none of its units
-    found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
+    found = [s for s in summary["sessions"] if (s["scored_against"] or "").startswith(FOUND)]
     unmatched = len(found) + sum(s["scored_against"] == NOTHING for s in summary["sessions"]
                                  if summary["mode"] == "units")
     if unmatched:
