@@ -1362,13 +1362,12 @@ mutant("SP12", "if (model, usage.tier) not in self._warned:", "if model not in s
 mutant("SP13", 'if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):',
        "if not isinstance(data, dict):")
 # cli/intercept.py: the stop summary's reasons
-mutant("SI1", "if r.input_tokens is not None or r.output_tokens is not None]",
-       "if r.input_tokens is not None]")
-mutant("SI2", "unknown = [tier for r, tier in counted if not pricing.priced(r.model, tier)]",
-       "unknown = [tier for r, tier in counted if not pricing.priced(r.model)]")
+mutant("SI1", "return record.input_tokens is not None or record.output_tokens is not None",
+       "return record.input_tokens is not None")
+mutant("SI2", "if not pricing.priced(r.model, tier)]", "if not pricing.priced(r.model)]")
 mutant("SI3", "next((t for t in unknown if t != DEFAULT_TIER), None))", "None)")
-mutant("SI4", "counted = [(r, service_tier(r.response, r.request)) for r in unpriced",
-       "counted = [(r, service_tier(r.request)) for r in unpriced")
+mutant("SI4", "tiers = [service_tier(r.response, r.request) for r in counted]",
+       "tiers = [service_tier(r.request) for r in counted]")
 mutant("SI5", "click.echo(_stopped(store, started, app.state.interceptor.pricing), err=True)",
        "click.echo(_stopped(store, started, Pricing()), err=True)")
 # logs: the tier a log names (report's providers table, audit's sessions table)

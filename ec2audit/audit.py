@@ -42,6 +42,8 @@ class AuditResult:
     tasks: dict[str, set[str]] = field(default_factory=dict)
     #: per group that names no task of the units: the units found in its calls, the ones it is scored against
     found: dict[str, set[str]] = field(default_factory=dict)
+    #: per such group: the blocked records whose body could not be read, so that its units are a lower bound
+    unread: dict[str, list[str]] = field(default_factory=dict)
     unit_tasks: set[str] = field(init=False, repr=False, compare=False)  # the units' tasks (`score`)
 
     def __post_init__(self) -> None:

@@ -53,12 +53,14 @@ def unknown_cost(calls: int, unpriced: int, without_usage: int, without_price: i
     logged its usage, the model has none (claude-sonnet-4-20250514 is not in the price map) or none at the
     service tier `tier` that served them (gpt-4o has no `flex` price), or the answer was cut off (the provider
     bills output the usage never counted). `audit`'s provider table and `report`'s Cost table say it in these
-    words."""
+    words; `without_price` counts only calls that no price table knows (a cut-off answer is priced), so that a
+    row of several models says which of its unpriced calls had no price."""
     at = f" at the {tier} tier" if tier and tier != DEFAULT_TIER else ""
     if unpriced < calls:
         why = (" (no usage logged)" if without_usage == unpriced else
                f" ({without_usage} with no usage logged)" if without_usage else
-               f" (no price{at})" if without_price and at else "")
+               f" (no price{at})" if without_price == unpriced else
+               f" ({without_price} with no price{at})" if without_price else "")
         return f"unknown: {unpriced} of {calls} unpriced{why}"
     if without_usage == calls:
         return "unknown: no usage logged"

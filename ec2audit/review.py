@@ -21,7 +21,7 @@ import polars as pl
 from ec2audit.annotate.labelstudio import connect, export_tasks, find_project, server_errors
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
-from ec2audit.files import is_jsonl, open_private
+from ec2audit.files import open_private, read_table
 from ec2audit.units import Unit
 
 HUMAN = "human"  # detector of a finding a person graded
@@ -43,10 +43,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 def read_candidates(path: str | Path) -> list[dict]:
     """Candidate rows of a findings file (`judge --out`: .parquet or .jsonl)."""
     path = Path(path)
-    try:
-        frame = pl.read_ndjson(path) if is_jsonl(path) else pl.read_parquet(path)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise InputError(f"not a findings file ({exc.__class__.__name__})", file=str(path)) from None
+    frame = read_table(path)
     missing = {"unit_id", "payload_id", "segment", "start", "end", "matched_text", "detector"} - set(frame.columns)
     if missing:
         raise InputError(f"not a findings file: no column {sorted(missing)[0]!r}", file=str(path),

@@ -100,7 +100,7 @@ def test_messy_transcript_reports_each_bad_line_and_goes_on(tmp_path):
     summary = json.loads(result.output[result.output.index("{\n"):])
     messy = str(tmp_path / MESSY.name)
     for line, why in ((6, "not valid JSON"), (7, "merge-conflict marker"), (14, "unknown entry type"),
-                      (15, "1 image block(s) not audited")):
+                      (15, "1 image block not audited")):
         assert any(s.startswith(f"{messy}:{line}: {why}") for s in summary["skipped"])
         assert f"{messy}:{line}: {why}" in result.output  # also said on stderr, one line each
     assert f"{tmp_path / 'notes.jsonl'}: not a known log format" in "".join(summary["skipped"])

@@ -168,7 +168,7 @@ def test_collector_file_with_both_signals_and_a_logs_only_file(tmp_path):
     logs_only.write_text(_otlp("logs", [record, {**record, "eventName": "gen_ai.choice"}]) + "\n")
     result = CliRunner().invoke(main, ["audit", str(logs_only), "--units", str(UNITS)])
     assert result.exit_code == 1
-    assert (f"{logs_only}: 2 GenAI log record(s) (gen_ai.choice, gen_ai.user.message) belong to no span in "
+    assert (f"{logs_only}: 2 GenAI log records (gen_ai.choice, gen_ai.user.message) belong to no span in "
             f"this file, not read") in result.output
 
     # an agent's span (no model call) with its own records: neither a call nor a record left unread

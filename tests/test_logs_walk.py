@@ -79,7 +79,7 @@ def test_reassurance_only_after_cloud_calls_were_audited(tmp_path):
         {"role": "user", "content": "What is the capital of France?"}]}) + "\n")
     result, _ = _audit(tmp_path, "--units", UNITS)
     assert result.exit_code == 0, result.output
-    assert "no sensitive unit reached a cloud call (1 cloud calls audited)" in result.output
+    assert "no sensitive unit reached a cloud call (1 cloud call audited)" in result.output
 
 
 def test_unreadable_folder_is_named(tmp_path, monkeypatch):

@@ -57,7 +57,7 @@ def test_otel_cloud_calls_without_content_are_said_as_such_and_named_once(tmp_pa
                         "spans": [_span("a1", 1793800000 * 10**9), _span("a2", 1793800002 * 10**9)]}]}]}))
     output = _audit(tmp_path / "traces.json", "--discover", "--no-presidio")
     assert "no cloud call in what was read" not in output
-    assert "nothing to look for in their 2 cloud call(s)" in output
+    assert "nothing to look for in their 2 cloud calls" in output
     assert "openai/openai/" not in output and "openai/gpt-oss-20b" in output
     summary = _json(tmp_path / "traces.json", "--discover", "--no-presidio")
     assert (summary["calls"], summary["cloud_calls"]) == (2, 2)

@@ -301,9 +301,9 @@ def test_inputs_by_file_by_option_and_as_jsonl(tmp_path):
     (run / "episodes.parquet").unlink()
     assert [r.label for r in load([run]).rows] == ["cloud-only", "query-router/fixed:cloud"]
     (run / "episodes.jsonl").write_text("{not json\n")
-    with pytest.raises(InputError, match="cannot read table") as err:
+    with pytest.raises(InputError, match="not JSON") as err:
         load([run])
-    assert err.value.file == str(run / "episodes.jsonl")
+    assert (err.value.file, err.value.line) == (str(run / "episodes.jsonl"), 1)
 
 
 def test_evidence_masks_the_hit_and_other_values_and_is_none_for_a_segment_the_payload_lacks():

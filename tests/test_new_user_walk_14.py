@@ -166,7 +166,7 @@ def test_an_audit_against_an_empty_units_file_says_nothing_was_looked_for(tmp_pa
     empty = tmp_path / "units.jsonl"
     empty.write_text("", encoding="utf-8")
     code, said = _cli("audit", log, "--units", empty)
-    assert code == 0 and "no leak was looked for: the units file holds no unit (its 2 cloud call(s) not audited)" in (
+    assert code == 0 and "no leak was looked for: the units file holds no unit (its 2 cloud calls not audited)" in (
         " ".join(said.split())), said
 
 

@@ -1,8 +1,9 @@
 """How much annotators agree, per pair, on the documents both annotated.
 
 Span F1 counts a span as shared only with the same offsets and label (strict, the unit's value must
-be the same). Cohen's κ compares token labels (a label or `O` per token; a CJK character is a token)
-so it credits agreement on what is *not* sensitive and corrects for chance (scikit-learn's κ).
+be the same). Cohen's κ compares token labels (a label or `O` per token; a CJK character — Han, kana,
+half-width kana — is a token, as Chinese and Japanese write no spaces; a token a span overlaps has its
+label) so it credits agreement on what is *not* sensitive and corrects for chance (scikit-learn's κ).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from itertools import combinations
 
 from ec2audit.annotate.labelstudio import Annotation, span_key
 
-_TOKEN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\W\u3400-\u9fff\uf900-\ufaff]+|[^\w\s]")
+_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")
 
 
 def span_f1(a: set, b: set) -> float:
@@ -24,7 +26,7 @@ def span_f1(a: set, b: set) -> float:
 def token_labels(text: str, spans) -> list[str]:
     labels = []
     for m in _TOKEN.finditer(text):
-        label = next((s.dimension for s in spans if s.start <= m.start() < s.end), "O")
+        label = next((s.dimension for s in spans if s.start < m.end() and m.start() < s.end), "O")
         labels.append(label)
     return labels
 

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from ec2audit import resources
 from ec2audit.annotate.prelabel import MODEL_VERSION, Span, spans_to_units
 from ec2audit.annotate.workspace import Document, make_document
+from ec2audit.console import plural
 from ec2audit.errors import InputError
 from ec2audit.taxonomy import load_taxonomy
 from ec2audit.units import Unit
@@ -255,8 +256,8 @@ def annotations_from_export(tasks: list[dict], users: dict[int, str] | None = No
         version = int(data.get("version") or 1)
         if work and version < latest.get(key, 1):
             newest = latest[key]
-            line = (f"{key} (Label Studio task {task.get('id', n)}): {len(work)} annotations of version {version}; "
-                    f"the file changed since (version {newest})")
+            line = (f"{key} (Label Studio task {task.get('id', n)}): {plural(len(work), 'annotation')} of version "
+                    f"{version}; the file changed since (version {newest})")
             if (key, newest) in annotated:
                 pulled.superseded.append(line + ", which is annotated")
             else:

@@ -155,11 +155,22 @@ def _unknown_cost(rows: list[ProxyRecord], unpriced: list[ProxyRecord], pricing:
     """Why a model's cost is unknown, in `audit`'s and `report`'s words (`unknown_cost`): calls whose answer
     counted no tokens, a model the proxy's prices (`--pricing`, the packaged ones) do not know at the service
     tier that served them, else a cut-off answer."""
-    counted = [(r, service_tier(r.response, r.request)) for r in unpriced
-               if r.input_tokens is not None or r.output_tokens is not None]
-    unknown = [tier for r, tier in counted if not pricing.priced(r.model, tier)]
+    counted = [r for r in unpriced if _counted(r)]
+    unknown = _tiers_without_price(counted, pricing)
     return unknown_cost(len(rows), len(unpriced), len(unpriced) - len(counted), len(unknown),
                         next((t for t in unknown if t != DEFAULT_TIER), None))
+
+
+def _counted(record: ProxyRecord) -> bool:
+    """Whether the answer counted tokens (its usage was recorded)."""
+    return record.input_tokens is not None or record.output_tokens is not None
+
+
+def _tiers_without_price(counted: list[ProxyRecord], pricing: Pricing) -> list[str]:
+    """The service tiers of the calls among `counted` (unpriced, with usage) whose model the prices do not know at
+    the tier that served them; the others' answers were cut off."""
+    tiers = [service_tier(r.response, r.request) for r in counted]
+    return [tier for r, tier in zip(counted, tiers, strict=True) if not pricing.priced(r.model, tier)]
 
 
 @command.command("standin")
@@ -190,7 +201,7 @@ def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None
     from ec2audit.intercept.store import export_records
 
     path, count = export_records(store, out, fmt, episode)
-    click.echo(f"records: {path} ({count} record{'' if count == 1 else 's'})")
+    click.echo(f"records: {path} ({plural(count, 'record')})")
     if not count:
         raise InputError("the store holds no records" + (f" of episode {episode}" if episode else ""),
                          file=str(store))
@@ -218,7 +229,8 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
 
     from ec2audit import metrics
     from ec2audit.audit import group_of
-    from ec2audit.logs.audit import FOUND, NOTHING, SESSION_SCHEMA
+    from ec2audit.intercept.pricing import Pricing
+    from ec2audit.logs.audit import NOTHING, SESSION_SCHEMA, found_scope
     from ec2audit.payloads import Payload
 
     calls: dict[str, list[ProxyRecord]] = {}
@@ -227,43 +239,54 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
                          []).append(record)
     scored = metrics.by_group(result.unit_frame())
     rows = []
+    # the price map is read only where a cost is missing
+    pricing = Pricing() if any(r.forwarded and r.billed_usd is None and _counted(r) for r in records) else None
     for group, mine in calls.items():
         sent = [r for r in mine if r.forwarded]
         unpriced = [r for r in sent if r.billed_usd is None]
+        no_price = _tiers_without_price([r for r in unpriced if _counted(r)], pricing) if pricing else []
         tasks = [] if group in result.found else sorted(result.tasks.get(group, set()) & result.unit_tasks)
         score = scored.get(group, {"units": 0, "leaked": 0, "exposure": None, "exposure_by_dimension": {}})
         rows.append({
             "session": group, "calls": len(mine), "cloud_calls": len(sent), "calls_without_content": 0,
             "units": score["units"], "leaked": score["leaked"], "exposure": score["exposure"],
             "exposure_by_dimension": metrics.dimension_rows(score["exposure_by_dimension"]),
-            "scored_against": NOTHING if group not in scored else FOUND if group in result.found
+            "scored_against": NOTHING if group not in scored
+            else found_scope(len(result.unread.get(group, []))) if group in result.found
             else f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks",
             "tasks": tasks,
             **{f"cloud_{k}": metrics.token_total(sent, k) for k in ("input_tokens", "cached_tokens", "output_tokens")},
             "cloud_usd": None if unpriced else sum(r.billed_usd or 0.0 for r in sent),
             "cloud_unpriced_calls": len(unpriced),
             "cloud_calls_without_usage": sum(r.input_tokens is None and r.output_tokens is None for r in sent),
-            "cloud_calls_without_price": sum(r.input_tokens is not None or r.output_tokens is not None
-                                             for r in unpriced),
-            "cloud_unpriced_tier": None})
+            "cloud_calls_without_price": len(no_price),
+            "cloud_unpriced_tier": next((t for t in no_price if t != DEFAULT_TIER), None)})
     return pl.DataFrame(rows, schema=SESSION_SCHEMA)
 
 
-def _score_blocked(result: AuditResult, cascade: Cascade, record: ProxyRecord) -> None:
+def _score_blocked(result: AuditResult, cascade: Cascade, record: ProxyRecord, store: Path) -> InputError | None:
     """Score the episode of a request the proxy blocked (it reached no cloud); one that names no task of the units
     is scored over the units found in its calls, as `audit` scores a session matched to no task: the ones in this
-    unsent request count too (at 0.0, unless another call sent them)."""
+    unsent request count too (at 0.0, unless another call sent them). A body that cannot be read is returned as
+    the error to name (`blocked_unread`), its episode's units a lower bound."""
+    from ec2audit.logs.intercept_store import blocked_unread
     from ec2audit.payloads import Payload, payload_from_record
 
     empty = Payload(record.id, [], task_id=record.task_id, episode=record.episode)
     if record.task_id in result.unit_tasks:
         result.score(empty)
-        return
+        return None
     try:
         payload = payload_from_record(record.to_row(), record.id)
-    except (InputError, TypeError, AttributeError, ValueError):  # no body to read: nothing found in it
-        payload = empty
-    result.score(payload, {f.unit_id for f in cascade.scan(payload)})
+    except InputError as exc:  # no body to read: its units unknown, said
+        reason = exc.reason
+    except (TypeError, AttributeError, ValueError) as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    else:
+        result.score(payload, {f.unit_id for f in cascade.scan(payload)})
+        return None
+    result.unread.setdefault(result.score(empty), []).append(record.id)
+    return blocked_unread(record, reason, store)
 
 
 @command.command("audit")
@@ -288,6 +311,7 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     from ec2audit.files import write_table
     from ec2audit.intercept.store import read_records
     from ec2audit.logs.audit import sessions_path
+    from ec2audit.logs.intercept_store import unread_reason
     from ec2audit.payloads import payload_from_record
     from ec2audit.report.terminal import audit_summary, print_audit
     from ec2audit.units import read_units
@@ -315,18 +339,20 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     result, cascade = AuditResult(units), build_cascade(units)
     for record in records:
         if not record.forwarded:  # its episode is scored all the same: 0.0 where every request of it was blocked
-            _score_blocked(result, cascade, record)
+            if unread_body := _score_blocked(result, cascade, record, store):
+                skipped.append(unread_body)
             continue
         try:
             payloads.append(payload_from_record(record.to_row(), record.id))
         except InputError as exc:
-            skipped.append(InputError(f"record without a request body ({record.error or exc.reason})",
+            skipped.append(InputError(f"request body not read ({record.error or unread_reason(record, exc.reason)})",
                                       file=str(store), field=f"record {record.id}"))
         except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape the reader cannot take
             skipped.append(InputError(f"request body not readable ({type(exc).__name__}: {exc})",
                                       file=str(store), field=f"record {record.id}"))
     with console.status(f"auditing {plural(len(payloads), 'record')} against {plural(len(units), 'unit')}"):
         run_audit(payloads, units, cascade, result=result)
+    result.errors += skipped  # in `--json` too
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
     if out:

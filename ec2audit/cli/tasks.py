@@ -70,7 +70,7 @@ def show(root: Path, task_id: str) -> None:
     console.print(f"units: {len(t.units)}" + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(dims.items())) + ")"
                                              if dims else ""))
     steps = (t.oracle or {}).get("steps", [])
-    console.print(f"oracle: {len(steps)} steps: " + " → ".join(s["tool"] for s in steps))
+    console.print(f"oracle: {plural(len(steps), 'step')}: " + " → ".join(s["tool"] for s in steps))
 
 
 @command.command("validate")

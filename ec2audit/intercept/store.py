@@ -180,7 +180,8 @@ def export_records(store: str | Path, out: str | Path, fmt: str | None = None,
 
 
 def read_records(path: str | Path, episode: str | None = None) -> list[ProxyRecord]:
-    """A store's records in arrival order (of one episode if given), JSON columns decoded.
+    """A store's records in arrival order (of one episode if given), JSON columns decoded; a request
+    that is no JSON (kept truncated or encoded) stays its text, which the audits name as unread.
 
     The store is opened read-only: a reader never changes its input (no schema, no migration), and
     reads beside a running proxy (WAL). A file that is no store is an InputError naming it."""
@@ -208,7 +209,12 @@ def read_records(path: str | Path, episode: str | None = None) -> list[ProxyReco
         values = dict(zip(columns, row, strict=True))
         for column in _JSON_COLUMNS:
             if values.get(column) is not None:
-                values[column] = _decode(values[column])
+                try:
+                    values[column] = _decode(values[column])
+                except ValueError as exc:  # a body kept truncated or encoded: the audit names it, unread
+                    if column != "request":
+                        raise InputError(f"record {values.get('id')}: its {column} is not JSON ({exc})",
+                                         file=str(path), field=column) from None
         out.append(ProxyRecord.from_row(values))
     return out
 

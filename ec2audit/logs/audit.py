@@ -33,6 +33,7 @@ from polars.io.plugins import register_io_source
 from ec2audit import metrics
 from ec2audit.audit import COLUMN, FINDING_SCHEMA, AuditResult, audit, group_of
 from ec2audit.backends import Backend, Local
+from ec2audit.console import plural
 from ec2audit.detect.cascade import Cascade, build_cascade
 from ec2audit.detect.compiled import placeholder_spans
 from ec2audit.detect.normalize import TextView
@@ -40,7 +41,7 @@ from ec2audit.errors import InputError
 from ec2audit.files import is_jsonl, open_private, write_table
 from ec2audit.intercept.usage import DEFAULT_TIER
 from ec2audit.logs import LogFile, batch_api, check_format, companions, detect, find_logs, read_files, sniff_logs
-from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, instant
+from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, UNREAD_BODY, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
 from ec2audit.logs.listing import Listing
@@ -49,10 +50,20 @@ from ec2audit.units import Unit
 
 LOCAL_ORIGINS = ("user", "tool_result")
 FOUND = "units found in its own calls"
+#: How `FOUND` is marked where blocked requests of the session could not be read (`found_scope`).
+AT_LEAST = " (a lower bound:"
 LOCAL_SIDE = "values on its local side"
 #: What a session with no exposure is scored against: no unit (its task has none; matched to no task, its
 #: calls held none; `--discover`, no value on its local side). Left out of every mean, and counted.
 NOTHING = "nothing: no units to score against"
+
+
+def found_scope(unread: int) -> str:
+    """`FOUND`, or where `unread` blocked requests of the session could not be read (their units unknown), `FOUND`
+    marked as a lower bound, so that `report` says so of its exposure too."""
+    return FOUND if not unread else f"{FOUND}{AT_LEAST} {plural(unread, 'blocked request')} not read)"
+
+
 MESSAGE_INDEX, GROUP, UNIT, GRADE, SEGMENT, START = (
     COLUMN[c] for c in ("message_index", "group", "unit_id", "grade", "segment", "start"))
 CALL_SCHEMA = {
@@ -548,13 +559,13 @@ class LogAudit:
         """What a group's exposure is over, in words."""
         row = self.groups_lazy().filter(pl.col("group") == group).collect()
         key = row["tasks"][0] if row.height else None
-        return self._scored(bool(row["found"].any()), [] if key is None else self.task_names()[key])
+        return self._scored(group, bool(row["found"].any()), [] if key is None else self.task_names()[key])
 
-    def _scored(self, found: bool | None, tasks: list[str]) -> str:
+    def _scored(self, group: str, found: bool | None, tasks: list[str]) -> str:
         if self.mode == "discover":
             return LOCAL_SIDE
         if found:
-            return FOUND
+            return found_scope(len(self.result.unread.get(group, ())))
         return f"task {', '.join(tasks)}" if len(tasks) <= 3 else f"{len(tasks)} tasks"
 
     def exposure(self) -> pl.DataFrame:
@@ -635,7 +646,7 @@ class LogAudit:
                  "leaked": exposure.get(r["group"], {}).get("leaked", 0),
                  "exposure": exposure.get(r["group"], {}).get("exposure"),
                  "exposure_by_dimension": by_dimension.get(r["group"], {}),
-                 "scored_against": self._scored(r["found"], names.get(r["tasks"], []))
+                 "scored_against": self._scored(r["group"], r["found"], names.get(r["tasks"], []))
                  if r["group"] in exposure else NOTHING,
                  "tasks": [] if r["found"] else names.get(r["tasks"], [])} for r in rows]
 
@@ -1347,7 +1358,9 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
                 in_file[key] += 1  # it keeps its step number
                 log.session_calls.setdefault(key, [0, 0, 0, 0])
                 if scoped(payload, BLOCKED):
-                    log.result.score(payload)
+                    group = log.result.score(payload)
+                    if payload.meta.get(UNREAD_BODY) and group in log.found_in_calls:  # its units a lower bound
+                        log.result.unread.setdefault(group, []).append(payload.id)
                 continue
             if call_id is not None:
                 # a copy of a call read before, here or by a part before this one (a resumed session's file,
@@ -1666,6 +1679,8 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             merged.found_in_calls[session] = found_units if known is None else known | found_units
         for session, sums in part.scope.items():
             merged.scope.setdefault(session, sums)
+        for session, ids in part.result.unread.items():
+            result.unread.setdefault(session, []).extend(ids)
     found_spanning |= _span(merged)
     if merged.spanning:
         rows = merged.first_sent_lazy().filter(pl.col("group").is_in(sorted(merged.spanning)))

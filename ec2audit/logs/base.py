@@ -43,6 +43,9 @@ PASSED_OVER: ContextVar[Callable[[str, str], None] | None] = ContextVar("passed_
 #: The `Payload.meta` key of a request a proxy refused (`--enforce block`): no call (no provider saw it, no
 #: text of it is scanned), yielded for its session, which is scored all the same (0.0 if all its were refused).
 BLOCKED = "blocked"
+#: Set beside `BLOCKED` where the refused request's body could not be read: the units it held are unknown, so a
+#: session scored against the units found in its calls counts a lower bound of them (`logs.audit.found_scope`).
+UNREAD_BODY = "unread_body"
 #: The `call_id`s (and `logged_id`s) of calls logged in the parts of the audit before this one, when the audit
 #: splits its files between workers: such a call is logged again, such an id reused (`logs.audit._logged_before`).
 LOGGED_BEFORE: ContextVar[frozenset[str]] = ContextVar("logged_before", default=frozenset())

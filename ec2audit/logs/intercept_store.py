@@ -14,14 +14,36 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ec2audit.console import plural
 from ec2audit.errors import InputError
+from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.usage import service_tier
-from ec2audit.logs.base import BLOCKED, OnError
+from ec2audit.logs.base import BLOCKED, UNREAD_BODY, OnError
 from ec2audit.logs.openai_log import to_payload
 from ec2audit.logs.openclaw_sqlite import SQLITE_MAGIC, tables
 from ec2audit.payloads import Payload
 
 name = "intercept-store"
+
+
+def unread_reason(record: ProxyRecord, reason: str) -> str:
+    """Why a record's request body could not be read: `reason` (what the reader said), or what the store holds in
+    its place (text that is no JSON object, or nothing), the reader's words being about a body it never saw."""
+    if isinstance(record.request, str):
+        return (f"stored as {plural(len(record.request), 'character')} of text, not a JSON object: truncated, "
+                "compressed or encoded?")
+    return reason if isinstance(record.request, dict) else "none on record"
+
+
+def blocked_unread(record: ProxyRecord, reason: str, path: Path, line: int | None = None) -> InputError:
+    """What `intercept audit` and `audit` say of a blocked request whose body they cannot read (a body the store
+    kept truncated or encoded): the units it held are unknown, so an episode that names no task, scored over the
+    units found in its calls, has a denominator that is only a lower bound (docs/design.md §1)."""
+    return InputError(f"blocked record {record.id} of {record.episode or record.task_id or '?'}: request body not "
+                      f"read ({unread_reason(record, reason)}): the units it held are unknown, so an episode that "
+                      "names no task counts at least the units found in its other calls (its exposure at most the "
+                      "figure shown)",
+                      file=str(path), line=line, field="request")
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -56,15 +78,18 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             steps[session] += 1
             try:  # its texts: what an episode that names no task found in its calls, unsent (docs/design.md §1)
                 segments = to_payload(data, f"{path.name}#{number}", path, number, Counter()).segments
-            except InputError:
-                segments = []
-            yield Payload(f"{path.name}#{number}", segments, model=record.model, task_id=record.task_id,
-                          episode=session, meta={"session": session, "format": name, BLOCKED: True})
+            except InputError as exc:
+                on_error(blocked_unread(record, exc.reason, path, number))
+                segments = None
+            yield Payload(f"{path.name}#{number}", segments or [], model=record.model, task_id=record.task_id,
+                          episode=session, meta={"session": session, "format": name, BLOCKED: True,
+                                                 UNREAD_BODY: segments is None})
             continue
         try:
             payload = to_payload(data, f"{path.name}#{number}", path, number, steps)
         except InputError as exc:
-            on_error(InputError(f"record {record.id}: {exc.reason}", file=str(path), line=number))
+            on_error(InputError(f"record {record.id}: request body not read ({unread_reason(record, exc.reason)})",
+                                file=str(path), line=number, field="request"))
             continue
         if record.input_tokens is not None or record.billed_usd == 0:  # priced by the proxy, with its --pricing:
             # a null cost is unknown there too (no price, or a stream cut off before the usage of all its output),

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ec2audit.console import plural
 from ec2audit.errors import InputError
 from ec2audit.logs import acebench_audit
 from ec2audit.logs.base import OnError, first_record, make_payload, normalize_usage, read_jsonl
@@ -119,7 +120,7 @@ class Transcript:
             if message.get("role") == "bashExecution" and isinstance(message.get("command"), str):
                 item.source["command"] = message["command"][:200]
             if images:
-                self._error(f"{images} image block(s) not audited", line)
+                self._error(f"{plural(images, 'image block')} not audited", line)
             for block in _blocks(message.get("content")):
                 if isinstance(block, dict) and block.get("type") == "toolCall" and block.get("id"):
                     args = given if isinstance(given := block.get("arguments"), dict) else {}
@@ -132,7 +133,7 @@ class Transcript:
             item.parts = [("user", "user", t) for _, _, t in parts]
             item.source["kind"] = f"custom_message {entry.get('customType') or ''}".strip()
             if images:
-                self._error(f"{images} image block(s) not audited", line)
+                self._error(f"{plural(images, 'image block')} not audited", line)
         elif kind in _CONTEXT and isinstance(entry.get("summary"), str):
             item.parts = [("user", "user", entry["summary"])]
         self.entries[eid] = item

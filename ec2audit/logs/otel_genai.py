@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ec2audit.console import plural
 from ec2audit.intercept.usage import service_tier
 from ec2audit.logs.base import OnError, make_payload, normalize_usage, open_log, outline
 from ec2audit.logs.messages import normalize, sources
@@ -405,11 +406,12 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
                     payload.meta["step"] = steps[payload.episode]
                     yield payload
         except ijson.JSONError as exc:
-            on_error(InputError(f"not valid JSON after {number} call(s), rest skipped ({exc})", file=str(path)))
+            on_error(InputError(f"not valid JSON after {plural(number, 'call')}, rest skipped ({exc})", file=str(path)))
             return
     orphans = sum(map(len, logged.values()))
     if orphans:
         on_error(InputError(
-            f"{orphans} GenAI log record(s) ({', '.join(sorted({e['name'] for es in logged.values() for e in es}))}) "
+            f"{plural(orphans, 'GenAI log record')} "
+            f"({', '.join(sorted({e['name'] for es in logged.values() for e in es}))}) "
             f"belong to no span in this file, not read: export the spans to the same file "
             f"(one exporter for traces and logs)", file=str(path)))

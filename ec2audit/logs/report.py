@@ -119,7 +119,9 @@ def _clip(text: str, width: int) -> str:
 
 
 def _scope(scored_against: str | None) -> str:
-    return "units in its calls" if scored_against == FOUND else scored_against or "-"
+    if scored_against and scored_against.startswith(FOUND):  # with `found_scope`'s mark where there is one
+        return "units in its calls" + scored_against.removeprefix(FOUND)
+    return scored_against or "-"
 
 
 def _carrier(row: dict) -> str:
@@ -148,8 +150,8 @@ def _leaks(summary: dict, console: Console, limit: int) -> None:
             break
         info = sessions.get(session, {})
         exposure = "-" if info.get("exposure") is None else f"{info['exposure']:.3f}"
-        table = _table(f"[bold]{session}[/]: exposure {exposure} ({info.get('leaked', 0)} of {info.get('units', 0)} "
-                       f"units ≥0.7, over {_scope(info.get('scored_against'))})",
+        table = _table(f"[bold]{session}[/]: exposure {exposure} ({info.get('leaked', 0)} of "
+                       f"{plural(info.get('units', 0), 'unit')} ≥0.7, over {_scope(info.get('scored_against'))})",
                        ["unit", "dimension", "grade", "first call", "carrier", "evidence"])
         table.columns[0].overflow = table.columns[4].overflow = table.columns[5].overflow = "fold"
         table.columns[1].no_wrap = table.columns[2].no_wrap = table.columns[3].no_wrap = True
@@ -169,11 +171,11 @@ def _clean(summary: dict) -> str:
     never "no leak" over calls that carried no prompt text."""
     cloud, scanned = summary["cloud_calls"], summary["payloads"]
     if not summary["units"] and summary["mode"] == "units":  # an empty units file: nothing was looked for
-        return (f"[bold red]no leak was looked for[/]: the units file holds no unit (its {cloud} cloud call(s) not "
-                "audited)")
+        return (f"[bold red]no leak was looked for[/]: the units file holds no unit (its "
+                f"{plural(cloud, 'cloud call')} not audited)")
     if not summary["units"]:
         return (f"no sensitive value found on the local side (user inputs, tool results) of the sessions: "
-                f"nothing to look for in their {cloud} cloud call(s)")
+                f"nothing to look for in their {plural(cloud, 'cloud call')}")
     empty = summary["cloud_calls_without_content"]
     if empty:
         record = "span" if {c["record"] for c in summary["coverage"]} == {"span"} else "call"
@@ -186,7 +188,7 @@ def _clean(summary: dict) -> str:
     if scanned < cloud:
         return (f"no sensitive unit reached a cloud call ({scanned} of {cloud} cloud calls audited: the others are "
                 "in sessions where no sensitive value was found)")
-    return f"no sensitive unit reached a cloud call ({cloud} cloud calls audited)"
+    return f"no sensitive unit reached a cloud call ({plural(cloud, 'cloud call')} audited)"
 
 
 def _usd(row: dict) -> str:
@@ -242,7 +244,7 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
                           "cloud: no call; its session is scored all the same (0.0 where nothing of it was sent)",
                           highlight=False)
     # with a units file, a session scored against nothing is one that matched no task and sent none of its units
-    found = [s for s in summary["sessions"] if s["scored_against"] == FOUND]
+    found = [s for s in summary["sessions"] if (s["scored_against"] or "").startswith(FOUND)]
     unmatched = len(found) + sum(s["scored_against"] == NOTHING for s in summary["sessions"]
                                  if summary["mode"] == "units")
     if unmatched:

@@ -291,8 +291,8 @@ def _episode_html(ep: EpisodeView) -> str:
         facts.append(f"status {escape(ep.status)}")
     if ep.exposure is not None:
         facts.append(f"exposure {ep.exposure:.3f}")
-    if ep.calls_without_content:
-        facts.append(f"{ep.calls_without_content} of {ep.calls} calls without prompt content")
+    if ep.calls_without_content and ep.calls:  # both from the sessions table
+        facts.append(f"{ep.calls_without_content} of {plural(ep.calls, 'call')} without prompt content")
     partial = len(ep.leaks) - ep.leaked
     facts.append(plural(ep.leaked, "leaked unit") + (f", {partial} more in part (grade < 0.7)" if partial else ""))
     out = [f'<details class="ep"><summary>{escape(ep.episode_id)} <span class="facts">{" · ".join(facts)}'

@@ -21,11 +21,11 @@ import polars as pl
 
 from ec2audit import metrics
 from ec2audit.audit import FINDING_SCHEMA
-from ec2audit.console import unknown_cost, unpriced_episodes
+from ec2audit.console import plural, unknown_cost, unpriced_episodes
 from ec2audit.detect.semantic import CANDIDATE
 from ec2audit.errors import InputError
-from ec2audit.files import is_jsonl
-from ec2audit.logs.audit import CLOUD_USAGE, SESSION_SCHEMA, UNPRICED_TIER, sessions_path
+from ec2audit.files import read_table
+from ec2audit.logs.audit import AT_LEAST, CLOUD_USAGE, SESSION_SCHEMA, UNPRICED_TIER, sessions_path
 from ec2audit.payloads import Payload, iter_payloads, payload_from_record
 from ec2audit.run.record import FINISHED
 from ec2audit.units import Unit, read_units
@@ -178,18 +178,11 @@ def _is_sqlite(path: Path) -> bool:
         return f.read(16) == b"SQLite format 3\x00"
 
 
-def _read_table(path: Path) -> pl.DataFrame:
-    try:
-        return pl.read_ndjson(path) if is_jsonl(path) else pl.read_parquet(path)
-    except Exception as exc:  # polars raises several types for unreadable files
-        raise InputError(f"cannot read table: {exc}", file=str(path)) from None
-
-
 def _read_findings(path: Path) -> pl.DataFrame:
     """A findings table: a file, or the folder `audit --ray --out` writes (Parquet partitioned by
     dimension), read back in call order as a findings file holds it."""
     if not path.is_dir():
-        return _read_table(path)
+        return read_table(path)
     if not any(path.rglob("*.parquet")):
         return pl.DataFrame(schema=FINDING_SCHEMA)  # nothing was found
     try:
@@ -349,7 +342,7 @@ def _first_findings(findings: pl.DataFrame) -> dict[tuple[str, str], dict]:
 def _load_run(run_dir: Path, source: str, show_values: bool,
               vary_with: set[str]) -> tuple[list[StrategyRow], dict, list]:
     path = _episodes_path(run_dir)
-    episodes = _read_table(path)
+    episodes = read_table(path)
     if episodes.is_empty():
         raise InputError("no finished episode in this run yet", file=str(path))
     episodes = _require(episodes, EPISODE_COLUMNS, path)
@@ -358,7 +351,7 @@ def _load_run(run_dir: Path, source: str, show_values: bool,
             episodes = episodes.with_columns(pl.lit(None, pl.String).alias(name))
     rows = _run_rows(episodes, source, vary_with)
     findings_path = run_dir / "findings.parquet"
-    findings = _read_table(findings_path) if findings_path.exists() else pl.DataFrame(schema=FINDING_SCHEMA)
+    findings = read_table(findings_path) if findings_path.exists() else pl.DataFrame(schema=FINDING_SCHEMA)
     segments = {key[:4]: key[4] for key in
                 findings.select("group", "payload_id", "start", "end", "segment").iter_rows()}
     leaks_of = {}
@@ -409,7 +402,7 @@ def _session_rows(findings_path: Path) -> list[dict] | None:
     path = sessions_path(findings_path)
     if not path.exists():
         return None
-    frame = _read_table(path)
+    frame = read_table(path)
     for name in ("calls_without_content", *CLOUD_USAGE, UNPRICED_TIER):  # written before these were counted: unknown
         if name not in frame.columns:
             frame = frame.with_columns(pl.lit(None, SESSION_SCHEMA[name]).alias(name))
@@ -444,7 +437,7 @@ def _coverage_note(name: str, sessions: list[dict]) -> list[str]:
     empty = sum(s["calls_without_content"] or 0 for s in sessions)
     if not empty:
         return []
-    return [f"{name}: {empty} of {calls} calls read carried no prompt content (OpenTelemetry spans "
+    return [f"{name}: {empty} of {plural(calls, 'call')} read carried no prompt content (OpenTelemetry spans "
             f"with content capture off?): no leak can be seen in them; the findings are over the other "
             f"{calls - empty}"]
 
@@ -504,6 +497,9 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
     if sessions is not None:
         notes += _coverage_note(source, sessions)
         notes += _unscored_note(source, [s["exposure"] for s in sessions], "sessions")
+        notes += [f"{source}: {s['session']}: exposure {s['exposure']:.3f} at most, over {s['scored_against']}"
+                  for s in sessions
+                  if AT_LEAST in (s["scored_against"] or "") and s["exposure"] is not None]
     if sessions is None:
         sessions = _groups_from_findings(findings, grades, units)
         notes.append(f"{source}: no {sessions_path(findings_path).name} beside it: only the sessions "
@@ -645,7 +641,7 @@ def _varying(run_dirs: list[Path]) -> set[str]:
     """Which configuration columns take more than one value over all runs (they go into the labels)."""
     values: dict[str, set] = defaultdict(set)
     for run_dir in run_dirs:
-        frame = _read_table(_episodes_path(run_dir))
+        frame = read_table(_episodes_path(run_dir))
         for key in CONFIG_KEYS:
             if key in frame.columns:
                 values[key] |= set(frame[key].unique().to_list())

@@ -48,8 +48,12 @@ def print_audit(result: AuditResult, console: Console, top: int = 10) -> None:
         table.add_column(name, justify=justify)
     for row in summary["exposure"]:
         # a group that names no task of the units is scored against the units found in its calls, as `audit` says
-        table.add_row(row["group"], row["task_id"] or "units in its calls", str(row["units"]), str(row["leaked"]),
-                      f"{row['exposure']:.3f}", f"{1 - row['exposure']:.3f}")
+        # (at least those: a blocked request of it whose body could not be read held units unknown, `found_scope`)
+        lower = row["task_id"] is None and row["group"] in result.unread
+        table.add_row(row["group"], row["task_id"] or f"units in its calls{', at least' * lower}",
+                      f"≥{row['units']}" if lower else str(row["units"]), str(row["leaked"]),
+                      f"≤{row['exposure']:.3f}" if lower else f"{row['exposure']:.3f}",
+                      f"≥{1 - row['exposure']:.3f}" if lower else f"{1 - row['exposure']:.3f}")
     console.print(table)
     if summary["top_leaks"]:
         # a fragment (0.3) reached the payloads too, but is no leaked unit (`metrics.leaked`): the title says so
