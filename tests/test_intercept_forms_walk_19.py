@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 import pytest
 from test_intercept_forms_walk_3 import NEAR, RECORD, UNIT_IDS, UNITS, _line
@@ -46,7 +47,7 @@ def _outcome(proxy, group: str, form: str, place: str, write, read) -> str:
 
 # --- byte dumps with no offsets --------------------------------------------------------------------------------------
 
-def _od(cells) -> callable:
+def _od(cells: Callable[[bytes], str]) -> Callable[[str], str]:
     """`od -An` of a line's bytes: sixteen a line, each line `cells(chunk)`, after a label."""
     def write(line: str) -> str:
         data = line.encode()
