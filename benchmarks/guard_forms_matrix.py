@@ -9,7 +9,9 @@ URL-encoded bodies, Ollama's streams; `--walk 15`, the fifteenth's: YAML with qu
 hex bytes one separator apart; `--walk upload-seams`, session 26's upload URLs on another host and values cut
 across two Uploads API parts; `--walk 17`, session 27's groups: values cut across two parts in a decoded view or
 inside a character, `complete`'s order, 301/302/303 redirects, file parts' declared charsets; `--walk 18`, session
-28's: compressed and packed files in every file place, byte dumps in words and octal, names percent-encoded in GBK),
+28's: compressed and packed files in every file place, byte dumps in words and octal, names percent-encoded in GBK;
+`--walk 19`, session 29's: dumps with no offsets, Ollama streams pasted whole, literals cut at a punctuation mark,
+`String.fromCharCode`),
 run in redact and block mode against the code on PYTHONPATH, each cell's
 outcome written as JSON; with `--before` (an earlier run's JSON, e.g. of a `git archive` tree) it prints the
 markdown table of RESULTS.md, session 14: per position and form, how many of the position's APIs held in both
@@ -43,6 +45,7 @@ WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "
          "12": "test_intercept_forms_walk_12", "13": "test_intercept_forms_walk_13",
          "14": "test_intercept_forms_walk_14", "15": "test_intercept_forms_walk_15",
          "17": "test_intercept_forms_walk_17", "18": "test_intercept_forms_walk_18",
+         "19": "test_intercept_forms_walk_19",
          "upload-seams": "test_intercept_upload_seams"}
 
 

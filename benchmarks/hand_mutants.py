@@ -2111,10 +2111,10 @@ mutant('UR4', 'codecs = ("utf-16-le",) if kind is not None and kind.lstrip("0") 
 mutant('UR5', 'if text.strip() and all(c.isprintable() or c in "\\t\\r\\n" for c in text):', 'if text.strip():')
 mutant('UL1', '    if max(numbers) < 0x80 or max(numbers) > _MAX:\n', '    if max(numbers) > _MAX:\n')
 mutant('UL2', '    if max(numbers) < 0x100:\n', '    if max(numbers) < 0x80:\n')
-mutant('UL3', '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|^)((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\t]*'
-       '(?=\\])|(?=\\r?$))",',
-       '_LIST = re.compile(rf"(?:(?<=\\[)[ \\t]*|^|(?<=,))((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \\t'
-       ']*(?=\\])|(?=\\r?$)|(?=,))",')
+mutant('UL3', '[ \\t]*|^)"\n                   rf"((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)'
+       '(?:[ \\t]*(?=[\\])])|(?=\\r?$))", re.MULTILINE)',
+       '[ \\t]*|^|(?<=,))"\n                   rf"((?<![\\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)'
+       '(?:[ \\t]*(?=[\\])])|(?=\\r?$)|(?=,))", re.MULTILINE)')
 mutant('UL4', 'return text if all(c.isprintable() or c in "\\t\\n\\r" for c in text) else None', 'return text')
 mutant('UO1', '    if Decimal(minutes) >= 60 or (seconds is not None and Decimal(seconds) >= 60):\n',
        '    if Decimal(minutes) > 60 or (seconds is not None and Decimal(seconds) > 60):\n')
@@ -2302,7 +2302,7 @@ mutant('ECF6', '                if both or not issuer:\n', '                if n
 mutant('ECF7', 'if prefix and len(piece) <= self._key_type[i]:', 'if prefix and len(piece) < self._key_type[i]:')
 mutant('ECF8', 'if not (issuer and _DIGITS_ON.match(text, end)):', 'if not issuer:')
 # detect/forms/code_point_lists.py, concatenation.py: whole lines, JSON strings a line
-mutant('ECP1', '(?:[ \\t]*(?=\\])|(?=\\r?$))",\n                   re.MULTILINE)', '(?:[ \\t]*(?=\\])|(?=\\r?$))")')
+mutant('ECP1', '|(?=\\r?$))", re.MULTILINE)', '|(?=\\r?$))")')
 mutant('ECP2', '|(?=\\r?$))",', '|(?=$))",')
 mutant('ECC1', 'not _LINES_APART.fullmatch(joined) and', 'True and')
 mutant('ECC2', '_LINES_APART = re.compile(r"""\\\\*["\']\\r?\\n\\\\*["\']""")',

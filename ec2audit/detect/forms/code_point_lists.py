@@ -1,9 +1,11 @@
 """A text printed as the list of its characters' code points: Erlang's shell prints a Unicode string so by default
-(`[27431,38451,23068,23068]` for 欧阳娜娜: only Latin-1 strings print as strings), as do Python's
-`[ord(c) for c in s]`, Java's `s.chars().boxed().toList()` and JavaScript's `[...s].map(c => c.codePointAt(0))`, in
-a log line or a JSON array (`intercept/fields.py` reads an array of numbers as such a list). A reader reads the text;
-so do the tiers, where every number is a code point (up to U+10FFFF), one at least is past ASCII, the text prints,
-and the numbers are no UTF-8 bytes (those are `byte_lists`' reading: `[74, 111, 115, 195, 169]`)."""
+(`[27431,38451,23068,23068]` for 欧阳娜娜: only Latin-1 strings print as strings), as do Python's `[ord(c) for c in s]`,
+Java's `s.chars().boxed().toList()` and JavaScript's `[...s].map(c => c.codePointAt(0))`, in a log line or a JSON
+array (`intercept/fields.py` reads an array of numbers as such a list); and as the arguments of JavaScript's
+`String.fromCharCode(…)` and `fromCodePoint(…)`, which make the text again (a minified script, a bookmarklet). A
+reader reads the text; so do the tiers, where every number is a code point (up to U+10FFFF), one at least is past
+ASCII, the text prints, and the numbers are no UTF-8 bytes (those are `byte_lists`' reading: `[74, 111, 115, 195,
+169]`)."""
 
 from __future__ import annotations
 
@@ -19,8 +21,8 @@ _COMMA = r",[ \t]*(?:\r?\n[ \t]*)?"
 #: nothing else (a JSON array's numbers as `fields` offers them: `27431,38451`): a bare `516,48` inside a CSV row or
 #: a table is no such list. Lines, not the whole text: the cue scan hands a form whole lines of a text, and a
 #: form reads the same there as in the whole text (`tests/test_detect_form_cues.py`)
-_LIST = re.compile(rf"(?:(?<=\[)[ \t]*|^)((?<![\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \t]*(?=\])|(?=\r?$))",
-                   re.MULTILINE)
+_LIST = re.compile(rf"(?:(?:(?<=\[)|(?<=fromCharCode\()|(?<=fromCodePoint\())[ \t]*|^)"
+                   rf"((?<![\w.-])[0-9]{{1,7}}(?:{_COMMA}[0-9]{{1,7}})+)(?:[ \t]*(?=[\])])|(?=\r?$))", re.MULTILINE)
 _MAX = 0x10FFFF
 
 

@@ -3,7 +3,9 @@
 SQL's `'DE89' || '3704…'`, PHP's `.`, Lua's `..`, VB's `&`. The program reads one string; so does a reader, and
 so do the tiers: the closing quote, the operator and the opening quote go. Literals apart by anything else stay
 apart: a comma, a word (`"yes" or "no"`), a tab (a TSV row's fields), and a space alone on one line (shell
-arguments, Go's `%q` of a slice: `["139" "2288"]`).
+arguments, Go's `%q` of a slice: `["139" "2288"]`). The literals' ends may be any characters but blanks and
+quotes: a value is cut at its `@` or its `.` as often as inside a word (`"lena.hartmann@" + "example.org"`,
+`"…@example"⏎    ".org"`, the shell's `'…@example''.org'`).
 
 A credential is also sent in pieces a person labels rather than a program joins ("first half kX9dQ2mVt7RzL4pN,
 second half 8wBc3HsY6fJ1aE", "第一段 … 第二段 …"): pieces of ≥ 12 characters each, standing alone, in the value's
@@ -31,7 +33,7 @@ from ec2audit.detect.views import Replacement, ScanView
 # the first is checked on the match.
 _JOIN = re.compile(r"""["'\\](?:(?<=["'])|\\*["'])"""  # the closing quote
                    r"""(?: *(?:\+|\|\||\.\.?|&)[ \t]*(?:\r?\n[ \t]*)?| *\r?\n[ \t]*|)"""  # operator, line break
-                   r"""\\*["'](?=[^\W_])""")  # the opening quote
+                   r"""\\*["'](?=[^\s"'\\])""")  # the opening quote
 _QUOTE = re.compile(r"""\\*["']""")
 # a literal closing its line and one opening the next at its first column: each line a whole string, as `jq -a` and
 # `print(json.dumps(v))` print them (a literal continued in source is indented, or after an operator or a space)
@@ -92,9 +94,17 @@ class Concatenation(Form):
         for m in _JOIN.finditer(text):
             start, joined = m.start(), m.group()
             opening = _QUOTE.match(joined)
-            if start and text[start - 1].isalnum() and opening and joined.endswith(opening.group()) and \
-                    not _LINES_APART.fullmatch(joined) and not ("\n" in joined and _KEY_NEXT.match(text, m.end())):
+            if start and _joins(text[start - 1], text[m.end()]) and opening and \
+                    joined.endswith(opening.group()) and not _LINES_APART.fullmatch(joined) and \
+                    not ("\n" in joined and _KEY_NEXT.match(text, m.end())):
                 yield start, m.end(), ""
+
+
+def _joins(last: str, first: str) -> bool:
+    """Do literals ending in `last` and starting with `first` join (their quotes and what joins them gone)? Not
+    where either is a blank or a quote: `"" + "x"`, `"a " + "b"` and CSV's doubled quotes are no value cut in
+    two."""
+    return not (last.isspace() or first.isspace() or last in "\"'\\" or first in "\"'\\")
 
 
 def _pieces(text: str, value: str, starts: list[int]) -> list[tuple[int, int, int, int]]:

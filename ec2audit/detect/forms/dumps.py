@@ -43,8 +43,9 @@ class ByteDumps(Form):
         if _START not in text:
             return
         for base in (8, 16):  # (a dump in the other base reads one line: its second offset is no sum)
-            yield from _dumps(text, _WORD_LINE, base, _words)  # (before xxd's: a dump of words is no xxd's)
-            yield from _dumps(text, _OD_LINE, base, _od_bytes)
+            # (before xxd's: a dump of words is no xxd's)
+            yield from _dumps(text, _WORD_LINE, base, lambda m: words(m.group(2)))
+            yield from _dumps(text, _OD_LINE, base, lambda m: od_cells(m.group(2)))
         yield from _dumps(text, _HEX_LINE, 16, _hex_bytes)
 
 
@@ -52,12 +53,13 @@ def _hex_bytes(m: re.Match) -> bytes:
     return bytes.fromhex(m.group(2).replace(" ", ""))
 
 
-def _words(m: re.Match) -> bytes:
-    return b"".join(bytes.fromhex(word)[::-1] for word in m.group(2).split())
+def words(cells: str) -> bytes:
+    """The bytes of a dump line's words, each little-endian in hex, blanks apart."""
+    return b"".join(bytes.fromhex(word)[::-1] for word in cells.split())
 
 
-def _od_bytes(m: re.Match) -> bytes:
-    cells = m.group(2)
+def od_cells(cells: str) -> bytes:
+    """The bytes of od's (or hexdump's) cells four characters wide: a character, an escape, an octal byte."""
     out = bytearray()
     for k in range(0, len(cells), 4):
         cell = cells[k:k + 4].strip()
@@ -79,7 +81,7 @@ def _dumps(text: str, line: re.Pattern, base: int, read) -> Iterator[Replacement
         while (m := line.match(text, end + 1)) is not None and _offset(m, base) == len(raw):
             raw += read(m)
             end = m.end()
-        yield from _decoded(start, end, raw)
+        yield from dumped_text(start, end, raw)
         pos = text.find(_START, end)
 
 
@@ -91,7 +93,8 @@ def _offset(m: re.Match, base: int) -> int | None:
         return None
 
 
-def _decoded(start: int, end: int, raw: bytearray) -> Iterator[Replacement]:
+def dumped_text(start: int, end: int, raw: bytearray) -> Iterator[Replacement]:
+    """The dump at `start`:`end` as the text its bytes are (UTF-8, read again where it is escaped), if any."""
     if len(raw) < _LEAST_BYTES:
         return
     try:
