@@ -1,7 +1,7 @@
 """Session 29's classes of string-tier errors on other authors' hand-written splits (39, 40, and 2–38 read again),
 each read as `Cascade([unit]).scan_text(text)` in phrasings of our own, with the near misses (another account at the
-same branch, a stranger's birth date, a neighbour's ID, a claim stated rather than denied, the next host's address,
-another family's 丽华) that must stay as they are; and the documentation's example IBANs, which `annotate prelabel` must not propose."""
+same branch, a stranger's birth date, a neighbour's ID, a claim stated rather than denied, the next host's address)
+that must stay as they are; and the documentation's example IBANs, which `annotate prelabel` must not propose."""
 
 from __future__ import annotations
 
@@ -121,19 +121,7 @@ def test_a_number_read_out_in_chinese_numeral_groups_apart_by_commas_is_the_numb
             _graded("6214 8301 1234 5678", "financial", near_miss, "card")) == (1.0, 0)
 
 
-# -- 6. a given name after a two-character surname is another person's ------------------------------------------
-
-@pytest.mark.parametrize(("text", "near_miss"), [
-    ("丽华下午把报销单交了", "皇甫丽华下午把报销单交了"),
-    ("报销单是丽华交的", "报销单是令狐丽华交的"),
-])
-def test_a_given_name_after_a_compound_surname_is_another_persons(text, near_miss):
-    """丽华 alone is 王丽华's given name (0.3); after 皇甫 or 令狐, as after 李, it is someone else's (0)."""
-    assert (_graded("王丽华", "person_name", text, "name"), _graded("王丽华", "person_name", near_miss, "name")) \
-        == (0.3, 0)
-
-
-# -- 7. the documentation's example IBANs are nobody's account --------------------------------------------------
+# -- 6. the documentation's example IBANs are nobody's account --------------------------------------------------
 
 def test_prelabel_proposes_no_documentation_example_iban(tmp_path):
     """The ECBS's and the IBAN registry's examples, in prose and as a keyed field, are not proposed; an IBAN of the

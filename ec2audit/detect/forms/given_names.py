@@ -1,14 +1,14 @@
 """The given name alone identifies in a task's context: "emily" for Emily Rutherford, "子墨" for 周子墨 (two
 characters after a one-character surname), a fragment (0.3) — not a common word ("will"), not inside a
 handle (`emily.r@…`), not before another family name (`Emily Brown` is another Emily), not after a common
-Chinese surname, one character or two (李子墨, 欧阳子墨 are other 子墨s)."""
+Chinese surname (李子墨 is another 子墨)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.compiled import COMMON_WORDS, COMPOUND_SURNAMES, HAN_NAME, CompiledUnit, han_surname_chars
+from ec2audit.detect.compiled import COMMON_WORDS, HAN_NAME, CompiledUnit, han_surname_chars
 from ec2audit.detect.finding import FRAGMENT, Hit
 from ec2audit.detect.forms import HANDLE_NEXT, Form, register, standalone
 from ec2audit.detect.forms.surnames import SURNAME_PARTICLES, han_surname, latin_surname
@@ -45,8 +45,7 @@ class GivenNames(Form):
                 following = _NEXT_WORD.match(original, e)
                 if following and (following.group(1)[0].isupper() or following.group(1) in SURNAME_PARTICLES):
                     continue
-            elif start and (text[start - 1] in han_surname_chars()
-                            or text[max(0, start - 2):start] in COMPOUND_SURNAMES):
+            elif start and text[start - 1] in han_surname_chars():
                 continue
             for i in indices:
                 if i not in decided:
