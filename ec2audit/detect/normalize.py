@@ -41,7 +41,8 @@ CJK_NUMERALS = dict(zip("〇零一二三四五六七八九幺", "001234567891", 
 CJK_GROUP_SEPARATOR = rf"(?:{DIGIT_SEPARATOR}{{0,3}}|[,、] ?)"  # what may stand between two numerals of a run
 _CJK_DIGIT_RUN = re.compile(rf"[{''.join(CJK_NUMERALS)}](?:{CJK_GROUP_SEPARATOR}[{''.join(CJK_NUMERALS)}]){{5,}}")
 _CJK_DIGITS = str.maketrans("".join(CJK_NUMERALS), "".join(CJK_NUMERALS.values()))
-_CJK_RUN_READ = {**_CJK_DIGITS, ord(","): " ", ord("、"): " "}  # a run's numerals as digits, its commas as spaces
+#: a run's numerals as digits, its commas as spaces
+_CJK_RUN_READ = str.maketrans("".join(CJK_NUMERALS) + ",、", "".join(CJK_NUMERALS.values()) + "  ")
 # The English twin ("four one five two seven five four zero six eight"): runs of six or more digit
 # words become digits. Words are longer than digits, so this one keeps a map back to the text. The
 # regex costs 11-15 ns a character, so it is only tried where the automaton saw two digit words in a row
