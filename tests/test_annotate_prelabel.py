@@ -115,7 +115,7 @@ def test_cli_prelabel_without_presidio_finds_grouped_ibans_and_international_pho
     ws = tmp_path / "task-eu" / "workspace"
     ws.mkdir(parents=True)
     (ws / "note.txt").write_text(
-        "Pay DE89 3704 0044 0532 0130 00, not DE88 3704 0044 0532 0130 00. Call +44 20 7946 0958 or "
+        "Pay DE47 3704 0044 0532 0130 77, not DE46 3704 0044 0532 0130 77. Call +44 20 7946 0958 or "
         "+33 1 42 68 53 00 (Berlin: +49 30 1234567), never +999 1234 5678.\n"
         "Built with v2.4.1+3.0.2 at 2024-03-02T10:00:00+01:00.\n",
         encoding="utf-8")
@@ -124,7 +124,7 @@ def test_cli_prelabel_without_presidio_finds_grouped_ibans_and_international_pho
     assert result.exit_code == 0, result.output
     labels = {r["value"]["text"]: r["value"]["labels"][0] for r in json.loads(out.read_text())[0]["predictions"][0]
               ["result"] if r["type"] == "labels"}
-    assert labels == {"DE89 3704 0044 0532 0130 00": "financial", "+44 20 7946 0958": "contact",
+    assert labels == {"DE47 3704 0044 0532 0130 77": "financial", "+44 20 7946 0958": "contact",
                       "+33 1 42 68 53 00": "contact", "+49 30 1234567": "contact"}
     helped = " ".join(CliRunner().invoke(main, ["annotate", "prelabel", "--help"]).output.split())
     assert "IBANs" in helped and "any with a +country code" in helped and "Only Presidio adds" in helped

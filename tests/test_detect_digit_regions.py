@@ -135,9 +135,10 @@ def test_a_run_with_more_numbers_than_are_compiled_reads_the_whole_digit_view():
 
 def test_the_numerals_and_separators_are_those_the_digit_view_reads():
     """`digit_regions` spells out what `normalize` reads as a digit and a separator: the two must not drift."""
-    from ec2audit.detect.normalize import _CJK_DIGIT_RUN, _CJK_DIGITS, _DIGIT_SEP
+    from ec2audit.detect.normalize import _CJK_DIGIT_RUN, _CJK_DIGITS, _DIGIT_SEP, DIGIT_SEPARATOR
 
     assert {chr(code): chr(digit) for code, digit in _CJK_DIGITS.items()} == \
         {numeral: digit for digit, numerals in digit_regions._NUMERALS.items() for numeral in numerals}
-    separators = digit_regions._SEPARATORS.removesuffix("{0,3}")
-    assert _DIGIT_SEP.pattern.startswith(f"({separators}") and separators in _CJK_DIGIT_RUN.pattern
+    # between two digits as `_DIGIT_SEP` reads them; between two numerals also a comma, as the numerals' run does
+    assert _DIGIT_SEP.pattern.startswith(f"({DIGIT_SEPARATOR}") and digit_regions._SEPARATORS.startswith(
+        f"(?:{DIGIT_SEPARATOR}{{0,3}}|") and digit_regions._SEPARATORS in _CJK_DIGIT_RUN.pattern

@@ -22,6 +22,7 @@ from functools import cache
 from ec2audit.annotate.recognizers import ENTITY_DIMENSIONS, RecognizerRegistry, default_registry
 from ec2audit.annotate.recognizers.base import Match
 from ec2audit.annotate.recognizers.contact import MESSAGE_ID_HEADER, placeholder_mailbox
+from ec2audit.annotate.recognizers.finance import example_iban
 from ec2audit.annotate.recognizers.health import TOPIC_AFTER, change_count
 from ec2audit.annotate.recognizers.location import STREET_WORDS
 from ec2audit.annotate.recognizers.person import PLACEHOLDER_NAMES
@@ -432,7 +433,8 @@ def _plausible(doc: Document, found: list[Match]) -> list[Match]:
     is a mail header's message id (`Message-ID: <CAF8x9…@mail.example.com>`) or a template's (`support@example.com`,
     `placeholder_mailbox`). A phone number glued to a code
     (`CLM-2024-…`) or after a number sign (`Order #123-456-7890`) is a reference, whoever found it; John Doe and
-    张三 are anybody, no one; a condition before `classifier` or `dataset` names a topic, no one's health, and
+    张三 are anybody, no one; a documentation's example IBAN (`GB82 WEST 1234 5698 7654 32`), whoever found it, is
+    nobody's account; a condition before `classifier` or `dataset` names a topic, no one's health, and
     `deletions` counting a change's lines (`45 deletions`) none."""
     text, names = doc.text, {f.field.rsplit(".", 1)[-1] for f in doc.fields}
     found = [m for m in found if not (text[m.start:m.end].strip() in names and doc.field_at(m.start, m.end) is None)
@@ -440,6 +442,7 @@ def _plausible(doc: Document, found: list[Match]) -> list[Match]:
              and not _a_version(doc, m)
              and not (m.entity == "PHONE_NUMBER" and _ID_PREFIX_BEFORE.search(text[max(0, m.start - 12):m.start]))
              and not (m.dimension == "person_name" and text[m.start:m.end].strip().lower() in PLACEHOLDER_NAMES)
+             and not (m.dimension == "financial" and example_iban(text[m.start:m.end].strip(" \"'")))
              and not (m.dimension == "health" and (TOPIC_AFTER.match(text[m.end:m.end + 40]) or change_count(
                  text[m.start:m.end], text[max(0, m.start - 80):m.start], text[m.end:m.end + 80])))]
     holes = [m.span() for m in PLACEHOLDER_TOKEN.finditer(text)]

@@ -8,7 +8,7 @@ Chinese numeral, up to three separators between two), and the digit view is buil
 what it reports, and around each place English digit words start.
 
 A region is cut only at a *safe* character: one that no number, separator run, Chinese numeral run or
-English digit-word run holds (not a digit, letter, separator, comma or numeral). A number and everything its
+English digit-word run holds (not a digit, letter, separator, comma, 、 or numeral). A number and everything its
 decision reads but the bank of an account (the character before and after it, the digits and "+" before it)
 lie inside its run of unsafe characters; a region spans the runs it touches and includes the safe character at
 either end, so the digit view of a region is the whole view's digit view of those characters, letter for
@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ec2audit.detect.matchers import characters_at
-from ec2audit.detect.normalize import CJK_NUMERALS, DIGIT_SEPARATOR
+from ec2audit.detect.normalize import CJK_GROUP_SEPARATOR, CJK_NUMERALS
 
 if TYPE_CHECKING:
     import hyperscan
@@ -43,10 +43,11 @@ MOST_NUMBERS = 100
 ACCOUNT_MARGIN = 240
 #: Chinese numerals the digit view reads as digits, by digit (`normalize.CJK_NUMERALS`: runs of six or more)
 _NUMERALS = {digit: "".join(n for n, d in CJK_NUMERALS.items() if d == digit) for digit in "0123456789"}
-_SEPARATORS = DIGIT_SEPARATOR + "{0,3}"  # as `normalize._DIGIT_SEP` reads them: up to three between two digits
+#: as `normalize._DIGIT_SEP` reads them, up to three between two digits, or a comma between two numerals' groups
+_SEPARATORS = CJK_GROUP_SEPARATOR
 # a character no digit-view rewrite reads as part of a longer run (see the module's docstring); "+" too, and
 # every space, to be safe
-_SAFE = re.compile(rf"[^\d\sa-z,+\-./(){''.join(_NUMERALS.values())}]")
+_SAFE = re.compile(rf"[^\d\sa-z,、+\-./(){''.join(_NUMERALS.values())}]")
 _LAST_SAFE = re.compile(rf"(?s:.*){_SAFE.pattern}")  # greedy: ends after the last safe character
 Region = tuple[int, int]
 

@@ -34,11 +34,15 @@ _DIGIT_SEP = re.compile(rf"({DIGIT_SEPARATOR}(?<=\d{DIGIT_SEPARATOR}){DIGIT_SEPA
 _ALNUM_SEPARATORS = b" -.:/_"  # as bytes: `TextView.alnum` deletes them from the UTF-8 bytes
 _ALNUM_SEP = re.compile(r"([ \-.:/_]+)")
 # Phone and ID numbers spelled digit by digit in Chinese numerals ("四一五二七五四零六八"): in the digit
-# view, runs of six or more (separators as between digits allowed) become ASCII digits, one character
-# for one, so offsets stay put. Starting with the character class lets the regex engine skip ahead.
+# view, runs of six or more (separators as between digits allowed, and a comma between groups read out,
+# "六二二二，零二一二，…" or 、, as the English run allows: `CJK_GROUP_SEPARATOR`) become ASCII digits, one character
+# for one (a comma a space), so offsets stay put. Starting with the character class lets the regex engine skip ahead.
 CJK_NUMERALS = dict(zip("〇零一二三四五六七八九幺", "001234567891", strict=True))  # numeral → the digit it reads as
-_CJK_DIGIT_RUN = re.compile(rf"[{''.join(CJK_NUMERALS)}](?:{DIGIT_SEPARATOR}{{0,3}}[{''.join(CJK_NUMERALS)}]){{5,}}")
+CJK_GROUP_SEPARATOR = rf"(?:{DIGIT_SEPARATOR}{{0,3}}|[,、] ?)"  # what may stand between two numerals of a run
+_CJK_DIGIT_RUN = re.compile(rf"[{''.join(CJK_NUMERALS)}](?:{CJK_GROUP_SEPARATOR}[{''.join(CJK_NUMERALS)}]){{5,}}")
 _CJK_DIGITS = str.maketrans("".join(CJK_NUMERALS), "".join(CJK_NUMERALS.values()))
+#: a run's numerals as digits, its commas as spaces
+_CJK_RUN_READ = str.maketrans("".join(CJK_NUMERALS) + ",、", "".join(CJK_NUMERALS.values()) + "  ")
 # The English twin ("four one five two seven five four zero six eight"): runs of six or more digit
 # words become digits. Words are longer than digits, so this one keeps a map back to the text. The
 # regex costs 11-15 ns a character, so it is only tried where the automaton saw two digit words in a row
@@ -236,7 +240,7 @@ class TextView:
         """The digit view; numbers spelled in English digit words are read where they start at one of the
         offsets `english` (where the automaton saw `DIGIT_WORD_PAIRS` in this view)."""
         numbers = self.text if self.text.isascii() else \
-            _CJK_DIGIT_RUN.sub(lambda m: m.group().translate(_CJK_DIGITS), self.text)
+            _CJK_DIGIT_RUN.sub(lambda m: m.group().translate(_CJK_RUN_READ), self.text)
         starts = sorted(set(english))
         numbers, spelled = _spell_english(numbers, starts) if starts else (numbers, None)
         return DigitView(self, numbers, *_collapse(numbers, _DIGIT_SEP, ""), spelled)

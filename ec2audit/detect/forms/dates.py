@@ -158,7 +158,7 @@ def _han_forms(y: int, m: int, d: int) -> list[str]:
 _NUMBER_GLUE = "./-"
 
 
-def _date_bounded(text: str, start: int, end: int) -> bool:
+def date_bounded(text: str, start: int, end: int) -> bool:
     """Not inside a longer number or Latin word (Chinese runs on into a date: "生于1987年3月8日"); a time may follow
     an ISO date (`1987-03-08t09:30`)."""
     if start and (_in_number_or_word(text[start - 1]) or (text[start - 1] in _NUMBER_GLUE and start > 1
@@ -192,7 +192,7 @@ class Dates(Form):
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text
         for start, end, units in matched(view, KIND, decided):
-            if _date_bounded(text, start, end):
+            if date_bounded(text, start, end):
                 span = view.view.to_original(start, end)
                 for i in units:
                     yield Hit(i, *span, "forms.date", LITERAL)

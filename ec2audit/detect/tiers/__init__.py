@@ -10,6 +10,9 @@ to, the registered forms), and two rules the cascade applies to what the tier re
 - `placeholders`: hits that start inside a redaction placeholder (`[PHONE_001]`) are dropped — a
   placeholder is protection, never leakage. The literal tier keeps them: a value is a value anywhere.
 
+Every tier's hits of a claim written right after its denial ("is not Caspian Ferreira-Holt", 否认青霉素过敏) are
+dropped (`denials.denied`), read in the text as sent (a view whose source text is at hand).
+
 A tier declares its `reach` (see `forms.Form.reach`; None: unbounded): where every tier's is bounded, the
 cascade reads derived views in windows around what derivation changed.
 
@@ -29,10 +32,12 @@ from functools import cached_property
 from typing import Protocol
 
 from ec2audit.detect.compiled import CompiledUnit, placeholder_spans
+from ec2audit.detect.denials import denied
 from ec2audit.detect.finding import Hit
 from ec2audit.detect.forms import Form, build_forms
+from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
-from ec2audit.detect.views import ScanView
+from ec2audit.detect.views import RewrittenView, ScanView
 
 
 class StringTier(Protocol):
@@ -94,8 +99,8 @@ def specs() -> list[TierSpec]:
 class Tier:
     """A built string tier under its spec's rules."""
 
-    def __init__(self, spec: TierSpec, tier: StringTier):
-        self.spec, self.tier, self.name = spec, tier, spec.name
+    def __init__(self, spec: TierSpec, tier: StringTier, units: Sequence[CompiledUnit]):
+        self.spec, self.tier, self.name, self.units = spec, tier, spec.name, units
         self.reach: int | None = getattr(tier, "reach", None)  # a tier that declares none: unbounded
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
@@ -109,7 +114,17 @@ class Tier:
             protected = merged(view.to_original(s, e) for s, e in placeholder_spans(view))
             if protected:
                 found = [hit for hit in found if not inside(hit.start, protected)]
+        source = _source(scan_view.view)
+        if source is not None and found:
+            found = [hit for hit in found if not denied(source, hit.start, self.units[hit.unit_index])]
         return found
+
+
+def _source(view: TextView) -> str | None:
+    """The text as sent that a view's offsets map to, where the view holds it (a windowed view does not)."""
+    if isinstance(view, RewrittenView):
+        return view.source
+    return view.original if type(view) is TextView else None
 
 
 def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -134,7 +149,7 @@ def build_tiers(sources: Sources) -> list[Tier]:
     """Every registered tier built over `sources`, in order; a form naming no registered tier is refused
     (it would never run)."""
     chosen = specs()
-    tiers = [Tier(spec, spec.build(sources)) for spec in chosen]
+    tiers = [Tier(spec, spec.build(sources), sources.units) for spec in chosen]
     if unknown := {form.tier for form in sources.forms} - {spec.name for spec in chosen}:
         raise ValueError(f"forms name unknown string tiers: {sorted(unknown)}")
     return tiers

@@ -1,0 +1,47 @@
+"""A claim denied where it stands: "donor 7718 is not Caspian Ferreira-Holt", "screened negative for generalized
+anxiety disorder", "否认青霉素过敏". A name or a condition (the person_name and health dimensions: values that say
+something of someone) written right after a denial is the opposite of the value, so no string tier's hit of it is a
+leak. An identifier or a secret stays one whatever is said of it ("the account is not 41558822" shows the digits),
+and a denial with other words before the value ("is not the first time Caspian called") denies something else.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ec2audit.detect.compiled import CompiledUnit
+
+_FILLER = r"(?:\s+(?:have|has|had|a|an|the|any|known|(?:been\s+)?diagnosed\s+with|mr|mrs|ms|miss|mx|dr)\b\.?)*\s*$"
+#: who someone is, denied: "is not", "wasn't", 不是 (a bare "not" is a list's exception, "a leaver (not Lena)", which
+#: still names her)
+_NOT_WHO = r"\b(?:is|was|are|were|be|been)\s+not|\b(?:isn't|wasn't|aren't|weren't)|不是|并非|并不是"
+#: what someone has, denied: "denies", "ruled out", "negative for", "no history of", 否认, 未见
+_NOT_HAD = (r"\b(?:does|did|do)\s+not\s+have|\b(?:doesn't|didn't|don't)\s+have|\bnever\s+(?:had|been)|\bdenie[sd]"
+            r"|\bdenying|\bruled\s+out|\brules\s+out|\bnegative\s+for|\bno\s+(?:known\s+)?(?:history|evidence|signs?)\s+of"
+            r"|\bfree\s+of|\bwithout|\bno|否认|排除|未见|没有|无")
+#: the claims a denial turns round, by dimension: a name (who someone is) and a condition (what someone has)
+_DENIALS = {"person_name": re.compile(f"(?:{_NOT_WHO}){_FILLER}", re.IGNORECASE),
+            "health": re.compile(f"(?:{_NOT_WHO}|{_NOT_HAD}){_FILLER}", re.IGNORECASE)}
+_LATIN = r"[^\W\d_\u2e80-\u9fff]+(?:['’-][^\W\d_\u2e80-\u9fff]+)*"
+_WORD = re.compile(f"({_LATIN})\\W*$")  # the last word before a hit (and what separates it from the hit)
+_LOOK_BACK = 80  # characters before a hit that its denial and the value's own words before it lie within
+
+
+def denied(text: str, start: int, cu: CompiledUnit) -> bool:
+    """Is the hit of `cu` starting at `start` of `text` inside a denied claim? Words of the value itself may come
+    between the denial and the hit (a surname's hit in "is not Caspian Ferreira-Holt", 过敏 in 否认青霉素过敏); a
+    value that is itself a denial ("no known drug allergies") is not denied by its own first word."""
+    denial = _DENIALS.get(cu.rules.name)
+    if denial is None:
+        return False
+    value = cu.forms[0].lower()
+    words = set(re.findall(_LATIN, value))
+    before = text[max(0, start - _LOOK_BACK):start]
+    while True:  # the value's own words before the hit are read past, then the denial must end where they start
+        word = _WORD.search(before)
+        if word is not None and word.group(1).lower() in words:
+            before = before[:word.start()]
+        elif before and "\u2e80" <= before[-1] <= "\u9fff" and before[-1] in value:
+            before = before[:-1]  # a Han character of the value
+        else:
+            return denial.search(before) is not None
