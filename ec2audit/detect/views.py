@@ -922,9 +922,11 @@ def windowed(derived: str, changes: list[tuple[int, int]], reach: int, whole: Ca
     n = len(derived)
     if 4 * reach > _WINDOWS_PAY * n or "\0" in derived:  # one window would cover most of it; NUL: the joint
         return None
+    changes = sorted(changes)
+    if _least_cover(changes, 2 * reach, n) > _WINDOWS_PAY * n:
+        return None
     windows: list[list[int]] = []  # [start, inner start, inner end, end] in the derived text
     floors = _Floors(derived)
-    changes = sorted(changes)
     joined = False  # the change is in the window of the one before, margins or not
     for k, (c_start, c_end) in enumerate(changes):
         if not joined and (not windows or c_start > windows[-1][3]):
@@ -968,6 +970,19 @@ def windowed(derived: str, changes: list[tuple[int, int]], reach: int, whole: Ca
     view.inner = [(at(w[1], w[1] + 1)[0] if w[0] else -1, at(w[2] - 1, w[2])[1] if w[3] < n else view.source_len + 1)
                   for w in windows]
     return view
+
+
+def _least_cover(changes: list[tuple[int, int]], margin: int, n: int) -> int:
+    """Characters of a text of `n` the windows around the sorted, disjoint `changes` cover at least: each window spans
+    its changes and at least `margin` characters each side (2 × reach view characters, none shorter than a
+    character), so where this is most of the text no window is cut (the 8 MB payload's decoded view: 26,040
+    changes, 98 % covered; margins, floors and merges cost 0.15 s before the view was read whole)."""
+    covered = last = 0
+    for start, end in changes:
+        lo, hi = max(last, start - margin), min(n, end + margin)
+        if hi > lo:
+            covered, last = covered + hi - lo, hi
+    return covered
 
 
 def _holding(text: _Floors, windows: list[list[int]], held: list[tuple[int, int]], reach: int) -> list[list[int]]:

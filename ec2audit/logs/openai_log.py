@@ -199,11 +199,13 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     """The file's calls (of its `LINE_RANGE`): a record logged again (in this part, or in a part before it:
     `LOGGED_BEFORE`) is passed over; one reusing an id logged before is marked `id_reused`."""
     steps: Counter = Counter()
-    logged: dict[str, set[str]] = {}  # per id: the key of each record logged under it
+    # the ids read and the key of each record read: a record's key holds its id, so "logged under this id before"
+    # is "in `records`" (two flat sets: a set per id held ~250 B a call, ~1.5 MB per 6,000 calls of a dense log)
+    ids_read: set[str] = set()
+    records: set[str] = set()
     passed_over, before = PASSED_OVER.get(), LOGGED_BEFORE.get()
     for number, data in read_jsonl(path, on_error):
         key = _logged_id(data)
-        records = logged.setdefault(key, set()) if key is not None else set()
         ids = call = ""
         if key is not None:  # the id within its file; the call wherever it was logged
             ids = logged_key(name, str(path), key)
@@ -218,6 +220,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             on_error(InputError(exc.reason, file=str(path), line=number, field=exc.field))
             continue
         if key is not None:
-            payload.meta |= {"call_id": call, "logged_id": ids, "id_reused": bool(records) or ids in before}
+            payload.meta |= {"call_id": call, "logged_id": ids, "id_reused": key in ids_read or ids in before}
+            ids_read.add(key)
             records.add(call)
         yield payload
