@@ -2895,10 +2895,10 @@ mutant('QVW4', 'return raw.decode("utf-8")', 'return raw.decode("utf-8", errors=
 # detect/forms/dumps.py: words in hex, od's and hexdump's hex offsets
 mutant('QDU1', '([0-9a-fA-F]{6,7})((?:   [^\\s\\\\]', '([0-7]{7})((?:   [^\\s\\\\]')
 mutant('QDU2', '((?: {1,4}[0-9a-fA-F]{4})+|(?: {1,4}[0-9a-fA-F]{8})+) *$"', '((?: {1,4}[0-9a-fA-F]{4})+) *$"')
-mutant('QDU3', 'return b"".join(bytes.fromhex(word)[::-1] for word in m.group(2).split())',
-       'return b"".join(bytes.fromhex(word) for word in m.group(2).split())')
+mutant('QDU3', 'return b"".join(bytes.fromhex(word)[::-1] for word in cells.split())',
+       'return b"".join(bytes.fromhex(word) for word in cells.split())')
 mutant('QDU4', 'for base in (8, 16):', 'for base in (8,):')
-mutant('QDU6', 'yield from _dumps(text, _WORD_LINE, base, _words)  # (before', 'pass  # (before')
+mutant('QDU6', 'yield from _dumps(text, _WORD_LINE, base, lambda m: words(m.group(2)))', 'pass')
 mutant('QDU7', 'if _START not in text:\n            return\n',
        'if _START not in text:\n            return\n        yield from _dumps(text, _HEX_LINE, 16, _hex_bytes)\n')
 # detect/forms/mime_bodies.py: a MIME body in its declared charset
@@ -3006,7 +3006,7 @@ mutant('QAU3', 'return metrics.unit_table(self.units, self.grades, self.tasks, s
 # logs/intercept_store.py: a blocked record's texts
 mutant('QIS3', 'segments = to_payload(data, f"{path.name}#{number}", path, number, Counter()).segments',
        'segments = []')
-mutant('QIS4', 'BLOCKED: True})', 'BLOCKED: False})')
+mutant('QIS4', 'BLOCKED: True,', 'BLOCKED: False,')
 mutant('QIS5', 'if not record.forwarded:  # blocked by the proxy', 'if False:  # blocked by the proxy')
 # logs/base.py, litellm.py, langfuse.py: `record_key`, a call in two exports counted once
 mutant('QBA2', 'return logged_key(kind, str(data["id"]), json.dumps(kept, sort_keys=True, default=str))',
@@ -3031,7 +3031,7 @@ mutant('QSC1', 'return None if any(v is None for v in values) else sum(v or 0 fo
 mutant('QSC2', 'tokens = _known_sum([s["cloud_input_tokens"], s["cloud_output_tokens"]])',
        'tokens = (s["cloud_input_tokens"] or 0) + (s["cloud_output_tokens"] or 0)')
 mutant('QRS1', '**{k: pl.when(pl.col(k).null_count() == 0).then(pl.col(k).sum())', '**{k: pl.col(k).sum()')
-mutant('QRT1', 'row["task_id"] or "units in its calls"', 'row["task_id"] or ""')
+mutant('QRT1', 'row["task_id"] or f"units in its calls', 'row["task_id"] or f"')
 mutant('QCO2', 'return "unknown" if value is None else f"{value:,}"', 'return "0" if value is None else f"{value:,}"')
 # cli/intercept.py: token totals in the stop summary and the sessions table; blocked requests scored
 mutant('QCI1', 'for name in ("input_tokens", "output_tokens")]', 'for name in ("output_tokens", "input_tokens")]')
@@ -3041,7 +3041,7 @@ mutant('QCI4', '**{f"cloud_{k}": metrics.token_total(sent, k) for k in',
 mutant('QCI5', 'if record.task_id in result.unit_tasks:\n        result.score(empty)',
        'if True:\n        result.score(empty)')
 mutant('QCI6', 'result.score(payload, {f.unit_id for f in cascade.scan(payload)})', 'result.score(payload)')
-mutant('QCI8', '            _score_blocked(result, cascade, record)\n', '            pass\n')
+mutant('QCI8', '            if unread_body := _score_blocked(result, cascade, record, store):\n', '            if unread_body := None:\n')
 mutant('QCI9', 'run_audit(payloads, units, cascade, result=result)', 'run_audit(payloads, units, cascade)')
 # annotate/recognizers/finance.py: processors' test cards; icd.py: `statement`; discovered.py reads it
 mutant('QFI1', ' and d not in TEST_CARDS', '')
