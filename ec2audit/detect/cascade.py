@@ -51,16 +51,17 @@ def text_digest(text: str) -> bytes:
 
 class Cascade:
     def __init__(self, units: list[Unit], taxonomy: Taxonomy | None = None,
-                 semantic: SemanticTier | None = None, judge: Grader | None = None):
+                 semantic: SemanticTier | None = None, judge: Grader | None = None, denials: bool = True):
         """`semantic` (built over the same units) shortlists undecided pairs; `judge` grades them.
-        Without a judge the semantic tier writes candidates (`SemanticTier.verdict`)."""
+        Without a judge the semantic tier writes candidates (`SemanticTier.verdict`). Without `denials` a
+        value inside a denied claim ("is not Dana Whitfield") is still a hit: the guard's choice."""
         if semantic is not None and len(semantic.units) != len(units):
             raise ValueError("the semantic tier must be built over the cascade's units")
         if judge is not None and semantic is None:
             raise ValueError("the judge needs a semantic tier to shortlist its pairs")
-        self.units, self.semantic, self.judge = units, semantic, judge
+        self.units, self.semantic, self.judge, self.denials = units, semantic, judge, denials
         sources = Sources(compile_units(units, taxonomy), PatternIndex())
-        self.tiers = build_tiers(sources)  # every registered string tier, in its order
+        self.tiers = build_tiers(sources, denials)  # every registered string tier, in its order
         self._rewriting = [f for f in sources.forms if type(f).rewrite is not Form.rewrite]
         self._inner = [f.rewrite for f in self._rewriting]  # inside a decoded token: no cue says which
         self._cues = CueScan(self._rewriting)

@@ -29,7 +29,8 @@ second head (e5-cross-v6) fitted on them too. Since session 28 the grader also w
 unit of its measure and a diagnosis found not to fit, whichever grader reads them.
 **The default since session 29 is learned-grader-v13** (`learned-grader-v13.json`; chosen by semantic F1 on blind
 splits 41/42, benchmarks/RESULTS.md; v10, the default before it, is `learned-grader.json`): v12's fit (thirty-eight
-splits) with a description band (`describe_threshold`, its floor chosen on held-out folds of forty splits): a pair under the grade threshold but at or above this lower one is graded `FRAGMENT`
+splits) with a description band (`describe_threshold`, its floor chosen on held-out folds of forty splits): a
+pair under the grade threshold but at or above this lower one is graded `FRAGMENT`
 (0.3, the grade a description of the value without the value earns) where the text may describe this entity's value
 (`may_describe`: it names the entity, asks nothing about the value and denies nothing) and nothing withholds it; the
 band's threshold keeps the graded precision of grade and band together at `DESCRIBE_TARGET` on held-out folds.

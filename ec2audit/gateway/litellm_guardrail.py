@@ -34,7 +34,6 @@ from fastapi import HTTPException
 from litellm.integrations.custom_guardrail import CustomGuardrail
 from litellm.types.guardrails import GuardrailEventHooks
 
-from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.intercept.dialects import get_dialect
 from ec2audit.intercept.lanes import ScanLanes
@@ -108,7 +107,7 @@ class Ec2auditGuardrail(CustomGuardrail):
             raise ValueError("ec2audit guardrail: redact needs mode pre_call (during_call runs beside the upstream "
                              "call, after the request has left)")
         self.units = read_units(units)
-        self.redactor = Redactor(build_cascade(self.units))
+        self.redactor = Redactor.for_units(self.units, enforce != "observe")
         self.lanes = ScanLanes(self.redactor)  # scans off LiteLLM's event loop, as in the proxy
         self.policy = POLICIES[enforce](self.lanes, float(block_grade))
         self.store = RecordStore(Path(store)) if store else None

@@ -46,7 +46,6 @@ import zstandard
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from ec2audit.detect.cascade import build_cascade
 from ec2audit.detect.finding import MOSTLY
 from ec2audit.errors import InputError
 from ec2audit.intercept import seams
@@ -337,7 +336,8 @@ class Interceptor:
         self.store = config.store if isinstance(config.store, RecordStore) else RecordStore(config.store)
         self.owns_store = not isinstance(config.store, RecordStore)  # closed (WAL folded in) when it stops
         self.pricing = Pricing(config.pricing, upstream=config.upstream)
-        self.lanes = ScanLanes(Redactor(build_cascade(config.units)) if config.units else None, config.large_lane)
+        redactor = Redactor.for_units(config.units, config.enforce != "observe") if config.units else None
+        self.lanes = ScanLanes(redactor, config.large_lane)
         self.session: aiohttp.ClientSession | None = None
         self.upstream_proxy = _env_proxy(config.upstream)
         #: resumable upload session (its path and query) → its chunks held so far (`_whole_file`)

@@ -29,7 +29,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from ec2audit.detect.cascade import build_cascade
 from ec2audit.intercept.fields import Edit, replay
 from ec2audit.intercept.redact import Detection, Field, Redactor
 from ec2audit.intercept.shape import json_bytes, parse
@@ -43,8 +42,8 @@ T = TypeVar("T")
 _worker = threading.local()  # the large lane's detectors, in its worker (process or thread)
 
 
-def _start_worker(units: list[Unit]) -> None:
-    _worker.redactor = Redactor(build_cascade(units))
+def _start_worker(units: list[Unit], enforcing: bool) -> None:
+    _worker.redactor = Redactor.for_units(units, enforcing)
 
 
 def _detect(payload: bytes | dict, fields: list[Field]) -> Detection:
@@ -82,12 +81,12 @@ class ScanLanes:
         with self._detector_lock:
             if self._detector is None:
                 assert self.redactor is not None
-                units = list(self.redactor.cascade.units)
+                start = (list(self.redactor.cascade.units), not self.redactor.cascade.denials)
                 if self.large == "process":
                     self._detector = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"),
-                                                         initializer=_start_worker, initargs=(units,))
+                                                         initializer=_start_worker, initargs=start)
                 else:
-                    self._detector = ThreadPoolExecutor(1, "ec2audit-detect-large", _start_worker, (units,))
+                    self._detector = ThreadPoolExecutor(1, "ec2audit-detect-large", _start_worker, start)
             return self._detector
 
     async def detect(self, raw: bytes, body: dict, fields: list[Field]) -> Detection:

@@ -28,6 +28,7 @@ from ec2audit.detect.cascade import Cascade
 from ec2audit.detect.finding import LITERAL
 from ec2audit.intercept.fields import Edit, apply_edits, pointer, replay, walk
 from ec2audit.intercept.media import open_part
+from ec2audit.units import Unit
 
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d{3,6}\]")
 _PARTIAL = re.compile(r"\[[A-Z_]*\d{0,6}")  # a possible placeholder cut off by a chunk boundary
@@ -194,6 +195,13 @@ class Redactor:
         self._types = [_type_name(u) for u in cascade.units]
         self.episodes: dict[str, EpisodeMap] = episodes if episodes is not None else {}
         self._lock = threading.Lock()
+
+    @classmethod
+    def for_units(cls, units: list[Unit], enforcing: bool = True) -> Redactor:
+        """The proxy's redactor. One that enforces (redact, block) keeps a value said inside a denial ("is not
+        Dana Whitfield"), which an audit scores as no leak, since forwarding it still sends the value's words;
+        one that observes scores as the audit does."""
+        return cls(Cascade(units, denials=not enforcing))
 
     def episode_map(self, episode: str | None) -> EpisodeMap:
         """The episode's shared map; untagged requests never share one (a value of one client must not

@@ -99,8 +99,8 @@ def specs() -> list[TierSpec]:
 class Tier:
     """A built string tier under its spec's rules."""
 
-    def __init__(self, spec: TierSpec, tier: StringTier, units: Sequence[CompiledUnit]):
-        self.spec, self.tier, self.name, self.units = spec, tier, spec.name, units
+    def __init__(self, spec: TierSpec, tier: StringTier, units: Sequence[CompiledUnit], denials: bool = True):
+        self.spec, self.tier, self.name, self.units, self.denials = spec, tier, spec.name, units, denials
         self.reach: int | None = getattr(tier, "reach", None)  # a tier that declares none: unbounded
 
     def scan(self, scan_view: ScanView, hits: list[Hit], decided: set[int]) -> list[Hit]:
@@ -115,7 +115,7 @@ class Tier:
             if protected:
                 found = [hit for hit in found if not inside(hit.start, protected)]
         source = _source(scan_view.view)
-        if source is not None and found:
+        if self.denials and source is not None and found:
             found = [hit for hit in found if not denied(source, hit.start, self.units[hit.unit_index])]
         return found
 
@@ -145,11 +145,11 @@ def inside(offset: int, spans: list[tuple[int, int]]) -> bool:
     return k >= 0 and offset < spans[k][1]
 
 
-def build_tiers(sources: Sources) -> list[Tier]:
+def build_tiers(sources: Sources, denials: bool = True) -> list[Tier]:
     """Every registered tier built over `sources`, in order; a form naming no registered tier is refused
-    (it would never run)."""
+    (it would never run). Without `denials` a hit inside a denied claim is kept (`detect.denials`)."""
     chosen = specs()
-    tiers = [Tier(spec, spec.build(sources), sources.units) for spec in chosen]
+    tiers = [Tier(spec, spec.build(sources), sources.units, denials) for spec in chosen]
     if unknown := {form.tier for form in sources.forms} - {spec.name for spec in chosen}:
         raise ValueError(f"forms name unknown string tiers: {sorted(unknown)}")
     return tiers
