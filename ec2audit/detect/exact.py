@@ -174,7 +174,9 @@ class ExactDetector:
             for d_start, d_end, indices in found.get(kind, ()):
                 start, end = digits.to_numbers(d_start, d_end)
                 if not _number_boundaries(digits.numbers, start, end):
-                    continue
+                    if kind == ACCOUNT or not _after_calling_code(digits.numbers, start, end):
+                        continue
+                    indices = tuple(i for i in indices if self.units[i].rules.name == "contact")
                 if kind == ACCOUNT:  # an IBAN follows from the account number and its bank, not from the number
                     lo, hi = max(0, d_start - _BANK_WINDOW), d_end + _BANK_WINDOW
                     b_start, b_end = digits.to_base(*digits.to_numbers(lo, min(hi, len(digits.text))))
@@ -371,6 +373,25 @@ def bounded(text: str, start: int, end: int) -> bool:
         if text[start - 1] == "." or (before and _GROUPED.fullmatch(before.group() + digits_after)):
             return False
     return True
+
+
+#: Country calling codes a phone number is written after without its "+" (`19024187730`, `8613922883366`), or after
+#: an international prefix (`0086…`, the US's `011…`): the codes of the countries the hand-written sets and the
+#: suite's data name, and their neighbours (ITU-T E.164).
+_CALLING_CODE = re.compile(r"(?:00|011)?(?:1|7|2[07]|3[0-469]|4[013-9]|5[1-8]|6[0-6]|8[1246]|9[0-58]|35[1-9]"
+                           r"|37\d|38[0-9]|42[01]|85[2-6]|88[06]|96[0-8]|97[1-7])")
+
+
+def _after_calling_code(text: str, start: int, end: int) -> bool:
+    """Whether a number of nine digits or more is written right after a country calling code in one run of digits
+    (`19024187730` for `(902) 418-7730`): the phone with its country code, not a longer number (a contact's
+    value only: an account or an ID inside a longer run is another number)."""
+    if end - start < 9 or (end < len(text) and text[end].isdigit()):
+        return False
+    k = start
+    while k > 0 and text[k - 1].isdigit():
+        k -= 1
+    return (k == 0 or not text[k - 1].isalnum()) and bool(_CALLING_CODE.fullmatch(text, k, start))
 
 
 def _number_boundaries(text: str, start: int, end: int) -> bool:
