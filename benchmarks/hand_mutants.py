@@ -2947,7 +2947,7 @@ mutant('QTR4', 'if start and _TOKEN_CHAR.match(text[start - 1]):\n              
 mutant('QTR5', 'if shown < len(form) and text.startswith(_ELLIPSIS, start + shown):', 'if shown < len(form):')
 mutant('QTR6', 'forms = [value, compact_form(value)] if _GROUPED.fullmatch(value) else [value]', 'forms = [value]')
 mutant('QTR7', '\n            and any(c.isdigit() for c in f)]', ']')
-mutant('QTR8', 'share = (shown - prefix) / (len(form) - prefix)', 'share = shown / len(form)')
+mutant('QTR8', '(shown - prefix) / (len(form) - prefix))', 'shown / len(form))')
 mutant('QTR9', '_ELLIPSIS = "..."', '_ELLIPSIS = "…"')
 # detect/forms/addresses.py: `_other_flat`, a neighbour's flat in the block named near
 mutant('QAD1', '_FLAT_LEAD = re.compile(r"[^\\d\\s一二三四五六七八九十]{2,}")',
