@@ -61,6 +61,8 @@ _ID = "440305198811230419"
      "同户另一人身份证 440305198811230027，生于1988年11月23日"),  # the region inside another's full number
     ("身份证：户籍地 440305，生日 1988-11-23",
      "快递单号440305，1988年11月23日签收"),  # a number and a date, no ID named
+    ("身份证 地区码 440305 / 出生 19881123",
+     r"ID & 440305~19881123~0027 \\"),  # another whole ID in LaTeX's spaces: the same district, born that day
 ])
 def test_a_resident_ids_region_and_birth_date_said_apart_are_a_piece(text, near_miss):
     assert (_graded(_ID, "government_id", text, "id_card_number"),

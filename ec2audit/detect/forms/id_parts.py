@@ -22,6 +22,9 @@ from ec2audit.detect.views import ScanView
 KIND = "id_parts.birth"
 _RESIDENT_ID = re.compile(r"(\d{6})(\d{4})(\d{2})(\d{2})\d{3}[\dx]")
 _PARTS_WINDOW = 60  # characters between the birth date and the region code in one sentence or row
+#: the rest of a whole ID number after its region code, in any separators (`~`, `\,`, `·`): another person's ID
+#: from the same district born the same day (the exact tier finds this one's), not this one's parts
+_REST_OF_ID = r"[^\w\n]{1,3}\d{8}[^\w\n]{0,3}\d{3}[\dx]"
 #: what says the two are an ID's (an order number and a date are not)
 _ID_WORDS = re.compile(r"身份证|证件|身份号|户籍|户口|行政区划|区划码|地区码|\bid\b|identity|\bresident\b|\bregion")
 
@@ -48,7 +51,7 @@ class IdParts(Form):
         for i, cu in enumerate(self.units):
             parts = id_parts(cu.unit.value) if cu.rules.name == "government_id" else None
             if parts is not None:
-                self._regions[i] = re.compile(rf"(?<![\d.-]){parts[0]}(?![\d.-]|[\s-]?\d)")
+                self._regions[i] = re.compile(rf"(?<![\d.-]){parts[0]}(?![\d.-]|[\s-]?\d)(?!{_REST_OF_ID})")
                 for form in date_forms(parts[1]):
                     index.add(form, KIND, i)
         self.reach = self.bound(index, _PARTS_WINDOW + 8)
