@@ -386,8 +386,8 @@ def _after_calling_code(text: str, start: int, end: int) -> bool:
     """Whether a number of nine digits or more is written right after a country calling code in one run of digits
     (`19024187730` for `(902) 418-7730`): the phone with its country code, not a longer number (a contact's
     value only: an account or an ID inside a longer run is another number)."""
-    if end - start < 9 or (end < len(text) and text[end].isdigit()):
-        return False
+    if end - start < 9 or text[start] == "0" or (end < len(text) and text[end].isdigit()):
+        return False  # a national number's trunk 0 never follows a country code: "107700900461" is another number
     k = start
     while k > 0 and text[k - 1].isdigit():
         k -= 1
