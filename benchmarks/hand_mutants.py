@@ -1782,8 +1782,8 @@ mutant("YB4", "owners[path] = tuple(p for p in holders if p.parent == path.paren
 mutant("YB5", '_SUFFIXES = (".jsonl", ".ndjson", "")', '_SUFFIXES = (".jsonl", "")')
 mutant("YB6", "    whole = LINE_RANGE.set(None)\n", "    whole = LINE_RANGE.set(LINE_RANGE.get())\n")
 mutant("YB7", 'if result.get("type") == "succeeded" else {', 'if result.get("type") != "errored" else {')
-mutant("YB8", 'found = response if "key" in answer else _object(response.get("body"))',
-       'found = _object(response.get("body"))')
+mutant("YB8", 'found = response if "key" in answer else json_object(response.get("body"))',
+       'found = json_object(response.get("body"))')
 mutant("YB9", 'if isinstance(response.get("status_code"), int):\n            record["status_code"]',
        'if False:\n            record["status_code"]')
 mutant("YB10", "if usage is not None and not usage.get(\"priced\"):\n        usage[\"service_tier\"] = BATCH_TIER",

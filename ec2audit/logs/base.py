@@ -240,6 +240,11 @@ def broken_json(path: Path, number: int, exc: Exception) -> InputError:
                       file=str(path))
 
 
+def json_object(value: object) -> dict:
+    """`value` where it is a JSON object, else an empty one (a field an older, partial or other log lacks)."""
+    return value if isinstance(value, dict) else {}
+
+
 def json_field(value):
     """A field that may hold JSON as text (CSV exports, string-typed columns) as data."""
     if isinstance(value, str) and value[:1] in ("{", "["):

@@ -36,7 +36,15 @@ from typing import BinaryIO, cast
 
 from ec2audit.errors import InputError
 from ec2audit.logs import openai_log
-from ec2audit.logs.base import LINE_RANGE, MAX_LINE_BYTES, READING, OnError, first_record, read_jsonl
+from ec2audit.logs.base import (
+    LINE_RANGE,
+    MAX_LINE_BYTES,
+    READING,
+    OnError,
+    first_record,
+    json_object,
+    read_jsonl,
+)
 from ec2audit.logs.encoding import GZIP, uncompressed_name, utf8_copy
 from ec2audit.payloads import Payload
 
@@ -59,7 +67,7 @@ def _line_id(record: dict) -> str | None:
 def _is_input(record: dict | None) -> bool:
     return isinstance(record, dict) and _line_id(record) is not None and (
         (isinstance(record.get("body"), dict) and "url" in record) or isinstance(record.get("params"), dict)
-        or ("key" in record and "response" not in record and "contents" in _object(record.get("request"))))
+        or ("key" in record and "response" not in record and "contents" in json_object(record.get("request"))))
 
 
 def _is_output(record: dict | None) -> bool:
@@ -174,10 +182,6 @@ def _answers(outputs: list[Path], on_error: OnError) -> dict[str, list[dict]]:
     return found
 
 
-def _object(value: object) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
 def _call(request: dict, answer: dict | None, path: Path, line: int, steps: Counter) -> Payload:
     """One batch call as the request log reads it: the request, and the answer's body (an error line: the error,
     at its status) as its response, at the batch tier."""
@@ -191,11 +195,11 @@ def _call(request: dict, answer: dict | None, path: Path, line: int, steps: Coun
     record: dict = {"body": body, "url": url, "id": _line_id(request)}
     if answer is not None and isinstance(answer.get("result"), dict):  # Anthropic's: billed only if it succeeded
         result = answer["result"]
-        record["response"] = _object(result.get("message")) if result.get("type") == "succeeded" else {
+        record["response"] = json_object(result.get("message")) if result.get("type") == "succeeded" else {
             "error": result.get("error") or result.get("type")}
     elif answer is not None:
-        response = _object(answer.get("response"))
-        found = response if "key" in answer else _object(response.get("body"))  # Gemini's: the answer itself
+        response = json_object(answer.get("response"))
+        found = response if "key" in answer else json_object(response.get("body"))  # Gemini's: the answer itself
         record["response"] = found or ({"error": answer.get("error")} if answer.get("error") else {})
         if isinstance(response.get("status_code"), int):
             record["status_code"] = response["status_code"]
@@ -218,7 +222,7 @@ def _whole(path: Path, on_error: OnError) -> Iterator[Payload]:
             request = {"custom_id": line.get("recordId"), "body": line.get("modelInput"), "url": None}
             answer = {"response": {"body": line.get("modelOutput")}, "error": line.get("error")} if answered else None
         else:  # Vertex AI's: `status` is empty, or the error; the model `gemini-2.5-flash@default`
-            response = _object(line.get("response"))
+            response = json_object(line.get("response"))
             if isinstance(version := response.get("modelVersion"), str):
                 response = {**response, "modelVersion": version.removesuffix("@default")}
             request = {"custom_id": number, "body": line.get("request"), "url": None}
@@ -241,8 +245,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
         if len(owners[original]) == 1:
             return  # read with its input file's requests
         for number, answer in read_jsonl(path, on_error):
-            body = _object(_object(answer.get("response")).get("body")) or _object(
-                _object(answer.get("result")).get("message"))
+            body = json_object(json_object(answer.get("response")).get("body")) or json_object(
+                json_object(answer.get("result")).get("message"))
             model = body.get("model")
             unlogged: dict = {"custom_id": _line_id(answer), "body": {"model": model, "messages": []}}
             yield _call(unlogged, answer, path, number, steps)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, make_payload, normalize_usage, outline
+from ec2audit.logs.base import OnError, json_object, make_payload, normalize_usage, outline
 from ec2audit.logs.messages import normalize, provider_of, sources
 from ec2audit.payloads import Payload, detect_api, flatten, is_request_body
 
@@ -48,13 +48,8 @@ def _resolve(value, attachments: dict):
     return value
 
 
-def _object(value) -> dict:
-    """`value` where it is a JSON object, else an empty one (a field an older or partial log lacks)."""
-    return value if isinstance(value, dict) else {}
-
-
 def _body(event: dict) -> dict:
-    request = _object(event.get("call")).get("request")
+    request = json_object(event.get("call")).get("request")
     if isinstance(request, dict) and is_request_body(request):
         return request
     messages = [m for m in event.get("input") or [] if isinstance(m, dict)]
@@ -78,7 +73,7 @@ def _usage(usage) -> dict | None:
 
 
 def _sample_calls(sample: dict, spec: dict, path: Path) -> Iterator[Payload]:
-    attachments = _object(sample.get("attachments"))
+    attachments = json_object(sample.get("attachments"))
     session = f"{spec.get('task') or path.stem}/{sample.get('id')}/epoch {sample.get('epoch', 1)}"
     step = 0
     for event in sample.get("events") or []:
@@ -88,7 +83,7 @@ def _sample_calls(sample: dict, spec: dict, path: Path) -> Iterator[Payload]:
         body = _resolve(_body(event), attachments)
         api = detect_api(body)
         provider, model = provider_of(event.get("model") or spec.get("model"))
-        output = _object(event.get("output"))
+        output = json_object(event.get("output"))
         yield make_payload(
             pid=str(event.get("uuid") or f"{session}#{step}"), segments=flatten(body, api), session=session,
             step=step, api=api, provider=provider, model=model, timestamp=event.get("timestamp"), path=path,
@@ -100,7 +95,7 @@ def _zip_samples(path: Path, on_error: OnError) -> tuple[dict, Iterator[tuple[st
     archive = zipfile.ZipFile(path)
     names = archive.namelist()
     header_name = "header.json" if "header.json" in names else "_journal/start.json"
-    header = _object(json.loads(archive.read(header_name))) if header_name in names else {}
+    header = json_object(json.loads(archive.read(header_name))) if header_name in names else {}
 
     def samples() -> Iterator[tuple[str, dict]]:
         with archive:
@@ -131,7 +126,7 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
     with path.open("rb") as handle:
         zipped = handle.read(4) == ZIP_MAGIC
     header, samples = _zip_samples(path, on_error) if zipped else _json_samples(path)
-    spec = _object(header.get("eval"))
+    spec = json_object(header.get("eval"))
     for where, sample in samples:
         if not isinstance(sample, dict):
             on_error(InputError(f"{where} is not a JSON object", file=str(path)))

@@ -21,7 +21,15 @@ from itertools import chain
 from pathlib import Path
 
 from ec2audit.errors import InputError
-from ec2audit.logs.base import OnError, broken_json, json_values, make_payload, normalize_usage, outline
+from ec2audit.logs.base import (
+    OnError,
+    broken_json,
+    json_object,
+    json_values,
+    make_payload,
+    normalize_usage,
+    outline,
+)
 from ec2audit.logs.messages import carrier, provider_of
 from ec2audit.payloads import Payload, Segment
 
@@ -68,13 +76,8 @@ def event_files(first: Path) -> tuple[Path, ...]:
     return _event_files(first.parent)[1:] if first_event_file(first) == first else ()
 
 
-def _dict(value: object) -> dict:
-    """`value` where it is a JSON object, else an empty one (an event's optional parts)."""
-    return value if isinstance(value, dict) else {}
-
-
 def _event_text(event: dict) -> str:
-    args = _dict(event.get("args"))
+    args = json_object(event.get("args"))
     for value in (args.get("content"), event.get("content"), args.get("thought"), event.get("message")):
         if isinstance(value, str) and value:
             return value
@@ -103,8 +106,8 @@ class _Conversation:
     def event(self, event: dict, line: int | None) -> Iterator[Payload]:
         kind = event.get("action") or event.get("observation")
         source = {"entry": f"event {event.get('id')}", "kind": kind}
-        args = _dict(event.get("args"))
-        metadata = _dict(event.get("tool_call_metadata"))
+        args = json_object(event.get("args"))
+        metadata = json_object(event.get("tool_call_metadata"))
         if "action" in event:
             if kind in _SILENT_ACTIONS:
                 return
@@ -113,7 +116,7 @@ class _Conversation:
             elif event.get("source") == "user":
                 self._add("user", "user", _event_text(event), source)
             else:
-                response = _dict(metadata.get("model_response"))
+                response = json_object(metadata.get("model_response"))
                 response_id = str(response.get("id") or f"event {event.get('id')}")
                 if response_id not in self.responses:
                     self.responses.add(response_id)
@@ -129,14 +132,14 @@ class _Conversation:
                     self._add("assistant", "tool_call_args", json.dumps(tool_args, ensure_ascii=False), source)
         elif kind not in _SILENT_OBSERVATIONS:
             tool = self.tools.get(str(metadata.get("tool_call_id")), {})
-            extras = _dict(event.get("extras"))
+            extras = json_object(event.get("extras"))
             self._add("tool", "tool_result", _event_text(event),
                       {**source, **(tool or carrier(str(kind), extras))})
 
     def _grown(self, event: dict) -> dict | None:
         """The tokens the running totals on `event` grew by since the last call's, in OpenAI's usage shape
         (OpenHands' `prompt_tokens` include the cache's reads and writes, as LiteLLM counts them)."""
-        metrics = _dict(event.get("llm_metrics"))
+        metrics = json_object(event.get("llm_metrics"))
         totals = metrics.get("accumulated_token_usage")
         if not isinstance(totals, dict):
             self.totals = None  # a call without totals: the next one's growth would count it too
