@@ -2643,7 +2643,8 @@ mutant('HE4', '_DECIMALS_AFTER = re.compile(r"[.,]\\d")', '_DECIMALS_AFTER = re.
 # detect/forms/separators.py, places.py: long numbers, plates in pinyin, ZIP codes
 mutant('HS1', 'long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()', 'long_number = False')
 mutant('HS3', 'range(len(norm) % 3 or 3, len(norm) + 1, 3)', 'range(len(norm) % 3, len(norm) + 1, 3)')
-mutant('HS5', 'if norm[0] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if norm[0] in PROVINCES:')
+mutant('HS5', 'plate = norm[:1] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha()',
+       'plate = norm[:1] in PROVINCES')
 mutant('HPL2', '        areas += _ZIP.findall(chunk)\n', '')
 
 # ---- session 28's round: the code changed in session 27 (`git diff 7612eb1 fc60c30 -- ec2audit`) ----
@@ -2975,7 +2976,7 @@ mutant('QCV2', 'for sep in ("", " ", ",")', 'for sep in ("", " ")')
 mutant('QCV4', 'written = format(other.normalize(), "f")', 'written = str(other)')
 mutant('QCV5', "/{'l' if volume == 'dl' else 'dl'}", '/{volume}')
 # detect/forms/separators.py: a plate's province romanised
-mutant('QSE1', 'if norm[0] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():', 'if False:')
+mutant('QSE1', '    if plate:  # a plate romanised', '    if False:  # a plate romanised')
 mutant('QSE2', 'for sep in (" ", "-")]', 'for sep in (" ",)]')
 mutant('QSE3', 'f"{PROVINCES[norm[0]]}{sep}{form[1:]}"', 'f"{PROVINCES[norm[0]]}{sep}{form}"')
 # detect/value_checks.py: `another_unit`, a two-digit year before a near miss
@@ -3041,7 +3042,8 @@ mutant('QCI4', '**{f"cloud_{k}": metrics.token_total(sent, k) for k in',
 mutant('QCI5', 'if record.task_id in result.unit_tasks:\n        result.score(empty)',
        'if True:\n        result.score(empty)')
 mutant('QCI6', 'result.score(payload, {f.unit_id for f in cascade.scan(payload)})', 'result.score(payload)')
-mutant('QCI8', '            if unread_body := _score_blocked(result, cascade, record, store):\n', '            if unread_body := None:\n')
+mutant('QCI8', '            if unread_body := _score_blocked(result, cascade, record, store):\n',
+       '            if unread_body := None:\n')
 mutant('QCI9', 'run_audit(payloads, units, cascade, result=result)', 'run_audit(payloads, units, cascade)')
 # annotate/recognizers/finance.py: processors' test cards; icd.py: `statement`; discovered.py reads it
 mutant('QFI1', ' and d not in TEST_CARDS', '')

@@ -178,6 +178,7 @@ def _digit_forms(value: str, rules: Dimension) -> tuple[str, ...]:
 _IDENTIFIER = re.compile(r"[0-9a-z]+(?:[ \-.:/_]{1,3}[0-9a-z]+)*")
 _ALNUM_SEPARATORS = re.compile(r"[ \-.:/_]")
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_CHECK_CHARACTER = re.compile(r"([0-9a-z]{6,})\(([0-9a])\)")  # an HKID's, a Macau ID's: "k638204(7)", "1234567(8)"
 
 
 def _alnum_forms(norm: str, rules: Dimension, digit_forms: tuple[str, ...]) -> tuple[str, ...]:
@@ -190,6 +191,8 @@ def _alnum_forms(norm: str, rules: Dimension, digit_forms: tuple[str, ...]) -> t
         return ()
     if _IPV4.fullmatch(norm):
         return alnum, "".join(f"{int(g):03d}" for g in norm.split("."))
+    if m := _CHECK_CHARACTER.fullmatch(alnum):  # the check character also written without its brackets
+        return alnum, m[1] + m[2]
     return (alnum,)
 
 

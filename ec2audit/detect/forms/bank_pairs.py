@@ -4,7 +4,9 @@ same for a US routing number (ABA), an Australian BSB, an Indian IFSC and a Chin
 with the account number. Both within `_PAIR_WINDOW` characters of each other are the value (1.0). The code alone,
 next to a word naming it ("sort code 20-45-77", "IFSC: SBIN0004521", "开户行：工商银行杭州西湖支行"), says where the
 account is, as a piece of it does (0.3, `context_fragments`' grade); beside another account number it is that
-account's branch (a colleague paid into the same branch), not this one's."""
+account's branch (a colleague paid into the same branch), not this one's. A long account number alone (ten digits or
+more: a Chinese corporate account's 15–19, a query's `acct_no` column, the branch named in English or not at all) is
+most of the value (0.7): the number finds the account; the branch only says where it is kept."""
 
 from __future__ import annotations
 
@@ -12,13 +14,14 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ec2audit.detect.finding import FRAGMENT, LITERAL, Hit
+from ec2audit.detect.finding import FRAGMENT, LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import TAIL_WINDOW, Form, matched, register
 from ec2audit.detect.normalize import normalize_text
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView
 
-KIND = "bank_pairs.code"
+KIND, ACCOUNT = "bank_pairs.code", "bank_pairs.account"
+_LONG_ACCOUNT = 10  # digits: an account number this long stands for its account without its bank
 
 
 class _Shape(NamedTuple):
@@ -73,7 +76,7 @@ def _written(code: str) -> list[str]:
 @register
 class BankPairs(Form):
     name = "bank_pairs"
-    kinds = (KIND,)
+    kinds = (KIND, ACCOUNT)
 
     def compile(self, index: PatternIndex) -> None:
         self._pairs: dict[int, _Pair] = {}
@@ -84,6 +87,8 @@ class BankPairs(Form):
                 self._pairs[i] = _Pair(shape, re.compile(r"(?<!\d)" + "[ -]?".join(digits) + r"(?!\d)"))
                 for form in _written(code):
                     index.add(form, KIND, i)
+                if len(digits) >= _LONG_ACCOUNT:
+                    index.add(digits, ACCOUNT, i)
         self.reach = self.bound(index, _PAIR_WINDOW + 20)
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
@@ -101,6 +106,10 @@ class BankPairs(Form):
                 elif pair.shape.words.search(text, max(0, start - TAIL_WINDOW), start) and not _other_account(
                         text, start, end):
                     yield Hit(i, *view.view.to_original(start, end), "forms.bank_code", FRAGMENT, 0.6)
+        for start, end, units in matched(view, ACCOUNT, decided):
+            if not (start and text[start - 1].isdigit()) and not text[end:end + 1].isdigit():
+                for i in units:  # (with its code in the window, the pair above is the hit)
+                    yield Hit(i, *view.view.to_original(start, end), "forms.bank_account", MOSTLY, 0.8)
 
 
 def _other_account(text: str, start: int, end: int) -> bool:

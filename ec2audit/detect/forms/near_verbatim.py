@@ -89,8 +89,9 @@ class NearVerbatim(Form):
             else:  # where a cluster's greedy search carries from one gram to the next: no window cuts there
                 view.reached += [view.to_original(a[0], b[1]) for a, b in chained]
             whole = [hit for hit in (Hit(i, *view.to_original(lo, hi), "partial.reordered", LITERAL, 0.95)
-                                     for lo, hi in (_clusters(text, spans, count, 2 * len(form)) if distinct >= count
-                                                    else ())
+                                     for lo, hi in (_with_particles(text, form, *span)
+                                                    for span in (_clusters(text, spans, count, 2 * len(form))
+                                                                 if distinct >= count else ()))
                                      if fuzz.token_sort_ratio(form, text[lo:hi], processor=default_process) == 100
                                      and reads_as(form, text[lo:hi]))
                      if kept(view, hit.start, hit.end)]  # in windows, only the reordered values the whole view has
@@ -272,6 +273,22 @@ def _clusters(text: str, spans: list[tuple[int, int]], need: int, width: int) ->
         held.clear()
         if lo >= len(spans):
             return
+
+
+_PARTICLE_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]{1,2})[ ,]{1,2}$")
+_PARTICLE_AFTER = re.compile(r"[ ,]{1,2}([^\W\d_]{1,2})(?![^\W\d_])")
+
+
+def _with_particles(text: str, form: str, lo: int, hi: int) -> tuple[int, int]:
+    """A cluster widened over the value's short words (no gram: under three letters) right next to it: a name's
+    particle stays with its surname when the surname comes first (`Ní Bhraonáin, Caoimhe`, `van Dijk, Anna`,
+    `Ibn Battuta`)."""
+    short = {w for w in re.findall(r"[^\W\d_]+", form) if len(w) < 3}
+    while short and (m := _PARTICLE_BEFORE.search(text, max(0, lo - 5), lo)) and m.group(1) in short:
+        lo = m.start(1)
+    while short and (m := _PARTICLE_AFTER.match(text, hi)) and m.group(1) in short:
+        hi = m.end(1)
+    return lo, hi
 
 
 def _drop(held: dict[str, int], gram: str) -> None:

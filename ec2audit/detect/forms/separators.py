@@ -35,6 +35,7 @@ _PREFIXED_NUMBER = re.compile(r"([a-z]{1,2})(\d{8,9})")  # a letter prefix befor
 def separator_forms(value: str) -> list[str]:
     """The identifier's groups joined by nothing and by each other separator, as the text view reads them."""
     norm = normalize_text(value).strip()
+    plate = norm[:1] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha()  # a Chinese plate: "粤BD73K92"
     long_number = len(norm) >= _GROUPED_FROM and norm.isascii() and norm.isdigit()
     if long_number:  # a long number (a microchip, an IMEI) in fours, in threes, in threes from its end
         groupings = [[norm[k:k + n] for k in range(0, len(norm), n)] for n in (4, 3)]
@@ -45,6 +46,8 @@ def separator_forms(value: str) -> list[str]:
         groupings = [_GROUPS.split(norm)]
     elif norm.isalnum():
         groupings = _script_groupings(norm)
+        if plate:  # as printed, a dot after its province and letter: "粤B·D73K92"
+            groupings.append([norm[:2], norm[2:]])
     else:
         return []
     forms = []
@@ -61,7 +64,7 @@ def separator_forms(value: str) -> list[str]:
             for sep in " -":
                 threes = sep.join((number[:3], number[3:6], number[6:]))
                 forms += [threes, prefix + threes, prefix + sep + threes]
-    if norm[0] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha():  # a plate romanised: "Hu A·7K3M9"
+    if plate:  # a plate romanised: "Hu A·7K3M9"
         forms += [f"{PROVINCES[norm[0]]}{sep}{form[1:]}" for form in (norm, *forms) for sep in (" ", "-")]
     return [f for f in dict.fromkeys(forms) if f != norm]
 

@@ -31,7 +31,9 @@ _TOKEN_CHAR = re.compile(r"[0-9a-z_+/-]")
 _GROUPED = re.compile(r"\d+(?:[ .-]\d+)+")
 _PROSE_SHORTEST = 16  # prose shorter than this cut short is a word or two, which any text may hold
 #: the cut said after the characters shown: a closing quote, then a bracket or a word that says the value was cut
-_CUT_SAID = re.compile(r"(?:\.\.\.)?[\"'`]?\s{0,2}[(\[<{]?\s*(?:truncated|cut off|clipped|trimmed|已?截断|已截取|省略)")
+#: or that OCR could read no further (`disord[illegible]`, `每周[字迹模糊]`)
+_CUT_SAID = re.compile(r"(?:\.\.\.)?[\"'`]?\s{0,2}[(\[<{]?\s*(?:truncated|cut off|clipped|trimmed|已?截断|已截取|省略"
+                       r"|illegible|unreadable|smudged|torn|cropped|(?:字迹)?(?:模糊|不清)|看不清|无法辨认)")
 
 
 def cut_forms(value: str) -> list[str]:

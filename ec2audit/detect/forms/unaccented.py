@@ -13,6 +13,8 @@ from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
 
 CUE = "unaccented.cue"
+_APART = r"(?:, ?|[\s_.-])"  # what stands between two words of a name written out
+_NAME_WORDS = 4  # a value this short may be a name, written surname first
 
 
 def ascii_folded(text: str) -> str:
@@ -31,12 +33,15 @@ class UnaccentedNames(Form):
             for value in cu.forms:
                 plain = ascii_folded(value)
                 if plain != value and plain.isascii():
-                    self._values[plain] = value
-                    for word, folded in zip(value.split(), plain.split(), strict=False):
+                    words, folded_words = value.split(), plain.split()
+                    # in its order, and a name's surname first: "Nunez, Jose", "Ni Bhraonain, Caoimhe"
+                    for k in range(len(words) if len(words) <= _NAME_WORDS else 1):
+                        self._values[" ".join(folded_words[k:] + folded_words[:k])] = " ".join(words[k:] + words[:k])
+                    for word, folded in zip(words, folded_words, strict=False):
                         if word != folded:
                             index.add(folded, CUE, -1)
-        # a folded value whose words are apart by a space, "_", "." or "-", not inside a longer word
-        alternatives = "|".join(r"[\s_.-]".join(map(re.escape, v.split()))
+        # a folded value whose words are apart by a space, "_", "." or "-" (", " surname first), not in a longer word
+        alternatives = "|".join(_APART.join(map(re.escape, v.split()))
                                 for v in sorted(self._values, key=len, reverse=True))
         self._run = re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.I) if self._values else None
 
@@ -47,4 +52,4 @@ class UnaccentedNames(Form):
         if self._run is None:
             return
         for m in self._run.finditer(text):
-            yield m.start(), m.end(), self._values[re.sub(r"[\s_.-]", " ", m.group()).lower()]
+            yield m.start(), m.end(), self._values[re.sub(_APART, " ", m.group()).lower()]
