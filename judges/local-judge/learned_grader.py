@@ -85,13 +85,17 @@ TESTS = tuple(HERE / name for name in (
     "handwritten-test-30.jsonl", "handwritten-test-31.jsonl", "handwritten-test-32.jsonl",
     "handwritten-test-33.jsonl", "handwritten-test-34.jsonl", "handwritten-test-35.jsonl",
     "handwritten-test-36.jsonl", "handwritten-test-37.jsonl", "handwritten-test-38.jsonl",
-    "handwritten-test-39.jsonl", "handwritten-test-40.jsonl"))
+    "handwritten-test-39.jsonl", "handwritten-test-40.jsonl", "handwritten-test-41.jsonl",
+    "handwritten-test-42.jsonl"))
 BLIND = TESTS[12:]  # written after checks-v11 (checks-v12 read 1-16, checks-v13 the misses of 17)
 ROUNDS = TESTS[30:34]  # `--rounds`: blind rounds 31/32 and 33/34, by authors no earlier split had
 BLIND_ROUNDS = tuple(zip(TESTS[22::2], TESTS[23::2], strict=True))  # blind rounds, 23/24 to 39/40
 STACKED = TESTS[:36]  # `--stack`: read by second heads fitted without their fold; later files by one fitted on all
 TARGET = 0.97  # graded precision the grade threshold keeps on out-of-fold training probabilities (bar: 0.9;
 # 0.93 until v9: forward-chained, the blind rounds' precision fell 0.05-0.10 below it, benchmarks/RESULTS.md s. 25)
+SLACK = 0.5  # standard errors of the graded's precision (sqrt(target (1 - target) / graded)) it may fall short of
+# `target` (v14, session 30: forward-chained, 0.5 and 1 and a bootstrap mean of thresholds all ended the plateau
+# jump of round 41/42; 0.5 lost least elsewhere; benchmarks/RESULTS.md)
 REVIEW_RECALL = 0.95  # share of training leaks graded or left for review: the review threshold
 INNER = 5  # folds of whole files the thresholds are chosen on (files sorted by name, dealt round)
 C = 1.0  # inverse L2 strength of the logistic regression (the shipped model)
@@ -276,11 +280,17 @@ def probability(model, x: np.ndarray) -> np.ndarray:
 
 
 def thresholds(p: np.ndarray, gold: np.ndarray, target: float = TARGET) -> tuple[float, float]:
-    """The lowest probability at or above which `TARGET` of the graded are leaks (most recall), and the one
-    at or above which `REVIEW_RECALL` of the leaks are (the review band's floor, never above the grade's)."""
+    """The lowest probability at or above which the graded keep `target` within `SLACK` standard errors (most
+    recall), and the one at or above which `REVIEW_RECALL` of the leaks are (the review band's floor, never above
+    the grade's). The slack (v14) keeps the rule on a plateau: where the graded's precision runs flat a hair under
+    the target (0.965-0.968 from p 0.99 down to 0.83 on splits 1-40), the exact target kept only the top (0.992);
+    with a slack that shrinks as more rows are graded, the threshold moves a few rows as the plateau's level
+    moves, to where the precision falls off it."""
     order = np.argsort(-p, kind="stable")
-    hits = np.cumsum(gold[order])
-    ok = np.nonzero(hits / np.arange(1, len(p) + 1) >= target)[0]
+    count = np.arange(1, len(p) + 1)
+    precision = np.cumsum(gold[order]) / count
+    last = np.r_[p[order][1:] != p[order][:-1], True]  # a probability's last row: every row of a tie in
+    ok = np.nonzero((precision >= target - SLACK * np.sqrt(target * (1 - target) / count)) & last)[0]
     grade = float(p[order][ok[-1]]) if len(ok) else 1.0
     leaks = np.sort(p[gold])[::-1]
     review = float(leaks[min(len(leaks) - 1, int(np.ceil(REVIEW_RECALL * len(leaks))) - 1)]) if len(leaks) else grade
