@@ -1752,7 +1752,7 @@ mutant("VC5", 'head = re.sub(r"\\s*\\([^)\\d]*\\)", "", value).strip()',
        'head = re.sub(r"\\s*\\([^)]*\\)", "", value).strip()')
 mutant("VC6", "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v), *qualified(v)]]",
        "more = [n for v in own_values(unit) for n in [*synonyms(v), *treated(v)]]")
-mutant("VC7", 'CHECKS_VERSION = "checks-v18"', 'CHECKS_VERSION = "checks-v17"')
+mutant("VC7", 'CHECKS_VERSION = "checks-v19"', 'CHECKS_VERSION = "checks-v18"')
 # detect/descriptions.py, learned_grader.py: the grader v3's category features (the table's loading, the reading)
 mutant("DC1", "        if line and not line.startswith(\"#\"):\n", "        if line:\n")
 mutant("DC2", 're.compile(re.escape(w) if _HAN.search(w) else rf"\\b{re.escape(w)}")', "re.compile(re.escape(w))")

@@ -87,20 +87,19 @@ def test_the_local_judge_asks_the_band_about_each_text_and_v13_ships_with_one(tm
     assert v13.review_threshold < v13.describe_threshold < v13.threshold
 
 
-def test_the_band_s_floor_is_the_lowest_keeping_the_target_with_the_graded(monkeypatch):
-    """`band_threshold` by hand: graded at 0.9 or more, two rows, both leaks; under it, the eligible rows 0.7
-    (leak), 0.6 (not), 0.5 (leak), 0.4 (not), and 0.65 (a leak, not eligible: never counted). Taking the band down
-    to 0.7: 3 of 3 leaks; to 0.6: 3 of 4 = 0.75; to 0.5: 4 of 5 = 0.8; to 0.4: 4 of 6 = 0.67. At target 0.8 the
-    floor is 0.5 (the lowest that keeps it, past a dip at 0.6); at 0.9 and 1.0, 0.7. With the 0.7 row no leak:
-    0.7: 2 of 3 = 0.67; 0.6: 2 of 4; 0.5: 3 of 5 = 0.6; 0.4: 3 of 6: at 0.9 no floor keeps it, so the grade
-    threshold (no band); at 0.6, 0.5."""
+def test_the_band_s_floor_is_the_lowest_where_describing_pairs_leak_at_the_target_rate(monkeypatch):
+    """`band_threshold` by hand (v14's rule): graded at 0.9 or more, two rows; under it, the eligible rows 0.7
+    (leak), 0.6 (not), 0.5 (leak), 0.4 (not), and 0.65 (a leak, not eligible: never counted). The isotonic fit
+    from the bottom up: 0.4 is 0; 0.5 (1) and 0.6 (0) pool to 1/2; 0.7 is 1. At target 0.5 the floor is 0.5, at
+    0.7 and 1.0 it is 0.7 (counting the 0.65 leak would make it 0.65). With the 0.7 row no leak, 0.5-0.7 pool
+    to 1/3: at 0.3 the floor is 0.5; at 0.5 none is, so the grade threshold (no band)."""
     module = script("learned_grader", monkeypatch)
     p = np.array([0.95, 0.9, 0.7, 0.6, 0.5, 0.4, 0.65])
     gold = np.array([True, True, True, False, True, False, True])
     eligible = np.array([True, True, True, True, True, True, False])
-    assert module.band_threshold(p, gold, eligible, 0.9, 0.8) == 0.5
-    assert module.band_threshold(p, gold, eligible, 0.9, 0.9) == 0.7
+    assert module.band_threshold(p, gold, eligible, 0.9, 0.5) == 0.5
+    assert module.band_threshold(p, gold, eligible, 0.9, 0.7) == 0.7
     assert module.band_threshold(p, gold, eligible, 0.9, 1.0) == 0.7
-    wrong = np.array([True, True, False, False, True, False, True])  # the first band row no leak: 2 of 3 = 0.67
-    assert module.band_threshold(p, wrong, eligible, 0.9, 0.9) == 0.9
-    assert module.band_threshold(p, wrong, eligible, 0.9, 0.6) == 0.5
+    wrong = np.array([True, True, False, False, True, False, True])  # the first band row no leak
+    assert module.band_threshold(p, wrong, eligible, 0.9, 0.3) == 0.5
+    assert module.band_threshold(p, wrong, eligible, 0.9, 0.5) == 0.9

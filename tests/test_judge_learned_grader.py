@@ -133,8 +133,8 @@ def test_the_training_script_rebuilds_the_same_grader_from_the_same_data(held_ou
                            check=True, capture_output=True, text=True)
         assert first.read_bytes() == second.read_bytes()
         grader = learned_grader.LearnedGrader.load(first)
-        assert grader.version == "learned-grader-v13" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
-        assert grader.describe_threshold is not None and grader.describe_threshold <= grader.threshold  # v13
+        assert grader.version == "learned-grader-v14" and 0.0 < grader.review_threshold <= grader.threshold <= 1.0
+        assert grader.describe_threshold is not None and grader.describe_threshold <= grader.threshold  # since v13
         assert grader.names == tuple(learned_grader.names())  # the shipped update's second head read too (v11)
         assert (grader.weights is None) == (model == "trees") and (grader.feature.size > 0) == (model == "trees")
 

@@ -133,7 +133,7 @@ def test_the_benchmark_measures_v12_where_told(tmp_path):
     subprocess.run([sys.executable, str(BENCH), "--split", str(split), "--json", str(out), "--learned-grader",
                     str(V12)], check=True, capture_output=True, text=True)
     name = json.loads(out.read_text())[0]["judge"]
-    assert name == "e5-cross e5-cross-v6+checks-v18+learned-grader-v12 with value checks and the learned grader"
+    assert name == "e5-cross e5-cross-v6+checks-v19+learned-grader-v12 with value checks and the learned grader"
 
 
 def test_each_split_is_read_by_a_second_head_fitted_without_its_round(tmp_path, monkeypatch):

@@ -874,3 +874,26 @@ def test_a_birth_date_said_with_its_year_s_last_two_digits_is_graded_though_near
     assert grade("806那个伍子轩是09年5月22号生的，还没满18岁。") == MOSTLY
     assert grade("806那个伍子轩是09年5月23号生的，还没满18岁。") == 0.0
     assert grade("806那个伍子轩是08年5月22号生的，还没满18岁。") == 0.0
+
+
+def test_a_number_said_in_two_halves_or_digit_by_digit_with_hyphens():
+    """checks-v19 (session 30): a house number, a price or a year said in two halves ("eleven eighty-seven" is
+    1187, "twenty-eight fifty" 2850, "one-eighty-two K" 182,000) and an ID number read digit by digit with hyphens
+    ("five-two-nine, eighty-one, forty-four oh six" is 529 81 4406) are the value; the same halves giving another
+    house (1178) or a plain count ("twenty-one guns") are not read as it."""
+    home = make_unit({"task_id": "t", "entity_id": "P5", "entity_name": "Priya Raman", "field": "home_address",
+                      "value": "1187 Larkspur Lane, Boise, ID 83706", "dimension": "location"})
+    rent = make_unit({"task_id": "t", "entity_id": "P6", "entity_name": "Dana Ruiz", "field": "rent",
+                      "value": "$2,850", "dimension": "financial"})
+    ssn = make_unit({"task_id": "t", "entity_id": "P7", "entity_name": "Lorraine Beaudry", "field": "ssn",
+                     "value": "529-81-4406", "dimension": "government_id"})
+
+    def decide(unit, text):
+        return check_for(unit).decide(unit, text, stand_in(text, 0.3)).grade
+
+    assert decide(home, "Mail it to Priya Raman at eleven eighty-seven Larkspur Lane, Boise.") > 0
+    assert decide(home, "Mail it to Priya Raman at eleven seventy-eight Larkspur Lane, Boise.") == 0
+    assert decide(rent, "Dana Ruiz says her rent is twenty-eight fifty a month.") == LITERAL
+    assert numbers("Vexa's new deal: one-eighty-two K a year base") == [182000.0]
+    assert numbers("a salute of twenty-one guns") == [21.0]
+    assert decide(ssn, "Her social is five-two-nine, eighty-one, forty-four oh six.") > 0

@@ -102,7 +102,7 @@ from ec2audit.detect.judge import Verdict
 from ec2audit.detect.normalize import CHINESE_NUMERALS, normalize_text
 from ec2audit.units import Unit
 
-CHECKS_VERSION = "checks-v18"  # in the judge's version: verdicts cached before a change are not reused
+CHECKS_VERSION = "checks-v19"  # in the judge's version: verdicts cached before a change are not reused
 CLOSE = 0.1  # relative distance of a number the text gives as an approximation ("just under 150k")
 NEAR = 0.6  # similarity (difflib ratio) from which a different string of the value's length is a near miss
 CLAUSE = 0.08  # clause score from which a free-text value counts as stated in that clause
@@ -535,12 +535,32 @@ def _numeral(run: str) -> list[float]:
         return []
 
 
+_UNIT_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+_TWO_DIGIT_WORDS = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -]" + _UNIT_WORD + ")?"
+                    r"|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+#: A number said in two halves, the second of two digits (checks-v19): "eleven eighty-seven" (1187, a house),
+#: "nineteen eighty-seven" (a year), "twenty-eight fifty" (2850, a price), "one-eighty-two K" (182k).
+_SAID_IN_PAIRS = re.compile(rf"\b({_TWO_DIGIT_WORDS}|{_UNIT_WORD})[ -]({_TWO_DIGIT_WORDS})\b", re.I)
+#: Single digits joined by hyphens, as a number is read out digit by digit: "five-two-nine", "eight-oh-three".
+_HYPHENED_DIGITS = re.compile(rf"\b(?:{_UNIT_WORD}|oh|zero)(?:-(?:{_UNIT_WORD}|oh|zero))+\b", re.I)
+_DIGIT_WORDS = {w: str(n) for n, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven",
+                                                  "eight", "nine"))} | {"oh": "0"}
+
+
 def alpha_digits(text: str) -> str:
-    """English number words as digits ("fifty-two Maple Terrace" -> "52 Maple Terrace")."""
+    """English number words as digits ("fifty-two Maple Terrace" -> "52 Maple Terrace"), a number said in two
+    halves as one ("eleven eighty-seven Larkspur Lane" -> "1187 Larkspur Lane", not "11 87") and digits joined by
+    hyphens as digits ("five-two-nine" -> "5-2-9"): how an English paraphrase says an address, a price, a year
+    or an ID number aloud (session 30: seven paraphrases of splits 1-42 said so went ungraded, no negative)."""
     if not _WORD_NUMBER.search(text):
         return text
     from text_to_num import alpha2digit
 
+    def said(words: str) -> str:
+        return _DIGIT_WORDS.get(words.lower()) or re.sub(r"\D", "", alpha2digit(words.replace("-", " "), "en"))
+
+    text = _HYPHENED_DIGITS.sub(lambda m: "-".join(_DIGIT_WORDS[w.lower()] for w in m.group().split("-")), text)
+    text = _SAID_IN_PAIRS.sub(lambda m: said(m[1]) + said(m[2]).zfill(2), text)
     return alpha2digit(text, "en")
 
 
