@@ -1,0 +1,164 @@
+"""Session 30, twenty-second walk: figures a new user reads off `intercept audit`, `audit`, `report`, `run`'s
+episodes and a Phoenix spans export, on inputs written here as other tools write theirs, each checked against a
+count made by hand."""
+
+import json
+import sqlite3
+
+import polars as pl
+import pytest
+from test_new_user_walk_19 import _cli, _write_jsonl
+from test_new_user_walk_20 import _UNITS
+
+
+def _store(path, requests: list[tuple[str, object, int]]) -> str:
+    """A proxy's store of episode ep1 of task t1, as `intercept serve` writes it: per (record id, request, status) a
+    gpt-4o record, forwarded (200: 100 input / 10 output tokens, $0.00035) or blocked (403, never sent)."""
+    from ec2audit.intercept.record import BLOCKED, ProxyRecord
+    from ec2audit.intercept.store import RecordStore
+
+    store = RecordStore(path)
+    for n, (rid, request, status) in enumerate(requests):
+        sent = status == 200
+        store.add(ProxyRecord(
+            id=rid, episode="ep1", task_id="t1", ts=1.7e9 + n, api="openai-chat", path="/v1/chat/completions",
+            model="gpt-4o", status=status, error=None if sent else f"{BLOCKED}: ssn",
+            request=request if isinstance(request, dict) else {"model": "gpt-4o", "messages": []},
+            response={"choices": [{"message": {"role": "assistant", "content": "ok"}}]} if sent else None,
+            input_tokens=100 if sent else None, output_tokens=10 if sent else None,
+            cost_usd=0.00035 if sent else None))
+    store.close()
+    with sqlite3.connect(path) as db:  # a body another tool (or a hand) left in the store as it is, not JSON
+        for rid, request, _ in requests:
+            if not isinstance(request, dict):
+                db.execute("UPDATE records SET request = ? WHERE id = ?", (request, rid))
+    return str(path)
+
+
+def _chat(text: str) -> dict:
+    return {"model": "gpt-4o", "messages": [{"role": "user", "content": text}]}
+
+
+@pytest.fixture(scope="module")
+def blocked_store(tmp_path_factory):
+    """Maria's phone forwarded (r1), then her SSN blocked (r2); the units of t1 (phone 1, SSN 3) and t2."""
+    folder = tmp_path_factory.mktemp("blocked")
+    units = _write_jsonl(folder / "units.jsonl", _UNITS)
+    store = _store(folder / "cloud.sqlite", [("r1", _chat("Call Maria at +1 415 555 0134"), 200),
+                                             ("r2", _chat("Her SSN is 123-45-6789"), 403)])
+    return folder, store, units
+
+
+def test_a_blocked_request_is_no_call_in_intercept_audit_audit_and_report_alike(blocked_store, tmp_path):
+    """One store: ep1 (task t1) made one call that reached the cloud (r1, the phone) and one request the proxy
+    blocked (r2, the SSN: never sent). By hand: 1 call, 1 blocked, exposure 1 · 1 / (1 + 3) = 0.25, $0.00035 —
+    in `intercept audit --json` (`blocked`: 1), its sessions table and `report` on its `--out` (calls 1), and
+    `audit STORE` (calls 1). Before: `intercept audit`'s sessions table counted 2 calls (the blocked one too) and
+    `report` showed ep1 with 2 calls where `audit STORE` said 1; its `--json` said nothing of the block."""
+    _, store, units = blocked_store
+    out = tmp_path / "io" / "findings.parquet"
+    code, output = _cli("intercept", "audit", store, "--units", units, "--out", out, "--json")
+    assert code == 0, output
+    summary = json.loads(output[output.index("{"):])
+    assert (summary["payloads"], summary["blocked"]) == (1, 1)
+    [session] = pl.read_parquet(tmp_path / "io" / "findings.sessions.parquet").to_dicts()
+    assert (session["calls"], session["cloud_calls"], session["exposure"]) == (1, 1, 0.25)
+    code, output = _cli("report", out, "--json")
+    [episode] = json.loads(output)["tasks"]["t1"]
+    [group] = json.loads(output)["groups"]
+    assert (episode["calls"], group["cloud_calls"], group["exposure"], group["cloud_usd"]) == (1, 1, 0.25, 0.00035)
+    code, output = _cli("audit", store, "--units", units, "--json")
+    [logged] = json.loads(output)["sessions"]
+    assert (logged["calls"], logged["cloud_calls"], logged["exposure"]) == (1, 1, 0.25)
+
+
+def test_report_finds_the_store_intercept_audit_read_from_any_folder(blocked_store, tmp_path, monkeypatch):
+    """`intercept audit STORE --out out/findings.parquet`, then `report out/findings.parquet` with no `--payloads`,
+    run from another folder: the findings name the store they came from, so the evidence of r1 is shown in its
+    context ("Call Maria at", masked value) and no note asks for `--payloads`. The same for `audit STORE --out`
+    given the store's relative path: report from elsewhere finds the store again. Before: "no payloads found (give
+    --payloads …)" for the first, and "cloud.sqlite: not there any more" (a path relative to the audit's folder)
+    for the second, though the store was there."""
+    folder, store, units = blocked_store
+    monkeypatch.chdir(folder)
+    for command in (("intercept", "audit"), ("audit",)):
+        out = tmp_path / command[0] / "findings.parquet"
+        code, output = _cli(*command, "cloud.sqlite", "--units", "units.jsonl", "--out", out)
+        assert code == 0, output
+        monkeypatch.chdir(tmp_path)
+        html = tmp_path / f"{command[0]}.html"
+        code, output = _cli("report", out, "--out", html)
+        assert code == 0 and "note" not in output, output
+        assert "Call Maria at " in html.read_text(encoding="utf-8")
+        monkeypatch.chdir(folder)
+
+
+def test_a_run_episodes_unreadable_record_is_named_not_dropped(tmp_path):
+    """A run's episode ep1 of t1 (phone 1, SSN 3) whose store holds r1 sending the phone and r2 whose body another
+    tool left as text (a JSON array cut off): r2 cannot be read; r3, the SSN, was blocked. By hand the episode's
+    exposure over what was read is 1 · 1 / 4 = 0.25, a lower bound, and r2 is named with why; 2 calls reached the
+    cloud (r3 is none). Before: r2 was dropped without a word, the episode read 0.25 as the whole, and the episode's
+    cloud calls were 3."""
+    from ec2audit.intercept.store import read_records
+    from ec2audit.run.episodes import audit_episode, cloud_usage
+    from ec2audit.tasks import Task
+    from ec2audit.units import read_units
+
+    units = read_units(_write_jsonl(tmp_path / "units.jsonl", _UNITS))
+    store = _store(tmp_path / "cloud.sqlite", [("r1", _chat("Call Maria at +1 415 555 0134"), 200),
+                                               ("r2", '[{"role": "user", "content": "Her SSN is 123-4', 200),
+                                               ("r3", _chat("Her SSN is 123-45-6789"), 403)])
+    task = Task(id="t1", scenario="s", title="t", language="en", instruction="", timeout=1, privacy_note=None,
+                criteria=[], units=[u for u in units if u.task_id == "t1"])
+    records = read_records(store)
+    _, exposure, _, leaked, unread = audit_episode(task, "ep1", records)
+    assert (exposure, [u["unit_id"] for u in leaked]) == (0.25, ["t1/E1/phone"])
+    assert unread == ["record r2: request body not read (stored as 46 characters of text, not a JSON object: "
+                      "truncated, compressed or encoded?): what it sent is not audited, the exposure is at least "
+                      "the figure given"]
+    assert cloud_usage(records)["cloud_calls"] == 2
+
+
+def _phoenix_rows() -> list[dict]:
+    """Two rows of `px.Client().get_spans_dataframe()` as pandas saves them: the agent's CHAIN span and its LLM
+    span (gpt-4o, session s1, 120 prompt / 5 completion tokens) whose input messages carry Maria's phone."""
+    trace = "0af7651916cd43dd8448eb211c80319c"
+    common = {"parent_id": None, "end_time": 1733600002000, "status_code": "OK", "status_message": "", "events": [],
+              "context.trace_id": trace, "attributes.session.id": "s1"}
+    return [
+        common | {"name": "agent", "span_kind": "CHAIN", "start_time": 1733600000000,
+                  "context.span_id": "ffb2c3d4e5f60708", "attributes.openinference.span.kind": "CHAIN",
+                  "attributes.input.value": "Call Maria", "attributes.llm.model_name": None,
+                  "attributes.llm.input_messages": None, "attributes.llm.token_count.prompt": None,
+                  "attributes.llm.token_count.completion": None},
+        common | {"name": "ChatCompletion", "span_kind": "LLM", "start_time": 1733600000500,
+                  "parent_id": "ffb2c3d4e5f60708", "context.span_id": "a1b2c3d4e5f60708",
+                  "attributes.openinference.span.kind": "LLM", "attributes.input.value": "{}",
+                  "attributes.llm.model_name": "gpt-4o",
+                  "attributes.llm.input_messages": [
+                      {"message.role": "system", "message.content": "You are helpful."},
+                      {"message.role": "user", "message.content": "Call Maria at +1 415 555 0134 about the invoice"}],
+                  "attributes.llm.token_count.prompt": 120, "attributes.llm.token_count.completion": 5}]
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "parquet"])
+def test_phoenixs_spans_dataframe_saved_by_pandas_is_read(tmp_path, suffix):
+    """Phoenix's spans table saved as JSON Lines (`to_json(orient="records", lines=True)`) or Parquet: one LLM span
+    (the CHAIN span is no call) of session s1, naming no task, sending Maria's phone. By hand: 1 cloud call, s1
+    scored over the units found in its calls, the phone alone, 1 of 1 leaked, exposure 1.000; 120 / 5 tokens at
+    gpt-4o's $2.50 / $10 per million = $0.0003 + $0.00005 = $0.00035. Before: "not a known log format" (JSONL)
+    and "binary data, not a known log format" (Parquet), exit 1."""
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
+    path = tmp_path / f"spans.{suffix}"
+    if suffix == "jsonl":
+        _write_jsonl(path, _phoenix_rows())
+    else:
+        pl.DataFrame(_phoenix_rows()).write_parquet(path)
+    code, output = _cli("audit", path, "--units", units, "--json")
+    assert code == 0, output
+    summary = json.loads(output[output.index("{"):])
+    assert (summary["calls"], summary["cloud_calls"]) == (1, 1)
+    [session] = summary["sessions"]
+    assert (session["session"], session["units"], session["leaked"], session["exposure"]) == ("s1", 1, 1, 1.0)
+    [provider] = summary["providers"]
+    assert (provider["input_tokens"], provider["output_tokens"], provider["cost_usd"]) == (120, 5, 0.00035)
