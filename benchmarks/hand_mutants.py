@@ -3049,8 +3049,8 @@ mutant('QFI2', '"4242424242424242", ', '')
 mutant('QFI5', '"6200000000000005", ', '')
 mutant('QIC1', 'head, _, line = before[-_AROUND:].rpartition("\\n")', 'head, line = "", before[-_AROUND:]')
 mutant('QIC3', 'return line + " " + after[:_AROUND].split("\\n", 1)[0]', 'return line + " " + after[:_AROUND]')
-mutant('QIC4', 'statement(lowered[max(0, start - _AROUND):start], lowered[end:end + _AROUND])',
-       '(lowered[max(0, start - _AROUND):start] + " " + lowered[end:end + _AROUND])')
+mutant('QIC4', 'not HEALTH_CONTEXT.search(statement(before, after))',
+       'not HEALTH_CONTEXT.search(before + " " + after)')
 mutant('QDI1', 'return None if HEALTH_CONTEXT.search(statement(before, after)) else',
        'return None if HEALTH_CONTEXT.search(before + " " + after) else')
 

@@ -162,3 +162,64 @@ def test_phoenixs_spans_dataframe_saved_by_pandas_is_read(tmp_path, suffix):
     assert (session["session"], session["units"], session["leaked"], session["exposure"]) == ("s1", 1, 1, 1.0)
     [provider] = summary["providers"]
     assert (provider["input_tokens"], provider["output_tokens"], provider["cost_usd"]) == (120, 5, 0.00035)
+
+
+def test_prelabel_of_the_current_folder_names_its_task_and_never_reads_its_own_output(tmp_path, monkeypatch):
+    """`ec2audit annotate prelabel . --out ls.json --units auto.jsonl` run twice inside the workspace `clinic/`,
+    whose one file has Maria Kessler (a name), her depression and her phone +1 415 555 0134. By hand: 3 units of task
+    `clinic` (the folder's name), from notes.txt, both times; the second run names ls.json and auto.jsonl as its own
+    output, not read (exit 0). Before: the task id was '' ("String should have at least 1 character", exit 2), and
+    a second run read its own ls.json as the workspace, proposing its units over again from it."""
+    workspace = tmp_path / "clinic"
+    workspace.mkdir()
+    (workspace / "notes.txt").write_text("Patient note: Maria Kessler was diagnosed with depression in 2019; "
+                                         "phone +1 415 555 0134.\n", encoding="utf-8")
+    monkeypatch.chdir(workspace)
+    for run in range(2):
+        code, output = _cli("annotate", "prelabel", ".", "--out", "ls.json", "--units", "auto.jsonl",
+                            "--no-presidio")
+        assert code == 0, output
+        units = [json.loads(line) for line in (workspace / "auto.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert sorted((u["task_id"], u["source"]["file"], u["value"]) for u in units) == [
+            ("clinic", "notes.txt", "+1 415 555 0134"), ("clinic", "notes.txt", "Maria Kessler"),
+            ("clinic", "notes.txt", "depression")], units
+    assert "skipped ls.json: this command's own output" in output, output
+
+
+def test_a_depression_of_the_economy_and_a_stroke_of_luck_are_no_ones_condition(tmp_path):
+    """A patient's note in one line: "Patient history: he grew up in the economic depression of 1929. Stroke of
+    luck: his insurer paid. Diagnosed with depression in 2019; had a stroke in May." By hand (sentences of 64 and
+    34 characters) the conditions are the second "depression" at 64 + 34 + len("Diagnosed with ") 15 = 113 and the
+    last "stroke" at 113 + len("depression in 2019; had ") 24 + len("a ") 2 = 139; the economy's depression (44)
+    and the idiom's Stroke (64) are no one's. Before: ICD-10's one-word terms, with "Patient"/"Diagnosed" in the line,
+    proposed all four (`health-en` already passed over the economy's depression)."""
+    text = ("Patient history: he grew up in the economic depression of 1929. Stroke of luck: his insurer paid. "
+            "Diagnosed with depression in 2019; had a stroke in May.\n")
+    (tmp_path / "note.txt").write_text(text, encoding="utf-8")
+    code, output = _cli("annotate", "prelabel", tmp_path / "note.txt", "--units", tmp_path / "auto.jsonl",
+                        "--no-presidio")
+    assert code == 0, output
+    units = [json.loads(line) for line in (tmp_path / "auto.jsonl").read_text(encoding="utf-8").splitlines()]
+    health = sorted((u["source"]["start"], u["value"]) for u in units if u["dimension"] == "health")
+    assert health == [(text.index("with depression") + 5, "depression"), (text.index("a stroke") + 2, "stroke")]
+    assert [s for s, _ in health] == [113, 139]
+
+
+def test_discover_keeps_a_chinese_condition_said_of_its_holder(tmp_path):
+    """An OpenAI request log (as an SDK hook writes it) whose tool result, a family member's note, says
+    "家属说明：她患有精神分裂症。" (she has schizophrenia): one condition, said of its holder as `she has …` is in
+    English, with no other health word in the line. By hand: `--discover` finds 1 value on the local side, the
+    tool result sent it, so 1 of 1 leaked, exposure 1.000. Before: the condition was dropped as "one medical word,
+    no health context around it" (the holder patterns were English only), leaving nothing to score against."""
+    log = _write_jsonl(tmp_path / "requests.jsonl", [{
+        "session_id": "c2", "url": "https://api.openai.com/v1/chat/completions",
+        "request": {"model": "gpt-4o", "messages": [
+            {"role": "user", "content": "整理一下"},
+            {"role": "tool", "tool_call_id": "x", "content": "家属说明：她患有精神分裂症。"}]},
+        "response": {"choices": [{"message": {"role": "assistant", "content": "好的"}}]}}])
+    code, output = _cli("audit", log, "--discover", "--no-presidio", "--json")
+    assert code == 0, output
+    summary = json.loads(output[output.index("{"):])
+    [session] = summary["sessions"]
+    assert (session["units"], session["leaked"], session["exposure"]) == (1, 1, 1.0)
+    assert [leak["dimension"] for leak in summary["leaked"]] == ["health"]
