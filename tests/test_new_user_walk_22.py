@@ -175,7 +175,7 @@ def test_prelabel_of_the_current_folder_names_its_task_and_never_reads_its_own_o
     (workspace / "notes.txt").write_text("Patient note: Maria Kessler was diagnosed with depression in 2019; "
                                          "phone +1 415 555 0134.\n", encoding="utf-8")
     monkeypatch.chdir(workspace)
-    for run in range(2):
+    for _ in range(2):
         code, output = _cli("annotate", "prelabel", ".", "--out", "ls.json", "--units", "auto.jsonl",
                             "--no-presidio")
         assert code == 0, output
