@@ -223,3 +223,22 @@ def test_discover_keeps_a_chinese_condition_said_of_its_holder(tmp_path):
     [session] = summary["sessions"]
     assert (session["units"], session["leaked"], session["exposure"]) == (1, 1, 1.0)
     assert [leak["dimension"] for leak in summary["leaked"]] == ["health"]
+
+
+def test_a_short_chinese_diagnosis_counts_where_the_text_says_it_is_one(tmp_path):
+    """Units of task t9 as the suite writes them: 高血压 (hypertension) and 哮喘 (asthma), field `diagnosis_0` /
+    `diagnosis_1`, weight 2 each — three and two characters, under health's minimum of four, so each counts only
+    next to a context word. Episode e1 sends "患者王晓燕，诊断：高血压，既往哮喘。" (patient …, diagnosis: …, history
+    of …); e2 sends "今天讨论高血压的饮食建议。" (today: diet advice on hypertension, a topic). By hand: e1 leaks both,
+    (2 + 2) / 4 = 1.000; e2 none, 0.000. Before: health had no context word, and a field name in English never
+    stands in Chinese text, so e1 read 0.000 too ("no sensitive unit reached a cloud call")."""
+    units = _write_jsonl(tmp_path / "units.jsonl", [
+        {"task_id": "t9", "entity_id": "P1", "field": f"diagnosis_{i}", "value": value, "dimension": "health",
+         "weight": 2.0} for i, value in enumerate(("高血压", "哮喘"))])
+    log = _write_jsonl(tmp_path / "payloads.jsonl", [
+        {"id": f"c{n}", "task_id": "t9", "episode": f"e{n}", "request": _chat(text)}
+        for n, text in ((1, "患者王晓燕，诊断：高血压，既往哮喘。"), (2, "今天讨论高血压的饮食建议。"))])
+    code, output = _cli("audit", log, "--units", units, "--json")
+    assert code == 0, output
+    sessions = {s["session"]: (s["leaked"], s["units"], s["exposure"]) for s in json.loads(output)["sessions"]}
+    assert sessions == {"e1": (2, 2, 1.0), "e2": (0, 2, 0.0)}
