@@ -2193,8 +2193,8 @@ mutant('UM5', 'and not (m.dimension == "health" and (TOPIC_AFTER.match(text[m.en
        'and not (m.dimension == "health" and (False or change_count(')
 mutant('UM6', '_HOST_NAME = re.compile(r"(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,}\\.?|\\d{1,3}(?:\\.\\d{1,3}){3}")',
        '_HOST_NAME = re.compile(r"\\d{1,3}(?:\\.\\d{1,3}){3}")')
-mutant('UDH1', 'r"|\\b(?:i[\'’]m|i am|(?:he|she)(?:[\'’]s| is)|(?:they|we)(?:[\'’]re| are))(?:\\s+an?)?)\\s+$")',
-       'r")\\s+$")')
+mutant('UDH1', 'r"|\\b(?:i[\'’]m|i am|(?:he|she)(?:[\'’]s| is)|(?:they|we)(?:[\'’]re| are))(?:\\s+an?)?)\\s+"',
+       'r")\\s+"')
 # detect/value_checks.py: checks-v15, another side or strength
 mutant('VS1', '    if len(sides) == 1 and stated and not sides & stated:\n',
        '    if len(sides) >= 1 and stated and sides != stated:\n')
