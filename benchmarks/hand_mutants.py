@@ -2193,8 +2193,8 @@ mutant('UM5', 'and not (m.dimension == "health" and (TOPIC_AFTER.match(text[m.en
        'and not (m.dimension == "health" and (False or change_count(')
 mutant('UM6', '_HOST_NAME = re.compile(r"(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,}\\.?|\\d{1,3}(?:\\.\\d{1,3}){3}")',
        '_HOST_NAME = re.compile(r"\\d{1,3}(?:\\.\\d{1,3}){3}")')
-mutant('UDH1', 'r"|\\b(?:i[\'’]m|i am|(?:he|she)(?:[\'’]s| is)|(?:they|we)(?:[\'’]re| are))(?:\\s+an?)?)\\s+$")',
-       'r")\\s+$")')
+mutant('UDH1', 'r"|\\b(?:i[\'’]m|i am|(?:he|she)(?:[\'’]s| is)|(?:they|we)(?:[\'’]re| are))(?:\\s+an?)?)\\s+"',
+       'r")\\s+"')
 # detect/value_checks.py: checks-v15, another side or strength
 mutant('VS1', '    if len(sides) == 1 and stated and not sides & stated:\n',
        '    if len(sides) >= 1 and stated and sides != stated:\n')
@@ -3051,8 +3051,8 @@ mutant('QFI2', '"4242424242424242", ', '')
 mutant('QFI5', '"6200000000000005", ', '')
 mutant('QIC1', 'head, _, line = before[-_AROUND:].rpartition("\\n")', 'head, line = "", before[-_AROUND:]')
 mutant('QIC3', 'return line + " " + after[:_AROUND].split("\\n", 1)[0]', 'return line + " " + after[:_AROUND]')
-mutant('QIC4', 'statement(lowered[max(0, start - _AROUND):start], lowered[end:end + _AROUND])',
-       '(lowered[max(0, start - _AROUND):start] + " " + lowered[end:end + _AROUND])')
+mutant('QIC4', 'not HEALTH_CONTEXT.search(statement(before, after))',
+       'not HEALTH_CONTEXT.search(before + " " + after)')
 mutant('QDI1', 'return None if HEALTH_CONTEXT.search(statement(before, after)) else',
        'return None if HEALTH_CONTEXT.search(before + " " + after) else')
 

@@ -261,16 +261,26 @@ def _commit_people(repo: Path) -> str:
     return "".join(dict.fromkeys(line + "\n" for line in done.stdout.splitlines() if line.strip()))
 
 
-def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[Document], list[Skipped]]:
-    """Documents for every text file under `root` (or `root` itself); also what was skipped and why."""
+#: Why a file the command itself writes is not read (an earlier run's `--out` left in the workspace).
+OWN_OUTPUT = "this command's own output (an earlier run's), not the workspace's"
+
+
+def read_workspace(root: str | Path, task_id: str | None = None,
+                   outputs: frozenset[Path] = frozenset()) -> tuple[list[Document], list[Skipped]]:
+    """Documents for every text file under `root` (or `root` itself) but the command's own `outputs` (resolved
+    paths); also what was skipped and why."""
     root = Path(root)
     if not root.exists():
         raise InputError("no such file or directory", file=str(root))
-    task_id = task_id or (root.parent.name if root.name == "workspace" else root.stem if root.is_file()
-                          else root.name)
+    named = root.resolve()  # `.` and `..` name the folder they are, as the task it holds
+    task_id = task_id or (named.parent.name if named.name == "workspace" else named.stem if root.is_file()
+                          else named.name)
     files, skipped, repos = ([root], [], []) if root.is_file() else _walk(root)
     docs = []
     for path in files:
+        if path.resolve() in outputs:
+            skipped.append(Skipped(str(path), OWN_OUTPUT, tool=True))
+            continue
         name = path.name if root.is_file() else path.relative_to(root).as_posix()
         doc = read_file(path, task_id, name)
         if isinstance(doc, Document):
@@ -291,16 +301,18 @@ def read_workspace(root: str | Path, task_id: str | None = None) -> tuple[list[D
     return docs, skipped
 
 
-def read_tasks_or_workspace(path: str | Path, task_id: str | None = None) -> tuple[list[Document], list[Skipped]]:
-    """A task suite (`tasks/<scenario>/<id>/workspace`), one task dir, or a plain workspace/file."""
+def read_tasks_or_workspace(path: str | Path, task_id: str | None = None,
+                            outputs: frozenset[Path] = frozenset()) -> tuple[list[Document], list[Skipped]]:
+    """A task suite (`tasks/<scenario>/<id>/workspace`), one task dir, or a plain workspace/file; never the
+    command's own `outputs`."""
     path = Path(path)
     task_dirs = sorted(p.parent for p in path.rglob("task.toml")) if path.is_dir() else []
     if not task_dirs:
-        return read_workspace(path, task_id)
+        return read_workspace(path, task_id, outputs)
     docs, skipped = [], []
     for task_dir in task_dirs:
         if (task_dir / "workspace").is_dir():
-            d, s = read_workspace(task_dir / "workspace", task_dir.name)
+            d, s = read_workspace(task_dir / "workspace", task_dir.name, outputs)
             docs += d
             skipped += s
     return docs, skipped

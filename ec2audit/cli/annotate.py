@@ -99,7 +99,7 @@ def prelabel(path: Path, out: Path | None, units_out: Path | None, task_id: str 
 
     if not out and not units_out:
         raise InputError("say where to write: --out (Label Studio tasks) and/or --units (units JSONL)")
-    docs, skipped = read_tasks_or_workspace(path, task_id)
+    docs, skipped = read_tasks_or_workspace(path, task_id, frozenset(p.resolve() for p in (out, units_out) if p))
     for skip in skipped:
         click.echo(f"skipped {skip.name}: {skip.reason}", err=True)
     labeler = Prelabeler(use_presidio=not no_presidio)

@@ -207,10 +207,11 @@ def export(store: Path, fmt: str | None, out: Path, episode: str | None) -> None
                          file=str(store))
 
 
-def _with_steps(findings: pl.DataFrame, records: list[ProxyRecord]) -> pl.DataFrame:
+def _with_steps(findings: pl.DataFrame, records: list[ProxyRecord], store: Path) -> pl.DataFrame:
     """Findings with the `step` of their call: its number among its episode's records in arrival
     order (1-based, every record counted), as the log audit numbers calls, so that `report` names
-    the call that first sent a unit."""
+    the call that first sent a unit; and the `store` they came from (its absolute path), where `report`
+    reads their calls again for the evidence's context, as it reads a log audit's `log_file`."""
     import polars as pl
 
     steps: dict[str, int] = {}
@@ -218,13 +219,15 @@ def _with_steps(findings: pl.DataFrame, records: list[ProxyRecord]) -> pl.DataFr
     for record in records:
         counts[record.episode] += 1
         steps[record.id] = counts[record.episode]
-    return findings.with_columns(step=pl.col("payload_id").replace_strict(steps, default=None, return_dtype=pl.Int64))
+    return findings.with_columns(step=pl.col("payload_id").replace_strict(steps, default=None, return_dtype=pl.Int64),
+                                 store=pl.lit(str(store.absolute()), pl.String))
 
 
 def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
     """One row per episode, as `audit --out` writes its sessions table beside the findings, so that `report` counts
     every episode audited, those that sent nothing of their task too (0.0), not only those with findings: its
-    model calls, those forwarded to the cloud and their usage, and its exposure over its task's units."""
+    model calls (those forwarded to the cloud: a blocked request is no call, as `audit STORE` counts it) and their
+    usage, and its exposure over its task's units."""
     import polars as pl
 
     from ec2audit import metrics
@@ -248,7 +251,7 @@ def _sessions(result: AuditResult, records: list[ProxyRecord]) -> pl.DataFrame:
         tasks = [] if group in result.found else sorted(result.tasks.get(group, set()) & result.unit_tasks)
         score = scored.get(group, {"units": 0, "leaked": 0, "exposure": None, "exposure_by_dimension": {}})
         rows.append({
-            "session": group, "calls": len(mine), "cloud_calls": len(sent), "calls_without_content": 0,
+            "session": group, "calls": len(sent), "cloud_calls": len(sent), "calls_without_content": 0,
             "units": score["units"], "leaked": score["leaked"], "exposure": score["exposure"],
             "exposure_by_dimension": metrics.dimension_rows(score["exposure_by_dimension"]),
             "scored_against": NOTHING if group not in scored
@@ -356,10 +359,11 @@ def audit(store: Path, units_path: Path, episode: str | None, out: Path | None, 
     for error in skipped:
         console.print(f"[yellow]skipped[/] {error}", highlight=False)
     if out:
-        write_table(_with_steps(result.findings_frame(), records), out)
+        write_table(_with_steps(result.findings_frame(), records, store), out)
         write_table(_sessions(result, records), sessions_path(out))
     if as_json:
-        click.echo(json.dumps(audit_summary(result), ensure_ascii=False, indent=2))
+        # the blocked requests, no calls (never sent) yet scored, as `audit --json` counts them in `coverage`
+        click.echo(json.dumps(audit_summary(result) | {"blocked": len(blocked)}, ensure_ascii=False, indent=2))
     else:
         print_audit(result, console=make_console())
         if out:

@@ -40,6 +40,7 @@ from ec2audit.logs import (
     openclaw_trajectory,
     openhands,
     otel_genai,
+    phoenix_spans,
     swe_agent,
     tau_bench,
     vcr_cassette,
@@ -62,13 +63,13 @@ from ec2audit.payloads import Payload
 FORMATS: dict[str, Adapter] = {m.name: m for m in (
     openclaw_sqlite, intercept_store, har, openclaw_trajectory, openclaw_jsonl, openclaw_cron, claude_code, codex_cli,
     gemini_cli, cline, inspect_ai, acebench_audit,
-    otel_genai, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette, json_messages,
-    batch_api, openai_log)}
+    otel_genai, phoenix_spans, litellm, langfuse, tau_bench, swe_agent, mini_swe_agent, openhands, vcr_cassette,
+    json_messages, batch_api, openai_log)}
 
 #: Formats kept in SQLite databases, and the signatures of binary files (never converted from a text
 #: encoding).
 DATABASE_FORMATS = frozenset({openclaw_sqlite.name, intercept_store.name})
-_BINARY_MAGIC = (openclaw_sqlite.SQLITE_MAGIC, inspect_ai.ZIP_MAGIC)
+_BINARY_MAGIC = (openclaw_sqlite.SQLITE_MAGIC, inspect_ai.ZIP_MAGIC, phoenix_spans.PARQUET_MAGIC)
 HEAD_BYTES = 256 * 1024
 _SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 

@@ -936,6 +936,11 @@ def _file_rows(log: LogFile) -> list[dict]:
         {"file": str(p), "format": log.format, "encoding": None, "read_with": str(log.path)} for p in companions(log)]
 
 
+def _absolute(file: str | None) -> str | None:
+    """A log file's path as `report` finds it again from any folder (it reads a finding's call there)."""
+    return None if file is None else str(Path(file).absolute())
+
+
 def _call_row(index: int, payload: Payload, side: str) -> dict:
     meta = payload.meta
     usage = meta.get("usage") or {}
@@ -953,8 +958,8 @@ def _call_row(index: int, payload: Payload, side: str) -> dict:
     return {"call": index, "payload_id": payload.id, "session": meta.get("session") or payload.episode,
             "step": meta.get("step"), "timestamp": None if meta.get("timestamp") is None else str(meta["timestamp"]),
             "provider": meta.get("provider"), "model": payload.model, "base_url": meta.get("base_url"),
-            "side": side, "format": meta.get("format"), "log_file": source.get("file"), "log_line": source.get("line"),
-            "characters": payload.size, "input_tokens": usage.get("input_tokens"),
+            "side": side, "format": meta.get("format"), "log_file": _absolute(source.get("file")),
+            "log_line": source.get("line"), "characters": payload.size, "input_tokens": usage.get("input_tokens"),
             "cached_tokens": usage.get("cached_tokens"), "output_tokens": usage.get("output_tokens"),
             "cost_usd": cost, "service_tier": usage.get("service_tier"), "trace_id": meta.get("trace_id"),
             "span_id": meta.get("span_id")}

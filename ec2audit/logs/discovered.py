@@ -54,11 +54,12 @@ _ACCOUNT_BEFORE = re.compile(r"(?i)\b(?:account|acct|card|policy|member|patient|
 #: Words before an id that make the number a CI run's, job's or build's (`(runner ubuntu-24.04, id 7731024598)`).
 _RUN_BEFORE = re.compile(r"(?i)\b(?:run|job|build|pipeline|workflow|runner|deployment)s?"
                          r"(?:[ _-]?(?:id|#|no\.?|number)|\s+\S+,\s*id)[\"']?\s*[:=#]?\s*[\"']?\s*$")
-#: A condition's holder just before it (`I have epilepsy`, `her diabetes`, `I'm diabetic`): someone's health, whatever
-#: surrounds it.
-_HOLDER_BEFORE = re.compile(r"(?i)(?:\b(?:i|he|she|they|we)\s+(?:have|has|had|live with|lives with|suffer from|"
+#: A condition's holder just before it (`I have epilepsy`, `her diabetes`, `I'm diabetic`; in Chinese `她患有抑郁症`,
+#: `我得了糖尿病`, `确诊为肺癌`, `他有哮喘`, with no space): someone's health, whatever surrounds it.
+_HOLDER_BEFORE = re.compile(r"(?i)(?:(?:\b(?:i|he|she|they|we)\s+(?:have|has|had|live with|lives with|suffer from|"
                             r"suffers from)|\bdiagnosed with|\bliving with|\b(?:my|his|her|their|our)"
-                            r"|\b(?:i['’]m|i am|(?:he|she)(?:['’]s| is)|(?:they|we)(?:['’]re| are))(?:\s+an?)?)\s+$")
+                            r"|\b(?:i['’]m|i am|(?:he|she)(?:['’]s| is)|(?:they|we)(?:['’]re| are))(?:\s+an?)?)\s+"
+                            r"|(?:患有|患了|罹患|得了|确诊(?:为|了)?|[我你他她]们?有)\s*)$")
 #: What a Chinese address names below a city: a street, a building, a room, a village.
 _ZH_PLACE = re.compile(r"[路街道巷弄号栋幢室村镇乡]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")

@@ -197,7 +197,8 @@ def _body(attrs: dict, events: list[dict]) -> dict:
     return {"messages": [{"role": "user", "content": _text(value)}]} if value else {"messages": []}
 
 
-def _is_call(attrs: dict) -> bool:
+def is_call(attrs: dict) -> bool:
+    """Whether a span is a model call (also read by `phoenix_spans`)."""
     operation = attrs.get("gen_ai.operation.name")
     if operation:
         return operation in _CALL_OPERATIONS
@@ -345,7 +346,8 @@ _TIERS = ("openai.response.service_tier", "gen_ai.openai.response.service_tier",
           "gen_ai.openai.request.service_tier")
 
 
-def _payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]]) -> Payload:
+def span_payload(span: dict, path: Path, number: int, logged: dict[str, list[dict]]) -> Payload:
+    """A model-call span's call (also of a Phoenix table's row, `phoenix_spans`); `logged`: its log records."""
     attrs = _attributes(span.get("attributes"))
     span_id = _span_id(span.get("spanId") or (span.get("context") or {}).get("span_id"))
     events = ([e for e in span.get("events") or [] if isinstance(e, dict)] + logged.pop(span_id, [])
@@ -396,12 +398,12 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             for document in ijson.items(handle, "", multiple_values=True, use_float=True):
                 spans = list(_spans(document))
                 for span in spans:  # the records of a span that is no model call (an agent's) are no call's
-                    if not _is_call(_attributes(span.get("attributes"))):
+                    if not is_call(_attributes(span.get("attributes"))):
                         logged.pop(_span_id(span.get("spanId") or (span.get("context") or {}).get("span_id")), None)
-                calls = [s for s in spans if _is_call(_attributes(s.get("attributes")))]
+                calls = [s for s in spans if is_call(_attributes(s.get("attributes")))]
                 for span in sorted(calls, key=lambda s: str(_time(s) or "")):
                     number += 1
-                    payload = _payload(span, path, number, logged)
+                    payload = span_payload(span, path, number, logged)
                     steps[payload.episode] += 1
                     payload.meta["step"] = steps[payload.episode]
                     yield payload

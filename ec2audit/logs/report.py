@@ -23,9 +23,10 @@ EXPOSURE = {"units": "the weighted share of the units it is scored against that 
                         "that reached a cloud call"}
 
 #: What a call is called in a format whose calls are not requests: an OpenTelemetry span.
-RECORDS = {"otel-genai": "span"}
+RECORDS = {"otel-genai": "span", "phoenix-spans": "span"}
 #: Why a format's calls can carry no prompt text.
-NO_CONTENT = {"otel-genai": "content capture off? It is off by default in the OpenTelemetry GenAI conventions"}
+_CAPTURE_OFF = "content capture off? It is off by default in the OpenTelemetry GenAI conventions"
+NO_CONTENT = {"otel-genai": _CAPTURE_OFF, "phoenix-spans": _CAPTURE_OFF}
 
 
 #: The most rows `--json` gives a list (leaked units, timeline, sessions, files, …): its size stays

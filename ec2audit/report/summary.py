@@ -461,11 +461,12 @@ def _cloud_cost(sessions: list[dict]) -> dict:
             | {"cloud_usd_unknown": why, "usd_per_episode": None if usd is None else usd / len(sessions)})
 
 
-def _logs_read(findings: pl.DataFrame, first: dict) -> tuple[list[Path], list[str]]:
-    """The log files a log audit's first findings came from (`log_file`): those still there, and those gone."""
-    if "log_file" not in findings.columns:
+def _logs_read(findings: pl.DataFrame, first: dict, column: str) -> tuple[list[Path], list[str]]:
+    """The files an audit's first findings came from (`log_file` of a log audit, `store` of `intercept audit`):
+    those still there, and those gone."""
+    if column not in findings.columns:
         return [], []
-    files = sorted({f.get("log_file") for f in first.values()} - {None})
+    files = sorted({f.get(column) for f in first.values()} - {None})
     return [Path(f) for f in files if Path(f).is_file()], [f for f in files if not Path(f).is_file()]
 
 
@@ -530,7 +531,8 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
                                     for d in dims})
     wanted = {f["payload_id"] for f in first.values()}
     payloads: dict[str, Payload] = {}
-    logs, gone = _logs_read(findings, first)
+    logs, gone = _logs_read(findings, first, "log_file")
+    stores, stores_gone = _logs_read(findings, first, "store")
     unread: list[InputError] = []  # a record or file no longer read: its leaks are shown without context, said
     if payloads_path is not None and _is_sqlite(payloads_path):  # the store `intercept audit` read
         payloads = _store_payloads(payloads_path, wanted)
@@ -538,6 +540,11 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
         for payload in iter_payloads(payloads_path, on_error=unread.append):
             if payload.id in wanted:
                 payloads[payload.id] = payload
+    elif stores or stores_gone:  # the store `intercept audit` read, named in its findings
+        for store in stores:
+            payloads |= _store_payloads(store, wanted)
+        notes += [f"{source}: {f}: not there any more (give --payloads): its leaks shown without context"
+                  for f in stores_gone]
     elif logs or gone:  # a log audit's findings name the files they came from: read again, their calls give context
         from ec2audit.logs import read_logs
 

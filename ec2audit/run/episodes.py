@@ -20,6 +20,7 @@ from typing import Any
 
 from ec2audit import metrics
 from ec2audit.audit import AuditResult, audit
+from ec2audit.errors import InputError
 from ec2audit.files import open_private, write_table
 from ec2audit.intercept.record import ProxyRecord
 from ec2audit.intercept.store import RecordStore
@@ -153,7 +154,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
     except Exception as exc:  # a checker crash scores 0 and says why; it never stops the run
         completion, criteria = 0.0, {"checker_error": f"{type(exc).__name__}: {exc}"}
     cloud = [r for r in ctx.store.records(eid) if r.model_call]  # a model listing is no call
-    findings, exposure, by_dimension, leaked = audit_episode(task, eid, cloud)
+    findings, exposure, by_dimension, leaked, unread = audit_episode(task, eid, cloud)
     write_table(findings, folder / "findings.parquet")
     edge_in = sum(c["input_tokens"] for c in state.edge_calls)
     edge_out = sum(c["output_tokens"] for c in state.edge_calls)
@@ -169,7 +170,7 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
         edge_flops=2.0 * (params or 0.0) * (edge_in + edge_out) if params or not state.edge_calls else None,
         exposure=exposure, exposure_by_dimension=metrics.dimension_rows(by_dimension),
         leaked_units=json.dumps(leaked, ensure_ascii=False), routes=json.dumps(state.routes), asks=state.asks,
-        exit_code=result.exit_code, error="; ".join(state.errors) or
+        exit_code=result.exit_code, error="; ".join(state.errors + unread) or
         (None if status in FINISHED else result.stderr_tail[-500:]), duration_s=round(duration, 3),
         openclaw_s=round(result.duration_s, 3),
         openclaw_startup_s=round(state.first_request_at - started, 3) if state.first_request_at else None,
@@ -184,7 +185,9 @@ def run_episode(ctx: EpisodeContext, task: Task, spec: EpisodeSpec) -> EpisodeRe
 
 def cloud_usage(cloud: list[ProxyRecord]) -> dict[str, Any]:
     """An episode record's cloud figures from its calls' records: calls, tokens (unknown where a call counted none,
-    a stream cut off: never 0) and USD (unknown where a call had no price)."""
+    a stream cut off: never 0) and USD (unknown where a call had no price). A request the proxy blocked is no
+    call (never sent), as `audit` and `intercept audit` count it."""
+    cloud = [r for r in cloud if r.forwarded]
     costs = [r.billed_usd for r in cloud]
     return {"cloud_calls": len(cloud),
             "cloud_usd": None if any(c is None for c in costs) else float(sum(c or 0.0 for c in costs)),
@@ -192,9 +195,25 @@ def cloud_usage(cloud: list[ProxyRecord]) -> dict[str, Any]:
 
 
 def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
-    """Findings frame, exposure, exposure per dimension and the leaked units (with the first call)."""
-    payloads = [payload_from_record({"id": r.id, "episode": eid, "task_id": task.id, "request": r.request}, r.id)
-                for r in cloud if isinstance(r.request, dict) and r.forwarded]
+    """Findings frame, exposure, exposure per dimension, the leaked units (with the first call) and, named with
+    why, the forwarded records whose request body cannot be read (an edited or foreign store): what they sent is
+    not audited, so the exposure is at least the figure given, never a silent clean call."""
+    from ec2audit.logs.intercept_store import unread_reason
+
+    payloads, unread = [], []
+    for r in cloud:
+        if not r.forwarded:  # blocked: it reached no cloud
+            continue
+        try:
+            payloads.append(payload_from_record({"id": r.id, "episode": eid, "task_id": task.id,
+                                                 "request": r.request}, r.id))
+            continue
+        except InputError as exc:
+            reason = unread_reason(r, exc.reason)
+        except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape the reader cannot take
+            reason = f"{type(exc).__name__}: {exc}"
+        unread.append(f"record {r.id}: request body not read ({reason}): what it sent is not audited, the exposure "
+                      "is at least the figure given")
     result = AuditResult(task.units)
     result.score(Payload(eid, [], task_id=task.id, episode=eid))  # scored with or without a cloud call
     audit(payloads, task.units, result=result)
@@ -217,4 +236,4 @@ def audit_episode(task: Task, eid: str, cloud: list[ProxyRecord]):
     for unit, item in best.items():
         item["first_call"] = first[unit]
     leaked = sorted(best.values(), key=lambda u: (u["first_call"], u["unit_id"]))
-    return findings, exposure[0] if exposure else None, by_dimension, leaked
+    return findings, exposure[0] if exposure else None, by_dimension, leaked, unread

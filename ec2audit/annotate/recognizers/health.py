@@ -36,6 +36,22 @@ _EN_PROCEDURES = (r"(?:knee|hip|back|spinal|spine|shoulder|heart|open-heart|bypa
 _EN_HOLDER_IS = r"\b(?:i['’]m|i am|i was|(?:he|she)(?:['’]s| is| was)|(?:they|we)(?:['’]re| are| were)) (?:an? )?"
 _EN_ADJECTIVES = (r"(?:type [12] )?(?:pre-?)?diabetic|epileptic|asthmatic|an(?:a)?emic|autistic|schizophrenic|bipolar"
                   r"|hypertensive|co?eliac|anorexic|bulimic|hiv[- ]positive")
+#: Words before a condition's name that make it no one's condition: an economy's (`the economic depression of 1929`,
+#: `the Great Depression`) or the weather's (`a tropical depression`).
+_NOT_A_PATIENTS = ("tropical", "economic", "great", "financial")
+#: ... and what after it does so: an idiom (`a stroke of luck`), a year (`the depression of 1929`).
+_FIGURE_AFTER = re.compile(r"^ of (?:(?:good |bad |sheer )?luck|genius|fortune|midnight|inspiration|brilliance|"
+                           r"(?:the|a) (?:pen|brush)|(?:1[89]|20)\d\d)\b", re.I)
+_NOT_AFTER = "".join(f"(?<!{w} )" for w in _NOT_A_PATIENTS)  # `health-en`'s lookbehinds
+_FIGURE_BEFORE = re.compile(rf"\b(?:{'|'.join(_NOT_A_PATIENTS)})[ -]$", re.I)
+
+
+def figure_of_speech(before: str, after: str) -> bool:
+    """Whether a condition's name, `before` and `after` it the text around it, names no one's health: the
+    economy's, the weather's, an idiom's (for the ICD-10 terms as for `health-en`'s)."""
+    return bool(_FIGURE_BEFORE.search(before) or _FIGURE_AFTER.match(after))
+
+
 #: What a condition names when it is followed by one of these words: a topic, not someone's health (`the cancer
 #: classifier`, `the breast cancer dataset`, `Alzheimer's disease research`).
 TOPIC_AFTER = re.compile(
@@ -72,7 +88,7 @@ _ZH_QUALIFIER = (r"(?:[12一二]型|[一二三四1-4]级|[一二三四1-4]期|�
 
 RECOGNIZERS = [
     PatternRecognizer("health-en", "HEALTH_CONDITION", "health", (
-        (rf"(?i:\b(?<!tropical )(?<!economic )(?<!great ){_EN_QUALIFIER}(?:{'|'.join(_EN_TERMS)}){_EN_TAIL}\b)", 0.7),
+        (rf"(?i:\b{_NOT_AFTER}{_EN_QUALIFIER}(?:{'|'.join(_EN_TERMS)}){_EN_TAIL}\b)", 0.7),
         (r"\bAIDS\b", 0.7),
         (rf"(?i:\b(?:{_EN_PROCEDURES})\b)", 0.6),
         (rf"(?i:{_EN_HOLDER_IS}(?P<value>{_EN_ADJECTIVES})\b)", 0.7),

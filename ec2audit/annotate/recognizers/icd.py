@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from ec2audit.annotate.recognizers.base import Match
+from ec2audit.annotate.recognizers.health import figure_of_speech
 
 _CUT = re.compile(r",| with | without | due to | in (?:diseases|conditions) | not elsewhere| NEC\b| NOS\b"
                   r"| of unspecified| unspecified|;")
@@ -111,8 +112,9 @@ class IcdRecognizer:
         for _, start, end in automaton.find_matches_as_indexes(lowered):
             if (start and lowered[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
                 continue
-            if " " not in lowered[start:end] and not HEALTH_CONTEXT.search(
-                    statement(lowered[max(0, start - _AROUND):start], lowered[end:end + _AROUND])):
+            before, after = lowered[max(0, start - _AROUND):start], lowered[end:end + _AROUND]
+            if " " not in lowered[start:end] and (not HEALTH_CONTEXT.search(statement(before, after))
+                                                  or figure_of_speech(before, after)):
                 continue
             found.append(Match(start, end, self.entity, self.dimension, self.score, self.name))
         return found
