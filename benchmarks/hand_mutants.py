@@ -2978,7 +2978,7 @@ mutant('QCV5', "/{'l' if volume == 'dl' else 'dl'}", '/{volume}')
 # detect/forms/separators.py: a plate's province romanised
 mutant('QSE1', '    if plate:  # a plate romanised', '    if False:  # a plate romanised')
 mutant('QSE2', 'for sep in (" ", "-")]', 'for sep in (" ",)]')
-mutant('QSE3', 'f"{PROVINCES[norm[0]]}{sep}{form[1:]}"', 'f"{PROVINCES[norm[0]]}{sep}{form}"')
+mutant('QSE3', 'f"{name}{sep}{form[1:]}"', 'f"{name}{sep}{form}"')
 # detect/value_checks.py: `another_unit`, a two-digit year before a near miss
 mutant('QVC1', 'return bool(own) and not own & given and any(', 'return bool(own) and any(')
 mutant('QVC2', 'n == m and u != v and _MEASURE.get(v) == _MEASURE[u]', 'n == m and u != v')

@@ -4,7 +4,8 @@
   took the cluster of the name's long words only and left the particle out. Written without its accents too
   (`NI BHRAONAIN,CAOIMHE`): the unaccented form put the accents back only in the name's own order.
 - An HKID's check character written without its brackets (`K6382047` for `K638204(7)`).
-- A Chinese plate with the middle dot after its province and letter (`粤B·D73K92`, the way plates are printed).
+- A Chinese plate with the middle dot after its province and letter (`粤B·D73K92`, the way plates are printed), or
+  with its province's full name in pinyin (`GUANGDONG B D73K92`: a judge's miss, the string tiers' class).
 - A long account number given alone, its bank's branch named in English or not at all (most of the value: 0.7).
 - Prose cut where OCR could read no further (`disord[illegible]`, `[字迹模糊]`)."""
 
@@ -54,6 +55,15 @@ def test_an_id_with_its_check_character_unbracketed(value, text, grade):
 ])
 def test_a_chinese_plate_with_its_middle_dot(value, text, grade):
     assert _graded(value, "government_id", text, "车牌号") == grade
+
+
+@pytest.mark.parametrize(("text", "grade"), [
+    ("gate log: ZHEJIANG A D3F7M2 exited 18:02", 1.0),     # the province's full name in pinyin
+    ("Zhejiang A-D3F7M2", 1.0),
+    ("gate log: JIANGXI A D3F7M2 exited 18:02", 0.0),      # another province: another plate
+])
+def test_a_chinese_plate_with_its_province_written_out(text, grade):
+    assert _graded("浙AD3F7M2", "government_id", text, "车牌号") == grade
 
 
 _CORPORATE = "中国建设银行杭州滨江支行 330501987654321012"

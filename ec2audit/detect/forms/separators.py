@@ -64,8 +64,9 @@ def separator_forms(value: str) -> list[str]:
             for sep in " -":
                 threes = sep.join((number[:3], number[3:6], number[6:]))
                 forms += [threes, prefix + threes, prefix + sep + threes]
-    if plate:  # a plate romanised: "Hu A·7K3M9"
-        forms += [f"{PROVINCES[norm[0]]}{sep}{form[1:]}" for form in (norm, *forms) for sep in (" ", "-")]
+    if plate:  # a plate romanised: "Hu A·7K3M9", "Shanghai A 7K3M9"
+        forms += [f"{name}{sep}{form[1:]}" for form in (norm, *forms) for sep in (" ", "-")
+                  for name in (PROVINCES[norm[0]], PROVINCE_NAMES[norm[0]])]
     return [f for f in dict.fromkeys(forms) if f != norm]
 
 
@@ -73,6 +74,11 @@ def separator_forms(value: str) -> list[str]:
 PROVINCES = dict(zip("京津沪渝冀晋蒙辽吉黑苏浙皖闽赣鲁豫鄂湘粤桂琼川贵云藏陕甘青宁新", (
     "jing jin hu yu ji jin meng liao ji hei su zhe wan min gan lu yu e xiang yue gui qiong chuan gui yun zang shaan "
     "gan qing ning xin").split(), strict=True))
+#: ... and as their full names in pinyin (粤 Guangdong), as a plate is written out in English ("GUANGDONG B D73K92")
+PROVINCE_NAMES = dict(zip(PROVINCES, (
+    "beijing tianjin shanghai chongqing hebei shanxi neimenggu liaoning jilin heilongjiang jiangsu zhejiang anhui "
+    "fujian jiangxi shandong henan hubei hunan guangdong guangxi hainan sichuan guizhou yunnan xizang shaanxi gansu "
+    "qinghai ningxia xinjiang").split(), strict=True))
 
 
 def _script(ch: str) -> int:
