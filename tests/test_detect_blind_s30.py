@@ -7,7 +7,8 @@
 - A Chinese plate with the middle dot after its province and letter (`粤B·D73K92`, the way plates are printed), or
   with its province's full name in pinyin (`GUANGDONG B D73K92`: a judge's miss, the string tiers' class).
 - A long account number given alone, its bank's branch named in English or not at all (most of the value: 0.7).
-- Prose cut where OCR could read no further (`disord[illegible]`, `[字迹模糊]`)."""
+- Prose cut where OCR could read no further (`disord[illegible]`, `[字迹模糊]`).
+- A password spelled out in Chinese with its digits read out in numerals (`井号，二零二六`: a judge's miss on 44)."""
 
 from __future__ import annotations
 
@@ -95,3 +96,11 @@ def test_prose_read_whole_with_an_unreadable_word_after_it_is_not_cut_short():
     value = "chronic obstructive pulmonary disease, on home oxygen"
     assert _graded(value, "health", f"history: {value} [illegible] since 2019", "diagnosis") == 1.0
     assert _graded(value, "health", "history: [illegible] since 2019", "diagnosis") == 0.0
+
+
+@pytest.mark.parametrize(("text", "grade"), [
+    ("客服记录：用户念的密码是大写K，小写w，井号，幺九八三，然后小写t、r，最后一个5", 1.0),  # digits read out in numerals
+    ("客服记录：用户念的密码是大写K，小写w，井号，幺九八四，然后小写t、r，最后一个5", 0.0),  # one digit off
+])
+def test_a_password_spelled_out_in_chinese_with_its_digits_read_out(text, grade):
+    assert _graded("Kw#1983tr5", "credential", text, "password") == grade

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from ec2audit.detect.forms import Form, any_case, register
-from ec2audit.detect.normalize import ENGLISH_DIGITS
+from ec2audit.detect.normalize import CJK_NUMERALS, ENGLISH_DIGITS
 from ec2audit.detect.views import Replacement
 
 _PHONETIC = {word: word[0].upper() for word in (
@@ -89,7 +89,8 @@ def _item(m: re.Match[str]) -> _Item | None:
 
 
 # The same in Chinese: `大写H，小写x，井号，2026，感叹号，然后qiuFeng，F大写` (letters and their case, symbols by
-# name, digits and words as written, separated by Chinese or ASCII commas and `然后`)
+# name, digits and words as written, digits read out in numerals (`二零二六`), separated by Chinese or ASCII commas
+# and `然后`)
 _ZH_SYMBOLS = {
     "井号": "#", "感叹号": "!", "叹号": "!", "艾特": "@", "at号": "@", "星号": "*", "下划线": "_", "减号": "-",
     "横杠": "-", "中划线": "-", "短横线": "-", "连字符": "-", "加号": "+", "等号": "=", "句号": ".", "点号": ".",
@@ -99,7 +100,8 @@ _ZH_CASES = {"大写": str.upper, "小写": str.lower}
 _ZH_CASE = "|".join(_ZH_CASES)
 _ZH_ITEM = re.compile(rf"(?:(?P<case>{_ZH_CASE})的?(?P<cased>[A-Za-z]+)(?![A-Za-z0-9])"
                       rf"|(?P<open>[（(])?(?<![A-Za-z0-9])(?P<letter>[A-Za-z])(?P<after>{_ZH_CASE})(?(open)[)）])"
-                      rf"|(?P<named>{_words(_ZH_SYMBOLS)})|(?<![A-Za-z0-9])(?P<word>[A-Za-z0-9]+)(?![A-Za-z0-9]))")
+                      rf"|(?P<named>{_words(_ZH_SYMBOLS)})|(?<![A-Za-z0-9])(?P<word>[A-Za-z0-9]+)(?![A-Za-z0-9])"
+                      rf"|(?P<numerals>[{''.join(CJK_NUMERALS)}]+))")
 # (a letter's case said in brackets right after its word, `Office（O大写）`, needs no comma before it)
 _ZH_SEPARATOR = re.compile(r"[ \t]*[，,、；;][ \t]*(?:然后是?|接着是?|再是?|最后一个是?|最后一位是?|最后是?"
                            r"|后面是)?[ \t]*|(?=[（(][A-Za-z](?:大写|小写)[)）])")
@@ -112,6 +114,8 @@ def _zh_item(m: re.Match[str]) -> _Item:
         return _Item(_ZH_CASES[m.group("after")](m.group("letter")), True, remark=True)
     if m.group("named"):
         return _Item(_ZH_SYMBOLS[m.group("named")], True)
+    if m.group("numerals"):  # digits read out: `二零二六` is 2026
+        return _Item("".join(CJK_NUMERALS[c] for c in m.group("numerals")), False)
     return _Item(m.group("word"), False)
 
 
