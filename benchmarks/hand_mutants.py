@@ -2977,7 +2977,7 @@ mutant('QCV4', 'written = format(other.normalize(), "f")', 'written = str(other)
 mutant('QCV5', "/{'l' if volume == 'dl' else 'dl'}", '/{volume}')
 # detect/forms/separators.py: a plate's province romanised
 mutant('QSE1', '    if plate:  # a plate romanised', '    if False:  # a plate romanised')
-mutant('QSE2', 'for sep in (" ", "-")]', 'for sep in (" ",)]')
+mutant('QSE2', 'for form in (norm, *forms) for sep in (" ", "-")', 'for form in (norm, *forms) for sep in (" ",)')
 mutant('QSE3', 'f"{name}{sep}{form[1:]}"', 'f"{name}{sep}{form}"')
 # detect/value_checks.py: `another_unit`, a two-digit year before a near miss
 mutant('QVC1', 'return bool(own) and not own & given and any(', 'return bool(own) and any(')

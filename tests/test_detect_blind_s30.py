@@ -99,7 +99,7 @@ def test_prose_read_whole_with_an_unreadable_word_after_it_is_not_cut_short():
 
 
 @pytest.mark.parametrize(("text", "grade"), [
-    ("客服记录：用户念的密码是大写K，小写w，井号，幺九八三，然后小写t、r，最后一个5", 1.0),  # digits read out in numerals
+    ("客服记录：用户念的密码是大写K，小写w，井号，幺九八三，然后小写t、r，最后一个5", 1.0),  # digits in numerals
     ("客服记录：用户念的密码是大写K，小写w，井号，幺九八四，然后小写t、r，最后一个5", 0.0),  # one digit off
 ])
 def test_a_password_spelled_out_in_chinese_with_its_digits_read_out(text, grade):
