@@ -85,19 +85,29 @@ def _date(pieces: dict[str, str]) -> str | None:
     return f"{year}-{m:02d}-{int(day):02d}"
 
 
-def _joined(values: list[str], words: list[str]) -> str | None:
-    """The value pieces give, joined as their keys' words say, or None where they make none."""
+def _joined(text: str, fields: list[re.Match], words: list[str]) -> Iterator[Replacement]:
+    """The replacements that join pieces as their keys' words say: what stands between them dropped, or (a date, a
+    first and a last part) the whole run rewritten; none where they make no value."""
+    values = [text[slice(*_value(f))].strip() for f in fields]
+    whole = _value(fields[0])[0], _value(fields[-1])[1]
     if all(w in _DATE for w in words):
-        return _date({_DATE[w]: v for w, v in zip(words, values, strict=True)})
-    if len(words) == 2 and _FIRST.fullmatch(words[0]) and _LAST.fullmatch(words[1]):
-        return f"{values[0]}…{values[1]}"
-    if all(_JOINED.fullmatch(w) for w in words):
-        return "".join(values)
-    return None
+        if date := _date({_DATE[w]: v for w, v in zip(words, values, strict=True)}):
+            yield *whole, date
+    elif len(words) == 2 and _FIRST.fullmatch(words[0]) and _LAST.fullmatch(words[1]):
+        yield *whole, f"{values[0]}…{values[1]}"
+    elif all(_JOINED.fullmatch(w) for w in words):
+        yield from _between(fields, "")
 
 
-def _groups(text: str, record: list[re.Match]) -> Iterator[tuple[int, int, str]]:
-    """(start, end, joined value) of each run of ≥ 2 fields of one family in a record."""
+def _between(fields: list[re.Match], separator: str) -> Iterator[Replacement]:
+    """What stands between each two fields' values (a closing quote, a key, an opening quote) as `separator`: each
+    value keeps its own characters, so a hit of one of them alone stays its own span."""
+    for a, b in zip(fields, fields[1:], strict=False):
+        yield _value(a)[1], _value(b)[0], separator
+
+
+def _groups(text: str, record: list[re.Match]) -> Iterator[Replacement]:
+    """The replacements joining each run of ≥ 2 fields of one family in a record."""
     i = 0
     while i < len(record):
         family = _family(record[i].group("key"))
@@ -106,13 +116,11 @@ def _groups(text: str, record: list[re.Match]) -> Iterator[tuple[int, int, str]]
             j += 1
         if j - i >= 2 and family is not None:
             fields = record[i:j]
-            values = [text[slice(*_value(f))].strip() for f in fields]
             if family[0] == "address":
-                joined: str | None = ("" if any(is_cjk(c) for v in values for c in v) else ", ").join(values)
+                cjk = any(is_cjk(c) for f in fields for c in text[slice(*_value(f))])
+                yield from _between(fields, "" if cjk else ", ")
             else:
-                joined = _joined(values, [_key_parts(f.group("key"))[1] for f in fields])
-            if joined:
-                yield _value(fields[0])[0], _value(fields[-1])[1], joined
+                yield from _joined(text, fields, [_key_parts(f.group("key"))[1] for f in fields])
         i = j
 
 
