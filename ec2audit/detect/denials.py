@@ -25,9 +25,11 @@ _NOT_HAD = (r"\b(?:does|did|do)\s+not\s+have|\b(?:doesn't|didn't|don't)\s+have|\
 #: the claims a denial turns round, by dimension: a name (who someone is) and a condition (what someone has)
 _DENIALS = {"person_name": re.compile(f"(?:{_NOT_WHO}){_FILLER}", re.IGNORECASE),
             "health": re.compile(f"(?:{_NOT_WHO}|{_NOT_HAD}){_FILLER}", re.IGNORECASE)}
-#: an amount denied: "there is no £214,000 offer", "was never $18,500", "没有 21.4 万的报价" (a currency before the figure)
-_NOT_AMOUNT = re.compile(r"(?:\b(?:no|not|never|isn't|wasn't|aren't|weren't)|没有|并没有|不是|并非)"
-                         r"(?:\s+(?:a|an|any))?\s*(?:[£$€¥￥]|\b[A-Z]{3}\s?|人民币)?\s*$", re.IGNORECASE)
+#: an amount denied: "there is no £214,000 offer", "never offered $18,500", "没有 21.4 万的报价" (a currency before it)
+_NOT_AMOUNT = re.compile(r"(?:\b(?:no|not|never|isn't|wasn't|aren't|weren't|didn't|(?:did|has|have)\s+not|hasn't|haven't)"
+                         r"(?:\s+(?:been\s+)?(?:offer|pay|quote|propose|agree)(?:ed|d)?(?:\s+(?:us|him|her|them))?)?"
+                         r"|没有|并没有|不是|并非)(?:\s+(?:a|an|any))?\s*(?:[£$€¥￥]|\b[A-Z]{3}\s?|人民币)?\s*$",
+                         re.IGNORECASE)
 _LATIN = r"[^\W\d_\u2e80-\u9fff]+(?:['’-][^\W\d_\u2e80-\u9fff]+)*"
 _WORD = re.compile(f"({_LATIN})\\W*$")  # the last word before a hit (and what separates it from the hit)
 _LOOK_BACK = 80  # characters before a hit that its denial and the value's own words before it lie within

@@ -4,7 +4,7 @@ as `"card_first6":"411111","card_last4":"1234"`, an address as `"line1":…,"cit
 `"city":"福州市","district":"鼓楼区",…`. Fields next to each other in one record (nothing but commas, semicolons,
 ampersands and blanks between them) whose keys share a stem and end in a word naming a piece are joined in field order
 (a date's day, month and year as ISO `1987-03-14`; a first and a last part as a mask shows them, `411111…1234`); so are
-fields named as an address's lines, street, town and postcode (apart by ", ", or by nothing in Chinese). The tiers then
+fields named as an address's lines, street, town and postcode (apart by a space, or by nothing in Chinese). The tiers then
 read the joined value as the record gives it: whole, or as the part it is. Fields of another record (a brace, a
 bracket or any other text between) never join."""
 
@@ -118,7 +118,7 @@ def _groups(text: str, record: list[re.Match]) -> Iterator[Replacement]:
             fields = record[i:j]
             if family[0] == "address":
                 cjk = any(is_cjk(c) for f in fields for c in text[slice(*_value(f))])
-                yield from _between(fields, "" if cjk else ", ")
+                yield from _between(fields, "" if cjk else " ")
             else:
                 yield from _joined(text, fields, [_key_parts(f.group("key"))[1] for f in fields])
         i = j
