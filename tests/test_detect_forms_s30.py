@@ -1,7 +1,8 @@
 """Session 30's classes of string-tier errors on other authors' hand-written splits (41, 42, and 2–40 read again), each
 read as `Cascade([unit]).scan_text(text)` in phrasings of our own, with the near misses that must stay as they are:
 a value given as one record's keyed fields (and pieces of two records, or another person's date); a condition's
-initials alone where the entity is named (and a sibling's, a namesake's, a topic's, a questionnaire's); an amount
+initials alone or its ICD-10 code where the entity is named (and a sibling's, a namesake's, a topic's, a questionnaire's,
+another code, a room's number); an amount
 denied as an offer (and the same amount stated as fact beside the denial); and one `ec2audit audit` run over a log."""
 
 from __future__ import annotations
@@ -77,6 +78,23 @@ _COPD, _HIE = "chronic obstructive pulmonary disease", "hypoxic ischaemic enceph
 def test_a_conditions_initials_where_the_entity_is_named_are_the_value(value, text, grade, near_miss):
     """All of the value's words as initials 1.0; the initials of one part of two, 0.7 (most of it); someone else's,
     nobody's, lower case or a questionnaire's initials: nothing."""
+    name, entity = "Bartholomew Achebe-Lind", "NN-3021"
+    assert _graded(value, "health", text, "dx", name, entity) == grade
+    assert _graded(value, "health", near_miss, "dx", name, entity) == 0
+
+
+@pytest.mark.parametrize(("value", "text", "grade", "near_miss"), [
+    ("major depressive disorder, recurrent, moderate", "Claim 7781, Achebe-Lind B.: dx F33.1, 12 sessions approved",
+     1.0, "Achebe-Lind's wife is also under dx F33.1 with us"),  # a relative's code
+    ("malignant pleural mesothelioma, epithelioid type", "ICD-10 C45.0 on file for NN-3021", 0.7,  # the type unsaid
+     "ICD-10 C45.1 on file for NN-3021"),  # the peritoneum's: another diagnosis
+    ("malignant pleural mesothelioma, epithelioid type", "Bartholomew: diagnosis coded C45.0 at the MDT", 0.7,
+     "Room C45.0 booked for Bartholomew Achebe-Lind"),  # no diagnosis's code: a room
+])
+def test_a_diagnosis_as_its_icd10_code_where_the_entity_is_named_is_the_value(value, text, grade, near_miss):
+    """The ICD-10-CM code whose description's words all stand in the value (F33.1 "Major depressive disorder,
+    recurrent, moderate": all of it, 1.0; C45.0 "Mesothelioma of pleura": not the type, 0.7), said to be a diagnosis's
+    next to the entity's name or id; a relative's, another code, or a code no word calls a diagnosis's: nothing."""
     name, entity = "Bartholomew Achebe-Lind", "NN-3021"
     assert _graded(value, "health", text, "dx", name, entity) == grade
     assert _graded(value, "health", near_miss, "dx", name, entity) == 0

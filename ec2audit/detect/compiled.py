@@ -390,7 +390,8 @@ def _code_version() -> str:
     helper is missed), Python's (its Unicode tables) and the versions of the packages whose data it reads."""
     import ec2audit
 
-    key = hashlib.sha256(" ".join([sys.version, *(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an"))])
+    key = hashlib.sha256(" ".join([sys.version, *(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an",
+                                                                                "simple-icd-10-cm"))])
                          .encode())
     root = Path(ec2audit.__file__).parent
     for source in sorted(root.rglob("*.py")):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ec2audit.detect.compiled import CompiledUnit
 from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register, standalone
 from ec2audit.detect.normalize import normalize_text
@@ -76,7 +77,7 @@ def initials_alone(value: str) -> dict[str, bool]:
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
-def _names(cu) -> tuple[list[str], str | None]:
+def entity_words(cu: CompiledUnit) -> tuple[list[str], str | None]:
     """The words of the unit's entity's name (lower case; its given name first) and its record's id, where it holds
     digits."""
     words = [w.lower() for w in _TOKEN.findall(cu.unit.entity_name or "")]
@@ -84,7 +85,7 @@ def _names(cu) -> tuple[list[str], str | None]:
     return words, entity if len(entity) >= 3 and any(c.isdigit() for c in entity) else None
 
 
-def _named(sentence: str, words: list[str], entity: str | None) -> bool:
+def names_entity(sentence: str, words: list[str], entity: str | None) -> bool:
     """Does the sentence name the entity: its record's id, or a word of its name (3 letters or more) that is not a
     namesake's (its given name before another family name: "Marisol Echeverria" for Marisol Etxeberria-Grant)?"""
     if entity is not None and re.search(rf"(?<![\w-]){re.escape(entity)}(?![\w-])", sentence, re.IGNORECASE):
@@ -101,7 +102,12 @@ def _named(sentence: str, words: list[str], entity: str | None) -> bool:
     return False
 
 
-def _sentence(text: str, start: int, end: int) -> str:
+def relation_named(sentence: str) -> bool:
+    """Does the sentence name someone by their relation to another (a sibling, a colleague)?"""
+    return _RELATION.search(sentence.lower()) is not None
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence (or line) around text[start:end]."""
     left = text[max(0, start - _SENTENCE):start]
     cut = [m.end() for m in _SENTENCE_END.finditer(left)]
@@ -118,7 +124,7 @@ class Acronyms(Form):
     def compile(self, index) -> None:
         health = [cu.rules.name == "health" for cu in self.units]
         self._alone = [initials_alone(cu.unit.value) if ok else {} for cu, ok in zip(self.units, health, strict=True)]
-        self._names = [_names(cu) if ok else [] for cu, ok in zip(self.units, health, strict=True)]
+        self._names = [entity_words(cu) if ok else [] for cu, ok in zip(self.units, health, strict=True)]
         for i, alone in enumerate(self._alone):
             for initials in alone:
                 index.add(initials, ALONE, i)
@@ -138,9 +144,9 @@ class Acronyms(Form):
             if not (standalone(text, start, end) and original[slice(*span)].isupper()
                     and not re.match(r"-?\d", text[end:end + 2])):
                 continue
-            sentence = _sentence(original, *span)
-            if _RELATION.search(sentence.lower()):
+            sentence = sentence_around(original, *span)
+            if relation_named(sentence):
                 continue
             for i in units:
-                if _named(sentence, *self._names[i]):
+                if names_entity(sentence, *self._names[i]):
                     yield Hit(i, *span, "forms.acronym", LITERAL if self._alone[i][text[start:end]] else MOSTLY)
