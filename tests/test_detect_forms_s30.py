@@ -1,9 +1,9 @@
 """Session 30's classes of string-tier errors on other authors' hand-written splits (41, 42, and 2–40 read again), each
-read as `Cascade([unit]).scan_text(text)` in phrasings of our own, with the near misses that must stay as they are:
-a value given as one record's keyed fields (and pieces of two records, or another person's date); a condition's
-initials alone or its ICD-10 code where the entity is named (and a sibling's, a namesake's, a topic's, a questionnaire's,
-another code, a room's number); an amount
-denied as an offer (and the same amount stated as fact beside the denial); and one `ec2audit audit` run over a log."""
+read as `Cascade([unit]).scan_text(text)` in phrasings of our own, with the near misses that must stay as they are: a
+value given as one record's keyed fields (and pieces of two records, or another person's date); a condition's
+initials alone or its ICD-10 code where the entity is named (and a sibling's, a namesake's, a topic's, a
+questionnaire's, another code, a room's number); an amount denied as an offer (and the same amount stated as fact
+beside the denial); and one `ec2audit audit` run over a log."""
 
 from __future__ import annotations
 

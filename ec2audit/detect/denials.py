@@ -26,7 +26,8 @@ _NOT_HAD = (r"\b(?:does|did|do)\s+not\s+have|\b(?:doesn't|didn't|don't)\s+have|\
 _DENIALS = {"person_name": re.compile(f"(?:{_NOT_WHO}){_FILLER}", re.IGNORECASE),
             "health": re.compile(f"(?:{_NOT_WHO}|{_NOT_HAD}){_FILLER}", re.IGNORECASE)}
 #: an amount denied: "there is no £214,000 offer", "never offered $18,500", "没有 21.4 万的报价" (a currency before it)
-_NOT_AMOUNT = re.compile(r"(?:\b(?:no|not|never|isn't|wasn't|aren't|weren't|didn't|(?:did|has|have)\s+not|hasn't|haven't)"
+_NOT_AMOUNT = re.compile(r"(?:\b(?:no|not|never|isn't|wasn't|aren't|weren't|didn't|(?:did|has|have)\s+not|hasn't"
+                         r"|haven't)"
                          r"(?:\s+(?:been\s+)?(?:offer|pay|quote|propose|agree)(?:ed|d)?(?:\s+(?:us|him|her|them))?)?"
                          r"|没有|并没有|不是|并非)(?:\s+(?:a|an|any))?\s*(?:[£$€¥￥]|\b[A-Z]{3}\s?|人民币)?\s*$",
                          re.IGNORECASE)

@@ -3,8 +3,9 @@
 (from the pinned `simple-icd-10-cm`'s tabular list) whose description's words (two or more, small words left out) all
 stand in the value, as written or as their adjective ("Mesothelioma of pleura": mesothelioma, pleural), the most of
 them where several fit. The code alone is read for the condition, as `acronyms` reads its initials: where its sentence
-calls it a diagnosis's ("ICD-10", "dx", "diagnosis", 诊断) and names the entity (a word of its name or its record's id) and nobody by their relation to
-it; the value (1.0) where the description says all the value says, most of it (0.7) where the value says more."""
+calls it a diagnosis's ("ICD-10", "dx", "diagnosis", 诊断) and names the entity (a word of its name or its record's
+id) and nobody by their relation to it; the value (1.0) where the description says all the value says, most of it
+(0.7) where the value says more."""
 
 from __future__ import annotations
 
@@ -75,7 +76,8 @@ def icd_codes(value: str) -> dict[str, bool]:
     if not words or not value.isascii():
         return {}
     index = _table()
-    fits = [row for key in {w[:_KEY] for w in words} for row in index.get(key, ()) if all(_fits(w, words) for w in row[1:])]
+    rows = (row for key in {w[:_KEY] for w in words} for row in index.get(key, ()))
+    fits = [row for row in rows if all(_fits(w, words) for w in row[1:])]
     most = max((len(row) for row in fits), default=0)
     return {row[0].lower(): all(_fits(w, row[1:]) for w in words) for row in fits if len(row) == most}
 

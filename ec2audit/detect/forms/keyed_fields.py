@@ -1,12 +1,12 @@
 """A value given as one record's separate keyed fields, and the text reading them as one: a UK NI number as
-`"nino_prefix":"JT","nino_digits":"482791","nino_suffix":"B"`, a date as `dob_day=14&dob_month=3&dob_year=1987`, a card
-as `"card_first6":"411111","card_last4":"1234"`, an address as `"line1":…,"city":…,"postcode":…` or
+`"nino_prefix":"JT","nino_digits":"482791","nino_suffix":"B"`, a date as `dob_day=14&dob_month=3&dob_year=1987`, a
+card as `"card_first6":"411111","card_last4":"1234"`, an address as `"line1":…,"city":…,"postcode":…` or
 `"city":"福州市","district":"鼓楼区",…`. Fields next to each other in one record (nothing but commas, semicolons,
-ampersands and blanks between them) whose keys share a stem and end in a word naming a piece are joined in field order
-(a date's day, month and year as ISO `1987-03-14`; a first and a last part as a mask shows them, `411111…1234`); so are
-fields named as an address's lines, street, town and postcode (apart by a space, or by nothing in Chinese). The tiers then
-read the joined value as the record gives it: whole, or as the part it is. Fields of another record (a brace, a
-bracket or any other text between) never join."""
+ampersands and blanks between them) whose keys share a stem and end in a word naming a piece are joined in field
+order (a date's day, month and year as ISO `1987-03-14`; a first and a last part as a mask shows them,
+`411111…1234`); so are fields named as an address's lines, street, town and postcode (apart by a space, or by nothing
+in Chinese). The tiers then read the joined value as the record gives it: whole, or as the part it is. Fields of
+another record (a brace, a bracket or any other text between) never join."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from ec2audit.detect.forms import Form, any_case, is_cjk, register
 from ec2audit.detect.views import Replacement
 
-#: one `key: value` or `key=value` field: a quoted value, or a bare one (words apart by single spaces, up to the next key)
+#: one `key: value` or `key=value` field: a quoted value, or a bare one (words apart by single spaces, up to the next
+#: key)
 _FIELD = re.compile(r"""(?P<q>["']?)(?P<key>[A-Za-z][A-Za-z0-9_.\-]{0,40})(?P=q)[ \t]*[:=][ \t]*"""
                     r"""(?:"(?P<dq>[^"\n]{1,60})"|'(?P<sq>[^'\n]{1,60})'"""
                     r"""|(?P<bare>[^\s,;&{}[\]"'=]{1,40}(?:[ ](?![^\s=:]+[ \t]*[:=])[^\s,;&}\]"'=:]{1,40}){0,6}))""")
@@ -31,8 +32,10 @@ _LAST = re.compile(r"last\d*|tail|trailing\d*")
 _MONTHS = {name.lower(): k for names in (calendar.month_name, calendar.month_abbr) for k, name in enumerate(names)
            if name}
 #: keys naming a part of an address, as they end (`address_line1`, `shipCity`, `zip5`)
-_ADDRESS = re.compile(r"(?:line|street|address|addr)\d?|street(?:number|name|no)|streetaddress|house(?:number|no)?|building|flat|apt|apartment|room"
-                      r"|city|town|locality|suburb|district|county|state|province|region|postcode|postalcode|zip(?:code)?\d?"
+_ADDRESS = re.compile(r"(?:line|street|address|addr)\d?|street(?:number|name|no)|streetaddress|house(?:number|no)?"
+                      r"|building|flat|apt|apartment|room"
+                      r"|city|town|locality|suburb|district|county|state|province|region|postcode|postalcode"
+                      r"|zip(?:code)?\d?"
                       r"|road")
 _ADDRESS_END = re.compile(f"(?:{_ADDRESS.pattern})$")
 _ADDRESS_WORDS = ("line1", "line2", "street", "city", "town", "postcode", "postal", "zip", "district", "province",
