@@ -124,7 +124,7 @@ class Acronyms(Form):
     def compile(self, index) -> None:
         health = [cu.rules.name == "health" for cu in self.units]
         self._alone = [initials_alone(cu.unit.value) if ok else {} for cu, ok in zip(self.units, health, strict=True)]
-        self._names = [entity_words(cu) if ok else [] for cu, ok in zip(self.units, health, strict=True)]
+        self._names = [entity_words(cu) if ok else ([], None) for cu, ok in zip(self.units, health, strict=True)]
         for i, alone in enumerate(self._alone):
             for initials in alone:
                 index.add(initials, ALONE, i)
