@@ -133,11 +133,12 @@ def test_audit_reads_a_records_keyed_fields_as_the_value(tmp_path):
 
 @pytest.mark.parametrize(("text", "near_miss"), [
     ("HR file: Odile received a reprimand for gross misconduct last spring.",  # the year unsaid: most of it
-     "Another applicant, Piet Varga, got a reprimand for gross misconduct in 2021."),  # another year: another record
-    ("reprimand for gross misconduct - see Odile's file", "the reprimand for gross misconduct from 2017 was lifted"),
+     "Piet Varga has a reprimand for gross misconduct from 2016 on file."),  # another year: another record
+    ("reprimand for gross misconduct - see Odile's file",
+     "a reprimand for gross misconduct dated 2017 is on Piet's file"),
 ])
 def test_a_record_with_another_year_one_word_on_is_another_record(text, near_miss):
     """The value's words without its year are most of it (0.7, near-verbatim); with another year one word after them
-    ("in 2021", "from 2017") they are another record, as another year right after them was already (0)."""
+    ("from 2016", "dated 2017") they are another record, as another year right after them was already (0)."""
     value = "reprimand for gross misconduct, 2019"
     assert (_graded(value, "other", text, "record"), _graded(value, "other", near_miss, "record")) == (0.7, 0)
