@@ -1395,8 +1395,8 @@ mutant("KC9", "syllables = sorted(given_name_syllables()) if any(c.romanized for
 mutant("KC10", "return {name: tuple(v) if isinstance(v, list) else v for name, v in zip(_DERIVED, row, strict=True)}",
        "return {name: v for name, v in zip(_DERIVED, row, strict=True)}")
 mutant("KC11", "    if len(row) != len(_DERIVED):\n", "    if False:\n")
-mutant("KC12", '" ".join([sys.version, *(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an"))])',
-       '" ".join([*(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an"))])')
+mutant("KC12", '" ".join([sys.version, *(version(p) for p in _DATA_PACKAGES)])',
+       '" ".join([*(version(p) for p in _DATA_PACKAGES)])')
 # detect/matchers.py: store_cached (private, pruned per kind, a file pruned meanwhile)
 mutant("KM1", 'for old in sorted(folder.glob(f"*{path.suffix}"), key=_modified, reverse=True)[_CACHE_KEPT:]:',
        'for old in sorted(folder.glob("*"), key=_modified, reverse=True)[_CACHE_KEPT:]:')

@@ -387,14 +387,17 @@ def compile_units(units: list[Unit], taxonomy: Taxonomy | None = None) -> list[C
 _DERIVED = [f.name for f in dataclasses.fields(CompiledUnit)][2:]
 
 
+#: the packages whose data a compile or a cached table reads (romanisation, names, Han variants, numerals, ICD-10-CM)
+_DATA_PACKAGES = ("pypinyin", "Faker", "OpenCC", "cn2an", "simple-icd-10-cm")
+
+
 @cache
 def _code_version() -> str:
     """All a compile reads besides the units and their rules: this package's source (every module, so no
     helper is missed), Python's (its Unicode tables) and the versions of the packages whose data it reads."""
     import ec2audit
 
-    key = hashlib.sha256(" ".join([sys.version, *(version(p) for p in ("pypinyin", "Faker", "OpenCC", "cn2an"))])
-                         .encode())
+    key = hashlib.sha256(" ".join([sys.version, *(version(p) for p in _DATA_PACKAGES)]).encode())
     root = Path(ec2audit.__file__).parent
     for source in sorted(root.rglob("*.py")):
         key.update(f"{source.relative_to(root)} {source.stat().st_size} ".encode() + source.read_bytes())

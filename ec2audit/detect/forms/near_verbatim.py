@@ -196,15 +196,18 @@ def reads_as(form: str, text: str) -> bool:
 
 def _replaced_at_edge(form: str, text: str, start: int, end: int) -> bool:
     """Is the value's first or last word missing from the span, and the word right next to the span one
-    like it (`stage II` for `stage III`, `Apt 3D` for `Apt 3B`)? Then it is another value, not a cut."""
+    like it (`stage II` for `stage III`, `Apt 3D` for `Apt 3B`), or a number one word after it where the value ends in
+    one (`… from 2012` for `…, 2011`)? Then it is another value, not a cut."""
     words = _LATIN_WORD.findall(form)
     if not words or any(c in MASK_CHARS for c in text[start:end]):  # a mask explains a missing word
         return False
     found = set(_LATIN_WORD.findall(text[start:end]))
     before = _LATIN_WORD.findall(text[max(0, start - _EDGE_WORD):start])
-    after = _LATIN_WORD.search(text, end, end + _EDGE_WORD)
-    return any(w not in found and n is not None and _alike(w, n)
-               for w, n in ((words[0], before[-1] if before else None), (words[-1], after and after.group())))
+    after = _LATIN_WORD.findall(text[end:end + _EDGE_WORD])[:2]
+    if after[1:] and not (after[0].isalpha() and after[1].isdigit() and after[1] != words[-1]):
+        after = after[:1]  # another number one word on ("a caution … from 2012") stands where the value's year would
+    return any(w not in found and any(_alike(w, n) for n in near)
+               for w, near in ((words[0], before[-1:]), (words[-1], after)))
 
 
 def _alike(a: str, b: str) -> bool:
