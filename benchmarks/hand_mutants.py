@@ -3041,7 +3041,8 @@ mutant('QCI4', '**{f"cloud_{k}": metrics.token_total(sent, k) for k in',
 mutant('QCI5', 'if record.task_id in result.unit_tasks:\n        result.score(empty)',
        'if True:\n        result.score(empty)')
 mutant('QCI6', 'result.score(payload, {f.unit_id for f in cascade.scan(payload)})', 'result.score(payload)')
-mutant('QCI8', '            if unread_body := _score_blocked(result, cascade, record, store):\n', '            if unread_body := None:\n')
+mutant('QCI8', '            if unread_body := _score_blocked(result, cascade, record, store):\n',
+       '            if unread_body := None:\n')
 mutant('QCI9', 'run_audit(payloads, units, cascade, result=result)', 'run_audit(payloads, units, cascade)')
 # annotate/recognizers/finance.py: processors' test cards; icd.py: `statement`; discovered.py reads it
 mutant('QFI1', ' and d not in TEST_CARDS', '')
