@@ -1416,15 +1416,15 @@ mutant("BC5", "return [(k, first.text[-_SEAM:], second.text[:_SEAM])",
 # detect/cues.py: the batched cue pass
 mutant("BQ1", "short = [text for text in dict.fromkeys(texts) if len(text) < _SHORT]",
        "short = [text for text in dict.fromkeys(texts) if len(text) <= _SHORT]")
-mutant("BQ2", "owned[bisect_right(starts, end - 1) - 1].add(cue)", "owned[bisect_right(starts, end) - 1].add(cue)")
+mutant("BQ2", "owned[bisect_right(starts, end - 1) - 1][cue] += 1", "owned[bisect_right(starts, end) - 1][cue] += 1")
 mutant("BQ3", "            at += len(data) + 1\n        owned", "            at += len(data)\n        owned")
 mutant("BQ4", "            size += len(data) + 1\n", "            size += 1\n")
 mutant("BQ5", "return [r for read, k in plan if k is None or k in cues for r in read(text)]",
        "return [r for read, k in plan if k in cues for r in read(text)]")
 mutant("BQ6", "            self._local.held = outer\n", "            self._local.held = None\n")
 mutant("BQ7", "if chunk and size + len(data) > _BATCH:", "if chunk:")
-mutant("BQ8", "held.update((text, cues) for (text, _), cues in zip(chunk, owned, strict=True))",
-       "held.update((text, cues) for (text, _), cues in zip(chunk, owned[1:] + owned[:1], strict=True))")
+mutant("BQ8", "for (text, _), cues in zip(chunk, owned, strict=True))",
+       "for (text, _), cues in zip(chunk, owned[1:] + owned[:1], strict=True))")
 mutant("BQ9", "_SHORT = 4096", "_SHORT = 40960")
 # intercept/redact.py: _cover and _union (a joined text's spans over the pieces' own)
 mutant("RC1", "if out and start < out[-1][1]:", "if out and start < out[-1][0]:")

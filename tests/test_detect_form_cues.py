@@ -88,6 +88,10 @@ PIECES: dict[str, list[str]] = {
                    "  \\n", "   \\", "    ", " 6e 61 6d 65 3a 20 e6 ac a7 e9 98 b3 e5 a8 9c e5  >name: ..........<\n",
                    " 6d 70 6c 65  >mple<\n", ">", "<"],
     "cjk_dotted_digits": ["一", "九", "幺", "〇", "点", "點", "．", ".", " ", "1", "0", "7", "\n", "a", "漢", " . "],
+    # items of a spelling, English and Chinese, and what separates them (its cue matches twice on a run's line)
+    "spelled_out": ["capital", "T", "r", "zero", "dot", "N for November", "b as in bravo", "alpha", "ampersand", "a",
+                    "9", "x-ray", "exclamation mark", "small", "double", "ten", "\n", "大写", "H", "井号", "反斜杠",
+                    "（O大写）", "然后", "，", ", ", " ", "2026", "é"],
 }
 
 
@@ -156,3 +160,13 @@ def test_letter_spacing_tries_its_runs_only_where_they_may_start(text):
     from ec2audit.detect.forms import letter_spacing
 
     assert [m.span() for m in letter_spacing._runs(text)] == [m.span() for m in letter_spacing._SPACED.finditer(text)]
+
+
+def test_a_line_with_fewer_cue_matches_than_a_forms_least_is_not_read():
+    """`spelled_out` names two items a run (`cue_least` 2): of three lines, the one naming one (`dot`) is no cue
+    line, the one naming two (`alpha`, `bravo`) is: its stretch is that line alone (`cue_lines` 0), from 12 (after
+    the first line break) to 23 (the second)."""
+    form = _form("spelled_out")
+    text = "see the dot\nalpha bravo\nplain"
+    assert CueScan([form], "vectorscan").stretches(text) == [[(12, 23)]]
+

@@ -2,19 +2,23 @@
 on the lines around its cues.
 
 A form that rewrites (`forms.Form.rewrite`) declares a `cue`, a regex that every change it makes lies near, and
-`cue_lines`, how many lines before and after a cue's line that change and all that decides it read. The cues of
-every form are one Vectorscan database (compiled once per cue set and cached like the matchers' databases),
-scanned once over the text's UTF-8 bytes; each form's rewrite then reads only its stretches, the cued lines
-with their `cue_lines` either side (stretches that meet are one), and its changes are offset back. Scanning 8 MB
+`cue_lines`, how many lines before and after a cue's line that change and all that decides it read; a form whose
+change holds two cued words or more says so (`cue_least`), and a line with fewer of its cue's matches (every end
+Vectorscan reports) is no cue line. The cues of every form are one Vectorscan database (compiled once per cue
+set and cached like the matchers' databases), scanned once over the text's UTF-8 bytes; each form's rewrite then
+reads only its stretches, the cued lines with their `cue_lines` either side (stretches that meet are one), and its
+changes are offset back. Scanning 8 MB
 once costs what one form's own regex pass over it did. Where the `hyperscan` wheel is missing, or the text holds
-a lone surrogate (no UTF-8), each cue is Python's regex, searched apart: the same stretches.
+a lone surrogate (no UTF-8), each cue is Python's regex, searched apart: the same stretches, or more (Python's
+matches do not overlap, so one match is a cue line there whatever `cue_least` says).
 
 A cue is a claim: the cued rewrite equals the whole text's (tests/test_detect_form_cues.py, per form, on
 generated text). A form without a cue (None) reads the whole text, and says why in its docstring.
 
 A short text (a chat turn, a tool result) is read whole by every form whose cue it holds: the cues of a batch of
 short texts (`CueScan.batch`) are found in one Vectorscan pass over the texts joined, and a form whose cue is
-nowhere in a text makes no change there (by its claim: it has no stretch), so it is not run.
+nowhere in a text (or matches fewer than `cue_least` times) makes no change there (by its claim: it has no
+stretch), so it is not run.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -57,6 +62,7 @@ class CueScan:
         self.forms = list(forms)
         self.cued = [f for f in self.forms if f.cue is not None]
         self._cues = [f.cue for f in self.cued if f.cue is not None]
+        self._least = [f.cue_least for f in self.cued]
         self._regexes = [re.compile(cue) for cue in self._cues]
         self._database: hyperscan.Database | None = None
         self._rewriters: dict[tuple[int, ...], Rewriter] = {}
@@ -90,14 +96,17 @@ class CueScan:
         if data is None or self._database is None:
             found = [[m.end() for m in regex.finditer(text)] if w else [] for regex, w in zip(self._regexes, wanted,
                                                                                                 strict=True)]
+            least = [1] * len(self.cued)
         else:
             found = [[] for _ in self.cued]
             self._database.scan(data, match_event_handler=_collector(found), scratch=self._scratch())
-        if "\n" not in text:  # one stretch: the whole text, where any cue stands
-            return [[(0, len(text))] if w and ends else [] for ends, w in zip(found, wanted, strict=True)]
+            least = self._least
+        if "\n" not in text:  # one stretch: the whole text, where enough cues stand
+            return [[(0, len(text))] if w and len(ends) >= n else [] for ends, w, n in zip(found, wanted, least,
+                                                                                            strict=True)]
         lines = _Lines(text, data)
-        return [lines.around(ends, form.cue_lines) if w and ends else []
-                for form, ends, w in zip(self.cued, found, wanted, strict=True)]
+        return [lines.around(ends, form.cue_lines, n) if w and len(ends) >= n else []
+                for form, ends, w, n in zip(self.cued, found, wanted, least, strict=True)]
 
     def _scratch(self) -> hyperscan.Scratch:
         scratch = getattr(self._local, "scratch", None)
@@ -146,14 +155,16 @@ class CueScan:
         for _, data in chunk:
             starts.append(at)
             at += len(data) + 1
-        owned: list[set[int]] = [set() for _ in chunk]
+        owned: list[Counter[int]] = [Counter() for _ in chunk]
 
         def on_match(cue: int, _start: int, end: int, _flags: int, _context: object) -> None:
-            owned[bisect_right(starts, end - 1) - 1].add(cue)
+            owned[bisect_right(starts, end - 1) - 1][cue] += 1
 
         self._database.scan(b"\n".join(data for _, data in chunk), match_event_handler=on_match,
                             scratch=self._scratch())
-        held.update((text, cues) for (text, _), cues in zip(chunk, owned, strict=True))
+        least = self._least
+        held.update((text, {cue for cue, n in cues.items() if n >= least[cue]})
+                    for (text, _), cues in zip(chunk, owned, strict=True))
 
     def rewriter(self, wanted: Sequence[Form]) -> Rewriter:
         """The `wanted` forms' rewrites as one: their changes to a text, form by form in `self.forms`' order (of
@@ -230,13 +241,20 @@ class _Lines:
             return offsets
         return offsets - np.searchsorted(self._continuation, offsets)
 
-    def around(self, ends: list[int], spread: int) -> list[Stretch]:
-        """The line holding the character before each of `ends` (a match's last) and `spread` lines either side,
-        joined where they meet: a match ending with a line break is on the line it ends."""
+    def around(self, ends: list[int], spread: int, least: int = 1) -> list[Stretch]:
+        """The lines holding the character before `least` or more of `ends` (a match's last) and `spread` lines
+        either side, joined where they meet: a match ending with a line break is on the line it ends."""
         import numpy as np
 
         breaks = self.breaks
-        line = np.unique(np.searchsorted(breaks, self._characters(np.array(ends, dtype=np.int64)) - 1, side="left"))
+        line = np.searchsorted(breaks, self._characters(np.array(ends, dtype=np.int64)) - 1, side="left")
+        if least > 1:
+            line, count = np.unique(line, return_counts=True)
+            line = line[count >= least]
+            if not len(line):
+                return []
+        else:
+            line = np.unique(line)
         first, last = np.maximum(line - spread, 0), np.minimum(line + spread, len(breaks))
         # join stretches that overlap or meet (the next starts on the line after this one's last)
         top = np.maximum.accumulate(last)

@@ -43,9 +43,26 @@ def denied(text: str, start: int, cu: CompiledUnit) -> bool:
     denial = _NOT_AMOUNT if cu.amount is not None else _DENIALS.get(cu.rules.name)
     if denial is None:
         return False
-    value = cu.forms[0].lower()
-    words = set(re.findall(_LATIN, value))
     before = text[max(0, start - _LOOK_BACK):start]
+    key = (before, cu.rules.name, cu.forms[0])
+    answer = _memo.get(key)
+    if answer is None:
+        if len(_memo) >= _MEMO_SIZE:
+            _memo.clear()
+        answer = _memo[key] = _denied(before, denial, cu.forms[0].lower())
+    return answer
+
+
+#: answers by what they read (the characters before a hit, the value's dimension, the value), emptied when full:
+#: each search is Python's regex tried at every one of the 80 characters (~50 µs), a text's hits are asked about
+#: again in its decoded view, and a dense log repeats the neighbourhoods of its values (the 8 MB payload: 69,479
+#: asks, 6,177 distinct; RESULTS.md, issue 34, session 30)
+_MEMO_SIZE = 8192
+_memo: dict[tuple[str, str, str], bool] = {}
+
+
+def _denied(before: str, denial: re.Pattern[str], value: str) -> bool:
+    words = set(re.findall(_LATIN, value))
     while True:  # the value's own words before the hit are read past, then the denial must end where they start
         word = _WORD.search(before)
         if word is not None and word.group(1).lower() in words:

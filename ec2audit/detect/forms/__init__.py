@@ -54,6 +54,9 @@ class Form:
     cue: ClassVar[str | None] = None
     #: lines before and after a cue match's last line that one change and all that decides it lie within
     cue_lines: ClassVar[int] = 0
+    #: cue matches (every end Vectorscan reports) that a line where `rewrite` changes something holds at least: a
+    #: form whose change names two cued words (a spelling's two named items) is not run on a line naming one
+    cue_least: ClassVar[int] = 1
 
     def __init__(self, units: Sequence[CompiledUnit], index: PatternIndex):
         """`compile` the form for the run's units."""

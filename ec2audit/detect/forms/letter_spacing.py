@@ -26,6 +26,8 @@ class LetterSpacing(Form):
     #: on one line (spaces only)
     cue = r" \S \S"
     cue_lines = 0
+    #: a run of five characters holds two cue matches' ends: `a b c d e` three, `a b c  d e` one in each part
+    cue_least = 2
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         for m in _runs(text):

@@ -140,6 +140,7 @@ class SpelledOut(Form):
     name = "spelled_out"
     cue = "|".join([_CUE, *_ZH_CASES, *_ZH_SYMBOLS])
     cue_lines = 0
+    cue_least = _MIN_NAMED  # each named item holds a cue match's end, and a run names two
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         """Items are walked only on the lines where the named words of a run may stand: a run is on one line and
