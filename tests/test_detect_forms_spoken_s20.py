@@ -180,3 +180,10 @@ def test_spellings_read_line_by_line_are_those_of_a_walk_over_the_whole_text(tex
             pos, run = spelled_out._run(spelling, text, first)
             whole += [run] if run else []
     assert list(form.rewrite(text)) == whole
+
+
+def test_a_long_s_in_a_case_word_or_a_symbol_name_reads_as_the_word_and_never_crashes():
+    """The item pattern ignores case, so `ſmall` (long s) and `ſlash` match `small` and `slash`; the words are
+    looked up case-folded (`.lower()` left `ſ`, a KeyError: a traceback in any audit of such a text)."""
+    text = "read back: ſmall r, capital H, ſlash, 7, 4, 2"
+    assert _hits("rH/742", text, "credential") == [("ſmall r, capital H, ſlash, 7, 4, 2", 1.0)]

@@ -76,14 +76,14 @@ class _Item(NamedTuple):
 
 def _item(m: re.Match[str]) -> _Item | None:
     """What one item names; None for a letter whose word starts with another letter."""
-    times = _TIMES.get((m.group("times") or "").lower(), 1)
+    times = _TIMES.get((m.group("times") or "").casefold(), 1)
     if m.group("case"):
-        return _Item(_CASES[re.sub(r"\s+", " ", m.group("case").lower())](m.group("cased")) * times, True)
+        return _Item(_CASES[re.sub(r"\s+", " ", m.group("case").casefold())](m.group("cased")) * times, True)
     if m.group("letter"):
         same = m.group("name")[0].lower() == m.group("letter").lower()
         return _Item(m.group("letter").upper() * times, True) if same else None
     if m.group("named"):
-        word = re.sub(r"\s+", " ", m.group("named").lower())
+        word = re.sub(r"\s+", " ", m.group("named").casefold())
         return _Item(_NAMED[word] * times, word not in ENGLISH_DIGITS)
     return _Item((m.group("digits") or m.group("bare")) * times, False, m.group("bare") is not None)
 
