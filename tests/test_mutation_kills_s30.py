@@ -37,6 +37,12 @@ def test_a_banks_code_is_named_by_every_word_for_it_and_never_read_inside_a_long
     assert _graded(value, "financial", text, "bank_account") == grade
 
 
+def test_a_text_made_by_from_code_point_is_read():
+    """`String.fromCodePoint(27431, 38451, 23068, 23068)` makes 欧阳娜娜 (U+6B27 U+9633 U+5A1C U+5A1C) as
+    `fromCharCode` does: the name whole (1.0)."""
+    assert _graded("欧阳娜娜", "person_name", "el.textContent = String.fromCodePoint(27431, 38451, 23068, 23068);") == 1.0
+
+
 # -- denials ----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("value", "dimension", "text"), [
@@ -197,3 +203,58 @@ def test_a_forwarded_record_with_no_body_on_record_says_so(tmp_path):
         code, output = _cli(*command, store, "--units", units)
         assert code == 1 and "r1" in output and "request body not read (none on record)" in " ".join(
             output.split()), output
+
+
+# -- an intercepted session's calls without a price ---------------------------------------------------------------
+
+def test_an_intercepted_sessions_calls_without_a_price_are_counted_with_their_tier(tmp_path):
+    """A proxy's store of episode ep1 (t1), four calls each with usage (200 in, 10 out): gpt-5.4 priced ($0.0040);
+    gpt-4o served at the flex tier (no flex price for it); a fine-tune no price table knows (its server counted the
+    10 out only: usage all the same); gpt-5.4 again, a stream cut off (cost unknown, though the model has a price).
+    By hand, in `report` on `intercept audit --out`: 3 of 4
+    calls unpriced, 2 of them for want of a price, the first such tier not the default being flex: "unknown: 3 of 4
+    unpriced (2 with no price at the flex tier)"."""
+    import json
+
+    from test_new_user_walk_19 import _cli, _write_jsonl
+    from test_new_user_walk_20 import _UNITS
+
+    from ec2audit.intercept.record import ProxyRecord
+    from ec2audit.intercept.store import RecordStore
+
+    store = RecordStore(tmp_path / "cloud.sqlite")
+    calls = (("r1", "gpt-5.4", 0.004, None, 200), ("r2", "gpt-4o", None, "flex", 200),
+             ("r3", "acme-finetune-7", None, None, None), ("r4", "gpt-5.4", None, None, 200))
+    for rid, model, cost, tier, tokens_in in calls:
+        store.add(ProxyRecord(id=rid, episode="ep1", task_id="t1", ts=1.0, api="openai-chat", stream=rid == "r4",
+                              path="/v1/chat/completions", model=model, status=200, input_tokens=tokens_in,
+                              output_tokens=10, cost_usd=cost,
+                              request={"model": model, "messages": [{"role": "user", "content": "hi"}]},
+                              response={"model": model, **({"service_tier": tier} if tier else {})}))
+    store.close()
+    out = tmp_path / "out" / "findings.parquet"
+    code, output = _cli("intercept", "audit", store.path, "--units", _write_jsonl(tmp_path / "u.jsonl", _UNITS),
+                        "--out", out)
+    assert code == 0, output
+    code, output = _cli("report", out, "--json")
+    [row] = json.loads(output)["strategies"]
+    assert (row["cloud_calls"], row["cloud_usd_unknown"]) == (4, "unknown: 3 of 4 unpriced (2 with no price at the "
+                                                                 "flex tier)"), row
+
+
+def test_audit_of_a_store_says_an_episodes_exposure_is_over_a_lower_bound_of_units(tmp_path):
+    """Walk 21's store (ep1, naming no task: Maria's phone forwarded, a blocked request whose body the store kept
+    cut off): `audit STORE` counts ep1 among the sessions that matched no task and titles its leaks "1 of 1 unit
+    ≥0.7, over units in its calls (a lower bound: 1 blocked request not read)", as its sessions table says."""
+    from test_new_user_walk_19 import _cli, _write_jsonl
+    from test_new_user_walk_20 import _UNITS
+    from test_new_user_walk_21 import _store_with_blocked_body
+
+    units = _write_jsonl(tmp_path / "units.jsonl", _UNITS)
+    store = _store_with_blocked_body(tmp_path / "cloud.sqlite",
+                                     '{"model": "gpt-4o", "messages": [{"role": "user", "content": "Her SSN is 12')
+    code, output = _cli("audit", store, "--units", units)
+    said = " ".join(output.split())
+    assert code == 1 and "1 session matched no task of the units file" in said, output
+    assert ("ep1: exposure 1.000 (1 of 1 unit ≥0.7, over units in its calls (a lower bound: 1 blocked request not "
+            "read))") in said, output
