@@ -1,7 +1,7 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 28, each run against the tests that reach its
+"""Hand-written one-line mutants of the code changed in sessions 19 to 29, each run against the tests that reach its
 module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
 "Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code", "Session 29: … in session
-28's code").
+28's code", "Session 30: … in session 29's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -14,7 +14,8 @@ first failing test) or survived.
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
 `tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`, session 28's
-`tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`): the score before them;
+`tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`, session 30's
+`tests/test_mutation_kills_s30.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -925,6 +926,25 @@ NEW_FOR: dict[str, list[str]] = {
     "QMT": [ONE_VALUE_S29], "QLA": [ONE_VALUE_S29], "QCI": [ONE_VALUE_S29],
     "QEP": [UNKNOWN_S29], "QSC": [UNKNOWN_S29], "QCO": [UNKNOWN_S29],
     "QFI": ["test_unionpays_published_test_card_is_nobodys_card"],
+    "ZBD": ["test_a_dump_of_a_file_of_several_lines_is_read"],
+    "ZBP": ["test_a_banks_code_is_named_by_every_word_for_it_and_never_read_inside_a_longer_token"],
+    "ZIP": ["test_a_resident_ids_parts_are_read_by_every_word_naming_them_and_never_inside_another_number"],
+    "ZHX": ["test_an_addresss_hex_digits_ending_a_longer_hex_run_are_no_address"],
+    "ZTR": ["test_prose_cut_at_a_words_end_with_an_ellipsis_and_the_cut_said_is_graded"],
+    "ZCP": ["test_a_text_made_by_from_code_point_is_read"],
+    "ZNM": ["test_a_number_read_out_in_chinese_numerals_with_a_comma_and_a_space_between_groups_is_the_number"],
+    "ZEX": ["test_a_number_after_a_calling_code_that_is_no_phone_with_its_code_stays_no_hit"],
+    "ZDN": ["test_a_claim_denied_in_other_words_is_no_leak"],
+    "ZLN": ["test_a_guard_keeps_a_value_said_in_a_denial_out_of_a_large_body_too"],
+    "ZLG": ["test_a_question_by_its_mark_or_by_ma_alone_may_not_describe_the_value"],
+    "ZIS": ["test_a_forwarded_record_with_no_body_on_record_says_so"],
+    "ZCI": ["test_an_intercepted_sessions_calls_without_a_price_are_counted_with_their_tier"],
+    "ZCO": ["test_an_intercepted_sessions_calls_without_a_price_are_counted_with_their_tier"],
+    "ZLR": ["test_an_empty_units_file_says_one_cloud_call_in_the_singular",
+            "test_audit_of_a_store_says_an_episodes_exposure_is_over_a_lower_bound_of_units"],
+    "ZFI": ["test_a_findings_line_that_is_json_but_no_object_is_named_by_its_line"],
+    "ZAG": ["test_annotator_agreement_counts_each_half_width_kana_as_a_token"],
+    "ZBA": ["test_a_batch_error_line_whose_response_is_a_string_is_a_failed_call"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

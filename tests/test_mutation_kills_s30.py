@@ -40,7 +40,25 @@ def test_a_banks_code_is_named_by_every_word_for_it_and_never_read_inside_a_long
 def test_a_text_made_by_from_code_point_is_read():
     """`String.fromCodePoint(27431, 38451, 23068, 23068)` makes 欧阳娜娜 (U+6B27 U+9633 U+5A1C U+5A1C) as
     `fromCharCode` does: the name whole (1.0)."""
-    assert _graded("欧阳娜娜", "person_name", "el.textContent = String.fromCodePoint(27431, 38451, 23068, 23068);") == 1.0
+    text = "el.textContent = String.fromCodePoint(27431, 38451, 23068, 23068);"
+    assert _graded("欧阳娜娜", "person_name", text) == 1.0
+
+
+def test_a_number_read_out_in_chinese_numerals_with_a_comma_and_a_space_between_groups_is_the_number():
+    """六二一四, 八三零一, 一二三四, 五六七八 (an English comma and a space between groups, as an IME in English
+    punctuation writes them): the card whole (1.0), as with 、 or ，alone."""
+    assert _graded("6214 8301 1234 5678", "financial", "卡号：六二一四, 八三零一, 一二三四, 五六七八", "card") == 1.0
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("07700 900461", "ref 107700900461 paid"),  # a national number's trunk 0 never follows a calling code
+    ("555 0134", "order 15550134 shipped"),  # seven digits after 1: too short to be read as the phone
+    ("(902) 418-7730", "serial 190241877305 logged"),  # a digit after the phone: a longer number
+])
+def test_a_number_after_a_calling_code_that_is_no_phone_with_its_code_stays_no_hit(value, text):
+    """Only a number of nine digits or more, not starting with 0 and ending the run, is read as the phone after a
+    calling code (`exact._after_calling_code`): these are other numbers, 0."""
+    assert _graded(value, "contact", text, "phone") == 0
 
 
 # -- denials ----------------------------------------------------------------------------------------------------
@@ -258,3 +276,25 @@ def test_audit_of_a_store_says_an_episodes_exposure_is_over_a_lower_bound_of_uni
     assert code == 1 and "1 session matched no task of the units file" in said, output
     assert ("ep1: exposure 1.000 (1 of 1 unit ≥0.7, over units in its calls (a lower bound: 1 blocked request not "
             "read))") in said, output
+
+
+def test_a_batch_error_line_whose_response_is_a_string_is_a_failed_call(tmp_path):
+    """Walk 12's batch of gpt-4o-mini (input: 2 requests; output: request-1 answered, 22 in / 2 out), its error
+    file's line for request-2 holding `"response": "upstream timeout"` (text where the format has an object, as a
+    gateway in front of the batch wrote it): read as a call with no answer, not a stop. By hand: 2 calls, request-1's
+    22 in / 2 out, request-2 billed nothing; exit 0."""
+    import json
+
+    from test_new_user_walk_12 import _batch_answer, _batch_request, _cli, _lines, _units
+
+    folder = tmp_path / "batch_gw"
+    folder.mkdir()
+    _lines(folder / "batchinput.jsonl", [_batch_request("request-1", "gpt-4o-mini", "Hello world!"),
+                                         _batch_request("request-2", "gpt-4o-mini", "Hello again.")])
+    _lines(folder / "batch_gw_output.jsonl", [_batch_answer("request-1", "gpt-4o-mini-2024-07-18", 22, 2)])
+    _lines(folder / "batch_gw_error.jsonl", [{"id": "batch_req_2", "custom_id": "request-2",
+                                              "response": "upstream timeout", "error": {"code": "timeout"}}])
+    code, output = _cli("audit", folder, "--units", _units(tmp_path / "units.jsonl"), "--json")
+    assert code == 0, output
+    [provider] = json.loads(output[output.index("{\n"):])["providers"]
+    assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 22, 2), provider
