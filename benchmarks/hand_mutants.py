@@ -945,6 +945,7 @@ NEW_FOR: dict[str, list[str]] = {
     "ZFI": ["test_a_findings_line_that_is_json_but_no_object_is_named_by_its_line"],
     "ZAG": ["test_annotator_agreement_counts_each_half_width_kana_as_a_token"],
     "ZBA": ["test_a_batch_error_line_whose_response_is_a_string_is_a_failed_call"],
+    "ZFN": ["test_prelabel_proposes_no_documentation_example_iban_written_in_lower_case"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

@@ -298,3 +298,23 @@ def test_a_batch_error_line_whose_response_is_a_string_is_a_failed_call(tmp_path
     assert code == 0, output
     [provider] = json.loads(output[output.index("{\n"):])["providers"]
     assert (provider["calls"], provider["input_tokens"], provider["output_tokens"]) == (2, 22, 2), provider
+
+
+def test_prelabel_proposes_no_documentation_example_iban_written_in_lower_case(tmp_path):
+    """The IBAN registry's GB example written in lower case (`gb82 west 1234 5698 7654 32`, as a chat pastes it) is
+    the same example, nobody's account: `annotate prelabel` proposes nothing in the file."""
+    import json
+
+    from click.testing import CliRunner
+
+    from ec2audit.cli import main
+
+    ws = tmp_path / "task-docs" / "workspace"
+    ws.mkdir(parents=True)
+    (ws / "notes.txt").write_text("From the spec, lower case: gb82 west 1234 5698 7654 32 is the format.\n",
+                                  encoding="utf-8")
+    out = tmp_path / "tasks.json"
+    result = CliRunner().invoke(main, ["annotate", "prelabel", str(ws), "--out", str(out), "--no-presidio"])
+    assert result.exit_code == 0, result.output
+    assert [r["value"]["text"] for task in json.loads(out.read_text()) for p in task.get("predictions", [])
+            for r in p["result"] if r["type"] == "labels"] == []
