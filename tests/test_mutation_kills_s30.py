@@ -34,6 +34,8 @@ def test_a_dump_of_a_file_of_several_lines_is_read():
     ("40-11-62 71829304", "sort code 40-11-62, the branch where Tom banks, his account is 55667788", 0),
 ])
 def test_a_banks_code_is_named_by_every_word_for_it_and_never_read_inside_a_longer_token(value, text, grade):
+    """The code alone after a word naming it is a piece (0.3, `context_fragments`' grade), whichever word and however
+    the branch is written; inside a longer number or token, split out of an IBAN, or beside another account, 0."""
     assert _graded(value, "financial", text, "bank_account") == grade
 
 
