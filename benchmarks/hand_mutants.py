@@ -1,7 +1,7 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 28, each run against the tests that reach its
+"""Hand-written one-line mutants of the code changed in sessions 19 to 29, each run against the tests that reach its
 module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
 "Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code", "Session 29: … in session
-28's code").
+28's code", "Session 30: … in session 29's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -14,7 +14,8 @@ first failing test) or survived.
 `tests/test_mutation_kills_s22.py`, session 23's `tests/test_mutation_kills_s23.py`, session 24's
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
 `tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`, session 28's
-`tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`): the score before them;
+`tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`, session 30's
+`tests/test_mutation_kills_s30.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -630,8 +631,56 @@ GROUPS_S29: dict[str, tuple[str, list[str]]] = {
     "QDI": ("ec2audit/logs/discovered.py", ICD_S28),
 }
 GROUPS.update(GROUPS_S29)
+#: session 30's groups: the code changed in session 29 (`git diff bf788fd 83aadfc -- ec2audit`)
+W19F = "tests/test_intercept_forms_walk_19.py::"
+W21 = ["tests/test_new_user_walk_21.py"]
+FORMS_S29 = ["tests/test_detect_forms_s29.py"]
+DENIALS_S29 = [*FORMS_S29, "tests/test_intercept_denials.py"]
+BAND_S29 = ["tests/test_judge_description_band.py"]
+DEADLINE_S29 = ["tests/test_run_gateway.py::test_a_model_call_may_take_as_long_as_its_episodes_deadline_not_the_"
+                "gateways_default"]
+GROUPS_S30: dict[str, tuple[str, list[str]]] = {
+    "ZBD": ("ec2audit/detect/forms/bare_dumps.py", [W19F + "test_a_dump_with_no_offsets_is_read"]),
+    "ZBP": ("ec2audit/detect/forms/bank_pairs.py", FORMS_S29),
+    "ZIP": ("ec2audit/detect/forms/id_parts.py", FORMS_S29),
+    "ZHX": ("ec2audit/detect/forms/hex_ips.py", FORMS_S29),
+    "ZTR": ("ec2audit/detect/forms/truncated.py", ["tests/test_detect_cut_prose.py", *FORMS_3940]),
+    "ZCC": ("ec2audit/detect/forms/concatenation.py",
+            [W19F + "test_literals_cut_at_a_punctuation_mark_are_read_joined"]),
+    "ZCP": ("ec2audit/detect/forms/code_point_lists.py", [W19F + "test_a_text_made_by_from_char_code_is_read"]),
+    "ZSD": ("ec2audit/detect/forms/sse_deltas.py", [W19F + "test_an_ollama_stream_pasted_whole_is_read_joined"]),
+    "ZDN": ("ec2audit/detect/denials.py", DENIALS_S29),
+    "ZTI": ("ec2audit/detect/tiers/__init__.py", DENIALS_S29),
+    "ZRD": ("ec2audit/intercept/redact.py", ["tests/test_intercept_denials.py"]),
+    "ZAP": ("ec2audit/intercept/app.py", ["tests/test_intercept_denials.py"]),
+    "ZLN": ("ec2audit/intercept/lanes.py", ["tests/test_intercept_denials.py"]),
+    "ZNM": ("ec2audit/detect/normalize.py", FORMS_S29),
+    "ZEX": ("ec2audit/detect/exact.py", ["tests/test_detect_calling_codes.py"]),
+    "ZLG": ("ec2audit/detect/learned_grader.py", [*BAND_S29, JUDGE[0]]),
+    "ZEJ": ("ec2audit/detect/e5_judge.py", BAND_S29),
+    "ZOL": ("ec2audit/logs/openai_log.py", ["tests/test_dedup_across_parts.py"]),
+    "ZBA": ("ec2audit/logs/base.py", W12),
+    "ZIS": ("ec2audit/logs/intercept_store.py", W21),
+    "ZST": ("ec2audit/intercept/store.py", W21),
+    "ZCI": ("ec2audit/cli/intercept.py", W21),
+    "ZCO": ("ec2audit/console.py", ["tests/test_console.py", *W21]),
+    "ZRT": ("ec2audit/report/terminal.py", W21),
+    "ZRS": ("ec2audit/report/summary.py", W21),
+    "ZLR": ("ec2audit/logs/report.py", W21),
+    "ZLA": ("ec2audit/logs/audit.py", W21),
+    "ZRH": ("ec2audit/report/html.py", W21),
+    "ZFI": ("ec2audit/files.py", W21),
+    "ZAG": ("ec2audit/annotate/agreement.py", W21),
+    "ZRG": ("ec2audit/run/gateway.py", DEADLINE_S29),
+    "ZEP": ("ec2audit/run/episodes.py", DEADLINE_S29),
+    "ZFN": ("ec2audit/annotate/recognizers/finance.py",
+            [FORMS_S29[0] + "::test_prelabel_proposes_no_documentation_example_iban",
+             "tests/test_annotate_recognizers.py"]),
+}
+GROUPS.update(GROUPS_S30)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s29.py" if g in GROUPS_S29 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s30.py" if g in GROUPS_S30 else
+              "tests/test_mutation_kills_s29.py" if g in GROUPS_S29 else
               "tests/test_mutation_kills_s28.py" if g in GROUPS_S28 else
               "tests/test_mutation_kills_s27.py" if g in GROUPS_S27 else
               "tests/test_mutation_kills_s26.py" if g in GROUPS_S26 else
@@ -877,6 +926,26 @@ NEW_FOR: dict[str, list[str]] = {
     "QMT": [ONE_VALUE_S29], "QLA": [ONE_VALUE_S29], "QCI": [ONE_VALUE_S29],
     "QEP": [UNKNOWN_S29], "QSC": [UNKNOWN_S29], "QCO": [UNKNOWN_S29],
     "QFI": ["test_unionpays_published_test_card_is_nobodys_card"],
+    "ZBD": ["test_a_dump_of_a_file_of_several_lines_is_read"],
+    "ZBP": ["test_a_banks_code_is_named_by_every_word_for_it_and_never_read_inside_a_longer_token"],
+    "ZIP": ["test_a_resident_ids_parts_are_read_by_every_word_naming_them_and_never_inside_another_number"],
+    "ZHX": ["test_an_addresss_hex_digits_ending_a_longer_hex_run_are_no_address"],
+    "ZTR": ["test_prose_cut_at_a_words_end_with_an_ellipsis_and_the_cut_said_is_graded"],
+    "ZCP": ["test_a_text_made_by_from_code_point_is_read"],
+    "ZNM": ["test_a_number_read_out_in_chinese_numerals_with_a_comma_and_a_space_between_groups_is_the_number"],
+    "ZEX": ["test_a_number_after_a_calling_code_that_is_no_phone_with_its_code_stays_no_hit"],
+    "ZDN": ["test_a_claim_denied_in_other_words_is_no_leak"],
+    "ZLN": ["test_a_guard_keeps_a_value_said_in_a_denial_out_of_a_large_body_too"],
+    "ZLG": ["test_a_question_by_its_mark_or_by_ma_alone_may_not_describe_the_value"],
+    "ZIS": ["test_a_forwarded_record_with_no_body_on_record_says_so"],
+    "ZCI": ["test_an_intercepted_sessions_calls_without_a_price_are_counted_with_their_tier"],
+    "ZCO": ["test_an_intercepted_sessions_calls_without_a_price_are_counted_with_their_tier"],
+    "ZLR": ["test_an_empty_units_file_says_one_cloud_call_in_the_singular",
+            "test_audit_of_a_store_says_an_episodes_exposure_is_over_a_lower_bound_of_units"],
+    "ZFI": ["test_a_findings_line_that_is_json_but_no_object_is_named_by_its_line"],
+    "ZAG": ["test_annotator_agreement_counts_each_half_width_kana_as_a_token"],
+    "ZBA": ["test_a_batch_error_line_whose_response_is_a_string_is_a_failed_call"],
+    "ZFN": ["test_prelabel_proposes_no_documentation_example_iban_written_in_lower_case"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -3056,6 +3125,217 @@ mutant('QIC4', 'not HEALTH_CONTEXT.search(statement(before, after))',
 mutant('QDI1', 'return None if HEALTH_CONTEXT.search(statement(before, after)) else',
        'return None if HEALTH_CONTEXT.search(before + " " + after) else')
 
+# Session 30's rows: the code changed in session 29 (`git diff bf788fd 83aadfc -- ec2audit`).
+# forms/bare_dumps.py: od -An's lines of one kind, sixteen bytes a whole line, text that prints
+mutant('ZBD1', '_WHOLE_LINE = 16  # bytes', '_WHOLE_LINE = 32  # bytes')
+mutant('ZBD2', 'raw = raw.rstrip(b"\\x00")', 'raw = raw')
+mutant('ZBD3', 'return all(c.isprintable() or c in "\\t\\r\\n" for c in text)',
+       'return all(c.isprintable() for c in text)')
+mutant('ZBD4', '(n := line.match(text, end + 1))', '(n := line.match(text, end + 2))')
+mutant('ZBD5', '"words": (re.compile(r"^((?: [0-9a-f]{4}){1,8})', '"words": (re.compile(r"^((?: [0-9a-f]{4}){1,7})')
+mutant('ZBD6', '"long words": (re.compile(r"^((?: [0-9a-f]{8}){1,4})',
+       '"long words": (re.compile(r"^((?: [0-9a-f]{8}){1,3})')
+mutant('ZBD7', '(?=.*\\S)({_CELL}{{1,16}})', '(?=.*\\S)({_CELL}{{16}})')
+mutant('ZBD8', 'lambda cells: bytes.fromhex(cells.replace(" ", ""))',
+       'lambda cells: bytes.fromhex(cells.replace(" ", ""))[::-1]')
+mutant('ZBD9', '[0-7]{2}|    )"', '[0-7]{2})"')
+mutant('ZBD10', 'cue = rf"( [0-9a-f]{{4}}){{4}}|', 'cue = rf"( [0-9a-f]{{4}}){{9}}|')
+# forms/bank_pairs.py: a bank's code and the account, the code alone by its word, another account beside it
+mutant('ZBP1', '_PAIR_WINDOW = 120', '_PAIR_WINDOW = 12')
+mutant('ZBP2', ' and sum(c.isdigit() for c in rest) == len(accounts[0])', '')
+mutant('ZBP3', 're.compile(r"\\bsort")', 're.compile(r"\\bsortcode")')
+mutant('ZBP4', 're.compile(r"routing|\\baba\\b|\\brtn\\b|transit")', 're.compile(r"\\baba\\b|\\brtn\\b|transit")')
+mutant('ZBP5', 're.compile(r"开户行|开户银行|', 're.compile(r"开户银行|')
+mutant('ZBP6', 'short = [code[2:]] if code.startswith("中国") and not code.startswith("中国银行") else []',
+       'short = []')
+mutant('ZBP7', 'code.replace("-", " "), re.sub(r"[- ]", "", code), ', 'code.replace("-", " "), ')
+mutant('ZBP8', 'if (start and _RUNS_ON.match(text[start - 1])) or _RUNS_ON.match(text, end):',
+       'if _RUNS_ON.match(text, end):')
+mutant('ZBP9', '"forms.bank_pair", LITERAL, 0.9)', '"forms.bank_pair", FRAGMENT, 0.9)')
+mutant('ZBP10', 'elif pair.shape.words.search(text, max(0, start - TAIL_WINDOW), start) and not _other_account(',
+       'elif not _other_account(')
+mutant('ZBP11', 'start) and not _other_account(\n                        text, start, end):', 'start):')
+mutant('ZBP12', 'window = TAIL_WINDOW * 2', 'window = TAIL_WINDOW // 2')
+mutant('ZBP13', 'return any(not (m.start() < end and start < m.end())',
+       'return any((m.start() < end or start < m.end())')
+mutant('ZBP14', r'\d(?: ?\d){5,}(?![\d,:/-]|\.\d)', r'\d(?: ?\d){8,}(?![\d,:/-]|\.\d)')
+mutant('ZBP15', 're.compile(r"(?<!\\d)" + "[ -]?".join(digits)', 're.compile(r"(?<!\\d)" + "".join(digits)')
+mutant('ZBP16', 'lo, hi = max(0, start - _PAIR_WINDOW), end + _PAIR_WINDOW', 'lo, hi = start, end + _PAIR_WINDOW')
+# forms/id_parts.py: a region code and a birth date said apart, by a word naming an ID
+mutant('ZIP1', '_PARTS_WINDOW = 60', '_PARTS_WINDOW = 6')
+mutant('ZIP2', r'(?![\d.-]|[\s-]?\d)(?!{_REST_OF_ID})")', r'(?![\d.-]|[\s-]?\d)")')
+mutant('ZIP3', r'_REST_OF_ID = r"[^\w\n]{1,3}\d{8}', r'_REST_OF_ID = r"[^\w\n]{2,3}\d{8}')
+mutant('ZIP4', r'|\bresident\b|\bregion")', r'|\bresident\b")')
+mutant('ZIP5', 're.compile(r"身份证|证件|', 're.compile(r"证件|')
+mutant('ZIP6', 'if not date_bounded(text, start, end):', 'if False:')
+mutant('ZIP7', 'if not _ID_WORDS.search(text, lo, hi):', 'if False:')
+mutant('ZIP8', r'rf"(?<![\d.-]){parts[0]}', r'rf"{parts[0]}')
+mutant('ZIP9', 'int(m.group(2)), int(m.group(3)), int(m.group(4))', 'int(m.group(2)), int(m.group(4)), int(m.group(3))')
+# forms/hex_ips.py: an IPv4 address as eight hex digits, either byte order, standing alone
+mutant('ZHX1', 'return list(dict.fromkeys(["".join(octets), "".join(reversed(octets))]))', 'return ["".join(octets)]')
+mutant('ZHX2', 'return list(dict.fromkeys(["".join(octets), "".join(reversed(octets))]))',
+       'return ["".join(reversed(octets))]')
+mutant('ZHX3', 'octets = [f"{int(octet):02x}"', 'octets = [f"{int(octet):x}"')
+mutant('ZHX4', 'or before == "0x")', ')')
+mutant('ZHX5', ' and not text[end:end + 1].isalnum()', '')
+mutant('ZHX6', '(not start or not text[start - 1].isalnum() or', '(True or')
+# forms/truncated.py: prose cut off and said so (`_prose_form`, `_cut_said`)
+mutant('ZTR1', '_PROSE_SHORTEST = 16', '_PROSE_SHORTEST = 60')
+mutant('ZTR2', '(" " in value or is_cjk(value[0]))', '(" " in value)')
+mutant('ZTR3', 'if shown < 12:', 'if shown < 30:')
+mutant('ZTR4', 'if _CUT_SAID.match(text, at):', 'if _CUT_SAID.match(text, at + 1):')
+mutant('ZTR5', 'return text.startswith(_ELLIPSIS, at) and prose[shown - 1].isalnum() and prose[shown].isalnum()',
+       'return text.startswith(_ELLIPSIS, at)')
+mutant('ZTR6', '|trimmed|已?截断|', '|trimmed|')
+mutant('ZTR7', '''[\\"'`]?\\s{0,2}[(\\[<{]?''', '''[\\"'`]?[(\\[<{]?''')
+mutant('ZTR8', 'index.add(prose[:_HEAD], KIND, i)', 'index.add(prose[:_HEAD + 40], KIND, i)')
+mutant('ZTR9', 'yield self._hit(view, i, start, shown, shown / len(prose))',
+       'yield self._hit(view, i, start, shown, shown / len(prose) / 2)')
+# forms/concatenation.py: literals joined whatever their ends but blanks and quotes (`_joins`)
+mutant('ZCC1', 'return not (last.isspace() or first.isspace() or last in "\\"\'\\\\" or first in "\\"\'\\\\")',
+       'return last.isalnum() and first.isalnum()')
+mutant('ZCC2', 'return not (last.isspace() or first.isspace() or', 'return not (first.isspace() or')
+mutant('ZCC3', ' or first in "\\"\'\\\\")', ')')
+mutant('ZCC4', '\\\\*["\'](?=[^\\s"\'\\\\])', '\\\\*["\'](?=[^\\W_])')
+mutant('ZCC5', 'if start and _joins(text[start - 1], text[m.end()]) and opening and', 'if start and opening and')
+# forms/code_point_lists.py: the arguments of String.fromCharCode(…)
+mutant('ZCP1', '|(?<=fromCharCode\\()', '')
+mutant('ZCP2', '(?:[ \\t]*(?=[\\])])|', '(?:[ \\t]*(?=\\])|')
+mutant('ZCP3', '|(?<=fromCodePoint\\()', '')
+# forms/sse_deltas.py: Ollama's NDJSON chunks
+mutant('ZSD1', '"thinking", "delta", "response"})', '"thinking", "delta"})')
+mutant('ZSD2', 'if \'"done":\' in text:', 'if \'"done": \' in text:')
+mutant('ZSD3', 'yield from _joined(_CHUNKS.finditer(text), str.splitlines)',
+       'yield from _joined(_CHUNKS.finditer(text), _DATA.findall)')
+mutant('ZSD4', 'if "\\ndata:" in text or text.startswith("data:"):', 'if "\\ndata:" in text:')
+# detect/denials.py: a name or a condition right after its denial
+mutant('ZDN1', '_LOOK_BACK = 80', '_LOOK_BACK = 8')
+mutant('ZDN2', r'_NOT_WHO = r"\b(?:is|was|are|were|be|been)\s+not|', r'_NOT_WHO = r"\b(?:is|was)\s+not|')
+mutant('ZDN3', '|不是|并非|并不是"', '|并非|并不是"')
+mutant('ZDN4', '|\\bno|否认|排除|', '|\\bno|排除|')
+mutant('ZDN5', '"health": re.compile(f"(?:{_NOT_WHO}|{_NOT_HAD}){_FILLER}"',
+       '"health": re.compile(f"(?:{_NOT_HAD}){_FILLER}"')
+mutant('ZDN6', '_DENIALS = {"person_name":', '_DENIALS = {"contact":')
+mutant('ZDN7', 'value = cu.forms[0].lower()', 'value = cu.forms[0]')
+mutant('ZDN8', 'if word is not None and word.group(1).lower() in words:',
+       'if word is not None and word.group(1) in words:')
+mutant('ZDN9', 'elif before and "\\u2e80" <= before[-1] <= "\\u9fff" and before[-1] in value:', 'elif False:')
+mutant('ZDN10', r'mx|dr)\b\.?)*\s*$"', r'mx|dr)\b\.?)*$"')
+mutant('ZDN11', '    if denial is None:\n        return False', '    if denial is None:\n        return True')
+mutant('ZDN12', r'|\bwithout|\bno|', r'|\bwithout|')
+# detect/tiers/__init__.py, intercept/redact.py, app.py, lanes.py: denials dropped by the audit, kept by the guard
+mutant('ZTI1', 'if self.denials and source is not None and found:', 'if source is not None and found:')
+mutant('ZTI2', 'return view.original if type(view) is TextView else None', 'return None')
+mutant('ZRD1', 'return cls(Cascade(units, denials=not enforcing))', 'return cls(Cascade(units, denials=enforcing))')
+mutant('ZAP1', 'Redactor.for_units(config.units, config.enforce != "observe")',
+       'Redactor.for_units(config.units, config.enforce == "redact")')
+mutant('ZLN1', 'start = (list(self.redactor.cascade.units), not self.redactor.cascade.denials)',
+       'start = (list(self.redactor.cascade.units), self.redactor.cascade.denials)')
+# detect/normalize.py: Chinese numerals read out in groups apart by commas
+mutant('ZNM1', 'CJK_GROUP_SEPARATOR = rf"(?:{DIGIT_SEPARATOR}{{0,3}}|[,、] ?)"',
+       'CJK_GROUP_SEPARATOR = rf"(?:{DIGIT_SEPARATOR}{{0,3}}|[、] ?)"')
+mutant('ZNM2', '{{0,3}}|[,、] ?)"', '{{0,3}}|[,、])"')
+mutant('ZNM3', 'm.group().translate(_CJK_RUN_READ)', 'm.group().translate(_CJK_DIGITS)')
+# detect/exact.py: a phone after its calling code in one run of digits; the trunk 0 refused
+mutant('ZEX1', 'if kind == ACCOUNT or not _after_calling_code(', 'if not _after_calling_code(')
+mutant('ZEX2', 'indices = tuple(i for i in indices if self.units[i].rules.name == "contact")',
+       'indices = tuple(i for i in indices)')
+mutant('ZEX3', 'if end - start < 9 or text[start] == "0" or', 'if end - start < 7 or text[start] == "0" or')
+mutant('ZEX4', 'if end - start < 9 or text[start] == "0" or', 'if end - start < 9 or')
+mutant('ZEX5', ' or (end < len(text) and text[end].isdigit()):\n        return False  # a national',
+       ':\n        return False  # a national')
+mutant('ZEX6', 'return (k == 0 or not text[k - 1].isalnum()) and bool(', 'return bool(')
+mutant('ZEX7', '_CALLING_CODE = re.compile(r"(?:00|011)?', '_CALLING_CODE = re.compile(r"(?:00)?')
+mutant('ZEX8', '|8[1246]|', '|8[124]|')
+mutant('ZEX9', '(?:00|011)?(?:1|7|', '(?:00|011)?(?:7|')
+# detect/learned_grader.py, e5_judge.py: v13's description band (`may_describe`, `describe_threshold`)
+mutant('ZLG1', 'resources.data("judges/local-judge/learned-grader-v13.json")',
+       'resources.data("judges/local-judge/learned-grader-v12.json")')
+mutant('ZLG2', 'if self.in_band(p, describes) and not held:', 'if self.in_band(p, describes):')
+mutant('ZLG3', 'else Verdict(FRAGMENT, span, reading.start, reading.end)',
+       'else Verdict(MOSTLY, span, reading.start, reading.end)')
+mutant('ZLG4', 'return np.asarray(describes) & (np.asarray(p) >= self.describe_threshold)',
+       'return np.asarray(describes) | (np.asarray(p) >= self.describe_threshold)')
+mutant('ZLG5', 'return np.zeros(np.shape(p), dtype=bool)', 'return np.ones(np.shape(p), dtype=bool)')
+mutant('ZLG6', 'r"[?？]|\\b(?:asks?|', 'r"\\b(?:asks?|')
+mutant('ZLG7', '|问|吗|多少|', '|问|多少|')
+mutant('ZLG8', '_DENIES = re.compile(r"\\b(?:not|never|', '_DENIES = re.compile(r"\\b(?:never|')
+mutant('ZLG9', 'return (value_checks.names_the_entity(unit, text) and not _ASKS.search(text)',
+       'return (not _ASKS.search(text)')
+mutant('ZLG10', '            and not _DENIES.search(text))', '            )')
+mutant('ZLG11', 'band = float(data["describe_threshold"]) if "describe_threshold" in data else None', 'band = None')
+mutant('ZEJ1', 'bool(withheld(unit, read)), may_describe(unit, read))', 'bool(withheld(unit, read)), False)')
+# logs/openai_log.py: an id logged again in the file; logs/base.py: `json_object`
+mutant('ZOL1', '"id_reused": key in ids_read or ids in before}', '"id_reused": ids in before}')
+mutant('ZBA1', 'return value if isinstance(value, dict) else {}', 'return value or {}')
+# logs/intercept_store.py, intercept/store.py: a blocked (or forwarded) body the store kept unreadable, named
+mutant('ZIS1', 'if isinstance(record.request, str):', 'if isinstance(record.request, bytes):')
+mutant('ZIS2', "plural(len(record.request), 'character')", "plural(len(record.request) - 1, 'character')")
+mutant('ZIS3', 'return reason if isinstance(record.request, dict) else "none on record"', 'return reason')
+mutant('ZIS4', '                on_error(blocked_unread(record, exc.reason, path, number))\n', '')
+mutant('ZIS5', 'UNREAD_BODY: segments is None})', 'UNREAD_BODY: False})')
+mutant('ZIS6', "{record.episode or record.task_id or '?'}", "{record.task_id or '?'}")
+mutant('ZIS7', 'request body not read ({unread_reason(record, exc.reason)})",',
+       'request body not read ({exc.reason})",')
+mutant('ZST1', 'if column != "request":', 'if column != "response":')
+mutant('ZST2', 'except ValueError as exc:  # a body kept truncated', 'except KeyError as exc:  # a body kept truncated')
+# cli/intercept.py: a blocked body unread named and its episode a lower bound; a session's calls without a price
+mutant('ZCI1', 'skipped.append(unread_body)', 'pass')
+mutant('ZCI2', 'result.errors += skipped  # in', 'pass  # in')
+mutant('ZCI3', 'result.unread.setdefault(result.score(empty), []).append(record.id)', 'result.score(empty)')
+mutant('ZCI4', '        reason = exc.reason\n', '        reason = "no body"\n')
+mutant('ZCI5', '"cloud_calls_without_price": len(no_price),', '"cloud_calls_without_price": len(unpriced),')
+mutant('ZCI6', '"cloud_unpriced_tier": next((t for t in no_price if t != DEFAULT_TIER), None)})',
+       '"cloud_unpriced_tier": None})')
+mutant('ZCI7', 'pricing = Pricing() if any(', 'pricing = None if any(')
+mutant('ZCI8', 'return record.input_tokens is not None or record.output_tokens is not None',
+       'return record.input_tokens is not None and record.output_tokens is not None')
+mutant('ZCI9', 'found_scope(len(result.unread.get(group, [])))', 'found_scope(0)')
+mutant('ZCI10', '({record.error or unread_reason(record, exc.reason)})', '({record.error or exc.reason})')
+mutant('ZCI11', 'if not pricing.priced(r.model, tier)]', 'if pricing.priced(r.model, tier)]')
+# console.py: "(no price)" for every unpriced call, "(N with no price)" for some
+mutant('ZCO1', 'f" (no price{at})" if without_price == unpriced else', 'f" (no price{at})" if without_price else')
+mutant('ZCO2', 'f" ({without_price} with no price{at})" if without_price else ""', '""')
+# report/terminal.py, report/summary.py, logs/report.py, logs/audit.py: exposure shown as a bound; plurals
+mutant('ZRT1', 'lower = row["task_id"] is None and row["group"] in result.unread', 'lower = False')
+mutant('ZRT2', 'f"≤{row[\'exposure\']:.3f}" if lower else', 'f"{row[\'exposure\']:.3f}" if lower else')
+mutant('ZRT3', 'f"≥{row[\'units\']}" if lower else str(row["units"])', 'str(row["units"])')
+mutant('ZRT4', "{', at least' * lower}", '')
+mutant('ZRS1', 'if AT_LEAST in (s["scored_against"] or "") and s["exposure"] is not None]',
+       'if AT_LEAST in (s["scored_against"] or "") and False]')
+mutant('ZRS2', "{s['exposure']:.3f} at most, over", "{s['exposure']:.3f}, over")
+mutant('ZRS3', "{empty} of {plural(calls, 'call')} read carried", "{empty} of {calls} calls read carried")
+mutant('ZLR1', 'if scored_against and scored_against.startswith(FOUND):', 'if scored_against == FOUND:')
+mutant('ZLR2', 'return "units in its calls" + scored_against.removeprefix(FOUND)', 'return "units in its calls"')
+mutant('ZLR3', 'if (s["scored_against"] or "").startswith(FOUND)]', 'if s["scored_against"] == FOUND]')
+mutant('ZLR4', "{plural(info.get('units', 0), 'unit')} ≥0.7", "{info.get('units', 0)} units ≥0.7")
+mutant('ZLR5', "({plural(cloud, 'cloud call')} audited)", "({cloud} cloud calls audited)")
+mutant('ZLR6', "f\"{plural(cloud, 'cloud call')} not audited)\")", "f\"{cloud} cloud call(s) not audited)\")")
+mutant('ZLA1', 'return FOUND if not unread else', 'return FOUND if True else')
+mutant('ZLA2', 'if payload.meta.get(UNREAD_BODY) and group in log.found_in_calls:', 'if payload.meta.get(UNREAD_BODY):')
+mutant('ZLA3', 'log.result.unread.setdefault(group, []).append(payload.id)', 'pass')
+mutant('ZLA4', 'result.unread.setdefault(session, []).extend(ids)', 'pass')
+mutant('ZRH1', "{plural(ep.calls, 'call')} without prompt content", "{ep.calls} calls without prompt content")
+# files.py: `read_table` names a JSONL table's bad line
+mutant('ZFI1', 'bad = _bad_line(path) if is_jsonl(path) and path.is_file() else None', 'bad = None')
+mutant('ZFI2', 'for number, raw in enumerate(lines, start=1):', 'for number, raw in enumerate(lines):')
+mutant('ZFI3', '            if not raw.strip():\n                continue\n', '')
+mutant('ZFI4', 'if not isinstance(value, dict):', 'if isinstance(value, str):')
+mutant('ZFI5', 'line=bad[0] if bad else None) from None', 'line=None) from None')
+# annotate/agreement.py: a kana a token
+mutant('ZAG1', '_CJK = "\\u3040-\\u30ff', '_CJK = "')
+mutant('ZAG2', '\\uf900-\\ufaff\\uff66-\\uff9f"', '\\uf900-\\ufaff"')
+mutant('ZAG3', '_TOKEN = re.compile(rf"[{_CJK}]|', '_TOKEN = re.compile(rf"[{_CJK}]+|')
+# run/gateway.py: a model call bound by its episode's deadline
+mutant('ZRG1', 'httpx.AsyncClient(timeout=state.call_timeout or self.timeout)',
+       'httpx.AsyncClient(timeout=self.timeout)')
+mutant('ZEP1', 'state.instruction, state.call_timeout = instruction, timeout', 'state.instruction = instruction')
+# annotate/recognizers/finance.py: documentation's example IBANs are nobody's
+mutant('ZFN1', '    if example_iban(value):\n        return False\n', '')
+mutant('ZFN2', 'return re.sub(r"[\\s-]", "", value).upper() in TEST_IBANS',
+       'return re.sub(r"[\\s-]", "", value) in TEST_IBANS')
+mutant('ZFN3', 'return re.sub(r"[\\s-]", "", value).upper() in TEST_IBANS', 'return value.upper() in TEST_IBANS')
+mutant('ZFN4', ' DE89370400440532013000', '')
 
 if __name__ == "__main__":
     sys.exit(main())
