@@ -3216,10 +3216,10 @@ mutant('ZDN4', '|\\bno|否认|排除|', '|\\bno|排除|')
 mutant('ZDN5', '"health": re.compile(f"(?:{_NOT_WHO}|{_NOT_HAD}){_FILLER}"',
        '"health": re.compile(f"(?:{_NOT_HAD}){_FILLER}"')
 mutant('ZDN6', '_DENIALS = {"person_name":', '_DENIALS = {"contact":')
-mutant('ZDN7', 'value = cu.forms[0].lower()', 'value = cu.forms[0]')
+mutant('ZDN7', '_denied(before, denial, cu.forms[0].lower())', '_denied(before, denial, cu.forms[0])')
 mutant('ZDN8', 'if word is not None and word.group(1).lower() in words:',
        'if word is not None and word.group(1) in words:')
-mutant('ZDN9', 'elif before and "\\u2e80" <= before[-1] <= "\\u9fff" and before[-1] in value:', 'elif False:')
+mutant('ZDN9', 'elif before and is_cjk(before[-1]) and before[-1] in value:', 'elif False:')
 mutant('ZDN10', r'mx|dr)\b\.?)*\s*$"', r'mx|dr)\b\.?)*$"')
 mutant('ZDN11', '    if denial is None:\n        return False', '    if denial is None:\n        return True')
 mutant('ZDN12', r'|\bwithout|\bno|', r'|\bwithout|')
