@@ -3272,18 +3272,18 @@ mutant('ZBA1', 'return value if isinstance(value, dict) else {}', 'return value 
 mutant('ZIS1', 'if isinstance(record.request, str):', 'if isinstance(record.request, bytes):')
 mutant('ZIS2', "plural(len(record.request), 'character')", "plural(len(record.request) - 1, 'character')")
 mutant('ZIS3', 'return reason if isinstance(record.request, dict) else "none on record"', 'return reason')
-mutant('ZIS4', '                on_error(blocked_unread(record, exc.reason, path, number))\n', '')
+mutant('ZIS4', '                on_error(blocked_unread(record, why_unread(exc), path, number))\n', '')
 mutant('ZIS5', 'UNREAD_BODY: segments is None})', 'UNREAD_BODY: False})')
 mutant('ZIS6', "{record.episode or record.task_id or '?'}", "{record.task_id or '?'}")
-mutant('ZIS7', 'request body not read ({unread_reason(record, exc.reason)})",',
-       'request body not read ({exc.reason})",')
+mutant('ZIS7', 'request body not read ({unread_reason(record, why_unread(exc))})",',
+       'request body not read ({why_unread(exc)})",')
 mutant('ZST1', 'if column != "request":', 'if column != "response":')
 mutant('ZST2', 'except ValueError as exc:  # a body kept truncated', 'except KeyError as exc:  # a body kept truncated')
 # cli/intercept.py: a blocked body unread named and its episode a lower bound; a session's calls without a price
 mutant('ZCI1', 'skipped.append(unread_body)', 'pass')
 mutant('ZCI2', 'result.errors += skipped  # in', 'pass  # in')
 mutant('ZCI3', 'result.unread.setdefault(result.score(empty), []).append(record.id)', 'result.score(empty)')
-mutant('ZCI4', '        reason = exc.reason\n', '        reason = "no body"\n')
+mutant('ZCI4', '        reason = why_unread(exc)\n', '        reason = "no body"\n')
 mutant('ZCI5', '"cloud_calls_without_price": len(no_price),', '"cloud_calls_without_price": len(unpriced),')
 mutant('ZCI6', '"cloud_unpriced_tier": next((t for t in no_price if t != DEFAULT_TIER), None)})',
        '"cloud_unpriced_tier": None})')

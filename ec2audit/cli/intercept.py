@@ -272,7 +272,7 @@ def _score_blocked(result: AuditResult, cascade: Cascade, record: ProxyRecord, s
     is scored over the units found in its calls, as `audit` scores a session matched to no task: the ones in this
     unsent request count too (at 0.0, unless another call sent them). A body that cannot be read is returned as
     the error to name (`blocked_unread`), its episode's units a lower bound."""
-    from ec2audit.logs.intercept_store import blocked_unread
+    from ec2audit.logs.intercept_store import UNREADABLE, blocked_unread, why_unread
     from ec2audit.payloads import Payload, payload_from_record
 
     empty = Payload(record.id, [], task_id=record.task_id, episode=record.episode)
@@ -281,10 +281,8 @@ def _score_blocked(result: AuditResult, cascade: Cascade, record: ProxyRecord, s
         return None
     try:
         payload = payload_from_record(record.to_row(), record.id)
-    except InputError as exc:  # no body to read: its units unknown, said
-        reason = exc.reason
-    except (TypeError, AttributeError, ValueError) as exc:
-        reason = f"{type(exc).__name__}: {exc}"
+    except UNREADABLE as exc:  # no body to read: its units unknown, said
+        reason = why_unread(exc)
     else:
         result.score(payload, {f.unit_id for f in cascade.scan(payload)})
         return None

@@ -35,6 +35,15 @@ def unread_reason(record: ProxyRecord, reason: str) -> str:
     return reason if isinstance(record.request, dict) else "none on record"
 
 
+#: what reading a stored body of the wrong shape raises (`"messages": 5`), besides the readers' own `InputError`
+UNREADABLE = (InputError, TypeError, AttributeError, ValueError)
+
+
+def why_unread(exc: Exception) -> str:
+    """What a reader raised on a body, as the reason to name: its own words, or the error a wrong shape gave."""
+    return exc.reason if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+
+
 def blocked_unread(record: ProxyRecord, reason: str, path: Path, line: int | None = None) -> InputError:
     """What `intercept audit` and `audit` say of a blocked request whose body they cannot read (a body the store
     kept truncated or encoded): the units it held are unknown, so an episode that names no task, scored over the
@@ -78,8 +87,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             steps[session] += 1
             try:  # its texts: what an episode that names no task found in its calls, unsent (docs/design.md §1)
                 segments = to_payload(data, f"{path.name}#{number}", path, number, Counter()).segments
-            except InputError as exc:
-                on_error(blocked_unread(record, exc.reason, path, number))
+            except UNREADABLE as exc:
+                on_error(blocked_unread(record, why_unread(exc), path, number))
                 segments = None
             yield Payload(f"{path.name}#{number}", segments or [], model=record.model, task_id=record.task_id,
                           episode=session, meta={"session": session, "format": name, BLOCKED: True,
@@ -87,8 +96,8 @@ def read(path: Path, on_error: OnError) -> Iterator[Payload]:
             continue
         try:
             payload = to_payload(data, f"{path.name}#{number}", path, number, steps)
-        except InputError as exc:
-            on_error(InputError(f"record {record.id}: request body not read ({unread_reason(record, exc.reason)})",
+        except UNREADABLE as exc:
+            on_error(InputError(f"record {record.id}: request body not read ({unread_reason(record, why_unread(exc))})",
                                 file=str(path), line=number, field="request"))
             continue
         if record.input_tokens is not None or record.billed_usd == 0:  # priced by the proxy, with its --pricing:
