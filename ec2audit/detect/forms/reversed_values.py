@@ -1,7 +1,8 @@
 """A value written backwards: `rev notes.txt` prints each line so, and `s[::-1]` or a "reverse the string" step
 in a script does the same. A reader reads it back; so does this form, where a unit's form reversed (of at least
 `_LEAST` characters, 3 where Han: shorter ones read backwards are other words and numbers) stands alone in the
-text. No view: each reversed form is one more pattern of the shared automaton."""
+text (`spaced_pieces.whole`: a Han character runs on as a letter does). No view: each reversed form is one more
+pattern of the shared automaton."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Iterator
 
 from ec2audit.detect.compiled import CompiledUnit
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.forms import Form, is_cjk, mentions, register, standalone
+from ec2audit.detect.forms import Form, is_cjk, mentions, register
+from ec2audit.detect.forms.spaced_pieces import whole
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView
 
@@ -38,4 +40,4 @@ class ReversedValues(Form):
         self.compile_forms(index, {KIND: reversed_forms})
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
-        return mentions(view, KIND, decided, standalone, "forms.reversed_values", LITERAL, 0.8)
+        return mentions(view, KIND, decided, whole, "forms.reversed_values", LITERAL, 0.8)

@@ -4,7 +4,8 @@ C's and Python's adjacent literals one space apart (`("138" "0013" "8000")`) are
 reader reads the whole value; so does this form, but only where a run of whole pieces joins into exactly one of
 a unit's forms: the run starts and ends at a piece's ends (no letter or digit of the line runs on into it), so a
 table row of numbers whose digits merely hold the value across its cells (`51 3922 8833 667`) is no hit, while the
-value's own pieces next to other numbers (`12 139 2288 3366 7`) are.
+value's own pieces next to other numbers (`12 139 2288 3366 7`) are, and a Han character runs on as a letter does
+(`欧阳 娜娜娜` is another name).
 
 The joints (a space, or a closing quote, a space and an opening quote) are dropped from the view's text with
 `str.replace` (C loops), the value's forms looked for in what is left with this form's own automaton; only a form
@@ -18,7 +19,7 @@ import re
 from collections.abc import Iterator
 
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.forms import Form, is_cjk, register, standalone
+from ec2audit.detect.forms import Form, is_cjk, register
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
@@ -74,7 +75,7 @@ class SpacedPieces(Form):
             if not left:
                 continue
             first, last = kept[start], kept[end - 1]  # text offsets of the run's first and last characters
-            if last - first + 1 == end - start or not standalone(text, first, last + 1):
+            if last - first + 1 == end - start or not whole(text, first, last + 1):
                 continue  # no joint inside (the exact tier's to read), or a piece that runs on
             span = TextView.to_original(view, first, last + 1)
             if _APART.search(view.original[slice(*span)]):
@@ -95,3 +96,9 @@ def _kept(text: str) -> tuple[list[int], str]:
     kept.extend(range(last, len(text)))
     return kept, "".join(text[k] for k in kept)
 
+
+def whole(text: str, start: int, end: int) -> bool:
+    """Does `text[start:end]` stand alone: no letter or digit (a Han character one too: `欧阳 娜娜娜` holds another
+    name) runs on into either end? (`forms.standalone` reads Latin words only.)"""
+    return not ((start and text[start - 1].isalnum() and text[start].isalnum())
+                or (end < len(text) and text[end].isalnum() and text[end - 1].isalnum()))
