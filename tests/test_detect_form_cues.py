@@ -87,6 +87,13 @@ PIECES: dict[str, list[str]] = {
                    "   n   a   m   e   :     346 254 247 351 230 263 345 250 234 345\n", "   e   n   a   .\n",
                    "  \\n", "   \\", "    ", " 6e 61 6d 65 3a 20 e6 ac a7 e9 98 b3 e5 a8 9c e5  >name: ..........<\n",
                    " 6d 70 6c 65  >mple<\n", ">", "<"],
+    # Python's repr of UTF-16 and UTF-32 bytes (marked or not), and what cuts or ends a literal
+    "wide_bytes": [repr("lena.hartmann".encode("utf-16")), repr("欧阳娜娜".encode("utf-16-le")),
+                   repr("Jos\u00e9".encode("utf-32")), repr("ab".encode("utf-16-be")), "b'", 'b"', "rb'", "\\x00",
+                   "\\x", "\\'", "'", '"', "\\", "a", "ab", "é", " ", "\n", "\r\n"],
+    # `hexdump -C`'s character column alone (whole lines, a last one short), and what breaks a run
+    "ascii_columns": ["|name: ..........|\n", "|..; phone: 13922|\n", "|883366; email: l|\n", "|ena|\n", "|ena|",
+                      "|", "||", "|\n", "\r\n", "\n", " ", "a", "|0123456789abcdef|", "é", "x|y"],
     "cjk_dotted_digits": ["一", "九", "幺", "〇", "点", "點", "．", ".", " ", "1", "0", "7", "\n", "a", "漢", " . "],
     # items of a spelling, English and Chinese, and what separates them (its cue matches twice on a run's line)
     "spelled_out": ["capital", "T", "r", "zero", "dot", "N for November", "b as in bravo", "alpha", "ampersand", "a",
