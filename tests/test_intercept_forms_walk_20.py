@@ -15,7 +15,7 @@ scripted stand-in, judged on what the stand-in RECEIVED and on the store's row.
   dots there, so not in it);
 - a line written backwards (`rev notes.txt`) or in ROT13 (`tr 'A-Za-z' 'N-ZA-Mn-za-m'`): no tier read either,
   so every value (ROT13: every one with a letter) went out; each value's form reversed and turned is a pattern
-  of the automaton now (`forms.reversed_values`, `forms.rot13`).
+  of the automaton now (`forms.turned_values`).
 """
 
 from __future__ import annotations

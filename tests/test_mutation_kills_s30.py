@@ -126,27 +126,9 @@ def test_annotator_agreement_counts_each_half_width_kana_as_a_token(tmp_path):
     token: ﾀ ﾅ ｶ ﾊ ﾅ ｺ, then 090 - 1234 - 5678: 11 tokens; a's 6 name + 5 contact, b's 6 O + 5 contact, agreeing
     on 5. p_o = 5/11 = 55/121, p_e = 5·5/11² = 25/121, κ = (55 − 25)/(121 − 25) = 30/96 = 0.3125; span F1
     2·1/(2 + 1) = 0.6667. (The name read as one token would make it 6 tokens and κ 5/11 = 0.4545.)"""
-    import json
+    from test_new_user_walk_21 import agreement_of_two
 
-    from test_new_user_walk_19 import _cli
-
-    text = "ﾀﾅｶﾊﾅｺ 090-1234-5678"
-
-    def region(value, label, n):
-        start = text.index(value)
-        return {"id": f"r{n}", "from_name": "label", "to_name": "text", "type": "labels",
-                "value": {"start": start, "end": start + len(value), "text": value, "labels": [label]}}
-
-    phone, name = region("090-1234-5678", "contact", 2), region("ﾀﾅｶﾊﾅｺ", "person_name", 1)
-    export = tmp_path / "export.json"
-    export.write_text(json.dumps([{"id": 1, "data": {"text": text, "task_id": "t", "file": "n.txt", "key": "t:n.txt"},
-                                   "annotations": [{"completed_by": {"email": "a@x"}, "result": [name, phone]},
-                                                   {"completed_by": {"email": "b@x"}, "result": [phone]}]}],
-                                 ensure_ascii=False), encoding="utf-8")
-    report = tmp_path / "agreement.json"
-    code, output = _cli("annotate", "agreement", export, "--report", report)
-    assert code == 0, output
-    [pair] = json.loads(report.read_text())["pairs"]
+    pair = agreement_of_two(tmp_path, "ﾀﾅｶﾊﾅｺ 090-1234-5678", "ﾀﾅｶﾊﾅｺ", "090-1234-5678")
     assert (pair["span_f1"], pair["kappa"]) == (0.6667, 0.3125), pair
 
 

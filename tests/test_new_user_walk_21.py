@@ -130,23 +130,31 @@ def test_annotator_agreement_on_japanese_counts_each_kana_as_a_token(tmp_path):
     140/272 = 0.5147; span F1 2·1/(2 + 1) = 0.6667. Before: a kana run (はタナカハナコ, は090, 5678です) was one token
     labelled by its first character, so a's name labelled nothing and κ read 1.0 beside a span F1 of 0.67."""
     text = "連絡先はタナカハナコ、電話は090-1234-5678です。"
+    pair = agreement_of_two(tmp_path, text, "タナカハナコ", "090-1234-5678")
+    assert (pair["span_f1"], pair["kappa"]) == (0.6667, 0.5147), pair
+
+
+def agreement_of_two(tmp_path, text: str, name: str, phone: str) -> dict:
+    """`annotate agreement`'s pair for a Label Studio export of `text` where a@x marks `name` (person_name) and
+    `phone` (contact), b@x the phone only."""
 
     def region(value, label, n):
         start = text.index(value)
         return {"id": f"r{n}", "from_name": "label", "to_name": "text", "type": "labels",
                 "value": {"start": start, "end": start + len(value), "text": value, "labels": [label]}}
 
-    phone, name = region("090-1234-5678", "contact", 2), region("タナカハナコ", "person_name", 1)
+    phone_region, name_region = region(phone, "contact", 2), region(name, "person_name", 1)
     export = tmp_path / "export.json"
     export.write_text(json.dumps([{"id": 1, "data": {"text": text, "task_id": "t", "file": "n.txt", "key": "t:n.txt"},
-                                   "annotations": [{"completed_by": {"email": "a@x"}, "result": [name, phone]},
-                                                   {"completed_by": {"email": "b@x"}, "result": [phone]}]}],
+                                   "annotations": [{"completed_by": {"email": "a@x"},
+                                                    "result": [name_region, phone_region]},
+                                                   {"completed_by": {"email": "b@x"}, "result": [phone_region]}]}],
                                  ensure_ascii=False), encoding="utf-8")
     report = tmp_path / "agreement.json"
     code, output = _cli("annotate", "agreement", export, "--report", report)
     assert code == 0, output
     [pair] = json.loads(report.read_text())["pairs"]
-    assert (pair["span_f1"], pair["kappa"]) == (0.6667, 0.5147), pair
+    return pair
 
 
 def test_a_reports_unknown_cost_says_which_calls_had_no_price(tmp_path):
