@@ -252,8 +252,9 @@ def test_report_names_the_first_call_of_a_units_best_grade_not_a_later_one_as_go
 def test_intercept_audits_sessions_table_counts_what_went_to_the_cloud_and_what_it_cost(standin, tmp_path):
     """`intercept serve` blocking the task's units in front of the stand-in: ep1 asks one question (forwarded) and
     sends the card (blocked), ep2 asks a model no price list knows, ep3 asks once under each of the three tasks the
-    units hold. By hand, the sessions table `intercept audit --out` writes beside its findings: ep1 2 calls, 1 to the
-    cloud (YI3); ep2's cost unknown, not $0 (YI2); ep3 scored against each of the three tasks by name (YI6)."""
+    units hold. By hand, the sessions table `intercept audit --out` writes beside its findings: ep1 1 call, to the
+    cloud, its blocked request no call, as `audit STORE` counts it (walk 22; YI3 counts it: 2, 2); ep2's cost
+    unknown, not $0 (YI2); ep3 scored against each of the three tasks by name (YI6)."""
     import httpx
     import polars as pl
     from intercept_helpers import running_proxy
@@ -279,7 +280,7 @@ def test_intercept_audits_sessions_table_counts_what_went_to_the_cloud_and_what_
     assert code == 0, output
     rows = {r["session"]: r for r in pl.read_parquet(sessions_path(out)).to_dicts()}
     assert {s: (r["calls"], r["cloud_calls"], r["cloud_unpriced_calls"]) for s, r in rows.items()} == {
-        "ep1": (2, 1, 0), "ep2": (1, 1, 1), "ep3": (3, 3, 0)}
+        "ep1": (1, 1, 0), "ep2": (1, 1, 1), "ep3": (3, 3, 0)}
     assert rows["ep1"]["cloud_usd"] > 0 and rows["ep2"]["cloud_usd"] is None
     assert rows["ep3"]["scored_against"] == "task billing, hr, travel"
 
