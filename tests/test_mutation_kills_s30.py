@@ -216,30 +216,14 @@ def test_an_intercepted_sessions_calls_without_a_price_are_counted_with_their_ti
     By hand, in `report` on `intercept audit --out`: 3 of 4
     calls unpriced, 2 of them for want of a price, the first such tier not the default being flex: "unknown: 3 of 4
     unpriced (2 with no price at the flex tier)"."""
-    import json
+    from test_new_user_walk_21 import report_of_calls
 
-    from test_new_user_walk_19 import _cli, _write_jsonl
-    from test_new_user_walk_20 import _UNITS
-
-    from ec2audit.intercept.record import ProxyRecord
-    from ec2audit.intercept.store import RecordStore
-
-    store = RecordStore(tmp_path / "cloud.sqlite")
     calls = (("r1", "gpt-5.4", 0.004, None, 200), ("r2", "gpt-4o", None, "flex", 200),
              ("r3", "acme-finetune-7", None, None, None), ("r4", "gpt-5.4", None, None, 200))
-    for rid, model, cost, tier, tokens_in in calls:
-        store.add(ProxyRecord(id=rid, episode="ep1", task_id="t1", ts=1.0, api="openai-chat", stream=rid == "r4",
-                              path="/v1/chat/completions", model=model, status=200, input_tokens=tokens_in,
-                              output_tokens=10, cost_usd=cost,
-                              request={"model": model, "messages": [{"role": "user", "content": "hi"}]},
-                              response={"model": model, **({"service_tier": tier} if tier else {})}))
-    store.close()
-    out = tmp_path / "out" / "findings.parquet"
-    code, output = _cli("intercept", "audit", store.path, "--units", _write_jsonl(tmp_path / "u.jsonl", _UNITS),
-                        "--out", out)
-    assert code == 0, output
-    code, output = _cli("report", out, "--json")
-    [row] = json.loads(output)["strategies"]
+    row = report_of_calls(tmp_path, [{"id": rid, "model": model, "stream": rid == "r4", "input_tokens": tokens_in,
+                                      "cost_usd": cost, "response": {"model": model,
+                                                                     **({"service_tier": tier} if tier else {})}}
+                                     for rid, model, cost, tier, tokens_in in calls])
     assert (row["cloud_calls"], row["cloud_usd_unknown"]) == (4, "unknown: 3 of 4 unpriced (2 with no price at the "
                                                                  "flex tier)"), row
 

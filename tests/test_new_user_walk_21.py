@@ -187,15 +187,23 @@ def test_an_intercepted_answer_cut_off_is_not_said_to_have_no_price(tmp_path):
     second a stream cut off (usage 200 in, 10 out, cost unknown). By hand, in `report` on `intercept audit --out`:
     2 calls, 1 of 2 unpriced, and not for want of a price (gpt-5.4 has one). Before, with `report` naming calls
     without a price: the sessions table counted every unpriced call with usage as one without a price."""
+    row = report_of_calls(tmp_path, [{"id": rid, "model": "gpt-5.4", "stream": cost is None, "input_tokens": 200,
+                                      "cost_usd": cost} for rid, cost in (("r1", 0.004), ("r2", None))])
+    assert (row["cloud_calls"], row["cloud_usd_unknown"]) == (2, "unknown: 1 of 2 unpriced"), row
+
+
+def report_of_calls(tmp_path, calls: list[dict]) -> dict:
+    """`report --json`'s strategy row on `intercept audit --out` of a proxy's store of episode ep1 (t1) holding one
+    answered chat call per dict (its `ProxyRecord` fields: id, model and what differs; 10 tokens out)."""
     from ec2audit.intercept.record import ProxyRecord
     from ec2audit.intercept.store import RecordStore
 
     store = RecordStore(tmp_path / "cloud.sqlite")
-    for rid, cost in (("r1", 0.004), ("r2", None)):
-        store.add(ProxyRecord(id=rid, episode="ep1", task_id="t1", ts=1.0, api="openai-chat", stream=cost is None,
-                              path="/v1/chat/completions", model="gpt-5.4", status=200, input_tokens=200,
-                              output_tokens=10, cost_usd=cost,
-                              request={"model": "gpt-5.4", "messages": [{"role": "user", "content": "hi"}]}))
+    for call in calls:
+        request = {"model": call["model"], "messages": [{"role": "user", "content": "hi"}]}
+        store.add(ProxyRecord(**{"episode": "ep1", "task_id": "t1", "ts": 1.0, "api": "openai-chat",
+                                 "path": "/v1/chat/completions", "status": 200, "output_tokens": 10,
+                                 "request": request, **call}))
     store.close()
     out = tmp_path / "out" / "findings.parquet"
     code, output = _cli("intercept", "audit", store.path, "--units", _write_jsonl(tmp_path / "u.jsonl", _UNITS),
@@ -203,4 +211,4 @@ def test_an_intercepted_answer_cut_off_is_not_said_to_have_no_price(tmp_path):
     assert code == 0, output
     code, output = _cli("report", out, "--json")
     [row] = json.loads(output)["strategies"]
-    assert (row["cloud_calls"], row["cloud_usd_unknown"]) == (2, "unknown: 1 of 2 unpriced"), row
+    return row

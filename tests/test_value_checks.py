@@ -409,6 +409,11 @@ def stand_in(text: str, probability: float) -> Reading:
     return Reading(probability, 0, len(text), 0.83, 0.18)
 
 
+def _grade(unit, text: str, probability: float = 0.6) -> float:
+    """The checks' grade of `text` for `unit`, on a stand-in reading of `probability`."""
+    return check_for(unit).decide(unit, text, stand_in(text, probability)).grade
+
+
 def test_a_condition_written_by_another_name_needs_only_the_review_threshold():
     """A condition written out by a name the synonym table gives (an older name inside a parenthesis, a drug
     given for it alone) is graded where the model only leaves it for review (a stand-in reading of p = 0.3;
@@ -641,15 +646,12 @@ def test_oh_for_zero_a_two_digit_year_and_a_secret_s_start():
     password = make_unit({"task_id": "t", "entity_id": "K1", "field": "db_password", "value": "Tz4!kq9Lm#2v",
                           "dimension": "credential"})
 
-    def decide(unit, text):
-        return check_for(unit).decide(unit, text, stand_in(text, 0.6)).grade
-
-    assert decide(phone, "Ines: four one five, six two eight, three three oh seven.") > 0
-    assert decide(birth, "周婷是 88 年的，生日是三月二十一号。") > 0
-    assert decide(birth, "周婷的儿子 3 月 21 日生日。") == 0
-    assert decide(key, "The one starting rk_live_9XbQ is in the public gist.") == FRAGMENT
-    assert decide(key, "The one starting rk_live_ is in the public gist.") == 0
-    assert decide(password, "库密码是 Tz4! 开头的那个，去 1Password 搜。") == FRAGMENT
+    assert _grade(phone, "Ines: four one five, six two eight, three three oh seven.") > 0
+    assert _grade(birth, "周婷是 88 年的，生日是三月二十一号。") > 0
+    assert _grade(birth, "周婷的儿子 3 月 21 日生日。") == 0
+    assert _grade(key, "The one starting rk_live_9XbQ is in the public gist.") == FRAGMENT
+    assert _grade(key, "The one starting rk_live_ is in the public gist.") == 0
+    assert _grade(password, "库密码是 Tz4! 开头的那个，去 1Password 搜。") == FRAGMENT
 
 
 def test_a_pending_result_or_a_calendar_entry_states_no_value():
@@ -750,16 +752,13 @@ def test_an_address_said_aloud_a_network_and_host_and_a_foreign_month_name():
     born = make_unit({"task_id": "t", "entity_id": "P4", "entity_name": "Chloé Marin", "field": "dob",
                       "value": "1987-10-02", "dimension": "other"})
 
-    def decide(unit, text):
-        return check_for(unit).decide(unit, text, stand_in(text, 0.6)).grade
-
-    assert decide(mail, "Send it to lena dot park seventy-one at fastmail dot com, her own inbox.") > 0
-    assert decide(host, "ledger-db sits on the 10.8.3.0/24 subnet, host 44.") > 0
-    assert decide(host, "ledger-db's replica is 10.8.3.46, same subnet, host 44 is down for now.") == 0
-    assert decide(nas, "人事部 NAS 在 172.16.5 网段，主机号 9。") > 0
-    assert decide(born, "Chloé Marin, née le 2 octobre 1987 à Nantes.") > 0
-    assert decide(born, "Chloé Marin, nacida el 2 de octubre de 1987.") > 0
-    assert decide(born, "Chloé Marin, arrivée le 2 octobre 2019.") == 0
+    assert _grade(mail, "Send it to lena dot park seventy-one at fastmail dot com, her own inbox.") > 0
+    assert _grade(host, "ledger-db sits on the 10.8.3.0/24 subnet, host 44.") > 0
+    assert _grade(host, "ledger-db's replica is 10.8.3.46, same subnet, host 44 is down for now.") == 0
+    assert _grade(nas, "人事部 NAS 在 172.16.5 网段，主机号 9。") > 0
+    assert _grade(born, "Chloé Marin, née le 2 octobre 1987 à Nantes.") > 0
+    assert _grade(born, "Chloé Marin, nacida el 2 de octubre de 1987.") > 0
+    assert _grade(born, "Chloé Marin, arrivée le 2 octobre 2019.") == 0
 
 
 def test_a_business_sum_approximated_across_a_decimal_point():
@@ -888,12 +887,9 @@ def test_a_number_said_in_two_halves_or_digit_by_digit_with_hyphens():
     ssn = make_unit({"task_id": "t", "entity_id": "P7", "entity_name": "Lorraine Beaudry", "field": "ssn",
                      "value": "529-81-4406", "dimension": "government_id"})
 
-    def decide(unit, text):
-        return check_for(unit).decide(unit, text, stand_in(text, 0.3)).grade
-
-    assert decide(home, "Mail it to Priya Raman at eleven eighty-seven Larkspur Lane, Boise.") > 0
-    assert decide(home, "Mail it to Priya Raman at eleven seventy-eight Larkspur Lane, Boise.") == 0
-    assert decide(rent, "Dana Ruiz says her rent is twenty-eight fifty a month.") == LITERAL
+    assert _grade(home, "Mail it to Priya Raman at eleven eighty-seven Larkspur Lane, Boise.", 0.3) > 0
+    assert _grade(home, "Mail it to Priya Raman at eleven seventy-eight Larkspur Lane, Boise.", 0.3) == 0
+    assert _grade(rent, "Dana Ruiz says her rent is twenty-eight fifty a month.", 0.3) == LITERAL
     assert numbers("Vexa's new deal: one-eighty-two K a year base") == [182000.0]
     assert numbers("a salute of twenty-one guns") == [21.0]
-    assert decide(ssn, "Her social is five-two-nine, eighty-one, forty-four oh six.") > 0
+    assert _grade(ssn, "Her social is five-two-nine, eighty-one, forty-four oh six.", 0.3) > 0
