@@ -57,11 +57,20 @@ class AuditResult:
         requests the proxy blocked) scores 0.0 over those units, not "nothing"; only a group scored against no
         unit has no exposure (docs/design.md §1)."""
         group = group_of(payload)
-        every = self.unit_tasks
-        self.tasks.setdefault(group, set()).update({payload.task_id} if payload.task_id in every else every)
-        if payload.task_id not in every:
+        named = self.tasks.setdefault(group, set())
+        if payload.task_id in self.unit_tasks:
+            named.add(payload.task_id)
+        else:
             self.found.setdefault(group, set()).update(found)
         return group
+
+    def settle(self) -> None:
+        """A group is one session of one task: where some of its calls name a task of the units (one file of the
+        session names it, another does not), the whole group is scored against that task's units, its calls that
+        name none too; only a group none of whose calls names one is scored against the units found in them."""
+        for group in [g for g in self.found if self.tasks.get(g)]:
+            del self.found[group]
+            self.unread.pop(group, None)
 
     def findings_frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.finding_rows, schema=FINDING_SCHEMA, orient="row")
@@ -115,6 +124,7 @@ def audit(payloads: Iterable[Payload], units: list[Unit], cascade: Cascade | Non
         if on_payload:
             on_payload(payload)
     result.grades = dict(grades)
+    result.settle()
     return result
 
 

@@ -264,6 +264,9 @@ class LogAudit:
     #: Sessions more than one part saw (`merge_parts`): their first-sent rows are merged when read,
     #: and a finding on a text an earlier part sent in the session is dropped (`_finding_parts`).
     spanning: set[str] = field(default_factory=set)
+    #: Of those, the ones whose calls name a task: their tasks (`AuditResult.settle`): a unit of another task
+    #: that one of their calls naming none sent is not theirs (`_of_its_task`).
+    named: dict[str, set[str]] = field(default_factory=dict)
     #: Groups several parts saw: the union of their tasks (null where none scored it), `found`,
     #: and the first part's sums; the task sets of those unions (`task_names`).
     shared_groups: pl.DataFrame | None = field(default=None, repr=False)
@@ -547,8 +550,13 @@ class LogAudit:
         rows = self.first_sent_lazy()
         if self.spanning:  # ties (a call, segment and start) in order of first finding, as locally
             shared = pl.col("group").is_in(sorted(self.spanning))
-            rows = pl.concat([rows.filter(~shared), _best(rows.filter(shared))]).sort("call", "segment", "start",
-                                                                                       _ORDER)
+            best = _best(rows.filter(shared))
+            if self.named:
+                pairs = pl.LazyFrame([(g, t) for g, tasks in self.named.items() for t in sorted(tasks)],
+                                     schema={"group": pl.String, "task_id": pl.String}, orient="row")
+                best = pl.concat([best.filter(~pl.col("group").is_in(sorted(self.named))),
+                                  best.join(pairs, on=["group", "task_id"], how="semi")])
+            rows = pl.concat([rows.filter(~shared), best]).sort("call", "segment", "start", _ORDER)
         return rows.drop(_ORDER)
 
     def first_sent_lazy(self) -> pl.LazyFrame:
@@ -846,6 +854,14 @@ def _exposed(rows: Iterable[tuple[str, str, float]], units: dict[str, Unit],
             sums[group][2 * at] += metrics.leaked(grade)
             sums[group][2 * at + 1] += grade * unit.weight
     return sums
+
+
+def _of_its_task(group: str, unit: Unit, tasks: dict[str, set[str]]) -> bool:
+    """Whether `unit` counts in `group`'s exposure: it is of a task the group names, or the group names none. A
+    call naming no task is scanned for every unit, and its session may name its task in another file
+    (`AuditResult.settle`): another task's value it sent is outside what the session is scored against."""
+    named = tasks.get(group)
+    return not named or unit.task_id in named
 
 
 def _scope(found: dict[str, set[str]], units: dict[str, Unit]) -> Exposed:
@@ -1431,15 +1447,18 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
         audit(cloud_payloads(), units, cascade, carry, first_only=True, result=log.result)
     finally:
         PASSED_OVER.reset(token)
+    for session in [s for s in log.found_in_calls if s not in log.result.found]:  # a call of it named its task
+        del log.found_in_calls[session]
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
     log.scope = _scope(log.found_in_calls, {u.id: u for u in units})
     if log.spilled and log.calls:  # every call and finding in parts, in order
         spill_held()
     _fold_first(best, log)
-    log.first_sent = _first_sent(best)
+    by_id = {u.id: u for u in units}
+    log.first_sent = [r for r in _first_sent(best) if _of_its_task(r["group"], by_id[r["unit_id"]], log.result.tasks)]
     log.exposed = _exposed(((r["group"], r["unit_id"], r["grade"]) for r in log.first_sent),
-                           {u.id: u for u in units}, log.found_in_calls.keys())
+                           by_id, log.found_in_calls.keys())
     return log
 
 
@@ -1687,12 +1706,23 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
         for session, ids in part.result.unread.items():
             result.unread.setdefault(session, []).extend(ids)
     found_spanning |= _span(merged)
+    named = {g: t for g, t in result.tasks.items() if t}  # the tasks a session's calls name, in every part
+    if merged.shared_groups is not None:
+        named |= {g: set(merged.task_unions[k]) for g, k in merged.shared_groups.select("group", "tasks").iter_rows()
+                  if merged.task_unions.get(k)}
+    for group in [g for g in merged.found_in_calls if g in named]:  # `AuditResult.settle` over the parts
+        del merged.found_in_calls[group]
+        merged.scope.pop(group, None)
+    found_spanning -= named.keys()
+    merged.named = {g: named[g] for g in merged.spanning if g in named}
     if merged.spanning:
+        by_id = {u.id: u for u in units}
         rows = merged.first_sent_lazy().filter(pl.col("group").is_in(sorted(merged.spanning)))
         spanning = _best(rows).sort(_ORDER).select("group", "unit_id", "grade").collect(engine="streaming")
         for group in merged.spanning:
             merged.exposed.pop(group, None)
-        merged.exposed |= _exposed(spanning.iter_rows(), {u.id: u for u in units}, merged.found_in_calls.keys())
+        merged.exposed |= _exposed((r for r in spanning.iter_rows() if _of_its_task(r[0], by_id[r[1]], named)),
+                                   by_id, merged.found_in_calls.keys())
     if found_spanning:  # the units found in a session's calls: those found in any part
         union = {group: set(merged.found_in_calls.get(group, ())) for group in found_spanning}
         for found in (s.scan("found") for s in merged.spilled if s.found):
@@ -1728,8 +1758,10 @@ def _span(merged: LogAudit) -> set[str]:
     sets = merged.task_names() if shared.height else {}
     union = [sorted({t for key in keys for t in sets[key]}) if keys else None for keys in shared["tasks"].to_list()]
     merged.task_unions = {_task_key(tasks): tasks for tasks in union if tasks is not None}
+    named = pl.Series("named", [bool(t) for t in union], pl.Boolean)  # a part's calls named its task (`settle`)
     merged.shared_groups = shared.select("group", "found", "exposed", "scope", _PART).with_columns(
-        pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64))
+        pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64),
+        found=shared["found"] & ~named)
     if calls.height:  # a session's row: its calls summed, in its first part, with its group's row
         names = calls["group"].unique().implode()
         rows = (pl.concat([b.filter(pl.col("group").is_in(names)).collect() for b in group_parts]).lazy()
@@ -1738,7 +1770,7 @@ def _span(merged: LogAudit) -> set[str]:
         merged.shared_sessions = (calls.lazy().group_by("group", maintain_order=True)
                                   .agg(pl.exclude("session", "group", _PART).sum(), pl.col(_PART).first())
                                   .join(rows, on="group", how="left", maintain_order="left").collect())
-    return set(shared.filter(pl.col("found_in") > 1)["group"].to_list())
+    return set(shared.filter((pl.col("found_in") > 1) & ~named)["group"].to_list())
 
 
 #: Parts' tables read in one polars query at most, as one multi-file scan (`scan_parts`): a concatenation of
