@@ -46,8 +46,14 @@ _LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?(?:export[ \t]+)?[\"']?"
 #: A further `key: value` on a `key: value` line, after a comma, a semicolon or a bar (`快递单号：SF…，收件人：陈静，
 #: 电话：139…`, `Name: Dana, Phone: 415…`, a signature's `Tel: +49 … | Mobile: 0151 …`): its value is its own field.
 #: The separator is in neither value.
-_NEXT_PAIR = re.compile(r"[ \t]*[,，;；|｜][ \t]*(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})"
-                        r"[ \t]*[:：](?!//)[ \t]*")
+#: So does a Chinese key after blanks alone (`姓名: 王晓燕 电话: 138…`), which no English key is (`at 5: pm`).
+_NEXT_PAIR = re.compile(r"(?:[ \t]*[,，;；、|｜][ \t]*|[ \t\u3000]+(?=[\u4e00-\u9fff]{1,8}[ \t]*[:：]))"
+                        r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})[ \t]*[:：](?!//)[ \t]*")
+#: The first pair of a value that holds pairs of its own (a tool result's `姓名：孙立，电话：135…` in a JSON string).
+_FIRST_PAIR = re.compile(r"[ \t]*(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})[ \t]*[:：](?!//)[ \t]*")
+#: `"key":"value"` of JSON inside a value, escaped or not (`{\"姓名\":\"赵敏\"}` in a transcript's tool result).
+_INNER_QUOTED = re.compile(r'\\?"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,38})\\?"\s*:\s*'
+                           r'\\?"(?P<value>[^"\\\n]{1,200})\\?"')
 #: A first line of column names (`claim_id,claimant,dob`): what makes a text file a table.
 _HEADER = re.compile(r"[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30}(?:,[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,30})+"
                      r"\r?\n")
@@ -126,7 +132,28 @@ def make_document(task_id: str, file: str, text: str) -> Document:
                 text, file) + aligned
     except (ValueError, csv.Error):
         fields = _line_fields(text, file, None)
-    return Document(task_id, file, text, fields)
+    return Document(task_id, file, text, [inner for f in fields for inner in _pairs_within(text, f)])
+
+
+def _pairs_within(text: str, f: Field) -> list[Field]:
+    """`f`, or the pairs its value holds, each its own field of `f`'s entity: a tool result a JSON string or a
+    line's value carries (`{"姓名":"赵敏","手机":"136…"}`, `姓名：孙立，电话：135…，住址：…`), whose values are no
+    more `f`'s key's than a line's later pairs are its first key's (`_NEXT_PAIR`)."""
+    quoted = list(_INNER_QUOTED.finditer(text, f.start, f.end))
+    if quoted:
+        return [Field(*m.span("value"), f.entity_id, m.group("key"), f.entity_name) for m in quoted]
+    first = _FIRST_PAIR.match(text, f.start, f.end)
+    pairs = list(_NEXT_PAIR.finditer(text, first.end(), f.end)) if first else []
+    if not first or not pairs:
+        return [f]
+    fields, key, at = [], first.group("key"), first.end()
+    for pair in [*pairs, None]:
+        end = pair.start() if pair else f.end
+        if end > at:
+            fields.append(Field(at, end, f.entity_id, key, f.entity_name))
+        if pair:
+            key, at = pair.group("key"), pair.end()
+    return fields
 
 
 @dataclass(frozen=True)
