@@ -15,7 +15,7 @@ from ec2audit.cli import EXIT_SKIPPED
 from ec2audit.cli._otlp import KEEP_EVIDENCE, OTLP_ENDPOINT, check_otlp
 from ec2audit.console import make_console, plural
 from ec2audit.errors import InputError
-from ec2audit.logs import FORMATS
+from ec2audit.logs import FORMATS, OwnFiles
 from ec2audit.logs.audit import audit_logs, read_task_map, sessions_path
 from ec2audit.logs.classify import Classifier
 from ec2audit.logs.report import log_summary, print_log_audit
@@ -108,8 +108,10 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
 
         log = audit_logs(list(paths), units, discover=discover, fmt=fmt, classifier=Classifier(cloud, edge),
                          use_presidio=not no_presidio, on_payload=scanned, backend=backend, scratch=scratch,
-                         task_map=mapping,
+                         task_map=mapping, own=_own_files(units_path, task_map, out),
                          on_progress=lambda done, total: bar.update(task, completed=done, total=total))
+    for file, what in log.own_files:
+        console.print(f"not read {file}: {what}, not a log", highlight=False, soft_wrap=True)
     for error in log.errors:
         console.print(f"[yellow]skipped[/] {error}", highlight=False, soft_wrap=True)
     summary = log_summary(log, show_values=show_values)
@@ -138,3 +140,12 @@ def command(paths: tuple[Path, ...], units_path: Path | None, discover: bool, no
         click.echo(f"exported {plural(sent, 'span')} to {otlp_endpoint}", err=True)
     if log.errors or not summary["calls"]:  # nothing read (no model call in the paths) is no clean audit
         sys.exit(EXIT_SKIPPED)
+
+
+def _own_files(units: Path | None, task_map: Path | None, out: Path | None) -> OwnFiles:
+    """This audit's own files, which a folder audited may hold: its units file and task map, and an earlier run's
+    `--out` findings and sessions table (rewritten by this one)."""
+    files = {units: "the units file (--units)", task_map: "the task map (--task-map)",
+             out: "the findings --out writes (an earlier run's)",
+             out and sessions_path(out): "the sessions table --out writes (an earlier run's)"}
+    return OwnFiles({path: what for path, what in files.items() if path})

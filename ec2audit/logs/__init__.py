@@ -160,10 +160,11 @@ def detect_format(path: Path) -> str | None:
     return found.format if isinstance(found, LogFile) else None
 
 
-def _walk(top: Path, report: OnError, seen: _Seen) -> Iterator[str]:
+def _walk(top: Path, report: OnError, seen: _Seen, own: OwnFiles | None = None) -> Iterator[str]:
     """Every file under `top` not listed before (`_Seen`), in order; hidden folders, unreadable folders,
     broken links and special files are reported, never passed over (in a folder walked before under
-    another name too). A file read as part of another (`_owner`) is not a log of its own."""
+    another name too). A file read as part of another (`_owner`) is not a log of its own, nor is one of the
+    command's `own` files."""
     def unreadable(exc: OSError) -> None:
         report(InputError(f"folder not read: {exc.strerror or exc}", file=exc.filename or str(top)))
 
@@ -177,10 +178,11 @@ def _walk(top: Path, report: OnError, seen: _Seen) -> Iterator[str]:
         for name in sorted(files):
             path = base / name
             try:
-                mode = path.lstat().st_mode
-                link = stat.S_ISLNK(mode)
+                found = path.lstat()
+                link = stat.S_ISLNK(found.st_mode)
                 if link:
-                    mode = path.stat().st_mode
+                    found = path.stat()
+                mode = found.st_mode
             except OSError as exc:
                 report(InputError(f"cannot read: {exc.strerror or exc}"
                                   f"{' (broken link)' if path.is_symlink() else ''}", file=str(path)))
@@ -189,6 +191,8 @@ def _walk(top: Path, report: OnError, seen: _Seen) -> Iterator[str]:
                 report(InputError("not a regular file, not read", file=str(path)))
             elif name.startswith("."):
                 report(InputError("hidden file, not read (give it as a path to audit it)", file=str(path)))
+            elif own and own.passes(path, found):
+                continue
             elif first and _owner(path) is None and seen.first(path, link):
                 yield str(path)
         seen.leave()
@@ -251,20 +255,45 @@ class _Seen:
         return True
 
 
-def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None) -> Listing:
+class OwnFiles:
+    """The command's own files (its units file, its task map, an earlier run's output), by device and inode:
+    under a path audited each is named as what it is (`passed`), neither read as a log nor a file skipped."""
+
+    def __init__(self, files: dict[Path, str]):
+        self.what: dict[tuple[int, int], str] = {}
+        for path, what in files.items():
+            try:
+                found = path.stat()
+            except OSError:  # not there (yet): nothing to pass over
+                continue
+            self.what[(found.st_dev, found.st_ino)] = what
+        self.passed: list[tuple[str, str]] = []
+
+    def passes(self, path: Path, found: os.stat_result) -> bool:
+        """Whether `path` (`found`: its stat) is one of them: then it is passed over, and said to be."""
+        what = self.what.get((found.st_dev, found.st_ino))
+        if what:
+            self.passed.append((str(path), what))
+        return what is not None
+
+
+def find_logs(paths: Iterable[str | Path], on_error: OnError | None = None, own: OwnFiles | None = None) -> Listing:
     """Every file under `paths`, without reading any; what cannot be considered is reported. A file
     read as part of another (`_owner`, `companions`) is not a separate log, and a file named twice (a
     folder and a file in it, `logs/a.jsonl` and `./logs/a.jsonl`, a link and its file) is one log, read
-    once, where it was named first. Held as a `Listing` while the folders are walked (a `str` a file, and
-    a real path's, took a 10 GB audit's listing to 201 MB)."""
+    once, where it was named first; the command's `own` files are none. Held as a `Listing` while the folders
+    are walked (a `str` a file, and a real path's, took a 10 GB audit's listing to 201 MB)."""
     report = on_error or _raise
     seen = _Seen()
     owned: dict[str, Path] = {}  # named files read as part of another: not listed if that one is
+    own = own if own and own.what else None
 
     def listed() -> Iterator[str]:
         for path in map(Path, paths):
             if path.is_dir():
-                yield from _walk(path, report, seen)
+                yield from _walk(path, report, seen, own)
+            elif own and path.is_file() and own.passes(path, path.stat()):
+                continue
             elif seen.first(path):
                 if (owner := _owner(path)) is not None:
                     owned[str(path)] = owner

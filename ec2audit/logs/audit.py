@@ -40,7 +40,17 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.errors import InputError
 from ec2audit.files import is_jsonl, open_private, write_table
 from ec2audit.intercept.usage import DEFAULT_TIER
-from ec2audit.logs import LogFile, batch_api, check_format, companions, detect, find_logs, read_files, sniff_logs
+from ec2audit.logs import (
+    LogFile,
+    OwnFiles,
+    batch_api,
+    check_format,
+    companions,
+    detect,
+    find_logs,
+    read_files,
+    sniff_logs,
+)
 from ec2audit.logs.base import BLOCKED, BYTES_READ, LINE_RANGE, LOGGED_BEFORE, PASSED_OVER, UNREAD_BODY, instant
 from ec2audit.logs.classify import CLOUD, Classifier
 from ec2audit.logs.discovered import cleaned, contained, log_identifiers, named, rejection
@@ -274,6 +284,8 @@ class LogAudit:
     #: Sessions several parts' `session-calls` have (`_span`), by `group`: their calls summed, the first
     #: part that has them (`_PART`) and their group's row; their session row is made from it there.
     shared_sessions: pl.DataFrame | None = field(default=None, repr=False)
+    #: The command's own files found under the paths audited (`OwnFiles`), not read: (file, what it is).
+    own_files: list[tuple[str, str]] = field(default_factory=list)
     #: A worker's: the file this part read a `Range` of.
     split: str | None = None
     #: A worker's: (session, hash of the text) for each text its cloud calls sent first in the
@@ -1153,12 +1165,13 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
                fmt: str | None = None, classifier: Classifier | None = None, use_presidio: bool = True,
                on_payload: Callable[[Payload], None] | None = None, cascade: Cascade | None = None,
                backend: Backend | None = None, scratch: Path | None = None, task_map: dict[str, str] | None = None,
-               on_progress: Callable[[int, int], None] | None = None) -> LogAudit:
+               on_progress: Callable[[int, int], None] | None = None, own: OwnFiles | None = None) -> LogAudit:
     """Audit the logs under `paths` against `units` (with their `cascade` if built), or against units
     discovered in them. A session is scored against the units of its task: from `task_map` (session →
     task id), its calls' task ids or its own name; a session matched to no task is scored against the
     units found in its own calls. A session whose calls all stayed on the device is scored all the same:
-    exposure 0.0. `on_progress(bytes read, bytes in all)` follows the reading.
+    exposure 0.0. `on_progress(bytes read, bytes in all)` follows the reading. The command's `own` files under
+    `paths` are no logs (`LogAudit.own_files`).
 
     `backend` (`ec2audit.backends`; default: `Local`, here) says where files are audited. Outside
     this process, files are cut into `batches`; each worker writes its batch's findings to Parquet in
@@ -1174,7 +1187,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
     with backend.connected():  # a back-end that joins a cluster joins it once: for the time-order probe and the audit
         walk_errors: list[InputError] = []
         # held as one `Listing` (a `str` a file cost the driver ≈ 0.3 kB for the whole audit), a `Path` where opened
-        found = in_time_order(find_logs(paths, walk_errors.append), fmt, backend)
+        found = in_time_order(find_logs(paths, walk_errors.append, own), fmt, backend)
         reading = replace(reading, folders=frozenset(map(os.path.dirname, found)))
         sizes = file_sizes(found) if on_progress or not backend.in_process else array("q")  # each file's stat once
         progress = (_Progress(found if backend.in_process else [], sizes, 2 if discover else 1, on_progress)
@@ -1212,6 +1225,7 @@ def audit_logs(paths: list[str | Path], units: list[Unit] | None = None, *, disc
         progress.finish()
     log.mode = "discover" if discover else "units"
     log.errors[:0] = walk_errors
+    log.own_files = own.passed if own else []
     return log
 
 
