@@ -1603,7 +1603,7 @@ mutant("AL7", '_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")',
 mutant("AL8", "    if re.fullmatch(r\"[\\u4e00-\\u9fff]{2,4}\", v):\n        return placed_name_ok(v)\n", "")
 mutant("AL9", "item = value[at:cut.start() if cut else len(value)].rstrip(\".\")",
        "item = value[at:cut.start() if cut else len(value)]")
-mutant("AW1", '_NEXT_PAIR = re.compile(r"[ \\t]*[,，;；|｜][ \\t]*', '_NEXT_PAIR = re.compile(r"[ \\t]*[,，;；][ \\t]*')
+mutant("AW1", '_NEXT_PAIR = re.compile(r"(?:[ \\t]*[,，;；、|｜][ \\t]*', '_NEXT_PAIR = re.compile(r"(?:[ \\t]*[,，;；、][ \\t]*')
 mutant("AD1", 'found_as_record = _FIELD_NUMBER.sub("", unit.field) in RECORD_FIELDS',
        "found_as_record = unit.field in RECORD_FIELDS")
 mutant("AD2", "if dimension in (\"financial\", \"health\") and (record_number(value) or found_as_record",
@@ -2491,7 +2491,7 @@ mutant('ELA1', '        if group in found:\n', '        if False:\n')
 mutant('ELA2', '            if (group, unit.id) in counted:\n                continue\n', '')
 mutant('ELA3', 'for _, unit in sorted({canonical[i].id: canonical[i] for i in unit_ids}.items()):',
        'for unit in (units[i] for i in sorted(unit_ids)):')
-mutant('ELA4', '{u.id: u for u in units}, log.found_in_calls.keys())', '{u.id: u for u in units})')
+mutant('ELA4', 'by_id, log.found_in_calls.keys())', 'by_id)')
 # logs/__init__.py, batch_api.py: a gzipped batch paired with the files beside the log, not beside its copy
 mutant('EL1', 'reading = READING.set(log.path)', 'reading = READING.set(None)')
 mutant('EB1', 'return path.suffix.lower() == ".gz"', 'return path.suffix == ".gz"')
@@ -3070,7 +3070,7 @@ mutant('QMT7', ' or r.billed_usd == 0]', ']')
 mutant('QMT8', 'return sum(getattr(r, name) or 0 for r in counted) if len(counted) == len(calls) else None',
        'return sum(getattr(r, name) or 0 for r in counted)')
 # audit.py: AuditResult.found
-mutant('QAU1', 'if payload.task_id not in every:\n            self.found', 'if False:\n            self.found')
+mutant('QAU1', 'named.add(payload.task_id)\n        else:\n            self.found', 'named.add(payload.task_id)\n        elif False:\n            self.found')
 mutant('QAU3', 'return metrics.unit_table(self.units, self.grades, self.tasks, self.found)',
        'return metrics.unit_table(self.units, self.grades, self.tasks)')
 # logs/intercept_store.py: a blocked record's texts
