@@ -126,3 +126,26 @@ def test_an_audits_own_units_task_map_and_earlier_output_in_the_folder_audited_a
         assert ("the findings --out writes" in output) == (run == 2), output
         [session] = pl.read_parquet(work / "findings.sessions.parquet").to_dicts()
         assert (session["calls"], session["exposure"]) == (1, 0.25)
+
+
+def test_label_studios_json_min_and_csv_exports_are_named_with_the_export_to_use(tmp_path):
+    """Label Studio's export dialog offers JSON, JSON-MIN and CSV; a new user picks JSON-MIN or CSV and gives it to
+    `annotate from-labelstudio`. Each is one line naming the file (and the CSV's line 1), what it is and the export to
+    take instead, exit 2. Before: JSON-MIN read "field '[0].data.text': a Label Studio task needs data.text" (it has
+    its text, at the top), and the CSV "cannot read Label Studio JSON: Expecting value: line 1 column 1 (char 0)"."""
+    text = "Maria Kessler, phone +1 415 555 0134."
+    row = {"text": text, "id": 1, "label": [{"start": 21, "end": 36, "text": text[21:36], "labels": ["contact"]}],
+           "annotator": 1, "annotation_id": 1, "created_at": "2026-12-01T09:00:00Z",
+           "updated_at": "2026-12-01T09:00:00Z", "lead_time": 12.5}
+    minimal = tmp_path / "project-1-at-2026-12-01-json-min.json"
+    minimal.write_text(json.dumps([row]), encoding="utf-8")
+    table = tmp_path / "project-1-at-2026-12-01.csv"
+    table.write_text("annotation_id,annotator,created_at,id,label,lead_time,text,updated_at\n"
+                     f'1,1,2026-12-01T09:00:00Z,1,"{json.dumps(row["label"])}",12.5,"{text}",2026-12-01T09:00:00Z\n',
+                     encoding="utf-8")
+    for export, where, kind in ((minimal, f"{minimal}: field '[0]'", "JSON-MIN export"),
+                                (table, f"{table}:1", "CSV or TSV export")):
+        code, output = _cli("annotate", "from-labelstudio", export, "--out", tmp_path / "units.jsonl")
+        assert code == 2, output
+        assert output.startswith(f"error: {where}: ") and kind in output and "export the project as JSON" in output
+        assert len(output.strip().splitlines()) == 1, output

@@ -272,13 +272,33 @@ def annotations_from_export(tasks: list[dict], users: dict[int, str] | None = No
     return pulled
 
 
+#: What to do with one of Label Studio's other exports: its full JSON export keeps every annotator's regions with
+#: their ids and the task's data.
+_EXPORT_AS_JSON = "export the project as JSON (Export → JSON), which keeps each annotator's regions and the text"
+#: The keys of a row of Label Studio's JSON-MIN export (one row per annotation, the task's data flattened into it).
+_JSON_MIN_KEYS = {"annotator", "annotation_id", "lead_time"}
+
+
 def read_export(path: str | Path) -> list[dict]:
+    """A Label Studio JSON export's tasks; its other exports (CSV, TSV, JSON-MIN) named as such, with the fix."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read Label Studio JSON: {exc}", file=str(path)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        header = text.split("\n", 1)[0]
+        if not header.lstrip().startswith(("[", "{")) and ("," in header or "\t" in header):
+            raise InputError(f"a table (Label Studio's CSV or TSV export?), not its JSON: {_EXPORT_AS_JSON}",
+                             file=str(path), line=1) from None
+        raise InputError(f"not JSON: {exc.msg} (column {exc.colno})", file=str(path), line=exc.lineno) from None
     if not isinstance(data, list):
         raise InputError("expected a JSON list of tasks (Label Studio's JSON export)", file=str(path))
+    first = next((t for t in data if isinstance(t, dict)), {})
+    if "data" not in first and _JSON_MIN_KEYS & first.keys():
+        raise InputError(f"Label Studio's JSON-MIN export (a row per annotation, no region ids): {_EXPORT_AS_JSON}",
+                         file=str(path), field="[0]")
     return data
 
 

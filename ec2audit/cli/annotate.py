@@ -194,7 +194,7 @@ def from_labelstudio(export: Path, out: Path, merge_rule: str, reviewer: str | N
     try:
         pulled = annotations_from_export(read_export(export), predictions=predictions)
     except InputError as exc:
-        raise InputError(exc.reason, file=str(export), field=exc.field) from None
+        raise InputError(exc.reason, file=str(export), line=exc.line, field=exc.field) from None
     _units_from_pulled(pulled, merge_rule, reviewer, out, workspace)
 
 
