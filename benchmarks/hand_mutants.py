@@ -1603,7 +1603,8 @@ mutant("AL7", '_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")',
 mutant("AL8", "    if re.fullmatch(r\"[\\u4e00-\\u9fff]{2,4}\", v):\n        return placed_name_ok(v)\n", "")
 mutant("AL9", "item = value[at:cut.start() if cut else len(value)].rstrip(\".\")",
        "item = value[at:cut.start() if cut else len(value)]")
-mutant("AW1", '_NEXT_PAIR = re.compile(r"(?:[ \\t]*[,，;；、|｜][ \\t]*', '_NEXT_PAIR = re.compile(r"(?:[ \\t]*[,，;；、][ \\t]*')
+mutant("AW1", '_NEXT_PAIR = re.compile(r"(?:[ \\t]*[,，;；、|｜][ \\t]*',
+       '_NEXT_PAIR = re.compile(r"(?:[ \\t]*[,，;；、][ \\t]*')
 mutant("AD1", 'found_as_record = _FIELD_NUMBER.sub("", unit.field) in RECORD_FIELDS',
        "found_as_record = unit.field in RECORD_FIELDS")
 mutant("AD2", "if dimension in (\"financial\", \"health\") and (record_number(value) or found_as_record",
@@ -2547,8 +2548,8 @@ mutant('HA1', 'return record is not None and _KEYS <= record.keys() and isinstan
 mutant('HA2', 'return (folder.parent.name, folder.name) if (folder / "usage.json").is_file() else None',
        'return (folder.parent.name, folder.name)')
 mutant('HA3', 'return (folder.parent.name, folder.name) if', 'return (folder.name, folder.parent.name) if')
-mutant('HA4', 'return record is not None and _GRADER_KEYS <= record.keys()',
-       'return record is not None and {"type", "model", "messages"} <= record.keys()')
+mutant('HA4', 'return record is not None and (_GRADER_KEYS <= record.keys()',
+       'return record is not None and ({"type", "model", "messages"} <= record.keys()')
 mutant('HA5', 'return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0',
        'return value if isinstance(value, int) else 0')
 mutant('HA6', '"cached_tokens": count("cache_read_tokens"), "cache_creation_tokens": count("cache_write_tokens")',
@@ -2791,12 +2792,12 @@ mutant('IAU13', 'calls=pl.len(), characters=pl.col("characters").sum(), input_to
 mutant('IAB1', '"session_id": "/".join(run) if run else record.get("session_id")',
        '"session_id": "/".join(run) if run else None')
 mutant('IAB3', 'for log in ("chat.jsonl", "cloud_assistant_audit.jsonl"))', 'for log in ("chat.jsonl",))')
-mutant('IAB4', 'return path.name == "usage.json" and any(\n        (path.parent / log).is_file()',
-       'return path.name == "usage.json" or any(\n        (path.parent / log).is_file()')
-mutant('ILI1', '    if not fmt and acebench_audit.run_summary(path):\n        return InputError(acebench_audit.USAGE'
+mutant('IAB4', 'return what if what and any((path.parent / log).is_file()',
+       'return what if what or any((path.parent / log).is_file()')
+mutant('ILI1', '    if not fmt and (what := acebench_audit.run_file(path)):\n        return InputError(what'
                ', file=str(path))\n',
        '')
-mutant('ILI2', 'if not fmt and acebench_audit.run_summary(path):', 'if acebench_audit.run_summary(path):')
+mutant('ILI2', 'if not fmt and (what := acebench_audit.run_file(path)):', 'if (what := acebench_audit.run_file(path)):')
 # logs/report.py: the time of a first call in UTC, plurals, unknown tokens
 mutant('IRP1', 'moment = instant(row["timestamp"])', 'moment = instant((row["timestamp"] or "")[:19])')
 mutant('IRP2', 'moment.strftime(" %H:%M:%SZ")', 'moment.strftime(" %H:%M:%S")')
@@ -3070,7 +3071,8 @@ mutant('QMT7', ' or r.billed_usd == 0]', ']')
 mutant('QMT8', 'return sum(getattr(r, name) or 0 for r in counted) if len(counted) == len(calls) else None',
        'return sum(getattr(r, name) or 0 for r in counted)')
 # audit.py: AuditResult.found
-mutant('QAU1', 'named.add(payload.task_id)\n        else:\n            self.found', 'named.add(payload.task_id)\n        elif False:\n            self.found')
+mutant('QAU1', 'named.add(payload.task_id)\n        else:\n            self.found',
+       'named.add(payload.task_id)\n        elif False:\n            self.found')
 mutant('QAU3', 'return metrics.unit_table(self.units, self.grades, self.tasks, self.found)',
        'return metrics.unit_table(self.units, self.grades, self.tasks)')
 # logs/intercept_store.py: a blocked record's texts

@@ -149,3 +149,36 @@ def test_label_studios_json_min_and_csv_exports_are_named_with_the_export_to_use
         assert code == 2, output
         assert output.startswith(f"error: {where}: ") and kind in output and "export the project as JSON" in output
         assert len(output.strip().splitlines()) == 1, output
+
+
+def test_acebenchs_privacy_judge_run_on_the_host_and_its_grader_files_are_named_not_audited(tmp_path):
+    """An AceBench run folder (`output/office/office-001/run1/`) as `eval/run_batch.py` and `eval/privacy_rejudge.py`
+    leave it: the advisor's `cloud_assistant_audit.jsonl` (one call, gpt-5.4, 100 prompt / 10 completion tokens,
+    nothing sensitive), `usage.json`, `score.json`, `privacy_judge_deferred.json` (the task's values for the judge) and
+    `llm_judge.jsonl` holding the one line the host-side privacy judge appends (`{"type": "privacy", "input": {model,
+    messages}, "output", "error", "elapsed_ms"}`, its prompt listing Maria's phone and SSN). By hand: 1 call, 1
+    session `office-001/run1` over the task's 2 units, exposure 0.0; the four grader files named as AceBench's.
+    Before: `llm_judge` read as a second cloud call (a session of its own, 2 calls in all), and `score.json` and
+    `privacy_judge_deferred.json` "not a known log format"."""
+    run = tmp_path / "output" / "office" / "office-001" / "run1"
+    run.mkdir(parents=True)
+    _write_jsonl(run / "cloud_assistant_audit.jsonl", [{
+        "timestamp": "2026-12-01T09:00:00", "model": "gpt-5.4", "output": "ok", "latency_ms": 900,
+        "input": [{"role": "user", "content": "Summarise the HR notice for staff."}], "prompt_tokens": 100,
+        "completion_tokens": 10, "total_tokens": 110, "cache_read_tokens": 0, "cache_write_tokens": 0}])
+    (run / "usage.json").write_text(json.dumps({"input_tokens": 100, "output_tokens": 10}), encoding="utf-8")
+    (run / "score.json").write_text(json.dumps({"overall_score": 0.8, "privacy_score": 1.0}), encoding="utf-8")
+    values = "Maria Kessler: phone +1 415 555 0134, SSN 123-45-6789"
+    (run / "privacy_judge_deferred.json").write_text(json.dumps({"entities": [values], "agent_text": "…"}),
+                                                     encoding="utf-8")
+    judged = {"model": "gpt-5.4", "max_tokens": 800, "messages": [{"role": "user", "content": values}]}
+    _write_jsonl(run / "llm_judge.jsonl", [{"type": "privacy", "input": judged, "output": "{\"score\": 1.0}",
+                                            "error": None, "elapsed_ms": 1200}])
+    units = _write_jsonl(tmp_path / "units.jsonl", [{**u, "task_id": "office-001"} for u in _UNITS[:2]])
+    code, output = _cli("audit", tmp_path / "output", "--units", units, "--json")
+    summary = json.loads(output[output.index("\n{") + 1:])
+    assert (summary["calls"], [(s["session"], s["units"], s["exposure"]) for s in summary["sessions"]]) == (
+        1, [("office-001/run1", 2, 0.0)])
+    named = {f["file"].rsplit("/", 1)[-1]: f["reason"] for f in summary["skipped_files"]}
+    assert sorted(named) == ["llm_judge.jsonl", "privacy_judge_deferred.json", "score.json", "usage.json"], named
+    assert all(reason.startswith("AceBench's ") for reason in named.values()), named

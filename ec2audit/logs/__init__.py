@@ -108,8 +108,8 @@ def detect(path: Path, fmt: str | None = None) -> LogFile | InputError:
         return InputError("empty file" if not head else "empty file (whitespace only)", file=str(path))
     if not fmt and acebench_audit.grader_log(head):
         return InputError(acebench_audit.GRADER, file=str(path))
-    if not fmt and acebench_audit.run_summary(path):
-        return InputError(acebench_audit.USAGE, file=str(path))
+    if not fmt and (what := acebench_audit.run_file(path)):
+        return InputError(what, file=str(path))
     found = fmt or _sniff(path, head)
     if found and head.startswith(_BINARY_MAGIC):
         return LogFile(path, found)

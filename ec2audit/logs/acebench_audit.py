@@ -26,8 +26,16 @@ _KEYS = {"input", "output", "prompt_tokens", "completion_tokens", "latency_ms"}
 #: holding every sensitive value of the task): AceBench's own calls, not the agent's, so not audited unless asked.
 GRADER = "AceBench's LLM-judge log: the grader's calls, not the agent's (--format openai-log audits them)"
 _GRADER_KEYS = {"type", "model", "messages", "output", "error", "latency_ms"}
+#: The line `eval/privacy_rejudge.py` appends to it when the privacy judge runs on the host (deferred, as in
+#: cloud-only runs): the judge's request under `input`.
+_HOST_GRADER_KEYS = {"type", "input", "output", "error", "elapsed_ms"}
 #: The token summary `eval/run_batch.py` writes into every run's folder (`cal_cost`), beside the run's logs.
 USAGE = "AceBench's token summary of its run (counts read from its transcript, no requests): not a log"
+#: What else AceBench's grader leaves in a run's folder (`utils/grading.py`), by name: no requests.
+RUN_FILES = {"usage.json": USAGE,
+             "score.json": "AceBench's grades of its run (`utils/grading.py`): not a log",
+             "privacy_judge_deferred.json": "AceBench's input to its deferred privacy judge (the task's sensitive "
+                                            "values and the agent's text, for its grader): not a log"}
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -43,16 +51,20 @@ def run_of(path: Path) -> tuple[str, str] | None:
     return (folder.parent.name, folder.name) if (folder / "usage.json").is_file() else None
 
 
-def run_summary(path: Path) -> bool:
-    """Whether a file is the `usage.json` of a run's folder (one beside the run's transcript or cloud audit)."""
-    return path.name == "usage.json" and any(
-        (path.parent / log).is_file() for log in ("chat.jsonl", "cloud_assistant_audit.jsonl"))
+def run_file(path: Path) -> str | None:
+    """What a file of a run's folder (one beside the run's transcript or cloud audit) that AceBench's grader writes is
+    (`RUN_FILES`: its `usage.json`, `score.json`, `privacy_judge_deferred.json`); None for any other."""
+    what = RUN_FILES.get(path.name)
+    return what if what and any((path.parent / log).is_file()
+                                for log in ("chat.jsonl", "cloud_assistant_audit.jsonl")) else None
 
 
 def grader_log(head: bytes) -> bool:
-    """Whether a file is AceBench's LLM-judge log (`utils/grading.py` writes it)."""
+    """Whether a file is AceBench's LLM-judge log (`utils/grading.py` writes it in the task's container;
+    `eval/privacy_rejudge.py` appends the privacy judge's calls made on the host)."""
     record = first_record(head)
-    return record is not None and _GRADER_KEYS <= record.keys()
+    return record is not None and (_GRADER_KEYS <= record.keys()
+                                   or _HOST_GRADER_KEYS <= record.keys() and isinstance(record.get("input"), dict))
 
 
 def _usage(record: dict) -> dict:
