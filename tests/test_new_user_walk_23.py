@@ -30,8 +30,10 @@ def test_a_session_whose_task_one_file_names_is_scored_against_that_task(tmp_pat
     sends her SSN and t2's e-mail (Wang's). A session is one task's: s1 is scored against t1's units, phone 1, SSN 3,
     e-mail 1 (never sent). By hand: exposure (1 + 3) / (1 + 3 + 1) = 0.8, 2 of 3 units leaked, "task t1"; Wang's
     e-mail is no unit of t1, so it is neither leaked nor counted. The same in `audit` (one process, and two, each
-    file a part), `report` on its `--out`, and `intercept audit` of a store whose two records say the same. Before:
-    the file naming none made s1 "units in its calls": 3 of 3 leaked, 1.0 (and 1.25, over 2 units, with --jobs 2)."""
+    file a part), `report` on its `--out` (1 task, s1 under t1 with 2 leaks), and `intercept audit` of a store whose
+    two records say the same. Before: the file naming none made s1 "units in its calls": 3 of 3 leaked, 1.0 (and
+    1.25, over 2 units, with --jobs 2); with that fixed, `report` still put s1 under "(several)" tasks (2), Wang's
+    e-mail among its leaks."""
     units = _write_jsonl(tmp_path / "units.jsonl", [*_UNITS, _T1_MAIL])
     pad = 70_000 if jobs > 1 else 0  # each file over the 64 KB a worker's batch is cut at
     (tmp_path / "logs").mkdir()
@@ -47,8 +49,11 @@ def test_a_session_whose_task_one_file_names_is_scored_against_that_task(tmp_pat
     assert sorted(r["unit_id"] for r in summary["leaked"]) == ["t1/E1/phone", "t1/E1/ssn"]
     code, output = _cli("report", out, "--json")
     assert code == 0, output
-    [group] = json.loads(output)["groups"]
-    assert (group["exposure"], group["leaked_units"]) == (0.8, 2)
+    report = json.loads(output)
+    [group] = report["groups"]
+    assert (group["exposure"], group["leaked_units"], report["strategies"][0]["tasks"]) == (0.8, 2, 1)
+    [episode] = report["tasks"]["t1"]  # its drill-down under its task, Wang's e-mail none of its leaks
+    assert sorted(leak["unit_id"] for leak in episode["leaks"]) == ["t1/E1/phone", "t1/E1/ssn"]
 
 
 def test_intercept_audit_scores_an_episode_by_the_task_one_of_its_requests_names(tmp_path):

@@ -511,9 +511,13 @@ def _load_audit(findings_path: Path, source: str, show_values: bool, units_path:
     for (group, _), f in first.items():
         by_group[group].append(dict(f, grade=f["best"]))
     # a session scored against the units found in its own calls has none listed: its findings' tasks
-    # are its tasks, in the strategies table as in the drilldown
-    session_tasks = {s["session"]: sorted(set(s["tasks"]) | {i["task_id"] for i in by_group.get(s["session"], [])})
+    # are its tasks, in the strategies table as in the drilldown; a session of a task is that task's, and another
+    # task's value a call of it naming none sent is no leak of it (`AuditResult.settle`)
+    session_tasks = {s["session"]: sorted(s["tasks"] or {i["task_id"] for i in by_group.get(s["session"], [])})
                      for s in sessions}
+    for s in sessions:
+        if s["tasks"] and s["session"] in by_group:
+            by_group[s["session"]] = [i for i in by_group[s["session"]] if i["task_id"] in s["tasks"]]
     # one row per session too: the heat map of an audit shows where the exposure is
     group_rows = {s["session"]: StrategyRow(
         source=source, label=s["session"], strategy="audit", episodes=1,
