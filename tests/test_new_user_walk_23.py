@@ -87,14 +87,18 @@ def test_prelabel_gives_each_value_of_a_one_line_chinese_tool_result_its_own_key
     that JSON escaped in a string (赵敏) and a `姓名：孙立，电话：135…，住址：…` string. By hand, each value under its
     own key: 王晓燕/姓名, 13800138000/电话, 北京市朝阳区建国路88号/住址, 110105198803153414/身份证, 陈建国/姓名,
     13912345678/手机, 赵敏/姓名, 13611112222/手机, 杭州市西湖区文三路90号/住址, 孙立/姓名, 13522223333/电话,
-    南京市鼓楼区中山路18号/住址: 12 units. Before: the blank-separated line's values were all `姓名`'s (the ID
-    `姓名_4`), the label's JSON was `工具返回`'s (its name and the ID not proposed at all), and the transcript's were
-    `content`, `content_2`, `content_3`."""
+    南京市鼓楼区中山路18号/住址; and `printout.txt`, a tool's columns (`name: Dana Reyes  phone: …  email: …`, two
+    blanks apart): Dana Reyes/name, +1 415 555 0134/phone, dana.reyes@corp-mail.com/email: 15 units. Before: the
+    blank-separated lines' values were all their first key's (the ID `姓名_4`, the e-mail `name_3`), the label's JSON
+    was `工具返回`'s (its name and the ID not proposed at all), and the transcript's were `content`, `content_2`,
+    `content_3`."""
     workspace = tmp_path / "crm"
     workspace.mkdir()
     (workspace / "lookup.txt").write_text(
         "姓名: 王晓燕 电话: 13800138000 住址: 北京市朝阳区建国路88号 身份证: 110105198803153414\n", encoding="utf-8")
     (workspace / "api.txt").write_text('工具返回：{"姓名":"陈建国","手机":"13912345678"}\n', encoding="utf-8")
+    printed = "name: Dana Reyes  phone: +1 415 555 0134  email: dana.reyes@corp-mail.com\n"
+    (workspace / "printout.txt").write_text(printed, encoding="utf-8")
     record = {"姓名": "赵敏", "手机": "13611112222", "住址": "杭州市西湖区文三路90号"}
     results = [json.dumps(record, ensure_ascii=False), "姓名：孙立，电话：13522223333，住址：南京市鼓楼区中山路18号"]
     _write_jsonl(workspace / "session.jsonl", [{"role": "tool", "content": r} for r in results])
@@ -107,7 +111,8 @@ def test_prelabel_gives_each_value_of_a_one_line_chinese_tool_result_its_own_key
         ("王晓燕", "姓名"), ("13800138000", "电话"), ("北京市朝阳区建国路88号", "住址"),
         ("110105198803153414", "身份证"), ("陈建国", "姓名"), ("13912345678", "手机"), ("赵敏", "姓名"),
         ("13611112222", "手机"), ("杭州市西湖区文三路90号", "住址"), ("孙立", "姓名"), ("13522223333", "电话"),
-        ("南京市鼓楼区中山路18号", "住址")])
+        ("南京市鼓楼区中山路18号", "住址"), ("Dana Reyes", "name"), ("+1 415 555 0134", "phone"),
+        ("dana.reyes@corp-mail.com", "email")])
 
 
 def test_an_audits_own_units_task_map_and_earlier_output_in_the_folder_audited_are_no_skipped_logs(tmp_path):

@@ -46,8 +46,10 @@ _LINE_KEY = re.compile(r"^[ \t{\[,]*(?:[-*][ \t]+)?(?:export[ \t]+)?[\"']?"
 #: A further `key: value` on a `key: value` line, after a comma, a semicolon or a bar (`快递单号：SF…，收件人：陈静，
 #: 电话：139…`, `Name: Dana, Phone: 415…`, a signature's `Tel: +49 … | Mobile: 0151 …`): its value is its own field.
 #: The separator is in neither value.
-#: So does a Chinese key after blanks alone (`姓名: 王晓燕 电话: 138…`), which no English key is (`at 5: pm`).
-_NEXT_PAIR = re.compile(r"(?:[ \t]*[,，;；、|｜][ \t]*|[ \t\u3000]+(?=[\u4e00-\u9fff]{1,8}[ \t]*[:：]))"
+#: So does a Chinese key after blanks alone (`姓名: 王晓燕 电话: 138…`), and an English one after a tab or two blanks
+#: (`name: Dana Reyes  phone: 415…`, columns a tool printed), never after one (`call at 5: pm`).
+_NEXT_PAIR = re.compile(r"(?:[ \t]*[,，;；、|｜][ \t]*|[ \t\u3000]+(?=[\u4e00-\u9fff]{1,8}[ \t]*[:：])"
+                        r"|(?:[ \t]{2,}|\t)(?=[A-Za-z_]\w{0,19}[ \t]*:[ \t]))"
                         r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})[ \t]*[:：](?!//)[ \t]*")
 #: The first pair of a value that holds pairs of its own (a tool result's `姓名：孙立，电话：135…` in a JSON string).
 _FIRST_PAIR = re.compile(r"[ \t]*(?P<key>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]{0,19})[ \t]*[:：](?!//)[ \t]*")
