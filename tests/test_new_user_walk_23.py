@@ -47,6 +47,7 @@ def test_a_session_whose_task_one_file_names_is_scored_against_that_task(tmp_pat
     assert (session["units"], session["leaked"], session["exposure"], session["scored_against"]) == (
         3, 2, 0.8, "task t1")
     assert sorted(r["unit_id"] for r in summary["leaked"]) == ["t1/E1/phone", "t1/E1/ssn"]
+    assert summary["one_task_sessions"] == ["s1"]  # said: its calls named its task in one file, none in the other
     code, output = _cli("report", out, "--json")
     assert code == 0, output
     report = json.loads(output)

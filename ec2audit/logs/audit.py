@@ -277,6 +277,8 @@ class LogAudit:
     #: Of those, the ones whose calls name a task: their tasks (`AuditResult.settle`): a unit of another task
     #: that one of their calls naming none sent is not theirs (`_of_its_task`).
     named: dict[str, set[str]] = field(default_factory=dict)
+    #: Sessions some calls of which named their task and others none: scored against that task (`settle`), said.
+    settled: list[str] = field(default_factory=list)
     #: Groups several parts saw: the union of their tasks (null where none scored it), `found`,
     #: and the first part's sums; the task sets of those unions (`task_names`).
     shared_groups: pl.DataFrame | None = field(default=None, repr=False)
@@ -1463,6 +1465,7 @@ def audit_files(found: Iterable, reading: Reading, units: list[Unit], cascade: C
         PASSED_OVER.reset(token)
     for session in [s for s in log.found_in_calls if s not in log.result.found]:  # a call of it named its task
         del log.found_in_calls[session]
+        log.settled.append(session)
     for session, found_units in log.found_in_calls.items():
         found_units |= set(log.result.grades.get(session, ()))
     log.scope = _scope(log.found_in_calls, {u.id: u for u in units})
@@ -1719,6 +1722,7 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
             merged.scope.setdefault(session, sums)
         for session, ids in part.result.unread.items():
             result.unread.setdefault(session, []).extend(ids)
+        merged.settled += part.settled
     found_spanning |= _span(merged)
     named = {g: t for g, t in result.tasks.items() if t}  # the tasks a session's calls name, in every part
     if merged.shared_groups is not None:
@@ -1727,6 +1731,7 @@ def merge_parts(parts: Iterable[LogAudit], units: list[Unit]) -> LogAudit:
     for group in [g for g in merged.found_in_calls if g in named]:  # `AuditResult.settle` over the parts
         del merged.found_in_calls[group]
         merged.scope.pop(group, None)
+        merged.settled.append(group)
     found_spanning -= named.keys()
     merged.named = {g: named[g] for g in merged.spanning if g in named}
     if merged.spanning:
@@ -1773,6 +1778,7 @@ def _span(merged: LogAudit) -> set[str]:
     union = [sorted({t for key in keys for t in sets[key]}) if keys else None for keys in shared["tasks"].to_list()]
     merged.task_unions = {_task_key(tasks): tasks for tasks in union if tasks is not None}
     named = pl.Series("named", [bool(t) for t in union], pl.Boolean)  # a part's calls named its task (`settle`)
+    merged.settled += [g for g in shared.filter(pl.col("found") & named)["group"].to_list() if g not in merged.settled]
     merged.shared_groups = shared.select("group", "found", "exposed", "scope", _PART).with_columns(
         pl.Series("tasks", [None if t is None else _task_key(t) for t in union], pl.Int64),
         found=shared["found"] & ~named)

@@ -68,7 +68,8 @@ def log_summary(log: LogAudit, show_values: bool = False, rows: int = JSON_ROWS)
                      **{name: items[:rows] for name, items in lists.items()},
                      "calls": calls, "cloud_calls": cloud, "edge_calls": calls - cloud, "leaked": leaked,
                      "providers": log.providers(), "timeline": log.timeline(rows),
-                     "coverage": coverage(log.format_calls), "cloud_calls_without_content": cloud_empty}
+                     "coverage": coverage(log.format_calls), "cloud_calls_without_content": cloud_empty,
+                     "one_task_sessions": sorted(set(log.settled))}
     summary["left_out"] = {name: total - len(summary[name]) for name, total in totals.items()
                            if total > len(summary[name])}
     return summary
@@ -253,6 +254,10 @@ def print_log_audit(summary: dict, console: Console, limit: int = 40) -> None:
         console.print(f"{plural(unmatched, 'session')} matched no task of the units file (by --task-map, its calls' "
                       "task ids or its name): each is scored against the units found in its own calls"
                       + (f" ({none} with none: nothing to score against)" if none else ""), highlight=False)
+    if settled := summary["one_task_sessions"]:
+        console.print(f"{plural(len(settled), 'session')} named its task in some calls and none in others "
+                      f"({', '.join(settled[:5])}{', …' if len(settled) > 5 else ''}): a session is one task's, scored "
+                      "against its units in all its calls", highlight=False)
     sessions = _table(f"Exposure per session, most exposed first: {summary['exposure_definition']}",
                       ["session", "cloud/calls", "leaked/units", "exposure", "scored against"])
     sessions.columns[0].overflow = "fold"
