@@ -2792,8 +2792,7 @@ mutant('IAU13', 'calls=pl.len(), characters=pl.col("characters").sum(), input_to
 mutant('IAB1', '"session_id": "/".join(run) if run else record.get("session_id")',
        '"session_id": "/".join(run) if run else None')
 mutant('IAB3', 'for log in ("chat.jsonl", "cloud_assistant_audit.jsonl"))', 'for log in ("chat.jsonl",))')
-mutant('IAB4', 'return what if what and any((path.parent / log).is_file()',
-       'return what if what or any((path.parent / log).is_file()')
+mutant('IAB4', 'what = RUN_FILES.get(path.name)', 'what = RUN_FILES.get(path.name, USAGE)')
 mutant('ILI1', '    if not fmt and (what := acebench_audit.run_file(path)):\n        return InputError(what'
                ', file=str(path))\n',
        '')
