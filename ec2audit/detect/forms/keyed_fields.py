@@ -13,6 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ec2audit.detect.forms import Form, any_case, is_cjk, register
 from ec2audit.detect.views import Replacement
@@ -55,10 +56,36 @@ def _value(m: re.Match) -> tuple[int, int]:
     return m.span(group)
 
 
+#: a field's key, its quotes and the blanks up to its separator: at most this many characters before the blanks
+_KEY_LONGEST = 43
+_KEY = re.compile(r"""(["']?)[A-Za-z][A-Za-z0-9_.\-]{0,40}\1[ \t]*[:=]""")  # `_FIELD` up to its separator
+_SEPARATOR = re.compile(r"[:=]")
+
+
+def _fields(text: str) -> Iterator[re.Match]:
+    """The matches of `_FIELD.finditer(text)`, found from each separator back: a field's key, quotes and blanks
+    hold no separator, so the one field ending its key at a separator starts after the separator before and at
+    most `_KEY_LONGEST` characters before its blanks. The regex engine tries a field at every letter of the text
+    (half of the 8 MB payload read, 0.57 s); this tries it at one place per separator."""
+    end = after = 0  # the last field's end, and the character after the last separator
+    for sep in _SEPARATOR.finditer(text):
+        at = sep.start()
+        blanks = at
+        while blanks > after and text[blanks - 1] in " \t":
+            blanks -= 1
+        lo, after = max(end, after, blanks - _KEY_LONGEST), at + 1
+        if not (key := _KEY.search(text, lo, at + 1)):  # (none where a field's value holds the separator)
+            continue
+        # a field that fails here fails at every later start with this key: the rest after the separator is the same
+        if m := _FIELD.match(text, key.start()):
+            end = m.end()
+            yield m
+
+
 def _records(text: str) -> Iterator[list[re.Match]]:
     """Runs of fields next to each other in one record."""
     run: list[re.Match] = []
-    for m in _FIELD.finditer(text):
+    for m in _fields(text):
         last = run[-1] if run else None
         if last is not None and not _BETWEEN.fullmatch(text, last.end(), m.start()):
             yield run
@@ -68,6 +95,7 @@ def _records(text: str) -> Iterator[list[re.Match]]:
         yield run
 
 
+@lru_cache(maxsize=4096)  # a log's records repeat their keys: 44,180 asks of the 8 MB payload
 def _family(key: str) -> tuple[str, str] | None:
     """What a key names: ("address", "") for an address's part, ("piece", stem) for a piece of its stem's value."""
     flat = re.sub(r"[^a-z0-9]", "", key.lower())
