@@ -309,10 +309,11 @@ def is_request_body(data) -> bool:
 
 def payload_from_record(record: dict, default_id: str) -> Payload:
     """A payload from a request body, or from a record `{id?, task_id?, episode?, api?, headers?,
-    request|body}`; a record naming its API (the interceptor's) is read as that API, its recorded
-    request headers as the user's text."""
+    request|body|input}`; a record naming its API (the interceptor's) is read as that API, its recorded
+    request headers as the user's text; a log line wrapping its request under `input` (AceBench's host-side judge:
+    `{type, input: {model, messages}, output}`) is read as that request."""
     body = record
-    for key in ("request", "body"):
+    for key in ("request", "body", "input"):
         if is_request_body(record.get(key)) or (record.get("api") in _FLATTENERS and isinstance(record.get(key), dict)):
             body = record[key]
             break

@@ -170,7 +170,10 @@ def test_acebenchs_privacy_judge_run_on_the_host_and_its_grader_files_are_named_
     messages}, "output", "error", "elapsed_ms"}`, its prompt listing Maria's phone and SSN). By hand: 1 call, 1
     session `office-001/run1` over the task's 2 units, exposure 0.0; the four grader files named as AceBench's.
     Before: `llm_judge` read as a second cloud call (a session of its own, 2 calls in all), and `score.json` and
-    `privacy_judge_deferred.json` "not a known log format"."""
+    `privacy_judge_deferred.json` "not a known log format". What its skip reason promises holds: `--format openai-log`
+    audits the judge's line, its request under `input`: both of the task's values in one call, the session (named
+    for the file, no task of the units) scored against the units in its call, 2 of 2, exposure (1 + 3) / 4 = 1.0
+    (before: "0 carried prompt content", nothing to score)."""
     run = tmp_path / "output" / "office" / "office-001" / "run1"
     run.mkdir(parents=True)
     _write_jsonl(run / "cloud_assistant_audit.jsonl", [{
@@ -193,3 +196,8 @@ def test_acebenchs_privacy_judge_run_on_the_host_and_its_grader_files_are_named_
     named = {f["file"].rsplit("/", 1)[-1]: f["reason"] for f in summary["skipped_files"]}
     assert sorted(named) == ["llm_judge.jsonl", "privacy_judge_deferred.json", "score.json", "usage.json"], named
     assert all(reason.startswith("AceBench's ") for reason in named.values()), named
+    assert "--format openai-log audits them" in named["llm_judge.jsonl"]
+    code, output = _cli("audit", run / "llm_judge.jsonl", "--format", "openai-log", "--units", units, "--json")
+    judge = json.loads(output[output.index("\n{") + 1:])
+    assert (judge["calls"], [(s["units"], s["leaked"], s["exposure"]) for s in judge["sessions"]]) == (
+        1, [(2, 2, 1.0)]), judge["sessions"]
