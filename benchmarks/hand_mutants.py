@@ -2871,8 +2871,8 @@ mutant('IDT3', 'return padded + [f"{a}/{b}/{yy:02d}" for a, b in ((m, d), (d, m)
        'return padded + [f"{a}{sep}{b}{sep}{yy:02d}" for sep in "/." for a, b in ((m, d), (d, m))]')
 mutant('IDT5', 'return padded + [f"{a}/{b}/{yy:02d}" for a, b in ((m, d), (d, m))]', 'return padded')
 # detect/forms/context_fragments.py: first three or five, the mailbox's provider
-mutant('ICF1', '"first five", "first 5", "开头"', '"开头"')
-mutant('ICF2', '"前三位", "前3位", "前五位", "前5位"})', '})')
+mutant('ICF1', '"first five", "first 5", "first half"', '"first half"')
+mutant('ICF2', '"前三位", "前3位", "前五位", "前5位", "前半段"', '"前半段"')
 mutant('ICF3', 'key_type = _KEY_TYPE.match(cu.forms[0]) if "@" not in cu.forms[0] else None',
        'key_type = _KEY_TYPE.match(cu.forms[0])')
 mutant('ICF4', '            provider = _PROVIDER_AFTER.match(text, c_end)  # "tianzh',
@@ -2994,14 +2994,13 @@ mutant('QLR15', '"non-reactive", "elevated", "raised",', '"non-reactive", "eleva
 # detect/forms/plate_parts.py: most of a plate near a word naming one
 mutant('QPP1', 'r"plate|licen[cs]e|registration', 'r"licen[cs]e|registration')
 mutant('QPP2', '_PLATE_UNIT = re.compile(r"plate|vehicle|', '_PLATE_UNIT = re.compile(r"plate|licen[cs]e|vehicle|')
-mutant('QPP3', 'if PIECE_SHARE * whole < shown < whole', 'if 0.5 * whole < shown < whole')
+mutant('QPP3', 'PIECE_SHARE * whole < shown < whole if short is None', '0.5 * whole < shown < whole if short is None')
 mutant('QPP5', '_RUNS_ON = re.compile(r"[·・‧\\-.]?[0-9a-z]")', '_RUNS_ON = re.compile(r"[0-9a-z]")')
 mutant('QPP6', ' or (start and text[start - 1] in PROVINCES)', '')
 mutant('QPP7', '\n                or (word and text[start].isalpha() and _SYLLABLE.fullmatch(word[1]))', '')
 mutant('QPP8', 'for spelling in (norm, *separator_forms(value)):', 'for spelling in (norm,):')
 mutant('QPP9', 'and (bare[0].isascii() or bare[0] in PROVINCES)', 'and bare[0].isascii()')
-mutant('QPP11', 'if _alone(text, start, end) and _PLATE.search(text, max(0, start - TAIL_WINDOW), end + TAIL_WINDOW):',
-       'if _alone(text, start, end):')
+mutant('QPP11', ' and _PLATE.search(text, max(0, start - TAIL_WINDOW), end + TAIL_WINDOW) \\', ' \\')
 # detect/forms/host_labels.py: a host's first label alone
 mutant('QHL2', ' and re.search(r"[\\d-]", label)', '')
 mutant('QHL3', '(?:\\.[a-z0-9-]+)+\\.[a-z]{2,6}', '(?:\\.[a-z0-9-]+)*\\.[a-z]{2,6}')
@@ -3032,8 +3031,7 @@ mutant('QCF1', '_SHORTEST = 5', '_SHORTEST = 7')
 mutant('QCF2', 'PIECE_SHARE = 0.6', 'PIECE_SHARE = 0.5')
 mutant('QCF3', 'pieced = cu.rules.fragment == "tail" or (cu.rules.fragment == "code" and _code(cu.forms[0]))',
        'pieced = cu.rules.fragment == "tail"')
-mutant('QCF4', 'for k in range(3, int(PIECE_SHARE * len(bare)) + 1):',
-       'for k in range(4, int(PIECE_SHARE * len(bare)) + 1):')
+mutant('QCF4', 'for k in range(3, len(bare)):', 'for k in range(4, len(bare)):')
 mutant('QCF5', 'run = _RUN_BEFORE.search(text, max(0, c_start - TAIL_WINDOW), c_start) if k < 0 else None',
        'run = None')
 mutant('QCF7', '(?<=[\\u2e80-\\u9fff]) ?([', '(?<=[\\u2e80-\\u9fff])([')

@@ -99,7 +99,8 @@ def test_three_pieces_join_too_and_a_short_one_breaks_the_chain():
 @pytest.mark.parametrize(("text", "grades"), [
     ("the start is kX9dQ2mVt7RzL4pN (rest later)", [0.7]),  # more than half of it
     ("and then 3HsY6fJ1aE", []),  # under 12 characters: no piece (`it ends …` is its end: context_fragments, 0.3)
-    ("second half: 8wBc3HsY6fJ1aE, first half: kX9dQ2mVt7RzL4pN", [0.3, 0.7]),  # out of order: two pieces
+    # out of order: two pieces ("first half"/"second half" are context words: `context_fragments` reads those)
+    ("part two: 8wBc3HsY6fJ1aE, part one: kX9dQ2mVt7RzL4pN", [0.3, 0.7]),
     ("part 1 kX9dQ2mVt7RzL4pN" + " and some forty characters of other words" + " part 2 8wBc3HsY6fJ1aE", [0.7, 0.3]),
     ("is the start kX9dQ2mVt7RzL4pN? the rest is 8 more", [0.7]),  # a question mark ending a sentence
 ])

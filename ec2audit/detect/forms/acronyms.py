@@ -26,7 +26,7 @@ ALONE = "acronym.alone"
 _WORD = re.compile(r"[^\W\d_]+")
 _SHORTEST, _LONGEST = 3, 5  # words an acronym stands for (two initials, "MS", "AD", are too many things)
 _REST = 4  # letters the words kept must hold at least
-_SMALL = frozenset({"of", "and", "the", "with", "in", "from", "on", "to", "a", "an"})
+SMALL_WORDS = frozenset({"of", "and", "the", "with", "in", "from", "on", "to", "a", "an"})
 _SENTENCE = 160  # characters either side of the initials their sentence is read within
 _SENTENCE_END = re.compile(r"(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bMrs)[.!?。！？](?:\s|$)|\n")  # "Ms. Quintero" goes on
 #: someone named by their relation to another: the condition there is theirs
@@ -61,14 +61,14 @@ def initials_alone(value: str) -> dict[str, bool]:
     parts = re.split(r"[;,()（）；]", normalize_text(value))
     if not value.isascii():
         return {}
-    every = [w for w in _WORD.findall(normalize_text(value)) if w not in _SMALL]
+    every = [w for w in _WORD.findall(normalize_text(value)) if w not in SMALL_WORDS]
     out: dict[str, bool] = {}
     for part in parts:
         words = _WORD.findall(part)
-        for kept in (words, [w for w in words if w not in _SMALL]):
+        for kept in (words, [w for w in words if w not in SMALL_WORDS]):
             for a in range(len(kept)):
                 for b in range(a + _SHORTEST, min(len(kept), a + _LONGEST) + 1):
-                    whole = [w for w in kept[a:b] if w not in _SMALL] == every
+                    whole = [w for w in kept[a:b] if w not in SMALL_WORDS] == every
                     initials = "".join(w[0] for w in kept[a:b])
                     out[initials] = out.get(initials, False) or whole
     return out

@@ -26,6 +26,7 @@ from functools import cache
 from ec2audit.detect.exact import bounded
 from ec2audit.detect.finding import LITERAL, MOSTLY, Hit
 from ec2audit.detect.forms import Form, matched, register
+from ec2audit.detect.forms.cjk_spacing import despaced
 from ec2audit.detect.forms.dates import han_number
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.views import ScanView
@@ -262,7 +263,7 @@ class Addresses(Form):
                 if towns := town_words(form):
                     self._towns[i] = towns
                 continue
-            for written in cu.forms:  # a Traditional address and its Simplified form
+            for written in dict.fromkeys(map(despaced, cu.forms)):  # a Traditional address and its Simplified form
                 whole, locals_, areas = chinese_forms(written)
                 for f in whole:
                     index.add(f, WHOLE, i)

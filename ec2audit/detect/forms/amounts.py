@@ -1,11 +1,13 @@
 """Amounts in locale formats the exact tier's forms (`amount_forms`) leave out: a decimal comma without
 grouping (`12480,50 EUR`), thousands grouped with dots and no cents (`2.315.000` — only from a million up:
 `74.500` reads as 74.5 elsewhere), with spaces or apostrophes (`1 250,00 €`, `2 315 000`, `CHF 1'250.00`),
-a grouped figure before 万/亿 (`3,280万`), and a JSON float's one decimal (`48250.0`).
+a grouped figure before 万/亿 (`3,280万`), a JSON float's one decimal (`48250.0`), and the amount in minor units where
+the text says so (`125000p` for £1,250.00, `"amount_cents": 125000`, `12500000分`).
 The number must stand alone and, where a currency is written next to it, be in the value's currency."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 
@@ -15,7 +17,22 @@ from ec2audit.detect.forms import Form, matched, register
 from ec2audit.detect.normalize import currency_next_to
 from ec2audit.detect.views import ScanView
 
-KIND = "amount.locale"
+KIND, MINOR = "amount.locale", "amount.minor"
+#: a minor unit's names after a number, by the currency it divides
+_MINOR_NAMES = {"gbp": r"p|pence", "cny": r"分", **dict.fromkeys(("usd", "eur", "cad", "aud", "nzd", "sgd", "hkd"),
+                                                                 r"c|¢|cents?")}
+_MINOR_AFTER = {currency: re.compile(rf" ?(?:{names})(?![a-z])") for currency, names in _MINOR_NAMES.items()}
+#: a field's name saying its number is in minor units ("amount_pence: ", "amountMinor=", "price_in_cents": )
+_MINOR_KEY = re.compile(r"(?:pence|cents|minor)[^0-9a-z]{0,3}$")
+
+
+def minor_end(text: str, start: int, end: int, currency: str | None) -> int | None:
+    """Where the number at `start:end` of the text view ends with the name of `currency`'s minor unit after it
+    ("125000p"), or `end` where a field's name before it says so; None where the text does not say it is in minor
+    units."""
+    after = _MINOR_AFTER.get(currency or "")
+    named = after.match(text, end) if after else None
+    return named.end() if named else end if currency and _MINOR_KEY.search(text, max(0, start - 8), start) else None
 
 
 def locale_forms(key: int) -> list[str]:
@@ -41,22 +58,25 @@ def locale_forms(key: int) -> list[str]:
 @register
 class LocaleAmounts(Form):
     name = "amounts"
-    kinds = (KIND,)
+
+    kinds = (KIND, MINOR)
 
     def compile(self, index) -> None:
         for i, cu in enumerate(self.units):
             if cu.amount is not None:
                 for form in locale_forms(cu.amount):
                     index.add(form, KIND, i)
+                index.add(str(cu.amount), MINOR, i)
         self.reach = self.bound(index, 42)  # number boundaries (`bounded`): 40 characters and 2
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
         text = view.view.text
-        for start, end, units in matched(view, KIND, decided):
-            if not bounded(text, start, end):
-                continue
-            other = currency_next_to(text, start, end)
-            for i in units:
-                currency = self.units[i].currency
-                if not (currency and other and other != currency):
-                    yield Hit(i, *view.view.to_original(start, end), "forms.amount", LITERAL)
+        for kind in self.kinds:
+            for start, end, units in matched(view, kind, decided):
+                other = currency_next_to(text, start, end)
+                for i in units:
+                    currency = self.units[i].currency
+                    stop = minor_end(text, start, end, currency) if kind == MINOR else end
+                    if stop is not None and bounded(text, start, stop) and not (
+                            currency and other and other != currency):
+                        yield Hit(i, *view.view.to_original(start, end), "forms.amount", LITERAL)

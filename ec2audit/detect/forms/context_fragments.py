@@ -1,7 +1,8 @@
 """The start or the end of an identifier next to a word that says so: "card ending 2291", "ends in 73 B",
 "the last four of the SSN are 4410", "a key that begins AKIA4QXR", "尾号2291", "以mike.r开头", "a microchip
-ending in 1203": a fragment (0.3). The automaton reports the context words (each unit's taxonomy `context`); the
-form reads the pieces next to them and confirms the units whose value starts or ends with one."""
+ending in 1203": a fragment (0.3); a piece showing more than `PIECE_SHARE` of it ("密码前半段是Xy!2026" of an
+eleven-character password), most of it (0.7). The automaton reports the context words (each unit's taxonomy
+`context`); the form reads the pieces next to them and confirms the units whose value starts or ends with one."""
 
 from __future__ import annotations
 
@@ -22,14 +23,14 @@ _BEFORE_CONTEXT = frozenset({"开头", "结尾"})
 _IS = frozenset("是为:：")
 _PREFIX_CONTEXT = frozenset({"starts with", "starting with", "begins with", "beginning with", "begins", "starts",
                              "starting", "prefix", "first four", "first 4", "first six", "first 6", "first three",
-                             "first 3", "first five", "first 5", "开头", "前缀", "前四位", "前4位", "前六位", "前6位",
-                             "前三位", "前3位", "前五位", "前5位"})
+                             "first 3", "first five", "first 5", "first half", "开头", "前缀", "前四位", "前4位",
+                             "前六位", "前6位", "前三位", "前3位", "前五位", "前5位", "前半段", "前半部分", "前半截"})
 #: a Latin piece after Han, before the word, a space on either side or none ("是 Xq7# 开头", "是Lin@开头")
 _RUN_BEFORE = re.compile(r"(?<=[\u2e80-\u9fff]) ?([^\s\u2e80-\u9fff]+) ?$")
 _GROUP_BEFORE = re.compile(r"\d[ \-]?$")
 _GROUP_AFTER = re.compile(r"[ \-]\d{4}[ \-]\d{4}")  # the first groups of a card written out
 _KEY_CONTEXT = frozenset({"last4", "last_4", "last_four"})  # context words that are written as keys
-PIECE_SHARE = 0.6  # a piece shows at most this share of the value
+PIECE_SHARE = 0.6  # a piece showing more of the value than this share is most of it (0.7), as a mask showing half
 #: the shortest value read in pieces: a six-digit door code's first three ("前三位是958"), a plate's last three; a
 #: four-digit PIN has no piece of three within the share
 _SHORTEST = 5
@@ -63,7 +64,7 @@ class ContextFragments(Form):
                 self._issuer_digits[i] = _issuer_digits(cu, bare)
                 key_type = _KEY_TYPE.match(cu.forms[0]) if "@" not in cu.forms[0] else None  # (`tianzh_` is a name's)
                 self._key_type[i] = len(_bare(key_type.group())) if key_type else 0
-                for k in range(3, int(PIECE_SHARE * len(bare)) + 1):
+                for k in range(3, len(bare)):
                     self._starts[bare[:k]].append(i)
                     self._ends[bare[-k:]].append(i)
                 for word in cu.rules.context:
@@ -99,9 +100,10 @@ class ContextFragments(Form):
             whole = self._bare[i]
             both = whole.isdigit() and all(shown.values()) and sum(shown.values()) >= _BOTH_SIDES * len(whole)
             for start, end, _, issuer in found_pieces:
+                most = len(_bare(text[start:end])) > PIECE_SHARE * len(whole)
                 if both or not issuer:
                     yield Hit(i, *view.to_original(start, end), "partial.masked" if both else "partial.fragment",
-                              MOSTLY if both else FRAGMENT, 0.6)
+                              MOSTLY if both or most else FRAGMENT, 0.6)
 
     def _fragments_near(self, text: str, c_start: int, c_end: int) -> Iterator[tuple[int, int, int, bool, bool]]:
         """(start, end, unit, a start piece?, only the issuer's digits?) of each piece the context word at

@@ -50,6 +50,7 @@ _BOTH_SIDES = 0.4  # visible share for "mostly" when characters survive on both 
 #: a credential this short (a PIN, a door code) masked to its own length shows which one it is with two characters
 #: (`25**#` of 2580#): a fragment
 _SHORT_CODE = 8
+_VISIBLE_LETTERS = re.compile(r"[a-z]*(?:[ -]?[*•●#]+)+(?:[ -]?[a-z]+(?:[ -]?[*•●#]+)*)*")  # letters and masks only
 _GLUED_LETTERS = re.compile(r"[a-z]+(?=\d)")
 _SEPARATORS = re.compile(r"[\s\-./():]")
 
@@ -155,8 +156,9 @@ class MaskedValues(Form):
             secret, secret_len = visible - min(len(pieces[0]), prefix), unit_len - prefix
             short_code = secret >= 2 and len(token) == unit_len <= _SHORT_CODE \
                 and self.units[i].rules.name == "credential"
+            letters = both_sides and _shows_its_letters(self.units[i].compact, pieces)
             grade = MOSTLY if (secret / secret_len >= _BOTH_SIDES if both_sides else secret / secret_len > 0.5) \
-                else FRAGMENT if secret >= 4 or short_code else 0.0
+                else FRAGMENT if secret >= 4 or short_code or letters else 0.0
             if domain_only:  # a firm's mail domain narrows it down; a mail provider's identifies no one
                 grade = 0.0 if shared_mail_domain(self.units[i].forms[0]) else FRAGMENT
             if not grade and self.units[i].rules.fragment == "surname" and is_cjk(token[0]) \
@@ -257,10 +259,14 @@ def _kind(ch: str) -> int:
 
 def _token_variants(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The masked tokens a mask run may belong to, each tried: grown over digit groups, over short letter
-    groups, over nothing; and without letters glued before a number ("ccvi4716xxxxxx4470", a PNR); and with a
-    "!" after it kept (a password's last symbol, "Qz7#****X9!")."""
+    groups (and only an ID's letters around the mask, from each group's start), over nothing; and without letters
+    glued before a number ("ccvi4716xxxxxx4470", a PNR); and with a "!" after it kept (a password's last symbol,
+    "Qz7#****X9!")."""
     none, digits, groups = _expand_token(text, start, end)
     spans = [digits, groups, none]
+    # an ID's letters around its masked digits, from each group's start: a word before them ("NINO JT •• •• •• B")
+    spans += [(k + 1, groups[1]) for k in range(groups[0], start)
+              if text[k] == " " and _VISIBLE_LETTERS.fullmatch(text, k + 1, groups[1])]
     if head := _SYMBOLS_BEFORE.search(text, max(0, start - 40), start):  # a secret's symbols: "vf8#qlz2!rm7***"
         spans.append((head.start(), spans[-1][1]))
     if head := _PHONE_BEFORE.search(text, max(0, start - 20), start):  # an area code in brackets: "+1 (614) 555-01**"
@@ -342,6 +348,16 @@ def fits_mask(compact: str, visible: list[str]) -> bool:
             return False
         pos += len(part)
     return len(compact) - len(tail) > pos and compact.endswith(tail)
+
+
+def _shows_its_letters(compact: str, pieces: list[str]) -> bool:
+    """Does a mask show all of an ID's letters (three at least) and hide its digits, as many as it has (`JT •• •• ••
+    B` of the NI number JT481973B, `AB****C` of AB1234C)? Which ID it is narrows to its letters: a fragment, as a
+    piece of four characters is."""
+    shown, hidden = "".join(pieces[::2]), sum(map(len, pieces[1::2]))
+    digits = sum(c.isdigit() for c in compact)
+    return len(shown) >= 3 and shown.isalpha() and shown == "".join(filter(str.isalpha, compact)) \
+        and hidden == digits == len(compact) - len(shown)
 
 
 def _loose_visible(compact: str, head: str, tail: str, masked: int) -> int:

@@ -10,6 +10,7 @@ The name helpers the other name forms share (`latin_surname`, `han_surname`) liv
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 
 from ec2audit.detect.compiled import COMPOUND_SURNAMES, HAN_NAME, CompiledUnit
@@ -54,13 +55,14 @@ class Surnames(Form):
 
 
 SURNAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ter",
-                                "bin", "binti", "al", "el", "mac", "st", "o"})
+                                "bin", "binti", "al", "el", "mac", "st", "o", "ó", "ní", "nic", "uí"})
 
 
 def latin_surname(name: str) -> str | None:
-    """The family name of a Latin "given [particles] family" name: "van der meulen" for Sophie van der Meulen."""
+    """The family name of a Latin "given [particles] family" name: "van der meulen" for Sophie van der Meulen, "ní
+    bhraonáin" for Caoimhe Ní Bhraonáin (accented letters are Latin too)."""
     parts = name.split()
-    if len(parts) < 2 or not name.isascii():
+    if len(parts) < 2 or not all(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in name):
         return None
     k = len(parts) - 1
     while k > 1 and parts[k - 1] in SURNAME_PARTICLES:

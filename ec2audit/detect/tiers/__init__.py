@@ -10,8 +10,9 @@ to, the registered forms), and two rules the cascade applies to what the tier re
 - `placeholders`: hits that start inside a redaction placeholder (`[PHONE_001]`) are dropped — a
   placeholder is protection, never leakage. The literal tier keeps them: a value is a value anywhere.
 
-Every tier's hits of a claim written right after its denial ("is not Caspian Ferreira-Holt", 否认青霉素过敏) are
-dropped (`denials.denied`), read in the text as sent (a view whose source text is at hand).
+Every tier's hits of a claim written right after its denial ("is not Caspian Ferreira-Holt", 否认青霉素过敏), and of
+a record said of a relative the text names ("his brother Arjun Raman was diagnosed with …"), are dropped
+(`denials.denied`, `relatives.of_relative`), read in the text as sent (a view whose source text is at hand).
 
 A tier declares its `reach` (see `forms.Form.reach`; None: unbounded): where every tier's is bounded, the
 cascade reads derived views in windows around what derivation changed.
@@ -37,6 +38,7 @@ from ec2audit.detect.finding import Hit
 from ec2audit.detect.forms import Form, build_forms
 from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import PatternIndex
+from ec2audit.detect.relatives import of_relative
 from ec2audit.detect.views import RewrittenView, ScanView
 
 
@@ -116,7 +118,8 @@ class Tier:
                 found = [hit for hit in found if not inside(hit.start, protected)]
         source = _source(scan_view.view)
         if self.denials and source is not None and found:
-            found = [hit for hit in found if not denied(source, hit.start, self.units[hit.unit_index])]
+            found = [hit for hit in found if not denied(source, hit.start, self.units[hit.unit_index])
+                     and not of_relative(source, hit.start, hit.end, self.units[hit.unit_index])]
         return found
 
 
