@@ -49,8 +49,10 @@ def text_of(token: str) -> str | None:
 @register
 class Base32(Form):
     name = "base32"
-    #: eight characters of a run (a run's first line holds them; a wrapped block's next lines too)
-    cue = "[A-Z2-7]{8}|[a-z2-7]{8}|[0-9A-V]{8}|[0-9a-v]{8}"
+    #: eight characters of a run, in lower case one of them a digit (at any of the eight places: prose's words are
+    #: no cue); a run's first line holds them, a wrapped block's next lines too
+    cue = "|".join(["[A-Z2-7]{8}", "[0-9A-V]{8}", *(
+        "[0-9a-v]" * k + "[0-9]" + "[0-9a-v]" * (7 - k) for k in range(8))])
     cue_lines = 1
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
