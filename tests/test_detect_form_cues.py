@@ -86,6 +86,8 @@ PIECES: dict[str, list[str]] = {
                   "CONCAT(", ")", "(", "CHA", "R", "9", "a"],
     "binary_octets": ["00110001", "11100110", "10101100", "10100111", " ", "\t", "\n", "\r\n", "0", "1",
                       "00000000: ", "  1.", "a"],
+    "decimal_bytes": ["110", "97", "230", "172", "167", "32", "072", "1", "256", " ", "  ", "\t", "\n", "\r\n", "\n ",
+                      ",", ".", "a", "-", "é"],
     "spaced_hex": ["6c", "65", "6e", "61", "e6", "ac", "a7", " ", ":", "\n", "\r\n", "\n  ", "\t", " 6c 65 6e 61",
                    "6c:65:6e:61:2e:68:61:72", "0x", "0x6C ", "e6 ac a7 ", "a", "1", "g", ".", "_", "é"],
     # `od -An -x` and `-tx4` lines of the same text (whole, and a last line short), and what cuts a run

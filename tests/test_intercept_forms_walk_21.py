@@ -8,10 +8,13 @@ scripted stand-in, judged on what the stand-in RECEIVED and on the store's row.
   not, `basenc --base32hex`), UTF-7 (`+ayeWM1oc-`, IMAP's `&ayeWM1oc-`), SQL's `CHAR(…)||CHAR(…)`, `CONCAT(CHAR(…),…)`
   and `CHR(…)`, bytes as binary digits (a space apart, `xxd -b`, `basenc --base2msbf`): no tier read any of them,
   so every value (UTF-7: every one past ASCII) went out in both modes; each is one form now (`forms.css_escapes`,
-  `base32`, `utf7`, `sql_chars`, `binary_octets`).
+  `base32`, `utf7`, `sql_chars`, `binary_octets`);
+- bytes as decimal numbers a blank apart (`od -An -tu1`, Python's `print(*data)`): every value went out; read as
+  bytes of UTF-8 text now (`forms.decimal_bytes`).
 
-Each text is built here as the tool writes it (checked byte for byte against coreutils 9.1's `base32`, `basenc`
-and xxd 2022-01-14's `xxd -b` on the record's line) and read back by the test's own reader, never the guard's.
+Each text is built here as the tool writes it (checked byte for byte against coreutils 9.1's `base32`, `basenc`,
+`od -An -tu1` and xxd 2022-01-14's `xxd -b` on the record's line) and read back by the test's own reader, never
+the guard's.
 """
 
 from __future__ import annotations
@@ -189,13 +192,36 @@ def binary_outcome(proxy, form: str, place: str) -> str:
     return _outcome(proxy, "binary", form, place, BINARY[form], binary_text)
 
 
+# --- bytes as decimal numbers -----------------------------------------------------------------------------------------
+
+def _od_u1(data: bytes) -> str:
+    """`od -An -tu1`: sixteen bytes a line, each right-aligned in four columns."""
+    return "".join("".join(f"{b:4d}" for b in data[k:k + 16]) + "\n" for k in range(0, len(data), 16))
+
+
+#: form → the record's line's bytes as `od -An -tu1` prints them, and as Python's `print(*data)`
+DECIMAL = {"od -An -tu1": lambda record: "$ od -An -tu1 notes.txt\n" + _od_u1(_line(record).encode()),
+           "print(*data)": lambda record: " ".join(map(str, _line(record).encode()))}
+
+
+def decimal_text(text: str) -> str:
+    """What a reader reads: every number of three digits or fewer standing alone, a byte, as UTF-8."""
+    numbers = [int(n) for n in re.findall(r"(?<!\S)[0-9]{1,3}(?!\S)", text)]
+    return bytes(n for n in numbers if n < 256).decode("utf-8", "replace")
+
+
+def decimal_outcome(proxy, form: str, place: str) -> str:
+    return _outcome(proxy, "decimal", form, place, DECIMAL[form], decimal_text)
+
+
 #: The cells `benchmarks/guard_forms_matrix.py --walk 21` counts
 GROUPS = {"pieces a run of blanks apart": ([(f, p) for f in BLANKS for p in DUMP_PLACES], pieces_outcome),
           "CSS escapes": ([(f, p) for f in CSS for p in DUMP_PLACES], css_outcome),
           "base32": ([(f, p) for f in BASE32 for p in DUMP_PLACES], base32_outcome),
           "UTF-7": ([(f, p) for f in UTF7 for p in DUMP_PLACES], utf7_outcome),
           "SQL character codes": ([(f, p) for f in SQL for p in DUMP_PLACES], sql_outcome),
-          "binary digits": ([(f, p) for f in BINARY for p in DUMP_PLACES], binary_outcome)}
+          "binary digits": ([(f, p) for f in BINARY for p in DUMP_PLACES], binary_outcome),
+          "decimal bytes": ([(f, p) for f in DECIMAL for p in DUMP_PLACES], decimal_outcome)}
 
 
 @pytest.mark.parametrize(("group", "form"), [(g, f) for g in list(GROUPS)[1:] for f in dict.fromkeys(

@@ -8,7 +8,7 @@ flags or a bitmask is no such text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ec2audit.detect.forms import Form, register
 from ec2audit.detect.views import Replacement
@@ -24,16 +24,19 @@ _DUMP = re.compile(rf"^{_DUMP_LINE}(?:\r?\n{_DUMP_LINE})+$", re.MULTILINE)
 _OCTETS = re.compile(rf"^{_DUMP_LINE}$", re.MULTILINE)
 
 
+def bytes_text(values: Iterable[int]) -> str | None:
+    """The UTF-8 text of the bytes, where each is a byte and the text prints."""
+    try:
+        text = bytes(values).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):  # (a value past 255)
+        return None
+    return text if all(c.isprintable() or c in "\t\n\r" for c in text) else None
+
+
 def octets_text(run: str) -> str | None:
     """The UTF-8 text the octets spell, where it prints."""
     bits = "".join(run.split())
-    if len(bits) % 8:
-        return None
-    try:
-        text = bytes(int(bits[k:k + 8], 2) for k in range(0, len(bits), 8)).decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return text if all(c.isprintable() or c in "\t\n\r" for c in text) else None
+    return None if len(bits) % 8 else bytes_text(int(bits[k:k + 8], 2) for k in range(0, len(bits), 8))
 
 
 @register
