@@ -11,7 +11,8 @@ across two Uploads API parts; `--walk 17`, session 27's groups: values cut acros
 inside a character, `complete`'s order, 301/302/303 redirects, file parts' declared charsets; `--walk 18`, session
 28's: compressed and packed files in every file place, byte dumps in words and octal, names percent-encoded in GBK;
 `--walk 19`, session 29's: dumps with no offsets, Ollama streams pasted whole, literals cut at a punctuation mark,
-`String.fromCharCode`; `--walk 20`, session 30's: pieces one space apart, Python's repr of UTF-16/32 bytes),
+`String.fromCharCode`; `--walk 20`, session 30's: pieces one space apart, Python's repr of UTF-16/32 bytes;
+`--walk 21`, session 31's: pieces a run of blanks apart, CSS escapes, base32, UTF-7, SQL's `CHAR()`, binary digits),
 run in redact and block mode against the code on PYTHONPATH, each cell's
 outcome written as JSON; with `--before` (an earlier run's JSON, e.g. of a `git archive` tree) it prints the
 markdown table of RESULTS.md, session 14: per position and form, how many of the position's APIs held in both
@@ -46,7 +47,7 @@ WALKS = {"1": "test_intercept_forms_walk", "3": "test_intercept_forms_walk_3", "
          "14": "test_intercept_forms_walk_14", "15": "test_intercept_forms_walk_15",
          "17": "test_intercept_forms_walk_17", "18": "test_intercept_forms_walk_18",
          "19": "test_intercept_forms_walk_19",
-         "20": "test_intercept_forms_walk_20",
+         "20": "test_intercept_forms_walk_20", "21": "test_intercept_forms_walk_21",
          "upload-seams": "test_intercept_upload_seams"}
 
 

@@ -7,9 +7,13 @@ table row of numbers whose digits merely hold the value across its cells (`51 39
 value's own pieces next to other numbers (`12 139 2288 3366 7`) are, and a Han character runs on as a letter does
 (`欧阳 娜娜娜` is another name).
 
-The joints (a space, or a closing quote, a space and an opening quote) are dropped from the view's text with
-`str.replace` (C loops), the value's forms looked for in what is left with this form's own automaton; only a form
-found there that a joint cut is read again, with the joints' places (rare, so never paid for on plain text).
+A joint is any run of horizontal whitespace (spaces, tabs: `printf '%s\t%s'`, column-aligned output, `138  0013`),
+alone or between a closing and an opening quote. The joints are dropped from the view's text with `str.replace`
+(C loops: tabs become spaces, runs of spaces one, then the joints go), the value's forms looked for in what is
+left with this form's own automaton; only a form found there that a joint cut is read again, with the joints'
+places (rare, so never paid for on plain text). A table row's cells are pieces too, so the run must join into
+exactly the value, standing alone at both ends: `51  3922  8833  667` holds the value's digits across its cells
+and is no hit.
 Values shorter than `_LEAST` characters (4 where Han, an age, a blood type) stay apart: a row of small numbers
 would hold them everywhere."""
 
@@ -24,17 +28,23 @@ from ec2audit.detect.normalize import TextView
 from ec2audit.detect.patterns import Match, PatternIndex
 from ec2audit.detect.views import ScanView
 
-#: what joins two pieces, longest first (the order `_squeezed` drops them in): literals JSON-escaped inside JSON
-#: text, literals, a space
+#: what joins two pieces once its blanks are one space, longest first (the order `_squeezed` drops them in):
+#: literals JSON-escaped inside JSON text, literals, a space
 _JOINTS = ('\\" \\"', '" "', "' '", " ")
-_JOINT = re.compile("|".join(re.escape(j) for j in _JOINTS))
+_BLANK = 16  # spaces and tabs of the longest blank a joint holds (a column's padding)
+#: a joint in the text itself: the same, its blank a run of spaces and tabs
+_JOINT = re.compile("|".join(re.escape(j).replace("\\ ", f"[ \t]{{1,{_BLANK}}}") for j in _JOINTS))
 _LEAST = 6  # characters of the shortest value read from pieces (`_LEAST_HAN` where it holds a Han character)
 _LEAST_HAN = 4
-_APART = re.compile(r"[\r\n\t]|  ")  # a joint in the original that is more than one space on one line
+_LINE_BREAK = re.compile(r"[\r\n]")  # in the original: pieces on two lines stay apart
 
 
 def _squeezed(text: str) -> str:
     """`text` without its joints."""
+    if "\t" in text:
+        text = text.replace("\t", " ")
+    while "  " in text:
+        text = text.replace("  ", " ")
     for joint in _JOINTS:
         if joint in text:
             text = text.replace(joint, "")
@@ -55,8 +65,8 @@ class SpacedPieces(Form):
                 if len(whole) >= (_LEAST_HAN if any(map(is_cjk, whole)) else _LEAST):
                     self._index.add(whole, "whole", i)
         self._index.build()
-        # the pieces of the longest value, a joint after each character, and a character either side
-        self.reach = self._index.longest("whole") * (1 + len(_JOINTS[0])) + 2
+        # the pieces of the longest value, the longest joint after each character, and a character either side
+        self.reach = self._index.longest("whole") * (len(_JOINTS[0]) + _BLANK) + 2
 
     def reads(self, matches: dict[str, list[Match]]) -> bool:
         return True  # no cue a literal could hold: `confirm` squeezes the text itself
@@ -78,7 +88,7 @@ class SpacedPieces(Form):
             if last - first + 1 == end - start or not whole(text, first, last + 1):
                 continue  # no joint inside (the exact tier's to read), or a piece that runs on
             span = TextView.to_original(view, first, last + 1)
-            if _APART.search(view.original[slice(*span)]):
+            if _LINE_BREAK.search(view.original[slice(*span)]):
                 continue
             for i in left:
                 if not self.units[i].case_differs(_squeezed(view.original[slice(*span)])):
