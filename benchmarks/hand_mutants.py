@@ -1,7 +1,7 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 29, each run against the tests that reach its
+"""Hand-written one-line mutants of the code changed in sessions 19 to 30, each run against the tests that reach its
 module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
 "Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code", "Session 29: … in session
-28's code", "Session 30: … in session 29's code").
+28's code", "Session 30: … in session 29's code", "Session 31: … in session 30's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -15,7 +15,7 @@ first failing test) or survived.
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
 `tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`, session 28's
 `tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`, session 30's
-`tests/test_mutation_kills_s30.py`): the score before them;
+`tests/test_mutation_kills_s30.py`, session 31's `tests/test_mutation_kills_s31.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -749,6 +749,13 @@ ONE_VALUE_S29 = "test_an_episode_naming_no_task_counts_a_value_two_tasks_hold_on
 UNKNOWN_S29 = "test_a_cloud_cost_or_token_count_nobody_knows_is_unknown_per_episode_per_run_and_when_stopped"
 FORMS_NEAR_S28 = "test_too_little_of_a_value_or_another_number_is_no_hit_of_the_new_forms"
 FORMS_WHOLE_S28 = "test_a_value_the_new_forms_read_is_found_whole_where_it_is_written"
+INITIALS_S31 = "test_initials_are_the_entitys_by_his_name_or_his_records_whole_id"
+CODES_S31 = "test_a_code_of_another_record_or_of_a_one_word_description_is_no_diagnosis"
+SPELLING_S31 = "test_a_spelling_naming_two_items_on_its_line_is_read"
+FIGURES_S31 = "test_a_stroke_of_bad_luck_a_years_stroke_and_the_great_depression_are_no_ones_condition"
+SUITE_S31 = "test_prelabel_of_a_task_suite_never_reads_its_own_output_left_in_a_workspace"
+UNREAD_S31 = "test_a_stores_unreadable_bodies_are_named_by_why_in_audit_and_in_a_runs_episode"
+PHOENIX_S31 = "test_phoenix_spans_saved_as_a_json_array_are_read_in_time_order_each_trace_a_session"
 #: group → the tests of its round's file (`ADDED_WITH`) written for its survivors (`--new-only`: run these alone
 #: against each mutant, the group's own tests having let it live before)
 NEW_FOR: dict[str, list[str]] = {
@@ -999,6 +1006,26 @@ NEW_FOR: dict[str, list[str]] = {
     "ZAG": ["test_annotator_agreement_counts_each_half_width_kana_as_a_token"],
     "ZBA": ["test_a_batch_error_line_whose_response_is_a_string_is_a_failed_call"],
     "ZFN": ["test_prelabel_proposes_no_documentation_example_iban_written_in_lower_case"],
+    "XKF": ["test_keyed_fields_join_only_within_one_record_under_one_stem",
+            "test_a_pretty_printed_records_pieces_on_lines_apart_join_in_a_long_text"],
+    "XIC": [INITIALS_S31, CODES_S31, "test_only_the_most_specific_code_standing_alone_is_the_diagnosis"],
+    "XAC": [INITIALS_S31, CODES_S31],
+    "XNV": ["test_a_names_particle_is_read_with_it_surname_first"],
+    "XSE": ["test_a_guangdong_plate_is_written_out_with_its_own_provinces_name"],
+    "XSO": [SPELLING_S31], "XCU": [SPELLING_S31], "XLS": [SPELLING_S31],
+    "XTR": ["test_prose_cut_at_a_smudge_said_in_two_characters_is_graded"],
+    "XBP": ["test_a_long_account_with_a_digit_on_either_side_is_another_number"],
+    "XDN": ["test_an_amount_denied_in_capitals_or_as_not_been_offered_is_no_leak"],
+    "XVC": ["test_an_id_read_out_digit_by_digit_with_oh_for_zero_is_the_value"],
+    "XHE": [FIGURES_S31], "XIR": [FIGURES_S31],
+    "XDI": ["test_discover_keeps_chinese_conditions_said_of_her_and_confirmed_as"],
+    "XWS": [SUITE_S31], "XCA": [SUITE_S31],
+    "XPX": [PHOENIX_S31], "XLR": [PHOENIX_S31], "XLI": [PHOENIX_S31],
+    "XSP": ["test_pieces_a_space_apart_are_joined_and_cells_a_tab_apart_are_not"],
+    "XWB": ["test_the_repr_of_utf16_bytes_of_several_lines_is_read",
+            "test_the_repr_of_a_short_values_utf16_bytes_is_read"],
+    "XAS": ["test_hexdumps_character_column_is_read_with_windows_line_ends_and_in_a_long_log"],
+    "XIS": [UNREAD_S31], "XEP": [UNREAD_S31], "XRS": ["test_report_says_the_store_intercept_audit_read_is_gone"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.

@@ -46,10 +46,14 @@ def test_a_pretty_printed_records_pieces_on_lines_apart_join_in_a_long_text():
 # -- a name's particle, a plate's province -------------------------------------------------------------------------
 
 
-def test_a_particle_surname_first_after_a_short_word_is_still_the_name():
-    """`signed by Ní Dhomhnaill, Saoirse`: the name's particle (Ní) is taken with its surname, and the short word
-    before it (by), no word of the name, is not: the name whole, reordered (1.0)."""
-    assert _graded("Saoirse Ní Dhomhnaill", "person_name", "signed by Ní Dhomhnaill, Saoirse", "full_name") == 1.0
+@pytest.mark.parametrize(("value", "text"), [
+    ("Saoirse Ní Dhomhnaill", "signed by Ní Dhomhnaill, Saoirse"),  # a short word (by) before the particle
+    ("Maria de Souza", "index: Souza, Maria de (1961)"),  # the particle after the given name, as an index sorts it
+])
+def test_a_names_particle_is_read_with_it_surname_first(value, text):
+    """A name written surname first keeps its particle where the particle stands, before the surname (Ní) or after
+    the given name (de), and no other short word (by): the name whole, reordered (1.0)."""
+    assert _graded(value, "person_name", text, "full_name") == 1.0
 
 
 @pytest.mark.parametrize(("text", "grade"), [
@@ -70,6 +74,41 @@ def test_an_amount_denied_in_capitals_or_as_not_been_offered_is_no_leak(text):
     """The denial's words in any case, and "have not been offered" as "never offered": the amount denied (0;
     session 30's tests: "never offered $312,000" → 0, "They offered $312,000" → 1.0)."""
     assert _graded("$312,000 full and final", "financial", text, "offer") == 0
+
+
+# -- pieces one space apart, the repr of UTF-16 bytes -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "grade"), [
+    ("echo lena.hart mann@example.org", 1.0),  # two arguments one space apart: one string printed
+    ("cells:\tlena.hart\tmann@example.org\tok", 0),  # two cells of a tab-separated row: two values
+])
+def test_pieces_a_space_apart_are_joined_and_cells_a_tab_apart_are_not(text, grade):
+    """The address's pieces one space apart on one line are the address (1.0, `spaced_pieces`' grade rounded up by
+    the cascade's best); the same pieces in two cells of a TSV row (a tab between) stay apart: nothing."""
+    assert _graded("lena.hartmann@example.org", "contact", text, "email") == grade
+
+
+@pytest.mark.parametrize("text", ["|Name: Lena Hartm|\r\n|ann|\r\n",  # saved with CRLF line ends
+                                  _PAD + "|Name: Lena Hartm|\n|ann|\n" + _PAD])  # in a long log
+def test_hexdumps_character_column_is_read_with_windows_line_ends_and_in_a_long_log(text):
+    """`hexdump -C … | cut -c62-`: `|Name: Lena Hartm|⏎|ann|` reads `Name: Lena Hartmann`, the name whole (1.0),
+    each line's `\\r` dropped before the lines are joined, and in a long log too, where only the lines around a
+    whole sixteen-character line (the cue) are read: the short last line is one line on (`cue_lines` 1)."""
+    assert _graded("Lena Hartmann", "person_name", text, "full_name") == 1.0
+
+
+def test_the_repr_of_a_short_values_utf16_bytes_is_read():
+    """`'NY512738D'.encode('utf-16-le')`: 18 bytes, over the 8 (four UTF-16 units) a literal needs to be read as
+    wide text: the NI number whole (1.0)."""
+    assert _graded("NY512738D", "government_id", "ni: " + repr("NY512738D".encode("utf-16-le")), "ni") == 1.0
+
+
+def test_the_repr_of_utf16_bytes_of_several_lines_is_read():
+    """`print('To: Lena Hartmann\\nPhone: +49 30 90182736\\n'.encode('utf-16'))`: the text's line breaks are
+    characters of a text that prints, so the literal is read and the phone in it found whole (1.0)."""
+    text = "print(" + repr("To: Lena Hartmann\nPhone: +49 30 90182736\n".encode("utf-16")) + ")"
+    assert _graded("+49 30 90182736", "contact", text, "phone") == 1.0
 
 
 # -- a spelling of two named items ------------------------------------------------------------------------------
@@ -94,13 +133,17 @@ _COPD, _NAME, _ID = "chronic obstructive pulmonary disease", "Bartholomew Achebe
     (_COPD, "Pt NN-30215 - COPD GOLD 3, home O2", _ID, 0),  # another record's id, holding his
     (_COPD, "Sister of Bartholomew Achebe-Lind: COPD since 2019", _ID, 0),  # a relative, the word capitalised
     (_COPD, "Bed 9: COPD exacerbation overnight", "bed", 0),  # a record id of no digits is no name to find
+    (_COPD, "Bartholomew Achebe-Lind's sister has COPD", _ID, 0),  # a relative, named after him
+    (_COPD, "Ward round done. Bartholomew seen at 9. Bed 4: COPD, on 2 L O2", _ID, 0),  # he is in the sentence before
+    (_COPD, "Bed 4: COPD. Bartholomew Achebe-Lind is next on the list.", _ID, 0),  # ... or in the one after
     ("generalized anxiety disorder", "Achebe-Lind's GAD7 today was 4", _ID, 0),  # the questionnaire, no hyphen
 ])
 def test_initials_are_the_entitys_by_his_name_or_his_records_whole_id(value, text, entity, grade):
     """COPD alone is Bartholomew Achebe-Lind's condition (1.0) where the sentence names him: his given name with
     "'s", or followed by the initials themselves (capitals: no family name of a namesake); not where it names a
-    longer id holding his record's, a relative ("Sister", in capitals, is one), or an id without a digit; GAD with
-    a number right after it (GAD7, as GAD-7) is a questionnaire's score."""
+    longer id holding his record's, a relative ("Sister", in capitals, is one), or an id without a digit, nor where
+    he is named only in the sentence before or after; GAD with a number right after it (GAD7, as GAD-7) is a
+    questionnaire's score."""
     assert _graded(value, "health", text, "dx", _NAME, entity) == grade
 
 
@@ -256,3 +299,70 @@ def test_an_id_read_out_digit_by_digit_with_oh_for_zero_is_the_value():
     ssn = make_unit({"task_id": "t", "entity_id": "P7", "entity_name": "Lorraine Beaudry", "field": "ssn",
                      "value": "529-81-4406", "dimension": "government_id"})
     assert _grade(ssn, "Her social is five-two-nine, eight-one, four-four-oh-six.", 0.3) > 0
+
+
+def test_a_house_number_said_in_halves_in_any_case_or_spacing_is_read():
+    """"Eleven Eighty-Seven" (capitals, a heading's) and "eleven eighty seven" (no hyphen) are 1187 as "eleven
+    eighty-seven" is (0.7 on a stand-in reading of 0.3: the address's number and street); "One-eighty-two K"
+    opening a sentence is 182,000."""
+    from test_value_checks import _grade
+
+    from ec2audit.detect.value_checks import numbers
+    from ec2audit.units import make_unit
+
+    home = make_unit({"task_id": "t", "entity_id": "P5", "entity_name": "Priya Raman", "field": "home_address",
+                      "value": "1187 Larkspur Lane, Boise, ID 83706", "dimension": "location"})
+    assert _grade(home, "Mail it to Priya Raman at eleven eighty seven Larkspur Lane, Boise.", 0.3) == 0.7
+    assert _grade(home, "Priya Raman's new place: Eleven Eighty-Seven Larkspur Lane, Boise.", 0.3) == 0.7
+    assert numbers("Vexa's new deal: One-eighty-two K a year base") == [182000.0]
+
+
+# -- a store's unreadable records, and a store gone ----------------------------------------------------------------
+
+
+def test_a_stores_unreadable_bodies_are_named_by_why_in_audit_and_in_a_runs_episode(tmp_path):
+    """Episode ep1 of t1: r1 sends Maria's phone; r2's body was left as 46 characters of text (a JSON array cut
+    off); r3's is a JSON object of the wrong shape (`"messages": 5`). `audit STORE` names r2 in the reader's own
+    words (stored as 46 characters of text, not a JSON object), not as an error's type; a run's episode audit names
+    r3 with the error its shape gave (TypeError) and still scores r1: exposure 1 · 1 / 4 = 0.25 (phone 1, SSN 3)."""
+    from test_new_user_walk_20 import _UNITS
+    from test_new_user_walk_22 import _chat, _store
+
+    from ec2audit.intercept.store import read_records
+    from ec2audit.run.episodes import audit_episode
+    from ec2audit.tasks import Task
+    from ec2audit.units import read_units
+
+    units_path = tmp_path / "units.jsonl"
+    units_path.write_text("".join(json.dumps(u) + "\n" for u in _UNITS), encoding="utf-8")
+    store = _store(tmp_path / "cloud.sqlite", [("r1", _chat("Call Maria at +1 415 555 0134"), 200),
+                                               ("r2", '[{"role": "user", "content": "Her SSN is 123-4', 200),
+                                               ("r3", {"model": "gpt-4o", "messages": 5}, 200)])
+    code, output = _cli("audit", store, "--units", units_path, "--json")
+    skipped = json.loads(output[output.index("{"):])["skipped"]
+    assert any("record r2: request body not read (stored as 46 characters of text, not a JSON object" in s
+               for s in skipped), skipped
+    units = [u for u in read_units(units_path) if u.task_id == "t1"]
+    task = Task(id="t1", scenario="s", title="t", language="en", instruction="", timeout=1, privacy_note=None,
+                criteria=[], units=units)
+    _, exposure, _, _, unread = audit_episode(task, "ep1", read_records(store))
+    assert exposure == 0.25
+    assert [u.split(" (")[0] for u in unread] == [f"record r{n}: request body not read" for n in (2, 3)]
+    assert unread[1].startswith("record r3: request body not read (TypeError"), unread
+
+
+def test_report_says_the_store_intercept_audit_read_is_gone(tmp_path):
+    """`intercept audit STORE --out`, then the store moved away: `report` on the findings cannot read r1's call
+    again, and says so naming the store (not there any more, give --payloads), its leak shown without context."""
+    from test_new_user_walk_20 import _UNITS
+    from test_new_user_walk_22 import _chat, _store
+
+    units = tmp_path / "units.jsonl"
+    units.write_text("".join(json.dumps(u) + "\n" for u in _UNITS), encoding="utf-8")
+    store = _store(tmp_path / "cloud.sqlite", [("r1", _chat("Call Maria at +1 415 555 0134"), 200)])
+    out = tmp_path / "findings.parquet"
+    code, output = _cli("intercept", "audit", store, "--units", units, "--out", out)
+    assert code == 0, output
+    (tmp_path / "cloud.sqlite").rename(tmp_path / "moved.sqlite")
+    code, output = _cli("report", out)
+    assert "cloud.sqlite: not there any more (give --payloads)" in " ".join(output.split()), output
