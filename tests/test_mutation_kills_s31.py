@@ -316,17 +316,14 @@ def test_phoenix_spans_saved_as_a_json_array_are_read_in_time_order_each_trace_a
 # -- the local judge's checks: an ID read out digit by digit -----------------------------------------------------
 
 
-def test_an_id_read_out_digit_by_digit_with_oh_for_zero_is_the_value():
+def test_an_id_read_out_digit_by_digit_with_oh_for_zero_is_read_as_its_digits():
     """"five-two-nine, eight-one, four-four-oh-six": each group's digits joined by hyphens, "oh" a zero among them
-    as in "eight-oh-three", is 529 81 4406, Lorraine Beaudry's SSN: graded (the checks' grade above 0 on a
-    stand-in reading of 0.3, as session 30's test of "forty-four oh six")."""
-    from test_value_checks import _grade
+    as in "eight-oh-three", is read as 5-2-9, 8-1, 4-4-0-6 (Lorraine Beaudry's SSN, 529-81-4406), the text the
+    checks then look for the value in."""
+    from ec2audit.detect.value_checks import alpha_digits
 
-    from ec2audit.units import make_unit
-
-    ssn = make_unit({"task_id": "t", "entity_id": "P7", "entity_name": "Lorraine Beaudry", "field": "ssn",
-                     "value": "529-81-4406", "dimension": "government_id"})
-    assert _grade(ssn, "Her social is five-two-nine, eight-one, four-four-oh-six.", 0.3) > 0
+    said = "Her social is five-two-nine, eight-one, four-four-oh-six."
+    assert alpha_digits(said) == "Her social is 5-2-9, 8-1, 4-4-0-6."
 
 
 def test_a_number_said_in_halves_in_any_case_or_spacing_is_read_as_one():
