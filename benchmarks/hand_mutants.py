@@ -1017,7 +1017,7 @@ NEW_FOR: dict[str, list[str]] = {
     "XBP": ["test_a_long_account_with_a_digit_on_either_side_is_another_number"],
     "XDN": ["test_an_amount_denied_in_capitals_or_as_not_been_offered_is_no_leak"],
     "XVC": ["test_an_id_read_out_digit_by_digit_with_oh_for_zero_is_read_as_its_digits",
-            "test_a_number_said_in_halves_in_any_case_or_spacing_is_read_as_one"],
+            "test_a_number_said_in_halves_without_a_hyphen_is_read_as_one"],
     "XHE": [FIGURES_S31], "XIR": [FIGURES_S31],
     "XDI": ["test_discover_keeps_chinese_conditions_said_of_her_and_confirmed_as"],
     "XWS": [SUITE_S31], "XCA": [SUITE_S31],
