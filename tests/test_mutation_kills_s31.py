@@ -376,5 +376,5 @@ def test_report_says_the_store_intercept_audit_read_is_gone(tmp_path):
     code, output = _cli("intercept", "audit", store, "--units", units, "--out", out)
     assert code == 0, output
     (tmp_path / "cloud.sqlite").rename(tmp_path / "moved.sqlite")
-    code, output = _cli("report", out)
+    code, output = _cli("report", out, "--out", tmp_path / "report.html")
     assert "cloud.sqlite: not there any more (give --payloads)" in " ".join(output.split()), output
