@@ -1,7 +1,7 @@
-"""Hand-written one-line mutants of the code changed in sessions 19 to 29, each run against the tests that reach its
+"""Hand-written one-line mutants of the code changed in sessions 19 to 30, each run against the tests that reach its
 module (RESULTS.md: "Hand mutants in the code changed in session 19", "… in session 20", … "… in session 25",
 "Session 27: hand mutants in session 26's code", "Session 28: … in session 27's code", "Session 29: … in session
-28's code", "Session 30: … in session 29's code").
+28's code", "Session 30: … in session 29's code", "Session 31: … in session 30's code").
 Re-checkable: the tree (tracked and untracked files git does not ignore) is copied to a scratch folder once, each
 mutant is applied there alone (its `old` text must occur exactly once in its file), the group's tests run with
 `pytest -x`, the file is restored. Never touches the checkout. Prints one Markdown row a mutant: killed (by its
@@ -15,7 +15,7 @@ first failing test) or survived.
 `tests/test_mutation_kills_s24.py`, session 25's `tests/test_mutation_kills_s25.py`, session 26's
 `tests/test_mutation_kills_s26.py`, session 27's `tests/test_mutation_kills_s27.py`, session 28's
 `tests/test_mutation_kills_s28.py`, session 29's `tests/test_mutation_kills_s29.py`, session 30's
-`tests/test_mutation_kills_s30.py`): the score before them;
+`tests/test_mutation_kills_s30.py`, session 31's `tests/test_mutation_kills_s31.py`): the score before them;
 `--new-only` runs those alone (quick, for the survivors of a `--before` run).
 """
 
@@ -678,8 +678,61 @@ GROUPS_S30: dict[str, tuple[str, list[str]]] = {
              "tests/test_annotate_recognizers.py"]),
 }
 GROUPS.update(GROUPS_S30)
+#: session 31's groups: the code changed in session 30 (`git diff 83aadfc 4193c60 -- ec2audit`)
+FORMS_S30 = ["tests/test_detect_forms_s30.py"]
+BLIND_S30 = ["tests/test_detect_blind_s30.py"]
+W20F = "tests/test_intercept_forms_walk_20.py::"
+W22 = "tests/test_new_user_walk_22.py::"
+CUES_S30 = ["tests/test_detect_form_cues.py"]
+FIGURES_S30 = [W22 + "test_a_depression_of_the_economy_and_a_stroke_of_luck_are_no_ones_condition",
+               W22 + "test_a_short_chinese_diagnosis_counts_where_the_text_says_it_is_one",
+               "tests/test_annotate_recognizers.py"]
+PRELABEL_S30 = [W22 + "test_prelabel_of_the_current_folder_names_its_task_and_never_reads_its_own_output"]
+BLOCKED_S30 = [W22 + "test_a_blocked_request_is_no_call_in_intercept_audit_audit_and_report_alike",
+               W22 + "test_report_finds_the_store_intercept_audit_read_from_any_folder",
+               W22 + "test_a_run_episodes_unreadable_record_is_named_not_dropped",
+               "tests/test_audit_store_wrong_shape.py"]
+PHOENIX_S30 = [W22 + "test_phoenixs_spans_dataframe_saved_by_pandas_is_read"]
+GROUPS_S31: dict[str, tuple[str, list[str]]] = {
+    "XKF": ("ec2audit/detect/forms/keyed_fields.py", FORMS_S30),
+    "XIC": ("ec2audit/detect/forms/icd_codes.py", FORMS_S30),
+    "XAC": ("ec2audit/detect/forms/acronyms.py", FORMS_S30),
+    "XNV": ("ec2audit/detect/forms/near_verbatim.py", [*BLIND_S30, *FORMS_S30]),
+    "XSE": ("ec2audit/detect/forms/separators.py", BLIND_S30),
+    "XSO": ("ec2audit/detect/forms/spelled_out.py",
+            [*BLIND_S30, "tests/test_detect_forms_spoken_s20.py::test_a_long_s_in_a_case_word_or_a_symbol_name_reads_"
+                         "as_the_word_and_never_crashes"]),
+    "XTR": ("ec2audit/detect/forms/truncated.py", BLIND_S30),
+    "XUA": ("ec2audit/detect/forms/unaccented.py", BLIND_S30),
+    "XCM": ("ec2audit/detect/compiled.py", BLIND_S30),
+    "XBP": ("ec2audit/detect/forms/bank_pairs.py", BLIND_S30),
+    "XCU": ("ec2audit/detect/cues.py", CUES_S30),
+    "XLS": ("ec2audit/detect/forms/letter_spacing.py", CUES_S30),
+    "XDN": ("ec2audit/detect/denials.py", FORMS_S30),
+    "XVC": ("ec2audit/detect/value_checks.py",
+            ["tests/test_value_checks.py::test_a_number_said_in_two_halves_or_digit_by_digit_with_hyphens"]),
+    "XHE": ("ec2audit/annotate/recognizers/health.py", FIGURES_S30),
+    "XIR": ("ec2audit/annotate/recognizers/icd.py", FIGURES_S30),
+    "XDI": ("ec2audit/logs/discovered.py", [W22 + "test_discover_keeps_a_chinese_condition_said_of_its_holder"]),
+    "XWS": ("ec2audit/annotate/workspace.py", PRELABEL_S30),
+    "XCA": ("ec2audit/cli/annotate.py", PRELABEL_S30),
+    "XCI": ("ec2audit/cli/intercept.py", BLOCKED_S30),
+    "XLA": ("ec2audit/logs/audit.py", BLOCKED_S30),
+    "XIS": ("ec2audit/logs/intercept_store.py", BLOCKED_S30),
+    "XRS": ("ec2audit/report/summary.py", BLOCKED_S30),
+    "XEP": ("ec2audit/run/episodes.py", BLOCKED_S30),
+    "XLR": ("ec2audit/logs/report.py", PHOENIX_S30),
+    "XPX": ("ec2audit/logs/phoenix_spans.py", PHOENIX_S30),
+    "XLI": ("ec2audit/logs/__init__.py", PHOENIX_S30),
+    "XSP": ("ec2audit/detect/forms/spaced_pieces.py", [W20F + "test_pieces_one_space_apart_are_read_joined"]),
+    "XWB": ("ec2audit/detect/forms/wide_bytes.py", [W20F + "test_the_repr_of_utf16_and_utf32_bytes_is_read"]),
+    "XAS": ("ec2audit/detect/forms/ascii_columns.py", [W20F + "test_the_character_column_of_a_dump_is_read_joined"]),
+    "XTV": ("ec2audit/detect/forms/turned_values.py", [W20F + "test_a_line_backwards_or_in_rot13_is_read"]),
+}
+GROUPS.update(GROUPS_S31)
 #: group → the tests file added with the round that planted its mutants
-ADDED_WITH = {g: "tests/test_mutation_kills_s30.py" if g in GROUPS_S30 else
+ADDED_WITH = {g: "tests/test_mutation_kills_s31.py" if g in GROUPS_S31 else
+              "tests/test_mutation_kills_s30.py" if g in GROUPS_S30 else
               "tests/test_mutation_kills_s29.py" if g in GROUPS_S29 else
               "tests/test_mutation_kills_s28.py" if g in GROUPS_S28 else
               "tests/test_mutation_kills_s27.py" if g in GROUPS_S27 else
@@ -696,6 +749,13 @@ ONE_VALUE_S29 = "test_an_episode_naming_no_task_counts_a_value_two_tasks_hold_on
 UNKNOWN_S29 = "test_a_cloud_cost_or_token_count_nobody_knows_is_unknown_per_episode_per_run_and_when_stopped"
 FORMS_NEAR_S28 = "test_too_little_of_a_value_or_another_number_is_no_hit_of_the_new_forms"
 FORMS_WHOLE_S28 = "test_a_value_the_new_forms_read_is_found_whole_where_it_is_written"
+INITIALS_S31 = "test_initials_are_the_entitys_by_his_name_or_his_records_whole_id"
+CODES_S31 = "test_a_code_of_another_record_or_of_a_one_word_description_is_no_diagnosis"
+SPELLING_S31 = "test_a_spelling_naming_two_items_on_its_line_is_read"
+FIGURES_S31 = "test_a_stroke_of_bad_luck_a_years_stroke_and_the_great_depression_are_no_ones_condition"
+SUITE_S31 = "test_prelabel_of_a_task_suite_never_reads_its_own_output_left_in_a_workspace"
+UNREAD_S31 = "test_a_runs_episode_names_a_body_of_the_wrong_shape_by_its_error"
+PHOENIX_S31 = "test_phoenix_spans_saved_as_a_json_array_are_read_in_time_order_each_trace_a_session"
 #: group → the tests of its round's file (`ADDED_WITH`) written for its survivors (`--new-only`: run these alone
 #: against each mutant, the group's own tests having let it live before)
 NEW_FOR: dict[str, list[str]] = {
@@ -946,6 +1006,28 @@ NEW_FOR: dict[str, list[str]] = {
     "ZAG": ["test_annotator_agreement_counts_each_half_width_kana_as_a_token"],
     "ZBA": ["test_a_batch_error_line_whose_response_is_a_string_is_a_failed_call"],
     "ZFN": ["test_prelabel_proposes_no_documentation_example_iban_written_in_lower_case"],
+    "XKF": ["test_keyed_fields_join_only_within_one_record_under_one_stem",
+            "test_a_pretty_printed_records_pieces_on_lines_apart_join_in_a_long_text"],
+    "XIC": [INITIALS_S31, CODES_S31, "test_only_the_most_specific_code_standing_alone_is_the_diagnosis"],
+    "XAC": [INITIALS_S31, CODES_S31],
+    "XNV": ["test_a_names_particle_is_read_with_it_surname_first"],
+    "XSE": ["test_a_guangdong_plate_is_written_out_with_its_own_provinces_name"],
+    "XSO": [SPELLING_S31], "XCU": [SPELLING_S31], "XLS": [SPELLING_S31],
+    "XTR": ["test_prose_cut_at_a_smudge_said_in_two_characters_is_graded"],
+    "XBP": ["test_a_long_account_with_a_digit_on_either_side_is_another_number"],
+    "XDN": ["test_an_amount_denied_in_capitals_or_as_not_been_offered_is_no_leak"],
+    "XVC": ["test_an_id_read_out_digit_by_digit_with_oh_for_zero_is_read_as_its_digits",
+            "test_a_number_said_in_halves_without_a_hyphen_is_read_as_one"],
+    "XHE": [FIGURES_S31], "XIR": [FIGURES_S31],
+    "XDI": ["test_discover_keeps_chinese_conditions_said_of_her_and_confirmed_as"],
+    "XWS": [SUITE_S31], "XCA": [SUITE_S31],
+    "XPX": [PHOENIX_S31], "XLR": [PHOENIX_S31], "XLI": [PHOENIX_S31],
+    "XSP": ["test_pieces_one_space_apart_join_only_into_a_whole_value_of_six_characters_or_more"],
+    "XWB": ["test_the_repr_of_utf16_bytes_of_several_lines_is_read",
+            "test_the_repr_of_a_short_values_wide_bytes_is_read"],
+    "XTV": ["test_a_value_backwards_is_the_value_at_its_forms_confidence"],
+    "XAS": ["test_hexdumps_character_column_is_read_with_windows_line_ends_and_in_a_long_log"],
+    "XEP": [UNREAD_S31], "XRS": ["test_report_says_the_store_intercept_audit_read_is_gone"],
 }
 
 #: (id, old, new): the group is the id's letter; `old` occurs once in the group's file.
@@ -3335,6 +3417,227 @@ mutant('ZFN2', 'return re.sub(r"[\\s-]", "", value).upper() in TEST_IBANS',
        'return re.sub(r"[\\s-]", "", value) in TEST_IBANS')
 mutant('ZFN3', 'return re.sub(r"[\\s-]", "", value).upper() in TEST_IBANS', 'return value.upper() in TEST_IBANS')
 mutant('ZFN4', ' DE89370400440532013000', '')
+
+# --- session 31: the code changed in session 30 (`git diff 83aadfc 4193c60 -- ec2audit`) ---
+# detect/forms/keyed_fields.py: a record's keyed fields joined
+mutant('XKF1', '_BETWEEN = re.compile(r"[\\s,;&]*")', '_BETWEEN = re.compile(r"[\\s,;&{}]*")')
+mutant('XKF2', 'words = [w for w in re.split(r"[_.\\-]", _CAMEL.sub("_", key).lower()) if w]',
+       'words = [w for w in re.split(r"[_.\\-]", key.lower()) if w]')
+mutant('XKF3', 'if stem and (word in _DATE or', 'if (word in _DATE or')
+mutant('XKF4', '    if _ADDRESS_END.search(flat):', '    if _ADDRESS.search(flat):')
+mutant('XKF5', 'len(year) == 4 and year.isdigit()', 'len(year) >= 2 and year.isdigit()')
+mutant('XKF6', '_MONTHS.get(month, _MONTHS.get(month[:3], 0))', '_MONTHS.get(month, 0)')
+mutant('XKF7', 'return f"{year}-{m:02d}-{int(day):02d}"', 'return f"{year}-{m}-{day}"')
+mutant('XKF8', 'yield *whole, f"{values[0]}…{values[1]}"', 'yield *whole, f"{values[0]}{values[1]}"')
+mutant('XKF9', 'elif all(_JOINED.fullmatch(w) for w in words):', 'elif any(_JOINED.fullmatch(w) for w in words):')
+mutant('XKF10', 'if j - i >= 2 and family is not None:', 'if j - i >= 3 and family is not None:')
+mutant('XKF11', 'yield from _between(fields, "" if cjk else " ")', 'yield from _between(fields, "")')
+mutant('XKF12', '    if run:\n        yield run\n', '')
+mutant('XKF13', '    cue_lines = 8', '    cue_lines = 0')
+# detect/forms/icd_codes.py: a diagnosis as its ICD-10 code
+mutant('XIC1', 'stem = word[:-1] if len(word) > 5 else word', 'stem = word')
+mutant('XIC2', 'for row in fits if len(row) == most}', 'for row in fits}')
+mutant('XIC3', 'LITERAL if self._codes[i][text[start:end]] else MOSTLY', 'LITERAL')
+mutant('XIC4', '            if not standalone(text, start, end):\n                continue\n', '')
+mutant('XIC5', 'if relation_named(sentence) or not _CODE_NAMED.search(sentence):',
+       'if not _CODE_NAMED.search(sentence):')
+mutant('XIC6', 'if relation_named(sentence) or not _CODE_NAMED.search(sentence):', 'if relation_named(sentence):')
+mutant('XIC7', '_CODE_NAMED = re.compile(r"\\bicd|\\bdx\\b|diagnos|诊断", re.IGNORECASE)',
+       '_CODE_NAMED = re.compile(r"\\bicd|\\bdx\\b|diagnos|诊断")')
+mutant('XIC8', '                if names_entity(sentence, *self._names[i]):', '                if True:')
+mutant('XIC9', 'return [" ".join([code, *words]) for code, words in rows if len(words) >= 2]',
+       'return [" ".join([code, *words]) for code, words in rows if len(words) >= 1]')
+# detect/forms/acronyms.py: a condition's initials alone, where the entity is named
+mutant('XAC1', 'whole = [w for w in kept[a:b] if w not in _SMALL] == every', 'whole = True')
+mutant('XAC2', 'for b in range(a + _SHORTEST, min(len(kept), a + _LONGEST) + 1):',
+       'for b in range(a + _SHORTEST, min(len(kept), a + _LONGEST)):')
+mutant('XAC3', 'out[initials] = out.get(initials, False) or whole', 'out[initials] = whole')
+mutant('XAC4', 'return words, entity if len(entity) >= 3 and any(c.isdigit() for c in entity) else None',
+       'return words, entity if len(entity) >= 3 else None')
+mutant('XAC5', 'rf"(?<![\\w-]){re.escape(entity)}(?![\\w-])"', 'rf"{re.escape(entity)}"')
+mutant('XAC6', 'word = re.sub(r"[\'’]s$", "", token.group().lower())', 'word = token.group().lower()')
+mutant('XAC7', 'after[:1].isupper() and not after.isupper()', 'after[:1].isupper()')
+mutant('XAC8', 'return _RELATION.search(sentence.lower()) is not None', 'return _RELATION.search(sentence) is not None')
+mutant('XAC9', 'return left[cut[-1] if cut else 0:]', 'return left[cut[0] if cut else 0:]')
+mutant('XAC10', '+ right[:stop.start() if stop else len(right)]', '+ right')
+mutant('XAC11', 'if not (standalone(text, start, end) and original[slice(*span)].isupper()',
+       'if not (standalone(text, start, end)')
+mutant('XAC12', 'and not re.match(r"-?\\d", text[end:end + 2]))', 'and not re.match(r"-\\d", text[end:end + 2]))')
+mutant('XAC13', 'LITERAL if self._alone[i][text[start:end]] else MOSTLY', 'LITERAL')
+mutant('XAC14', '            if relation_named(sentence):\n                continue\n', '')
+mutant('XAC15', 're.compile(r"\\b(?:sibling|sister|brother|', 're.compile(r"\\b(?:sibling|brother|')
+# detect/forms/near_verbatim.py: a name's particle kept; another number one word on
+mutant('XNV1', 'short = {w for w in re.findall(r"[^\\W\\d_]+", form) if len(w) < 3}',
+       'short = {w for w in re.findall(r"[^\\W\\d_]+", form) if len(w) < 2}')
+mutant('XNV2', 'search(text, max(0, lo - 5), lo)) and m.group(1) in short:', 'search(text, max(0, lo - 5), lo)):')
+mutant('XNV3', 'search(text, max(0, lo - 5), lo))', 'search(text, max(0, lo - 2), lo))')
+mutant('XNV4', '    while short and (m := _PARTICLE_AFTER.match(text, hi)) and m.group(1) in short:\n'
+       '        hi = m.end(1)\n',
+       '')
+mutant('XNV5', 'after = _LATIN_WORD.findall(text[end:end + _EDGE_WORD])[:2]',
+       'after = _LATIN_WORD.findall(text[end:end + _EDGE_WORD])[:1]')
+mutant('XNV6', 'after[0].isalpha() and after[1].isdigit() and after[1] != words[-1]',
+       'after[0].isalpha() and after[1].isdigit()')
+mutant('XNV7', 'for w, near in ((words[0], before[-1:]), (words[-1], after)))',
+       'for w, near in ((words[0], []), (words[-1], after)))')
+mutant('XNV8', 'for lo, hi in (_with_particles(text, form, *span)', 'for lo, hi in (tuple(span)')
+# detect/forms/separators.py: a plate's dot and its province written out
+mutant('XSE1', 'for name in (PROVINCES[norm[0]], PROVINCE_NAMES[norm[0]])]', 'for name in (PROVINCES[norm[0]],)]')
+mutant('XSE2', 'groupings.append([norm[:2], norm[2:]])', 'groupings.append([norm[:1], norm[1:]])')
+mutant('XSE3', 'plate = norm[:1] in PROVINCES and norm[1:2].isascii() and norm[1:2].isalpha()',
+       'plate = norm[:1] in PROVINCES and norm[1:2].isascii()')
+mutant('XSE4', 'hunan guangdong guangxi hainan', 'hunan guangxi guangdong hainan')
+mutant('XSE5', 'beijing tianjin shanghai chongqing hebei shanxi neimenggu liaoning jilin heilongjiang jiangsu zhejiang',
+       'beijing tianjin shanghai chongqing hebei shanxi neimenggu liaoning jilin heilongjiang jiangsu zhejang')
+# detect/forms/spelled_out.py: Chinese numerals, case-folded lookups
+mutant('XSO1', 'return _Item("".join(CJK_NUMERALS[c] for c in m.group("numerals")), False)',
+       'return _Item(m.group("numerals"), False)')
+mutant('XSO2', '|(?P<numerals>[{\'\'.join(CJK_NUMERALS)}]+))")', '|(?P<numerals>[{\'\'.join(CJK_NUMERALS)}]))")')
+mutant('XSO3', '" ", m.group("named").casefold())', '" ", m.group("named"))')
+mutant('XSO4', 'cue_least = _MIN_NAMED ', 'cue_least = _MIN_NAMED + 1 ')
+mutant('XSO5', '" ", m.group("case").casefold())]', '" ", m.group("case"))]')
+# detect/forms/truncated.py: a cut said as OCR's
+mutant('XTR1', '|illegible|unreadable|smudged', '|unreadable|smudged')
+mutant('XTR2', '|(?:字迹)?(?:模糊|不清)', '|字迹(?:模糊|不清)')
+# detect/forms/unaccented.py: a name surname first
+mutant('XUA1', 'for k in range(len(words) if len(words) <= _NAME_WORDS else 1):', 'for k in range(1):')
+mutant('XUA2', '_APART = r"(?:, ?|[\\s_.-])"', '_APART = r"(?:,|[\\s_.-])"')
+mutant('XUA3', '= " ".join(words[k:] + words[:k])', '= " ".join(words)')
+# detect/compiled.py: a check character without its brackets
+mutant('XCM1', r'_CHECK_CHARACTER = re.compile(r"([0-9a-z]{6,})\(([0-9a])\)")',
+       r'_CHECK_CHARACTER = re.compile(r"([0-9a-z]{8,})\(([0-9a])\)")')
+mutant('XCM2', r'_CHECK_CHARACTER = re.compile(r"([0-9a-z]{6,})\(([0-9a])\)")',
+       r'_CHECK_CHARACTER = re.compile(r"([0-9a-z]{6,})\(([0-9])\)")')
+mutant('XCM3', 'return alnum, m[1] + m[2]', 'return alnum, m[1]')
+# detect/forms/bank_pairs.py: a long account alone
+mutant('XBP1', '_LONG_ACCOUNT = 10 ', '_LONG_ACCOUNT = 19 ')
+mutant('XBP2', 'if not (start and text[start - 1].isdigit()) and not text[end:end + 1].isdigit():',
+       'if not text[end:end + 1].isdigit():')
+mutant('XBP3', 'if not (start and text[start - 1].isdigit()) and not text[end:end + 1].isdigit():',
+       'if not (start and text[start - 1].isdigit()):')
+mutant('XBP4', '"forms.bank_account", MOSTLY, 0.8)', '"forms.bank_account", LITERAL, 0.8)')
+# detect/cues.py and the forms' cue_least: a line with fewer cue matches is no cue line
+mutant('XCU1', '            least = [1] * len(self.cued)\n', '            least = self._least\n')
+mutant('XCU2', 'line = line[count >= least]', 'line = line[count > least]')
+mutant('XCU3', '(starts, end - 1) - 1][cue] += 1', '(starts, end - 1) - 1][cue] = 1')
+mutant('XLS1', '    cue_least = 2\n', '    cue_least = 3\n')
+# detect/denials.py: an amount denied
+mutant('XDN1', 'denial = _NOT_AMOUNT if cu.amount is not None else _DENIALS.get(cu.rules.name)',
+       'denial = _DENIALS.get(cu.rules.name)')
+mutant('XDN2', r'(?:[£$€¥￥]|\b[A-Z]{3}\s?|人民币)?\s*$"', r'\s*$"')
+mutant('XDN3', 'r"|没有|并没有|不是|并非)', 'r"|并没有|不是|并非)')
+mutant('XDN4', '(?:offer|pay|quote|propose|agree)(?:ed|d)?', '(?:offer|pay|quote|propose|agree)')
+mutant('XDN5', 'key = (before, cu.rules.name, cu.forms[0])', 'key = (before, cu.rules.name, "")')
+mutant('XDN6', r'|人民币)?\s*$",' + '\n                         re.IGNORECASE)', r'|人民币)?\s*$")')
+mutant('XDN7', r'r"(?:\s+(?:been\s+)?(?:offer', r'r"(?:\s+(?:offer')
+# detect/value_checks.py: numbers said in halves, digits joined by hyphens
+mutant('XVC1', 'text = _HYPHENED_DIGITS.sub(lambda m:', 'text = text or _HYPHENED_DIGITS.sub(lambda m:')
+mutant('XVC2', 'said(m[1]) + said(m[2]).zfill(2)', 'said(m[1]) + " " + said(m[2])')
+mutant('XVC3', 'return _DIGIT_WORDS.get(words.lower()) or', 'return _DIGIT_WORDS.get(words) or')
+mutant('XVC4', ' | {"oh": "0"}', '')
+mutant('XVC5', r'rf"\b({_TWO_DIGIT_WORDS}|{_UNIT_WORD})[ -]({_TWO_DIGIT_WORDS})\b"',
+       r'rf"\b({_TWO_DIGIT_WORDS})[ -]({_TWO_DIGIT_WORDS})\b"')
+mutant('XVC6', '(?:[ -]" + _UNIT_WORD + ")?"', '(?:-" + _UNIT_WORD + ")?"')
+mutant('XVC7', r'(?:-(?:{_UNIT_WORD}|oh|zero))+\b", re.I)', r'(?:-(?:{_UNIT_WORD}|oh|zero))\b", re.I)')
+mutant('XVC8', r'[ -]({_TWO_DIGIT_WORDS})\b", re.I)', r'[ -]({_TWO_DIGIT_WORDS})\b")')
+# annotate/recognizers/health.py and icd.py: figures of speech
+mutant('XHE1', '_NOT_A_PATIENTS = ("tropical", "economic", "great", "financial")',
+       '_NOT_A_PATIENTS = ("tropical", "great", "financial")')
+mutant('XHE2', '(?:(?:good |bad |sheer )?luck|', '(?:luck|')
+mutant('XHE3', r'|(?:1[89]|20)\d\d)\b", re.I)', r'|20\d\d)\b", re.I)')
+mutant('XHE4', 'return bool(_FIGURE_BEFORE.search(before) or _FIGURE_AFTER.match(after))',
+       'return bool(_FIGURE_BEFORE.search(before))')
+mutant('XHE5', 'return bool(_FIGURE_BEFORE.search(before) or _FIGURE_AFTER.match(after))',
+       'return bool(_FIGURE_AFTER.match(after))')
+mutant('XHE6', '_NOT_AFTER = "".join(f"(?<!{w} )" for w in _NOT_A_PATIENTS)',
+       '_NOT_AFTER = "".join(f"(?<!{w})" for w in _NOT_A_PATIENTS)')
+mutant('XIR1', '                                                  or figure_of_speech(before, after)):', '):')
+mutant('XIR2', 'lowered[end:end + _AROUND]\n', 'lowered[end + 1:end + _AROUND]\n')
+# logs/discovered.py: a Chinese condition's holder
+mutant('XDI1', '|(?:患有|患了|罹患|得了|', '|(?:患了|罹患|得了|')
+mutant('XDI2', '[我你他她]们?有)', '[我你他]们?有)')
+mutant('XDI3', '确诊(?:为|了)?|', '确诊|')
+# annotate/workspace.py, cli/annotate.py: prelabel of `.`, its own outputs skipped
+mutant('XWS1', '    named = root.resolve()  #', '    named = root  #')
+mutant('XWS2', '        if path.resolve() in outputs:', '        if path in outputs:')
+mutant('XWS3', '            skipped.append(Skipped(str(path), OWN_OUTPUT, tool=True))\n', '')
+mutant('XWS4', 'return read_workspace(path, task_id, outputs)', 'return read_workspace(path, task_id)')
+mutant('XWS5', 'd, s = read_workspace(task_dir / "workspace", task_dir.name, outputs)',
+       'd, s = read_workspace(task_dir / "workspace", task_dir.name)')
+mutant('XCA1', 'frozenset(p.resolve() for p in (out, units_out) if p)', 'frozenset(p.resolve() for p in (out,) if p)')
+# cli/intercept.py, logs/audit.py: a blocked request is no call; where report finds the store
+mutant('XCI1', '"session": group, "calls": len(sent),', '"session": group, "calls": len(mine),')
+mutant('XCI2', 'store=pl.lit(str(store.absolute()), pl.String)', 'store=pl.lit(str(store), pl.String)')
+mutant('XCI3', 'audit_summary(result) | {"blocked": len(blocked)}', 'audit_summary(result)')
+mutant('XCI4', '    except UNREADABLE as exc:  # no body to read', '    except InputError as exc:  # no body to read')
+mutant('XLA1', 'return None if file is None else str(Path(file).absolute())', 'return file')
+# logs/intercept_store.py: a body of the wrong shape named
+mutant('XIS1', 'UNREADABLE = (InputError, TypeError, AttributeError, ValueError)',
+       'UNREADABLE = (InputError, AttributeError, ValueError)')
+mutant('XIS2', 'return exc.reason if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"',
+       'return f"{type(exc).__name__}: {exc}"')
+mutant('XIS3', 'return exc.reason if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"',
+       'return exc.reason if isinstance(exc, InputError) else str(exc)')
+mutant('XIS4', '            except UNREADABLE as exc:\n                on_error(blocked_unread',
+       '            except InputError as exc:\n                on_error(blocked_unread')
+mutant('XIS5', '        except UNREADABLE as exc:\n            on_error(InputError(f"record',
+       '        except InputError as exc:\n            on_error(InputError(f"record')
+# report/summary.py: report finds the store `intercept audit` read
+mutant('XRS1', 'stores, stores_gone = _logs_read(findings, first, "store")', 'stores, stores_gone = [], []')
+mutant('XRS2', '            payloads |= _store_payloads(store, wanted)', '            pass')
+mutant('XRS3', '                  for f in stores_gone]', '                  for f in []]')
+# logs/report.py: a Phoenix span is a span
+mutant('XLR1', 'RECORDS = {"otel-genai": "span", "phoenix-spans": "span"}', 'RECORDS = {"otel-genai": "span"}')
+mutant('XLR2', 'NO_CONTENT = {"otel-genai": _CAPTURE_OFF, "phoenix-spans": _CAPTURE_OFF}',
+       'NO_CONTENT = {"otel-genai": _CAPTURE_OFF}')
+# logs/phoenix_spans.py: Phoenix's spans table
+mutant('XPX1', 'return _SPAN_ID in pl.read_parquet_schema(path)', 'return True')
+mutant('XPX2', 'in head and f\'"{_ATTRIBUTES}\'.encode() in head', 'in head')
+mutant('XPX3', 'elif isinstance(value, list) and any(isinstance(v, dict) for v in value):',
+       'elif isinstance(value, list):')
+mutant('XPX4', '    elif value is not None:\n        out[key] = value', '    else:\n        out[key] = value')
+mutant('XPX5', 'datetime.fromtimestamp(value / 1000, UTC)', 'datetime.fromtimestamp(value / 1000000, UTC)')
+mutant('XPX6', '(value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()', 'value.isoformat()')
+mutant('XPX7', 'if column.endswith("_messages")', 'if column.endswith("_message")')
+mutant('XPX8', 'calls = sorted((s for s in spans if otel_genai.is_call(s["attributes"])), key=',
+       'calls = (lambda c, key: c)((s for s in spans if otel_genai.is_call(s["attributes"])), key=')
+mutant('XPX9', 'payload.meta["step"] = steps[payload.episode]', 'payload.meta["step"] = number')
+mutant('XPX10', '"trace_id": row.get("context.trace_id")}', '"trace_id": row.get("trace_id")}')
+mutant('XPX11', 'for row in document if isinstance(document, list) else [document]:', 'for row in [document]:')
+mutant('XLI1', 'inspect_ai.ZIP_MAGIC, phoenix_spans.PARQUET_MAGIC)', 'inspect_ai.ZIP_MAGIC)')
+# run/episodes.py: a blocked request is no call; unreadable forwarded records named
+mutant('XEP1', '    cloud = [r for r in cloud if r.forwarded]\n', '')
+mutant('XEP2', 'error="; ".join(state.errors + unread) or', 'error="; ".join(state.errors) or')
+mutant('XEP3', 'except (TypeError, AttributeError, ValueError) as exc:  # a body of a shape',
+       'except (AttributeError, ValueError) as exc:  # a body of a shape')
+mutant('XEP4', '        if not r.forwarded:  # blocked: it reached no cloud\n            continue\n', '')
+mutant('XEP5', 'reason = unread_reason(r, exc.reason)', 'reason = exc.reason')
+# detect/forms/spaced_pieces.py: pieces one space apart
+mutant('XSP1', '_LEAST = 6  # characters of the shortest', '_LEAST = 3  # characters of the shortest')
+mutant('XSP2', '_LEAST_HAN = 4', '_LEAST_HAN = 2')
+mutant('XSP3', '            if _APART.search(view.original[slice(*span)]):\n                continue\n', '')
+mutant('XSP4', '\n                or (end < len(text) and text[end].isalnum() and text[end - 1].isalnum()))', ')')
+mutant('XSP5', 'if not self.units[i].case_differs(_squeezed(view.original[slice(*span)])):', 'if True:')
+mutant('XSP6', '_JOINTS = (\'\\\\" \\\\"\', \'" "\', "\' \'", " ")', '_JOINTS = (\'\\\\" \\\\"\', \'" "\', " ")')
+mutant('XSP7', r'_APART = re.compile(r"[\r\n\t]|  ")', r'_APART = re.compile(r"[\r\n]|  ")')
+mutant('XSP8', 'whole = form.replace(" ", "")', 'whole = form')
+# detect/forms/wide_bytes.py: the repr of UTF-16/32 bytes
+mutant('XWB1', '_LEAST = 8  # bytes', '_LEAST = 32  # bytes')
+mutant('XWB2', '    if len(raw) % 4:\n        return None\n', '')
+mutant('XWB3', ' and raw[1::2].count(0) * 2 < len(raw) // 2:', ':')
+mutant('XWB4', 'all(c.isprintable() or c in "\\t\\r\\n" for c in text)', 'all(c.isprintable() for c in text)')
+mutant('XWB5', 'if "b\'" not in text and \'b"\' not in text:', 'if "b\'" not in text:')
+mutant('XWB6', 'else "utf-32-be" if not raw[0::4].strip(b"\\x00") + raw[1::4].strip(b"\\x00") else None', 'else None')
+# detect/forms/ascii_columns.py: hexdump -C's column
+mutant('XAS1', '    cue_lines = 1', '    cue_lines = 0')
+mutant('XAS2', r'(?:\|[ -~]{16}\|\r?\n)*\|', r'(?:\|[ -~]{16}\|\r?\n)?\|')
+mutant('XAS3', 'line.rstrip("\\r")[1:-1]', 'line[1:-1]')
+mutant('XAS4', r'\|[ -~]{1,16}\|\r?$", re.M)', r'\|[ -~]{1,16}\|\r?$")')
+# detect/forms/turned_values.py: backwards and ROT13
+mutant('XTV1', '_LEAST = 6\n', '_LEAST = 12\n')
+mutant('XTV2', '_LEAST_HAN = 3', '_LEAST_HAN = 6')
+mutant('XTV3', '    "rot13": lambda form: codecs.encode(form, "rot13"),\n', '')
+mutant('XTV4', 'f"forms.{kind}", LITERAL, 0.8)', 'f"forms.{kind}", LITERAL, 0.3)')
 
 if __name__ == "__main__":
     sys.exit(main())
