@@ -724,7 +724,9 @@ GROUPS_S31: dict[str, tuple[str, list[str]]] = {
     "XLR": ("ec2audit/logs/report.py", PHOENIX_S30),
     "XPX": ("ec2audit/logs/phoenix_spans.py", PHOENIX_S30),
     "XLI": ("ec2audit/logs/__init__.py", PHOENIX_S30),
-    "XSP": ("ec2audit/detect/forms/spaced_pieces.py", [W20F + "test_pieces_one_space_apart_are_read_joined"]),
+    "XSP": ("ec2audit/detect/forms/spaced_pieces.py", [W20F + "test_pieces_one_space_apart_are_read_joined",
+                                                       "tests/test_intercept_forms_walk_21.py::"
+                                                       "test_pieces_a_run_of_blanks_apart_are_read_joined"]),
     "XWB": ("ec2audit/detect/forms/wide_bytes.py", [W20F + "test_the_repr_of_utf16_and_utf32_bytes_is_read"]),
     "XAS": ("ec2audit/detect/forms/ascii_columns.py", [W20F + "test_the_character_column_of_a_dump_is_read_joined"]),
     "XTV": ("ec2audit/detect/forms/turned_values.py", [W20F + "test_a_line_backwards_or_in_rot13_is_read"]),
@@ -3448,7 +3450,7 @@ mutant('XIC8', '                if names_entity(sentence, *self._names[i]):', ' 
 mutant('XIC9', 'return [" ".join([code, *words]) for code, words in rows if len(words) >= 2]',
        'return [" ".join([code, *words]) for code, words in rows if len(words) >= 1]')
 # detect/forms/acronyms.py: a condition's initials alone, where the entity is named
-mutant('XAC1', 'whole = [w for w in kept[a:b] if w not in _SMALL] == every', 'whole = True')
+mutant('XAC1', 'whole = [w for w in kept[a:b] if w not in SMALL_WORDS] == every', 'whole = True')
 mutant('XAC2', 'for b in range(a + _SHORTEST, min(len(kept), a + _LONGEST) + 1):',
        'for b in range(a + _SHORTEST, min(len(kept), a + _LONGEST)):')
 mutant('XAC3', 'out[initials] = out.get(initials, False) or whole', 'out[initials] = whole')
@@ -3615,11 +3617,11 @@ mutant('XEP5', 'reason = unread_reason(r, exc.reason)', 'reason = exc.reason')
 # detect/forms/spaced_pieces.py: pieces one space apart
 mutant('XSP1', '_LEAST = 6  # characters of the shortest', '_LEAST = 3  # characters of the shortest')
 mutant('XSP2', '_LEAST_HAN = 4', '_LEAST_HAN = 2')
-mutant('XSP3', '            if _APART.search(view.original[slice(*span)]):\n                continue\n', '')
+mutant('XSP3', '            if _LINE_BREAK.search(view.original[slice(*span)]):\n                continue\n', '')
 mutant('XSP4', '\n                or (end < len(text) and text[end].isalnum() and text[end - 1].isalnum()))', ')')
 mutant('XSP5', 'if not self.units[i].case_differs(_squeezed(view.original[slice(*span)])):', 'if True:')
 mutant('XSP6', '_JOINTS = (\'\\\\" \\\\"\', \'" "\', "\' \'", " ")', '_JOINTS = (\'\\\\" \\\\"\', \'" "\', " ")')
-mutant('XSP7', r'_APART = re.compile(r"[\r\n\t]|  ")', r'_APART = re.compile(r"[\r\n]|  ")')
+mutant('XSP7', '    if "\\t" in text:\n        text = text.replace("\\t", " ")\n', '')
 mutant('XSP8', 'whole = form.replace(" ", "")', 'whole = form')
 # detect/forms/wide_bytes.py: the repr of UTF-16/32 bytes
 mutant('XWB1', '_LEAST = 8  # bytes', '_LEAST = 32  # bytes')
