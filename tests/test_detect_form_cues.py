@@ -81,6 +81,12 @@ PIECES: dict[str, list[str]] = {
                     "\r\n", "x", "é"],
     "base32": ["GEZTSMRS", "HA4DGMZW", "GY======", "NBQXE5DN", "MFXG4", "=", "\n", "\r\n", " ", "a", "A", "2", "8",
                "+", "/"],
+    # a header naming a value's pieces over its rows (and what makes a cell, a row, another table)
+    "spreadsheet_columns": ["nhs_1", "nhs_2", "nhsPart3", "dobDay", "dob_month", "DOB_YEAR", "卡号前12位", "卡号后7位",
+                            "name", ",", ";", "|", "\t", " ", "\n", "\r\n", '"', "943", "476", "5919", "14", "Mar",
+                            "1987", "Ann", "吴"],
+    # words in capitals with the digits OCR reads for letters, and what bounds a word
+    "ocr_letters": ["C", "O", "R", "N", "E", "L", "0", "1", "5", "8", "3", "a", "-", " ", "\n", "_", "é"],
     "utf7": ["+ayeWM1ocWhw-", "+AOk", "+APoA8Q-", "+", "-", "Jos", "a", "/", "8", " ", "\n", "+86", "C++"],
     "sql_chars": ["CHAR(49)", "chr(27431)", "NCHAR(233)", "CHAR(49,51 USING utf8mb4)", "||", "+", ",", " ", "\n",
                   "CONCAT(", ")", "(", "CHA", "R", "9", "a"],

@@ -45,8 +45,15 @@ _PIECE_WORDS = ("prefix", "suffix", "digits", "letters", "part1", "part2", "day"
                 "bin", "head", "tail")
 
 
+#: a Chinese key naming a piece by its place: `卡号前12位`, `卡号后7位`, `证件号第2段`
+_CJK_PIECE = re.compile(r"(?P<stem>.+?)(?:(?:前|后|末|尾)\d{1,2}位|第[一二三四1-4]段)")
+
+
 def _key_parts(key: str) -> tuple[str, str]:
-    """A key's stem and its last word, lower case: `nino_prefix` → (nino, prefix), `dobDay` → (dob, day)."""
+    """A key's stem and its last word, lower case: `nino_prefix` → (nino, prefix), `dobDay` → (dob, day); a Chinese
+    key naming a piece by its place, its stem and a piece joined as written (`卡号前12位` → (卡号, p1))."""
+    if m := _CJK_PIECE.fullmatch(key):
+        return m["stem"], "p1"
     words = [w for w in re.split(r"[_.\-]", _CAMEL.sub("_", key).lower()) if w]
     return "_".join(words[:-1]), words[-1] if words else ""
 
@@ -116,11 +123,11 @@ def _date(pieces: dict[str, str]) -> str | None:
     return f"{year}-{m:02d}-{int(day):02d}"
 
 
-def _joined(text: str, fields: list[re.Match], words: list[str]) -> Iterator[Replacement]:
-    """The replacements that join pieces as their keys' words say: what stands between them dropped, or (a date, a
-    first and a last part) the whole run rewritten; none where they make no value."""
-    values = [text[slice(*_value(f))].strip() for f in fields]
-    whole = _value(fields[0])[0], _value(fields[-1])[1]
+def _joined(text: str, fields: list[tuple[int, int]], words: list[str]) -> Iterator[Replacement]:
+    """The replacements that join pieces (their values' spans) as their keys' words say: what stands between them
+    dropped, or (a date, a first and a last part) the whole run rewritten; none where they make no value."""
+    values = [text[slice(*f)].strip() for f in fields]
+    whole = fields[0][0], fields[-1][1]
     if all(w in _DATE for w in words):
         if date := _date({_DATE[w]: v for w, v in zip(words, values, strict=True)}):
             yield *whole, date
@@ -130,28 +137,36 @@ def _joined(text: str, fields: list[re.Match], words: list[str]) -> Iterator[Rep
         yield from _between(fields, "")
 
 
-def _between(fields: list[re.Match], separator: str) -> Iterator[Replacement]:
+def _between(fields: list[tuple[int, int]], separator: str) -> Iterator[Replacement]:
     """What stands between each two fields' values (a closing quote, a key, an opening quote) as `separator`: each
     value keeps its own characters, so a hit of one of them alone stays its own span."""
     for a, b in zip(fields, fields[1:], strict=False):
-        yield _value(a)[1], _value(b)[0], separator
+        yield a[1], b[0], separator
 
 
-def _groups(text: str, record: list[re.Match]) -> Iterator[Replacement]:
-    """The replacements joining each run of ≥ 2 fields of one family in a record."""
+def names_pieces(keys: list[str]) -> bool:
+    """Do two keys next to each other name pieces of one value (a header over a value's columns)?"""
+    families = [_family(k) for k in keys]
+    return any(a is not None and a == b for a, b in zip(families, families[1:], strict=False))
+
+
+def joined_fields(text: str, keys: list[str], values: list[tuple[int, int]]) -> Iterator[Replacement]:
+    """The replacements joining each run of ≥ 2 fields of one family, next to each other in one record: their
+    keys, and their values' spans in `text` (a record's fields here; a spreadsheet row's cells under their
+    header's names in `spreadsheet_columns`)."""
     i = 0
-    while i < len(record):
-        family = _family(record[i].group("key"))
+    while i < len(keys):
+        family = _family(keys[i])
         j = i + 1
-        while family is not None and j < len(record) and _family(record[j].group("key")) == family:
+        while family is not None and j < len(keys) and _family(keys[j]) == family:
             j += 1
         if j - i >= 2 and family is not None:
-            fields = record[i:j]
+            fields = values[i:j]
             if family[0] == "address":
-                cjk = any(is_cjk(c) for f in fields for c in text[slice(*_value(f))])
+                cjk = any(is_cjk(c) for f in fields for c in text[slice(*f)])
                 yield from _between(fields, "" if cjk else " ")
             else:
-                yield from _joined(text, fields, [_key_parts(f.group("key"))[1] for f in fields])
+                yield from _joined(text, fields, [_key_parts(k)[1] for k in keys[i:j]])
         i = j
 
 
@@ -164,4 +179,4 @@ class KeyedFields(Form):
 
     def rewrite(self, text: str) -> Iterator[Replacement]:
         for record in _records(text):
-            yield from _groups(text, record)
+            yield from joined_fields(text, [f.group("key") for f in record], [_value(f) for f in record])
