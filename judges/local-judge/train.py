@@ -25,8 +25,8 @@ head too and writes the refitted one as its second head: e5-cross-v5 was e5-cros
 splits 1-36 (session 27); the shipped e5-cross-v6 is the same with it fitted on splits 1-38 (session 28), whose
 logit learned-grader-v11 and v12 read. `--checkpoint DIR` keeps a training's work in DIR as it goes (`fit`) and a
 rerun goes on from it; `--minutes M` stops it at the first kept point after M minutes (exit status `RESUME`): the
-training on splits 1-42 (~60 CPU-minutes) spans sessions on the shared machine, and its pieces write the bytes
-of one straight run.
+training on splits 1-42 (23 CPU-minutes, 54 minutes wall at a third of a core) may span sessions, and its pieces
+write the bytes of one straight run.
 """
 
 from __future__ import annotations
@@ -314,8 +314,9 @@ def fit(pairs: list[tuple[Unit, str, float, str]], out: Path, checkpoint: Path |
     `checkpoint` (a folder): the work is kept there as it is done, every `SAVE_EVERY` batches (the frozen layers'
     output, then the training's state), and a run with the same folder and data goes on from the last kept point
     (`minutes`: it stops at the first such point after this many minutes of wall time and returns False). A run
-    cut into pieces writes the same bytes as one straight run: the full training (splits 1-42, ~60 CPU-minutes)
-    does not fit one session on the shared 2-core machine (benchmarks/RESULTS.md, session 31)."""
+    cut into pieces writes the same bytes as one straight run: the full training (splits 1-42: 23 CPU-minutes, 54
+    minutes wall at the third of a core a session gets on the shared machine, benchmarks/RESULTS.md, session 31)
+    may not fit what is left of a session."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
     encoder = load_model("e5")
