@@ -228,6 +228,42 @@ def test_near_misses_pair_a_leaking_window_with_units_it_does_not_disclose():
     assert [u.id for u, w, _, _ in labelled if w == window] == ["b/E2/condition"]  # a labelled leak is kept out
 
 
+def test_a_training_cut_into_pieces_writes_the_bytes_of_one_straight_run(tmp_path, monkeypatch):
+    """`train.py --checkpoint DIR --minutes M` (session 31): the full training does not fit one session, so its
+    work is kept as it goes and a rerun goes on from it; `--version` names the file written. 24 hand-written dev
+    pairs (tasks dealt over six names, so some are held out for the thresholds), 2 epochs, a kept point after
+    every batch: the frozen pass is ceil(24 / 16) = 2 batches, each epoch ceil(training rows / 16) = 2; stopped
+    at every kept point (`minutes` 0) and rerun until it writes, the file is the straight run's byte for byte."""
+    import hashlib
+    import subprocess
+    import sys
+
+    train = training_script()
+    monkeypatch.setattr(train, "SAVE_EVERY", 1)
+    monkeypatch.setattr(train, "EPOCHS", 2)
+    tasks = [f"task-{n % 6}" for n in range(24)]
+    held = [int(hashlib.sha256(t.encode()).hexdigest(), 16) % 5 == 0 for t in tasks]
+    pairs = [(e.unit, e.text[:240], e.grade, task)
+             for e, task in zip(read_split(ADAPTER_PATH.parent / "handwritten-dev.jsonl")[:24], tasks, strict=True)]
+    training = sum(not h for h in held)
+    assert 16 < training <= 32 and any(h and g > 0 for h, (_, _, g, _) in zip(held, pairs, strict=True))
+    straight, pieces = tmp_path / "straight.npz", tmp_path / "pieces.npz"
+    assert train.fit(pairs, straight, version="e5-cross-piecewise")
+    runs = 1
+    while not train.fit(pairs, pieces, tmp_path / "kept", minutes=0, version="e5-cross-piecewise"):
+        assert not pieces.exists() and runs < 10  # a rerun that did not go on from the kept work never writes
+        runs += 1
+    assert runs == 2 + 2 * 2 + 1  # a stop at every kept point (2 of the frozen pass, 2 batches in each of 2
+    # epochs), then the run that writes
+    assert pieces.read_bytes() == straight.read_bytes() and Head.load(pieces).version == "e5-cross-piecewise"
+    [folder] = (tmp_path / "kept").iterdir()  # one folder for this data
+    assert sorted(f.name for f in folder.iterdir()) == ["lower-0.pt", "lower-1.pt", "state.pt"]
+    alone = subprocess.run([sys.executable, str(ADAPTER_PATH.parent / "train.py"), "--minutes", "1", "--out",
+                            str(tmp_path / "c.npz")], capture_output=True, text=True)
+    assert alone.returncode == 2 and "--minutes needs --checkpoint" in alone.stderr
+    assert not (tmp_path / "c.npz").exists()
+
+
 def tiny_splits(tmp_path, count: int, each: int = 4) -> list:
     """`count` small split files cut from split 2: `each` leaks and `each` negatives apiece, none shared."""
     source = ADAPTER_PATH.parent / "handwritten-test-2.jsonl"
@@ -269,6 +305,12 @@ def test_a_head_refitted_on_splits_keeps_the_layers_and_rebuilds_the_same_file(t
     refused = subprocess.run([sys.executable, str(script), "--head-only", str(ADAPTER_PATH), "--out",
                               str(tmp_path / "c.npz")], capture_output=True, text=True)
     assert refused.returncode != 0 and "--splits" in refused.stderr and not (tmp_path / "c.npz").exists()
+    # `--version`: a second head beside another encoder's layers is named as that file says (session 31)
+    subprocess.run([sys.executable, str(script), "--head-only", str(outs[0]), "--beside", "--splits",
+                    *map(str, splits), "--out", str(tmp_path / "d.npz"), "--version", "e5-cross-v7-test"],
+                   check=True, capture_output=True, text=True)
+    beside = Head.load(tmp_path / "d.npz")
+    assert beside.version == "e5-cross-v7-test" and beside.splits is not None
 
     grader = ADAPTER_PATH.parent / "learned_grader.py"
     spec = importlib.util.spec_from_file_location("learned_grader_script", grader)

