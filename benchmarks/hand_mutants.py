@@ -3332,8 +3332,8 @@ mutant('ZEX7', '_CALLING_CODE = re.compile(r"(?:00|011)?', '_CALLING_CODE = re.c
 mutant('ZEX8', '|8[1246]|', '|8[124]|')
 mutant('ZEX9', '(?:00|011)?(?:1|7|', '(?:00|011)?(?:7|')
 # detect/learned_grader.py, e5_judge.py: v13's description band (`may_describe`, `describe_threshold`)
-mutant('ZLG1', 'resources.data("judges/local-judge/learned-grader-v13.json")',
-       'resources.data("judges/local-judge/learned-grader-v12.json")')
+mutant('ZLG1', 'resources.data("judges/local-judge/learned-grader-v14.json")',
+       'resources.data("judges/local-judge/learned-grader-v13.json")')
 mutant('ZLG2', 'if self.in_band(p, describes) and not held:', 'if self.in_band(p, describes):')
 mutant('ZLG3', 'else Verdict(FRAGMENT, span, reading.start, reading.end)',
        'else Verdict(MOSTLY, span, reading.start, reading.end)')

@@ -5,7 +5,8 @@
   unrelated names never join).
 - OCR digits for letters in a name in capitals (`C0RNEL1US`, `JUN1PER`).
 - A value of several clauses said clause by clause, the record naming the entity (`海洛因依赖综合征` of
-  `海洛因依赖综合征，合并丙型肝炎（…）` under a form naming the resident; `手术费38,600元` of `手术费38,600元，分24期`)."""
+  `海洛因依赖综合征，合并丙型肝炎（…）` under a form naming the resident; `手术费38,600元` of
+  `手术费38,600元，分24期`)."""
 
 from __future__ import annotations
 
@@ -60,14 +61,15 @@ def test_codes_and_other_words_with_those_digits_are_not_read_as_letters(value, 
     assert _graded(value, "person_name", text, "full_name") < 1.0
 
 
-_DX, _FEE, _SLEEP = "慢性阻塞性肺疾病，合并Ⅱ型呼吸衰竭", "种植牙费用46,800元，分12期", "autism; melatonin 2 mg at bedtime"
+_DX, _FEE = "慢性阻塞性肺疾病，合并Ⅱ型呼吸衰竭", "种植牙费用46,800元，分12期"
+_SLEEP = "autism; melatonin 2 mg at bedtime"
 
 
 @pytest.mark.parametrize(("value", "name", "text", "grade"), [
     (_DX, "邬建平", "【住院登记】姓名：邬建平  床号：12\n诊断：1. 慢性阻塞性肺疾病；2. 高血压", 0.7),
     (_DX, "邬建平", "邬建平 出院诊断：慢性阻塞性肺疾病急性加重，Ⅱ型呼吸衰竭", 1.0),
     (_FEE, "邬建平", "订单 K-2207 客户邬建平 种植牙费用46,800元 付款：12期", 0.7),  # (a financial value)
-    (_SLEEP, "Tobias Wren", "Tobias Wren (Y4) - meds in school office: melatonin 2 mg at bedtime, sent home daily", 0.7),
+    (_SLEEP, "Tobias Wren", "Tobias Wren (Y4), meds in the office: melatonin 2 mg at bedtime, sent home daily", 0.7),
 ])
 def test_a_clause_of_the_value_said_of_the_named_entity_is_most_of_it(value, name, text, grade):
     dimension = "financial" if value == _FEE else "health"
@@ -77,7 +79,8 @@ def test_a_clause_of_the_value_said_of_the_named_entity_is_most_of_it(value, nam
 @pytest.mark.parametrize(("value", "name", "text"), [
     (_DX, "邬建平", "科普：慢性阻塞性肺疾病的早期症状有哪些？"),  # a topic: nobody named
     (_FEE, "邬建平", "客户邬建平咨询种植牙费用，报价单另发"),  # the topic without the amount
-    ("右侧第三、四肋骨骨折", "赵铁柱", "赵铁柱 同班组另一人：左侧第四肋骨骨折"),  # an enumeration comma is no clause's end
+    # an enumeration comma is no clause's end
+    ("右侧第三、四肋骨骨折", "赵铁柱", "赵铁柱 同班组另一人：左侧第四肋骨骨折"),
     ("£96,000 full and final", "Ines Paget", "Ines Paget: the other claim settled at £69,000 full and final"),
     ("pregnant, 20 weeks", "Ines Paget", "Ines Paget was asked whether she might be pregnant and said no"),
 ])

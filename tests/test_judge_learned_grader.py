@@ -46,7 +46,7 @@ def test_the_local_judge_grades_with_the_learned_grader_unless_told_not_to(tmp_p
     again = run_judge(tmp_path)
     assert again["judge"]["calls"] == 0 and again["judge"]["cached"] >= graded["judge"]["calls"]
     judge = CrossEncoderJudge(checks=True, grader=learned_grader.GRADER_PATH)
-    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v13"
+    assert judge.version.endswith("+" + shipped.version) and shipped.version == "learned-grader-v14"
     assert shipped.weights is not None and shipped.feature.size == 0  # since v5 a logistic regression
 
 

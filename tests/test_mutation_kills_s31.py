@@ -84,17 +84,17 @@ _EMAIL = "lena.hartmann@example.org"
 
 @pytest.mark.parametrize(("value", "dimension", "text", "grade"), [
     (_EMAIL, "contact", "echo lena.hart mann@example.org", 1.0),  # two arguments one space apart: one string
-    (_EMAIL, "contact", "cells:\tlena.hart\tmann@example.org\tok", 0),  # two cells of a TSV row: two values
-    (_EMAIL, "contact", "cells: lena.hart  mann@example.org", 0),  # two spaces: fixed-width columns
+    (_EMAIL, "contact", "cells:\tlena.hart\tmann@example.org\tok", 1.0),  # tab-apart pieces joining into it whole
+    (_EMAIL, "contact", "cells: lena.hart  mann@example.org", 1.0),  # two spaces: column padding
     (_EMAIL, "contact", "echo lena.hart mann@example.organic", 0),  # the last piece runs on: another domain
     ("Qx7Lm2pKe9", "credential", "echo Qx7Lm 2pKe9", 1.0),  # a password's pieces
     ("Qx7Lm2pKe9", "credential", "echo qx7lm 2pke9", 0),  # ... in another case: another password
     ("K7Q2", "credential", "grid: K7 Q2 X9", 0),  # a value under 6 characters: a row of short pieces holds it
 ])
 def test_pieces_one_space_apart_join_only_into_a_whole_value_of_six_characters_or_more(value, dimension, text, grade):
-    """`spaced_pieces`: a run of whole pieces one space apart on one line is the value it joins into (1.0 here, the
-    cascade's best); not pieces a tab or two spaces apart (cells of a table), a run whose last piece runs on into
-    more letters, a secret's pieces in another case, nor a value shorter than 6 characters."""
+    """`spaced_pieces`: a run of whole pieces apart by blanks (spaces or tabs, walk 21) on one line is the value it
+    joins into (1.0 here, the cascade's best); not a run whose last piece runs on into more letters, a secret's
+    pieces in another case, nor a value shorter than 6 characters."""
     assert _graded(value, dimension, text, "f") == grade
 
 

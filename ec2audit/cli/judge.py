@@ -39,7 +39,7 @@ def _judge_options(f):
                           "grade with the cross-encoder alone (--no-value-checks; it grades few paraphrases)."),
         click.option("--learned-grader/--no-learned-grader", default=None,
                      help="With --local-judge and its value checks: a logistic regression fitted on the "
-                          "hand-written splits (judges/local-judge/learned-grader-v13.json) decide each grade from the "
+                          "hand-written splits (judges/local-judge/learned-grader-v14.json) decide each grade from the "
                           "check's verdict, the cross-encoder's reading, the free-text evidence, whether the text "
                           "names the category of the value's condition and states the value's numbers (the "
                           "default; since learned-grader-v10 it grades where held-out folds of its training splits "

@@ -8,7 +8,7 @@ The number must stand alone and, where a currency is written next to it, be in t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 
 from ec2audit.detect.exact import bounded
@@ -70,13 +70,22 @@ class LocaleAmounts(Form):
         self.reach = self.bound(index, 42)  # number boundaries (`bounded`): 40 characters and 2
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
-        text = view.view.text
-        for kind in self.kinds:
-            for start, end, units in matched(view, kind, decided):
-                other = currency_next_to(text, start, end)
-                for i in units:
-                    currency = self.units[i].currency
-                    stop = minor_end(text, start, end, currency) if kind == MINOR else end
-                    if stop is not None and bounded(text, start, stop) and not (
-                            currency and other and other != currency):
-                        yield Hit(i, *view.view.to_original(start, end), "forms.amount", LITERAL)
+        for i, start, end in priced(view, decided, self.kinds, MINOR, lambda i: self.units[i].currency, minor_end):
+            yield Hit(i, *view.view.to_original(start, end), "forms.amount", LITERAL)
+
+
+def priced(view: ScanView, decided: set[int], kinds: Sequence[str], minor: str, currency: Callable[[int], str | None],
+           minor_stop: Callable[[str, int, int, str | None], int | None]) -> Iterator[tuple[int, int, int]]:
+    """(unit, start, end) of each match of `kinds` that stands as its unit's amount: a whole number (`bounded`; a
+    match of the `minor` kind read to where `minor_stop` says its minor unit ends, or none where nothing says so), no
+    other currency than the unit's (`currency`) beside it."""
+    text = view.view.text
+    for kind in kinds:
+        for start, end, units in matched(view, kind, decided):
+            other = currency_next_to(text, start, end)
+            for i in units:
+                unit_currency = currency(i)
+                stop = minor_stop(text, start, end, unit_currency) if kind == minor else end
+                if stop is not None and bounded(text, start, stop) and not (
+                        unit_currency and other and other != unit_currency):
+                    yield i, start, end

@@ -6,7 +6,8 @@ The value's clauses are its pieces apart by a comma or a semicolon (a leading `�
 enumeration comma stays inside its phrase, `第三、四肋骨`); one of substance said as written is part of the value
 (`_LEAST_HAN` Han characters, or a number with its words in `_LEAST` characters: "手术费38,600元"; an English
 clause of words alone, "pregnant", "full and final", is said of too many things and in too many negations):
-all of them, the value (1.0); some, most of it (0.7), as `clinical_shorthand` grades its parts. The record around them (`_AROUND` lines before and their own) must name the entity (a word of its name, its Chinese name or its
+all of them, the value (1.0); some, most of it (0.7), as `clinical_shorthand` grades its parts. The record around
+them (`_AROUND` lines before and their own) must name the entity (a word of its name, its Chinese name or its
 record's id) and nobody by their relation to it: a clause in a topic's text, or of a relative, is no leak."""
 
 from __future__ import annotations
@@ -72,11 +73,14 @@ class Clauses(Form):
             spans = list(said.values())
             span = view.view.to_original(min(s for s, _ in spans), max(e for _, e in spans))
             record = _record_around(original, *span)
-            (words, entity), name = self._names[i]
-            named = (len(name) >= 2 and any(map(is_cjk, name)) and name in record) or names_entity(record, words, entity)
-            if named and not relation_named(record):
+            if _names(record, *self._names[i]) and not relation_named(record):
                 whole = len(said) == len(self._clauses[i])
                 yield Hit(i, *span, "forms.clauses", LITERAL if whole else MOSTLY)
+
+
+def _names(record: str, words: tuple[list[str], str | None], name: str) -> bool:
+    """Does the record name the entity: its Chinese name written in it, or a word of its name or its id?"""
+    return (len(name) >= 2 and any(map(is_cjk, name)) and name in record) or names_entity(record, *words)
 
 
 def _record_around(text: str, start: int, end: int) -> str:

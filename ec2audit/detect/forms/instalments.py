@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ec2audit.detect.exact import bounded
 from ec2audit.detect.finding import LITERAL, Hit
-from ec2audit.detect.forms import Form, matched, register
-from ec2audit.detect.forms.amounts import minor_end
-from ec2audit.detect.normalize import AMOUNT, amount_forms, amount_key, currency_next_to, currency_of, normalize_text
+from ec2audit.detect.forms import Form, register
+from ec2audit.detect.forms.amounts import minor_end, priced
+from ec2audit.detect.normalize import AMOUNT, amount_forms, amount_key, currency_of, normalize_text
 from ec2audit.detect.patterns import PatternIndex
 from ec2audit.detect.views import ScanView
 
@@ -53,17 +52,9 @@ class Instalments(Form):
         self.reach = self.bound(index, _WINDOW)
 
     def confirm(self, view: ScanView, decided: set[int]) -> Iterator[Hit]:
-        text = view.view.text
-        for kind in self.kinds:
-            for start, end, units in matched(view, kind, decided):
-                other = currency_next_to(text, start, end)
-                for i in units:
-                    currency = self._currency[i]
-                    stop = end if kind == MAJOR else _minor_stop(text, start, end, currency)
-                    counted = _count_near(text, start, end, self._plans[i][0])
-                    if stop is not None and counted and bounded(text, start, stop) \
-                            and not (currency and other and other != currency):
-                        yield Hit(i, *view.view.to_original(start, end), "forms.instalments", LITERAL, 0.8)
+        for i, start, end in priced(view, decided, self.kinds, MINOR, self._currency.__getitem__, _minor_stop):
+            if _count_near(view.view.text, start, end, self._plans[i][0]):
+                yield Hit(i, *view.view.to_original(start, end), "forms.instalments", LITERAL, 0.8)
 
 
 def _minor_stop(text: str, start: int, end: int, currency: str | None) -> int | None:

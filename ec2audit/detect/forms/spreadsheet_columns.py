@@ -21,9 +21,8 @@ _ROWS = 20  # rows under a header read as its (a cue's lines)
 _PIECE_NAMES = ("1", "2", "3", "4", "part", "p", "first", "last", "prefix", "suffix", "day", "month", "year", "line",
                 "city", "postcode", "zip")
 #: a cell: blanks, then a quoted value (its `""` escapes kept) or anything up to the delimiter, then blanks
-_CELLS = {d: re.compile(rf'[ \t]*(?:"(?P<q>(?:[^"\n]|"")*)"|(?P<bare>[^{re.escape(d)}\n"]*?))[ \t]*(?={re.escape(d)}|$)',
-                        re.MULTILINE)
-          for d in _DELIMITERS}
+_CELLS = {d: re.compile(rf'[ \t]*(?:"(?P<q>(?:[^"\n]|"")*)"|(?P<bare>[^{e}\n"]*?))[ \t]*(?={e}|$)', re.MULTILINE)
+          for d in _DELIMITERS for e in [re.escape(d)]}
 
 
 def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
@@ -76,5 +75,4 @@ class SpreadsheetColumns(Form):
     def rewrite(self, text: str) -> Iterator[Replacement]:
         for keys, rows in _tables(text):
             for offset, cells in rows:
-                for start, end, new in joined_fields(text, keys, [(offset + a, offset + b) for a, b in cells]):
-                    yield start, end, new
+                yield from joined_fields(text, keys, [(offset + a, offset + b) for a, b in cells])
