@@ -13,11 +13,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 from test_detect_forms_s24 import _scan
 from test_detect_forms_s28 import _graded
-
-from ec2audit.cli import main
+from test_detect_forms_s30 import audit_of_one
 
 _NHS, _CARD, _DOB = "943 476 5919", "6228 4801 2034 5567 889", "1979-08-02"
 
@@ -92,15 +90,7 @@ def test_clauses_of_words_alone_or_in_no_ones_record_are_not_the_value(value, na
 def test_audit_reads_a_spreadsheet_export_with_the_number_over_three_columns(tmp_path):
     """An export pasted into a tool result, the NHS number in three columns: `audit` reports the unit, whole (1.0:
     the unit's weight 1 of 1, exposure 1.0)."""
-    units = tmp_path / "units.jsonl"
-    units.write_text(json.dumps({"task_id": "t31", "entity_id": "P-9", "field": "nhs_number", "value": _NHS,
-                                 "dimension": "government_id"}) + "\n", encoding="utf-8")
-    csv = "surname,forename,nhs_1,nhs_2,nhs_3\\nOkafor,Ruth,943,476,5919"
-    record = {"id": "r1", "task_id": "t31", "request": {"messages": [{"role": "tool", "content": json.loads(
-        f'"{csv}"')}]}}
-    log = tmp_path / "log.jsonl"
-    log.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--json"])
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.output[result.output.index("\n{") + 1:])
+    unit = {"task_id": "t31", "entity_id": "P-9", "field": "nhs_number", "value": _NHS, "dimension": "government_id"}
+    output = audit_of_one(tmp_path, unit, "surname,forename,nhs_1,nhs_2,nhs_3\nOkafor,Ruth,943,476,5919", "tool")
+    summary = json.loads(output[output.index("\n{") + 1:])
     assert [(s["leaked"], s["units"], s["exposure"]) for s in summary["sessions"]] == [(1, 1, 1.0)], summary["sessions"]

@@ -115,18 +115,24 @@ def test_an_amount_denied_is_no_leak_and_stated_it_still_is(value, denied, state
 
 # -- the keyed fields through `ec2audit audit`, as a user runs it ------------------------------------------------
 
-def test_audit_reads_a_records_keyed_fields_as_the_value(tmp_path):
-    """A tool result in an OpenAI-style log carrying the NI number as three fields: the audit reports the unit."""
+def audit_of_one(tmp_path, unit: dict, content: str, role: str = "user") -> str:
+    """`ec2audit audit --json`'s output (exit 0) for one unit and one logged request of its task carrying `content`
+    as a message of `role`, in an OpenAI-style log."""
     units = tmp_path / "units.jsonl"
-    units.write_text(json.dumps({"task_id": "t30", "entity_id": "JR-1", "field": "ni_number", "value": _NI,
-                                 "dimension": "government_id"}) + "\n", encoding="utf-8")
-    record = {"id": "r1", "task_id": "t30", "request": {"messages": [
-        {"role": "user", "content": 'juror lookup: {"ni_prefix":"NY","ni_digits":"512738","ni_suffix":"D"}'}]}}
+    units.write_text(json.dumps(unit) + "\n", encoding="utf-8")
+    record = {"id": "r1", "task_id": unit["task_id"], "request": {"messages": [{"role": role, "content": content}]}}
     log = tmp_path / "log.jsonl"
     log.write_text(json.dumps(record) + "\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--json"])
     assert result.exit_code == 0, result.output
-    assert "t30/JR-1/ni_number" in result.output
+    return result.output
+
+
+def test_audit_reads_a_records_keyed_fields_as_the_value(tmp_path):
+    """A tool result in an OpenAI-style log carrying the NI number as three fields: the audit reports the unit."""
+    unit = {"task_id": "t30", "entity_id": "JR-1", "field": "ni_number", "value": _NI, "dimension": "government_id"}
+    output = audit_of_one(tmp_path, unit, 'juror lookup: {"ni_prefix":"NY","ni_digits":"512738","ni_suffix":"D"}')
+    assert "t30/JR-1/ni_number" in output
 
 
 # -- 4. a record near-verbatim with another year one word after it ------------------------------------------------

@@ -8,12 +8,9 @@ value in clinical shorthand; a Chinese address stored spaced; a record said of a
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from click.testing import CliRunner
+from test_detect_forms_s30 import audit_of_one
 
-from ec2audit.cli import main
 from ec2audit.detect.cascade import Cascade
 from ec2audit.units import make_unit
 
@@ -193,13 +190,7 @@ def test_a_record_said_of_a_named_relative_is_the_relatives(value, dimension, na
 def test_audit_reads_a_payment_webhooks_instalment_and_count_as_the_plan(tmp_path):
     """A payment API's webhook in a tool result carries the instalment in minor units and the count: the audit
     reports the plan's unit."""
-    units = tmp_path / "units.jsonl"
-    units.write_text(json.dumps({"task_id": "t31", "entity_id": "PT-7", "field": "payment_plan", "value": _PLAN,
-                                 "dimension": "financial"}) + "\n", encoding="utf-8")
-    record = {"id": "r1", "task_id": "t31", "request": {"messages": [
-        {"role": "tool", "content": '{"type":"mandate.created","amount":24500,"currency":"USD","count":12}'}]}}
-    log = tmp_path / "log.jsonl"
-    log.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["audit", str(log), "--units", str(units), "--json"])
-    assert result.exit_code == 0, result.output
-    assert "t31/PT-7/payment_plan" in result.output
+    unit = {"task_id": "t31", "entity_id": "PT-7", "field": "payment_plan", "value": _PLAN, "dimension": "financial"}
+    output = audit_of_one(tmp_path, unit, '{"type":"mandate.created","amount":24500,"currency":"USD","count":12}',
+                          "tool")
+    assert "t31/PT-7/payment_plan" in output

@@ -11,6 +11,7 @@ import json
 import pytest
 from test_detect_forms_s30 import _graded
 from test_new_user_walk_19 import _cli
+from test_new_user_walk_22 import prelabelled
 
 #: 200 lines of a log holding no form's cue (5,200 characters): a text this long (over `cues._SHORT`, 4,096) is read
 #: by each form only on the lines around its cue's matches, as a big payload is
@@ -222,11 +223,7 @@ def test_a_stroke_of_bad_luck_a_years_stroke_and_the_great_depression_are_no_one
     the one condition proposed."""
     text = ("Patient history: a stroke of bad luck got him the job; the stroke of 1911 is family lore; his "
             "grandparents lost the farm in the Great Depression. Diagnosed with asthma in 2019.\n")
-    (tmp_path / "note.txt").write_text(text, encoding="utf-8")
-    code, output = _cli("annotate", "prelabel", tmp_path / "note.txt", "--units", tmp_path / "auto.jsonl",
-                        "--no-presidio")
-    assert code == 0, output
-    units = [json.loads(line) for line in (tmp_path / "auto.jsonl").read_text(encoding="utf-8").splitlines()]
+    units = prelabelled(tmp_path, text)
     assert [u["value"] for u in units if u["dimension"] == "health"] == ["asthma"]
 
 

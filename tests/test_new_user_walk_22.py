@@ -35,6 +35,15 @@ def _store(path, requests: list[tuple[str, object, int]]) -> str:
     return str(path)
 
 
+def prelabelled(tmp_path, text: str) -> list[dict]:
+    """The units `annotate prelabel --no-presidio` proposes (exit 0) for a note holding `text`."""
+    (tmp_path / "note.txt").write_text(text, encoding="utf-8")
+    code, output = _cli("annotate", "prelabel", tmp_path / "note.txt", "--units", tmp_path / "auto.jsonl",
+                        "--no-presidio")
+    assert code == 0, output
+    return [json.loads(line) for line in (tmp_path / "auto.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
 def _chat(text: str) -> dict:
     return {"model": "gpt-4o", "messages": [{"role": "user", "content": text}]}
 
@@ -195,11 +204,7 @@ def test_a_depression_of_the_economy_and_a_stroke_of_luck_are_no_ones_condition(
     proposed all four (`health-en` already passed over the economy's depression)."""
     text = ("Patient history: he grew up in the economic depression of 1929. Stroke of luck: his insurer paid. "
             "Diagnosed with depression in 2019; had a stroke in May.\n")
-    (tmp_path / "note.txt").write_text(text, encoding="utf-8")
-    code, output = _cli("annotate", "prelabel", tmp_path / "note.txt", "--units", tmp_path / "auto.jsonl",
-                        "--no-presidio")
-    assert code == 0, output
-    units = [json.loads(line) for line in (tmp_path / "auto.jsonl").read_text(encoding="utf-8").splitlines()]
+    units = prelabelled(tmp_path, text)
     health = sorted((u["source"]["start"], u["value"]) for u in units if u["dimension"] == "health")
     assert health == [(text.index("with depression") + 5, "depression"), (text.index("a stroke") + 2, "stroke")]
     assert [s for s, _ in health] == [113, 139]
